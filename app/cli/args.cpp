@@ -1,0 +1,127 @@
+#include "args.h"
+
+#include <QStringDecoder>
+
+#include <cstdio>
+
+namespace sluice::cli {
+
+Result<Args> Args::parse(const QList<QByteArray> &argv, std::initializer_list<Flag> flags)
+{
+    Args out;
+    auto spec = [&](const QByteArray &name) -> const Flag * {
+        for (const Flag &f : flags) {
+            if (name == f.name) {
+                return &f;
+            }
+        }
+        return nullptr;
+    };
+    for (qsizetype i = 0; i < argv.size(); ++i) {
+        const QByteArray &a = argv[i];
+        if (!a.startsWith("--") || a == "--") {
+            out.m_positional << a;
+            continue;
+        }
+        QByteArray name = a.mid(2);
+        std::optional<QByteArray> inlineValue;
+        if (const qsizetype eq = name.indexOf('='); eq >= 0) {
+            inlineValue = name.mid(eq + 1);
+            name.truncate(eq);
+        }
+        const Flag *f = spec(name);
+        if (f == nullptr) {
+            return Error::make(Error::Kind::Invalid,
+                               QStringLiteral("unknown option --%1").arg(QString::fromUtf8(name)));
+        }
+        if (out.m_values.contains(name)) {
+            return Error::make(Error::Kind::Invalid,
+                               QStringLiteral("--%1 is given twice").arg(QString::fromUtf8(name)));
+        }
+        QByteArray value;
+        if (f->takesValue) {
+            if (inlineValue) {
+                value = *inlineValue;
+            } else if (i + 1 < argv.size()) {
+                value = argv[++i];
+            } else {
+                return Error::make(
+                    Error::Kind::Invalid,
+                    QStringLiteral("--%1 needs a value").arg(QString::fromUtf8(name)));
+            }
+        } else if (inlineValue) {
+            return Error::make(Error::Kind::Invalid,
+                               QStringLiteral("--%1 takes no value").arg(QString::fromUtf8(name)));
+        }
+        out.m_values.insert(name, value);
+    }
+    return out;
+}
+
+Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint64 max)
+{
+    const QByteArray raw = args.raw(name);
+    bool ok = false;
+    const qint64 v = raw.toLongLong(&ok);
+    // toLongLong accepts surrounding spaces and a '+': be stricter, digits only.
+    bool digits = !raw.isEmpty();
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        const char c = raw[i];
+        if (!((c >= '0' && c <= '9') || (i == 0 && c == '-' && raw.size() > 1))) {
+            digits = false;
+        }
+    }
+    const QString shown = printable(raw.left(40)) + (raw.size() > 40 ? QStringLiteral("...") : QString());
+    if (!ok || !digits) {
+        return Error::make(Error::Kind::Invalid,
+                           QStringLiteral("--%1 must be an integer, got '%2'")
+                               .arg(QLatin1String(name), shown));
+    }
+    if (v < min || v > max) {
+        const QString range = max == std::numeric_limits<qint64>::max()
+                                  ? QStringLiteral(">= %1").arg(min)
+                                  : QStringLiteral("between %1 and %2").arg(min).arg(max);
+        return Error::make(Error::Kind::Invalid, QStringLiteral("--%1 must be an integer %2, got %3")
+                                                     .arg(QLatin1String(name), range, shown));
+    }
+    return v;
+}
+
+QString printable(const QByteArray &bytes)
+{
+    QString out;
+    out.reserve(bytes.size());
+    qsizetype i = 0;
+    while (i < bytes.size()) {
+        const auto c = static_cast<unsigned char>(bytes[i]);
+        if (c >= 0x20 && c < 0x7f && c != '\\') {
+            out += QLatin1Char(char(c));
+            ++i;
+            continue;
+        }
+        // A multi-byte UTF-8 sequence that decodes cleanly stays as it is.
+        int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+        if (len > 0 && i + len <= bytes.size()) {
+            QStringDecoder dec(QStringDecoder::Utf8);
+            const QString s = dec(bytes.mid(i, len));
+            if (!dec.hasError() && s.size() >= 1 && !s.contains(QChar::ReplacementCharacter)) {
+                out += s;
+                i += len;
+                continue;
+            }
+        }
+        out += QStringLiteral("\\x%1").arg(c, 2, 16, QLatin1Char('0'));
+        ++i;
+    }
+    return out;
+}
+
+int fail(const QString &command, const QString &message, int code)
+{
+    const QByteArray line =
+        (QStringLiteral("sluice-cli %1: %2\n").arg(command, message)).toLocal8Bit();
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+    return code;
+}
+
+} // namespace sluice::cli

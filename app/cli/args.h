@@ -1,0 +1,53 @@
+#pragma once
+
+#include "common/result.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <initializer_list>
+
+namespace sluice::cli {
+
+constexpr int exitOk = 0;
+constexpr int exitRuntime = 1; // Redis unreachable, a failed write, ...
+constexpr int exitUsage = 2;   // bad flags or invalid input
+
+struct Flag
+{
+    const char *name; // without the leading "--"
+    bool takesValue;
+};
+
+// A deliberately small parser: "--flag value", "--flag=value", booleans, positionals. Values
+// stay raw bytes (a subject may be any bytes the shell can pass). Unknown flags, a missing
+// value and a repeated flag are usage errors naming the flag.
+class Args
+{
+public:
+    static Result<Args> parse(const QList<QByteArray> &argv, std::initializer_list<Flag> flags);
+
+    bool has(const char *name) const { return m_values.contains(QByteArray(name)); }
+    QByteArray raw(const char *name) const { return m_values.value(QByteArray(name)); }
+    QString text(const char *name) const { return QString::fromLocal8Bit(raw(name)); }
+    const QList<QByteArray> &positional() const { return m_positional; }
+
+private:
+    QHash<QByteArray, QByteArray> m_values;
+    QList<QByteArray> m_positional;
+};
+
+// Strict integer from a flag value: the whole text, base 10, within [min, max].
+Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint64 max);
+
+// Bytes as text a terminal and a JSON document can carry: printable UTF-8 as is, anything
+// else (control bytes, invalid UTF-8, backslash) as \xNN, so two different keys never print
+// the same.
+QString printable(const QByteArray &bytes);
+
+// Prints "sluice-cli <command>: <message>" to stderr and returns the exit code.
+int fail(const QString &command, const QString &message, int code);
+
+} // namespace sluice::cli

@@ -1,0 +1,271 @@
+#include "check.h"
+
+#include "args.h"
+
+#include "limiter/redislimiter.h"
+#include "redis/endpoint.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+
+namespace sluice::cli {
+
+namespace {
+
+const QString command = QStringLiteral("check");
+
+// The largest subject accepted: far above any real one, far below Redis' 512 MB key limit.
+constexpr qsizetype maxSubjectBytes = 1 << 20;
+constexpr qint64 maxCount = 10'000'000;
+
+int usage(const QString &message)
+{
+    return fail(command,
+                message + QStringLiteral("\nusage: sluice-cli check --url redis://[user:pass@]"
+                                         "host:port[/db] --algorithm A (--limit N --window W | "
+                                         "--rate R --burst B) [--id ID] [--key-prefix P] "
+                                         "--subject S [--cost C] [--count K] [--now-us T] "
+                                         "[--json]"),
+                exitUsage);
+}
+
+Result<Policy> policyFromArgs(const Args &args)
+{
+    auto invalid = [](const QString &m) { return Error::make(Error::Kind::Invalid, m); };
+    if (args.has("rules") || args.has("rule")) {
+        return invalid(QStringLiteral("--rules/--rule are not available in this version yet; "
+                                      "give the policy inline with --algorithm"));
+    }
+    if (!args.has("algorithm")) {
+        return invalid(QStringLiteral("--algorithm is required (fixed_window, sliding_log, "
+                                      "sliding_counter, token_bucket, leaky_bucket, gcra)"));
+    }
+    const auto a = algorithm::fromName(args.text("algorithm"));
+    if (!a) {
+        return invalid(QStringLiteral("--algorithm '%1' is unknown; expected one of "
+                                      "fixed_window, sliding_log, sliding_counter, "
+                                      "token_bucket, leaky_bucket, gcra")
+                           .arg(printable(args.raw("algorithm"))));
+    }
+    Policy p;
+    p.algorithm = *a;
+    if (args.has("id")) {
+        p.id = args.text("id");
+        static const QRegularExpression idRe(QStringLiteral("^[A-Za-z0-9._-]{1,64}$"));
+        if (!idRe.match(p.id).hasMatch()) {
+            return invalid(QStringLiteral("--id '%1' must be 1 to 64 of A-Z a-z 0-9 . _ -")
+                               .arg(printable(args.raw("id"))));
+        }
+    }
+    if (args.has("key-prefix")) {
+        p.keyPrefix = args.raw("key-prefix");
+    }
+    const QString name = algorithm::name(*a);
+    if (algorithm::isWindow(*a)) {
+        for (const char *wrong : {"rate", "burst"}) {
+            if (args.has(wrong)) {
+                return invalid(QStringLiteral("--%1 does not apply to %2, which takes --limit "
+                                              "and --window")
+                                   .arg(QLatin1String(wrong), name));
+            }
+        }
+        if (!args.has("limit") || !args.has("window")) {
+            return invalid(QStringLiteral("%1 needs --limit N and --window W (e.g. --limit 3 "
+                                          "--window 5s)")
+                               .arg(name));
+        }
+        auto limit = integerFlag(args, "limit", 1, duration::maxExact - 1);
+        if (!limit) {
+            return limit.error();
+        }
+        auto window = duration::parseUs(args.text("window"));
+        if (!window) {
+            return invalid(QStringLiteral("--window: %1").arg(window.error().message));
+        }
+        p.limit = *limit;
+        p.windowUs = *window;
+    } else {
+        for (const char *wrong : {"limit", "window"}) {
+            if (args.has(wrong)) {
+                return invalid(QStringLiteral("--%1 does not apply to %2, which takes --rate "
+                                              "and --burst")
+                                   .arg(QLatin1String(wrong), name));
+            }
+        }
+        if (!args.has("rate") || !args.has("burst")) {
+            return invalid(QStringLiteral("%1 needs --rate R and --burst B (e.g. --rate 10/s "
+                                          "--burst 20)")
+                               .arg(name));
+        }
+        auto rate = duration::parseRate(args.text("rate"));
+        if (!rate) {
+            return invalid(QStringLiteral("--rate: %1").arg(rate.error().message));
+        }
+        auto burst = integerFlag(args, "burst", 1, duration::maxExact - 1);
+        if (!burst) {
+            return burst.error();
+        }
+        p.rate = *rate;
+        p.burst = *burst;
+    }
+    if (auto v = p.validate(); !v) {
+        return invalid(v.error().message);
+    }
+    return p;
+}
+
+QJsonObject toJson(const Decision &d, const QByteArray &key)
+{
+    return QJsonObject{{QStringLiteral("allowed"), d.allowed},
+                       {QStringLiteral("limit"), d.limit},
+                       {QStringLiteral("remaining"), d.remaining},
+                       {QStringLiteral("retry_after_ms"), d.retryAfterMs},
+                       {QStringLiteral("reset_after_ms"), d.resetAfterMs},
+                       {QStringLiteral("delay_ms"), d.delayMs},
+                       {QStringLiteral("key"), printable(key)}};
+}
+
+QString toText(const Decision &d, const QByteArray &key)
+{
+    auto ms = [](qint64 v) { return QStringLiteral("%1 ms").arg(v); };
+    QString s = d.allowed ? QStringLiteral("allowed") : QStringLiteral("denied ");
+    s += QStringLiteral("  remaining %1/%2").arg(d.remaining).arg(d.limit);
+    if (!d.allowed) {
+        s += QStringLiteral("  retry after %1")
+                 .arg(d.retryAfterMs < 0 ? QStringLiteral("never (cost above capacity)")
+                                         : ms(d.retryAfterMs));
+    }
+    s += QStringLiteral("  reset after %1").arg(ms(d.resetAfterMs));
+    if (d.delayMs > 0) {
+        s += QStringLiteral("  delay %1").arg(ms(d.delayMs));
+    }
+    return s + QStringLiteral("  key %1").arg(printable(key));
+}
+
+void out(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+}
+
+} // namespace
+
+int check(const QList<QByteArray> &argv)
+{
+    auto parsed = Args::parse(argv, {{"url", true},
+                                     {"rules", true},
+                                     {"rule", true},
+                                     {"algorithm", true},
+                                     {"limit", true},
+                                     {"window", true},
+                                     {"rate", true},
+                                     {"burst", true},
+                                     {"id", true},
+                                     {"key-prefix", true},
+                                     {"subject", true},
+                                     {"cost", true},
+                                     {"count", true},
+                                     {"now-us", true},
+                                     {"json", false}});
+    if (!parsed) {
+        return usage(parsed.error().message);
+    }
+    const Args &args = *parsed;
+    if (!args.positional().isEmpty()) {
+        return usage(QStringLiteral("unexpected argument '%1'")
+                         .arg(printable(args.positional().first())));
+    }
+    if (!args.has("url")) {
+        return usage(QStringLiteral("--url is required (redis://host:port)"));
+    }
+    auto endpoint = Endpoint::parse(args.text("url"));
+    if (!endpoint) {
+        return usage(QStringLiteral("--url: %1").arg(endpoint.error().message));
+    }
+    auto policy = policyFromArgs(args);
+    if (!policy) {
+        return usage(policy.error().message);
+    }
+    if (!args.has("subject")) {
+        return usage(QStringLiteral("--subject is required (the client IP, user id, ... the "
+                                    "limit applies to)"));
+    }
+    const QByteArray subject = args.raw("subject");
+    if (subject.isEmpty()) {
+        return usage(QStringLiteral("--subject must not be empty"));
+    }
+    if (subject.size() > maxSubjectBytes) {
+        return usage(QStringLiteral("--subject is %1 bytes; at most %2 bytes are accepted")
+                         .arg(subject.size())
+                         .arg(maxSubjectBytes));
+    }
+    qint64 cost = 1;
+    if (args.has("cost")) {
+        auto c = integerFlag(args, "cost", 0, duration::maxExact - 1);
+        if (!c) {
+            return usage(c.error().message + QStringLiteral(" (0 peeks without consuming)"));
+        }
+        cost = *c;
+    }
+    qint64 count = 1;
+    if (args.has("count")) {
+        auto c = integerFlag(args, "count", 1, maxCount);
+        if (!c) {
+            return usage(c.error().message);
+        }
+        count = *c;
+    }
+    std::optional<qint64> nowUs;
+    if (args.has("now-us")) {
+        auto n = integerFlag(args, "now-us", 0, duration::maxExact - 1);
+        if (!n) {
+            return usage(n.error().message);
+        }
+        nowUs = *n;
+    }
+
+    auto connection = Connection::open(*endpoint);
+    if (!connection) {
+        return fail(command, connection.error().message, exitRuntime);
+    }
+    RedisLimiter limiter(std::move(*connection));
+    const QByteArray key = policy->keyFor(subject);
+    const Request request{&*policy, key, cost, nowUs, 0};
+    const bool json = args.has("json");
+    const bool array = args.has("count");
+    QJsonArray all;
+    // Pipelined in chunks: one round trip per 64 decisions, in order.
+    constexpr qint64 chunk = 64;
+    std::vector<Request> batch;
+    for (qint64 done = 0; done < count;) {
+        const qint64 n = std::min(chunk, count - done);
+        batch.assign(size_t(n), request);
+        auto results = limiter.decideBatch(batch);
+        if (!results) {
+            return fail(command, results.error().message, exitRuntime);
+        }
+        for (auto &r : *results) {
+            if (!r) {
+                const bool bad = r.error().kind == Error::Kind::Reply;
+                return fail(command, r.error().message, bad ? exitUsage : exitRuntime);
+            }
+            if (!json) {
+                out((toText(*r, key) + QLatin1Char('\n')).toUtf8());
+            } else if (array) {
+                all.append(toJson(*r, key));
+            } else {
+                out(QJsonDocument(toJson(*r, key)).toJson(QJsonDocument::Compact) + '\n');
+            }
+        }
+        done += n;
+    }
+    if (json && array) {
+        out(QJsonDocument(all).toJson(QJsonDocument::Compact) + '\n');
+    }
+    return exitOk;
+}
+
+} // namespace sluice::cli

@@ -1,0 +1,54 @@
+// sluice-cli: argument dispatch only; every command lives in cli/.
+#include "cli/args.h"
+#include "cli/bench.h"
+#include "cli/check.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+namespace {
+
+const char *usageText =
+    "usage: sluice-cli <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  check   make real rate-limit decisions through the scripts in Redis\n"
+    "  bench   decisions/s per algorithm beside redis-benchmark running the same script\n"
+    "\n"
+    "Exit status: 0 success (a denial is a result), 1 runtime failure, 2 bad usage.\n"
+    "See README.md and the design's FORMATS.md for every option.\n";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("sluice-cli"));
+    // Raw bytes, not QString: a subject may be any bytes the shell can pass.
+    QList<QByteArray> args;
+    for (int i = 2; i < argc; ++i) {
+        args << QByteArray(argv[i]);
+    }
+    const QByteArray cmd = argc > 1 ? QByteArray(argv[1]) : QByteArray();
+    if (cmd == "check") {
+        return sluice::cli::check(args);
+    }
+    if (cmd == "bench") {
+        return sluice::cli::bench(args);
+    }
+    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+        std::fputs(usageText, stdout);
+        return sluice::cli::exitOk;
+    }
+    if (cmd == "simulate" || cmd == "keys" || cmd == "rules" || cmd == "serve" || cmd == "load") {
+        return sluice::cli::fail(QString::fromUtf8(cmd),
+                                 QStringLiteral("this command is not in this version yet"),
+                                 sluice::cli::exitUsage);
+    }
+    std::fputs(usageText, stderr);
+    return cmd.isEmpty() ? sluice::cli::exitUsage
+                         : sluice::cli::fail(QString::fromUtf8(cmd),
+                                             QStringLiteral("unknown command"),
+                                             sluice::cli::exitUsage);
+}

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "decision.h"
+#include "policy.h"
+
+#include <QtGlobal>
+
+#include <deque>
+#include <variant>
+
+// The arithmetic of the six scripts in lua/, in C++: the same integer computations, step for
+// step, so that a twin fed the same now_us replies exactly what the script replies
+// (ALGORITHMS.md "The local twins"). Pure functions over a state value: no clock, no I/O.
+namespace sluice::model {
+
+// Rates are reduced by gcd(count, period_us): c = count / g, P = period_us / g. A bucket level
+// is kept in integer ticks, P ticks per token, and a bucket drains or refills c ticks per
+// microsecond, so no fraction is ever rounded (ALGORITHMS.md "Arithmetic is exact").
+struct ReducedRate
+{
+    qint64 c = 1; // ticks per microsecond
+    qint64 p = 1; // ticks per token
+};
+ReducedRate reduce(const Rate &rate);
+
+// State layouts mirror the Redis ones documented at the top of each lua/ file.
+struct FixedWindowState
+{
+    qint64 startUs = 0; // hash field s
+    qint64 count = 0;   // hash field c
+};
+struct SlidingLogState
+{
+    std::deque<qint64> entries; // sorted set scores, ascending, one per admitted unit
+};
+struct SlidingCounterState
+{
+    qint64 startUs = 0;  // hash field s: start of the current window
+    qint64 current = 0;  // hash field c
+    qint64 previous = 0; // hash field p
+};
+struct BucketState // token_bucket and leaky_bucket
+{
+    qint64 level = 0;  // hash field l, in ticks (tokens for the token bucket, queue for leaky)
+    qint64 lastUs = 0; // hash field t
+};
+struct GcraState
+{
+    // TAT = tatUs + remainder / c (c of the reduced rate), stored as "<tatUs>" or
+    // "<tatUs>+<remainder>/<c>".
+    qint64 tatUs = 0;
+    qint64 remainder = 0;
+    qint64 denominator = 1;
+};
+
+// std::monostate: the key does not exist.
+using State = std::variant<std::monostate, FixedWindowState, SlidingLogState,
+                           SlidingCounterState, BucketState, GcraState>;
+
+struct Outcome
+{
+    Decision decision;
+    bool wrote = false; // the state was changed (and so was the key's TTL)
+    qint64 ttlMs = 0;   // when wrote: the PEXPIRE the script sets, >= 1 and >= minTtlMs
+};
+
+// One call of the script: updates `state` in place when it writes, leaves it untouched
+// otherwise. `policy` must have passed Policy::validate(); cost >= 0.
+Outcome apply(const Policy &policy, State &state, qint64 cost, qint64 nowUs, qint64 minTtlMs = 0);
+
+// Integer helpers shared by every algorithm (and mirrored in Lua).
+inline qint64 ceilDiv(qint64 a, qint64 b) { return a <= 0 ? -((-a) / b) : (a + b - 1) / b; }
+inline qint64 usToMsCeil(qint64 us) { return ceilDiv(us, 1000); }
+
+} // namespace sluice::model

@@ -1,0 +1,176 @@
+#include "policy.h"
+
+#include "model.h"
+
+#include <numeric>
+
+namespace sluice {
+
+namespace algorithm {
+
+QString name(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::FixedWindow:
+        return QStringLiteral("fixed_window");
+    case Algorithm::SlidingLog:
+        return QStringLiteral("sliding_log");
+    case Algorithm::SlidingCounter:
+        return QStringLiteral("sliding_counter");
+    case Algorithm::TokenBucket:
+        return QStringLiteral("token_bucket");
+    case Algorithm::LeakyBucket:
+        return QStringLiteral("leaky_bucket");
+    case Algorithm::Gcra:
+        break;
+    }
+    return QStringLiteral("gcra");
+}
+
+std::optional<Algorithm> fromName(const QString &n)
+{
+    for (Algorithm a : all) {
+        if (name(a) == n) {
+            return a;
+        }
+    }
+    return std::nullopt;
+}
+
+bool isWindow(Algorithm a)
+{
+    return a == Algorithm::FixedWindow || a == Algorithm::SlidingLog ||
+           a == Algorithm::SlidingCounter;
+}
+
+} // namespace algorithm
+
+Policy Policy::window(Algorithm a, qint64 limit, qint64 windowUs, QString id)
+{
+    Policy p;
+    p.algorithm = a;
+    p.limit = limit;
+    p.windowUs = windowUs;
+    if (!id.isEmpty()) {
+        p.id = std::move(id);
+    }
+    return p;
+}
+
+Policy Policy::bucket(Algorithm a, Rate rate, qint64 burst, QString id)
+{
+    Policy p;
+    p.algorithm = a;
+    p.rate = rate;
+    p.burst = burst;
+    if (!id.isEmpty()) {
+        p.id = std::move(id);
+    }
+    return p;
+}
+
+namespace {
+
+// Ten years: far beyond any useful window, and small enough that now_us + window stays exact.
+constexpr qint64 maxPeriodUs = 3650 * duration::usPerDay;
+
+Error invalid(const QString &message) { return Error::make(Error::Kind::Invalid, message); }
+
+} // namespace
+
+Result<void> Policy::validate() const
+{
+    using duration::maxExact;
+    if (algorithm::isWindow(algorithm)) {
+        if (limit <= 0 || limit >= maxExact) {
+            return invalid(QStringLiteral("limit must be a positive integer below 2^53, got %1")
+                               .arg(limit));
+        }
+        if (windowUs <= 0 || windowUs > maxPeriodUs) {
+            return invalid(QStringLiteral("window must be positive and at most 3650d, got %1 us")
+                               .arg(windowUs));
+        }
+        // The sliding counter compares prev * (W - elapsed) + (cur + cost) * W with N * W, in
+        // integers: 2 * N * W must stay exact in a Lua double.
+        if (algorithm == Algorithm::SlidingCounter && limit > maxExact / 2 / windowUs) {
+            return invalid(QStringLiteral("limit %1 x window %2 is too large for exact "
+                                          "arithmetic (2 x limit x window_us must stay below "
+                                          "2^53); use a shorter window or a smaller limit")
+                               .arg(limit)
+                               .arg(duration::formatUs(windowUs)));
+        }
+        return {};
+    }
+    if (rate.count <= 0 || rate.count >= maxExact) {
+        return invalid(
+            QStringLiteral("rate count must be a positive integer, got %1").arg(rate.count));
+    }
+    if (rate.periodUs <= 0 || rate.periodUs > maxPeriodUs) {
+        return invalid(QStringLiteral("rate period must be positive and at most 3650d, got %1 us")
+                           .arg(rate.periodUs));
+    }
+    if (burst <= 0 || burst >= maxExact) {
+        return invalid(
+            QStringLiteral("burst must be a positive integer below 2^53, got %1").arg(burst));
+    }
+    // Levels are kept in ticks (P per token) and compared with up to twice the capacity.
+    const model::ReducedRate r = model::reduce(rate);
+    const qint64 units = algorithm == Algorithm::Gcra ? burst + 1 : burst;
+    if (units > maxExact / 2 / r.p) {
+        return invalid(QStringLiteral("rate %1 with burst %2 is too large for exact arithmetic "
+                                      "(2 x burst x period / gcd(count, period) must stay "
+                                      "below 2^53); use a shorter period or a smaller burst")
+                           .arg(duration::formatRate(rate))
+                           .arg(burst));
+    }
+    return {};
+}
+
+qint64 Policy::capacity() const
+{
+    if (algorithm::isWindow(algorithm)) {
+        return limit;
+    }
+    return algorithm == Algorithm::Gcra ? burst + 1 : burst;
+}
+
+QList<QByteArray> Policy::scriptArgs() const
+{
+    if (algorithm::isWindow(algorithm)) {
+        return {QByteArray::number(limit), QByteArray::number(windowUs)};
+    }
+    return {QByteArray::number(rate.count), QByteArray::number(rate.periodUs),
+            QByteArray::number(burst)};
+}
+
+QByteArray Policy::keyFor(const QByteArray &subject) const
+{
+    QByteArray key;
+    const QByteArray idBytes = id.toUtf8();
+    key.reserve(keyPrefix.size() + idBytes.size() + subject.size() + 3);
+    key.append(keyPrefix).append(idBytes).append(":{").append(subject).append('}');
+    return key;
+}
+
+QString Policy::describe() const
+{
+    if (algorithm::isWindow(algorithm)) {
+        return QStringLiteral("%1 per %2").arg(limit).arg(duration::formatUs(windowUs));
+    }
+    return QStringLiteral("%1, burst %2").arg(duration::formatRate(rate)).arg(burst);
+}
+
+namespace model {
+
+ReducedRate reduce(const Rate &rate)
+{
+    const qint64 g = std::gcd(rate.count, rate.periodUs);
+    if (g <= 0) {
+        return {};
+    }
+    return {rate.count / g, rate.periodUs / g};
+}
+
+} // namespace model
+
+} // namespace sluice

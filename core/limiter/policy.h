@@ -1,0 +1,68 @@
+#pragma once
+
+#include "common/duration.h"
+#include "common/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace sluice {
+
+enum class Algorithm {
+    FixedWindow,
+    SlidingLog,
+    SlidingCounter,
+    TokenBucket,
+    LeakyBucket,
+    Gcra,
+};
+
+namespace algorithm {
+constexpr Algorithm all[] = {Algorithm::FixedWindow,  Algorithm::SlidingLog,
+                             Algorithm::SlidingCounter, Algorithm::TokenBucket,
+                             Algorithm::LeakyBucket,  Algorithm::Gcra};
+// "fixed_window", ... : the names of FORMATS.md and of the files in lua/.
+QString name(Algorithm a);
+std::optional<Algorithm> fromName(const QString &name);
+// Window algorithms take limit + window; the others rate + burst.
+bool isWindow(Algorithm a);
+} // namespace algorithm
+
+// One limit, as a script runs it: the algorithm and its parameters in integers. A rule (with
+// scope, route, flags) is built on top of this in core/rules.
+struct Policy
+{
+    QString id = QStringLiteral("cli");
+    QByteArray keyPrefix = "rate_limit:";
+    Algorithm algorithm = Algorithm::FixedWindow;
+    // Window algorithms.
+    qint64 limit = 0;
+    qint64 windowUs = 0;
+    // Bucket algorithms and GCRA: rate = rate.count / rate.periodUs, capacity / burst.
+    Rate rate;
+    qint64 burst = 0;
+
+    static Policy window(Algorithm a, qint64 limit, qint64 windowUs, QString id = {});
+    static Policy bucket(Algorithm a, Rate rate, qint64 burst, QString id = {});
+
+    // Checks positivity and the 2^53 bounds of the exact arithmetic (ALGORITHMS.md). The
+    // message names the parameter ("limit", "window", "rate", "burst") and what is expected.
+    Result<void> validate() const;
+
+    // The "limit" of a reply: N for windows, B for the buckets, burst + 1 for GCRA.
+    qint64 capacity() const;
+
+    // ARGV of the script before cost and now_us: {limit, window_us} or {count, period, burst}.
+    QList<QByteArray> scriptArgs() const;
+
+    // State key = <key_prefix><id>:{<subject>} (ARCHITECTURE.md "Keys"); binary-safe.
+    QByteArray keyFor(const QByteArray &subject) const;
+
+    // "3 per 5s", "100/s, burst 200": for messages and the console.
+    QString describe() const;
+};
+
+} // namespace sluice

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "limiter.h"
+
+#include "redis/connection.h"
+#include "redis/scriptregistry.h"
+
+namespace sluice {
+
+// Decisions by the lua/ scripts in Redis, over one connection: EVALSHA per decision, or many
+// EVALSHA pipelined in one round trip for a batch.
+class RedisLimiter final : public Limiter
+{
+public:
+    explicit RedisLimiter(Connection connection,
+                          const ScriptRegistry &scripts = ScriptRegistry::builtin());
+
+    Result<Decision> decide(const Request &request) override;
+    Result<std::vector<Result<Decision>>> decideBatch(std::span<const Request> requests) override;
+
+    Connection &connection() { return m_connection; }
+
+    // The script a policy runs, or an Internal error if the registry lacks it.
+    Result<const ScriptRegistry::Script *> scriptFor(const Policy &policy) const;
+
+private:
+    Result<void> appendRequest(const Request &request);
+
+    Connection m_connection;
+    const ScriptRegistry &m_scripts;
+};
+
+} // namespace sluice

@@ -1,0 +1,83 @@
+#include "scriptregistry.h"
+
+#include "limiter/policy.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+namespace sluice {
+
+const ScriptRegistry &ScriptRegistry::builtin()
+{
+    static const ScriptRegistry registry = [] {
+        ScriptRegistry r;
+        for (Algorithm a : algorithm::all) {
+            const QString name = algorithm::name(a);
+            QFile f(QStringLiteral(":/lua/%1.lua").arg(name));
+            if (f.open(QIODevice::ReadOnly)) {
+                r.add(name, f.readAll());
+            }
+        }
+        return r;
+    }();
+    return registry;
+}
+
+void ScriptRegistry::add(const QString &name, const QByteArray &body)
+{
+    m_scripts.insert(name,
+                     Script{name, body,
+                            QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex()});
+}
+
+const ScriptRegistry::Script *ScriptRegistry::find(const QString &name) const
+{
+    auto it = m_scripts.constFind(name);
+    return it == m_scripts.constEnd() ? nullptr : &it.value();
+}
+
+Result<void> ScriptRegistry::ensureLoaded(Connection &c, const Script &script)
+{
+    if (c.loadedScripts().contains(script.sha)) {
+        return {};
+    }
+    auto r = c.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script.body});
+    if (!r) {
+        Error e = r.error();
+        if (e.kind == Error::Kind::Reply) {
+            e.message = QStringLiteral("Redis at %1 refused to load the script %2: %3")
+                            .arg(c.endpoint().display(), script.name, e.message);
+        }
+        return e;
+    }
+    if (r->str != script.sha) {
+        return Error::make(Error::Kind::Protocol,
+                           QStringLiteral("Redis at %1 loaded %2 as %3, expected SHA1 %4")
+                               .arg(c.endpoint().display(), script.name,
+                                    QString::fromLatin1(r->str), QString::fromLatin1(script.sha)));
+    }
+    c.loadedScripts().insert(script.sha);
+    return {};
+}
+
+Result<Reply> ScriptRegistry::eval(Connection &c, const Script &script,
+                                   const QList<QByteArray> &keys, const QList<QByteArray> &args)
+{
+    QList<QByteArray> argv;
+    argv.reserve(3 + keys.size() + args.size());
+    argv << QByteArrayLiteral("EVALSHA") << script.sha << QByteArray::number(keys.size());
+    argv << keys << args;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (auto loaded = ensureLoaded(c, script); !loaded) {
+            return loaded.error();
+        }
+        auto r = c.command(argv);
+        if (r || r.error().kind != Error::Kind::NoScript || attempt == 1) {
+            return r;
+        }
+        c.loadedScripts().remove(script.sha); // flushed behind our back: load and retry once
+    }
+    return Error::make(Error::Kind::Internal, QStringLiteral("unreachable"));
+}
+
+} // namespace sluice

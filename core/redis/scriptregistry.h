@@ -1,0 +1,42 @@
+#pragma once
+
+#include "connection.h"
+
+#include "common/result.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+namespace sluice {
+
+// Lua scripts by name, with their SHA1. EVALSHA them on a Connection: SCRIPT LOAD once per
+// connection before the first use, and on NOSCRIPT (the cache was flushed, the server
+// restarted) load again and retry once.
+class ScriptRegistry
+{
+public:
+    struct Script
+    {
+        QString name;
+        QByteArray body;
+        QByteArray sha; // lowercase hex SHA1 of body, as SCRIPT LOAD returns it
+    };
+
+    // The six limiter scripts of lua/, embedded as resources (":/lua/<name>.lua").
+    static const ScriptRegistry &builtin();
+
+    void add(const QString &name, const QByteArray &body);
+    const Script *find(const QString &name) const;
+
+    // SCRIPT LOAD if this connection has not loaded it yet.
+    static Result<void> ensureLoaded(Connection &c, const Script &script);
+    // EVALSHA script numkeys keys... args..., loading it first and reloading on NOSCRIPT.
+    static Result<Reply> eval(Connection &c, const Script &script, const QList<QByteArray> &keys,
+                              const QList<QByteArray> &args);
+
+private:
+    QHash<QString, Script> m_scripts;
+};
+
+} // namespace sluice

@@ -1,0 +1,289 @@
+// sluice-cli as a user runs it: real process, real Redis, exit codes and messages.
+#include "testredis.h"
+
+#include "limiter/redislimiter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace sluice;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(SLUICE_CLI), args);
+    p.waitForFinished(120'000);
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+               p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QString url() { return test::redisUrl(); }
+
+QString uniqueId(const char *stem)
+{
+    static int n = 0;
+    return QStringLiteral("t-%1-%2-%3").arg(QLatin1String(stem)).arg(QCoreApplication::applicationPid()).arg(++n);
+}
+
+quint16 closedPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanupTestCase()
+    {
+        Connection c = test::connect();
+        QByteArray cursor = "0";
+        do { // the CLI writes under the default prefix with our t-... ids
+            auto r = c.command({"SCAN", cursor, "MATCH", "rate_limit:t-*", "COUNT", "1000"});
+            QVERIFY(r.ok());
+            cursor = r->elements[0].str;
+            for (const Reply &k : r->elements[1].elements) {
+                (void)c.command({"DEL", k.str});
+            }
+        } while (cursor != "0");
+        test::cleanup(c);
+    }
+
+    void checkDecides()
+    {
+        const QString id = uniqueId("fw");
+        Run r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                     QStringLiteral("--algorithm"), QStringLiteral("fixed_window"),
+                     QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"),
+                     QStringLiteral("5s"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
+                     QStringLiteral("1.2.3.4"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("allowed")].toBool(), true);
+        QCOMPARE(o[QStringLiteral("limit")].toInt(), 3);
+        QCOMPARE(o[QStringLiteral("remaining")].toInt(), 2);
+        QCOMPARE(o[QStringLiteral("retry_after_ms")].toInt(), -1);
+        QCOMPARE(o[QStringLiteral("reset_after_ms")].toInt(), 5000);
+        QCOMPARE(o[QStringLiteral("delay_ms")].toInt(), 0);
+        const QString key = QStringLiteral("rate_limit:%1:{1.2.3.4}").arg(id);
+        QCOMPARE(o[QStringLiteral("key")].toString(), key);
+
+        // --count: one array; the fourth of four is denied with a retry; a denial exits 0.
+        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                 QStringLiteral("--algorithm"), QStringLiteral("fixed_window"),
+                 QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"),
+                 QStringLiteral("5s"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
+                 QStringLiteral("1.2.3.4"), QStringLiteral("--count"), QStringLiteral("3"),
+                 QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray a = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(a.size(), 3);
+        QCOMPARE(a[1].toObject()[QStringLiteral("remaining")].toInt(), 0);
+        QCOMPARE(a[2].toObject()[QStringLiteral("allowed")].toBool(), false);
+        QVERIFY(a[2].toObject()[QStringLiteral("retry_after_ms")].toInt() > 0);
+        Connection c = test::connect();
+        QVERIFY(test::pttl(c, key.toUtf8()) > 0);
+
+        // Human output says allowed/denied in words.
+        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                 QStringLiteral("--algorithm"), QStringLiteral("token_bucket"),
+                 QStringLiteral("--rate"), QStringLiteral("1/m"), QStringLiteral("--burst"),
+                 QStringLiteral("1"), QStringLiteral("--id"), uniqueId("tb"),
+                 QStringLiteral("--subject"), QStringLiteral("u1"), QStringLiteral("--count"),
+                 QStringLiteral("2")});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith("allowed"));
+        QVERIFY(lines[1].startsWith("denied"));
+        QVERIFY(lines[1].contains("retry after 60000 ms"));
+    }
+
+    void injectedTime()
+    {
+        // --now-us: decisions at a given time (tests and simulation only). GCRA 1/s, burst 0:
+        // one request per second; the second at the same microsecond waits exactly 1000 ms.
+        const QString id = uniqueId("now");
+        auto at = [&](qint64 nowUs) {
+            Run r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                         QStringLiteral("--algorithm"), QStringLiteral("gcra"),
+                         QStringLiteral("--rate"), QStringLiteral("1/s"),
+                         QStringLiteral("--burst"), QStringLiteral("1"), QStringLiteral("--id"),
+                         id, QStringLiteral("--subject"), QStringLiteral("s"),
+                         QStringLiteral("--now-us"), QString::number(nowUs),
+                         QStringLiteral("--cost"), QStringLiteral("2"), QStringLiteral("--json")});
+            return QJsonDocument::fromJson(r.out).object();
+        };
+        const qint64 t0 = 1'700'000'000'000'000;
+        QCOMPARE(at(t0)[QStringLiteral("allowed")].toBool(), true);
+        const QJsonObject second = at(t0);
+        QCOMPARE(second[QStringLiteral("allowed")].toBool(), false);
+        QCOMPARE(second[QStringLiteral("retry_after_ms")].toInt(), 2000);
+        QCOMPARE(at(t0 + 2'000'000)[QStringLiteral("allowed")].toBool(), true);
+    }
+
+    void badUsage_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        const QStringList fw{QStringLiteral("--algorithm"), QStringLiteral("fixed_window")};
+        const QStringList tb{QStringLiteral("--algorithm"), QStringLiteral("token_bucket")};
+        auto row = [](const char *name, QStringList args, const char *says) {
+            QTest::newRow(name) << args << QString::fromUtf8(says);
+        };
+        const QString u = QStringLiteral("--url");
+        const QString sub = QStringLiteral("--subject");
+        row("invalid url", QStringList{u, QStringLiteral("http://x")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "--url");
+        row("url without host", QStringList{u, QStringLiteral("redis://")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "host");
+        row("unknown algorithm", QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--algorithm"), QStringLiteral("bogus"), sub, QStringLiteral("a")}, "--algorithm 'bogus' is unknown");
+        row("zero limit", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("0"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "--limit must be an integer between 1");
+        row("negative limit", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("-4"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "--limit");
+        row("zero window", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("0s"), sub, QStringLiteral("a")}, "--window");
+        row("negative window", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("-5s"), sub, QStringLiteral("a")}, "--window");
+        row("window without unit", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("5"), sub, QStringLiteral("a")}, "--window");
+        row("zero rate", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("0/s"), QStringLiteral("--burst"), QStringLiteral("3"), sub, QStringLiteral("a")}, "--rate");
+        row("negative rate", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("-1/s"), QStringLiteral("--burst"), QStringLiteral("3"), sub, QStringLiteral("a")}, "--rate");
+        row("zero burst", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"), QStringLiteral("0"), sub, QStringLiteral("a")}, "--burst");
+        row("negative burst", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"), QStringLiteral("-2"), sub, QStringLiteral("a")}, "--burst");
+        row("fractional cost", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("1.5")}, "--cost must be an integer");
+        row("negative cost", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("-1")}, "--cost must be an integer >= 0");
+        row("window flag on a bucket", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"), QStringLiteral("3"), sub, QStringLiteral("a")}, "--limit does not apply to token_bucket");
+        row("missing subject", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s")}, "--subject is required");
+        row("empty subject", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QString()}, "--subject must not be empty");
+        row("unknown option", QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--limt"), QStringLiteral("3")}, "unknown option --limt");
+        row("too large for exact arithmetic", QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--algorithm"), QStringLiteral("sliding_counter"), QStringLiteral("--limit"), QStringLiteral("1000000000"), QStringLiteral("--window"), QStringLiteral("1d"), sub, QStringLiteral("a")}, "exact arithmetic");
+    }
+    void badUsage()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        Run r = cli(QStringList{QStringLiteral("check")} + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void oddSubjects_data()
+    {
+        QTest::addColumn<QByteArray>("subject");
+        QTest::newRow("spaces") << QByteArray("a user with spaces");
+        QTest::newRow("newlines") << QByteArray("line1\nline2\r\n");
+        QTest::newRow("braces") << QByteArray("{tag}}{x");
+        QTest::newRow("unicode") << QByteArray("用户-ü-🚦");
+        QTest::newRow("100 kB") << QByteArray(100 * 1024, 'x');
+    }
+    void oddSubjects()
+    {
+        QFETCH(QByteArray, subject);
+        const QString id = uniqueId("odd");
+        Run r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                     QStringLiteral("--algorithm"), QStringLiteral("sliding_log"),
+                     QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--window"),
+                     QStringLiteral("1m"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
+                     QString::fromUtf8(subject), QStringLiteral("--count"), QStringLiteral("3"),
+                     QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray a = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(a.size(), 3);
+        QCOMPARE(a[2].toObject()[QStringLiteral("allowed")].toBool(), false);
+        // The state lives under exactly the bytes given, with a TTL.
+        Connection c = test::connect();
+        const QByteArray key = "rate_limit:" + id.toUtf8() + ":{" + subject + '}';
+        QCOMPARE(c.command({"ZCARD", key})->integer, 2);
+        QVERIFY(test::pttl(c, key) > 0);
+    }
+
+    void nulBytesInSubjects()
+    {
+        // argv cannot carry NUL: the engine can. Each algorithm, a subject with NUL and CR/LF.
+        RedisLimiter limiter(test::connect());
+        Connection probe = test::connect();
+        for (Algorithm a : algorithm::all) {
+            Policy p = algorithm::isWindow(a) ? Policy::window(a, 2, 60'000'000)
+                                              : Policy::bucket(a, {2, 60'000'000}, 2);
+            p.keyPrefix = test::keyPrefix();
+            const QByteArray subject("n\0ul\r\n{}", 8);
+            const QByteArray key = p.keyFor(subject);
+            auto d = limiter.decide({&p, key, 1, std::nullopt, 0});
+            QVERIFY(d.ok() && d->allowed);
+            QVERIFY(test::pttl(probe, key) > 0);
+            QCOMPARE(probe.command({"EXISTS", p.keyFor("n")})->integer, 0);
+        }
+    }
+
+    void unreachableRedis()
+    {
+        const quint16 port = closedPort();
+        Run r = cli({QStringLiteral("check"), QStringLiteral("--url"),
+                     QStringLiteral("redis://127.0.0.1:%1").arg(port),
+                     QStringLiteral("--algorithm"), QStringLiteral("gcra"),
+                     QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"),
+                     QStringLiteral("1"), QStringLiteral("--subject"), QStringLiteral("x")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("127.0.0.1:" + QByteArray::number(port)), r.err.constData());
+        QVERIFY(r.err.contains("cannot connect"));
+    }
+
+    void unknownCommand()
+    {
+        Run r = cli({QStringLiteral("frobnicate")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("unknown command"));
+        r = cli({});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("usage"));
+    }
+
+    void benchRuns()
+    {
+        Run r = cli({QStringLiteral("bench"), QStringLiteral("--url"), url(),
+                     QStringLiteral("--seconds"), QStringLiteral("0.1"), QStringLiteral("--rounds"),
+                     QStringLiteral("1"), QStringLiteral("--algorithm"),
+                     QStringLiteral("fixed_window"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).object()[QStringLiteral("results")].toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject()[QStringLiteral("mode")].toString(), QStringLiteral("sync"));
+        QCOMPARE(rows[1].toObject()[QStringLiteral("mode")].toString(), QStringLiteral("pipelined"));
+        QCOMPARE(rows[1].toObject()[QStringLiteral("batch")].toInt(), 64);
+        for (const auto &row : rows) {
+            QVERIFY(row.toObject()[QStringLiteral("decisions_per_s")].toDouble() > 0);
+            QVERIFY(row.toObject()[QStringLiteral("ceiling_per_s")].toDouble() > 0);
+            QVERIFY(row.toObject()[QStringLiteral("ratio")].toDouble() > 0);
+        }
+        // It cleans up after itself.
+        Connection c = test::connect();
+        auto keys = c.command({"SCAN", "0", "MATCH", "sluice-bench:*", "COUNT", "100000"});
+        QVERIFY(keys.ok());
+        QCOMPARE(keys->elements[1].elements.size(), size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,263 @@
+#include "testredis.h"
+
+#include "limiter/redislimiter.h"
+#include "redis/scriptregistry.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTest>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace sluice;
+
+namespace {
+
+// A loopback TCP socket bound to a free port; listening or not.
+struct Socket
+{
+    int fd = -1;
+    quint16 port = 0;
+    explicit Socket(bool listening)
+    {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+        socklen_t len = sizeof a;
+        ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+        port = ntohs(a.sin_port);
+        if (listening) {
+            ::listen(fd, 16); // accepts connections in the backlog, never answers
+        }
+    }
+    ~Socket() { ::close(fd); }
+};
+
+} // namespace
+
+class TestConnection : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanupTestCase()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    void ping()
+    {
+        Connection c = test::connect();
+        auto r = c.command({"PING"});
+        QVERIFY(r.ok());
+        QCOMPARE(r->type, Reply::Type::Status);
+        QCOMPARE(r->str, QByteArray("PONG"));
+    }
+
+    void binarySafeValues()
+    {
+        Connection c = test::connect();
+        const QByteArray key = test::keyPrefix() + QByteArray("bin\0\n{}", 7);
+        const QByteArray value("\0\r\n\xff", 4);
+        QVERIFY(c.command({"SET", key, value}).ok());
+        auto r = c.command({"GET", key});
+        QVERIFY(r.ok());
+        QCOMPARE(r->str, value);
+    }
+
+    void selectsTheDatabase()
+    {
+        Endpoint e = test::redisEndpoint();
+        e.db = 5;
+        auto c5 = Connection::open(e);
+        QVERIFY(c5.ok());
+        const QByteArray key = test::keyPrefix() + "db5";
+        QVERIFY(c5->command({"SET", key, "x", "PX", "60000"}).ok());
+        Connection c0 = test::connect();
+        QCOMPARE(c0.command({"EXISTS", key})->integer, 0);
+        QCOMPARE(c5->command({"EXISTS", key})->integer, 1);
+        QVERIFY(c5->command({"DEL", key}).ok());
+
+        e.db = 100000;
+        auto bad = Connection::open(e);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().message.contains(QStringLiteral("database 100000")),
+                 qPrintable(bad.error().message));
+    }
+
+    void aclUserAndPassword()
+    {
+        Connection admin = test::connect();
+        const QByteArray user = "sluice-test-" + QByteArray::number(QCoreApplication::applicationPid());
+        QVERIFY(admin.command({"ACL", "SETUSER", user, "on", ">right-pass", "~*", "+@all"}).ok());
+        Endpoint e = test::redisEndpoint();
+        e.user = QString::fromUtf8(user);
+        e.password = QStringLiteral("right-pass");
+        auto c = Connection::open(e);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QCOMPARE(c->command({"ACL", "WHOAMI"})->str, user);
+
+        e.password = QStringLiteral("wrong-pass");
+        auto bad = Connection::open(e);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().kind, Error::Kind::Auth);
+        QVERIFY2(bad.error().message.contains(QString::fromUtf8(user)), qPrintable(bad.error().message));
+        QVERIFY(!bad.error().message.contains(QStringLiteral("wrong-pass")));
+        QVERIFY(admin.command({"ACL", "DELUSER", user}).ok());
+    }
+
+    void passwordOnly()
+    {
+        // A server of our own with requirepass, so the shared one stays open for other tests.
+        Socket probe(false);
+        const quint16 port = probe.port;
+        ::close(probe.fd);
+        probe.fd = -1;
+        QProcess server;
+        server.start(QStringLiteral("redis-server"),
+                     {QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"),
+                      QStringLiteral("127.0.0.1"), QStringLiteral("--save"), QString(),
+                      QStringLiteral("--appendonly"), QStringLiteral("no"),
+                      QStringLiteral("--requirepass"), QStringLiteral("pw-only")});
+        QVERIFY(server.waitForStarted());
+        auto cleanup = qScopeGuard([&] {
+            server.terminate();
+            server.waitForFinished();
+        });
+        auto ok = Endpoint::parse(QStringLiteral("redis://:pw-only@127.0.0.1:%1").arg(port));
+        QVERIFY(ok.ok());
+        Result<Connection> c = Error::make(Error::Kind::Io, QString());
+        for (int i = 0; i < 50 && !c.ok(); ++i) {
+            QTest::qWait(50);
+            c = Connection::open(*ok);
+        }
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QCOMPARE(c->command({"PING"})->str, QByteArray("PONG"));
+
+        auto anonymous = Connection::open(*Endpoint::parse(
+            QStringLiteral("redis://127.0.0.1:%1").arg(port)));
+        QVERIFY(anonymous.ok()); // connecting works; commands need AUTH
+        auto r = anonymous->command({"GET", "x"});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, Error::Kind::Auth);
+
+        auto wrong = Connection::open(*Endpoint::parse(
+            QStringLiteral("redis://:nope@127.0.0.1:%1").arg(port)));
+        QVERIFY(!wrong.ok());
+        QCOMPARE(wrong.error().kind, Error::Kind::Auth);
+    }
+
+    void closedPortNamesTheAddress()
+    {
+        Socket s(false); // bound, not listening: connections are refused
+        Endpoint e;
+        e.port = s.port;
+        auto c = Connection::open(e);
+        QVERIFY(!c.ok());
+        QCOMPARE(c.error().kind, Error::Kind::Io);
+        QVERIFY2(c.error().message.contains(QStringLiteral("127.0.0.1:%1").arg(s.port)),
+                 qPrintable(c.error().message));
+    }
+
+    void silentServerTimesOut()
+    {
+        Socket s(true); // accepts (kernel backlog), never answers
+        Endpoint e;
+        e.port = s.port;
+        Connection::Options o;
+        o.connectTimeout = std::chrono::milliseconds(500);
+        o.commandTimeout = std::chrono::milliseconds(300);
+        QElapsedTimer t;
+        t.start();
+        auto c = Connection::open(e, o);
+        QVERIFY(c.ok());
+        auto r = c->command({"PING"});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, Error::Kind::Timeout);
+        QVERIFY2(r.error().message.contains(QStringLiteral("did not answer in time")),
+                 qPrintable(r.error().message));
+        QVERIFY(t.elapsed() < 5000);
+        QVERIFY(c->isBroken());
+        QVERIFY(!c->command({"PING"}).ok()); // stays broken, fails fast
+    }
+
+    void pipelineKeepsOrderAndIsolatesErrors()
+    {
+        Connection c = test::connect();
+        const QByteArray key = test::keyPrefix() + "pipe";
+        QList<QList<QByteArray>> cmds;
+        for (int i = 0; i < 100; ++i) {
+            cmds << QList<QByteArray>{"INCR", key};
+        }
+        cmds << QList<QByteArray>{"HGET", key, "x"}; // WRONGTYPE: only this slot fails
+        cmds << QList<QByteArray>{"PEXPIRE", key, "60000"};
+        auto r = c.pipeline(cmds);
+        QVERIFY(r.ok());
+        QCOMPARE(r->size(), size_t(102));
+        for (int i = 0; i < 100; ++i) {
+            QCOMPARE((*r)[size_t(i)]->integer, i + 1);
+        }
+        QVERIFY(!(*r)[100].ok());
+        QCOMPARE((*r)[100].error().kind, Error::Kind::Reply);
+        QVERIFY((*r)[100].error().message.startsWith(QStringLiteral("WRONGTYPE")));
+        QCOMPARE((*r)[101]->integer, 1);
+    }
+
+    void scriptFlushBetweenCalls()
+    {
+        RedisLimiter limiter(test::connect());
+        Connection admin = test::connect();
+        const Policy p = Policy::window(Algorithm::FixedWindow, 1000, 60'000'000);
+        const Request req{&p, test::keyPrefix() + "flush", 1, std::nullopt, 0};
+        auto first = limiter.decide(req);
+        QVERIFY2(first.ok(), qPrintable(first.ok() ? QString() : first.error().message));
+        QCOMPARE(first->remaining, 999);
+        QVERIFY(admin.command({"SCRIPT", "FLUSH"}).ok());
+        auto second = limiter.decide(req);
+        QVERIFY2(second.ok(), qPrintable(second.ok() ? QString() : second.error().message));
+        QCOMPARE(second->remaining, 998);
+        // And inside a pipelined batch: every slot is retried once, in order.
+        QVERIFY(admin.command({"SCRIPT", "FLUSH"}).ok());
+        std::vector<Request> batch(10, req);
+        auto many = limiter.decideBatch(batch);
+        QVERIFY(many.ok());
+        for (size_t i = 0; i < batch.size(); ++i) {
+            QVERIFY((*many)[i].ok());
+            QCOMPARE((*many)[i]->remaining, qint64(997 - i));
+        }
+    }
+
+    void killedConnectionRecovers()
+    {
+        RedisLimiter limiter(test::connect());
+        Connection admin = test::connect();
+        const Policy p = Policy::window(Algorithm::FixedWindow, 1000, 60'000'000);
+        const Request req{&p, test::keyPrefix() + "kill", 1, std::nullopt, 0};
+        QVERIFY(limiter.decide(req).ok());
+        const qint64 id = limiter.connection().command({"CLIENT", "ID"})->integer;
+        QVERIFY(admin.command({"CLIENT", "KILL", "ID", QByteArray::number(id)}).ok());
+        auto lost = limiter.decide(req);
+        QVERIFY(!lost.ok());
+        QVERIFY2(lost.error().isConnectionLoss(), qPrintable(lost.error().message));
+        auto back = limiter.decide(req); // reconnects
+        QVERIFY2(back.ok(), qPrintable(back.ok() ? QString() : back.error().message));
+        QCOMPARE(back->remaining, 998);
+    }
+
+    void scriptsAreEmbedded()
+    {
+        for (Algorithm a : algorithm::all) {
+            const auto *s = ScriptRegistry::builtin().find(algorithm::name(a));
+            QVERIFY2(s, qPrintable(algorithm::name(a)));
+            QVERIFY(s->body.contains("KEYS[1]"));
+            QCOMPARE(s->sha.size(), 40);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConnection)
+#include "tst_connection.moc"

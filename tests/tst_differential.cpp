@@ -1,0 +1,196 @@
+// The randomized differential test (ALGORITHMS.md "The local twins"): the same random
+// sequence of (time step, cost, subject) runs through the script in Redis, with now_us
+// injected, and through the in-process twin. Every reply must be identical, and after every
+// call the key must be absent or carry a TTL.
+#include "testredis.h"
+
+#include "limiter/localmodel.h"
+#include "limiter/redislimiter.h"
+
+#include <QRandomGenerator>
+#include <QTest>
+
+using namespace sluice;
+
+namespace {
+
+constexpr int opsPerAlgorithm = 24'000;
+constexpr int batchSize = 64;
+constexpr qint64 s = duration::usPerSecond;
+
+std::vector<Policy> policiesFor(Algorithm a)
+{
+    const qint64 m = duration::usPerMinute;
+    const qint64 d = duration::usPerDay;
+    if (algorithm::isWindow(a)) {
+        return {Policy::window(a, 3, s),          Policy::window(a, 5, 10 * s),
+                Policy::window(a, 7, m),          Policy::window(a, 1, d),
+                Policy::window(a, 4, 333'333),    Policy::window(a, 50, 7 * s)};
+    }
+    return {Policy::bucket(a, {3, s}, 5),         Policy::bucket(a, {5, 10 * s}, 5),
+            Policy::bucket(a, {7, m}, 3),         Policy::bucket(a, {1, d}, 2),
+            Policy::bucket(a, {1000, s}, 50),     Policy::bucket(a, {13, 7 * s}, 4)};
+}
+
+// A time scale for the policy: its window, or the time its bucket takes to fill.
+qint64 scaleUs(const Policy &p)
+{
+    if (algorithm::isWindow(p.algorithm)) {
+        return p.windowUs;
+    }
+    return std::max<qint64>(1, p.rate.periodUs * p.capacity() / p.rate.count);
+}
+
+qint64 randomStep(QRandomGenerator &rng, qint64 scale)
+{
+    const int r = int(rng.bounded(100));
+    if (r < 20) {
+        return 0; // same microsecond
+    }
+    if (r < 45) {
+        return qint64(rng.bounded(1000)) + 1; // under a millisecond
+    }
+    if (r < 80) {
+        return qint64(rng.bounded(quint64(std::max<qint64>(2, scale / 3)))); // within the period
+    }
+    if (r < 93) {
+        return qint64(rng.bounded(quint64(std::max<qint64>(2, 3 * scale)))); // past it
+    }
+    return -qint64(rng.bounded(quint64(std::max<qint64>(2, scale / 2)))); // clock steps back
+}
+
+QString show(const Decision &d)
+{
+    return QStringLiteral("{%1 %2 %3 %4 %5 %6}")
+        .arg(int(d.allowed))
+        .arg(d.limit)
+        .arg(d.remaining)
+        .arg(d.retryAfterMs)
+        .arg(d.resetAfterMs)
+        .arg(d.delayMs);
+}
+
+} // namespace
+
+class TestDifferential : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanupTestCase()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    void scriptEqualsTwin_data()
+    {
+        QTest::addColumn<int>("algorithm");
+        for (Algorithm a : algorithm::all) {
+            QTest::newRow(qPrintable(algorithm::name(a))) << int(a);
+        }
+    }
+    void scriptEqualsTwin()
+    {
+        QFETCH(int, algorithm);
+        const auto a = Algorithm(algorithm);
+        const std::vector<Policy> policies = policiesFor(a);
+        Connection c = test::connect();
+        const auto *script = ScriptRegistry::builtin().find(algorithm::name(a));
+        QVERIFY(script);
+        QVERIFY(ScriptRegistry::ensureLoaded(c, *script).ok());
+        ManualClock clock;
+        QRandomGenerator rng(quint32(0x51u + quint32(algorithm)));
+        int done = 0, allowed = 0, denied = 0;
+        const int perPolicy = opsPerAlgorithm / int(policies.size());
+        for (size_t pi = 0; pi < policies.size(); ++pi) {
+            const Policy &p = policies[pi];
+            const qint64 scale = scaleUs(p);
+            LocalModel twin(clock);
+            qint64 now = 1'700'000'000'000'000 + qint64(rng.bounded(1'000'000'000));
+            const QByteArray base = test::keyPrefix() + algorithm::name(a).toUtf8() + ':' +
+                                    QByteArray::number(qint64(pi)) + ":{";
+            for (int start = 0; start < perPolicy; start += batchSize) {
+                // One pipeline: EVALSHA then PTTL for each operation, in order.
+                QList<QList<QByteArray>> cmds;
+                std::vector<Request> reqs;
+                std::vector<QByteArray> keys;
+                for (int i = 0; i < batchSize; ++i) {
+                    now += randomStep(rng, scale);
+                    const int costRoll = int(rng.bounded(100));
+                    const qint64 cost = costRoll < 8    ? 0
+                                        : costRoll < 75 ? 1
+                                                        : qint64(rng.bounded(quint32(p.capacity() + 2)));
+                    const QByteArray key = base + QByteArray::number(rng.bounded(5)) + '}';
+                    keys.push_back(key);
+                    reqs.push_back(Request{&p, key, cost, now, 600'000});
+                    QList<QByteArray> cmd{"EVALSHA", script->sha, "1", key};
+                    cmd << p.scriptArgs() << QByteArray::number(cost) << QByteArray::number(now)
+                        << "600000";
+                    cmds << cmd << QList<QByteArray>{"PTTL", key};
+                }
+                auto replies = c.pipeline(cmds);
+                QVERIFY2(replies.ok(), qPrintable(replies.ok() ? QString() : replies.error().message));
+                for (size_t i = 0; i < reqs.size(); ++i) {
+                    const auto &r = (*replies)[2 * i];
+                    QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+                    QCOMPARE(r->elements.size(), size_t(6));
+                    Decision remote{r->elements[0].integer != 0, r->elements[1].integer,
+                                    r->elements[2].integer,      r->elements[3].integer,
+                                    r->elements[4].integer,      r->elements[5].integer};
+                    auto local = twin.decide(reqs[i]);
+                    QVERIFY(local.ok());
+                    if (!(remote == *local)) {
+                        QFAIL(qPrintable(QStringLiteral("%1 %2, op %3: now_us %4 cost %5 key %6: "
+                                                        "script %7, twin %8")
+                                             .arg(algorithm::name(a), p.describe())
+                                             .arg(done + int(i))
+                                             .arg(*reqs[i].nowUs)
+                                             .arg(reqs[i].cost)
+                                             .arg(QString::fromUtf8(keys[i]), show(remote),
+                                                  show(*local))));
+                    }
+                    remote.allowed ? ++allowed : ++denied;
+                    const qint64 ttl = (*replies)[2 * i + 1]->integer;
+                    QVERIFY2(ttl == -2 || ttl > 0,
+                             qPrintable(QStringLiteral("%1 left without TTL (PTTL %2)")
+                                            .arg(QString::fromUtf8(keys[i]))
+                                            .arg(ttl)));
+                }
+                done += int(reqs.size());
+            }
+        }
+        QVERIFY(done >= 20'000);
+        // A sequence that only ever admits (or only denies) would prove little.
+        QVERIFY2(allowed > done / 10 && denied > done / 10,
+                 qPrintable(QStringLiteral("allowed %1 denied %2").arg(allowed).arg(denied)));
+        qInfo("%s: %d operations identical (%d allowed, %d denied)",
+              qPrintable(algorithm::name(a)), done, allowed, denied);
+    }
+
+    // Production calls (no now_us, Redis TIME, no min_ttl): the TTL is the reset time.
+    void ttlIsResetAfter_data() { scriptEqualsTwin_data(); }
+    void ttlIsResetAfter()
+    {
+        QFETCH(int, algorithm);
+        const auto a = Algorithm(algorithm);
+        const Policy p = algorithm::isWindow(a) ? Policy::window(a, 10, 60 * s)
+                                                : Policy::bucket(a, {10, 60 * s}, 10);
+        RedisLimiter limiter(test::connect());
+        Connection probe = test::connect();
+        const QByteArray key = test::keyPrefix() + "ttl:" + algorithm::name(a).toUtf8();
+        auto d = limiter.decide(Request{&p, key, 3, std::nullopt, 0});
+        QVERIFY(d.ok() && d->allowed);
+        const qint64 ttl = test::pttl(probe, key);
+        QVERIFY2(ttl > 0 && ttl <= d->resetAfterMs && ttl > d->resetAfterMs - 1000,
+                 qPrintable(QStringLiteral("PTTL %1, reset_after %2").arg(ttl).arg(d->resetAfterMs)));
+        // A peek and a denial write nothing: the TTL only runs down.
+        auto peek = limiter.decide(Request{&p, key, 0, std::nullopt, 0});
+        QVERIFY(peek.ok() && peek->allowed);
+        auto deny = limiter.decide(Request{&p, key, p.capacity(), std::nullopt, 0});
+        QVERIFY(deny.ok() && !deny->allowed);
+        QVERIFY(test::pttl(probe, key) <= ttl);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDifferential)
+#include "tst_differential.moc"

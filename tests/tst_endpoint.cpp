@@ -1,0 +1,76 @@
+#include "redis/endpoint.h"
+
+#include <QTest>
+
+using namespace sluice;
+using namespace Qt::StringLiterals;
+
+class TestEndpoint : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void parse_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<int>("db");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("password");
+        QTest::newRow("plain") << u"redis://127.0.0.1:6379"_s << u"127.0.0.1"_s << 6379 << 0 << u""_s << u""_s;
+        QTest::newRow("default port") << u"redis://cache.local"_s << u"cache.local"_s << 6379 << 0 << u""_s
+                                      << u""_s;
+        QTest::newRow("db") << u"redis://h:7000/3"_s << u"h"_s << 7000 << 3 << u""_s << u""_s;
+        QTest::newRow("user+pass") << u"redis://alice:s3cret@h:6380/1"_s << u"h"_s << 6380 << 1
+                                   << u"alice"_s << u"s3cret"_s;
+        QTest::newRow("password only") << u"redis://:s3cret@h:6380"_s << u"h"_s << 6380 << 0 << u""_s
+                                       << u"s3cret"_s;
+        QTest::newRow("lone userinfo is the password")
+            << u"redis://s3cret@h"_s << u"h"_s << 6379 << 0 << u""_s << u"s3cret"_s;
+        QTest::newRow("escaped password") << u"redis://u:p%40ss%3Aw@h:1"_s << u"h"_s << 1 << 0 << u"u"_s
+                                          << u"p@ss:w"_s;
+        QTest::newRow("ipv6") << u"redis://[::1]:6379"_s << u"::1"_s << 6379 << 0 << u""_s << u""_s;
+    }
+    void parse()
+    {
+        QFETCH(QString, url);
+        auto e = Endpoint::parse(url);
+        QVERIFY2(e.ok(), qPrintable(e.ok() ? QString() : e.error().message));
+        QTEST(e->host, "host");
+        QTEST(int(e->port), "port");
+        QTEST(e->db, "db");
+        QTEST(e->user, "user");
+        QTEST(e->password, "password");
+        QVERIFY(!e->display().contains(QStringLiteral("s3cret")));
+        QVERIFY(!e->safeUrl().contains(QStringLiteral("s3cret")));
+    }
+
+    void bad_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("empty") << u""_s << u"empty"_s;
+        QTest::newRow("no scheme") << u"127.0.0.1:6379"_s << u"scheme"_s;
+        QTest::newRow("http") << u"http://h:6379"_s << u"'http' is not supported"_s;
+        QTest::newRow("no host") << u"redis://:6379"_s << u"host"_s;
+        QTest::newRow("bad port") << u"redis://h:99999"_s << u"Invalid port"_s;
+        QTest::newRow("port 0") << u"redis://h:0"_s << u"port 0"_s;
+        QTest::newRow("bad db") << u"redis://h:1/x"_s << u"database 'x'"_s;
+        QTest::newRow("query") << u"redis://h:1?x=1"_s << u"query"_s;
+        QTest::newRow("password masked") << u"redis://u:s3cret@h:1/zz"_s << u"u:***@"_s;
+    }
+    void bad()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, says);
+        auto e = Endpoint::parse(url);
+        QVERIFY(!e.ok());
+        QCOMPARE(e.error().kind, Error::Kind::Invalid);
+        QVERIFY2(e.error().message.contains(says), qPrintable(e.error().message));
+        QVERIFY2(!e.error().message.contains(QStringLiteral("s3cret")),
+                 "a password must never appear in an error");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEndpoint)
+#include "tst_endpoint.moc"
