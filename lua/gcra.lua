@@ -1,0 +1,160 @@
+--[[ sluice gcra: the generic cell rate algorithm, redis-cell CL.THROTTLE semantics.
+See ../shared/design/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrored
+step for step by core/limiter/model_buckets.cpp).
+
+KEYS[1]  the subject's state key: the only key this script touches.
+ARGV     rate_count, rate_period_us, burst, cost, now_us [, min_ttl_ms]
+           rate_count, rate_period_us  integers 1..2^53-1; the rate is their exact ratio,
+                       the emission interval T = rate_period_us / rate_count us
+           burst       b, 1..2^53-1: b + 1 requests may arrive at once (DVT = T x (b + 1))
+           cost        units, 0..2^53-1; 0 = peek (reply only, nothing written)
+           now_us      integer microseconds >= 0, or '' to use the server's TIME
+           min_ttl_ms  optional floor of the TTL (the simulator's slow virtual clock)
+         Refused: 2 x (b + 1) x P > 2^53, where P = rate_period_us / gcd(count, period).
+Reply    {allowed 0|1, limit = b + 1, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
+           as CL.THROTTLE (limited is inverted into allowed), in ms rounded up, not seconds
+State    string "<tat_us>" or "<tat_us>+<rem>/<c>": the theoretical arrival time
+         TAT = tat_us + rem / c us exactly (c = rate_count / gcd, 0 < rem < c).
+         A missing key is TAT = now. The TTL is the reset time TAT - now (>= 1 ms,
+         >= min_ttl_ms), after which TAT <= now and the key means nothing any more.
+Cost     O(1). GET; on admission with cost > 0 also SET ... PX ttl (2 calls: the value and
+         its TTL in one command). Denials and peeks write nothing. Numbers reach Redis
+         through string.format('%.0f'): exact below 2^53, never scientific notation.
+--]]
+
+local call, floor, fmt = redis.call, math.floor, string.format
+
+-- floor(a / b), exact for |a| < 2^53 and 1 <= b < 2^53: the double quotient may be one off.
+local function idiv(a, b)
+    local q = floor(a / b)
+    if q * b > a then
+        q = q - 1
+    elseif (q + 1) * b <= a then
+        q = q + 1
+    end
+    return q
+end
+
+-- ceil(a / b), same domain.
+local function cdiv(a, b)
+    return -idiv(-a, b)
+end
+
+local function bad(i, name, lo)
+    local got = ARGV[i]
+    return redis.error_reply(fmt("ERR sluice gcra: ARGV[%d] %s must be an integer >= %d "
+        .. "and below 2^53%s, got %s", i, name, lo, i == 5 and " (or empty for TIME)" or "",
+        got and "'" .. got .. "'" or "nothing"))
+end
+
+-- ARGV, checked inline (this runs on every request): integers, in range, below 2^53.
+local A = ARGV
+local count, period, burst, cost, now = tonumber(A[1]), tonumber(A[2]), tonumber(A[3]),
+    tonumber(A[4]), A[5]
+if not (count and count >= 1 and count < 9007199254740992 and count == floor(count)) then
+    return bad(1, 'rate_count', 1)
+end
+if not (period and period >= 1 and period < 9007199254740992 and period == floor(period)) then
+    return bad(2, 'rate_period_us', 1)
+end
+if not (burst and burst >= 1 and burst < 9007199254740992 and burst == floor(burst)) then
+    return bad(3, 'burst', 1)
+end
+if not (cost and cost >= 0 and cost < 9007199254740992 and cost == floor(cost)) then
+    return bad(4, 'cost', 0)
+end
+if now == '' then
+    if redis.replicate_commands then redis.replicate_commands() end
+    local tm = call('TIME')
+    now = tonumber(tm[1]) * 1000000 + tonumber(tm[2])
+else
+    now = tonumber(now)
+    if not (now and now >= 0 and now < 9007199254740992 and now == floor(now)) then
+        return bad(5, 'now_us', 0)
+    end
+end
+local minTtl = 0
+if A[6] and A[6] ~= '' then
+    minTtl = tonumber(A[6])
+    if not (minTtl and minTtl >= 0 and minTtl < 9007199254740992 and minTtl == floor(minTtl)) then
+        return bad(6, 'min_ttl_ms', 0)
+    end
+end
+
+-- The reduced rate: times are counted in 1/c us, so T = P and DVT = P x (b + 1), integers.
+local g, r = count, period
+while r > 0 do
+    g, r = r, g - idiv(g, r) * r
+end
+local c, P = count / g, period / g
+local limit = burst + 1
+-- Policy::validate(): DVT plus one increment must stay exact.
+if limit * P > 4503599627370496 then
+    return redis.error_reply(fmt("ERR sluice gcra: ARGV[1..3] rate %s/%sus with burst %s is too "
+        .. "large for exact arithmetic (2 x (burst + 1) x period / gcd(count, period) must stay "
+        .. "within 2^53); use a shorter period or a smaller burst", ARGV[1], ARGV[2], ARGV[3]))
+end
+local dvt = limit * P
+
+-- base = max(TAT, now) = tat + rem / c, with tat >= now.
+local key = KEYS[1]
+local tat, rem = now, 0
+local raw = call('GET', key)
+if raw then
+    local v, x = tonumber(raw), 0
+    if not v then
+        local a, b, d = string.match(raw, '^(%d+)%+(%d+)/(%d+)$')
+        if a then
+            v, x = tonumber(a), tonumber(b)
+            -- Written under another rate: round up to the whole us (never over-admit).
+            if x > 0 and tonumber(d) ~= c then
+                v, x = v + 1, 0
+            end
+        end
+    end
+    if v and v >= now then
+        tat, rem = v, x
+    end
+end
+
+-- rel = max(TAT, now) - now in 1/c us = d x c + rem. After a clock step back it can exceed
+-- DVT ("far"), and then it is never multiplied out (d x c could pass 2^53). The comparison is
+-- exact even when the product is not (dvt - rem is exact and the rounding is monotone).
+local d = tat - now
+local far = d * c > dvt - rem
+local rel = 0
+if not far then rel = d * c + rem end
+
+local allowed, retry = 1, -1
+if cost > limit then
+    allowed = 0
+elseif cost > 0 then
+    local need = cost * P
+    if not far and rel + need <= dvt then
+        -- new TAT = base + need / c = (tat + q) + x / c; reset = ceil(rel' / c) us.
+        local x = rem + need
+        local q = idiv(x, c)
+        x = x - q * c
+        local reset = d + q
+        if x > 0 then reset = reset + 1 end
+        reset = cdiv(reset, 1000)
+        local ttl = reset
+        if ttl < minTtl then ttl = minTtl end
+        if ttl < 1 then ttl = 1 end
+        if x > 0 then
+            call('SET', key, fmt('%.0f+%.0f/%.0f', tat + q, x, c), 'PX', fmt('%.0f', ttl))
+        else
+            call('SET', key, fmt('%.0f', tat + q), 'PX', fmt('%.0f', ttl))
+        end
+        return {1, limit, idiv(dvt - rel - need, P), -1, reset, 0}
+    end
+    -- Denied: admitted once rel has fallen by rel + need - dvt, i.e. after
+    -- ceil((d x c + rem + need - dvt) / c) = d + ceil((rem + need - dvt) / c) us.
+    allowed = 0
+    retry = cdiv(d + cdiv(rem + need - dvt, c), 1000)
+end
+local remaining = 0
+if not far then remaining = idiv(dvt - rel, P) end
+local reset = d
+if rem > 0 then reset = reset + 1 end
+return {allowed, limit, remaining, retry, cdiv(reset, 1000), 0}

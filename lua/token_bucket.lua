@@ -1,0 +1,138 @@
+--[[ sluice token_bucket: a bucket of B tokens refilled at rate_count / rate_period_us.
+See ../shared/design/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrored
+step for step by core/limiter/model_buckets.cpp).
+
+KEYS[1]  the subject's state key: the only key this script touches.
+ARGV     rate_count, rate_period_us, burst, cost, now_us [, min_ttl_ms]
+           rate_count, rate_period_us  integers 1..2^53-1; the rate is their exact ratio
+           burst       B, the capacity in tokens, 1..2^53-1
+           cost        tokens to take, 0..2^53-1; 0 = peek (reply only, nothing written)
+           now_us      integer microseconds >= 0, or '' to use the server's TIME
+           min_ttl_ms  optional floor of the TTL (the simulator's slow virtual clock)
+         Refused: 2 x B x P > 2^53, where P = rate_period_us / gcd(rate_count, rate_period_us).
+Reply    {allowed 0|1, limit = B, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
+           remaining  whole tokens left after this request
+           retry      -1 if allowed or cost > B, else the wait until the same request passes
+           reset      time until the bucket is full again
+State    hash  l  tokens in ticks (P ticks per token; refills c = rate_count / gcd ticks/us)
+               t  time of the last refill, us
+         A missing key is a full bucket. The TTL is the reset time (>= 1 ms, >= min_ttl_ms),
+         after which the bucket is full anyway.
+Cost     O(1). HMGET; on admission with cost > 0 also HSET + PEXPIRE (3 calls). Denials and
+         peeks write nothing. Numbers reach Redis through string.format('%.0f'): exact below
+         2^53, never scientific notation (Redis 7.2.0-7.2.4 printed 1e8 as "1e+08").
+--]]
+
+local call, floor, fmt = redis.call, math.floor, string.format
+
+-- floor(a / b), exact for |a| < 2^53 and 1 <= b < 2^53: the double quotient may be one off.
+local function idiv(a, b)
+    local q = floor(a / b)
+    if q * b > a then
+        q = q - 1
+    elseif (q + 1) * b <= a then
+        q = q + 1
+    end
+    return q
+end
+
+-- ceil(a / b), same domain.
+local function cdiv(a, b)
+    return -idiv(-a, b)
+end
+
+local function bad(i, name, lo)
+    local got = ARGV[i]
+    return redis.error_reply(fmt("ERR sluice token_bucket: ARGV[%d] %s must be an integer >= %d "
+        .. "and below 2^53%s, got %s", i, name, lo, i == 5 and " (or empty for TIME)" or "",
+        got and "'" .. got .. "'" or "nothing"))
+end
+
+-- ARGV, checked inline (this runs on every request): integers, in range, below 2^53.
+local A = ARGV
+local count, period, burst, cost, now = tonumber(A[1]), tonumber(A[2]), tonumber(A[3]),
+    tonumber(A[4]), A[5]
+if not (count and count >= 1 and count < 9007199254740992 and count == floor(count)) then
+    return bad(1, 'rate_count', 1)
+end
+if not (period and period >= 1 and period < 9007199254740992 and period == floor(period)) then
+    return bad(2, 'rate_period_us', 1)
+end
+if not (burst and burst >= 1 and burst < 9007199254740992 and burst == floor(burst)) then
+    return bad(3, 'burst', 1)
+end
+if not (cost and cost >= 0 and cost < 9007199254740992 and cost == floor(cost)) then
+    return bad(4, 'cost', 0)
+end
+if now == '' then
+    if redis.replicate_commands then redis.replicate_commands() end
+    local tm = call('TIME')
+    now = tonumber(tm[1]) * 1000000 + tonumber(tm[2])
+else
+    now = tonumber(now)
+    if not (now and now >= 0 and now < 9007199254740992 and now == floor(now)) then
+        return bad(5, 'now_us', 0)
+    end
+end
+local minTtl = 0
+if A[6] and A[6] ~= '' then
+    minTtl = tonumber(A[6])
+    if not (minTtl and minTtl >= 0 and minTtl < 9007199254740992 and minTtl == floor(minTtl)) then
+        return bad(6, 'min_ttl_ms', 0)
+    end
+end
+
+-- The reduced rate: c ticks per microsecond, P ticks per token.
+local g, r = count, period
+while r > 0 do
+    g, r = r, g - idiv(g, r) * r
+end
+local c, P = count / g, period / g
+-- Policy::validate(): levels are compared with up to twice the capacity B x P.
+if burst * P > 4503599627370496 then
+    return redis.error_reply(fmt("ERR sluice token_bucket: ARGV[1..3] rate %s/%sus with burst %s "
+        .. "is too large for exact arithmetic (2 x burst x period / gcd(count, period) must stay "
+        .. "within 2^53); use a shorter period or a smaller burst", ARGV[1], ARGV[2], ARGV[3]))
+end
+local cap = burst * P
+
+local key = KEYS[1]
+local st = call('HMGET', key, 'l', 't')
+local l, t = tonumber(st[1]), tonumber(st[2])
+if not (l and t) then
+    l, t = cap, now
+end
+-- Clock stepped back: no refill, and the stored time never moves backwards.
+local e = now
+if t > now then e = t end
+-- Refill (e - t) x c ticks, up to cap. The product may be inexact only when it is far above
+-- cap - l, where the comparison still holds (same as e - t >= ceil((cap - l) / c) in the twin).
+local add = (e - t) * c
+if add >= cap - l then
+    l = cap
+else
+    l = l + add
+end
+
+local allowed, retry = 1, -1
+if cost > burst then
+    allowed = 0
+else
+    local need = cost * P
+    if l >= need then
+        if cost > 0 then
+            l = l - need
+            local reset = cdiv(e - now + cdiv(cap - l, c), 1000)
+            local ttl = reset
+            if ttl < minTtl then ttl = minTtl end
+            if ttl < 1 then ttl = 1 end
+            call('HSET', key, 'l', fmt('%.0f', l), 't', fmt('%.0f', e))
+            call('PEXPIRE', key, fmt('%.0f', ttl))
+            return {1, burst, idiv(l, P), -1, reset, 0}
+        end
+    else
+        allowed = 0
+        retry = cdiv(e - now + cdiv(need - l, c), 1000)
+    end
+end
+return {allowed, burst, idiv(l, P), retry, cdiv(e - now + cdiv(cap - l, c), 1000), 0}
