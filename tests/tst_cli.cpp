@@ -33,12 +33,18 @@ Run cli(const QStringList &args)
                p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
-QString url() { return test::redisUrl(); }
+QString url()
+{
+    return test::redisUrl();
+}
 
 QString uniqueId(const char *stem)
 {
     static int n = 0;
-    return QStringLiteral("t-%1-%2-%3").arg(QLatin1String(stem)).arg(QCoreApplication::applicationPid()).arg(++n);
+    return QStringLiteral("t-%1-%2-%3")
+        .arg(QLatin1String(stem))
+        .arg(QCoreApplication::applicationPid())
+        .arg(++n);
 }
 
 quint16 closedPort()
@@ -131,13 +137,13 @@ private Q_SLOTS:
         // one request per second; the second at the same microsecond waits exactly 1000 ms.
         const QString id = uniqueId("now");
         auto at = [&](qint64 nowUs) {
-            Run r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
-                         QStringLiteral("--algorithm"), QStringLiteral("gcra"),
-                         QStringLiteral("--rate"), QStringLiteral("1/s"),
-                         QStringLiteral("--burst"), QStringLiteral("1"), QStringLiteral("--id"),
-                         id, QStringLiteral("--subject"), QStringLiteral("s"),
-                         QStringLiteral("--now-us"), QString::number(nowUs),
-                         QStringLiteral("--cost"), QStringLiteral("2"), QStringLiteral("--json")});
+            Run r =
+                cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                     QStringLiteral("--algorithm"), QStringLiteral("gcra"),
+                     QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"),
+                     QStringLiteral("1"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
+                     QStringLiteral("s"), QStringLiteral("--now-us"), QString::number(nowUs),
+                     QStringLiteral("--cost"), QStringLiteral("2"), QStringLiteral("--json")});
             return QJsonDocument::fromJson(r.out).object();
         };
         const qint64 t0 = 1'700'000'000'000'000;
@@ -159,25 +165,115 @@ private Q_SLOTS:
         };
         const QString u = QStringLiteral("--url");
         const QString sub = QStringLiteral("--subject");
-        row("invalid url", QStringList{u, QStringLiteral("http://x")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "--url");
-        row("url without host", QStringList{u, QStringLiteral("redis://")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "host");
-        row("unknown algorithm", QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--algorithm"), QStringLiteral("bogus"), sub, QStringLiteral("a")}, "--algorithm 'bogus' is unknown");
-        row("zero limit", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("0"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "--limit must be an integer between 1");
-        row("negative limit", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("-4"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a")}, "--limit");
-        row("zero window", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("0s"), sub, QStringLiteral("a")}, "--window");
-        row("negative window", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("-5s"), sub, QStringLiteral("a")}, "--window");
-        row("window without unit", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("5"), sub, QStringLiteral("a")}, "--window");
-        row("zero rate", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("0/s"), QStringLiteral("--burst"), QStringLiteral("3"), sub, QStringLiteral("a")}, "--rate");
-        row("negative rate", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("-1/s"), QStringLiteral("--burst"), QStringLiteral("3"), sub, QStringLiteral("a")}, "--rate");
-        row("zero burst", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"), QStringLiteral("0"), sub, QStringLiteral("a")}, "--burst");
-        row("negative burst", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"), QStringLiteral("-2"), sub, QStringLiteral("a")}, "--burst");
-        row("fractional cost", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("1.5")}, "--cost must be an integer");
-        row("negative cost", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("-1")}, "--cost must be an integer >= 0");
-        row("window flag on a bucket", QStringList{u, QStringLiteral("redis://h:1")} + tb + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"), QStringLiteral("3"), sub, QStringLiteral("a")}, "--limit does not apply to token_bucket");
-        row("missing subject", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s")}, "--subject is required");
-        row("empty subject", QStringList{u, QStringLiteral("redis://h:1")} + fw + QStringList{QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"), QStringLiteral("1s"), sub, QString()}, "--subject must not be empty");
-        row("unknown option", QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--limt"), QStringLiteral("3")}, "unknown option --limt");
-        row("too large for exact arithmetic", QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--algorithm"), QStringLiteral("sliding_counter"), QStringLiteral("--limit"), QStringLiteral("1000000000"), QStringLiteral("--window"), QStringLiteral("1d"), sub, QStringLiteral("a")}, "exact arithmetic");
+        row("invalid url",
+            QStringList{u, QStringLiteral("http://x")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("1"),
+                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
+                            QStringLiteral("a")},
+            "--url");
+        row("url without host",
+            QStringList{u, QStringLiteral("redis://")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("1"),
+                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
+                            QStringLiteral("a")},
+            "host");
+        row("unknown algorithm",
+            QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--algorithm"),
+                        QStringLiteral("bogus"), sub, QStringLiteral("a")},
+            "--algorithm 'bogus' is unknown");
+        row("zero limit",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("0"),
+                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
+                            QStringLiteral("a")},
+            "--limit must be an integer >= 1");
+        row("negative limit",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("-4"),
+                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
+                            QStringLiteral("a")},
+            "--limit");
+        row("zero window",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--window"), QStringLiteral("0s"), sub,
+                            QStringLiteral("a")},
+            "--window");
+        row("negative window",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--window"), QStringLiteral("-5s"), sub,
+                            QStringLiteral("a")},
+            "--window");
+        row("window without unit",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--window"), QStringLiteral("5"), sub,
+                            QStringLiteral("a")},
+            "--window");
+        row("zero rate",
+            QStringList{u, QStringLiteral("redis://h:1")} + tb +
+                QStringList{QStringLiteral("--rate"), QStringLiteral("0/s"),
+                            QStringLiteral("--burst"), QStringLiteral("3"), sub,
+                            QStringLiteral("a")},
+            "--rate");
+        row("negative rate",
+            QStringList{u, QStringLiteral("redis://h:1")} + tb +
+                QStringList{QStringLiteral("--rate"), QStringLiteral("-1/s"),
+                            QStringLiteral("--burst"), QStringLiteral("3"), sub,
+                            QStringLiteral("a")},
+            "--rate");
+        row("zero burst",
+            QStringList{u, QStringLiteral("redis://h:1")} + tb +
+                QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"),
+                            QStringLiteral("--burst"), QStringLiteral("0"), sub,
+                            QStringLiteral("a")},
+            "--burst");
+        row("negative burst",
+            QStringList{u, QStringLiteral("redis://h:1")} + tb +
+                QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"),
+                            QStringLiteral("--burst"), QStringLiteral("-2"), sub,
+                            QStringLiteral("a")},
+            "--burst");
+        row("fractional cost",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
+                            QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("1.5")},
+            "--cost must be an integer");
+        row("negative cost",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
+                            QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("-1")},
+            "--cost must be an integer >= 0");
+        row("window flag on a bucket",
+            QStringList{u, QStringLiteral("redis://h:1")} + tb +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--rate"), QStringLiteral("1/s"),
+                            QStringLiteral("--burst"), QStringLiteral("3"), sub,
+                            QStringLiteral("a")},
+            "--limit does not apply to token_bucket");
+        row("missing subject",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--window"), QStringLiteral("1s")},
+            "--subject is required");
+        row("empty subject",
+            QStringList{u, QStringLiteral("redis://h:1")} + fw +
+                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
+                            QStringLiteral("--window"), QStringLiteral("1s"), sub, QString()},
+            "--subject must not be empty");
+        row("unknown option",
+            QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--limt"),
+                        QStringLiteral("3")},
+            "unknown option --limt");
+        row("too large for exact arithmetic",
+            QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--algorithm"),
+                        QStringLiteral("sliding_counter"), QStringLiteral("--limit"),
+                        QStringLiteral("1000000000"), QStringLiteral("--window"),
+                        QStringLiteral("1d"), sub, QStringLiteral("a")},
+            "exact arithmetic");
     }
     void badUsage()
     {
@@ -228,10 +324,12 @@ private Q_SLOTS:
             Policy p = algorithm::isWindow(a) ? Policy::window(a, 2, 60'000'000)
                                               : Policy::bucket(a, {2, 60'000'000}, 2);
             p.keyPrefix = test::keyPrefix();
+            p.id = algorithm::name(a);
             const QByteArray subject("n\0ul\r\n{}", 8);
             const QByteArray key = p.keyFor(subject);
             auto d = limiter.decide({&p, key, 1, std::nullopt, 0});
-            QVERIFY(d.ok() && d->allowed);
+            QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().message));
+            QVERIFY(d->allowed);
             QVERIFY(test::pttl(probe, key) > 0);
             QCOMPARE(probe.command({"EXISTS", p.keyFor("n")})->integer, 0);
         }
@@ -267,10 +365,12 @@ private Q_SLOTS:
                      QStringLiteral("1"), QStringLiteral("--algorithm"),
                      QStringLiteral("fixed_window"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const QJsonArray rows = QJsonDocument::fromJson(r.out).object()[QStringLiteral("results")].toArray();
+        const QJsonArray rows =
+            QJsonDocument::fromJson(r.out).object()[QStringLiteral("results")].toArray();
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows[0].toObject()[QStringLiteral("mode")].toString(), QStringLiteral("sync"));
-        QCOMPARE(rows[1].toObject()[QStringLiteral("mode")].toString(), QStringLiteral("pipelined"));
+        QCOMPARE(rows[1].toObject()[QStringLiteral("mode")].toString(),
+                 QStringLiteral("pipelined"));
         QCOMPARE(rows[1].toObject()[QStringLiteral("batch")].toInt(), 64);
         for (const auto &row : rows) {
             QVERIFY(row.toObject()[QStringLiteral("decisions_per_s")].toDouble() > 0);

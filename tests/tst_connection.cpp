@@ -92,7 +92,8 @@ private Q_SLOTS:
     void aclUserAndPassword()
     {
         Connection admin = test::connect();
-        const QByteArray user = "sluice-test-" + QByteArray::number(QCoreApplication::applicationPid());
+        const QByteArray user =
+            "sluice-test-" + QByteArray::number(QCoreApplication::applicationPid());
         QVERIFY(admin.command({"ACL", "SETUSER", user, "on", ">right-pass", "~*", "+@all"}).ok());
         Endpoint e = test::redisEndpoint();
         e.user = QString::fromUtf8(user);
@@ -105,7 +106,8 @@ private Q_SLOTS:
         auto bad = Connection::open(e);
         QVERIFY(!bad.ok());
         QCOMPARE(bad.error().kind, Error::Kind::Auth);
-        QVERIFY2(bad.error().message.contains(QString::fromUtf8(user)), qPrintable(bad.error().message));
+        QVERIFY2(bad.error().message.contains(QString::fromUtf8(user)),
+                 qPrintable(bad.error().message));
         QVERIFY(!bad.error().message.contains(QStringLiteral("wrong-pass")));
         QVERIFY(admin.command({"ACL", "DELUSER", user}).ok());
     }
@@ -138,15 +140,15 @@ private Q_SLOTS:
         QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
         QCOMPARE(c->command({"PING"})->str, QByteArray("PONG"));
 
-        auto anonymous = Connection::open(*Endpoint::parse(
-            QStringLiteral("redis://127.0.0.1:%1").arg(port)));
+        auto anonymous =
+            Connection::open(*Endpoint::parse(QStringLiteral("redis://127.0.0.1:%1").arg(port)));
         QVERIFY(anonymous.ok()); // connecting works; commands need AUTH
         auto r = anonymous->command({"GET", "x"});
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, Error::Kind::Auth);
 
-        auto wrong = Connection::open(*Endpoint::parse(
-            QStringLiteral("redis://:nope@127.0.0.1:%1").arg(port)));
+        auto wrong = Connection::open(
+            *Endpoint::parse(QStringLiteral("redis://:nope@127.0.0.1:%1").arg(port)));
         QVERIFY(!wrong.ok());
         QCOMPARE(wrong.error().kind, Error::Kind::Auth);
     }
@@ -229,6 +231,18 @@ private Q_SLOTS:
             QVERIFY((*many)[i].ok());
             QCOMPARE((*many)[i]->remaining, qint64(997 - i));
         }
+        // A batch mixing two scripts, both flushed: reloading one must not swallow a reply.
+        const Policy g = Policy::bucket(Algorithm::Gcra, {1000, 60'000'000}, 999);
+        const Request greq{&g, test::keyPrefix() + "flush-gcra", 1, std::nullopt, 0};
+        QVERIFY(admin.command({"SCRIPT", "FLUSH"}).ok());
+        std::vector<Request> mixed{req, greq, req, greq};
+        auto both = limiter.decideBatch(mixed);
+        QVERIFY(both.ok());
+        QCOMPARE((*both)[0]->remaining, 987);
+        QCOMPARE((*both)[1]->remaining, 999);
+        QCOMPARE((*both)[1]->limit, 1000);
+        QCOMPARE((*both)[2]->remaining, 986);
+        QCOMPARE((*both)[3]->remaining, 998);
     }
 
     void killedConnectionRecovers()

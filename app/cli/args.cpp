@@ -71,18 +71,20 @@ Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint6
             digits = false;
         }
     }
-    const QString shown = printable(raw.left(40)) + (raw.size() > 40 ? QStringLiteral("...") : QString());
+    const QString shown =
+        printable(raw.left(40)) + (raw.size() > 40 ? QStringLiteral("...") : QString());
     if (!ok || !digits) {
-        return Error::make(Error::Kind::Invalid,
-                           QStringLiteral("--%1 must be an integer, got '%2'")
-                               .arg(QLatin1String(name), shown));
+        return Error::make(
+            Error::Kind::Invalid,
+            QStringLiteral("--%1 must be an integer, got '%2'").arg(QLatin1String(name), shown));
     }
     if (v < min || v > max) {
-        const QString range = max == std::numeric_limits<qint64>::max()
+        const QString range = max >= (qint64(1) << 53) - 1
                                   ? QStringLiteral(">= %1").arg(min)
                                   : QStringLiteral("between %1 and %2").arg(min).arg(max);
-        return Error::make(Error::Kind::Invalid, QStringLiteral("--%1 must be an integer %2, got %3")
-                                                     .arg(QLatin1String(name), range, shown));
+        return Error::make(Error::Kind::Invalid,
+                           QStringLiteral("--%1 must be an integer %2, got %3")
+                               .arg(QLatin1String(name), range, shown));
     }
     return v;
 }

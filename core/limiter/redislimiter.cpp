@@ -4,17 +4,15 @@
 
 #include <hiredis/hiredis.h>
 
-#include <set>
-
 namespace sluice {
 
 namespace {
 
 Error badReply(const ScriptRegistry::Script &script, const QString &why)
 {
-    return Error::make(Error::Kind::Protocol,
-                       QStringLiteral("the %1 script replied %2; expected six integers")
-                           .arg(script.name, why));
+    return Error::make(
+        Error::Kind::Protocol,
+        QStringLiteral("the %1 script replied %2; expected six integers").arg(script.name, why));
 }
 
 Result<Decision> toDecision(const ScriptRegistry::Script &script, const redisReply *r)
@@ -41,8 +39,9 @@ Result<void> checkRequest(const Request &request)
         return Error::make(Error::Kind::Internal, QStringLiteral("request without a policy"));
     }
     if (request.cost < 0) {
-        return Error::make(Error::Kind::Invalid,
-                           QStringLiteral("cost must be an integer >= 0, got %1").arg(request.cost));
+        return Error::make(
+            Error::Kind::Invalid,
+            QStringLiteral("cost must be an integer >= 0, got %1").arg(request.cost));
     }
     return {};
 }
@@ -53,30 +52,40 @@ RedisLimiter::RedisLimiter(Connection connection, const ScriptRegistry &scripts)
     : m_connection(std::move(connection))
     , m_scripts(scripts)
 {
+    for (Algorithm a : algorithm::all) {
+        m_byAlgorithm[size_t(a)] = m_scripts.find(algorithm::name(a));
+    }
 }
 
 Result<const ScriptRegistry::Script *> RedisLimiter::scriptFor(const Policy &policy) const
 {
-    const QString name = algorithm::name(policy.algorithm);
-    const ScriptRegistry::Script *s = m_scripts.find(name);
+    const ScriptRegistry::Script *s = m_byAlgorithm[size_t(policy.algorithm)];
     if (s == nullptr) {
         return Error::make(Error::Kind::Internal,
-                           QStringLiteral("the script %1.lua is not embedded").arg(name));
+                           QStringLiteral("the script %1.lua is not embedded")
+                               .arg(algorithm::name(policy.algorithm)));
     }
     return s;
 }
 
-Result<void> RedisLimiter::appendRequest(const Request &request)
+void RedisLimiter::appendRequest(const Request &request, const ScriptRegistry::Script &script)
 {
-    auto script = scriptFor(*request.policy);
-    if (!script) {
-        return script.error();
+    const Policy &p = *request.policy;
+    if (p.algorithm != m_argsFor.algorithm || p.limit != m_argsFor.limit ||
+        p.windowUs != m_argsFor.windowUs || p.rate != m_argsFor.rate ||
+        p.burst != m_argsFor.burst || m_args.isEmpty()) {
+        m_args = p.scriptArgs();
+        m_argsFor = p;
     }
-    // EVALSHA sha 1 key <policy args (2 or 3)> cost now_us [min_ttl_ms]
-    const QList<QByteArray> policyArgs = request.policy->scriptArgs();
-    const QByteArray cost = QByteArray::number(request.cost);
-    const QByteArray now = request.nowUs ? QByteArray::number(*request.nowUs) : QByteArray();
-    const QByteArray minTtl = QByteArray::number(request.minTtlMs);
+    // EVALSHA sha 1 key <policy args (2 or 3)> cost now_us [min_ttl_ms]: small numbers and
+    // the empty now_us need no allocation.
+    static const QByteArray evalsha = QByteArrayLiteral("EVALSHA");
+    static const QByteArray one = QByteArrayLiteral("1");
+    static const QByteArray empty;
+    const QByteArray cost = request.cost == 1 ? one : QByteArray::number(request.cost);
+    const QByteArray now = request.nowUs ? QByteArray::number(*request.nowUs) : empty;
+    const QByteArray minTtl =
+        request.minTtlMs > 0 ? QByteArray::number(request.minTtlMs) : QByteArray();
     const char *argv[10];
     size_t len[10];
     int n = 0;
@@ -85,13 +94,11 @@ Result<void> RedisLimiter::appendRequest(const Request &request)
         len[n] = size_t(b.size());
         ++n;
     };
-    static const QByteArray evalsha = QByteArrayLiteral("EVALSHA");
-    static const QByteArray one = QByteArrayLiteral("1");
     push(evalsha);
-    push((*script)->sha);
+    push(script.sha);
     push(one);
     push(request.key);
-    for (const QByteArray &a : policyArgs) {
+    for (const QByteArray &a : m_args) {
         push(a);
     }
     push(cost);
@@ -100,7 +107,6 @@ Result<void> RedisLimiter::appendRequest(const Request &request)
         push(minTtl);
     }
     m_connection.append(n, argv, len);
-    return {};
 }
 
 Result<Decision> RedisLimiter::decide(const Request &request)
@@ -121,69 +127,62 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
             return r.error();
         }
     }
-    // SCRIPT LOAD what this connection has not loaded yet (once per script and connection).
-    std::set<const ScriptRegistry::Script *> needed;
-    for (const Request &req : requests) {
-        if (req.policy != nullptr) {
-            if (auto s = scriptFor(*req.policy)) {
-                needed.insert(*s);
-            }
-        }
-    }
-    for (const ScriptRegistry::Script *s : needed) {
-        if (auto r = ScriptRegistry::ensureLoaded(m_connection, *s); !r) {
-            return r.error();
-        }
-    }
-
-    std::vector<bool> sent(requests.size(), false);
+    // Resolve each request's script; SCRIPT LOAD what this connection has not loaded yet
+    // (once per script and connection, so in the steady state this costs nothing).
+    std::vector<const ScriptRegistry::Script *> scripts(requests.size(), nullptr);
     for (size_t i = 0; i < requests.size(); ++i) {
         auto ok = checkRequest(requests[i]);
         if (ok) {
-            ok = appendRequest(requests[i]);
+            if (auto s = scriptFor(*requests[i].policy)) {
+                scripts[i] = *s;
+                if (auto l = ScriptRegistry::ensureLoaded(m_connection, **s); !l) {
+                    return l.error();
+                }
+            } else {
+                ok = s.error();
+            }
         }
-        if (ok) {
-            sent[i] = true;
-            out.emplace_back(Decision{});
-        } else {
-            out.emplace_back(ok.error());
+        out.emplace_back(ok ? Result<Decision>(Decision{}) : Result<Decision>(ok.error()));
+    }
+    for (size_t i = 0; i < requests.size(); ++i) {
+        if (scripts[i] != nullptr) {
+            appendRequest(requests[i], *scripts[i]);
         }
     }
     std::vector<size_t> noScript;
     for (size_t i = 0; i < requests.size(); ++i) {
-        if (!sent[i]) {
+        if (scripts[i] == nullptr) {
             continue;
         }
         auto raw = m_connection.readRaw();
         if (!raw) {
             return raw.error();
         }
-        auto d = toDecision(**scriptFor(*requests[i].policy), raw->get());
-        if (!d && d.error().kind == Error::Kind::NoScript) {
+        out[i] = toDecision(*scripts[i], raw->get());
+        if (!out[i] && out[i].error().kind == Error::Kind::NoScript) {
             noScript.push_back(i);
         }
-        out[i] = std::move(d);
     }
     if (!noScript.empty()) {
         // The script cache was flushed between SCRIPT LOAD and these calls (SCRIPT FLUSH, a
         // restart, a failover): nothing ran for them. Load again and retry them once, in order.
+        // Load everything first: SCRIPT LOAD is a synchronous command and must not be
+        // interleaved with pipelined replies.
         m_connection.loadedScripts().clear();
-        for (const ScriptRegistry::Script *s : needed) {
-            if (auto r = ScriptRegistry::ensureLoaded(m_connection, *s); !r) {
-                return r.error();
+        for (size_t i : noScript) {
+            if (auto l = ScriptRegistry::ensureLoaded(m_connection, *scripts[i]); !l) {
+                return l.error();
             }
         }
         for (size_t i : noScript) {
-            if (auto r = appendRequest(requests[i]); !r) {
-                out[i] = r.error();
-            }
+            appendRequest(requests[i], *scripts[i]);
         }
         for (size_t i : noScript) {
             auto raw = m_connection.readRaw();
             if (!raw) {
                 return raw.error();
             }
-            out[i] = toDecision(**scriptFor(*requests[i].policy), raw->get());
+            out[i] = toDecision(*scripts[i], raw->get());
         }
     }
     return out;

@@ -5,6 +5,8 @@
 #include "redis/connection.h"
 #include "redis/scriptregistry.h"
 
+#include <array>
+
 namespace sluice {
 
 // Decisions by the lua/ scripts in Redis, over one connection: EVALSHA per decision, or many
@@ -24,10 +26,16 @@ public:
     Result<const ScriptRegistry::Script *> scriptFor(const Policy &policy) const;
 
 private:
-    Result<void> appendRequest(const Request &request);
+    void appendRequest(const Request &request, const ScriptRegistry::Script &script);
 
     Connection m_connection;
     const ScriptRegistry &m_scripts;
+    // The script of each Algorithm (indexed by its value): looked up once, not per request.
+    std::array<const ScriptRegistry::Script *, std::size(algorithm::all)> m_byAlgorithm{};
+    // The script arguments of the last policy seen (a batch usually has one policy), and the
+    // parameters they were made from.
+    Policy m_argsFor;
+    QList<QByteArray> m_args;
 };
 
 } // namespace sluice
