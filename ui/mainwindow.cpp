@@ -27,11 +27,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_nav->setObjectName(QStringLiteral("navigation"));
     m_nav->setFixedWidth(160);
     m_nav->setFrameShape(QFrame::NoFrame);
+    m_nav->setFocusPolicy(Qt::NoFocus);
     m_nav->setStyleSheet(QStringLiteral(
-        "QListWidget { background: palette(window); padding-top: 8px; font-size: 11pt; }"
-        "QListWidget::item { padding: 8px 14px; }"
-        "QListWidget::item:selected { background: palette(highlight);"
-        " color: palette(highlighted-text); }"));
+        "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: 10px;"
+        " font-size: 11pt; outline: 0; }"
+        "QListWidget::item { padding: 9px 16px; border: none; }"
+        "QListWidget::item:hover { background: #323843; }"
+        "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
     m_pages = new QStackedWidget(central);
     m_pages->setObjectName(QStringLiteral("pages"));
     layout->addWidget(m_nav);
