@@ -47,8 +47,8 @@ int main(int argc, char **argv)
                                  sluice::cli::exitUsage);
     }
     std::fputs(usageText, stderr);
-    return cmd.isEmpty() ? sluice::cli::exitUsage
-                         : sluice::cli::fail(QString::fromUtf8(cmd),
-                                             QStringLiteral("unknown command"),
-                                             sluice::cli::exitUsage);
+    return cmd.isEmpty()
+               ? sluice::cli::exitUsage
+               : sluice::cli::fail(QString::fromUtf8(cmd), QStringLiteral("unknown command"),
+                                   sluice::cli::exitUsage);
 }

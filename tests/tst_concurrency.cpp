@@ -42,8 +42,9 @@ private Q_SLOTS:
         // No refill while the test runs: a one-hour window, or one unit per day.
         const Rate perDay{1, duration::usPerDay};
         Policy p = algorithm::isWindow(a) ? Policy::window(a, limit, duration::usPerHour)
-                   : a == Algorithm::Gcra ? Policy::bucket(a, perDay, limit - 1) // limit = burst + 1
-                                          : Policy::bucket(a, perDay, limit);
+                   : a == Algorithm::Gcra
+                       ? Policy::bucket(a, perDay, limit - 1) // limit = burst + 1
+                       : Policy::bucket(a, perDay, limit);
         QCOMPARE(p.capacity(), limit);
         const QByteArray key = test::keyPrefix() + "hammer:" + algorithm::name(a).toUtf8();
 

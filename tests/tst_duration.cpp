@@ -63,8 +63,8 @@ private Q_SLOTS:
                                     << QStringLiteral("100/s");
         QTest::newRow("per 10s") << QStringLiteral("5/10s") << qint64(5) << qint64(10'000'000)
                                  << QStringLiteral("5/10s");
-        QTest::newRow("per minute") << QStringLiteral("7/m") << qint64(7) << qint64(60'000'000)
-                                    << QStringLiteral("7/m");
+        QTest::newRow("per minute")
+            << QStringLiteral("7/m") << qint64(7) << qint64(60'000'000) << QStringLiteral("7/m");
         QTest::newRow("per day") << QStringLiteral("1/d") << qint64(1) << qint64(86'400'000'000)
                                  << QStringLiteral("1/d");
         QTest::newRow("per 250ms") << QStringLiteral("3/250ms") << qint64(3) << qint64(250'000)

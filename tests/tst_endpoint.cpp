@@ -17,18 +17,19 @@ private Q_SLOTS:
         QTest::addColumn<int>("db");
         QTest::addColumn<QString>("user");
         QTest::addColumn<QString>("password");
-        QTest::newRow("plain") << u"redis://127.0.0.1:6379"_s << u"127.0.0.1"_s << 6379 << 0 << u""_s << u""_s;
-        QTest::newRow("default port") << u"redis://cache.local"_s << u"cache.local"_s << 6379 << 0 << u""_s
-                                      << u""_s;
+        QTest::newRow("plain") << u"redis://127.0.0.1:6379"_s << u"127.0.0.1"_s << 6379 << 0
+                               << u""_s << u""_s;
+        QTest::newRow("default port")
+            << u"redis://cache.local"_s << u"cache.local"_s << 6379 << 0 << u""_s << u""_s;
         QTest::newRow("db") << u"redis://h:7000/3"_s << u"h"_s << 7000 << 3 << u""_s << u""_s;
         QTest::newRow("user+pass") << u"redis://alice:s3cret@h:6380/1"_s << u"h"_s << 6380 << 1
                                    << u"alice"_s << u"s3cret"_s;
-        QTest::newRow("password only") << u"redis://:s3cret@h:6380"_s << u"h"_s << 6380 << 0 << u""_s
-                                       << u"s3cret"_s;
+        QTest::newRow("password only")
+            << u"redis://:s3cret@h:6380"_s << u"h"_s << 6380 << 0 << u""_s << u"s3cret"_s;
         QTest::newRow("lone userinfo is the password")
             << u"redis://s3cret@h"_s << u"h"_s << 6379 << 0 << u""_s << u"s3cret"_s;
-        QTest::newRow("escaped password") << u"redis://u:p%40ss%3Aw@h:1"_s << u"h"_s << 1 << 0 << u"u"_s
-                                          << u"p@ss:w"_s;
+        QTest::newRow("escaped password")
+            << u"redis://u:p%40ss%3Aw@h:1"_s << u"h"_s << 1 << 0 << u"u"_s << u"p@ss:w"_s;
         QTest::newRow("ipv6") << u"redis://[::1]:6379"_s << u"::1"_s << 6379 << 0 << u""_s << u""_s;
     }
     void parse()

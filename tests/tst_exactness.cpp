@@ -22,9 +22,14 @@ struct Case
     qint64 count; // limit, or rate count
     qint64 periodUs;
 };
-const Case cases[] = {{3, s},       {5, 10 * s},       {7, duration::usPerMinute},
-                      {1, duration::usPerDay},          {4, 333'333},
-                      {13, 7 * s},  {1000, s},        {9, 250'000}};
+const Case cases[] = {{3, s},
+                      {5, 10 * s},
+                      {7, duration::usPerMinute},
+                      {1, duration::usPerDay},
+                      {4, 333'333},
+                      {13, 7 * s},
+                      {1000, s},
+                      {9, 250'000}};
 
 Policy policyFor(Algorithm a, const Case &c)
 {
@@ -92,7 +97,8 @@ private Q_SLOTS:
                         break;
                     }
                     // Small random gaps: mostly faster than the limit refills.
-                    now += qint64(rng.bounded(quint32(std::max<qint64>(2, c.periodUs / c.count / 2))));
+                    now +=
+                        qint64(rng.bounded(quint32(std::max<qint64>(2, c.periodUs / c.count / 2))));
                 }
                 QVERIFY2(denial, "never denied");
                 const qint64 retry = denial->retryAfterMs;

@@ -135,8 +135,8 @@ private Q_SLOTS:
     {
         QFETCH(int, algorithm);
         const auto a = Algorithm(algorithm);
-        const QString path = QStringLiteral(SLUICE_SOURCE_DIR "/tests/golden/%1.txt")
-                                 .arg(algorithm::name(a));
+        const QString path =
+            QStringLiteral(SLUICE_SOURCE_DIR "/tests/golden/%1.txt").arg(algorithm::name(a));
         std::vector<Block> blocks;
         const QString error = parse(path, a, blocks);
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -165,15 +165,16 @@ private Q_SLOTS:
                          qPrintable(QStringLiteral("%1: twin gave %2, expected %3")
                                         .arg(where, show(*local), show(line.expected))));
                 auto remote = redis.decide(req);
-                QVERIFY2(remote.ok(), qPrintable(where + QStringLiteral(" redis: ") +
-                                                 (remote.ok() ? QString()
-                                                              : remote.error().message)));
+                QVERIFY2(remote.ok(),
+                         qPrintable(where + QStringLiteral(" redis: ") +
+                                    (remote.ok() ? QString() : remote.error().message)));
                 QVERIFY2(*remote == line.expected,
                          qPrintable(QStringLiteral("%1: script gave %2, expected %3")
                                         .arg(where, show(*remote), show(line.expected))));
                 const qint64 ttl = test::pttl(probe, key);
-                QVERIFY2(ttl == -2 || ttl > 0,
-                         qPrintable(QStringLiteral("%1: key left with PTTL %2").arg(where).arg(ttl)));
+                QVERIFY2(
+                    ttl == -2 || ttl > 0,
+                    qPrintable(QStringLiteral("%1: key left with PTTL %2").arg(where).arg(ttl)));
                 ++checked;
             }
         }

@@ -41,7 +41,8 @@ private Q_SLOTS:
             << QStringLiteral("too large for exact arithmetic");
         QTest::newRow("log 1e6/d ok")
             << Policy::window(Algorithm::SlidingLog, 1'000'000, d) << QString();
-        QTest::newRow("tb ok") << Policy::bucket(Algorithm::TokenBucket, {100, s}, 200) << QString();
+        QTest::newRow("tb ok") << Policy::bucket(Algorithm::TokenBucket, {100, s}, 200)
+                               << QString();
         QTest::newRow("tb zero burst")
             << Policy::bucket(Algorithm::TokenBucket, {100, s}, 0) << QStringLiteral("burst");
         QTest::newRow("lb zero rate")
@@ -85,7 +86,8 @@ private Q_SLOTS:
 
     void keys()
     {
-        Policy p = Policy::window(Algorithm::FixedWindow, 3, 5'000'000, QStringLiteral("hello-per-ip"));
+        Policy p =
+            Policy::window(Algorithm::FixedWindow, 3, 5'000'000, QStringLiteral("hello-per-ip"));
         QCOMPARE(p.keyFor("1.2.3.4"), QByteArray("rate_limit:hello-per-ip:{1.2.3.4}"));
         p.keyPrefix = "app1:";
         const QByteArray odd("a b\n{c}\0d", 9);

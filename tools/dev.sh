@@ -15,10 +15,10 @@ build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc)}
 
 packages=(
-    build-essential cmake pkg-config ccache git
+    build-essential cmake pkg-config ccache git clang-format
     qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    libgl-dev libhiredis-dev
-    redis-server redis-tools
+    libgl-dev libhiredis-dev libyaml-cpp-dev
+    redis-server redis-tools nginx-light
     fonts-dejavu-core
 )
 
@@ -31,10 +31,19 @@ install_missing() {
         echo "==> installing: ${missing[*]}"
         local sudo=""
         [ "$(id -u)" = 0 ] || sudo=sudo
+        # Packages with a service (redis-server, nginx) must not start it: the tests start
+        # private servers on free loopback ports. policy-rc.d says so to invoke-rc.d, for the
+        # duration of this install only.
+        local guard=""
+        if [ ! -e /usr/sbin/policy-rc.d ]; then
+            guard=/usr/sbin/policy-rc.d
+            printf '#!/bin/sh\nexit 101\n' | $sudo tee "$guard" >/dev/null
+            $sudo chmod +x "$guard"
+        fi
         $sudo apt-get update -qq
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+        [ -z "$guard" ] || $sudo rm -f "$guard"
     fi
-    # The package's own redis-server service is not ours: tests start private servers.
 }
 
 configure_and_build() {

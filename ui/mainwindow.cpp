@@ -51,8 +51,7 @@ MainWindow::MainWindow(QWidget *parent)
                "expire."));
     addPage(tr("Simulation"), tr("Simulation"),
             tr("Run every algorithm on the same traffic and compare them on one chart."));
-    addPage(tr("Monitor"), tr("Monitor"),
-            tr("Allowed and denied decisions per rule, live."));
+    addPage(tr("Monitor"), tr("Monitor"), tr("Allowed and denied decisions per rule, live."));
 
     connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
     m_nav->setCurrentRow(0);

@@ -101,12 +101,12 @@ Measure runEngine(RedisLimiter &limiter, const Policy &policy, int batch, double
 Measure runCeiling(const QString &tool, const Endpoint &e, const Policy &policy,
                    const QByteArray &sha, int batch, qint64 requests)
 {
-    QStringList args{QStringLiteral("-h"), e.host,
-                     QStringLiteral("-p"), QString::number(e.port),
-                     QStringLiteral("-c"), QStringLiteral("1"),
-                     QStringLiteral("-P"), QString::number(batch),
-                     QStringLiteral("-n"), QString::number(requests),
-                     QStringLiteral("-r"), QString::number(subjects),
+    QStringList args{QStringLiteral("-h"),      e.host,
+                     QStringLiteral("-p"),      QString::number(e.port),
+                     QStringLiteral("-c"),      QStringLiteral("1"),
+                     QStringLiteral("-P"),      QString::number(batch),
+                     QStringLiteral("-n"),      QString::number(requests),
+                     QStringLiteral("-r"),      QString::number(subjects),
                      QStringLiteral("--dbnum"), QString::number(e.db),
                      QStringLiteral("--csv")};
     if (!e.password.isEmpty()) {
@@ -129,9 +129,11 @@ Measure runCeiling(const QString &tool, const Endpoint &e, const Policy &policy,
     }
     // --csv: "test","rps",... ; the last line holds the figures.
     const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
-    const QList<QByteArray> fields = lines.isEmpty() ? QList<QByteArray>{} : lines.last().split(',');
+    const QList<QByteArray> fields =
+        lines.isEmpty() ? QList<QByteArray>{} : lines.last().split(',');
     bool ok = false;
-    const double rps = fields.size() >= 2 ? QByteArray(fields[1]).replace('"', "").toDouble(&ok) : 0;
+    const double rps =
+        fields.size() >= 2 ? QByteArray(fields[1]).replace('"', "").toDouble(&ok) : 0;
     if (!ok) {
         return {0, QStringLiteral("could not read redis-benchmark's output: %1")
                        .arg(QString::fromLocal8Bit(lines.isEmpty() ? QByteArray() : lines.last()))};
@@ -218,9 +220,9 @@ int bench(const QList<QByteArray> &argv)
         }
         algorithms = {*a};
     }
-    QString tool = args.has("redis-benchmark") ? args.text("redis-benchmark")
-                                               : QStandardPaths::findExecutable(
-                                                     QStringLiteral("redis-benchmark"));
+    QString tool = args.has("redis-benchmark")
+                       ? args.text("redis-benchmark")
+                       : QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
     const bool json = args.has("json");
 
     auto connection = Connection::open(*endpoint);

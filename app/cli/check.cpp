@@ -6,9 +6,9 @@
 #include "redis/endpoint.h"
 
 #include <QJsonArray>
-#include <QRegularExpression>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include <cstdio>
 
@@ -175,8 +175,8 @@ int check(const QList<QByteArray> &argv)
     }
     const Args &args = *parsed;
     if (!args.positional().isEmpty()) {
-        return usage(QStringLiteral("unexpected argument '%1'")
-                         .arg(printable(args.positional().first())));
+        return usage(
+            QStringLiteral("unexpected argument '%1'").arg(printable(args.positional().first())));
     }
     if (!args.has("url")) {
         return usage(QStringLiteral("--url is required (redis://host:port)"));

@@ -27,7 +27,9 @@ public:
 class ManualClock final : public Clock
 {
 public:
-    explicit ManualClock(qint64 startUs = 0) : m_now(startUs) {}
+    explicit ManualClock(qint64 startUs = 0)
+        : m_now(startUs)
+    {}
     qint64 nowUs() const override { return m_now.load(std::memory_order_relaxed); }
     void setUs(qint64 us) { m_now.store(us, std::memory_order_relaxed); }
     void advanceUs(qint64 us) { m_now.fetch_add(us, std::memory_order_relaxed); }

@@ -11,10 +11,13 @@ struct Unit
     const char *name;
     qint64 us;
 };
-constexpr Unit units[] = {{"us", 1},           {"ms", usPerMs},     {"s", usPerSecond},
-                          {"m", usPerMinute},  {"h", usPerHour},    {"d", usPerDay}};
+constexpr Unit units[] = {{"us", 1},          {"ms", usPerMs},  {"s", usPerSecond},
+                          {"m", usPerMinute}, {"h", usPerHour}, {"d", usPerDay}};
 
-Error invalid(const QString &what) { return Error::make(Error::Kind::Invalid, what); }
+Error invalid(const QString &what)
+{
+    return Error::make(Error::Kind::Invalid, what);
+}
 
 } // namespace
 

@@ -14,15 +14,15 @@ namespace sluice {
 struct Error
 {
     enum class Kind {
-        Io,        // socket could not be read or written (connection refused, reset, ...)
-        Timeout,   // connect or command did not answer in time
-        Closed,    // the server closed the connection
-        Protocol,  // the server sent bytes that are not RESP
-        Reply,     // the server answered with an error reply (other than the cases below)
-        NoScript,  // NOSCRIPT: the script cache was flushed
-        Auth,      // AUTH failed or is required (WRONGPASS, NOAUTH, NOPERM)
-        Invalid,   // bad input from the user (URL, policy parameters, file contents)
-        Internal,  // a bug: an invariant of ours did not hold
+        Io,       // socket could not be read or written (connection refused, reset, ...)
+        Timeout,  // connect or command did not answer in time
+        Closed,   // the server closed the connection
+        Protocol, // the server sent bytes that are not RESP
+        Reply,    // the server answered with an error reply (other than the cases below)
+        NoScript, // NOSCRIPT: the script cache was flushed
+        Auth,     // AUTH failed or is required (WRONGPASS, NOAUTH, NOPERM)
+        Invalid,  // bad input from the user (URL, policy parameters, file contents)
+        Internal, // a bug: an invariant of ours did not hold
     };
 
     Kind kind = Kind::Internal;
@@ -38,12 +38,15 @@ struct Error
     }
 };
 
-template <typename T>
-class [[nodiscard]] Result
+template <typename T> class [[nodiscard]] Result
 {
 public:
-    Result(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
-    Result(Error error) : m_v(std::in_place_index<1>, std::move(error)) {}
+    Result(T value)
+        : m_v(std::in_place_index<0>, std::move(value))
+    {}
+    Result(Error error)
+        : m_v(std::in_place_index<1>, std::move(error))
+    {}
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -63,12 +66,13 @@ private:
 };
 
 // Result<void>: success carries nothing.
-template <>
-class [[nodiscard]] Result<void>
+template <> class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;
-    Result(Error error) : m_error(std::move(error)) {}
+    Result(Error error)
+        : m_error(std::move(error))
+    {}
     bool ok() const { return !m_error.has_value(); }
     explicit operator bool() const { return ok(); }
     const Error &error() const { return *m_error; }

@@ -4,8 +4,7 @@ namespace sluice {
 
 LocalModel::LocalModel(const Clock &clock)
     : m_clock(clock)
-{
-}
+{}
 
 Result<Decision> LocalModel::decide(const Request &request)
 {
@@ -13,8 +12,9 @@ Result<Decision> LocalModel::decide(const Request &request)
         return Error::make(Error::Kind::Internal, QStringLiteral("request without a policy"));
     }
     if (request.cost < 0 || request.cost >= duration::maxExact) {
-        return Error::make(Error::Kind::Invalid,
-                           QStringLiteral("cost must be an integer >= 0, got %1").arg(request.cost));
+        return Error::make(
+            Error::Kind::Invalid,
+            QStringLiteral("cost must be an integer >= 0, got %1").arg(request.cost));
     }
     if (auto v = request.policy->validate(); !v) {
         return v.error();

@@ -54,8 +54,8 @@ struct GcraState
 };
 
 // std::monostate: the key does not exist.
-using State = std::variant<std::monostate, FixedWindowState, SlidingLogState,
-                           SlidingCounterState, BucketState, GcraState>;
+using State = std::variant<std::monostate, FixedWindowState, SlidingLogState, SlidingCounterState,
+                           BucketState, GcraState>;
 
 struct Outcome
 {
@@ -69,7 +69,13 @@ struct Outcome
 Outcome apply(const Policy &policy, State &state, qint64 cost, qint64 nowUs, qint64 minTtlMs = 0);
 
 // Integer helpers shared by every algorithm (and mirrored in Lua).
-inline qint64 ceilDiv(qint64 a, qint64 b) { return a <= 0 ? -((-a) / b) : (a + b - 1) / b; }
-inline qint64 usToMsCeil(qint64 us) { return ceilDiv(us, 1000); }
+inline qint64 ceilDiv(qint64 a, qint64 b)
+{
+    return a <= 0 ? -((-a) / b) : (a + b - 1) / b;
+}
+inline qint64 usToMsCeil(qint64 us)
+{
+    return ceilDiv(us, 1000);
+}
 
 } // namespace sluice::model

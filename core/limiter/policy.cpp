@@ -74,7 +74,10 @@ namespace {
 // Ten years: far beyond any useful window, and small enough that now_us + window stays exact.
 constexpr qint64 maxPeriodUs = 3650 * duration::usPerDay;
 
-Error invalid(const QString &message) { return Error::make(Error::Kind::Invalid, message); }
+Error invalid(const QString &message)
+{
+    return Error::make(Error::Kind::Invalid, message);
+}
 
 } // namespace
 
@@ -83,8 +86,8 @@ Result<void> Policy::validate() const
     using duration::maxExact;
     if (algorithm::isWindow(algorithm)) {
         if (limit <= 0 || limit >= maxExact) {
-            return invalid(QStringLiteral("limit must be a positive integer below 2^53, got %1")
-                               .arg(limit));
+            return invalid(
+                QStringLiteral("limit must be a positive integer below 2^53, got %1").arg(limit));
         }
         if (windowUs <= 0 || windowUs > maxPeriodUs) {
             return invalid(QStringLiteral("window must be positive and at most 3650d, got %1 us")

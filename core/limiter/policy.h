@@ -21,9 +21,9 @@ enum class Algorithm {
 };
 
 namespace algorithm {
-constexpr Algorithm all[] = {Algorithm::FixedWindow,  Algorithm::SlidingLog,
+constexpr Algorithm all[] = {Algorithm::FixedWindow,    Algorithm::SlidingLog,
                              Algorithm::SlidingCounter, Algorithm::TokenBucket,
-                             Algorithm::LeakyBucket,  Algorithm::Gcra};
+                             Algorithm::LeakyBucket,    Algorithm::Gcra};
 // "fixed_window", ... : the names of FORMATS.md and of the files in lua/.
 QString name(Algorithm a);
 std::optional<Algorithm> fromName(const QString &name);

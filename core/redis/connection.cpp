@@ -33,8 +33,7 @@ void Connection::ReplyDeleter::operator()(redisReply *r) const
 Connection::Connection(Endpoint endpoint, Options options)
     : m_endpoint(std::move(endpoint))
     , m_options(options)
-{
-}
+{}
 
 Connection::Connection(Connection &&) noexcept = default;
 Connection &Connection::operator=(Connection &&) noexcept = default;
@@ -55,9 +54,8 @@ Result<void> Connection::connectNow()
     m_pending = 0;
     m_loaded.clear();
     const QByteArray host = m_endpoint.host.toUtf8();
-    std::unique_ptr<redisContext, ContextDeleter> ctx(
-        redisConnectWithTimeout(host.constData(), m_endpoint.port,
-                                toTimeval(m_options.connectTimeout)));
+    std::unique_ptr<redisContext, ContextDeleter> ctx(redisConnectWithTimeout(
+        host.constData(), m_endpoint.port, toTimeval(m_options.connectTimeout)));
     if (!ctx || ctx->err) {
         return redis::connectError(ctx.get(), m_endpoint);
     }

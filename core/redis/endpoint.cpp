@@ -66,8 +66,8 @@ Result<Endpoint> Endpoint::parse(const QString &url)
         bool ok = false;
         const int db = path.mid(1).toInt(&ok);
         if (!ok || db < 0 || path.mid(1).contains(QLatin1Char('/'))) {
-            return bad(url, QStringLiteral("the database '%1' is not a number >= 0")
-                                .arg(path.mid(1)));
+            return bad(url,
+                       QStringLiteral("the database '%1' is not a number >= 0").arg(path.mid(1)));
         }
         e.db = db;
     }
@@ -86,8 +86,8 @@ Result<Endpoint> Endpoint::parse(const QString &url)
 
 QString Endpoint::display() const
 {
-    const QString h = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']')
-                                                      : host;
+    const QString h =
+        host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
     QString s = h + QLatin1Char(':') + QString::number(port);
     if (db != 0) {
         s += QLatin1Char('/') + QString::number(db);

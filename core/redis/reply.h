@@ -13,8 +13,8 @@ struct Reply
 {
     enum class Type { Nil, Integer, String, Status, Array, Double };
     Type type = Type::Nil;
-    qint64 integer = 0;    // Integer
-    QByteArray str;        // String, Status, Double (as sent)
+    qint64 integer = 0;          // Integer
+    QByteArray str;              // String, Status, Double (as sent)
     std::vector<Reply> elements; // Array
 
     bool isNil() const { return type == Type::Nil; }

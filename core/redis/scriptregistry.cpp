@@ -25,9 +25,8 @@ const ScriptRegistry &ScriptRegistry::builtin()
 
 void ScriptRegistry::add(const QString &name, const QByteArray &body)
 {
-    m_scripts.insert(name,
-                     Script{name, body,
-                            QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex()});
+    m_scripts.insert(
+        name, Script{name, body, QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex()});
 }
 
 const ScriptRegistry::Script *ScriptRegistry::find(const QString &name) const
