@@ -40,9 +40,12 @@ install_missing() {
             printf '#!/bin/sh\nexit 101\n' | $sudo tee "$guard" >/dev/null
             $sudo chmod +x "$guard"
         fi
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+        local rc=0
+        { $sudo apt-get update -qq &&
+            DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+                "${missing[@]}" >/dev/null; } || rc=$?
         [ -z "$guard" ] || $sudo rm -f "$guard"
+        [ $rc = 0 ] || { echo "apt-get failed (exit $rc) installing: ${missing[*]}" >&2; exit $rc; }
     fi
 }
 
