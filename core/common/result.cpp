@@ -21,6 +21,8 @@ QString Error::kindName(Kind kind)
         return QStringLiteral("auth");
     case Kind::Invalid:
         return QStringLiteral("invalid");
+    case Kind::Conflict:
+        return QStringLiteral("conflict");
     case Kind::Internal:
         break;
     }

@@ -22,6 +22,7 @@ struct Error
         NoScript, // NOSCRIPT: the script cache was flushed
         Auth,     // AUTH failed or is required (WRONGPASS, NOAUTH, NOPERM)
         Invalid,  // bad input from the user (URL, policy parameters, file contents)
+        Conflict, // the data moved on since it was read (a RuleStore push over a newer version)
         Internal, // a bug: an invariant of ours did not hold
     };
 

@@ -1,0 +1,1539 @@
+// Rule files, JSON and YAML (FORMATS.md "Rule file").
+//
+// Both formats are read into the same tree (a QJsonValue; YAML through yaml-cpp's event
+// parser), then one Builder turns the tree into a RuleSet, checking types, unknown and missing
+// fields; validate() adds the checks of the model. Every error carries a field path; positions
+// are added at the end, in one pass: JSON through JsonLocator (QJsonDocument has none), YAML
+// from the parser's marks.
+//
+// Decisions (FORMATS.md leaves them open):
+//  - "version" is required and must be 1: a file of a future format must not be misread.
+//  - Required in a rule: id, scope, algorithm and the two parameters of the algorithm; a
+//    missing scope is an error rather than a silent "global" (one bucket for every client).
+//  - "based_on" (optional, integer >= 0): the RuleStore version a pulled file came from.
+//  - Numbers: integers may be written 3 or 3.0 (JSON does not tell them apart); 2.5, "3" are
+//    errors. Durations and rates are strings with units; a bare number is an error.
+//  - A field that occurs twice in one object is an error (QJsonObject silently keeps the last).
+//  - YAML: one document; the YAML 1.2 core schema (yes/no/on/off are strings, so
+//    "shadow: yes" is an error that says to write true); quoted scalars are strings ("3" is
+//    not a number); anchors, aliases and tags other than the core ones are refused (rule files
+//    are diffable data: every value is written out, as JSON has it); a file that ends inside
+//    a quoted string is refused (yaml-cpp 0.7 accepts it).
+//  - Writers: every field, defaults included, in a fixed order; the parameters of the
+//    algorithm only; durations and rates in their shortest exact spelling. JSON with two-space
+//    indentation, YAML block style with strings quoted only where YAML would read them as
+//    something else. Non-ASCII text is written as UTF-8, control characters escaped.
+#include "codec.h"
+
+#include "jsonlocator.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QJsonValue>
+#include <QSet>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <istream>
+#include <streambuf>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::rules {
+
+namespace {
+
+const QStringList topFields = {u"version"_s, u"based_on"_s, u"rules"_s};
+const QStringList ruleFields = {u"id"_s,        u"description"_s, u"route"_s,          u"scope"_s,
+                                u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
+                                u"burst"_s,     u"key_prefix"_s,  u"on_redis_error"_s, u"shadow"_s,
+                                u"enabled"_s};
+
+enum class Flavor { Json, Yaml };
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics: paths first, positions at the end.
+
+Diagnostic diagnostic(const QString &file, const QString &path, const QString &message,
+                      TextPosition pos = {})
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = pos.line;
+    d.column = pos.column;
+    d.path = path;
+    d.message = message;
+    return d;
+}
+
+Loaded failed(const QString &file, const QString &message, TextPosition pos = {})
+{
+    Loaded out;
+    out.errors.append(diagnostic(file, {}, message, pos));
+    return out;
+}
+
+QStringList withAncestors(const QList<Diagnostic> &diags)
+{
+    QSet<QString> seen;
+    QStringList out;
+    for (const Diagnostic &d : diags) {
+        QString p = d.path;
+        while (!seen.contains(p)) {
+            seen.insert(p);
+            out.append(p);
+            if (p.isEmpty()) {
+                break;
+            }
+            p = fieldpath::parent(p);
+        }
+    }
+    return out;
+}
+
+// Gives every diagnostic without a position the position of its path, or of its nearest
+// ancestor that has one (a missing field points at its object), in one pass over the text.
+void place(QList<Diagnostic> &diags, const QHash<QString, qsizetype> &offsets, QByteArrayView text)
+{
+    QList<qsizetype> wanted;
+    QList<qsizetype> which;
+    for (qsizetype i = 0; i < diags.size(); ++i) {
+        if (diags[i].line > 0) {
+            continue;
+        }
+        QString p = diags[i].path;
+        for (;;) {
+            const auto it = offsets.constFind(p);
+            if (it != offsets.constEnd()) {
+                wanted.append(*it);
+                which.append(i);
+                break;
+            }
+            if (p.isEmpty()) {
+                break;
+            }
+            p = fieldpath::parent(p);
+        }
+    }
+    const QList<TextPosition> positions = positionsAt(text, wanted);
+    for (qsizetype k = 0; k < which.size(); ++k) {
+        diags[which[k]].line = positions[k].line;
+        diags[which[k]].column = positions[k].column;
+    }
+    std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic &a, const Diagnostic &b) {
+        const auto key = [](const Diagnostic &d) {
+            return std::pair(d.line > 0 ? d.line : INT_MAX, d.column);
+        };
+        return key(a) < key(b);
+    });
+}
+
+QByteArray withoutBom(const QByteArray &bytes)
+{
+    return bytes.startsWith("\xEF\xBB\xBF") ? bytes.mid(3) : bytes;
+}
+
+bool isBlank(const QByteArray &bytes)
+{
+    return std::all_of(bytes.cbegin(), bytes.cend(),
+                       [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
+}
+
+QString emptyMessage(const QByteArray &bytes, Flavor flavor)
+{
+    return (bytes.isEmpty() ? u"the file is empty"_s : u"the file contains only whitespace"_s) +
+           (flavor == Flavor::Json ? u"; expected a rule set: {\"version\": 1, \"rules\": [...]}"_s
+                                   : u"; expected a rule set: version: 1 and rules: [...]"_s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builder: tree -> RuleSet, with type, unknown-field and missing-field errors.
+
+QString shortened(const QString &text)
+{
+    constexpr qsizetype max = 40;
+    return text.size() <= max ? text : text.left(max) + u"…"_s;
+}
+
+// Edit distance, for "did you mean"; the names compared are short.
+qsizetype distance(const QString &a, const QString &b)
+{
+    QList<qsizetype> row(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j) {
+        row[j] = j;
+    }
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        qsizetype diagonal = row[0];
+        row[0] = i;
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const qsizetype up = row[j];
+            row[j] = std::min(
+                {row[j] + 1, row[j - 1] + 1, diagonal + (a.at(i - 1) == b.at(j - 1) ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+QString suggestion(const QString &name, const QStringList &allowed)
+{
+    const auto squash = [](QString s) {
+        return s.toLower().remove(u'_').remove(u'-').remove(u' ');
+    };
+    for (const QString &a : allowed) {
+        if (squash(a) == squash(name)) {
+            return a; // keyPrefix, Key-Prefix, LIMIT
+        }
+    }
+    QString best;
+    qsizetype bestDistance = 3;
+    for (const QString &a : allowed) {
+        const qsizetype d = distance(name.left(64), a);
+        if (d < bestDistance) {
+            best = a;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+class Builder
+{
+public:
+    Builder(const QString &file, Flavor flavor)
+        : m_file(file)
+        , m_flavor(flavor)
+    {}
+
+    RuleSet buildSet(const QJsonValue &root)
+    {
+        RuleSet set;
+        if (!root.isObject()) {
+            error({}, u"expected a rule set (%1 with version and rules), got %2"_s.arg(
+                          objectWord(), describe(root)));
+            return set;
+        }
+        const QJsonObject o = root.toObject();
+        unknownFields(o, {}, topFields, u"a rule file has the fields"_s);
+        if (!o.contains(u"version"_s)) {
+            error(u"version"_s, u"the format version is missing; add version 1 (%1) at the top "
+                                "of the file"_s.arg(m_flavor == Flavor::Json ? u"\"version\": 1"_s
+                                                                             : u"version: 1"_s));
+        } else if (auto v = integer(o, u"version"_s, {}, u"the integer 1"_s)) {
+            set.version = int(std::clamp<qint64>(*v, INT_MIN, INT_MAX));
+            if (*v != 1) {
+                error(u"version"_s, u"unsupported format version %1; this Sluice reads version "
+                                    "1"_s.arg(*v));
+            }
+        }
+        if (o.contains(u"based_on"_s)) {
+            if (auto v = integer(o, u"based_on"_s, {}, u"an integer >= 0"_s)) {
+                set.basedOn = *v; // validate() checks the sign
+            }
+        }
+        if (!o.contains(u"rules"_s)) {
+            error(u"rules"_s, u"the list of rules is missing; expected rules: %1 (it may be "
+                              "empty)"_s.arg(arrayWord()));
+            return set;
+        }
+        const QJsonValue rules = o.value(u"rules"_s);
+        if (!rules.isArray()) {
+            error(u"rules"_s, u"expected %1 of rules, got %2"_s.arg(arrayWord(), describe(rules)));
+            return set;
+        }
+        const QJsonArray array = rules.toArray();
+        set.rules.reserve(size_t(array.size()));
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString path = fieldpath::element(u"rules"_s, i);
+            const QJsonValue v = array.at(i);
+            if (!v.isObject()) {
+                error(path, u"expected a rule (%1 with id, scope, algorithm, ...), got %2"_s.arg(
+                                objectWord(), describe(v)));
+                set.rules.emplace_back(); // keeps rules[i] <-> set.rules[i]
+                continue;
+            }
+            set.rules.push_back(buildRule(v.toObject(), path));
+        }
+        return set;
+    }
+
+    Rule buildRule(const QJsonObject &o, const QString &path)
+    {
+        Rule r;
+        unknownFields(o, path, ruleFields, u"a rule has the fields"_s);
+        const auto at = [&](const QString &field) { return fieldpath::member(path, field); };
+
+        std::optional<Algorithm> algo;
+        const QString algorithms =
+            u"fixed_window, sliding_log, sliding_counter, token_bucket, leaky_bucket or gcra"_s;
+        if (auto name = string(o, u"algorithm"_s, path, u"an algorithm: "_s + algorithms, true)) {
+            algo = algorithm::fromName(*name);
+            if (algo) {
+                r.algorithm = *algo;
+            } else {
+                error(at(u"algorithm"_s),
+                      u"unknown algorithm '%1'; expected %2"_s.arg(shortened(*name), algorithms));
+            }
+        }
+        if (auto id = string(o, u"id"_s, path,
+                             u"a string of 1 to 64 characters from A-Z a-z 0-9 . _ -, e.g. "
+                             "hello-per-ip"_s,
+                             true)) {
+            r.id = *id;
+        }
+        if (auto text = string(o, u"description"_s, path, u"a string"_s, false)) {
+            r.description = *text;
+        }
+        if (auto text = string(o, u"route"_s, path, u"a string, e.g. GET /hello"_s, false)) {
+            r.route = *text;
+        }
+        if (auto text = string(o, u"scope"_s, path,
+                               u"global, ip, user, header:<Name> or param:<name>"_s, true)) {
+            const Result<Scope> scope = Scope::parse(*text);
+            if (scope) {
+                r.scope = *scope;
+            } else {
+                error(at(u"scope"_s), scope.error().message);
+            }
+        }
+        parameters(o, path, algo, r);
+        if (auto text = string(o, u"key_prefix"_s, path, u"a string, e.g. rate_limit:"_s, false)) {
+            r.keyPrefix = text->toUtf8();
+        }
+        if (auto text = string(o, u"on_redis_error"_s, path, u"allow, deny or local"_s, false)) {
+            if (auto e = onRedisErrorFromName(*text)) {
+                r.onRedisError = *e;
+            } else {
+                error(at(u"on_redis_error"_s),
+                      u"'%1' is not a choice; expected allow (let requests through), deny (reject "
+                      "them) or local (limit in process)"_s.arg(shortened(*text)));
+            }
+        }
+        if (auto flag = boolean(o, u"shadow"_s, path)) {
+            r.shadow = *flag;
+        }
+        if (auto flag = boolean(o, u"enabled"_s, path)) {
+            r.enabled = *flag;
+        }
+        return r;
+    }
+
+    // The builder's errors, then those of validate() on what was built, except where the
+    // builder already reported the field (or an enclosing one): a limit written "3" is one
+    // error ("expected an integer"), not two (the limit left at 0 is not positive).
+    QList<Diagnostic> merged(QList<Diagnostic> validated) const
+    {
+        QSet<QString> reported = m_poisoned;
+        for (const Diagnostic &d : m_errors) {
+            reported.insert(d.path);
+        }
+        QList<Diagnostic> out = m_errors;
+        for (Diagnostic &d : validated) {
+            bool covered = false;
+            for (QString p = d.path; !p.isEmpty(); p = fieldpath::parent(p)) {
+                if (reported.contains(p)) {
+                    covered = true;
+                    break;
+                }
+            }
+            if (!covered) {
+                out.append(std::move(d));
+            }
+        }
+        return out;
+    }
+
+private:
+    void error(const QString &path, const QString &message)
+    {
+        m_errors.append(diagnostic(m_file, path, message));
+    }
+
+    QString objectWord() const
+    {
+        return m_flavor == Flavor::Json ? u"an object"_s : u"a mapping"_s;
+    }
+    QString arrayWord() const { return m_flavor == Flavor::Json ? u"an array"_s : u"a list"_s; }
+
+    QString describe(const QJsonValue &v) const
+    {
+        switch (v.type()) {
+        case QJsonValue::Null:
+            return u"null"_s;
+        case QJsonValue::Bool:
+            return v.toBool() ? u"true"_s : u"false"_s;
+        case QJsonValue::Double: {
+            const qint64 i = v.toInteger(LLONG_MIN);
+            return u"the number "_s +
+                   (i != LLONG_MIN ? QString::number(i) : QString::number(v.toDouble()));
+        }
+        case QJsonValue::String:
+            return u"the string \"%1\""_s.arg(shortened(v.toString()));
+        case QJsonValue::Array:
+            return arrayWord();
+        case QJsonValue::Object:
+            return objectWord();
+        case QJsonValue::Undefined:
+            break;
+        }
+        return u"nothing"_s;
+    }
+
+    void unknownFields(const QJsonObject &o, const QString &path, const QStringList &allowed,
+                       const QString &intro)
+    {
+        for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+            if (allowed.contains(it.key())) {
+                continue;
+            }
+            const QString guess = suggestion(it.key(), allowed);
+            error(fieldpath::member(path, it.key()),
+                  u"unknown field '%1'%2; %3 %4"_s.arg(
+                      shortened(it.key()),
+                      guess.isEmpty() ? QString() : u" (did you mean '%1'?)"_s.arg(guess), intro,
+                      allowed.join(u", "_s)));
+        }
+    }
+
+    void missing(const QString &path, const QString &field, const QString &expected)
+    {
+        error(fieldpath::member(path, field),
+              u"required field '%1' is missing; expected %2"_s.arg(field, expected));
+    }
+
+    std::optional<QString> string(const QJsonObject &o, const QString &field, const QString &path,
+                                  const QString &expected, bool required)
+    {
+        const auto it = o.constFind(field);
+        if (it == o.constEnd()) {
+            if (required) {
+                missing(path, field, expected);
+            }
+            return std::nullopt;
+        }
+        if (!it->isString()) {
+            // `id: 3` in YAML is a number: say how to make it a string (not for durations and
+            // rates, where quotes alone would not help).
+            const bool freeText = field == u"id"_s || field == u"description"_s ||
+                                  field == u"route"_s || field == u"key_prefix"_s;
+            const QString hint =
+                freeText && (it->isDouble() || it->isBool())
+                    ? u" (write it in quotes: \"%1\")"_s.arg(describe(*it).remove(u"the number "_s))
+                    : QString();
+            error(fieldpath::member(path, field),
+                  u"expected %1, got %2%3"_s.arg(expected, describe(*it), hint));
+            return std::nullopt;
+        }
+        return it->toString();
+    }
+
+    std::optional<qint64> integer(const QJsonObject &o, const QString &field, const QString &path,
+                                  const QString &expected)
+    {
+        const QJsonValue v = o.value(field);
+        if (v.isDouble()) {
+            const qint64 i = v.toInteger(LLONG_MIN);
+            if (i != LLONG_MIN) {
+                return i;
+            }
+        }
+        QString hint;
+        bool numeric = false;
+        if (v.isString()) {
+            v.toString().trimmed().toLongLong(&numeric);
+        }
+        if (numeric) {
+            hint = u" (write %1 without quotes)"_s.arg(v.toString().trimmed());
+        }
+        error(fieldpath::member(path, field),
+              u"expected %1, got %2%3"_s.arg(expected, describe(v), hint));
+        return std::nullopt;
+    }
+
+    std::optional<bool> boolean(const QJsonObject &o, const QString &field, const QString &path)
+    {
+        const auto it = o.constFind(field);
+        if (it == o.constEnd()) {
+            return std::nullopt;
+        }
+        if (it->isBool()) {
+            return it->toBool();
+        }
+        QString hint;
+        const QString text = it->toString().toLower();
+        if (text == u"true"_s || text == u"false"_s) {
+            hint = u" (write %1 without quotes)"_s.arg(text);
+        } else if (text == u"yes"_s || text == u"no"_s || text == u"on"_s || text == u"off"_s) {
+            hint = u" (write true or false)"_s;
+        }
+        error(fieldpath::member(path, field),
+              u"expected true or false, got %1%2"_s.arg(describe(*it), hint));
+        return std::nullopt;
+    }
+
+    // limit + window for the windows, rate + burst for the buckets; a parameter of the other
+    // family is an error; with an unknown algorithm the required ones are unknown too.
+    void parameters(const QJsonObject &o, const QString &path, std::optional<Algorithm> algo,
+                    Rule &r)
+    {
+        struct Param
+        {
+            QString field;
+            bool window;
+            QString expected;
+        };
+        const Param params[] = {
+            {u"limit"_s, true, u"a positive integer, e.g. 3"_s},
+            {u"window"_s, true, u"a duration with a unit, e.g. 5s, 250ms, 1m"_s},
+            {u"rate"_s, false, u"a rate N/<duration>, e.g. 100/s, 5/10s"_s},
+            {u"burst"_s, false, u"a positive integer, e.g. 200"_s},
+        };
+        for (const Param &p : params) {
+            const auto at = [&] { return fieldpath::member(path, p.field); };
+            if (!algo) {
+                m_poisoned.insert(at());
+            }
+            const bool belongs = !algo || algorithm::isWindow(*algo) == p.window;
+            if (!o.contains(p.field)) {
+                if (algo && belongs) {
+                    missing(path, p.field,
+                            u"%1 (%2 takes %3)"_s.arg(p.expected, algorithm::name(*algo),
+                                                      p.window ? u"limit and window"_s
+                                                               : u"rate and burst"_s));
+                }
+                continue;
+            }
+            if (!belongs) {
+                error(at(), u"'%1' is not a parameter of %2; %2 takes %3"_s.arg(
+                                p.field, algorithm::name(*algo),
+                                p.window ? u"rate and burst"_s : u"limit and window"_s));
+                continue;
+            }
+            if (p.field == u"limit"_s || p.field == u"burst"_s) {
+                if (auto n = integer(o, p.field, path, u"a positive integer"_s)) {
+                    (p.field == u"limit"_s ? r.limit : r.burst) = *n;
+                }
+            } else if (auto text = string(o, p.field, path, p.expected, true)) {
+                if (p.field == u"window"_s) {
+                    const Result<qint64> us = duration::parseUs(*text);
+                    if (us) {
+                        r.windowUs = *us;
+                    } else {
+                        error(at(), us.error().message);
+                    }
+                } else {
+                    const Result<Rate> rate = duration::parseRate(*text);
+                    if (rate) {
+                        r.rate = *rate;
+                    } else {
+                        error(at(), rate.error().message);
+                    }
+                }
+            }
+        }
+    }
+
+    QString m_file;
+    Flavor m_flavor;
+    QList<Diagnostic> m_errors;
+    QSet<QString> m_poisoned; // paths whose validate() errors would only repeat ours
+};
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+struct JsonTree
+{
+    QJsonValue root;
+    std::optional<Diagnostic> syntaxError;
+};
+
+JsonTree readJson(const QByteArray &bytes, const QString &file)
+{
+    JsonTree out;
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
+    if (err.error == QJsonParseError::NoError) {
+        out.root = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+        return out;
+    }
+    // Qt's offsets point after the offending character at best ("unterminated object" for a
+    // missing comma): our scanner finds the same error at its first byte, with a better word.
+    const JsonLocator::Scan scan = JsonLocator(bytes).scan({});
+    qsizetype offset = err.offset;
+    QString message = err.errorString();
+    if (scan.syntaxError) {
+        offset = scan.syntaxError->offset;
+        message = scan.syntaxError->message;
+    }
+    out.syntaxError =
+        diagnostic(file, {}, u"JSON syntax error: "_s + message, positionAt(bytes, offset));
+    return out;
+}
+
+// Duplicate members found by the scanner, with where the first one was.
+void addDuplicates(QList<Diagnostic> &diags, const QList<JsonLocator::Duplicate> &duplicates,
+                   QByteArrayView text, const QString &file)
+{
+    QList<qsizetype> offsets;
+    for (const JsonLocator::Duplicate &d : duplicates) {
+        offsets << d.offset << d.firstOffset;
+    }
+    const QList<TextPosition> positions = positionsAt(text, offsets);
+    for (qsizetype i = 0; i < duplicates.size(); ++i) {
+        const TextPosition first = positions[2 * i + 1];
+        const QString name = fieldpath::split(duplicates[i].path)
+                                 .value_or(QList<fieldpath::Component>{{}})
+                                 .constLast()
+                                 .name;
+        diags.append(diagnostic(file, duplicates[i].path,
+                                u"the field '%1' appears twice in one object (first at line %2, "
+                                "column %3); remove one of them"_s.arg(name)
+                                    .arg(first.line)
+                                    .arg(first.column),
+                                positions[2 * i]));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// YAML
+
+// A refusal from inside the event handler: unwinds yaml-cpp's parser (which is exception-safe:
+// it reports its own errors by throwing).
+struct YamlRefusal
+{
+    qsizetype offset;
+    QString message;
+};
+
+struct SecondDocument
+{
+    qsizetype offset;
+};
+
+// Ignores events: to look for a second document (and stop there), or to check the syntax of
+// the whole stream.
+class IgnoreEvents final : public YAML::EventHandler
+{
+public:
+    explicit IgnoreEvents(bool stopAtDocument)
+        : m_stop(stopAtDocument)
+    {}
+    void OnDocumentStart(const YAML::Mark &mark) override
+    {
+        if (m_stop) {
+            throw SecondDocument{mark.pos};
+        }
+    }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t,
+                  const std::string &) override
+    {}
+    void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override
+    {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override
+    {}
+    void OnMapEnd() override {}
+
+private:
+    bool m_stop;
+};
+
+const std::string coreTag = "tag:yaml.org,2002:";
+
+bool allDigits(const std::string &s, size_t from, bool (*digit)(char))
+{
+    return from < s.size() && std::all_of(s.begin() + qsizetype(from), s.end(), digit);
+}
+bool isDec(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isOct(char c)
+{
+    return c >= '0' && c <= '7';
+}
+bool isHex(char c)
+{
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+std::optional<qint64> yamlInteger(const std::string &s, bool *overflow)
+{
+    *overflow = false;
+    bool ok = false;
+    qint64 v = 0;
+    const QByteArray b = QByteArray::fromStdString(s);
+    const size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    if (allDigits(s, sign, isDec)) {
+        v = b.toLongLong(&ok, 10);
+        *overflow = !ok;
+    } else if (s.size() > 2 && s[0] == '0' && s[1] == 'o' && allDigits(s, 2, isOct)) {
+        v = b.mid(2).toLongLong(&ok, 8);
+        *overflow = !ok;
+    } else if (s.size() > 2 && s[0] == '0' && s[1] == 'x' && allDigits(s, 2, isHex)) {
+        v = b.mid(2).toLongLong(&ok, 16);
+        *overflow = !ok;
+    }
+    return ok ? std::optional(v) : std::nullopt;
+}
+
+// [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+bool isYamlFloat(const std::string &s)
+{
+    size_t i = 0;
+    const size_t n = s.size();
+    if (i < n && (s[i] == '-' || s[i] == '+')) {
+        ++i;
+    }
+    size_t digits = 0;
+    while (i < n && isDec(s[i])) {
+        ++i;
+        ++digits;
+    }
+    if (i < n && s[i] == '.') {
+        ++i;
+        while (i < n && isDec(s[i])) {
+            ++i;
+            ++digits;
+        }
+    }
+    if (digits == 0) {
+        return false;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < n && (s[i] == '-' || s[i] == '+')) {
+            ++i;
+        }
+        if (!allDigits(s, i, isDec)) {
+            return false;
+        }
+        i = n;
+    }
+    return i == n;
+}
+
+bool isOneOf(const std::string &s, std::initializer_list<const char *> words)
+{
+    return std::any_of(words.begin(), words.end(), [&](const char *w) { return s == w; });
+}
+
+// Plain scalars by the YAML 1.2 core schema. Infinity and NaN have no JSON value: they stay
+// strings (and are then reported as such).
+QJsonValue resolvePlain(const std::string &s)
+{
+    if (s.empty() || isOneOf(s, {"~", "null", "Null", "NULL"})) {
+        return QJsonValue(QJsonValue::Null);
+    }
+    if (isOneOf(s, {"true", "True", "TRUE"})) {
+        return true;
+    }
+    if (isOneOf(s, {"false", "False", "FALSE"})) {
+        return false;
+    }
+    bool overflow = false;
+    if (const auto i = yamlInteger(s, &overflow)) {
+        return QJsonValue(*i);
+    }
+    if (overflow || isYamlFloat(s)) {
+        return QByteArray::fromStdString(s).toDouble();
+    }
+    return QString::fromStdString(s);
+}
+
+class YamlReader final : public YAML::EventHandler
+{
+public:
+    explicit YamlReader(QByteArrayView text)
+        : m_text(text)
+    {}
+
+    QJsonValue root;
+    QHash<QString, qsizetype> offsets; // paths down to rules[i].field -> byte offset
+    struct Duplicate
+    {
+        QString path;
+        QString name;
+        qsizetype offset;
+        qsizetype firstOffset;
+    };
+    QList<Duplicate> duplicates;
+
+    void OnDocumentStart(const YAML::Mark &) override {}
+    void OnDocumentEnd() override {}
+
+    void OnNull(const YAML::Mark &mark, YAML::anchor_t anchor) override
+    {
+        noAnchor(mark, anchor);
+        if (keyExpected()) {
+            takeKey(QString(), mark.pos);
+            return;
+        }
+        begin(mark);
+        add(QJsonValue(QJsonValue::Null));
+    }
+
+    void OnAlias(const YAML::Mark &mark, YAML::anchor_t) override
+    {
+        throw YamlRefusal{mark.pos, aliasMessage()};
+    }
+
+    void OnScalar(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor,
+                  const std::string &value) override
+    {
+        noAnchor(mark, anchor);
+        checkTerminated(mark.pos);
+        if (keyExpected()) {
+            takeKey(QString::fromStdString(value), mark.pos);
+            return;
+        }
+        begin(mark);
+        add(resolve(mark, tag, value));
+    }
+
+    void OnSequenceStart(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override
+    {
+        open(mark, tag, anchor, false);
+    }
+    void OnSequenceEnd() override { close(); }
+
+    void OnMapStart(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override
+    {
+        open(mark, tag, anchor, true);
+    }
+    void OnMapEnd() override { close(); }
+
+private:
+    // Paths are kept down to this depth: the document, rules, rules[i], rules[i].field.
+    static constexpr int trackedDepth = 3;
+
+    struct Frame
+    {
+        bool map = false;
+        int depth = 0;
+        QString path;
+        QJsonObject object;
+        QJsonArray array;
+        bool haveKey = false;
+        QString key;
+        qsizetype keyOffset = 0;
+        detail::SeenKeys<QString> keyOffsets;
+    };
+
+    static QString aliasMessage()
+    {
+        return u"anchors and aliases (&name, *name) are not supported in rule files; write each "
+               "value out"_s;
+    }
+
+    void noAnchor(const YAML::Mark &mark, YAML::anchor_t anchor) const
+    {
+        if (anchor != YAML::NullAnchor) {
+            throw YamlRefusal{mark.pos, aliasMessage()};
+        }
+    }
+
+    bool keyExpected() const
+    {
+        return !m_stack.empty() && m_stack.back().map && !m_stack.back().haveKey;
+    }
+
+    void takeKey(const QString &key, qsizetype offset)
+    {
+        Frame &f = m_stack.back();
+        f.key = key;
+        f.keyOffset = offset;
+        f.haveKey = true;
+    }
+
+    // yaml-cpp 0.7 takes a quoted scalar cut off by the end of the file as complete: a
+    // truncated file would load. The mark is on the scalar's properties or its quote.
+    void checkTerminated(qsizetype pos) const
+    {
+        const char *s = m_text.data();
+        const qsizetype n = m_text.size();
+        qsizetype p = pos;
+        while (p < n && (s[p] == '!' || s[p] == '&')) {
+            while (p < n && s[p] != ' ' && s[p] != '\t' && s[p] != '\n' && s[p] != '\r') {
+                ++p;
+            }
+            while (p < n && (s[p] == ' ' || s[p] == '\t')) {
+                ++p;
+            }
+        }
+        if (p >= n || (s[p] != '"' && s[p] != '\'')) {
+            return;
+        }
+        const char quote = s[p];
+        for (qsizetype i = p + 1; i < n; ++i) {
+            if (quote == '"' && s[i] == '\\') {
+                ++i;
+            } else if (s[i] == quote) {
+                if (quote == '\'' && i + 1 < n && s[i + 1] == '\'') {
+                    ++i; // '' is a quote inside single quotes
+                    continue;
+                }
+                return;
+            }
+        }
+        throw YamlRefusal{p, u"unterminated quoted string: the file ends before its closing "
+                             "quote (is the file truncated?)"_s};
+    }
+
+    QJsonValue resolve(const YAML::Mark &mark, const std::string &tag, const std::string &value)
+    {
+        if (tag == "?") {
+            return resolvePlain(value);
+        }
+        if (tag == "!" || tag == coreTag + "str") {
+            return QString::fromStdString(value);
+        }
+        const QJsonValue plain = resolvePlain(value);
+        if (tag == coreTag + "int" && plain.isDouble() && plain.toInteger(LLONG_MIN) != LLONG_MIN) {
+            return plain;
+        }
+        if (tag == coreTag + "float" && plain.isDouble()) {
+            return plain;
+        }
+        if (tag == coreTag + "bool" && plain.isBool()) {
+            return plain;
+        }
+        if (tag == coreTag + "null" && plain.isNull()) {
+            return plain;
+        }
+        throw YamlRefusal{mark.pos, tagMessage(tag, value)};
+    }
+
+    static QString tagMessage(const std::string &tag, const std::string &value)
+    {
+        QString shown = QString::fromStdString(tag);
+        if (shown.startsWith(QString::fromStdString(coreTag))) {
+            shown = u"!!"_s + shown.mid(int(coreTag.size()));
+        }
+        if (value.empty()) {
+            return u"the tag %1 is not supported in rule files; write plain values"_s.arg(shown);
+        }
+        return u"'%1' is not a valid %2 value; rule files need no tags: write plain values"_s.arg(
+            QString::fromStdString(value), shown);
+    }
+
+    // A value starts at mark: its path and where it is (a member: its key; an element: itself).
+    QString begin(const YAML::Mark &mark)
+    {
+        if (m_stack.empty()) {
+            offsets.insert(QString(), mark.pos);
+            return QString();
+        }
+        const Frame &f = m_stack.back();
+        if (f.depth + 1 > trackedDepth) {
+            return QString();
+        }
+        const QString path =
+            f.map ? fieldpath::member(f.path, f.key) : fieldpath::element(f.path, f.array.size());
+        offsets.insert(path, f.map ? f.keyOffset : qsizetype(mark.pos));
+        return path;
+    }
+
+    void open(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor, bool map)
+    {
+        noAnchor(mark, anchor);
+        if (keyExpected()) {
+            throw YamlRefusal{mark.pos,
+                              u"a %1 cannot be a field name; field names are plain "
+                              "words such as limit"_s.arg(map ? u"mapping"_s : u"list"_s)};
+        }
+        if (tag != "?" && tag != "!" && tag != coreTag + (map ? "map" : "seq")) {
+            throw YamlRefusal{mark.pos, tagMessage(tag, {})};
+        }
+        Frame f;
+        f.map = map;
+        f.depth = m_stack.empty() ? 0 : m_stack.back().depth + 1;
+        f.path = begin(mark);
+        m_stack.push_back(std::move(f));
+    }
+
+    void close()
+    {
+        Frame f = std::move(m_stack.back());
+        m_stack.pop_back();
+        add(f.map ? QJsonValue(std::move(f.object)) : QJsonValue(std::move(f.array)));
+    }
+
+    void add(QJsonValue v)
+    {
+        if (m_stack.empty()) {
+            root = std::move(v);
+            return;
+        }
+        Frame &f = m_stack.back();
+        if (!f.map) {
+            f.array.append(std::move(v));
+            return;
+        }
+        f.haveKey = false;
+        if (f.depth < trackedDepth) {
+            const qsizetype first = f.keyOffsets.insert(f.key, f.keyOffset);
+            if (first >= 0) {
+                duplicates.append({fieldpath::member(f.path, f.key), f.key, f.keyOffset, first});
+            }
+        }
+        f.object.insert(f.key, std::move(v));
+    }
+
+    QByteArrayView m_text;
+    std::vector<Frame> m_stack;
+};
+
+// A read-only streambuf over the bytes: yaml-cpp reads an istream, and a copy of a large file
+// into a std::string would double the memory.
+class BytesBuf final : public std::streambuf
+{
+public:
+    explicit BytesBuf(const QByteArray &bytes)
+    {
+        char *begin = const_cast<char *>(bytes.constData()); // never written: get area only
+        setg(begin, begin, begin + bytes.size());
+    }
+};
+
+// YAML streams are printable Unicode: tabs and line breaks, nothing else below U+0020.
+std::optional<Diagnostic> checkYamlText(const QByteArray &bytes, const QString &file)
+{
+    const char *s = bytes.constData();
+    const qsizetype n = bytes.size();
+    for (qsizetype p = 0; p < n;) {
+        const auto c = static_cast<unsigned char>(s[p]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+                return diagnostic(file, {},
+                                  u"the control character U+%1 is not allowed in a YAML file"_s.arg(
+                                      QString::number(c, 16).toUpper().rightJustified(4, u'0')),
+                                  positionAt(bytes, p));
+            }
+            ++p;
+            continue;
+        }
+        const int len = utf8SequenceLength(s + p, n - p);
+        if (len == 0) {
+            return diagnostic(file, {},
+                              u"invalid UTF-8 (byte 0x%1): rule files are UTF-8 text"_s.arg(
+                                  QString::number(c, 16).toUpper()),
+                              positionAt(bytes, p));
+        }
+        p += len;
+    }
+    return std::nullopt;
+}
+
+QString yamlHint(const std::string &message)
+{
+    if (message == "end of map not found" || message == "end of sequence not found") {
+        return u"; check the indentation of this line"_s;
+    }
+    if (message == "illegal map value") {
+        return u"; a value that contains ': ' must be quoted"_s;
+    }
+    return {};
+}
+
+Diagnostic yamlSyntaxDiagnostic(const YAML::Exception &e, QByteArrayView bytes, const QString &file)
+{
+    const TextPosition pos =
+        e.mark.is_null() ? TextPosition{} : positionAt(bytes, qsizetype(e.mark.pos));
+    return diagnostic(
+        file, {}, u"YAML syntax error: "_s + QString::fromStdString(e.msg) + yamlHint(e.msg), pos);
+}
+
+std::optional<Diagnostic> yamlSyntaxError(const QByteArray &bytes, const QString &file)
+{
+    try {
+        BytesBuf buffer(bytes);
+        std::istream in(&buffer);
+        YAML::Parser parser(in);
+        IgnoreEvents ignore(false);
+        while (parser.HandleNextDocument(ignore)) {
+        }
+    } catch (const YAML::Exception &e) {
+        return yamlSyntaxDiagnostic(e, bytes, file);
+    } catch (const std::exception &) {
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writers
+
+struct Field
+{
+    QString name;
+    enum class Kind { Text, Integer, Flag } kind = Kind::Text;
+    QString text;
+    qint64 integer = 0;
+    bool flag = false;
+};
+
+Field textField(const QString &name, const QString &text)
+{
+    Field f;
+    f.name = name;
+    f.kind = Field::Kind::Text;
+    f.text = text;
+    return f;
+}
+
+Field integerField(const QString &name, qint64 value)
+{
+    Field f;
+    f.name = name;
+    f.kind = Field::Kind::Integer;
+    f.integer = value;
+    return f;
+}
+
+Field flagField(const QString &name, bool value)
+{
+    Field f;
+    f.name = name;
+    f.kind = Field::Kind::Flag;
+    f.flag = value;
+    return f;
+}
+
+// The order of FORMATS.md, the one every writer uses.
+QList<Field> fieldsOf(const Rule &r)
+{
+    QList<Field> out = {
+        textField(u"id"_s, r.id),
+        textField(u"description"_s, r.description),
+        textField(u"route"_s, r.route),
+        textField(u"scope"_s, r.scope.toString()),
+        textField(u"algorithm"_s, algorithm::name(r.algorithm)),
+    };
+    if (algorithm::isWindow(r.algorithm)) {
+        out.append(integerField(u"limit"_s, r.limit));
+        out.append(textField(u"window"_s, duration::formatUs(r.windowUs)));
+    } else {
+        out.append(textField(u"rate"_s, duration::formatRate(r.rate)));
+        out.append(integerField(u"burst"_s, r.burst));
+    }
+    out.append(textField(u"key_prefix"_s, QString::fromUtf8(r.keyPrefix)));
+    out.append(textField(u"on_redis_error"_s, onRedisErrorName(r.onRedisError)));
+    out.append(flagField(u"shadow"_s, r.shadow));
+    out.append(flagField(u"enabled"_s, r.enabled));
+    return out;
+}
+
+void appendHex4(QByteArray &out, uint c)
+{
+    out += "\\u";
+    out += QByteArray::number(c, 16).toUpper().rightJustified(4, '0');
+}
+
+void appendJsonString(QByteArray &out, const QString &text)
+{
+    out += '"';
+    for (const char ch : text.toUtf8()) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (c < 0x20 || c == 0x7F) {
+                appendHex4(out, c);
+            } else {
+                out += ch;
+            }
+        }
+    }
+    out += '"';
+}
+
+void appendJsonValue(QByteArray &out, const Field &f)
+{
+    switch (f.kind) {
+    case Field::Kind::Text:
+        appendJsonString(out, f.text);
+        break;
+    case Field::Kind::Integer:
+        out += QByteArray::number(f.integer);
+        break;
+    case Field::Kind::Flag:
+        out += f.flag ? "true" : "false";
+        break;
+    }
+}
+
+// Whether YAML reads `text` unquoted back as the same string, by the 1.2 core schema and, to be
+// kind to other tools, without YAML 1.1 booleans, numbers with '_' or timestamps.
+bool yamlPlainSafe(const QString &text)
+{
+    if (text.isEmpty() || text.front() == u' ' || text.back() == u' ') {
+        return false;
+    }
+    const char16_t first = text.front().unicode();
+    if (first == u'-' || first == u'.' || first == u'+') {
+        return false; // "- x" is a list item; numbers; ".inf"
+    }
+    // A digit followed only by characters of YAML 1.1 numbers, times and dates ("1_000",
+    // "1e3", "12:30", "2024-01-01"): quoted.
+    bool numberish = first >= u'0' && first <= u'9';
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        const char16_t u = c.unicode();
+        // ':' only inside a word ("header:X-Api-Key"): ": " and a final ':' end a key.
+        const bool colon = u == u':' && i + 1 < text.size() && text.at(i + 1) != u' ';
+        const bool ascii = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') ||
+                           (u >= u'0' && u <= u'9') || u == u' ' || u == u'_' || u == u'.' ||
+                           u == u'/' || u == u'-' || u == u'+' || u == u'(' || u == u')' || colon;
+        const bool other = u >= 0xA0 && c.isLetterOrNumber();
+        if (!ascii && !other) {
+            return false;
+        }
+        if (!((u >= u'0' && u <= u'9') || u == u'_' || u == u'.' || u == u'-' || u == u'+' ||
+              u == u':' || u == u'e' || u == u'E' || u == u'x' || u == u'o' || u == u'b')) {
+            numberish = false;
+        }
+    }
+    if (numberish) {
+        return false;
+    }
+    const std::string s = text.toStdString();
+    if (!resolvePlain(s).isString()) {
+        return false;
+    }
+    static const QStringList yaml11 = {u"y"_s, u"n"_s, u"yes"_s, u"no"_s, u"on"_s, u"off"_s};
+    return !yaml11.contains(text.toLower());
+}
+
+void appendYamlString(QByteArray &out, const QString &text)
+{
+    if (yamlPlainSafe(text)) {
+        out += text.toUtf8();
+        return;
+    }
+    out += '"';
+    const QList<uint> codePoints = text.toUcs4();
+    for (const uint c : codePoints) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            continue;
+        case '\\':
+            out += "\\\\";
+            continue;
+        case '\n':
+            out += "\\n";
+            continue;
+        case '\t':
+            out += "\\t";
+            continue;
+        case '\r':
+            out += "\\r";
+            continue;
+        default:
+            break;
+        }
+        // Not printable in YAML, or a line break in YAML 1.1 (NEL, LS, PS), or a BOM.
+        if (c < 0x20 || (c >= 0x7F && c < 0xA0) || c == 0x2028 || c == 0x2029 || c == 0xFEFF ||
+            c == 0xFFFE || c == 0xFFFF || (c >= 0xD800 && c < 0xE000)) {
+            appendHex4(out, c >= 0xD800 && c < 0xE000 ? 0xFFFD : c);
+            continue;
+        }
+        const char32_t one = char32_t(c);
+        out += QString::fromUcs4(&one, 1).toUtf8();
+    }
+    out += '"';
+}
+
+void appendYamlValue(QByteArray &out, const Field &f)
+{
+    switch (f.kind) {
+    case Field::Kind::Text:
+        appendYamlString(out, f.text);
+        break;
+    case Field::Kind::Integer:
+        out += QByteArray::number(f.integer);
+        break;
+    case Field::Kind::Flag:
+        out += f.flag ? "true" : "false";
+        break;
+    }
+}
+
+QByteArray ruleJson(const Rule &rule, const char *indent)
+{
+    const bool compact = indent == nullptr;
+    QByteArray out = compact ? "{" : "{\n";
+    const QList<Field> fields = fieldsOf(rule);
+    for (qsizetype i = 0; i < fields.size(); ++i) {
+        if (!compact) {
+            out += indent;
+            out += "  ";
+        }
+        appendJsonString(out, fields[i].name);
+        out += compact ? ":" : ": ";
+        appendJsonValue(out, fields[i]);
+        if (i + 1 < fields.size()) {
+            out += ',';
+        }
+        if (!compact) {
+            out += '\n';
+        }
+    }
+    if (!compact) {
+        out += indent;
+    }
+    out += '}';
+    return out;
+}
+
+} // namespace
+
+// -------------------------------------------------------------------------------------------------
+
+Loaded parseJson(const QByteArray &input, const QString &file)
+{
+    const QByteArray bytes = withoutBom(input);
+    if (isBlank(bytes)) {
+        return failed(file, emptyMessage(bytes, Flavor::Json));
+    }
+    JsonTree tree = readJson(bytes, file);
+    if (tree.syntaxError) {
+        Loaded out;
+        out.errors.append(*tree.syntaxError);
+        return out;
+    }
+    Loaded out;
+    Builder builder(file, Flavor::Json);
+    out.set = builder.buildSet(tree.root);
+    out.errors = builder.merged(validate(out.set, file));
+    // Document object (0), rule objects (2): where a repeated field would be lost.
+    const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 2);
+    addDuplicates(out.errors, scan.duplicates, bytes, file);
+    place(out.errors, scan.offsets, bytes);
+    return out;
+}
+
+Loaded parseYaml(const QByteArray &input, const QString &file)
+{
+    const QByteArray bytes = withoutBom(input);
+    if (isBlank(bytes)) {
+        return failed(file, emptyMessage(bytes, Flavor::Yaml));
+    }
+    if (auto bad = checkYamlText(bytes, file)) {
+        Loaded out;
+        out.errors.append(*bad);
+        return out;
+    }
+    YamlReader reader(bytes);
+    try {
+        BytesBuf buffer(bytes);
+        std::istream in(&buffer);
+        YAML::Parser parser(in);
+        if (!parser.HandleNextDocument(reader)) {
+            return failed(file, u"the file contains no YAML document (only comments and "
+                                "whitespace); expected a rule set: version: 1 and rules: [...]"_s);
+        }
+        IgnoreEvents probe(true);
+        parser.HandleNextDocument(probe);
+    } catch (const SecondDocument &second) {
+        return failed(file,
+                      u"the file holds more than one YAML document; a rule file is one "
+                      "document (remove the '---' that starts the second one, or split the "
+                      "file)"_s,
+                      positionAt(bytes, second.offset));
+    } catch (const YamlRefusal &refusal) {
+        // A syntax error anywhere says more than what we refused on the way (yaml-cpp reports
+        // an unclosed "[1, 2" as a list in the place of a field name before it sees the end).
+        if (auto syntax = yamlSyntaxError(bytes, file)) {
+            return failed(file, syntax->message, {syntax->line, syntax->column});
+        }
+        return failed(file, refusal.message, positionAt(bytes, refusal.offset));
+    } catch (const YAML::Exception &e) {
+        Loaded out;
+        out.errors.append(yamlSyntaxDiagnostic(e, bytes, file));
+        return out;
+    } catch (const std::exception &e) {
+        return failed(file, u"the YAML parser failed: "_s + QString::fromLocal8Bit(e.what()));
+    }
+    Loaded out;
+    Builder builder(file, Flavor::Yaml);
+    out.set = builder.buildSet(reader.root);
+    out.errors = builder.merged(validate(out.set, file));
+    QList<qsizetype> offsets;
+    for (const auto &d : reader.duplicates) {
+        offsets << d.offset << d.firstOffset;
+    }
+    const QList<TextPosition> positions = positionsAt(bytes, offsets);
+    for (qsizetype i = 0; i < reader.duplicates.size(); ++i) {
+        const TextPosition first = positions[2 * i + 1];
+        out.errors.append(diagnostic(
+            file, reader.duplicates[i].path,
+            u"the field '%1' appears twice in one mapping (first at line %2, column %3); "
+            "remove one of them"_s.arg(reader.duplicates[i].name)
+                .arg(first.line)
+                .arg(first.column),
+            positions[2 * i]));
+    }
+    place(out.errors, reader.offsets, bytes);
+    return out;
+}
+
+Loaded loadFile(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString suffix = info.suffix().toLower();
+    const bool json = suffix == u"json"_s;
+    if (!json && suffix != u"yaml"_s && suffix != u"yml"_s) {
+        return failed(path, u"cannot tell the format from the name: rule files end in .json, "
+                            ".yaml or .yml"_s);
+    }
+    if (info.isDir()) {
+        return failed(path, u"is a directory, not a rule file"_s);
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return failed(path, u"cannot open the file: "_s + f.errorString());
+    }
+    const auto tooLarge = [&](qint64 size, bool atLeast) {
+        return failed(path, u"the file is %1%2 MB (%3 bytes); rule files are limited to %4 MB. "
+                            "Is this the right file?"_s.arg(atLeast ? u"more than "_s : QString())
+                                .arg(double(size) / (1 << 20), 0, 'f', 1)
+                                .arg(size)
+                                .arg(maxFileBytes >> 20));
+    };
+    QByteArray bytes;
+    if (!f.isSequential()) {
+        // Refused before a byte is read: a 100 MB file costs a stat, not 100 MB of memory.
+        if (f.size() > maxFileBytes) {
+            return tooLarge(f.size(), false);
+        }
+        bytes = f.readAll();
+    } else {
+        // A pipe or a device: read up to the limit, and one byte more to know it was exceeded.
+        while (bytes.size() <= maxFileBytes) {
+            const QByteArray chunk =
+                f.read(std::min<qint64>(1 << 20, maxFileBytes + 1 - bytes.size()));
+            if (chunk.isEmpty()) {
+                break;
+            }
+            bytes += chunk;
+        }
+        if (bytes.size() > maxFileBytes) {
+            return tooLarge(bytes.size(), true);
+        }
+    }
+    if (f.error() != QFileDevice::NoError) {
+        return failed(path, u"cannot read the file: "_s + f.errorString());
+    }
+    return json ? parseJson(bytes, path) : parseYaml(bytes, path);
+}
+
+QByteArray toJson(const RuleSet &set)
+{
+    QByteArray out = "{\n  \"version\": " + QByteArray::number(set.version) + ",\n";
+    if (set.basedOn) {
+        out += "  \"based_on\": " + QByteArray::number(*set.basedOn) + ",\n";
+    }
+    if (set.rules.empty()) {
+        return out + "  \"rules\": []\n}\n";
+    }
+    out += "  \"rules\": [\n";
+    for (size_t i = 0; i < set.rules.size(); ++i) {
+        out += "    ";
+        out += ruleJson(set.rules[i], "    ");
+        out += i + 1 < set.rules.size() ? ",\n" : "\n";
+    }
+    return out + "  ]\n}\n";
+}
+
+QByteArray toYaml(const RuleSet &set)
+{
+    QByteArray out = "version: " + QByteArray::number(set.version) + '\n';
+    if (set.basedOn) {
+        out += "based_on: " + QByteArray::number(*set.basedOn) + '\n';
+    }
+    if (set.rules.empty()) {
+        return out + "rules: []\n";
+    }
+    out += "rules:\n";
+    for (const Rule &rule : set.rules) {
+        const QList<Field> fields = fieldsOf(rule);
+        for (qsizetype i = 0; i < fields.size(); ++i) {
+            out += i == 0 ? "  - " : "    ";
+            out += fields[i].name.toUtf8();
+            out += ": ";
+            appendYamlValue(out, fields[i]);
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+QByteArray ruleToJson(const Rule &rule)
+{
+    return ruleJson(rule, nullptr);
+}
+
+Loaded ruleFromJson(const QByteArray &input, const QString &where)
+{
+    const QByteArray bytes = withoutBom(input);
+    if (isBlank(bytes)) {
+        return failed(where, u"the rule is empty; expected a JSON object"_s);
+    }
+    JsonTree tree = readJson(bytes, where);
+    if (tree.syntaxError) {
+        Loaded out;
+        out.errors.append(*tree.syntaxError);
+        return out;
+    }
+    if (!tree.root.isObject()) {
+        return failed(where, u"expected a rule (a JSON object), got an array"_s);
+    }
+    Loaded out;
+    Builder builder(where, Flavor::Json);
+    out.set.rules.push_back(builder.buildRule(tree.root.toObject(), {}));
+    out.errors = builder.merged(validateRule(out.set.rules.front(), {}, where));
+    const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 0);
+    addDuplicates(out.errors, scan.duplicates, bytes, where);
+    place(out.errors, scan.offsets, bytes);
+    return out;
+}
+
+} // namespace sluice::rules

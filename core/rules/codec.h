@@ -1,0 +1,48 @@
+#pragma once
+
+#include "rule.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace sluice::rules {
+
+// The result of reading a rule document: the rules that were valid enough to build, and every
+// error found (all of them, not only the first). A document with errors must not be used.
+// set.rules[i] is built from the document's rules[i] (fields in error keep their defaults), so
+// an error's path indexes set.rules; errors are sorted by line and column.
+struct Loaded
+{
+    RuleSet set;
+    QList<Diagnostic> errors;
+    bool ok() const { return errors.isEmpty(); }
+};
+
+// Parsers. `file` is only used in diagnostics. Every error carries the field path and, where
+// the format gives one, the line and column of the offending value.
+Loaded parseJson(const QByteArray &bytes, const QString &file);
+Loaded parseYaml(const QByteArray &bytes, const QString &file);
+// By extension: .json, .yaml, .yml (anything else is an error). Size-guarded (at most 64 MB).
+Loaded loadFile(const QString &path);
+// The size guard of loadFile: larger files are refused before they are read.
+inline constexpr qint64 maxFileBytes = qint64(64) << 20;
+
+// Normalized writers: stable field order, defaults written out, durations and rates in their
+// shortest exact spelling. JSON -> YAML -> JSON is lossless.
+QByteArray toJson(const RuleSet &set);
+QByteArray toYaml(const RuleSet &set);
+
+// One rule as a compact JSON object (the RuleStore keeps one per hash field) and back.
+QByteArray ruleToJson(const Rule &rule);
+Loaded ruleFromJson(const QByteArray &bytes, const QString &where);
+
+// Validation of an already-built set (ids unique and well-formed, parameters of the algorithm,
+// positivity and exactness bounds of Policy::validate, key prefix, scope names). Paths are
+// "rules[i].field". Parsers call it; the editor calls it as the user types.
+QList<Diagnostic> validate(const RuleSet &set, const QString &file = {});
+// One rule, its paths under `path` ("rules[2]" -> "rules[2].limit"; "" -> "limit"). Everything
+// validate() checks except uniqueness of ids.
+QList<Diagnostic> validateRule(const Rule &rule, const QString &path, const QString &file = {});
+
+} // namespace sluice::rules

@@ -1,0 +1,236 @@
+#include "rule.h"
+
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice {
+
+namespace {
+
+// Header and parameter names are at most this long: far beyond any real one, and small
+// enough that a pasted blob is caught.
+constexpr qsizetype maxScopeName = 128;
+
+const QString expectedScopes = u"expected global, ip, user, header:<Name> (e.g. header:X-Api-Key) "
+                               "or param:<name> (e.g. param:api_key)"_s;
+
+Error invalid(const QString &message)
+{
+    return Error::make(Error::Kind::Invalid, message);
+}
+
+// RFC 7230 section 3.2.6: token = 1*tchar.
+bool isTchar(char16_t c)
+{
+    if ((c >= u'0' && c <= u'9') || (c >= u'A' && c <= u'Z') || (c >= u'a' && c <= u'z')) {
+        return true;
+    }
+    return c > 0 && c < 0x80 && std::strchr("!#$%&'*+-.^_`|~", char(c)) != nullptr;
+}
+
+QString charName(QChar c)
+{
+    if (c.unicode() < 0x20 || c.unicode() == 0x7F || c.isSpace()) {
+        return u"U+%1"_s.arg(QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0'));
+    }
+    return u"'"_s + c + u"'"_s;
+}
+
+Result<QString> checkHeaderName(const QString &name)
+{
+    if (name.isEmpty()) {
+        return invalid(u"'header:' needs a header name, e.g. header:X-Api-Key"_s);
+    }
+    if (name.size() > maxScopeName) {
+        return invalid(
+            u"header name is %1 characters long; at most %2 are allowed"_s.arg(name.size())
+                .arg(maxScopeName));
+    }
+    for (QChar c : name) {
+        if (!isTchar(c.unicode())) {
+            return invalid(
+                u"'%1' is not an HTTP header name: %2 is not allowed (RFC 7230 token: "
+                "letters, digits and ! # $ % & ' * + - . ^ _ ` | ~)"_s.arg(name, charName(c)));
+        }
+    }
+    return name;
+}
+
+Result<QString> checkParamName(const QString &name)
+{
+    if (name.isEmpty()) {
+        return invalid(u"'param:' needs a query parameter name, e.g. param:api_key"_s);
+    }
+    if (name.size() > maxScopeName) {
+        return invalid(
+            u"parameter name is %1 characters long; at most %2 are allowed"_s.arg(name.size())
+                .arg(maxScopeName));
+    }
+    for (QChar c : name) {
+        const bool control = c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() < 0xA0);
+        if (control || c.isSpace() || c == u'&' || c == u'=' || c == u'#' || c == u'?') {
+            return invalid(u"'%1' is not a query parameter name: %2 is not allowed (no spaces, "
+                           "control characters, &, =, # or ?)"_s.arg(name, charName(c)));
+        }
+    }
+    return name;
+}
+
+} // namespace
+
+Result<Scope> Scope::parse(const QString &text)
+{
+    Scope s;
+    if (text == u"global"_s) {
+        s.kind = Kind::Global;
+        return s;
+    }
+    if (text == u"ip"_s) {
+        s.kind = Kind::Ip;
+        return s;
+    }
+    if (text == u"user"_s) {
+        s.kind = Kind::User;
+        return s;
+    }
+    if (text.startsWith(u"header:"_s)) {
+        auto name = checkHeaderName(text.mid(7));
+        if (!name) {
+            return name.error();
+        }
+        s.kind = Kind::Header;
+        s.name = *name;
+        return s;
+    }
+    if (text.startsWith(u"param:"_s)) {
+        auto name = checkParamName(text.mid(6));
+        if (!name) {
+            return name.error();
+        }
+        s.kind = Kind::Param;
+        s.name = *name;
+        return s;
+    }
+    if (text.isEmpty()) {
+        return invalid(u"the scope is empty; "_s + expectedScopes);
+    }
+    // Scopes are lowercase: say so when that is the only problem ("IP", "Header:X-Api-Key").
+    const qsizetype colon = text.indexOf(u':');
+    const QString kind = colon < 0 ? text : text.left(colon);
+    const QString lowered = kind.toLower() + (colon < 0 ? QString() : text.mid(colon));
+    if (lowered != text && parse(lowered)) {
+        return invalid(u"'%1' is not a scope; did you mean '%2'? (scope kinds are lowercase)"_s.arg(
+            text, lowered));
+    }
+    return invalid(u"'%1' is not a scope; "_s.arg(text) + expectedScopes);
+}
+
+QString Scope::toString() const
+{
+    switch (kind) {
+    case Kind::Global:
+        return u"global"_s;
+    case Kind::Ip:
+        return u"ip"_s;
+    case Kind::User:
+        return u"user"_s;
+    case Kind::Header:
+        return u"header:"_s + name;
+    case Kind::Param:
+        break;
+    }
+    return u"param:"_s + name;
+}
+
+QString onRedisErrorName(OnRedisError e)
+{
+    switch (e) {
+    case OnRedisError::Allow:
+        return u"allow"_s;
+    case OnRedisError::Deny:
+        return u"deny"_s;
+    case OnRedisError::Local:
+        break;
+    }
+    return u"local"_s;
+}
+
+std::optional<OnRedisError> onRedisErrorFromName(const QString &name)
+{
+    for (OnRedisError e : {OnRedisError::Allow, OnRedisError::Deny, OnRedisError::Local}) {
+        if (onRedisErrorName(e) == name) {
+            return e;
+        }
+    }
+    return std::nullopt;
+}
+
+Policy Rule::policy() const
+{
+    // Only the parameters of the algorithm: a stray value of the other family (an invalid
+    // rule) must not reach a script's ARGV.
+    Policy p = algorithm::isWindow(algorithm) ? Policy::window(algorithm, limit, windowUs, id)
+                                              : Policy::bucket(algorithm, rate, burst, id);
+    p.id = id; // even when empty: the engine never invents an id for a rule
+    p.keyPrefix = keyPrefix;
+    return p;
+}
+
+QString Rule::describe() const
+{
+    QString where;
+    switch (scope.kind) {
+    case Scope::Kind::Global:
+        where = u"global"_s;
+        break;
+    case Scope::Kind::Ip:
+        where = u"per IP"_s;
+        break;
+    case Scope::Kind::User:
+        where = u"per user"_s;
+        break;
+    case Scope::Kind::Header:
+        where = u"per header "_s + scope.name;
+        break;
+    case Scope::Kind::Param:
+        where = u"per param "_s + scope.name;
+        break;
+    }
+    // "3 per 5s per IP" reads as one phrase; "100/s, burst 200, global" needs the comma.
+    const bool phrase = algorithm::isWindow(algorithm) && scope.kind != Scope::Kind::Global;
+    return policy().describe() + (phrase ? u" "_s : u", "_s) + where;
+}
+
+const Rule *RuleSet::find(const QString &id) const
+{
+    for (const Rule &r : rules) {
+        if (r.id == id) {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+QString Diagnostic::toString() const
+{
+    QString out;
+    if (!file.isEmpty()) {
+        out += file + u':';
+    }
+    if (line > 0) {
+        out += QString::number(line) + u':';
+        if (column > 0) {
+            out += QString::number(column) + u':';
+        }
+    }
+    if (!out.isEmpty()) {
+        out += u' ';
+    }
+    if (!path.isEmpty()) {
+        out += path + u": "_s;
+    }
+    return out + message;
+}
+
+} // namespace sluice

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "limiter/policy.h"
+
+#include "common/duration.h"
+#include "common/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace sluice {
+
+// Where the subject of a rule comes from (FORMATS.md "scope").
+struct Scope
+{
+    enum class Kind { Global, Ip, User, Header, Param };
+    Kind kind = Kind::Global;
+    QString name; // Header: the header name ("X-Api-Key"); Param: the query parameter
+
+    // "global", "ip", "user", "header:<Name>", "param:<name>"; errors say what is expected.
+    static Result<Scope> parse(const QString &text);
+    QString toString() const;
+    friend bool operator==(const Scope &, const Scope &) = default;
+};
+
+enum class OnRedisError { Allow, Deny, Local };
+QString onRedisErrorName(OnRedisError e);
+std::optional<OnRedisError> onRedisErrorFromName(const QString &name);
+
+// One limit rule: the canonical model every face of Sluice reads (editor, check, simulator,
+// HTTP service, exporters). Defaults are those of FORMATS.md.
+struct Rule
+{
+    QString id;
+    QString description;
+    QString route; // informational: "GET /hello"
+    Scope scope;
+    Algorithm algorithm = Algorithm::FixedWindow;
+    qint64 limit = 0;    // windows
+    qint64 windowUs = 0; // windows
+    Rate rate;           // buckets and GCRA
+    qint64 burst = 0;    // buckets and GCRA
+    QByteArray keyPrefix = "rate_limit:";
+    OnRedisError onRedisError = OnRedisError::Allow;
+    bool shadow = false;
+    bool enabled = true;
+
+    // The engine's view: algorithm, parameters, id, key prefix.
+    Policy policy() const;
+    // <key_prefix><id>:{<subject>}, as Policy::keyFor.
+    QByteArray keyFor(const QByteArray &subject) const { return policy().keyFor(subject); }
+    // "3 per 5s per IP", "100/s, burst 200, global": one line for tables and messages.
+    QString describe() const;
+
+    friend bool operator==(const Rule &, const Rule &) = default;
+};
+
+struct RuleSet
+{
+    int version = 1; // format version of the file
+    // Optional: the RuleStore version this set was pulled from (written by `rules pull`,
+    // checked by `rules push`: pushing over a newer store version is a conflict).
+    std::optional<qint64> basedOn;
+    std::vector<Rule> rules;
+
+    const Rule *find(const QString &id) const;
+    friend bool operator==(const RuleSet &, const RuleSet &) = default;
+};
+
+// One validation or parse error: what and where. toString():
+//   "rules.json:14:7: rules[2].rate: '0/s' ... expected N/<duration>, e.g. 100/s"
+// (line and column 0 = unknown; path empty = the whole document).
+struct Diagnostic
+{
+    QString file;
+    int line = 0;
+    int column = 0;
+    QString path;
+    QString message;
+
+    QString toString() const;
+};
+
+} // namespace sluice
