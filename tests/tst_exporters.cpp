@@ -1,0 +1,705 @@
+#include "rules/codec.h"
+#include "rules/exporter.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+using namespace sluice;
+using namespace sluice::rules;
+
+namespace {
+
+constexpr qint64 s = duration::usPerSecond;
+
+Rule window(const char *id, Algorithm a, qint64 limit, qint64 windowUs, const QString &scope)
+{
+    Rule r;
+    r.id = QString::fromLatin1(id);
+    r.algorithm = a;
+    r.limit = limit;
+    r.windowUs = windowUs;
+    r.scope = *Scope::parse(scope);
+    return r;
+}
+
+Rule bucket(const char *id, Algorithm a, qint64 count, qint64 periodUs, qint64 burst,
+            const QString &scope)
+{
+    Rule r;
+    r.id = QString::fromLatin1(id);
+    r.algorithm = a;
+    r.rate = Rate{count, periodUs};
+    r.burst = burst;
+    r.scope = *Scope::parse(scope);
+    return r;
+}
+
+// The sample: every mapping decision of the three exporters is exercised by some rule.
+RuleSet sampleSet()
+{
+    RuleSet set;
+    set.basedOn = 7;
+    auto add = [&](Rule r, const char *route = "", const char *description = "") {
+        r.route = QString::fromUtf8(route);
+        r.description = QString::fromUtf8(description);
+        set.rules.push_back(std::move(r));
+        return &set.rules.back();
+    };
+    add(window("login-per-ip", Algorithm::FixedWindow, 5, 60 * s, QStringLiteral("ip")),
+        "POST /login", "5 sign-in attempts per minute per client IP")
+        ->onRedisError = OnRedisError::Deny;
+    add(window("hello-per-ip", Algorithm::FixedWindow, 3, 5 * s, QStringLiteral("ip")),
+        "GET /hello", "GET /hello: 3 per 5 s per client IP");
+    add(window("api-key-hourly", Algorithm::FixedWindow, 1000, 3600 * s,
+               QStringLiteral("header:X-Api-Key")),
+        "GET /api")
+        ->shadow = true;
+    add(window("partner-hourly", Algorithm::FixedWindow, 500, 3600 * s,
+               QStringLiteral("header:X-Partner")),
+        "", "partners\u2029descriptors: []");
+    add(window("search-per-user-day", Algorithm::FixedWindow, 10000, 86400 * s,
+               QStringLiteral("user")),
+        "GET /search");
+    add(window("global-per-second", Algorithm::FixedWindow, 1000, s, QStringLiteral("global")));
+    add(window("reports-per-tenant", Algorithm::SlidingLog, 100, 60 * s,
+               QStringLiteral("param:tenant")),
+        "GET /reports");
+    add(window("smooth-per-ip", Algorithm::SlidingCounter, 100, 60 * s, QStringLiteral("ip")));
+    add(bucket("api-global", Algorithm::TokenBucket, 100, s, 200, QStringLiteral("global")),
+        "GET /api", "everyone together: 100/s, bursts of 200");
+    add(bucket("export-queue", Algorithm::LeakyBucket, 10, s, 50, QStringLiteral("user")),
+        "POST /export");
+    add(bucket("upload-queue", Algorithm::LeakyBucket, 7, 10 * s, 5,
+               QStringLiteral("header:X-Client-Id")),
+        "POST /upload", "7 per 10 s = 42r/m, queue of 5");
+    add(bucket("burst-gcra", Algorithm::Gcra, 1, 60 * s, 2, QStringLiteral("ip")), "GET /slow",
+        "first line\u2028limit_req_zone $injected zone=evil:1m rate=1r/s;");
+    add(bucket("search-param", Algorithm::Gcra, 10, s, 5, QStringLiteral("param:q")), "GET /search")
+        ->shadow = true;
+    add(bucket("odd-rate", Algorithm::Gcra, 1, 7 * s, 1, QStringLiteral("ip")));
+    add(bucket("slow-hourly", Algorithm::LeakyBucket, 1, 3600 * s, 3, QStringLiteral("ip")));
+    add(bucket("strict-one", Algorithm::LeakyBucket, 2, s, 1, QStringLiteral("ip")));
+    add(bucket("legacy.v1", Algorithm::Gcra, 5, s, 1, QStringLiteral("ip")));
+    add(bucket("legacy-v1", Algorithm::Gcra, 5, s, 1, QStringLiteral("ip")));
+    add(bucket("paused", Algorithm::TokenBucket, 5, s, 5, QStringLiteral("ip")))->enabled = false;
+    return set;
+}
+
+QString goldenPath(const QString &name)
+{
+    return QStringLiteral(SLUICE_SOURCE_DIR "/tests/golden/export/") + name;
+}
+
+// Byte comparison with the golden file; SLUICE_UPDATE_GOLDEN=1 rewrites it instead.
+bool matchesGolden(const QByteArray &actual, const QString &name, QString *why)
+{
+    const QString path = goldenPath(name);
+    if (qEnvironmentVariableIntValue("SLUICE_UPDATE_GOLDEN") == 1) {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+            f.write(actual) != actual.size()) {
+            *why = QStringLiteral("cannot write ") + path;
+            return false;
+        }
+        qInfo("updated %s", qPrintable(path));
+        return true;
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *why = QStringLiteral("missing golden file %1 (run with SLUICE_UPDATE_GOLDEN=1)").arg(path);
+        return false;
+    }
+    const QByteArray expected = f.readAll();
+    if (expected == actual) {
+        return true;
+    }
+    const QList<QByteArray> a = actual.split('\n');
+    const QList<QByteArray> e = expected.split('\n');
+    for (qsizetype i = 0; i < std::max(a.size(), e.size()); ++i) {
+        const QByteArray al = i < a.size() ? a[i] : QByteArray("<end>");
+        const QByteArray el = i < e.size() ? e[i] : QByteArray("<end>");
+        if (al != el) {
+            *why = QStringLiteral("%1 line %2 differs:\n  expected: %3\n  actual:   %4\n(rerun "
+                                  "with SLUICE_UPDATE_GOLDEN=1 if the change is intended)")
+                       .arg(name)
+                       .arg(i + 1)
+                       .arg(QString::fromUtf8(el), QString::fromUtf8(al));
+            break;
+        }
+    }
+    return false;
+}
+
+QMap<QString, QString> skippedMap(const Export &e)
+{
+    QMap<QString, QString> out;
+    for (const auto &s : e.skipped) {
+        out.insert(s.ruleId, s.reason);
+    }
+    return out;
+}
+
+QString nginxBinary()
+{
+    for (const char *p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"}) {
+        if (QFileInfo(QString::fromLatin1(p)).isExecutable()) {
+            return QString::fromLatin1(p);
+        }
+    }
+    return {};
+}
+
+quint16 freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+// One HTTP/1.0 GET to 127.0.0.1:port; the status code, or -1.
+int httpStatus(quint16 port, const QByteArray &path)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    timeval tv{2, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    int status = -1;
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {
+        const QByteArray req = "GET " + path + " HTTP/1.0\r\nHost: localhost\r\n\r\n";
+        if (::send(fd, req.constData(), size_t(req.size()), 0) == req.size()) {
+            char buf[64] = {};
+            const auto n = ::recv(fd, buf, sizeof buf - 1, 0);
+            const QList<QByteArray> parts = QByteArray(buf, n > 0 ? n : 0).split(' ');
+            if (parts.size() > 1) {
+                status = parts[1].toInt();
+            }
+        }
+    }
+    ::close(fd);
+    return status;
+}
+
+// The lines the nginx export shows in its comments for each zone: "limit_req ...;" and
+// "limit_req_dry_run on;", grouped by the zone they follow.
+QList<QPair<QString, QStringList>> locationLines(const QByteArray &conf)
+{
+    static const QRegularExpression zoneRe(QStringLiteral("^limit_req_zone .* zone=([^:]+):"));
+    static const QRegularExpression useRe(QStringLiteral("^#\\s+(limit_req(_dry_run)? .*;)$"));
+    QList<QPair<QString, QStringList>> out;
+    for (const QByteArray &raw : conf.split('\n')) {
+        const QString line = QString::fromUtf8(raw);
+        if (auto m = zoneRe.match(line); m.hasMatch()) {
+            out.append({m.captured(1), {}});
+        } else if (auto u = useRe.match(line); u.hasMatch() && !out.isEmpty()) {
+            out.back().second << u.captured(1);
+        }
+    }
+    return out;
+}
+
+struct NginxDir
+{
+    QTemporaryDir dir;
+    quint16 port = 0;
+    QString conf() const { return dir.filePath(QStringLiteral("nginx.conf")); }
+};
+
+// A minimal nginx.conf that includes `exported` in http {} and puts each zone's limit_req lines
+// in a location of its own (/<zone>), served from a static file: limit_req runs in the
+// preaccess phase, so a `return` (rewrite phase) would bypass it.
+bool writeNginxConf(NginxDir &d, const QByteArray &exported)
+{
+    const QString p = d.dir.path();
+    QDir(p).mkpath(QStringLiteral("www"));
+    QFile ok(p + QStringLiteral("/www/ok.txt"));
+    QFile exp(p + QStringLiteral("/export.conf"));
+    if (!ok.open(QIODevice::WriteOnly) || !exp.open(QIODevice::WriteOnly)) {
+        return false;
+    }
+    ok.write("ok\n");
+    exp.write(exported);
+    d.port = freeLoopbackPort();
+    QString locations;
+    for (const auto &[zone, lines] : locationLines(exported)) {
+        locations += QStringLiteral("        location = /%1 {\n").arg(zone);
+        for (const QString &l : lines) {
+            locations += QStringLiteral("            %1\n").arg(l);
+        }
+        locations += QStringLiteral("            try_files /ok.txt =404;\n        }\n");
+    }
+    const QString conf = QStringLiteral("pid %1/nginx.pid;\n"
+                                        "error_log %1/error.log;\n"
+                                        "events {}\n"
+                                        "http {\n"
+                                        "    access_log off;\n"
+                                        "    client_body_temp_path %1/tmp-body;\n"
+                                        "    proxy_temp_path %1/tmp-proxy;\n"
+                                        "    fastcgi_temp_path %1/tmp-fastcgi;\n"
+                                        "    uwsgi_temp_path %1/tmp-uwsgi;\n"
+                                        "    scgi_temp_path %1/tmp-scgi;\n"
+                                        "    default_type text/plain;\n"
+                                        "    include %1/export.conf;\n"
+                                        "    server {\n"
+                                        "        listen 127.0.0.1:%2;\n"
+                                        "        root %1/www;\n"
+                                        "%3"
+                                        "    }\n"
+                                        "}\n")
+                             .arg(p)
+                             .arg(d.port)
+                             .arg(locations);
+    QFile f(d.conf());
+    return f.open(QIODevice::WriteOnly) && f.write(conf.toUtf8()) > 0;
+}
+
+// nginx -t on the config; exit code and output.
+QPair<int, QString> nginxTest(const NginxDir &d)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(nginxBinary(),
+            {QStringLiteral("-t"), QStringLiteral("-q"), QStringLiteral("-p"),
+             d.dir.path() + QLatin1Char('/'), QStringLiteral("-e"),
+             d.dir.filePath(QStringLiteral("error.log")), QStringLiteral("-c"), d.conf()});
+    if (!p.waitForFinished(20000)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, QStringLiteral("nginx -t did not finish")};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromLocal8Bit(p.readAll())};
+}
+
+} // namespace
+
+class TestExporters : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void formatNames()
+    {
+        for (ExportFormat f : {ExportFormat::Json, ExportFormat::Yaml, ExportFormat::Nginx,
+                               ExportFormat::Envoy, ExportFormat::Kong}) {
+            QCOMPARE(exportFormatFromName(exportFormatName(f)), f);
+        }
+        QCOMPARE(exportFormatName(ExportFormat::Nginx), QStringLiteral("nginx"));
+        QCOMPARE(exportFormatFromName(QStringLiteral("yml")), ExportFormat::Yaml);
+        QCOMPARE(exportFormatFromName(QStringLiteral("KONG")), ExportFormat::Kong);
+        QVERIFY(!exportFormatFromName(QStringLiteral("haproxy")));
+        QVERIFY(!exportFormatFromName(QString()));
+    }
+
+    void golden_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("nginx") << int(ExportFormat::Nginx) << QStringLiteral("rules.nginx.conf");
+        QTest::newRow("envoy") << int(ExportFormat::Envoy) << QStringLiteral("rules.envoy.yaml");
+        QTest::newRow("kong") << int(ExportFormat::Kong) << QStringLiteral("rules.kong.json");
+    }
+    void golden()
+    {
+        QFETCH(int, format);
+        QFETCH(QString, file);
+        const Export e = exportRules(sampleSet(), ExportFormat(format));
+        QString why;
+        QVERIFY2(matchesGolden(e.text, file, &why), qPrintable(why));
+        // Deterministic: the same set gives the same bytes.
+        QCOMPARE(exportRules(sampleSet(), ExportFormat(format)).text, e.text);
+    }
+
+    void nginxSkipsWhatItCannotExpress()
+    {
+        const Export e = exportRules(sampleSet(), ExportFormat::Nginx);
+        const auto skipped = skippedMap(e);
+        const QMap<QString, QString> expected{
+            {QStringLiteral("login-per-ip"), QStringLiteral("fixed_window")},
+            {QStringLiteral("hello-per-ip"), QStringLiteral("cannot count 3 requests per 5s")},
+            {QStringLiteral("api-key-hourly"), QStringLiteral("fixed_window")},
+            {QStringLiteral("partner-hourly"), QStringLiteral("fixed_window")},
+            {QStringLiteral("search-per-user-day"), QStringLiteral("fixed_window")},
+            {QStringLiteral("global-per-second"), QStringLiteral("fixed_window")},
+            {QStringLiteral("reports-per-tenant"), QStringLiteral("sliding_log")},
+            {QStringLiteral("smooth-per-ip"), QStringLiteral("sliding_counter")},
+            {QStringLiteral("export-queue"), QStringLiteral("scope user")},
+            {QStringLiteral("odd-rate"), QStringLiteral("not a whole number")},
+            {QStringLiteral("slow-hourly"), QStringLiteral("slower than 1 request per minute")},
+            {QStringLiteral("paused"), QStringLiteral("disabled")},
+        };
+        QCOMPARE(skipped.keys(), expected.keys());
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+            QVERIFY2(skipped.value(it.key()).contains(it.value()),
+                     qPrintable(it.key() + QStringLiteral(": ") + skipped.value(it.key())));
+        }
+        const QString text = QString::fromUtf8(e.text);
+        // Every skipped rule is also named in the file itself.
+        for (const QString &id : expected.keys()) {
+            QVERIFY2(text.contains(QStringLiteral("#   %1: ").arg(id)), qPrintable(id));
+        }
+    }
+
+    void nginxMapping()
+    {
+        const QString text = QString::fromUtf8(exportRules(sampleSet(), ExportFormat::Nginx).text);
+        QVERIFY(text.startsWith(QStringLiteral("# Generated by Sluice")));
+        QVERIFY(text.contains(QStringLiteral("rule store version 7")));
+        QVERIFY(text.contains(QStringLiteral("\nlimit_req_status 429;\n")));
+        // token bucket capacity 200 = burst=199 nodelay, global = constant key
+        QVERIFY(text.contains(
+            QStringLiteral("limit_req_zone \"sluice_api_global\" zone=sluice_api_global:1m "
+                           "rate=100r/s;")));
+        QVERIFY(text.contains(QStringLiteral("#   limit_req zone=sluice_api_global burst=199 "
+                                             "nodelay;")));
+        // leaky bucket: burst = capacity - 1, delayed (no nodelay); 7/10s = 42r/m exactly
+        QVERIFY(text.contains(QStringLiteral("limit_req_zone $http_x_client_id "
+                                             "zone=sluice_upload_queue:10m rate=42r/m;")));
+        QVERIFY(text.contains(QStringLiteral("#   limit_req zone=sluice_upload_queue burst=4;\n")));
+        // gcra: burst as is, nodelay; 1/m: nginx's own rounding is said
+        QVERIFY(text.contains(QStringLiteral("zone=sluice_burst_gcra:10m rate=1r/m;")));
+        QVERIFY(text.contains(QStringLiteral("#   limit_req zone=sluice_burst_gcra burst=2 "
+                                             "nodelay;")));
+        QVERIFY(text.contains(QStringLiteral("1r/m runs as 0.016 r/s")));
+        // param scope, shadow -> dry run
+        QVERIFY(text.contains(QStringLiteral("limit_req_zone $arg_q zone=sluice_search_param")));
+        QVERIFY(text.contains(QStringLiteral("#   limit_req zone=sluice_search_param burst=5 "
+                                             "nodelay;\n#   limit_req_dry_run on;\n")));
+        // capacity 1: no burst at all
+        QVERIFY(text.contains(QStringLiteral("#   limit_req zone=sluice_strict_one;\n")));
+        // ids that sanitize alike get distinct zones
+        QVERIFY(text.contains(QStringLiteral("zone=sluice_legacy_v1:10m")));
+        QVERIFY(text.contains(QStringLiteral("zone=sluice_legacy_v1_2:10m")));
+        // a line break in a description cannot smuggle a directive out of its comment
+        QVERIFY(text.contains(QStringLiteral("# first line limit_req_zone $injected")));
+        QVERIFY(!text.contains(QChar::LineSeparator));
+    }
+
+    void nginxRates_data()
+    {
+        QTest::addColumn<QString>("rate");
+        QTest::addColumn<QString>("nginx"); // empty: skipped
+        QTest::addColumn<QString>("reasonOrNote");
+        QTest::newRow("per second")
+            << QStringLiteral("100/s") << QStringLiteral("100r/s") << QString();
+        QTest::newRow("per minute, whole r/s")
+            << QStringLiteral("120/m") << QStringLiteral("2r/s") << QString();
+        QTest::newRow("5/10s") << QStringLiteral("5/10s") << QStringLiteral("30r/m") << QString();
+        QTest::newRow("7/10s") << QStringLiteral("7/10s") << QStringLiteral("42r/m") << QString();
+        QTest::newRow("1/3s") << QStringLiteral("1/3s") << QStringLiteral("20r/m")
+                              << QStringLiteral("0.333 r/s");
+        QTest::newRow("10/m") << QStringLiteral("10/m") << QStringLiteral("10r/m")
+                              << QStringLiteral("0.166 r/s");
+        QTest::newRow("per ms") << QStringLiteral("3/ms") << QStringLiteral("3000r/s") << QString();
+        QTest::newRow("per 3us") << QStringLiteral("1/3us") << QStringLiteral("20000000r/m")
+                                 << QStringLiteral("333333.333 r/s");
+        QTest::newRow("1/7s") << QStringLiteral("1/7s") << QString()
+                              << QStringLiteral("not a whole number");
+        QTest::newRow("2/61s") << QStringLiteral("2/61s") << QString()
+                               << QStringLiteral("not a whole number");
+        QTest::newRow("1/61s") << QStringLiteral("1/61s") << QString()
+                               << QStringLiteral("slower than 1 request per minute");
+        QTest::newRow("1/h") << QStringLiteral("1/h") << QString()
+                             << QStringLiteral("slower than 1 request per minute");
+        QTest::newRow("huge") << QStringLiteral("4000000000/s") << QString()
+                              << QStringLiteral("more than nginx counts");
+    }
+    void nginxRates()
+    {
+        QFETCH(QString, rate);
+        QFETCH(QString, nginx);
+        QFETCH(QString, reasonOrNote);
+        auto parsed = duration::parseRate(rate);
+        QVERIFY(parsed.ok());
+        RuleSet set;
+        set.rules.push_back(
+            bucket("r", Algorithm::Gcra, parsed->count, parsed->periodUs, 1, QStringLiteral("ip")));
+        const Export e = exportRules(set, ExportFormat::Nginx);
+        const QString text = QString::fromUtf8(e.text);
+        if (nginx.isEmpty()) {
+            QCOMPARE(e.skipped.size(), 1);
+            QVERIFY2(e.skipped[0].reason.contains(reasonOrNote), qPrintable(e.skipped[0].reason));
+            QVERIFY(!text.contains(QStringLiteral("\nlimit_req_zone")));
+        } else {
+            QVERIFY(e.skipped.isEmpty());
+            QVERIFY2(text.contains(QStringLiteral(" rate=%1;\n").arg(nginx)), qPrintable(text));
+            QCOMPARE(text.contains(QStringLiteral("nginx keeps rates")), !reasonOrNote.isEmpty());
+            if (!reasonOrNote.isEmpty()) {
+                QVERIFY(text.contains(reasonOrNote));
+            }
+        }
+    }
+
+    void envoySkipsAndMaps()
+    {
+        const Export e = exportRules(sampleSet(), ExportFormat::Envoy);
+        const auto skipped = skippedMap(e);
+        QCOMPARE(skipped.keys(),
+                 (QStringList{QStringLiteral("api-global"), QStringLiteral("burst-gcra"),
+                              QStringLiteral("export-queue"), QStringLiteral("hello-per-ip"),
+                              QStringLiteral("legacy-v1"), QStringLiteral("legacy.v1"),
+                              QStringLiteral("odd-rate"), QStringLiteral("paused"),
+                              QStringLiteral("reports-per-tenant"), QStringLiteral("search-param"),
+                              QStringLiteral("slow-hourly"), QStringLiteral("smooth-per-ip"),
+                              QStringLiteral("strict-one"), QStringLiteral("upload-queue")}));
+        QVERIFY(
+            skipped.value(QStringLiteral("hello-per-ip")).contains(QStringLiteral("window 5s")));
+        QVERIFY(
+            skipped.value(QStringLiteral("api-global")).contains(QStringLiteral("token_bucket")));
+        QVERIFY(skipped.value(QStringLiteral("paused")).contains(QStringLiteral("disabled")));
+        const QString text = QString::fromUtf8(e.text);
+        QVERIFY(text.startsWith(QStringLiteral("# Generated by Sluice")));
+        QVERIFY(text.contains(QStringLiteral("\ndomain: \"sluice\"\ndescriptors:\n")));
+        QVERIFY(text.contains(QStringLiteral("- key: \"remote_address\"\n")));
+        QVERIFY(text.contains(QStringLiteral("unit: \"minute\"\n")));
+        QVERIFY(text.contains(QStringLiteral("shadow_mode: true\n")));
+        QVERIFY(text.contains(QStringLiteral("failure_mode_deny: true")));
+        QCOMPARE(text.count(QStringLiteral("shadow_mode")), 1);
+        // YAML 1.1 reads U+2029 as a line break: it never reaches the file.
+        QVERIFY(text.contains(QStringLiteral("# partners descriptors: []")));
+        QVERIFY(!text.contains(QChar::ParagraphSeparator));
+        QCOMPARE(text.count(QStringLiteral("requests_per_unit")), 5);
+    }
+
+    void invalidRulesAreSkipped_data() { everyRuleIsExportedOrSkipped_data(); }
+    void invalidRulesAreSkipped()
+    {
+        // A set built in code may hold rules a file could not: they are never rendered.
+        QFETCH(int, format);
+        RuleSet set;
+        Rule injected = window("injected", Algorithm::FixedWindow, 5, 60 * s, QStringLiteral("ip"));
+        injected.description =
+            QStringLiteral("x\nlimit_req_zone $injected zone=evil:1m rate=1r/s;");
+        set.rules.push_back(injected);
+        set.rules.push_back(
+            window("zero-limit", Algorithm::FixedWindow, 0, 60 * s, QStringLiteral("ip")));
+        set.rules.push_back(bucket("zero-rate", Algorithm::Gcra, 0, s, 1, QStringLiteral("ip")));
+        const Export e = exportRules(set, ExportFormat(format));
+        QCOMPARE(e.skipped.size(), 3);
+        for (const auto &sk : e.skipped) {
+            QVERIFY2(sk.reason.startsWith(QStringLiteral("invalid rule: ")), qPrintable(sk.reason));
+            QVERIFY2(!sk.reason.contains(QLatin1Char('\n')), qPrintable(sk.reason));
+        }
+        for (const QByteArray &line : e.text.split('\n')) {
+            QVERIFY2(!line.trimmed().startsWith("limit_req_zone $injected"), line.constData());
+        }
+    }
+
+    void envoyWithNothingToExportIsStillValid()
+    {
+        RuleSet set;
+        set.rules.push_back(
+            bucket("only-bucket", Algorithm::TokenBucket, 1, s, 1, QStringLiteral("ip")));
+        const Export e = exportRules(set, ExportFormat::Envoy);
+        QCOMPARE(e.skipped.size(), 1);
+        QVERIFY(e.text.endsWith("domain: \"sluice\"\ndescriptors: []\n"));
+        QVERIFY(e.text.contains("not pulled from a rule store"));
+    }
+
+    void kongSkipsAndMaps()
+    {
+        const Export e = exportRules(sampleSet(), ExportFormat::Kong);
+        const auto skipped = skippedMap(e);
+        QVERIFY(skipped.value(QStringLiteral("api-key-hourly")).contains(QStringLiteral("shadow")));
+        QVERIFY(
+            skipped.value(QStringLiteral("hello-per-ip")).contains(QStringLiteral("window 5s")));
+        QVERIFY(skipped.value(QStringLiteral("paused")).contains(QStringLiteral("disabled")));
+        QVERIFY(skipped.value(QStringLiteral("smooth-per-ip"))
+                    .contains(QStringLiteral("sliding_counter")));
+        QVERIFY(!skipped.contains(QStringLiteral("login-per-ip")));
+
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(e.text, &err);
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        QVERIFY(doc.isArray());
+        const QJsonArray plugins = doc.array();
+        QCOMPARE(plugins.size(), 4); // login, partner, search-per-user-day, global-per-second
+        QCOMPARE(plugins.size() + skipped.size(), qsizetype(sampleSet().rules.size()));
+        const QStringList periods{QStringLiteral("second"), QStringLiteral("minute"),
+                                  QStringLiteral("hour"),   QStringLiteral("day"),
+                                  QStringLiteral("month"),  QStringLiteral("year")};
+        QMap<QString, QJsonObject> byRule;
+        for (const QJsonValue &v : plugins) {
+            const QJsonObject p = v.toObject();
+            QCOMPARE(p.value(QLatin1String("name")).toString(), QStringLiteral("rate-limiting"));
+            const QJsonObject c = p.value(QLatin1String("config")).toObject();
+            int n = 0;
+            for (const QString &period : periods) {
+                n += c.contains(period) ? 1 : 0;
+            }
+            QCOMPARE(n, 1);
+            QCOMPARE(c.value(QLatin1String("policy")).toString(), QStringLiteral("local"));
+            for (const QString &k : c.keys()) {
+                QVERIFY2(!k.startsWith(QStringLiteral("redis")), qPrintable(k));
+            }
+            const QJsonArray tags = p.value(QLatin1String("tags")).toArray();
+            QVERIFY(tags.contains(QStringLiteral("sluice")));
+            for (const QJsonValue &t : tags) {
+                if (t.toString().startsWith(QStringLiteral("sluice-rule:"))) {
+                    byRule.insert(t.toString().mid(12), c);
+                }
+            }
+        }
+        const QJsonObject login = byRule.value(QStringLiteral("login-per-ip"));
+        QCOMPARE(login.value(QLatin1String("minute")).toInt(), 5);
+        QCOMPARE(login.value(QLatin1String("limit_by")).toString(), QStringLiteral("ip"));
+        const QJsonObject partner = byRule.value(QStringLiteral("partner-hourly"));
+        QCOMPARE(partner.value(QLatin1String("hour")).toInt(), 500);
+        QCOMPARE(partner.value(QLatin1String("limit_by")).toString(), QStringLiteral("header"));
+        QCOMPARE(partner.value(QLatin1String("header_name")).toString(),
+                 QStringLiteral("X-Partner"));
+        const QJsonObject user = byRule.value(QStringLiteral("search-per-user-day"));
+        QCOMPARE(user.value(QLatin1String("day")).toInt(), 10000);
+        QCOMPARE(user.value(QLatin1String("limit_by")).toString(), QStringLiteral("consumer"));
+        const QJsonObject global = byRule.value(QStringLiteral("global-per-second"));
+        QCOMPARE(global.value(QLatin1String("second")).toInt(), 1000);
+        QCOMPARE(global.value(QLatin1String("limit_by")).toString(), QStringLiteral("service"));
+    }
+
+    void everyRuleIsExportedOrSkipped_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::newRow("nginx") << int(ExportFormat::Nginx);
+        QTest::newRow("envoy") << int(ExportFormat::Envoy);
+        QTest::newRow("kong") << int(ExportFormat::Kong);
+    }
+    void everyRuleIsExportedOrSkipped()
+    {
+        QFETCH(int, format);
+        const RuleSet set = sampleSet();
+        const Export e = exportRules(set, ExportFormat(format));
+        const auto skipped = skippedMap(e);
+        for (const Rule &r : set.rules) {
+            if (skipped.contains(r.id)) {
+                QVERIFY2(!skipped.value(r.id).trimmed().isEmpty(), qPrintable(r.id));
+            } else {
+                // Exported rules are named in the output (a zone, a descriptor, a tag).
+                QString name = r.id;
+                if (ExportFormat(format) == ExportFormat::Nginx) {
+                    name.replace(QLatin1Char('-'), QLatin1Char('_'))
+                        .replace(QLatin1Char('.'), QLatin1Char('_'));
+                }
+                QVERIFY2(QString::fromUtf8(e.text).contains(name), qPrintable(r.id));
+            }
+        }
+    }
+
+    void noConnectionDetails_data() { everyRuleIsExportedOrSkipped_data(); }
+    void noConnectionDetails()
+    {
+        QFETCH(int, format);
+        const QByteArray text = exportRules(sampleSet(), ExportFormat(format)).text.toLower();
+        for (const char *secret : {"password", "redis://", "rediss://", "requirepass", "redis_host",
+                                   "redis_port", "6379"}) {
+            QVERIFY2(!text.contains(secret), secret);
+        }
+    }
+
+    void jsonAndYamlAreTheNormalizedFile()
+    {
+        const RuleSet set = sampleSet();
+        const Export j = exportRules(set, ExportFormat::Json);
+        QCOMPARE(j.text, toJson(set));
+        QVERIFY(j.skipped.isEmpty());
+        const Export y = exportRules(set, ExportFormat::Yaml);
+        QCOMPARE(y.text, toYaml(set));
+        QVERIFY(y.skipped.isEmpty());
+    }
+
+    void nginxAcceptsTheExport()
+    {
+        if (nginxBinary().isEmpty()) {
+            QSKIP("nginx is not installed");
+        }
+        NginxDir d;
+        QVERIFY(d.dir.isValid());
+        const QByteArray exported = exportRules(sampleSet(), ExportFormat::Nginx).text;
+        QVERIFY(writeNginxConf(d, exported));
+        QCOMPARE(locationLines(exported).size(), 7); // one location per exported rule
+        const auto [code, output] = nginxTest(d);
+        QVERIFY2(code == 0, qPrintable(output));
+    }
+
+    void nginxRejectsABrokenExport()
+    {
+        // The check above can fail: a damaged export does not pass nginx -t.
+        if (nginxBinary().isEmpty()) {
+            QSKIP("nginx is not installed");
+        }
+        QByteArray broken = exportRules(sampleSet(), ExportFormat::Nginx).text;
+        QVERIFY(broken.contains(" rate=100r/s;"));
+        broken.replace(" rate=100r/s;", " rate=100r/h;");
+        NginxDir d;
+        QVERIFY(writeNginxConf(d, broken));
+        const auto [code, output] = nginxTest(d);
+        QVERIFY2(code != 0, qPrintable(output));
+        QVERIFY2(output.contains(QStringLiteral("invalid rate")), qPrintable(output));
+    }
+
+    void nginxEnforcesTheGcraBurst()
+    {
+        // The exported gcra rule (1/m, burst 2 -> burst=2 nodelay) in a real nginx on loopback:
+        // 3 requests pass at once, the 4th gets 429. At 1r/m the bucket cannot drain meanwhile.
+        if (nginxBinary().isEmpty()) {
+            QSKIP("nginx is not installed");
+        }
+        NginxDir d;
+        QVERIFY(writeNginxConf(d, exportRules(sampleSet(), ExportFormat::Nginx).text));
+        QProcess nginx;
+        nginx.setProcessChannelMode(QProcess::MergedChannels);
+        nginx.start(nginxBinary(),
+                    {QStringLiteral("-p"), d.dir.path() + QLatin1Char('/'), QStringLiteral("-e"),
+                     d.dir.filePath(QStringLiteral("error.log")), QStringLiteral("-c"), d.conf(),
+                     QStringLiteral("-g"), QStringLiteral("daemon off; master_process off;")});
+        QVERIFY(nginx.waitForStarted(5000));
+        auto stopNginx = qScopeGuard([&] {
+            nginx.terminate();
+            if (!nginx.waitForFinished(5000)) {
+                nginx.kill();
+                nginx.waitForFinished();
+            }
+        });
+        QElapsedTimer t;
+        t.start();
+        int first = -1;
+        while (t.elapsed() < 5000) {
+            first = httpStatus(d.port, "/sluice_strict_one");
+            if (first > 0 || nginx.state() != QProcess::Running) {
+                break;
+            }
+            QTest::qWait(50);
+        }
+        QVERIFY2(first == 200, nginx.readAll().constData());
+        QList<int> statuses;
+        for (int i = 0; i < 5; ++i) {
+            statuses << httpStatus(d.port, "/sluice_burst_gcra");
+        }
+        QCOMPARE(statuses, (QList<int>{200, 200, 200, 429, 429}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExporters)
+#include "tst_exporters.moc"
