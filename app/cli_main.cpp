@@ -2,6 +2,7 @@
 #include "cli/args.h"
 #include "cli/bench.h"
 #include "cli/check.h"
+#include "cli/rules.h"
 
 #include <QCoreApplication>
 
@@ -14,6 +15,7 @@ const char *usageText =
     "\n"
     "commands:\n"
     "  check   make real rate-limit decisions through the scripts in Redis\n"
+    "  rules   validate, export (json, yaml, nginx, envoy, kong), push to and pull from Redis\n"
     "  bench   decisions/s per algorithm beside redis-benchmark running the same script\n"
     "\n"
     "Exit status: 0 success (a denial is a result), 1 runtime failure, 2 bad usage.\n"
@@ -37,11 +39,14 @@ int main(int argc, char **argv)
     if (cmd == "bench") {
         return sluice::cli::bench(args);
     }
+    if (cmd == "rules") {
+        return sluice::cli::rules(args);
+    }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         std::fputs(usageText, stdout);
         return sluice::cli::exitOk;
     }
-    if (cmd == "simulate" || cmd == "keys" || cmd == "rules" || cmd == "serve" || cmd == "load") {
+    if (cmd == "simulate" || cmd == "keys" || cmd == "serve" || cmd == "load") {
         return sluice::cli::fail(QString::fromUtf8(cmd),
                                  QStringLiteral("this command is not in this version yet"),
                                  sluice::cli::exitUsage);

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <netinet/in.h>
@@ -356,6 +357,173 @@ private Q_SLOTS:
         r = cli({});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("usage"));
+    }
+
+    void rulesValidate()
+    {
+        const QString sample = QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/rules.json");
+        Run r = cli({QStringLiteral("rules"), QStringLiteral("validate"), sample});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("valid"));
+
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"version\": 1, \"rules\": [\n"
+                "  {\"id\": \"a\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\",\n"
+                "   \"limit\": 0, \"window\": \"5s\"},\n"
+                "  {\"id\": \"b\", \"scope\": \"ip\", \"algorithm\": \"gcra\",\n"
+                "   \"rate\": \"1/s\", \"burst\": 2, \"limt\": 3}\n"
+                "]}\n");
+        f.close();
+        r = cli({QStringLiteral("rules"), QStringLiteral("validate"), bad});
+        QCOMPARE(r.exitCode, 2);
+        // Every error, each with file:line:column and the field path.
+        QVERIFY2(r.err.contains(bad.toUtf8() + ":3:"), r.err.constData());
+        QVERIFY(r.err.contains("rules[0].limit"));
+        QVERIFY(r.err.contains("rules[1].limt"));
+        r = cli(
+            {QStringLiteral("rules"), QStringLiteral("validate"), bad, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 2);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("valid")].toBool(), false);
+        QCOMPARE(o[QStringLiteral("errors")].toArray().size(), 2);
+
+        r = cli({QStringLiteral("rules"), QStringLiteral("validate"),
+                 dir.filePath(QStringLiteral("missing.json"))});
+        QCOMPARE(r.exitCode, 2);
+        r = cli({QStringLiteral("rules"), QStringLiteral("frobnicate")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("unknown subcommand"));
+    }
+
+    void rulesExport()
+    {
+        const QString sample = QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/rules.json");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("limits.conf"));
+        Run r = cli({QStringLiteral("rules"), QStringLiteral("export"), sample,
+                     QStringLiteral("--format"), QStringLiteral("nginx"), QStringLiteral("--out"),
+                     out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray conf = f.readAll();
+        QVERIFY(conf.contains("limit_req_zone"));
+        QVERIFY(conf.contains("limit_req_status 429;"));
+        // What nginx cannot express is said on stderr, rule by rule.
+        QVERIFY2(r.err.contains("skipped rule 'hello-per-ip'"), r.err.constData());
+        r = cli({QStringLiteral("rules"), QStringLiteral("export"), sample,
+                 QStringLiteral("--format"), QStringLiteral("toml")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--format 'toml' is unknown"));
+        // YAML to stdout, and back: the same rules.
+        r = cli({QStringLiteral("rules"), QStringLiteral("export"), sample,
+                 QStringLiteral("--format"), QStringLiteral("yaml")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("algorithm: fixed_window"));
+    }
+
+    void rulesPushPullAndCheck()
+    {
+        const QString sample = QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/rules.json");
+        Connection c = test::connect();
+        // The CLI uses the default store namespace: start from an empty one.
+        for (const char *k :
+             {"{sluice}:rules", "{sluice}:rules:version", "{sluice}:rules:history"}) {
+            (void)c.command({"DEL", k});
+        }
+        Run r = cli({QStringLiteral("rules"), QStringLiteral("push"), sample,
+                     QStringLiteral("--url"), url(), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object()[QStringLiteral("version")].toInt(), 1);
+
+        QTemporaryDir dir;
+        const QString pulled = dir.filePath(QStringLiteral("pulled.yaml"));
+        r = cli({QStringLiteral("rules"), QStringLiteral("pull"), QStringLiteral("--url"), url(),
+                 QStringLiteral("--out"), pulled});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(pulled);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray yaml = f.readAll();
+        f.close();
+        QVERIFY(yaml.contains("based_on: 1"));
+        // Someone edits the pulled file and pushes: version 2.
+        yaml.replace("burst: 200", "burst: 300");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(yaml);
+        f.close();
+        r = cli({QStringLiteral("rules"), QStringLiteral("push"), pulled, QStringLiteral("--url"),
+                 url()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("pushed version 2"));
+        // The original file is now stale: a conflict, exit 1, nothing written.
+        r = cli({QStringLiteral("rules"), QStringLiteral("push"), sample, QStringLiteral("--url"),
+                 url()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("conflict") && r.err.contains("v2 changed api-global"),
+                 r.err.constData());
+        QCOMPARE(c.command({"GET", "{sluice}:rules:version"})->str, QByteArray("2"));
+        // --force overwrites.
+        r = cli({QStringLiteral("rules"), QStringLiteral("push"), sample, QStringLiteral("--url"),
+                 url(), QStringLiteral("--force")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(c.command({"GET", "{sluice}:rules:version"})->str, QByteArray("3"));
+
+        // check with a rule from the file and from Redis.
+        const QString subject = uniqueId("subj");
+        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--rules"),
+                 sample, QStringLiteral("--rule"), QStringLiteral("login-per-ip"),
+                 QStringLiteral("--subject"), subject, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("limit")].toInt(), 3); // gcra burst 2: limit 3
+        QCOMPARE(o[QStringLiteral("key")].toString(),
+                 QStringLiteral("rate_limit:login-per-ip:{%1}").arg(subject));
+        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                 QStringLiteral("--from-redis"), QStringLiteral("--rule"),
+                 QStringLiteral("login-per-ip"), QStringLiteral("--subject"), subject,
+                 QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("remaining")].toInt(), 1); // the same key: one more spent
+        (void)c.command({"DEL", o[QStringLiteral("key")].toString().toUtf8()});
+        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--rules"),
+                 sample, QStringLiteral("--rule"), QStringLiteral("nope"),
+                 QStringLiteral("--subject"), subject});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--rule 'nope' is not in"));
+        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--rules"),
+                 sample, QStringLiteral("--rule"), QStringLiteral("login-per-ip"),
+                 QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--subject"),
+                 subject});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--limit is part of an inline policy"));
+    }
+
+    void invalidFileNeverReachesRedis()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.yaml"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("version: 1\nrules:\n  - id: x\n    scope: ip\n    algorithm: gcra\n"
+                "    rate: 0/s\n    burst: 1\n");
+        f.close();
+        Connection c = test::connect();
+        const auto before = c.command({"GET", "{sluice}:rules:version"});
+        Run r = cli({QStringLiteral("rules"), QStringLiteral("push"), bad, QStringLiteral("--url"),
+                     url(), QStringLiteral("--force")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("rules[0].rate") && r.err.contains("nothing was done"),
+                 r.err.constData());
+        QCOMPARE(c.command({"GET", "{sluice}:rules:version"})->str, before->str);
+        // Redis unreachable: exit 1, naming the address.
+        r = cli({QStringLiteral("rules"), QStringLiteral("pull"), QStringLiteral("--url"),
+                 QStringLiteral("redis://127.0.0.1:%1").arg(closedPort())});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("cannot connect"));
     }
 
     void benchRuns()

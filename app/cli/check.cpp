@@ -1,6 +1,7 @@
 #include "check.h"
 
 #include "args.h"
+#include "rules.h"
 
 #include "limiter/redislimiter.h"
 #include "redis/endpoint.h"
@@ -26,8 +27,9 @@ int usage(const QString &message)
 {
     return fail(command,
                 message + QStringLiteral("\nusage: sluice-cli check --url redis://[user:pass@]"
-                                         "host:port[/db] --algorithm A (--limit N --window W | "
-                                         "--rate R --burst B) [--id ID] [--key-prefix P] "
+                                         "host:port[/db] (--rules FILE --rule ID | --from-redis "
+                                         "--rule ID | --algorithm A (--limit N --window W | "
+                                         "--rate R --burst B) [--id ID] [--key-prefix P]) "
                                          "--subject S [--cost C] [--count K] [--now-us T] "
                                          "[--json]"),
                 exitUsage);
@@ -36,10 +38,6 @@ int usage(const QString &message)
 Result<Policy> policyFromArgs(const Args &args)
 {
     auto invalid = [](const QString &m) { return Error::make(Error::Kind::Invalid, m); };
-    if (args.has("rules") || args.has("rule")) {
-        return invalid(QStringLiteral("--rules/--rule are not available in this version yet; "
-                                      "give the policy inline with --algorithm"));
-    }
     if (!args.has("algorithm")) {
         return invalid(QStringLiteral("--algorithm is required (fixed_window, sliding_log, "
                                       "sliding_counter, token_bucket, leaky_bucket, gcra)"));
@@ -158,6 +156,7 @@ int check(const QList<QByteArray> &argv)
     auto parsed = Args::parse(argv, {{"url", true},
                                      {"rules", true},
                                      {"rule", true},
+                                     {"from-redis", false},
                                      {"algorithm", true},
                                      {"limit", true},
                                      {"window", true},
@@ -185,7 +184,45 @@ int check(const QList<QByteArray> &argv)
     if (!endpoint) {
         return usage(QStringLiteral("--url: %1").arg(endpoint.error().message));
     }
-    auto policy = policyFromArgs(args);
+    // The policy: a rule of a rule file or of the RuleStore, or given inline.
+    std::optional<Policy> fromRules;
+    if (args.has("rules") || args.has("from-redis") || args.has("rule")) {
+        for (const char *inlineFlag :
+             {"algorithm", "limit", "window", "rate", "burst", "id", "key-prefix"}) {
+            if (args.has(inlineFlag)) {
+                return usage(QStringLiteral("--%1 is part of an inline policy; with --rules or "
+                                            "--from-redis the rule gives it")
+                                 .arg(QLatin1String(inlineFlag)));
+            }
+        }
+        if (!args.has("rule")) {
+            return usage(QStringLiteral("--rule ID is required with --rules or --from-redis"));
+        }
+        int code = exitOk;
+        auto loaded = loadRulesForCommand(args, command, &code);
+        if (!loaded) {
+            return code;
+        }
+        const Rule *rule = loaded->set.find(args.text("rule"));
+        if (rule == nullptr) {
+            QStringList ids;
+            for (const Rule &r : loaded->set.rules) {
+                ids << r.id;
+            }
+            return usage(QStringLiteral("--rule '%1' is not in %2 (it has: %3)")
+                             .arg(printable(args.raw("rule")), loaded->origin,
+                                  ids.isEmpty() ? QStringLiteral("no rules")
+                                                : ids.join(QStringLiteral(", "))));
+        }
+        if (!rule->enabled && !args.has("json")) {
+            fail(command,
+                 QStringLiteral("note: rule '%1' is disabled; deciding as if it were enabled")
+                     .arg(rule->id),
+                 exitOk);
+        }
+        fromRules = rule->policy();
+    }
+    auto policy = fromRules ? Result<Policy>(*fromRules) : policyFromArgs(args);
     if (!policy) {
         return usage(policy.error().message);
     }

@@ -1,0 +1,351 @@
+#include "rules.h"
+
+#include "args.h"
+
+#include "redis/connection.h"
+#include "redis/endpoint.h"
+#include "rules/codec.h"
+#include "rules/exporter.h"
+#include "rules/rulestore.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <cstdio>
+
+namespace sluice::cli {
+
+namespace {
+
+const QString usageText = QStringLiteral(
+    "\nusage: sluice-cli rules validate FILE [--json]\n"
+    "       sluice-cli rules export FILE --format json|yaml|nginx|envoy|kong [--out F]\n"
+    "       sluice-cli rules push FILE --url URL [--force] [--json]\n"
+    "       sluice-cli rules pull --url URL [--out F] [--json]");
+
+void writeOut(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+}
+
+void writeErr(const QString &line)
+{
+    const QByteArray b = (line + QLatin1Char('\n')).toLocal8Bit();
+    std::fwrite(b.constData(), 1, size_t(b.size()), stderr);
+}
+
+QJsonObject toJson(const Diagnostic &d)
+{
+    return QJsonObject{{QStringLiteral("file"), d.file},
+                       {QStringLiteral("line"), d.line},
+                       {QStringLiteral("column"), d.column},
+                       {QStringLiteral("path"), d.path},
+                       {QStringLiteral("message"), d.message}};
+}
+
+// Writes all of `bytes` to `path` or nothing: a failed write never leaves a half file.
+Result<void> saveAtomically(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        return Error::make(Error::Kind::Io,
+                           QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+    }
+    return {};
+}
+
+// A file given on the command line, loaded and validated; every diagnostic goes to stderr.
+std::optional<RuleSet> loadFileReporting(const QString &command, const QString &path)
+{
+    const rules::Loaded loaded = rules::loadFile(path);
+    if (!loaded.ok()) {
+        for (const Diagnostic &d : loaded.errors) {
+            writeErr(d.toString());
+        }
+        fail(command,
+             QStringLiteral("%1 is not a valid rule file (%2 error(s)); nothing was done")
+                 .arg(path)
+                 .arg(loaded.errors.size()),
+             exitUsage);
+        return std::nullopt;
+    }
+    return loaded.set;
+}
+
+Result<Connection> connectFromArgs(const Args &args, const QString &command, int *exitCode)
+{
+    if (!args.has("url")) {
+        *exitCode = fail(command, QStringLiteral("--url is required") + usageText, exitUsage);
+        return Error::make(Error::Kind::Invalid, QString());
+    }
+    auto endpoint = Endpoint::parse(args.text("url"));
+    if (!endpoint) {
+        *exitCode = fail(command, QStringLiteral("--url: ") + endpoint.error().message, exitUsage);
+        return endpoint.error();
+    }
+    auto c = Connection::open(*endpoint);
+    if (!c) {
+        *exitCode = fail(command, c.error().message, exitRuntime);
+    }
+    return c;
+}
+
+int validate(const Args &args)
+{
+    const QString command = QStringLiteral("rules validate");
+    if (args.positional().size() != 1) {
+        return fail(command, QStringLiteral("give exactly one rule file") + usageText, exitUsage);
+    }
+    const QString path = QString::fromLocal8Bit(args.positional().first());
+    const rules::Loaded loaded = rules::loadFile(path);
+    if (args.has("json")) {
+        QJsonArray errors;
+        for (const Diagnostic &d : loaded.errors) {
+            errors.append(toJson(d));
+        }
+        const QJsonObject o{{QStringLiteral("file"), path},
+                            {QStringLiteral("valid"), loaded.ok()},
+                            {QStringLiteral("rules"), qint64(loaded.set.rules.size())},
+                            {QStringLiteral("errors"), errors}};
+        writeOut(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+    } else if (loaded.ok()) {
+        writeOut(QStringLiteral("%1: %2 rule(s), valid\n")
+                     .arg(path)
+                     .arg(loaded.set.rules.size())
+                     .toLocal8Bit());
+    } else {
+        for (const Diagnostic &d : loaded.errors) {
+            writeErr(d.toString());
+        }
+        writeErr(QStringLiteral("%1: %2 error(s)").arg(path).arg(loaded.errors.size()));
+    }
+    return loaded.ok() ? exitOk : exitUsage;
+}
+
+int exportCommand(const Args &args)
+{
+    const QString command = QStringLiteral("rules export");
+    if (args.positional().size() != 1) {
+        return fail(command, QStringLiteral("give exactly one rule file") + usageText, exitUsage);
+    }
+    if (!args.has("format")) {
+        return fail(command,
+                    QStringLiteral("--format is required: json, yaml, nginx, envoy or kong"),
+                    exitUsage);
+    }
+    const auto format = rules::exportFormatFromName(args.text("format"));
+    if (!format) {
+        return fail(command,
+                    QStringLiteral("--format '%1' is unknown; expected json, yaml, nginx, envoy "
+                                   "or kong")
+                        .arg(printable(args.raw("format"))),
+                    exitUsage);
+    }
+    const auto set = loadFileReporting(command, QString::fromLocal8Bit(args.positional().first()));
+    if (!set) {
+        return exitUsage;
+    }
+    const rules::Export out = rules::exportRules(*set, *format);
+    for (const auto &s : out.skipped) {
+        writeErr(QStringLiteral("sluice-cli %1: skipped rule '%2': %3")
+                     .arg(command, s.ruleId, s.reason));
+    }
+    if (args.has("out")) {
+        if (auto saved = saveAtomically(args.text("out"), out.text); !saved) {
+            return fail(command, saved.error().message, exitRuntime);
+        }
+    } else {
+        writeOut(out.text);
+    }
+    return exitOk;
+}
+
+int push(const Args &args)
+{
+    const QString command = QStringLiteral("rules push");
+    if (args.positional().size() != 1) {
+        return fail(command, QStringLiteral("give exactly one rule file") + usageText, exitUsage);
+    }
+    // Validate before connecting: an invalid file never reaches Redis.
+    const auto set = loadFileReporting(command, QString::fromLocal8Bit(args.positional().first()));
+    if (!set) {
+        return exitUsage;
+    }
+    int code = exitOk;
+    auto c = connectFromArgs(args, command, &code);
+    if (!c) {
+        return code;
+    }
+    const rules::RuleStore store;
+    auto pushed = store.push(*c, *set, args.has("force"));
+    if (!pushed) {
+        // A conflict (someone changed the rules since this file was pulled) is a runtime
+        // failure: the file is fine, the store moved on.
+        return fail(command, pushed.error().message,
+                    pushed.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);
+    }
+    if (args.has("json")) {
+        const QJsonObject o{
+            {QStringLiteral("version"), pushed->version},
+            {QStringLiteral("added"), QJsonArray::fromStringList(pushed->added)},
+            {QStringLiteral("changed"), QJsonArray::fromStringList(pushed->changed)},
+            {QStringLiteral("removed"), QJsonArray::fromStringList(pushed->removed)}};
+        writeOut(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+    } else if (pushed->unchanged()) {
+        writeOut(QStringLiteral("no change: Redis at %1 already holds these rules (version %2)\n")
+                     .arg(c->endpoint().display())
+                     .arg(pushed->version)
+                     .toLocal8Bit());
+    } else {
+        QStringList parts;
+        auto part = [&](const char *what, const QStringList &ids) {
+            if (!ids.isEmpty()) {
+                parts << QStringLiteral("%1 %2").arg(QLatin1String(what),
+                                                     ids.join(QStringLiteral(", ")));
+            }
+        };
+        part("added", pushed->added);
+        part("changed", pushed->changed);
+        part("removed", pushed->removed);
+        writeOut(QStringLiteral("pushed version %1 to Redis at %2: %3\n")
+                     .arg(pushed->version)
+                     .arg(c->endpoint().display(), parts.join(QStringLiteral("; ")))
+                     .toLocal8Bit());
+    }
+    return exitOk;
+}
+
+int pull(const Args &args)
+{
+    const QString command = QStringLiteral("rules pull");
+    if (!args.positional().isEmpty()) {
+        return fail(command, QStringLiteral("pull takes no file argument; use --out F") + usageText,
+                    exitUsage);
+    }
+    const QString out = args.text("out");
+    const bool yaml = out.endsWith(QLatin1String(".yaml")) || out.endsWith(QLatin1String(".yml"));
+    if (!out.isEmpty() && !yaml && !out.endsWith(QLatin1String(".json"))) {
+        return fail(
+            command,
+            QStringLiteral("--out %1: the file name must end in .json, .yaml or .yml").arg(out),
+            exitUsage);
+    }
+    int code = exitOk;
+    auto c = connectFromArgs(args, command, &code);
+    if (!c) {
+        return code;
+    }
+    auto snap = rules::RuleStore().pull(*c);
+    if (!snap) {
+        return fail(command, snap.error().message, exitRuntime);
+    }
+    const QByteArray bytes = yaml ? rules::toYaml(snap->set) : rules::toJson(snap->set);
+    if (out.isEmpty()) {
+        writeOut(bytes);
+        return exitOk;
+    }
+    if (auto saved = saveAtomically(out, bytes); !saved) {
+        return fail(command, saved.error().message, exitRuntime);
+    }
+    writeErr(QStringLiteral("pulled version %1 (%2 rule(s)) from Redis at %3 into %4")
+                 .arg(snap->version)
+                 .arg(snap->set.rules.size())
+                 .arg(c->endpoint().display(), out));
+    return exitOk;
+}
+
+} // namespace
+
+int rules(const QList<QByteArray> &argv)
+{
+    const QByteArray sub = argv.isEmpty() ? QByteArray() : argv.first();
+    const QList<QByteArray> rest = argv.mid(1);
+    auto parsed = Args::parse(
+        rest, {{"json", false}, {"format", true}, {"out", true}, {"url", true}, {"force", false}});
+    const QString command = QStringLiteral("rules ") + QString::fromUtf8(sub);
+    if (!parsed) {
+        return fail(command.trimmed(), parsed.error().message + usageText, exitUsage);
+    }
+    // Each subcommand accepts only its own options.
+    auto only = [&](std::initializer_list<const char *> allowed) -> int {
+        for (const char *flag : {"json", "format", "out", "url", "force"}) {
+            bool ok = false;
+            for (const char *a : allowed) {
+                ok = ok || qstrcmp(a, flag) == 0;
+            }
+            if (!ok && parsed->has(flag)) {
+                return fail(command,
+                            QStringLiteral("--%1 does not apply here").arg(QLatin1String(flag)) +
+                                usageText,
+                            exitUsage);
+            }
+        }
+        return exitOk;
+    };
+    if (sub == "validate") {
+        if (int r = only({"json"})) {
+            return r;
+        }
+        return validate(*parsed);
+    }
+    if (sub == "export") {
+        if (int r = only({"format", "out"})) {
+            return r;
+        }
+        return exportCommand(*parsed);
+    }
+    if (sub == "push") {
+        if (int r = only({"url", "force", "json"})) {
+            return r;
+        }
+        return push(*parsed);
+    }
+    if (sub == "pull") {
+        if (int r = only({"url", "out", "json"})) {
+            return r;
+        }
+        return pull(*parsed);
+    }
+    return fail(QStringLiteral("rules"),
+                (sub.isEmpty() ? QStringLiteral("a subcommand is required")
+                               : QStringLiteral("unknown subcommand '%1'").arg(printable(sub))) +
+                    usageText,
+                exitUsage);
+}
+
+Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command, int *exitCode)
+{
+    auto none = [] { return Error::make(Error::Kind::Invalid, QString()); };
+    if (args.has("rules") == args.has("from-redis")) {
+        *exitCode =
+            fail(command, QStringLiteral("give the rules with either --rules FILE or --from-redis"),
+                 exitUsage);
+        return none();
+    }
+    if (args.has("rules")) {
+        const QString path = args.text("rules");
+        const auto set = loadFileReporting(command, path);
+        if (!set) {
+            *exitCode = exitUsage;
+            return none();
+        }
+        return LoadedRules{*set, path};
+    }
+    auto c = connectFromArgs(args, command, exitCode);
+    if (!c) {
+        return none();
+    }
+    auto snap = rules::RuleStore().pull(*c);
+    if (!snap) {
+        *exitCode = fail(command, snap.error().message, exitRuntime);
+        return none();
+    }
+    return LoadedRules{snap->set, QStringLiteral("the rules in Redis at %1 (version %2)")
+                                      .arg(c->endpoint().display())
+                                      .arg(snap->version)};
+}
+
+} // namespace sluice::cli

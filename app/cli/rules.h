@@ -1,0 +1,26 @@
+#pragma once
+
+#include "common/result.h"
+#include "rules/rule.h"
+
+#include <QByteArray>
+#include <QList>
+
+namespace sluice::cli {
+
+class Args;
+
+// sluice-cli rules validate | export | push | pull (FORMATS.md).
+int rules(const QList<QByteArray> &argv);
+
+// The rule set of `--rules FILE`, or of the RuleStore at `--url` with `--from-redis`. On
+// failure prints what went wrong (every diagnostic of an invalid file) and returns the exit
+// code to use (2 for an invalid file or usage, 1 for Redis failures) as the error.
+struct LoadedRules
+{
+    RuleSet set;
+    QString origin; // "rules.json" or "Redis at host:port (version 7)"
+};
+Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command, int *exitCode);
+
+} // namespace sluice::cli
