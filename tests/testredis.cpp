@@ -4,6 +4,10 @@
 #include <QFile>
 #include <QTest>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 namespace sluice::test {
 
 QString redisUrl()
@@ -71,6 +75,19 @@ qint64 pttl(Connection &c, const QByteArray &key)
 {
     auto r = c.command({"PTTL", key});
     return r ? r->integer : -3;
+}
+
+quint16 freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
 }
 
 } // namespace sluice::test

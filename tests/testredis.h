@@ -22,5 +22,8 @@ QByteArray keyPrefix();
 void cleanup(Connection &c);
 // PTTL of a key: -2 absent, -1 no TTL, else ms.
 qint64 pttl(Connection &c, const QByteArray &key);
+// A loopback TCP port that was free a moment ago (bound to port 0, then released): nothing
+// listens there, so a connection to it is refused.
+quint16 freeLoopbackPort();
 
 } // namespace sluice::test

@@ -10,10 +10,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 using namespace sluice;
 
 namespace {
@@ -46,19 +42,6 @@ QString uniqueId(const char *stem)
         .arg(QLatin1String(stem))
         .arg(QCoreApplication::applicationPid())
         .arg(++n);
-}
-
-quint16 closedPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
 }
 
 } // namespace
@@ -338,7 +321,7 @@ private Q_SLOTS:
 
     void unreachableRedis()
     {
-        const quint16 port = closedPort();
+        const quint16 port = test::freeLoopbackPort();
         Run r = cli({QStringLiteral("check"), QStringLiteral("--url"),
                      QStringLiteral("redis://127.0.0.1:%1").arg(port),
                      QStringLiteral("--algorithm"), QStringLiteral("gcra"),
@@ -521,7 +504,7 @@ private Q_SLOTS:
         QCOMPARE(c.command({"GET", "{sluice}:rules:version"})->str, before->str);
         // Redis unreachable: exit 1, naming the address.
         r = cli({QStringLiteral("rules"), QStringLiteral("pull"), QStringLiteral("--url"),
-                 QStringLiteral("redis://127.0.0.1:%1").arg(closedPort())});
+                 QStringLiteral("redis://127.0.0.1:%1").arg(test::freeLoopbackPort())});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("cannot connect"));
     }

@@ -1,5 +1,6 @@
 #include "rules/codec.h"
 #include "rules/exporter.h"
+#include "testredis.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -164,19 +165,6 @@ QString nginxBinary()
     return {};
 }
 
-quint16 freeLoopbackPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
-
 // One HTTP/1.0 GET to 127.0.0.1:port; the status code, or -1.
 int httpStatus(quint16 port, const QByteArray &path)
 {
@@ -243,7 +231,7 @@ bool writeNginxConf(NginxDir &d, const QByteArray &exported)
     }
     ok.write("ok\n");
     exp.write(exported);
-    d.port = freeLoopbackPort();
+    d.port = test::freeLoopbackPort();
     QString locations;
     for (const auto &[zone, lines] : locationLines(exported)) {
         locations += QStringLiteral("        location = /%1 {\n").arg(zone);
