@@ -6,7 +6,6 @@
 #include "limiter/redislimiter.h"
 #include "redis/endpoint.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -273,7 +272,14 @@ int check(const QList<QByteArray> &argv)
     const Request request{&*policy, key, cost, nowUs, 0};
     const bool json = args.has("json");
     const bool array = args.has("count");
-    QJsonArray all;
+    // With --count and --json the decisions form one array, streamed as they come (--count
+    // may be ten million) and closed even when a later chunk fails, so stdout stays valid JSON.
+    qint64 printed = 0;
+    auto closeArray = [&] {
+        if (json && array) {
+            out(printed == 0 ? QByteArray("[]\n") : QByteArray("]\n"));
+        }
+    };
     // Pipelined in chunks: one round trip per 64 decisions, in order.
     constexpr qint64 chunk = 64;
     std::vector<Request> batch;
@@ -282,26 +288,28 @@ int check(const QList<QByteArray> &argv)
         batch.assign(size_t(n), request);
         auto results = limiter.decideBatch(batch);
         if (!results) {
+            closeArray();
             return fail(command, results.error().message, exitRuntime);
         }
         for (auto &r : *results) {
             if (!r) {
+                closeArray();
                 const bool bad = r.error().kind == Error::Kind::Reply;
                 return fail(command, r.error().message, bad ? exitUsage : exitRuntime);
             }
             if (!json) {
                 out((toText(*r, key) + QLatin1Char('\n')).toUtf8());
             } else if (array) {
-                all.append(toJson(*r, key));
+                out((printed == 0 ? QByteArray("[") : QByteArray(",")) +
+                    QJsonDocument(toJson(*r, key)).toJson(QJsonDocument::Compact));
             } else {
                 out(QJsonDocument(toJson(*r, key)).toJson(QJsonDocument::Compact) + '\n');
             }
+            ++printed;
         }
         done += n;
     }
-    if (json && array) {
-        out(QJsonDocument(all).toJson(QJsonDocument::Compact) + '\n');
-    }
+    closeArray();
     return exitOk;
 }
 
