@@ -2,7 +2,9 @@
 #include "cli/args.h"
 #include "cli/bench.h"
 #include "cli/check.h"
+#include "cli/keys.h"
 #include "cli/rules.h"
+#include "cli/simulate.h"
 
 #include <QCoreApplication>
 
@@ -17,6 +19,8 @@ const char *usageText =
     "  check   make real rate-limit decisions through the scripts in Redis\n"
     "  rules   validate, export (json, yaml, nginx, envoy, kong), push to and pull from Redis\n"
     "  bench   decisions/s per algorithm beside redis-benchmark running the same script\n"
+    "  simulate every rule of a scenario on the same traffic, in process or on Redis\n"
+    "  keys    list limiter keys with decoded state and health; keys fix sets TTLs from rules\n"
     "\n"
     "Exit status: 0 success (a denial is a result), 1 runtime failure, 2 bad usage.\n"
     "See README.md and the design's FORMATS.md for every option.\n";
@@ -42,11 +46,17 @@ int main(int argc, char **argv)
     if (cmd == "rules") {
         return sluice::cli::rules(args);
     }
+    if (cmd == "simulate") {
+        return sluice::cli::simulate(args);
+    }
+    if (cmd == "keys") {
+        return sluice::cli::keys(args);
+    }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         std::fputs(usageText, stdout);
         return sluice::cli::exitOk;
     }
-    if (cmd == "simulate" || cmd == "keys" || cmd == "serve" || cmd == "load") {
+    if (cmd == "serve" || cmd == "load") {
         return sluice::cli::fail(QString::fromUtf8(cmd),
                                  QStringLiteral("this command is not in this version yet"),
                                  sluice::cli::exitUsage);

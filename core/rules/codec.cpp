@@ -148,13 +148,6 @@ bool isBlank(const QByteArray &bytes)
                        [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
 }
 
-QString emptyMessage(const QByteArray &bytes, Flavor flavor)
-{
-    return (bytes.isEmpty() ? u"the file is empty"_s : u"the file contains only whitespace"_s) +
-           (flavor == Flavor::Json ? u"; expected a rule set: {\"version\": 1, \"rules\": [...]}"_s
-                                   : u"; expected a rule set: version: 1 and rules: [...]"_s);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Builder: tree -> RuleSet, with type, unknown-field and missing-field errors.
 
@@ -240,30 +233,46 @@ public:
                 set.basedOn = *v; // validate() checks the sign
             }
         }
+        buildRules(o, set.rules);
+        return set;
+    }
+
+    // The "rules" member of a document object: required, an array of rule objects.
+    void buildRules(const QJsonObject &o, std::vector<Rule> &out)
+    {
         if (!o.contains(u"rules"_s)) {
             error(u"rules"_s, u"the list of rules is missing; expected rules: %1 (it may be "
                               "empty)"_s.arg(arrayWord()));
-            return set;
+            return;
         }
         const QJsonValue rules = o.value(u"rules"_s);
         if (!rules.isArray()) {
             error(u"rules"_s, u"expected %1 of rules, got %2"_s.arg(arrayWord(), describe(rules)));
-            return set;
+            return;
         }
         const QJsonArray array = rules.toArray();
-        set.rules.reserve(size_t(array.size()));
+        out.reserve(size_t(array.size()));
         for (qsizetype i = 0; i < array.size(); ++i) {
             const QString path = fieldpath::element(u"rules"_s, i);
             const QJsonValue v = array.at(i);
             if (!v.isObject()) {
                 error(path, u"expected a rule (%1 with id, scope, algorithm, ...), got %2"_s.arg(
                                 objectWord(), describe(v)));
-                set.rules.emplace_back(); // keeps rules[i] <-> set.rules[i]
+                out.emplace_back(); // keeps rules[i] <-> set.rules[i]
                 continue;
             }
-            set.rules.push_back(buildRule(v.toObject(), path));
+            out.push_back(buildRule(v.toObject(), path));
         }
-        return set;
+    }
+
+    // A document root that must be an object, for documents that embed rules.
+    bool expectObject(const QJsonValue &root, const QString &expected)
+    {
+        if (root.isObject()) {
+            return true;
+        }
+        error({}, u"expected %1, got %2"_s.arg(expected, describe(root)));
+        return false;
     }
 
     Rule buildRule(const QJsonObject &o, const QString &path)
@@ -1327,39 +1336,43 @@ QByteArray ruleJson(const Rule &rule, const char *indent)
 
 // -------------------------------------------------------------------------------------------------
 
-Loaded parseJson(const QByteArray &input, const QString &file)
-{
-    const QByteArray bytes = withoutBom(input);
-    if (isBlank(bytes)) {
-        return failed(file, emptyMessage(bytes, Flavor::Json));
-    }
-    JsonTree tree = readJson(bytes, file);
-    if (tree.syntaxError) {
-        Loaded out;
-        out.errors.append(*tree.syntaxError);
-        return out;
-    }
-    Loaded out;
-    Builder builder(file, Flavor::Json);
-    out.set = builder.buildSet(tree.root);
-    out.errors = builder.merged(validate(out.set, file));
-    // Document object (0), rule objects (2): where a repeated field would be lost.
-    const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 2);
-    addDuplicates(out.errors, scan.duplicates, bytes, file);
-    place(out.errors, scan.offsets, bytes);
-    return out;
-}
+namespace {
 
-Loaded parseYaml(const QByteArray &input, const QString &file)
+// A document read into a tree, before the rules are built from it. `failure`: the document
+// could not be read (syntax, encoding, ...) and nothing else is set.
+struct Document
 {
-    const QByteArray bytes = withoutBom(input);
+    std::optional<Loaded> failure;
+    QJsonValue root;
+    // YAML only: paths -> offsets, and repeated fields (JSON finds both when placing errors).
+    QHash<QString, qsizetype> offsets;
+    QList<YamlReader::Duplicate> duplicates;
+};
+
+// `expected` ends the message of a document with no value in it.
+Document readDocument(const QByteArray &bytes, const QString &file, Flavor flavor,
+                      const QString &expected)
+{
+    Document doc;
     if (isBlank(bytes)) {
-        return failed(file, emptyMessage(bytes, Flavor::Yaml));
+        doc.failure = failed(file, (bytes.isEmpty() ? u"the file is empty"_s
+                                                    : u"the file contains only whitespace"_s) +
+                                       u"; expected "_s + expected);
+        return doc;
+    }
+    if (flavor == Flavor::Json) {
+        JsonTree tree = readJson(bytes, file);
+        if (tree.syntaxError) {
+            doc.failure = Loaded{};
+            doc.failure->errors.append(*tree.syntaxError);
+        }
+        doc.root = std::move(tree.root);
+        return doc;
     }
     if (auto bad = checkYamlText(bytes, file)) {
-        Loaded out;
-        out.errors.append(*bad);
-        return out;
+        doc.failure = Loaded{};
+        doc.failure->errors.append(*bad);
+        return doc;
     }
     YamlReader reader(bytes);
     try {
@@ -1367,51 +1380,122 @@ Loaded parseYaml(const QByteArray &input, const QString &file)
         std::istream in(&buffer);
         YAML::Parser parser(in);
         if (!parser.HandleNextDocument(reader)) {
-            return failed(file, u"the file contains no YAML document (only comments and "
-                                "whitespace); expected a rule set: version: 1 and rules: [...]"_s);
+            doc.failure = failed(file, u"the file contains no YAML document (only comments and "
+                                       "whitespace); expected "_s +
+                                           expected);
+            return doc;
         }
         IgnoreEvents probe(true);
         parser.HandleNextDocument(probe);
     } catch (const SecondDocument &second) {
-        return failed(file,
-                      u"the file holds more than one YAML document; a rule file is one "
-                      "document (remove the '---' that starts the second one, or split the "
-                      "file)"_s,
-                      positionAt(bytes, second.offset));
+        doc.failure = failed(file,
+                             u"the file holds more than one YAML document; a rule file is one "
+                             "document (remove the '---' that starts the second one, or split the "
+                             "file)"_s,
+                             positionAt(bytes, second.offset));
+        return doc;
     } catch (const YamlRefusal &refusal) {
         // A syntax error anywhere says more than what we refused on the way (yaml-cpp reports
         // an unclosed "[1, 2" as a list in the place of a field name before it sees the end).
         if (auto syntax = yamlSyntaxError(bytes, file)) {
-            return failed(file, syntax->message, {syntax->line, syntax->column});
+            doc.failure = failed(file, syntax->message, {syntax->line, syntax->column});
+        } else {
+            doc.failure = failed(file, refusal.message, positionAt(bytes, refusal.offset));
         }
-        return failed(file, refusal.message, positionAt(bytes, refusal.offset));
+        return doc;
     } catch (const YAML::Exception &e) {
-        Loaded out;
-        out.errors.append(yamlSyntaxDiagnostic(e, bytes, file));
-        return out;
+        doc.failure = Loaded{};
+        doc.failure->errors.append(yamlSyntaxDiagnostic(e, bytes, file));
+        return doc;
     } catch (const std::exception &e) {
-        return failed(file, u"the YAML parser failed: "_s + QString::fromLocal8Bit(e.what()));
+        doc.failure =
+            failed(file, u"the YAML parser failed: "_s + QString::fromLocal8Bit(e.what()));
+        return doc;
     }
-    Loaded out;
-    Builder builder(file, Flavor::Yaml);
-    out.set = builder.buildSet(reader.root);
-    out.errors = builder.merged(validate(out.set, file));
+    doc.root = std::move(reader.root);
+    doc.offsets = std::move(reader.offsets);
+    doc.duplicates = std::move(reader.duplicates);
+    return doc;
+}
+
+// Adds the repeated fields, then gives every error its position. JSON: repeated fields of the
+// document object (0) and of the objects in its arrays (2), where a value would be lost.
+void finish(Loaded &out, const Document &doc, const QByteArray &bytes, const QString &file,
+            Flavor flavor)
+{
+    if (flavor == Flavor::Json) {
+        const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 2);
+        addDuplicates(out.errors, scan.duplicates, bytes, file);
+        place(out.errors, scan.offsets, bytes);
+        return;
+    }
     QList<qsizetype> offsets;
-    for (const auto &d : reader.duplicates) {
+    for (const auto &d : doc.duplicates) {
         offsets << d.offset << d.firstOffset;
     }
     const QList<TextPosition> positions = positionsAt(bytes, offsets);
-    for (qsizetype i = 0; i < reader.duplicates.size(); ++i) {
+    for (qsizetype i = 0; i < doc.duplicates.size(); ++i) {
         const TextPosition first = positions[2 * i + 1];
         out.errors.append(diagnostic(
-            file, reader.duplicates[i].path,
+            file, doc.duplicates[i].path,
             u"the field '%1' appears twice in one mapping (first at line %2, column %3); "
-            "remove one of them"_s.arg(reader.duplicates[i].name)
+            "remove one of them"_s.arg(doc.duplicates[i].name)
                 .arg(first.line)
                 .arg(first.column),
             positions[2 * i]));
     }
-    place(out.errors, reader.offsets, bytes);
+    place(out.errors, doc.offsets, bytes);
+}
+
+Loaded parseRuleFile(const QByteArray &input, const QString &file, Flavor flavor)
+{
+    const QByteArray bytes = withoutBom(input);
+    const Document doc =
+        readDocument(bytes, file, flavor,
+                     flavor == Flavor::Json ? u"a rule set: {\"version\": 1, \"rules\": [...]}"_s
+                                            : u"a rule set: version: 1 and rules: [...]"_s);
+    if (doc.failure) {
+        return *doc.failure;
+    }
+    Loaded out;
+    Builder builder(file, flavor);
+    out.set = builder.buildSet(doc.root);
+    out.errors = builder.merged(validate(out.set, file));
+    finish(out, doc, bytes, file, flavor);
+    return out;
+}
+
+} // namespace
+
+Loaded parseJson(const QByteArray &input, const QString &file)
+{
+    return parseRuleFile(input, file, Flavor::Json);
+}
+
+Loaded parseYaml(const QByteArray &input, const QString &file)
+{
+    return parseRuleFile(input, file, Flavor::Yaml);
+}
+
+Loaded parseEmbedding(const QByteArray &input, const QString &file, bool yaml,
+                      const QString &expected, const FieldReader &fields)
+{
+    const Flavor flavor = yaml ? Flavor::Yaml : Flavor::Json;
+    const QByteArray bytes = withoutBom(input);
+    const Document doc = readDocument(bytes, file, flavor, expected);
+    if (doc.failure) {
+        return *doc.failure;
+    }
+    Loaded out;
+    Builder builder(file, flavor);
+    QList<Diagnostic> own;
+    if (builder.expectObject(doc.root, expected)) {
+        const QJsonObject root = doc.root.toObject();
+        builder.buildRules(root, out.set.rules);
+        own = fields(root);
+    }
+    out.errors = builder.merged(validate(out.set, file)) + own;
+    finish(out, doc, bytes, file, flavor);
     return out;
 }
 

@@ -3,8 +3,11 @@
 #include "rule.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
+
+#include <functional>
 
 namespace sluice::rules {
 
@@ -27,6 +30,17 @@ Loaded parseYaml(const QByteArray &bytes, const QString &file);
 Loaded loadFile(const QString &path);
 // The size guard of loadFile: larger files are refused before they are read.
 inline constexpr qint64 maxFileBytes = qint64(64) << 20;
+
+// Documents that embed a "rules" array of rule objects beside fields of their own (simulation
+// scenarios, FORMATS.md), read with the same readers as a rule file (syntax, repeated fields,
+// the YAML restrictions). "rules" (required, may be empty) is built and validated as in a rule
+// file: set.rules[i] is rules[i], paths "rules[i].field". `fields` reads every other member of
+// the root object and returns its errors, with paths and no positions; every error then gets
+// its line and column from its path. `expected` says what the document should be ("a
+// scenario: ..."), for an empty file or a root that is not an object.
+using FieldReader = std::function<QList<Diagnostic>(const QJsonObject &root)>;
+Loaded parseEmbedding(const QByteArray &bytes, const QString &file, bool yaml,
+                      const QString &expected, const FieldReader &fields);
 
 // Normalized writers: stable field order, defaults written out, durations and rates in their
 // shortest exact spelling. JSON -> YAML -> JSON is lossless.

@@ -1,0 +1,480 @@
+#include "keys.h"
+
+#include "args.h"
+#include "rules.h"
+
+#include "keys/keyfixer.h"
+#include "keys/keyhealth.h"
+#include "keys/keyscanner.h"
+#include "redis/connection.h"
+#include "redis/endpoint.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+#include <cmath>
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::cli {
+
+namespace {
+
+using namespace sluice::keys;
+
+const QString usageText =
+    u"\nusage: sluice-cli keys --url URL [--match GLOB] [--rules FILE | --from-redis] [--no-ttl] "
+    "[--json]\n"
+    "       sluice-cli keys fix --url URL (--rules FILE | --from-redis) [--match GLOB] "
+    "[--dry-run] [--json]"_s;
+
+void writeOut(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+}
+
+QString thousands(qint64 v)
+{
+    return QLocale(QLocale::English).toString(v);
+}
+
+// "1 key", "2 keys": counts in sentences.
+QString count(qint64 n, const QString &one, const QString &many)
+{
+    return u"%1 %2"_s.arg(thousands(n), n == 1 ? one : many);
+}
+
+QJsonValue orNull(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+QJsonObject stateJson(const KeyState &s)
+{
+    QJsonObject o{{u"algorithm"_s, kindName(s.kind)}, {u"text"_s, s.describe()}};
+    const double level = std::floor(s.level * 1000.0) / 1000.0; // 3 decimals, rounded down
+    switch (s.kind) {
+    case KeyState::Kind::None:
+        break;
+    case KeyState::Kind::Unreadable:
+        o.insert(u"problem"_s, s.problem);
+        o.insert(u"value_size"_s, s.valueBytes);
+        break;
+    case KeyState::Kind::FixedWindow:
+        o.insert(u"count"_s, s.count);
+        o.insert(u"limit"_s, s.limit);
+        o.insert(u"remaining"_s, s.remaining);
+        o.insert(u"reset_ms"_s, s.resetMs);
+        o.insert(u"window_start_us"_s, s.startUs);
+        break;
+    case KeyState::Kind::SlidingLog:
+        o.insert(u"count"_s, s.count);
+        o.insert(u"limit"_s, s.limit);
+        o.insert(u"remaining"_s, s.remaining);
+        o.insert(u"entries"_s, s.entries);
+        o.insert(u"reset_ms"_s, s.resetMs);
+        o.insert(u"next_free_ms"_s, s.nextFreeMs);
+        break;
+    case KeyState::Kind::SlidingCounter:
+        o.insert(u"count"_s, s.count);
+        o.insert(u"previous"_s, s.previous);
+        o.insert(u"weighted"_s, level);
+        o.insert(u"limit"_s, s.limit);
+        o.insert(u"remaining"_s, s.remaining);
+        o.insert(u"reset_ms"_s, s.resetMs);
+        break;
+    case KeyState::Kind::TokenBucket:
+        o.insert(u"tokens"_s, level);
+        o.insert(u"limit"_s, s.limit);
+        o.insert(u"remaining"_s, s.remaining);
+        o.insert(u"reset_ms"_s, s.resetMs);
+        break;
+    case KeyState::Kind::LeakyBucket:
+        o.insert(u"queue"_s, level);
+        o.insert(u"limit"_s, s.limit);
+        o.insert(u"remaining"_s, s.remaining);
+        o.insert(u"delay_ms"_s, s.delayMs);
+        o.insert(u"reset_ms"_s, s.resetMs);
+        break;
+    case KeyState::Kind::Gcra:
+        o.insert(u"available"_s, s.remaining);
+        o.insert(u"limit"_s, s.limit);
+        o.insert(u"reset_ms"_s, s.resetMs);
+        o.insert(u"tat_us"_s, s.startUs);
+        break;
+    }
+    if (s.kind != KeyState::Kind::None) {
+        o.insert(u"at_us"_s, s.atUs);
+    }
+    return o;
+}
+
+QJsonObject keyJson(const KeyInfo &k)
+{
+    QJsonObject o{
+        {u"key"_s, printable(k.key)},
+        {u"type"_s, QString::fromLatin1(k.type)},
+        {u"ttl_ms"_s, k.pttlMs},
+        {u"rule"_s, orNull(k.ruleId)},
+        {u"subject"_s, k.hasRule() ? QJsonValue(printable(k.subject)) : QJsonValue()},
+        {u"health"_s, healthName(k.health)},
+        {u"max_ttl_ms"_s, k.maxTtlMs > 0 ? QJsonValue(k.maxTtlMs) : QJsonValue()},
+        {u"state"_s, k.state.kind == KeyState::Kind::None ? QJsonValue() : stateJson(k.state)},
+    };
+    if (k.health != Health::Ok) {
+        o.insert(u"cause"_s, k.explanation());
+    }
+    return o;
+}
+
+QString ttlText(qint64 pttl)
+{
+    if (pttl == -1) {
+        return u"never"_s;
+    }
+    if (pttl < 0) {
+        return u"?"_s;
+    }
+    return formatDurationMs(pttl);
+}
+
+QString padded(const QString &s, int width)
+{
+    return s.size() >= width ? s + u' ' : s.leftJustified(width);
+}
+
+QString tableRow(const QString &key, const QString &type, const QString &ttl, const QString &rule,
+                 const QString &subject, const QString &health, const QString &state)
+{
+    return padded(key, 44) + u' ' + padded(type, 7) + padded(ttl, 11) + padded(rule, 18) +
+           padded(subject, 20) + padded(health, 17) + state;
+}
+
+QString rowOf(const KeyInfo &k)
+{
+    return tableRow(printable(k.key), QString::fromLatin1(k.type), ttlText(k.pttlMs),
+                    k.hasRule() ? k.ruleId : u"-"_s, k.hasRule() ? printable(k.subject) : u"-"_s,
+                    healthName(k.health), k.state.describe());
+}
+
+struct Common
+{
+    Connection connection;
+    std::optional<RuleSet> rules;
+    QString rulesOrigin;
+    QList<QByteArray> patterns;
+};
+
+// --url, then the rules (optional unless `needRules`), then the connection.
+std::optional<Common> setUp(const Args &args, const QString &command, bool needRules, int *code)
+{
+    if (!args.positional().isEmpty()) {
+        *code = fail(command,
+                     u"unexpected argument '%1'"_s.arg(printable(args.positional().first())) +
+                         usageText,
+                     exitUsage);
+        return std::nullopt;
+    }
+    if (!args.has("url")) {
+        *code = fail(command, u"--url is required"_s + usageText, exitUsage);
+        return std::nullopt;
+    }
+    auto endpoint = Endpoint::parse(args.text("url"));
+    if (!endpoint) {
+        *code = fail(command, u"--url: "_s + endpoint.error().message, exitUsage);
+        return std::nullopt;
+    }
+    if (args.has("match") && args.raw("match").isEmpty()) {
+        *code = fail(command, u"--match needs a glob, e.g. 'rate_limit:*'"_s, exitUsage);
+        return std::nullopt;
+    }
+    std::optional<RuleSet> rules;
+    QString origin;
+    if (needRules || args.has("rules") || args.has("from-redis")) {
+        auto loaded = loadRulesForCommand(args, command, code);
+        if (!loaded) {
+            return std::nullopt;
+        }
+        rules = loaded->set;
+        origin = loaded->origin;
+    }
+    auto c = Connection::open(*endpoint);
+    if (!c) {
+        *code = fail(command, c.error().message, exitRuntime);
+        return std::nullopt;
+    }
+    QList<QByteArray> patterns;
+    if (args.has("match")) {
+        patterns << args.raw("match");
+    }
+    return Common{std::move(*c), std::move(rules), origin, patterns};
+}
+
+QString scanLine(const ScanSummary &s)
+{
+    const ScanProgress &p = s.progress;
+    return u"%1 in %2, %3, %4"_s.arg(
+        count(p.keys, u"key"_s, u"keys"_s), count(p.pages, u"SCAN page"_s, u"SCAN pages"_s),
+        count(p.roundTrips, u"round trip"_s, u"round trips"_s), formatDurationMs(p.elapsedMs));
+}
+
+int list(const Args &args)
+{
+    const QString command = u"keys"_s;
+    int code = exitOk;
+    auto setup = setUp(args, command, false, &code);
+    if (!setup) {
+        return code;
+    }
+    const bool json = args.has("json");
+    const bool onlyNoTtl = args.has("no-ttl");
+    KeyScanner scanner(KeyReader(setup->rules));
+    KeyScanner::Options options;
+    options.patterns = setup->patterns;
+
+    qint64 shown = 0;
+    if (json) {
+        writeOut("[");
+    } else {
+        writeOut((tableRow(u"KEY"_s, u"TYPE"_s, u"TTL"_s, u"RULE"_s, u"SUBJECT"_s, u"HEALTH"_s,
+                           u"STATE"_s) +
+                  u'\n')
+                     .toUtf8());
+    }
+    const ScanSummary summary = scanner.run(
+        setup->connection, options, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            QByteArray out;
+            for (const KeyInfo &k : page) {
+                if (onlyNoTtl && k.pttlMs != -1) {
+                    continue;
+                }
+                if (json) {
+                    out += shown == 0 ? "\n" : ",\n";
+                    out += QJsonDocument(keyJson(k)).toJson(QJsonDocument::Compact);
+                } else {
+                    out += (rowOf(k) + u'\n').toUtf8();
+                }
+                ++shown;
+            }
+            writeOut(out);
+        });
+    if (json) {
+        writeOut(shown == 0 ? "]\n" : "\n]\n");
+    } else {
+        QStringList lines;
+        lines << QString();
+        QString counted = scanLine(summary);
+        if (onlyNoTtl) {
+            counted = u"%1 never expire, of %2"_s.arg(thousands(shown), counted);
+        }
+        lines << counted;
+        if (!setup->rules) {
+            lines << u"no rules given (--rules FILE or --from-redis): keys are judged by their "
+                     "TTL only, states are not decoded"_s;
+        } else {
+            lines << u"rules: %1 from %2"_s.arg(
+                count(qint64(setup->rules->rules.size()), u"rule"_s, u"rules"_s),
+                setup->rulesOrigin);
+        }
+        const HealthSummary &h = summary.health;
+        lines << h.headline();
+        if (h.noTtl > 0) {
+            lines << u"  why: Sluice's scripts set the TTL in the same step as every write, so "
+                     "something else wrote these keys: an INCR after expiry, or an EXPIRE sent in "
+                     "a separate round trip that never arrived, leaves a counter without TTL that "
+                     "blocks its subject forever once it reaches the limit"_s;
+        }
+        if (h.ttlExceedsRule > 0) {
+            lines << u"  why: a TTL longer than the rule can need: usually seconds passed where "
+                     "milliseconds were meant (1000x), or a rule shortened since"_s;
+        }
+        if (h.fixable() > 0) {
+            lines << (setup->rules ? u"  fix: sluice-cli keys fix --url URL %1 sets their TTL "
+                                     "from their rule (--dry-run first to see)"_s.arg(
+                                         args.has("rules") ? u"--rules FILE"_s : u"--from-redis"_s)
+                                   : u"  fix: give the rules (--rules FILE or --from-redis) to "
+                                     "`sluice-cli keys fix`, which sets their TTL from the "
+                                     "rule"_s);
+        }
+        if (summary.gone > 0) {
+            lines << count(summary.gone, u"key"_s, u"keys"_s) +
+                         u" expired or deleted while the scan ran (not listed)"_s;
+        }
+        writeOut((lines.join(u'\n') + u'\n').toUtf8());
+    }
+    std::fflush(stdout);
+    if (summary.status == ScanSummary::Status::Failed) {
+        return fail(command, summary.error->message, exitRuntime);
+    }
+    return exitOk;
+}
+
+int fixCommand(const Args &args)
+{
+    const QString command = u"keys fix"_s;
+    if (args.has("no-ttl")) {
+        return fail(command, u"--no-ttl does not apply here"_s + usageText, exitUsage);
+    }
+    int code = exitOk;
+    auto setup = setUp(args, command, true, &code);
+    if (!setup) {
+        return code;
+    }
+    const bool json = args.has("json");
+    const bool dryRun = args.has("dry-run");
+    KeyScanner scanner(KeyReader(setup->rules));
+    KeyScanner::Options options;
+    options.patterns = setup->patterns;
+    KeyFixer::Options fixOptions;
+    fixOptions.dryRun = dryRun;
+    const KeyFixer::Sweep sweep =
+        KeyFixer::sweep(setup->connection, scanner, options, KeyFixer::Action::SetTtl, fixOptions);
+    const ScanSummary &summary = sweep.scan;
+    const QList<KeyFixer::Outcome> &outcomes = sweep.fixes.outcomes;
+    const std::optional<Error> &fixError = sweep.fixes.error;
+
+    auto countStatus = [&](KeyFixer::Status s) {
+        return std::count_if(outcomes.begin(), outcomes.end(),
+                             [&](const KeyFixer::Outcome &o) { return o.status == s; });
+    };
+    auto countHealth = [&](Health h) {
+        return std::count_if(outcomes.begin(), outcomes.end(), [&](const KeyFixer::Outcome &o) {
+            return o.status == KeyFixer::Status::Skipped && o.health == h;
+        });
+    };
+    const qint64 done = countStatus(dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
+    const qint64 fine = countStatus(KeyFixer::Status::AlreadyFine);
+    const qint64 gone = countStatus(KeyFixer::Status::Gone);
+    const qint64 failed = countStatus(KeyFixer::Status::Failed);
+    const qint64 orphans = countHealth(Health::Orphan);
+    const qint64 wrong = countHealth(Health::WrongType);
+
+    if (json) {
+        QJsonArray list;
+        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
+            QJsonObject e{{u"key"_s, printable(o.key)},
+                          {u"rule"_s, orNull(o.ruleId)},
+                          {u"health"_s, healthName(o.health)},
+                          {u"status"_s, statusName(o.status)},
+                          {u"ttl_ms"_s, o.ttlMs > 0 ? QJsonValue(o.ttlMs) : QJsonValue()},
+                          {u"ttl_ms_before"_s, o.pttlBefore},
+                          {u"ttl_ms_after"_s, o.pttlAfter}};
+            if (!o.message.isEmpty()) {
+                e.insert(u"message"_s, o.message);
+            }
+            list.append(e);
+        }
+        const QJsonObject doc{
+            {u"dry_run"_s, dryRun},
+            {u"complete"_s, summary.status == ScanSummary::Status::Completed && !fixError},
+            {u"scanned"_s, summary.progress.keys},
+            {dryRun ? u"would_set_ttl"_s : u"set_ttl"_s, done},
+            {u"already_fine"_s, fine},
+            {u"gone"_s, gone},
+            {u"orphans"_s, orphans},
+            {u"wrong_type"_s, wrong},
+            {u"failed"_s, failed},
+            {u"keys"_s, list}};
+        writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
+    } else {
+        QByteArray out;
+        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
+            QString what;
+            switch (o.status) {
+            case KeyFixer::Status::Done:
+                what = o.pttlBefore == -1
+                           ? u"set TTL %1 (had none)"_s.arg(formatDurationMs(o.ttlMs))
+                           : u"lowered TTL %1 -> %2"_s.arg(formatDurationMs(o.pttlBefore),
+                                                           formatDurationMs(o.ttlMs));
+                break;
+            case KeyFixer::Status::WouldDo:
+                what = o.pttlBefore == -1
+                           ? u"would set TTL %1 (has none)"_s.arg(formatDurationMs(o.ttlMs))
+                           : u"would lower TTL %1 -> %2"_s.arg(formatDurationMs(o.pttlBefore),
+                                                               formatDurationMs(o.ttlMs));
+                break;
+            case KeyFixer::Status::AlreadyFine:
+                what = u"not touched: its TTL (%1) is within the rule now"_s.arg(
+                    formatDurationMs(o.pttlBefore));
+                break;
+            case KeyFixer::Status::Gone:
+                what = u"gone meanwhile"_s;
+                break;
+            case KeyFixer::Status::Skipped:
+                what = u"left as it is (%1): %2"_s.arg(healthName(o.health), o.message);
+                break;
+            case KeyFixer::Status::Failed:
+                what = u"FAILED: %1"_s.arg(o.message);
+                break;
+            }
+            out += (printable(o.key) + u"  "_s + what + u'\n').toUtf8();
+        }
+        const QString n = count(done, u"key"_s, u"keys"_s);
+        QString line = dryRun ? u"dry run, nothing changed: would set the TTL of %1 from their "
+                                "rule"_s.arg(n)
+                              : u"set the TTL of %1 from their rule"_s.arg(n);
+        QStringList extra;
+        if (fine > 0) {
+            extra << count(fine, u"key"_s, u"keys"_s) +
+                         u" got a TTL within the rule meanwhile (not extended)"_s;
+        }
+        if (gone > 0) {
+            extra << count(gone, u"key"_s, u"keys"_s) + u" gone meanwhile"_s;
+        }
+        if (orphans > 0) {
+            extra << (orphans == 1 ? u"1 orphan left as it is (no rule to take a TTL from)"_s
+                                   : u"%1 orphans left as they are (no rule to take a TTL "
+                                     "from)"_s.arg(thousands(orphans)));
+        }
+        if (wrong > 0) {
+            extra << (wrong == 1 ? u"1 key that is not its rule's state left as it is"_s
+                                 : u"%1 keys that are not their rule's state left as they "
+                                   "are"_s.arg(thousands(wrong)));
+        }
+        if (failed > 0) {
+            extra << count(failed, u"key"_s, u"keys"_s) + u" FAILED"_s;
+        }
+        if (!extra.isEmpty()) {
+            line += u"; "_s + extra.join(u"; "_s);
+        }
+        out += (line + u"\n"_s + scanLine(summary) + u'\n').toUtf8();
+        writeOut(out);
+    }
+    std::fflush(stdout);
+    if (summary.status == ScanSummary::Status::Failed) {
+        return fail(command, summary.error->message, exitRuntime);
+    }
+    if (fixError) {
+        return fail(command, fixError->message, exitRuntime);
+    }
+    return failed > 0
+               ? fail(command, u"%1 keys could not be fixed (see above)"_s.arg(failed), exitRuntime)
+               : exitOk;
+}
+
+} // namespace
+
+int keys(const QList<QByteArray> &argv)
+{
+    const bool isFix = !argv.isEmpty() && argv.first() == "fix";
+    const QString command = isFix ? u"keys fix"_s : u"keys"_s;
+    auto parsed = Args::parse(isFix ? argv.mid(1) : argv, {{"url", true},
+                                                           {"match", true},
+                                                           {"rules", true},
+                                                           {"from-redis", false},
+                                                           {"no-ttl", false},
+                                                           {"dry-run", false},
+                                                           {"json", false}});
+    if (!parsed) {
+        return fail(command, parsed.error().message + usageText, exitUsage);
+    }
+    if (!isFix && parsed->has("dry-run")) {
+        return fail(command, u"--dry-run applies to `keys fix` only"_s + usageText, exitUsage);
+    }
+    return isFix ? fixCommand(*parsed) : list(*parsed);
+}
+
+} // namespace sluice::cli

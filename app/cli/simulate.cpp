@@ -1,0 +1,461 @@
+#include "simulate.h"
+
+#include "args.h"
+
+#include "sim/simulator.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSaveFile>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::cli {
+
+namespace {
+
+const QString command = u"simulate"_s;
+const QString usageText =
+    u"\nusage: sluice-cli simulate SCENARIO [--backend local|redis] [--url URL] [--json] "
+    "[--csv FILE] [--batch N]\n"
+    "       sluice-cli simulate --bench [--url URL] [--requests N] [--json]\n"
+    "SCENARIO is a .json/.yaml/.yml file or preset:<name>; --url alone means --backend redis."_s;
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void onInterrupt(int)
+{
+    interrupted.store(true);
+}
+
+// Ctrl+C and TERM cancel the run (between two batches), which then removes its Redis keys.
+class InterruptGuard
+{
+public:
+    InterruptGuard()
+    {
+        interrupted.store(false);
+        m_int = std::signal(SIGINT, onInterrupt);
+        m_term = std::signal(SIGTERM, onInterrupt);
+    }
+    ~InterruptGuard()
+    {
+        std::signal(SIGINT, m_int);
+        std::signal(SIGTERM, m_term);
+    }
+    InterruptGuard(const InterruptGuard &) = delete;
+    InterruptGuard &operator=(const InterruptGuard &) = delete;
+
+private:
+    void (*m_int)(int) = SIG_DFL;
+    void (*m_term)(int) = SIG_DFL;
+};
+
+void writeOut(const QByteArray &bytes)
+{
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void writeErr(const QString &line)
+{
+    const QByteArray b = (line + u'\n').toLocal8Bit();
+    std::fwrite(b.constData(), 1, size_t(b.size()), stderr);
+}
+
+QString grouped(qint64 n)
+{
+    QString digits = QString::number(n < 0 ? -n : n);
+    for (qsizetype i = digits.size() - 3; i > 0; i -= 3) {
+        digits.insert(i, u',');
+    }
+    return (n < 0 ? u"-"_s : QString()) + digits;
+}
+
+QString humanTable(const sim::Scenario &s, const sim::SimResult &r, qint64 subjects)
+{
+    const QString w = duration::formatUs(s.measureWindowUs);
+    const QString bin = duration::formatUs(s.binUs);
+    QString out =
+        u"%1 on %2: %3 requests over %4, %5 subject(s), %6 rule(s); measure window "
+        "%7, bin %8; %9 s\n"_s
+            .arg(s.name,
+                 r.backend == u"redis"_s ? u"the scripts in Redis"_s : u"the in-process models"_s,
+                 grouped(r.processed), duration::formatUs(s.durationUs))
+            .arg(subjects)
+            .arg(r.rules.size())
+            .arg(w, bin)
+            .arg(r.wallSeconds, 0, 'f', 3);
+    if (!s.description.isEmpty()) {
+        out += s.description + u'\n';
+    }
+    const QStringList head = {
+        u"rule"_s,          u"algorithm"_s,   u"offered"_s,           u"admitted"_s,
+        u"rejected"_s,      u"max/"_s + w,    u"released max/"_s + w, u"peak/"_s + bin,
+        u"delay mean ms"_s, u"delay max ms"_s};
+    QList<QStringList> rows{head};
+    for (const sim::RuleResult &x : r.rules) {
+        rows.append({x.rule, algorithm::name(x.algorithm), grouped(x.offered), grouped(x.admitted),
+                     grouped(x.rejected), grouped(x.maxAdmittedInWindow),
+                     grouped(x.maxReleasedInWindow), grouped(x.peakAdmittedPerBin),
+                     QString::number(x.meanDelayMs, 'f', 1), grouped(x.maxDelayMs)});
+    }
+    QList<qsizetype> widths(head.size(), 0);
+    for (const QStringList &row : rows) {
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            widths[i] = std::max(widths[i], row[i].size());
+        }
+    }
+    out += u'\n';
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            // Names left-aligned, figures right-aligned.
+            line += i < 2 ? row[i].leftJustified(widths[i]) : row[i].rightJustified(widths[i]);
+            line += u"  "_s;
+        }
+        out += line.trimmed() + u'\n';
+    }
+    return out;
+}
+
+Result<void> saveAtomically(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        return Error::make(Error::Kind::Io, u"cannot write %1: %2"_s.arg(path, f.errorString()));
+    }
+    return {};
+}
+
+// --url, parsed; nullopt with an exit code when it is missing or wrong.
+std::optional<Endpoint> endpointFrom(const Args &args, int *code)
+{
+    auto e = Endpoint::parse(args.text("url"));
+    if (!e) {
+        *code = fail(command, u"--url: "_s + e.error().message, exitUsage);
+        return std::nullopt;
+    }
+    return *e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// --bench
+
+// 1,000,000 requests (by default) from 10,000 clients through six per-IP rules, one per
+// algorithm, tight enough that every algorithm both admits and rejects.
+sim::Scenario benchScenario(qint64 requests)
+{
+    sim::Scenario s;
+    s.name = u"bench"_s;
+    s.description =
+        u"%1 requests from 10,000 clients through six per-IP rules"_s.arg(grouped(requests));
+    s.durationUs = (requests + 9'999) / 10'000 * duration::usPerSecond;
+    s.seed = 42;
+    s.binUs = duration::usPerSecond;
+    s.measureWindowUs = 10 * duration::usPerSecond;
+    s.subjects = 10'000;
+    sim::TrafficPattern p;
+    p.kind = sim::TrafficPattern::Kind::Constant;
+    p.rate = Rate{10'000, duration::usPerSecond};
+    p.toUs = requests * 100; // 10,000/s: exactly `requests` of them
+    s.traffic.push_back(p);
+    const auto rule = [](const char *id, Algorithm a) {
+        Rule r;
+        r.id = QString::fromLatin1(id);
+        r.scope = Scope{Scope::Kind::Ip, {}};
+        r.algorithm = a;
+        if (algorithm::isWindow(a)) {
+            r.limit = 10;
+            r.windowUs = 10 * duration::usPerSecond;
+        } else {
+            r.rate = Rate{1, duration::usPerSecond};
+            r.burst = a == Algorithm::Gcra ? 4 : 5;
+        }
+        return r;
+    };
+    s.rules = {rule("fixed-window", Algorithm::FixedWindow),
+               rule("sliding-log", Algorithm::SlidingLog),
+               rule("sliding-counter", Algorithm::SlidingCounter),
+               rule("token-bucket", Algorithm::TokenBucket),
+               rule("leaky-bucket", Algorithm::LeakyBucket),
+               rule("gcra", Algorithm::Gcra)};
+    return s;
+}
+
+// The engine benchmark's pipelined figures (sluice-cli bench --json), one per algorithm.
+Result<QHash<QString, double>> enginePipelined(const QString &url)
+{
+    QProcess p;
+    p.start(
+        QCoreApplication::applicationFilePath(),
+        {u"bench"_s, u"--url"_s, url, u"--json"_s, u"--rounds"_s, u"1"_s, u"--seconds"_s, u"1"_s});
+    if (!p.waitForFinished(600'000) || p.exitStatus() != QProcess::NormalExit ||
+        p.exitCode() != 0) {
+        const QString why = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
+        return Error::make(Error::Kind::Io, u"sluice-cli bench failed: %1"_s.arg(
+                                                why.isEmpty() ? p.errorString() : why));
+    }
+    QHash<QString, double> out;
+    const QJsonArray rows =
+        QJsonDocument::fromJson(p.readAllStandardOutput()).object()[u"results"_s].toArray();
+    for (const QJsonValue &v : rows) {
+        const QJsonObject o = v.toObject();
+        if (o[u"mode"_s].toString() == u"pipelined"_s) {
+            out.insert(o[u"algorithm"_s].toString(), o[u"decisions_per_s"_s].toDouble());
+        }
+    }
+    if (out.isEmpty()) {
+        return Error::make(Error::Kind::Protocol, u"sluice-cli bench printed no figures"_s);
+    }
+    return out;
+}
+
+int bench(const Args &args)
+{
+    qint64 requests = 1'000'000;
+    if (args.has("requests")) {
+        auto n = integerFlag(args, "requests", 1'000, sim::maxOffered);
+        if (!n) {
+            return fail(command, n.error().message, exitUsage);
+        }
+        requests = *n;
+    }
+    std::optional<Endpoint> endpoint;
+    int code = exitOk;
+    if (args.has("url")) {
+        endpoint = endpointFrom(args, &code);
+        if (!endpoint) {
+            return code;
+        }
+    }
+    const bool json = args.has("json");
+    const auto say = [&](const QString &s) {
+        if (!json) {
+            writeOut(s.toLocal8Bit());
+        }
+    };
+    QElapsedTimer t;
+    t.start();
+    auto simulator = sim::Simulator::create(benchScenario(requests));
+    if (!simulator) {
+        return fail(command, simulator.error().message, exitRuntime);
+    }
+    const double generateSeconds = double(t.nsecsElapsed()) / 1e9;
+    const qint64 offered = qint64(simulator->traffic().arrivals.size());
+    const qint64 decisions = offered * qint64(simulator->scenario().rules.size());
+    say(u"Simulator benchmark: %1 offered requests from 10,000 subjects through six rules (one "
+        "per algorithm) = %2 decisions\n"_s.arg(grouped(offered), grouped(decisions)));
+    say(u"  traffic generated in %1 s\n"_s.arg(generateSeconds, 0, 'f', 3));
+
+    InterruptGuard guard;
+    sim::RunOptions options;
+    options.cancel = &interrupted;
+    auto local = simulator->runLocal(options);
+    if (!local) {
+        return fail(command, local.error().message, exitRuntime);
+    }
+    if (local->cancelled) {
+        return fail(command, u"cancelled"_s, exitRuntime);
+    }
+    const double localRate = double(decisions) / local->wallSeconds;
+    say(u"  in-process twins: %1 s (%2 decisions/s); goal under 1 s: %3\n"_s
+            .arg(local->wallSeconds, 0, 'f', 3)
+            .arg(grouped(qRound64(localRate)))
+            .arg(local->wallSeconds < 1 ? u"met"_s : u"missed"_s));
+    QJsonObject doc{{u"offered"_s, offered},
+                    {u"rules"_s, 6},
+                    {u"decisions"_s, decisions},
+                    {u"generate_seconds"_s, generateSeconds},
+                    {u"local_seconds"_s, local->wallSeconds},
+                    {u"local_decisions_per_s"_s, qRound64(localRate)}};
+    if (endpoint) {
+        say(u"  Redis at %1, pipelined (%2 decisions per round trip) ...\n"_s
+                .arg(endpoint->display())
+                .arg(options.batch));
+        auto redis = simulator->runOnRedis(*endpoint, options);
+        if (!redis) {
+            return fail(command, redis.error().message, exitRuntime);
+        }
+        if (redis->cancelled) {
+            return fail(command, u"cancelled; the run's keys were removed"_s, exitRuntime);
+        }
+        const double redisRate = double(decisions) / redis->wallSeconds;
+        const bool identical = redis->sameOutcome(*local);
+        say(u"  Redis: %1 s (%2 decisions/s); results identical to the twins: %3\n"_s
+                .arg(redis->wallSeconds, 0, 'f', 3)
+                .arg(grouped(qRound64(redisRate)))
+                .arg(identical ? u"yes"_s : u"NO"_s));
+        doc.insert(u"redis_seconds"_s, redis->wallSeconds);
+        doc.insert(u"redis_decisions_per_s"_s, qRound64(redisRate));
+        doc.insert(u"identical"_s, identical);
+        say(u"  engine benchmark (sluice-cli bench, pipelined, batch 64) ...\n"_s);
+        auto engine = enginePipelined(args.text("url"));
+        if (!engine) {
+            writeErr(u"sluice-cli simulate: no engine figure: "_s + engine.error().message);
+        } else {
+            // The six rules make equally many decisions: the engine's rate over the same mix is
+            // the harmonic mean of its per-algorithm rates.
+            double inverse = 0;
+            QStringList parts;
+            for (const Rule &r : simulator->scenario().rules) {
+                const double v = engine->value(algorithm::name(r.algorithm));
+                inverse += v > 0 ? 1 / v : 0;
+                parts << u"%1 %2"_s.arg(algorithm::name(r.algorithm), grouped(qRound64(v)));
+            }
+            const double mix = inverse > 0 ? 6 / inverse : 0;
+            const double ratio = mix > 0 ? redisRate / mix : 0;
+            say(u"  engine pipelined: %1 (harmonic mean over the six: %2 decisions/s)\n"_s.arg(
+                parts.join(u", "_s), grouped(qRound64(mix))));
+            say(u"  simulator on Redis / engine pipelined = %1\n"_s.arg(ratio, 0, 'f', 2));
+            doc.insert(u"engine_pipelined_per_s"_s, qRound64(mix));
+            doc.insert(u"ratio"_s, qRound(ratio * 1000) / 1000.0);
+        }
+        if (!identical) {
+            return fail(command, u"the Redis run disagrees with the in-process twins"_s,
+                        exitRuntime);
+        }
+    }
+    if (json) {
+        writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
+    }
+    return exitOk;
+}
+
+} // namespace
+
+int simulate(const QList<QByteArray> &argv)
+{
+    auto parsed = Args::parse(argv, {{"backend", true},
+                                     {"url", true},
+                                     {"json", false},
+                                     {"csv", true},
+                                     {"png", true},
+                                     {"svg", true},
+                                     {"bench", false},
+                                     {"requests", true},
+                                     {"batch", true}});
+    if (!parsed) {
+        return fail(command, parsed.error().message + usageText, exitUsage);
+    }
+    const Args &args = *parsed;
+    for (const char *chart : {"png", "svg"}) {
+        if (args.has(chart)) {
+            return fail(command,
+                        u"--%1: charts are not in this version yet; use --csv FILE for the time "
+                        "series"_s.arg(QLatin1String(chart)),
+                        exitUsage);
+        }
+    }
+    if (args.has("bench")) {
+        if (!args.positional().isEmpty() || args.has("backend") || args.has("csv")) {
+            return fail(command, u"--bench takes no scenario, --backend or --csv"_s + usageText,
+                        exitUsage);
+        }
+        return bench(args);
+    }
+    if (args.has("requests")) {
+        return fail(command, u"--requests is for --bench"_s + usageText, exitUsage);
+    }
+    if (args.positional().size() != 1) {
+        return fail(command,
+                    (args.positional().isEmpty()
+                         ? u"give a scenario file or preset:<name> (the "
+                           "presets are %1)"_s.arg(sim::scenario::presetNames().join(u", "_s))
+                         : u"give exactly one scenario"_s) +
+                        usageText,
+                    exitUsage);
+    }
+    QString backend = args.has("url") ? u"redis"_s : u"local"_s;
+    if (args.has("backend")) {
+        backend = args.text("backend");
+        if (backend != u"local"_s && backend != u"redis"_s) {
+            return fail(command,
+                        u"--backend '%1' is unknown; expected local or redis"_s.arg(
+                            printable(args.raw("backend"))),
+                        exitUsage);
+        }
+    }
+    if (backend == u"redis"_s && !args.has("url")) {
+        return fail(command, u"--backend redis needs --url redis://host:port"_s + usageText,
+                    exitUsage);
+    }
+    if (backend == u"local"_s && args.has("url")) {
+        return fail(command, u"--url is only used with --backend redis"_s, exitUsage);
+    }
+    int code = exitOk;
+    std::optional<Endpoint> endpoint;
+    if (backend == u"redis"_s) {
+        endpoint = endpointFrom(args, &code);
+        if (!endpoint) {
+            return code;
+        }
+    }
+    sim::RunOptions options;
+    if (args.has("batch")) {
+        auto b = integerFlag(args, "batch", 1, 100'000);
+        if (!b) {
+            return fail(command, b.error().message, exitUsage);
+        }
+        options.batch = int(*b);
+    }
+
+    const QString spec = QString::fromLocal8Bit(args.positional().first());
+    const sim::scenario::Loaded loaded = sim::scenario::load(spec);
+    if (!loaded.ok()) {
+        for (const Diagnostic &d : loaded.errors) {
+            writeErr(d.toString());
+        }
+        return fail(command,
+                    u"%1 is not a valid scenario (%2 error(s)); nothing was run"_s.arg(spec).arg(
+                        loaded.errors.size()),
+                    exitUsage);
+    }
+    auto simulator = sim::Simulator::create(loaded.scenario);
+    if (!simulator) {
+        return fail(command, u"%1: %2"_s.arg(spec, simulator.error().message), exitUsage);
+    }
+
+    InterruptGuard guard;
+    options.cancel = &interrupted;
+    auto result =
+        endpoint ? simulator->runOnRedis(*endpoint, options) : simulator->runLocal(options);
+    if (!result) {
+        return fail(command, result.error().message,
+                    result.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);
+    }
+    if (!result->warning.isEmpty()) {
+        writeErr(u"sluice-cli simulate: warning: "_s + result->warning);
+    }
+    if (result->cancelled) {
+        return fail(command,
+                    u"cancelled after %1 of %2 requests%3"_s.arg(
+                        grouped(result->processed), grouped(result->total),
+                        endpoint && result->warning.isEmpty() ? u"; the run's keys were "
+                                                                "removed from Redis"_s
+                                                              : QString()),
+                    exitRuntime);
+    }
+    if (args.has("csv")) {
+        if (auto saved = saveAtomically(args.text("csv"), sim::report::csv(*result)); !saved) {
+            return fail(command, saved.error().message, exitRuntime);
+        }
+    }
+    if (args.has("json")) {
+        writeOut(sim::report::json(*result) + '\n');
+    } else {
+        writeOut(humanTable(simulator->scenario(), *result, simulator->traffic().subjects.size())
+                     .toLocal8Bit());
+    }
+    return exitOk;
+}
+
+} // namespace sluice::cli

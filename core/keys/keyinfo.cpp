@@ -1,0 +1,221 @@
+#include "keyinfo.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::keys {
+
+QString healthName(Health h)
+{
+    switch (h) {
+    case Health::Ok:
+        return u"ok"_s;
+    case Health::NoTtl:
+        return u"no_ttl"_s;
+    case Health::TtlExceedsRule:
+        return u"ttl_exceeds_rule"_s;
+    case Health::Orphan:
+        return u"orphan"_s;
+    case Health::WrongType:
+        return u"wrong_type"_s;
+    }
+    return u"ok"_s;
+}
+
+std::optional<Health> healthFromName(const QString &name)
+{
+    for (Health h :
+         {Health::Ok, Health::NoTtl, Health::TtlExceedsRule, Health::Orphan, Health::WrongType}) {
+        if (healthName(h) == name) {
+            return h;
+        }
+    }
+    return std::nullopt;
+}
+
+QString kindName(KeyState::Kind kind)
+{
+    switch (kind) {
+    case KeyState::Kind::None:
+        return u"none"_s;
+    case KeyState::Kind::FixedWindow:
+        return algorithm::name(Algorithm::FixedWindow);
+    case KeyState::Kind::SlidingLog:
+        return algorithm::name(Algorithm::SlidingLog);
+    case KeyState::Kind::SlidingCounter:
+        return algorithm::name(Algorithm::SlidingCounter);
+    case KeyState::Kind::TokenBucket:
+        return algorithm::name(Algorithm::TokenBucket);
+    case KeyState::Kind::LeakyBucket:
+        return algorithm::name(Algorithm::LeakyBucket);
+    case KeyState::Kind::Gcra:
+        return algorithm::name(Algorithm::Gcra);
+    case KeyState::Kind::Unreadable:
+        return u"unreadable"_s;
+    }
+    return u"none"_s;
+}
+
+KeyState::Kind kindOf(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::FixedWindow:
+        return KeyState::Kind::FixedWindow;
+    case Algorithm::SlidingLog:
+        return KeyState::Kind::SlidingLog;
+    case Algorithm::SlidingCounter:
+        return KeyState::Kind::SlidingCounter;
+    case Algorithm::TokenBucket:
+        return KeyState::Kind::TokenBucket;
+    case Algorithm::LeakyBucket:
+        return KeyState::Kind::LeakyBucket;
+    case Algorithm::Gcra:
+        return KeyState::Kind::Gcra;
+    }
+    return KeyState::Kind::None;
+}
+
+QString formatDurationMs(qint64 ms)
+{
+    if (ms < 0) {
+        return u"never"_s;
+    }
+    if (ms < 1000) {
+        return u"%1 ms"_s.arg(ms);
+    }
+    if (ms < 10'000) {
+        // One decimal, rounded up: after "resets in 1.2 s" the reset has happened.
+        const qint64 tenths = (ms + 99) / 100;
+        return tenths % 10 == 0 ? u"%1 s"_s.arg(tenths / 10)
+                                : u"%1.%2 s"_s.arg(tenths / 10).arg(tenths % 10);
+    }
+    const qint64 s = (ms + 999) / 1000;
+    if (s < 60) {
+        return u"%1 s"_s.arg(s);
+    }
+    auto two = [](qint64 big, const QString &bigUnit, qint64 small, const QString &smallUnit) {
+        return small == 0 ? u"%1 %2"_s.arg(big).arg(bigUnit)
+                          : u"%1 %2 %3 %4"_s.arg(big).arg(bigUnit).arg(small).arg(smallUnit);
+    };
+    if (s < 3600) {
+        return two(s / 60, u"min"_s, s % 60, u"s"_s);
+    }
+    if (s < 86400) {
+        return two(s / 3600, u"h"_s, s / 60 % 60, u"min"_s);
+    }
+    return two(s / 86400, u"d"_s, s / 3600 % 24, u"h"_s);
+}
+
+QString formatAmount(double v)
+{
+    // Rounded down to a tenth: "14.2 tokens" never promises a token that is not there yet.
+    const double tenths = std::floor(v * 10.0 + 1e-9);
+    if (std::fmod(tenths, 10.0) == 0.0) {
+        return QString::number(tenths / 10.0, 'f', 0);
+    }
+    return QString::number(tenths / 10.0, 'f', 1);
+}
+
+QString KeyState::describe() const
+{
+    switch (kind) {
+    case Kind::None:
+        return {};
+    case Kind::Unreadable:
+        return problem;
+    case Kind::FixedWindow:
+        if (resetMs <= 0) {
+            return u"0 / %1: the window is over"_s.arg(limit);
+        }
+        return u"%1 / %2 in this window%3, resets in %4"_s.arg(count)
+            .arg(limit)
+            .arg(count >= limit ? u" (full)"_s : QString())
+            .arg(formatDurationMs(resetMs));
+    case Kind::SlidingLog: {
+        QString text = count == 0 ? u"0 / %1 in the window"_s.arg(limit)
+                                  : u"%1 / %2 in the window%3, next frees in %4"_s.arg(count)
+                                        .arg(limit)
+                                        .arg(count >= limit ? u" (full)"_s : QString())
+                                        .arg(formatDurationMs(nextFreeMs));
+        if (entries > count) {
+            text += u", %1 old entries not trimmed yet"_s.arg(entries - count);
+        }
+        return text;
+    }
+    case Kind::SlidingCounter:
+        if (count == 0 && previous == 0) {
+            return u"0 / %1: both windows are over"_s.arg(limit);
+        }
+        return u"~%1 / %2 (this window %3, previous %4), resets in %5"_s.arg(formatAmount(level))
+            .arg(limit)
+            .arg(count)
+            .arg(previous)
+            .arg(formatDurationMs(resetMs));
+    case Kind::TokenBucket:
+        if (resetMs <= 0) {
+            return u"full: %1 tokens"_s.arg(limit);
+        }
+        return u"%1 tokens of %2, full in %3"_s.arg(formatAmount(level))
+            .arg(limit)
+            .arg(formatDurationMs(resetMs));
+    case Kind::LeakyBucket:
+        if (resetMs <= 0) {
+            return u"queue empty (room for %1)"_s.arg(limit);
+        }
+        return u"queue %1 of %2, wait %3"_s.arg(formatAmount(level))
+            .arg(limit)
+            .arg(formatDurationMs(delayMs));
+    case Kind::Gcra:
+        if (resetMs <= 0) {
+            return u"GCRA: all %1 available"_s.arg(limit);
+        }
+        return u"GCRA: %1 of %2 available, full in %3"_s.arg(remaining).arg(limit).arg(
+            formatDurationMs(resetMs));
+    }
+    return {};
+}
+
+QString KeyInfo::explanation() const
+{
+    switch (health) {
+    case Health::Ok:
+        return {};
+    case Health::NoTtl: {
+        QString text =
+            u"no TTL: nothing will ever delete this key. Sluice's scripts set the TTL in the "
+            "same step as every write, so something else wrote it: an INCR after the key "
+            "expired, or an EXPIRE sent in a separate round trip that never arrived (a crash, a "
+            "reconnect), leaves a counter without TTL that blocks its subject forever once it "
+            "reaches the limit"_s;
+        if (hasRule()) {
+            text +=
+                u". Fix: set the TTL from rule '%1' (%2)"_s.arg(ruleId, formatDurationMs(maxTtlMs));
+        }
+        return text;
+    }
+    case Health::TtlExceedsRule: {
+        QString cause = u"a TTL given in seconds where milliseconds were meant, or a rule whose "
+                        "window or rate was shortened since"_s;
+        if (maxTtlMs > 0 && pttlMs > 500 * maxTtlMs) {
+            cause =
+                u"about %1x too long: a TTL given in seconds where milliseconds were meant"_s.arg(
+                    pttlMs / maxTtlMs);
+        }
+        return u"TTL %1 is longer than rule '%2' can ever need (%3): %4. The key outlives its "
+               "meaning and holds memory. Fix: lower the TTL to %3"_s.arg(
+                   formatDurationMs(pttlMs), ruleId, formatDurationMs(maxTtlMs), cause);
+    }
+    case Health::Orphan:
+        return u"no rule produces this key: the state of a deleted or renamed rule, or of "
+               "another application. Left as it is; delete it if it is debris"_s;
+    case Health::WrongType:
+        return u"not the state of rule '%1' (%2): %3. The rule's script cannot use it: a "
+               "request of this subject fails (WRONGTYPE, and the rule's on_redis_error decides) "
+               "or overwrites it. Delete it if it is debris"_s.arg(
+                   ruleId, algorithm::name(algorithm), state.problem);
+    }
+    return {};
+}
+
+} // namespace sluice::keys

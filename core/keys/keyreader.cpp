@@ -1,0 +1,613 @@
+#include "keyreader.h"
+
+#include "keyhealth.h"
+
+#include "redis/errors.h"
+#include "redis/scriptregistry.h"
+
+#include <hiredis/hiredis.h>
+
+#include <QSet>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::keys {
+
+namespace {
+
+// The read script (Mode::Script). Read-only; one key; TIME is read so that the state is decoded
+// at the instant it was read.
+constexpr char readScript[] =
+    R"lua(--[[ sluice key read: TYPE, PTTL and the limiter state of keys, each atomically.
+Used by core/keys/keyreader.cpp (Keys page, sluice-cli keys). Read-only. Never copies a value
+longer than cap bytes: strings through GETRANGE, hash fields only after HSTRLEN, sorted sets as
+counts and two scores.
+KEYS     the keys (one call reads a batch: the per-call cost of EVALSHA is shared)
+ARGV     cap: bytes, the longest string prefix or hash field returned; then for each key:
+         layout  ''  TYPE and PTTL only
+                 'h' hash: the fields that follow
+                 'z' sorted set (sliding_log): counts of the window
+                 's' string (gcra)
+         lo      layout 'z': the window is the scores > lo (now_us - window_us, computed by
+                 the caller from TIME); '' otherwise
+         n       the number of hash fields that follow (0 unless layout 'h'), then the fields
+Reply    one array per key: {type, pttl} and, when the key's type is the layout's:
+         'h' one length per field (HSTRLEN), then, only if none is above cap, the values
+             (HMGET: nil for an absent field)
+         'z' zcard, count in the window, oldest score in the window or nil, newest score or nil
+         's' strlen, the first cap bytes
+Cost     per key 2 calls, + 2 (string), + fields + 1 (hash), + 4 (sorted set).
+--]]
+local call, cap, out, a = redis.call, tonumber(ARGV[1]), {}, 2
+for i = 1, #KEYS do
+    local k, layout, lo, nf = KEYS[i], ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2])
+    local f = a + 3
+    a = f + nf
+    local t = call('TYPE', k)['ok']
+    local r = {t, call('PTTL', k)}
+    if layout == 'h' and t == 'hash' then
+        local small = true
+        for j = f, a - 1 do
+            local n = call('HSTRLEN', k, ARGV[j])
+            r[#r + 1] = n
+            if n > cap then small = false end
+        end
+        if small then
+            local v = call('HMGET', k, unpack(ARGV, f, a - 1))
+            for j = 1, nf do r[#r + 1] = v[j] end
+        end
+    elseif layout == 'z' and t == 'zset' then
+        lo = '(' .. lo
+        r[3] = call('ZCARD', k)
+        r[4] = call('ZCOUNT', k, lo, '+inf')
+        r[5] = call('ZRANGEBYSCORE', k, lo, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2] or false
+        r[6] = call('ZRANGE', k, -1, -1, 'WITHSCORES')[2] or false
+    elseif layout == 's' and t == 'string' then
+        r[3] = call('STRLEN', k)
+        r[4] = call('GETRANGE', k, 0, cap - 1)
+    end
+    out[i] = r
+end
+return out
+)lua";
+
+const ScriptRegistry::Script &script()
+{
+    static const ScriptRegistry registry = [] {
+        ScriptRegistry r;
+        r.add(u"key_read"_s, QByteArray(readScript));
+        return r;
+    }();
+    return *registry.find(u"key_read"_s);
+}
+
+bool isError(const redisReply *r)
+{
+    return r == nullptr || r->type == REDIS_REPLY_ERROR;
+}
+
+qint64 integerOf(const redisReply *r, qint64 fallback = 0)
+{
+    if (r == nullptr) {
+        return fallback;
+    }
+    if (r->type == REDIS_REPLY_INTEGER) {
+        return r->integer;
+    }
+    if (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS) {
+        bool ok = false;
+        const qint64 v = QByteArray(r->str, qsizetype(r->len)).toLongLong(&ok);
+        return ok ? v : fallback;
+    }
+    return fallback;
+}
+
+QByteArray bytesOf(const redisReply *r)
+{
+    if (r == nullptr || (r->type != REDIS_REPLY_STRING && r->type != REDIS_REPLY_STATUS &&
+                         r->type != REDIS_REPLY_ERROR)) {
+        return {};
+    }
+    return QByteArray(r->str, qsizetype(r->len));
+}
+
+std::optional<QByteArray> optionalBytes(const redisReply *r)
+{
+    if (r == nullptr || r->type != REDIS_REPLY_STRING) {
+        return std::nullopt;
+    }
+    return QByteArray(r->str, qsizetype(r->len));
+}
+
+// TIME reply -> us.
+qint64 timeUs(const redisReply *s, const redisReply *us)
+{
+    return integerOf(s) * 1'000'000 + integerOf(us);
+}
+
+QByteArray escapeGlob(const QByteArray &text)
+{
+    QByteArray out;
+    for (char ch : text) {
+        if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
+            out += '\\';
+        }
+        out += ch;
+    }
+    return out;
+}
+
+} // namespace
+
+struct KeyReader::Index
+{
+    explicit Index(std::optional<RuleSet> rules)
+        : set(rules ? std::move(*rules) : RuleSet{})
+        , have(rules.has_value())
+        , map(set)
+    {
+        // What every key of a rule needs, computed once per rule rather than per key.
+        for (const Rule &r : set.rules) {
+            PerRule p;
+            p.policy = r.policy();
+            if (auto valid = p.policy.validate(); !valid) {
+                p.invalid = valid.error().message;
+            }
+            const QByteArray type = expectedType(r.algorithm);
+            p.layout = type == "hash" ? 'h' : type == "zset" ? 'z' : 's';
+            p.layoutArg = QByteArray(1, p.layout);
+            p.fieldCount = QByteArray::number(hashFields(r.algorithm).size());
+            p.maxTtlMs = keys::maxTtlMs(r);
+            perRule.push_back(std::move(p));
+        }
+    }
+    struct PerRule
+    {
+        Policy policy;
+        QString invalid; // why the rule's policy is invalid; empty when valid
+        char layout = 0;
+        QByteArray layoutArg;
+        QByteArray fieldCount;
+        qint64 maxTtlMs = -1;
+    };
+    const PerRule &of(const Rule *r) const { return perRule[size_t(r - set.rules.data())]; }
+
+    const RuleSet set;
+    const bool have;
+    const rules::KeyMap map; // points into set
+    std::vector<PerRule> perRule;
+};
+
+KeyReader::KeyReader(std::optional<RuleSet> rules, Options options)
+    : m_index(std::make_shared<const Index>(std::move(rules)))
+    , m_options(options)
+    , m_mode(options.mode)
+{
+    m_options.valueCap = std::max(m_options.valueCap, qint64(64));
+    m_steady.start();
+}
+
+KeyReader::KeyReader(std::optional<RuleSet> rules)
+    : KeyReader(std::move(rules), Options{})
+{}
+
+bool KeyReader::haveRules() const
+{
+    return m_index->have;
+}
+
+const RuleSet &KeyReader::rules() const
+{
+    return m_index->set;
+}
+
+const Rule *KeyReader::ruleFor(const QByteArray &key, QByteArray *subject) const
+{
+    if (!m_index->have) {
+        return nullptr;
+    }
+    auto m = m_index->map.match(key);
+    if (!m) {
+        return nullptr;
+    }
+    if (subject != nullptr) {
+        *subject = m->subject;
+    }
+    return m->rule;
+}
+
+QList<QByteArray> KeyReader::defaultPatterns() const
+{
+    QList<QByteArray> prefixes;
+    for (const Rule &r : m_index->set.rules) {
+        prefixes << r.keyPrefix;
+    }
+    if (prefixes.isEmpty()) {
+        prefixes << QByteArrayLiteral("rate_limit:");
+    }
+    std::sort(prefixes.begin(), prefixes.end());
+    prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+    // Sorted, a prefix comes right before the prefixes it covers.
+    QList<QByteArray> out;
+    QByteArray last;
+    for (const QByteArray &p : std::as_const(prefixes)) {
+        if (!out.isEmpty() && p.startsWith(last)) {
+            continue;
+        }
+        last = p;
+        out << escapeGlob(p) + '*';
+    }
+    return out;
+}
+
+Result<int> KeyReader::prepare(Connection &c)
+{
+    int trips = 1; // TIME
+    if (m_options.mode != Mode::Plain) {
+        trips += c.loadedScripts().contains(script().sha) ? 0 : 1;
+        auto loaded = ScriptRegistry::ensureLoaded(c, script());
+        if (!loaded && (loaded.error().isConnectionLoss() || m_options.mode == Mode::Script)) {
+            return loaded.error();
+        }
+        // Refused (NOPERM, scripting disabled, a renamed SCRIPT): read with plain commands.
+        m_mode = loaded ? Mode::Script : Mode::Plain;
+    } else {
+        m_mode = Mode::Plain;
+    }
+    // The server clock, for the first batch's sliding-log windows.
+    auto t = c.command({QByteArrayLiteral("TIME")});
+    if (!t) {
+        return t.error();
+    }
+    if (t->elements.size() == 2) {
+        m_serverMinusSteadyUs = t->elements[0].str.toLongLong() * 1'000'000 +
+                                t->elements[1].str.toLongLong() - m_steady.nsecsElapsed() / 1000;
+    }
+    m_prepared = true;
+    return trips;
+}
+
+qint64 KeyReader::estimatedServerNowUs() const
+{
+    return m_steady.nsecsElapsed() / 1000 + m_serverMinusSteadyUs;
+}
+
+void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
+{
+    m_pending.clear();
+    m_pending.reserve(size_t(keys.size()));
+    const QByteArray cap = QByteArray::number(m_options.valueCap);
+    const QByteArray capEnd = QByteArray::number(m_options.valueCap - 1);
+    static const QByteArray one = QByteArrayLiteral("1");
+    static const QByteArray zero = QByteArrayLiteral("0");
+    // The batch's TIME: states are decoded at it. Sliding-log windows are counted from the
+    // server clock as estimated before sending (off by a fraction of the round trip).
+    c.append({QByteArrayLiteral("TIME")});
+    const qint64 nowEstimate = estimatedServerNowUs();
+
+    const char *argv[16];
+    size_t len[16];
+    int n = 0;
+    auto push = [&](const QByteArray &b) {
+        argv[n] = b.constData();
+        len[n] = size_t(b.size());
+        ++n;
+    };
+    auto send = [&] {
+        c.append(n, argv, len);
+        n = 0;
+    };
+    // Script mode: EVALSHA sha n key... cap (layout lo nfields field...)... per chunk.
+    const int batch = std::max(m_options.scriptBatch, 1);
+    QList<QByteArray> chunkKeys;
+    QList<QByteArray> chunkArgs;
+    auto flushChunk = [&] {
+        if (chunkKeys.isEmpty()) {
+            return;
+        }
+        QList<QByteArray> command;
+        command.reserve(4 + chunkKeys.size() + chunkArgs.size());
+        command << QByteArrayLiteral("EVALSHA") << script().sha
+                << QByteArray::number(chunkKeys.size()) << chunkKeys << cap << chunkArgs;
+        c.append(command);
+        m_chunks.push_back(int(chunkKeys.size()));
+        chunkKeys.clear();
+        chunkArgs.clear();
+    };
+    m_chunks.clear();
+    for (const QByteArray &key : keys) {
+        Pending p;
+        p.key = key;
+        p.rule = ruleFor(key, &p.subject);
+        const Index::PerRule *per = p.rule ? &m_index->of(p.rule) : nullptr;
+        p.layout = per ? per->layout : 0;
+        static const QList<QByteArray> noFields;
+        const QList<QByteArray> &fields =
+            p.layout == 'h' ? hashFields(p.rule->algorithm) : noFields;
+        const QByteArray lo =
+            p.layout == 'z' ? QByteArray::number(nowEstimate - p.rule->windowUs) : QByteArray();
+        if (m_mode == Mode::Script) {
+            chunkKeys << key;
+            static const QByteArray none;
+            static const QByteArray zeroFields = QByteArrayLiteral("0");
+            chunkArgs << (per ? per->layoutArg : none) << lo << (per ? per->fieldCount : zeroFields)
+                      << fields;
+            if (chunkKeys.size() >= batch) {
+                flushChunk();
+            }
+        } else {
+            static const QByteArray type = QByteArrayLiteral("TYPE");
+            static const QByteArray pttl = QByteArrayLiteral("PTTL");
+            push(type);
+            push(key);
+            send();
+            push(pttl);
+            push(key);
+            send();
+            if (p.layout == 'h') {
+                static const QByteArray hmget = QByteArrayLiteral("HMGET");
+                push(hmget);
+                push(key);
+                for (const QByteArray &f : fields) {
+                    push(f);
+                }
+                send();
+            } else if (p.layout == 'z') {
+                const QByteArray open = '(' + lo;
+                static const QByteArray inf = QByteArrayLiteral("+inf");
+                c.append({QByteArrayLiteral("ZCARD"), key});
+                c.append({QByteArrayLiteral("ZCOUNT"), key, open, inf});
+                c.append({QByteArrayLiteral("ZRANGEBYSCORE"), key, open, inf,
+                          QByteArrayLiteral("WITHSCORES"), QByteArrayLiteral("LIMIT"), zero, one});
+                c.append({QByteArrayLiteral("ZRANGE"), key, QByteArrayLiteral("-1"),
+                          QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")});
+            } else if (p.layout == 's') {
+                c.append({QByteArrayLiteral("STRLEN"), key});
+                c.append({QByteArrayLiteral("GETRANGE"), key, zero, capEnd});
+            }
+            if (p.layout != 0) {
+                // Still there after the reads? Commands of a pipeline are not one atomic step:
+                // a key that expired between TYPE and its reads is gone, not malformed.
+                push(pttl);
+                push(key);
+                send();
+            }
+        }
+        m_pending.push_back(std::move(p));
+    }
+    flushChunk();
+}
+
+Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
+{
+    QList<KeyInfo> out;
+    out.reserve(qsizetype(m_pending.size()));
+    std::optional<Error> firstError; // NOSCRIPT, reported once every reply was read
+    qint64 batchNowUs = 0;
+    {
+        auto t = c.readRaw();
+        if (!t) {
+            return t.error();
+        }
+        const redisReply *r = t->get();
+        if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
+            batchNowUs = timeUs(r->element[0], r->element[1]);
+            m_serverMinusSteadyUs = batchNowUs - m_steady.nsecsElapsed() / 1000;
+        }
+    }
+    // Script mode: the reply of the current chunk, and where in it the next key is.
+    Connection::RawReply chunk;
+    size_t chunkIndex = 0;
+    size_t inChunk = 0;
+    size_t chunkSize = 0;
+    for (const Pending &p : m_pending) {
+        RawRead raw;
+        const qint64 cap = m_options.valueCap;
+        if (m_mode == Mode::Script) {
+            if (inChunk == chunkSize) {
+                auto reply = c.readRaw();
+                if (!reply) {
+                    return reply.error();
+                }
+                chunk = std::move(*reply);
+                chunkSize = chunkIndex < m_chunks.size() ? size_t(m_chunks[chunkIndex]) : 0;
+                ++chunkIndex;
+                inChunk = 0;
+            }
+            const redisReply *whole = chunk.get();
+            const size_t at = inChunk++;
+            if (whole->type == REDIS_REPLY_ERROR) {
+                Error e = redis::replyError(whole);
+                if (e.kind == Error::Kind::NoScript) {
+                    firstError = e;
+                } else {
+                    out << unreadKey(p.key, e.message);
+                }
+                continue;
+            }
+            if (whole->type != REDIS_REPLY_ARRAY || whole->elements != chunkSize) {
+                return Error::make(Error::Kind::Protocol,
+                                   u"the key read script replied something unexpected"_s);
+            }
+            const redisReply *r = whole->element[at];
+            if (r->type != REDIS_REPLY_ARRAY || r->elements < 2) {
+                return Error::make(Error::Kind::Protocol,
+                                   u"the key read script replied something unexpected for a key"_s);
+            }
+            redisReply **e = r->element;
+            raw.type = bytesOf(e[0]);
+            raw.pttlMs = integerOf(e[1], -2);
+            raw.nowUs = batchNowUs;
+            const size_t n = r->elements;
+            const size_t fields = p.rule ? size_t(hashFields(p.rule->algorithm).size()) : 0;
+            if (p.layout == 'h' && raw.type == "hash" && n >= 2 + fields) {
+                // Lengths, then the values unless one was too long.
+                raw.stateRead = true;
+                const bool values = n >= 2 + 2 * fields;
+                for (size_t i = 0; i < fields; ++i) {
+                    const qint64 length = integerOf(e[2 + i]);
+                    raw.hlen += length > 0 ? 1 : 0;
+                    if (values) {
+                        raw.fields << optionalBytes(e[2 + fields + i]);
+                        raw.fieldLength << 0;
+                    } else {
+                        raw.fields << std::nullopt;
+                        raw.fieldLength << (length > cap ? length : 0);
+                    }
+                }
+            } else if (p.layout == 'z' && raw.type == "zset" && n >= 6) {
+                raw.stateRead = true;
+                raw.zcard = integerOf(e[2]);
+                raw.zInWindow = integerOf(e[3]);
+                raw.oldestScore = optionalBytes(e[4]);
+                raw.newestScore = optionalBytes(e[5]);
+            } else if (p.layout == 's' && raw.type == "string" && n >= 4) {
+                raw.stateRead = true;
+                raw.strlen = integerOf(e[2]);
+                raw.head = bytesOf(e[3]);
+            }
+        } else {
+            raw.nowUs = batchNowUs;
+            auto typeReply = c.readRaw();
+            if (!typeReply) {
+                return typeReply.error();
+            }
+            auto pttlReply = c.readRaw();
+            if (!pttlReply) {
+                return pttlReply.error();
+            }
+            raw.type = isError(typeReply->get()) ? QByteArray() : bytesOf(typeReply->get());
+            raw.pttlMs = integerOf(pttlReply->get(), -2);
+            // The layout's reads, then the closing PTTL.
+            const int more = p.layout == 'h' ? 2 : p.layout == 'z' ? 5 : p.layout == 's' ? 3 : 0;
+            std::vector<Connection::RawReply> replies;
+            for (int i = 0; i < more; ++i) {
+                auto r = c.readRaw();
+                if (!r) {
+                    return r.error();
+                }
+                replies.push_back(std::move(*r));
+            }
+            if (more > 0 && integerOf(replies.back().get(), -2) == -2) {
+                raw.pttlMs = -2; // expired or deleted while it was read
+            }
+            const bool allOk = std::none_of(replies.begin(), replies.end(),
+                                            [](const auto &r) { return isError(r.get()); });
+            if (p.layout == 'h' && raw.type == "hash" && allOk) {
+                raw.stateRead = true;
+                const redisReply *values = replies[0].get();
+                for (size_t i = 0; values->type == REDIS_REPLY_ARRAY && i < values->elements; ++i) {
+                    const redisReply *v = values->element[i];
+                    raw.hlen += v->type == REDIS_REPLY_STRING ? 1 : 0;
+                    if (v->type == REDIS_REPLY_STRING && qint64(v->len) > cap) {
+                        raw.fields << std::nullopt;
+                        raw.fieldLength << qint64(v->len);
+                    } else {
+                        raw.fields << optionalBytes(v);
+                        raw.fieldLength << 0;
+                    }
+                }
+            } else if (p.layout == 'z' && raw.type == "zset" && allOk) {
+                raw.stateRead = true;
+                raw.zcard = integerOf(replies[0].get());
+                raw.zInWindow = integerOf(replies[1].get());
+                const redisReply *first = replies[2].get();
+                const redisReply *last = replies[3].get();
+                if (first->type == REDIS_REPLY_ARRAY && first->elements == 2) {
+                    raw.oldestScore = optionalBytes(first->element[1]);
+                }
+                if (last->type == REDIS_REPLY_ARRAY && last->elements == 2) {
+                    raw.newestScore = optionalBytes(last->element[1]);
+                }
+            } else if (p.layout == 's' && raw.type == "string" && allOk) {
+                raw.stateRead = true;
+                raw.strlen = integerOf(replies[0].get());
+                raw.head = bytesOf(replies[1].get());
+            }
+            if (raw.type.isEmpty()) {
+                raw.type = QByteArrayLiteral("none");
+                raw.pttlMs = -2;
+            }
+        }
+        out << judge(p, raw);
+    }
+    m_pending.clear();
+    if (firstError) {
+        return *firstError;
+    }
+    return out;
+}
+
+Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &keys)
+{
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (!m_prepared || (m_mode == Mode::Script && !c.loadedScripts().contains(script().sha))) {
+            if (auto p = prepare(c); !p) {
+                return p.error();
+            }
+        }
+        append(c, keys);
+        auto r = collect(c);
+        if (r || r.error().kind != Error::Kind::NoScript || attempt == 1) {
+            return r;
+        }
+        c.loadedScripts().remove(script().sha); // flushed behind our back: load and retry
+        m_prepared = false;
+    }
+    return Error::make(Error::Kind::Internal, u"unreachable"_s);
+}
+
+KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why) const
+{
+    KeyInfo info;
+    info.key = key;
+    info.pttlMs = -3;
+    QByteArray subject;
+    const Rule *rule = ruleFor(key, &subject);
+    info.state.kind = KeyState::Kind::Unreadable;
+    info.state.problem = u"the key could not be read: %1"_s.arg(why);
+    if (rule != nullptr) {
+        info.ruleId = rule->id;
+        info.subject = subject;
+        info.algorithm = rule->algorithm;
+        info.maxTtlMs = maxTtlMs(*rule);
+    }
+    info.health = classify(info.pttlMs, rule, haveRules(), false);
+    return info;
+}
+
+KeyInfo KeyReader::judge(const QByteArray &key, const RawRead &raw) const
+{
+    Pending p;
+    p.key = key;
+    p.rule = ruleFor(key, &p.subject);
+    return judge(p, raw);
+}
+
+KeyInfo KeyReader::judge(const Pending &p, const RawRead &raw) const
+{
+    KeyInfo info;
+    info.key = p.key;
+    info.type = raw.type;
+    info.pttlMs = raw.type == "none" ? -2 : raw.pttlMs;
+    info.state.atUs = raw.nowUs;
+    if (!info.exists()) {
+        return info;
+    }
+    bool readable = true;
+    if (const Rule *rule = p.rule) {
+        const Index::PerRule &per = m_index->of(rule);
+        info.ruleId = rule->id;
+        info.subject = p.subject;
+        info.algorithm = rule->algorithm;
+        info.maxTtlMs = per.maxTtlMs;
+        info.state = per.invalid.isEmpty() ? decode(*rule, per.policy, raw) : decode(*rule, raw);
+        readable = info.state.kind != KeyState::Kind::Unreadable;
+    }
+    info.health = classify(info.pttlMs, p.rule, haveRules(), readable);
+    return info;
+}
+
+} // namespace sluice::keys

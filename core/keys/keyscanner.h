@@ -1,0 +1,96 @@
+#pragma once
+
+#include "keyhealth.h"
+#include "keyinfo.h"
+#include "keyreader.h"
+
+#include "common/result.h"
+#include "redis/connection.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <optional>
+
+namespace sluice::keys {
+
+struct ScanProgress
+{
+    qint64 keys = 0;       // keys delivered so far
+    qint64 pages = 0;      // SCAN calls answered
+    qint64 roundTrips = 0; // every round trip of the scan, setup included
+    double fraction = 0;   // of the keyspace walked, 0..1 (from the SCAN cursor; see .cpp)
+    qint64 dbSize = -1;    // DBSIZE when the scan started; -1 unknown
+    int count = 0;         // COUNT of the last SCAN (adaptive)
+    qint64 elapsedMs = 0;
+};
+
+struct ScanSummary
+{
+    enum class Status { Completed, Cancelled, Failed };
+    Status status = Status::Completed;
+    ScanProgress progress;
+    HealthSummary health;  // of the keys delivered
+    qint64 gone = 0;       // listed by SCAN, deleted or expired before they were read
+    qint64 duplicates = 0; // listed twice by SCAN (a rehash during the scan), delivered once
+    qint64 reconnects = 0; // connection losses survived by resuming at the cursor
+    bool serverRestarted = false;
+    std::optional<Error> error; // Failed: what happened; the keys delivered before are valid
+};
+
+// SCAN with MATCH and an adaptive COUNT, reading each page with a KeyReader (ANCHORS.md
+// section 4 items 1, 2, 10). Synchronous: run it in a worker thread (KeysWorker); it never
+// touches the GUI. Costs and guarantees:
+// - One round trip per page: the reads of page i travel with the SCAN of page i+1.
+// - COUNT adapts so that a round trip takes about `targetRoundTrip`: a sparse MATCH walks
+//   faster, a dense keyspace is not read in bursts that would delay other clients.
+// - Every key is delivered once (SCAN may repeat keys across a rehash; 64-bit hashes of the
+//   keys seen are kept, 16 bytes a key; two keys sharing a hash, about 3e-8 for a million
+//   keys, would hide one of them). Keys that vanish before they are read are counted, not
+//   delivered.
+// - `cancel` is checked before every round trip: a cancelled scan stops within one.
+// - Connection lost mid-scan: reconnect (a few attempts). Same server (INFO run_id unchanged):
+//   resume at the same cursor, nothing lost or repeated. A different run id (the server
+//   restarted) or no reconnection: stop with Failed and a message saying so; everything
+//   delivered before stays valid, and the caller keeps it.
+class KeyScanner
+{
+public:
+    struct Options
+    {
+        QList<QByteArray> patterns; // SCAN MATCH globs, one after another; empty: the reader's
+                                    // defaultPatterns()
+        int initialCount = 200;
+        int minCount = 10;
+        int maxCount = 10000;
+        std::chrono::milliseconds targetRoundTrip{25};
+        int reconnectAttempts = 3;
+        std::chrono::milliseconds reconnectDelay{250}; // before the 2nd, 3rd, ... attempt
+        const std::atomic<bool> *cancel = nullptr;     // set from any thread to stop
+    };
+    // Called after every round trip, with the keys it read (possibly none: a sparse MATCH) and
+    // the progress. Runs in the scanning thread; the connection is idle during the call, so
+    // the callback may use it (the Keys worker refreshes visible rows there).
+    using PageCallback = std::function<void(const QList<KeyInfo> &page, const ScanProgress &)>;
+
+    explicit KeyScanner(KeyReader reader);
+    KeyReader &reader() { return m_reader; }
+
+    ScanSummary run(Connection &c, const Options &options, const PageCallback &onPage);
+
+    // The share of the hash table a SCAN cursor has walked: Redis visits buckets in
+    // reverse-binary order, so the cursor's bits reversed, over 2^64, is that share.
+    static double cursorFraction(const QByteArray &cursor);
+
+private:
+    KeyReader m_reader;
+};
+
+} // namespace sluice::keys
+
+Q_DECLARE_METATYPE(sluice::keys::ScanProgress)
+Q_DECLARE_METATYPE(sluice::keys::ScanSummary)

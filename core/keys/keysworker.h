@@ -1,0 +1,101 @@
+#pragma once
+
+#include "keyfixer.h"
+#include "keyinfo.h"
+#include "keyscanner.h"
+
+#include "redis/connection.h"
+#include "redis/endpoint.h"
+#include "rules/rule.h"
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QMutex>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QTimer;
+
+namespace sluice::keys {
+
+// The Keys page's worker (ARCHITECTURE.md "Threads"): lives in a QThread of its own with its
+// own connection; the page calls its slots queued and gets value snapshots back in signals.
+// Nothing here blocks the GUI thread, however large the keyspace or slow the server.
+//
+//   auto *w = new KeysWorker(endpoint, rules);
+//   w->moveToThread(thread);                  // then start the thread
+//   QMetaObject::invokeMethod(w, [=] { w->scan({}); });   // or a queued connection
+//   w->cancel();                              // direct, from the GUI thread
+//
+// - scan(): pages of KeyInfo, batched so that pageReady() comes at most every
+//   `pageInterval` (10 a second by default), then scanFinished() with the health summary.
+// - Visible rows: setVisibleKeys() (direct, any thread) names them; they are re-read in one
+//   pipelined round trip every `refreshInterval` (1 s) and sent with refreshed(), also while
+//   a scan runs (between its pages, on the same connection).
+// - fix(): KeyFixer on the keys given (a selection); fixAllFlagged(): scan and fix page by
+//   page (KeyFixer::sweep); fixFinished() with the report. cancel() stops either.
+// Errors never throw: a failed scan ends with scanFinished() carrying the error; a failed
+// refresh emits connectionError() once per failure streak and is retried on the next tick.
+class KeysWorker : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        int refreshIntervalMs = 1000;
+        int pageIntervalMs = 100;
+        KeyReader::Options reader;
+        KeyScanner::Options scanner; // patterns and cancel are set per scan
+    };
+
+    KeysWorker(Endpoint endpoint, std::optional<RuleSet> rules, Options options,
+               QObject *parent = nullptr);
+    KeysWorker(Endpoint endpoint, std::optional<RuleSet> rules, QObject *parent = nullptr);
+    ~KeysWorker() override;
+
+    // Thread-safe; call directly from any thread.
+    void cancel();
+    void setVisibleKeys(const QList<QByteArray> &keys);
+
+public Q_SLOTS:
+    // All run in the worker's thread: call them queued.
+    void scan(const QList<QByteArray> &patterns); // empty: every rule's key prefix
+    void refreshVisible();
+    void fix(const QList<sluice::keys::KeyInfo> &keys, bool deleteKeys, bool dryRun);
+    // "Fix all from rules" / "delete all flagged": KeyFixer::sweep over `patterns` (empty:
+    // every rule's key prefix); fixFinished() with every key that was not ok. A scan that
+    // failed midway is reported as the report's error, after the fixes done before it.
+    void fixAllFlagged(const QList<QByteArray> &patterns, bool deleteKeys, bool dryRun);
+    void setRules(const sluice::RuleSet &rules);
+    void startRefreshing(); // the 1 s timer; call once the worker is in its thread
+    void stopRefreshing();
+
+Q_SIGNALS:
+    void scanStarted();
+    void pageReady(const QList<sluice::keys::KeyInfo> &keys,
+                   const sluice::keys::ScanProgress &progress);
+    void scanFinished(const sluice::keys::ScanSummary &summary);
+    void refreshed(const QList<sluice::keys::KeyInfo> &keys);
+    void fixFinished(const sluice::keys::KeyFixer::Report &report);
+    void connectionError(const QString &message);
+
+private:
+    Connection *connection(QString *error); // opens (or reopens) it; nullptr on failure
+    void refreshNow();
+
+    Endpoint m_endpoint;
+    Options m_options;
+    std::optional<Connection> m_connection;
+    KeyReader m_reader;
+    QTimer *m_timer = nullptr;
+    std::atomic<bool> m_cancel{false};
+    QMutex m_visibleMutex;
+    QList<QByteArray> m_visible;
+    QElapsedTimer m_sinceRefresh;
+    bool m_refreshFailing = false;
+};
+
+} // namespace sluice::keys

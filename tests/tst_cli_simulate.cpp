@@ -1,0 +1,304 @@
+// sluice-cli simulate as a user runs it: real process, exit codes, the named problem on stderr,
+// --json exactly as FORMATS.md writes it, --csv, the Redis backend, Ctrl+C.
+#include "testredis.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace sluice;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(SLUICE_CLI), QStringList{u"simulate"_s} + args);
+    p.waitForFinished(120'000);
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+               p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+qint64 simKeys()
+{
+    Connection c = test::connect();
+    qint64 n = 0;
+    QByteArray cursor = "0";
+    do {
+        auto r = c.command({"SCAN", cursor, "MATCH", "sluice:sim:*", "COUNT", "1000"});
+        cursor = r->elements[0].str;
+        n += qint64(r->elements[1].elements.size());
+    } while (cursor != "0");
+    return n;
+}
+
+quint16 closedPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+const QByteArray rules =
+    R"("rules": [{"id": "r", "scope": "ip", "algorithm": "fixed_window", "limit": 3, "window": "5s"}])";
+
+} // namespace
+
+class TestCliSimulate : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanupTestCase() { QCOMPARE(simKeys(), 0); }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QByteArray>("scenario");  // written to dir/s.json; empty: none
+        QTest::addColumn<QByteArray>("trace");     // written to dir/trace.csv
+        QTest::addColumn<QStringList>("args");     // "@" = the scenario file
+        QTest::addColumn<QStringList>("expected"); // substrings of stderr
+
+        const QStringList file{u"@"_s};
+        const auto doc = [](const QByteArray &duration, const QByteArray &traffic) {
+            return "{\"duration\": \"" + duration + "\",\n\"traffic\": [" + traffic + "],\n" +
+                   rules + "}\n";
+        };
+        QTest::newRow("negative rate")
+            << doc("30s", R"({"pattern": "constant", "rate": "-2/s"})") << QByteArray() << file
+            << QStringList{u"s.json:2:37: traffic[0].rate: rate '-2/s' must be positive"_s,
+                           u"is not a valid scenario (1 error(s)); nothing was run"_s};
+        QTest::newRow("zero rate")
+            << doc("30s", R"({"pattern": "poisson", "rate": "0/s"})") << QByteArray() << file
+            << QStringList{u"traffic[0].rate: rate '0/s' must be positive"_s};
+        QTest::newRow("zero duration")
+            << doc("0s", R"({"pattern": "constant", "rate": "1/s"})") << QByteArray() << file
+            << QStringList{u"s.json:1:2: duration: duration '0s' must be positive"_s};
+        QTest::newRow("10^12 requests")
+            << doc("30s", R"({"pattern": "burst", "at": "1s", "count": 1000000000000})")
+            << QByteArray() << file
+            << QStringList{u"traffic[0].count: 1000000000000 requests is more than a simulation "
+                           "offers (at most 50000000)"_s};
+        QTest::newRow("unknown pattern")
+            << doc("30s", R"({"pattern": "zigzag"})") << QByteArray() << file
+            << QStringList{u"s.json:2:14: traffic[0].pattern: unknown pattern 'zigzag'"_s};
+        QTest::newRow("unknown field")
+            << doc("30s", R"({"pattern": "constant", "rate": "1/s", "jitter": "5ms"})")
+            << QByteArray() << file << QStringList{u"traffic[0].jitter: unknown field 'jitter'"_s};
+        QTest::newRow("replay garbage")
+            << doc("30s", R"({"pattern": "replay", "file": "trace.csv"})")
+            << QByteArray("t_ms,subject\n100,a\nGET /index.html 200\n250,b\n3e5,c\n") << file
+            << QStringList{u"trace.csv:3: traffic[0].file: 'GET /index.html 200' is not a "
+                           "request line"_s,
+                           u"trace.csv:5: traffic[0].file: '3e5,c' is not a request line"_s};
+        QTest::newRow("bad rule")
+            << QByteArray("{\"duration\": \"30s\", \"traffic\": [{\"pattern\": \"constant\", "
+                          "\"rate\": \"1/s\"}],\n\"rules\": [{\"id\": \"r\", \"scope\": \"ip\", "
+                          "\"algorithm\": \"token_bucket\", \"rate\": \"1/s\"}]}")
+            << QByteArray() << file
+            << QStringList{u"rules[0].burst: required field 'burst' is missing"_s};
+        QTest::newRow("unknown preset")
+            << QByteArray() << QByteArray() << QStringList{u"preset:nope"_s}
+            << QStringList{u"no preset named 'nope'; the presets are"_s, u"boundary-burst"_s};
+        QTest::newRow("no such file")
+            << QByteArray() << QByteArray() << QStringList{u"/nonexistent/s.json"_s}
+            << QStringList{u"/nonexistent/s.json: cannot open the file"_s};
+        QTest::newRow("png") << QByteArray() << QByteArray()
+                             << QStringList{u"preset:boundary-burst"_s, u"--png"_s, u"x.png"_s}
+                             << QStringList{u"--png: charts are not in this version yet"_s};
+        QTest::newRow("svg") << QByteArray() << QByteArray()
+                             << QStringList{u"preset:boundary-burst"_s, u"--svg"_s, u"x.svg"_s}
+                             << QStringList{u"--svg: charts are not in this version yet"_s};
+        QTest::newRow("backend") << QByteArray() << QByteArray()
+                                 << QStringList{u"preset:boundary-burst"_s, u"--backend"_s,
+                                                u"memcached"_s}
+                                 << QStringList{u"--backend 'memcached' is unknown"_s};
+        QTest::newRow("redis without url")
+            << QByteArray() << QByteArray()
+            << QStringList{u"preset:boundary-burst"_s, u"--backend"_s, u"redis"_s}
+            << QStringList{u"--backend redis needs --url"_s};
+        QTest::newRow("no scenario") << QByteArray() << QByteArray() << QStringList{}
+                                     << QStringList{u"give a scenario file or preset:<name>"_s};
+        QTest::newRow("unknown flag")
+            << QByteArray() << QByteArray() << QStringList{u"preset:boundary-burst"_s, u"--fast"_s}
+            << QStringList{u"unknown option --fast"_s};
+    }
+
+    void badInput()
+    {
+        QFETCH(QByteArray, scenario);
+        QFETCH(QByteArray, trace);
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"s.json"_s);
+        if (!scenario.isEmpty()) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(scenario);
+        }
+        if (!trace.isEmpty()) {
+            QFile f(dir.filePath(u"trace.csv"_s));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(trace);
+        }
+        args.replaceInStrings(u"@"_s, path);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        for (const QString &e : expected) {
+            QVERIFY2(QString::fromUtf8(r.err).contains(e), r.err.constData());
+        }
+    }
+
+    void presetJson()
+    {
+        const Run r = cli({u"preset:boundary-burst"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // FORMATS.md, fields in the documented order, one line.
+        QVERIFY2(
+            r.out.startsWith(R"({"scenario":"boundary burst","backend":"local","results":[)"
+                             R"({"rule":"fixed-window","algorithm":"fixed_window","offered":230,)"
+                             R"("admitted":)"),
+            r.out.constData());
+        QVERIFY(r.out.endsWith("}]}\n"));
+        QCOMPARE(r.out.count('\n'), 1);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray results = o[u"results"_s].toArray();
+        QCOMPARE(results.size(), 6);
+        const QStringList fields{u"rule"_s,
+                                 u"algorithm"_s,
+                                 u"offered"_s,
+                                 u"admitted"_s,
+                                 u"rejected"_s,
+                                 u"max_admitted_in_window"_s,
+                                 u"max_released_in_window"_s,
+                                 u"peak_admitted_per_bin"_s,
+                                 u"mean_delay_ms"_s,
+                                 u"max_delay_ms"_s};
+        for (const QJsonValue &v : results) {
+            QCOMPARE(v.toObject().keys().size(), fields.size());
+            for (const QString &f : fields) {
+                QVERIFY(v.toObject().contains(f));
+            }
+        }
+        QVERIFY(results[0].toObject()[u"max_admitted_in_window"_s].toInt() >= 190); // ~2N
+        QVERIFY(results[1].toObject()[u"max_admitted_in_window"_s].toInt() <= 100); // <= N
+        QVERIFY(results[4].toObject()[u"mean_delay_ms"_s].toDouble() > 0);
+
+        // Human output: one row per rule under a header.
+        const Run human = cli({u"preset:boundary-burst"_s});
+        QCOMPARE(human.exitCode, 0);
+        QVERIFY(human.out.contains("boundary burst on the in-process models: 230 requests"));
+        QVERIFY(human.out.contains("rule "));
+        for (const char *id : {"fixed-window", "sliding-log", "sliding-counter", "token-bucket",
+                               "leaky-bucket", "gcra"}) {
+            QVERIFY(human.out.contains("\n" + QByteArray(id) + " "));
+        }
+    }
+
+    void csvSeries()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"series.csv"_s);
+        const Run r = cli({u"preset:steady-overload"_s, u"--csv"_s, path, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.front(), QByteArray("t_ms,rule,offered,admitted,rejected,released"));
+        // 60 s in bins of 100 ms (the leaky bucket's queue drains within the duration), 6 rules.
+        QCOMPARE(lines.size(), 1 + 600 * 6);
+        QCOMPARE(lines[1].left(15), QByteArray("0,fixed-window,"));
+        QCOMPARE(lines.last().left(14), QByteArray("59900,gcra,0,0"));
+        // The series adds up to the results.
+        const QJsonArray results = QJsonDocument::fromJson(r.out).object()[u"results"_s].toArray();
+        QHash<QByteArray, qint64> offered;
+        QHash<QByteArray, qint64> released;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QList<QByteArray> c = lines[i].split(',');
+            QCOMPARE(c.size(), 6);
+            offered[c[1]] += c[2].toLongLong();
+            released[c[1]] += c[5].toLongLong();
+        }
+        for (const QJsonValue &v : results) {
+            const QJsonObject o = v.toObject();
+            const QByteArray id = o[u"rule"_s].toString().toUtf8();
+            QCOMPARE(offered[id], o[u"offered"_s].toInteger());
+            QCOMPARE(released[id], o[u"admitted"_s].toInteger());
+        }
+    }
+
+    void redisBackend()
+    {
+        const Run local = cli({u"preset:3-per-5s-per-ip"_s, u"--json"_s});
+        const Run redis =
+            cli({u"preset:3-per-5s-per-ip"_s, u"--json"_s, u"--url"_s, test::redisUrl()});
+        QVERIFY2(redis.exitCode == 0, redis.err.constData());
+        QVERIFY(redis.out.contains(R"("backend":"redis")"));
+        QCOMPARE(QByteArray(redis.out).replace(R"("backend":"redis")", R"("backend":"local")"),
+                 local.out);
+        QCOMPARE(simKeys(), 0);
+    }
+
+    void redisUnreachable()
+    {
+        const Run r = cli(
+            {u"preset:boundary-burst"_s, u"--url"_s, u"redis://127.0.0.1:%1"_s.arg(closedPort())});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("sluice-cli simulate: ") && r.err.contains("127.0.0.1"),
+                 r.err.constData());
+    }
+
+    // Ctrl+C in the middle of a Redis run: it stops, removes its keys, exits 1.
+    void interruptLeavesNoKeys()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"long.json"_s);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"name": "long", "duration": "10m", "subjects": 1000,
+                   "traffic": [{"pattern": "constant", "rate": "5000/s"}],
+                   "rules": [{"id": "r", "scope": "ip", "algorithm": "sliding_log",
+                              "limit": 5, "window": "10s"}]})");
+        f.close();
+        QProcess p;
+        p.start(QStringLiteral(SLUICE_CLI),
+                {u"simulate"_s, path, u"--url"_s, test::redisUrl(), u"--json"_s});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(simKeys() > 100, 20'000); // deciding on Redis
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(30'000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains("cancelled after") &&
+                     err.contains("the run's keys were removed from Redis"),
+                 err.constData());
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+        QCOMPARE(simKeys(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliSimulate)
+#include "tst_cli_simulate.moc"

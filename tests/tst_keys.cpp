@@ -1,0 +1,1283 @@
+// core/keys: decoding every state layout, the health rules, scanning a real keyspace planted by
+// the real scripts (plus the broken keys seen in the wild), the fixer, a 200,000-key scan with
+// cancel, a connection dropped and a server restarted mid-scan, the plain-command fallback,
+// and the worker that keeps the GUI thread free.
+#include "testredis.h"
+
+#include "keys/keyfixer.h"
+#include "keys/keyhealth.h"
+#include "keys/keyreader.h"
+#include "keys/keyscanner.h"
+#include "keys/keysworker.h"
+#include "keys/statedecoder.h"
+#include "limiter/redislimiter.h"
+
+#include <QDateTime>
+#include <QLocale>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+#include <QTimer>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+
+using namespace sluice;
+using namespace sluice::keys;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(sluice::Rule)
+Q_DECLARE_METATYPE(sluice::keys::RawRead)
+Q_DECLARE_METATYPE(sluice::keys::KeyState::Kind)
+Q_DECLARE_METATYPE(sluice::keys::Health)
+
+namespace {
+
+constexpr qint64 sec = duration::usPerSecond;
+constexpr qint64 ms = duration::usPerMs;
+constexpr qint64 t0 = 1'700'000'000'000'000; // a fixed "now" for the pure decoding tests
+
+Rule windowRule(const QString &id, Algorithm a, qint64 limit, qint64 windowUs,
+                const QByteArray &prefix = "rate_limit:")
+{
+    Rule r;
+    r.id = id;
+    r.scope.kind = Scope::Kind::Ip;
+    r.algorithm = a;
+    r.limit = limit;
+    r.windowUs = windowUs;
+    r.keyPrefix = prefix;
+    return r;
+}
+
+Rule bucketRule(const QString &id, Algorithm a, qint64 count, qint64 periodUs, qint64 burst,
+                const QByteArray &prefix = "rate_limit:")
+{
+    Rule r;
+    r.id = id;
+    r.scope.kind = Scope::Kind::Ip;
+    r.algorithm = a;
+    r.rate = Rate{count, periodUs};
+    r.burst = burst;
+    r.keyPrefix = prefix;
+    return r;
+}
+
+RawRead hashRead(std::initializer_list<std::optional<QByteArray>> fields, qint64 now = t0)
+{
+    RawRead r;
+    r.type = "hash";
+    r.pttlMs = 1000;
+    r.nowUs = now;
+    r.stateRead = true;
+    r.hlen = qint64(fields.size());
+    for (const auto &f : fields) {
+        r.fields << f;
+        r.fieldLength << 0;
+    }
+    return r;
+}
+
+RawRead stringRead(const QByteArray &value, qint64 strlen = -1, qint64 now = t0)
+{
+    RawRead r;
+    r.type = "string";
+    r.pttlMs = 1000;
+    r.nowUs = now;
+    r.stateRead = true;
+    r.strlen = strlen < 0 ? value.size() : strlen;
+    r.head = value.left(256);
+    return r;
+}
+
+QByteArray num(qint64 v)
+{
+    return QByteArray::number(v);
+}
+
+qint64 infoField(Connection &c, const QByteArray &section, const QByteArray &field)
+{
+    auto r = c.command({"INFO", section});
+    if (!r) {
+        return -1;
+    }
+    const qsizetype at = r->str.indexOf(field + ':');
+    if (at < 0) {
+        return -1;
+    }
+    const qsizetype end = r->str.indexOf('\r', at);
+    return r->str.mid(at + field.size() + 1, end - at - field.size() - 1).toLongLong();
+}
+
+quint16 freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+// A redis-server of the test's own (127.0.0.1 only, no persistence), to drop and restart.
+class PrivateRedis
+{
+public:
+    bool start(quint16 port)
+    {
+        m_port = port;
+        m_process = std::make_unique<QProcess>();
+        m_process->start(u"redis-server"_s,
+                         {u"--port"_s, QString::number(port), u"--bind"_s, u"127.0.0.1"_s,
+                          u"--save"_s, u""_s, u"--appendonly"_s, u"no"_s});
+        if (!m_process->waitForStarted(5000)) {
+            return false;
+        }
+        Endpoint e;
+        e.port = port;
+        for (int i = 0; i < 100; ++i) {
+            if (auto c = Connection::open(e)) {
+                if (auto p = c->command({"PING"}); p && p->str == "PONG") {
+                    return true;
+                }
+            }
+            QThread::msleep(50);
+        }
+        return false;
+    }
+    void stop()
+    {
+        if (!m_process) {
+            return;
+        }
+        Endpoint e;
+        e.port = m_port;
+        if (auto c = Connection::open(e)) {
+            (void)c->command({"SHUTDOWN", "NOSAVE"});
+        }
+        if (!m_process->waitForFinished(5000)) {
+            m_process->kill();
+            m_process->waitForFinished(2000);
+        }
+        m_process.reset();
+    }
+    ~PrivateRedis() { stop(); }
+    Endpoint endpoint() const
+    {
+        Endpoint e;
+        e.port = m_port;
+        return e;
+    }
+
+private:
+    quint16 m_port = 0;
+    std::unique_ptr<QProcess> m_process;
+};
+
+// `n` fixed-window states "<prefix>big:{<i>}" with a 60 s TTL (a 60 s window's), planted by one Lua
+// loop per 50,000 keys (the test's own planting, not the code under test).
+bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
+{
+    static const QByteArray script = R"(
+        local now = redis.call('TIME')
+        local s = string.format('%.0f', tonumber(now[1]) * 1000000 + tonumber(now[2]))
+        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
+            local k = ARGV[1] .. '{' .. i .. '}'
+            redis.call('HSET', k, 's', s, 'c', '1')
+            redis.call('PEXPIRE', k, 60000)
+        end
+        return 1)";
+    for (qint64 at = from; at < from + n; at += 50'000) {
+        const qint64 last = std::min(at + 50'000, from + n) - 1;
+        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
+{
+    static const QByteArray script = R"(
+        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
+            redis.call('UNLINK', ARGV[1] .. '{' .. i .. '}')
+        end
+        return 1)";
+    for (qint64 at = from; at < from + n; at += 50'000) {
+        const qint64 last = std::min(at + 50'000, from + n) - 1;
+        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+class TestKeys : public QObject
+{
+    Q_OBJECT
+
+    QByteArray m_prefix;
+    RuleSet m_rules;
+    QByteArray m_huge; // the 20 MB value
+
+    const Rule &rule(const char *id) const { return *m_rules.find(QString::fromLatin1(id)); }
+    QByteArray key(const char *id, const QByteArray &subject) const
+    {
+        return rule(id).keyFor(subject);
+    }
+
+    // Every key under the test's prefix, scanned, by key.
+    QHash<QByteArray, KeyInfo> scanAll(KeyReader reader, ScanSummary *summaryOut = nullptr)
+    {
+        Connection c = test::connect();
+        KeyScanner scanner(std::move(reader));
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + '*'};
+        QHash<QByteArray, KeyInfo> out;
+        const ScanSummary s =
+            scanner.run(c, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                for (const KeyInfo &k : page) {
+                    out.insert(k.key, k);
+                }
+            });
+        if (summaryOut) {
+            *summaryOut = s;
+        }
+        return out;
+    }
+
+    // The planted keyspace: every algorithm through the real scripts, plus broken keys.
+    void plant()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+        RedisLimiter limiter(test::connect());
+        const QList<QByteArray> subjects{"1.2.3.4", QByteArray("line\nbreak"),
+                                         QByteArray("\x00\xff{}:bin", 9)};
+        for (const Rule &r : m_rules.rules) {
+            const Policy p = r.policy();
+            for (const QByteArray &s : subjects) {
+                for (int i = 0; i < 2; ++i) {
+                    auto d = limiter.decide(Request{&p, p.keyFor(s), 1, std::nullopt, 0});
+                    QVERIFY2(d.ok() && d->allowed, qPrintable(r.id));
+                }
+            }
+        }
+        // An INCR-after-expiry leftover: a fixed-window hash written without a TTL.
+        QVERIFY(c.command({"HSET", key("fw", "noexp"), "s",
+                           num(QDateTime::currentMSecsSinceEpoch() * 1000), "c", "2"}));
+        // The ms-vs-s bug: a token bucket whose TTL is 1000x too long.
+        QVERIFY(c.command({"PEXPIRE", key("tb", "1.2.3.4"), num(maxTtlMs(rule("tb")) * 1000)}));
+        // An orphan: state of a rule that no longer exists, no TTL.
+        QVERIFY(c.command({"HSET", m_prefix + "deleted-rule:{9.9.9.9}", "s", "1", "c", "1"}));
+        // A zset where the fixed window keeps a hash.
+        QVERIFY(c.command({"ZADD", key("fw", "zset"), "1", "m"}));
+        // 20 MB where the GCRA keeps a few bytes.
+        QVERIFY(c.command({"SET", key("g", "huge"), m_huge}));
+        // A key outside the pattern scanned.
+        QVERIFY(c.command({"SET", "t:elsewhere:" + m_prefix, "1", "PX", "60000"}));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_prefix = test::keyPrefix();
+        m_rules.rules = {
+            // Slow enough that nothing planted expires while a test function runs.
+            windowRule(u"fw"_s, Algorithm::FixedWindow, 3, 60 * sec, m_prefix),
+            windowRule(u"sl"_s, Algorithm::SlidingLog, 3, 60 * sec, m_prefix),
+            windowRule(u"sc"_s, Algorithm::SlidingCounter, 3, 60 * sec, m_prefix),
+            bucketRule(u"tb"_s, Algorithm::TokenBucket, 1, 10 * sec, 20, m_prefix),
+            bucketRule(u"lb"_s, Algorithm::LeakyBucket, 1, 10 * sec, 5, m_prefix),
+            bucketRule(u"g"_s, Algorithm::Gcra, 1, 10 * sec, 5, m_prefix),
+        };
+        m_huge = QByteArray(20 << 20, 'x');
+    }
+
+    void cleanupTestCase()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+        (void)c.command({"DEL", "t:elsewhere:" + m_prefix});
+    }
+
+    // --- pure: no Redis ---------------------------------------------------------------------
+
+    void maxTtl_data()
+    {
+        QTest::addColumn<Rule>("rule");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("fixed W") << windowRule(u"a"_s, Algorithm::FixedWindow, 3, 5 * sec)
+                                 << qint64(5000);
+        QTest::newRow("log W") << windowRule(u"a"_s, Algorithm::SlidingLog, 3, 1500 * ms)
+                               << qint64(1500);
+        QTest::newRow("counter 2W")
+            << windowRule(u"a"_s, Algorithm::SlidingCounter, 3, 5 * sec) << qint64(10000);
+        QTest::newRow("window 1.5 us")
+            << windowRule(u"a"_s, Algorithm::FixedWindow, 3, 1500) << qint64(2);
+        QTest::newRow("token B/r")
+            << bucketRule(u"a"_s, Algorithm::TokenBucket, 10, sec, 20) << qint64(2000);
+        QTest::newRow("leaky B/r")
+            << bucketRule(u"a"_s, Algorithm::LeakyBucket, 10, sec, 5) << qint64(500);
+        // 1 token at 3/s: 333,333.3 us, rounded up.
+        QTest::newRow("token 3/s")
+            << bucketRule(u"a"_s, Algorithm::TokenBucket, 3, sec, 1) << qint64(334);
+        QTest::newRow("gcra (b+1)/r")
+            << bucketRule(u"a"_s, Algorithm::Gcra, 2, sec, 5) << qint64(3000);
+        QTest::newRow("gcra 3/s b1")
+            << bucketRule(u"a"_s, Algorithm::Gcra, 3, sec, 1) << qint64(667);
+        QTest::newRow("gcra 5/10s")
+            << bucketRule(u"a"_s, Algorithm::Gcra, 5, 10 * sec, 9) << qint64(20000);
+    }
+
+    void maxTtl()
+    {
+        QFETCH(Rule, rule);
+        QFETCH(qint64, expected);
+        QCOMPARE(maxTtlMs(rule), expected);
+    }
+
+    void classify_data()
+    {
+        QTest::addColumn<qint64>("pttl");
+        QTest::addColumn<bool>("hasRule");
+        QTest::addColumn<bool>("haveRules");
+        QTest::addColumn<bool>("readable");
+        QTest::addColumn<Health>("expected");
+        QTest::newRow("ok") << qint64(4000) << true << true << true << Health::Ok;
+        QTest::newRow("at the max") << qint64(5000) << true << true << true << Health::Ok;
+        QTest::newRow("within slack") << qint64(5001) << true << true << true << Health::Ok;
+        QTest::newRow("above") << qint64(5002) << true << true << true << Health::TtlExceedsRule;
+        QTest::newRow("1000x") << qint64(5'000'000) << true << true << true
+                               << Health::TtlExceedsRule;
+        QTest::newRow("no ttl") << qint64(-1) << true << true << true << Health::NoTtl;
+        QTest::newRow("orphan") << qint64(-1) << false << true << true << Health::Orphan;
+        QTest::newRow("wrong type") << qint64(-1) << true << true << false << Health::WrongType;
+        QTest::newRow("no rules, no ttl") << qint64(-1) << false << false << true << Health::NoTtl;
+        QTest::newRow("no rules, ttl")
+            << qint64(99'999'999) << false << false << true << Health::Ok;
+    }
+
+    void classify()
+    {
+        QFETCH(qint64, pttl);
+        QFETCH(bool, hasRule);
+        QFETCH(bool, haveRules);
+        QFETCH(bool, readable);
+        QFETCH(Health, expected);
+        const Rule r = windowRule(u"a"_s, Algorithm::FixedWindow, 3, 5 * sec);
+        QCOMPARE(keys::classify(pttl, hasRule ? &r : nullptr, haveRules, readable), expected);
+    }
+
+    void decode_data()
+    {
+        QTest::addColumn<Rule>("rule");
+        QTest::addColumn<RawRead>("raw");
+        QTest::addColumn<KeyState::Kind>("kind");
+        QTest::addColumn<qint64>("count");
+        QTest::addColumn<qint64>("remaining");
+        QTest::addColumn<qint64>("resetMs");
+        QTest::addColumn<QString>("text");
+        using K = KeyState::Kind;
+        const Rule fw = windowRule(u"fw"_s, Algorithm::FixedWindow, 3, 5 * sec);
+        QTest::newRow("fixed live")
+            << fw << hashRead({num(t0 - 1300 * ms), "2"}) << K::FixedWindow << qint64(2)
+            << qint64(1) << qint64(3700) << u"2 / 3 in this window, resets in 3.7 s"_s;
+        QTest::newRow("fixed over limit")
+            << fw << hashRead({num(t0), "5"}) << K::FixedWindow << qint64(5) << qint64(0)
+            << qint64(5000) << u"5 / 3 in this window (full), resets in 5 s"_s;
+        QTest::newRow("fixed over")
+            << fw << hashRead({num(t0 - 6 * sec), "3"}) << K::FixedWindow << qint64(0) << qint64(3)
+            << qint64(0) << u"0 / 3: the window is over"_s;
+        QTest::newRow("fixed no c")
+            << fw << hashRead({num(t0 - sec), std::nullopt}) << K::FixedWindow << qint64(0)
+            << qint64(3) << qint64(4000) << u"0 / 3 in this window, resets in 4 s"_s;
+        QTest::newRow("fixed no s")
+            << fw << hashRead({std::nullopt, "2"}) << K::Unreadable << qint64(0) << qint64(0)
+            << qint64(-1) << u"a hash without field s (the window start)"_s;
+        QTest::newRow("fixed bad s")
+            << fw << hashRead({"12ab", "2"}) << K::Unreadable << qint64(0) << qint64(0)
+            << qint64(-1) << u"field s is '12ab', not a whole number below 2^53"_s;
+        RawRead bigField = hashRead({std::nullopt, "1"});
+        bigField.fieldLength[0] = 3 << 20;
+        QTest::newRow("fixed huge field")
+            << fw << bigField << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
+            << u"field s holds 3.0 MB, not a number"_s;
+        RawRead zset;
+        zset.type = "zset";
+        zset.pttlMs = -1;
+        zset.nowUs = t0;
+        QTest::newRow("fixed in a zset")
+            << fw << zset << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
+            << u"a zset where fixed_window keeps a hash"_s;
+
+        const Rule sc = windowRule(u"sc"_s, Algorithm::SlidingCounter, 3, 5 * sec);
+        // Rolled once: previous = 3 weighs 4/5, current 0: ~2.4; remaining floor(0.6) = 0.
+        QTest::newRow("counter rolled")
+            << sc << hashRead({num(t0 - 6 * sec), "3", "1"}) << K::SlidingCounter << qint64(0)
+            << qint64(0) << qint64(4000)
+            << u"~2.4 / 3 (this window 0, previous 3), resets in 4 s"_s;
+        QTest::newRow("counter live") << sc << hashRead({num(t0 - sec), "1", "2"})
+                                      << K::SlidingCounter << qint64(1) << qint64(0) << qint64(9000)
+                                      << u"~2.6 / 3 (this window 1, previous 2), resets in 9 s"_s;
+        QTest::newRow("counter over")
+            << sc << hashRead({num(t0 - 11 * sec), "3", "3"}) << K::SlidingCounter << qint64(0)
+            << qint64(3) << qint64(0) << u"0 / 3: both windows are over"_s;
+
+        // 10/s: P = 100,000 ticks a token, 1 tick a us.
+        const Rule tb = bucketRule(u"tb"_s, Algorithm::TokenBucket, 10, sec, 20);
+        QTest::newRow("token refilled")
+            << tb << hashRead({"500000", num(t0 - 500 * ms)}) << K::TokenBucket << qint64(0)
+            << qint64(10) << qint64(1000) << u"10 tokens of 20, full in 1 s"_s;
+        QTest::newRow("token fraction")
+            << tb << hashRead({"1420000", num(t0)}) << K::TokenBucket << qint64(0) << qint64(14)
+            << qint64(580) << u"14.2 tokens of 20, full in 580 ms"_s;
+        QTest::newRow("token full") << tb << hashRead({"0", num(t0 - 3 * sec)}) << K::TokenBucket
+                                    << qint64(0) << qint64(20) << qint64(0) << u"full: 20 tokens"_s;
+        const Rule lb = bucketRule(u"lb"_s, Algorithm::LeakyBucket, 10, sec, 5);
+        QTest::newRow("leaky drained")
+            << lb << hashRead({"300000", num(t0 - 100 * ms)}) << K::LeakyBucket << qint64(0)
+            << qint64(3) << qint64(200) << u"queue 2 of 5, wait 200 ms"_s;
+        QTest::newRow("leaky empty")
+            << lb << hashRead({"300000", num(t0 - sec)}) << K::LeakyBucket << qint64(0) << qint64(5)
+            << qint64(0) << u"queue empty (room for 5)"_s;
+        QTest::newRow("bucket no t")
+            << lb << hashRead({"300000", std::nullopt}) << K::Unreadable << qint64(0) << qint64(0)
+            << qint64(-1) << u"a hash without fields l and t (level and last update)"_s;
+
+        // 2/s, burst 5: T = 0.5 s, DVT = 3 s.
+        const Rule g = bucketRule(u"g"_s, Algorithm::Gcra, 2, sec, 5);
+        QTest::newRow("gcra half")
+            << g << stringRead(num(t0 + 1500 * ms)) << K::Gcra << qint64(0) << qint64(3)
+            << qint64(1500) << u"GCRA: 3 of 6 available, full in 1.5 s"_s;
+        QTest::newRow("gcra past") << g << stringRead(num(t0 - sec)) << K::Gcra << qint64(0)
+                                   << qint64(6) << qint64(0) << u"GCRA: all 6 available"_s;
+        // 3/s: c = 3, TAT with a remainder of 1/3 us.
+        const Rule g3 = bucketRule(u"g3"_s, Algorithm::Gcra, 3, sec, 2);
+        QTest::newRow("gcra remainder")
+            << g3 << stringRead(num(t0 + 666666) + "+2/3") << K::Gcra << qint64(0) << qint64(1)
+            << qint64(667) << u"GCRA: 1 of 3 available, full in 667 ms"_s;
+        QTest::newRow("gcra garbage")
+            << g << stringRead("hello") << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
+            << u"'hello' is not a GCRA state (a GCRA state is \"<tat_us>\" or "
+               "\"<tat_us>+<rem>/<c>\")"_s;
+        QTest::newRow("gcra bad remainder")
+            << g << stringRead(num(t0) + "+5/3") << K::Unreadable << qint64(0) << qint64(0)
+            << qint64(-1)
+            << u"'1700000000000000+5/3' is not a GCRA state (a GCRA state is \"<tat_us>\" or "
+               "\"<tat_us>+<rem>/<c>\")"_s;
+        QTest::newRow("gcra 20 MB")
+            << g << stringRead(QByteArray(256, 'x'), 20 << 20) << K::Unreadable << qint64(0)
+            << qint64(0) << qint64(-1)
+            << u"a string of 20 MB, too long to be a GCRA state (a GCRA state is \"<tat_us>\" "
+               "or \"<tat_us>+<rem>/<c>\")"_s;
+
+        const Rule sl = windowRule(u"sl"_s, Algorithm::SlidingLog, 3, 5 * sec);
+        RawRead log;
+        log.type = "zset";
+        log.pttlMs = 4800;
+        log.nowUs = t0;
+        log.stateRead = true;
+        log.zcard = 4;
+        log.zInWindow = 2;
+        log.oldestScore = num(t0 - sec);
+        log.newestScore = num(t0 - 200 * ms);
+        QTest::newRow("log") << sl << log << K::SlidingLog << qint64(2) << qint64(1) << qint64(4800)
+                             << u"2 / 3 in the window, next frees in 4 s, 2 old entries not "
+                                "trimmed yet"_s;
+        RawRead badLog = log;
+        badLog.oldestScore = QByteArray("1.5");
+        QTest::newRow("log bad score")
+            << sl << badLog << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
+            << u"scores are not whole microseconds below 2^53"_s;
+    }
+
+    void decode()
+    {
+        QFETCH(Rule, rule);
+        QFETCH(RawRead, raw);
+        QFETCH(KeyState::Kind, kind);
+        QFETCH(qint64, count);
+        QFETCH(qint64, remaining);
+        QFETCH(qint64, resetMs);
+        QFETCH(QString, text);
+        const KeyState s = keys::decode(rule, raw);
+        QCOMPARE(s.describe(), text);
+        QCOMPARE(s.kind, kind);
+        QCOMPARE(s.atUs, t0);
+        if (kind != KeyState::Kind::Unreadable) {
+            QCOMPARE(s.count, count);
+            QCOMPARE(s.remaining, remaining);
+            QCOMPARE(s.resetMs, resetMs);
+        }
+    }
+
+    void decodeAgreesWithTheScripts()
+    {
+        // The decoded remaining and reset are the script's own peek (cost 0) at the same now.
+        Connection c = test::connect();
+        RedisLimiter limiter(test::connect());
+        KeyReader reader(m_rules);
+        for (const Rule &r : m_rules.rules) {
+            const Policy p = r.policy();
+            const QByteArray k = p.keyFor("agree");
+            const qint64 now = t0 + 7 * ms;
+            for (int i = 0; i < 2; ++i) {
+                QVERIFY(limiter.decide(Request{&p, k, 1, now, 0}));
+            }
+            const qint64 later = now + 123'457;
+            auto peek = limiter.decide(Request{&p, k, 0, later, 0});
+            QVERIFY(peek);
+            // Read the stored state as it is, and decode it at the peek's time.
+            auto infos = reader.read(c, {k});
+            QVERIFY(infos);
+            RawRead raw;
+            raw.type = infos->first().type;
+            raw.pttlMs = 1000;
+            raw.nowUs = later;
+            raw.stateRead = true;
+            if (r.algorithm == Algorithm::Gcra) {
+                raw.head = c.command({"GET", k})->str;
+                raw.strlen = raw.head.size();
+            } else if (r.algorithm == Algorithm::SlidingLog) {
+                raw.zcard = c.command({"ZCARD", k})->integer;
+                raw.zInWindow =
+                    c.command({"ZCOUNT", k, '(' + num(later - r.windowUs), "+inf"})->integer;
+                raw.oldestScore = raw.newestScore =
+                    c.command({"ZRANGE", k, "-1", "-1", "WITHSCORES"})->elements[1].str;
+            } else {
+                raw.hlen = 3;
+                for (const QByteArray &f : hashFields(r.algorithm)) {
+                    raw.fields << c.command({"HGET", k, f})->str;
+                    raw.fieldLength << 0;
+                }
+            }
+            const KeyState s = keys::decode(r, raw);
+            QCOMPARE(s.kind, kindOf(r.algorithm));
+            QVERIFY2(s.remaining == peek->remaining, qPrintable(r.id));
+            QVERIFY2(s.resetMs == peek->resetAfterMs, qPrintable(r.id));
+            QCOMPARE(s.delayMs, peek->delayMs);
+            QCOMPARE(s.limit, peek->limit);
+            (void)c.command({"DEL", k});
+        }
+    }
+
+    void formatting_data()
+    {
+        QTest::addColumn<qint64>("ms");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("0") << qint64(0) << u"0 ms"_s;
+        QTest::newRow("999") << qint64(999) << u"999 ms"_s;
+        QTest::newRow("1000") << qint64(1000) << u"1 s"_s;
+        QTest::newRow("1201 up") << qint64(1201) << u"1.3 s"_s;
+        QTest::newRow("9950") << qint64(9950) << u"10 s"_s;
+        QTest::newRow("59001") << qint64(59001) << u"1 min"_s;
+        QTest::newRow("61000") << qint64(61000) << u"1 min 1 s"_s;
+        QTest::newRow("1h") << qint64(3'600'000) << u"1 h"_s;
+        QTest::newRow("5000000") << qint64(5'000'000) << u"1 h 23 min"_s;
+        QTest::newRow("3d") << qint64(3 * 86'400'000 + 4 * 3'600'000) << u"3 d 4 h"_s;
+        QTest::newRow("never") << qint64(-1) << u"never"_s;
+    }
+
+    void formatting()
+    {
+        QFETCH(qint64, ms);
+        QFETCH(QString, text);
+        QCOMPARE(formatDurationMs(ms), text);
+    }
+
+    void headline()
+    {
+        HealthSummary h;
+        QCOMPARE(h.headline(), u"no limiter keys"_s);
+        h.keys = h.limiterKeys = h.ok = 1234;
+        QCOMPARE(h.headline(), u"all 1,234 limiter keys are healthy"_s);
+        h.noTtl = 37;
+        h.ttlExceedsRule = 1;
+        h.orphans = 2;
+        QCOMPARE(h.headline(), u"37 limiter keys never expire: each can block its subject "
+                               "forever; 1 key has a TTL longer than its rule can need; 2 keys "
+                               "match no rule"_s);
+        QCOMPARE(h.fixable(), qint64(38));
+    }
+
+    void defaultPatterns()
+    {
+        QCOMPARE(KeyReader().defaultPatterns(), QList<QByteArray>{"rate_limit:*"});
+        RuleSet set;
+        set.rules = {windowRule(u"a"_s, Algorithm::FixedWindow, 1, sec, "rl:"),
+                     windowRule(u"b"_s, Algorithm::FixedWindow, 1, sec, "rl:v2:"),
+                     windowRule(u"c"_s, Algorithm::FixedWindow, 1, sec, "odd*[x]?\\:")};
+        QCOMPARE(KeyReader(set).defaultPatterns(),
+                 (QList<QByteArray>{"odd\\*\\[x\\]\\?\\\\:*", "rl:*"}));
+        QCOMPARE(KeyScanner::cursorFraction("0"), 0.0);
+        QCOMPARE(KeyScanner::cursorFraction("1"), 0.5); // reverse-binary: bit 0 is the half
+        QCOMPARE(KeyScanner::cursorFraction("3"), 0.75);
+    }
+
+    // --- Redis ------------------------------------------------------------------------------
+
+    void scanPlantedKeyspace()
+    {
+        plant();
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        Connection c = test::connect();
+        const qint64 outBefore = infoField(c, "stats", "total_net_output_bytes");
+        ScanSummary summary;
+        const auto found = scanAll(KeyReader(m_rules), &summary);
+        const qint64 outAfter = infoField(c, "stats", "total_net_output_bytes");
+        QCOMPARE(summary.status, ScanSummary::Status::Completed);
+        QVERIFY(!summary.error);
+        // 6 rules x 3 subjects, plus noexp, orphan, zset, huge; the key elsewhere is not listed.
+        QCOMPARE(found.size(), 22);
+        QCOMPARE(summary.progress.keys, qint64(22));
+        QVERIFY(!found.contains("t:elsewhere:" + m_prefix));
+        // The 20 MB value never crossed the wire: the whole scan sent well under 1 MB.
+        QVERIFY2(outAfter - outBefore < (1 << 20),
+                 qPrintable(u"%1 bytes sent"_s.arg(outAfter - outBefore)));
+
+        // Healthy state of every algorithm, decoded; odd subjects parsed back byte for byte.
+        for (const Rule &r : m_rules.rules) {
+            for (const QByteArray &s : {QByteArray("1.2.3.4"), QByteArray("line\nbreak"),
+                                        QByteArray("\x00\xff{}:bin", 9)}) {
+                const KeyInfo k = found.value(r.keyFor(s));
+                QVERIFY2(k.exists(), qPrintable(r.id));
+                QCOMPARE(k.ruleId, r.id);
+                QCOMPARE(k.subject, s);
+                QCOMPARE(k.type, expectedType(r.algorithm));
+                QCOMPARE(k.state.kind, kindOf(r.algorithm));
+                QCOMPARE(k.maxTtlMs, maxTtlMs(r));
+                QVERIFY(k.state.atUs > 0);
+                if (r.id == u"tb"_s && s == "1.2.3.4") {
+                    continue; // the 1000x one, below
+                }
+                QVERIFY2(k.health == Health::Ok, qPrintable(r.id + k.explanation()));
+                QVERIFY(k.pttlMs > 0 && k.pttlMs <= k.maxTtlMs);
+            }
+        }
+        // Two admitted requests each, read back.
+        const KeyInfo fw = found.value(key("fw", "1.2.3.4"));
+        QCOMPARE(fw.state.count, qint64(2));
+        QCOMPARE(fw.state.remaining, qint64(1));
+        QVERIFY(fw.state.describe().startsWith(u"2 / 3 in this window, resets in "_s));
+        const KeyInfo sl = found.value(key("sl", "1.2.3.4"));
+        QCOMPARE(sl.state.count, qint64(2));
+        QCOMPARE(sl.state.entries, qint64(2));
+        QCOMPARE(found.value(key("sc", "1.2.3.4")).state.count, qint64(2));
+        const KeyInfo lb = found.value(key("lb", "1.2.3.4"));
+        QVERIFY(lb.state.level > 1.0 && lb.state.level <= 2.0);
+        QVERIFY(lb.state.describe().startsWith(u"queue "_s));
+        const KeyInfo g = found.value(key("g", "1.2.3.4"));
+        QCOMPARE(g.state.limit, qint64(6));
+        QCOMPARE(g.state.remaining, qint64(4)); // two of 6 taken (T = 10 s)
+        QVERIFY(g.state.describe().startsWith(u"GCRA: 4 of 6 available, full in "_s));
+
+        // The broken ones.
+        const KeyInfo tb = found.value(key("tb", "1.2.3.4"));
+        QCOMPARE(tb.health, Health::TtlExceedsRule);
+        QVERIFY(tb.pttlMs > 1000 * 1000);
+        QVERIFY(tb.explanation().contains(u"seconds where milliseconds"_s));
+        QVERIFY(tb.state.level > 17.9 && tb.state.level <= 20.0);
+        const KeyInfo noexp = found.value(key("fw", "noexp"));
+        QCOMPARE(noexp.health, Health::NoTtl);
+        QCOMPARE(noexp.pttlMs, qint64(-1));
+        QCOMPARE(noexp.state.count, qint64(2));
+        QVERIFY(noexp.explanation().contains(u"an INCR after the key expired"_s));
+        const KeyInfo orphan = found.value(m_prefix + "deleted-rule:{9.9.9.9}");
+        QCOMPARE(orphan.health, Health::Orphan);
+        QVERIFY(!orphan.hasRule());
+        QCOMPARE(orphan.state.kind, KeyState::Kind::None);
+        const KeyInfo zset = found.value(key("fw", "zset"));
+        QCOMPARE(zset.health, Health::WrongType);
+        QCOMPARE(zset.state.problem, u"a zset where fixed_window keeps a hash"_s);
+        const KeyInfo huge = found.value(key("g", "huge"));
+        QCOMPARE(huge.health, Health::WrongType);
+        QCOMPARE(huge.state.valueBytes, qint64(20 << 20));
+        QVERIFY(huge.state.problem.startsWith(u"a string of 20 MB"_s));
+
+        QCOMPARE(summary.health.noTtl, qint64(1));
+        QCOMPARE(summary.health.ttlExceedsRule, qint64(1));
+        QCOMPARE(summary.health.orphans, qint64(1));
+        QCOMPARE(summary.health.wrongType, qint64(2));
+        QCOMPARE(summary.health.ok, qint64(17));
+        QVERIFY(summary.health.headline().startsWith(
+            u"1 limiter key never expires: it can block its subject forever"_s));
+
+        // A narrower pattern lists only its keys.
+        KeyScanner scanner{KeyReader(m_rules)};
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + "sl:*"};
+        qint64 n = 0;
+        const ScanSummary narrow =
+            scanner.run(c, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                for (const KeyInfo &k : page) {
+                    QCOMPARE(k.ruleId, u"sl"_s);
+                    ++n;
+                }
+            });
+        QCOMPARE(narrow.status, ScanSummary::Status::Completed);
+        QCOMPARE(n, qint64(3));
+
+        // Without rules: judged by TTL only.
+        const auto bare = scanAll(KeyReader());
+        QCOMPARE(bare.size(), 22);
+        QCOMPARE(bare.value(key("fw", "noexp")).health, Health::NoTtl);
+        QCOMPARE(bare.value(m_prefix + "deleted-rule:{9.9.9.9}").health, Health::NoTtl);
+        QCOMPARE(bare.value(key("tb", "1.2.3.4")).health, Health::Ok);
+        QVERIFY(!bare.value(key("fw", "1.2.3.4")).hasRule());
+    }
+
+    void plainReadsMatchTheScript()
+    {
+        // A user without @scripting: the reader falls back to plain commands, same verdicts.
+        plant();
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        Connection admin = test::connect();
+        QVERIFY(admin.command({"ACL", "SETUSER", "sluice-keys-reader", "reset", "on", ">pw", "~*",
+                               "+@all", "-@scripting"}));
+        Endpoint e = test::redisEndpoint();
+        e.user = u"sluice-keys-reader"_s;
+        e.password = u"pw"_s;
+        auto reader = Connection::open(e);
+        QVERIFY(reader);
+        KeyReader viaScript(m_rules);
+        KeyReader plain(m_rules);
+        QVERIFY(plain.prepare(*reader));
+        QCOMPARE(plain.mode(), KeyReader::Mode::Plain);
+        QVERIFY(viaScript.prepare(admin));
+        QCOMPARE(viaScript.mode(), KeyReader::Mode::Script);
+
+        KeyScanner scanner(plain);
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + '*'};
+        QHash<QByteArray, KeyInfo> found;
+        const qint64 outBefore = infoField(admin, "stats", "total_net_output_bytes");
+        const ScanSummary s =
+            scanner.run(*reader, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                for (const KeyInfo &k : page) {
+                    found.insert(k.key, k);
+                }
+            });
+        const qint64 outAfter = infoField(admin, "stats", "total_net_output_bytes");
+        QCOMPARE(s.status, ScanSummary::Status::Completed);
+        QVERIFY(outAfter - outBefore < (1 << 20)); // GETRANGE guards the 20 MB string here too
+        const auto expected = scanAll(KeyReader(m_rules));
+        QCOMPARE(found.size(), expected.size());
+        for (const KeyInfo &k : expected) {
+            const KeyInfo p = found.value(k.key);
+            QVERIFY2(p.health == k.health, k.key.constData());
+            QCOMPARE(p.type, k.type);
+            QCOMPARE(p.ruleId, k.ruleId);
+            QCOMPARE(p.state.kind, k.state.kind);
+            QCOMPARE(p.state.count, k.state.count);
+            QCOMPARE(p.state.limit, k.state.limit);
+            QCOMPARE(p.state.problem, k.state.problem);
+        }
+        (void)admin.command({"ACL", "DELUSER", "sluice-keys-reader"});
+    }
+
+    void fixDryRunThenForReal()
+    {
+        plant();
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        Connection c = test::connect();
+        const auto found = scanAll(KeyReader(m_rules));
+        QList<KeyInfo> flagged;
+        for (const KeyInfo &k : found) {
+            if (k.health != Health::Ok) {
+                flagged << k;
+            }
+        }
+        QCOMPARE(flagged.size(), 5);
+        const QByteArray noexp = key("fw", "noexp");
+        const QByteArray tb = key("tb", "1.2.3.4");
+        const qint64 tbBefore = test::pttl(c, tb);
+
+        // Dry run: decisions reported, nothing written.
+        KeyFixer::Options dry;
+        dry.dryRun = true;
+        const KeyFixer::Report d = KeyFixer::run(c, flagged, KeyFixer::Action::SetTtl, dry);
+        QVERIFY(!d.error);
+        QCOMPARE(d.outcomes.size(), 5);
+        QCOMPARE(d.count(KeyFixer::Status::WouldDo), qint64(2));
+        QCOMPARE(d.count(KeyFixer::Status::Skipped), qint64(3));
+        QCOMPARE(test::pttl(c, noexp), qint64(-1));
+        QVERIFY(test::pttl(c, tb) > tbBefore - 5000);
+        QCOMPARE(test::pttl(c, m_prefix + "deleted-rule:{9.9.9.9}"), qint64(-1));
+
+        // Meanwhile a third flagged key got a short TTL of its own: it must not be extended.
+        QVERIFY(c.command({"HSET", key("fw", "late"), "s", "1", "c", "1"}));
+        const auto again = scanAll(KeyReader(m_rules));
+        QCOMPARE(again.value(key("fw", "late")).health, Health::NoTtl);
+        flagged << again.value(key("fw", "late"));
+        QVERIFY(c.command({"PEXPIRE", key("fw", "late"), "1500"}));
+        // And one is deleted before the fix.
+        QVERIFY(c.command({"HSET", key("fw", "vanishing"), "s", "1", "c", "1"}));
+        flagged << scanAll(KeyReader(m_rules)).value(key("fw", "vanishing"));
+        QCOMPARE(flagged.last().health, Health::NoTtl);
+        QVERIFY(c.command({"DEL", key("fw", "vanishing")}));
+
+        KeyFixer::Options small;
+        small.batch = 2; // several round trips
+        const KeyFixer::Report r = KeyFixer::run(c, flagged, KeyFixer::Action::SetTtl, small);
+        QVERIFY(!r.error);
+        QCOMPARE(r.outcomes.size(), 7);
+        QCOMPARE(r.count(KeyFixer::Status::Done), qint64(2));
+        QCOMPARE(r.count(KeyFixer::Status::AlreadyFine), qint64(1));
+        QCOMPARE(r.count(KeyFixer::Status::Gone), qint64(1));
+        QCOMPARE(r.count(KeyFixer::Status::Skipped), qint64(3));
+        const qint64 fwMax = maxTtlMs(rule("fw"));
+        const qint64 noexpTtl = test::pttl(c, noexp);
+        QVERIFY(noexpTtl > fwMax - 5000 && noexpTtl <= fwMax);
+        const qint64 tbTtl = test::pttl(c, tb);
+        QVERIFY(tbTtl > 0 && tbTtl <= maxTtlMs(rule("tb")));
+        QVERIFY(test::pttl(c, key("fw", "late")) <= 1500); // not extended to 60 s
+        QCOMPARE(test::pttl(c, m_prefix + "deleted-rule:{9.9.9.9}"), qint64(-1));
+        QCOMPARE(test::pttl(c, key("fw", "zset")), qint64(-1));
+        QCOMPARE(test::pttl(c, key("g", "huge")), qint64(-1));
+        for (const KeyFixer::Outcome &o : r.outcomes) {
+            if (o.key == noexp) {
+                QCOMPARE(o.status, KeyFixer::Status::Done);
+                QCOMPARE(o.pttlBefore, qint64(-1));
+                QCOMPARE(o.ttlMs, fwMax);
+            }
+            if (o.key == key("fw", "late")) {
+                QCOMPARE(o.status, KeyFixer::Status::AlreadyFine);
+                QVERIFY(o.pttlBefore > 0 && o.pttlBefore <= 1500);
+            }
+        }
+        // Fixed: a new scan finds only the orphan and the two wrong_type keys.
+        ScanSummary after;
+        (void)scanAll(KeyReader(m_rules), &after);
+        QCOMPARE(after.health.fixable(), qint64(0));
+        QCOMPARE(after.health.orphans + after.health.wrongType, qint64(3));
+
+        // The script cache flushed behind the fixer's back: loaded again, and the fix done.
+        QVERIFY(c.command({"HSET", key("fw", "after-flush"), "s", "1", "c", "1"}));
+        const KeyInfo late = scanAll(KeyReader(m_rules)).value(key("fw", "after-flush"));
+        QCOMPARE(late.health, Health::NoTtl);
+        QVERIFY(c.command({"SCRIPT", "FLUSH"}));
+        const KeyFixer::Report f = KeyFixer::run(c, {late}, KeyFixer::Action::SetTtl);
+        QVERIFY(!f.error);
+        QCOMPARE(f.count(KeyFixer::Status::Done), qint64(1));
+        QVERIFY(test::pttl(c, key("fw", "after-flush")) > 0);
+    }
+
+    void deleteAction()
+    {
+        plant();
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        Connection c = test::connect();
+        const auto found = scanAll(KeyReader(m_rules));
+        const QByteArray noexp = key("fw", "noexp");
+        const QByteArray orphan = m_prefix + "deleted-rule:{9.9.9.9}";
+        const QByteArray huge = key("g", "huge");
+        QList<KeyInfo> selection{found.value(noexp), found.value(orphan), found.value(huge),
+                                 found.value(key("fw", "1.2.3.4"))};
+        // The no_ttl one gets a fitting TTL before the delete: still flagged? No: kept.
+        QVERIFY(c.command({"PEXPIRE", noexp, "3000"}));
+        KeyFixer::Options dry;
+        dry.dryRun = true;
+        const KeyFixer::Report d = KeyFixer::run(c, selection, KeyFixer::Action::Delete, dry);
+        QCOMPARE(d.count(KeyFixer::Status::WouldDo), qint64(3));
+        QCOMPARE(d.count(KeyFixer::Status::AlreadyFine), qint64(1));
+        QCOMPARE(test::pttl(c, orphan), qint64(-1));
+
+        const KeyFixer::Report r = KeyFixer::run(c, selection, KeyFixer::Action::Delete);
+        QVERIFY(!r.error);
+        QCOMPARE(r.count(KeyFixer::Status::Done), qint64(3));
+        QCOMPARE(r.count(KeyFixer::Status::AlreadyFine), qint64(1));
+        QVERIFY(test::pttl(c, noexp) > 0);                         // kept: it is fine now
+        QCOMPARE(test::pttl(c, orphan), qint64(-2));               // selected: deleted
+        QCOMPARE(test::pttl(c, huge), qint64(-2));                 // 20 MB, unlinked
+        QCOMPARE(test::pttl(c, key("fw", "1.2.3.4")), qint64(-2)); // selected healthy: deleted
+    }
+
+    void sweepDeletesAllFlagged()
+    {
+        plant();
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        Connection c = test::connect();
+        KeyScanner scanner{KeyReader(m_rules)};
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + '*'};
+        o.initialCount = o.maxCount = 5; // several pages, fixed as they come
+        KeyFixer::Options dry;
+        dry.dryRun = true;
+        const KeyFixer::Sweep d = KeyFixer::sweep(c, scanner, o, KeyFixer::Action::Delete, dry);
+        QCOMPARE(d.scan.status, ScanSummary::Status::Completed);
+        QVERIFY(d.scan.progress.pages > 2);
+        QCOMPARE(d.fixes.outcomes.size(), 5); // every key that is not ok, reported
+        QCOMPARE(d.fixes.count(KeyFixer::Status::WouldDo), qint64(2));
+        QCOMPARE(test::pttl(c, key("fw", "noexp")), qint64(-1));
+
+        const KeyFixer::Sweep r =
+            KeyFixer::sweep(c, scanner, o, KeyFixer::Action::Delete, KeyFixer::Options{});
+        QVERIFY(!r.fixes.error);
+        QCOMPARE(r.fixes.count(KeyFixer::Status::Done), qint64(2));
+        QCOMPARE(r.fixes.count(KeyFixer::Status::Skipped), qint64(3));
+        QCOMPARE(test::pttl(c, key("fw", "noexp")), qint64(-2));
+        QCOMPARE(test::pttl(c, key("tb", "1.2.3.4")), qint64(-2));
+        // Not flagged: left, although a selection could delete them.
+        QCOMPARE(test::pttl(c, m_prefix + "deleted-rule:{9.9.9.9}"), qint64(-1));
+        QCOMPARE(test::pttl(c, key("fw", "zset")), qint64(-1));
+        QCOMPARE(test::pttl(c, key("g", "huge")), qint64(-1));
+        QVERIFY(test::pttl(c, key("fw", "1.2.3.4")) > 0);
+    }
+
+    void refresher()
+    {
+        plant();
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        Connection c = test::connect();
+        KeyReader reader(m_rules);
+        const QByteArray fw = key("fw", "1.2.3.4");
+        const QByteArray gone = key("fw", "never-there");
+        (void)reader.prepare(c);
+        QVERIFY(c.command({"CONFIG", "RESETSTAT"}));
+        auto first = reader.read(c, {fw, gone, key("g", "1.2.3.4")});
+        QVERIFY(first);
+        QCOMPARE(first->size(), 3);
+        QCOMPARE((*first)[0].state.count, qint64(2));
+        QVERIFY(!(*first)[1].exists());
+        QCOMPARE((*first)[1].pttlMs, qint64(-2));
+        QCOMPARE((*first)[2].state.kind, KeyState::Kind::Gcra);
+        // One round trip: the batch's TIME and one EVALSHA reading the three keys; the GCRA
+        // string read with GETRANGE, never GET.
+        auto stats = c.command({"INFO", "commandstats"});
+        QVERIFY(stats);
+        QVERIFY2(stats->str.contains("cmdstat_evalsha:calls=1,") &&
+                     stats->str.contains("cmdstat_time:calls=1,") &&
+                     stats->str.contains("cmdstat_type:calls=3,"),
+                 stats->str.constData());
+        QVERIFY(!stats->str.contains("cmdstat_get:"));
+
+        RedisLimiter limiter(test::connect());
+        const Policy p = rule("fw").policy();
+        QVERIFY(limiter.decide(Request{&p, fw, 1, std::nullopt, 0}));
+        auto second = reader.read(c, {fw});
+        QVERIFY(second);
+        QCOMPARE(second->first().state.count, qint64(3));
+        QCOMPARE(second->first().state.remaining, qint64(0));
+        QVERIFY(second->first().state.describe().contains(u"(full)"_s));
+
+        // A SCRIPT FLUSH behind the reader's back: reloaded, read again.
+        QVERIFY(c.command({"SCRIPT", "FLUSH"}));
+        auto third = reader.read(c, {fw});
+        QVERIFY2(third, third ? "" : qPrintable(third.error().message));
+        QCOMPARE(third->first().state.count, qint64(3));
+    }
+
+    void bigScanPagesAndCancel()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+        constexpr qint64 n = 200'000;
+        RuleSet set;
+        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, m_prefix)};
+        QVERIFY(plantFixedWindows(c, m_prefix, 0, n));
+
+        KeyScanner scanner{KeyReader(set)};
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + "big:*"};
+        QSet<QByteArray> seen;
+        qint64 pages = 0;
+        double lastFraction = 0;
+        bool monotone = true;
+        const ScanSummary all =
+            scanner.run(c, o, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
+                pages += page.isEmpty() ? 0 : 1;
+                monotone = monotone && p.fraction >= lastFraction && p.fraction <= 1.0;
+                lastFraction = p.fraction;
+                for (const KeyInfo &k : page) {
+                    seen.insert(k.key);
+                    if (k.health != Health::Ok) {
+                        monotone = false;
+                    }
+                }
+            });
+        QCOMPARE(all.status, ScanSummary::Status::Completed);
+        QCOMPARE(all.progress.keys, n);
+        QCOMPARE(qint64(seen.size()), n); // each exactly once
+        QCOMPARE(all.health.ok, n);
+        QVERIFY(monotone);
+        QCOMPARE(all.progress.fraction, 1.0);
+        QVERIFY2(pages >= 20, qPrintable(QString::number(pages))); // paged, not one burst
+        // One round trip per page (plus the setup).
+        QVERIFY(all.progress.roundTrips <= all.progress.pages + 4);
+        QVERIFY(all.progress.dbSize >= n);
+
+        // Cancelled after three pages: it stops there.
+        std::atomic<bool> cancel{false};
+        o.cancel = &cancel;
+        qint64 delivered = 0;
+        int pagesSeen = 0;
+        const ScanSummary cut =
+            scanner.run(c, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                delivered += page.size();
+                if (!page.isEmpty() && ++pagesSeen == 3) {
+                    cancel = true;
+                }
+            });
+        QCOMPARE(cut.status, ScanSummary::Status::Cancelled);
+        QCOMPARE(pagesSeen, 3);
+        QCOMPARE(cut.progress.keys, delivered);
+        QVERIFY(delivered > 0 && delivered < n / 2);
+        QVERIFY(unplantFixedWindows(c, m_prefix, 0, n));
+    }
+
+    void connectionDroppedMidScanResumes()
+    {
+        PrivateRedis server;
+        QVERIFY(server.start(freePort()));
+        auto control = Connection::open(server.endpoint());
+        QVERIFY(control);
+        RuleSet set;
+        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, "p:")};
+        QVERIFY(plantFixedWindows(*control, "p:", 0, 3000));
+        auto scanConn = Connection::open(server.endpoint());
+        QVERIFY(scanConn);
+        KeyScanner scanner{KeyReader(set)};
+        KeyScanner::Options o;
+        o.initialCount = o.maxCount = 100;
+        o.reconnectDelay = std::chrono::milliseconds(50);
+        QSet<QByteArray> seen;
+        qint64 delivered = 0;
+        int pages = 0;
+        const ScanSummary s =
+            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                delivered += page.size();
+                for (const KeyInfo &k : page) {
+                    seen.insert(k.key);
+                }
+                if (++pages == 3) {
+                    QVERIFY(
+                        control->command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}));
+                }
+            });
+        QVERIFY2(s.status == ScanSummary::Status::Completed,
+                 s.error ? qPrintable(s.error->message) : "");
+        QCOMPARE(s.reconnects, qint64(1));
+        QCOMPARE(delivered, qint64(3000)); // nothing lost, nothing twice
+        QCOMPARE(seen.size(), 3000);
+    }
+
+    void serverRestartedMidScanStops()
+    {
+        PrivateRedis server;
+        const quint16 port = freePort();
+        QVERIFY(server.start(port));
+        auto control = Connection::open(server.endpoint());
+        QVERIFY(control);
+        RuleSet set;
+        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, "p:")};
+        QVERIFY(plantFixedWindows(*control, "p:", 0, 3000));
+        auto scanConn = Connection::open(server.endpoint());
+        QVERIFY(scanConn);
+        KeyScanner scanner{KeyReader(set)};
+        KeyScanner::Options o;
+        o.initialCount = o.maxCount = 100;
+        o.reconnectDelay = std::chrono::milliseconds(50);
+        qint64 delivered = 0;
+        int pages = 0;
+        bool restarted = false;
+        const ScanSummary s =
+            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                delivered += page.size();
+                if (++pages == 3) {
+                    server.stop();
+                    restarted = server.start(port);
+                }
+            });
+        QVERIFY(restarted);
+        QCOMPARE(s.status, ScanSummary::Status::Failed);
+        QVERIFY(s.serverRestarted);
+        QVERIFY(s.error);
+        const QString m = s.error->message;
+        QVERIFY2(m.contains(u"restarted during the scan"_s) && m.contains(u"cursor is lost"_s) &&
+                     m.contains(u"listed so far are kept"_s),
+                 qPrintable(m));
+        QVERIFY(delivered > 0 && delivered < 3000);
+        QCOMPARE(s.progress.keys, delivered);
+        QVERIFY(m.contains(QLocale(QLocale::English).toString(delivered)));
+    }
+
+    void serverGoneMidScanStops()
+    {
+        PrivateRedis server;
+        QVERIFY(server.start(freePort()));
+        auto control = Connection::open(server.endpoint());
+        QVERIFY(control);
+        RuleSet set;
+        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, "p:")};
+        QVERIFY(plantFixedWindows(*control, "p:", 0, 2000));
+        auto scanConn = Connection::open(server.endpoint());
+        QVERIFY(scanConn);
+        KeyScanner scanner{KeyReader(set)};
+        KeyScanner::Options o;
+        o.initialCount = o.maxCount = 100;
+        o.reconnectDelay = std::chrono::milliseconds(20);
+        qint64 delivered = 0;
+        int pages = 0;
+        const ScanSummary s =
+            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                delivered += page.size();
+                if (++pages == 2) {
+                    server.stop();
+                }
+            });
+        QCOMPARE(s.status, ScanSummary::Status::Failed);
+        QVERIFY(!s.serverRestarted);
+        QVERIFY(s.error && s.error->isConnectionLoss());
+        QVERIFY2(s.error->message.contains(u"could not reconnect"_s), qPrintable(s.error->message));
+        QVERIFY(delivered > 0);
+        QCOMPARE(s.progress.keys, delivered);
+    }
+
+    void scriptFlushMidScanIsSurvived()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+        RuleSet set;
+        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, m_prefix)};
+        QVERIFY(plantFixedWindows(c, m_prefix, 0, 2000));
+        Connection scanConn = test::connect();
+        KeyScanner scanner{KeyReader(set)};
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + "big:*"};
+        o.initialCount = o.maxCount = 100;
+        QSet<QByteArray> seen;
+        int pages = 0;
+        const ScanSummary s =
+            scanner.run(scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                for (const KeyInfo &k : page) {
+                    seen.insert(k.key);
+                }
+                if (++pages == 3) {
+                    QVERIFY(c.command({"SCRIPT", "FLUSH"}));
+                }
+            });
+        QVERIFY2(s.status == ScanSummary::Status::Completed,
+                 s.error ? qPrintable(s.error->message) : "");
+        QCOMPARE(seen.size(), 2000);
+        QCOMPARE(s.progress.keys, qint64(2000));
+        QVERIFY(unplantFixedWindows(c, m_prefix, 0, 2000));
+    }
+
+    void workerKeepsTheGuiThreadFree()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+        constexpr qint64 n = 60'000;
+        RuleSet set;
+        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, m_prefix)};
+        QVERIFY(plantFixedWindows(c, m_prefix, 0, n));
+
+        QThread thread;
+        KeysWorker::Options options;
+        options.scanner.initialCount = options.scanner.maxCount = 200; // many pages
+        auto *worker = new KeysWorker(test::redisEndpoint(), set, options);
+        worker->moveToThread(&thread);
+        connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+        thread.start();
+        // Joined on every way out of this function, failed checks included.
+        const std::unique_ptr<QThread, void (*)(QThread *)> join(&thread, [](QThread *t) {
+            t->quit();
+            t->wait();
+        });
+
+        QSignalSpy pages(worker, &KeysWorker::pageReady);
+        QSignalSpy finished(worker, &KeysWorker::scanFinished);
+        QSignalSpy refreshed(worker, &KeysWorker::refreshed);
+        // The GUI thread ticks while the worker scans: its event loop never stalls.
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&] { ++ticks; });
+        ticker.start(5);
+
+        const QList<QByteArray> patterns{m_prefix + "big:*"};
+        const QByteArray visible = m_prefix + "big:{7}";
+        worker->setVisibleKeys({visible});
+        QMetaObject::invokeMethod(worker, [worker] { worker->startRefreshing(); });
+        QMetaObject::invokeMethod(worker, [worker, patterns] { worker->scan(patterns); });
+        QVERIFY(finished.wait(30'000));
+        ticker.stop();
+        const auto summary = finished.first().first().value<ScanSummary>();
+        QCOMPARE(summary.status, ScanSummary::Status::Completed);
+        qint64 delivered = 0;
+        for (const auto &args : std::as_const(pages)) {
+            delivered += args.first().value<QList<KeyInfo>>().size();
+        }
+        QCOMPARE(delivered, n);
+        QVERIFY(ticks > 0);
+        // Pages are batched (about 10 a second), not one signal per SCAN page.
+        QVERIFY(pages.size() < summary.progress.pages);
+        QVERIFY(refreshed.size() > 0 || refreshed.wait(3000));
+        const auto rows = refreshed.last().first().value<QList<KeyInfo>>();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().key, visible);
+        QCOMPARE(rows.first().state.count, qint64(1));
+
+        // Cancel from the GUI thread: the scan stops early.
+        pages.clear();
+        finished.clear();
+        // As soon as the GUI thread hears that the scan started, it cancels (a direct call).
+        connect(worker, &KeysWorker::scanStarted, this, [worker] { worker->cancel(); });
+        QMetaObject::invokeMethod(worker, [worker, patterns] { worker->scan(patterns); });
+        QVERIFY(finished.wait(30'000));
+        const auto cut = finished.first().first().value<ScanSummary>();
+        QCOMPARE(cut.status, ScanSummary::Status::Cancelled);
+        QVERIFY(cut.progress.keys < n);
+
+        // A fix through the worker.
+        QSignalSpy fixed(worker, &KeysWorker::fixFinished);
+        KeyInfo k = rows.first();
+        k.health = Health::NoTtl;
+        QVERIFY(c.command({"PERSIST", visible}));
+        QMetaObject::invokeMethod(worker, [worker, k] { worker->fix({k}, false, false); });
+        QVERIFY(fixed.wait(10'000));
+        const auto report = fixed.first().first().value<KeyFixer::Report>();
+        QCOMPARE(report.count(KeyFixer::Status::Done), qint64(1));
+        QVERIFY(test::pttl(c, visible) > 0);
+
+        // "Fix all from rules" through the worker: one key without TTL among the 60,000.
+        fixed.clear();
+        QVERIFY(c.command({"PERSIST", m_prefix + "big:{123}"}));
+        QMetaObject::invokeMethod(
+            worker, [worker, patterns] { worker->fixAllFlagged(patterns, false, false); });
+        QVERIFY(fixed.wait(30'000));
+        const auto all = fixed.first().first().value<KeyFixer::Report>();
+        QVERIFY(!all.error);
+        QCOMPARE(all.outcomes.size(), 1);
+        QCOMPARE(all.outcomes.first().key, m_prefix + "big:{123}");
+        QCOMPARE(all.outcomes.first().status, KeyFixer::Status::Done);
+        QVERIFY(test::pttl(c, m_prefix + "big:{123}") > 0);
+
+        QVERIFY(unplantFixedWindows(c, m_prefix, 0, n));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKeys)
+#include "tst_keys.moc"
