@@ -1,13 +1,53 @@
 #include "mainwindow.h"
 
 #include <QApplication>
+#include <QSocketNotifier>
+
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+int signalPipe[2] = {-1, -1};
+
+// SIGTERM (a logout, `kill`), SIGINT (Ctrl+C in a terminal) and SIGHUP end the event loop
+// instead of the process, so that the window saves its settings and the sandbox stops and
+// removes its directory. The handler only writes a byte; the event loop does the rest.
+void quitOnSignals(QApplication &app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, signalPipe) != 0) {
+        return;
+    }
+    auto *notifier = new QSocketNotifier(signalPipe[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [] {
+        char c = 0;
+        (void)::read(signalPipe[1], &c, 1);
+        QApplication::quit();
+    });
+    struct sigaction sa = {};
+    sa.sa_handler = [](int) {
+        const char c = 1;
+        (void)::write(signalPipe[0], &c, 1);
+    };
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Sluice"));
     QApplication::setOrganizationName(QStringLiteral("Sluice"));
+    QApplication::setWindowIcon(sluice::ui::MainWindow::appIcon());
+    quitOnSignals(app);
     sluice::ui::MainWindow window;
     window.show();
+    window.connectAtStart();
     return QApplication::exec();
 }

@@ -1,9 +1,13 @@
 #include "mainwindow.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QLabel>
 #include <QListWidget>
+#include <QSettings>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QTest>
 
 using namespace sluice;
@@ -12,6 +16,15 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // The window keeps its geometry in QSettings: the test's own, never the user's.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        QSettings().clear();
+    }
+    void cleanupTestCase() { QSettings().clear(); }
+
     void pagesAndShortcuts()
     {
         ui::MainWindow w;
@@ -22,6 +35,10 @@ private Q_SLOTS:
         QVERIFY(nav && pages);
         QCOMPARE(nav->count(), 5);
         QCOMPARE(pages->count(), 5);
+        for (int i = 0; i < nav->count(); ++i) {
+            QVERIFY2(!nav->item(i)->icon().isNull(), qPrintable(nav->item(i)->text()));
+        }
+        QCOMPARE(pages->widget(0)->objectName(), QStringLiteral("connectionPage"));
         QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(pages->currentIndex(), 2);
         QTest::mouseClick(nav->viewport(), Qt::LeftButton, {},
@@ -30,6 +47,50 @@ private Q_SLOTS:
         // A picture of the shell for the one who changes it (build/tests/screenshots/).
         QDir().mkpath(QStringLiteral("screenshots"));
         QVERIFY(w.grab().save(QStringLiteral("screenshots/mainwindow.png")));
+    }
+
+    void frame()
+    {
+        ui::MainWindow w;
+        QVERIFY(!w.windowIcon().isNull());
+        QVERIFY(!ui::MainWindow::appIcon().pixmap(64, 64).isNull());
+        // Not connected until told to: the status bar says so.
+        auto *status = w.findChild<QLabel *>(QStringLiteral("connectionText"));
+        QVERIFY(status);
+        QCOMPARE(status->text(), QStringLiteral("Not connected"));
+        // Rule import and export come with the Rules page: there, but disabled, and saying so.
+        for (const char *name : {"importRulesAction", "exportRulesAction"}) {
+            auto *a = w.findChild<QAction *>(QString::fromLatin1(name));
+            QVERIFY2(a, name);
+            QVERIFY(!a->isEnabled());
+            QVERIFY(a->toolTip().contains(QStringLiteral("Rules page")));
+        }
+        auto *exportRules = w.findChild<QAction *>(QStringLiteral("exportRulesAction"));
+        QCOMPARE(exportRules->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        auto *quit = w.findChild<QAction *>(QStringLiteral("quitAction"));
+        QCOMPARE(quit->shortcut(), QKeySequence(QKeySequence::Quit));
+        auto *refresh = w.findChild<QAction *>(QStringLiteral("refreshAction"));
+        QCOMPARE(refresh->shortcut(), QKeySequence(Qt::Key_F5));
+    }
+
+    // Geometry and the last page survive a restart.
+    void keepsGeometryAndPage()
+    {
+        QRect where;
+        {
+            ui::MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.resize(900, 640);
+            w.showPage(ui::MainWindow::SimulationPage);
+            QTRY_COMPARE(w.size(), QSize(900, 640));
+            where = w.geometry();
+            w.close();
+        }
+        ui::MainWindow w;
+        auto *pages = w.findChild<QStackedWidget *>(QStringLiteral("pages"));
+        QCOMPARE(pages->currentIndex(), int(ui::MainWindow::SimulationPage));
+        QCOMPARE(w.size(), where.size());
     }
 };
 

@@ -20,6 +20,7 @@ packages=(
     libgl-dev libqt6opengl6-dev libhiredis-dev libyaml-cpp-dev
     redis-server redis-tools nginx-light
     fonts-dejavu-core
+    qtkeychain-qt6-dev
 )
 
 install_missing() {

@@ -1,22 +1,44 @@
 #include "mainwindow.h"
 
+#include "connection/connectioncontroller.h"
+#include "connection/connectionpage.h"
+#include "connection/connectionstatus.h"
+#include "connection/profilestore.h"
+
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
 
+namespace {
+
+const QString geometryKey = QStringLiteral("window/geometry");
+const QString stateKey = QStringLiteral("window/state");
+const QString pageKey = QStringLiteral("window/page");
+
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
 {
     setWindowTitle(tr("Sluice: rate limits on Redis"));
     setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(appIcon());
+
+    m_store = new ProfileStore(this);
+    m_store->setObjectName(QStringLiteral("profileStore"));
+    m_connection = new ConnectionController(m_store, this);
+    m_connection->setObjectName(QStringLiteral("connectionController"));
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -28,10 +50,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_nav->setFixedWidth(160);
     m_nav->setFrameShape(QFrame::NoFrame);
     m_nav->setFocusPolicy(Qt::NoFocus);
+    m_nav->setIconSize(QSize(20, 20));
     m_nav->setStyleSheet(QStringLiteral(
         "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: 10px;"
         " font-size: 11pt; outline: 0; }"
-        "QListWidget::item { padding: 9px 16px; border: none; }"
+        "QListWidget::item { padding: 9px 12px; border: none; }"
         "QListWidget::item:hover { background: #323843; }"
         "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
     m_pages = new QStackedWidget(central);
@@ -40,35 +63,101 @@ MainWindow::MainWindow(QWidget *parent)
     layout->addWidget(m_pages, 1);
     setCentralWidget(central);
 
-    addPage(tr("Connection"), tr("Connection"),
-            tr("Named Redis profiles, a sandbox Redis for a first start, and the connection "
-               "test. Until this page lands, use sluice-cli --url redis://host:port."));
-    addPage(tr("Rules"), tr("Rules"),
+    m_connectionPage = new ConnectionPage(m_connection, m_pages);
+    addNavItem(tr("Connection"), QStringLiteral("connection"));
+    m_pages->addWidget(m_connectionPage);
+    addPage(QStringLiteral("rules"), tr("Rules"), tr("Rules"),
             tr("Edit limit rules, validate them as you type, push them to Redis and export "
                "them to nginx, Envoy and Kong."));
-    addPage(tr("Keys"), tr("Live keys"),
+    addPage(QStringLiteral("keys"), tr("Keys"), tr("Live keys"),
             tr("Watch limiter keys, their counters and TTLs, and find the keys that never "
                "expire."));
-    addPage(tr("Simulation"), tr("Simulation"),
+    addPage(QStringLiteral("simulation"), tr("Simulation"), tr("Simulation"),
             tr("Run every algorithm on the same traffic and compare them on one chart."));
-    addPage(tr("Monitor"), tr("Monitor"), tr("Allowed and denied decisions per rule, live."));
+    addPage(QStringLiteral("monitor"), tr("Monitor"), tr("Monitor"),
+            tr("Allowed and denied decisions per rule, live."));
 
     connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
     m_nav->setCurrentRow(0);
 
+    buildMenus();
+
+    m_status = new ConnectionStatus(statusBar());
+    statusBar()->addWidget(m_status, 1);
+    connect(m_connection, &ConnectionController::stateChanged, this,
+            &MainWindow::onConnectionState);
+    connect(m_connection, &ConnectionController::passwordNeeded, this,
+            [this] { showPage(ConnectionPageIndex); });
+
+    resize(1100, 700);
+    restoreSettings();
+    // quit() (SIGTERM, a session logout) closes no window: keep the settings then too.
+    connect(qApp, &QCoreApplication::aboutToQuit, this, &MainWindow::saveSettings);
+}
+
+MainWindow::~MainWindow() = default;
+
+QIcon MainWindow::appIcon()
+{
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256}) {
+        icon.addFile(QStringLiteral(":/icons/sluice-%1.png").arg(size), QSize(size, size));
+    }
+    return icon;
+}
+
+void MainWindow::buildMenus()
+{
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->setToolTipsVisible(true);
+    QAction *import = file->addAction(tr("&Import rules…"));
+    import->setObjectName(QStringLiteral("importRulesAction"));
+    import->setShortcut(QKeySequence::Open);
+    import->setEnabled(false);
+    import->setToolTip(tr("Arrives with the Rules page; until then: sluice-cli rules push"));
+    QAction *exportRules = file->addAction(tr("&Export rules…"));
+    exportRules->setObjectName(QStringLiteral("exportRulesAction"));
+    exportRules->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportRules->setEnabled(false);
+    exportRules->setToolTip(tr("Arrives with the Rules page; until then: sluice-cli rules export"));
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));
+    quit->setObjectName(QStringLiteral("quitAction"));
     quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < m_nav->count(); ++i) {
         QAction *a = view->addAction(m_nav->item(i)->text());
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
         connect(a, &QAction::triggered, this, [this, i] { showPage(i); });
     }
+    view->addSeparator();
+    QAction *refresh = view->addAction(tr("&Reconnect now"));
+    refresh->setObjectName(QStringLiteral("refreshAction"));
+    refresh->setShortcut(QKeySequence(Qt::Key_F5));
+    refresh->setStatusTip(tr("Retry a lost connection at once instead of waiting"));
+    connect(refresh, &QAction::triggered, m_connection, &ConnectionController::retryNow);
+    QAction *fullScreen = view->addAction(tr("&Full screen"));
+    fullScreen->setShortcut(QKeySequence::FullScreen);
+    fullScreen->setCheckable(true);
+    connect(fullScreen, &QAction::toggled, this,
+            [this](bool on) { setWindowState(windowState().setFlag(Qt::WindowFullScreen, on)); });
 
-    statusBar()->showMessage(tr("Not connected"));
-    resize(1100, 700);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About Sluice"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Sluice"),
+                           tr("<b>Sluice</b><p>A console for rate limits kept in Redis: rules, "
+                              "live keys, simulations.</p>"));
+    });
+}
+
+void MainWindow::connectAtStart()
+{
+    m_connection->connectAtStart();
 }
 
 void MainWindow::showPage(int index)
@@ -76,9 +165,67 @@ void MainWindow::showPage(int index)
     m_nav->setCurrentRow(index);
 }
 
-void MainWindow::addPage(const QString &name, const QString &title, const QString &blurb)
+void MainWindow::onConnectionState(const ConnectionState &state)
 {
-    m_nav->addItem(name);
+    m_status->setState(state);
+    // The whole bar takes the colour: a lost connection must be seen from across the room.
+    switch (m_status->tone()) {
+    case ConnectionStatus::Tone::Warning:
+        statusBar()->setStyleSheet(
+            QStringLiteral("QStatusBar { background: #f6c453; } QStatusBar QLabel { color: "
+                           "#2b2100; }"));
+        break;
+    case ConnectionStatus::Tone::Bad:
+        statusBar()->setStyleSheet(
+            QStringLiteral("QStatusBar { background: #f3c4bd; } QStatusBar QLabel { color: "
+                           "#4a0f08; }"));
+        break;
+    default:
+        statusBar()->setStyleSheet(QString());
+        break;
+    }
+    if (state.state == ConnectionState::State::Idle) {
+        setWindowTitle(tr("Sluice: rate limits on Redis"));
+    } else {
+        setWindowTitle(tr("%1 (%2) - Sluice").arg(state.label, state.endpoint));
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(geometryKey, saveGeometry());
+    settings.setValue(stateKey, saveState());
+    settings.setValue(pageKey, m_pages->currentIndex());
+}
+
+void MainWindow::restoreSettings()
+{
+    const QSettings settings;
+    restoreGeometry(settings.value(geometryKey).toByteArray());
+    restoreState(settings.value(stateKey).toByteArray());
+    const int page = settings.value(pageKey, 0).toInt();
+    if (page >= 0 && page < m_pages->count()) {
+        showPage(page);
+    }
+}
+
+void MainWindow::addNavItem(const QString &name, const QString &icon)
+{
+    m_nav->addItem(
+        new QListWidgetItem(QIcon(QStringLiteral(":/icons/nav/%1.png").arg(icon)), name));
+}
+
+void MainWindow::addPage(const QString &icon, const QString &name, const QString &title,
+                         const QString &blurb)
+{
+    addNavItem(name, icon);
     auto *page = new QWidget(m_pages);
     page->setObjectName(QStringLiteral("page") + QString::number(m_pages->count()));
     auto *v = new QVBoxLayout(page);

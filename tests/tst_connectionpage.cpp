@@ -1,0 +1,518 @@
+// The Connection page, the status bar and the sandbox, driven through the real widgets
+// offscreen against real Redis servers: the CTest fixture's, and private ones this test starts
+// and stops. No keyring answers here: the session fallback for passwords is what runs.
+
+#include "connection/connectioncontroller.h"
+#include "connection/connectionstatus.h"
+#include "connection/profilestore.h"
+#include "connection/sandbox.h"
+#include "mainwindow.h"
+#include "testredis.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTcpServer>
+#include <QTest>
+#include <QTimer>
+
+#include <csignal>
+#include <memory>
+
+using namespace sluice;
+using namespace sluice::ui;
+
+namespace {
+
+// A redis-server of the test's own on a loopback port, to stop and restart at will.
+class PrivateRedis
+{
+public:
+    explicit PrivateRedis(quint16 port = 0)
+        : m_port(port ? port : test::freeLoopbackPort())
+    {}
+    ~PrivateRedis() { stop(); }
+
+    quint16 port() const { return m_port; }
+
+    bool start(const QStringList &extra = {})
+    {
+        m_process = std::make_unique<QProcess>();
+        m_process->start(QStringLiteral("redis-server"),
+                         QStringList{QStringLiteral("--port"), QString::number(m_port),
+                                     QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
+                                     QStringLiteral("--save"), QString(),
+                                     QStringLiteral("--appendonly"), QStringLiteral("no")} +
+                             extra);
+        if (!m_process->waitForStarted()) {
+            return false;
+        }
+        Endpoint e;
+        e.port = m_port;
+        for (int i = 0; i < 100; ++i) {
+            if (Connection::open(e).ok()) {
+                return true;
+            }
+            QTest::qWait(20);
+        }
+        return false;
+    }
+
+    void stop()
+    {
+        if (m_process && m_process->state() != QProcess::NotRunning) {
+            m_process->kill(); // as abrupt as a crash or a network cut
+            m_process->waitForFinished();
+        }
+        m_process.reset();
+    }
+
+private:
+    quint16 m_port;
+    std::unique_ptr<QProcess> m_process;
+};
+
+// Counts how late the GUI thread's event loop serves a 20 ms timer while a test waits: the
+// proof that nothing blocks it.
+class LoopWatch
+{
+public:
+    LoopWatch()
+    {
+        m_clock.start();
+        m_timer.setInterval(20);
+        QObject::connect(&m_timer, &QTimer::timeout, &m_timer,
+                         [this] { m_maxGap = std::max(m_maxGap, m_clock.restart()); });
+        m_timer.start();
+    }
+    qint64 maxGapMs() const { return m_maxGap; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_maxGap = 0;
+};
+
+QString screenshotPath(const QString &name)
+{
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name;
+}
+
+} // namespace
+
+class TestConnectionPage : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+
+    MainWindow &window()
+    {
+        if (!m_window) {
+            m_window = std::make_unique<MainWindow>();
+            m_window->resize(1100, 700);
+            m_window->show();
+            if (!QTest::qWaitForWindowExposed(m_window.get())) {
+                qWarning("window not exposed");
+            }
+        }
+        return *m_window;
+    }
+    template <typename T> T *find(const char *name)
+    {
+        auto *w = window().findChild<T *>(QString::fromLatin1(name));
+        if (!w) {
+            qWarning("no child named %s", name);
+        }
+        return w;
+    }
+    QString statusText() { return find<QLabel>("connectionText")->text(); }
+    ConnectionStatus::Tone tone() { return find<ConnectionStatus>("connectionStatus")->tone(); }
+    QString message() { return find<QLabel>("message")->text(); }
+    ProfileStore *store() { return window().findChild<ProfileStore *>(); }
+    ConnectionController *controller() { return window().connection(); }
+
+    void click(const char *button) { QTest::mouseClick(find<QPushButton>(button), Qt::LeftButton); }
+    void type(const char *edit, const QString &text)
+    {
+        auto *e = find<QLineEdit>(edit);
+        e->selectAll();
+        QTest::keyClick(e, Qt::Key_Backspace);
+        QTest::keyClicks(e, text);
+    }
+    // Fills the form of a new profile, the way a user does.
+    void fillNewProfile(const QString &name, quint16 port, const QString &user = {},
+                        const QString &password = {})
+    {
+        click("newButton");
+        type("nameEdit", name);
+        type("hostEdit", QStringLiteral("127.0.0.1"));
+        find<QSpinBox>("portSpin")->setValue(port);
+        if (!user.isEmpty()) {
+            type("userEdit", user);
+        }
+        if (!password.isEmpty()) {
+            type("passwordEdit", password);
+        }
+    }
+    QString settingsText()
+    {
+        QSettings().sync();
+        QFile f(QSettings().fileName());
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }
+    // The console's session connection on the fixture Redis, by the name it gives itself.
+    static QByteArray consoleClientId(Connection &admin)
+    {
+        auto list = admin.command({"CLIENT", "LIST"});
+        if (!list) {
+            return {};
+        }
+        for (const QByteArray &line : list->str.split('\n')) {
+            if (line.contains(" name=sluice-console ")) {
+                return line.mid(3, line.indexOf(' ') - 3);
+            }
+        }
+        return {};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Settings under ~/.qttest, never the user's; the keyring service is the test's name.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+    }
+
+    void init() { QSettings().clear(); }
+
+    void cleanup()
+    {
+        m_window.reset();
+        QSettings().clear();
+    }
+
+    // A newcomer's first start: no profile, so a private redis-server starts, the console
+    // connects to it and says so; it stops (and its directory goes) with the window.
+    void firstStartRunsTheSandbox()
+    {
+        window().connectAtStart();
+        QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("Redis 7")) ||
+                                     statusText().contains(QStringLiteral("Redis 6")),
+                                 15000);
+        Sandbox *sandbox = controller()->sandbox();
+        QCOMPARE(sandbox->status(), Sandbox::Status::Running);
+        const QString where = QStringLiteral("127.0.0.1:%1").arg(sandbox->port());
+        QVERIFY2(statusText().startsWith(QStringLiteral("sandbox ") + where),
+                 qPrintable(statusText()));
+        QVERIFY2(statusText().contains(QStringLiteral(" ms")), qPrintable(statusText()));
+        QCOMPARE(tone(), ConnectionStatus::Tone::Good);
+        QVERIFY(find<QLabel>("sandboxStatus")->text().contains(where));
+        QCOMPARE(store()->lastUsed(), ProfileStore::sandboxId());
+        // The sandbox stays on offer as a profile.
+        QCOMPARE(find<QListWidget>("profileList")->item(0)->data(Qt::UserRole).toString(),
+                 ProfileStore::sandboxId());
+
+        // Someone kills it: the bar says so, and Connect starts a fresh one.
+        const qint64 pid = sandbox->processId();
+        QVERIFY(pid > 0);
+        ::kill(pid_t(pid), SIGKILL);
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Bad, 5000);
+        QVERIFY2(statusText().contains(QStringLiteral("the sandbox stopped")),
+                 qPrintable(statusText()));
+        click("sandboxConnectButton");
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 15000);
+
+        const qint64 pid2 = sandbox->processId();
+        const QString dir = sandbox->directory();
+        QVERIFY(QFileInfo(dir).isDir());
+        m_window.reset();
+        QCOMPARE(::kill(pid_t(pid2), 0), -1); // gone with the window, and its directory too
+        QVERIFY(!QFileInfo::exists(dir));
+    }
+
+    void sandboxWithoutRedisServerSaysSo()
+    {
+        controller()->sandbox()->setProgram(QStringLiteral("/nonexistent/redis-server"));
+        window().connectAtStart();
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Bad, 5000);
+        QVERIFY2(find<QLabel>("sandboxStatus")->text().contains(QStringLiteral("not installed")),
+                 qPrintable(find<QLabel>("sandboxStatus")->text()));
+        QVERIFY2(statusText().contains(QStringLiteral("could not start")),
+                 qPrintable(statusText()));
+    }
+
+    // Create a profile through the page, test it, connect: the status bar shows address,
+    // version and round trip. Then the server kills the console's connection: the bar turns
+    // amber, keeps what it knew, counts down, and the console reconnects by itself.
+    void createTestConnectAndRecover()
+    {
+        const Endpoint fixture = test::redisEndpoint();
+        fillNewProfile(QStringLiteral("fixture"), fixture.port);
+        click("testButton");
+        QVERIFY(!find<QPushButton>("testButton")->isEnabled()); // one test at a time
+        QTRY_VERIFY_WITH_TIMEOUT(message().contains(QStringLiteral("answered in")), 10000);
+        QVERIFY2(message().contains(QStringLiteral("Redis 7")) ||
+                     message().contains(QStringLiteral("Redis 6")),
+                 qPrintable(message()));
+        QVERIFY(find<QPushButton>("testButton")->isEnabled());
+        QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connectionpage.png"))));
+
+        click("connectButton"); // saves, then connects
+        QCOMPARE(store()->profiles().size(), 1);
+        const QString where = QStringLiteral("fixture 127.0.0.1:%1").arg(fixture.port);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            statusText().startsWith(where) && statusText().contains(QStringLiteral(" ms")), 10000);
+        QVERIFY2(statusText().contains(QStringLiteral("Redis ")), qPrintable(statusText()));
+        QVERIFY2(message().contains(QStringLiteral("Connected to fixture")), qPrintable(message()));
+        QCOMPARE(tone(), ConnectionStatus::Tone::Good);
+        QVERIFY(window().windowTitle().contains(QStringLiteral("fixture")));
+
+        Connection admin = test::connect();
+        const QByteArray id = consoleClientId(admin);
+        QVERIFY2(!id.isEmpty(), "the console's connection is not named sluice-console");
+        QVERIFY(admin.command({"CLIENT", "KILL", "ID", id}).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("reconnecting")), 5000);
+        QCOMPARE(tone(), ConnectionStatus::Tone::Warning);
+        QVERIFY(window().statusBar()->styleSheet().contains(QStringLiteral("#f6c453")));
+        QVERIFY2(statusText().contains(QStringLiteral("Redis ")), qPrintable(statusText()));
+        QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connection-lost.png"))));
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+        QVERIFY(statusText().startsWith(where));
+        QVERIFY(window().statusBar()->styleSheet().isEmpty());
+        QVERIFY(consoleClientId(admin) != id); // a new connection
+
+        // Deleting the profile in use leaves the server.
+        click("deleteButton");
+        QTRY_COMPARE(statusText(), QStringLiteral("Not connected"));
+        QVERIFY(store()->profiles().isEmpty());
+        QVERIFY2(message().contains(QStringLiteral("not connected any more")),
+                 qPrintable(message()));
+        QTRY_VERIFY(consoleClientId(admin).isEmpty());
+    }
+
+    // Stop a server the test started: "reconnecting in N s", counting down, while the
+    // console stays responsive; start it again on the same port: connected again.
+    void serverGoneAndBack()
+    {
+        PrivateRedis server;
+        QVERIFY(server.start());
+        ConnectionProfile p;
+        p.name = QStringLiteral("private");
+        p.port = server.port();
+        const QString id = store()->save(p, {});
+        window().connectAtStart(); // the only profile, but not the last used: stays idle
+        QCOMPARE(controller()->state().state, ConnectionState::State::Idle);
+        QCOMPARE(statusText(), QStringLiteral("Not connected"));
+        controller()->connectTo(id);
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+
+        LoopWatch watch;
+        server.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("reconnecting in")), 5000);
+        QVERIFY2(statusText().contains(QStringLiteral("connection lost")),
+                 qPrintable(statusText()));
+        QCOMPARE(tone(), ConnectionStatus::Tone::Warning);
+        // A failed retry or two: the wait grows.
+        QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("reconnecting in 2 s")),
+                                 5000);
+        QVERIFY(server.start());
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+        QVERIFY2(watch.maxGapMs() < 1000, qPrintable(QString::number(watch.maxGapMs())));
+    }
+
+    // Bad input and faults, through Test connection: a clear message, a responsive window.
+    void faults_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("closed port") << "closed"
+                                     << "connection refused";
+        QTest::newRow("silent server") << "silent"
+                                       << "no answer within";
+        QTest::newRow("wrong password") << "password"
+                                        << "wrong user name or password";
+        QTest::newRow("password required") << "noauth"
+                                           << "a password is required";
+        QTest::newRow("no such database") << "db"
+                                          << "database 4242 cannot be selected";
+    }
+
+    void faults()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        const Endpoint fixture = test::redisEndpoint();
+        QTcpServer silent; // accepts (the kernel does), never answers
+        QVERIFY(silent.listen(QHostAddress::LocalHost));
+        PrivateRedis locked;
+        Connection admin = test::connect();
+        const QByteArray user =
+            "sluice-ui-" + QByteArray::number(QCoreApplication::applicationPid());
+        auto dropUser = qScopeGuard([&] { (void)admin.command({"ACL", "DELUSER", user}); });
+
+        if (kind == QLatin1String("closed")) {
+            fillNewProfile(kind, test::freeLoopbackPort());
+        } else if (kind == QLatin1String("silent")) {
+            fillNewProfile(kind, silent.serverPort());
+        } else if (kind == QLatin1String("password")) {
+            QVERIFY(
+                admin.command({"ACL", "SETUSER", user, "on", ">right-pw-7", "~*", "+@all"}).ok());
+            fillNewProfile(kind, fixture.port, QString::fromUtf8(user),
+                           QStringLiteral("wrong-pw-7"));
+        } else if (kind == QLatin1String("noauth")) {
+            QVERIFY(locked.start({QStringLiteral("--requirepass"), QStringLiteral("pw")}));
+            fillNewProfile(kind, locked.port());
+        } else {
+            fillNewProfile(kind, fixture.port);
+            find<QSpinBox>("dbSpin")->setValue(4242);
+        }
+
+        LoopWatch watch;
+        click("testButton");
+        // Meanwhile the window answers: switch pages and back.
+        QTest::keyClick(&window(), Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(find<QStackedWidget>("pages")->currentIndex(), 1);
+        QTest::keyClick(&window(), Qt::Key_1, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(find<QPushButton>("testButton")->isEnabled(), 10000);
+        QVERIFY2(message().contains(expected), qPrintable(message()));
+        QVERIFY2(message().contains(QStringLiteral("Cannot connect to 127.0.0.1:")),
+                 qPrintable(message()));
+        QVERIFY2(watch.maxGapMs() < 1000, qPrintable(QString::number(watch.maxGapMs())));
+        QVERIFY(!message().contains(QStringLiteral("-pw-7"))); // never a password
+        if (kind == QLatin1String("silent")) {
+            QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connection-fault.png"))));
+        }
+    }
+
+    // Connect (not just test) with a wrong password: red, says why, does not retry blindly.
+    // With a closed port: amber, retrying by itself.
+    void connectFaultsInTheStatusBar()
+    {
+        const Endpoint fixture = test::redisEndpoint();
+        Connection admin = test::connect();
+        const QByteArray user =
+            "sluice-ui-" + QByteArray::number(QCoreApplication::applicationPid());
+        QVERIFY(admin.command({"ACL", "SETUSER", user, "on", ">right", "~*", "+@all"}).ok());
+        auto dropUser = qScopeGuard([&] { (void)admin.command({"ACL", "DELUSER", user}); });
+        fillNewProfile(QStringLiteral("wrong"), fixture.port, QString::fromUtf8(user),
+                       QStringLiteral("wrong"));
+        click("connectButton");
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Bad, 10000);
+        QVERIFY2(statusText().contains(QStringLiteral("wrong user name or password")),
+                 qPrintable(statusText()));
+        QVERIFY2(message().contains(QStringLiteral("wrong user name or password")),
+                 qPrintable(message()));
+        QTest::qWait(1500); // no retry turns it into "reconnecting"
+        QCOMPARE(tone(), ConnectionStatus::Tone::Bad);
+
+        fillNewProfile(QStringLiteral("closed"), test::freeLoopbackPort());
+        click("connectButton");
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Warning, 10000);
+        QVERIFY2(statusText().contains(QStringLiteral("connection refused")),
+                 qPrintable(statusText()));
+        QVERIFY2(statusText().contains(QStringLiteral("reconnecting in")),
+                 qPrintable(statusText()));
+    }
+
+    // No keyring: the password is kept for the session only, never written to the settings,
+    // and asked again in the next session; typed there, it connects.
+    void passwordWithoutKeyring()
+    {
+        const Endpoint fixture = test::redisEndpoint();
+        Connection admin = test::connect();
+        const QByteArray user =
+            "sluice-ui-" + QByteArray::number(QCoreApplication::applicationPid());
+        const QString secret =
+            QStringLiteral("s3cret-") + QString::number(QCoreApplication::applicationPid());
+        QVERIFY(admin.command({"ACL", "SETUSER", user, "on", ">" + secret.toUtf8(), "~*", "+@all"})
+                    .ok());
+        auto dropUser = qScopeGuard([&] { (void)admin.command({"ACL", "DELUSER", user}); });
+
+        store()->setKeyringEnabled(false);
+        QSignalSpy stored(store(), &ProfileStore::passwordStored);
+        fillNewProfile(QStringLiteral("acl"), fixture.port, QString::fromUtf8(user), secret);
+        click("saveButton");
+        QVERIFY(stored.count() == 1 || stored.wait(5000));
+        QCOMPARE(stored.first().at(1).toBool(), false);
+        QTRY_VERIFY(message().contains(QStringLiteral("for this session only")));
+        QVERIFY(find<QLabel>("passwordNote")->text().contains(QStringLiteral("this session only")));
+        QVERIFY(!settingsText().isEmpty());
+        QVERIFY(!settingsText().contains(secret));
+        click("connectButton");
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+        QVERIFY(statusText().startsWith(QStringLiteral("acl ")));
+
+        // The next session: the password is not known; the page asks for it.
+        m_window.reset();
+        store()->setKeyringEnabled(false);
+        window().showPage(MainWindow::KeysPage);
+        window().connectAtStart();
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Bad, 5000);
+        QVERIFY2(statusText().contains(QStringLiteral("password needed")),
+                 qPrintable(statusText()));
+        QCOMPARE(find<QStackedWidget>("pages")->currentIndex(),
+                 int(MainWindow::ConnectionPageIndex));
+        QVERIFY2(message().contains(QStringLiteral("Enter the password of 'acl'")),
+                 qPrintable(message()));
+        QTest::keyClicks(find<QLineEdit>("passwordEdit"), secret);
+        click("connectButton");
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+        QVERIFY(!settingsText().contains(secret));
+    }
+
+    // The real QtKeychain: the keyring stores the password, or (as here, with no keyring
+    // service) the session fallback takes over. Either way, no plain text on disk.
+    void passwordWithTheSystemKeyring()
+    {
+        const QString secret =
+            QStringLiteral("k3yring-") + QString::number(QCoreApplication::applicationPid());
+        QSignalSpy stored(store(), &ProfileStore::passwordStored);
+        fillNewProfile(QStringLiteral("kr"), test::redisEndpoint().port, {}, secret);
+        click("saveButton");
+        QVERIFY(stored.count() == 1 || stored.wait(10000));
+        const bool inKeyring = stored.first().at(1).toBool();
+        const QString id = stored.first().at(0).toString();
+        QVERIFY(!settingsText().contains(secret));
+        // This session knows it; the next one (a fresh store) finds it in the keyring, or not.
+        QVERIFY(store()->knowsPassword(id));
+        ProfileStore nextSession;
+        QSignalSpy looked(this, &TestConnectionPage::lookedUp);
+        nextSession.lookupPassword(id, this, [this](ProfileStore::Lookup l) {
+            Q_EMIT lookedUp(l.password.value_or(QString()), l.why);
+        });
+        QVERIFY(looked.wait(10000));
+        if (inKeyring) {
+            QCOMPARE(store()->passwordPlace(id), ProfileStore::PasswordPlace::Keyring);
+            QCOMPARE(looked.first().at(0).toString(), secret);
+        } else {
+            QCOMPARE(store()->passwordPlace(id), ProfileStore::PasswordPlace::Session);
+            QVERIFY2(message().contains(QStringLiteral("for this session only")),
+                     qPrintable(message()));
+            QCOMPARE(looked.first().at(0).toString(), QString());
+            QVERIFY(!looked.first().at(1).toString().isEmpty()); // and says why
+        }
+        store()->remove(id); // and its keyring entry
+    }
+
+Q_SIGNALS:
+    void lookedUp(const QString &password, const QString &why);
+};
+
+QTEST_MAIN(TestConnectionPage)
+#include "tst_connectionpage.moc"

@@ -1,0 +1,278 @@
+#include "connectioncontroller.h"
+
+#include "connectionworker.h"
+#include "profilestore.h"
+#include "sandbox.h"
+
+#include <QThread>
+
+namespace sluice::ui {
+
+namespace {
+
+Connection::Options workerOptions()
+{
+    Connection::Options o;
+    o.connectTimeout = std::chrono::milliseconds(2000);
+    // A ping that takes longer than this is a lost connection for the console.
+    o.commandTimeout = std::chrono::milliseconds(3000);
+    return o;
+}
+
+} // namespace
+
+ConnectionController::ConnectionController(ProfileStore *store, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_sandbox(new Sandbox(this))
+    , m_sessionThread(new QThread(this))
+    , m_session(new ConnectionWorker(workerOptions()))
+    , m_probeThread(new QThread(this))
+    , m_probe(new ConnectionWorker(workerOptions()))
+{
+    qRegisterMetaType<ConnectionState>();
+    qRegisterMetaType<ConnectionRequest>();
+
+    m_sessionThread->setObjectName(QStringLiteral("sluice-session"));
+    m_session->moveToThread(m_sessionThread);
+    connect(m_sessionThread, &QThread::finished, m_session, &QObject::deleteLater);
+    connect(m_session, &ConnectionWorker::stateChanged, this, &ConnectionController::onWorkerState);
+    m_sessionThread->start();
+
+    m_probeThread->setObjectName(QStringLiteral("sluice-probe"));
+    m_probe->moveToThread(m_probeThread);
+    connect(m_probeThread, &QThread::finished, m_probe, &QObject::deleteLater);
+    connect(m_probe, &ConnectionWorker::probed, this, &ConnectionController::tested);
+    m_probeThread->start();
+
+    connect(m_sandbox, &Sandbox::statusChanged, this, &ConnectionController::onSandboxStatus);
+}
+
+ConnectionController::~ConnectionController()
+{
+    m_sandbox->disconnect(this);
+    // A worker in the middle of a call finishes it first: at most the command timeout.
+    m_sessionThread->quit();
+    m_probeThread->quit();
+    m_sessionThread->wait();
+    m_probeThread->wait();
+}
+
+void ConnectionController::connectAtStart()
+{
+    const QString last = m_store->lastUsed();
+    if (m_store->isEmpty() || last == ProfileStore::sandboxId()) {
+        connectToSandbox();
+    } else if (m_store->profile(last)) {
+        connectTo(last);
+    }
+}
+
+void ConnectionController::begin(const QString &id, const QString &label, const QString &endpoint)
+{
+    ++m_request;
+    m_currentId = id;
+    m_endpoint.reset();
+    m_sandboxPending = false;
+    m_store->setLastUsed(id);
+    // The previous server is left at once, even if the new one waits for a password.
+    QMetaObject::invokeMethod(
+        m_session, [w = m_session] { w->close(); }, Qt::QueuedConnection);
+    ConnectionState s;
+    s.state = ConnectionState::State::Connecting;
+    s.label = label;
+    s.endpoint = endpoint;
+    publish(s);
+    Q_EMIT sessionChanged();
+}
+
+void ConnectionController::connectTo(const QString &id)
+{
+    const auto p = m_store->profile(id);
+    if (!p) {
+        return;
+    }
+    begin(id, p->name, p->endpoint({}).display());
+    if (!p->hasPassword) {
+        open(*p, {});
+        return;
+    }
+    const quint64 request = m_request;
+    m_store->lookupPassword(id, this, [this, request, id](ProfileStore::Lookup l) {
+        const auto p = m_store->profile(id);
+        if (request != m_request || !p) {
+            return; // the user moved on meanwhile
+        }
+        if (l.password) {
+            open(*p, *l.password);
+        } else {
+            fail(tr("password needed"),
+                 tr("Enter the password of '%1' on the Connection page: %2.").arg(p->name, l.why));
+            Q_EMIT passwordNeeded(id, l.why);
+        }
+    });
+}
+
+void ConnectionController::connectTo(const QString &id, const QString &password)
+{
+    const auto p = m_store->profile(id);
+    if (!p) {
+        return;
+    }
+    if (p->hasPassword) {
+        m_store->rememberForSession(id, password);
+    }
+    begin(id, p->name, p->endpoint({}).display());
+    open(*p, password);
+}
+
+void ConnectionController::connectToSandbox()
+{
+    begin(ProfileStore::sandboxId(), tr("sandbox"),
+          m_sandbox->status() == Sandbox::Status::Running
+              ? QStringLiteral("127.0.0.1:%1").arg(m_sandbox->port())
+              : tr("starting redis-server"));
+    if (m_sandbox->status() == Sandbox::Status::Running) {
+        openSandbox();
+        return;
+    }
+    if (m_sandbox->status() == Sandbox::Status::Failed) {
+        m_sandbox->stop(); // forget the last failure; nothing pending yet, so no report
+    }
+    m_sandboxPending = true;
+    m_sandbox->start(); // may fail at once (not installed): onSandboxStatus reports it
+}
+
+void ConnectionController::open(const ConnectionProfile &profile, const QString &password)
+{
+    ConnectionRequest r{m_request, profile.name, profile.endpoint(password)};
+    m_endpoint = r.endpoint;
+    QMetaObject::invokeMethod(
+        m_session, [w = m_session, r] { w->open(r); }, Qt::QueuedConnection);
+}
+
+void ConnectionController::openSandbox()
+{
+    m_sandboxPending = false;
+    ConnectionProfile p;
+    p.name = tr("sandbox");
+    p.host = QStringLiteral("127.0.0.1");
+    p.port = m_sandbox->port();
+    open(p, {});
+}
+
+void ConnectionController::onSandboxStatus()
+{
+    if (m_currentId != ProfileStore::sandboxId()) {
+        return;
+    }
+    switch (m_sandbox->status()) {
+    case Sandbox::Status::Running:
+        if (m_sandboxPending) {
+            openSandbox();
+        }
+        break;
+    case Sandbox::Status::Failed:
+    case Sandbox::Status::Stopped:
+        if (m_sandboxPending || m_endpoint) {
+            // Nothing to reconnect to: stop the worker's retries and say what happened.
+            const bool starting = m_sandboxPending;
+            ++m_request;
+            m_sandboxPending = false;
+            QMetaObject::invokeMethod(
+                m_session, [w = m_session] { w->close(); }, Qt::QueuedConnection);
+            fail(starting ? tr("the sandbox could not start") : tr("the sandbox stopped"),
+                 m_sandbox->error().isEmpty() ? tr("Connect to the sandbox to start it again.")
+                                              : m_sandbox->error());
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void ConnectionController::retryNow()
+{
+    if (m_currentId == ProfileStore::sandboxId() &&
+        m_sandbox->status() != Sandbox::Status::Running) {
+        connectToSandbox();
+    } else if (m_state.state == ConnectionState::State::Failed && !m_endpoint &&
+               !m_currentId.isEmpty()) {
+        connectTo(m_currentId); // e.g. the password is still needed
+    } else {
+        QMetaObject::invokeMethod(
+            m_session, [w = m_session] { w->retryNow(); }, Qt::QueuedConnection);
+    }
+}
+
+void ConnectionController::disconnectNow()
+{
+    ++m_request;
+    m_currentId.clear();
+    m_endpoint.reset();
+    m_sandboxPending = false;
+    QMetaObject::invokeMethod(
+        m_session, [w = m_session] { w->close(); }, Qt::QueuedConnection);
+    publish(ConnectionState{});
+    Q_EMIT sessionChanged();
+}
+
+void ConnectionController::onWorkerState(const ConnectionState &state)
+{
+    if (state.request != m_request) {
+        return; // an answer to a request the user has moved on from
+    }
+    publish(state);
+}
+
+void ConnectionController::publish(ConnectionState state)
+{
+    state.request = m_request;
+    m_state = state;
+    Q_EMIT stateChanged(m_state);
+}
+
+void ConnectionController::fail(const QString &error, const QString &hint)
+{
+    ConnectionState s = m_state;
+    s.state = ConnectionState::State::Failed;
+    s.error = error;
+    s.hint = hint;
+    s.detail.clear();
+    s.retryInSeconds = 0;
+    publish(s);
+}
+
+quint64 ConnectionController::test(const ConnectionProfile &profile, const QString &password)
+{
+    const quint64 id = ++m_testId;
+    if (!profile.hasPassword || !password.isEmpty() || profile.id.isEmpty()) {
+        probe(id, profile, password);
+        return id;
+    }
+    m_store->lookupPassword(profile.id, this, [this, id, profile](ProfileStore::Lookup l) {
+        if (l.password) {
+            probe(id, profile, *l.password);
+            return;
+        }
+        ConnectionState s;
+        s.request = id;
+        s.state = ConnectionState::State::Failed;
+        s.label = profile.name;
+        s.endpoint = profile.endpoint({}).display();
+        s.error = tr("password needed");
+        s.hint = tr("Enter the password to test the connection: %1.").arg(l.why);
+        Q_EMIT tested(s);
+    });
+    return id;
+}
+
+void ConnectionController::probe(quint64 id, const ConnectionProfile &profile,
+                                 const QString &password)
+{
+    ConnectionRequest r{id, profile.name, profile.endpoint(password)};
+    QMetaObject::invokeMethod(
+        m_probe, [w = m_probe, r] { w->probe(r); }, Qt::QueuedConnection);
+}
+
+} // namespace sluice::ui

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "connectionprofile.h"
+#include "connectionstate.h"
+
+#include <QObject>
+
+#include <optional>
+
+class QThread;
+
+namespace sluice::ui {
+
+class ConnectionWorker;
+class ProfileStore;
+class Sandbox;
+
+// The console's one Redis session: which profile it is connected to, through a
+// ConnectionWorker on its own thread, and the state of that connection. Also runs "Test
+// connection" on a second worker, so that a test never waits behind a reconnect, and owns the
+// sandbox. GUI thread; nothing here blocks on the network.
+//
+// Pages that read Redis open their own worker connections to endpoint(). sessionChanged() says
+// when that endpoint changes (another profile): the pages reload then. A lost connection and
+// its recovery do not change the session: the pages keep showing their last data meanwhile.
+class ConnectionController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ConnectionController(ProfileStore *store, QObject *parent = nullptr);
+    ~ConnectionController() override;
+
+    ProfileStore *store() const { return m_store; }
+    Sandbox *sandbox() const { return m_sandbox; }
+    const ConnectionState &state() const { return m_state; }
+    // The session's profile id (ProfileStore::sandboxId() for the sandbox); empty: none.
+    QString currentId() const { return m_currentId; }
+    // Where the session connects, password included; empty without a session.
+    std::optional<Endpoint> endpoint() const { return m_endpoint; }
+
+    // A start: the profile used last, or the sandbox when there is no profile yet.
+    void connectAtStart();
+    // A saved profile. Its password comes from the session or the keyring; if neither has it,
+    // passwordNeeded() asks the page for it and the state turns Failed until then.
+    void connectTo(const QString &id);
+    // A saved profile with a password the user typed (remembered for the session).
+    void connectTo(const QString &id, const QString &password);
+    void connectToSandbox();
+    // F5: retry at once instead of waiting for the back-off.
+    void retryNow();
+    void disconnectNow();
+
+    // Test connection: one connect + INFO + PING with the form's values, in the second worker.
+    // An empty password on a profile that has one uses the stored one. The answer comes in
+    // tested() with the returned id as its request.
+    quint64 test(const ConnectionProfile &profile, const QString &password);
+
+Q_SIGNALS:
+    void stateChanged(const sluice::ui::ConnectionState &state);
+    void sessionChanged();
+    void passwordNeeded(const QString &id, const QString &why);
+    void tested(const sluice::ui::ConnectionState &result);
+
+private:
+    void begin(const QString &id, const QString &label, const QString &endpoint);
+    void open(const ConnectionProfile &profile, const QString &password);
+    void openSandbox();
+    void onSandboxStatus();
+    void onWorkerState(const ConnectionState &state);
+    void publish(ConnectionState state);
+    void fail(const QString &error, const QString &hint);
+    void probe(quint64 id, const ConnectionProfile &profile, const QString &password);
+
+    ProfileStore *m_store;
+    Sandbox *m_sandbox;
+    QThread *m_sessionThread;
+    ConnectionWorker *m_session;
+    QThread *m_probeThread;
+    ConnectionWorker *m_probe;
+
+    ConnectionState m_state;
+    QString m_currentId;
+    std::optional<Endpoint> m_endpoint;
+    quint64 m_request = 0; // the session request whose states count; older ones are dropped
+    quint64 m_testId = 0;
+    bool m_sandboxPending = false; // connect when the sandbox is ready
+};
+
+} // namespace sluice::ui

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "connectionprofile.h"
+#include "connectionstate.h"
+
+#include <QWidget>
+
+class QFrame;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QListWidgetItem;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+class QToolButton;
+
+namespace sluice::ui {
+
+class ConnectionController;
+
+// The Connection page: the saved profiles (and the sandbox) on the left, the selected one's
+// form on the right with Test connection, Save and Connect, and one message area that answers
+// every action in words. Nothing here waits on the network: tests, connects and keyring calls
+// answer through signals.
+class ConnectionPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ConnectionPage(ConnectionController *controller, QWidget *parent = nullptr);
+
+    // Selects a profile (or ProfileStore::sandboxId()) in the list and shows it.
+    void selectProfile(const QString &id);
+    // A profile needs its password typed: select it, say why, focus the field.
+    void askPassword(const QString &id, const QString &why);
+
+private:
+    enum class Tone { Info, Good, Warning, Bad };
+
+    void reloadList();
+    void onSelection();
+    void showProfile(const ConnectionProfile &p);
+    void newProfile();
+    void deleteProfile();
+    ConnectionProfile formProfile() const;
+    // Validates and saves the form; the saved id, or empty (the message says why).
+    QString saveForm();
+    void testConnection();
+    void connectSelected();
+    void onTested(const ConnectionState &result);
+    void onSessionState(const ConnectionState &state);
+    void onPasswordStored(const QString &id, bool inKeyring, const QString &why);
+    void updatePasswordNote();
+    void updateSandbox();
+    void updateMarkers();
+    void setDirty(bool dirty);
+    // The message area: a headline, a sentence on what to do, the raw detail in grey.
+    void say(Tone tone, const QString &headline, const QString &more = {},
+             const QString &detail = {});
+    QString selectedId() const;
+
+    ConnectionController *m_controller;
+
+    QListWidget *m_list;
+    QPushButton *m_new;
+    QPushButton *m_delete;
+    QStackedWidget *m_detail;
+
+    // The profile form.
+    QLabel *m_formTitle;
+    QLineEdit *m_name;
+    QLineEdit *m_host;
+    QSpinBox *m_port;
+    QSpinBox *m_db;
+    QLineEdit *m_user;
+    QLineEdit *m_password;
+    QToolButton *m_forget;
+    QLabel *m_passwordNote;
+    QPushButton *m_test;
+    QPushButton *m_save;
+    QPushButton *m_connect;
+
+    // The sandbox panel.
+    QLabel *m_sandboxStatus;
+    QPushButton *m_sandboxConnect;
+
+    QFrame *m_messageFrame;
+    QLabel *m_message;
+
+    QString m_editingId; // the profile in the form; empty: a new one
+    bool m_dirty = false;
+    bool m_loading = false;        // filling the form: edits are not the user's
+    bool m_forgetPassword = false; // Save forgets the stored password
+    quint64 m_pendingTest = 0;
+    bool m_awaitingSession = false; // the user pressed Connect: report the outcome here
+    bool m_sessionMessage = false;  // the message reports a session that may have moved on
+};
+
+} // namespace sluice::ui

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "redis/endpoint.h"
+
+#include <QMetaType>
+#include <QString>
+
+namespace sluice::ui {
+
+// What the console knows about its connection to Redis, as a value: the worker emits a fresh
+// snapshot on every change (and after every ping, once a second); the status bar and the pages
+// only read it. Never holds a password.
+struct ConnectionState
+{
+    enum class State {
+        Idle,       // not connected, not trying
+        Connecting, // first attempt for this request
+        Connected,  // the last ping answered
+        Lost,       // a transport failure: retrying by itself, see retryInSeconds
+        Failed,     // retrying cannot help (wrong password, bad database): the user must act
+    };
+
+    State state = State::Idle;
+    quint64 request = 0;    // the request it answers (ConnectionRequest::id)
+    QString label;          // the profile's name, "sandbox", ...
+    QString endpoint;       // host:port[/db]
+    QString redisVersion;   // last known; kept while the connection is lost
+    double rttMs = -1;      // last round trip of a PING, in ms; < 0: not measured yet
+    QString error;          // short reason in the user's words ("connection refused")
+    QString hint;           // what to do about it, one sentence
+    QString detail;         // what the server or the OS said, for the curious
+    int retryInSeconds = 0; // Lost: seconds to the next attempt; 0: attempting now
+
+    bool isUp() const { return state == State::Connected; }
+};
+
+// A request to the worker: which server, and a label for messages. Carries the password to the
+// worker thread, never further.
+struct ConnectionRequest
+{
+    quint64 id = 0;
+    QString label;
+    Endpoint endpoint;
+};
+
+// "0.3 ms", "12 ms": the round trip as the status bar and the page show it.
+QString formatRtt(double ms);
+
+} // namespace sluice::ui
+
+Q_DECLARE_METATYPE(sluice::ui::ConnectionState)
+Q_DECLARE_METATYPE(sluice::ui::ConnectionRequest)

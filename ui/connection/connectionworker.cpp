@@ -1,0 +1,281 @@
+#include "connectionworker.h"
+
+#include <QTimer>
+
+namespace sluice::ui {
+
+namespace {
+
+constexpr int tickMs = 1000; // ping period while connected, countdown step while lost
+const QByteArray sessionName = QByteArrayLiteral("sluice-console");
+const QByteArray probeName = QByteArrayLiteral("sluice-console-test");
+
+// Errors that end a handshake. The rest (an ACL user without CLIENT or INFO: NOPERM, an old
+// server without CLIENT SETNAME) only cost us the version or the connection's name.
+bool endsHandshake(const Error &e)
+{
+    return e.isConnectionLoss() ||
+           (e.kind == Error::Kind::Auth && !e.message.startsWith(QStringLiteral("NOPERM")));
+}
+
+QString parseVersion(const QByteArray &info)
+{
+    for (const QByteArray &line : info.split('\n')) {
+        if (line.startsWith("redis_version:")) {
+            return QString::fromUtf8(line.mid(int(sizeof "redis_version:") - 1).trimmed());
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+ConnectionWorker::ConnectionWorker(Connection::Options options, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+{}
+
+ConnectionWorker::~ConnectionWorker() = default;
+
+int ConnectionWorker::backoffSeconds(int attempt)
+{
+    return attempt >= 5 ? 30 : 1 << attempt;
+}
+
+void ConnectionWorker::open(const ConnectionRequest &request)
+{
+    m_request = request;
+    m_connection.reset();
+    m_attempt = 0;
+    m_state = ConnectionState{};
+    m_state.state = ConnectionState::State::Connecting;
+    m_state.request = request.id;
+    m_state.label = request.label;
+    m_state.endpoint = request.endpoint.display();
+    Q_EMIT stateChanged(m_state);
+    attempt();
+}
+
+void ConnectionWorker::close()
+{
+    m_connection.reset();
+    if (m_timer) {
+        m_timer->stop();
+    }
+    m_state.state = ConnectionState::State::Idle;
+    m_state.error.clear();
+    m_state.hint.clear();
+    m_state.detail.clear();
+    m_state.retryInSeconds = 0;
+    Q_EMIT stateChanged(m_state);
+}
+
+void ConnectionWorker::retryNow()
+{
+    if (m_state.state == ConnectionState::State::Lost ||
+        m_state.state == ConnectionState::State::Failed) {
+        m_state.retryInSeconds = 0;
+        Q_EMIT stateChanged(m_state);
+        attempt();
+    }
+}
+
+void ConnectionWorker::attempt()
+{
+    ConnectionState s = m_state;
+    auto c = Connection::open(m_request.endpoint, m_options);
+    Result<void> hs = c ? handshake(*c, s, sessionName) : Result<void>(c.error());
+    if (!hs) {
+        if (hs.error().isConnectionLoss()) {
+            becomeLost(hs.error());
+        } else {
+            m_connection.reset();
+            m_state.state = ConnectionState::State::Failed;
+            m_state.retryInSeconds = 0;
+            describe(hs.error(), m_request.endpoint, m_state);
+            Q_EMIT stateChanged(m_state);
+        }
+        return;
+    }
+    m_connection.emplace(std::move(*c));
+    m_attempt = 0;
+    s.state = ConnectionState::State::Connected;
+    s.error.clear();
+    s.hint.clear();
+    s.detail.clear();
+    s.retryInSeconds = 0;
+    m_state = s;
+    Q_EMIT stateChanged(m_state);
+    ensureTimer();
+}
+
+void ConnectionWorker::becomeLost(const Error &error)
+{
+    m_connection.reset();
+    m_state.state = ConnectionState::State::Lost;
+    describe(error, m_request.endpoint, m_state);
+    m_retryLeft = backoffSeconds(m_attempt++);
+    m_state.retryInSeconds = m_retryLeft;
+    Q_EMIT stateChanged(m_state);
+    ensureTimer();
+}
+
+void ConnectionWorker::tick()
+{
+    switch (m_state.state) {
+    case ConnectionState::State::Connected: {
+        auto rtt = ping(*m_connection);
+        if (rtt) {
+            m_state.rttMs = *rtt;
+            m_state.error.clear();
+            m_state.hint.clear();
+            m_state.detail.clear();
+            Q_EMIT stateChanged(m_state);
+        } else if (rtt.error().isConnectionLoss()) {
+            becomeLost(rtt.error());
+        } else if (rtt.error().kind == Error::Kind::Auth) {
+            // The server came back with a password (or this user was disabled).
+            m_connection.reset();
+            m_state.state = ConnectionState::State::Failed;
+            describe(rtt.error(), m_request.endpoint, m_state);
+            Q_EMIT stateChanged(m_state);
+        } else {
+            // BUSY (a long script), LOADING (a restart reading its data): up, but not serving.
+            describe(rtt.error(), m_request.endpoint, m_state);
+            Q_EMIT stateChanged(m_state);
+        }
+        break;
+    }
+    case ConnectionState::State::Lost:
+        if (m_retryLeft > 1) {
+            m_state.retryInSeconds = --m_retryLeft;
+            Q_EMIT stateChanged(m_state);
+        } else {
+            m_state.retryInSeconds = 0;
+            Q_EMIT stateChanged(m_state);
+            attempt();
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void ConnectionWorker::probe(const ConnectionRequest &request)
+{
+    ConnectionState s;
+    s.request = request.id;
+    s.label = request.label;
+    s.endpoint = request.endpoint.display();
+    auto c = Connection::open(request.endpoint, m_options);
+    Result<void> hs = c ? handshake(*c, s, probeName) : Result<void>(c.error());
+    if (!hs) {
+        s.state = ConnectionState::State::Failed;
+        describe(hs.error(), request.endpoint, s);
+    } else {
+        s.state = ConnectionState::State::Connected;
+    }
+    Q_EMIT probed(s);
+}
+
+Result<void> ConnectionWorker::handshake(Connection &c, ConnectionState &s,
+                                         const QByteArray &clientName) const
+{
+    // Named, so that CLIENT LIST tells the console's connection from the application's.
+    if (auto r = c.command({QByteArrayLiteral("CLIENT"), QByteArrayLiteral("SETNAME"), clientName});
+        !r && endsHandshake(r.error())) {
+        return r.error();
+    }
+    if (auto r = c.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")}); r) {
+        s.redisVersion = parseVersion(r->str);
+    } else if (endsHandshake(r.error())) {
+        return r.error();
+    }
+    auto rtt = ping(c);
+    if (!rtt) {
+        return rtt.error();
+    }
+    s.rttMs = *rtt;
+    return {};
+}
+
+Result<double> ConnectionWorker::ping(Connection &c) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    auto r = c.command({QByteArrayLiteral("PING")});
+    const auto end = std::chrono::steady_clock::now();
+    if (!r) {
+        return r.error();
+    }
+    return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
+void ConnectionWorker::describe(const Error &error, const Endpoint &endpoint,
+                                ConnectionState &s) const
+{
+    s.detail = error.message;
+    switch (error.kind) {
+    case Error::Kind::Io:
+        if (error.message.contains(QStringLiteral("refused"), Qt::CaseInsensitive)) {
+            s.error = tr("connection refused");
+            s.hint = tr("Nothing listens on %1: is redis-server running there, and is the port "
+                        "right?")
+                         .arg(endpoint.display());
+        } else {
+            s.error = tr("cannot reach the server");
+            s.hint = tr("Check the host name, the port and the network.");
+        }
+        break;
+    case Error::Kind::Timeout:
+        s.error =
+            tr("no answer within %1 s")
+                .arg(std::max(m_options.connectTimeout, m_options.commandTimeout).count() / 1000.0);
+        s.hint = tr("Something at %1 accepts connections but does not answer: is it a Redis "
+                    "server, and is it paused or overloaded? Check the address and the port.")
+                     .arg(endpoint.display());
+        break;
+    case Error::Kind::Closed:
+        s.error = tr("the server closed the connection");
+        s.hint = tr("It may have restarted, reached its client limit, or killed this client.");
+        break;
+    case Error::Kind::Protocol:
+        s.error = tr("not a Redis server");
+        s.hint = tr("What answers at %1 does not speak the Redis protocol: check the port.")
+                     .arg(endpoint.display());
+        break;
+    case Error::Kind::Auth:
+        if (error.message.contains(QStringLiteral("NOAUTH"))) {
+            s.error = tr("a password is required");
+            s.hint = tr("This server wants a password: enter it in the profile (and the user "
+                        "name, for an ACL user).");
+        } else {
+            s.error = tr("wrong user name or password");
+            s.hint = tr("Redis refused the credentials: check the user name and the password "
+                        "in the profile.");
+        }
+        break;
+    case Error::Kind::Invalid:
+        s.error = tr("database %1 cannot be selected").arg(endpoint.db);
+        s.hint = tr("The server has fewer databases (its 'databases' setting), or it is a "
+                    "cluster, which has database 0 only.");
+        break;
+    default:
+        s.error = tr("the server answered with an error");
+        s.hint.clear();
+        break;
+    }
+}
+
+void ConnectionWorker::ensureTimer()
+{
+    if (!m_timer) {
+        m_timer = new QTimer(this);
+        m_timer->setInterval(tickMs);
+        connect(m_timer, &QTimer::timeout, this, &ConnectionWorker::tick);
+    }
+    if (!m_timer->isActive()) {
+        m_timer->start();
+    }
+}
+
+} // namespace sluice::ui
