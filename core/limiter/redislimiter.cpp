@@ -4,6 +4,8 @@
 
 #include <hiredis/hiredis.h>
 
+#include <charconv>
+
 namespace sluice {
 
 namespace {
@@ -68,7 +70,40 @@ Result<const ScriptRegistry::Script *> RedisLimiter::scriptFor(const Policy &pol
     return s;
 }
 
-void RedisLimiter::appendRequest(const Request &request, const ScriptRegistry::Script &script)
+namespace {
+
+// The batch buffer is a std::string: its append is a plain memcpy, where QByteArray::append
+// took a quarter of the client's time (measured with callgrind).
+void appendNumber(std::string &out, qint64 v)
+{
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, size_t(r.ptr - buf));
+}
+
+// One RESP bulk string: $<len>\r\n<bytes>\r\n
+void appendBulk(std::string &out, const char *data, qsizetype size)
+{
+    out.push_back('$');
+    appendNumber(out, size);
+    out.append("\r\n", 2).append(data, size_t(size)).append("\r\n", 2);
+}
+
+void appendBulk(std::string &out, const QByteArray &b)
+{
+    appendBulk(out, b.constData(), b.size());
+}
+
+void appendBulkNumber(std::string &out, qint64 v)
+{
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    appendBulk(out, buf, r.ptr - buf);
+}
+
+} // namespace
+
+void RedisLimiter::encodeRequest(const Request &request, const ScriptRegistry::Script &script)
 {
     const Policy &p = *request.policy;
     if (p.algorithm != m_argsFor.algorithm || p.limit != m_argsFor.limit ||
@@ -77,36 +112,26 @@ void RedisLimiter::appendRequest(const Request &request, const ScriptRegistry::S
         m_args = p.scriptArgs();
         m_argsFor = p;
     }
-    // EVALSHA sha 1 key <policy args (2 or 3)> cost now_us [min_ttl_ms]: small numbers and
-    // the empty now_us need no allocation.
-    static const QByteArray evalsha = QByteArrayLiteral("EVALSHA");
-    static const QByteArray one = QByteArrayLiteral("1");
-    static const QByteArray empty;
-    const QByteArray cost = request.cost == 1 ? one : QByteArray::number(request.cost);
-    const QByteArray now = request.nowUs ? QByteArray::number(*request.nowUs) : empty;
-    const QByteArray minTtl =
-        request.minTtlMs > 0 ? QByteArray::number(request.minTtlMs) : QByteArray();
-    const char *argv[10];
-    size_t len[10];
-    int n = 0;
-    auto push = [&](const QByteArray &b) {
-        argv[n] = b.constData();
-        len[n] = size_t(b.size());
-        ++n;
-    };
-    push(evalsha);
-    push(script.sha);
-    push(one);
-    push(request.key);
+    // EVALSHA sha 1 key <policy args (2 or 3)> cost now_us [min_ttl_ms]
+    const qsizetype argc = 4 + m_args.size() + 2 + (request.minTtlMs > 0 ? 1 : 0);
+    m_out.push_back('*');
+    appendNumber(m_out, argc);
+    m_out.append("\r\n$7\r\nEVALSHA\r\n", 15);
+    appendBulk(m_out, script.sha);
+    m_out.append("$1\r\n1\r\n", 7);
+    appendBulk(m_out, request.key);
     for (const QByteArray &a : m_args) {
-        push(a);
+        appendBulk(m_out, a);
     }
-    push(cost);
-    push(now);
+    appendBulkNumber(m_out, request.cost);
+    if (request.nowUs) {
+        appendBulkNumber(m_out, *request.nowUs);
+    } else {
+        m_out.append("$0\r\n\r\n", 6); // empty now_us: the script reads Redis TIME
+    }
     if (request.minTtlMs > 0) {
-        push(minTtl);
+        appendBulkNumber(m_out, request.minTtlMs);
     }
-    m_connection.append(n, argv, len);
 }
 
 Result<Decision> RedisLimiter::decide(const Request &request)
@@ -144,11 +169,13 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         }
         out.emplace_back(ok ? Result<Decision>(Decision{}) : Result<Decision>(ok.error()));
     }
+    m_out.clear(); // keeps the capacity
     for (size_t i = 0; i < requests.size(); ++i) {
         if (scripts[i] != nullptr) {
-            appendRequest(requests[i], *scripts[i]);
+            encodeRequest(requests[i], *scripts[i]);
         }
     }
+    m_connection.appendEncoded(m_out.data(), m_out.size());
     std::vector<size_t> noScript;
     for (size_t i = 0; i < requests.size(); ++i) {
         if (scripts[i] == nullptr) {
@@ -174,9 +201,11 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
                 return l.error();
             }
         }
+        m_out.clear(); // keeps the capacity
         for (size_t i : noScript) {
-            appendRequest(requests[i], *scripts[i]);
+            encodeRequest(requests[i], *scripts[i]);
         }
+        m_connection.appendEncoded(m_out.data(), m_out.size());
         for (size_t i : noScript) {
             auto raw = m_connection.readRaw();
             if (!raw) {

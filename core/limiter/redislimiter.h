@@ -6,6 +6,7 @@
 #include "redis/scriptregistry.h"
 
 #include <array>
+#include <string>
 
 namespace sluice {
 
@@ -26,7 +27,8 @@ public:
     Result<const ScriptRegistry::Script *> scriptFor(const Policy &policy) const;
 
 private:
-    void appendRequest(const Request &request, const ScriptRegistry::Script &script);
+    // Encodes one EVALSHA into m_out (RESP, no hiredis formatting: this is the hot path).
+    void encodeRequest(const Request &request, const ScriptRegistry::Script &script);
 
     Connection m_connection;
     const ScriptRegistry &m_scripts;
@@ -36,6 +38,7 @@ private:
     // parameters they were made from.
     Policy m_argsFor;
     QList<QByteArray> m_args;
+    std::string m_out; // the batch's commands, reused from batch to batch
 };
 
 } // namespace sluice

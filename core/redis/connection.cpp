@@ -133,6 +133,14 @@ void Connection::append(int argc, const char **argv, const size_t *argvlen)
     }
 }
 
+void Connection::appendEncoded(const char *resp, size_t size)
+{
+    if (isBroken() || size == 0) {
+        return; // readRaw() reports the error
+    }
+    redisAppendFormattedCommand(m_ctx.get(), resp, size);
+}
+
 void Connection::append(const QList<QByteArray> &argv)
 {
     constexpr int stackArgs = 16;

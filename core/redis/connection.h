@@ -48,6 +48,9 @@ public:
     // replies in order; the first read flushes the buffer. One round trip for the lot.
     void append(const QList<QByteArray> &argv);
     void append(int argc, const char **argv, const size_t *argvlen);
+    // Already RESP-encoded commands (any number of them, back to back): copied into the output
+    // buffer as they are. The caller reads one reply per command it encoded.
+    void appendEncoded(const char *resp, size_t size);
     // The next reply. Transport errors break the connection; error replies are returned as
     // a reply of type REDIS_REPLY_ERROR, for the caller to map with redis::replyError().
     struct ReplyDeleter
