@@ -3,6 +3,7 @@
 // every call the key is absent or has a TTL.
 #include "testredis.h"
 
+#include "limiter/localmodel.h"
 #include "limiter/redislimiter.h"
 
 #include <QTest>
@@ -87,6 +88,35 @@ private Q_SLOTS:
         QCOMPARE(ttlViolations.load(), 0);
         QCOMPARE(admitted.load(), int(limit));
         Connection c = test::connect();
+        QVERIFY(test::pttl(c, key) > 0);
+    }
+
+    // 100 requests at the identical microsecond, limit 50: exactly 50 admitted, one log entry
+    // each (members stay unique at the same now_us), on the script and on the twin.
+    void slidingLogSameMicrosecond()
+    {
+        const Policy p = Policy::window(Algorithm::SlidingLog, 50, duration::usPerMinute);
+        const QByteArray key = test::keyPrefix() + "same-us";
+        const qint64 now = 1'700'000'000'123'456;
+        std::vector<Request> requests(100, Request{&p, key, 1, now, 600'000});
+        RedisLimiter redis(test::connect());
+        auto remote = redis.decideBatch(requests);
+        QVERIFY(remote.ok());
+        ManualClock clock;
+        LocalModel twin(clock);
+        int admittedRedis = 0, admittedTwin = 0;
+        for (size_t i = 0; i < requests.size(); ++i) {
+            QVERIFY((*remote)[i].ok());
+            auto local = twin.decide(requests[i]);
+            QVERIFY(local.ok());
+            QCOMPARE(*(*remote)[i], *local);
+            admittedRedis += (*remote)[i]->allowed ? 1 : 0;
+            admittedTwin += local->allowed ? 1 : 0;
+        }
+        QCOMPARE(admittedRedis, 50);
+        QCOMPARE(admittedTwin, 50);
+        Connection c = test::connect();
+        QCOMPARE(c.command({"ZCARD", key})->integer, 50);
         QVERIFY(test::pttl(c, key) > 0);
     }
 };
