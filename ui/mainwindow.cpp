@@ -68,14 +68,21 @@ MainWindow::MainWindow(QWidget *parent)
     m_pages->addWidget(m_connectionPage);
     addPage(QStringLiteral("rules"), tr("Rules"), tr("Rules"),
             tr("Edit limit rules, validate them as you type, push them to Redis and export "
-               "them to nginx, Envoy and Kong."));
+               "them to nginx, Envoy and Kong."),
+            tr("This page is not in this version yet. Today: sluice-cli rules validate | "
+               "export | push | pull."));
     addPage(QStringLiteral("keys"), tr("Keys"), tr("Live keys"),
             tr("Watch limiter keys, their counters and TTLs, and find the keys that never "
-               "expire."));
+               "expire."),
+            tr("This page is not in this version yet. Today: sluice-cli keys --url URL "
+               "--rules FILE, and sluice-cli keys fix to set the missing TTLs."));
     addPage(QStringLiteral("simulation"), tr("Simulation"), tr("Simulation"),
-            tr("Run every algorithm on the same traffic and compare them on one chart."));
+            tr("Run every algorithm on the same traffic and compare them on one chart."),
+            tr("This page is not in this version yet. Today: sluice-cli simulate "
+               "preset:boundary-burst (or a scenario file), with --json or --csv."));
     addPage(QStringLiteral("monitor"), tr("Monitor"), tr("Monitor"),
-            tr("Allowed and denied decisions per rule, live."));
+            tr("Allowed and denied decisions per rule, live."),
+            tr("This page is not in this version yet."));
 
     connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
     m_nav->setCurrentRow(0);
@@ -223,7 +230,7 @@ void MainWindow::addNavItem(const QString &name, const QString &icon)
 }
 
 void MainWindow::addPage(const QString &icon, const QString &name, const QString &title,
-                         const QString &blurb)
+                         const QString &blurb, const QString &status)
 {
     addNavItem(name, icon);
     auto *page = new QWidget(m_pages);
@@ -237,8 +244,16 @@ void MainWindow::addPage(const QString &icon, const QString &name, const QString
     heading->setFont(f);
     auto *text = new QLabel(blurb, page);
     text->setWordWrap(true);
+    // Says plainly that the page is still to come, and what works today instead.
+    auto *note = new QLabel(status, page);
+    note->setObjectName(QStringLiteral("pageStatus"));
+    note->setWordWrap(true);
+    note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    note->setStyleSheet(QStringLiteral("QLabel { background: #fff6da; border-left: 4px solid "
+                                       "#d9a300; padding: 8px 10px; margin-top: 10px; }"));
     v->addWidget(heading);
     v->addWidget(text);
+    v->addWidget(note);
     v->addStretch(1);
     m_pages->addWidget(page);
 }

@@ -42,7 +42,7 @@ protected:
 private:
     // icon: the name of a PNG in resources/icons/nav/.
     void addPage(const QString &icon, const QString &name, const QString &title,
-                 const QString &blurb);
+                 const QString &blurb, const QString &status);
     void addNavItem(const QString &name, const QString &icon);
     void buildMenus();
     void onConnectionState(const ConnectionState &state);
