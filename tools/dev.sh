@@ -19,8 +19,9 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libgl-dev libqt6opengl6-dev libhiredis-dev libyaml-cpp-dev
     redis-server redis-tools nginx-light
-    fonts-dejavu-core
+    fonts-dejavu-core fonts-wqy-microhei
     qtkeychain-qt6-dev
+    qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev qt6-translations-l10n wrk
 )
 
 install_missing() {
