@@ -20,6 +20,7 @@ KeysWorker::KeysWorker(Endpoint endpoint, std::optional<RuleSet> rules, Options 
     qRegisterMetaType<ScanProgress>();
     qRegisterMetaType<ScanSummary>();
     qRegisterMetaType<KeyFixer::Report>();
+    qRegisterMetaType<RawValue>();
     m_timer->setInterval(m_options.refreshIntervalMs);
     connect(m_timer, &QTimer::timeout, this, &KeysWorker::refreshVisible);
     m_sinceRefresh.start();
@@ -40,6 +41,90 @@ void KeysWorker::setVisibleKeys(const QList<QByteArray> &keys)
 {
     QMutexLocker lock(&m_visibleMutex);
     m_visible = keys;
+}
+
+void KeysWorker::requestValue(const QByteArray &key)
+{
+    {
+        QMutexLocker lock(&m_visibleMutex);
+        m_valueRequest = key;
+    }
+    QMetaObject::invokeMethod(this, &KeysWorker::readPendingValue, Qt::QueuedConnection);
+}
+
+void KeysWorker::readPendingValue()
+{
+    std::optional<QByteArray> key;
+    {
+        QMutexLocker lock(&m_visibleMutex);
+        key.swap(m_valueRequest);
+    }
+    if (!key) {
+        return;
+    }
+    RawValue value;
+    value.key = *key;
+    QString error;
+    Connection *c = connection(&error);
+    if (c == nullptr) {
+        value.error = error;
+        Q_EMIT valueRead(value);
+        return;
+    }
+    auto head = c->pipeline({{"TYPE", *key}, {"PTTL", *key}});
+    if (!head || !(*head)[0] || !(*head)[1]) {
+        value.error = !head         ? head.error().message
+                      : !(*head)[0] ? (*head)[0].error().message
+                                    : (*head)[1].error().message;
+        Q_EMIT valueRead(value);
+        return;
+    }
+    value.type = (*head)[0]->str;
+    value.pttlMs = (*head)[1]->integer;
+    constexpr qsizetype cut = 1024;
+    const QByteArray cap = QByteArray::number(std::max<qint64>(m_options.reader.valueCap, cut) - 1);
+    QList<QList<QByteArray>> reads;
+    if (value.type == "string") {
+        reads = {{"STRLEN", *key}, {"GETRANGE", *key, "0", cap}};
+    } else if (value.type == "hash") {
+        reads = {{"HLEN", *key}, {"HSCAN", *key, "0", "COUNT", "50"}};
+    } else if (value.type == "zset") {
+        reads = {{"ZCARD", *key}, {"ZRANGE", *key, "0", "19", "WITHSCORES"}};
+    } else if (value.type == "list") {
+        reads = {{"LLEN", *key}, {"LRANGE", *key, "0", "19"}};
+    } else if (value.type == "set") {
+        reads = {{"SCARD", *key}, {"SSCAN", *key, "0", "COUNT", "20"}};
+    }
+    if (!reads.isEmpty()) {
+        auto r = c->pipeline(reads);
+        if (!r || !(*r)[0] || !(*r)[1]) {
+            value.error = !r         ? r.error().message
+                          : !(*r)[0] ? (*r)[0].error().message
+                                     : (*r)[1].error().message;
+            Q_EMIT valueRead(value);
+            return;
+        }
+        value.size = (*r)[0]->integer;
+        const Reply &body = *(*r)[1];
+        // SCAN-style replies are [cursor, [items]]; the others are the items themselves.
+        const std::vector<Reply> &items =
+            (value.type == "hash" || value.type == "set") && body.elements.size() == 2
+                ? body.elements[1].elements
+                : body.elements;
+        auto clip = [](const QByteArray &b) { return b.size() > cut ? b.left(cut) : b; };
+        if (value.type == "string") {
+            value.entries.append({QByteArray(), clip(body.str)});
+        } else if (value.type == "hash" || value.type == "zset") {
+            for (size_t i = 0; i + 1 < items.size(); i += 2) {
+                value.entries.append({clip(items[i].str), clip(items[i + 1].str)});
+            }
+        } else {
+            for (const Reply &item : items) {
+                value.entries.append({QByteArray(), clip(item.str)});
+            }
+        }
+    }
+    Q_EMIT valueRead(value);
 }
 
 void KeysWorker::setRules(const RuleSet &rules)
@@ -112,6 +197,7 @@ void KeysWorker::scan(const QList<QByteArray> &patterns)
             if (m_timer->isActive() && m_sinceRefresh.elapsed() >= m_options.refreshIntervalMs) {
                 refreshNow();
             }
+            readPendingValue(); // the details pane need not wait for the end of the scan
         });
     if (!pending.isEmpty()) {
         Q_EMIT pageReady(pending, summary.progress);

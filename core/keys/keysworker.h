@@ -43,6 +43,21 @@ class KeysWorker : public QObject
 {
     Q_OBJECT
 public:
+    // The raw value of one key for the Keys page's details pane (requestValue()): bounded
+    // reads, never the whole of a big value. `entries` hold, per type: string: one ("", the
+    // first `valueCap` bytes); hash: (field, value) from one HSCAN page; zset: (member, score)
+    // of the 20 lowest; list: ("", item) of the first 20; set: ("", member) from one SSCAN
+    // page; other types (gcra, stream, ...): none. Values longer than 1 KiB are cut there.
+    struct RawValue
+    {
+        QByteArray key;
+        QByteArray type;  // TYPE; "none" when the key is gone
+        qint64 size = -1; // STRLEN, HLEN, ZCARD, LLEN, SCARD; -1 for other types
+        qint64 pttlMs = -2;
+        QList<QPair<QByteArray, QByteArray>> entries;
+        QString error; // non-empty: the read failed (connection lost, ...)
+    };
+
     struct Options
     {
         int refreshIntervalMs = 1000;
@@ -59,6 +74,9 @@ public:
     // Thread-safe; call directly from any thread.
     void cancel();
     void setVisibleKeys(const QList<QByteArray> &keys);
+    // Reads `key`'s raw value (valueRead() later): as soon as the worker is idle, or between
+    // two pages of a running scan. Only the latest request is kept.
+    void requestValue(const QByteArray &key);
 
 public Q_SLOTS:
     // All run in the worker's thread: call them queued.
@@ -81,10 +99,12 @@ Q_SIGNALS:
     void refreshed(const QList<sluice::keys::KeyInfo> &keys);
     void fixFinished(const sluice::keys::KeyFixer::Report &report);
     void connectionError(const QString &message);
+    void valueRead(const sluice::keys::KeysWorker::RawValue &value);
 
 private:
     Connection *connection(QString *error); // opens (or reopens) it; nullptr on failure
     void refreshNow();
+    void readPendingValue(); // worker thread: serves requestValue()
 
     Endpoint m_endpoint;
     Options m_options;
@@ -94,8 +114,11 @@ private:
     std::atomic<bool> m_cancel{false};
     QMutex m_visibleMutex;
     QList<QByteArray> m_visible;
+    std::optional<QByteArray> m_valueRequest; // guarded by m_visibleMutex
     QElapsedTimer m_sinceRefresh;
     bool m_refreshFailing = false;
 };
 
 } // namespace sluice::keys
+
+Q_DECLARE_METATYPE(sluice::keys::KeysWorker::RawValue)
