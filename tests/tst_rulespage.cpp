@@ -1,0 +1,714 @@
+// The console's Rules page, driven through its real widgets offscreen: typing in the editor,
+// importing real files, exporting, and pushing to / pulling from the fixture's real Redis with
+// the core RuleStore as the independent reader and "another writer".
+
+#include "connection/connectioncontroller.h"
+#include "connection/profilestore.h"
+#include "rules/rulediffdialog.h"
+#include "rules/rulesmodel.h"
+#include "rules/rulespage.h"
+#include "testredis.h"
+
+#include "rules/codec.h"
+#include "rules/rulestore.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPainter>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <map>
+#include <memory>
+
+using namespace sluice;
+using namespace sluice::ui;
+
+namespace {
+
+QString screenshotPath(const QString &name)
+{
+    // <builddir>/screenshots (the test runs in <builddir>/tests).
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/../screenshots");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name;
+}
+
+// Eight rules as a team might run them: every algorithm, every kind of scope, a shadow rule
+// and a disabled one.
+const char *const realisticRules =
+    "{\n"
+    "  \"version\": 1,\n"
+    "  \"rules\": [\n"
+    "    { \"id\": \"hello-per-ip\", \"description\": \"GET /hello: 3 per 5 s per client IP\",\n"
+    "      \"route\": \"GET /hello\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\", "
+    "\"limit\": 3, \"window\": \"5s\" },\n"
+    "    { \"id\": \"api-global\", \"description\": \"Whole API: protects the database\",\n"
+    "      \"route\": \"* /v1/*\", \"scope\": \"global\", \"algorithm\": \"token_bucket\", "
+    "\"rate\": \"100/s\", \"burst\": 200 },\n"
+    "    { \"id\": \"export-queue\", \"description\": \"CSV exports are queued, 10 per second\",\n"
+    "      \"route\": \"POST /v1/exports\", \"scope\": \"user\", \"algorithm\": \"leaky_bucket\", "
+    "\"rate\": \"10/s\", \"burst\": 50 },\n"
+    "    { \"id\": \"search-per-key\", \"description\": \"Search API: 60 per minute per API key, "
+    "exact\",\n"
+    "      \"route\": \"GET /v1/search\", \"scope\": \"header:X-Api-Key\", \"algorithm\": "
+    "\"sliding_log\",\n"
+    "      \"limit\": 60, \"window\": \"1m\" },\n"
+    "    { \"id\": \"reports-per-key\", \"description\": \"Reports: 1000 per hour per api_key "
+    "(trial)\",\n"
+    "      \"route\": \"GET /v1/reports\", \"scope\": \"param:api_key\", \"algorithm\": "
+    "\"sliding_counter\",\n"
+    "      \"limit\": 1000, \"window\": \"1h\", \"key_prefix\": \"app1:rl:\", \"on_redis_error\": "
+    "\"local\",\n"
+    "      \"shadow\": true },\n"
+    "    { \"id\": \"login-per-ip\", \"description\": \"POST /login: 5 per minute per IP; fail "
+    "closed\",\n"
+    "      \"route\": \"POST /login\", \"scope\": \"ip\", \"algorithm\": \"gcra\", \"rate\": "
+    "\"5/m\", \"burst\": 2,\n"
+    "      \"on_redis_error\": \"deny\" },\n"
+    "    { \"id\": \"upload-per-user\", \"description\": \"Uploads: 20 per minute per user\",\n"
+    "      \"route\": \"POST /v1/files\", \"scope\": \"user\", \"algorithm\": \"token_bucket\", "
+    "\"rate\": \"20/m\", \"burst\": 5 },\n"
+    "    { \"id\": \"legacy-webhooks\", \"description\": \"Old webhook endpoint, replaced by "
+    "/v2/hooks\",\n"
+    "      \"route\": \"POST /v1/hooks\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\", "
+    "\"limit\": 100,\n"
+    "      \"window\": \"1m\", \"enabled\": false }\n"
+    "  ]\n"
+    "}";
+
+} // namespace
+
+class TestRulesPage : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<ProfileStore> m_store;
+    std::unique_ptr<ConnectionController> m_controller;
+    std::unique_ptr<RulesPage> m_page;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+    QByteArray m_ns;
+
+    RulesPage &page()
+    {
+        if (!m_page) {
+            m_store = std::make_unique<ProfileStore>();
+            m_store->setKeyringEnabled(false);
+            m_controller = std::make_unique<ConnectionController>(m_store.get());
+            m_page = std::make_unique<RulesPage>(m_controller.get());
+            m_page->setStoreNamespace(m_ns);
+            m_page->resize(1280, 800);
+            m_page->show();
+            if (!QTest::qWaitForWindowExposed(m_page.get())) {
+                qWarning("page not exposed");
+            }
+            // Every change the page makes to its model goes through the tester.
+            m_tester = std::make_unique<QAbstractItemModelTester>(
+                m_page->findChild<RulesModel *>(QStringLiteral("rulesModel")),
+                QAbstractItemModelTester::FailureReportingMode::QtTest);
+        }
+        return *m_page;
+    }
+    template <typename T> T *find(const char *name)
+    {
+        auto *w = page().findChild<T *>(QString::fromLatin1(name));
+        if (!w) {
+            qWarning("no child named %s", name);
+        }
+        return w;
+    }
+    void click(const char *button)
+    {
+        QPushButton *b = find<QPushButton>(button);
+        QVERIFY2(b, button);
+        QTest::mouseClick(b, Qt::LeftButton);
+    }
+    void type(const char *edit, const QString &text)
+    {
+        auto *e = find<QLineEdit>(edit);
+        e->setFocus();
+        e->selectAll();
+        QTest::keyClick(e, Qt::Key_Backspace);
+        QTest::keyClicks(e, text);
+    }
+    QString text(const char *label) { return find<QLabel>(label)->text(); }
+    QString banner() { return text("bannerText"); }
+    QString file(const QString &name, const QByteArray &contents)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(contents) != contents.size()) {
+            qWarning("cannot write %s", qPrintable(path));
+        }
+        return path;
+    }
+    bool importRealistic()
+    {
+        QString error;
+        return page().importFile(file(QStringLiteral("rules.json"), realisticRules), &error);
+    }
+    // The table's rows as the user sees them: column texts joined with " | ".
+    QStringList tableRows()
+    {
+        QStringList rows;
+        const QAbstractItemModel *m = find<QTableView>("rulesTable")->model();
+        for (int r = 0; r < m->rowCount(); ++r) {
+            QStringList cells;
+            for (int c = 0; c < m->columnCount(); ++c) {
+                cells << m->index(r, c).data().toString();
+            }
+            rows << cells.join(QStringLiteral(" | "));
+        }
+        return rows;
+    }
+    void selectRule(const QString &id)
+    {
+        QTableView *table = find<QTableView>("rulesTable");
+        const QAbstractItemModel *m = table->model();
+        for (int r = 0; r < m->rowCount(); ++r) {
+            if (m->index(r, RulesModel::IdColumn).data().toString() == id) {
+                QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                                  table->visualRect(m->index(r, 1)).center());
+                return;
+            }
+        }
+        qWarning("no rule %s in the table", qPrintable(id));
+    }
+    // Connects the page's controller to the fixture's Redis and waits until push is possible.
+    void connectToFixture()
+    {
+        page();
+        ConnectionProfile p;
+        p.name = QStringLiteral("fixture");
+        p.port = test::redisEndpoint().port;
+        const QString id = m_store->save(p, {});
+        m_controller->connectTo(id);
+        QTRY_VERIFY_WITH_TIMEOUT(find<QPushButton>("pushButton")->isEnabled(), 10000);
+    }
+    template <typename T> T *waitForDialog(const char *name)
+    {
+        T *d = nullptr;
+        const bool shown = QTest::qWaitFor(
+            [&] {
+                d = page().findChild<T *>(QString::fromLatin1(name));
+                return d && d->isVisible();
+            },
+            10000);
+        if (!shown) {
+            qWarning("no dialog %s", name);
+            return nullptr;
+        }
+        return d;
+    }
+    static std::map<QString, Rule> byId(const RuleSet &set)
+    {
+        std::map<QString, Rule> out;
+        for (const Rule &r : set.rules) {
+            out.emplace(r.id, r);
+        }
+        return out;
+    }
+    rules::RuleStore store() const { return rules::RuleStore(m_ns); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+        QVERIFY(m_dir.isValid());
+        m_ns = test::keyPrefix() + "store:";
+    }
+
+    void init()
+    {
+        QSettings().clear();
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    void cleanup()
+    {
+        m_tester.reset();
+        m_page.reset();
+        m_controller.reset();
+        m_store.reset();
+        QSettings().clear();
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    // The table model and the filter proxy under QAbstractItemModelTester through every kind
+    // of change the page makes.
+    void modelUnderTester()
+    {
+        RulesModel model;
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setFilterKeyColumn(-1);
+        proxy.setSortRole(RulesModel::SortRole);
+        QAbstractItemModelTester t1(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const rules::Loaded loaded = rules::parseJson(realisticRules, QStringLiteral("r.json"));
+        QVERIFY(loaded.ok());
+        model.reset(loaded.set, QStringLiteral("file rules.json"));
+        QCOMPARE(model.rowCount(), 8);
+        QCOMPARE(model.columnCount(), int(RulesModel::ColumnCount));
+        QCOMPARE(model.index(0, RulesModel::LimitColumn).data().toString(),
+                 QStringLiteral("3 per 5s per IP"));
+        QCOMPARE(model.index(1, RulesModel::LimitColumn).data().toString(),
+                 QStringLiteral("100/s, burst 200, global"));
+        QCOMPARE(model.index(4, RulesModel::FlagsColumn).data().toString(),
+                 QStringLiteral("shadow"));
+        QCOMPARE(model.index(7, RulesModel::FlagsColumn).data().toString(),
+                 QStringLiteral("disabled"));
+        QCOMPARE(model.index(0, RulesModel::WhereColumn).data().toString(),
+                 QStringLiteral("file rules.json"));
+        proxy.sort(RulesModel::AlgorithmColumn);
+        proxy.setFilterFixedString(QStringLiteral("token bucket"));
+        QCOMPARE(proxy.rowCount(), 2);
+        Rule r = model.rule(0);
+        r.limit = 4;
+        model.replaceRule(0, r, QStringLiteral("unsaved"));
+        QCOMPARE(model.index(0, RulesModel::LimitColumn).data().toString(),
+                 QStringLiteral("4 per 5s per IP"));
+        model.insertRule(2, r, QStringLiteral("unsaved"));
+        model.removeRule(2);
+        model.removeRule(7);
+        model.setAllWhere(QStringLiteral("Redis v3"));
+        QCOMPARE(model.index(6, RulesModel::WhereColumn).data().toString(),
+                 QStringLiteral("Redis v3"));
+        model.reset({}, QString());
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    // Add a rule by typing in the editor: it shows in the table, the page says it is unsaved,
+    // and rulesChanged() carries it.
+    void addRuleByTyping()
+    {
+        QVERIFY(importRealistic());
+        QSignalSpy changed(&page(), &RulesPage::rulesChanged);
+        QVERIFY(!find<QLabel>("unsavedMark")->isVisible());
+        click("addButton");
+        type("idEdit", QStringLiteral("checkout-per-user"));
+        auto *algorithm = find<QComboBox>("algorithmCombo");
+        algorithm->setFocus();
+        algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("token_bucket")));
+        QVERIFY(find<QLineEdit>("rateEdit")->isVisible());
+        QVERIFY(!find<QLineEdit>("limitEdit")->isVisible()); // only the fields it takes
+        type("rateEdit", QStringLiteral("20/s"));
+        type("burstEdit", QStringLiteral("40"));
+        auto *scope = find<QComboBox>("scopeCombo");
+        scope->setCurrentIndex(scope->findData(QStringLiteral("user")));
+        type("routeEdit", QStringLiteral("POST /checkout"));
+        QVERIFY(find<QPushButton>("applyButton")->isEnabled());
+        // The preview follows the fields.
+        QVERIFY2(
+            text("keyPreview").contains(QStringLiteral("rate_limit:checkout-per-user:{alice}")),
+            qPrintable(text("keyPreview")));
+        QVERIFY2(text("headersPreview")
+                     .contains(QStringLiteral(
+                         "RateLimit-Policy: &quot;checkout-per-user&quot;;q=40;w=2")),
+                 qPrintable(text("headersPreview")));
+        QVERIFY2(text("headersPreview").contains(QStringLiteral("r=39;")),
+                 qPrintable(text("headersPreview")));
+        type("subjectEdit", QStringLiteral("bob"));
+        QVERIFY(text("keyPreview").contains(QStringLiteral("checkout-per-user:{bob}")));
+        click("applyButton");
+
+        QVERIFY(changed.count() >= 1);
+        const RuleSet last = changed.last().at(0).value<RuleSet>();
+        const Rule *added = last.find(QStringLiteral("checkout-per-user"));
+        QVERIFY(added);
+        QCOMPARE(added->algorithm, Algorithm::TokenBucket);
+        QCOMPARE(added->rate, (Rate{20, 1'000'000}));
+        QCOMPARE(added->burst, 40);
+        QCOMPARE(added->scope.kind, Scope::Kind::User);
+        QCOMPARE(page().rules().rules.size(), size_t(9));
+        const QString row = tableRows().last();
+        QVERIFY2(row.startsWith(QStringLiteral("checkout-per-user | token bucket | 20/s, burst "
+                                               "40, per user | user | POST /checkout |  | "
+                                               "unsaved")),
+                 qPrintable(row));
+        QVERIFY(find<QLabel>("unsavedMark")->isVisible());
+        // A second add may not reuse the id: the CLI's duplicate message, Apply off.
+        click("addButton");
+        type("idEdit", QStringLiteral("checkout-per-user"));
+        QTRY_VERIFY(find<QLabel>("idError")->isVisible());
+        QVERIFY2(text("idError").contains(QStringLiteral("duplicate id 'checkout-per-user'")),
+                 qPrintable(text("idError")));
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+    }
+
+    // A bad value: the message beside the field is the CLI's, word for word; Apply is off.
+    void badValueShowsTheMessage()
+    {
+        QVERIFY(importRealistic());
+        selectRule(QStringLiteral("hello-per-ip"));
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("hello-per-ip"));
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled()); // nothing changed yet
+        type("limitEdit", QStringLiteral("0"));
+        QLabel *limitError = find<QLabel>("limitError");
+        QVERIFY(limitError->isVisible());
+        // What `rules validate` says about the same value in a file.
+        QByteArray bad = realisticRules;
+        bad.replace("\"limit\": 3,", "\"limit\": 0,");
+        const rules::Loaded fromFile = rules::parseJson(bad, QStringLiteral("bad.json"));
+        QCOMPARE(fromFile.errors.size(), 1);
+        QCOMPARE(fromFile.errors.first().path, QStringLiteral("rules[0].limit"));
+        QCOMPARE(limitError->text(), QStringLiteral("✗ ") + fromFile.errors.first().message);
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+        QVERIFY(text("headersPreview").contains(QStringLiteral("fix the fields")));
+
+        type("limitEdit", QStringLiteral("5"));
+        QVERIFY(!limitError->isVisible());
+        QVERIFY(find<QPushButton>("applyButton")->isEnabled());
+        type("windowEdit", QStringLiteral("5 parsecs"));
+        QVERIFY(find<QLabel>("windowError")->isVisible());
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+        click("revertButton");
+        QCOMPARE(find<QLineEdit>("limitEdit")->text(), QStringLiteral("3"));
+        QVERIFY(!find<QLabel>("windowError")->isVisible());
+
+        // A rate of zero on the token bucket.
+        selectRule(QStringLiteral("api-global"));
+        type("rateEdit", QStringLiteral("0/s"));
+        QLabel *rateError = find<QLabel>("rateError");
+        QVERIFY(rateError->isVisible());
+        const Result<Rate> parsed = duration::parseRate(QStringLiteral("0/s"));
+        QVERIFY(!parsed.ok());
+        QCOMPARE(rateError->text(), QStringLiteral("✗ ") + parsed.error().message);
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+        // The rule in the table is untouched until Apply.
+        QCOMPARE(page().rules().find(QStringLiteral("api-global"))->rate, (Rate{100, 1'000'000}));
+        type("idEdit", QStringLiteral("api global"));
+        QVERIFY2(text("idError").contains(QStringLiteral("contains U+0020")),
+                 qPrintable(text("idError")));
+        QVERIFY(page().grab().save(screenshotPath(QStringLiteral("rules-validation.png"))));
+    }
+
+    // An invalid file: every error listed with its line, the rules in the page untouched.
+    void importInvalidFileKeepsTheRules()
+    {
+        QVERIFY(importRealistic());
+        const RuleSet before = page().rules();
+        const QString path = file(QStringLiteral("bad.json"),
+                                  "{\n"
+                                  "  \"version\": 1,\n"
+                                  "  \"rules\": [\n"
+                                  "    { \"id\": \"ok-rule\", \"scope\": \"ip\", \"algorithm\": "
+                                  "\"fixed_window\", \"limit\": 3, \"window\": \"5s\" },\n"
+                                  "    { \"id\": \"zero\", \"scope\": \"ip\", \"algorithm\": "
+                                  "\"fixed_window\", \"limit\": 0, \"window\": \"5s\" },\n"
+                                  "    { \"id\": \"typo\", \"scope\": \"ip\", \"algorithm\": "
+                                  "\"token_bucket\", \"rate\": \"0/s\", \"burst\": 5,\n"
+                                  "      \"limt\": 3 }\n"
+                                  "  ]\n"
+                                  "}");
+        QString error;
+        QVERIFY(!page().importFile(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("3 error")), qPrintable(error));
+        QVERIFY(find<QWidget>("problemsPanel")->isVisible());
+        auto *list = find<QListWidget>("problemList");
+        QCOMPARE(list->count(), 3);
+        QStringList lines;
+        for (int i = 0; i < list->count(); ++i) {
+            lines << list->item(i)->text();
+        }
+        QVERIFY2(lines[0].startsWith(path + QStringLiteral(":5:")) &&
+                     lines[0].contains(QStringLiteral("rules[1].limit")),
+                 qPrintable(lines.join(u'\n')));
+        QVERIFY2(lines[1].startsWith(path + QStringLiteral(":6:")) &&
+                     lines[1].contains(QStringLiteral("rules[2].rate")),
+                 qPrintable(lines.join(u'\n')));
+        QVERIFY2(lines[2].startsWith(path + QStringLiteral(":7:")) &&
+                     lines[2].contains(QStringLiteral("unknown field 'limt'")),
+                 qPrintable(lines.join(u'\n')));
+        QVERIFY(page().rules() == before);
+        QCOMPARE(tableRows().size(), 8);
+        QVERIFY(!find<QLabel>("unsavedMark")->isVisible());
+    }
+
+    // Export: every format writes; nginx lists the rules it cannot express, and so does the page.
+    void exportShowsWhatCannotBeExpressed()
+    {
+        QVERIFY(importRealistic());
+        QStringList warnings;
+        const QString conf = m_dir.filePath(QStringLiteral("limits.conf"));
+        QVERIFY(page().exportFile(conf, QStringLiteral("nginx"), &warnings));
+        QFile f(conf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray nginx = f.readAll();
+        QVERIFY(nginx.contains("limit_req_zone"));
+        QVERIFY(nginx.contains("limit_req_status 429;"));
+        QVERIFY2(!warnings.isEmpty(), "nginx cannot express windows; no warning came");
+        QVERIFY(warnings.join(u'\n').contains(QStringLiteral("hello-per-ip: ")));
+        QVERIFY(find<QWidget>("problemsPanel")->isVisible());
+        auto *list = find<QListWidget>("problemList");
+        QCOMPARE(list->count(), warnings.size());
+        QCOMPARE(list->item(0)->text(), warnings.first());
+        QVERIFY2(text("problemsTitle").contains(QStringLiteral("nginx")),
+                 qPrintable(text("problemsTitle")));
+
+        for (const char *format : {"envoy", "kong"}) {
+            QStringList w;
+            QVERIFY(page().exportFile(m_dir.filePath(QLatin1String(format)), QLatin1String(format),
+                                      &w));
+            QVERIFY(!w.isEmpty()); // they only have fixed windows
+        }
+        // JSON and YAML round-trip the set exactly and count as saved.
+        click("addButton");
+        type("idEdit", QStringLiteral("extra"));
+        click("applyButton");
+        QVERIFY(page().hasUnsavedChanges());
+        for (const char *name : {"out.json", "out.yaml"}) {
+            const QString path = m_dir.filePath(QLatin1String(name));
+            QStringList w;
+            QVERIFY(page().exportFile(path, QFileInfo(path).suffix(), &w));
+            QVERIFY(w.isEmpty());
+            const rules::Loaded back = rules::loadFile(path);
+            QVERIFY(back.ok());
+            QVERIFY(back.set.rules == page().rules().rules);
+        }
+        QVERIFY(!page().hasUnsavedChanges());
+        QVERIFY(tableRows().last().endsWith(QStringLiteral("file out.yaml")));
+        QVERIFY(!page().exportFile(m_dir.filePath(QStringLiteral("x")), QStringLiteral("haproxy"),
+                                   &warnings));
+    }
+
+    // Push through the diff preview; read the store back with the core RuleStore.
+    void pushThenReadBack()
+    {
+        connectToFixture();
+        QVERIFY(importRealistic());
+        click("pushButton");
+        auto *dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        QVERIFY2(dialog->findChild<QLabel *>(QStringLiteral("diffSummary"))
+                     ->text()
+                     .contains(QStringLiteral("no rules yet")),
+                 "the preview does not say the store is empty");
+        QTreeWidget *tree = dialog->tree();
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("Added (8)"));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
+        QVERIFY(!page().hasUnsavedChanges());
+        QVERIFY(tableRows().first().endsWith(QStringLiteral("Redis v1")));
+
+        Connection c = test::connect();
+        auto pulled = store().pull(c);
+        QVERIFY2(pulled.ok(), qPrintable(pulled.ok() ? QString() : pulled.error().message));
+        QCOMPARE(pulled->version, 1);
+        QVERIFY(byId(pulled->set) == byId(page().rules()));
+        QCOMPARE(page().rules().basedOn, std::optional<qint64>(1));
+
+        // An edit shows as a changed field in the next preview.
+        selectRule(QStringLiteral("login-per-ip"));
+        type("burstEdit", QStringLiteral("4"));
+        click("applyButton");
+        click("pushButton");
+        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        QCOMPARE(dialog->tree()->topLevelItem(0)->text(0), QStringLiteral("Changed (1)"));
+        QTreeWidgetItem *rule = dialog->tree()->topLevelItem(0)->child(0);
+        QCOMPARE(rule->text(0), QStringLiteral("~ login-per-ip"));
+        QCOMPARE(rule->text(1), QStringLiteral("burst: 2 → 4"));
+        QCOMPARE(dialog->tree()->topLevelItem(1)->text(0), QStringLiteral("Unchanged (7)"));
+        QVERIFY(dialog->grab().save(screenshotPath(QStringLiteral("rules-diff.png"))));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("cancelButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY(!page().findChild<RuleDiffDialog *>());
+        QCOMPARE(store().pull(c)->version, 1); // cancelled: nothing written
+    }
+
+    // Another writer pushes in between: the page shows it, a push is a conflict that names what
+    // changed and overwrites nothing; review then push works, and so does force.
+    void conflictWithAnotherWriter()
+    {
+        connectToFixture();
+        QVERIFY(importRealistic());
+        click("pushButton");
+        auto *dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
+
+        // Someone else, from the command line: api-global gets burst 500.
+        Connection c = test::connect();
+        RuleSet theirs = store().pull(c)->set;
+        for (Rule &r : theirs.rules) {
+            if (r.id == QStringLiteral("api-global")) {
+                r.burst = 500;
+            }
+        }
+        QVERIFY(store().push(c, theirs, false).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Redis has v2, you are "
+                                                                  "editing v1")),
+                                 10000);
+        QVERIFY(page().findChild<QPushButton *>(QStringLiteral("bannerPullButton")));
+        QVERIFY2(text("storeState").contains(QStringLiteral("Redis is at v2")),
+                 qPrintable(text("storeState")));
+
+        // Our edit, pushed over v2: refused, with who changed what.
+        selectRule(QStringLiteral("hello-per-ip"));
+        type("limitEdit", QStringLiteral("4"));
+        click("applyButton");
+        click("pushButton");
+        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("diffNote"))
+                    ->text()
+                    .contains(QStringLiteral("conflict")));
+        {
+            // The page with its push preview over it, as the user sees them together.
+            QPixmap shot = page().grab();
+            QPainter p(&shot);
+            const QPixmap d = dialog->grab();
+            p.fillRect(QRect(QPoint((shot.width() - d.width()) / 2 - 1,
+                                    (shot.height() - d.height()) / 2 - 1),
+                             d.size() + QSize(2, 2)),
+                       QColor(0x60, 0x68, 0x70));
+            p.drawPixmap((shot.width() - d.width()) / 2, (shot.height() - d.height()) / 2, d);
+            p.end();
+            QVERIFY(shot.save(screenshotPath(QStringLiteral("rules-push-preview.png"))));
+        }
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Conflict")), 10000);
+        QVERIFY2(banner().contains(QStringLiteral("v2 changed api-global")), qPrintable(banner()));
+        QVERIFY(page().findChild<QPushButton *>(QStringLiteral("pullReviewButton")));
+        QVERIFY(page().findChild<QPushButton *>(QStringLiteral("forcePushButton")));
+        QVERIFY(page().grab().save(screenshotPath(QStringLiteral("rules-conflict.png"))));
+        auto stored = store().pull(c);
+        QCOMPARE(stored->version, 2);
+        QCOMPARE(stored->set.find(QStringLiteral("api-global"))->burst, 500); // not overwritten
+        QCOMPARE(stored->set.find(QStringLiteral("hello-per-ip"))->limit, 3);
+
+        // Pull and review: the review lists what our push would change; keep ours.
+        click("pullReviewButton");
+        auto *review = waitForDialog<RuleDiffDialog>("reviewDialog");
+        QVERIFY(review);
+        QCOMPARE(review->tree()->topLevelItem(0)->text(0), QStringLiteral("Changed (2)"));
+        QTest::mouseClick(review->findChild<QPushButton *>(QStringLiteral("keepMineButton")),
+                          Qt::LeftButton);
+        QCOMPARE(page().rules().basedOn, std::optional<qint64>(2));
+        // Now a plain push goes through.
+        click("pushButton");
+        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 3")), 10000);
+        QCOMPARE(store().pull(c)->set.find(QStringLiteral("hello-per-ip"))->limit, 4);
+
+        // Again someone else; this time we force.
+        theirs = store().pull(c)->set;
+        theirs.rules.pop_back();
+        QVERIFY(store().push(c, theirs, false).ok()); // v4
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Redis has v4")), 10000);
+        click("pushButton");
+        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Conflict")), 10000);
+        QCOMPARE(store().pull(c)->version, 4);
+        click("forcePushButton");
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 5 to Redis "
+                                                                  "(forced)")),
+                                 10000);
+        stored = store().pull(c);
+        QCOMPARE(stored->version, 5);
+        QVERIFY(byId(stored->set) == byId(page().rules()));
+    }
+
+    // A new session on a store that has rules: the page loads them and shows the version.
+    void sessionPullsTheStore()
+    {
+        Connection c = test::connect();
+        const rules::Loaded loaded = rules::parseJson(realisticRules, QStringLiteral("r.json"));
+        QVERIFY(store().push(c, loaded.set, false).ok()); // v1
+        QVERIFY(store()
+                    .push(c, RuleSet{1, 1, {loaded.set.rules[0], loaded.set.rules[1]}}, false)
+                    .ok()); // v2
+        QSignalSpy changed(&page(), &RulesPage::rulesChanged);
+        connectToFixture();
+        QTRY_COMPARE_WITH_TIMEOUT(page().rules().rules.size(), size_t(2), 10000);
+        QCOMPARE(page().rules().basedOn, std::optional<qint64>(2));
+        QVERIFY(changed.count() >= 1);
+        QVERIFY2(text("storeState").contains(QStringLiteral("From Redis v2")),
+                 qPrintable(text("storeState")));
+        QVERIFY(tableRows().first().endsWith(QStringLiteral("Redis v2")));
+        QVERIFY(banner().contains(QStringLiteral("version 2")));
+    }
+
+    // Without Redis the page keeps working; push says why it is off.
+    void worksWithoutRedis()
+    {
+        connectToFixture();
+        m_controller->disconnectNow();
+        QTRY_VERIFY(!find<QPushButton>("pushButton")->isEnabled());
+        QVERIFY2(
+            find<QPushButton>("pushButton")->toolTip().contains(QStringLiteral("not connected")),
+            qPrintable(find<QPushButton>("pushButton")->toolTip()));
+        QVERIFY(text("storeState").contains(QStringLiteral("push and pull are off")));
+        QVERIFY(importRealistic());
+        selectRule(QStringLiteral("api-global"));
+        type("burstEdit", QStringLiteral("300"));
+        click("applyButton");
+        QCOMPARE(page().rules().find(QStringLiteral("api-global"))->burst, 300);
+        page().push(); // the File menu could still call it
+        QVERIFY(banner().contains(QStringLiteral("Cannot push now")));
+        QVERIFY(!page().findChild<RuleDiffDialog *>());
+    }
+
+    // Filter, duplicate, delete.
+    void filterDuplicateDelete()
+    {
+        QVERIFY(importRealistic());
+        page().focusFilter();
+        QVERIFY(find<QLineEdit>("filterEdit")->hasFocus());
+        QTest::keyClicks(find<QLineEdit>("filterEdit"), QStringLiteral("bucket"));
+        QCOMPARE(tableRows().size(), 3);
+        QVERIFY(text("countLabel").contains(QStringLiteral("3 of 8")));
+        find<QLineEdit>("filterEdit")->clear();
+        selectRule(QStringLiteral("login-per-ip"));
+        click("duplicateButton");
+        QVERIFY(page().rules().find(QStringLiteral("login-per-ip-copy")));
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("login-per-ip-copy"));
+        click("deleteButton");
+        QVERIFY(!page().rules().find(QStringLiteral("login-per-ip-copy")));
+        QCOMPARE(page().rules().rules.size(), size_t(8));
+    }
+
+    // The screenshot of record: eight rules, the editor on a token bucket.
+    void screenshot()
+    {
+        connectToFixture();
+        QVERIFY(importRealistic());
+        selectRule(QStringLiteral("api-global"));
+        QCOMPARE(find<QComboBox>("algorithmCombo")->currentData().toString(),
+                 QStringLiteral("token_bucket"));
+        QVERIFY(page().grab().save(screenshotPath(QStringLiteral("rules.png"))));
+    }
+};
+
+QTEST_MAIN(TestRulesPage)
+#include "tst_rulespage.moc"

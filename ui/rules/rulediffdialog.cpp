@@ -1,0 +1,138 @@
+#include "rulediffdialog.h"
+
+#include "rulesmodel.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace sluice::ui {
+
+namespace {
+
+QTreeWidgetItem *group(QTreeWidget *tree, const QString &title, const QColor &color)
+{
+    auto *item = new QTreeWidgetItem(tree, {title});
+    QFont f = item->font(0);
+    f.setBold(true);
+    item->setFont(0, f);
+    item->setForeground(0, color);
+    item->setFirstColumnSpanned(true);
+    return item;
+}
+
+} // namespace
+
+RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &headline,
+                               const QString &note, qint64 storeVersion, int unchanged,
+                               QWidget *parent)
+    : QDialog(parent)
+{
+    setObjectName(mode == Mode::Push ? QStringLiteral("pushDialog")
+                                     : QStringLiteral("reviewDialog"));
+    setWindowTitle(mode == Mode::Push ? tr("Push rules to Redis") : tr("Review the conflict"));
+    setWindowModality(Qt::WindowModal);
+    resize(640, 460);
+
+    auto *box = new QVBoxLayout(this);
+    box->setContentsMargins(18, 16, 18, 14);
+    box->setSpacing(10);
+    auto *title = new QLabel(headline, this);
+    title->setObjectName(QStringLiteral("diffSummary"));
+    title->setWordWrap(true);
+    QFont f = title->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    title->setFont(f);
+    box->addWidget(title);
+
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(QStringLiteral("diffTree"));
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Rule"), tr("What changes")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->setRootIsDecorated(true);
+    m_tree->setUniformRowHeights(true);
+    if (!diff.added.isEmpty()) {
+        auto *g = group(m_tree, tr("Added (%n)", nullptr, int(diff.added.size())),
+                        QColor(0x1f, 0x7a, 0x3c));
+        for (const Rule &r : diff.added) {
+            new QTreeWidgetItem(
+                g, {QStringLiteral("+ ") + r.id,
+                    RulesModel::algorithmText(r.algorithm) + QStringLiteral(" · ") + r.describe()});
+        }
+    }
+    if (!diff.changed.isEmpty()) {
+        auto *g = group(m_tree, tr("Changed (%n)", nullptr, int(diff.changed.size())),
+                        QColor(0xa8, 0x62, 0x00));
+        for (const RuleDiff::Change &c : diff.changed) {
+            // One field fits on the rule's line; more get a line each.
+            const bool one = c.fields.size() == 1;
+            auto *rule = new QTreeWidgetItem(
+                g, {QStringLiteral("~ ") + c.id,
+                    one ? c.fields.first() : tr("%n fields", nullptr, int(c.fields.size()))});
+            rule->setToolTip(1, c.fields.join(QLatin1Char('\n')));
+            for (qsizetype i = 0; !one && i < c.fields.size(); ++i) {
+                new QTreeWidgetItem(rule, {QString(), c.fields[i]});
+            }
+        }
+    }
+    if (!diff.removed.isEmpty()) {
+        auto *g = group(m_tree, tr("Removed (%n)", nullptr, int(diff.removed.size())),
+                        QColor(0xb0, 0x3a, 0x2e));
+        for (const Rule &r : diff.removed) {
+            new QTreeWidgetItem(
+                g, {QStringLiteral("− ") + r.id,
+                    RulesModel::algorithmText(r.algorithm) + QStringLiteral(" · ") + r.describe()});
+        }
+    }
+    if (diff.isEmpty()) {
+        new QTreeWidgetItem(m_tree, {tr("No differences"), QString()});
+    } else if (unchanged > 0) {
+        auto *same = new QTreeWidgetItem(m_tree, {tr("Unchanged (%n)", nullptr, unchanged)});
+        same->setForeground(0, QColor(0x8a, 0x92, 0x9c));
+        same->setFirstColumnSpanned(true);
+    }
+    m_tree->expandAll();
+    box->addWidget(m_tree, 1);
+
+    if (!note.isEmpty()) {
+        auto *n = new QLabel(note, this);
+        n->setObjectName(QStringLiteral("diffNote"));
+        n->setWordWrap(true);
+        n->setStyleSheet(QStringLiteral("color: #5f6770;"));
+        box->addWidget(n);
+    }
+
+    auto *buttons = new QDialogButtonBox(this);
+    if (mode == Mode::Push) {
+        auto *push = buttons->addButton(tr("Push to Redis"), QDialogButtonBox::AcceptRole);
+        push->setObjectName(QStringLiteral("confirmPushButton"));
+        push->setDefault(true);
+        push->setEnabled(!diff.isEmpty());
+        connect(push, &QPushButton::clicked, this, [this] { done(Push); });
+    } else {
+        auto *keep = buttons->addButton(tr("Keep mine (based on v%1)").arg(storeVersion),
+                                        QDialogButtonBox::AcceptRole);
+        keep->setObjectName(QStringLiteral("keepMineButton"));
+        keep->setToolTip(tr("Keep your rules and mark them as based on v%1: the next push "
+                            "overwrites exactly what is listed here")
+                             .arg(storeVersion));
+        connect(keep, &QPushButton::clicked, this, [this] { done(KeepMine); });
+        auto *take = buttons->addButton(tr("Use Redis v%1").arg(storeVersion),
+                                        QDialogButtonBox::DestructiveRole);
+        take->setObjectName(QStringLiteral("useRedisButton"));
+        take->setToolTip(tr("Replace your rules with those in Redis; your changes are lost"));
+        connect(take, &QPushButton::clicked, this, [this] { done(UseRedis); });
+    }
+    auto *cancel = buttons->addButton(QDialogButtonBox::Cancel);
+    cancel->setObjectName(QStringLiteral("cancelButton"));
+    connect(cancel, &QPushButton::clicked, this, [this] { done(Cancel); });
+    box->addWidget(buttons);
+}
+
+} // namespace sluice::ui

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "rulediff.h"
+
+#include <QDialog>
+
+class QLabel;
+class QTreeWidget;
+
+namespace sluice::ui {
+
+// Shows a RuleDiff before it is acted upon, and asks what to do:
+//  - Push: "what a push would change in Redis" -> Push / Cancel;
+//  - Review: after a conflict, "what your rules change over Redis vN" -> Keep mine (rebase on
+//    vN, to push after review) / Use Redis vN (discard mine) / Cancel.
+// Opened with open() (window-modal, never a nested event loop); the answer comes in finished()
+// as a Choice. `unchanged`: how many rules stay as they are (shown as one line). Widgets are named
+// for tests: diffTree, confirmPushButton, keepMineButton, useRedisButton.
+class RuleDiffDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    enum class Mode { Push, Review };
+    enum Choice { Cancel = QDialog::Rejected, Push = 2, KeepMine = 3, UseRedis = 4 };
+
+    RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &headline, const QString &note,
+                   qint64 storeVersion, int unchanged, QWidget *parent = nullptr);
+
+    QTreeWidget *tree() const { return m_tree; }
+
+private:
+    QTreeWidget *m_tree;
+};
+
+} // namespace sluice::ui

@@ -1,0 +1,663 @@
+#include "ruleeditor.h"
+
+#include "rulepreview.h"
+#include "rulesmodel.h"
+
+#include "rules/codec.h"
+#include "rules/jsonlocator.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::ui {
+
+namespace {
+
+const QString helpStyle = QStringLiteral("color: #5f6770;");
+const QString errorStyle = QStringLiteral("color: #b03a2e;");
+
+QLabel *smallLabel(QWidget *parent, const QString &style)
+{
+    auto *l = new QLabel(parent);
+    l->setWordWrap(true);
+    l->setStyleSheet(style);
+    QFont f = l->font();
+    f.setPointSizeF(f.pointSizeF() * 0.92);
+    l->setFont(f);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+
+// The default parameters a rule gets for the algorithm family it does not use yet, so that
+// switching the algorithm shows a working rule at once.
+constexpr qint64 defaultLimit = 10;
+constexpr qint64 defaultWindowUs = 1'000'000;
+constexpr Rate defaultRate{10, 1'000'000};
+constexpr qint64 defaultBurst = 20;
+
+enum ScopeIndex { GlobalScope, IpScope, UserScope, HeaderScope, ParamScope };
+
+// A number stays a number for the codec (so "3" is the integer 3), anything else is passed on
+// as a string and the codec says what it expected ("expected a positive integer, got ...").
+QJsonValue integerOrText(const QString &text)
+{
+    bool ok = false;
+    const qint64 n = text.trimmed().toLongLong(&ok);
+    if (ok) {
+        return QJsonValue(n);
+    }
+    return QJsonValue(text);
+}
+
+} // namespace
+
+RuleEditor::RuleEditor(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("ruleEditor"));
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack);
+
+    auto *empty = new QLabel(tr("Select a rule to edit it, or press Add."), m_stack);
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setStyleSheet(helpStyle);
+    m_stack->addWidget(empty);
+
+    // The title row stays in view (title, modified mark, Revert, Apply); the fields scroll.
+    auto *page = new QWidget(m_stack);
+    auto *pageBox = new QVBoxLayout(page);
+    pageBox->setContentsMargins(0, 0, 0, 0);
+    pageBox->setSpacing(8);
+    m_stack->addWidget(page);
+    auto *titleRow = new QHBoxLayout;
+    titleRow->setContentsMargins(0, 0, 8, 0);
+    m_title = new QLabel(page);
+    m_title->setObjectName(QStringLiteral("editorTitle"));
+    QFont tf = m_title->font();
+    tf.setBold(true);
+    tf.setPointSizeF(tf.pointSizeF() * 1.2);
+    m_title->setFont(tf);
+    m_modifiedMark = new QLabel(tr("modified"), page);
+    m_modifiedMark->setObjectName(QStringLiteral("editorModified"));
+    m_modifiedMark->setToolTip(tr("Changed here, not applied to the table yet"));
+    m_modifiedMark->setStyleSheet(QStringLiteral(
+        "color: #8a5a00; background: #fdf1d8; border-radius: 3px; padding: 1px 6px;"));
+    m_revert = new QPushButton(tr("Re&vert"), page);
+    m_revert->setObjectName(QStringLiteral("revertButton"));
+    m_revert->setToolTip(tr("Forget the changes typed here"));
+    m_apply = new QPushButton(tr("A&pply"), page);
+    m_apply->setObjectName(QStringLiteral("applyButton"));
+    m_apply->setDefault(true);
+    titleRow->addWidget(m_title);
+    titleRow->addSpacing(8);
+    titleRow->addWidget(m_modifiedMark);
+    titleRow->addStretch(1);
+    titleRow->addWidget(m_revert);
+    titleRow->addWidget(m_apply);
+    pageBox->addLayout(titleRow);
+
+    auto *scroll = new QScrollArea(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *form = new QWidget(scroll);
+    scroll->setWidget(form);
+    pageBox->addWidget(scroll, 1);
+
+    auto *box = new QVBoxLayout(form);
+    box->setContentsMargins(0, 0, 8, 0);
+    box->setSpacing(8);
+
+    m_grid = new QGridLayout;
+    m_grid->setHorizontalSpacing(10);
+    m_grid->setVerticalSpacing(4);
+    m_grid->setColumnStretch(1, 1);
+    box->addLayout(m_grid);
+
+    int line = 0;
+    m_id = new QLineEdit(form);
+    m_id->setPlaceholderText(tr("e.g. hello-per-ip"));
+    addRow(QStringLiteral("id"), tr("&Id:"), m_id, line++);
+
+    m_algorithm = new QComboBox(form);
+    for (Algorithm a : algorithm::all) {
+        m_algorithm->addItem(RulesModel::algorithmText(a), algorithm::name(a));
+    }
+    addRow(QStringLiteral("algorithm"), tr("&Algorithm:"), m_algorithm, line++);
+
+    m_limit = new QLineEdit(form);
+    m_limit->setPlaceholderText(tr("e.g. 3"));
+    addRow(QStringLiteral("limit"), tr("&Limit:"), m_limit, line++);
+    m_window = new QLineEdit(form);
+    m_window->setPlaceholderText(tr("e.g. 5s, 250ms, 1m"));
+    addRow(QStringLiteral("window"), tr("&Window:"), m_window, line++);
+    m_rate = new QLineEdit(form);
+    m_rate->setPlaceholderText(tr("e.g. 100/s, 5/10s"));
+    addRow(QStringLiteral("rate"), tr("&Rate:"), m_rate, line++);
+    m_burst = new QLineEdit(form);
+    m_burst->setPlaceholderText(tr("e.g. 200"));
+    addRow(QStringLiteral("burst"), tr("&Burst:"), m_burst, line++);
+
+    auto *scopeBox = new QWidget(form);
+    auto *scopeRow = new QHBoxLayout(scopeBox);
+    scopeRow->setContentsMargins(0, 0, 0, 0);
+    scopeRow->setSpacing(6);
+    m_scope = new QComboBox(scopeBox);
+    m_scope->setObjectName(QStringLiteral("scopeCombo"));
+    m_scope->addItem(tr("global (one limit for everyone)"), QStringLiteral("global"));
+    m_scope->addItem(tr("per IP address"), QStringLiteral("ip"));
+    m_scope->addItem(tr("per user"), QStringLiteral("user"));
+    m_scope->addItem(tr("per header value"), QStringLiteral("header"));
+    m_scope->addItem(tr("per query parameter"), QStringLiteral("param"));
+    m_scopeName = new QLineEdit(scopeBox);
+    m_scopeName->setObjectName(QStringLiteral("scopeNameEdit"));
+    scopeRow->addWidget(m_scope);
+    scopeRow->addWidget(m_scopeName, 1);
+    addRow(QStringLiteral("scope"), tr("&Scope:"), scopeBox, line++);
+    m_rows[QStringLiteral("scope")].label->setBuddy(m_scope);
+
+    m_route = new QLineEdit(form);
+    m_route->setPlaceholderText(tr("e.g. GET /hello"));
+    addRow(QStringLiteral("route"), tr("Ro&ute:"), m_route, line++);
+    m_description = new QLineEdit(form);
+    m_description->setPlaceholderText(tr("what the limit protects, for the next on-call"));
+    addRow(QStringLiteral("description"), tr("&Description:"), m_description, line++);
+    m_keyPrefix = new QLineEdit(form);
+    addRow(QStringLiteral("key_prefix"), tr("&Key prefix:"), m_keyPrefix, line++);
+    m_onRedisError = new QComboBox(form);
+    m_onRedisError->addItem(tr("allow: let requests through"), QStringLiteral("allow"));
+    m_onRedisError->addItem(tr("deny: refuse requests"), QStringLiteral("deny"));
+    m_onRedisError->addItem(tr("local: limit in process"), QStringLiteral("local"));
+    addRow(QStringLiteral("on_redis_error"), tr("If Redis &fails:"), m_onRedisError, line++);
+
+    auto *flagsBox = new QWidget(form);
+    auto *flagsRow = new QHBoxLayout(flagsBox);
+    flagsRow->setContentsMargins(0, 0, 0, 0);
+    m_enabled = new QCheckBox(tr("&Enabled"), flagsBox);
+    m_enabled->setObjectName(QStringLiteral("enabledCheck"));
+    m_shadow = new QCheckBox(tr("S&hadow"), flagsBox);
+    m_shadow->setObjectName(QStringLiteral("shadowCheck"));
+    flagsRow->addWidget(m_enabled);
+    flagsRow->addSpacing(16);
+    flagsRow->addWidget(m_shadow);
+    flagsRow->addStretch(1);
+    addRow(QStringLiteral("flags"), tr("Flags:"), flagsBox, line++);
+    m_rows[QStringLiteral("flags")].help->setText(tr("Shadow: decide and record, never block."));
+
+    m_generalError = smallLabel(form, errorStyle);
+    m_generalError->setObjectName(QStringLiteral("generalError"));
+    box->addWidget(m_generalError);
+
+    // Preview.
+    auto *previewTitle = new QLabel(tr("What a client meets"), form);
+    QFont pf = previewTitle->font();
+    pf.setBold(true);
+    previewTitle->setFont(pf);
+    box->addSpacing(4);
+    box->addWidget(previewTitle);
+    auto *subjectRow = new QHBoxLayout;
+    auto *subjectLabel = new QLabel(tr("Sample s&ubject:"), form);
+    m_subject = new QLineEdit(form);
+    m_subject->setObjectName(QStringLiteral("subjectEdit"));
+    m_subject->setToolTip(tr("The value the scope takes from a request: an IP address, a user "
+                             "name, a header or parameter value"));
+    subjectLabel->setBuddy(m_subject);
+    subjectRow->addWidget(subjectLabel);
+    subjectRow->addWidget(m_subject, 1);
+    box->addLayout(subjectRow);
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_keyPreview = new QLabel(form);
+    m_keyPreview->setObjectName(QStringLiteral("keyPreview"));
+    m_keyPreview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_keyPreview->setWordWrap(true);
+    m_headersPreview = new QLabel(form);
+    m_headersPreview->setObjectName(QStringLiteral("headersPreview"));
+    m_headersPreview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_headersPreview->setWordWrap(true);
+    m_headersPreview->setTextFormat(Qt::RichText);
+    m_keyPreview->setTextFormat(Qt::RichText);
+    const QString panel = QStringLiteral(
+        "QLabel { background: #f5f7f9; border: 1px solid #dde2e7; border-radius: 3px; "
+        "padding: 6px 8px; }");
+    m_keyPreview->setStyleSheet(panel);
+    m_headersPreview->setStyleSheet(panel);
+    box->addWidget(m_keyPreview);
+    box->addWidget(m_headersPreview);
+
+    box->addStretch(1);
+
+    for (QLineEdit *e : {m_id, m_limit, m_window, m_rate, m_burst, m_scopeName, m_route,
+                         m_description, m_keyPrefix}) {
+        connect(e, &QLineEdit::textChanged, this, &RuleEditor::revalidate);
+        connect(e, &QLineEdit::returnPressed, this, &RuleEditor::apply);
+    }
+    for (QComboBox *c : {m_algorithm, m_scope, m_onRedisError}) {
+        connect(c, &QComboBox::currentIndexChanged, this, [this] {
+            updateVisibility();
+            updateHelp();
+            revalidate();
+        });
+    }
+    for (QCheckBox *c : {m_shadow, m_enabled}) {
+        connect(c, &QCheckBox::toggled, this, &RuleEditor::revalidate);
+    }
+    connect(m_subject, &QLineEdit::textChanged, this, &RuleEditor::updatePreview);
+    connect(m_apply, &QPushButton::clicked, this, &RuleEditor::apply);
+    connect(m_revert, &QPushButton::clicked, this, &RuleEditor::revert);
+    clear();
+}
+
+RuleEditor::FieldRow &RuleEditor::addRow(const QString &name, const QString &label, QWidget *field,
+                                         int line)
+{
+    FieldRow row;
+    row.label = new QLabel(label, field->parentWidget());
+    row.label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    row.label->setBuddy(field);
+    row.label->setContentsMargins(0, 5, 0, 0); // level with the text of the field beside it
+    row.field = field;
+    QString objectName = name;
+    for (qsizetype i = objectName.indexOf(u'_'); i >= 0; i = objectName.indexOf(u'_')) {
+        objectName.remove(i, 1);
+        objectName[i] = objectName[i].toUpper(); // key_prefix -> keyPrefix
+    }
+    if (field->objectName().isEmpty()) {
+        const bool combo = qobject_cast<QComboBox *>(field) != nullptr;
+        field->setObjectName(objectName +
+                             (combo ? QStringLiteral("Combo") : QStringLiteral("Edit")));
+    }
+    // One line each (CONSOLE.md); a narrow editor clips it, and the tooltip has it whole.
+    row.help = smallLabel(field->parentWidget(), helpStyle);
+    row.help->setWordWrap(false);
+    row.help->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    row.help->setObjectName(objectName + QStringLiteral("Help"));
+    row.error = smallLabel(field->parentWidget(), errorStyle);
+    row.error->setObjectName(objectName + QStringLiteral("Error"));
+    row.error->hide();
+    // The field, its explanation and its message stacked in one cell: a vertical box gives a
+    // wrapped message the height it needs at the cell's width.
+    auto *cell = new QWidget(field->parentWidget());
+    auto *stack = new QVBoxLayout(cell);
+    stack->setContentsMargins(0, 0, 0, 4);
+    stack->setSpacing(1);
+    field->setParent(cell);
+    row.help->setParent(cell);
+    row.error->setParent(cell);
+    stack->addWidget(field);
+    stack->addWidget(row.help);
+    stack->addWidget(row.error);
+    row.cell = cell;
+    m_grid->addWidget(row.label, line, 0, Qt::AlignRight | Qt::AlignTop);
+    m_grid->addWidget(cell, line, 1);
+    return m_rows[name] = row;
+}
+
+void RuleEditor::clear()
+{
+    m_editing = false;
+    m_row = -1;
+    m_valid.reset();
+    m_errors.clear();
+    m_stack->setCurrentIndex(0);
+    if (m_wasModified) {
+        m_wasModified = false;
+        Q_EMIT modifiedChanged(false);
+    }
+}
+
+void RuleEditor::edit(const Rule &rule, int row, const RuleSet &set)
+{
+    m_set = set;
+    m_row = row;
+    m_editing = true;
+    m_stack->setCurrentIndex(1);
+    load(rule);
+}
+
+void RuleEditor::setContext(int row, const RuleSet &set)
+{
+    m_set = set;
+    m_row = row;
+    if (m_editing) {
+        revalidate();
+    }
+}
+
+void RuleEditor::load(const Rule &rule)
+{
+    m_loading = true;
+    const bool window = algorithm::isWindow(rule.algorithm);
+    m_id->setText(rule.id);
+    m_algorithm->setCurrentIndex(m_algorithm->findData(algorithm::name(rule.algorithm)));
+    m_limit->setText(QString::number(window ? rule.limit : defaultLimit));
+    m_window->setText(duration::formatUs(window ? rule.windowUs : defaultWindowUs));
+    m_rate->setText(duration::formatRate(window ? defaultRate : rule.rate));
+    m_burst->setText(QString::number(window ? defaultBurst : rule.burst));
+    const QString kind = rule.scope.toString().section(u':', 0, 0);
+    m_scope->setCurrentIndex(std::max(0, m_scope->findData(kind)));
+    m_scopeName->setText(rule.scope.name);
+    m_route->setText(rule.route);
+    m_description->setText(rule.description);
+    m_keyPrefix->setText(QString::fromUtf8(rule.keyPrefix));
+    m_onRedisError->setCurrentIndex(m_onRedisError->findData(onRedisErrorName(rule.onRedisError)));
+    m_shadow->setChecked(rule.shadow);
+    m_enabled->setChecked(rule.enabled);
+    m_subject->clear();
+    m_loading = false;
+    m_original = fieldTexts();
+    m_title->setText(m_row < 0 ? tr("New rule") : tr("Rule %1").arg(rule.id));
+    m_title->setToolTip(m_title->text());
+    updateVisibility();
+    updateHelp();
+    revalidate();
+}
+
+QStringList RuleEditor::fieldTexts() const
+{
+    const bool window =
+        algorithm::isWindow(algorithm::fromName(m_algorithm->currentData().toString())
+                                .value_or(Algorithm::FixedWindow));
+    const QString kind = m_scope->currentData().toString();
+    const bool named = kind == u"header"_s || kind == u"param"_s;
+    return {m_id->text(),
+            m_algorithm->currentData().toString(),
+            window ? m_limit->text() : QString(),
+            window ? m_window->text() : QString(),
+            window ? QString() : m_rate->text(),
+            window ? QString() : m_burst->text(),
+            kind,
+            named ? m_scopeName->text() : QString(),
+            m_route->text(),
+            m_description->text(),
+            m_keyPrefix->text(),
+            m_onRedisError->currentData().toString(),
+            m_shadow->isChecked() ? QStringLiteral("1") : QStringLiteral("0"),
+            m_enabled->isChecked() ? QStringLiteral("1") : QStringLiteral("0")};
+}
+
+bool RuleEditor::isModified() const
+{
+    return m_editing && (m_row < 0 || fieldTexts() != m_original);
+}
+
+QByteArray RuleEditor::fieldsJson() const
+{
+    const QString algo = m_algorithm->currentData().toString();
+    const bool window =
+        algorithm::isWindow(algorithm::fromName(algo).value_or(Algorithm::FixedWindow));
+    QJsonObject o;
+    o.insert(QStringLiteral("id"), m_id->text());
+    o.insert(QStringLiteral("algorithm"), algo);
+    // An empty parameter is left out: the codec then says it is required and what it expects.
+    const auto param = [&](const char *name, const QJsonValue &value, const QString &text) {
+        if (!text.trimmed().isEmpty()) {
+            o.insert(QLatin1String(name), value);
+        }
+    };
+    if (window) {
+        param("limit", integerOrText(m_limit->text()), m_limit->text());
+        param("window", m_window->text().trimmed(), m_window->text());
+    } else {
+        param("rate", m_rate->text().trimmed(), m_rate->text());
+        param("burst", integerOrText(m_burst->text()), m_burst->text());
+    }
+    const QString kind = m_scope->currentData().toString();
+    const bool named = kind == u"header"_s || kind == u"param"_s;
+    o.insert(QStringLiteral("scope"),
+             named ? kind + QLatin1Char(':') + m_scopeName->text().trimmed() : kind);
+    o.insert(QStringLiteral("route"), m_route->text());
+    o.insert(QStringLiteral("description"), m_description->text());
+    o.insert(QStringLiteral("key_prefix"), m_keyPrefix->text());
+    o.insert(QStringLiteral("on_redis_error"), m_onRedisError->currentData().toString());
+    o.insert(QStringLiteral("shadow"), m_shadow->isChecked());
+    o.insert(QStringLiteral("enabled"), m_enabled->isChecked());
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+void RuleEditor::revalidate()
+{
+    if (m_loading || !m_editing) {
+        return;
+    }
+    // The same reader as a rule file: the messages are the CLI's.
+    rules::Loaded loaded = rules::ruleFromJson(fieldsJson(), QString());
+    m_errors.clear();
+    for (const Diagnostic &d : std::as_const(loaded.errors)) {
+        const auto parts = rules::fieldpath::split(d.path);
+        const QString field = parts && !parts->isEmpty() ? parts->first().name : QString();
+        QString &slot = m_errors[m_rows.contains(field) ? field : QString()];
+        slot += (slot.isEmpty() ? QString() : QStringLiteral("\n")) + d.message;
+    }
+    if (loaded.ok() && loaded.set.rules.size() == 1) {
+        // Ids are unique across the set: validate it with this rule in its place.
+        RuleSet candidate = m_set;
+        const Rule &rule = loaded.set.rules.front();
+        if (m_row >= 0 && size_t(m_row) < candidate.rules.size()) {
+            candidate.rules[size_t(m_row)] = rule;
+        } else {
+            candidate.rules.push_back(rule);
+        }
+        const QString duplicate = QStringLiteral("duplicate id '%1'").arg(rule.id);
+        for (const Diagnostic &d : rules::validate(candidate)) {
+            if (d.path.endsWith(QStringLiteral(".id")) && d.message.startsWith(duplicate)) {
+                m_errors[QStringLiteral("id")] = d.message;
+                break;
+            }
+        }
+        if (m_errors.isEmpty()) {
+            m_valid = rule;
+        } else {
+            m_valid.reset();
+        }
+    } else {
+        m_valid.reset();
+    }
+
+    for (auto it = m_rows.begin(); it != m_rows.end(); ++it) {
+        const QString message = m_errors.value(it.key());
+        it->error->setText(message.isEmpty() ? QString() : QStringLiteral("✗ ") + message);
+        it->error->setVisible(!message.isEmpty());
+        if (qobject_cast<QLineEdit *>(it->field) || it.key() == u"scope"_s) {
+            QWidget *marked = it.key() == u"scope"_s ? m_scopeName : it->field;
+            marked->setStyleSheet(message.isEmpty()
+                                      ? QString()
+                                      : QStringLiteral("QLineEdit { border: 1px solid #c0392b; "
+                                                       "border-radius: 2px; padding: 2px; }"));
+        }
+    }
+    const QString general = m_errors.value(QString());
+    m_generalError->setText(general.isEmpty() ? QString() : QStringLiteral("✗ ") + general);
+    m_generalError->setVisible(!general.isEmpty());
+
+    const bool modified = isModified();
+    m_modifiedMark->setVisible(modified && m_row >= 0);
+    m_apply->setEnabled(m_valid.has_value() && modified);
+    m_apply->setToolTip(m_valid ? tr("Put the rule into the table (Redis and files change only "
+                                     "when you push or export)")
+                                : tr("Fix the fields marked in red first"));
+    m_revert->setEnabled(modified);
+    if (modified != m_wasModified) {
+        m_wasModified = modified;
+        Q_EMIT modifiedChanged(modified);
+    }
+    updatePreview();
+}
+
+void RuleEditor::updateVisibility()
+{
+    const bool window =
+        algorithm::isWindow(algorithm::fromName(m_algorithm->currentData().toString())
+                                .value_or(Algorithm::FixedWindow));
+    for (const char *name : {"limit", "window"}) {
+        const FieldRow &r = m_rows[QLatin1String(name)];
+        r.label->setVisible(window);
+        r.cell->setVisible(window);
+    }
+    for (const char *name : {"rate", "burst"}) {
+        const FieldRow &r = m_rows[QLatin1String(name)];
+        r.label->setVisible(!window);
+        r.cell->setVisible(!window);
+    }
+    const int scope = m_scope->currentIndex();
+    m_scopeName->setVisible(scope == HeaderScope || scope == ParamScope);
+    m_scopeName->setPlaceholderText(scope == HeaderScope ? tr("header name, e.g. X-Api-Key")
+                                                         : tr("parameter name, e.g. api_key"));
+}
+
+void RuleEditor::updateHelp()
+{
+    const Algorithm a =
+        algorithm::fromName(m_algorithm->currentData().toString()).value_or(Algorithm::FixedWindow);
+    const auto help = [this](const char *name, const QString &text) {
+        QLabel *l = m_rows[QLatin1String(name)].help;
+        l->setText(text);
+        l->setToolTip(text);
+    };
+    help("id", tr("Names the rule in keys, headers and logs."));
+    switch (a) {
+    case Algorithm::FixedWindow:
+        help("algorithm", tr("Counts per window; up to 2x the limit across a boundary."));
+        help("window", tr("Length of each window, e.g. 5s, 250ms, 1m."));
+        break;
+    case Algorithm::SlidingLog:
+        help("algorithm", tr("Exact over any span; one entry per request in Redis."));
+        help("window", tr("Any span this long admits at most the limit."));
+        break;
+    case Algorithm::SlidingCounter:
+        help("algorithm", tr("Weighs the previous window: nearly exact, two counters."));
+        help("window", tr("The span the limit applies to, e.g. 1m."));
+        break;
+    case Algorithm::TokenBucket:
+        help("algorithm", tr("Steady refill; a full bucket allows a burst at once."));
+        help("rate", tr("Tokens per period, e.g. 100/s or 5/10s."));
+        help("burst", tr("Bucket size: the most requests at once."));
+        break;
+    case Algorithm::LeakyBucket:
+        help("algorithm", tr("Queues requests and releases them at a steady pace."));
+        help("rate", tr("How fast the queue drains, e.g. 10/s."));
+        help("burst", tr("Queue size; requests beyond it are refused."));
+        break;
+    case Algorithm::Gcra:
+        help("algorithm", tr("A steady pace plus a burst allowance; one timestamp."));
+        help("rate", tr("The sustained pace, e.g. 5/m."));
+        help("burst", tr("Extra requests at once beyond the pace."));
+        break;
+    }
+    help("limit", tr("Requests admitted per window."));
+    switch (m_scope->currentIndex()) {
+    case GlobalScope:
+        help("scope", tr("One shared limit for all clients."));
+        break;
+    case IpScope:
+        help("scope", tr("One limit per client IP address."));
+        break;
+    case UserScope:
+        help("scope", tr("One limit per authenticated user."));
+        break;
+    case HeaderScope:
+        help("scope", tr("One limit per value of this header."));
+        break;
+    default:
+        help("scope", tr("One limit per value of this parameter."));
+        break;
+    }
+    help("route", tr("What it guards, for people and exports."));
+    help("description", tr("One line: why this limit exists."));
+    help("key_prefix", tr("Keys are <prefix><id>:{<subject>}."));
+    switch (m_onRedisError->currentIndex()) {
+    case 0:
+        help("on_redis_error", tr("Redis down: requests pass (fail open)."));
+        break;
+    case 1:
+        help("on_redis_error", tr("Redis down: requests are refused (fail closed)."));
+        break;
+    default:
+        help("on_redis_error", tr("Redis down: each instance limits on its own."));
+        break;
+    }
+}
+
+void RuleEditor::updatePreview()
+{
+    if (!m_editing) {
+        return;
+    }
+    if (!m_valid) {
+        m_keyPreview->setText(tr("<span style=\"color:#5f6770;\">Key: fix the fields marked in "
+                                 "red to see it.</span>"));
+        m_headersPreview->setText(
+            tr("<span style=\"color:#5f6770;\">Headers: fix the fields marked in red to see "
+               "them.</span>"));
+        return;
+    }
+    const Rule &rule = *m_valid;
+    const QByteArray sample = sampleSubject(rule.scope);
+    m_subject->setPlaceholderText(QString::fromUtf8(sample));
+    const QByteArray subject = m_subject->text().isEmpty() ? sample : m_subject->text().toUtf8();
+    const RulePreview p = previewRule(rule, subject);
+    const auto code = [](const QString &text) {
+        return QStringLiteral("<code>%1</code>").arg(text.toHtmlEscaped());
+    };
+    m_keyPreview->setText(tr("Redis key: %1").arg(code(QString::fromUtf8(p.key))));
+
+    QStringList lines;
+    const QString grey = QStringLiteral("<span style=\"color:#5f6770;\">%1</span>");
+    lines << grey.arg(tr("First request: 200%1")
+                          .arg(p.firstDelayMs > 0 ? tr(", released after %1 ms").arg(p.firstDelayMs)
+                                                  : QString()));
+    lines << code(QStringLiteral("RateLimit-Policy: ") + p.policyHeader);
+    lines << code(QStringLiteral("RateLimit: ") + p.firstHeader);
+    if (p.denies) {
+        lines << grey.arg(
+            tr("Request %1 at the same instant: 429 Too Many Requests%2")
+                .arg(p.admittedAtOnce + 1)
+                .arg(rule.shadow ? tr(" (shadow: recorded, let through)") : QString()));
+        if (!p.retryAfter.isEmpty()) {
+            lines << code(QStringLiteral("Retry-After: ") + p.retryAfter);
+        }
+        lines << code(QStringLiteral("RateLimit: ") + p.deniedHeader);
+    }
+    if (!rule.enabled) {
+        lines << grey.arg(tr("Disabled: no request is limited by this rule."));
+    }
+    m_headersPreview->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void RuleEditor::apply()
+{
+    if (!m_editing || !m_valid || !isModified()) {
+        return;
+    }
+    const Rule rule = *m_valid;
+    const int row = m_row;
+    Q_EMIT applied(rule, row); // the page puts it in the table and calls edit() on its row
+}
+
+void RuleEditor::revert()
+{
+    if (!m_editing) {
+        return;
+    }
+    if (m_row >= 0 && size_t(m_row) < m_set.rules.size()) {
+        load(m_set.rules[size_t(m_row)]);
+    } else {
+        clear();
+    }
+}
+
+} // namespace sluice::ui

@@ -1,0 +1,191 @@
+#include "rulesmodel.h"
+
+#include <QColor>
+#include <QFont>
+
+namespace sluice::ui {
+
+RulesModel::RulesModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{}
+
+int RulesModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_set.rules.size());
+}
+
+int RulesModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString RulesModel::algorithmText(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::FixedWindow:
+        return tr("fixed window");
+    case Algorithm::SlidingLog:
+        return tr("sliding log");
+    case Algorithm::SlidingCounter:
+        return tr("sliding counter");
+    case Algorithm::TokenBucket:
+        return tr("token bucket");
+    case Algorithm::LeakyBucket:
+        return tr("leaky bucket");
+    case Algorithm::Gcra:
+        break;
+    }
+    return tr("GCRA");
+}
+
+QString RulesModel::flagsText(const Rule &rule)
+{
+    QStringList flags;
+    if (rule.shadow) {
+        flags << tr("shadow");
+    }
+    if (!rule.enabled) {
+        flags << tr("disabled");
+    }
+    return flags.join(QStringLiteral(", "));
+}
+
+QVariant RulesModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const Rule &r = rule(index.row());
+    const QString where = m_where.value(index.row());
+    if (role == RuleIdRole) {
+        return r.id;
+    }
+    if (role == Qt::DisplayRole || role == SortRole) {
+        switch (index.column()) {
+        case IdColumn:
+            return r.id;
+        case AlgorithmColumn:
+            return role == SortRole ? QVariant(int(r.algorithm)) : algorithmText(r.algorithm);
+        case LimitColumn:
+            return r.describe();
+        case ScopeColumn:
+            return r.scope.toString();
+        case RouteColumn:
+            return r.route;
+        case FlagsColumn:
+            return flagsText(r);
+        case WhereColumn:
+            return where;
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == FlagsColumn && r.shadow) {
+            return tr("Shadow: decisions are made and recorded, requests are never blocked");
+        }
+        if (index.column() == WhereColumn && where == tr("unsaved")) {
+            return tr("Changed here and not yet pushed to Redis or exported to a file");
+        }
+        return r.description.isEmpty() ? QVariant() : QVariant(r.description);
+    }
+    if (role == Qt::ForegroundRole) {
+        if (!r.enabled) {
+            return QColor(0x8a, 0x92, 0x9c);
+        }
+        if (index.column() == WhereColumn && where == tr("unsaved")) {
+            return QColor(0xb0, 0x6a, 0x00);
+        }
+        if (index.column() == FlagsColumn && r.shadow) {
+            return QColor(0x6b, 0x4f, 0xa8);
+        }
+        return {};
+    }
+    if (role == Qt::FontRole && index.column() == IdColumn) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    return {};
+}
+
+QVariant RulesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (section) {
+    case IdColumn:
+        return tr("Id");
+    case AlgorithmColumn:
+        return tr("Algorithm");
+    case LimitColumn:
+        return tr("Limit");
+    case ScopeColumn:
+        return tr("Scope");
+    case RouteColumn:
+        return tr("Route");
+    case FlagsColumn:
+        return tr("Flags");
+    case WhereColumn:
+        return tr("Where");
+    default:
+        return {};
+    }
+}
+
+int RulesModel::rowOf(const QString &id) const
+{
+    for (size_t i = 0; i < m_set.rules.size(); ++i) {
+        if (m_set.rules[i].id == id) {
+            return int(i);
+        }
+    }
+    return -1;
+}
+
+void RulesModel::reset(RuleSet set, const QString &where)
+{
+    beginResetModel();
+    m_set = std::move(set);
+    m_where = QStringList(qsizetype(m_set.rules.size()), where);
+    endResetModel();
+}
+
+void RulesModel::setAllWhere(const QString &where)
+{
+    for (QString &w : m_where) {
+        w = where;
+    }
+    if (!m_where.isEmpty()) {
+        Q_EMIT dataChanged(index(0, WhereColumn), index(rowCount() - 1, WhereColumn));
+    }
+}
+
+void RulesModel::replaceRule(int row, const Rule &rule, const QString &where)
+{
+    Q_ASSERT(row >= 0 && row < rowCount());
+    m_set.rules[size_t(row)] = rule;
+    m_where[row] = where;
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void RulesModel::insertRule(int row, const Rule &rule, const QString &where)
+{
+    row = std::clamp(row, 0, rowCount());
+    beginInsertRows({}, row, row);
+    m_set.rules.insert(m_set.rules.begin() + row, rule);
+    m_where.insert(row, where);
+    endInsertRows();
+}
+
+void RulesModel::removeRule(int row)
+{
+    Q_ASSERT(row >= 0 && row < rowCount());
+    beginRemoveRows({}, row, row);
+    m_set.rules.erase(m_set.rules.begin() + row);
+    m_where.removeAt(row);
+    endRemoveRows();
+}
+
+} // namespace sluice::ui

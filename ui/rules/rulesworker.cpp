@@ -1,0 +1,130 @@
+#include "rulesworker.h"
+
+#include "rules/rulewatcher.h"
+
+namespace sluice::ui {
+
+namespace {
+
+Connection::Options options()
+{
+    Connection::Options o;
+    o.connectTimeout = std::chrono::milliseconds(2000);
+    o.commandTimeout = std::chrono::milliseconds(5000);
+    return o;
+}
+
+} // namespace
+
+RulesWorker::RulesWorker(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<sluice::ui::StoreReply>();
+    qRegisterMetaType<sluice::RuleSet>();
+}
+
+RulesWorker::~RulesWorker()
+{
+    if (m_watcher) {
+        m_watcher->stop(); // joins its thread: in this worker's thread, never the GUI's
+    }
+}
+
+void RulesWorker::setEndpoint(const std::optional<Endpoint> &endpoint, const QByteArray &ns)
+{
+    if (m_watcher) {
+        m_watcher->stop();
+        delete m_watcher;
+        m_watcher = nullptr;
+    }
+    m_connection.reset();
+    m_endpoint = endpoint;
+    m_store = rules::RuleStore(ns);
+    if (!m_endpoint) {
+        return;
+    }
+    rules::RuleWatcher::Options o;
+    o.maxBackoff = std::chrono::milliseconds(4000);
+    m_watcher = new rules::RuleWatcher(*m_endpoint, m_store, o, this);
+    connect(m_watcher, &rules::RuleWatcher::rulesChanged, this, &RulesWorker::storeChanged);
+    connect(m_watcher, &rules::RuleWatcher::errorOccurred, this, &RulesWorker::watchError);
+    m_watcher->start();
+}
+
+Connection *RulesWorker::connection(Error *error)
+{
+    if (!m_endpoint) {
+        *error = Error::make(Error::Kind::Io, tr("not connected to Redis"));
+        return nullptr;
+    }
+    if (m_connection && m_connection->isBroken()) {
+        if (auto r = m_connection->reconnect(); !r) {
+            *error = r.error();
+            return nullptr;
+        }
+    }
+    if (!m_connection) {
+        auto c = Connection::open(*m_endpoint, options());
+        if (!c) {
+            *error = c.error();
+            return nullptr;
+        }
+        m_connection.emplace(std::move(*c));
+    }
+    return &*m_connection;
+}
+
+void RulesWorker::fail(StoreReply &reply, const Error &error)
+{
+    reply.ok = false;
+    reply.error = error.message;
+    reply.conflict = error.kind == Error::Kind::Conflict;
+    reply.connectionLoss = error.isConnectionLoss();
+}
+
+void RulesWorker::pull(quint64 request)
+{
+    StoreReply reply;
+    reply.op = StoreReply::Op::Pull;
+    reply.request = request;
+    Error error;
+    if (Connection *c = connection(&error)) {
+        auto s = m_store.pull(*c);
+        if (s) {
+            reply.ok = true;
+            reply.version = s->version;
+            reply.set = std::move(s->set);
+        } else {
+            fail(reply, s.error());
+        }
+    } else {
+        fail(reply, error);
+    }
+    Q_EMIT answered(reply);
+}
+
+void RulesWorker::push(quint64 request, const RuleSet &set, bool force)
+{
+    StoreReply reply;
+    reply.op = StoreReply::Op::Push;
+    reply.request = request;
+    reply.forced = force;
+    Error error;
+    if (Connection *c = connection(&error)) {
+        auto r = m_store.push(*c, set, force);
+        if (r) {
+            reply.ok = true;
+            reply.version = r->version;
+            reply.added = r->added;
+            reply.changed = r->changed;
+            reply.removed = r->removed;
+        } else {
+            fail(reply, r.error());
+        }
+    } else {
+        fail(reply, error);
+    }
+    Q_EMIT answered(reply);
+}
+
+} // namespace sluice::ui

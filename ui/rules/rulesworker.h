@@ -1,0 +1,74 @@
+#pragma once
+
+#include "redis/connection.h"
+#include "rules/rule.h"
+#include "rules/rulestore.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QStringList>
+
+#include <optional>
+
+namespace sluice::rules {
+class RuleWatcher;
+}
+
+namespace sluice::ui {
+
+// The answer to one pull or push of the Rules page, as a value.
+struct StoreReply
+{
+    enum class Op { Pull, Push };
+    Op op = Op::Pull;
+    quint64 request = 0; // the page's request id, echoed
+    bool ok = false;
+    bool conflict = false;               // push refused: the store moved past set.basedOn
+    bool connectionLoss = false;         // Redis could not be reached (the page disables push)
+    QString error;                       // what went wrong, in words (the core's message)
+    qint64 version = 0;                  // pull: the store's version; push: the version now stored
+    RuleSet set;                         // pull: the store's rules (basedOn = version)
+    QStringList added, changed, removed; // push: what it did
+    bool forced = false;
+};
+
+// The Rules page's Redis side, on a thread of its own (ARCHITECTURE.md "Threads"): create it,
+// move it to its QThread, call its slots only through queued calls. It has its own Connection
+// to the session's endpoint (opened on first use, reopened after a loss) for pulls and pushes
+// through the core RuleStore, and a RuleWatcher (living in this thread; it runs its own
+// subscriber thread) that reports every new store version. Nothing here touches widgets.
+class RulesWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RulesWorker(QObject *parent = nullptr);
+    ~RulesWorker() override;
+
+public Q_SLOTS:
+    // A new session (or none): closes the connection, restarts the watcher on `endpoint`.
+    // `ns` is the RuleStore namespace ("{sluice}:" unless a test says otherwise).
+    void setEndpoint(const std::optional<sluice::Endpoint> &endpoint, const QByteArray &ns);
+    void pull(quint64 request);
+    void push(quint64 request, const sluice::RuleSet &set, bool force);
+
+Q_SIGNALS:
+    void answered(const sluice::ui::StoreReply &reply);
+    // The watcher saw a store version (once after every start, then on every change).
+    void storeChanged(const sluice::RuleSet &set, qint64 version);
+    // The watcher lost Redis (once per failure streak); it keeps retrying by itself.
+    void watchError(const QString &message);
+
+private:
+    // The connection, opened if needed; nullptr and `error` set when Redis cannot be reached.
+    Connection *connection(Error *error);
+    void fail(StoreReply &reply, const Error &error);
+
+    std::optional<Endpoint> m_endpoint;
+    std::optional<Connection> m_connection;
+    rules::RuleStore m_store;
+    rules::RuleWatcher *m_watcher = nullptr; // owned (child)
+};
+
+} // namespace sluice::ui
+
+Q_DECLARE_METATYPE(sluice::ui::StoreReply)
