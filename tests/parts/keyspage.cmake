@@ -1,0 +1,3 @@
+# The console's Keys page, driven offscreen against the fixture's Redis and private servers
+# that the test starts, kills and restarts.
+sluice_test(keyspage REDIS LIBS sluice_ui Qt6::Network TIMEOUT 600)

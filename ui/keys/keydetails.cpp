@@ -1,0 +1,227 @@
+#include "keydetails.h"
+
+#include "keypresentation.h"
+
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QVBoxLayout>
+
+namespace sluice::ui {
+
+using keys::Health;
+
+namespace {
+
+QLabel *value(QWidget *parent, const char *name)
+{
+    auto *l = new QLabel(parent);
+    l->setObjectName(QString::fromLatin1(name));
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setTextFormat(Qt::PlainText);
+    return l;
+}
+
+QString ttlWords(qint64 pttl)
+{
+    if (pttl == -1) {
+        return KeyDetails::tr("never expires (no TTL)");
+    }
+    if (pttl == -2) {
+        return KeyDetails::tr("gone: deleted or expired since it was listed");
+    }
+    if (pttl < 0) {
+        return KeyDetails::tr("unknown (the read failed)");
+    }
+    return KeyDetails::tr("%1 when read (%2 ms)")
+        .arg(keypresentation::ttlText(pttl), QLocale().toString(pttl));
+}
+
+} // namespace
+
+KeyDetails::KeyDetails(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("keyDetails"));
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 6, 0, 0);
+    m_placeholder = new QLabel(tr("Select a key to see its value, its decoded state, its rule "
+                                  "and what its health means."),
+                               this);
+    m_placeholder->setObjectName(QStringLiteral("detailsPlaceholder"));
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setStyleSheet(QStringLiteral("QLabel { color: #6b737c; }"));
+    outer->addWidget(m_placeholder);
+
+    m_body = new QWidget(this);
+    outer->addWidget(m_body, 1);
+    auto *h = new QHBoxLayout(m_body);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->setSpacing(20);
+
+    auto *left = new QVBoxLayout;
+    left->setSpacing(6);
+    m_title = value(m_body, "detailsKey");
+    m_title->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QFont tf = m_title->font();
+    tf.setBold(true);
+    m_title->setFont(tf);
+    left->addWidget(m_title);
+    auto *form = new QFormLayout;
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
+    form->setHorizontalSpacing(10);
+    form->setVerticalSpacing(4);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_type = value(m_body, "detailsType");
+    m_ttl = value(m_body, "detailsTtl");
+    m_rule = value(m_body, "detailsRule");
+    m_subject = value(m_body, "detailsSubject");
+    m_state = value(m_body, "detailsState");
+    m_health = value(m_body, "detailsHealth");
+    form->addRow(tr("Type:"), m_type);
+    form->addRow(tr("TTL:"), m_ttl);
+    form->addRow(tr("Rule:"), m_rule);
+    form->addRow(tr("Subject:"), m_subject);
+    form->addRow(tr("State:"), m_state);
+    form->addRow(tr("Health:"), m_health);
+    left->addLayout(form);
+    left->addStretch(1);
+    h->addLayout(left, 4);
+
+    // The verdict explained, beside the facts (the pane is short: the table gets the height).
+    auto *middle = new QVBoxLayout;
+    middle->setSpacing(4);
+    m_explanationTitle = new QLabel(tr("Why it is flagged"), m_body);
+    QFont bold = m_explanationTitle->font();
+    bold.setBold(true);
+    m_explanationTitle->setFont(bold);
+    middle->addWidget(m_explanationTitle);
+    m_explanation = value(m_body, "detailsExplanation");
+    middle->addWidget(m_explanation);
+    middle->addStretch(1);
+    h->addLayout(middle, 4);
+
+    auto *right = new QVBoxLayout;
+    right->setSpacing(4);
+    m_rawTitle = new QLabel(tr("Raw value"), m_body);
+    m_rawTitle->setFont(bold);
+    right->addWidget(m_rawTitle);
+    m_raw = new QPlainTextEdit(m_body);
+    m_raw->setObjectName(QStringLiteral("rawValue"));
+    m_raw->setReadOnly(true);
+    m_raw->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    right->addWidget(m_raw, 1);
+    h->addLayout(right, 3);
+
+    setKey(std::nullopt, nullptr);
+}
+
+std::optional<QByteArray> KeyDetails::key() const
+{
+    if (!m_info) {
+        return std::nullopt;
+    }
+    return m_info->key;
+}
+
+void KeyDetails::setKey(const std::optional<keys::KeyInfo> &info, const Rule *rule)
+{
+    const bool sameKey = info && m_info && info->key == m_info->key;
+    m_info = info;
+    m_placeholder->setVisible(!info);
+    m_body->setVisible(info.has_value());
+    if (!info) {
+        m_raw->clear();
+        return;
+    }
+    const keys::KeyInfo &k = *info;
+    m_title->setText(keypresentation::displayBytes(k.key));
+    m_type->setText(k.exists() ? QString::fromLatin1(k.type) : tr("gone"));
+    m_ttl->setText(ttlWords(k.pttlMs));
+    if (k.hasRule()) {
+        QString text = rule ? tr("%1: %2").arg(k.ruleId, rule->describe()) : k.ruleId;
+        if (k.maxTtlMs > 0) {
+            text +=
+                QLatin1Char('\n') +
+                tr("its state needs a TTL of %1 at most").arg(keypresentation::ttlText(k.maxTtlMs));
+        }
+        m_rule->setText(text);
+        m_subject->setText(keypresentation::displayBytes(k.subject));
+    } else {
+        m_rule->setText(k.health == Health::Orphan ? tr("none: no rule produces this key")
+                                                   : tr("none (no rules loaded: open the Rules "
+                                                        "page to judge keys by their rule)"));
+        m_subject->setText(QStringLiteral("—"));
+    }
+    const QString state = k.state.describe();
+    m_state->setText(state.isEmpty() ? tr("not decoded (no rule)") : state);
+    m_health->setText(k.exists() ? keypresentation::flagText(k.health) : tr("gone"));
+    QPalette pal = m_health->palette();
+    pal.setColor(QPalette::WindowText, keypresentation::flagColor(k.health));
+    m_health->setPalette(pal);
+    const QString why = k.explanation();
+    m_explanationTitle->setVisible(!why.isEmpty());
+    m_explanation->setVisible(!why.isEmpty());
+    m_explanation->setText(why.isEmpty() ? QString() : why + QLatin1Char('.'));
+    const QColor tone = keypresentation::flagColor(k.health);
+    m_explanation->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; border-left: 3px solid %2; padding: 6px 8px; }")
+            .arg(QColor::fromHsvF(tone.hsvHueF(), 0.07, 0.99).name(), tone.name()));
+    if (!sameKey) {
+        m_raw->setPlainText(tr("reading…"));
+    }
+}
+
+void KeyDetails::setValue(const keys::KeysWorker::RawValue &v)
+{
+    if (!m_info || v.key != m_info->key) {
+        return;
+    }
+    if (!v.error.isEmpty()) {
+        m_raw->setPlainText(tr("Could not read the value: %1").arg(v.error));
+        return;
+    }
+    QStringList lines;
+    const QString type = QString::fromLatin1(v.type);
+    if (v.type == "none") {
+        lines << tr("(the key is gone)");
+    } else if (v.type == "string") {
+        lines << (v.size == 1 ? tr("string, 1 byte")
+                              : tr("string, %1 bytes").arg(QLocale().toString(v.size)));
+        for (const auto &e : v.entries) {
+            lines << keypresentation::displayBytes(e.second);
+        }
+        if (!v.entries.isEmpty() && v.entries.first().second.size() < v.size) {
+            lines << tr("… (the first %1 bytes)").arg(v.entries.first().second.size());
+        }
+    } else if (v.size < 0) {
+        lines << tr("%1: no raw view for this type").arg(type);
+    } else {
+        lines << (v.size == 1 ? tr("%1, 1 entry").arg(type)
+                              : tr("%1, %2 entries").arg(type, QLocale().toString(v.size)));
+        int width = 0;
+        for (const auto &e : v.entries) {
+            width = std::max(width, int(keypresentation::displayBytes(e.first).size()));
+        }
+        width = std::min(width, 32);
+        for (const auto &e : v.entries) {
+            if (e.first.isEmpty() && (v.type == "list" || v.type == "set")) {
+                lines << keypresentation::displayBytes(e.second);
+            } else {
+                lines << keypresentation::displayBytes(e.first).leftJustified(width) +
+                             QStringLiteral("  ") + keypresentation::displayBytes(e.second);
+            }
+        }
+        if (v.entries.size() < v.size) {
+            lines << tr("… (%1 of %2 shown)").arg(v.entries.size()).arg(v.size);
+        }
+    }
+    m_raw->setPlainText(lines.join(QLatin1Char('\n')));
+}
+
+} // namespace sluice::ui

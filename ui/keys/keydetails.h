@@ -1,0 +1,49 @@
+#pragma once
+
+#include "keys/keyinfo.h"
+#include "keys/keysworker.h"
+#include "rules/rule.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QPlainTextEdit;
+
+namespace sluice::ui {
+
+// The Keys page's details pane for the selected key: what it is (type, TTL), its rule in words
+// (Rule::describe()), the state decoded, the verdict with its explanation (KeyInfo::
+// explanation(), which spells out the INCR-after-expiry cause), and the raw value as Redis
+// holds it (KeysWorker::RawValue, read on selection). Never a modal. GUI thread.
+class KeyDetails : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit KeyDetails(QWidget *parent = nullptr);
+
+    // nullopt: nothing selected. `rule` may be null (no rule, or no rules loaded). A new key
+    // clears the raw value until setValue() brings it; the same key keeps it (a refresh).
+    void setKey(const std::optional<keys::KeyInfo> &info, const Rule *rule);
+    void setValue(const keys::KeysWorker::RawValue &value);
+    std::optional<QByteArray> key() const;
+
+private:
+    std::optional<keys::KeyInfo> m_info;
+    QLabel *m_title;
+    QLabel *m_type;
+    QLabel *m_ttl;
+    QLabel *m_rule;
+    QLabel *m_subject;
+    QLabel *m_explanationTitle;
+    QLabel *m_state;
+    QLabel *m_health;
+    QLabel *m_explanation;
+    QLabel *m_rawTitle;
+    QPlainTextEdit *m_raw;
+    QWidget *m_body;
+    QLabel *m_placeholder;
+};
+
+} // namespace sluice::ui

@@ -1,0 +1,212 @@
+#include "keypresentation.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+#include <QStringDecoder>
+
+namespace sluice::ui::keypresentation {
+
+QString displayBytes(const QByteArray &bytes)
+{
+    QString out;
+    out.reserve(bytes.size());
+    qsizetype i = 0;
+    while (i < bytes.size()) {
+        const auto c = static_cast<unsigned char>(bytes[i]);
+        if (c >= 0x20 && c < 0x7f) {
+            if (c == '\\') {
+                out += QLatin1String("\\\\");
+            } else {
+                out += QLatin1Char(char(c));
+            }
+            ++i;
+            continue;
+        }
+        if (c == '\n' || c == '\r' || c == '\t') {
+            out += QLatin1Char('\\');
+            out += QLatin1Char(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+            ++i;
+            continue;
+        }
+        // A multi-byte UTF-8 sequence that decodes cleanly stays as it is.
+        const int len = c >= 0xf0 && c < 0xf5   ? 4
+                        : c >= 0xe0 && c < 0xf0 ? 3
+                        : c >= 0xc2 && c < 0xe0 ? 2
+                                                : 0;
+        if (len > 0 && i + len <= bytes.size()) {
+            QStringDecoder dec(QStringDecoder::Utf8);
+            const QString s = dec(bytes.mid(i, len));
+            if (!dec.hasError() && !s.isEmpty() && !s.contains(QChar::ReplacementCharacter)) {
+                out += s;
+                i += len;
+                continue;
+            }
+        }
+        out += QStringLiteral("\\x%1").arg(c, 2, 16, QLatin1Char('0'));
+        ++i;
+    }
+    return out;
+}
+
+QString ttlText(qint64 ms)
+{
+    if (ms < 0) {
+        return {};
+    }
+    if (ms < 10'000) {
+        return QCoreApplication::translate("sluice::ui::KeysPage", "%1 s")
+            .arg(QString::number(double(ms) / 1000.0, 'f', 1));
+    }
+    const qint64 s = (ms + 999) / 1000; // up: "1 s" until it is gone
+    if (s < 120) {
+        return QCoreApplication::translate("sluice::ui::KeysPage", "%1 s").arg(s);
+    }
+    if (s < 7200) {
+        if (s % 60 == 0) {
+            return QCoreApplication::translate("sluice::ui::KeysPage", "%1 min").arg(s / 60);
+        }
+        return QCoreApplication::translate("sluice::ui::KeysPage", "%1 min %2 s")
+            .arg(s / 60)
+            .arg(s % 60);
+    }
+    if (s < 2 * 86400) {
+        return QCoreApplication::translate("sluice::ui::KeysPage", "%1 h %2 min")
+            .arg(s / 3600)
+            .arg((s % 3600) / 60);
+    }
+    return QCoreApplication::translate("sluice::ui::KeysPage", "%1 d %2 h")
+        .arg(s / 86400)
+        .arg((s % 86400) / 3600);
+}
+
+QString flagText(keys::Health health)
+{
+    switch (health) {
+    case keys::Health::Ok:
+        return QCoreApplication::translate("sluice::ui::KeysPage", "ok");
+    case keys::Health::NoTtl:
+        return QCoreApplication::translate("sluice::ui::KeysPage", "never expires");
+    case keys::Health::TtlExceedsRule:
+        return QCoreApplication::translate("sluice::ui::KeysPage", "TTL too long");
+    case keys::Health::Orphan:
+        return QCoreApplication::translate("sluice::ui::KeysPage", "no rule");
+    case keys::Health::WrongType:
+        return QCoreApplication::translate("sluice::ui::KeysPage", "wrong type");
+    }
+    return {};
+}
+
+QColor flagColor(keys::Health health)
+{
+    switch (health) {
+    case keys::Health::Ok:
+        return QColor(0x2e, 0x8b, 0x4a);
+    case keys::Health::NoTtl:
+        return QColor(0xc0, 0x39, 0x2b);
+    case keys::Health::TtlExceedsRule:
+        return QColor(0xb9, 0x77, 0x00);
+    case keys::Health::Orphan:
+        return QColor(0x6b, 0x73, 0x7c);
+    case keys::Health::WrongType:
+        return QColor(0x7d, 0x3c, 0xb5);
+    }
+    return {};
+}
+
+int flagSeverity(keys::Health health)
+{
+    switch (health) {
+    case keys::Health::WrongType:
+        return 4;
+    case keys::Health::NoTtl:
+        return 3;
+    case keys::Health::TtlExceedsRule:
+        return 2;
+    case keys::Health::Orphan:
+        return 1;
+    case keys::Health::Ok:
+        return 0;
+    }
+    return 0;
+}
+
+QIcon flagIcon(keys::Health health)
+{
+    static QHash<int, QIcon> cache;
+    const int id = int(health);
+    if (auto it = cache.constFind(id); it != cache.constEnd()) {
+        return *it;
+    }
+    QIcon icon;
+    for (int size : {16, 32}) {
+        QPixmap pm(size, size);
+        pm.fill(Qt::transparent);
+        QPainter p(&pm);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.scale(size / 16.0, size / 16.0);
+        const QColor c = flagColor(health);
+        QPen white(Qt::white, 1.8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        switch (health) {
+        case keys::Health::NoTtl: {
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            p.drawEllipse(QRectF(0.5, 0.5, 15, 15));
+            // An infinity sign: two loops.
+            p.setPen(QPen(Qt::white, 1.6));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(QRectF(2.6, 5.2, 5.4, 5.6));
+            p.drawEllipse(QRectF(8.0, 5.2, 5.4, 5.6));
+            break;
+        }
+        case keys::Health::TtlExceedsRule: {
+            QPainterPath tri;
+            tri.moveTo(8, 0.8);
+            tri.lineTo(15.4, 14.6);
+            tri.lineTo(0.6, 14.6);
+            tri.closeSubpath();
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            p.drawPath(tri);
+            p.setPen(white);
+            p.drawLine(QPointF(8, 5.5), QPointF(8, 9.8));
+            p.drawPoint(QPointF(8, 12.3));
+            break;
+        }
+        case keys::Health::Orphan: {
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            p.drawEllipse(QRectF(0.5, 0.5, 15, 15));
+            p.setPen(Qt::white);
+            QFont f = p.font();
+            f.setPixelSize(12);
+            f.setBold(true);
+            p.setFont(f);
+            p.drawText(QRectF(0, 0, 16, 16), Qt::AlignCenter, QStringLiteral("?"));
+            break;
+        }
+        case keys::Health::WrongType: {
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            p.drawRoundedRect(QRectF(0.5, 0.5, 15, 15), 3, 3);
+            p.setPen(white);
+            p.drawLine(QPointF(5, 5), QPointF(11, 11));
+            p.drawLine(QPointF(11, 5), QPointF(5, 11));
+            break;
+        }
+        case keys::Health::Ok: {
+            p.setPen(QPen(c, 2.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+            p.drawPolyline(QPolygonF({QPointF(3, 8.5), QPointF(6.5, 12), QPointF(13, 4.5)}));
+            break;
+        }
+        }
+        p.end();
+        icon.addPixmap(pm);
+    }
+    cache.insert(id, icon);
+    return icon;
+}
+
+} // namespace sluice::ui::keypresentation

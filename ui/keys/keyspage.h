@@ -1,0 +1,162 @@
+#pragma once
+
+#include "keys/keyfixer.h"
+#include "keys/keyinfo.h"
+#include "keys/keyscanner.h"
+#include "keys/keysworker.h"
+#include "rules/rule.h"
+
+#include <QHash>
+#include <QPointer>
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSplitter;
+class QTableView;
+class QThread;
+class QTimer;
+
+namespace sluice::ui {
+
+class ConnectionController;
+class HealthBanner;
+class KeyDetails;
+class KeysFilterProxy;
+class KeysModel;
+struct ConnectionState;
+
+// The console's Keys page (CONSOLE.md "Keys"): the limiter keys of the session's Redis, their
+// state and TTL, and what is wrong with them. All Redis work runs in a keys::KeysWorker on a
+// QThread of its own (one per session, made again on sessionChanged): the scan comes in pages
+// that the table shows as they arrive, the visible rows (and the selected one) are read again
+// every second, and fixes run there too. The GUI thread never waits on the network.
+//
+// - Health banner on top, with "Show them" (only flagged), "Fix all from rules", "Delete all
+//   flagged"; Set TTL / Delete for the selection. Every write asks first, saying how many
+//   keys, and ends with a report in the page.
+// - A lost connection shows a message; the table keeps its last data and recovers by itself
+//   (the worker reconnects on its next refresh). A scan cut by a Redis restart ends with a
+//   message; the keys read before stay.
+// - Without rules (until setRules()) keys are judged by their TTL only, scanned with the
+//   pattern typed, or "rate_limit:*".
+class KeysPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit KeysPage(ConnectionController *connection, QWidget *parent = nullptr);
+    ~KeysPage() override;
+
+    // Asks the user before a write: returns whether to go ahead. The default opens a message
+    // box (window-modal, answered asynchronously); tests install one that answers at once.
+    using Confirm = std::function<bool(const QString &question)>;
+    void setConfirm(Confirm confirm);
+
+    KeysModel *model() const { return m_model; }
+    KeysFilterProxy *proxy() const { return m_proxy; }
+    bool isScanning() const { return m_pendingScans > 0; }
+    bool isFixing() const { return m_fixing; }
+    QString message() const;
+
+public Q_SLOTS:
+    // The Rules page's set: keys are judged and decoded by it; rescans.
+    void setRules(const sluice::RuleSet &rules);
+    void refresh();     // F5: scan again
+    void focusFilter(); // Ctrl+F
+
+Q_SIGNALS:
+    // For the navigation badge and the status bar's headline.
+    void healthChanged(qint64 neverExpiring, qint64 flagged);
+    // A scan ended (completed, cancelled or failed); the table holds what it delivered.
+    void scanFinished(const sluice::keys::ScanSummary &summary);
+    // A fix or delete ended; the report is also shown in the page.
+    void fixFinished(const sluice::keys::KeyFixer::Report &report);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void startSession();
+    void stopSession(bool wait);
+    void startScan();
+    QList<QByteArray> patterns() const;
+    void updatePatternHint();
+
+    void onScanStarted();
+    void onPage(const QList<sluice::keys::KeyInfo> &keys, const sluice::keys::ScanProgress &p);
+    void onScanFinished(const sluice::keys::ScanSummary &summary);
+    void onRefreshed(const QList<sluice::keys::KeyInfo> &keys);
+    void onConnectionError(const QString &message);
+    void onConnectionState(const ConnectionState &state);
+    void onFixFinished(const sluice::keys::KeyFixer::Report &report);
+    void onCurrentChanged();
+    void onCountsChanged();
+
+    void updateVisible();
+    void repaintTtl();
+    void updateActions();
+    QList<keys::KeyInfo> selectedKeys() const;
+    const Rule *ruleOf(const keys::KeyInfo &info) const;
+
+    void fixSelection(bool deleteKeys);
+    void fixAll(bool deleteKeys);
+    void ask(const QString &question, const QString &yes, std::function<void()> then);
+    void beginFix();
+
+    enum class Tone { Info, Good, Warning, Bad };
+    // The message line holds two notes: the connection's (lost, not connected), which goes
+    // when Redis answers again, and the last scan's (stopped, restarted), which goes with the
+    // next scan. Both show when both are there.
+    void setConnectionNote(const QString &text, Tone tone = Tone::Warning);
+    void setScanNote(const QString &text, Tone tone = Tone::Warning);
+    void updateMessage();
+    void showReport(const QString &text, Tone tone, const QString &details = {});
+
+    ConnectionController *m_connection;
+    std::optional<RuleSet> m_rules;
+    Confirm m_confirm;
+
+    QThread *m_thread = nullptr;
+    keys::KeysWorker *m_worker = nullptr;
+    int m_pendingScans = 0;
+    bool m_fixing = false;
+    bool m_connectionTrouble = false;
+    QString m_connectionNote;
+    Tone m_connectionTone = Tone::Warning;
+    QString m_scanNote;
+    Tone m_scanTone = Tone::Warning;
+    bool m_scanFailed = false;
+    qint64 m_lastNeverExpiring = -1;
+    qint64 m_lastFlagged = -1;
+    QHash<QByteArray, int> m_visibleRows; // key -> source row, of the keys sent to the worker
+
+    KeysModel *m_model;
+    KeysFilterProxy *m_proxy;
+    HealthBanner *m_banner;
+    QLabel *m_message;
+    QWidget *m_reportBox;
+    QLabel *m_report;
+    QLineEdit *m_pattern;
+    QLineEdit *m_filter;
+    QCheckBox *m_onlyFlagged;
+    QProgressBar *m_progress;
+    QLabel *m_count;
+    QPushButton *m_cancel;
+    QPushButton *m_setTtl;
+    QPushButton *m_delete;
+    QPushButton *m_rescan;
+    QSplitter *m_splitter;
+    QTableView *m_view;
+    KeyDetails *m_details;
+    QTimer *m_visibleTimer;
+    QTimer *m_filterTimer;
+    QTimer *m_ttlTimer;
+};
+
+} // namespace sluice::ui

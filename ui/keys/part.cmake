@@ -1,0 +1,11 @@
+# The Keys page (CONSOLE.md "Keys"): the limiter keys of the session's Redis, scanned and
+# refreshed by a core KeysWorker on its own thread, their health and the fixes.
+target_sources(sluice_ui PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/keypresentation.cpp ${CMAKE_CURRENT_LIST_DIR}/keypresentation.h
+    ${CMAKE_CURRENT_LIST_DIR}/keysmodel.cpp ${CMAKE_CURRENT_LIST_DIR}/keysmodel.h
+    ${CMAKE_CURRENT_LIST_DIR}/keysfilterproxy.cpp ${CMAKE_CURRENT_LIST_DIR}/keysfilterproxy.h
+    ${CMAKE_CURRENT_LIST_DIR}/ttldelegate.cpp ${CMAKE_CURRENT_LIST_DIR}/ttldelegate.h
+    ${CMAKE_CURRENT_LIST_DIR}/keydetails.cpp ${CMAKE_CURRENT_LIST_DIR}/keydetails.h
+    ${CMAKE_CURRENT_LIST_DIR}/healthbanner.cpp ${CMAKE_CURRENT_LIST_DIR}/healthbanner.h
+    ${CMAKE_CURRENT_LIST_DIR}/keyspage.cpp ${CMAKE_CURRENT_LIST_DIR}/keyspage.h
+)
