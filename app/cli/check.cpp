@@ -5,6 +5,8 @@
 
 #include "limiter/redislimiter.h"
 #include "redis/endpoint.h"
+#include "stats/statsflusher.h"
+#include "stats/statsrecorder.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -185,6 +187,7 @@ int check(const QList<QByteArray> &argv)
     }
     // The policy: a rule of a rule file or of the RuleStore, or given inline.
     std::optional<Policy> fromRules;
+    bool shadowRule = false; // a shadow rule's denials count as shadow-denied in the statistics
     if (args.has("rules") || args.has("from-redis") || args.has("rule")) {
         for (const char *inlineFlag :
              {"algorithm", "limit", "window", "rate", "burst", "id", "key-prefix"}) {
@@ -220,6 +223,7 @@ int check(const QList<QByteArray> &argv)
                  exitOk);
         }
         fromRules = rule->policy();
+        shadowRule = rule->shadow;
     }
     auto policy = fromRules ? Result<Policy>(*fromRules) : policyFromArgs(args);
     if (!policy) {
@@ -268,6 +272,15 @@ int check(const QList<QByteArray> &argv)
         return fail(command, connection.error().message, exitRuntime);
     }
     RedisLimiter limiter(std::move(*connection));
+    // Every decision counts in the per-rule statistics (core/stats), written once a second and
+    // the rest when the flusher goes out of scope, on every return path. Decisions at an
+    // injected --now-us are tests and simulations, not traffic: not counted.
+    stats::StatsRecorder recorder;
+    std::optional<stats::StatsFlusher> flusher;
+    if (!nowUs) {
+        flusher.emplace(*endpoint, &recorder);
+        flusher->start();
+    }
     const QByteArray key = policy->keyFor(subject);
     const Request request{&*policy, key, cost, nowUs, 0};
     const bool json = args.has("json");
@@ -296,6 +309,9 @@ int check(const QList<QByteArray> &argv)
                 closeArray();
                 const bool bad = r.error().kind == Error::Kind::Reply;
                 return fail(command, r.error().message, bad ? exitUsage : exitRuntime);
+            }
+            if (flusher) {
+                recorder.record(policy->id, subject, *r, shadowRule);
             }
             if (!json) {
                 out((toText(*r, key) + QLatin1Char('\n')).toUtf8());

@@ -1,0 +1,353 @@
+#include "loadgenerator.h"
+
+#include "limiter/redislimiter.h"
+#include "redis/connection.h"
+#include "sim/scenario.h"
+#include "stats/statsrecorder.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <chrono>
+
+namespace sluice::load {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+qint64 steadyUs()
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               SteadyClock::now().time_since_epoch())
+        .count();
+}
+
+Error invalid(const QString &message)
+{
+    return Error::make(Error::Kind::Invalid, message);
+}
+
+// After a failed reconnect, a worker waits this long before trying again (the requests due in
+// between count as errors): a dead Redis is not hammered with connects.
+constexpr qint64 reconnectGapUs = 200'000;
+
+} // namespace
+
+struct LoadGenerator::Shared
+{
+    std::atomic<bool> cancel{false};
+    std::atomic<bool> launched{false}; // start() succeeded
+    std::atomic<bool> started{false};  // the clock runs
+    std::atomic<bool> finished{false};
+    std::atomic<qint64> startUs{0}; // steady clock
+    std::atomic<qint64> endUs{0};
+    std::atomic<qint64> planned{0};
+    std::atomic<qint64> lagUs{0};
+    std::atomic<qint64> sent{0}, allowed{0}, denied{0}, shadowDenied{0}, errors{0};
+    struct PerRule
+    {
+        std::atomic<qint64> allowed{0}, denied{0}, shadowDenied{0}, errors{0};
+    };
+    std::unique_ptr<PerRule[]> perRule;
+
+    std::vector<Rule> rules; // the selected rules
+    std::vector<Policy> policies;
+
+    mutable std::mutex mutex; // error, lastError; the cv for sleeping workers
+    std::condition_variable wake;
+    QString error;
+    QString lastError;
+
+    void fail(const QString &message)
+    {
+        std::lock_guard lock(mutex);
+        error = message;
+    }
+    void failedDecisions(qint64 n, const QString &message, const std::vector<int> &ruleOf)
+    {
+        errors += n;
+        for (int r : ruleOf) {
+            perRule[size_t(r)].errors += 1;
+        }
+        std::lock_guard lock(mutex);
+        lastError = message;
+    }
+    // Sleeps until the steady-clock deadline or cancel(). False if cancelled.
+    bool sleepUntil(qint64 deadlineUs)
+    {
+        std::unique_lock lock(mutex);
+        const auto deadline = SteadyClock::time_point(std::chrono::microseconds(deadlineUs));
+        return !wake.wait_until(lock, deadline, [this] { return cancel.load(); });
+    }
+};
+
+LoadGenerator::LoadGenerator(LoadOptions o)
+    : m_options(std::move(o))
+    , m_shared(std::make_shared<Shared>())
+{}
+
+LoadGenerator::~LoadGenerator()
+{
+    cancel();
+    wait();
+}
+
+Result<void> LoadGenerator::start()
+{
+    if (m_runner.joinable() || m_shared->finished) {
+        return Error::make(Error::Kind::Internal,
+                           QStringLiteral("this load generator was started already"));
+    }
+    const LoadOptions &o = m_options;
+    if (o.threads < 1 || o.threads > maxThreads) {
+        return invalid(
+            QStringLiteral("threads: expected 1 to %1, got %2").arg(maxThreads).arg(o.threads));
+    }
+    if (o.subjects < 1 || o.subjects > sim::maxSubjects) {
+        return invalid(QStringLiteral("subjects: expected 1 to %1, got %2")
+                           .arg(sim::maxSubjects)
+                           .arg(o.subjects));
+    }
+    if (o.maxBatch < 1) {
+        return invalid(QStringLiteral("maxBatch: expected at least 1, got %1").arg(o.maxBatch));
+    }
+    // The rules: those named, else every enabled one.
+    std::vector<Rule> selected;
+    if (o.ruleIds.isEmpty()) {
+        for (const Rule &r : o.rules.rules) {
+            if (r.enabled) {
+                selected.push_back(r);
+            }
+        }
+        if (selected.empty()) {
+            return invalid(o.rules.rules.empty()
+                               ? QStringLiteral("rules: there are no rules to drive")
+                               : QStringLiteral("rules: every rule is disabled; name the rules "
+                                                "to drive"));
+        }
+    } else {
+        for (const QString &id : o.ruleIds) {
+            const Rule *r = o.rules.find(id);
+            if (r == nullptr) {
+                QStringList ids;
+                for (const Rule &x : o.rules.rules) {
+                    ids << x.id;
+                }
+                return invalid(QStringLiteral("rule '%1' is not in the rules (they are: %2)")
+                                   .arg(id, ids.isEmpty() ? QStringLiteral("none")
+                                                          : ids.join(QStringLiteral(", "))));
+            }
+            if (std::none_of(selected.begin(), selected.end(),
+                             [&](const Rule &s) { return s.id == id; })) {
+                selected.push_back(*r);
+            }
+        }
+    }
+    sim::Scenario s;
+    s.name = QStringLiteral("load");
+    s.durationUs = o.durationUs;
+    s.seed = o.seed;
+    s.subjects = o.subjects;
+    s.traffic = o.patterns.empty() ? std::vector<sim::TrafficPattern>{o.pattern} : o.patterns;
+    s.rules = selected;
+    if (const QList<Diagnostic> bad = sim::scenario::validate(s); !bad.isEmpty()) {
+        return invalid(bad.first().toString());
+    }
+
+    Shared &sh = *m_shared;
+    sh.rules = selected;
+    for (const Rule &r : selected) {
+        sh.policies.push_back(r.policy());
+    }
+    sh.perRule = std::make_unique<Shared::PerRule[]>(selected.size());
+
+    sh.launched = true;
+    std::shared_ptr<Shared> shared = m_shared;
+    const LoadOptions options = m_options;
+    m_runner = std::thread([shared, options, s] {
+        Shared &sh = *shared;
+        auto finish = [&] {
+            if (sh.endUs == 0) {
+                sh.endUs = sh.started ? steadyUs() : 0;
+            }
+            sh.finished = true;
+        };
+        auto traffic = sim::scenario::generate(s);
+        if (!traffic) {
+            sh.fail(traffic.error().message);
+            finish();
+            return;
+        }
+        const int nThreads = options.threads;
+        const size_t nRules = sh.policies.size();
+        sh.planned = qint64(traffic->arrivals.size() * nRules);
+        std::vector<std::vector<sim::Arrival>> shares{size_t(nThreads)};
+        for (const sim::Arrival &a : traffic->arrivals) {
+            shares[a.subject % quint32(nThreads)].push_back(a);
+        }
+        traffic->arrivals = {};
+        std::vector<Connection> connections;
+        connections.reserve(size_t(nThreads));
+        for (int i = 0; i < nThreads && !sh.cancel; ++i) {
+            auto c = Connection::open(options.endpoint);
+            if (!c) {
+                sh.fail(c.error().message);
+                finish();
+                return;
+            }
+            connections.push_back(std::move(*c));
+        }
+        if (sh.cancel) {
+            finish();
+            return;
+        }
+        const sim::Subjects subjects = traffic->subjects;
+        stats::StatsRecorder *recorder = options.recorder;
+        const int maxBatch = std::max<int>(options.maxBatch, int(nRules));
+
+        sh.startUs = steadyUs();
+        sh.started = true;
+        std::vector<std::thread> workers;
+        for (int t = 0; t < nThreads; ++t) {
+            workers.emplace_back([&, t] {
+                RedisLimiter limiter(std::move(connections[size_t(t)]));
+                const std::vector<sim::Arrival> &mine = shares[size_t(t)];
+                const qint64 t0 = sh.startUs;
+                std::vector<Request> batch;
+                std::vector<int> ruleOf;
+                std::vector<QByteArray> subjectOf;
+                qint64 lastReconnectUs = 0;
+                size_t next = 0;
+                while (next < mine.size() && !sh.cancel) {
+                    const qint64 now = steadyUs() - t0;
+                    if (mine[next].tUs > now) {
+                        if (!sh.sleepUntil(t0 + mine[next].tUs)) {
+                            break;
+                        }
+                        continue;
+                    }
+                    sh.lagUs = now - mine[next].tUs;
+                    batch.clear();
+                    ruleOf.clear();
+                    subjectOf.clear();
+                    for (; next < mine.size() && mine[next].tUs <= now &&
+                           batch.size() + nRules <= size_t(maxBatch);
+                         ++next) {
+                        const QByteArray name = subjects.name(mine[next].subject);
+                        for (size_t r = 0; r < nRules; ++r) {
+                            const Policy &p = sh.policies[r];
+                            batch.push_back(Request{&p, p.keyFor(name), 1, std::nullopt, 0});
+                            ruleOf.push_back(int(r));
+                            subjectOf.push_back(name);
+                        }
+                    }
+                    const qint64 n = qint64(batch.size());
+                    sh.sent += n;
+                    Connection &c = limiter.connection();
+                    if (c.isBroken()) {
+                        const qint64 at = steadyUs();
+                        if (at - lastReconnectUs < reconnectGapUs) {
+                            sh.failedDecisions(n,
+                                               QStringLiteral("Redis at %1 is unreachable")
+                                                   .arg(options.endpoint.display()),
+                                               ruleOf);
+                            continue;
+                        }
+                        lastReconnectUs = at;
+                        if (auto r = c.reconnect(); !r) {
+                            sh.failedDecisions(n, r.error().message, ruleOf);
+                            continue;
+                        }
+                    }
+                    auto results = limiter.decideBatch(batch);
+                    if (!results) {
+                        sh.failedDecisions(n, results.error().message, ruleOf);
+                        continue;
+                    }
+                    const qint64 second = QDateTime::currentSecsSinceEpoch();
+                    for (size_t i = 0; i < results->size(); ++i) {
+                        const Result<Decision> &d = (*results)[i];
+                        const size_t r = size_t(ruleOf[i]);
+                        if (!d) {
+                            sh.failedDecisions(1, d.error().message, {int(r)});
+                            continue;
+                        }
+                        const bool shadow = sh.rules[r].shadow;
+                        if (d->allowed) {
+                            ++sh.allowed;
+                            ++sh.perRule[r].allowed;
+                        } else if (shadow) {
+                            ++sh.shadowDenied;
+                            ++sh.perRule[r].shadowDenied;
+                        } else {
+                            ++sh.denied;
+                            ++sh.perRule[r].denied;
+                        }
+                        if (recorder != nullptr) {
+                            recorder->record(sh.rules[r].id, subjectOf[i], *d, shadow, second);
+                        }
+                    }
+                }
+            });
+        }
+        for (std::thread &w : workers) {
+            w.join();
+        }
+        // The run lasts the whole duration, even if the pattern's last request came earlier.
+        if (!sh.cancel) {
+            sh.sleepUntil(sh.startUs + s.durationUs);
+        }
+        sh.endUs = steadyUs();
+        finish();
+    });
+    return {};
+}
+
+void LoadGenerator::cancel()
+{
+    {
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->cancel = true;
+    }
+    m_shared->wake.notify_all();
+}
+
+void LoadGenerator::wait()
+{
+    if (m_runner.joinable()) {
+        m_runner.join();
+    }
+}
+
+LoadProgress LoadGenerator::progress() const
+{
+    const Shared &sh = *m_shared;
+    LoadProgress p;
+    p.finished = sh.finished;
+    p.sent = sh.sent;
+    p.allowed = sh.allowed;
+    p.denied = sh.denied;
+    p.shadowDenied = sh.shadowDenied;
+    p.errors = sh.errors;
+    p.planned = sh.planned;
+    p.durationS = double(m_options.durationUs) / 1e6;
+    p.cancelled = sh.cancel && p.finished;
+    p.running = sh.launched && !p.finished;
+    p.lagMs = double(sh.lagUs) / 1e3;
+    if (sh.started) {
+        const qint64 end = sh.endUs != 0 ? qint64(sh.endUs) : steadyUs();
+        p.elapsedS = double(end - sh.startUs) / 1e6;
+        p.ratePerS = p.elapsedS > 0 ? double(p.sent) / p.elapsedS : 0;
+    }
+    for (size_t i = 0; i < sh.rules.size() && sh.perRule; ++i) {
+        const Shared::PerRule &r = sh.perRule[i];
+        p.rules.append(RuleProgress{sh.rules[i].id, r.allowed, r.denied, r.shadowDenied, r.errors});
+    }
+    std::lock_guard lock(sh.mutex);
+    p.error = sh.error;
+    p.lastError = sh.lastError;
+    return p;
+}
+
+} // namespace sluice::load

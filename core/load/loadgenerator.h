@@ -1,0 +1,112 @@
+#pragma once
+
+#include "common/result.h"
+#include "redis/endpoint.h"
+#include "rules/rule.h"
+#include "sim/trafficpattern.h"
+#include "stats/stats.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace sluice::stats {
+class StatsRecorder;
+}
+
+namespace sluice::load {
+
+// What to run (issue 6 item 3). The traffic is the simulation lab's: `patterns` (or, when that
+// is empty, `pattern`) over [0, durationUs), drawn with `seed` over `subjects` generated
+// subjects (10.0.0.1, ...) exactly as sluice-cli simulate would draw them, then played in real
+// time: a request's time is a wall-clock deadline from the start of the run.
+struct LoadOptions
+{
+    Endpoint endpoint;
+    RuleSet rules;
+    QStringList ruleIds; // empty: every enabled rule of `rules`
+    sim::TrafficPattern pattern;
+    std::vector<sim::TrafficPattern> patterns; // when not empty, used instead of `pattern`
+    qint64 durationUs = 10 * 1'000'000;
+    int threads = 4;       // 1..maxThreads, each with its own connection
+    qint64 subjects = 100; // 1..sim::maxSubjects
+    quint64 seed = 1;
+    stats::StatsRecorder *recorder = nullptr; // not owned; flushing it is the caller's business
+    int maxBatch = 256; // requests pipelined in one round trip per thread, at most
+};
+
+inline constexpr int maxThreads = 256;
+
+// Per rule: every offered request is decided by every selected rule, each on its own (as in
+// the simulation lab), so the counters count decisions.
+struct RuleProgress
+{
+    QString ruleId;
+    qint64 allowed = 0;
+    qint64 denied = 0;       // enforced denials
+    qint64 shadowDenied = 0; // a shadow rule said no (the request would have gone through)
+    qint64 errors = 0;
+};
+
+// A snapshot. Counters are decisions (requests x rules). `error` is set when the run failed as a
+// whole (no connection at the start, bad traffic); a decision failing (Redis went away
+// mid-run) counts in `errors` and in `lastError`, and the run goes on, reconnecting.
+struct LoadProgress
+{
+    qint64 sent = 0, allowed = 0, denied = 0, errors = 0;
+    double elapsedS = 0;
+    double ratePerS = 0; // decisions per second since the start
+    bool finished = false;
+    bool cancelled = false;
+    QString error;
+    // Added beyond the contract:
+    qint64 shadowDenied = 0;
+    qint64 planned = 0;   // decisions the pattern asks for in all (0 until generated)
+    double durationS = 0; // the run's length
+    double lagMs = 0;     // how late the last batch was sent after its first deadline
+    bool running = false; // started and not finished
+    QString lastError;    // of the last failed decision
+    QList<RuleProgress> rules;
+};
+
+// Drives real decisions against a real Redis: `threads` threads, each with its own RedisLimiter
+// connection and a share of the subjects (subject i goes to thread i % threads, so one subject's
+// requests keep their order), pipelining whatever is due (at most maxBatch per round trip).
+// It stops by itself once the duration is over; cancel() stops it within a few milliseconds (a
+// round trip in flight completes first). Every decision goes into `recorder` when one is given.
+// start() returns at once (validation only): generating the traffic and connecting happen on the
+// generator's own thread, so a GUI may call it. progress(), cancel() are thread-safe.
+class LoadGenerator
+{
+public:
+    explicit LoadGenerator(LoadOptions o);
+    ~LoadGenerator(); // cancel() and wait()
+    LoadGenerator(const LoadGenerator &) = delete;
+    LoadGenerator &operator=(const LoadGenerator &) = delete;
+
+    // Invalid options (no rule, an unknown rule id, threads, subjects, a pattern outside the
+    // duration, ...) fail here with a message naming the option. Starting twice is an error.
+    Result<void> start();
+    void cancel();
+    LoadProgress progress() const;
+    // Blocks until the run is over (returns at once if it never started).
+    void wait();
+
+private:
+    struct Shared;
+    LoadOptions m_options;
+    std::shared_ptr<Shared> m_shared;
+    std::thread m_runner;
+};
+
+} // namespace sluice::load
+
+Q_DECLARE_METATYPE(sluice::load::LoadProgress)

@@ -1,0 +1,8 @@
+# Per-rule statistics (issue 6 item 1): recorder, flusher, reader, recording limiter.
+target_sources(sluice_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/stats.cpp ${CMAKE_CURRENT_LIST_DIR}/stats.h
+    ${CMAKE_CURRENT_LIST_DIR}/statsrecorder.cpp ${CMAKE_CURRENT_LIST_DIR}/statsrecorder.h
+    ${CMAKE_CURRENT_LIST_DIR}/statsflusher.cpp ${CMAKE_CURRENT_LIST_DIR}/statsflusher.h
+    ${CMAKE_CURRENT_LIST_DIR}/statsreader.cpp ${CMAKE_CURRENT_LIST_DIR}/statsreader.h
+    ${CMAKE_CURRENT_LIST_DIR}/recordinglimiter.cpp ${CMAKE_CURRENT_LIST_DIR}/recordinglimiter.h
+)

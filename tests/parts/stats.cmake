@@ -1,0 +1,5 @@
+# Statistics and load generator (issue 6 items 1 and 3).
+sluice_test(stats REDIS TIMEOUT 60)
+sluice_test(loadgen REDIS TIMEOUT 60)
+sluice_test(cli_load REDIS TIMEOUT 90)
+add_dependencies(tst_cli_load sluice-cli)

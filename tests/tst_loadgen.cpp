@@ -1,0 +1,210 @@
+// The load generator against the real Redis of the fixture: real time, exact outcomes.
+#include "testredis.h"
+
+#include "load/loadgenerator.h"
+#include "stats/statsrecorder.h"
+
+#include <QDateTime>
+#include <QTest>
+
+#include <thread>
+
+using namespace sluice;
+using namespace sluice::load;
+
+namespace {
+
+Rule windowRule(const QString &id, qint64 limit, qint64 windowS)
+{
+    Rule r;
+    r.id = id;
+    r.scope = Scope{Scope::Kind::Ip, {}};
+    r.algorithm = Algorithm::FixedWindow;
+    r.limit = limit;
+    r.windowUs = windowS * duration::usPerSecond;
+    r.keyPrefix = test::keyPrefix();
+    return r;
+}
+
+sim::TrafficPattern constant(qint64 perSecond)
+{
+    sim::TrafficPattern p;
+    p.kind = sim::TrafficPattern::Kind::Constant;
+    p.rate = Rate{perSecond, duration::usPerSecond};
+    return p;
+}
+
+// Fixed windows are aligned on multiples of the window: a run of `runS` seconds must not cross
+// a boundary, or a subject gets a second window's worth. Waits (at most runS) if it would.
+void stayInsideWindow(qint64 windowS, qint64 runS)
+{
+    const qint64 windowMs = windowS * 1000;
+    const qint64 intoMs = QDateTime::currentMSecsSinceEpoch() % windowMs;
+    if (intoMs + runS * 1000 + 500 > windowMs) {
+        QThread::msleep(quint64(windowMs - intoMs + 50));
+    }
+}
+
+} // namespace
+
+class TestLoadGen : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanup()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    // 150/s for 2 s over 3 subjects against "50 per 10 s per subject": exactly 300 sent
+    // (a constant pattern is exact), exactly 150 allowed, every decision in the recorder.
+    void constantPatternAllowsWhatTheLimitAllows()
+    {
+        LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules.rules = {windowRule(QStringLiteral("lg-fw"), 50, 10)};
+        o.pattern = constant(150);
+        o.durationUs = 2 * duration::usPerSecond;
+        o.threads = 3;
+        o.subjects = 3;
+        o.seed = 7;
+        stats::StatsRecorder recorder;
+        o.recorder = &recorder;
+        stayInsideWindow(10, 3);
+        LoadGenerator g(o);
+        QVERIFY(g.start());
+        g.wait();
+        const LoadProgress p = g.progress();
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QVERIFY(p.finished);
+        QVERIFY(!p.cancelled);
+        QCOMPARE(p.errors, qint64(0));
+        QCOMPARE(p.planned, qint64(300));
+        QCOMPARE(p.sent, qint64(300));
+        QCOMPARE(p.allowed, qint64(150));
+        QCOMPARE(p.denied, qint64(150));
+        QCOMPARE(p.rules.size(), 1);
+        QCOMPARE(p.rules[0].allowed, qint64(150));
+        // Real time: the run lasts the pattern's 2 s (give or take scheduling).
+        QVERIFY2(p.elapsedS >= 1.9 && p.elapsedS < 4, qPrintable(QString::number(p.elapsedS)));
+        const stats::Counts counted = recorder.totals();
+        QCOMPARE(counted.allowed, qint64(150));
+        QCOMPARE(counted.denied, qint64(150));
+        // Each of the 3 subjects has its state key, at the limit.
+        Connection c = test::connect();
+        for (int i = 1; i <= 3; ++i) {
+            const QByteArray key = o.rules.rules[0].keyFor("10.0.0." + QByteArray::number(i));
+            QVERIFY2(test::pttl(c, key) > 0, key.constData());
+        }
+    }
+
+    // A Poisson pattern of 200/s for 2 s sends about 400 requests; two rules decide each.
+    void poissonSendsAboutRateTimesDuration()
+    {
+        LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        Rule a = windowRule(QStringLiteral("lg-a"), 1'000'000, 10);
+        Rule b = windowRule(QStringLiteral("lg-b"), 1, 3600);
+        b.shadow = true;
+        o.rules.rules = {a, b};
+        sim::TrafficPattern p;
+        p.kind = sim::TrafficPattern::Kind::Poisson;
+        p.rate = Rate{200, duration::usPerSecond};
+        o.pattern = p;
+        o.durationUs = 2 * duration::usPerSecond;
+        o.threads = 4;
+        o.subjects = 10;
+        LoadGenerator g(o);
+        QVERIFY(g.start());
+        g.wait();
+        const LoadProgress r = g.progress();
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.sent, r.planned);
+        const qint64 requests = r.sent / 2;
+        QVERIFY2(requests > 300 && requests < 500, qPrintable(QString::number(requests)));
+        QCOMPARE(r.rules[0].allowed, requests);
+        // The shadow rule admits one per subject per hour and shadow-denies the rest.
+        QVERIFY(r.rules[1].allowed <= 10);
+        QCOMPARE(r.rules[1].shadowDenied, requests - r.rules[1].allowed);
+        QCOMPARE(r.rules[1].denied, qint64(0));
+        QCOMPARE(r.denied, qint64(0));
+    }
+
+    void cancelStopsPromptly()
+    {
+        LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules.rules = {windowRule(QStringLiteral("lg-c"), 1'000'000, 60)};
+        o.pattern = constant(500);
+        o.durationUs = 60 * duration::usPerSecond;
+        o.threads = 2;
+        LoadGenerator g(o);
+        QVERIFY(g.start());
+        QTRY_VERIFY_WITH_TIMEOUT(g.progress().sent >= 100, 10000);
+        QVERIFY(!g.progress().finished);
+        g.cancel();
+        g.wait();
+        const LoadProgress p = g.progress();
+        QVERIFY(p.finished);
+        QVERIFY(p.cancelled);
+        QVERIFY(p.sent < p.planned);
+        QVERIFY2(p.elapsedS < 30, qPrintable(QString::number(p.elapsedS)));
+    }
+
+    void redisDownIsAnError()
+    {
+        LoadOptions o;
+        o.endpoint.port = test::freeLoopbackPort();
+        o.rules.rules = {windowRule(QStringLiteral("lg-d"), 5, 10)};
+        o.pattern = constant(10);
+        o.durationUs = duration::usPerSecond;
+        LoadGenerator g(o);
+        QVERIFY(g.start()); // connecting happens on the generator's thread
+        g.wait();
+        const LoadProgress p = g.progress();
+        QVERIFY(p.finished);
+        QVERIFY2(p.error.contains(QString::number(o.endpoint.port)), qPrintable(p.error));
+        QCOMPARE(p.sent, qint64(0));
+    }
+
+    void badOptions()
+    {
+        LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules.rules = {windowRule(QStringLiteral("lg-e"), 5, 10)};
+        o.pattern = constant(10);
+        o.durationUs = duration::usPerSecond;
+        {
+            LoadOptions x = o;
+            x.ruleIds = {QStringLiteral("nope")};
+            auto r = LoadGenerator(x).start();
+            QVERIFY(!r);
+            QVERIFY2(r.error().message.contains(u"'nope'"), qPrintable(r.error().message));
+        }
+        {
+            LoadOptions x = o;
+            x.threads = 0;
+            auto r = LoadGenerator(x).start();
+            QVERIFY(!r);
+            QVERIFY(r.error().message.contains(u"threads"));
+        }
+        {
+            LoadOptions x = o;
+            x.rules.rules[0].enabled = false;
+            auto r = LoadGenerator(x).start();
+            QVERIFY(!r);
+            QVERIFY(r.error().message.contains(u"disabled"));
+        }
+        {
+            LoadOptions x = o;
+            x.pattern.fromUs = 5 * duration::usPerSecond; // after the end
+            auto r = LoadGenerator(x).start();
+            QVERIFY(!r);
+            QVERIFY2(r.error().message.contains(u"traffic[0]"), qPrintable(r.error().message));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadGen)
+#include "tst_loadgen.moc"
