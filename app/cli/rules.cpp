@@ -23,6 +23,8 @@ namespace {
 const QString usageText = QStringLiteral(
     "\nusage: sluice-cli rules validate FILE [--json]\n"
     "       sluice-cli rules export FILE --format json|yaml|nginx|envoy|kong [--out F]\n"
+    "       sluice-cli rules export FILE --format nginx-auth --service http://HOST:PORT\n"
+    "                               --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]\n"
     "       sluice-cli rules push FILE --url URL [--force] [--json]\n"
     "       sluice-cli rules pull --url URL [--out F] [--json]");
 
@@ -133,14 +135,45 @@ int exportCommand(const Args &args)
     }
     if (!args.has("format")) {
         return fail(command,
-                    QStringLiteral("--format is required: json, yaml, nginx, envoy or kong"),
+                    QStringLiteral("--format is required: json, yaml, nginx, nginx-auth, envoy "
+                                   "or kong"),
                     exitUsage);
     }
-    const auto format = rules::exportFormatFromName(args.text("format"));
+    const bool nginxAuth = args.text("format").trimmed().toLower() == QLatin1String("nginx-auth");
+    for (const char *flag : {"service", "upstream", "listen"}) {
+        if (!nginxAuth && args.has(flag)) {
+            return fail(
+                command,
+                QStringLiteral("--%1 applies to --format nginx-auth only").arg(QLatin1String(flag)),
+                exitUsage);
+        }
+    }
+    rules::NginxAuthOptions authOptions;
+    if (nginxAuth) {
+        if (!args.has("service") || !args.has("upstream")) {
+            return fail(
+                command,
+                QStringLiteral("--format nginx-auth needs --service http://HOST:PORT (where "
+                               "sluice-cli serve listens) and --upstream URL (the "
+                               "application nginx fronts)") +
+                    usageText,
+                exitUsage);
+        }
+        authOptions.service = args.text("service");
+        authOptions.upstream = args.text("upstream");
+        if (args.has("listen")) {
+            authOptions.listen = args.text("listen");
+        }
+        if (auto v = rules::validateNginxAuthOptions(authOptions); !v) {
+            return fail(command, v.error().message, exitUsage);
+        }
+    }
+    const auto format = nginxAuth ? std::optional<rules::ExportFormat>(rules::ExportFormat::Nginx)
+                                  : rules::exportFormatFromName(args.text("format"));
     if (!format) {
         return fail(command,
-                    QStringLiteral("--format '%1' is unknown; expected json, yaml, nginx, envoy "
-                                   "or kong")
+                    QStringLiteral("--format '%1' is unknown; expected json, yaml, nginx, "
+                                   "nginx-auth, envoy or kong")
                         .arg(printable(args.raw("format"))),
                     exitUsage);
     }
@@ -148,7 +181,8 @@ int exportCommand(const Args &args)
     if (!set) {
         return exitUsage;
     }
-    const rules::Export out = rules::exportRules(*set, *format);
+    const rules::Export out =
+        nginxAuth ? rules::exportNginxAuth(*set, authOptions) : rules::exportRules(*set, *format);
     for (const auto &s : out.skipped) {
         writeErr(QStringLiteral("sluice-cli %1: skipped rule '%2': %3")
                      .arg(command, s.ruleId, s.reason));
@@ -263,15 +297,22 @@ int rules(const QList<QByteArray> &argv)
 {
     const QByteArray sub = argv.isEmpty() ? QByteArray() : argv.first();
     const QList<QByteArray> rest = argv.mid(1);
-    auto parsed = Args::parse(
-        rest, {{"json", false}, {"format", true}, {"out", true}, {"url", true}, {"force", false}});
+    auto parsed = Args::parse(rest, {{"json", false},
+                                     {"format", true},
+                                     {"out", true},
+                                     {"url", true},
+                                     {"force", false},
+                                     {"service", true},
+                                     {"upstream", true},
+                                     {"listen", true}});
     const QString command = QStringLiteral("rules ") + QString::fromUtf8(sub);
     if (!parsed) {
         return fail(command.trimmed(), parsed.error().message + usageText, exitUsage);
     }
     // Each subcommand accepts only its own options.
     auto only = [&](std::initializer_list<const char *> allowed) -> int {
-        for (const char *flag : {"json", "format", "out", "url", "force"}) {
+        for (const char *flag :
+             {"json", "format", "out", "url", "force", "service", "upstream", "listen"}) {
             bool ok = false;
             for (const char *a : allowed) {
                 ok = ok || qstrcmp(a, flag) == 0;
@@ -292,7 +333,7 @@ int rules(const QList<QByteArray> &argv)
         return validate(*parsed);
     }
     if (sub == "export") {
-        if (int r = only({"format", "out"})) {
+        if (int r = only({"format", "out", "service", "upstream", "listen"})) {
             return r;
         }
         return exportCommand(*parsed);

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -628,7 +629,226 @@ Export exportKong(const RuleSet &set)
     return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// nginx in front of the HTTP check service (auth_request)
+
+// http://host:port, nothing else: the host a name or an address, the port explicit.
+bool isServiceUrl(const QString &url)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^http://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\]):[0-9]{1,5}/?$"));
+    return re.match(url).hasMatch();
+}
+
+bool isUpstreamUrl(const QString &url)
+{
+    static const QRegularExpression re(QStringLiteral(
+        "^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?(/[A-Za-z0-9._~/%-]*)?$"));
+    return re.match(url).hasMatch();
+}
+
+bool isListen(const QString &listen)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^(([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\]):)?[0-9]{1,5}$"));
+    return re.match(listen).hasMatch();
+}
+
+// The path of a route ("GET /hello" or "/hello"), if it is one nginx can take as a location
+// prefix as it is; else empty.
+QString routePath(const QString &route)
+{
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*(?:[A-Z]+\\s+)?(/[A-Za-z0-9._~/%!$&'()*+,:=@-]*)\\s*$"));
+    const auto m = re.match(route);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
 } // namespace
+
+Result<void> validateNginxAuthOptions(const NginxAuthOptions &o)
+{
+    auto invalid = [](const QString &m) { return Error::make(Error::Kind::Invalid, m); };
+    if (!isServiceUrl(o.service)) {
+        return invalid(QStringLiteral("--service '%1': expected http://HOST:PORT of sluice-cli "
+                                      "serve, e.g. http://127.0.0.1:9090")
+                           .arg(oneLine(o.service)));
+    }
+    if (!isUpstreamUrl(o.upstream)) {
+        return invalid(QStringLiteral("--upstream '%1': expected http(s)://HOST[:PORT][/path] of "
+                                      "the application nginx fronts, e.g. http://127.0.0.1:3000")
+                           .arg(oneLine(o.upstream)));
+    }
+    if (!isListen(o.listen)) {
+        return invalid(QStringLiteral("--listen '%1': expected PORT or ADDRESS:PORT for nginx, "
+                                      "e.g. 8080 or 127.0.0.1:8080")
+                           .arg(oneLine(o.listen)));
+    }
+    return {};
+}
+
+Export exportNginxAuth(const RuleSet &set, const NginxAuthOptions &options)
+{
+    Export out;
+    static const QRegularExpression headerName(QStringLiteral("^[A-Za-z0-9_-]+$"));
+    static const QRegularExpression paramName(QStringLiteral("^[A-Za-z0-9_]+$"));
+    QString service = options.service;
+    if (service.endsWith(QLatin1Char('/'))) {
+        service.chop(1);
+    }
+    const QString serviceHost = service.mid(int(qstrlen("http://")));
+    QMap<QString, QString> pathOwner; // path -> rule id
+    QString body;
+    for (const Rule &r : set.rules) {
+        auto skip = [&](const QString &reason) { out.skipped.append({r.id, reason}); };
+        if (QString why = commonSkipReason(r); !why.isEmpty()) {
+            skip(why);
+            continue;
+        }
+        const QString path = routePath(r.route);
+        if (path.isEmpty()) {
+            skip(r.route.trimmed().isEmpty()
+                     ? QStringLiteral("no route: nginx needs the path to guard (\"route\": "
+                                      "\"GET /path\")")
+                     : QStringLiteral("route '%1' is not \"[METHOD] /path\" with characters "
+                                      "an nginx location takes as they are")
+                           .arg(oneLine(r.route)));
+            continue;
+        }
+        if (pathOwner.contains(path)) {
+            skip(QStringLiteral("path %1 is guarded by rule '%2' already: nginx runs one "
+                                "auth_request per location")
+                     .arg(path, pathOwner.value(path)));
+            continue;
+        }
+        QString subject;
+        QString note;
+        switch (r.scope.kind) {
+        case Scope::Kind::Global:
+            subject = QStringLiteral("\"global\"");
+            note = QStringLiteral("Scope global: one state for every request.");
+            break;
+        case Scope::Kind::Ip:
+            subject = QStringLiteral("$remote_addr");
+            note = QStringLiteral("Scope ip: the client address as nginx sees it (behind a "
+                                  "proxy, configure the realip module).");
+            break;
+        case Scope::Kind::User:
+            skip(QStringLiteral("scope user: nginx has no variable for the authenticated user; "
+                                "use a header:<Name> scope with the header that carries it"));
+            continue;
+        case Scope::Kind::Header:
+            if (!headerName.match(r.scope.name).hasMatch()) {
+                skip(QStringLiteral("scope header:%1: nginx variables can only name headers "
+                                    "made of letters, digits, '-' and '_'")
+                         .arg(r.scope.name));
+                continue;
+            }
+            subject = QStringLiteral("$http_") +
+                      r.scope.name.toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
+            note = QStringLiteral("Scope header:%1: requests without the header are not "
+                                  "limited (the service gets no subject).")
+                       .arg(r.scope.name);
+            break;
+        case Scope::Kind::Param:
+            if (!paramName.match(r.scope.name).hasMatch()) {
+                skip(QStringLiteral("scope param:%1: nginx $arg_ variables can only name query "
+                                    "parameters made of letters, digits and '_'")
+                         .arg(r.scope.name));
+                continue;
+            }
+            subject = QStringLiteral("$arg_") + r.scope.name;
+            note = QStringLiteral("Scope param:%1: the value as the client wrote it (still "
+                                  "percent-encoded); requests without it are not limited.")
+                       .arg(r.scope.name);
+            break;
+        }
+        pathOwner.insert(path, r.id);
+        QStringList lines{ruleSummary(r)};
+        if (const QString d = oneLine(r.description); !d.isEmpty()) {
+            lines << d;
+        }
+        lines << note;
+        if (r.route.trimmed().contains(QLatin1Char(' '))) {
+            lines << QStringLiteral("The location guards every method of %1.").arg(path);
+        }
+        if (r.shadow) {
+            lines << QStringLiteral("Shadow rule: the service decides and records, and always "
+                                    "admits (Sluice-Decision: shadow-denied).");
+        }
+        body += QLatin1Char('\n');
+        for (const QString &l : commentBlock(lines).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            body += QStringLiteral("    ") + l + QLatin1Char('\n');
+        }
+        body += QStringLiteral(
+                    "    location = /_sluice/%1 {\n"
+                    "        internal;\n"
+                    "        proxy_pass http://sluice_check_service/v1/auth?rule=%1;\n"
+                    "        proxy_pass_request_body off;\n"
+                    "        proxy_pass_request_headers off;\n"
+                    "        proxy_set_header Content-Length \"\";\n"
+                    "        proxy_set_header Sluice-Subject %2;\n"
+                    "        proxy_http_version 1.1;\n"
+                    "        proxy_set_header Connection \"\";\n"
+                    "    }\n"
+                    "    location %3 {\n"
+                    "        auth_request /_sluice/%1;\n"
+                    "        auth_request_set $sluice_retry_after $upstream_http_retry_after;\n"
+                    "        auth_request_set $sluice_ratelimit_policy "
+                    "$upstream_http_ratelimit_policy;\n"
+                    "        auth_request_set $sluice_ratelimit $upstream_http_ratelimit;\n"
+                    "        error_page 403 = @sluice_rate_limited;\n"
+                    "        add_header RateLimit-Policy $sluice_ratelimit_policy always;\n"
+                    "        add_header RateLimit $sluice_ratelimit always;\n"
+                    "        proxy_pass %4;\n"
+                    "    }\n")
+                    .arg(r.id, subject, path, options.upstream);
+    }
+
+    QStringList head = banner(set, QStringLiteral("nginx-auth"),
+                              QStringLiteral("nginx in front of an upstream, asking the Sluice "
+                                             "HTTP check service"));
+    head << QString()
+         << QStringLiteral("Include this file in the http {} block. Its server listens on %1, "
+                           "asks the service")
+                .arg(options.listen)
+         << QStringLiteral("(sluice-cli serve) at %1 before each request of a rule's route "
+                           "(auth_request),")
+                .arg(service)
+         << QStringLiteral("and proxies admitted requests to %1. Denied requests get 429 with "
+                           "Retry-After;")
+                .arg(options.upstream)
+         << QStringLiteral("admitted ones carry RateLimit-Policy and RateLimit. Every nginx "
+                           "shares the state in Redis")
+         << QStringLiteral("through the service. If the service cannot be reached, nginx "
+                           "answers 500 (auth_request")
+         << QStringLiteral("fails closed); the service itself applies each rule's "
+                           "on_redis_error when Redis is down.");
+    QString text = commentBlock(head);
+    text += skippedLines(out.skipped, QStringLiteral("no location to guard"));
+    text += QStringLiteral("\nupstream sluice_check_service {\n"
+                           "    server %1;\n"
+                           "    keepalive 16;\n"
+                           "}\n\n"
+                           "server {\n"
+                           "    listen %2;\n\n"
+                           "    # The service answers auth_request with 403 when it denies: the "
+                           "client gets 429.\n"
+                           "    location @sluice_rate_limited {\n"
+                           "        default_type application/json;\n"
+                           "        add_header Retry-After $sluice_retry_after always;\n"
+                           "        add_header RateLimit-Policy $sluice_ratelimit_policy always;\n"
+                           "        add_header RateLimit $sluice_ratelimit always;\n"
+                           "        return 429 '{\"status\":429,\"error\":\"rate_limited\","
+                           "\"message\":\"too many requests; retry after Retry-After "
+                           "seconds\"}\\n';\n"
+                           "    }\n")
+                .arg(serviceHost, options.listen);
+    text += body;
+    text += QStringLiteral("}\n");
+    out.text = text.toUtf8();
+    return out;
+}
 
 std::optional<ExportFormat> exportFormatFromName(const QString &name)
 {

@@ -2,6 +2,8 @@
 
 #include "rule.h"
 
+#include "common/result.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -33,5 +35,24 @@ QString exportFormatName(ExportFormat f);
 // Envoy: the ratelimit service YAML: one domain, descriptors for fixed_window rules.
 // Kong: rate-limiting plugin configurations (JSON) for fixed windows that map to its periods.
 Export exportRules(const RuleSet &set, ExportFormat format);
+
+// nginx in front of an upstream, asking the Sluice HTTP check service (`sluice-cli serve`)
+// through auth_request ("nginx-auth", `rules export --format nginx-auth`): one file to include
+// in http {} with an upstream block for the service and one server that listens on `listen`.
+// Per rule with a route, the location of the route's path asks GET /v1/auth?rule=ID (the
+// subject from the rule's scope in the Sluice-Subject header) before proxying to `upstream`;
+// a denial (403 from the service) becomes 429 with Retry-After, and RateLimit-Policy /
+// RateLimit pass through on every answer. Unlike the limit_req export, every nginx shares the
+// state in Redis. Skipped: rules without a route, user scope (nginx has no user variable),
+// a second rule on a path that already has one (one auth_request per location).
+struct NginxAuthOptions
+{
+    QString service;                         // http://host:port of sluice-cli serve
+    QString upstream;                        // http://host:port[/path] of the application to front
+    QString listen = QStringLiteral("8080"); // nginx listen: port or address:port
+};
+// Checks the options: the error names the option and what is expected.
+Result<void> validateNginxAuthOptions(const NginxAuthOptions &options);
+Export exportNginxAuth(const RuleSet &set, const NginxAuthOptions &options);
 
 } // namespace sluice::rules

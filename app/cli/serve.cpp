@@ -1,0 +1,171 @@
+#include "serve.h"
+
+#include "args.h"
+#include "rules.h"
+
+#include "serve/checkservice.h"
+
+#include "stats/statsflusher.h"
+#include "stats/statsrecorder.h"
+
+#include <QCoreApplication>
+#include <QHostAddress>
+#include <QSocketNotifier>
+
+#include <csignal>
+#include <cstdio>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace sluice::cli {
+
+namespace {
+
+const QString command = QStringLiteral("serve");
+
+int usage(const QString &message)
+{
+    return fail(command,
+                message + QStringLiteral(
+                              "\nusage: sluice-cli serve --url redis://[user:pass@]host:port[/db] "
+                              "(--rules FILE | --from-redis) --listen HOST:PORT "
+                              "[--legacy-headers] [--workers N] [--timeout-ms T]"),
+                exitUsage);
+}
+
+int signalPipe[2] = {-1, -1};
+
+void onSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto n = ::write(signalPipe[1], &byte, 1);
+}
+
+} // namespace
+
+int serve(const QList<QByteArray> &argv)
+{
+    auto parsed = Args::parse(argv, {{"url", true},
+                                     {"rules", true},
+                                     {"from-redis", false},
+                                     {"listen", true},
+                                     {"legacy-headers", false},
+                                     {"workers", true},
+                                     {"timeout-ms", true}});
+    if (!parsed) {
+        return usage(parsed.error().message);
+    }
+    const Args &args = *parsed;
+    if (!args.positional().isEmpty()) {
+        return usage(
+            QStringLiteral("unexpected argument '%1'").arg(printable(args.positional().first())));
+    }
+    if (!args.has("url")) {
+        return usage(QStringLiteral("--url is required (redis://host:port)"));
+    }
+    auto endpoint = Endpoint::parse(args.text("url"));
+    if (!endpoint) {
+        return usage(QStringLiteral("--url: %1").arg(endpoint.error().message));
+    }
+    if (!args.has("listen")) {
+        return usage(QStringLiteral("--listen HOST:PORT is required (e.g. 127.0.0.1:8080; port "
+                                    "0 picks a free one)"));
+    }
+    const QString listen = args.text("listen");
+    const qsizetype colon = listen.lastIndexOf(QLatin1Char(':'));
+    QString host = colon < 0 ? QString() : listen.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']'))) {
+        host = host.mid(1, host.size() - 2); // [::1]:8080
+    }
+    bool portOk = false;
+    const uint port = colon < 0 ? 0 : listen.mid(colon + 1).toUInt(&portOk);
+    QHostAddress address;
+    if (host == QLatin1String("localhost")) {
+        address = QHostAddress(QHostAddress::LocalHost);
+    } else if (host == QLatin1String("*") || host.isEmpty()) {
+        address = QHostAddress(QHostAddress::Any);
+    } else {
+        address = QHostAddress(host);
+    }
+    if (colon < 0 || !portOk || port > 65535 || address.isNull()) {
+        return usage(QStringLiteral("--listen '%1': expected HOST:PORT with an IP address (or "
+                                    "localhost, or * for every interface) and a port 0-65535")
+                         .arg(listen));
+    }
+    serve::CheckService::Options options;
+    options.endpoint = *endpoint;
+    options.legacyHeaders = args.has("legacy-headers");
+    if (args.has("workers")) {
+        auto w = integerFlag(args, "workers", 1, 64);
+        if (!w) {
+            return usage(w.error().message);
+        }
+        options.pool.workers = int(*w);
+    }
+    if (args.has("timeout-ms")) {
+        auto t = integerFlag(args, "timeout-ms", 10, 60000);
+        if (!t) {
+            return usage(t.error().message);
+        }
+        options.pool.connection.connectTimeout = std::chrono::milliseconds(*t);
+        options.pool.connection.commandTimeout = std::chrono::milliseconds(*t);
+    }
+
+    // The rules: a file, or the RuleStore (pulled once now so that a store that cannot be read
+    // fails at start, then followed live).
+    int code = exitOk;
+    auto loaded = loadRulesForCommand(args, command, &code);
+    if (!loaded) {
+        return code;
+    }
+
+    // Statistics of every decision, flushed to Redis once a second (core/stats).
+    stats::StatsRecorder recorder;
+    stats::StatsFlusher flusher(*endpoint, &recorder);
+    options.record = [&recorder](const QString &ruleId, const QByteArray &subject,
+                                 const Decision &d,
+                                 bool shadow) { recorder.record(ruleId, subject, d, shadow); };
+
+    serve::CheckService service(options);
+    service.setRules(loaded->set, loaded->set.basedOn.value_or(0), loaded->origin);
+    if (args.has("from-redis")) {
+        QObject::connect(
+            &service, &serve::CheckService::ruleWatchError, &service, [](const QString &m) {
+                fail(command, QStringLiteral("rule store: %1 (retrying)").arg(m), exitOk);
+            });
+        QObject::connect(
+            &service, &serve::CheckService::rulesChanged, &service, [](qint64 version, int count) {
+                std::fprintf(stderr, "sluice-cli serve: rules version %lld (%d rules)\n",
+                             static_cast<long long>(version), count);
+            });
+        service.watchRuleStore();
+    }
+    auto listening = service.listen(address, quint16(port));
+    if (!listening) {
+        return fail(command, listening.error().message, exitRuntime);
+    }
+    flusher.start();
+
+    if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        return fail(command, QStringLiteral("cannot create the signal pipe"), exitRuntime);
+    }
+    QSocketNotifier notifier(signalPipe[0], QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &notifier,
+                     [] { QCoreApplication::quit(); });
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    std::signal(SIGPIPE, SIG_IGN);
+
+    const QString shownHost =
+        address.protocol() == QAbstractSocket::IPv6Protocol && address != QHostAddress::Any
+            ? QLatin1Char('[') + address.toString() + QLatin1Char(']')
+            : address.toString();
+    std::printf("listening on http://%s:%u\n", qPrintable(shownHost), unsigned(*listening));
+    std::fflush(stdout);
+    QCoreApplication::exec();
+    flusher.stop();
+    return exitOk;
+}
+
+} // namespace sluice::cli

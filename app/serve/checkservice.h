@@ -1,0 +1,97 @@
+#pragma once
+
+#include "decisionpool.h"
+#include "ruletable.h"
+
+#include "common/result.h"
+#include "redis/endpoint.h"
+#include "rules/rulestore.h"
+
+#include <QHostAddress>
+#include <QObject>
+
+#include <memory>
+
+class QHttpServer;
+class QHttpServerRequest;
+class QHttpServerResponder;
+class QTcpSocket;
+
+namespace sluice::rules {
+class RuleWatcher;
+}
+
+namespace sluice::serve {
+
+class GuardedTcpServer;
+
+// The HTTP check service (issue 6 item 4; FORMATS.md `sluice-cli serve`), on Qt HTTP Server.
+//
+//   GET /v1/check?rule=ID&subject=S[&cost=N]  200 allowed | 429 denied, the decision as JSON,
+//       RateLimit-Policy + RateLimit always, Retry-After (whole s, rounded up) on 429, legacy
+//       RateLimit-Limit/-Remaining/-Reset with Options::legacyHeaders. Shadow rules: decided and
+//       recorded, always 200, "Sluice-Decision: shadow-denied" when the rule would have denied.
+//   GET /v1/auth?rule=ID[&subject=S][&cost=N]  the same for nginx auth_request, which only
+//       understands 2xx / 401 / 403: denied is 403 (nginx turns it into 429, see the
+//       nginx-auth export). The subject may come in the Sluice-Subject header instead of the
+//       query; none at all is not limited (200), as nginx limit_req does with an empty key.
+//   GET /healthz  Redis reachability, rules version, decision counters.
+// Every answer says where its decision came from (Sluice-Source: redis, local, allow, deny).
+// Bad input gets 400 / 404 / 405 (+ Allow) / 414 with {"status","error","message"}.
+//
+// Threading: lives in one thread with an event loop (HTTP parsing and writing answers); the
+// decisions are made by a DecisionPool (worker threads with their own Redis connections) and
+// come back as queued calls, so the event loop never waits on Redis. Not thread-safe: call it
+// from its own thread.
+class CheckService : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        Endpoint endpoint;
+        bool legacyHeaders = false;
+        DecisionPool::Options pool;
+        qsizetype maxRequestLineBytes = 8192; // above: 414
+        DecisionPool::Record record;          // statistics hook, called in worker threads
+    };
+
+    explicit CheckService(Options options, QObject *parent = nullptr);
+    ~CheckService() override; // stops the workers and the rule watcher
+
+    // Listens and starts the workers. Port 0 picks a free port; the port is returned.
+    Result<quint16> listen(const QHostAddress &address, quint16 port);
+    quint16 port() const { return m_port; }
+
+    // Serves `set` from now on (a request in flight finishes with the rules it started with).
+    void setRules(const RuleSet &set, qint64 version, const QString &origin);
+    // Follows the RuleStore at Options::endpoint (RuleWatcher): every pushed version is served
+    // within a round trip of the push. rulesChanged() tells when.
+    void watchRuleStore(const rules::RuleStore &store = rules::RuleStore());
+
+    RuleTablePtr rules() const { return m_rules; }
+    DecisionPool::Health health() const;
+
+Q_SIGNALS:
+    void rulesChanged(qint64 version, int ruleCount);
+    void ruleWatchError(const QString &message);
+
+private:
+    void handleCheck(const QHttpServerRequest &request, QTcpSocket *socket);
+    void handleAuth(const QHttpServerRequest &request, QTcpSocket *socket);
+    void handleDecision(const QHttpServerRequest &request, QTcpSocket *socket, bool auth);
+    void handleHealth(const QHttpServerRequest &request, QTcpSocket *socket);
+    void handleMissing(const QHttpServerRequest &request, QTcpSocket *socket);
+    void deliver(std::vector<DecisionOutcome> &&outcomes);
+    void answer(const DecisionOutcome &o);
+
+    Options m_options;
+    QHttpServer *m_http = nullptr;
+    GuardedTcpServer *m_tcp = nullptr;
+    std::unique_ptr<DecisionPool> m_pool;
+    rules::RuleWatcher *m_watcher = nullptr;
+    RuleTablePtr m_rules;
+    quint16 m_port = 0;
+};
+
+} // namespace sluice::serve

@@ -1,0 +1,151 @@
+#pragma once
+
+#include "ruletable.h"
+
+#include "common/clock.h"
+#include "limiter/decision.h"
+#include "limiter/localmodel.h"
+#include "redis/connection.h"
+#include "redis/endpoint.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QPointer>
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+class QTcpSocket;
+
+namespace sluice::serve {
+
+// Where a decision came from: the scripts in Redis, or the rule's on_redis_error while Redis
+// was unreachable (the local twin, or a blanket allow / deny).
+enum class DecisionSource { Redis, Local, Allow, Deny };
+QByteArray decisionSourceName(DecisionSource s);
+
+// One decision to make for one HTTP request, and what its answer needs.
+struct DecisionJob
+{
+    RuleTablePtr table; // keeps `rule` alive
+    const ServiceRule *rule = nullptr;
+    QByteArray subject;
+    QByteArray key;
+    qint64 cost = 1;
+    // Service-thread data carried through unchanged (only dereferenced there).
+    QPointer<QTcpSocket> socket;
+    bool closeAfter = false;
+    bool authMode = false;
+};
+
+struct DecisionOutcome
+{
+    DecisionJob job;
+    Decision decision;
+    DecisionSource source = DecisionSource::Redis;
+    QString error; // non-empty: no decision (a script error reply); answered with 500
+};
+
+// Makes the service's decisions off the HTTP thread (issue 6 item 4).
+//
+// Threads: `workers` decision threads, each with its own Redis connection (RedisLimiter is not
+// thread-safe). A worker takes everything queued (up to maxBatch) and decides it in one
+// pipelined round trip, so under load the round trips per request fall, and a slow call stalls
+// only the requests of that worker's batch, never the HTTP thread or the other workers. One
+// prober thread PINGs Redis on its own connection: once a second while Redis is up (so
+// /healthz is fresh), with exponential back-off while it is down.
+//
+// Redis down: the first batch to fail (bounded by the command timeout) marks Redis down and
+// wakes the prober; from then on no worker touches the network: each job is answered at once
+// by its rule's on_redis_error (allow, deny, or `local`: one shared LocalModel twin, so a
+// subject's state is not split across workers). When the prober gets a PONG again, workers
+// reconnect their own connections on their next batch and decisions come from Redis again.
+//
+// Results are handed to `deliver` in the worker thread, one call per batch; the receiver posts
+// them to its own thread. `record` (optional) is called in the worker thread for every decision
+// (statistics: core/stats StatsRecorder::record is thread-safe and cheap).
+class DecisionPool
+{
+public:
+    struct Options
+    {
+        int workers = 2;
+        int maxBatch = 64;
+        Connection::Options connection{std::chrono::milliseconds(500),
+                                       std::chrono::milliseconds(500)};
+        std::chrono::milliseconds probeInterval{1000}; // while Redis is up
+        std::chrono::milliseconds minBackoff{100};     // while it is down: doubling up to
+        std::chrono::milliseconds maxBackoff{2000};    // this
+    };
+    using Deliver = std::function<void(std::vector<DecisionOutcome> &&)>;
+    using Record = std::function<void(const QString &ruleId, const QByteArray &subject,
+                                      const Decision &d, bool shadow)>;
+
+    struct Health
+    {
+        bool redisUp = false;
+        QString lastError;      // why Redis was last found down (kept after recovery)
+        qint64 changedAtMs = 0; // unix ms of the last up/down change
+        qint64 decisions = 0;   // answered by Redis
+        qint64 fallbacks = 0;   // answered by on_redis_error
+        qint64 errors = 0;      // script error replies
+        qint64 batches = 0;     // Redis round trips for decisions
+    };
+
+    DecisionPool(Endpoint endpoint, Options options, Deliver deliver, Record record = {});
+    ~DecisionPool(); // stop()
+    DecisionPool(const DecisionPool &) = delete;
+    DecisionPool &operator=(const DecisionPool &) = delete;
+
+    // Starts the threads; the prober connects at once. Never blocks on the network.
+    void start();
+    // Wakes and joins every thread; queued jobs are dropped. Bounded by the timeouts.
+    void stop();
+
+    void submit(DecisionJob &&job); // any thread
+    Health health() const;          // any thread
+
+private:
+    void workerLoop(int index);
+    void proberLoop();
+    void markDown(const QString &why);
+    void markUp();
+    DecisionOutcome fallback(DecisionJob &&job);
+
+    Endpoint m_endpoint;
+    Options m_options;
+    Deliver m_deliver;
+    Record m_record;
+
+    std::mutex m_queueMutex;
+    std::condition_variable m_queueCv;
+    std::deque<DecisionJob> m_queue;
+    bool m_stopping = false;
+
+    std::mutex m_probeMutex;
+    std::condition_variable m_probeCv;
+    bool m_probeNow = false;
+    std::atomic<bool> m_stopFlag{false};
+
+    std::atomic<bool> m_redisUp{false};
+    // Bumped whenever Redis is found down: a worker whose connection predates the current
+    // epoch reconnects before using it (its socket may be to the old, dead server).
+    std::atomic<quint64> m_downEpoch{0};
+    mutable std::mutex m_healthMutex;
+    Health m_health;
+
+    SystemClock m_clock;
+    std::mutex m_localMutex;
+    LocalModel m_local{m_clock};
+
+    std::vector<std::thread> m_threads;
+};
+
+} // namespace sluice::serve

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "limiter/decision.h"
+#include "limiter/policy.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+
+namespace sluice::serve {
+
+using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+// HTTP rate-limit headers of one decision (draft-ietf-httpapi-ratelimit-headers-10, and the
+// older RateLimit-Limit/Remaining/Reset that most clients still read). Times become whole
+// seconds here and only here, always rounded up (ANCHORS.md 5): a client that waits what it
+// was told never comes back too early.
+
+// ceil(ms / 1000) for ms > 0; 0 for 0 and below.
+qint64 ceilSeconds(qint64 ms);
+
+// The span the quota `q` of a policy refers to, in whole seconds (rounded up, at least 1):
+// the window for window algorithms; for the buckets and GCRA the time the rate takes to refill
+// the whole capacity (capacity x period / count).
+qint64 policyWindowSeconds(const Policy &p);
+
+// "<id>";q=<capacity>;w=<window s>  (RateLimit-Policy)
+QByteArray policyHeaderValue(const Policy &p);
+// "<id>";r=<remaining>;t=<reset s>  (RateLimit)
+QByteArray stateHeaderValue(const Policy &p, const Decision &d);
+
+// The headers of one decision: RateLimit-Policy and RateLimit always; Retry-After (whole
+// seconds, rounded up, at least 1) when denied and a retry can succeed; RateLimit-Limit,
+// -Remaining and -Reset too with `legacy`.
+HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, const Decision &d,
+                            bool legacy);
+
+} // namespace sluice::serve

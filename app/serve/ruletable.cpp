@@ -1,0 +1,40 @@
+#include "ruletable.h"
+
+#include "ratelimitheaders.h"
+
+namespace sluice::serve {
+
+RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
+    : m_version(version)
+    , m_origin(std::move(origin))
+{
+    m_rules.reserve(set.rules.size());
+    for (const Rule &r : set.rules) {
+        ServiceRule s;
+        s.rule = r;
+        s.policy = r.policy();
+        s.capacity = s.policy.capacity();
+        s.policyHeader = policyHeaderValue(s.policy);
+        m_rules.push_back(std::move(s));
+    }
+    // After the vector is complete: its elements no longer move.
+    for (const ServiceRule &s : m_rules) {
+        m_byId.insert(s.rule.id, &s);
+    }
+}
+
+const ServiceRule *RuleTable::find(const QString &id) const
+{
+    return m_byId.value(id, nullptr);
+}
+
+QStringList RuleTable::ids() const
+{
+    QStringList out;
+    for (const ServiceRule &s : m_rules) {
+        out << s.rule.id;
+    }
+    return out;
+}
+
+} // namespace sluice::serve

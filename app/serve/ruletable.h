@@ -1,0 +1,48 @@
+#pragma once
+
+#include "limiter/policy.h"
+#include "rules/rule.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace sluice::serve {
+
+// One rule as the service serves it: the rule, the engine's policy, and what every answer
+// about it repeats (computed once per rule set, not per request).
+struct ServiceRule
+{
+    Rule rule;
+    Policy policy;
+    qint64 capacity = 0;     // the most one request may cost (policy.capacity())
+    QByteArray policyHeader; // RateLimit-Policy value
+};
+
+// An immutable rule set with an index by id. The service swaps whole tables (a reload never
+// shows half a set); requests in flight keep the table they started with alive through a
+// shared_ptr, so a ServiceRule pointer stays valid until their answer is written.
+class RuleTable
+{
+public:
+    RuleTable(const RuleSet &set, qint64 version, QString origin);
+
+    const ServiceRule *find(const QString &id) const;
+    qint64 version() const { return m_version; }
+    const QString &origin() const { return m_origin; }
+    qsizetype size() const { return qsizetype(m_rules.size()); }
+    QStringList ids() const;
+
+private:
+    std::vector<ServiceRule> m_rules;
+    QHash<QString, const ServiceRule *> m_byId;
+    qint64 m_version = 0;
+    QString m_origin;
+};
+
+using RuleTablePtr = std::shared_ptr<const RuleTable>;
+
+} // namespace sluice::serve

@@ -1,0 +1,6 @@
+# The HTTP check service (app/serve, sluice-cli serve): status codes, headers, JSON, bad input,
+# live rule reload, Redis stopped and restarted under it; and a real nginx fronting it.
+sluice_test(serve REDIS LIBS sluice_service TIMEOUT 120)
+add_dependencies(tst_serve sluice-cli)
+sluice_test(serve_nginx REDIS LIBS sluice_service TIMEOUT 120)
+add_dependencies(tst_serve_nginx sluice-cli)

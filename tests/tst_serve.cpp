@@ -1,0 +1,638 @@
+// The HTTP check service (issue 6 item 4): status codes, headers with exact values, the JSON,
+// Retry-After rounding, legacy headers, shadow rules, statistics, every bad input of the issue
+// (and the service answering afterwards), live reload from the RuleStore, and Redis stopped
+// and restarted under a running service (each on_redis_error mode, then recovery).
+//
+// The service runs in process; the client below spins the event loop while it waits, so the
+// service answers meanwhile. The CLI runs end to end in tst_serve_nginx.
+
+#include "serve/checkservice.h"
+#include "serve/ratelimitheaders.h"
+
+#include "rules/codec.h"
+#include "rules/rulestore.h"
+#include "stats/statsrecorder.h"
+#include "testredis.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sluice;
+using namespace sluice::serve;
+
+namespace {
+
+struct HttpResponse
+{
+    int status = -1;                      // -1: no status line came back
+    QMap<QByteArray, QByteArray> headers; // names in lower case
+    QByteArray body;
+    bool closed = false; // the server closed the connection
+    QByteArray header(const char *name) const { return headers.value(QByteArray(name).toLower()); }
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+};
+
+// Parses one response from `data`; false while it is incomplete.
+bool parseResponse(const QByteArray &data, HttpResponse *r)
+{
+    const qsizetype end = data.indexOf("\r\n\r\n");
+    if (end < 0) {
+        return false;
+    }
+    const QList<QByteArray> lines = data.left(end).split('\n');
+    const QList<QByteArray> statusLine = lines.first().trimmed().split(' ');
+    r->status = statusLine.size() > 1 ? statusLine[1].toInt() : -1;
+    r->headers.clear();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines[i].indexOf(':');
+        if (colon > 0) {
+            r->headers.insert(lines[i].left(colon).trimmed().toLower(),
+                              lines[i].mid(colon + 1).trimmed());
+        }
+    }
+    const qsizetype length = r->headers.value("content-length", "0").toLongLong();
+    if (data.size() < end + 4 + length) {
+        return false;
+    }
+    r->body = data.mid(end + 4, length);
+    return true;
+}
+
+// Sends `raw` on a new connection and waits (spinning the event loop) for one response or the
+// connection's end.
+HttpResponse exchange(quint16 port, const QByteArray &raw, int timeoutMs = 10000)
+{
+    HttpResponse r;
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, port);
+    if (!QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; }, timeoutMs)) {
+        return r;
+    }
+    QByteArray data;
+    bool done = false;
+    QObject::connect(&s, &QTcpSocket::readyRead, &s, [&] {
+        data += s.readAll();
+        done = done || parseResponse(data, &r);
+    });
+    QObject::connect(&s, &QTcpSocket::disconnected, &s, [&] {
+        parseResponse(data, &r);
+        r.closed = true;
+        done = true;
+    });
+    s.write(raw);
+    [[maybe_unused]] const bool answered = QTest::qWaitFor([&] { return done; }, timeoutMs);
+    // Before `data` goes: closing the socket would call the lambdas above.
+    QObject::disconnect(&s, nullptr, nullptr, nullptr);
+    return r;
+}
+
+HttpResponse get(quint16 port, const QByteArray &target)
+{
+    return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+}
+
+QByteArray ruleFile(const QByteArray &rulesJson)
+{
+    return "{\"version\": 1, \"rules\": [" + rulesJson + "]}";
+}
+
+RuleSet parseRules(const QByteArray &rulesJson)
+{
+    QByteArray text = ruleFile(rulesJson);
+    text.replace("PREFIX", test::keyPrefix());
+    const rules::Loaded l = rules::parseJson(text, QStringLiteral("test.json"));
+    if (!l.ok()) {
+        qFatal("bad test rules: %s", qPrintable(l.errors.first().toString()));
+    }
+    return l.set;
+}
+
+const QByteArray standardRules =
+    R"({"id": "fw", "algorithm": "fixed_window", "limit": 3, "window": "10s", "scope": "ip",
+        "key_prefix": "PREFIX"},
+       {"scope": "global", "id": "tb", "algorithm": "token_bucket", "rate": "2/3s", "burst": 1,
+        "key_prefix": "PREFIX"},
+       {"scope": "global", "id": "shadowed", "algorithm": "fixed_window", "limit": 1, "window": "1m",
+        "shadow": true, "key_prefix": "PREFIX"},
+       {"scope": "global", "id": "off", "algorithm": "fixed_window", "limit": 1, "window": "1m",
+        "enabled": false, "key_prefix": "PREFIX"})";
+
+// A redis-server of the test's own (the fixture's must not be stopped): started, killed and
+// restarted on the same port.
+class OwnRedis
+{
+public:
+    OwnRedis()
+        : m_port(test::freeLoopbackPort())
+    {}
+    ~OwnRedis() { stop(); }
+    bool start()
+    {
+        m_process.setProgram(QStringLiteral("redis-server"));
+        m_process.setArguments({QStringLiteral("--port"), QString::number(m_port),
+                                QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
+                                QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"),
+                                QStringLiteral("no"), QStringLiteral("--dir"), m_dir.path()});
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start();
+        if (!m_process.waitForStarted(5000)) {
+            return false;
+        }
+        auto e = endpoint();
+        return QTest::qWaitFor([&] { return Connection::open(e).ok(); }, 5000);
+    }
+    void stop()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(5000);
+        }
+    }
+    Endpoint endpoint() const
+    {
+        Endpoint e;
+        e.port = m_port;
+        return e;
+    }
+
+private:
+    QTemporaryDir m_dir;
+    quint16 m_port;
+    QProcess m_process;
+};
+
+} // namespace
+
+class TestServe : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<CheckService> makeService(const RuleSet &set, bool legacy = false,
+                                              Endpoint endpoint = test::redisEndpoint())
+    {
+        CheckService::Options o;
+        o.endpoint = endpoint;
+        o.legacyHeaders = legacy;
+        o.record = [this](const QString &rule, const QByteArray &subject, const Decision &d,
+                          bool shadow) { m_recorder.record(rule, subject, d, shadow); };
+        auto s = std::make_unique<CheckService>(o);
+        s->setRules(set, 7, QStringLiteral("test.json"));
+        auto port = s->listen(QHostAddress::LocalHost, 0);
+        if (!port) {
+            qFatal("listen: %s", qPrintable(port.error().message));
+        }
+        return s;
+    }
+
+    stats::StatsRecorder m_recorder;
+
+private Q_SLOTS:
+    void init()
+    {
+        auto c = test::connect();
+        test::cleanup(c);
+    }
+    void cleanupTestCase()
+    {
+        auto c = test::connect();
+        test::cleanup(c);
+    }
+
+    void secondsRoundUp_data()
+    {
+        QTest::addColumn<qint64>("ms");
+        QTest::addColumn<qint64>("seconds");
+        QTest::newRow("0") << qint64(0) << qint64(0);
+        QTest::newRow("-1") << qint64(-1) << qint64(0);
+        QTest::newRow("1") << qint64(1) << qint64(1);
+        QTest::newRow("999") << qint64(999) << qint64(1);
+        QTest::newRow("1000") << qint64(1000) << qint64(1);
+        QTest::newRow("1001") << qint64(1001) << qint64(2);
+        QTest::newRow("59999") << qint64(59999) << qint64(60);
+    }
+    void secondsRoundUp()
+    {
+        QFETCH(qint64, ms);
+        QFETCH(qint64, seconds);
+        QCOMPARE(ceilSeconds(ms), seconds);
+    }
+
+    void headerValues()
+    {
+        // Exact header values for a known decision, per algorithm family.
+        Policy w = Policy::window(Algorithm::SlidingLog, 100, 60'000'000, QStringLiteral("w"));
+        QCOMPARE(policyHeaderValue(w), QByteArray("\"w\";q=100;w=60"));
+        Policy g = Policy::bucket(Algorithm::Gcra, Rate{10, 1'000'000}, 4, QStringLiteral("g"));
+        QCOMPARE(policyHeaderValue(g), QByteArray("\"g\";q=5;w=1")); // 5 x 100 ms, rounded up
+        Policy t =
+            Policy::bucket(Algorithm::TokenBucket, Rate{1, 60'000'000}, 30, QStringLiteral("t"));
+        QCOMPARE(policyHeaderValue(t), QByteArray("\"t\";q=30;w=1800"));
+        const Decision denied{false, 100, 0, 1500, 42'001, 0};
+        const HeaderList h = rateLimitHeaders(w, policyHeaderValue(w), denied, true);
+        QMap<QByteArray, QByteArray> m;
+        for (const auto &[k, v] : h) {
+            m.insert(k, v);
+        }
+        QCOMPARE(m.value("RateLimit"), QByteArray("\"w\";r=0;t=43"));
+        QCOMPARE(m.value("Retry-After"), QByteArray("2"));
+        QCOMPARE(m.value("RateLimit-Limit"), QByteArray("100"));
+        QCOMPARE(m.value("RateLimit-Remaining"), QByteArray("0"));
+        QCOMPARE(m.value("RateLimit-Reset"), QByteArray("43"));
+        // Cost above capacity: denied for good, no Retry-After.
+        const Decision never{false, 100, 0, -1, 0, 0};
+        for (const auto &[k, v] : rateLimitHeaders(w, policyHeaderValue(w), never, false)) {
+            QVERIFY(k != "Retry-After");
+        }
+    }
+
+    void allowedThenDenied()
+    {
+        auto service = makeService(parseRules(standardRules));
+        const quint16 port = service->port();
+        for (int i = 1; i <= 3; ++i) {
+            const HttpResponse r = get(port, "/v1/check?rule=fw&subject=1.2.3.4");
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.header("Content-Type"), QByteArray("application/json"));
+            QCOMPARE(r.header("RateLimit-Policy"), QByteArray("\"fw\";q=3;w=10"));
+            // A fresh 10 s window: reset_after is just under 10 s, rounded up to 10.
+            QCOMPARE(r.header("RateLimit"),
+                     QByteArray("\"fw\";r=") + QByteArray::number(3 - i) + ";t=10");
+            QVERIFY(!r.headers.contains("retry-after"));
+            QVERIFY(!r.headers.contains("ratelimit-limit")); // legacy headers are opt-in
+            QCOMPARE(r.header("Sluice-Decision"), QByteArray("allowed"));
+            QCOMPARE(r.header("Sluice-Source"), QByteArray("redis"));
+            const QJsonObject j = r.json();
+            QCOMPARE(j.value(QLatin1String("allowed")).toBool(), true);
+            QCOMPARE(j.value(QLatin1String("rule")).toString(), QStringLiteral("fw"));
+            QCOMPARE(j.value(QLatin1String("subject")).toString(), QStringLiteral("1.2.3.4"));
+            QCOMPARE(j.value(QLatin1String("limit")).toInteger(), 3);
+            QCOMPARE(j.value(QLatin1String("remaining")).toInteger(), 3 - i);
+            QCOMPARE(j.value(QLatin1String("retry_after_ms")).toInteger(), -1);
+            QCOMPARE(j.value(QLatin1String("cost")).toInteger(), 1);
+            QCOMPARE(j.value(QLatin1String("source")).toString(), QStringLiteral("redis"));
+            QCOMPARE(j.value(QLatin1String("key")).toString(),
+                     QString::fromUtf8(test::keyPrefix()) + QStringLiteral("fw:{1.2.3.4}"));
+        }
+        const HttpResponse denied = get(port, "/v1/check?rule=fw&subject=1.2.3.4");
+        QCOMPARE(denied.status, 429);
+        const QJsonObject j = denied.json();
+        QCOMPARE(j.value(QLatin1String("allowed")).toBool(), false);
+        QCOMPARE(j.value(QLatin1String("remaining")).toInteger(), 0);
+        const qint64 retryMs = j.value(QLatin1String("retry_after_ms")).toInteger();
+        QVERIFY2(retryMs > 9000 && retryMs <= 10000, qPrintable(QString::number(retryMs)));
+        QCOMPARE(denied.header("Retry-After"), QByteArray("10"));
+        QCOMPARE(denied.header("RateLimit"), QByteArray("\"fw\";r=0;t=10"));
+        QCOMPARE(denied.header("Sluice-Decision"), QByteArray("denied"));
+        // Another subject has its own state; the key really is in Redis, with a TTL.
+        QCOMPARE(get(port, "/v1/check?rule=fw&subject=5.6.7.8").status, 200);
+        auto c = test::connect();
+        const qint64 ttl = test::pttl(c, test::keyPrefix() + "fw:{1.2.3.4}");
+        QVERIFY2(ttl > 0 && ttl <= 10000, qPrintable(QString::number(ttl)));
+        // Every decision was recorded for the statistics: 4 on 1.2.3.4, 1 on 5.6.7.8.
+        const stats::Counts totals = m_recorder.totals();
+        QVERIFY(totals.allowed >= 4);
+        QVERIFY(totals.denied >= 1);
+    }
+
+    void retryAfterIsRoundedUp()
+    {
+        // token_bucket 2/3s, capacity 1: a token every 1.5 s. The second request waits about
+        // 1.5 s: Retry-After 2, never 1.
+        auto service = makeService(parseRules(standardRules));
+        QCOMPARE(get(service->port(), "/v1/check?rule=tb&subject=u").status, 200);
+        const HttpResponse r = get(service->port(), "/v1/check?rule=tb&subject=u");
+        QCOMPARE(r.status, 429);
+        const qint64 retryMs = r.json().value(QLatin1String("retry_after_ms")).toInteger();
+        QVERIFY2(retryMs > 1000 && retryMs <= 1500, qPrintable(QString::number(retryMs)));
+        QCOMPARE(r.header("Retry-After"), QByteArray("2"));
+        QCOMPARE(r.header("RateLimit-Policy"), QByteArray("\"tb\";q=1;w=2"));
+    }
+
+    void legacyHeaders()
+    {
+        auto service = makeService(parseRules(standardRules), true);
+        const HttpResponse r = get(service->port(), "/v1/check?rule=fw&subject=legacy");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.header("RateLimit-Limit"), QByteArray("3"));
+        QCOMPARE(r.header("RateLimit-Remaining"), QByteArray("2"));
+        QCOMPARE(r.header("RateLimit-Reset"), QByteArray("10"));
+        QCOMPARE(r.header("RateLimit"), QByteArray("\"fw\";r=2;t=10")); // draft-10 too
+    }
+
+    void costAndPeek()
+    {
+        auto service = makeService(parseRules(standardRules));
+        const quint16 port = service->port();
+        HttpResponse r = get(port, "/v1/check?rule=fw&subject=c&cost=2");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json().value(QLatin1String("remaining")).toInteger(), 1);
+        r = get(port, "/v1/check?rule=fw&subject=c&cost=0"); // a peek consumes nothing
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json().value(QLatin1String("remaining")).toInteger(), 1);
+        r = get(port, "/v1/check?rule=fw&subject=c&cost=2");
+        QCOMPARE(r.status, 429);
+        // Percent-encoding and '+' decode: the subject is "a b&c".
+        r = get(port, "/v1/check?rule=fw&subject=a+b%26c");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.json().value(QLatin1String("subject")).toString(), QStringLiteral("a b&c"));
+    }
+
+    void shadowAndDisabledRules()
+    {
+        auto service = makeService(parseRules(standardRules));
+        const quint16 port = service->port();
+        HttpResponse r = get(port, "/v1/check?rule=shadowed&subject=s");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.header("Sluice-Decision"), QByteArray("allowed"));
+        r = get(port, "/v1/check?rule=shadowed&subject=s");
+        QCOMPARE(r.status, 200); // would have been 429
+        QCOMPARE(r.header("Sluice-Decision"), QByteArray("shadow-denied"));
+        QVERIFY(!r.headers.contains("retry-after"));
+        QCOMPARE(r.json().value(QLatin1String("allowed")).toBool(), true);
+        QCOMPARE(r.json().value(QLatin1String("shadow")).toBool(), true);
+        QCOMPARE(r.json().value(QLatin1String("shadow_denied")).toBool(), true);
+        QCOMPARE(r.header("RateLimit"), QByteArray("\"shadowed\";r=0;t=60"));
+        QVERIFY(m_recorder.totals().shadowDenied >= 1);
+
+        r = get(port, "/v1/check?rule=off&subject=s");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.header("Sluice-Decision"), QByteArray("not-limited"));
+    }
+
+    void authEndpoint()
+    {
+        // nginx auth_request understands 2xx / 401 / 403 only: denied is 403 there. The
+        // subject may come in the Sluice-Subject header; none at all is not limited.
+        auto service = makeService(parseRules(standardRules));
+        const quint16 port = service->port();
+        const QByteArray req =
+            "GET /v1/auth?rule=fw HTTP/1.1\r\nHost: x\r\nSluice-Subject: 9.9.9.9\r\n\r\n";
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(exchange(port, req).status, 200);
+        }
+        const HttpResponse denied = exchange(port, req);
+        QCOMPARE(denied.status, 403);
+        QCOMPARE(denied.header("Retry-After"), QByteArray("10"));
+        QCOMPARE(denied.json().value(QLatin1String("subject")).toString(),
+                 QStringLiteral("9.9.9.9"));
+        const HttpResponse none = get(port, "/v1/auth?rule=fw");
+        QCOMPARE(none.status, 200);
+        QCOMPARE(none.header("Sluice-Decision"), QByteArray("not-limited"));
+    }
+
+    void keepAliveConnection()
+    {
+        // Several requests on one connection, each answered in order.
+        auto service = makeService(parseRules(standardRules));
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, service->port());
+        QVERIFY(QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; }));
+        QByteArray data;
+        connect(&s, &QTcpSocket::readyRead, &s, [&] { data += s.readAll(); });
+        for (int i = 1; i <= 4; ++i) {
+            data.clear();
+            s.write("GET /v1/check?rule=fw&subject=ka HTTP/1.1\r\nHost: x\r\n\r\n");
+            HttpResponse r;
+            QVERIFY(QTest::qWaitFor([&] { return parseResponse(data, &r); }, 5000));
+            QCOMPARE(r.status, i <= 3 ? 200 : 429);
+        }
+        QCOMPARE(s.state(), QAbstractSocket::ConnectedState);
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("mentions"); // in the JSON message
+        auto row = [](const char *name, const QByteArray &target, int status, const char *m) {
+            QTest::newRow(name) << QByteArray("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                                << status << QString::fromLatin1(m);
+        };
+        row("no rule", "/v1/check?subject=a", 400, "'rule' is required");
+        row("empty rule", "/v1/check?rule=&subject=a", 400, "'rule' is required");
+        row("no subject", "/v1/check?rule=fw", 400, "'subject' is required");
+        row("empty subject", "/v1/check?rule=fw&subject=", 400, "'subject' is empty");
+        row("unknown rule", "/v1/check?rule=nope&subject=a", 404,
+            "rule 'nope' is not in test.json");
+        row("negative cost", "/v1/check?rule=fw&subject=a&cost=-1", 400, "'cost' is '-1'");
+        row("fractional cost", "/v1/check?rule=fw&subject=a&cost=1.5", 400, "'cost' is '1.5'");
+        row("text cost", "/v1/check?rule=fw&subject=a&cost=lots", 400, "'cost' is 'lots'");
+        row("huge cost", "/v1/check?rule=fw&subject=a&cost=99999999999999999999999", 400,
+            "'cost' is '99999999999999999999999'");
+        row("cost above capacity", "/v1/check?rule=fw&subject=a&cost=4", 400,
+            "above 3, the capacity of rule 'fw'");
+        row("unknown parameter", "/v1/check?rule=fw&subject=a&sort=1", 400,
+            "unknown parameter 'sort'");
+        row("repeated parameter", "/v1/check?rule=fw&rule=tb&subject=a", 400,
+            "'rule' is given twice");
+        row("unknown path", "/v2/check?rule=fw&subject=a", 404, "no such endpoint: /v2/check");
+        QTest::newRow("POST") << QByteArray("POST /v1/check?rule=fw&subject=a HTTP/1.1\r\nHost: "
+                                            "x\r\nContent-Length: 2\r\n\r\n{}")
+                              << 405 << QStringLiteral("POST is not allowed on /v1/check");
+        QTest::newRow("DELETE healthz")
+            << QByteArray("DELETE /healthz HTTP/1.1\r\nHost: x\r\n\r\n") << 405
+            << QStringLiteral("DELETE is not allowed on /healthz");
+        QTest::newRow("1 MB query")
+            << QByteArray("GET /v1/check?rule=fw&subject=" + QByteArray(1 << 20, 'a') +
+                          " HTTP/1.1\r\nHost: x\r\n\r\n")
+            << 414 << QStringLiteral("longer than 8192 bytes");
+        QTest::newRow("9 KB query")
+            << QByteArray("GET /v1/check?rule=fw&subject=" + QByteArray(9000, 'a') +
+                          " HTTP/1.1\r\nHost: x\r\n\r\n")
+            << 414 << QStringLiteral("longer than 8192 bytes");
+        QTest::newRow("garbage") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 hello",
+                                               18)
+                                 << 400 << QStringLiteral("not an HTTP/1.x request");
+        QTest::newRow("TLS hello") << QByteArray("\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03", 11)
+                                   << 400 << QStringLiteral("not an HTTP/1.x request");
+        QTest::newRow("lower-case method")
+            << QByteArray("get /v1/check?rule=fw&subject=a HTTP/1.1\r\n\r\n") << 400
+            << QStringLiteral("not an HTTP/1.x request");
+    }
+    void badInput()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(int, status);
+        QFETCH(QString, mentions);
+        auto service = makeService(parseRules(standardRules));
+        const HttpResponse r = exchange(service->port(), request);
+        QCOMPARE(r.status, status);
+        const QJsonObject j = r.json();
+        QCOMPARE(j.value(QLatin1String("status")).toInt(), status);
+        QVERIFY(!j.value(QLatin1String("error")).toString().isEmpty());
+        QVERIFY2(j.value(QLatin1String("message")).toString().contains(mentions),
+                 r.body.constData());
+        if (status == 405) {
+            QCOMPARE(r.header("Allow"), QByteArray("GET"));
+        }
+        // The service stays up and keeps answering.
+        const HttpResponse good = get(service->port(), "/v1/check?rule=fw&subject=after");
+        QCOMPARE(good.status, 200);
+        QCOMPARE(good.json().value(QLatin1String("allowed")).toBool(), true);
+    }
+
+    void healthz()
+    {
+        auto service = makeService(parseRules(standardRules));
+        QCOMPARE(get(service->port(), "/v1/check?rule=fw&subject=h").status, 200);
+        const HttpResponse r = get(service->port(), "/healthz");
+        QCOMPARE(r.status, 200);
+        const QJsonObject j = r.json();
+        QCOMPARE(j.value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+        const QJsonObject redis = j.value(QLatin1String("redis")).toObject();
+        QCOMPARE(redis.value(QLatin1String("reachable")).toBool(), true);
+        QCOMPARE(redis.value(QLatin1String("url")).toString(), test::redisEndpoint().safeUrl());
+        const QJsonObject rules = j.value(QLatin1String("rules")).toObject();
+        QCOMPARE(rules.value(QLatin1String("version")).toInteger(), 7);
+        QCOMPARE(rules.value(QLatin1String("count")).toInteger(), 4);
+        QCOMPARE(rules.value(QLatin1String("origin")).toString(), QStringLiteral("test.json"));
+        QVERIFY(j.value(QLatin1String("decisions"))
+                    .toObject()
+                    .value(QLatin1String("redis"))
+                    .toInteger() >= 1);
+    }
+
+    void liveReloadFromRuleStore()
+    {
+        const rules::RuleStore store(test::keyPrefix() + "{store}:");
+        auto c = test::connect();
+        RuleSet v1 = parseRules(
+            R"({"scope": "global", "id": "a", "algorithm": "fixed_window", "limit": 1, "window": "1m",
+                "key_prefix": "PREFIX"})");
+        QVERIFY(store.push(c, v1, true).ok());
+
+        CheckService::Options o;
+        o.endpoint = test::redisEndpoint();
+        CheckService service(o);
+        QSignalSpy changed(&service, &CheckService::rulesChanged);
+        service.watchRuleStore(store);
+        QVERIFY(changed.wait(10000));
+        QVERIFY(service.listen(QHostAddress::LocalHost, 0).ok());
+        const quint16 port = service.port();
+        QCOMPARE(get(port, "/v1/check?rule=a&subject=x").header("RateLimit-Policy"),
+                 QByteArray("\"a\";q=1;w=60"));
+        QCOMPARE(get(port, "/v1/check?rule=b&subject=x").status, 404);
+
+        // Push a new version: rule a changes, rule b appears; the running service serves them.
+        RuleSet v2 = parseRules(
+            R"({"scope": "global", "id": "a", "algorithm": "fixed_window", "limit": 5, "window": "1m",
+                "key_prefix": "PREFIX"},
+               {"scope": "global", "id": "b", "algorithm": "gcra", "rate": "10/s", "burst": 4,
+                "key_prefix": "PREFIX"})");
+        auto pushed = store.push(c, v2, true);
+        QVERIFY(pushed.ok());
+        QVERIFY(QTest::qWaitFor(
+            [&] { return service.rules() && service.rules()->version() == pushed->version; },
+            10000));
+        const HttpResponse b = get(port, "/v1/check?rule=b&subject=x");
+        QCOMPARE(b.status, 200);
+        QCOMPARE(b.header("RateLimit-Policy"), QByteArray("\"b\";q=5;w=1"));
+        QCOMPARE(get(port, "/v1/check?rule=a&subject=y").header("RateLimit-Policy"),
+                 QByteArray("\"a\";q=5;w=60"));
+        const QJsonObject health = get(port, "/healthz").json();
+        QCOMPARE(health.value(QLatin1String("rules"))
+                     .toObject()
+                     .value(QLatin1String("version"))
+                     .toInteger(),
+                 pushed->version);
+        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
+    }
+
+    void redisStoppedAndRestarted()
+    {
+        // The service's own Redis dies while it runs: each rule answers by its on_redis_error
+        // at once (no waiting on a dead socket), /healthz says so; when Redis is back on the
+        // same port, decisions come from Redis again without a restart.
+        OwnRedis redis;
+        QVERIFY(redis.start());
+        const RuleSet set = parseRules(
+            R"({"scope": "global", "id": "open", "algorithm": "fixed_window", "limit": 1, "window": "1m",
+                "on_redis_error": "allow"},
+               {"scope": "global", "id": "closed", "algorithm": "fixed_window", "limit": 100, "window": "1m",
+                "on_redis_error": "deny"},
+               {"scope": "global", "id": "twin", "algorithm": "fixed_window", "limit": 2, "window": "1m",
+                "on_redis_error": "local"})");
+        auto service = makeService(set, false, redis.endpoint());
+        const quint16 port = service->port();
+        for (const char *rule : {"open", "closed", "twin"}) {
+            const HttpResponse r =
+                get(port, QByteArray("/v1/check?rule=") + rule + "&subject=before");
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.header("Sluice-Source"), QByteArray("redis"));
+        }
+        QCOMPARE(get(port, "/v1/check?rule=open&subject=before").status, 429); // limit 1
+
+        redis.stop();
+        QElapsedTimer t;
+        t.start();
+        // allow: admitted, beyond the limit (nothing is counted while Redis is away).
+        for (int i = 0; i < 3; ++i) {
+            const HttpResponse r = get(port, "/v1/check?rule=open&subject=before");
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.header("Sluice-Source"), QByteArray("allow"));
+            QCOMPARE(r.json().value(QLatin1String("source")).toString(), QStringLiteral("allow"));
+        }
+        // deny: 429, come back in a second.
+        const HttpResponse denied = get(port, "/v1/check?rule=closed&subject=down");
+        QCOMPARE(denied.status, 429);
+        QCOMPARE(denied.header("Sluice-Source"), QByteArray("deny"));
+        QCOMPARE(denied.header("Retry-After"), QByteArray("1"));
+        // local: the in-process twin counts for itself: 2 admitted, then denied.
+        QList<int> local;
+        for (int i = 0; i < 3; ++i) {
+            const HttpResponse r = get(port, "/v1/check?rule=twin&subject=down");
+            QCOMPARE(r.header("Sluice-Source"), QByteArray("local"));
+            local << r.status;
+        }
+        QCOMPARE(local, (QList<int>{200, 200, 429}));
+        // Eight answers without Redis; none waited for a dead socket (the loopback refusal is
+        // immediate; the bound is the connect/command timeout, 500 ms, per batch at most).
+        qInfo("8 decisions with Redis down took %lld ms", qint64(t.elapsed()));
+        const QJsonObject health = get(port, "/healthz").json();
+        QCOMPARE(health.value(QLatin1String("status")).toString(), QStringLiteral("degraded"));
+        QCOMPARE(health.value(QLatin1String("redis"))
+                     .toObject()
+                     .value(QLatin1String("reachable"))
+                     .toBool(),
+                 false);
+        QVERIFY(!health.value(QLatin1String("redis"))
+                     .toObject()
+                     .value(QLatin1String("last_error"))
+                     .toString()
+                     .isEmpty());
+
+        // Redis returns (empty: no persistence). The prober notices within its back-off (at
+        // most 2 s); decisions come from Redis again.
+        QVERIFY(redis.start());
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return get(port, "/healthz")
+                    .json()
+                    .value(QLatin1String("redis"))
+                    .toObject()
+                    .value(QLatin1String("reachable"))
+                    .toBool();
+            },
+            10000));
+        HttpResponse back = get(port, "/v1/check?rule=closed&subject=after");
+        QCOMPARE(back.status, 200);
+        QCOMPARE(back.header("Sluice-Source"), QByteArray("redis"));
+        back = get(port, "/v1/check?rule=open&subject=after");
+        QCOMPARE(back.header("Sluice-Source"), QByteArray("redis"));
+        QCOMPARE(get(port, "/v1/check?rule=open&subject=after").status, 429);
+        auto c = Connection::open(redis.endpoint());
+        QVERIFY(c.ok());
+        auto exists = c->command({"EXISTS", "rate_limit:open:{after}"});
+        QVERIFY(exists.ok());
+        QCOMPARE(exists->integer, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "tst_serve.moc"
