@@ -3,7 +3,9 @@
 #include "cli/bench.h"
 #include "cli/check.h"
 #include "cli/keys.h"
+#include "cli/load.h"
 #include "cli/rules.h"
+#include "cli/serve.h"
 #include "cli/simulate.h"
 
 #include <QCoreApplication>
@@ -21,6 +23,7 @@ const char *usageText =
     "  bench   decisions/s per algorithm beside redis-benchmark running the same script\n"
     "  simulate every rule of a scenario on the same traffic, in process or on Redis\n"
     "  keys    list limiter keys with decoded state and health; keys fix sets TTLs from rules\n"
+    "  load    real decisions in real time from N threads following a traffic pattern\n"
     "\n"
     "Exit status: 0 success (a denial is a result), 1 runtime failure, 2 bad usage.\n"
     "See README.md and the design's FORMATS.md for every option.\n";
@@ -29,6 +32,10 @@ const char *usageText =
 
 int main(int argc, char **argv)
 {
+    // simulate --png/--svg draw Qt Charts: they need a QApplication instead (cli/simulate.h).
+    if (sluice::cli::simulateDrawsCharts(argc, argv)) {
+        return sluice::cli::simulateWithCharts(argc, argv);
+    }
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("sluice-cli"));
     // Raw bytes, not QString: a subject may be any bytes the shell can pass.
@@ -51,6 +58,12 @@ int main(int argc, char **argv)
     }
     if (cmd == "keys") {
         return sluice::cli::keys(args);
+    }
+    if (cmd == "serve") {
+        return sluice::cli::serve(args);
+    }
+    if (cmd == "load") {
+        return sluice::cli::load(args);
     }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         std::fputs(usageText, stdout);

@@ -1,13 +1,18 @@
 // sluice-cli simulate as a user runs it: real process, exit codes, the named problem on stderr,
-// --json exactly as FORMATS.md writes it, --csv, the Redis backend, Ctrl+C.
+// --json exactly as FORMATS.md writes it, --csv, --png and --svg, the Redis backend, Ctrl+C.
 #include "testredis.h"
 
+#include "sim/simulationcharts.h"
+
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 #include <netinet/in.h>
 #include <signal.h>
@@ -123,12 +128,6 @@ private Q_SLOTS:
         QTest::newRow("no such file")
             << QByteArray() << QByteArray() << QStringList{u"/nonexistent/s.json"_s}
             << QStringList{u"/nonexistent/s.json: cannot open the file"_s};
-        QTest::newRow("png") << QByteArray() << QByteArray()
-                             << QStringList{u"preset:boundary-burst"_s, u"--png"_s, u"x.png"_s}
-                             << QStringList{u"--png: charts are not in this version yet"_s};
-        QTest::newRow("svg") << QByteArray() << QByteArray()
-                             << QStringList{u"preset:boundary-burst"_s, u"--svg"_s, u"x.svg"_s}
-                             << QStringList{u"--svg: charts are not in this version yet"_s};
         QTest::newRow("backend") << QByteArray() << QByteArray()
                                  << QStringList{u"preset:boundary-burst"_s, u"--backend"_s,
                                                 u"memcached"_s}
@@ -247,6 +246,82 @@ private Q_SLOTS:
             QCOMPARE(offered[id], o[u"offered"_s].toInteger());
             QCOMPARE(released[id], o[u"admitted"_s].toInteger());
         }
+    }
+
+    // --png and --svg: the console's figure, drawn headless (no DISPLAY needed: the command
+    // picks the offscreen platform itself).
+    void charts()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(u"burst.png"_s);
+        const QString svg = dir.filePath(u"burst.svg"_s);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(u"QT_QPA_PLATFORM"_s);
+        env.remove(u"DISPLAY"_s);
+        env.remove(u"WAYLAND_DISPLAY"_s);
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SLUICE_CLI), {u"simulate"_s, u"preset:boundary-burst"_s, u"--png"_s,
+                                             png, u"--svg"_s, svg, u"--json"_s});
+        QVERIFY(p.waitForFinished(120'000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+        QVERIFY(p.readAllStandardOutput().startsWith(R"({"scenario":"boundary burst")"));
+
+        const QImage image(png);
+        QVERIFY2(!image.isNull(), "the PNG does not decode");
+        QCOMPARE(image.size(), ui::SimulationCharts::defaultSize(6));
+        // Not blank: plenty of ink, and each of the six rules' hues is there.
+        qint64 ink = 0;
+        QSet<int> hues;
+        for (int y = 0; y < image.height(); y += 2) {
+            for (int x = 0; x < image.width(); x += 2) {
+                const QColor c = image.pixelColor(x, y);
+                if (qGray(c.rgb()) < 240) {
+                    ++ink;
+                }
+                if (c.hsvSaturationF() > 0.3 && c.valueF() > 0.3) {
+                    hues.insert(c.hsvHue() / 4);
+                }
+            }
+        }
+        QVERIFY2(ink > image.width() * image.height() / 4 / 50,
+                 qPrintable(u"only %1 inked pixels"_s.arg(ink)));
+        for (int i = 0; i < 6; ++i) {
+            const int hue = ui::SimulationCharts::ruleColor(i).hsvHue() / 4;
+            QVERIFY2(hues.contains(hue) || hues.contains(hue - 1) || hues.contains(hue + 1) ||
+                         hues.contains((hue + 89) % 90) || hues.contains((hue + 1) % 90),
+                     qPrintable(u"no pixel of rule %1's colour"_s.arg(i)));
+        }
+
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QXmlStreamReader xml(bytes);
+        int paths = 0;
+        QString text;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement) {
+                if (xml.name() == u"path"_s || xml.name() == u"polyline"_s) {
+                    ++paths;
+                }
+                if (xml.name() == u"text"_s) {
+                    text += xml.readElementText(QXmlStreamReader::IncludeChildElements) + u' ';
+                }
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY2(paths >= 6 * 3, qPrintable(u"%1 paths"_s.arg(paths)));
+        for (const QString &id :
+             {u"fixed-window"_s, u"sliding-log"_s, u"leaky-bucket"_s, u"gcra"_s}) {
+            QVERIFY2(text.contains(id), qPrintable(id));
+        }
+        QVERIFY(text.contains(u"offered"_s));
+
+        // Where they are written: an unwritable path is a runtime failure naming it.
+        const Run bad = cli({u"preset:boundary-burst"_s, u"--png"_s, u"/nonexistent/x.png"_s});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("/nonexistent/x.png"), bad.err.constData());
     }
 
     void redisBackend()

@@ -1,0 +1,494 @@
+// The Simulation page, driven offscreen as a user would: a preset loaded, run, charts and
+// metrics filled, a long run cancelled, a bad field with its message beside it, exports to
+// real files, a scenario saved and loaded; the runner on the fixture's Redis (identical
+// results, no keys left after a cancel). Screenshots in <build>/tests/screenshots/.
+#include "testredis.h"
+
+#include "sim/simulationcharts.h"
+#include "sim/simulationmetricsmodel.h"
+#include "sim/simulationpage.h"
+#include "sim/simulationrunner.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QChart>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace sluice;
+using namespace sluice::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString screenshotDir()
+{
+    const QString dir = QCoreApplication::applicationDirPath() + u"/screenshots"_s;
+    QDir().mkpath(dir);
+    return dir;
+}
+
+// Runs what the page has and waits for the end (the run is in a worker thread).
+bool runAndWait(SimulationPage &page, int timeoutMs = 60'000)
+{
+    QSignalSpy done(&page, &SimulationPage::runFinished);
+    auto *run = page.findChild<QPushButton *>(u"runButton"_s);
+    if (!run || !run->isEnabled()) {
+        return false;
+    }
+    QTest::mouseClick(run, Qt::LeftButton);
+    return done.wait(timeoutMs);
+}
+
+qint64 simKeys()
+{
+    Connection c = test::connect();
+    qint64 n = 0;
+    QByteArray cursor = "0";
+    do {
+        auto r = c.command({"SCAN", cursor, "MATCH", "sluice:sim:*", "COUNT", "1000"});
+        cursor = r->elements[0].str;
+        n += qint64(r->elements[1].elements.size());
+    } while (cursor != "0");
+    return n;
+}
+
+// A scenario file of `requests` requests over 100 s at a constant rate, six rules.
+QByteArray bigScenario(qint64 requests, const char *bin = "100ms")
+{
+    return QByteArray(R"({"name": "big", "duration": "100s", "bin": ")") + bin +
+           R"(", "subjects": 1000,
+        "traffic": [{"pattern": "constant", "rate": ")" +
+           QByteArray::number(requests / 100) + R"(/s"},
+                    {"pattern": "burst", "at": "50s", "count": 5000, "spread": "10ms"}],
+        "rules": [
+          {"id": "fw", "scope": "ip", "algorithm": "fixed_window", "limit": 10, "window": "10s"},
+          {"id": "sl", "scope": "ip", "algorithm": "sliding_log", "limit": 10, "window": "10s"},
+          {"id": "sc", "scope": "ip", "algorithm": "sliding_counter", "limit": 10, "window": "10s"},
+          {"id": "tb", "scope": "ip", "algorithm": "token_bucket", "rate": "1/s", "burst": 5},
+          {"id": "lb", "scope": "ip", "algorithm": "leaky_bucket", "rate": "1/s", "burst": 5},
+          {"id": "gc", "scope": "global", "algorithm": "gcra", "rate": "1000/s", "burst": 100}]})";
+}
+
+} // namespace
+
+class TestSimulationPage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void downsampleKeepsPeaks()
+    {
+        std::vector<double> v(1'000'000, 1.0);
+        v[123'457] = 900; // one bin's spike
+        v[654'321] = 0;   // one bin's dip
+        const QList<QPointF> points = SimulationCharts::downsample(v, 0, 1, 800);
+        QVERIFY(points.size() <= 1600);
+        double hi = 0;
+        double lo = 1e9;
+        for (qsizetype i = 0; i < points.size(); ++i) {
+            hi = std::max(hi, points[i].y());
+            lo = std::min(lo, points[i].y());
+            if (i > 0) {
+                QVERIFY(points[i].x() >= points[i - 1].x()); // time order
+            }
+        }
+        QCOMPARE(hi, 900.0);
+        QCOMPARE(lo, 0.0);
+        // Few values: every one of them.
+        QCOMPARE(SimulationCharts::downsample({1, 2, 3}, 0.5, 1, 800).size(), 3);
+    }
+
+    void boundaryBurst()
+    {
+        SimulationPage page(nullptr);
+        QAbstractItemModelTester tester(page.metricsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        QCOMPARE(page.findChild<QListWidget *>(u"ruleList"_s)->count(), 6);
+        QCOMPARE(page.findChild<QListWidget *>(u"patternList"_s)->count(), 3);
+        QVERIFY(runAndWait(page));
+        QVERIFY(!page.isRunning());
+
+        // Metrics: one row per rule; the fixed window lets ~2N through in one window, the
+        // sliding log never more than N (N = 100 per 10 s).
+        SimulationMetricsModel *m = page.metricsModel();
+        QCOMPARE(m->rowCount(), 6);
+        const auto value = [m](int row, int column) {
+            return m->data(m->index(row, column), Qt::UserRole).toLongLong();
+        };
+        QCOMPARE(m->data(m->index(0, 0)).toString(), u"fixed-window"_s);
+        QCOMPARE(value(0, SimulationMetricsModel::OfferedColumn), 230);
+        QVERIFY(value(0, SimulationMetricsModel::MaxInWindowColumn) >= 180);
+        QVERIFY(value(0, SimulationMetricsModel::MaxInWindowColumn) <= 200);
+        QVERIFY(value(1, SimulationMetricsModel::MaxInWindowColumn) <= 100);
+        QVERIFY(m->headerData(SimulationMetricsModel::MaxInWindowColumn, Qt::Horizontal)
+                    .toString()
+                    .contains(u"10s"_s));
+
+        // Charts: six rows sharing the time axis; 300 bins of 100 ms drawn point by point.
+        SimulationCharts *c = page.charts();
+        QCOMPARE(c->rowCount(), 6);
+        QVERIFY(c->plotWidth() > 300);
+        for (int row = 0; row < 6; ++row) {
+            QCOMPARE(c->points(row, SimulationCharts::Role::Offered).size(), 300);
+            QCOMPARE(c->points(row, SimulationCharts::Role::Admitted).size(), 300);
+            QCOMPARE(c->points(row, SimulationCharts::Role::Cumulative).size(), 301);
+            QCOMPARE(c->points(row, SimulationCharts::Role::Worst).size(), 2);
+            // Released only for the leaky bucket.
+            QCOMPARE(c->points(row, SimulationCharts::Role::Released).isEmpty(), row != 4);
+            QVERIFY(c->chart(row)->isVisible());
+        }
+        // The 2N spike on the chart: the fixed window's cumulative admitted climbs by ~2N
+        // across its shaded busiest window, the sliding log's by at most N.
+        const auto climb = [c](int row) {
+            const QList<QPointF> worst = c->points(row, SimulationCharts::Role::Worst);
+            const QList<QPointF> cum = c->points(row, SimulationCharts::Role::Cumulative);
+            const auto at = [&cum](double t) {
+                double y = 0;
+                for (const QPointF &p : cum) {
+                    if (p.x() <= t + 1e-9) {
+                        y = p.y();
+                    }
+                }
+                return y;
+            };
+            return at(worst[1].x()) - at(worst[0].x());
+        };
+        QVERIFY2(climb(0) >= 180, qPrintable(QString::number(climb(0))));
+        QVERIFY2(climb(1) <= 110, qPrintable(QString::number(climb(1))));
+        // Peak per bin, as drawn: the burst's bins hold 100 offered requests.
+        double offeredPeak = 0;
+        for (const QPointF &p : c->points(0, SimulationCharts::Role::Offered)) {
+            offeredPeak = std::max(offeredPeak, p.y());
+        }
+        QCOMPARE(offeredPeak, 101.0); // 100 of the burst and 1 of the trickle
+
+        QVERIFY(page.grab().save(screenshotDir() + u"/simulation-boundary-burst.png"_s));
+    }
+
+    void steadyOverload()
+    {
+        SimulationPage page(nullptr);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.loadPreset(u"steady-overload"_s));
+        QVERIFY(runAndWait(page));
+        QCOMPARE(page.metricsModel()->rowCount(), 6);
+        // The leaky bucket releases a flat 10/s: at most r t + 1 = 11 in any 1 s.
+        QVERIFY(page.metricsModel()
+                    ->data(page.metricsModel()->index(4, SimulationMetricsModel::MaxReleasedColumn),
+                           Qt::UserRole)
+                    .toLongLong() <= 11);
+        QVERIFY(!page.charts()->points(4, SimulationCharts::Role::Released).isEmpty());
+        QVERIFY(page.grab().save(screenshotDir() + u"/simulation-steady-overload.png"_s));
+    }
+
+    // A million requests and more: the run can be cancelled and stops; what was decided is
+    // shown.
+    void cancelLongRun()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"big.json"_s);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bigScenario(3'000'000));
+        f.close();
+        SimulationPage page(nullptr);
+        page.resize(1280, 800);
+        page.show();
+        QString error;
+        QVERIFY2(page.loadScenarioFile(path, &error), qPrintable(error));
+        QSignalSpy done(&page, &SimulationPage::runFinished);
+        QTest::mouseClick(page.findChild<QPushButton *>(u"runButton"_s), Qt::LeftButton);
+        QVERIFY(page.isRunning());
+        auto *cancel = page.findChild<QPushButton *>(u"cancelButton"_s);
+        QVERIFY(cancel->isEnabled());
+        // Once deciding has begun (the status says how far), Cancel.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            page.findChild<QLabel *>(u"statusLabel"_s)->text().startsWith(u"Deciding"_s), 60'000);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(done.wait(60'000));
+        QVERIFY(!page.isRunning());
+        QVERIFY(page.lastResult().cancelled);
+        QVERIFY(page.lastResult().processed < page.lastResult().total);
+        QVERIFY(page.lastResult().total >= 3'000'000);
+        QVERIFY(page.findChild<QLabel *>(u"statusLabel"_s)->text().startsWith(u"Cancelled"_s));
+        QVERIFY(!cancel->isEnabled());
+    }
+
+    // A full run of a million requests in bins of 10 ms (10,000 bins): at most two points per
+    // pixel, and the burst's peak still drawn.
+    void millionDownsampled()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"million.json"_s);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bigScenario(1'000'000, "10ms"));
+        f.close();
+        SimulationPage page(nullptr);
+        page.resize(1280, 800);
+        page.show();
+        QString error;
+        QVERIFY2(page.loadScenarioFile(path, &error), qPrintable(error));
+        QVERIFY(runAndWait(page, 120'000));
+        QVERIFY(!page.lastResult().cancelled);
+        QCOMPARE(page.lastResult().processed, 1'005'000);
+        SimulationCharts *c = page.charts();
+        // 100 s in bins of 10 ms, and the leaky bucket's releases after the end.
+        QVERIFY(page.lastResult().bins() >= 10'000);
+        const QList<QPointF> offered = c->points(0, SimulationCharts::Role::Offered);
+        QVERIFY2(offered.size() <= 2 * c->plotWidth(), qPrintable(QString::number(offered.size())));
+        double peak = 0;
+        for (const QPointF &p : offered) {
+            peak = std::max(peak, p.y());
+        }
+        // 10,000/s = 100 per 10 ms bin, plus the burst of 5,000 in one bin.
+        QCOMPARE(peak, 5100.0);
+    }
+
+    void badField()
+    {
+        SimulationPage page(nullptr);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        auto *duration = page.findChild<QLineEdit *>(u"scenario.duration"_s);
+        auto *durationError = page.findChild<QLabel *>(u"scenario.durationError"_s);
+        QVERIFY(duration && durationError);
+        QVERIFY(durationError->isHidden());
+        duration->selectAll();
+        QTest::keyClicks(duration, u"0s"_s);
+        QVERIFY(durationError->isVisible());
+        QVERIFY2(durationError->text().contains(u"duration"_s), qPrintable(durationError->text()));
+        auto *run = page.findChild<QPushButton *>(u"runButton"_s);
+        QVERIFY(!run->isEnabled());
+        page.run(); // Ctrl+R does the same: refused, with a word why
+        QVERIFY(!page.isRunning());
+        QVERIFY(page.findChild<QLabel *>(u"statusLabel"_s)->text().contains(u"Fix"_s));
+
+        duration->selectAll();
+        QTest::keyClicks(duration, u"30s"_s);
+        QVERIFY(durationError->isHidden());
+        QVERIFY(run->isEnabled());
+
+        // A pattern's rate: the message beside the rate field, the pattern marked.
+        auto *patterns = page.findChild<QListWidget *>(u"patternList"_s);
+        patterns->setCurrentRow(0);
+        auto *rate = page.findChild<QLineEdit *>(u"traffic.rate"_s);
+        auto *rateError = page.findChild<QLabel *>(u"traffic.rateError"_s);
+        QVERIFY(rate->isVisible());
+        rate->selectAll();
+        QTest::keyClicks(rate, u"-5/s"_s);
+        QVERIFY(rateError->isVisible());
+        QVERIFY2(!rateError->text().isEmpty(), "no message");
+        QVERIFY(!patterns->item(0)->toolTip().isEmpty());
+        // 10^12 requests in a burst: refused with the count named.
+        patterns->setCurrentRow(1);
+        auto *count = page.findChild<QLineEdit *>(u"traffic.count"_s);
+        auto *countError = page.findChild<QLabel *>(u"traffic.countError"_s);
+        count->selectAll();
+        QTest::keyClicks(count, u"1000000000000"_s);
+        QVERIFY(countError->isVisible());
+        QVERIFY2(countError->text().contains(u"1000000000000"_s), qPrintable(countError->text()));
+
+        // A rule's limit.
+        page.findChild<QListWidget *>(u"ruleList"_s)->setCurrentRow(0);
+        auto *limit = page.findChild<QLineEdit *>(u"rules.limit"_s);
+        auto *limitError = page.findChild<QLabel *>(u"rules.limitError"_s);
+        limit->selectAll();
+        QTest::keyClicks(limit, u"0"_s);
+        QVERIFY(limitError->isVisible());
+        QVERIFY(!page.saveScenarioFile(QDir::tempPath() + u"/never.json"_s, nullptr));
+        QVERIFY(page.grab().save(screenshotDir() + u"/simulation-bad-fields.png"_s));
+
+        // The Redis engine without a connection: said beside the engine.
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        auto *engine = page.findChild<QComboBox *>(u"engineCombo"_s);
+        engine->setCurrentIndex(1);
+        page.run();
+        QVERIFY(!page.isRunning());
+        QVERIFY(page.findChild<QLabel *>(u"engineError"_s)->isVisible());
+    }
+
+    void exports()
+    {
+        SimulationPage page(nullptr);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(!page.exportTo(dir.filePath(u"early.png"_s), &error)); // nothing run yet
+        QVERIFY(error.contains(u"Run a simulation first"_s));
+        QVERIFY(runAndWait(page));
+
+        const QString png = dir.filePath(u"f.png"_s);
+        QVERIFY2(page.exportTo(png, &error), qPrintable(error));
+        const QImage image(png);
+        QCOMPARE(image.size(), SimulationCharts::defaultSize(6));
+        int inked = 0;
+        for (int y = 0; y < image.height(); y += 3) {
+            for (int x = 0; x < image.width(); x += 3) {
+                inked += qGray(image.pixel(x, y)) < 240;
+            }
+        }
+        QVERIFY2(inked > 2000, qPrintable(QString::number(inked)));
+
+        const QString svg = dir.filePath(u"f.svg"_s);
+        QVERIFY2(page.exportTo(svg, &error), qPrintable(error));
+        QFile s(svg);
+        QVERIFY(s.open(QIODevice::ReadOnly));
+        const QByteArray bytes = s.readAll();
+        QXmlStreamReader xml(bytes);
+        int paths = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement &&
+                (xml.name() == u"path"_s || xml.name() == u"polyline"_s)) {
+                ++paths;
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(paths >= 18);
+        QVERIFY(bytes.contains("fixed-window"));
+
+        const QString csv = dir.filePath(u"f.csv"_s);
+        QVERIFY2(page.exportTo(csv, &error), qPrintable(error));
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = c.readAll().trimmed().split('\n');
+        QCOMPARE(lines.front(), QByteArray("t_ms,rule,offered,admitted,rejected,released"));
+        QCOMPARE(lines.size(), 1 + 300 * 6);
+
+        QVERIFY(!page.exportTo(dir.filePath(u"f.gif"_s), &error));
+        QVERIFY(error.contains(u".png, .svg or .csv"_s));
+
+        // Through the dialog, as Ctrl+E opens it.
+        page.exportFigure();
+        auto *dialog = page.findChild<QFileDialog *>(u"exportDialog"_s);
+        QVERIFY(dialog);
+        const QString viaDialog = dir.filePath(u"dialog.svg"_s);
+        dialog->selectFile(viaDialog);
+        static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept() is protected
+        QTRY_VERIFY(QFile::exists(viaDialog));
+        // The view is laid out at its own size again after an export.
+        QVERIFY(page.charts()->size().width() < 1200);
+    }
+
+    void saveAndLoad()
+    {
+        QTemporaryDir dir;
+        SimulationPage page(nullptr);
+        QVERIFY(page.loadPreset(u"steady-overload"_s));
+        const auto before = page.editedScenario();
+        QVERIFY(before);
+        const QString path = dir.filePath(u"mine.json"_s);
+        QString error;
+        QVERIFY2(page.saveScenarioFile(path, &error), qPrintable(error));
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        QVERIFY2(page.loadScenarioFile(path, &error), qPrintable(error));
+        const auto after = page.editedScenario();
+        QVERIFY(after);
+        QCOMPARE(after->rules, before->rules);
+        QCOMPARE(after->traffic.size(), before->traffic.size());
+        QCOMPARE(after->durationUs, before->durationUs);
+        QCOMPARE(after->binUs, before->binUs);
+        QCOMPARE(after->seed, before->seed);
+        // A broken file: refused with where and what, the editor unchanged.
+        const QString bad = dir.filePath(u"bad.json"_s);
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"duration": "0s", "traffic": [], "rules": []})");
+        f.close();
+        QVERIFY(!page.loadScenarioFile(bad, &error));
+        QVERIFY2(error.contains(u"bad.json"_s) && error.contains(u"duration"_s), qPrintable(error));
+        QCOMPARE(page.editedScenario()->rules, before->rules);
+    }
+
+    void rulesFromRulesPage()
+    {
+        SimulationPage page(nullptr);
+        auto *use = page.findChild<QPushButton *>(u"useRulesButton"_s);
+        QVERIFY(!use->isEnabled());
+        RuleSet set;
+        Rule a;
+        a.id = u"hello-per-ip"_s;
+        a.scope = Scope{Scope::Kind::Ip, {}};
+        a.algorithm = Algorithm::FixedWindow;
+        a.limit = 3;
+        a.windowUs = 5'000'000;
+        Rule b;
+        b.id = u"api-global"_s;
+        b.algorithm = Algorithm::TokenBucket;
+        b.rate = Rate{100, 1'000'000};
+        b.burst = 200;
+        set.rules = {a, b};
+        page.setRules(set);
+        QVERIFY(use->isEnabled());
+        QTest::mouseClick(use, Qt::LeftButton);
+        QCOMPARE(page.findChild<QListWidget *>(u"ruleList"_s)->count(), 2);
+        const auto s = page.editedScenario();
+        QVERIFY(s);
+        QCOMPARE(s->rules.size(), size_t(2));
+        QCOMPARE(s->rules[0].id, u"hello-per-ip"_s);
+        QCOMPARE(s->rules[1].rate, (Rate{100, 1'000'000}));
+    }
+
+    // The Redis engine, as the page runs it: the same outcome as the twins, and a cancelled
+    // run of millions of requests leaves no key behind.
+    void runnerOnRedis()
+    {
+        const auto preset = sim::scenario::preset(u"boundary-burst"_s);
+        QVERIFY(preset.ok());
+        SimulationRunner runner;
+        QSignalSpy finished(&runner, &SimulationRunner::finished);
+        QSignalSpy failed(&runner, &SimulationRunner::failed);
+        QVERIFY(runner.start(preset.scenario, std::nullopt));
+        QVERIFY(finished.wait(60'000));
+        const auto local = finished.takeFirst().at(0).value<sim::SimResult>();
+        QVERIFY(runner.start(preset.scenario, test::redisEndpoint()));
+        QVERIFY(!runner.start(preset.scenario, std::nullopt)); // one at a time
+        QVERIFY(finished.wait(60'000));
+        const auto redis = finished.takeFirst().at(0).value<sim::SimResult>();
+        QCOMPARE(redis.backend, u"redis"_s);
+        QVERIFY(redis.sameOutcome(local));
+        QCOMPARE(simKeys(), 0);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"big.json"_s);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bigScenario(2'000'000));
+        f.close();
+        const auto big = sim::scenario::loadFile(path);
+        QVERIFY(big.ok());
+        QVERIFY(runner.start(big.scenario, test::redisEndpoint()));
+        QTRY_VERIFY_WITH_TIMEOUT(simKeys() > 100, 60'000);
+        runner.cancel();
+        QVERIFY(finished.wait(60'000));
+        const auto cancelled = finished.takeFirst().at(0).value<sim::SimResult>();
+        QVERIFY(cancelled.cancelled);
+        QVERIFY(cancelled.processed < cancelled.total);
+        QCOMPARE(simKeys(), 0);
+        QVERIFY(failed.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestSimulationPage)
+#include "tst_simulationpage.moc"

@@ -1,0 +1,614 @@
+#include "simulationcharts.h"
+
+#include "common/duration.h"
+
+#include <QAreaSeries>
+#include <QBrush>
+#include <QChart>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFontMetricsF>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QImage>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPainter>
+#include <QPen>
+#include <QScopeGuard>
+#include <QSvgGenerator>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::ui {
+
+namespace {
+
+// Figure geometry, in pixels.
+constexpr qreal legendHeight = 46; // title line + legend line
+constexpr qreal axisHeight = 40;   // the time axis's labels and title under the last row
+constexpr qreal leftMargin = 62;   // y labels + the "per bin" title
+constexpr qreal rightMargin = 62;  // cumulative labels + title
+constexpr qreal rowHeaderHeight = 19;
+constexpr qreal rowGap = 7;
+
+const QColor offeredFill(0xd5, 0xd9, 0xde);
+const QColor offeredLine(0x9a, 0xa1, 0xa9);
+const QColor cumulativeColor(0x30, 0x35, 0x3b);
+const QColor textColor(0x25, 0x2a, 0x30);
+const QColor mutedColor(0x5f, 0x67, 0x70);
+const QColor alarmColor(0xc0, 0x39, 0x2b);
+
+QFont smallFont(qreal points)
+{
+    QFont f;
+    f.setPointSizeF(points);
+    return f;
+}
+
+// The smallest of 1, 2, 2.5, 5 x 10^k at least `v` / 2: axes with three ticks (0, half, max)
+// that read as round numbers.
+qreal niceHalf(qreal v)
+{
+    if (v <= 1) {
+        return 1;
+    }
+    const qreal half = v / 2;
+    const qreal p = std::pow(10.0, std::floor(std::log10(half)));
+    for (const qreal m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (m * p >= half) {
+            return m * p;
+        }
+    }
+    return 10 * p;
+}
+
+// A time-axis step giving about `ticks` intervals over `seconds`.
+qreal niceStep(qreal seconds, int ticks)
+{
+    const qreal raw = std::max(seconds / ticks, 1e-3);
+    const qreal p = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const qreal m : {1.0, 2.0, 5.0, 10.0}) {
+        if (m * p >= raw) {
+            return m * p;
+        }
+    }
+    return 10 * p;
+}
+
+QString grouped(qint64 n)
+{
+    return QLocale(QLocale::English).toString(n);
+}
+
+QValueAxis *valueAxis(QChart *chart, Qt::Alignment side)
+{
+    auto *axis = new QValueAxis(chart);
+    axis->setLabelsFont(smallFont(7.5));
+    axis->setLabelsColor(mutedColor);
+    axis->setTitleFont(smallFont(7.5));
+    axis->setTitleBrush(mutedColor);
+    axis->setLinePenColor(QColor(0xb8, 0xbe, 0xc4));
+    axis->setGridLineColor(QColor(0xe6, 0xe9, 0xec));
+    axis->setMinorGridLineVisible(false);
+    chart->addAxis(axis, side);
+    return axis;
+}
+
+QLineSeries *lineSeries(QObject *parent, const QString &name)
+{
+    auto *s = new QLineSeries(parent);
+    s->setName(name);
+    s->setPointsVisible(false);
+    return s;
+}
+
+} // namespace
+
+SimulationCharts::SimulationCharts(QObject *parent)
+    : QObject(parent)
+    , m_scene(new QGraphicsScene(this))
+{
+    m_scene->setBackgroundBrush(Qt::white);
+}
+
+SimulationCharts::~SimulationCharts()
+{
+    deleteFigure();
+}
+
+QColor SimulationCharts::ruleColor(int index)
+{
+    // Tableau 10 without its grey: distinct hues, all darker than the offered grey.
+    static const QColor colors[] = {
+        QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b), QColor(0xe1, 0x57, 0x59),
+        QColor(0x59, 0xa1, 0x4f), QColor(0x76, 0xb7, 0xb2), QColor(0xb0, 0x7a, 0xa1),
+        QColor(0xed, 0xc9, 0x48), QColor(0x9c, 0x75, 0x5f), QColor(0xff, 0x9d, 0xa7)};
+    constexpr int n = int(std::size(colors));
+    return colors[((index % n) + n) % n];
+}
+
+QList<QPointF> SimulationCharts::downsample(const std::vector<double> &values, double x0, double dx,
+                                            int buckets)
+{
+    QList<QPointF> out;
+    const qint64 n = qint64(values.size());
+    if (n == 0) {
+        return out;
+    }
+    buckets = std::max(buckets, 1);
+    if (n <= 2 * qint64(buckets)) {
+        out.reserve(n);
+        for (qint64 i = 0; i < n; ++i) {
+            out.append(QPointF(x0 + double(i) * dx, values[size_t(i)]));
+        }
+        return out;
+    }
+    out.reserve(2 * buckets);
+    for (int b = 0; b < buckets; ++b) {
+        const qint64 from = n * b / buckets;
+        const qint64 to = n * (b + 1) / buckets; // exclusive, > from since n > buckets
+        qint64 lo = from;
+        qint64 hi = from;
+        for (qint64 i = from + 1; i < to; ++i) {
+            if (values[size_t(i)] < values[size_t(lo)]) {
+                lo = i;
+            }
+            if (values[size_t(i)] > values[size_t(hi)]) {
+                hi = i;
+            }
+        }
+        const qint64 first = std::min(lo, hi);
+        const qint64 second = std::max(lo, hi);
+        out.append(QPointF(x0 + double(first) * dx, values[size_t(first)]));
+        if (second != first) {
+            out.append(QPointF(x0 + double(second) * dx, values[size_t(second)]));
+        }
+    }
+    return out;
+}
+
+QSize SimulationCharts::defaultSize(int rules)
+{
+    return QSize(1200, int(legendHeight + axisHeight + 16 + std::max(rules, 1) * 120));
+}
+
+void SimulationCharts::setResult(const sim::SimResult &result, const sim::Scenario &scenario)
+{
+    deleteFigure();
+    m_result = result;
+    m_rules = scenario.rules;
+    m_size = QSizeF();
+    m_plotWidth = 0;
+    build();
+}
+
+void SimulationCharts::clear()
+{
+    deleteFigure();
+    m_result = sim::SimResult();
+    m_rules.clear();
+    m_size = QSizeF();
+    m_plotWidth = 0;
+}
+
+void SimulationCharts::deleteFigure()
+{
+    for (Row &row : m_rows) {
+        m_scene->removeItem(row.chart);
+        delete row.chart; // owns its series, axes and header
+    }
+    m_rows.clear();
+    for (QGraphicsItem *item : std::as_const(m_decor)) {
+        m_scene->removeItem(item);
+        delete item;
+    }
+    m_decor.clear();
+}
+
+QChart *SimulationCharts::chart(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_rows[size_t(row)].chart : nullptr;
+}
+
+QList<QPointF> SimulationCharts::points(int row, Role role) const
+{
+    if (row < 0 || row >= rowCount()) {
+        return {};
+    }
+    const Row &r = m_rows[size_t(row)];
+    QLineSeries *s = nullptr;
+    switch (role) {
+    case Role::Offered:
+        s = r.offered;
+        break;
+    case Role::Admitted:
+        s = r.admitted;
+        break;
+    case Role::Released:
+        s = r.released;
+        break;
+    case Role::Cumulative:
+        s = r.cumulative;
+        break;
+    case Role::Worst:
+        s = r.worst;
+        break;
+    }
+    return s ? s->points() : QList<QPointF>();
+}
+
+QString SimulationCharts::rowHeader(int index) const
+{
+    const sim::RuleResult &x = m_result.rules[size_t(index)];
+    const Rule *rule = size_t(index) < m_rules.size() ? &m_rules[size_t(index)] : nullptr;
+    const QString window = duration::formatUs(m_result.measureWindowUs);
+    QString html = u"<span style=\"color:%1; font-weight:700\">%2</span>"_s.arg(
+        ruleColor(index).darker(125).name(), x.rule.toHtmlEscaped());
+    if (rule) {
+        html += u"&nbsp;&nbsp;<span style=\"color:%1\">%2</span>"_s.arg(
+            mutedColor.name(), rule->describe().toHtmlEscaped());
+    }
+    const double share = x.offered > 0 ? 100.0 * double(x.admitted) / double(x.offered) : 0;
+    html += u"&nbsp;&nbsp;·&nbsp;&nbsp;"_s + tr("admitted %1 of %2 (%3%)")
+                                                 .arg(grouped(x.admitted), grouped(x.offered))
+                                                 .arg(share, 0, 'f', share < 10 ? 1 : 0);
+    // The figure the page is about: the most admitted in any one measure window, against
+    // the rule's own limit when the rule counts in windows of that length.
+    QString busiest = tr("%1 in the busiest %2").arg(grouped(x.maxAdmittedInWindow), window);
+    bool over = false;
+    if (rule && algorithm::isWindow(rule->algorithm) &&
+        rule->windowUs == m_result.measureWindowUs && rule->limit > 0) {
+        over = x.maxAdmittedInWindow > rule->limit;
+        busiest +=
+            u" "_s + tr("(limit %1: %2×)")
+                         .arg(grouped(rule->limit))
+                         .arg(double(x.maxAdmittedInWindow) / double(rule->limit), 0, 'f', 1);
+    }
+    html += u"&nbsp;&nbsp;·&nbsp;&nbsp;<span style=\"color:%1;%2\">%3</span>"_s.arg(
+        over ? alarmColor.name() : textColor.name(), over ? u" font-weight:700"_s : QString(),
+        busiest.toHtmlEscaped());
+    if (x.algorithm == Algorithm::LeakyBucket) {
+        html += u"&nbsp;&nbsp;·&nbsp;&nbsp;"_s +
+                tr("released at most %1 per %2").arg(grouped(x.maxReleasedInWindow), window);
+    }
+    return html;
+}
+
+void SimulationCharts::build()
+{
+    const int n = int(m_result.rules.size());
+    if (n == 0) {
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        Row row;
+        auto *chart = new QChart;
+        row.chart = chart;
+        chart->setBackgroundVisible(false);
+        chart->setBackgroundRoundness(0);
+        chart->setMargins(QMargins(0, 0, 0, 0));
+        chart->legend()->hide();
+        chart->setAnimationOptions(QChart::NoAnimation);
+        const QColor color = ruleColor(i);
+
+        auto *x = valueAxis(chart, Qt::AlignBottom);
+        auto *y = valueAxis(chart, Qt::AlignLeft);
+        auto *c = valueAxis(chart, Qt::AlignRight);
+        row.time = x;
+        row.perBin = y;
+        row.total = c;
+        c->setGridLineVisible(false);
+        c->setLabelsColor(cumulativeColor);
+
+        // Drawn in this order: the shaded window behind everything, offered, admitted, then
+        // the lines.
+        row.worst = lineSeries(chart, tr("busiest window"));
+        auto *worst = new QAreaSeries(row.worst);
+        row.worst->setParent(worst);
+        worst->setName(tr("busiest window"));
+        QColor shade = color;
+        shade.setAlpha(26);
+        worst->setBrush(shade);
+        worst->setPen(Qt::NoPen);
+
+        row.offered = lineSeries(chart, tr("offered"));
+        auto *offered = new QAreaSeries(row.offered);
+        row.offered->setParent(offered);
+        offered->setName(tr("offered"));
+        offered->setBrush(offeredFill);
+        offered->setPen(QPen(offeredLine, 1));
+
+        row.admitted = lineSeries(chart, tr("admitted"));
+        auto *admitted = new QAreaSeries(row.admitted);
+        row.admitted->setParent(admitted);
+        admitted->setName(tr("admitted"));
+        QColor fill = color;
+        fill.setAlpha(170);
+        admitted->setBrush(fill);
+        admitted->setPen(QPen(color.darker(115), 1.2));
+
+        for (QAbstractSeries *s :
+             {static_cast<QAbstractSeries *>(worst), static_cast<QAbstractSeries *>(offered),
+              static_cast<QAbstractSeries *>(admitted)}) {
+            chart->addSeries(s);
+            s->attachAxis(x);
+            s->attachAxis(y);
+        }
+        if (m_result.rules[size_t(i)].algorithm == Algorithm::LeakyBucket) {
+            row.released = lineSeries(chart, tr("released"));
+            QPen pen(color.darker(160), 1.6, Qt::DashLine);
+            pen.setDashPattern({4, 2.5});
+            row.released->setPen(pen);
+            chart->addSeries(row.released);
+            row.released->attachAxis(x);
+            row.released->attachAxis(y);
+        }
+        row.cumulative = lineSeries(chart, tr("cumulative admitted"));
+        row.cumulative->setPen(QPen(cumulativeColor, 1.6));
+        chart->addSeries(row.cumulative);
+        row.cumulative->attachAxis(x);
+        row.cumulative->attachAxis(c);
+
+        row.header = new QGraphicsTextItem(chart);
+        row.header->setFont(smallFont(8.5));
+        row.header->setDefaultTextColor(textColor);
+        row.header->setHtml(rowHeader(i));
+
+        m_scene->addItem(chart);
+        m_rows.push_back(row);
+    }
+}
+
+void SimulationCharts::layout(const QSizeF &requested)
+{
+    if (m_laying) {
+        return;
+    }
+    m_laying = true;
+    const auto done = qScopeGuard([this] { m_laying = false; });
+    const int n = rowCount();
+    if (n == 0) {
+        m_size = requested;
+        m_scene->setSceneRect(QRectF(QPointF(0, 0), requested));
+        return;
+    }
+    const qreal width = std::max<qreal>(requested.width(), 480);
+    const qreal rowHeight =
+        std::max(minRowHeight, (requested.height() - legendHeight - axisHeight) / n);
+    const QSizeF size(width, legendHeight + axisHeight + rowHeight * n);
+    const qreal plotWidth = width - leftMargin - rightMargin;
+    const int pixels = std::max(1, int(plotWidth));
+    const bool resample = pixels != m_plotWidth;
+    m_size = size;
+    m_plotWidth = pixels;
+    m_scene->setSceneRect(QRectF(QPointF(0, 0), size));
+
+    // Shared scales: every row on the same time axis, the same per-bin scale and the same
+    // cumulative scale, so that heights compare from row to row.
+    const qint64 bins = m_result.bins();
+    const double binS = double(m_result.binUs) / 1e6;
+    const double spanS = std::max(double(bins) * binS, binS);
+    double perBinMax = 1;
+    qint64 totalMax = 1;
+    for (size_t r = 0; r < m_result.series.size(); ++r) {
+        for (const sim::SeriesBin &b : m_result.series[r]) {
+            perBinMax = std::max({perBinMax, double(b.offered), double(b.released)});
+        }
+        totalMax = std::max(totalMax, m_result.rules[r].admitted);
+    }
+    const qreal yHalf = niceHalf(perBinMax);
+    const qreal cHalf = niceHalf(double(totalMax));
+    const qreal xStep = niceStep(spanS, std::max(4, int(plotWidth / 90)));
+    const QString binText = duration::formatUs(m_result.binUs);
+
+    for (int i = 0; i < n; ++i) {
+        Row &row = m_rows[size_t(i)];
+        const bool last = i == n - 1;
+        const QRectF geometry(0, legendHeight + i * rowHeight, width,
+                              rowHeight + (last ? axisHeight : 0));
+        row.chart->setGeometry(geometry);
+        row.chart->setPlotArea(
+            QRectF(leftMargin, rowHeaderHeight, plotWidth, rowHeight - rowHeaderHeight - rowGap));
+        row.header->setPos(leftMargin - 4, 0);
+        row.header->setTextWidth(plotWidth + rightMargin);
+
+        row.time->setRange(0, spanS);
+        row.time->setTickType(QValueAxis::TicksDynamic);
+        row.time->setTickAnchor(0);
+        row.time->setTickInterval(xStep);
+        row.time->setLabelFormat(xStep >= 1 ? u"%.0f"_s : u"%.1f"_s);
+        row.time->setLabelsVisible(last);
+        row.time->setTitleText(last ? tr("time since the start of the scenario (s)") : QString());
+        row.perBin->setRange(0, 2 * yHalf);
+        // Qt Charts elide every label of an axis too short for them: two ticks in low rows.
+        const int ticks = rowHeight - rowHeaderHeight - rowGap < 70 ? 2 : 3;
+        row.perBin->setTickCount(ticks);
+        row.perBin->setLabelFormat(yHalf >= 1 || ticks == 2 ? u"%.0f"_s : u"%.1f"_s);
+        row.perBin->setTitleText(tr("/%1").arg(binText));
+        row.total->setRange(0, 2 * cHalf);
+        row.total->setTickCount(ticks);
+        row.total->setLabelFormat(u"%.0f"_s);
+        row.total->setTitleText(tr("total"));
+        if (!resample) {
+            continue;
+        }
+        const std::vector<sim::SeriesBin> &series = m_result.series[size_t(i)];
+        std::vector<double> offered(series.size());
+        std::vector<double> admitted(series.size());
+        std::vector<double> released(series.size());
+        std::vector<double> cumulative(series.size() + 1);
+        double total = 0;
+        cumulative[0] = 0;
+        for (size_t b = 0; b < series.size(); ++b) {
+            offered[b] = double(series[b].offered);
+            admitted[b] = double(series[b].admitted);
+            released[b] = double(series[b].released);
+            total += admitted[b];
+            cumulative[b + 1] = total; // at the end of bin b
+        }
+        // A bin's count is drawn at its middle; the running total at the bins' edges.
+        row.offered->replace(downsample(offered, binS / 2, binS, pixels));
+        row.admitted->replace(downsample(admitted, binS / 2, binS, pixels));
+        if (row.released) {
+            row.released->replace(downsample(released, binS / 2, binS, pixels));
+        }
+        row.cumulative->replace(downsample(cumulative, 0, binS, pixels));
+        const sim::RuleResult &x = m_result.rules[size_t(i)];
+        if (x.maxAdmittedWindowStartUs >= 0 && x.maxAdmittedInWindow > 0) {
+            const double from = double(x.maxAdmittedWindowStartUs) / 1e6;
+            const double to = std::min(from + double(m_result.measureWindowUs) / 1e6, spanS);
+            row.worst->replace({QPointF(from, 4 * yHalf), QPointF(to, 4 * yHalf)});
+        } else {
+            row.worst->clear();
+        }
+    }
+
+    // The title and the legend above the rows, rebuilt at this width.
+    for (QGraphicsItem *item : std::as_const(m_decor)) {
+        m_scene->removeItem(item);
+        delete item;
+    }
+    m_decor.clear();
+    auto *title = new QGraphicsTextItem;
+    title->setFont(smallFont(9.5));
+    title->setDefaultTextColor(textColor);
+    qint64 offeredTotal = m_result.rules.front().offered;
+    title->setHtml(u"<b>%1</b>&nbsp;&nbsp;<span style=\"color:%2\">%3</span>"_s.arg(
+        m_result.scenario.toHtmlEscaped(), mutedColor.name(),
+        tr("%1 requests offered to every rule over %2 · %3 · bins of %4")
+            .arg(grouped(offeredTotal), duration::formatUs(qint64(std::llround(spanS * 1e6))),
+                 m_result.backend == u"redis"_s ? tr("the scripts in Redis")
+                                                : tr("the in-process twins"),
+                 binText)
+            .toHtmlEscaped()));
+    title->setPos(leftMargin - 4, 0);
+    title->setTextWidth(-1); // one line: it is short
+    m_scene->addItem(title);
+    m_decor.append(title);
+
+    const QFont legendFont = smallFont(8);
+    const QFontMetricsF fm(legendFont);
+    qreal xPos = leftMargin;
+    const qreal yMid = 33;
+    const auto addText = [&](const QString &text) {
+        auto *t = new QGraphicsSimpleTextItem(text);
+        t->setFont(legendFont);
+        t->setBrush(textColor);
+        t->setPos(xPos, yMid - fm.height() / 2);
+        m_scene->addItem(t);
+        m_decor.append(t);
+        xPos += fm.horizontalAdvance(text) + 18;
+    };
+    const auto addRect = [&](const QBrush &brush, const QPen &pen) {
+        auto *r = new QGraphicsRectItem(xPos, yMid - 5, 16, 10);
+        r->setBrush(brush);
+        r->setPen(pen);
+        m_scene->addItem(r);
+        m_decor.append(r);
+        xPos += 21;
+    };
+    const auto addLine = [&](const QPen &pen) {
+        auto *l = new QGraphicsLineItem(xPos, yMid, xPos + 18, yMid);
+        l->setPen(pen);
+        m_scene->addItem(l);
+        m_decor.append(l);
+        xPos += 23;
+    };
+    addRect(offeredFill, QPen(offeredLine, 1));
+    addText(tr("offered"));
+    // Admitted: a strip of the rules' colours.
+    for (int k = 0; k < std::min(n, 3); ++k) {
+        auto *r = new QGraphicsRectItem(xPos + k * 6, yMid - 5, 6, 10);
+        r->setBrush(ruleColor(k));
+        r->setPen(Qt::NoPen);
+        m_scene->addItem(r);
+        m_decor.append(r);
+    }
+    xPos += std::min(n, 3) * 6 + 5;
+    addText(tr("admitted (rule's colour)"));
+    bool leaky = false;
+    for (const sim::RuleResult &x : m_result.rules) {
+        leaky = leaky || x.algorithm == Algorithm::LeakyBucket;
+    }
+    if (leaky) {
+        QPen dashed(textColor, 1.6, Qt::DashLine);
+        dashed.setDashPattern({4, 2.5});
+        addLine(dashed);
+        addText(tr("released (leaky bucket)"));
+    }
+    addLine(QPen(cumulativeColor, 1.3));
+    addText(tr("cumulative admitted (right)"));
+    QColor shade = ruleColor(0);
+    shade.setAlpha(26);
+    addRect(shade, Qt::NoPen);
+    addText(tr("busiest %1").arg(duration::formatUs(m_result.measureWindowUs)));
+}
+
+void SimulationCharts::render(QPainter *painter, const QRectF &target)
+{
+    // Qt Charts lay their axes out (tick count, label format, titles) in posted layout
+    // requests: headless, nothing else runs them before the scene is drawn.
+    // The figure keeps the size it was laid out at meanwhile (a view resizing now must not
+    // lay it out again).
+    const bool laying = m_laying;
+    m_laying = true;
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    m_laying = laying;
+    m_scene->render(painter, target, QRectF(QPointF(0, 0), m_size));
+}
+
+QImage SimulationCharts::toImage(const QSize &size)
+{
+    layout(QSizeF(size));
+    QImage image(m_size.toSize(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    render(&painter, QRectF(QPointF(0, 0), m_size));
+    painter.end();
+    return image;
+}
+
+bool SimulationCharts::saveSvg(const QString &path, const QSize &size, QString *error)
+{
+    layout(QSizeF(size));
+    QFile probe(path);
+    if (!probe.open(QIODevice::WriteOnly)) {
+        if (error) {
+            *error = tr("cannot write %1: %2").arg(path, probe.errorString());
+        }
+        return false;
+    }
+    probe.close();
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(m_size.toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), m_size));
+    svg.setTitle(m_result.scenario);
+    svg.setDescription(tr("Sluice simulation: offered and admitted requests per rule"));
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+        if (error) {
+            *error = tr("cannot write %1").arg(path);
+        }
+        return false;
+    }
+    painter.fillRect(QRectF(QPointF(0, 0), m_size), Qt::white);
+    render(&painter, QRectF(QPointF(0, 0), m_size));
+    painter.end();
+    return true;
+}
+
+} // namespace sluice::ui

@@ -1,0 +1,184 @@
+#include "simulationmetricsmodel.h"
+
+#include "simulationcharts.h"
+
+#include "common/duration.h"
+
+#include <QLocale>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::ui {
+
+namespace {
+
+QString algorithmWords(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::FixedWindow:
+        return SimulationMetricsModel::tr("fixed window");
+    case Algorithm::SlidingLog:
+        return SimulationMetricsModel::tr("sliding window (log)");
+    case Algorithm::SlidingCounter:
+        return SimulationMetricsModel::tr("sliding window counter");
+    case Algorithm::TokenBucket:
+        return SimulationMetricsModel::tr("token bucket");
+    case Algorithm::LeakyBucket:
+        return SimulationMetricsModel::tr("leaky bucket");
+    case Algorithm::Gcra:
+        return SimulationMetricsModel::tr("GCRA");
+    }
+    return algorithm::name(a);
+}
+
+} // namespace
+
+SimulationMetricsModel::SimulationMetricsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{}
+
+void SimulationMetricsModel::setResult(const sim::SimResult &result)
+{
+    beginResetModel();
+    m_rows = result.rules;
+    m_window = duration::formatUs(result.measureWindowUs);
+    m_bin = duration::formatUs(result.binUs);
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void SimulationMetricsModel::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+}
+
+int SimulationMetricsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SimulationMetricsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SimulationMetricsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const sim::RuleResult &r = m_rows[size_t(index.row())];
+    const double share = r.offered > 0 ? 100.0 * double(r.admitted) / double(r.offered) : 0;
+    const QLocale locale(QLocale::English);
+    if (role == Qt::UserRole) {
+        switch (index.column()) {
+        case RuleColumn:
+            return r.rule;
+        case AlgorithmColumn:
+            return algorithm::name(r.algorithm);
+        case OfferedColumn:
+            return r.offered;
+        case AdmittedColumn:
+            return r.admitted;
+        case RejectedColumn:
+            return r.rejected;
+        case AdmittedShareColumn:
+            return share;
+        case MaxInWindowColumn:
+            return r.maxAdmittedInWindow;
+        case MaxReleasedColumn:
+            return r.maxReleasedInWindow;
+        case PeakPerBinColumn:
+            return r.peakAdmittedPerBin;
+        case MeanDelayColumn:
+            return r.meanDelayMs;
+        case MaxDelayColumn:
+            return r.maxDelayMs;
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case RuleColumn:
+            return r.rule;
+        case AlgorithmColumn:
+            return algorithmWords(r.algorithm);
+        case AdmittedShareColumn:
+            return u"%1 %"_s.arg(share, 0, 'f', share < 10 ? 1 : 0);
+        case MeanDelayColumn:
+            return locale.toString(r.meanDelayMs, 'f', 1);
+        default:
+            return locale.toString(data(index, Qt::UserRole).toLongLong());
+        }
+    }
+    if (role == Qt::TextAlignmentRole) {
+        return index.column() <= AlgorithmColumn ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                                                 : int(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (role == Qt::DecorationRole && index.column() == RuleColumn) {
+        return SimulationCharts::ruleColor(index.row());
+    }
+    return {};
+}
+
+QVariant SimulationMetricsModel::headerData(int section, Qt::Orientation orientation,
+                                            int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case RuleColumn:
+            return tr("Rule");
+        case AlgorithmColumn:
+            return tr("Algorithm");
+        case OfferedColumn:
+            return tr("Offered");
+        case AdmittedColumn:
+            return tr("Admitted");
+        case RejectedColumn:
+            return tr("Rejected");
+        case AdmittedShareColumn:
+            return tr("Admitted %");
+        case MaxInWindowColumn:
+            return tr("Max/%1").arg(m_window);
+        case MaxReleasedColumn:
+            return tr("Released max/%1").arg(m_window);
+        case PeakPerBinColumn:
+            return tr("Peak/%1").arg(m_bin);
+        case MeanDelayColumn:
+            return tr("Delay mean ms");
+        case MaxDelayColumn:
+            return tr("Delay max ms");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case MaxInWindowColumn:
+            return tr("The most requests admitted in any span of %1 (the busiest window, "
+                      "shaded in the charts)")
+                .arg(m_window);
+        case MaxReleasedColumn:
+            return tr("The same on release times (admission + delay): the leaky bucket's "
+                      "output");
+        case PeakPerBinColumn:
+            return tr("The most requests admitted in one bin of %1").arg(m_bin);
+        case MeanDelayColumn:
+        case MaxDelayColumn:
+            return tr("The delay the leaky bucket asks an admitted request to wait");
+        default:
+            break;
+        }
+    }
+    if (role == Qt::TextAlignmentRole) {
+        return section <= AlgorithmColumn ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                                          : int(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+} // namespace sluice::ui

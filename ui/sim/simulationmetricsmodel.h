@@ -1,0 +1,51 @@
+#pragma once
+
+#include "sim/metrics.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace sluice::ui {
+
+// The metrics of a run, one row per rule (FORMATS.md's result fields, in words): what each
+// rule admitted of the same traffic and how bursty its output was. Values swapped in whole by
+// setResult() (begin/endResetModel). Qt::DecorationRole of the first column is the rule's
+// colour in the charts; Qt::UserRole of every cell is the raw number (for sorting and tests).
+class SimulationMetricsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        RuleColumn,
+        AlgorithmColumn,
+        OfferedColumn,
+        AdmittedColumn,
+        RejectedColumn,
+        AdmittedShareColumn,
+        MaxInWindowColumn,
+        MaxReleasedColumn,
+        PeakPerBinColumn,
+        MeanDelayColumn,
+        MaxDelayColumn,
+        ColumnCount
+    };
+
+    explicit SimulationMetricsModel(QObject *parent = nullptr);
+
+    void setResult(const sim::SimResult &result);
+    void clear();
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<sim::RuleResult> m_rows;
+    QString m_window; // "10s": the measure window, for headers
+    QString m_bin;
+};
+
+} // namespace sluice::ui

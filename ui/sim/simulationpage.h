@@ -1,0 +1,158 @@
+#pragma once
+
+#include "sim/metrics.h"
+#include "sim/scenario.h"
+
+#include "rules/rule.h"
+
+#include <QHash>
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace sluice::ui {
+
+class ConnectionController;
+class SimulationChartView;
+class SimulationCharts;
+class SimulationMetricsModel;
+class SimulationRunner;
+
+// The Simulation page (CONSOLE.md "Simulation"): a scenario editor on the left (the presets
+// first, then the traffic patterns and the rules as editable lists, duration, bin, measure
+// window, subjects, seed, and the engine), the charts of the last run on the right with its
+// metrics table below. Every field is checked as it is typed, with the problem written beside
+// it. Runs happen in a SimulationRunner thread with progress and Cancel; on Redis (the
+// connection's endpoint) under a run-scoped prefix whose keys are removed afterwards.
+// GUI thread.
+class SimulationPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SimulationPage(ConnectionController *connection, QWidget *parent = nullptr);
+    ~SimulationPage() override;
+
+    // A scenario file (.json, .yaml, .yml) into the editor; false with every problem in
+    // `error` (the editor is left as it was).
+    bool loadScenarioFile(const QString &path, QString *error);
+    // The edited scenario as a JSON scenario file; false when it is invalid (the problems are
+    // shown beside their fields) or cannot be written.
+    bool saveScenarioFile(const QString &path, QString *error);
+    // One of the presets of sim::scenario::presetNames().
+    bool loadPreset(const QString &name, QString *error = nullptr);
+    // The last run's figure or series by extension: .png, .svg (the figure at
+    // SimulationCharts::defaultSize) or .csv (FORMATS.md's time series).
+    bool exportTo(const QString &path, QString *error);
+
+    bool isRunning() const;
+    // The scenario as edited, checked; nullopt when a field is wrong (its message is shown).
+    std::optional<sim::Scenario> editedScenario();
+    // The last run's outcome (empty before the first).
+    const sim::SimResult &lastResult() const { return m_lastResult; }
+
+    SimulationCharts *charts() const { return m_charts; }
+    SimulationMetricsModel *metricsModel() const { return m_metrics; }
+
+public Q_SLOTS:
+    // Ctrl+R: runs the edited scenario (unless a field is wrong or a run is going).
+    void run();
+    void cancel();
+    // Ctrl+E: asks for a file and exports the figure (PNG, SVG) or the series (CSV).
+    void exportFigure();
+    // The Rules page's rules, offered as "Use the rules from the Rules page".
+    void setRules(const sluice::RuleSet &set);
+
+Q_SIGNALS:
+    // A run ended: its result is shown (cancelled runs too), or the failure in the status.
+    void runFinished();
+
+private:
+    struct Item
+    {
+        QString kind; // the pattern or the algorithm
+        QHash<QString, QString> values;
+    };
+    struct Field
+    {
+        QLabel *label = nullptr;
+        QWidget *row = nullptr;
+        QLineEdit *edit = nullptr;
+        QLabel *error = nullptr;
+    };
+
+    QWidget *buildEditor();
+    Field addField(QFormLayout *form, const QString &objectPrefix, const QString &key,
+                   const QString &label, const QString &hint);
+    void showScenario(const sim::Scenario &s, const QString &baseDir);
+    void showPattern();
+    void showRule();
+    void refreshLists();
+    QString patternText(const Item &p) const;
+    QString ruleText(const Item &r) const;
+    QByteArray documentJson() const;
+    sim::scenario::Loaded validateEditor();
+    void showErrors(const QList<Diagnostic> &errors);
+    void setBusy(bool busy);
+    void onProgress(qint64 done, qint64 total);
+    void onFinished(const sim::SimResult &result, const sim::Scenario &scenario);
+    void onFailed(const QString &message);
+    void setStatus(const QString &text, bool problem);
+
+    ConnectionController *m_connection;
+    SimulationRunner *m_runner;
+    SimulationCharts *m_charts;
+    SimulationMetricsModel *m_metrics;
+    sim::SimResult m_lastResult;
+    sim::Scenario m_lastScenario; // the scenario m_lastResult ran
+    RuleSet m_pageRules;
+    QString m_baseDir; // where replay files of the loaded scenario are found
+
+    // The edited scenario.
+    QHash<QString, QString> m_top;
+    std::vector<Item> m_patterns;
+    std::vector<Item> m_rules;
+    QHash<QString, QString> m_topErrors;
+    std::vector<QHash<QString, QString>> m_patternErrors;
+    std::vector<QHash<QString, QString>> m_ruleErrors;
+    bool m_filling = false; // widgets being filled from the data: no edits to record
+
+    QComboBox *m_preset = nullptr;
+    QLabel *m_presetNote = nullptr;
+    QHash<QString, Field> m_topFields;
+    QListWidget *m_patternList = nullptr;
+    QLabel *m_trafficError = nullptr;
+    QComboBox *m_patternKind = nullptr;
+    QFormLayout *m_patternForm = nullptr;
+    QHash<QString, Field> m_patternFields;
+    QListWidget *m_ruleList = nullptr;
+    QLabel *m_rulesError = nullptr;
+    QComboBox *m_algorithm = nullptr;
+    QComboBox *m_scope = nullptr;
+    QLabel *m_scopeError = nullptr;
+    QFormLayout *m_ruleForm = nullptr;
+    QHash<QString, Field> m_ruleFields;
+    QPushButton *m_useRules = nullptr;
+    QComboBox *m_engine = nullptr;
+    QLabel *m_engineError = nullptr;
+
+    QPushButton *m_run = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QPushButton *m_export = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    SimulationChartView *m_chartView = nullptr;
+    QTableView *m_table = nullptr;
+};
+
+} // namespace sluice::ui
