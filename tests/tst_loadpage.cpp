@@ -1,0 +1,292 @@
+// The Load page (issue 6 item 3), driven offscreen through its widgets against the fixture's
+// Redis: fields validated beside themselves, a constant 200/s for 2 s run to its end by the
+// real LoadGenerator, counters equal to the generator's totals and to what the limit allows,
+// the decisions in the statistics, Stop.
+
+#include "connection/connectioncontroller.h"
+#include "connection/profilestore.h"
+#include "load/loadpage.h"
+#include "stats/statsreader.h"
+#include "testredis.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTest>
+
+#include <memory>
+
+using namespace sluice;
+using namespace sluice::ui;
+
+namespace {
+
+QString screenshotPath(const QString &name)
+{
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name;
+}
+
+QString uniqueId(const char *base)
+{
+    return QString::fromLatin1(base) + QLatin1Char('-') +
+           QString::number(QCoreApplication::applicationPid());
+}
+
+Rule windowRule(const QString &id, qint64 limit, qint64 windowUs)
+{
+    Rule r;
+    r.id = id;
+    r.scope.kind = Scope::Kind::Ip;
+    r.algorithm = Algorithm::FixedWindow;
+    r.limit = limit;
+    r.windowUs = windowUs;
+    r.keyPrefix = test::keyPrefix();
+    return r;
+}
+
+} // namespace
+
+class TestLoadPage : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<ProfileStore> m_store;
+    std::unique_ptr<ConnectionController> m_controller;
+    std::unique_ptr<QWidget> m_frame;
+    LoadPage *m_page = nullptr;
+
+    template <typename T> T *find(const char *name)
+    {
+        auto *w = m_page->findChild<T *>(QString::fromLatin1(name));
+        if (!w) {
+            qWarning("no child named %s", name);
+        }
+        return w;
+    }
+    void type(const char *edit, const QString &text)
+    {
+        auto *e = find<QLineEdit>(edit);
+        e->selectAll();
+        QTest::keyClick(e, Qt::Key_Backspace);
+        QTest::keyClicks(e, text);
+    }
+    void pick(const QString &kind)
+    {
+        auto *combo = find<QComboBox>("patternCombo");
+        combo->setCurrentIndex(combo->findText(kind));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+        m_store = std::make_unique<ProfileStore>();
+        m_store->setKeyringEnabled(false);
+        ConnectionProfile p;
+        p.name = QStringLiteral("fixture");
+        p.port = test::redisEndpoint().port;
+        const QString id = m_store->save(p, QString());
+        m_controller = std::make_unique<ConnectionController>(m_store.get());
+        m_controller->connectTo(id);
+        QTRY_VERIFY_WITH_TIMEOUT(m_controller->state().isUp(), 10000);
+
+        // The mock frame of the console: navigation column + the page, 1280x800.
+        m_frame = std::make_unique<QWidget>();
+        auto *box = new QHBoxLayout(m_frame.get());
+        box->setContentsMargins(0, 0, 0, 0);
+        box->setSpacing(0);
+        auto *nav = new QListWidget(m_frame.get());
+        nav->setFixedWidth(160);
+        nav->setFrameShape(QFrame::NoFrame);
+        nav->setFocusPolicy(Qt::NoFocus);
+        nav->setStyleSheet(QStringLiteral(
+            "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: "
+            "10px; font-size: 11pt; }"
+            "QListWidget::item { padding: 9px 12px; }"
+            "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
+        for (const char *name : {"Connection", "Rules", "Keys", "Simulation", "Monitor", "Load"}) {
+            nav->addItem(QString::fromLatin1(name));
+        }
+        nav->setCurrentRow(5);
+        m_page = new LoadPage(m_controller.get(), m_frame.get());
+        box->addWidget(nav);
+        box->addWidget(m_page, 1);
+        m_frame->resize(1280, 800);
+        m_frame->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_frame.get()));
+    }
+
+    void cleanupTestCase()
+    {
+        m_frame.reset();
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    void validatesBesideTheFields()
+    {
+        auto *start = find<QPushButton>("startButton");
+        auto *rulesError = find<QLabel>("rulesError");
+        // No rules yet: said under the list, and Start is off.
+        QVERIFY(!start->isEnabled());
+        QVERIFY(rulesError->isVisible());
+        QVERIFY(rulesError->text().contains(QStringLiteral("No rules")));
+
+        RuleSet set;
+        set.rules = {windowRule(uniqueId("load-v"), 10, duration::usPerSecond)};
+        m_page->setRules(set);
+        QVERIFY(!rulesError->isVisible());
+        QVERIFY(start->isEnabled());
+
+        pick(QStringLiteral("Constant"));
+        type("rateEdit", QStringLiteral("fast"));
+        auto *rateError = find<QLabel>("rateError");
+        QVERIFY(rateError->isVisible());
+        QVERIFY2(rateError->text().startsWith(QStringLiteral("Rate: ")),
+                 qPrintable(rateError->text()));
+        QVERIFY(!start->isEnabled());
+        type("rateEdit", QStringLiteral("200/s"));
+        QVERIFY(!rateError->isVisible());
+        QVERIFY(start->isEnabled());
+
+        type("durationEdit", QStringLiteral("2s"));
+        type("toEdit", QStringLiteral("5s"));
+        QVERIFY(find<QLabel>("toError")->isVisible());
+        QVERIFY(find<QLabel>("toError")->text().contains(QStringLiteral("2s")));
+        type("toEdit", QString());
+        QVERIFY(!find<QLabel>("toError")->isVisible());
+
+        // Burst: its own fields; At past the end is refused beside At.
+        pick(QStringLiteral("Burst"));
+        QVERIFY(find<QLineEdit>("countEdit")->isVisible());
+        QVERIFY(!find<QLineEdit>("rateEdit")->isVisible());
+        type("atEdit", QStringLiteral("3s"));
+        QVERIFY(find<QLabel>("atError")->isVisible());
+        type("atEdit", QStringLiteral("0s"));
+        type("countEdit", QStringLiteral("-4"));
+        QVERIFY(find<QLabel>("countError")->isVisible());
+        type("countEdit", QStringLiteral("50"));
+        QVERIFY(start->isEnabled());
+
+        // Ramp: both rates.
+        pick(QStringLiteral("Ramp"));
+        QVERIFY(find<QLineEdit>("fromRateEdit")->isVisible());
+        type("toRateEdit", QStringLiteral("0/s"));
+        QVERIFY(find<QLabel>("toRateError")->isVisible());
+        QVERIFY(!start->isEnabled());
+        type("toRateEdit", QStringLiteral("100/s"));
+        QVERIFY(start->isEnabled());
+
+        // Unticking every rule.
+        m_page->findChild<QListWidget *>(QStringLiteral("ruleList"))
+            ->item(0)
+            ->setCheckState(Qt::Unchecked);
+        QVERIFY(rulesError->isVisible());
+        QVERIFY(!start->isEnabled());
+    }
+
+    // Constant 200/s for 2 s on one subject, limit 100 a minute: 400 sent, exactly 100 allowed.
+    void runsToTheEnd()
+    {
+        const QString id = uniqueId("load-run");
+        RuleSet set;
+        set.rules = {windowRule(id, 100, 60 * duration::usPerSecond)};
+        m_page->setRules(set);
+        pick(QStringLiteral("Constant"));
+        type("rateEdit", QStringLiteral("200/s"));
+        type("fromEdit", QString());
+        type("toEdit", QString());
+        type("durationEdit", QStringLiteral("2s"));
+        find<QSpinBox>("threadsSpin")->setValue(2);
+        find<QSpinBox>("subjectsSpin")->setValue(1);
+        QVERIFY(find<QLabel>("planLabel")->text().contains(QStringLiteral("400")));
+
+        const qint64 startSecond = QDateTime::currentSecsSinceEpoch();
+        QSignalSpy started(m_page, &LoadPage::started);
+        QSignalSpy finished(m_page, &LoadPage::finished);
+        QTest::mouseClick(find<QPushButton>("startButton"), Qt::LeftButton);
+        QCOMPARE(started.size(), 1);
+        QVERIFY(m_page->isRunning());
+        QVERIFY(find<QPushButton>("stopButton")->isEnabled());
+        // Live counters while it runs (polled, not waited for).
+        QTRY_VERIFY_WITH_TIMEOUT(find<QLabel>("sentValue")->text() != QStringLiteral("0"), 5000);
+        QVERIFY(finished.wait(15000) || !finished.isEmpty());
+        QCOMPARE(finished.size(), 1);
+
+        const auto p = finished.at(0).at(0).value<load::LoadProgress>();
+        QVERIFY(p.finished);
+        QVERIFY(!p.cancelled);
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QCOMPARE(p.errors, 0);
+        QCOMPARE(p.sent, 400);
+        QCOMPARE(p.allowed, 100);
+        QCOMPARE(p.denied, 300);
+        QCOMPARE(p.allowed + p.denied, p.sent);
+        // The counters on screen are the generator's totals.
+        const QLocale loc;
+        QCOMPARE(find<QLabel>("sentValue")->text(), loc.toString(p.sent));
+        QCOMPARE(find<QLabel>("allowedValue")->text(), loc.toString(p.allowed));
+        QCOMPARE(find<QLabel>("deniedValue")->text(), loc.toString(p.denied));
+        QCOMPARE(find<QLabel>("errorsValue")->text(), QStringLiteral("0"));
+        QCOMPARE(m_page->progress().sent, p.sent);
+        auto *perRule = find<QTableWidget>("perRuleTable");
+        QCOMPARE(perRule->rowCount(), 1);
+        QCOMPARE(perRule->item(0, 1)->text(), loc.toString(100));
+        QVERIFY(!m_page->isRunning());
+        QVERIFY(find<QPushButton>("startButton")->isEnabled());
+        QVERIFY(find<QLabel>("message")->text().contains(QStringLiteral("Finished")));
+
+        // The decisions reached the statistics (the Monitor page's source) exactly.
+        Connection c = test::connect();
+        auto recorded = [&] {
+            auto s = stats::readSeries(c, {id}, 60, QDateTime::currentSecsSinceEpoch());
+            if (!s || s->isEmpty()) {
+                return stats::Counts{};
+            }
+            stats::Counts total;
+            for (const stats::Counts &x : s->first().seconds) {
+                total += x;
+            }
+            return total;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(recorded(), (stats::Counts{100, 300, 0}), 5000);
+        QVERIFY(QDateTime::currentSecsSinceEpoch() - startSecond < 60);
+        QVERIFY(m_frame->grab().save(screenshotPath(QStringLiteral("load.png"))));
+    }
+
+    void stopsWhenAsked()
+    {
+        const QString id = uniqueId("load-stop");
+        RuleSet set;
+        set.rules = {windowRule(id, 1000, duration::usPerSecond)};
+        m_page->setRules(set);
+        pick(QStringLiteral("Poisson"));
+        type("rateEdit", QStringLiteral("100/s"));
+        type("durationEdit", QStringLiteral("60s"));
+        QSignalSpy finished(m_page, &LoadPage::finished);
+        QTest::mouseClick(find<QPushButton>("startButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(m_page->progress().sent > 0, 5000);
+        QTest::mouseClick(find<QPushButton>("stopButton"), Qt::LeftButton);
+        QVERIFY(finished.wait(5000));
+        const auto p = finished.at(0).at(0).value<load::LoadProgress>();
+        QVERIFY(p.cancelled);
+        QVERIFY(p.elapsedS < 30);
+        QVERIFY(find<QLabel>("message")->text().contains(QStringLiteral("Stopped")));
+    }
+};
+
+QTEST_MAIN(TestLoadPage)
+#include "tst_loadpage.moc"

@@ -1,0 +1,623 @@
+// The Monitor page (issue 6 item 2), offscreen against the fixture's Redis: statistics seeded
+// through the real StatsRecorder + StatsFlusher come back in the charts' series to the unit; a
+// subject denied by the real scripts shows in "Limited right now" with its time left and is
+// unblocked through the page; top subjects; a lost connection keeps the data and says so.
+
+#include "connection/connectioncontroller.h"
+#include "connection/profilestore.h"
+#include "keys/keyreader.h"
+#include "limiter/redislimiter.h"
+#include "load/loadgenerator.h"
+#include "monitor/limitedmodel.h"
+#include "monitor/monitorpage.h"
+#include "monitor/rulechart.h"
+#include "monitor/topsubjectsmodel.h"
+#include "stats/statsflusher.h"
+#include "stats/statsreader.h"
+#include "stats/statsrecorder.h"
+#include "testredis.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+#include <cmath>
+#include <memory>
+
+using namespace sluice;
+using namespace sluice::ui;
+
+namespace {
+
+QString screenshotPath(const QString &name)
+{
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name;
+}
+
+// Rule ids of this process: stats keys live under {sluice}:stats:<id>:, outside keyPrefix().
+QString uniqueId(const char *base)
+{
+    return QString::fromLatin1(base) + QLatin1Char('-') +
+           QString::number(QCoreApplication::applicationPid());
+}
+
+Rule windowRule(const QString &id, qint64 limit, qint64 windowUs)
+{
+    Rule r;
+    r.id = id;
+    r.scope.kind = Scope::Kind::Ip;
+    r.algorithm = Algorithm::FixedWindow;
+    r.limit = limit;
+    r.windowUs = windowUs;
+    r.keyPrefix = test::keyPrefix();
+    return r;
+}
+
+Rule bucketRule(const QString &id, Algorithm a, Rate rate, qint64 burst)
+{
+    Rule r;
+    r.id = id;
+    r.scope.kind = Scope::Kind::Ip;
+    r.algorithm = a;
+    r.rate = rate;
+    r.burst = burst;
+    r.keyPrefix = test::keyPrefix();
+    return r;
+}
+
+void deleteStats(Connection &c, const QStringList &ids)
+{
+    for (const QString &id : ids) {
+        QByteArray cursor = "0";
+        do {
+            auto r = c.command({"SCAN", cursor, "MATCH",
+                                stats::defaultNamespace + "stats:" + id.toUtf8() + ":*", "COUNT",
+                                "1000"});
+            if (!r || r->elements.size() != 2) {
+                break;
+            }
+            cursor = r->elements[0].str;
+            QList<QByteArray> del{"DEL"};
+            for (const Reply &k : r->elements[1].elements) {
+                del << k.str;
+            }
+            if (del.size() > 1) {
+                (void)c.command(del);
+            }
+        } while (cursor != "0");
+    }
+}
+
+// A redis-server of the test's own, to kill while the page watches it.
+class PrivateRedis
+{
+public:
+    PrivateRedis()
+        : m_port(test::freeLoopbackPort())
+    {}
+    ~PrivateRedis() { stop(); }
+    quint16 port() const { return m_port; }
+    bool start()
+    {
+        m_process = std::make_unique<QProcess>();
+        m_process->start(QStringLiteral("redis-server"),
+                         {QStringLiteral("--port"), QString::number(m_port),
+                          QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
+                          QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"),
+                          QStringLiteral("no")});
+        if (!m_process->waitForStarted()) {
+            return false;
+        }
+        Endpoint e;
+        e.port = m_port;
+        for (int i = 0; i < 100; ++i) {
+            if (Connection::open(e).ok()) {
+                return true;
+            }
+            QTest::qWait(20);
+        }
+        return false;
+    }
+    void stop()
+    {
+        if (m_process && m_process->state() != QProcess::NotRunning) {
+            m_process->kill();
+            m_process->waitForFinished();
+        }
+        m_process.reset();
+    }
+
+private:
+    quint16 m_port;
+    std::unique_ptr<QProcess> m_process;
+};
+
+} // namespace
+
+class TestMonitorPage : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<ProfileStore> m_store;
+    std::unique_ptr<ConnectionController> m_controller;
+
+    // A controller connected to 127.0.0.1:port (the fixture's unless told).
+    std::unique_ptr<ConnectionController> connectedController(ProfileStore &store, quint16 port)
+    {
+        ConnectionProfile p;
+        p.name = QStringLiteral("test %1").arg(port);
+        p.port = port;
+        const QString id = store.save(p, QString());
+        auto c = std::make_unique<ConnectionController>(&store);
+        c->connectTo(id);
+        return c;
+    }
+
+    static MonitorSnapshot waitForRead(MonitorPage &page)
+    {
+        QSignalSpy spy(&page, &MonitorPage::updated);
+        [&] { QVERIFY(spy.wait(5000)); }();
+        return page.snapshot();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+        m_store = std::make_unique<ProfileStore>();
+        m_store->setKeyringEnabled(false);
+        m_controller = connectedController(*m_store, test::redisEndpoint().port);
+        QTRY_VERIFY_WITH_TIMEOUT(m_controller->state().isUp(), 10000);
+    }
+
+    void cleanupTestCase()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    void modelsAlone()
+    {
+        LimitedModel limited;
+        QAbstractItemModelTester t1(&limited,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        LimitedSubject a;
+        a.key = "rate_limit:login:{10.0.0.1}";
+        a.ruleId = QStringLiteral("login");
+        a.subject = "10.0.0.1";
+        a.retryInMs = 1200;
+        LimitedSubject b = a;
+        b.key = "rate_limit:login:{10.0.0.2}";
+        b.subject = "10.0.0.2";
+        b.retryInMs = 45000;
+        limited.setRows({a, b});
+        QCOMPARE(limited.rowCount(), 2);
+        // Longest wait first.
+        QCOMPARE(limited.index(0, LimitedModel::SubjectColumn).data().toString(),
+                 QStringLiteral("10.0.0.2"));
+        QCOMPARE(limited.index(0, LimitedModel::TimeLeftColumn).data().toString(),
+                 keys::formatDurationMs(45000));
+        QCOMPARE(limited.index(1, 0).data(LimitedModel::KeyRole).toByteArray(), a.key);
+        QCOMPARE(limited.rowOf(a.key), 1);
+        limited.setRows({});
+        QCOMPARE(limited.rowCount(), 0);
+
+        TopSubjectsModel top;
+        QAbstractItemModelTester t2(&top, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        top.setRows({{"10.0.0.9", 400, 300}, {"10.0.0.3", 10, 0}});
+        QCOMPARE(top.rowCount(), 2);
+        QCOMPARE(top.index(0, TopSubjectsModel::RequestsColumn)
+                     .data(TopSubjectsModel::SortRole)
+                     .toLongLong(),
+                 400);
+        QCOMPARE(top.index(0, TopSubjectsModel::DeniedShareColumn)
+                     .data(TopSubjectsModel::SortRole)
+                     .toDouble(),
+                 75.0);
+    }
+
+    // The time left shown for a denied subject is what the script itself answers: each
+    // algorithm's state, spent by the real script, read back and decoded.
+    void timeLeftMatchesTheScript_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (Algorithm a : algorithm::all) {
+            QTest::newRow(qPrintable(algorithm::name(a))) << algorithm::name(a);
+        }
+    }
+    void timeLeftMatchesTheScript()
+    {
+        QFETCH(QString, name);
+        const Algorithm a = *algorithm::fromName(name);
+        const QString id = uniqueId("mon-wait") + QLatin1Char('-') +
+                           name.replace(QLatin1Char('_'), QLatin1Char('-'));
+        const qint64 s = duration::usPerSecond;
+        Rule rule =
+            algorithm::isWindow(a) ? windowRule(id, 3, 20 * s) : bucketRule(id, a, {1, 5 * s}, 3);
+        rule.algorithm = a;
+        RedisLimiter limiter(test::connect());
+        const Policy policy = rule.policy();
+        const QByteArray key = rule.keyFor("10.1.1.1");
+        std::optional<Decision> denied;
+        for (int i = 0; i < 10 && !denied; ++i) {
+            auto d = limiter.decide({&policy, key, 1, {}, 0});
+            QVERIFY(d.ok());
+            if (!d->allowed) {
+                denied = *d;
+            }
+        }
+        QVERIFY(denied);
+        QElapsedTimer since;
+        since.start();
+        QVERIFY(denied->retryAfterMs > 0);
+
+        RuleSet set;
+        set.rules = {rule};
+        keys::KeyReader reader(set);
+        Connection c = test::connect();
+        auto infos = reader.read(c, {key});
+        QVERIFY(infos.ok());
+        const auto row = limitedSubject(infos->first(), rule, 0);
+        QVERIFY2(row, qPrintable(infos->first().state.describe()));
+        QCOMPARE(row->key, key);
+        // The script's wait, less the time since it answered; 20 ms of slack for the reader's
+        // estimate of the server clock (keyreader.h) and the rounding of a stored remainder.
+        QVERIFY2(row->retryInMs <= denied->retryAfterMs &&
+                     row->retryInMs >= denied->retryAfterMs - since.elapsed() - 20,
+                 qPrintable(QStringLiteral("page %1 ms, script %2 ms, %3 ms later")
+                                .arg(row->retryInMs)
+                                .arg(denied->retryAfterMs)
+                                .arg(since.elapsed())));
+        (void)c.command({"DEL", key});
+    }
+
+    // Counts recorded in known seconds come back in the series, to the unit, at those seconds.
+    void seriesHoldExactCounts()
+    {
+        const QString login = uniqueId("mon-login");
+        const QString api = uniqueId("mon-api");
+        Connection admin = test::connect();
+        deleteStats(admin, {login, api});
+
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        stats::StatsRecorder recorder;
+        // login: 7 allowed + 3 denied at now-30; 11 allowed at now-10; api: 5 shadow-denied at
+        // now-20 (and 2 allowed).
+        recorder.record(login, "10.0.0.1", true, false, now - 30, 7);
+        recorder.record(login, "10.0.0.1", false, false, now - 30, 3);
+        recorder.record(login, "10.0.0.2", true, false, now - 10, 11);
+        recorder.record(api, "10.0.0.3", false, true, now - 20, 5);
+        recorder.record(api, "10.0.0.3", true, false, now - 20, 2);
+        {
+            stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
+            flusher.start();
+            flusher.stop(); // writes everything before returning
+            QVERIFY2(flusher.status().redisOk, qPrintable(flusher.status().lastError));
+        }
+
+        MonitorPage page(m_controller.get());
+        QAbstractItemModelTester t1(page.limitedModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(page.topModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RuleSet set;
+        set.rules = {windowRule(login, 5, 60 * duration::usPerSecond),
+                     bucketRule(api, Algorithm::TokenBucket, {10, duration::usPerSecond}, 20)};
+        set.rules[1].shadow = true;
+        page.setRules(set);
+        page.resize(1100, 750);
+        page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(page.snapshot().series.size() == 2, 5000);
+
+        const MonitorSnapshot s = page.snapshot();
+        QCOMPARE(s.windowSeconds, 900);
+        const stats::RuleSeries &ls = s.series[0];
+        QCOMPARE(ls.ruleId, login);
+        QCOMPARE(ls.seconds.size(), 900);
+        auto at = [](const stats::RuleSeries &rs, qint64 second) {
+            const qint64 i = second - rs.firstSecond;
+            return i >= 0 && i < rs.seconds.size() ? rs.seconds[i] : stats::Counts{-1, -1, -1};
+        };
+        QCOMPARE(at(ls, now - 30), (stats::Counts{7, 3, 0}));
+        QCOMPARE(at(ls, now - 10), (stats::Counts{11, 0, 0}));
+        QCOMPARE(at(ls, now - 29), (stats::Counts{}));
+        QCOMPARE(at(s.series[1], now - 20), (stats::Counts{2, 0, 5}));
+
+        // The charts plot the same numbers: totals, and the point at now-30.
+        RuleChart *chart = page.chart(login);
+        QVERIFY(chart);
+        QCOMPARE(chart->totals(), (stats::Counts{18, 3, 0}));
+        QCOMPARE(page.chart(api)->totals(), (stats::Counts{2, 0, 5}));
+        QCOMPARE(chart->allowedSeries()->count(), 900);
+        const QPointF p = chart->deniedSeries()->at(int(now - 30 - ls.firstSecond));
+        QCOMPARE(qint64(p.x()), (now - 30) * 1000);
+        QCOMPARE(p.y(), 3.0);
+        QVERIFY(page.chart(api)->shadowSeries()->isVisible());
+        QVERIFY(!chart->shadowSeries()->isVisible());
+
+        // Top subjects of the rule in the combo (the first: login).
+        QTRY_COMPARE_WITH_TIMEOUT(page.topModel()->rowCount(), 2, 5000);
+        QCOMPARE(page.topModel()->rows()[0], (stats::TopSubject{"10.0.0.2", 11, 0}));
+        QCOMPARE(page.topModel()->rows()[1], (stats::TopSubject{"10.0.0.1", 10, 3}));
+        auto *combo = page.findChild<QComboBox *>(QStringLiteral("topRuleCombo"));
+        combo->setCurrentIndex(1);
+        QTRY_COMPARE_WITH_TIMEOUT(page.topModel()->rowCount(), 1, 5000);
+        QCOMPARE(page.topModel()->rows()[0], (stats::TopSubject{"10.0.0.3", 7, 5}));
+
+        // A console restart: a new page reads the same numbers back from Redis.
+        MonitorPage again(m_controller.get());
+        again.setRules(set);
+        QTRY_VERIFY_WITH_TIMEOUT(again.snapshot().series.size() == 2, 5000);
+        QCOMPARE(again.chart(login)->totals(), (stats::Counts{18, 3, 0}));
+        deleteStats(admin, {login, api});
+    }
+
+    // A subject denied by the real script shows with its time left; Unblock deletes its key.
+    void limitedAndUnblock()
+    {
+        const QString id = uniqueId("mon-limit");
+        const Rule rule = windowRule(id, 3, 60 * duration::usPerSecond);
+        RedisLimiter limiter(test::connect());
+        const Policy policy = rule.policy();
+        const QByteArray blocked = "10.9.9.9";
+        const QByteArray fine = "10.9.9.8";
+        for (int i = 0; i < 4; ++i) {
+            auto d = limiter.decide({&policy, rule.keyFor(blocked), 1, {}, 0});
+            QVERIFY(d.ok());
+            QCOMPARE(d->allowed, i < 3);
+        }
+        QVERIFY(limiter.decide({&policy, rule.keyFor(fine), 1, {}, 0}).ok());
+
+        MonitorPage page(m_controller.get());
+        QAbstractItemModelTester tester(page.limitedModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RuleSet set;
+        set.rules = {rule};
+        page.setRules(set);
+        page.show();
+        LimitedModel *model = page.limitedModel();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 5000);
+        const LimitedSubject row = model->rows()[0];
+        QCOMPARE(row.key, rule.keyFor(blocked));
+        QCOMPARE(row.subject, blocked);
+        QCOMPARE(row.ruleId, id);
+        // The window opened a moment ago and lasts a minute.
+        QVERIFY2(row.retryInMs > 50'000 && row.retryInMs <= 60'000,
+                 qPrintable(QString::number(row.retryInMs)));
+        QCOMPARE(model->index(0, LimitedModel::TimeLeftColumn).data().toString(),
+                 keys::formatDurationMs(row.retryInMs));
+        QVERIFY(row.state.contains(QStringLiteral("3")));
+
+        auto *view = page.findChild<QTableView *>(QStringLiteral("limitedTable"));
+        auto *unblock = page.findChild<QPushButton *>(QStringLiteral("unblockButton"));
+        QVERIFY(view && unblock);
+        QVERIFY(!unblock->isEnabled());
+        view->selectRow(0);
+        QVERIFY(unblock->isEnabled());
+
+        // Declined: nothing happens.
+        QString asked;
+        page.setConfirmHook([&](const QString &q) {
+            asked = q;
+            return false;
+        });
+        QTest::mouseClick(unblock, Qt::LeftButton);
+        QVERIFY(asked.contains(QString::fromLatin1(blocked)));
+        QVERIFY(asked.contains(id));
+        QTest::qWait(200);
+        Connection admin = test::connect();
+        QVERIFY(test::pttl(admin, rule.keyFor(blocked)) > 0);
+
+        // Confirmed: the key is gone, and so is the row.
+        page.setConfirmHook([](const QString &) { return true; });
+        QSignalSpy done(&page, &MonitorPage::unblockFinished);
+        QTest::mouseClick(unblock, Qt::LeftButton);
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.at(0).at(0).toByteArray(), rule.keyFor(blocked));
+        QVERIFY(done.at(0).at(1).toString().isEmpty());
+        QCOMPARE(test::pttl(admin, rule.keyFor(blocked)), qint64(-2));
+        QVERIFY(test::pttl(admin, rule.keyFor(fine)) > 0); // only that subject
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 0, 5000);
+        QVERIFY(page.findChild<QLabel *>(QStringLiteral("message"))
+                    ->text()
+                    .contains(QStringLiteral("Unblocked")));
+        // Admitted again at once.
+        auto d = limiter.decide({&policy, rule.keyFor(blocked), 1, {}, 0});
+        QVERIFY(d.ok() && d->allowed);
+    }
+
+    // The server goes away: the charts keep their points, the status says so; it comes back.
+    void lostConnectionKeepsData()
+    {
+        PrivateRedis redis;
+        QVERIFY(redis.start());
+        ProfileStore store;
+        store.setKeyringEnabled(false);
+        auto controller = connectedController(store, redis.port());
+        QTRY_VERIFY_WITH_TIMEOUT(controller->state().isUp(), 10000);
+
+        const QString id = QStringLiteral("lost");
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        stats::StatsRecorder recorder;
+        recorder.record(id, "10.0.0.1", true, false, now - 5, 42);
+        Endpoint e;
+        e.port = redis.port();
+        {
+            stats::StatsFlusher flusher(e, &recorder);
+            flusher.start();
+            flusher.stop();
+        }
+        MonitorPage page(controller.get());
+        RuleSet set;
+        set.rules = {windowRule(id, 10, duration::usPerSecond)};
+        page.setRules(set);
+        page.show();
+        QTRY_COMPARE_WITH_TIMEOUT(page.chart(id)->totals().allowed, qint64(42), 5000);
+        auto *status = page.findChild<QLabel *>(QStringLiteral("monitorStatus"));
+        QVERIFY(status->text().contains(QStringLiteral("Live")));
+
+        redis.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Not updating")), 10000);
+        QVERIFY(status->text().contains(QStringLiteral("showing the data read at")));
+        QCOMPARE(page.chart(id)->totals().allowed, qint64(42));
+        QCOMPARE(page.snapshot().series.size(), 1);
+
+        // Back (empty: a fresh server): live again.
+        QVERIFY(redis.start());
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Live")), 15000);
+    }
+
+    // Realistic data, then a look: history recorded for the last 15 minutes, a real load on
+    // top, a few subjects blocked.
+    void screenshot()
+    {
+        const QStringList ids{QStringLiteral("api"), QStringLiteral("login"),
+                              QStringLiteral("search"), QStringLiteral("export")};
+        Connection admin = test::connect();
+        deleteStats(admin, ids);
+        RuleSet set;
+        set.rules = {bucketRule(ids[0], Algorithm::TokenBucket, {100, duration::usPerSecond}, 200),
+                     windowRule(ids[1], 5, 60 * duration::usPerSecond),
+                     bucketRule(ids[2], Algorithm::Gcra, {20, duration::usPerSecond}, 40),
+                     windowRule(ids[3], 10, 3600 * duration::usPerSecond)};
+        set.rules[1].algorithm = Algorithm::SlidingLog;
+        set.rules[2].shadow = true;
+        set.rules[0].route = QStringLiteral("GET /v1/*");
+
+        // History: a daily-looking wave with noise and one incident (login brute force).
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        stats::StatsRecorder recorder;
+        quint64 x = 12345;
+        auto noise = [&x] {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            return double((x >> 33) % 1000) / 1000.0;
+        };
+        for (qint64 s = now - 900; s < now - 6; ++s) {
+            const double t = double(s - (now - 900)) / 900.0;
+            const qint64 api = qint64(80 + 30 * std::sin(t * 6.3) + 25 * noise());
+            const qint64 apiDenied = api > 100 ? api - 100 : qint64(noise() < 0.05 ? 3 : 0);
+            recorder.record(ids[0], "10.0.0." + QByteArray::number(1 + s % 7), true, false, s, api);
+            if (apiDenied) {
+                recorder.record(ids[0], "10.0.0.7", false, false, s, apiDenied);
+            }
+            const bool attack = s > now - 420 && s < now - 300;
+            const qint64 login = qint64(2 + 3 * noise()) + (attack ? qint64(30 + 20 * noise()) : 0);
+            recorder.record(ids[1], "10.0.0." + QByteArray::number(1 + s % 5), true, false, s,
+                            std::min<qint64>(login, 4));
+            if (login > 4) {
+                recorder.record(ids[1], "203.0.113.66", false, false, s, login - 4);
+            }
+            const qint64 search = qint64(15 + 10 * noise());
+            recorder.record(ids[2], "10.0.0.2", true, false, s, search);
+            if (search > 22) {
+                recorder.record(ids[2], "10.0.0.2", false, true, s, search - 22);
+            }
+            if (s % 37 == 0) {
+                recorder.record(ids[3], "10.0.0.4", true, false, s, 1);
+            }
+        }
+        {
+            stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
+            flusher.start();
+            flusher.stop();
+        }
+
+        // What one tick of the worker costs on this data: the series of four rules over 15
+        // minutes, and one rule's top subjects (one pipelined round trip each).
+        {
+            QElapsedTimer t;
+            t.start();
+            auto series = stats::readSeries(admin, ids, 900, now);
+            const qint64 seriesMs = t.restart();
+            auto top = stats::readTopSubjects(admin, ids[0], 900, now, 10);
+            const qint64 topMs = t.elapsed();
+            QVERIFY(series.ok() && top.ok());
+            qInfo("read 4 rules x 900 s of series in %lld ms, top subjects of one rule over 900 s "
+                  "in %lld ms",
+                  seriesMs, topMs);
+        }
+
+        // A real load for the last seconds, recorded as the Load page does.
+        stats::StatsRecorder live;
+        stats::StatsFlusher liveFlusher(test::redisEndpoint(), &live);
+        liveFlusher.start();
+        load::LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules = set;
+        o.pattern.kind = sim::TrafficPattern::Kind::Poisson;
+        o.pattern.rate = {150, duration::usPerSecond};
+        o.durationUs = 4 * duration::usPerSecond;
+        o.threads = 2;
+        o.subjects = 12;
+        o.recorder = &live;
+        load::LoadGenerator generator(o);
+        QVERIFY(generator.start().ok());
+        QTRY_VERIFY_WITH_TIMEOUT(generator.progress().finished, 20000);
+        generator.wait();
+        liveFlusher.stop();
+
+        // The mock frame of the console: navigation column + the page, 1280x800.
+        QWidget frame;
+        auto *box = new QHBoxLayout(&frame);
+        box->setContentsMargins(0, 0, 0, 0);
+        box->setSpacing(0);
+        auto *nav = new QListWidget(&frame);
+        nav->setFixedWidth(160);
+        nav->setFrameShape(QFrame::NoFrame);
+        nav->setFocusPolicy(Qt::NoFocus);
+        nav->setStyleSheet(QStringLiteral(
+            "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: "
+            "10px; font-size: 11pt; }"
+            "QListWidget::item { padding: 9px 12px; }"
+            "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
+        for (const char *name : {"Connection", "Rules", "Keys", "Simulation", "Monitor", "Load"}) {
+            nav->addItem(QString::fromLatin1(name));
+        }
+        nav->setCurrentRow(4);
+        auto *page = new MonitorPage(m_controller.get(), &frame);
+        box->addWidget(nav);
+        box->addWidget(page, 1);
+        page->setRules(set);
+        frame.resize(1280, 800);
+        frame.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&frame));
+        QTRY_VERIFY_WITH_TIMEOUT(page->snapshot().series.size() == 4, 5000);
+        // The login attack's subject is blocked right now by the real script, as are two API
+        // clients; the page lists them.
+        Connection c = test::connect();
+        RedisLimiter limiter(std::move(c));
+        const Policy loginPolicy = set.rules[1].policy();
+        const Policy exportPolicy = set.rules[3].policy();
+        for (int i = 0; i < 7; ++i) {
+            (void)limiter.decide({&loginPolicy, set.rules[1].keyFor("203.0.113.66"), 1, {}, 0});
+        }
+        for (int i = 0; i < 12; ++i) {
+            (void)limiter.decide({&exportPolicy, set.rules[3].keyFor("10.0.0.4"), 1, {}, 0});
+        }
+        page->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page->limitedModel()->rowCount() >= 2, 5000);
+        page->findChild<QTableView *>(QStringLiteral("limitedTable"))->selectRow(0);
+        QTest::qWait(300);
+        QVERIFY(frame.grab().save(screenshotPath(QStringLiteral("monitor.png"))));
+        deleteStats(admin, ids);
+    }
+};
+
+QTEST_MAIN(TestMonitorPage)
+#include "tst_monitorpage.moc"

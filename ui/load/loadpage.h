@@ -1,0 +1,142 @@
+#pragma once
+
+#include "load/loadgenerator.h"
+#include "rules/rule.h"
+#include "sim/trafficpattern.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QChart;
+class QComboBox;
+class QDateTimeAxis;
+class QFormLayout;
+class QFrame;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+class QValueAxis;
+
+namespace sluice::stats {
+class StatsFlusher;
+class StatsRecorder;
+} // namespace sluice::stats
+
+namespace sluice::ui {
+
+class ConnectionController;
+
+// The Load page (issue 6 item 3): drives real decisions against the session's Redis with
+// load::LoadGenerator: the rules picked, one traffic pattern of the simulation lab (constant,
+// burst, poisson, ramp, each field validated as it is typed, the message beside the field),
+// a duration, threads and subjects. Start / Stop; the counters (sent, allowed, denied, errors,
+// rate) and a decisions-per-second chart are refreshed four times a second from
+// LoadGenerator::progress() by a QTimer (a snapshot under a mutex: never blocks). The run stops
+// by itself at the end of the pattern. Every decision is recorded into a StatsRecorder that a
+// StatsFlusher writes to Redis once a second, so the Monitor page shows the traffic.
+class LoadPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LoadPage(ConnectionController *connection, QWidget *parent = nullptr);
+    ~LoadPage() override;
+
+    bool isRunning() const;
+    // The last progress shown (the final one after finished()).
+    const load::LoadProgress &progress() const { return m_progress; }
+    // The options the form holds now, or the first problem in words (what and where).
+    Result<load::LoadOptions> options() const;
+
+public Q_SLOTS:
+    void setRules(const sluice::RuleSet &rules);
+    void start();
+    void stop();
+
+Q_SIGNALS:
+    void started();
+    // The run is over (by itself, stopped, or failed): the final counters.
+    void finished(const sluice::load::LoadProgress &progress);
+
+private:
+    enum class Field { Rate, FromRate, ToRate, From, To, At, Count, Spread, Duration };
+    void buildForm(QWidget *parent, QFormLayout *form);
+    void onKindChanged();
+    void validate();
+    std::optional<sim::TrafficPattern> pattern(QString *error) const;
+    void poll();
+    void showProgress(const load::LoadProgress &p);
+    void finish();
+    void setRunning(bool running);
+    void say(const QString &html, int tone); // 0 info, 1 good, 2 warning, 3 bad
+    QLabel *fieldError(QWidget *parent, const QString &name);
+
+    ConnectionController *m_connection;
+    RuleSet m_rules;
+    std::unique_ptr<stats::StatsRecorder> m_recorder;
+    std::unique_ptr<stats::StatsFlusher> m_flusher;
+    QString m_flusherEndpoint; // safeUrl + db of the flusher's endpoint
+    std::unique_ptr<load::LoadGenerator> m_generator;
+    load::LoadProgress m_progress;
+    QTimer *m_poll;
+    // Chart: decisions per second between polls.
+    qint64 m_lastAllowed = 0;
+    qint64 m_lastDenied = 0;
+    double m_lastElapsed = 0;
+    double m_chartTop = 10;
+
+    QListWidget *m_ruleList;
+    QLabel *m_rulesError;
+    QComboBox *m_kind;
+    QLabel *m_kindNote;
+    QFormLayout *m_form;
+    QLineEdit *m_rate;
+    QLineEdit *m_fromRate;
+    QLineEdit *m_toRate;
+    QLineEdit *m_from;
+    QLineEdit *m_to;
+    QLineEdit *m_at;
+    QLineEdit *m_count;
+    QLineEdit *m_spread;
+    QLineEdit *m_duration;
+    QLabel *m_rateError;
+    QLabel *m_fromRateError;
+    QLabel *m_toRateError;
+    QLabel *m_fromError;
+    QLabel *m_toError;
+    QLabel *m_atError;
+    QLabel *m_countError;
+    QLabel *m_spreadError;
+    QLabel *m_durationError;
+    QSpinBox *m_threads;
+    QSpinBox *m_subjects;
+    QSpinBox *m_seed;
+    QLabel *m_plan;
+    QPushButton *m_start;
+    QPushButton *m_stop;
+
+    QLabel *m_sent;
+    QLabel *m_allowed;
+    QLabel *m_denied;
+    QLabel *m_errors;
+    QLabel *m_rateValue;
+    QLabel *m_elapsed;
+    QProgressBar *m_bar;
+    QTableWidget *m_perRule;
+    QChart *m_chart;
+    QLineSeries *m_allowedSeries;
+    QLineSeries *m_deniedSeries;
+    QValueAxis *m_x;
+    QValueAxis *m_y;
+    QFrame *m_messageFrame;
+    QLabel *m_message;
+};
+
+} // namespace sluice::ui

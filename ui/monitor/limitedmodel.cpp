@@ -1,0 +1,112 @@
+#include "limitedmodel.h"
+
+#include <QColor>
+
+#include <algorithm>
+#include <limits>
+
+namespace sluice::ui {
+
+LimitedModel::LimitedModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{}
+
+void LimitedModel::setRows(QList<LimitedSubject> rows)
+{
+    // Longest wait first: the subjects blocked the longest are the ones someone calls about.
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const LimitedSubject &a, const LimitedSubject &b) {
+            const qint64 wa = a.retryInMs < 0 ? std::numeric_limits<qint64>::max() : a.retryInMs;
+            const qint64 wb = b.retryInMs < 0 ? std::numeric_limits<qint64>::max() : b.retryInMs;
+            if (wa != wb) {
+                return wa > wb;
+            }
+            return a.key < b.key;
+        });
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int LimitedModel::rowOf(const QByteArray &key) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].key == key) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int LimitedModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int LimitedModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LimitedModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const LimitedSubject &r = m_rows[index.row()];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case RuleColumn:
+            return r.ruleId;
+        case SubjectColumn:
+            return QString::fromUtf8(r.subject);
+        case TimeLeftColumn:
+            return r.retryInMs < 0 ? tr("never (cost above the limit)")
+                                   : keys::formatDurationMs(r.retryInMs);
+        case StateColumn:
+            return r.state;
+        default:
+            return {};
+        }
+    case Qt::ToolTipRole:
+        return tr("Key %1\n%2").arg(QString::fromUtf8(r.key), r.state);
+    case Qt::TextAlignmentRole:
+        if (index.column() == TimeLeftColumn) {
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return {};
+    case Qt::ForegroundRole:
+        if (index.column() == TimeLeftColumn) {
+            return QColor(0xb0, 0x3a, 0x2e);
+        }
+        return {};
+    case KeyRole:
+        return r.key;
+    case RetryInMsRole:
+        return r.retryInMs;
+    default:
+        return {};
+    }
+}
+
+QVariant LimitedModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (section) {
+    case RuleColumn:
+        return tr("Rule");
+    case SubjectColumn:
+        return tr("Subject");
+    case TimeLeftColumn:
+        return tr("Time left");
+    case StateColumn:
+        return tr("State");
+    default:
+        return {};
+    }
+}
+
+} // namespace sluice::ui

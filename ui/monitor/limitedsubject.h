@@ -1,0 +1,38 @@
+#pragma once
+
+#include "keys/keyinfo.h"
+#include "rules/rule.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace sluice::ui {
+
+// One row of the Monitor page's "Limited right now": a subject whose limiter state, decoded
+// from its key, admits nothing now (a request of cost 1 would be denied), and for how long.
+struct LimitedSubject
+{
+    QByteArray key; // the state key, raw bytes (what Unblock deletes)
+    QString ruleId;
+    QByteArray subject;
+    QString state;         // KeyState::describe(): "3 / 3 in this window, resets in 4 s"
+    qint64 retryInMs = -1; // until a request of cost 1 is admitted again; -1: never (cost >
+                           // capacity) or unknown
+    qint64 pttlMs = -1;    // the key's TTL when read
+    qint64 readAtMs = 0;   // local wall clock (ms since the epoch) of the read
+};
+
+// The row for `info` if its decoded state denies a cost-1 request at the instant it was read
+// (KeyState::atUs), with the wait computed by the script's own arithmetic (core/limiter/model.h)
+// from the decoded state; nullopt for keys that admit, are unreadable, gone or without rule.
+// `rule` is info.ruleId's rule.
+std::optional<LimitedSubject> limitedSubject(const keys::KeyInfo &info, const Rule &rule,
+                                             qint64 readAtMs);
+
+} // namespace sluice::ui
+
+Q_DECLARE_METATYPE(sluice::ui::LimitedSubject)

@@ -1,0 +1,216 @@
+#include "monitorworker.h"
+
+#include "keys/keyreader.h"
+#include "keys/keyscanner.h"
+#include "stats/statsreader.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QTimer>
+
+namespace sluice::ui {
+
+MonitorWorker::MonitorWorker(Options options, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+{
+    qRegisterMetaType<MonitorSnapshot>();
+}
+
+MonitorWorker::MonitorWorker(QObject *parent)
+    : MonitorWorker(Options{}, parent)
+{}
+
+MonitorWorker::~MonitorWorker() = default;
+
+void MonitorWorker::cancel()
+{
+    m_cancel = true;
+}
+
+void MonitorWorker::start()
+{
+    if (m_timer) {
+        return;
+    }
+    m_timer = new QTimer(this);
+    m_timer->setInterval(m_options.tickMs);
+    connect(m_timer, &QTimer::timeout, this, &MonitorWorker::tick);
+    m_timer->start();
+}
+
+void MonitorWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 session)
+{
+    m_endpoint = std::move(endpoint);
+    m_session = session;
+    m_connection.reset();
+    m_ticks = 0;
+    m_nextScanMs = 0;
+    if (m_endpoint) {
+        refresh(true);
+    }
+}
+
+void MonitorWorker::setRules(RuleSet rules, QString topRule)
+{
+    m_rules = std::move(rules);
+    m_topRule = std::move(topRule);
+    refresh(true);
+}
+
+void MonitorWorker::setTopRule(QString ruleId)
+{
+    m_topRule = std::move(ruleId);
+    refresh(false);
+}
+
+void MonitorWorker::refresh(bool withKeys)
+{
+    if (!m_endpoint || m_cancel) {
+        return;
+    }
+    if (m_timer) {
+        m_timer->start(); // the next tick a full interval from now
+    }
+    Q_EMIT snapshotReady(read(withKeys));
+}
+
+void MonitorWorker::tick()
+{
+    if (!m_endpoint || m_cancel) {
+        return;
+    }
+    ++m_ticks;
+    const bool withKeys =
+        (m_options.scanEveryTicks <= 1 || m_ticks % m_options.scanEveryTicks == 0) &&
+        QDateTime::currentMSecsSinceEpoch() >= m_nextScanMs;
+    Q_EMIT snapshotReady(read(withKeys));
+}
+
+bool MonitorWorker::ensureConnection(QString *error)
+{
+    if (!m_connection) {
+        Connection::Options o;
+        o.connectTimeout = std::chrono::milliseconds(1000);
+        o.commandTimeout = std::chrono::milliseconds(3000);
+        auto c = Connection::open(*m_endpoint, o);
+        if (!c) {
+            *error = c.error().message;
+            return false;
+        }
+        m_connection.emplace(std::move(c.value()));
+        return true;
+    }
+    if (m_connection->isBroken()) {
+        auto r = m_connection->reconnect();
+        if (!r) {
+            *error = r.error().message;
+            return false;
+        }
+    }
+    return true;
+}
+
+MonitorSnapshot MonitorWorker::read(bool withKeys)
+{
+    MonitorSnapshot s;
+    s.session = m_session;
+    s.windowSeconds = m_options.windowSeconds;
+    s.readAtMs = QDateTime::currentMSecsSinceEpoch();
+    s.nowSecond = s.readAtMs / 1000;
+    if (!ensureConnection(&s.error)) {
+        return s;
+    }
+    QStringList ids;
+    for (const Rule &r : m_rules.rules) {
+        ids << r.id;
+    }
+    if (!ids.isEmpty()) {
+        auto series = stats::readSeries(*m_connection, ids, m_options.windowSeconds, s.nowSecond);
+        if (!series) {
+            s.error = series.error().message;
+            return s;
+        }
+        s.series = std::move(series.value());
+    }
+    if (!m_topRule.isEmpty() && m_rules.find(m_topRule)) {
+        auto top = stats::readTopSubjects(*m_connection, m_topRule, m_options.windowSeconds,
+                                          s.nowSecond, m_options.topCount);
+        if (!top) {
+            s.error = top.error().message;
+            return s;
+        }
+        s.topRuleId = m_topRule;
+        s.top = std::move(top.value());
+    }
+    if (withKeys) {
+        scanLimited(s);
+    }
+    return s;
+}
+
+void MonitorWorker::scanLimited(MonitorSnapshot &s)
+{
+    s.limitedRead = true;
+    if (m_rules.rules.empty()) {
+        return;
+    }
+    keys::KeyScanner scanner{keys::KeyReader(m_rules)};
+    keys::KeyScanner::Options o;
+    // One flag for both reasons to stop: the page closing (m_cancel) and the key cap.
+    std::atomic<bool> stop{false};
+    o.cancel = &stop;
+    o.reconnectAttempts = 1;
+    const qint64 readAtMs = s.readAtMs;
+    const RuleSet &rules = m_rules;
+    QList<LimitedSubject> &out = s.limited;
+    qint64 scanned = 0;
+    QElapsedTimer took;
+    took.start();
+    const keys::ScanSummary summary = scanner.run(
+        *m_connection, o, [&](const QList<keys::KeyInfo> &page, const keys::ScanProgress &) {
+            scanned += page.size();
+            for (const keys::KeyInfo &k : page) {
+                const Rule *rule = k.hasRule() ? rules.find(k.ruleId) : nullptr;
+                if (!rule) {
+                    continue;
+                }
+                if (auto row = limitedSubject(k, *rule, readAtMs)) {
+                    out << *row;
+                }
+            }
+            if (scanned >= m_options.maxKeysScanned || m_cancel) {
+                stop = true;
+            }
+        });
+    m_nextScanMs = QDateTime::currentMSecsSinceEpoch() + 10 * took.elapsed();
+    s.keysScanned = scanned;
+    s.limitedCapped = summary.status == keys::ScanSummary::Status::Cancelled && !m_cancel;
+    if (summary.status == keys::ScanSummary::Status::Failed) {
+        s.limitedRead = false; // keep the last list; the error below says why
+        s.limited.clear();
+        s.error = summary.error ? summary.error->message : tr("the key scan failed");
+    }
+}
+
+void MonitorWorker::unblock(QByteArray key)
+{
+    QString error;
+    if (!m_endpoint) {
+        Q_EMIT unblocked(key, false, tr("not connected"));
+        return;
+    }
+    if (!ensureConnection(&error)) {
+        Q_EMIT unblocked(key, false, error);
+        return;
+    }
+    auto r = m_connection->command({QByteArrayLiteral("DEL"), key});
+    if (!r) {
+        Q_EMIT unblocked(key, false, r.error().message);
+        return;
+    }
+    Q_EMIT unblocked(key, r->integer > 0, QString());
+    refresh(true);
+}
+
+} // namespace sluice::ui

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "monitorsnapshot.h"
+
+#include "redis/connection.h"
+#include "redis/endpoint.h"
+#include "rules/rule.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <optional>
+
+class QTimer;
+
+namespace sluice::ui {
+
+// The Monitor page's worker (ARCHITECTURE.md "Threads"): lives on a QThread of its own with its
+// own Connection; the page calls its slots queued (QMetaObject::invokeMethod with a lambda) and
+// gets MonitorSnapshot values back. Once a second (`tickMs`) it reads:
+// - the last `windowSeconds` of every rule's allowed / denied / shadow-denied per second
+//   (StatsReader::readSeries: one pipelined round trip for all rules) and the top subjects of
+//   the rule the page shows (readTopSubjects: one more);
+// - every `scanEveryTicks` ticks, the limiter keys (KeyScanner over the rules' prefixes, one
+//   round trip per SCAN page, at most `maxKeysScanned` keys), keeping the subjects whose state
+//   admits nothing now (limitedsubject.h). A scan that takes long is repeated less often: the
+//   next one waits at least 10 times its duration, so that a large keyspace costs the server
+//   at most about a tenth of one connection's time.
+// Errors never throw: a failed read emits a snapshot with only `error`, the connection is
+// reopened on the next tick, and the page keeps its last data meanwhile.
+class MonitorWorker : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        int tickMs = 1000;
+        int windowSeconds = 15 * 60;
+        int topCount = 10;
+        int scanEveryTicks = 2;
+        qint64 maxKeysScanned = 50'000;
+    };
+
+    explicit MonitorWorker(Options options, QObject *parent = nullptr);
+    explicit MonitorWorker(QObject *parent = nullptr);
+    ~MonitorWorker() override;
+
+    // Thread-safe, direct from any thread: makes a running scan stop within a round trip (the
+    // page calls it before stopping the thread).
+    void cancel();
+
+    // The slots below run in the worker thread (queued calls).
+    // Starts the timer (call once, after moveToThread and QThread::start).
+    void start();
+    // Where to read; nullopt: stop reading. `session` is echoed in the snapshots.
+    void setEndpoint(std::optional<Endpoint> endpoint, quint64 session);
+    // The rules to read, and the one whose top subjects to read (empty: none); reads at once.
+    void setRules(RuleSet rules, QString topRule);
+    void setTopRule(QString ruleId);
+    // Reads now (the next tick comes a full interval later); `withKeys` scans the keys too.
+    void refresh(bool withKeys = true);
+    // Deletes the state key (the subject is admitted again at once), then rescans the keys.
+    // unblocked() tells the outcome; `existed` false: the key was already gone.
+    void unblock(QByteArray key);
+
+Q_SIGNALS:
+    void snapshotReady(const sluice::ui::MonitorSnapshot &snapshot);
+    void unblocked(const QByteArray &key, bool existed, const QString &error);
+
+private:
+    void tick();
+    bool ensureConnection(QString *error);
+    MonitorSnapshot read(bool withKeys);
+    void scanLimited(MonitorSnapshot &s);
+
+    Options m_options;
+    QTimer *m_timer = nullptr;
+    std::optional<Endpoint> m_endpoint;
+    std::optional<Connection> m_connection;
+    quint64 m_session = 0;
+    RuleSet m_rules;
+    QString m_topRule;
+    int m_ticks = 0;
+    qint64 m_nextScanMs = 0; // local ms since the epoch; see the back-off above
+    std::atomic<bool> m_cancel{false};
+};
+
+} // namespace sluice::ui

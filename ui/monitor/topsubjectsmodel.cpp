@@ -1,0 +1,97 @@
+#include "topsubjectsmodel.h"
+
+#include <QColor>
+#include <QLocale>
+
+namespace sluice::ui {
+
+TopSubjectsModel::TopSubjectsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{}
+
+void TopSubjectsModel::setRows(QList<stats::TopSubject> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int TopSubjectsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int TopSubjectsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TopSubjectsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const stats::TopSubject &r = m_rows[index.row()];
+    const double share = r.requests > 0 ? 100.0 * double(r.denied) / double(r.requests) : 0.0;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case SubjectColumn:
+            return QString::fromUtf8(r.subject);
+        case RequestsColumn:
+            return QLocale().toString(r.requests);
+        case DeniedColumn:
+            return QLocale().toString(r.denied);
+        case DeniedShareColumn:
+            return tr("%1 %").arg(QLocale().toString(share, 'f', share < 10 && share > 0 ? 1 : 0));
+        default:
+            return {};
+        }
+    case SortRole:
+        switch (index.column()) {
+        case SubjectColumn:
+            return QString::fromUtf8(r.subject);
+        case RequestsColumn:
+            return r.requests;
+        case DeniedColumn:
+            return r.denied;
+        case DeniedShareColumn:
+            return share;
+        default:
+            return {};
+        }
+    case Qt::TextAlignmentRole:
+        if (index.column() != SubjectColumn) {
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return {};
+    case Qt::ForegroundRole:
+        if (index.column() == DeniedShareColumn && share >= 50) {
+            return QColor(0xb0, 0x3a, 0x2e);
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant TopSubjectsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    switch (section) {
+    case SubjectColumn:
+        return tr("Subject");
+    case RequestsColumn:
+        return tr("Requests");
+    case DeniedColumn:
+        return tr("Denied");
+    case DeniedShareColumn:
+        return tr("Denied share");
+    default:
+        return {};
+    }
+}
+
+} // namespace sluice::ui
