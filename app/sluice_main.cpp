@@ -1,9 +1,12 @@
+#include "language.h"
 #include "mainwindow.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QSocketNotifier>
 
 #include <csignal>
+#include <cstdio>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -46,6 +49,26 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("Sluice"));
     QApplication::setWindowIcon(sluice::ui::MainWindow::appIcon());
     quitOnSignals(app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Sluice: the console for Redis-backed API rate limits."));
+    parser.addHelpOption();
+    const QCommandLineOption langOption(
+        QStringLiteral("lang"),
+        QStringLiteral("Language of the console: en or zh_CN (default: the system locale)."),
+        QStringLiteral("language"));
+    parser.addOption(langOption);
+    parser.process(app); // --help and unknown options exit here
+    QString error;
+    const QString lang = sluice::ui::Language::choose(parser.value(langOption), &error);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "sluice: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (!sluice::ui::Language::install(&app, lang, &error)) {
+        std::fprintf(stderr, "sluice: %s; continuing in English\n", qPrintable(error));
+    }
     sluice::ui::MainWindow window;
     window.show();
     window.connectAtStart();

@@ -132,9 +132,15 @@ class TestConnectionPage : public QObject
         }
         return *m_window;
     }
+    // The Connection page's widgets first (other pages have a "message" too), then the frame's.
     template <typename T> T *find(const char *name)
     {
-        auto *w = window().findChild<T *>(QString::fromLatin1(name));
+        const QString n = QString::fromLatin1(name);
+        auto *page = window().findChild<QWidget *>(QStringLiteral("connectionPage"));
+        T *w = page ? page->findChild<T *>(n) : nullptr;
+        if (!w) {
+            w = window().findChild<T *>(n);
+        }
         if (!w) {
             qWarning("no child named %s", name);
         }
@@ -461,7 +467,7 @@ private Q_SLOTS:
         // The next session: the password is not known; the page asks for it.
         m_window.reset();
         store()->setKeyringEnabled(false);
-        window().showPage(MainWindow::KeysPage);
+        window().showPage(MainWindow::KeysPageIndex);
         window().connectAtStart();
         QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Bad, 5000);
         QVERIFY2(statusText().contains(QStringLiteral("password needed")),

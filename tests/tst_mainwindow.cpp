@@ -33,12 +33,20 @@ private Q_SLOTS:
         auto *nav = w.findChild<QListWidget *>(QStringLiteral("navigation"));
         auto *pages = w.findChild<QStackedWidget *>(QStringLiteral("pages"));
         QVERIFY(nav && pages);
-        QCOMPARE(nav->count(), 5);
-        QCOMPARE(pages->count(), 5);
+        QCOMPARE(nav->count(), 6);
+        QCOMPARE(pages->count(), 6);
         for (int i = 0; i < nav->count(); ++i) {
             QVERIFY2(!nav->item(i)->icon().isNull(), qPrintable(nav->item(i)->text()));
         }
-        QCOMPARE(pages->widget(0)->objectName(), QStringLiteral("connectionPage"));
+        const QStringList names = {
+            QStringLiteral("connectionPage"), QStringLiteral("rulesPage"),
+            QStringLiteral("keysPage"),       QStringLiteral("simulationPage"),
+            QStringLiteral("monitorPage"),    QStringLiteral("loadPage")};
+        for (int i = 0; i < names.size(); ++i) {
+            QCOMPARE(pages->widget(i)->objectName(), names[i]);
+        }
+        QTest::keyClick(&w, Qt::Key_6, Qt::ControlModifier);
+        QCOMPARE(pages->currentIndex(), 5);
         QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(pages->currentIndex(), 2);
         QTest::mouseClick(nav->viewport(), Qt::LeftButton, {},
@@ -58,12 +66,10 @@ private Q_SLOTS:
         auto *status = w.findChild<QLabel *>(QStringLiteral("connectionText"));
         QVERIFY(status);
         QCOMPARE(status->text(), QStringLiteral("Not connected"));
-        // Rule import and export come with the Rules page: there, but disabled, and saying so.
         for (const char *name : {"importRulesAction", "exportRulesAction"}) {
             auto *a = w.findChild<QAction *>(QString::fromLatin1(name));
             QVERIFY2(a, name);
-            QVERIFY(!a->isEnabled());
-            QVERIFY(a->toolTip().contains(QStringLiteral("Rules page")));
+            QVERIFY(a->isEnabled());
         }
         auto *exportRules = w.findChild<QAction *>(QStringLiteral("exportRulesAction"));
         QCOMPARE(exportRules->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -71,6 +77,10 @@ private Q_SLOTS:
         QCOMPARE(quit->shortcut(), QKeySequence(QKeySequence::Quit));
         auto *refresh = w.findChild<QAction *>(QStringLiteral("refreshAction"));
         QCOMPARE(refresh->shortcut(), QKeySequence(Qt::Key_F5));
+        auto *run = w.findChild<QAction *>(QStringLiteral("runSimulationAction"));
+        QCOMPARE(run->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+        auto *filter = w.findChild<QAction *>(QStringLiteral("filterAction"));
+        QCOMPARE(filter->shortcut(), QKeySequence(QKeySequence::Find));
     }
 
     // Geometry and the last page survive a restart.
@@ -81,15 +91,15 @@ private Q_SLOTS:
             ui::MainWindow w;
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
-            w.resize(900, 640);
-            w.showPage(ui::MainWindow::SimulationPage);
-            QTRY_COMPARE(w.size(), QSize(900, 640));
+            w.resize(1200, 760);
+            w.showPage(ui::MainWindow::SimulationPageIndex);
+            QTRY_COMPARE(w.size(), QSize(1200, 760));
             where = w.geometry();
             w.close();
         }
         ui::MainWindow w;
         auto *pages = w.findChild<QStackedWidget *>(QStringLiteral("pages"));
-        QCOMPARE(pages->currentIndex(), int(ui::MainWindow::SimulationPage));
+        QCOMPARE(pages->currentIndex(), int(ui::MainWindow::SimulationPageIndex));
         QCOMPARE(w.size(), where.size());
     }
 };

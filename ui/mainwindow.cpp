@@ -4,6 +4,11 @@
 #include "connection/connectionpage.h"
 #include "connection/connectionstatus.h"
 #include "connection/profilestore.h"
+#include "keys/keyspage.h"
+#include "load/loadpage.h"
+#include "monitor/monitorpage.h"
+#include "rules/rulespage.h"
+#include "sim/simulationpage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -66,23 +71,29 @@ MainWindow::MainWindow(QWidget *parent)
     m_connectionPage = new ConnectionPage(m_connection, m_pages);
     addNavItem(tr("Connection"), QStringLiteral("connection"));
     m_pages->addWidget(m_connectionPage);
-    addPage(QStringLiteral("rules"), tr("Rules"), tr("Rules"),
-            tr("Edit limit rules, validate them as you type, push them to Redis and export "
-               "them to nginx, Envoy and Kong."),
-            tr("This page is not in this version yet. Today: sluice-cli rules validate | "
-               "export | push | pull."));
-    addPage(QStringLiteral("keys"), tr("Keys"), tr("Live keys"),
-            tr("Watch limiter keys, their counters and TTLs, and find the keys that never "
-               "expire."),
-            tr("This page is not in this version yet. Today: sluice-cli keys --url URL "
-               "--rules FILE, and sluice-cli keys fix to set the missing TTLs."));
-    addPage(QStringLiteral("simulation"), tr("Simulation"), tr("Simulation"),
-            tr("Run every algorithm on the same traffic and compare them on one chart."),
-            tr("This page is not in this version yet. Today: sluice-cli simulate "
-               "preset:boundary-burst (or a scenario file), with --json or --csv."));
-    addPage(QStringLiteral("monitor"), tr("Monitor"), tr("Monitor"),
-            tr("Allowed and denied decisions per rule, live."),
-            tr("This page is not in this version yet."));
+    m_rulesPage = new RulesPage(m_connection, m_pages);
+    addNavItem(tr("Rules"), QStringLiteral("rules"));
+    m_pages->addWidget(m_rulesPage);
+    m_keysPage = new KeysPage(m_connection, m_pages);
+    addNavItem(tr("Keys"), QStringLiteral("keys"));
+    m_pages->addWidget(m_keysPage);
+    m_simulationPage = new SimulationPage(m_connection, m_pages);
+    addNavItem(tr("Simulation"), QStringLiteral("simulation"));
+    m_pages->addWidget(m_simulationPage);
+    m_monitorPage = new MonitorPage(m_connection, m_pages);
+    addNavItem(tr("Monitor"), QStringLiteral("monitor"));
+    m_pages->addWidget(m_monitorPage);
+    m_loadPage = new LoadPage(m_connection, m_pages);
+    addNavItem(tr("Load"), QStringLiteral("load"));
+    m_pages->addWidget(m_loadPage);
+
+    // One rule set for the whole console: the Rules page's (pulled from Redis at connect, or
+    // imported). The other pages decode keys, simulate and generate load with it.
+    connect(m_rulesPage, &RulesPage::rulesChanged, m_keysPage, &KeysPage::setRules);
+    connect(m_rulesPage, &RulesPage::rulesChanged, m_simulationPage, &SimulationPage::setRules);
+    connect(m_rulesPage, &RulesPage::rulesChanged, m_monitorPage, &MonitorPage::setRules);
+    connect(m_rulesPage, &RulesPage::rulesChanged, m_loadPage, &LoadPage::setRules);
+    connect(m_keysPage, &KeysPage::healthChanged, this, &MainWindow::onKeysHealth);
 
     connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
     m_nav->setCurrentRow(0);
@@ -91,6 +102,14 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_status = new ConnectionStatus(statusBar());
     statusBar()->addWidget(m_status, 1);
+    // The health headline (CONSOLE.md "Frame"): "3 keys never expire", a link to the Keys page.
+    m_health = new QLabel(statusBar());
+    m_health->setObjectName(QStringLiteral("healthHeadline"));
+    m_health->setTextFormat(Qt::RichText);
+    m_health->setContentsMargins(8, 0, 8, 0);
+    m_health->setVisible(false);
+    connect(m_health, &QLabel::linkActivated, this, [this] { showPage(KeysPageIndex); });
+    statusBar()->addPermanentWidget(m_health);
     connect(m_connection, &ConnectionController::stateChanged, this,
             &MainWindow::onConnectionState);
     connect(m_connection, &ConnectionController::passwordNeeded, this,
@@ -120,13 +139,26 @@ void MainWindow::buildMenus()
     QAction *import = file->addAction(tr("&Import rules…"));
     import->setObjectName(QStringLiteral("importRulesAction"));
     import->setShortcut(QKeySequence::Open);
-    import->setEnabled(false);
-    import->setToolTip(tr("Arrives with the Rules page; until then: sluice-cli rules push"));
+    import->setStatusTip(tr("Read rules from a JSON or YAML file into the Rules page"));
+    connect(import, &QAction::triggered, this, [this] {
+        showPage(RulesPageIndex);
+        m_rulesPage->importRules();
+    });
     QAction *exportRules = file->addAction(tr("&Export rules…"));
     exportRules->setObjectName(QStringLiteral("exportRulesAction"));
     exportRules->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportRules->setEnabled(false);
-    exportRules->setToolTip(tr("Arrives with the Rules page; until then: sluice-cli rules export"));
+    exportRules->setStatusTip(tr("Export the rules (JSON, YAML, nginx, Envoy, Kong); on the "
+                                 "Simulation page, export the figure"));
+    // Ctrl+E exports what the page shows (CONSOLE.md): the figure on the Simulation page, the
+    // rules everywhere else.
+    connect(exportRules, &QAction::triggered, this, [this] {
+        if (m_pages->currentWidget() == m_simulationPage) {
+            m_simulationPage->exportFigure();
+        } else {
+            showPage(RulesPageIndex);
+            m_rulesPage->exportRules();
+        }
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));
     quit->setObjectName(QStringLiteral("quitAction"));
@@ -141,11 +173,39 @@ void MainWindow::buildMenus()
         connect(a, &QAction::triggered, this, [this, i] { showPage(i); });
     }
     view->addSeparator();
-    QAction *refresh = view->addAction(tr("&Reconnect now"));
+    QAction *find = view->addAction(tr("&Filter"));
+    find->setObjectName(QStringLiteral("filterAction"));
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, this, [this] {
+        if (m_pages->currentWidget() == m_keysPage) {
+            m_keysPage->focusFilter();
+        } else {
+            showPage(RulesPageIndex);
+            m_rulesPage->focusFilter();
+        }
+    });
+    QAction *refresh = view->addAction(tr("&Refresh"));
     refresh->setObjectName(QStringLiteral("refreshAction"));
     refresh->setShortcut(QKeySequence(Qt::Key_F5));
-    refresh->setStatusTip(tr("Retry a lost connection at once instead of waiting"));
-    connect(refresh, &QAction::triggered, m_connection, &ConnectionController::retryNow);
+    refresh->setStatusTip(
+        tr("Scan the keys again, read the monitor now; a lost connection is retried at once"));
+    connect(refresh, &QAction::triggered, this, [this] {
+        if (!m_connection->state().isUp()) {
+            m_connection->retryNow();
+        }
+        if (m_pages->currentWidget() == m_keysPage) {
+            m_keysPage->refresh();
+        } else if (m_pages->currentWidget() == m_monitorPage) {
+            m_monitorPage->refresh();
+        }
+    });
+    QAction *runSimulation = view->addAction(tr("&Run simulation"));
+    runSimulation->setObjectName(QStringLiteral("runSimulationAction"));
+    runSimulation->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    connect(runSimulation, &QAction::triggered, this, [this] {
+        showPage(SimulationPageIndex);
+        m_simulationPage->run();
+    });
     QAction *fullScreen = view->addAction(tr("&Full screen"));
     fullScreen->setShortcut(QKeySequence::FullScreen);
     fullScreen->setCheckable(true);
@@ -158,7 +218,7 @@ void MainWindow::buildMenus()
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Sluice"),
                            tr("<b>Sluice</b><p>A console for rate limits kept in Redis: rules, "
-                              "live keys, simulations.</p>"));
+                              "live keys, simulations, live traffic and load.</p>"));
     });
 }
 
@@ -229,33 +289,28 @@ void MainWindow::addNavItem(const QString &name, const QString &icon)
         new QListWidgetItem(QIcon(QStringLiteral(":/icons/nav/%1.png").arg(icon)), name));
 }
 
-void MainWindow::addPage(const QString &icon, const QString &name, const QString &title,
-                         const QString &blurb, const QString &status)
+void MainWindow::onKeysHealth(qint64 neverExpiring, qint64 flagged)
 {
-    addNavItem(name, icon);
-    auto *page = new QWidget(m_pages);
-    page->setObjectName(QStringLiteral("page") + QString::number(m_pages->count()));
-    auto *v = new QVBoxLayout(page);
-    v->setContentsMargins(24, 20, 24, 20);
-    auto *heading = new QLabel(title, page);
-    QFont f = heading->font();
-    f.setPointSizeF(f.pointSizeF() * 1.6);
-    f.setBold(true);
-    heading->setFont(f);
-    auto *text = new QLabel(blurb, page);
-    text->setWordWrap(true);
-    // Says plainly that the page is still to come, and what works today instead.
-    auto *note = new QLabel(status, page);
-    note->setObjectName(QStringLiteral("pageStatus"));
-    note->setWordWrap(true);
-    note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    note->setStyleSheet(QStringLiteral("QLabel { background: #fff6da; border-left: 4px solid "
-                                       "#d9a300; padding: 8px 10px; margin-top: 10px; }"));
-    v->addWidget(heading);
-    v->addWidget(text);
-    v->addWidget(note);
-    v->addStretch(1);
-    m_pages->addWidget(page);
+    m_neverExpiring = neverExpiring;
+    // The badge on Keys (CONSOLE.md "Frame"): the number of keys that never expire, the count
+    // that matters at 3 a.m.; the tooltip has the rest.
+    QListWidgetItem *item = m_nav->item(KeysPageIndex);
+    item->setText(neverExpiring > 0 ? tr("Keys  %1").arg(neverExpiring) : tr("Keys"));
+    item->setToolTip(
+        flagged > 0
+            ? tr("%n flagged key(s), %1 never expire", nullptr, int(flagged)).arg(neverExpiring)
+            : QString());
+    if (neverExpiring > 0) {
+        m_health->setText(tr("<a href=\"keys\">%n key(s) never expire</a>", nullptr,
+                             int(qMin<qint64>(neverExpiring, 2'000'000'000))));
+        m_health->setVisible(true);
+    } else if (flagged > 0) {
+        m_health->setText(tr("<a href=\"keys\">%n flagged key(s)</a>", nullptr,
+                             int(qMin<qint64>(flagged, 2'000'000'000))));
+        m_health->setVisible(true);
+    } else {
+        m_health->setVisible(false);
+    }
 }
 
 } // namespace sluice::ui

@@ -3,6 +3,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QLabel;
 class QListWidget;
 class QStackedWidget;
 
@@ -11,18 +12,30 @@ namespace sluice::ui {
 class ConnectionController;
 class ConnectionPage;
 class ConnectionStatus;
+class KeysPage;
+class LoadPage;
+class MonitorPage;
 class ProfileStore;
+class RulesPage;
+class SimulationPage;
 struct ConnectionState;
 
 // The console's frame (CONSOLE.md "Frame"): a navigation column on the left, one page per
 // screen on the right, a status bar at the bottom that always says where the console is
-// connected. Geometry and the last page are kept in QSettings ("window/..."). The Rules, Keys,
-// Simulation and Monitor pages arrive with their issues; until then each says what it will do.
+// connected. Geometry and the last page are kept in QSettings ("window/..."). The Rules page
+// owns the console's rule set and hands it to the other pages.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Page { ConnectionPageIndex, RulesPage, KeysPage, SimulationPage, MonitorPage };
+    enum Page {
+        ConnectionPageIndex,
+        RulesPageIndex,
+        KeysPageIndex,
+        SimulationPageIndex,
+        MonitorPageIndex,
+        LoadPageIndex
+    };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -33,6 +46,11 @@ public:
     void connectAtStart();
 
     ConnectionController *connection() const { return m_connection; }
+    RulesPage *rulesPage() const { return m_rulesPage; }
+    KeysPage *keysPage() const { return m_keysPage; }
+    SimulationPage *simulationPage() const { return m_simulationPage; }
+    MonitorPage *monitorPage() const { return m_monitorPage; }
+    LoadPage *loadPage() const { return m_loadPage; }
     // The app icon in every size it is drawn in.
     static QIcon appIcon();
 
@@ -41,11 +59,10 @@ protected:
 
 private:
     // icon: the name of a PNG in resources/icons/nav/.
-    void addPage(const QString &icon, const QString &name, const QString &title,
-                 const QString &blurb, const QString &status);
     void addNavItem(const QString &name, const QString &icon);
     void buildMenus();
     void onConnectionState(const ConnectionState &state);
+    void onKeysHealth(qint64 neverExpiring, qint64 flagged);
     void saveSettings() const;
     void restoreSettings();
 
@@ -55,6 +72,13 @@ private:
     ConnectionController *m_connection = nullptr;
     ConnectionPage *m_connectionPage = nullptr;
     ConnectionStatus *m_status = nullptr;
+    QLabel *m_health = nullptr;
+    RulesPage *m_rulesPage = nullptr;
+    KeysPage *m_keysPage = nullptr;
+    SimulationPage *m_simulationPage = nullptr;
+    MonitorPage *m_monitorPage = nullptr;
+    LoadPage *m_loadPage = nullptr;
+    qint64 m_neverExpiring = 0;
 };
 
 } // namespace sluice::ui

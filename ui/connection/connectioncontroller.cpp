@@ -149,6 +149,9 @@ void ConnectionController::open(const ConnectionProfile &profile, const QString 
     m_endpoint = r.endpoint;
     QMetaObject::invokeMethod(
         m_session, [w = m_session, r] { w->open(r); }, Qt::QueuedConnection);
+    // The endpoint is known only now (after a password lookup, or once the sandbox runs): the
+    // pages that open their own connections learn it from this second sessionChanged().
+    Q_EMIT sessionChanged();
 }
 
 void ConnectionController::openSandbox()

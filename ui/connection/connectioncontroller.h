@@ -21,7 +21,9 @@ class Sandbox;
 // sandbox. GUI thread; nothing here blocks on the network.
 //
 // Pages that read Redis open their own worker connections to endpoint(). sessionChanged() says
-// when that endpoint changes (another profile): the pages reload then. A lost connection and
+// when that endpoint changes (another profile): the pages reload then. A new session emits it
+// twice: when it begins (endpoint() empty, the last server is left) and when its endpoint is
+// known (after the password lookup, or once the sandbox runs). A lost connection and
 // its recovery do not change the session: the pages keep showing their last data meanwhile.
 class ConnectionController : public QObject
 {

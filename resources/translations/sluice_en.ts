@@ -1,0 +1,3368 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>sluice::ui::ConnectionController</name>
+    <message>
+        <source>password needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the password of &apos;%1&apos; on the Connection page: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting redis-server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sandbox could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sandbox stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to the sandbox to start it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the password to test the connection: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionPage</name>
+    <message>
+        <source>Connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where Sluice finds Redis. Passwords go to the system keyring, never into a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected profile and its stored password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. production, staging cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host name or IP address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database number SELECT picks; 0 unless you know otherwise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An ACL user name (Redis 6 and later); empty for the default user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget the stored password when you save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect once with these values, without saving them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the profile and use it for the whole console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A private redis-server that Sluice starts for you on a free port of this machine (127.0.0.1 only). It starts empty, saves nothing, and stops when Sluice exits: try rules, keys and simulations on it without touching a real server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect to the sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the sandbox…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>private, on this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A private, empty Redis that Sluice starts and stops for you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted the profile &apos;%1&apos; and its stored password.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The console was connected through it and is not connected any more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any name you will recognise, such as &apos;production&apos; or &apos;staging cache&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile needs a host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A host name or an IP address, such as 127.0.0.1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A profile named &apos;%1&apos; exists already.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another name, or select that profile to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the profile &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a host to test.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A host name or an IP address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis at %1 answered in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis %1 at %2 answered in %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the profile to keep these values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1: Redis %2 at %3, %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole console now works on this server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1 yet: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice keeps trying by itself; the status bar shows when.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the password of &apos;%1&apos;, then press Connect.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice does not have it: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The password is in the system keyring.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The password is kept in memory for this session only: %1. Sluice will ask for it next time; it never writes passwords to disk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type it to connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stored password will be forgotten when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving puts it in the system keyring; where none answers, Sluice keeps it for this session only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A password is stored in the system keyring. Type a new one to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system keyring answered: the password is kept for this session only, and asked again next time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system keyring answered when it was saved, so Sluice did not keep it: type the password to connect (kept for this session).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave empty if the server needs no password.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running on 127.0.0.1:%1, Redis %2. The console is connected to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running on 127.0.0.1:%1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting redis-server…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not running. It starts when you connect to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionState</name>
+    <message>
+        <source>- ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt; %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionStatus</name>
+    <message>
+        <source>Not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection lost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reconnecting in %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reconnecting now…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot connect: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>see Connection (Ctrl+1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionWorker</name>
+    <message>
+        <source>connection refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing listens on %1: is redis-server running there, and is the port right?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot reach the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the host name, the port and the network.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Something at %1 accepts connections but does not answer: is it a Redis server, and is it paused or overloaded? Check the address and the port.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server closed the connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It may have restarted, reached its client limit, or killed this client.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a Redis server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What answers at %1 does not speak the Redis protocol: check the port.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a password is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This server wants a password: enter it in the profile (and the user name, for an ACL user).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong user name or password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis refused the credentials: check the user name and the password in the profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>database %1 cannot be selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server has fewer databases (its &apos;databases&apos; setting), or it is a cluster, which has database 0 only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server answered with an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::HealthBanner</name>
+    <message>
+        <source>Why?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only the keys that are not ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix all from rules…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete all flagged…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete every key that never expires or lives longer than its rule needs; the next request of its subject starts afresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A limiter key must carry a TTL: the limit is &quot;N per window&quot;, and when the window is over Redis deletes the key. A key without TTL is never deleted, so once its counter reaches the limit its subject is refused for good: a limit turned into a permanent block. The usual cause is an INCR that arrived just after the key expired (it creates a new counter without TTL), or an EXPIRE sent in a separate round trip that never arrived (a crash, a reconnect). Sluice&apos;s scripts write the TTL in the same step as the counter, so these keys come from elsewhere. &quot;Fix all from rules&quot; sets each key&apos;s TTL to the most its rule can need, and only if it still has none (or a longer one) at that instant.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 limiter key never expires: it blocks its subject forever.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 limiter keys never expire: each blocks its subject forever.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 key has a TTL longer than its rule can need.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys have a TTL longer than their rule can need.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 key is not its rule&apos;s state.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys are not their rule&apos;s state.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 key matches no rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys match no rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limiter keys found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The limiter key is healthy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All %1 limiter keys are healthy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(scan in progress)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the TTL of every key that never expires or lives too long to the most its rule can need</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs the rules (Rules page): the TTL is taken from each key&apos;s rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeyDetails</name>
+    <message>
+        <source>never expires (no TTL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gone: deleted or expired since it was listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown (the read failed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 when read (%2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a key to see its value, its decoded state, its rule and what its health means.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Health:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why it is flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its state needs a TTL of %1 at most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: no rule produces this key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (no rules loaded: open the Rules page to judge keys by their rule)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not decoded (no rule)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the value: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the key is gone)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>string, 1 byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>string, %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… (the first %1 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no raw view for this type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, 1 entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2 entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… (%1 of %2 shown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysModel</name>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>∞ never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysPage</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set TTL from rule…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the selected keys that never expire (or live too long) the TTL their rule needs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected keys from Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List the keys again (F5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The limiter keys of the connected Redis: each key&apos;s rule, subject, state and TTL, and the keys that will never expire. Nothing is written unless you fix or delete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Match:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SCAN MATCH glob(s), separated by spaces; empty: the key prefixes of the rules. Press Enter to scan.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key, rule or subject contains…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only &amp;flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only keys that never expire, live too long, match no rule or are not their rule&apos;s state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: choose a Redis on the Connection page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scanning…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of the keyspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 so far</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · scanned in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · scan cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · scan stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis restarted during the scan, so the scan stopped after %1: the keyspace it was walking is gone. The keys listed are kept; their rows update as they are read again. Scan again (F5) for the keys Redis holds now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scan stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not list the keys: %1. Trying again when Redis answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection to Redis lost (%1). The table shows the keys as last read; it updates again by itself when Redis answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fixing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete %1 from Redis? Their subjects start afresh on their next request. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the selected key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 selected keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selected key needs no TTL from its rule: it is not flagged as never expiring or living too long.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None of the %1 selected keys needs a TTL from its rule: none is flagged as never expiring or living too long.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1 of the %2 selected keys (those that never expire or live too long)? The others are left as they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key that got a TTL within its rule meanwhile is left alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the 1 key that never expires or lives too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 keys that never expire or live too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete %1? Sluice lists %2 again and deletes each key that is still flagged at that instant. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL set on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already had a TTL within their rule (left alone).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 had gone meanwhile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 skipped (no rule to take a TTL from, or not the rule&apos;s state).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped: %1. The changes made before it stand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LimitedModel</name>
+    <message>
+        <source>never (cost above the limit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key %1
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LoadPage</name>
+    <message>
+        <source>Load generator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send real decisions to the connected Redis, following a traffic pattern of the simulation lab, from several threads over many subjects. Every decision is recorded: watch it on the Monitor page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every request is decided by each rule ticked here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traffic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decisions sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decisions / s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decisions per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seconds since the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shadow-denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Constant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Poisson</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ramp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pattern:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 200/s, 5/100ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests per period: N/s, N/m, N/&lt;duration&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From r&amp;ate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 20/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate at the start of the ramp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To ra&amp;te:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 500/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate at the end of the ramp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Count:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests in the burst</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many requests the burst sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;t:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0s: at the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the burst starts, from the start of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;pread:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0: all at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The burst&apos;s requests are spread evenly over this time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0s: the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the pattern starts, from the start of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;o:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the end of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the pattern stops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Duration:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 10s, 2m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long the run lasts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads sending, each with its own connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clients, named like addresses: 10.0.0.1, 10.0.0.2, ... Each request picks one at random</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same seed draws the same subjects and Poisson gaps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;hreads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;ubjects:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evenly spaced requests at the rate, between From and To.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Count requests at once at At, or spread evenly over Spread.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate on average, with random (exponential) gaps: real clients.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate grows (or falls) linearly from one value to the other between From and To.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From must be before the end of the run (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To must be at most the duration (%1); leave it empty for the end of the run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To must come after From.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Count: a whole number of requests, 1 or more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Count: at most %1 requests.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At must be before the end of the run (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The burst must end by the end of the run: At + Spread is %1, the run lasts %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is %1 requests; a run sends at most %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules yet: load or pull a rule set on the Rules page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tick at least one rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: choose a server on the Connection page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About %1 requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 subjects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 over %2 from %3, each decided by one rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 over %2 from %3, each decided by %4 rules: %5 decisions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (shadow)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✗ Cannot start:&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 enforced, %2 by shadow rules (let through)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✗ The run failed:&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stopped&lt;/b&gt; after %1 s: %2 decisions, %3 allowed, %4 denied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;⚠ Finished with %1 errors:&lt;/b&gt; %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied. The Monitor page shows them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MainWindow</name>
+    <message>
+        <source>Sluice: rate limits on Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import rules…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read rules from a JSON or YAML file into the Rules page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export rules…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the rules (JSON, YAML, nginx, Envoy, Kong); on the Simulation page, export the figure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan the keys again, read the monitor now; a lost connection is retried at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run simulation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Sluice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About Sluice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sluice&lt;/b&gt;&lt;p&gt;A console for rate limits kept in Redis: rules, live keys, simulations, live traffic and load.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2) - Sluice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys  %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n flagged key(s), %1 never expire</source>
+        <translation>
+            <numerusform>%n flagged key, %1 never expiring</numerusform>
+            <numerusform>%n flagged keys, %1 never expiring</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;keys&quot;&gt;%n key(s) never expire&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n key never expires&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n keys never expire&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;keys&quot;&gt;%n flagged key(s)&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n flagged key&lt;/a&gt;</numerusform>
+            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n flagged keys&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MonitorPage</name>
+    <message>
+        <source>Monitor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decisions per second per rule over the last 15 minutes, as recorded in Redis by every console, CLI and service using it; the subjects limited right now; the busiest subjects.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules yet. The charts show the rules of the Rules page; load or pull a rule set there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limited right now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Unblock…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected subject&apos;s limiter state: its next request is admitted as if it had never been seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top subjects, last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>R&amp;ule:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: choose a server on the Connection page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ Not updating (%1): showing the data read at %2. Retrying every second.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ Cannot read yet (%1). Retrying every second.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>● Live, read at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limited right now (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>No subject is denied right now (%n key(s) read).</source>
+        <translation>
+            <numerusform>No subject is denied right now (%n key read).</numerusform>
+            <numerusform>No subject is denied right now (%n keys read).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Subjects whose next request would be denied, longest wait first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the first %1 keys were read: the list may be incomplete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unblock %1 on rule %2?
+
+This deletes the key %3: the subject&apos;s next request is admitted as if it had never been seen, and its limit starts over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unblock a subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unblock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✗ Could not unblock: %1.&lt;/b&gt;&lt;br&gt;The key %2 is unchanged; try again when the connection is back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Unblocked.&lt;/b&gt; Deleted %1: the subject&apos;s next request is admitted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MonitorWorker</name>
+    <message>
+        <source>the key scan failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ProfileStore</name>
+    <message>
+        <source>no system keyring answered (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the system keyring is not in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no system keyring was available when it was saved, so Sluice kept it for that session only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the system keyring has no password for it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the system keyring did not answer (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleChart</name>
+    <message>
+        <source>allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shadow-denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · shadow (denies nothing, counts what it would)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last minute: %1 %2 allowed  %3 %4 denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  %1 %2 shadow-denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last %1 min: %2 allowed, %3 denied, %4 shadow-denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleDiff</name>
+    <message>
+        <source>(same fields, written differently)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleDiffDialog</name>
+    <message>
+        <source>Push rules to Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review the conflict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Added (%n)</source>
+        <translation>
+            <numerusform>Added (%n)</numerusform>
+            <numerusform>Added (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Changed (%n)</source>
+        <translation>
+            <numerusform>Changed (%n)</numerusform>
+            <numerusform>Changed (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n fields</source>
+        <translation>
+            <numerusform>%n field</numerusform>
+            <numerusform>%n fields</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed (%n)</source>
+        <translation>
+            <numerusform>Removed (%n)</numerusform>
+            <numerusform>Removed (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No differences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Unchanged (%n)</source>
+        <translation>
+            <numerusform>Unchanged (%n)</numerusform>
+            <numerusform>Unchanged (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Push to Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep mine (based on v%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep your rules and mark them as based on v%1: the next push overwrites exactly what is listed here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use Redis v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace your rules with those in Redis; your changes are lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleEditor</name>
+    <message>
+        <source>Select a rule to edit it, or press Add.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed here, not applied to the table yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;vert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget the changes typed here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;pply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. hello-per-ip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Id:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Algorithm:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 5s, 250ms, 1m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Window:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 100/s, 5/10s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 200</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Burst:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>global (one limit for everyone)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per IP address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per header value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per query parameter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Scope:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. GET /hello</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ro&amp;ute:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what the limit protects, for the next on-call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Key prefix:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allow: let requests through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny: refuse requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local: limit in process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>If Redis &amp;fails:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Enabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;hadow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flags:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shadow: decide and record, never block.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What a client meets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample s&amp;ubject:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The value the scope takes from a request: an IP address, a user name, a header or parameter value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put the rule into the table (Redis and files change only when you push or export)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>header name, e.g. X-Api-Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parameter name, e.g. api_key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names the rule in keys, headers and logs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counts per window; up to 2x the limit across a boundary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Length of each window, e.g. 5s, 250ms, 1m.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exact over any span; one entry per request in Redis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any span this long admits at most the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weighs the previous window: nearly exact, two counters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The span the limit applies to, e.g. 1m.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steady refill; a full bucket allows a burst at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per period, e.g. 100/s or 5/10s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bucket size: the most requests at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queues requests and releases them at a steady pace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How fast the queue drains, e.g. 10/s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue size; requests beyond it are refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A steady pace plus a burst allowance; one timestamp.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sustained pace, e.g. 5/m.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra requests at once beyond the pace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests admitted per window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One shared limit for all clients.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One limit per client IP address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One limit per authenticated user.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One limit per value of this header.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One limit per value of this parameter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What it guards, for people and exports.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One line: why this limit exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys are &lt;prefix&gt;&lt;id&gt;:{&lt;subject&gt;}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis down: requests pass (fail open).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis down: requests are refused (fail closed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis down: each instance limits on its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:#5f6770;&quot;&gt;Key: fix the fields marked in red to see it.&lt;/span&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:#5f6770;&quot;&gt;Headers: fix the fields marked in red to see them.&lt;/span&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis key: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First request: 200%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, released after %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request %1 at the same instant: 429 Too Many Requests%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (shadow: recorded, let through)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disabled: no request is limited by this rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesModel</name>
+    <message>
+        <source>fixed window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sliding log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sliding counter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>leaky bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GCRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shadow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shadow: decisions are made and recorded, requests are never blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsaved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed here and not yet pushed to Redis or exported to a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesPage</name>
+    <message>
+        <source>Rule file, JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule file, YAML (*.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx include (*.conf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy ratelimit service config (*.yaml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kong rate-limiting plugins (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsaved changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules here differ from the file or Redis version they came from: push them or export them to keep them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the rules here with a JSON or YAML rule file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the rules as a rule file, or for nginx, Envoy or Kong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;ull</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pu&amp;sh…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by id, algorithm, limit, scope, route… (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new rule, typed in the editor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected rule here; Redis keeps it until you push</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsaved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duplicated %1 as %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change what differs in the editor, then Apply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1 here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis keeps it until you push.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n error(s); nothing was imported, the rules here are unchanged.</source>
+        <translation>
+            <numerusform>%1: %n error; nothing was imported, the rules here are unchanged.</numerusform>
+            <numerusform>%1: %n errors; nothing was imported, the rules here are unchanged.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Cannot import %1: %n error(s). Nothing was changed.</source>
+        <translation>
+            <numerusform>Cannot import %1: %n error. Nothing was changed.</numerusform>
+            <numerusform>Cannot import %1: %n errors. Nothing was changed.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not a valid rule file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every error is listed below with its line and column. Fix the file and import it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n rule(s) from %1.</source>
+        <translation>
+            <numerusform>Imported %n rule from %1.</numerusform>
+            <numerusform>Imported %n rules from %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The file was pulled from Redis version %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown export format &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose json, yaml, nginx, envoy or kong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n rule(s) to %1 (%2).</source>
+        <translation>
+            <numerusform>Exported %n rule to %1 (%2).</numerusform>
+            <numerusform>Exported %n rules to %1 (%2).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 cannot express %n rule(s); they are not in %2:</source>
+        <translation>
+            <numerusform>%1 cannot express %n rule; it is not in %2:</numerusform>
+            <numerusform>%1 cannot express %n rules; they are not in %2:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %1 of %2 rules to %3; %n left out.</source>
+        <translation>
+            <numerusform>Exported %1 of %2 rules to %3; %n left out.</numerusform>
+            <numerusform>Exported %1 of %2 rules to %3; %n left out.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The list below says why %1 cannot express them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule files (*.json *.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected to Redis (choose a server on the Connection page)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis at %1 is not reachable (%2); the console keeps retrying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot connect to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Loaded %n rule(s) from Redis, version %1.</source>
+        <translation>
+            <numerusform>Loaded %n rule from Redis, version %1.</numerusform>
+            <numerusform>Loaded %n rules from Redis, version %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis has %n rule(s) at version %1; your unsaved changes are kept.</source>
+        <translation>
+            <numerusform>Redis has %n rule at version %1; your unsaved changes are kept.</numerusform>
+            <numerusform>Redis has %n rules at version %1; your unsaved changes are kept.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pull to review the differences, or push to replace them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull and review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you are editing v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>your rules here did not come from Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis has v%1, %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Someone changed the rules in Redis. Pull to see what changed; a push now would be refused as a conflict.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot pull now: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot push now: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rules stay here; push when Redis is back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules are not valid; nothing was pushed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pushing (force)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pushing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the rules from Redis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis has no rules yet; the table is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Pulled %n rule(s) from Redis, version %1.</source>
+        <translation>
+            <numerusform>Pulled %n rule from Redis, version %1.</numerusform>
+            <numerusform>Pulled %n rules from Redis, version %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Redis v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>added %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>removed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis already has these rules (version %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pushed version %1 to Redis%2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (forced)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conflict: Redis moved on since version %1, nothing was overwritten.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conflict: Redis has rules these did not come from, nothing was overwritten.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Push anyway (force)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The push failed; Redis is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis has no rules yet. Pushing stores your %n rule(s) as version 1:</source>
+        <translation>
+            <numerusform>Redis has no rules yet. Pushing stores your %n rule as version 1:</numerusform>
+            <numerusform>Redis has no rules yet. Pushing stores your %n rules as version 1:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis is at version %1. Pushing your %n rule(s) makes version %2:</source>
+        <translation>
+            <numerusform>Redis is at version %1. Pushing your %n rule makes version %2:</numerusform>
+            <numerusform>Redis is at version %1. Pushing your %n rules makes version %2:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Redis already has exactly these rules: there is nothing to push.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rules are based on version %1: Redis changed since, so the push will be refused as a conflict unless you force it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rules did not come from Redis: the push will be refused as a conflict unless you force it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The push is one atomic step: every app reading the store sees all of it or none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rules are the same as Redis version %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis is at version %1. Your rules differ from it as follows (what a push would change):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep mine: your rules stay and count as based on version %1, so the next push replaces exactly what is listed. Use Redis: your changes are dropped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Now editing Redis version %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rules now count as based on version %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Push to replace what the review listed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s)</source>
+        <translation>
+            <numerusform>%n rule</numerusform>
+            <numerusform>%n rules</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rule(s) shown</source>
+        <translation>
+            <numerusform>%1 of %n rule shown</numerusform>
+            <numerusform>%1 of %n rules shown</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules yet: import a file, pull from Redis or add one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>based on Redis v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>push and pull are off: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watching Redis: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis has no rules yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis is at v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: %1. Editing, import and export keep working.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store these rules in Redis, after a preview of what changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesWorker</name>
+    <message>
+        <source>not connected to Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::Sandbox</name>
+    <message>
+        <source>redis-server did not get ready within %1 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redis-server is not installed, so Sluice cannot start a sandbox. Install it (Debian, Ubuntu: apt-get install redis-server) or add a profile for a Redis you have.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary directory for the sandbox: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot run %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redis-server stopped before it was ready (exit code %1). %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox redis-server was stopped from outside or crashed. Connect to the sandbox again to start a new, empty one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sandbox redis-server exited (code %1). Connect to the sandbox again to start a new, empty one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationCharts</name>
+    <message>
+        <source>admitted %1 of %2 (%3%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in the busiest %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(limit %1: %2×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released at most %1 per %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>busiest window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>offered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cumulative admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time since the start of the scenario (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the scripts in Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the in-process twins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>admitted (rule&apos;s colour)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released (leaky bucket)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cumulative admitted (right)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>busiest %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice simulation: offered and admitted requests per rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationMetricsModel</name>
+    <message>
+        <source>fixed window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sliding window (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sliding window counter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>leaky bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GCRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Admitted %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max/%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Released max/%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak/%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delay mean ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delay max ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most requests admitted in any span of %1 (the busiest window, shaded in the charts)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same on release times (admission + delay): the leaky bucket&apos;s output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most requests admitted in one bin of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The delay the leaky bucket asks an admitted request to wait</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationPage</name>
+    <message>
+        <source>Simulation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the scenario through every rule (Ctrl+R)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the charts as PNG or SVG, or the time series as CSV (Ctrl+E)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every rule decides the same traffic on its own, on a virtual clock: see where each one lets bursts through and where it smooths them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a preset or edit the scenario, then Run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a preset…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenarios (*.json *.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON scenario (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the scenario to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. my burst</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 30s, 5m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one chart point per bin, e.g. 100ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>span of &quot;max in window&quot;, e.g. 10s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subjects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clients 10.0.0.1, …; default 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same seed, same traffic; default 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traffic patterns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests per time, e.g. 20/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 50/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 9.9s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests in the burst, e.g. 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 100ms; empty: at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: the end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: any of the subjects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV of t_ms,subject lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the rules from the Rules page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules on the Rules page yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. hello-per-ip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>global, ip, user, header:Name, param:name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests per window, e.g. 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 10s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refill or leak rate, e.g. 10/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bucket capacity, e.g. 20</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In-process twins (fast, no Redis)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The real scripts on the connected Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both give identical decisions. On Redis the run writes under a prefix of its own and removes its keys afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Using the %n rule(s) of the Rules page.</source>
+        <translation>
+            <numerusform>Using the %n rule of the Rules page.</numerusform>
+            <numerusform>Using the %n rules of the Rules page.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>burst of %1 at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> over %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ramp %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, burst %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 per %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the problems marked in the scenario first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
+        <translation>
+            <numerusform>The scenario has %n problem, marked beside its field; it was not saved.</numerusform>
+            <numerusform>The scenario has %n problems, marked beside their fields; it was not saved.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: scenarios are saved as JSON; give the file a .json name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Replace the scenario&apos;s rules with the %n rule(s) of the Rules page</source>
+        <translation>
+            <numerusform>Replace the scenario&apos;s rules with the %n rule of the Rules page</numerusform>
+            <numerusform>Replace the scenario&apos;s rules with the %n rules of the Rules page</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fix the problems marked in the scenario first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected to Redis: connect on the Connection page, or run on the in-process twins.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Generating about %1 requests…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deciding: %1 of %2 requests through every rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the scripts in Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the in-process twins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 of %2 requests; the charts show what was decided until then.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s keys were removed from Redis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 requests through %n rule(s) on %2 in %3 s.</source>
+        <translation>
+            <numerusform>%1 requests through %n rule on %2 in %3 s.</numerusform>
+            <numerusform>%1 requests through %n rules on %2 in %3 s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run a simulation first: there is nothing to export yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the simulation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV time series (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: export to .png, .svg or .csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationRunner</name>
+    <message>
+        <source>the run stopped without a result</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::TopSubjectsModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied share</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::TtlDelegate</name>
+    <message>
+        <source>∞ never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>59 min 59 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,3345 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>sluice::ui::ConnectionController</name>
+    <message>
+        <source>password needed</source>
+        <translation>需要密码</translation>
+    </message>
+    <message>
+        <source>Enter the password of &apos;%1&apos; on the Connection page: %2.</source>
+        <translation>请在“连接”页面输入“%1”的密码：%2。</translation>
+    </message>
+    <message>
+        <source>sandbox</source>
+        <translation>沙盒</translation>
+    </message>
+    <message>
+        <source>starting redis-server</source>
+        <translation>正在启动 redis-server</translation>
+    </message>
+    <message>
+        <source>the sandbox could not start</source>
+        <translation>沙盒无法启动</translation>
+    </message>
+    <message>
+        <source>the sandbox stopped</source>
+        <translation>沙盒已停止</translation>
+    </message>
+    <message>
+        <source>Connect to the sandbox to start it again.</source>
+        <translation>连接到沙盒即可重新启动它。</translation>
+    </message>
+    <message>
+        <source>Enter the password to test the connection: %1.</source>
+        <translation>请输入密码以测试连接：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionPage</name>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Where Sluice finds Redis. Passwords go to the system keyring, never into a file.</source>
+        <translation>Sluice 在哪里找到 Redis。密码保存在系统密钥环中，从不写入文件。</translation>
+    </message>
+    <message>
+        <source>Profiles</source>
+        <translation>连接配置</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>新建连接配置</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected profile and its stored password</source>
+        <translation>删除所选连接配置及其保存的密码</translation>
+    </message>
+    <message>
+        <source>e.g. production, staging cache</source>
+        <translation>例如：production、staging cache</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>host name or IP address</source>
+        <translation>主机名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>端口(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>The database number SELECT picks; 0 unless you know otherwise</source>
+        <translation>SELECT 选择的数据库编号；如无特殊情况填 0</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>数据库(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>default user</source>
+        <translation>默认用户</translation>
+    </message>
+    <message>
+        <source>An ACL user name (Redis 6 and later); empty for the default user</source>
+        <translation>ACL 用户名（Redis 6 及以上）；留空则使用默认用户</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>用户(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>忘记</translation>
+    </message>
+    <message>
+        <source>Forget the stored password when you save</source>
+        <translation>保存时忘记已保存的密码</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>密码(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Connect once with these values, without saving them</source>
+        <translation>用这些设置连接一次，但不保存</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Save the profile and use it for the whole console</source>
+        <translation>保存连接配置，并在整个控制台中使用</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙盒</translation>
+    </message>
+    <message>
+        <source>A private redis-server that Sluice starts for you on a free port of this machine (127.0.0.1 only). It starts empty, saves nothing, and stops when Sluice exits: try rules, keys and simulations on it without touching a real server.</source>
+        <translation>由 Sluice 在本机空闲端口上为你启动的私有 redis-server（仅限 127.0.0.1）。它启动时为空，不保存任何数据，并在 Sluice 退出时停止：可以在上面试用限流规则、键和仿真，而不影响真实服务器。</translation>
+    </message>
+    <message>
+        <source>&amp;Connect to the sandbox</source>
+        <translation>连接到沙盒(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Starting the sandbox…</source>
+        <translation>正在启动沙盒…</translation>
+    </message>
+    <message>
+        <source>private, on this machine</source>
+        <translation>私有，位于本机</translation>
+    </message>
+    <message>
+        <source>A private, empty Redis that Sluice starts and stops for you</source>
+        <translation>由 Sluice 为你启动和停止的私有空 Redis</translation>
+    </message>
+    <message>
+        <source>Deleted the profile &apos;%1&apos; and its stored password.</source>
+        <translation>已删除连接配置“%1”及其保存的密码。</translation>
+    </message>
+    <message>
+        <source>The console was connected through it and is not connected any more.</source>
+        <translation>控制台原先通过它连接，现已断开连接。</translation>
+    </message>
+    <message>
+        <source>The profile needs a name.</source>
+        <translation>连接配置需要名称。</translation>
+    </message>
+    <message>
+        <source>Any name you will recognise, such as &apos;production&apos; or &apos;staging cache&apos;.</source>
+        <translation>任何你能认出的名称，例如“production”或“staging cache”。</translation>
+    </message>
+    <message>
+        <source>The profile needs a host.</source>
+        <translation>连接配置需要主机。</translation>
+    </message>
+    <message>
+        <source>A host name or an IP address, such as 127.0.0.1.</source>
+        <translation>主机名或 IP 地址，例如 127.0.0.1。</translation>
+    </message>
+    <message>
+        <source>A profile named &apos;%1&apos; exists already.</source>
+        <translation>名为“%1”的连接配置已存在。</translation>
+    </message>
+    <message>
+        <source>Choose another name, or select that profile to change it.</source>
+        <translation>请换一个名称，或选择该连接配置进行修改。</translation>
+    </message>
+    <message>
+        <source>Saved the profile &apos;%1&apos;.</source>
+        <translation>已保存连接配置“%1”。</translation>
+    </message>
+    <message>
+        <source>Enter a host to test.</source>
+        <translation>请输入要测试的主机。</translation>
+    </message>
+    <message>
+        <source>A host name or an IP address.</source>
+        <translation>主机名或 IP 地址。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>Testing %1…</source>
+        <translation>正在测试 %1…</translation>
+    </message>
+    <message>
+        <source>Redis at %1 answered in %2.</source>
+        <translation>%1 上的 Redis 在 %2 内响应。</translation>
+    </message>
+    <message>
+        <source>Redis %1 at %2 answered in %3.</source>
+        <translation>%2 上的 Redis %1 在 %3 内响应。</translation>
+    </message>
+    <message>
+        <source>Save the profile to keep these values.</source>
+        <translation>保存连接配置以保留这些设置。</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1: %2.</source>
+        <translation>无法连接到 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2)…</source>
+        <translation>正在连接到 %1（%2）…</translation>
+    </message>
+    <message>
+        <source>Connected to %1: Redis %2 at %3, %4.</source>
+        <translation>已连接到 %1：Redis %2，位于 %3，%4。</translation>
+    </message>
+    <message>
+        <source>The whole console now works on this server.</source>
+        <translation>整个控制台现在都在此服务器上工作。</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1 yet: %2.</source>
+        <translation>暂时无法连接到 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Sluice keeps trying by itself; the status bar shows when.</source>
+        <translation>Sluice 会自动重试；状态栏会显示重试时间。</translation>
+    </message>
+    <message>
+        <source>Enter the password of &apos;%1&apos;, then press Connect.</source>
+        <translation>请输入“%1”的密码，然后点击“连接”。</translation>
+    </message>
+    <message>
+        <source>Sluice does not have it: %1.</source>
+        <translation>Sluice 没有该密码：%1。</translation>
+    </message>
+    <message>
+        <source>The password is in the system keyring.</source>
+        <translation>密码保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>The password is kept in memory for this session only: %1. Sluice will ask for it next time; it never writes passwords to disk.</source>
+        <translation>密码仅在本次会话中保存在内存里：%1。下次 Sluice 会再次询问；它从不将密码写入磁盘。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未更改</translation>
+    </message>
+    <message>
+        <source>type it to connect</source>
+        <translation>输入密码以连接</translation>
+    </message>
+    <message>
+        <source>The stored password will be forgotten when you save.</source>
+        <translation>保存时将忘记已保存的密码。</translation>
+    </message>
+    <message>
+        <source>Saving puts it in the system keyring; where none answers, Sluice keeps it for this session only.</source>
+        <translation>保存时会将其存入系统密钥环；如果没有可用的密钥环，Sluice 仅在本次会话中保留它。</translation>
+    </message>
+    <message>
+        <source>A password is stored in the system keyring. Type a new one to replace it.</source>
+        <translation>系统密钥环中已保存密码。输入新密码即可替换。</translation>
+    </message>
+    <message>
+        <source>No system keyring answered: the password is kept for this session only, and asked again next time.</source>
+        <translation>没有可用的系统密钥环：密码仅在本次会话中保留，下次会再次询问。</translation>
+    </message>
+    <message>
+        <source>No system keyring answered when it was saved, so Sluice did not keep it: type the password to connect (kept for this session).</source>
+        <translation>保存时没有可用的系统密钥环，因此 Sluice 没有保留密码：请输入密码以连接（仅在本次会话中保留）。</translation>
+    </message>
+    <message>
+        <source>Leave empty if the server needs no password.</source>
+        <translation>如果服务器不需要密码，请留空。</translation>
+    </message>
+    <message>
+        <source>Running on 127.0.0.1:%1, Redis %2. The console is connected to it.</source>
+        <translation>运行于 127.0.0.1:%1，Redis %2。控制台已连接到它。</translation>
+    </message>
+    <message>
+        <source>Running on 127.0.0.1:%1.</source>
+        <translation>运行于 127.0.0.1:%1。</translation>
+    </message>
+    <message>
+        <source>Starting redis-server…</source>
+        <translation>正在启动 redis-server…</translation>
+    </message>
+    <message>
+        <source>Not running. It starts when you connect to it.</source>
+        <translation>未运行。连接到它时会自动启动。</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation>详细信息：%1</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionState</name>
+    <message>
+        <source>- ms</source>
+        <translation>- ms</translation>
+    </message>
+    <message>
+        <source>&lt; %1 ms</source>
+        <translation>&lt; %1 ms</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionStatus</name>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2)…</source>
+        <translation>正在连接到 %1（%2）…</translation>
+    </message>
+    <message>
+        <source>Redis %1</source>
+        <translation>Redis %1</translation>
+    </message>
+    <message>
+        <source>connection lost: %1</source>
+        <translation>连接已断开：%1</translation>
+    </message>
+    <message>
+        <source>reconnecting in %1 s</source>
+        <translation>%1 s 后重新连接</translation>
+    </message>
+    <message>
+        <source>reconnecting now…</source>
+        <translation>正在重新连接…</translation>
+    </message>
+    <message>
+        <source>cannot connect: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>see Connection (Ctrl+1)</source>
+        <translation>请查看“连接”（Ctrl+1）</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionWorker</name>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>Nothing listens on %1: is redis-server running there, and is the port right?</source>
+        <translation>%1 上没有服务在监听：redis-server 是否在那里运行？端口是否正确？</translation>
+    </message>
+    <message>
+        <source>cannot reach the server</source>
+        <translation>无法访问服务器</translation>
+    </message>
+    <message>
+        <source>Check the host name, the port and the network.</source>
+        <translation>请检查主机名、端口和网络。</translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation>%1 s 内无响应</translation>
+    </message>
+    <message>
+        <source>Something at %1 accepts connections but does not answer: is it a Redis server, and is it paused or overloaded? Check the address and the port.</source>
+        <translation>%1 上有服务接受连接但没有响应：它是 Redis 服务器吗？是否已暂停或过载？请检查地址和端口。</translation>
+    </message>
+    <message>
+        <source>the server closed the connection</source>
+        <translation>服务器关闭了连接</translation>
+    </message>
+    <message>
+        <source>It may have restarted, reached its client limit, or killed this client.</source>
+        <translation>它可能已重启、达到客户端数量上限，或终止了此客户端。</translation>
+    </message>
+    <message>
+        <source>not a Redis server</source>
+        <translation>不是 Redis 服务器</translation>
+    </message>
+    <message>
+        <source>What answers at %1 does not speak the Redis protocol: check the port.</source>
+        <translation>%1 上响应的服务不使用 Redis 协议：请检查端口。</translation>
+    </message>
+    <message>
+        <source>a password is required</source>
+        <translation>需要密码</translation>
+    </message>
+    <message>
+        <source>This server wants a password: enter it in the profile (and the user name, for an ACL user).</source>
+        <translation>此服务器需要密码：请在连接配置中输入密码（如果是 ACL 用户，还需输入用户名）。</translation>
+    </message>
+    <message>
+        <source>wrong user name or password</source>
+        <translation>用户名或密码错误</translation>
+    </message>
+    <message>
+        <source>Redis refused the credentials: check the user name and the password in the profile.</source>
+        <translation>Redis 拒绝了凭据：请检查连接配置中的用户名和密码。</translation>
+    </message>
+    <message>
+        <source>database %1 cannot be selected</source>
+        <translation>无法选择数据库 %1</translation>
+    </message>
+    <message>
+        <source>The server has fewer databases (its &apos;databases&apos; setting), or it is a cluster, which has database 0 only.</source>
+        <translation>服务器的数据库数量较少（取决于其“databases”设置），或者它是集群，集群只有数据库 0。</translation>
+    </message>
+    <message>
+        <source>the server answered with an error</source>
+        <translation>服务器返回了错误</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::HealthBanner</name>
+    <message>
+        <source>Why?</source>
+        <translation>为什么？</translation>
+    </message>
+    <message>
+        <source>Show them</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Show only the keys that are not ok</source>
+        <translation>仅显示状态异常的键</translation>
+    </message>
+    <message>
+        <source>Fix all from rules…</source>
+        <translation>按限流规则全部修复…</translation>
+    </message>
+    <message>
+        <source>Delete all flagged…</source>
+        <translation>删除所有已标记的键…</translation>
+    </message>
+    <message>
+        <source>Delete every key that never expires or lives longer than its rule needs; the next request of its subject starts afresh</source>
+        <translation>删除所有永不过期或存活时间超过其限流规则所需的键；其主体的下一个请求将重新开始计数</translation>
+    </message>
+    <message>
+        <source>A limiter key must carry a TTL: the limit is &quot;N per window&quot;, and when the window is over Redis deletes the key. A key without TTL is never deleted, so once its counter reaches the limit its subject is refused for good: a limit turned into a permanent block. The usual cause is an INCR that arrived just after the key expired (it creates a new counter without TTL), or an EXPIRE sent in a separate round trip that never arrived (a crash, a reconnect). Sluice&apos;s scripts write the TTL in the same step as the counter, so these keys come from elsewhere. &quot;Fix all from rules&quot; sets each key&apos;s TTL to the most its rule can need, and only if it still has none (or a longer one) at that instant.</source>
+        <translation>限流键必须带有过期时间（TTL）：限流是“每个时间窗口 N 次”，时间窗口结束后 Redis 会删除该键。没有 TTL 的键永远不会被删除，因此一旦其计数达到限流次数，其主体就会被永久拒绝：限流成绝流。常见原因是键刚过期后到达的 INCR（它会创建一个没有 TTL 的新计数器），或者在单独一次往返中发送的 EXPIRE 没有送达（崩溃、重连）。Sluice 的脚本在写入计数器的同一步中写入 TTL，所以这些键来自别处。“按限流规则全部修复”会将每个键的 TTL 设为其限流规则所需的最大值，且仅当该键在那一刻仍没有 TTL（或 TTL 更长）时才设置。</translation>
+    </message>
+    <message>
+        <source>1 limiter key never expires: it blocks its subject forever.</source>
+        <translation>1 个限流键永不过期：它会永久阻止其主体。</translation>
+    </message>
+    <message>
+        <source>%1 limiter keys never expire: each blocks its subject forever.</source>
+        <translation>%1 个限流键永不过期：每个都会永久阻止其主体。</translation>
+    </message>
+    <message>
+        <source>1 key has a TTL longer than its rule can need.</source>
+        <translation>1 个键的 TTL 超过其限流规则所需。</translation>
+    </message>
+    <message>
+        <source>%1 keys have a TTL longer than their rule can need.</source>
+        <translation>%1 个键的 TTL 超过其限流规则所需。</translation>
+    </message>
+    <message>
+        <source>1 key is not its rule&apos;s state.</source>
+        <translation>1 个键不是其限流规则的状态。</translation>
+    </message>
+    <message>
+        <source>%1 keys are not their rule&apos;s state.</source>
+        <translation>%1 个键不是其限流规则的状态。</translation>
+    </message>
+    <message>
+        <source>1 key matches no rule.</source>
+        <translation>1 个键不匹配任何限流规则。</translation>
+    </message>
+    <message>
+        <source>%1 keys match no rule.</source>
+        <translation>%1 个键不匹配任何限流规则。</translation>
+    </message>
+    <message>
+        <source>No limiter keys found.</source>
+        <translation>未找到限流键。</translation>
+    </message>
+    <message>
+        <source>The limiter key is healthy.</source>
+        <translation>该限流键状态正常。</translation>
+    </message>
+    <message>
+        <source>All %1 limiter keys are healthy.</source>
+        <translation>全部 %1 个限流键状态正常。</translation>
+    </message>
+    <message>
+        <source>(scan in progress)</source>
+        <translation>（正在扫描）</translation>
+    </message>
+    <message>
+        <source>Set the TTL of every key that never expires or lives too long to the most its rule can need</source>
+        <translation>将所有永不过期或存活过久的键的 TTL 设为其限流规则所需的最大值</translation>
+    </message>
+    <message>
+        <source>Needs the rules (Rules page): the TTL is taken from each key&apos;s rule</source>
+        <translation>需要限流规则（“限流规则”页面）：TTL 取自每个键的限流规则</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeyDetails</name>
+    <message>
+        <source>never expires (no TTL)</source>
+        <translation>永不过期（无 TTL）</translation>
+    </message>
+    <message>
+        <source>gone: deleted or expired since it was listed</source>
+        <translation>已消失：列出后已被删除或已过期</translation>
+    </message>
+    <message>
+        <source>unknown (the read failed)</source>
+        <translation>未知（读取失败）</translation>
+    </message>
+    <message>
+        <source>%1 when read (%2 ms)</source>
+        <translation>读取时为 %1（%2 ms）</translation>
+    </message>
+    <message>
+        <source>Select a key to see its value, its decoded state, its rule and what its health means.</source>
+        <translation>选择一个键，查看其值、解码后的状态、限流规则及其健康状况的含义。</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>TTL:</source>
+        <translation>TTL：</translation>
+    </message>
+    <message>
+        <source>Rule:</source>
+        <translation>规则：</translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation>主体：</translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>Health:</source>
+        <translation>健康状况：</translation>
+    </message>
+    <message>
+        <source>Why it is flagged</source>
+        <translation>标记原因</translation>
+    </message>
+    <message>
+        <source>Raw value</source>
+        <translation>原始值</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>its state needs a TTL of %1 at most</source>
+        <translation>其状态最多需要 %1 的 TTL</translation>
+    </message>
+    <message>
+        <source>none: no rule produces this key</source>
+        <translation>无：没有限流规则会生成此键</translation>
+    </message>
+    <message>
+        <source>none (no rules loaded: open the Rules page to judge keys by their rule)</source>
+        <translation>无（未加载限流规则：打开“限流规则”页面，按限流规则判断键）</translation>
+    </message>
+    <message>
+        <source>not decoded (no rule)</source>
+        <translation>未解码（无限流规则）</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>Could not read the value: %1</source>
+        <translation>无法读取值：%1</translation>
+    </message>
+    <message>
+        <source>(the key is gone)</source>
+        <translation>（该键已消失）</translation>
+    </message>
+    <message>
+        <source>string, 1 byte</source>
+        <translation>字符串，1 字节</translation>
+    </message>
+    <message>
+        <source>string, %1 bytes</source>
+        <translation>字符串，%1 字节</translation>
+    </message>
+    <message>
+        <source>… (the first %1 bytes)</source>
+        <translation>…（前 %1 字节）</translation>
+    </message>
+    <message>
+        <source>%1: no raw view for this type</source>
+        <translation>%1：此类型没有原始视图</translation>
+    </message>
+    <message>
+        <source>%1, 1 entry</source>
+        <translation>%1，1 个条目</translation>
+    </message>
+    <message>
+        <source>%1, %2 entries</source>
+        <translation>%1，%2 个条目</translation>
+    </message>
+    <message>
+        <source>… (%1 of %2 shown)</source>
+        <translation>…（显示 %2 个中的 %1 个）</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysModel</name>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation>TTL</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康状况</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <source>∞ never</source>
+        <translation>∞ 永不过期</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysPage</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 h</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>never expires</source>
+        <translation>永不过期</translation>
+    </message>
+    <message>
+        <source>TTL too long</source>
+        <translation>TTL 过长</translation>
+    </message>
+    <message>
+        <source>no rule</source>
+        <translation>无规则</translation>
+    </message>
+    <message>
+        <source>wrong type</source>
+        <translation>类型错误</translation>
+    </message>
+    <message>
+        <source>1 key</source>
+        <translation>1 个键</translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation>%1 个键</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Set TTL from rule…</source>
+        <translation>按规则设置 TTL…</translation>
+    </message>
+    <message>
+        <source>Give the selected keys that never expire (or live too long) the TTL their rule needs</source>
+        <translation>为所选的永不过期（或存活过久）的键设置其限流规则所需的 TTL</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Delete the selected keys from Redis</source>
+        <translation>从 Redis 中删除所选键</translation>
+    </message>
+    <message>
+        <source>Scan again</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <source>List the keys again (F5)</source>
+        <translation>重新列出键（F5）</translation>
+    </message>
+    <message>
+        <source>The limiter keys of the connected Redis: each key&apos;s rule, subject, state and TTL, and the keys that will never expire. Nothing is written unless you fix or delete.</source>
+        <translation>已连接 Redis 中的限流键：每个键的限流规则、主体、状态和 TTL，以及永不过期的键。除非你进行修复或删除，否则不会写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>&amp;Match:</source>
+        <translation>匹配(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>SCAN MATCH glob(s), separated by spaces; empty: the key prefixes of the rules. Press Enter to scan.</source>
+        <translation>SCAN MATCH 通配模式，多个用空格分隔；留空则使用限流规则的键前缀。按 Enter 开始扫描。</translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>筛选(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>key, rule or subject contains…</source>
+        <translation>键、规则或主体包含…</translation>
+    </message>
+    <message>
+        <source>Only &amp;flagged</source>
+        <translation>仅已标记(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Only keys that never expire, live too long, match no rule or are not their rule&apos;s state</source>
+        <translation>仅显示永不过期、存活过久、不匹配任何限流规则或不是其限流规则状态的键</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Not connected: choose a Redis on the Connection page.</source>
+        <translation>未连接：请在“连接”页面选择一个 Redis。</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>scanning…</source>
+        <translation>正在扫描…</translation>
+    </message>
+    <message>
+        <source>%1% of the keyspace</source>
+        <translation>已扫描键空间的 %1%</translation>
+    </message>
+    <message>
+        <source>%1 so far</source>
+        <translation>目前 %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 · scanned in %2</source>
+        <translation>%1 · 扫描用时 %2</translation>
+    </message>
+    <message>
+        <source>%1 · scan cancelled</source>
+        <translation>%1 · 扫描已取消</translation>
+    </message>
+    <message>
+        <source>%1 · scan stopped</source>
+        <translation>%1 · 扫描已停止</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>Redis restarted during the scan, so the scan stopped after %1: the keyspace it was walking is gone. The keys listed are kept; their rows update as they are read again. Scan again (F5) for the keys Redis holds now.</source>
+        <translation>扫描期间 Redis 重启了，因此扫描在 %1 后停止：它正在遍历的键空间已不存在。已列出的键会保留；再次读取时其行会更新。重新扫描（F5）可获取 Redis 当前保存的键。</translation>
+    </message>
+    <message>
+        <source>The scan stopped: %1</source>
+        <translation>扫描已停止：%1</translation>
+    </message>
+    <message>
+        <source>Could not list the keys: %1. Trying again when Redis answers.</source>
+        <translation>无法列出键：%1。Redis 响应后将重试。</translation>
+    </message>
+    <message>
+        <source>Connection to Redis lost (%1). The table shows the keys as last read; it updates again by itself when Redis answers.</source>
+        <translation>与 Redis 的连接已断开（%1）。表中显示的是最后一次读取的键；Redis 响应后会自动更新。</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>无响应</translation>
+    </message>
+    <message>
+        <source>fixing…</source>
+        <translation>正在修复…</translation>
+    </message>
+    <message>
+        <source>Delete %1 from Redis? Their subjects start afresh on their next request. This cannot be undone.</source>
+        <translation>要从 Redis 中删除%1吗？其主体的下一个请求将重新开始计数。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>the selected key</source>
+        <translation>所选键</translation>
+    </message>
+    <message>
+        <source>the %1 selected keys</source>
+        <translation>所选的 %1 个键</translation>
+    </message>
+    <message>
+        <source>The selected key needs no TTL from its rule: it is not flagged as never expiring or living too long.</source>
+        <translation>所选键不需要按其限流规则设置 TTL：它未被标记为永不过期或存活过久。</translation>
+    </message>
+    <message>
+        <source>None of the %1 selected keys needs a TTL from its rule: none is flagged as never expiring or living too long.</source>
+        <translation>所选的 %1 个键都不需要按其限流规则设置 TTL：没有一个被标记为永不过期或存活过久。</translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1?</source>
+        <translation>要按限流规则为%1设置 TTL 吗？</translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1 of the %2 selected keys (those that never expire or live too long)? The others are left as they are.</source>
+        <translation>要按限流规则为所选 %2 个键中的 %1 个（永不过期或存活过久的键）设置 TTL 吗？其他键保持不变。</translation>
+    </message>
+    <message>
+        <source>A key that got a TTL within its rule meanwhile is left alone.</source>
+        <translation>如果某个键在此期间已获得其限流规则范围内的 TTL，则不作改动。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Set TTL</source>
+        <translation>设置 TTL</translation>
+    </message>
+    <message>
+        <source>the 1 key that never expires or lives too long</source>
+        <translation>1 个永不过期或存活过久的键</translation>
+    </message>
+    <message>
+        <source>the %1 keys that never expire or live too long</source>
+        <translation>%1 个永不过期或存活过久的键</translation>
+    </message>
+    <message>
+        <source>Delete %1? Sluice lists %2 again and deletes each key that is still flagged at that instant. This cannot be undone.</source>
+        <translation>要删除%1吗？Sluice 会重新列出 %2，并删除在那一刻仍被标记的每个键。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <translation>要按限流规则为%1设置 TTL 吗？Sluice 会重新列出 %2，并修复在那一刻仍被标记的每个键；在此期间已获得 TTL 的键不作改动。</translation>
+    </message>
+    <message>
+        <source>Delete all</source>
+        <translation>全部删除</translation>
+    </message>
+    <message>
+        <source>Fix all</source>
+        <translation>全部修复</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
+        <translation>已删除%1。</translation>
+    </message>
+    <message>
+        <source>TTL set on %1.</source>
+        <translation>已为%1设置 TTL。</translation>
+    </message>
+    <message>
+        <source>%1 already had a TTL within their rule (left alone).</source>
+        <translation>%1已有其限流规则范围内的 TTL（未作改动）。</translation>
+    </message>
+    <message>
+        <source>%1 had gone meanwhile.</source>
+        <translation>%1在此期间已消失。</translation>
+    </message>
+    <message>
+        <source>%1 skipped (no rule to take a TTL from, or not the rule&apos;s state).</source>
+        <translation>已跳过%1（没有可获取 TTL 的限流规则，或不是该规则的状态）。</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2.</source>
+        <translation>%1失败：%2。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1. The changes made before it stand.</source>
+        <translation>已停止：%1。此前所做的更改仍然有效。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LimitedModel</name>
+    <message>
+        <source>never (cost above the limit)</source>
+        <translation>永不（消耗超过限流次数）</translation>
+    </message>
+    <message>
+        <source>Key %1
+%2</source>
+        <translation>键 %1
+%2</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LoadPage</name>
+    <message>
+        <source>Load generator</source>
+        <translation>负载生成器</translation>
+    </message>
+    <message>
+        <source>Send real decisions to the connected Redis, following a traffic pattern of the simulation lab, from several threads over many subjects. Every decision is recorded: watch it on the Monitor page.</source>
+        <translation>按照仿真实验室中的某种流量模式，从多个线程、针对大量主体向已连接的 Redis 发送真实的限流判定。每次判定都会被记录：可在“监控”页面查看。</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>限流规则</translation>
+    </message>
+    <message>
+        <source>Every request is decided by each rule ticked here</source>
+        <translation>每个请求都由此处勾选的每条限流规则进行判定</translation>
+    </message>
+    <message>
+        <source>Traffic</source>
+        <translation>流量</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>decisions sent</source>
+        <translation>已发送判定</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>decisions / s</source>
+        <translation>判定数/s</translation>
+    </message>
+    <message>
+        <source>Decisions per second</source>
+        <translation>每秒判定数</translation>
+    </message>
+    <message>
+        <source>seconds since the start</source>
+        <translation>自开始以来的秒数</translation>
+    </message>
+    <message>
+        <source>Per rule</source>
+        <translation>按规则</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Shadow-denied</source>
+        <translation>影子模式拒绝</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation>突发</translation>
+    </message>
+    <message>
+        <source>Poisson</source>
+        <translation>泊松</translation>
+    </message>
+    <message>
+        <source>Ramp</source>
+        <translation>线性增长</translation>
+    </message>
+    <message>
+        <source>&amp;Pattern:</source>
+        <translation>模式(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Rate:</source>
+        <translation>速率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>e.g. 200/s, 5/100ms</source>
+        <translation>例如 200/s、5/100ms</translation>
+    </message>
+    <message>
+        <source>Requests per period: N/s, N/m, N/&lt;duration&gt;</source>
+        <translation>每个周期的请求数：N/s、N/m、N/&lt;时长&gt;</translation>
+    </message>
+    <message>
+        <source>From r&amp;ate:</source>
+        <translation>起始速率(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>e.g. 20/s</source>
+        <translation>例如 20/s</translation>
+    </message>
+    <message>
+        <source>The rate at the start of the ramp</source>
+        <translation>爬升开始时的速率</translation>
+    </message>
+    <message>
+        <source>To ra&amp;te:</source>
+        <translation>目标速率(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>e.g. 500/s</source>
+        <translation>例如 500/s</translation>
+    </message>
+    <message>
+        <source>The rate at the end of the ramp</source>
+        <translation>爬升结束时的速率</translation>
+    </message>
+    <message>
+        <source>&amp;Count:</source>
+        <translation>数量(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>requests in the burst</source>
+        <translation>突发请求数</translation>
+    </message>
+    <message>
+        <source>How many requests the burst sends</source>
+        <translation>突发一次发送多少个请求</translation>
+    </message>
+    <message>
+        <source>A&amp;t:</source>
+        <translation>时刻(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>0s: at the start</source>
+        <translation>0s：开始时</translation>
+    </message>
+    <message>
+        <source>When the burst starts, from the start of the run</source>
+        <translation>突发的开始时间，从运行开始算起</translation>
+    </message>
+    <message>
+        <source>S&amp;pread:</source>
+        <translation>分布时长(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>0: all at once</source>
+        <translation>0：一次性全部发出</translation>
+    </message>
+    <message>
+        <source>The burst&apos;s requests are spread evenly over this time</source>
+        <translation>突发的请求在这段时间内均匀发出</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>起始(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>0s: the start</source>
+        <translation>0s：运行开始</translation>
+    </message>
+    <message>
+        <source>When the pattern starts, from the start of the run</source>
+        <translation>流量模式的开始时间，从运行开始算起</translation>
+    </message>
+    <message>
+        <source>T&amp;o:</source>
+        <translation>结束(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>the end of the run</source>
+        <translation>运行结束</translation>
+    </message>
+    <message>
+        <source>When the pattern stops</source>
+        <translation>流量模式的停止时间</translation>
+    </message>
+    <message>
+        <source>&amp;Duration:</source>
+        <translation>时长(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>e.g. 10s, 2m</source>
+        <translation>例如 10s、2m</translation>
+    </message>
+    <message>
+        <source>How long the run lasts</source>
+        <translation>本次运行持续多长时间</translation>
+    </message>
+    <message>
+        <source>Threads sending, each with its own connection</source>
+        <translation>发送请求的线程数，每个线程使用独立的连接</translation>
+    </message>
+    <message>
+        <source>Clients, named like addresses: 10.0.0.1, 10.0.0.2, ... Each request picks one at random</source>
+        <translation>模拟的客户端，以地址命名：10.0.0.1、10.0.0.2……每个请求随机选取其中一个</translation>
+    </message>
+    <message>
+        <source>The same seed draws the same subjects and Poisson gaps</source>
+        <translation>相同的种子会抽取相同的主体和泊松间隔</translation>
+    </message>
+    <message>
+        <source>T&amp;hreads:</source>
+        <translation>线程数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>S&amp;ubjects:</source>
+        <translation>主体数(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>种子(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Evenly spaced requests at the rate, between From and To.</source>
+        <translation>在“起始”和“结束”之间，按该速率均匀发送请求。</translation>
+    </message>
+    <message>
+        <source>Count requests at once at At, or spread evenly over Spread.</source>
+        <translation>在“时刻”一次性发出“数量”个请求，或在“分布时长”内均匀发出。</translation>
+    </message>
+    <message>
+        <source>The rate on average, with random (exponential) gaps: real clients.</source>
+        <translation>按平均速率发送，间隔随机（指数分布）：模拟真实客户端。</translation>
+    </message>
+    <message>
+        <source>The rate grows (or falls) linearly from one value to the other between From and To.</source>
+        <translation>在“起始”和“结束”之间，速率从一个值线性增长（或下降）到另一个值。</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>时长：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>From rate</source>
+        <translation>起始速率</translation>
+    </message>
+    <message>
+        <source>To rate</source>
+        <translation>目标速率</translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>速率</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>From must be before the end of the run (%1).</source>
+        <translation>“起始”必须早于运行结束（%1）。</translation>
+    </message>
+    <message>
+        <source>To must be at most the duration (%1); leave it empty for the end of the run.</source>
+        <translation>“结束”不能超过时长（%1）；留空表示运行结束。</translation>
+    </message>
+    <message>
+        <source>To must come after From.</source>
+        <translation>“结束”必须晚于“起始”。</translation>
+    </message>
+    <message>
+        <source>Count: a whole number of requests, 1 or more.</source>
+        <translation>数量：须为整数，至少为 1。</translation>
+    </message>
+    <message>
+        <source>Count: at most %1 requests.</source>
+        <translation>数量：最多 %1 个请求。</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>时刻</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>分布时长</translation>
+    </message>
+    <message>
+        <source>At must be before the end of the run (%1).</source>
+        <translation>“时刻”必须早于运行结束（%1）。</translation>
+    </message>
+    <message>
+        <source>The burst must end by the end of the run: At + Spread is %1, the run lasts %2.</source>
+        <translation>突发必须在运行结束前完成：时刻 + 分布时长为 %1，而运行时长为 %2。</translation>
+    </message>
+    <message>
+        <source>That is %1 requests; a run sends at most %2.</source>
+        <translation>这将产生 %1 个请求；单次运行最多发送 %2 个。</translation>
+    </message>
+    <message>
+        <source>No rules yet: load or pull a rule set on the Rules page.</source>
+        <translation>还没有限流规则：请在“限流规则”页面加载或拉取规则集。</translation>
+    </message>
+    <message>
+        <source>Tick at least one rule.</source>
+        <translation>请至少勾选一条规则。</translation>
+    </message>
+    <message>
+        <source>Not connected: choose a server on the Connection page.</source>
+        <translation>未连接：请在“连接”页面选择服务器。</translation>
+    </message>
+    <message>
+        <source>About %1 requests</source>
+        <translation>约 %1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>one subject</source>
+        <translation>一个主体</translation>
+    </message>
+    <message>
+        <source>%1 subjects</source>
+        <translation>%1 个主体</translation>
+    </message>
+    <message>
+        <source>%1 over %2 from %3, each decided by one rule.</source>
+        <translation>%1，历时 %2，来自 %3，每个请求由一条规则判定。</translation>
+    </message>
+    <message>
+        <source>%1 over %2 from %3, each decided by %4 rules: %5 decisions.</source>
+        <translation>%1，历时 %2，来自 %3，每个请求由 %4 条规则判定：共 %5 次判定。</translation>
+    </message>
+    <message>
+        <source>%1 — %2%3</source>
+        <translation>%1 — %2%3</translation>
+    </message>
+    <message>
+        <source> (shadow)</source>
+        <translation>（影子模式）</translation>
+    </message>
+    <message>
+        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
+        <translation>已禁用：引擎不会应用此规则；勾选后仍会加载它</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✗ Cannot start:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;✗ 无法开始：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>%1 enforced, %2 by shadow rules (let through)</source>
+        <translation>%1 次为实际拒绝，%2 次来自影子模式规则（已放行）</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 s / %2 s</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✗ The run failed:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;✗ 运行失败：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stopped&lt;/b&gt; after %1 s: %2 decisions, %3 allowed, %4 denied.</source>
+        <translation>&lt;b&gt;已停止&lt;/b&gt;，运行了 %1 s：%2 次判定，%3 次放行，%4 次拒绝。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;⚠ Finished with %1 errors:&lt;/b&gt; %2</source>
+        <translation>&lt;b&gt;⚠ 已完成，但有 %1 个错误：&lt;/b&gt;%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied. The Monitor page shows them.</source>
+        <translation>&lt;b&gt;✓ 已完成：&lt;/b&gt;%2 s 内完成 %1 次判定，%3 次放行，%4 次拒绝。可在“监控”页面查看。</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MainWindow</name>
+    <message>
+        <source>Sluice: rate limits on Redis</source>
+        <translation>Sluice：基于 Redis 的限流</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>限流规则</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Simulation</source>
+        <translation>仿真</translation>
+    </message>
+    <message>
+        <source>Monitor</source>
+        <translation>监控</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>压测</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Import rules…</source>
+        <translation>导入规则(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Read rules from a JSON or YAML file into the Rules page</source>
+        <translation>从 JSON 或 YAML 文件读取规则到“限流规则”页面</translation>
+    </message>
+    <message>
+        <source>&amp;Export rules…</source>
+        <translation>导出规则(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export the rules (JSON, YAML, nginx, Envoy, Kong); on the Simulation page, export the figure</source>
+        <translation>导出规则（JSON、YAML、nginx、Envoy、Kong）；在“仿真”页面则导出图表</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter</source>
+        <translation>筛选(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Scan the keys again, read the monitor now; a lost connection is retried at once</source>
+        <translation>重新扫描键，立即读取监控数据；连接断开时立即重试</translation>
+    </message>
+    <message>
+        <source>&amp;Run simulation</source>
+        <translation>运行仿真(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Sluice</source>
+        <translation>关于 Sluice(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Sluice</source>
+        <translation>关于 Sluice</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sluice&lt;/b&gt;&lt;p&gt;A console for rate limits kept in Redis: rules, live keys, simulations, live traffic and load.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Sluice&lt;/b&gt;&lt;p&gt;管理 Redis 中限流的控制台：限流规则、实时键、仿真、实时流量与压测。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1 (%2) - Sluice</source>
+        <translation>%1（%2）- Sluice</translation>
+    </message>
+    <message>
+        <source>Keys  %1</source>
+        <translation>键  %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n flagged key(s), %1 never expire</source>
+        <translation>
+            <numerusform>%n 个已标记的键，其中 %1 个永不过期</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;keys&quot;&gt;%n key(s) never expire&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n 个键永不过期&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;a href=&quot;keys&quot;&gt;%n flagged key(s)&lt;/a&gt;</source>
+        <translation>
+            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n 个已标记的键&lt;/a&gt;</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MonitorPage</name>
+    <message>
+        <source>Monitor</source>
+        <translation>监控</translation>
+    </message>
+    <message>
+        <source>Decisions per second per rule over the last 15 minutes, as recorded in Redis by every console, CLI and service using it; the subjects limited right now; the busiest subjects.</source>
+        <translation>过去 15 分钟内各规则每秒的判定数（由所有使用它的控制台、CLI 和服务记录在 Redis 中）；当前被限流的主体；最繁忙的主体。</translation>
+    </message>
+    <message>
+        <source>No rules yet. The charts show the rules of the Rules page; load or pull a rule set there.</source>
+        <translation>还没有限流规则。图表显示的是“限流规则”页面中的规则；请在该页面加载或拉取规则集。</translation>
+    </message>
+    <message>
+        <source>Limited right now</source>
+        <translation>当前被限流</translation>
+    </message>
+    <message>
+        <source>&amp;Unblock…</source>
+        <translation>解除限制(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Delete the selected subject&apos;s limiter state: its next request is admitted as if it had never been seen</source>
+        <translation>删除所选主体的限流器状态：它的下一个请求会被放行，就像从未出现过一样</translation>
+    </message>
+    <message>
+        <source>Top subjects, last 15 minutes</source>
+        <translation>最繁忙的主体（过去 15 分钟）</translation>
+    </message>
+    <message>
+        <source>R&amp;ule:</source>
+        <translation>规则(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Not connected: choose a server on the Connection page.</source>
+        <translation>未连接：请在“连接”页面选择服务器。</translation>
+    </message>
+    <message>
+        <source>the connection is lost</source>
+        <translation>连接已断开</translation>
+    </message>
+    <message>
+        <source>⚠ Not updating (%1): showing the data read at %2. Retrying every second.</source>
+        <translation>⚠ 未更新（%1）：显示的是 %2 读取的数据。每秒重试一次。</translation>
+    </message>
+    <message>
+        <source>⚠ Cannot read yet (%1). Retrying every second.</source>
+        <translation>⚠ 暂时无法读取（%1）。每秒重试一次。</translation>
+    </message>
+    <message>
+        <source>● Live, read at %1</source>
+        <translation>● 实时，读取于 %1</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <source>Limited right now (%1)</source>
+        <translation>当前被限流（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>No subject is denied right now (%n key(s) read).</source>
+        <translation>
+            <numerusform>当前没有被拒绝的主体（已读取 %n 个键）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Subjects whose next request would be denied, longest wait first.</source>
+        <translation>下一个请求将被拒绝的主体，等待时间最长的排在最前。</translation>
+    </message>
+    <message>
+        <source>Only the first %1 keys were read: the list may be incomplete.</source>
+        <translation>只读取了前 %1 个键：列表可能不完整。</translation>
+    </message>
+    <message>
+        <source>Unblock %1 on rule %2?
+
+This deletes the key %3: the subject&apos;s next request is admitted as if it had never been seen, and its limit starts over.</source>
+        <translation>要解除 %1 在规则 %2 上的限制吗？
+
+这会删除键 %3：该主体的下一个请求会被放行，就像从未出现过一样，其限流次数重新计算。</translation>
+    </message>
+    <message>
+        <source>Unblock a subject</source>
+        <translation>解除主体限制</translation>
+    </message>
+    <message>
+        <source>Unblock</source>
+        <translation>解除限制</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✗ Could not unblock: %1.&lt;/b&gt;&lt;br&gt;The key %2 is unchanged; try again when the connection is back.</source>
+        <translation>&lt;b&gt;✗ 无法解除限制：%1。&lt;/b&gt;&lt;br&gt;键 %2 未改变；请在连接恢复后重试。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Unblocked.&lt;/b&gt; Deleted %1: the subject&apos;s next request is admitted.</source>
+        <translation>&lt;b&gt;✓ 已解除限制。&lt;/b&gt;已删除 %1：该主体的下一个请求会被放行。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
+        <translation>&lt;b&gt;✓ 无需解除。&lt;/b&gt;%1 已经过期。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MonitorWorker</name>
+    <message>
+        <source>the key scan failed</source>
+        <translation>键扫描失败</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ProfileStore</name>
+    <message>
+        <source>no system keyring answered (%1)</source>
+        <translation>没有系统密钥环响应（%1）</translation>
+    </message>
+    <message>
+        <source>the system keyring is not in use</source>
+        <translation>未使用系统密钥环</translation>
+    </message>
+    <message>
+        <source>no system keyring was available when it was saved, so Sluice kept it for that session only</source>
+        <translation>保存时没有可用的系统密钥环，因此 Sluice 仅在该会话中保留了它</translation>
+    </message>
+    <message>
+        <source>the system keyring has no password for it</source>
+        <translation>系统密钥环中没有它的密码</translation>
+    </message>
+    <message>
+        <source>the system keyring did not answer (%1)</source>
+        <translation>系统密钥环没有响应（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleChart</name>
+    <message>
+        <source>allowed</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>shadow-denied</source>
+        <translation>影子拒绝</translation>
+    </message>
+    <message>
+        <source> · shadow (denies nothing, counts what it would)</source>
+        <translation> · 影子模式（不拒绝任何请求，只统计本会拒绝的请求）</translation>
+    </message>
+    <message>
+        <source> · disabled</source>
+        <translation> · 已禁用</translation>
+    </message>
+    <message>
+        <source>last minute: %1 %2 allowed  %3 %4 denied</source>
+        <translation>最近一分钟：%1 %2 次放行  %3 %4 次拒绝</translation>
+    </message>
+    <message>
+        <source>  %1 %2 shadow-denied</source>
+        <translation>  %1 %2 次影子拒绝</translation>
+    </message>
+    <message>
+        <source>Last %1 min: %2 allowed, %3 denied, %4 shadow-denied</source>
+        <translation>最近 %1 min：%2 次放行，%3 次拒绝，%4 次影子拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleDiff</name>
+    <message>
+        <source>(same fields, written differently)</source>
+        <translation>（字段相同，写法不同）</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleDiffDialog</name>
+    <message>
+        <source>Push rules to Redis</source>
+        <translation>推送规则到 Redis</translation>
+    </message>
+    <message>
+        <source>Review the conflict</source>
+        <translation>查看冲突</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>What changes</source>
+        <translation>变更内容</translation>
+    </message>
+    <message numerus="yes">
+        <source>Added (%n)</source>
+        <translation>
+            <numerusform>新增（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Changed (%n)</source>
+        <translation>
+            <numerusform>已更改（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n fields</source>
+        <translation>
+            <numerusform>%n 个字段</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed (%n)</source>
+        <translation>
+            <numerusform>已删除（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No differences</source>
+        <translation>无差异</translation>
+    </message>
+    <message numerus="yes">
+        <source>Unchanged (%n)</source>
+        <translation>
+            <numerusform>未更改（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Push to Redis</source>
+        <translation>推送到 Redis</translation>
+    </message>
+    <message>
+        <source>Keep mine (based on v%1)</source>
+        <translation>保留我的（基于 v%1）</translation>
+    </message>
+    <message>
+        <source>Keep your rules and mark them as based on v%1: the next push overwrites exactly what is listed here</source>
+        <translation>保留你的规则，并将其标记为基于 v%1：下次推送将准确覆盖此处列出的内容</translation>
+    </message>
+    <message>
+        <source>Use Redis v%1</source>
+        <translation>使用 Redis v%1</translation>
+    </message>
+    <message>
+        <source>Replace your rules with those in Redis; your changes are lost</source>
+        <translation>用 Redis 中的规则替换你的规则；你的更改将丢失</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleEditor</name>
+    <message>
+        <source>Select a rule to edit it, or press Add.</source>
+        <translation>选择一条规则进行编辑，或点击“添加”。</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>Changed here, not applied to the table yet</source>
+        <translation>已在此处更改，尚未应用到表格</translation>
+    </message>
+    <message>
+        <source>Re&amp;vert</source>
+        <translation>还原(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Forget the changes typed here</source>
+        <translation>放弃在此处输入的更改</translation>
+    </message>
+    <message>
+        <source>A&amp;pply</source>
+        <translation>应用(&amp;P)</translation>
+    </message>
+    <message>
+        <source>e.g. hello-per-ip</source>
+        <translation>例如 hello-per-ip</translation>
+    </message>
+    <message>
+        <source>&amp;Id:</source>
+        <translation>ID(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Algorithm:</source>
+        <translation>算法(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>e.g. 3</source>
+        <translation>例如 3</translation>
+    </message>
+    <message>
+        <source>&amp;Limit:</source>
+        <translation>限流次数(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>e.g. 5s, 250ms, 1m</source>
+        <translation>例如 5s、250ms、1m</translation>
+    </message>
+    <message>
+        <source>&amp;Window:</source>
+        <translation>时间窗口(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>e.g. 100/s, 5/10s</source>
+        <translation>例如 100/s、5/10s</translation>
+    </message>
+    <message>
+        <source>&amp;Rate:</source>
+        <translation>速率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>e.g. 200</source>
+        <translation>例如 200</translation>
+    </message>
+    <message>
+        <source>&amp;Burst:</source>
+        <translation>突发容量(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>global (one limit for everyone)</source>
+        <translation>全局（所有人共用一个限额）</translation>
+    </message>
+    <message>
+        <source>per IP address</source>
+        <translation>按 IP 地址</translation>
+    </message>
+    <message>
+        <source>per user</source>
+        <translation>按用户</translation>
+    </message>
+    <message>
+        <source>per header value</source>
+        <translation>按请求头值</translation>
+    </message>
+    <message>
+        <source>per query parameter</source>
+        <translation>按查询参数</translation>
+    </message>
+    <message>
+        <source>&amp;Scope:</source>
+        <translation>作用范围(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>e.g. GET /hello</source>
+        <translation>例如 GET /hello</translation>
+    </message>
+    <message>
+        <source>Ro&amp;ute:</source>
+        <translation>路由(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>what the limit protects, for the next on-call</source>
+        <translation>该限流保护什么，写给下一位值班人员</translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation>描述(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Key prefix:</source>
+        <translation>键前缀(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>allow: let requests through</source>
+        <translation>allow：放行请求</translation>
+    </message>
+    <message>
+        <source>deny: refuse requests</source>
+        <translation>deny：拒绝请求</translation>
+    </message>
+    <message>
+        <source>local: limit in process</source>
+        <translation>local：在进程内限流</translation>
+    </message>
+    <message>
+        <source>If Redis &amp;fails:</source>
+        <translation>Redis 故障时(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Enabled</source>
+        <translation>启用(&amp;E)</translation>
+    </message>
+    <message>
+        <source>S&amp;hadow</source>
+        <translation>影子模式(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Flags:</source>
+        <translation>标志：</translation>
+    </message>
+    <message>
+        <source>Shadow: decide and record, never block.</source>
+        <translation>影子模式：判定并记录，但从不拦截。</translation>
+    </message>
+    <message>
+        <source>What a client meets</source>
+        <translation>客户端看到的效果</translation>
+    </message>
+    <message>
+        <source>Sample s&amp;ubject:</source>
+        <translation>示例主体(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>The value the scope takes from a request: an IP address, a user name, a header or parameter value</source>
+        <translation>作用范围从请求中取到的值：IP 地址、用户名、请求头或参数的值</translation>
+    </message>
+    <message>
+        <source>New rule</source>
+        <translation>新建规则</translation>
+    </message>
+    <message>
+        <source>Rule %1</source>
+        <translation>规则 %1</translation>
+    </message>
+    <message>
+        <source>Put the rule into the table (Redis and files change only when you push or export)</source>
+        <translation>将规则放入表格（只有在推送或导出时才会更改 Redis 和文件）</translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red first</source>
+        <translation>请先修正标红的字段</translation>
+    </message>
+    <message>
+        <source>header name, e.g. X-Api-Key</source>
+        <translation>请求头名称，例如 X-Api-Key</translation>
+    </message>
+    <message>
+        <source>parameter name, e.g. api_key</source>
+        <translation>参数名称，例如 api_key</translation>
+    </message>
+    <message>
+        <source>Names the rule in keys, headers and logs.</source>
+        <translation>在键、请求头和日志中用于标识该规则。</translation>
+    </message>
+    <message>
+        <source>Counts per window; up to 2x the limit across a boundary.</source>
+        <translation>按时间窗口计数；跨越窗口边界时最多可达限流次数的 2 倍。</translation>
+    </message>
+    <message>
+        <source>Length of each window, e.g. 5s, 250ms, 1m.</source>
+        <translation>每个时间窗口的长度，例如 5s、250ms、1m。</translation>
+    </message>
+    <message>
+        <source>Exact over any span; one entry per request in Redis.</source>
+        <translation>任意时间段内都精确；每个请求在 Redis 中占一条记录。</translation>
+    </message>
+    <message>
+        <source>Any span this long admits at most the limit.</source>
+        <translation>任意一段该长度的时间内，放行的请求数都不超过限流次数。</translation>
+    </message>
+    <message>
+        <source>Weighs the previous window: nearly exact, two counters.</source>
+        <translation>对上一个时间窗口加权：几乎精确，使用两个计数器。</translation>
+    </message>
+    <message>
+        <source>The span the limit applies to, e.g. 1m.</source>
+        <translation>限流次数所适用的时间段，例如 1m。</translation>
+    </message>
+    <message>
+        <source>Steady refill; a full bucket allows a burst at once.</source>
+        <translation>匀速补充令牌；桶满时可一次性放行突发请求。</translation>
+    </message>
+    <message>
+        <source>Tokens per period, e.g. 100/s or 5/10s.</source>
+        <translation>每个周期补充的令牌数，例如 100/s 或 5/10s。</translation>
+    </message>
+    <message>
+        <source>Bucket size: the most requests at once.</source>
+        <translation>桶容量：一次最多可放行的请求数。</translation>
+    </message>
+    <message>
+        <source>Queues requests and releases them at a steady pace.</source>
+        <translation>将请求排队，并以匀速放出。</translation>
+    </message>
+    <message>
+        <source>How fast the queue drains, e.g. 10/s.</source>
+        <translation>队列排空的速度，例如 10/s。</translation>
+    </message>
+    <message>
+        <source>Queue size; requests beyond it are refused.</source>
+        <translation>队列容量；超出的请求会被拒绝。</translation>
+    </message>
+    <message>
+        <source>A steady pace plus a burst allowance; one timestamp.</source>
+        <translation>匀速加上突发余量；只需一个时间戳。</translation>
+    </message>
+    <message>
+        <source>The sustained pace, e.g. 5/m.</source>
+        <translation>持续速率，例如 5/m。</translation>
+    </message>
+    <message>
+        <source>Extra requests at once beyond the pace.</source>
+        <translation>在匀速之外可一次性额外放行的请求数。</translation>
+    </message>
+    <message>
+        <source>Requests admitted per window.</source>
+        <translation>每个时间窗口放行的请求数。</translation>
+    </message>
+    <message>
+        <source>One shared limit for all clients.</source>
+        <translation>所有客户端共用一个限额。</translation>
+    </message>
+    <message>
+        <source>One limit per client IP address.</source>
+        <translation>每个客户端 IP 地址一个限额。</translation>
+    </message>
+    <message>
+        <source>One limit per authenticated user.</source>
+        <translation>每个已认证用户一个限额。</translation>
+    </message>
+    <message>
+        <source>One limit per value of this header.</source>
+        <translation>该请求头的每个值一个限额。</translation>
+    </message>
+    <message>
+        <source>One limit per value of this parameter.</source>
+        <translation>该参数的每个值一个限额。</translation>
+    </message>
+    <message>
+        <source>What it guards, for people and exports.</source>
+        <translation>它保护什么，供人查看和导出时使用。</translation>
+    </message>
+    <message>
+        <source>One line: why this limit exists.</source>
+        <translation>一行说明：为什么设置此限流。</translation>
+    </message>
+    <message>
+        <source>Keys are &lt;prefix&gt;&lt;id&gt;:{&lt;subject&gt;}.</source>
+        <translation>键的格式为 &lt;prefix&gt;&lt;id&gt;:{&lt;subject&gt;}。</translation>
+    </message>
+    <message>
+        <source>Redis down: requests pass (fail open).</source>
+        <translation>Redis 宕机：请求放行（fail open）。</translation>
+    </message>
+    <message>
+        <source>Redis down: requests are refused (fail closed).</source>
+        <translation>Redis 宕机：请求被拒绝（fail closed）。</translation>
+    </message>
+    <message>
+        <source>Redis down: each instance limits on its own.</source>
+        <translation>Redis 宕机：各实例各自在本地限流。</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:#5f6770;&quot;&gt;Key: fix the fields marked in red to see it.&lt;/span&gt;</source>
+        <translation>&lt;span style=&quot;color:#5f6770;&quot;&gt;键：请先修正标红的字段。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:#5f6770;&quot;&gt;Headers: fix the fields marked in red to see them.&lt;/span&gt;</source>
+        <translation>&lt;span style=&quot;color:#5f6770;&quot;&gt;请求头：请先修正标红的字段。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Redis key: %1</source>
+        <translation>Redis 键：%1</translation>
+    </message>
+    <message>
+        <source>First request: 200%1</source>
+        <translation>第一个请求：200%1</translation>
+    </message>
+    <message>
+        <source>, released after %1 ms</source>
+        <translation>，%1 ms 后放出</translation>
+    </message>
+    <message>
+        <source>Request %1 at the same instant: 429 Too Many Requests%2</source>
+        <translation>同一时刻的第 %1 个请求：429 Too Many Requests%2</translation>
+    </message>
+    <message>
+        <source> (shadow: recorded, let through)</source>
+        <translation>（影子模式：已记录，已放行）</translation>
+    </message>
+    <message>
+        <source>Disabled: no request is limited by this rule.</source>
+        <translation>已禁用：此规则不限制任何请求。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesModel</name>
+    <message>
+        <source>fixed window</source>
+        <translation>固定窗口</translation>
+    </message>
+    <message>
+        <source>sliding log</source>
+        <translation>滑动窗口（日志）</translation>
+    </message>
+    <message>
+        <source>sliding counter</source>
+        <translation>滑动窗口计数器</translation>
+    </message>
+    <message>
+        <source>token bucket</source>
+        <translation>令牌桶</translation>
+    </message>
+    <message>
+        <source>leaky bucket</source>
+        <translation>漏桶</translation>
+    </message>
+    <message>
+        <source>GCRA</source>
+        <translation>GCRA</translation>
+    </message>
+    <message>
+        <source>shadow</source>
+        <translation>影子模式</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <source>Shadow: decisions are made and recorded, requests are never blocked</source>
+        <translation>影子模式：进行判定并记录，但从不拦截请求</translation>
+    </message>
+    <message>
+        <source>unsaved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Changed here and not yet pushed to Redis or exported to a file</source>
+        <translation>已在此处更改，尚未推送到 Redis 或导出到文件</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>限流次数</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>作用范围</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路由</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标志</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesPage</name>
+    <message>
+        <source>Rule file, JSON (*.json)</source>
+        <translation>JSON 规则文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Rule file, YAML (*.yaml *.yml)</source>
+        <translation>YAML 规则文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>nginx include (*.conf)</source>
+        <translation>nginx include 文件 (*.conf)</translation>
+    </message>
+    <message>
+        <source>Envoy ratelimit service config (*.yaml)</source>
+        <translation>Envoy ratelimit 服务配置 (*.yaml)</translation>
+    </message>
+    <message>
+        <source>Kong rate-limiting plugins (*.json)</source>
+        <translation>Kong rate-limiting 插件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>限流规则</translation>
+    </message>
+    <message>
+        <source>unsaved changes</source>
+        <translation>有未保存的更改</translation>
+    </message>
+    <message>
+        <source>The rules here differ from the file or Redis version they came from: push them or export them to keep them</source>
+        <translation>此处的规则与其来源的文件或 Redis 版本不同：请推送或导出以保留它们</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Replace the rules here with a JSON or YAML rule file</source>
+        <translation>用 JSON 或 YAML 规则文件替换此处的规则</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Write the rules as a rule file, or for nginx, Envoy or Kong</source>
+        <translation>将规则写为规则文件，或导出为 nginx、Envoy 或 Kong 配置</translation>
+    </message>
+    <message>
+        <source>P&amp;ull</source>
+        <translation>拉取(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Pu&amp;sh…</source>
+        <translation>推送(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Filter by id, algorithm, limit, scope, route… (Ctrl+F)</source>
+        <translation>按 id、算法、限流次数、范围、路由筛选…（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+    <message>
+        <source>A new rule, typed in the editor</source>
+        <translation>新建一条限流规则，在编辑器中填写</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation>复制(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Remove the selected rule here; Redis keeps it until you push</source>
+        <translation>在此处移除所选规则；在您推送之前，Redis 中仍保留该规则</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>unsaved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Duplicated %1 as %2.</source>
+        <translation>已将 %1 复制为 %2。</translation>
+    </message>
+    <message>
+        <source>Change what differs in the editor, then Apply.</source>
+        <translation>在编辑器中修改不同之处，然后点击“应用”。</translation>
+    </message>
+    <message>
+        <source>Deleted %1 here.</source>
+        <translation>已在此处删除 %1。</translation>
+    </message>
+    <message>
+        <source>Redis keeps it until you push.</source>
+        <translation>在您推送之前，Redis 中仍保留该规则。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n error(s); nothing was imported, the rules here are unchanged.</source>
+        <translation>
+            <numerusform>%1：%n 个错误；未导入任何内容，此处的限流规则保持不变。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Cannot import %1: %n error(s). Nothing was changed.</source>
+        <translation>
+            <numerusform>无法导入 %1：%n 个错误。未做任何更改。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is not a valid rule file.</source>
+        <translation>%1 不是有效的限流规则文件。</translation>
+    </message>
+    <message>
+        <source>Every error is listed below with its line and column. Fix the file and import it again.</source>
+        <translation>下面列出了每个错误及其所在的行和列。请修正文件后重新导入。</translation>
+    </message>
+    <message>
+        <source>file %1</source>
+        <translation>文件 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n rule(s) from %1.</source>
+        <translation>
+            <numerusform>已从 %1 导入 %n 条限流规则。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The file was pulled from Redis version %1.</source>
+        <translation>该文件拉取自 Redis 版本 %1。</translation>
+    </message>
+    <message>
+        <source>Unknown export format &apos;%1&apos;.</source>
+        <translation>未知的导出格式“%1”。</translation>
+    </message>
+    <message>
+        <source>Choose json, yaml, nginx, envoy or kong.</source>
+        <translation>请选择 json、yaml、nginx、envoy 或 kong。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n rule(s) to %1 (%2).</source>
+        <translation>
+            <numerusform>已将 %n 条限流规则导出到 %1（%2）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 cannot express %n rule(s); they are not in %2:</source>
+        <translation>
+            <numerusform>%1 无法表达 %n 条限流规则；它们未包含在 %2 中：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %1 of %2 rules to %3; %n left out.</source>
+        <translation>
+            <numerusform>已将 %2 条限流规则中的 %1 条导出到 %3；%n 条未导出。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The list below says why %1 cannot express them.</source>
+        <translation>下面的列表说明了 %1 无法表达它们的原因。</translation>
+    </message>
+    <message>
+        <source>Import rules</source>
+        <translation>导入规则</translation>
+    </message>
+    <message>
+        <source>Rule files (*.json *.yaml *.yml)</source>
+        <translation>规则文件 (*.json *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation>导出规则</translation>
+    </message>
+    <message>
+        <source>not connected to Redis (choose a server on the Connection page)</source>
+        <translation>未连接到 Redis（请在“连接”页面选择服务器）</translation>
+    </message>
+    <message>
+        <source>connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Redis at %1 is not reachable (%2); the console keeps retrying</source>
+        <translation>无法访问位于 %1 的 Redis（%2）；控制台将持续重试</translation>
+    </message>
+    <message>
+        <source>cannot connect to %1: %2</source>
+        <translation>无法连接到 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Loaded %n rule(s) from Redis, version %1.</source>
+        <translation>
+            <numerusform>已从 Redis 加载 %n 条限流规则，版本 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis has %n rule(s) at version %1; your unsaved changes are kept.</source>
+        <translation>
+            <numerusform>Redis 中有 %n 条限流规则，版本 %1；您未保存的更改已保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pull to review the differences, or push to replace them.</source>
+        <translation>拉取以查看差异，或推送以替换它们。</translation>
+    </message>
+    <message>
+        <source>Pull and review</source>
+        <translation>拉取并查看</translation>
+    </message>
+    <message>
+        <source>you are editing v%1</source>
+        <translation>您正在编辑 v%1</translation>
+    </message>
+    <message>
+        <source>your rules here did not come from Redis</source>
+        <translation>此处的限流规则并非来自 Redis</translation>
+    </message>
+    <message>
+        <source>Redis has v%1, %2.</source>
+        <translation>Redis 中为 v%1，%2。</translation>
+    </message>
+    <message>
+        <source>Someone changed the rules in Redis. Pull to see what changed; a push now would be refused as a conflict.</source>
+        <translation>有人修改了 Redis 中的限流规则。请拉取以查看改动；现在推送将因冲突而被拒绝。</translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation>拉取</translation>
+    </message>
+    <message>
+        <source>Cannot pull now: %1.</source>
+        <translation>现在无法拉取：%1。</translation>
+    </message>
+    <message>
+        <source>Cannot push now: %1.</source>
+        <translation>现在无法推送：%1。</translation>
+    </message>
+    <message>
+        <source>Your rules stay here; push when Redis is back.</source>
+        <translation>您的限流规则保留在此处；Redis 恢复后再推送。</translation>
+    </message>
+    <message>
+        <source>The rules are not valid; nothing was pushed:</source>
+        <translation>限流规则无效，未推送任何内容：</translation>
+    </message>
+    <message>
+        <source>Pushing (force)…</source>
+        <translation>正在推送（强制）…</translation>
+    </message>
+    <message>
+        <source>Pushing…</source>
+        <translation>正在推送…</translation>
+    </message>
+    <message>
+        <source>Cannot read the rules from Redis.</source>
+        <translation>无法从 Redis 读取限流规则。</translation>
+    </message>
+    <message>
+        <source>Redis has no rules yet; the table is empty.</source>
+        <translation>Redis 中还没有限流规则；表格为空。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pulled %n rule(s) from Redis, version %1.</source>
+        <translation>
+            <numerusform>已从 Redis 拉取 %n 条限流规则，版本 %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Redis v%1</source>
+        <translation>Redis v%1</translation>
+    </message>
+    <message>
+        <source>added %1</source>
+        <translation>新增 %1</translation>
+    </message>
+    <message>
+        <source>changed %1</source>
+        <translation>修改 %1</translation>
+    </message>
+    <message>
+        <source>removed %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Redis already has these rules (version %1).</source>
+        <translation>Redis 中已有这些限流规则（版本 %1）。</translation>
+    </message>
+    <message>
+        <source>Pushed version %1 to Redis%2.</source>
+        <translation>已将版本 %1 推送到 Redis%2。</translation>
+    </message>
+    <message>
+        <source> (forced)</source>
+        <translation>（强制）</translation>
+    </message>
+    <message>
+        <source>Conflict: Redis moved on since version %1, nothing was overwritten.</source>
+        <translation>冲突：自版本 %1 以来 Redis 已有更新，未覆盖任何内容。</translation>
+    </message>
+    <message>
+        <source>Conflict: Redis has rules these did not come from, nothing was overwritten.</source>
+        <translation>冲突：Redis 中的限流规则并非这些规则的来源，未覆盖任何内容。</translation>
+    </message>
+    <message>
+        <source>Push anyway (force)</source>
+        <translation>仍然推送（强制）</translation>
+    </message>
+    <message>
+        <source>The push failed; Redis is unchanged.</source>
+        <translation>推送失败；Redis 未做任何更改。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis has no rules yet. Pushing stores your %n rule(s) as version 1:</source>
+        <translation>
+            <numerusform>Redis 中还没有限流规则。推送会将您的 %n 条限流规则存储为版本 1：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis is at version %1. Pushing your %n rule(s) makes version %2:</source>
+        <translation>
+            <numerusform>Redis 当前为版本 %1。推送您的 %n 条限流规则将生成版本 %2：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Redis already has exactly these rules: there is nothing to push.</source>
+        <translation>Redis 中的限流规则与此完全相同：无需推送。</translation>
+    </message>
+    <message>
+        <source>Your rules are based on version %1: Redis changed since, so the push will be refused as a conflict unless you force it.</source>
+        <translation>您的限流规则基于版本 %1：此后 Redis 已有改动，因此除非强制推送，否则推送将因冲突而被拒绝。</translation>
+    </message>
+    <message>
+        <source>Your rules did not come from Redis: the push will be refused as a conflict unless you force it.</source>
+        <translation>您的限流规则并非来自 Redis：除非强制推送，否则推送将因冲突而被拒绝。</translation>
+    </message>
+    <message>
+        <source>The push is one atomic step: every app reading the store sees all of it or none.</source>
+        <translation>推送是一个原子操作：每个读取该存储的应用要么看到全部更改，要么一项也看不到。</translation>
+    </message>
+    <message>
+        <source>Your rules are the same as Redis version %1.</source>
+        <translation>您的限流规则与 Redis 版本 %1 相同。</translation>
+    </message>
+    <message>
+        <source>Redis is at version %1. Your rules differ from it as follows (what a push would change):</source>
+        <translation>Redis 当前为版本 %1。您的限流规则与其差异如下（即推送将会更改的内容）：</translation>
+    </message>
+    <message>
+        <source>Keep mine: your rules stay and count as based on version %1, so the next push replaces exactly what is listed. Use Redis: your changes are dropped.</source>
+        <translation>保留我的：保留您的限流规则并视为基于版本 %1，下次推送将恰好替换所列内容。使用 Redis 的：放弃您的更改。</translation>
+    </message>
+    <message>
+        <source>Now editing Redis version %1.</source>
+        <translation>正在编辑 Redis 版本 %1。</translation>
+    </message>
+    <message>
+        <source>Your rules now count as based on version %1.</source>
+        <translation>您的限流规则现已视为基于版本 %1。</translation>
+    </message>
+    <message>
+        <source>Push to replace what the review listed.</source>
+        <translation>推送以替换查看中列出的内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s)</source>
+        <translation>
+            <numerusform>%n 条规则</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rule(s) shown</source>
+        <translation>
+            <numerusform>显示 %n 条规则中的 %1 条</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <source>No rules yet: import a file, pull from Redis or add one</source>
+        <translation>还没有限流规则：导入文件、从 Redis 拉取或添加一条</translation>
+    </message>
+    <message>
+        <source>based on Redis v%1</source>
+        <translation>基于 Redis v%1</translation>
+    </message>
+    <message>
+        <source>push and pull are off: %1</source>
+        <translation>推送和拉取已关闭：%1</translation>
+    </message>
+    <message>
+        <source>not watching Redis: %1</source>
+        <translation>未监视 Redis：%1</translation>
+    </message>
+    <message>
+        <source>Redis has no rules yet</source>
+        <translation>Redis 中还没有限流规则</translation>
+    </message>
+    <message>
+        <source>Redis is at v%1</source>
+        <translation>Redis 当前为 v%1</translation>
+    </message>
+    <message>
+        <source>Off: %1. Editing, import and export keep working.</source>
+        <translation>已关闭：%1。编辑、导入和导出仍可正常使用。</translation>
+    </message>
+    <message>
+        <source>Store these rules in Redis, after a preview of what changes</source>
+        <translation>将这些限流规则存入 Redis，推送前先预览改动</translation>
+    </message>
+    <message>
+        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
+        <translation>加载 Redis 中保存的限流规则（会先查看未保存的更改）</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesWorker</name>
+    <message>
+        <source>not connected to Redis</source>
+        <translation>未连接到 Redis</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::Sandbox</name>
+    <message>
+        <source>redis-server did not get ready within %1 s.</source>
+        <translation>redis-server 未能在 %1 s 内就绪。</translation>
+    </message>
+    <message>
+        <source>redis-server is not installed, so Sluice cannot start a sandbox. Install it (Debian, Ubuntu: apt-get install redis-server) or add a profile for a Redis you have.</source>
+        <translation>未安装 redis-server，因此 Sluice 无法启动沙盒。请安装它（Debian、Ubuntu：apt-get install redis-server），或为已有的 Redis 添加一个连接配置。</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary directory for the sandbox: %1</source>
+        <translation>无法为沙盒创建临时目录：%1</translation>
+    </message>
+    <message>
+        <source>Cannot run %1: %2</source>
+        <translation>无法运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>redis-server stopped before it was ready (exit code %1). %2</source>
+        <translation>redis-server 在就绪前已停止（退出码 %1）。%2</translation>
+    </message>
+    <message>
+        <source>The sandbox redis-server was stopped from outside or crashed. Connect to the sandbox again to start a new, empty one.</source>
+        <translation>沙盒 redis-server 已被外部停止或已崩溃。请重新连接沙盒，以启动一个新的空沙盒。</translation>
+    </message>
+    <message>
+        <source>The sandbox redis-server exited (code %1). Connect to the sandbox again to start a new, empty one.</source>
+        <translation>沙盒 redis-server 已退出（退出码 %1）。请重新连接沙盒，以启动一个新的空沙盒。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationCharts</name>
+    <message>
+        <source>admitted %1 of %2 (%3%)</source>
+        <translation>放行 %1 / %2（%3%）</translation>
+    </message>
+    <message>
+        <source>%1 in the busiest %2</source>
+        <translation>最繁忙的 %2 内 %1</translation>
+    </message>
+    <message>
+        <source>(limit %1: %2×)</source>
+        <translation>（限流次数 %1：%2×）</translation>
+    </message>
+    <message>
+        <source>released at most %1 per %2</source>
+        <translation>每 %2 最多放出 %1</translation>
+    </message>
+    <message>
+        <source>busiest window</source>
+        <translation>最繁忙窗口</translation>
+    </message>
+    <message>
+        <source>offered</source>
+        <translation>到达请求</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>放出</translation>
+    </message>
+    <message>
+        <source>cumulative admitted</source>
+        <translation>累计放行</translation>
+    </message>
+    <message>
+        <source>time since the start of the scenario (s)</source>
+        <translation>自场景开始的时间 (s)</translation>
+    </message>
+    <message>
+        <source>/%1</source>
+        <translation>/%1</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
+        <translation>%1 个请求在 %2 内到达每条限流规则 · %3 · 分箱 %4</translation>
+    </message>
+    <message>
+        <source>the scripts in Redis</source>
+        <translation>Redis 中的脚本</translation>
+    </message>
+    <message>
+        <source>the in-process twins</source>
+        <translation>进程内孪生实现</translation>
+    </message>
+    <message>
+        <source>admitted (rule&apos;s colour)</source>
+        <translation>放行（规则颜色）</translation>
+    </message>
+    <message>
+        <source>released (leaky bucket)</source>
+        <translation>放出（漏桶）</translation>
+    </message>
+    <message>
+        <source>cumulative admitted (right)</source>
+        <translation>累计放行（右轴）</translation>
+    </message>
+    <message>
+        <source>busiest %1</source>
+        <translation>最繁忙 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Sluice simulation: offered and admitted requests per rule</source>
+        <translation>Sluice 仿真：每条限流规则的到达请求与放行请求</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationMetricsModel</name>
+    <message>
+        <source>fixed window</source>
+        <translation>固定窗口</translation>
+    </message>
+    <message>
+        <source>sliding window (log)</source>
+        <translation>滑动窗口（日志）</translation>
+    </message>
+    <message>
+        <source>sliding window counter</source>
+        <translation>滑动窗口计数器</translation>
+    </message>
+    <message>
+        <source>token bucket</source>
+        <translation>令牌桶</translation>
+    </message>
+    <message>
+        <source>leaky bucket</source>
+        <translation>漏桶</translation>
+    </message>
+    <message>
+        <source>GCRA</source>
+        <translation>GCRA</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Offered</source>
+        <translation>到达请求</translation>
+    </message>
+    <message>
+        <source>Admitted</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Admitted %</source>
+        <translation>放行 %</translation>
+    </message>
+    <message>
+        <source>Max/%1</source>
+        <translation>最大/%1</translation>
+    </message>
+    <message>
+        <source>Released max/%1</source>
+        <translation>放出最大/%1</translation>
+    </message>
+    <message>
+        <source>Peak/%1</source>
+        <translation>峰值/%1</translation>
+    </message>
+    <message>
+        <source>Delay mean ms</source>
+        <translation>平均延迟 ms</translation>
+    </message>
+    <message>
+        <source>Delay max ms</source>
+        <translation>最大延迟 ms</translation>
+    </message>
+    <message>
+        <source>The most requests admitted in any span of %1 (the busiest window, shaded in the charts)</source>
+        <translation>任意 %1 时间段内放行的最多请求数（即最繁忙窗口，在图表中以阴影标出）</translation>
+    </message>
+    <message>
+        <source>The same on release times (admission + delay): the leaky bucket&apos;s output</source>
+        <translation>按放出时间（放行 + 延迟）计算的同一指标：即漏桶的输出</translation>
+    </message>
+    <message>
+        <source>The most requests admitted in one bin of %1</source>
+        <translation>单个 %1 分箱内放行的最多请求数</translation>
+    </message>
+    <message>
+        <source>The delay the leaky bucket asks an admitted request to wait</source>
+        <translation>漏桶要求已放行请求等待的延迟</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationPage</name>
+    <message>
+        <source>Simulation</source>
+        <translation>仿真</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run the scenario through every rule (Ctrl+R)</source>
+        <translation>让场景流量通过每条限流规则（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the charts as PNG or SVG, or the time series as CSV (Ctrl+E)</source>
+        <translation>将图表保存为 PNG 或 SVG，或将时间序列保存为 CSV（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Every rule decides the same traffic on its own, on a virtual clock: see where each one lets bursts through and where it smooths them.</source>
+        <translation>每条限流规则在虚拟时钟上独立判定同一流量：看看每条规则在何处放过突发、在何处将其平滑。</translation>
+    </message>
+    <message>
+        <source>Choose a preset or edit the scenario, then Run.</source>
+        <translation>选择一个预设或编辑场景，然后点击“运行”。</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Choose a preset…</source>
+        <translation>选择预设…</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Open a scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>Scenarios (*.json *.yaml *.yml)</source>
+        <translation>场景 (*.json *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save the scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>JSON scenario (*.json)</source>
+        <translation>JSON 场景 (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved the scenario to %1</source>
+        <translation>已将场景保存到 %1</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>e.g. my burst</source>
+        <translation>例如 my burst</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>e.g. 30s, 5m</source>
+        <translation>例如 30s、5m</translation>
+    </message>
+    <message>
+        <source>Bin</source>
+        <translation>分箱</translation>
+    </message>
+    <message>
+        <source>one chart point per bin, e.g. 100ms</source>
+        <translation>每个分箱对应一个图表点，例如 100ms</translation>
+    </message>
+    <message>
+        <source>Measure window</source>
+        <translation>测量窗口</translation>
+    </message>
+    <message>
+        <source>span of &quot;max in window&quot;, e.g. 10s</source>
+        <translation>“窗口内最大值”的时间跨度，例如 10s</translation>
+    </message>
+    <message>
+        <source>Subjects</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>clients 10.0.0.1, …; default 1</source>
+        <translation>客户端 10.0.0.1, …；默认 1</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>same seed, same traffic; default 1</source>
+        <translation>相同种子产生相同流量；默认 1</translation>
+    </message>
+    <message>
+        <source>Traffic patterns</source>
+        <translation>流量模式</translation>
+    </message>
+    <message>
+        <source>Add pattern</source>
+        <translation>添加流量模式</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Rate</source>
+        <translation>速率</translation>
+    </message>
+    <message>
+        <source>requests per time, e.g. 20/s</source>
+        <translation>单位时间请求数，例如 20/s</translation>
+    </message>
+    <message>
+        <source>From rate</source>
+        <translation>起始速率</translation>
+    </message>
+    <message>
+        <source>e.g. 1/s</source>
+        <translation>例如 1/s</translation>
+    </message>
+    <message>
+        <source>To rate</source>
+        <translation>目标速率</translation>
+    </message>
+    <message>
+        <source>e.g. 50/s</source>
+        <translation>例如 50/s</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>时刻</translation>
+    </message>
+    <message>
+        <source>e.g. 9.9s</source>
+        <translation>例如 9.9s</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>requests in the burst, e.g. 100</source>
+        <translation>突发的请求数，例如 100</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>分布时长</translation>
+    </message>
+    <message>
+        <source>e.g. 100ms; empty: at once</source>
+        <translation>例如 100ms；留空：一次性发出</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>empty: the start</source>
+        <translation>留空：从开始</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>empty: the end</source>
+        <translation>留空：到结束</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>empty: any of the subjects</source>
+        <translation>留空：任一主体</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>CSV of t_ms,subject lines</source>
+        <translation>每行为 t_ms,subject 的 CSV</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>限流规则</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>添加规则</translation>
+    </message>
+    <message>
+        <source>Use the rules from the Rules page</source>
+        <translation>使用“限流规则”页面中的规则</translation>
+    </message>
+    <message>
+        <source>No rules on the Rules page yet</source>
+        <translation>“限流规则”页面中还没有规则</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>e.g. hello-per-ip</source>
+        <translation>例如 hello-per-ip</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>算法</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>global, ip, user, header:Name, param:name</source>
+        <translation>global、ip、user、header:Name、param:name</translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation>限流次数</translation>
+    </message>
+    <message>
+        <source>requests per window, e.g. 100</source>
+        <translation>每个时间窗口的请求数，例如 100</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>时间窗口</translation>
+    </message>
+    <message>
+        <source>e.g. 10s</source>
+        <translation>例如 10s</translation>
+    </message>
+    <message>
+        <source>refill or leak rate, e.g. 10/s</source>
+        <translation>补充或漏出速率，例如 10/s</translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation>突发容量</translation>
+    </message>
+    <message>
+        <source>bucket capacity, e.g. 20</source>
+        <translation>桶容量，例如 20</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>In-process twins (fast, no Redis)</source>
+        <translation>进程内孪生实现（快速，无需 Redis）</translation>
+    </message>
+    <message>
+        <source>The real scripts on the connected Redis</source>
+        <translation>已连接 Redis 上的真实脚本</translation>
+    </message>
+    <message>
+        <source>Both give identical decisions. On Redis the run writes under a prefix of its own and removes its keys afterwards.</source>
+        <translation>两者的判定结果完全相同。在 Redis 上运行时，会写入专用前缀下的键，并在结束后删除这些键。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Using the %n rule(s) of the Rules page.</source>
+        <translation>
+            <numerusform>使用“限流规则”页面中的 %n 条规则。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>burst of %1 at %2</source>
+        <translation>在 %2 突发 %1 个请求</translation>
+    </message>
+    <message>
+        <source> over %1</source>
+        <translation>，分布在 %1 内</translation>
+    </message>
+    <message>
+        <source>ramp %1 → %2</source>
+        <translation>爬升 %1 → %2</translation>
+    </message>
+    <message>
+        <source>replay %1</source>
+        <translation>回放 %1</translation>
+    </message>
+    <message>
+        <source>, %1 to %2</source>
+        <translation>，%1 至 %2</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>end</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>%1, burst %2</source>
+        <translation>%1，突发容量 %2</translation>
+    </message>
+    <message>
+        <source>%1 per %2</source>
+        <translation>每 %2 %1 次</translation>
+    </message>
+    <message>
+        <source>%1 · %2 %3, %4</source>
+        <translation>%1 · %2 %3，%4</translation>
+    </message>
+    <message>
+        <source>Pattern %1: %2</source>
+        <translation>流量模式 %1：%2</translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <translation>规则 %1：%2</translation>
+    </message>
+    <message>
+        <source>Fix the problems marked in the scenario first</source>
+        <translation>请先修正场景中标出的问题</translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation>已加载 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
+        <translation>
+            <numerusform>场景中有 %n 个问题，已在相应字段旁标出；场景未保存。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: scenarios are saved as JSON; give the file a .json name</source>
+        <translation>%1：场景以 JSON 格式保存；请使用 .json 文件名</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replace the scenario&apos;s rules with the %n rule(s) of the Rules page</source>
+        <translation>
+            <numerusform>用“限流规则”页面中的 %n 条规则替换场景中的规则</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fix the problems marked in the scenario first.</source>
+        <translation>请先修正场景中标出的问题。</translation>
+    </message>
+    <message>
+        <source>Not connected to Redis: connect on the Connection page, or run on the in-process twins.</source>
+        <translation>未连接到 Redis：请在“连接”页面连接，或使用进程内孪生实现运行。</translation>
+    </message>
+    <message>
+        <source>Nothing was run.</source>
+        <translation>未运行任何内容。</translation>
+    </message>
+    <message>
+        <source>Generating about %1 requests…</source>
+        <translation>正在生成约 %1 个请求…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Deciding: %1 of %2 requests through every rule</source>
+        <translation>正在判定：%2 个请求中的 %1 个已通过每条限流规则</translation>
+    </message>
+    <message>
+        <source>the scripts in Redis</source>
+        <translation>Redis 中的脚本</translation>
+    </message>
+    <message>
+        <source>the in-process twins</source>
+        <translation>进程内孪生实现</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 of %2 requests; the charts show what was decided until then.</source>
+        <translation>在 %2 个请求中的第 %1 个后已取消；图表显示截至此时的判定结果。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s keys were removed from Redis.</source>
+        <translation>本次运行的键已从 Redis 中删除。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 requests through %n rule(s) on %2 in %3 s.</source>
+        <translation>
+            <numerusform>%1 个请求在 %2 上通过 %n 条限流规则，耗时 %3 s。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Run a simulation first: there is nothing to export yet.</source>
+        <translation>请先运行仿真：目前还没有可导出的内容。</translation>
+    </message>
+    <message>
+        <source>Export the simulation</source>
+        <translation>导出仿真</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG 图形 (*.svg)</translation>
+    </message>
+    <message>
+        <source>CSV time series (*.csv)</source>
+        <translation>CSV 时间序列 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>%1: export to .png, .svg or .csv</source>
+        <translation>%1：请导出为 .png、.svg 或 .csv</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationRunner</name>
+    <message>
+        <source>the run stopped without a result</source>
+        <translation>运行已停止，但没有结果</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::TopSubjectsModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Denied share</source>
+        <translation>拒绝占比</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::TtlDelegate</name>
+    <message>
+        <source>∞ never</source>
+        <translation>∞ 永不过期</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>59 min 59 s</source>
+        <translation>59 min 59 s</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,254 @@
+// The whole console against a real Redis, as a user meets it: a profile, the rules pulled from
+// the store, live keys with never-expiring ones flagged in the navigation and the status bar,
+// a simulation, traffic on the monitor. Saves a screenshot of every page, in English and in
+// Simplified Chinese, into <build>/tests/screenshots/console-*.png (look at them after a change).
+#include "connection/connectioncontroller.h"
+#include "connection/connectionprofile.h"
+#include "connection/profilestore.h"
+#include "keys/keyspage.h"
+#include "language.h"
+#include "limiter/redislimiter.h"
+#include "load/loadgenerator.h"
+#include "mainwindow.h"
+#include "monitor/monitorpage.h"
+#include "rules/codec.h"
+#include "rules/rulespage.h"
+#include "rules/rulestore.h"
+#include "sim/simulationpage.h"
+#include "stats/statsflusher.h"
+#include "stats/statsrecorder.h"
+#include "testredis.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTranslator>
+
+using namespace sluice;
+using namespace sluice::ui;
+using sluice::rules::Loaded;
+using sluice::rules::RuleStore;
+
+namespace {
+
+const QByteArray keyPrefix = "rate_limit:";
+
+QString shot(const QString &name)
+{
+    QDir().mkpath(QStringLiteral("screenshots"));
+    return QStringLiteral("screenshots/console-%1.png").arg(name);
+}
+
+} // namespace
+
+class TestConsole : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTestConsole"));
+        QSettings().clear();
+        m_redis.emplace(test::connect());
+        wipe();
+        const Loaded loaded =
+            rules::loadFile(QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/rules.json"));
+        QVERIFY(loaded.ok());
+        m_rules = loaded.set;
+        QVERIFY(RuleStore().push(*m_redis, m_rules, true).ok());
+        plantKeys();
+    }
+
+    void cleanupTestCase()
+    {
+        wipe();
+        QSettings().clear();
+    }
+
+    // Every page, in English, with the data a user of this server would see.
+    void tourInEnglish()
+    {
+        QString error;
+        QVERIFY2(Language::install(qApp, QStringLiteral("en"), &error), qPrintable(error));
+        tour(QStringLiteral("en"));
+    }
+
+    // The same in Simplified Chinese (--lang zh_CN): the navigation and the pages speak it.
+    void tourInChinese()
+    {
+        QString error;
+        QVERIFY2(Language::install(qApp, QStringLiteral("zh_CN"), &error), qPrintable(error));
+        tour(QStringLiteral("zh_CN"));
+    }
+
+    void languageChoice()
+    {
+        QString error;
+        QCOMPARE(Language::choose(QStringLiteral("zh"), &error), QStringLiteral("zh_CN"));
+        QCOMPARE(Language::choose(QStringLiteral("zh-CN"), &error), QStringLiteral("zh_CN"));
+        QCOMPARE(Language::choose(QStringLiteral("EN"), &error), QStringLiteral("en"));
+        QVERIFY(error.isEmpty());
+        QVERIFY(Language::choose(QStringLiteral("klingon"), &error).isEmpty());
+        QVERIFY2(error.contains(QStringLiteral("klingon")) &&
+                     error.contains(QStringLiteral("zh_CN")),
+                 qPrintable(error));
+    }
+
+private:
+    void tour(const QString &lang)
+    {
+        const bool zh = lang == QLatin1String("zh_CN");
+        QSettings().clear();
+        MainWindow w;
+        auto *store = w.findChild<ProfileStore *>();
+        QVERIFY(store);
+        ConnectionProfile p;
+        const Endpoint e = test::redisEndpoint();
+        p.name = QStringLiteral("staging");
+        p.host = e.host;
+        p.port = e.port;
+        p.db = e.db;
+        const QString id = store->save(p, {});
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.connection()->connectTo(id);
+        QTRY_VERIFY_WITH_TIMEOUT(w.connection()->state().isUp(), 10000);
+
+        auto *nav = w.findChild<QListWidget *>(QStringLiteral("navigation"));
+        QVERIFY(nav);
+        if (zh) {
+            // The words of CONSOLE.md's table, where the navigation uses them.
+            QCOMPARE(nav->item(0)->text(), QStringLiteral("连接"));
+            QCOMPARE(nav->item(1)->text(), QStringLiteral("限流规则"));
+            QCOMPARE(nav->item(3)->text(), QStringLiteral("仿真"));
+        } else {
+            QCOMPARE(nav->item(1)->text(), QStringLiteral("Rules"));
+        }
+
+        // The Rules page pulls the store's rules at connect.
+        QTRY_COMPARE_WITH_TIMEOUT(int(w.rulesPage()->rules().rules.size()),
+                                  int(m_rules.rules.size()), 10000);
+        // The Keys page scans with them: the planted keys that never expire show in the
+        // navigation's badge and the status bar's headline.
+        auto *health = w.findChild<QLabel *>(QStringLiteral("healthHeadline"));
+        QVERIFY(health);
+        QTRY_VERIFY_WITH_TIMEOUT(health->isVisible(), 15000);
+        QVERIFY2(nav->item(2)->text().contains(QString::number(m_neverExpiring)),
+                 qPrintable(nav->item(2)->text()));
+        if (!zh) {
+            QVERIFY2(health->text().contains(
+                         QStringLiteral("%1 keys never expire").arg(m_neverExpiring)),
+                     qPrintable(health->text()));
+        }
+
+        // Traffic for the monitor: a few seconds of real decisions, flushed as the engine does.
+        generateTraffic();
+
+        // The simulation of the boundary burst.
+        QString error;
+        QVERIFY2(w.simulationPage()->loadPreset(QStringLiteral("boundary-burst"), &error),
+                 qPrintable(error));
+        QSignalSpy ran(w.simulationPage(), &SimulationPage::runFinished);
+        w.simulationPage()->run();
+        QVERIFY(ran.wait(30000) || ran.count() > 0);
+
+        for (int i = 0; i < nav->count(); ++i) {
+            w.showPage(i);
+            if (i == MainWindow::MonitorPageIndex) {
+                w.monitorPage()->refresh();
+                QTest::qWait(1500); // one read of the stats and the limited subjects
+            } else {
+                QTest::qWait(200);
+            }
+            const QString page = w.findChild<QStackedWidget *>(QStringLiteral("pages"))
+                                     ->currentWidget()
+                                     ->objectName()
+                                     .chopped(4); // "rulesPage" -> "rules"
+            QVERIFY(w.grab().save(shot(page + (zh ? QStringLiteral("-zh") : QString()))));
+        }
+        w.close();
+    }
+
+    void plantKeys()
+    {
+        // Through the real scripts: the state a service would leave.
+        RedisLimiter limiter(test::connect());
+        const auto decide = [&](const QString &rule, const QByteArray &subject, int n) {
+            const Rule *r = m_rules.find(rule);
+            QVERIFY(r);
+            const Policy policy = r->policy();
+            for (int i = 0; i < n; ++i) {
+                Request req;
+                req.policy = &policy;
+                req.key = policy.keyFor(subject);
+                QVERIFY(limiter.decide(req).ok());
+            }
+        };
+        decide(QStringLiteral("hello-per-ip"), "203.0.113.7", 3);
+        decide(QStringLiteral("hello-per-ip"), "198.51.100.23", 1);
+        decide(QStringLiteral("api-global"), "global", 40);
+        decide(QStringLiteral("export-queue"), "u-1077", 12);
+        decide(QStringLiteral("search-per-key"), "k-3390", 25);
+        decide(QStringLiteral("login-per-ip"), "45.83.64.1", 6);
+        // The classic bug: counters written without a TTL (an INCR after expiry).
+        for (const QByteArray subject : {"192.0.2.44", "192.0.2.45", "198.51.100.9"}) {
+            const QByteArray key = keyPrefix + "hello-per-ip:{" + subject + "}";
+            QVERIFY(m_redis->command({"HSET", key, "c", "3", "s", "1796094789473000"}).ok());
+        }
+        m_neverExpiring = 3;
+    }
+
+    void generateTraffic()
+    {
+        stats::StatsRecorder recorder;
+        stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
+        flusher.start();
+        load::LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules = m_rules;
+        o.ruleIds = {QStringLiteral("hello-per-ip"), QStringLiteral("login-per-ip")};
+        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
+        o.pattern.rate = Rate{200, 1'000'000};
+        o.durationUs = 3'000'000;
+        o.threads = 2;
+        o.subjects = 20;
+        o.recorder = &recorder;
+        load::LoadGenerator generator(o);
+        QVERIFY(generator.start().ok());
+        QTRY_VERIFY_WITH_TIMEOUT(generator.progress().finished, 15000);
+        generator.wait();
+        flusher.stop();
+        QVERIFY(generator.progress().allowed > 0);
+        QVERIFY(generator.progress().denied > 0);
+    }
+
+    // The store, the stats and every key under the rules' prefix: this server is the test's.
+    void wipe()
+    {
+        for (const char *pattern : {"rate_limit:*", "{sluice}:*"}) {
+            QByteArray cursor = "0";
+            do {
+                auto r = m_redis->command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+                QVERIFY(r.ok());
+                cursor = r->elements.at(0).str;
+                for (const auto &k : r->elements.at(1).elements) {
+                    QVERIFY(m_redis->command({"UNLINK", k.str}).ok());
+                }
+            } while (cursor != "0");
+        }
+    }
+
+    std::optional<Connection> m_redis;
+    RuleSet m_rules;
+    int m_neverExpiring = 0;
+};
+
+QTEST_MAIN(TestConsole)
+#include "tst_console.moc"
