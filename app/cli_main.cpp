@@ -19,11 +19,13 @@ const char *usageText =
     "\n"
     "commands:\n"
     "  check   make real rate-limit decisions through the scripts in Redis\n"
-    "  rules   validate, export (json, yaml, nginx, envoy, kong), push to and pull from Redis\n"
+    "  rules   validate, export (json, yaml, nginx, nginx-auth, envoy, kong), push to and pull\n"
+    "          from Redis\n"
     "  bench   decisions/s per algorithm beside redis-benchmark running the same script\n"
     "  simulate every rule of a scenario on the same traffic, in process or on Redis\n"
     "  keys    list limiter keys with decoded state and health; keys fix sets TTLs from rules\n"
     "  load    real decisions in real time from N threads following a traffic pattern\n"
+    "  serve   HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz\n"
     "\n"
     "Exit status: 0 success (a denial is a result), 1 runtime failure, 2 bad usage.\n"
     "See README.md and the design's FORMATS.md for every option.\n";
@@ -68,11 +70,6 @@ int main(int argc, char **argv)
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
         std::fputs(usageText, stdout);
         return sluice::cli::exitOk;
-    }
-    if (cmd == "serve" || cmd == "load") {
-        return sluice::cli::fail(QString::fromUtf8(cmd),
-                                 QStringLiteral("this command is not in this version yet"),
-                                 sluice::cli::exitUsage);
     }
     std::fputs(usageText, stderr);
     return cmd.isEmpty()
