@@ -307,6 +307,18 @@ private Q_SLOTS:
         QTest::keyClicks(count, u"1000000000000"_s);
         QVERIFY(countError->isVisible());
         QVERIFY2(countError->text().contains(u"1000000000000"_s), qPrintable(countError->text()));
+        // The burst's other fields are laid out below the message, not under or over it (Qt
+        // 6.4's QFormLayout, with rows hidden, lost the Spread row here and wrote past its
+        // buffers).
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        auto *spread = page.findChild<QLineEdit *>(u"traffic.spread"_s);
+        QVERIFY(spread->isVisible());
+        QCOMPARE(spread->text(), u"100ms"_s);
+        const auto top = [&page](QWidget *w) { return w->mapTo(&page, QPoint(0, 0)).y(); };
+        QVERIFY2(
+            top(spread) >= top(countError) + countError->height(),
+            qPrintable(
+                u"%1 < %2 + %3"_s.arg(top(spread)).arg(top(countError)).arg(countError->height())));
 
         // A rule's limit.
         page.findChild<QListWidget *>(u"ruleList"_s)->setCurrentRow(0);
@@ -316,6 +328,8 @@ private Q_SLOTS:
         QTest::keyClicks(limit, u"0"_s);
         QVERIFY(limitError->isVisible());
         QVERIFY(!page.saveScenarioFile(QDir::tempPath() + u"/never.json"_s, nullptr));
+        // As a user would see it: after the layout requests of the messages just shown.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QVERIFY(page.grab().save(screenshotDir() + u"/simulation-bad-fields.png"_s));
 
         // The Redis engine without a connection: said beside the engine.

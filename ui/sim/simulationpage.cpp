@@ -13,7 +13,7 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
@@ -110,6 +110,22 @@ bool integerKey(const QString &key)
 {
     return key == u"count"_s || key == u"seed"_s || key == u"subjects"_s || key == u"limit"_s ||
            key == u"burst"_s;
+}
+
+// The next free row of a form grid (QGridLayout::rowCount() is 1 when it is empty).
+int nextRow(const QGridLayout *grid)
+{
+    return grid->count() == 0 ? 0 : grid->rowCount();
+}
+
+// A label beside its field, right-aligned, at the height of the field's first line.
+void addLabelled(QGridLayout *grid, QLabel *label, QWidget *field, int firstLineHeight)
+{
+    const int row = nextRow(grid);
+    label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    label->setMinimumHeight(firstLineHeight);
+    grid->addWidget(label, row, 0, Qt::AlignRight | Qt::AlignTop);
+    grid->addWidget(field, row, 1);
 }
 
 void put(QJsonObject &o, const QString &key, const QString &raw)
@@ -242,7 +258,7 @@ SimulationPage::~SimulationPage()
     m_chartView = nullptr;
 }
 
-SimulationPage::Field SimulationPage::addField(QFormLayout *form, const QString &objectPrefix,
+SimulationPage::Field SimulationPage::addField(QGridLayout *form, const QString &objectPrefix,
                                                const QString &key, const QString &label,
                                                const QString &hint)
 {
@@ -261,8 +277,15 @@ SimulationPage::Field SimulationPage::addField(QFormLayout *form, const QString 
     box->addWidget(f.error);
     f.label = new QLabel(label, form->parentWidget());
     f.label->setBuddy(f.edit);
-    form->addRow(f.label, f.row);
+    addLabelled(form, f.label, f.row, f.edit->sizeHint().height());
     return f;
+}
+
+void SimulationPage::setFieldShown(const Field &f, bool shown)
+{
+    // A grid row whose widgets are all hidden takes no space and no spacing.
+    f.label->setVisible(shown);
+    f.row->setVisible(shown);
 }
 
 QWidget *SimulationPage::buildEditor()
@@ -271,13 +294,14 @@ QWidget *SimulationPage::buildEditor()
     auto *box = new QVBoxLayout(w);
     box->setContentsMargins(0, 0, 8, 0);
     box->setSpacing(6);
-    const auto newForm = [w] {
-        auto *form = new QFormLayout;
-        form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // Label | field grids, placed in the editor where they are made (so that the fields made
+    // next have their parent widget). Not QFormLayout: see m_patternForm.
+    const auto newForm = [box] {
+        auto *form = new QGridLayout;
         form->setHorizontalSpacing(10);
         form->setVerticalSpacing(4);
-        Q_UNUSED(w);
+        form->setColumnStretch(1, 1);
+        box->addLayout(form);
         return form;
     };
 
@@ -357,7 +381,6 @@ QWidget *SimulationPage::buildEditor()
                                                tr("clients 10.0.0.1, …; default 1")));
     m_topFields.insert(u"seed"_s, addField(topForm, topPrefix, u"seed"_s, tr("Seed"),
                                            tr("same seed, same traffic; default 1")));
-    box->addLayout(topForm);
 
     // Traffic patterns: a list and the selected one's fields.
     box->addSpacing(6);
@@ -385,7 +408,8 @@ QWidget *SimulationPage::buildEditor()
     for (const QString &k : sim::TrafficPattern::kindNames()) {
         m_patternKind->addItem(k, k);
     }
-    m_patternForm->addRow(tr("Pattern"), m_patternKind);
+    addLabelled(m_patternForm, new QLabel(tr("Pattern"), w), m_patternKind,
+                m_patternKind->sizeHint().height());
     const QString pPrefix = u"traffic."_s;
     m_patternFields.insert(u"rate"_s, addField(m_patternForm, pPrefix, u"rate"_s, tr("Rate"),
                                                tr("requests per time, e.g. 20/s")));
@@ -407,7 +431,6 @@ QWidget *SimulationPage::buildEditor()
                                                   tr("Subject"), tr("empty: any of the subjects")));
     m_patternFields.insert(u"file"_s, addField(m_patternForm, pPrefix, u"file"_s, tr("File"),
                                                tr("CSV of t_ms,subject lines")));
-    box->addLayout(m_patternForm);
 
     // Rules: a list and the selected one's fields.
     box->addSpacing(6);
@@ -443,7 +466,8 @@ QWidget *SimulationPage::buildEditor()
     for (const Algorithm a : algorithm::all) {
         m_algorithm->addItem(algorithm::name(a), algorithm::name(a));
     }
-    m_ruleForm->addRow(tr("Algorithm"), m_algorithm);
+    addLabelled(m_ruleForm, new QLabel(tr("Algorithm"), w), m_algorithm,
+                m_algorithm->sizeHint().height());
     {
         Field f = addField(m_ruleForm, rPrefix, u"scope"_s, tr("Scope"),
                            tr("global, ip, user, header:Name, param:name"));
@@ -457,7 +481,6 @@ QWidget *SimulationPage::buildEditor()
                                             tr("refill or leak rate, e.g. 10/s")));
     m_ruleFields.insert(u"burst"_s, addField(m_ruleForm, rPrefix, u"burst"_s, tr("Burst"),
                                              tr("bucket capacity, e.g. 20")));
-    box->addLayout(m_ruleForm);
 
     // The engine.
     box->addSpacing(6);
@@ -746,7 +769,7 @@ void SimulationPage::showPattern()
     m_filling = false;
     for (auto it = m_patternFields.cbegin(); it != m_patternFields.cend(); ++it) {
         const bool shown = has && keys.contains(it.key());
-        m_patternForm->setRowVisible(it->row, shown);
+        setFieldShown(*it, shown);
         it->edit->setText(p.values.value(it.key()));
         const QString error = has && size_t(row) < m_patternErrors.size()
                                   ? m_patternErrors[size_t(row)].value(it.key())
@@ -770,7 +793,7 @@ void SimulationPage::showRule()
     m_filling = false;
     for (auto it = m_ruleFields.cbegin(); it != m_ruleFields.cend(); ++it) {
         const bool shown = has && keys.contains(it.key());
-        m_ruleForm->setRowVisible(it->row, shown);
+        setFieldShown(*it, shown);
         it->edit->setText(r.values.value(it.key()));
         const QString error = has && size_t(row) < m_ruleErrors.size()
                                   ? m_ruleErrors[size_t(row)].value(it.key())

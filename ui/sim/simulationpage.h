@@ -13,7 +13,7 @@
 #include <vector>
 
 class QComboBox;
-class QFormLayout;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -92,8 +92,9 @@ private:
     };
 
     QWidget *buildEditor();
-    Field addField(QFormLayout *form, const QString &objectPrefix, const QString &key,
+    Field addField(QGridLayout *form, const QString &objectPrefix, const QString &key,
                    const QString &label, const QString &hint);
+    static void setFieldShown(const Field &f, bool shown);
     void showScenario(const sim::Scenario &s, const QString &baseDir);
     void showPattern();
     void showRule();
@@ -133,14 +134,18 @@ private:
     QListWidget *m_patternList = nullptr;
     QLabel *m_trafficError = nullptr;
     QComboBox *m_patternKind = nullptr;
-    QFormLayout *m_patternForm = nullptr;
+    // The forms are QGridLayouts of label | field rows, not QFormLayouts: Qt 6.4's
+    // QFormLayout writes out of bounds (heap corruption, crashes much later) when it lays out
+    // hidden rows (setRowVisible) next to height-for-width ones (the fields' word-wrapped
+    // error labels).
+    QGridLayout *m_patternForm = nullptr;
     QHash<QString, Field> m_patternFields;
     QListWidget *m_ruleList = nullptr;
     QLabel *m_rulesError = nullptr;
     QComboBox *m_algorithm = nullptr;
     QComboBox *m_scope = nullptr;
     QLabel *m_scopeError = nullptr;
-    QFormLayout *m_ruleForm = nullptr;
+    QGridLayout *m_ruleForm = nullptr;
     QHash<QString, Field> m_ruleFields;
     QPushButton *m_useRules = nullptr;
     QComboBox *m_engine = nullptr;
