@@ -7,7 +7,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QFormLayout>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -25,6 +24,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <type_traits>
 
 #include <algorithm>
 #include <cmath>
@@ -158,11 +158,13 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     leftBox->addWidget(m_rulesError);
     leftBox->addSpacing(4);
     leftBox->addWidget(heading(tr("Traffic"), 1.0, left));
-    m_form = new QFormLayout;
-    m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // A grid, not a QFormLayout: Qt 6.4.2's QFormLayout writes past its buffers when rows are
+    // hidden (setRowVisible) beside rows whose height depends on their width (the fields'
+    // word-wrapped messages): found with valgrind on the Simulation page's identical editor.
+    m_form = new QGridLayout;
     m_form->setHorizontalSpacing(12);
     m_form->setVerticalSpacing(6);
+    m_form->setColumnStretch(1, 1);
     buildForm(left, m_form);
     leftBox->addLayout(m_form);
     m_plan = note(left);
@@ -332,18 +334,32 @@ QLabel *LoadPage::fieldError(QWidget *parent, const QString &name)
     return l;
 }
 
-void LoadPage::buildForm(QWidget *parent, QFormLayout *form)
+void LoadPage::buildForm(QWidget *parent, QGridLayout *form)
 {
+    // One row: the label right-aligned in column 0 (none: an empty cell), the field in 1.
+    const auto addRow = [form](QWidget *label, auto *field) {
+        const int row = form->rowCount();
+        if (label) {
+            form->addWidget(label, row, 0, Qt::AlignRight | Qt::AlignTop);
+        }
+        if constexpr (std::is_base_of_v<QLayout, std::remove_pointer_t<decltype(field)>>) {
+            form->addLayout(field, row, 1);
+        } else {
+            form->addWidget(field, row, 1);
+        }
+    };
     m_kind = new QComboBox(parent);
     m_kind->setObjectName(QStringLiteral("patternCombo"));
     m_kind->addItem(tr("Constant"), int(sim::TrafficPattern::Kind::Constant));
     m_kind->addItem(tr("Burst"), int(sim::TrafficPattern::Kind::Burst));
     m_kind->addItem(tr("Poisson"), int(sim::TrafficPattern::Kind::Poisson));
     m_kind->addItem(tr("Ramp"), int(sim::TrafficPattern::Kind::Ramp));
-    form->addRow(tr("&Pattern:"), m_kind);
+    auto *kindLabel = new QLabel(tr("&Pattern:"), parent);
+    kindLabel->setBuddy(m_kind);
+    addRow(kindLabel, m_kind);
     m_kindNote = note(parent);
     m_kindNote->setObjectName(QStringLiteral("patternNote"));
-    form->addRow(QString(), m_kindNote);
+    addRow(nullptr, m_kindNote);
 
     // Each field: the line edit, and under it the message when the value is wrong.
     auto field = [&](QLineEdit **edit, QLabel **error, const QString &name, const QString &label,
@@ -362,7 +378,10 @@ void LoadPage::buildForm(QWidget *parent, QFormLayout *form)
         v->addWidget(*error);
         auto *l = new QLabel(label, parent);
         l->setBuddy(*edit);
-        form->addRow(l, box);
+        // Aligned with the line edit, not with the message under it.
+        l->setMinimumHeight((*edit)->sizeHint().height());
+        addRow(l, box);
+        m_rowLabels.insert(box, l);
     };
     field(&m_rate, &m_rateError, QStringLiteral("rate"), tr("&Rate:"), QStringLiteral("200/s"),
           tr("e.g. 200/s, 5/100ms"), tr("Requests per period: N/s, N/m, N/<duration>"));
@@ -415,7 +434,8 @@ void LoadPage::buildForm(QWidget *parent, QFormLayout *form)
     numbers->addSpacing(4);
     numbers->addWidget(seedLabel);
     numbers->addWidget(m_seed);
-    form->addRow(threadsLabel, numbers);
+    threadsLabel->setMinimumHeight(m_threads->sizeHint().height());
+    addRow(threadsLabel, numbers);
 }
 
 void LoadPage::onKindChanged()
@@ -426,7 +446,11 @@ void LoadPage::onKindChanged()
     const bool ramp = kind == Kind::Ramp;
     const bool burst = kind == Kind::Burst;
     auto row = [&](QLineEdit *e, bool visible) {
-        m_form->setRowVisible(e->parentWidget(), visible);
+        // A grid row whose widgets are all hidden takes no space.
+        e->parentWidget()->setVisible(visible);
+        if (QLabel *l = m_rowLabels.value(e->parentWidget())) {
+            l->setVisible(visible);
+        }
     };
     row(m_rate, rate);
     row(m_fromRate, ramp);

@@ -4,6 +4,7 @@
 #include "rules/rule.h"
 #include "sim/trafficpattern.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <memory>
@@ -12,7 +13,7 @@
 class QChart;
 class QComboBox;
 class QDateTimeAxis;
-class QFormLayout;
+class QGridLayout;
 class QFrame;
 class QLabel;
 class QLineEdit;
@@ -67,7 +68,7 @@ Q_SIGNALS:
 
 private:
     enum class Field { Rate, FromRate, ToRate, From, To, At, Count, Spread, Duration };
-    void buildForm(QWidget *parent, QFormLayout *form);
+    void buildForm(QWidget *parent, QGridLayout *form);
     void onKindChanged();
     void validate();
     std::optional<sim::TrafficPattern> pattern(QString *error) const;
@@ -96,7 +97,8 @@ private:
     QLabel *m_rulesError;
     QComboBox *m_kind;
     QLabel *m_kindNote;
-    QFormLayout *m_form;
+    QGridLayout *m_form;
+    QHash<QWidget *, QLabel *> m_rowLabels; // a field row -> its label, to hide both
     QLineEdit *m_rate;
     QLineEdit *m_fromRate;
     QLineEdit *m_toRate;
