@@ -303,6 +303,8 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     connect(m_controller, &ConnectionController::passwordNeeded, this,
             &ConnectionPage::askPassword);
     connect(store, &ProfileStore::passwordStored, this, &ConnectionPage::onPasswordStored);
+    // Profiles saved elsewhere (another page, a test, an import) show up here too.
+    connect(store, &ProfileStore::profilesChanged, this, &ConnectionPage::reloadList);
     connect(m_controller->sandbox(), &Sandbox::statusChanged, this, &ConnectionPage::updateSandbox);
 
     reloadList();
