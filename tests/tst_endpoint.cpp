@@ -46,6 +46,44 @@ private Q_SLOTS:
         QVERIFY(!e->safeUrl().contains(QStringLiteral("s3cret")));
     }
 
+    void otherForms()
+    {
+        auto tls = Endpoint::parse(u"rediss://alice:s3cret@cache.example:6380/2"_s);
+        QVERIFY(tls.ok());
+        QVERIFY(tls->tls.enabled);
+        QCOMPARE(tls->port, quint16(6380));
+        QCOMPARE(tls->db, 2);
+        QCOMPARE(tls->safeUrl(), u"rediss://alice@cache.example:6380/2"_s);
+        QVERIFY(tls->display().contains(u"TLS"_s));
+
+        auto sock = Endpoint::parse(u"unix:///run/redis/redis.sock?db=3"_s);
+        QVERIFY(sock.ok());
+        QCOMPARE(sock->kind, Endpoint::Kind::Unix);
+        QCOMPARE(sock->socketPath, u"/run/redis/redis.sock"_s);
+        QCOMPARE(sock->db, 3);
+        QCOMPARE(sock->safeUrl(), u"unix:///run/redis/redis.sock?db=3"_s);
+        QVERIFY(sock->isLocal());
+
+        auto sockAuth = Endpoint::parse(u"unix://:s3cret@/tmp/r.sock"_s);
+        QVERIFY(sockAuth.ok());
+        QCOMPARE(sockAuth->password, u"s3cret"_s);
+        QCOMPARE(sockAuth->socketPath, u"/tmp/r.sock"_s);
+
+        auto sen = Endpoint::parse(u"redis+sentinel://:s3cret@10.0.0.1,10.0.0.2:26380/mymaster/4"_s);
+        QVERIFY(sen.ok());
+        QCOMPARE(sen->kind, Endpoint::Kind::Sentinel);
+        QCOMPARE(sen->sentinels.size(), 2);
+        QCOMPARE(sen->sentinels[0], (HostPort{u"10.0.0.1"_s, 26379}));
+        QCOMPARE(sen->sentinels[1], (HostPort{u"10.0.0.2"_s, 26380}));
+        QCOMPARE(sen->masterName, u"mymaster"_s);
+        QCOMPARE(sen->db, 4);
+        QCOMPARE(sen->password, u"s3cret"_s);
+        QVERIFY(!sen->isLocal());
+        QVERIFY(!sen->safeUrl().contains(u"s3cret"_s));
+        QVERIFY(!sen->display().contains(u"s3cret"_s));
+        QCOMPARE(sen->safeUrl(), u"redis+sentinel://10.0.0.1:26379,10.0.0.2:26380/mymaster/4"_s);
+    }
+
     void bad_data()
     {
         QTest::addColumn<QString>("url");
@@ -54,10 +92,22 @@ private Q_SLOTS:
         QTest::newRow("no scheme") << u"127.0.0.1:6379"_s << u"scheme"_s;
         QTest::newRow("http") << u"http://h:6379"_s << u"'http' is not supported"_s;
         QTest::newRow("no host") << u"redis://:6379"_s << u"host"_s;
-        QTest::newRow("bad port") << u"redis://h:99999"_s << u"Invalid port"_s;
+        QTest::newRow("bad port") << u"redis://h:99999"_s << u"not between 1 and 65535"_s;
+        QTest::newRow("bad port with password")
+            << u"redis://u:s3cret@127.0.0.1:99999"_s << u"u:***@"_s;
+        QTest::newRow("space in password") << u"redis://u:s3c ret@h:x"_s << u"port 'x'"_s;
+        QTest::newRow("lone userinfo masked") << u"redis://s3cret@h:1/zz"_s << u"***@h"_s;
+        QTest::newRow("two hosts") << u"redis://h1:1,h2:2"_s << u"redis+sentinel"_s;
+        QTest::newRow("sentinel without master")
+            << u"redis+sentinel://:s3cret@h1:26379"_s << u"master name"_s;
+        QTest::newRow("unix relative") << u"unix://redis.sock"_s << u"absolute"_s;
+        QTest::newRow("unix bad db") << u"unix:///tmp/r.sock?db=x"_s << u"database 'x'"_s;
+        QTest::newRow("unix option") << u"unix:///tmp/r.sock?foo=1"_s << u"only db=N"_s;
+        QTest::newRow("unbracketed v6") << u"redis://::1:6379"_s << u"brackets"_s;
         QTest::newRow("port 0") << u"redis://h:0"_s << u"port 0"_s;
         QTest::newRow("bad db") << u"redis://h:1/x"_s << u"database 'x'"_s;
         QTest::newRow("query") << u"redis://h:1?x=1"_s << u"query"_s;
+        QTest::newRow("no scheme with password") << u"u:s3cret@h:1"_s << u"scheme"_s;
         QTest::newRow("password masked") << u"redis://u:s3cret@h:1/zz"_s << u"u:***@"_s;
     }
     void bad()

@@ -2,25 +2,94 @@
 
 #include "common/result.h"
 
+#include <QList>
 #include <QString>
 
 namespace sluice {
 
-// Where a Redis server is: parsed from redis://[user:pass@]host:port[/db] (ARCHITECTURE.md).
+// TLS for a connection (rediss://). Paths only: the files are read when connecting.
+struct TlsOptions
+{
+    bool enabled = false;
+    QString caFile;     // empty: the system's trust store
+    QString certFile;   // client certificate (PEM), with keyFile
+    QString keyFile;    // its private key (PEM)
+    QString serverName; // SNI and the name the certificate must carry; empty: the host
+    bool insecure = false; // no certificate check at all: warned about on every start
+};
+
+// An SSH tunnel to the Redis host, through a bastion (--ssh user@host[:port]).
+struct SshOptions
+{
+    QString user;
+    QString host; // empty: no tunnel
+    quint16 port = 22;
+    QString keyFile;        // empty: the SSH agent, then ~/.ssh's default keys
+    QString keyPassphrase;  // secret
+    QString password;       // secret; password authentication when set
+    QString knownHostsFile; // empty: ~/.ssh/known_hosts
+    bool acceptNew = false; // an unknown host key is accepted and written to knownHostsFile
+
+    bool isSet() const { return !host.isEmpty(); }
+    // user@host:port, for messages
+    QString display() const;
+};
+
+// host:port of one server (a sentinel, a seed node).
+struct HostPort
+{
+    QString host;
+    quint16 port = 0;
+    QString display() const;
+    friend bool operator==(const HostPort &, const HostPort &) = default;
+};
+
+// Where a Redis server is (ARCHITECTURE.md "Connections and topology"):
+//   redis://[user:pass@]host:port[/db]
+//   rediss://[user:pass@]host:port[/db]                       TLS
+//   unix:///path/to/redis.sock[?db=N]
+//   redis+sentinel://[user:pass@]host:port[,host:port...]/<master-name>[/db]
+// plus what flags add (TLS files, an SSH tunnel, a password from a file or REDISCLI_AUTH).
 struct Endpoint
 {
+    enum class Kind {
+        Tcp,      // host:port (plain or TLS)
+        Unix,     // socketPath
+        Sentinel, // ask `sentinels` for `masterName`; host/port then name the master found last
+    };
+    Kind kind = Kind::Tcp;
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 6379;
+    QString socketPath; // Unix
     int db = 0;
     QString user;     // empty: AUTH with the password only (legacy requirepass)
     QString password; // empty: no AUTH
 
+    QList<HostPort> sentinels; // Sentinel
+    QString masterName;        // Sentinel
+    QString sentinelUser;      // AUTH for the sentinels; empty password: try none, then the
+    QString sentinelPassword;  // master's credentials
+
+    TlsOptions tls;
+    SshOptions ssh;
+
     // Errors name the URL (without its password) and the part that is wrong.
     static Result<Endpoint> parse(const QString &url);
-    // host:port[/db] for messages and the status bar: never the password.
+    // Where it is, for messages and the status bar: never a password.
+    //   host:port[/db], /path/redis.sock[/db], master@h1:p1,h2:p2[/db]; " (TLS)" and
+    //   " via ssh user@bastion" added when they apply.
     QString display() const;
-    // redis://[user@]host:port[/db], without the password.
+    // The URL without its password: redis://[user@]host:port[/db], rediss://..., unix://...,
+    // redis+sentinel://...
     QString safeUrl() const;
+    // True when any secret (password, sentinel password, SSH password or passphrase) is set.
+    bool hasSecret() const;
+    // The loopback or local-socket check used for read-only defaults.
+    bool isLocal() const;
 };
+
+// A URL as the user typed it, with any password masked (user:***@, or ***@ for a lone
+// user-info part), for messages.
+QString maskedUrl(const QString &url);
 
 } // namespace sluice
