@@ -69,7 +69,8 @@ private Q_SLOTS:
         QCOMPARE(sockAuth->password, u"s3cret"_s);
         QCOMPARE(sockAuth->socketPath, u"/tmp/r.sock"_s);
 
-        auto sen = Endpoint::parse(u"redis+sentinel://:s3cret@10.0.0.1,10.0.0.2:26380/mymaster/4"_s);
+        auto sen =
+            Endpoint::parse(u"redis+sentinel://:s3cret@10.0.0.1,10.0.0.2:26380/mymaster/4"_s);
         QVERIFY(sen.ok());
         QCOMPARE(sen->kind, Endpoint::Kind::Sentinel);
         QCOMPARE(sen->sentinels.size(), 2);

@@ -1,28 +1,97 @@
 #include "connection.h"
 
 #include "errors.h"
+#include "stream.h"
 
 #include <hiredis/hiredis.h>
 
-#include <sys/time.h>
+#include <charconv>
+#include <cstring>
+
+using namespace std::chrono;
 
 namespace sluice {
 
 namespace {
 
-timeval toTimeval(std::chrono::milliseconds ms)
+constexpr size_t readChunk = 64 * 1024;
+
+// The size limits of the reply being read, for the reader's object functions below. The
+// reader runs on the calling thread, so a thread-local is enough (and needs no hiredis field
+// whose meaning changed between versions).
+struct ReplyLimits
 {
-    timeval tv{};
-    tv.tv_sec = time_t(ms.count() / 1000);
-    tv.tv_usec = suseconds_t((ms.count() % 1000) * 1000);
-    return tv;
+    qint64 maxElements = 0;
+    qint64 elements = 0;
+    bool exceeded = false;
+};
+thread_local ReplyLimits *tlLimits = nullptr;
+
+// hiredis's own object functions, taken from a reader it made, so that replies stay plain
+// redisReply values (callers walk them and free them with freeReplyObject).
+const redisReplyObjectFunctions &defaultFunctions()
+{
+    static const redisReplyObjectFunctions fns = [] {
+        redisReader *r = redisReaderCreate();
+        redisReplyObjectFunctions f = *r->fn;
+        redisReaderFree(r);
+        return f;
+    }();
+    return fns;
+}
+
+void *createArrayBounded(const redisReadTask *task, int elements)
+{
+    if (tlLimits) {
+        tlLimits->elements += std::max(elements, 0);
+        if (tlLimits->elements > tlLimits->maxElements) {
+            tlLimits->exceeded = true;
+            return nullptr; // the reader reports out of memory; we say why
+        }
+    }
+    return defaultFunctions().createArray(task, elements);
+}
+
+redisReplyObjectFunctions *boundedFunctions()
+{
+    static redisReplyObjectFunctions fns = [] {
+        redisReplyObjectFunctions f = defaultFunctions();
+        f.createArray = createArrayBounded;
+        return f;
+    }();
+    return &fns;
+}
+
+void appendDecimal(std::string &out, qint64 v)
+{
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, size_t(r.ptr - buf));
+}
+
+QString mib(qint64 bytes)
+{
+    return bytes >= (1 << 20) && bytes % (1 << 20) == 0 ? QStringLiteral("%1 MiB").arg(bytes >> 20)
+                                                        : QStringLiteral("%1 bytes").arg(bytes);
+}
+
+bool isDemotion(const redisReply *r)
+{
+    return r->type == REDIS_REPLY_ERROR && r->len >= 8 &&
+           (std::strncmp(r->str, "READONLY", 8) == 0 ||
+            (r->len >= 10 && std::strncmp(r->str, "MASTERDOWN", 10) == 0));
 }
 
 } // namespace
 
-void Connection::ContextDeleter::operator()(redisContext *c) const
+void Connection::ReaderDeleter::operator()(redisReader *r) const
 {
-    redisFree(c);
+    redisReaderFree(r);
+}
+
+void Connection::StreamDeleter::operator()(redis::Stream *s) const
+{
+    delete s;
 }
 
 void Connection::ReplyDeleter::operator()(redisReply *r) const
@@ -50,19 +119,47 @@ Result<Connection> Connection::open(const Endpoint &endpoint, Options options)
 
 Result<void> Connection::connectNow()
 {
-    m_ctx.reset();
+    m_stream.reset();
+    m_reader.reset();
+    m_out.clear();
+    m_replyBytes = 0;
     m_pending = 0;
     m_loaded.clear();
-    const QByteArray host = m_endpoint.host.toUtf8();
-    std::unique_ptr<redisContext, ContextDeleter> ctx(redisConnectWithTimeout(
-        host.constData(), m_endpoint.port, toTimeval(m_options.connectTimeout)));
-    if (!ctx || ctx->err) {
-        return redis::connectError(ctx.get(), m_endpoint);
+    m_stale = false;
+    m_failed =
+        Error::make(Error::Kind::Closed,
+                    QStringLiteral("not connected to Redis at %1").arg(m_endpoint.display()));
+    const auto deadline = redis::deadlineIn(m_options.connectTimeout);
+
+    Result<std::unique_ptr<redis::Stream>> stream =
+        Error::make(Error::Kind::Internal, QStringLiteral("no transport"));
+    const QString where = m_endpoint.display();
+    switch (m_endpoint.kind) {
+    case Endpoint::Kind::Unix:
+        stream = redis::Stream::connectUnix(m_endpoint.socketPath, where, deadline);
+        break;
+    case Endpoint::Kind::Sentinel:
+        return Error::make(Error::Kind::Invalid,
+                           QStringLiteral("Sentinel endpoints are not supported in this build"));
+    case Endpoint::Kind::Tcp:
+        stream = redis::Stream::connectTcp(m_endpoint.host, m_endpoint.port, where, deadline);
+        break;
     }
-    if (redisSetTimeout(ctx.get(), toTimeval(m_options.commandTimeout)) != REDIS_OK) {
-        return redis::connectError(ctx.get(), m_endpoint);
+    if (!stream) {
+        return fail(stream.error());
     }
-    m_ctx = std::move(ctx);
+    if (m_endpoint.tls.enabled) {
+        if (auto t = (*stream)->startTls(m_endpoint.tls, m_endpoint.host, deadline); !t) {
+            return fail(t.error());
+        }
+    }
+    m_stream.reset(stream->release());
+    m_reader.reset(redisReaderCreateWithFunctions(boundedFunctions()));
+    if (!m_in) {
+        m_in.reset(new char[readChunk]);
+    }
+    m_failed.reset();
+
     if (!m_endpoint.password.isEmpty()) {
         QList<QByteArray> auth{QByteArrayLiteral("AUTH")};
         if (!m_endpoint.user.isEmpty()) {
@@ -71,10 +168,9 @@ Result<void> Connection::connectNow()
         auth << m_endpoint.password.toUtf8();
         auto r = command(auth);
         if (!r) {
-            m_ctx.reset();
-            const Error &e = r.error();
+            const Error e = r.error();
             if (e.kind == Error::Kind::Auth || e.kind == Error::Kind::Reply) {
-                return Error::make(
+                return fail(Error::make(
                     Error::Kind::Auth,
                     QStringLiteral("Redis at %1 refused the credentials%2: %3; check the user "
                                    "name and password")
@@ -82,23 +178,22 @@ Result<void> Connection::connectNow()
                              m_endpoint.user.isEmpty()
                                  ? QString()
                                  : QStringLiteral(" of user '%1'").arg(m_endpoint.user),
-                             e.message));
+                             e.message)));
             }
-            return e;
+            return fail(e);
         }
     }
     if (m_endpoint.db != 0) {
         auto r = command({QByteArrayLiteral("SELECT"), QByteArray::number(m_endpoint.db)});
         if (!r) {
-            m_ctx.reset();
             if (r.error().kind == Error::Kind::Reply) {
-                return Error::make(Error::Kind::Invalid,
-                                   QStringLiteral("Redis at %1 cannot select database %2: %3")
-                                       .arg(m_endpoint.display())
-                                       .arg(m_endpoint.db)
-                                       .arg(r.error().message));
+                return fail(Error::make(Error::Kind::Invalid,
+                                        QStringLiteral("Redis at %1 cannot select database %2: %3")
+                                            .arg(m_endpoint.display())
+                                            .arg(m_endpoint.db)
+                                            .arg(r.error().message)));
             }
-            return r.error();
+            return fail(r.error());
         }
     }
     return {};
@@ -106,7 +201,7 @@ Result<void> Connection::connectNow()
 
 bool Connection::isBroken() const
 {
-    return !m_ctx || m_ctx->err != 0;
+    return m_failed.has_value() || !m_stream || m_stale;
 }
 
 Result<void> Connection::reconnect()
@@ -116,29 +211,49 @@ Result<void> Connection::reconnect()
 
 Error Connection::brokenError() const
 {
-    if (m_ctx) {
-        return redis::contextError(m_ctx.get(), m_endpoint);
+    if (m_failed) {
+        return *m_failed;
     }
     return Error::make(Error::Kind::Closed,
                        QStringLiteral("not connected to Redis at %1").arg(m_endpoint.display()));
 }
 
+Error Connection::fail(Error e)
+{
+    m_failed = e;
+    m_stream.reset();
+    m_reader.reset();
+    m_out.clear();
+    m_out.shrink_to_fit();
+    m_pending = 0;
+    m_replyBytes = 0;
+    return e;
+}
+
 void Connection::append(int argc, const char **argv, const size_t *argvlen)
 {
-    if (isBroken()) {
+    if (m_failed) {
         return; // readRaw() reports the error
     }
-    if (redisAppendCommandArgv(m_ctx.get(), argc, argv, argvlen) == REDIS_OK) {
-        ++m_pending;
+    m_out.push_back('*');
+    appendDecimal(m_out, argc);
+    m_out.append("\r\n", 2);
+    for (int i = 0; i < argc; ++i) {
+        m_out.push_back('$');
+        appendDecimal(m_out, qint64(argvlen[i]));
+        m_out.append("\r\n", 2);
+        m_out.append(argv[i], argvlen[i]);
+        m_out.append("\r\n", 2);
     }
+    ++m_pending;
 }
 
 void Connection::appendEncoded(const char *resp, size_t size)
 {
-    if (isBroken() || size == 0) {
+    if (m_failed || size == 0) {
         return; // readRaw() reports the error
     }
-    redisAppendFormattedCommand(m_ctx.get(), resp, size);
+    m_out.append(resp, size);
 }
 
 void Connection::append(const QList<QByteArray> &argv)
@@ -163,20 +278,144 @@ void Connection::append(const QList<QByteArray> &argv)
     append(int(argv.size()), ptrs, lens);
 }
 
+Result<void> Connection::flush()
+{
+    if (m_failed || !m_stream) {
+        return brokenError();
+    }
+    if (m_out.empty()) {
+        return {};
+    }
+    auto w =
+        m_stream->writeAll(m_out.data(), m_out.size(), redis::deadlineIn(m_options.commandTimeout));
+    if (!w) {
+        return fail(w.error());
+    }
+    // Keep the capacity for the next batch, unless one huge command grew it.
+    if (m_out.capacity() > (size_t(4) << 20)) {
+        m_out = std::string();
+    } else {
+        m_out.clear();
+    }
+    return {};
+}
+
+Result<redisReply *> Connection::takeBuffered()
+{
+    ReplyLimits limits{m_options.maxReplyElements, 0, false};
+    tlLimits = &limits;
+    void *raw = nullptr;
+    const int rc = redisReaderGetReply(m_reader.get(), &raw);
+    tlLimits = nullptr;
+    if (rc != REDIS_OK) {
+        if (limits.exceeded) {
+            return fail(Error::make(
+                Error::Kind::Protocol,
+                QStringLiteral("Redis at %1 sent a reply with more than %2 elements (the "
+                               "limit); it was not read, and the connection was closed")
+                    .arg(m_endpoint.display())
+                    .arg(m_options.maxReplyElements)));
+        }
+        return fail(Error::make(
+            Error::Kind::Protocol,
+            QStringLiteral("Redis at %1 sent something that is not the Redis protocol (%2)")
+                .arg(m_endpoint.display(),
+                     QString::fromLatin1(redisReaderGetError(m_reader.get())))));
+    }
+    if (raw) {
+        // Bytes still in the reader belong to the replies after this one.
+        m_replyBytes = qint64(m_reader->len - m_reader->pos);
+    }
+    return static_cast<redisReply *>(raw);
+}
+
+Result<void> Connection::feed(steady_clock::time_point deadline)
+{
+    auto n = m_stream->readSome(m_in.get(), readChunk, deadline);
+    if (!n) {
+        return fail(n.error());
+    }
+    m_replyBytes += qint64(*n);
+    if (m_replyBytes > m_options.maxReplyBytes) {
+        return fail(Error::make(
+            Error::Kind::Protocol,
+            QStringLiteral("Redis at %1 sent a reply larger than %2 (the limit); it was not "
+                           "read, and the connection was closed")
+                .arg(m_endpoint.display(), mib(m_options.maxReplyBytes))));
+    }
+    if (redisReaderFeed(m_reader.get(), m_in.get(), *n) != REDIS_OK) {
+        return fail(Error::make(Error::Kind::Internal,
+                                QStringLiteral("out of memory reading a reply from Redis at %1")
+                                    .arg(m_endpoint.display())));
+    }
+    return {};
+}
+
 Result<Connection::RawReply> Connection::readRaw()
 {
-    if (isBroken()) {
+    if (m_failed || !m_stream) {
         return brokenError();
     }
-    void *raw = nullptr;
-    if (redisGetReply(m_ctx.get(), &raw) != REDIS_OK || raw == nullptr) {
-        m_pending = 0;
+    if (auto f = flush(); !f) {
+        return f.error();
+    }
+    const auto deadline = redis::deadlineIn(m_options.commandTimeout);
+    for (;;) {
+        auto r = takeBuffered();
+        if (!r) {
+            return r.error();
+        }
+        if (*r) {
+            if (m_pending > 0) {
+                --m_pending;
+            }
+            if (isDemotion(*r)) {
+                m_stale = true;
+            }
+            return RawReply(*r);
+        }
+        if (auto f = feed(deadline); !f) {
+            return f.error();
+        }
+    }
+}
+
+Result<std::optional<Connection::RawReply>> Connection::waitReply(milliseconds wait, int wakeFd,
+                                                                  bool *woken)
+{
+    if (woken) {
+        *woken = false;
+    }
+    if (m_failed || !m_stream) {
         return brokenError();
     }
-    if (m_pending > 0) {
-        --m_pending;
+    if (auto f = flush(); !f) {
+        return f.error();
     }
-    return RawReply(static_cast<redisReply *>(raw));
+    const auto until = steady_clock::now() + wait;
+    for (;;) {
+        auto r = takeBuffered();
+        if (!r) {
+            return r.error();
+        }
+        if (*r) {
+            return std::optional<RawReply>(RawReply(*r));
+        }
+        auto w = m_stream->waitReadable(until, wakeFd);
+        if (!w) {
+            return fail(w.error());
+        }
+        if (*w != 1) {
+            if (woken && *w == 2) {
+                *woken = true;
+            }
+            return std::optional<RawReply>();
+        }
+        // Readable: the bytes are there (for TLS, at most a record's worth is awaited).
+        if (auto f = feed(std::max(until, redis::deadlineIn(m_options.commandTimeout))); !f) {
+            return f.error();
+        }
+    }
 }
 
 Reply Connection::toReply(const redisReply *r)

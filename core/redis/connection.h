@@ -11,15 +11,32 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
+#include <string>
 
-struct redisContext;
+struct redisReader;
 struct redisReply;
 
 namespace sluice {
 
-// One blocking hiredis connection (RAII). Not thread-safe: a Connection belongs to one thread
-// (a worker, a CLI command, a benchmark thread). After a transport error it is broken: every
-// call fails fast with the same error until reconnect() succeeds.
+namespace redis {
+class Stream;
+class SshTunnel;
+} // namespace redis
+
+// One blocking connection to one Redis server (RAII): our own socket (TCP, Unix, either one
+// under TLS, maybe through an SSH tunnel) and hiredis's reply reader, which is all of hiredis
+// that is used (docs/ARCHITECTURE.md "Transport"). Not thread-safe: a Connection belongs to
+// one thread (a worker, a CLI command, a benchmark thread).
+//
+// Every reply has a deadline (commandTimeout from when its reading starts, not per recv), and
+// every reply a size bound (maxReplyBytes, maxReplyElements): a server that trickles bytes or
+// announces a billion elements fails with an error and bounded memory.
+//
+// After a transport error it is broken: every call fails fast with the same error until
+// reconnect() succeeds. After a READONLY or MASTERDOWN reply (a master demoted by a failover)
+// it is stale: isBroken() says so, so that long-lived callers reconnect, which for a Sentinel
+// endpoint asks the sentinels again; replies already in flight can still be read.
 class Connection
 {
 public:
@@ -27,9 +44,12 @@ public:
     {
         std::chrono::milliseconds connectTimeout{2000};
         std::chrono::milliseconds commandTimeout{5000};
+        qint64 maxReplyBytes = qint64(512) << 20; // one reply, as sent (Redis's proto-max-bulk-len)
+        qint64 maxReplyElements = qint64(16) << 20; // array elements in one reply, nested included
     };
 
-    // Connects, AUTHs (user + password, or password only) and SELECTs the database.
+    // Connects (resolving a Sentinel master, opening an SSH tunnel, TLS as the endpoint says),
+    // AUTHs (user + password, or password only) and SELECTs the database.
     static Result<Connection> open(const Endpoint &endpoint, Options options);
     static Result<Connection> open(const Endpoint &endpoint) { return open(endpoint, Options{}); }
 
@@ -37,8 +57,11 @@ public:
     Connection &operator=(Connection &&) noexcept;
     ~Connection();
 
+    // For a Sentinel endpoint, host and port name the master this connection reached.
     const Endpoint &endpoint() const { return m_endpoint; }
     bool isBroken() const;
+    // READONLY/MASTERDOWN was seen: the server is no longer the master.
+    bool isStale() const { return m_stale; }
     Result<void> reconnect();
 
     // One command, one round trip. Error replies come back as Error values.
@@ -59,6 +82,14 @@ public:
     };
     using RawReply = std::unique_ptr<redisReply, ReplyDeleter>;
     Result<RawReply> readRaw();
+    // Sends what was appended, without reading.
+    Result<void> flush();
+    // For a subscriber: waits up to `wait` for one complete reply (a pub/sub message), or until
+    // `wakeFd` (if >= 0) is readable (then *woken is set). nullopt when none came: the connection
+    // stays usable, and a partial reply stays buffered. Transport errors break the connection as
+    // anywhere else.
+    Result<std::optional<RawReply>> waitReply(std::chrono::milliseconds wait, int wakeFd = -1,
+                                              bool *woken = nullptr);
     // Appends argv lists, reads as many replies, maps each. A transport error fails it all.
     Result<std::vector<Result<Reply>>> pipeline(const QList<QList<QByteArray>> &commands);
 
@@ -69,17 +100,33 @@ public:
     static Reply toReply(const redisReply *r);
 
 private:
-    struct ContextDeleter
+    struct ReaderDeleter
     {
-        void operator()(redisContext *c) const;
+        void operator()(redisReader *r) const;
+    };
+    struct StreamDeleter
+    {
+        void operator()(redis::Stream *s) const;
     };
     Connection(Endpoint endpoint, Options options);
     Result<void> connectNow();
     Error brokenError() const;
+    // Breaks the connection with `e` (closing the socket, dropping buffers) and returns it.
+    Error fail(Error e);
+    // One complete reply from the reader, or none yet; errors for protocol and size limits.
+    Result<redisReply *> takeBuffered();
+    Result<void> feed(std::chrono::steady_clock::time_point deadline);
 
     Endpoint m_endpoint;
     Options m_options;
-    std::unique_ptr<redisContext, ContextDeleter> m_ctx;
+    std::shared_ptr<redis::SshTunnel> m_tunnel;
+    std::unique_ptr<redis::Stream, StreamDeleter> m_stream;
+    std::unique_ptr<redisReader, ReaderDeleter> m_reader;
+    std::string m_out;             // encoded commands not sent yet
+    std::unique_ptr<char[]> m_in;  // read buffer
+    qint64 m_replyBytes = 0;       // bytes fed since the last complete reply
+    std::optional<Error> m_failed; // set: broken
+    bool m_stale = false;
     int m_pending = 0; // appended commands whose replies were not read yet
     QSet<QByteArray> m_loaded;
 };

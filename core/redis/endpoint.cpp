@@ -6,15 +6,16 @@ namespace sluice {
 
 namespace {
 
-const QString expected = QStringLiteral(
-    "expected redis://[user:password@]host:port[/db], rediss://... (TLS), "
-    "unix:///path/redis.sock[?db=N] or "
-    "redis+sentinel://[user:password@]host:port[,host:port...]/master-name[/db]");
+const QString expected =
+    QStringLiteral("expected redis://[user:password@]host:port[/db], rediss://... (TLS), "
+                   "unix:///path/redis.sock[?db=N] or "
+                   "redis+sentinel://[user:password@]host:port[,host:port...]/master-name[/db]");
 
 Error bad(const QString &url, const QString &what)
 {
-    return Error::make(Error::Kind::Invalid, QStringLiteral("invalid Redis URL '%1': %2; %3")
-                                                 .arg(maskedUrl(url), what, expected));
+    return Error::make(
+        Error::Kind::Invalid,
+        QStringLiteral("invalid Redis URL '%1': %2; %3").arg(maskedUrl(url), what, expected));
 }
 
 // The user-info part of scheme://userinfo@rest: up to the last '@' before the path. For
@@ -56,7 +57,8 @@ Result<HostPort> hostPortOf(const QString &url, const QString &text, quint16 def
         const QString after = text.mid(close + 1);
         if (!after.isEmpty()) {
             if (!after.startsWith(QLatin1Char(':'))) {
-                return bad(url, QStringLiteral("'%1' after the IPv6 address is not :port").arg(after));
+                return bad(url,
+                           QStringLiteral("'%1' after the IPv6 address is not :port").arg(after));
             }
             portText = after.mid(1);
             hasColon = true;
@@ -64,8 +66,8 @@ Result<HostPort> hostPortOf(const QString &url, const QString &text, quint16 def
     } else {
         const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
         if (colon >= 0 && text.indexOf(QLatin1Char(':')) != colon) {
-            return bad(url, QStringLiteral("the IPv6 address '%1' needs brackets: [addr]:port")
-                                .arg(text));
+            return bad(
+                url, QStringLiteral("the IPv6 address '%1' needs brackets: [addr]:port").arg(text));
         }
         hp.host = colon >= 0 ? text.left(colon) : text;
         if (colon >= 0) {
@@ -79,8 +81,8 @@ Result<HostPort> hostPortOf(const QString &url, const QString &text, quint16 def
     for (const QChar c : std::as_const(hp.host)) {
         if (c.isSpace() || c == QLatin1Char('/') || c == QLatin1Char('?') ||
             c == QLatin1Char('#')) {
-            return bad(url, QStringLiteral("the host '%1' is not a host name or address")
-                                .arg(hp.host));
+            return bad(url,
+                       QStringLiteral("the host '%1' is not a host name or address").arg(hp.host));
         }
     }
     if (hasColon && portText.isEmpty()) {
@@ -135,14 +137,16 @@ QString maskedUrl(const QString &url)
         return at < 0 ? url : QStringLiteral("***") + url.mid(at);
     }
     const QString rest = url.mid(scheme + 3);
-    const bool unixSocket = url.left(scheme).compare(QLatin1String("unix"), Qt::CaseInsensitive) == 0;
+    const bool unixSocket =
+        url.left(scheme).compare(QLatin1String("unix"), Qt::CaseInsensitive) == 0;
     const qsizetype at = userInfoEnd(rest, unixSocket);
     if (at < 0) {
         return url;
     }
     const QString info = rest.left(at);
     const qsizetype colon = info.indexOf(QLatin1Char(':'));
-    const QString shown = colon < 0 ? QStringLiteral("***") : info.left(colon) + QStringLiteral(":***");
+    const QString shown =
+        colon < 0 ? QStringLiteral("***") : info.left(colon) + QStringLiteral(":***");
     return url.left(scheme + 3) + shown + rest.mid(at);
 }
 
@@ -211,7 +215,8 @@ Result<Endpoint> Endpoint::parse(const QString &url)
         e.port = 0;
         if (!query.isEmpty()) {
             if (!query.startsWith(QLatin1String("db="))) {
-                return bad(url, QStringLiteral("'%1' is not a known option (only db=N)").arg(query));
+                return bad(url,
+                           QStringLiteral("'%1' is not a known option (only db=N)").arg(query));
             }
             auto db = dbOf(url, query.mid(3));
             if (!db) {
@@ -335,8 +340,7 @@ QString Endpoint::safeUrl() const
         break;
     }
     return (tls.enabled ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userPart +
-           HostPort{host, port}.display() +
-           (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
+           HostPort{host, port}.display() + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
 }
 
 bool Endpoint::hasSecret() const

@@ -11,10 +11,10 @@ namespace sluice {
 struct TlsOptions
 {
     bool enabled = false;
-    QString caFile;     // empty: the system's trust store
-    QString certFile;   // client certificate (PEM), with keyFile
-    QString keyFile;    // its private key (PEM)
-    QString serverName; // SNI and the name the certificate must carry; empty: the host
+    QString caFile;        // empty: the system's trust store
+    QString certFile;      // client certificate (PEM), with keyFile
+    QString keyFile;       // its private key (PEM)
+    QString serverName;    // SNI and the name the certificate must carry; empty: the host
     bool insecure = false; // no certificate check at all: warned about on every start
 };
 
