@@ -2,6 +2,7 @@
 #include "cli/args.h"
 #include "cli/bench.h"
 #include "cli/check.h"
+#include "cli/connectflags.h"
 #include "cli/keys.h"
 #include "cli/load.h"
 #include "cli/rules.h"
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; ++i) {
         args << QByteArray(argv[i]);
     }
+    // Copied: from now on ps shows redis://user:****@host, not the password.
+    sluice::cli::hidePasswordsInArgv(argc, argv);
     const QByteArray cmd = argc > 1 ? QByteArray(argv[1]) : QByteArray();
     if (cmd == "check") {
         return sluice::cli::check(args);

@@ -1,18 +1,33 @@
 #include "args.h"
 
+#include "connectflags.h"
+
 #include <QStringDecoder>
 
 #include <cstdio>
+#include <cstring>
 
 namespace sluice::cli {
 
 Result<Args> Args::parse(const QList<QByteArray> &argv, std::initializer_list<Flag> flags)
 {
     Args out;
+    bool takesUrl = false;
+    for (const Flag &f : flags) {
+        takesUrl = takesUrl || std::strcmp(f.name, "url") == 0;
+    }
     auto spec = [&](const QByteArray &name) -> const Flag * {
         for (const Flag &f : flags) {
             if (name == f.name) {
                 return &f;
+            }
+        }
+        // Every command that reaches Redis takes the same connection flags.
+        if (takesUrl) {
+            for (const Flag &f : connectionFlags()) {
+                if (name == f.name) {
+                    return &f;
+                }
             }
         }
         return nullptr;

@@ -1,6 +1,7 @@
 #include "bench.h"
 
 #include "args.h"
+#include "connectflags.h"
 
 #include "limiter/redislimiter.h"
 #include "redis/endpoint.h"
@@ -97,23 +98,56 @@ Measure runEngine(RedisLimiter &limiter, const Policy &policy, int batch, double
     return {double(decisions) * 1e9 / double(timer.nsecsElapsed()), {}};
 }
 
-// redis-benchmark -c 1 -P <batch> EVALSHA <sha> 1 <key with __rand_int__> <same args>
+// Why redis-benchmark cannot measure this endpoint the way the engine reaches it, or empty.
+QString noCeilingBecause(const Endpoint &e)
+{
+    if (!e.password.isEmpty()) {
+        // redis-benchmark takes a password only as -a on its command line, which every local
+        // user can read in ps; it has no environment variable or file for it.
+        return QStringLiteral("the server needs a password, and redis-benchmark takes one only "
+                              "on its command line, where other users can read it: no ceiling "
+                              "figures (measure against a password-less copy to compare)");
+    }
+    if (e.ssh.isSet()) {
+        return QStringLiteral("redis-benchmark cannot go through the SSH tunnel: no ceiling "
+                              "figures");
+    }
+    return {};
+}
+
+// redis-benchmark -c 1 -P <batch> EVALSHA <sha> 1 <key with __rand_int__> <same args>, over
+// the same transport as the engine (TCP, Unix socket, TLS with the same files).
 Measure runCeiling(const QString &tool, const Endpoint &e, const Policy &policy,
                    const QByteArray &sha, int batch, qint64 requests)
 {
-    QStringList args{QStringLiteral("-h"),      e.host,
-                     QStringLiteral("-p"),      QString::number(e.port),
-                     QStringLiteral("-c"),      QStringLiteral("1"),
-                     QStringLiteral("-P"),      QString::number(batch),
-                     QStringLiteral("-n"),      QString::number(requests),
-                     QStringLiteral("-r"),      QString::number(subjects),
-                     QStringLiteral("--dbnum"), QString::number(e.db),
-                     QStringLiteral("--csv")};
-    if (!e.password.isEmpty()) {
-        if (!e.user.isEmpty()) {
-            args << QStringLiteral("--user") << e.user;
+    QStringList args;
+    if (e.kind == Endpoint::Kind::Unix) {
+        args << QStringLiteral("-s") << e.socketPath;
+    } else {
+        args << QStringLiteral("-h") << e.host << QStringLiteral("-p") << QString::number(e.port);
+    }
+    args << QStringLiteral("-c") << QStringLiteral("1") << QStringLiteral("-P")
+         << QString::number(batch) << QStringLiteral("-n") << QString::number(requests)
+         << QStringLiteral("-r") << QString::number(subjects) << QStringLiteral("--dbnum")
+         << QString::number(e.db) << QStringLiteral("--csv");
+    if (e.tls.enabled) {
+        args << QStringLiteral("--tls");
+        if (!e.tls.caFile.isEmpty()) {
+            args << QStringLiteral("--cacert") << e.tls.caFile;
         }
-        args << QStringLiteral("-a") << e.password;
+        if (!e.tls.certFile.isEmpty()) {
+            args << QStringLiteral("--cert") << e.tls.certFile << QStringLiteral("--key")
+                 << e.tls.keyFile;
+        }
+        if (!e.tls.serverName.isEmpty()) {
+            args << QStringLiteral("--sni") << e.tls.serverName;
+        }
+        if (e.tls.insecure) {
+            args << QStringLiteral("--insecure");
+        }
+    }
+    if (!e.user.isEmpty()) {
+        args << QStringLiteral("--user") << e.user;
     }
     args << QStringLiteral("EVALSHA") << QString::fromLatin1(sha) << QStringLiteral("1")
          << QString::fromUtf8(policy.keyFor("__rand_int__"));
@@ -189,9 +223,9 @@ int bench(const QList<QByteArray> &argv)
     if (!args.has("url")) {
         return fail(command, QStringLiteral("--url is required") + usageText, exitUsage);
     }
-    auto endpoint = Endpoint::parse(args.text("url"));
+    auto endpoint = endpointFromArgs(args, command);
     if (!endpoint) {
-        return fail(command, QStringLiteral("--url: ") + endpoint.error().message, exitUsage);
+        return fail(command, endpoint.error().message, exitUsage);
     }
     double seconds = 1;
     if (args.has("seconds")) {
@@ -229,6 +263,14 @@ int bench(const QList<QByteArray> &argv)
     if (!connection) {
         return fail(command, connection.error().message, exitRuntime);
     }
+    // For a Sentinel URL, the master found: redis-benchmark measures the same server.
+    const Endpoint reached = connection->endpoint();
+    if (const QString why = noCeilingBecause(reached); !why.isEmpty() && !tool.isEmpty()) {
+        if (!json) {
+            print(why + QLatin1Char('\n'));
+        }
+        tool.clear();
+    }
     RedisLimiter limiter(std::move(*connection));
     if (!json) {
         print(QStringLiteral("Sluice engine benchmark against Redis at %1: %2 s per run, median "
@@ -237,7 +279,7 @@ int bench(const QList<QByteArray> &argv)
                   .arg(seconds)
                   .arg(rounds)
                   .arg(subjects));
-        if (tool.isEmpty()) {
+        if (tool.isEmpty() && noCeilingBecause(reached).isEmpty()) {
             print(QStringLiteral("redis-benchmark not found: no ceiling figures\n"));
         }
         print(QStringLiteral("%1 %2 %3 %4 %5 %6\n")
@@ -270,7 +312,7 @@ int bench(const QList<QByteArray> &argv)
                 engine.push_back(m.perSecond);
                 if (!tool.isEmpty()) {
                     const qint64 n = std::max<qint64>(2000, qint64(m.perSecond * seconds));
-                    const Measure c = runCeiling(tool, *endpoint, policy, (*script)->sha, batch, n);
+                    const Measure c = runCeiling(tool, reached, policy, (*script)->sha, batch, n);
                     if (!c.error.isEmpty()) {
                         return fail(command, c.error, exitRuntime);
                     }

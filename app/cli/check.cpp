@@ -1,6 +1,7 @@
 #include "check.h"
 
 #include "args.h"
+#include "connectflags.h"
 #include "rules.h"
 
 #include "limiter/redislimiter.h"
@@ -181,9 +182,9 @@ int check(const QList<QByteArray> &argv)
     if (!args.has("url")) {
         return usage(QStringLiteral("--url is required (redis://host:port)"));
     }
-    auto endpoint = Endpoint::parse(args.text("url"));
+    auto endpoint = endpointFromArgs(args, command);
     if (!endpoint) {
-        return usage(QStringLiteral("--url: %1").arg(endpoint.error().message));
+        return usage(endpoint.error().message);
     }
     // The policy: a rule of a rule file or of the RuleStore, or given inline.
     std::optional<Policy> fromRules;

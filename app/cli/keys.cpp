@@ -1,6 +1,7 @@
 #include "keys.h"
 
 #include "args.h"
+#include "connectflags.h"
 #include "rules.h"
 
 #include "keys/keyfixer.h"
@@ -182,9 +183,9 @@ std::optional<Common> setUp(const Args &args, const QString &command, bool needR
         *code = fail(command, u"--url is required"_s + usageText, exitUsage);
         return std::nullopt;
     }
-    auto endpoint = Endpoint::parse(args.text("url"));
+    auto endpoint = endpointFromArgs(args, command);
     if (!endpoint) {
-        *code = fail(command, u"--url: "_s + endpoint.error().message, exitUsage);
+        *code = fail(command, endpoint.error().message, exitUsage);
         return std::nullopt;
     }
     if (args.has("match") && args.raw("match").isEmpty()) {

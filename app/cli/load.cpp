@@ -1,6 +1,7 @@
 #include "load.h"
 
 #include "args.h"
+#include "connectflags.h"
 #include "rules.h"
 
 #include "load/loadgenerator.h"
@@ -166,9 +167,9 @@ int load(const QList<QByteArray> &argv)
     if (!args.has("url")) {
         return usage(QStringLiteral("--url is required (redis://host:port)"));
     }
-    auto endpoint = Endpoint::parse(args.text("url"));
+    auto endpoint = endpointFromArgs(args, command);
     if (!endpoint) {
-        return usage(QStringLiteral("--url: %1").arg(endpoint.error().message));
+        return usage(endpoint.error().message);
     }
     if (args.has("scenario") == args.has("pattern")) {
         return usage(QStringLiteral("give the traffic with either --scenario FILE or --pattern P"));

@@ -1,6 +1,7 @@
 #include "rules.h"
 
 #include "args.h"
+#include "connectflags.h"
 
 #include "redis/connection.h"
 #include "redis/endpoint.h"
@@ -83,9 +84,9 @@ Result<Connection> connectFromArgs(const Args &args, const QString &command, int
         *exitCode = fail(command, QStringLiteral("--url is required") + usageText, exitUsage);
         return Error::make(Error::Kind::Invalid, QString());
     }
-    auto endpoint = Endpoint::parse(args.text("url"));
+    auto endpoint = endpointFromArgs(args, command);
     if (!endpoint) {
-        *exitCode = fail(command, QStringLiteral("--url: ") + endpoint.error().message, exitUsage);
+        *exitCode = fail(command, endpoint.error().message, exitUsage);
         return endpoint.error();
     }
     auto c = Connection::open(*endpoint);
@@ -320,6 +321,18 @@ int rules(const QList<QByteArray> &argv)
             if (!ok && parsed->has(flag)) {
                 return fail(command,
                             QStringLiteral("--%1 does not apply here").arg(QLatin1String(flag)) +
+                                usageText,
+                            exitUsage);
+            }
+        }
+        bool takesUrl = false;
+        for (const char *a : allowed) {
+            takesUrl = takesUrl || qstrcmp(a, "url") == 0;
+        }
+        for (const Flag &f : connectionFlags()) {
+            if (!takesUrl && parsed->has(f.name)) {
+                return fail(command,
+                            QStringLiteral("--%1 does not apply here").arg(QLatin1String(f.name)) +
                                 usageText,
                             exitUsage);
             }

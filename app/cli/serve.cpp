@@ -1,6 +1,7 @@
 #include "serve.h"
 
 #include "args.h"
+#include "connectflags.h"
 #include "rules.h"
 
 #include "serve/checkservice.h"
@@ -64,9 +65,9 @@ int serve(const QList<QByteArray> &argv)
     if (!args.has("url")) {
         return usage(QStringLiteral("--url is required (redis://host:port)"));
     }
-    auto endpoint = Endpoint::parse(args.text("url"));
+    auto endpoint = endpointFromArgs(args, command);
     if (!endpoint) {
-        return usage(QStringLiteral("--url: %1").arg(endpoint.error().message));
+        return usage(endpoint.error().message);
     }
     if (!args.has("listen")) {
         return usage(QStringLiteral("--listen HOST:PORT is required (e.g. 127.0.0.1:8080; port "

@@ -1,6 +1,7 @@
 #include "simulate.h"
 
 #include "args.h"
+#include "connectflags.h"
 
 #include "sim/simulationcharts.h"
 #include "sim/simulator.h"
@@ -146,9 +147,9 @@ Result<void> saveAtomically(const QString &path, const QByteArray &bytes)
 // --url, parsed; nullopt with an exit code when it is missing or wrong.
 std::optional<Endpoint> endpointFrom(const Args &args, int *code)
 {
-    auto e = Endpoint::parse(args.text("url"));
+    auto e = endpointFromArgs(args, command);
     if (!e) {
-        *code = fail(command, u"--url: "_s + e.error().message, exitUsage);
+        *code = fail(command, e.error().message, exitUsage);
         return std::nullopt;
     }
     return *e;
@@ -199,12 +200,27 @@ sim::Scenario benchScenario(qint64 requests)
 }
 
 // The engine benchmark's pipelined figures (sluice-cli bench --json), one per algorithm.
-Result<QHash<QString, double>> enginePipelined(const QString &url)
+// The password goes to the child in its environment (REDISCLI_AUTH), never on its command line.
+Result<QHash<QString, double>> enginePipelined(const Args &args, const Endpoint &endpoint)
 {
+    QStringList argv{u"bench"_s,     u"--url"_s,    urlWithoutPassword(args.text("url")),
+                     u"--json"_s,    u"--rounds"_s, u"1"_s,
+                     u"--seconds"_s, u"1"_s};
+    for (const Flag &f : connectionFlags()) {
+        if (args.has(f.name) && qstrcmp(f.name, "password-file") != 0) {
+            argv << u"--"_s + QLatin1String(f.name);
+            if (f.takesValue) {
+                argv << args.text(f.name);
+            }
+        }
+    }
     QProcess p;
-    p.start(
-        QCoreApplication::applicationFilePath(),
-        {u"bench"_s, u"--url"_s, url, u"--json"_s, u"--rounds"_s, u"1"_s, u"--seconds"_s, u"1"_s});
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!endpoint.password.isEmpty()) {
+        env.insert(u"REDISCLI_AUTH"_s, endpoint.password);
+    }
+    p.setProcessEnvironment(env);
+    p.start(QCoreApplication::applicationFilePath(), argv);
     if (!p.waitForFinished(600'000) || p.exitStatus() != QProcess::NormalExit ||
         p.exitCode() != 0) {
         const QString why = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
@@ -343,7 +359,7 @@ int bench(const Args &args)
         doc.insert(u"redis_decisions_per_s"_s, qRound64(redisRate));
         doc.insert(u"identical"_s, identical);
         say(u"  engine benchmark (sluice-cli bench, pipelined, batch 64) ...\n"_s);
-        auto engine = enginePipelined(args.text("url"));
+        auto engine = enginePipelined(args, *endpoint);
         if (!engine) {
             writeErr(u"sluice-cli simulate: no engine figure: "_s + engine.error().message);
         } else {
@@ -553,6 +569,7 @@ int simulateWithCharts(int argc, char **argv)
     for (int i = 2; i < argc; ++i) {
         args << QByteArray(argv[i]);
     }
+    hidePasswordsInArgv(argc, argv);
     return simulate(args);
 }
 

@@ -323,11 +323,18 @@ Result<void> Stream::startTls(const TlsOptions &o, const QString &host, Deadline
         }
         if (SSL_CTX_use_PrivateKey_file(m_ctx, QFile::encodeName(o.keyFile).constData(),
                                         SSL_FILETYPE_PEM) != 1) {
+            const QString why = sslQueue();
+            if (why.contains(QLatin1String("key values mismatch"))) {
+                return Error::make(Error::Kind::Invalid,
+                                   QStringLiteral("--tls-key %1 does not belong to --tls-cert %2")
+                                       .arg(o.keyFile, o.certFile));
+            }
             return Error::make(Error::Kind::Invalid,
                                QStringLiteral("--tls-key %1: not a PEM private key, or one with "
                                               "a passphrase (%2)")
-                                   .arg(o.keyFile, sslQueue()));
+                                   .arg(o.keyFile, why));
         }
+        m_clientCert = true;
         if (SSL_CTX_check_private_key(m_ctx) != 1) {
             return Error::make(Error::Kind::Invalid,
                                QStringLiteral("--tls-key %1 does not belong to --tls-cert %2")
@@ -409,6 +416,31 @@ Error Stream::tlsError(const QString &doing, int sslResult)
     const int e = m_ssl ? SSL_get_error(m_ssl, sslResult) : SSL_ERROR_SSL;
     const int sysErrno = errno;
     QString queue = sslQueue();
+    if (m_ssl && !m_exchanged && (e == SSL_ERROR_SYSCALL || e == SSL_ERROR_SSL)) {
+        // With TLS 1.3 the server judges the client certificate after the handshake: its
+        // alert may be waiting to be read while our first write failed. Read it for the reason.
+        char scratch[256];
+        ERR_clear_error();
+        if (SSL_read(m_ssl, scratch, sizeof scratch) <= 0) {
+            const QString alert = sslQueue();
+            if (!alert.isEmpty()) {
+                queue = alert;
+            }
+        }
+        if (queue.isEmpty() || queue.contains(QLatin1String("reset")) || e == SSL_ERROR_SYSCALL) {
+            if (queue.isEmpty()) {
+                queue = errnoText(sysErrno);
+            }
+            return Error::make(
+                Error::Kind::Auth,
+                QStringLiteral("Redis at %1 closed the TLS connection right after the handshake "
+                               "(%2): does it require a client certificate (--tls-cert, "
+                               "--tls-key)%3?")
+                    .arg(m_where, queue,
+                         m_clientCert ? QStringLiteral(", and does it trust the one given")
+                                      : QString()));
+        }
+    }
     if (e == SSL_ERROR_ZERO_RETURN ||
         (e == SSL_ERROR_SYSCALL && queue.isEmpty() && sysErrno == 0)) {
         return Error::make(
@@ -422,7 +454,8 @@ Error Stream::tlsError(const QString &doing, int sslResult)
                                .arg(m_where, doing, queue.isEmpty() ? errnoText(sysErrno) : queue));
     }
     QString hint;
-    if (queue.contains(QLatin1String("certificate required")) ||
+    if (queue.contains(QLatin1String("unknown ca")) ||
+        queue.contains(QLatin1String("certificate required")) ||
         queue.contains(QLatin1String("handshake failure")) ||
         queue.contains(QLatin1String("bad certificate"))) {
         hint = QStringLiteral("; does the server require a client certificate (--tls-cert, "
@@ -515,6 +548,7 @@ Result<size_t> Stream::readSome(char *buffer, size_t capacity, Deadline deadline
             ERR_clear_error();
             const int n = SSL_read(m_ssl, buffer, int(std::min<size_t>(capacity, 1 << 30)));
             if (n > 0) {
+                m_exchanged = true;
                 return size_t(n);
             }
             const int e = SSL_get_error(m_ssl, n);

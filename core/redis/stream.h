@@ -60,6 +60,8 @@ private:
     QString m_where;
     SSL_CTX *m_ctx = nullptr;
     SSL *m_ssl = nullptr;
+    bool m_clientCert = false; // a client certificate was offered
+    bool m_exchanged = false;  // application data came back since the handshake
 };
 
 // Deadline helpers

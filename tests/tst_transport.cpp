@@ -1,0 +1,687 @@
+// The transports under Connection against real servers this test starts on free loopback
+// ports: redis-server with TLS (certificates made here with openssl: a CA, a server
+// certificate for "localhost", an expired one, a client CA), redis-server on a Unix socket, and
+// hostile fake servers (a byte every 300 ms, a billion announced elements, a 2 GB bulk). Every
+// failure path is also checked for the password.
+#include "limiter/redislimiter.h"
+#include "redis/connection.h"
+#include "testredis.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace sluice;
+using namespace Qt::StringLiterals;
+using namespace std::chrono;
+
+namespace {
+
+const QString secret = u"Tr4nsp0rt-S3cret"_s;
+
+bool run(const QString &program, const QStringList &args, const QString &dir)
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.start(program, args);
+    if (!p.waitForFinished(60000) || p.exitCode() != 0) {
+        qWarning("%s %s failed: %s", qPrintable(program), qPrintable(args.join(u' ')),
+                 p.readAllStandardError().constData());
+        return false;
+    }
+    return true;
+}
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+// A redis-server of this test's own, killed in the destructor.
+struct Server
+{
+    QProcess process;
+    quint16 port = 0;
+    QString socket;
+
+    bool start(const QStringList &extra, const QString &dir, bool tls)
+    {
+        port = test::freeLoopbackPort();
+        QStringList args{u"--save"_s,        u""_s,          u"--appendonly"_s, u"no"_s,
+                         u"--bind"_s,        u"127.0.0.1"_s, u"--dir"_s,        dir,
+                         u"--requirepass"_s, secret};
+        if (tls) {
+            args << u"--port"_s << u"0"_s << u"--tls-port"_s << QString::number(port);
+        } else {
+            args << u"--port"_s << QString::number(port);
+        }
+        args << extra;
+        process.setProcessChannelMode(QProcess::MergedChannels);
+        process.start(u"redis-server"_s, args);
+        if (!process.waitForStarted(5000)) {
+            return false;
+        }
+        // Ready when the port accepts (TCP) or the socket file exists.
+        for (int i = 0; i < 100; ++i) {
+            if (!socket.isEmpty() ? QFile::exists(socket) : [&] {
+                    QTcpSocket s;
+                    s.connectToHost(u"127.0.0.1"_s, port);
+                    return s.waitForConnected(100);
+                }()) {
+                return true;
+            }
+            QThread::msleep(50);
+        }
+        qWarning("redis-server did not start: %s", process.readAll().constData());
+        return false;
+    }
+    ~Server()
+    {
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+};
+
+// A fake server on a loopback port that answers every connection with `script`, run by a
+// thread of its own: it reads the client's bytes and sends what the script says.
+class FakeServer
+{
+public:
+    using Script = std::function<void(int fd, const std::atomic<bool> &stop)>;
+    explicit FakeServer(Script script)
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        const int one = 1;
+        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
+        ::listen(m_listen, 4);
+        socklen_t len = sizeof a;
+        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
+        m_port = ntohs(a.sin_port);
+        m_thread = std::thread([this, script] {
+            const int fd = ::accept(m_listen, nullptr, nullptr);
+            if (fd >= 0) {
+                script(fd, m_stop);
+                ::close(fd);
+            }
+        });
+    }
+    ~FakeServer()
+    {
+        m_stop = true;
+        ::shutdown(m_listen, SHUT_RDWR);
+        ::close(m_listen);
+        m_thread.join();
+    }
+    quint16 port() const { return m_port; }
+
+private:
+    int m_listen = -1;
+    quint16 m_port = 0;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+void sendAll(int fd, const QByteArray &b)
+{
+    qsizetype done = 0;
+    while (done < b.size()) {
+        const ssize_t n = ::send(fd, b.constData() + done, size_t(b.size() - done), MSG_NOSIGNAL);
+        if (n <= 0) {
+            return;
+        }
+        done += n;
+    }
+}
+
+// The client's first command, whatever it is (a PING here).
+void readSome(int fd)
+{
+    char buf[4096];
+    [[maybe_unused]] const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+}
+
+qint64 rssKb()
+{
+    QFile f(u"/proc/self/status"_s);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:")) {
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        }
+    }
+    return -1;
+}
+
+struct CliRun
+{
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+CliRun cli(const QStringList &args,
+           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SLUICE_CLI), args);
+    CliRun r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+} // namespace
+
+class TestTransport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_pki;
+    Server m_tls;     // server certificate for localhost, clients not checked
+    Server m_mutual;  // clients must show a certificate from the client CA
+    Server m_expired; // an expired server certificate
+    Server m_unix;    // a Unix socket only
+
+    QString file(const QString &name) const { return m_pki + u'/' + name; }
+
+    Endpoint tlsEndpoint(const QString &host, quint16 port) const
+    {
+        Endpoint e;
+        e.host = host;
+        e.port = port;
+        e.password = secret;
+        e.tls.enabled = true;
+        e.tls.caFile = file(u"ca.pem"_s);
+        return e;
+    }
+
+    static void noSecret(const QString &text)
+    {
+        QVERIFY2(!text.contains(secret), qPrintable(u"the password leaked: "_s + text));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_pki = m_dir.path() + u"/pki"_s;
+        QVERIFY(QDir().mkpath(m_pki));
+        const QString o = u"openssl"_s;
+        // A CA, a second CA nobody trusts, a client CA.
+        for (const QString &ca : {u"ca"_s, u"otherca"_s, u"clientca"_s}) {
+            QVERIFY(run(o,
+                        {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s,
+                         u"-keyout"_s, ca + u"-key.pem"_s, u"-out"_s, ca + u".pem"_s, u"-days"_s,
+                         u"30"_s, u"-subj"_s, u"/CN=Sluice test "_s + ca},
+                        m_pki));
+        }
+        QVERIFY(writeFile(file(u"server.ext"_s), "subjectAltName=DNS:localhost\n"));
+        // server.pem: for localhost (not for 127.0.0.1), signed by ca.
+        QVERIFY(
+            run(o,
+                {u"req"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-keyout"_s,
+                 u"server-key.pem"_s, u"-out"_s, u"server.csr"_s, u"-subj"_s, u"/CN=localhost"_s},
+                m_pki));
+        QVERIFY(run(o,
+                    {u"x509"_s, u"-req"_s, u"-in"_s, u"server.csr"_s, u"-CA"_s, u"ca.pem"_s,
+                     u"-CAkey"_s, u"ca-key.pem"_s, u"-CAcreateserial"_s, u"-out"_s, u"server.pem"_s,
+                     u"-days"_s, u"30"_s, u"-extfile"_s, u"server.ext"_s},
+                    m_pki));
+        // expired.pem: the same name, valid for one day in 2020 (openssl ca takes dates).
+        QVERIFY(writeFile(file(u"ca.cnf"_s),
+                          "[ca]\ndefault_ca=test\n[test]\ndatabase=index.txt\nnew_certs_dir=.\n"
+                          "serial=serial\ndefault_md=sha256\npolicy=any\ncopy_extensions=copy\n"
+                          "x509_extensions=ext\n[any]\ncommonName=supplied\n"
+                          "[ext]\nsubjectAltName=DNS:localhost\n"));
+        QVERIFY(writeFile(file(u"index.txt"_s), ""));
+        QVERIFY(writeFile(file(u"serial"_s), "1000\n"));
+        QVERIFY(run(o,
+                    {u"ca"_s, u"-batch"_s, u"-config"_s, u"ca.cnf"_s, u"-cert"_s, u"ca.pem"_s,
+                     u"-keyfile"_s, u"ca-key.pem"_s, u"-in"_s, u"server.csr"_s, u"-out"_s,
+                     u"expired.pem"_s, u"-startdate"_s, u"20200101000000Z"_s, u"-enddate"_s,
+                     u"20200102000000Z"_s, u"-notext"_s},
+                    m_pki));
+        // client.pem, signed by clientca; and a stranger signed by otherca.
+        for (const auto &[name, ca] :
+             {std::pair{u"client"_s, u"clientca"_s}, std::pair{u"stranger"_s, u"otherca"_s}}) {
+            QVERIFY(run(o,
+                        {u"req"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-keyout"_s,
+                         name + u"-key.pem"_s, u"-out"_s, name + u".csr"_s, u"-subj"_s,
+                         u"/CN=sluice-"_s + name},
+                        m_pki));
+            QVERIFY(run(o,
+                        {u"x509"_s, u"-req"_s, u"-in"_s, name + u".csr"_s, u"-CA"_s, ca + u".pem"_s,
+                         u"-CAkey"_s, ca + u"-key.pem"_s, u"-CAcreateserial"_s, u"-out"_s,
+                         name + u".pem"_s, u"-days"_s, u"30"_s},
+                        m_pki));
+        }
+        const QStringList common{u"--tls-key-file"_s, file(u"server-key.pem"_s)};
+        QVERIFY(m_tls.start(common + QStringList{u"--tls-cert-file"_s, file(u"server.pem"_s),
+                                                 u"--tls-ca-cert-file"_s, file(u"ca.pem"_s),
+                                                 u"--tls-auth-clients"_s, u"no"_s},
+                            m_dir.path(), true));
+        QVERIFY(
+            m_mutual.start(common + QStringList{u"--tls-cert-file"_s, file(u"server.pem"_s),
+                                                u"--tls-ca-cert-file"_s, file(u"clientca.pem"_s),
+                                                u"--tls-auth-clients"_s, u"yes"_s},
+                           m_dir.path(), true));
+        QVERIFY(m_expired.start(common + QStringList{u"--tls-cert-file"_s, file(u"expired.pem"_s),
+                                                     u"--tls-ca-cert-file"_s, file(u"ca.pem"_s),
+                                                     u"--tls-auth-clients"_s, u"no"_s},
+                                m_dir.path(), true));
+        m_unix.socket = m_dir.path() + u"/redis.sock"_s;
+        QVERIFY(m_unix.start({u"--unixsocket"_s, m_unix.socket, u"--unixsocketperm"_s, u"700"_s},
+                             m_dir.path(), false));
+    }
+
+    void tlsDecidesAndPipelines()
+    {
+        auto c = Connection::open(tlsEndpoint(u"localhost"_s, m_tls.port));
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        auto pong = c->command({"PING"});
+        QVERIFY(pong.ok());
+        QCOMPARE(pong->str, QByteArray("PONG"));
+        // 2000 pipelined INCRs in one batch, then a 3 MB value both ways.
+        (void)c->command({"DEL", "t:tls:n"});
+        QList<QList<QByteArray>> batch;
+        for (int i = 0; i < 2000; ++i) {
+            batch << QList<QByteArray>{"INCR", "t:tls:n"};
+        }
+        auto replies = c->pipeline(batch);
+        QVERIFY(replies.ok());
+        QCOMPARE(replies->back()->integer, 2000);
+        const QByteArray big(3 << 20, 'x');
+        QVERIFY(c->command({"SET", "t:tls:big", big}).ok());
+        auto back = c->command({"GET", "t:tls:big"});
+        QVERIFY(back.ok());
+        QCOMPARE(back->str.size(), big.size());
+        QVERIFY(back->str == big);
+        (void)c->command({"DEL", "t:tls:n", "t:tls:big"});
+
+        // A real decision through the scripts.
+        RedisLimiter limiter(std::move(*c));
+        Policy p = Policy::window(Algorithm::FixedWindow, 2, 60 * sluice::duration::usPerSecond);
+        p.id = u"tls"_s;
+        p.keyPrefix = "t:tls:";
+        const QByteArray key = p.keyFor("alice");
+        int admitted = 0;
+        for (int i = 0; i < 3; ++i) {
+            auto d = limiter.decide(Request{&p, key, 1, std::nullopt, 0});
+            QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().message));
+            admitted += d->allowed ? 1 : 0;
+        }
+        QCOMPARE(admitted, 2);
+        (void)limiter.connection().command({"DEL", key});
+    }
+
+    void tlsFailures_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("server"); // which server
+        QTest::addColumn<QString>("ca");
+        QTest::addColumn<QString>("serverName");
+        QTest::addColumn<QString>("says");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("wrong CA") << u"localhost"_s << u"tls"_s << u"otherca.pem"_s << u""_s
+                                  << u"not trusted by"_s << int(Error::Kind::Auth);
+        QTest::newRow("system store") << u"localhost"_s << u"tls"_s << u""_s << u""_s
+                                      << u"the system's trust store"_s << int(Error::Kind::Auth);
+        QTest::newRow("name mismatch") << u"127.0.0.1"_s << u"tls"_s << u"ca.pem"_s << u""_s
+                                       << u"not for '127.0.0.1'"_s << int(Error::Kind::Auth);
+        QTest::newRow("server name wrong")
+            << u"localhost"_s << u"tls"_s << u"ca.pem"_s << u"cache.example"_s
+            << u"not for 'cache.example'"_s << int(Error::Kind::Auth);
+        QTest::newRow("expired") << u"localhost"_s << u"expired"_s << u"ca.pem"_s << u""_s
+                                 << u"expired"_s << int(Error::Kind::Auth);
+        QTest::newRow("client certificate missing") << u"localhost"_s << u"mutual"_s << u"ca.pem"_s
+                                                    << u""_s << u"client certificate"_s << -1;
+        QTest::newRow("CA file missing") << u"localhost"_s << u"tls"_s << u"nothere.pem"_s << u""_s
+                                         << u"--tls-ca"_s << int(Error::Kind::Invalid);
+        QTest::newRow("CA file is not PEM") << u"localhost"_s << u"tls"_s << u"index.txt"_s << u""_s
+                                            << u"not a PEM"_s << int(Error::Kind::Invalid);
+    }
+    void tlsFailures()
+    {
+        QFETCH(QString, host);
+        QFETCH(QString, server);
+        QFETCH(QString, ca);
+        QFETCH(QString, serverName);
+        QFETCH(QString, says);
+        QFETCH(int, kind);
+        const quint16 port = server == u"tls"_s      ? m_tls.port
+                             : server == u"mutual"_s ? m_mutual.port
+                                                     : m_expired.port;
+        Endpoint e = tlsEndpoint(host, port);
+        e.tls.caFile = ca.isEmpty() ? QString() : file(ca);
+        e.tls.serverName = serverName;
+        QElapsedTimer t;
+        t.start();
+        auto c = Connection::open(e);
+        QVERIFY(!c.ok());
+        QVERIFY2(t.elapsed() < 8000, "a TLS failure must not wait past the deadlines");
+        const QString m = c.error().message;
+        QVERIFY2(m.contains(says), qPrintable(m));
+        if (kind >= 0) {
+            QCOMPARE(int(c.error().kind), kind);
+        }
+        noSecret(m);
+    }
+
+    void tlsServerNameAndInsecure()
+    {
+        // By address, with the name the certificate carries.
+        Endpoint byName = tlsEndpoint(u"127.0.0.1"_s, m_tls.port);
+        byName.tls.serverName = u"localhost"_s;
+        auto c = Connection::open(byName);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QVERIFY(c->command({"PING"}).ok());
+        // --tls-insecure: even an untrusted, expired certificate is accepted.
+        Endpoint insecure = tlsEndpoint(u"127.0.0.1"_s, m_expired.port);
+        insecure.tls.caFile.clear();
+        insecure.tls.insecure = true;
+        auto i = Connection::open(insecure);
+        QVERIFY2(i.ok(), qPrintable(i.ok() ? QString() : i.error().message));
+        QVERIFY(i->command({"PING"}).ok());
+    }
+
+    void tlsClientCertificates()
+    {
+        Endpoint e = tlsEndpoint(u"localhost"_s, m_mutual.port);
+        e.tls.certFile = file(u"client.pem"_s);
+        e.tls.keyFile = file(u"client-key.pem"_s);
+        auto c = Connection::open(e);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QVERIFY(c->command({"PING"}).ok());
+
+        // A certificate the server does not trust.
+        e.tls.certFile = file(u"stranger.pem"_s);
+        e.tls.keyFile = file(u"stranger-key.pem"_s);
+        auto s = Connection::open(e);
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().message.contains(u"client certificate"_s),
+                 qPrintable(s.error().message));
+
+        // A key that is not the certificate's.
+        e.tls.certFile = file(u"client.pem"_s);
+        e.tls.keyFile = file(u"stranger-key.pem"_s);
+        auto k = Connection::open(e);
+        QVERIFY(!k.ok());
+        QCOMPARE(k.error().kind, Error::Kind::Invalid);
+        QVERIFY2(k.error().message.contains(u"does not belong"_s), qPrintable(k.error().message));
+    }
+
+    void plainAndTlsMixedUp()
+    {
+        // rediss:// to a plain port: the hint says so.
+        Endpoint e = tlsEndpoint(u"127.0.0.1"_s, m_unix.port);
+        e.tls.insecure = true;
+        auto c = Connection::open(e);
+        QVERIFY(!c.ok());
+        QVERIFY2(c.error().message.contains(u"TLS"_s), qPrintable(c.error().message));
+        noSecret(c.error().message);
+        // redis:// to a TLS port: no answer the client can read, within the deadline.
+        Endpoint plain;
+        plain.host = u"127.0.0.1"_s;
+        plain.port = m_tls.port;
+        plain.password = secret;
+        QElapsedTimer t;
+        t.start();
+        auto p =
+            Connection::open(plain, Connection::Options{milliseconds(1000), milliseconds(1500)});
+        QVERIFY(!p.ok());
+        QVERIFY(t.elapsed() < 5000);
+        noSecret(p.error().message);
+    }
+
+    void unixSocket()
+    {
+        auto e = Endpoint::parse(u"unix://:%1@%2?db=2"_s.arg(secret, m_unix.socket));
+        QVERIFY2(e.ok(), qPrintable(e.ok() ? QString() : e.error().message));
+        auto c = Connection::open(*e);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QVERIFY(c->command({"SET", "t:unix", "1"}).ok());
+        auto info = c->command({"CLIENT", "INFO"});
+        QVERIFY(info.ok());
+        QVERIFY2(info->str.contains("db=2"), info->str.constData());
+        (void)c->command({"DEL", "t:unix"});
+
+        // No socket there.
+        Endpoint missing = *e;
+        missing.socketPath = m_dir.path() + u"/nothere.sock"_s;
+        auto m = Connection::open(missing);
+        QVERIFY(!m.ok());
+        QVERIFY2(m.error().message.contains(u"no socket at"_s), qPrintable(m.error().message));
+        noSecret(m.error().message);
+    }
+
+    void trickleFailsAtTheDeadline()
+    {
+        // Answers PING with "+PONG\r\n", one byte every 300 ms: each recv succeeds, the reply
+        // never completes within a 1 s deadline.
+        FakeServer fake([](int fd, const std::atomic<bool> &stop) {
+            readSome(fd);
+            const QByteArray reply = "+PONGPONGPONGPONGPONG\r\n";
+            for (char ch : reply) {
+                if (stop) {
+                    return;
+                }
+                sendAll(fd, QByteArray(1, ch));
+                QThread::msleep(300);
+            }
+        });
+        Endpoint e;
+        e.port = fake.port();
+        auto c = Connection::open(e, Connection::Options{milliseconds(1000), milliseconds(1000)});
+        QVERIFY(c.ok());
+        QElapsedTimer t;
+        t.start();
+        auto r = c->command({"PING"});
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, Error::Kind::Timeout);
+        QVERIFY2(t.elapsed() >= 900 && t.elapsed() < 2000,
+                 qPrintable(u"failed after %1 ms, not at the 1 s deadline"_s.arg(t.elapsed())));
+        QVERIFY(c->isBroken());
+    }
+
+    void hugeAnnouncementsAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("header");
+        QTest::addColumn<bool>("stream"); // then send filler until the client hangs up
+        QTest::addColumn<QString>("says");
+        QTest::newRow("a billion elements")
+            << QByteArray("*1000000000\r\n") << true << u"more than"_s;
+        QTest::newRow("nested arrays")
+            << QByteArray("*2\r\n*9000000\r\n*9000000\r\n") << false << u"more than"_s;
+        QTest::newRow("a 2 GB bulk") << QByteArray("$2000000000\r\n") << true << u"larger than"_s;
+    }
+    void hugeAnnouncementsAreRefused()
+    {
+        QFETCH(QByteArray, header);
+        QFETCH(bool, stream);
+        QFETCH(QString, says);
+        FakeServer fake([header, stream](int fd, const std::atomic<bool> &stop) {
+            readSome(fd);
+            sendAll(fd, header);
+            const QByteArray filler(1 << 16, '1');
+            const QByteArray ints = QByteArray(":1\r\n").repeated(1 << 14);
+            for (int i = 0; stream && !stop && i < 4096; ++i) { // at most 256 MB
+                const QByteArray &chunk = header.startsWith('*') ? ints : filler;
+                if (::send(fd, chunk.constData(), size_t(chunk.size()), MSG_NOSIGNAL) <= 0) {
+                    return;
+                }
+            }
+        });
+        Endpoint e;
+        e.port = fake.port();
+        Connection::Options o;
+        o.maxReplyBytes = 32 << 20;
+        o.maxReplyElements = 1 << 20;
+        auto c = Connection::open(e, o);
+        QVERIFY(c.ok());
+        const qint64 before = rssKb();
+        auto r = c->command({"PING"});
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(says), qPrintable(r.error().message));
+        const qint64 grown = rssKb() - before;
+        QVERIFY2(grown < 200 * 1024, qPrintable(u"memory grew by %1 kB"_s.arg(grown)));
+        QVERIFY(c->isBroken());
+    }
+
+    void demotionMakesTheConnectionStale()
+    {
+        // A replica answers writes with READONLY: the connection asks to be replaced.
+        Server replica;
+        QVERIFY(replica.start({u"--replicaof"_s, u"127.0.0.1"_s, QString::number(m_unix.port),
+                               u"--masterauth"_s, secret},
+                              m_dir.path(), false));
+        Endpoint e;
+        e.port = replica.port;
+        e.password = secret;
+        auto c = Connection::open(e);
+        QVERIFY(c.ok());
+        QVERIFY(!c->isBroken());
+        auto w = c->command({"SET", "t:ro", "1"});
+        QVERIFY(!w.ok());
+        QVERIFY2(w.error().message.startsWith(u"READONLY"_s), qPrintable(w.error().message));
+        QVERIFY(c->isStale());
+        QVERIFY(c->isBroken());
+        QVERIFY(c->reconnect().ok());
+        QVERIFY(!c->isStale());
+    }
+
+    void cliOverTls()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"REDISCLI_AUTH"_s, secret);
+        const QStringList decide{u"check"_s,   u"--algorithm"_s,  u"fixed_window"_s, u"--limit"_s,
+                                 u"5"_s,       u"--window"_s,     u"1m"_s,           u"--subject"_s,
+                                 u"tls-cli"_s, u"--key-prefix"_s, u"t:tlscli:"_s};
+        const QString url = u"rediss://localhost:%1"_s.arg(m_tls.port);
+        auto ok = cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s)}, env);
+        QVERIFY2(ok.exitCode == 0, ok.err.constData());
+        // Wrong CA: a runtime failure (1), named.
+        auto bad =
+            cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"otherca.pem"_s)}, env);
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("not trusted"), bad.err.constData());
+        // A missing file or a TLS flag without TLS: usage (2).
+        auto missing =
+            cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, u"/nonexistent.pem"_s}, env);
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("--tls-ca /nonexistent.pem: no such file"),
+                 missing.err.constData());
+        auto noTls = cli(decide + QStringList{u"--url"_s, u"redis://localhost:%1"_s.arg(m_tls.port),
+                                              u"--tls-ca"_s, file(u"ca.pem"_s)},
+                         env);
+        QCOMPARE(noTls.exitCode, 2);
+        QVERIFY2(noTls.err.contains("rediss://"), noTls.err.constData());
+        // --tls-insecure works and warns.
+        auto insecure = cli(decide + QStringList{u"--url"_s, url, u"--tls-insecure"_s}, env);
+        QVERIFY2(insecure.exitCode == 0, insecure.err.constData());
+        QVERIFY2(insecure.err.contains("warning: --tls-insecure"), insecure.err.constData());
+        // A password in the URL works, warns, and never comes back in any output.
+        auto inUrl =
+            cli(decide + QStringList{u"--url"_s,
+                                     u"rediss://:%1@localhost:%2"_s.arg(secret).arg(m_tls.port),
+                                     u"--tls-ca"_s, file(u"ca.pem"_s)});
+        QVERIFY2(inUrl.exitCode == 0, inUrl.err.constData());
+        QVERIFY2(inUrl.err.contains("--password-file"), inUrl.err.constData());
+        for (const CliRun &r : {ok, bad, missing, noTls, insecure, inUrl}) {
+            noSecret(QString::fromUtf8(r.out + r.err));
+        }
+        // --password-file
+        const QString pwFile = m_dir.path() + u"/pw"_s;
+        QVERIFY(writeFile(pwFile, secret.toUtf8() + "\n"));
+        auto fromFile = cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
+                                                 u"--password-file"_s, pwFile});
+        QVERIFY2(fromFile.exitCode == 0, fromFile.err.constData());
+        QVERIFY(fromFile.err.isEmpty());
+        // A wrong password from the file: refused, and neither password is printed.
+        QVERIFY(writeFile(pwFile, "not-" + secret.toUtf8() + "\n"));
+        auto wrong = cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
+                                              u"--password-file"_s, pwFile});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.err.contains("refused the credentials"), wrong.err.constData());
+        noSecret(QString::fromUtf8(wrong.out + wrong.err));
+    }
+
+    void benchOverTlsComparesWithRedisBenchmark()
+    {
+        // The ceiling runs redis-benchmark --tls with the same CA; the server needs a password,
+        // which redis-benchmark would take only on its command line: so no ceiling, said so.
+        auto r = cli({u"bench"_s, u"--url"_s, u"rediss://localhost:%1"_s.arg(m_tls.port),
+                      u"--tls-ca"_s, file(u"ca.pem"_s), u"--seconds"_s, u"0.2"_s, u"--rounds"_s,
+                      u"1"_s, u"--algorithm"_s, u"fixed_window"_s},
+                     [] {
+                         auto env = QProcessEnvironment::systemEnvironment();
+                         env.insert(u"REDISCLI_AUTH"_s, secret);
+                         return env;
+                     }());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("no ceiling figures"), r.out.constData());
+        QVERIFY2(r.out.contains("pipelined"), r.out.constData());
+        noSecret(QString::fromUtf8(r.out + r.err));
+    }
+
+    void childCommandLinesCarryNoPassword()
+    {
+        // serve with the password in its URL: its own /proc/<pid>/cmdline is masked once it
+        // has read its arguments.
+        QProcess p;
+        p.start(QStringLiteral(SLUICE_CLI),
+                {u"serve"_s, u"--url"_s, u"redis://:%1@127.0.0.1:%2"_s.arg(secret).arg(m_unix.port),
+                 u"--listen"_s, u"127.0.0.1:%1"_s.arg(test::freeLoopbackPort()), u"--rules"_s,
+                 QStringLiteral(SLUICE_SOURCE_DIR) + u"/resources/samples/rules.json"_s});
+        QVERIFY(p.waitForStarted());
+        QByteArray cmdline;
+        for (int i = 0; i < 50; ++i) {
+            QThread::msleep(100);
+            QFile f(u"/proc/%1/cmdline"_s.arg(p.processId()));
+            if (f.open(QIODevice::ReadOnly)) {
+                cmdline = f.readAll();
+                if (cmdline.contains("****")) {
+                    break;
+                }
+            }
+        }
+        p.kill();
+        p.waitForFinished();
+        QVERIFY2(!cmdline.isEmpty(), "could not read the service's command line");
+        cmdline.replace('\0', ' ');
+        QVERIFY2(!cmdline.contains(secret.toUtf8()), cmdline.constData());
+        QVERIFY2(cmdline.contains("redis://:" + QByteArray(secret.size(), '*') + "@127.0.0.1"),
+                 cmdline.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransport)
+#include "tst_transport.moc"
