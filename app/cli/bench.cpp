@@ -270,7 +270,10 @@ int bench(const QList<QByteArray> &argv)
                 engine.push_back(m.perSecond);
                 if (!tool.isEmpty()) {
                     const qint64 n = std::max<qint64>(2000, qint64(m.perSecond * seconds));
-                    const Measure c = runCeiling(tool, *endpoint, policy, (*script)->sha, batch, n);
+                    // The connection's endpoint: for redis+sentinel://, host and port name the
+                    // master the connection found, where redis-benchmark must go too.
+                    const Measure c = runCeiling(tool, limiter.connection().endpoint(), policy,
+                                                 (*script)->sha, batch, n);
                     if (!c.error.isEmpty()) {
                         return fail(command, c.error, exitRuntime);
                     }

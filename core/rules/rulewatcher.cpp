@@ -2,6 +2,7 @@
 
 #include "redis/connection.h"
 #include "redis/errors.h"
+#include "redis/sentinel.h"
 
 #include <hiredis/hiredis.h>
 
@@ -81,9 +82,20 @@ class Subscriber
 public:
     enum class Event { Message, Stop };
 
-    Result<void> open(const Endpoint &endpoint, const QByteArray &channel,
+    Result<void> open(const Endpoint &where, const QByteArray &channel,
                       const RuleWatcher::Options &o)
     {
+        // A raw context needs an address: behind Sentinel, the master's, asked again on every
+        // (re)open, so that a failover is followed (Sentinel kills pub/sub clients of the
+        // master it demotes).
+        Endpoint endpoint = where;
+        if (where.kind == Endpoint::Kind::Sentinel) {
+            auto master = redis::resolveMaster(where, o.connectTimeout);
+            if (!master) {
+                return master.error();
+            }
+            endpoint = *master;
+        }
         m_endpoint = endpoint;
         const QByteArray host = endpoint.host.toUtf8();
         m_ctx.reset(
