@@ -23,7 +23,10 @@
 
 #include <mutex>
 
+#include <csignal>
+
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -178,6 +181,8 @@ class TestSentinel : public QObject
         const QString dir = m_dir.filePath(QString::number(p));
         QDir().mkpath(dir);
         auto proc = std::make_unique<QProcess>();
+        // A crashed or aborted test must not leave its servers running on a shared machine.
+        proc->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         proc->setProcessChannelMode(QProcess::MergedChannels);
         proc->setStandardOutputFile(dir + u"/log"_s);
         proc->start(u"redis-server"_s,
@@ -211,6 +216,8 @@ class TestSentinel : public QObject
                     .toUtf8());
         f.close();
         auto proc = std::make_unique<QProcess>();
+        // A crashed or aborted test must not leave its servers running on a shared machine.
+        proc->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         proc->setProcessChannelMode(QProcess::MergedChannels);
         proc->setStandardOutputFile(dir + u"/log"_s);
         proc->start(u"redis-server"_s, {conf, u"--sentinel"_s});
