@@ -308,15 +308,19 @@ int load(const QList<QByteArray> &argv)
             const double rate = dt > 0 ? double(p.sent - lastSent) / dt : 0;
             lastSent = p.sent;
             lastElapsed = p.elapsedS;
+            // While Redis is unavailable, decisions come from on_redis_error: said so.
+            const QString fallbacks = p.fallbacks > 0
+                                          ? QStringLiteral("  on_redis_error %1").arg(p.fallbacks)
+                                          : QString();
             print(stderr, QStringLiteral("load: %1/%2 s  sent %3  allowed %4  denied %5  errors "
-                                         "%6  rate %7/s\n")
+                                         "%6%7  rate %8/s\n")
                               .arg(p.elapsedS, 0, 'f', 1)
                               .arg(p.durationS, 0, 'f', 1)
                               .arg(p.sent)
                               .arg(p.allowed)
                               .arg(p.denied + p.shadowDenied)
                               .arg(p.errors)
-                              .arg(rateText(rate)));
+                              .arg(fallbacks, rateText(rate)));
         }
     }
     generator.wait();
@@ -337,7 +341,8 @@ int load(const QList<QByteArray> &argv)
                                      {QStringLiteral("allowed"), r.allowed},
                                      {QStringLiteral("denied"), r.denied},
                                      {QStringLiteral("shadow_denied"), r.shadowDenied},
-                                     {QStringLiteral("errors"), r.errors}});
+                                     {QStringLiteral("errors"), r.errors},
+                                     {QStringLiteral("on_redis_error"), r.fallbacks}});
         }
         const QJsonObject doc{
             {QStringLiteral("sent"), p.sent},
@@ -346,6 +351,8 @@ int load(const QList<QByteArray> &argv)
             {QStringLiteral("denied"), p.denied},
             {QStringLiteral("shadow_denied"), p.shadowDenied},
             {QStringLiteral("errors"), p.errors},
+            {QStringLiteral("on_redis_error"), p.fallbacks},
+            {QStringLiteral("redis_unavailable"), p.lastUnavailable},
             {QStringLiteral("elapsed_s"), p.elapsedS},
             {QStringLiteral("duration_s"), p.durationS},
             {QStringLiteral("rate_per_s"), p.ratePerS},
@@ -387,6 +394,14 @@ int load(const QList<QByteArray> &argv)
             s += QStringLiteral("statistics not all written: %1\n").arg(fs.lastError);
         }
         print(stdout, s);
+    }
+    if (p.fallbacks > 0) {
+        // Not a failure (the rules say what to answer then), but not a quiet one either.
+        print(stderr,
+              QStringLiteral("load: %1 decisions were answered by on_redis_error while Redis "
+                             "was unavailable; the last cause: %2\n")
+                  .arg(p.fallbacks)
+                  .arg(p.lastUnavailable));
     }
     if (p.errors > 0) {
         return fail(

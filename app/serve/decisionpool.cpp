@@ -1,6 +1,7 @@
 #include "decisionpool.h"
 
 #include "limiter/redislimiter.h"
+#include "redis/sentinel.h"
 
 #include <QDateTime>
 
@@ -18,6 +19,14 @@ qint64 nowMs()
 // While Redis is down a `deny` rule asks the client to come back after this long: the prober
 // retries at least this often, so the answer is neither a busy loop nor a long lock-out.
 constexpr qint64 denyRetryMs = 1000;
+
+// Redis cannot decide now, but a new connection (maybe to a new master after a failover) or a
+// moment will: a lost connection, or READONLY, MASTERDOWN, LOADING, BUSY, ... (reliability
+// review finding 2). Answered by on_redis_error; the pool is marked down and reconnects.
+bool isUnavailable(const Error &e)
+{
+    return e.isConnectionLoss() || redis::isUnavailableReply(e);
+}
 
 } // namespace
 
@@ -215,7 +224,7 @@ void DecisionPool::workerLoop(int index)
             }
             auto results = limiter->decideBatch(requests);
             if (!results) {
-                if (results.error().isConnectionLoss()) {
+                if (isUnavailable(results.error())) {
                     markDown(results.error().message);
                     useRedis = false; // answered by on_redis_error below
                 } else {
@@ -230,7 +239,7 @@ void DecisionPool::workerLoop(int index)
             } else {
                 for (size_t i = 0; i < batch.size(); ++i) {
                     auto &r = (*results)[i];
-                    if (!r && r.error().isConnectionLoss()) {
+                    if (!r && isUnavailable(r.error())) {
                         markDown(r.error().message);
                         out.push_back(fallback(std::move(batch[i])));
                         continue;
@@ -276,6 +285,7 @@ void DecisionPool::workerLoop(int index)
 void DecisionPool::proberLoop()
 {
     std::optional<Connection> c;
+    quint64 epoch = 0; // m_downEpoch when `c` was made
     auto backoff = m_options.minBackoff;
     for (;;) {
         {
@@ -285,16 +295,23 @@ void DecisionPool::proberLoop()
             }
         }
         QString error;
+        const quint64 e = m_downEpoch.load();
         if (!c) {
             auto opened = Connection::open(m_endpoint, m_options.connection);
             if (opened) {
                 c.emplace(std::move(*opened));
+                epoch = e;
             } else {
                 error = opened.error().message;
             }
-        } else if (c->isBroken()) {
+        } else if (c->isBroken() || epoch != e) {
+            // A worker found Redis down since this connection was made: probe where a new
+            // connection goes (after a failover, the new master), not the old socket's server,
+            // which may be a demoted master that still answers PING.
             if (auto r = c->reconnect(); !r) {
                 error = r.error().message;
+            } else {
+                epoch = e;
             }
         }
         if (error.isEmpty()) {

@@ -62,11 +62,13 @@ struct DecisionOutcome
 // prober thread PINGs Redis on its own connection: once a second while Redis is up (so
 // /healthz is fresh), with exponential back-off while it is down.
 //
-// Redis down: the first batch to fail (bounded by the command timeout) marks Redis down and
-// wakes the prober; from then on no worker touches the network: each job is answered at once
-// by its rule's on_redis_error (allow, deny, or `local`: one shared LocalModel twin, so a
-// subject's state is not split across workers). When the prober gets a PONG again, workers
-// reconnect their own connections on their next batch and decisions come from Redis again.
+// Redis down: the first batch to fail (bounded by the command timeout), or to get an error reply
+// that means "not now, not here" (READONLY from a demoted master, MASTERDOWN, LOADING, BUSY:
+// redis::isUnavailableReply), marks Redis down and wakes the prober; from then on no worker touches
+// the network: each job is answered at once by its rule's on_redis_error (allow, deny, or `local`:
+// one shared LocalModel twin, so a subject's state is not split across workers). When the prober
+// gets a PONG again (on a new connection: after a failover, to wherever a connection now goes),
+// workers reconnect their own connections on their next batch and decisions come from Redis again.
 //
 // Results are handed to `deliver` in the worker thread, one call per batch; the receiver posts
 // them to its own thread. `record` (optional) is called in the worker thread for every decision

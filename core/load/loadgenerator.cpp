@@ -1,7 +1,9 @@
 #include "loadgenerator.h"
 
+#include "limiter/localmodel.h"
 #include "limiter/redislimiter.h"
 #include "redis/connection.h"
+#include "redis/sentinel.h"
 #include "sim/scenario.h"
 #include "stats/statsrecorder.h"
 
@@ -32,6 +34,15 @@ Error invalid(const QString &message)
 // between count as errors): a dead Redis is not hammered with connects.
 constexpr qint64 reconnectGapUs = 200'000;
 
+// A `deny` rule's answer while Redis is unavailable: come back after this long (as serve says).
+constexpr qint64 denyRetryMs = 1000;
+
+// Redis cannot decide now, but a reconnect (maybe to a new master) or a moment will fix it.
+bool isUnavailable(const Error &e)
+{
+    return e.isConnectionLoss() || redis::isUnavailableReply(e);
+}
+
 } // namespace
 
 struct LoadGenerator::Shared
@@ -45,19 +56,21 @@ struct LoadGenerator::Shared
     std::atomic<qint64> planned{0};
     std::atomic<qint64> lagUs{0};
     std::atomic<qint64> sent{0}, allowed{0}, denied{0}, shadowDenied{0}, errors{0};
+    std::atomic<qint64> fallbacks{0};
     struct PerRule
     {
-        std::atomic<qint64> allowed{0}, denied{0}, shadowDenied{0}, errors{0};
+        std::atomic<qint64> allowed{0}, denied{0}, shadowDenied{0}, errors{0}, fallbacks{0};
     };
     std::unique_ptr<PerRule[]> perRule;
 
     std::vector<Rule> rules; // the selected rules
     std::vector<Policy> policies;
 
-    mutable std::mutex mutex; // error, lastError; the cv for sleeping workers
+    mutable std::mutex mutex; // error, lastError, lastUnavailable; the cv for sleeping workers
     std::condition_variable wake;
     QString error;
     QString lastError;
+    QString lastUnavailable;
 
     void fail(const QString &message)
     {
@@ -72,6 +85,11 @@ struct LoadGenerator::Shared
         }
         std::lock_guard lock(mutex);
         lastError = message;
+    }
+    void unavailable(const QString &why)
+    {
+        std::lock_guard lock(mutex);
+        lastUnavailable = why;
     }
     // Sleeps until the steady-clock deadline or cancel(). False if cancelled.
     bool sleepUntil(qint64 deadlineUs)
@@ -218,6 +236,66 @@ Result<void> LoadGenerator::start()
                 std::vector<int> ruleOf;
                 std::vector<QByteArray> subjectOf;
                 qint64 lastReconnectUs = 0;
+                // Set by an unavailable error reply (READONLY, ...), which leaves the connection
+                // usable: the next batch reconnects first, as after a lost connection.
+                bool reconnectNeeded = false;
+                // The `local` fallback: this thread's subjects are decided by this thread only,
+                // so a twin per thread is the same as one shared twin.
+                SystemClock clock;
+                LocalModel local(clock);
+                auto tally = [&](size_t r, const Decision &d, const QByteArray &subject,
+                                 qint64 second) {
+                    const bool shadow = sh.rules[r].shadow;
+                    if (d.allowed) {
+                        ++sh.allowed;
+                        ++sh.perRule[r].allowed;
+                    } else if (shadow) {
+                        ++sh.shadowDenied;
+                        ++sh.perRule[r].shadowDenied;
+                    } else {
+                        ++sh.denied;
+                        ++sh.perRule[r].denied;
+                    }
+                    if (recorder != nullptr) {
+                        recorder->record(sh.rules[r].id, subject, d, shadow, second);
+                    }
+                };
+                // Decision i of the batch by its rule's on_redis_error.
+                auto fallBack = [&](size_t i, qint64 second) {
+                    const size_t r = size_t(ruleOf[i]);
+                    const Policy &p = sh.policies[r];
+                    const qint64 capacity = p.capacity();
+                    Decision d;
+                    switch (sh.rules[r].onRedisError) {
+                    case OnRedisError::Allow:
+                        d = Decision{true, capacity, capacity, -1, 0, 0};
+                        break;
+                    case OnRedisError::Deny:
+                        d = Decision{false, capacity, 0, denyRetryMs, denyRetryMs, 0};
+                        break;
+                    case OnRedisError::Local: {
+                        auto l = local.decide(batch[i]);
+                        if (!l) {
+                            sh.failedDecisions(1, l.error().message, {int(r)});
+                            return;
+                        }
+                        d = *l;
+                        break;
+                    }
+                    }
+                    ++sh.fallbacks;
+                    ++sh.perRule[r].fallbacks;
+                    tally(r, d, subjectOf[i], second);
+                };
+                auto fallBackAll = [&](const QString &why) {
+                    if (!why.isEmpty()) {
+                        sh.unavailable(why);
+                    }
+                    const qint64 second = QDateTime::currentSecsSinceEpoch();
+                    for (size_t i = 0; i < batch.size(); ++i) {
+                        fallBack(i, second);
+                    }
+                };
                 size_t next = 0;
                 while (next < mine.size() && !sh.cancel) {
                     const qint64 now = steadyUs() - t0;
@@ -245,24 +323,27 @@ Result<void> LoadGenerator::start()
                     const qint64 n = qint64(batch.size());
                     sh.sent += n;
                     Connection &c = limiter.connection();
-                    if (c.isBroken()) {
+                    if (c.isBroken() || reconnectNeeded) {
                         const qint64 at = steadyUs();
                         if (at - lastReconnectUs < reconnectGapUs) {
-                            sh.failedDecisions(n,
-                                               QStringLiteral("Redis at %1 is unreachable")
-                                                   .arg(options.endpoint.display()),
-                                               ruleOf);
+                            fallBackAll({}); // the reason stays that of the last failure
                             continue;
                         }
                         lastReconnectUs = at;
                         if (auto r = c.reconnect(); !r) {
-                            sh.failedDecisions(n, r.error().message, ruleOf);
+                            fallBackAll(r.error().message);
                             continue;
                         }
+                        reconnectNeeded = false;
                     }
                     auto results = limiter.decideBatch(batch);
                     if (!results) {
-                        sh.failedDecisions(n, results.error().message, ruleOf);
+                        if (isUnavailable(results.error())) {
+                            reconnectNeeded = true;
+                            fallBackAll(results.error().message);
+                        } else {
+                            sh.failedDecisions(n, results.error().message, ruleOf);
+                        }
                         continue;
                     }
                     const qint64 second = QDateTime::currentSecsSinceEpoch();
@@ -270,23 +351,16 @@ Result<void> LoadGenerator::start()
                         const Result<Decision> &d = (*results)[i];
                         const size_t r = size_t(ruleOf[i]);
                         if (!d) {
-                            sh.failedDecisions(1, d.error().message, {int(r)});
+                            if (isUnavailable(d.error())) {
+                                reconnectNeeded = true;
+                                sh.unavailable(d.error().message);
+                                fallBack(i, second);
+                            } else {
+                                sh.failedDecisions(1, d.error().message, {int(r)});
+                            }
                             continue;
                         }
-                        const bool shadow = sh.rules[r].shadow;
-                        if (d->allowed) {
-                            ++sh.allowed;
-                            ++sh.perRule[r].allowed;
-                        } else if (shadow) {
-                            ++sh.shadowDenied;
-                            ++sh.perRule[r].shadowDenied;
-                        } else {
-                            ++sh.denied;
-                            ++sh.perRule[r].denied;
-                        }
-                        if (recorder != nullptr) {
-                            recorder->record(sh.rules[r].id, subjectOf[i], *d, shadow, second);
-                        }
+                        tally(r, *d, subjectOf[i], second);
                     }
                 }
             });
@@ -330,6 +404,7 @@ LoadProgress LoadGenerator::progress() const
     p.denied = sh.denied;
     p.shadowDenied = sh.shadowDenied;
     p.errors = sh.errors;
+    p.fallbacks = sh.fallbacks;
     p.planned = sh.planned;
     p.durationS = double(m_options.durationUs) / 1e6;
     p.cancelled = sh.cancel && p.finished;
@@ -342,11 +417,13 @@ LoadProgress LoadGenerator::progress() const
     }
     for (size_t i = 0; i < sh.rules.size() && sh.perRule; ++i) {
         const Shared::PerRule &r = sh.perRule[i];
-        p.rules.append(RuleProgress{sh.rules[i].id, r.allowed, r.denied, r.shadowDenied, r.errors});
+        p.rules.append(RuleProgress{sh.rules[i].id, r.allowed, r.denied, r.shadowDenied, r.errors,
+                                    r.fallbacks});
     }
     std::lock_guard lock(sh.mutex);
     p.error = sh.error;
     p.lastError = sh.lastError;
+    p.lastUnavailable = sh.lastUnavailable;
     return p;
 }
 

@@ -54,11 +54,17 @@ struct RuleProgress
     qint64 denied = 0;       // enforced denials
     qint64 shadowDenied = 0; // a shadow rule said no (the request would have gone through)
     qint64 errors = 0;
+    qint64 fallbacks = 0; // answered by on_redis_error (also counted in allowed / denied)
 };
 
 // A snapshot. Counters are decisions (requests x rules). `error` is set when the run failed as a
-// whole (no connection at the start, bad traffic); a decision failing (Redis went away
-// mid-run) counts in `errors` and in `lastError`, and the run goes on, reconnecting.
+// whole (no connection at the start, bad traffic). While Redis is unavailable mid-run (the
+// connection lost, a reconnect failing, or an error reply that another server or a moment later
+// would not give: READONLY after a failover, MASTERDOWN, LOADING, BUSY; redis::isUnavailableReply)
+// each decision is answered by its rule's on_redis_error as the HTTP service would (allow, deny,
+// or `local`: the in-process twin), counted in allowed / denied / shadowDenied and in
+// `fallbacks`, and the run goes on, reconnecting (a reconnect follows a failover). A decision
+// that fails otherwise (a script error, WRONGTYPE) counts in `errors` and in `lastError`.
 struct LoadProgress
 {
     qint64 sent = 0, allowed = 0, denied = 0, errors = 0;
@@ -69,11 +75,13 @@ struct LoadProgress
     QString error;
     // Added beyond the contract:
     qint64 shadowDenied = 0;
-    qint64 planned = 0;   // decisions the pattern asks for in all (0 until generated)
-    double durationS = 0; // the run's length
-    double lagMs = 0;     // how late the last batch was sent after its first deadline
-    bool running = false; // started and not finished
-    QString lastError;    // of the last failed decision
+    qint64 planned = 0;      // decisions the pattern asks for in all (0 until generated)
+    double durationS = 0;    // the run's length
+    double lagMs = 0;        // how late the last batch was sent after its first deadline
+    bool running = false;    // started and not finished
+    QString lastError;       // of the last failed decision
+    qint64 fallbacks = 0;    // decisions answered by on_redis_error (in allowed / denied too)
+    QString lastUnavailable; // why Redis was last found unavailable (the last fallback's cause)
     QList<RuleProgress> rules;
 };
 

@@ -2,6 +2,8 @@
 
 #include "statsrecorder.h"
 
+#include "redis/sentinel.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -231,6 +233,16 @@ bool StatsFlusher::flushOnce()
     if (!replies) {
         failed(replies.error().message);
         return false;
+    }
+    // READONLY (a demoted master: a failover), MASTERDOWN, LOADING, ...: the transaction was
+    // refused as a whole (EXECABORT), so nothing was applied and the backlog is kept for a new
+    // connection, which goes to the new master (redis+sentinel://, a moved VIP or DNS name).
+    for (const Result<Reply> &r : *replies) {
+        if (!r && redis::isUnavailableReply(r.error())) {
+            failed(r.error().message);
+            m_connection.reset();
+            return false;
+        }
     }
     // EXEC's reply decides: a transport failure keeps the backlog for the next attempt; a
     // refused transaction (a key of another type in our namespace, an OOM server) would be
