@@ -567,6 +567,9 @@ Result<std::shared_ptr<SshTunnel>> SshTunnel::open(const SshOptions &ssh, const 
     ssh_options_set(s, SSH_OPTIONS_PORT, &port);
     ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &processConfig);
     ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, knownHostsBytes.constData());
+    // Small request/reply traffic: without TCP_NODELAY, Nagle and delayed ACKs add 40 ms stalls.
+    const int noDelay = 1;
+    ssh_options_set(s, SSH_OPTIONS_NODELAY, &noDelay);
     // Messages name the user who logs in, also when it is the local user (libssh's default).
     SshOptions shown = ssh;
     if (shown.user.isEmpty()) {
@@ -641,8 +644,8 @@ Result<std::shared_ptr<SshTunnel>> SshTunnel::open(const SshOptions &ssh, const 
             return fail(Error::Kind::Auth,
                         u"unknown host key: the server shows %1, which is not in %2. Check the "
                         "fingerprint with the bastion's administrator, then pass "
-                        "--ssh-accept-new to trust it (it is written to %2), or add it to %2 "
-                        "yourself."_s.arg(keyText, knownHosts));
+                        "--ssh-accept-new to trust it (it is then added there), or add it to "
+                        "known_hosts yourself."_s.arg(keyText, knownHosts));
         }
         if (ssh_session_update_known_hosts(s) != SSH_OK) {
             return fail(Error::Kind::Io, u"cannot write the host key (%1) to %2: %3"_s.arg(
@@ -673,8 +676,8 @@ Result<std::shared_ptr<SshTunnel>> SshTunnel::open(const SshOptions &ssh, const 
             const QString why = !fi.exists() ? u"no such file"_s
                                 : !fi.isReadable()
                                     ? u"not readable"_s
-                                    : u"not a private key libssh can read, or the passphrase is "
-                                      "wrong or missing (--ssh-key-passphrase)"_s;
+                                    : u"not a private key libssh can read, or its passphrase is "
+                                      "wrong or missing"_s;
             return fail(Error::Kind::Invalid,
                         u"cannot use the key file %1: %2"_s.arg(ssh.keyFile, why));
         }
