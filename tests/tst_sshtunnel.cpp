@@ -258,7 +258,8 @@ class TestSshTunnel : public QObject
     // Starts sshd with this host key on m_port and waits until it accepts.
     bool startSshd(const QString &hostKey, const QByteArray &extra = {})
     {
-        const QByteArray config = "Port " + QByteArray::number(m_port) +
+        // sshd keeps the first value it reads for a keyword: `extra` goes first to win.
+        const QByteArray config = extra + "Port " + QByteArray::number(m_port) +
                                   "\n"
                                   "ListenAddress 127.0.0.1\n"
                                   "HostKey " +
@@ -276,8 +277,7 @@ class TestSshTunnel : public QObject
                                   "PasswordAuthentication yes\n"
                                   "KbdInteractiveAuthentication no\n"
                                   "AllowTcpForwarding yes\n"
-                                  "LogLevel VERBOSE\n" +
-                                  extra;
+                                  "LogLevel VERBOSE\n";
         if (!writeFile(path(u"sshd_config"_s), config)) {
             return false;
         }
@@ -715,6 +715,102 @@ private Q_SLOTS:
         UnixClient c2((*r)->socketPath());
         QVERIFY(c2.send("PING\r\n"));
         QCOMPARE(c2.line(), QByteArray("+PONG"));
+    }
+
+    // A client that does not read: the tunnel stops taking the bastion's data (no unbounded
+    // buffering) and, once the client reads, delivers all of it intact and in order.
+    void slowClient()
+    {
+        auto t = openToRedis(options());
+        QVERIFY2(t.ok(), qPrintable(why(t)));
+        const QByteArray key = test::keyPrefix() + "slow";
+        QByteArray value(3 * 1024 * 1024, Qt::Uninitialized);
+        QRandomGenerator rng(7);
+        rng.fillRange(reinterpret_cast<quint32 *>(value.data()), value.size() / 4);
+        UnixClient c((*t)->socketPath());
+        QVERIFY(c.send(resp({"SET", key, value})));
+        QCOMPARE(c.line(), QByteArray("+OK"));
+        // Three GETs at once, then nothing read for a while: 9 MB are waiting for the client.
+        QVERIFY(c.send(resp({"GET", key}) + resp({"GET", key}) + resp({"GET", key})));
+        QTest::qWait(700);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(c.line(), '$' + QByteArray::number(value.size()));
+            const QByteArray back = c.exactly(value.size() + 2);
+            QVERIFY2(back.left(value.size()) == value, qPrintable(QString::number(i)));
+        }
+        QVERIFY(c.send("PING\r\n"));
+        QCOMPARE(c.line(), QByteArray("+PONG"));
+    }
+
+    // Destroying the tunnel closes its clients (they see EOF) and its socket.
+    void destroyWithClients()
+    {
+        auto t = openToRedis(options());
+        QVERIFY2(t.ok(), qPrintable(why(t)));
+        std::shared_ptr<SshTunnel> tunnel = *t;
+        t = Error::make(Error::Kind::Internal, QString());
+        const QString sock = tunnel->socketPath();
+        UnixClient a(sock);
+        UnixClient b(sock);
+        QVERIFY(a.send("PING\r\n"));
+        QCOMPARE(a.line(), QByteArray("+PONG"));
+        QVERIFY(b.send("PING\r\n"));
+        QCOMPARE(b.line(), QByteArray("+PONG"));
+        QCOMPARE(tunnel->clientCount(), 2);
+        QElapsedTimer e;
+        e.start();
+        tunnel.reset();
+        QVERIFY2(e.elapsed() < 1000, qPrintable(QString::number(e.elapsed())));
+        QVERIFY(!a.fill(kTimeout));
+        QVERIFY(a.eof);
+        QVERIFY(!b.fill(kTimeout));
+        QVERIFY(b.eof);
+        QVERIFY(!QFileInfo::exists(sock));
+        QVERIFY(!UnixClient(sock).isConnected());
+    }
+
+    // shared() from several threads at once: one tunnel, opened once.
+    void sharedConcurrently()
+    {
+        constexpr int kThreads = 6;
+        std::vector<std::shared_ptr<SshTunnel>> got(kThreads);
+        std::vector<std::thread> threads;
+        for (int i = 0; i < kThreads; ++i) {
+            threads.emplace_back([&, i] {
+                auto r = SshTunnel::shared(options(), m_redis.host, m_redis.port, kTimeout);
+                if (r) {
+                    got[i] = *r;
+                }
+            });
+        }
+        for (auto &th : threads) {
+            th.join();
+        }
+        for (int i = 0; i < kThreads; ++i) {
+            QVERIFY(got[i]);
+            QCOMPARE(got[i].get(), got[0].get());
+        }
+        // Another target is another tunnel.
+        Listener other(true);
+        auto r = SshTunnel::shared(options(), u"127.0.0.1"_s, other.port, kTimeout);
+        QVERIFY2(r.ok(), qPrintable(why(r)));
+        QVERIFY(r->get() != got[0].get());
+    }
+
+    // A bastion that does not forward at all: the same clear error from open().
+    void forwardingDisabled()
+    {
+        killSshd();
+        QVERIFY(startSshd(path(u"hostkey"_s), "AllowTcpForwarding no\n"));
+        auto r = openToRedis(options());
+        killSshd();
+        QVERIFY(startSshd(path(u"hostkey"_s)));
+        QVERIFY(!r.ok());
+        qInfo("%s", qPrintable(r.error().message));
+        QCOMPARE(r.error().kind, Error::Kind::Io);
+        QVERIFY2(r.error().message.contains(u"could not reach"_s), qPrintable(r.error().message));
+        QVERIFY2(r.error().message.contains(u"AllowTcpForwarding"_s),
+                 qPrintable(r.error().message));
     }
 
     // 7. an address that accepts TCP but never speaks SSH: open() gives up at its deadline.

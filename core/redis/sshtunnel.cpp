@@ -489,7 +489,6 @@ void SshTunnel::Private::run()
         // The session died: nobody can be served any more. Clients see EOF; new ones find no
         // socket; shared() opens a new tunnel.
         setLastError(where + u": the SSH connection was lost: "_s + sshError(session.get()));
-        alive = false;
         closeListener();
         for (auto &c : clients) {
             closeClient(*c);
@@ -497,6 +496,7 @@ void SshTunnel::Private::run()
         clients.clear();
         clientCount = 0;
     }
+    // Last: whoever sees isAlive() false finds the socket gone and the clients closed.
     alive = false;
 }
 
