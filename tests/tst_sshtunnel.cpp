@@ -143,6 +143,26 @@ struct Listener
     }
 };
 
+// CPU time (utime + stime, clock ticks) of this process's tunnel threads ("sluice-ssh"); -1
+// when there is none.
+qint64 tunnelThreadTicks()
+{
+    qint64 total = -1;
+    const QStringList tasks =
+        QDir(u"/proc/self/task"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &t : tasks) {
+        const QString base = u"/proc/self/task/"_s + t;
+        if (readFile(base + u"/comm"_s).trimmed() != "sluice-ssh") {
+            continue;
+        }
+        const QByteArray stat = readFile(base + u"/stat"_s);
+        const QList<QByteArray> f = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        // after "pid (comm) ": state is field 3, utime 14, stime 15
+        total = std::max<qint64>(total, 0) + f.value(11).toLongLong() + f.value(12).toLongLong();
+    }
+    return total;
+}
+
 // One client of the tunnel's Unix socket. Reads never wait past `timeout`.
 struct UnixClient
 {
@@ -757,6 +777,12 @@ private Q_SLOTS:
         QVERIFY(b.send("PING\r\n"));
         QCOMPARE(b.line(), QByteArray("+PONG"));
         QCOMPARE(tunnel->clientCount(), 2);
+        // Idle with two clients connected: the tunnel thread sleeps in poll(), no busy loop.
+        const qint64 before = tunnelThreadTicks();
+        QVERIFY(before >= 0);
+        QTest::qWait(1000);
+        const qint64 ticks = tunnelThreadTicks() - before;
+        QVERIFY2(ticks <= 2, qPrintable(u"%1 ticks of CPU in 1 s of idle"_s.arg(ticks)));
         QElapsedTimer e;
         e.start();
         tunnel.reset();
