@@ -592,6 +592,17 @@ private Q_SLOTS:
                  written.constData());
         r = Error::make(Error::Kind::Internal, QString());
 
+        // A first connection of a new user: no ~/.ssh yet. It is made, private.
+        {
+            SshOptions fresh = o;
+            fresh.knownHostsFile = path(u"fresh-home/.ssh/known_hosts"_s);
+            auto f = openToRedis(fresh);
+            QVERIFY2(f.ok(), qPrintable(why(f)));
+            QVERIFY(readFile(fresh.knownHostsFile).contains(pubKeyBase64(path(u"hostkey.pub"_s))));
+            QCOMPARE(QFileInfo(path(u"fresh-home/.ssh"_s)).permissions() & 0x0077,
+                     QFile::Permissions());
+        }
+
         // Known now: no acceptNew needed.
         o.acceptNew = false;
         r = openToRedis(o);

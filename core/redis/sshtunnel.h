@@ -20,6 +20,11 @@ namespace sluice::redis {
 // (libssh is not thread-safe per session). The public functions may be called from any thread.
 // Connection (or anything else) talks to socketPath() with ordinary socket calls.
 //
+// Use from Connection: t = SshTunnel::shared(endpoint.ssh, endpoint.host, endpoint.port,
+// connectTimeout); connect to t->socketPath() (TLS then runs over it, still checking the
+// certificate against endpoint.host / tls.serverName); keep the shared_ptr for as long as the
+// connection lives; on reconnect call shared() again (the live tunnel, or a new one if it died).
+//
 // Errors name the bastion and the step: "ssh user@bastion:2222: ...". No password or passphrase
 // ever appears in a message.
 class SshTunnel
