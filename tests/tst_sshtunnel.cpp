@@ -24,6 +24,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pwd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -304,6 +305,8 @@ class TestSshTunnel : public QObject
         ::mkdir("/run/sshd", 0755); // privilege separation directory, as the package's unit does
         m_sshd.setProcessChannelMode(QProcess::MergedChannels);
         m_sshd.setStandardOutputFile(path(u"sshd.log"_s), QIODevice::Append);
+        // sshd dies with the test, also when the test crashes
+        m_sshd.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         m_sshd.start(u"/usr/sbin/sshd"_s, {u"-D"_s, u"-e"_s, u"-f"_s, path(u"sshd_config"_s)});
         if (!m_sshd.waitForStarted(5000)) {
             return false;
