@@ -667,6 +667,12 @@ private Q_SLOTS:
         qInfo("%s", qPrintable(r.error().message));
         QVERIFY2(r.error().message.contains(o.keyFile), qPrintable(r.error().message));
         QVERIFY(!r.error().message.contains(u"wrong-phrase-31337"_s));
+        // With the right passphrase (and the key authorized): in.
+        QVERIFY(writeFile(path(u"authorized_keys"_s),
+                          readFile(path(u"userkey.pub"_s)) + readFile(path(u"lockedkey.pub"_s))));
+        o.keyPassphrase = u"right-phrase-77"_s;
+        r = openToRedis(o);
+        QVERIFY2(r.ok(), qPrintable(why(r)));
     }
 
     // 4. a wrong password: refused, and the password appears nowhere.
