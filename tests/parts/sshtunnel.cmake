@@ -1,0 +1,3 @@
+# SSH tunnels (core/redis/sshtunnel): a real sshd that the test starts on a free loopback port,
+# forwarding to the fixture's Redis.
+sluice_test(sshtunnel REDIS TIMEOUT 180)
