@@ -1,6 +1,8 @@
 #include "connection.h"
 
 #include "errors.h"
+#include "sentinel.h"
+#include "sshtunnel.h"
 #include "stream.h"
 
 #include <hiredis/hiredis.h>
@@ -131,19 +133,37 @@ Result<void> Connection::connectNow()
                     QStringLiteral("not connected to Redis at %1").arg(m_endpoint.display()));
     const auto deadline = redis::deadlineIn(m_options.connectTimeout);
 
+    // Behind Sentinel: ask the sentinels on every (re)connect, so that a failover is followed.
+    if (m_endpoint.kind == Endpoint::Kind::Sentinel) {
+        auto master = redis::resolveMaster(m_endpoint, m_options.connectTimeout);
+        if (!master) {
+            return fail(master.error());
+        }
+        m_endpoint.host = master->host;
+        m_endpoint.port = master->port;
+    }
+    auto leftMs = [&] {
+        return std::max(milliseconds(1),
+                        duration_cast<milliseconds>(deadline - steady_clock::now()));
+    };
+
     Result<std::unique_ptr<redis::Stream>> stream =
         Error::make(Error::Kind::Internal, QStringLiteral("no transport"));
     const QString where = m_endpoint.display();
-    switch (m_endpoint.kind) {
-    case Endpoint::Kind::Unix:
+    if (m_endpoint.ssh.isSet()) {
+        // Through the bastion: the tunnel serves a private Unix socket; TLS (if any) still
+        // checks the certificate against the Redis host's name.
+        auto tunnel =
+            redis::SshTunnel::shared(m_endpoint.ssh, m_endpoint.host, m_endpoint.port, leftMs());
+        if (!tunnel) {
+            return fail(tunnel.error());
+        }
+        m_tunnel = *tunnel;
+        stream = redis::Stream::connectUnix(m_tunnel->socketPath(), where, deadline);
+    } else if (m_endpoint.kind == Endpoint::Kind::Unix) {
         stream = redis::Stream::connectUnix(m_endpoint.socketPath, where, deadline);
-        break;
-    case Endpoint::Kind::Sentinel:
-        return Error::make(Error::Kind::Invalid,
-                           QStringLiteral("Sentinel endpoints are not supported in this build"));
-    case Endpoint::Kind::Tcp:
+    } else {
         stream = redis::Stream::connectTcp(m_endpoint.host, m_endpoint.port, where, deadline);
-        break;
     }
     if (!stream) {
         return fail(stream.error());
