@@ -1,4 +1,4 @@
-// The HTTP check service (issue 6 item 4): status codes, headers with exact values, the JSON,
+// The HTTP check service: status codes, headers with exact values, the JSON,
 // Retry-After rounding, legacy headers, shadow rules, statistics, every bad input of the issue
 // (and the service answering afterwards), live reload from the RuleStore, and Redis stopped
 // and restarted under a running service (each on_redis_error mode, then recovery).
