@@ -55,24 +55,24 @@ bool OwnRedis::start(const QStringList &extraArgs)
 
 void OwnRedis::stop()
 {
-    if (m_process && m_process->state() != QProcess::NotRunning) {
-        m_process->terminate();
-        if (!m_process->waitForFinished(5000)) {
-            m_process->kill();
-            m_process->waitForFinished(5000);
-        }
-    }
-    if (m_process) {
-        m_output += m_process->readAll();
-    }
-    m_process.reset();
+    end(true);
 }
 
 void OwnRedis::kill()
 {
+    end(false);
+}
+
+void OwnRedis::end(bool graceful)
+{
     if (m_process && m_process->state() != QProcess::NotRunning) {
-        m_process->kill();
-        m_process->waitForFinished(5000);
+        if (graceful) {
+            m_process->terminate();
+        }
+        if (!graceful || !m_process->waitForFinished(5000)) {
+            m_process->kill();
+            m_process->waitForFinished(5000);
+        }
     }
     if (m_process) {
         m_output += m_process->readAll();

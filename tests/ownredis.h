@@ -48,6 +48,8 @@ public:
     QByteArray output() const;
 
 private:
+    void end(bool graceful); // stop() or kill()
+
     QTemporaryDir m_dir;
     quint16 m_port;
     QStringList m_extraArgs;

@@ -107,6 +107,40 @@ bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qin
     return true;
 }
 
+// The set-up of the tests that break a scan midway: a private server holding `n` fixed-window
+// keys "p:big:{<i>}", the rule that reads them, a control connection and one for the scan.
+struct BrokenScan
+{
+    test::OwnRedis server;
+    std::optional<Connection> control;
+    std::optional<Connection> scan;
+    RuleSet set;
+
+    bool start(qint64 n)
+    {
+        if (!server.start()) {
+            return false;
+        }
+        auto c = Connection::open(server.endpoint());
+        auto s = Connection::open(server.endpoint());
+        if (!c || !s) {
+            return false;
+        }
+        control.emplace(std::move(*c));
+        scan.emplace(std::move(*s));
+        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, "p:")};
+        return plantFixedWindows(*control, "p:", 0, n);
+    }
+    // Pages of 100 keys.
+    static KeyScanner::Options options(std::chrono::milliseconds reconnectDelay)
+    {
+        KeyScanner::Options o;
+        o.initialCount = o.maxCount = 100;
+        o.reconnectDelay = reconnectDelay;
+        return o;
+    }
+};
+
 bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
 {
     static const QByteArray script = R"(
@@ -953,31 +987,22 @@ private Q_SLOTS:
 
     void connectionDroppedMidScanResumes()
     {
-        test::OwnRedis server;
-        QVERIFY(server.start());
-        auto control = Connection::open(server.endpoint());
-        QVERIFY(control);
-        RuleSet set;
-        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, "p:")};
-        QVERIFY(plantFixedWindows(*control, "p:", 0, 3000));
-        auto scanConn = Connection::open(server.endpoint());
-        QVERIFY(scanConn);
-        KeyScanner scanner{KeyReader(set)};
-        KeyScanner::Options o;
-        o.initialCount = o.maxCount = 100;
-        o.reconnectDelay = std::chrono::milliseconds(50);
+        BrokenScan b;
+        QVERIFY2(b.start(3000), b.server.output().constData());
+        KeyScanner scanner{KeyReader(b.set)};
+        const KeyScanner::Options o = b.options(std::chrono::milliseconds(50));
         QSet<QByteArray> seen;
         qint64 delivered = 0;
         int pages = 0;
         const ScanSummary s =
-            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
                 delivered += page.size();
                 for (const KeyInfo &k : page) {
                     seen.insert(k.key);
                 }
                 if (++pages == 3) {
                     QVERIFY(
-                        control->command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}));
+                        b.control->command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}));
                 }
             });
         QVERIFY2(s.status == ScanSummary::Status::Completed,
@@ -989,27 +1014,18 @@ private Q_SLOTS:
 
     void serverRestartedMidScanStops()
     {
-        test::OwnRedis server;
-        QVERIFY(server.start());
-        auto control = Connection::open(server.endpoint());
-        QVERIFY(control);
-        RuleSet set;
-        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, "p:")};
-        QVERIFY(plantFixedWindows(*control, "p:", 0, 3000));
-        auto scanConn = Connection::open(server.endpoint());
-        QVERIFY(scanConn);
-        KeyScanner scanner{KeyReader(set)};
-        KeyScanner::Options o;
-        o.initialCount = o.maxCount = 100;
-        o.reconnectDelay = std::chrono::milliseconds(50);
+        BrokenScan b;
+        QVERIFY2(b.start(3000), b.server.output().constData());
+        KeyScanner scanner{KeyReader(b.set)};
+        const KeyScanner::Options o = b.options(std::chrono::milliseconds(50));
         qint64 delivered = 0;
         int pages = 0;
         bool restarted = false;
         const ScanSummary s =
-            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
                 delivered += page.size();
                 if (++pages == 3) {
-                    restarted = server.restart();
+                    restarted = b.server.restart();
                 }
             });
         QVERIFY(restarted);
@@ -1027,26 +1043,17 @@ private Q_SLOTS:
 
     void serverGoneMidScanStops()
     {
-        test::OwnRedis server;
-        QVERIFY(server.start());
-        auto control = Connection::open(server.endpoint());
-        QVERIFY(control);
-        RuleSet set;
-        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, "p:")};
-        QVERIFY(plantFixedWindows(*control, "p:", 0, 2000));
-        auto scanConn = Connection::open(server.endpoint());
-        QVERIFY(scanConn);
-        KeyScanner scanner{KeyReader(set)};
-        KeyScanner::Options o;
-        o.initialCount = o.maxCount = 100;
-        o.reconnectDelay = std::chrono::milliseconds(20);
+        BrokenScan b;
+        QVERIFY2(b.start(2000), b.server.output().constData());
+        KeyScanner scanner{KeyReader(b.set)};
+        const KeyScanner::Options o = b.options(std::chrono::milliseconds(20));
         qint64 delivered = 0;
         int pages = 0;
         const ScanSummary s =
-            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
                 delivered += page.size();
                 if (++pages == 2) {
-                    server.stop();
+                    b.server.stop();
                 }
             });
         QCOMPARE(s.status, ScanSummary::Status::Failed);
