@@ -29,7 +29,7 @@ const char *usageText =
     "  serve   HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz\n"
     "\n"
     "Exit status: 0 success (a denial is a result), 1 runtime failure, 2 bad usage.\n"
-    "See README.md and the design's FORMATS.md for every option.\n";
+    "See README.md and docs/FORMATS.md for every option.\n";
 
 } // namespace
 

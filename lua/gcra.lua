@@ -1,5 +1,5 @@
 --[[ sluice gcra: the generic cell rate algorithm, redis-cell CL.THROTTLE semantics.
-See ../shared/design/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrored
+See docs/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrored
 step for step by core/limiter/model_buckets.cpp).
 
 KEYS[1]  the subject's state key: the only key this script touches.

@@ -1,5 +1,5 @@
 --[[ sluice leaky_bucket: a queue of capacity B draining at exactly rate_count / rate_period_us.
-See ../shared/design/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrored
+See docs/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrored
 step for step by core/limiter/model_buckets.cpp).
 
 KEYS[1]  the subject's state key: the only key this script touches.

@@ -54,21 +54,83 @@ QByteArray keyPrefix()
 
 void cleanup(Connection &c)
 {
+    deleteByPrefix(c, keyPrefix());
+}
+
+namespace {
+
+// `prefix` as a SCAN MATCH pattern that matches it literally, then anything.
+QByteArray literalPattern(const QByteArray &prefix)
+{
+    QByteArray p;
+    p.reserve(prefix.size() + 1);
+    for (const char ch : prefix) {
+        if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
+            p += '\\';
+        }
+        p += ch;
+    }
+    return p + '*';
+}
+
+// Calls `page` with each SCAN page of the keys under `prefix`; false when a command failed.
+template <typename Page> bool scanPrefix(Connection &c, const QByteArray &prefix, Page page)
+{
+    const QByteArray pattern = literalPattern(prefix);
     QByteArray cursor = "0";
     do {
-        auto r = c.command({"SCAN", cursor, "MATCH", keyPrefix() + '*', "COUNT", "1000"});
+        auto r = c.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
         if (!r || r->elements.size() != 2) {
-            return;
+            return false;
         }
         cursor = r->elements[0].str;
-        QList<QByteArray> del{"DEL"};
+        QList<QByteArray> keys;
         for (const Reply &k : r->elements[1].elements) {
-            del << k.str;
+            if (k.str.startsWith(prefix)) {
+                keys << k.str;
+            }
         }
-        if (del.size() > 1) {
-            (void)c.command(del);
+        if (!keys.isEmpty() && !page(keys)) {
+            return false;
         }
     } while (cursor != "0");
+    return true;
+}
+
+int bindLoopback(quint16 *port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    *port = ntohs(a.sin_port);
+    return fd;
+}
+
+} // namespace
+
+QList<QByteArray> keysWithPrefix(Connection &c, const QByteArray &prefix)
+{
+    QList<QByteArray> out;
+    scanPrefix(c, prefix, [&](const QList<QByteArray> &keys) {
+        out += keys;
+        return true;
+    });
+    return out;
+}
+
+qint64 deleteByPrefix(Connection &c, const QByteArray &prefix)
+{
+    qint64 deleted = 0;
+    const bool ok = scanPrefix(c, prefix, [&](const QList<QByteArray> &keys) {
+        auto r = c.command(QList<QByteArray>{"DEL"} + keys);
+        deleted += r ? r->integer : 0;
+        return r.ok();
+    });
+    return ok ? deleted : -1;
 }
 
 qint64 pttl(Connection &c, const QByteArray &key)
@@ -79,15 +141,23 @@ qint64 pttl(Connection &c, const QByteArray &key)
 
 quint16 freeLoopbackPort()
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
+    quint16 port = 0;
+    ::close(bindLoopback(&port));
+    return port;
+}
+
+LoopbackSocket::LoopbackSocket(bool listening)
+{
+    // Not in the initializer list: m_port's own initializer would run after it.
+    m_fd = bindLoopback(&m_port);
+    if (listening) {
+        ::listen(m_fd, 16); // accepts connections into the backlog, never answers
+    }
+}
+
+LoopbackSocket::~LoopbackSocket()
+{
+    ::close(m_fd);
 }
 
 } // namespace sluice::test

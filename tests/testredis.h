@@ -1,11 +1,13 @@
 #pragma once
 
 // Shared by the tests that need Redis: the server the CTest fixture started
-// (redis-fixture.sh), a connection to it, and a key prefix of the test's own.
+// (redis-fixture.sh), a connection to it, a key prefix of the test's own, and keys by prefix.
+// A server of the test's own is OwnRedis (ownredis.h); running sluice-cli is runCli (runcli.h).
 
 #include "redis/connection.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 
 namespace sluice::test {
@@ -20,10 +22,32 @@ Connection connect();
 QByteArray keyPrefix();
 // Deletes every key under keyPrefix().
 void cleanup(Connection &c);
+// The keys that start with `prefix` (taken literally: glob characters in it are escaped for
+// SCAN MATCH), and deleting them. deleteByPrefix returns how many it deleted, -1 when a
+// command failed (it stops there).
+QList<QByteArray> keysWithPrefix(Connection &c, const QByteArray &prefix);
+qint64 deleteByPrefix(Connection &c, const QByteArray &prefix);
 // PTTL of a key: -2 absent, -1 no TTL, else ms.
 qint64 pttl(Connection &c, const QByteArray &key);
 // A loopback TCP port that was free a moment ago (bound to port 0, then released): nothing
 // listens there, so a connection to it is refused.
 quint16 freeLoopbackPort();
+
+// A loopback TCP socket bound to a port of its own while it lives: not listening, connections
+// to it are refused; listening, the kernel accepts them into the backlog and nothing ever
+// answers (a silent server).
+class LoopbackSocket
+{
+public:
+    explicit LoopbackSocket(bool listening);
+    ~LoopbackSocket();
+    LoopbackSocket(const LoopbackSocket &) = delete;
+    LoopbackSocket &operator=(const LoopbackSocket &) = delete;
+    quint16 port() const { return m_port; }
+
+private:
+    int m_fd = -1;
+    quint16 m_port = 0;
+};
 
 } // namespace sluice::test

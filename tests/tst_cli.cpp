@@ -1,4 +1,5 @@
 // sluice-cli as a user runs it: real process, real Redis, exit codes and messages.
+#include "runcli.h"
 #include "testredis.h"
 
 #include "limiter/redislimiter.h"
@@ -6,29 +7,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace sluice;
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SLUICE_CLI), args);
-    p.waitForFinished(120'000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 QString url()
 {
@@ -53,26 +37,19 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         Connection c = test::connect();
-        QByteArray cursor = "0";
-        do { // the CLI writes under the default prefix with our t-... ids
-            auto r = c.command({"SCAN", cursor, "MATCH", "rate_limit:t-*", "COUNT", "1000"});
-            QVERIFY(r.ok());
-            cursor = r->elements[0].str;
-            for (const Reply &k : r->elements[1].elements) {
-                (void)c.command({"DEL", k.str});
-            }
-        } while (cursor != "0");
+        // The CLI writes under the default prefix with our t-... ids.
+        QVERIFY(test::deleteByPrefix(c, "rate_limit:t-") >= 0);
         test::cleanup(c);
     }
 
     void checkDecides()
     {
         const QString id = uniqueId("fw");
-        Run r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
-                     QStringLiteral("--algorithm"), QStringLiteral("fixed_window"),
-                     QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"),
-                     QStringLiteral("5s"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
-                     QStringLiteral("1.2.3.4"), QStringLiteral("--json")});
+        test::CliRun r = test::runCli(
+            {QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--algorithm"),
+             QStringLiteral("fixed_window"), QStringLiteral("--limit"), QStringLiteral("3"),
+             QStringLiteral("--window"), QStringLiteral("5s"), QStringLiteral("--id"), id,
+             QStringLiteral("--subject"), QStringLiteral("1.2.3.4"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o[QStringLiteral("allowed")].toBool(), true);
@@ -85,12 +62,12 @@ private Q_SLOTS:
         QCOMPARE(o[QStringLiteral("key")].toString(), key);
 
         // --count: one array; the fourth of four is denied with a retry; a denial exits 0.
-        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
-                 QStringLiteral("--algorithm"), QStringLiteral("fixed_window"),
-                 QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--window"),
-                 QStringLiteral("5s"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
-                 QStringLiteral("1.2.3.4"), QStringLiteral("--count"), QStringLiteral("3"),
-                 QStringLiteral("--json")});
+        r = test::runCli(
+            {QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--algorithm"),
+             QStringLiteral("fixed_window"), QStringLiteral("--limit"), QStringLiteral("3"),
+             QStringLiteral("--window"), QStringLiteral("5s"), QStringLiteral("--id"), id,
+             QStringLiteral("--subject"), QStringLiteral("1.2.3.4"), QStringLiteral("--count"),
+             QStringLiteral("3"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray a = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(a.size(), 3);
@@ -101,12 +78,12 @@ private Q_SLOTS:
         QVERIFY(test::pttl(c, key.toUtf8()) > 0);
 
         // Human output says allowed/denied in words.
-        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
-                 QStringLiteral("--algorithm"), QStringLiteral("token_bucket"),
-                 QStringLiteral("--rate"), QStringLiteral("1/m"), QStringLiteral("--burst"),
-                 QStringLiteral("1"), QStringLiteral("--id"), uniqueId("tb"),
-                 QStringLiteral("--subject"), QStringLiteral("u1"), QStringLiteral("--count"),
-                 QStringLiteral("2")});
+        r = test::runCli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                          QStringLiteral("--algorithm"), QStringLiteral("token_bucket"),
+                          QStringLiteral("--rate"), QStringLiteral("1/m"),
+                          QStringLiteral("--burst"), QStringLiteral("1"), QStringLiteral("--id"),
+                          uniqueId("tb"), QStringLiteral("--subject"), QStringLiteral("u1"),
+                          QStringLiteral("--count"), QStringLiteral("2")});
         QCOMPARE(r.exitCode, 0);
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
@@ -121,13 +98,13 @@ private Q_SLOTS:
         // one request per second; the second at the same microsecond waits exactly 1000 ms.
         const QString id = uniqueId("now");
         auto at = [&](qint64 nowUs) {
-            Run r =
-                cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
-                     QStringLiteral("--algorithm"), QStringLiteral("gcra"),
-                     QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"),
-                     QStringLiteral("1"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
-                     QStringLiteral("s"), QStringLiteral("--now-us"), QString::number(nowUs),
-                     QStringLiteral("--cost"), QStringLiteral("2"), QStringLiteral("--json")});
+            test::CliRun r = test::runCli(
+                {QStringLiteral("check"), QStringLiteral("--url"), url(),
+                 QStringLiteral("--algorithm"), QStringLiteral("gcra"), QStringLiteral("--rate"),
+                 QStringLiteral("1/s"), QStringLiteral("--burst"), QStringLiteral("1"),
+                 QStringLiteral("--id"), id, QStringLiteral("--subject"), QStringLiteral("s"),
+                 QStringLiteral("--now-us"), QString::number(nowUs), QStringLiteral("--cost"),
+                 QStringLiteral("2"), QStringLiteral("--json")});
             return QJsonDocument::fromJson(r.out).object();
         };
         const qint64 t0 = 1'700'000'000'000'000;
@@ -263,7 +240,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, says);
-        Run r = cli(QStringList{QStringLiteral("check")} + args);
+        test::CliRun r = test::runCli(QStringList{QStringLiteral("check")} + args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
         QVERIFY(r.out.isEmpty());
@@ -282,12 +259,12 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, subject);
         const QString id = uniqueId("odd");
-        Run r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
-                     QStringLiteral("--algorithm"), QStringLiteral("sliding_log"),
-                     QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--window"),
-                     QStringLiteral("1m"), QStringLiteral("--id"), id, QStringLiteral("--subject"),
-                     QString::fromUtf8(subject), QStringLiteral("--count"), QStringLiteral("3"),
-                     QStringLiteral("--json")});
+        test::CliRun r = test::runCli(
+            {QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--algorithm"),
+             QStringLiteral("sliding_log"), QStringLiteral("--limit"), QStringLiteral("2"),
+             QStringLiteral("--window"), QStringLiteral("1m"), QStringLiteral("--id"), id,
+             QStringLiteral("--subject"), QString::fromUtf8(subject), QStringLiteral("--count"),
+             QStringLiteral("3"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray a = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(a.size(), 3);
@@ -322,11 +299,12 @@ private Q_SLOTS:
     void unreachableRedis()
     {
         const quint16 port = test::freeLoopbackPort();
-        Run r = cli({QStringLiteral("check"), QStringLiteral("--url"),
-                     QStringLiteral("redis://127.0.0.1:%1").arg(port),
-                     QStringLiteral("--algorithm"), QStringLiteral("gcra"),
-                     QStringLiteral("--rate"), QStringLiteral("1/s"), QStringLiteral("--burst"),
-                     QStringLiteral("1"), QStringLiteral("--subject"), QStringLiteral("x")});
+        test::CliRun r = test::runCli({QStringLiteral("check"), QStringLiteral("--url"),
+                                       QStringLiteral("redis://127.0.0.1:%1").arg(port),
+                                       QStringLiteral("--algorithm"), QStringLiteral("gcra"),
+                                       QStringLiteral("--rate"), QStringLiteral("1/s"),
+                                       QStringLiteral("--burst"), QStringLiteral("1"),
+                                       QStringLiteral("--subject"), QStringLiteral("x")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("127.0.0.1:" + QByteArray::number(port)), r.err.constData());
         QVERIFY(r.err.contains("cannot connect"));
@@ -334,10 +312,10 @@ private Q_SLOTS:
 
     void unknownCommand()
     {
-        Run r = cli({QStringLiteral("frobnicate")});
+        test::CliRun r = test::runCli({QStringLiteral("frobnicate")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("unknown command"));
-        r = cli({});
+        r = test::runCli({});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("usage"));
     }
@@ -345,7 +323,8 @@ private Q_SLOTS:
     void rulesValidate()
     {
         const QString sample = QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/rules.json");
-        Run r = cli({QStringLiteral("rules"), QStringLiteral("validate"), sample});
+        test::CliRun r =
+            test::runCli({QStringLiteral("rules"), QStringLiteral("validate"), sample});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("valid"));
 
@@ -360,23 +339,23 @@ private Q_SLOTS:
                 "   \"rate\": \"1/s\", \"burst\": 2, \"limt\": 3}\n"
                 "]}\n");
         f.close();
-        r = cli({QStringLiteral("rules"), QStringLiteral("validate"), bad});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("validate"), bad});
         QCOMPARE(r.exitCode, 2);
         // Every error, each with file:line:column and the field path.
         QVERIFY2(r.err.contains(bad.toUtf8() + ":3:"), r.err.constData());
         QVERIFY(r.err.contains("rules[0].limit"));
         QVERIFY(r.err.contains("rules[1].limt"));
-        r = cli(
+        r = test::runCli(
             {QStringLiteral("rules"), QStringLiteral("validate"), bad, QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 2);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o[QStringLiteral("valid")].toBool(), false);
         QCOMPARE(o[QStringLiteral("errors")].toArray().size(), 2);
 
-        r = cli({QStringLiteral("rules"), QStringLiteral("validate"),
-                 dir.filePath(QStringLiteral("missing.json"))});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("validate"),
+                          dir.filePath(QStringLiteral("missing.json"))});
         QCOMPARE(r.exitCode, 2);
-        r = cli({QStringLiteral("rules"), QStringLiteral("frobnicate")});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("frobnicate")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("unknown subcommand"));
     }
@@ -386,9 +365,9 @@ private Q_SLOTS:
         const QString sample = QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/rules.json");
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("limits.conf"));
-        Run r = cli({QStringLiteral("rules"), QStringLiteral("export"), sample,
-                     QStringLiteral("--format"), QStringLiteral("nginx"), QStringLiteral("--out"),
-                     out});
+        test::CliRun r = test::runCli({QStringLiteral("rules"), QStringLiteral("export"), sample,
+                                       QStringLiteral("--format"), QStringLiteral("nginx"),
+                                       QStringLiteral("--out"), out});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -397,13 +376,13 @@ private Q_SLOTS:
         QVERIFY(conf.contains("limit_req_status 429;"));
         // What nginx cannot express is said on stderr, rule by rule.
         QVERIFY2(r.err.contains("skipped rule 'hello-per-ip'"), r.err.constData());
-        r = cli({QStringLiteral("rules"), QStringLiteral("export"), sample,
-                 QStringLiteral("--format"), QStringLiteral("toml")});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("export"), sample,
+                          QStringLiteral("--format"), QStringLiteral("toml")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--format 'toml' is unknown"));
         // YAML to stdout, and back: the same rules.
-        r = cli({QStringLiteral("rules"), QStringLiteral("export"), sample,
-                 QStringLiteral("--format"), QStringLiteral("yaml")});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("export"), sample,
+                          QStringLiteral("--format"), QStringLiteral("yaml")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("algorithm: fixed_window"));
     }
@@ -417,15 +396,15 @@ private Q_SLOTS:
              {"{sluice}:rules", "{sluice}:rules:version", "{sluice}:rules:history"}) {
             (void)c.command({"DEL", k});
         }
-        Run r = cli({QStringLiteral("rules"), QStringLiteral("push"), sample,
-                     QStringLiteral("--url"), url(), QStringLiteral("--json")});
+        test::CliRun r = test::runCli({QStringLiteral("rules"), QStringLiteral("push"), sample,
+                                       QStringLiteral("--url"), url(), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object()[QStringLiteral("version")].toInt(), 1);
 
         QTemporaryDir dir;
         const QString pulled = dir.filePath(QStringLiteral("pulled.yaml"));
-        r = cli({QStringLiteral("rules"), QStringLiteral("pull"), QStringLiteral("--url"), url(),
-                 QStringLiteral("--out"), pulled});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("pull"), QStringLiteral("--url"),
+                          url(), QStringLiteral("--out"), pulled});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile f(pulled);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -437,50 +416,51 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(yaml);
         f.close();
-        r = cli({QStringLiteral("rules"), QStringLiteral("push"), pulled, QStringLiteral("--url"),
-                 url()});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("push"), pulled,
+                          QStringLiteral("--url"), url()});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("pushed version 2"));
         // The original file is now stale: a conflict, exit 1, nothing written.
-        r = cli({QStringLiteral("rules"), QStringLiteral("push"), sample, QStringLiteral("--url"),
-                 url()});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("push"), sample,
+                          QStringLiteral("--url"), url()});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("conflict") && r.err.contains("v2 changed api-global"),
                  r.err.constData());
         QCOMPARE(c.command({"GET", "{sluice}:rules:version"})->str, QByteArray("2"));
         // --force overwrites.
-        r = cli({QStringLiteral("rules"), QStringLiteral("push"), sample, QStringLiteral("--url"),
-                 url(), QStringLiteral("--force")});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("push"), sample,
+                          QStringLiteral("--url"), url(), QStringLiteral("--force")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(c.command({"GET", "{sluice}:rules:version"})->str, QByteArray("3"));
 
         // check with a rule from the file and from Redis.
         const QString subject = uniqueId("subj");
-        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--rules"),
-                 sample, QStringLiteral("--rule"), QStringLiteral("login-per-ip"),
-                 QStringLiteral("--subject"), subject, QStringLiteral("--json")});
+        r = test::runCli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                          QStringLiteral("--rules"), sample, QStringLiteral("--rule"),
+                          QStringLiteral("login-per-ip"), QStringLiteral("--subject"), subject,
+                          QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o[QStringLiteral("limit")].toInt(), 3); // gcra burst 2: limit 3
         QCOMPARE(o[QStringLiteral("key")].toString(),
                  QStringLiteral("rate_limit:login-per-ip:{%1}").arg(subject));
-        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(),
-                 QStringLiteral("--from-redis"), QStringLiteral("--rule"),
-                 QStringLiteral("login-per-ip"), QStringLiteral("--subject"), subject,
-                 QStringLiteral("--json")});
+        r = test::runCli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                          QStringLiteral("--from-redis"), QStringLiteral("--rule"),
+                          QStringLiteral("login-per-ip"), QStringLiteral("--subject"), subject,
+                          QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o[QStringLiteral("remaining")].toInt(), 1); // the same key: one more spent
         (void)c.command({"DEL", o[QStringLiteral("key")].toString().toUtf8()});
-        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--rules"),
-                 sample, QStringLiteral("--rule"), QStringLiteral("nope"),
-                 QStringLiteral("--subject"), subject});
+        r = test::runCli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                          QStringLiteral("--rules"), sample, QStringLiteral("--rule"),
+                          QStringLiteral("nope"), QStringLiteral("--subject"), subject});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--rule 'nope' is not in"));
-        r = cli({QStringLiteral("check"), QStringLiteral("--url"), url(), QStringLiteral("--rules"),
-                 sample, QStringLiteral("--rule"), QStringLiteral("login-per-ip"),
-                 QStringLiteral("--limit"), QStringLiteral("3"), QStringLiteral("--subject"),
-                 subject});
+        r = test::runCli({QStringLiteral("check"), QStringLiteral("--url"), url(),
+                          QStringLiteral("--rules"), sample, QStringLiteral("--rule"),
+                          QStringLiteral("login-per-ip"), QStringLiteral("--limit"),
+                          QStringLiteral("3"), QStringLiteral("--subject"), subject});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--limit is part of an inline policy"));
     }
@@ -496,25 +476,26 @@ private Q_SLOTS:
         f.close();
         Connection c = test::connect();
         const auto before = c.command({"GET", "{sluice}:rules:version"});
-        Run r = cli({QStringLiteral("rules"), QStringLiteral("push"), bad, QStringLiteral("--url"),
-                     url(), QStringLiteral("--force")});
+        test::CliRun r = test::runCli({QStringLiteral("rules"), QStringLiteral("push"), bad,
+                                       QStringLiteral("--url"), url(), QStringLiteral("--force")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("rules[0].rate") && r.err.contains("nothing was done"),
                  r.err.constData());
         QCOMPARE(c.command({"GET", "{sluice}:rules:version"})->str, before->str);
         // Redis unreachable: exit 1, naming the address.
-        r = cli({QStringLiteral("rules"), QStringLiteral("pull"), QStringLiteral("--url"),
-                 QStringLiteral("redis://127.0.0.1:%1").arg(test::freeLoopbackPort())});
+        r = test::runCli({QStringLiteral("rules"), QStringLiteral("pull"), QStringLiteral("--url"),
+                          QStringLiteral("redis://127.0.0.1:%1").arg(test::freeLoopbackPort())});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("cannot connect"));
     }
 
     void benchRuns()
     {
-        Run r = cli({QStringLiteral("bench"), QStringLiteral("--url"), url(),
-                     QStringLiteral("--seconds"), QStringLiteral("0.1"), QStringLiteral("--rounds"),
-                     QStringLiteral("1"), QStringLiteral("--algorithm"),
-                     QStringLiteral("fixed_window"), QStringLiteral("--json")});
+        test::CliRun r = test::runCli({QStringLiteral("bench"), QStringLiteral("--url"), url(),
+                                       QStringLiteral("--seconds"), QStringLiteral("0.1"),
+                                       QStringLiteral("--rounds"), QStringLiteral("1"),
+                                       QStringLiteral("--algorithm"),
+                                       QStringLiteral("fixed_window"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray rows =
             QJsonDocument::fromJson(r.out).object()[QStringLiteral("results")].toArray();
@@ -530,9 +511,7 @@ private Q_SLOTS:
         }
         // It cleans up after itself.
         Connection c = test::connect();
-        auto keys = c.command({"SCAN", "0", "MATCH", "sluice-bench:*", "COUNT", "100000"});
-        QVERIFY(keys.ok());
-        QCOMPARE(keys->elements[1].elements.size(), size_t(0));
+        QCOMPARE(test::keysWithPrefix(c, "sluice-bench:").size(), qsizetype(0));
     }
 };
 

@@ -1,6 +1,7 @@
 // sluice-cli keys and keys fix as a user runs them (FORMATS.md): real process, real Redis, real
 // scripts; exit codes, the --json shape, --no-ttl, binary-safe keys, fix with and without
 // --dry-run, rules from a file and from Redis.
+#include "runcli.h"
 #include "testredis.h"
 
 #include "keys/keyhealth.h"
@@ -12,47 +13,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace sluice;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SLUICE_CLI), args);
-    p.waitForFinished(120'000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-quint16 closedPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
 
 QJsonObject byKey(const QJsonArray &a, const QString &key)
 {
@@ -174,7 +141,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const Run r = cli(args);
+        const test::CliRun r = test::runCli(args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(r.out.isEmpty());
@@ -182,11 +149,11 @@ private Q_SLOTS:
 
     void unreachableRedis()
     {
-        const QString dead = u"redis://127.0.0.1:%1"_s.arg(closedPort());
-        Run r = cli({u"keys"_s, u"--url"_s, dead});
+        const QString dead = u"redis://127.0.0.1:%1"_s.arg(test::freeLoopbackPort());
+        test::CliRun r = test::runCli({u"keys"_s, u"--url"_s, dead});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("cannot connect to Redis"), r.err.constData());
-        r = cli({u"keys"_s, u"fix"_s, u"--url"_s, dead, u"--rules"_s, m_rulesFile});
+        r = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, dead, u"--rules"_s, m_rulesFile});
         QCOMPARE(r.exitCode, 1);
     }
 
@@ -196,8 +163,9 @@ private Q_SLOTS:
         if (QTest::currentTestFailed()) {
             return;
         }
-        const Run r = cli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
-                           QString::fromUtf8(m_prefix + '*'), u"--json"_s});
+        const test::CliRun r =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
+                          QString::fromUtf8(m_prefix + '*'), u"--json"_s});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(r.out, &pe);
@@ -251,8 +219,9 @@ private Q_SLOTS:
         QVERIFY(orphan[u"state"_s].isNull());
 
         // --no-ttl: only the keys that never expire.
-        const Run n = cli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
-                           QString::fromUtf8(m_prefix + '*'), u"--no-ttl"_s, u"--json"_s});
+        const test::CliRun n =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
+                          QString::fromUtf8(m_prefix + '*'), u"--no-ttl"_s, u"--json"_s});
         QCOMPARE(n.exitCode, 0);
         const QJsonArray never = QJsonDocument::fromJson(n.out).array();
         QCOMPARE(never.size(), 2);
@@ -261,8 +230,9 @@ private Q_SLOTS:
         }
 
         // Nothing matches: an empty array, still a document.
-        const Run none = cli({u"keys"_s, u"--url"_s, url(), u"--match"_s,
-                              QString::fromUtf8(m_prefix + "nothing:*"), u"--json"_s});
+        const test::CliRun none =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--match"_s,
+                          QString::fromUtf8(m_prefix + "nothing:*"), u"--json"_s});
         QCOMPARE(none.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(none.out).array().size(), 0);
     }
@@ -273,8 +243,9 @@ private Q_SLOTS:
         if (QTest::currentTestFailed()) {
             return;
         }
-        const Run r = cli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
-                           QString::fromUtf8(m_prefix + '*')});
+        const test::CliRun r =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
+                          QString::fromUtf8(m_prefix + '*')});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QByteArray> lines = r.out.split('\n');
         QVERIFY(lines[0].startsWith("KEY"));
@@ -293,8 +264,8 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("6 keys in "));
 
         // Without rules: TTL only, and it says so.
-        const Run bare =
-            cli({u"keys"_s, u"--url"_s, url(), u"--match"_s, QString::fromUtf8(m_prefix + '*')});
+        const test::CliRun bare = test::runCli(
+            {u"keys"_s, u"--url"_s, url(), u"--match"_s, QString::fromUtf8(m_prefix + '*')});
         QCOMPARE(bare.exitCode, 0);
         QVERIFY(bare.out.contains("no rules given"));
         QVERIFY(bare.out.contains("2 limiter keys never expire"));
@@ -310,7 +281,7 @@ private Q_SLOTS:
         const QStringList base{
             u"keys"_s,    u"fix"_s,    u"--url"_s,   url(),
             u"--rules"_s, m_rulesFile, u"--match"_s, QString::fromUtf8(m_prefix + '*')};
-        Run r = cli(base + QStringList{u"--dry-run"_s, u"--json"_s});
+        test::CliRun r = test::runCli(base + QStringList{u"--dry-run"_s, u"--json"_s});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o[u"dry_run"_s].toBool(), true);
@@ -322,7 +293,7 @@ private Q_SLOTS:
         QCOMPARE(test::pttl(c, key("fw", "noexp")), qint64(-1));
         QVERIFY(test::pttl(c, key("g", "1.2.3.4")) > 30000);
 
-        r = cli(base + QStringList{u"--json"_s});
+        r = test::runCli(base + QStringList{u"--json"_s});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o[u"dry_run"_s].toBool(), false);
@@ -342,7 +313,7 @@ private Q_SLOTS:
         QCOMPARE(test::pttl(c, m_prefix + "gone-rule:{x}"), qint64(-1)); // orphan untouched
 
         // Again: nothing left to fix; the human summary says so and names the orphan.
-        r = cli(base);
+        r = test::runCli(base);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("set the TTL of 0 keys from their rule; 1 orphan left as it is"),
                  r.out.constData());
@@ -360,8 +331,9 @@ private Q_SLOTS:
             (void)c.command({"DEL", k});
         }
         QVERIFY(rules::RuleStore().push(c, m_rules, true));
-        const Run r = cli({u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--from-redis"_s, u"--match"_s,
-                           QString::fromUtf8(m_prefix + '*'), u"--json"_s});
+        const test::CliRun r =
+            test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--from-redis"_s, u"--match"_s,
+                          QString::fromUtf8(m_prefix + '*'), u"--json"_s});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object()[u"set_ttl"_s].toInt(), 2);
         for (const char *k :

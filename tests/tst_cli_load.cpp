@@ -1,5 +1,6 @@
 // sluice-cli load as a user runs it: real process, real Redis, live counters, the summary, the
 // statistics it leaves for the Monitor page, exit codes.
+#include "runcli.h"
 #include "testredis.h"
 
 #include "stats/statsreader.h"
@@ -9,29 +10,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace sluice;
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SLUICE_CLI), args);
-    p.waitForFinished(60'000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 QString ruleId()
 {
@@ -68,16 +52,8 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         test::cleanup(c);
-        QByteArray cursor = "0";
-        do { // the statistics of our rule, under the default namespace
-            auto r = c.command({"SCAN", cursor, "MATCH",
-                                "{sluice}:stats:" + ruleId().toUtf8() + ":*", "COUNT", "1000"});
-            QVERIFY(r.ok());
-            cursor = r->elements[0].str;
-            for (const Reply &k : r->elements[1].elements) {
-                (void)c.command({"DEL", k.str});
-            }
-        } while (cursor != "0");
+        // The statistics of our rule, under the default namespace.
+        QVERIFY(test::deleteByPrefix(c, "{sluice}:stats:" + ruleId().toUtf8() + ':') >= 0);
     }
 
     // 100/s for 2 s over 2 subjects: 200 decisions, 40 allowed (20 per subject), live lines on
@@ -85,11 +61,12 @@ private Q_SLOTS:
     void loadJson()
     {
         const qint64 before = QDateTime::currentSecsSinceEpoch();
-        Run r = cli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
-                     QStringLiteral("--rules"), m_rules, QStringLiteral("--pattern"),
-                     QStringLiteral("constant:100/s"), QStringLiteral("--duration"),
-                     QStringLiteral("2s"), QStringLiteral("--threads"), QStringLiteral("2"),
-                     QStringLiteral("--subjects"), QStringLiteral("2"), QStringLiteral("--json")});
+        test::CliRun r = test::runCli(
+            {QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
+             QStringLiteral("--rules"), m_rules, QStringLiteral("--pattern"),
+             QStringLiteral("constant:100/s"), QStringLiteral("--duration"), QStringLiteral("2s"),
+             QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--subjects"),
+             QStringLiteral("2"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.err.contains("load: ") && r.err.contains("allowed") && r.err.contains("rate"),
                  r.err.constData());
@@ -127,11 +104,12 @@ private Q_SLOTS:
 
     void loadText()
     {
-        Run r = cli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
-                     QStringLiteral("--rules"), m_rules, QStringLiteral("--rule"),
-                     ruleId() + QStringLiteral("-off"), QStringLiteral("--pattern"),
-                     QStringLiteral("burst:30"), QStringLiteral("--duration"),
-                     QStringLiteral("500ms"), QStringLiteral("--subjects"), QStringLiteral("1")});
+        test::CliRun r = test::runCli({QStringLiteral("load"), QStringLiteral("--url"),
+                                       test::redisUrl(), QStringLiteral("--rules"), m_rules,
+                                       QStringLiteral("--rule"), ruleId() + QStringLiteral("-off"),
+                                       QStringLiteral("--pattern"), QStringLiteral("burst:30"),
+                                       QStringLiteral("--duration"), QStringLiteral("500ms"),
+                                       QStringLiteral("--subjects"), QStringLiteral("1")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         // A named rule runs even when disabled: GCRA burst 1 admits 2 of a simultaneous 30.
         QVERIFY2(r.out.contains("sent 30 decisions"), r.out.constData());
@@ -145,11 +123,12 @@ private Q_SLOTS:
     // shadow-denied.
     void checkRecordsStatistics()
     {
-        Run r = cli({QStringLiteral("check"), QStringLiteral("--url"), test::redisUrl(),
-                     QStringLiteral("--rules"), m_rules, QStringLiteral("--rule"),
-                     ruleId() + QStringLiteral("-chk"), QStringLiteral("--subject"),
-                     QStringLiteral("1.2.3.4"), QStringLiteral("--count"), QStringLiteral("5"),
-                     QStringLiteral("--json")});
+        test::CliRun r =
+            test::runCli({QStringLiteral("check"), QStringLiteral("--url"), test::redisUrl(),
+                          QStringLiteral("--rules"), m_rules, QStringLiteral("--rule"),
+                          ruleId() + QStringLiteral("-chk"), QStringLiteral("--subject"),
+                          QStringLiteral("1.2.3.4"), QStringLiteral("--count"), QStringLiteral("5"),
+                          QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         Connection c = test::connect();
         auto series = stats::readSeries(c, {ruleId() + QStringLiteral("-chk")}, 60,
@@ -235,7 +214,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, names);
-        Run r = cli(QStringList{QStringLiteral("load")} + args);
+        test::CliRun r = test::runCli(QStringList{QStringLiteral("load")} + args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(QString::fromLocal8Bit(r.err).contains(names), r.err.constData());
         QVERIFY(r.out.isEmpty());
@@ -244,10 +223,11 @@ private Q_SLOTS:
     void redisDown()
     {
         const quint16 port = test::freeLoopbackPort();
-        Run r = cli({QStringLiteral("load"), QStringLiteral("--url"),
-                     QStringLiteral("redis://127.0.0.1:%1").arg(port), QStringLiteral("--rules"),
-                     m_rules, QStringLiteral("--pattern"), QStringLiteral("constant:5/s"),
-                     QStringLiteral("--duration"), QStringLiteral("1s")});
+        test::CliRun r = test::runCli({QStringLiteral("load"), QStringLiteral("--url"),
+                                       QStringLiteral("redis://127.0.0.1:%1").arg(port),
+                                       QStringLiteral("--rules"), m_rules,
+                                       QStringLiteral("--pattern"), QStringLiteral("constant:5/s"),
+                                       QStringLiteral("--duration"), QStringLiteral("1s")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("127.0.0.1:" + QByteArray::number(port)), r.err.constData());
     }
@@ -266,8 +246,9 @@ private Q_SLOTS:
                     .arg(ruleId(), QString::fromUtf8(test::keyPrefix()))
                     .toUtf8());
         f.close();
-        Run r = cli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
-                     QStringLiteral("--scenario"), path, QStringLiteral("--json")});
+        test::CliRun r =
+            test::runCli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
+                          QStringLiteral("--scenario"), path, QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(doc.value(u"sent").toInteger(), qint64(30));
@@ -278,8 +259,8 @@ private Q_SLOTS:
         f.write(R"({"name": "bad", "duration": "1s", "traffic": [{"pattern": "constant"}],
                    "rules": [{"id": "x", "algorithm": "gcra", "rate": "1/s", "burst": 1}]})");
         f.close();
-        r = cli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
-                 QStringLiteral("--scenario"), path});
+        r = test::runCli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
+                          QStringLiteral("--scenario"), path});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("scenario.json") && r.err.contains("traffic[0]"),
                  r.err.constData());

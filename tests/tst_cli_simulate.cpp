@@ -1,5 +1,6 @@
 // sluice-cli simulate as a user runs it: real process, exit codes, the named problem on stderr,
 // --json exactly as FORMATS.md writes it, --csv, --png and --svg, the Redis backend, Ctrl+C.
+#include "runcli.h"
 #include "testredis.h"
 
 #include "sim/simulationcharts.h"
@@ -14,56 +15,23 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace sluice;
 using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run
+// sluice-cli simulate ARGS.
+test::CliRun cli(const QStringList &args)
 {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(SLUICE_CLI), QStringList{u"simulate"_s} + args);
-    p.waitForFinished(120'000);
-    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-               p.readAllStandardOutput(), p.readAllStandardError()};
+    return test::runCli(QStringList{u"simulate"_s} + args);
 }
 
 qint64 simKeys()
 {
     Connection c = test::connect();
-    qint64 n = 0;
-    QByteArray cursor = "0";
-    do {
-        auto r = c.command({"SCAN", cursor, "MATCH", "sluice:sim:*", "COUNT", "1000"});
-        cursor = r->elements[0].str;
-        n += qint64(r->elements[1].elements.size());
-    } while (cursor != "0");
-    return n;
-}
-
-quint16 closedPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
+    return test::keysWithPrefix(c, "sluice:sim:").size();
 }
 
 const QByteArray rules =
@@ -162,7 +130,7 @@ private Q_SLOTS:
             f.write(trace);
         }
         args.replaceInStrings(u"@"_s, path);
-        const Run r = cli(args);
+        const test::CliRun r = cli(args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         for (const QString &e : expected) {
@@ -172,7 +140,7 @@ private Q_SLOTS:
 
     void presetJson()
     {
-        const Run r = cli({u"preset:boundary-burst"_s, u"--json"_s});
+        const test::CliRun r = cli({u"preset:boundary-burst"_s, u"--json"_s});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         // FORMATS.md, fields in the documented order, one line.
         QVERIFY2(
@@ -206,7 +174,7 @@ private Q_SLOTS:
         QVERIFY(results[4].toObject()[u"mean_delay_ms"_s].toDouble() > 0);
 
         // Human output: one row per rule under a header.
-        const Run human = cli({u"preset:boundary-burst"_s});
+        const test::CliRun human = cli({u"preset:boundary-burst"_s});
         QCOMPARE(human.exitCode, 0);
         QVERIFY(human.out.contains("boundary burst on the in-process models: 230 requests"));
         QVERIFY(human.out.contains("rule "));
@@ -220,7 +188,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"series.csv"_s);
-        const Run r = cli({u"preset:steady-overload"_s, u"--csv"_s, path, u"--json"_s});
+        const test::CliRun r = cli({u"preset:steady-overload"_s, u"--csv"_s, path, u"--json"_s});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -255,18 +223,15 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString png = dir.filePath(u"burst.png"_s);
         const QString svg = dir.filePath(u"burst.svg"_s);
-        QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(u"QT_QPA_PLATFORM"_s);
         env.remove(u"DISPLAY"_s);
         env.remove(u"WAYLAND_DISPLAY"_s);
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SLUICE_CLI), {u"simulate"_s, u"preset:boundary-burst"_s, u"--png"_s,
-                                             png, u"--svg"_s, svg, u"--json"_s});
-        QVERIFY(p.waitForFinished(120'000));
-        const QByteArray err = p.readAllStandardError();
-        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
-        QVERIFY(p.readAllStandardOutput().startsWith(R"({"scenario":"boundary burst")"));
+        const test::CliRun r = test::runCli({u"simulate"_s, u"preset:boundary-burst"_s, u"--png"_s,
+                                             png, u"--svg"_s, svg, u"--json"_s},
+                                            env);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.startsWith(R"({"scenario":"boundary burst")"));
 
         const QImage image(png);
         QVERIFY2(!image.isNull(), "the PNG does not decode");
@@ -319,15 +284,16 @@ private Q_SLOTS:
         QVERIFY(text.contains(u"offered"_s));
 
         // Where they are written: an unwritable path is a runtime failure naming it.
-        const Run bad = cli({u"preset:boundary-burst"_s, u"--png"_s, u"/nonexistent/x.png"_s});
+        const test::CliRun bad =
+            cli({u"preset:boundary-burst"_s, u"--png"_s, u"/nonexistent/x.png"_s});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("/nonexistent/x.png"), bad.err.constData());
     }
 
     void redisBackend()
     {
-        const Run local = cli({u"preset:3-per-5s-per-ip"_s, u"--json"_s});
-        const Run redis =
+        const test::CliRun local = cli({u"preset:3-per-5s-per-ip"_s, u"--json"_s});
+        const test::CliRun redis =
             cli({u"preset:3-per-5s-per-ip"_s, u"--json"_s, u"--url"_s, test::redisUrl()});
         QVERIFY2(redis.exitCode == 0, redis.err.constData());
         QVERIFY(redis.out.contains(R"("backend":"redis")"));
@@ -338,8 +304,8 @@ private Q_SLOTS:
 
     void redisUnreachable()
     {
-        const Run r = cli(
-            {u"preset:boundary-burst"_s, u"--url"_s, u"redis://127.0.0.1:%1"_s.arg(closedPort())});
+        const test::CliRun r = cli({u"preset:boundary-burst"_s, u"--url"_s,
+                                    u"redis://127.0.0.1:%1"_s.arg(test::freeLoopbackPort())});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("sluice-cli simulate: ") && r.err.contains("127.0.0.1"),
                  r.err.constData());
@@ -358,8 +324,7 @@ private Q_SLOTS:
                               "limit": 5, "window": "10s"}]})");
         f.close();
         QProcess p;
-        p.start(QStringLiteral(SLUICE_CLI),
-                {u"simulate"_s, path, u"--url"_s, test::redisUrl(), u"--json"_s});
+        p.start(test::cliPath(), {u"simulate"_s, path, u"--url"_s, test::redisUrl(), u"--json"_s});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(simKeys() > 100, 20'000); // deciding on Redis
         ::kill(pid_t(p.processId()), SIGINT);

@@ -1,43 +1,13 @@
+#include "ownredis.h"
 #include "testredis.h"
 
 #include "limiter/redislimiter.h"
 #include "redis/scriptregistry.h"
 
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 using namespace sluice;
-
-namespace {
-
-// A loopback TCP socket bound to a free port; listening or not.
-struct Socket
-{
-    int fd = -1;
-    quint16 port = 0;
-    explicit Socket(bool listening)
-    {
-        fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        socklen_t len = sizeof a;
-        ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-        port = ntohs(a.sin_port);
-        if (listening) {
-            ::listen(fd, 16); // accepts connections in the backlog, never answers
-        }
-    }
-    ~Socket() { ::close(fd); }
-};
-
-} // namespace
 
 class TestConnection : public QObject
 {
@@ -115,28 +85,13 @@ private Q_SLOTS:
     void passwordOnly()
     {
         // A server of our own with requirepass, so the shared one stays open for other tests.
-        Socket probe(false);
-        const quint16 port = probe.port;
-        ::close(probe.fd);
-        probe.fd = -1;
-        QProcess server;
-        server.start(QStringLiteral("redis-server"),
-                     {QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"),
-                      QStringLiteral("127.0.0.1"), QStringLiteral("--save"), QString(),
-                      QStringLiteral("--appendonly"), QStringLiteral("no"),
-                      QStringLiteral("--requirepass"), QStringLiteral("pw-only")});
-        QVERIFY(server.waitForStarted());
-        auto cleanup = qScopeGuard([&] {
-            server.terminate();
-            server.waitForFinished();
-        });
+        test::OwnRedis server;
+        QVERIFY2(server.start({QStringLiteral("--requirepass"), QStringLiteral("pw-only")}),
+                 server.output().constData());
+        const quint16 port = server.port();
         auto ok = Endpoint::parse(QStringLiteral("redis://:pw-only@127.0.0.1:%1").arg(port));
         QVERIFY(ok.ok());
-        Result<Connection> c = Error::make(Error::Kind::Io, QString());
-        for (int i = 0; i < 50 && !c.ok(); ++i) {
-            QTest::qWait(50);
-            c = Connection::open(*ok);
-        }
+        auto c = Connection::open(*ok);
         QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
         QCOMPARE(c->command({"PING"})->str, QByteArray("PONG"));
 
@@ -155,21 +110,21 @@ private Q_SLOTS:
 
     void closedPortNamesTheAddress()
     {
-        Socket s(false); // bound, not listening: connections are refused
+        test::LoopbackSocket s(false); // bound, not listening: connections are refused
         Endpoint e;
-        e.port = s.port;
+        e.port = s.port();
         auto c = Connection::open(e);
         QVERIFY(!c.ok());
         QCOMPARE(c.error().kind, Error::Kind::Io);
-        QVERIFY2(c.error().message.contains(QStringLiteral("127.0.0.1:%1").arg(s.port)),
+        QVERIFY2(c.error().message.contains(QStringLiteral("127.0.0.1:%1").arg(s.port())),
                  qPrintable(c.error().message));
     }
 
     void silentServerTimesOut()
     {
-        Socket s(true); // accepts (kernel backlog), never answers
+        test::LoopbackSocket s(true); // accepts (kernel backlog), never answers
         Endpoint e;
-        e.port = s.port;
+        e.port = s.port();
         Connection::Options o;
         o.connectTimeout = std::chrono::milliseconds(500);
         o.commandTimeout = std::chrono::milliseconds(300);

@@ -26,27 +26,10 @@ namespace {
 
 constexpr qint64 s = duration::usPerSecond;
 
-Rule window(const char *id, Algorithm a, qint64 limit, qint64 windowUs, const QString &scope)
+// "ip", "header:X-Api-Key", ...: the scopes of the sample, known to parse.
+Scope scope(const char *text)
 {
-    Rule r;
-    r.id = QString::fromLatin1(id);
-    r.algorithm = a;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    r.scope = *Scope::parse(scope);
-    return r;
-}
-
-Rule bucket(const char *id, Algorithm a, qint64 count, qint64 periodUs, qint64 burst,
-            const QString &scope)
-{
-    Rule r;
-    r.id = QString::fromLatin1(id);
-    r.algorithm = a;
-    r.rate = Rate{count, periodUs};
-    r.burst = burst;
-    r.scope = *Scope::parse(scope);
-    return r;
+    return *Scope::parse(QString::fromLatin1(text));
 }
 
 // The sample: every mapping decision of the three exporters is exercised by some rule.
@@ -60,43 +43,54 @@ RuleSet sampleSet()
         set.rules.push_back(std::move(r));
         return &set.rules.back();
     };
-    add(window("login-per-ip", Algorithm::FixedWindow, 5, 60 * s, QStringLiteral("ip")),
+    add(Rule::window(QStringLiteral("login-per-ip"), Algorithm::FixedWindow, 5, 60 * s,
+                     scope("ip")),
         "POST /login", "5 sign-in attempts per minute per client IP")
         ->onRedisError = OnRedisError::Deny;
-    add(window("hello-per-ip", Algorithm::FixedWindow, 3, 5 * s, QStringLiteral("ip")),
+    add(Rule::window(QStringLiteral("hello-per-ip"), Algorithm::FixedWindow, 3, 5 * s, scope("ip")),
         "GET /hello", "GET /hello: 3 per 5 s per client IP");
-    add(window("api-key-hourly", Algorithm::FixedWindow, 1000, 3600 * s,
-               QStringLiteral("header:X-Api-Key")),
+    add(Rule::window(QStringLiteral("api-key-hourly"), Algorithm::FixedWindow, 1000, 3600 * s,
+                     scope("header:X-Api-Key")),
         "GET /api")
         ->shadow = true;
-    add(window("partner-hourly", Algorithm::FixedWindow, 500, 3600 * s,
-               QStringLiteral("header:X-Partner")),
+    add(Rule::window(QStringLiteral("partner-hourly"), Algorithm::FixedWindow, 500, 3600 * s,
+                     scope("header:X-Partner")),
         "", "partners\u2029descriptors: []");
-    add(window("search-per-user-day", Algorithm::FixedWindow, 10000, 86400 * s,
-               QStringLiteral("user")),
+    add(Rule::window(QStringLiteral("search-per-user-day"), Algorithm::FixedWindow, 10000,
+                     86400 * s, scope("user")),
         "GET /search");
-    add(window("global-per-second", Algorithm::FixedWindow, 1000, s, QStringLiteral("global")));
-    add(window("reports-per-tenant", Algorithm::SlidingLog, 100, 60 * s,
-               QStringLiteral("param:tenant")),
+    add(Rule::window(QStringLiteral("global-per-second"), Algorithm::FixedWindow, 1000, s,
+                     scope("global")));
+    add(Rule::window(QStringLiteral("reports-per-tenant"), Algorithm::SlidingLog, 100, 60 * s,
+                     scope("param:tenant")),
         "GET /reports");
-    add(window("smooth-per-ip", Algorithm::SlidingCounter, 100, 60 * s, QStringLiteral("ip")));
-    add(bucket("api-global", Algorithm::TokenBucket, 100, s, 200, QStringLiteral("global")),
+    add(Rule::window(QStringLiteral("smooth-per-ip"), Algorithm::SlidingCounter, 100, 60 * s,
+                     scope("ip")));
+    add(Rule::bucket(QStringLiteral("api-global"), Algorithm::TokenBucket, Rate{100, s}, 200,
+                     scope("global")),
         "GET /api", "everyone together: 100/s, bursts of 200");
-    add(bucket("export-queue", Algorithm::LeakyBucket, 10, s, 50, QStringLiteral("user")),
+    add(Rule::bucket(QStringLiteral("export-queue"), Algorithm::LeakyBucket, Rate{10, s}, 50,
+                     scope("user")),
         "POST /export");
-    add(bucket("upload-queue", Algorithm::LeakyBucket, 7, 10 * s, 5,
-               QStringLiteral("header:X-Client-Id")),
+    add(Rule::bucket(QStringLiteral("upload-queue"), Algorithm::LeakyBucket, Rate{7, 10 * s}, 5,
+                     scope("header:X-Client-Id")),
         "POST /upload", "7 per 10 s = 42r/m, queue of 5");
-    add(bucket("burst-gcra", Algorithm::Gcra, 1, 60 * s, 2, QStringLiteral("ip")), "GET /slow",
-        "first line\u2028limit_req_zone $injected zone=evil:1m rate=1r/s;");
-    add(bucket("search-param", Algorithm::Gcra, 10, s, 5, QStringLiteral("param:q")), "GET /search")
+    add(Rule::bucket(QStringLiteral("burst-gcra"), Algorithm::Gcra, Rate{1, 60 * s}, 2,
+                     scope("ip")),
+        "GET /slow", "first line\u2028limit_req_zone $injected zone=evil:1m rate=1r/s;");
+    add(Rule::bucket(QStringLiteral("search-param"), Algorithm::Gcra, Rate{10, s}, 5,
+                     scope("param:q")),
+        "GET /search")
         ->shadow = true;
-    add(bucket("odd-rate", Algorithm::Gcra, 1, 7 * s, 1, QStringLiteral("ip")));
-    add(bucket("slow-hourly", Algorithm::LeakyBucket, 1, 3600 * s, 3, QStringLiteral("ip")));
-    add(bucket("strict-one", Algorithm::LeakyBucket, 2, s, 1, QStringLiteral("ip")));
-    add(bucket("legacy.v1", Algorithm::Gcra, 5, s, 1, QStringLiteral("ip")));
-    add(bucket("legacy-v1", Algorithm::Gcra, 5, s, 1, QStringLiteral("ip")));
-    add(bucket("paused", Algorithm::TokenBucket, 5, s, 5, QStringLiteral("ip")))->enabled = false;
+    add(Rule::bucket(QStringLiteral("odd-rate"), Algorithm::Gcra, Rate{1, 7 * s}, 1, scope("ip")));
+    add(Rule::bucket(QStringLiteral("slow-hourly"), Algorithm::LeakyBucket, Rate{1, 3600 * s}, 3,
+                     scope("ip")));
+    add(Rule::bucket(QStringLiteral("strict-one"), Algorithm::LeakyBucket, Rate{2, s}, 1,
+                     scope("ip")));
+    add(Rule::bucket(QStringLiteral("legacy.v1"), Algorithm::Gcra, Rate{5, s}, 1, scope("ip")));
+    add(Rule::bucket(QStringLiteral("legacy-v1"), Algorithm::Gcra, Rate{5, s}, 1, scope("ip")));
+    add(Rule::bucket(QStringLiteral("paused"), Algorithm::TokenBucket, Rate{5, s}, 5, scope("ip")))
+        ->enabled = false;
     return set;
 }
 
@@ -423,8 +417,8 @@ private Q_SLOTS:
         auto parsed = duration::parseRate(rate);
         QVERIFY(parsed.ok());
         RuleSet set;
-        set.rules.push_back(
-            bucket("r", Algorithm::Gcra, parsed->count, parsed->periodUs, 1, QStringLiteral("ip")));
+        set.rules.push_back(Rule::bucket(QStringLiteral("r"), Algorithm::Gcra,
+                                         Rate{parsed->count, parsed->periodUs}, 1, scope("ip")));
         const Export e = exportRules(set, ExportFormat::Nginx);
         const QString text = QString::fromUtf8(e.text);
         if (nginx.isEmpty()) {
@@ -478,13 +472,15 @@ private Q_SLOTS:
         // A set built in code may hold rules a file could not: they are never rendered.
         QFETCH(int, format);
         RuleSet set;
-        Rule injected = window("injected", Algorithm::FixedWindow, 5, 60 * s, QStringLiteral("ip"));
+        Rule injected = Rule::window(QStringLiteral("injected"), Algorithm::FixedWindow, 5, 60 * s,
+                                     scope("ip"));
         injected.description =
             QStringLiteral("x\nlimit_req_zone $injected zone=evil:1m rate=1r/s;");
         set.rules.push_back(injected);
+        set.rules.push_back(Rule::window(QStringLiteral("zero-limit"), Algorithm::FixedWindow, 0,
+                                         60 * s, scope("ip")));
         set.rules.push_back(
-            window("zero-limit", Algorithm::FixedWindow, 0, 60 * s, QStringLiteral("ip")));
-        set.rules.push_back(bucket("zero-rate", Algorithm::Gcra, 0, s, 1, QStringLiteral("ip")));
+            Rule::bucket(QStringLiteral("zero-rate"), Algorithm::Gcra, Rate{0, s}, 1, scope("ip")));
         const Export e = exportRules(set, ExportFormat(format));
         QCOMPARE(e.skipped.size(), 3);
         for (const auto &sk : e.skipped) {
@@ -499,8 +495,8 @@ private Q_SLOTS:
     void envoyWithNothingToExportIsStillValid()
     {
         RuleSet set;
-        set.rules.push_back(
-            bucket("only-bucket", Algorithm::TokenBucket, 1, s, 1, QStringLiteral("ip")));
+        set.rules.push_back(Rule::bucket(QStringLiteral("only-bucket"), Algorithm::TokenBucket,
+                                         Rate{1, s}, 1, scope("ip")));
         const Export e = exportRules(set, ExportFormat::Envoy);
         QCOMPARE(e.skipped.size(), 1);
         QVERIFY(e.text.endsWith("domain: \"sluice\"\ndescriptors: []\n"));

@@ -10,14 +10,8 @@ namespace {
 
 Rule rule(const QString &id, const QByteArray &prefix = "rate_limit:")
 {
-    Rule r;
-    r.id = id;
-    r.keyPrefix = prefix;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = 3;
-    r.windowUs = 5 * duration::usPerSecond;
-    return r;
+    return Rule::window(id, Algorithm::FixedWindow, 3, 5 * duration::usPerSecond,
+                        {Scope::Kind::Ip, {}}, prefix);
 }
 
 RuleSet sampleSet()

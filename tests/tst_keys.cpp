@@ -2,6 +2,7 @@
 // the real scripts (plus the broken keys seen in the wild), the fixer, a 200,000-key scan with
 // cancel, a connection dropped and a server restarted mid-scan, the plain-command fallback,
 // and the worker that keeps the GUI thread free.
+#include "ownredis.h"
 #include "testredis.h"
 
 #include "keys/keyfixer.h"
@@ -14,16 +15,11 @@
 
 #include <QDateTime>
 #include <QLocale>
-#include <QProcess>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
 #include <QTimer>
-
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 
@@ -41,32 +37,7 @@ namespace {
 constexpr qint64 sec = duration::usPerSecond;
 constexpr qint64 ms = duration::usPerMs;
 constexpr qint64 t0 = 1'700'000'000'000'000; // a fixed "now" for the pure decoding tests
-
-Rule windowRule(const QString &id, Algorithm a, qint64 limit, qint64 windowUs,
-                const QByteArray &prefix = "rate_limit:")
-{
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = a;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    r.keyPrefix = prefix;
-    return r;
-}
-
-Rule bucketRule(const QString &id, Algorithm a, qint64 count, qint64 periodUs, qint64 burst,
-                const QByteArray &prefix = "rate_limit:")
-{
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = a;
-    r.rate = Rate{count, periodUs};
-    r.burst = burst;
-    r.keyPrefix = prefix;
-    return r;
-}
+const Scope ip{Scope::Kind::Ip, {}};
 
 RawRead hashRead(std::initializer_list<std::optional<QByteArray>> fields, qint64 now = t0)
 {
@@ -114,74 +85,6 @@ qint64 infoField(Connection &c, const QByteArray &section, const QByteArray &fie
     return r->str.mid(at + field.size() + 1, end - at - field.size() - 1).toLongLong();
 }
 
-quint16 freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
-
-// A redis-server of the test's own (127.0.0.1 only, no persistence), to drop and restart.
-class PrivateRedis
-{
-public:
-    bool start(quint16 port)
-    {
-        m_port = port;
-        m_process = std::make_unique<QProcess>();
-        m_process->start(u"redis-server"_s,
-                         {u"--port"_s, QString::number(port), u"--bind"_s, u"127.0.0.1"_s,
-                          u"--save"_s, u""_s, u"--appendonly"_s, u"no"_s});
-        if (!m_process->waitForStarted(5000)) {
-            return false;
-        }
-        Endpoint e;
-        e.port = port;
-        for (int i = 0; i < 100; ++i) {
-            if (auto c = Connection::open(e)) {
-                if (auto p = c->command({"PING"}); p && p->str == "PONG") {
-                    return true;
-                }
-            }
-            QThread::msleep(50);
-        }
-        return false;
-    }
-    void stop()
-    {
-        if (!m_process) {
-            return;
-        }
-        Endpoint e;
-        e.port = m_port;
-        if (auto c = Connection::open(e)) {
-            (void)c->command({"SHUTDOWN", "NOSAVE"});
-        }
-        if (!m_process->waitForFinished(5000)) {
-            m_process->kill();
-            m_process->waitForFinished(2000);
-        }
-        m_process.reset();
-    }
-    ~PrivateRedis() { stop(); }
-    Endpoint endpoint() const
-    {
-        Endpoint e;
-        e.port = m_port;
-        return e;
-    }
-
-private:
-    quint16 m_port = 0;
-    std::unique_ptr<QProcess> m_process;
-};
-
 // `n` fixed-window states "<prefix>big:{<i>}" with a 60 s TTL (a 60 s window's), planted by one Lua
 // loop per 50,000 keys (the test's own planting, not the code under test).
 bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
@@ -203,6 +106,40 @@ bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qin
     }
     return true;
 }
+
+// The set-up of the tests that break a scan midway: a private server holding `n` fixed-window
+// keys "p:big:{<i>}", the rule that reads them, a control connection and one for the scan.
+struct BrokenScan
+{
+    test::OwnRedis server;
+    std::optional<Connection> control;
+    std::optional<Connection> scan;
+    RuleSet set;
+
+    bool start(qint64 n)
+    {
+        if (!server.start()) {
+            return false;
+        }
+        auto c = Connection::open(server.endpoint());
+        auto s = Connection::open(server.endpoint());
+        if (!c || !s) {
+            return false;
+        }
+        control.emplace(std::move(*c));
+        scan.emplace(std::move(*s));
+        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, "p:")};
+        return plantFixedWindows(*control, "p:", 0, n);
+    }
+    // Pages of 100 keys.
+    static KeyScanner::Options options(std::chrono::milliseconds reconnectDelay)
+    {
+        KeyScanner::Options o;
+        o.initialCount = o.maxCount = 100;
+        o.reconnectDelay = reconnectDelay;
+        return o;
+    }
+};
 
 bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
 {
@@ -294,12 +231,12 @@ private Q_SLOTS:
         m_prefix = test::keyPrefix();
         m_rules.rules = {
             // Slow enough that nothing planted expires while a test function runs.
-            windowRule(u"fw"_s, Algorithm::FixedWindow, 3, 60 * sec, m_prefix),
-            windowRule(u"sl"_s, Algorithm::SlidingLog, 3, 60 * sec, m_prefix),
-            windowRule(u"sc"_s, Algorithm::SlidingCounter, 3, 60 * sec, m_prefix),
-            bucketRule(u"tb"_s, Algorithm::TokenBucket, 1, 10 * sec, 20, m_prefix),
-            bucketRule(u"lb"_s, Algorithm::LeakyBucket, 1, 10 * sec, 5, m_prefix),
-            bucketRule(u"g"_s, Algorithm::Gcra, 1, 10 * sec, 5, m_prefix),
+            Rule::window(u"fw"_s, Algorithm::FixedWindow, 3, 60 * sec, ip, m_prefix),
+            Rule::window(u"sl"_s, Algorithm::SlidingLog, 3, 60 * sec, ip, m_prefix),
+            Rule::window(u"sc"_s, Algorithm::SlidingCounter, 3, 60 * sec, ip, m_prefix),
+            Rule::bucket(u"tb"_s, Algorithm::TokenBucket, Rate{1, 10 * sec}, 20, ip, m_prefix),
+            Rule::bucket(u"lb"_s, Algorithm::LeakyBucket, Rate{1, 10 * sec}, 5, ip, m_prefix),
+            Rule::bucket(u"g"_s, Algorithm::Gcra, Rate{1, 10 * sec}, 5, ip, m_prefix),
         };
         m_huge = QByteArray(20 << 20, 'x');
     }
@@ -317,27 +254,27 @@ private Q_SLOTS:
     {
         QTest::addColumn<Rule>("rule");
         QTest::addColumn<qint64>("expected");
-        QTest::newRow("fixed W") << windowRule(u"a"_s, Algorithm::FixedWindow, 3, 5 * sec)
+        QTest::newRow("fixed W") << Rule::window(u"a"_s, Algorithm::FixedWindow, 3, 5 * sec, ip)
                                  << qint64(5000);
-        QTest::newRow("log W") << windowRule(u"a"_s, Algorithm::SlidingLog, 3, 1500 * ms)
+        QTest::newRow("log W") << Rule::window(u"a"_s, Algorithm::SlidingLog, 3, 1500 * ms, ip)
                                << qint64(1500);
         QTest::newRow("counter 2W")
-            << windowRule(u"a"_s, Algorithm::SlidingCounter, 3, 5 * sec) << qint64(10000);
+            << Rule::window(u"a"_s, Algorithm::SlidingCounter, 3, 5 * sec, ip) << qint64(10000);
         QTest::newRow("window 1.5 us")
-            << windowRule(u"a"_s, Algorithm::FixedWindow, 3, 1500) << qint64(2);
+            << Rule::window(u"a"_s, Algorithm::FixedWindow, 3, 1500, ip) << qint64(2);
         QTest::newRow("token B/r")
-            << bucketRule(u"a"_s, Algorithm::TokenBucket, 10, sec, 20) << qint64(2000);
+            << Rule::bucket(u"a"_s, Algorithm::TokenBucket, Rate{10, sec}, 20, ip) << qint64(2000);
         QTest::newRow("leaky B/r")
-            << bucketRule(u"a"_s, Algorithm::LeakyBucket, 10, sec, 5) << qint64(500);
+            << Rule::bucket(u"a"_s, Algorithm::LeakyBucket, Rate{10, sec}, 5, ip) << qint64(500);
         // 1 token at 3/s: 333,333.3 us, rounded up.
         QTest::newRow("token 3/s")
-            << bucketRule(u"a"_s, Algorithm::TokenBucket, 3, sec, 1) << qint64(334);
+            << Rule::bucket(u"a"_s, Algorithm::TokenBucket, Rate{3, sec}, 1, ip) << qint64(334);
         QTest::newRow("gcra (b+1)/r")
-            << bucketRule(u"a"_s, Algorithm::Gcra, 2, sec, 5) << qint64(3000);
+            << Rule::bucket(u"a"_s, Algorithm::Gcra, Rate{2, sec}, 5, ip) << qint64(3000);
         QTest::newRow("gcra 3/s b1")
-            << bucketRule(u"a"_s, Algorithm::Gcra, 3, sec, 1) << qint64(667);
+            << Rule::bucket(u"a"_s, Algorithm::Gcra, Rate{3, sec}, 1, ip) << qint64(667);
         QTest::newRow("gcra 5/10s")
-            << bucketRule(u"a"_s, Algorithm::Gcra, 5, 10 * sec, 9) << qint64(20000);
+            << Rule::bucket(u"a"_s, Algorithm::Gcra, Rate{5, 10 * sec}, 9, ip) << qint64(20000);
     }
 
     void maxTtl()
@@ -375,7 +312,7 @@ private Q_SLOTS:
         QFETCH(bool, haveRules);
         QFETCH(bool, readable);
         QFETCH(Health, expected);
-        const Rule r = windowRule(u"a"_s, Algorithm::FixedWindow, 3, 5 * sec);
+        const Rule r = Rule::window(u"a"_s, Algorithm::FixedWindow, 3, 5 * sec, ip);
         QCOMPARE(keys::classify(pttl, hasRule ? &r : nullptr, haveRules, readable), expected);
     }
 
@@ -389,7 +326,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("resetMs");
         QTest::addColumn<QString>("text");
         using K = KeyState::Kind;
-        const Rule fw = windowRule(u"fw"_s, Algorithm::FixedWindow, 3, 5 * sec);
+        const Rule fw = Rule::window(u"fw"_s, Algorithm::FixedWindow, 3, 5 * sec, ip);
         QTest::newRow("fixed live")
             << fw << hashRead({num(t0 - 1300 * ms), "2"}) << K::FixedWindow << qint64(2)
             << qint64(1) << qint64(3700) << u"2 / 3 in this window, resets in 3.7 s"_s;
@@ -421,7 +358,7 @@ private Q_SLOTS:
             << fw << zset << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
             << u"a zset where fixed_window keeps a hash"_s;
 
-        const Rule sc = windowRule(u"sc"_s, Algorithm::SlidingCounter, 3, 5 * sec);
+        const Rule sc = Rule::window(u"sc"_s, Algorithm::SlidingCounter, 3, 5 * sec, ip);
         // Rolled once: previous = 3 weighs 4/5, current 0: ~2.4; remaining floor(0.6) = 0.
         QTest::newRow("counter rolled")
             << sc << hashRead({num(t0 - 6 * sec), "3", "1"}) << K::SlidingCounter << qint64(0)
@@ -435,7 +372,7 @@ private Q_SLOTS:
             << qint64(3) << qint64(0) << u"0 / 3: both windows are over"_s;
 
         // 10/s: P = 100,000 ticks a token, 1 tick a us.
-        const Rule tb = bucketRule(u"tb"_s, Algorithm::TokenBucket, 10, sec, 20);
+        const Rule tb = Rule::bucket(u"tb"_s, Algorithm::TokenBucket, Rate{10, sec}, 20, ip);
         QTest::newRow("token refilled")
             << tb << hashRead({"500000", num(t0 - 500 * ms)}) << K::TokenBucket << qint64(0)
             << qint64(10) << qint64(1000) << u"10 tokens of 20, full in 1 s"_s;
@@ -444,7 +381,7 @@ private Q_SLOTS:
             << qint64(580) << u"14.2 tokens of 20, full in 580 ms"_s;
         QTest::newRow("token full") << tb << hashRead({"0", num(t0 - 3 * sec)}) << K::TokenBucket
                                     << qint64(0) << qint64(20) << qint64(0) << u"full: 20 tokens"_s;
-        const Rule lb = bucketRule(u"lb"_s, Algorithm::LeakyBucket, 10, sec, 5);
+        const Rule lb = Rule::bucket(u"lb"_s, Algorithm::LeakyBucket, Rate{10, sec}, 5, ip);
         QTest::newRow("leaky drained")
             << lb << hashRead({"300000", num(t0 - 100 * ms)}) << K::LeakyBucket << qint64(0)
             << qint64(3) << qint64(200) << u"queue 2 of 5, wait 200 ms"_s;
@@ -456,14 +393,14 @@ private Q_SLOTS:
             << qint64(-1) << u"a hash without fields l and t (level and last update)"_s;
 
         // 2/s, burst 5: T = 0.5 s, DVT = 3 s.
-        const Rule g = bucketRule(u"g"_s, Algorithm::Gcra, 2, sec, 5);
+        const Rule g = Rule::bucket(u"g"_s, Algorithm::Gcra, Rate{2, sec}, 5, ip);
         QTest::newRow("gcra half")
             << g << stringRead(num(t0 + 1500 * ms)) << K::Gcra << qint64(0) << qint64(3)
             << qint64(1500) << u"GCRA: 3 of 6 available, full in 1.5 s"_s;
         QTest::newRow("gcra past") << g << stringRead(num(t0 - sec)) << K::Gcra << qint64(0)
                                    << qint64(6) << qint64(0) << u"GCRA: all 6 available"_s;
         // 3/s: c = 3, TAT with a remainder of 1/3 us.
-        const Rule g3 = bucketRule(u"g3"_s, Algorithm::Gcra, 3, sec, 2);
+        const Rule g3 = Rule::bucket(u"g3"_s, Algorithm::Gcra, Rate{3, sec}, 2, ip);
         QTest::newRow("gcra remainder")
             << g3 << stringRead(num(t0 + 666666) + "+2/3") << K::Gcra << qint64(0) << qint64(1)
             << qint64(667) << u"GCRA: 1 of 3 available, full in 667 ms"_s;
@@ -482,7 +419,7 @@ private Q_SLOTS:
             << u"a string of 20 MB, too long to be a GCRA state (a GCRA state is \"<tat_us>\" "
                "or \"<tat_us>+<rem>/<c>\")"_s;
 
-        const Rule sl = windowRule(u"sl"_s, Algorithm::SlidingLog, 3, 5 * sec);
+        const Rule sl = Rule::window(u"sl"_s, Algorithm::SlidingLog, 3, 5 * sec, ip);
         RawRead log;
         log.type = "zset";
         log.pttlMs = 4800;
@@ -615,9 +552,9 @@ private Q_SLOTS:
     {
         QCOMPARE(KeyReader().defaultPatterns(), QList<QByteArray>{"rate_limit:*"});
         RuleSet set;
-        set.rules = {windowRule(u"a"_s, Algorithm::FixedWindow, 1, sec, "rl:"),
-                     windowRule(u"b"_s, Algorithm::FixedWindow, 1, sec, "rl:v2:"),
-                     windowRule(u"c"_s, Algorithm::FixedWindow, 1, sec, "odd*[x]?\\:")};
+        set.rules = {Rule::window(u"a"_s, Algorithm::FixedWindow, 1, sec, ip, "rl:"),
+                     Rule::window(u"b"_s, Algorithm::FixedWindow, 1, sec, ip, "rl:v2:"),
+                     Rule::window(u"c"_s, Algorithm::FixedWindow, 1, sec, ip, "odd*[x]?\\:")};
         QCOMPARE(KeyReader(set).defaultPatterns(),
                  (QList<QByteArray>{"odd\\*\\[x\\]\\?\\\\:*", "rl:*"}));
         QCOMPARE(KeyScanner::cursorFraction("0"), 0.0);
@@ -996,7 +933,7 @@ private Q_SLOTS:
         test::cleanup(c);
         constexpr qint64 n = 200'000;
         RuleSet set;
-        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, m_prefix)};
+        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
         QVERIFY(plantFixedWindows(c, m_prefix, 0, n));
 
         KeyScanner scanner{KeyReader(set)};
@@ -1050,31 +987,22 @@ private Q_SLOTS:
 
     void connectionDroppedMidScanResumes()
     {
-        PrivateRedis server;
-        QVERIFY(server.start(freePort()));
-        auto control = Connection::open(server.endpoint());
-        QVERIFY(control);
-        RuleSet set;
-        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, "p:")};
-        QVERIFY(plantFixedWindows(*control, "p:", 0, 3000));
-        auto scanConn = Connection::open(server.endpoint());
-        QVERIFY(scanConn);
-        KeyScanner scanner{KeyReader(set)};
-        KeyScanner::Options o;
-        o.initialCount = o.maxCount = 100;
-        o.reconnectDelay = std::chrono::milliseconds(50);
+        BrokenScan b;
+        QVERIFY2(b.start(3000), b.server.output().constData());
+        KeyScanner scanner{KeyReader(b.set)};
+        const KeyScanner::Options o = b.options(std::chrono::milliseconds(50));
         QSet<QByteArray> seen;
         qint64 delivered = 0;
         int pages = 0;
         const ScanSummary s =
-            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
                 delivered += page.size();
                 for (const KeyInfo &k : page) {
                     seen.insert(k.key);
                 }
                 if (++pages == 3) {
                     QVERIFY(
-                        control->command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}));
+                        b.control->command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}));
                 }
             });
         QVERIFY2(s.status == ScanSummary::Status::Completed,
@@ -1086,29 +1014,18 @@ private Q_SLOTS:
 
     void serverRestartedMidScanStops()
     {
-        PrivateRedis server;
-        const quint16 port = freePort();
-        QVERIFY(server.start(port));
-        auto control = Connection::open(server.endpoint());
-        QVERIFY(control);
-        RuleSet set;
-        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, "p:")};
-        QVERIFY(plantFixedWindows(*control, "p:", 0, 3000));
-        auto scanConn = Connection::open(server.endpoint());
-        QVERIFY(scanConn);
-        KeyScanner scanner{KeyReader(set)};
-        KeyScanner::Options o;
-        o.initialCount = o.maxCount = 100;
-        o.reconnectDelay = std::chrono::milliseconds(50);
+        BrokenScan b;
+        QVERIFY2(b.start(3000), b.server.output().constData());
+        KeyScanner scanner{KeyReader(b.set)};
+        const KeyScanner::Options o = b.options(std::chrono::milliseconds(50));
         qint64 delivered = 0;
         int pages = 0;
         bool restarted = false;
         const ScanSummary s =
-            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
                 delivered += page.size();
                 if (++pages == 3) {
-                    server.stop();
-                    restarted = server.start(port);
+                    restarted = b.server.restart();
                 }
             });
         QVERIFY(restarted);
@@ -1126,26 +1043,17 @@ private Q_SLOTS:
 
     void serverGoneMidScanStops()
     {
-        PrivateRedis server;
-        QVERIFY(server.start(freePort()));
-        auto control = Connection::open(server.endpoint());
-        QVERIFY(control);
-        RuleSet set;
-        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, "p:")};
-        QVERIFY(plantFixedWindows(*control, "p:", 0, 2000));
-        auto scanConn = Connection::open(server.endpoint());
-        QVERIFY(scanConn);
-        KeyScanner scanner{KeyReader(set)};
-        KeyScanner::Options o;
-        o.initialCount = o.maxCount = 100;
-        o.reconnectDelay = std::chrono::milliseconds(20);
+        BrokenScan b;
+        QVERIFY2(b.start(2000), b.server.output().constData());
+        KeyScanner scanner{KeyReader(b.set)};
+        const KeyScanner::Options o = b.options(std::chrono::milliseconds(20));
         qint64 delivered = 0;
         int pages = 0;
         const ScanSummary s =
-            scanner.run(*scanConn, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
                 delivered += page.size();
                 if (++pages == 2) {
-                    server.stop();
+                    b.server.stop();
                 }
             });
         QCOMPARE(s.status, ScanSummary::Status::Failed);
@@ -1161,7 +1069,7 @@ private Q_SLOTS:
         Connection c = test::connect();
         test::cleanup(c);
         RuleSet set;
-        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, m_prefix)};
+        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
         QVERIFY(plantFixedWindows(c, m_prefix, 0, 2000));
         Connection scanConn = test::connect();
         KeyScanner scanner{KeyReader(set)};
@@ -1192,7 +1100,7 @@ private Q_SLOTS:
         test::cleanup(c);
         constexpr qint64 n = 60'000;
         RuleSet set;
-        set.rules = {windowRule(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, m_prefix)};
+        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
         QVERIFY(plantFixedWindows(c, m_prefix, 0, n));
 
         QThread thread;

@@ -14,16 +14,11 @@ using namespace sluice::load;
 
 namespace {
 
+// A fixed window of `limit` per `windowS` seconds per IP, under the test's key prefix.
 Rule windowRule(const QString &id, qint64 limit, qint64 windowS)
 {
-    Rule r;
-    r.id = id;
-    r.scope = Scope{Scope::Kind::Ip, {}};
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = limit;
-    r.windowUs = windowS * duration::usPerSecond;
-    r.keyPrefix = test::keyPrefix();
-    return r;
+    return Rule::window(id, Algorithm::FixedWindow, limit, windowS * duration::usPerSecond,
+                        {Scope::Kind::Ip, {}}, test::keyPrefix());
 }
 
 sim::TrafficPattern constant(qint64 perSecond)

@@ -61,27 +61,7 @@ std::pair<int, int> lineColumn(const QByteArray &text, qsizetype offset)
     return {line, int(offset - lineStart) + 1};
 }
 
-Rule windowRule(const QString &id, Algorithm a, qint64 limit, qint64 windowUs)
-{
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = a;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    return r;
-}
-
-Rule bucketRule(const QString &id, Algorithm a, Rate rate, qint64 burst)
-{
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Global;
-    r.algorithm = a;
-    r.rate = rate;
-    r.burst = burst;
-    return r;
-}
+const Scope ip{Scope::Kind::Ip, {}};
 
 // n valid rules, every algorithm, scope and option in turn.
 RuleSet manyRules(int n)
@@ -96,8 +76,8 @@ RuleSet manyRules(int n)
     for (int i = 0; i < n; ++i) {
         const Algorithm a = algorithm::all[i % 6];
         Rule r = algorithm::isWindow(a)
-                     ? windowRule({}, a, 1 + i % 1000, (1 + i % 60) * duration::usPerSecond)
-                     : bucketRule({}, a, {1 + i % 100, duration::usPerSecond}, 1 + i % 500);
+                     ? Rule::window({}, a, 1 + i % 1000, (1 + i % 60) * duration::usPerSecond, ip)
+                     : Rule::bucket({}, a, {1 + i % 100, duration::usPerSecond}, 1 + i % 500);
         r.id = u"r-%1"_s.arg(i);
         r.description = u"rule number %1"_s.arg(i);
         r.route = u"GET /api/%1"_s.arg(i);
@@ -115,19 +95,20 @@ RuleSet richSet()
 {
     RuleSet set;
     set.basedOn = 42;
-    Rule a = windowRule(u"hello-per-ip"_s, Algorithm::FixedWindow, 3, 1500 * duration::usPerMs);
+    Rule a =
+        Rule::window(u"hello-per-ip"_s, Algorithm::FixedWindow, 3, 1500 * duration::usPerMs, ip);
     a.description = u"Größe — 日本語 🚀 “quoted” \"x\" \\ back: slash # not a comment"_s;
     a.route = u"GET /straße?x=1&y=2"_s;
     a.keyPrefix = "my app: ключ ";
     a.onRedisError = OnRedisError::Local;
     a.shadow = true;
     a.enabled = false;
-    Rule b = bucketRule(u"api.global_v2"_s, Algorithm::Gcra, {5, 10 * duration::usPerSecond}, 7);
+    Rule b = Rule::bucket(u"api.global_v2"_s, Algorithm::Gcra, {5, 10 * duration::usPerSecond}, 7);
     b.scope = {Scope::Kind::Header, u"X-Api-Key"_s};
     b.keyPrefix = "";
     b.description = u"true"_s;
     b.route = u"123"_s;
-    Rule c = windowRule(u"c"_s, Algorithm::SlidingCounter, 1000, 1);
+    Rule c = Rule::window(u"c"_s, Algorithm::SlidingCounter, 1000, 1, ip);
     c.scope = {Scope::Kind::Param, u"clé"_s};
     c.onRedisError = OnRedisError::Deny;
     c.description = u"- not a list: {nor a map}"_s;
@@ -294,7 +275,7 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(bool, plain);
         RuleSet set;
-        Rule r = windowRule(u"t"_s, Algorithm::FixedWindow, 1, duration::usPerSecond);
+        Rule r = Rule::window(u"t"_s, Algorithm::FixedWindow, 1, duration::usPerSecond, ip);
         r.description = text;
         r.route = text;
         r.keyPrefix = text.toUtf8();

@@ -21,26 +21,10 @@ namespace {
 
 constexpr qint64 s = duration::usPerSecond;
 
-Rule windowRule(const QString &id, qint64 limit, Scope::Kind scope = Scope::Kind::Ip)
+// A fixed window of 5 s per IP.
+Rule windowRule(const QString &id, qint64 limit)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = scope;
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = limit;
-    r.windowUs = 5 * s;
-    return r;
-}
-
-Rule bucketRule(const QString &id, Algorithm a, qint64 count, qint64 burst)
-{
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Global;
-    r.algorithm = a;
-    r.rate = Rate{count, s};
-    r.burst = burst;
-    return r;
+    return Rule::window(id, Algorithm::FixedWindow, limit, 5 * s, {Scope::Kind::Ip, {}});
 }
 
 // FORMATS.md's example, more or less.
@@ -50,7 +34,8 @@ RuleSet baseSet()
     Rule hello = windowRule(QStringLiteral("hello-per-ip"), 3);
     hello.description = QStringLiteral("GET /hello: 3 per 5 s per client IP");
     hello.route = QStringLiteral("GET /hello");
-    set.rules = {hello, bucketRule(QStringLiteral("api-global"), Algorithm::TokenBucket, 100, 200)};
+    set.rules = {hello, Rule::bucket(QStringLiteral("api-global"), Algorithm::TokenBucket,
+                                     Rate{100, s}, 200)};
     return set;
 }
 
@@ -236,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(store.push(c, v2, false)->version, 2); // v2 changed api-global
         RuleSet v3 = basedOn(v2, 2);
         v3.rules.push_back(
-            bucketRule(QStringLiteral("export-queue"), Algorithm::LeakyBucket, 10, 50));
+            Rule::bucket(QStringLiteral("export-queue"), Algorithm::LeakyBucket, Rate{10, s}, 50));
         QCOMPARE(store.push(c, v3, false)->version, 3); // v3 added export-queue
         const Dump before = dump(c, store);
 
@@ -425,7 +410,7 @@ private Q_SLOTS:
 
         RuleSet next = basedOn(baseSet(), 1);
         next.rules.push_back(
-            bucketRule(QStringLiteral("export-queue"), Algorithm::LeakyBucket, 10, 50));
+            Rule::bucket(QStringLiteral("export-queue"), Algorithm::LeakyBucket, Rate{10, s}, 50));
         QVERIFY(store.push(c, next, false).ok());
         QVERIFY(waitForVersion(spy, 2, 5000));
         const RuleSet seen = spy.last().at(0).value<RuleSet>();

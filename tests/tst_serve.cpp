@@ -1,4 +1,4 @@
-// The HTTP check service (issue 6 item 4): status codes, headers with exact values, the JSON,
+// The HTTP check service: status codes, headers with exact values, the JSON,
 // Retry-After rounding, legacy headers, shadow rules, statistics, every bad input of the issue
 // (and the service answering afterwards), live reload from the RuleStore, and Redis stopped
 // and restarted under a running service (each on_redis_error mode, then recovery).
@@ -9,6 +9,7 @@
 #include "serve/checkservice.h"
 #include "serve/ratelimitheaders.h"
 
+#include "ownredis.h"
 #include "rules/codec.h"
 #include "rules/rulestore.h"
 #include "stats/statsrecorder.h"
@@ -17,10 +18,8 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTcpSocket>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sluice;
@@ -122,50 +121,6 @@ const QByteArray standardRules =
         "shadow": true, "key_prefix": "PREFIX"},
        {"scope": "global", "id": "off", "algorithm": "fixed_window", "limit": 1, "window": "1m",
         "enabled": false, "key_prefix": "PREFIX"})";
-
-// A redis-server of the test's own (the fixture's must not be stopped): started, killed and
-// restarted on the same port.
-class OwnRedis
-{
-public:
-    OwnRedis()
-        : m_port(test::freeLoopbackPort())
-    {}
-    ~OwnRedis() { stop(); }
-    bool start()
-    {
-        m_process.setProgram(QStringLiteral("redis-server"));
-        m_process.setArguments({QStringLiteral("--port"), QString::number(m_port),
-                                QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
-                                QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"),
-                                QStringLiteral("no"), QStringLiteral("--dir"), m_dir.path()});
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.start();
-        if (!m_process.waitForStarted(5000)) {
-            return false;
-        }
-        auto e = endpoint();
-        return QTest::qWaitFor([&] { return Connection::open(e).ok(); }, 5000);
-    }
-    void stop()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
-    }
-    Endpoint endpoint() const
-    {
-        Endpoint e;
-        e.port = m_port;
-        return e;
-    }
-
-private:
-    QTemporaryDir m_dir;
-    quint16 m_port;
-    QProcess m_process;
-};
 
 } // namespace
 
@@ -549,7 +504,7 @@ private Q_SLOTS:
         // The service's own Redis dies while it runs: each rule answers by its on_redis_error
         // at once (no waiting on a dead socket), /healthz says so; when Redis is back on the
         // same port, decisions come from Redis again without a restart.
-        OwnRedis redis;
+        test::OwnRedis redis; // the fixture's must not be killed
         QVERIFY(redis.start());
         const RuleSet set = parseRules(
             R"({"scope": "global", "id": "open", "algorithm": "fixed_window", "limit": 1, "window": "1m",
@@ -568,7 +523,7 @@ private Q_SLOTS:
         }
         QCOMPARE(get(port, "/v1/check?rule=open&subject=before").status, 429); // limit 1
 
-        redis.stop();
+        redis.kill();
         QElapsedTimer t;
         t.start();
         // allow: admitted, beyond the limit (nothing is counted while Redis is away).

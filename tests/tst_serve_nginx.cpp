@@ -1,5 +1,5 @@
 // A real nginx in front of a tiny upstream, asking the real `sluice-cli serve` through
-// auth_request, configured by `sluice-cli rules export --format nginx-auth` (issue 6 item 4):
+// auth_request, configured by `sluice-cli rules export --format nginx-auth`:
 // clients of nginx get 200 until the limit is spent, then 429 with Retry-After and the rate
 // headers. Everything runs on loopback, on free ports, in a temporary prefix; the CLI runs end
 // to end (argument parsing, rules file, listen, SIGTERM).

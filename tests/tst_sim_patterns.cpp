@@ -21,17 +21,6 @@ namespace {
 constexpr qint64 ms = duration::usPerMs;
 constexpr qint64 sec = duration::usPerSecond;
 
-Rule windowRule(const QString &id, qint64 limit, qint64 windowUs)
-{
-    Rule r;
-    r.id = id;
-    r.scope = Scope{Scope::Kind::Ip, {}};
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    return r;
-}
-
 Scenario base(qint64 durationUs, std::vector<TrafficPattern> traffic, qint64 subjects = 1)
 {
     Scenario s;
@@ -40,7 +29,7 @@ Scenario base(qint64 durationUs, std::vector<TrafficPattern> traffic, qint64 sub
     s.binUs = scenario::defaultBinUs(durationUs);
     s.subjects = subjects;
     s.traffic = std::move(traffic);
-    s.rules = {windowRule(u"r"_s, 3, 5 * sec)};
+    s.rules = {Rule::window(u"r"_s, Algorithm::FixedWindow, 3, 5 * sec, {Scope::Kind::Ip, {}})};
     return s;
 }
 

@@ -38,17 +38,7 @@ Simulator presetSimulator(const QString &name)
 
 qint64 simKeys(Connection &c)
 {
-    qint64 n = 0;
-    QByteArray cursor = "0";
-    do {
-        auto r = c.command({"SCAN", cursor, "MATCH", "sluice:sim:*", "COUNT", "1000"});
-        if (!r) {
-            return -1;
-        }
-        cursor = r->elements[0].str;
-        n += qint64(r->elements[1].elements.size());
-    } while (cursor != "0");
-    return n;
+    return test::keysWithPrefix(c, "sluice:sim:").size();
 }
 
 // The message of a failed result for QVERIFY2 (which evaluates it even on success).
@@ -332,15 +322,10 @@ private Q_SLOTS:
         RunOptions options;
         options.batch = 12;
         options.progress = [&](const Progress &) {
-            QByteArray cursor = "0";
-            do {
-                auto r = c.command({"SCAN", cursor, "MATCH", "sluice:sim:*", "COUNT", "1000"});
-                cursor = r->elements[0].str;
-                for (const Reply &k : r->elements[1].elements) {
-                    ++seen;
-                    minPttl = std::min(minPttl, test::pttl(c, k.str));
-                }
-            } while (cursor != "0");
+            for (const QByteArray &key : test::keysWithPrefix(c, "sluice:sim:")) {
+                ++seen;
+                minPttl = std::min(minPttl, test::pttl(c, key));
+            }
         };
         auto r = sim.runOnRedis(test::redisEndpoint(), options);
         QVERIFY(r.ok());

@@ -1,5 +1,6 @@
 // Per-rule statistics: recorder aggregation, flush to a real Redis and read back, TTLs, round
 // trips, top subjects, a Redis that is down then comes back, the recording limiter.
+#include "ownredis.h"
 #include "testredis.h"
 
 #include "limiter/redislimiter.h"
@@ -9,7 +10,6 @@
 #include "stats/statsrecorder.h"
 
 #include <QDateTime>
-#include <QProcess>
 #include <QTest>
 
 #include <thread>
@@ -67,23 +67,6 @@ qint64 calls(Connection &c, const QByteArray &command)
     }
     const qsizetype from = at + tag.size();
     return r->str.mid(from, r->str.indexOf(',', from) - from).toLongLong();
-}
-
-QList<QByteArray> keysUnder(Connection &c, const QByteArray &prefix)
-{
-    QList<QByteArray> out;
-    QByteArray cursor = "0";
-    do {
-        auto r = c.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000"});
-        if (!r) {
-            return out;
-        }
-        cursor = r->elements[0].str;
-        for (const Reply &k : r->elements[1].elements) {
-            out << k.str;
-        }
-    } while (cursor != "0");
-    return out;
 }
 
 } // namespace
@@ -218,7 +201,7 @@ private Q_SLOTS:
         }
 
         // Every key has a TTL, no longer than 16 minutes from its second.
-        const QList<QByteArray> keys = keysUnder(c, ns());
+        const QList<QByteArray> keys = test::keysWithPrefix(c, ns());
         // 4 count hashes, 4 :top zsets, 3 :topd hashes (the buckets with a denial).
         QCOMPARE(keys.size(), 11);
         for (const QByteArray &k : keys) {
@@ -312,7 +295,7 @@ private Q_SLOTS:
         }
         QCOMPARE(sum.total(), recorded);
         QCOMPARE(sum, recorder.totals());
-        for (const QByteArray &k : keysUnder(c, ns())) {
+        for (const QByteArray &k : test::keysWithPrefix(c, ns())) {
             QVERIFY2(test::pttl(c, k) > 0, k.constData());
         }
     }
@@ -359,9 +342,9 @@ private Q_SLOTS:
     // why; when a server comes up at that address, the backlog is written.
     void flusherSurvivesRedisDown()
     {
-        const quint16 port = test::freeLoopbackPort();
-        Endpoint e;
-        e.port = port;
+        test::OwnRedis server; // not started yet: nothing listens at its port
+        const quint16 port = server.port();
+        const Endpoint e = server.endpoint();
         StatsRecorder recorder;
         StatsFlusher::Options o = flusherOptions();
         o.interval = std::chrono::milliseconds(200);
@@ -387,14 +370,7 @@ private Q_SLOTS:
         QCOMPARE(recorder.totals().total(), qint64(200'000));
 
         // Redis comes back at that address.
-        QTemporaryDir dir;
-        QProcess server;
-        server.start(QStringLiteral("redis-server"),
-                     {QStringLiteral("--port"), QString::number(port), QStringLiteral("--bind"),
-                      QStringLiteral("127.0.0.1"), QStringLiteral("--save"), QString(),
-                      QStringLiteral("--appendonly"), QStringLiteral("no"), QStringLiteral("--dir"),
-                      dir.path()});
-        QVERIFY(server.waitForStarted());
+        QVERIFY2(server.start(), server.output().constData());
         QTRY_VERIFY_WITH_TIMEOUT(flusher.status().redisOk && flusher.status().backlog == 0, 10000);
         QCOMPARE(flusher.status().bucketsWritten, qint64(5));
         {
@@ -410,8 +386,7 @@ private Q_SLOTS:
             QCOMPARE(sum.denied, qint64(100'000));
         }
         flusher.stop();
-        server.terminate();
-        QVERIFY(server.waitForFinished(5000));
+        server.stop();
     }
 
     // The decorator: decisions through it are counted under the policy's id, the subject read

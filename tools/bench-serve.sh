@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTTP check service under load on loopback (issue 6 item 5): wrk against sluice-cli serve
+# The HTTP check service under load on loopback: wrk against sluice-cli serve
 # (GET /v1/check over 10,000 subjects, every decision on the admitting path), beside
 # `sluice-cli bench`'s direct pipelined figure for the same algorithm, in the same run, on a
 # private redis-server (tests/redis-fixture.sh). Prints decisions/s and p99 latency per run and

@@ -24,7 +24,7 @@ class StatsRecorder;
 
 namespace sluice::load {
 
-// What to run (issue 6 item 3). The traffic is the simulation lab's: `patterns` (or, when that
+// What to run. The traffic is the simulation lab's: `patterns` (or, when that
 // is empty, `pattern`) over [0, durationUs), drawn with `seed` over `subjects` generated
 // subjects (10.0.0.1, ...) exactly as sluice-cli simulate would draw them, then played in real
 // time: a request's time is a wall-clock deadline from the start of the run.

@@ -166,6 +166,32 @@ std::optional<OnRedisError> onRedisErrorFromName(const QString &name)
     return std::nullopt;
 }
 
+Rule Rule::window(QString id, Algorithm a, qint64 limit, qint64 windowUs, Scope scope,
+                  QByteArray keyPrefix)
+{
+    Rule r;
+    r.id = std::move(id);
+    r.scope = std::move(scope);
+    r.algorithm = a;
+    r.limit = limit;
+    r.windowUs = windowUs;
+    r.keyPrefix = std::move(keyPrefix);
+    return r;
+}
+
+Rule Rule::bucket(QString id, Algorithm a, Rate rate, qint64 burst, Scope scope,
+                  QByteArray keyPrefix)
+{
+    Rule r;
+    r.id = std::move(id);
+    r.scope = std::move(scope);
+    r.algorithm = a;
+    r.rate = rate;
+    r.burst = burst;
+    r.keyPrefix = std::move(keyPrefix);
+    return r;
+}
+
 Policy Rule::policy() const
 {
     // Only the parameters of the algorithm: a stray value of the other family (an invalid

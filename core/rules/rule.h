@@ -49,6 +49,14 @@ struct Rule
     bool shadow = false;
     bool enabled = true;
 
+    // The two shapes of a rule, as Policy::window and Policy::bucket build a policy: the window
+    // algorithms take limit + window, the others rate + burst; every other field keeps its
+    // default (scope global, key prefix "rate_limit:", ...) unless given. Nothing is validated.
+    static Rule window(QString id, Algorithm a, qint64 limit, qint64 windowUs, Scope scope = {},
+                       QByteArray keyPrefix = "rate_limit:");
+    static Rule bucket(QString id, Algorithm a, Rate rate, qint64 burst, Scope scope = {},
+                       QByteArray keyPrefix = "rate_limit:");
+
     // The engine's view: algorithm, parameters, id, key prefix.
     Policy policy() const;
     // <key_prefix><id>:{<subject>}, as Policy::keyFor.

@@ -9,7 +9,7 @@
 
 namespace sluice::rules {
 
-// Rules kept in Redis, versioned (FORMATS.md `rules push/pull`, issue "Rules" item 4):
+// Rules kept in Redis, versioned (FORMATS.md `rules push/pull`):
 //   <ns>rules          hash: rule id -> the rule as compact JSON (codec ruleToJson)
 //   <ns>rules:version  integer, incremented by every change
 //   <ns>rules:history  list of the last 100 changes (JSON: version, time, added, changed,

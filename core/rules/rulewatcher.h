@@ -14,7 +14,7 @@ class QThread;
 
 namespace sluice::rules {
 
-// Keeps an engine's rules in step with a RuleStore, without a restart (issue "Rules" item 4).
+// Keeps an engine's rules in step with a RuleStore, without a restart.
 //
 // start() runs a worker thread with two connections of its own to `endpoint`: one SUBSCRIBEd
 // to the store's channel, one to pull with. It pulls once subscribed (so no push can fall

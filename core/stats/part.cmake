@@ -1,4 +1,4 @@
-# Per-rule statistics (issue 6 item 1): recorder, flusher, reader, recording limiter.
+# Per-rule statistics: recorder, flusher, reader, recording limiter.
 target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/stats.cpp ${CMAKE_CURRENT_LIST_DIR}/stats.h
     ${CMAKE_CURRENT_LIST_DIR}/statsrecorder.cpp ${CMAKE_CURRENT_LIST_DIR}/statsrecorder.h

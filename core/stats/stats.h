@@ -5,7 +5,7 @@
 #include <QString>
 #include <QtGlobal>
 
-// Per-rule statistics (issue 6 item 1): what the engine decided, per rule and per second.
+// Per-rule statistics: what the engine decided, per rule and per second.
 //
 // Redis layout (namespace <ns>, default "{sluice}:", the RuleStore's; the hash tag puts every
 // stats key in the RuleStore's slot, so a flush may be one MULTI/EXEC on Redis Cluster too):

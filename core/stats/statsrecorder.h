@@ -14,7 +14,7 @@
 
 namespace sluice::stats {
 
-// Counts decisions per rule and second, in process (issue 6 item 1). Thread-safe: any number of
+// Counts decisions per rule and second, in process. Thread-safe: any number of
 // threads record into one recorder; a StatsFlusher take()s what accumulated once a second and
 // writes it to Redis. record() does no I/O and no allocation on the common path (a hash lookup
 // and a few additions under one mutex).

@@ -1,4 +1,4 @@
-# Statistics and load generator (issue 6 items 1 and 3).
+# Statistics and the load generator.
 sluice_test(stats REDIS TIMEOUT 60)
 sluice_test(loadgen REDIS TIMEOUT 60)
 sluice_test(cli_load REDIS TIMEOUT 90)
