@@ -2,6 +2,7 @@
 // host keys, user keys and known_hosts in a temporary directory), forwarding to the fixture's
 // Redis. Clients talk RESP over the tunnel's Unix socket with plain POSIX calls.
 
+#include "runcli.h"
 #include "testredis.h"
 
 #include "redis/sshtunnel.h"
@@ -390,6 +391,70 @@ private Q_SLOTS:
         killSshd();
         Connection c = test::connect();
         test::cleanup(c);
+    }
+
+    // The same tunnel under a Connection (the way every part of Sluice uses it) and under
+    // sluice-cli --ssh, with the host-key check visible to the user.
+    void connectionThroughTheTunnel()
+    {
+        Endpoint e = m_redis;
+        e.ssh = options();
+        auto c = Connection::open(e);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QVERIFY(c->endpoint().display().contains(u"via ssh "_s));
+        auto pong = c->command({"PING"});
+        QVERIFY(pong.ok());
+        QCOMPARE(pong->str, QByteArray("PONG"));
+        // A second connection shares the tunnel; a reconnect still works.
+        auto c2 = Connection::open(e);
+        QVERIFY(c2.ok());
+        QVERIFY(c->reconnect().ok());
+        QVERIFY(c->command({"PING"}).ok());
+
+        const QStringList decide{u"check"_s,
+                                 u"--url"_s,
+                                 test::redisUrl(),
+                                 u"--algorithm"_s,
+                                 u"fixed_window"_s,
+                                 u"--limit"_s,
+                                 u"2"_s,
+                                 u"--window"_s,
+                                 u"1m"_s,
+                                 u"--subject"_s,
+                                 u"ssh-cli"_s,
+                                 u"--key-prefix"_s,
+                                 QString::fromUtf8(test::keyPrefix()),
+                                 u"--ssh"_s,
+                                 u"%1@127.0.0.1:%2"_s.arg(m_user).arg(m_port),
+                                 u"--ssh-key"_s,
+                                 path(u"userkey"_s)};
+        auto ok =
+            test::runCli(decide + QStringList{u"--ssh-known-hosts"_s, path(u"known_hosts"_s)});
+        QVERIFY2(ok.exitCode == 0, ok.err.constData());
+        // An unknown host key: a runtime error that shows the fingerprint and the way out.
+        const QString empty = path(u"empty_known_hosts"_s);
+        QVERIFY(writeFile(empty, QByteArray()));
+        auto unknown = test::runCli(decide + QStringList{u"--ssh-known-hosts"_s, empty});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains("SHA256:") && unknown.err.contains("--ssh-accept-new"),
+                 unknown.err.constData());
+        auto accepted = test::runCli(
+            decide + QStringList{u"--ssh-known-hosts"_s, empty, u"--ssh-accept-new"_s});
+        QVERIFY2(accepted.exitCode == 0, accepted.err.constData());
+        QVERIFY(!readFile(empty).isEmpty());
+        // Usage errors: a missing key file, an SSH flag without --ssh.
+        auto noKey = test::runCli({u"check"_s, u"--url"_s, test::redisUrl(), u"--algorithm"_s,
+                                   u"fixed_window"_s, u"--limit"_s, u"2"_s, u"--window"_s, u"1m"_s,
+                                   u"--subject"_s, u"x"_s, u"--ssh"_s, u"u@127.0.0.1"_s,
+                                   u"--ssh-key"_s, path(u"nothere"_s)});
+        QCOMPARE(noKey.exitCode, 2);
+        QVERIFY2(noKey.err.contains("--ssh-key") && noKey.err.contains("no such file"),
+                 noKey.err.constData());
+        auto stray = test::runCli({u"check"_s, u"--url"_s, test::redisUrl(), u"--algorithm"_s,
+                                   u"fixed_window"_s, u"--limit"_s, u"2"_s, u"--window"_s, u"1m"_s,
+                                   u"--subject"_s, u"x"_s, u"--ssh-accept-new"_s});
+        QCOMPARE(stray.exitCode, 2);
+        QVERIFY2(stray.err.contains("need --ssh"), stray.err.constData());
     }
 
     // 1. PING, concurrent pipelined clients, a 5 MB value, through the tunnel to the fixture.

@@ -5,6 +5,7 @@
 // failure path is also checked for the password.
 #include "limiter/redislimiter.h"
 #include "redis/connection.h"
+#include "runcli.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -173,29 +174,6 @@ qint64 rssKb()
         }
     }
     return -1;
-}
-
-struct CliRun
-{
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-CliRun cli(const QStringList &args,
-           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
-{
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(SLUICE_CLI), args);
-    CliRun r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
 }
 
 } // namespace
@@ -586,48 +564,53 @@ private Q_SLOTS:
                                  u"5"_s,       u"--window"_s,     u"1m"_s,           u"--subject"_s,
                                  u"tls-cli"_s, u"--key-prefix"_s, u"t:tlscli:"_s};
         const QString url = u"rediss://localhost:%1"_s.arg(m_tls.port);
-        auto ok = cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s)}, env);
+        auto ok = test::runCli(
+            decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s)}, env);
         QVERIFY2(ok.exitCode == 0, ok.err.constData());
         // Wrong CA: a runtime failure (1), named.
-        auto bad =
-            cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"otherca.pem"_s)}, env);
+        auto bad = test::runCli(
+            decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"otherca.pem"_s)}, env);
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("not trusted"), bad.err.constData());
         // A missing file or a TLS flag without TLS: usage (2).
-        auto missing =
-            cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, u"/nonexistent.pem"_s}, env);
+        auto missing = test::runCli(
+            decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, u"/nonexistent.pem"_s}, env);
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(missing.err.contains("--tls-ca /nonexistent.pem: no such file"),
                  missing.err.constData());
-        auto noTls = cli(decide + QStringList{u"--url"_s, u"redis://localhost:%1"_s.arg(m_tls.port),
+        auto noTls =
+            test::runCli(decide + QStringList{u"--url"_s, u"redis://localhost:%1"_s.arg(m_tls.port),
                                               u"--tls-ca"_s, file(u"ca.pem"_s)},
                          env);
         QCOMPARE(noTls.exitCode, 2);
         QVERIFY2(noTls.err.contains("rediss://"), noTls.err.constData());
         // --tls-insecure works and warns.
-        auto insecure = cli(decide + QStringList{u"--url"_s, url, u"--tls-insecure"_s}, env);
+        auto insecure =
+            test::runCli(decide + QStringList{u"--url"_s, url, u"--tls-insecure"_s}, env);
         QVERIFY2(insecure.exitCode == 0, insecure.err.constData());
         QVERIFY2(insecure.err.contains("warning: --tls-insecure"), insecure.err.constData());
         // A password in the URL works, warns, and never comes back in any output.
-        auto inUrl =
-            cli(decide + QStringList{u"--url"_s,
-                                     u"rediss://:%1@localhost:%2"_s.arg(secret).arg(m_tls.port),
-                                     u"--tls-ca"_s, file(u"ca.pem"_s)});
+        auto inUrl = test::runCli(
+            decide + QStringList{u"--url"_s,
+                                 u"rediss://:%1@localhost:%2"_s.arg(secret).arg(m_tls.port),
+                                 u"--tls-ca"_s, file(u"ca.pem"_s)});
         QVERIFY2(inUrl.exitCode == 0, inUrl.err.constData());
         QVERIFY2(inUrl.err.contains("--password-file"), inUrl.err.constData());
-        for (const CliRun &r : {ok, bad, missing, noTls, insecure, inUrl}) {
+        for (const test::CliRun &r : {ok, bad, missing, noTls, insecure, inUrl}) {
             noSecret(QString::fromUtf8(r.out + r.err));
         }
         // --password-file
         const QString pwFile = m_dir.path() + u"/pw"_s;
         QVERIFY(writeFile(pwFile, secret.toUtf8() + "\n"));
-        auto fromFile = cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
-                                                 u"--password-file"_s, pwFile});
+        auto fromFile =
+            test::runCli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
+                                              u"--password-file"_s, pwFile});
         QVERIFY2(fromFile.exitCode == 0, fromFile.err.constData());
         QVERIFY(fromFile.err.isEmpty());
         // A wrong password from the file: refused, and neither password is printed.
         QVERIFY(writeFile(pwFile, "not-" + secret.toUtf8() + "\n"));
-        auto wrong = cli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
+        auto wrong =
+            test::runCli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
                                               u"--password-file"_s, pwFile});
         QCOMPARE(wrong.exitCode, 1);
         QVERIFY2(wrong.err.contains("refused the credentials"), wrong.err.constData());
@@ -638,14 +621,14 @@ private Q_SLOTS:
     {
         // The ceiling runs redis-benchmark --tls with the same CA; the server needs a password,
         // which redis-benchmark would take only on its command line: so no ceiling, said so.
-        auto r = cli({u"bench"_s, u"--url"_s, u"rediss://localhost:%1"_s.arg(m_tls.port),
-                      u"--tls-ca"_s, file(u"ca.pem"_s), u"--seconds"_s, u"0.2"_s, u"--rounds"_s,
-                      u"1"_s, u"--algorithm"_s, u"fixed_window"_s},
-                     [] {
-                         auto env = QProcessEnvironment::systemEnvironment();
-                         env.insert(u"REDISCLI_AUTH"_s, secret);
-                         return env;
-                     }());
+        auto r = test::runCli({u"bench"_s, u"--url"_s, u"rediss://localhost:%1"_s.arg(m_tls.port),
+                               u"--tls-ca"_s, file(u"ca.pem"_s), u"--seconds"_s, u"0.2"_s,
+                               u"--rounds"_s, u"1"_s, u"--algorithm"_s, u"fixed_window"_s},
+                              [] {
+                                  auto env = QProcessEnvironment::systemEnvironment();
+                                  env.insert(u"REDISCLI_AUTH"_s, secret);
+                                  return env;
+                              }());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("no ceiling figures"), r.out.constData());
         QVERIFY2(r.out.contains("pipelined"), r.out.constData());
