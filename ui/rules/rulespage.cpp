@@ -9,6 +9,9 @@
 #include "connection/connectioncontroller.h"
 #include "connection/connectionstate.h"
 
+#include "common/messagebanner.h"
+#include "common/pageheader.h"
+
 #include "rules/codec.h"
 #include "rules/exporter.h"
 
@@ -34,26 +37,6 @@
 namespace sluice::ui {
 
 namespace {
-
-QLabel *heading(const QString &text, qreal scale, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(true);
-    l->setFont(f);
-    return l;
-}
-
-QLabel *note(QWidget *parent)
-{
-    auto *l = new QLabel(parent);
-    l->setWordWrap(true);
-    QPalette pal = l->palette();
-    pal.setColor(QPalette::WindowText, QColor(0x5f, 0x67, 0x70));
-    l->setPalette(pal);
-    return l;
-}
 
 // The export formats: name (exporter.h), file dialog filter, default suffix.
 struct Format
@@ -88,20 +71,15 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     root->setContentsMargins(24, 20, 24, 20);
     root->setSpacing(6);
 
-    // Title row: the title, where the rules stand, the page's actions.
-    auto *titleRow = new QHBoxLayout;
-    titleRow->setSpacing(8);
-    titleRow->addWidget(heading(tr("Rules"), 1.6, this));
-    m_unsavedMark = new QLabel(tr("unsaved changes"), this);
+    // The header: the title, where the rules stand, the page's actions.
+    auto *header = new PageHeader(tr("Rules"), {}, this);
+    m_unsavedMark = PageHeader::badge(tr("unsaved changes"), Tone::Warning, this);
     m_unsavedMark->setObjectName(QStringLiteral("unsavedMark"));
-    m_unsavedMark->setStyleSheet(QStringLiteral(
-        "color: #8a5a00; background: #fdf1d8; border-radius: 3px; padding: 2px 8px;"));
     m_unsavedMark->setToolTip(
         tr("The rules here differ from the file or Redis version they came from: push them or "
            "export them to keep them"));
     m_unsavedMark->hide();
-    titleRow->addWidget(m_unsavedMark);
-    titleRow->addStretch(1);
+    header->addBadge(m_unsavedMark);
     m_import = new QPushButton(tr("&Import…"), this);
     m_import->setObjectName(QStringLiteral("importButton"));
     m_import->setToolTip(tr("Replace the rules here with a JSON or YAML rule file"));
@@ -113,35 +91,18 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_push = new QPushButton(tr("Pu&sh…"), this);
     m_push->setObjectName(QStringLiteral("pushButton"));
     for (QPushButton *b : {m_import, m_export, m_pull, m_push}) {
-        titleRow->addWidget(b);
+        header->addAction(b);
     }
-    root->addLayout(titleRow);
-    m_stateLabel = note(this);
+    root->addWidget(header);
+    m_stateLabel = header->blurb();
     m_stateLabel->setObjectName(QStringLiteral("storeState"));
     m_stateLabel->setTextFormat(Qt::RichText);
-    root->addWidget(m_stateLabel);
+    m_stateLabel->show();
     root->addSpacing(8);
 
     // The banner: one message answering the last action or telling what Redis did.
-    m_banner = new QFrame(this);
-    m_banner->setObjectName(QStringLiteral("rulesBanner"));
-    auto *bannerBox = new QHBoxLayout(m_banner);
-    bannerBox->setContentsMargins(12, 8, 12, 8);
-    bannerBox->setSpacing(10);
-    m_bannerText = new QLabel(m_banner);
-    m_bannerText->setObjectName(QStringLiteral("bannerText"));
-    m_bannerText->setWordWrap(true);
-    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    bannerBox->addWidget(m_bannerText, 1);
-    m_bannerActions = new QHBoxLayout;
-    m_bannerActions->setSpacing(6);
-    bannerBox->addLayout(m_bannerActions);
-    auto *closeBanner = new QPushButton(tr("Dismiss"), m_banner);
-    closeBanner->setObjectName(QStringLiteral("dismissBannerButton"));
-    closeBanner->setFlat(true);
-    connect(closeBanner, &QPushButton::clicked, m_banner, &QWidget::hide);
-    bannerBox->addWidget(closeBanner, 0, Qt::AlignTop);
-    m_banner->hide();
+    m_banner = new MessageBanner(QStringLiteral("rulesBanner"), QStringLiteral("bannerText"), this);
+    m_banner->setDismissible(QStringLiteral("dismissBannerButton"));
     root->addWidget(m_banner);
 
     // Body: the table on the left, the editor on the right.
@@ -199,7 +160,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     rowButtons->addWidget(m_duplicate);
     rowButtons->addWidget(m_delete);
     rowButtons->addStretch(1);
-    m_countLabel = note(left);
+    m_countLabel = PageHeader::note(left);
     m_countLabel->setObjectName(QStringLiteral("countLabel"));
     rowButtons->addWidget(m_countLabel);
     leftBox->addLayout(rowButtons);
@@ -927,18 +888,19 @@ void RulesPage::updateState()
     if (basedOn && !m_origin.startsWith(tr("Redis v%1").arg(*basedOn))) {
         parts << tr("based on Redis v%1").arg(*basedOn);
     }
+    const QString warn = tone::hex(tone::text(Tone::Warning));
     if (!m_redisDown.isEmpty()) {
-        parts << QStringLiteral("<span style=\"color:#b06a00;\">%1</span>")
-                     .arg(tr("push and pull are off: %1").arg(m_redisDown).toHtmlEscaped());
+        parts << QStringLiteral("<span style=\"color:%1;\">%2</span>")
+                     .arg(warn, tr("push and pull are off: %1").arg(m_redisDown).toHtmlEscaped());
     } else if (!m_watchError.isEmpty()) {
-        parts << QStringLiteral("<span style=\"color:#b06a00;\">%1</span>")
-                     .arg(tr("not watching Redis: %1").arg(m_watchError).toHtmlEscaped());
+        parts << QStringLiteral("<span style=\"color:%1;\">%2</span>")
+                     .arg(warn, tr("not watching Redis: %1").arg(m_watchError).toHtmlEscaped());
     } else if (m_storeVersion) {
         const bool behind = basedOn ? *basedOn < *m_storeVersion : *m_storeVersion > 0;
         const QString text = *m_storeVersion == 0 ? tr("Redis has no rules yet")
                                                   : tr("Redis is at v%1").arg(*m_storeVersion);
-        parts << (behind ? QStringLiteral("<span style=\"color:#b06a00;\"><b>%1</b></span>")
-                               .arg(text.toHtmlEscaped())
+        parts << (behind ? QStringLiteral("<span style=\"color:%1;\"><b>%2</b></span>")
+                               .arg(warn, text.toHtmlEscaped())
                          : text.toHtmlEscaped());
     }
     m_stateLabel->setText(parts.join(QStringLiteral(" · ")));
@@ -964,63 +926,15 @@ void RulesPage::updateActions()
 }
 
 void RulesPage::say(Tone tone, const QString &headline, const QString &detail,
-                    const QList<Action> &actions)
+                    const QList<MessageBanner::Action> &actions)
 {
-    QString border;
-    QString background;
-    QString mark;
-    switch (tone) {
-    case Tone::Good:
-        border = QStringLiteral("#2e9d4f");
-        background = QStringLiteral("#eef8f1");
-        mark = QStringLiteral(u"\u2713 ");
-        break;
-    case Tone::Warning:
-        border = QStringLiteral("#e09a10");
-        background = QStringLiteral("#fdf6e7");
-        mark = QStringLiteral(u"\u26a0 ");
-        break;
-    case Tone::Bad:
-        border = QStringLiteral("#c0392b");
-        background = QStringLiteral("#fbeeec");
-        mark = QStringLiteral(u"\u2717 ");
-        break;
-    case Tone::Info:
-        border = QStringLiteral("#8a929c");
-        background = QStringLiteral("#f3f5f7");
-        break;
-    }
-    m_banner->setStyleSheet(
-        QStringLiteral("QFrame#rulesBanner { border: none; border-left: 4px solid %1; "
-                       "background: %2; } QLabel { color: #1d2329; }")
-            .arg(border, background));
-    QString html = QStringLiteral("<b>%1</b>").arg((mark + headline).toHtmlEscaped());
-    if (!detail.isEmpty()) {
-        html += QStringLiteral("<br><span style=\"color:#4a525b;\">%1</span>")
-                    .arg(detail.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
-    }
-    m_bannerText->setText(html);
-    while (QLayoutItem *item = m_bannerActions->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    for (const Action &a : actions) {
-        auto *b = new QPushButton(a.text, m_banner);
-        b->setObjectName(a.objectName);
-        connect(b, &QPushButton::clicked, this, [this, run = a.run] {
-            m_banner->hide();
-            run();
-        });
-        m_bannerActions->addWidget(b, 0, Qt::AlignTop);
-    }
-    m_banner->show();
+    m_banner->showMessage(tone, headline, detail, actions);
 }
 
 void RulesPage::showProblems(const QString &title, const QStringList &lines, Tone tone)
 {
     m_problemsTitle->setText(title);
-    m_problemsTitle->setStyleSheet(tone == Tone::Bad ? QStringLiteral("color: #b03a2e;")
-                                                     : QStringLiteral("color: #8a5a00;"));
+    m_problemsTitle->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(tone::text(tone))));
     m_problemList->clear();
     m_problemList->addItems(lines);
     m_problems->show();

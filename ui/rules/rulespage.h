@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/messagebanner.h"
 #include "rules/rule.h"
 
 #include <QStringList>
@@ -74,14 +75,7 @@ Q_SIGNALS:
     void rulesChanged(const sluice::RuleSet &rules);
 
 private:
-    enum class Tone { Info, Good, Warning, Bad };
     enum class PullPurpose { None, Adopt, PushPreview, Review };
-    struct Action
-    {
-        QString text;
-        QString objectName;
-        std::function<void()> run;
-    };
 
     void addRule();
     void duplicateRule();
@@ -107,7 +101,7 @@ private:
     void updateState();
     void updateActions();
     void say(Tone tone, const QString &headline, const QString &detail = {},
-             const QList<Action> &actions = {});
+             const QList<MessageBanner::Action> &actions = {});
     void showProblems(const QString &title, const QStringList &lines, Tone tone);
     void hideProblems();
 
@@ -121,9 +115,7 @@ private:
     QPushButton *m_export;
     QPushButton *m_pull;
     QPushButton *m_push;
-    QFrame *m_banner;
-    QLabel *m_bannerText;
-    QHBoxLayout *m_bannerActions;
+    MessageBanner *m_banner;
     QLineEdit *m_filter;
     QTableView *m_table;
     QLabel *m_countLabel;
