@@ -776,10 +776,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Dismiss</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Match:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1520,6 +1516,13 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::MessageBanner</name>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::MonitorPage</name>
     <message>
         <source>Monitor</source>
@@ -2238,10 +2241,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Dismiss</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Filter by id, algorithm, limit, scope, route… (Ctrl+F)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2269,6 +2268,115 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Hide</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Import rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule files (*.json *.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull and review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Push anyway (force)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s)</source>
+        <translation>
+            <numerusform>%n rule</numerusform>
+            <numerusform>%n rules</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rule(s) shown</source>
+        <translation>
+            <numerusform>%1 of %n rule shown</numerusform>
+            <numerusform>%1 of %n rules shown</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules yet: import a file, pull from Redis or add one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>based on Redis v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>push and pull are off: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watching Redis: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis has no rules yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis is at v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: %1. Editing, import and export keep working.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store these rules in Redis, after a preview of what changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the new rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply your changes to %1 before you leave it?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your changes to %1 are not valid yet. Discard them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unapplied changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesSession</name>
     <message>
         <source>unsaved</source>
         <translation type="unfinished"></translation>
@@ -2364,18 +2472,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Import rules</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rule files (*.json *.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export rules</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>not connected to Redis (choose a server on the Connection page)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2410,10 +2506,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Pull and review</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>you are editing v%1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2427,10 +2519,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Someone changed the rules in Redis. Pull to see what changed; a push now would be refused as a conflict.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pull</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2509,10 +2597,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Push anyway (force)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The push failed; Redis is unchanged.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2568,60 +2652,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Push to replace what the review listed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rule(s)</source>
-        <translation>
-            <numerusform>%n rule</numerusform>
-            <numerusform>%n rules</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %n rule(s) shown</source>
-        <translation>
-            <numerusform>%1 of %n rule shown</numerusform>
-            <numerusform>%1 of %n rules shown</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>From %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No rules yet: import a file, pull from Redis or add one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>based on Redis v%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>push and pull are off: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not watching Redis: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redis has no rules yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redis is at v%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Off: %1. Editing, import and export keep working.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Store these rules in Redis, after a preview of what changes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
