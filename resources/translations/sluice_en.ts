@@ -649,6 +649,25 @@
         <source>… (%1 of %2 shown)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>How much of its limit the key used, read once a second while it is selected; the dotted line is the limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last minute:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 used now; %n reading(s) since selected</source>
+        <translation>
+            <numerusform>%1 of %2 used now; %n reading since selected</numerusform>
+            <numerusform>%1 of %2 used now; %n readings since selected</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no history: the key has no limiter state</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysModel</name>

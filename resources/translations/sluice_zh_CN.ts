@@ -649,6 +649,24 @@
         <source>… (%1 of %2 shown)</source>
         <translation>…（显示 %2 个中的 %1 个）</translation>
     </message>
+    <message>
+        <source>How much of its limit the key used, read once a second while it is selected; the dotted line is the limit</source>
+        <translation>选中期间每秒读取一次：该键已用掉多少限流次数；虚线为上限</translation>
+    </message>
+    <message>
+        <source>Last minute:</source>
+        <translation>最近一分钟：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 used now; %n reading(s) since selected</source>
+        <translation>
+            <numerusform>当前已用 %1 / %2；选中以来读取 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no history: the key has no limiter state</source>
+        <translation>无历史：该键没有限流状态</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysModel</name>

@@ -179,16 +179,22 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
     QHeaderView *header = m_view->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::Interactive);
+    // Every column in view without scrolling, at 1280x800 as on a large screen: the key and
+    // its state share what the short columns leave (the key elided in the middle), the flag
+    // column fits its words in either language.
     header->setHighlightSections(false);
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    header->setStretchLastSection(true);
-    header->resizeSection(KeysModel::KeyColumn, 280);
-    header->resizeSection(KeysModel::TypeColumn, 56);
-    header->resizeSection(KeysModel::RuleColumn, 110);
-    header->resizeSection(KeysModel::SubjectColumn, 110);
-    header->resizeSection(KeysModel::StateColumn, 330);
-    header->resizeSection(KeysModel::TtlColumn, 150);
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(40);
+    header->setResizeContentsPrecision(200); // measure a sample, not a million rows
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(KeysModel::KeyColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(KeysModel::StateColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(KeysModel::TypeColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(KeysModel::FlagColumn, QHeaderView::ResizeToContents);
+    header->resizeSection(KeysModel::RuleColumn, 120);
+    header->resizeSection(KeysModel::SubjectColumn, 120);
+    header->resizeSection(KeysModel::TtlColumn, 140);
     // Sorting only when a header is clicked (none at first: the scan's order).
     header->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
