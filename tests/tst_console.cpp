@@ -171,7 +171,14 @@ private:
                                      ->currentWidget()
                                      ->objectName()
                                      .chopped(4); // "rulesPage" -> "rules"
-            QVERIFY(w.grab().save(shot(page + (zh ? QStringLiteral("-zh") : QString()))));
+            const QString name = page + (zh ? QStringLiteral("-zh") : QString());
+            QVERIFY(w.grab().save(shot(name)));
+            // And on a large screen: what has room to grow must use it.
+            w.resize(1920, 1080);
+            QTest::qWait(150);
+            QVERIFY(w.grab().save(shot(name + QStringLiteral("-1920"))));
+            w.resize(1280, 800);
+            QTest::qWait(50);
         }
         w.close();
     }

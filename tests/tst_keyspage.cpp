@@ -12,6 +12,7 @@
 #include "keys/keysfilterproxy.h"
 #include "keys/keysmodel.h"
 #include "keys/keyspage.h"
+#include "keys/sparkline.h"
 #include "testredis.h"
 
 #include "keys/keyhealth.h"
@@ -29,6 +30,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -760,6 +762,20 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             h.find<QPlainTextEdit>("rawValue")->toPlainText().startsWith(u"hash"_s), 5000);
         QTest::qWait(1200); // a refresh and a few countdown ticks
+        // At 1280x800 every column is in view, the health flag last, with no scrolling.
+        {
+            QTableView *t = h.table();
+            const QHeaderView *hh = t->horizontalHeader();
+            const int right = hh->sectionViewportPosition(KeysModel::FlagColumn) +
+                              hh->sectionSize(KeysModel::FlagColumn);
+            QVERIFY2(right <= t->viewport()->width(),
+                     qPrintable(u"%1 > %2"_s.arg(right).arg(t->viewport()->width())));
+            QVERIFY(!t->horizontalScrollBar()->isVisible());
+            QVERIFY(hh->sectionSize(KeysModel::KeyColumn) >= 200);
+        }
+        // The details' last minute: one reading per refresh since the key was selected.
+        QTRY_VERIFY_WITH_TIMEOUT(h.page->findChild<Sparkline *>(u"detailsHistory"_s)->size() >= 2,
+                                 5000);
         QVERIFY(h.page->grab().save(screenshotPath(u"keys.png"_s)));
 
         h.click("whyButton");

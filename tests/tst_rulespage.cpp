@@ -698,6 +698,68 @@ private Q_SLOTS:
         QCOMPARE(page().rules().rules.size(), size_t(8));
     }
 
+    // Typed but not applied, then another rule selected: the page asks, and does what it is
+    // told (keep editing, discard or apply); never drops the edits silently.
+    void unappliedEditsAreKeptOrConfirmed()
+    {
+        QVERIFY(importRealistic());
+        QStringList questions;
+        RulesPage::EditChoice answer = RulesPage::EditChoice::KeepEditing;
+        page().setEditChoiceHook([&](const QString &q) {
+            questions << q;
+            return answer;
+        });
+        selectRule(QStringLiteral("hello-per-ip"));
+        type("limitEdit", QStringLiteral("4"));
+        QVERIFY(questions.isEmpty());
+
+        // Keep editing: the editor and the selection stay on hello-per-ip, edits intact.
+        selectRule(QStringLiteral("api-global"));
+        QCOMPARE(questions.size(), 1);
+        QVERIFY2(questions[0].contains(QStringLiteral("hello-per-ip")), qPrintable(questions[0]));
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("hello-per-ip"));
+        QCOMPARE(find<QLineEdit>("limitEdit")->text(), QStringLiteral("4"));
+        const auto selected = find<QTableView>("rulesTable")->selectionModel()->selectedRows();
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected[0].data().toString(), QStringLiteral("hello-per-ip"));
+
+        // Discard: the other rule opens, the set is unchanged.
+        answer = RulesPage::EditChoice::Discard;
+        selectRule(QStringLiteral("api-global"));
+        QCOMPARE(questions.size(), 2);
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("api-global"));
+        QCOMPARE(page().rules().find(QStringLiteral("hello-per-ip"))->limit, 3);
+        QVERIFY(!page().hasUnsavedChanges());
+
+        // Apply: the edit goes in, then the other rule opens.
+        selectRule(QStringLiteral("hello-per-ip"));
+        type("limitEdit", QStringLiteral("6"));
+        answer = RulesPage::EditChoice::Apply;
+        selectRule(QStringLiteral("login-per-ip"));
+        QCOMPARE(questions.size(), 3);
+        QCOMPARE(page().rules().find(QStringLiteral("hello-per-ip"))->limit, 6);
+        QVERIFY(page().hasUnsavedChanges());
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("login-per-ip"));
+
+        // Add with edits pending asks too, and so does leaving a new rule not yet added.
+        type("descriptionEdit", QStringLiteral("changed"));
+        answer = RulesPage::EditChoice::KeepEditing;
+        click("addButton");
+        QCOMPARE(questions.size(), 4);
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("login-per-ip"));
+        answer = RulesPage::EditChoice::Discard;
+        click("addButton");
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("new-rule"));
+        selectRule(QStringLiteral("api-global"));
+        QCOMPARE(questions.size(), 6);
+        QVERIFY2(questions[5].contains(QStringLiteral("the new rule")), qPrintable(questions[5]));
+        QCOMPARE(find<QLineEdit>("idEdit")->text(), QStringLiteral("api-global"));
+
+        // An unmodified editor never asks.
+        selectRule(QStringLiteral("hello-per-ip"));
+        QCOMPARE(questions.size(), 6);
+    }
+
     // The screenshot of record: eight rules, the editor on a token bucket.
     void screenshot()
     {

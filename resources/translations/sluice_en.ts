@@ -649,6 +649,25 @@
         <source>… (%1 of %2 shown)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>How much of its limit the key used, read once a second while it is selected; the dotted line is the limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last minute:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 used now; %n reading(s) since selected</source>
+        <translation>
+            <numerusform>%1 of %2 used now; %n reading since selected</numerusform>
+            <numerusform>%1 of %2 used now; %n readings since selected</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no history: the key has no limiter state</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysModel</name>
@@ -773,10 +792,6 @@
     </message>
     <message>
         <source>The limiter keys of the connected Redis: each key&apos;s rule, subject, state and TTL, and the keys that will never expire. Nothing is written unless you fix or delete.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dismiss</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1520,6 +1535,13 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::MessageBanner</name>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::MonitorPage</name>
     <message>
         <source>Monitor</source>
@@ -2238,10 +2260,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Dismiss</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Filter by id, algorithm, limit, scope, route… (Ctrl+F)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2269,6 +2287,115 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Hide</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Import rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule files (*.json *.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull and review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Push anyway (force)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s)</source>
+        <translation>
+            <numerusform>%n rule</numerusform>
+            <numerusform>%n rules</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rule(s) shown</source>
+        <translation>
+            <numerusform>%1 of %n rule shown</numerusform>
+            <numerusform>%1 of %n rules shown</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules yet: import a file, pull from Redis or add one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>based on Redis v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>push and pull are off: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watching Redis: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis has no rules yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis is at v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: %1. Editing, import and export keep working.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store these rules in Redis, after a preview of what changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the new rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply your changes to %1 before you leave it?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your changes to %1 are not valid yet. Discard them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unapplied changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesSession</name>
     <message>
         <source>unsaved</source>
         <translation type="unfinished"></translation>
@@ -2364,18 +2491,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Import rules</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rule files (*.json *.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export rules</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>not connected to Redis (choose a server on the Connection page)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2410,10 +2525,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Pull and review</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>you are editing v%1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2427,10 +2538,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Someone changed the rules in Redis. Pull to see what changed; a push now would be refused as a conflict.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pull</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2509,10 +2616,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Push anyway (force)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The push failed; Redis is unchanged.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2568,60 +2671,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Push to replace what the review listed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rule(s)</source>
-        <translation>
-            <numerusform>%n rule</numerusform>
-            <numerusform>%n rules</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %n rule(s) shown</source>
-        <translation>
-            <numerusform>%1 of %n rule shown</numerusform>
-            <numerusform>%1 of %n rules shown</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>From %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No rules yet: import a file, pull from Redis or add one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>based on Redis v%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>push and pull are off: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not watching Redis: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redis has no rules yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redis is at v%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Off: %1. Editing, import and export keep working.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Store these rules in Redis, after a preview of what changes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -649,6 +649,24 @@
         <source>… (%1 of %2 shown)</source>
         <translation>…（显示 %2 个中的 %1 个）</translation>
     </message>
+    <message>
+        <source>How much of its limit the key used, read once a second while it is selected; the dotted line is the limit</source>
+        <translation>选中期间每秒读取一次：该键已用掉多少限流次数；虚线为上限</translation>
+    </message>
+    <message>
+        <source>Last minute:</source>
+        <translation>最近一分钟：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 used now; %n reading(s) since selected</source>
+        <translation>
+            <numerusform>当前已用 %1 / %2；选中以来读取 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no history: the key has no limiter state</source>
+        <translation>无历史：该键没有限流状态</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysModel</name>
@@ -774,10 +792,6 @@
     <message>
         <source>The limiter keys of the connected Redis: each key&apos;s rule, subject, state and TTL, and the keys that will never expire. Nothing is written unless you fix or delete.</source>
         <translation>已连接 Redis 中的限流键：每个键的限流规则、主体、状态和 TTL，以及永不过期的键。除非你进行修复或删除，否则不会写入任何内容。</translation>
-    </message>
-    <message>
-        <source>Dismiss</source>
-        <translation>关闭</translation>
     </message>
     <message>
         <source>&amp;Match:</source>
@@ -1518,6 +1532,13 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::MessageBanner</name>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::MonitorPage</name>
     <message>
         <source>Monitor</source>
@@ -2232,10 +2253,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>推送(&amp;S)…</translation>
     </message>
     <message>
-        <source>Dismiss</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
         <source>Filter by id, algorithm, limit, scope, route… (Ctrl+F)</source>
         <translation>按 id、算法、限流次数、范围、路由筛选…（Ctrl+F）</translation>
     </message>
@@ -2263,6 +2280,113 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Hide</source>
         <translation>隐藏</translation>
     </message>
+    <message>
+        <source>Import rules</source>
+        <translation>导入规则</translation>
+    </message>
+    <message>
+        <source>Rule files (*.json *.yaml *.yml)</source>
+        <translation>规则文件 (*.json *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation>导出规则</translation>
+    </message>
+    <message>
+        <source>Pull and review</source>
+        <translation>拉取并查看</translation>
+    </message>
+    <message>
+        <source>Pull</source>
+        <translation>拉取</translation>
+    </message>
+    <message>
+        <source>Push anyway (force)</source>
+        <translation>仍然推送（强制）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s)</source>
+        <translation>
+            <numerusform>%n 条规则</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n rule(s) shown</source>
+        <translation>
+            <numerusform>显示 %n 条规则中的 %1 条</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <source>No rules yet: import a file, pull from Redis or add one</source>
+        <translation>还没有限流规则：导入文件、从 Redis 拉取或添加一条</translation>
+    </message>
+    <message>
+        <source>based on Redis v%1</source>
+        <translation>基于 Redis v%1</translation>
+    </message>
+    <message>
+        <source>push and pull are off: %1</source>
+        <translation>推送和拉取已关闭：%1</translation>
+    </message>
+    <message>
+        <source>not watching Redis: %1</source>
+        <translation>未监视 Redis：%1</translation>
+    </message>
+    <message>
+        <source>Redis has no rules yet</source>
+        <translation>Redis 中还没有限流规则</translation>
+    </message>
+    <message>
+        <source>Redis is at v%1</source>
+        <translation>Redis 当前为 v%1</translation>
+    </message>
+    <message>
+        <source>Off: %1. Editing, import and export keep working.</source>
+        <translation>已关闭：%1。编辑、导入和导出仍可正常使用。</translation>
+    </message>
+    <message>
+        <source>Store these rules in Redis, after a preview of what changes</source>
+        <translation>将这些限流规则存入 Redis，推送前先预览改动</translation>
+    </message>
+    <message>
+        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
+        <translation>加载 Redis 中保存的限流规则（会先查看未保存的更改）</translation>
+    </message>
+    <message>
+        <source>the new rule</source>
+        <translation>新规则</translation>
+    </message>
+    <message>
+        <source>Apply your changes to %1 before you leave it?</source>
+        <translation>离开前是否应用对 %1 的修改？</translation>
+    </message>
+    <message>
+        <source>Your changes to %1 are not valid yet. Discard them?</source>
+        <translation>对 %1 的修改尚不合法。要放弃吗？</translation>
+    </message>
+    <message>
+        <source>Unapplied changes</source>
+        <translation>未应用的修改</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>继续编辑</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RulesSession</name>
     <message>
         <source>unsaved</source>
         <translation>未保存</translation>
@@ -2352,18 +2476,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>下面的列表说明了 %1 无法表达它们的原因。</translation>
     </message>
     <message>
-        <source>Import rules</source>
-        <translation>导入规则</translation>
-    </message>
-    <message>
-        <source>Rule files (*.json *.yaml *.yml)</source>
-        <translation>规则文件 (*.json *.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>Export rules</source>
-        <translation>导出规则</translation>
-    </message>
-    <message>
         <source>not connected to Redis (choose a server on the Connection page)</source>
         <translation>未连接到 Redis（请在“连接”页面选择服务器）</translation>
     </message>
@@ -2396,10 +2508,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>拉取以查看差异，或推送以替换它们。</translation>
     </message>
     <message>
-        <source>Pull and review</source>
-        <translation>拉取并查看</translation>
-    </message>
-    <message>
         <source>you are editing v%1</source>
         <translation>您正在编辑 v%1</translation>
     </message>
@@ -2414,10 +2522,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Someone changed the rules in Redis. Pull to see what changed; a push now would be refused as a conflict.</source>
         <translation>有人修改了 Redis 中的限流规则。请拉取以查看改动；现在推送将因冲突而被拒绝。</translation>
-    </message>
-    <message>
-        <source>Pull</source>
-        <translation>拉取</translation>
     </message>
     <message>
         <source>Cannot pull now: %1.</source>
@@ -2494,10 +2598,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>冲突：Redis 中的限流规则并非这些规则的来源，未覆盖任何内容。</translation>
     </message>
     <message>
-        <source>Push anyway (force)</source>
-        <translation>仍然推送（强制）</translation>
-    </message>
-    <message>
         <source>The push failed; Redis is unchanged.</source>
         <translation>推送失败；Redis 未做任何更改。</translation>
     </message>
@@ -2552,58 +2652,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Push to replace what the review listed.</source>
         <translation>推送以替换查看中列出的内容。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n rule(s)</source>
-        <translation>
-            <numerusform>%n 条规则</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %n rule(s) shown</source>
-        <translation>
-            <numerusform>显示 %n 条规则中的 %1 条</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>From %1</source>
-        <translation>来自 %1</translation>
-    </message>
-    <message>
-        <source>No rules yet: import a file, pull from Redis or add one</source>
-        <translation>还没有限流规则：导入文件、从 Redis 拉取或添加一条</translation>
-    </message>
-    <message>
-        <source>based on Redis v%1</source>
-        <translation>基于 Redis v%1</translation>
-    </message>
-    <message>
-        <source>push and pull are off: %1</source>
-        <translation>推送和拉取已关闭：%1</translation>
-    </message>
-    <message>
-        <source>not watching Redis: %1</source>
-        <translation>未监视 Redis：%1</translation>
-    </message>
-    <message>
-        <source>Redis has no rules yet</source>
-        <translation>Redis 中还没有限流规则</translation>
-    </message>
-    <message>
-        <source>Redis is at v%1</source>
-        <translation>Redis 当前为 v%1</translation>
-    </message>
-    <message>
-        <source>Off: %1. Editing, import and export keep working.</source>
-        <translation>已关闭：%1。编辑、导入和导出仍可正常使用。</translation>
-    </message>
-    <message>
-        <source>Store these rules in Redis, after a preview of what changes</source>
-        <translation>将这些限流规则存入 Redis，推送前先预览改动</translation>
-    </message>
-    <message>
-        <source>Load the rules kept in Redis (unsaved changes are reviewed first)</source>
-        <translation>加载 Redis 中保存的限流规则（会先查看未保存的更改）</translation>
     </message>
 </context>
 <context>

@@ -1,2 +1,4 @@
 # The console's Rules page, driven offscreen against the fixture's Redis.
 sluice_test(rulespage REDIS LIBS sluice_ui Qt6::Network)
+# The Rules page's controller (RulesSession) without widgets, against the fixture's Redis.
+sluice_test(rulessession REDIS LIBS sluice_ui Qt6::Network)

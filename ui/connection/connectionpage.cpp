@@ -4,6 +4,9 @@
 #include "profilestore.h"
 #include "sandbox.h"
 
+#include "common/messagebanner.h"
+#include "common/pageheader.h"
+
 #include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -41,24 +44,14 @@ QColor toneColor(const ConnectionState &s)
 {
     switch (s.state) {
     case ConnectionState::State::Connected:
-        return s.error.isEmpty() ? QColor(0x2e, 0x9d, 0x4f) : QColor(0xe0, 0x9a, 0x10);
+        return tone::color(s.error.isEmpty() ? Tone::Good : Tone::Warning);
     case ConnectionState::State::Lost:
-        return QColor(0xe0, 0x9a, 0x10);
+        return tone::color(Tone::Warning);
     case ConnectionState::State::Failed:
-        return QColor(0xc0, 0x39, 0x2b);
+        return tone::color(Tone::Bad);
     default:
-        return QColor(0x8a, 0x92, 0x9c);
+        return tone::color(Tone::Info);
     }
-}
-
-QLabel *heading(const QString &text, qreal scale, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(true);
-    l->setFont(f);
-    return l;
 }
 
 // A form label for a row that is a layout: QFormLayout sets no buddy then, and the & shows.
@@ -66,16 +59,6 @@ QLabel *buddy(const QString &text, QWidget *field)
 {
     auto *l = new QLabel(text, field->parentWidget());
     l->setBuddy(field);
-    return l;
-}
-
-QLabel *note(QWidget *parent)
-{
-    auto *l = new QLabel(parent);
-    l->setWordWrap(true);
-    QPalette pal = l->palette();
-    pal.setColor(QPalette::WindowText, QColor(0x5f, 0x67, 0x70));
-    l->setPalette(pal);
     return l;
 }
 
@@ -89,11 +72,10 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     auto *root = new QVBoxLayout(this);
     root->setContentsMargins(24, 20, 24, 20);
     root->setSpacing(6);
-    root->addWidget(heading(tr("Connection"), 1.6, this));
-    auto *blurb = note(this);
-    blurb->setText(tr("Where Sluice finds Redis. Passwords go to the system keyring, never into "
-                      "a file."));
-    root->addWidget(blurb);
+    root->addWidget(new PageHeader(tr("Connection"),
+                                   tr("Where Sluice finds Redis. Passwords go to the system "
+                                      "keyring, never into a file."),
+                                   this));
     root->addSpacing(12);
 
     auto *body = new QHBoxLayout;
@@ -103,7 +85,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     // Left: the profiles.
     auto *left = new QVBoxLayout;
     left->setSpacing(6);
-    left->addWidget(heading(tr("Profiles"), 1.0, this));
+    left->addWidget(PageHeader::heading(tr("Profiles"), 1.0, this));
     m_list = new QListWidget(this);
     m_list->setObjectName(QStringLiteral("profileList"));
     m_list->setFixedWidth(260);
@@ -137,7 +119,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     auto *formBox = new QVBoxLayout(form);
     formBox->setContentsMargins(0, 0, 0, 0);
     formBox->setSpacing(10);
-    m_formTitle = heading(QString(), 1.2, form);
+    m_formTitle = PageHeader::heading(QString(), 1.2, form);
     m_formTitle->setObjectName(QStringLiteral("formTitle"));
     formBox->addWidget(m_formTitle);
     auto *fields = new QFormLayout;
@@ -191,7 +173,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     passwordRow->addWidget(m_password, 1);
     passwordRow->addWidget(m_forget);
     fields->addRow(buddy(tr("Pass&word:"), m_password), passwordRow);
-    m_passwordNote = note(form);
+    m_passwordNote = PageHeader::note(form);
     m_passwordNote->setObjectName(QStringLiteral("passwordNote"));
     fields->addRow(QString(), m_passwordNote);
     formBox->addLayout(fields);
@@ -219,7 +201,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     auto *sandboxBox = new QVBoxLayout(sandbox);
     sandboxBox->setContentsMargins(0, 0, 0, 0);
     sandboxBox->setSpacing(10);
-    sandboxBox->addWidget(heading(tr("Sandbox"), 1.2, sandbox));
+    sandboxBox->addWidget(PageHeader::heading(tr("Sandbox"), 1.2, sandbox));
     auto *sandboxText = new QLabel(sandbox);
     sandboxText->setWordWrap(true);
     sandboxText->setText(
@@ -241,19 +223,9 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     sandboxBox->addStretch(1);
     m_detail->addWidget(sandbox);
 
-    m_messageFrame = new QFrame(this);
-    m_messageFrame->setObjectName(QStringLiteral("messageFrame"));
-    m_messageFrame->setMaximumWidth(620);
-    auto *messageBox = new QVBoxLayout(m_messageFrame);
-    messageBox->setContentsMargins(12, 8, 12, 8);
-    m_message = new QLabel(m_messageFrame);
-    m_message->setObjectName(QStringLiteral("message"));
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::RichText);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    messageBox->addWidget(m_message);
-    m_messageFrame->hide();
-    right->addWidget(m_messageFrame);
+    m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
+    m_banner->setMaximumWidth(620);
+    right->addWidget(m_banner);
     right->addStretch(1);
 
     // Wiring.
@@ -366,7 +338,7 @@ void ConnectionPage::onSelection()
         return; // a new profile is being typed (newProfile() cleared the selection)
     }
     if (id != m_editingId) {
-        m_messageFrame->hide();
+        m_banner->hide();
     }
     if (id == ProfileStore::sandboxId()) {
         m_editingId = id;
@@ -406,7 +378,7 @@ void ConnectionPage::newProfile()
         m_list->setCurrentRow(-1);
         m_list->clearSelection();
     }
-    m_messageFrame->hide();
+    m_banner->hide();
     ConnectionProfile p;
     showProfile(p);
     m_formTitle->setText(tr("New profile"));
@@ -547,7 +519,7 @@ void ConnectionPage::onSessionState(const ConnectionState &s)
     if (!m_awaitingSession) {
         // "Connected to ..." next to an amber status bar would contradict it: the bar speaks.
         if (m_sessionMessage && s.state != ConnectionState::State::Connected) {
-            m_messageFrame->hide();
+            m_banner->hide();
             m_sessionMessage = false;
         }
         return;
@@ -652,7 +624,7 @@ void ConnectionPage::updateSandbox()
     const ConnectionState &s = m_controller->state();
     const bool current = m_controller->currentId() == ProfileStore::sandboxId();
     QString text;
-    QString color = QStringLiteral("#2b3138");
+    QColor color = tone::ink();
     switch (sandbox->status()) {
     case Sandbox::Status::Running:
         text = current && s.isUp()
@@ -660,21 +632,21 @@ void ConnectionPage::updateSandbox()
                          .arg(sandbox->port())
                          .arg(s.redisVersion)
                    : tr("Running on 127.0.0.1:%1.").arg(sandbox->port());
-        color = QStringLiteral("#1f7a3c");
+        color = tone::text(Tone::Good);
         break;
     case Sandbox::Status::Starting:
         text = tr("Starting redis-server…");
         break;
     case Sandbox::Status::Failed:
         text = sandbox->error();
-        color = QStringLiteral("#b03a2e");
+        color = tone::text(Tone::Bad);
         break;
     default:
         text = tr("Not running. It starts when you connect to it.");
         break;
     }
     m_sandboxStatus->setText(text);
-    m_sandboxStatus->setStyleSheet(QStringLiteral("color: %1;").arg(color));
+    m_sandboxStatus->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(color)));
     const bool connected = current && s.isUp();
     m_sandboxConnect->setEnabled(!connected);
     m_sandboxConnect->setText(connected ? tr("Connected") : tr("&Connect to the sandbox"));
@@ -704,45 +676,11 @@ void ConnectionPage::setDirty(bool dirty)
 void ConnectionPage::say(Tone tone, const QString &headline, const QString &more,
                          const QString &detail)
 {
-    QString border;
-    QString background;
-    QString mark;
-    switch (tone) {
-    case Tone::Good:
-        border = QStringLiteral("#2e9d4f");
-        background = QStringLiteral("#eef8f1");
-        mark = QStringLiteral(u"\u2713 ");
-        break;
-    case Tone::Warning:
-        border = QStringLiteral("#e09a10");
-        background = QStringLiteral("#fdf6e7");
-        mark = QStringLiteral(u"\u26a0 ");
-        break;
-    case Tone::Bad:
-        border = QStringLiteral("#c0392b");
-        background = QStringLiteral("#fbeeec");
-        mark = QStringLiteral(u"\u2717 ");
-        break;
-    default:
-        border = QStringLiteral("#8a929c");
-        background = QStringLiteral("#f3f5f7");
-        break;
-    }
-    m_messageFrame->setStyleSheet(
-        QStringLiteral("QFrame#messageFrame { border: none; border-left: 4px solid %1; "
-                       "background: %2; } QLabel { color: #1d2329; }")
-            .arg(border, background));
-    QString html = QStringLiteral("<b>%1</b>").arg((mark + headline).toHtmlEscaped());
-    if (!more.isEmpty()) {
-        html += QStringLiteral("<br>") +
-                more.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-    }
+    QString text = more;
     if (!detail.isEmpty()) {
-        html += QStringLiteral("<br><span style=\"color:#5f6770;\">%1</span>")
-                    .arg(tr("Details: %1").arg(detail).toHtmlEscaped());
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + tr("Details: %1").arg(detail);
     }
-    m_message->setText(html);
-    m_messageFrame->show();
+    m_banner->showMessage(tone, headline, text);
     m_sessionMessage = false;
 }
 

@@ -3,6 +3,8 @@
 #include "connectionprofile.h"
 #include "connectionstate.h"
 
+#include "common/tone.h"
+
 #include <QWidget>
 
 class QFrame;
@@ -18,6 +20,7 @@ class QToolButton;
 namespace sluice::ui {
 
 class ConnectionController;
+class MessageBanner;
 
 // The Connection page: the saved profiles (and the sandbox) on the left, the selected one's
 // form on the right with Test connection, Save and Connect, and one message area that answers
@@ -35,8 +38,6 @@ public:
     void askPassword(const QString &id, const QString &why);
 
 private:
-    enum class Tone { Info, Good, Warning, Bad };
-
     void reloadList();
     void onSelection();
     void showProfile(const ConnectionProfile &p);
@@ -84,8 +85,7 @@ private:
     QLabel *m_sandboxStatus;
     QPushButton *m_sandboxConnect;
 
-    QFrame *m_messageFrame;
-    QLabel *m_message;
+    MessageBanner *m_banner;
 
     QString m_editingId; // the profile in the form; empty: a new one
     bool m_dirty = false;

@@ -1,5 +1,7 @@
 #include "connectionstatus.h"
 
+#include "common/tone.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 
@@ -13,13 +15,13 @@ QString colorOf(ConnectionStatus::Tone tone)
 {
     switch (tone) {
     case ConnectionStatus::Tone::Good:
-        return QStringLiteral("#2e9d4f");
+        return tone::hex(tone::color(Tone::Good));
     case ConnectionStatus::Tone::Warning:
-        return QStringLiteral("#8a5a00");
+        return tone::hex(tone::text(Tone::Warning));
     case ConnectionStatus::Tone::Bad:
-        return QStringLiteral("#c0392b");
+        return tone::hex(tone::color(Tone::Bad));
     default:
-        return QStringLiteral("#8a929c");
+        return tone::hex(tone::color(Tone::Info));
     }
 }
 
@@ -57,7 +59,7 @@ ConnectionStatus::Tone ConnectionStatus::toneOf(const ConnectionState &s)
     case ConnectionState::State::Failed:
         return Tone::Bad;
     default:
-        return Tone::Neutral;
+        return Tone::Info;
     }
 }
 

@@ -2,6 +2,8 @@
 
 #include "connectionstate.h"
 
+#include "common/tone.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -16,7 +18,7 @@ class ConnectionStatus : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Tone { Neutral, Good, Warning, Bad };
+    using Tone = ui::Tone; // the kit's; Info is the neutral grey
 
     explicit ConnectionStatus(QWidget *parent = nullptr);
 
@@ -31,7 +33,7 @@ public:
 private:
     QLabel *m_dot;
     QLabel *m_text;
-    Tone m_tone = Tone::Neutral;
+    Tone m_tone = Tone::Info;
 };
 
 } // namespace sluice::ui

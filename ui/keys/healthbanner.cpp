@@ -1,5 +1,7 @@
 #include "healthbanner.h"
 
+#include "common/tone.h"
+
 #include "keypresentation.h"
 
 #include <QHBoxLayout>
@@ -138,30 +140,30 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     }
     m_text->setText(text);
     m_icon->setPixmap(keypresentation::flagIcon(tone).pixmap(20, 20));
-    QString bg;
-    QString border;
+    QColor bg;
+    QColor border;
     switch (tone) {
     case Health::NoTtl:
-        bg = QStringLiteral("#fbeae8");
-        border = QStringLiteral("#c0392b");
+        bg = tone::background(Tone::Bad);
+        border = tone::color(Tone::Bad);
         break;
     case Health::TtlExceedsRule:
     case Health::WrongType:
-        bg = QStringLiteral("#fff4da");
-        border = QStringLiteral("#d9a300");
+        bg = tone::background(Tone::Warning);
+        border = tone::color(Tone::Warning);
         break;
     case Health::Orphan:
-        bg = QStringLiteral("#eef0f2");
-        border = QStringLiteral("#8a929c");
+        bg = tone::background(Tone::Info);
+        border = tone::color(Tone::Info);
         break;
     case Health::Ok:
-        bg = QStringLiteral("#e9f5ec");
-        border = QStringLiteral("#2e8b4a");
+        bg = tone::background(Tone::Good);
+        border = tone::color(Tone::Good);
         break;
     }
     setStyleSheet(QStringLiteral("#healthBanner { background: %1; border-left: 4px solid %2; "
                                  "border-radius: 3px; }")
-                      .arg(bg, border));
+                      .arg(tone::hex(bg), tone::hex(border)));
     const bool fixable = s.fixable() > 0;
     m_whyButton->setVisible(s.noTtl > 0 || s.ttlExceedsRule > 0);
     if (!m_whyButton->isVisible()) {

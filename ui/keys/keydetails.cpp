@@ -1,6 +1,7 @@
 #include "keydetails.h"
 
 #include "keypresentation.h"
+#include "sparkline.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -88,6 +89,16 @@ KeyDetails::KeyDetails(QWidget *parent)
     form->addRow(tr("Subject:"), m_subject);
     form->addRow(tr("State:"), m_state);
     form->addRow(tr("Health:"), m_health);
+    m_history = new Sparkline(m_body);
+    m_history->setObjectName(QStringLiteral("detailsHistory"));
+    m_history->setToolTip(tr("How much of its limit the key used, read once a second while it "
+                             "is selected; the dotted line is the limit"));
+    m_historyNote = value(m_body, "detailsHistoryNote");
+    auto *history = new QVBoxLayout;
+    history->setSpacing(0);
+    history->addWidget(m_history);
+    history->addWidget(m_historyNote);
+    form->addRow(tr("Last minute:"), history);
     left->addLayout(form);
     left->addStretch(1);
     h->addLayout(left, 4);
@@ -174,7 +185,17 @@ void KeyDetails::setKey(const std::optional<keys::KeyInfo> &info, const Rule *ru
             .arg(QColor::fromHsvF(tone.hsvHueF(), 0.07, 0.99).name(), tone.name()));
     if (!sameKey) {
         m_raw->setPlainText(tr("reading…"));
+        m_history->clear();
     }
+    if (k.state.limit > 0 && k.state.atUs > 0) {
+        m_history->add(k.state.atUs, double(k.state.limit - k.state.remaining),
+                       double(k.state.limit));
+    }
+    m_historyNote->setText(k.state.limit > 0 ? tr("%1 of %2 used now; %n reading(s) since selected",
+                                                  nullptr, int(m_history->size()))
+                                                   .arg(k.state.limit - k.state.remaining)
+                                                   .arg(k.state.limit)
+                                             : tr("no history: the key has no limiter state"));
 }
 
 void KeyDetails::setValue(const keys::KeysWorker::RawValue &v)

@@ -13,10 +13,15 @@ class QPlainTextEdit;
 
 namespace sluice::ui {
 
+class Sparkline;
+
 // The Keys page's details pane for the selected key: what it is (type, TTL), its rule in words
 // (Rule::describe()), the state decoded, the verdict with its explanation (KeyInfo::
 // explanation(), which spells out the INCR-after-expiry cause), and the raw value as Redis
-// holds it (KeysWorker::RawValue, read on selection). Never a modal. GUI thread.
+// holds it (KeysWorker::RawValue, read on selection), and a sparkline of the last minute: how
+// much of its limit the key had used at each of the page's once-a-second re-reads since it was
+// selected (the console re-reads the key's counter; recorded statistics are per rule, not per
+// key). Never a modal. GUI thread.
 class KeyDetails : public QWidget
 {
     Q_OBJECT
@@ -39,6 +44,8 @@ private:
     QLabel *m_explanationTitle;
     QLabel *m_state;
     QLabel *m_health;
+    QLabel *m_historyNote;
+    Sparkline *m_history; // used of the limit, last minute, from the 1 s re-reads
     QLabel *m_explanation;
     QLabel *m_rawTitle;
     QPlainTextEdit *m_raw;

@@ -1,5 +1,7 @@
 #include "keypresentation.h"
 
+#include "common/tone.h"
+
 #include <QCoreApplication>
 #include <QHash>
 #include <QPainter>
@@ -105,7 +107,7 @@ QColor flagColor(keys::Health health)
     case keys::Health::Ok:
         return QColor(0x2e, 0x8b, 0x4a);
     case keys::Health::NoTtl:
-        return QColor(0xc0, 0x39, 0x2b);
+        return tone::color(Tone::Bad);
     case keys::Health::TtlExceedsRule:
         return QColor(0xb9, 0x77, 0x00);
     case keys::Health::Orphan:

@@ -1,5 +1,9 @@
 #include "keyspage.h"
 
+#include "common/messagebanner.h"
+#include "common/pageheader.h"
+#include "common/tone.h"
+
 #include "healthbanner.h"
 #include "keydetails.h"
 #include "keypresentation.h"
@@ -43,16 +47,6 @@ namespace {
 // At most this many rows are refreshed every second: a tall window shows fewer.
 constexpr int maxVisibleRows = 300;
 
-QLabel *heading(const QString &text, qreal scale, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(true);
-    l->setFont(f);
-    return l;
-}
-
 QString number(qint64 n)
 {
     return QLocale().toString(n);
@@ -86,11 +80,13 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     root->setContentsMargins(24, 20, 24, 20);
     root->setSpacing(6);
 
-    // Title row and the actions on the selection.
-    auto *title = new QHBoxLayout;
-    title->setSpacing(8);
-    title->addWidget(heading(tr("Keys"), 1.6, this));
-    title->addStretch(1);
+    // The header and the actions on the selection.
+    auto *pageHeader =
+        new PageHeader(tr("Keys"),
+                       tr("The limiter keys of the connected Redis: each key's rule, "
+                          "subject, state and TTL, and the keys that will never "
+                          "expire. Nothing is written unless you fix or delete."),
+                       this);
     m_setTtl = new QPushButton(tr("Set TTL from rule…"), this);
     m_setTtl->setObjectName(QStringLiteral("setTtlButton"));
     m_setTtl->setToolTip(tr("Give the selected keys that never expire (or live too long) the "
@@ -101,50 +97,22 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_rescan = new QPushButton(tr("Scan again"), this);
     m_rescan->setObjectName(QStringLiteral("rescanButton"));
     m_rescan->setToolTip(tr("List the keys again (F5)"));
-    title->addWidget(m_setTtl);
-    title->addWidget(m_delete);
-    title->addWidget(m_rescan);
-    root->addLayout(title);
-    auto *blurb = new QLabel(tr("The limiter keys of the connected Redis: each key's rule, "
-                                "subject, state and TTL, and the keys that will never expire. "
-                                "Nothing is written unless you fix or delete."),
-                             this);
-    blurb->setWordWrap(true);
-    QPalette pal = blurb->palette();
-    pal.setColor(QPalette::WindowText, QColor(0x5f, 0x67, 0x70));
-    blurb->setPalette(pal);
-    root->addWidget(blurb);
+    pageHeader->addAction(m_setTtl);
+    pageHeader->addAction(m_delete);
+    pageHeader->addAction(m_rescan);
+    root->addWidget(pageHeader);
     root->addSpacing(6);
 
     m_banner = new HealthBanner(this);
     root->addWidget(m_banner);
 
-    m_message = new QLabel(this);
-    m_message->setObjectName(QStringLiteral("keysMessage"));
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::PlainText);
-    m_message->setVisible(false);
+    m_message =
+        new MessageBanner(QStringLiteral("keysMessageFrame"), QStringLiteral("keysMessage"), this);
     root->addWidget(m_message);
 
-    m_reportBox = new QFrame(this);
-    m_reportBox->setObjectName(QStringLiteral("reportBox"));
-    auto *reportRow = new QHBoxLayout(m_reportBox);
-    reportRow->setContentsMargins(10, 6, 4, 6);
-    m_report = new QLabel(m_reportBox);
-    m_report->setObjectName(QStringLiteral("fixReport"));
-    m_report->setWordWrap(true);
-    m_report->setTextFormat(Qt::PlainText);
-    m_report->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *closeReport = new QToolButton(m_reportBox);
-    closeReport->setObjectName(QStringLiteral("closeReportButton"));
-    closeReport->setText(QStringLiteral("✕"));
-    closeReport->setAutoRaise(true);
-    closeReport->setToolTip(tr("Dismiss"));
-    reportRow->addWidget(m_report, 1);
-    reportRow->addWidget(closeReport, 0, Qt::AlignTop);
-    m_reportBox->setVisible(false);
+    m_reportBox = new MessageBanner(QStringLiteral("reportBox"), QStringLiteral("fixReport"), this);
+    m_reportBox->setDismissible(QStringLiteral("closeReportButton"), true);
     root->addWidget(m_reportBox);
-    connect(closeReport, &QToolButton::clicked, m_reportBox, &QWidget::hide);
 
     // Filters and the scan's progress.
     auto *filters = new QHBoxLayout;
@@ -211,16 +179,22 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
     QHeaderView *header = m_view->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::Interactive);
+    // Every column in view without scrolling, at 1280x800 as on a large screen: the key and
+    // its state share what the short columns leave (the key elided in the middle), the flag
+    // column fits its words in either language.
     header->setHighlightSections(false);
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    header->setStretchLastSection(true);
-    header->resizeSection(KeysModel::KeyColumn, 280);
-    header->resizeSection(KeysModel::TypeColumn, 56);
-    header->resizeSection(KeysModel::RuleColumn, 110);
-    header->resizeSection(KeysModel::SubjectColumn, 110);
-    header->resizeSection(KeysModel::StateColumn, 330);
-    header->resizeSection(KeysModel::TtlColumn, 150);
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(40);
+    header->setResizeContentsPrecision(200); // measure a sample, not a million rows
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(KeysModel::KeyColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(KeysModel::StateColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(KeysModel::TypeColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(KeysModel::FlagColumn, QHeaderView::ResizeToContents);
+    header->resizeSection(KeysModel::RuleColumn, 120);
+    header->resizeSection(KeysModel::SubjectColumn, 120);
+    header->resizeSection(KeysModel::TtlColumn, 140);
     // Sorting only when a header is clicked (none at first: the scan's order).
     header->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
@@ -933,50 +907,15 @@ void KeysPage::updateMessage()
         tone = std::max(tone, m_scanTone);
     }
     if (parts.isEmpty()) {
-        m_message->clear();
-        m_message->setVisible(false);
+        m_message->hide();
         return;
     }
-    const char *style = "";
-    switch (tone) {
-    case Tone::Info:
-    case Tone::Good:
-        style =
-            "QLabel { background: #eef3fa; border-left: 4px solid #3b6fb6; padding: 7px 10px; }";
-        break;
-    case Tone::Warning:
-        style =
-            "QLabel { background: #fff4da; border-left: 4px solid #d9a300; padding: 7px 10px; }";
-        break;
-    case Tone::Bad:
-        style =
-            "QLabel { background: #fbeae8; border-left: 4px solid #c0392b; padding: 7px 10px; }";
-        break;
-    }
-    m_message->setStyleSheet(QString::fromLatin1(style));
-    m_message->setText(parts.join(QLatin1Char('\n')));
-    m_message->setVisible(true);
+    m_message->showPlain(tone, parts.join(QLatin1Char('\n')));
 }
 
 void KeysPage::showReport(const QString &text, Tone tone, const QString &details)
 {
-    const char *style = "";
-    switch (tone) {
-    case Tone::Good:
-        style = "#reportBox { background: #e9f5ec; border-left: 4px solid #2e8b4a; }";
-        break;
-    case Tone::Info:
-        style = "#reportBox { background: #eef3fa; border-left: 4px solid #3b6fb6; }";
-        break;
-    case Tone::Warning:
-    case Tone::Bad:
-        style = "#reportBox { background: #fff4da; border-left: 4px solid #d9a300; }";
-        break;
-    }
-    m_reportBox->setStyleSheet(QString::fromLatin1(style));
-    m_report->setText(text);
-    m_report->setToolTip(details);
-    m_reportBox->setVisible(true);
+    m_reportBox->showPlain(tone, text, details);
 }
 
 } // namespace sluice::ui

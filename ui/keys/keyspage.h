@@ -6,6 +6,9 @@
 #include "keys/keysworker.h"
 #include "rules/rule.h"
 
+#include "common/confirm.h"
+#include "common/tone.h"
+
 #include <QHash>
 #include <QPointer>
 #include <QWidget>
@@ -30,6 +33,7 @@ class HealthBanner;
 class KeyDetails;
 class KeysFilterProxy;
 class KeysModel;
+class MessageBanner;
 struct ConnectionState;
 
 // The console's Keys page (CONSOLE.md "Keys"): the limiter keys of the session's Redis, their
@@ -109,7 +113,6 @@ private:
     void ask(const QString &question, const QString &yes, std::function<void()> then);
     void beginFix();
 
-    enum class Tone { Info, Good, Warning, Bad };
     // The message line holds two notes: the connection's (lost, not connected), which goes
     // when Redis answers again, and the last scan's (stopped, restarted), which goes with the
     // next scan. Both show when both are there.
@@ -139,9 +142,8 @@ private:
     KeysModel *m_model;
     KeysFilterProxy *m_proxy;
     HealthBanner *m_banner;
-    QLabel *m_message;
-    QWidget *m_reportBox;
-    QLabel *m_report;
+    MessageBanner *m_message;
+    MessageBanner *m_reportBox;
     QLineEdit *m_pattern;
     QLineEdit *m_filter;
     QCheckBox *m_onlyFlagged;

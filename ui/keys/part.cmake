@@ -5,6 +5,7 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/keysmodel.cpp ${CMAKE_CURRENT_LIST_DIR}/keysmodel.h
     ${CMAKE_CURRENT_LIST_DIR}/keysfilterproxy.cpp ${CMAKE_CURRENT_LIST_DIR}/keysfilterproxy.h
     ${CMAKE_CURRENT_LIST_DIR}/ttldelegate.cpp ${CMAKE_CURRENT_LIST_DIR}/ttldelegate.h
+    ${CMAKE_CURRENT_LIST_DIR}/sparkline.cpp ${CMAKE_CURRENT_LIST_DIR}/sparkline.h
     ${CMAKE_CURRENT_LIST_DIR}/keydetails.cpp ${CMAKE_CURRENT_LIST_DIR}/keydetails.h
     ${CMAKE_CURRENT_LIST_DIR}/healthbanner.cpp ${CMAKE_CURRENT_LIST_DIR}/healthbanner.h
     ${CMAKE_CURRENT_LIST_DIR}/keyspage.cpp ${CMAKE_CURRENT_LIST_DIR}/keyspage.h

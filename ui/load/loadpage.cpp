@@ -1,5 +1,9 @@
 #include "loadpage.h"
 
+#include "common/messagebanner.h"
+#include "common/pageheader.h"
+#include "common/tone.h"
+
 #include "connection/connectioncontroller.h"
 #include "stats/statsflusher.h"
 #include "stats/statsrecorder.h"
@@ -34,29 +38,9 @@ namespace sluice::ui {
 namespace {
 
 constexpr int pollMs = 250;
-const QColor allowedColor(0x2e, 0x9d, 0x4f);
-const QColor deniedColor(0xc0, 0x39, 0x2b);
-const QColor errorColor(0xb0, 0x3a, 0x2e);
-
-QLabel *heading(const QString &text, qreal scale, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(true);
-    l->setFont(f);
-    return l;
-}
-
-QLabel *note(QWidget *parent)
-{
-    auto *l = new QLabel(parent);
-    l->setWordWrap(true);
-    QPalette pal = l->palette();
-    pal.setColor(QPalette::WindowText, QColor(0x5f, 0x67, 0x70));
-    l->setPalette(pal);
-    return l;
-}
+const QColor allowedColor = tone::color(Tone::Good);
+const QColor deniedColor = tone::color(Tone::Bad);
+const QColor errorColor = tone::text(Tone::Bad);
 
 // "0", "0s", "0ms": a start at zero, which parseUs (positive durations only) refuses.
 bool isZero(const QString &text)
@@ -129,12 +113,12 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     auto *root = new QVBoxLayout(this);
     root->setContentsMargins(24, 20, 24, 20);
     root->setSpacing(6);
-    root->addWidget(heading(tr("Load generator"), 1.6, this));
-    auto *blurb = note(this);
-    blurb->setText(tr("Send real decisions to the connected Redis, following a traffic pattern "
-                      "of the simulation lab, from several threads over many subjects. Every "
-                      "decision is recorded: watch it on the Monitor page."));
-    root->addWidget(blurb);
+    root->addWidget(
+        new PageHeader(tr("Load generator"),
+                       tr("Send real decisions to the connected Redis, following a traffic pattern "
+                          "of the simulation lab, from several threads over many subjects. Every "
+                          "decision is recorded: watch it on the Monitor page."),
+                       this));
     root->addSpacing(12);
 
     auto *body = new QHBoxLayout;
@@ -147,7 +131,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     auto *leftBox = new QVBoxLayout(left);
     leftBox->setContentsMargins(0, 0, 0, 0);
     leftBox->setSpacing(8);
-    leftBox->addWidget(heading(tr("Rules"), 1.0, left));
+    leftBox->addWidget(PageHeader::heading(tr("Rules"), 1.0, left));
     m_ruleList = new QListWidget(left);
     m_ruleList->setObjectName(QStringLiteral("ruleList"));
     m_ruleList->setFixedHeight(52);
@@ -157,7 +141,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_rulesError = fieldError(left, QStringLiteral("rulesError"));
     leftBox->addWidget(m_rulesError);
     leftBox->addSpacing(4);
-    leftBox->addWidget(heading(tr("Traffic"), 1.0, left));
+    leftBox->addWidget(PageHeader::heading(tr("Traffic"), 1.0, left));
     // A grid, not a QFormLayout: Qt 6.4.2's QFormLayout writes past its buffers when rows are
     // hidden (setRowVisible) beside rows whose height depends on their width (the fields'
     // word-wrapped messages): found with valgrind on the Simulation page's identical editor.
@@ -167,7 +151,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_form->setColumnStretch(1, 1);
     buildForm(left, m_form);
     leftBox->addLayout(m_form);
-    m_plan = note(left);
+    m_plan = PageHeader::note(left);
     m_plan->setObjectName(QStringLiteral("planLabel"));
     leftBox->addWidget(m_plan);
     auto *actions = new QHBoxLayout;
@@ -202,7 +186,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
         if (color.isValid()) {
             value->setStyleSheet(QStringLiteral("color: %1;").arg(color.name()));
         }
-        auto *label = note(this);
+        auto *label = PageHeader::note(this);
         label->setText(caption);
         counters->addWidget(value, 0, column);
         counters->addWidget(label, 1, column);
@@ -229,18 +213,9 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     barRow->addWidget(m_elapsed);
     right->addLayout(barRow);
 
-    m_messageFrame = new QFrame(this);
-    m_messageFrame->setObjectName(QStringLiteral("messageFrame"));
-    auto *messageBox = new QVBoxLayout(m_messageFrame);
-    messageBox->setContentsMargins(12, 6, 12, 6);
-    m_message = new QLabel(m_messageFrame);
-    m_message->setObjectName(QStringLiteral("message"));
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::RichText);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    messageBox->addWidget(m_message);
-    m_messageFrame->hide();
-    right->addWidget(m_messageFrame);
+    m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
+    m_banner->setDismissible(QStringLiteral("dismissMessageButton"));
+    right->addWidget(m_banner);
 
     m_chart = new QChart;
     m_chart->setTitle(tr("Decisions per second"));
@@ -264,7 +239,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     fitAxis(m_y, 10);
     for (QValueAxis *a : {m_x, m_y}) {
         a->setGridLineColor(QColor(0xe6, 0xe9, 0xed));
-        a->setLabelsColor(QColor(0x5f, 0x67, 0x70));
+        a->setLabelsColor(tone::muted());
     }
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
@@ -278,7 +253,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     view->setMinimumHeight(220);
     right->addWidget(view, 1);
 
-    right->addWidget(heading(tr("Per rule"), 1.0, this));
+    right->addWidget(PageHeader::heading(tr("Per rule"), 1.0, this));
     m_perRule = new QTableWidget(0, 5, this);
     m_perRule->setObjectName(QStringLiteral("perRuleTable"));
     m_perRule->setHorizontalHeaderLabels(
@@ -357,7 +332,7 @@ void LoadPage::buildForm(QWidget *parent, QGridLayout *form)
     auto *kindLabel = new QLabel(tr("&Pattern:"), parent);
     kindLabel->setBuddy(m_kind);
     addRow(kindLabel, m_kind);
-    m_kindNote = note(parent);
+    m_kindNote = PageHeader::note(parent);
     m_kindNote->setObjectName(QStringLiteral("patternNote"));
     addRow(nullptr, m_kindNote);
 
@@ -700,7 +675,8 @@ void LoadPage::start()
     }
     auto o = options();
     if (!o) {
-        say(tr("<b>\u2717 Cannot start:</b> %1").arg(o.error().message.toHtmlEscaped()), 3);
+        m_banner->showRich(
+            Tone::Bad, tr("<b>\u2717 Cannot start:</b> %1").arg(o.error().message.toHtmlEscaped()));
         return;
     }
     // The statistics: one recorder for the page, and a flusher per server.
@@ -717,7 +693,8 @@ void LoadPage::start()
     m_generator.reset();
     auto generator = std::make_unique<load::LoadGenerator>(o.value());
     if (auto r = generator->start(); !r) {
-        say(tr("<b>\u2717 Cannot start:</b> %1").arg(r.error().message.toHtmlEscaped()), 3);
+        m_banner->showRich(
+            Tone::Bad, tr("<b>\u2717 Cannot start:</b> %1").arg(r.error().message.toHtmlEscaped()));
         return;
     }
     m_generator = std::move(generator);
@@ -731,7 +708,7 @@ void LoadPage::start()
     fitAxis(m_x, m_progress.durationS);
     fitAxis(m_y, m_chartTop);
     m_perRule->setRowCount(0);
-    m_messageFrame->hide();
+    m_banner->hide();
     setRunning(true);
     m_poll->start();
     showProgress(m_progress);
@@ -823,22 +800,23 @@ void LoadPage::finish()
     }
     const load::LoadProgress &p = m_progress;
     if (!p.error.isEmpty()) {
-        say(tr("<b>\u2717 The run failed:</b> %1").arg(p.error.toHtmlEscaped()), 3);
+        m_banner->showRich(Tone::Bad,
+                           tr("<b>\u2717 The run failed:</b> %1").arg(p.error.toHtmlEscaped()));
     } else if (p.cancelled) {
-        say(tr("<b>Stopped</b> after %1 s: %2 decisions, %3 allowed, %4 denied.")
-                .arg(QLocale().toString(p.elapsedS, 'f', 1), number(p.sent), number(p.allowed),
-                     number(p.denied + p.shadowDenied)),
-            2);
+        m_banner->showRich(Tone::Warning,
+                           tr("<b>Stopped</b> after %1 s: %2 decisions, %3 allowed, %4 denied.")
+                               .arg(QLocale().toString(p.elapsedS, 'f', 1), number(p.sent),
+                                    number(p.allowed), number(p.denied + p.shadowDenied)));
     } else if (p.errors > 0) {
-        say(tr("<b>\u26a0 Finished with %1 errors:</b> %2")
-                .arg(number(p.errors), p.lastError.toHtmlEscaped()),
-            2);
+        m_banner->showRich(Tone::Warning, tr("<b>\u26a0 Finished with %1 errors:</b> %2")
+                                              .arg(number(p.errors), p.lastError.toHtmlEscaped()));
     } else {
-        say(tr("<b>\u2713 Finished:</b> %1 decisions in %2 s, %3 allowed, %4 denied. The "
+        m_banner->showRich(
+            Tone::Good,
+            tr("<b>\u2713 Finished:</b> %1 decisions in %2 s, %3 allowed, %4 denied. The "
                "Monitor page shows them.")
                 .arg(number(p.sent), QLocale().toString(p.elapsedS, 'f', 1), number(p.allowed),
-                     number(p.denied + p.shadowDenied)),
-            1);
+                     number(p.denied + p.shadowDenied)));
     }
     validate();
     Q_EMIT finished(p);
@@ -855,19 +833,6 @@ void LoadPage::setRunning(bool running)
         w->setEnabled(!running);
     }
     m_start->setText(running ? tr("Running…") : tr("&Start"));
-}
-
-void LoadPage::say(const QString &html, int tone)
-{
-    static const char *const borders[] = {"#8a929c", "#2e9d4f", "#e09a10", "#c0392b"};
-    static const char *const backgrounds[] = {"#f3f5f7", "#eef8f1", "#fdf6e7", "#fbeeec"};
-    tone = std::clamp(tone, 0, 3);
-    m_messageFrame->setStyleSheet(
-        QStringLiteral("QFrame#messageFrame { border: none; border-left: 4px solid %1; "
-                       "background: %2; } QLabel { color: #1d2329; }")
-            .arg(QLatin1String(borders[tone]), QLatin1String(backgrounds[tone])));
-    m_message->setText(html);
-    m_messageFrame->show();
 }
 
 } // namespace sluice::ui

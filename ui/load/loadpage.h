@@ -33,6 +33,8 @@ class StatsRecorder;
 
 namespace sluice::ui {
 
+class MessageBanner;
+
 class ConnectionController;
 
 // The Load page (issue 6 item 3): drives real decisions against the session's Redis with
@@ -76,7 +78,6 @@ private:
     void showProgress(const load::LoadProgress &p);
     void finish();
     void setRunning(bool running);
-    void say(const QString &html, int tone); // 0 info, 1 good, 2 warning, 3 bad
     QLabel *fieldError(QWidget *parent, const QString &name);
 
     ConnectionController *m_connection;
@@ -137,8 +138,7 @@ private:
     QLineSeries *m_deniedSeries;
     QValueAxis *m_x;
     QValueAxis *m_y;
-    QFrame *m_messageFrame;
-    QLabel *m_message;
+    MessageBanner *m_banner;
 };
 
 } // namespace sluice::ui

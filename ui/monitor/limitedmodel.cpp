@@ -1,5 +1,7 @@
 #include "limitedmodel.h"
 
+#include "common/tone.h"
+
 #include <QColor>
 
 #include <algorithm>
@@ -78,7 +80,7 @@ QVariant LimitedModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (index.column() == TimeLeftColumn) {
-            return QColor(0xb0, 0x3a, 0x2e);
+            return tone::text(Tone::Bad);
         }
         return {};
     case KeyRole:

@@ -8,6 +8,9 @@
 #include "connection/connectioncontroller.h"
 #include "connection/connectionstate.h"
 
+#include "common/messagebanner.h"
+#include "common/pageheader.h"
+
 #include <QComboBox>
 #include <QDateTime>
 #include <QFrame>
@@ -30,26 +33,6 @@
 namespace sluice::ui {
 
 namespace {
-
-QLabel *heading(const QString &text, qreal scale, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(true);
-    l->setFont(f);
-    return l;
-}
-
-QLabel *note(QWidget *parent)
-{
-    auto *l = new QLabel(parent);
-    l->setWordWrap(true);
-    QPalette pal = l->palette();
-    pal.setColor(QPalette::WindowText, QColor(0x5f, 0x67, 0x70));
-    l->setPalette(pal);
-    return l;
-}
 
 QTableView *table(const QString &name, QWidget *parent)
 {
@@ -85,33 +68,21 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     auto *root = new QVBoxLayout(this);
     root->setContentsMargins(24, 20, 24, 20);
     root->setSpacing(6);
-    auto *titleRow = new QHBoxLayout;
-    titleRow->setSpacing(12);
-    titleRow->addWidget(heading(tr("Monitor"), 1.6, this));
-    titleRow->addStretch(1);
+    auto *header =
+        new PageHeader(tr("Monitor"),
+                       tr("Decisions per second per rule over the last 15 minutes, as recorded in "
+                          "Redis by every console, CLI and service using it; the subjects limited "
+                          "right now; the busiest subjects."),
+                       this);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("monitorStatus"));
     m_status->setTextFormat(Qt::RichText);
-    titleRow->addWidget(m_status);
-    root->addLayout(titleRow);
-    auto *blurb = note(this);
-    blurb->setText(tr("Decisions per second per rule over the last 15 minutes, as recorded in "
-                      "Redis by every console, CLI and service using it; the subjects limited "
-                      "right now; the busiest subjects."));
-    root->addWidget(blurb);
+    header->addAction(m_status);
+    root->addWidget(header);
 
-    m_messageFrame = new QFrame(this);
-    m_messageFrame->setObjectName(QStringLiteral("messageFrame"));
-    auto *messageBox = new QVBoxLayout(m_messageFrame);
-    messageBox->setContentsMargins(12, 6, 12, 6);
-    m_message = new QLabel(m_messageFrame);
-    m_message->setObjectName(QStringLiteral("message"));
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::RichText);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    messageBox->addWidget(m_message);
-    m_messageFrame->hide();
-    root->addWidget(m_messageFrame);
+    m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
+    m_banner->setDismissible(QStringLiteral("dismissMessageButton"));
+    root->addWidget(m_banner);
     root->addSpacing(6);
 
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -128,7 +99,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_chartBox = new QWidget(m_chartArea);
     auto *chartOuter = new QVBoxLayout(m_chartBox);
     chartOuter->setContentsMargins(0, 0, 0, 0);
-    m_noRules = note(m_chartBox);
+    m_noRules = PageHeader::note(m_chartBox);
     m_noRules->setObjectName(QStringLiteral("noRulesNote"));
     m_noRules->setText(tr("No rules yet. The charts show the rules of the Rules page; load or "
                           "pull a rule set there."));
@@ -150,7 +121,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     auto *limitedPane = new QVBoxLayout;
     limitedPane->setSpacing(6);
     auto *limitedTitle = new QHBoxLayout;
-    m_limitedHeading = heading(tr("Limited right now"), 1.0, bottom);
+    m_limitedHeading = PageHeader::heading(tr("Limited right now"), 1.0, bottom);
     m_limitedHeading->setObjectName(QStringLiteral("limitedHeading"));
     limitedTitle->addWidget(m_limitedHeading);
     limitedTitle->addStretch(1);
@@ -171,7 +142,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     lh->setSectionResizeMode(LimitedModel::StateColumn, QHeaderView::Stretch);
     lh->resizeSection(LimitedModel::SubjectColumn, 130);
     limitedPane->addWidget(m_limitedView, 1);
-    m_limitedNote = note(bottom);
+    m_limitedNote = PageHeader::note(bottom);
     m_limitedNote->setObjectName(QStringLiteral("limitedNote"));
     limitedPane->addWidget(m_limitedNote);
     bottomBox->addLayout(limitedPane, 3);
@@ -179,7 +150,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     auto *topPane = new QVBoxLayout;
     topPane->setSpacing(6);
     auto *topTitle = new QHBoxLayout;
-    topTitle->addWidget(heading(tr("Top subjects, last 15 minutes"), 1.0, bottom));
+    topTitle->addWidget(PageHeader::heading(tr("Top subjects, last 15 minutes"), 1.0, bottom));
     topTitle->addStretch(1);
     auto *ruleLabel = new QLabel(tr("R&ule:"), bottom);
     m_topRule = new QComboBox(bottom);
@@ -374,11 +345,11 @@ void MonitorPage::updateStatus()
 {
     const std::optional<Endpoint> e = m_connection->endpoint();
     QString text;
-    QString color = QStringLiteral("#5f6770");
+    QColor color = tone::muted();
     if (!e) {
         text = tr("Not connected: choose a server on the Connection page.");
     } else if (m_connectionLost || !m_error.isEmpty()) {
-        color = QStringLiteral("#9a6400");
+        color = tone::text(Tone::Warning);
         const QString why = m_error.isEmpty() ? tr("the connection is lost") : m_error;
         text = m_snapshot.readAtMs > 0
                    ? tr("\u26a0 Not updating (%1): showing the data read at %2. Retrying every "
@@ -387,12 +358,13 @@ void MonitorPage::updateStatus()
                    : tr("\u26a0 Cannot read yet (%1). Retrying every second.")
                          .arg(why.toHtmlEscaped());
     } else if (m_snapshot.readAtMs > 0) {
-        color = QStringLiteral("#1f7a3c");
+        color = tone::text(Tone::Good);
         text = tr("\u25cf Live, read at %1").arg(clock(m_snapshot.readAtMs));
     } else {
         text = tr("Reading…");
     }
-    m_status->setText(QStringLiteral("<span style=\"color:%1;\">%2</span>").arg(color, text));
+    m_status->setText(
+        QStringLiteral("<span style=\"color:%1;\">%2</span>").arg(tone::hex(color), text));
 }
 
 void MonitorPage::updateLimitedHeading()
@@ -462,30 +434,22 @@ void MonitorPage::onUnblocked(const QByteArray &key, bool existed, const QString
 {
     const QString k = QString::fromUtf8(key).toHtmlEscaped();
     if (!error.isEmpty()) {
-        say(tr("<b>\u2717 Could not unblock: %1.</b><br>The key %2 is unchanged; try again when "
+        m_banner->showRich(
+            Tone::Bad,
+            tr("<b>\u2717 Could not unblock: %1.</b><br>The key %2 is unchanged; try again when "
                "the connection is back.")
-                .arg(error.toHtmlEscaped(), k),
-            true);
+                .arg(error.toHtmlEscaped(), k));
     } else if (existed) {
-        say(tr("<b>\u2713 Unblocked.</b> Deleted %1: the subject's next request is admitted.")
-                .arg(k),
-            false);
+        m_banner->showRich(
+            Tone::Good,
+            tr("<b>\u2713 Unblocked.</b> Deleted %1: the subject's next request is admitted.")
+                .arg(k));
     } else {
-        say(tr("<b>\u2713 Nothing to unblock.</b> %1 had expired already.").arg(k), false);
+        m_banner->showRich(Tone::Good,
+                           tr("<b>\u2713 Nothing to unblock.</b> %1 had expired already.").arg(k));
     }
     updateUnblockButton();
     Q_EMIT unblockFinished(key, error);
-}
-
-void MonitorPage::say(const QString &html, bool bad)
-{
-    m_messageFrame->setStyleSheet(
-        QStringLiteral("QFrame#messageFrame { border: none; border-left: 4px solid %1; "
-                       "background: %2; } QLabel { color: #1d2329; }")
-            .arg(bad ? QStringLiteral("#c0392b") : QStringLiteral("#2e9d4f"),
-                 bad ? QStringLiteral("#fbeeec") : QStringLiteral("#eef8f1")));
-    m_message->setText(html);
-    m_messageFrame->show();
 }
 
 } // namespace sluice::ui

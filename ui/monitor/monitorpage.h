@@ -23,6 +23,7 @@ namespace sluice::ui {
 class ConnectionController;
 struct ConnectionState;
 class LimitedModel;
+class MessageBanner;
 class MonitorWorker;
 class RuleChart;
 class TopSubjectsModel;
@@ -77,7 +78,6 @@ private:
     void updateStatus();
     void updateLimitedHeading();
     void updateUnblockButton();
-    void say(const QString &html, bool bad);
 
     ConnectionController *m_connection;
     QThread *m_thread;
@@ -90,8 +90,7 @@ private:
     std::function<bool(const QString &)> m_confirmHook;
 
     QLabel *m_status;
-    QFrame *m_messageFrame;
-    QLabel *m_message;
+    MessageBanner *m_banner;
     QScrollArea *m_chartArea;
     QWidget *m_chartBox;
     QGridLayout *m_chartGrid;

@@ -1,5 +1,7 @@
 #include "rulechart.h"
 
+#include "common/tone.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
@@ -21,9 +23,9 @@ namespace sluice::ui {
 
 namespace {
 
-const QColor allowedColor(0x2e, 0x9d, 0x4f);
-const QColor deniedColor(0xc0, 0x39, 0x2b);
-const QColor shadowColor(0xe0, 0x9a, 0x10);
+const QColor allowedColor = tone::color(Tone::Good);
+const QColor deniedColor = tone::color(Tone::Bad);
+const QColor shadowColor = tone::color(Tone::Warning);
 
 // 1, 2, 5, 10, 20, 50, ... at or above v: axis tops that read well.
 double niceCeil(double v)
@@ -76,7 +78,7 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     f.setBold(true);
     m_title->setFont(f);
     m_describe = new QLabel(this);
-    m_describe->setStyleSheet(QStringLiteral("color: #5f6770;"));
+    m_describe->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(tone::muted())));
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("chartSummary"));
     m_summary->setTextFormat(Qt::RichText);
@@ -113,7 +115,7 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     for (QAbstractAxis *a :
          {static_cast<QAbstractAxis *>(m_x), static_cast<QAbstractAxis *>(m_y)}) {
         a->setLabelsFont(axisFont);
-        a->setLabelsColor(QColor(0x5f, 0x67, 0x70));
+        a->setLabelsColor(tone::muted());
         a->setGridLineColor(QColor(0xe6, 0xe9, 0xed));
         a->setLinePenColor(QColor(0xc8, 0xcd, 0xd3));
     }

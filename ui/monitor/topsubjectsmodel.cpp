@@ -1,5 +1,7 @@
 #include "topsubjectsmodel.h"
 
+#include "common/tone.h"
+
 #include <QColor>
 #include <QLocale>
 
@@ -67,7 +69,7 @@ QVariant TopSubjectsModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (index.column() == DeniedShareColumn && share >= 50) {
-            return QColor(0xb0, 0x3a, 0x2e);
+            return tone::text(Tone::Bad);
         }
         return {};
     default:

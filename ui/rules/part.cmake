@@ -7,5 +7,6 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/rulediff.cpp ${CMAKE_CURRENT_LIST_DIR}/rulediff.h
     ${CMAKE_CURRENT_LIST_DIR}/rulediffdialog.cpp ${CMAKE_CURRENT_LIST_DIR}/rulediffdialog.h
     ${CMAKE_CURRENT_LIST_DIR}/rulesworker.cpp ${CMAKE_CURRENT_LIST_DIR}/rulesworker.h
+    ${CMAKE_CURRENT_LIST_DIR}/rulessession.cpp ${CMAKE_CURRENT_LIST_DIR}/rulessession.h
     ${CMAKE_CURRENT_LIST_DIR}/rulespage.cpp ${CMAKE_CURRENT_LIST_DIR}/rulespage.h
 )

@@ -1,5 +1,7 @@
 #include "rulediffdialog.h"
 
+#include "common/tone.h"
+
 #include "rulesmodel.h"
 
 #include <QDialogButtonBox>
@@ -83,7 +85,7 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
     }
     if (!diff.removed.isEmpty()) {
         auto *g = group(m_tree, tr("Removed (%n)", nullptr, int(diff.removed.size())),
-                        QColor(0xb0, 0x3a, 0x2e));
+                        tone::text(Tone::Bad));
         for (const Rule &r : diff.removed) {
             new QTreeWidgetItem(
                 g, {QStringLiteral("− ") + r.id,
@@ -94,7 +96,7 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
         new QTreeWidgetItem(m_tree, {tr("No differences"), QString()});
     } else if (unchanged > 0) {
         auto *same = new QTreeWidgetItem(m_tree, {tr("Unchanged (%n)", nullptr, unchanged)});
-        same->setForeground(0, QColor(0x8a, 0x92, 0x9c));
+        same->setForeground(0, tone::color(Tone::Info));
         same->setFirstColumnSpanned(true);
     }
     m_tree->expandAll();
@@ -104,7 +106,7 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
         auto *n = new QLabel(note, this);
         n->setObjectName(QStringLiteral("diffNote"));
         n->setWordWrap(true);
-        n->setStyleSheet(QStringLiteral("color: #5f6770;"));
+        n->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(tone::muted())));
         box->addWidget(n);
     }
 

@@ -1,5 +1,7 @@
 #include "ruleeditor.h"
 
+#include "common/tone.h"
+
 #include "rulepreview.h"
 #include "rulesmodel.h"
 
@@ -26,8 +28,8 @@ namespace sluice::ui {
 
 namespace {
 
-const QString helpStyle = QStringLiteral("color: #5f6770;");
-const QString errorStyle = QStringLiteral("color: #b03a2e;");
+const QString helpStyle = QStringLiteral("color: %1;").arg(tone::hex(tone::muted()));
+const QString errorStyle = QStringLiteral("color: %1;").arg(tone::hex(tone::text(Tone::Bad)));
 
 QLabel *smallLabel(QWidget *parent, const QString &style)
 {
@@ -476,8 +478,9 @@ void RuleEditor::revalidate()
             QWidget *marked = it.key() == u"scope"_s ? m_scopeName : it->field;
             marked->setStyleSheet(message.isEmpty()
                                       ? QString()
-                                      : QStringLiteral("QLineEdit { border: 1px solid #c0392b; "
-                                                       "border-radius: 2px; padding: 2px; }"));
+                                      : QStringLiteral("QLineEdit { border: 1px solid %1; "
+                                                       "border-radius: 2px; padding: 2px; }")
+                                            .arg(tone::hex(tone::color(Tone::Bad))));
         }
     }
     const QString general = m_errors.value(QString());
@@ -616,7 +619,8 @@ void RuleEditor::updatePreview()
     m_keyPreview->setText(tr("Redis key: %1").arg(code(QString::fromUtf8(p.key))));
 
     QStringList lines;
-    const QString grey = QStringLiteral("<span style=\"color:#5f6770;\">%1</span>");
+    const QString grey = QStringLiteral("<span style=\"color:%1;\">%2</span>")
+                             .arg(tone::hex(tone::muted()), QStringLiteral("%1"));
     lines << grey.arg(tr("First request: 200%1")
                           .arg(p.firstDelayMs > 0 ? tr(", released after %1 ms").arg(p.firstDelayMs)
                                                   : QString()));

@@ -1,5 +1,7 @@
 #include "rulesmodel.h"
 
+#include "common/tone.h"
+
 #include <QColor>
 #include <QFont>
 
@@ -91,7 +93,7 @@ QVariant RulesModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ForegroundRole) {
         if (!r.enabled) {
-            return QColor(0x8a, 0x92, 0x9c);
+            return tone::color(Tone::Info);
         }
         if (index.column() == WhereColumn && where == tr("unsaved")) {
             return QColor(0xb0, 0x6a, 0x00);

@@ -4,16 +4,12 @@
 #include "rulediffdialog.h"
 #include "ruleeditor.h"
 #include "rulesmodel.h"
-#include "rulesworker.h"
+#include "rulessession.h"
 
-#include "connection/connectioncontroller.h"
-#include "connection/connectionstate.h"
-
-#include "rules/codec.h"
-#include "rules/exporter.h"
+#include "common/messagebanner.h"
+#include "common/pageheader.h"
 
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -22,38 +18,17 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QThread>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
 
 namespace {
-
-QLabel *heading(const QString &text, qreal scale, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(true);
-    l->setFont(f);
-    return l;
-}
-
-QLabel *note(QWidget *parent)
-{
-    auto *l = new QLabel(parent);
-    l->setWordWrap(true);
-    QPalette pal = l->palette();
-    pal.setColor(QPalette::WindowText, QColor(0x5f, 0x67, 0x70));
-    l->setPalette(pal);
-    return l;
-}
 
 // The export formats: name (exporter.h), file dialog filter, default suffix.
 struct Format
@@ -72,36 +47,27 @@ constexpr Format formats[] = {
      "json"},
 };
 
-QString endpointKey(const std::optional<Endpoint> &e)
-{
-    return e ? e->safeUrl() + QLatin1Char('\n') + e->password : QString();
-}
-
 } // namespace
 
 RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
-    , m_connection(connection)
+    , m_session(new RulesSession(connection, this))
+    , m_model(m_session->model())
 {
     setObjectName(QStringLiteral("rulesPage"));
     auto *root = new QVBoxLayout(this);
     root->setContentsMargins(24, 20, 24, 20);
     root->setSpacing(6);
 
-    // Title row: the title, where the rules stand, the page's actions.
-    auto *titleRow = new QHBoxLayout;
-    titleRow->setSpacing(8);
-    titleRow->addWidget(heading(tr("Rules"), 1.6, this));
-    m_unsavedMark = new QLabel(tr("unsaved changes"), this);
+    // The header: the title, where the rules stand, the page's actions.
+    auto *header = new PageHeader(tr("Rules"), {}, this);
+    m_unsavedMark = PageHeader::badge(tr("unsaved changes"), Tone::Warning, this);
     m_unsavedMark->setObjectName(QStringLiteral("unsavedMark"));
-    m_unsavedMark->setStyleSheet(QStringLiteral(
-        "color: #8a5a00; background: #fdf1d8; border-radius: 3px; padding: 2px 8px;"));
     m_unsavedMark->setToolTip(
         tr("The rules here differ from the file or Redis version they came from: push them or "
            "export them to keep them"));
     m_unsavedMark->hide();
-    titleRow->addWidget(m_unsavedMark);
-    titleRow->addStretch(1);
+    header->addBadge(m_unsavedMark);
     m_import = new QPushButton(tr("&Import…"), this);
     m_import->setObjectName(QStringLiteral("importButton"));
     m_import->setToolTip(tr("Replace the rules here with a JSON or YAML rule file"));
@@ -113,35 +79,18 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_push = new QPushButton(tr("Pu&sh…"), this);
     m_push->setObjectName(QStringLiteral("pushButton"));
     for (QPushButton *b : {m_import, m_export, m_pull, m_push}) {
-        titleRow->addWidget(b);
+        header->addAction(b);
     }
-    root->addLayout(titleRow);
-    m_stateLabel = note(this);
+    root->addWidget(header);
+    m_stateLabel = header->blurb();
     m_stateLabel->setObjectName(QStringLiteral("storeState"));
     m_stateLabel->setTextFormat(Qt::RichText);
-    root->addWidget(m_stateLabel);
+    m_stateLabel->show();
     root->addSpacing(8);
 
     // The banner: one message answering the last action or telling what Redis did.
-    m_banner = new QFrame(this);
-    m_banner->setObjectName(QStringLiteral("rulesBanner"));
-    auto *bannerBox = new QHBoxLayout(m_banner);
-    bannerBox->setContentsMargins(12, 8, 12, 8);
-    bannerBox->setSpacing(10);
-    m_bannerText = new QLabel(m_banner);
-    m_bannerText->setObjectName(QStringLiteral("bannerText"));
-    m_bannerText->setWordWrap(true);
-    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    bannerBox->addWidget(m_bannerText, 1);
-    m_bannerActions = new QHBoxLayout;
-    m_bannerActions->setSpacing(6);
-    bannerBox->addLayout(m_bannerActions);
-    auto *closeBanner = new QPushButton(tr("Dismiss"), m_banner);
-    closeBanner->setObjectName(QStringLiteral("dismissBannerButton"));
-    closeBanner->setFlat(true);
-    connect(closeBanner, &QPushButton::clicked, m_banner, &QWidget::hide);
-    bannerBox->addWidget(closeBanner, 0, Qt::AlignTop);
-    m_banner->hide();
+    m_banner = new MessageBanner(QStringLiteral("rulesBanner"), QStringLiteral("bannerText"), this);
+    m_banner->setDismissible(QStringLiteral("dismissBannerButton"));
     root->addWidget(m_banner);
 
     // Body: the table on the left, the editor on the right.
@@ -159,8 +108,6 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_filter->setClearButtonEnabled(true);
     leftBox->addWidget(m_filter);
 
-    m_model = new RulesModel(this);
-    m_model->setObjectName(QStringLiteral("rulesModel"));
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -199,7 +146,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     rowButtons->addWidget(m_duplicate);
     rowButtons->addWidget(m_delete);
     rowButtons->addStretch(1);
-    m_countLabel = note(left);
+    m_countLabel = PageHeader::note(left);
     m_countLabel->setObjectName(QStringLiteral("countLabel"));
     rowButtons->addWidget(m_countLabel);
     leftBox->addLayout(rowButtons);
@@ -229,7 +176,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     auto *hideProblems = new QPushButton(tr("Hide"), m_problems);
     hideProblems->setObjectName(QStringLiteral("hideProblemsButton"));
     hideProblems->setFlat(true);
-    connect(hideProblems, &QPushButton::clicked, this, &RulesPage::hideProblems);
+    connect(hideProblems, &QPushButton::clicked, this, [this] { showProblems({}); });
     problemsHead->addWidget(m_problemsTitle, 1);
     problemsHead->addWidget(hideProblems);
     problemsBox->addLayout(problemsHead);
@@ -242,20 +189,6 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_problems->hide();
     root->addSpacing(6);
     root->addWidget(m_problems);
-
-    // The worker: its own thread, its own connection.
-    m_thread = new QThread(this);
-    m_thread->setObjectName(QStringLiteral("sluice-rules"));
-    m_worker = new RulesWorker;
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &RulesWorker::answered, this, &RulesPage::onAnswered);
-    connect(m_worker, &RulesWorker::storeChanged, this, &RulesPage::onStoreChanged);
-    connect(m_worker, &RulesWorker::watchError, this, [this](const QString &message) {
-        m_watchError = message;
-        updateState();
-    });
-    m_thread->start();
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
@@ -275,36 +208,34 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     deleteKey->setContext(Qt::WidgetShortcut);
     connect(deleteKey, &QShortcut::activated, this, &RulesPage::deleteRule);
 
-    connect(m_connection, &ConnectionController::sessionChanged, this, &RulesPage::syncEndpoint);
-    connect(m_connection, &ConnectionController::stateChanged, this, &RulesPage::onConnectionState);
-    onConnectionState(m_connection->state());
-    changed();
+    // The session: its answers, and the whole set replaced under the editor.
+    connect(m_session, &RulesSession::message, this, &RulesPage::showMessage);
+    connect(m_session, &RulesSession::problems, this, &RulesPage::showProblems);
+    connect(m_session, &RulesSession::stateChanged, this, &RulesPage::updateState);
+    connect(m_session, &RulesSession::rulesChanged, this, &RulesPage::onRulesChanged);
+    connect(m_session, &RulesSession::pushPreviewReady, this, &RulesPage::showPushPreview);
+    connect(m_session, &RulesSession::reviewReady, this, &RulesPage::showReview);
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, m_editor, &RuleEditor::clear);
+    connect(m_session, &RulesSession::replaced, this, [this] { selectRow(0); });
+    onRulesChanged();
 }
 
-RulesPage::~RulesPage()
+RulesPage::~RulesPage() = default;
+
+bool RulesPage::importFile(const QString &path, QString *error)
 {
-    // The worker stops its watcher in its own thread (deleteLater on finished); this waits for
-    // at most a command timeout if a pull or push is under way.
-    m_thread->quit();
-    m_thread->wait();
+    return m_session->importFile(path, error);
 }
 
-const RuleSet &RulesPage::rules() const
+bool RulesPage::exportFile(const QString &path, const QString &format, QStringList *warnings)
 {
-    return m_model->set();
+    return m_session->exportFile(path, format, warnings);
 }
 
 void RulesPage::focusFilter()
 {
     m_filter->setFocus(Qt::ShortcutFocusReason);
     m_filter->selectAll();
-}
-
-void RulesPage::setStoreNamespace(const QByteArray &ns)
-{
-    m_ns = ns;
-    m_endpointKey = QStringLiteral("-"); // forces the worker to restart with the namespace
-    syncEndpoint();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,6 +267,14 @@ void RulesPage::selectRow(int row)
 void RulesPage::onSelection()
 {
     const int row = selectedRow();
+    if (row != m_editor->row() && !leaveEdits(row)) {
+        return;
+    }
+    go(row);
+}
+
+void RulesPage::go(int row)
+{
     if (row < 0) {
         if (!m_editor->isNew()) {
             m_editor->clear();
@@ -347,32 +286,90 @@ void RulesPage::onSelection()
     m_delete->setEnabled(row >= 0);
 }
 
-QString RulesPage::uniqueId(const QString &base) const
+bool RulesPage::leaveEdits(int row)
 {
-    if (m_model->rowOf(base) < 0) {
-        return base;
+    if (!m_editor->isEditing() || !m_editor->isModified()) {
+        return true;
     }
-    for (int i = 2;; ++i) {
-        const QString id = QStringLiteral("%1-%2").arg(base.left(60)).arg(i);
-        if (m_model->rowOf(id) < 0) {
-            return id;
+    // Back on the rule being edited while the question is open (and after Keep editing).
+    const int edited = m_editor->row();
+    {
+        const QSignalBlocker block(m_table->selectionModel());
+        if (edited >= 0) {
+            const QModelIndex index = m_proxy->mapFromSource(m_model->index(edited, 0));
+            m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                                  QItemSelectionModel::Rows);
+        } else {
+            m_table->selectionModel()->clearSelection();
         }
+    }
+    if (m_asking) {
+        return false;
+    }
+    const QString id = m_editor->isNew() ? tr("the new rule") : m_model->rule(edited).id;
+    const QString question =
+        m_editor->currentRule() ? tr("Apply your changes to %1 before you leave it?").arg(id)
+                                : tr("Your changes to %1 are not valid yet. Discard them?").arg(id);
+    if (m_editChoice) {
+        resolveEdits(m_editChoice(question), row);
+        return false;
+    }
+    m_asking = true;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Unapplied changes"), question,
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("unappliedEditsBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *apply = nullptr;
+    if (m_editor->currentRule()) {
+        apply = box->addButton(tr("Apply"), QMessageBox::AcceptRole);
+    }
+    QPushButton *discard = box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    QPushButton *keep = box->addButton(tr("Keep editing"), QMessageBox::RejectRole);
+    box->setDefaultButton(apply ? apply : keep);
+    connect(box, &QMessageBox::finished, this, [this, box, apply, discard, row] {
+        m_asking = false;
+        const QAbstractButton *b = box->clickedButton();
+        resolveEdits(b && b == apply     ? EditChoice::Apply
+                     : b && b == discard ? EditChoice::Discard
+                                         : EditChoice::KeepEditing,
+                     row);
+    });
+    box->open();
+    return false;
+}
+
+void RulesPage::resolveEdits(EditChoice choice, int row)
+{
+    switch (choice) {
+    case EditChoice::KeepEditing:
+        return;
+    case EditChoice::Apply:
+        if (!m_editor->currentRule()) {
+            return; // not valid: the marks in the editor say why
+        }
+        m_editor->apply(); // onApplied: the rule goes in; rows before the end keep their number
+        break;
+    case EditChoice::Discard:
+        m_editor->clear();
+        break;
+    }
+    if (row == -2) {
+        addRule();
+    } else {
+        selectRow(row);
     }
 }
 
 void RulesPage::addRule()
 {
-    Rule rule;
-    rule.id = uniqueId(QStringLiteral("new-rule"));
-    rule.scope.kind = Scope::Kind::Ip;
-    rule.algorithm = Algorithm::FixedWindow;
-    rule.limit = 10;
-    rule.windowUs = 1'000'000;
+    if (!leaveEdits(-2)) {
+        return;
+    }
     {
         const QSignalBlocker block(m_table->selectionModel());
         m_table->selectionModel()->clearSelection();
     }
-    m_editor->edit(rule, -1, m_model->set());
+    m_editor->edit(m_session->newRule(), -1, m_model->set());
     m_duplicate->setEnabled(false);
     m_delete->setEnabled(false);
     if (auto *id = m_editor->findChild<QLineEdit *>(QStringLiteral("idEdit"))) {
@@ -384,17 +381,10 @@ void RulesPage::addRule()
 void RulesPage::duplicateRule()
 {
     const int row = selectedRow();
-    if (row < 0) {
-        return;
+    const int copy = m_session->duplicate(row);
+    if (copy >= 0) {
+        selectRow(copy);
     }
-    Rule copy = m_model->rule(row);
-    copy.id = uniqueId(copy.id.left(58) + QStringLiteral("-copy"));
-    m_model->insertRule(row + 1, copy, tr("unsaved"));
-    setUnsaved(true);
-    changed();
-    selectRow(row + 1);
-    say(Tone::Info, tr("Duplicated %1 as %2.").arg(m_model->rule(row).id, copy.id),
-        tr("Change what differs in the editor, then Apply."));
 }
 
 void RulesPage::deleteRule()
@@ -403,121 +393,20 @@ void RulesPage::deleteRule()
     if (row < 0) {
         return;
     }
-    const QString id = m_model->rule(row).id;
     m_editor->clear();
-    m_model->removeRule(row);
-    setUnsaved(true);
-    changed();
+    m_session->remove(row);
     selectRow(std::min(row, m_model->rowCount() - 1));
-    say(Tone::Info, tr("Deleted %1 here.").arg(id),
-        m_storeVersion ? tr("Redis keeps it until you push.") : QString());
 }
 
 void RulesPage::onApplied(const Rule &rule, int row)
 {
-    if (row >= 0 && row < m_model->rowCount()) {
-        m_model->replaceRule(row, rule, tr("unsaved"));
-    } else {
-        row = m_model->rowCount();
-        m_model->insertRule(row, rule, tr("unsaved"));
-    }
-    setUnsaved(true);
-    changed();
+    row = m_session->apply(rule, row);
     m_editor->edit(rule, row, m_model->set());
     selectRow(row);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Files
-
-bool RulesPage::importFile(const QString &path, QString *error)
-{
-    const rules::Loaded loaded = rules::loadFile(path);
-    const QString name = QFileInfo(path).fileName();
-    if (!loaded.ok()) {
-        QStringList lines;
-        for (const Diagnostic &d : loaded.errors) {
-            lines << d.toString();
-        }
-        const QString summary =
-            tr("%1: %n error(s); nothing was imported, the rules here are unchanged.", nullptr,
-               int(loaded.errors.size()))
-                .arg(name);
-        if (error) {
-            *error = summary;
-        }
-        showProblems(tr("Cannot import %1: %n error(s). Nothing was changed.", nullptr,
-                        int(loaded.errors.size()))
-                         .arg(path),
-                     lines, Tone::Bad);
-        say(Tone::Bad, tr("%1 is not a valid rule file.").arg(name),
-            tr("Every error is listed below with its line and column. Fix the file and import "
-               "it again."));
-        return false;
-    }
-    m_editor->clear();
-    m_model->reset(loaded.set, tr("file %1").arg(name));
-    m_origin = tr("file %1").arg(name);
-    setUnsaved(false);
-    hideProblems();
-    changed();
-    selectRow(0);
-    say(Tone::Good,
-        tr("Imported %n rule(s) from %1.", nullptr, int(loaded.set.rules.size())).arg(name),
-        loaded.set.basedOn
-            ? tr("The file was pulled from Redis version %1.").arg(*loaded.set.basedOn)
-            : QString());
-    return true;
-}
-
-bool RulesPage::exportFile(const QString &path, const QString &format, QStringList *warnings)
-{
-    const auto f = rules::exportFormatFromName(format.toLower());
-    if (!f) {
-        say(Tone::Bad, tr("Unknown export format '%1'.").arg(format),
-            tr("Choose json, yaml, nginx, envoy or kong."));
-        return false;
-    }
-    const rules::Export out = rules::exportRules(m_model->set(), *f);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(out.text) != out.text.size() ||
-        !file.commit()) {
-        say(Tone::Bad, tr("Cannot write %1.").arg(path), file.errorString());
-        return false;
-    }
-    QStringList lines;
-    for (const rules::Export::Skipped &s : out.skipped) {
-        lines << QStringLiteral("%1: %2").arg(s.ruleId, s.reason);
-    }
-    if (warnings) {
-        *warnings = lines;
-    }
-    const QString name = QFileInfo(path).fileName();
-    const int written = int(m_model->set().rules.size() - size_t(out.skipped.size()));
-    if (*f == rules::ExportFormat::Json || *f == rules::ExportFormat::Yaml) {
-        m_origin = tr("file %1").arg(name);
-        m_model->setAllWhere(m_origin);
-        setUnsaved(false);
-        updateState();
-    }
-    if (lines.isEmpty()) {
-        hideProblems();
-        say(Tone::Good, tr("Exported %n rule(s) to %1 (%2).", nullptr, written)
-                            .arg(path, rules::exportFormatName(*f)));
-    } else {
-        showProblems(
-            tr("%1 cannot express %n rule(s); they are not in %2:", nullptr, int(lines.size()))
-                .arg(rules::exportFormatName(*f), name),
-            lines, Tone::Warning);
-        say(Tone::Warning,
-            tr("Exported %1 of %2 rules to %3; %n left out.", nullptr, int(lines.size()))
-                .arg(written)
-                .arg(m_model->set().rules.size())
-                .arg(path),
-            tr("The list below says why %1 cannot express them.").arg(rules::exportFormatName(*f)));
-    }
-    return true;
-}
 
 void RulesPage::importRules()
 {
@@ -558,328 +447,39 @@ void RulesPage::exportRules()
 // ---------------------------------------------------------------------------------------------
 // Redis
 
-void RulesPage::syncEndpoint()
-{
-    const std::optional<Endpoint> endpoint = m_connection->endpoint();
-    const QString key = endpointKey(endpoint);
-    if (key == m_endpointKey) {
-        return;
-    }
-    m_endpointKey = key;
-    m_storeVersion.reset();
-    m_storeSet = {};
-    m_watchError.clear();
-    m_autoPullPending = endpoint.has_value();
-    m_pullRequest = 0; // answers of the previous session no longer count
-    m_pushRequest = 0;
-    m_pullPurpose = PullPurpose::None;
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, endpoint, ns = m_ns] { w->setEndpoint(endpoint, ns); },
-        Qt::QueuedConnection);
-    updateState();
-}
-
-void RulesPage::onConnectionState(const ConnectionState &state)
-{
-    m_redisUp = state.isUp();
-    switch (state.state) {
-    case ConnectionState::State::Connected:
-        m_redisDown.clear();
-        break;
-    case ConnectionState::State::Idle:
-        m_redisDown = tr("not connected to Redis (choose a server on the Connection page)");
-        break;
-    case ConnectionState::State::Connecting:
-        m_redisDown = tr("connecting to %1…").arg(state.endpoint);
-        break;
-    case ConnectionState::State::Lost:
-        m_redisDown = tr("Redis at %1 is not reachable (%2); the console keeps retrying")
-                          .arg(state.endpoint, state.error);
-        break;
-    case ConnectionState::State::Failed:
-        m_redisDown = tr("cannot connect to %1: %2").arg(state.endpoint, state.error);
-        break;
-    }
-    // The endpoint appears once connected (a sandbox starts, a password arrives).
-    syncEndpoint();
-    updateState();
-}
-
-void RulesPage::onStoreChanged(const RuleSet &set, qint64 version)
-{
-    m_watchError.clear();
-    const std::optional<qint64> previous = m_storeVersion;
-    m_storeVersion = version;
-    m_storeSet = set;
-    const std::optional<qint64> basedOn = m_model->set().basedOn;
-    if (m_autoPullPending) {
-        m_autoPullPending = false;
-        if (version > 0 && !set.rules.empty()) {
-            if (!m_unsaved) {
-                adopt(set, version);
-                say(Tone::Info,
-                    tr("Loaded %n rule(s) from Redis, version %1.", nullptr, int(set.rules.size()))
-                        .arg(version));
-                return;
-            }
-            if (basedOn != version) {
-                say(Tone::Warning,
-                    tr("Redis has %n rule(s) at version %1; your unsaved changes are kept.",
-                       nullptr, int(set.rules.size()))
-                        .arg(version),
-                    tr("Pull to review the differences, or push to replace them."),
-                    {{tr("Pull and review"), QStringLiteral("bannerPullButton"),
-                      [this] { requestPull(PullPurpose::Review); }}});
-            }
-        }
-        updateState();
-        return;
-    }
-    updateState();
-    if (basedOn && *basedOn == version) {
-        return; // our own push, or nothing new
-    }
-    if (previous && *previous == version) {
-        return;
-    }
-    if (set.rules == m_model->set().rules) {
-        m_model->setBasedOn(version); // the same rules: nothing to review
-        updateState();
-        return;
-    }
-    const QString editing = basedOn ? tr("you are editing v%1").arg(*basedOn)
-                                    : tr("your rules here did not come from Redis");
-    say(Tone::Warning, tr("Redis has v%1, %2.").arg(version).arg(editing),
-        tr("Someone changed the rules in Redis. Pull to see what changed; a push now would be "
-           "refused as a conflict."),
-        {{tr("Pull"), QStringLiteral("bannerPullButton"), [this] { pull(); }}});
-}
-
-void RulesPage::requestPull(PullPurpose purpose)
-{
-    if (!m_redisUp) {
-        say(Tone::Warning, tr("Cannot pull now: %1.").arg(m_redisDown));
-        return;
-    }
-    m_pullRequest = ++m_nextRequest;
-    m_pullPurpose = purpose;
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, id = m_pullRequest] { w->pull(id); }, Qt::QueuedConnection);
-    updateActions();
-}
-
 void RulesPage::pull()
 {
-    // Unsaved changes are never dropped silently: the review says what a pull would replace.
-    requestPull(m_unsaved ? PullPurpose::Review : PullPurpose::Adopt);
+    m_session->pull();
 }
 
 void RulesPage::push()
 {
-    if (!m_redisUp) {
-        say(Tone::Warning, tr("Cannot push now: %1.").arg(m_redisDown),
-            tr("Your rules stay here; push when Redis is back."));
-        return;
-    }
-    if (const QList<Diagnostic> errors = rules::validate(m_model->set()); !errors.isEmpty()) {
-        QStringList lines;
-        for (const Diagnostic &d : errors) {
-            lines << d.toString();
-        }
-        showProblems(tr("The rules are not valid; nothing was pushed:"), lines, Tone::Bad);
-        return;
-    }
-    requestPull(PullPurpose::PushPreview);
+    m_session->push();
 }
 
-void RulesPage::sendPush(bool force)
+void RulesPage::showPushPreview(const RulesSession::DiffPrompt &p)
 {
-    m_pushRequest = ++m_nextRequest;
-    m_pushForced = force;
-    QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker, id = m_pushRequest, set = m_model->set(), force] {
-            w->push(id, set, force);
-        },
-        Qt::QueuedConnection);
-    say(Tone::Info, force ? tr("Pushing (force)…") : tr("Pushing…"));
-    updateActions();
-}
-
-void RulesPage::onAnswered(const StoreReply &reply)
-{
-    if (reply.op == StoreReply::Op::Pull) {
-        if (reply.request != m_pullRequest) {
-            return;
-        }
-        const PullPurpose purpose = m_pullPurpose;
-        m_pullRequest = 0;
-        m_pullPurpose = PullPurpose::None;
-        updateActions();
-        if (!reply.ok) {
-            say(Tone::Bad, tr("Cannot read the rules from Redis."), reply.error);
-            return;
-        }
-        m_storeVersion = reply.version;
-        m_storeSet = reply.set;
-        switch (purpose) {
-        case PullPurpose::Adopt:
-            adopt(reply.set, reply.version);
-            say(Tone::Good, reply.version == 0 ? tr("Redis has no rules yet; the table is empty.")
-                                               : tr("Pulled %n rule(s) from Redis, version %1.",
-                                                    nullptr, int(reply.set.rules.size()))
-                                                     .arg(reply.version));
-            break;
-        case PullPurpose::PushPreview:
-            showPushPreview(reply);
-            break;
-        case PullPurpose::Review:
-            showReview(reply);
-            break;
-        case PullPurpose::None:
-            break;
-        }
-        updateState();
-        return;
-    }
-
-    if (reply.request != m_pushRequest) {
-        return;
-    }
-    m_pushRequest = 0;
-    updateActions();
-    if (reply.ok) {
-        m_storeVersion = reply.version;
-        m_storeSet = m_model->set();
-        m_storeSet.basedOn = reply.version;
-        m_model->setBasedOn(reply.version);
-        m_origin = tr("Redis v%1").arg(reply.version);
-        m_model->setAllWhere(m_origin);
-        setUnsaved(false);
-        changed();
-        QStringList what;
-        if (!reply.added.isEmpty()) {
-            what << tr("added %1").arg(reply.added.join(QStringLiteral(", ")));
-        }
-        if (!reply.changed.isEmpty()) {
-            what << tr("changed %1").arg(reply.changed.join(QStringLiteral(", ")));
-        }
-        if (!reply.removed.isEmpty()) {
-            what << tr("removed %1").arg(reply.removed.join(QStringLiteral(", ")));
-        }
-        say(Tone::Good,
-            what.isEmpty() ? tr("Redis already has these rules (version %1).").arg(reply.version)
-                           : tr("Pushed version %1 to Redis%2.")
-                                 .arg(reply.version)
-                                 .arg(reply.forced ? tr(" (forced)") : QString()),
-            what.join(QStringLiteral("; ")));
-        return;
-    }
-    if (reply.conflict) {
-        const std::optional<qint64> basedOn = m_model->set().basedOn;
-        // The core words it for the command line; here the choices are the buttons beside it.
-        QString detail = reply.error;
-        detail.replace(QStringLiteral("Pull, merge and push again, or push with --force to "
-                                      "overwrite. "),
-                       QString());
-        say(Tone::Bad,
-            basedOn ? tr("Conflict: Redis moved on since version %1, nothing was overwritten.")
-                          .arg(*basedOn)
-                    : tr("Conflict: Redis has rules these did not come from, nothing was "
-                         "overwritten."),
-            detail,
-            {{tr("Pull and review"), QStringLiteral("pullReviewButton"),
-              [this] { requestPull(PullPurpose::Review); }},
-             {tr("Push anyway (force)"), QStringLiteral("forcePushButton"),
-              [this] { sendPush(true); }}});
-        return;
-    }
-    say(Tone::Bad, tr("The push failed; Redis is unchanged."), reply.error);
-}
-
-void RulesPage::adopt(const RuleSet &set, qint64 version)
-{
-    RuleSet copy = set;
-    copy.basedOn = version;
-    m_editor->clear();
-    m_origin = version > 0 ? tr("Redis v%1").arg(version) : QString();
-    m_model->reset(std::move(copy), m_origin);
-    setUnsaved(false);
-    changed();
-    selectRow(0);
-}
-
-void RulesPage::showPushPreview(const StoreReply &reply)
-{
-    const RuleDiff diff = diffRules(reply.set, m_model->set());
-    const std::optional<qint64> basedOn = m_model->set().basedOn;
-    const QString headline =
-        reply.version == 0
-            ? tr("Redis has no rules yet. Pushing stores your %n rule(s) as version 1:", nullptr,
-                 int(m_model->set().rules.size()))
-            : tr("Redis is at version %1. Pushing your %n rule(s) makes version %2:", nullptr,
-                 int(m_model->set().rules.size()))
-                  .arg(reply.version)
-                  .arg(reply.version + 1);
-    QString note;
-    if (diff.isEmpty()) {
-        note = tr("Redis already has exactly these rules: there is nothing to push.");
-    } else if (reply.version > 0 && basedOn != reply.version) {
-        note = basedOn ? tr("Your rules are based on version %1: Redis changed since, so the "
-                            "push will be refused as a conflict unless you force it.")
-                             .arg(*basedOn)
-                       : tr("Your rules did not come from Redis: the push will be refused as a "
-                            "conflict unless you force it.");
-    } else {
-        note = tr("The push is one atomic step: every app reading the store sees all of it or "
-                  "none.");
-    }
-    const int unchanged =
-        int(m_model->set().rules.size()) - int(diff.added.size()) - int(diff.changed.size());
-    auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Push, diff, headline, note,
-                                      reply.version, unchanged, this);
+    auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Push, p.diff, p.headline, p.note,
+                                      p.version, p.unchanged, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::finished, this, [this](int result) {
         if (result == RuleDiffDialog::Push) {
-            sendPush(false);
+            m_session->confirmPush();
         }
     });
     dialog->open();
 }
 
-void RulesPage::showReview(const StoreReply &reply)
+void RulesPage::showReview(const RulesSession::DiffPrompt &p)
 {
-    const RuleDiff diff = diffRules(reply.set, m_model->set());
-    if (diff.isEmpty()) {
-        adopt(reply.set, reply.version);
-        say(Tone::Good, tr("Your rules are the same as Redis version %1.").arg(reply.version));
-        return;
-    }
-    const QString headline =
-        tr("Redis is at version %1. Your rules differ from it as follows (what a push would "
-           "change):")
-            .arg(reply.version);
-    const QString note =
-        tr("Keep mine: your rules stay and count as based on version %1, so the next push "
-           "replaces exactly what is listed. Use Redis: your changes are dropped.")
-            .arg(reply.version);
-    const int unchanged =
-        int(m_model->set().rules.size()) - int(diff.added.size()) - int(diff.changed.size());
-    auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Review, diff, headline, note,
-                                      reply.version, unchanged, this);
+    auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Review, p.diff, p.headline, p.note,
+                                      p.version, p.unchanged, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    const qint64 version = reply.version;
-    const RuleSet store = reply.set;
-    connect(dialog, &QDialog::finished, this, [this, version, store](int result) {
+    connect(dialog, &QDialog::finished, this, [this, p](int result) {
         if (result == RuleDiffDialog::UseRedis) {
-            adopt(store, version);
-            say(Tone::Good, tr("Now editing Redis version %1.").arg(version));
+            m_session->useRedis(p);
         } else if (result == RuleDiffDialog::KeepMine) {
-            m_model->setBasedOn(version);
-            setUnsaved(true);
-            changed();
-            say(Tone::Info, tr("Your rules now count as based on version %1.").arg(version),
-                tr("Push to replace what the review listed."));
+            m_session->keepMine(p.version);
         }
     });
     dialog->open();
@@ -888,13 +488,7 @@ void RulesPage::showReview(const StoreReply &reply)
 // ---------------------------------------------------------------------------------------------
 // State
 
-void RulesPage::setUnsaved(bool unsaved)
-{
-    m_unsaved = unsaved;
-    m_unsavedMark->setVisible(unsaved);
-}
-
-void RulesPage::changed()
+void RulesPage::onRulesChanged()
 {
     // Columns fit their contents, within reason: a long route or scope is elided, not allowed
     // to push the others out of view.
@@ -912,6 +506,7 @@ void RulesPage::changed()
 
 void RulesPage::updateState()
 {
+    m_unsavedMark->setVisible(m_session->hasUnsavedChanges());
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();
     m_countLabel->setText(shown == total ? tr("%n rule(s)", nullptr, total)
@@ -919,26 +514,33 @@ void RulesPage::updateState()
 
     QStringList parts;
     const std::optional<qint64> basedOn = m_model->set().basedOn;
-    if (!m_origin.isEmpty()) {
-        parts << tr("From %1").arg(m_origin.toHtmlEscaped());
+    const QString origin = m_session->origin();
+    const std::optional<qint64> store = m_session->storeVersion();
+    if (!origin.isEmpty()) {
+        parts << tr("From %1").arg(origin.toHtmlEscaped());
     } else if (total == 0) {
         parts << tr("No rules yet: import a file, pull from Redis or add one");
     }
-    if (basedOn && !m_origin.startsWith(tr("Redis v%1").arg(*basedOn))) {
+    if (basedOn && !origin.startsWith(RulesSession::tr("Redis v%1").arg(*basedOn))) {
         parts << tr("based on Redis v%1").arg(*basedOn);
     }
-    if (!m_redisDown.isEmpty()) {
-        parts << QStringLiteral("<span style=\"color:#b06a00;\">%1</span>")
-                     .arg(tr("push and pull are off: %1").arg(m_redisDown).toHtmlEscaped());
-    } else if (!m_watchError.isEmpty()) {
-        parts << QStringLiteral("<span style=\"color:#b06a00;\">%1</span>")
-                     .arg(tr("not watching Redis: %1").arg(m_watchError).toHtmlEscaped());
-    } else if (m_storeVersion) {
-        const bool behind = basedOn ? *basedOn < *m_storeVersion : *m_storeVersion > 0;
-        const QString text = *m_storeVersion == 0 ? tr("Redis has no rules yet")
-                                                  : tr("Redis is at v%1").arg(*m_storeVersion);
-        parts << (behind ? QStringLiteral("<span style=\"color:#b06a00;\"><b>%1</b></span>")
-                               .arg(text.toHtmlEscaped())
+    const QString warn = tone::hex(tone::text(Tone::Warning));
+    if (!m_session->redisDown().isEmpty()) {
+        parts << QStringLiteral("<span style=\"color:%1;\">%2</span>")
+                     .arg(warn, tr("push and pull are off: %1")
+                                    .arg(m_session->redisDown())
+                                    .toHtmlEscaped());
+    } else if (!m_session->watchError().isEmpty()) {
+        parts << QStringLiteral("<span style=\"color:%1;\">%2</span>")
+                     .arg(
+                         warn,
+                         tr("not watching Redis: %1").arg(m_session->watchError()).toHtmlEscaped());
+    } else if (store) {
+        const bool behind = basedOn ? *basedOn < *store : *store > 0;
+        const QString text =
+            *store == 0 ? tr("Redis has no rules yet") : tr("Redis is at v%1").arg(*store);
+        parts << (behind ? QStringLiteral("<span style=\"color:%1;\"><b>%2</b></span>")
+                               .arg(warn, text.toHtmlEscaped())
                          : text.toHtmlEscaped());
     }
     m_stateLabel->setText(parts.join(QStringLiteral(" · ")));
@@ -947,11 +549,11 @@ void RulesPage::updateState()
 
 void RulesPage::updateActions()
 {
-    const bool busy = m_pullRequest != 0 || m_pushRequest != 0;
-    const bool up = m_redisUp && m_redisDown.isEmpty();
-    m_push->setEnabled(up && !busy);
-    m_pull->setEnabled(up && !busy);
-    const QString off = tr("Off: %1. Editing, import and export keep working.").arg(m_redisDown);
+    const bool up = m_session->canTalkToRedis() || m_session->isBusy();
+    m_push->setEnabled(m_session->canTalkToRedis());
+    m_pull->setEnabled(m_session->canTalkToRedis());
+    const QString off =
+        tr("Off: %1. Editing, import and export keep working.").arg(m_session->redisDown());
     m_push->setToolTip(up ? tr("Store these rules in Redis, after a preview of what changes")
                           : off);
     m_pull->setToolTip(up ? tr("Load the rules kept in Redis (unsaved changes are reviewed "
@@ -963,73 +565,44 @@ void RulesPage::updateActions()
     m_delete->setEnabled(row >= 0);
 }
 
-void RulesPage::say(Tone tone, const QString &headline, const QString &detail,
-                    const QList<Action> &actions)
+void RulesPage::showMessage(const RulesSession::Message &m)
 {
-    QString border;
-    QString background;
-    QString mark;
-    switch (tone) {
-    case Tone::Good:
-        border = QStringLiteral("#2e9d4f");
-        background = QStringLiteral("#eef8f1");
-        mark = QStringLiteral(u"\u2713 ");
-        break;
-    case Tone::Warning:
-        border = QStringLiteral("#e09a10");
-        background = QStringLiteral("#fdf6e7");
-        mark = QStringLiteral(u"\u26a0 ");
-        break;
-    case Tone::Bad:
-        border = QStringLiteral("#c0392b");
-        background = QStringLiteral("#fbeeec");
-        mark = QStringLiteral(u"\u2717 ");
-        break;
-    case Tone::Info:
-        border = QStringLiteral("#8a929c");
-        background = QStringLiteral("#f3f5f7");
-        break;
+    QList<MessageBanner::Action> actions;
+    for (const RulesSession::Offer offer : m.offers) {
+        switch (offer) {
+        case RulesSession::Offer::Pull:
+            actions.append(
+                {tr("Pull"), QStringLiteral("bannerPullButton"), [this] { m_session->pull(); }});
+            break;
+        case RulesSession::Offer::PullAndReview:
+            // Beside Force push it answers a conflict; alone, a store that moved on.
+            actions.append({tr("Pull and review"),
+                            m.offers.contains(RulesSession::Offer::ForcePush)
+                                ? QStringLiteral("pullReviewButton")
+                                : QStringLiteral("bannerPullButton"),
+                            [this] { m_session->pullForReview(); }});
+            break;
+        case RulesSession::Offer::ForcePush:
+            actions.append({tr("Push anyway (force)"), QStringLiteral("forcePushButton"),
+                            [this] { m_session->forcePush(); }});
+            break;
+        }
     }
-    m_banner->setStyleSheet(
-        QStringLiteral("QFrame#rulesBanner { border: none; border-left: 4px solid %1; "
-                       "background: %2; } QLabel { color: #1d2329; }")
-            .arg(border, background));
-    QString html = QStringLiteral("<b>%1</b>").arg((mark + headline).toHtmlEscaped());
-    if (!detail.isEmpty()) {
-        html += QStringLiteral("<br><span style=\"color:#4a525b;\">%1</span>")
-                    .arg(detail.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
-    }
-    m_bannerText->setText(html);
-    while (QLayoutItem *item = m_bannerActions->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    for (const Action &a : actions) {
-        auto *b = new QPushButton(a.text, m_banner);
-        b->setObjectName(a.objectName);
-        connect(b, &QPushButton::clicked, this, [this, run = a.run] {
-            m_banner->hide();
-            run();
-        });
-        m_bannerActions->addWidget(b, 0, Qt::AlignTop);
-    }
-    m_banner->show();
+    m_banner->showMessage(m.tone, m.headline, m.detail, actions);
 }
 
-void RulesPage::showProblems(const QString &title, const QStringList &lines, Tone tone)
+void RulesPage::showProblems(const RulesSession::Problems &p)
 {
-    m_problemsTitle->setText(title);
-    m_problemsTitle->setStyleSheet(tone == Tone::Bad ? QStringLiteral("color: #b03a2e;")
-                                                     : QStringLiteral("color: #8a5a00;"));
+    if (p.lines.isEmpty() && p.title.isEmpty()) {
+        m_problems->hide();
+        m_problemList->clear();
+        return;
+    }
+    m_problemsTitle->setText(p.title);
+    m_problemsTitle->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(tone::text(p.tone))));
     m_problemList->clear();
-    m_problemList->addItems(lines);
+    m_problemList->addItems(p.lines);
     m_problems->show();
-}
-
-void RulesPage::hideProblems()
-{
-    m_problems->hide();
-    m_problemList->clear();
 }
 
 } // namespace sluice::ui

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "rulessession.h"
+
+#include "common/messagebanner.h"
 #include "rules/rule.h"
 
 #include <QStringList>
@@ -9,60 +12,49 @@
 #include <optional>
 
 class QFrame;
-class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
-class QThread;
 
 namespace sluice::ui {
 
 class ConnectionController;
 class RuleEditor;
 class RulesModel;
-class RulesWorker;
-struct ConnectionState;
-struct StoreReply;
 
-// The Rules page (CONSOLE.md "Rules"): the working set of rules in a filtered table, the
-// editor beside it, import and export of rule files, and push / pull of the Redis rule store.
+// The Rules page (CONSOLE.md "Rules"): a view over a RulesSession. The working set in a
+// filtered table, the editor beside it, the session's messages in the banner, its import
+// errors and export warnings in the problems panel, and the diff dialogs of push and review.
 //
-// The working set is the page's own: import, pull and the editor change it; Redis changes
-// only on Push (after a diff preview, as one compare-and-set on the store version), files only
-// on Export. rulesChanged() follows every change of the working set (it is always valid).
-//
-// Threading: Redis I/O happens in a RulesWorker on the page's own QThread with its own
-// connection to the session's endpoint (ConnectionController::endpoint()); a RuleWatcher there
-// reports every new store version, so a change by someone else shows at once. Nothing here
-// waits on the network; dialogs are opened with open(), never exec(). Without Redis the page
-// keeps working (edit, import, export); push and pull say why they are off.
+// Edits typed in the editor are never dropped silently: selecting another rule (or Add) while
+// the editor holds changes asks whether to apply or discard them, or to keep editing. Dialogs
+// are opened with open(), never exec(); tests answer through setEditChoiceHook().
 class RulesPage : public QWidget
 {
     Q_OBJECT
 public:
+    // What to do with edits the editor holds when the user leaves them.
+    enum class EditChoice { Apply, Discard, KeepEditing };
+    using EditChoiceHook = std::function<EditChoice(const QString &question)>;
+
     explicit RulesPage(ConnectionController *connection, QWidget *parent = nullptr);
     ~RulesPage() override;
 
-    // Reads a JSON or YAML rule file (by extension) and makes it the working set. An invalid
-    // file changes nothing: every error is listed (file:line:col path message) in the problems
-    // panel and `error` gets a one-line summary.
+    RulesSession *session() const { return m_session; }
+    // The session's, for the window and the tests.
     bool importFile(const QString &path, QString *error);
-    // Writes the working set as json, yaml, nginx, envoy or kong. `warnings` gets one line per
-    // rule the format cannot express ("id: why"); the page lists them too.
     bool exportFile(const QString &path, const QString &format, QStringList *warnings);
-
-    const RuleSet &rules() const;
-    bool hasUnsavedChanges() const { return m_unsaved; }
-    // The last store version seen (pull, push or the watcher); nullopt: unknown.
-    std::optional<qint64> storeVersion() const { return m_storeVersion; }
+    const RuleSet &rules() const { return m_session->rules(); }
+    bool hasUnsavedChanges() const { return m_session->hasUnsavedChanges(); }
+    std::optional<qint64> storeVersion() const { return m_session->storeVersion(); }
+    void setStoreNamespace(const QByteArray &ns) { m_session->setStoreNamespace(ns); }
     void focusFilter();
 
-    // The RuleStore namespace (default "{sluice}:"); tests give their own. Takes effect at
-    // once (the worker reconnects).
-    void setStoreNamespace(const QByteArray &ns);
+    // Answers "apply your edits?" at once instead of a message box (tests, embeddings).
+    void setEditChoiceHook(EditChoiceHook hook) { m_editChoice = std::move(hook); }
 
 public Q_SLOTS:
     void importRules(); // File > Import…: a file dialog, then importFile()
@@ -74,15 +66,6 @@ Q_SIGNALS:
     void rulesChanged(const sluice::RuleSet &rules);
 
 private:
-    enum class Tone { Info, Good, Warning, Bad };
-    enum class PullPurpose { None, Adopt, PushPreview, Review };
-    struct Action
-    {
-        QString text;
-        QString objectName;
-        std::function<void()> run;
-    };
-
     void addRule();
     void duplicateRule();
     void deleteRule();
@@ -90,30 +73,24 @@ private:
     void onApplied(const Rule &rule, int row);
     void selectRow(int row);
     int selectedRow() const;
-    QString uniqueId(const QString &base) const;
+    // Leaving the editor's unapplied edits for `row` (-2: Add): asks, then goes on.
+    bool leaveEdits(int row);
+    void resolveEdits(EditChoice choice, int row);
+    void go(int row);
 
-    void syncEndpoint();
-    void onConnectionState(const ConnectionState &state);
-    void onStoreChanged(const RuleSet &set, qint64 version);
-    void onAnswered(const StoreReply &reply);
-    void requestPull(PullPurpose purpose);
-    void sendPush(bool force);
-    void adopt(const RuleSet &set, qint64 version);
-    void showPushPreview(const StoreReply &reply);
-    void showReview(const StoreReply &reply);
-
-    void setUnsaved(bool unsaved);
-    void changed(); // the working set changed: state, editor context, rulesChanged()
+    void showMessage(const RulesSession::Message &message);
+    void showProblems(const RulesSession::Problems &problems);
+    void showPushPreview(const RulesSession::DiffPrompt &prompt);
+    void showReview(const RulesSession::DiffPrompt &prompt);
+    void onRulesChanged();
     void updateState();
     void updateActions();
-    void say(Tone tone, const QString &headline, const QString &detail = {},
-             const QList<Action> &actions = {});
-    void showProblems(const QString &title, const QStringList &lines, Tone tone);
-    void hideProblems();
 
-    ConnectionController *m_connection;
-    RulesModel *m_model;
+    RulesSession *m_session;
+    RulesModel *m_model; // the session's
     QSortFilterProxyModel *m_proxy;
+    EditChoiceHook m_editChoice;
+    bool m_asking = false; // a question about the editor's edits is open
 
     QLabel *m_stateLabel;
     QLabel *m_unsavedMark;
@@ -121,9 +98,7 @@ private:
     QPushButton *m_export;
     QPushButton *m_pull;
     QPushButton *m_push;
-    QFrame *m_banner;
-    QLabel *m_bannerText;
-    QHBoxLayout *m_bannerActions;
+    MessageBanner *m_banner;
     QLineEdit *m_filter;
     QTableView *m_table;
     QLabel *m_countLabel;
@@ -134,26 +109,6 @@ private:
     QFrame *m_problems;
     QLabel *m_problemsTitle;
     QListWidget *m_problemList;
-
-    QThread *m_thread;
-    RulesWorker *m_worker; // lives in m_thread
-    QByteArray m_ns = "{sluice}:";
-    QString m_endpointKey; // the endpoint the worker has (URL + password), to see changes
-    bool m_redisUp = false;
-    QString m_redisDown;  // why push and pull are off (empty: they are not)
-    QString m_watchError; // the watcher's last failure, until it sees a version again
-
-    bool m_unsaved = false;
-    QString m_origin; // "file rules.yaml", "Redis v7", "" (nothing loaded yet)
-    std::optional<qint64> m_storeVersion;
-    RuleSet m_storeSet;             // the store's rules at m_storeVersion
-    bool m_autoPullPending = false; // the session's first store version is adopted if clean
-
-    quint64 m_nextRequest = 0;
-    quint64 m_pullRequest = 0;
-    PullPurpose m_pullPurpose = PullPurpose::None;
-    quint64 m_pushRequest = 0;
-    bool m_pushForced = false;
 };
 
 } // namespace sluice::ui

@@ -1,5 +1,7 @@
 #include "simulationcharts.h"
 
+#include "common/tone.h"
+
 #include "common/duration.h"
 
 #include <QAreaSeries>
@@ -45,8 +47,8 @@ const QColor offeredFill(0xd5, 0xd9, 0xde);
 const QColor offeredLine(0x9a, 0xa1, 0xa9);
 const QColor cumulativeColor(0x30, 0x35, 0x3b);
 const QColor textColor(0x25, 0x2a, 0x30);
-const QColor mutedColor(0x5f, 0x67, 0x70);
-const QColor alarmColor(0xc0, 0x39, 0x2b);
+const QColor mutedColor = tone::muted();
+const QColor alarmColor = tone::color(Tone::Bad);
 
 QFont smallFont(qreal points)
 {

@@ -1,5 +1,8 @@
 #include "simulationpage.h"
 
+#include "common/pageheader.h"
+#include "common/tone.h"
+
 #include "simulationcharts.h"
 #include "simulationchartview.h"
 #include "simulationmetricsmodel.h"
@@ -43,28 +46,8 @@ namespace sluice::ui {
 
 namespace {
 
-const QColor alarm(0xc0, 0x39, 0x2b);
-const QColor muted(0x5f, 0x67, 0x70);
-
-QLabel *heading(const QString &text, qreal scale, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(true);
-    l->setFont(f);
-    return l;
-}
-
-QLabel *note(QWidget *parent, const QColor &color = muted)
-{
-    auto *l = new QLabel(parent);
-    l->setWordWrap(true);
-    QPalette pal = l->palette();
-    pal.setColor(QPalette::WindowText, color);
-    l->setPalette(pal);
-    return l;
-}
+const QColor alarm = tone::color(Tone::Bad);
+const QColor muted = tone::muted();
 
 QString grouped(qint64 n)
 {
@@ -159,9 +142,11 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     root->setContentsMargins(24, 20, 24, 20);
     root->setSpacing(6);
 
-    auto *titleRow = new QHBoxLayout;
-    titleRow->addWidget(heading(tr("Simulation"), 1.6, this));
-    titleRow->addStretch(1);
+    auto *header =
+        new PageHeader(tr("Simulation"),
+                       tr("Every rule decides the same traffic on its own, on a virtual clock: see "
+                          "where each one lets bursts through and where it smooths them."),
+                       this);
     m_run = new QPushButton(tr("Run"), this);
     m_run->setObjectName(u"runButton"_s);
     m_run->setToolTip(tr("Run the scenario through every rule (Ctrl+R)"));
@@ -173,14 +158,10 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     m_export->setObjectName(u"exportButton"_s);
     m_export->setToolTip(tr("Save the charts as PNG or SVG, or the time series as CSV (Ctrl+E)"));
     m_export->setEnabled(false);
-    titleRow->addWidget(m_run);
-    titleRow->addWidget(m_cancel);
-    titleRow->addWidget(m_export);
-    root->addLayout(titleRow);
-    auto *blurb = note(this);
-    blurb->setText(tr("Every rule decides the same traffic on its own, on a virtual clock: see "
-                      "where each one lets bursts through and where it smooths them."));
-    root->addWidget(blurb);
+    header->addAction(m_run);
+    header->addAction(m_cancel);
+    header->addAction(m_export);
+    root->addWidget(header);
     root->addSpacing(8);
 
     auto *body = new QHBoxLayout;
@@ -200,7 +181,7 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     right->setSpacing(6);
     body->addLayout(right, 1);
     auto *statusRow = new QHBoxLayout;
-    m_status = note(this);
+    m_status = PageHeader::note(this);
     m_status->setObjectName(u"statusLabel"_s);
     m_status->setText(tr("Choose a preset or edit the scenario, then Run."));
     m_progress = new QProgressBar(this);
@@ -271,7 +252,7 @@ SimulationPage::Field SimulationPage::addField(QGridLayout *form, const QString 
     f.edit->setObjectName(objectPrefix + key);
     f.edit->setPlaceholderText(hint);
     box->addWidget(f.edit);
-    f.error = note(f.row, alarm);
+    f.error = PageHeader::note(f.row, alarm);
     f.error->setObjectName(objectPrefix + key + u"Error"_s);
     f.error->hide();
     box->addWidget(f.error);
@@ -306,7 +287,7 @@ QWidget *SimulationPage::buildEditor()
     };
 
     // Presets first.
-    box->addWidget(heading(tr("Preset"), 1.0, w));
+    box->addWidget(PageHeader::heading(tr("Preset"), 1.0, w));
     auto *presetRow = new QHBoxLayout;
     m_preset = new QComboBox(w);
     m_preset->setObjectName(u"presetCombo"_s);
@@ -326,7 +307,7 @@ QWidget *SimulationPage::buildEditor()
     presetRow->addWidget(save);
     presetRow->addStretch(1);
     box->addLayout(presetRow);
-    m_presetNote = note(w);
+    m_presetNote = PageHeader::note(w);
     m_presetNote->setObjectName(u"scenarioDescription"_s);
     box->addWidget(m_presetNote);
     connect(m_preset, &QComboBox::activated, this,
@@ -365,7 +346,7 @@ QWidget *SimulationPage::buildEditor()
 
     // The scenario's own fields.
     box->addSpacing(6);
-    box->addWidget(heading(tr("Scenario"), 1.0, w));
+    box->addWidget(PageHeader::heading(tr("Scenario"), 1.0, w));
     auto *topForm = newForm();
     const QString topPrefix = u"scenario."_s;
     m_topFields.insert(u"name"_s,
@@ -384,7 +365,7 @@ QWidget *SimulationPage::buildEditor()
 
     // Traffic patterns: a list and the selected one's fields.
     box->addSpacing(6);
-    box->addWidget(heading(tr("Traffic patterns"), 1.0, w));
+    box->addWidget(PageHeader::heading(tr("Traffic patterns"), 1.0, w));
     m_patternList = new QListWidget(w);
     m_patternList->setObjectName(u"patternList"_s);
     m_patternList->setFixedHeight(86);
@@ -398,7 +379,7 @@ QWidget *SimulationPage::buildEditor()
     patternButtons->addWidget(removePattern);
     patternButtons->addStretch(1);
     box->addLayout(patternButtons);
-    m_trafficError = note(w, alarm);
+    m_trafficError = PageHeader::note(w, alarm);
     m_trafficError->setObjectName(u"trafficError"_s);
     m_trafficError->hide();
     box->addWidget(m_trafficError);
@@ -434,7 +415,7 @@ QWidget *SimulationPage::buildEditor()
 
     // Rules: a list and the selected one's fields.
     box->addSpacing(6);
-    box->addWidget(heading(tr("Rules"), 1.0, w));
+    box->addWidget(PageHeader::heading(tr("Rules"), 1.0, w));
     m_ruleList = new QListWidget(w);
     m_ruleList->setObjectName(u"ruleList"_s);
     m_ruleList->setFixedHeight(120);
@@ -453,7 +434,7 @@ QWidget *SimulationPage::buildEditor()
     m_useRules->setEnabled(false);
     m_useRules->setToolTip(tr("No rules on the Rules page yet"));
     box->addWidget(m_useRules);
-    m_rulesError = note(w, alarm);
+    m_rulesError = PageHeader::note(w, alarm);
     m_rulesError->setObjectName(u"rulesError"_s);
     m_rulesError->hide();
     box->addWidget(m_rulesError);
@@ -484,7 +465,7 @@ QWidget *SimulationPage::buildEditor()
 
     // The engine.
     box->addSpacing(6);
-    box->addWidget(heading(tr("Engine"), 1.0, w));
+    box->addWidget(PageHeader::heading(tr("Engine"), 1.0, w));
     m_engine = new QComboBox(w);
     m_engine->setObjectName(u"engineCombo"_s);
     m_engine->addItem(tr("In-process twins (fast, no Redis)"), u"local"_s);
@@ -492,7 +473,7 @@ QWidget *SimulationPage::buildEditor()
     m_engine->setToolTip(tr("Both give identical decisions. On Redis the run writes under a "
                             "prefix of its own and removes its keys afterwards."));
     box->addWidget(m_engine);
-    m_engineError = note(w, alarm);
+    m_engineError = PageHeader::note(w, alarm);
     m_engineError->setObjectName(u"engineError"_s);
     m_engineError->hide();
     box->addWidget(m_engineError);

@@ -1,0 +1,75 @@
+#include "pageheader.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace sluice::ui {
+
+PageHeader::PageHeader(const QString &title, const QString &blurb, QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("pageHeader"));
+    auto *box = new QVBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(6);
+    m_row = new QHBoxLayout;
+    m_row->setSpacing(8);
+    auto *titleLabel = heading(title, 1.6, this);
+    titleLabel->setObjectName(QStringLiteral("pageTitle"));
+    m_row->addWidget(titleLabel);
+    m_row->addStretch(1);
+    box->addLayout(m_row);
+    m_blurb = note(this);
+    m_blurb->setObjectName(QStringLiteral("pageBlurb"));
+    box->addWidget(m_blurb);
+    setBlurb(blurb);
+}
+
+void PageHeader::addBadge(QWidget *badge)
+{
+    // After the title and the badges so far, before the stretch.
+    m_row->insertWidget(1 + m_badges++, badge);
+}
+
+void PageHeader::addAction(QWidget *action)
+{
+    m_row->addWidget(action);
+}
+
+void PageHeader::setBlurb(const QString &text)
+{
+    m_blurb->setText(text);
+    m_blurb->setVisible(!text.isEmpty());
+}
+
+QLabel *PageHeader::heading(const QString &text, qreal scale, QWidget *parent)
+{
+    auto *l = new QLabel(text, parent);
+    QFont f = l->font();
+    f.setPointSizeF(f.pointSizeF() * scale);
+    f.setBold(true);
+    l->setFont(f);
+    return l;
+}
+
+QLabel *PageHeader::note(QWidget *parent, const QColor &color)
+{
+    auto *l = new QLabel(parent);
+    l->setWordWrap(true);
+    QPalette pal = l->palette();
+    pal.setColor(QPalette::WindowText, color);
+    l->setPalette(pal);
+    return l;
+}
+
+QLabel *PageHeader::badge(const QString &text, Tone t, QWidget *parent)
+{
+    auto *l = new QLabel(text, parent);
+    l->setStyleSheet(QStringLiteral("color: %1; background: %2; border-radius: 3px; "
+                                    "padding: 2px 8px;")
+                         .arg(tone::hex(tone::text(t)), tone::hex(tone::background(t))));
+    return l;
+}
+
+} // namespace sluice::ui

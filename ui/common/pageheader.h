@@ -1,0 +1,41 @@
+#pragma once
+
+#include "tone.h"
+
+#include <QWidget>
+
+class QHBoxLayout;
+class QLabel;
+
+namespace sluice::ui {
+
+// The top of every page (CONSOLE.md "Frame"): the title, badges beside it ("unsaved
+// changes"), the page's actions on the right, and a one-line blurb below that says what the
+// page is for. The static helpers make the page's other headings and notes look the same.
+class PageHeader : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PageHeader(const QString &title, const QString &blurb = {}, QWidget *parent = nullptr);
+
+    // Beside the title, left of the stretch.
+    void addBadge(QWidget *badge);
+    // On the right, in the order added.
+    void addAction(QWidget *action);
+    QLabel *blurb() const { return m_blurb; }
+    void setBlurb(const QString &text);
+
+    // A bold heading: scale 1.6 for a page title, 1.2 for a pane, 1.0 for a section.
+    static QLabel *heading(const QString &text, qreal scale, QWidget *parent);
+    // A word-wrapped note in the muted tone (or `color`).
+    static QLabel *note(QWidget *parent, const QColor &color = tone::muted());
+    // A small rounded badge in a tone ("unsaved changes").
+    static QLabel *badge(const QString &text, Tone tone, QWidget *parent);
+
+private:
+    QHBoxLayout *m_row;
+    QLabel *m_blurb;
+    int m_badges = 0;
+};
+
+} // namespace sluice::ui

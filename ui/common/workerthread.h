@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QMetaObject>
+#include <QObject>
+#include <QThread>
+
+#include <utility>
+
+namespace sluice::ui {
+
+// A worker object on its own named QThread, the way every page talks to Redis: the worker is
+// created here, moved to the thread, deleted there when the thread finishes (so its connection
+// closes in the thread that used it), and the destructor quits and waits for the thread (at
+// most one command timeout, if a command is under way). GUI thread only.
+//
+//     WorkerThread<RulesWorker> m_worker{QStringLiteral("sluice-rules")};
+//     connect(m_worker.get(), &RulesWorker::answered, this, &RulesSession::onAnswered);
+//     m_worker.post([id](RulesWorker *w) { w->pull(id); });
+template <typename Worker> class WorkerThread
+{
+public:
+    template <typename... Args>
+    explicit WorkerThread(const QString &name, Args &&...args)
+        : m_worker(new Worker(std::forward<Args>(args)...))
+    {
+        m_thread.setObjectName(name);
+        m_worker->moveToThread(&m_thread);
+        QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+        m_thread.start();
+    }
+    ~WorkerThread()
+    {
+        m_thread.quit();
+        m_thread.wait();
+    }
+    WorkerThread(const WorkerThread &) = delete;
+    WorkerThread &operator=(const WorkerThread &) = delete;
+
+    // The worker, for connect(); call it only through post().
+    Worker *get() const { return m_worker; }
+    QThread *thread() { return &m_thread; }
+
+    // Runs f(worker) in the worker's thread, later; never waits.
+    template <typename F> void post(F &&f)
+    {
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, f = std::forward<F>(f)]() mutable { f(w); },
+            Qt::QueuedConnection);
+    }
+
+private:
+    QThread m_thread;
+    Worker *m_worker; // lives in m_thread; deleted there on finished
+};
+
+} // namespace sluice::ui

@@ -1,0 +1,584 @@
+#include "rulessession.h"
+
+#include "rulesmodel.h"
+
+#include "connection/connectioncontroller.h"
+#include "connection/connectionstate.h"
+
+#include "rules/codec.h"
+#include "rules/exporter.h"
+
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace sluice::ui {
+
+namespace {
+
+QString endpointKey(const std::optional<Endpoint> &e)
+{
+    return e ? e->safeUrl() + QLatin1Char('\n') + e->password : QString();
+}
+
+QStringList lines(const QList<Diagnostic> &diagnostics)
+{
+    QStringList out;
+    for (const Diagnostic &d : diagnostics) {
+        out << d.toString();
+    }
+    return out;
+}
+
+} // namespace
+
+RulesSession::RulesSession(ConnectionController *connection, QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+    , m_model(new RulesModel(this))
+{
+    m_model->setObjectName(QStringLiteral("rulesModel"));
+    connect(m_worker.get(), &RulesWorker::answered, this, &RulesSession::onAnswered);
+    connect(m_worker.get(), &RulesWorker::storeChanged, this, &RulesSession::onStoreChanged);
+    connect(m_worker.get(), &RulesWorker::watchError, this, [this](const QString &message) {
+        m_watchError = message;
+        Q_EMIT stateChanged();
+    });
+    connect(m_connection, &ConnectionController::sessionChanged, this, &RulesSession::syncEndpoint);
+    connect(m_connection, &ConnectionController::stateChanged, this,
+            &RulesSession::onConnectionState);
+    onConnectionState(m_connection->state());
+}
+
+// The worker stops its watcher in its own thread; WorkerThread waits for at most a command
+// timeout if a pull or push is under way.
+RulesSession::~RulesSession() = default;
+
+const RuleSet &RulesSession::rules() const
+{
+    return m_model->set();
+}
+
+bool RulesSession::canTalkToRedis() const
+{
+    return m_redisUp && m_redisDown.isEmpty() && !isBusy();
+}
+
+void RulesSession::setStoreNamespace(const QByteArray &ns)
+{
+    m_ns = ns;
+    m_endpointKey = QStringLiteral("-"); // forces the worker to restart with the namespace
+    syncEndpoint();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The working set
+
+QString RulesSession::uniqueId(const QString &base) const
+{
+    if (m_model->rowOf(base) < 0) {
+        return base;
+    }
+    for (int i = 2;; ++i) {
+        const QString id = QStringLiteral("%1-%2").arg(base.left(60)).arg(i);
+        if (m_model->rowOf(id) < 0) {
+            return id;
+        }
+    }
+}
+
+Rule RulesSession::newRule() const
+{
+    Rule rule;
+    rule.id = uniqueId(QStringLiteral("new-rule"));
+    rule.scope.kind = Scope::Kind::Ip;
+    rule.algorithm = Algorithm::FixedWindow;
+    rule.limit = 10;
+    rule.windowUs = 1'000'000;
+    return rule;
+}
+
+int RulesSession::duplicate(int row)
+{
+    if (row < 0 || row >= m_model->rowCount()) {
+        return -1;
+    }
+    Rule copy = m_model->rule(row);
+    copy.id = uniqueId(copy.id.left(58) + QStringLiteral("-copy"));
+    m_model->insertRule(row + 1, copy, tr("unsaved"));
+    setUnsaved(true);
+    changed();
+    say(Tone::Info, tr("Duplicated %1 as %2.").arg(m_model->rule(row).id, copy.id),
+        tr("Change what differs in the editor, then Apply."));
+    return row + 1;
+}
+
+void RulesSession::remove(int row)
+{
+    if (row < 0 || row >= m_model->rowCount()) {
+        return;
+    }
+    const QString id = m_model->rule(row).id;
+    m_model->removeRule(row);
+    setUnsaved(true);
+    changed();
+    say(Tone::Info, tr("Deleted %1 here.").arg(id),
+        m_storeVersion ? tr("Redis keeps it until you push.") : QString());
+}
+
+int RulesSession::apply(const Rule &rule, int row)
+{
+    if (row >= 0 && row < m_model->rowCount()) {
+        m_model->replaceRule(row, rule, tr("unsaved"));
+    } else {
+        row = m_model->rowCount();
+        m_model->insertRule(row, rule, tr("unsaved"));
+    }
+    setUnsaved(true);
+    changed();
+    return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+bool RulesSession::importFile(const QString &path, QString *error)
+{
+    const rules::Loaded loaded = rules::loadFile(path);
+    const QString name = QFileInfo(path).fileName();
+    if (!loaded.ok()) {
+        const int n = int(loaded.errors.size());
+        if (error) {
+            *error = tr("%1: %n error(s); nothing was imported, the rules here are unchanged.",
+                        nullptr, n)
+                         .arg(name);
+        }
+        showProblems(
+            tr("Cannot import %1: %n error(s). Nothing was changed.", nullptr, n).arg(path),
+            lines(loaded.errors), Tone::Bad);
+        say(Tone::Bad, tr("%1 is not a valid rule file.").arg(name),
+            tr("Every error is listed below with its line and column. Fix the file and import "
+               "it again."));
+        return false;
+    }
+    m_origin = tr("file %1").arg(name);
+    m_model->reset(loaded.set, m_origin);
+    setUnsaved(false);
+    hideProblems();
+    changed();
+    Q_EMIT replaced();
+    say(Tone::Good,
+        tr("Imported %n rule(s) from %1.", nullptr, int(loaded.set.rules.size())).arg(name),
+        loaded.set.basedOn
+            ? tr("The file was pulled from Redis version %1.").arg(*loaded.set.basedOn)
+            : QString());
+    return true;
+}
+
+bool RulesSession::exportFile(const QString &path, const QString &format, QStringList *warnings)
+{
+    const auto f = rules::exportFormatFromName(format.toLower());
+    if (!f) {
+        say(Tone::Bad, tr("Unknown export format '%1'.").arg(format),
+            tr("Choose json, yaml, nginx, envoy or kong."));
+        return false;
+    }
+    const rules::Export out = rules::exportRules(m_model->set(), *f);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(out.text) != out.text.size() ||
+        !file.commit()) {
+        say(Tone::Bad, tr("Cannot write %1.").arg(path), file.errorString());
+        return false;
+    }
+    QStringList skipped;
+    for (const rules::Export::Skipped &s : out.skipped) {
+        skipped << QStringLiteral("%1: %2").arg(s.ruleId, s.reason);
+    }
+    if (warnings) {
+        *warnings = skipped;
+    }
+    const QString name = QFileInfo(path).fileName();
+    const int written = int(m_model->set().rules.size() - size_t(out.skipped.size()));
+    if (*f == rules::ExportFormat::Json || *f == rules::ExportFormat::Yaml) {
+        m_origin = tr("file %1").arg(name);
+        m_model->setAllWhere(m_origin);
+        setUnsaved(false);
+    }
+    if (skipped.isEmpty()) {
+        hideProblems();
+        say(Tone::Good, tr("Exported %n rule(s) to %1 (%2).", nullptr, written)
+                            .arg(path, rules::exportFormatName(*f)));
+    } else {
+        showProblems(
+            tr("%1 cannot express %n rule(s); they are not in %2:", nullptr, int(skipped.size()))
+                .arg(rules::exportFormatName(*f), name),
+            skipped, Tone::Warning);
+        say(Tone::Warning,
+            tr("Exported %1 of %2 rules to %3; %n left out.", nullptr, int(skipped.size()))
+                .arg(written)
+                .arg(m_model->set().rules.size())
+                .arg(path),
+            tr("The list below says why %1 cannot express them.").arg(rules::exportFormatName(*f)));
+    }
+    Q_EMIT stateChanged();
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redis
+
+void RulesSession::syncEndpoint()
+{
+    const std::optional<Endpoint> endpoint = m_connection->endpoint();
+    const QString key = endpointKey(endpoint);
+    if (key == m_endpointKey) {
+        return;
+    }
+    m_endpointKey = key;
+    m_storeVersion.reset();
+    m_storeSet = {};
+    m_watchError.clear();
+    m_autoPullPending = endpoint.has_value();
+    m_pullRequest = 0; // answers of the previous session no longer count
+    m_pushRequest = 0;
+    m_pullPurpose = PullPurpose::None;
+    m_worker.post([endpoint, ns = m_ns](RulesWorker *w) { w->setEndpoint(endpoint, ns); });
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::onConnectionState(const ConnectionState &state)
+{
+    m_redisUp = state.isUp();
+    switch (state.state) {
+    case ConnectionState::State::Connected:
+        m_redisDown.clear();
+        break;
+    case ConnectionState::State::Idle:
+        m_redisDown = tr("not connected to Redis (choose a server on the Connection page)");
+        break;
+    case ConnectionState::State::Connecting:
+        m_redisDown = tr("connecting to %1…").arg(state.endpoint);
+        break;
+    case ConnectionState::State::Lost:
+        m_redisDown = tr("Redis at %1 is not reachable (%2); the console keeps retrying")
+                          .arg(state.endpoint, state.error);
+        break;
+    case ConnectionState::State::Failed:
+        m_redisDown = tr("cannot connect to %1: %2").arg(state.endpoint, state.error);
+        break;
+    }
+    // The endpoint appears once connected (a sandbox starts, a password arrives).
+    syncEndpoint();
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::onStoreChanged(const RuleSet &set, qint64 version)
+{
+    m_watchError.clear();
+    const std::optional<qint64> previous = m_storeVersion;
+    m_storeVersion = version;
+    m_storeSet = set;
+    const std::optional<qint64> basedOn = m_model->set().basedOn;
+    if (m_autoPullPending) {
+        m_autoPullPending = false;
+        if (version > 0 && !set.rules.empty()) {
+            if (!m_unsaved) {
+                adopt(set, version);
+                say(Tone::Info,
+                    tr("Loaded %n rule(s) from Redis, version %1.", nullptr, int(set.rules.size()))
+                        .arg(version));
+                return;
+            }
+            if (basedOn != version) {
+                say(Tone::Warning,
+                    tr("Redis has %n rule(s) at version %1; your unsaved changes are kept.",
+                       nullptr, int(set.rules.size()))
+                        .arg(version),
+                    tr("Pull to review the differences, or push to replace them."),
+                    {Offer::PullAndReview});
+            }
+        }
+        Q_EMIT stateChanged();
+        return;
+    }
+    Q_EMIT stateChanged();
+    if (basedOn && *basedOn == version) {
+        return; // our own push, or nothing new
+    }
+    if (previous && *previous == version) {
+        return;
+    }
+    if (set.rules == m_model->set().rules) {
+        m_model->setBasedOn(version); // the same rules: nothing to review
+        Q_EMIT stateChanged();
+        return;
+    }
+    const QString editing = basedOn ? tr("you are editing v%1").arg(*basedOn)
+                                    : tr("your rules here did not come from Redis");
+    say(Tone::Warning, tr("Redis has v%1, %2.").arg(version).arg(editing),
+        tr("Someone changed the rules in Redis. Pull to see what changed; a push now would be "
+           "refused as a conflict."),
+        {Offer::Pull});
+}
+
+void RulesSession::requestPull(PullPurpose purpose)
+{
+    if (!m_redisUp) {
+        say(Tone::Warning, tr("Cannot pull now: %1.").arg(m_redisDown));
+        return;
+    }
+    m_pullRequest = ++m_nextRequest;
+    m_pullPurpose = purpose;
+    m_worker.post([id = m_pullRequest](RulesWorker *w) { w->pull(id); });
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::pull()
+{
+    // Unsaved changes are never dropped silently: the review says what a pull would replace.
+    requestPull(m_unsaved ? PullPurpose::Review : PullPurpose::Adopt);
+}
+
+void RulesSession::pullForReview()
+{
+    requestPull(PullPurpose::Review);
+}
+
+void RulesSession::push()
+{
+    if (!m_redisUp) {
+        say(Tone::Warning, tr("Cannot push now: %1.").arg(m_redisDown),
+            tr("Your rules stay here; push when Redis is back."));
+        return;
+    }
+    if (const QList<Diagnostic> errors = rules::validate(m_model->set()); !errors.isEmpty()) {
+        showProblems(tr("The rules are not valid; nothing was pushed:"), lines(errors), Tone::Bad);
+        return;
+    }
+    requestPull(PullPurpose::PushPreview);
+}
+
+void RulesSession::confirmPush()
+{
+    sendPush(false);
+}
+
+void RulesSession::forcePush()
+{
+    sendPush(true);
+}
+
+void RulesSession::sendPush(bool force)
+{
+    m_pushRequest = ++m_nextRequest;
+    m_worker.post([id = m_pushRequest, set = m_model->set(), force](RulesWorker *w) {
+        w->push(id, set, force);
+    });
+    say(Tone::Info, force ? tr("Pushing (force)…") : tr("Pushing…"));
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::onAnswered(const StoreReply &reply)
+{
+    if (reply.op == StoreReply::Op::Pull) {
+        if (reply.request != m_pullRequest) {
+            return;
+        }
+        const PullPurpose purpose = m_pullPurpose;
+        m_pullRequest = 0;
+        m_pullPurpose = PullPurpose::None;
+        onPulled(reply, purpose);
+        Q_EMIT stateChanged();
+        return;
+    }
+    if (reply.request != m_pushRequest) {
+        return;
+    }
+    m_pushRequest = 0;
+    onPushed(reply);
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::onPulled(const StoreReply &reply, PullPurpose purpose)
+{
+    if (!reply.ok) {
+        say(Tone::Bad, tr("Cannot read the rules from Redis."), reply.error);
+        return;
+    }
+    m_storeVersion = reply.version;
+    m_storeSet = reply.set;
+    switch (purpose) {
+    case PullPurpose::Adopt:
+        adopt(reply.set, reply.version);
+        say(Tone::Good, reply.version == 0 ? tr("Redis has no rules yet; the table is empty.")
+                                           : tr("Pulled %n rule(s) from Redis, version %1.",
+                                                nullptr, int(reply.set.rules.size()))
+                                                 .arg(reply.version));
+        break;
+    case PullPurpose::PushPreview:
+        Q_EMIT pushPreviewReady(pushPrompt(reply));
+        break;
+    case PullPurpose::Review:
+        review(reply);
+        break;
+    case PullPurpose::None:
+        break;
+    }
+}
+
+void RulesSession::onPushed(const StoreReply &reply)
+{
+    if (reply.ok) {
+        m_storeVersion = reply.version;
+        m_storeSet = m_model->set();
+        m_storeSet.basedOn = reply.version;
+        m_model->setBasedOn(reply.version);
+        m_origin = tr("Redis v%1").arg(reply.version);
+        m_model->setAllWhere(m_origin);
+        setUnsaved(false);
+        changed();
+        QStringList what;
+        if (!reply.added.isEmpty()) {
+            what << tr("added %1").arg(reply.added.join(QStringLiteral(", ")));
+        }
+        if (!reply.changed.isEmpty()) {
+            what << tr("changed %1").arg(reply.changed.join(QStringLiteral(", ")));
+        }
+        if (!reply.removed.isEmpty()) {
+            what << tr("removed %1").arg(reply.removed.join(QStringLiteral(", ")));
+        }
+        say(Tone::Good,
+            what.isEmpty() ? tr("Redis already has these rules (version %1).").arg(reply.version)
+                           : tr("Pushed version %1 to Redis%2.")
+                                 .arg(reply.version)
+                                 .arg(reply.forced ? tr(" (forced)") : QString()),
+            what.join(QStringLiteral("; ")));
+        return;
+    }
+    if (reply.conflict) {
+        const std::optional<qint64> basedOn = m_model->set().basedOn;
+        // The core words it for the command line; here the choices are the buttons beside it.
+        QString detail = reply.error;
+        detail.replace(QStringLiteral("Pull, merge and push again, or push with --force to "
+                                      "overwrite. "),
+                       QString());
+        say(Tone::Bad,
+            basedOn ? tr("Conflict: Redis moved on since version %1, nothing was overwritten.")
+                          .arg(*basedOn)
+                    : tr("Conflict: Redis has rules these did not come from, nothing was "
+                         "overwritten."),
+            detail, {Offer::PullAndReview, Offer::ForcePush});
+        return;
+    }
+    say(Tone::Bad, tr("The push failed; Redis is unchanged."), reply.error);
+}
+
+void RulesSession::adopt(const RuleSet &set, qint64 version)
+{
+    RuleSet copy = set;
+    copy.basedOn = version;
+    m_origin = version > 0 ? tr("Redis v%1").arg(version) : QString();
+    m_model->reset(std::move(copy), m_origin);
+    setUnsaved(false);
+    changed();
+    Q_EMIT replaced();
+}
+
+RulesSession::DiffPrompt RulesSession::pushPrompt(const StoreReply &reply) const
+{
+    DiffPrompt p;
+    p.diff = diffRules(reply.set, m_model->set());
+    p.version = reply.version;
+    p.store = reply.set;
+    const int mine = int(m_model->set().rules.size());
+    const std::optional<qint64> basedOn = m_model->set().basedOn;
+    p.headline =
+        reply.version == 0
+            ? tr("Redis has no rules yet. Pushing stores your %n rule(s) as version 1:", nullptr,
+                 mine)
+            : tr("Redis is at version %1. Pushing your %n rule(s) makes version %2:", nullptr, mine)
+                  .arg(reply.version)
+                  .arg(reply.version + 1);
+    if (p.diff.isEmpty()) {
+        p.note = tr("Redis already has exactly these rules: there is nothing to push.");
+    } else if (reply.version > 0 && basedOn != reply.version) {
+        p.note = basedOn ? tr("Your rules are based on version %1: Redis changed since, so the "
+                              "push will be refused as a conflict unless you force it.")
+                               .arg(*basedOn)
+                         : tr("Your rules did not come from Redis: the push will be refused as a "
+                              "conflict unless you force it.");
+    } else {
+        p.note = tr("The push is one atomic step: every app reading the store sees all of it or "
+                    "none.");
+    }
+    p.unchanged = mine - int(p.diff.added.size()) - int(p.diff.changed.size());
+    return p;
+}
+
+void RulesSession::review(const StoreReply &reply)
+{
+    DiffPrompt p;
+    p.diff = diffRules(reply.set, m_model->set());
+    if (p.diff.isEmpty()) {
+        adopt(reply.set, reply.version);
+        say(Tone::Good, tr("Your rules are the same as Redis version %1.").arg(reply.version));
+        return;
+    }
+    p.version = reply.version;
+    p.store = reply.set;
+    p.headline = tr("Redis is at version %1. Your rules differ from it as follows (what a push "
+                    "would change):")
+                     .arg(reply.version);
+    p.note = tr("Keep mine: your rules stay and count as based on version %1, so the next push "
+                "replaces exactly what is listed. Use Redis: your changes are dropped.")
+                 .arg(reply.version);
+    p.unchanged =
+        int(m_model->set().rules.size()) - int(p.diff.added.size()) - int(p.diff.changed.size());
+    Q_EMIT reviewReady(p);
+}
+
+void RulesSession::useRedis(const DiffPrompt &prompt)
+{
+    adopt(prompt.store, prompt.version);
+    say(Tone::Good, tr("Now editing Redis version %1.").arg(prompt.version));
+}
+
+void RulesSession::keepMine(qint64 version)
+{
+    m_model->setBasedOn(version);
+    setUnsaved(true);
+    changed();
+    say(Tone::Info, tr("Your rules now count as based on version %1.").arg(version),
+        tr("Push to replace what the review listed."));
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+void RulesSession::say(Tone tone, const QString &headline, const QString &detail,
+                       const QList<Offer> &offers)
+{
+    Q_EMIT message({tone, headline, detail, offers});
+}
+
+void RulesSession::showProblems(const QString &title, const QStringList &lines, Tone tone)
+{
+    Q_EMIT problems({title, lines, tone});
+}
+
+void RulesSession::hideProblems()
+{
+    Q_EMIT problems({});
+}
+
+void RulesSession::setUnsaved(bool unsaved)
+{
+    m_unsaved = unsaved;
+}
+
+void RulesSession::changed()
+{
+    Q_EMIT stateChanged();
+    Q_EMIT rulesChanged(m_model->set());
+}
+
+} // namespace sluice::ui

@@ -1,0 +1,176 @@
+#pragma once
+
+#include "rulediff.h"
+#include "rulesworker.h"
+
+#include "common/tone.h"
+#include "common/workerthread.h"
+#include "rules/rule.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <optional>
+
+namespace sluice::ui {
+
+class ConnectionController;
+class RulesModel;
+struct ConnectionState;
+
+// The Rules page without its widgets (CONSOLE.md "Rules"): the working set (in a RulesModel),
+// where it came from, whether it has unsaved changes, the last store version seen, and the
+// push / pull / conflict machine against the Redis rule store. The page binds it to a table,
+// an editor and a banner; tests drive it directly.
+//
+// The working set is the session's own: import, pull and apply change it; Redis changes only
+// on a confirmed push (one compare-and-set on the store version), files only on export.
+// Unsaved changes are never dropped silently: a pull with unsaved changes asks for a review.
+//
+// Threading: GUI thread. Redis I/O happens in a RulesWorker on the session's own thread
+// (WorkerThread) with its own connection to ConnectionController::endpoint(); a RuleWatcher
+// there reports every new store version. Nothing here waits on the network: every answer
+// comes back as a signal.
+class RulesSession : public QObject
+{
+    Q_OBJECT
+public:
+    // What a message offers to do next; the page turns each into a button.
+    enum class Offer {
+        Pull,          // pull (with a review when there are unsaved changes)
+        PullAndReview, // pull, then review the differences
+        ForcePush,     // push over whatever Redis has
+    };
+    // The one message that answers the last action or event.
+    struct Message
+    {
+        Tone tone = Tone::Info;
+        QString headline;
+        QString detail;
+        QList<Offer> offers;
+    };
+    // A list of import errors or export warnings, one a line; no lines: nothing to show.
+    struct Problems
+    {
+        QString title;
+        QStringList lines;
+        Tone tone = Tone::Bad;
+    };
+    // The store's rules against the working set, for the push preview or the review.
+    struct DiffPrompt
+    {
+        RuleDiff diff;
+        QString headline;
+        QString note;
+        qint64 version = 0; // the store's version
+        int unchanged = 0;  // rules of the working set the diff does not list
+        RuleSet store;      // the store's rules at `version`
+    };
+
+    explicit RulesSession(ConnectionController *connection, QObject *parent = nullptr);
+    ~RulesSession() override;
+
+    RulesModel *model() const { return m_model; }
+    const RuleSet &rules() const;
+    bool hasUnsavedChanges() const { return m_unsaved; }
+    // "file rules.yaml", "Redis v7", "" (nothing loaded yet).
+    QString origin() const { return m_origin; }
+    // The last store version seen (pull, push or the watcher); nullopt: unknown.
+    std::optional<qint64> storeVersion() const { return m_storeVersion; }
+    // Push and pull are possible now (connected, nothing under way).
+    bool canTalkToRedis() const;
+    // Why push and pull are off (empty: they are not).
+    QString redisDown() const { return m_redisDown; }
+    // The watcher's last failure, until it sees a version again.
+    QString watchError() const { return m_watchError; }
+    bool isBusy() const { return m_pullRequest != 0 || m_pushRequest != 0; }
+
+    // The RuleStore namespace (default "{sluice}:"); tests give their own. Takes effect at
+    // once (the worker reconnects).
+    void setStoreNamespace(const QByteArray &ns);
+
+    // --- the working set (rows are the model's) ---
+    // `base`, or base-2, base-3... whichever no rule has.
+    QString uniqueId(const QString &base) const;
+    // The rule Add starts from: an id no rule has, 10 per second per IP.
+    Rule newRule() const;
+    // Inserts a copy of `row` after it; the copy's row, or -1.
+    int duplicate(int row);
+    void remove(int row);
+    // Puts an edited rule at `row` (-1 or past the end: appended); its row.
+    int apply(const Rule &rule, int row);
+
+    // Reads a JSON or YAML rule file (by extension) and makes it the working set. An invalid
+    // file changes nothing: every error is listed (file:line:col path message) in problems()
+    // and `error` gets a one-line summary.
+    bool importFile(const QString &path, QString *error);
+    // Writes the working set as json, yaml, nginx, envoy or kong. `warnings` gets one line per
+    // rule the format cannot express ("id: why"); problems() lists them too.
+    bool exportFile(const QString &path, const QString &format, QStringList *warnings);
+
+    // --- Redis ---
+    void pull();          // adopts the store's rules, or reviews first when unsaved
+    void pullForReview(); // reads the store, then reviewReady()
+    void push();          // validates, reads the store, then pushPreviewReady()
+    void confirmPush();   // the preview was accepted
+    void forcePush();     // after a conflict: overwrite
+    void useRedis(const DiffPrompt &prompt);
+    void keepMine(qint64 version);
+
+Q_SIGNALS:
+    void message(const sluice::ui::RulesSession::Message &message);
+    void problems(const sluice::ui::RulesSession::Problems &problems);
+    // The whole working set was replaced (import, pull): whatever was being edited is gone.
+    void replaced();
+    // The working set changed (always valid); follows every change.
+    void rulesChanged(const sluice::RuleSet &rules);
+    // Where the rules stand changed: origin, unsaved, store version, Redis up or down, busy.
+    void stateChanged();
+    void pushPreviewReady(const sluice::ui::RulesSession::DiffPrompt &prompt);
+    void reviewReady(const sluice::ui::RulesSession::DiffPrompt &prompt);
+
+private:
+    enum class PullPurpose { None, Adopt, PushPreview, Review };
+
+    void say(Tone tone, const QString &headline, const QString &detail = {},
+             const QList<Offer> &offers = {});
+    void showProblems(const QString &title, const QStringList &lines, Tone tone);
+    void hideProblems();
+    void setUnsaved(bool unsaved);
+    void changed();
+
+    void syncEndpoint();
+    void onConnectionState(const ConnectionState &state);
+    void onStoreChanged(const RuleSet &set, qint64 version);
+    void onAnswered(const StoreReply &reply);
+    void onPulled(const StoreReply &reply, PullPurpose purpose);
+    void onPushed(const StoreReply &reply);
+    void requestPull(PullPurpose purpose);
+    void sendPush(bool force);
+    void adopt(const RuleSet &set, qint64 version);
+    DiffPrompt pushPrompt(const StoreReply &reply) const;
+    void review(const StoreReply &reply);
+
+    ConnectionController *m_connection;
+    RulesModel *m_model;
+    WorkerThread<RulesWorker> m_worker{QStringLiteral("sluice-rules")};
+
+    QByteArray m_ns = "{sluice}:";
+    QString m_endpointKey; // the endpoint the worker has (URL + password), to see changes
+    bool m_redisUp = false;
+    QString m_redisDown;
+    QString m_watchError;
+
+    bool m_unsaved = false;
+    QString m_origin;
+    std::optional<qint64> m_storeVersion;
+    RuleSet m_storeSet;             // the store's rules at m_storeVersion
+    bool m_autoPullPending = false; // the session's first store version is adopted if clean
+
+    quint64 m_nextRequest = 0;
+    quint64 m_pullRequest = 0;
+    PullPurpose m_pullPurpose = PullPurpose::None;
+    quint64 m_pushRequest = 0;
+};
+
+} // namespace sluice::ui
