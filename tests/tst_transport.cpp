@@ -5,6 +5,7 @@
 // failure path is also checked for the password.
 #include "limiter/redislimiter.h"
 #include "redis/connection.h"
+#include "redis/subscriber.h"
 #include "runcli.h"
 #include "testredis.h"
 
@@ -372,6 +373,33 @@ private Q_SLOTS:
             QCOMPARE(int(c.error().kind), kind);
         }
         noSecret(m);
+    }
+
+    void subscriberOverTls()
+    {
+        // A subscription (the rule watcher's) over TLS: messages published together each come
+        // out at once, not at the next PING.
+        const Endpoint e = tlsEndpoint(u"localhost"_s, m_tls.port);
+        auto sub = redis::Subscriber::open(e, {"t:tls:chan"}, Connection::Options{}, "t-sub");
+        QVERIFY2(sub.ok(), qPrintable(sub.ok() ? QString() : sub.error().message));
+        auto pub = Connection::open(e);
+        QVERIFY(pub.ok());
+        QList<QList<QByteArray>> three;
+        for (int i = 0; i < 3; ++i) {
+            three << QList<QByteArray>{"PUBLISH", "t:tls:chan", "m" + QByteArray::number(i)};
+        }
+        QVERIFY(pub->pipeline(three).ok());
+        std::atomic<bool> stop{false};
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer t;
+            t.start();
+            auto m = sub->next(-1, stop, milliseconds(5000), milliseconds(1000));
+            QVERIFY2(m.ok(), qPrintable(m.ok() ? QString() : m.error().message));
+            QVERIFY(m->has_value());
+            QCOMPARE((*m)->payload, "m" + QByteArray::number(i));
+            QVERIFY2(t.elapsed() < 1000,
+                     qPrintable(u"message %1 took %2 ms"_s.arg(i).arg(t.elapsed())));
+        }
     }
 
     void tlsServerNameAndInsecure()

@@ -301,6 +301,8 @@ Result<void> Stream::startTls(const TlsOptions &o, const QString &host, Deadline
                            QStringLiteral("cannot create a TLS context: %1").arg(sslQueue()));
     }
     SSL_CTX_set_min_proto_version(m_ctx, TLS1_2_VERSION);
+    // Read whole socket buffers, not a record header and then its body: half the read calls.
+    SSL_CTX_set_read_ahead(m_ctx, 1);
     SSL_CTX_set_mode(m_ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
     if (!o.insecure) {
         SSL_CTX_set_verify(m_ctx, SSL_VERIFY_PEER, nullptr);
@@ -545,6 +547,13 @@ Result<size_t> Stream::readSome(char *buffer, size_t capacity, Deadline deadline
 {
     for (;;) {
         if (m_ssl) {
+            // As for plain sockets: wait first unless OpenSSL already holds bytes, rather than
+            // a read that fails with EAGAIN before the wait.
+            if (!SSL_has_pending(m_ssl)) {
+                if (auto w = waitFor(POLLIN, deadline, "reading the reply"); !w) {
+                    return w.error();
+                }
+            }
             ERR_clear_error();
             const int n = SSL_read(m_ssl, buffer, int(std::min<size_t>(capacity, 1 << 30)));
             if (n > 0) {
@@ -591,7 +600,7 @@ Result<size_t> Stream::readSome(char *buffer, size_t capacity, Deadline deadline
 
 Result<int> Stream::waitReadable(Deadline deadline, int wakeFd)
 {
-    if (m_ssl && SSL_pending(m_ssl) > 0) {
+    if (m_ssl && SSL_has_pending(m_ssl)) {
         return 1;
     }
     for (;;) {
