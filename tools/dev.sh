@@ -22,7 +22,7 @@ packages=(
     fonts-dejavu-core fonts-wqy-microhei
     qtkeychain-qt6-dev
     qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev qt6-translations-l10n wrk
-    libssh-dev openssh-server openssh-client
+    libssh-dev openssh-server openssh-client libssl-dev openssl
 )
 
 install_missing() {
