@@ -156,10 +156,10 @@ QString ProfileStore::save(ConnectionProfile p, const QString &password, bool cl
 {
     SecretEdits edits;
     edits.password = {password, clearPassword};
-    return save(std::move(p), edits);
+    return saveWithSecrets(std::move(p), edits);
 }
 
-QString ProfileStore::save(ConnectionProfile p, const SecretEdits &edits)
+QString ProfileStore::saveWithSecrets(ConnectionProfile p, const SecretEdits &edits)
 {
     if (p.id.isEmpty()) {
         p.id = QUuid::createUuid().toString(QUuid::WithoutBraces);

@@ -84,7 +84,7 @@ public:
     // tells where it ended up. clearPassword forgets it everywhere.
     QString save(ConnectionProfile profile, const QString &password, bool clearPassword = false);
     // The same for every secret; the SSH ones report through secretStored().
-    QString save(ConnectionProfile profile, const SecretEdits &edits);
+    QString saveWithSecrets(ConnectionProfile profile, const SecretEdits &edits);
     void remove(const QString &id);
 
     // The password of a profile: from memory, else from the keyring. Calls `done` later (never
