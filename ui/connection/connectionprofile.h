@@ -24,7 +24,7 @@ struct ConnectionProfile
     enum class Transport {
         Tcp,      // host:port
         Tls,      // host:port under TLS (rediss://)
-        Unix,     // a Unix socket on this machine (or, through SSH, on the bastion's side)
+        Unix,     // a Unix socket on this machine
         Sentinel, // the master that the sentinels name
     };
 
