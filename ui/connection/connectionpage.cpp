@@ -190,6 +190,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     hostRow->addWidget(portLabel);
     hostRow->addWidget(m_port);
     fields->addRow(buddy(tr("&Host:"), m_host), hostRow);
+    m_hostRow = fields->rowCount() - 1;
     m_socket = new QLineEdit(form);
     m_socket->setObjectName(QStringLiteral("socketEdit"));
     m_socket->setPlaceholderText(tr("/run/redis/redis-server.sock"));
@@ -802,7 +803,7 @@ void ConnectionPage::updateTransport()
     using T = ConnectionProfile::Transport;
     const auto t = T(m_transport->currentData().toInt());
     const bool hostPort = t == T::Tcp || t == T::Tls;
-    m_fields->setRowVisible(m_host, hostPort);
+    m_fields->setRowVisible(m_hostRow, hostPort);
     m_fields->setRowVisible(m_socket, t == T::Unix);
     m_fields->setRowVisible(m_sentinels, t == T::Sentinel);
     m_fields->setRowVisible(m_master, t == T::Sentinel);

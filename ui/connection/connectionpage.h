@@ -91,6 +91,7 @@ private:
     QToolButton *m_forget;
     QLabel *m_passwordNote;
     QFormLayout *m_fields;
+    int m_hostRow = 0;
     QComboBox *m_transport;
     QLineEdit *m_socket;
     QLineEdit *m_sentinels;
