@@ -658,8 +658,9 @@ private Q_SLOTS:
         const QString sshPw = QStringLiteral("ssh-pw-") + pid;
         const QString phrase = QStringLiteral("key-phrase-") + pid;
         fillNewProfile(QStringLiteral("behind bastion"), 6379, {}, redisPw);
-        auto *ssh = find<QGroupBox>("sshBox");
+        auto *ssh = find<QCheckBox>("sshCheck");
         QVERIFY(!ssh->isChecked()); // off by default
+        QVERIFY(!find<QGroupBox>("sshBox")->isVisibleTo(&window()));
         QVERIFY(!find<QLineEdit>("sshHostEdit")->isVisibleTo(&window()));
         ssh->setChecked(true);
         QVERIFY(find<QLineEdit>("sshHostEdit")->isVisibleTo(&window()));
@@ -833,7 +834,7 @@ private Q_SLOTS:
                     } else if (transport == ConnectionProfile::Transport::Sentinel) {
                         type("sentinelsEdit", QStringLiteral("10.0.0.5:26379, 10.0.0.6:26379"));
                     } else {
-                        find<QGroupBox>("sshBox")->setChecked(true);
+                        find<QCheckBox>("sshCheck")->setChecked(true);
                         type("sshUserEdit", QStringLiteral("alice"));
                         type("sshHostEdit", QStringLiteral("bastion.example.com"));
                     }

@@ -85,6 +85,22 @@ QLabel *note(QWidget *parent)
     return l;
 }
 
+// A scroll area that asks for all of its contents' height: the form takes the height it needs
+// when the window has it, and scrolls only when it does not.
+class FittingScrollArea : public QScrollArea
+{
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override
+    {
+        QSize s = QScrollArea::sizeHint();
+        if (widget()) {
+            s.setHeight(widget()->sizeHint().height() + 2 * frameWidth());
+        }
+        return s;
+    }
+};
+
 } // namespace
 
 ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent)
@@ -140,7 +156,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     right->addWidget(m_detail);
 
     // The form scrolls when a transport's fields and SSH's do not fit the window.
-    auto *formScroll = new QScrollArea(m_detail);
+    auto *formScroll = new FittingScrollArea(m_detail);
     formScroll->setObjectName(QStringLiteral("formScroll"));
     formScroll->setFrameShape(QFrame::NoFrame);
     formScroll->setWidgetResizable(true);
@@ -284,12 +300,13 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     formBox->addWidget(m_tlsBox);
 
     // SSH: off by default; its fields show when it is on.
-    m_sshBox = new QGroupBox(tr("Through an SSH tunnel"), form);
+    m_sshCheck = new QCheckBox(tr("Through an SSH tunnel"), form);
+    m_sshCheck->setObjectName(QStringLiteral("sshCheck"));
+    m_sshCheck->setToolTip(tr("Reach Redis through a bastion host: Sluice logs in with SSH and "
+                              "connects from there"));
+    formBox->addWidget(m_sshCheck);
+    m_sshBox = new QGroupBox(tr("SSH tunnel"), form);
     m_sshBox->setObjectName(QStringLiteral("sshBox"));
-    m_sshBox->setCheckable(true);
-    m_sshBox->setChecked(false);
-    m_sshBox->setToolTip(tr("Reach Redis through a bastion host: Sluice logs in with SSH and "
-                            "connects from there"));
     auto *sshBoxLayout = new QVBoxLayout(m_sshBox);
     m_sshFields = new QWidget(m_sshBox);
     sshBoxLayout->addWidget(m_sshFields);
@@ -344,7 +361,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     m_sshAcceptNew->setObjectName(QStringLiteral("sshAcceptNewCheck"));
     m_sshAcceptNew->setToolTip(tr("A changed host key is always refused"));
     sshFields->addRow(QString(), m_sshAcceptNew);
-    m_sshFields->setVisible(false);
+    m_sshBox->setVisible(false);
     formBox->addWidget(m_sshBox);
 
     m_problem = new QLabel(form);
@@ -465,7 +482,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
         }
         updateTransport();
     });
-    connect(m_sshBox, &QGroupBox::toggled, this, [this] {
+    connect(m_sshCheck, &QCheckBox::toggled, this, [this] {
         if (!m_loading) {
             setDirty(true);
         }
@@ -604,7 +621,7 @@ void ConnectionPage::showProfile(const ConnectionProfile &p)
     m_tlsKey->setText(p.tlsKeyFile);
     m_tlsServerName->setText(p.tlsServerName);
     m_tlsInsecure->setChecked(p.tlsInsecure);
-    m_sshBox->setChecked(p.sshEnabled);
+    m_sshCheck->setChecked(p.sshEnabled);
     m_sshUser->setText(p.sshUser);
     m_sshHost->setText(p.sshHost);
     m_sshPort->setValue(p.sshPort);
@@ -683,7 +700,7 @@ ConnectionProfile ConnectionPage::formProfile() const
     p.tlsKeyFile = m_tlsKey->text().trimmed();
     p.tlsServerName = m_tlsServerName->text().trimmed();
     p.tlsInsecure = m_tlsInsecure->isChecked();
-    p.sshEnabled = m_sshBox->isChecked();
+    p.sshEnabled = m_sshCheck->isChecked();
     p.sshUser = m_sshUser->text().trimmed();
     p.sshHost = m_sshHost->text().trimmed();
     p.sshPort = quint16(m_sshPort->value());
@@ -766,11 +783,10 @@ QString ConnectionPage::formProblem(QWidget **field) const
         if (p.tlsCertFile.isEmpty() != p.tlsKeyFile.isEmpty()) {
             return problem(p.tlsCertFile.isEmpty() ? m_tlsCert : m_tlsKey,
                            p.tlsKeyFile.isEmpty()
-                               ? tr("Client key: a client certificate needs its key: the client "
-                                    "certificate and the client key go together, give both.")
-                               : tr("Client certificate: a client key needs its certificate: the "
-                                    "client certificate and the client key go together, give "
-                                    "both."));
+                               ? tr("Client key: missing. The client certificate and the client "
+                                    "key go together: give both.")
+                               : tr("Client certificate: missing. The client certificate and the "
+                                    "client key go together: give both."));
         }
         if (!p.tlsCertFile.isEmpty()) {
             if (const QString why = fileProblem(p.tlsCertFile); !why.isEmpty()) {
@@ -812,7 +828,7 @@ void ConnectionPage::updateTransport()
     }
     m_tlsBox->setVisible(t == T::Tls);
     m_tlsWarning->setVisible(m_tlsInsecure->isChecked());
-    m_sshFields->setVisible(m_sshBox->isChecked());
+    m_sshBox->setVisible(m_sshCheck->isChecked());
     updateProblem();
 }
 
@@ -1055,12 +1071,14 @@ void ConnectionPage::askPassword(const QString &id, const QString &why)
     case ProfileStore::Secret::SshPassword:
         say(Tone::Warning, tr("Enter the SSH password of '%1', then press Connect.").arg(p->name),
             tr("Sluice does not have it: %1.").arg(why));
+        m_sshCheck->setChecked(true);
         m_sshPassword->setFocus();
         break;
     case ProfileStore::Secret::SshPassphrase:
         say(Tone::Warning,
             tr("Enter the passphrase of the SSH key of '%1', then press Connect.").arg(p->name),
             tr("Sluice does not have it: %1.").arg(why));
+        m_sshCheck->setChecked(true);
         m_sshPassphrase->setFocus();
         break;
     default:

@@ -103,6 +103,7 @@ private:
     QLineEdit *m_tlsServerName;
     QCheckBox *m_tlsInsecure;
     QLabel *m_tlsWarning;
+    QCheckBox *m_sshCheck;
     QGroupBox *m_sshBox;
     QWidget *m_sshFields;
     QLineEdit *m_sshUser;
