@@ -617,6 +617,7 @@ private Q_SLOTS:
             statusText().startsWith(QStringLiteral("secure localhost:%1 (TLS)").arg(m_tlsPort)),
             qPrintable(statusText()));
         QVERIFY2(message().contains(QStringLiteral("Connected to secure")), qPrintable(message()));
+        QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connection-tls.png"))));
         const auto p = store()->profile(controller()->currentId());
         QVERIFY(p);
         QCOMPARE(p->transport, ConnectionProfile::Transport::Tls);
