@@ -3,16 +3,22 @@
 // and stops. No keyring answers here: the session fallback for passwords is what runs.
 
 #include "connection/connectioncontroller.h"
+#include "connection/connectionpage.h"
 #include "connection/connectionstatus.h"
 #include "connection/profilestore.h"
 #include "connection/sandbox.h"
+#include "language.h"
 #include "mainwindow.h"
+#include "ownredis.h"
 #include "testredis.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -25,6 +31,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -105,6 +112,19 @@ private:
     qint64 m_maxGap = 0;
 };
 
+bool run(const QString &program, const QStringList &args, const QString &dir)
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.start(program, args);
+    if (!p.waitForFinished(60000) || p.exitCode() != 0) {
+        qWarning("%s %s failed: %s", qPrintable(program), qPrintable(args.join(QLatin1Char(' '))),
+                 p.readAllStandardError().constData());
+        return false;
+    }
+    return true;
+}
+
 QString screenshotPath(const QString &name)
 {
     const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
@@ -119,6 +139,14 @@ class TestConnectionPage : public QObject
     Q_OBJECT
 
     std::unique_ptr<MainWindow> m_window;
+    // A CA and a server certificate for "localhost" (made with openssl, as tst_transport does),
+    // a TLS redis-server and one on a Unix socket.
+    QTemporaryDir m_pki;
+    test::OwnRedis m_tlsRedis;
+    quint16 m_tlsPort = 0;
+    test::OwnRedis m_unixRedis;
+    QString m_socket;
+    QString pki(const QString &name) const { return m_pki.path() + QLatin1Char('/') + name; }
 
     MainWindow &window()
     {
@@ -161,6 +189,17 @@ class TestConnectionPage : public QObject
         QTest::keyClicks(e, text);
     }
     // Fills the form of a new profile, the way a user does.
+    void chooseTransport(ConnectionProfile::Transport t)
+    {
+        auto *combo = find<QComboBox>("transportCombo");
+        combo->setCurrentIndex(combo->findData(int(t)));
+    }
+    void setText(const char *edit, const QString &text) { find<QLineEdit>(edit)->setText(text); }
+    QString problem()
+    {
+        auto *l = find<QLabel>("formProblem");
+        return l->isVisibleTo(l->window()) ? l->text() : QString();
+    }
     void fillNewProfile(const QString &name, quint16 port, const QString &user = {},
                         const QString &password = {})
     {
@@ -203,6 +242,50 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+
+        QVERIFY(m_pki.isValid());
+        const QString o = QStringLiteral("openssl");
+        const QString dir = m_pki.path();
+        QVERIFY(
+            run(o,
+                {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                 QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-keyout"),
+                 QStringLiteral("ca-key.pem"), QStringLiteral("-out"), QStringLiteral("ca.pem"),
+                 QStringLiteral("-days"), QStringLiteral("30"), QStringLiteral("-subj"),
+                 QStringLiteral("/CN=Sluice console test CA")},
+                dir));
+        QFile ext(pki(QStringLiteral("server.ext")));
+        QVERIFY(ext.open(QIODevice::WriteOnly));
+        ext.write("subjectAltName=DNS:localhost\n");
+        ext.close();
+        QVERIFY(run(o,
+                    {QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+                     QStringLiteral("-nodes"), QStringLiteral("-keyout"),
+                     QStringLiteral("server-key.pem"), QStringLiteral("-out"),
+                     QStringLiteral("server.csr"), QStringLiteral("-subj"),
+                     QStringLiteral("/CN=localhost")},
+                    dir));
+        QVERIFY(run(o,
+                    {QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"),
+                     QStringLiteral("server.csr"), QStringLiteral("-CA"), QStringLiteral("ca.pem"),
+                     QStringLiteral("-CAkey"), QStringLiteral("ca-key.pem"),
+                     QStringLiteral("-CAcreateserial"), QStringLiteral("-out"),
+                     QStringLiteral("server.pem"), QStringLiteral("-days"), QStringLiteral("30"),
+                     QStringLiteral("-extfile"), QStringLiteral("server.ext")},
+                    dir));
+        // TLS on a port of its own; the plain port stays for OwnRedis's readiness check.
+        m_tlsPort = test::freeLoopbackPort();
+        QVERIFY2(m_tlsRedis.start(
+                     {QStringLiteral("--tls-port"), QString::number(m_tlsPort),
+                      QStringLiteral("--tls-cert-file"), pki(QStringLiteral("server.pem")),
+                      QStringLiteral("--tls-key-file"), pki(QStringLiteral("server-key.pem")),
+                      QStringLiteral("--tls-ca-cert-file"), pki(QStringLiteral("ca.pem")),
+                      QStringLiteral("--tls-auth-clients"), QStringLiteral("no")}),
+                 m_tlsRedis.output().constData());
+        m_socket = m_unixRedis.dir() + QStringLiteral("/redis.sock");
+        QVERIFY2(m_unixRedis.start({QStringLiteral("--unixsocket"), m_socket,
+                                    QStringLiteral("--unixsocketperm"), QStringLiteral("700")}),
+                 m_unixRedis.output().constData());
     }
 
     void init() { QSettings().clear(); }
@@ -517,6 +600,257 @@ private Q_SLOTS:
             QVERIFY(!looked.first().at(1).toString().isEmpty()); // and says why
         }
         store()->remove(id); // and its keyring entry
+    }
+
+    // (a) A TLS profile, made through the editor: the transport, the CA file (typed where the
+    // Browse… dialog would put it), Connect: connected, and the status bar says TLS.
+    void tlsProfileConnects()
+    {
+        fillNewProfile(QStringLiteral("secure"), m_tlsPort);
+        type("hostEdit", QStringLiteral("localhost"));
+        QVERIFY(!find<QGroupBox>("tlsBox")->isVisibleTo(&window())); // TCP: no TLS fields
+        chooseTransport(ConnectionProfile::Transport::Tls);
+        QVERIFY(find<QGroupBox>("tlsBox")->isVisibleTo(&window()));
+        QVERIFY(!find<QLineEdit>("socketEdit")->isVisibleTo(&window()));
+        setText("tlsCaEdit", pki(QStringLiteral("ca.pem")));
+        QVERIFY2(problem().isEmpty(), qPrintable(problem()));
+        click("connectButton");
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+        QVERIFY2(
+            statusText().startsWith(QStringLiteral("secure localhost:%1 (TLS)").arg(m_tlsPort)),
+            qPrintable(statusText()));
+        QVERIFY2(message().contains(QStringLiteral("Connected to secure")), qPrintable(message()));
+        QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connection-tls.png"))));
+        const auto p = store()->profile(controller()->currentId());
+        QVERIFY(p);
+        QCOMPARE(p->transport, ConnectionProfile::Transport::Tls);
+        QCOMPARE(p->tlsCaFile, pki(QStringLiteral("ca.pem")));
+
+        // Without the CA the system's trust store refuses the test CA: a TLS message.
+        setText("tlsCaEdit", QString());
+        click("testButton");
+        QTRY_VERIFY_WITH_TIMEOUT(find<QPushButton>("testButton")->isEnabled(), 10000);
+        QVERIFY2(message().contains(QStringLiteral("TLS refused")), qPrintable(message()));
+    }
+
+    // (b) A Unix-socket profile: only the socket path shows; connected through it.
+    void unixSocketProfileConnects()
+    {
+        fillNewProfile(QStringLiteral("local socket"), 1);
+        chooseTransport(ConnectionProfile::Transport::Unix);
+        QVERIFY(!find<QLineEdit>("hostEdit")->isVisibleTo(&window()));
+        QVERIFY(find<QLineEdit>("socketEdit")->isVisibleTo(&window()));
+        QVERIFY2(problem().contains(QStringLiteral("Socket path")), qPrintable(problem()));
+        type("socketEdit", m_socket);
+        QVERIFY2(problem().isEmpty(), qPrintable(problem()));
+        click("connectButton");
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+        QVERIFY2(statusText().startsWith(QStringLiteral("local socket ") + m_socket),
+                 qPrintable(statusText()));
+        // It really is that server: the Unix redis-server sees the console's client.
+        Connection admin = Connection::open(m_unixRedis.endpoint()).value();
+        QTRY_VERIFY(!consoleClientId(admin).isEmpty());
+    }
+
+    // (c) The secrets of an SSH profile go to the session (no keyring here), never to the
+    // settings file, which holds the paths and names.
+    void sshSecretsStayOutOfTheSettings()
+    {
+        store()->setKeyringEnabled(false);
+        const QString pid = QString::number(QCoreApplication::applicationPid());
+        const QString redisPw = QStringLiteral("redis-pw-") + pid;
+        const QString sshPw = QStringLiteral("ssh-pw-") + pid;
+        const QString phrase = QStringLiteral("key-phrase-") + pid;
+        fillNewProfile(QStringLiteral("behind bastion"), 6379, {}, redisPw);
+        auto *ssh = find<QCheckBox>("sshCheck");
+        QVERIFY(!ssh->isChecked()); // off by default
+        QVERIFY(!find<QGroupBox>("sshBox")->isVisibleTo(&window()));
+        QVERIFY(!find<QLineEdit>("sshHostEdit")->isVisibleTo(&window()));
+        ssh->setChecked(true);
+        QVERIFY(find<QLineEdit>("sshHostEdit")->isVisibleTo(&window()));
+        QVERIFY2(problem().contains(QStringLiteral("SSH login")), qPrintable(problem()));
+        type("sshUserEdit", QStringLiteral("alice"));
+        type("sshHostEdit", QStringLiteral("bastion.example"));
+        setText("sshKeyEdit", pki(QStringLiteral("server-key.pem")));
+        setText("sshKnownHostsEdit", pki(QStringLiteral("known_hosts")));
+        type("sshPasswordEdit", sshPw);
+        type("sshPassphraseEdit", phrase);
+        QVERIFY2(problem().isEmpty(), qPrintable(problem()));
+        QSignalSpy secrets(store(), &ProfileStore::secretStored);
+        click("saveButton");
+        QTRY_COMPARE(secrets.count(), 2);
+        const QString text = settingsText();
+        QVERIFY(text.contains(QStringLiteral("bastion.example")));
+        QVERIFY(text.contains(QStringLiteral("server-key.pem")));
+        for (const QString &secret : {redisPw, sshPw, phrase}) {
+            QVERIFY2(!text.contains(secret), qPrintable(secret + QStringLiteral(" in ") + text));
+        }
+        const auto saved = store()->profiles();
+        QCOMPARE(saved.size(), 1);
+        const ConnectionProfile p = saved.first();
+        QVERIFY(p.sshEnabled && p.hasSshPassword && p.hasSshPassphrase && p.hasPassword);
+        QCOMPARE(p.sshUser, QStringLiteral("alice"));
+        QVERIFY(store()->knowsSecret(p.id, ProfileStore::Secret::SshPassword));
+        QVERIFY(store()->knowsSecret(p.id, ProfileStore::Secret::SshPassphrase));
+        // The session has them, and the endpoint gets them.
+        QSignalSpy looked(this, &TestConnectionPage::lookedUp);
+        store()->lookupSecrets(p, {}, this, [this](ProfileStore::SecretsLookup l) {
+            QVERIFY(l.secrets);
+            Q_EMIT lookedUp(l.secrets->sshPassword + QLatin1Char('|') + l.secrets->sshPassphrase,
+                            {});
+        });
+        QVERIFY(looked.wait(5000));
+        QCOMPARE(looked.first().at(0).toString(), sshPw + QLatin1Char('|') + phrase);
+        // The summary says how it goes, never with a secret.
+        auto *list = find<QListWidget>("profileList");
+        const QString summary = list->item(1)->text();
+        QVERIFY2(summary.contains(QStringLiteral("via ssh alice@bastion.example")),
+                 qPrintable(summary));
+        // The next session knows none of them.
+        ProfileStore next;
+        next.setKeyringEnabled(false);
+        QVERIFY(!next.knowsSecret(p.id, ProfileStore::Secret::SshPassword));
+    }
+
+    // (d) Validation as you type, naming the field.
+    void editorValidation()
+    {
+        fillNewProfile(QStringLiteral("checks"), 6379);
+        QVERIFY(problem().isEmpty());
+        chooseTransport(ConnectionProfile::Transport::Tls);
+        QVERIFY(problem().isEmpty()); // the system's trust store
+        const QString missing = pki(QStringLiteral("no-such-ca.pem"));
+        setText("tlsCaEdit", missing);
+        QVERIFY2(problem().contains(QStringLiteral("CA file ") + missing +
+                                    QStringLiteral(": no such file")),
+                 qPrintable(problem()));
+        setText("tlsCaEdit", pki(QStringLiteral("ca.pem")));
+        QVERIFY(problem().isEmpty());
+        setText("tlsCertEdit", pki(QStringLiteral("server.pem")));
+        QVERIFY2(problem().startsWith(QStringLiteral("\u2717 Client key:")) &&
+                     problem().contains(QStringLiteral("go together")),
+                 qPrintable(problem()));
+        // Save refuses, and says the same.
+        click("saveButton");
+        QVERIFY(store()->profiles().isEmpty());
+        QVERIFY2(message().contains(QStringLiteral("go together")), qPrintable(message()));
+        setText("tlsKeyEdit", pki(QStringLiteral("server-key.pem")));
+        QVERIFY2(problem().isEmpty(), qPrintable(problem()));
+        // The insecure checkbox shows its warning.
+        auto *warning = find<QLabel>("tlsInsecureWarning");
+        QVERIFY(!warning->isVisibleTo(&window()));
+        find<QCheckBox>("tlsInsecureCheck")->setChecked(true);
+        QVERIFY(warning->isVisibleTo(&window()));
+        QVERIFY(warning->text().contains(QStringLiteral("Insecure")));
+
+        chooseTransport(ConnectionProfile::Transport::Sentinel);
+        QVERIFY2(problem().contains(QStringLiteral("Sentinels:")), qPrintable(problem()));
+        type("sentinelsEdit", QStringLiteral("127.0.0.1:26379, sentinel-b:x"));
+        QVERIFY2(problem().contains(QStringLiteral("'sentinel-b:x'")) &&
+                     problem().contains(QStringLiteral("the port 'x' is not a number")),
+                 qPrintable(problem()));
+        type("sentinelsEdit", QStringLiteral("127.0.0.1:26379, sentinel-b"));
+        QVERIFY2(problem().contains(QStringLiteral("Master name: the master name is missing")),
+                 qPrintable(problem()));
+        type("masterEdit", QStringLiteral("mymaster"));
+        QVERIFY2(problem().isEmpty(), qPrintable(problem()));
+        click("saveButton");
+        const auto saved = store()->profiles();
+        QCOMPARE(saved.size(), 1);
+        const Endpoint e = saved.first().endpoint();
+        QCOMPARE(e.kind, Endpoint::Kind::Sentinel);
+        QCOMPARE(e.masterName, QStringLiteral("mymaster"));
+        QCOMPARE(e.sentinels.size(), 2);
+        QCOMPARE(e.sentinels.at(1), (HostPort{QStringLiteral("sentinel-b"), 26379}));
+        QVERIFY(!e.tls.enabled); // the TLS fields of the other transport do not leak in
+    }
+
+    // (e) A profile saved before the transports (host, port, db, user only) loads unchanged,
+    // as plain TCP, and connects.
+    void oldFormatProfileLoads()
+    {
+        const Endpoint fixture = test::redisEndpoint();
+        {
+            QSettings settings;
+            settings.beginGroup(QStringLiteral("connections/profiles/old-one"));
+            settings.setValue(QStringLiteral("name"), QStringLiteral("legacy"));
+            settings.setValue(QStringLiteral("host"), QStringLiteral("127.0.0.1"));
+            settings.setValue(QStringLiteral("port"), fixture.port);
+            settings.setValue(QStringLiteral("db"), 3);
+            settings.setValue(QStringLiteral("user"), QStringLiteral("default"));
+            settings.setValue(QStringLiteral("hasPassword"), false);
+            settings.setValue(QStringLiteral("passwordPlace"), QStringLiteral("none"));
+        }
+        const auto p = store()->profile(QStringLiteral("old-one"));
+        QVERIFY(p);
+        QCOMPARE(p->transport, ConnectionProfile::Transport::Tcp);
+        QCOMPARE(p->port, fixture.port);
+        QCOMPARE(p->db, 3);
+        QVERIFY(!p->sshEnabled);
+        const Endpoint e = p->endpoint();
+        QCOMPARE(e.kind, Endpoint::Kind::Tcp);
+        QVERIFY(!e.tls.enabled && !e.ssh.isSet());
+        QCOMPARE(e.display(), QStringLiteral("127.0.0.1:%1/3").arg(fixture.port));
+        window();
+        auto *page = qobject_cast<ConnectionPage *>(
+            window().findChild<QWidget *>(QStringLiteral("connectionPage")));
+        QVERIFY(page);
+        page->selectProfile(QStringLiteral("old-one"));
+        QCOMPARE(find<QComboBox>("transportCombo")->currentData().toInt(),
+                 int(ConnectionProfile::Transport::Tcp));
+        QCOMPARE(find<QLineEdit>("hostEdit")->text(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(find<QSpinBox>("portSpin")->value(), int(fixture.port));
+        QCOMPARE(find<QSpinBox>("dbSpin")->value(), 3);
+        QCOMPARE(find<QLineEdit>("userEdit")->text(), QStringLiteral("default"));
+        QVERIFY(!find<QPushButton>("saveButton")->isEnabled()); // nothing changed
+        controller()->connectTo(QStringLiteral("old-one"));
+        QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
+        QVERIFY2(statusText().startsWith(QStringLiteral("legacy 127.0.0.1:%1/3").arg(fixture.port)),
+                 qPrintable(statusText()));
+    }
+
+    // The editor for every transport, at two window sizes, in English and in Chinese:
+    // tests/screenshots/profile-<lang>-<transport>-<size>.png. Last: it installs Chinese.
+    void editorScreenshots()
+    {
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize &size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                m_window.reset();
+                QSettings().clear();
+                window().resize(size);
+                QTest::qWait(50);
+                const std::pair<ConnectionProfile::Transport, const char *> transports[] = {
+                    {ConnectionProfile::Transport::Tcp, "tcp"},
+                    {ConnectionProfile::Transport::Tls, "tls"},
+                    {ConnectionProfile::Transport::Unix, "unix"},
+                    {ConnectionProfile::Transport::Sentinel, "sentinel"}};
+                for (const auto &[transport, name] : transports) {
+                    fillNewProfile(QStringLiteral("production"), 6380, QStringLiteral("app"));
+                    chooseTransport(transport);
+                    if (transport == ConnectionProfile::Transport::Tls) {
+                        setText("tlsCaEdit", pki(QStringLiteral("ca.pem")));
+                        setText("tlsCertEdit", pki(QStringLiteral("server.pem")));
+                        find<QCheckBox>("tlsInsecureCheck")->setChecked(true);
+                    } else if (transport == ConnectionProfile::Transport::Unix) {
+                        type("socketEdit", m_socket);
+                    } else if (transport == ConnectionProfile::Transport::Sentinel) {
+                        type("sentinelsEdit", QStringLiteral("10.0.0.5:26379, 10.0.0.6:26379"));
+                    } else {
+                        find<QCheckBox>("sshCheck")->setChecked(true);
+                        type("sshUserEdit", QStringLiteral("alice"));
+                        type("sshHostEdit", QStringLiteral("bastion.example.com"));
+                    }
+                    QTest::qWait(50);
+                    const QString file = QStringLiteral("profile-%1-%2-%3x%4.png")
+                                             .arg(lang, QLatin1String(name))
+                                             .arg(size.width())
+                                             .arg(size.height());
+                    QVERIFY(window().grab().save(screenshotPath(file)));
+                }
+            }
+        }
     }
 
 Q_SIGNALS:

@@ -35,6 +35,30 @@
         <source>Enter the password to test the connection: %1.</source>
         <translation>请输入密码以测试连接：%1。</translation>
     </message>
+    <message>
+        <source>SSH password needed</source>
+        <translation>需要 SSH 密码</translation>
+    </message>
+    <message>
+        <source>Enter the SSH password of &apos;%1&apos; on the Connection page: %2.</source>
+        <translation>请在“连接”页面输入“%1”的 SSH 密码：%2。</translation>
+    </message>
+    <message>
+        <source>SSH key passphrase needed</source>
+        <translation>需要 SSH 密钥口令</translation>
+    </message>
+    <message>
+        <source>Enter the passphrase of the SSH key of &apos;%1&apos; on the Connection page: %2.</source>
+        <translation>请在“连接”页面输入“%1”的 SSH 密钥口令：%2。</translation>
+    </message>
+    <message>
+        <source>Enter the SSH password to test the connection: %1.</source>
+        <translation>请输入 SSH 密码以测试连接：%1。</translation>
+    </message>
+    <message>
+        <source>Enter the SSH key passphrase to test the connection: %1.</source>
+        <translation>请输入 SSH 密钥口令以测试连接：%1。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionPage</name>
@@ -322,6 +346,294 @@
         <source>Details: %1</source>
         <translation>详细信息：%1</translation>
     </message>
+    <message>
+        <source>TCP</source>
+        <translation>TCP</translation>
+    </message>
+    <message>
+        <source>TLS (rediss://)</source>
+        <translation>TLS (rediss://)</translation>
+    </message>
+    <message>
+        <source>Unix socket</source>
+        <translation>Unix 套接字</translation>
+    </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>Sentinel（哨兵）</translation>
+    </message>
+    <message>
+        <source>How Sluice reaches Redis: plain TCP, TLS, a Unix socket on this machine, or the master that Sentinel names</source>
+        <translation>Sluice 如何连接 Redis：普通 TCP、TLS、本机的 Unix 套接字，或 Sentinel 指定的主节点</translation>
+    </message>
+    <message>
+        <source>T&amp;ransport:</source>
+        <translation>传输方式(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>/run/redis/redis-server.sock</source>
+        <translation>/run/redis/redis-server.sock</translation>
+    </message>
+    <message>
+        <source>The path of redis-server&apos;s unixsocket, on this machine</source>
+        <translation>本机上 redis-server 的 unixsocket 路径</translation>
+    </message>
+    <message>
+        <source>Soc&amp;ket path:</source>
+        <translation>套接字路径(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>host:port, host:port, …</source>
+        <translation>host:port, host:port, …</translation>
+    </message>
+    <message>
+        <source>The sentinels to ask, separated by commas; the port is 26379 when left out</source>
+        <translation>要询问的哨兵，用逗号分隔；省略端口时为 26379</translation>
+    </message>
+    <message>
+        <source>Sen&amp;tinels:</source>
+        <translation>哨兵(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>e.g. mymaster</source>
+        <translation>例如：mymaster</translation>
+    </message>
+    <message>
+        <source>The name the sentinels monitor the master by (sentinel monitor NAME ...)</source>
+        <translation>哨兵监控主节点所用的名称（sentinel monitor NAME ...）</translation>
+    </message>
+    <message>
+        <source>&amp;Master name:</source>
+        <translation>主节点名称(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>the system&apos;s trust store</source>
+        <translation>系统信任库</translation>
+    </message>
+    <message>
+        <source>The CA certificate (PEM) that signed the server&apos;s certificate</source>
+        <translation>签发服务器证书的 CA 证书（PEM）</translation>
+    </message>
+    <message>
+        <source>C&amp;A file:</source>
+        <translation>CA 文件(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>CA 证书</translation>
+    </message>
+    <message>
+        <source>A client certificate (PEM), for servers that ask for one (tls-auth-clients yes); with its key</source>
+        <translation>客户端证书（PEM），用于要求客户端证书的服务器（tls-auth-clients yes）；需与其私钥一起提供</translation>
+    </message>
+    <message>
+        <source>Client &amp;certificate:</source>
+        <translation>客户端证书(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation>客户端证书</translation>
+    </message>
+    <message>
+        <source>The client certificate&apos;s private key (PEM, without a passphrase)</source>
+        <translation>客户端证书的私钥（PEM，无口令）</translation>
+    </message>
+    <message>
+        <source>Client &amp;key:</source>
+        <translation>客户端私钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation>客户端私钥</translation>
+    </message>
+    <message>
+        <source>the host</source>
+        <translation>主机名</translation>
+    </message>
+    <message>
+        <source>The name the server&apos;s certificate must carry, when it is not the host (SNI)</source>
+        <translation>服务器证书必须包含的名称，当它不是主机名时填写（SNI）</translation>
+    </message>
+    <message>
+        <source>Server na&amp;me:</source>
+        <translation>服务器名称(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Do not check the server&apos;s certificate</source>
+        <translation>不校验服务器证书</translation>
+    </message>
+    <message>
+        <source>⚠ Insecure: anyone between Sluice and the server can read and change the traffic, the password included. For a test server only.</source>
+        <translation>⚠ 不安全：Sluice 与服务器之间的任何人都能读取并篡改通信内容，包括密码。仅用于测试服务器。</translation>
+    </message>
+    <message>
+        <source>Through an SSH tunnel</source>
+        <translation>通过 SSH 隧道</translation>
+    </message>
+    <message>
+        <source>Reach Redis through a bastion host: Sluice logs in with SSH and connects from there</source>
+        <translation>通过跳板机连接 Redis：Sluice 用 SSH 登录跳板机，再从那里连接</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>bastion host</source>
+        <translation>跳板机</translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation>端口(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>SSH &amp;login:</source>
+        <translation>SSH 登录(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>the SSH agent, then ~/.ssh&apos;s keys</source>
+        <translation>先用 SSH agent，再用 ~/.ssh 中的密钥</translation>
+    </message>
+    <message>
+        <source>Key &amp;file:</source>
+        <translation>密钥文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>SSH private key</source>
+        <translation>SSH 私钥</translation>
+    </message>
+    <message>
+        <source>Key pass&amp;phrase:</source>
+        <translation>密钥口令(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>For password logins; the key file and the agent are tried first</source>
+        <translation>用于密码登录；会先尝试密钥文件和 agent</translation>
+    </message>
+    <message>
+        <source>SSH pa&amp;ssword:</source>
+        <translation>SSH 密码(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>known_&amp;hosts:</source>
+        <translation>known_hosts(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>known_hosts file</source>
+        <translation>known_hosts 文件</translation>
+    </message>
+    <message>
+        <source>Accept an unknown host key and add it to known_hosts</source>
+        <translation>接受未知的主机密钥并加入 known_hosts</translation>
+    </message>
+    <message>
+        <source>A changed host key is always refused</source>
+        <translation>已变更的主机密钥始终会被拒绝</translation>
+    </message>
+    <message>
+        <source>Trust this host key</source>
+        <translation>信任此主机密钥</translation>
+    </message>
+    <message>
+        <source>Connect again, accepting the bastion&apos;s key shown below and adding it to known_hosts</source>
+        <translation>重新连接，接受下方显示的跳板机密钥并将其加入 known_hosts</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+    <message>
+        <source>%1: not a readable file</source>
+        <translation>%1：不是可读的文件</translation>
+    </message>
+    <message>
+        <source>Socket path: enter the path of redis-server&apos;s Unix socket, such as /run/redis/redis-server.sock.</source>
+        <translation>套接字路径：请输入 redis-server 的 Unix 套接字路径，例如 /run/redis/redis-server.sock。</translation>
+    </message>
+    <message>
+        <source>Socket path: the socket path must be absolute (/path/redis.sock).</source>
+        <translation>套接字路径：必须是绝对路径（/path/redis.sock）。</translation>
+    </message>
+    <message>
+        <source>Sentinels: enter at least one sentinel as host:port.</source>
+        <translation>哨兵：请至少输入一个哨兵，格式为 host:port。</translation>
+    </message>
+    <message>
+        <source>Sentinels: &apos;%1&apos; is not host:port: %2.</source>
+        <translation>哨兵：“%1”不是 host:port：%2。</translation>
+    </message>
+    <message>
+        <source>Master name: the master name is missing (the name in the sentinels&apos; &apos;sentinel monitor NAME ...&apos;).</source>
+        <translation>主节点名称：缺少主节点名称（即哨兵配置“sentinel monitor NAME ...”中的名称）。</translation>
+    </message>
+    <message>
+        <source>CA file %1.</source>
+        <translation>CA 文件 %1。</translation>
+    </message>
+    <message>
+        <source>Client key: missing. The client certificate and the client key go together: give both.</source>
+        <translation>客户端私钥：缺失。客户端证书和客户端私钥必须同时提供。</translation>
+    </message>
+    <message>
+        <source>Client certificate: missing. The client certificate and the client key go together: give both.</source>
+        <translation>客户端证书：缺失。客户端证书和客户端私钥必须同时提供。</translation>
+    </message>
+    <message>
+        <source>Client certificate %1.</source>
+        <translation>客户端证书 %1。</translation>
+    </message>
+    <message>
+        <source>Client key %1.</source>
+        <translation>客户端私钥 %1。</translation>
+    </message>
+    <message>
+        <source>SSH login: enter the bastion host to log in to, or turn the SSH tunnel off.</source>
+        <translation>SSH 登录：请输入要登录的跳板机，或关闭 SSH 隧道。</translation>
+    </message>
+    <message>
+        <source>SSH key file %1.</source>
+        <translation>SSH 密钥文件 %1。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Pick the file</source>
+        <translation>选择文件</translation>
+    </message>
+    <message>
+        <source>Testing %1, trusting its SSH host key…</source>
+        <translation>正在测试 %1，并信任其 SSH 主机密钥…</translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2), trusting its SSH host key…</source>
+        <translation>正在连接 %1（%2），并信任其 SSH 主机密钥…</translation>
+    </message>
+    <message>
+        <source>The profile cannot be saved yet.</source>
+        <translation>连接配置暂时无法保存。</translation>
+    </message>
+    <message>
+        <source>The profile cannot be tested yet.</source>
+        <translation>连接配置暂时无法测试。</translation>
+    </message>
+    <message>
+        <source>Enter the SSH password of &apos;%1&apos;, then press Connect.</source>
+        <translation>请输入“%1”的 SSH 密码，然后点击“连接”。</translation>
+    </message>
+    <message>
+        <source>Enter the passphrase of the SSH key of &apos;%1&apos;, then press Connect.</source>
+        <translation>请输入“%1”的 SSH 密钥口令，然后点击“连接”。</translation>
+    </message>
+    <message>
+        <source>SSH tunnel</source>
+        <translation>SSH 隧道</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionState</name>
@@ -442,6 +754,66 @@
     <message>
         <source>the server answered with an error</source>
         <translation>服务器返回了错误</translation>
+    </message>
+    <message>
+        <source>unknown SSH host key</source>
+        <translation>未知的 SSH 主机密钥</translation>
+    </message>
+    <message>
+        <source>%1 is not in known_hosts yet. Check its fingerprint (below) with the bastion&apos;s administrator, then press Trust this host key.</source>
+        <translation>%1 尚不在 known_hosts 中。请与跳板机管理员核对其指纹（见下方），然后点击“信任此主机密钥”。</translation>
+    </message>
+    <message>
+        <source>the SSH host key has changed</source>
+        <translation>SSH 主机密钥已变更</translation>
+    </message>
+    <message>
+        <source>Someone may be intercepting the connection, or the bastion was reinstalled. Sluice refuses it; see the details.</source>
+        <translation>可能有人在拦截连接，或跳板机已重装。Sluice 拒绝连接；请查看详情。</translation>
+    </message>
+    <message>
+        <source>the SSH login was refused</source>
+        <translation>SSH 登录被拒绝</translation>
+    </message>
+    <message>
+        <source>Check the SSH user, key file, passphrase or password of the profile.</source>
+        <translation>请检查连接配置中的 SSH 用户、密钥文件、口令或密码。</translation>
+    </message>
+    <message>
+        <source>cannot reach the SSH bastion</source>
+        <translation>无法连接 SSH 跳板机</translation>
+    </message>
+    <message>
+        <source>Check the SSH host and port, and the network.</source>
+        <translation>请检查 SSH 主机和端口，以及网络。</translation>
+    </message>
+    <message>
+        <source>a TLS file cannot be used</source>
+        <translation>TLS 文件无法使用</translation>
+    </message>
+    <message>
+        <source>Check the CA file, client certificate and client key of the profile.</source>
+        <translation>请检查连接配置中的 CA 文件、客户端证书和客户端私钥。</translation>
+    </message>
+    <message>
+        <source>TLS refused</source>
+        <translation>TLS 被拒绝</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate did not pass the check: check the CA file and the server name of the profile.</source>
+        <translation>服务器证书未通过校验：请检查连接配置中的 CA 文件和服务器名称。</translation>
+    </message>
+    <message>
+        <source>no sentinel knows the master &apos;%1&apos;</source>
+        <translation>没有哨兵知道主节点“%1”</translation>
+    </message>
+    <message>
+        <source>the sentinels did not give the master &apos;%1&apos;</source>
+        <translation>哨兵未给出主节点“%1”</translation>
+    </message>
+    <message>
+        <source>Check the master name and the sentinels&apos; addresses.</source>
+        <translation>请检查主节点名称和哨兵地址。</translation>
     </message>
 </context>
 <context>
@@ -1675,6 +2047,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>the system keyring did not answer (%1)</source>
         <translation>系统密钥环没有响应（%1）</translation>
+    </message>
+    <message>
+        <source>it was never saved</source>
+        <translation>它从未保存过</translation>
     </message>
 </context>
 <context>

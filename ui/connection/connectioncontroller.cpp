@@ -88,42 +88,67 @@ void ConnectionController::begin(const QString &id, const QString &label, const 
 
 void ConnectionController::connectTo(const QString &id)
 {
-    const auto p = m_store->profile(id);
-    if (!p) {
-        return;
-    }
-    begin(id, p->name, p->endpoint({}).display());
-    if (!p->hasPassword) {
-        open(*p, {});
-        return;
-    }
-    const quint64 request = m_request;
-    m_store->lookupPassword(id, this, [this, request, id](ProfileStore::Lookup l) {
-        const auto p = m_store->profile(id);
-        if (request != m_request || !p) {
-            return; // the user moved on meanwhile
-        }
-        if (l.password) {
-            open(*p, *l.password);
-        } else {
-            fail(tr("password needed"),
-                 tr("Enter the password of '%1' on the Connection page: %2.").arg(p->name, l.why));
-            Q_EMIT passwordNeeded(id, l.why);
-        }
-    });
+    connectTo(id, ProfileSecrets{});
 }
 
 void ConnectionController::connectTo(const QString &id, const QString &password)
+{
+    ProfileSecrets typed;
+    typed.password = password;
+    connectTo(id, typed);
+}
+
+void ConnectionController::connectTo(const QString &id, const ProfileSecrets &typed,
+                                     bool trustHostKeyOnce)
 {
     const auto p = m_store->profile(id);
     if (!p) {
         return;
     }
-    if (p->hasPassword) {
-        m_store->rememberForSession(id, password);
+    // What the user typed is remembered for the session.
+    const std::pair<ProfileStore::Secret, bool> kept[] = {
+        {ProfileStore::Secret::Password, p->hasPassword},
+        {ProfileStore::Secret::SshPassword, p->hasSshPassword},
+        {ProfileStore::Secret::SshPassphrase, p->hasSshPassphrase}};
+    for (const auto &[secret, has] : kept) {
+        ProfileSecrets copy = typed;
+        const QString value = ProfileStore::secretOf(copy, secret);
+        if (has && !value.isEmpty()) {
+            m_store->rememberForSession(id, secret, value);
+        }
     }
-    begin(id, p->name, p->endpoint({}).display());
-    open(*p, password);
+    begin(id, p->name, p->endpoint().display());
+    const quint64 request = m_request;
+    m_store->lookupSecrets(
+        *p, typed, this, [this, request, id, trustHostKeyOnce](ProfileStore::SecretsLookup l) {
+            const auto p = m_store->profile(id);
+            if (request != m_request || !p) {
+                return; // the user moved on meanwhile
+            }
+            if (l.secrets) {
+                open(*p, *l.secrets, trustHostKeyOnce);
+                return;
+            }
+            m_neededSecret = l.missing;
+            switch (l.missing) {
+            case ProfileStore::Secret::SshPassword:
+                fail(tr("SSH password needed"),
+                     tr("Enter the SSH password of '%1' on the Connection page: %2.")
+                         .arg(p->name, l.why));
+                break;
+            case ProfileStore::Secret::SshPassphrase:
+                fail(tr("SSH key passphrase needed"),
+                     tr("Enter the passphrase of the SSH key of '%1' on the Connection page: %2.")
+                         .arg(p->name, l.why));
+                break;
+            default:
+                fail(tr("password needed"),
+                     tr("Enter the password of '%1' on the Connection page: %2.")
+                         .arg(p->name, l.why));
+                break;
+            }
+            Q_EMIT passwordNeeded(id, l.why);
+        });
 }
 
 void ConnectionController::connectToSandbox()
@@ -143,9 +168,10 @@ void ConnectionController::connectToSandbox()
     m_sandbox->start(); // may fail at once (not installed): onSandboxStatus reports it
 }
 
-void ConnectionController::open(const ConnectionProfile &profile, const QString &password)
+void ConnectionController::open(const ConnectionProfile &profile, const ProfileSecrets &secrets,
+                                bool trustHostKeyOnce)
 {
-    ConnectionRequest r{m_request, profile.name, profile.endpoint(password)};
+    ConnectionRequest r{m_request, profile.name, profile.endpoint(secrets), trustHostKeyOnce};
     m_endpoint = r.endpoint;
     QMetaObject::invokeMethod(
         m_session, [w = m_session, r] { w->open(r); }, Qt::QueuedConnection);
@@ -161,7 +187,7 @@ void ConnectionController::openSandbox()
     p.name = tr("sandbox");
     p.host = QStringLiteral("127.0.0.1");
     p.port = m_sandbox->port();
-    open(p, {});
+    open(p, {}, false);
 }
 
 void ConnectionController::onSandboxStatus()
@@ -248,32 +274,53 @@ void ConnectionController::fail(const QString &error, const QString &hint)
 
 quint64 ConnectionController::test(const ConnectionProfile &profile, const QString &password)
 {
+    ProfileSecrets typed;
+    typed.password = password;
+    return test(profile, typed);
+}
+
+quint64 ConnectionController::test(const ConnectionProfile &profile, const ProfileSecrets &typed,
+                                   bool trustHostKeyOnce)
+{
     const quint64 id = ++m_testId;
-    if (!profile.hasPassword || !password.isEmpty() || profile.id.isEmpty()) {
-        probe(id, profile, password);
+    if (profile.id.isEmpty()) {
+        probe(id, profile, typed, trustHostKeyOnce);
         return id;
     }
-    m_store->lookupPassword(profile.id, this, [this, id, profile](ProfileStore::Lookup l) {
-        if (l.password) {
-            probe(id, profile, *l.password);
-            return;
-        }
-        ConnectionState s;
-        s.request = id;
-        s.state = ConnectionState::State::Failed;
-        s.label = profile.name;
-        s.endpoint = profile.endpoint({}).display();
-        s.error = tr("password needed");
-        s.hint = tr("Enter the password to test the connection: %1.").arg(l.why);
-        Q_EMIT tested(s);
-    });
+    m_store->lookupSecrets(
+        profile, typed, this, [this, id, profile, trustHostKeyOnce](ProfileStore::SecretsLookup l) {
+            if (l.secrets) {
+                probe(id, profile, *l.secrets, trustHostKeyOnce);
+                return;
+            }
+            ConnectionState s;
+            s.request = id;
+            s.state = ConnectionState::State::Failed;
+            s.label = profile.name;
+            s.endpoint = profile.endpoint().display();
+            switch (l.missing) {
+            case ProfileStore::Secret::SshPassword:
+                s.error = tr("SSH password needed");
+                s.hint = tr("Enter the SSH password to test the connection: %1.").arg(l.why);
+                break;
+            case ProfileStore::Secret::SshPassphrase:
+                s.error = tr("SSH key passphrase needed");
+                s.hint = tr("Enter the SSH key passphrase to test the connection: %1.").arg(l.why);
+                break;
+            default:
+                s.error = tr("password needed");
+                s.hint = tr("Enter the password to test the connection: %1.").arg(l.why);
+                break;
+            }
+            Q_EMIT tested(s);
+        });
     return id;
 }
 
 void ConnectionController::probe(quint64 id, const ConnectionProfile &profile,
-                                 const QString &password)
+                                 const ProfileSecrets &secrets, bool trustHostKeyOnce)
 {
-    ConnectionRequest r{id, profile.name, profile.endpoint(password)};
+    ConnectionRequest r{id, profile.name, profile.endpoint(secrets), trustHostKeyOnce};
     QMetaObject::invokeMethod(
         m_probe, [w = m_probe, r] { w->probe(r); }, Qt::QueuedConnection);
 }

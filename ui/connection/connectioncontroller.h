@@ -2,6 +2,7 @@
 
 #include "connectionprofile.h"
 #include "connectionstate.h"
+#include "profilestore.h"
 
 #include <QObject>
 
@@ -12,7 +13,6 @@ class QThread;
 namespace sluice::ui {
 
 class ConnectionWorker;
-class ProfileStore;
 class Sandbox;
 
 // The console's one Redis session: which profile it is connected to, through a
@@ -47,6 +47,10 @@ public:
     void connectTo(const QString &id);
     // A saved profile with a password the user typed (remembered for the session).
     void connectTo(const QString &id, const QString &password);
+    // The same with any secrets typed (the empty ones come from the session or the keyring).
+    // trustHostKeyOnce: an unknown SSH host key is accepted (and written to known_hosts) on the
+    // first attempt only, as after "Trust this host key".
+    void connectTo(const QString &id, const ProfileSecrets &typed, bool trustHostKeyOnce = false);
     void connectToSandbox();
     // F5: retry at once instead of waiting for the back-off.
     void retryNow();
@@ -56,6 +60,10 @@ public:
     // An empty password on a profile that has one uses the stored one. The answer comes in
     // tested() with the returned id as its request.
     quint64 test(const ConnectionProfile &profile, const QString &password);
+    quint64 test(const ConnectionProfile &profile, const ProfileSecrets &typed,
+                 bool trustHostKeyOnce = false);
+    // After passwordNeeded(): which secret of the profile it is.
+    ProfileStore::Secret neededSecret() const { return m_neededSecret; }
 
 Q_SIGNALS:
     void stateChanged(const sluice::ui::ConnectionState &state);
@@ -65,13 +73,15 @@ Q_SIGNALS:
 
 private:
     void begin(const QString &id, const QString &label, const QString &endpoint);
-    void open(const ConnectionProfile &profile, const QString &password);
+    void open(const ConnectionProfile &profile, const ProfileSecrets &secrets,
+              bool trustHostKeyOnce);
     void openSandbox();
     void onSandboxStatus();
     void onWorkerState(const ConnectionState &state);
     void publish(ConnectionState state);
     void fail(const QString &error, const QString &hint);
-    void probe(quint64 id, const ConnectionProfile &profile, const QString &password);
+    void probe(quint64 id, const ConnectionProfile &profile, const ProfileSecrets &secrets,
+               bool trustHostKeyOnce);
 
     ProfileStore *m_store;
     Sandbox *m_sandbox;
@@ -86,6 +96,7 @@ private:
     quint64 m_request = 0; // the session request whose states count; older ones are dropped
     quint64 m_testId = 0;
     bool m_sandboxPending = false; // connect when the sandbox is ready
+    ProfileStore::Secret m_neededSecret = ProfileStore::Secret::Password;
 };
 
 } // namespace sluice::ui

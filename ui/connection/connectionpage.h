@@ -7,7 +7,11 @@
 
 #include <QWidget>
 
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
 class QFrame;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -44,6 +48,16 @@ private:
     void newProfile();
     void deleteProfile();
     ConnectionProfile formProfile() const;
+    ProfileSecrets typedSecrets() const;
+    // What is wrong with the form, naming the field, or empty; `field` gets the field to fix.
+    QString formProblem(QWidget **field = nullptr) const;
+    // Shows only the fields of the chosen transport (and of SSH, when it is on); validates.
+    void updateTransport();
+    void updateProblem();
+    void updateSshNotes();
+    // A line edit with a "Browse…" button that picks a file (a non-modal dialog).
+    QLayout *fileRow(QLineEdit *edit, const QString &title);
+    void trustHostKey();
     // Validates and saves the form; the saved id, or empty (the message says why).
     QString saveForm();
     void testConnection();
@@ -77,6 +91,32 @@ private:
     QLineEdit *m_password;
     QToolButton *m_forget;
     QLabel *m_passwordNote;
+    QFormLayout *m_fields;
+    int m_hostRow = 0;
+    QComboBox *m_transport;
+    QLineEdit *m_socket;
+    QLineEdit *m_sentinels;
+    QLineEdit *m_master;
+    QGroupBox *m_tlsBox;
+    QLineEdit *m_tlsCa;
+    QLineEdit *m_tlsCert;
+    QLineEdit *m_tlsKey;
+    QLineEdit *m_tlsServerName;
+    QCheckBox *m_tlsInsecure;
+    QLabel *m_tlsWarning;
+    QCheckBox *m_sshCheck;
+    QGroupBox *m_sshBox;
+    QWidget *m_sshFields;
+    QLineEdit *m_sshUser;
+    QLineEdit *m_sshHost;
+    QSpinBox *m_sshPort;
+    QLineEdit *m_sshKey;
+    QLineEdit *m_sshPassphrase;
+    QLineEdit *m_sshPassword;
+    QLineEdit *m_sshKnownHosts;
+    QCheckBox *m_sshAcceptNew;
+    QLabel *m_problem;
+    QPushButton *m_trust;
     QPushButton *m_test;
     QPushButton *m_save;
     QPushButton *m_connect;
@@ -92,6 +132,7 @@ private:
     bool m_loading = false;        // filling the form: edits are not the user's
     bool m_forgetPassword = false; // Save forgets the stored password
     quint64 m_pendingTest = 0;
+    bool m_trustForTest = false;    // Trust this host key repeats the test, else the connect
     bool m_awaitingSession = false; // the user pressed Connect: report the outcome here
     bool m_sessionMessage = false;  // the message reports a session that may have moved on
 };

@@ -23,13 +23,16 @@ struct ConnectionState
     State state = State::Idle;
     quint64 request = 0;    // the request it answers (ConnectionRequest::id)
     QString label;          // the profile's name, "sandbox", ...
-    QString endpoint;       // host:port[/db]
+    QString endpoint;       // Endpoint::display(): host:port[/db], " (TLS)", " via ssh ..."
     QString redisVersion;   // last known; kept while the connection is lost
     double rttMs = -1;      // last round trip of a PING, in ms; < 0: not measured yet
     QString error;          // short reason in the user's words ("connection refused")
     QString hint;           // what to do about it, one sentence
     QString detail;         // what the server or the OS said, for the curious
     int retryInSeconds = 0; // Lost: seconds to the next attempt; 0: attempting now
+    // Failed on an SSH host key that known_hosts does not have: detail shows its fingerprint,
+    // and connecting again with trustHostKeyOnce accepts it.
+    bool unknownHostKey = false;
 
     bool isUp() const { return state == State::Connected; }
 };
@@ -41,6 +44,8 @@ struct ConnectionRequest
     quint64 id = 0;
     QString label;
     Endpoint endpoint;
+    // Accept an unknown SSH host key (writing it to known_hosts) on the first attempt only.
+    bool trustHostKeyOnce = false;
 };
 
 // "0.3 ms", "12 ms": the round trip as the status bar and the page show it.

@@ -83,7 +83,12 @@ void ConnectionWorker::retryNow()
 void ConnectionWorker::attempt()
 {
     ConnectionState s = m_state;
-    auto c = Connection::open(m_request.endpoint, m_options);
+    Endpoint endpoint = m_request.endpoint;
+    if (m_request.trustHostKeyOnce) {
+        endpoint.ssh.acceptNew = true; // once: known_hosts has the key afterwards
+        m_request.trustHostKeyOnce = false;
+    }
+    auto c = Connection::open(endpoint, m_options);
     Result<void> hs = c ? handshake(*c, s, sessionName) : Result<void>(c.error());
     if (!hs) {
         if (hs.error().isConnectionLoss()) {
@@ -100,6 +105,8 @@ void ConnectionWorker::attempt()
     m_connection.emplace(std::move(*c));
     m_attempt = 0;
     s.state = ConnectionState::State::Connected;
+    s.endpoint = m_connection->endpoint().display(); // a Sentinel's: the master found
+    s.unknownHostKey = false;
     s.error.clear();
     s.hint.clear();
     s.detail.clear();
@@ -167,13 +174,16 @@ void ConnectionWorker::probe(const ConnectionRequest &request)
     s.request = request.id;
     s.label = request.label;
     s.endpoint = request.endpoint.display();
-    auto c = Connection::open(request.endpoint, m_options);
+    Endpoint endpoint = request.endpoint;
+    endpoint.ssh.acceptNew = endpoint.ssh.acceptNew || request.trustHostKeyOnce;
+    auto c = Connection::open(endpoint, m_options);
     Result<void> hs = c ? handshake(*c, s, probeName) : Result<void>(c.error());
     if (!hs) {
         s.state = ConnectionState::State::Failed;
         describe(hs.error(), request.endpoint, s);
     } else {
         s.state = ConnectionState::State::Connected;
+        s.endpoint = c->endpoint().display();
     }
     Q_EMIT probed(s);
 }
@@ -214,6 +224,52 @@ void ConnectionWorker::describe(const Error &error, const Endpoint &endpoint,
                                 ConnectionState &s) const
 {
     s.detail = error.message;
+    s.unknownHostKey = false;
+    // The transports' own failures first: their kinds (Auth, Invalid, Io) would read as a
+    // password or a database problem below. Core's message, which names the file, the host or
+    // the fingerprint, is the detail.
+    const QString &m = error.message;
+    if (m.startsWith(QStringLiteral("ssh "))) {
+        if (m.contains(QStringLiteral("unknown host key"))) {
+            s.error = tr("unknown SSH host key");
+            s.hint = tr("%1 is not in known_hosts yet. Check its fingerprint (below) with the "
+                        "bastion's administrator, then press Trust this host key.")
+                         .arg(endpoint.ssh.display());
+            s.unknownHostKey = true;
+        } else if (m.contains(QStringLiteral("HOST KEY HAS CHANGED")) ||
+                   m.contains(QStringLiteral("key of another type"))) {
+            s.error = tr("the SSH host key has changed");
+            s.hint = tr("Someone may be intercepting the connection, or the bastion was "
+                        "reinstalled. Sluice refuses it; see the details.");
+        } else if (error.kind == Error::Kind::Auth || error.kind == Error::Kind::Invalid ||
+                   m.contains(QStringLiteral("authentication failed"))) {
+            s.error = tr("the SSH login was refused");
+            s.hint = tr("Check the SSH user, key file, passphrase or password of the profile.");
+        } else {
+            s.error = tr("cannot reach the SSH bastion");
+            s.hint = tr("Check the SSH host and port, and the network.");
+        }
+        return;
+    }
+    if (m.startsWith(QStringLiteral("--tls-"))) {
+        s.error = tr("a TLS file cannot be used");
+        s.hint = tr("Check the CA file, client certificate and client key of the profile.");
+        return;
+    }
+    if (m.startsWith(QStringLiteral("TLS to Redis"))) {
+        s.error = tr("TLS refused");
+        s.hint = tr("The server's certificate did not pass the check: check the CA file and the "
+                    "server name of the profile.");
+        return;
+    }
+    if (endpoint.kind == Endpoint::Kind::Sentinel &&
+        (m.contains(QStringLiteral("sentinel")) || m.contains(QStringLiteral("master '")))) {
+        s.error = m.contains(QStringLiteral("no sentinel knows"))
+                      ? tr("no sentinel knows the master '%1'").arg(endpoint.masterName)
+                      : tr("the sentinels did not give the master '%1'").arg(endpoint.masterName);
+        s.hint = tr("Check the master name and the sentinels' addresses.");
+        return;
+    }
     switch (error.kind) {
     case Error::Kind::Io:
         if (error.message.contains(QStringLiteral("refused"), Qt::CaseInsensitive)) {
