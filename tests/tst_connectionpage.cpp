@@ -10,6 +10,7 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "ownredis.h"
+#include "testpki.h"
 #include "testredis.h"
 
 #include <QCheckBox>
@@ -111,19 +112,6 @@ private:
     QElapsedTimer m_clock;
     qint64 m_maxGap = 0;
 };
-
-bool run(const QString &program, const QStringList &args, const QString &dir)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(program, args);
-    if (!p.waitForFinished(60000) || p.exitCode() != 0) {
-        qWarning("%s %s failed: %s", qPrintable(program), qPrintable(args.join(QLatin1Char(' '))),
-                 p.readAllStandardError().constData());
-        return false;
-    }
-    return true;
-}
 
 QString screenshotPath(const QString &name)
 {
@@ -244,35 +232,7 @@ private Q_SLOTS:
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
 
         QVERIFY(m_pki.isValid());
-        const QString o = QStringLiteral("openssl");
-        const QString dir = m_pki.path();
-        QVERIFY(
-            run(o,
-                {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
-                 QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-keyout"),
-                 QStringLiteral("ca-key.pem"), QStringLiteral("-out"), QStringLiteral("ca.pem"),
-                 QStringLiteral("-days"), QStringLiteral("30"), QStringLiteral("-subj"),
-                 QStringLiteral("/CN=Sluice console test CA")},
-                dir));
-        QFile ext(pki(QStringLiteral("server.ext")));
-        QVERIFY(ext.open(QIODevice::WriteOnly));
-        ext.write("subjectAltName=DNS:localhost\n");
-        ext.close();
-        QVERIFY(run(o,
-                    {QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
-                     QStringLiteral("-nodes"), QStringLiteral("-keyout"),
-                     QStringLiteral("server-key.pem"), QStringLiteral("-out"),
-                     QStringLiteral("server.csr"), QStringLiteral("-subj"),
-                     QStringLiteral("/CN=localhost")},
-                    dir));
-        QVERIFY(run(o,
-                    {QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"),
-                     QStringLiteral("server.csr"), QStringLiteral("-CA"), QStringLiteral("ca.pem"),
-                     QStringLiteral("-CAkey"), QStringLiteral("ca-key.pem"),
-                     QStringLiteral("-CAcreateserial"), QStringLiteral("-out"),
-                     QStringLiteral("server.pem"), QStringLiteral("-days"), QStringLiteral("30"),
-                     QStringLiteral("-extfile"), QStringLiteral("server.ext")},
-                    dir));
+        QVERIFY(test::makeTestPki(m_pki.path()));
         // TLS on a port of its own; the plain port stays for OwnRedis's readiness check.
         m_tlsPort = test::freeLoopbackPort();
         QVERIFY2(m_tlsRedis.start(

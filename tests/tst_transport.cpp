@@ -7,6 +7,7 @@
 #include "redis/connection.h"
 #include "redis/subscriber.h"
 #include "runcli.h"
+#include "testpki.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -34,19 +35,6 @@ using namespace std::chrono;
 namespace {
 
 const QString secret = u"Tr4nsp0rt-S3cret"_s;
-
-bool run(const QString &program, const QStringList &args, const QString &dir)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(program, args);
-    if (!p.waitForFinished(60000) || p.exitCode() != 0) {
-        qWarning("%s %s failed: %s", qPrintable(program), qPrintable(args.join(u' ')),
-                 p.readAllStandardError().constData());
-        return false;
-    }
-    return true;
-}
 
 bool writeFile(const QString &path, const QByteArray &text)
 {
@@ -214,55 +202,7 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_pki = m_dir.path() + u"/pki"_s;
         QVERIFY(QDir().mkpath(m_pki));
-        const QString o = u"openssl"_s;
-        // A CA, a second CA nobody trusts, a client CA.
-        for (const QString &ca : {u"ca"_s, u"otherca"_s, u"clientca"_s}) {
-            QVERIFY(run(o,
-                        {u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s,
-                         u"-keyout"_s, ca + u"-key.pem"_s, u"-out"_s, ca + u".pem"_s, u"-days"_s,
-                         u"30"_s, u"-subj"_s, u"/CN=Sluice test "_s + ca},
-                        m_pki));
-        }
-        QVERIFY(writeFile(file(u"server.ext"_s), "subjectAltName=DNS:localhost\n"));
-        // server.pem: for localhost (not for 127.0.0.1), signed by ca.
-        QVERIFY(
-            run(o,
-                {u"req"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-keyout"_s,
-                 u"server-key.pem"_s, u"-out"_s, u"server.csr"_s, u"-subj"_s, u"/CN=localhost"_s},
-                m_pki));
-        QVERIFY(run(o,
-                    {u"x509"_s, u"-req"_s, u"-in"_s, u"server.csr"_s, u"-CA"_s, u"ca.pem"_s,
-                     u"-CAkey"_s, u"ca-key.pem"_s, u"-CAcreateserial"_s, u"-out"_s, u"server.pem"_s,
-                     u"-days"_s, u"30"_s, u"-extfile"_s, u"server.ext"_s},
-                    m_pki));
-        // expired.pem: the same name, valid for one day in 2020 (openssl ca takes dates).
-        QVERIFY(writeFile(file(u"ca.cnf"_s),
-                          "[ca]\ndefault_ca=test\n[test]\ndatabase=index.txt\nnew_certs_dir=.\n"
-                          "serial=serial\ndefault_md=sha256\npolicy=any\ncopy_extensions=copy\n"
-                          "x509_extensions=ext\n[any]\ncommonName=supplied\n"
-                          "[ext]\nsubjectAltName=DNS:localhost\n"));
-        QVERIFY(writeFile(file(u"index.txt"_s), ""));
-        QVERIFY(writeFile(file(u"serial"_s), "1000\n"));
-        QVERIFY(run(o,
-                    {u"ca"_s, u"-batch"_s, u"-config"_s, u"ca.cnf"_s, u"-cert"_s, u"ca.pem"_s,
-                     u"-keyfile"_s, u"ca-key.pem"_s, u"-in"_s, u"server.csr"_s, u"-out"_s,
-                     u"expired.pem"_s, u"-startdate"_s, u"20200101000000Z"_s, u"-enddate"_s,
-                     u"20200102000000Z"_s, u"-notext"_s},
-                    m_pki));
-        // client.pem, signed by clientca; and a stranger signed by otherca.
-        for (const auto &[name, ca] :
-             {std::pair{u"client"_s, u"clientca"_s}, std::pair{u"stranger"_s, u"otherca"_s}}) {
-            QVERIFY(run(o,
-                        {u"req"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-keyout"_s,
-                         name + u"-key.pem"_s, u"-out"_s, name + u".csr"_s, u"-subj"_s,
-                         u"/CN=sluice-"_s + name},
-                        m_pki));
-            QVERIFY(run(o,
-                        {u"x509"_s, u"-req"_s, u"-in"_s, name + u".csr"_s, u"-CA"_s, ca + u".pem"_s,
-                         u"-CAkey"_s, ca + u"-key.pem"_s, u"-CAcreateserial"_s, u"-out"_s,
-                         name + u".pem"_s, u"-days"_s, u"30"_s},
-                        m_pki));
-        }
+        QVERIFY(test::makeTestPki(m_pki));
         const QStringList common{u"--tls-key-file"_s, file(u"server-key.pem"_s)};
         QVERIFY(m_tls.start(common + QStringList{u"--tls-cert-file"_s, file(u"server.pem"_s),
                                                  u"--tls-ca-cert-file"_s, file(u"ca.pem"_s),
