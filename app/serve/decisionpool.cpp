@@ -1,7 +1,7 @@
 #include "decisionpool.h"
 
 #include "limiter/redislimiter.h"
-#include "redis/sentinel.h"
+#include "redis/errors.h"
 
 #include <QDateTime>
 

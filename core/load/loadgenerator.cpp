@@ -3,7 +3,7 @@
 #include "limiter/localmodel.h"
 #include "limiter/redislimiter.h"
 #include "redis/connection.h"
-#include "redis/sentinel.h"
+#include "redis/errors.h"
 #include "sim/scenario.h"
 #include "stats/statsrecorder.h"
 

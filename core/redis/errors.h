@@ -17,5 +17,12 @@ namespace redis {
 Error replyError(const redisReply *r);
 Error replyError(const QByteArray &message);
 
+// An error reply saying that this server cannot serve the command now, although another server
+// (a new master) or the same one a moment later could: READONLY (a demoted master), MASTERDOWN
+// (a replica that lost its master), LOADING, BUSY (a script), TRYAGAIN, CLUSTERDOWN. The
+// long-lived parts answer those decisions by the rule's on_redis_error and reconnect, as they
+// do for a lost connection.
+bool isUnavailableReply(const Error &error);
+
 } // namespace redis
 } // namespace sluice

@@ -297,23 +297,4 @@ Result<Connection> openSentinelMaster(const Endpoint &sentinelEndpoint, Connecti
     return Connection::open(*master, options);
 }
 
-bool isUnavailableReply(const Error &error)
-{
-    if (error.kind != Error::Kind::Reply) {
-        return false;
-    }
-    static constexpr QLatin1String codes[] = {
-        QLatin1String("READONLY"), QLatin1String("MASTERDOWN"), QLatin1String("LOADING"),
-        QLatin1String("BUSY"),     QLatin1String("TRYAGAIN"),   QLatin1String("CLUSTERDOWN"),
-    };
-    for (QLatin1String code : codes) {
-        // The whole first word: BUSYKEY (RESTORE onto an existing key) is not BUSY.
-        if (error.message.startsWith(code) &&
-            (error.message.size() == code.size() || error.message.at(code.size()) == u' ')) {
-            return true;
-        }
-    }
-    return false;
-}
-
 } // namespace sluice::redis

@@ -5,6 +5,7 @@
 
 #include "connection.h"
 #include "endpoint.h"
+#include "errors.h"
 
 #include "common/result.h"
 
@@ -44,13 +45,5 @@ Result<Endpoint> resolveMaster(const Endpoint &sentinelEndpoint,
 // (Until Connection::connectNow resolves Kind::Sentinel itself, which then folds this in.)
 Result<Connection> openSentinelMaster(const Endpoint &sentinelEndpoint,
                                       Connection::Options options);
-
-// An error reply saying that this server cannot serve the command now, although another server
-// (a new master) or the same one a moment later could: READONLY (a demoted master), MASTERDOWN
-// (a replica that lost its master), LOADING, BUSY (a script), TRYAGAIN, CLUSTERDOWN. The
-// long-lived parts answer those decisions by the rule's on_redis_error and reconnect, as they
-// do for a lost connection. (Belongs next to replyError() in errors.h; kept here while the
-// lead rewrites that file.)
-bool isUnavailableReply(const Error &error);
 
 } // namespace sluice::redis

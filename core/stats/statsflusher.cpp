@@ -2,7 +2,7 @@
 
 #include "statsrecorder.h"
 
-#include "redis/sentinel.h"
+#include "redis/errors.h"
 
 #include <QDateTime>
 
