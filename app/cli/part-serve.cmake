@@ -7,7 +7,6 @@ add_library(sluice_service STATIC
     ${CMAKE_CURRENT_LIST_DIR}/../serve/checkservice.cpp ${CMAKE_CURRENT_LIST_DIR}/../serve/checkservice.h
     ${CMAKE_CURRENT_LIST_DIR}/../serve/decisionpool.cpp ${CMAKE_CURRENT_LIST_DIR}/../serve/decisionpool.h
     ${CMAKE_CURRENT_LIST_DIR}/../serve/ruletable.cpp ${CMAKE_CURRENT_LIST_DIR}/../serve/ruletable.h
-    ${CMAKE_CURRENT_LIST_DIR}/../serve/ratelimitheaders.cpp ${CMAKE_CURRENT_LIST_DIR}/../serve/ratelimitheaders.h
     ${CMAKE_CURRENT_LIST_DIR}/../serve/guardedtcpserver.cpp ${CMAKE_CURRENT_LIST_DIR}/../serve/guardedtcpserver.h
     ${CMAKE_CURRENT_LIST_DIR}/../serve/guardedsocket.cpp ${CMAKE_CURRENT_LIST_DIR}/../serve/guardedsocket.h
     ${CMAKE_CURRENT_LIST_DIR}/../serve/httpreply.cpp ${CMAKE_CURRENT_LIST_DIR}/../serve/httpreply.h

@@ -442,7 +442,7 @@ int simulate(const QList<QByteArray> &argv)
         if (backend != u"local"_s && backend != u"redis"_s) {
             return fail(command,
                         u"--backend '%1' is unknown; expected local or redis"_s.arg(
-                            printable(args.raw("backend"))),
+                            bytes::printable(args.raw("backend"))),
                         exitUsage);
         }
     }

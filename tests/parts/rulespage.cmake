@@ -1,2 +1,4 @@
 # The console's Rules page, driven offscreen against the fixture's Redis.
 sluice_test(rulespage REDIS LIBS sluice_ui Qt6::Network)
+# The preview's headers are the service's (core/limiter/headers.h), for every algorithm.
+sluice_test(rulepreview LIBS sluice_ui)

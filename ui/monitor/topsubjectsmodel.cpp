@@ -1,5 +1,7 @@
 #include "topsubjectsmodel.h"
 
+#include "common/bytes.h"
+
 #include <QColor>
 #include <QLocale>
 
@@ -37,7 +39,7 @@ QVariant TopSubjectsModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case SubjectColumn:
-            return QString::fromUtf8(r.subject);
+            return bytes::printable(r.subject);
         case RequestsColumn:
             return QLocale().toString(r.requests);
         case DeniedColumn:
