@@ -727,6 +727,32 @@ private Q_SLOTS:
         (void)admin.command({"ACL", "DELUSER", "sluice-keys-reader"});
     }
 
+    void scanDeniedByAnAclIsAuth()
+    {
+        // SCAN refused by an ACL: NOPERM is an auth error of the one taxonomy
+        // (core/redis/errors.cpp), not a generic reply error, and the message says what to do.
+        Connection admin = test::connect();
+        QVERIFY(admin.command({"ACL", "SETUSER", "sluice-keys-noscan", "reset", "on", ">pw", "~*",
+                               "+@all", "-scan"}));
+        Endpoint e = test::redisEndpoint();
+        e.user = u"sluice-keys-noscan"_s;
+        e.password = u"pw"_s;
+        auto c = Connection::open(e);
+        QVERIFY(c);
+        KeyReader reader(m_rules);
+        QVERIFY(reader.prepare(*c));
+        KeyScanner scanner(reader);
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + '*'};
+        const ScanSummary s = scanner.run(*c, o, {});
+        (void)admin.command({"ACL", "DELUSER", "sluice-keys-noscan"});
+        QCOMPARE(s.status, ScanSummary::Status::Failed);
+        QVERIFY(s.error);
+        QCOMPARE(s.error->kind, Error::Kind::Auth);
+        QVERIFY2(s.error->message.contains(u"refused SCAN"_s), qPrintable(s.error->message));
+        QVERIFY2(s.error->message.contains(u"NOPERM"_s), qPrintable(s.error->message));
+    }
+
     void fixDryRunThenForReal()
     {
         plant();
