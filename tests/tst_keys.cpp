@@ -12,6 +12,7 @@
 #include "keys/keysworker.h"
 #include "keys/statedecoder.h"
 #include "limiter/redislimiter.h"
+#include "redis/keyspace.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -725,6 +726,24 @@ private Q_SLOTS:
             QCOMPARE(p.state.problem, k.state.problem);
         }
         (void)admin.command({"ACL", "DELUSER", "sluice-keys-reader"});
+    }
+
+    void deleteByPrefixTakesThePrefixLiterally()
+    {
+        // redis::deleteByPrefix: glob characters in the prefix match only themselves, and an
+        // empty prefix (the whole database) is refused.
+        Connection c = test::connect();
+        const QByteArray base = test::keyPrefix() + "del:";
+        const QByteArray odd = base + "a*[b]?\\:";
+        QVERIFY(c.command({"SET", odd + "1", "x"}));
+        QVERIFY(c.command({"SET", odd + "2", "x"}));
+        QVERIFY(c.command({"SET", base + "aZbQ:3", "x"})); // what an unescaped glob matches
+        QCOMPARE(redis::deleteByPrefix(c, odd).value(), qint64(2));
+        QCOMPARE(test::keysWithPrefix(c, base), QList<QByteArray>{base + "aZbQ:3"});
+        const Result<qint64> all = redis::deleteByPrefix(c, QByteArray());
+        QVERIFY(!all);
+        QCOMPARE(all.error().kind, Error::Kind::Invalid);
+        QCOMPARE(redis::deleteByPrefix(c, base).value(), qint64(1));
     }
 
     void scanDeniedByAnAclIsAuth()

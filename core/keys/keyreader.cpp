@@ -3,6 +3,7 @@
 #include "keyhealth.h"
 
 #include "redis/errors.h"
+#include "redis/keyspace.h"
 #include "redis/replyview.h"
 #include "redis/scriptregistry.h"
 
@@ -121,18 +122,6 @@ qint64 timeUs(ReplyView s, ReplyView us)
     return integerOf(s) * 1'000'000 + integerOf(us);
 }
 
-QByteArray escapeGlob(const QByteArray &text)
-{
-    QByteArray out;
-    for (char ch : text) {
-        if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
-            out += '\\';
-        }
-        out += ch;
-    }
-    return out;
-}
-
 } // namespace
 
 struct KeyReader::Index
@@ -231,7 +220,7 @@ QList<QByteArray> KeyReader::defaultPatterns() const
             continue;
         }
         last = p;
-        out << escapeGlob(p) + '*';
+        out << redis::globEscaped(p) + '*';
     }
     return out;
 }

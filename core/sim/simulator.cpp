@@ -21,6 +21,7 @@
 #include "limiter/model.h"
 #include "limiter/redislimiter.h"
 #include "redis/connection.h"
+#include "redis/keyspace.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
@@ -123,18 +124,6 @@ struct RuleRun
         result.maxDelayMs = std::max(result.maxDelayMs, delayMs);
     }
 };
-
-QByteArray globEscaped(const QByteArray &s)
-{
-    QByteArray out;
-    for (char c : s) {
-        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-            out += '\\';
-        }
-        out += c;
-    }
-    return out;
-}
 
 QString seconds(qint64 us)
 {
@@ -333,7 +322,7 @@ Result<SimResult> Simulator::runOnRedis(const Endpoint &endpoint, RunOptions opt
     Connection &c = limiter.connection();
     Result<qint64> deleted = Error::make(Error::Kind::Io, u"the connection is lost"_s);
     if (!c.isBroken() || c.reconnect()) {
-        deleted = deleteKeys(c, options.keyPrefix);
+        deleted = redis::deleteByPrefix(c, options.keyPrefix);
     }
     const QString leftBehind =
         deleted ? QString()
@@ -348,39 +337,6 @@ Result<SimResult> Simulator::runOnRedis(const Endpoint &endpoint, RunOptions opt
     }
     result->warning = leftBehind;
     return result;
-}
-
-Result<qint64> Simulator::deleteKeys(Connection &connection, const QByteArray &prefix)
-{
-    if (prefix.isEmpty()) {
-        return Error::make(Error::Kind::Internal, u"refusing to delete keys without a prefix"_s);
-    }
-    qint64 deleted = 0;
-    QByteArray cursor = "0";
-    const QByteArray match = globEscaped(prefix) + '*';
-    do {
-        auto r = connection.command({"SCAN", cursor, "MATCH", match, "COUNT", "1000"});
-        if (!r) {
-            return r.error();
-        }
-        if (r->elements.size() != 2) {
-            return Error::make(Error::Kind::Protocol, u"SCAN replied something else than a "
-                                                      "cursor and a list of keys"_s);
-        }
-        cursor = r->elements[0].str;
-        QList<QByteArray> unlink{"UNLINK"};
-        for (const Reply &k : r->elements[1].elements) {
-            unlink << k.str;
-        }
-        if (unlink.size() > 1) {
-            auto u = connection.command(unlink);
-            if (!u) {
-                return u.error();
-            }
-            deleted += u->integer;
-        }
-    } while (cursor != "0");
-    return deleted;
 }
 
 } // namespace sluice::sim

@@ -91,9 +91,6 @@ public:
     // rather than risk state that expired under it.
     Result<SimResult> runOnRedis(const Endpoint &endpoint, RunOptions options = {}) const;
 
-    // Deletes every key that starts with `prefix` (SCAN MATCH + UNLINK); the number deleted.
-    static Result<qint64> deleteKeys(Connection &connection, const QByteArray &prefix);
-
 private:
     Simulator(Scenario scenario, Traffic traffic)
         : m_scenario(std::move(scenario))
