@@ -53,6 +53,7 @@ RedisLimiter::RedisLimiter(Connection connection, const ScriptRegistry &scripts)
     : m_connection(std::move(connection))
     , m_scripts(scripts)
 {
+    // Which script runs which algorithm: lua/<algorithm name>.lua. The registry knows only names.
     for (Algorithm a : algorithm::all) {
         m_byAlgorithm[size_t(a)] = m_scripts.find(algorithm::name(a));
     }
