@@ -14,17 +14,13 @@
 //    bytes and sweeps its whole table every 4096 calls: 9x slower on a million requests. A test
 //    runs the presets through a LocalModel (run() with any Limiter) and finds the same results.
 //  - The in-process run passes no min_ttl_ms: keys expire on the model's virtual clock. The
-//    Redis run passes one (1 h by default) because Redis expires keys on the wall clock; the
-//    local == Redis test proves that the floor changes no decision.
+//    Redis run (redisrun.cpp) passes one (1 h by default) because Redis expires keys on the
+//    wall clock; the local == Redis test proves that the floor changes no decision.
 #include "simulator.h"
 
 #include "limiter/model.h"
-#include "limiter/redislimiter.h"
-#include "redis/connection.h"
-#include "redis/keyspace.h"
 
 #include <QElapsedTimer>
-#include <QRandomGenerator>
 
 #include <algorithm>
 #include <queue>
@@ -144,12 +140,13 @@ Result<Simulator> Simulator::create(Scenario scenario)
 Result<SimResult> Simulator::run(Limiter &limiter, const RunOptions &options,
                                  const QString &backend) const
 {
-    return runGuarded(&limiter, options, backend, 0);
+    return runWith(&limiter, options, backend);
 }
 
-Result<SimResult> Simulator::runGuarded(Limiter *limiter, const RunOptions &options,
-                                        const QString &backend, qint64 wallLimitMs) const
+Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options,
+                                     const QString &backend) const
 {
+    const qint64 wallLimitMs = options.wallLimitMs;
     const Scenario &s = m_scenario;
     const std::vector<Arrival> &arrivals = m_traffic.arrivals;
     const Subjects &subjects = m_traffic.subjects;
@@ -297,46 +294,7 @@ Result<SimResult> Simulator::runGuarded(Limiter *limiter, const RunOptions &opti
 
 Result<SimResult> Simulator::runLocal(const RunOptions &options) const
 {
-    return runGuarded(nullptr, options, u"local"_s, 0);
-}
-
-Result<SimResult> Simulator::runOnRedis(const Endpoint &endpoint, RunOptions options) const
-{
-    auto connection = Connection::open(endpoint);
-    if (!connection) {
-        return connection.error();
-    }
-    options.keyPrefix =
-        "sluice:sim:" +
-        QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0') +
-        ':';
-    if (!options.minTtlMs) {
-        options.minTtlMs = defaultRedisMinTtlMs;
-    }
-    const qint64 wallLimitMs = *options.minTtlMs > 0 ? *options.minTtlMs * 9 / 10 : 0;
-    RedisLimiter limiter(std::move(*connection));
-    Result<SimResult> result = runGuarded(&limiter, options, u"redis"_s, wallLimitMs);
-
-    // Whatever happened, the run's keys go. A broken connection (the error may be that) gets
-    // one reconnect for it.
-    Connection &c = limiter.connection();
-    Result<qint64> deleted = Error::make(Error::Kind::Io, u"the connection is lost"_s);
-    if (!c.isBroken() || c.reconnect()) {
-        deleted = redis::deleteByPrefix(c, options.keyPrefix);
-    }
-    const QString leftBehind =
-        deleted ? QString()
-                : u"could not remove the run's keys %1* (%2); they expire within %3 s"_s
-                      .arg(QString::fromUtf8(options.keyPrefix), deleted.error().message)
-                      .arg(*options.minTtlMs / 1000);
-    if (!result) {
-        if (leftBehind.isEmpty()) {
-            return result;
-        }
-        return Error::make(result.error().kind, result.error().message + u"; "_s + leftBehind);
-    }
-    result->warning = leftBehind;
-    return result;
+    return runWith(nullptr, options, u"local"_s);
 }
 
 } // namespace sluice::sim
