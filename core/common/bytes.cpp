@@ -28,6 +28,14 @@ char32_t decode(const unsigned char *p, int len)
     return cp;
 }
 
+// Printable and on the line: Qt counts U+2028 and U+2029 (line and paragraph separators) as
+// printable, but they break a line in a terminal or an editor.
+bool shown(char32_t cp)
+{
+    const QChar::Category c = QChar::category(cp);
+    return QChar::isPrint(cp) && c != QChar::Separator_Line && c != QChar::Separator_Paragraph;
+}
+
 } // namespace
 
 QString printable(const QByteArray &bytes)
@@ -47,7 +55,7 @@ QString printable(const QByteArray &bytes)
         const int len = sequenceLength(c);
         if (len > 0 && i + len <= n) {
             const char32_t cp = decode(data + i, len);
-            if (cp != char32_t(-1) && QChar::isPrint(cp)) {
+            if (cp != char32_t(-1) && shown(cp)) {
                 out += QString::fromUcs4(&cp, 1);
                 i += len;
                 continue;
