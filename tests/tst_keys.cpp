@@ -158,6 +158,22 @@ bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, q
     return true;
 }
 
+// A connection as the ACL user `name` (password "pw", every key) with `commands` on top of
+// `reset on`: created by `admin`, which deletes it with ACL DELUSER when done.
+Result<Connection> connectAsAclUser(Connection &admin, const QByteArray &name,
+                                    const QList<QByteArray> &commands)
+{
+    auto made = admin.command(
+        QList<QByteArray>{"ACL", "SETUSER", name, "reset", "on", ">pw", "~*"} + commands);
+    if (!made) {
+        return made.error();
+    }
+    Endpoint e = test::redisEndpoint();
+    e.user = QString::fromLatin1(name);
+    e.password = u"pw"_s;
+    return Connection::open(e);
+}
+
 } // namespace
 
 class TestKeys : public QObject
@@ -685,12 +701,7 @@ private Q_SLOTS:
             return;
         }
         Connection admin = test::connect();
-        QVERIFY(admin.command({"ACL", "SETUSER", "sluice-keys-reader", "reset", "on", ">pw", "~*",
-                               "+@all", "-@scripting"}));
-        Endpoint e = test::redisEndpoint();
-        e.user = u"sluice-keys-reader"_s;
-        e.password = u"pw"_s;
-        auto reader = Connection::open(e);
+        auto reader = connectAsAclUser(admin, "sluice-keys-reader", {"+@all", "-@scripting"});
         QVERIFY(reader);
         KeyReader viaScript(m_rules);
         KeyReader plain(m_rules);
@@ -751,12 +762,7 @@ private Q_SLOTS:
         // SCAN refused by an ACL: NOPERM is an auth error of the one taxonomy
         // (core/redis/errors.cpp), not a generic reply error, and the message says what to do.
         Connection admin = test::connect();
-        QVERIFY(admin.command({"ACL", "SETUSER", "sluice-keys-noscan", "reset", "on", ">pw", "~*",
-                               "+@all", "-scan"}));
-        Endpoint e = test::redisEndpoint();
-        e.user = u"sluice-keys-noscan"_s;
-        e.password = u"pw"_s;
-        auto c = Connection::open(e);
+        auto c = connectAsAclUser(admin, "sluice-keys-noscan", {"+@all", "-scan"});
         QVERIFY(c);
         KeyReader reader(m_rules);
         QVERIFY(reader.prepare(*c));
