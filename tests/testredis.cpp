@@ -1,5 +1,7 @@
 #include "testredis.h"
 
+#include "redis/keyspace.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QTest>
@@ -59,24 +61,10 @@ void cleanup(Connection &c)
 
 namespace {
 
-// `prefix` as a SCAN MATCH pattern that matches it literally, then anything.
-QByteArray literalPattern(const QByteArray &prefix)
-{
-    QByteArray p;
-    p.reserve(prefix.size() + 1);
-    for (const char ch : prefix) {
-        if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
-            p += '\\';
-        }
-        p += ch;
-    }
-    return p + '*';
-}
-
 // Calls `page` with each SCAN page of the keys under `prefix`; false when a command failed.
 template <typename Page> bool scanPrefix(Connection &c, const QByteArray &prefix, Page page)
 {
-    const QByteArray pattern = literalPattern(prefix);
+    const QByteArray pattern = redis::globEscaped(prefix) + '*';
     QByteArray cursor = "0";
     do {
         auto r = c.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
@@ -124,13 +112,8 @@ QList<QByteArray> keysWithPrefix(Connection &c, const QByteArray &prefix)
 
 qint64 deleteByPrefix(Connection &c, const QByteArray &prefix)
 {
-    qint64 deleted = 0;
-    const bool ok = scanPrefix(c, prefix, [&](const QList<QByteArray> &keys) {
-        auto r = c.command(QList<QByteArray>{"DEL"} + keys);
-        deleted += r ? r->integer : 0;
-        return r.ok();
-    });
-    return ok ? deleted : -1;
+    const Result<qint64> deleted = redis::deleteByPrefix(c, prefix);
+    return deleted ? *deleted : -1;
 }
 
 qint64 pttl(Connection &c, const QByteArray &key)

@@ -225,6 +225,16 @@ private Q_SLOTS:
             QVERIFY(s->body.contains("KEYS[1]"));
             QCOMPARE(s->sha.size(), 40);
         }
+        // Every embedded script by its file name, and nothing else; the registry itself knows no
+        // algorithm (RedisLimiter maps each algorithm to its script's name).
+        QStringList expected;
+        for (Algorithm a : algorithm::all) {
+            expected << algorithm::name(a);
+        }
+        expected.sort();
+        QCOMPARE(ScriptRegistry::fromResources(QStringLiteral(":/lua")).names(), expected);
+        QCOMPARE(ScriptRegistry::fromResources(QStringLiteral(":/no-such-folder")).names(),
+                 QStringList());
     }
 };
 

@@ -12,6 +12,7 @@
 #include "keys/keysworker.h"
 #include "keys/statedecoder.h"
 #include "limiter/redislimiter.h"
+#include "redis/keyspace.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -155,6 +156,22 @@ bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, q
         }
     }
     return true;
+}
+
+// A connection as the ACL user `name` (password "pw", every key) with `commands` on top of
+// `reset on`: created by `admin`, which deletes it with ACL DELUSER when done.
+Result<Connection> connectAsAclUser(Connection &admin, const QByteArray &name,
+                                    const QList<QByteArray> &commands)
+{
+    auto made = admin.command(
+        QList<QByteArray>{"ACL", "SETUSER", name, "reset", "on", ">pw", "~*"} + commands);
+    if (!made) {
+        return made.error();
+    }
+    Endpoint e = test::redisEndpoint();
+    e.user = QString::fromLatin1(name);
+    e.password = u"pw"_s;
+    return Connection::open(e);
 }
 
 } // namespace
@@ -684,12 +701,7 @@ private Q_SLOTS:
             return;
         }
         Connection admin = test::connect();
-        QVERIFY(admin.command({"ACL", "SETUSER", "sluice-keys-reader", "reset", "on", ">pw", "~*",
-                               "+@all", "-@scripting"}));
-        Endpoint e = test::redisEndpoint();
-        e.user = u"sluice-keys-reader"_s;
-        e.password = u"pw"_s;
-        auto reader = Connection::open(e);
+        auto reader = connectAsAclUser(admin, "sluice-keys-reader", {"+@all", "-@scripting"});
         QVERIFY(reader);
         KeyReader viaScript(m_rules);
         KeyReader plain(m_rules);
@@ -725,6 +737,45 @@ private Q_SLOTS:
             QCOMPARE(p.state.problem, k.state.problem);
         }
         (void)admin.command({"ACL", "DELUSER", "sluice-keys-reader"});
+    }
+
+    void deleteByPrefixTakesThePrefixLiterally()
+    {
+        // redis::deleteByPrefix: glob characters in the prefix match only themselves, and an
+        // empty prefix (the whole database) is refused.
+        Connection c = test::connect();
+        const QByteArray base = test::keyPrefix() + "del:";
+        const QByteArray odd = base + "a*[b]?\\:";
+        QVERIFY(c.command({"SET", odd + "1", "x"}));
+        QVERIFY(c.command({"SET", odd + "2", "x"}));
+        QVERIFY(c.command({"SET", base + "aZbQ:3", "x"})); // what an unescaped glob matches
+        QCOMPARE(redis::deleteByPrefix(c, odd).value(), qint64(2));
+        QCOMPARE(test::keysWithPrefix(c, base), QList<QByteArray>{base + "aZbQ:3"});
+        const Result<qint64> all = redis::deleteByPrefix(c, QByteArray());
+        QVERIFY(!all);
+        QCOMPARE(all.error().kind, Error::Kind::Invalid);
+        QCOMPARE(redis::deleteByPrefix(c, base).value(), qint64(1));
+    }
+
+    void scanDeniedByAnAclIsAuth()
+    {
+        // SCAN refused by an ACL: NOPERM is an auth error of the one taxonomy
+        // (core/redis/errors.cpp), not a generic reply error, and the message says what to do.
+        Connection admin = test::connect();
+        auto c = connectAsAclUser(admin, "sluice-keys-noscan", {"+@all", "-scan"});
+        QVERIFY(c);
+        KeyReader reader(m_rules);
+        QVERIFY(reader.prepare(*c));
+        KeyScanner scanner(reader);
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + '*'};
+        const ScanSummary s = scanner.run(*c, o, {});
+        (void)admin.command({"ACL", "DELUSER", "sluice-keys-noscan"});
+        QCOMPARE(s.status, ScanSummary::Status::Failed);
+        QVERIFY(s.error);
+        QCOMPARE(s.error->kind, Error::Kind::Auth);
+        QVERIFY2(s.error->message.contains(u"refused SCAN"_s), qPrintable(s.error->message));
+        QVERIFY2(s.error->message.contains(u"NOPERM"_s), qPrintable(s.error->message));
     }
 
     void fixDryRunThenForReal()

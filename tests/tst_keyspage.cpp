@@ -307,7 +307,8 @@ private Q_SLOTS:
     {
         QCOMPARE(keypresentation::displayBytes("rate_limit:a:{1.2.3.4}"),
                  u"rate_limit:a:{1.2.3.4}"_s);
-        QCOMPARE(keypresentation::displayBytes(QByteArray("a\nb\r\t\\", 6)), u"a\\nb\\r\\t\\\\"_s);
+        QCOMPARE(keypresentation::displayBytes(QByteArray("a\nb\r\t\\", 6)),
+                 u"a\\x0ab\\x0d\\x09\\x5c"_s);
         QCOMPARE(keypresentation::displayBytes(QByteArray("\x00\xff{x}", 5)), u"\\x00\\xff{x}"_s);
         QCOMPARE(keypresentation::displayBytes("caf\xc3\xa9"), u"café"_s);
         QCOMPARE(keypresentation::ttlText(4200), u"4.2 s"_s);
@@ -443,7 +444,7 @@ private Q_SLOTS:
             qPrintable(h.cell(key("fw", "10.0.0.1"), KeysModel::StateColumn).toString()));
         // Binary-safe keys: escaped, never mangled.
         QCOMPARE(h.cell(key("sl", "line\nbreak"), KeysModel::SubjectColumn).toString(),
-                 u"line\\nbreak"_s);
+                 u"line\\x0abreak"_s);
         QVERIFY(h.cell(key("g", QByteArray("\x00\xff", 2)), KeysModel::KeyColumn)
                     .toString()
                     .endsWith(u"g:{\\x00\\xff}"_s));
@@ -512,7 +513,7 @@ private Q_SLOTS:
 
         // The text filter: raw bytes, escapes as shown.
         h.find<QCheckBox>("onlyFlaggedCheck")->setChecked(false);
-        QTest::keyClicks(h.find<QLineEdit>("filterEdit"), u"line\\n"_s);
+        QTest::keyClicks(h.find<QLineEdit>("filterEdit"), u"line\\x0a"_s);
         QTRY_COMPARE(h.page->proxy()->rowCount(), 6);
         test::cleanup(c);
     }

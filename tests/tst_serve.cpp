@@ -7,8 +7,8 @@
 // service answers meanwhile. The CLI runs end to end in tst_serve_nginx.
 
 #include "serve/checkservice.h"
-#include "serve/ratelimitheaders.h"
 
+#include "limiter/headers.h"
 #include "ownredis.h"
 #include "rules/codec.h"
 #include "rules/rulestore.h"
@@ -24,6 +24,7 @@
 
 using namespace sluice;
 using namespace sluice::serve;
+using namespace sluice::headers;
 
 namespace {
 

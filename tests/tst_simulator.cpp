@@ -5,6 +5,7 @@
 #include "testredis.h"
 
 #include "limiter/localmodel.h"
+#include "sim/redisrun.h"
 #include "sim/simulator.h"
 
 #include <QTest>
@@ -132,7 +133,7 @@ private Q_SLOTS:
         const Simulator sim = presetSimulator(preset);
         auto local = sim.runLocal();
         QVERIFY2(local.ok(), failure(local));
-        auto redis = sim.runOnRedis(test::redisEndpoint());
+        auto redis = runOnRedis(sim, test::redisEndpoint());
         QVERIFY2(redis.ok(), failure(redis));
         QVERIFY2(redis->warning.isEmpty(), qPrintable(redis->warning));
         QCOMPARE(local->backend, u"local"_s);
@@ -327,7 +328,7 @@ private Q_SLOTS:
                 minPttl = std::min(minPttl, test::pttl(c, key));
             }
         };
-        auto r = sim.runOnRedis(test::redisEndpoint(), options);
+        auto r = runOnRedis(sim, test::redisEndpoint(), options);
         QVERIFY(r.ok());
         QVERIFY(r->keyPrefix.startsWith("sluice:sim:"));
         QVERIFY(seen > 0);
@@ -349,13 +350,13 @@ private Q_SLOTS:
         slow.batch = 6; // one request (by six rules) per round trip
         slow.progress = [](const Progress &) { QThread::msleep(25); };
 
-        auto floored = sim->runOnRedis(test::redisEndpoint(), slow);
+        auto floored = runOnRedis(*sim, test::redisEndpoint(), slow);
         QVERIFY2(floored.ok(), failure(floored));
         QVERIFY(floored->wallSeconds > 2.0); // slower than real time indeed
         QVERIFY(floored->sameOutcome(*local));
 
         slow.minTtlMs = 0; // no floor: the keys die on the wall clock
-        auto bare = sim->runOnRedis(test::redisEndpoint(), slow);
+        auto bare = runOnRedis(*sim, test::redisEndpoint(), slow);
         QVERIFY(bare.ok());
         QVERIFY(!bare->sameOutcome(*local));
         QVERIFY(resultOf(*bare, u"fw"_s).admitted > resultOf(*local, u"fw"_s).admitted);
@@ -379,7 +380,7 @@ private Q_SLOTS:
                 cancel.store(true);
             }
         };
-        auto r = sim.runOnRedis(test::redisEndpoint(), options);
+        auto r = runOnRedis(sim, test::redisEndpoint(), options);
         QVERIFY(r.ok());
         QVERIFY(r->cancelled);
         QCOMPARE(batches, 20);
@@ -428,7 +429,7 @@ private Q_SLOTS:
                 }
             }
         };
-        auto r = sim.runOnRedis(test::redisEndpoint(), options);
+        auto r = runOnRedis(sim, test::redisEndpoint(), options);
         QVERIFY(!r.ok());
         QVERIFY2(r.error().isConnectionLoss(), qPrintable(r.error().message));
         QVERIFY2(r.error().message.contains(u"of virtual time"_s), qPrintable(r.error().message));
@@ -446,7 +447,7 @@ private Q_SLOTS:
         slow.batch = 6;
         slow.minTtlMs = 500; // guard at 450 ms of wall clock
         slow.progress = [](const Progress &) { QThread::msleep(20); };
-        auto r = sim->runOnRedis(test::redisEndpoint(), slow);
+        auto r = runOnRedis(*sim, test::redisEndpoint(), slow);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, Error::Kind::Timeout);
         QVERIFY2(

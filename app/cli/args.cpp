@@ -2,8 +2,6 @@
 
 #include "connectflags.h"
 
-#include <QStringDecoder>
-
 #include <cstdio>
 #include <cstring>
 
@@ -87,7 +85,7 @@ Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint6
         }
     }
     const QString shown =
-        printable(raw.left(40)) + (raw.size() > 40 ? QStringLiteral("...") : QString());
+        bytes::printable(raw.left(40)) + (raw.size() > 40 ? QStringLiteral("...") : QString());
     if (!ok || !digits) {
         return Error::make(
             Error::Kind::Invalid,
@@ -102,35 +100,6 @@ Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint6
                                .arg(QLatin1String(name), range, shown));
     }
     return v;
-}
-
-QString printable(const QByteArray &bytes)
-{
-    QString out;
-    out.reserve(bytes.size());
-    qsizetype i = 0;
-    while (i < bytes.size()) {
-        const auto c = static_cast<unsigned char>(bytes[i]);
-        if (c >= 0x20 && c < 0x7f && c != '\\') {
-            out += QLatin1Char(char(c));
-            ++i;
-            continue;
-        }
-        // A multi-byte UTF-8 sequence that decodes cleanly stays as it is.
-        int len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-        if (len > 0 && i + len <= bytes.size()) {
-            QStringDecoder dec(QStringDecoder::Utf8);
-            const QString s = dec(bytes.mid(i, len));
-            if (!dec.hasError() && s.size() >= 1 && !s.contains(QChar::ReplacementCharacter)) {
-                out += s;
-                i += len;
-                continue;
-            }
-        }
-        out += QStringLiteral("\\x%1").arg(c, 2, 16, QLatin1Char('0'));
-        ++i;
-    }
-    return out;
 }
 
 int fail(const QString &command, const QString &message, int code)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/bytes.h" // bytes::printable: how every command prints bytes
 #include "common/result.h"
 
 #include <QByteArray>
@@ -41,11 +42,6 @@ private:
 
 // Strict integer from a flag value: the whole text, base 10, within [min, max].
 Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint64 max);
-
-// Bytes as text a terminal and a JSON document can carry: printable UTF-8 as is, anything
-// else (control bytes, invalid UTF-8, backslash) as \xNN, so two different keys never print
-// the same.
-QString printable(const QByteArray &bytes);
 
 // Prints "sluice-cli <command>: <message>" to stderr and returns the exit code.
 int fail(const QString &command, const QString &message, int code);

@@ -5,6 +5,7 @@
 
 #include "limiter/redislimiter.h"
 #include "redis/endpoint.h"
+#include "redis/keyspace.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -187,21 +188,7 @@ double median(std::vector<double> v)
 
 void cleanup(Connection &c)
 {
-    QByteArray cursor = "0";
-    do {
-        auto r = c.command({"SCAN", cursor, "MATCH", keyBase + '*', "COUNT", "1000"});
-        if (!r || r->elements.size() != 2) {
-            return;
-        }
-        cursor = r->elements[0].str;
-        QList<QByteArray> del{"UNLINK"};
-        for (const Reply &k : r->elements[1].elements) {
-            del << k.str;
-        }
-        if (del.size() > 1) {
-            (void)c.command(del);
-        }
-    } while (cursor != "0");
+    (void)redis::deleteByPrefix(c, keyBase); // best effort: the bench's own keys only
 }
 
 } // namespace

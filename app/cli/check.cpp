@@ -4,6 +4,7 @@
 #include "connectflags.h"
 #include "rules.h"
 
+#include "limiter/decisionjson.h"
 #include "limiter/redislimiter.h"
 #include "redis/endpoint.h"
 #include "stats/statsflusher.h"
@@ -49,7 +50,7 @@ Result<Policy> policyFromArgs(const Args &args)
         return invalid(QStringLiteral("--algorithm '%1' is unknown; expected one of "
                                       "fixed_window, sliding_log, sliding_counter, "
                                       "token_bucket, leaky_bucket, gcra")
-                           .arg(printable(args.raw("algorithm"))));
+                           .arg(bytes::printable(args.raw("algorithm"))));
     }
     Policy p;
     p.algorithm = *a;
@@ -58,7 +59,7 @@ Result<Policy> policyFromArgs(const Args &args)
         static const QRegularExpression idRe(QStringLiteral("^[A-Za-z0-9._-]{1,64}$"));
         if (!idRe.match(p.id).hasMatch()) {
             return invalid(QStringLiteral("--id '%1' must be 1 to 64 of A-Z a-z 0-9 . _ -")
-                               .arg(printable(args.raw("id"))));
+                               .arg(bytes::printable(args.raw("id"))));
         }
     }
     if (args.has("key-prefix")) {
@@ -118,17 +119,6 @@ Result<Policy> policyFromArgs(const Args &args)
     return p;
 }
 
-QJsonObject toJson(const Decision &d, const QByteArray &key)
-{
-    return QJsonObject{{QStringLiteral("allowed"), d.allowed},
-                       {QStringLiteral("limit"), d.limit},
-                       {QStringLiteral("remaining"), d.remaining},
-                       {QStringLiteral("retry_after_ms"), d.retryAfterMs},
-                       {QStringLiteral("reset_after_ms"), d.resetAfterMs},
-                       {QStringLiteral("delay_ms"), d.delayMs},
-                       {QStringLiteral("key"), printable(key)}};
-}
-
 QString toText(const Decision &d, const QByteArray &key)
 {
     auto ms = [](qint64 v) { return QStringLiteral("%1 ms").arg(v); };
@@ -143,7 +133,7 @@ QString toText(const Decision &d, const QByteArray &key)
     if (d.delayMs > 0) {
         s += QStringLiteral("  delay %1").arg(ms(d.delayMs));
     }
-    return s + QStringLiteral("  key %1").arg(printable(key));
+    return s + QStringLiteral("  key %1").arg(bytes::printable(key));
 }
 
 void out(const QByteArray &bytes)
@@ -176,8 +166,8 @@ int check(const QList<QByteArray> &argv)
     }
     const Args &args = *parsed;
     if (!args.positional().isEmpty()) {
-        return usage(
-            QStringLiteral("unexpected argument '%1'").arg(printable(args.positional().first())));
+        return usage(QStringLiteral("unexpected argument '%1'")
+                         .arg(bytes::printable(args.positional().first())));
     }
     if (!args.has("url")) {
         return usage(QStringLiteral("--url is required (redis://host:port)"));
@@ -213,7 +203,7 @@ int check(const QList<QByteArray> &argv)
                 ids << r.id;
             }
             return usage(QStringLiteral("--rule '%1' is not in %2 (it has: %3)")
-                             .arg(printable(args.raw("rule")), loaded->origin,
+                             .arg(bytes::printable(args.raw("rule")), loaded->origin,
                                   ids.isEmpty() ? QStringLiteral("no rules")
                                                 : ids.join(QStringLiteral(", "))));
         }
@@ -318,9 +308,9 @@ int check(const QList<QByteArray> &argv)
                 out((toText(*r, key) + QLatin1Char('\n')).toUtf8());
             } else if (array) {
                 out((printed == 0 ? QByteArray("[") : QByteArray(",")) +
-                    QJsonDocument(toJson(*r, key)).toJson(QJsonDocument::Compact));
+                    QJsonDocument(decisionJson(*r, key)).toJson(QJsonDocument::Compact));
             } else {
-                out(QJsonDocument(toJson(*r, key)).toJson(QJsonDocument::Compact) + '\n');
+                out(QJsonDocument(decisionJson(*r, key)).toJson(QJsonDocument::Compact) + '\n');
             }
             ++printed;
         }

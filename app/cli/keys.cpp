@@ -116,11 +116,11 @@ QJsonObject stateJson(const KeyState &s)
 QJsonObject keyJson(const KeyInfo &k)
 {
     QJsonObject o{
-        {u"key"_s, printable(k.key)},
+        {u"key"_s, bytes::printable(k.key)},
         {u"type"_s, QString::fromLatin1(k.type)},
         {u"ttl_ms"_s, k.pttlMs},
         {u"rule"_s, orNull(k.ruleId)},
-        {u"subject"_s, k.hasRule() ? QJsonValue(printable(k.subject)) : QJsonValue()},
+        {u"subject"_s, k.hasRule() ? QJsonValue(bytes::printable(k.subject)) : QJsonValue()},
         {u"health"_s, healthName(k.health)},
         {u"max_ttl_ms"_s, k.maxTtlMs > 0 ? QJsonValue(k.maxTtlMs) : QJsonValue()},
         {u"state"_s, k.state.kind == KeyState::Kind::None ? QJsonValue() : stateJson(k.state)},
@@ -156,9 +156,10 @@ QString tableRow(const QString &key, const QString &type, const QString &ttl, co
 
 QString rowOf(const KeyInfo &k)
 {
-    return tableRow(printable(k.key), QString::fromLatin1(k.type), ttlText(k.pttlMs),
-                    k.hasRule() ? k.ruleId : u"-"_s, k.hasRule() ? printable(k.subject) : u"-"_s,
-                    healthName(k.health), k.state.describe());
+    return tableRow(bytes::printable(k.key), QString::fromLatin1(k.type), ttlText(k.pttlMs),
+                    k.hasRule() ? k.ruleId : u"-"_s,
+                    k.hasRule() ? bytes::printable(k.subject) : u"-"_s, healthName(k.health),
+                    k.state.describe());
 }
 
 struct Common
@@ -173,10 +174,11 @@ struct Common
 std::optional<Common> setUp(const Args &args, const QString &command, bool needRules, int *code)
 {
     if (!args.positional().isEmpty()) {
-        *code = fail(command,
-                     u"unexpected argument '%1'"_s.arg(printable(args.positional().first())) +
-                         usageText,
-                     exitUsage);
+        *code =
+            fail(command,
+                 u"unexpected argument '%1'"_s.arg(bytes::printable(args.positional().first())) +
+                     usageText,
+                 exitUsage);
         return std::nullopt;
     }
     if (!args.has("url")) {
@@ -356,7 +358,7 @@ int fixCommand(const Args &args)
     if (json) {
         QJsonArray list;
         for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
-            QJsonObject e{{u"key"_s, printable(o.key)},
+            QJsonObject e{{u"key"_s, bytes::printable(o.key)},
                           {u"rule"_s, orNull(o.ruleId)},
                           {u"health"_s, healthName(o.health)},
                           {u"status"_s, statusName(o.status)},
@@ -411,7 +413,7 @@ int fixCommand(const Args &args)
                 what = u"FAILED: %1"_s.arg(o.message);
                 break;
             }
-            out += (printable(o.key) + u"  "_s + what + u'\n').toUtf8();
+            out += (bytes::printable(o.key) + u"  "_s + what + u'\n').toUtf8();
         }
         const QString n = count(done, u"key"_s, u"keys"_s);
         QString line = dryRun ? u"dry run, nothing changed: would set the TTL of %1 from their "

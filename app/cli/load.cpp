@@ -161,8 +161,8 @@ int load(const QList<QByteArray> &argv)
     }
     const Args &args = *parsed;
     if (!args.positional().isEmpty()) {
-        return usage(
-            QStringLiteral("unexpected argument '%1'").arg(printable(args.positional().first())));
+        return usage(QStringLiteral("unexpected argument '%1'")
+                         .arg(bytes::printable(args.positional().first())));
     }
     if (!args.has("url")) {
         return usage(QStringLiteral("--url is required (redis://host:port)"));

@@ -175,7 +175,7 @@ int exportCommand(const Args &args)
         return fail(command,
                     QStringLiteral("--format '%1' is unknown; expected json, yaml, nginx, "
                                    "nginx-auth, envoy or kong")
-                        .arg(printable(args.raw("format"))),
+                        .arg(bytes::printable(args.raw("format"))),
                     exitUsage);
     }
     const auto set = loadFileReporting(command, QString::fromLocal8Bit(args.positional().first()));
@@ -364,8 +364,9 @@ int rules(const QList<QByteArray> &argv)
         return pull(*parsed);
     }
     return fail(QStringLiteral("rules"),
-                (sub.isEmpty() ? QStringLiteral("a subcommand is required")
-                               : QStringLiteral("unknown subcommand '%1'").arg(printable(sub))) +
+                (sub.isEmpty()
+                     ? QStringLiteral("a subcommand is required")
+                     : QStringLiteral("unknown subcommand '%1'").arg(bytes::printable(sub))) +
                     usageText,
                 exitUsage);
 }

@@ -3,6 +3,7 @@
 #include "args.h"
 #include "connectflags.h"
 
+#include "sim/redisrun.h"
 #include "sim/simulationcharts.h"
 #include "sim/simulator.h"
 
@@ -338,7 +339,7 @@ int bench(const Args &args)
         std::vector<double> redisSeconds;
         bool identical = true;
         for (int round = 0; round < rounds; ++round) {
-            auto redis = simulator->runOnRedis(*endpoint, options);
+            auto redis = sim::runOnRedis(*simulator, *endpoint, options);
             if (!redis) {
                 return fail(command, redis.error().message, exitRuntime);
             }
@@ -442,7 +443,7 @@ int simulate(const QList<QByteArray> &argv)
         if (backend != u"local"_s && backend != u"redis"_s) {
             return fail(command,
                         u"--backend '%1' is unknown; expected local or redis"_s.arg(
-                            printable(args.raw("backend"))),
+                            bytes::printable(args.raw("backend"))),
                         exitUsage);
         }
     }
@@ -489,7 +490,7 @@ int simulate(const QList<QByteArray> &argv)
     InterruptGuard guard;
     options.cancel = &interrupted;
     auto result =
-        endpoint ? simulator->runOnRedis(*endpoint, options) : simulator->runLocal(options);
+        endpoint ? sim::runOnRedis(*simulator, *endpoint, options) : simulator->runLocal(options);
     if (!result) {
         return fail(command, result.error().message,
                     result.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);

@@ -3,9 +3,11 @@
 #include "guardedsocket.h"
 #include "guardedtcpserver.h"
 #include "httpreply.h"
-#include "ratelimitheaders.h"
 
+#include "common/bytes.h"
 #include "common/duration.h"
+#include "limiter/decisionjson.h"
+#include "limiter/headers.h"
 #include "rules/rulewatcher.h"
 
 #include <QDateTime>
@@ -24,32 +26,6 @@ namespace sluice::serve {
 namespace {
 
 const QByteArray subjectHeader = QByteArrayLiteral("Sluice-Subject");
-
-// Bytes as JSON-safe text: printable UTF-8 as is, anything else as \xNN (the CLI's rule), so
-// two different subjects never print the same.
-QString printable(const QByteArray &bytes)
-{
-    const QString decoded = QString::fromUtf8(bytes);
-    if (decoded.toUtf8() == bytes) {
-        bool plain = true;
-        for (QChar ch : decoded) {
-            plain = plain && ch.isPrint() && ch != QLatin1Char('\\');
-        }
-        if (plain) {
-            return decoded;
-        }
-    }
-    QString out;
-    for (char c : bytes) {
-        const auto u = uchar(c);
-        if (u >= 0x20 && u < 0x7f && c != '\\') {
-            out += QLatin1Char(c);
-        } else {
-            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
-        }
-    }
-    return out;
-}
 
 // application/x-www-form-urlencoded value: '+' is a space, %XX a byte.
 QByteArray formDecode(QByteArray v)
@@ -79,7 +55,7 @@ QString parseQuery(const QByteArray &query, Params *p)
         const QByteArray value = eq < 0 ? QByteArray() : formDecode(pair.mid(eq + 1));
         auto set = [&](QByteArray *field, bool *has) -> QString {
             if (*has) {
-                return QStringLiteral("parameter '%1' is given twice").arg(printable(name));
+                return QStringLiteral("parameter '%1' is given twice").arg(bytes::printable(name));
             }
             *field = value;
             *has = true;
@@ -94,7 +70,7 @@ QString parseQuery(const QByteArray &query, Params *p)
             err = set(&p->cost, &p->hasCost);
         } else {
             err = QStringLiteral("unknown parameter '%1' (known: rule, subject, cost)")
-                      .arg(printable(name.left(64)));
+                      .arg(bytes::printable(name.left(64)));
         }
         if (!err.isEmpty()) {
             return err;
@@ -299,7 +275,7 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
         }
         error(socket, 404, "unknown_rule",
               QStringLiteral("rule '%1' is not in %2 (it has: %3)")
-                  .arg(printable(p.rule.left(128)), table->origin(),
+                  .arg(bytes::printable(p.rule.left(128)), table->origin(),
                        ids.isEmpty() ? QStringLiteral("no rules") : ids.join(QStringLiteral(", "))),
               close);
         return;
@@ -317,7 +293,7 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
             error(socket, 400, "invalid_parameter",
                   QStringLiteral("parameter 'cost' is '%1'; expected a whole number from 0 (peek) "
                                  "to %2 (the capacity of rule '%3')")
-                      .arg(printable(p.cost.left(64)))
+                      .arg(bytes::printable(p.cost.left(64)))
                       .arg(rule->capacity)
                       .arg(rule->rule.id),
                   close);
@@ -382,8 +358,8 @@ void CheckService::answer(const DecisionOutcome &o)
     const Decision &d = o.decision;
     const bool shadow = rule.rule.shadow;
     const bool allowed = d.allowed || shadow;
-    HeaderList headers =
-        rateLimitHeaders(rule.policy, rule.policyHeader, d, m_options.legacyHeaders);
+    HeaderList headers = sluice::headers::rateLimitHeaders(rule.policy, rule.policyHeader, d,
+                                                           m_options.legacyHeaders);
     if (shadow) {
         // Let through: a Retry-After on a 200 would only confuse clients.
         headers.removeIf([](const auto &h) { return h.first == "Retry-After"; });
@@ -393,18 +369,13 @@ void CheckService::answer(const DecisionOutcome &o)
                   : (shadow ? QByteArrayLiteral("shadow-denied") : QByteArrayLiteral("denied"));
     headers.append({QByteArrayLiteral("Sluice-Decision"), verdict});
     headers.append({QByteArrayLiteral("Sluice-Source"), decisionSourceName(o.source)});
-    QJsonObject body{{QStringLiteral("allowed"), allowed},
-                     {QStringLiteral("rule"), rule.rule.id},
-                     {QStringLiteral("subject"), printable(o.job.subject)},
-                     {QStringLiteral("cost"), o.job.cost},
-                     {QStringLiteral("limit"), d.limit},
-                     {QStringLiteral("remaining"), d.remaining},
-                     {QStringLiteral("retry_after_ms"), d.retryAfterMs},
-                     {QStringLiteral("reset_after_ms"), d.resetAfterMs},
-                     {QStringLiteral("delay_ms"), d.delayMs},
-                     {QStringLiteral("key"), printable(o.job.key)},
-                     {QStringLiteral("source"), QString::fromLatin1(decisionSourceName(o.source))},
-                     {QStringLiteral("shadow"), shadow}};
+    QJsonObject body = decisionJson(d, o.job.key);
+    body.insert(QStringLiteral("allowed"), allowed);
+    body.insert(QStringLiteral("rule"), rule.rule.id);
+    body.insert(QStringLiteral("subject"), bytes::printable(o.job.subject));
+    body.insert(QStringLiteral("cost"), o.job.cost);
+    body.insert(QStringLiteral("source"), QString::fromLatin1(decisionSourceName(o.source)));
+    body.insert(QStringLiteral("shadow"), shadow);
     if (shadow) {
         body.insert(QStringLiteral("shadow_denied"), !d.allowed);
     }
@@ -453,7 +424,7 @@ void CheckService::handleMissing(const QHttpServerRequest &request, QTcpSocket *
     error(socket, 404, "not_found",
           QStringLiteral("no such endpoint: %1 (the service answers GET /v1/check, GET /v1/auth "
                          "and GET /healthz)")
-              .arg(printable(request.url().path().left(256).toUtf8())),
+              .arg(bytes::printable(request.url().path().left(256).toUtf8())),
           wantsClose(request));
 }
 

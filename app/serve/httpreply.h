@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ratelimitheaders.h"
+#include "limiter/headers.h"
 
 #include <QByteArray>
 #include <QString>
@@ -8,6 +8,8 @@
 class QTcpSocket;
 
 namespace sluice::serve {
+
+using headers::HeaderList;
 
 // Responses of the check service, written straight to the socket: the service answers after
 // the route handler returned (decisions are made on worker threads), so it formats whole

@@ -1,6 +1,6 @@
 #include "ruletable.h"
 
-#include "ratelimitheaders.h"
+#include "limiter/headers.h"
 
 namespace sluice::serve {
 
@@ -14,7 +14,7 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
         s.rule = r;
         s.policy = r.policy();
         s.capacity = s.policy.capacity();
-        s.policyHeader = policyHeaderValue(s.policy);
+        s.policyHeader = headers::policyHeaderValue(s.policy);
         m_rules.push_back(std::move(s));
     }
     // After the vector is complete: its elements no longer move.

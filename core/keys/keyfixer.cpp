@@ -1,9 +1,7 @@
 #include "keyfixer.h"
 
-#include "redis/errors.h"
+#include "redis/replyview.h"
 #include "redis/scriptregistry.h"
-
-#include <hiredis/hiredis.h>
 
 using namespace Qt::StringLiterals;
 
@@ -208,11 +206,11 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
                     report.outcomes.resize(from);
                     return report;
                 }
-                const redisReply *r = raw->get();
+                const redis::ReplyView r(*raw);
                 Outcome &o = report.outcomes[i];
                 const KeyInfo &k = keys[i];
-                if (r->type == REDIS_REPLY_ERROR) {
-                    const Error e = redis::replyError(r);
+                if (r.isError()) {
+                    const Error e = r.error();
                     o.status = Status::Failed;
                     o.message = e.message;
                     if (e.kind == Error::Kind::NoScript) {
@@ -221,7 +219,7 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
                     continue;
                 }
                 if (options.dryRun) {
-                    const qint64 t = r->type == REDIS_REPLY_INTEGER ? r->integer : -3;
+                    const qint64 t = r.integer(-3);
                     o.pttlBefore = o.pttlAfter = t;
                     if (t == -2) {
                         o.status = Status::Gone;
@@ -235,19 +233,19 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
                     continue;
                 }
                 if (plans[size_t(i)] == Plan::Unconditional) {
-                    const bool deleted = r->type == REDIS_REPLY_INTEGER && r->integer > 0;
+                    const bool deleted = r.integer() > 0;
                     o.status = deleted ? Status::Done : Status::Gone;
                     o.pttlAfter = -2;
                     continue;
                 }
-                if (r->type != REDIS_REPLY_ARRAY || r->elements != 3) {
+                if (r.size() != 3) {
                     o.status = Status::Failed;
                     o.message = u"the key fix script replied something unexpected"_s;
                     continue;
                 }
-                const bool acted = r->element[0]->integer == 1;
-                o.pttlBefore = r->element[1]->integer;
-                o.pttlAfter = r->element[2]->integer;
+                const bool acted = r[0].integer() == 1;
+                o.pttlBefore = r[1].integer();
+                o.pttlAfter = r[2].integer();
                 if (acted) {
                     o.status = Status::Done;
                 } else if (o.pttlBefore == -2) {

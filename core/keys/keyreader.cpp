@@ -3,9 +3,9 @@
 #include "keyhealth.h"
 
 #include "redis/errors.h"
+#include "redis/keyspace.h"
+#include "redis/replyview.h"
 #include "redis/scriptregistry.h"
-
-#include <hiredis/hiredis.h>
 
 #include <QSet>
 
@@ -83,60 +83,43 @@ const ScriptRegistry::Script &script()
     return *registry.find(u"key_read"_s);
 }
 
-bool isError(const redisReply *r)
+using redis::ReplyView;
+
+bool isError(ReplyView r)
 {
-    return r == nullptr || r->type == REDIS_REPLY_ERROR;
+    return r.isNull() || r.isError();
 }
 
-qint64 integerOf(const redisReply *r, qint64 fallback = 0)
+qint64 integerOf(ReplyView r, qint64 fallback = 0)
 {
-    if (r == nullptr) {
-        return fallback;
+    if (r.isInteger()) {
+        return r.integer();
     }
-    if (r->type == REDIS_REPLY_INTEGER) {
-        return r->integer;
-    }
-    if (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS) {
+    if (r.isString() || r.isStatus()) {
         bool ok = false;
-        const qint64 v = QByteArray(r->str, qsizetype(r->len)).toLongLong(&ok);
+        const qint64 v = r.bytes().toLongLong(&ok);
         return ok ? v : fallback;
     }
     return fallback;
 }
 
-QByteArray bytesOf(const redisReply *r)
+QByteArray bytesOf(ReplyView r)
 {
-    if (r == nullptr || (r->type != REDIS_REPLY_STRING && r->type != REDIS_REPLY_STATUS &&
-                         r->type != REDIS_REPLY_ERROR)) {
-        return {};
-    }
-    return QByteArray(r->str, qsizetype(r->len));
+    return r.toByteArray(); // empty for anything but a string, status or error
 }
 
-std::optional<QByteArray> optionalBytes(const redisReply *r)
+std::optional<QByteArray> optionalBytes(ReplyView r)
 {
-    if (r == nullptr || r->type != REDIS_REPLY_STRING) {
+    if (!r.isString()) {
         return std::nullopt;
     }
-    return QByteArray(r->str, qsizetype(r->len));
+    return r.toByteArray();
 }
 
 // TIME reply -> us.
-qint64 timeUs(const redisReply *s, const redisReply *us)
+qint64 timeUs(ReplyView s, ReplyView us)
 {
     return integerOf(s) * 1'000'000 + integerOf(us);
-}
-
-QByteArray escapeGlob(const QByteArray &text)
-{
-    QByteArray out;
-    for (char ch : text) {
-        if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
-            out += '\\';
-        }
-        out += ch;
-    }
-    return out;
 }
 
 } // namespace
@@ -237,7 +220,7 @@ QList<QByteArray> KeyReader::defaultPatterns() const
             continue;
         }
         last = p;
-        out << escapeGlob(p) + '*';
+        out << redis::globEscaped(p) + '*';
     }
     return out;
 }
@@ -391,9 +374,8 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
         if (!t) {
             return t.error();
         }
-        const redisReply *r = t->get();
-        if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
-            batchNowUs = timeUs(r->element[0], r->element[1]);
+        if (const ReplyView r(*t); r.size() == 2) {
+            batchNowUs = timeUs(r[0], r[1]);
             m_serverMinusSteadyUs = batchNowUs - m_steady.nsecsElapsed() / 1000;
         }
     }
@@ -416,10 +398,10 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
                 ++chunkIndex;
                 inChunk = 0;
             }
-            const redisReply *whole = chunk.get();
+            const ReplyView whole(chunk);
             const size_t at = inChunk++;
-            if (whole->type == REDIS_REPLY_ERROR) {
-                Error e = redis::replyError(whole);
+            if (whole.isError()) {
+                Error e = whole.error();
                 if (e.kind == Error::Kind::NoScript) {
                     firstError = e;
                 } else {
@@ -427,20 +409,19 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
                 }
                 continue;
             }
-            if (whole->type != REDIS_REPLY_ARRAY || whole->elements != chunkSize) {
+            if (!whole.isArray() || whole.size() != chunkSize) {
                 return Error::make(Error::Kind::Protocol,
                                    u"the key read script replied something unexpected"_s);
             }
-            const redisReply *r = whole->element[at];
-            if (r->type != REDIS_REPLY_ARRAY || r->elements < 2) {
+            const ReplyView e = whole[at];
+            if (e.size() < 2) {
                 return Error::make(Error::Kind::Protocol,
                                    u"the key read script replied something unexpected for a key"_s);
             }
-            redisReply **e = r->element;
             raw.type = bytesOf(e[0]);
             raw.pttlMs = integerOf(e[1], -2);
             raw.nowUs = batchNowUs;
-            const size_t n = r->elements;
+            const size_t n = e.size();
             const size_t fields = p.rule ? size_t(hashFields(p.rule->algorithm).size()) : 0;
             if (p.layout == 'h' && raw.type == "hash" && n >= 2 + fields) {
                 // Lengths, then the values unless one was too long.
@@ -478,8 +459,8 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
             if (!pttlReply) {
                 return pttlReply.error();
             }
-            raw.type = isError(typeReply->get()) ? QByteArray() : bytesOf(typeReply->get());
-            raw.pttlMs = integerOf(pttlReply->get(), -2);
+            raw.type = isError(*typeReply) ? QByteArray() : bytesOf(*typeReply);
+            raw.pttlMs = integerOf(*pttlReply, -2);
             // The layout's reads, then the closing PTTL.
             const int more = p.layout == 'h' ? 2 : p.layout == 'z' ? 5 : p.layout == 's' ? 3 : 0;
             std::vector<Connection::RawReply> replies;
@@ -490,20 +471,20 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
                 }
                 replies.push_back(std::move(*r));
             }
-            if (more > 0 && integerOf(replies.back().get(), -2) == -2) {
+            if (more > 0 && integerOf(replies.back(), -2) == -2) {
                 raw.pttlMs = -2; // expired or deleted while it was read
             }
             const bool allOk = std::none_of(replies.begin(), replies.end(),
-                                            [](const auto &r) { return isError(r.get()); });
+                                            [](const auto &r) { return isError(r); });
             if (p.layout == 'h' && raw.type == "hash" && allOk) {
                 raw.stateRead = true;
-                const redisReply *values = replies[0].get();
-                for (size_t i = 0; values->type == REDIS_REPLY_ARRAY && i < values->elements; ++i) {
-                    const redisReply *v = values->element[i];
-                    raw.hlen += v->type == REDIS_REPLY_STRING ? 1 : 0;
-                    if (v->type == REDIS_REPLY_STRING && qint64(v->len) > cap) {
+                const ReplyView values(replies[0]);
+                for (size_t i = 0, n = values.size(); i < n; ++i) {
+                    const ReplyView v = values[i];
+                    raw.hlen += v.isString() ? 1 : 0;
+                    if (v.isString() && v.bytes().size() > cap) {
                         raw.fields << std::nullopt;
-                        raw.fieldLength << qint64(v->len);
+                        raw.fieldLength << v.bytes().size();
                     } else {
                         raw.fields << optionalBytes(v);
                         raw.fieldLength << 0;
@@ -511,20 +492,18 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
                 }
             } else if (p.layout == 'z' && raw.type == "zset" && allOk) {
                 raw.stateRead = true;
-                raw.zcard = integerOf(replies[0].get());
-                raw.zInWindow = integerOf(replies[1].get());
-                const redisReply *first = replies[2].get();
-                const redisReply *last = replies[3].get();
-                if (first->type == REDIS_REPLY_ARRAY && first->elements == 2) {
-                    raw.oldestScore = optionalBytes(first->element[1]);
+                raw.zcard = integerOf(replies[0]);
+                raw.zInWindow = integerOf(replies[1]);
+                if (const ReplyView first(replies[2]); first.size() == 2) {
+                    raw.oldestScore = optionalBytes(first[1]);
                 }
-                if (last->type == REDIS_REPLY_ARRAY && last->elements == 2) {
-                    raw.newestScore = optionalBytes(last->element[1]);
+                if (const ReplyView last(replies[3]); last.size() == 2) {
+                    raw.newestScore = optionalBytes(last[1]);
                 }
             } else if (p.layout == 's' && raw.type == "string" && allOk) {
                 raw.stateRead = true;
-                raw.strlen = integerOf(replies[0].get());
-                raw.head = bytesOf(replies[1].get());
+                raw.strlen = integerOf(replies[0]);
+                raw.head = bytesOf(replies[1]);
             }
             if (raw.type.isEmpty()) {
                 raw.type = QByteArrayLiteral("none");

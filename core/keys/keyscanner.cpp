@@ -1,6 +1,6 @@
 #include "keyscanner.h"
 
-#include <hiredis/hiredis.h>
+#include "redis/replyview.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -136,13 +136,10 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
         if (!info || !size) {
             return fail(info ? size.error() : info.error());
         }
-        const redisReply *r = info->get();
-        if (r->type == REDIS_REPLY_STRING) {
-            runId = runIdOf(QByteArray(r->str, qsizetype(r->len)));
+        if (const redis::ReplyView r(*info); r.isString()) {
+            runId = runIdOf(r.toByteArray());
         }
-        if ((*size)->type == REDIS_REPLY_INTEGER) {
-            progress.dbSize = (*size)->integer;
-        }
+        progress.dbSize = redis::ReplyView(*size).integer(progress.dbSize);
         ++progress.roundTrips;
     }
 
@@ -289,30 +286,29 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                     }
                     continue;
                 }
-                const redisReply *r = scan->get();
-                if (r->type != REDIS_REPLY_ARRAY) {
+                const redis::ReplyView r(*scan);
+                if (!r.isArray()) {
                     deliverRead();
                 }
-                if (r->type == REDIS_REPLY_ERROR) {
-                    return fail(Error::make(
-                        Error::Kind::Reply,
-                        u"Redis at %1 refused SCAN: %2; listing keys needs SCAN (is it renamed, "
-                        "or denied to this user by an ACL?)"_s.arg(
-                            where, QString::fromUtf8(QByteArray(r->str, qsizetype(r->len))))));
+                if (r.isError()) {
+                    // The kind is the taxonomy's (an ACL's NOPERM is auth), the words ours.
+                    Error e = r.error();
+                    e.message =
+                        u"Redis at %1 refused SCAN: %2; listing keys needs SCAN (is it "
+                        "renamed, or denied to this user by an ACL?)"_s.arg(where, e.message);
+                    return fail(e);
                 }
-                if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
-                    r->element[1]->type != REDIS_REPLY_ARRAY) {
+                if (r.size() != 2 || !r[1].isArray()) {
                     return fail(Error::make(Error::Kind::Protocol,
                                             u"Redis at %1 answered SCAN with something that is "
                                             "not a cursor and a list of keys"_s.arg(where)));
                 }
-                cursor = QByteArray(r->element[0]->str, qsizetype(r->element[0]->len));
+                cursor = r[0].toByteArray();
                 started = true;
                 ++progress.pages;
-                const redisReply *list = r->element[1];
-                for (size_t i = 0; i < list->elements; ++i) {
-                    const redisReply *k = list->element[i];
-                    QByteArray key(k->str, qsizetype(k->len));
+                const redis::ReplyView list = r[1];
+                for (size_t i = 0, n = list.size(); i < n; ++i) {
+                    QByteArray key = list[i].toByteArray();
                     const quint64 h = fingerprint(key.constData(), size_t(key.size()));
                     if (seen.contains(h)) {
                         ++summary.duplicates;

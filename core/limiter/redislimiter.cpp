@@ -1,8 +1,6 @@
 #include "redislimiter.h"
 
-#include "redis/errors.h"
-
-#include <hiredis/hiredis.h>
+#include "redis/replyview.h"
 
 #include <charconv>
 
@@ -17,20 +15,21 @@ Error badReply(const ScriptRegistry::Script &script, const QString &why)
         QStringLiteral("the %1 script replied %2; expected six integers").arg(script.name, why));
 }
 
-Result<Decision> toDecision(const ScriptRegistry::Script &script, const redisReply *r)
+Result<Decision> toDecision(const ScriptRegistry::Script &script, redis::ReplyView r)
 {
-    if (r->type == REDIS_REPLY_ERROR) {
-        return redis::replyError(r);
+    if (r.isError()) {
+        return r.error();
     }
-    if (r->type != REDIS_REPLY_ARRAY || r->elements != 6) {
-        return badReply(script, QStringLiteral("something else (type %1)").arg(r->type));
+    if (r.size() != 6) {
+        return badReply(script, QStringLiteral("something else (%1)").arg(r.typeName()));
     }
     qint64 v[6];
     for (size_t i = 0; i < 6; ++i) {
-        if (r->element[i]->type != REDIS_REPLY_INTEGER) {
+        const redis::ReplyView e = r[i];
+        if (!e.isInteger()) {
             return badReply(script, QStringLiteral("a non-integer in slot %1").arg(i + 1));
         }
-        v[i] = r->element[i]->integer;
+        v[i] = e.integer();
     }
     return Decision{v[0] != 0, v[1], v[2], v[3], v[4], v[5]};
 }
@@ -54,6 +53,7 @@ RedisLimiter::RedisLimiter(Connection connection, const ScriptRegistry &scripts)
     : m_connection(std::move(connection))
     , m_scripts(scripts)
 {
+    // Which script runs which algorithm: lua/<algorithm name>.lua. The registry knows only names.
     for (Algorithm a : algorithm::all) {
         m_byAlgorithm[size_t(a)] = m_scripts.find(algorithm::name(a));
     }
@@ -185,7 +185,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         if (!raw) {
             return raw.error();
         }
-        out[i] = toDecision(*scripts[i], raw->get());
+        out[i] = toDecision(*scripts[i], *raw);
         if (!out[i] && out[i].error().kind == Error::Kind::NoScript) {
             noScript.push_back(i);
         }
@@ -211,7 +211,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
             if (!raw) {
                 return raw.error();
             }
-            out[i] = toDecision(*scripts[i], raw->get());
+            out[i] = toDecision(*scripts[i], *raw);
         }
     }
     return out;

@@ -1,26 +1,36 @@
 #include "scriptregistry.h"
 
-#include "limiter/policy.h"
-
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 
 namespace sluice {
 
+ScriptRegistry ScriptRegistry::fromResources(const QString &dir)
+{
+    ScriptRegistry r;
+    const QDir d(dir);
+    const QStringList files = d.entryList({QStringLiteral("*.lua")}, QDir::Files, QDir::Name);
+    for (const QString &file : files) {
+        QFile f(d.filePath(file));
+        if (f.open(QIODevice::ReadOnly)) {
+            r.add(file.chopped(4), f.readAll());
+        }
+    }
+    return r;
+}
+
 const ScriptRegistry &ScriptRegistry::builtin()
 {
-    static const ScriptRegistry registry = [] {
-        ScriptRegistry r;
-        for (Algorithm a : algorithm::all) {
-            const QString name = algorithm::name(a);
-            QFile f(QStringLiteral(":/lua/%1.lua").arg(name));
-            if (f.open(QIODevice::ReadOnly)) {
-                r.add(name, f.readAll());
-            }
-        }
-        return r;
-    }();
+    static const ScriptRegistry registry = fromResources(QStringLiteral(":/lua"));
     return registry;
+}
+
+QStringList ScriptRegistry::names() const
+{
+    QStringList out = m_scripts.keys();
+    out.sort();
+    return out;
 }
 
 void ScriptRegistry::add(const QString &name, const QByteArray &body)

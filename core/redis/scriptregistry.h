@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 namespace sluice {
 
@@ -23,8 +24,14 @@ public:
         QByteArray sha; // lowercase hex SHA1 of body, as SCRIPT LOAD returns it
     };
 
-    // The six limiter scripts of lua/, embedded as resources (":/lua/<name>.lua").
+    // Every script `<name>.lua` directly in the folder `dir` (a resource path such as ":/lua",
+    // or a directory), registered by its file name without ".lua". The registry knows scripts,
+    // not what they do: which script serves which algorithm is RedisLimiter's business.
+    static ScriptRegistry fromResources(const QString &dir);
+    // fromResources(":/lua"): the scripts of lua/ embedded in the binary, loaded once.
     static const ScriptRegistry &builtin();
+
+    QStringList names() const; // sorted
 
     void add(const QString &name, const QByteArray &body);
     const Script *find(const QString &name) const;

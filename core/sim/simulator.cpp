@@ -14,16 +14,13 @@
 //    bytes and sweeps its whole table every 4096 calls: 9x slower on a million requests. A test
 //    runs the presets through a LocalModel (run() with any Limiter) and finds the same results.
 //  - The in-process run passes no min_ttl_ms: keys expire on the model's virtual clock. The
-//    Redis run passes one (1 h by default) because Redis expires keys on the wall clock; the
-//    local == Redis test proves that the floor changes no decision.
+//    Redis run (redisrun.cpp) passes one (1 h by default) because Redis expires keys on the
+//    wall clock; the local == Redis test proves that the floor changes no decision.
 #include "simulator.h"
 
 #include "limiter/model.h"
-#include "limiter/redislimiter.h"
-#include "redis/connection.h"
 
 #include <QElapsedTimer>
-#include <QRandomGenerator>
 
 #include <algorithm>
 #include <queue>
@@ -124,18 +121,6 @@ struct RuleRun
     }
 };
 
-QByteArray globEscaped(const QByteArray &s)
-{
-    QByteArray out;
-    for (char c : s) {
-        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-            out += '\\';
-        }
-        out += c;
-    }
-    return out;
-}
-
 QString seconds(qint64 us)
 {
     return QString::number(double(us) / 1e6, 'f', 3) + u" s"_s;
@@ -155,12 +140,13 @@ Result<Simulator> Simulator::create(Scenario scenario)
 Result<SimResult> Simulator::run(Limiter &limiter, const RunOptions &options,
                                  const QString &backend) const
 {
-    return runGuarded(&limiter, options, backend, 0);
+    return runWith(&limiter, options, backend);
 }
 
-Result<SimResult> Simulator::runGuarded(Limiter *limiter, const RunOptions &options,
-                                        const QString &backend, qint64 wallLimitMs) const
+Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options,
+                                     const QString &backend) const
 {
+    const qint64 wallLimitMs = options.wallLimitMs;
     const Scenario &s = m_scenario;
     const std::vector<Arrival> &arrivals = m_traffic.arrivals;
     const Subjects &subjects = m_traffic.subjects;
@@ -308,79 +294,7 @@ Result<SimResult> Simulator::runGuarded(Limiter *limiter, const RunOptions &opti
 
 Result<SimResult> Simulator::runLocal(const RunOptions &options) const
 {
-    return runGuarded(nullptr, options, u"local"_s, 0);
-}
-
-Result<SimResult> Simulator::runOnRedis(const Endpoint &endpoint, RunOptions options) const
-{
-    auto connection = Connection::open(endpoint);
-    if (!connection) {
-        return connection.error();
-    }
-    options.keyPrefix =
-        "sluice:sim:" +
-        QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0') +
-        ':';
-    if (!options.minTtlMs) {
-        options.minTtlMs = defaultRedisMinTtlMs;
-    }
-    const qint64 wallLimitMs = *options.minTtlMs > 0 ? *options.minTtlMs * 9 / 10 : 0;
-    RedisLimiter limiter(std::move(*connection));
-    Result<SimResult> result = runGuarded(&limiter, options, u"redis"_s, wallLimitMs);
-
-    // Whatever happened, the run's keys go. A broken connection (the error may be that) gets
-    // one reconnect for it.
-    Connection &c = limiter.connection();
-    Result<qint64> deleted = Error::make(Error::Kind::Io, u"the connection is lost"_s);
-    if (!c.isBroken() || c.reconnect()) {
-        deleted = deleteKeys(c, options.keyPrefix);
-    }
-    const QString leftBehind =
-        deleted ? QString()
-                : u"could not remove the run's keys %1* (%2); they expire within %3 s"_s
-                      .arg(QString::fromUtf8(options.keyPrefix), deleted.error().message)
-                      .arg(*options.minTtlMs / 1000);
-    if (!result) {
-        if (leftBehind.isEmpty()) {
-            return result;
-        }
-        return Error::make(result.error().kind, result.error().message + u"; "_s + leftBehind);
-    }
-    result->warning = leftBehind;
-    return result;
-}
-
-Result<qint64> Simulator::deleteKeys(Connection &connection, const QByteArray &prefix)
-{
-    if (prefix.isEmpty()) {
-        return Error::make(Error::Kind::Internal, u"refusing to delete keys without a prefix"_s);
-    }
-    qint64 deleted = 0;
-    QByteArray cursor = "0";
-    const QByteArray match = globEscaped(prefix) + '*';
-    do {
-        auto r = connection.command({"SCAN", cursor, "MATCH", match, "COUNT", "1000"});
-        if (!r) {
-            return r.error();
-        }
-        if (r->elements.size() != 2) {
-            return Error::make(Error::Kind::Protocol, u"SCAN replied something else than a "
-                                                      "cursor and a list of keys"_s);
-        }
-        cursor = r->elements[0].str;
-        QList<QByteArray> unlink{"UNLINK"};
-        for (const Reply &k : r->elements[1].elements) {
-            unlink << k.str;
-        }
-        if (unlink.size() > 1) {
-            auto u = connection.command(unlink);
-            if (!u) {
-                return u.error();
-            }
-            deleted += u->integer;
-        }
-    } while (cursor != "0");
-    return deleted;
+    return runWith(nullptr, options, u"local"_s);
 }
 
 } // namespace sluice::sim

@@ -3,4 +3,4 @@ sluice_test(simulationpage REDIS LIBS sluice_ui TIMEOUT 600)
 add_dependencies(tst_simulationpage sluice-cli)
 # tst_cli_simulate (registered in tests/CMakeLists.txt) checks the PNG against the figure's size
 # and colours: it needs the chart builder too.
-target_link_libraries(tst_cli_simulate PRIVATE sluice_ui)
+target_link_libraries(tst_cli_simulate PRIVATE sluice_figures)

@@ -1,56 +1,19 @@
 #include "keypresentation.h"
 
 #include "common/tone.h"
+#include "common/bytes.h"
 
 #include <QCoreApplication>
 #include <QHash>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
-#include <QStringDecoder>
 
 namespace sluice::ui::keypresentation {
 
 QString displayBytes(const QByteArray &bytes)
 {
-    QString out;
-    out.reserve(bytes.size());
-    qsizetype i = 0;
-    while (i < bytes.size()) {
-        const auto c = static_cast<unsigned char>(bytes[i]);
-        if (c >= 0x20 && c < 0x7f) {
-            if (c == '\\') {
-                out += QLatin1String("\\\\");
-            } else {
-                out += QLatin1Char(char(c));
-            }
-            ++i;
-            continue;
-        }
-        if (c == '\n' || c == '\r' || c == '\t') {
-            out += QLatin1Char('\\');
-            out += QLatin1Char(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-            ++i;
-            continue;
-        }
-        // A multi-byte UTF-8 sequence that decodes cleanly stays as it is.
-        const int len = c >= 0xf0 && c < 0xf5   ? 4
-                        : c >= 0xe0 && c < 0xf0 ? 3
-                        : c >= 0xc2 && c < 0xe0 ? 2
-                                                : 0;
-        if (len > 0 && i + len <= bytes.size()) {
-            QStringDecoder dec(QStringDecoder::Utf8);
-            const QString s = dec(bytes.mid(i, len));
-            if (!dec.hasError() && !s.isEmpty() && !s.contains(QChar::ReplacementCharacter)) {
-                out += s;
-                i += len;
-                continue;
-            }
-        }
-        out += QStringLiteral("\\x%1").arg(c, 2, 16, QLatin1Char('0'));
-        ++i;
-    }
-    return out;
+    return sluice::bytes::printable(bytes);
 }
 
 QString ttlText(qint64 ms)

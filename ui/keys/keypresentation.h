@@ -10,9 +10,8 @@
 // GUI thread (icons are pixmaps).
 namespace sluice::ui::keypresentation {
 
-// Key bytes as one line of text: printable ASCII and valid UTF-8 as they are, "\n", "\r",
-// "\t" and "\\" escaped, every other byte as \xNN. Nothing is lost: two different keys never
-// look the same.
+// Key bytes as one line of text: bytes::printable (core/common/bytes.h), the rule the CLI and
+// the service print keys by, so a key reads the same on every face.
 QString displayBytes(const QByteArray &bytes);
 
 // A TTL for a table cell, live: "0.8 s", "42 s", "3 min 12 s", "2 h 5 min", "3 d 4 h".

@@ -1,6 +1,7 @@
 #include "limitedmodel.h"
 
 #include "common/tone.h"
+#include "common/bytes.h"
 
 #include <QColor>
 
@@ -62,7 +63,7 @@ QVariant LimitedModel::data(const QModelIndex &index, int role) const
         case RuleColumn:
             return r.ruleId;
         case SubjectColumn:
-            return QString::fromUtf8(r.subject);
+            return bytes::printable(r.subject);
         case TimeLeftColumn:
             return r.retryInMs < 0 ? tr("never (cost above the limit)")
                                    : keys::formatDurationMs(r.retryInMs);
@@ -72,7 +73,7 @@ QVariant LimitedModel::data(const QModelIndex &index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
-        return tr("Key %1\n%2").arg(QString::fromUtf8(r.key), r.state);
+        return tr("Key %1\n%2").arg(bytes::printable(r.key), r.state);
     case Qt::TextAlignmentRole:
         if (index.column() == TimeLeftColumn) {
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -1,6 +1,7 @@
 #include "topsubjectsmodel.h"
 
 #include "common/tone.h"
+#include "common/bytes.h"
 
 #include <QColor>
 #include <QLocale>
@@ -39,7 +40,7 @@ QVariant TopSubjectsModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case SubjectColumn:
-            return QString::fromUtf8(r.subject);
+            return bytes::printable(r.subject);
         case RequestsColumn:
             return QLocale().toString(r.requests);
         case DeniedColumn:

@@ -1,5 +1,6 @@
 #include "rulepreview.h"
 
+#include "limiter/headers.h"
 #include "limiter/model.h"
 
 namespace sluice::ui {
@@ -9,14 +10,9 @@ namespace {
 // Any instant will do: the twins only compare times with each other.
 constexpr qint64 nowUs = qint64(1'750'000'000) * 1'000'000;
 
-qint64 secondsUp(qint64 ms)
+QString text(const QByteArray &headerValue)
 {
-    return ms <= 0 ? 0 : (ms + 999) / 1000;
-}
-
-QString item(const QString &id, const QString &params)
-{
-    return QStringLiteral("\"%1\";%2").arg(id, params);
+    return QString::fromLatin1(headerValue);
 }
 
 } // namespace
@@ -43,22 +39,12 @@ RulePreview previewRule(const Rule &rule, const QByteArray &subject)
     const Policy p = rule.policy();
     out.key = p.keyFor(subject);
 
-    // q: the quota; w: the seconds in which it is granted (the window, or the time a bucket
-    // takes to fill from empty: q tokens at c/P per microsecond), at least 1.
-    const qint64 q = p.capacity();
-    qint64 wUs = p.windowUs;
-    if (!algorithm::isWindow(p.algorithm)) {
-        const model::ReducedRate r = model::reduce(p.rate);
-        wUs = model::ceilDiv(q * r.p, r.c); // q * P < 2^52 (Policy::validate)
-    }
-    const qint64 w = std::max<qint64>(1, model::ceilDiv(wUs, 1'000'000));
-    out.policyHeader = item(rule.id, QStringLiteral("q=%1;w=%2").arg(q).arg(w));
+    // The strings a client reads are the service's (core/limiter/headers.h), not a copy.
+    out.policyHeader = text(headers::policyHeaderValue(p));
 
     model::State state;
     const model::Outcome first = model::apply(p, state, 1, nowUs);
-    out.firstHeader = item(rule.id, QStringLiteral("r=%1;t=%2")
-                                        .arg(first.decision.remaining)
-                                        .arg(secondsUp(first.decision.resetAfterMs)));
+    out.firstHeader = text(headers::stateHeaderValue(p, first.decision));
     out.firstDelayMs = first.decision.delayMs;
     if (!first.decision.allowed) {
         out.denies = true;
@@ -76,12 +62,8 @@ RulePreview previewRule(const Rule &rule, const QByteArray &subject)
         out.denies = !next.decision.allowed;
         out.admittedAtOnce = admitted;
         if (out.denies) {
-            out.deniedHeader = item(rule.id, QStringLiteral("r=%1;t=%2")
-                                                 .arg(next.decision.remaining)
-                                                 .arg(secondsUp(next.decision.resetAfterMs)));
-            if (next.decision.retryAfterMs >= 0) {
-                out.retryAfter = QString::number(secondsUp(next.decision.retryAfterMs));
-            }
+            out.deniedHeader = text(headers::stateHeaderValue(p, next.decision));
+            out.retryAfter = text(headers::retryAfterValue(next.decision));
         }
     }
     return out;

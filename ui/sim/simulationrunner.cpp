@@ -1,5 +1,6 @@
 #include "simulationrunner.h"
 
+#include "sim/redisrun.h"
 #include "sim/simulator.h"
 
 #include <QElapsedTimer>
@@ -53,7 +54,8 @@ bool SimulationRunner::start(const sim::Scenario &scenario, const std::optional<
             QMetaObject::invokeMethod(
                 this, [this, p] { Q_EMIT progress(p.done, p.total); }, Qt::QueuedConnection);
         };
-        auto result = redis ? simulator->runOnRedis(*redis, options) : simulator->runLocal(options);
+        auto result =
+            redis ? sim::runOnRedis(*simulator, *redis, options) : simulator->runLocal(options);
         QMutexLocker lock(&m_mutex);
         if (result) {
             m_result = std::move(*result);

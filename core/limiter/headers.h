@@ -1,20 +1,21 @@
 #pragma once
 
-#include "limiter/decision.h"
-#include "limiter/policy.h"
+#include "decision.h"
+#include "policy.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QPair>
 
-namespace sluice::serve {
+namespace sluice::headers {
 
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
 // HTTP rate-limit headers of one decision (draft-ietf-httpapi-ratelimit-headers-10, and the
-// older RateLimit-Limit/Remaining/Reset that most clients still read). Times become whole
-// seconds here and only here, always rounded up (ANCHORS.md 5): a client that waits what it
-// was told never comes back too early.
+// older RateLimit-Limit/Remaining/Reset that most clients still read; ALGORITHMS.md "HTTP
+// mapping"). The one owner of that contract: the service answers with these, and the Rules
+// page's preview shows these. Times become whole seconds here and only here, always rounded up
+// (ANCHORS.md 5): a client that waits what it was told never comes back too early.
 
 // ceil(ms / 1000) for ms > 0; 0 for 0 and below.
 qint64 ceilSeconds(qint64 ms);
@@ -28,6 +29,9 @@ qint64 policyWindowSeconds(const Policy &p);
 QByteArray policyHeaderValue(const Policy &p);
 // "<id>";r=<remaining>;t=<reset s>  (RateLimit)
 QByteArray stateHeaderValue(const Policy &p, const Decision &d);
+// Retry-After of a denial: whole seconds, rounded up, at least 1; empty when the decision is
+// an admission or the request can never be admitted (retryAfterMs < 0).
+QByteArray retryAfterValue(const Decision &d);
 
 // The headers of one decision: RateLimit-Policy and RateLimit always; Retry-After (whole
 // seconds, rounded up, at least 1) when denied and a retry can succeed; RateLimit-Limit,
@@ -35,4 +39,4 @@ QByteArray stateHeaderValue(const Policy &p, const Decision &d);
 HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, const Decision &d,
                             bool legacy);
 
-} // namespace sluice::serve
+} // namespace sluice::headers

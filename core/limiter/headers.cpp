@@ -1,6 +1,8 @@
-#include "ratelimitheaders.h"
+#include "headers.h"
 
-namespace sluice::serve {
+#include <algorithm>
+
+namespace sluice::headers {
 
 qint64 ceilSeconds(qint64 ms)
 {
@@ -50,6 +52,14 @@ QByteArray stateHeaderValue(const Policy &p, const Decision &d)
            ";t=" + QByteArray::number(t);
 }
 
+QByteArray retryAfterValue(const Decision &d)
+{
+    if (d.allowed || d.retryAfterMs < 0) {
+        return {};
+    }
+    return QByteArray::number(std::max<qint64>(1, ceilSeconds(d.retryAfterMs)));
+}
+
 HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, const Decision &d,
                             bool legacy)
 {
@@ -57,9 +67,8 @@ HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, cons
     h.reserve(legacy ? 6 : 3);
     h.append({QByteArrayLiteral("RateLimit-Policy"), policyValue});
     h.append({QByteArrayLiteral("RateLimit"), stateHeaderValue(p, d)});
-    if (!d.allowed && d.retryAfterMs >= 0) {
-        h.append({QByteArrayLiteral("Retry-After"),
-                  QByteArray::number(std::max<qint64>(1, ceilSeconds(d.retryAfterMs)))});
+    if (QByteArray retry = retryAfterValue(d); !retry.isEmpty()) {
+        h.append({QByteArrayLiteral("Retry-After"), std::move(retry)});
     }
     if (legacy) {
         h.append({QByteArrayLiteral("RateLimit-Limit"), QByteArray::number(d.limit)});
@@ -71,4 +80,4 @@ HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, cons
     return h;
 }
 
-} // namespace sluice::serve
+} // namespace sluice::headers

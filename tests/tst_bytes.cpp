@@ -1,0 +1,44 @@
+// bytes::printable, the one rule every face prints bytes by (core/common/bytes.h).
+
+#include "common/bytes.h"
+
+#include <QTest>
+
+using namespace sluice;
+using namespace Qt::StringLiterals;
+
+class TestBytes : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void printable_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ascii") << QByteArray("rate_limit:a:{1.2.3.4}")
+                               << u"rate_limit:a:{1.2.3.4}"_s;
+        QTest::newRow("controls") << QByteArray("a\nb\r\t", 5) << u"a\\x0ab\\x0d\\x09"_s;
+        QTest::newRow("backslash") << QByteArray("a\\x41") << u"a\\x5cx41"_s;
+        QTest::newRow("nul and ff") << QByteArray("\x00\xff{x}", 5) << u"\\x00\\xff{x}"_s;
+        QTest::newRow("utf-8") << QByteArray("caf\xc3\xa9 \xe4\xb8\xad") << u"café 中"_s;
+        QTest::newRow("del") << QByteArray("\x7f") << u"\\x7f"_s;
+        // Well-formed UTF-8 of a character that is not printable: escaped byte by byte.
+        QTest::newRow("NEL") << QByteArray("\xc2\x85") << u"\\xc2\\x85"_s;
+        QTest::newRow("line separator") << QByteArray("\xe2\x80\xa8") << u"\\xe2\\x80\\xa8"_s;
+        // Not UTF-8: overlong, surrogate, truncated.
+        QTest::newRow("overlong") << QByteArray("\xc0\xaf") << u"\\xc0\\xaf"_s;
+        QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << u"\\xed\\xa0\\x80"_s;
+        QTest::newRow("truncated") << QByteArray("\xe4\xb8") << u"\\xe4\\xb8"_s;
+        QTest::newRow("empty") << QByteArray() << QString();
+    }
+    void printable()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, text);
+        QCOMPARE(bytes::printable(bytes), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBytes)
+#include "tst_bytes.moc"
