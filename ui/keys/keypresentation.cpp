@@ -1,7 +1,7 @@
 #include "keypresentation.h"
 
-#include "common/tone.h"
 #include "common/bytes.h"
+#include "common/tone.h"
 
 #include <QCoreApplication>
 #include <QHash>
