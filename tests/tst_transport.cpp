@@ -429,6 +429,19 @@ private Q_SLOTS:
         noSecret(m.error().message);
     }
 
+    void localhostNeedsNoHostsFile()
+    {
+        // *.localhost is loopback by definition (RFC 6761), with or without /etc/hosts (a
+        // minimal container may have none): no DNS query, a connection to 127.0.0.1.
+        Endpoint e;
+        e.host = u"sluice-test.localhost"_s;
+        e.port = m_unix.port;
+        e.password = secret;
+        auto c = Connection::open(e);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QVERIFY(c->command({"PING"}).ok());
+    }
+
     void trickleFailsAtTheDeadline()
     {
         // Answers PING with "+PONG\r\n", one byte every 300 ms: each recv succeeds, the reply

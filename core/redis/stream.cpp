@@ -96,6 +96,15 @@ Result<AddrList> resolve(const QString &host, quint16 port, const QString &where
     if (::getaddrinfo(name.constData(), service.constData(), &hints, &found) == 0) {
         return AddrList(found);
     }
+    // "localhost" is the loopback address whatever /etc/hosts says (RFC 6761 6.3): a minimal
+    // system or container may have no entry for it, and asking DNS would be wrong.
+    const QString lower = host.toLower();
+    if (lower == QLatin1String("localhost") || lower.endsWith(QLatin1String(".localhost"))) {
+        hints.ai_family = AF_INET;
+        if (::getaddrinfo("127.0.0.1", service.constData(), &hints, &found) == 0) {
+            return AddrList(found);
+        }
+    }
     // A name. The request lives on the heap: when it cannot be cancelled in time, the
     // resolver thread still owns it, and it is left to that thread (a few bytes, rarely).
     struct Request
