@@ -1560,6 +1560,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Busiest rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule with the most requests in the last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>

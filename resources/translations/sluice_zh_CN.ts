@@ -1557,6 +1557,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation>&lt;b&gt;✓ 无需解除。&lt;/b&gt;%1 已经过期。</translation>
     </message>
+    <message>
+        <source>Busiest rule</source>
+        <translation>最繁忙的规则</translation>
+    </message>
+    <message>
+        <source>The rule with the most requests in the last 15 minutes</source>
+        <translation>过去 15 分钟内请求最多的规则</translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation>最繁忙：%1</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>

@@ -228,6 +228,11 @@ void MonitorPage::setRules(const RuleSet &rules)
     {
         const QSignalBlocker block(m_topRule);
         m_topRule->clear();
+        if (!m_rules.rules.empty()) {
+            m_topRule->addItem(tr("Busiest rule"), MonitorSnapshot::busiestRule);
+            m_topRule->setItemData(0, tr("The rule with the most requests in the last 15 minutes"),
+                                   Qt::ToolTipRole);
+        }
         for (const Rule &r : m_rules.rules) {
             m_topRule->addItem(r.id, r.id);
         }
@@ -291,7 +296,12 @@ void MonitorPage::onSnapshot(const MonitorSnapshot &s)
             c->setSeries(series, s.windowSeconds);
         }
     }
-    if (s.topRuleId == m_topRule->currentData().toString()) {
+    const QString wanted = m_topRule->currentData().toString();
+    if (wanted == MonitorSnapshot::busiestRule && s.topBusiest) {
+        m_top->setRows(s.top);
+        m_topRule->setItemText(0, s.topRuleId.isEmpty() ? tr("Busiest rule")
+                                                        : tr("Busiest: %1").arg(s.topRuleId));
+    } else if (!s.topBusiest && s.topRuleId == wanted) {
         m_top->setRows(s.top);
     }
     if (s.limitedRead) {
