@@ -871,14 +871,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>1 key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 keys</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Keys</source>
         <translation type="unfinished"></translation>
     </message>
@@ -939,10 +931,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not connected: choose a Redis on the Connection page.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>starting…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -952,6 +940,25 @@
     </message>
     <message>
         <source>%1% of the keyspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fixing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysSession</name>
+    <message>
+        <source>1 key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: choose a Redis on the Connection page.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -999,7 +1006,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>fixing…</source>
+        <source>the selected key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 selected keys</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1007,11 +1018,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the selected key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the %1 selected keys</source>
+        <source>Delete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1035,10 +1042,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Set TTL</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1055,11 +1058,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <source>Delete all</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete all</source>
+        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

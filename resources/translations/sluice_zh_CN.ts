@@ -869,14 +869,6 @@
         <translation>类型错误</translation>
     </message>
     <message>
-        <source>1 key</source>
-        <translation>1 个键</translation>
-    </message>
-    <message>
-        <source>%1 keys</source>
-        <translation>%1 个键</translation>
-    </message>
-    <message>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -937,10 +929,6 @@
         <translation>取消</translation>
     </message>
     <message>
-        <source>Not connected: choose a Redis on the Connection page.</source>
-        <translation>未连接：请在“连接”页面选择一个 Redis。</translation>
-    </message>
-    <message>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -951,6 +939,25 @@
     <message>
         <source>%1% of the keyspace</source>
         <translation>已扫描键空间的 %1%</translation>
+    </message>
+    <message>
+        <source>fixing…</source>
+        <translation>正在修复…</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysSession</name>
+    <message>
+        <source>1 key</source>
+        <translation>1 个键</translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation>%1 个键</translation>
+    </message>
+    <message>
+        <source>Not connected: choose a Redis on the Connection page.</source>
+        <translation>未连接：请在“连接”页面选择一个 Redis。</translation>
     </message>
     <message>
         <source>%1 so far</source>
@@ -997,20 +1004,20 @@
         <translation>无响应</translation>
     </message>
     <message>
-        <source>fixing…</source>
-        <translation>正在修复…</translation>
-    </message>
-    <message>
-        <source>Delete %1 from Redis? Their subjects start afresh on their next request. This cannot be undone.</source>
-        <translation>要从 Redis 中删除%1吗？其主体的下一个请求将重新开始计数。此操作无法撤销。</translation>
-    </message>
-    <message>
         <source>the selected key</source>
         <translation>所选键</translation>
     </message>
     <message>
         <source>the %1 selected keys</source>
         <translation>所选的 %1 个键</translation>
+    </message>
+    <message>
+        <source>Delete %1 from Redis? Their subjects start afresh on their next request. This cannot be undone.</source>
+        <translation>要从 Redis 中删除%1吗？其主体的下一个请求将重新开始计数。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
     </message>
     <message>
         <source>The selected key needs no TTL from its rule: it is not flagged as never expiring or living too long.</source>
@@ -1033,10 +1040,6 @@
         <translation>如果某个键在此期间已获得其限流规则范围内的 TTL，则不作改动。</translation>
     </message>
     <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
         <source>Set TTL</source>
         <translation>设置 TTL</translation>
     </message>
@@ -1053,12 +1056,12 @@
         <translation>要删除%1吗？Sluice 会重新列出 %2，并删除在那一刻仍被标记的每个键。此操作无法撤销。</translation>
     </message>
     <message>
-        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
-        <translation>要按限流规则为%1设置 TTL 吗？Sluice 会重新列出 %2，并修复在那一刻仍被标记的每个键；在此期间已获得 TTL 的键不作改动。</translation>
-    </message>
-    <message>
         <source>Delete all</source>
         <translation>全部删除</translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <translation>要按限流规则为%1设置 TTL 吗？Sluice 会重新列出 %2，并修复在那一刻仍被标记的每个键；在此期间已获得 TTL 的键不作改动。</translation>
     </message>
     <message>
         <source>Fix all</source>
