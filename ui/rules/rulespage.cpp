@@ -128,8 +128,15 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(26);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Every column in view without scrolling, at 1280x800 as on a large screen: the short
+    // columns fit their contents, the route takes what is left (elided, whole in its tooltip),
+    // and where the rule stands ("file /a/long/path.json") is capped in onRulesChanged().
+    QHeaderView *columns = m_table->horizontalHeader();
+    columns->setStretchLastSection(false);
+    columns->setSectionResizeMode(QHeaderView::ResizeToContents);
+    columns->setSectionResizeMode(RulesModel::RouteColumn, QHeaderView::Stretch);
+    columns->setSectionResizeMode(RulesModel::WhereColumn, QHeaderView::Interactive);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     leftBox->addWidget(m_table, 1);
 
     auto *rowButtons = new QHBoxLayout;
@@ -490,13 +497,10 @@ void RulesPage::showReview(const RulesSession::DiffPrompt &p)
 
 void RulesPage::onRulesChanged()
 {
-    // Columns fit their contents, within reason: a long route or scope is elided, not allowed
-    // to push the others out of view.
-    m_table->resizeColumnsToContents();
-    for (int c = 0; c < RulesModel::ColumnCount - 1; ++c) {
-        const int most = c == RulesModel::LimitColumn ? 175 : 135;
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c) + 4, most));
-    }
+    // Where the rules stand fits its words, within reason: a long file name is elided.
+    m_table->resizeColumnToContents(RulesModel::WhereColumn);
+    m_table->setColumnWidth(RulesModel::WhereColumn,
+                            std::min(m_table->columnWidth(RulesModel::WhereColumn) + 4, 150));
     if (m_editor->isEditing()) {
         m_editor->setContext(m_editor->row(), m_model->set());
     }
