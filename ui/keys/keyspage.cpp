@@ -452,30 +452,6 @@ void KeysPage::updateActions()
 
 // --- fixes ----------------------------------------------------------------------------------
 
-void KeysPage::ask(const QString &question, const QString &yes, std::function<void()> then)
-{
-    if (m_confirm) {
-        if (m_confirm(question)) {
-            then();
-        }
-        return;
-    }
-    // Window-modal, answered through a signal: no nested event loop.
-    auto *box =
-        new QMessageBox(QMessageBox::Question, tr("Keys"), question, QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("confirmBox"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *ok = box->addButton(yes, QMessageBox::AcceptRole);
-    box->setDefaultButton(QMessageBox::Cancel);
-    connect(box, &QMessageBox::buttonClicked, this,
-            [ok, then = std::move(then)](QAbstractButton *b) {
-                if (b == ok) {
-                    then();
-                }
-            });
-    box->open();
-}
-
 void KeysPage::fixSelection(bool deleteKeys)
 {
     const QList<KeyInfo> keys = selectedKeys();
@@ -487,14 +463,16 @@ void KeysPage::fixSelection(bool deleteKeys)
         }
         return;
     }
-    ask(q->text, q->yes, [this, keys, deleteKeys] { m_session->fixSelection(keys, deleteKeys); });
+    askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes,
+                 [this, keys, deleteKeys] { m_session->fixSelection(keys, deleteKeys); });
 }
 
 void KeysPage::fixAll(bool deleteKeys)
 {
     m_session->setPatterns(patterns());
     if (const auto q = m_session->fixAllQuestion(deleteKeys)) {
-        ask(q->text, q->yes, [this, deleteKeys] { m_session->fixAll(deleteKeys); });
+        askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes,
+                     [this, deleteKeys] { m_session->fixAll(deleteKeys); });
     }
 }
 

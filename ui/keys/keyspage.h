@@ -97,7 +97,6 @@ private:
     QList<keys::KeyInfo> selectedKeys() const;
     void fixSelection(bool deleteKeys);
     void fixAll(bool deleteKeys);
-    void ask(const QString &question, const QString &yes, std::function<void()> then);
 
     ConnectionController *m_connection;
     ConfirmHook m_confirm;

@@ -1,5 +1,7 @@
 #include "monitorpage.h"
 
+#include "common/confirm.h"
+
 #include "limitedmodel.h"
 #include "monitorworker.h"
 #include "rulechart.h"
@@ -215,7 +217,7 @@ MonitorPage::~MonitorPage()
     m_thread->wait();
 }
 
-void MonitorPage::setConfirmHook(std::function<bool(const QString &)> hook)
+void MonitorPage::setConfirmHook(ConfirmHook hook)
 {
     m_confirmHook = std::move(hook);
 }
@@ -415,23 +417,9 @@ void MonitorPage::unblockSelected()
         tr("Unblock %1 on rule %2?\n\nThis deletes the key %3: the subject's next request is "
            "admitted as if it had never been seen, and its limit starts over.")
             .arg(QString::fromUtf8(r.subject), r.ruleId, QString::fromUtf8(r.key));
-    if (m_confirmHook) {
-        if (m_confirmHook(question)) {
-            doUnblock(r.key);
-        }
-        return;
-    }
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Unblock a subject"), question,
-                                QMessageBox::Cancel, this);
-    QPushButton *yes = box->addButton(tr("Unblock"), QMessageBox::DestructiveRole);
-    box->setDefaultButton(QMessageBox::Cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, yes, key = r.key] {
-        if (box->clickedButton() == yes) {
-            doUnblock(key);
-        }
-    });
-    box->open();
+    askToConfirm(
+        this, m_confirmHook, tr("Unblock a subject"), question, tr("Unblock"),
+        [this, key = r.key] { doUnblock(key); }, QMessageBox::DestructiveRole);
 }
 
 void MonitorPage::doUnblock(const QByteArray &key)
