@@ -8,12 +8,12 @@
 namespace sluice::ui {
 
 // A file dialog opened with open() (never exec()), deleted when it closes; `chosen` gets the
-// path picked. For saving (defaultSuffix not empty) the suffix follows the filter chosen: the
-// first "*.ext" of it.
+// path picked and the name filter it was picked under. For saving (defaultSuffix not empty) the
+// suffix follows the filter chosen: the first "*.ext" of it.
 inline QFileDialog *askForFile(QWidget *parent, const QString &objectName, const QString &title,
                                const QString &dir, const QStringList &filters,
                                const QString &defaultSuffix,
-                               std::function<void(const QString &)> chosen)
+                               std::function<void(const QString &, const QString &)> chosen)
 {
     auto *dialog = new QFileDialog(parent, title, dir);
     dialog->setObjectName(objectName);
@@ -34,7 +34,10 @@ inline QFileDialog *askForFile(QWidget *parent, const QString &objectName, const
                              }
                          });
     }
-    QObject::connect(dialog, &QFileDialog::fileSelected, parent, std::move(chosen));
+    QObject::connect(dialog, &QFileDialog::fileSelected, parent,
+                     [dialog, chosen = std::move(chosen)](const QString &path) {
+                         chosen(path, dialog->selectedNameFilter());
+                     });
     dialog->open();
     return dialog;
 }

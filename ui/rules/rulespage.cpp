@@ -6,10 +6,10 @@
 #include "rulesmodel.h"
 #include "rulessession.h"
 
+#include "common/filedialog.h"
 #include "common/messagebanner.h"
 #include "common/pageheader.h"
 
-#include <QFileDialog>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -417,15 +417,9 @@ void RulesPage::onApplied(const Rule &rule, int row)
 
 void RulesPage::importRules()
 {
-    auto *dialog = new QFileDialog(this, tr("Import rules"), QString(),
-                                   tr("Rule files (*.json *.yaml *.yml)"));
-    dialog->setObjectName(QStringLiteral("importDialog"));
-    dialog->setAcceptMode(QFileDialog::AcceptOpen);
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this,
-            [this](const QString &path) { importFile(path, nullptr); });
-    dialog->open();
+    askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), QString(),
+               {tr("Rule files (*.json *.yaml *.yml)")}, QString(),
+               [this](const QString &path, const QString &) { importFile(path, nullptr); });
 }
 
 void RulesPage::exportRules()
@@ -434,21 +428,13 @@ void RulesPage::exportRules()
     for (const Format &f : formats) {
         filters << tr(f.filter);
     }
-    auto *dialog = new QFileDialog(this, tr("Export rules"));
-    dialog->setObjectName(QStringLiteral("exportDialog"));
-    dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setNameFilters(filters);
-    dialog->setDefaultSuffix(QLatin1String(formats[0].suffix));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog, filters](const QString &filter) {
-        dialog->setDefaultSuffix(
-            QLatin1String(formats[std::max<qsizetype>(0, filters.indexOf(filter))].suffix));
-    });
-    connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, filters](const QString &path) {
-        const qsizetype i = std::max<qsizetype>(0, filters.indexOf(dialog->selectedNameFilter()));
-        exportFile(path, QLatin1String(formats[i].name), nullptr);
-    });
-    dialog->open();
+    // By the filter chosen: JSON and Kong, YAML and Envoy share their suffixes.
+    askForFile(this, QStringLiteral("exportDialog"), tr("Export rules"), QString(), filters,
+               QLatin1String(formats[0].suffix),
+               [this, filters](const QString &path, const QString &filter) {
+                   const qsizetype i = std::max<qsizetype>(0, filters.indexOf(filter));
+                   exportFile(path, QLatin1String(formats[i].name), nullptr);
+               });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -204,7 +204,8 @@ QWidget *SimulationPage::buildEditor()
             [this](int index) { loadPreset(m_preset->itemData(index).toString()); });
     connect(open, &QPushButton::clicked, this, [this] {
         askForFile(this, u"openDialog"_s, tr("Open a scenario"), m_draft.baseDir,
-                   {tr("Scenarios (*.json *.yaml *.yml)")}, QString(), [this](const QString &path) {
+                   {tr("Scenarios (*.json *.yaml *.yml)")}, QString(),
+                   [this](const QString &path, const QString &) {
                        QString error;
                        if (!loadScenarioFile(path, &error)) {
                            setStatus(error, true);
@@ -213,7 +214,8 @@ QWidget *SimulationPage::buildEditor()
     });
     connect(save, &QPushButton::clicked, this, [this] {
         askForFile(this, u"saveDialog"_s, tr("Save the scenario"), m_draft.baseDir,
-                   {tr("JSON scenario (*.json)")}, u"json"_s, [this](const QString &path) {
+                   {tr("JSON scenario (*.json)")}, u"json"_s,
+                   [this](const QString &path, const QString &) {
                        QString error;
                        const bool saved = saveScenarioFile(path, &error);
                        setStatus(saved ? tr("Saved the scenario to %1").arg(path) : error, !saved);
@@ -582,7 +584,7 @@ void SimulationPage::exportFigure()
     }
     askForFile(this, u"exportDialog"_s, tr("Export the simulation"), m_draft.baseDir,
                {tr("PNG image (*.png)"), tr("SVG drawing (*.svg)"), tr("CSV time series (*.csv)")},
-               u"png"_s, [this](const QString &path) {
+               u"png"_s, [this](const QString &path, const QString &) {
                    QString error;
                    const bool done = exportTo(path, &error);
                    setStatus(done ? tr("Exported to %1").arg(path) : error, !done);
