@@ -351,12 +351,15 @@ private Q_SLOTS:
         QVERIFY(page.chart(api)->shadowSeries()->isVisible());
         QVERIFY(!chart->shadowSeries()->isVisible());
 
-        // Top subjects of the rule in the combo (the first: login).
+        // Top subjects of the busiest rule at first (login: 21 requests, api 7).
         QTRY_COMPARE_WITH_TIMEOUT(page.topModel()->rowCount(), 2, 5000);
         QCOMPARE(page.topModel()->rows()[0], (stats::TopSubject{"10.0.0.2", 11, 0}));
         QCOMPARE(page.topModel()->rows()[1], (stats::TopSubject{"10.0.0.1", 10, 3}));
         auto *combo = page.findChild<QComboBox *>(QStringLiteral("topRuleCombo"));
-        combo->setCurrentIndex(1);
+        QCOMPARE(combo->currentIndex(), 0);
+        QTRY_VERIFY(combo->itemText(0).contains(login));
+        // Then the rule picked.
+        combo->setCurrentIndex(combo->findData(api));
         QTRY_COMPARE_WITH_TIMEOUT(page.topModel()->rowCount(), 1, 5000);
         QCOMPARE(page.topModel()->rows()[0], (stats::TopSubject{"10.0.0.3", 7, 5}));
 
@@ -366,6 +369,56 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(again.snapshot().series.size() == 2, 5000);
         QCOMPARE(again.chart(login)->totals(), (stats::Counts{18, 3, 0}));
         deleteStats(admin, {login, api});
+    }
+
+    // Real traffic from the load generator on the second rule only (the first has none): the
+    // top subjects fill while it flows, from the statistics flushed to Redis, for the busiest
+    // rule, without the user picking it.
+    void topSubjectsFillWhileTrafficFlows()
+    {
+        const QString quiet = uniqueId("mon-quiet");
+        const QString busy = uniqueId("mon-busy");
+        Connection admin = test::connect();
+        deleteStats(admin, {quiet, busy});
+        RuleSet set;
+        set.rules = {windowRule(quiet, 5, duration::usPerSecond),
+                     windowRule(busy, 50, duration::usPerSecond)};
+
+        MonitorPage page(m_controller.get());
+        page.setRules(set);
+        page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(page.snapshot().series.size() == 2, 5000);
+        QCOMPARE(page.topModel()->rowCount(), 0);
+
+        stats::StatsRecorder recorder;
+        stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
+        flusher.start();
+        load::LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules = set;
+        o.ruleIds = {busy};
+        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
+        o.pattern.rate = duration::parseRate(QStringLiteral("100/s")).value();
+        o.durationUs = 6 * duration::usPerSecond;
+        o.threads = 2;
+        o.subjects = 5;
+        o.recorder = &recorder;
+        load::LoadGenerator generator(o);
+        QVERIFY(generator.start().ok());
+
+        QTRY_VERIFY_WITH_TIMEOUT(page.topModel()->rowCount() == 5, 5000);
+        QVERIFY2(!generator.progress().finished, "the list filled only after the traffic ended");
+        auto *combo = page.findChild<QComboBox *>(QStringLiteral("topRuleCombo"));
+        QVERIFY(combo->itemText(0).contains(busy));
+        qint64 requests = 0;
+        for (const stats::TopSubject &t : page.topModel()->rows()) {
+            QVERIFY(t.subject.startsWith("10.0.0."));
+            requests += t.requests;
+        }
+        QVERIFY(requests > 0);
+        generator.cancel();
+        flusher.stop();
+        deleteStats(admin, {quiet, busy});
     }
 
     // A subject denied by the real script shows with its time left; Unblock deletes its key.

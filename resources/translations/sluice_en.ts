@@ -2,6 +2,122 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>PatternDraft</name>
+    <message>
+        <source>Constant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Poisson</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ramp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evenly spaced requests at the rate, between From and To.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Count requests at once at At, or spread evenly over Spread.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate on average, with random (exponential) gaps: real clients.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate grows (or falls) linearly from one value to the other between From and To.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The requests of a recorded trace, at their times.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>burst of %1 at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> over %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ramp %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replay %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>end</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RuleDraft</name>
+    <message>
+        <source>%1, burst %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 per %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioDraft</name>
+    <message numerus="yes">
+        <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
+        <translation>
+            <numerusform>The scenario has %n problem, marked beside its field; it was not saved.</numerusform>
+            <numerusform>The scenario has %n problems, marked beside their fields; it was not saved.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: scenarios are saved as JSON; give the file a .json name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pattern %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ConnectionController</name>
     <message>
         <source>password needed</source>
@@ -755,14 +871,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>1 key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 keys</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Keys</source>
         <translation type="unfinished"></translation>
     </message>
@@ -823,10 +931,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not connected: choose a Redis on the Connection page.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>starting…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -836,6 +940,25 @@
     </message>
     <message>
         <source>%1% of the keyspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fixing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysSession</name>
+    <message>
+        <source>1 key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: choose a Redis on the Connection page.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -883,7 +1006,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>fixing…</source>
+        <source>the selected key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 selected keys</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -891,11 +1018,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the selected key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the %1 selected keys</source>
+        <source>Delete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -919,10 +1042,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Set TTL</source>
         <translation type="unfinished"></translation>
     </message>
@@ -939,11 +1058,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <source>Delete all</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete all</source>
+        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1094,126 +1213,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Constant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Burst</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Poisson</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ramp</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Pattern:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Rate:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 200/s, 5/100ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Requests per period: N/s, N/m, N/&lt;duration&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From r&amp;ate:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 20/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The rate at the start of the ramp</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>To ra&amp;te:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 500/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The rate at the end of the ramp</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Count:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>requests in the burst</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How many requests the burst sends</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A&amp;t:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>0s: at the start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>When the burst starts, from the start of the run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>S&amp;pread:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>0: all at once</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The burst&apos;s requests are spread evenly over this time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;From:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>0s: the start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>When the pattern starts, from the start of the run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>T&amp;o:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the end of the run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>When the pattern stops</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Duration:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>e.g. 10s, 2m</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1234,99 +1233,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>T&amp;hreads:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>S&amp;ubjects:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>S&amp;eed:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Evenly spaced requests at the rate, between From and To.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Count requests at once at At, or spread evenly over Spread.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The rate on average, with random (exponential) gaps: real clients.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The rate grows (or falls) linearly from one value to the other between From and To.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Duration: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>To rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>To</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From must be before the end of the run (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>To must be at most the duration (%1); leave it empty for the end of the run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>To must come after From.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Count: a whole number of requests, 1 or more.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Count: at most %1 requests.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>At</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Spread</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>At must be before the end of the run (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The burst must end by the end of the run: At + Spread is %1, the run lasts %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>That is %1 requests; a run sends at most %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1407,6 +1318,14 @@
     </message>
     <message>
         <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;hreads</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1644,6 +1563,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Busiest rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule with the most requests in the last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>
@@ -1653,6 +1584,129 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::PatternForm</name>
+    <message>
+        <source>&amp;Pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 200/s, 5/100ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests per period: N/s, N/m, N/&lt;duration&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From r&amp;ate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 20/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate at the start of the ramp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To ra&amp;te</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 500/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rate at the end of the ramp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;t</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 9.9s; 0s: at the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the burst starts, from the start of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests in the burst, e.g. 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many requests the burst sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;pread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 100ms; empty: all at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The burst&apos;s requests are spread evenly over this time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: the start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the pattern starts, from the start of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;o</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: the end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the pattern stops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: any of the subjects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every request of the pattern from this one subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV of t_ms,subject lines</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3025,87 +3079,7 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Pattern</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>requests per time, e.g. 20/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 1/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>To rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 50/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>At</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 9.9s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Count</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>requests in the burst, e.g. 100</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Spread</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 100ms; empty: at once</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>empty: the start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>To</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>empty: the end</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Subject</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>empty: any of the subjects</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CSV of t_ms,subject lines</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3196,74 +3170,11 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         </translation>
     </message>
     <message>
-        <source>%1 %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>burst of %1 at %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> over %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ramp %1 → %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>replay %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, %1 to %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>end</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1, burst %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 per %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 · %2 %3, %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pattern %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rule %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Fix the problems marked in the scenario first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Loaded %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
-        <translation>
-            <numerusform>The scenario has %n problem, marked beside its field; it was not saved.</numerusform>
-            <numerusform>The scenario has %n problems, marked beside their fields; it was not saved.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1: scenarios are saved as JSON; give the file a .json name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2,6 +2,121 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>PatternDraft</name>
+    <message>
+        <source>Constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation>突发</translation>
+    </message>
+    <message>
+        <source>Poisson</source>
+        <translation>泊松</translation>
+    </message>
+    <message>
+        <source>Ramp</source>
+        <translation>线性增长</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Evenly spaced requests at the rate, between From and To.</source>
+        <translation>在“起始”和“结束”之间，按该速率均匀发送请求。</translation>
+    </message>
+    <message>
+        <source>Count requests at once at At, or spread evenly over Spread.</source>
+        <translation>在“时刻”一次性发出“数量”个请求，或在“分布时长”内均匀发出。</translation>
+    </message>
+    <message>
+        <source>The rate on average, with random (exponential) gaps: real clients.</source>
+        <translation>按平均速率发送，间隔随机（指数分布）：模拟真实客户端。</translation>
+    </message>
+    <message>
+        <source>The rate grows (or falls) linearly from one value to the other between From and To.</source>
+        <translation>在“起始”和“结束”之间，速率从一个值线性增长（或下降）到另一个值。</translation>
+    </message>
+    <message>
+        <source>The requests of a recorded trace, at their times.</source>
+        <translation>按记录的时间重放一份请求记录。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>burst of %1 at %2</source>
+        <translation>在 %2 突发 %1 个请求</translation>
+    </message>
+    <message>
+        <source> over %1</source>
+        <translation>，分布在 %1 内</translation>
+    </message>
+    <message>
+        <source>ramp %1 → %2</source>
+        <translation>爬升 %1 → %2</translation>
+    </message>
+    <message>
+        <source>replay %1</source>
+        <translation>回放 %1</translation>
+    </message>
+    <message>
+        <source>, %1 to %2</source>
+        <translation>，%1 至 %2</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>end</source>
+        <translation>结束</translation>
+    </message>
+</context>
+<context>
+    <name>RuleDraft</name>
+    <message>
+        <source>%1, burst %2</source>
+        <translation>%1，突发容量 %2</translation>
+    </message>
+    <message>
+        <source>%1 per %2</source>
+        <translation>每 %2 %1 次</translation>
+    </message>
+    <message>
+        <source>%1 · %2 %3, %4</source>
+        <translation>%1 · %2 %3，%4</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioDraft</name>
+    <message numerus="yes">
+        <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
+        <translation>
+            <numerusform>场景中有 %n 个问题，已在相应字段旁标出；场景未保存。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: scenarios are saved as JSON; give the file a .json name</source>
+        <translation>%1：场景以 JSON 格式保存；请使用 .json 文件名</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Pattern %1: %2</source>
+        <translation>流量模式 %1：%2</translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <translation>规则 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ConnectionController</name>
     <message>
         <source>password needed</source>
@@ -1126,14 +1241,6 @@
         <translation>类型错误</translation>
     </message>
     <message>
-        <source>1 key</source>
-        <translation>1 个键</translation>
-    </message>
-    <message>
-        <source>%1 keys</source>
-        <translation>%1 个键</translation>
-    </message>
-    <message>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -1194,10 +1301,6 @@
         <translation>取消</translation>
     </message>
     <message>
-        <source>Not connected: choose a Redis on the Connection page.</source>
-        <translation>未连接：请在“连接”页面选择一个 Redis。</translation>
-    </message>
-    <message>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -1208,6 +1311,25 @@
     <message>
         <source>%1% of the keyspace</source>
         <translation>已扫描键空间的 %1%</translation>
+    </message>
+    <message>
+        <source>fixing…</source>
+        <translation>正在修复…</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysSession</name>
+    <message>
+        <source>1 key</source>
+        <translation>1 个键</translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation>%1 个键</translation>
+    </message>
+    <message>
+        <source>Not connected: choose a Redis on the Connection page.</source>
+        <translation>未连接：请在“连接”页面选择一个 Redis。</translation>
     </message>
     <message>
         <source>%1 so far</source>
@@ -1254,20 +1376,20 @@
         <translation>无响应</translation>
     </message>
     <message>
-        <source>fixing…</source>
-        <translation>正在修复…</translation>
-    </message>
-    <message>
-        <source>Delete %1 from Redis? Their subjects start afresh on their next request. This cannot be undone.</source>
-        <translation>要从 Redis 中删除%1吗？其主体的下一个请求将重新开始计数。此操作无法撤销。</translation>
-    </message>
-    <message>
         <source>the selected key</source>
         <translation>所选键</translation>
     </message>
     <message>
         <source>the %1 selected keys</source>
         <translation>所选的 %1 个键</translation>
+    </message>
+    <message>
+        <source>Delete %1 from Redis? Their subjects start afresh on their next request. This cannot be undone.</source>
+        <translation>要从 Redis 中删除%1吗？其主体的下一个请求将重新开始计数。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
     </message>
     <message>
         <source>The selected key needs no TTL from its rule: it is not flagged as never expiring or living too long.</source>
@@ -1290,10 +1412,6 @@
         <translation>如果某个键在此期间已获得其限流规则范围内的 TTL，则不作改动。</translation>
     </message>
     <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
         <source>Set TTL</source>
         <translation>设置 TTL</translation>
     </message>
@@ -1310,12 +1428,12 @@
         <translation>要删除%1吗？Sluice 会重新列出 %2，并删除在那一刻仍被标记的每个键。此操作无法撤销。</translation>
     </message>
     <message>
-        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
-        <translation>要按限流规则为%1设置 TTL 吗？Sluice 会重新列出 %2，并修复在那一刻仍被标记的每个键；在此期间已获得 TTL 的键不作改动。</translation>
-    </message>
-    <message>
         <source>Delete all</source>
         <translation>全部删除</translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <translation>要按限流规则为%1设置 TTL 吗？Sluice 会重新列出 %2，并修复在那一刻仍被标记的每个键；在此期间已获得 TTL 的键不作改动。</translation>
     </message>
     <message>
         <source>Fix all</source>
@@ -1466,126 +1584,6 @@
         <translation>错误</translation>
     </message>
     <message>
-        <source>Constant</source>
-        <translation>恒定</translation>
-    </message>
-    <message>
-        <source>Burst</source>
-        <translation>突发</translation>
-    </message>
-    <message>
-        <source>Poisson</source>
-        <translation>泊松</translation>
-    </message>
-    <message>
-        <source>Ramp</source>
-        <translation>线性增长</translation>
-    </message>
-    <message>
-        <source>&amp;Pattern:</source>
-        <translation>模式(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>&amp;Rate:</source>
-        <translation>速率(&amp;R)：</translation>
-    </message>
-    <message>
-        <source>e.g. 200/s, 5/100ms</source>
-        <translation>例如 200/s、5/100ms</translation>
-    </message>
-    <message>
-        <source>Requests per period: N/s, N/m, N/&lt;duration&gt;</source>
-        <translation>每个周期的请求数：N/s、N/m、N/&lt;时长&gt;</translation>
-    </message>
-    <message>
-        <source>From r&amp;ate:</source>
-        <translation>起始速率(&amp;A)：</translation>
-    </message>
-    <message>
-        <source>e.g. 20/s</source>
-        <translation>例如 20/s</translation>
-    </message>
-    <message>
-        <source>The rate at the start of the ramp</source>
-        <translation>爬升开始时的速率</translation>
-    </message>
-    <message>
-        <source>To ra&amp;te:</source>
-        <translation>目标速率(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>e.g. 500/s</source>
-        <translation>例如 500/s</translation>
-    </message>
-    <message>
-        <source>The rate at the end of the ramp</source>
-        <translation>爬升结束时的速率</translation>
-    </message>
-    <message>
-        <source>&amp;Count:</source>
-        <translation>数量(&amp;C)：</translation>
-    </message>
-    <message>
-        <source>requests in the burst</source>
-        <translation>突发请求数</translation>
-    </message>
-    <message>
-        <source>How many requests the burst sends</source>
-        <translation>突发一次发送多少个请求</translation>
-    </message>
-    <message>
-        <source>A&amp;t:</source>
-        <translation>时刻(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>0s: at the start</source>
-        <translation>0s：开始时</translation>
-    </message>
-    <message>
-        <source>When the burst starts, from the start of the run</source>
-        <translation>突发的开始时间，从运行开始算起</translation>
-    </message>
-    <message>
-        <source>S&amp;pread:</source>
-        <translation>分布时长(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>0: all at once</source>
-        <translation>0：一次性全部发出</translation>
-    </message>
-    <message>
-        <source>The burst&apos;s requests are spread evenly over this time</source>
-        <translation>突发的请求在这段时间内均匀发出</translation>
-    </message>
-    <message>
-        <source>&amp;From:</source>
-        <translation>起始(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>0s: the start</source>
-        <translation>0s：运行开始</translation>
-    </message>
-    <message>
-        <source>When the pattern starts, from the start of the run</source>
-        <translation>流量模式的开始时间，从运行开始算起</translation>
-    </message>
-    <message>
-        <source>T&amp;o:</source>
-        <translation>结束(&amp;O)：</translation>
-    </message>
-    <message>
-        <source>the end of the run</source>
-        <translation>运行结束</translation>
-    </message>
-    <message>
-        <source>When the pattern stops</source>
-        <translation>流量模式的停止时间</translation>
-    </message>
-    <message>
-        <source>&amp;Duration:</source>
-        <translation>时长(&amp;D)：</translation>
-    </message>
-    <message>
         <source>e.g. 10s, 2m</source>
         <translation>例如 10s、2m</translation>
     </message>
@@ -1606,100 +1604,12 @@
         <translation>相同的种子会抽取相同的主体和泊松间隔</translation>
     </message>
     <message>
-        <source>T&amp;hreads:</source>
-        <translation>线程数(&amp;H)：</translation>
-    </message>
-    <message>
         <source>S&amp;ubjects:</source>
         <translation>主体数(&amp;U)：</translation>
     </message>
     <message>
         <source>S&amp;eed:</source>
         <translation>种子(&amp;E)：</translation>
-    </message>
-    <message>
-        <source>Evenly spaced requests at the rate, between From and To.</source>
-        <translation>在“起始”和“结束”之间，按该速率均匀发送请求。</translation>
-    </message>
-    <message>
-        <source>Count requests at once at At, or spread evenly over Spread.</source>
-        <translation>在“时刻”一次性发出“数量”个请求，或在“分布时长”内均匀发出。</translation>
-    </message>
-    <message>
-        <source>The rate on average, with random (exponential) gaps: real clients.</source>
-        <translation>按平均速率发送，间隔随机（指数分布）：模拟真实客户端。</translation>
-    </message>
-    <message>
-        <source>The rate grows (or falls) linearly from one value to the other between From and To.</source>
-        <translation>在“起始”和“结束”之间，速率从一个值线性增长（或下降）到另一个值。</translation>
-    </message>
-    <message>
-        <source>Duration: %1</source>
-        <translation>时长：%1</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>From rate</source>
-        <translation>起始速率</translation>
-    </message>
-    <message>
-        <source>To rate</source>
-        <translation>目标速率</translation>
-    </message>
-    <message>
-        <source>Rate</source>
-        <translation>速率</translation>
-    </message>
-    <message>
-        <source>From</source>
-        <translation>起始</translation>
-    </message>
-    <message>
-        <source>To</source>
-        <translation>结束</translation>
-    </message>
-    <message>
-        <source>From must be before the end of the run (%1).</source>
-        <translation>“起始”必须早于运行结束（%1）。</translation>
-    </message>
-    <message>
-        <source>To must be at most the duration (%1); leave it empty for the end of the run.</source>
-        <translation>“结束”不能超过时长（%1）；留空表示运行结束。</translation>
-    </message>
-    <message>
-        <source>To must come after From.</source>
-        <translation>“结束”必须晚于“起始”。</translation>
-    </message>
-    <message>
-        <source>Count: a whole number of requests, 1 or more.</source>
-        <translation>数量：须为整数，至少为 1。</translation>
-    </message>
-    <message>
-        <source>Count: at most %1 requests.</source>
-        <translation>数量：最多 %1 个请求。</translation>
-    </message>
-    <message>
-        <source>At</source>
-        <translation>时刻</translation>
-    </message>
-    <message>
-        <source>Spread</source>
-        <translation>分布时长</translation>
-    </message>
-    <message>
-        <source>At must be before the end of the run (%1).</source>
-        <translation>“时刻”必须早于运行结束（%1）。</translation>
-    </message>
-    <message>
-        <source>The burst must end by the end of the run: At + Spread is %1, the run lasts %2.</source>
-        <translation>突发必须在运行结束前完成：时刻 + 分布时长为 %1，而运行时长为 %2。</translation>
-    </message>
-    <message>
-        <source>That is %1 requests; a run sends at most %2.</source>
-        <translation>这将产生 %1 个请求；单次运行最多发送 %2 个。</translation>
     </message>
     <message>
         <source>No rules yet: load or pull a rule set on the Rules page.</source>
@@ -1780,6 +1690,14 @@
     <message>
         <source>Running…</source>
         <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>&amp;Duration</source>
+        <translation>时长(&amp;D)</translation>
+    </message>
+    <message>
+        <source>T&amp;hreads</source>
+        <translation>线程数(&amp;H)</translation>
     </message>
 </context>
 <context>
@@ -2014,6 +1932,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation>&lt;b&gt;✓ 无需解除。&lt;/b&gt;%1 已经过期。</translation>
     </message>
+    <message>
+        <source>Busiest rule</source>
+        <translation>最繁忙的规则</translation>
+    </message>
+    <message>
+        <source>The rule with the most requests in the last 15 minutes</source>
+        <translation>过去 15 分钟内请求最多的规则</translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation>最繁忙：%1</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>
@@ -2024,6 +1954,129 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>not connected</source>
         <translation>未连接</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::PatternForm</name>
+    <message>
+        <source>&amp;Pattern</source>
+        <translation>模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Rate</source>
+        <translation>速率(&amp;R)</translation>
+    </message>
+    <message>
+        <source>e.g. 200/s, 5/100ms</source>
+        <translation>例如 200/s、5/100ms</translation>
+    </message>
+    <message>
+        <source>Requests per period: N/s, N/m, N/&lt;duration&gt;</source>
+        <translation>每个周期的请求数：N/s、N/m、N/&lt;时长&gt;</translation>
+    </message>
+    <message>
+        <source>From r&amp;ate</source>
+        <translation>起始速率(&amp;A)</translation>
+    </message>
+    <message>
+        <source>e.g. 20/s</source>
+        <translation>例如 20/s</translation>
+    </message>
+    <message>
+        <source>The rate at the start of the ramp</source>
+        <translation>爬升开始时的速率</translation>
+    </message>
+    <message>
+        <source>To ra&amp;te</source>
+        <translation>目标速率(&amp;T)</translation>
+    </message>
+    <message>
+        <source>e.g. 500/s</source>
+        <translation>例如 500/s</translation>
+    </message>
+    <message>
+        <source>The rate at the end of the ramp</source>
+        <translation>爬升结束时的速率</translation>
+    </message>
+    <message>
+        <source>A&amp;t</source>
+        <translation>时刻(&amp;T)</translation>
+    </message>
+    <message>
+        <source>e.g. 9.9s; 0s: at the start</source>
+        <translation>例如 9.9s；0s：开始时</translation>
+    </message>
+    <message>
+        <source>When the burst starts, from the start of the run</source>
+        <translation>突发的开始时间，从运行开始算起</translation>
+    </message>
+    <message>
+        <source>&amp;Count</source>
+        <translation>数量(&amp;C)</translation>
+    </message>
+    <message>
+        <source>requests in the burst, e.g. 100</source>
+        <translation>突发的请求数，例如 100</translation>
+    </message>
+    <message>
+        <source>How many requests the burst sends</source>
+        <translation>突发一次发送多少个请求</translation>
+    </message>
+    <message>
+        <source>S&amp;pread</source>
+        <translation>分布时长(&amp;P)</translation>
+    </message>
+    <message>
+        <source>e.g. 100ms; empty: all at once</source>
+        <translation>例如 100ms；留空：一次性全部发出</translation>
+    </message>
+    <message>
+        <source>The burst&apos;s requests are spread evenly over this time</source>
+        <translation>突发的请求在这段时间内均匀发出</translation>
+    </message>
+    <message>
+        <source>&amp;From</source>
+        <translation>起始(&amp;F)</translation>
+    </message>
+    <message>
+        <source>empty: the start</source>
+        <translation>留空：从开始</translation>
+    </message>
+    <message>
+        <source>When the pattern starts, from the start of the run</source>
+        <translation>流量模式的开始时间，从运行开始算起</translation>
+    </message>
+    <message>
+        <source>T&amp;o</source>
+        <translation>结束(&amp;O)</translation>
+    </message>
+    <message>
+        <source>empty: the end</source>
+        <translation>留空：到结束</translation>
+    </message>
+    <message>
+        <source>When the pattern stops</source>
+        <translation>流量模式的停止时间</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>empty: any of the subjects</source>
+        <translation>留空：任一主体</translation>
+    </message>
+    <message>
+        <source>Every request of the pattern from this one subject</source>
+        <translation>该模式的每个请求都来自这一个主体</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>CSV of t_ms,subject lines</source>
+        <translation>每行为 t_ms,subject 的 CSV</translation>
     </message>
 </context>
 <context>
@@ -3381,88 +3434,8 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>移除</translation>
     </message>
     <message>
-        <source>Pattern</source>
-        <translation>模式</translation>
-    </message>
-    <message>
         <source>Rate</source>
         <translation>速率</translation>
-    </message>
-    <message>
-        <source>requests per time, e.g. 20/s</source>
-        <translation>单位时间请求数，例如 20/s</translation>
-    </message>
-    <message>
-        <source>From rate</source>
-        <translation>起始速率</translation>
-    </message>
-    <message>
-        <source>e.g. 1/s</source>
-        <translation>例如 1/s</translation>
-    </message>
-    <message>
-        <source>To rate</source>
-        <translation>目标速率</translation>
-    </message>
-    <message>
-        <source>e.g. 50/s</source>
-        <translation>例如 50/s</translation>
-    </message>
-    <message>
-        <source>At</source>
-        <translation>时刻</translation>
-    </message>
-    <message>
-        <source>e.g. 9.9s</source>
-        <translation>例如 9.9s</translation>
-    </message>
-    <message>
-        <source>Count</source>
-        <translation>数量</translation>
-    </message>
-    <message>
-        <source>requests in the burst, e.g. 100</source>
-        <translation>突发的请求数，例如 100</translation>
-    </message>
-    <message>
-        <source>Spread</source>
-        <translation>分布时长</translation>
-    </message>
-    <message>
-        <source>e.g. 100ms; empty: at once</source>
-        <translation>例如 100ms；留空：一次性发出</translation>
-    </message>
-    <message>
-        <source>From</source>
-        <translation>从</translation>
-    </message>
-    <message>
-        <source>empty: the start</source>
-        <translation>留空：从开始</translation>
-    </message>
-    <message>
-        <source>To</source>
-        <translation>到</translation>
-    </message>
-    <message>
-        <source>empty: the end</source>
-        <translation>留空：到结束</translation>
-    </message>
-    <message>
-        <source>Subject</source>
-        <translation>主体</translation>
-    </message>
-    <message>
-        <source>empty: any of the subjects</source>
-        <translation>留空：任一主体</translation>
-    </message>
-    <message>
-        <source>File</source>
-        <translation>文件</translation>
-    </message>
-    <message>
-        <source>CSV of t_ms,subject lines</source>
-        <translation>每行为 t_ms,subject 的 CSV</translation>
     </message>
     <message>
         <source>Rules</source>
@@ -3551,74 +3524,12 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         </translation>
     </message>
     <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
-        <source>burst of %1 at %2</source>
-        <translation>在 %2 突发 %1 个请求</translation>
-    </message>
-    <message>
-        <source> over %1</source>
-        <translation>，分布在 %1 内</translation>
-    </message>
-    <message>
-        <source>ramp %1 → %2</source>
-        <translation>爬升 %1 → %2</translation>
-    </message>
-    <message>
-        <source>replay %1</source>
-        <translation>回放 %1</translation>
-    </message>
-    <message>
-        <source>, %1 to %2</source>
-        <translation>，%1 至 %2</translation>
-    </message>
-    <message>
-        <source>start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <source>end</source>
-        <translation>结束</translation>
-    </message>
-    <message>
-        <source>%1, burst %2</source>
-        <translation>%1，突发容量 %2</translation>
-    </message>
-    <message>
-        <source>%1 per %2</source>
-        <translation>每 %2 %1 次</translation>
-    </message>
-    <message>
-        <source>%1 · %2 %3, %4</source>
-        <translation>%1 · %2 %3，%4</translation>
-    </message>
-    <message>
-        <source>Pattern %1: %2</source>
-        <translation>流量模式 %1：%2</translation>
-    </message>
-    <message>
-        <source>Rule %1: %2</source>
-        <translation>规则 %1：%2</translation>
-    </message>
-    <message>
         <source>Fix the problems marked in the scenario first</source>
         <translation>请先修正场景中标出的问题</translation>
     </message>
     <message>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
-        <translation>
-            <numerusform>场景中有 %n 个问题，已在相应字段旁标出；场景未保存。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1: scenarios are saved as JSON; give the file a .json name</source>
-        <translation>%1：场景以 JSON 格式保存；请使用 .json 文件名</translation>
     </message>
     <message>
         <source>Cannot write %1: %2</source>

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QMessageBox>
+#include <QPushButton>
 #include <QString>
 
 #include <functional>
@@ -10,5 +12,32 @@ namespace sluice::ui {
 // box with open(); a test (or an embedding) installs a hook that answers at once.
 // The hook gets the question as shown to the user and returns true for yes.
 using ConfirmHook = std::function<bool(const QString &question)>;
+
+// Asks `question` and runs `then` on yes: through `hook` when one is set, else in a
+// window-modal message box opened with open() (no nested event loop), with Cancel as the
+// default and `yes` as the button that goes ahead (role `yesRole`).
+inline void askToConfirm(QWidget *parent, const ConfirmHook &hook, const QString &title,
+                         const QString &question, const QString &yes, std::function<void()> then,
+                         QMessageBox::ButtonRole yesRole = QMessageBox::AcceptRole)
+{
+    if (hook) {
+        if (hook(question)) {
+            then();
+        }
+        return;
+    }
+    auto *box =
+        new QMessageBox(QMessageBox::Question, title, question, QMessageBox::Cancel, parent);
+    box->setObjectName(QStringLiteral("confirmBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *ok = box->addButton(yes, yesRole);
+    box->setDefaultButton(QMessageBox::Cancel);
+    QObject::connect(box, &QMessageBox::finished, parent, [box, ok, then = std::move(then)] {
+        if (box->clickedButton() == ok) {
+            then();
+        }
+    });
+    box->open();
+}
 
 } // namespace sluice::ui

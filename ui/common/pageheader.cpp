@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
@@ -35,6 +36,17 @@ void PageHeader::addBadge(QWidget *badge)
 void PageHeader::addAction(QWidget *action)
 {
     m_row->addWidget(action);
+}
+
+QPushButton *PageHeader::addButton(const QString &text, const QString &objectName,
+                                   const QString &toolTip, bool enabled)
+{
+    auto *button = new QPushButton(text, this);
+    button->setObjectName(objectName);
+    button->setToolTip(toolTip);
+    button->setEnabled(enabled);
+    addAction(button);
+    return button;
 }
 
 void PageHeader::setBlurb(const QString &text)

@@ -6,6 +6,7 @@
 
 class QHBoxLayout;
 class QLabel;
+class QPushButton;
 
 namespace sluice::ui {
 
@@ -22,6 +23,9 @@ public:
     void addBadge(QWidget *badge);
     // On the right, in the order added.
     void addAction(QWidget *action);
+    // A push button added on the right (enabled or not), named `objectName`.
+    QPushButton *addButton(const QString &text, const QString &objectName,
+                           const QString &toolTip = {}, bool enabled = true);
     QLabel *blurb() const { return m_blurb; }
     void setBlurb(const QString &text);
 

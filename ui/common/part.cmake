@@ -3,7 +3,11 @@
 target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/tone.h
     ${CMAKE_CURRENT_LIST_DIR}/confirm.h
+    ${CMAKE_CURRENT_LIST_DIR}/filedialog.h
     ${CMAKE_CURRENT_LIST_DIR}/workerthread.h
     ${CMAKE_CURRENT_LIST_DIR}/pageheader.cpp ${CMAKE_CURRENT_LIST_DIR}/pageheader.h
     ${CMAKE_CURRENT_LIST_DIR}/messagebanner.cpp ${CMAKE_CURRENT_LIST_DIR}/messagebanner.h
+    ${CMAKE_CURRENT_LIST_DIR}/fieldform.cpp ${CMAKE_CURRENT_LIST_DIR}/fieldform.h
+    ${CMAKE_CURRENT_LIST_DIR}/patterndraft.cpp ${CMAKE_CURRENT_LIST_DIR}/patterndraft.h
+    ${CMAKE_CURRENT_LIST_DIR}/patternform.cpp ${CMAKE_CURRENT_LIST_DIR}/patternform.h
 )

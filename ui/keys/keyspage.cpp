@@ -9,6 +9,7 @@
 #include "keypresentation.h"
 #include "keysfilterproxy.h"
 #include "keysmodel.h"
+#include "keyssession.h"
 #include "ttldelegate.h"
 
 #include "connection/connectioncontroller.h"
@@ -47,16 +48,6 @@ namespace {
 // At most this many rows are refreshed every second: a tall window shows fewer.
 constexpr int maxVisibleRows = 300;
 
-QString number(qint64 n)
-{
-    return QLocale().toString(n);
-}
-
-QString keysWord(qint64 n)
-{
-    return n == 1 ? KeysPage::tr("1 key") : KeysPage::tr("%1 keys").arg(number(n));
-}
-
 } // namespace
 
 KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
@@ -75,6 +66,7 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_model->setObjectName(QStringLiteral("keysModel"));
     m_proxy = new KeysFilterProxy(m_model, this);
     m_proxy->setObjectName(QStringLiteral("keysProxy"));
+    m_session = new KeysSession(connection, m_model, this);
 
     auto *root = new QVBoxLayout(this);
     root->setContentsMargins(24, 20, 24, 20);
@@ -223,11 +215,7 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     connect(m_filter, &QLineEdit::textChanged, m_filterTimer, qOverload<>(&QTimer::start));
     connect(m_pattern, &QLineEdit::returnPressed, this, &KeysPage::refresh);
     connect(m_onlyFlagged, &QCheckBox::toggled, m_proxy, &KeysFilterProxy::setOnlyFlagged);
-    connect(m_cancel, &QPushButton::clicked, this, [this] {
-        if (m_worker) {
-            m_worker->cancel();
-        }
-    });
+    connect(m_cancel, &QPushButton::clicked, m_session, &KeysSession::cancel);
     connect(m_rescan, &QPushButton::clicked, this, &KeysPage::refresh);
     connect(m_setTtl, &QPushButton::clicked, this, [this] { fixSelection(false); });
     connect(m_delete, &QPushButton::clicked, this, [this] { fixSelection(true); });
@@ -242,33 +230,67 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, schedule);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, schedule);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, schedule);
-    connect(m_model, &KeysModel::countsChanged, this, &KeysPage::onCountsChanged);
+    connect(m_model, &KeysModel::countsChanged, this, &KeysPage::updateBanner);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &KeysPage::onCurrentChanged);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &KeysPage::updateActions);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &KeysPage::onCurrentChanged);
 
-    connect(m_connection, &ConnectionController::sessionChanged, this, [this] {
-        stopSession(false);
-        startSession();
+    // The session's news.
+    connect(m_session, &KeysSession::busyChanged, this, &KeysPage::updateBusy);
+    connect(m_session, &KeysSession::countTextChanged, this,
+            [this] { m_count->setText(m_session->countText()); });
+    connect(m_session, &KeysSession::messageChanged, this, [this] {
+        const QString text = m_session->message();
+        if (text.isEmpty()) {
+            m_message->hide();
+        } else {
+            m_message->showPlain(m_session->messageTone(), text);
+        }
     });
-    connect(m_connection, &ConnectionController::stateChanged, this, &KeysPage::onConnectionState);
+    connect(m_session, &KeysSession::scanFinished, this, [this](const ScanSummary &summary) {
+        updateVisible();
+        Q_EMIT scanFinished(summary);
+    });
+    connect(m_session, &KeysSession::selectedRefreshed, this,
+            [this](const KeyInfo &k) { m_details->setKey(k, m_session->ruleOf(k)); });
+    connect(m_session, &KeysSession::valueRead, m_details, &KeyDetails::setValue);
+    connect(m_session, &KeysSession::healthChanged, this, &KeysPage::healthChanged);
+    connect(m_session, &KeysSession::fixFinished, this, [this](const KeyFixer::Report &report) {
+        const KeysSession::ReportText r = KeysSession::describe(report);
+        m_reportBox->showPlain(r.tone, r.text, r.details);
+        m_visibleTimer->start();
+        Q_EMIT fixFinished(report);
+    });
 
     updatePatternHint();
-    onCountsChanged();
+    updateBanner();
     updateActions();
-    startSession();
+    m_session->startSession();
 }
 
 KeysPage::~KeysPage()
 {
-    stopSession(true);
+    // The session's worker stops (and is waited for) while the widgets it reports to exist,
+    // and reports nothing more to them.
+    disconnect(m_session, nullptr, this, nullptr);
+    delete m_session;
 }
 
-void KeysPage::setConfirm(Confirm confirm)
+void KeysPage::setConfirm(ConfirmHook confirm)
 {
     m_confirm = std::move(confirm);
+}
+
+bool KeysPage::isScanning() const
+{
+    return m_session->isScanning();
+}
+
+bool KeysPage::isFixing() const
+{
+    return m_session->isFixing();
 }
 
 QString KeysPage::message() const
@@ -276,98 +298,29 @@ QString KeysPage::message() const
     return m_message->isVisible() ? m_message->text() : QString();
 }
 
-// --- session and worker -------------------------------------------------------------------
-
-void KeysPage::startSession()
+void KeysPage::updatePatternHint()
 {
-    m_model->clear();
-    m_visibleRows.clear();
-    m_connectionTrouble = false;
-    m_scanFailed = false;
-    setScanNote({});
-    setConnectionNote({});
-    const std::optional<Endpoint> endpoint = m_connection->endpoint();
-    if (!endpoint) {
-        setConnectionNote(tr("Not connected: choose a Redis on the Connection page."), Tone::Info);
-        updateActions();
-        return;
-    }
-    m_thread = new QThread; // not a child: it may outlive the page by one round trip
-    m_thread->setObjectName(QStringLiteral("sluice-keys"));
-    m_worker = new KeysWorker(*endpoint, m_rules);
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
-
-    // Signals of a worker that was replaced meanwhile are dropped.
-    KeysWorker *w = m_worker;
-    connect(w, &KeysWorker::scanStarted, this, [this, w] {
-        if (w == m_worker) {
-            onScanStarted();
-        }
-    });
-    connect(w, &KeysWorker::pageReady, this,
-            [this, w](const QList<KeyInfo> &keys, const keys::ScanProgress &p) {
-                if (w == m_worker) {
-                    onPage(keys, p);
-                }
-            });
-    connect(w, &KeysWorker::scanFinished, this, [this, w](const ScanSummary &s) {
-        if (w == m_worker) {
-            onScanFinished(s);
-        }
-    });
-    connect(w, &KeysWorker::refreshed, this, [this, w](const QList<KeyInfo> &keys) {
-        if (w == m_worker) {
-            onRefreshed(keys);
-        }
-    });
-    connect(w, &KeysWorker::connectionError, this, [this, w](const QString &message) {
-        if (w == m_worker) {
-            onConnectionError(message);
-        }
-    });
-    connect(w, &KeysWorker::fixFinished, this, [this, w](const KeyFixer::Report &r) {
-        if (w == m_worker) {
-            onFixFinished(r);
-        }
-    });
-    connect(w, &KeysWorker::valueRead, this, [this, w](const KeysWorker::RawValue &v) {
-        if (w == m_worker) {
-            m_details->setValue(v);
-        }
-    });
-    m_thread->start();
-    QMetaObject::invokeMethod(w, &KeysWorker::startRefreshing, Qt::QueuedConnection);
-    startScan();
+    m_pattern->setPlaceholderText(m_session->defaultPatterns());
 }
 
-void KeysPage::stopSession(bool wait)
+void KeysPage::setRules(const RuleSet &rules)
 {
-    if (!m_worker) {
-        return;
-    }
-    KeysWorker *w = m_worker;
-    QThread *t = m_thread;
-    m_worker = nullptr;
-    m_thread = nullptr;
-    m_pendingScans = 0;
-    m_fixing = false;
-    m_banner->setBusy(false);
-    w->cancel();
-    w->setVisibleKeys({});
-    QMetaObject::invokeMethod(w, &KeysWorker::stopRefreshing, Qt::QueuedConnection);
-    t->quit(); // after the slot running now (a scan stops within one round trip)
-    if (wait) {
-        // Closing: the worker must be gone before the process is; it stops within one round
-        // trip (a few seconds at worst if the server does not answer).
-        // The worker is deleted as its thread finishes (finished -> deleteLater, run by the
-        // finishing thread), the thread object here.
-        t->wait();
-        delete t;
-    }
-    m_progress->setVisible(false);
-    m_cancel->setVisible(false);
+    m_session->setPatterns(patterns());
+    m_session->setRules(rules);
+    updatePatternHint();
+    updateBanner();
+}
+
+void KeysPage::refresh()
+{
+    m_session->setPatterns(patterns());
+    m_session->refresh();
+}
+
+void KeysPage::focusFilter()
+{
+    m_filter->setFocus(Qt::ShortcutFocusReason);
+    m_filter->selectAll();
 }
 
 QList<QByteArray> KeysPage::patterns() const
@@ -380,211 +333,36 @@ QList<QByteArray> KeysPage::patterns() const
     return out;
 }
 
-void KeysPage::updatePatternHint()
+void KeysPage::updateBusy()
 {
-    const keys::KeyReader reader(m_rules);
-    QStringList globs;
-    for (const QByteArray &p : reader.defaultPatterns()) {
-        globs << keypresentation::displayBytes(p);
-    }
-    m_pattern->setPlaceholderText(globs.join(QLatin1Char(' ')));
-}
-
-void KeysPage::startScan()
-{
-    if (!m_worker) {
-        return;
-    }
-    m_worker->cancel(); // a scan running stops; this one is queued behind it
-    ++m_pendingScans;
-    m_scanFailed = false;
-    setScanNote({});
-    m_progress->setRange(0, 0);
-    m_progress->setFormat(tr("starting…"));
-    m_progress->setVisible(true);
-    m_cancel->setVisible(true);
-    const QList<QByteArray> globs = patterns();
-    KeysWorker *w = m_worker;
-    QMetaObject::invokeMethod(
-        w, [w, globs] { w->scan(globs); }, Qt::QueuedConnection);
-    onCountsChanged();
-}
-
-void KeysPage::setRules(const RuleSet &rules)
-{
-    m_rules = rules;
-    updatePatternHint();
-    if (m_worker) {
-        KeysWorker *w = m_worker;
-        QMetaObject::invokeMethod(
-            w, [w, rules] { w->setRules(rules); }, Qt::QueuedConnection);
-        startScan();
-    }
-    onCountsChanged();
-}
-
-void KeysPage::refresh()
-{
-    if (!m_worker) {
-        startSession();
-        return;
-    }
-    startScan();
-}
-
-void KeysPage::focusFilter()
-{
-    m_filter->setFocus(Qt::ShortcutFocusReason);
-    m_filter->selectAll();
-}
-
-// --- worker signals -------------------------------------------------------------------------
-
-void KeysPage::onScanStarted()
-{
-    // The table is cleared when the scan really starts: pages of a scan cancelled just before
-    // arrive first and must not mix with this one's.
-    m_model->clear();
-    m_visibleRows.clear();
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("scanning…"));
-}
-
-void KeysPage::onPage(const QList<KeyInfo> &keys, const keys::ScanProgress &p)
-{
-    m_model->append(keys);
-    if (m_pendingScans > 0) {
+    const bool scanning = m_session->isScanning();
+    const bool fixing = m_session->isFixing();
+    m_progress->setVisible(scanning || fixing);
+    m_cancel->setVisible(scanning || fixing);
+    m_banner->setBusy(fixing);
+    if (fixing) {
+        m_progress->setRange(0, 0);
+        m_progress->setFormat(tr("fixing…"));
+        m_reportBox->hide();
+    } else if (scanning && m_session->scanFraction() < 0) {
+        m_progress->setRange(0, 0);
+        m_progress->setFormat(tr("starting…"));
+    } else if (scanning) {
+        const double f = m_session->scanFraction();
         m_progress->setRange(0, 1000);
-        m_progress->setValue(int(p.fraction * 1000));
-        m_progress->setFormat(tr("%1% of the keyspace").arg(int(p.fraction * 100)));
-        m_count->setText(tr("%1 so far").arg(keysWord(m_model->rowCount())));
+        m_progress->setValue(int(f * 1000));
+        m_progress->setFormat(f > 0 ? tr("%1% of the keyspace").arg(int(f * 100))
+                                    : tr("scanning…"));
     }
-    if (m_connectionTrouble) {
-        m_connectionTrouble = false;
-        setConnectionNote({}); // the worker got through again
-    }
+    updateBanner();
+    updateActions();
 }
 
-void KeysPage::onScanFinished(const ScanSummary &summary)
+void KeysPage::updateBanner()
 {
-    if (m_pendingScans > 0) {
-        --m_pendingScans;
-    }
-    if (m_pendingScans > 0) {
-        return; // a newer scan is queued: this one was cancelled for it
-    }
-    m_progress->setVisible(false);
-    m_cancel->setVisible(m_fixing);
-    m_model->resort(); // rows that came while sorted were put at the end
-    const qint64 n = m_model->rowCount();
-    const qint64 ms = summary.progress.elapsedMs;
-    const QString took = ms < 1000 ? tr("%1 ms").arg(ms) : keypresentation::ttlText(ms);
-    switch (summary.status) {
-    case ScanSummary::Status::Completed:
-        m_count->setText(tr("%1 · scanned in %2").arg(keysWord(n), took));
-        break;
-    case ScanSummary::Status::Cancelled:
-        m_count->setText(tr("%1 · scan cancelled").arg(keysWord(n)));
-        break;
-    case ScanSummary::Status::Failed: {
-        m_scanFailed = true;
-        m_count->setText(tr("%1 · scan stopped").arg(keysWord(n)));
-        const QString why = summary.error ? summary.error->message : tr("unknown error");
-        if (summary.serverRestarted) {
-            setScanNote(tr("Redis restarted during the scan, so the scan stopped after %1: the "
-                           "keyspace it was walking is gone. The keys listed are kept; their "
-                           "rows update as they are read again. Scan again (F5) for the keys "
-                           "Redis holds now.")
-                            .arg(keysWord(n)),
-                        Tone::Warning);
-        } else if (n > 0) {
-            // The scanner's message says where it stopped and that the keys listed stay.
-            setScanNote(tr("The scan stopped: %1").arg(why), Tone::Warning);
-        } else {
-            setScanNote(
-                tr("Could not list the keys: %1. Trying again when Redis answers.").arg(why),
-                Tone::Bad);
-        }
-        break;
-    }
-    }
-    onCountsChanged();
-    updateVisible();
-    Q_EMIT scanFinished(summary);
-}
-
-void KeysPage::onRefreshed(const QList<KeyInfo> &keys)
-{
-    QList<QPair<int, KeyInfo>> updates;
-    updates.reserve(keys.size());
-    const std::optional<QByteArray> selected = m_details->key();
-    for (const KeyInfo &k : keys) {
-        const int row = m_visibleRows.value(k.key, -1);
-        if (row >= 0) {
-            updates.append({row, k});
-        }
-        if (selected && *selected == k.key) {
-            m_details->setKey(k, ruleOf(k));
-            if (m_worker) {
-                m_worker->requestValue(k.key); // the counter may have moved
-            }
-        }
-    }
-    m_model->replace(std::move(updates));
-    if (m_connectionTrouble) {
-        m_connectionTrouble = false;
-        setConnectionNote({});
-    }
-    // Nothing was listed before the connection went: list now.
-    if (m_scanFailed && m_model->rowCount() == 0 && m_pendingScans == 0) {
-        startScan();
-    }
-}
-
-void KeysPage::onConnectionError(const QString &message)
-{
-    m_connectionTrouble = true;
-    setConnectionNote(tr("Connection to Redis lost (%1). The table shows the keys as last read; "
-                         "it updates again by itself when Redis answers.")
-                          .arg(message));
-}
-
-void KeysPage::onConnectionState(const ConnectionState &state)
-{
-    using S = ConnectionState::State;
-    if (!m_worker) {
-        // The controller names its endpoint after sessionChanged (when it opens): start then.
-        if (m_connection->endpoint() && state.state != S::Idle) {
-            startSession();
-        }
-        return;
-    }
-    if (state.state == S::Lost || state.state == S::Failed) {
-        onConnectionError(state.error.isEmpty() ? tr("no answer") : state.error);
-    } else if (state.state == S::Connected && m_connectionTrouble) {
-        m_connectionTrouble = false;
-        setConnectionNote({});
-        if (m_scanFailed && m_model->rowCount() == 0 && m_pendingScans == 0) {
-            startScan();
-        } else if (m_worker) {
-            QMetaObject::invokeMethod(m_worker, &KeysWorker::refreshVisible, Qt::QueuedConnection);
-        }
-    }
-}
-
-void KeysPage::onCountsChanged()
-{
-    const keys::HealthSummary s = m_model->summary();
-    m_banner->setSummary(s, m_rules.has_value(), m_pendingScans > 0);
-    m_banner->setVisible(m_worker != nullptr || m_model->rowCount() > 0);
-    const qint64 never = s.noTtl;
-    const qint64 flagged = m_model->flagged();
-    if (never != m_lastNeverExpiring || flagged != m_lastFlagged) {
-        m_lastNeverExpiring = never;
-        m_lastFlagged = flagged;
-        Q_EMIT healthChanged(never, flagged);
-    }
+    m_banner->setSummary(m_model->summary(), m_session->rules().has_value(),
+                         m_session->isScanning());
+    m_banner->setVisible(m_session->hasSession() || m_model->rowCount() > 0);
 }
 
 // --- the view -------------------------------------------------------------------------------
@@ -625,9 +403,7 @@ void KeysPage::updateVisible()
             m_visibleRows.insert(key, source);
         }
     }
-    if (m_worker) {
-        m_worker->setVisibleKeys(keys);
-    }
+    m_session->setVisibleKeys(m_visibleRows);
 }
 
 void KeysPage::repaintTtl()
@@ -640,26 +416,17 @@ void KeysPage::repaintTtl()
     m_view->viewport()->update(QRect(x, 0, w, m_view->viewport()->height()));
 }
 
-const Rule *KeysPage::ruleOf(const KeyInfo &info) const
-{
-    if (!m_rules || !info.hasRule()) {
-        return nullptr;
-    }
-    return m_rules->find(info.ruleId);
-}
-
 void KeysPage::onCurrentChanged()
 {
     const QModelIndex current = m_view->selectionModel()->currentIndex();
     if (!current.isValid()) {
         m_details->setKey(std::nullopt, nullptr);
+        m_session->setSelectedKey(std::nullopt);
         return;
     }
     const KeyInfo &k = m_model->info(m_proxy->mapToSource(current).row());
-    m_details->setKey(k, ruleOf(k));
-    if (m_worker) {
-        m_worker->requestValue(k.key);
-    }
+    m_details->setKey(k, m_session->ruleOf(k));
+    m_session->setSelectedKey(k.key);
     m_visibleTimer->start();
 }
 
@@ -677,7 +444,7 @@ QList<KeyInfo> KeysPage::selectedKeys() const
 void KeysPage::updateActions()
 {
     const bool any = m_view->selectionModel()->hasSelection();
-    const bool can = m_worker != nullptr && !m_fixing;
+    const bool can = m_session->hasSession() && !m_session->isFixing();
     m_setTtl->setEnabled(can && any);
     m_delete->setEnabled(can && any);
     m_rescan->setEnabled(m_connection->endpoint().has_value());
@@ -685,237 +452,28 @@ void KeysPage::updateActions()
 
 // --- fixes ----------------------------------------------------------------------------------
 
-void KeysPage::ask(const QString &question, const QString &yes, std::function<void()> then)
-{
-    if (m_confirm) {
-        if (m_confirm(question)) {
-            then();
-        }
-        return;
-    }
-    // Window-modal, answered through a signal: no nested event loop.
-    auto *box =
-        new QMessageBox(QMessageBox::Question, tr("Keys"), question, QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("confirmBox"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *ok = box->addButton(yes, QMessageBox::AcceptRole);
-    box->setDefaultButton(QMessageBox::Cancel);
-    connect(box, &QMessageBox::buttonClicked, this,
-            [ok, then = std::move(then)](QAbstractButton *b) {
-                if (b == ok) {
-                    then();
-                }
-            });
-    box->open();
-}
-
-void KeysPage::beginFix()
-{
-    m_fixing = true;
-    m_banner->setBusy(true);
-    m_reportBox->hide();
-    m_progress->setRange(0, 0);
-    m_progress->setFormat(tr("fixing…"));
-    m_progress->setVisible(true);
-    m_cancel->setVisible(true);
-    updateActions();
-}
-
 void KeysPage::fixSelection(bool deleteKeys)
 {
-    if (!m_worker || m_fixing) {
-        return;
-    }
     const QList<KeyInfo> keys = selectedKeys();
-    if (keys.isEmpty()) {
+    QString nothing;
+    const auto q = m_session->fixSelectionQuestion(keys, deleteKeys, &nothing);
+    if (!q) {
+        if (!nothing.isEmpty()) {
+            m_reportBox->showPlain(Tone::Info, nothing);
+        }
         return;
     }
-    const qint64 n = keys.size();
-    qint64 fixable = 0;
-    for (const KeyInfo &k : keys) {
-        fixable += keys::isFixable(k.health) ? 1 : 0;
-    }
-    QString question;
-    if (deleteKeys) {
-        question =
-            tr("Delete %1 from Redis? Their subjects start afresh on their next "
-               "request. This cannot be undone.")
-                .arg(n == 1 ? tr("the selected key") : tr("the %1 selected keys").arg(number(n)));
-    } else {
-        if (fixable == 0) {
-            showReport(n == 1 ? tr("The selected key needs no TTL from its rule: it is not "
-                                   "flagged as never expiring or living too long.")
-                              : tr("None of the %1 selected keys needs a TTL from its rule: none "
-                                   "is flagged as never expiring or living too long.")
-                                    .arg(number(n)),
-                       Tone::Info);
-            return;
-        }
-        question = fixable == n
-                       ? tr("Set the TTL from their rule on %1?")
-                             .arg(n == 1 ? tr("the selected key")
-                                         : tr("the %1 selected keys").arg(number(n)))
-                       : tr("Set the TTL from their rule on %1 of the %2 selected keys (those that "
-                            "never expire or live too long)? The others are left as they are.")
-                             .arg(number(fixable), number(n));
-        question += QLatin1Char(' ') + tr("A key that got a TTL within its rule meanwhile is "
-                                          "left alone.");
-    }
-    KeysWorker *w = m_worker;
-    ask(question, deleteKeys ? tr("Delete") : tr("Set TTL"), [this, w, keys, deleteKeys] {
-        if (w != m_worker) {
-            return;
-        }
-        beginFix();
-        QMetaObject::invokeMethod(
-            w, [w, keys, deleteKeys] { w->fix(keys, deleteKeys, false); }, Qt::QueuedConnection);
-    });
+    askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes,
+                 [this, keys, deleteKeys] { m_session->fixSelection(keys, deleteKeys); });
 }
 
 void KeysPage::fixAll(bool deleteKeys)
 {
-    if (!m_worker || m_fixing) {
-        return;
+    m_session->setPatterns(patterns());
+    if (const auto q = m_session->fixAllQuestion(deleteKeys)) {
+        askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes,
+                     [this, deleteKeys] { m_session->fixAll(deleteKeys); });
     }
-    const keys::HealthSummary s = m_model->summary();
-    const qint64 n = s.fixable();
-    if (n == 0) {
-        return;
-    }
-    const QString what = n == 1
-                             ? tr("the 1 key that never expires or lives too long")
-                             : tr("the %1 keys that never expire or live too long").arg(number(n));
-    QStringList globs;
-    for (const QByteArray &p : patterns()) {
-        globs << keypresentation::displayBytes(p);
-    }
-    const QString where =
-        globs.isEmpty() ? m_pattern->placeholderText() : globs.join(QLatin1Char(' '));
-    const QString question =
-        deleteKeys
-            ? tr("Delete %1? Sluice lists %2 again and deletes each key that is still flagged "
-                 "at that instant. This cannot be undone.")
-                  .arg(what, where)
-            : tr("Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key "
-                 "that is still flagged at that instant; a key that got a TTL meanwhile is left "
-                 "alone.")
-                  .arg(what, where);
-    const QList<QByteArray> globsBytes = patterns();
-    KeysWorker *w = m_worker;
-    ask(question, deleteKeys ? tr("Delete all") : tr("Fix all"), [this, w, globsBytes, deleteKeys] {
-        if (w != m_worker) {
-            return;
-        }
-        beginFix();
-        QMetaObject::invokeMethod(
-            w, [w, globsBytes, deleteKeys] { w->fixAllFlagged(globsBytes, deleteKeys, false); },
-            Qt::QueuedConnection);
-    });
-}
-
-void KeysPage::onFixFinished(const KeyFixer::Report &report)
-{
-    m_fixing = false;
-    m_banner->setBusy(false);
-    if (m_pendingScans == 0) {
-        m_progress->setVisible(false);
-        m_cancel->setVisible(false);
-    }
-    m_model->applyFix(report);
-    updateActions();
-
-    using S = KeyFixer::Status;
-    const qint64 done = report.count(S::Done);
-    const qint64 fine = report.count(S::AlreadyFine);
-    const qint64 gone = report.count(S::Gone);
-    const qint64 skipped = report.count(S::Skipped);
-    const qint64 failed = report.count(S::Failed);
-    const bool del = report.action == KeyFixer::Action::Delete;
-    QStringList parts;
-    if (report.cancelled) {
-        parts << tr("Cancelled.");
-    }
-    parts << (del ? tr("Deleted %1.").arg(keysWord(done))
-                  : tr("TTL set on %1.").arg(keysWord(done)));
-    if (fine > 0) {
-        parts << tr("%1 already had a TTL within their rule (left alone).").arg(keysWord(fine));
-    }
-    if (gone > 0) {
-        parts << tr("%1 had gone meanwhile.").arg(keysWord(gone));
-    }
-    if (skipped > 0) {
-        parts << tr("%1 skipped (no rule to take a TTL from, or not the rule's state).")
-                     .arg(keysWord(skipped));
-    }
-    QString firstFailure;
-    QStringList lines;
-    for (const auto &o : report.outcomes) {
-        if (o.status == S::Failed && firstFailure.isEmpty()) {
-            firstFailure = o.message;
-        }
-        if (lines.size() < 25) {
-            lines << QStringLiteral("%1  %2  %3")
-                         .arg(keys::statusName(o.status), keypresentation::displayBytes(o.key),
-                              o.ttlMs > 0 && o.status == S::Done && !del
-                                  ? keypresentation::ttlText(o.ttlMs)
-                                  : o.message);
-        }
-    }
-    if (failed > 0) {
-        parts << tr("%1 failed: %2.").arg(keysWord(failed), firstFailure);
-    }
-    if (report.error) {
-        parts << tr("Stopped: %1. The changes made before it stand.").arg(report.error->message);
-    }
-    const Tone tone = (failed > 0 || report.error) ? Tone::Warning
-                      : report.cancelled           ? Tone::Info
-                                                   : Tone::Good;
-    showReport(parts.join(QLatin1Char(' ')), tone, lines.join(QLatin1Char('\n')));
-    m_visibleTimer->start();
-    if (m_worker) {
-        QMetaObject::invokeMethod(m_worker, &KeysWorker::refreshVisible, Qt::QueuedConnection);
-    }
-    Q_EMIT fixFinished(report);
-}
-
-// --- messages -------------------------------------------------------------------------------
-
-void KeysPage::setConnectionNote(const QString &text, Tone tone)
-{
-    m_connectionNote = text;
-    m_connectionTone = tone;
-    updateMessage();
-}
-
-void KeysPage::setScanNote(const QString &text, Tone tone)
-{
-    m_scanNote = text;
-    m_scanTone = tone;
-    updateMessage();
-}
-
-void KeysPage::updateMessage()
-{
-    QStringList parts;
-    Tone tone = Tone::Info;
-    if (!m_connectionNote.isEmpty()) {
-        parts << m_connectionNote;
-        tone = std::max(tone, m_connectionTone);
-    }
-    if (!m_scanNote.isEmpty()) {
-        parts << m_scanNote;
-        tone = std::max(tone, m_scanTone);
-    }
-    if (parts.isEmpty()) {
-        m_message->hide();
-        return;
-    }
-    m_message->showPlain(tone, parts.join(QLatin1Char('\n')));
-}
-
-void KeysPage::showReport(const QString &text, Tone tone, const QString &details)
-{
-    m_reportBox->showPlain(tone, text, details);
 }
 
 } // namespace sluice::ui

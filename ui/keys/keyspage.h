@@ -23,7 +23,6 @@ class QProgressBar;
 class QPushButton;
 class QSplitter;
 class QTableView;
-class QThread;
 class QTimer;
 
 namespace sluice::ui {
@@ -33,14 +32,15 @@ class HealthBanner;
 class KeyDetails;
 class KeysFilterProxy;
 class KeysModel;
+class KeysSession;
 class MessageBanner;
 struct ConnectionState;
 
 // The console's Keys page (CONSOLE.md "Keys"): the limiter keys of the session's Redis, their
-// state and TTL, and what is wrong with them. All Redis work runs in a keys::KeysWorker on a
-// QThread of its own (one per session, made again on sessionChanged): the scan comes in pages
-// that the table shows as they arrive, the visible rows (and the selected one) are read again
-// every second, and fixes run there too. The GUI thread never waits on the network.
+// state and TTL, and what is wrong with them. A thin view over a KeysSession (the worker
+// thread, the scans, the re-reads of the visible rows, the fixes and the messages): the scan
+// comes in pages that the table shows as they arrive, the visible rows (and the selected one)
+// are read again every second. The GUI thread never waits on the network.
 //
 // - Health banner on top, with "Show them" (only flagged), "Fix all from rules", "Delete all
 //   flagged"; Set TTL / Delete for the selection. Every write asks first, saying how many
@@ -59,13 +59,13 @@ public:
 
     // Asks the user before a write: returns whether to go ahead. The default opens a message
     // box (window-modal, answered asynchronously); tests install one that answers at once.
-    using Confirm = std::function<bool(const QString &question)>;
-    void setConfirm(Confirm confirm);
+    void setConfirm(ConfirmHook confirm);
 
     KeysModel *model() const { return m_model; }
     KeysFilterProxy *proxy() const { return m_proxy; }
-    bool isScanning() const { return m_pendingScans > 0; }
-    bool isFixing() const { return m_fixing; }
+    KeysSession *session() const { return m_session; }
+    bool isScanning() const;
+    bool isFixing() const;
     QString message() const;
 
 public Q_SLOTS:
@@ -86,60 +86,24 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    void startSession();
-    void stopSession(bool wait);
-    void startScan();
     QList<QByteArray> patterns() const;
     void updatePatternHint();
-
-    void onScanStarted();
-    void onPage(const QList<sluice::keys::KeyInfo> &keys, const sluice::keys::ScanProgress &p);
-    void onScanFinished(const sluice::keys::ScanSummary &summary);
-    void onRefreshed(const QList<sluice::keys::KeyInfo> &keys);
-    void onConnectionError(const QString &message);
-    void onConnectionState(const ConnectionState &state);
-    void onFixFinished(const sluice::keys::KeyFixer::Report &report);
+    void updateBusy();
+    void updateBanner();
     void onCurrentChanged();
-    void onCountsChanged();
-
     void updateVisible();
     void repaintTtl();
     void updateActions();
     QList<keys::KeyInfo> selectedKeys() const;
-    const Rule *ruleOf(const keys::KeyInfo &info) const;
-
     void fixSelection(bool deleteKeys);
     void fixAll(bool deleteKeys);
-    void ask(const QString &question, const QString &yes, std::function<void()> then);
-    void beginFix();
-
-    // The message line holds two notes: the connection's (lost, not connected), which goes
-    // when Redis answers again, and the last scan's (stopped, restarted), which goes with the
-    // next scan. Both show when both are there.
-    void setConnectionNote(const QString &text, Tone tone = Tone::Warning);
-    void setScanNote(const QString &text, Tone tone = Tone::Warning);
-    void updateMessage();
-    void showReport(const QString &text, Tone tone, const QString &details = {});
 
     ConnectionController *m_connection;
-    std::optional<RuleSet> m_rules;
-    Confirm m_confirm;
-
-    QThread *m_thread = nullptr;
-    keys::KeysWorker *m_worker = nullptr;
-    int m_pendingScans = 0;
-    bool m_fixing = false;
-    bool m_connectionTrouble = false;
-    QString m_connectionNote;
-    Tone m_connectionTone = Tone::Warning;
-    QString m_scanNote;
-    Tone m_scanTone = Tone::Warning;
-    bool m_scanFailed = false;
-    qint64 m_lastNeverExpiring = -1;
-    qint64 m_lastFlagged = -1;
+    ConfirmHook m_confirm;
     QHash<QByteArray, int> m_visibleRows; // key -> source row, of the keys sent to the worker
 
     KeysModel *m_model;
+    KeysSession *m_session;
     KeysFilterProxy *m_proxy;
     HealthBanner *m_banner;
     MessageBanner *m_message;

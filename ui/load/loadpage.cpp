@@ -1,7 +1,9 @@
 #include "loadpage.h"
 
+#include "common/fieldform.h"
 #include "common/messagebanner.h"
 #include "common/pageheader.h"
+#include "common/patternform.h"
 #include "common/tone.h"
 
 #include "connection/connectioncontroller.h"
@@ -10,25 +12,21 @@
 
 #include <QChart>
 #include <QChartView>
-#include <QComboBox>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <type_traits>
 
 #include <algorithm>
 #include <cmath>
@@ -41,30 +39,6 @@ constexpr int pollMs = 250;
 const QColor allowedColor = tone::color(Tone::Good);
 const QColor deniedColor = tone::color(Tone::Bad);
 const QColor errorColor = tone::text(Tone::Bad);
-
-// "0", "0s", "0ms": a start at zero, which parseUs (positive durations only) refuses.
-bool isZero(const QString &text)
-{
-    static const QRegularExpression zero(QStringLiteral("^0+(\\.0*)?\\s*(us|ms|s|m|h|d)?$"));
-    return zero.match(text).hasMatch();
-}
-
-// An optional duration field: empty -> nullopt (the default), else the value or an error.
-Result<std::optional<qint64>> optionalUs(const QString &raw)
-{
-    const QString text = raw.trimmed();
-    if (text.isEmpty()) {
-        return std::optional<qint64>();
-    }
-    if (isZero(text)) {
-        return std::optional<qint64>(0);
-    }
-    auto us = duration::parseUs(text);
-    if (!us) {
-        return us.error();
-    }
-    return std::optional<qint64>(us.value());
-}
 
 QString number(qint64 v)
 {
@@ -138,19 +112,14 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_ruleList->setTextElideMode(Qt::ElideRight);
     m_ruleList->setToolTip(tr("Every request is decided by each rule ticked here"));
     leftBox->addWidget(m_ruleList);
-    m_rulesError = fieldError(left, QStringLiteral("rulesError"));
+    m_rulesError = PageHeader::note(left, errorColor);
+    m_rulesError->setObjectName(QStringLiteral("rulesError"));
+    m_rulesError->hide();
     leftBox->addWidget(m_rulesError);
     leftBox->addSpacing(4);
     leftBox->addWidget(PageHeader::heading(tr("Traffic"), 1.0, left));
-    // A grid, not a QFormLayout: Qt 6.4.2's QFormLayout writes past its buffers when rows are
-    // hidden (setRowVisible) beside rows whose height depends on their width (the fields'
-    // word-wrapped messages): found with valgrind on the Simulation page's identical editor.
-    m_form = new QGridLayout;
-    m_form->setHorizontalSpacing(12);
-    m_form->setVerticalSpacing(6);
-    m_form->setColumnStretch(1, 1);
-    buildForm(left, m_form);
-    leftBox->addLayout(m_form);
+    buildForm(left);
+    leftBox->addWidget(m_patternForm);
     m_plan = PageHeader::note(left);
     m_plan->setObjectName(QStringLiteral("planLabel"));
     leftBox->addWidget(m_plan);
@@ -276,18 +245,14 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     connect(m_poll, &QTimer::timeout, this, &LoadPage::poll);
     connect(m_start, &QPushButton::clicked, this, &LoadPage::start);
     connect(m_stop, &QPushButton::clicked, this, &LoadPage::stop);
-    connect(m_kind, &QComboBox::currentIndexChanged, this, &LoadPage::onKindChanged);
-    for (QLineEdit *e :
-         {m_rate, m_fromRate, m_toRate, m_from, m_to, m_at, m_count, m_spread, m_duration}) {
-        connect(e, &QLineEdit::textChanged, this, &LoadPage::validate);
-        connect(e, &QLineEdit::returnPressed, this, &LoadPage::start);
-    }
+    connect(m_patternForm, &PatternForm::changed, this, &LoadPage::validate);
+    connect(m_patternForm, &PatternForm::submitted, this, &LoadPage::start);
     for (QSpinBox *s : {m_threads, m_subjects, m_seed}) {
         connect(s, &QSpinBox::valueChanged, this, &LoadPage::validate);
     }
     connect(m_ruleList, &QListWidget::itemChanged, this, &LoadPage::validate);
     connect(m_connection, &ConnectionController::sessionChanged, this, &LoadPage::validate);
-    onKindChanged();
+    validate();
     showProgress(m_progress);
 }
 
@@ -299,83 +264,23 @@ LoadPage::~LoadPage()
     m_flusher.reset();
 }
 
-QLabel *LoadPage::fieldError(QWidget *parent, const QString &name)
+void LoadPage::buildForm(QWidget *parent)
 {
-    auto *l = new QLabel(parent);
-    l->setObjectName(name);
-    l->setWordWrap(true);
-    l->setStyleSheet(QStringLiteral("color: %1;").arg(errorColor.name()));
-    l->hide();
-    return l;
-}
-
-void LoadPage::buildForm(QWidget *parent, QGridLayout *form)
-{
-    // One row: the label right-aligned in column 0 (none: an empty cell), the field in 1.
-    const auto addRow = [form](QWidget *label, auto *field) {
-        const int row = form->rowCount();
-        if (label) {
-            form->addWidget(label, row, 0, Qt::AlignRight | Qt::AlignTop);
-        }
-        if constexpr (std::is_base_of_v<QLayout, std::remove_pointer_t<decltype(field)>>) {
-            form->addLayout(field, row, 1);
-        } else {
-            form->addWidget(field, row, 1);
-        }
-    };
-    m_kind = new QComboBox(parent);
-    m_kind->setObjectName(QStringLiteral("patternCombo"));
-    m_kind->addItem(tr("Constant"), int(sim::TrafficPattern::Kind::Constant));
-    m_kind->addItem(tr("Burst"), int(sim::TrafficPattern::Kind::Burst));
-    m_kind->addItem(tr("Poisson"), int(sim::TrafficPattern::Kind::Poisson));
-    m_kind->addItem(tr("Ramp"), int(sim::TrafficPattern::Kind::Ramp));
-    auto *kindLabel = new QLabel(tr("&Pattern:"), parent);
-    kindLabel->setBuddy(m_kind);
-    addRow(kindLabel, m_kind);
-    m_kindNote = PageHeader::note(parent);
-    m_kindNote->setObjectName(QStringLiteral("patternNote"));
-    addRow(nullptr, m_kindNote);
-
-    // Each field: the line edit, and under it the message when the value is wrong.
-    auto field = [&](QLineEdit **edit, QLabel **error, const QString &name, const QString &label,
-                     const QString &text, const QString &placeholder, const QString &tip) {
-        auto *box = new QWidget(parent);
-        box->setObjectName(name + QStringLiteral("Row"));
-        auto *v = new QVBoxLayout(box);
-        v->setContentsMargins(0, 0, 0, 0);
-        v->setSpacing(2);
-        *edit = new QLineEdit(text, box);
-        (*edit)->setObjectName(name + QStringLiteral("Edit"));
-        (*edit)->setPlaceholderText(placeholder);
-        (*edit)->setToolTip(tip);
-        *error = fieldError(box, name + QStringLiteral("Error"));
-        v->addWidget(*edit);
-        v->addWidget(*error);
-        auto *l = new QLabel(label, parent);
-        l->setBuddy(*edit);
-        // Aligned with the line edit, not with the message under it.
-        l->setMinimumHeight((*edit)->sizeHint().height());
-        addRow(l, box);
-        m_rowLabels.insert(box, l);
-    };
-    field(&m_rate, &m_rateError, QStringLiteral("rate"), tr("&Rate:"), QStringLiteral("200/s"),
-          tr("e.g. 200/s, 5/100ms"), tr("Requests per period: N/s, N/m, N/<duration>"));
-    field(&m_fromRate, &m_fromRateError, QStringLiteral("fromRate"), tr("From r&ate:"),
-          QStringLiteral("20/s"), tr("e.g. 20/s"), tr("The rate at the start of the ramp"));
-    field(&m_toRate, &m_toRateError, QStringLiteral("toRate"), tr("To ra&te:"),
-          QStringLiteral("500/s"), tr("e.g. 500/s"), tr("The rate at the end of the ramp"));
-    field(&m_count, &m_countError, QStringLiteral("count"), tr("&Count:"), QStringLiteral("500"),
-          tr("requests in the burst"), tr("How many requests the burst sends"));
-    field(&m_at, &m_atError, QStringLiteral("at"), tr("A&t:"), QStringLiteral("1s"),
-          tr("0s: at the start"), tr("When the burst starts, from the start of the run"));
-    field(&m_spread, &m_spreadError, QStringLiteral("spread"), tr("S&pread:"), QString(),
-          tr("0: all at once"), tr("The burst's requests are spread evenly over this time"));
-    field(&m_from, &m_fromError, QStringLiteral("from"), tr("&From:"), QString(),
-          tr("0s: the start"), tr("When the pattern starts, from the start of the run"));
-    field(&m_to, &m_toError, QStringLiteral("to"), tr("T&o:"), QString(), tr("the end of the run"),
-          tr("When the pattern stops"));
-    field(&m_duration, &m_durationError, QStringLiteral("duration"), tr("&Duration:"),
-          QStringLiteral("10s"), tr("e.g. 10s, 2m"), tr("How long the run lasts"));
+    m_patternForm = new PatternForm(QStringLiteral("load."),
+                                    {QStringLiteral("constant"), QStringLiteral("burst"),
+                                     QStringLiteral("poisson"), QStringLiteral("ramp")},
+                                    parent);
+    FieldForm *form = m_patternForm->fields();
+    form->addField(QStringLiteral("duration"), tr("&Duration"), tr("e.g. 10s, 2m"),
+                   tr("How long the run lasts"));
+    PatternDraft first;
+    first.values = {{QStringLiteral("rate"), QStringLiteral("200/s")},
+                    {QStringLiteral("from_rate"), QStringLiteral("20/s")},
+                    {QStringLiteral("to_rate"), QStringLiteral("500/s")},
+                    {QStringLiteral("count"), QStringLiteral("500")},
+                    {QStringLiteral("at"), QStringLiteral("1s")},
+                    {QStringLiteral("duration"), QStringLiteral("10s")}};
+    m_patternForm->setDraft(first);
 
     m_threads = new QSpinBox(parent);
     m_threads->setObjectName(QStringLiteral("threadsSpin"));
@@ -394,181 +299,36 @@ void LoadPage::buildForm(QWidget *parent, QGridLayout *form)
     m_seed->setRange(1, 999999);
     m_seed->setValue(1);
     m_seed->setToolTip(tr("The same seed draws the same subjects and Poisson gaps"));
-    auto *numbers = new QHBoxLayout;
-    numbers->setSpacing(8);
-    auto *threadsLabel = new QLabel(tr("T&hreads:"), parent);
-    threadsLabel->setBuddy(m_threads);
-    auto *subjectsLabel = new QLabel(tr("S&ubjects:"), parent);
+    auto *numbers = new QWidget(parent);
+    auto *row = new QHBoxLayout(numbers);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(8);
+    auto *subjectsLabel = new QLabel(tr("S&ubjects:"), numbers);
     subjectsLabel->setBuddy(m_subjects);
-    auto *seedLabel = new QLabel(tr("S&eed:"), parent);
+    auto *seedLabel = new QLabel(tr("S&eed:"), numbers);
     seedLabel->setBuddy(m_seed);
-    numbers->addWidget(m_threads);
-    numbers->addSpacing(4);
-    numbers->addWidget(subjectsLabel);
-    numbers->addWidget(m_subjects, 1);
-    numbers->addSpacing(4);
-    numbers->addWidget(seedLabel);
-    numbers->addWidget(m_seed);
-    threadsLabel->setMinimumHeight(m_threads->sizeHint().height());
-    addRow(threadsLabel, numbers);
+    row->addWidget(m_threads);
+    row->addSpacing(4);
+    row->addWidget(subjectsLabel);
+    row->addWidget(m_subjects, 1);
+    row->addSpacing(4);
+    row->addWidget(seedLabel);
+    row->addWidget(m_seed);
+    form->addRow(tr("T&hreads"), numbers, m_threads);
 }
 
-void LoadPage::onKindChanged()
+CheckedPattern LoadPage::checked() const
 {
-    using Kind = sim::TrafficPattern::Kind;
-    const auto kind = Kind(m_kind->currentData().toInt());
-    const bool rate = kind == Kind::Constant || kind == Kind::Poisson;
-    const bool ramp = kind == Kind::Ramp;
-    const bool burst = kind == Kind::Burst;
-    auto row = [&](QLineEdit *e, bool visible) {
-        // A grid row whose widgets are all hidden takes no space.
-        e->parentWidget()->setVisible(visible);
-        if (QLabel *l = m_rowLabels.value(e->parentWidget())) {
-            l->setVisible(visible);
-        }
-    };
-    row(m_rate, rate);
-    row(m_fromRate, ramp);
-    row(m_toRate, ramp);
-    row(m_count, burst);
-    row(m_at, burst);
-    row(m_spread, burst);
-    row(m_from, !burst);
-    row(m_to, !burst);
-    switch (kind) {
-    case Kind::Constant:
-        m_kindNote->setText(tr("Evenly spaced requests at the rate, between From and To."));
-        break;
-    case Kind::Burst:
-        m_kindNote->setText(tr("Count requests at once at At, or spread evenly over Spread."));
-        break;
-    case Kind::Poisson:
-        m_kindNote->setText(tr("The rate on average, with random (exponential) gaps: real "
-                               "clients."));
-        break;
-    case Kind::Ramp:
-        m_kindNote->setText(tr("The rate grows (or falls) linearly from one value to the other "
-                               "between From and To."));
-        break;
-    default:
-        break;
-    }
-    validate();
-}
-
-std::optional<sim::TrafficPattern> LoadPage::pattern(QString *error) const
-{
-    using Kind = sim::TrafficPattern::Kind;
-    sim::TrafficPattern p;
-    p.kind = Kind(m_kind->currentData().toInt());
-    bool ok = true;
-    auto fail = [&](QLabel *label, const QString &message) {
-        label->setText(message);
-        label->show();
-        if (ok && error) {
-            *error = message;
-        }
-        ok = false;
-    };
-    for (QLabel *l : {m_rateError, m_fromRateError, m_toRateError, m_fromError, m_toError,
-                      m_atError, m_countError, m_spreadError, m_durationError}) {
-        l->hide();
-        l->clear();
-    }
-    qint64 durationUs = 0;
-    if (auto d = duration::parseUs(m_duration->text().trimmed())) {
-        durationUs = d.value();
-    } else {
-        fail(m_durationError, tr("Duration: %1").arg(d.error().message));
-    }
-    auto rate = [&](QLineEdit *e, QLabel *label, const QString &name, Rate *out) {
-        auto r = duration::parseRate(e->text().trimmed());
-        if (!r) {
-            fail(label, tr("%1: %2").arg(name, r.error().message));
-            return;
-        }
-        *out = r.value();
-    };
-    auto span = [&](QLineEdit *e, QLabel *label, const QString &name) -> std::optional<qint64> {
-        auto v = optionalUs(e->text());
-        if (!v) {
-            fail(label, tr("%1: %2").arg(name, v.error().message));
-            return std::nullopt;
-        }
-        return v.value();
-    };
-    switch (p.kind) {
-    case Kind::Constant:
-    case Kind::Poisson:
-    case Kind::Ramp: {
-        if (p.kind == Kind::Ramp) {
-            rate(m_fromRate, m_fromRateError, tr("From rate"), &p.fromRate);
-            rate(m_toRate, m_toRateError, tr("To rate"), &p.toRate);
-        } else {
-            rate(m_rate, m_rateError, tr("Rate"), &p.rate);
-        }
-        const auto from = span(m_from, m_fromError, tr("From"));
-        const auto to = span(m_to, m_toError, tr("To"));
-        p.fromUs = from.value_or(0);
-        p.toUs = to;
-        if (durationUs > 0 && p.fromUs >= durationUs) {
-            fail(m_fromError, tr("From must be before the end of the run (%1).")
-                                  .arg(duration::formatUs(durationUs)));
-        }
-        if (durationUs > 0 && p.toUs && *p.toUs > durationUs) {
-            fail(m_toError, tr("To must be at most the duration (%1); leave it empty for the "
-                               "end of the run.")
-                                .arg(duration::formatUs(durationUs)));
-        }
-        if (p.toUs && *p.toUs <= p.fromUs) {
-            fail(m_toError, tr("To must come after From."));
-        }
-        break;
-    }
-    case Kind::Burst: {
-        bool isNumber = false;
-        const qint64 count = m_count->text().trimmed().toLongLong(&isNumber);
-        if (!isNumber || count < 1) {
-            fail(m_countError, tr("Count: a whole number of requests, 1 or more."));
-        } else if (count > sim::maxOffered) {
-            fail(m_countError, tr("Count: at most %1 requests.").arg(number(sim::maxOffered)));
-        }
-        p.count = count;
-        const auto at = span(m_at, m_atError, tr("At"));
-        const auto spread = span(m_spread, m_spreadError, tr("Spread"));
-        p.atUs = at.value_or(0);
-        p.spreadUs = spread.value_or(0);
-        if (durationUs > 0 && p.atUs >= durationUs) {
-            fail(m_atError, tr("At must be before the end of the run (%1).")
-                                .arg(duration::formatUs(durationUs)));
-        } else if (durationUs > 0 && p.atUs + p.spreadUs > durationUs) {
-            fail(m_spreadError,
-                 tr("The burst must end by the end of the run: At + Spread is "
-                    "%1, the run lasts %2.")
-                     .arg(duration::formatUs(p.atUs + p.spreadUs), duration::formatUs(durationUs)));
-        }
-        break;
-    }
-    default:
-        break;
-    }
-    if (ok && durationUs > 0 && p.expectedCount(durationUs) > double(sim::maxOffered)) {
-        fail(p.kind == Kind::Burst  ? m_countError
-             : p.kind == Kind::Ramp ? m_toRateError
-                                    : m_rateError,
-             tr("That is %1 requests; a run sends at most %2.")
-                 .arg(number(qint64(p.expectedCount(durationUs))), number(sim::maxOffered)));
-    }
-    if (!ok) {
-        return std::nullopt;
-    }
-    return p;
+    const CheckedPattern c = checkAlone(
+        m_patternForm->draft(), m_patternForm->draft().values.value(QStringLiteral("duration")),
+        m_subjects->value(), quint64(m_seed->value()));
+    m_patternForm->setErrors(c.errors);
+    return c;
 }
 
 Result<load::LoadOptions> LoadPage::options() const
 {
-    QString error;
-    const auto p = pattern(&error);
+    const CheckedPattern p = checked();
     const std::optional<Endpoint> endpoint = m_connection->endpoint();
     QStringList ids;
     for (int i = 0; i < m_ruleList->count(); ++i) {
@@ -584,8 +344,8 @@ Result<load::LoadOptions> LoadPage::options() const
     }
     m_rulesError->setText(rulesProblem);
     m_rulesError->setHidden(rulesProblem.isEmpty());
-    if (!p) {
-        return Error::make(Error::Kind::Invalid, error);
+    if (!p.ok()) {
+        return Error::make(Error::Kind::Invalid, p.firstProblem());
     }
     if (!rulesProblem.isEmpty()) {
         return Error::make(Error::Kind::Invalid, rulesProblem);
@@ -598,8 +358,8 @@ Result<load::LoadOptions> LoadPage::options() const
     o.endpoint = *endpoint;
     o.rules = m_rules;
     o.ruleIds = ids;
-    o.pattern = *p;
-    o.durationUs = duration::parseUs(m_duration->text().trimmed()).value();
+    o.pattern = *p.pattern;
+    o.durationUs = p.durationUs;
     o.threads = m_threads->value();
     o.subjects = m_subjects->value();
     o.seed = quint64(m_seed->value());
@@ -827,9 +587,8 @@ void LoadPage::setRunning(bool running)
     m_start->setEnabled(!running);
     m_stop->setEnabled(running);
     m_ruleList->setEnabled(!running);
-    for (QWidget *w : std::initializer_list<QWidget *>{m_kind, m_rate, m_fromRate, m_toRate, m_from,
-                                                       m_to, m_at, m_count, m_spread, m_duration,
-                                                       m_threads, m_subjects, m_seed}) {
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_patternForm, m_threads, m_subjects, m_seed}) {
         w->setEnabled(!running);
     }
     m_start->setText(running ? tr("Running…") : tr("&Start"));

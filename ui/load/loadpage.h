@@ -4,19 +4,17 @@
 #include "rules/rule.h"
 #include "sim/trafficpattern.h"
 
-#include <QHash>
+#include "common/patterndraft.h"
+
 #include <QWidget>
 
 #include <memory>
 #include <optional>
 
 class QChart;
-class QComboBox;
 class QDateTimeAxis;
-class QGridLayout;
 class QFrame;
 class QLabel;
-class QLineEdit;
 class QLineSeries;
 class QListWidget;
 class QProgressBar;
@@ -34,6 +32,7 @@ class StatsRecorder;
 namespace sluice::ui {
 
 class MessageBanner;
+class PatternForm;
 
 class ConnectionController;
 
@@ -69,16 +68,14 @@ Q_SIGNALS:
     void finished(const sluice::load::LoadProgress &progress);
 
 private:
-    enum class Field { Rate, FromRate, ToRate, From, To, At, Count, Spread, Duration };
-    void buildForm(QWidget *parent, QGridLayout *form);
-    void onKindChanged();
+    void buildForm(QWidget *parent);
+    // The pattern and duration alone in a scenario, read by the scenario reader.
+    CheckedPattern checked() const;
     void validate();
-    std::optional<sim::TrafficPattern> pattern(QString *error) const;
     void poll();
     void showProgress(const load::LoadProgress &p);
     void finish();
     void setRunning(bool running);
-    QLabel *fieldError(QWidget *parent, const QString &name);
 
     ConnectionController *m_connection;
     RuleSet m_rules;
@@ -96,28 +93,7 @@ private:
 
     QListWidget *m_ruleList;
     QLabel *m_rulesError;
-    QComboBox *m_kind;
-    QLabel *m_kindNote;
-    QGridLayout *m_form;
-    QHash<QWidget *, QLabel *> m_rowLabels; // a field row -> its label, to hide both
-    QLineEdit *m_rate;
-    QLineEdit *m_fromRate;
-    QLineEdit *m_toRate;
-    QLineEdit *m_from;
-    QLineEdit *m_to;
-    QLineEdit *m_at;
-    QLineEdit *m_count;
-    QLineEdit *m_spread;
-    QLineEdit *m_duration;
-    QLabel *m_rateError;
-    QLabel *m_fromRateError;
-    QLabel *m_toRateError;
-    QLabel *m_fromError;
-    QLabel *m_toError;
-    QLabel *m_atError;
-    QLabel *m_countError;
-    QLabel *m_spreadError;
-    QLabel *m_durationError;
+    PatternForm *m_patternForm;
     QSpinBox *m_threads;
     QSpinBox *m_subjects;
     QSpinBox *m_seed;

@@ -1,5 +1,7 @@
 #include "monitorpage.h"
 
+#include "common/confirm.h"
+
 #include "limitedmodel.h"
 #include "monitorworker.h"
 #include "rulechart.h"
@@ -215,7 +217,7 @@ MonitorPage::~MonitorPage()
     m_thread->wait();
 }
 
-void MonitorPage::setConfirmHook(std::function<bool(const QString &)> hook)
+void MonitorPage::setConfirmHook(ConfirmHook hook)
 {
     m_confirmHook = std::move(hook);
 }
@@ -228,6 +230,11 @@ void MonitorPage::setRules(const RuleSet &rules)
     {
         const QSignalBlocker block(m_topRule);
         m_topRule->clear();
+        if (!m_rules.rules.empty()) {
+            m_topRule->addItem(tr("Busiest rule"), MonitorSnapshot::busiestRule);
+            m_topRule->setItemData(0, tr("The rule with the most requests in the last 15 minutes"),
+                                   Qt::ToolTipRole);
+        }
         for (const Rule &r : m_rules.rules) {
             m_topRule->addItem(r.id, r.id);
         }
@@ -291,7 +298,12 @@ void MonitorPage::onSnapshot(const MonitorSnapshot &s)
             c->setSeries(series, s.windowSeconds);
         }
     }
-    if (s.topRuleId == m_topRule->currentData().toString()) {
+    const QString wanted = m_topRule->currentData().toString();
+    if (wanted == MonitorSnapshot::busiestRule && s.topBusiest) {
+        m_top->setRows(s.top);
+        m_topRule->setItemText(0, s.topRuleId.isEmpty() ? tr("Busiest rule")
+                                                        : tr("Busiest: %1").arg(s.topRuleId));
+    } else if (!s.topBusiest && s.topRuleId == wanted) {
         m_top->setRows(s.top);
     }
     if (s.limitedRead) {
@@ -405,23 +417,9 @@ void MonitorPage::unblockSelected()
         tr("Unblock %1 on rule %2?\n\nThis deletes the key %3: the subject's next request is "
            "admitted as if it had never been seen, and its limit starts over.")
             .arg(QString::fromUtf8(r.subject), r.ruleId, QString::fromUtf8(r.key));
-    if (m_confirmHook) {
-        if (m_confirmHook(question)) {
-            doUnblock(r.key);
-        }
-        return;
-    }
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Unblock a subject"), question,
-                                QMessageBox::Cancel, this);
-    QPushButton *yes = box->addButton(tr("Unblock"), QMessageBox::DestructiveRole);
-    box->setDefaultButton(QMessageBox::Cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, yes, key = r.key] {
-        if (box->clickedButton() == yes) {
-            doUnblock(key);
-        }
-    });
-    box->open();
+    askToConfirm(
+        this, m_confirmHook, tr("Unblock a subject"), question, tr("Unblock"),
+        [this, key = r.key] { doUnblock(key); }, QMessageBox::DestructiveRole);
 }
 
 void MonitorPage::doUnblock(const QByteArray &key)

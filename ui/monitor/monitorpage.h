@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/confirm.h"
+
 #include "monitorsnapshot.h"
 
 #include "rules/rule.h"
@@ -53,7 +55,7 @@ public:
 
     // Tests: answers the Unblock confirmation instead of a dialog (true: go ahead). Without a
     // hook a QMessageBox asks (open(), not exec(): no nested event loop).
-    void setConfirmHook(std::function<bool(const QString &question)> hook);
+    void setConfirmHook(ConfirmHook hook);
 
 public Q_SLOTS:
     void setRules(const sluice::RuleSet &rules);
@@ -87,7 +89,7 @@ private:
     MonitorSnapshot m_snapshot; // last good one
     QString m_error;            // of the last read, empty when it worked
     bool m_connectionLost = false;
-    std::function<bool(const QString &)> m_confirmHook;
+    ConfirmHook m_confirmHook;
 
     QLabel *m_status;
     MessageBanner *m_banner;

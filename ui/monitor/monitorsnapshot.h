@@ -20,8 +20,31 @@ struct MonitorSnapshot
     int windowSeconds = 0; // length of every series
     QList<stats::RuleSeries> series; // one per rule of the set, in the set's order
 
-    QString topRuleId; // the rule whose top subjects are in `top` (empty: none asked)
+    // The rule asked for top subjects: a rule id, or busiestRule for the rule with the most
+    // requests in the window (the one that has traffic to show).
+    static inline const QString busiestRule = QStringLiteral("*");
+    QString topRuleId; // the rule whose top subjects are in `top` (empty: none asked, no traffic)
+    bool topBusiest = false; // topRuleId was picked as the busiest rule
     QList<stats::TopSubject> top;
+
+    // The rule of `series` with the most requests (allowed, denied, shadow-denied) in the
+    // window; empty when none has any.
+    static QString busiestOf(const QList<stats::RuleSeries> &series)
+    {
+        QString best;
+        qint64 most = 0;
+        for (const stats::RuleSeries &r : series) {
+            qint64 n = 0;
+            for (const stats::Counts &c : r.seconds) {
+                n += c.allowed + c.denied + c.shadowDenied;
+            }
+            if (n > most) {
+                most = n;
+                best = r.ruleId;
+            }
+        }
+        return best;
+    }
 
     bool limitedRead = false; // this read included a key scan (they run less often)
     QList<LimitedSubject> limited;

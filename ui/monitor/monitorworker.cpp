@@ -133,14 +133,19 @@ MonitorSnapshot MonitorWorker::read(bool withKeys)
         }
         s.series = std::move(series.value());
     }
-    if (!m_topRule.isEmpty() && m_rules.find(m_topRule)) {
-        auto top = stats::readTopSubjects(*m_connection, m_topRule, m_options.windowSeconds,
+    QString topRule = m_topRule;
+    if (topRule == MonitorSnapshot::busiestRule) {
+        topRule = MonitorSnapshot::busiestOf(s.series);
+        s.topBusiest = true;
+    }
+    if (!topRule.isEmpty() && m_rules.find(topRule)) {
+        auto top = stats::readTopSubjects(*m_connection, topRule, m_options.windowSeconds,
                                           s.nowSecond, m_options.topCount);
         if (!top) {
             s.error = top.error().message;
             return s;
         }
-        s.topRuleId = m_topRule;
+        s.topRuleId = topRule;
         s.top = std::move(top.value());
     }
     if (withKeys) {

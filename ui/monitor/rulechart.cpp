@@ -30,8 +30,8 @@ const QColor shadowColor = tone::color(Tone::Warning);
 // 1, 2, 5, 10, 20, 50, ... at or above v: axis tops that read well.
 double niceCeil(double v)
 {
-    if (v <= 5) {
-        return 5;
+    if (v <= 4) {
+        return 4; // steps of 2
     }
     const double p = std::pow(10.0, std::floor(std::log10(v)));
     for (double m : {1.0, 2.0, 5.0, 10.0}) {
@@ -108,8 +108,10 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     m_x->setTickCount(4);
     m_y = new QValueAxis(m_chart);
     m_y->setLabelFormat(QStringLiteral("%.0f"));
-    m_y->setTickCount(3);
-    m_y->setRange(0, 5);
+    m_y->setTickType(QValueAxis::TicksDynamic);
+    m_y->setTickAnchor(0);
+    m_y->setTickInterval(2);
+    m_y->setRange(0, 4);
     QFont axisFont = font();
     axisFont.setPointSizeF(axisFont.pointSizeF() * 0.85);
     for (QAbstractAxis *a :
@@ -193,7 +195,15 @@ void RuleChart::setSeries(const stats::RuleSeries &s, int windowSeconds)
     const qint64 last = s.firstSecond + std::max<qsizetype>(n, 1) - 1;
     m_x->setRange(QDateTime::fromSecsSinceEpoch(last - windowSeconds + 1),
                   QDateTime::fromSecsSinceEpoch(last));
-    m_y->setRange(0, niceCeil(top * 1.1));
+    const double yTop = niceCeil(top * 1.1);
+    if (yTop != m_y->max()) {
+        // Two round steps (0, 50, 100; not 0, 2.5 shown as "3", 5).
+        m_y->setRange(0, yTop);
+        m_y->setTickInterval(yTop / 2);
+        // Qt Charts sizes an axis to its labels when the chart is laid out, not when its
+        // range changes: wider labels ("200" after "5") were elided to "..." until a resize.
+        m_chart->layout()->invalidate();
+    }
 
     const QLocale loc;
     QString text = tr("last minute: %1 %2 allowed  %3 %4 denied")

@@ -69,7 +69,8 @@ QVariant RulesModel::data(const QModelIndex &index, int role) const
         case AlgorithmColumn:
             return role == SortRole ? QVariant(int(r.algorithm)) : algorithmText(r.algorithm);
         case LimitColumn:
-            return r.describe();
+            // The scope has a column of its own: "3 per 5s", not "3 per 5s per IP".
+            return r.policy().describe();
         case ScopeColumn:
             return r.scope.toString();
         case RouteColumn:
@@ -89,7 +90,29 @@ QVariant RulesModel::data(const QModelIndex &index, int role) const
         if (index.column() == WhereColumn && where == tr("unsaved")) {
             return tr("Changed here and not yet pushed to Redis or exported to a file");
         }
-        return r.description.isEmpty() ? QVariant() : QVariant(r.description);
+        // The whole of a cell that may be elided, and the rule's description under it.
+        QStringList tip;
+        switch (index.column()) {
+        case LimitColumn:
+            tip << r.describe();
+            break;
+        case ScopeColumn:
+            tip << r.scope.toString();
+            break;
+        case RouteColumn:
+            tip << r.route;
+            break;
+        case WhereColumn:
+            tip << where;
+            break;
+        default:
+            break;
+        }
+        tip.removeAll(QString());
+        if (!r.description.isEmpty()) {
+            tip << r.description;
+        }
+        return tip.isEmpty() ? QVariant() : QVariant(tip.join(u'\n'));
     }
     if (role == Qt::ForegroundRole) {
         if (!r.enabled) {

@@ -6,10 +6,10 @@
 #include "rulesmodel.h"
 #include "rulessession.h"
 
+#include "common/filedialog.h"
 #include "common/messagebanner.h"
 #include "common/pageheader.h"
 
-#include <QFileDialog>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -128,8 +128,15 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(26);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Every column in view without scrolling, at 1280x800 as on a large screen: the short
+    // columns fit their contents, the route takes what is left (elided, whole in its tooltip),
+    // and where the rule stands ("file /a/long/path.json") is capped in onRulesChanged().
+    QHeaderView *columns = m_table->horizontalHeader();
+    columns->setStretchLastSection(false);
+    columns->setSectionResizeMode(QHeaderView::ResizeToContents);
+    columns->setSectionResizeMode(RulesModel::RouteColumn, QHeaderView::Stretch);
+    columns->setSectionResizeMode(RulesModel::WhereColumn, QHeaderView::Interactive);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     leftBox->addWidget(m_table, 1);
 
     auto *rowButtons = new QHBoxLayout;
@@ -410,15 +417,9 @@ void RulesPage::onApplied(const Rule &rule, int row)
 
 void RulesPage::importRules()
 {
-    auto *dialog = new QFileDialog(this, tr("Import rules"), QString(),
-                                   tr("Rule files (*.json *.yaml *.yml)"));
-    dialog->setObjectName(QStringLiteral("importDialog"));
-    dialog->setAcceptMode(QFileDialog::AcceptOpen);
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this,
-            [this](const QString &path) { importFile(path, nullptr); });
-    dialog->open();
+    askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), QString(),
+               {tr("Rule files (*.json *.yaml *.yml)")}, QString(),
+               [this](const QString &path, const QString &) { importFile(path, nullptr); });
 }
 
 void RulesPage::exportRules()
@@ -427,21 +428,13 @@ void RulesPage::exportRules()
     for (const Format &f : formats) {
         filters << tr(f.filter);
     }
-    auto *dialog = new QFileDialog(this, tr("Export rules"));
-    dialog->setObjectName(QStringLiteral("exportDialog"));
-    dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setNameFilters(filters);
-    dialog->setDefaultSuffix(QLatin1String(formats[0].suffix));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog, filters](const QString &filter) {
-        dialog->setDefaultSuffix(
-            QLatin1String(formats[std::max<qsizetype>(0, filters.indexOf(filter))].suffix));
-    });
-    connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, filters](const QString &path) {
-        const qsizetype i = std::max<qsizetype>(0, filters.indexOf(dialog->selectedNameFilter()));
-        exportFile(path, QLatin1String(formats[i].name), nullptr);
-    });
-    dialog->open();
+    // By the filter chosen: JSON and Kong, YAML and Envoy share their suffixes.
+    askForFile(this, QStringLiteral("exportDialog"), tr("Export rules"), QString(), filters,
+               QLatin1String(formats[0].suffix),
+               [this, filters](const QString &path, const QString &filter) {
+                   const qsizetype i = std::max<qsizetype>(0, filters.indexOf(filter));
+                   exportFile(path, QLatin1String(formats[i].name), nullptr);
+               });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -490,13 +483,10 @@ void RulesPage::showReview(const RulesSession::DiffPrompt &p)
 
 void RulesPage::onRulesChanged()
 {
-    // Columns fit their contents, within reason: a long route or scope is elided, not allowed
-    // to push the others out of view.
-    m_table->resizeColumnsToContents();
-    for (int c = 0; c < RulesModel::ColumnCount - 1; ++c) {
-        const int most = c == RulesModel::LimitColumn ? 175 : 135;
-        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c) + 4, most));
-    }
+    // Where the rules stand fits its words, within reason: a long file name is elided.
+    m_table->resizeColumnToContents(RulesModel::WhereColumn);
+    m_table->setColumnWidth(RulesModel::WhereColumn,
+                            std::min(m_table->columnWidth(RulesModel::WhereColumn) + 4, 150));
     if (m_editor->isEditing()) {
         m_editor->setContext(m_editor->row(), m_model->set());
     }

@@ -416,8 +416,12 @@ void SimulationCharts::layout(const QSizeF &requested)
     for (int i = 0; i < n; ++i) {
         Row &row = m_rows[size_t(i)];
         const bool last = i == n - 1;
-        const QRectF geometry(0, legendHeight + i * rowHeight, width,
-                              rowHeight + (last ? axisHeight : 0));
+        // Qt Charts gives a horizontal axis at most 40% of its chart's height and elides its
+        // labels and title to fit ("..."): the last chart reaches below the figure far enough
+        // for the time axis to get its room (nothing is drawn there).
+        const qreal height =
+            last ? std::max(rowHeight + axisHeight, (rowGap + axisHeight) / 0.4 + 1) : rowHeight;
+        const QRectF geometry(0, legendHeight + i * rowHeight, width, height);
         row.chart->setGeometry(geometry);
         row.chart->setPlotArea(
             QRectF(leftMargin, rowHeaderHeight, plotWidth, rowHeight - rowHeaderHeight - rowGap));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "scenariodraft.h"
+
 #include "sim/metrics.h"
 #include "sim/scenario.h"
 
@@ -13,9 +15,7 @@
 #include <vector>
 
 class QComboBox;
-class QGridLayout;
 class QLabel;
-class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
@@ -24,6 +24,8 @@ class QTableView;
 namespace sluice::ui {
 
 class ConnectionController;
+class FieldForm;
+class PatternForm;
 class SimulationChartView;
 class SimulationCharts;
 class SimulationMetricsModel;
@@ -78,32 +80,12 @@ Q_SIGNALS:
     void runFinished();
 
 private:
-    struct Item
-    {
-        QString kind; // the pattern or the algorithm
-        QHash<QString, QString> values;
-    };
-    struct Field
-    {
-        QLabel *label = nullptr;
-        QWidget *row = nullptr;
-        QLineEdit *edit = nullptr;
-        QLabel *error = nullptr;
-    };
-
     QWidget *buildEditor();
-    Field addField(QGridLayout *form, const QString &objectPrefix, const QString &key,
-                   const QString &label, const QString &hint);
-    static void setFieldShown(const Field &f, bool shown);
-    void showScenario(const sim::Scenario &s, const QString &baseDir);
+    void showDraft();
     void showPattern();
     void showRule();
     void refreshLists();
-    QString patternText(const Item &p) const;
-    QString ruleText(const Item &r) const;
-    QByteArray documentJson() const;
     sim::scenario::Loaded validateEditor();
-    void showErrors(const QList<Diagnostic> &errors);
     void setBusy(bool busy);
     void onProgress(qint64 done, qint64 total);
     void onFinished(const sim::SimResult &result, const sim::Scenario &scenario);
@@ -117,36 +99,18 @@ private:
     sim::SimResult m_lastResult;
     sim::Scenario m_lastScenario; // the scenario m_lastResult ran
     RuleSet m_pageRules;
-    QString m_baseDir; // where replay files of the loaded scenario are found
-
-    // The edited scenario.
-    QHash<QString, QString> m_top;
-    std::vector<Item> m_patterns;
-    std::vector<Item> m_rules;
-    QHash<QString, QString> m_topErrors;
-    std::vector<QHash<QString, QString>> m_patternErrors;
-    std::vector<QHash<QString, QString>> m_ruleErrors;
-    bool m_filling = false; // widgets being filled from the data: no edits to record
+    ScenarioDraft m_draft; // the edited scenario
 
     QComboBox *m_preset = nullptr;
     QLabel *m_presetNote = nullptr;
-    QHash<QString, Field> m_topFields;
+    FieldForm *m_topForm = nullptr;
     QListWidget *m_patternList = nullptr;
     QLabel *m_trafficError = nullptr;
-    QComboBox *m_patternKind = nullptr;
-    // The forms are QGridLayouts of label | field rows, not QFormLayouts: Qt 6.4's
-    // QFormLayout writes out of bounds (heap corruption, crashes much later) when it lays out
-    // hidden rows (setRowVisible) next to height-for-width ones (the fields' word-wrapped
-    // error labels).
-    QGridLayout *m_patternForm = nullptr;
-    QHash<QString, Field> m_patternFields;
+    PatternForm *m_patternForm = nullptr;
     QListWidget *m_ruleList = nullptr;
     QLabel *m_rulesError = nullptr;
     QComboBox *m_algorithm = nullptr;
-    QComboBox *m_scope = nullptr;
-    QLabel *m_scopeError = nullptr;
-    QGridLayout *m_ruleForm = nullptr;
-    QHash<QString, Field> m_ruleFields;
+    FieldForm *m_ruleForm = nullptr;
     QPushButton *m_useRules = nullptr;
     QComboBox *m_engine = nullptr;
     QLabel *m_engineError = nullptr;

@@ -1,0 +1,552 @@
+#include "keyssession.h"
+
+#include "keypresentation.h"
+#include "keysmodel.h"
+
+#include "connection/connectioncontroller.h"
+#include "connection/connectionstate.h"
+#include "keys/keyreader.h"
+
+#include <QLocale>
+#include <QThread>
+
+namespace sluice::ui {
+
+using keys::KeyFixer;
+using keys::KeyInfo;
+using keys::KeysWorker;
+using keys::ScanSummary;
+
+namespace {
+
+QString number(qint64 n)
+{
+    return QLocale().toString(n);
+}
+
+QString keysWord(qint64 n)
+{
+    return n == 1 ? KeysSession::tr("1 key") : KeysSession::tr("%1 keys").arg(number(n));
+}
+
+} // namespace
+
+KeysSession::KeysSession(ConnectionController *connection, KeysModel *model, QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+    , m_model(model)
+{
+    connect(m_model, &KeysModel::countsChanged, this, &KeysSession::onCountsChanged);
+    connect(m_connection, &ConnectionController::sessionChanged, this, [this] {
+        stopSession(false);
+        startSession();
+    });
+    connect(m_connection, &ConnectionController::stateChanged, this,
+            &KeysSession::onConnectionState);
+}
+
+KeysSession::~KeysSession()
+{
+    stopSession(true);
+}
+
+void KeysSession::startSession()
+{
+    m_model->clear();
+    m_visibleRows.clear();
+    m_connectionTrouble = false;
+    m_scanFailed = false;
+    setScanNote({});
+    setConnectionNote({});
+    const std::optional<Endpoint> endpoint = m_connection->endpoint();
+    if (!endpoint) {
+        setConnectionNote(tr("Not connected: choose a Redis on the Connection page."), Tone::Info);
+        Q_EMIT busyChanged();
+        return;
+    }
+    m_thread = new QThread; // not a child: it may outlive the session by one round trip
+    m_thread->setObjectName(QStringLiteral("sluice-keys"));
+    m_worker = new KeysWorker(*endpoint, m_rules);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
+
+    // Signals of a worker that was replaced meanwhile are dropped.
+    KeysWorker *w = m_worker;
+    const auto current = [this, w](auto &&f) {
+        return [this, w, f](const auto &...args) {
+            if (w == m_worker) {
+                (this->*f)(args...);
+            }
+        };
+    };
+    connect(w, &KeysWorker::scanStarted, this, current(&KeysSession::onScanStarted));
+    connect(w, &KeysWorker::pageReady, this, current(&KeysSession::onPage));
+    connect(w, &KeysWorker::scanFinished, this, current(&KeysSession::onScanFinished));
+    connect(w, &KeysWorker::refreshed, this, current(&KeysSession::onRefreshed));
+    connect(w, &KeysWorker::connectionError, this, current(&KeysSession::onConnectionError));
+    connect(w, &KeysWorker::fixFinished, this, current(&KeysSession::onFixFinished));
+    connect(w, &KeysWorker::valueRead, this, [this, w](const KeysWorker::RawValue &v) {
+        if (w == m_worker) {
+            Q_EMIT valueRead(v);
+        }
+    });
+    m_thread->start();
+    QMetaObject::invokeMethod(w, &KeysWorker::startRefreshing, Qt::QueuedConnection);
+    startScan();
+}
+
+void KeysSession::stopSession(bool wait)
+{
+    if (!m_worker) {
+        return;
+    }
+    KeysWorker *w = m_worker;
+    QThread *t = m_thread;
+    m_worker = nullptr;
+    m_thread = nullptr;
+    m_pendingScans = 0;
+    m_fixing = false;
+    w->cancel();
+    w->setVisibleKeys({});
+    QMetaObject::invokeMethod(w, &KeysWorker::stopRefreshing, Qt::QueuedConnection);
+    t->quit(); // after the slot running now (a scan stops within one round trip)
+    if (wait) {
+        // Closing: the worker must be gone before the process is; it stops within one round
+        // trip (a few seconds at worst if the server does not answer). The worker is deleted
+        // as its thread finishes (finished -> deleteLater, run by the finishing thread), the
+        // thread object here.
+        t->wait();
+        delete t;
+    }
+    Q_EMIT busyChanged();
+}
+
+void KeysSession::refresh()
+{
+    if (!m_worker) {
+        startSession();
+        return;
+    }
+    startScan();
+}
+
+void KeysSession::startScan()
+{
+    if (!m_worker) {
+        return;
+    }
+    m_worker->cancel(); // a scan running stops; this one is queued behind it
+    ++m_pendingScans;
+    m_fraction = -1;
+    m_scanFailed = false;
+    setScanNote({});
+    const QList<QByteArray> globs = m_patterns;
+    KeysWorker *w = m_worker;
+    QMetaObject::invokeMethod(
+        w, [w, globs] { w->scan(globs); }, Qt::QueuedConnection);
+    onCountsChanged();
+    Q_EMIT busyChanged();
+}
+
+void KeysSession::cancel()
+{
+    if (m_worker) {
+        m_worker->cancel();
+    }
+}
+
+QString KeysSession::message() const
+{
+    QStringList parts;
+    for (const QString &note : {m_connectionNote, m_scanNote}) {
+        if (!note.isEmpty()) {
+            parts << note;
+        }
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+Tone KeysSession::messageTone() const
+{
+    Tone tone = Tone::Info;
+    if (!m_connectionNote.isEmpty()) {
+        tone = std::max(tone, m_connectionTone);
+    }
+    if (!m_scanNote.isEmpty()) {
+        tone = std::max(tone, m_scanTone);
+    }
+    return tone;
+}
+
+void KeysSession::setRules(const RuleSet &rules)
+{
+    m_rules = rules;
+    if (m_worker) {
+        KeysWorker *w = m_worker;
+        QMetaObject::invokeMethod(
+            w, [w, rules] { w->setRules(rules); }, Qt::QueuedConnection);
+        startScan();
+    }
+    onCountsChanged();
+}
+
+const Rule *KeysSession::ruleOf(const KeyInfo &info) const
+{
+    if (!m_rules || !info.hasRule()) {
+        return nullptr;
+    }
+    return m_rules->find(info.ruleId);
+}
+
+QString KeysSession::defaultPatterns() const
+{
+    const keys::KeyReader reader(m_rules);
+    QStringList globs;
+    for (const QByteArray &p : reader.defaultPatterns()) {
+        globs << keypresentation::displayBytes(p);
+    }
+    return globs.join(QLatin1Char(' '));
+}
+
+void KeysSession::setVisibleKeys(const QHash<QByteArray, int> &rows)
+{
+    m_visibleRows = rows;
+    if (m_worker) {
+        m_worker->setVisibleKeys(rows.keys());
+    }
+}
+
+void KeysSession::setSelectedKey(const std::optional<QByteArray> &key)
+{
+    m_selected = key;
+    if (key && m_worker) {
+        m_worker->requestValue(*key);
+    }
+}
+
+// --- worker signals -------------------------------------------------------------------------
+
+void KeysSession::onScanStarted()
+{
+    // The table is cleared when the scan really starts: pages of a scan cancelled just before
+    // arrive first and must not mix with this one's.
+    m_model->clear();
+    m_visibleRows.clear();
+    m_fraction = 0;
+    Q_EMIT busyChanged();
+}
+
+void KeysSession::onPage(const QList<KeyInfo> &keys, const keys::ScanProgress &p)
+{
+    m_model->append(keys);
+    if (m_pendingScans > 0) {
+        m_fraction = p.fraction;
+        setCountText(tr("%1 so far").arg(keysWord(m_model->rowCount())));
+        Q_EMIT busyChanged();
+    }
+    connectionBack();
+}
+
+void KeysSession::onScanFinished(const ScanSummary &summary)
+{
+    if (m_pendingScans > 0) {
+        --m_pendingScans;
+    }
+    if (m_pendingScans > 0) {
+        return; // a newer scan is queued: this one was cancelled for it
+    }
+    m_model->resort(); // rows that came while sorted were put at the end
+    const qint64 n = m_model->rowCount();
+    const qint64 ms = summary.progress.elapsedMs;
+    const QString took = ms < 1000 ? tr("%1 ms").arg(ms) : keypresentation::ttlText(ms);
+    switch (summary.status) {
+    case ScanSummary::Status::Completed:
+        setCountText(tr("%1 · scanned in %2").arg(keysWord(n), took));
+        break;
+    case ScanSummary::Status::Cancelled:
+        setCountText(tr("%1 · scan cancelled").arg(keysWord(n)));
+        break;
+    case ScanSummary::Status::Failed: {
+        m_scanFailed = true;
+        setCountText(tr("%1 · scan stopped").arg(keysWord(n)));
+        const QString why = summary.error ? summary.error->message : tr("unknown error");
+        if (summary.serverRestarted) {
+            setScanNote(tr("Redis restarted during the scan, so the scan stopped after %1: the "
+                           "keyspace it was walking is gone. The keys listed are kept; their "
+                           "rows update as they are read again. Scan again (F5) for the keys "
+                           "Redis holds now.")
+                            .arg(keysWord(n)),
+                        Tone::Warning);
+        } else if (n > 0) {
+            // The scanner's message says where it stopped and that the keys listed stay.
+            setScanNote(tr("The scan stopped: %1").arg(why), Tone::Warning);
+        } else {
+            setScanNote(
+                tr("Could not list the keys: %1. Trying again when Redis answers.").arg(why),
+                Tone::Bad);
+        }
+        break;
+    }
+    }
+    onCountsChanged();
+    Q_EMIT busyChanged();
+    Q_EMIT scanFinished(summary);
+}
+
+void KeysSession::onRefreshed(const QList<KeyInfo> &keys)
+{
+    QList<QPair<int, KeyInfo>> updates;
+    updates.reserve(keys.size());
+    for (const KeyInfo &k : keys) {
+        const int row = m_visibleRows.value(k.key, -1);
+        if (row >= 0) {
+            updates.append({row, k});
+        }
+        if (m_selected && *m_selected == k.key) {
+            Q_EMIT selectedRefreshed(k);
+            if (m_worker) {
+                m_worker->requestValue(k.key); // the counter may have moved
+            }
+        }
+    }
+    m_model->replace(std::move(updates));
+    connectionBack();
+}
+
+void KeysSession::connectionBack()
+{
+    if (m_connectionTrouble) {
+        m_connectionTrouble = false;
+        setConnectionNote({}); // the worker got through again
+    }
+    // Nothing was listed before the connection went: list now.
+    if (m_scanFailed && m_model->rowCount() == 0 && m_pendingScans == 0) {
+        startScan();
+    }
+}
+
+void KeysSession::onConnectionError(const QString &message)
+{
+    m_connectionTrouble = true;
+    setConnectionNote(tr("Connection to Redis lost (%1). The table shows the keys as last read; "
+                         "it updates again by itself when Redis answers.")
+                          .arg(message));
+}
+
+void KeysSession::onConnectionState(const ConnectionState &state)
+{
+    using S = ConnectionState::State;
+    if (!m_worker) {
+        // The controller names its endpoint after sessionChanged (when it opens): start then.
+        if (m_connection->endpoint() && state.state != S::Idle) {
+            startSession();
+        }
+        return;
+    }
+    if (state.state == S::Lost || state.state == S::Failed) {
+        onConnectionError(state.error.isEmpty() ? tr("no answer") : state.error);
+    } else if (state.state == S::Connected && m_connectionTrouble) {
+        const bool rescan = m_scanFailed && m_model->rowCount() == 0 && m_pendingScans == 0;
+        connectionBack();
+        if (!rescan && m_worker) {
+            QMetaObject::invokeMethod(m_worker, &KeysWorker::refreshVisible, Qt::QueuedConnection);
+        }
+    }
+}
+
+void KeysSession::onCountsChanged()
+{
+    const qint64 never = m_model->summary().noTtl;
+    const qint64 flagged = m_model->flagged();
+    if (never != m_lastNeverExpiring || flagged != m_lastFlagged) {
+        m_lastNeverExpiring = never;
+        m_lastFlagged = flagged;
+        Q_EMIT healthChanged(never, flagged);
+    }
+}
+
+// --- fixes ----------------------------------------------------------------------------------
+
+std::optional<KeysSession::Question> KeysSession::fixSelectionQuestion(const QList<KeyInfo> &keys,
+                                                                       bool deleteKeys,
+                                                                       QString *nothing) const
+{
+    if (!m_worker || m_fixing || keys.isEmpty()) {
+        return std::nullopt;
+    }
+    const qint64 n = keys.size();
+    qint64 fixable = 0;
+    for (const KeyInfo &k : keys) {
+        fixable += keys::isFixable(k.health) ? 1 : 0;
+    }
+    const QString which =
+        n == 1 ? tr("the selected key") : tr("the %1 selected keys").arg(number(n));
+    if (deleteKeys) {
+        return Question{tr("Delete %1 from Redis? Their subjects start afresh on their next "
+                           "request. This cannot be undone.")
+                            .arg(which),
+                        tr("Delete")};
+    }
+    if (fixable == 0) {
+        if (nothing) {
+            *nothing = n == 1 ? tr("The selected key needs no TTL from its rule: it is not "
+                                   "flagged as never expiring or living too long.")
+                              : tr("None of the %1 selected keys needs a TTL from its rule: none "
+                                   "is flagged as never expiring or living too long.")
+                                    .arg(number(n));
+        }
+        return std::nullopt;
+    }
+    QString question =
+        fixable == n ? tr("Set the TTL from their rule on %1?").arg(which)
+                     : tr("Set the TTL from their rule on %1 of the %2 selected keys (those that "
+                          "never expire or live too long)? The others are left as they are.")
+                           .arg(number(fixable), number(n));
+    question += QLatin1Char(' ') + tr("A key that got a TTL within its rule meanwhile is "
+                                      "left alone.");
+    return Question{question, tr("Set TTL")};
+}
+
+std::optional<KeysSession::Question> KeysSession::fixAllQuestion(bool deleteKeys) const
+{
+    const qint64 n = m_model->summary().fixable();
+    if (!m_worker || m_fixing || n == 0) {
+        return std::nullopt;
+    }
+    const QString what = n == 1
+                             ? tr("the 1 key that never expires or lives too long")
+                             : tr("the %1 keys that never expire or live too long").arg(number(n));
+    QStringList globs;
+    for (const QByteArray &p : m_patterns) {
+        globs << keypresentation::displayBytes(p);
+    }
+    const QString where = globs.isEmpty() ? defaultPatterns() : globs.join(QLatin1Char(' '));
+    if (deleteKeys) {
+        return Question{tr("Delete %1? Sluice lists %2 again and deletes each key that is still "
+                           "flagged at that instant. This cannot be undone.")
+                            .arg(what, where),
+                        tr("Delete all")};
+    }
+    return Question{tr("Set the TTL from their rule on %1? Sluice lists %2 again and fixes each "
+                       "key that is still flagged at that instant; a key that got a TTL "
+                       "meanwhile is left alone.")
+                        .arg(what, where),
+                    tr("Fix all")};
+}
+
+void KeysSession::beginFix()
+{
+    m_fixing = true;
+    Q_EMIT busyChanged();
+}
+
+void KeysSession::fixSelection(const QList<KeyInfo> &keys, bool deleteKeys)
+{
+    if (!m_worker || m_fixing || keys.isEmpty()) {
+        return;
+    }
+    beginFix();
+    KeysWorker *w = m_worker;
+    QMetaObject::invokeMethod(
+        w, [w, keys, deleteKeys] { w->fix(keys, deleteKeys, false); }, Qt::QueuedConnection);
+}
+
+void KeysSession::fixAll(bool deleteKeys)
+{
+    if (!m_worker || m_fixing) {
+        return;
+    }
+    beginFix();
+    const QList<QByteArray> globs = m_patterns;
+    KeysWorker *w = m_worker;
+    QMetaObject::invokeMethod(
+        w, [w, globs, deleteKeys] { w->fixAllFlagged(globs, deleteKeys, false); },
+        Qt::QueuedConnection);
+}
+
+void KeysSession::onFixFinished(const KeyFixer::Report &report)
+{
+    m_fixing = false;
+    m_model->applyFix(report);
+    Q_EMIT busyChanged();
+    if (m_worker) {
+        QMetaObject::invokeMethod(m_worker, &KeysWorker::refreshVisible, Qt::QueuedConnection);
+    }
+    Q_EMIT fixFinished(report);
+}
+
+KeysSession::ReportText KeysSession::describe(const KeyFixer::Report &report)
+{
+    using S = KeyFixer::Status;
+    const qint64 done = report.count(S::Done);
+    const qint64 fine = report.count(S::AlreadyFine);
+    const qint64 gone = report.count(S::Gone);
+    const qint64 skipped = report.count(S::Skipped);
+    const qint64 failed = report.count(S::Failed);
+    const bool del = report.action == KeyFixer::Action::Delete;
+    QStringList parts;
+    if (report.cancelled) {
+        parts << tr("Cancelled.");
+    }
+    parts << (del ? tr("Deleted %1.").arg(keysWord(done))
+                  : tr("TTL set on %1.").arg(keysWord(done)));
+    if (fine > 0) {
+        parts << tr("%1 already had a TTL within their rule (left alone).").arg(keysWord(fine));
+    }
+    if (gone > 0) {
+        parts << tr("%1 had gone meanwhile.").arg(keysWord(gone));
+    }
+    if (skipped > 0) {
+        parts << tr("%1 skipped (no rule to take a TTL from, or not the rule's state).")
+                     .arg(keysWord(skipped));
+    }
+    QString firstFailure;
+    QStringList lines;
+    for (const auto &o : report.outcomes) {
+        if (o.status == S::Failed && firstFailure.isEmpty()) {
+            firstFailure = o.message;
+        }
+        if (lines.size() < 25) {
+            lines << QStringLiteral("%1  %2  %3")
+                         .arg(keys::statusName(o.status), keypresentation::displayBytes(o.key),
+                              o.ttlMs > 0 && o.status == S::Done && !del
+                                  ? keypresentation::ttlText(o.ttlMs)
+                                  : o.message);
+        }
+    }
+    if (failed > 0) {
+        parts << tr("%1 failed: %2.").arg(keysWord(failed), firstFailure);
+    }
+    if (report.error) {
+        parts << tr("Stopped: %1. The changes made before it stand.").arg(report.error->message);
+    }
+    const Tone tone = (failed > 0 || report.error) ? Tone::Warning
+                      : report.cancelled           ? Tone::Info
+                                                   : Tone::Good;
+    return {parts.join(QLatin1Char(' ')), tone, lines.join(QLatin1Char('\n'))};
+}
+
+// --- messages -------------------------------------------------------------------------------
+
+void KeysSession::setConnectionNote(const QString &text, Tone tone)
+{
+    m_connectionNote = text;
+    m_connectionTone = tone;
+    Q_EMIT messageChanged();
+}
+
+void KeysSession::setScanNote(const QString &text, Tone tone)
+{
+    m_scanNote = text;
+    m_scanTone = tone;
+    Q_EMIT messageChanged();
+}
+
+void KeysSession::setCountText(const QString &text)
+{
+    m_countText = text;
+    Q_EMIT countTextChanged();
+}
+
+} // namespace sluice::ui

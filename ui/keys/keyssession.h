@@ -1,0 +1,144 @@
+#pragma once
+
+#include "keys/keyfixer.h"
+#include "keys/keyinfo.h"
+#include "keys/keyscanner.h"
+#include "keys/keysworker.h"
+#include "rules/rule.h"
+
+#include "common/tone.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <optional>
+
+class QThread;
+
+namespace sluice::ui {
+
+class ConnectionController;
+class KeysModel;
+struct ConnectionState;
+
+// The Keys page's controller, widget-free (CONSOLE.md "Keys"): one keys::KeysWorker on a
+// QThread of its own per session of the connection (made again on sessionChanged), the scans
+// (their pages appended to the model as they come; a newer scan cancels the one running), the
+// once-a-second re-reads of the visible and selected keys, the fixes (the question to ask, the
+// fix, its report in words), and the message line: the connection's note (lost, not
+// connected), gone when Redis answers again, and the last scan's (stopped, restarted), gone
+// with the next scan. The GUI thread never waits on Redis. Signals of a replaced worker are
+// dropped.
+class KeysSession : public QObject
+{
+    Q_OBJECT
+public:
+    KeysSession(ConnectionController *connection, KeysModel *model, QObject *parent = nullptr);
+    ~KeysSession() override;
+
+    // A worker for the connection's endpoint, and a first scan; a note when not connected.
+    void startSession();
+    // The worker stops (within one round trip); `wait`: until its thread is gone (closing).
+    void stopSession(bool wait);
+    bool hasSession() const { return m_worker != nullptr; }
+    // A session if there is none, else a new scan.
+    void refresh();
+    void startScan();
+    // Cancels the scan or the fix running.
+    void cancel();
+
+    bool isScanning() const { return m_pendingScans > 0; }
+    bool isFixing() const { return m_fixing; }
+    // The running scan's share of the keyspace, 0..1; -1 before its first page.
+    double scanFraction() const { return m_fraction; }
+    // "12 keys · scanned in 40 ms", "3 keys so far".
+    QString countText() const { return m_countText; }
+    // The message line: both notes, one a line, in the graver tone; empty: none.
+    QString message() const;
+    Tone messageTone() const;
+
+    const std::optional<RuleSet> &rules() const { return m_rules; }
+    // Keys are judged and decoded by the set; rescans.
+    void setRules(const RuleSet &rules);
+    const Rule *ruleOf(const keys::KeyInfo &info) const;
+    // The globs typed (none: the rules' default patterns, defaultPatterns()).
+    void setPatterns(const QList<QByteArray> &globs) { m_patterns = globs; }
+    QList<QByteArray> patterns() const { return m_patterns; }
+    QString defaultPatterns() const;
+
+    // The keys on screen (key -> model row) and the selected one: re-read every second.
+    void setVisibleKeys(const QHash<QByteArray, int> &rows);
+    void setSelectedKey(const std::optional<QByteArray> &key);
+
+    // A fix asks first: the question and the word of its yes button.
+    struct Question
+    {
+        QString text;
+        QString yes;
+    };
+    // nullopt when there is nothing to do, with why in `nothing` (empty: say nothing).
+    std::optional<Question> fixSelectionQuestion(const QList<keys::KeyInfo> &keys, bool deleteKeys,
+                                                 QString *nothing) const;
+    std::optional<Question> fixAllQuestion(bool deleteKeys) const;
+    void fixSelection(const QList<keys::KeyInfo> &keys, bool deleteKeys);
+    void fixAll(bool deleteKeys);
+    // A fix's outcome in words: a line, its tone, and the first outcomes one a line.
+    struct ReportText
+    {
+        QString text;
+        Tone tone = Tone::Good;
+        QString details;
+    };
+    static ReportText describe(const keys::KeyFixer::Report &report);
+
+Q_SIGNALS:
+    // The session, a scan or a fix started or ended, or the scan moved: progress and actions.
+    void busyChanged();
+    void countTextChanged();
+    void messageChanged();
+    void scanFinished(const sluice::keys::ScanSummary &summary);
+    // The selected key, read again, and its raw value.
+    void selectedRefreshed(const sluice::keys::KeyInfo &info);
+    void valueRead(const sluice::keys::KeysWorker::RawValue &value);
+    void fixFinished(const sluice::keys::KeyFixer::Report &report);
+    // For the navigation badge: keys that never expire, keys flagged.
+    void healthChanged(qint64 neverExpiring, qint64 flagged);
+
+private:
+    void onScanStarted();
+    void onPage(const QList<keys::KeyInfo> &keys, const keys::ScanProgress &p);
+    void onScanFinished(const keys::ScanSummary &summary);
+    void onRefreshed(const QList<keys::KeyInfo> &keys);
+    void onConnectionError(const QString &message);
+    void onConnectionState(const ConnectionState &state);
+    void onFixFinished(const keys::KeyFixer::Report &report);
+    void onCountsChanged();
+    void connectionBack();
+    void beginFix();
+    void setConnectionNote(const QString &text, Tone tone = Tone::Warning);
+    void setScanNote(const QString &text, Tone tone = Tone::Warning);
+    void setCountText(const QString &text);
+
+    ConnectionController *m_connection;
+    KeysModel *m_model;
+    std::optional<RuleSet> m_rules;
+    QList<QByteArray> m_patterns;
+    QThread *m_thread = nullptr;
+    keys::KeysWorker *m_worker = nullptr;
+    int m_pendingScans = 0;
+    double m_fraction = -1;
+    bool m_fixing = false;
+    bool m_connectionTrouble = false;
+    bool m_scanFailed = false;
+    QString m_connectionNote;
+    Tone m_connectionTone = Tone::Warning;
+    QString m_scanNote;
+    Tone m_scanTone = Tone::Warning;
+    QString m_countText;
+    qint64 m_lastNeverExpiring = -1;
+    qint64 m_lastFlagged = -1;
+    QHash<QByteArray, int> m_visibleRows; // key -> model row, of the keys sent to the worker
+    std::optional<QByteArray> m_selected;
+};
+
+} // namespace sluice::ui
