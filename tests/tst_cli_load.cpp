@@ -3,7 +3,7 @@
 #include "runcli.h"
 #include "testredis.h"
 
-#include "stats/statsreader.h"
+#include "core/stats/statsreader.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -3,7 +3,7 @@
 #include "runcli.h"
 #include "testredis.h"
 
-#include "sim/simulationcharts.h"
+#include "ui/sim/simulationcharts.h"
 
 #include <QImage>
 #include <QJsonArray>

@@ -2,22 +2,22 @@
 // the store, live keys with never-expiring ones flagged in the navigation and the status bar,
 // a simulation, traffic on the monitor. Saves a screenshot of every page, in English and in
 // Simplified Chinese, into <build>/tests/screenshots/console-*.png (look at them after a change).
-#include "connection/connectioncontroller.h"
-#include "connection/connectionprofile.h"
-#include "connection/profilestore.h"
-#include "keys/keyspage.h"
-#include "language.h"
-#include "limiter/redislimiter.h"
-#include "load/loadgenerator.h"
-#include "mainwindow.h"
-#include "monitor/monitorpage.h"
-#include "rules/codec.h"
-#include "rules/rulespage.h"
-#include "rules/rulestore.h"
-#include "sim/simulationpage.h"
-#include "stats/statsflusher.h"
-#include "stats/statsrecorder.h"
+#include "core/limiter/redislimiter.h"
+#include "core/load/loadgenerator.h"
+#include "core/rules/codec.h"
+#include "core/rules/rulestore.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/connectionprofile.h"
+#include "ui/connection/profilestore.h"
+#include "ui/keys/keyspage.h"
+#include "ui/language.h"
+#include "ui/mainwindow.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/rules/rulespage.h"
+#include "ui/sim/simulationpage.h"
 
 #include <QDir>
 #include <QLabel>

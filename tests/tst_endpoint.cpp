@@ -1,4 +1,4 @@
-#include "redis/endpoint.h"
+#include "core/redis/endpoint.h"
 
 #include <QTest>
 

@@ -5,14 +5,14 @@
 #include "ownredis.h"
 #include "testredis.h"
 
-#include "keys/keyfixer.h"
-#include "keys/keyhealth.h"
-#include "keys/keyreader.h"
-#include "keys/keyscanner.h"
-#include "keys/keysworker.h"
-#include "keys/statedecoder.h"
-#include "limiter/redislimiter.h"
-#include "redis/keyspace.h"
+#include "core/keys/keyfixer.h"
+#include "core/keys/keyhealth.h"
+#include "core/keys/keyreader.h"
+#include "core/keys/keyscanner.h"
+#include "core/keys/keysworker.h"
+#include "core/keys/statedecoder.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/keyspace.h"
 
 #include <QDateTime>
 #include <QLocale>

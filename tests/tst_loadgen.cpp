@@ -1,8 +1,8 @@
 // The load generator against the real Redis of the fixture: real time, exact outcomes.
 #include "testredis.h"
 
-#include "load/loadgenerator.h"
-#include "stats/statsrecorder.h"
+#include "core/load/loadgenerator.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
 #include <QTest>

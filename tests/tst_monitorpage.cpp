@@ -3,19 +3,19 @@
 // subject denied by the real scripts shows in "Limited right now" with its time left and is
 // unblocked through the page; top subjects; a lost connection keeps the data and says so.
 
-#include "connection/connectioncontroller.h"
-#include "connection/profilestore.h"
-#include "keys/keyreader.h"
-#include "limiter/redislimiter.h"
-#include "load/loadgenerator.h"
-#include "monitor/limitedmodel.h"
-#include "monitor/monitorpage.h"
-#include "monitor/rulechart.h"
-#include "monitor/topsubjectsmodel.h"
-#include "stats/statsflusher.h"
-#include "stats/statsreader.h"
-#include "stats/statsrecorder.h"
+#include "core/keys/keyreader.h"
+#include "core/limiter/redislimiter.h"
+#include "core/load/loadgenerator.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsreader.h"
+#include "core/stats/statsrecorder.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/monitor/limitedmodel.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/monitor/rulechart.h"
+#include "ui/monitor/topsubjectsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

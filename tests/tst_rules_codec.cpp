@@ -1,8 +1,8 @@
 // The rule file codecs: normalized round trips (JSON -> YAML -> JSON byte for byte), syntax
 // errors with their line and column, truncated, empty, huge and very long files, the YAML
 // subset we accept, the compact rule JSON of the store, and the JSON locator underneath.
-#include "rules/codec.h"
-#include "rules/jsonlocator.h"
+#include "core/rules/codec.h"
+#include "core/rules/jsonlocator.h"
 
 #include <QDir>
 #include <QElapsedTimer>

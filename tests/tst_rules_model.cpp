@@ -2,8 +2,8 @@
 // document is also a YAML flow document, so each row runs through parseJson and parseYaml and
 // must give the same single error, at the same path), validate() on models built in code, and
 // the small value types (Scope, OnRedisError, describe, policy, Diagnostic::toString).
-#include "rules/codec.h"
-#include "rules/rule.h"
+#include "core/rules/codec.h"
+#include "core/rules/rule.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // statistics for a fixed seed, reproducibility, replay files, every way a scenario file can be
 // wrong (with file:line:column and field path), the presets, the exact window sweep, and the
 // --json / --csv writers.
-#include "sim/metrics.h"
-#include "sim/scenario.h"
+#include "core/sim/metrics.h"
+#include "core/sim/scenario.h"
 
 #include <QRandomGenerator>
 #include <QSet>

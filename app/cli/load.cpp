@@ -4,11 +4,11 @@
 #include "connectflags.h"
 #include "rules.h"
 
-#include "load/loadgenerator.h"
-#include "redis/endpoint.h"
-#include "sim/scenario.h"
-#include "stats/statsflusher.h"
-#include "stats/statsrecorder.h"
+#include "core/load/loadgenerator.h"
+#include "core/redis/endpoint.h"
+#include "core/sim/scenario.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

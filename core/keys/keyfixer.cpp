@@ -1,7 +1,7 @@
 #include "keyfixer.h"
 
-#include "redis/replyview.h"
-#include "redis/scriptregistry.h"
+#include "core/redis/replyview.h"
+#include "core/redis/scriptregistry.h"
 
 using namespace Qt::StringLiterals;
 

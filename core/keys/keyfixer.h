@@ -3,8 +3,8 @@
 #include "keyinfo.h"
 #include "keyscanner.h"
 
-#include "common/result.h"
-#include "redis/connection.h"
+#include "core/common/result.h"
+#include "core/redis/connection.h"
 
 #include <QList>
 #include <QMetaType>

@@ -1,7 +1,7 @@
 #include "statedecoder.h"
 
-#include "common/duration.h"
-#include "limiter/model.h"
+#include "core/common/duration.h"
+#include "core/limiter/model.h"
 
 #include <algorithm>
 #include <cmath>

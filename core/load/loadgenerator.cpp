@@ -1,11 +1,11 @@
 #include "loadgenerator.h"
 
-#include "limiter/localmodel.h"
-#include "limiter/redislimiter.h"
-#include "redis/connection.h"
-#include "redis/errors.h"
-#include "sim/scenario.h"
-#include "stats/statsrecorder.h"
+#include "core/limiter/localmodel.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/connection.h"
+#include "core/redis/errors.h"
+#include "core/sim/scenario.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "common/result.h"
-#include "redis/endpoint.h"
-#include "rules/rule.h"
-#include "sim/trafficpattern.h"
-#include "stats/stats.h"
+#include "core/common/result.h"
+#include "core/redis/endpoint.h"
+#include "core/rules/rule.h"
+#include "core/sim/trafficpattern.h"
+#include "core/stats/stats.h"
 
 #include <QList>
 #include <QMetaType>

@@ -20,8 +20,8 @@
 //  - replay files are CSV (see loadTrace), resolved relative to the scenario file.
 #include "scenario.h"
 
-#include "rules/codec.h"
-#include "rules/jsonlocator.h"
+#include "core/rules/codec.h"
+#include "core/rules/jsonlocator.h"
 
 #include <QDir>
 #include <QFile>

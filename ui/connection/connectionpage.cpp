@@ -4,8 +4,8 @@
 #include "profilestore.h"
 #include "sandbox.h"
 
-#include "common/messagebanner.h"
-#include "common/pageheader.h"
+#include "ui/common/messagebanner.h"
+#include "ui/common/pageheader.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keys/keyhealth.h"
+#include "core/keys/keyhealth.h"
 
 #include <QFrame>
 

@@ -1,8 +1,8 @@
 #include "monitorworker.h"
 
-#include "keys/keyreader.h"
-#include "keys/keyscanner.h"
-#include "stats/statsreader.h"
+#include "core/keys/keyreader.h"
+#include "core/keys/keyscanner.h"
+#include "core/stats/statsreader.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
