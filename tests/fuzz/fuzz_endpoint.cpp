@@ -1,0 +1,39 @@
+// Redis URLs (Endpoint::parse). The password of a URL never appears in an error, nor in what
+// is displayed: every input is tried as is and with a known password spliced in.
+#include "redis/endpoint.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+using namespace sluice;
+
+namespace {
+
+void check(const QString &url, const QString &secret)
+{
+    const Result<Endpoint> e = Endpoint::parse(url);
+    if (secret.isEmpty()) {
+        return;
+    }
+    if (!e) {
+        if (e.error().message.contains(secret)) {
+            std::abort();
+        }
+    } else if (e->display().contains(secret) || e->safeUrl().contains(secret)) {
+        std::abort();
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QString text = QString::fromUtf8(reinterpret_cast<const char *>(data), qsizetype(size));
+    check(text, {});
+    const QString secret = QStringLiteral("Zq9SecretPw7");
+    check(QStringLiteral("redis://user:") + secret + QStringLiteral("@") + text, secret);
+    check(QStringLiteral("rediss://:") + secret + QStringLiteral("@") + text, secret);
+    check(text + QStringLiteral("://u:") + secret + QStringLiteral("@h"), secret);
+    return 0;
+}
