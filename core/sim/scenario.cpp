@@ -581,7 +581,10 @@ void check(const Scenario &s, const QString &file, const QSet<QString> &skip,
         if (p.kind == K::Constant || p.kind == K::Poisson) {
             rates = positiveRate(u"rate"_s, p.rate);
         } else if (p.kind == K::Ramp) {
-            rates = positiveRate(u"from_rate"_s, p.fromRate) & positiveRate(u"to_rate"_s, p.toRate);
+            // Both checked (both reported), then combined: clang warns on a bitwise & of bools.
+            const bool from = positiveRate(u"from_rate"_s, p.fromRate);
+            const bool to = positiveRate(u"to_rate"_s, p.toRate);
+            rates = from && to;
         }
         if (p.kind == K::Burst) {
             if (p.count <= 0) {

@@ -2,6 +2,8 @@
 // is displayed: every input is tried as is and with a known password spliced in.
 #include "redis/endpoint.h"
 
+#include <QUrl>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -13,7 +15,8 @@ namespace {
 void check(const QString &url, const QString &secret)
 {
     const Result<Endpoint> e = Endpoint::parse(url);
-    if (secret.isEmpty()) {
+    // Only where the secret is the URL's password (not, say, text in a unix:// query).
+    if (secret.isEmpty() || QUrl(url).password() != secret) {
         return;
     }
     if (!e) {

@@ -17,7 +17,7 @@ const RuleSet &ruleSet()
         "{\"id\": \"a\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\", \"limit\": 3, "
         "\"window\": \"5s\"},"
         "{\"id\": \"b\", \"scope\": \"ip\", \"algorithm\": \"gcra\", \"rate\": \"1/s\", "
-        "\"burst\": 2, \"key_prefix\": \"rate_limit:a:{\"},"
+        "\"burst\": 2, \"key_prefix\": \"rate_limit:a:\"},"
         "{\"id\": \"c.d\", \"scope\": \"global\", \"algorithm\": \"token_bucket\", "
         "\"rate\": \"5/10s\", \"burst\": 5, \"key_prefix\": \"\"}]}",
         QStringLiteral("k.json"));

@@ -13,9 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     const QByteArray bytes(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
     const QString folder = QStringLiteral("/nonexistent-sluice-fuzz");
-    const sluice::scenario::Loaded l =
-        data[0] & 1 ? sluice::scenario::parseYaml(bytes, QStringLiteral("s.yaml"), folder)
-                    : sluice::scenario::parseJson(bytes, QStringLiteral("s.json"), folder);
+    const sluice::sim::scenario::Loaded l =
+        data[0] & 1 ? sluice::sim::scenario::parseYaml(bytes, QStringLiteral("s.yaml"), folder)
+                    : sluice::sim::scenario::parseJson(bytes, QStringLiteral("s.json"), folder);
     if (l.errors.size() > sluice::rules::maxErrors + 1) {
         std::abort();
     }
