@@ -19,8 +19,10 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+
 #include <QThread>
 #include <QTimer>
+#include <limits>
 
 #include <atomic>
 
@@ -454,6 +456,12 @@ private Q_SLOTS:
         QTest::newRow("log bad score")
             << sl << badLog << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
             << u"scores are not whole microseconds below 2^53"_s;
+        // Found by fuzz_statedecoder: a count no server sends overflowed limit - count.
+        RawRead hostileLog = log;
+        hostileLog.zInWindow = std::numeric_limits<qint64>::min() + 3;
+        QTest::newRow("log impossible counts")
+            << sl << hostileLog << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
+            << u"sorted-set counts -9223372036854775805 in window of 4 are not possible"_s;
     }
 
     void decode()
