@@ -3651,6 +3651,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>%1 个请求在 %2 内到达每条限流规则 · %3 · 分箱 %4</translation>
     </message>
     <message>
+        <source>%1 requests over %2 · %3</source>
+        <translation>%1 个请求，历时 %2 · %3</translation>
+    </message>
+    <message>
         <source>the scripts in Redis</source>
         <translation>Redis 中的脚本</translation>
     </message>
