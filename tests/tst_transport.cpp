@@ -442,6 +442,88 @@ private Q_SLOTS:
         QVERIFY(c->command({"PING"}).ok());
     }
 
+    void readOnlyEndpointSendsNoWrite()
+    {
+        Endpoint admin;
+        admin.port = m_unix.port;
+        admin.password = secret;
+        auto a = Connection::open(admin);
+        QVERIFY(a.ok());
+        QVERIFY(a->command({"SET", "t:ro:k", "1"}).ok());
+        QVERIFY(a->command({"CONFIG", "RESETSTAT"}).ok());
+
+        Endpoint ro = admin;
+        ro.readOnly = true;
+        auto c = Connection::open(ro);
+        QVERIFY(c.ok());
+        // A pipeline mixing reads and writes: the writes get their error in place, in order.
+        auto replies = c->pipeline({{"GET", "t:ro:k"},
+                                    {"SET", "t:ro:k", "2"},
+                                    {"SCAN", "0", "MATCH", "t:ro:*"},
+                                    {"INCR", "t:ro:k"},
+                                    {"SCRIPT", "FLUSH"},
+                                    {"CLIENT", "SETNAME", "ro-test"},
+                                    {"PTTL", "t:ro:k"}});
+        QVERIFY(replies.ok());
+        QCOMPARE(replies->size(), size_t(7));
+        QVERIFY((*replies)[0].ok());
+        QCOMPARE((*replies)[0]->str, QByteArray("1"));
+        for (size_t i : {size_t(1), size_t(3), size_t(4)}) {
+            QVERIFY(!(*replies)[i].ok());
+            QCOMPARE((*replies)[i].error().kind, Error::Kind::Invalid);
+            QVERIFY2((*replies)[i].error().message.contains(u"read-only"_s),
+                     qPrintable((*replies)[i].error().message));
+        }
+        QVERIFY((*replies)[2].ok());
+        QVERIFY((*replies)[5].ok());
+        QVERIFY((*replies)[6].ok());
+        QVERIFY(!c->isBroken());
+        // A decision (the engine's encoded EVALSHA) is refused before it is sent.
+        RedisLimiter limiter(std::move(*c));
+        Policy p = Policy::window(Algorithm::FixedWindow, 2, 60 * sluice::duration::usPerSecond);
+        p.id = u"ro"_s;
+        p.keyPrefix = "t:ro:";
+        auto d = limiter.decide(Request{&p, p.keyFor("x"), 1, std::nullopt, 0});
+        QVERIFY(!d.ok());
+        QVERIFY2(d.error().message.contains(u"read-only"_s), qPrintable(d.error().message));
+
+        // The server saw reads only.
+        auto stats = a->command({"INFO", "commandstats"});
+        QVERIFY(stats.ok());
+        for (const char *write : {"cmdstat_set:", "cmdstat_incr:", "cmdstat_evalsha:",
+                                  "cmdstat_eval:", "cmdstat_script|flush:"}) {
+            QVERIFY2(!stats->str.contains(write), stats->str.constData());
+        }
+        QVERIFY(stats->str.contains("cmdstat_get:"));
+        auto still = a->command({"GET", "t:ro:k"});
+        QCOMPARE(still->str, QByteArray("1"));
+        (void)a->command({"DEL", "t:ro:k"});
+    }
+
+    void cliReadOnly()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"REDISCLI_AUTH"_s, secret);
+        const QString url = u"redis://127.0.0.1:%1"_s.arg(m_unix.port);
+        const QString rules =
+            QStringLiteral(SLUICE_SOURCE_DIR) + u"/resources/samples/rules.json"_s;
+        // Reads work.
+        auto list =
+            test::runCli({u"keys"_s, u"--url"_s, url, u"--rules"_s, rules, u"--read-only"_s}, env);
+        QVERIFY2(list.exitCode == 0, list.err.constData());
+        // Writes are refused before connecting, naming what they would write.
+        for (const QStringList &args :
+             {QStringList{u"keys"_s, u"fix"_s, u"--url"_s, url, u"--rules"_s, rules},
+              QStringList{u"rules"_s, u"push"_s, rules, u"--url"_s, url},
+              QStringList{u"check"_s, u"--url"_s, url, u"--algorithm"_s, u"fixed_window"_s,
+                          u"--limit"_s, u"1"_s, u"--window"_s, u"1m"_s, u"--subject"_s, u"x"_s}}) {
+            auto r = test::runCli(args + QStringList{u"--read-only"_s}, env);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("--read-only") && r.err.contains("writes to Redis"),
+                     r.err.constData());
+        }
+    }
+
     void trickleFailsAtTheDeadline()
     {
         // Answers PING with "+PONG\r\n", one byte every 300 ms: each recv succeeds, the reply

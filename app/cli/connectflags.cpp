@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 
 #include <cstdio>
 #include <cstring>
@@ -17,6 +18,7 @@ const std::vector<Flag> &connectionFlags()
         {"tls-key", true},
         {"tls-server-name", true},
         {"tls-insecure", false},
+        {"read-only", false},
         {"password-file", true},
         {"ssh", true},
         {"ssh-key", true},
@@ -87,6 +89,21 @@ Result<QString> secretFrom(const Args &args, const char *flag)
 
 Result<Endpoint> endpointFromArgs(const Args &args, const QString &command)
 {
+    // What each command writes, for --read-only: refused before connecting (exit 2).
+    static const QHash<QString, QString> writes = {
+        {QStringLiteral("check"), QStringLiteral("a decision updates its counter")},
+        {QStringLiteral("serve"), QStringLiteral("decisions update their counters")},
+        {QStringLiteral("load"), QStringLiteral("it sends real decisions")},
+        {QStringLiteral("bench"), QStringLiteral("it sends real decisions")},
+        {QStringLiteral("simulate"), QStringLiteral("a run on Redis writes its keys")},
+        {QStringLiteral("keys fix"), QStringLiteral("it sets TTLs and deletes keys")},
+        {QStringLiteral("rules push"), QStringLiteral("it writes the rule store")},
+    };
+    if (args.has("read-only") && writes.contains(command)) {
+        return usage(QStringLiteral("--read-only: '%1' writes to Redis (%2); run it without "
+                                    "--read-only, or use a read-only command (keys, rules pull)")
+                         .arg(command, writes.value(command)));
+    }
     const QString url = args.text("url");
     auto parsed = Endpoint::parse(url);
     if (!parsed) {
@@ -140,6 +157,7 @@ Result<Endpoint> endpointFromArgs(const Args &args, const QString &command)
     e.tls.keyFile = args.text("tls-key");
     e.tls.serverName = args.text("tls-server-name");
     e.tls.insecure = args.has("tls-insecure");
+    e.readOnly = args.has("read-only");
     if (e.tls.insecure) {
         warn(command, QStringLiteral("--tls-insecure: the server's certificate is not checked; "
                                      "anyone between here and %1 can read and change the "

@@ -7,7 +7,10 @@
 
 #include <hiredis/hiredis.h>
 
+#include <QHash>
+
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 using namespace std::chrono;
@@ -84,7 +87,79 @@ bool isDemotion(const redisReply *r)
             (r->len >= 10 && std::strncmp(r->str, "MASTERDOWN", 10) == 0));
 }
 
+// An error reply of our own, in hiredis's layout, freed by freeReplyObject like any other.
+redisReply *syntheticError(const QByteArray &message)
+{
+    auto *r = static_cast<redisReply *>(std::calloc(1, sizeof(redisReply)));
+    r->type = REDIS_REPLY_ERROR;
+    r->len = size_t(message.size());
+    r->str = static_cast<char *>(std::malloc(r->len + 1));
+    std::memcpy(r->str, message.constData(), r->len);
+    r->str[r->len] = '\0';
+    return r;
+}
+
 } // namespace
+
+namespace redis {
+
+bool isReadCommand(const QByteArray &nameIn, const QByteArray &subIn)
+{
+    static const QSet<QByteArray> reads = {
+        "PING",           "ECHO",        "AUTH",
+        "SELECT",         "HELLO",       "QUIT",
+        "INFO",           "TIME",        "DBSIZE",
+        "ROLE",           "LASTSAVE",    "SCAN",
+        "TYPE",           "PTTL",        "TTL",
+        "EXPIRETIME",     "PEXPIRETIME", "EXISTS",
+        "RANDOMKEY",      "GET",         "MGET",
+        "STRLEN",         "GETRANGE",    "SUBSTR",
+        "HGET",           "HMGET",       "HGETALL",
+        "HLEN",           "HKEYS",       "HVALS",
+        "HEXISTS",        "HSTRLEN",     "HSCAN",
+        "HRANDFIELD",     "ZCARD",       "ZCOUNT",
+        "ZLEXCOUNT",      "ZRANGE",      "ZRANGEBYSCORE",
+        "ZRANGEBYLEX",    "ZREVRANGE",   "ZREVRANGEBYSCORE",
+        "ZREVRANGEBYLEX", "ZSCORE",      "ZMSCORE",
+        "ZRANK",          "ZREVRANK",    "ZSCAN",
+        "ZRANDMEMBER",    "LLEN",        "LRANGE",
+        "LINDEX",         "LPOS",        "SCARD",
+        "SMEMBERS",       "SISMEMBER",   "SMISMEMBER",
+        "SSCAN",          "SRANDMEMBER", "XLEN",
+        "XRANGE",         "XREVRANGE",   "XINFO",
+        "BITCOUNT",       "BITPOS",      "GETBIT",
+        "PFCOUNT",        "DUMP",        "TOUCH",
+        "EVALSHA_RO",     "EVAL_RO",     "FCALL_RO",
+        "SUBSCRIBE",      "UNSUBSCRIBE", "PSUBSCRIBE",
+        "PUNSUBSCRIBE",   "PUBSUB",      "COMMAND",
+        "LOLWUT",         "READONLY",    "ASKING",
+        "WAIT",
+    };
+    static const QHash<QByteArray, QSet<QByteArray>> subcommands = {
+        {"CLIENT", {"SETNAME", "GETNAME", "ID", "INFO", "LIST", "TRACKINGINFO", "NO-TOUCH"}},
+        {"SCRIPT", {"LOAD", "EXISTS"}},
+        {"CONFIG", {"GET"}},
+        {"CLUSTER",
+         {"SLOTS", "SHARDS", "NODES", "INFO", "KEYSLOT", "MYID", "COUNTKEYSINSLOT", "GETKEYSINSLOT",
+          "LINKS"}},
+        {"OBJECT", {"ENCODING", "FREQ", "IDLETIME", "REFCOUNT", "HELP"}},
+        {"MEMORY", {"USAGE", "STATS", "DOCTOR", "MALLOC-STATS", "HELP"}},
+        {"LATENCY", {"LATEST", "HISTORY", "DOCTOR", "GRAPH", "HISTOGRAM", "HELP"}},
+        {"SLOWLOG", {"GET", "LEN", "HELP"}},
+        {"ACL", {"WHOAMI", "CAT", "LIST", "USERS", "GETUSER", "LOG", "DRYRUN", "HELP"}},
+        {"SENTINEL",
+         {"GET-MASTER-ADDR-BY-NAME", "MASTERS", "MASTER", "REPLICAS", "SLAVES", "SENTINELS", "MYID",
+          "INFO-CACHE", "CKQUORUM"}},
+    };
+    const QByteArray name = nameIn.toUpper();
+    if (reads.contains(name)) {
+        return true;
+    }
+    const auto it = subcommands.constFind(name);
+    return it != subcommands.cend() && it->contains(subIn.toUpper());
+}
+
+} // namespace redis
 
 void Connection::ReaderDeleter::operator()(redisReader *r) const
 {
@@ -128,6 +203,9 @@ Result<void> Connection::connectNow()
     m_pending = 0;
     m_loaded.clear();
     m_stale = false;
+    m_refused.clear();
+    m_appendSeq = 0;
+    m_readSeq = 0;
     m_failed =
         Error::make(Error::Kind::Closed,
                     QStringLiteral("not connected to Redis at %1").arg(m_endpoint.display()));
@@ -255,6 +333,25 @@ void Connection::append(int argc, const char **argv, const size_t *argvlen)
     if (m_failed) {
         return; // readRaw() reports the error
     }
+    if (m_endpoint.readOnly) {
+        const QByteArray name =
+            argc > 0 ? QByteArray(argv[0], qsizetype(argvlen[0])) : QByteArray();
+        const QByteArray sub = argc > 1 ? QByteArray(argv[1], qsizetype(argvlen[1])) : QByteArray();
+        const qint64 seq = m_appendSeq++;
+        if (!redis::isReadCommand(name, sub)) {
+            const QByteArray shown =
+                (name + (sub.isEmpty() || name.toUpper() == "EVALSHA" ? QByteArray() : ' ' + sub))
+                    .toUpper()
+                    .left(64);
+            m_refused.push_back(
+                {seq, "SLUICEREADONLY read-only: '" + shown + "' would write to Redis at " +
+                          m_endpoint.display().toUtf8() +
+                          ", and this connection is read-only (a read-only profile or "
+                          "--read-only)"});
+            ++m_pending;
+            return;
+        }
+    }
     m_out.push_back('*');
     appendDecimal(m_out, argc);
     m_out.append("\r\n", 2);
@@ -272,6 +369,14 @@ void Connection::appendEncoded(const char *resp, size_t size)
 {
     if (m_failed || size == 0) {
         return; // readRaw() reports the error
+    }
+    if (m_endpoint.readOnly) {
+        fail(Error::make(Error::Kind::Invalid,
+                         QStringLiteral("read-only: rate-limit decisions write to Redis at %1, "
+                                        "and this connection is read-only (a read-only profile "
+                                        "or --read-only)")
+                             .arg(m_endpoint.display())));
+        return;
     }
     m_out.append(resp, size);
 }
@@ -375,6 +480,17 @@ Result<Connection::RawReply> Connection::readRaw()
 {
     if (m_failed || !m_stream) {
         return brokenError();
+    }
+    if (m_endpoint.readOnly) {
+        const qint64 seq = m_readSeq++;
+        if (!m_refused.empty() && m_refused.front().seq == seq) {
+            const QByteArray message = m_refused.front().message;
+            m_refused.erase(m_refused.begin());
+            if (m_pending > 0) {
+                --m_pending;
+            }
+            return RawReply(syntheticError(message));
+        }
     }
     if (auto f = flush(); !f) {
         return f.error();

@@ -33,6 +33,12 @@ class SshTunnel;
 // every reply a size bound (maxReplyBytes, maxReplyElements): a server that trickles bytes or
 // announces a billion elements fails with an error and bounded memory.
 //
+// Under a read-only endpoint, every command that is not a read (an allowlist: GET, SCAN, TYPE,
+// PTTL, HMGET, ZRANGE, EVALSHA_RO, INFO, SUBSCRIBE, ...) is never sent: it gets an error reply
+// of kind Invalid in its place ("read-only: 'SET' writes to Redis ..."), in order, so that a
+// pipeline stays aligned. appendEncoded() (the engine's decisions, which always write) breaks
+// the connection with that error instead.
+//
 // After a transport error it is broken: every call fails fast with the same error until
 // reconnect() succeeds. After a READONLY or MASTERDOWN reply (a master demoted by a failover)
 // it is stale: isBroken() says so, so that long-lived callers reconnect, which for a Sentinel
@@ -129,6 +135,21 @@ private:
     bool m_stale = false;
     int m_pending = 0; // appended commands whose replies were not read yet
     QSet<QByteArray> m_loaded;
+    // Read-only endpoints only: the commands refused, by their place in the order of append().
+    struct Refusal
+    {
+        qint64 seq;
+        QByteArray message;
+    };
+    std::vector<Refusal> m_refused;
+    qint64 m_appendSeq = 0;
+    qint64 m_readSeq = 0;
 };
+
+namespace redis {
+// True when the command (argv[0], with its subcommand in argv[1] where that decides) only
+// reads: what a read-only endpoint lets through.
+bool isReadCommand(const QByteArray &name, const QByteArray &sub);
+} // namespace redis
 
 } // namespace sluice

@@ -73,6 +73,11 @@ struct Endpoint
     TlsOptions tls;
     SshOptions ssh;
 
+    // Nothing that writes reaches the server: Connection refuses every command that is not a
+    // read (see Connection), whatever the caller does. Set by a read-only console profile or
+    // --read-only.
+    bool readOnly = false;
+
     // Errors name the URL (without its password) and the part that is wrong.
     static Result<Endpoint> parse(const QString &url);
     // Where it is, for messages and the status bar: never a password.

@@ -8,6 +8,10 @@ namespace sluice::redis {
 
 Error replyError(const QByteArray &message)
 {
+    // Connection's own refusal under a read-only endpoint: a usage error, worded for the user.
+    if (message.startsWith("SLUICEREADONLY ")) {
+        return Error::make(Error::Kind::Invalid, QString::fromUtf8(message.mid(15)));
+    }
     const QString text = QString::fromUtf8(message);
     if (message.startsWith("NOSCRIPT")) {
         return Error::make(Error::Kind::NoScript, text);
