@@ -20,13 +20,19 @@
 #include "ui/sim/simulationpage.h"
 
 #include <QDir>
+#include <QFontMetricsF>
+#include <QGraphicsTextItem>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTest>
+#include <QTextDocument>
 #include <QTranslator>
 
 using namespace sluice;
@@ -173,14 +179,45 @@ private:
                                      .chopped(4); // "rulesPage" -> "rules"
             const QString name = page + (zh ? QStringLiteral("-zh") : QString());
             QVERIFY(w.grab().save(shot(name)));
+            if (i == MainWindow::SimulationPageIndex) {
+                checkSimulationFits(w);
+            }
             // And on a large screen: what has room to grow must use it.
             w.resize(1920, 1080);
             QTest::qWait(150);
             QVERIFY(w.grab().save(shot(name + QStringLiteral("-1920"))));
+            if (i == MainWindow::SimulationPageIndex) {
+                checkSimulationFits(w);
+            }
             w.resize(1280, 800);
             QTest::qWait(50);
         }
         w.close();
+    }
+
+    // The figure's title and every row's header on one line within the figure (a second line
+    // would draw onto the plot), and every column of the metrics table without scrolling.
+    void checkSimulationFits(MainWindow &w)
+    {
+        SimulationCharts *charts = w.simulationPage()->charts();
+        QVERIFY(charts->rowCount() > 0);
+        QVERIFY(charts->title());
+        // One line: no taller than a line of its font (and the document's margins).
+        const auto oneLine = [](QGraphicsTextItem *t) {
+            return t->boundingRect().height() < 1.5 * QFontMetricsF(t->font()).lineSpacing() +
+                                                    2 * t->document()->documentMargin();
+        };
+        QVERIFY2(oneLine(charts->title()), qPrintable(charts->title()->toPlainText()));
+        QVERIFY(charts->title()->mapRectToScene(charts->title()->boundingRect()).right() <=
+                charts->size().width() + 1);
+        for (int r = 0; r < charts->rowCount(); ++r) {
+            QVERIFY2(oneLine(charts->header(r)), qPrintable(charts->header(r)->toPlainText()));
+        }
+        auto *table = w.findChild<QTableView *>(QStringLiteral("metricsTable"));
+        QVERIFY(table);
+        QVERIFY2(!table->horizontalScrollBar()->isVisible(),
+                 qPrintable(QString::number(table->horizontalHeader()->length()) +
+                            QStringLiteral(" > ") + QString::number(table->viewport()->width())));
     }
 
     void plantKeys()

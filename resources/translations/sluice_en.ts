@@ -77,6 +77,105 @@
     </message>
 </context>
 <context>
+    <name>ProfileDraft</name>
+    <message>
+        <source>%1: no such file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a readable file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Socket path: enter the path of redis-server&apos;s Unix socket, such as /run/redis/redis-server.sock.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Socket path: the socket path must be absolute (/path/redis.sock).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sentinels: enter at least one sentinel as host:port.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sentinels: &apos;%1&apos; is not host:port: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Master name: the master name is missing (the name in the sentinels&apos; &apos;sentinel monitor NAME ...&apos;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA file %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client key: missing. The client certificate and the client key go together: give both.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client certificate: missing. The client certificate and the client key go together: give both.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client certificate %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client key %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH login: enter the bastion host to log in to, or turn the SSH tunnel off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH key file %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A host name or an IP address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a host to test.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile cannot be tested yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any name you will recognise, such as &apos;production&apos; or &apos;staging cache&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A host name or an IP address, such as 127.0.0.1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile needs a host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile cannot be saved yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another name, or select that profile to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A profile named &apos;%1&apos; exists already.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RuleDraft</name>
     <message>
         <source>%1, burst %2</source>
@@ -151,6 +250,30 @@
         <source>Enter the password to test the connection: %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>SSH password needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the SSH password of &apos;%1&apos; on the Connection page: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH key passphrase needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the passphrase of the SSH key of &apos;%1&apos; on the Connection page: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the SSH password to test the connection: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the SSH key passphrase to test the connection: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionPage</name>
@@ -176,58 +299,6 @@
     </message>
     <message>
         <source>Delete the selected profile and its stored password</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. production, staging cache</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Name:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>host name or IP address</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Port:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Host:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The database number SELECT picks; 0 unless you know otherwise</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Database:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>default user</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An ACL user name (Redis 6 and later); empty for the default user</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;User:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Forget</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Forget the stored password when you save</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pass&amp;word:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -283,39 +354,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The profile needs a name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Any name you will recognise, such as &apos;production&apos; or &apos;staging cache&apos;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The profile needs a host.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A host name or an IP address, such as 127.0.0.1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A profile named &apos;%1&apos; exists already.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose another name, or select that profile to change it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Saved the profile &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enter a host to test.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A host name or an IP address.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -379,42 +418,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unchanged</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>type it to connect</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The stored password will be forgotten when you save.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saving puts it in the system keyring; where none answers, Sluice keeps it for this session only.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A password is stored in the system keyring. Type a new one to replace it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No system keyring answered: the password is kept for this session only, and asked again next time.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No system keyring answered when it was saved, so Sluice did not keep it: type the password to connect (kept for this session).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Leave empty if the server needs no password.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Running on 127.0.0.1:%1, Redis %2. The console is connected to it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -436,6 +439,30 @@
     </message>
     <message>
         <source>Details: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trust this host key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect again, accepting the bastion&apos;s key shown below and adding it to known_hosts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing %1, trusting its SSH host key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2), trusting its SSH host key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the SSH password of &apos;%1&apos;, then press Connect.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the passphrase of the SSH key of &apos;%1&apos;, then press Connect.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -557,6 +584,66 @@
     </message>
     <message>
         <source>the server answered with an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown SSH host key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in known_hosts yet. Check its fingerprint (below) with the bastion&apos;s administrator, then press Trust this host key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the SSH host key has changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Someone may be intercepting the connection, or the bastion was reinstalled. Sluice refuses it; see the details.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the SSH login was refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the SSH user, key file, passphrase or password of the profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot reach the SSH bastion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the SSH host and port, and the network.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a TLS file cannot be used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the CA file, client certificate and client key of the profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate did not pass the check: check the CA file and the server name of the profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no sentinel knows the master &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sentinels did not give the master &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the master name and the sentinels&apos; addresses.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1711,6 +1798,301 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::ProfileForm</name>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. production, staging cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS (rediss://)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unix socket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sentinel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How Sluice reaches Redis: plain TCP, TLS, a Unix socket on this machine, or the master that Sentinel names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;ransport:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host name or IP address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Soc&amp;ket path:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/run/redis/redis-server.sock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The path of redis-server&apos;s unixsocket, on this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sen&amp;tinels:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host:port, host:port, …</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sentinels to ask, separated by commas; the port is 26379 when left out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Master name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. mymaster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name the sentinels monitor the master by (sentinel monitor NAME ...)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The database number SELECT picks; 0 unless you know otherwise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An ACL user name (Redis 6 and later); empty for the default user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget the stored password when you save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;A file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the system&apos;s trust store</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The CA certificate (PEM) that signed the server&apos;s certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client &amp;certificate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A client certificate (PEM), for servers that ask for one (tls-auth-clients yes); with its key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client &amp;key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The client certificate&apos;s private key (PEM, without a passphrase)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server na&amp;me:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name the server&apos;s certificate must carry, when it is not the host (SNI)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not check the server&apos;s certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ Insecure: anyone between Sluice and the server can read and change the traffic, the password included. For a test server only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Through an SSH tunnel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reach Redis through a bastion host: Sluice logs in with SSH and connects from there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH tunnel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bastion host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH &amp;login:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key &amp;file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the SSH agent, then ~/.ssh&apos;s keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key pass&amp;phrase:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH pa&amp;ssword:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For password logins; the key file and the agent are tried first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>known_&amp;hosts:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>known_hosts file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accept an unknown host key and add it to known_hosts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A changed host key is always refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type it to connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stored password will be forgotten when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving puts it in the system keyring; where none answers, Sluice keeps it for this session only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A password is stored in the system keyring. Type a new one to replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system keyring answered: the password is kept for this session only, and asked again next time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system keyring answered when it was saved, so Sluice did not keep it: type the password to connect (kept for this session).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave empty if the server needs no password.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ProfileStore</name>
     <message>
         <source>no system keyring answered (%1)</source>
@@ -1730,6 +2112,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>the system keyring did not answer (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it was never saved</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2767,97 +3153,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
-    <name>sluice::ui::SimulationCharts</name>
-    <message>
-        <source>admitted %1 of %2 (%3%)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 in the busiest %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(limit %1: %2×)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>released at most %1 per %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>busiest window</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>offered</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>released</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cumulative admitted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>time since the start of the scenario (s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>/%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>total</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the scripts in Redis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the in-process twins</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>admitted (rule&apos;s colour)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>released (leaky bucket)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cumulative admitted (right)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>busiest %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sluice simulation: offered and admitted requests per rule</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>sluice::ui::SimulationMetricsModel</name>
     <message>
         <source>fixed window</source>
@@ -3322,6 +3617,97 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>59 min 59 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationCharts</name>
+    <message>
+        <source>admitted %1 of %2 (%3%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in the busiest %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(limit %1: %2×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released at most %1 per %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>busiest window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>offered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cumulative admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time since the start of the scenario (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the scripts in Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the in-process twins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>admitted (rule&apos;s colour)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released (leaky bucket)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cumulative admitted (right)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>busiest %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice simulation: offered and admitted requests per rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

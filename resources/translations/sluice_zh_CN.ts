@@ -77,6 +77,105 @@
     </message>
 </context>
 <context>
+    <name>ProfileDraft</name>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+    <message>
+        <source>%1: not a readable file</source>
+        <translation>%1：不是可读的文件</translation>
+    </message>
+    <message>
+        <source>Socket path: enter the path of redis-server&apos;s Unix socket, such as /run/redis/redis-server.sock.</source>
+        <translation>套接字路径：请输入 redis-server 的 Unix 套接字路径，例如 /run/redis/redis-server.sock。</translation>
+    </message>
+    <message>
+        <source>Socket path: the socket path must be absolute (/path/redis.sock).</source>
+        <translation>套接字路径：必须是绝对路径（/path/redis.sock）。</translation>
+    </message>
+    <message>
+        <source>Sentinels: enter at least one sentinel as host:port.</source>
+        <translation>哨兵：请至少输入一个哨兵，格式为 host:port。</translation>
+    </message>
+    <message>
+        <source>Sentinels: &apos;%1&apos; is not host:port: %2.</source>
+        <translation>哨兵：“%1”不是 host:port：%2。</translation>
+    </message>
+    <message>
+        <source>Master name: the master name is missing (the name in the sentinels&apos; &apos;sentinel monitor NAME ...&apos;).</source>
+        <translation>主节点名称：缺少主节点名称（即哨兵配置“sentinel monitor NAME ...”中的名称）。</translation>
+    </message>
+    <message>
+        <source>CA file %1.</source>
+        <translation>CA 文件 %1。</translation>
+    </message>
+    <message>
+        <source>Client key: missing. The client certificate and the client key go together: give both.</source>
+        <translation>客户端私钥：缺失。客户端证书和客户端私钥必须同时提供。</translation>
+    </message>
+    <message>
+        <source>Client certificate: missing. The client certificate and the client key go together: give both.</source>
+        <translation>客户端证书：缺失。客户端证书和客户端私钥必须同时提供。</translation>
+    </message>
+    <message>
+        <source>Client certificate %1.</source>
+        <translation>客户端证书 %1。</translation>
+    </message>
+    <message>
+        <source>Client key %1.</source>
+        <translation>客户端私钥 %1。</translation>
+    </message>
+    <message>
+        <source>SSH login: enter the bastion host to log in to, or turn the SSH tunnel off.</source>
+        <translation>SSH 登录：请输入要登录的跳板机，或关闭 SSH 隧道。</translation>
+    </message>
+    <message>
+        <source>SSH key file %1.</source>
+        <translation>SSH 密钥文件 %1。</translation>
+    </message>
+    <message>
+        <source>A host name or an IP address.</source>
+        <translation>主机名或 IP 地址。</translation>
+    </message>
+    <message>
+        <source>Enter a host to test.</source>
+        <translation>请输入要测试的主机。</translation>
+    </message>
+    <message>
+        <source>The profile cannot be tested yet.</source>
+        <translation>连接配置暂时无法测试。</translation>
+    </message>
+    <message>
+        <source>Any name you will recognise, such as &apos;production&apos; or &apos;staging cache&apos;.</source>
+        <translation>任何你能认出的名称，例如“production”或“staging cache”。</translation>
+    </message>
+    <message>
+        <source>The profile needs a name.</source>
+        <translation>连接配置需要名称。</translation>
+    </message>
+    <message>
+        <source>A host name or an IP address, such as 127.0.0.1.</source>
+        <translation>主机名或 IP 地址，例如 127.0.0.1。</translation>
+    </message>
+    <message>
+        <source>The profile needs a host.</source>
+        <translation>连接配置需要主机。</translation>
+    </message>
+    <message>
+        <source>The profile cannot be saved yet.</source>
+        <translation>连接配置暂时无法保存。</translation>
+    </message>
+    <message>
+        <source>Choose another name, or select that profile to change it.</source>
+        <translation>请换一个名称，或选择该连接配置进行修改。</translation>
+    </message>
+    <message>
+        <source>A profile named &apos;%1&apos; exists already.</source>
+        <translation>名为“%1”的连接配置已存在。</translation>
+    </message>
+</context>
+<context>
     <name>RuleDraft</name>
     <message>
         <source>%1, burst %2</source>
@@ -202,58 +301,6 @@
         <translation>删除所选连接配置及其保存的密码</translation>
     </message>
     <message>
-        <source>e.g. production, staging cache</source>
-        <translation>例如：production、staging cache</translation>
-    </message>
-    <message>
-        <source>&amp;Name:</source>
-        <translation>名称(&amp;N)：</translation>
-    </message>
-    <message>
-        <source>host name or IP address</source>
-        <translation>主机名或 IP 地址</translation>
-    </message>
-    <message>
-        <source>&amp;Port:</source>
-        <translation>端口(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>&amp;Host:</source>
-        <translation>主机(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>The database number SELECT picks; 0 unless you know otherwise</source>
-        <translation>SELECT 选择的数据库编号；如无特殊情况填 0</translation>
-    </message>
-    <message>
-        <source>&amp;Database:</source>
-        <translation>数据库(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>default user</source>
-        <translation>默认用户</translation>
-    </message>
-    <message>
-        <source>An ACL user name (Redis 6 and later); empty for the default user</source>
-        <translation>ACL 用户名（Redis 6 及以上）；留空则使用默认用户</translation>
-    </message>
-    <message>
-        <source>&amp;User:</source>
-        <translation>用户(&amp;U)：</translation>
-    </message>
-    <message>
-        <source>Forget</source>
-        <translation>忘记</translation>
-    </message>
-    <message>
-        <source>Forget the stored password when you save</source>
-        <translation>保存时忘记已保存的密码</translation>
-    </message>
-    <message>
-        <source>Pass&amp;word:</source>
-        <translation>密码(&amp;W)：</translation>
-    </message>
-    <message>
         <source>&amp;Test connection</source>
         <translation>测试连接(&amp;T)</translation>
     </message>
@@ -306,40 +353,8 @@
         <translation>控制台原先通过它连接，现已断开连接。</translation>
     </message>
     <message>
-        <source>The profile needs a name.</source>
-        <translation>连接配置需要名称。</translation>
-    </message>
-    <message>
-        <source>Any name you will recognise, such as &apos;production&apos; or &apos;staging cache&apos;.</source>
-        <translation>任何你能认出的名称，例如“production”或“staging cache”。</translation>
-    </message>
-    <message>
-        <source>The profile needs a host.</source>
-        <translation>连接配置需要主机。</translation>
-    </message>
-    <message>
-        <source>A host name or an IP address, such as 127.0.0.1.</source>
-        <translation>主机名或 IP 地址，例如 127.0.0.1。</translation>
-    </message>
-    <message>
-        <source>A profile named &apos;%1&apos; exists already.</source>
-        <translation>名为“%1”的连接配置已存在。</translation>
-    </message>
-    <message>
-        <source>Choose another name, or select that profile to change it.</source>
-        <translation>请换一个名称，或选择该连接配置进行修改。</translation>
-    </message>
-    <message>
         <source>Saved the profile &apos;%1&apos;.</source>
         <translation>已保存连接配置“%1”。</translation>
-    </message>
-    <message>
-        <source>Enter a host to test.</source>
-        <translation>请输入要测试的主机。</translation>
-    </message>
-    <message>
-        <source>A host name or an IP address.</source>
-        <translation>主机名或 IP 地址。</translation>
     </message>
     <message>
         <source>Testing…</source>
@@ -402,42 +417,6 @@
         <translation>密码仅在本次会话中保存在内存里：%1。下次 Sluice 会再次询问；它从不将密码写入磁盘。</translation>
     </message>
     <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>unchanged</source>
-        <translation>未更改</translation>
-    </message>
-    <message>
-        <source>type it to connect</source>
-        <translation>输入密码以连接</translation>
-    </message>
-    <message>
-        <source>The stored password will be forgotten when you save.</source>
-        <translation>保存时将忘记已保存的密码。</translation>
-    </message>
-    <message>
-        <source>Saving puts it in the system keyring; where none answers, Sluice keeps it for this session only.</source>
-        <translation>保存时会将其存入系统密钥环；如果没有可用的密钥环，Sluice 仅在本次会话中保留它。</translation>
-    </message>
-    <message>
-        <source>A password is stored in the system keyring. Type a new one to replace it.</source>
-        <translation>系统密钥环中已保存密码。输入新密码即可替换。</translation>
-    </message>
-    <message>
-        <source>No system keyring answered: the password is kept for this session only, and asked again next time.</source>
-        <translation>没有可用的系统密钥环：密码仅在本次会话中保留，下次会再次询问。</translation>
-    </message>
-    <message>
-        <source>No system keyring answered when it was saved, so Sluice did not keep it: type the password to connect (kept for this session).</source>
-        <translation>保存时没有可用的系统密钥环，因此 Sluice 没有保留密码：请输入密码以连接（仅在本次会话中保留）。</translation>
-    </message>
-    <message>
-        <source>Leave empty if the server needs no password.</source>
-        <translation>如果服务器不需要密码，请留空。</translation>
-    </message>
-    <message>
         <source>Running on 127.0.0.1:%1, Redis %2. The console is connected to it.</source>
         <translation>运行于 127.0.0.1:%1，Redis %2。控制台已连接到它。</translation>
     </message>
@@ -462,264 +441,12 @@
         <translation>详细信息：%1</translation>
     </message>
     <message>
-        <source>TCP</source>
-        <translation>TCP</translation>
-    </message>
-    <message>
-        <source>TLS (rediss://)</source>
-        <translation>TLS (rediss://)</translation>
-    </message>
-    <message>
-        <source>Unix socket</source>
-        <translation>Unix 套接字</translation>
-    </message>
-    <message>
-        <source>Sentinel</source>
-        <translation>Sentinel（哨兵）</translation>
-    </message>
-    <message>
-        <source>How Sluice reaches Redis: plain TCP, TLS, a Unix socket on this machine, or the master that Sentinel names</source>
-        <translation>Sluice 如何连接 Redis：普通 TCP、TLS、本机的 Unix 套接字，或 Sentinel 指定的主节点</translation>
-    </message>
-    <message>
-        <source>T&amp;ransport:</source>
-        <translation>传输方式(&amp;R)：</translation>
-    </message>
-    <message>
-        <source>/run/redis/redis-server.sock</source>
-        <translation>/run/redis/redis-server.sock</translation>
-    </message>
-    <message>
-        <source>The path of redis-server&apos;s unixsocket, on this machine</source>
-        <translation>本机上 redis-server 的 unixsocket 路径</translation>
-    </message>
-    <message>
-        <source>Soc&amp;ket path:</source>
-        <translation>套接字路径(&amp;K)：</translation>
-    </message>
-    <message>
-        <source>host:port, host:port, …</source>
-        <translation>host:port, host:port, …</translation>
-    </message>
-    <message>
-        <source>The sentinels to ask, separated by commas; the port is 26379 when left out</source>
-        <translation>要询问的哨兵，用逗号分隔；省略端口时为 26379</translation>
-    </message>
-    <message>
-        <source>Sen&amp;tinels:</source>
-        <translation>哨兵(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>e.g. mymaster</source>
-        <translation>例如：mymaster</translation>
-    </message>
-    <message>
-        <source>The name the sentinels monitor the master by (sentinel monitor NAME ...)</source>
-        <translation>哨兵监控主节点所用的名称（sentinel monitor NAME ...）</translation>
-    </message>
-    <message>
-        <source>&amp;Master name:</source>
-        <translation>主节点名称(&amp;M)：</translation>
-    </message>
-    <message>
-        <source>TLS</source>
-        <translation>TLS</translation>
-    </message>
-    <message>
-        <source>the system&apos;s trust store</source>
-        <translation>系统信任库</translation>
-    </message>
-    <message>
-        <source>The CA certificate (PEM) that signed the server&apos;s certificate</source>
-        <translation>签发服务器证书的 CA 证书（PEM）</translation>
-    </message>
-    <message>
-        <source>C&amp;A file:</source>
-        <translation>CA 文件(&amp;A)：</translation>
-    </message>
-    <message>
-        <source>CA certificate</source>
-        <translation>CA 证书</translation>
-    </message>
-    <message>
-        <source>A client certificate (PEM), for servers that ask for one (tls-auth-clients yes); with its key</source>
-        <translation>客户端证书（PEM），用于要求客户端证书的服务器（tls-auth-clients yes）；需与其私钥一起提供</translation>
-    </message>
-    <message>
-        <source>Client &amp;certificate:</source>
-        <translation>客户端证书(&amp;C)：</translation>
-    </message>
-    <message>
-        <source>Client certificate</source>
-        <translation>客户端证书</translation>
-    </message>
-    <message>
-        <source>The client certificate&apos;s private key (PEM, without a passphrase)</source>
-        <translation>客户端证书的私钥（PEM，无口令）</translation>
-    </message>
-    <message>
-        <source>Client &amp;key:</source>
-        <translation>客户端私钥(&amp;K)：</translation>
-    </message>
-    <message>
-        <source>Client key</source>
-        <translation>客户端私钥</translation>
-    </message>
-    <message>
-        <source>the host</source>
-        <translation>主机名</translation>
-    </message>
-    <message>
-        <source>The name the server&apos;s certificate must carry, when it is not the host (SNI)</source>
-        <translation>服务器证书必须包含的名称，当它不是主机名时填写（SNI）</translation>
-    </message>
-    <message>
-        <source>Server na&amp;me:</source>
-        <translation>服务器名称(&amp;M)：</translation>
-    </message>
-    <message>
-        <source>Do not check the server&apos;s certificate</source>
-        <translation>不校验服务器证书</translation>
-    </message>
-    <message>
-        <source>⚠ Insecure: anyone between Sluice and the server can read and change the traffic, the password included. For a test server only.</source>
-        <translation>⚠ 不安全：Sluice 与服务器之间的任何人都能读取并篡改通信内容，包括密码。仅用于测试服务器。</translation>
-    </message>
-    <message>
-        <source>Through an SSH tunnel</source>
-        <translation>通过 SSH 隧道</translation>
-    </message>
-    <message>
-        <source>Reach Redis through a bastion host: Sluice logs in with SSH and connects from there</source>
-        <translation>通过跳板机连接 Redis：Sluice 用 SSH 登录跳板机，再从那里连接</translation>
-    </message>
-    <message>
-        <source>user</source>
-        <translation>用户</translation>
-    </message>
-    <message>
-        <source>bastion host</source>
-        <translation>跳板机</translation>
-    </message>
-    <message>
-        <source>P&amp;ort:</source>
-        <translation>端口(&amp;O)：</translation>
-    </message>
-    <message>
-        <source>SSH &amp;login:</source>
-        <translation>SSH 登录(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>the SSH agent, then ~/.ssh&apos;s keys</source>
-        <translation>先用 SSH agent，再用 ~/.ssh 中的密钥</translation>
-    </message>
-    <message>
-        <source>Key &amp;file:</source>
-        <translation>密钥文件(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>SSH private key</source>
-        <translation>SSH 私钥</translation>
-    </message>
-    <message>
-        <source>Key pass&amp;phrase:</source>
-        <translation>密钥口令(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>For password logins; the key file and the agent are tried first</source>
-        <translation>用于密码登录；会先尝试密钥文件和 agent</translation>
-    </message>
-    <message>
-        <source>SSH pa&amp;ssword:</source>
-        <translation>SSH 密码(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>known_&amp;hosts:</source>
-        <translation>known_hosts(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>known_hosts file</source>
-        <translation>known_hosts 文件</translation>
-    </message>
-    <message>
-        <source>Accept an unknown host key and add it to known_hosts</source>
-        <translation>接受未知的主机密钥并加入 known_hosts</translation>
-    </message>
-    <message>
-        <source>A changed host key is always refused</source>
-        <translation>已变更的主机密钥始终会被拒绝</translation>
-    </message>
-    <message>
         <source>Trust this host key</source>
         <translation>信任此主机密钥</translation>
     </message>
     <message>
         <source>Connect again, accepting the bastion&apos;s key shown below and adding it to known_hosts</source>
         <translation>重新连接，接受下方显示的跳板机密钥并将其加入 known_hosts</translation>
-    </message>
-    <message>
-        <source>%1: no such file</source>
-        <translation>%1：文件不存在</translation>
-    </message>
-    <message>
-        <source>%1: not a readable file</source>
-        <translation>%1：不是可读的文件</translation>
-    </message>
-    <message>
-        <source>Socket path: enter the path of redis-server&apos;s Unix socket, such as /run/redis/redis-server.sock.</source>
-        <translation>套接字路径：请输入 redis-server 的 Unix 套接字路径，例如 /run/redis/redis-server.sock。</translation>
-    </message>
-    <message>
-        <source>Socket path: the socket path must be absolute (/path/redis.sock).</source>
-        <translation>套接字路径：必须是绝对路径（/path/redis.sock）。</translation>
-    </message>
-    <message>
-        <source>Sentinels: enter at least one sentinel as host:port.</source>
-        <translation>哨兵：请至少输入一个哨兵，格式为 host:port。</translation>
-    </message>
-    <message>
-        <source>Sentinels: &apos;%1&apos; is not host:port: %2.</source>
-        <translation>哨兵：“%1”不是 host:port：%2。</translation>
-    </message>
-    <message>
-        <source>Master name: the master name is missing (the name in the sentinels&apos; &apos;sentinel monitor NAME ...&apos;).</source>
-        <translation>主节点名称：缺少主节点名称（即哨兵配置“sentinel monitor NAME ...”中的名称）。</translation>
-    </message>
-    <message>
-        <source>CA file %1.</source>
-        <translation>CA 文件 %1。</translation>
-    </message>
-    <message>
-        <source>Client key: missing. The client certificate and the client key go together: give both.</source>
-        <translation>客户端私钥：缺失。客户端证书和客户端私钥必须同时提供。</translation>
-    </message>
-    <message>
-        <source>Client certificate: missing. The client certificate and the client key go together: give both.</source>
-        <translation>客户端证书：缺失。客户端证书和客户端私钥必须同时提供。</translation>
-    </message>
-    <message>
-        <source>Client certificate %1.</source>
-        <translation>客户端证书 %1。</translation>
-    </message>
-    <message>
-        <source>Client key %1.</source>
-        <translation>客户端私钥 %1。</translation>
-    </message>
-    <message>
-        <source>SSH login: enter the bastion host to log in to, or turn the SSH tunnel off.</source>
-        <translation>SSH 登录：请输入要登录的跳板机，或关闭 SSH 隧道。</translation>
-    </message>
-    <message>
-        <source>SSH key file %1.</source>
-        <translation>SSH 密钥文件 %1。</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>浏览…</translation>
-    </message>
-    <message>
-        <source>Pick the file</source>
-        <translation>选择文件</translation>
     </message>
     <message>
         <source>Testing %1, trusting its SSH host key…</source>
@@ -730,24 +457,12 @@
         <translation>正在连接 %1（%2），并信任其 SSH 主机密钥…</translation>
     </message>
     <message>
-        <source>The profile cannot be saved yet.</source>
-        <translation>连接配置暂时无法保存。</translation>
-    </message>
-    <message>
-        <source>The profile cannot be tested yet.</source>
-        <translation>连接配置暂时无法测试。</translation>
-    </message>
-    <message>
         <source>Enter the SSH password of &apos;%1&apos;, then press Connect.</source>
         <translation>请输入“%1”的 SSH 密码，然后点击“连接”。</translation>
     </message>
     <message>
         <source>Enter the passphrase of the SSH key of &apos;%1&apos;, then press Connect.</source>
         <translation>请输入“%1”的 SSH 密钥口令，然后点击“连接”。</translation>
-    </message>
-    <message>
-        <source>SSH tunnel</source>
-        <translation>SSH 隧道</translation>
     </message>
 </context>
 <context>
@@ -2080,6 +1795,301 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::ProfileForm</name>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>e.g. production, staging cache</source>
+        <translation>例如：production、staging cache</translation>
+    </message>
+    <message>
+        <source>TCP</source>
+        <translation>TCP</translation>
+    </message>
+    <message>
+        <source>TLS (rediss://)</source>
+        <translation>TLS (rediss://)</translation>
+    </message>
+    <message>
+        <source>Unix socket</source>
+        <translation>Unix 套接字</translation>
+    </message>
+    <message>
+        <source>Sentinel</source>
+        <translation>Sentinel（哨兵）</translation>
+    </message>
+    <message>
+        <source>How Sluice reaches Redis: plain TCP, TLS, a Unix socket on this machine, or the master that Sentinel names</source>
+        <translation>Sluice 如何连接 Redis：普通 TCP、TLS、本机的 Unix 套接字，或 Sentinel 指定的主节点</translation>
+    </message>
+    <message>
+        <source>T&amp;ransport:</source>
+        <translation>传输方式(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>端口(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>host name or IP address</source>
+        <translation>主机名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>Soc&amp;ket path:</source>
+        <translation>套接字路径(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>/run/redis/redis-server.sock</source>
+        <translation>/run/redis/redis-server.sock</translation>
+    </message>
+    <message>
+        <source>The path of redis-server&apos;s unixsocket, on this machine</source>
+        <translation>本机上 redis-server 的 unixsocket 路径</translation>
+    </message>
+    <message>
+        <source>Sen&amp;tinels:</source>
+        <translation>哨兵(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>host:port, host:port, …</source>
+        <translation>host:port, host:port, …</translation>
+    </message>
+    <message>
+        <source>The sentinels to ask, separated by commas; the port is 26379 when left out</source>
+        <translation>要询问的哨兵，用逗号分隔；省略端口时为 26379</translation>
+    </message>
+    <message>
+        <source>&amp;Master name:</source>
+        <translation>主节点名称(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>e.g. mymaster</source>
+        <translation>例如：mymaster</translation>
+    </message>
+    <message>
+        <source>The name the sentinels monitor the master by (sentinel monitor NAME ...)</source>
+        <translation>哨兵监控主节点所用的名称（sentinel monitor NAME ...）</translation>
+    </message>
+    <message>
+        <source>The database number SELECT picks; 0 unless you know otherwise</source>
+        <translation>SELECT 选择的数据库编号；如无特殊情况填 0</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>数据库(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>用户(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>default user</source>
+        <translation>默认用户</translation>
+    </message>
+    <message>
+        <source>An ACL user name (Redis 6 and later); empty for the default user</source>
+        <translation>ACL 用户名（Redis 6 及以上）；留空则使用默认用户</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>忘记</translation>
+    </message>
+    <message>
+        <source>Forget the stored password when you save</source>
+        <translation>保存时忘记已保存的密码</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>密码(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>C&amp;A file:</source>
+        <translation>CA 文件(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>the system&apos;s trust store</source>
+        <translation>系统信任库</translation>
+    </message>
+    <message>
+        <source>The CA certificate (PEM) that signed the server&apos;s certificate</source>
+        <translation>签发服务器证书的 CA 证书（PEM）</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>CA 证书</translation>
+    </message>
+    <message>
+        <source>Client &amp;certificate:</source>
+        <translation>客户端证书(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>A client certificate (PEM), for servers that ask for one (tls-auth-clients yes); with its key</source>
+        <translation>客户端证书（PEM），用于要求客户端证书的服务器（tls-auth-clients yes）；需与其私钥一起提供</translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation>客户端证书</translation>
+    </message>
+    <message>
+        <source>Client &amp;key:</source>
+        <translation>客户端私钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>The client certificate&apos;s private key (PEM, without a passphrase)</source>
+        <translation>客户端证书的私钥（PEM，无口令）</translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation>客户端私钥</translation>
+    </message>
+    <message>
+        <source>Server na&amp;me:</source>
+        <translation>服务器名称(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>the host</source>
+        <translation>主机名</translation>
+    </message>
+    <message>
+        <source>The name the server&apos;s certificate must carry, when it is not the host (SNI)</source>
+        <translation>服务器证书必须包含的名称，当它不是主机名时填写（SNI）</translation>
+    </message>
+    <message>
+        <source>Do not check the server&apos;s certificate</source>
+        <translation>不校验服务器证书</translation>
+    </message>
+    <message>
+        <source>⚠ Insecure: anyone between Sluice and the server can read and change the traffic, the password included. For a test server only.</source>
+        <translation>⚠ 不安全：Sluice 与服务器之间的任何人都能读取并篡改通信内容，包括密码。仅用于测试服务器。</translation>
+    </message>
+    <message>
+        <source>Through an SSH tunnel</source>
+        <translation>通过 SSH 隧道</translation>
+    </message>
+    <message>
+        <source>Reach Redis through a bastion host: Sluice logs in with SSH and connects from there</source>
+        <translation>通过跳板机连接 Redis：Sluice 用 SSH 登录跳板机，再从那里连接</translation>
+    </message>
+    <message>
+        <source>SSH tunnel</source>
+        <translation>SSH 隧道</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>bastion host</source>
+        <translation>跳板机</translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation>端口(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>SSH &amp;login:</source>
+        <translation>SSH 登录(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Key &amp;file:</source>
+        <translation>密钥文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>the SSH agent, then ~/.ssh&apos;s keys</source>
+        <translation>先用 SSH agent，再用 ~/.ssh 中的密钥</translation>
+    </message>
+    <message>
+        <source>SSH private key</source>
+        <translation>SSH 私钥</translation>
+    </message>
+    <message>
+        <source>Key pass&amp;phrase:</source>
+        <translation>密钥口令(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>SSH pa&amp;ssword:</source>
+        <translation>SSH 密码(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>For password logins; the key file and the agent are tried first</source>
+        <translation>用于密码登录；会先尝试密钥文件和 agent</translation>
+    </message>
+    <message>
+        <source>known_&amp;hosts:</source>
+        <translation>known_hosts(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>known_hosts file</source>
+        <translation>known_hosts 文件</translation>
+    </message>
+    <message>
+        <source>Accept an unknown host key and add it to known_hosts</source>
+        <translation>接受未知的主机密钥并加入 known_hosts</translation>
+    </message>
+    <message>
+        <source>A changed host key is always refused</source>
+        <translation>已变更的主机密钥始终会被拒绝</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>新建连接配置</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未更改</translation>
+    </message>
+    <message>
+        <source>type it to connect</source>
+        <translation>输入密码以连接</translation>
+    </message>
+    <message>
+        <source>The stored password will be forgotten when you save.</source>
+        <translation>保存时将忘记已保存的密码。</translation>
+    </message>
+    <message>
+        <source>Saving puts it in the system keyring; where none answers, Sluice keeps it for this session only.</source>
+        <translation>保存时会将其存入系统密钥环；如果没有可用的密钥环，Sluice 仅在本次会话中保留它。</translation>
+    </message>
+    <message>
+        <source>A password is stored in the system keyring. Type a new one to replace it.</source>
+        <translation>系统密钥环中已保存密码。输入新密码即可替换。</translation>
+    </message>
+    <message>
+        <source>No system keyring answered: the password is kept for this session only, and asked again next time.</source>
+        <translation>没有可用的系统密钥环：密码仅在本次会话中保留，下次会再次询问。</translation>
+    </message>
+    <message>
+        <source>No system keyring answered when it was saved, so Sluice did not keep it: type the password to connect (kept for this session).</source>
+        <translation>保存时没有可用的系统密钥环，因此 Sluice 没有保留密码：请输入密码以连接（仅在本次会话中保留）。</translation>
+    </message>
+    <message>
+        <source>Leave empty if the server needs no password.</source>
+        <translation>如果服务器不需要密码，请留空。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Pick the file</source>
+        <translation>选择文件</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ProfileStore</name>
     <message>
         <source>no system keyring answered (%1)</source>
@@ -3122,97 +3132,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
-    <name>sluice::ui::SimulationCharts</name>
-    <message>
-        <source>admitted %1 of %2 (%3%)</source>
-        <translation>放行 %1 / %2（%3%）</translation>
-    </message>
-    <message>
-        <source>%1 in the busiest %2</source>
-        <translation>最繁忙的 %2 内 %1</translation>
-    </message>
-    <message>
-        <source>(limit %1: %2×)</source>
-        <translation>（限流次数 %1：%2×）</translation>
-    </message>
-    <message>
-        <source>released at most %1 per %2</source>
-        <translation>每 %2 最多放出 %1</translation>
-    </message>
-    <message>
-        <source>busiest window</source>
-        <translation>最繁忙窗口</translation>
-    </message>
-    <message>
-        <source>offered</source>
-        <translation>到达请求</translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation>放行</translation>
-    </message>
-    <message>
-        <source>released</source>
-        <translation>放出</translation>
-    </message>
-    <message>
-        <source>cumulative admitted</source>
-        <translation>累计放行</translation>
-    </message>
-    <message>
-        <source>time since the start of the scenario (s)</source>
-        <translation>自场景开始的时间 (s)</translation>
-    </message>
-    <message>
-        <source>/%1</source>
-        <translation>/%1</translation>
-    </message>
-    <message>
-        <source>total</source>
-        <translation>合计</translation>
-    </message>
-    <message>
-        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
-        <translation>%1 个请求在 %2 内到达每条限流规则 · %3 · 分箱 %4</translation>
-    </message>
-    <message>
-        <source>the scripts in Redis</source>
-        <translation>Redis 中的脚本</translation>
-    </message>
-    <message>
-        <source>the in-process twins</source>
-        <translation>进程内孪生实现</translation>
-    </message>
-    <message>
-        <source>admitted (rule&apos;s colour)</source>
-        <translation>放行（规则颜色）</translation>
-    </message>
-    <message>
-        <source>released (leaky bucket)</source>
-        <translation>放出（漏桶）</translation>
-    </message>
-    <message>
-        <source>cumulative admitted (right)</source>
-        <translation>累计放行（右轴）</translation>
-    </message>
-    <message>
-        <source>busiest %1</source>
-        <translation>最繁忙 %1</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Sluice simulation: offered and admitted requests per rule</source>
-        <translation>Sluice 仿真：每条限流规则的到达请求与放行请求</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-</context>
-<context>
     <name>sluice::ui::SimulationMetricsModel</name>
     <message>
         <source>fixed window</source>
@@ -3675,6 +3594,101 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>59 min 59 s</source>
         <translation>59 min 59 s</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationCharts</name>
+    <message>
+        <source>admitted %1 of %2 (%3%)</source>
+        <translation>放行 %1 / %2（%3%）</translation>
+    </message>
+    <message>
+        <source>%1 in the busiest %2</source>
+        <translation>最繁忙的 %2 内 %1</translation>
+    </message>
+    <message>
+        <source>(limit %1: %2×)</source>
+        <translation>（限流次数 %1：%2×）</translation>
+    </message>
+    <message>
+        <source>released at most %1 per %2</source>
+        <translation>每 %2 最多放出 %1</translation>
+    </message>
+    <message>
+        <source>busiest window</source>
+        <translation>最繁忙窗口</translation>
+    </message>
+    <message>
+        <source>offered</source>
+        <translation>到达请求</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>放出</translation>
+    </message>
+    <message>
+        <source>cumulative admitted</source>
+        <translation>累计放行</translation>
+    </message>
+    <message>
+        <source>time since the start of the scenario (s)</source>
+        <translation>自场景开始的时间 (s)</translation>
+    </message>
+    <message>
+        <source>/%1</source>
+        <translation>/%1</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
+        <translation>%1 个请求在 %2 内到达每条限流规则 · %3 · 分箱 %4</translation>
+    </message>
+    <message>
+        <source>%1 requests over %2 · %3</source>
+        <translation>%1 个请求，历时 %2 · %3</translation>
+    </message>
+    <message>
+        <source>the scripts in Redis</source>
+        <translation>Redis 中的脚本</translation>
+    </message>
+    <message>
+        <source>the in-process twins</source>
+        <translation>进程内孪生实现</translation>
+    </message>
+    <message>
+        <source>admitted (rule&apos;s colour)</source>
+        <translation>放行（规则颜色）</translation>
+    </message>
+    <message>
+        <source>released (leaky bucket)</source>
+        <translation>放出（漏桶）</translation>
+    </message>
+    <message>
+        <source>cumulative admitted (right)</source>
+        <translation>累计放行（右轴）</translation>
+    </message>
+    <message>
+        <source>busiest %1</source>
+        <translation>最繁忙 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Sluice simulation: offered and admitted requests per rule</source>
+        <translation>Sluice 仿真：每条限流规则的到达请求与放行请求</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 </TS>

@@ -24,3 +24,5 @@ sluice_test(simulator REDIS)
 sluice_test(cli_simulate REDIS)
 add_dependencies(tst_cli_simulate sluice-cli)
 sluice_test(connectionpage REDIS LIBS sluice_ui Qt6::Network)
+# The profile editor's state without widgets: validation by field, the profile it builds.
+sluice_test(profiledraft LIBS sluice_ui)

@@ -4,6 +4,7 @@
 #include "tone.h"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
@@ -13,9 +14,10 @@ using namespace Qt::StringLiterals;
 
 namespace sluice::ui {
 
-FieldForm::FieldForm(const QString &objectPrefix, QWidget *parent)
+FieldForm::FieldForm(const QString &objectPrefix, QWidget *parent, const QString &editSuffix)
     : QWidget(parent)
     , m_prefix(objectPrefix)
+    , m_suffix(editSuffix)
     , m_grid(new QGridLayout(this))
 {
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -31,7 +33,7 @@ int FieldForm::nextRow() const
 }
 
 QLineEdit *FieldForm::addField(const QString &key, const QString &label, const QString &placeholder,
-                               const QString &toolTip)
+                               const QString &toolTip, QWidget *trailing)
 {
     Row r;
     r.box = new QWidget(this);
@@ -39,10 +41,19 @@ QLineEdit *FieldForm::addField(const QString &key, const QString &label, const Q
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(1);
     r.edit = new QLineEdit(r.box);
-    r.edit->setObjectName(m_prefix + key);
+    r.edit->setObjectName(m_prefix + key + m_suffix);
     r.edit->setPlaceholderText(placeholder);
     r.edit->setToolTip(toolTip);
-    box->addWidget(r.edit);
+    if (trailing) {
+        auto *line = new QHBoxLayout;
+        line->setSpacing(8);
+        line->addWidget(r.edit, 1);
+        trailing->setParent(r.box);
+        line->addWidget(trailing);
+        box->addLayout(line);
+    } else {
+        box->addWidget(r.edit);
+    }
     r.error = PageHeader::note(r.box, tone::color(Tone::Bad));
     r.error->setObjectName(m_prefix + key + u"Error"_s);
     r.error->hide();
@@ -73,8 +84,23 @@ void FieldForm::addRow(const QString &label, QWidget *field, QWidget *buddy)
         l->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
         l->setMinimumHeight(field->sizeHint().height());
         m_grid->addWidget(l, row, 0, Qt::AlignRight | Qt::AlignTop);
+        m_rowLabels.insert(field, l);
     }
     m_grid->addWidget(field, row, 1);
+}
+
+void FieldForm::setRowShown(QWidget *field, bool shown)
+{
+    field->setVisible(shown);
+    if (QLabel *l = m_rowLabels.value(field)) {
+        l->setVisible(shown);
+    }
+}
+
+void FieldForm::setSpacing(int horizontal, int vertical)
+{
+    m_grid->setHorizontalSpacing(horizontal);
+    m_grid->setVerticalSpacing(vertical);
 }
 
 QLineEdit *FieldForm::edit(const QString &key) const

@@ -21,12 +21,18 @@ class FieldForm : public QWidget
 {
     Q_OBJECT
 public:
-    explicit FieldForm(const QString &objectPrefix, QWidget *parent = nullptr);
+    // The line edits are named objectPrefix + key + editSuffix ("" + "host" + "Edit").
+    explicit FieldForm(const QString &objectPrefix, QWidget *parent = nullptr,
+                       const QString &editSuffix = {});
 
+    // `trailing` (a Browse… button, a port) sits right of the line edit, above its message.
     QLineEdit *addField(const QString &key, const QString &label, const QString &placeholder,
-                        const QString &toolTip = {});
+                        const QString &toolTip = {}, QWidget *trailing = nullptr);
     // A row of another widget (a combo box, a row of spin boxes); no label: an empty cell.
     void addRow(const QString &label, QWidget *field, QWidget *buddy = nullptr);
+    // Shows or hides a row added with addRow (its label too).
+    void setRowShown(QWidget *field, bool shown);
+    void setSpacing(int horizontal, int vertical);
 
     QStringList keys() const { return m_order; }
     QLineEdit *edit(const QString &key) const;
@@ -58,6 +64,8 @@ private:
     int nextRow() const;
 
     QString m_prefix;
+    QString m_suffix;
+    QHash<QWidget *, QLabel *> m_rowLabels; // addRow's rows
     QGridLayout *m_grid;
     QHash<QString, Row> m_rows;
     QStringList m_order;

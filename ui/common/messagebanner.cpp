@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace sluice::ui {
 
@@ -11,17 +12,27 @@ MessageBanner::MessageBanner(const QString &frameName, const QString &textName, 
     : QFrame(parent)
 {
     setObjectName(frameName);
-    auto *box = new QHBoxLayout(this);
-    box->setContentsMargins(12, 8, 12, 8);
-    box->setSpacing(10);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(12, 8, 12, 8);
+    outer->setSpacing(6);
+    m_row = new QHBoxLayout;
+    m_row->setSpacing(10);
+    outer->addLayout(m_row);
+    m_icon = new QLabel(this);
+    m_icon->setFixedSize(20, 20);
+    m_icon->hide();
+    m_row->addWidget(m_icon, 0, Qt::AlignTop);
     m_text = new QLabel(this);
     m_text->setObjectName(textName);
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box->addWidget(m_text, 1);
+    m_row->addWidget(m_text, 1);
     m_actions = new QHBoxLayout;
     m_actions->setSpacing(6);
-    box->addLayout(m_actions);
+    m_row->addLayout(m_actions);
+    m_standing = new QHBoxLayout;
+    m_standing->setSpacing(6);
+    m_row->addLayout(m_standing);
     setTone(Tone::Info);
     hide();
 }
@@ -44,7 +55,88 @@ void MessageBanner::setDismissible(const QString &objectName, bool compact)
     }
     m_dismiss->setObjectName(objectName);
     connect(m_dismiss, &QAbstractButton::clicked, this, &QWidget::hide);
-    static_cast<QHBoxLayout *>(layout())->addWidget(m_dismiss, 0, Qt::AlignTop);
+    m_row->addWidget(m_dismiss, 0, Qt::AlignTop);
+}
+
+void MessageBanner::showHeadline(Tone t, const QString &text)
+{
+    showPlain(t, text);
+    QFont f = m_text->font();
+    f.setBold(true);
+    m_text->setFont(f);
+}
+
+void MessageBanner::setIcon(const QPixmap &icon)
+{
+    m_icon->setPixmap(icon);
+    m_icon->setVisible(!icon.isNull());
+}
+
+QPushButton *MessageBanner::addButton(const QString &text, const QString &objectName,
+                                      bool waitsWhenBusy)
+{
+    auto *b = new QPushButton(text, this);
+    b->setObjectName(objectName);
+    m_standing->addWidget(b, 0, Qt::AlignTop);
+    m_buttons.append({b, waitsWhenBusy, true});
+    return b;
+}
+
+void MessageBanner::setButtonEnabled(QPushButton *button, bool enabled)
+{
+    for (Standing &s : m_buttons) {
+        if (s.button == button) {
+            s.enabled = enabled;
+        }
+    }
+    updateButtons();
+}
+
+void MessageBanner::setBusy(bool busy)
+{
+    m_busy = busy;
+    updateButtons();
+}
+
+void MessageBanner::updateButtons()
+{
+    for (const Standing &s : std::as_const(m_buttons)) {
+        s.button->setEnabled(s.enabled && !(s.waits && m_busy));
+    }
+}
+
+void MessageBanner::setExplanation(const QString &buttonText, const QString &buttonName,
+                                   const QString &labelName, const QString &text)
+{
+    if (!m_whyButton) {
+        m_whyButton = new QPushButton(this);
+        m_whyButton->setCheckable(true);
+        m_whyButton->setFlat(true);
+        m_whyButton->setCursor(Qt::PointingHandCursor);
+        m_standing->insertWidget(0, m_whyButton, 0, Qt::AlignTop);
+        m_why = new QLabel(this);
+        m_why->setWordWrap(true);
+        m_why->setVisible(false);
+        // Under the text, not under the icon.
+        m_why->setContentsMargins(m_icon->width() + m_row->spacing(), 0, 0, 2);
+        static_cast<QVBoxLayout *>(layout())->addWidget(m_why);
+        connect(m_whyButton, &QPushButton::toggled, m_why, &QWidget::setVisible);
+    }
+    m_whyButton->setText(buttonText);
+    m_whyButton->setObjectName(buttonName);
+    m_why->setObjectName(labelName);
+    m_why->setText(text);
+}
+
+void MessageBanner::setExplanationAvailable(bool available)
+{
+    if (!m_whyButton) {
+        return;
+    }
+    m_whyButton->setVisible(available);
+    if (!available) {
+        m_whyButton->setChecked(false);
+    }
 }
 
 void MessageBanner::showMessage(Tone t, const QString &headline, const QString &detail,
@@ -62,6 +154,7 @@ void MessageBanner::showMessage(Tone t, const QString &headline, const QString &
 void MessageBanner::showRich(Tone t, const QString &html, const QList<Action> &actions)
 {
     setTone(t);
+    m_text->setFont(font());
     m_text->setTextFormat(Qt::RichText);
     m_text->setText(html);
     m_text->setToolTip({});
@@ -73,6 +166,7 @@ void MessageBanner::showPlain(Tone t, const QString &text, const QString &toolti
 {
     setTone(t);
     m_text->setTextFormat(Qt::PlainText);
+    m_text->setFont(font());
     m_text->setText(text);
     m_text->setToolTip(tooltip);
     setActions({});

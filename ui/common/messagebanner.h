@@ -10,6 +10,8 @@
 class QHBoxLayout;
 class QLabel;
 class QAbstractButton;
+class QPixmap;
+class QPushButton;
 
 namespace sluice::ui {
 
@@ -17,6 +19,10 @@ namespace sluice::ui {
 // border and a mark, so it never rests on colour alone), a bold headline, a muted detail,
 // buttons for what to do next, and an optional Dismiss. Pages keep their own object names
 // (the frame's and the text label's), which the widget tests look for.
+//
+// A standing banner (the Keys page's health) also has an icon in place of the mark, buttons
+// that stay (addButton: the owner shows and enables them; while busy the ones that wait are
+// off), and a "Why?" toggle that opens an explanation under the text.
 class MessageBanner : public QFrame
 {
     Q_OBJECT
@@ -41,6 +47,24 @@ public:
     void showRich(Tone tone, const QString &html, const QList<Action> &actions = {});
     // Plain text, no mark; `tooltip` holds the long version.
     void showPlain(Tone tone, const QString &text, const QString &tooltip = {});
+    // Plain text in bold, no mark (the icon is the mark); the standing buttons stay.
+    void showHeadline(Tone tone, const QString &text);
+
+    // An icon left of the text (a null pixmap: none).
+    void setIcon(const QPixmap &icon);
+    // A button that stays across messages, right of the text; `waitsWhenBusy`: off while busy.
+    QPushButton *addButton(const QString &text, const QString &objectName,
+                           bool waitsWhenBusy = false);
+    // Whether a standing button is enabled when the banner is not busy.
+    void setButtonEnabled(QPushButton *button, bool enabled);
+    // An action runs: the buttons that wait are off until it ends.
+    void setBusy(bool busy);
+    bool isBusy() const { return m_busy; }
+    // A checkable "Why?" button before the standing ones that shows `text` under the message.
+    void setExplanation(const QString &buttonText, const QString &buttonName,
+                        const QString &labelName, const QString &text);
+    // The explanation goes with the problem: without one the toggle hides (and closes).
+    void setExplanationAvailable(bool available);
 
     Tone tone() const { return m_tone; }
     QString text() const;
@@ -48,10 +72,24 @@ public:
 private:
     void setTone(Tone tone);
     void setActions(const QList<Action> &actions);
+    void updateButtons();
 
+    QHBoxLayout *m_row;
+    QLabel *m_icon;
     QLabel *m_text;
     QHBoxLayout *m_actions;
+    QHBoxLayout *m_standing;
     QAbstractButton *m_dismiss = nullptr;
+    QPushButton *m_whyButton = nullptr;
+    QLabel *m_why = nullptr;
+    struct Standing
+    {
+        QPushButton *button;
+        bool waits;
+        bool enabled;
+    };
+    QList<Standing> m_buttons;
+    bool m_busy = false;
     Tone m_tone = Tone::Info;
 };
 

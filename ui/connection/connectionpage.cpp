@@ -1,29 +1,21 @@
 #include "connectionpage.h"
 
 #include "connectioncontroller.h"
+#include "profileform.h"
 #include "profilestore.h"
 #include "sandbox.h"
 
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 
-#include <QCheckBox>
-#include <QComboBox>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QFormLayout>
 #include <QFrame>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSpinBox>
 #include <QStackedWidget>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
@@ -58,14 +50,6 @@ QColor toneColor(const ConnectionState &s)
     default:
         return tone::color(Tone::Info);
     }
-}
-
-// A form label for a row that is a layout: QFormLayout sets no buddy then, and the & shows.
-QLabel *buddy(const QString &text, QWidget *field)
-{
-    auto *l = new QLabel(text, field->parentWidget());
-    l->setBuddy(field);
-    return l;
 }
 
 // A scroll area that asks for all of its contents' height: the form takes the height it needs
@@ -143,216 +127,8 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     formScroll->setFrameShape(QFrame::NoFrame);
     formScroll->setWidgetResizable(true);
     formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto *form = new QWidget(formScroll);
-    auto *formBox = new QVBoxLayout(form);
-    formBox->setContentsMargins(0, 0, 8, 0);
-    formBox->setSpacing(10);
-    m_formTitle = PageHeader::heading(QString(), 1.2, form);
-    m_formTitle->setObjectName(QStringLiteral("formTitle"));
-    formBox->addWidget(m_formTitle);
-    auto *fields = new QFormLayout;
-    m_fields = fields;
-    fields->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    fields->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    fields->setHorizontalSpacing(12);
-    fields->setVerticalSpacing(8);
-    m_name = new QLineEdit(form);
-    m_name->setObjectName(QStringLiteral("nameEdit"));
-    m_name->setPlaceholderText(tr("e.g. production, staging cache"));
-    fields->addRow(tr("&Name:"), m_name);
-    m_transport = new QComboBox(form);
-    m_transport->setObjectName(QStringLiteral("transportCombo"));
-    m_transport->addItem(tr("TCP"), int(ConnectionProfile::Transport::Tcp));
-    m_transport->addItem(tr("TLS (rediss://)"), int(ConnectionProfile::Transport::Tls));
-    m_transport->addItem(tr("Unix socket"), int(ConnectionProfile::Transport::Unix));
-    m_transport->addItem(tr("Sentinel"), int(ConnectionProfile::Transport::Sentinel));
-    m_transport->setToolTip(tr("How Sluice reaches Redis: plain TCP, TLS, a Unix socket on "
-                               "this machine, or the master that Sentinel names"));
-    auto *transportRow = new QHBoxLayout;
-    transportRow->addWidget(m_transport);
-    transportRow->addStretch(1);
-    fields->addRow(buddy(tr("T&ransport:"), m_transport), transportRow);
-    auto *hostRow = new QHBoxLayout;
-    hostRow->setSpacing(8);
-    m_host = new QLineEdit(form);
-    m_host->setObjectName(QStringLiteral("hostEdit"));
-    m_host->setPlaceholderText(tr("host name or IP address"));
-    m_port = new QSpinBox(form);
-    m_port->setObjectName(QStringLiteral("portSpin"));
-    m_port->setRange(1, 65535);
-    m_port->setValue(6379);
-    m_port->setMinimumWidth(90);
-    auto *portLabel = new QLabel(tr("&Port:"), form);
-    portLabel->setBuddy(m_port);
-    hostRow->addWidget(m_host, 1);
-    hostRow->addWidget(portLabel);
-    hostRow->addWidget(m_port);
-    fields->addRow(buddy(tr("&Host:"), m_host), hostRow);
-    m_hostRow = fields->rowCount() - 1;
-    m_socket = new QLineEdit(form);
-    m_socket->setObjectName(QStringLiteral("socketEdit"));
-    m_socket->setPlaceholderText(tr("/run/redis/redis-server.sock"));
-    m_socket->setToolTip(tr("The path of redis-server's unixsocket, on this machine"));
-    fields->addRow(tr("Soc&ket path:"), m_socket);
-    m_sentinels = new QLineEdit(form);
-    m_sentinels->setObjectName(QStringLiteral("sentinelsEdit"));
-    m_sentinels->setPlaceholderText(tr("host:port, host:port, …"));
-    m_sentinels->setToolTip(tr("The sentinels to ask, separated by commas; the port is 26379 "
-                               "when left out"));
-    fields->addRow(tr("Sen&tinels:"), m_sentinels);
-    m_master = new QLineEdit(form);
-    m_master->setObjectName(QStringLiteral("masterEdit"));
-    m_master->setPlaceholderText(tr("e.g. mymaster"));
-    m_master->setToolTip(tr("The name the sentinels monitor the master by (sentinel monitor "
-                            "NAME ...)"));
-    fields->addRow(tr("&Master name:"), m_master);
-    m_db = new QSpinBox(form);
-    m_db->setObjectName(QStringLiteral("dbSpin"));
-    m_db->setRange(0, 9999);
-    m_db->setMinimumWidth(90);
-    m_db->setToolTip(tr("The database number SELECT picks; 0 unless you know otherwise"));
-    auto *dbRow = new QHBoxLayout;
-    dbRow->addWidget(m_db);
-    dbRow->addStretch(1);
-    fields->addRow(buddy(tr("&Database:"), m_db), dbRow);
-    m_user = new QLineEdit(form);
-    m_user->setObjectName(QStringLiteral("userEdit"));
-    m_user->setPlaceholderText(tr("default user"));
-    m_user->setToolTip(tr("An ACL user name (Redis 6 and later); empty for the default user"));
-    fields->addRow(tr("&User:"), m_user);
-    auto *passwordRow = new QHBoxLayout;
-    passwordRow->setSpacing(8);
-    m_password = new QLineEdit(form);
-    m_password->setObjectName(QStringLiteral("passwordEdit"));
-    m_password->setEchoMode(QLineEdit::Password);
-    m_forget = new QToolButton(form);
-    m_forget->setObjectName(QStringLiteral("forgetPasswordButton"));
-    m_forget->setText(tr("Forget"));
-    m_forget->setToolTip(tr("Forget the stored password when you save"));
-    passwordRow->addWidget(m_password, 1);
-    passwordRow->addWidget(m_forget);
-    fields->addRow(buddy(tr("Pass&word:"), m_password), passwordRow);
-    m_passwordNote = PageHeader::note(form);
-    m_passwordNote->setObjectName(QStringLiteral("passwordNote"));
-    fields->addRow(QString(), m_passwordNote);
-    formBox->addLayout(fields);
-
-    // TLS: its files, each with a file dialog.
-    m_tlsBox = new QGroupBox(tr("TLS"), form);
-    m_tlsBox->setObjectName(QStringLiteral("tlsBox"));
-    auto *tlsFields = new QFormLayout(m_tlsBox);
-    tlsFields->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    tlsFields->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    tlsFields->setHorizontalSpacing(12);
-    tlsFields->setVerticalSpacing(8);
-    m_tlsCa = new QLineEdit(m_tlsBox);
-    m_tlsCa->setObjectName(QStringLiteral("tlsCaEdit"));
-    m_tlsCa->setPlaceholderText(tr("the system's trust store"));
-    m_tlsCa->setToolTip(tr("The CA certificate (PEM) that signed the server's certificate"));
-    tlsFields->addRow(buddy(tr("C&A file:"), m_tlsCa), fileRow(m_tlsCa, tr("CA certificate")));
-    m_tlsCert = new QLineEdit(m_tlsBox);
-    m_tlsCert->setObjectName(QStringLiteral("tlsCertEdit"));
-    m_tlsCert->setPlaceholderText(tr("none"));
-    m_tlsCert->setToolTip(tr("A client certificate (PEM), for servers that ask for one "
-                             "(tls-auth-clients yes); with its key"));
-    tlsFields->addRow(buddy(tr("Client &certificate:"), m_tlsCert),
-                      fileRow(m_tlsCert, tr("Client certificate")));
-    m_tlsKey = new QLineEdit(m_tlsBox);
-    m_tlsKey->setObjectName(QStringLiteral("tlsKeyEdit"));
-    m_tlsKey->setPlaceholderText(tr("none"));
-    m_tlsKey->setToolTip(tr("The client certificate's private key (PEM, without a passphrase)"));
-    tlsFields->addRow(buddy(tr("Client &key:"), m_tlsKey), fileRow(m_tlsKey, tr("Client key")));
-    m_tlsServerName = new QLineEdit(m_tlsBox);
-    m_tlsServerName->setObjectName(QStringLiteral("tlsServerNameEdit"));
-    m_tlsServerName->setPlaceholderText(tr("the host"));
-    m_tlsServerName->setToolTip(
-        tr("The name the server's certificate must carry, when it is not the host (SNI)"));
-    tlsFields->addRow(tr("Server na&me:"), m_tlsServerName);
-    m_tlsInsecure = new QCheckBox(tr("Do not check the server's certificate"), m_tlsBox);
-    m_tlsInsecure->setObjectName(QStringLiteral("tlsInsecureCheck"));
-    tlsFields->addRow(QString(), m_tlsInsecure);
-    m_tlsWarning = new QLabel(m_tlsBox);
-    m_tlsWarning->setObjectName(QStringLiteral("tlsInsecureWarning"));
-    m_tlsWarning->setWordWrap(true);
-    m_tlsWarning->setStyleSheet(
-        QStringLiteral("color: %1;").arg(tone::hex(tone::text(Tone::Warning))));
-    m_tlsWarning->setText(tr("\u26a0 Insecure: anyone between Sluice and the server can read and "
-                             "change the traffic, the password included. For a test server "
-                             "only."));
-    tlsFields->addRow(QString(), m_tlsWarning);
-    formBox->addWidget(m_tlsBox);
-
-    // SSH: off by default; its fields show when it is on.
-    m_sshCheck = new QCheckBox(tr("Through an SSH tunnel"), form);
-    m_sshCheck->setObjectName(QStringLiteral("sshCheck"));
-    m_sshCheck->setToolTip(tr("Reach Redis through a bastion host: Sluice logs in with SSH and "
-                              "connects from there"));
-    formBox->addWidget(m_sshCheck);
-    m_sshBox = new QGroupBox(tr("SSH tunnel"), form);
-    m_sshBox->setObjectName(QStringLiteral("sshBox"));
-    auto *sshBoxLayout = new QVBoxLayout(m_sshBox);
-    m_sshFields = new QWidget(m_sshBox);
-    sshBoxLayout->addWidget(m_sshFields);
-    auto *sshFields = new QFormLayout(m_sshFields);
-    sshFields->setContentsMargins(0, 0, 0, 0);
-    sshFields->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    sshFields->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    sshFields->setHorizontalSpacing(12);
-    sshFields->setVerticalSpacing(8);
-    auto *sshHostRow = new QHBoxLayout;
-    sshHostRow->setSpacing(8);
-    m_sshUser = new QLineEdit(m_sshFields);
-    m_sshUser->setObjectName(QStringLiteral("sshUserEdit"));
-    m_sshUser->setPlaceholderText(tr("user"));
-    m_sshHost = new QLineEdit(m_sshFields);
-    m_sshHost->setObjectName(QStringLiteral("sshHostEdit"));
-    m_sshHost->setPlaceholderText(tr("bastion host"));
-    m_sshPort = new QSpinBox(m_sshFields);
-    m_sshPort->setObjectName(QStringLiteral("sshPortSpin"));
-    m_sshPort->setRange(1, 65535);
-    m_sshPort->setValue(22);
-    m_sshPort->setMinimumWidth(80);
-    sshHostRow->addWidget(m_sshUser, 1);
-    sshHostRow->addWidget(new QLabel(QStringLiteral("@"), m_sshFields));
-    sshHostRow->addWidget(m_sshHost, 2);
-    auto *sshPortLabel = new QLabel(tr("P&ort:"), m_sshFields);
-    sshPortLabel->setBuddy(m_sshPort);
-    sshHostRow->addWidget(sshPortLabel);
-    sshHostRow->addWidget(m_sshPort);
-    sshFields->addRow(buddy(tr("SSH &login:"), m_sshUser), sshHostRow);
-    m_sshKey = new QLineEdit(m_sshFields);
-    m_sshKey->setObjectName(QStringLiteral("sshKeyEdit"));
-    m_sshKey->setPlaceholderText(tr("the SSH agent, then ~/.ssh's keys"));
-    sshFields->addRow(buddy(tr("Key &file:"), m_sshKey), fileRow(m_sshKey, tr("SSH private key")));
-    m_sshPassphrase = new QLineEdit(m_sshFields);
-    m_sshPassphrase->setObjectName(QStringLiteral("sshPassphraseEdit"));
-    m_sshPassphrase->setEchoMode(QLineEdit::Password);
-    sshFields->addRow(tr("Key pass&phrase:"), m_sshPassphrase);
-    m_sshPassword = new QLineEdit(m_sshFields);
-    m_sshPassword->setObjectName(QStringLiteral("sshPasswordEdit"));
-    m_sshPassword->setEchoMode(QLineEdit::Password);
-    m_sshPassword->setToolTip(tr("For password logins; the key file and the agent are tried "
-                                 "first"));
-    sshFields->addRow(tr("SSH pa&ssword:"), m_sshPassword);
-    m_sshKnownHosts = new QLineEdit(m_sshFields);
-    m_sshKnownHosts->setObjectName(QStringLiteral("sshKnownHostsEdit"));
-    m_sshKnownHosts->setPlaceholderText(QStringLiteral("~/.ssh/known_hosts"));
-    sshFields->addRow(buddy(tr("known_&hosts:"), m_sshKnownHosts),
-                      fileRow(m_sshKnownHosts, tr("known_hosts file")));
-    m_sshAcceptNew =
-        new QCheckBox(tr("Accept an unknown host key and add it to known_hosts"), m_sshFields);
-    m_sshAcceptNew->setObjectName(QStringLiteral("sshAcceptNewCheck"));
-    m_sshAcceptNew->setToolTip(tr("A changed host key is always refused"));
-    sshFields->addRow(QString(), m_sshAcceptNew);
-    m_sshBox->setVisible(false);
-    formBox->addWidget(m_sshBox);
-
-    m_problem = new QLabel(form);
-    m_problem->setObjectName(QStringLiteral("formProblem"));
-    m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(tone::text(Tone::Bad))));
-    m_problem->hide();
-    formBox->addWidget(m_problem);
+    m_form = new ProfileForm(m_controller->store(), formScroll);
+    auto *form = m_form;
 
     auto *actions = new QHBoxLayout;
     actions->setSpacing(8);
@@ -375,9 +151,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     actions->addStretch(1);
     actions->addWidget(m_save);
     actions->addWidget(m_connect);
-    formBox->addSpacing(4);
-    formBox->addLayout(actions);
-    formBox->addStretch(1);
+    m_form->addFooter(actions);
     formScroll->setWidget(form);
     m_detail->addWidget(formScroll);
 
@@ -420,71 +194,14 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     connect(m_test, &QPushButton::clicked, this, &ConnectionPage::testConnection);
     connect(m_save, &QPushButton::clicked, this, [this] { saveForm(); });
     connect(m_connect, &QPushButton::clicked, this, &ConnectionPage::connectSelected);
-    connect(m_forget, &QToolButton::clicked, this, [this] {
-        m_forgetPassword = true;
-        m_password->clear();
-        setDirty(true);
-        updatePasswordNote();
-    });
     connect(m_sandboxConnect, &QPushButton::clicked, this, [this] {
         m_awaitingSession = true;
         say(Tone::Info, tr("Starting the sandbox…"));
         m_controller->connectToSandbox();
     });
-    for (QLineEdit *e :
-         {m_name, m_host, m_user, m_socket, m_sentinels, m_master, m_tlsCa, m_tlsCert, m_tlsKey,
-          m_tlsServerName, m_sshUser, m_sshHost, m_sshKey, m_sshKnownHosts}) {
-        connect(e, &QLineEdit::textEdited, this, [this] { setDirty(true); });
-        // Validation as you type (a file picked in the dialog sets the text too).
-        connect(e, &QLineEdit::textChanged, this, &ConnectionPage::updateProblem);
-    }
-    for (QLineEdit *e : {m_sshPassphrase, m_sshPassword}) {
-        connect(e, &QLineEdit::textEdited, this, [this] {
-            setDirty(true);
-            updateSshNotes();
-        });
-    }
-    // Enter in the form connects, as the default button of a dialog would.
-    for (QLineEdit *e : {m_name, m_host, m_user, m_password, m_socket, m_sentinels, m_master,
-                         m_tlsServerName, m_sshUser, m_sshHost, m_sshPassphrase, m_sshPassword}) {
-        connect(e, &QLineEdit::returnPressed, this, &ConnectionPage::connectSelected);
-    }
-    connect(m_transport, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_loading) {
-            setDirty(true);
-        }
-        updateTransport();
-    });
-    connect(m_sshCheck, &QCheckBox::toggled, this, [this] {
-        if (!m_loading) {
-            setDirty(true);
-        }
-        updateTransport();
-    });
-    for (QCheckBox *c : {m_tlsInsecure, m_sshAcceptNew}) {
-        connect(c, &QCheckBox::toggled, this, [this] {
-            if (!m_loading) {
-                setDirty(true);
-            }
-            updateTransport();
-        });
-    }
+    connect(m_form, &ProfileForm::edited, this, [this] { setDirty(true); });
+    connect(m_form, &ProfileForm::submitted, this, &ConnectionPage::connectSelected);
     connect(m_trust, &QPushButton::clicked, this, &ConnectionPage::trustHostKey);
-    connect(m_password, &QLineEdit::textEdited, this, [this] {
-        m_forgetPassword = false;
-        setDirty(true);
-        updatePasswordNote();
-    });
-    connect(m_name, &QLineEdit::textEdited, this, [this](const QString &text) {
-        m_formTitle->setText(text.trimmed().isEmpty() ? tr("New profile") : text.trimmed());
-    });
-    for (QSpinBox *s : {m_port, m_db, m_sshPort}) {
-        connect(s, &QSpinBox::valueChanged, this, [this] {
-            if (!m_loading) {
-                setDirty(true);
-            }
-        });
-    }
     connect(m_controller, &ConnectionController::tested, this, &ConnectionPage::onTested);
     connect(m_controller, &ConnectionController::stateChanged, this,
             &ConnectionPage::onSessionState);
@@ -493,7 +210,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     connect(store, &ProfileStore::passwordStored, this, &ConnectionPage::onPasswordStored);
     connect(store, &ProfileStore::secretStored, this, [this](const QString &id) {
         if (id == m_editingId) {
-            updateSshNotes();
+            m_form->refreshNotes();
         }
     });
     // Profiles saved elsewhere (another page, a test, an import) show up here too.
@@ -575,42 +292,12 @@ void ConnectionPage::onSelection()
 
 void ConnectionPage::showProfile(const ConnectionProfile &p)
 {
-    m_loading = true;
     m_editingId = p.id;
     m_detail->setCurrentIndex(0);
-    m_formTitle->setText(p.name);
-    m_name->setText(p.name);
-    m_host->setText(p.host);
-    m_port->setValue(p.port);
-    m_db->setValue(p.db);
-    m_user->setText(p.user);
-    m_password->clear();
-    m_transport->setCurrentIndex(m_transport->findData(int(p.transport)));
-    m_socket->setText(p.socketPath);
-    m_sentinels->setText(p.sentinels.join(QStringLiteral(", ")));
-    m_master->setText(p.masterName);
-    m_tlsCa->setText(p.tlsCaFile);
-    m_tlsCert->setText(p.tlsCertFile);
-    m_tlsKey->setText(p.tlsKeyFile);
-    m_tlsServerName->setText(p.tlsServerName);
-    m_tlsInsecure->setChecked(p.tlsInsecure);
-    m_sshCheck->setChecked(p.sshEnabled);
-    m_sshUser->setText(p.sshUser);
-    m_sshHost->setText(p.sshHost);
-    m_sshPort->setValue(p.sshPort);
-    m_sshKey->setText(p.sshKeyFile);
-    m_sshKnownHosts->setText(p.sshKnownHostsFile);
-    m_sshAcceptNew->setChecked(p.sshAcceptNew);
-    m_sshPassphrase->clear();
-    m_sshPassword->clear();
+    m_form->showProfile(p);
     m_trust->hide();
-    m_forgetPassword = false;
     m_delete->setEnabled(true);
-    m_loading = false;
     setDirty(false);
-    updatePasswordNote();
-    updateSshNotes();
-    updateTransport();
 }
 
 void ConnectionPage::newProfile()
@@ -621,12 +308,13 @@ void ConnectionPage::newProfile()
         m_list->clearSelection();
     }
     m_banner->hide();
-    ConnectionProfile p;
-    showProfile(p);
-    m_formTitle->setText(tr("New profile"));
+    m_editingId.clear();
+    m_detail->setCurrentIndex(0);
+    m_form->showProfile(std::nullopt);
+    m_trust->hide();
     m_delete->setEnabled(false);
     setDirty(true);
-    m_name->setFocus();
+    m_form->focusField(QStringLiteral("name"));
 }
 
 void ConnectionPage::deleteProfile()
@@ -649,222 +337,12 @@ void ConnectionPage::deleteProfile()
               : QString());
 }
 
-ConnectionProfile ConnectionPage::formProfile() const
-{
-    ConnectionProfile p;
-    p.id = m_editingId == ProfileStore::sandboxId() ? QString() : m_editingId;
-    p.name = m_name->text().trimmed();
-    p.host = m_host->text().trimmed();
-    p.port = quint16(m_port->value());
-    p.db = m_db->value();
-    p.user = m_user->text().trimmed();
-    p.transport = ConnectionProfile::Transport(m_transport->currentData().toInt());
-    p.socketPath = m_socket->text().trimmed();
-    p.sentinels.clear();
-    const QStringList sentinels = m_sentinels->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (const QString &one : sentinels) {
-        if (!one.trimmed().isEmpty()) {
-            p.sentinels << one.trimmed();
-        }
-    }
-    p.masterName = m_master->text().trimmed();
-    p.tlsCaFile = m_tlsCa->text().trimmed();
-    p.tlsCertFile = m_tlsCert->text().trimmed();
-    p.tlsKeyFile = m_tlsKey->text().trimmed();
-    p.tlsServerName = m_tlsServerName->text().trimmed();
-    p.tlsInsecure = m_tlsInsecure->isChecked();
-    p.sshEnabled = m_sshCheck->isChecked();
-    p.sshUser = m_sshUser->text().trimmed();
-    p.sshHost = m_sshHost->text().trimmed();
-    p.sshPort = quint16(m_sshPort->value());
-    p.sshKeyFile = m_sshKey->text().trimmed();
-    p.sshKnownHostsFile = m_sshKnownHosts->text().trimmed();
-    p.sshAcceptNew = m_sshAcceptNew->isChecked();
-    const auto saved = m_controller->store()->profile(p.id);
-    p.hasPassword =
-        !m_password->text().isEmpty() || (saved && saved->hasPassword && !m_forgetPassword);
-    p.hasSshPassword = !m_sshPassword->text().isEmpty() || (saved && saved->hasSshPassword);
-    p.hasSshPassphrase = !m_sshPassphrase->text().isEmpty() || (saved && saved->hasSshPassphrase);
-    return p;
-}
-
-ProfileSecrets ConnectionPage::typedSecrets() const
-{
-    ProfileSecrets s;
-    s.password = m_password->text();
-    s.sshPassword = m_sshPassword->text();
-    s.sshPassphrase = m_sshPassphrase->text();
-    return s;
-}
-
-QString ConnectionPage::formProblem(QWidget **field) const
-{
-    using T = ConnectionProfile::Transport;
-    const ConnectionProfile p = formProfile();
-    const auto problem = [field](QWidget *where, const QString &text) {
-        if (field) {
-            *field = where;
-        }
-        return text;
-    };
-    // A file that is named must be there: the words of core's checks (--tls-ca FILE: ...).
-    const auto fileProblem = [](const QString &path) -> QString {
-        const QFileInfo fi(path);
-        if (!fi.exists()) {
-            return tr("%1: no such file").arg(path);
-        }
-        if (!fi.isFile() || !fi.isReadable()) {
-            return tr("%1: not a readable file").arg(path);
-        }
-        return {};
-    };
-    switch (p.transport) {
-    case T::Unix:
-        if (p.socketPath.isEmpty()) {
-            return problem(m_socket, tr("Socket path: enter the path of redis-server's Unix "
-                                        "socket, such as /run/redis/redis-server.sock."));
-        }
-        if (!p.socketPath.startsWith(QLatin1Char('/'))) {
-            return problem(m_socket, tr("Socket path: the socket path must be absolute "
-                                        "(/path/redis.sock)."));
-        }
-        break;
-    case T::Sentinel: {
-        if (p.sentinels.isEmpty()) {
-            return problem(m_sentinels, tr("Sentinels: enter at least one sentinel as host:port."));
-        }
-        for (const QString &one : p.sentinels) {
-            HostPort hp;
-            QString why;
-            if (!ConnectionProfile::parseSentinel(one, &hp, &why)) {
-                return problem(m_sentinels,
-                               tr("Sentinels: '%1' is not host:port: %2.").arg(one, why));
-            }
-        }
-        if (p.masterName.isEmpty()) {
-            return problem(m_master, tr("Master name: the master name is missing (the name in "
-                                        "the sentinels' 'sentinel monitor NAME ...')."));
-        }
-        break;
-    }
-    case T::Tls:
-        if (!p.tlsCaFile.isEmpty()) {
-            if (const QString why = fileProblem(p.tlsCaFile); !why.isEmpty()) {
-                return problem(m_tlsCa, tr("CA file %1.").arg(why));
-            }
-        }
-        if (p.tlsCertFile.isEmpty() != p.tlsKeyFile.isEmpty()) {
-            return problem(p.tlsCertFile.isEmpty() ? m_tlsCert : m_tlsKey,
-                           p.tlsKeyFile.isEmpty()
-                               ? tr("Client key: missing. The client certificate and the client "
-                                    "key go together: give both.")
-                               : tr("Client certificate: missing. The client certificate and the "
-                                    "client key go together: give both."));
-        }
-        if (!p.tlsCertFile.isEmpty()) {
-            if (const QString why = fileProblem(p.tlsCertFile); !why.isEmpty()) {
-                return problem(m_tlsCert, tr("Client certificate %1.").arg(why));
-            }
-            if (const QString why = fileProblem(p.tlsKeyFile); !why.isEmpty()) {
-                return problem(m_tlsKey, tr("Client key %1.").arg(why));
-            }
-        }
-        break;
-    case T::Tcp:
-        break;
-    }
-    if (p.sshEnabled) {
-        if (p.sshHost.isEmpty()) {
-            return problem(m_sshHost, tr("SSH login: enter the bastion host to log in to, or "
-                                         "turn the SSH tunnel off."));
-        }
-        if (!p.sshKeyFile.isEmpty()) {
-            if (const QString why = fileProblem(p.sshKeyFile); !why.isEmpty()) {
-                return problem(m_sshKey, tr("SSH key file %1.").arg(why));
-            }
-        }
-    }
-    return {};
-}
-
-void ConnectionPage::updateTransport()
-{
-    using T = ConnectionProfile::Transport;
-    const auto t = T(m_transport->currentData().toInt());
-    const bool hostPort = t == T::Tcp || t == T::Tls;
-    m_fields->setRowVisible(m_hostRow, hostPort);
-    m_fields->setRowVisible(m_socket, t == T::Unix);
-    m_fields->setRowVisible(m_sentinels, t == T::Sentinel);
-    m_fields->setRowVisible(m_master, t == T::Sentinel);
-    if (m_host->text().isEmpty() && hostPort && !m_loading) {
-        m_host->setText(QStringLiteral("127.0.0.1"));
-    }
-    m_tlsBox->setVisible(t == T::Tls);
-    m_tlsWarning->setVisible(m_tlsInsecure->isChecked());
-    m_sshBox->setVisible(m_sshCheck->isChecked());
-    updateProblem();
-}
-
-void ConnectionPage::updateProblem()
-{
-    const QString problem = formProblem();
-    m_problem->setText(problem.isEmpty() ? QString() : QStringLiteral("\u2717 ") + problem);
-    m_problem->setVisible(!problem.isEmpty());
-}
-
-void ConnectionPage::updateSshNotes()
-{
-    const auto saved = m_controller->store()->profile(m_editingId);
-    const auto placeholder = [&](bool stored, ProfileStore::Secret secret) {
-        if (!stored) {
-            return tr("none");
-        }
-        const bool known = m_controller->store()->knowsSecret(m_editingId, secret) ||
-                           m_controller->store()->secretPlace(m_editingId, secret) ==
-                               ProfileStore::PasswordPlace::Keyring;
-        return known ? tr("unchanged") : tr("type it to connect");
-    };
-    m_sshPassphrase->setPlaceholderText(
-        placeholder(saved && saved->hasSshPassphrase, ProfileStore::Secret::SshPassphrase));
-    m_sshPassword->setPlaceholderText(
-        placeholder(saved && saved->hasSshPassword, ProfileStore::Secret::SshPassword));
-}
-
-QLayout *ConnectionPage::fileRow(QLineEdit *edit, const QString &title)
-{
-    auto *row = new QHBoxLayout;
-    row->setSpacing(8);
-    auto *browse = new QPushButton(tr("Browse…"), edit->parentWidget());
-    browse->setObjectName(edit->objectName() + QStringLiteral("Browse"));
-    browse->setToolTip(tr("Pick the file"));
-    row->addWidget(edit, 1);
-    row->addWidget(browse);
-    connect(browse, &QPushButton::clicked, this, [this, edit, title] {
-        const QFileInfo current(edit->text().trimmed());
-        auto *dialog = new QFileDialog(this, title,
-                                       edit->text().trimmed().isEmpty() ? QDir::homePath()
-                                                                        : current.absolutePath());
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->setFileMode(QFileDialog::ExistingFile);
-        dialog->setOption(QFileDialog::DontResolveSymlinks);
-        if (current.isFile()) {
-            dialog->selectFile(current.absoluteFilePath());
-        }
-        connect(dialog, &QFileDialog::fileSelected, edit, [this, edit](const QString &path) {
-            edit->setText(path);
-            setDirty(true);
-        });
-        dialog->open(); // non-modal to the event loop: never exec()
-    });
-    return row;
-}
-
 void ConnectionPage::trustHostKey()
 {
     m_trust->hide();
     if (m_trustForTest) {
-        const ConnectionProfile p = formProfile();
-        m_pendingTest = m_controller->test(p, typedSecrets(), true);
+        const ConnectionProfile p = m_form->draft().profile();
+        m_pendingTest = m_controller->test(p, m_form->draft().secrets(), true);
         m_test->setEnabled(false);
         m_test->setText(tr("Testing…"));
         say(Tone::Info, tr("Testing %1, trusting its SSH host key…").arg(p.endpoint().display()));
@@ -877,47 +355,20 @@ void ConnectionPage::trustHostKey()
     m_awaitingSession = true;
     say(Tone::Info, tr("Connecting to %1 (%2), trusting its SSH host key…")
                         .arg(p->name, p->endpoint().display()));
-    m_controller->connectTo(m_editingId, typedSecrets(), true);
+    m_controller->connectTo(m_editingId, m_form->draft().secrets(), true);
 }
 
 QString ConnectionPage::saveForm()
 {
-    const ConnectionProfile p = formProfile();
-    if (p.name.isEmpty()) {
-        say(Tone::Bad, tr("The profile needs a name."),
-            tr("Any name you will recognise, such as 'production' or 'staging cache'."));
-        m_name->setFocus();
+    const ProfileDraft &draft = m_form->draft();
+    if (const auto refusal = draft.saveRefusal(m_controller->store()->profiles());
+        !refusal.isEmpty()) {
+        say(Tone::Bad, refusal.headline, refusal.problem.message);
+        m_form->focusField(refusal.problem.field);
         return {};
     }
-    if (p.host.isEmpty() && (p.transport == ConnectionProfile::Transport::Tcp ||
-                             p.transport == ConnectionProfile::Transport::Tls)) {
-        say(Tone::Bad, tr("The profile needs a host."),
-            tr("A host name or an IP address, such as 127.0.0.1."));
-        m_host->setFocus();
-        return {};
-    }
-    QWidget *field = nullptr;
-    if (const QString problem = formProblem(&field); !problem.isEmpty()) {
-        say(Tone::Bad, tr("The profile cannot be saved yet."), problem);
-        if (field) {
-            field->setFocus();
-        }
-        return {};
-    }
-    const auto others = m_controller->store()->profiles();
-    for (const ConnectionProfile &o : others) {
-        if (o.id != p.id && o.name.compare(p.name, Qt::CaseInsensitive) == 0) {
-            say(Tone::Bad, tr("A profile named '%1' exists already.").arg(o.name),
-                tr("Choose another name, or select that profile to change it."));
-            m_name->setFocus();
-            return {};
-        }
-    }
-    ProfileStore::SecretEdits edits;
-    edits.password = {m_password->text(), m_forgetPassword};
-    edits.sshPassword.typed = m_sshPassword->text();
-    edits.sshPassphrase.typed = m_sshPassphrase->text();
-    const QString id = m_controller->store()->saveWithSecrets(p, edits);
+    const ConnectionProfile p = draft.profile();
+    const QString id = m_controller->store()->saveWithSecrets(p, draft.secretEdits());
     m_editingId = id;
     reloadList();
     selectProfile(id);
@@ -927,23 +378,15 @@ QString ConnectionPage::saveForm()
 
 void ConnectionPage::testConnection()
 {
-    const ConnectionProfile p = formProfile();
-    if (p.host.isEmpty() && (p.transport == ConnectionProfile::Transport::Tcp ||
-                             p.transport == ConnectionProfile::Transport::Tls)) {
-        say(Tone::Bad, tr("Enter a host to test."), tr("A host name or an IP address."));
-        m_host->setFocus();
+    const ProfileDraft &draft = m_form->draft();
+    if (const auto refusal = draft.testRefusal(); !refusal.isEmpty()) {
+        say(Tone::Bad, refusal.headline, refusal.problem.message);
+        m_form->focusField(refusal.problem.field);
         return;
     }
-    QWidget *field = nullptr;
-    if (const QString problem = formProblem(&field); !problem.isEmpty()) {
-        say(Tone::Bad, tr("The profile cannot be tested yet."), problem);
-        if (field) {
-            field->setFocus();
-        }
-        return;
-    }
+    const ConnectionProfile p = draft.profile();
     m_trust->hide();
-    m_pendingTest = m_controller->test(p, typedSecrets());
+    m_pendingTest = m_controller->test(p, draft.secrets());
     m_test->setEnabled(false);
     m_test->setText(tr("Testing…"));
     say(Tone::Info, tr("Testing %1…").arg(p.endpoint({}).display()));
@@ -974,7 +417,7 @@ void ConnectionPage::onTested(const ConnectionState &r)
 void ConnectionPage::connectSelected()
 {
     QString id = m_editingId;
-    const ProfileSecrets typed = typedSecrets();
+    const ProfileSecrets typed = m_form->draft().secrets();
     if (m_dirty || id.isEmpty()) {
         id = saveForm();
         if (id.isEmpty()) {
@@ -989,8 +432,7 @@ void ConnectionPage::connectSelected()
     say(Tone::Info, tr("Connecting to %1 (%2)…").arg(p->name, p->endpoint({}).display()));
     m_trust->hide();
     m_controller->connectTo(id, typed);
-    updatePasswordNote();
-    updateSshNotes();
+    m_form->refreshNotes();
 }
 
 void ConnectionPage::onSessionState(const ConnectionState &s)
@@ -1040,26 +482,23 @@ void ConnectionPage::askPassword(const QString &id, const QString &why)
     }
     selectProfile(id);
     m_awaitingSession = false;
-    switch (m_controller->neededSecret()) {
+    const ProfileStore::Secret secret = m_controller->neededSecret();
+    switch (secret) {
     case ProfileStore::Secret::SshPassword:
         say(Tone::Warning, tr("Enter the SSH password of '%1', then press Connect.").arg(p->name),
             tr("Sluice does not have it: %1.").arg(why));
-        m_sshCheck->setChecked(true);
-        m_sshPassword->setFocus();
         break;
     case ProfileStore::Secret::SshPassphrase:
         say(Tone::Warning,
             tr("Enter the passphrase of the SSH key of '%1', then press Connect.").arg(p->name),
             tr("Sluice does not have it: %1.").arg(why));
-        m_sshCheck->setChecked(true);
-        m_sshPassphrase->setFocus();
         break;
     default:
         say(Tone::Warning, tr("Enter the password of '%1', then press Connect.").arg(p->name),
             tr("Sluice does not have it: %1.").arg(why));
-        m_password->setFocus();
         break;
     }
+    m_form->focusSecret(secret);
 }
 
 void ConnectionPage::onPasswordStored(const QString &id, bool inKeyring, const QString &why)
@@ -1067,7 +506,7 @@ void ConnectionPage::onPasswordStored(const QString &id, bool inKeyring, const Q
     if (id != m_editingId) {
         return;
     }
-    updatePasswordNote();
+    m_form->refreshNotes();
     if (m_awaitingSession) {
         return; // the outcome of the connection matters more; the note says where it went
     }
@@ -1080,41 +519,6 @@ void ConnectionPage::onPasswordStored(const QString &id, bool inKeyring, const Q
             tr("The password is kept in memory for this session only: %1. Sluice will ask for "
                "it next time; it never writes passwords to disk.")
                 .arg(why));
-    }
-}
-
-void ConnectionPage::updatePasswordNote()
-{
-    const auto saved = m_controller->store()->profile(m_editingId);
-    const bool stored = saved && saved->hasPassword;
-    const bool known = stored && (m_controller->store()->knowsPassword(m_editingId) ||
-                                  m_controller->store()->passwordPlace(m_editingId) ==
-                                      ProfileStore::PasswordPlace::Keyring);
-    m_forget->setVisible(stored && !m_forgetPassword);
-    m_password->setPlaceholderText(!stored || m_forgetPassword ? tr("none")
-                                   : known                     ? tr("unchanged")
-                                                               : tr("type it to connect"));
-    if (m_forgetPassword) {
-        m_passwordNote->setText(tr("The stored password will be forgotten when you save."));
-    } else if (!m_password->text().isEmpty()) {
-        m_passwordNote->setText(tr("Saving puts it in the system keyring; where none answers, "
-                                   "Sluice keeps it for this session only."));
-    } else if (stored) {
-        switch (m_controller->store()->passwordPlace(m_editingId)) {
-        case ProfileStore::PasswordPlace::Keyring:
-            m_passwordNote->setText(tr("A password is stored in the system keyring. Type a new "
-                                       "one to replace it."));
-            break;
-        default:
-            m_passwordNote->setText(
-                known ? tr("No system keyring answered: the password is kept for this session "
-                           "only, and asked again next time.")
-                      : tr("No system keyring answered when it was saved, so Sluice did not "
-                           "keep it: type the password to connect (kept for this session)."));
-            break;
-        }
-    } else {
-        m_passwordNote->setText(tr("Leave empty if the server needs no password."));
     }
 }
 

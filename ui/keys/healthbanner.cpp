@@ -4,59 +4,18 @@
 
 #include "keypresentation.h"
 
-#include <QHBoxLayout>
-#include <QLabel>
 #include <QLocale>
 #include <QPushButton>
-#include <QVBoxLayout>
 
 namespace sluice::ui {
 
 using keys::Health;
 
 HealthBanner::HealthBanner(QWidget *parent)
-    : QFrame(parent)
+    : MessageBanner(QStringLiteral("healthBanner"), QStringLiteral("bannerText"), parent)
 {
-    setObjectName(QStringLiteral("healthBanner"));
-    auto *v = new QVBoxLayout(this);
-    v->setContentsMargins(12, 8, 10, 8);
-    v->setSpacing(6);
-    auto *row = new QHBoxLayout;
-    row->setSpacing(8);
-    m_icon = new QLabel(this);
-    m_icon->setFixedSize(20, 20);
-    m_text = new QLabel(this);
-    m_text->setObjectName(QStringLiteral("bannerText"));
-    m_text->setWordWrap(true);
-    m_text->setTextFormat(Qt::PlainText);
-    QFont f = m_text->font();
-    f.setBold(true);
-    m_text->setFont(f);
-    m_whyButton = new QPushButton(tr("Why?"), this);
-    m_whyButton->setObjectName(QStringLiteral("whyButton"));
-    m_whyButton->setCheckable(true);
-    m_whyButton->setFlat(true);
-    m_whyButton->setCursor(Qt::PointingHandCursor);
-    m_show = new QPushButton(tr("Show them"), this);
-    m_show->setObjectName(QStringLiteral("showFlaggedButton"));
-    m_show->setToolTip(tr("Show only the keys that are not ok"));
-    m_fix = new QPushButton(tr("Fix all from rules…"), this);
-    m_fix->setObjectName(QStringLiteral("fixAllButton"));
-    m_delete = new QPushButton(tr("Delete all flagged…"), this);
-    m_delete->setObjectName(QStringLiteral("deleteAllButton"));
-    m_delete->setToolTip(tr("Delete every key that never expires or lives longer than its rule "
-                            "needs; the next request of its subject starts afresh"));
-    row->addWidget(m_icon, 0, Qt::AlignTop);
-    row->addWidget(m_text, 1);
-    row->addWidget(m_whyButton);
-    row->addWidget(m_show);
-    row->addWidget(m_fix);
-    row->addWidget(m_delete);
-    v->addLayout(row);
-    m_why = new QLabel(this);
-    m_why->setObjectName(QStringLiteral("bannerWhy"));
-    m_why->setWordWrap(true);
-    m_why->setText(
+    setExplanation(
+        tr("Why?"), QStringLiteral("whyButton"), QStringLiteral("bannerWhy"),
         tr("A limiter key must carry a TTL: the limit is \"N per window\", and when the window "
            "is over Redis deletes the key. A key without TTL is never deleted, so once its "
            "counter reaches the limit its subject is refused for good: a limit turned into a "
@@ -66,37 +25,20 @@ HealthBanner::HealthBanner(QWidget *parent)
            "TTL in the same step as the counter, so these keys come from elsewhere. \"Fix all "
            "from rules\" sets each key's TTL to the most its rule can need, and only if it "
            "still has none (or a longer one) at that instant."));
-    m_why->setVisible(false);
-    m_why->setContentsMargins(28, 0, 0, 2);
-    v->addWidget(m_why);
-
-    connect(m_whyButton, &QPushButton::toggled, this, [this] { toggleWhy(); });
+    m_show = addButton(tr("Show them"), QStringLiteral("showFlaggedButton"));
+    m_show->setToolTip(tr("Show only the keys that are not ok"));
+    m_fix = addButton(tr("Fix all from rules…"), QStringLiteral("fixAllButton"), true);
+    m_delete = addButton(tr("Delete all flagged…"), QStringLiteral("deleteAllButton"), true);
+    m_delete->setToolTip(tr("Delete every key that never expires or lives longer than its rule "
+                            "needs; the next request of its subject starts afresh"));
     connect(m_show, &QPushButton::clicked, this, &HealthBanner::showFlaggedRequested);
     connect(m_fix, &QPushButton::clicked, this, &HealthBanner::fixAllRequested);
     connect(m_delete, &QPushButton::clicked, this, &HealthBanner::deleteAllRequested);
     setSummary({}, false, false);
 }
 
-QString HealthBanner::text() const
-{
-    return m_text->text();
-}
-
-void HealthBanner::toggleWhy()
-{
-    m_why->setVisible(m_whyButton->isChecked());
-}
-
-void HealthBanner::setBusy(bool busy)
-{
-    m_busy = busy;
-    setSummary(m_summary, m_haveRules, false);
-}
-
 void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool scanning)
 {
-    m_summary = s;
-    m_haveRules = haveRules;
     const QLocale locale;
     auto n = [&](qint64 v) { return locale.toString(v); };
     QStringList parts;
@@ -138,42 +80,29 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     if (scanning) {
         text += QLatin1Char(' ') + tr("(scan in progress)");
     }
-    m_text->setText(text);
-    m_icon->setPixmap(keypresentation::flagIcon(tone).pixmap(20, 20));
-    QColor bg;
-    QColor border;
+    Tone bannerTone = Tone::Good;
     switch (tone) {
     case Health::NoTtl:
-        bg = tone::background(Tone::Bad);
-        border = tone::color(Tone::Bad);
+        bannerTone = Tone::Bad;
         break;
     case Health::TtlExceedsRule:
     case Health::WrongType:
-        bg = tone::background(Tone::Warning);
-        border = tone::color(Tone::Warning);
+        bannerTone = Tone::Warning;
         break;
     case Health::Orphan:
-        bg = tone::background(Tone::Info);
-        border = tone::color(Tone::Info);
+        bannerTone = Tone::Info;
         break;
     case Health::Ok:
-        bg = tone::background(Tone::Good);
-        border = tone::color(Tone::Good);
         break;
     }
-    setStyleSheet(QStringLiteral("#healthBanner { background: %1; border-left: 4px solid %2; "
-                                 "border-radius: 3px; }")
-                      .arg(tone::hex(bg), tone::hex(border)));
+    showHeadline(bannerTone, text);
+    setIcon(keypresentation::flagIcon(tone).pixmap(20, 20));
     const bool fixable = s.fixable() > 0;
-    m_whyButton->setVisible(s.noTtl > 0 || s.ttlExceedsRule > 0);
-    if (!m_whyButton->isVisible()) {
-        m_whyButton->setChecked(false); // the explanation goes with the problem
-    }
+    setExplanationAvailable(s.noTtl > 0 || s.ttlExceedsRule > 0);
     m_show->setVisible(s.problems() > 0);
     m_fix->setVisible(fixable);
     m_delete->setVisible(fixable);
-    m_fix->setEnabled(haveRules && !m_busy);
-    m_delete->setEnabled(!m_busy);
+    setButtonEnabled(m_fix, haveRules);
     m_fix->setToolTip(haveRules ? tr("Set the TTL of every key that never expires or lives too "
                                      "long to the most its rule can need")
                                 : tr("Needs the rules (Rules page): the TTL is taken from "

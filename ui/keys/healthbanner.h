@@ -2,9 +2,8 @@
 
 #include "core/keys/keyhealth.h"
 
-#include <QFrame>
+#include "ui/common/messagebanner.h"
 
-class QLabel;
 class QPushButton;
 
 namespace sluice::ui {
@@ -13,8 +12,9 @@ namespace sluice::ui {
 // scanned, worst first ("37 limiter keys never expire: each blocks its subject forever."),
 // "Why?" for the cause in a few sentences, and the two ways out: show them, fix them all from
 // their rules (or delete them). Red when keys never expire, amber for other problems, green
-// when all is well. GUI thread; it only shows counts and forwards clicks.
-class HealthBanner : public QFrame
+// when all is well. The kit's MessageBanner with its icon, standing buttons and "Why?"; this
+// class holds only the words. GUI thread; it only shows counts and forwards clicks.
+class HealthBanner : public MessageBanner
 {
     Q_OBJECT
 public:
@@ -23,8 +23,6 @@ public:
     // `haveRules`: without rules no TTL can be taken from one, so "Fix all" is off (deleting
     // stays possible). `scanning`: counts so far, said so.
     void setSummary(const keys::HealthSummary &summary, bool haveRules, bool scanning);
-    void setBusy(bool busy); // a fix runs: the actions wait
-    QString text() const;
 
 Q_SIGNALS:
     void showFlaggedRequested();
@@ -32,18 +30,9 @@ Q_SIGNALS:
     void deleteAllRequested();
 
 private:
-    void toggleWhy();
-
-    QLabel *m_icon;
-    QLabel *m_text;
-    QLabel *m_why;
-    QPushButton *m_whyButton;
     QPushButton *m_show;
     QPushButton *m_fix;
     QPushButton *m_delete;
-    bool m_haveRules = false;
-    bool m_busy = false;
-    keys::HealthSummary m_summary;
 };
 
 } // namespace sluice::ui

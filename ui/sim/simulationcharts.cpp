@@ -22,6 +22,8 @@
 #include <QPen>
 #include <QScopeGuard>
 #include <QSvgGenerator>
+#include <QTextDocument>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -215,6 +217,7 @@ void SimulationCharts::deleteFigure()
         delete item;
     }
     m_decor.clear();
+    m_title = nullptr;
 }
 
 QChart *SimulationCharts::chart(int row) const
@@ -249,21 +252,34 @@ QList<QPointF> SimulationCharts::points(int row, Role role) const
     return s ? s->points() : QList<QPointF>();
 }
 
-QString SimulationCharts::rowHeader(int index) const
+bool SimulationCharts::fitsOneLine(QGraphicsTextItem *item, qreal width)
+{
+    item->setTextWidth(-1);
+    return item->document()->size().width() <= width;
+}
+
+QGraphicsTextItem *SimulationCharts::header(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_rows[size_t(row)].header : nullptr;
+}
+
+QString SimulationCharts::rowHeader(int index, int detail) const
 {
     const sim::RuleResult &x = m_result.rules[size_t(index)];
     const Rule *rule = size_t(index) < m_rules.size() ? &m_rules[size_t(index)] : nullptr;
     const QString window = duration::formatUs(m_result.measureWindowUs);
     QString html = u"<span style=\"color:%1; font-weight:700\">%2</span>"_s.arg(
         ruleColor(index).darker(125).name(), x.rule.toHtmlEscaped());
-    if (rule) {
+    if (rule && detail >= 3) {
         html += u"&nbsp;&nbsp;<span style=\"color:%1\">%2</span>"_s.arg(
             mutedColor.name(), rule->describe().toHtmlEscaped());
     }
     const double share = x.offered > 0 ? 100.0 * double(x.admitted) / double(x.offered) : 0;
-    html += u"&nbsp;&nbsp;·&nbsp;&nbsp;"_s + tr("admitted %1 of %2 (%3%)")
-                                                 .arg(grouped(x.admitted), grouped(x.offered))
-                                                 .arg(share, 0, 'f', share < 10 ? 1 : 0);
+    if (detail >= 1) {
+        html += u"&nbsp;&nbsp;·&nbsp;&nbsp;"_s + tr("admitted %1 of %2 (%3%)")
+                                                     .arg(grouped(x.admitted), grouped(x.offered))
+                                                     .arg(share, 0, 'f', share < 10 ? 1 : 0);
+    }
     // The figure the page is about: the most admitted in any one measure window, against
     // the rule's own limit when the rule counts in windows of that length.
     QString busiest = tr("%1 in the busiest %2").arg(grouped(x.maxAdmittedInWindow), window);
@@ -279,7 +295,7 @@ QString SimulationCharts::rowHeader(int index) const
     html += u"&nbsp;&nbsp;·&nbsp;&nbsp;<span style=\"color:%1;%2\">%3</span>"_s.arg(
         over ? alarmColor.name() : textColor.name(), over ? u" font-weight:700"_s : QString(),
         busiest.toHtmlEscaped());
-    if (x.algorithm == Algorithm::LeakyBucket) {
+    if (x.algorithm == Algorithm::LeakyBucket && detail >= 2) {
         html += u"&nbsp;&nbsp;·&nbsp;&nbsp;"_s +
                 tr("released at most %1 per %2").arg(grouped(x.maxReleasedInWindow), window);
     }
@@ -426,7 +442,16 @@ void SimulationCharts::layout(const QSizeF &requested)
         row.chart->setPlotArea(
             QRectF(leftMargin, rowHeaderHeight, plotWidth, rowHeight - rowHeaderHeight - rowGap));
         row.header->setPos(leftMargin - 4, 0);
+        // One line, never onto the plot: the rule's description, then the leaky bucket's
+        // release, then the share admitted give way (the table under the figure has them).
+        for (int detail = 3; detail >= 0; --detail) {
+            row.header->setHtml(rowHeader(i, detail));
+            if (fitsOneLine(row.header, plotWidth + rightMargin)) {
+                break;
+            }
+        }
         row.header->setTextWidth(plotWidth + rightMargin);
+        row.header->setToolTip(QTextDocumentFragment::fromHtml(rowHeader(i)).toPlainText());
 
         row.time->setRange(0, spanS);
         row.time->setTickType(QValueAxis::TicksDynamic);
@@ -485,20 +510,31 @@ void SimulationCharts::layout(const QSizeF &requested)
         delete item;
     }
     m_decor.clear();
+    m_title = nullptr;
     auto *title = new QGraphicsTextItem;
     title->setFont(smallFont(9.5));
     title->setDefaultTextColor(textColor);
-    qint64 offeredTotal = m_result.rules.front().offered;
-    title->setHtml(u"<b>%1</b>&nbsp;&nbsp;<span style=\"color:%2\">%3</span>"_s.arg(
-        m_result.scenario.toHtmlEscaped(), mutedColor.name(),
+    const qint64 offeredTotal = m_result.rules.front().offered;
+    const QString span = duration::formatUs(qint64(std::llround(spanS * 1e6)));
+    const QString backend =
+        m_result.backend == u"redis"_s ? tr("the scripts in Redis") : tr("the in-process twins");
+    // One line within the figure: the full sentence, a shorter one, the name alone.
+    const QStringList summaries = {
         tr("%1 requests offered to every rule over %2 · %3 · bins of %4")
-            .arg(grouped(offeredTotal), duration::formatUs(qint64(std::llround(spanS * 1e6))),
-                 m_result.backend == u"redis"_s ? tr("the scripts in Redis")
-                                                : tr("the in-process twins"),
-                 binText)
-            .toHtmlEscaped()));
+            .arg(grouped(offeredTotal), span, backend, binText),
+        tr("%1 requests over %2 · %3").arg(grouped(offeredTotal), span, backend),
+        QString(),
+    };
+    for (const QString &summary : summaries) {
+        title->setHtml(u"<b>%1</b>&nbsp;&nbsp;<span style=\"color:%2\">%3</span>"_s.arg(
+            m_result.scenario.toHtmlEscaped(), mutedColor.name(), summary.toHtmlEscaped()));
+        if (fitsOneLine(title, width - leftMargin + 4)) {
+            break;
+        }
+    }
+    title->setToolTip(summaries.front());
     title->setPos(leftMargin - 4, 0);
-    title->setTextWidth(-1); // one line: it is short
+    m_title = title;
     m_scene->addItem(title);
     m_decor.append(title);
 

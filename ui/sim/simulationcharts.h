@@ -77,6 +77,12 @@ public:
     QList<QPointF> points(int row, Role role) const;
     // The plot width, in pixels, the series were downsampled to.
     int plotWidth() const { return m_plotWidth; }
+    // The row's header and the figure's title as laid out: each on one line within the
+    // figure, shortened when the full text does not fit (its tooltip keeps the full one).
+    QGraphicsTextItem *header(int row) const;
+    QGraphicsTextItem *title() const { return m_title; }
+    // Whether the item's text, unwrapped, is at most `width` wide (it is left unwrapped).
+    static bool fitsOneLine(QGraphicsTextItem *item, qreal width);
 
     // The colour of the i-th rule: distinguishable on white and from the grey of offered.
     static QColor ruleColor(int index);
@@ -102,13 +108,16 @@ private:
     };
     void build();
     void deleteFigure();
-    QString rowHeader(int index) const;
+    // detail 3: everything; 2: without the rule's description; 1: without the leaky bucket's
+    // release; 0: the name and the busiest window only.
+    QString rowHeader(int index, int detail = 3) const;
 
     QGraphicsScene *m_scene;
     sim::SimResult m_result;
     std::vector<Rule> m_rules;
     std::vector<Row> m_rows;
-    QList<QGraphicsItem *> m_decor; // legend and axis notes
+    QList<QGraphicsItem *> m_decor;       // legend and axis notes
+    QGraphicsTextItem *m_title = nullptr; // one of m_decor
     QSizeF m_size;
     int m_plotWidth = 0;
     // Set while laying out: a view that resizes because the scene did must not lay the figure

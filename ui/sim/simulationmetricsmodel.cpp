@@ -4,7 +4,11 @@
 
 #include "core/common/duration.h"
 
+#include <QHeaderView>
 #include <QLocale>
+#include <QTableView>
+
+#include <cstdlib>
 
 using namespace Qt::StringLiterals;
 
@@ -106,6 +110,9 @@ QVariant SimulationMetricsModel::data(const QModelIndex &index, int role) const
             return r.rule;
         case AlgorithmColumn:
             return algorithmWords(r.algorithm);
+        case AdmittedColumn: // with its share: the share's own column is hidden on the page
+            return u"%1 (%2 %)"_s.arg(locale.toString(r.admitted))
+                .arg(share, 0, 'f', share < 10 ? 1 : 0);
         case AdmittedShareColumn:
             return u"%1 %"_s.arg(share, 0, 'f', share < 10 ? 1 : 0);
         case MeanDelayColumn:
@@ -121,8 +128,41 @@ QVariant SimulationMetricsModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DecorationRole && index.column() == RuleColumn) {
         return SimulationCharts::ruleColor(index.row());
     }
+    if (role == Qt::ToolTipRole && index.column() == RuleColumn) {
+        // The page hides the algorithm's column when the table is narrow: it is said here.
+        return u"%1 · %2"_s.arg(r.rule, algorithmWords(r.algorithm));
+    }
     return {};
 }
+
+namespace {
+
+// A long header on two lines, broken at the space (or before the '/') nearest its middle, so
+// that the numbers' columns stay as narrow as their numbers.
+QString twoLines(QString text)
+{
+    if (text.size() <= 6) {
+        return text;
+    }
+    qsizetype best = -1;
+    for (qsizetype i = 1; i < text.size(); ++i) {
+        const bool breakable = text.at(i) == QLatin1Char(' ') || text.at(i) == QLatin1Char('/');
+        if (breakable &&
+            (best < 0 || std::abs(i - text.size() / 2) < std::abs(best - text.size() / 2))) {
+            best = i;
+        }
+    }
+    if (best > 0) {
+        if (text.at(best) == QLatin1Char(' ')) {
+            text[best] = QLatin1Char('\n');
+        } else {
+            text.insert(best, QLatin1Char('\n'));
+        }
+    }
+    return text;
+}
+
+} // namespace
 
 QVariant SimulationMetricsModel::headerData(int section, Qt::Orientation orientation,
                                             int role) const
@@ -131,6 +171,9 @@ QVariant SimulationMetricsModel::headerData(int section, Qt::Orientation orienta
         return QAbstractTableModel::headerData(section, orientation, role);
     }
     if (role == Qt::DisplayRole) {
+        return twoLines(headerData(section, orientation, Qt::EditRole).toString());
+    }
+    if (role == Qt::EditRole) {
         switch (section) {
         case RuleColumn:
             return tr("Rule");
@@ -179,6 +222,28 @@ QVariant SimulationMetricsModel::headerData(int section, Qt::Orientation orienta
                                           : int(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
+}
+
+QTableView *SimulationMetricsModel::makeTable(SimulationMetricsModel *model, QWidget *parent)
+{
+    auto *table = new QTableView(parent);
+    table->setObjectName(u"metricsTable"_s);
+    table->setModel(model);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(22);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // No stretched last column: its number would sit a screen away from its header.
+    table->horizontalHeader()->setStretchLastSection(false);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    table->setMinimumHeight(90);
+    const auto hideAlgorithm = [table] {
+        table->setColumnHidden(AlgorithmColumn, true);
+        table->setColumnHidden(AdmittedShareColumn, true);
+    };
+    hideAlgorithm();
+    connect(model, &QAbstractItemModel::modelReset, table, hideAlgorithm);
+    return table;
 }
 
 } // namespace sluice::ui

@@ -4,6 +4,8 @@
 
 #include <QAbstractTableModel>
 
+class QTableView;
+
 #include <vector>
 
 namespace sluice::ui {
@@ -30,6 +32,12 @@ public:
         MaxDelayColumn,
         ColumnCount
     };
+
+    // The table the page shows the model in: the numbers' columns as narrow as their numbers
+    // (long headers on two lines), the algorithm in the rule's tooltip and the share admitted
+    // beside the count rather than columns of their own, so that every column fits beside the
+    // form at 1280 pixels.
+    static QTableView *makeTable(SimulationMetricsModel *model, QWidget *parent);
 
     explicit SimulationMetricsModel(QObject *parent = nullptr);
 

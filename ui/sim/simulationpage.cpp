@@ -105,16 +105,7 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     m_chartView = new SimulationChartView(m_charts, split);
     m_chartView->setObjectName(u"chartView"_s);
     m_chartView->setMinimumHeight(240);
-    m_table = new QTableView(split);
-    m_table->setObjectName(u"metricsTable"_s);
-    m_table->setModel(m_metrics);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(22);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setAlternatingRowColors(true);
-    m_table->setMinimumHeight(90);
+    m_table = SimulationMetricsModel::makeTable(m_metrics, split);
     split->addWidget(m_chartView);
     split->addWidget(m_table);
     split->setStretchFactor(0, 4);
