@@ -747,6 +747,31 @@ private Q_SLOTS:
         (void)admin.command({"ACL", "DELUSER", "sluice-keys-reader"});
     }
 
+    // Inside a limiter's keys: a rule's key_prefix starts the key (the console asks for the
+    // typed count for the others). An empty prefix matches nothing.
+    void insideRulePrefix()
+    {
+        RuleSet rules;
+        rules.rules = {
+            Rule::window(u"a"_s, Algorithm::FixedWindow, 1, duration::usPerSecond, {},
+                         "rate_limit:"),
+            Rule::window(u"b"_s, Algorithm::FixedWindow, 1, duration::usPerSecond, {}, "app2:"),
+            Rule::window(u"c"_s, Algorithm::FixedWindow, 1, duration::usPerSecond, {},
+                         QByteArray())};
+        QVERIFY(KeyFixer::isInsideRulePrefix("rate_limit:a:{1.2.3.4}", rules));
+        QVERIFY(KeyFixer::isInsideRulePrefix("rate_limit:orphan", rules)); // no rule id: inside
+        QVERIFY(KeyFixer::isInsideRulePrefix("app2:x", rules));
+        QVERIFY(!KeyFixer::isInsideRulePrefix("session:user42", rules));
+        QVERIFY(!KeyFixer::isInsideRulePrefix("c:{x}", rules));
+        QVERIFY(!KeyFixer::isInsideRulePrefix("rate_limit:a:x", RuleSet{}));
+        KeyInfo in;
+        in.key = "app2:b:{x}";
+        KeyInfo out;
+        out.key = "session:1";
+        QCOMPARE(KeyFixer::keysOutsideRulePrefixes({in, out, in}, rules),
+                 QList<QByteArray>{"session:1"});
+    }
+
     void deleteByPrefixTakesThePrefixLiterally()
     {
         // redis::deleteByPrefix: glob characters in the prefix match only themselves, and an

@@ -209,7 +209,7 @@ void MonitorWorker::unblock(QByteArray key)
         Q_EMIT unblocked(key, false, error);
         return;
     }
-    auto r = m_connection->command({QByteArrayLiteral("DEL"), key});
+    auto r = m_connection->command({QByteArrayLiteral("UNLINK"), key});
     if (!r) {
         Q_EMIT unblocked(key, false, r.error().message);
         return;
