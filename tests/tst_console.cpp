@@ -17,6 +17,7 @@
 #include "ui/mainwindow.h"
 #include "ui/monitor/monitorpage.h"
 #include "ui/rules/rulespage.h"
+#include "ui/sim/simulationcharts.h"
 #include "ui/sim/simulationpage.h"
 
 #include <QDir>
