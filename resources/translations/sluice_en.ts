@@ -515,6 +515,10 @@
         <source>see Connection (Ctrl+1)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionWorker</name>
@@ -1539,6 +1543,10 @@
             <numerusform>&lt;a href=&quot;keys&quot;&gt;%n flagged keys&lt;/a&gt;</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -2089,6 +2097,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Pick the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: send nothing that writes to this server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice then only reads: fixing and deleting keys, unblocking, pushing rules, load and simulations on Redis are off. On by default for a server that is not on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Safety:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -514,6 +514,10 @@
         <source>see Connection (Ctrl+1)</source>
         <translation>请查看“连接”（Ctrl+1）</translation>
     </message>
+    <message>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionWorker</name>
@@ -1535,6 +1539,10 @@
             <numerusform>&lt;a href=&quot;keys&quot;&gt;%n 个已标记的键&lt;/a&gt;</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
+        <translation>已关闭：连接配置“%1”为只读，Sluice 不会向该服务器发送任何写入命令。如需修改数据，请在“连接”页面关闭只读。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -2087,6 +2095,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Pick the file</source>
         <translation>选择文件</translation>
+    </message>
+    <message>
+        <source>Read-only: send nothing that writes to this server</source>
+        <translation>只读：不向该服务器发送任何写入命令</translation>
+    </message>
+    <message>
+        <source>Sluice then only reads: fixing and deleting keys, unblocking, pushing rules, load and simulations on Redis are off. On by default for a server that is not on this machine.</source>
+        <translation>Sluice 将只读取：修复和删除键、解除封禁、推送规则、压测以及在 Redis 上的仿真均被关闭。对不在本机上的服务器默认开启。</translation>
+    </message>
+    <message>
+        <source>Safety:</source>
+        <translation>安全：</translation>
     </message>
 </context>
 <context>
