@@ -1192,6 +1192,18 @@
         <source>Stopped: %1. The changes made before it stand.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>One of them matches no rule&apos;s prefix: it may not be a limiter key at all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of them match no rule&apos;s prefix: they may not be limiter keys at all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type %1 to delete them.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::LimitedModel</name>

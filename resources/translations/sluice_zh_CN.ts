@@ -1190,6 +1190,18 @@
         <source>Stopped: %1. The changes made before it stand.</source>
         <translation>已停止：%1。此前所做的更改仍然有效。</translation>
     </message>
+    <message>
+        <source>One of them matches no rule&apos;s prefix: it may not be a limiter key at all.</source>
+        <translation>其中 1 个键不匹配任何限流规则的前缀：它可能根本不是限流键。</translation>
+    </message>
+    <message>
+        <source>%1 of them match no rule&apos;s prefix: they may not be limiter keys at all.</source>
+        <translation>其中 %1 个键不匹配任何限流规则的前缀：它们可能根本不是限流键。</translation>
+    </message>
+    <message>
+        <source>Type %1 to delete them.</source>
+        <translation>输入 %1 以确认删除。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::LimitedModel</name>
