@@ -1,5 +1,5 @@
-#include "language.h"
-#include "mainwindow.h"
+#include "ui/language.h"
+#include "ui/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

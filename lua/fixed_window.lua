@@ -13,12 +13,14 @@ State    hash  s = window start (us), c = units admitted in that window.
          The window is live while now - s < window_us; a clock before s keeps it live.
          Written only on admission with cost > 0, always together with
          PEXPIRE max(reset_after_ms, 1, min_ttl_ms): the key dies with its window.
+         A foreign state (s or c not a whole number in 0..2^53-1, or s >= now + 2^52) is no
+         window at all: the next admission rewrites both fields.
 Cost     O(1). redis.call per request: admitted HMGET + HINCRBY (or HSET) + PEXPIRE = 3;
          denied or peek: HMGET = 1; + TIME when now_us is ''.
 Arithmetic: lua/README.md "fixed_window"; twin: core/limiter/model_windows.cpp.
 
 This script is benchmarked, so the hot path avoids what costs in Redis' Lua: tonumber()
-parses a string twice (x + 0 once), a number passed to redis.call is formatted with %.17g
+parses a string twice (x + 0 once, but fails on text: the two stored fields take tonumber), a number passed to redis.call is formatted with %.17g
 (string.format('%d') is cheaper, an ARGV string is free), and every bytecode counts. ]]
 
 local call = redis.call
@@ -66,12 +68,18 @@ end
 
 local key = KEYS[1]
 local h = call('HMGET', key, 's', 'c')
-local s = h[1] -- false when the key is absent; else the digits this script wrote
+local s, c = h[1], h[2] -- false when absent; else the digits this script wrote
 local count, left = 0, 0 -- units in the live window, us until it ends (0: no live window)
 if s then
-    s = s + 0
-    if now - s < window then -- now - s < 0 (clock stepped back): still live
-        count = (h[2] or 0) + 0
+    s = tonumber(s)
+    if c then c = tonumber(c) else c = 0 end
+    -- Foreign state (ALGORITHMS.md "Stored state"): s or c not a whole number in range (nan,
+    -- inf, text, negative, s 2^52 us or more ahead) is no window; the next admission rewrites.
+    if not (s and c and s >= 0 and s <= MAX and s - now < 4503599627370496 and c >= 0
+            and c <= MAX and s % 1 + c % 1 == 0) then
+        s = false
+    elseif now - s < window then -- now - s < 0 (clock stepped back): still live
+        count = c
         left = window - (now - s)
     end
 end

@@ -15,8 +15,10 @@ Reply    {allowed 0|1, limit = b + 1, remaining, retry_after_ms, reset_after_ms,
            as CL.THROTTLE (limited is inverted into allowed), in ms rounded up, not seconds
 State    string "<tat_us>" or "<tat_us>+<rem>/<c>": the theoretical arrival time
          TAT = tat_us + rem / c us exactly (c = rate_count / gcd, 0 < rem < c).
-         A missing key is TAT = now. The TTL is the reset time TAT - now (>= 1 ms,
-         >= min_ttl_ms), after which TAT <= now and the key means nothing any more.
+         A missing key is TAT = now, and so is a foreign state: not of this form, not whole,
+         rem >= c, TAT >= 2^53 or TAT >= now + 2^52 (the next write replaces it). The TTL is
+         the reset time TAT - now (>= 1 ms, >= min_ttl_ms), after which TAT <= now and the key
+         means nothing any more.
 Cost     O(1). GET; on admission with cost > 0 also SET ... PX ttl (2 calls: the value and
          its TTL in one command). Denials and peeks write nothing. Numbers reach Redis
          through string.format('%.0f'): exact below 2^53, never scientific notation.
@@ -105,14 +107,18 @@ if raw then
     if not v then
         local a, b, d = string.match(raw, '^(%d+)%+(%d+)/(%d+)$')
         if a then
-            v, x = tonumber(a), tonumber(b)
-            -- Written under another rate: round up to the whole us (never over-admit).
-            if x > 0 and tonumber(d) ~= c then
+            v, x, d = tonumber(a), tonumber(b), tonumber(d)
+            if not (x < d and d < 9007199254740992) then
+                v = nil -- not a fraction: foreign state
+            elseif x > 0 and d ~= c then
+                -- Written under another rate: round up to the whole us (never over-admit).
                 v, x = v + 1, 0
             end
         end
     end
-    if v and v >= now then
+    -- Foreign state (ALGORITHMS.md "Stored state"): a TAT that is not a whole number below
+    -- 2^53, or is 2^52 us or more ahead (nan, inf, 1e400, text), is absent; a past one is too.
+    if v and v >= now and v < 9007199254740992 and v - now < 4503599627370496 and v % 1 == 0 then
         tat, rem = v, x
     end
 end

@@ -18,7 +18,9 @@ Reply    {allowed 0|1, limit = B, remaining, retry_after_ms, reset_after_ms, del
                       released = level before it / rate; 0 when denied
 State    hash  l  queue level in ticks (P ticks per unit; drains c = rate_count / gcd ticks/us)
                t  time of the last update, us
-         A missing key is an empty queue. The TTL is the reset time (>= 1 ms, >= min_ttl_ms),
+         A missing key is an empty queue, and so is a foreign state: l or t not a whole number,
+         l outside 0..2^52, t outside 0..2^53-1 or t >= now + 2^52 (the next write replaces it).
+         The TTL is the reset time (>= 1 ms, >= min_ttl_ms),
          after which the queue is empty anyway.
 Cost     O(1). HMGET; on admission with cost > 0 also HSET + PEXPIRE (3 calls). Denials and
          peeks write nothing. Numbers reach Redis through string.format('%.0f'): exact below
@@ -101,7 +103,10 @@ local cap = burst * P
 local key = KEYS[1]
 local st = call('HMGET', key, 'l', 't')
 local l, t = tonumber(st[1]), tonumber(st[2])
-if not (l and t) then
+-- Foreign state (ALGORITHMS.md "Stored state"): a level or time that is not a whole number in
+-- range (nan, inf, text, negative, a level above 2^52, a time 2^52 us or more ahead) is absent.
+if not (l and t and l >= 0 and l <= 4503599627370496 and l % 1 == 0 and t >= 0
+        and t < 9007199254740992 and t - now < 4503599627370496 and t % 1 == 0) then
     l, t = 0, now
 end
 -- Clock stepped back: no drain, and the stored time never moves backwards.

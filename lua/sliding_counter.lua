@@ -16,7 +16,9 @@ State    hash  s = start of the current window (us), c = its count, p = the prev
          next admission anchors a new grid at its own time.
          Written only on admission with cost > 0 (HINCRBY c, or HSET s c p after a roll or a
          new anchor), always with PEXPIRE max(reset_after_ms, 1, min_ttl_ms) = the end of the
-         next window. Denials and peeks write nothing.
+         next window. Denials and peeks write nothing. A foreign state (s, c or p not a whole
+         number >= 0, s >= 2^53 or s >= now + 2^52, c x W or p x W above 2^53 - 1) is an empty
+         one: the next admission anchors a new grid and rewrites all three fields.
 Cost     O(1). redis.call per admitted request: HMGET + HINCRBY (or HSET) + PEXPIRE = 3;
          denied or peek: HMGET = 1; + TIME when now_us is ''.
 Arithmetic: lua/README.md "sliding_counter"; twin: core/limiter/model_windows.cpp.
@@ -79,9 +81,17 @@ local s = h[1] -- false when the key is absent
 local c, p = 0, 0
 local rolled = false
 if s then
-    s = s + 0
-    c = (h[2] or 0) + 0
-    p = (h[3] or 0) + 0
+    s, c, p = tonumber(s), h[2], h[3]
+    if c then c = tonumber(c) else c = 0 end
+    if p then p = tonumber(p) else p = 0 end
+    -- Foreign state (ALGORITHMS.md "Stored state"): nan, inf, text, negative, out of range.
+    if not (s and c and p and s >= 0 and s <= MAX and s - now < 4503599627370496 and c >= 0
+            and p >= 0 and c * window <= MAX and p * window <= MAX
+            and s % 1 + c % 1 + p % 1 == 0) then
+        s, c, p = false, 0, 0
+    end
+end
+if s then
     local d = now - s -- < 0 when the clock stepped back: the stored window stays current
     if d >= window then
         if d < window + window then

@@ -15,6 +15,8 @@ State    sorted set, one member per admitted unit: score = admission time (us), 
          (entries dated after now, after a clock step back, count too).
          Written only on admission with cost > 0: ZREMRANGEBYSCORE -inf now-W (the trim), ZADD,
          PEXPIRE max(reset_after_ms, 1, min_ttl_ms). Denials and peeks write nothing.
+         A foreign state (the newest score 2^52 us or more after now: inf, 1e300) is an empty
+         log; the next admission deletes the key instead of trimming it.
 Cost     O(log n + trimmed + cost). redis.call per admitted request: ZCOUNT, ZRANGE -1 -1
          (when the window holds entries), ZCOUNT now now (only when the newest entry is not
          older than now: same microsecond or clock stepped back), ZREMRANGEBYSCORE, ZADD (one
@@ -76,8 +78,14 @@ local lo = now - window -- entries with score <= lo have left the window (lo may
 local after = fmt('(%d', lo)
 local count = call('ZCOUNT', key, after, '+inf')
 local newest = false -- the newest score, read only when the window holds entries
+local foreign = false
 if count > 0 then
     newest = call('ZRANGE', key, '-1', '-1', 'WITHSCORES')[2] + 0
+    -- Foreign state (ALGORITHMS.md "Stored state"): an entry 2^52 us or more ahead (inf,
+    -- 1e300) makes the log absent; the next admission deletes the key and starts afresh.
+    if newest - now >= 4503599627370496 then
+        count, newest, foreign = 0, false, true
+    end
 end
 local remaining = limit - count
 if remaining < 0 then remaining = 0 end -- only after the limit was lowered
@@ -112,7 +120,11 @@ if cost > 0 then
     if newest and newest >= now then
         i = call('ZCOUNT', key, nowStr, nowStr)
     end
-    call('ZREMRANGEBYSCORE', key, '-inf', fmt('%d', lo))
+    if foreign then
+        call('DEL', key)
+    else
+        call('ZREMRANGEBYSCORE', key, '-inf', fmt('%d', lo))
+    end
     if cost == 1 then
         call('ZADD', key, nowStr, fmt('%s:%d', nowStr, i))
     else

@@ -2,7 +2,7 @@
 
 #include "testredis.h"
 
-#include "redis/connection.h"
+#include "core/redis/connection.h"
 
 #include <QDeadlineTimer>
 #include <QProcess>

@@ -1,6 +1,6 @@
 #include "testredis.h"
 
-#include "redis/keyspace.h"
+#include "core/redis/keyspace.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -4,7 +4,7 @@
 // (redis-fixture.sh), a connection to it, a key prefix of the test's own, and keys by prefix.
 // A server of the test's own is OwnRedis (ownredis.h); running sluice-cli is runCli (runcli.h).
 
-#include "redis/connection.h"
+#include "core/redis/connection.h"
 
 #include <QByteArray>
 #include <QList>

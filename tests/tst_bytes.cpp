@@ -1,6 +1,6 @@
 // bytes::printable, the one rule every face prints bytes by (core/common/bytes.h).
 
-#include "common/bytes.h"
+#include "core/common/bytes.h"
 
 #include <QTest>
 

@@ -2,7 +2,7 @@
 #include "runcli.h"
 #include "testredis.h"
 
-#include "limiter/redislimiter.h"
+#include "core/limiter/redislimiter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,10 +4,10 @@
 #include "runcli.h"
 #include "testredis.h"
 
-#include "keys/keyhealth.h"
-#include "limiter/redislimiter.h"
-#include "rules/codec.h"
-#include "rules/rulestore.h"
+#include "core/keys/keyhealth.h"
+#include "core/limiter/redislimiter.h"
+#include "core/rules/codec.h"
+#include "core/rules/rulestore.h"
 
 #include <QFile>
 #include <QJsonArray>

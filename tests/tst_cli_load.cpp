@@ -3,7 +3,7 @@
 #include "runcli.h"
 #include "testredis.h"
 
-#include "stats/statsreader.h"
+#include "core/stats/statsreader.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -100,6 +100,44 @@ private Q_SLOTS:
         QVERIFY(top);
         QCOMPARE(top->size(), 2);
         QCOMPARE(top->at(0).requests + top->at(1).requests, qint64(200));
+    }
+
+    // By default the decisions use run-scoped keys, removed at the end: nothing is left under
+    // the rules' prefix. --rule-prefixes hits the real keys, and says so on stderr.
+    void runScopedKeysByDefault()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+        const QStringList base{QStringLiteral("load"),
+                               QStringLiteral("--url"),
+                               test::redisUrl(),
+                               QStringLiteral("--rules"),
+                               m_rules,
+                               QStringLiteral("--pattern"),
+                               QStringLiteral("burst:4"),
+                               QStringLiteral("--duration"),
+                               QStringLiteral("200ms"),
+                               QStringLiteral("--subjects"),
+                               QStringLiteral("2"),
+                               QStringLiteral("--json")};
+        test::CliRun r = test::runCli(base);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(doc.value(u"key_prefix").toString().startsWith(u"sluice:load:"),
+                 r.out.constData());
+        QCOMPARE(doc.value(u"keys_removed").toInteger(), qint64(2));
+        QCOMPARE(test::keysWithPrefix(c, test::keyPrefix()).size(), qsizetype(0));
+        QCOMPARE(test::keysWithPrefix(c, doc.value(u"key_prefix").toString().toUtf8()).size(),
+                 qsizetype(0));
+
+        r = test::runCli(base + QStringList{QStringLiteral("--rule-prefixes")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("--rule-prefixes: the decisions use the rules' own keys (" +
+                                test::keyPrefix() + ")"),
+                 r.err.constData());
+        QVERIFY(QJsonDocument::fromJson(r.out).object().value(u"key_prefix").isNull());
+        QCOMPARE(test::keysWithPrefix(c, test::keyPrefix()).size(), qsizetype(2));
+        test::cleanup(c);
     }
 
     void loadText()

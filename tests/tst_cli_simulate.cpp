@@ -3,7 +3,7 @@
 #include "runcli.h"
 #include "testredis.h"
 
-#include "sim/simulationcharts.h"
+#include "ui/sim/simulationcharts.h"
 
 #include <QImage>
 #include <QJsonArray>
@@ -81,9 +81,8 @@ private Q_SLOTS:
         QTest::newRow("replay garbage")
             << doc("30s", R"({"pattern": "replay", "file": "trace.csv"})")
             << QByteArray("t_ms,subject\n100,a\nGET /index.html 200\n250,b\n3e5,c\n") << file
-            << QStringList{u"trace.csv:3: traffic[0].file: 'GET /index.html 200' is not a "
-                           "request line"_s,
-                           u"trace.csv:5: traffic[0].file: '3e5,c' is not a request line"_s};
+            << QStringList{u"trace.csv:3: traffic[0].file: not a request line"_s,
+                           u"trace.csv:5: traffic[0].file: not a request line"_s};
         QTest::newRow("bad rule")
             << QByteArray("{\"duration\": \"30s\", \"traffic\": [{\"pattern\": \"constant\", "
                           "\"rate\": \"1/s\"}],\n\"rules\": [{\"id\": \"r\", \"scope\": \"ip\", "

@@ -3,8 +3,8 @@
 // every call the key is absent or has a TTL.
 #include "testredis.h"
 
-#include "limiter/localmodel.h"
-#include "limiter/redislimiter.h"
+#include "core/limiter/localmodel.h"
+#include "core/limiter/redislimiter.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 #include "ownredis.h"
 #include "testredis.h"
 
-#include "limiter/redislimiter.h"
-#include "redis/scriptregistry.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/scriptregistry.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -2,16 +2,16 @@
 // offscreen against real Redis servers: the CTest fixture's, and private ones this test starts
 // and stops. No keyring answers here: the session fallback for passwords is what runs.
 
-#include "connection/connectioncontroller.h"
-#include "connection/connectionpage.h"
-#include "connection/connectionstatus.h"
-#include "connection/profilestore.h"
-#include "connection/sandbox.h"
-#include "language.h"
-#include "mainwindow.h"
 #include "ownredis.h"
 #include "testpki.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/connectionpage.h"
+#include "ui/connection/connectionstatus.h"
+#include "ui/connection/profilestore.h"
+#include "ui/connection/sandbox.h"
+#include "ui/language.h"
+#include "ui/mainwindow.h"
 
 #include <QCheckBox>
 #include <QComboBox>

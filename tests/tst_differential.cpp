@@ -4,8 +4,8 @@
 // call the key must be absent or carry a TTL.
 #include "testredis.h"
 
-#include "limiter/localmodel.h"
-#include "limiter/redislimiter.h"
+#include "core/limiter/localmodel.h"
+#include "core/limiter/redislimiter.h"
 
 #include <QRandomGenerator>
 #include <QTest>

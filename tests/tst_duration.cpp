@@ -1,4 +1,4 @@
-#include "common/duration.h"
+#include "core/common/duration.h"
 
 #include <QTest>
 

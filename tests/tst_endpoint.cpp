@@ -1,4 +1,4 @@
-#include "redis/endpoint.h"
+#include "core/redis/endpoint.h"
 
 #include <QTest>
 
@@ -90,6 +90,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("url");
         QTest::addColumn<QString>("says");
         QTest::newRow("empty") << u""_s << u"empty"_s;
+        // Found by fuzz_endpoint: a unix URL with user info but no socket path.
+        QTest::newRow("unix with a password") << u"Unix://u:s3cret@h"_s << u"u:***@h"_s;
         QTest::newRow("no scheme") << u"127.0.0.1:6379"_s << u"scheme"_s;
         QTest::newRow("http") << u"http://h:6379"_s << u"'http' is not supported"_s;
         QTest::newRow("no host") << u"redis://:6379"_s << u"host"_s;

@@ -4,8 +4,8 @@
 // random states. Doubles that drift fail this.
 #include "testredis.h"
 
-#include "limiter/localmodel.h"
-#include "limiter/redislimiter.h"
+#include "core/limiter/localmodel.h"
+#include "core/limiter/redislimiter.h"
 
 #include <QRandomGenerator>
 #include <QTest>

@@ -1,5 +1,5 @@
-#include "rules/codec.h"
-#include "rules/exporter.h"
+#include "core/rules/codec.h"
+#include "core/rules/exporter.h"
 #include "testredis.h"
 
 #include <QDir>

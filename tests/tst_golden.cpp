@@ -4,8 +4,8 @@
 // absent or has a TTL.
 #include "testredis.h"
 
-#include "limiter/localmodel.h"
-#include "limiter/redislimiter.h"
+#include "core/limiter/localmodel.h"
+#include "core/limiter/redislimiter.h"
 
 #include <QFile>
 #include <QTest>

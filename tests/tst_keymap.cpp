@@ -1,4 +1,4 @@
-#include "rules/keymap.h"
+#include "core/rules/keymap.h"
 
 #include <QRandomGenerator>
 #include <QTest>

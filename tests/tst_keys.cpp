@@ -5,22 +5,24 @@
 #include "ownredis.h"
 #include "testredis.h"
 
-#include "keys/keyfixer.h"
-#include "keys/keyhealth.h"
-#include "keys/keyreader.h"
-#include "keys/keyscanner.h"
-#include "keys/keysworker.h"
-#include "keys/statedecoder.h"
-#include "limiter/redislimiter.h"
-#include "redis/keyspace.h"
+#include "core/keys/keyfixer.h"
+#include "core/keys/keyhealth.h"
+#include "core/keys/keyreader.h"
+#include "core/keys/keyscanner.h"
+#include "core/keys/keysworker.h"
+#include "core/keys/statedecoder.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/keyspace.h"
 
 #include <QDateTime>
 #include <QLocale>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+
 #include <QThread>
 #include <QTimer>
+#include <limits>
 
 #include <atomic>
 
@@ -454,6 +456,12 @@ private Q_SLOTS:
         QTest::newRow("log bad score")
             << sl << badLog << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
             << u"scores are not whole microseconds below 2^53"_s;
+        // Found by fuzz_statedecoder: a count no server sends overflowed limit - count.
+        RawRead hostileLog = log;
+        hostileLog.zInWindow = std::numeric_limits<qint64>::min() + 3;
+        QTest::newRow("log impossible counts")
+            << sl << hostileLog << K::Unreadable << qint64(0) << qint64(0) << qint64(-1)
+            << u"sorted-set counts -9223372036854775805 in window of 4 are not possible"_s;
     }
 
     void decode()
@@ -737,6 +745,31 @@ private Q_SLOTS:
             QCOMPARE(p.state.problem, k.state.problem);
         }
         (void)admin.command({"ACL", "DELUSER", "sluice-keys-reader"});
+    }
+
+    // Inside a limiter's keys: a rule's key_prefix starts the key (the console asks for the
+    // typed count for the others). An empty prefix matches nothing.
+    void insideRulePrefix()
+    {
+        RuleSet rules;
+        rules.rules = {
+            Rule::window(u"a"_s, Algorithm::FixedWindow, 1, duration::usPerSecond, {},
+                         "rate_limit:"),
+            Rule::window(u"b"_s, Algorithm::FixedWindow, 1, duration::usPerSecond, {}, "app2:"),
+            Rule::window(u"c"_s, Algorithm::FixedWindow, 1, duration::usPerSecond, {},
+                         QByteArray())};
+        QVERIFY(KeyFixer::isInsideRulePrefix("rate_limit:a:{1.2.3.4}", rules));
+        QVERIFY(KeyFixer::isInsideRulePrefix("rate_limit:orphan", rules)); // no rule id: inside
+        QVERIFY(KeyFixer::isInsideRulePrefix("app2:x", rules));
+        QVERIFY(!KeyFixer::isInsideRulePrefix("session:user42", rules));
+        QVERIFY(!KeyFixer::isInsideRulePrefix("c:{x}", rules));
+        QVERIFY(!KeyFixer::isInsideRulePrefix("rate_limit:a:x", RuleSet{}));
+        KeyInfo in;
+        in.key = "app2:b:{x}";
+        KeyInfo out;
+        out.key = "session:1";
+        QCOMPARE(KeyFixer::keysOutsideRulePrefixes({in, out, in}, rules),
+                 QList<QByteArray>{"session:1"});
     }
 
     void deleteByPrefixTakesThePrefixLiterally()

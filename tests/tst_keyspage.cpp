@@ -4,19 +4,19 @@
 // and restarts (a lost connection and its recovery, a restart mid-scan), a 200,000-key scan
 // while the GUI thread keeps ticking, figures for a million rows, and the screenshots.
 
-#include "connection/connectioncontroller.h"
-#include "connection/profilestore.h"
-#include "keys/healthbanner.h"
-#include "keys/keydetails.h"
-#include "keys/keypresentation.h"
-#include "keys/keysfilterproxy.h"
-#include "keys/keysmodel.h"
-#include "keys/keyspage.h"
-#include "keys/sparkline.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/keys/healthbanner.h"
+#include "ui/keys/keydetails.h"
+#include "ui/keys/keypresentation.h"
+#include "ui/keys/keysfilterproxy.h"
+#include "ui/keys/keysmodel.h"
+#include "ui/keys/keyspage.h"
+#include "ui/keys/sparkline.h"
 
-#include "keys/keyhealth.h"
-#include "limiter/redislimiter.h"
+#include "core/keys/keyhealth.h"
+#include "core/limiter/redislimiter.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

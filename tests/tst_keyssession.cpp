@@ -2,13 +2,13 @@
 // the not-connected note, a scan into the model, the questions a fix asks and the fix itself,
 // the report in words, and the health counts. No widget is created here.
 
-#include "connection/connectioncontroller.h"
-#include "connection/profilestore.h"
-#include "keys/keysmodel.h"
-#include "keys/keyssession.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/keys/keysmodel.h"
+#include "ui/keys/keyssession.h"
 
-#include "keys/keyhealth.h"
+#include "core/keys/keyhealth.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

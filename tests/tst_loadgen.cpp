@@ -1,8 +1,8 @@
 // The load generator against the real Redis of the fixture: real time, exact outcomes.
 #include "testredis.h"
 
-#include "load/loadgenerator.h"
-#include "stats/statsrecorder.h"
+#include "core/load/loadgenerator.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
 #include <QTest>
@@ -92,6 +92,61 @@ private Q_SLOTS:
             const QByteArray key = o.rules.rules[0].keyFor("10.0.0." + QByteArray::number(i));
             QVERIFY2(test::pttl(c, key) > 0, key.constData());
         }
+    }
+
+    // keyPrefixOverride: the decisions use keys under the run's prefix, the real subjects' keys
+    // stay as they were, and the run's keys are gone at the end (unless asked to stay).
+    void runScopedPrefixLeavesRealKeysAlone()
+    {
+        Connection c = test::connect();
+        const Rule rule = windowRule(QStringLiteral("lg-run"), 5, 3600);
+        const QByteArray realKey = rule.keyFor("10.0.0.1");
+        QVERIFY(c.command({"SET", realKey, "real"}));
+
+        LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules.rules = {rule};
+        o.pattern = constant(100);
+        o.durationUs = 300'000;
+        o.threads = 1;
+        o.subjects = 2;
+        o.keyPrefixOverride = test::keyPrefix() + "run:" + runScopedPrefix();
+        QVERIFY(runScopedPrefix().startsWith("sluice:load:"));
+        QCOMPARE(runScopedPrefix().size(), qsizetype(12 + 16 + 1));
+        QVERIFY(runScopedPrefix() != runScopedPrefix());
+        o.removeOverrideKeys = false;
+        {
+            LoadGenerator g(o);
+            QVERIFY(g.start());
+            g.wait();
+            const LoadProgress p = g.progress();
+            QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+            QCOMPARE(p.errors, qint64(0));
+            QCOMPARE(p.sent, qint64(30));
+            QCOMPARE(p.allowed, qint64(10)); // 5 per subject: fresh keys, not the real ones
+            QCOMPARE(p.keyPrefix, o.keyPrefixOverride);
+            QCOMPARE(p.keysRemoved, qint64(0));
+        }
+        QCOMPARE(test::keysWithPrefix(c, o.keyPrefixOverride).size(), qsizetype(2));
+        QVERIFY(test::keysWithPrefix(c, o.keyPrefixOverride)
+                    .contains(o.keyPrefixOverride + "lg-run:{10.0.0.1}"));
+        // The real key is untouched: no other key under the rule's own prefix appeared either.
+        auto value = c.command({"GET", realKey});
+        QVERIFY(value);
+        QCOMPARE(value->str, QByteArray("real"));
+        QCOMPARE(test::keysWithPrefix(c, test::keyPrefix() + "lg-run:").size(), qsizetype(1));
+
+        // Removed at the end, by default.
+        test::deleteByPrefix(c, o.keyPrefixOverride);
+        o.removeOverrideKeys = true;
+        LoadGenerator g(o);
+        QVERIFY(g.start());
+        g.wait();
+        const LoadProgress p = g.progress();
+        QVERIFY2(p.cleanupError.isEmpty(), qPrintable(p.cleanupError));
+        QCOMPARE(p.keysRemoved, qint64(2));
+        QCOMPARE(test::keysWithPrefix(c, o.keyPrefixOverride).size(), qsizetype(0));
+        QCOMPARE(c.command({"GET", realKey})->str, QByteArray("real"));
     }
 
     // A Poisson pattern of 200/s for 2 s sends about 400 requests; two rules decide each.

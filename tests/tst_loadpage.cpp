@@ -3,11 +3,11 @@
 // real LoadGenerator, counters equal to the generator's totals and to what the limit allows,
 // the decisions in the statistics, Stop.
 
-#include "connection/connectioncontroller.h"
-#include "connection/profilestore.h"
-#include "load/loadpage.h"
-#include "stats/statsreader.h"
+#include "core/stats/statsreader.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/load/loadpage.h"
 
 #include <QComboBox>
 #include <QDateTime>

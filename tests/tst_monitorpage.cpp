@@ -3,19 +3,19 @@
 // subject denied by the real scripts shows in "Limited right now" with its time left and is
 // unblocked through the page; top subjects; a lost connection keeps the data and says so.
 
-#include "connection/connectioncontroller.h"
-#include "connection/profilestore.h"
-#include "keys/keyreader.h"
-#include "limiter/redislimiter.h"
-#include "load/loadgenerator.h"
-#include "monitor/limitedmodel.h"
-#include "monitor/monitorpage.h"
-#include "monitor/rulechart.h"
-#include "monitor/topsubjectsmodel.h"
-#include "stats/statsflusher.h"
-#include "stats/statsreader.h"
-#include "stats/statsrecorder.h"
+#include "core/keys/keyreader.h"
+#include "core/limiter/redislimiter.h"
+#include "core/load/loadgenerator.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsreader.h"
+#include "core/stats/statsrecorder.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/monitor/limitedmodel.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/monitor/rulechart.h"
+#include "ui/monitor/topsubjectsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -477,11 +477,23 @@ private Q_SLOTS:
         Connection admin = test::connect();
         QVERIFY(test::pttl(admin, rule.keyFor(blocked)) > 0);
 
-        // Confirmed: the key is gone, and so is the row.
+        // Confirmed: the key is gone, and so is the row. Through UNLINK (freed in the
+        // background), never DEL: counted by the server.
+        auto calls = [&](const QByteArray &name) {
+            auto info = admin.command({"INFO", "commandstats"});
+            const QByteArray text = info ? info->str : QByteArray();
+            const qsizetype at = text.indexOf("cmdstat_" + name + ":calls=");
+            return at < 0 ? qint64(0)
+                          : text.mid(at + 15 + name.size()).split(',').value(0).toLongLong();
+        };
+        const qint64 unlinksBefore = calls("unlink");
+        const qint64 delsBefore = calls("del");
         page.setConfirmHook([](const QString &) { return true; });
         QSignalSpy done(&page, &MonitorPage::unblockFinished);
         QTest::mouseClick(unblock, Qt::LeftButton);
         QVERIFY(done.wait(5000));
+        QCOMPARE(calls("unlink"), unlinksBefore + 1);
+        QCOMPARE(calls("del"), delsBefore);
         QCOMPARE(done.at(0).at(0).toByteArray(), rule.keyFor(blocked));
         QVERIFY(done.at(0).at(1).toString().isEmpty());
         QCOMPARE(test::pttl(admin, rule.keyFor(blocked)), qint64(-2));

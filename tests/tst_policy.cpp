@@ -1,5 +1,5 @@
-#include "limiter/model.h"
-#include "limiter/policy.h"
+#include "core/limiter/model.h"
+#include "core/limiter/policy.h"
 
 #include <QTest>
 

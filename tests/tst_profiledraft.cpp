@@ -2,7 +2,7 @@
 // field as the form shows them, what refuses a test or a save, and the profile, secrets and
 // endpoint it builds.
 
-#include "connection/profiledraft.h"
+#include "ui/connection/profiledraft.h"
 
 #include <QTemporaryDir>
 #include <QTest>

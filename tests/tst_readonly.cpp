@@ -3,19 +3,19 @@
 // the reason as its tooltip, clicking them does nothing, every page's refresh still reads, and
 // INFO commandstats proves that no command that writes reached the server.
 
-#include "common/writegate.h"
-#include "connection/connectioncontroller.h"
-#include "connection/connectionprofile.h"
-#include "connection/profilestore.h"
-#include "keys/keyspage.h"
-#include "mainwindow.h"
-#include "monitor/monitorpage.h"
+#include "core/redis/connection.h"
+#include "core/rules/codec.h"
+#include "core/rules/rulestore.h"
 #include "ownredis.h"
-#include "redis/connection.h"
-#include "rules/codec.h"
-#include "rules/rulespage.h"
-#include "rules/rulestore.h"
-#include "sim/simulationpage.h"
+#include "ui/common/writegate.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/connectionprofile.h"
+#include "ui/connection/profilestore.h"
+#include "ui/keys/keyspage.h"
+#include "ui/mainwindow.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/rules/rulespage.h"
+#include "ui/sim/simulationpage.h"
 
 #include <QAbstractButton>
 #include <QComboBox>

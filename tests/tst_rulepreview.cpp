@@ -3,10 +3,10 @@
 // writes (core/limiter/headers.h, as CheckService::answer calls it) for the same decisions,
 // taken from the in-process twin at the preview's instant.
 
-#include "limiter/headers.h"
-#include "limiter/localmodel.h"
-#include "rules/rule.h"
-#include "rules/rulepreview.h"
+#include "core/limiter/headers.h"
+#include "core/limiter/localmodel.h"
+#include "core/rules/rule.h"
+#include "ui/rules/rulepreview.h"
 
 #include <QTest>
 

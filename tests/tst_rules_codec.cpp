@@ -1,8 +1,8 @@
 // The rule file codecs: normalized round trips (JSON -> YAML -> JSON byte for byte), syntax
 // errors with their line and column, truncated, empty, huge and very long files, the YAML
 // subset we accept, the compact rule JSON of the store, and the JSON locator underneath.
-#include "rules/codec.h"
-#include "rules/jsonlocator.h"
+#include "core/rules/codec.h"
+#include "core/rules/jsonlocator.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -628,6 +628,65 @@ private Q_SLOTS:
             QCOMPARE(std::pair(d.line, d.column), lineColumn(*text, at));
         }
         QCOMPARE(j.errors[0].line, 65'010); // 3 lines, then 13 per rule (11 fields), '{', 6th field
+    }
+
+    // The reliability review's probe (issue 12): 8 MB of wrong elements took 82 s and 6.4 GB.
+    // Now the element count is refused at once, in both formats, naming the cap.
+    void millionsOfWrongElements()
+    {
+        QByteArray json = "{\"version\": 1, \"rules\": [1";
+        QByteArray yaml = "version: 1\nrules: [1";
+        const QByteArray more = QByteArray(",1").repeated(4'000'000);
+        json += more + "]}";
+        yaml += more + "]\n";
+        QVERIFY(json.size() > 8'000'000);
+        for (const auto &[text, yamlFlavor] : {std::pair(&json, false), std::pair(&yaml, true)}) {
+            QElapsedTimer timer;
+            timer.start();
+            const rules::Loaded l = yamlFlavor ? rules::parseYaml(*text, u"flat.yaml"_s)
+                                               : rules::parseJson(*text, u"flat.json"_s);
+            const qint64 ms = timer.elapsed();
+            qInfo("%s: %lld ms, %lld error(s)", yamlFlavor ? "yaml" : "json", ms,
+                  qint64(l.errors.size()));
+            QVERIFY2(ms < 5000, qPrintable(QString::number(ms)));
+            QCOMPARE(l.errors.size(), 1);
+            QVERIFY2(l.errors[0].message.contains(u"100000"_s), qPrintable(errorsOf(l)));
+            QVERIFY(l.set.rules.empty());
+        }
+    }
+
+    // Under the element cap, errors stop at 100 with "... and N more" (counted, not built).
+    void errorsStopAtAHundred()
+    {
+        QByteArray json = "{\"version\": 1, \"rules\": [1";
+        json += QByteArray(",1").repeated(99'999) + "]}";
+        QElapsedTimer timer;
+        timer.start();
+        const rules::Loaded l = rules::parseJson(json, u"flat.json"_s);
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(l.errors.size(), rules::maxErrors + 1);
+        QCOMPARE(l.errors[0].path, u"rules[0]"_s);
+        QCOMPARE(l.errors[99].path, u"rules[99]"_s);
+        QVERIFY2(l.errors.last().message.startsWith(u"... and 99900 more error(s)"_s),
+                 qPrintable(l.errors.last().message));
+        // One rule with 300,000 unknown fields: no suggestion computed past the cap.
+        QByteArray wide = "{\"version\": 1, \"rules\": [{\"id\": \"a\"";
+        for (int i = 0; i < 300'000; ++i) {
+            wide += ", \"f" + QByteArray::number(i) + "\": 1";
+        }
+        wide += "}]}";
+        timer.restart();
+        const rules::Loaded w = rules::parseJson(wide, u"wide.json"_s);
+        qInfo("300000 unknown fields: %lld ms", qint64(timer.elapsed()));
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(w.errors.size(), rules::maxErrors + 1);
+        QVERIFY(w.errors.last().message.contains(u"more error(s)"_s));
+        // YAML, block style.
+        QByteArray yaml = "version: 1\nrules:\n" + QByteArray("- 1\n").repeated(5'000);
+        const rules::Loaded y = rules::parseYaml(yaml, u"flat.yaml"_s);
+        QCOMPARE(y.errors.size(), rules::maxErrors + 1);
+        QVERIFY2(y.errors.last().message.startsWith(u"... and 4900 more error(s)"_s),
+                 qPrintable(y.errors.last().message));
     }
 
     // Redis keys may contain spaces: such a prefix is valid, kept verbatim, and used in keys.

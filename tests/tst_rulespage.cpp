@@ -2,15 +2,15 @@
 // importing real files, exporting, and pushing to / pulling from the fixture's real Redis with
 // the core RuleStore as the independent reader and "another writer".
 
-#include "connection/connectioncontroller.h"
-#include "connection/profilestore.h"
-#include "rules/rulediffdialog.h"
-#include "rules/rulesmodel.h"
-#include "rules/rulespage.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/rules/rulediffdialog.h"
+#include "ui/rules/rulesmodel.h"
+#include "ui/rules/rulespage.h"
 
-#include "rules/codec.h"
-#include "rules/rulestore.h"
+#include "core/rules/codec.h"
+#include "core/rules/rulestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -2,13 +2,13 @@
 // push / pull / review / conflict machine against the fixture's real Redis, with the core
 // RuleStore as "another writer". No widget is created here.
 
-#include "connection/connectioncontroller.h"
-#include "connection/profilestore.h"
-#include "rules/rulesmodel.h"
-#include "rules/rulessession.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/rules/rulesmodel.h"
+#include "ui/rules/rulessession.h"
 
-#include "rules/rulestore.h"
+#include "core/rules/rulestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

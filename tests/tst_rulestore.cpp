@@ -1,7 +1,7 @@
 #include "testredis.h"
 
-#include "rules/rulestore.h"
-#include "rules/rulewatcher.h"
+#include "core/rules/rulestore.h"
+#include "core/rules/rulewatcher.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

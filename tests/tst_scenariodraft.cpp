@@ -2,10 +2,10 @@
 // (PatternDraft, checkAlone: the messages are the scenario reader's, by field) and a whole
 // scenario (ScenarioDraft: its file, the reader's messages sorted to the fields, the lists).
 
-#include "common/patterndraft.h"
-#include "sim/scenariodraft.h"
+#include "ui/common/patterndraft.h"
+#include "ui/sim/scenariodraft.h"
 
-#include "common/duration.h"
+#include "core/common/duration.h"
 
 #include <QFile>
 #include <QJsonObject>

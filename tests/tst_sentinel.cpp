@@ -5,11 +5,11 @@
 // answering by on_redis_error while the master is demoted and resuming after.
 #include "testredis.h"
 
-#include "limiter/redislimiter.h"
-#include "load/loadgenerator.h"
-#include "redis/sentinel.h"
-#include "serve/decisionpool.h"
-#include "serve/ruletable.h"
+#include "app/serve/decisionpool.h"
+#include "app/serve/ruletable.h"
+#include "core/limiter/redislimiter.h"
+#include "core/load/loadgenerator.h"
+#include "core/redis/sentinel.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -6,13 +6,13 @@
 // The service runs in process; the client below spins the event loop while it waits, so the
 // service answers meanwhile. The CLI runs end to end in tst_serve_nginx.
 
-#include "serve/checkservice.h"
+#include "app/serve/checkservice.h"
 
-#include "limiter/headers.h"
+#include "core/limiter/headers.h"
+#include "core/rules/codec.h"
+#include "core/rules/rulestore.h"
+#include "core/stats/statsrecorder.h"
 #include "ownredis.h"
-#include "rules/codec.h"
-#include "rules/rulestore.h"
-#include "stats/statsrecorder.h"
 #include "testredis.h"
 
 #include <QElapsedTimer>

@@ -4,10 +4,10 @@
 // results, no keys left after a cancel). Screenshots in <build>/tests/screenshots/.
 #include "testredis.h"
 
-#include "sim/simulationcharts.h"
-#include "sim/simulationmetricsmodel.h"
-#include "sim/simulationpage.h"
-#include "sim/simulationrunner.h"
+#include "ui/sim/simulationcharts.h"
+#include "ui/sim/simulationmetricsmodel.h"
+#include "ui/sim/simulationpage.h"
+#include "ui/sim/simulationrunner.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

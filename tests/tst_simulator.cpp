@@ -4,9 +4,9 @@
 // and only thanks to it); a cancelled or failed Redis run leaves no key behind.
 #include "testredis.h"
 
-#include "limiter/localmodel.h"
-#include "sim/redisrun.h"
-#include "sim/simulator.h"
+#include "core/limiter/localmodel.h"
+#include "core/sim/redisrun.h"
+#include "core/sim/simulator.h"
 
 #include <QTest>
 #include <QThread>

@@ -5,7 +5,7 @@
 #include "runcli.h"
 #include "testredis.h"
 
-#include "redis/sshtunnel.h"
+#include "core/redis/sshtunnel.h"
 
 #include <QDir>
 #include <QElapsedTimer>

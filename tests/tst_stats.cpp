@@ -3,11 +3,11 @@
 #include "ownredis.h"
 #include "testredis.h"
 
-#include "limiter/redislimiter.h"
-#include "stats/recordinglimiter.h"
-#include "stats/statsflusher.h"
-#include "stats/statsreader.h"
-#include "stats/statsrecorder.h"
+#include "core/limiter/redislimiter.h"
+#include "core/stats/recordinglimiter.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsreader.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
 #include <QTest>

@@ -3,9 +3,9 @@
 // certificate for "localhost", an expired one, a client CA), redis-server on a Unix socket, and
 // hostile fake servers (a byte every 300 ms, a billion announced elements, a 2 GB bulk). Every
 // failure path is also checked for the password.
-#include "limiter/redislimiter.h"
-#include "redis/connection.h"
-#include "redis/subscriber.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/connection.h"
+#include "core/redis/subscriber.h"
 #include "runcli.h"
 #include "testpki.h"
 #include "testredis.h"

@@ -5,6 +5,13 @@
 #   bash tools/dev.sh test    install what is missing, build, run the whole test suite (ctest
 #                             starts its own redis-server on a free loopback port and stops it)
 #   bash tools/dev.sh bench   install, build, start a private redis-server, run sluice-cli bench
+#   bash tools/dev.sh fuzz [SECONDS]
+#                             build the libFuzzer targets (tests/fuzz/, clang) in build-fuzz/ and
+#                             run each SECONDS (default 60) on its seed corpus; a crash, leak or
+#                             undefined behaviour fails the command
+#   bash tools/dev.sh sanitize [ctest args]
+#                             build everything with ASan + UBSan (gcc) in build-asan/ and run the
+#                             whole test suite under it (halt on the first error)
 #
 # Packages are installed with apt-get only when missing. BUILD_DIR (default build/) and JOBS
 # (default: number of cores) can be set in the environment.
@@ -80,8 +87,61 @@ bench)
     bash "$root/tests/redis-fixture.sh" start "$dir"
     "$build/app/sluice-cli" bench --url "$(cat "$dir/url")" "${@:2}"
     ;;
+fuzz)
+    seconds=${2:-60}
+    packages+=(clang libclang-rt-14-dev)
+    install_missing
+    build=${BUILD_DIR:-$root/build-fuzz}
+    echo "==> building the fuzz targets with clang (libFuzzer + ASan + UBSan) in $build"
+    CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DSLUICE_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+    targets=(fuzz_rules_json fuzz_rules_yaml fuzz_scenario fuzz_duration fuzz_endpoint
+        fuzz_keymap fuzz_statedecoder)
+    cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+    export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
+    export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    failed=()
+    for t in "${targets[@]}"; do
+        # The committed seeds stay as they are: new inputs go to a scratch corpus.
+        work=$build/corpus/$t
+        mkdir -p "$work" "$build/findings"
+        echo "==> $t for ${seconds}s"
+        if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+            -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/findings/$t-" \
+            "$work" "$root/tests/fuzz/corpus/$t" 2>"$build/$t.log"; then
+            failed+=("$t")
+        fi
+        # One summary line per target: executions, speed, coverage, corpus.
+        grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec' \
+            "$build/$t.log" | tr '\n' ' '
+        echo
+    done
+    if [ ${#failed[@]} -gt 0 ]; then
+        echo "fuzzing found something in: ${failed[*]} (see $build/<target>.log and $build/findings/)" >&2
+        exit 1
+    fi
+    echo "==> no finding in ${#targets[@]} targets"
+    ;;
+sanitize)
+    install_missing
+    build=${BUILD_DIR:-$root/build-asan}
+    flags="-fsanitize=address,undefined -fno-omit-frame-pointer"
+    echo "==> building with ASan + UBSan in $build"
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" \
+        -DCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
+    cmake --build "$build" -j "$jobs"
+    echo "==> testing under ASan + UBSan"
+    # halt_on_error: the first report fails the test. Leak suppressions (third-party only) are
+    # commented in tools/lsan.supp.
+    export ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=0
+    export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    export LSAN_OPTIONS=suppressions=$root/tools/lsan.supp:print_suppressions=0
+    cd "$build"
+    exec ctest --output-on-failure -j "$jobs" "${@:2}"
+    ;;
 *)
-    echo "usage: bash tools/dev.sh run|test|bench" >&2
+    echo "usage: bash tools/dev.sh run|test|bench|fuzz [SECONDS]|sanitize" >&2
     exit 2
     ;;
 esac

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/bytes.h" // bytes::printable: how every command prints bytes
-#include "common/result.h"
+#include "core/common/bytes.h" // bytes::printable: how every command prints bytes
+#include "core/common/result.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -3,9 +3,9 @@
 #include "args.h"
 #include "connectflags.h"
 
-#include "limiter/redislimiter.h"
-#include "redis/endpoint.h"
-#include "redis/keyspace.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/endpoint.h"
+#include "core/redis/keyspace.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

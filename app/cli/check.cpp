@@ -4,11 +4,11 @@
 #include "connectflags.h"
 #include "rules.h"
 
-#include "limiter/decisionjson.h"
-#include "limiter/redislimiter.h"
-#include "redis/endpoint.h"
-#include "stats/statsflusher.h"
-#include "stats/statsrecorder.h"
+#include "core/limiter/decisionjson.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/endpoint.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -2,7 +2,7 @@
 
 #include "args.h"
 
-#include "redis/endpoint.h"
+#include "core/redis/endpoint.h"
 
 #include <vector>
 

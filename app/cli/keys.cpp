@@ -4,11 +4,11 @@
 #include "connectflags.h"
 #include "rules.h"
 
-#include "keys/keyfixer.h"
-#include "keys/keyhealth.h"
-#include "keys/keyscanner.h"
-#include "redis/connection.h"
-#include "redis/endpoint.h"
+#include "core/keys/keyfixer.h"
+#include "core/keys/keyhealth.h"
+#include "core/keys/keyscanner.h"
+#include "core/redis/connection.h"
+#include "core/redis/endpoint.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

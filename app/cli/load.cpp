@@ -4,11 +4,11 @@
 #include "connectflags.h"
 #include "rules.h"
 
-#include "load/loadgenerator.h"
-#include "redis/endpoint.h"
-#include "sim/scenario.h"
-#include "stats/statsflusher.h"
-#include "stats/statsrecorder.h"
+#include "core/load/loadgenerator.h"
+#include "core/redis/endpoint.h"
+#include "core/sim/scenario.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,7 +30,10 @@ const QString usageLine = QStringLiteral(
     "usage: sluice-cli load --url redis://[user:pass@]host:port[/db]\n"
     "         (--scenario FILE|preset:NAME [--rules FILE | --from-redis]\n"
     "          | (--rules FILE | --from-redis) --pattern P --duration D)\n"
-    "         [--rule ID[,ID...]] [--threads N] [--subjects M] [--seed S] [--json]\n"
+    "         [--rule ID[,ID...]] [--threads N] [--subjects M] [--seed S] [--rule-prefixes]\n"
+    "         [--json]\n"
+    "  the decisions use run-scoped keys (sluice:load:<random>:), removed at the end;\n"
+    "  --rule-prefixes uses the rules' own key_prefix: the real subjects' keys\n"
     "  P: constant:RATE | poisson:RATE | ramp:FROM_RATE:TO_RATE | burst:COUNT[@AT][+SPREAD]\n"
     "     (RATE as 100/s; AT, SPREAD as 250ms: burst:500@1s+100ms)");
 
@@ -155,6 +158,7 @@ int load(const QList<QByteArray> &argv)
                                      {"threads", true},
                                      {"subjects", true},
                                      {"seed", true},
+                                     {"rule-prefixes", false},
                                      {"json", false}});
     if (!parsed) {
         return usage(parsed.error().message);
@@ -277,6 +281,22 @@ int load(const QList<QByteArray> &argv)
         }
     }
 
+    // Run-scoped keys unless the real ones are asked for, and then said so.
+    if (args.has("rule-prefixes")) {
+        QStringList prefixes;
+        for (const Rule &r : o.rules.rules) {
+            if ((o.ruleIds.isEmpty() ? r.enabled : o.ruleIds.contains(r.id)) &&
+                !prefixes.contains(QString::fromUtf8(r.keyPrefix))) {
+                prefixes << QString::fromUtf8(r.keyPrefix);
+            }
+        }
+        print(stderr, QStringLiteral("load: --rule-prefixes: the decisions use the rules' own keys "
+                                     "(%1); real subjects' quotas are consumed\n")
+                          .arg(prefixes.join(QStringLiteral(", "))));
+    } else {
+        o.keyPrefixOverride = load::runScopedPrefix();
+    }
+
     stats::StatsRecorder recorder;
     stats::StatsFlusher flusher(*endpoint, &recorder);
     o.recorder = &recorder;
@@ -359,6 +379,10 @@ int load(const QList<QByteArray> &argv)
             {QStringLiteral("threads"), threads},
             {QStringLiteral("subjects"), subjects},
             {QStringLiteral("cancelled"), p.cancelled},
+            {QStringLiteral("key_prefix"), p.keyPrefix.isEmpty()
+                                               ? QJsonValue(QJsonValue::Null)
+                                               : QJsonValue(QString::fromUtf8(p.keyPrefix))},
+            {QStringLiteral("keys_removed"), p.keysRemoved},
             {QStringLiteral("rules"), rules},
             {QStringLiteral("stats"),
              QJsonObject{{QStringLiteral("written"), fs.redisOk && fs.backlog == 0},
@@ -394,6 +418,10 @@ int load(const QList<QByteArray> &argv)
             s += QStringLiteral("statistics not all written: %1\n").arg(fs.lastError);
         }
         print(stdout, s);
+    }
+    if (!p.cleanupError.isEmpty()) {
+        print(stderr,
+              QStringLiteral("load: %1; they expire by their rules' TTL\n").arg(p.cleanupError));
     }
     if (p.fallbacks > 0) {
         // Not a failure (the rules say what to answer then), but not a quiet one either.

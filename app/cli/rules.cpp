@@ -3,11 +3,11 @@
 #include "args.h"
 #include "connectflags.h"
 
-#include "redis/connection.h"
-#include "redis/endpoint.h"
-#include "rules/codec.h"
-#include "rules/exporter.h"
-#include "rules/rulestore.h"
+#include "core/redis/connection.h"
+#include "core/redis/endpoint.h"
+#include "core/rules/codec.h"
+#include "core/rules/exporter.h"
+#include "core/rules/rulestore.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/result.h"
-#include "rules/rule.h"
+#include "core/common/result.h"
+#include "core/rules/rule.h"
 
 #include <QByteArray>
 #include <QList>

@@ -4,10 +4,10 @@
 #include "connectflags.h"
 #include "rules.h"
 
-#include "serve/checkservice.h"
+#include "app/serve/checkservice.h"
 
-#include "stats/statsflusher.h"
-#include "stats/statsrecorder.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>

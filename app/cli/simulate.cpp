@@ -3,9 +3,9 @@
 #include "args.h"
 #include "connectflags.h"
 
-#include "sim/redisrun.h"
-#include "sim/simulationcharts.h"
-#include "sim/simulator.h"
+#include "core/sim/redisrun.h"
+#include "core/sim/simulator.h"
+#include "ui/sim/simulationcharts.h"
 
 #include <QApplication>
 #include <QCoreApplication>

@@ -4,11 +4,11 @@
 #include "guardedtcpserver.h"
 #include "httpreply.h"
 
-#include "common/bytes.h"
-#include "common/duration.h"
-#include "limiter/decisionjson.h"
-#include "limiter/headers.h"
-#include "rules/rulewatcher.h"
+#include "core/common/bytes.h"
+#include "core/common/duration.h"
+#include "core/limiter/decisionjson.h"
+#include "core/limiter/headers.h"
+#include "core/rules/rulewatcher.h"
 
 #include <QDateTime>
 #include <QHttpServer>

@@ -3,9 +3,9 @@
 #include "decisionpool.h"
 #include "ruletable.h"
 
-#include "common/result.h"
-#include "redis/endpoint.h"
-#include "rules/rulestore.h"
+#include "core/common/result.h"
+#include "core/redis/endpoint.h"
+#include "core/rules/rulestore.h"
 
 #include <QHostAddress>
 #include <QObject>

@@ -1,7 +1,7 @@
 #include "decisionpool.h"
 
-#include "limiter/redislimiter.h"
-#include "redis/errors.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/errors.h"
 
 #include <QDateTime>
 

@@ -2,11 +2,11 @@
 
 #include "ruletable.h"
 
-#include "common/clock.h"
-#include "limiter/decision.h"
-#include "limiter/localmodel.h"
-#include "redis/connection.h"
-#include "redis/endpoint.h"
+#include "core/common/clock.h"
+#include "core/limiter/decision.h"
+#include "core/limiter/localmodel.h"
+#include "core/redis/connection.h"
+#include "core/redis/endpoint.h"
 
 #include <QByteArray>
 #include <QList>

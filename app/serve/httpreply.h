@@ -1,6 +1,6 @@
 #pragma once
 
-#include "limiter/headers.h"
+#include "core/limiter/headers.h"
 
 #include <QByteArray>
 #include <QString>

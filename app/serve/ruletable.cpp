@@ -1,6 +1,6 @@
 #include "ruletable.h"
 
-#include "limiter/headers.h"
+#include "core/limiter/headers.h"
 
 namespace sluice::serve {
 

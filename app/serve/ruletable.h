@@ -1,7 +1,7 @@
 #pragma once
 
-#include "limiter/policy.h"
-#include "rules/rule.h"
+#include "core/limiter/policy.h"
+#include "core/rules/rule.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,7 +1,9 @@
 #include "keyfixer.h"
 
-#include "redis/replyview.h"
-#include "redis/scriptregistry.h"
+#include "core/redis/replyview.h"
+#include "core/redis/scriptregistry.h"
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -53,6 +55,25 @@ enum class Plan {
 constexpr qint64 noThreshold = qint64(1) << 62;
 
 } // namespace
+
+bool KeyFixer::isInsideRulePrefix(const QByteArray &key, const RuleSet &rules)
+{
+    return std::any_of(rules.rules.begin(), rules.rules.end(), [&](const Rule &r) {
+        return !r.keyPrefix.isEmpty() && key.startsWith(r.keyPrefix);
+    });
+}
+
+QList<QByteArray> KeyFixer::keysOutsideRulePrefixes(const QList<KeyInfo> &keys,
+                                                    const RuleSet &rules)
+{
+    QList<QByteArray> out;
+    for (const KeyInfo &k : keys) {
+        if (!isInsideRulePrefix(k.key, rules)) {
+            out << k.key;
+        }
+    }
+    return out;
+}
 
 QString statusName(KeyFixer::Status s)
 {

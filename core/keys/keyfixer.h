@@ -3,8 +3,9 @@
 #include "keyinfo.h"
 #include "keyscanner.h"
 
-#include "common/result.h"
-#include "redis/connection.h"
+#include "core/common/result.h"
+#include "core/redis/connection.h"
+#include "core/rules/rule.h"
 
 #include <QList>
 #include <QMetaType>
@@ -78,6 +79,15 @@ public:
     {
         return run(c, keys, action, Options{});
     }
+
+    // Whether `key` is inside a limiter's keys: it starts with the key_prefix of one of
+    // `rules` (an empty prefix, refused by validation, matches nothing). The console deletes
+    // a selection inside after one confirmation, and asks for the count of the others to be
+    // typed in (keysOutsideRulePrefixes).
+    static bool isInsideRulePrefix(const QByteArray &key, const RuleSet &rules);
+    // The keys of `keys` that are not inside (above), in their order.
+    static QList<QByteArray> keysOutsideRulePrefixes(const QList<KeyInfo> &keys,
+                                                     const RuleSet &rules);
 
     // "Fix all from rules" and `sluice-cli keys fix`: scans with `scanner` and applies
     // `action` to the keys of each page that are not ok, page by page on the same connection

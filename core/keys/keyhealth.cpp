@@ -1,6 +1,6 @@
 #include "keyhealth.h"
 
-#include "limiter/model.h"
+#include "core/limiter/model.h"
 
 #include <QLocale>
 #include <QStringList>

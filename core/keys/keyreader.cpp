@@ -2,10 +2,10 @@
 
 #include "keyhealth.h"
 
-#include "redis/errors.h"
-#include "redis/keyspace.h"
-#include "redis/replyview.h"
-#include "redis/scriptregistry.h"
+#include "core/redis/errors.h"
+#include "core/redis/keyspace.h"
+#include "core/redis/replyview.h"
+#include "core/redis/scriptregistry.h"
 
 #include <QSet>
 

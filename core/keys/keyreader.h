@@ -3,10 +3,10 @@
 #include "keyinfo.h"
 #include "statedecoder.h"
 
-#include "common/result.h"
-#include "redis/connection.h"
-#include "rules/keymap.h"
-#include "rules/rule.h"
+#include "core/common/result.h"
+#include "core/redis/connection.h"
+#include "core/rules/keymap.h"
+#include "core/rules/rule.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
 #include "keyscanner.h"
 
-#include "redis/replyview.h"
+#include "core/redis/replyview.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -4,8 +4,8 @@
 #include "keyinfo.h"
 #include "keyreader.h"
 
-#include "common/result.h"
-#include "redis/connection.h"
+#include "core/common/result.h"
+#include "core/redis/connection.h"
 
 #include <QByteArray>
 #include <QList>

@@ -4,9 +4,9 @@
 #include "keyinfo.h"
 #include "keyscanner.h"
 
-#include "redis/connection.h"
-#include "redis/endpoint.h"
-#include "rules/rule.h"
+#include "core/redis/connection.h"
+#include "core/redis/endpoint.h"
+#include "core/rules/rule.h"
 
 #include <QElapsedTimer>
 #include <QList>

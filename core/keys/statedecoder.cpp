@@ -1,7 +1,7 @@
 #include "statedecoder.h"
 
-#include "common/duration.h"
-#include "limiter/model.h"
+#include "core/common/duration.h"
+#include "core/limiter/model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -208,6 +208,12 @@ KeyState decodeLog(const Rule &rule, const RawRead &raw)
 {
     const qint64 now = raw.nowUs;
     const qint64 w = rule.windowUs;
+    // Counts a server could not send (found by fuzz_statedecoder: limit - count overflowed).
+    if (raw.zcard < 0 || raw.zInWindow < 0 || raw.zInWindow > raw.zcard) {
+        return unreadable(
+            raw, u"sorted-set counts %1 in window of %2 are not possible"_s.arg(raw.zInWindow)
+                     .arg(raw.zcard));
+    }
     KeyState s;
     s.kind = KeyState::Kind::SlidingLog;
     s.atUs = now;

@@ -2,7 +2,7 @@
 
 #include "keyinfo.h"
 
-#include "rules/rule.h"
+#include "core/rules/rule.h"
 
 #include <QByteArray>
 #include <QList>

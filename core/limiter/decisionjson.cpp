@@ -1,6 +1,6 @@
 #include "decisionjson.h"
 
-#include "common/bytes.h"
+#include "core/common/bytes.h"
 
 namespace sluice {
 

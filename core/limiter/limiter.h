@@ -3,7 +3,7 @@
 #include "decision.h"
 #include "policy.h"
 
-#include "common/result.h"
+#include "core/common/result.h"
 
 #include <QByteArray>
 

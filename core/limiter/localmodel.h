@@ -3,7 +3,7 @@
 #include "limiter.h"
 #include "model.h"
 
-#include "common/clock.h"
+#include "core/common/clock.h"
 
 #include <QHash>
 

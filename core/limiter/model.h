@@ -5,7 +5,11 @@
 
 #include <QtGlobal>
 
+#include <QByteArray>
+#include <QList>
+
 #include <deque>
+#include <optional>
 #include <variant>
 
 // The arithmetic of the six scripts in lua/, in C++: the same integer computations, step for
@@ -67,6 +71,25 @@ struct Outcome
 // One call of the script: updates `state` in place when it writes, leaves it untouched
 // otherwise. `policy` must have passed Policy::validate(); cost >= 0.
 Outcome apply(const Policy &policy, State &state, qint64 cost, qint64 nowUs, qint64 minTtlMs = 0);
+
+// Foreign state (ALGORITHMS.md "Stored state"): what a script accepts from a stored field.
+// Levels (l) lie in 0..2^52, counts in 0..2^53-1, times in 0..2^53-1 and less than 2^52 us
+// ahead of now; anything else (and a value that is not a whole number: nan, inf, text) makes
+// the whole state absent, so it rebuilds itself on the next write. apply() checks a State
+// against these bounds the way the scripts do.
+inline constexpr qint64 maxLevel = qint64(1) << 52;
+inline constexpr qint64 maxAheadUs = qint64(1) << 52;
+inline constexpr qint64 maxStored = (qint64(1) << 53) - 1;
+
+// A stored value as a script reads it: Lua 5.1's tonumber() as Redis runs it (strtod, hex,
+// surrounding blanks, stops at a NUL), then a whole number within +-2^62; nullopt otherwise
+// (nan, inf, 1e400, fractions, text).
+std::optional<qint64> storedNumber(const QByteArray &text);
+// The State a script sees in what Redis holds: `values` are the hash fields of the layout in
+// order (fixed_window s c; sliding_counter s c p; buckets l t; nullopt = absent), the string
+// for gcra (one value), or the scores of the sorted set for sliding_log (ascending, as Redis
+// prints them: "inf", "-inf"). Not a number at all -> monostate; ranges are apply()'s job.
+State storedState(Algorithm algorithm, const QList<std::optional<QByteArray>> &values);
 
 // Integer helpers shared by every algorithm (and mirrored in Lua).
 inline qint64 ceilDiv(qint64 a, qint64 b)

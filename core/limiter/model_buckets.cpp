@@ -17,6 +17,12 @@ qint64 floorDiv(qint64 a, qint64 b)
     return a >= 0 ? a / b : -ceilDiv(-a, b);
 }
 
+// lua/token_bucket.lua and lua/leaky_bucket.lua: l in 0..2^52, t a stored time.
+bool storedBucket(const BucketState &b, qint64 nowUs)
+{
+    return b.level >= 0 && b.level <= maxLevel && storedTime(b.lastUs, nowUs);
+}
+
 Decision decision(bool allowed, qint64 limit, qint64 remaining, qint64 retryMs, qint64 resetMs,
                   qint64 delayMs = 0)
 {
@@ -37,10 +43,10 @@ Outcome tokenBucket(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     const ReducedRate r = reduce(p.rate);
     const qint64 cap = p.burst * r.p;
 
-    // A missing key (or another algorithm's state) is a full bucket.
+    // A missing key (or another algorithm's state, or a foreign one) is a full bucket.
     qint64 level = cap;
     qint64 lastUs = nowUs;
-    if (const auto *b = std::get_if<BucketState>(&s)) {
+    if (const auto *b = std::get_if<BucketState>(&s); b && storedBucket(*b, nowUs)) {
         level = b->level;
         lastUs = b->lastUs;
     }
@@ -81,10 +87,10 @@ Outcome leakyBucket(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     const ReducedRate r = reduce(p.rate);
     const qint64 cap = p.burst * r.p;
 
-    // A missing key (or another algorithm's state) is an empty queue.
+    // A missing key (or another algorithm's state, or a foreign one) is an empty queue.
     qint64 level = 0;
     qint64 lastUs = nowUs;
-    if (const auto *b = std::get_if<BucketState>(&s)) {
+    if (const auto *b = std::get_if<BucketState>(&s); b && storedBucket(*b, nowUs)) {
         level = b->level;
         lastUs = b->lastUs;
     }
@@ -134,7 +140,9 @@ Outcome gcra(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     // base = max(TAT, now) = tatUs + rem / c with tatUs >= now. A missing key is TAT = now.
     qint64 tatUs = nowUs;
     qint64 rem = 0;
-    if (const auto *g = std::get_if<GcraState>(&s)) {
+    const auto *g = std::get_if<GcraState>(&s);
+    // A remainder that is not a fraction is a foreign state (lua/gcra.lua), so is absent.
+    if (g && g->remainder >= 0 && g->remainder < g->denominator && g->denominator <= maxStored) {
         qint64 v = g->tatUs;
         qint64 x = g->remainder;
         // Written under another rate: round up to the whole us (never over-admit).
@@ -142,7 +150,8 @@ Outcome gcra(const Policy &p, State &s, qint64 cost, qint64 nowUs)
             v += 1;
             x = 0;
         }
-        if (v >= nowUs) {
+        // Past TATs mean nothing; one 2^52 us or more ahead (or above 2^53 - 1) is foreign.
+        if (v >= nowUs && v <= maxStored && v - nowUs < maxAheadUs) {
             tatUs = v;
             rem = x;
         }

@@ -32,6 +32,9 @@ Outcome fixedWindow(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     const qint64 limit = p.limit;
     const qint64 window = p.windowUs;
     auto *st = std::get_if<FixedWindowState>(&s);
+    if (st && !(storedTime(st->startUs, nowUs) && storedCount(st->count))) {
+        st = nullptr; // foreign: no window, and the next admission rewrites both fields
+    }
 
     // The window is live while now - s < W; a clock before s keeps it live.
     qint64 count = 0;
@@ -68,7 +71,10 @@ Outcome slidingLog(const Policy &p, State &s, qint64 cost, qint64 nowUs)
 {
     const qint64 limit = p.limit;
     const qint64 window = p.windowUs;
-    if (!std::holds_alternative<SlidingLogState>(s)) {
+    const auto *log = std::get_if<SlidingLogState>(&s);
+    // Foreign: the newest entry 2^52 us or more ahead (the script deletes the key on admission).
+    const bool foreign = log && !log->entries.empty() && log->entries.back() - nowUs >= maxAheadUs;
+    if (!log || foreign) {
         // Absent (or not a log): an empty log, which admits any cost <= limit, so the state is
         // replaced only when the script would write.
         if (cost == 0 || cost > limit) {
@@ -119,6 +125,12 @@ Outcome slidingCounter(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     const qint64 limit = p.limit;
     const qint64 window = p.windowUs;
     const auto *stored = std::get_if<SlidingCounterState>(&s);
+    // Foreign (lua/sliding_counter.lua): absent, so empty; an admission rewrites s c p.
+    if (stored &&
+        !(storedTime(stored->startUs, nowUs) && stored->current >= 0 && stored->previous >= 0 &&
+          stored->current <= maxStored / window && stored->previous <= maxStored / window)) {
+        stored = nullptr;
+    }
 
     // Roll the stored state forward to now: k = floor((now - s) / W), 0 when now < s.
     qint64 start = 0;

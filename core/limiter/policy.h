@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/duration.h"
-#include "common/result.h"
+#include "core/common/duration.h"
+#include "core/common/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
 #include "redislimiter.h"
 
-#include "redis/replyview.h"
+#include "core/redis/replyview.h"
 
 #include <charconv>
 

@@ -2,8 +2,8 @@
 
 #include "limiter.h"
 
-#include "redis/connection.h"
-#include "redis/scriptregistry.h"
+#include "core/redis/connection.h"
+#include "core/redis/scriptregistry.h"
 
 #include <array>
 #include <string>

@@ -1,13 +1,15 @@
 #include "loadgenerator.h"
 
-#include "limiter/localmodel.h"
-#include "limiter/redislimiter.h"
-#include "redis/connection.h"
-#include "redis/errors.h"
-#include "sim/scenario.h"
-#include "stats/statsrecorder.h"
+#include "core/limiter/localmodel.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/connection.h"
+#include "core/redis/errors.h"
+#include "core/redis/keyspace.h"
+#include "core/sim/scenario.h"
+#include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
+#include <QRandomGenerator>
 
 #include <algorithm>
 #include <chrono>
@@ -45,6 +47,14 @@ bool isUnavailable(const Error &e)
 
 } // namespace
 
+QByteArray runScopedPrefix()
+{
+    return "sluice:load:" +
+           QByteArray::number(QRandomGenerator::system()->generate64(), 16)
+               .rightJustified(16, '0') +
+           ':';
+}
+
 struct LoadGenerator::Shared
 {
     std::atomic<bool> cancel{false};
@@ -71,6 +81,8 @@ struct LoadGenerator::Shared
     QString error;
     QString lastError;
     QString lastUnavailable;
+    qint64 keysRemoved = 0;
+    QString cleanupError;
 
     void fail(const QString &message)
     {
@@ -162,6 +174,11 @@ Result<void> LoadGenerator::start()
             }
         }
     }
+    if (!o.keyPrefixOverride.isEmpty()) {
+        for (Rule &r : selected) {
+            r.keyPrefix = o.keyPrefixOverride;
+        }
+    }
     sim::Scenario s;
     s.name = QStringLiteral("load");
     s.durationUs = o.durationUs;
@@ -185,9 +202,30 @@ Result<void> LoadGenerator::start()
     const LoadOptions options = m_options;
     m_runner = std::thread([shared, options, s] {
         Shared &sh = *shared;
+        // The run's own keys go, whatever happened (a connection of its own: the workers' may
+        // be broken). Before `finished`, so a caller that saw it finished sees the keys gone.
+        auto removeRunKeys = [&] {
+            if (options.keyPrefixOverride.isEmpty() || !options.removeOverrideKeys) {
+                return;
+            }
+            auto c = Connection::open(options.endpoint);
+            Result<qint64> n = c ? redis::deleteByPrefix(*c, options.keyPrefixOverride)
+                                 : Result<qint64>(c.error());
+            std::lock_guard lock(sh.mutex);
+            if (n) {
+                sh.keysRemoved = *n;
+            } else {
+                sh.cleanupError =
+                    QStringLiteral("could not remove the run's keys %1* (%2)")
+                        .arg(QString::fromUtf8(options.keyPrefixOverride), n.error().message);
+            }
+        };
         auto finish = [&] {
             if (sh.endUs == 0) {
                 sh.endUs = sh.started ? steadyUs() : 0;
+            }
+            if (sh.started) {
+                removeRunKeys();
             }
             sh.finished = true;
         };
@@ -424,6 +462,9 @@ LoadProgress LoadGenerator::progress() const
     p.error = sh.error;
     p.lastError = sh.lastError;
     p.lastUnavailable = sh.lastUnavailable;
+    p.keyPrefix = m_options.keyPrefixOverride;
+    p.keysRemoved = sh.keysRemoved;
+    p.cleanupError = sh.cleanupError;
     return p;
 }
 

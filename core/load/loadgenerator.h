@@ -1,10 +1,10 @@
 #pragma once
 
-#include "common/result.h"
-#include "redis/endpoint.h"
-#include "rules/rule.h"
-#include "sim/trafficpattern.h"
-#include "stats/stats.h"
+#include "core/common/result.h"
+#include "core/redis/endpoint.h"
+#include "core/rules/rule.h"
+#include "core/sim/trafficpattern.h"
+#include "core/stats/stats.h"
 
 #include <QList>
 #include <QMetaType>
@@ -41,7 +41,19 @@ struct LoadOptions
     quint64 seed = 1;
     stats::StatsRecorder *recorder = nullptr; // not owned; flushing it is the caller's business
     int maxBatch = 256; // requests pipelined in one round trip per thread, at most
+    // Not empty: every selected rule's key_prefix is replaced by it, so the run's decisions use
+    // keys of their own (<override><rule id>:{<subject>}) and real subjects' quotas are
+    // untouched; runScopedPrefix() makes one. Empty: the rules' own prefixes (the real keys).
+    QByteArray keyPrefixOverride;
+    // With an override: at the end of the run (finished, cancelled or failed), every key under it
+    // is deleted (redis::deleteByPrefix); LoadProgress::keysRemoved / cleanupError say how it
+    // went. Ignored without an override (the real keys are never deleted).
+    bool removeOverrideKeys = true;
 };
+
+// A run-scoped key prefix, `sluice:load:<16 hex digits>:` (random), as the simulator's
+// `sluice:sim:` run prefix.
+QByteArray runScopedPrefix();
 
 inline constexpr int maxThreads = 256;
 
@@ -83,6 +95,9 @@ struct LoadProgress
     qint64 fallbacks = 0;    // decisions answered by on_redis_error (in allowed / denied too)
     QString lastUnavailable; // why Redis was last found unavailable (the last fallback's cause)
     QList<RuleProgress> rules;
+    QByteArray keyPrefix;   // LoadOptions::keyPrefixOverride (empty: the rules' own prefixes)
+    qint64 keysRemoved = 0; // the run's keys deleted at the end (with an override)
+    QString cleanupError;   // not empty: the run's keys could not all be removed, and why
 };
 
 // Drives real decisions against a real Redis: `threads` threads, each with its own RedisLimiter

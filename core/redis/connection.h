@@ -3,7 +3,7 @@
 #include "endpoint.h"
 #include "reply.h"
 
-#include "common/result.h"
+#include "core/common/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -139,7 +139,11 @@ QString maskedUrl(const QString &url)
     const QString rest = url.mid(scheme + 3);
     const bool unixSocket =
         url.left(scheme).compare(QLatin1String("unix"), Qt::CaseInsensitive) == 0;
-    const qsizetype at = userInfoEnd(rest, unixSocket);
+    qsizetype at = userInfoEnd(rest, unixSocket);
+    if (at < 0 && unixSocket && !rest.startsWith(QLatin1Char('/'))) {
+        // A malformed unix URL ("unix://u:pw@host", found by fuzz_endpoint): mask all the same.
+        at = rest.lastIndexOf(QLatin1Char('@'));
+    }
     if (at < 0) {
         return url;
     }

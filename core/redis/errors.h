@@ -3,7 +3,7 @@
 // The one place where error replies become sluice::Error values (docs/ARCHITECTURE.md
 // "Errors"). Transport failures are worded where they happen, in redis/stream.cpp.
 
-#include "common/result.h"
+#include "core/common/result.h"
 
 struct redisReply;
 

@@ -2,7 +2,7 @@
 
 #include "connection.h"
 
-#include "common/result.h"
+#include "core/common/result.h"
 
 #include <QByteArrayView>
 #include <QString>

@@ -7,7 +7,7 @@
 #include "endpoint.h"
 #include "errors.h"
 
-#include "common/result.h"
+#include "core/common/result.h"
 
 #include <chrono>
 

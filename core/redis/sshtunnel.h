@@ -2,7 +2,7 @@
 
 #include "endpoint.h"
 
-#include "common/result.h"
+#include "core/common/result.h"
 
 #include <QString>
 

@@ -251,6 +251,13 @@ public:
             return;
         }
         const QJsonArray array = rules.toArray();
+        if (array.size() > maxListElements) {
+            error(u"rules"_s, u"%1 rules are more than the %2 a file may hold; split the file"_s
+                                  .arg(array.size())
+                                  .arg(maxListElements));
+            m_poisoned.insert(u"rules"_s);
+            return;
+        }
         out.reserve(size_t(array.size()));
         for (qsizetype i = 0; i < array.size(); ++i) {
             const QString path = fieldpath::element(u"rules"_s, i);
@@ -364,8 +371,14 @@ public:
 private:
     void error(const QString &path, const QString &message)
     {
+        if (full()) {
+            ++m_more; // counted, never built (issue 12: bounded work)
+            m_poisoned.insert(path);
+            return;
+        }
         m_errors.append(diagnostic(m_file, path, message));
     }
+    bool full() const { return m_errors.size() >= maxErrors; }
 
     QString objectWord() const
     {
@@ -402,6 +415,10 @@ private:
     {
         for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
             if (allowed.contains(it.key())) {
+                continue;
+            }
+            if (full()) {
+                ++m_more; // no suggestion to compute for an error nobody will see
                 continue;
             }
             const QString guess = suggestion(it.key(), allowed);
@@ -555,6 +572,10 @@ private:
     Flavor m_flavor;
     QList<Diagnostic> m_errors;
     QSet<QString> m_poisoned; // paths whose validate() errors would only repeat ours
+    qsizetype m_more = 0;     // errors past maxErrors, counted only
+
+public:
+    qsizetype more() const { return m_more; }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -622,6 +643,7 @@ struct YamlRefusal
 {
     qsizetype offset;
     QString message;
+    bool checkSyntax = true; // false: say this even if the rest of the stream is malformed
 };
 
 struct SecondDocument
@@ -951,6 +973,12 @@ private:
             return QString();
         }
         const Frame &f = m_stack.back();
+        if (!f.map && f.array.size() >= maxListElements) {
+            throw YamlRefusal{mark.pos,
+                              u"a list of more than %1 elements; a rule or scenario "
+                              "file holds at most %1 rules or patterns"_s.arg(maxListElements),
+                              false}; // no second pass over what may be 64 MB
+        }
         if (f.depth + 1 > trackedDepth) {
             return QString();
         }
@@ -1397,7 +1425,7 @@ Document readDocument(const QByteArray &bytes, const QString &file, Flavor flavo
     } catch (const YamlRefusal &refusal) {
         // A syntax error anywhere says more than what we refused on the way (yaml-cpp reports
         // an unclosed "[1, 2" as a list in the place of a field name before it sees the end).
-        if (auto syntax = yamlSyntaxError(bytes, file)) {
+        if (auto syntax = refusal.checkSyntax ? yamlSyntaxError(bytes, file) : std::nullopt) {
             doc.failure = failed(file, syntax->message, {syntax->line, syntax->column});
         } else {
             doc.failure = failed(file, refusal.message, positionAt(bytes, refusal.offset));
@@ -1462,10 +1490,24 @@ Loaded parseRuleFile(const QByteArray &input, const QString &file, Flavor flavor
     out.set = builder.buildSet(doc.root);
     out.errors = builder.merged(validate(out.set, file));
     finish(out, doc, bytes, file, flavor);
+    capErrors(out.errors, builder.more(), file);
     return out;
 }
 
 } // namespace
+
+void capErrors(QList<Diagnostic> &errors, qsizetype uncounted, const QString &file)
+{
+    const qsizetype more = std::max<qsizetype>(errors.size() - maxErrors, 0) + uncounted;
+    if (more == 0) {
+        return;
+    }
+    if (errors.size() > maxErrors) {
+        errors.resize(maxErrors);
+    }
+    errors.append(diagnostic(
+        file, {}, u"... and %1 more error(s); the first %2 are shown"_s.arg(more).arg(maxErrors)));
+}
 
 Loaded parseJson(const QByteArray &input, const QString &file)
 {
@@ -1489,13 +1531,15 @@ Loaded parseEmbedding(const QByteArray &input, const QString &file, bool yaml,
     Loaded out;
     Builder builder(file, flavor);
     QList<Diagnostic> own;
+    qsizetype uncounted = 0;
     if (builder.expectObject(doc.root, expected)) {
         const QJsonObject root = doc.root.toObject();
         builder.buildRules(root, out.set.rules);
-        own = fields(root);
+        own = fields(root, uncounted);
     }
     out.errors = builder.merged(validate(out.set, file)) + own;
     finish(out, doc, bytes, file, flavor);
+    capErrors(out.errors, builder.more() + uncounted, file);
     return out;
 }
 

@@ -30,6 +30,14 @@ Loaded parseYaml(const QByteArray &bytes, const QString &file);
 Loaded loadFile(const QString &path);
 // The size guard of loadFile: larger files are refused before they are read.
 inline constexpr qint64 maxFileBytes = qint64(64) << 20;
+// Bounds on work (issue 12): at most maxErrors errors are collected (the rest are only counted,
+// and one last error says "... and N more errors"); a list (rules, or any YAML list) of more
+// than maxListElements elements is refused before its elements are read.
+inline constexpr qsizetype maxErrors = 100;
+inline constexpr qsizetype maxListElements = 100'000;
+// Keeps the first maxErrors of `errors` and appends "... and N more errors" for the rest plus
+// `uncounted` (errors that were counted but never built).
+void capErrors(QList<Diagnostic> &errors, qsizetype uncounted = 0, const QString &file = {});
 
 // Documents that embed a "rules" array of rule objects beside fields of their own (simulation
 // scenarios, FORMATS.md), read with the same readers as a rule file (syntax, repeated fields,
@@ -37,8 +45,9 @@ inline constexpr qint64 maxFileBytes = qint64(64) << 20;
 // file: set.rules[i] is rules[i], paths "rules[i].field". `fields` reads every other member of
 // the root object and returns its errors, with paths and no positions; every error then gets
 // its line and column from its path. `expected` says what the document should be ("a
-// scenario: ..."), for an empty file or a root that is not an object.
-using FieldReader = std::function<QList<Diagnostic>(const QJsonObject &root)>;
+// scenario: ..."), for an empty file or a root that is not an object. Errors the reader only
+// counted (past maxErrors) are added to `uncounted`; the whole list is then capped.
+using FieldReader = std::function<QList<Diagnostic>(const QJsonObject &root, qsizetype &uncounted)>;
 Loaded parseEmbedding(const QByteArray &bytes, const QString &file, bool yaml,
                       const QString &expected, const FieldReader &fields);
 

@@ -2,7 +2,7 @@
 
 #include "rule.h"
 
-#include "common/result.h"
+#include "core/common/result.h"
 
 #include <QByteArray>
 #include <QList>

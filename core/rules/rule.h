@@ -1,9 +1,9 @@
 #pragma once
 
-#include "limiter/policy.h"
+#include "core/limiter/policy.h"
 
-#include "common/duration.h"
-#include "common/result.h"
+#include "core/common/duration.h"
+#include "core/common/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -2,7 +2,7 @@
 
 #include "codec.h"
 
-#include "redis/scriptregistry.h"
+#include "core/redis/scriptregistry.h"
 
 #include <QDateTime>
 #include <QJsonArray>

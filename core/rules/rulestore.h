@@ -2,7 +2,7 @@
 
 #include "rule.h"
 
-#include "redis/connection.h"
+#include "core/redis/connection.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
 #include "rulewatcher.h"
 
-#include "redis/connection.h"
-#include "redis/subscriber.h"
+#include "core/redis/connection.h"
+#include "core/redis/subscriber.h"
 
 #include <QMetaObject>
 #include <QThread>

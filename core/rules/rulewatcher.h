@@ -2,7 +2,7 @@
 
 #include "rulestore.h"
 
-#include "redis/endpoint.h"
+#include "core/redis/endpoint.h"
 
 #include <QObject>
 #include <QString>

@@ -7,7 +7,9 @@
 //    characters (C0, DEL, C1: invisible in the console, in logs and in redis-cli, and a
 //    newline breaks line-based tools), braces (a '{' in the prefix would become the Redis
 //    Cluster hash tag instead of {subject}: every subject of the rule in one slot), invalid
-//    UTF-8, and more than 128 bytes. An empty prefix is allowed (keys are "<id>:{subject}").
+//    UTF-8, more than 128 bytes, and an empty prefix: the keys would be "<id>:{subject}" in
+//    the database's root, and the Keys page and the Monitor, which scan "<prefix>*", would
+//    list (and offer to delete) every key of the database.
 //  - description and route: one line (no control characters), at most 1024 and 256
 //    characters: they are shown in tables and written into exports as comments, where a
 //    newline would end the comment.
@@ -124,6 +126,13 @@ void checkKeyPrefix(const QByteArray &prefix, const QString &rulePath, Sink &sin
     const QString field = u"key_prefix"_s;
     const QString allowed = u"key prefixes may contain any printable character, spaces "
                             "included, and are at most 128 bytes"_s;
+    if (prefix.isEmpty()) {
+        sink.add(rulePath, field,
+                 u"the key prefix is empty: the rule's keys would be mixed with every other "
+                 "key of the database, and a scan for them would list the whole database; "
+                 "give one such as \"rate_limit:\""_s);
+        return;
+    }
     if (prefix.size() > maxKeyPrefixBytes) {
         sink.add(rulePath, field,
                  u"the key prefix is %1 bytes long; %2"_s.arg(prefix.size()).arg(allowed));

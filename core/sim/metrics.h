@@ -1,6 +1,6 @@
 #pragma once
 
-#include "limiter/policy.h"
+#include "core/limiter/policy.h"
 
 #include <QByteArray>
 #include <QString>

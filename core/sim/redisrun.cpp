@@ -1,8 +1,8 @@
 #include "redisrun.h"
 
-#include "limiter/redislimiter.h"
-#include "redis/connection.h"
-#include "redis/keyspace.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/connection.h"
+#include "core/redis/keyspace.h"
 
 #include <QRandomGenerator>
 

@@ -2,7 +2,7 @@
 
 #include "simulator.h"
 
-#include "redis/endpoint.h"
+#include "core/redis/endpoint.h"
 
 namespace sluice::sim {
 

@@ -20,8 +20,8 @@
 //  - replay files are CSV (see loadTrace), resolved relative to the scenario file.
 #include "scenario.h"
 
-#include "rules/codec.h"
-#include "rules/jsonlocator.h"
+#include "core/rules/codec.h"
+#include "core/rules/jsonlocator.h"
 
 #include <QDir>
 #include <QFile>
@@ -204,6 +204,7 @@ public:
 
     QList<Diagnostic> errors;
     QSet<QString> reported; // paths whose semantic errors would only repeat a type error
+    qsizetype more = 0;     // errors past rules::maxErrors
 
     void read(const QJsonObject &root, Scenario &s, QList<QString> &replayFiles)
     {
@@ -264,6 +265,12 @@ public:
             return;
         }
         const QJsonArray patterns = traffic.toArray();
+        if (patterns.size() > rules::maxListElements) {
+            error(u"traffic"_s, u"%1 traffic patterns are more than the %2 a scenario may hold"_s
+                                    .arg(patterns.size())
+                                    .arg(rules::maxListElements));
+            return;
+        }
         for (qsizetype i = 0; i < patterns.size(); ++i) {
             const QString path = element(u"traffic"_s, i);
             const QJsonValue v = patterns.at(i);
@@ -283,8 +290,12 @@ public:
 private:
     void error(const QString &path, const QString &message)
     {
-        errors.append(diagnostic(m_file, path, message));
         reported.insert(path);
+        if (errors.size() >= rules::maxErrors) {
+            ++more; // counted only (issue 12: bounded work)
+            return;
+        }
+        errors.append(diagnostic(m_file, path, message));
     }
 
     QString objectWord() const { return m_yaml ? u"a mapping"_s : u"an object"_s; }
@@ -570,7 +581,10 @@ void check(const Scenario &s, const QString &file, const QSet<QString> &skip,
         if (p.kind == K::Constant || p.kind == K::Poisson) {
             rates = positiveRate(u"rate"_s, p.rate);
         } else if (p.kind == K::Ramp) {
-            rates = positiveRate(u"from_rate"_s, p.fromRate) & positiveRate(u"to_rate"_s, p.toRate);
+            // Both checked (both reported), then combined: clang warns on a bitwise & of bools.
+            const bool from = positiveRate(u"from_rate"_s, p.fromRate);
+            const bool to = positiveRate(u"to_rate"_s, p.toRate);
+            rates = from && to;
         }
         if (p.kind == K::Burst) {
             if (p.count <= 0) {
@@ -627,6 +641,15 @@ void check(const Scenario &s, const QString &file, const QSet<QString> &skip,
     }
 }
 
+// The replay file, symlinks and .. resolved, lies in `folder` or below it (issue 12).
+bool underFolder(const QString &folder, const QString &path)
+{
+    const QString base = QDir(folder.isEmpty() ? u"."_s : folder).canonicalPath();
+    const QString target = QFileInfo(path).canonicalFilePath();
+    return !base.isEmpty() && !target.isEmpty() &&
+           target.startsWith(base.endsWith(u'/') ? base : base + u'/');
+}
+
 QString expectedText(bool yaml)
 {
     return yaml ? u"a scenario: duration, traffic: [...] and rules: [...]"_s
@@ -638,8 +661,8 @@ Loaded parse(const QByteArray &bytes, const QString &file, bool yaml, const QStr
     Loaded out;
     QList<QString> replayFiles;
     FieldReader reader(file, yaml);
-    const rules::Loaded doc =
-        rules::parseEmbedding(bytes, file, yaml, expectedText(yaml), [&](const QJsonObject &root) {
+    const rules::Loaded doc = rules::parseEmbedding(
+        bytes, file, yaml, expectedText(yaml), [&](const QJsonObject &root, qsizetype &uncounted) {
             reader.read(root, out.scenario, replayFiles);
             // Replay files that are not there: said at the field, with its position.
             for (size_t i = 0; i < out.scenario.traffic.size(); ++i) {
@@ -647,9 +670,17 @@ Loaded parse(const QByteArray &bytes, const QString &file, bool yaml, const QStr
                 if (p.kind != TrafficPattern::Kind::Replay || p.file.isEmpty()) {
                     continue;
                 }
+                const QString at = member(element(u"traffic"_s, qsizetype(i)), u"file"_s);
                 const QString path = QDir(baseDir).filePath(p.file);
                 const QFileInfo info(path);
-                if (!info.exists() || !info.isFile()) {
+                if (info.exists() && info.isFile() && !underFolder(baseDir, path)) {
+                    reader.errors.append(diagnostic(
+                        file, at,
+                        u"the replay file '%1' is not inside the scenario's folder %2; replay "
+                        "files must lie in it or below it"_s.arg(
+                            p.file, QDir::toNativeSeparators(QDir(baseDir).absolutePath()))));
+                    reader.reported.insert(at);
+                } else if (!info.exists() || !info.isFile()) {
                     reader.errors.append(
                         diagnostic(file, member(element(u"traffic"_s, qsizetype(i)), u"file"_s),
                                    u"no replay file '%1'%2"_s.arg(
@@ -664,6 +695,7 @@ Loaded parse(const QByteArray &bytes, const QString &file, bool yaml, const QStr
             QList<Diagnostic> errors = reader.errors;
             check(out.scenario, file, reader.reported, errors,
                   rules.isArray() ? rules.toArray().size() : -1);
+            uncounted += reader.more;
             return errors;
         });
     out.errors = doc.errors;

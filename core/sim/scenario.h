@@ -2,7 +2,7 @@
 
 #include "trafficpattern.h"
 
-#include "rules/rule.h"
+#include "core/rules/rule.h"
 
 #include <QList>
 #include <QString>

@@ -18,7 +18,7 @@
 //    wall clock; the local == Redis test proves that the floor changes no decision.
 #include "simulator.h"
 
-#include "limiter/model.h"
+#include "core/limiter/model.h"
 
 #include <QElapsedTimer>
 

@@ -3,7 +3,7 @@
 #include "metrics.h"
 #include "scenario.h"
 
-#include "limiter/limiter.h"
+#include "core/limiter/limiter.h"
 
 #include <QByteArray>
 

@@ -267,15 +267,6 @@ Result<void> TrafficPattern::generate(qint64 durationUs, Rng &rng, Subjects &sub
 
 namespace {
 
-QString shownLine(const QByteArray &line)
-{
-    QString s = QString::fromUtf8(line.left(60));
-    if (line.size() > 60) {
-        s += u"…"_s;
-    }
-    return s;
-}
-
 // "9900", "9900.5", "0.001" milliseconds -> microseconds, exactly (at most 3 decimals).
 std::optional<qint64> parseMs(const QByteArray &text)
 {
@@ -370,10 +361,10 @@ TraceLoad loadTrace(const QString &path, const QString &shownAs, const QString &
         const QByteArray subject = comma < 0 ? QByteArray() : line.mid(comma + 1).trimmed();
         const std::optional<qint64> t = micro ? parseUsText(timeText) : parseMs(timeText);
         if (!t) {
+            // Never quoted (issue 12): a replay file may hold anything, and errors get shared.
             error(lineNo,
-                  u"'%1' is not a request line; expected <time>,<subject> with the time in %2 "
-                  "since the start of the scenario (e.g. %3,10.0.0.1)"_s.arg(
-                      shownLine(line),
+                  u"not a request line; expected <time>,<subject> with the time in %1 "
+                  "since the start of the scenario (e.g. %2,10.0.0.1)"_s.arg(
                       micro ? u"integer microseconds"_s : u"milliseconds (up to 3 decimals)"_s,
                       micro ? u"9900500"_s : u"9900.5"_s));
             continue;
@@ -384,8 +375,7 @@ TraceLoad loadTrace(const QString &path, const QString &shownAs, const QString &
             continue;
         }
         if (subject.contains(',')) {
-            error(lineNo, u"'%1' has more than two columns; expected <time>,<subject>"_s.arg(
-                              shownLine(line)));
+            error(lineNo, u"more than two columns; expected <time>,<subject>"_s);
             continue;
         }
         if (qint64(out.trace.timesUs.size()) >= maxOffered) {

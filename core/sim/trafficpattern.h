@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/duration.h"
-#include "rules/rule.h"
+#include "core/common/duration.h"
+#include "core/rules/rule.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -2,7 +2,7 @@
 
 #include "statsrecorder.h"
 
-#include "rules/rule.h"
+#include "core/rules/rule.h"
 
 namespace sluice::stats {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "limiter/limiter.h"
+#include "core/limiter/limiter.h"
 
 #include <QSet>
 #include <QString>

@@ -2,7 +2,7 @@
 
 #include "statsrecorder.h"
 
-#include "redis/errors.h"
+#include "core/redis/errors.h"
 
 #include <QDateTime>
 

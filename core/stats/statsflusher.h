@@ -2,8 +2,8 @@
 
 #include "stats.h"
 
-#include "redis/connection.h"
-#include "redis/endpoint.h"
+#include "core/redis/connection.h"
+#include "core/redis/endpoint.h"
 
 #include <QByteArray>
 #include <QString>

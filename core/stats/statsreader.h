@@ -2,8 +2,8 @@
 
 #include "stats.h"
 
-#include "common/result.h"
-#include "redis/connection.h"
+#include "core/common/result.h"
+#include "core/redis/connection.h"
 
 #include <QList>
 #include <QStringList>

@@ -2,7 +2,7 @@
 
 #include "stats.h"
 
-#include "limiter/decision.h"
+#include "core/limiter/decision.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,7 +1,7 @@
 #include "patterndraft.h"
 
-#include "common/duration.h"
-#include "sim/scenario.h"
+#include "core/common/duration.h"
+#include "core/sim/scenario.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "rules/rule.h"
-#include "sim/trafficpattern.h"
+#include "core/rules/rule.h"
+#include "core/sim/trafficpattern.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -5,8 +5,8 @@
 #include "profilestore.h"
 #include "sandbox.h"
 
-#include "common/messagebanner.h"
-#include "common/pageheader.h"
+#include "ui/common/messagebanner.h"
+#include "ui/common/pageheader.h"
 
 #include <QFrame>
 #include <QHBoxLayout>

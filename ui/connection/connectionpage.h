@@ -3,7 +3,7 @@
 #include "connectionprofile.h"
 #include "connectionstate.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/endpoint.h"
+#include "core/redis/endpoint.h"
 
 #include <QString>
 #include <QStringList>

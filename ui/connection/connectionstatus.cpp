@@ -1,6 +1,6 @@
 #include "connectionstatus.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -2,7 +2,7 @@
 
 #include "connectionstate.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 
 #include "connectionstate.h"
 
-#include "redis/connection.h"
+#include "core/redis/connection.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 #include "profileform.h"
 
-#include "common/fieldform.h"
-#include "common/pageheader.h"
+#include "ui/common/fieldform.h"
+#include "ui/common/pageheader.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #include "healthbanner.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include "keypresentation.h"
 

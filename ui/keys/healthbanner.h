@@ -1,8 +1,8 @@
 #pragma once
 
-#include "keys/keyhealth.h"
+#include "core/keys/keyhealth.h"
 
-#include "common/messagebanner.h"
+#include "ui/common/messagebanner.h"
 
 class QPushButton;
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "keys/keyinfo.h"
-#include "keys/keysworker.h"
-#include "rules/rule.h"
+#include "core/keys/keyinfo.h"
+#include "core/keys/keysworker.h"
+#include "core/rules/rule.h"
 
 #include <QWidget>
 

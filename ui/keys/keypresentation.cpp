@@ -1,7 +1,7 @@
 #include "keypresentation.h"
 
-#include "common/bytes.h"
-#include "common/tone.h"
+#include "core/common/bytes.h"
+#include "ui/common/tone.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keys/keyinfo.h"
+#include "core/keys/keyinfo.h"
 
 #include <QColor>
 #include <QIcon>

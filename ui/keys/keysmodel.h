@@ -1,8 +1,8 @@
 #pragma once
 
-#include "keys/keyfixer.h"
-#include "keys/keyhealth.h"
-#include "keys/keyinfo.h"
+#include "core/keys/keyfixer.h"
+#include "core/keys/keyhealth.h"
+#include "core/keys/keyinfo.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

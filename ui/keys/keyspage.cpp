@@ -1,8 +1,8 @@
 #include "keyspage.h"
 
-#include "common/messagebanner.h"
-#include "common/pageheader.h"
-#include "common/tone.h"
+#include "ui/common/messagebanner.h"
+#include "ui/common/pageheader.h"
+#include "ui/common/tone.h"
 
 #include "healthbanner.h"
 #include "keydetails.h"
@@ -12,8 +12,8 @@
 #include "keyssession.h"
 #include "ttldelegate.h"
 
-#include "connection/connectioncontroller.h"
-#include "keys/keyreader.h"
+#include "core/keys/keyreader.h"
+#include "ui/connection/connectioncontroller.h"
 
 #include <QCheckBox>
 #include <QEvent>

@@ -3,9 +3,9 @@
 #include "keypresentation.h"
 #include "keysmodel.h"
 
-#include "connection/connectioncontroller.h"
-#include "connection/connectionstate.h"
-#include "keys/keyreader.h"
+#include "core/keys/keyreader.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/connectionstate.h"
 
 #include <QLocale>
 #include <QThread>

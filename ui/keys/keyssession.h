@@ -1,12 +1,12 @@
 #pragma once
 
-#include "keys/keyfixer.h"
-#include "keys/keyinfo.h"
-#include "keys/keyscanner.h"
-#include "keys/keysworker.h"
-#include "rules/rule.h"
+#include "core/keys/keyfixer.h"
+#include "core/keys/keyinfo.h"
+#include "core/keys/keyscanner.h"
+#include "core/keys/keysworker.h"
+#include "core/rules/rule.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "sparkline.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include <QPainter>
 #include <QPainterPath>

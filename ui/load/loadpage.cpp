@@ -1,14 +1,14 @@
 #include "loadpage.h"
 
-#include "common/fieldform.h"
-#include "common/messagebanner.h"
-#include "common/pageheader.h"
-#include "common/patternform.h"
-#include "common/tone.h"
+#include "ui/common/fieldform.h"
+#include "ui/common/messagebanner.h"
+#include "ui/common/pageheader.h"
+#include "ui/common/patternform.h"
+#include "ui/common/tone.h"
 
-#include "connection/connectioncontroller.h"
-#include "stats/statsflusher.h"
-#include "stats/statsrecorder.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
+#include "ui/connection/connectioncontroller.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "load/loadgenerator.h"
-#include "rules/rule.h"
-#include "sim/trafficpattern.h"
+#include "core/load/loadgenerator.h"
+#include "core/rules/rule.h"
+#include "core/sim/trafficpattern.h"
 
-#include "common/patterndraft.h"
+#include "ui/common/patterndraft.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "limitedsubject.h"
 
-#include "limiter/model.h"
+#include "core/limiter/model.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "keys/keyinfo.h"
-#include "rules/rule.h"
+#include "core/keys/keyinfo.h"
+#include "core/rules/rule.h"
 
 #include <QByteArray>
 #include <QList>

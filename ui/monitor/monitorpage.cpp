@@ -1,17 +1,17 @@
 #include "monitorpage.h"
 
-#include "common/confirm.h"
+#include "ui/common/confirm.h"
 
 #include "limitedmodel.h"
 #include "monitorworker.h"
 #include "rulechart.h"
 #include "topsubjectsmodel.h"
 
-#include "connection/connectioncontroller.h"
-#include "connection/connectionstate.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/connectionstate.h"
 
-#include "common/messagebanner.h"
-#include "common/pageheader.h"
+#include "ui/common/messagebanner.h"
+#include "ui/common/pageheader.h"
 
 #include <QComboBox>
 #include <QDateTime>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "common/confirm.h"
+#include "ui/common/confirm.h"
 
 #include "monitorsnapshot.h"
 
-#include "rules/rule.h"
+#include "core/rules/rule.h"
 
 #include <QHash>
 #include <QWidget>

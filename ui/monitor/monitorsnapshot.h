@@ -2,7 +2,7 @@
 
 #include "limitedsubject.h"
 
-#include "stats/stats.h"
+#include "core/stats/stats.h"
 
 #include <QList>
 #include <QMetaType>

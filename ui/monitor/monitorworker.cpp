@@ -1,8 +1,8 @@
 #include "monitorworker.h"
 
-#include "keys/keyreader.h"
-#include "keys/keyscanner.h"
-#include "stats/statsreader.h"
+#include "core/keys/keyreader.h"
+#include "core/keys/keyscanner.h"
+#include "core/stats/statsreader.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -209,7 +209,7 @@ void MonitorWorker::unblock(QByteArray key)
         Q_EMIT unblocked(key, false, error);
         return;
     }
-    auto r = m_connection->command({QByteArrayLiteral("DEL"), key});
+    auto r = m_connection->command({QByteArrayLiteral("UNLINK"), key});
     if (!r) {
         Q_EMIT unblocked(key, false, r.error().message);
         return;

@@ -2,9 +2,9 @@
 
 #include "monitorsnapshot.h"
 
-#include "redis/connection.h"
-#include "redis/endpoint.h"
-#include "rules/rule.h"
+#include "core/redis/connection.h"
+#include "core/redis/endpoint.h"
+#include "core/rules/rule.h"
 
 #include <QByteArray>
 #include <QObject>

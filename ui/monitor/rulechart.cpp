@@ -1,6 +1,6 @@
 #include "rulechart.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include <QChart>
 #include <QChartView>

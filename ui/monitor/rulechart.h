@@ -1,7 +1,7 @@
 #pragma once
 
-#include "rules/rule.h"
-#include "stats/stats.h"
+#include "core/rules/rule.h"
+#include "core/stats/stats.h"
 
 #include <QFrame>
 

@@ -1,7 +1,7 @@
 #include "topsubjectsmodel.h"
 
-#include "common/bytes.h"
-#include "common/tone.h"
+#include "core/common/bytes.h"
+#include "ui/common/tone.h"
 
 #include <QColor>
 #include <QLocale>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "stats/stats.h"
+#include "core/stats/stats.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "rules/rule.h"
+#include "core/rules/rule.h"
 
 #include <QList>
 #include <QPair>

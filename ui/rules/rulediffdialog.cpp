@@ -1,6 +1,6 @@
 #include "rulediffdialog.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include "rulesmodel.h"
 

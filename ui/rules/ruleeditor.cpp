@@ -1,12 +1,12 @@
 #include "ruleeditor.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include "rulepreview.h"
 #include "rulesmodel.h"
 
-#include "rules/codec.h"
-#include "rules/jsonlocator.h"
+#include "core/rules/codec.h"
+#include "core/rules/jsonlocator.h"
 
 #include <QCheckBox>
 #include <QComboBox>

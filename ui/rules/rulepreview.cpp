@@ -1,7 +1,7 @@
 #include "rulepreview.h"
 
-#include "limiter/headers.h"
-#include "limiter/model.h"
+#include "core/limiter/headers.h"
+#include "core/limiter/model.h"
 
 namespace sluice::ui {
 

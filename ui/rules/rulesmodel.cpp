@@ -1,6 +1,6 @@
 #include "rulesmodel.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
 #include <QColor>
 #include <QFont>

@@ -6,9 +6,9 @@
 #include "rulesmodel.h"
 #include "rulessession.h"
 
-#include "common/filedialog.h"
-#include "common/messagebanner.h"
-#include "common/pageheader.h"
+#include "ui/common/filedialog.h"
+#include "ui/common/messagebanner.h"
+#include "ui/common/pageheader.h"
 
 #include <QFontDatabase>
 #include <QFrame>

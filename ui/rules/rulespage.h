@@ -2,8 +2,8 @@
 
 #include "rulessession.h"
 
-#include "common/messagebanner.h"
-#include "rules/rule.h"
+#include "core/rules/rule.h"
+#include "ui/common/messagebanner.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -2,11 +2,11 @@
 
 #include "rulesmodel.h"
 
-#include "connection/connectioncontroller.h"
-#include "connection/connectionstate.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/connectionstate.h"
 
-#include "rules/codec.h"
-#include "rules/exporter.h"
+#include "core/rules/codec.h"
+#include "core/rules/exporter.h"
 
 #include <QFileInfo>
 #include <QSaveFile>

@@ -3,9 +3,9 @@
 #include "rulediff.h"
 #include "rulesworker.h"
 
-#include "common/tone.h"
-#include "common/workerthread.h"
-#include "rules/rule.h"
+#include "core/rules/rule.h"
+#include "ui/common/tone.h"
+#include "ui/common/workerthread.h"
 
 #include <QObject>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "rulesworker.h"
 
-#include "rules/rulewatcher.h"
+#include "core/rules/rulewatcher.h"
 
 namespace sluice::ui {
 

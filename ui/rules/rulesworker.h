@@ -1,8 +1,8 @@
 #pragma once
 
-#include "redis/connection.h"
-#include "rules/rule.h"
-#include "rules/rulestore.h"
+#include "core/redis/connection.h"
+#include "core/rules/rule.h"
+#include "core/rules/rulestore.h"
 
 #include <QMetaType>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "scenariodraft.h"
 
-#include "common/duration.h"
+#include "core/common/duration.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

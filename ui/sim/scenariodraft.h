@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/patterndraft.h"
+#include "ui/common/patterndraft.h"
 
-#include "rules/rule.h"
-#include "sim/scenario.h"
+#include "core/rules/rule.h"
+#include "core/sim/scenario.h"
 
 #include <QCoreApplication>
 #include <QHash>

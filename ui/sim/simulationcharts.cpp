@@ -1,8 +1,8 @@
 #include "simulationcharts.h"
 
-#include "common/tone.h"
+#include "ui/common/tone.h"
 
-#include "common/duration.h"
+#include "core/common/duration.h"
 
 #include <QAreaSeries>
 #include <QBrush>

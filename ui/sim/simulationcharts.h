@@ -1,9 +1,9 @@
 #pragma once
 
-#include "sim/metrics.h"
-#include "sim/scenario.h"
+#include "core/sim/metrics.h"
+#include "core/sim/scenario.h"
 
-#include "rules/rule.h"
+#include "core/rules/rule.h"
 
 #include <QColor>
 #include <QList>

@@ -2,7 +2,7 @@
 
 #include "simulationcharts.h"
 
-#include "common/duration.h"
+#include "core/common/duration.h"
 
 #include <QHeaderView>
 #include <QLocale>

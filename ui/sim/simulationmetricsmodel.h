@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sim/metrics.h"
+#include "core/sim/metrics.h"
 
 #include <QAbstractTableModel>
 

@@ -1,10 +1,10 @@
 #include "simulationpage.h"
 
-#include "common/fieldform.h"
-#include "common/filedialog.h"
-#include "common/pageheader.h"
-#include "common/patternform.h"
-#include "common/tone.h"
+#include "ui/common/fieldform.h"
+#include "ui/common/filedialog.h"
+#include "ui/common/pageheader.h"
+#include "ui/common/patternform.h"
+#include "ui/common/tone.h"
 
 #include "simulationcharts.h"
 #include "simulationchartview.h"
@@ -12,9 +12,9 @@
 #include "simulationreport.h"
 #include "simulationrunner.h"
 
-#include "connection/connectioncontroller.h"
+#include "ui/connection/connectioncontroller.h"
 
-#include "common/duration.h"
+#include "core/common/duration.h"
 
 #include <QComboBox>
 #include <QFileInfo>

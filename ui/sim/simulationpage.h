@@ -2,10 +2,10 @@
 
 #include "scenariodraft.h"
 
-#include "sim/metrics.h"
-#include "sim/scenario.h"
+#include "core/sim/metrics.h"
+#include "core/sim/scenario.h"
 
-#include "rules/rule.h"
+#include "core/rules/rule.h"
 
 #include <QHash>
 #include <QString>

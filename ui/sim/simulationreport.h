@@ -1,7 +1,7 @@
 #pragma once
 
-#include "sim/metrics.h"
-#include "sim/scenario.h"
+#include "core/sim/metrics.h"
+#include "core/sim/scenario.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 #include "simulationrunner.h"
 
-#include "sim/redisrun.h"
-#include "sim/simulator.h"
+#include "core/sim/redisrun.h"
+#include "core/sim/simulator.h"
 
 #include <QElapsedTimer>
 #include <QMutexLocker>

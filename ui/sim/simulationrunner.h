@@ -1,9 +1,9 @@
 #pragma once
 
-#include "sim/metrics.h"
-#include "sim/scenario.h"
+#include "core/sim/metrics.h"
+#include "core/sim/scenario.h"
 
-#include "redis/endpoint.h"
+#include "core/redis/endpoint.h"
 
 #include <QMutex>
 #include <QObject>

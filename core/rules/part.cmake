@@ -1,0 +1,11 @@
+# core/rules: its sources, registered on sluice_core (core/CMakeLists.txt includes every
+# <folder>/part.cmake).
+target_sources(sluice_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/codec.cpp ${CMAKE_CURRENT_LIST_DIR}/codec.h
+    ${CMAKE_CURRENT_LIST_DIR}/exporter.cpp ${CMAKE_CURRENT_LIST_DIR}/exporter.h
+    ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.cpp ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.h
+    ${CMAKE_CURRENT_LIST_DIR}/keymap.cpp ${CMAKE_CURRENT_LIST_DIR}/keymap.h
+    ${CMAKE_CURRENT_LIST_DIR}/rule.cpp ${CMAKE_CURRENT_LIST_DIR}/rule.h
+    ${CMAKE_CURRENT_LIST_DIR}/rulestore.cpp ${CMAKE_CURRENT_LIST_DIR}/rulestore.h
+    ${CMAKE_CURRENT_LIST_DIR}/rulewatcher.cpp ${CMAKE_CURRENT_LIST_DIR}/rulewatcher.h
+    ${CMAKE_CURRENT_LIST_DIR}/validate.cpp)
