@@ -877,6 +877,37 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::KeyScope</name>
+    <message>
+        <source>Decide on the rules&apos; real keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: the run counts under keys of its own, removed at the end. On: it counts against the quotas of real subjects.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the load on the rules&apos; real keys? Its requests count against the same quotas as real traffic, and the keys are not removed afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the real keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::KeysModel</name>
     <message>
         <source>Key</source>

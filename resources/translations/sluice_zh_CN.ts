@@ -875,6 +875,37 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::KeyScope</name>
+    <message>
+        <source>Decide on the rules&apos; real keys</source>
+        <translation>使用限流规则的真实键</translation>
+    </message>
+    <message>
+        <source>Off: the run counts under keys of its own, removed at the end. On: it counts against the quotas of real subjects.</source>
+        <translation>关闭：压测在自己的键下计数，结束后删除。开启：计入真实主体的配额。</translation>
+    </message>
+    <message>
+        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic.</source>
+        <translation>⚠ 压测使用限流规则自身的键前缀：主体 10.0.0.1 等与真实流量计入同一批键。</translation>
+    </message>
+    <message>
+        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched.</source>
+        <translation>压测使用自己的键（sluice:load:&lt;run&gt;:…），结束时删除：真实主体的配额不受影响。</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>压测</translation>
+    </message>
+    <message>
+        <source>Run the load on the rules&apos; real keys? Its requests count against the same quotas as real traffic, and the keys are not removed afterwards.</source>
+        <translation>在限流规则的真实键上运行压测？其请求与真实流量计入同一配额，且之后不会删除这些键。</translation>
+    </message>
+    <message>
+        <source>Use the real keys</source>
+        <translation>使用真实键</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::KeysModel</name>
     <message>
         <source>Key</source>
