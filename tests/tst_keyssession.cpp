@@ -130,6 +130,16 @@ private Q_SLOTS:
         QVERIFY2(nothing.contains(u"needs no TTL"_s), qPrintable(nothing));
         const auto del = session.fixSelectionQuestion(fineOnly, true, &nothing);
         QVERIFY(del && del->text.contains(u"cannot be undone"_s));
+        QVERIFY(del->typeToConfirm.isEmpty()); // a limiter key: a plain yes
+        // A key that matches no rule's prefix may not be a limiter key: its count typed in.
+        QList<KeyInfo> stray = fineOnly;
+        stray.first().ruleId.clear();
+        const auto strayDelete = session.fixSelectionQuestion(fineOnly + stray, true, &nothing);
+        QVERIFY(strayDelete);
+        QCOMPARE(strayDelete->typeToConfirm, u"2"_s);
+        QVERIFY2(strayDelete->text.contains(u"One of them matches no rule's prefix"_s) &&
+                     strayDelete->text.contains(u"Type 2 to delete them."_s),
+                 qPrintable(strayDelete->text));
 
         // The fix, and its report.
         QSignalSpy fixed(&session, &KeysSession::fixFinished);

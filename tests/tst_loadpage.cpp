@@ -9,6 +9,7 @@
 #include "ui/connection/profilestore.h"
 #include "ui/load/loadpage.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
@@ -237,6 +238,15 @@ private Q_SLOTS:
         QCOMPARE(p.allowed, 100);
         QCOMPARE(p.denied, 300);
         QCOMPARE(p.allowed + p.denied, p.sent);
+        // On keys of its own by default, removed at the end: the rule's real key is untouched.
+        QVERIFY2(p.keyPrefix.startsWith("sluice:load:"), p.keyPrefix.constData());
+        QVERIFY(p.keysRemoved > 0);
+        {
+            Connection c = test::connect();
+            const auto exists =
+                c.command({"EXISTS", set.rules.front().policy().keyFor("10.0.0.1")});
+            QVERIFY(exists && exists->integer == 0);
+        }
         // The counters on screen are the generator's totals.
         const QLocale loc;
         QCOMPARE(find<QLabel>("sentValue")->text(), loc.toString(p.sent));
@@ -267,6 +277,43 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(recorded(), (stats::Counts{100, 300, 0}), 5000);
         QVERIFY(QDateTime::currentSecsSinceEpoch() - startSecond < 60);
         QVERIFY(m_frame->grab().save(screenshotPath(QStringLiteral("load.png"))));
+    }
+
+    // The rules' real keys only with a yes: a no starts nothing.
+    void realKeysNeedAConfirmation()
+    {
+        const QString id = uniqueId("load-real");
+        RuleSet set;
+        set.rules = {windowRule(id, 100, 60 * duration::usPerSecond)};
+        m_page->setRules(set);
+        pick(QStringLiteral("Constant"));
+        type("load.rate", QStringLiteral("50/s"));
+        type("load.duration", QStringLiteral("1s"));
+        find<QSpinBox>("subjectsSpin")->setValue(1);
+        find<QCheckBox>("realKeysCheck")->setChecked(true);
+        QStringList asked;
+        bool yes = false;
+        m_page->setConfirm([&](const QString &q) {
+            asked << q;
+            return yes;
+        });
+        QSignalSpy started(m_page, &LoadPage::started);
+        QSignalSpy finished(m_page, &LoadPage::finished);
+        QTest::mouseClick(find<QPushButton>("startButton"), Qt::LeftButton);
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.first().contains(QStringLiteral("real keys")), qPrintable(asked.first()));
+        QCOMPARE(started.size(), 0);
+        yes = true;
+        QTest::mouseClick(find<QPushButton>("startButton"), Qt::LeftButton);
+        QCOMPARE(started.size(), 1);
+        QVERIFY(finished.wait(15000) || !finished.isEmpty());
+        const auto p = finished.at(0).at(0).value<load::LoadProgress>();
+        QVERIFY(p.keyPrefix.isEmpty());
+        Connection c = test::connect();
+        const auto exists = c.command({"EXISTS", set.rules.front().policy().keyFor("10.0.0.1")});
+        QVERIFY(exists && exists->integer == 1);
+        find<QCheckBox>("realKeysCheck")->setChecked(false);
+        m_page->setConfirm({});
     }
 
     void stopsWhenAsked()

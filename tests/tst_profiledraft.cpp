@@ -168,6 +168,41 @@ private Q_SLOTS:
         QVERIFY(d.saveRefusal({other}).isEmpty());
     }
 
+    void readOnlyByDefaultAwayFromThisMachine()
+    {
+        ProfileDraft d;
+        d.reset();
+        QVERIFY(!d.readOnly()); // 127.0.0.1
+        d.setText(u"host"_s, u"redis.prod.example"_s);
+        QVERIFY(d.readOnly());
+        QVERIFY(d.profile().readOnly);
+        QVERIFY(d.endpoint().readOnly); // the guard in Connection
+        d.setText(u"host"_s, u"localhost"_s);
+        QVERIFY(!d.readOnly());
+        d.setText(u"host"_s, u"10.0.0.5"_s);
+        d.setSshEnabled(true); // a tunnel is not this machine, whatever the host
+        d.setText(u"host"_s, u"127.0.0.1"_s);
+        d.setText(u"sshHost"_s, u"bastion"_s);
+        QVERIFY(d.readOnly());
+        // The user's choice wins, and stays while the host changes.
+        d.setReadOnly(false);
+        d.setText(u"host"_s, u"redis.prod.example"_s);
+        QVERIFY(!d.readOnly());
+        // A saved profile keeps what was saved.
+        ConnectionProfile saved;
+        saved.id = u"p1"_s;
+        saved.host = u"redis.prod.example"_s;
+        saved.readOnly = false;
+        d.reset(saved);
+        QVERIFY(!d.readOnly());
+        d.setTransport(T::Unix);
+        d.setText(u"socket"_s, u"/run/redis.sock"_s);
+        d.reset();
+        d.setTransport(T::Unix);
+        d.setText(u"socket"_s, u"/run/redis.sock"_s);
+        QVERIFY(!d.readOnly()); // a Unix socket is this machine
+    }
+
     void secretsTypedStoredForgotten()
     {
         ConnectionProfile saved;

@@ -10,9 +10,12 @@
 #include "rules/rulespage.h"
 #include "sim/simulationpage.h"
 
+#include "common/writegate.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -94,6 +97,20 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_rulesPage, &RulesPage::rulesChanged, m_monitorPage, &MonitorPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_loadPage, &LoadPage::setRules);
     connect(m_keysPage, &KeysPage::healthChanged, this, &MainWindow::onKeysHealth);
+
+    // Every action that writes to Redis, in one list: off (with the reason) under a read-only
+    // profile. The simulation on Redis writes its own keys; the local twins stay.
+    m_writeGate = new WriteGate(this);
+    const auto button = [](QWidget *page, const char *name) {
+        return page->findChild<QWidget *>(QLatin1String(name));
+    };
+    m_writeGate->guard({button(m_keysPage, "setTtlButton"), button(m_keysPage, "deleteButton"),
+                        button(m_keysPage, "fixAllButton"), button(m_keysPage, "deleteAllButton"),
+                        button(m_rulesPage, "pushButton"), button(m_monitorPage, "unblockButton"),
+                        button(m_loadPage, "startButton")});
+    if (auto *engine = m_simulationPage->findChild<QComboBox *>(QStringLiteral("engineCombo"))) {
+        m_writeGate->guardItem(engine, engine->findData(QStringLiteral("redis")));
+    }
 
     connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
     m_nav->setCurrentRow(0);
@@ -235,6 +252,11 @@ void MainWindow::showPage(int index)
 void MainWindow::onConnectionState(const ConnectionState &state)
 {
     m_status->setState(state);
+    m_writeGate->setReadOnly(state.readOnly,
+                             tr("Off: the profile '%1' is read-only, so Sluice sends this server "
+                                "nothing that writes. Turn it off on the Connection page to "
+                                "change data.")
+                                 .arg(state.label));
     // The whole bar takes the colour: a lost connection must be seen from across the room.
     switch (m_status->tone()) {
     case ConnectionStatus::Tone::Warning:

@@ -18,6 +18,7 @@ class MonitorPage;
 class ProfileStore;
 class RulesPage;
 class SimulationPage;
+class WriteGate;
 struct ConnectionState;
 
 // The console's frame (CONSOLE.md "Frame"): a navigation column on the left, one page per
@@ -51,6 +52,8 @@ public:
     SimulationPage *simulationPage() const { return m_simulationPage; }
     MonitorPage *monitorPage() const { return m_monitorPage; }
     LoadPage *loadPage() const { return m_loadPage; }
+    // Every page's write actions, off under a read-only profile.
+    WriteGate *writeGate() const { return m_writeGate; }
     // The app icon in every size it is drawn in.
     static QIcon appIcon();
 
@@ -78,6 +81,7 @@ private:
     SimulationPage *m_simulationPage = nullptr;
     MonitorPage *m_monitorPage = nullptr;
     LoadPage *m_loadPage = nullptr;
+    WriteGate *m_writeGate = nullptr;
     qint64 m_neverExpiring = 0;
 };
 

@@ -515,6 +515,10 @@
         <source>see Connection (Ctrl+1)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionWorker</name>
@@ -873,6 +877,37 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::KeyScope</name>
+    <message>
+        <source>Decide on the rules&apos; real keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: the run counts under keys of its own, removed at the end. On: it counts against the quotas of real subjects.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the load on the rules&apos; real keys? Its requests count against the same quotas as real traffic, and the keys are not removed afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the real keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::KeysModel</name>
     <message>
         <source>Key</source>
@@ -1186,6 +1221,18 @@
     </message>
     <message>
         <source>Stopped: %1. The changes made before it stand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One of them matches no rule&apos;s prefix: it may not be a limiter key at all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of them match no rule&apos;s prefix: they may not be limiter keys at all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type %1 to delete them.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1538,6 +1585,10 @@
             <numerusform>&lt;a href=&quot;keys&quot;&gt;%n flagged key&lt;/a&gt;</numerusform>
             <numerusform>&lt;a href=&quot;keys&quot;&gt;%n flagged keys&lt;/a&gt;</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2089,6 +2140,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Pick the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: send nothing that writes to this server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice then only reads: fixing and deleting keys, unblocking, pushing rules, load and simulations on Redis are off. On by default for a server that is not on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Safety:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -514,6 +514,10 @@
         <source>see Connection (Ctrl+1)</source>
         <translation>请查看“连接”（Ctrl+1）</translation>
     </message>
+    <message>
+        <source>read-only</source>
+        <translation>只读</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionWorker</name>
@@ -871,6 +875,37 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::KeyScope</name>
+    <message>
+        <source>Decide on the rules&apos; real keys</source>
+        <translation>使用限流规则的真实键</translation>
+    </message>
+    <message>
+        <source>Off: the run counts under keys of its own, removed at the end. On: it counts against the quotas of real subjects.</source>
+        <translation>关闭：压测在自己的键下计数，结束后删除。开启：计入真实主体的配额。</translation>
+    </message>
+    <message>
+        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic.</source>
+        <translation>⚠ 压测使用限流规则自身的键前缀：主体 10.0.0.1 等与真实流量计入同一批键。</translation>
+    </message>
+    <message>
+        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched.</source>
+        <translation>压测使用自己的键（sluice:load:&lt;run&gt;:…），结束时删除：真实主体的配额不受影响。</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>压测</translation>
+    </message>
+    <message>
+        <source>Run the load on the rules&apos; real keys? Its requests count against the same quotas as real traffic, and the keys are not removed afterwards.</source>
+        <translation>在限流规则的真实键上运行压测？其请求与真实流量计入同一配额，且之后不会删除这些键。</translation>
+    </message>
+    <message>
+        <source>Use the real keys</source>
+        <translation>使用真实键</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::KeysModel</name>
     <message>
         <source>Key</source>
@@ -1185,6 +1220,18 @@
     <message>
         <source>Stopped: %1. The changes made before it stand.</source>
         <translation>已停止：%1。此前所做的更改仍然有效。</translation>
+    </message>
+    <message>
+        <source>One of them matches no rule&apos;s prefix: it may not be a limiter key at all.</source>
+        <translation>其中 1 个键不匹配任何限流规则的前缀：它可能根本不是限流键。</translation>
+    </message>
+    <message>
+        <source>%1 of them match no rule&apos;s prefix: they may not be limiter keys at all.</source>
+        <translation>其中 %1 个键不匹配任何限流规则的前缀：它们可能根本不是限流键。</translation>
+    </message>
+    <message>
+        <source>Type %1 to delete them.</source>
+        <translation>输入 %1 以确认删除。</translation>
     </message>
 </context>
 <context>
@@ -1534,6 +1581,10 @@
         <translation>
             <numerusform>&lt;a href=&quot;keys&quot;&gt;%n 个已标记的键&lt;/a&gt;</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
+        <translation>已关闭：连接配置“%1”为只读，Sluice 不会向该服务器发送任何写入命令。如需修改数据，请在“连接”页面关闭只读。</translation>
     </message>
 </context>
 <context>
@@ -2087,6 +2138,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Pick the file</source>
         <translation>选择文件</translation>
+    </message>
+    <message>
+        <source>Read-only: send nothing that writes to this server</source>
+        <translation>只读：不向该服务器发送任何写入命令</translation>
+    </message>
+    <message>
+        <source>Sluice then only reads: fixing and deleting keys, unblocking, pushing rules, load and simulations on Redis are off. On by default for a server that is not on this machine.</source>
+        <translation>Sluice 将只读取：修复和删除键、解除封禁、推送规则、压测以及在 Redis 上的仿真均被关闭。对不在本机上的服务器默认开启。</translation>
+    </message>
+    <message>
+        <source>Safety:</source>
+        <translation>安全：</translation>
     </message>
 </context>
 <context>

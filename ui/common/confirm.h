@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QDialogButtonBox>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QString>
@@ -37,6 +39,40 @@ inline void askToConfirm(QWidget *parent, const ConfirmHook &hook, const QString
             then();
         }
     });
+    box->open();
+}
+
+// The same for what cannot be undone and may hit what it should not: the user types `typed`
+// (a count) before `yes` goes ahead. A hook answers for the user as above (true: typed).
+inline void askToConfirmTyped(QWidget *parent, const ConfirmHook &hook, const QString &title,
+                              const QString &question, const QString &yes, const QString &typed,
+                              std::function<void()> then)
+{
+    if (hook) {
+        if (hook(question)) {
+            then();
+        }
+        return;
+    }
+    auto *box = new QInputDialog(parent);
+    box->setObjectName(QStringLiteral("typedConfirmBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowTitle(title);
+    box->setLabelText(question);
+    box->setOkButtonText(yes);
+    box->setWindowModality(Qt::WindowModal);
+    if (auto *buttons = box->findChild<QDialogButtonBox *>()) {
+        QPushButton *ok = buttons->button(QDialogButtonBox::Ok);
+        ok->setEnabled(false);
+        QObject::connect(box, &QInputDialog::textValueChanged, ok,
+                         [ok, typed](const QString &t) { ok->setEnabled(t.trimmed() == typed); });
+    }
+    QObject::connect(box, &QInputDialog::textValueSelected, parent,
+                     [typed, then = std::move(then)](const QString &t) {
+                         if (t.trimmed() == typed) {
+                             then();
+                         }
+                     });
     box->open();
 }
 

@@ -10,4 +10,5 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/fieldform.cpp ${CMAKE_CURRENT_LIST_DIR}/fieldform.h
     ${CMAKE_CURRENT_LIST_DIR}/patterndraft.cpp ${CMAKE_CURRENT_LIST_DIR}/patterndraft.h
     ${CMAKE_CURRENT_LIST_DIR}/patternform.cpp ${CMAKE_CURRENT_LIST_DIR}/patternform.h
+    ${CMAKE_CURRENT_LIST_DIR}/writegate.cpp ${CMAKE_CURRENT_LIST_DIR}/writegate.h
 )

@@ -82,6 +82,9 @@ void ConnectionController::begin(const QString &id, const QString &label, const 
     s.state = ConnectionState::State::Connecting;
     s.label = label;
     s.endpoint = endpoint;
+    if (const auto p = m_store->profile(id)) {
+        s.readOnly = p->readOnly; // the write actions stay off while it connects
+    }
     publish(s);
     Q_EMIT sessionChanged();
 }
@@ -298,6 +301,7 @@ quint64 ConnectionController::test(const ConnectionProfile &profile, const Profi
             s.state = ConnectionState::State::Failed;
             s.label = profile.name;
             s.endpoint = profile.endpoint().display();
+            s.readOnly = profile.readOnly;
             switch (l.missing) {
             case ProfileStore::Secret::SshPassword:
                 s.error = tr("SSH password needed");

@@ -37,6 +37,9 @@ struct ConnectionProfile
     int db = 0;
     QString user;             // empty: the default user
     bool hasPassword = false; // the server wants one (AUTH)
+    // Nothing that writes reaches the server (Endpoint::readOnly): the console's write actions
+    // are off. The editor turns it on for a new profile whose host is not this machine.
+    bool readOnly = false;
 
     // TLS (Transport::Tls)
     QString tlsCaFile;   // empty: the system's trust store
@@ -98,6 +101,7 @@ struct ConnectionProfile
     Endpoint endpoint(const ProfileSecrets &secrets = {}) const
     {
         Endpoint e;
+        e.readOnly = readOnly;
         e.db = db;
         e.user = user;
         e.password = hasPassword ? secrets.password : QString();

@@ -24,6 +24,7 @@ struct ConnectionState
     quint64 request = 0;    // the request it answers (ConnectionRequest::id)
     QString label;          // the profile's name, "sandbox", ...
     QString endpoint;       // Endpoint::display(): host:port[/db], " (TLS)", " via ssh ..."
+    bool readOnly = false;  // the endpoint sends reads only (Endpoint::readOnly)
     QString redisVersion;   // last known; kept while the connection is lost
     double rttMs = -1;      // last round trip of a PING, in ms; < 0: not measured yet
     QString error;          // short reason in the user's words ("connection refused")

@@ -73,6 +73,9 @@ QString ConnectionStatus::describe(const ConnectionState &s)
     }
     QStringList parts;
     parts << s.label + QLatin1Char(' ') + s.endpoint;
+    if (s.readOnly) {
+        parts << tr("read-only");
+    }
     if (!s.redisVersion.isEmpty()) {
         parts << tr("Redis %1").arg(s.redisVersion);
     }

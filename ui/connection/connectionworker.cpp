@@ -52,6 +52,7 @@ void ConnectionWorker::open(const ConnectionRequest &request)
     m_state.request = request.id;
     m_state.label = request.label;
     m_state.endpoint = request.endpoint.display();
+    m_state.readOnly = request.endpoint.readOnly;
     Q_EMIT stateChanged(m_state);
     attempt();
 }
@@ -106,6 +107,7 @@ void ConnectionWorker::attempt()
     m_attempt = 0;
     s.state = ConnectionState::State::Connected;
     s.endpoint = m_connection->endpoint().display(); // a Sentinel's: the master found
+    s.readOnly = m_connection->endpoint().readOnly;
     s.unknownHostKey = false;
     s.error.clear();
     s.hint.clear();
@@ -174,6 +176,7 @@ void ConnectionWorker::probe(const ConnectionRequest &request)
     s.request = request.id;
     s.label = request.label;
     s.endpoint = request.endpoint.display();
+    s.readOnly = request.endpoint.readOnly;
     Endpoint endpoint = request.endpoint;
     endpoint.ssh.acceptNew = endpoint.ssh.acceptNew || request.trustHostKeyOnce;
     auto c = Connection::open(endpoint, m_options);
@@ -184,6 +187,7 @@ void ConnectionWorker::probe(const ConnectionRequest &request)
     } else {
         s.state = ConnectionState::State::Connected;
         s.endpoint = c->endpoint().display();
+        s.readOnly = c->endpoint().readOnly;
     }
     Q_EMIT probed(s);
 }

@@ -40,6 +40,7 @@ void ProfileDraft::reset(const std::optional<ConnectionProfile> &saved)
     m_saved = saved;
     m_profile = saved.value_or(ConnectionProfile{});
     m_forgetPassword = false;
+    m_readOnlyChosen = saved.has_value();
     const ConnectionProfile &p = m_profile;
     m_text = {
         {u"name"_s, p.name},         {u"host"_s, p.host},
@@ -58,6 +59,17 @@ void ProfileDraft::setText(const QString &key, const QString &text)
     if (key == u"password"_s && !text.isEmpty()) {
         m_forgetPassword = false;
     }
+}
+
+void ProfileDraft::setReadOnly(bool on)
+{
+    m_profile.readOnly = on;
+    m_readOnlyChosen = true;
+}
+
+bool ProfileDraft::readOnly() const
+{
+    return profile().readOnly;
 }
 
 void ProfileDraft::forgetPassword()
@@ -91,6 +103,9 @@ ConnectionProfile ProfileDraft::profile() const
     p.sshHost = t(u"sshHost");
     p.sshKeyFile = t(u"sshKey");
     p.sshKnownHostsFile = t(u"sshKnownHosts");
+    if (!m_readOnlyChosen) {
+        p.readOnly = !p.endpoint().isLocal();
+    }
     const ProfileSecrets s = secrets();
     p.hasPassword = !s.password.isEmpty() || passwordStored();
     p.hasSshPassword = !s.sshPassword.isEmpty() || (m_saved && m_saved->hasSshPassword);

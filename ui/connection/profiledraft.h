@@ -53,6 +53,10 @@ public:
     void setSshEnabled(bool on) { m_profile.sshEnabled = on; }
     bool sshEnabled() const { return m_profile.sshEnabled; }
     void setSshAcceptNew(bool on) { m_profile.sshAcceptNew = on; }
+    // Read-only, as the user set it; until then, for a new profile, on unless the profile
+    // reaches this machine only (Endpoint::isLocal(): loopback, a Unix socket, no SSH).
+    void setReadOnly(bool on);
+    bool readOnly() const;
     // Save forgets the stored password (typing one again takes it back).
     void forgetPassword();
     bool forgettingPassword() const { return m_forgetPassword; }
@@ -90,6 +94,7 @@ private:
     QHash<QString, QString> m_text;
     std::optional<ConnectionProfile> m_saved;
     bool m_forgetPassword = false;
+    bool m_readOnlyChosen = false; // the user set it (a saved profile: it was saved)
 };
 
 } // namespace sluice::ui

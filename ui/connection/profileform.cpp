@@ -16,6 +16,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace sluice::ui {
@@ -103,6 +105,12 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
     m_passwordNote = PageHeader::note(this);
     m_passwordNote->setObjectName(u"passwordNote"_s);
     m_fields->addRow(QString(), m_passwordNote);
+    m_readOnly = new QCheckBox(tr("Read-only: send nothing that writes to this server"), this);
+    m_readOnly->setObjectName(u"readOnlyCheck"_s);
+    m_readOnly->setToolTip(tr("Sluice then only reads: fixing and deleting keys, unblocking, "
+                              "pushing rules, load and simulations on Redis are off. On by "
+                              "default for a server that is not on this machine."));
+    m_fields->addRow(tr("Safety:"), m_readOnly);
     m_box->addWidget(m_fields);
 
     // TLS: its files, each with a file dialog.
@@ -243,6 +251,12 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
         m_draft.setSshAcceptNew(on);
         userEdit();
     });
+    connect(m_readOnly, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_loading) {
+            m_draft.setReadOnly(on);
+            Q_EMIT edited();
+        }
+    });
     connect(m_port, &QSpinBox::valueChanged, this, [this](int v) {
         m_draft.setPort(v);
         userEdit();
@@ -370,6 +384,10 @@ void ProfileForm::updateProblem()
     const QString problem = m_draft.firstProblem().message;
     m_problem->setText(problem.isEmpty() ? QString() : u"\u2717 "_s + problem);
     m_problem->setVisible(!problem.isEmpty());
+    // A new profile's read-only follows its host until the user sets it.
+    const bool loading = std::exchange(m_loading, true);
+    m_readOnly->setChecked(m_draft.readOnly());
+    m_loading = loading;
 }
 
 void ProfileForm::updateSshNotes()

@@ -77,6 +77,7 @@ private:
     QSpinBox *m_db;
     QToolButton *m_forget;
     QLabel *m_passwordNote;
+    QCheckBox *m_readOnly;
     QGroupBox *m_tlsBox;
     QCheckBox *m_tlsInsecure;
     QLabel *m_tlsWarning;

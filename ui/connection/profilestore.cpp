@@ -117,6 +117,8 @@ std::optional<ConnectionProfile> ProfileStore::profile(const QString &id) const
     p.sshAcceptNew = settings.value(QStringLiteral("ssh/acceptNew"), false).toBool();
     p.hasSshPassword = settings.value(QStringLiteral("ssh/hasPassword"), false).toBool();
     p.hasSshPassphrase = settings.value(QStringLiteral("ssh/hasPassphrase"), false).toBool();
+    // Profiles saved before the flag existed could write: they still can.
+    p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
     return p;
 }
 
@@ -189,6 +191,7 @@ QString ProfileStore::saveWithSecrets(ConnectionProfile p, const SecretEdits &ed
         settings.setValue(QStringLiteral("db"), p.db);
         settings.setValue(QStringLiteral("user"), p.user);
         settings.setValue(QStringLiteral("hasPassword"), p.hasPassword);
+        settings.setValue(QStringLiteral("readOnly"), p.readOnly);
         // Paths and names only: the secrets go to the keyring below.
         settings.setValue(QStringLiteral("tls/ca"), p.tlsCaFile);
         settings.setValue(QStringLiteral("tls/cert"), p.tlsCertFile);

@@ -463,8 +463,12 @@ void KeysPage::fixSelection(bool deleteKeys)
         }
         return;
     }
-    askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes,
-                 [this, keys, deleteKeys] { m_session->fixSelection(keys, deleteKeys); });
+    const auto go = [this, keys, deleteKeys] { m_session->fixSelection(keys, deleteKeys); };
+    if (!q->typeToConfirm.isEmpty()) {
+        askToConfirmTyped(this, m_confirm, tr("Keys"), q->text, q->yes, q->typeToConfirm, go);
+    } else {
+        askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes, go);
+    }
 }
 
 void KeysPage::fixAll(bool deleteKeys)

@@ -10,6 +10,8 @@
 #include <QLocale>
 #include <QThread>
 
+#include <algorithm>
+
 namespace sluice::ui {
 
 using keys::KeyFixer;
@@ -383,10 +385,24 @@ std::optional<KeysSession::Question> KeysSession::fixSelectionQuestion(const QLi
     const QString which =
         n == 1 ? tr("the selected key") : tr("the %1 selected keys").arg(number(n));
     if (deleteKeys) {
-        return Question{tr("Delete %1 from Redis? Their subjects start afresh on their next "
-                           "request. This cannot be undone.")
-                            .arg(which),
-                        tr("Delete")};
+        Question q{tr("Delete %1 from Redis? Their subjects start afresh on their next "
+                      "request. This cannot be undone.")
+                       .arg(which),
+                   tr("Delete"),
+                   {}};
+        const qint64 strays = std::count_if(keys.cbegin(), keys.cend(),
+                                            [](const KeyInfo &k) { return !k.hasRule(); });
+        if (strays > 0) {
+            q.text += QLatin1Char(' ') +
+                      (strays == 1 ? tr("One of them matches no rule's prefix: it may not be a "
+                                        "limiter key at all.")
+                                   : tr("%1 of them match no rule's prefix: they may not be "
+                                        "limiter keys at all.")
+                                         .arg(number(strays))) +
+                      QLatin1Char(' ') + tr("Type %1 to delete them.").arg(n);
+            q.typeToConfirm = QString::number(n);
+        }
+        return q;
     }
     if (fixable == 0) {
         if (nothing) {
@@ -405,7 +421,7 @@ std::optional<KeysSession::Question> KeysSession::fixSelectionQuestion(const QLi
                            .arg(number(fixable), number(n));
     question += QLatin1Char(' ') + tr("A key that got a TTL within its rule meanwhile is "
                                       "left alone.");
-    return Question{question, tr("Set TTL")};
+    return Question{question, tr("Set TTL"), {}};
 }
 
 std::optional<KeysSession::Question> KeysSession::fixAllQuestion(bool deleteKeys) const
@@ -426,13 +442,15 @@ std::optional<KeysSession::Question> KeysSession::fixAllQuestion(bool deleteKeys
         return Question{tr("Delete %1? Sluice lists %2 again and deletes each key that is still "
                            "flagged at that instant. This cannot be undone.")
                             .arg(what, where),
-                        tr("Delete all")};
+                        tr("Delete all"),
+                        {}};
     }
     return Question{tr("Set the TTL from their rule on %1? Sluice lists %2 again and fixes each "
                        "key that is still flagged at that instant; a key that got a TTL "
                        "meanwhile is left alone.")
                         .arg(what, where),
-                    tr("Fix all")};
+                    tr("Fix all"),
+                    {}};
 }
 
 void KeysSession::beginFix()

@@ -75,6 +75,9 @@ public:
     {
         QString text;
         QString yes;
+        // Non-empty: the user types it to go ahead (deleting keys that match no rule's prefix,
+        // which may not be limiter keys at all, needs their count typed in).
+        QString typeToConfirm;
     };
     // nullopt when there is nothing to do, with why in `nothing` (empty: say nothing).
     std::optional<Question> fixSelectionQuestion(const QList<keys::KeyInfo> &keys, bool deleteKeys,

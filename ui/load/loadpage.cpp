@@ -1,5 +1,8 @@
 #include "loadpage.h"
 
+#include "keyscope.h"
+#include "loadaxis.h"
+
 #include "ui/common/fieldform.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
@@ -33,6 +36,8 @@
 
 namespace sluice::ui {
 
+using loadaxis::fitAxis;
+
 namespace {
 
 constexpr int pollMs = 250;
@@ -43,31 +48,6 @@ const QColor errorColor = tone::text(Tone::Bad);
 QString number(qint64 v)
 {
     return QLocale().toString(v);
-}
-
-// 1, 2, 5, 10, 20, ... at or above v: steps that make round tick labels.
-double niceStep(double v)
-{
-    if (v <= 1) {
-        return 1;
-    }
-    const double p = std::pow(10.0, std::floor(std::log10(v)));
-    for (double m : {1.0, 2.0, 5.0, 10.0}) {
-        if (m * p >= v) {
-            return m * p;
-        }
-    }
-    return 10 * p;
-}
-
-// Round ticks from 0 to at least `top`, about four of them.
-void fitAxis(QValueAxis *axis, double top)
-{
-    const double step = niceStep(std::max(top, 1.0) / 4);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(step);
-    axis->setRange(0, std::max(step, std::ceil(top / step) * step));
 }
 
 QString endpointId(const Endpoint &e)
@@ -123,6 +103,8 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_plan = PageHeader::note(left);
     m_plan->setObjectName(QStringLiteral("planLabel"));
     leftBox->addWidget(m_plan);
+    m_keyScope = new KeyScope(left);
+    leftBox->addWidget(m_keyScope);
     auto *actions = new QHBoxLayout;
     m_start = new QPushButton(tr("&Start"), left);
     m_start->setObjectName(QStringLiteral("startButton"));
@@ -363,6 +345,7 @@ Result<load::LoadOptions> LoadPage::options() const
     o.threads = m_threads->value();
     o.subjects = m_subjects->value();
     o.seed = quint64(m_seed->value());
+    o.keyPrefixOverride = m_keyScope->prefixOverride();
     return o;
 }
 
@@ -429,6 +412,13 @@ bool LoadPage::isRunning() const
 }
 
 void LoadPage::start()
+{
+    if (!isRunning()) {
+        m_keyScope->confirmThen(this, m_confirm, [this] { startNow(); });
+    }
+}
+
+void LoadPage::startNow()
 {
     if (isRunning()) {
         return;

@@ -4,6 +4,7 @@
 #include "core/rules/rule.h"
 #include "core/sim/trafficpattern.h"
 
+#include "ui/common/confirm.h"
 #include "ui/common/patterndraft.h"
 
 #include <QWidget>
@@ -31,6 +32,7 @@ class StatsRecorder;
 
 namespace sluice::ui {
 
+class KeyScope;
 class MessageBanner;
 class PatternForm;
 
@@ -59,8 +61,11 @@ public:
 
 public Q_SLOTS:
     void setRules(const sluice::RuleSet &rules);
+    // Starts a run: on keys of its own, or on the rules' real keys once the user confirms.
     void start();
     void stop();
+    // Answers "use the real keys?" for the user (tests); none: a message box.
+    void setConfirm(ConfirmHook hook) { m_confirm = std::move(hook); }
 
 Q_SIGNALS:
     void started();
@@ -69,6 +74,7 @@ Q_SIGNALS:
 
 private:
     void buildForm(QWidget *parent);
+    void startNow();
     // The pattern and duration alone in a scenario, read by the scenario reader.
     CheckedPattern checked() const;
     void validate();
@@ -99,6 +105,8 @@ private:
     QSpinBox *m_seed;
     QLabel *m_plan;
     QPushButton *m_start;
+    KeyScope *m_keyScope;
+    ConfirmHook m_confirm;
     QPushButton *m_stop;
 
     QLabel *m_sent;

@@ -1,0 +1,64 @@
+#include "keyscope.h"
+
+#include "ui/common/pageheader.h"
+#include "ui/common/tone.h"
+
+#include "core/load/loadgenerator.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace sluice::ui {
+
+KeyScope::KeyScope(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *box = new QVBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(2);
+    m_real = new QCheckBox(tr("Decide on the rules' real keys"), this);
+    m_real->setObjectName(QStringLiteral("realKeysCheck"));
+    m_real->setToolTip(tr("Off: the run counts under keys of its own, removed at the end. On: "
+                          "it counts against the quotas of real subjects."));
+    box->addWidget(m_real);
+    m_note = PageHeader::note(this);
+    m_note->setObjectName(QStringLiteral("keyScopeNote"));
+    box->addWidget(m_note);
+    const auto update = [this] {
+        m_note->setText(realKeys()
+                            ? tr("\u26a0 The run uses the rules' own key prefixes: subjects "
+                                 "10.0.0.1, … count against the same keys as real traffic.")
+                            : tr("The run uses keys of its own (sluice:load:<run>:…), removed "
+                                 "when it ends: real subjects' quotas are untouched."));
+        m_note->setStyleSheet(
+            QStringLiteral("color: %1;")
+                .arg(tone::hex(realKeys() ? tone::text(Tone::Warning) : tone::muted())));
+    };
+    connect(m_real, &QCheckBox::toggled, this, update);
+    update();
+}
+
+bool KeyScope::realKeys() const
+{
+    return m_real->isChecked();
+}
+
+QByteArray KeyScope::prefixOverride() const
+{
+    return realKeys() ? QByteArray() : load::runScopedPrefix();
+}
+
+void KeyScope::confirmThen(QWidget *parent, const ConfirmHook &hook, std::function<void()> go) const
+{
+    if (!realKeys()) {
+        go();
+        return;
+    }
+    askToConfirm(parent, hook, tr("Load"),
+                 tr("Run the load on the rules' real keys? Its requests count against the same "
+                    "quotas as real traffic, and the keys are not removed afterwards."),
+                 tr("Use the real keys"), std::move(go), QMessageBox::DestructiveRole);
+}
+
+} // namespace sluice::ui
