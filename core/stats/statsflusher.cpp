@@ -166,6 +166,9 @@ bool StatsFlusher::settleInflight()
         ++m_status.skippedApplied;
         ++m_status.flushes;
         m_status.bucketsWritten += m_inflight->buckets;
+        m_status.redisOk = true;
+        m_status.lastError.clear();
+        m_status.lastFlushMs = QDateTime::currentMSecsSinceEpoch();
         m_inflight.reset();
         return true;
     }
@@ -187,6 +190,9 @@ bool StatsFlusher::settleInflight()
         std::lock_guard lock(m_mutex);
         ++m_status.flushes;
         m_status.bucketsWritten += m_inflight->buckets;
+        m_status.redisOk = true;
+        m_status.lastError.clear();
+        m_status.lastFlushMs = QDateTime::currentMSecsSinceEpoch();
         m_inflight.reset();
         return true;
     }
