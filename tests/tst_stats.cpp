@@ -10,6 +10,7 @@
 #include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
+#include <QTcpSocket>
 #include <QTest>
 
 #include <thread>
@@ -202,8 +203,9 @@ private Q_SLOTS:
 
         // Every key has a TTL, no longer than 16 minutes from its second.
         const QList<QByteArray> keys = test::keysWithPrefix(c, ns());
-        // 4 count hashes, 4 :top zsets, 3 :topd hashes (the buckets with a denial).
-        QCOMPARE(keys.size(), 11);
+        // 4 count hashes, 4 :top zsets, 3 :topd hashes (the buckets with a denial), and the
+        // batch's idempotency marker (flush:<id>).
+        QCOMPARE(keys.size(), 12);
         for (const QByteArray &k : keys) {
             const qint64 ttl = test::pttl(c, k);
             QVERIFY2(ttl > 0 && ttl <= qint64(ttlSeconds) * 1000, k.constData());
@@ -340,6 +342,46 @@ private Q_SLOTS:
 
     // Redis down: record() goes on (no I/O, nothing waits), the flusher keeps a backlog and says
     // why; when a server comes up at that address, the backlog is written.
+    void stalledFlushIsNotCountedTwice()
+    {
+        // Issue 12 item 3: a flush whose EXEC answer never came (DEBUG SLEEP longer than the
+        // flusher's timeout) was applied by Redis after the stall; before the batch marker it
+        // was sent again and counted twice (reliability review 3: a=200 for 100 decisions).
+        test::OwnRedis server;
+        QVERIFY(server.start({QStringLiteral("--enable-debug-command"), QStringLiteral("local")}));
+        StatsRecorder recorder;
+        StatsFlusher::Options o = flusherOptions();
+        o.interval = std::chrono::milliseconds(100);
+        o.connection.connectTimeout = o.connection.commandTimeout = std::chrono::milliseconds(300);
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        for (int i = 0; i < 100; ++i) {
+            recorder.record(QStringLiteral("deny"), "s", false, false, now, 1);
+        }
+        QTcpSocket sleeper;
+        sleeper.connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(sleeper.waitForConnected(2000));
+        sleeper.write("DEBUG SLEEP 1.5\r\n");
+        QVERIFY(sleeper.waitForBytesWritten(2000));
+        QTest::qWait(50);
+        StatsFlusher flusher(server.endpoint(), &recorder, o);
+        flusher.start();
+        QVERIFY(QTest::qWaitFor([&] { return !flusher.status().redisOk; }, 3000)); // timed out
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const auto st = flusher.status();
+                return st.redisOk && st.flushes >= 1 && st.backlog == 0;
+            },
+            10000));
+        flusher.stop();
+        auto c = Connection::open(server.endpoint());
+        QVERIFY(c.ok());
+        auto d = c->command({"HGET", countsKey(ns(), QStringLiteral("deny"), now), "d"});
+        QVERIFY(d.ok());
+        qInfo("100 denials, flushed across a 1.5 s stall: d=%s, batches found applied: %lld",
+              d->str.constData(), flusher.status().skippedApplied);
+        QCOMPARE(d->str, QByteArray("100"));
+    }
+
     void flusherSurvivesRedisDown()
     {
         test::OwnRedis server; // not started yet: nothing listens at its port

@@ -3,18 +3,22 @@
 #include "args.h"
 #include "connectflags.h"
 #include "rules.h"
+#include "statsflags.h"
 
 #include "app/serve/checkservice.h"
 
+#include "core/redis/connection.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>
 #include <QSocketNotifier>
+#include <QTimer>
 
 #include <csignal>
 #include <cstdio>
+#include <functional>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -31,7 +35,10 @@ int usage(const QString &message)
                 message + QStringLiteral(
                               "\nusage: sluice-cli serve --url redis://[user:pass@]host:port[/db] "
                               "(--rules FILE | --from-redis) --listen HOST:PORT "
-                              "[--legacy-headers] [--workers N] [--timeout-ms T]"),
+                              "[--legacy-headers] [--workers N] [--timeout-ms T] "
+                              "[--max-connections N] [--max-body-bytes N] [--max-header-bytes N] "
+                              "[--header-timeout-ms T] [--idle-timeout-ms T] [--max-in-flight N] "
+                              "[--no-stats]"),
                 exitUsage);
 }
 
@@ -53,7 +60,14 @@ int serve(const QList<QByteArray> &argv)
                                      {"listen", true},
                                      {"legacy-headers", false},
                                      {"workers", true},
-                                     {"timeout-ms", true}});
+                                     {"timeout-ms", true},
+                                     {"max-connections", true},
+                                     {"max-body-bytes", true},
+                                     {"max-header-bytes", true},
+                                     {"header-timeout-ms", true},
+                                     {"idle-timeout-ms", true},
+                                     {"max-in-flight", true},
+                                     {"no-stats", false}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -109,8 +123,41 @@ int serve(const QList<QByteArray> &argv)
         if (!t) {
             return usage(t.error().message);
         }
-        options.pool.connection.connectTimeout = std::chrono::milliseconds(*t);
-        options.pool.connection.commandTimeout = std::chrono::milliseconds(*t);
+        options.pool.setTimeout(std::chrono::milliseconds(*t));
+    }
+    struct Limit
+    {
+        const char *flag;
+        qint64 min, max;
+        std::function<void(qint64)> set;
+    };
+    serve::HttpLimits &limits = options.limits;
+    const Limit limitFlags[] = {
+        {"max-connections", 1, 1'000'000, [&](qint64 v) { limits.maxConnections = int(v); }},
+        {"max-body-bytes", 0, 1 << 24, [&](qint64 v) { limits.maxBodyBytes = v; }},
+        {"max-header-bytes", 1024, 1 << 20, [&](qint64 v) { limits.maxHeaderBytes = v; }},
+        {"header-timeout-ms", 100, 600'000, [&](qint64 v) { limits.headerTimeoutMs = int(v); }},
+        {"idle-timeout-ms", 100, 3'600'000, [&](qint64 v) { limits.idleTimeoutMs = int(v); }},
+        {"max-in-flight", 1, 100'000, [&](qint64 v) { limits.maxInFlight = int(v); }},
+    };
+    for (const Limit &l : limitFlags) {
+        if (args.has(l.flag)) {
+            auto v = integerFlag(args, l.flag, l.min, l.max);
+            if (!v) {
+                return usage(v.error().message);
+            }
+            l.set(*v);
+        }
+    }
+    options.pool.log = [](const QString &line) {
+        std::fprintf(stderr, "sluice-cli serve: %s\n", qPrintable(line));
+    };
+
+    // Refused credentials make a silent fail-open service: refuse to start instead. (Redis
+    // merely unreachable is not fatal: every rule answers by its on_redis_error meanwhile.)
+    if (auto c = Connection::open(*endpoint, options.pool.connection);
+        !c && c.error().kind == Error::Kind::Auth) {
+        return fail(command, c.error().message, exitRuntime);
     }
 
     // The rules: a file, or the RuleStore (pulled once now so that a store that cannot be read
@@ -122,11 +169,16 @@ int serve(const QList<QByteArray> &argv)
     }
 
     // Statistics of every decision, flushed to Redis once a second (core/stats).
+    // --no-stats: none are recorded or written.
+    const bool withStats = !args.has("no-stats");
     stats::StatsRecorder recorder;
     stats::StatsFlusher flusher(*endpoint, &recorder);
-    options.record = [&recorder](const QString &ruleId, const QByteArray &subject,
-                                 const Decision &d,
-                                 bool shadow) { recorder.record(ruleId, subject, d, shadow); };
+    if (withStats) {
+        options.record = [&recorder](const QString &ruleId, const QByteArray &subject,
+                                     const Decision &d,
+                                     bool shadow) { recorder.record(ruleId, subject, d, shadow); };
+    }
+    options.statsHealth = [&flusher, withStats] { return statsHealthJson(flusher, withStats); };
 
     serve::CheckService service(options);
     service.setRules(loaded->set, loaded->set.basedOn.value_or(0), loaded->origin);
@@ -146,7 +198,14 @@ int serve(const QList<QByteArray> &argv)
     if (!listening) {
         return fail(command, listening.error().message, exitRuntime);
     }
-    flusher.start();
+    StatsReporter reporter(command);
+    QTimer statsWatch;
+    if (withStats) {
+        flusher.start();
+        QObject::connect(&statsWatch, &QTimer::timeout, &statsWatch,
+                         [&] { reporter.update(flusher.status()); });
+        statsWatch.start(1000);
+    }
 
     if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         return fail(command, QStringLiteral("cannot create the signal pipe"), exitRuntime);

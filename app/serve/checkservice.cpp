@@ -79,6 +79,24 @@ QString parseQuery(const QByteArray &query, Params *p)
     return {};
 }
 
+// What a 500 may say of an error reply: its first words, never the script's SHA or Lua line
+// ("... script: 14129dcb..., on @user_script:92.").
+QString publicReason(const QString &message)
+{
+    QString m = message;
+    for (const QLatin1String cut : {QLatin1String(" script: "), QLatin1String("@user_script"),
+                                    QLatin1String(" f_"), QLatin1String("user_script:")}) {
+        if (const qsizetype at = m.indexOf(cut); at >= 0) {
+            m.truncate(at);
+        }
+    }
+    m = m.trimmed();
+    while (m.endsWith(QLatin1Char(',')) || m.endsWith(QLatin1Char('.'))) {
+        m.chop(1);
+    }
+    return m.left(200);
+}
+
 bool wantsClose(const QHttpServerRequest &request)
 {
     return request.value(QByteArrayLiteral("connection")).toLower().contains("close");
@@ -144,7 +162,10 @@ Result<quint16> CheckService::listen(const QHostAddress &address, quint16 port)
     if (m_tcp != nullptr) {
         return Error::make(Error::Kind::Internal, QStringLiteral("the service listens already"));
     }
-    auto *tcp = new GuardedTcpServer(m_options.maxRequestLineBytes, this);
+    auto *tcp = new GuardedTcpServer(m_options.limits, this);
+    // Bursts of new connections (nginx opening its pool, a reconnect storm) wait in the kernel's
+    // accept queue instead of being dropped (Qt's default backlog is 50).
+    tcp->setListenBacklogSize(1024);
     if (!tcp->listen(address, port)) {
         const QString why = tcp->errorString();
         delete tcp;
@@ -223,11 +244,12 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
     const bool close = wantsClose(request);
     const QUrl url = request.url();
     const QByteArray query = url.query(QUrl::FullyEncoded).toLatin1();
-    if (url.path(QUrl::FullyEncoded).size() + query.size() + 1 > m_options.maxRequestLineBytes) {
+    if (url.path(QUrl::FullyEncoded).size() + query.size() + 1 >
+        m_options.limits.maxRequestLineBytes) {
         error(socket, 414, "uri_too_long",
               QStringLiteral("the URL is longer than %1 bytes; send shorter subjects (they "
                              "become Redis keys)")
-                  .arg(m_options.maxRequestLineBytes),
+                  .arg(m_options.limits.maxRequestLineBytes),
               close);
         return;
     }
@@ -248,6 +270,14 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
     }
     if (!p.hasSubject) {
         p.subject = request.value(subjectHeader);
+        if (p.subject.size() > m_options.limits.maxSubjectBytes) {
+            error(socket, 431, "request_header_fields_too_large",
+                  QStringLiteral("the Sluice-Subject header is longer than %1 bytes (subjects "
+                                 "become Redis keys)")
+                      .arg(m_options.limits.maxSubjectBytes),
+                  close);
+            return;
+        }
     }
     if (p.subject.isEmpty() && !auth) {
         error(socket, 400, "missing_parameter",
@@ -333,6 +363,10 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
     job.socket = socket;
     job.closeAfter = close;
     job.authMode = auth;
+    if (auto *guarded = qobject_cast<GuardedSocket *>(socket)) {
+        job.seq = guarded->reserve();
+        job.gone = guarded->gone();
+    }
     m_pool->submit(std::move(job));
 }
 
@@ -349,10 +383,24 @@ void CheckService::answer(const DecisionOutcome &o)
     if (socket == nullptr) {
         return;
     }
+    auto send = [&](int status, const HeaderList &headers, const QByteArray &body) {
+        if (auto *guarded = qobject_cast<GuardedSocket *>(socket)) {
+            guarded->fill(o.job.seq, formatResponse(status, headers, body, o.job.closeAfter),
+                          o.job.closeAfter);
+        } else {
+            writeResponse(socket, status, headers, body, o.job.closeAfter);
+        }
+    };
     const ServiceRule &rule = *o.job.rule;
     if (!o.error.isEmpty()) {
-        error(socket, 500, "decision_failed",
-              QStringLiteral("rule '%1': %2").arg(rule.rule.id, o.error), o.job.closeAfter);
+        // A bug, not Redis being away: logged in full, answered without script internals.
+        qWarning("sluice serve: rule '%s': the decision failed: %s", qPrintable(rule.rule.id),
+                 qPrintable(o.error));
+        send(500, {},
+             errorBody(500, QStringLiteral("decision_failed"),
+                       QStringLiteral("rule '%1': the decision failed: %2 (details in the "
+                                      "service's log)")
+                           .arg(rule.rule.id, publicReason(o.error))));
         return;
     }
     const Decision &d = o.decision;
@@ -369,6 +417,9 @@ void CheckService::answer(const DecisionOutcome &o)
                   : (shadow ? QByteArrayLiteral("shadow-denied") : QByteArrayLiteral("denied"));
     headers.append({QByteArrayLiteral("Sluice-Decision"), verdict});
     headers.append({QByteArrayLiteral("Sluice-Source"), decisionSourceName(o.source)});
+    if (o.uncertain) {
+        headers.append({QByteArrayLiteral("Sluice-Uncertain"), QByteArrayLiteral("1")});
+    }
     QJsonObject body = decisionJson(d, o.job.key);
     body.insert(QStringLiteral("allowed"), allowed);
     body.insert(QStringLiteral("rule"), rule.rule.id);
@@ -376,12 +427,14 @@ void CheckService::answer(const DecisionOutcome &o)
     body.insert(QStringLiteral("cost"), o.job.cost);
     body.insert(QStringLiteral("source"), QString::fromLatin1(decisionSourceName(o.source)));
     body.insert(QStringLiteral("shadow"), shadow);
+    if (o.uncertain) {
+        body.insert(QStringLiteral("uncertain"), true);
+    }
     if (shadow) {
         body.insert(QStringLiteral("shadow_denied"), !d.allowed);
     }
     const int status = allowed ? 200 : (o.job.authMode ? 403 : 429);
-    writeResponse(socket, status, headers,
-                  QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n', o.job.closeAfter);
+    send(status, headers, QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n');
 }
 
 void CheckService::handleHealth(const QHttpServerRequest &request, QTcpSocket *socket)
@@ -392,8 +445,12 @@ void CheckService::handleHealth(const QHttpServerRequest &request, QTcpSocket *s
     const DecisionPool::Health h = health();
     const RuleTablePtr table = m_rules;
     QJsonObject redis{{QStringLiteral("reachable"), h.redisUp},
+                      {QStringLiteral("state"), h.state},
                       {QStringLiteral("url"), m_options.endpoint.safeUrl()},
                       {QStringLiteral("since_ms"), h.changedAtMs}};
+    if (h.state != QLatin1String("up") && !h.lastError.isEmpty()) {
+        redis.insert(QStringLiteral("reason"), h.lastError);
+    }
     if (!h.lastError.isEmpty()) {
         redis.insert(QStringLiteral("last_error"), h.lastError);
     }
@@ -403,16 +460,24 @@ void CheckService::handleHealth(const QHttpServerRequest &request, QTcpSocket *s
         rules.insert(QStringLiteral("count"), table->size());
         rules.insert(QStringLiteral("origin"), table->origin());
     }
-    const QJsonObject o{
-        {QStringLiteral("status"), !table      ? QStringLiteral("starting")
-                                   : h.redisUp ? QStringLiteral("ok")
-                                               : QStringLiteral("degraded")},
+    const bool ok = h.state == QLatin1String("up");
+    QJsonObject o{
+        {QStringLiteral("status"), !table ? QStringLiteral("starting")
+                                   : ok   ? QStringLiteral("ok")
+                                          : QStringLiteral("degraded")},
         {QStringLiteral("redis"), redis},
         {QStringLiteral("rules"), rules},
         {QStringLiteral("decisions"), QJsonObject{{QStringLiteral("redis"), h.decisions},
                                                   {QStringLiteral("on_redis_error"), h.fallbacks},
                                                   {QStringLiteral("errors"), h.errors},
-                                                  {QStringLiteral("round_trips"), h.batches}}}};
+                                                  {QStringLiteral("round_trips"), h.batches},
+                                                  {QStringLiteral("expired"), h.expired},
+                                                  {QStringLiteral("abandoned"), h.abandoned},
+                                                  {QStringLiteral("uncertain"), h.uncertain}}},
+        {QStringLiteral("connections"), m_tcp != nullptr ? m_tcp->connections() : 0}};
+    if (m_options.statsHealth) {
+        o.insert(QStringLiteral("stats"), m_options.statsHealth());
+    }
     // 200 while the service answers (degraded included: every rule still gets its
     // on_redis_error answer); 503 only before any rules are loaded.
     writeResponse(socket, table ? 200 : 503, {},

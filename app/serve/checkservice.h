@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decisionpool.h"
+#include "guardedsocket.h"
 #include "ruletable.h"
 
 #include "core/common/result.h"
@@ -8,8 +9,10 @@
 #include "core/rules/rulestore.h"
 
 #include <QHostAddress>
+#include <QJsonObject>
 #include <QObject>
 
+#include <functional>
 #include <memory>
 
 class QHttpServer;
@@ -36,8 +39,11 @@ class GuardedTcpServer;
 //       nginx-auth export). The subject may come in the Sluice-Subject header instead of the
 //       query; none at all is not limited (200), as nginx limit_req does with an empty key.
 //   GET /healthz  Redis reachability, rules version, decision counters.
-// Every answer says where its decision came from (Sluice-Source: redis, local, allow, deny).
-// Bad input gets 400 / 404 / 405 (+ Allow) / 414 with {"status","error","message"}.
+// Every answer says where its decision came from (Sluice-Source: redis, local, allow, deny);
+// one answered by on_redis_error after its batch went unanswered (maybe applied in Redis) has
+// "Sluice-Uncertain: 1". Bad input gets 400 / 404 / 405 (+ Allow) / 408 / 413 / 414 / 431 with
+// {"status","error","message"}; 503 past --max-connections; 500 only for a failure that is not
+// Redis being unavailable (a bug), without script internals in its body.
 //
 // Threading: lives in one thread with an event loop (HTTP parsing and writing answers); the
 // decisions are made by a DecisionPool (worker threads with their own Redis connections) and
@@ -52,8 +58,10 @@ public:
         Endpoint endpoint;
         bool legacyHeaders = false;
         DecisionPool::Options pool;
-        qsizetype maxRequestLineBytes = 8192; // above: 414
-        DecisionPool::Record record;          // statistics hook, called in worker threads
+        HttpLimits limits;           // body, header, connection, timeout limits (guardedsocket.h)
+        DecisionPool::Record record; // statistics hook, called in worker threads
+        // The "stats" object of /healthz (the statistics writer's state), service thread.
+        std::function<QJsonObject()> statsHealth;
     };
 
     explicit CheckService(Options options, QObject *parent = nullptr);

@@ -23,9 +23,26 @@ constexpr qint64 denyRetryMs = 1000;
 // Redis cannot decide now, but a new connection (maybe to a new master after a failover) or a
 // moment will: a lost connection, or READONLY, MASTERDOWN, LOADING, BUSY, ... (reliability
 // review finding 2). Answered by on_redis_error; the pool is marked down and reconnects.
+// The error reply itself, also when a step before the call reports it ("refused to load the
+// script fixed_window: BUSY Redis is busy ...").
+Error innerReply(const Error &e)
+{
+    if (e.kind != Error::Kind::Reply) {
+        return e;
+    }
+    const qsizetype at = e.message.lastIndexOf(QLatin1String(": "));
+    return at < 0 ? e : Error::make(Error::Kind::Reply, e.message.mid(at + 2));
+}
+
 bool isUnavailable(const Error &e)
 {
-    return e.isConnectionLoss() || redis::isUnavailableReply(e);
+    return e.isConnectionLoss() || redis::isUnavailableReply(e) ||
+           redis::isUnavailableReply(innerReply(e));
+}
+
+bool isOutOfMemory(const Error &e)
+{
+    return redis::isOutOfMemoryReply(e) || redis::isOutOfMemoryReply(innerReply(e));
 }
 
 } // namespace
@@ -101,6 +118,7 @@ void DecisionPool::stop()
 
 void DecisionPool::submit(DecisionJob &&job)
 {
+    job.deadline = std::chrono::steady_clock::now() + m_options.timeout;
     {
         std::lock_guard l(m_queueMutex);
         m_queue.push_back(std::move(job));
@@ -113,18 +131,36 @@ DecisionPool::Health DecisionPool::health() const
     std::lock_guard l(m_healthMutex);
     Health h = m_health;
     h.redisUp = m_redisUp.load();
+    h.state = !h.redisUp            ? (m_credentialsRefused ? QStringLiteral("credentials_refused")
+                                                            : QStringLiteral("down"))
+              : m_memoryFull.load() ? QStringLiteral("memory_full")
+                                    : QStringLiteral("up");
     return h;
 }
 
-void DecisionPool::markDown(const QString &why)
+void DecisionPool::markDown(const QString &why, bool wakeProber)
 {
+    QString line;
     {
         std::lock_guard l(m_healthMutex);
         m_health.lastError = why;
+        const bool refused = why.contains(QLatin1String("refused the credentials"));
         if (m_redisUp.exchange(false)) {
             ++m_downEpoch;
             m_health.changedAtMs = nowMs();
+            line = refused
+                       ? QStringLiteral("Redis refused the credentials: %1").arg(why)
+                       : QStringLiteral("Redis is down, answering by on_redis_error: %1").arg(why);
+        } else if (refused && !m_credentialsRefused) {
+            line = QStringLiteral("Redis refused the credentials: %1").arg(why);
         }
+        m_credentialsRefused = refused;
+    }
+    if (!line.isEmpty() && m_options.log) {
+        m_options.log(line);
+    }
+    if (!wakeProber) {
+        return;
     }
     {
         std::lock_guard l(m_probeMutex);
@@ -135,15 +171,41 @@ void DecisionPool::markDown(const QString &why)
 
 void DecisionPool::markUp()
 {
-    std::lock_guard l(m_healthMutex);
-    if (!m_redisUp.exchange(true)) {
-        m_health.changedAtMs = nowMs();
+    bool changed = false;
+    {
+        std::lock_guard l(m_healthMutex);
+        if (!m_redisUp.exchange(true)) {
+            m_health.changedAtMs = nowMs();
+            changed = true;
+        }
+        m_credentialsRefused = false;
+    }
+    if (changed && m_options.log) {
+        m_options.log(QStringLiteral("Redis is up again at %1").arg(m_endpoint.display()));
     }
 }
 
-DecisionOutcome DecisionPool::fallback(DecisionJob &&job)
+void DecisionPool::setMemoryFull(bool full, const QString &why)
+{
+    if (m_memoryFull.exchange(full) == full) {
+        return;
+    }
+    if (full) {
+        std::lock_guard l(m_healthMutex);
+        m_health.lastError = why;
+    }
+    if (m_options.log) {
+        m_options.log(full ? QStringLiteral("Redis is out of memory, admissions are answered by "
+                                            "on_redis_error: %1")
+                                 .arg(why)
+                           : QStringLiteral("Redis accepts writes again"));
+    }
+}
+
+DecisionOutcome DecisionPool::fallback(DecisionJob &&job, bool uncertain)
 {
     DecisionOutcome o;
+    o.uncertain = uncertain;
     const ServiceRule &r = *job.rule;
     switch (r.rule.onRedisError) {
     case OnRedisError::Allow:
@@ -157,9 +219,15 @@ DecisionOutcome DecisionPool::fallback(DecisionJob &&job)
         break;
     case OnRedisError::Local: {
         std::lock_guard l(m_localMutex);
-        auto d = m_local.decide(Request{&r.policy, job.key, job.cost, std::nullopt, 0});
+        // Maybe counted by Redis already: the twin answers from what it holds (a peek) and is
+        // not charged a second time.
+        auto d =
+            m_local.decide(Request{&r.policy, job.key, uncertain ? 0 : job.cost, std::nullopt, 0});
         if (d) {
             o.decision = *d;
+            if (uncertain) {
+                o.decision.allowed = d->remaining >= job.cost;
+            }
         } else {
             o.error = d.error().message;
         }
@@ -180,21 +248,34 @@ void DecisionPool::workerLoop(int index)
     std::vector<Request> requests;
     for (;;) {
         batch.clear();
+        std::vector<DecisionOutcome> out;
+        qint64 abandoned = 0;
+        qint64 expired = 0;
         {
             std::unique_lock l(m_queueMutex);
             m_queueCv.wait(l, [this] { return m_stopping || !m_queue.empty(); });
             if (m_stopping) {
                 return;
             }
-            const size_t n = std::min(m_queue.size(), size_t(m_options.maxBatch));
-            for (size_t i = 0; i < n; ++i) {
-                batch.push_back(std::move(m_queue.front()));
+            // A job is sent only if Redis has its whole command timeout to answer before the
+            // job's deadline; an older one is answered now, by its rule's on_redis_error.
+            const auto sendBy =
+                std::chrono::steady_clock::now() + m_options.connection.commandTimeout;
+            while (!m_queue.empty() && batch.size() < size_t(m_options.maxBatch)) {
+                DecisionJob j = std::move(m_queue.front());
                 m_queue.pop_front();
+                if (j.gone && j.gone->load()) {
+                    ++abandoned; // the client left: no decision, no answer
+                } else if (j.deadline < sendBy) {
+                    ++expired;
+                    out.push_back(fallback(std::move(j)));
+                } else {
+                    batch.push_back(std::move(j));
+                }
             }
         }
-        std::vector<DecisionOutcome> out;
-        out.reserve(batch.size());
-        bool useRedis = m_redisUp.load();
+        out.reserve(out.size() + batch.size());
+        bool useRedis = m_redisUp.load() && !batch.empty();
         if (useRedis) {
             const quint64 e = m_downEpoch.load();
             if (!limiter) {
@@ -206,7 +287,10 @@ void DecisionPool::workerLoop(int index)
                     markDown(c.error().message);
                     useRedis = false;
                 }
-            } else if (limiter->connection().isBroken() || epoch != e) {
+            } else if (limiter->connection().isBroken() || limiter->connection().isStale() ||
+                       epoch != e) {
+                // A new connection (a new TCP connection, so a moved VIP or DNS name is
+                // followed), not a retry on the old one.
                 if (auto r = limiter->connection().reconnect(); r) {
                     epoch = e;
                 } else {
@@ -217,6 +301,7 @@ void DecisionPool::workerLoop(int index)
         }
         qint64 redisDecisions = 0;
         qint64 errors = 0;
+        qint64 uncertain = 0;
         if (useRedis) {
             requests.clear();
             for (const DecisionJob &j : batch) {
@@ -224,23 +309,38 @@ void DecisionPool::workerLoop(int index)
             }
             auto results = limiter->decideBatch(requests);
             if (!results) {
-                if (isUnavailable(results.error())) {
-                    markDown(results.error().message);
-                    useRedis = false; // answered by on_redis_error below
+                const Error &e = results.error();
+                if (isUnavailable(e)) {
+                    markDown(e.message);
+                    // A transport failure after the batch was written: Redis may have applied
+                    // some of it.
+                    const bool maybeApplied = e.isConnectionLoss();
+                    for (DecisionJob &j : batch) {
+                        out.push_back(fallback(std::move(j), maybeApplied));
+                    }
+                    uncertain += maybeApplied ? qint64(batch.size()) : 0;
                 } else {
                     for (DecisionJob &j : batch) {
                         DecisionOutcome o;
                         o.job = std::move(j);
-                        o.error = results.error().message;
+                        o.error = e.message;
                         out.push_back(std::move(o));
                     }
-                    errors += qint64(out.size());
+                    errors += qint64(batch.size());
                 }
             } else {
+                bool wrote = false;
                 for (size_t i = 0; i < batch.size(); ++i) {
                     auto &r = (*results)[i];
                     if (!r && isUnavailable(r.error())) {
                         markDown(r.error().message);
+                        out.push_back(fallback(std::move(batch[i])));
+                        continue;
+                    }
+                    if (!r && isOutOfMemory(r.error())) {
+                        // An admission that would write: unavailable for it; denials (which
+                        // write nothing) keep coming from Redis.
+                        setMemoryFull(true, r.error().message);
                         out.push_back(fallback(std::move(batch[i])));
                         continue;
                     }
@@ -249,15 +349,18 @@ void DecisionPool::workerLoop(int index)
                     if (r) {
                         o.decision = *r;
                         ++redisDecisions;
+                        wrote = wrote || (r->allowed && o.job.cost > 0);
                     } else {
                         o.error = r.error().message;
                         ++errors;
                     }
                     out.push_back(std::move(o));
                 }
+                if (wrote) {
+                    setMemoryFull(false);
+                }
             }
-        }
-        if (!useRedis && out.empty()) {
+        } else {
             for (DecisionJob &j : batch) {
                 out.push_back(fallback(std::move(j)));
             }
@@ -268,6 +371,12 @@ void DecisionPool::workerLoop(int index)
             m_health.errors += errors;
             m_health.fallbacks += qint64(out.size()) - redisDecisions - errors;
             m_health.batches += (redisDecisions + errors) > 0 ? 1 : 0;
+            m_health.expired += expired;
+            m_health.abandoned += abandoned;
+            m_health.uncertain += uncertain;
+        }
+        if (out.empty()) {
+            continue;
         }
         if (m_record) {
             for (const DecisionOutcome &o : out) {
@@ -315,9 +424,22 @@ void DecisionPool::proberLoop()
             }
         }
         if (error.isEmpty()) {
-            auto pong = c->command({QByteArrayLiteral("PING")});
-            if (!pong) {
-                error = pong.error().message;
+            // ROLE: a demoted master answers PING but refuses every admission (READONLY), so
+            // it is not "up". A user that may not run ROLE is probed with PING.
+            auto role = c->command({QByteArrayLiteral("ROLE")});
+            if (role && role->isArray() && !role->elements.empty() &&
+                role->elements[0].str != "master") {
+                error = QStringLiteral("Redis at %1 is a replica (ROLE %2): it refuses writes "
+                                       "(READONLY)")
+                            .arg(m_endpoint.display(), QString::fromLatin1(role->elements[0].str));
+                c.reset();
+            } else if (!role && role.error().kind != Error::Kind::Auth) {
+                error = role.error().message;
+            } else if (!role) {
+                auto pong = c->command({QByteArrayLiteral("PING")});
+                if (!pong) {
+                    error = pong.error().message;
+                }
             }
         }
         std::chrono::milliseconds wait = m_options.probeInterval;
@@ -325,14 +447,7 @@ void DecisionPool::proberLoop()
             markUp();
             backoff = m_options.minBackoff;
         } else {
-            {
-                std::lock_guard l(m_healthMutex);
-                m_health.lastError = error;
-                if (m_redisUp.exchange(false)) {
-                    ++m_downEpoch;
-                    m_health.changedAtMs = nowMs();
-                }
-            }
+            markDown(error, false);
             wait = backoff;
             backoff = std::min(backoff * 2, m_options.maxBackoff);
         }

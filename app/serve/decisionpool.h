@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -41,8 +42,13 @@ struct DecisionJob
     qint64 cost = 1;
     // Service-thread data carried through unchanged (only dereferenced there).
     QPointer<QTcpSocket> socket;
+    quint64 seq = 0; // the answer's place on its connection (GuardedSocket::reserve)
     bool closeAfter = false;
     bool authMode = false;
+    // Read by the workers: set once the client has gone (its request costs no decision).
+    std::shared_ptr<const std::atomic<bool>> gone;
+    // Set by submit(): past it the job is answered by on_redis_error, never sent to Redis.
+    std::chrono::steady_clock::time_point deadline;
 };
 
 struct DecisionOutcome
@@ -51,6 +57,10 @@ struct DecisionOutcome
     Decision decision;
     DecisionSource source = DecisionSource::Redis;
     QString error; // non-empty: no decision (a script error reply); answered with 500
+    // The job was sent to Redis, which did not answer in time (or the connection broke
+    // meanwhile): it may have been applied there. Answered by on_redis_error without charging
+    // the local twin; the answer says so (Sluice-Uncertain: 1).
+    bool uncertain = false;
 };
 
 // Makes the service's decisions off the HTTP thread (issue 6 item 4).
@@ -80,8 +90,19 @@ public:
     {
         int workers = 2;
         int maxBatch = 64;
-        Connection::Options connection{std::chrono::milliseconds(500),
-                                       std::chrono::milliseconds(500)};
+        // The time a decision may take, from submit() to its answer (--timeout-ms). A job is
+        // sent to Redis only while at least `connection.commandTimeout` of it is left, so an
+        // answer comes within it (plus the time to write it); setTimeout() sets both.
+        std::chrono::milliseconds timeout{500};
+        Connection::Options connection{std::chrono::milliseconds(250),
+                                       std::chrono::milliseconds(250)};
+        // One line per change of state (Redis down, up, credentials refused), any thread.
+        std::function<void(const QString &)> log;
+        void setTimeout(std::chrono::milliseconds t)
+        {
+            timeout = t;
+            connection.connectTimeout = connection.commandTimeout = t / 2;
+        }
         std::chrono::milliseconds probeInterval{1000}; // while Redis is up
         std::chrono::milliseconds minBackoff{100};     // while it is down: doubling up to
         std::chrono::milliseconds maxBackoff{2000};    // this
@@ -93,12 +114,18 @@ public:
     struct Health
     {
         bool redisUp = false;
+        // "up", "down", "credentials_refused" (both: Redis is not used), or "memory_full" (up:
+        // admissions that would write are answered by on_redis_error, denials come from Redis).
+        QString state;
         QString lastError;      // why Redis was last found down (kept after recovery)
         qint64 changedAtMs = 0; // unix ms of the last up/down change
         qint64 decisions = 0;   // answered by Redis
         qint64 fallbacks = 0;   // answered by on_redis_error
         qint64 errors = 0;      // script error replies
         qint64 batches = 0;     // Redis round trips for decisions
+        qint64 expired = 0;     // past their deadline before a worker took them
+        qint64 abandoned = 0;   // their client had gone: not decided
+        qint64 uncertain = 0;   // sent, no answer in time: maybe applied in Redis
     };
 
     DecisionPool(Endpoint endpoint, Options options, Deliver deliver, Record record = {});
@@ -117,9 +144,10 @@ public:
 private:
     void workerLoop(int index);
     void proberLoop();
-    void markDown(const QString &why);
+    void markDown(const QString &why, bool wakeProber = true);
     void markUp();
-    DecisionOutcome fallback(DecisionJob &&job);
+    void setMemoryFull(bool full, const QString &why = {});
+    DecisionOutcome fallback(DecisionJob &&job, bool uncertain = false);
 
     Endpoint m_endpoint;
     Options m_options;
@@ -137,6 +165,8 @@ private:
     std::atomic<bool> m_stopFlag{false};
 
     std::atomic<bool> m_redisUp{false};
+    std::atomic<bool> m_memoryFull{false};
+    bool m_credentialsRefused = false; // under m_healthMutex
     // Bumped whenever Redis is found down: a worker whose connection predates the current
     // epoch reconnects before using it (its socket may be to the old, dead server).
     std::atomic<quint64> m_downEpoch{0};

@@ -1,38 +1,106 @@
 #pragma once
 
+#include <QByteArray>
 #include <QTcpSocket>
+#include <QTimer>
+
+#include <atomic>
+#include <map>
+#include <memory>
 
 namespace sluice::serve {
 
-// A client connection of the check service that answers requests Qt HTTP Server gives up on.
+// The HTTP limits of the check service (FORMATS.md `sluice-cli serve`), all on by default.
+struct HttpLimits
+{
+    qsizetype maxRequestLineBytes = 8192; // above: 414
+    qsizetype maxHeaderBytes = 16384;     // the whole request head; above: 431
+    qsizetype maxBodyBytes = 4096;        // announced by Content-Length; above: 413
+    qsizetype maxSubjectBytes = 8192;     // the Sluice-Subject header; above: 431
+    int headerTimeoutMs = 10000;          // a request head (and body) must arrive within this: 408
+    int idleTimeoutMs = 60000;            // a keep-alive connection with nothing to do is closed
+    int maxInFlight = 32;                 // requests of one connection answered but unread, or
+                                          // waiting for a decision; past it the connection is
+                                          // not read until its client reads (pipelining)
+    int maxConnections = 1000;            // past it: 503 and close
+};
+
+// A client connection of the check service: it screens what Qt HTTP Server is given, bounds
+// what one client can cost, and keeps the answers in the order of the requests.
 //
-// Why: on a request its parser rejects (garbage bytes, a request head above its 80 KB limit,
-// an unknown method), Qt 6.4's QAbstractHttpServer calls socket->disconnect() — it drops every
-// signal connection of the socket and leaves it open: the client waits forever and the socket
-// is never freed. That full disconnect() reaches disconnectNotify() with an invalid method;
-// this class then answers on its own: 414 when the request line alone is over the limit, else
-// 400, both with a JSON body, and closes the connection the way nginx does (lingering close:
-// stop writing, read and drop what the client still sends, for at most 2 s), so the client
-// reads the answer instead of a reset.
+// Why: Qt 6.4's QAbstractHttpServer has no limits of its own (it buffers a whole body before the
+// handler runs, accepts any header size, keeps idle connections forever), and on a request its
+// parser rejects (garbage bytes, an unknown method) it calls socket->disconnect() — dropping
+// every signal connection of the socket and leaving it open. So this class
+//  - reads every request head before Qt does (its readyRead slot is connected first) and answers
+//    400 (not HTTP, both Content-Length and Transfer-Encoding, an Upgrade), 413 (a body above
+//    maxBodyBytes, announced or chunked), 431 (a head above maxHeaderBytes, a Sluice-Subject above
+//    maxSubjectBytes) itself, before any of it is buffered;
+//  - closes a connection whose request head does not arrive in headerTimeoutMs (408, slowloris)
+//    and a keep-alive connection idle for idleTimeoutMs;
+//  - numbers the requests (reserve()) and writes their answers in that order (fill()), whichever
+//    worker decides first; with maxInFlight requests unanswered or answered but still in the
+//    send buffer, it stops reading the connection (signals blocked, a bounded read buffer: TCP
+//    pushes back on the client) until the client reads;
+//  - sets a flag the decision workers see when the client has gone (gone()), so a request of a
+//    client that left costs no decision;
+//  - on Qt's disconnect(): answers 414 or 400 with a JSON body, and closes the connection the
+//    way nginx does (lingering close: stop writing, read and drop what the client still sends,
+//    for at most 2 s), so the client reads the answer instead of a reset.
 class GuardedSocket final : public QTcpSocket
 {
     Q_OBJECT
 public:
-    explicit GuardedSocket(qsizetype maxRequestLineBytes, QObject *parent = nullptr);
+    explicit GuardedSocket(const HttpLimits &limits, QObject *parent = nullptr);
+    ~GuardedSocket() override;
 
     // Sends a JSON error and closes as above. Used for rejected requests and by the service.
     void rejectAndClose(int status, const QString &code, const QString &message);
+
+    // The next answer's place in the order of the requests.
+    quint64 reserve();
+    // The answer of request `seq`: written once every earlier answer is; `close` closes the
+    // connection after it.
+    void fill(quint64 seq, const QByteArray &response, bool close);
+    // reserve() + fill(): an answer given at once.
+    void respond(const QByteArray &response, bool close);
+
+    // True once the client has gone (read from any thread).
+    std::shared_ptr<const std::atomic<bool>> gone() const { return m_gone; }
 
 protected:
     void disconnectNotify(const QMetaMethod &signal) override;
 
 private:
     void screen();
+    bool scan(const QByteArray &data); // false: rejected
+    bool checkHead();                  // false: rejected
     void rejectMalformed();
     void lingeringClose();
+    void flush();
+    void updatePause();
+    void updateTimers();
+    void markGone();
 
-    qsizetype m_maxRequestLine;
+    HttpLimits m_limits;
     bool m_rejected = false;
+    bool m_closing = false;
+
+    // The request being read (by the scanner, ahead of Qt).
+    QByteArray m_head;     // its head so far
+    qint64 m_bodyLeft = 0; // bytes of its body still to come
+    bool m_inRequest = false;
+
+    // Answers in request order.
+    quint64 m_nextSeq = 0;                                 // of the next reserve()
+    quint64 m_writeSeq = 0;                                // of the next answer to write
+    std::map<quint64, std::pair<QByteArray, int>> m_ready; // answer, how to close after it
+    bool m_paused = false;
+
+    QTimer m_headTimer;
+    QTimer m_idleTimer;
+    QTimer m_pauseTimer;
+    std::shared_ptr<std::atomic<bool>> m_gone = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace sluice::serve

@@ -1,5 +1,7 @@
 #include "httpreply.h"
 
+#include "guardedsocket.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpSocket>
@@ -19,6 +21,10 @@ QByteArray reasonPhrase(int status)
         return QByteArrayLiteral("Not Found");
     case 405:
         return QByteArrayLiteral("Method Not Allowed");
+    case 408:
+        return QByteArrayLiteral("Request Timeout");
+    case 413:
+        return QByteArrayLiteral("Content Too Large");
     case 414:
         return QByteArrayLiteral("URI Too Long");
     case 429:
@@ -66,6 +72,10 @@ void writeResponse(QTcpSocket *socket, int status, const HeaderList &headers,
 {
     if (socket == nullptr || socket->state() != QAbstractSocket::ConnectedState) {
         return; // the client left while its decision was being made
+    }
+    if (auto *guarded = qobject_cast<GuardedSocket *>(socket)) {
+        guarded->respond(formatResponse(status, headers, body, close), close); // in order
+        return;
     }
     socket->write(formatResponse(status, headers, body, close));
     if (close) {

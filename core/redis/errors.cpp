@@ -48,4 +48,10 @@ bool isUnavailableReply(const Error &error)
     return false;
 }
 
+bool isOutOfMemoryReply(const Error &error)
+{
+    return error.kind == Error::Kind::Reply && (error.message == QLatin1String("OOM") ||
+                                                error.message.startsWith(QLatin1String("OOM ")));
+}
+
 } // namespace sluice::redis

@@ -24,5 +24,10 @@ Error replyError(const QByteArray &message);
 // do for a lost connection.
 bool isUnavailableReply(const Error &error);
 
+// OOM: the server is over its maxmemory and refuses commands that may write (a script that
+// would write, MULTI/EXEC with a write). Transient: the same command succeeds once memory is
+// freed.
+bool isOutOfMemoryReply(const Error &error);
+
 } // namespace redis
 } // namespace sluice

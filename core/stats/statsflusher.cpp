@@ -5,6 +5,7 @@
 #include "core/redis/errors.h"
 
 #include <QDateTime>
+#include <QRandomGenerator>
 
 #include <algorithm>
 
@@ -140,11 +141,74 @@ void StatsFlusher::trimBacklog()
     m_status.backlog = qint64(m_backlog.size());
 }
 
+bool StatsFlusher::settleInflight()
+{
+    if (!m_inflight) {
+        return true;
+    }
+    auto failed = [&](const QString &message) {
+        std::lock_guard lock(m_mutex);
+        m_status.redisOk = false;
+        m_status.lastError = message;
+    };
+    auto check = m_connection->pipeline({{QByteArrayLiteral("WATCH"), m_inflight->marker},
+                                         {QByteArrayLiteral("EXISTS"), m_inflight->marker}});
+    if (!check || !check->back()) {
+        failed(!check ? check.error().message : check->back().error().message);
+        if (!check && check.error().isConnectionLoss()) {
+            m_connection.reset();
+        }
+        return false;
+    }
+    if (check->back()->integer == 1) {
+        m_connection->command({QByteArrayLiteral("UNWATCH")}).ok();
+        std::lock_guard lock(m_mutex);
+        ++m_status.skippedApplied;
+        ++m_status.flushes;
+        m_status.bucketsWritten += m_inflight->buckets;
+        m_status.redisOk = true;
+        m_status.lastError.clear();
+        m_status.lastFlushMs = QDateTime::currentMSecsSinceEpoch();
+        m_inflight.reset();
+        return true;
+    }
+    auto replies = m_connection->pipeline(m_inflight->commands);
+    {
+        std::lock_guard lock(m_mutex);
+        ++m_status.roundTrips;
+        m_status.commands += m_inflight->commands.size();
+    }
+    if (!replies) {
+        failed(replies.error().message);
+        if (replies.error().isConnectionLoss()) {
+            m_connection.reset();
+        }
+        return false;
+    }
+    const Result<Reply> &exec = replies->back();
+    if (exec.ok() && exec->isArray()) {
+        std::lock_guard lock(m_mutex);
+        ++m_status.flushes;
+        m_status.bucketsWritten += m_inflight->buckets;
+        m_status.redisOk = true;
+        m_status.lastError.clear();
+        m_status.lastFlushMs = QDateTime::currentMSecsSinceEpoch();
+        m_inflight.reset();
+        return true;
+    }
+    if (exec.ok()) {
+        // Aborted by WATCH: the first copy landed meanwhile; the next check skips the batch.
+        return false;
+    }
+    failed(exec.error().message);
+    return false;
+}
+
 bool StatsFlusher::flushOnce()
 {
     mergeIntoBacklog();
     trimBacklog();
-    if (m_backlog.empty()) {
+    if (m_backlog.empty() && !m_inflight) {
         return false;
     }
     auto failed = [&](const QString &message) {
@@ -172,9 +236,21 @@ bool StatsFlusher::flushOnce()
         }
     }
 
+    if (!settleInflight()) {
+        return false;
+    }
+    if (m_backlog.empty()) {
+        return true;
+    }
+
     const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const QByteArray marker =
+        m_options.ns + "flush:" + QByteArray::number(QRandomGenerator::system()->generate64(), 16) +
+        '-' + QByteArray::number(++m_batchSerial);
     QList<QList<QByteArray>> commands;
     commands.append({QByteArrayLiteral("MULTI")});
+    commands.append({QByteArrayLiteral("SET"), marker, QByteArrayLiteral("1"),
+                     QByteArrayLiteral("EX"), QByteArray::number(m_options.ttlSeconds)});
     qsizetype buckets = 0;
     auto it = m_backlog.begin();
     for (; it != m_backlog.end() && buckets < maxBucketsPerFlush; ++it, ++buckets) {
@@ -231,6 +307,12 @@ bool StatsFlusher::flushOnce()
         m_status.commands += commands.size();
     }
     if (!replies) {
+        if (replies.error().isConnectionLoss()) {
+            // Sent, maybe applied: settled by its marker on the next attempt, never merged back.
+            m_inflight = Inflight{marker, commands, buckets};
+            m_backlog.erase(m_backlog.begin(), it);
+            m_connection.reset();
+        }
         failed(replies.error().message);
         return false;
     }
@@ -238,15 +320,15 @@ bool StatsFlusher::flushOnce()
     // refused as a whole (EXECABORT), so nothing was applied and the backlog is kept for a new
     // connection, which goes to the new master (redis+sentinel://, a moved VIP or DNS name).
     for (const Result<Reply> &r : *replies) {
-        if (!r && redis::isUnavailableReply(r.error())) {
+        if (!r && (redis::isUnavailableReply(r.error()) || redis::isOutOfMemoryReply(r.error()))) {
             failed(r.error().message);
             m_connection.reset();
             return false;
         }
     }
     // EXEC's reply decides: a transport failure keeps the backlog for the next attempt; a
-    // refused transaction (a key of another type in our namespace, an OOM server) would be
-    // refused again, so those buckets are dropped and the error is reported.
+    // refused transaction (a key of another type in our namespace) would be refused again, so those
+    // buckets are dropped and the error is reported.
     const Result<Reply> &exec = replies->back();
     const bool written = exec.ok() && exec->isArray();
     m_backlog.erase(m_backlog.begin(), it);

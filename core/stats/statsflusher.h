@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace sluice::stats {
@@ -33,6 +34,12 @@ class StatsRecorder;
 // in a backlog, merged per rule and second, bounded by Options::maxBacklog buckets and to the
 // last ttlSeconds (older seconds are dropped, counted in Status::dropped); status() says so, and
 // the next successful flush writes the backlog. Thread-safe: start/stop/status from any thread.
+//
+// Idempotent: every transaction also SETs a marker {ns}flush:<batch id> (EX the TTL). A batch
+// whose answer never came (a stall longer than the timeout, a connection cut after the send)
+// may have been applied: it is kept as it was and, on the next attempt, the marker is checked
+// under WATCH; present, the batch is skipped (Status::skippedApplied); absent, the same batch is
+// sent again, and a late arrival of the first copy aborts it (WATCH). Counts are never doubled.
 class StatsFlusher
 {
 public:
@@ -58,9 +65,10 @@ public:
         qint64 connects = 0;   // connection attempts
         qint64 commands = 0;   // commands sent in those pipelines
         qint64 bucketsWritten = 0;
-        qint64 backlog = 0;     // buckets waiting for Redis
-        qint64 dropped = 0;     // buckets given up (backlog bound, older than the TTL)
-        qint64 lastFlushMs = 0; // unix ms of the last successful write, 0 = never
+        qint64 backlog = 0;        // buckets waiting for Redis
+        qint64 dropped = 0;        // buckets given up (backlog bound, older than the TTL)
+        qint64 skippedApplied = 0; // timed-out batches found applied on the retry: not re-sent
+        qint64 lastFlushMs = 0;    // unix ms of the last successful write, 0 = never
     };
 
     StatsFlusher(Endpoint endpoint, StatsRecorder *recorder);
@@ -83,6 +91,10 @@ private:
     void run();
     // One round trip with what is pending; true if it was written.
     bool flushOnce();
+    // A batch sent whose answer never came (a timeout, a broken connection): sent again only as
+    // itself, under WATCH of its marker, so it is applied once whatever happened to it.
+    // Returns false while it is still unsettled.
+    bool settleInflight();
     void mergeIntoBacklog();
     void trimBacklog();
 
@@ -100,6 +112,14 @@ private:
     // Flusher thread only.
     std::unique_ptr<Connection> m_connection;
     std::map<std::pair<qint64, QString>, SecondBucket> m_backlog; // (second, rule) -> bucket
+    struct Inflight
+    {
+        QByteArray marker;
+        QList<QList<QByteArray>> commands; // MULTI ... EXEC, the marker's SET inside
+        qsizetype buckets = 0;
+    };
+    std::optional<Inflight> m_inflight;
+    quint64 m_batchSerial = 0;
 };
 
 } // namespace sluice::stats

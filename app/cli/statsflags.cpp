@@ -1,0 +1,41 @@
+#include "statsflags.h"
+
+#include <cstdio>
+
+namespace sluice::cli {
+
+void StatsReporter::update(const stats::StatsFlusher::Status &s)
+{
+    if (!s.redisOk && !m_failing) {
+        m_failing = true;
+        std::fprintf(stderr,
+                     "sluice-cli %s: statistics are not written: %s (decisions are not affected; "
+                     "--no-stats turns statistics off)\n",
+                     qPrintable(m_command), qPrintable(s.lastError));
+    } else if (s.redisOk && m_failing) {
+        m_failing = false;
+        std::fprintf(stderr, "sluice-cli %s: statistics are written again\n",
+                     qPrintable(m_command));
+    }
+}
+
+QJsonObject statsHealthJson(const stats::StatsFlusher &flusher, bool enabled)
+{
+    if (!enabled) {
+        return QJsonObject{{QStringLiteral("enabled"), false}};
+    }
+    const stats::StatsFlusher::Status s = flusher.status();
+    QJsonObject o{{QStringLiteral("enabled"), true},
+                  {QStringLiteral("ok"), s.redisOk},
+                  {QStringLiteral("backlog"), s.backlog},
+                  {QStringLiteral("dropped"), s.dropped},
+                  {QStringLiteral("flushes"), s.flushes},
+                  {QStringLiteral("skipped_applied"), s.skippedApplied},
+                  {QStringLiteral("last_flush_ms"), s.lastFlushMs}};
+    if (!s.lastError.isEmpty()) {
+        o.insert(QStringLiteral("last_error"), s.lastError);
+    }
+    return o;
+}
+
+} // namespace sluice::cli
