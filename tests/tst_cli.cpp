@@ -92,6 +92,42 @@ private Q_SLOTS:
         QVERIFY(lines[1].contains("retry after 60000 ms"));
     }
 
+    void noStats()
+    {
+        // Decisions are counted in {sluice}:stats:<rule>:<second> unless --no-stats.
+        Connection c = test::connect();
+        for (const bool counted : {true, false}) {
+            const QString id = uniqueId(counted ? "st" : "nost");
+            QStringList args{QStringLiteral("check"),
+                             QStringLiteral("--url"),
+                             url(),
+                             QStringLiteral("--algorithm"),
+                             QStringLiteral("fixed_window"),
+                             QStringLiteral("--limit"),
+                             QStringLiteral("3"),
+                             QStringLiteral("--window"),
+                             QStringLiteral("5s"),
+                             QStringLiteral("--id"),
+                             id,
+                             QStringLiteral("--subject"),
+                             QStringLiteral("x"),
+                             QStringLiteral("--count"),
+                             QStringLiteral("2")};
+            if (!counted) {
+                args << QStringLiteral("--no-stats");
+            }
+            test::CliRun r = test::runCli(args);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(r.err.isEmpty(), r.err.constData());
+            auto keys = c.command(
+                {"SCAN", "0", "MATCH", "{sluice}:stats:" + id.toUtf8() + ":*", "COUNT", "100000"});
+            QVERIFY(keys.ok());
+            QCOMPARE(keys->elements.size() == 2 && !keys->elements[1].elements.empty(), counted);
+            test::deleteByPrefix(c, "{sluice}:stats:" + id.toUtf8() + ":");
+            test::deleteByPrefix(c, "rate_limit:" + id.toUtf8() + ":");
+        }
+    }
+
     void injectedTime()
     {
         // --now-us: decisions at a given time (tests and simulation only). GCRA 1/s, burst 0:

@@ -3,6 +3,7 @@
 #include "args.h"
 #include "connectflags.h"
 #include "rules.h"
+#include "statsflags.h"
 
 #include "core/limiter/decisionjson.h"
 #include "core/limiter/redislimiter.h"
@@ -34,7 +35,7 @@ int usage(const QString &message)
                                          "--rule ID | --algorithm A (--limit N --window W | "
                                          "--rate R --burst B) [--id ID] [--key-prefix P]) "
                                          "--subject S [--cost C] [--count K] [--now-us T] "
-                                         "[--json]"),
+                                         "[--no-stats] [--json]"),
                 exitUsage);
 }
 
@@ -160,6 +161,7 @@ int check(const QList<QByteArray> &argv)
                                      {"cost", true},
                                      {"count", true},
                                      {"now-us", true},
+                                     {"no-stats", false},
                                      {"json", false}});
     if (!parsed) {
         return usage(parsed.error().message);
@@ -268,7 +270,7 @@ int check(const QList<QByteArray> &argv)
     // injected --now-us are tests and simulations, not traffic: not counted.
     stats::StatsRecorder recorder;
     std::optional<stats::StatsFlusher> flusher;
-    if (!nowUs) {
+    if (!nowUs && !args.has("no-stats")) {
         flusher.emplace(*endpoint, &recorder);
         flusher->start();
     }
@@ -317,6 +319,11 @@ int check(const QList<QByteArray> &argv)
         done += n;
     }
     closeArray();
+    // The statistics' last write: a failure is said once, the decisions stand.
+    if (flusher) {
+        flusher->stop();
+        StatsReporter(command).update(flusher->status());
+    }
     return exitOk;
 }
 

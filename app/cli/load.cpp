@@ -3,6 +3,7 @@
 #include "args.h"
 #include "connectflags.h"
 #include "rules.h"
+#include "statsflags.h"
 
 #include "core/load/loadgenerator.h"
 #include "core/redis/endpoint.h"
@@ -31,7 +32,7 @@ const QString usageLine = QStringLiteral(
     "         (--scenario FILE|preset:NAME [--rules FILE | --from-redis]\n"
     "          | (--rules FILE | --from-redis) --pattern P --duration D)\n"
     "         [--rule ID[,ID...]] [--threads N] [--subjects M] [--seed S] [--rule-prefixes]\n"
-    "         [--json]\n"
+    "         [--no-stats] [--json]\n"
     "  the decisions use run-scoped keys (sluice:load:<random>:), removed at the end;\n"
     "  --rule-prefixes uses the rules' own key_prefix: the real subjects' keys\n"
     "  P: constant:RATE | poisson:RATE | ramp:FROM_RATE:TO_RATE | burst:COUNT[@AT][+SPREAD]\n"
@@ -159,6 +160,7 @@ int load(const QList<QByteArray> &argv)
                                      {"subjects", true},
                                      {"seed", true},
                                      {"rule-prefixes", false},
+                                     {"no-stats", false},
                                      {"json", false}});
     if (!parsed) {
         return usage(parsed.error().message);
@@ -297,16 +299,21 @@ int load(const QList<QByteArray> &argv)
         o.keyPrefixOverride = load::runScopedPrefix();
     }
 
+    // Statistics of every decision, flushed once a second; --no-stats: none.
+    const bool withStats = !args.has("no-stats");
     stats::StatsRecorder recorder;
     stats::StatsFlusher flusher(*endpoint, &recorder);
-    o.recorder = &recorder;
+    StatsReporter reporter(command);
+    o.recorder = withStats ? &recorder : nullptr;
     const qint64 subjects = o.subjects;
     const int threads = o.threads;
     load::LoadGenerator generator(std::move(o));
     if (auto started = generator.start(); !started) {
         return usage(started.error().message);
     }
-    flusher.start();
+    if (withStats) {
+        flusher.start();
+    }
     interrupted = false;
     auto previous = std::signal(SIGINT, onLoadInterrupt);
 
@@ -324,6 +331,9 @@ int load(const QList<QByteArray> &argv)
         p = generator.progress();
         if (Clock::now() >= nextLine && !p.finished) {
             nextLine += std::chrono::seconds(1);
+            if (withStats) {
+                reporter.update(flusher.status());
+            }
             const double dt = p.elapsedS - lastElapsed;
             const double rate = dt > 0 ? double(p.sent - lastSent) / dt : 0;
             lastSent = p.sent;
@@ -353,6 +363,9 @@ int load(const QList<QByteArray> &argv)
     // The rest of the statistics: written before the summary, so a Monitor sees them all.
     flusher.stop();
     const stats::StatsFlusher::Status fs = flusher.status();
+    if (withStats) {
+        reporter.update(fs);
+    }
 
     if (args.has("json")) {
         QJsonArray rules;
@@ -385,7 +398,8 @@ int load(const QList<QByteArray> &argv)
             {QStringLiteral("keys_removed"), p.keysRemoved},
             {QStringLiteral("rules"), rules},
             {QStringLiteral("stats"),
-             QJsonObject{{QStringLiteral("written"), fs.redisOk && fs.backlog == 0},
+             QJsonObject{{QStringLiteral("enabled"), withStats},
+                         {QStringLiteral("written"), withStats && fs.redisOk && fs.backlog == 0},
                          {QStringLiteral("flushes"), fs.flushes},
                          {QStringLiteral("round_trips"), fs.roundTrips},
                          {QStringLiteral("error"), fs.lastError}}}};

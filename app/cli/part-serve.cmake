@@ -1,4 +1,3 @@
 # sluice-cli serve: the command over the service library (app/serve/CMakeLists.txt).
-target_sources(sluice-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/serve.cpp ${CMAKE_CURRENT_LIST_DIR}/serve.h
-    ${CMAKE_CURRENT_LIST_DIR}/statsflags.cpp ${CMAKE_CURRENT_LIST_DIR}/statsflags.h)
+target_sources(sluice-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/serve.cpp ${CMAKE_CURRENT_LIST_DIR}/serve.h)
 target_link_libraries(sluice-cli PRIVATE sluice_service)
