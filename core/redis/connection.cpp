@@ -338,6 +338,22 @@ void Connection::append(int argc, const char **argv, const size_t *argvlen)
             argc > 0 ? QByteArray(argv[0], qsizetype(argvlen[0])) : QByteArray();
         const QByteArray sub = argc > 1 ? QByteArray(argv[1], qsizetype(argvlen[1])) : QByteArray();
         const qint64 seq = m_appendSeq++;
+        // A script run under a read-only endpoint runs as a read-only script (Redis >= 7):
+        // the server then refuses any write inside it, and %R~ key permissions apply. Reading
+        // scripts (the key reader's, the rule store's) work; on an older server the _RO form is
+        // an unknown command, which the callers take as "no scripting" and read plainly.
+        const QByteArray upper = name.toUpper();
+        if (upper == "EVALSHA" || upper == "EVAL") {
+            std::vector<const char *> ro(argv, argv + argc);
+            std::vector<size_t> roLen(argvlen, argvlen + argc);
+            static const QByteArray evalshaRo = "EVALSHA_RO", evalRo = "EVAL_RO";
+            const QByteArray &n = upper == "EVAL" ? evalRo : evalshaRo;
+            ro[0] = n.constData();
+            roLen[0] = size_t(n.size());
+            --m_appendSeq; // the call below counts it
+            append(argc, ro.data(), roLen.data());
+            return;
+        }
         if (!redis::isReadCommand(name, sub)) {
             const QByteArray shown =
                 (name + (sub.isEmpty() || name.toUpper() == "EVALSHA" ? QByteArray() : ' ' + sub))

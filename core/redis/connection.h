@@ -37,7 +37,8 @@ class SshTunnel;
 // PTTL, HMGET, ZRANGE, EVALSHA_RO, INFO, SUBSCRIBE, ...) is never sent: it gets an error reply
 // of kind Invalid in its place ("read-only: 'SET' writes to Redis ..."), in order, so that a
 // pipeline stays aligned. appendEncoded() (the engine's decisions, which always write) breaks
-// the connection with that error instead.
+// the connection with that error instead. EVALSHA and EVAL are sent as EVALSHA_RO and EVAL_RO:
+// Redis runs them as read-only scripts, so a script that reads works and one that writes fails.
 //
 // After a transport error it is broken: every call fails fast with the same error until
 // reconnect() succeeds. After a READONLY or MASTERDOWN reply (a master demoted by a failover)
