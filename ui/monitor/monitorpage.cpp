@@ -3,34 +3,26 @@
 #include "ui/common/confirm.h"
 
 #include "limitedmodel.h"
-#include "monitorworker.h"
+#include "monitorsession.h"
 #include "rulechart.h"
 #include "topsubjectsmodel.h"
-
-#include "ui/connection/connectioncontroller.h"
-#include "ui/connection/connectionstate.h"
 
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 
 #include <QComboBox>
-#include <QDateTime>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
-#include <QThread>
 #include <QVBoxLayout>
-
-#include <climits>
 
 namespace sluice::ui {
 
@@ -53,19 +45,12 @@ QTableView *table(const QString &name, QWidget *parent)
     return v;
 }
 
-QString clock(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss"));
-}
-
 } // namespace
 
 MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
-    , m_connection(connection)
 {
     setObjectName(QStringLiteral("monitorPage"));
-    qRegisterMetaType<MonitorSnapshot>();
 
     auto *root = new QVBoxLayout(this);
     root->setContentsMargins(24, 20, 24, 20);
@@ -181,40 +166,38 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     split->setStretchFactor(1, 2);
     split->setSizes({430, 250});
 
-    // The worker and its thread.
-    m_thread = new QThread(this);
-    m_thread->setObjectName(QStringLiteral("monitorWorker"));
-    m_worker = new MonitorWorker;
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &MonitorWorker::snapshotReady, this, &MonitorPage::onSnapshot);
-    connect(m_worker, &MonitorWorker::unblocked, this, &MonitorPage::onUnblocked);
-    m_thread->start();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->start(); });
+    m_session = new MonitorSession(connection, this);
+    connect(m_session, &MonitorSession::updated, this, &MonitorPage::onUpdated);
+    connect(m_session, &MonitorSession::limitedChanged, this, &MonitorPage::onLimitedChanged);
+    connect(m_session, &MonitorSession::topChanged, this, &MonitorPage::onTopChanged);
+    connect(m_session, &MonitorSession::statusChanged, this, &MonitorPage::updateStatus);
+    connect(m_session, &MonitorSession::unblockingChanged, this, &MonitorPage::updateUnblockButton);
+    connect(m_session, &MonitorSession::unblockFinished, this, &MonitorPage::onUnblocked);
 
     connect(m_unblock, &QPushButton::clicked, this, &MonitorPage::unblockSelected);
     connect(m_limitedView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MonitorPage::updateUnblockButton);
     connect(m_limited, &QAbstractItemModel::modelReset, this, &MonitorPage::updateUnblockButton);
-    connect(m_topRule, &QComboBox::currentIndexChanged, this, [this] {
-        const QString id = m_topRule->currentData().toString();
-        m_top->setRows({});
-        QMetaObject::invokeMethod(m_worker, [w = m_worker, id] { w->setTopRule(id); });
-    });
-    connect(m_connection, &ConnectionController::sessionChanged, this, &MonitorPage::onSession);
-    connect(m_connection, &ConnectionController::stateChanged, this,
-            &MonitorPage::onConnectionState);
+    connect(m_topRule, &QComboBox::currentIndexChanged, this,
+            [this] { m_session->setTopRule(m_topRule->currentData().toString()); });
 
     rebuildCharts();
-    updateLimitedHeading();
-    onSession();
+    rebuildTopCombo();
+    onLimitedChanged();
+    onTopChanged();
+    updateStatus();
 }
 
-MonitorPage::~MonitorPage()
+MonitorPage::~MonitorPage() = default;
+
+const RuleSet &MonitorPage::rules() const
 {
-    m_worker->cancel();
-    m_thread->quit();
-    m_thread->wait();
+    return m_session->rules();
+}
+
+const MonitorSnapshot &MonitorPage::snapshot() const
+{
+    return m_session->snapshot();
 }
 
 void MonitorPage::setConfirmHook(ConfirmHook hook)
@@ -224,116 +207,80 @@ void MonitorPage::setConfirmHook(ConfirmHook hook)
 
 void MonitorPage::setRules(const RuleSet &rules)
 {
-    m_rules = rules;
+    m_session->setRules(rules);
     rebuildCharts();
-    const QString current = m_topRule->currentData().toString();
-    {
-        const QSignalBlocker block(m_topRule);
-        m_topRule->clear();
-        if (!m_rules.rules.empty()) {
-            m_topRule->addItem(tr("Busiest rule"), MonitorSnapshot::busiestRule);
-            m_topRule->setItemData(0, tr("The rule with the most requests in the last 15 minutes"),
-                                   Qt::ToolTipRole);
-        }
-        for (const Rule &r : m_rules.rules) {
-            m_topRule->addItem(r.id, r.id);
-        }
-        const int keep = m_topRule->findData(current);
-        m_topRule->setCurrentIndex(keep >= 0 ? keep : (m_topRule->count() ? 0 : -1));
-    }
-    const QString top = m_topRule->currentData().toString();
-    if (top != current) {
-        m_top->setRows({});
-    }
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, rules, top] { w->setRules(rules, top); });
+    rebuildTopCombo();
 }
 
 void MonitorPage::refresh()
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->refresh(true); });
+    m_session->refresh();
 }
 
-void MonitorPage::onSession()
+void MonitorPage::rebuildTopCombo()
 {
-    ++m_session;
-    m_snapshot = MonitorSnapshot{};
-    m_error.clear();
-    m_limited->setRows({});
-    m_top->setRows({});
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, e = m_connection->endpoint(),
-                                         s = m_session] { w->setEndpoint(e, s); });
-    updateStatus();
+    const QSignalBlocker block(m_topRule);
+    m_topRule->clear();
+    if (!m_session->rules().rules.empty()) {
+        m_topRule->addItem(m_session->busiestLabel(), MonitorSnapshot::busiestRule);
+        m_topRule->setItemData(0, tr("The rule with the most requests in the last 15 minutes"),
+                               Qt::ToolTipRole);
+    }
+    for (const Rule &r : m_session->rules().rules) {
+        m_topRule->addItem(r.id, r.id);
+    }
+    m_topRule->setCurrentIndex(m_topRule->findData(m_session->topRule()));
 }
 
-void MonitorPage::onConnectionState(const ConnectionState &state)
+void MonitorPage::onUpdated()
 {
-    const bool lost = state.state == ConnectionState::State::Lost ||
-                      state.state == ConnectionState::State::Failed;
-    if (lost != m_connectionLost) {
-        m_connectionLost = lost;
-        updateStatus();
-    }
-}
-
-void MonitorPage::onSnapshot(const MonitorSnapshot &s)
-{
-    if (s.session != m_session) {
-        return; // read for a previous session
-    }
-    if (!s.ok()) {
-        m_error = s.error;
-        updateStatus();
-        Q_EMIT updated();
-        return;
-    }
-    m_error.clear();
-    const bool keepLimited = !s.limitedRead;
-    QList<LimitedSubject> oldLimited = m_snapshot.limited;
-    m_snapshot = s;
-    if (keepLimited) {
-        m_snapshot.limited = oldLimited; // keys are scanned every other tick
-    }
-    for (const stats::RuleSeries &series : s.series) {
-        if (RuleChart *c = m_charts.value(series.ruleId)) {
-            c->setSeries(series, s.windowSeconds);
+    const MonitorSnapshot &s = m_session->snapshot();
+    if (s.readAtMs > 0) {
+        for (const stats::RuleSeries &series : s.series) {
+            if (RuleChart *c = m_charts.value(series.ruleId)) {
+                c->setSeries(series, s.windowSeconds);
+            }
         }
     }
-    const QString wanted = m_topRule->currentData().toString();
-    if (wanted == MonitorSnapshot::busiestRule && s.topBusiest) {
-        m_top->setRows(s.top);
-        m_topRule->setItemText(0, s.topRuleId.isEmpty() ? tr("Busiest rule")
-                                                        : tr("Busiest: %1").arg(s.topRuleId));
-    } else if (!s.topBusiest && s.topRuleId == wanted) {
-        m_top->setRows(s.top);
-    }
-    if (s.limitedRead) {
-        // Keep the selection across the swap: the user may be about to press Unblock.
-        QByteArray selected;
-        const QModelIndexList sel = m_limitedView->selectionModel()->selectedRows();
-        if (!sel.isEmpty()) {
-            selected = sel.first().data(LimitedModel::KeyRole).toByteArray();
-        }
-        m_limited->setRows(s.limited);
-        const int row = selected.isEmpty() ? -1 : m_limited->rowOf(selected);
-        if (row >= 0) {
-            m_limitedView->selectRow(row);
-        }
-        updateLimitedHeading();
-    }
-    updateStatus();
     Q_EMIT updated();
+}
+
+void MonitorPage::onLimitedChanged()
+{
+    // Keep the selection across the swap: the user may be about to press Unblock.
+    QByteArray selected;
+    const QModelIndexList sel = m_limitedView->selectionModel()->selectedRows();
+    if (!sel.isEmpty()) {
+        selected = sel.first().data(LimitedModel::KeyRole).toByteArray();
+    }
+    m_limited->setRows(m_session->snapshot().limited);
+    const int row = selected.isEmpty() ? -1 : m_limited->rowOf(selected);
+    if (row >= 0) {
+        m_limitedView->selectRow(row);
+    }
+    updateLimitedHeading();
+}
+
+void MonitorPage::onTopChanged()
+{
+    m_top->setRows(m_session->topSubjects());
+    if (m_topRule->count() > 0 &&
+        m_topRule->itemData(0).toString() == MonitorSnapshot::busiestRule) {
+        m_topRule->setItemText(0, m_session->busiestLabel());
+    }
 }
 
 void MonitorPage::rebuildCharts()
 {
     // Reuse the charts of rules still there (their points stay until the next read).
+    const RuleSet &rules = m_session->rules();
     QHash<QString, RuleChart *> old = std::move(m_charts);
     m_charts.clear();
     while (m_chartGrid->count()) {
         delete m_chartGrid->takeAt(0);
     }
     int i = 0;
-    for (const Rule &r : m_rules.rules) {
+    for (const Rule &r : rules.rules) {
         RuleChart *c = old.take(r.id);
         if (!c) {
             c = new RuleChart(r, m_chartBox);
@@ -342,67 +289,35 @@ void MonitorPage::rebuildCharts()
         }
         m_charts.insert(r.id, c);
         // One rule gets the whole width; an odd last one keeps half so that all charts match.
-        m_chartGrid->addWidget(c, i / 2, i % 2, 1, m_rules.rules.size() == 1 ? 2 : 1);
+        m_chartGrid->addWidget(c, i / 2, i % 2, 1, rules.rules.size() == 1 ? 2 : 1);
         ++i;
     }
     for (RuleChart *c : std::as_const(old)) {
         delete c;
     }
-    m_noRules->setVisible(m_rules.rules.empty());
+    m_noRules->setVisible(rules.rules.empty());
     const int rows = (i + 1) / 2;
     m_chartBox->setMinimumHeight(rows > 0 ? rows * 190 + (rows - 1) * 10 : 0);
 }
 
 void MonitorPage::updateStatus()
 {
-    const std::optional<Endpoint> e = m_connection->endpoint();
-    QString text;
-    QColor color = tone::muted();
-    if (!e) {
-        text = tr("Not connected: choose a server on the Connection page.");
-    } else if (m_connectionLost || !m_error.isEmpty()) {
-        color = tone::text(Tone::Warning);
-        const QString why = m_error.isEmpty() ? tr("the connection is lost") : m_error;
-        text = m_snapshot.readAtMs > 0
-                   ? tr("\u26a0 Not updating (%1): showing the data read at %2. Retrying every "
-                        "second.")
-                         .arg(why.toHtmlEscaped(), clock(m_snapshot.readAtMs))
-                   : tr("\u26a0 Cannot read yet (%1). Retrying every second.")
-                         .arg(why.toHtmlEscaped());
-    } else if (m_snapshot.readAtMs > 0) {
-        color = tone::text(Tone::Good);
-        text = tr("\u25cf Live, read at %1").arg(clock(m_snapshot.readAtMs));
-    } else {
-        text = tr("Reading…");
-    }
-    m_status->setText(
-        QStringLiteral("<span style=\"color:%1;\">%2</span>").arg(tone::hex(color), text));
+    const Tone t = m_session->statusTone();
+    const QColor color = t == Tone::Info ? tone::muted() : tone::text(t);
+    m_status->setText(QStringLiteral("<span style=\"color:%1;\">%2</span>")
+                          .arg(tone::hex(color), m_session->statusText().toHtmlEscaped()));
 }
 
 void MonitorPage::updateLimitedHeading()
 {
-    const int n = m_limited->rowCount();
-    m_limitedHeading->setText(n ? tr("Limited right now (%1)").arg(n) : tr("Limited right now"));
-    QString text;
-    if (m_snapshot.readAtMs == 0) {
-        text = QString();
-    } else if (n == 0) {
-        text = tr("No subject is denied right now (%n key(s) read).", nullptr,
-                  int(std::min<qint64>(m_snapshot.keysScanned, INT_MAX)));
-    } else {
-        text = tr("Subjects whose next request would be denied, longest wait first.");
-    }
-    if (m_snapshot.limitedCapped) {
-        text += QLatin1Char(' ') + tr("Only the first %1 keys were read: the list may be "
-                                      "incomplete.")
-                                       .arg(QLocale().toString(m_snapshot.keysScanned));
-    }
-    m_limitedNote->setText(text);
+    m_limitedHeading->setText(m_session->limitedHeading());
+    m_limitedNote->setText(m_session->limitedNote());
 }
 
 void MonitorPage::updateUnblockButton()
 {
-    m_unblock->setEnabled(m_limitedView->selectionModel()->hasSelection());
+    m_unblock->setEnabled(!m_session->isUnblocking() &&
+                          m_limitedView->selectionModel()->hasSelection());
 }
 
 void MonitorPage::unblockSelected()
@@ -411,41 +326,17 @@ void MonitorPage::unblockSelected()
     if (sel.isEmpty()) {
         return;
     }
-    const int row = sel.first().row();
-    const LimitedSubject r = m_limited->rows().value(row);
-    const QString question =
-        tr("Unblock %1 on rule %2?\n\nThis deletes the key %3: the subject's next request is "
-           "admitted as if it had never been seen, and its limit starts over.")
-            .arg(QString::fromUtf8(r.subject), r.ruleId, QString::fromUtf8(r.key));
+    const LimitedSubject r = m_limited->rows().value(sel.first().row());
     askToConfirm(
-        this, m_confirmHook, tr("Unblock a subject"), question, tr("Unblock"),
-        [this, key = r.key] { doUnblock(key); }, QMessageBox::DestructiveRole);
-}
-
-void MonitorPage::doUnblock(const QByteArray &key)
-{
-    m_unblock->setEnabled(false);
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, key] { w->unblock(key); });
+        this, m_confirmHook, tr("Unblock a subject"), MonitorSession::unblockQuestion(r),
+        tr("Unblock"), [this, key = r.key] { m_session->unblock(key); },
+        QMessageBox::DestructiveRole);
 }
 
 void MonitorPage::onUnblocked(const QByteArray &key, bool existed, const QString &error)
 {
-    const QString k = QString::fromUtf8(key).toHtmlEscaped();
-    if (!error.isEmpty()) {
-        m_banner->showRich(
-            Tone::Bad,
-            tr("<b>\u2717 Could not unblock: %1.</b><br>The key %2 is unchanged; try again when "
-               "the connection is back.")
-                .arg(error.toHtmlEscaped(), k));
-    } else if (existed) {
-        m_banner->showRich(
-            Tone::Good,
-            tr("<b>\u2713 Unblocked.</b> Deleted %1: the subject's next request is admitted.")
-                .arg(k));
-    } else {
-        m_banner->showRich(Tone::Good,
-                           tr("<b>\u2713 Nothing to unblock.</b> %1 had expired already.").arg(k));
-    }
+    const MonitorSession::Outcome o = MonitorSession::describeUnblock(key, existed, error);
+    m_banner->showRich(o.tone, o.text);
     updateUnblockButton();
     Q_EMIT unblockFinished(key, error);
 }

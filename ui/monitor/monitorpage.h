@@ -18,15 +18,13 @@ class QLabel;
 class QPushButton;
 class QScrollArea;
 class QTableView;
-class QThread;
 
 namespace sluice::ui {
 
 class ConnectionController;
-struct ConnectionState;
 class LimitedModel;
 class MessageBanner;
-class MonitorWorker;
+class MonitorSession;
 class RuleChart;
 class TopSubjectsModel;
 
@@ -37,8 +35,9 @@ class TopSubjectsModel;
 // (stats keys written by every process that records statistics, and the limiter keys), so the
 // charts are there again after a console restart.
 //
-// Threading: a MonitorWorker on its own QThread reads once a second and sends snapshots; the
-// GUI thread only swaps them in. A lost connection keeps the last data on screen and says so.
+// A thin view over MonitorSession (the worker thread, the session generation, the snapshots,
+// the unblock requests, the words): the page lays out what the session holds. A lost connection
+// keeps the last data on screen and says so.
 class MonitorPage : public QWidget
 {
     Q_OBJECT
@@ -46,9 +45,10 @@ public:
     explicit MonitorPage(ConnectionController *connection, QWidget *parent = nullptr);
     ~MonitorPage() override;
 
-    const RuleSet &rules() const { return m_rules; }
+    MonitorSession *session() const { return m_session; }
+    const RuleSet &rules() const;
     // The last good snapshot (empty before the first read).
-    const MonitorSnapshot &snapshot() const { return m_snapshot; }
+    const MonitorSnapshot &snapshot() const;
     LimitedModel *limitedModel() const { return m_limited; }
     TopSubjectsModel *topModel() const { return m_top; }
     RuleChart *chart(const QString &ruleId) const { return m_charts.value(ruleId); }
@@ -71,24 +71,17 @@ Q_SIGNALS:
     void unblockFinished(const QByteArray &key, const QString &error);
 
 private:
-    void onSession();
-    void onConnectionState(const ConnectionState &state);
-    void onSnapshot(const MonitorSnapshot &s);
+    void onUpdated();
+    void onLimitedChanged();
+    void onTopChanged();
     void onUnblocked(const QByteArray &key, bool existed, const QString &error);
-    void doUnblock(const QByteArray &key);
     void rebuildCharts();
+    void rebuildTopCombo();
     void updateStatus();
     void updateLimitedHeading();
     void updateUnblockButton();
 
-    ConnectionController *m_connection;
-    QThread *m_thread;
-    MonitorWorker *m_worker;
-    quint64 m_session = 0;
-    RuleSet m_rules;
-    MonitorSnapshot m_snapshot; // last good one
-    QString m_error;            // of the last read, empty when it worked
-    bool m_connectionLost = false;
+    MonitorSession *m_session;
     ConfirmHook m_confirmHook;
 
     QLabel *m_status;

@@ -1,0 +1,225 @@
+// The Monitor page's controller without its widgets (MonitorSession), against the fixture's
+// Redis: the not-connected status, the choice of the top rule, the statistics and the limited
+// subjects of a read, the session generation, and an unblock with its outcome in words. No
+// widget is created here.
+
+#include "core/limiter/redislimiter.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
+#include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+#include "ui/monitor/monitorsession.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace sluice;
+using namespace sluice::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Stats keys live under {sluice}:stats:<id>:, outside keyPrefix(): ids of this process.
+QString uniqueId(const char *base)
+{
+    return QString::fromLatin1(base) + u'-' + QString::number(QCoreApplication::applicationPid());
+}
+
+Rule windowRule(const QString &id, qint64 limit)
+{
+    Rule r;
+    r.id = id;
+    r.scope.kind = Scope::Kind::Ip;
+    r.algorithm = Algorithm::FixedWindow;
+    r.limit = limit;
+    r.windowUs = 60 * duration::usPerSecond;
+    r.keyPrefix = test::keyPrefix();
+    return r;
+}
+
+// Reads more often than the page does, so that the test waits less.
+MonitorWorker::Options fast()
+{
+    MonitorWorker::Options o;
+    o.tickMs = 200;
+    o.scanEveryTicks = 1;
+    return o;
+}
+
+} // namespace
+
+class TestMonitorSession : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<ProfileStore> m_store;
+    QString m_profile;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(u"SluiceTest"_s);
+        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+        m_store = std::make_unique<ProfileStore>();
+        m_store->setKeyringEnabled(false);
+        ConnectionProfile p;
+        p.name = u"monitor session"_s;
+        p.host = u"127.0.0.1"_s;
+        p.port = test::redisEndpoint().port;
+        m_profile = m_store->save(p, {});
+    }
+
+    void cleanupTestCase()
+    {
+        Connection c = test::connect();
+        test::cleanup(c);
+    }
+
+    // Not connected: said so; the top rule follows the rules; an unblock fails in words.
+    void notConnected()
+    {
+        ConnectionController controller(m_store.get());
+        MonitorSession session(&controller, fast());
+        QVERIFY2(session.statusText().startsWith(u"Not connected"_s),
+                 qPrintable(session.statusText()));
+        QCOMPARE(session.statusTone(), Tone::Info);
+        QCOMPARE(session.limitedHeading(), u"Limited right now"_s);
+        QVERIFY(session.limitedNote().isEmpty());
+        QVERIFY(session.topRule().isEmpty());
+
+        RuleSet set;
+        set.rules = {windowRule(u"a"_s, 3), windowRule(u"b"_s, 3)};
+        QSignalSpy top(&session, &MonitorSession::topChanged);
+        session.setRules(set);
+        QCOMPARE(session.topRule(), MonitorSnapshot::busiestRule);
+        QCOMPARE(top.size(), 1);
+        QCOMPARE(session.busiestLabel(), u"Busiest rule"_s);
+        session.setTopRule(u"b"_s);
+        QCOMPARE(session.topRule(), u"b"_s);
+        session.setRules(set); // still there: kept
+        QCOMPARE(session.topRule(), u"b"_s);
+        set.rules = {windowRule(u"a"_s, 3)};
+        session.setRules(set); // gone: the busiest rule again
+        QCOMPARE(session.topRule(), MonitorSnapshot::busiestRule);
+        session.setRules(RuleSet{});
+        QVERIFY(session.topRule().isEmpty());
+
+        QSignalSpy done(&session, &MonitorSession::unblockFinished);
+        QSignalSpy busy(&session, &MonitorSession::unblockingChanged);
+        session.unblock("nope");
+        QVERIFY(session.isUnblocking());
+        QVERIFY(done.wait(5000));
+        QVERIFY(!session.isUnblocking());
+        QCOMPARE(busy.size(), 2);
+        QCOMPARE(done.first().at(0).toByteArray(), QByteArray("nope"));
+        QCOMPARE(done.first().at(1).toBool(), false);
+        const QString error = done.first().at(2).toString();
+        QCOMPARE(error, u"not connected"_s);
+        const MonitorSession::Outcome o = MonitorSession::describeUnblock("a<b", false, error);
+        QCOMPARE(o.tone, Tone::Bad);
+        QVERIFY2(o.text.contains(u"Could not unblock: not connected"_s) &&
+                     o.text.contains(u"a&lt;b"_s),
+                 qPrintable(o.text));
+    }
+
+    // Connected: the recorded statistics, the denied subject, the busiest rule; then an unblock
+    // deletes its key; a new session of the connection starts over.
+    void readsLimitsAndUnblocks()
+    {
+        const QString id = uniqueId("ms-limit");
+        const Rule rule = windowRule(id, 3);
+        const QByteArray blocked = "10.8.8.8";
+        {
+            RedisLimiter limiter(test::connect());
+            const Policy policy = rule.policy();
+            for (int i = 0; i < 4; ++i) {
+                auto d = limiter.decide({&policy, rule.keyFor(blocked), 1, {}, 0});
+                QVERIFY(d.ok());
+                QCOMPARE(d->allowed, i < 3);
+            }
+        }
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        stats::StatsRecorder recorder;
+        recorder.record(id, blocked, true, false, now - 3, 7);
+        recorder.record(id, blocked, false, false, now - 2, 2);
+        {
+            stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
+            flusher.start();
+            flusher.stop();
+        }
+
+        ConnectionController controller(m_store.get());
+        MonitorSession session(&controller, fast());
+        const quint64 before = session.generation();
+        RuleSet set;
+        set.rules = {rule};
+        session.setRules(set);
+        controller.connectTo(m_profile);
+        QTRY_VERIFY_WITH_TIMEOUT(session.generation() > before, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().readAtMs > 0 &&
+                                     session.snapshot().limited.size() == 1 &&
+                                     !session.busiestRuleId().isEmpty(),
+                                 10000);
+        QVERIFY2(session.statusText().startsWith(u"\u25cf Live, read at"_s),
+                 qPrintable(session.statusText()));
+        QCOMPARE(session.statusTone(), Tone::Good);
+        QVERIFY(session.error().isEmpty());
+
+        const MonitorSnapshot &s = session.snapshot();
+        QCOMPARE(s.series.size(), 1);
+        QCOMPARE(s.series[0].ruleId, id);
+        stats::Counts total;
+        for (const stats::Counts &c : s.series[0].seconds) {
+            total.allowed += c.allowed;
+            total.denied += c.denied;
+        }
+        QCOMPARE(total.allowed, qint64(7));
+        QCOMPARE(total.denied, qint64(2));
+        QCOMPARE(session.busiestRuleId(), id);
+        QCOMPARE(session.busiestLabel(), u"Busiest: %1"_s.arg(id));
+        QCOMPARE(session.topSubjects().size(), 1);
+        QCOMPARE(session.topSubjects()[0].subject, blocked);
+
+        const LimitedSubject row = s.limited[0];
+        QCOMPARE(row.key, rule.keyFor(blocked));
+        QCOMPARE(session.limitedHeading(), u"Limited right now (1)"_s);
+        QVERIFY2(session.limitedNote().startsWith(u"Subjects whose next request"_s),
+                 qPrintable(session.limitedNote()));
+        const QString question = MonitorSession::unblockQuestion(row);
+        QVERIFY(question.contains(QString::fromLatin1(blocked)) && question.contains(id));
+
+        // Unblock: the key is gone, and the next scan says so.
+        QSignalSpy done(&session, &MonitorSession::unblockFinished);
+        session.unblock(row.key);
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.first().at(0).toByteArray(), row.key);
+        QCOMPARE(done.first().at(1).toBool(), true);
+        QVERIFY(done.first().at(2).toString().isEmpty());
+        Connection admin = test::connect();
+        QCOMPARE(test::pttl(admin, row.key), qint64(-2));
+        QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().limited.isEmpty(), 5000);
+        QVERIFY2(session.limitedNote().startsWith(u"No subject is denied right now"_s),
+                 qPrintable(session.limitedNote()));
+        const auto gone = MonitorSession::describeUnblock(row.key, false, QString());
+        QVERIFY(gone.text.contains(u"Nothing to unblock"_s));
+        QCOMPARE(MonitorSession::describeUnblock(row.key, true, QString()).tone, Tone::Good);
+
+        // Another session of the connection: what was read is dropped, then read again.
+        QSignalSpy reset(&session, &MonitorSession::reset);
+        const quint64 g = session.generation();
+        controller.disconnectNow();
+        QTRY_VERIFY_WITH_TIMEOUT(session.generation() > g, 5000);
+        QVERIFY(!reset.isEmpty());
+        QCOMPARE(session.snapshot().readAtMs, qint64(0));
+        QVERIFY(session.topSubjects().isEmpty());
+        QVERIFY(session.statusText().startsWith(u"Not connected"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMonitorSession)
+#include "tst_monitorsession.moc"

@@ -1,0 +1,116 @@
+#pragma once
+
+#include "monitorsnapshot.h"
+#include "monitorworker.h"
+
+#include "ui/common/tone.h"
+#include "ui/common/workerthread.h"
+
+#include "core/rules/rule.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+namespace sluice::ui {
+
+class ConnectionController;
+struct ConnectionState;
+
+// The Monitor page's controller, widget-free (CONSOLE.md "Monitor"): one MonitorWorker on a
+// thread of its own (WorkerThread) that reads once a second; the session generation (a new one
+// on every ConnectionController::sessionChanged, so that reads for an older endpoint are
+// dropped); the rules and the rule whose top subjects are shown; the last good snapshot (a
+// failed read keeps it, and says why); the unblock requests and their outcome in words; the
+// status line. The GUI thread never waits on Redis: every call to the worker is queued.
+class MonitorSession : public QObject
+{
+    Q_OBJECT
+public:
+    explicit MonitorSession(ConnectionController *connection, QObject *parent = nullptr);
+    MonitorSession(ConnectionController *connection, MonitorWorker::Options options,
+                   QObject *parent = nullptr);
+    ~MonitorSession() override;
+
+    const RuleSet &rules() const { return m_rules; }
+    // The last good snapshot (empty before the first read of the session). Its limited
+    // subjects (and their key count) are those of the last read that scanned the keys.
+    const MonitorSnapshot &snapshot() const { return m_snapshot; }
+    // The last read's error; empty when it worked.
+    QString error() const { return m_error; }
+    bool isConnectionLost() const { return m_connectionLost; }
+    // Increases on every session of the connection; the snapshots carry it.
+    quint64 generation() const { return m_generation; }
+
+    // The rule whose top subjects are asked for: a rule id, MonitorSnapshot::busiestRule, or
+    // empty (no rules).
+    QString topRule() const { return m_topRule; }
+    // The top subjects of topRule() (empty until a read for it comes).
+    const QList<stats::TopSubject> &topSubjects() const { return m_top; }
+    // The busiest rule of the last read for busiestRule; empty: none yet, or no traffic.
+    QString busiestRuleId() const { return m_busiestId; }
+    // "Busiest rule", "Busiest: login".
+    QString busiestLabel() const;
+
+    // The status line in words, and its tone (Info: neutral).
+    QString statusText() const;
+    Tone statusTone() const;
+    // "Limited right now (3)", and the note under the list.
+    QString limitedHeading() const;
+    QString limitedNote() const;
+
+    // The unblock question for a subject, and its outcome in words (rich text) and tone.
+    static QString unblockQuestion(const LimitedSubject &subject);
+    struct Outcome
+    {
+        QString text;
+        Tone tone = Tone::Good;
+    };
+    static Outcome describeUnblock(const QByteArray &key, bool existed, const QString &error);
+    bool isUnblocking() const { return m_unblocking > 0; }
+
+public Q_SLOTS:
+    // The rules to chart; the top rule is kept when still there, else the busiest rule.
+    void setRules(const sluice::RuleSet &rules);
+    void setTopRule(const QString &ruleId);
+    // Reads now instead of at the next tick.
+    void refresh();
+    // Deletes the subject's state key (no question asked here: the view asks first).
+    void unblock(const QByteArray &key);
+
+Q_SIGNALS:
+    // A new session started: everything read before is gone.
+    void reset();
+    // A snapshot came (good or failed), after it was swapped in.
+    void updated();
+    // The limited subjects changed (a read that scanned the keys).
+    void limitedChanged();
+    // topSubjects() or busiestLabel() changed.
+    void topChanged();
+    // statusText() may have changed.
+    void statusChanged();
+    void unblockingChanged();
+    // An unblock finished: `error` empty on success.
+    void unblockFinished(const QByteArray &key, bool existed, const QString &error);
+
+private:
+    void onSession();
+    void onConnectionState(const ConnectionState &state);
+    void onSnapshot(const MonitorSnapshot &s);
+    void onUnblocked(const QByteArray &key, bool existed, const QString &error);
+
+    ConnectionController *m_connection;
+    quint64 m_generation = 0;
+    RuleSet m_rules;
+    QString m_topRule;
+    QList<stats::TopSubject> m_top;
+    QString m_busiestId;
+    MonitorSnapshot m_snapshot; // last good one
+    QString m_error;            // of the last read, empty when it worked
+    bool m_connectionLost = false;
+    int m_unblocking = 0;
+    WorkerThread<MonitorWorker> m_worker; // last: its thread stops first
+};
+
+} // namespace sluice::ui
