@@ -153,6 +153,7 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
         border = tone::color(Tone::Warning);
         break;
     case Health::Orphan:
+    case Health::Unreadable:
         bg = tone::background(Tone::Info);
         border = tone::color(Tone::Info);
         break;
