@@ -28,9 +28,27 @@ using namespace sluice::keys;
 
 const QString usageText =
     u"\nusage: sluice-cli keys --url URL [--match GLOB] [--rules FILE | --from-redis] [--no-ttl] "
-    "[--json]\n"
+    "[--scan-budget N] [--json]\n"
     "       sluice-cli keys fix --url URL (--rules FILE | --from-redis) [--match GLOB] "
-    "[--dry-run] [--json]"_s;
+    "[--dry-run] [--scan-budget N] [--json]\n"
+    "  --scan-budget N: keys per second the scan walks at most (default 20000; 0: no limit);\n"
+    "  the scan also slows down while the server's latency is above twice its idle latency"_s;
+
+// --scan-budget into the scanner's options; false (and the usage error printed) if bad.
+bool applyScanBudget(const Args &args, const QString &command, KeyScanner::Options &options,
+                     int *code)
+{
+    if (!args.has("scan-budget")) {
+        return true;
+    }
+    auto n = integerFlag(args, "scan-budget", 0, 100'000'000);
+    if (!n) {
+        *code = fail(command, n.error().message + usageText, exitUsage);
+        return false;
+    }
+    options.maxKeysPerSecond = double(*n);
+    return true;
+}
 
 void writeOut(const QByteArray &bytes)
 {
@@ -237,6 +255,9 @@ int list(const Args &args)
     KeyScanner scanner(KeyReader(setup->rules));
     KeyScanner::Options options;
     options.patterns = setup->patterns;
+    if (int bad = exitOk; !applyScanBudget(args, command, options, &bad)) {
+        return bad;
+    }
 
     qint64 shown = 0;
     if (json) {
@@ -331,6 +352,9 @@ int fixCommand(const Args &args)
     KeyScanner scanner(KeyReader(setup->rules));
     KeyScanner::Options options;
     options.patterns = setup->patterns;
+    if (int bad = exitOk; !applyScanBudget(args, command, options, &bad)) {
+        return bad;
+    }
     KeyFixer::Options fixOptions;
     fixOptions.dryRun = dryRun;
     const KeyFixer::Sweep sweep =
@@ -354,6 +378,7 @@ int fixCommand(const Args &args)
     const qint64 failed = countStatus(KeyFixer::Status::Failed);
     const qint64 orphans = countHealth(Health::Orphan);
     const qint64 wrong = countHealth(Health::WrongType);
+    const qint64 unreadable = countHealth(Health::Unreadable);
 
     if (json) {
         QJsonArray list;
@@ -379,6 +404,7 @@ int fixCommand(const Args &args)
             {u"gone"_s, gone},
             {u"orphans"_s, orphans},
             {u"wrong_type"_s, wrong},
+            {u"unreadable"_s, unreadable},
             {u"failed"_s, failed},
             {u"keys"_s, list}};
         writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
@@ -470,6 +496,7 @@ int keys(const QList<QByteArray> &argv)
                                                            {"from-redis", false},
                                                            {"no-ttl", false},
                                                            {"dry-run", false},
+                                                           {"scan-budget", true},
                                                            {"json", false}});
     if (!parsed) {
         return fail(command, parsed.error().message + usageText, exitUsage);

@@ -231,7 +231,7 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
                 Outcome &o = report.outcomes[i];
                 const KeyInfo &k = keys[i];
                 if (r.isError()) {
-                    const Error e = r.error();
+                    const Error e = ScriptRegistry::explainScriptAcl(r.error(), script());
                     o.status = Status::Failed;
                     o.message = e.message;
                     if (e.kind == Error::Kind::NoScript) {

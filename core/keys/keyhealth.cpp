@@ -81,6 +81,9 @@ void HealthSummary::add(const KeyInfo &info)
     case Health::WrongType:
         ++wrongType;
         break;
+    case Health::Unreadable:
+        ++unreadable;
+        break;
     }
 }
 
@@ -93,6 +96,7 @@ void HealthSummary::add(const HealthSummary &o)
     ttlExceedsRule += o.ttlExceedsRule;
     orphans += o.orphans;
     wrongType += o.wrongType;
+    unreadable += o.unreadable;
 }
 
 QString HealthSummary::headline() const
@@ -117,6 +121,12 @@ QString HealthSummary::headline() const
     if (orphans > 0) {
         parts << (orphans == 1 ? u"1 key matches no rule"_s
                                : u"%1 keys match no rule"_s.arg(n(orphans)));
+    }
+    if (unreadable > 0) {
+        parts << (unreadable == 1
+                      ? u"1 key is unreadable (permission or read error): its health is unknown"_s
+                      : u"%1 keys are unreadable (permission or read error): their health is "
+                        "unknown"_s.arg(n(unreadable)));
     }
     if (parts.isEmpty()) {
         if (limiterKeys == 0) {

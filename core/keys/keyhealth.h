@@ -42,13 +42,15 @@ struct HealthSummary
     qint64 ttlExceedsRule = 0;
     qint64 orphans = 0;
     qint64 wrongType = 0;
+    qint64 unreadable = 0; // Health::Unreadable: not judged (not a problem found, not ok)
 
     void add(const KeyInfo &info);
     void add(const HealthSummary &other);
     qint64 fixable() const { return noTtl + ttlExceedsRule; }
     qint64 problems() const { return noTtl + ttlExceedsRule + orphans + wrongType; }
     // The banner: "37 limiter keys never expire: ..." first (the worst), then the other
-    // problems; "all 1,234 limiter keys are healthy" when there are none. One line.
+    // problems, then the unreadable keys; "all 1,234 limiter keys are healthy" when there are none.
+    // One line.
     QString headline() const;
 };
 

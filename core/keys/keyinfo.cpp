@@ -19,14 +19,16 @@ QString healthName(Health h)
         return u"orphan"_s;
     case Health::WrongType:
         return u"wrong_type"_s;
+    case Health::Unreadable:
+        return u"unreadable"_s;
     }
     return u"ok"_s;
 }
 
 std::optional<Health> healthFromName(const QString &name)
 {
-    for (Health h :
-         {Health::Ok, Health::NoTtl, Health::TtlExceedsRule, Health::Orphan, Health::WrongType}) {
+    for (Health h : {Health::Ok, Health::NoTtl, Health::TtlExceedsRule, Health::Orphan,
+                     Health::WrongType, Health::Unreadable}) {
         if (healthName(h) == name) {
             return h;
         }
@@ -214,6 +216,9 @@ QString KeyInfo::explanation() const
                "request of this subject fails (WRONGTYPE, and the rule's on_redis_error decides) "
                "or overwrites it. Delete it if it is debris"_s.arg(
                    ruleId, algorithm::name(algorithm), state.problem);
+    case Health::Unreadable:
+        return u"the key of rule '%1' could not be read, so its state and TTL are unknown: "
+               "%2"_s.arg(ruleId, state.problem);
     }
     return {};
 }

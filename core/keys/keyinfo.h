@@ -23,8 +23,11 @@ enum class Health {
     Orphan,         // no rule of the set produces this key
     WrongType,      // the key is not its rule's state (another type, or a value that does not
                     // parse): the rule's script fails on it with WRONGTYPE or ignores it
+    Unreadable,     // a key of a rule that could not be read (NOPERM from the user's ACL, ...):
+                    // nothing is known of its state, so nothing is claimed (not wrong_type)
 };
-// "ok", "no_ttl", "ttl_exceeds_rule", "orphan", "wrong_type": stable, used in --json.
+// "ok", "no_ttl", "ttl_exceeds_rule", "orphan", "wrong_type", "unreadable": stable, used in
+// --json.
 QString healthName(Health h);
 std::optional<Health> healthFromName(const QString &name);
 // The two verdicts that a TTL taken from the rule repairs (`keys fix`, "Fix all from rules").

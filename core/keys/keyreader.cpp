@@ -292,8 +292,8 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
         }
         QList<QByteArray> command;
         command.reserve(4 + chunkKeys.size() + chunkArgs.size());
-        command << QByteArrayLiteral("EVALSHA") << script().sha
-                << QByteArray::number(chunkKeys.size()) << chunkKeys << cap << chunkArgs;
+        command << c.readOnlyEvalsha() << script().sha << QByteArray::number(chunkKeys.size())
+                << chunkKeys << cap << chunkArgs;
         c.append(command);
         m_chunks.push_back(int(chunkKeys.size()));
         chunkKeys.clear();
@@ -401,11 +401,19 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
             const ReplyView whole(chunk);
             const size_t at = inChunk++;
             if (whole.isError()) {
-                Error e = whole.error();
+                Error e = ScriptRegistry::explainScriptAcl(whole.error(), script());
                 if (e.kind == Error::Kind::NoScript) {
                     firstError = e;
+                } else if (ScriptRegistry::isUnknownEvalshaRo(e)) {
+                    c.setNoEvalshaRo(); // Redis < 7: read again with EVALSHA
+                    firstError = e;
                 } else {
-                    out << unreadKey(p.key, e.message);
+                    if (e.kind == Error::Kind::Auth && m_options.mode == Mode::Auto) {
+                        // A key of the chunk is outside the user's ACL (or the script calls a
+                        // command it may not run): plain reads, key by key, from now on.
+                        m_permissionRefused = true;
+                    }
+                    out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
                 }
                 continue;
             }
@@ -459,7 +467,22 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
             if (!pttlReply) {
                 return pttlReply.error();
             }
-            raw.type = isError(*typeReply) ? QByteArray() : bytesOf(*typeReply);
+            if (isError(*typeReply)) {
+                // Refused (NOPERM: a key outside the ACL): unreadable, never "gone".
+                const Error e = ReplyView(*typeReply).error();
+                const int more = p.layout == 'h'   ? 2
+                                 : p.layout == 'z' ? 5
+                                 : p.layout == 's' ? 3
+                                                   : 0;
+                for (int i = 0; i < more; ++i) {
+                    if (auto r = c.readRaw(); !r) {
+                        return r.error();
+                    }
+                }
+                out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
+                continue;
+            }
+            raw.type = bytesOf(*typeReply);
             raw.pttlMs = integerOf(*pttlReply, -2);
             // The layout's reads, then the closing PTTL.
             const int more = p.layout == 'h' ? 2 : p.layout == 'z' ? 5 : p.layout == 's' ? 3 : 0;
@@ -527,8 +550,15 @@ Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &k
                 return p.error();
             }
         }
+        m_permissionRefused = false;
         append(c, keys);
         auto r = collect(c);
+        if (r && takePermissionRefusal() && attempt == 0) {
+            continue; // a NOPERM chunk: these keys again, one by one
+        }
+        if (!r && ScriptRegistry::isUnknownEvalshaRo(r.error()) && attempt == 0) {
+            continue; // EVALSHA from now on (collect noted it on the connection)
+        }
         if (r || r.error().kind != Error::Kind::NoScript || attempt == 1) {
             return r;
         }
@@ -538,7 +568,17 @@ Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &k
     return Error::make(Error::Kind::Internal, u"unreachable"_s);
 }
 
-KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why) const
+bool KeyReader::takePermissionRefusal()
+{
+    if (!m_permissionRefused || m_mode != Mode::Script || m_options.mode != Mode::Auto) {
+        return false;
+    }
+    m_permissionRefused = false;
+    m_mode = Mode::Plain;
+    return true;
+}
+
+KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why, bool permission) const
 {
     KeyInfo info;
     info.key = key;
@@ -546,14 +586,18 @@ KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why) const
     QByteArray subject;
     const Rule *rule = ruleFor(key, &subject);
     info.state.kind = KeyState::Kind::Unreadable;
-    info.state.problem = u"the key could not be read: %1"_s.arg(why);
+    info.state.problem = permission ? u"unreadable (permission): %1"_s.arg(why)
+                                    : u"the key could not be read: %1"_s.arg(why);
     if (rule != nullptr) {
         info.ruleId = rule->id;
         info.subject = subject;
         info.algorithm = rule->algorithm;
         info.maxTtlMs = maxTtlMs(*rule);
     }
-    info.health = classify(info.pttlMs, rule, haveRules(), false);
+    // Not read is not "not the rule's state": unreadable, whatever the key holds. Without a
+    // rule, an orphan is an orphan (that needs no read).
+    info.health =
+        rule != nullptr ? Health::Unreadable : classify(info.pttlMs, rule, haveRules(), false);
     return info;
 }
 

@@ -91,8 +91,15 @@ public:
 
     // The verdict for one key as read (public for tests and for the fixer's re-checks).
     KeyInfo judge(const QByteArray &key, const RawRead &raw) const;
-    // A key whose read failed with an error reply: pttlMs -3, state Unreadable with the reason.
-    KeyInfo unreadKey(const QByteArray &key, const QString &why) const;
+    // After collect(): true once if a script chunk was refused with NOPERM (a key outside the
+    // user's ACL, or a command it may not run) in Auto mode; the reader then reads with plain
+    // commands, and the caller reads that batch again (its refused keys are then unreadable
+    // one by one, the others read).
+    bool takePermissionRefusal();
+    // A key whose read failed with an error reply: pttlMs -3, state Unreadable with the reason,
+    // Health::Unreadable (with a rule); `permission`: refused by the ACL, said as "unreadable
+    // (permission)".
+    KeyInfo unreadKey(const QByteArray &key, const QString &why, bool permission = false) const;
 
 private:
     struct Index;
@@ -111,7 +118,8 @@ private:
     Mode m_mode = Mode::Auto; // resolved by prepare()
     bool m_prepared = false;
     std::vector<Pending> m_pending;
-    std::vector<int> m_chunks; // script mode: keys per EVALSHA of the pending batch
+    bool m_permissionRefused = false; // collect(): a script chunk was refused with NOPERM
+    std::vector<int> m_chunks;        // script mode: keys per EVALSHA of the pending batch
     // The server clock, estimated from the last TIME and a local steady clock.
     QElapsedTimer m_steady;
     qint64 m_serverMinusSteadyUs = 0;

@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 #include <thread>
 
 using namespace Qt::StringLiterals;
@@ -143,6 +144,54 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
         ++progress.roundTrips;
     }
 
+    // The idle latency: the fastest of 3 PINGs. A refused PING: no back-off.
+    bool probe = options.latencyFactor > 0;
+    for (int i = 0; i < 3 && probe; ++i) {
+        QElapsedTimer t;
+        t.start();
+        auto pong = c.command({QByteArrayLiteral("PING")});
+        if (!pong) {
+            if (pong.error().isConnectionLoss()) {
+                return fail(pong.error());
+            }
+            probe = false;
+            break;
+        }
+        const qint64 us = t.nsecsElapsed() / 1000;
+        progress.baselineLatencyUs =
+            progress.baselineLatencyUs < 0 ? us : std::min(progress.baselineLatencyUs, us);
+        ++progress.roundTrips;
+        ++progress.latencyProbes;
+    }
+    // Latency probes: every probeIntervalMs, the last 3 kept.
+    constexpr qint64 probeIntervalMs = 100;
+    QElapsedTimer sinceProbe;
+    std::array<qint64, 3> recent{0, 0, 0};
+    size_t recentAt = 0;
+    bool probed = false; // a probe since the last back-off decision
+    const double budget = std::max(options.maxKeysPerSecond, 0.0);
+    double pace = budget; // 0: none
+    progress.paceKeysPerS = pace;
+    // Waits until `spentUs` plus the wait is at least `keys` at `pace`. False if cancelled.
+    auto waitForBudget = [&](qint64 keys, qint64 spentUs) {
+        if (pace <= 0 || keys <= 0) {
+            return true;
+        }
+        qint64 leftUs = qint64(double(keys) / pace * 1e6) - spentUs;
+        QElapsedTimer waited;
+        waited.start();
+        while (leftUs > 0) {
+            if (cancelled(options)) {
+                return false;
+            }
+            const qint64 slice = std::min<qint64>(leftUs, 50'000);
+            std::this_thread::sleep_for(std::chrono::microseconds(slice));
+            leftUs -= slice;
+        }
+        progress.pausedMs += waited.elapsed();
+        return true;
+    };
+
     // After a lost connection: Ok to resume at the same cursor, or the error that ends the scan.
     auto recover = [&](const Error &cause) -> Result<void> {
         std::optional<Error> last;
@@ -208,6 +257,30 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 progress.elapsedMs = clock.elapsed();
                 return summary;
             }
+            // The latency probe: a PING alone, between round trips (Redis answers a pipeline's
+            // replies together, so a PING inside ours would time our own work).
+            if (probe && (!sinceProbe.isValid() || sinceProbe.elapsed() >= probeIntervalMs)) {
+                sinceProbe.start();
+                QElapsedTimer t;
+                t.start();
+                auto pong = c.command({QByteArrayLiteral("PING")});
+                ++progress.roundTrips;
+                ++progress.latencyProbes;
+                if (!pong && pong.error().isConnectionLoss()) {
+                    if (auto r = recover(pong.error()); !r) {
+                        return stop(r.error());
+                    }
+                    continue;
+                }
+                if (!pong) {
+                    probe = false;
+                    progress.latencyUs = -1;
+                } else {
+                    recent[recentAt++ % recent.size()] = t.nsecsElapsed() / 1000;
+                    progress.latencyUs = t.nsecsElapsed() / 1000;
+                    probed = true;
+                }
+            }
             QElapsedTimer rt;
             rt.start();
             const QByteArray countText = QByteArray::number(count);
@@ -221,6 +294,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
 
             // The reads of the previous page.
             QList<KeyInfo> page;
+            QList<QByteArray> rereadKeys;
             if (!toRead.isEmpty()) {
                 auto infos = m_reader.collect(c);
                 if (!infos && infos.error().kind == Error::Kind::NoScript && noScriptRetries < 2) {
@@ -257,6 +331,11 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                     continue; // the same round trip again
                 }
                 noScriptRetries = 0;
+                if (m_reader.takePermissionRefusal()) {
+                    // A NOPERM chunk: read these keys again, key by key, after the SCAN reply.
+                    rereadKeys = toRead;
+                    infos->clear();
+                }
                 toRead.clear();
                 for (KeyInfo &info : *infos) {
                     if (!info.exists()) {
@@ -281,6 +360,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 auto scan = c.readRaw();
                 if (!scan) {
                     deliverRead();
+                    toRead = rereadKeys;
                     if (auto r = recover(scan.error()); !r) {
                         return stop(r.error());
                     }
@@ -318,6 +398,29 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                     toRead << std::move(key);
                 }
             }
+            if (!rereadKeys.isEmpty()) {
+                auto again = m_reader.read(c, rereadKeys);
+                ++progress.roundTrips;
+                if (!again) {
+                    if (!again.error().isConnectionLoss()) {
+                        return fail(again.error());
+                    }
+                    if (auto r = recover(again.error()); !r) {
+                        return stop(r.error());
+                    }
+                    toRead << rereadKeys;
+                    continue;
+                }
+                for (KeyInfo &info : *again) {
+                    if (!info.exists()) {
+                        ++summary.gone;
+                        continue;
+                    }
+                    summary.health.add(info);
+                    page << std::move(info);
+                }
+                progress.keys += page.size();
+            }
             ++progress.roundTrips;
             progress.count = count;
             const double within = cursor == "0" && started ? 1.0 : cursorFraction(cursor);
@@ -327,13 +430,54 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 onPage(page, progress);
             }
 
+            // Back off when the server got slower for everyone; recover when it is not.
+            const qint64 listed = toRead.size();
+            bool slowed = false;
+            if (probed && progress.baselineLatencyUs >= 0) {
+                probed = false;
+                // The median of the last 3 probes: one slow PING (a scheduling hiccup) is not a
+                // trend.
+                std::array<qint64, 3> sorted = recent;
+                std::sort(sorted.begin(), sorted.end());
+                const qint64 latency = recentAt >= 3 ? sorted[1] : progress.latencyUs;
+                const double threshold =
+                    std::max(options.latencyFactor * double(progress.baselineLatencyUs),
+                             double(options.latencyFloor.count()));
+                const qint64 spentUs = std::max<qint64>(rt.nsecsElapsed() / 1000, 1);
+                if (double(latency) > threshold) {
+                    slowed = true;
+                    ++progress.backoffs;
+                    const double now =
+                        pace > 0 ? pace : double(std::max<qint64>(listed, count)) * 1e6 / spentUs;
+                    pace = std::max(now / 2, options.minKeysPerSecond);
+                    count = std::max(count / 2, options.minCount);
+                } else if (pace > 0 && (budget == 0 || pace < budget)) {
+                    pace *= 1.25;
+                    if (budget > 0 && pace >= budget) {
+                        pace = budget;
+                    } else if (budget == 0 &&
+                               pace * double(spentUs) / 1e6 > 4.0 * double(options.maxCount)) {
+                        pace = 0; // far above what a round trip walks: no limit again
+                    }
+                }
+                progress.paceKeysPerS = pace;
+            }
+
             // Adapt COUNT to the time this round trip took.
             const qint64 spent = rt.elapsed();
             const qint64 target = options.targetRoundTrip.count();
-            if (spent * 2 < target) {
+            if (!slowed && spent * 2 < target) {
                 count = std::min(count * 2, options.maxCount);
-            } else if (spent > target) {
+            } else if (!slowed && spent > target) {
                 count = std::max(count / 2, options.minCount);
+            }
+            // The budget: this round trip walked `walked` keys.
+            const qint64 walked = needScan ? std::max<qint64>(listed, progress.count) : 0;
+            progress.keysWalked += walked;
+            if (!waitForBudget(walked, rt.nsecsElapsed() / 1000)) {
+                summary.status = ScanSummary::Status::Cancelled;
+                progress.elapsedMs = clock.elapsed();
+                return summary;
             }
         }
     }

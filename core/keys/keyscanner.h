@@ -27,7 +27,18 @@ struct ScanProgress
     qint64 dbSize = -1;    // DBSIZE when the scan started; -1 unknown
     int count = 0;         // COUNT of the last SCAN (adaptive)
     qint64 elapsedMs = 0;
+    // Added for production-safe scanning (Options::maxKeysPerSecond, latency back-off):
+    double paceKeysPerS = 0;       // the budget in force now (0: none)
+    qint64 latencyUs = -1;         // the last probe's PING latency; -1: not measured
+    qint64 baselineLatencyUs = -1; // the idle PING latency before the scan; -1: not measured
+    qint64 backoffs = 0;           // probes after which the scan slowed down
+    qint64 latencyProbes = 0;      // PINGs sent for the latency (round trips of their own)
+    qint64 pausedMs = 0;           // time spent waiting for the budget or the back-off
+    qint64 keysWalked = 0;         // what the budget counts: per SCAN, its COUNT or its keys
 };
+
+// The default scan budget: keys per second a scan walks at most (KeyScanner::Options).
+inline constexpr double defaultScanBudget = 20'000;
 
 struct ScanSummary
 {
@@ -53,6 +64,8 @@ struct ScanSummary
 //   keys, would hide one of them). Keys that vanish before they are read are counted, not
 //   delivered.
 // - `cancel` is checked before every round trip: a cancelled scan stops within one.
+// - A budget (Options::maxKeysPerSecond, 20,000 keys/s by default) and a back-off when the
+//   server's latency rises (Options::latencyFactor): production-safe by default.
 // - Connection lost mid-scan: reconnect (a few attempts). Same server (INFO run_id unchanged):
 //   resume at the same cursor, nothing lost or repeated. A different run id (the server
 //   restarted) or no reconnection: stop with Failed and a message saying so; everything
@@ -71,6 +84,19 @@ public:
         int reconnectAttempts = 3;
         std::chrono::milliseconds reconnectDelay{250}; // before the 2nd, 3rd, ... attempt
         const std::atomic<bool> *cancel = nullptr;     // set from any thread to stop
+        // The budget: at most this many keys a second, counted as the keys each SCAN walks
+        // (its COUNT, or the keys it listed if more) and read; 0: no budget. A round trip that
+        // went faster is followed by a pause (checked against `cancel` every 50 ms).
+        double maxKeysPerSecond = defaultScanBudget;
+        // Back-off: every 100 ms, between round trips, a PING alone times what another client
+        // waits now. When the median of the last 3 is above latencyFactor x the idle latency
+        // (3 PINGs before the scan, the fastest) and above latencyFloor, the scan halves its
+        // pace and COUNT; below, the pace recovers by a quarter a probe, up to the budget.
+        // latencyFactor 0: no back-off. A refused PING (an ACL without +ping) turns the
+        // back-off off, never the scan.
+        double latencyFactor = 2.0;
+        std::chrono::microseconds latencyFloor{2000};
+        double minKeysPerSecond = 1000; // the back-off never goes below
     };
     // Called after every round trip, with the keys it read (possibly none: a sparse MATCH) and
     // the progress. Runs in the scanning thread; the connection is idle during the call, so

@@ -1,11 +1,193 @@
 #include "keysworker.h"
 
+#include "core/redis/scriptregistry.h"
+
 #include <QMutexLocker>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
 
 namespace sluice::keys {
+
+namespace {
+
+constexpr qsizetype cut = 1024; // bytes of a value or member shown
+constexpr int detailEntries = 20;
+
+// TYPE, PTTL, the size and up to ARGV[2] entries, each part cut at ARGV[1] bytes on the server
+// and followed by its full length: {type, pttl, size, part, length, part, length, ...}.
+constexpr char valueLua[] = R"lua(
+local k, cut, n = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('TYPE', k)['ok']
+local out = {t, redis.call('PTTL', k), -1}
+local items, pairs = {}, false
+if t == 'string' then
+  out[3] = redis.call('STRLEN', k)
+  items = {redis.call('GETRANGE', k, 0, cut - 1)}
+elseif t == 'hash' then
+  out[3] = redis.call('HLEN', k)
+  items = redis.call('HSCAN', k, '0', 'COUNT', n)[2]
+  pairs = true
+elseif t == 'zset' then
+  out[3] = redis.call('ZCARD', k)
+  items = redis.call('ZRANGE', k, 0, n - 1, 'WITHSCORES')
+  pairs = true
+elseif t == 'list' then
+  out[3] = redis.call('LLEN', k)
+  items = redis.call('LRANGE', k, 0, n - 1)
+elseif t == 'set' then
+  out[3] = redis.call('SCARD', k)
+  items = redis.call('SSCAN', k, '0', 'COUNT', n)[2]
+end
+local limit = pairs and 2 * n or n
+for i = 1, math.min(#items, limit) do
+  local v = items[i]
+  out[#out + 1] = string.sub(v, 1, cut)
+  out[#out + 1] = #v
+end
+if t == 'string' then out[5] = out[3] end
+return out
+)lua";
+
+const ScriptRegistry::Script &valueScript()
+{
+    static const ScriptRegistry registry = [] {
+        ScriptRegistry r;
+        r.add(u"key_value"_s, QByteArray(valueLua));
+        return r;
+    }();
+    return *registry.find(u"key_value"_s);
+}
+
+QString firstError(const Result<std::vector<Result<Reply>>> &r)
+{
+    if (!r) {
+        return r.error().message;
+    }
+    for (const Result<Reply> &x : *r) {
+        if (!x) {
+            return x.error().message;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+KeysWorker::RawValue KeysWorker::readValue(Connection &c, const QByteArray &key)
+{
+    RawValue value;
+    value.key = key;
+    // The script first: every part is cut on the server.
+    auto s = ScriptRegistry::evalReadOnly(
+        c, valueScript(), {key}, {QByteArray::number(cut), QByteArray::number(detailEntries)});
+    if (s && s->elements.size() >= 3) {
+        const std::vector<Reply> &e = s->elements;
+        value.serverSideCut = true;
+        value.type = e[0].str;
+        value.pttlMs = e[1].integer;
+        value.size = value.type == "string" || value.type == "hash" || value.type == "zset" ||
+                             value.type == "list" || value.type == "set"
+                         ? e[2].integer
+                         : -1;
+        const bool pairs = value.type == "hash" || value.type == "zset";
+        auto clip = [](const QByteArray &b) { return b.size() > cut ? b.left(cut) : b; };
+        for (size_t i = 3; i + 1 < e.size(); i += pairs ? 4 : 2) {
+            if (pairs && i + 3 < e.size()) {
+                value.entries.append({clip(e[i].str), clip(e[i + 2].str)});
+                value.entryLengths.append({e[i + 1].integer, e[i + 3].integer});
+            } else if (!pairs) {
+                value.entries.append({QByteArray(), clip(e[i].str)});
+                value.entryLengths.append({0, e[i + 1].integer});
+            }
+        }
+        return value;
+    }
+    if (!s && s.error().isConnectionLoss()) {
+        value.error = s.error().message;
+        return value;
+    }
+    // Plain reads (scripting refused).
+    auto head = c.pipeline({{"TYPE", key}, {"PTTL", key}});
+    if (QString e = firstError(head); !e.isEmpty()) {
+        value.error = e;
+        return value;
+    }
+    value.type = (*head)[0]->str;
+    value.pttlMs = (*head)[1]->integer;
+    const QByteArray last = QByteArray::number(cut - 1);
+    const QByteArray n = QByteArray::number(detailEntries);
+    QList<QList<QByteArray>> reads;
+    if (value.type == "string") {
+        reads = {{"STRLEN", key}, {"GETRANGE", key, "0", last}};
+    } else if (value.type == "hash") {
+        reads = {{"HLEN", key}, {"HRANDFIELD", key, n}}; // names only: values by length below
+    } else if (value.type == "zset") {
+        reads = {{"ZCARD", key},
+                 {"ZRANGE", key, "0", QByteArray::number(detailEntries - 1), "WITHSCORES"}};
+    } else if (value.type == "list") {
+        reads = {{"LLEN", key}, {"LRANGE", key, "0", QByteArray::number(detailEntries - 1)}};
+    } else if (value.type == "set") {
+        reads = {{"SCARD", key}, {"SRANDMEMBER", key, n}};
+    }
+    if (reads.isEmpty()) {
+        return value;
+    }
+    auto r = c.pipeline(reads);
+    if (QString e = firstError(r); !e.isEmpty()) {
+        value.error = e;
+        return value;
+    }
+    value.size = (*r)[0]->integer;
+    const Reply &body = *(*r)[1];
+    auto clip = [](const QByteArray &b) { return b.size() > cut ? b.left(cut) : b; };
+    if (value.type == "string") {
+        value.entries.append({QByteArray(), body.str});
+        value.entryLengths.append({0, value.size});
+    } else if (value.type == "hash") {
+        // Each value's length first; only those within 1 KiB are read (HGET), the others are
+        // shown by their length.
+        QList<QList<QByteArray>> lengths;
+        for (const Reply &f : body.elements) {
+            lengths.append({"HSTRLEN", key, f.str});
+        }
+        auto l = c.pipeline(lengths);
+        if (QString e = firstError(l); !e.isEmpty()) {
+            value.error = e;
+            return value;
+        }
+        QList<QList<QByteArray>> gets;
+        for (size_t i = 0; i < body.elements.size(); ++i) {
+            if ((*l)[i]->integer <= cut) {
+                gets.append({"HGET", key, body.elements[i].str});
+            }
+        }
+        auto g = c.pipeline(gets);
+        if (QString e = firstError(g); !e.isEmpty()) {
+            value.error = e;
+            return value;
+        }
+        size_t got = 0;
+        for (size_t i = 0; i < body.elements.size(); ++i) {
+            const qint64 length = (*l)[i]->integer;
+            const QByteArray v = length <= cut ? (*g)[got++]->str : QByteArray();
+            value.entries.append({clip(body.elements[i].str), v});
+            value.entryLengths.append({body.elements[i].str.size(), length});
+        }
+    } else if (value.type == "zset") {
+        for (size_t i = 0; i + 1 < body.elements.size(); i += 2) {
+            value.entries.append({clip(body.elements[i].str), clip(body.elements[i + 1].str)});
+            value.entryLengths.append(
+                {body.elements[i].str.size(), body.elements[i + 1].str.size()});
+        }
+    } else {
+        for (const Reply &item : body.elements) {
+            value.entries.append({QByteArray(), clip(item.str)});
+            value.entryLengths.append({0, item.str.size()});
+        }
+    }
+    return value;
+}
 
 KeysWorker::KeysWorker(Endpoint endpoint, std::optional<RuleSet> rules, Options options,
                        QObject *parent)
@@ -62,68 +244,16 @@ void KeysWorker::readPendingValue()
     if (!key) {
         return;
     }
-    RawValue value;
-    value.key = *key;
     QString error;
     Connection *c = connection(&error);
     if (c == nullptr) {
+        RawValue value;
+        value.key = *key;
         value.error = error;
         Q_EMIT valueRead(value);
         return;
     }
-    auto head = c->pipeline({{"TYPE", *key}, {"PTTL", *key}});
-    if (!head || !(*head)[0] || !(*head)[1]) {
-        value.error = !head         ? head.error().message
-                      : !(*head)[0] ? (*head)[0].error().message
-                                    : (*head)[1].error().message;
-        Q_EMIT valueRead(value);
-        return;
-    }
-    value.type = (*head)[0]->str;
-    value.pttlMs = (*head)[1]->integer;
-    constexpr qsizetype cut = 1024;
-    const QByteArray cap = QByteArray::number(std::max<qint64>(m_options.reader.valueCap, cut) - 1);
-    QList<QList<QByteArray>> reads;
-    if (value.type == "string") {
-        reads = {{"STRLEN", *key}, {"GETRANGE", *key, "0", cap}};
-    } else if (value.type == "hash") {
-        reads = {{"HLEN", *key}, {"HSCAN", *key, "0", "COUNT", "50"}};
-    } else if (value.type == "zset") {
-        reads = {{"ZCARD", *key}, {"ZRANGE", *key, "0", "19", "WITHSCORES"}};
-    } else if (value.type == "list") {
-        reads = {{"LLEN", *key}, {"LRANGE", *key, "0", "19"}};
-    } else if (value.type == "set") {
-        reads = {{"SCARD", *key}, {"SSCAN", *key, "0", "COUNT", "20"}};
-    }
-    if (!reads.isEmpty()) {
-        auto r = c->pipeline(reads);
-        if (!r || !(*r)[0] || !(*r)[1]) {
-            value.error = !r         ? r.error().message
-                          : !(*r)[0] ? (*r)[0].error().message
-                                     : (*r)[1].error().message;
-            Q_EMIT valueRead(value);
-            return;
-        }
-        value.size = (*r)[0]->integer;
-        const Reply &body = *(*r)[1];
-        // SCAN-style replies are [cursor, [items]]; the others are the items themselves.
-        const std::vector<Reply> &items =
-            (value.type == "hash" || value.type == "set") && body.elements.size() == 2
-                ? body.elements[1].elements
-                : body.elements;
-        auto clip = [](const QByteArray &b) { return b.size() > cut ? b.left(cut) : b; };
-        if (value.type == "string") {
-            value.entries.append({QByteArray(), clip(body.str)});
-        } else if (value.type == "hash" || value.type == "zset") {
-            for (size_t i = 0; i + 1 < items.size(); i += 2) {
-                value.entries.append({clip(items[i].str), clip(items[i + 1].str)});
-            }
-        } else {
-            for (const Reply &item : items) {
-                value.entries.append({QByteArray(), clip(item.str)});
-            }
-        }
-    }
+    const RawValue value = readValue(*c, *key);
     Q_EMIT valueRead(value);
 }
 

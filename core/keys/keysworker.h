@@ -47,7 +47,11 @@ public:
     // reads, never the whole of a big value. `entries` hold, per type: string: one ("", the
     // first `valueCap` bytes); hash: (field, value) from one HSCAN page; zset: (member, score)
     // of the 20 lowest; list: ("", item) of the first 20; set: ("", member) from one SSCAN
-    // page; other types (gcra, stream, ...): none. Values longer than 1 KiB are cut there.
+    // page; other types (gcra, stream, ...): none. Values longer than 1 KiB are cut there, on
+    // the server (a small read-only script, EVALSHA_RO): a 20 MB member is never transferred.
+    // Without scripting (an ACL without +evalsha_ro / +script|load): plain reads, where a hash
+    // is read by field names (HRANDFIELD) and HSTRLEN, and a value above 1 KiB is not read at
+    // all; lists, sorted sets and sets then come whole per member, as before.
     struct RawValue
     {
         QByteArray key;
@@ -55,8 +59,14 @@ public:
         qint64 size = -1; // STRLEN, HLEN, ZCARD, LLEN, SCARD; -1 for other types
         qint64 pttlMs = -2;
         QList<QPair<QByteArray, QByteArray>> entries;
-        QString error; // non-empty: the read failed (connection lost, ...)
+        // The full byte length of each entry's two parts, as the server has them (entries are
+        // cut at 1 KiB): a part longer than its entry's bytes was cut.
+        QList<QPair<qint64, qint64>> entryLengths;
+        bool serverSideCut = false; // read through the script (false: plain reads)
+        QString error;              // non-empty: the read failed (connection lost, ...)
     };
+    // The bounded read behind requestValue(), on `c` (tests call it directly).
+    static RawValue readValue(Connection &c, const QByteArray &key);
 
     struct Options
     {

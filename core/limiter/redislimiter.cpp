@@ -18,7 +18,7 @@ Error badReply(const ScriptRegistry::Script &script, const QString &why)
 Result<Decision> toDecision(const ScriptRegistry::Script &script, redis::ReplyView r)
 {
     if (r.isError()) {
-        return r.error();
+        return ScriptRegistry::explainScriptAcl(r.error(), script);
     }
     if (r.size() != 6) {
         return badReply(script, QStringLiteral("something else (%1)").arg(r.typeName()));

@@ -202,6 +202,7 @@ Result<void> Connection::connectNow()
     m_replyBytes = 0;
     m_pending = 0;
     m_loaded.clear();
+    m_noEvalshaRo = false;
     m_stale = false;
     m_refused.clear();
     m_appendSeq = 0;

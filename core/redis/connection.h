@@ -103,6 +103,14 @@ public:
     // Scripts known to be in this server's script cache (SCRIPT LOAD done on this connection).
     // Kept here because it is per server: a reconnect (maybe to a restarted server) clears it.
     QSet<QByteArray> &loadedScripts() { return m_loaded; }
+    // The EVALSHA spelling for a read-only script: EVALSHA_RO (Redis >= 7: its keys count as
+    // read, so an ACL's %R~ key permission allows them) until this server said it does not
+    // know it, then EVALSHA. Per server, like loadedScripts(): a reconnect forgets it.
+    QByteArray readOnlyEvalsha() const
+    {
+        return m_noEvalshaRo ? QByteArrayLiteral("EVALSHA") : QByteArrayLiteral("EVALSHA_RO");
+    }
+    void setNoEvalshaRo() { m_noEvalshaRo = true; }
 
     static Reply toReply(const redisReply *r);
 
@@ -136,6 +144,7 @@ private:
     bool m_stale = false;
     int m_pending = 0; // appended commands whose replies were not read yet
     QSet<QByteArray> m_loaded;
+    bool m_noEvalshaRo = false;
     // Read-only endpoints only: the commands refused, by their place in the order of append().
     struct Refusal
     {

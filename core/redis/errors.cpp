@@ -6,6 +6,29 @@
 
 namespace sluice::redis {
 
+namespace {
+
+// Redis names what its ACL refused; the message adds what to grant.
+QString withGrant(const QString &text)
+{
+    static const QLatin1String run("no permissions to run the '");
+    if (const qsizetype at = text.indexOf(run); at >= 0) {
+        const qsizetype from = at + run.size();
+        const QString command = text.mid(from, text.indexOf(u'\'', from) - from);
+        return QStringLiteral("%1; grant it: ACL SETUSER <user> +%2").arg(text, command);
+    }
+    if (text.contains(QLatin1String("one of the keys"))) {
+        return text + QStringLiteral("; grant the keys: ACL SETUSER <user> ~<prefix>* (or "
+                                     "%R~<prefix>* where reading is enough)");
+    }
+    if (text.contains(QLatin1String("one of the channels"))) {
+        return text + QStringLiteral("; grant the channel: ACL SETUSER <user> &<channel>");
+    }
+    return text;
+}
+
+} // namespace
+
 Error replyError(const QByteArray &message)
 {
     // Connection's own refusal under a read-only endpoint: a usage error, worded for the user.
@@ -16,8 +39,11 @@ Error replyError(const QByteArray &message)
     if (message.startsWith("NOSCRIPT")) {
         return Error::make(Error::Kind::NoScript, text);
     }
+    if (message.startsWith("NOPERM")) {
+        return Error::make(Error::Kind::Auth, withGrant(text));
+    }
     if (message.startsWith("WRONGPASS") || message.startsWith("NOAUTH") ||
-        message.startsWith("NOPERM") || message.contains("invalid password") ||
+        message.contains("invalid password") ||
         message.contains("AUTH <password> called without any password")) {
         return Error::make(Error::Kind::Auth, text);
     }

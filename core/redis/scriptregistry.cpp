@@ -1,5 +1,7 @@
 #include "scriptregistry.h"
 
+#include <QRegularExpression>
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -72,15 +74,69 @@ Result<void> ScriptRegistry::ensureLoaded(Connection &c, const Script &script)
 Result<Reply> ScriptRegistry::eval(Connection &c, const Script &script,
                                    const QList<QByteArray> &keys, const QList<QByteArray> &args)
 {
+    return evalWith(c, QByteArrayLiteral("EVALSHA"), script, keys, args);
+}
+
+Result<Reply> ScriptRegistry::evalReadOnly(Connection &c, const Script &script,
+                                           const QList<QByteArray> &keys,
+                                           const QList<QByteArray> &args)
+{
+    auto r = evalWith(c, c.readOnlyEvalsha(), script, keys, args);
+    if (!r && isUnknownEvalshaRo(r.error())) {
+        c.setNoEvalshaRo();
+        return evalWith(c, c.readOnlyEvalsha(), script, keys, args);
+    }
+    return r;
+}
+
+bool ScriptRegistry::isUnknownEvalshaRo(const Error &e)
+{
+    return e.kind == Error::Kind::Reply && e.message.startsWith(u"ERR unknown command") &&
+           e.message.contains(u"evalsha_ro", Qt::CaseInsensitive);
+}
+
+Error ScriptRegistry::explainScriptAcl(const Error &e, const Script &script)
+{
+    if (!e.message.contains(u"The user executing the script can't")) {
+        return e;
+    }
+    // The commands the script calls: call('NAME', ...) however redis.call is spelled.
+    QStringList commands;
+    static const QRegularExpression call(QStringLiteral("call\\(\\s*['\"]([A-Za-z|]+)['\"]"));
+    for (auto it = call.globalMatch(QString::fromUtf8(script.body)); it.hasNext();) {
+        const QString name = u'+' + it.next().captured(1).toLower();
+        if (!commands.contains(name)) {
+            commands << name;
+        }
+    }
+    const bool keys = e.message.contains(u"access at least one of the keys");
+    const QString what =
+        keys ? QStringLiteral("a key the script %1 touches is outside this user's key "
+                              "permissions; grant the keys (~<prefix>*, or %R~<prefix>* for "
+                              "reads only)")
+                   .arg(script.name)
+             : QStringLiteral("the script %1 calls a command this user may not run; it calls "
+                              "%2: grant them (ACL SETUSER <user> %2)")
+                   .arg(script.name, commands.join(u' '));
+    return Error::make(Error::Kind::Auth,
+                       QStringLiteral("NOPERM %1 (Redis: %2)").arg(what, e.message));
+}
+
+Result<Reply> ScriptRegistry::evalWith(Connection &c, const QByteArray &verb, const Script &script,
+                                       const QList<QByteArray> &keys, const QList<QByteArray> &args)
+{
     QList<QByteArray> argv;
     argv.reserve(3 + keys.size() + args.size());
-    argv << QByteArrayLiteral("EVALSHA") << script.sha << QByteArray::number(keys.size());
+    argv << verb << script.sha << QByteArray::number(keys.size());
     argv << keys << args;
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (auto loaded = ensureLoaded(c, script); !loaded) {
             return loaded.error();
         }
         auto r = c.command(argv);
+        if (!r) {
+            r = explainScriptAcl(r.error(), script);
+        }
         if (r || r.error().kind != Error::Kind::NoScript || attempt == 1) {
             return r;
         }

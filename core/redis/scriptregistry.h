@@ -42,7 +42,21 @@ public:
     static Result<Reply> eval(Connection &c, const Script &script, const QList<QByteArray> &keys,
                               const QList<QByteArray> &args);
 
+    // The same for a script that only reads: EVALSHA_RO (Connection::readOnlyEvalsha), and
+    // EVALSHA once the server says it does not know EVALSHA_RO (Redis < 7).
+    static Result<Reply> evalReadOnly(Connection &c, const Script &script,
+                                      const QList<QByteArray> &keys, const QList<QByteArray> &args);
+    // Whether `e` is a server's "unknown command" for EVALSHA_RO (and so Redis < 7).
+    static bool isUnknownEvalshaRo(const Error &e);
+
+    // A refusal by the user's ACL of a command inside `script` (Redis says only "The user
+    // executing the script can't run this command ..."): an Auth error naming the commands the
+    // script calls and what to grant. Other errors are returned unchanged.
+    static Error explainScriptAcl(const Error &e, const Script &script);
+
 private:
+    static Result<Reply> evalWith(Connection &c, const QByteArray &verb, const Script &script,
+                                  const QList<QByteArray> &keys, const QList<QByteArray> &args);
     QHash<QString, Script> m_scripts;
 };
 

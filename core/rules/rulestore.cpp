@@ -100,8 +100,8 @@ struct Raw
 
 Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &version)
 {
-    auto r = ScriptRegistry::eval(c, *scripts().find(QStringLiteral("rulestore_read")),
-                                  {hash, version}, {});
+    auto r = ScriptRegistry::evalReadOnly(c, *scripts().find(QStringLiteral("rulestore_read")),
+                                          {hash, version}, {});
     if (!r) {
         Error e = r.error();
         if (e.kind == Error::Kind::Reply) {

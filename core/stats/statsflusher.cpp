@@ -343,10 +343,18 @@ bool StatsFlusher::flushOnce()
     } else {
         m_status.dropped += buckets;
         m_status.redisOk = false;
-        m_status.lastError =
-            exec.ok()
-                ? QStringLiteral("Redis discarded the statistics transaction")
-                : QStringLiteral("Redis refused the statistics: %1").arg(exec.error().message);
+        // EXECABORT says only that a queued command was refused: that one's error says why
+        // (NOPERM names the command and what to grant).
+        QString why = exec.ok() ? QString() : exec.error().message;
+        for (const Result<Reply> &r : *replies) {
+            if (!r && r.error().kind == Error::Kind::Auth) {
+                why = r.error().message;
+                break;
+            }
+        }
+        m_status.lastError = exec.ok()
+                                 ? QStringLiteral("Redis discarded the statistics transaction")
+                                 : QStringLiteral("Redis refused the statistics: %1").arg(why);
     }
     return written;
 }

@@ -90,6 +90,7 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
         bannerTone = Tone::Warning;
         break;
     case Health::Orphan:
+    case Health::Unreadable:
         bannerTone = Tone::Info;
         break;
     case Health::Ok:

@@ -60,6 +60,8 @@ QString flagText(keys::Health health)
         return QCoreApplication::translate("sluice::ui::KeysPage", "no rule");
     case keys::Health::WrongType:
         return QCoreApplication::translate("sluice::ui::KeysPage", "wrong type");
+    case keys::Health::Unreadable:
+        return QCoreApplication::translate("sluice::ui::KeysPage", "unreadable");
     }
     return {};
 }
@@ -77,6 +79,8 @@ QColor flagColor(keys::Health health)
         return QColor(0x6b, 0x73, 0x7c);
     case keys::Health::WrongType:
         return QColor(0x7d, 0x3c, 0xb5);
+    case keys::Health::Unreadable:
+        return QColor(0x6b, 0x73, 0x7c);
     }
     return {};
 }
@@ -91,6 +95,7 @@ int flagSeverity(keys::Health health)
     case keys::Health::TtlExceedsRule:
         return 2;
     case keys::Health::Orphan:
+    case keys::Health::Unreadable:
         return 1;
     case keys::Health::Ok:
         return 0;
@@ -140,7 +145,8 @@ QIcon flagIcon(keys::Health health)
             p.drawPoint(QPointF(8, 12.3));
             break;
         }
-        case keys::Health::Orphan: {
+        case keys::Health::Orphan:
+        case keys::Health::Unreadable: {
             p.setPen(Qt::NoPen);
             p.setBrush(c);
             p.drawEllipse(QRectF(0.5, 0.5, 15, 15));

@@ -443,6 +443,7 @@ keys::HealthSummary KeysModel::summary() const
     s.ttlExceedsRule = m_counts[size_t(Health::TtlExceedsRule)];
     s.orphans = m_counts[size_t(Health::Orphan)];
     s.wrongType = m_counts[size_t(Health::WrongType)];
+    s.unreadable = m_counts[size_t(Health::Unreadable)];
     return s;
 }
 

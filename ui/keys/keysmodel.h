@@ -113,7 +113,7 @@ private:
     std::vector<qint8> m_severity; // by index in m_rows
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
-    std::array<qint64, 5> m_counts{};
+    std::array<qint64, 6> m_counts{};
     qint64 m_limiterKeys = 0;
     qint64 m_keys = 0;
     QHash<QByteArray, QByteArray> m_types; // interned TYPE strings

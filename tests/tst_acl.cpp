@@ -1,0 +1,306 @@
+// Least privilege: one Redis 7 ACL user per feature, exactly as the README writes them, on a
+// redis-server of the test's own. Each feature works under exactly its user (through
+// sluice-cli and the core APIs); without one permission it fails with a message that names it
+// and what to grant, never a wrong health and never silence.
+#include "ownredis.h"
+#include "runcli.h"
+
+#include "core/keys/keyinfo.h"
+#include "core/redis/connection.h"
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsreader.h"
+#include "core/stats/statsrecorder.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sluice;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// The README's lines ("Least privilege"), without the password, which the test adds.
+const QHash<QByteArray, QByteArray> users = {
+    {"sluice-decide",
+     "~rate_limit:* ~sluice:load:* resetchannels -@all +evalsha +script|load +ping "
+     "+time +get +set +hmget +hset +hincrby +pexpire +zadd +zcount +zrange +zrangebyscore "
+     "+zremrangebyscore"},
+    {"sluice-keys-read",
+     "%R~rate_limit:* resetchannels -@all +scan +evalsha_ro +evalsha +script|load +time +ping "
+     "+type +pttl +hstrlen +hmget +zcard +zcount +zrangebyscore +zrange +strlen +getrange"},
+    {"sluice-keys-fix",
+     "~rate_limit:* resetchannels -@all +scan +evalsha_ro +evalsha +script|load +time +ping "
+     "+type +pttl +hstrlen +hmget +zcard +zcount +zrangebyscore +zrange +strlen +getrange "
+     "+pexpire +unlink"},
+    {"sluice-rules-read",
+     "%R~{sluice}:rules* &{sluice}:rules:changed -@all +evalsha_ro +evalsha +script|load +get "
+     "+hgetall +time +ping +subscribe"},
+    {"sluice-rules-push",
+     "~{sluice}:rules* &{sluice}:rules:changed -@all +evalsha_ro +evalsha +script|load +get "
+     "+hgetall +time +ping +type +del +hset +incr +lpush +ltrim +publish"},
+    {"sluice-stats-write",
+     "~{sluice}:stats:* resetchannels -@all +multi +exec +hincrby +expire +zincrby "
+     "+zremrangebyrank +ping"},
+    {"sluice-monitor",
+     "%R~{sluice}:stats:* %R~rate_limit:* resetchannels -@all +hmget +hgetall +zrange +scan "
+     "+evalsha_ro "
+     "+evalsha +script|load +time +ping +type +pttl +hstrlen +zcard +zcount +zrangebyscore "
+     "+strlen +getrange"},
+};
+
+} // namespace
+
+class TestAcl : public QObject
+{
+    Q_OBJECT
+    test::OwnRedis m_redis;
+    QTemporaryDir m_dir;
+    QString m_rules;
+    std::optional<Connection> m_admin;
+
+    QString url(const QByteArray &user) const
+    {
+        return u"redis://%1:pw@127.0.0.1:%2"_s.arg(QString::fromUtf8(user)).arg(m_redis.port());
+    }
+    // A user as the README writes it, maybe with one permission taken out or changed.
+    void createUser(const QByteArray &name, const QByteArray &rules)
+    {
+        QList<QByteArray> argv{"ACL", "SETUSER", name, "reset", "on", ">pw"};
+        argv << rules.split(' ');
+        auto r = m_admin->command(argv);
+        QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
+    }
+    void createUserWithout(const QByteArray &name, const QByteArray &base,
+                           const QByteArray &removed)
+    {
+        QByteArray rules = users.value(base);
+        rules.replace(' ' + removed, QByteArray());
+        createUser(name, rules);
+    }
+    test::CliRun cli(const QStringList &args) { return test::runCli(args, {}, {}, 30'000); }
+
+    // A fixed window's state without a TTL: no_ttl, which `keys fix` repairs.
+    void plantNoTtl(const QByteArray &key)
+    {
+        const qint64 nowUs = QDateTime::currentMSecsSinceEpoch() * 1000;
+        const qint64 hourUs = qint64(3600) * 1'000'000;
+        QVERIFY(m_admin->command(
+            {"HSET", key, "s", QByteArray::number(nowUs - nowUs % hourUs), "c", "3"}));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start(), m_redis.output().constData());
+        auto c = Connection::open(m_redis.endpoint());
+        QVERIFY(c);
+        m_admin.emplace(std::move(*c));
+        for (auto it = users.begin(); it != users.end(); ++it) {
+            createUser(it.key(), it.value());
+        }
+        QVERIFY(m_dir.isValid());
+        m_rules = m_dir.filePath(u"rules.json"_s);
+        QFile f(m_rules);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [
+            {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1h"},
+            {"id": "g", "scope": "ip", "algorithm": "gcra", "rate": "1/s", "burst": 3}]})");
+        f.close();
+        // State keys of both rules, written by the admin.
+        for (const QString &rule : {u"a"_s, u"g"_s}) {
+            for (const QString &subject : {u"1.1.1.1"_s, u"2.2.2.2"_s}) {
+                const test::CliRun r = cli({u"check"_s, u"--url"_s, m_redis.url(), u"--rules"_s,
+                                            m_rules, u"--rule"_s, rule, u"--subject"_s, subject});
+                QVERIFY2(r.exitCode == 0, r.err.constData());
+            }
+        }
+    }
+
+    void decide()
+    {
+        const test::CliRun r =
+            cli({u"check"_s, u"--url"_s, url("sluice-decide"), u"--rules"_s, m_rules, u"--rule"_s,
+                 u"a"_s, u"--subject"_s, u"3.3.3.3"_s, u"--count"_s, u"2"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(m_admin->command({"HGET", "rate_limit:a:{3.3.3.3}", "c"})->str, QByteArray("2"));
+        // load: run-scoped keys (sluice:load:*), which the user may write.
+        const test::CliRun l =
+            cli({u"load"_s, u"--url"_s, url("sluice-decide"), u"--rules"_s, m_rules, u"--pattern"_s,
+                 u"burst:4"_s, u"--duration"_s, u"200ms"_s, u"--json"_s});
+        QVERIFY2(l.exitCode == 0, l.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(l.out).object().value(u"errors").toInteger(), 0);
+    }
+
+    void decideWithoutACommandNamesIt()
+    {
+        createUserWithout("sluice-decide-x", "sluice-decide", "+hset");
+        const test::CliRun r = cli({u"check"_s, u"--url"_s, url("sluice-decide-x"), u"--rules"_s,
+                                    m_rules, u"--rule"_s, u"a"_s, u"--subject"_s, u"4.4.4.4"_s});
+        QVERIFY(r.exitCode != 0);
+        // Redis says only "can't run this command"; the message names what the script calls.
+        QVERIFY2(r.err.contains("NOPERM") && r.err.contains("+hset") &&
+                     r.err.contains("ACL SETUSER"),
+                 r.err.constData());
+    }
+
+    // Read-only key permissions (%R~): EVALSHA_RO reads them; every key is healthy, none is
+    // wrong_type. Without scripting at all: plain reads, the same verdicts.
+    void keysRead()
+    {
+        const qint64 before = [&] {
+            const QByteArray s = m_admin->command({"INFO", "commandstats"})->str;
+            const qsizetype at = s.indexOf("cmdstat_evalsha_ro:calls=");
+            return at < 0 ? 0 : s.mid(at + 25).split(',').value(0).toLongLong();
+        }();
+        test::CliRun r = cli(
+            {u"keys"_s, u"--url"_s, url("sluice-keys-read"), u"--rules"_s, m_rules, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(!r.out.contains("wrong_type\"") || r.out.contains("\"wrong_type\":0"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("rate_limit:a:{1.1.1.1}") && !r.out.contains("unreadable\""),
+                 r.out.constData());
+        QVERIFY(r.out.contains("\"ok\""));
+        const QByteArray s = m_admin->command({"INFO", "commandstats"})->str;
+        const qsizetype at = s.indexOf("cmdstat_evalsha_ro:calls=");
+        QVERIFY2(at >= 0 && s.mid(at + 25).split(',').value(0).toLongLong() > before,
+                 s.constData());
+
+        createUserWithout("sluice-keys-noscript", "sluice-keys-read", "+evalsha_ro");
+        r = cli({u"keys"_s, u"--url"_s, url("sluice-keys-noscript"), u"--rules"_s, m_rules,
+                 u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("rate_limit:a:{1.1.1.1}") && !r.out.contains("unreadable\""),
+                 r.out.constData());
+    }
+
+    // A user that may read some of the keys a scan lists: the refused chunk switches to plain
+    // reads; the others are read, the refused one is "unreadable (permission)", never
+    // wrong_type and never gone.
+    void keysPartlyReadable()
+    {
+        QByteArray rules = users.value("sluice-keys-read");
+        rules.replace("%R~rate_limit:*", "%R~rate_limit:a:{1.1.1.1}");
+        createUser("sluice-keys-part", rules);
+        const test::CliRun r = cli({u"keys"_s, u"--url"_s, url("sluice-keys-part"), u"--rules"_s,
+                                    m_rules, u"--match"_s, u"rate_limit:a:*"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("unreadable (permission)") && !r.out.contains("wrong_type"),
+                 r.out.constData());
+        const QList<QByteArray> lines = r.out.split('\n');
+        for (const QByteArray &line : lines) {
+            if (line.contains("{1.1.1.1}")) {
+                QVERIFY2(line.contains(" ok"), line.constData());
+            }
+            if (line.contains("{2.2.2.2}")) {
+                QVERIFY2(line.contains("unreadable"), line.constData());
+            }
+        }
+    }
+
+    void keysWithoutScanNamesIt()
+    {
+        createUserWithout("sluice-keys-noscan", "sluice-keys-read", "+scan");
+        const test::CliRun r =
+            cli({u"keys"_s, u"--url"_s, url("sluice-keys-noscan"), u"--rules"_s, m_rules});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("'scan'") && r.err.contains("+scan"), r.err.constData());
+    }
+
+    void keysFix()
+    {
+        plantNoTtl("rate_limit:a:{5.5.5.5}");
+        test::CliRun r =
+            cli({u"keys"_s, u"fix"_s, u"--url"_s, url("sluice-keys-fix"), u"--rules"_s, m_rules});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        QVERIFY(m_admin->command({"PTTL", "rate_limit:a:{5.5.5.5}"})->integer > 0);
+
+        createUserWithout("sluice-keys-fix-x", "sluice-keys-fix", "+pexpire");
+        plantNoTtl("rate_limit:a:{6.6.6.6}");
+        r = cli({u"keys"_s, u"fix"_s, u"--url"_s, url("sluice-keys-fix-x"), u"--rules"_s, m_rules});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2((r.out + r.err).contains("+pexpire"), (r.out + r.err).constData());
+        QCOMPARE(m_admin->command({"PTTL", "rate_limit:a:{6.6.6.6}"})->integer, qint64(-1));
+    }
+
+    void rulesPushAndPull()
+    {
+        test::CliRun r = cli(
+            {u"rules"_s, u"push"_s, m_rules, u"--url"_s, url("sluice-rules-push"), u"--json"_s});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        // Pulled with read-only key permissions: EVALSHA_RO.
+        r = cli({u"rules"_s, u"pull"_s, u"--url"_s, url("sluice-rules-read")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("\"a\"") && r.out.contains("\"g\""), r.out.constData());
+
+        createUserWithout("sluice-rules-push-x", "sluice-rules-push", "+publish");
+        const QString changed = m_dir.filePath(u"changed.json"_s);
+        QFile f(changed);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [
+            {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 6, "window": "1h"}]})");
+        f.close();
+        r = cli(
+            {u"rules"_s, u"push"_s, changed, u"--url"_s, url("sluice-rules-push-x"), u"--force"_s});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2((r.out + r.err).contains("+publish"), (r.out + r.err).constData());
+
+        QByteArray noKeys = users.value("sluice-rules-read");
+        noKeys.replace("%R~{sluice}:rules*", "%R~{sluice}:other*");
+        createUser("sluice-rules-read-x", noKeys);
+        r = cli({u"rules"_s, u"pull"_s, u"--url"_s, url("sluice-rules-read-x")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("NOPERM") && r.err.contains("%R~"), r.err.constData());
+    }
+
+    // Statistics under their own user (core API: the flusher serve, check and load use), read
+    // back under the Monitor's.
+    void statsWriteAndMonitorRead()
+    {
+        Endpoint writer = m_redis.endpoint();
+        writer.user = u"sluice-stats-write"_s;
+        writer.password = u"pw"_s;
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        {
+            stats::StatsRecorder recorder;
+            stats::StatsFlusher flusher(writer, &recorder);
+            flusher.start();
+            recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
+            flusher.stop();
+            const stats::StatsFlusher::Status s = flusher.status();
+            QVERIFY2(s.redisOk && s.flushes > 0, qPrintable(s.lastError));
+        }
+        Endpoint monitor = m_redis.endpoint();
+        monitor.user = u"sluice-monitor"_s;
+        monitor.password = u"pw"_s;
+        auto c = Connection::open(monitor);
+        QVERIFY(c);
+        auto series = stats::readSeries(*c, {u"s"_s}, 60, now + 1);
+        QVERIFY2(series, qPrintable(series ? QString() : series.error().message));
+        stats::Counts sum;
+        for (const stats::Counts &x : (*series)[0].seconds) {
+            sum += x;
+        }
+        QCOMPARE(sum.allowed, qint64(1));
+        auto top = stats::readTopSubjects(*c, u"s"_s, 60, now + 1, 5);
+        QVERIFY2(top, qPrintable(top ? QString() : top.error().message));
+        QCOMPARE(top->size(), 1);
+
+        createUserWithout("sluice-stats-x", "sluice-stats-write", "+zincrby");
+        writer.user = u"sluice-stats-x"_s;
+        stats::StatsRecorder recorder;
+        stats::StatsFlusher flusher(writer, &recorder);
+        flusher.start();
+        recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
+        flusher.stop();
+        const stats::StatsFlusher::Status s = flusher.status();
+        QVERIFY(!s.redisOk);
+        QVERIFY2(s.lastError.contains(u"+zincrby"), qPrintable(s.lastError));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAcl)
+#include "tst_acl.moc"
