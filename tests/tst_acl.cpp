@@ -43,8 +43,8 @@ const QHash<QByteArray, QByteArray> users = {
      "~{sluice}:rules* &{sluice}:rules:changed -@all +evalsha_ro +evalsha +script|load +get "
      "+hgetall +time +ping +type +del +hset +incr +lpush +ltrim +publish"},
     {"sluice-stats-write",
-     "~{sluice}:stats:* resetchannels -@all +multi +exec +hincrby +expire +zincrby "
-     "+zremrangebyrank +ping"},
+     "~{sluice}:stats:* ~{sluice}:flush:* resetchannels -@all +multi +exec +hincrby +expire "
+     "+zincrby +zremrangebyrank +set +watch +unwatch +exists +ping"},
     {"sluice-monitor",
      "%R~{sluice}:stats:* %R~rate_limit:* resetchannels -@all +hmget +hgetall +zrange +scan "
      "+evalsha_ro "
