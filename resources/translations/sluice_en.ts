@@ -1715,6 +1715,16 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::MonitorSession</name>
+    <message numerus="yes">
+        <source>No subject is denied right now (%n key(s) read).</source>
+        <translation>
+            <numerusform>No subject is denied right now (%n key read).</numerusform>
+            <numerusform>No subject is denied right now (%n keys read).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::MonitorWorker</name>
     <message>
         <source>the key scan failed</source>

@@ -1712,6 +1712,83 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::MonitorSession</name>
+    <message>
+        <source>Busiest rule</source>
+        <translation>最繁忙的规则</translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation>最繁忙：%1</translation>
+    </message>
+    <message>
+        <source>Not connected: choose a server on the Connection page.</source>
+        <translation>未连接：请在“连接”页面选择服务器。</translation>
+    </message>
+    <message>
+        <source>the connection is lost</source>
+        <translation>连接已断开</translation>
+    </message>
+    <message>
+        <source>⚠ Not updating (%1): showing the data read at %2. Retrying every second.</source>
+        <translation>⚠ 未更新（%1）：显示的是 %2 读取的数据。每秒重试一次。</translation>
+    </message>
+    <message>
+        <source>⚠ Cannot read yet (%1). Retrying every second.</source>
+        <translation>⚠ 暂时无法读取（%1）。每秒重试一次。</translation>
+    </message>
+    <message>
+        <source>● Live, read at %1</source>
+        <translation>● 实时，读取于 %1</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <source>Limited right now (%1)</source>
+        <translation>当前被限流（%1）</translation>
+    </message>
+    <message>
+        <source>Limited right now</source>
+        <translation>当前被限流</translation>
+    </message>
+    <message numerus="yes">
+        <source>No subject is denied right now (%n key(s) read).</source>
+        <translation>
+            <numerusform>当前没有被拒绝的主体（已读取 %n 个键）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Subjects whose next request would be denied, longest wait first.</source>
+        <translation>下一个请求将被拒绝的主体，等待时间最长的排在最前。</translation>
+    </message>
+    <message>
+        <source>Only the first %1 keys were read: the list may be incomplete.</source>
+        <translation>只读取了前 %1 个键：列表可能不完整。</translation>
+    </message>
+    <message>
+        <source>Unblock %1 on rule %2?
+
+This deletes the key %3: the subject&apos;s next request is admitted as if it had never been seen, and its limit starts over.</source>
+        <translation>要解除 %1 在规则 %2 上的限制吗？
+
+这会删除键 %3：该主体的下一个请求会被放行，就像从未出现过一样，其限流次数重新计算。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✗ Could not unblock: %1.&lt;/b&gt;&lt;br&gt;The key %2 is unchanged; try again when the connection is back.</source>
+        <translation>&lt;b&gt;✗ 无法解除限制：%1。&lt;/b&gt;&lt;br&gt;键 %2 未改变；请在连接恢复后重试。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Unblocked.&lt;/b&gt; Deleted %1: the subject&apos;s next request is admitted.</source>
+        <translation>&lt;b&gt;✓ 已解除限制。&lt;/b&gt;已删除 %1：该主体的下一个请求会被放行。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
+        <translation>&lt;b&gt;✓ 无需解除。&lt;/b&gt;%1 已经过期。</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::MonitorWorker</name>
     <message>
         <source>the key scan failed</source>
