@@ -25,14 +25,8 @@ namespace {
 
 Rule windowRule(const QString &id, const QByteArray &prefix)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = 3;
-    r.windowUs = 60 * duration::usPerSecond;
-    r.keyPrefix = prefix;
-    return r;
+    return Rule::window(id, Algorithm::FixedWindow, 3, 60 * duration::usPerSecond,
+                        Scope{Scope::Kind::Ip, {}}, prefix);
 }
 
 } // namespace

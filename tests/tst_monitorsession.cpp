@@ -31,14 +31,8 @@ QString uniqueId(const char *base)
 
 Rule windowRule(const QString &id, qint64 limit)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = limit;
-    r.windowUs = 60 * duration::usPerSecond;
-    r.keyPrefix = test::keyPrefix();
-    return r;
+    return Rule::window(id, Algorithm::FixedWindow, limit, 60 * duration::usPerSecond,
+                        Scope{Scope::Kind::Ip, {}}, test::keyPrefix());
 }
 
 // Reads more often than the page does, so that the test waits less.
