@@ -85,6 +85,27 @@ private Q_SLOTS:
         QCOMPARE(sen->safeUrl(), u"redis+sentinel://10.0.0.1:26379,10.0.0.2:26380/mymaster/4"_s);
     }
 
+    void withoutPassword_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("stripped");
+        QTest::addColumn<QString>("masked");
+        QTest::newRow("user+pass")
+            << u"redis://u:s3cret@h:1/2"_s << u"redis://u:@h:1/2"_s << u"redis://u:***@h:1/2"_s;
+        QTest::newRow("password only")
+            << u"rediss://:s3cret@h"_s << u"rediss://h"_s << u"rediss://:***@h"_s;
+        QTest::newRow("lone") << u"redis://s3cret@h"_s << u"redis://h"_s << u"redis://***@h"_s;
+        QTest::newRow("unix") << u"unix://u:s3cret@/tmp/r.sock"_s << u"unix://u:@/tmp/r.sock"_s
+                              << u"unix://u:***@/tmp/r.sock"_s;
+        QTest::newRow("none") << u"redis://h:1"_s << u"redis://h:1"_s << u"redis://h:1"_s;
+    }
+    void withoutPassword()
+    {
+        QFETCH(QString, url);
+        QTEST(urlWithoutPassword(url), "stripped");
+        QTEST(maskedUrl(url), "masked");
+    }
+
     void bad_data()
     {
         QTest::addColumn<QString>("url");

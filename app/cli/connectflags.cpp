@@ -5,7 +5,6 @@
 #include <QHash>
 
 #include <cstdio>
-#include <cstring>
 
 namespace sluice::cli {
 
@@ -241,48 +240,19 @@ Result<Endpoint> endpointFromArgs(const Args &args, const QString &command)
     return e;
 }
 
-QString urlWithoutPassword(const QString &url)
-{
-    const qsizetype scheme = url.indexOf(QStringLiteral("://"));
-    if (scheme < 0) {
-        return url;
-    }
-    const QString rest = url.mid(scheme + 3);
-    const bool unixSocket = url.startsWith(QLatin1String("unix"), Qt::CaseInsensitive);
-    const qsizetype at =
-        unixSocket ? (rest.startsWith(QLatin1Char('/')) ? -1 : rest.indexOf(QStringLiteral("@/")))
-                   : rest.lastIndexOf(QLatin1Char('@'));
-    if (at < 0) {
-        return url;
-    }
-    const QString info = rest.left(at);
-    const qsizetype colon = info.indexOf(QLatin1Char(':'));
-    const QString kept = colon <= 0 ? QString() : info.left(colon) + QStringLiteral(":@");
-    return url.left(scheme + 3) + kept + rest.mid(at + 1);
-}
-
 void hidePasswordsInArgv(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
-        char *a = argv[i];
-        char *scheme = std::strstr(a, "://");
-        if (!scheme) {
+        const QString arg = QString::fromUtf8(argv[i]);
+        const UserInfoSpan span = userInfoSpan(arg);
+        if (!span.found() || !arg.contains(QStringLiteral("://"))) {
             continue;
         }
-        char *info = scheme + 3;
-        // the last '@' of the authority (unix:// has its path after "@/")
-        char *at = nullptr;
-        for (char *p = info; *p; ++p) {
-            if (*p == '@') {
-                at = p;
-            }
-        }
-        if (!at) {
-            continue;
-        }
-        char *colon = static_cast<char *>(std::memchr(info, ':', size_t(at - info)));
-        for (char *p = colon ? colon + 1 : info; p < at; ++p) {
-            *p = '*';
+        // The span in bytes of the argument as it is in memory.
+        const qsizetype from = arg.left(span.passwordStart).toUtf8().size();
+        const qsizetype to = arg.left(span.at).toUtf8().size();
+        for (qsizetype p = from; p < to; ++p) {
+            argv[i][p] = '*';
         }
     }
 }

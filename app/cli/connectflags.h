@@ -20,10 +20,6 @@ const std::vector<Flag> &connectionFlags();
 // "sluice-cli <command>: warning: ...", once per call.
 Result<Endpoint> endpointFromArgs(const Args &args, const QString &command);
 
-// The URL as given, with its password removed (user:pass@ becomes user:@, a lone pass@ goes),
-// for a child process that gets the password some other way.
-QString urlWithoutPassword(const QString &url);
-
 // Overwrites the password part of every redis[s]://user:pass@ argument in place, so that ps and
 // /proc/<pid>/cmdline show "****" from then on (the arguments were copied before).
 void hidePasswordsInArgv(int argc, char **argv);

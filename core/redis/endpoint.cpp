@@ -128,13 +128,15 @@ QString HostPort::display() const
     return h + QLatin1Char(':') + QString::number(port);
 }
 
-QString maskedUrl(const QString &url)
+UserInfoSpan userInfoSpan(const QString &url)
 {
+    UserInfoSpan span;
     const qsizetype scheme = url.indexOf(QStringLiteral("://"));
     if (scheme < 0) {
         // No scheme: still never echo something that looks like user:pass@.
-        const qsizetype at = url.lastIndexOf(QLatin1Char('@'));
-        return at < 0 ? url : QStringLiteral("***") + url.mid(at);
+        span.at = url.lastIndexOf(QLatin1Char('@'));
+        span.start = span.passwordStart = span.at < 0 ? -1 : 0;
+        return span;
     }
     const QString rest = url.mid(scheme + 3);
     const bool unixSocket =
@@ -145,13 +147,32 @@ QString maskedUrl(const QString &url)
         at = rest.lastIndexOf(QLatin1Char('@'));
     }
     if (at < 0) {
+        return span;
+    }
+    span.start = scheme + 3;
+    span.at = span.start + at;
+    const qsizetype colon = rest.left(at).indexOf(QLatin1Char(':'));
+    span.passwordStart = colon < 0 ? span.start : span.start + colon + 1;
+    return span;
+}
+
+QString maskedUrl(const QString &url)
+{
+    const UserInfoSpan s = userInfoSpan(url);
+    return s.found() ? url.left(s.passwordStart) + QStringLiteral("***") + url.mid(s.at) : url;
+}
+
+QString urlWithoutPassword(const QString &url)
+{
+    const UserInfoSpan s = userInfoSpan(url);
+    if (!s.found() || url.indexOf(QStringLiteral("://")) < 0) {
         return url;
     }
-    const QString info = rest.left(at);
-    const qsizetype colon = info.indexOf(QLatin1Char(':'));
-    const QString shown =
-        colon < 0 ? QStringLiteral("***") : info.left(colon) + QStringLiteral(":***");
-    return url.left(scheme + 3) + shown + rest.mid(at);
+    // A lone password (or ":pass") leaves no user: the whole user info goes, '@' included.
+    if (s.passwordStart <= s.start + 1) {
+        return url.left(s.start) + url.mid(s.at + 1);
+    }
+    return url.left(s.passwordStart) + url.mid(s.at);
 }
 
 Result<Endpoint> Endpoint::parse(const QString &url)

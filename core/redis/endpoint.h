@@ -93,6 +93,22 @@ struct Endpoint
     bool isLocal() const;
 };
 
+// Where a URL's password is: url[passwordStart, at) is the password, url[start, at) the whole
+// user-info part ("user:pass" or a lone "pass"), url[at] its '@'. All -1 when there is none.
+// The one reading of user info that masking, stripping and argv hiding share.
+struct UserInfoSpan
+{
+    qsizetype start = -1;
+    qsizetype passwordStart = -1;
+    qsizetype at = -1;
+    bool found() const { return at >= 0; }
+};
+UserInfoSpan userInfoSpan(const QString &url);
+
+// The URL as given, with its password removed (user:pass@ becomes user:@, a lone pass@ goes),
+// for a child process that gets the password some other way.
+QString urlWithoutPassword(const QString &url);
+
 // A URL as the user typed it, with any password masked (user:***@, or ***@ for a lone
 // user-info part), for messages.
 QString maskedUrl(const QString &url);
