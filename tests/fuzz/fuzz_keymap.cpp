@@ -19,7 +19,7 @@ const RuleSet &ruleSet()
         "{\"id\": \"b\", \"scope\": \"ip\", \"algorithm\": \"gcra\", \"rate\": \"1/s\", "
         "\"burst\": 2, \"key_prefix\": \"rate_limit:a:\"},"
         "{\"id\": \"c.d\", \"scope\": \"global\", \"algorithm\": \"token_bucket\", "
-        "\"rate\": \"5/10s\", \"burst\": 5, \"key_prefix\": \"\"}]}",
+        "\"rate\": \"5/10s\", \"burst\": 5, \"key_prefix\": \"x\"}]}",
         QStringLiteral("k.json"));
     if (!l.ok()) {
         std::abort();
