@@ -6,6 +6,8 @@
 
 #include <sys/socket.h>
 
+#include <utility>
+
 namespace sluice::serve {
 
 namespace {
@@ -85,6 +87,20 @@ GuardedSocket::~GuardedSocket()
 void GuardedSocket::markGone()
 {
     m_gone->store(true);
+    releaseSlot();
+}
+
+void GuardedSocket::holdSlot(std::shared_ptr<int> slot)
+{
+    m_slot = std::move(slot);
+    ++*m_slot;
+}
+
+void GuardedSocket::releaseSlot()
+{
+    if (auto slot = std::exchange(m_slot, nullptr)) {
+        --*slot;
+    }
 }
 
 void GuardedSocket::screen()
@@ -348,6 +364,7 @@ void GuardedSocket::flush()
             disconnectFromHost(); // after the bytes are written
         } else if (close == Linger) {
             m_closing = true;
+            releaseSlot();
             connect(this, &QTcpSocket::bytesWritten, this, [this] {
                 if (bytesToWrite() == 0) {
                     lingeringClose();

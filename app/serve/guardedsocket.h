@@ -68,6 +68,13 @@ public:
     // True once the client has gone (read from any thread).
     std::shared_ptr<const std::atomic<bool>> gone() const { return m_gone; }
 
+    // `slot` is freed (decremented) once, when the connection no longer holds a place: its
+    // last answer is sent and it lingers to close, it is disconnected, or it is deleted
+    // (whichever comes first). A lingering connection is bounded by its linger time; counting
+    // it until its object is deleted told a client that saw the close and reconnected at
+    // once that the service was full.
+    void holdSlot(std::shared_ptr<int> slot);
+
 protected:
     void disconnectNotify(const QMetaMethod &signal) override;
 
@@ -81,6 +88,7 @@ private:
     void updatePause();
     void updateTimers();
     void markGone();
+    void releaseSlot();
 
     HttpLimits m_limits;
     bool m_rejected = false;
@@ -101,6 +109,7 @@ private:
     QTimer m_idleTimer;
     QTimer m_pauseTimer;
     std::shared_ptr<std::atomic<bool>> m_gone = std::make_shared<std::atomic<bool>>(false);
+    std::shared_ptr<int> m_slot;
 };
 
 } // namespace sluice::serve

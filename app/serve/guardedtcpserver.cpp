@@ -22,15 +22,14 @@ void GuardedTcpServer::incomingConnection(qintptr descriptor)
         delete socket;
         return;
     }
-    if (m_connections >= m_limits.maxConnections) {
+    if (*m_connections >= m_limits.maxConnections) {
         socket->rejectAndClose(503, QStringLiteral("too_many_connections"),
                                QStringLiteral("the service has %1 connections open, its limit "
                                               "(--max-connections); retry later")
-                                   .arg(m_connections));
+                                   .arg(*m_connections));
         return;
     }
-    ++m_connections;
-    connect(socket, &QObject::destroyed, this, [this] { --m_connections; });
+    socket->holdSlot(m_connections);
     // Small answers, sent at once: no Nagle delay on keep-alive connections.
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     ::setsockopt(int(descriptor), SOL_SOCKET, SO_SNDBUF, &sendBufferBytes, sizeof sendBufferBytes);

@@ -4,6 +4,8 @@
 
 #include <QTcpServer>
 
+#include <memory>
+
 namespace sluice::serve {
 
 // The listening socket of the check service: hands out GuardedSocket connections (see there)
@@ -15,14 +17,15 @@ class GuardedTcpServer final : public QTcpServer
 public:
     explicit GuardedTcpServer(const HttpLimits &limits, QObject *parent = nullptr);
 
-    int connections() const { return m_connections; }
+    int connections() const { return *m_connections; }
 
 protected:
     void incomingConnection(qintptr descriptor) override;
 
 private:
     HttpLimits m_limits;
-    int m_connections = 0;
+    // Shared with the connections, which may outlive the count's owner by a moment.
+    std::shared_ptr<int> m_connections = std::make_shared<int>(0);
 };
 
 } // namespace sluice::serve
