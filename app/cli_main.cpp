@@ -1,4 +1,6 @@
 // sluice-cli: argument dispatch only; every command lives in cli/.
+#include "app/help/help.h"
+#include "app/version/version.h"
 #include "cli/args.h"
 #include "cli/bench.h"
 #include "cli/check.h"
@@ -12,29 +14,64 @@
 #include <QCoreApplication>
 
 #include <cstdio>
+#include <optional>
 
 namespace {
 
-const char *usageText =
-    "usage: sluice-cli <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  check   make real rate-limit decisions through the scripts in Redis\n"
-    "  rules   validate, export (json, yaml, nginx, nginx-auth, envoy, kong), push to and pull\n"
-    "          from Redis\n"
-    "  bench   decisions/s per algorithm beside redis-benchmark running the same script\n"
-    "  simulate every rule of a scenario on the same traffic, in process or on Redis\n"
-    "  keys    list limiter keys with decoded state and health; keys fix sets TTLs from rules\n"
-    "  load    real decisions in real time from N threads following a traffic pattern\n"
-    "  serve   HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz\n"
-    "\n"
-    "Exit status: 0 success (a denial is a result), 1 runtime failure, 2 bad usage.\n"
-    "See README.md and docs/FORMATS.md for every option.\n";
+void print(const QString &text, FILE *to)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), to);
+}
+
+bool asksForHelp(const QByteArray &arg)
+{
+    return arg == "--help" || arg == "-h";
+}
+
+// --version, --help, help [COMMAND], COMMAND --help (the text of app/help, as the man page);
+// nullopt when the arguments ask for none of them.
+std::optional<int> helpOrVersion(int argc, char **argv)
+{
+    using namespace sluice::help;
+    const QByteArray cmd = argc > 1 ? QByteArray(argv[1]) : QByteArray();
+    if (cmd == "--version" || cmd == "-v" || cmd == "version") {
+        print(sluice::version::line(QStringLiteral("sluice-cli")) + u'\n', stdout);
+        return sluice::cli::exitOk;
+    }
+    if (asksForHelp(cmd) || (cmd == "help" && argc == 2)) {
+        print(overview(cliPage()), stdout);
+        return sluice::cli::exitOk;
+    }
+    if (cmd == "help") {
+        const Command *c = findCommand(cliPage(), QString::fromLocal8Bit(argv[2]));
+        if (c == nullptr) {
+            print(overview(cliPage()), stderr);
+            return sluice::cli::fail(
+                QStringLiteral("help"),
+                QStringLiteral("unknown command '%1'").arg(QString::fromLocal8Bit(argv[2])),
+                sluice::cli::exitUsage);
+        }
+        print(commandHelp(cliPage(), *c), stdout);
+        return sluice::cli::exitOk;
+    }
+    const Command *c = findCommand(cliPage(), QString::fromLocal8Bit(cmd));
+    for (int i = 2; c != nullptr && i < argc; ++i) {
+        if (asksForHelp(QByteArray(argv[i]))) {
+            print(commandHelp(cliPage(), *c), stdout);
+            return sluice::cli::exitOk;
+        }
+    }
+    return std::nullopt;
+}
 
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (const auto code = helpOrVersion(argc, argv)) {
+        return *code;
+    }
     // simulate --png/--svg draw Qt Charts: they need a QApplication instead (cli/simulate.h).
     if (sluice::cli::simulateDrawsCharts(argc, argv)) {
         return sluice::cli::simulateWithCharts(argc, argv);
@@ -70,11 +107,7 @@ int main(int argc, char **argv)
     if (cmd == "load") {
         return sluice::cli::load(args);
     }
-    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
-        std::fputs(usageText, stdout);
-        return sluice::cli::exitOk;
-    }
-    std::fputs(usageText, stderr);
+    print(sluice::help::overview(sluice::help::cliPage()), stderr);
     return cmd.isEmpty()
                ? sluice::cli::exitUsage
                : sluice::cli::fail(QString::fromUtf8(cmd), QStringLiteral("unknown command"),

@@ -1,3 +1,5 @@
+#include "app/help/help.h"
+#include "app/version/version.h"
 #include "ui/language.h"
 #include "ui/mainwindow.h"
 
@@ -40,24 +42,73 @@ void quitOnSignals(QApplication &app)
     }
 }
 
+const char noDisplay[] =
+    "sluice: no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
+    "  The console needs a desktop session (X11 or Wayland); over SSH use ssh -X, or run it\n"
+    "  with QT_QPA_PLATFORM=offscreen to check it without a screen. Everything that needs no\n"
+    "  window is in sluice-cli (sluice-cli --help).\n";
+
+bool asksOnlyForText(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v") {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Qt ends the process with abort() (a core dump) when its platform plugin cannot start, e.g.
+// DISPLAY names an X server that is not there. While the QApplication is made, that fatal
+// message becomes a clear one and exit status 1.
+void platformFailure(QtMsgType type, const QMessageLogContext &, const QString &message)
+{
+    std::fprintf(stderr, "sluice: %s\n", qPrintable(message));
+    if (type == QtFatalMsg) {
+        std::fprintf(stderr,
+                     "sluice: the graphical display could not be opened (DISPLAY=%s, "
+                     "WAYLAND_DISPLAY=%s).\n  Check that the desktop session is running, or "
+                     "run with QT_QPA_PLATFORM=offscreen; sluice-cli needs no display.\n",
+                     qgetenv("DISPLAY").constData(), qgetenv("WAYLAND_DISPLAY").constData());
+        std::fflush(stderr);
+        ::_exit(1);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    const bool displayGiven = !qEnvironmentVariableIsEmpty("DISPLAY") ||
+                              !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+                              !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+    if (!displayGiven) {
+        if (!asksOnlyForText(argc, argv)) {
+            std::fputs(noDisplay, stderr);
+            return 1;
+        }
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // --help and --version need no screen
+    }
+    const QtMessageHandler previous = qInstallMessageHandler(platformFailure);
     QApplication app(argc, argv);
+    qInstallMessageHandler(previous);
+    QApplication::setApplicationVersion(
+        QStringLiteral("%1 (git %2)").arg(sluice::version::number(), sluice::version::revision()));
     QApplication::setApplicationName(QStringLiteral("Sluice"));
     QApplication::setOrganizationName(QStringLiteral("Sluice"));
     QApplication::setWindowIcon(sluice::ui::MainWindow::appIcon());
     quitOnSignals(app);
 
+    // The options and their words come from app/help/consolepage.cpp, as sluice(1) does.
+    const sluice::help::Page &page = sluice::help::consolePage();
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Sluice: the console for Redis-backed API rate limits."));
+    parser.setApplicationDescription(page.description.section(QStringLiteral("\n\n"), 0, 0));
     parser.addHelpOption();
-    const QCommandLineOption langOption(
-        QStringLiteral("lang"),
-        QStringLiteral("Language of the console: en or zh_CN (default: the system locale)."),
-        QStringLiteral("language"));
+    parser.addVersionOption();
+    const sluice::help::Option &langHelp = page.options.first();
+    const QCommandLineOption langOption(QStringLiteral("lang"), langHelp.text,
+                                        langHelp.names.section(QLatin1Char(' '), 1));
     parser.addOption(langOption);
     parser.process(app); // --help and unknown options exit here
     QString error;

@@ -235,8 +235,16 @@ void MainWindow::buildMenus()
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Sluice"),
                            tr("<b>Sluice</b><p>A console for rate limits kept in Redis: rules, "
-                              "live keys, simulations, live traffic and load.</p>"));
+                              "live keys, simulations, live traffic and load.</p>") +
+                               QStringLiteral("<p>%1</p>").arg(aboutVersion()));
     });
+}
+
+QString MainWindow::aboutVersion()
+{
+    // main() sets "0.1.0 (git 654a054e1f2b)" (app/version); a test's window has none.
+    const QString v = QCoreApplication::applicationVersion();
+    return v.isEmpty() ? tr("Version unknown") : tr("Version %1").arg(v.toHtmlEscaped());
 }
 
 void MainWindow::connectAtStart()

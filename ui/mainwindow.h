@@ -56,6 +56,8 @@ public:
     WriteGate *writeGate() const { return m_writeGate; }
     // The app icon in every size it is drawn in.
     static QIcon appIcon();
+    // "Version 0.1.0 (git 654a054e1f2b)" from the application's version, for the About box.
+    static QString aboutVersion();
 
 protected:
     void closeEvent(QCloseEvent *event) override;

@@ -2,6 +2,8 @@
 
 #include "connectflags.h"
 
+#include "app/help/help.h"
+
 #include <cstdio>
 #include <cstring>
 
@@ -100,6 +102,11 @@ Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint6
                                .arg(QLatin1String(name), range, shown));
     }
     return v;
+}
+
+QString usageOf(const QString &command)
+{
+    return u'\n' + help::usage(help::cliPage(), command);
 }
 
 int fail(const QString &command, const QString &message, int code)

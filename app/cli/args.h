@@ -43,6 +43,10 @@ private:
 // Strict integer from a flag value: the whole text, base 10, within [min, max].
 Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint64 max);
 
+// "\nusage: sluice-cli <command> ..." from the command's help (app/help/clipage.cpp): what a
+// usage error appends to its message.
+QString usageOf(const QString &command);
+
 // Prints "sluice-cli <command>: <message>" to stderr and returns the exit code.
 int fail(const QString &command, const QString &message, int code);
 

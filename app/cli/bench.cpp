@@ -201,8 +201,7 @@ int bench(const QList<QByteArray> &argv)
                                      {"algorithm", true},
                                      {"redis-benchmark", true},
                                      {"json", false}});
-    const QString usageText = QStringLiteral(
-        "\nusage: sluice-cli bench --url URL [--seconds S] [--rounds R] [--algorithm A] [--json]");
+    const QString usageText = usageOf(command);
     if (!parsed) {
         return fail(command, parsed.error().message + usageText, exitUsage);
     }

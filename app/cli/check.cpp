@@ -29,14 +29,7 @@ constexpr qint64 maxCount = 10'000'000;
 
 int usage(const QString &message)
 {
-    return fail(command,
-                message + QStringLiteral("\nusage: sluice-cli check --url redis://[user:pass@]"
-                                         "host:port[/db] (--rules FILE --rule ID | --from-redis "
-                                         "--rule ID | --algorithm A (--limit N --window W | "
-                                         "--rate R --burst B) [--id ID] [--key-prefix P]) "
-                                         "--subject S [--cost C] [--count K] [--now-us T] "
-                                         "[--no-stats] [--json]"),
-                exitUsage);
+    return fail(command, message + usageOf(command), exitUsage);
 }
 
 Result<Policy> policyFromArgs(const Args &args)

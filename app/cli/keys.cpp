@@ -26,13 +26,7 @@ namespace {
 
 using namespace sluice::keys;
 
-const QString usageText =
-    u"\nusage: sluice-cli keys --url URL [--match GLOB] [--rules FILE | --from-redis] [--no-ttl] "
-    "[--scan-budget N] [--json]\n"
-    "       sluice-cli keys fix --url URL (--rules FILE | --from-redis) [--match GLOB] "
-    "[--dry-run] [--scan-budget N] [--json]\n"
-    "  --scan-budget N: keys per second the scan walks at most (default 20000; 0: no limit);\n"
-    "  the scan also slows down while the server's latency is above twice its idle latency"_s;
+const QString usageText = usageOf(u"keys"_s);
 
 // --scan-budget into the scanner's options; false (and the usage error printed) if bad.
 bool applyScanBudget(const Args &args, const QString &command, KeyScanner::Options &options,

@@ -27,16 +27,7 @@ namespace {
 
 const QString command = QStringLiteral("load");
 
-const QString usageLine = QStringLiteral(
-    "usage: sluice-cli load --url redis://[user:pass@]host:port[/db]\n"
-    "         (--scenario FILE|preset:NAME [--rules FILE | --from-redis]\n"
-    "          | (--rules FILE | --from-redis) --pattern P --duration D)\n"
-    "         [--rule ID[,ID...]] [--threads N] [--subjects M] [--seed S] [--rule-prefixes]\n"
-    "         [--no-stats] [--json]\n"
-    "  the decisions use run-scoped keys (sluice:load:<random>:), removed at the end;\n"
-    "  --rule-prefixes uses the rules' own key_prefix: the real subjects' keys\n"
-    "  P: constant:RATE | poisson:RATE | ramp:FROM_RATE:TO_RATE | burst:COUNT[@AT][+SPREAD]\n"
-    "     (RATE as 100/s; AT, SPREAD as 250ms: burst:500@1s+100ms)");
+const QString usageLine = usageOf(command).mid(1);
 
 int usage(const QString &message)
 {

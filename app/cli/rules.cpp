@@ -21,13 +21,7 @@ namespace sluice::cli {
 
 namespace {
 
-const QString usageText = QStringLiteral(
-    "\nusage: sluice-cli rules validate FILE [--json]\n"
-    "       sluice-cli rules export FILE --format json|yaml|nginx|envoy|kong [--out F]\n"
-    "       sluice-cli rules export FILE --format nginx-auth --service http://HOST:PORT\n"
-    "                               --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]\n"
-    "       sluice-cli rules push FILE --url URL [--force] [--json]\n"
-    "       sluice-cli rules pull --url URL [--out F] [--json]");
+const QString usageText = usageOf(QStringLiteral("rules"));
 
 void writeOut(const QByteArray &bytes)
 {

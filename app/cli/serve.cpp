@@ -1,5 +1,7 @@
 #include "serve.h"
 
+#include "app/cli/sdnotify.h"
+
 #include "args.h"
 #include "connectflags.h"
 #include "rules.h"
@@ -31,22 +33,15 @@ const QString command = QStringLiteral("serve");
 
 int usage(const QString &message)
 {
-    return fail(command,
-                message + QStringLiteral(
-                              "\nusage: sluice-cli serve --url redis://[user:pass@]host:port[/db] "
-                              "(--rules FILE | --from-redis) --listen HOST:PORT "
-                              "[--legacy-headers] [--workers N] [--timeout-ms T] "
-                              "[--max-connections N] [--max-body-bytes N] [--max-header-bytes N] "
-                              "[--header-timeout-ms T] [--idle-timeout-ms T] [--max-in-flight N] "
-                              "[--no-stats]"),
-                exitUsage);
+    return fail(command, message + usageOf(command), exitUsage);
 }
 
 int signalPipe[2] = {-1, -1};
 
-void onSignal(int)
+// SIGHUP writes 'h' (reload the rules), SIGINT and SIGTERM 'q' (stop).
+void onSignal(int sig)
 {
-    const char byte = 1;
+    const char byte = sig == SIGHUP ? 'h' : 'q';
     [[maybe_unused]] const auto n = ::write(signalPipe[1], &byte, 1);
 }
 
@@ -210,11 +205,51 @@ int serve(const QList<QByteArray> &argv)
     if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         return fail(command, QStringLiteral("cannot create the signal pipe"), exitRuntime);
     }
+    // SIGHUP: --rules FILE is read again; a file that does not load keeps the rules served
+    // (its errors are printed). --from-redis follows every push by itself: the HTTP thread
+    // never waits on Redis, so SIGHUP only says so.
+    auto reload = [&] {
+        sdNotify("RELOADING=1\nSTATUS=reloading the rules");
+        if (args.has("rules")) {
+            int reloadCode = exitOk;
+            auto again = loadRulesForCommand(args, command, &reloadCode);
+            if (again) {
+                service.setRules(again->set, again->set.basedOn.value_or(0), again->origin);
+                std::fprintf(stderr, "sluice-cli serve: SIGHUP: reloaded %lld rules from %s\n",
+                             static_cast<long long>(again->set.rules.size()),
+                             qPrintable(again->origin));
+            } else {
+                std::fprintf(stderr,
+                             "sluice-cli serve: SIGHUP: %s was not reloaded (see above); "
+                             "still serving the rules loaded before\n",
+                             qPrintable(args.text("rules")));
+            }
+        } else {
+            std::fprintf(stderr, "sluice-cli serve: SIGHUP: --from-redis follows the rule store "
+                                 "live; nothing to reload\n");
+        }
+        std::fflush(stderr);
+        sdNotify("READY=1\nSTATUS=serving");
+    };
     QSocketNotifier notifier(signalPipe[0], QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, &notifier,
-                     [] { QCoreApplication::quit(); });
+    QObject::connect(&notifier, &QSocketNotifier::activated, &notifier, [&] {
+        char bytes[64];
+        const ssize_t n = ::read(signalPipe[0], bytes, sizeof bytes);
+        bool quit = false, hup = false;
+        for (ssize_t i = 0; i < n; ++i) {
+            quit = quit || bytes[i] == 'q';
+            hup = hup || bytes[i] == 'h';
+        }
+        if (quit) {
+            sdNotify("STOPPING=1");
+            QCoreApplication::quit();
+        } else if (hup) {
+            reload();
+        }
+    });
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
+    std::signal(SIGHUP, onSignal);
     std::signal(SIGPIPE, SIG_IGN);
 
     const QString shownHost =
@@ -223,6 +258,8 @@ int serve(const QList<QByteArray> &argv)
             : address.toString();
     std::printf("listening on http://%s:%u\n", qPrintable(shownHost), unsigned(*listening));
     std::fflush(stdout);
+    sdNotify(
+        QStringLiteral("READY=1\nSTATUS=serving on %1:%2").arg(shownHost).arg(*listening).toUtf8());
     QCoreApplication::exec();
     flusher.stop();
     return exitOk;

@@ -29,13 +29,7 @@ namespace sluice::cli {
 namespace {
 
 const QString command = u"simulate"_s;
-const QString usageText =
-    u"\nusage: sluice-cli simulate SCENARIO [--backend local|redis] [--url URL] [--json] "
-    "[--csv FILE] [--png FILE] [--svg FILE] [--batch N]\n"
-    "       sluice-cli simulate --bench [--url URL] [--requests N] [--rounds R] [--json]\n"
-    "SCENARIO is a .json/.yaml/.yml file or preset:<name>; --url alone means --backend redis.\n"
-    "--csv writes the time series (t_ms,rule,offered,admitted,rejected,released); --png and "
-    "--svg draw\nthe console's charts of the run (one row per rule), headless."_s;
+const QString usageText = usageOf(command);
 
 std::atomic<bool> interrupted{false};
 

@@ -1,0 +1,383 @@
+// The help of sluice-cli: every word of `sluice-cli --help`, `sluice-cli CMD --help`, the usage
+// lines of usage errors, sluice-cli(1) and the bash completion comes from here (help.h).
+// A new command or flag is documented here; tst_manpage fails on a flag a command accepts
+// that is not.
+#include "app/help/help.h"
+
+namespace sluice::help {
+
+namespace {
+
+Page makeCliPage()
+{
+    Page p;
+    p.program = QStringLiteral("sluice-cli");
+    p.title = QStringLiteral("rate limits on Redis from the command line");
+    p.synopsis = {QStringLiteral("COMMAND [OPTIONS]"), QStringLiteral("COMMAND --help"),
+                  QStringLiteral("--version")};
+    p.description = QStringLiteral(
+        "sluice-cli makes real rate-limit decisions through Sluice's six Lua scripts in Redis "
+        "(fixed window, sliding log, sliding counter, token bucket, leaky bucket, GCRA), "
+        "validates and exports rule files, keeps rules in Redis, lists limiter keys with their "
+        "decoded state and health, simulates traffic, generates load and runs the HTTP check "
+        "service.\n\n"
+        "Every command prints one JSON document on stdout with --json, text otherwise; errors "
+        "go to stderr and name the flag, file, line or key at fault. A flag given twice is a "
+        "usage error. No output ever contains a password.");
+    p.optionsHeading = QStringLiteral("CONNECTION OPTIONS");
+    p.options = {
+        {QStringLiteral("--url URL"),
+         QStringLiteral("The Redis to use: redis://[user:pass@]host:port[/db], "
+                        "rediss://... (TLS), unix:///path/redis.sock[?db=N], or "
+                        "redis+sentinel://[user:pass@]host:port[,host:port...]/master[/db] "
+                        "(rediss+sentinel:// for TLS). A password in the URL works but is "
+                        "warned about: other users see command lines.")},
+        {QStringLiteral("--password-file FILE"),
+         QStringLiteral("The Redis password: the file's first line. Without it, the URL's, "
+                        "else $REDISCLI_AUTH.")},
+        {QStringLiteral("--tls"),
+         QStringLiteral("TLS for a redis:// URL (the same as rediss://).")},
+        {QStringLiteral("--tls-ca FILE"),
+         QStringLiteral("CA certificates (PEM); default: the system's trust store.")},
+        {QStringLiteral("--tls-cert FILE --tls-key FILE"),
+         QStringLiteral("A client certificate and its key (PEM, no passphrase): both or "
+                        "neither.")},
+        {QStringLiteral("--tls-server-name NAME"),
+         QStringLiteral("The name the server's certificate must carry (and SNI); default: the "
+                        "host of the URL.")},
+        {QStringLiteral("--tls-insecure"),
+         QStringLiteral("No certificate check at all; warned about at every start.")},
+        {QStringLiteral("--ssh USER@HOST[:PORT]"),
+         QStringLiteral("Reach Redis through an SSH bastion. The key comes from --ssh-key, "
+                        "else the agent and ~/.ssh's default keys; a password from "
+                        "--ssh-password-file; a key passphrase from "
+                        "$SLUICE_SSH_KEY_PASSPHRASE.")},
+        {QStringLiteral("--ssh-key FILE"), QStringLiteral("The private key for --ssh.")},
+        {QStringLiteral("--ssh-known-hosts FILE"),
+         QStringLiteral("The known hosts file that checks the bastion's host key; default "
+                        "~/.ssh/known_hosts.")},
+        {QStringLiteral("--ssh-accept-new"),
+         QStringLiteral("Accept and record an unknown host key (a changed key is always "
+                        "refused).")},
+        {QStringLiteral("--ssh-password-file FILE"),
+         QStringLiteral("The SSH password: the file's first line.")},
+        {QStringLiteral("--read-only"),
+         QStringLiteral("Nothing that writes reaches the server: the connection sends reads "
+                        "only. Commands that must write (check, serve, load, bench, simulate on "
+                        "Redis, keys fix, rules push) refuse to start with it (exit 2).")},
+    };
+
+    const Option json{QStringLiteral("--json"),
+                      QStringLiteral("One JSON document on stdout instead of text.")};
+    const Option noStats{QStringLiteral("--no-stats"),
+                         QStringLiteral("Record no statistics. Otherwise every decision is "
+                                        "counted per rule and second in Redis "
+                                        "({sluice}:stats:*), which the console's Monitor "
+                                        "shows; a failure to write them is said once on "
+                                        "stderr.")};
+    const Option rulesFile{QStringLiteral("--rules FILE"),
+                           QStringLiteral("The rules: a JSON or YAML rule file (by its "
+                                          "extension).")};
+    const Option fromRedis{QStringLiteral("--from-redis"),
+                           QStringLiteral("The rules of the rule store in Redis (rules push "
+                                          "puts them there).")};
+    const Option scanBudget{
+        QStringLiteral("--scan-budget N"),
+        QStringLiteral("Keys per second the scan walks at most (default 20000; 0: no limit). "
+                       "The scan also halves its pace while the server's latency is above "
+                       "twice its idle latency.")};
+
+    Command check;
+    check.name = QStringLiteral("check");
+    check.summary = QStringLiteral("make real rate-limit decisions through the scripts in Redis");
+    check.synopsis = {
+        QStringLiteral("check --url URL (--rules FILE --rule ID | --from-redis --rule ID\n"
+                       "        | --algorithm A (--limit N --window W | --rate R --burst B) "
+                       "[--id ID] [--key-prefix P])\n"
+                       "        --subject S [--cost C] [--count K] [--now-us T] [--no-stats] "
+                       "[--json]")};
+    check.description = QStringLiteral(
+        "Asks the rule's script in Redis for a decision for a subject and prints it: allowed "
+        "or denied, what remains, when to retry, when the window resets and the key. A denial "
+        "is a result (exit 0).\n\n"
+        "  sluice-cli check --url redis://127.0.0.1:6379 --algorithm fixed_window \\\n"
+        "      --limit 3 --window 5s --id hello-per-ip --subject 1.2.3.4 --count 4");
+    check.options = {
+        rulesFile,
+        fromRedis,
+        {QStringLiteral("--rule ID"),
+         QStringLiteral("The rule of --rules or --from-redis to use.")},
+        {QStringLiteral("--algorithm A"),
+         QStringLiteral("An inline policy instead of a rule: fixed_window, sliding_log, "
+                        "sliding_counter (with --limit and --window), token_bucket, "
+                        "leaky_bucket, gcra (with --rate and --burst).")},
+        {QStringLiteral("--limit N"), QStringLiteral("Requests per window (windows).")},
+        {QStringLiteral("--window W"), QStringLiteral("The window: 500ms, 10s, 1m, 1h, 1d.")},
+        {QStringLiteral("--rate R"), QStringLiteral("The refill or leak rate (buckets, GCRA): "
+                                                    "10/s, 100/m, 5/10s.")},
+        {QStringLiteral("--burst B"), QStringLiteral("The capacity (buckets, GCRA).")},
+        {QStringLiteral("--id ID"),
+         QStringLiteral("The inline policy's id, part of its key (default cli).")},
+        {QStringLiteral("--key-prefix P"),
+         QStringLiteral("The inline policy's key prefix (default rate_limit:).")},
+        {QStringLiteral("--subject S"),
+         QStringLiteral("Who is limited: an IP, a user id, any bytes up to 1 MiB.")},
+        {QStringLiteral("--cost C"),
+         QStringLiteral("What the request costs (default 1); 0 peeks without consuming.")},
+        {QStringLiteral("--count K"),
+         QStringLiteral("Make K decisions in a row (with --json: one array).")},
+        {QStringLiteral("--now-us T"),
+         QStringLiteral("Inject the time in microseconds instead of Redis' TIME: for tests and "
+                        "simulation only.")},
+        noStats,
+        json,
+    };
+    check.connects = true;
+
+    Command rules;
+    rules.name = QStringLiteral("rules");
+    rules.summary =
+        QStringLiteral("validate, export (json, yaml, nginx, nginx-auth, envoy, kong), push to "
+                       "and pull from Redis");
+    rules.synopsis = {
+        QStringLiteral("rules validate FILE [--json]"),
+        QStringLiteral("rules export FILE --format json|yaml|nginx|envoy|kong [--out F]"),
+        QStringLiteral("rules export FILE --format nginx-auth --service http://HOST:PORT\n"
+                       "        --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]"),
+        QStringLiteral("rules push FILE --url URL [--force] [--json]"),
+        QStringLiteral("rules pull --url URL [--out F] [--json]")};
+    rules.subcommands = {QStringLiteral("validate"), QStringLiteral("export"),
+                         QStringLiteral("push"), QStringLiteral("pull")};
+    rules.description = QStringLiteral(
+        "validate reports every error of a rule file at once, each as file:line:column: field "
+        "path: what is wrong and what is expected (exit 2 when there is one).\n\n"
+        "export writes the rules in another format. nginx, Envoy and Kong cannot express "
+        "every rule: the ones left out are named on stderr with the reason. nginx-auth writes a "
+        "whole nginx server that fronts --upstream and asks the check service (--service) "
+        "through auth_request.\n\n"
+        "push stores the rules in Redis as a new version, atomically, only if nobody pushed "
+        "since the version the file was pulled at (its based_on); pull writes them to a file.");
+    rules.options = {
+        {QStringLiteral("--format F"),
+         QStringLiteral("json, yaml, nginx, nginx-auth, envoy or kong.")},
+        {QStringLiteral("--out F"),
+         QStringLiteral("Write to F instead of stdout (pull: F ends in .json, .yaml or .yml).")},
+        {QStringLiteral("--service http://HOST:PORT"),
+         QStringLiteral("nginx-auth: where the check service (sluice-cli serve) listens.")},
+        {QStringLiteral("--upstream http://HOST:PORT"),
+         QStringLiteral("nginx-auth: the application nginx fronts.")},
+        {QStringLiteral("--listen [ADDR:]PORT"),
+         QStringLiteral("nginx-auth: where nginx listens (default 8080).")},
+        {QStringLiteral("--force"),
+         QStringLiteral("push: overwrite even when someone pushed meanwhile.")},
+        json,
+    };
+    rules.connects = true;
+
+    Command bench;
+    bench.name = QStringLiteral("bench");
+    bench.summary =
+        QStringLiteral("decisions/s per algorithm beside redis-benchmark running the same script");
+    bench.synopsis = {QStringLiteral(
+        "bench --url URL [--seconds S] [--rounds R] [--algorithm A] [--redis-benchmark PATH] "
+        "[--json]")};
+    bench.description = QStringLiteral(
+        "Measures decisions per second on one connection, one at a time and pipelined in "
+        "batches of 64, for every algorithm, each decision on the admitting path over 10,000 "
+        "subjects; the ceiling is redis-benchmark running EVALSHA of the same script with the "
+        "same arguments, in between. The figures are medians over the rounds. Its keys (under "
+        "sluice-bench:) are removed.");
+    bench.options = {
+        {QStringLiteral("--seconds S"), QStringLiteral("Seconds per measurement (default 1).")},
+        {QStringLiteral("--rounds R"), QStringLiteral("Rounds per figure (default 3).")},
+        {QStringLiteral("--algorithm A"), QStringLiteral("Only this algorithm.")},
+        {QStringLiteral("--redis-benchmark PATH"),
+         QStringLiteral("The redis-benchmark to run (default: the one on PATH; without one the "
+                        "ceiling is null).")},
+        json,
+    };
+    bench.connects = true;
+
+    Command simulate;
+    simulate.name = QStringLiteral("simulate");
+    simulate.summary =
+        QStringLiteral("every rule of a scenario on the same traffic, in process or on Redis");
+    simulate.synopsis = {
+        QStringLiteral("simulate SCENARIO [--backend local|redis] [--url URL] [--json] "
+                       "[--csv FILE]\n        [--png FILE] [--svg FILE] [--batch N]"),
+        QStringLiteral("simulate --bench [--url URL] [--requests N] [--rounds R] [--json]")};
+    simulate.description = QStringLiteral(
+        "Runs every rule of a scenario on the same seeded traffic on a virtual clock, on the "
+        "in-process twins of the scripts or on the scripts in Redis (under a run-scoped "
+        "prefix, removed afterwards, also after Ctrl+C); both give identical results. "
+        "SCENARIO is a .json, .yaml or .yml file, or preset:NAME with NAME one of "
+        "3-per-5s-per-ip, 10-per-10s-per-ip, boundary-burst, budget-in-100ms, steady-overload, "
+        "shared-global.");
+    simulate.options = {
+        {QStringLiteral("--backend local|redis"),
+         QStringLiteral("Where the decisions are made (default local; --url alone means "
+                        "redis).")},
+        {QStringLiteral("--csv FILE"),
+         QStringLiteral("Write the time series: t_ms,rule,offered,admitted,rejected,released.")},
+        {QStringLiteral("--png FILE"),
+         QStringLiteral("Draw the console's charts of the run (one row per rule), headless.")},
+        {QStringLiteral("--svg FILE"), QStringLiteral("The same charts as SVG.")},
+        {QStringLiteral("--batch N"),
+         QStringLiteral("Decisions per pipelined round trip on Redis (1 to 100000).")},
+        {QStringLiteral("--bench"),
+         QStringLiteral("The simulator's throughput: 1,000,000 offered requests through six "
+                        "rules on the twins and, with --url, on Redis.")},
+        {QStringLiteral("--requests N"), QStringLiteral("--bench: offered requests.")},
+        {QStringLiteral("--rounds R"), QStringLiteral("--bench: runs, the median is shown "
+                                                      "(default 3).")},
+        json,
+    };
+    simulate.connects = true;
+
+    Command keys;
+    keys.name = QStringLiteral("keys");
+    keys.summary = QStringLiteral(
+        "list limiter keys with decoded state and health; keys fix sets TTLs from rules");
+    keys.synopsis = {
+        QStringLiteral("keys --url URL [--match GLOB] [--rules FILE | --from-redis] [--no-ttl]\n"
+                       "        [--scan-budget N] [--json]"),
+        QStringLiteral("keys fix --url URL (--rules FILE | --from-redis) [--match GLOB] "
+                       "[--dry-run]\n        [--scan-budget N] [--json]")};
+    keys.subcommands = {QStringLiteral("fix")};
+    keys.description = QStringLiteral(
+        "Lists the limiter keys (SCAN, in pages, within a budget) with type, TTL, rule, "
+        "subject, decoded state and health: ok, no_ttl (never expires: can block its subject "
+        "forever), ttl_exceeds_rule, orphan (no rule), wrong_type, unreadable; then a summary.\n\n"
+        "keys fix sets the TTL of the flagged keys from their rule, in a script that never "
+        "extends a TTL that was set meanwhile.");
+    keys.options = {
+        {QStringLiteral("--match GLOB"), QStringLiteral("Only the keys matching this SCAN glob.")},
+        rulesFile,
+        fromRedis,
+        {QStringLiteral("--no-ttl"), QStringLiteral("Only the keys that never expire.")},
+        {QStringLiteral("--dry-run"), QStringLiteral("keys fix: say what would change, change "
+                                                     "nothing.")},
+        scanBudget,
+        json,
+    };
+    keys.connects = true;
+
+    Command load;
+    load.name = QStringLiteral("load");
+    load.summary = QStringLiteral("real decisions in real time from N threads following a "
+                                  "traffic pattern");
+    load.synopsis = {QStringLiteral(
+        "load --url URL\n"
+        "        (--scenario FILE|preset:NAME [--rules FILE | --from-redis]\n"
+        "         | (--rules FILE | --from-redis) --pattern P --duration D)\n"
+        "        [--rule ID[,ID...]] [--threads N] [--subjects M] [--seed S] [--rule-prefixes]\n"
+        "        [--no-stats] [--json]")};
+    load.description = QStringLiteral(
+        "Sends real decisions to Redis in real time, prints live counters on stderr once a "
+        "second and a summary at the end, and records them in the statistics. If Redis cannot "
+        "keep up, every request is sent late rather than dropped. The decisions use run-scoped "
+        "keys (sluice:load:<random>:), removed at the end, so real subjects' quotas are "
+        "untouched.\n\n"
+        "  P: constant:RATE | poisson:RATE | ramp:FROM_RATE:TO_RATE | burst:COUNT[@AT][+SPREAD]\n"
+        "     (RATE as 100/s; AT, SPREAD as 250ms: burst:500@1s+100ms)");
+    load.options = {
+        {QStringLiteral("--scenario FILE|preset:NAME"),
+         QStringLiteral("The traffic and rules of a scenario file or preset.")},
+        rulesFile,
+        fromRedis,
+        {QStringLiteral("--pattern P"), QStringLiteral("The traffic pattern (see above).")},
+        {QStringLiteral("--duration D"), QStringLiteral("How long the pattern runs: 30s, 2m.")},
+        {QStringLiteral("--rule ID[,ID...]"), QStringLiteral("Only these rules.")},
+        {QStringLiteral("--threads N"), QStringLiteral("Sending threads, one connection each.")},
+        {QStringLiteral("--subjects M"), QStringLiteral("Distinct subjects the traffic is "
+                                                        "spread over.")},
+        {QStringLiteral("--seed S"), QStringLiteral("The seed of the traffic (repeatable "
+                                                    "runs).")},
+        {QStringLiteral("--rule-prefixes"),
+         QStringLiteral("Use the rules' own key_prefix: the real subjects' keys (said on "
+                        "stderr).")},
+        noStats,
+        json,
+    };
+    load.connects = true;
+
+    Command serve;
+    serve.name = QStringLiteral("serve");
+    serve.summary = QStringLiteral(
+        "HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz");
+    serve.synopsis = {QStringLiteral(
+        "serve --url URL (--rules FILE | --from-redis) --listen HOST:PORT\n"
+        "        [--legacy-headers] [--workers N] [--timeout-ms T] [--max-connections N]\n"
+        "        [--max-body-bytes N] [--max-header-bytes N] [--header-timeout-ms T]\n"
+        "        [--idle-timeout-ms T] [--max-in-flight N] [--no-stats]")};
+    serve.description = QStringLiteral(
+        "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
+        "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
+        "the same for nginx auth_request (403 on a denial); GET /healthz the state of Redis, "
+        "the rules and the statistics (200, or 503 before any rules are loaded). While Redis is "
+        "down each rule answers by its on_redis_error.\n\n"
+        "Prints \"listening on http://HOST:PORT\" once it listens and, under systemd "
+        "(Type=notify), tells the service manager it is ready. SIGHUP reads --rules FILE "
+        "again; a file that does not load keeps the rules served and its errors go to stderr. "
+        "--from-redis needs no SIGHUP: it follows every push within a round trip. SIGINT and "
+        "SIGTERM stop it.");
+    serve.options = {
+        rulesFile,
+        fromRedis,
+        {QStringLiteral("--listen HOST:PORT"),
+         QStringLiteral("Where to listen: an IP address, localhost or * and a port (0 picks a "
+                        "free one).")},
+        {QStringLiteral("--legacy-headers"),
+         QStringLiteral("Also send RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset.")},
+        {QStringLiteral("--workers N"),
+         QStringLiteral("Decision threads, each with its own connection (1 to 64).")},
+        {QStringLiteral("--timeout-ms T"),
+         QStringLiteral("The deadline of a decision (10 to 60000, default 500); past it the "
+                        "rule's on_redis_error answers.")},
+        {QStringLiteral("--max-connections N"), QStringLiteral("Open connections at most "
+                                                               "(default 1000).")},
+        {QStringLiteral("--max-body-bytes N"), QStringLiteral("Request body bytes at most "
+                                                              "(default 4096).")},
+        {QStringLiteral("--max-header-bytes N"), QStringLiteral("Request head bytes at most "
+                                                                "(default 16384).")},
+        {QStringLiteral("--header-timeout-ms T"),
+         QStringLiteral("Time for a request head and body once begun (default 10000).")},
+        {QStringLiteral("--idle-timeout-ms T"),
+         QStringLiteral("A keep-alive connection idle this long is closed (default 60000).")},
+        {QStringLiteral("--max-in-flight N"),
+         QStringLiteral("Requests of one connection waiting or unread at most (default 32).")},
+        noStats,
+    };
+    serve.connects = true;
+
+    p.commands = {check, rules, bench, simulate, keys, load, serve};
+    p.sections = {
+        {QStringLiteral("EXIT STATUS"),
+         QStringLiteral("0 on success (a denial is a result), 1 on a runtime failure (Redis "
+                        "unreachable: the message names the address), 2 on bad usage or "
+                        "invalid input (the message names the flag and what is expected).")},
+        {QStringLiteral("ENVIRONMENT"),
+         QStringLiteral("REDISCLI_AUTH: the Redis password when neither --password-file nor "
+                        "the URL gives one.\n\n"
+                        "SLUICE_SSH_KEY_PASSPHRASE: the passphrase of the --ssh key.")},
+        {QStringLiteral("FILES"),
+         QStringLiteral("/usr/share/sluice/lua/*.lua: the scripts sluice-cli loads into Redis "
+                        "(byte for byte; any client can run them with EVALSHA).\n\n"
+                        "/usr/share/sluice/samples/: sample rule files.\n\n"
+                        "/etc/sluice/NAME.conf: the configuration of the systemd service "
+                        "sluice-serve@NAME.")},
+        {QStringLiteral("SEE ALSO"),
+         QStringLiteral("sluice(1), redis-cli(1), /usr/share/doc/sluice/USER-GUIDE.md")},
+    };
+    return p;
+}
+
+} // namespace
+
+const Page &cliPage()
+{
+    static const Page page = makeCliPage();
+    return page;
+}
+
+} // namespace sluice::help
