@@ -1,11 +1,18 @@
 #include "language.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QLoggingCategory>
 #include <QTranslator>
 
 namespace sluice::ui {
+
+namespace {
+// QT_LOGGING_RULES=sluice.language.info=true says which file each translation came from.
+Q_LOGGING_CATEGORY(lcLanguage, "sluice.language", QtWarningMsg)
+} // namespace
 
 namespace {
 
@@ -56,7 +63,15 @@ QString Language::choose(const QString &requested, QString *error)
 bool Language::install(QCoreApplication *app, const QString &language, QString *error)
 {
     auto *own = new QTranslator(app);
-    const QString file = QStringLiteral(":/i18n/sluice_%1.qm").arg(language);
+    // An installed console reads <prefix>/share/sluice/translations/sluice_<lang>.qm beside
+    // <prefix>/bin/sluice (the package's /usr/share/sluice/translations), so that a translation
+    // can be updated without a rebuild; a build tree uses the copy embedded at build time.
+    QString file = QCoreApplication::applicationDirPath() +
+                   QStringLiteral("/../share/sluice/translations/sluice_%1.qm").arg(language);
+    if (!QFileInfo::exists(file)) {
+        file = QStringLiteral(":/i18n/sluice_%1.qm").arg(language);
+    }
+    qCInfo(lcLanguage, "translation %s", qPrintable(QFileInfo(file).absoluteFilePath()));
     if (!own->load(file)) {
         delete own;
         if (error) {
