@@ -9,6 +9,9 @@
 #                             build the libFuzzer targets (tests/fuzz/, clang) in build-fuzz/ and
 #                             run each SECONDS (default 60) on its seed corpus; a crash, leak or
 #                             undefined behaviour fails the command
+#   bash tools/dev.sh package install, build in build-package/ and make the Debian package
+#                             sluice_<version>_amd64.deb there (cpack); tools/test-package.sh
+#                             installs it into a brand-new Debian 12 and runs it
 #   bash tools/dev.sh sanitize [ctest args]
 #                             build everything with ASan + UBSan (gcc) in build-asan/ and run the
 #                             whole test suite under it (halt on the first error)
@@ -30,6 +33,7 @@ packages=(
     qtkeychain-qt6-dev
     qt6-httpserver-dev qt6-websockets-dev qt6-svg-dev qt6-translations-l10n wrk
     libssh-dev openssh-server openssh-client libssl-dev openssl
+    dpkg-dev file desktop-file-utils appstream systemd man-db
 )
 
 install_missing() {
@@ -122,6 +126,18 @@ fuzz)
     fi
     echo "==> no finding in ${#targets[@]} targets"
     ;;
+package)
+    install_missing
+    build=${BUILD_DIR:-$root/build-package}
+    echo "==> building the package in $build"
+    # The same flags as the normal build (ccache hits); no tests; cpack strips the binaries.
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF >/dev/null
+    cmake --build "$build" -j "$jobs"
+    (cd "$build" && cpack -G DEB >/dev/null) || { echo "cpack failed (see $build/_CPack_Packages)" >&2; exit 1; }
+    deb=$(ls -t "$build"/sluice_*_*.deb | head -n 1)
+    dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
+    echo "==> $deb"
+    ;;
 sanitize)
     install_missing
     build=${BUILD_DIR:-$root/build-asan}
@@ -141,7 +157,7 @@ sanitize)
     exec ctest --output-on-failure -j "$jobs" "${@:2}"
     ;;
 *)
-    echo "usage: bash tools/dev.sh run|test|bench|fuzz [SECONDS]|sanitize" >&2
+    echo "usage: bash tools/dev.sh run|test|bench|fuzz [SECONDS]|sanitize|package" >&2
     exit 2
     ;;
 esac

@@ -6,3 +6,6 @@ sluice_test(manpage LIBS sluice_help TIMEOUT 120)
 add_dependencies(tst_manpage sluice-cli sluice sluice_docs)
 target_compile_definitions(tst_manpage PRIVATE SLUICE_BINARY_DIR="${PROJECT_BINARY_DIR}"
     SLUICE_CONSOLE="$<TARGET_FILE:sluice>")
+# The desktop entry, the metainfo, the systemd unit and the completion, by their own validators.
+add_test(NAME shipping_files
+    COMMAND bash ${PROJECT_SOURCE_DIR}/tests/check-shipping.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})

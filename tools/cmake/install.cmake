@@ -65,11 +65,10 @@ set(CPACK_PACKAGE_NAME sluice)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "Sluice developers <sluice@example.org>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "console, CLI and HTTP check service for Redis rate limits")
-set(CPACK_PACKAGE_DESCRIPTION
-    "Six atomic Lua limiter scripts for Redis (fixed window, sliding log, sliding counter,\n"
-    "token bucket, leaky bucket, GCRA), a Qt desktop console to edit their rules and watch\n"
-    "the live keys, a command line (sluice-cli) and an HTTP check service with a systemd\n"
-    "unit (sluice-serve@.service).")
+set(CPACK_PACKAGE_DESCRIPTION "Six atomic Lua limiter scripts for Redis (fixed window, sliding \
+log, sliding counter,\ntoken bucket, leaky bucket, GCRA), a Qt desktop console to edit their \
+rules and watch\nthe live keys, a command line (sluice-cli) and an HTTP check service with a \
+systemd\nunit (sluice-serve@.service).")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # sluice_<version>_<arch>.deb
