@@ -101,7 +101,7 @@ for i in $(seq 100); do
     [ -n "$child" ] && break
     sleep 0.1
 done
-port=$(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null | sed -n 's/.*--port \([0-9]*\).*/\1/p')
+port=$(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null | sed -n -e 's/.*--port \([0-9]*\).*/\1/p' -e 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' | head -n 1)
 echo "      sandbox: $(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null | cut -c1-90)"
 for i in $(seq 50); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
 check "sluice offscreen started its sandbox redis-server (port $port answers PING)" test "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG
