@@ -1553,6 +1553,14 @@
         <translation>关于 Sluice</translation>
     </message>
     <message>
+        <source>Version unknown</source>
+        <translation>版本未知</translation>
+    </message>
+    <message>
+        <source>Version %1</source>
+        <translation>版本 %1</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Sluice&lt;/b&gt;&lt;p&gt;A console for rate limits kept in Redis: rules, live keys, simulations, live traffic and load.&lt;/p&gt;</source>
         <translation>&lt;b&gt;Sluice&lt;/b&gt;&lt;p&gt;管理 Redis 中限流的控制台：限流规则、实时键、仿真、实时流量与压测。&lt;/p&gt;</translation>
     </message>
