@@ -6,6 +6,7 @@
 #include "runcli.h"
 
 #include "app/help/help.h"
+#include "ui/mainwindow.h"
 
 #include <QDir>
 #include <QFile>
@@ -241,6 +242,18 @@ private Q_SLOTS:
                      .match(QString::fromUtf8(console.out))
                      .hasMatch(),
                  console.out.constData());
+    }
+
+    void aboutShowsTheVersion()
+    {
+        // main() sets the application version from app/version; the About box shows it.
+        const QString before = QCoreApplication::applicationVersion();
+        QCoreApplication::setApplicationVersion(QStringLiteral("9.8.7 (git 0123456789ab)"));
+        QCOMPARE(ui::MainWindow::aboutVersion(),
+                 QStringLiteral("Version 9.8.7 (git 0123456789ab)"));
+        QCoreApplication::setApplicationVersion(QString());
+        QCOMPARE(ui::MainWindow::aboutVersion(), QStringLiteral("Version unknown"));
+        QCoreApplication::setApplicationVersion(before);
     }
 
     void consoleHelpIsThePage()

@@ -2,7 +2,7 @@
 # the man pages and the completion share, versions, the console without a display.
 sluice_test(serve_sighup REDIS LIBS Qt6::Network TIMEOUT 60)
 add_dependencies(tst_serve_sighup sluice-cli)
-sluice_test(manpage LIBS sluice_help TIMEOUT 120)
+sluice_test(manpage LIBS sluice_help sluice_ui TIMEOUT 120)
 add_dependencies(tst_manpage sluice-cli sluice sluice_docs)
 target_compile_definitions(tst_manpage PRIVATE SLUICE_BINARY_DIR="${PROJECT_BINARY_DIR}"
     SLUICE_CONSOLE="$<TARGET_FILE:sluice>")
