@@ -136,6 +136,11 @@ package)
     (cd "$build" && cpack -G DEB >/dev/null) || { echo "cpack failed (see $build/_CPack_Packages)" >&2; exit 1; }
     deb=$(ls -t "$build"/sluice_*_*.deb | head -n 1)
     dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
+    # Debian's own checks, where lintian is installed (apt-get install lintian).
+    if command -v lintian >/dev/null; then
+        echo "==> lintian"
+        lintian --tag-display-limit 0 "$deb" 2>&1 | grep -v 'root privileges' || echo "lintian: no tags"
+    fi
     echo "==> $deb"
     ;;
 sanitize)

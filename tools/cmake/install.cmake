@@ -55,20 +55,30 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/systemd/sluice-serve@.service
     DESTINATION lib/systemd/system)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/systemd/sluice-serve.conf.example
     DESTINATION share/doc/sluice/examples)
+# Debian wants a changelog in its own format as changelog.gz beside the copyright file; it
+# points to CHANGELOG.md.
+set(CPACK_PACKAGE_CONTACT "Sluice developers <sluice@example.org>")
+string(TIMESTAMP SLUICE_CHANGELOG_DATE "%a, %d %b %Y 00:00:00 +0000" UTC)
+configure_file(${PROJECT_SOURCE_DIR}/resources/debian/changelog.in
+    ${PROJECT_BINARY_DIR}/share/changelog @ONLY)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/share/changelog.gz
+    COMMAND ${GZIP_PROGRAM} -9nc ${PROJECT_BINARY_DIR}/share/changelog > ${PROJECT_BINARY_DIR}/share/changelog.gz
+    DEPENDS ${PROJECT_BINARY_DIR}/share/changelog)
+add_custom_target(sluice_changelog_gz ALL DEPENDS ${PROJECT_BINARY_DIR}/share/changelog.gz)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/USER-GUIDE.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
-    ${PROJECT_SOURCE_DIR}/resources/debian/copyright DESTINATION share/doc/sluice)
+    ${PROJECT_BINARY_DIR}/share/changelog.gz ${PROJECT_SOURCE_DIR}/resources/debian/copyright
+    DESTINATION share/doc/sluice)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/screenshots DESTINATION share/doc/sluice)
 
 # The Debian package.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME sluice)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "Sluice developers <sluice@example.org>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "console, CLI and HTTP check service for Redis rate limits")
-set(CPACK_PACKAGE_DESCRIPTION "Six atomic Lua limiter scripts for Redis (fixed window, sliding \
-log, sliding counter,\ntoken bucket, leaky bucket, GCRA), a Qt desktop console to edit their \
-rules and watch\nthe live keys, a command line (sluice-cli) and an HTTP check service with a \
-systemd\nunit (sluice-serve@.service).")
+set(CPACK_PACKAGE_DESCRIPTION "Six atomic Lua limiter scripts for Redis (fixed window, \
+sliding log,\nsliding counter, token bucket, leaky bucket, GCRA), a Qt desktop console to\n\
+edit their rules and watch the live keys, a command line (sluice-cli) and an\n\
+HTTP check service with a systemd unit (sluice-serve@.service).")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # sluice_<version>_<arch>.deb
