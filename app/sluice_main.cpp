@@ -98,6 +98,8 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("Sluice"));
     QApplication::setOrganizationName(QStringLiteral("Sluice"));
     QApplication::setWindowIcon(sluice::ui::MainWindow::appIcon());
+    // The desktop entry's name: Wayland shells match the window to it (its icon and name).
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.sluice.Sluice"));
     quitOnSignals(app);
 
     // The options and their words come from app/help/consolepage.cpp, as sluice(1) does.
