@@ -7,7 +7,11 @@
 #   redis-server child that answers PING, the Chinese translation read from
 #   /usr/share/sluice/translations, no keyring: a clear message, no crash), stopped by SIGTERM
 #   with the sandbox gone; the systemd unit's ExecStart run as systemd would, with a password
-#   credential, answering /healthz; and a SIGHUP reload through it.
+#   credential, answering /healthz; and a SIGHUP reload through it. Then, where systemd-nspawn
+#   is installed (apt-get install systemd-container; TEST_PACKAGE_SYSTEMD=0 skips it), the same
+#   system booted with systemd: sluice-serve@demo under its real unit (dynamic user, hardening,
+#   Type=notify, the password as a credential from /etc/sluice/demo.password), decisions through
+#   Redis, `systemctl reload`, `systemd-analyze security`.
 #
 #   bash tools/test-package.sh [DEB]        as root; DEB defaults to the newest build-package/*.deb
 #
@@ -143,7 +147,75 @@ echo "test-package: installing $(basename "$deb") into a fresh Debian 12 in $r"
 chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
     bash /root/inside.sh </dev/null 2>&1 | tee "$cache/last-run.log"
 rc=${PIPESTATUS[0]}
-umnt
+
+# The unit under a real systemd: the same system, with systemd installed, booted in a container.
+if [ $rc = 0 ] && [ "${TEST_PACKAGE_SYSTEMD:-1}" = 1 ] && command -v systemd-nspawn >/dev/null; then
+    cat >"$r/root/boot-setup.sh" <<'SETUP'
+set -e
+printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q systemd systemd-sysv dbus curl >/root/boot-install.log 2>&1
+rm -f /usr/sbin/policy-rc.d
+printf 'requirepass nspawn-secret\n' >>/etc/redis/redis.conf
+printf 'nspawn-secret\n' >/etc/sluice/demo.password; chmod 600 /etc/sluice/demo.password
+printf 'SLUICE_URL=redis://127.0.0.1:6379\nSLUICE_RULES=/etc/sluice/rules.json\nSLUICE_LISTEN=127.0.0.1:8080\nSLUICE_OPTIONS=--workers 2\n' >/etc/sluice/demo.conf
+systemctl enable redis-server.service sluice-serve@demo.service >/dev/null 2>&1
+SETUP
+    chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 bash /root/boot-setup.sh </dev/null ||
+        { echo "FAIL  installing systemd for the boot test (see $r/root/boot-install.log)"; rc=1; }
+    umnt
+    if [ $rc = 0 ]; then
+        echo "test-package: booting it with systemd (systemd-nspawn)"
+        systemd-nspawn -D "$r" --boot --register=no --keep-unit --private-network --console=passive -q \
+            >"$cache/nspawn.log" 2>&1 &
+        npid=$!
+        leader=""
+        for i in $(seq 100); do
+            leader=$(pgrep -P $npid -x systemd | head -n 1)
+            [ -n "$leader" ] && break
+            sleep 0.2
+        done
+        inside() { nsenter -t "$leader" -m -u -i -n -p "$@"; }
+        for i in $(seq 60); do
+            state=$(inside systemctl is-system-running 2>/dev/null)
+            case $state in running|degraded) break ;; esac
+            sleep 1
+        done
+        {
+            pass=0 failed=0
+            ok() { echo "PASS  $*"; pass=$((pass+1)); }
+            bad() { echo "FAIL  $*"; failed=$((failed+1)); }
+            [ "$state" = running ] && ok "booted with systemd ($state)" || { bad "boot: $state"; inside systemctl --failed --no-pager; }
+            st=$(inside systemctl show -p ActiveState -p SubState -p StatusText -p User -p DynamicUser sluice-serve@demo.service | tr '\n' ' ')
+            echo "      $st"
+            grep -q 'ActiveState=active' <<<"$st" && grep -q 'StatusText=serving' <<<"$st" &&
+                ok "sluice-serve@demo is active and told systemd it is serving (Type=notify)" || bad "sluice-serve@demo not active"
+            user=$(inside ps -o user= -C sluice-cli | head -n 1)
+            [ -n "$user" ] && [ "$user" != root ] && ok "runs as the dynamic user $user" || bad "runs as '$user'"
+            code=$(inside curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/healthz)
+            [ "$code" = 200 ] && ok "/healthz 200 (Redis with a password, from the credential)" || { bad "/healthz $code"; inside journalctl -u sluice-serve@demo --no-pager | tail -5; }
+            src=$(inside curl -s -i 'http://127.0.0.1:8080/v1/check?rule=hello-per-ip&subject=1.2.3.4' | tr -d '\r' | sed -n 's/^Sluice-Source: //ip')
+            [ "$src" = redis ] && ok "a decision made by Redis" || bad "decision source '$src'"
+            inside grep -q nspawn-secret /proc/"$(inside systemctl show -p MainPID --value sluice-serve@demo)"/cmdline &&
+                bad "the password is on the command line" || ok "no password on the command line"
+            inside sed -i 's/"hello-per-ip"/"hello-reloaded"/' /etc/sluice/rules.json
+            inside systemctl reload sluice-serve@demo.service
+            code=$(inside curl -s -o /dev/null -w '%{http_code}' 'http://127.0.0.1:8080/v1/check?rule=hello-reloaded&subject=1.2.3.4')
+            [ "$code" = 200 ] && ok "systemctl reload: the edited rule file is served" || bad "after reload: $code"
+            sec=$(inside systemd-analyze security sluice-serve@demo.service --no-pager 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+            echo "      systemd-analyze security: exposure $sec"
+            inside systemctl stop sluice-serve@demo.service
+            [ "$(inside systemctl show -p Result --value sluice-serve@demo.service)" = success ] && ok "systemctl stop: a clean exit" || bad "stop result"
+            echo "$pass passed, $failed failed (under systemd)"
+            [ $failed = 0 ]
+        } 2>&1 | tee -a "$cache/last-run.log"
+        rc=${PIPESTATUS[0]}
+        inside systemctl poweroff >/dev/null 2>&1
+        for i in $(seq 30); do kill -0 $npid 2>/dev/null || break; sleep 1; done
+        kill $npid 2>/dev/null; wait $npid 2>/dev/null
+    fi
+else
+    umnt
+fi
 if ! grep -q " $r/" /proc/mounts; then rm -rf --one-file-system "$r"; fi
 echo "test-package: exit $rc (log: $cache/last-run.log)"
 exit $rc
