@@ -9,7 +9,8 @@ namespace {
 const QString expected =
     QStringLiteral("expected redis://[user:password@]host:port[/db], rediss://... (TLS), "
                    "unix:///path/redis.sock[?db=N] or "
-                   "redis+sentinel://[user:password@]host:port[,host:port...]/master-name[/db]");
+                   "redis+sentinel://[user:password@]host:port[,host:port...]/master-name[/db]; "
+                   "several host:port after redis:// or rediss:// name a Redis Cluster");
 
 Error bad(const QString &url, const QString &what)
 {
@@ -291,21 +292,29 @@ Result<Endpoint> Endpoint::parse(const QString &url)
         e.port = 0;
         return e;
     }
-    if (hostList.size() > 1) {
-        return bad(url, QStringLiteral("several hosts are only for redis+sentinel://"));
+    for (const QString &h : hostList) {
+        auto hp = hostPortOf(url, h, defaultPort);
+        if (!hp) {
+            return hp.error();
+        }
+        e.seeds << *hp;
     }
-    auto hp = hostPortOf(url, hosts, defaultPort);
-    if (!hp) {
-        return hp.error();
+    e.host = e.seeds.front().host;
+    e.port = e.seeds.front().port;
+    if (e.seeds.size() == 1) {
+        e.seeds.clear();
     }
-    e.host = hp->host;
-    e.port = hp->port;
     if (!path.isEmpty()) {
         auto db = dbOf(url, path);
         if (!db) {
             return db.error();
         }
         e.db = *db;
+    }
+    if (e.isCluster() && e.db != 0) {
+        return bad(url, QStringLiteral("several hosts name a Redis Cluster, which has database 0 "
+                                       "only (drop /%1)")
+                            .arg(e.db));
     }
     return e;
 }
@@ -329,7 +338,15 @@ QString Endpoint::display() const
         break;
     }
     case Kind::Tcp:
-        s = HostPort{host, port}.display();
+        if (isCluster()) {
+            QStringList list;
+            for (const HostPort &hp : seeds) {
+                list << hp.display();
+            }
+            s = list.join(QLatin1Char(',')) + QStringLiteral(" (cluster)");
+        } else {
+            s = HostPort{host, port}.display();
+        }
         break;
     }
     if (db != 0) {
@@ -364,8 +381,12 @@ QString Endpoint::safeUrl() const
     case Kind::Tcp:
         break;
     }
+    QStringList list;
+    for (const HostPort &hp : isCluster() ? seeds : QList<HostPort>{HostPort{host, port}}) {
+        list << hp.display();
+    }
     return (tls.enabled ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userPart +
-           HostPort{host, port}.display() + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
+           list.join(QLatin1Char(',')) + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
 }
 
 bool Endpoint::hasSecret() const
@@ -393,6 +414,11 @@ bool Endpoint::isLocal() const
             }
         }
         return !sentinels.isEmpty();
+    }
+    for (const HostPort &hp : seeds) {
+        if (!loopback(hp.host)) {
+            return false;
+        }
     }
     return loopback(host);
 }

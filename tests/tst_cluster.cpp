@@ -1,0 +1,570 @@
+// Redis Cluster (core/redis/cluster.h, slot.h) against a real cluster that the test starts on
+// free loopback ports (test::OwnCluster: 3 masters, 3 replicas, cluster-node-timeout 1 s):
+// CRC16 and key slots against Redis's own CLUSTER KEYSLOT; discovery from any seed; routing,
+// pipelines across nodes, scripts per node; MOVED and ASK while a slot migrates; CROSSSLOT and
+// split multi-key commands; SCAN over every master; the bad cases (not a cluster node,
+// uncovered slots, a node that stays down); exact limits under concurrency; the load generator
+// across a slot migration and across a master killed with SIGKILL.
+#include "owncluster.h"
+#include "testredis.h"
+
+#include "core/limiter/redislimiter.h"
+#include "core/load/loadgenerator.h"
+#include "core/redis/cluster.h"
+#include "core/redis/errors.h"
+#include "core/redis/scriptregistry.h"
+#include "core/redis/slot.h"
+#include "core/rules/rulestore.h"
+
+#include <QElapsedTimer>
+#include <QSet>
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace sluice;
+using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+Rule fixedRule(const QString &id, qint64 limit)
+{
+    Rule r;
+    r.id = id;
+    r.algorithm = Algorithm::FixedWindow;
+    r.limit = limit;
+    r.windowUs = 3600LL * 1'000'000;
+    r.keyPrefix = test::keyPrefix();
+    r.onRedisError = OnRedisError::Deny;
+    return r;
+}
+
+// The error of a result, empty when it holds a value (QVERIFY2 evaluates its message always).
+template <typename T> QString errorOf(const Result<T> &r)
+{
+    return r ? QString() : r.error().message;
+}
+
+template <typename F> bool waitUntil(F f, int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+        if (f()) {
+            return true;
+        }
+        QTest::qWait(20);
+    }
+    return f();
+}
+
+// Keys whose slots fall on each of the three masters' ranges (0-5460, 5461-10921, 10922-16383).
+QList<QByteArray> keysOnEveryMaster(const QByteArray &prefix, int perMaster)
+{
+    QList<QByteArray> out;
+    int counts[3] = {0, 0, 0};
+    for (int i = 0; out.size() < 3 * perMaster; ++i) {
+        const QByteArray k = prefix + '{' + QByteArray::number(i) + '}';
+        const int m = redis::keySlot(k) * 3 / 16384;
+        if (counts[m] < perMaster) {
+            ++counts[m];
+            out << k;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TestCluster : public QObject
+{
+    Q_OBJECT
+
+    test::OwnCluster m_cluster;
+
+    Connection open()
+    {
+        auto c = Connection::open(m_cluster.endpoint());
+        if (!c) {
+            qFatal("cluster connection: %s", qPrintable(c.error().message));
+        }
+        return std::move(*c);
+    }
+
+private Q_SLOTS:
+    void crc16KnownVectors()
+    {
+        QCOMPARE(redis::crc16("123456789", 9), std::uint16_t(0x31C3));
+        QCOMPARE(redis::crc16("", 0), std::uint16_t(0));
+        // The cluster specification's examples of hash tags.
+        QCOMPARE(redis::keySlot("{user1000}.following"), redis::keySlot("user1000"));
+        QCOMPARE(redis::keySlot("{user1000}.followers"), redis::keySlot("user1000"));
+        QCOMPARE(redis::keySlot("foo{}{bar}"), int(redis::crc16("foo{}{bar}", 10) & 16383));
+        QCOMPARE(redis::keySlot("foo{{bar}}zap"), redis::keySlot("{bar"));
+        QCOMPARE(redis::keySlot("foo{bar}{zap}"), redis::keySlot("bar"));
+        QCOMPARE(redis::keySlot("foo"), 12182); // CLUSTER KEYSLOT foo, as documented
+        QCOMPARE(redis::keySlot("{sluice}:rules"), redis::keySlot("sluice"));
+    }
+
+    void initTestCase()
+    {
+        QString why;
+        QElapsedTimer t;
+        t.start();
+        QVERIFY2(m_cluster.start(&why), qPrintable(why));
+        qInfo("3 masters + 3 replicas up in %lld ms", t.elapsed());
+    }
+
+    void slotsMatchRedis()
+    {
+        auto node = Connection::open(m_cluster.nodeEndpoint(0));
+        QVERIFY(node);
+        QList<QByteArray> keys{"",
+                               "a",
+                               "foo",
+                               "{",
+                               "}",
+                               "{}",
+                               "a{b}c",
+                               "{a}{b}",
+                               "x{}y{z}",
+                               QByteArray("\x00\xff{\x01}", 5),
+                               "t:\xe4\xb8\xad:{ip 1}",
+                               "{sluice}:"};
+        for (int i = 0; i < 200; ++i) {
+            keys << "k" + QByteArray::number(i * 7919);
+        }
+        for (const QByteArray &k : keys) {
+            auto r = node->command({"CLUSTER", "KEYSLOT", k});
+            QVERIFY(r);
+            QCOMPARE(qint64(redis::keySlot(k)), r->integer);
+        }
+    }
+
+    void discoversFromAnySeed()
+    {
+        auto c = open();
+        QVERIFY(c.cluster());
+        const QList<redis::Cluster::Node> nodes = c.cluster()->nodes();
+        QCOMPARE(nodes.size(), 6);
+        int masters = 0;
+        for (const auto &n : nodes) {
+            masters += n.master ? 1 : 0;
+            QVERIFY(!n.id.isEmpty());
+        }
+        QCOMPARE(masters, 3);
+        QVERIFY(c.cluster()->uncoveredSlots().isEmpty());
+
+        // A dead seed first, then a replica: the map comes from the one that answers.
+        const QString url = u"redis://127.0.0.1:%1,127.0.0.1:%2"_s.arg(test::freeLoopbackPort())
+                                .arg(m_cluster.node(4).port());
+        auto viaReplica = Connection::open(*Endpoint::parse(url));
+        QVERIFY2(viaReplica, qPrintable(errorOf(viaReplica)));
+        QVERIFY(viaReplica->cluster());
+        QCOMPARE(viaReplica->cluster()->nodes().size(), 6);
+
+        // One address: a plain connection until the first MOVED, then a cluster client; the
+        // command that was redirected still gets its answer.
+        auto single = Connection::open(m_cluster.node(0).endpoint());
+        QVERIFY(single);
+        QVERIFY(!single->cluster());
+        QByteArray onOther; // a key of the third master's range, not node 0's
+        for (const QByteArray &k : keysOnEveryMaster(test::keyPrefix() + "single", 1)) {
+            if (redis::keySlot(k) >= 10923) {
+                onOther = k;
+            }
+        }
+        auto set = single->command({"SET", onOther, "1", "EX", "60"});
+        QVERIFY2(set, qPrintable(errorOf(set)));
+        QVERIFY(single->cluster());
+        auto get = single->command({"GET", onOther});
+        QVERIFY2(get, qPrintable(errorOf(get)));
+        QCOMPARE(get->str, QByteArray("1"));
+    }
+
+    void routesAndPipelinesAcrossNodes()
+    {
+        auto c = open();
+        const QList<QByteArray> keys = keysOnEveryMaster(test::keyPrefix() + "route", 20);
+        QList<QList<QByteArray>> sets;
+        for (const QByteArray &k : keys) {
+            sets.append({"SET", k, k, "EX", "60"});
+        }
+        auto r = c.pipeline(sets);
+        QVERIFY(r);
+        for (const auto &x : *r) {
+            QVERIFY2(x, qPrintable(errorOf(x)));
+        }
+        // Each key is on the master of its slot, as that master says itself.
+        for (const QByteArray &k : keys) {
+            const int owner = m_cluster.masterOf(redis::keySlot(k));
+            QVERIFY(owner >= 0);
+            auto direct = Connection::open(m_cluster.nodeEndpoint(owner));
+            QVERIFY(direct);
+            QCOMPARE(direct->command({"GET", k})->str, k);
+        }
+        // Keyless: DBSIZE sums the masters; a split DEL counts every key it deleted.
+        QVERIFY(c.command({"DBSIZE"})->integer >= keys.size());
+        QList<QByteArray> del{"DEL"};
+        del << keys;
+        QCOMPARE(c.command(del)->integer, qint64(keys.size()));
+    }
+
+    void crossSlotNamesTheKeys()
+    {
+        auto c = open();
+        auto r = c.command({"MGET", "foreign:a", "foreign:b"});
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.startsWith(u"CROSSSLOT"_s), qPrintable(errorOf(r)));
+        QVERIFY2(r.error().message.contains(u"'foreign:a'"_s) &&
+                     r.error().message.contains(u"'foreign:b'"_s),
+                 qPrintable(r.error().message));
+        // With one hash tag it runs.
+        QVERIFY(c.command({"MGET", "{foreign}:a", "{foreign}:b"}));
+        // A script over keys of two slots, the same.
+        auto e = c.command({"EVAL", "return 1", "2", "foreign:a", "foreign:b"});
+        QVERIFY(!e);
+        QVERIFY2(e.error().message.contains(u"foreign:b"_s), qPrintable(errorOf(e)));
+    }
+
+    void scriptsPerNode()
+    {
+        auto c = open();
+        const ScriptRegistry &reg = ScriptRegistry::builtin();
+        const ScriptRegistry::Script *s = reg.find(u"fixed_window"_s);
+        QVERIFY(s);
+        const Rule rule = fixedRule(u"t-cluster-scripts"_s, 100);
+        const Policy policy = rule.policy();
+        const QList<QByteArray> keys = keysOnEveryMaster(test::keyPrefix() + "script", 2);
+        auto runAll = [&] {
+            for (const QByteArray &k : keys) {
+                auto r = ScriptRegistry::eval(c, *s, {k},
+                                              policy.scriptArgs() << "1"
+                                                                  << "");
+                if (!r) {
+                    return r.error().message;
+                }
+            }
+            return QString();
+        };
+        QCOMPARE(runAll(), QString());
+        // One master loses its script cache: only that node reloads (NOSCRIPT per node).
+        auto direct = Connection::open(m_cluster.nodeEndpoint(1));
+        QVERIFY(direct);
+        QVERIFY(direct->command({"SCRIPT", "FLUSH"}));
+        QCOMPARE(runAll(), QString());
+        QCOMPARE(direct->command({"SCRIPT", "EXISTS", s->sha})->elements.at(0).integer, 1);
+        QList<QByteArray> del{"DEL"};
+        del << keys;
+        QVERIFY(c.command(del));
+    }
+
+    void scanWalksEveryMaster()
+    {
+        auto c = open();
+        const QByteArray prefix = test::keyPrefix() + "scan:";
+        const QList<QByteArray> keys = keysOnEveryMaster(prefix, 30);
+        for (const QByteArray &k : keys) {
+            QVERIFY(c.command({"SET", k, "1", "EX", "60"}));
+        }
+        QSet<QByteArray> seen;
+        QByteArray cursor = "0";
+        int rounds = 0;
+        do {
+            auto r = c.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "7"});
+            QVERIFY2(r, qPrintable(errorOf(r)));
+            cursor = r->elements[0].str;
+            for (const Reply &k : r->elements[1].elements) {
+                seen.insert(k.str);
+            }
+            QVERIFY(++rounds < 10000);
+        } while (cursor != "0");
+        QCOMPARE(seen.size(), keys.size());
+        QCOMPARE(test::deleteByPrefix(c, prefix), qint64(keys.size()));
+    }
+
+    void ruleStoreOnCluster()
+    {
+        auto c = open();
+        const QByteArray ns =
+            "{t-cluster-" + QByteArray::number(QCoreApplication::applicationPid()) + "}:";
+        rules::RuleStore store(ns);
+        RuleSet set;
+        set.rules = {fixedRule(u"t-cluster-store"_s, 5)};
+        auto pushed = store.push(c, set, false);
+        QVERIFY2(pushed, qPrintable(errorOf(pushed)));
+        auto pulled = store.pull(c);
+        QVERIFY2(pulled, qPrintable(errorOf(pulled)));
+        QCOMPARE(pulled->set.rules.size(), 1);
+        QCOMPARE(pulled->set.rules[0].id, u"t-cluster-store"_s);
+        QVERIFY(test::deleteByPrefix(c, ns) > 0);
+    }
+
+    // Every thread its own limiter (its own cluster connection): subjects on all three
+    // masters, each admitted exactly `limit` times.
+    void exactLimitUnderConcurrency()
+    {
+        const qint64 limit = 50;
+        const Rule rule = fixedRule(u"t-cluster-exact"_s, limit);
+        const Policy policy = rule.policy();
+        QList<QByteArray> subjects;
+        for (int i = 0; i < 12; ++i) {
+            subjects << "s" + QByteArray::number(i);
+        }
+        QSet<int> mastersHit;
+        for (const QByteArray &s : subjects) {
+            mastersHit.insert(redis::keySlot(policy.keyFor(s)) * 3 / 16384);
+        }
+        QCOMPARE(mastersHit.size(), 3);
+        std::atomic<qint64> admitted[12] = {};
+        std::atomic<int> failures{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t) {
+            threads.emplace_back([&] {
+                auto c = Connection::open(m_cluster.endpoint());
+                if (!c) {
+                    ++failures;
+                    return;
+                }
+                RedisLimiter limiter(std::move(*c));
+                for (int round = 0; round < 40; ++round) {
+                    std::vector<Request> batch;
+                    for (const QByteArray &s : subjects) {
+                        batch.push_back(Request{&policy, policy.keyFor(s), 1, {}, 0});
+                    }
+                    auto r = limiter.decideBatch(batch);
+                    if (!r) {
+                        ++failures;
+                        continue;
+                    }
+                    for (size_t i = 0; i < r->size(); ++i) {
+                        if (!(*r)[i]) {
+                            ++failures;
+                        } else if ((*r)[i]->allowed) {
+                            ++admitted[i];
+                        }
+                    }
+                }
+            });
+        }
+        for (auto &t : threads) {
+            t.join();
+        }
+        QCOMPARE(failures.load(), 0);
+        for (int i = 0; i < 12; ++i) {
+            QCOMPARE(admitted[i].load(), limit); // 4 x 40 = 160 tries each
+        }
+        auto c = open();
+        QVERIFY(test::deleteByPrefix(c, rule.keyPrefix + rule.id.toUtf8()) == 12);
+    }
+
+    // Bad input: a plain server where a cluster node was expected; uncovered slots; a node
+    // that stays down. Each names what is wrong, none hangs.
+    void notAClusterNode()
+    {
+        const QString plain = HostPort{u"127.0.0.1"_s, test::redisEndpoint().port}.display();
+        const QString url =
+            u"redis://%1,127.0.0.1:%2"_s.arg(plain, QString::number(test::freeLoopbackPort()));
+        QElapsedTimer t;
+        t.start();
+        auto e = Endpoint::parse(url);
+        QVERIFY2(e, qPrintable(errorOf(e)));
+        auto c = Connection::open(*e);
+        QVERIFY(!c);
+        QVERIFY2(c.error().message.contains(u"is not a Redis Cluster node"_s),
+                 qPrintable(c.error().message));
+        QVERIFY2(c.error().message.contains(plain), qPrintable(c.error().message));
+        QVERIFY(t.elapsed() < 10000);
+        auto db = Endpoint::parse(u"redis://127.0.0.1:1,127.0.0.1:2/3"_s);
+        QVERIFY(!db);
+        QVERIFY2(db.error().message.contains(u"database 0 only"_s), qPrintable(errorOf(db)));
+    }
+
+    void uncoveredSlotIsNamed()
+    {
+        test::OwnCluster one(1, 0);
+        QString why;
+        QVERIFY2(one.start(&why), qPrintable(why));
+        auto admin = Connection::open(one.nodeEndpoint(0));
+        QVERIFY(admin);
+        QVERIFY(admin->command({"CLUSTER", "DELSLOTSRANGE", "0", "99"}));
+        auto c = Connection::open(one.endpoint());
+        QVERIFY2(c, qPrintable(errorOf(c)));
+        QCOMPARE(c->cluster()->uncoveredSlots().size(), 1);
+        QByteArray key;
+        for (int i = 0; key.isEmpty(); ++i) {
+            const QByteArray k = "u" + QByteArray::number(i);
+            if (redis::keySlot(k) < 100) {
+                key = k;
+            }
+        }
+        QElapsedTimer t;
+        t.start();
+        auto r = c->command({"GET", key});
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.contains(u"slot %1"_s.arg(redis::keySlot(key))) &&
+                     r.error().message.contains(u"0-99"_s),
+                 qPrintable(r.error().message));
+        QVERIFY(redis::isUnavailableReply(r.error()));
+        QVERIFY(t.elapsed() < 6000);
+    }
+
+    // A slot migrated under the load generator (CLUSTER SETSLOT MIGRATING/IMPORTING, MIGRATE key
+    // by key, SETSLOT NODE): no decision fails, no subject is admitted beyond its limit, and the
+    // client went through ASK (keys already moved) and MOVED (after the move) redirects.
+    void migrationUnderLoad()
+    {
+        const qint64 limit = 400;
+        const Rule rule = fixedRule(u"t-cluster-migrate"_s, limit);
+        const Policy policy = rule.policy();
+        // Subjects whose keys share one slot of master 0 (so the slot has keys to move).
+        QList<QByteArray> subjects;
+        int slot = -1;
+        for (int i = 0; subjects.size() < 8; ++i) {
+            const QByteArray s = "m" + QByteArray::number(i);
+            const int sl = redis::keySlot(policy.keyFor(s));
+            if (sl < 5461 && (slot < 0 || sl == slot)) {
+                slot = sl;
+                subjects << s;
+            }
+            QVERIFY(i < 20'000'000);
+        }
+        const int from = m_cluster.masterOf(slot);
+        int to = m_cluster.masterOf(8000);
+        if (to == from) {
+            to = m_cluster.masterOf(13000);
+        }
+        QVERIFY(from >= 0 && to >= 0 && from != to);
+        std::atomic<bool> stop{false};
+        std::atomic<qint64> admitted{0}, failures{0};
+        QString firstError;
+        std::mutex mutex;
+        qint64 asks = 0, moved = 0;
+        std::thread load([&] {
+            auto c = Connection::open(m_cluster.endpoint());
+            if (!c) {
+                ++failures;
+                return;
+            }
+            RedisLimiter limiter(std::move(*c));
+            while (!stop) {
+                std::vector<Request> batch;
+                for (const QByteArray &s : subjects) {
+                    batch.push_back(Request{&policy, policy.keyFor(s), 1, {}, 0});
+                }
+                auto r = limiter.decideBatch(batch);
+                std::lock_guard l(mutex);
+                if (!r) {
+                    ++failures;
+                    firstError = firstError.isEmpty() ? r.error().message : firstError;
+                    continue;
+                }
+                for (const auto &d : *r) {
+                    if (!d) {
+                        ++failures;
+                        firstError = firstError.isEmpty() ? d.error().message : firstError;
+                    } else if (d->allowed) {
+                        ++admitted;
+                    }
+                }
+            }
+            asks = limiter.connection().cluster()->counters().ask;
+            moved = limiter.connection().cluster()->counters().moved;
+        });
+        QTest::qWait(200);
+        auto src = Connection::open(m_cluster.nodeEndpoint(from));
+        auto dst = Connection::open(m_cluster.nodeEndpoint(to));
+        QVERIFY(src && dst);
+        const QByteArray s = QByteArray::number(slot);
+        const QByteArray srcId = m_cluster.nodeId(from), dstId = m_cluster.nodeId(to);
+        QVERIFY(dst->command({"CLUSTER", "SETSLOT", s, "IMPORTING", srcId}));
+        QVERIFY(src->command({"CLUSTER", "SETSLOT", s, "MIGRATING", dstId}));
+        // Key by key, with pauses, so that decisions meet a half-moved slot.
+        for (;;) {
+            auto keys = src->command({"CLUSTER", "GETKEYSINSLOT", s, "1"});
+            QVERIFY(keys);
+            if (keys->elements.empty()) {
+                break;
+            }
+            auto m =
+                src->command({"MIGRATE", "127.0.0.1", QByteArray::number(m_cluster.node(to).port()),
+                              "", "0", "5000", "KEYS", keys->elements[0].str});
+            QVERIFY2(m, qPrintable(errorOf(m)));
+            QTest::qWait(60);
+        }
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            if (auto n = Connection::open(m_cluster.nodeEndpoint(i))) {
+                (void)n->command({"CLUSTER", "SETSLOT", s, "NODE", dstId});
+            }
+        }
+        QTest::qWait(500);
+        stop = true;
+        load.join();
+        QVERIFY2(failures == 0, qPrintable(firstError));
+        QCOMPARE(admitted.load(), limit * subjects.size()); // the load ran past every limit
+        QCOMPARE(m_cluster.masterOf(slot), to);
+        QVERIFY2(asks > 0, "no ASK redirect was followed");
+        QVERIFY2(moved > 0, "no MOVED redirect was followed");
+        qInfo("slot %d migrated from node %d to %d under load: %lld ASK and %lld MOVED "
+              "redirects followed, no error, %lld admitted (limit %lld x %lld subjects)",
+              slot, from, to, asks, moved, qint64(admitted.load()), limit, qint64(subjects.size()));
+        auto c = open();
+        QCOMPARE(test::deleteByPrefix(c, rule.keyPrefix + rule.id.toUtf8()),
+                 qint64(subjects.size()));
+    }
+
+    // A master killed with SIGKILL under the load generator: decisions for its slots follow
+    // on_redis_error (deny) until its replica is promoted, within cluster-node-timeout + 2 s,
+    // then come from Redis again; no decision fails. Last: the cluster is not restored.
+    void masterKilledUnderLoad()
+    {
+        const Rule rule = fixedRule(u"t-cluster-failover"_s, 1'000'000);
+        load::LoadOptions o;
+        o.endpoint = m_cluster.endpoint();
+        o.rules.rules = {rule};
+        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
+        o.pattern.rate = Rate{300, 1'000'000};
+        o.durationUs = 9'000'000;
+        o.threads = 2;
+        o.subjects = 30;
+        load::LoadGenerator g(o);
+        QVERIFY(g.start());
+        QTest::qWait(1500);
+        const int victim = m_cluster.masterOf(0);
+        QVERIFY(victim >= 0);
+        const load::LoadProgress before = g.progress();
+        QElapsedTimer t;
+        t.start();
+        m_cluster.node(victim).kill();
+        // The gap: from the kill until fallbacks stop growing (decisions from Redis again).
+        qint64 lastFallbacks = before.fallbacks, lastChangeMs = 0;
+        while (t.elapsed() < 7000) {
+            const qint64 f = g.progress().fallbacks;
+            if (f != lastFallbacks) {
+                lastFallbacks = f;
+                lastChangeMs = t.elapsed();
+            }
+            QTest::qWait(20);
+        }
+        const qint64 promotedTo = m_cluster.masterOf(0);
+        g.wait();
+        const load::LoadProgress p = g.progress();
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QCOMPARE(p.errors, qint64(0));
+        QVERIFY2(p.fallbacks > before.fallbacks, "no decision was answered by on_redis_error");
+        QVERIFY2(promotedTo >= 0 && promotedTo != victim, "the replica was not promoted");
+        QCOMPARE(p.fallbacks, p.denied); // Redis admits all: each denial is the fallback
+        qInfo("master %d killed under load: on_redis_error answers for %lld ms (bound: "
+              "cluster-node-timeout %d ms + 2000 ms), %lld of %lld decisions by on_redis_error; "
+              "last unavailable: %s",
+              victim, lastChangeMs, test::OwnCluster::nodeTimeoutMs, p.fallbacks, p.sent,
+              qPrintable(p.lastUnavailable));
+        QVERIFY2(lastChangeMs <= test::OwnCluster::nodeTimeoutMs + 2000,
+                 qPrintable(u"decisions resumed only after %1 ms"_s.arg(lastChangeMs)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCluster)
+#include "tst_cluster.moc"
