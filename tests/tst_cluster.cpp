@@ -6,6 +6,7 @@
 // uncovered slots, a node that stays down); exact limits under concurrency; the load generator
 // across a slot migration and across a master killed with SIGKILL.
 #include "owncluster.h"
+#include "runcli.h"
 #include "testredis.h"
 
 #include "core/limiter/redislimiter.h"
@@ -17,7 +18,12 @@
 #include "core/rules/rulestore.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
@@ -358,6 +364,68 @@ private Q_SLOTS:
         }
         auto c = open();
         QVERIFY(test::deleteByPrefix(c, rule.keyPrefix + rule.id.toUtf8()) == 12);
+    }
+
+    // sluice-cli on the cluster: check with two --url seeds (subjects on all three masters,
+    // exact counts), bench, and load (no error, every decision from Redis).
+    void cliOnCluster()
+    {
+        const QString id = u"t-cluster-cli-%1"_s.arg(QCoreApplication::applicationPid());
+        QList<QByteArray> subjects; // one per master
+        for (int i = 0; subjects.size() < 3; ++i) {
+            const QByteArray s = "10.0.0." + QByteArray::number(i);
+            const int m = redis::keySlot(s) * 3 / 16384;
+            if (m == subjects.size()) {
+                subjects << s;
+            }
+        }
+        const QStringList urls{m_cluster.node(0).url(), m_cluster.node(4).url()};
+        for (const QByteArray &s : subjects) {
+            test::CliRun r = test::runCli(
+                {u"check"_s, u"--url"_s, urls[0], u"--url"_s, urls[1], u"--algorithm"_s,
+                 u"fixed_window"_s, u"--limit"_s, u"3"_s, u"--window"_s, u"60s"_s, u"--id"_s, id,
+                 u"--subject"_s, QString::fromUtf8(s), u"--count"_s, u"4"_s, u"--json"_s});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const QJsonArray a = QJsonDocument::fromJson(r.out).array();
+            QCOMPARE(a.size(), 4);
+            QCOMPARE(a[2].toObject()[u"allowed"_s].toBool(), true);
+            QCOMPARE(a[3].toObject()[u"allowed"_s].toBool(), false);
+        }
+        auto c = open();
+        QCOMPARE(test::deleteByPrefix(c, "rate_limit:" + id.toUtf8() + ':'), qint64(3));
+
+        test::CliRun b =
+            test::runCli({u"bench"_s, u"--url"_s, m_cluster.url(), u"--seconds"_s, u"1"_s,
+                          u"--rounds"_s, u"1"_s, u"--algorithm"_s, u"fixed_window"_s, u"--json"_s});
+        QVERIFY2(b.exitCode == 0, b.err.constData());
+        const QJsonArray rows =
+            QJsonDocument::fromJson(b.out).object().value(u"results"_s).toArray();
+        QVERIFY2(!rows.isEmpty(), b.out.constData());
+        for (const QJsonValue &row : rows) {
+            QVERIFY(row.toObject()[u"decisions_per_s"_s].toInteger() > 0);
+        }
+
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        {
+            QFile f(rules);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(u"{\"version\": 1, \"rules\": [{\"id\": \"%1\", \"scope\": \"ip\", "
+                    "\"algorithm\": \"fixed_window\", \"limit\": 1000000, \"window\": \"1h\", "
+                    "\"key_prefix\": \"%2\", \"on_redis_error\": \"deny\"}]}"_s
+                        .arg(id, QString::fromUtf8(test::keyPrefix()))
+                        .toUtf8());
+        }
+        test::CliRun l =
+            test::runCli({u"load"_s, u"--url"_s, m_cluster.url(), u"--rules"_s, rules,
+                          u"--pattern"_s, u"constant:200/s"_s, u"--duration"_s, u"2s"_s,
+                          u"--threads"_s, u"2"_s, u"--subjects"_s, u"30"_s, u"--json"_s});
+        QVERIFY2(l.exitCode == 0, l.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(l.out).object();
+        QCOMPARE(doc.value(u"errors"_s).toInteger(), qint64(0));
+        QCOMPARE(doc.value(u"sent"_s).toInteger(), qint64(400));
+        QCOMPARE(doc.value(u"allowed"_s).toInteger(), qint64(400));
+        QCOMPARE(doc.value(u"on_redis_error"_s).toInteger(), qint64(0));
     }
 
     // Bad input: a plain server where a cluster node was expected; uncovered slots; a node

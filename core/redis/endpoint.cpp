@@ -319,6 +319,46 @@ Result<Endpoint> Endpoint::parse(const QString &url)
     return e;
 }
 
+Result<Endpoint> Endpoint::parseAll(const QStringList &urls)
+{
+    if (urls.size() == 1) {
+        return parse(urls.front());
+    }
+    Endpoint out;
+    for (qsizetype i = 0; i < urls.size(); ++i) {
+        auto e = parse(urls[i]);
+        if (!e) {
+            return e.error();
+        }
+        if (e->kind != Kind::Tcp || e->db != 0) {
+            return bad(urls[i], QStringLiteral("several URLs name the seeds of one Redis Cluster: "
+                                               "each must be redis:// or rediss:// host:port, "
+                                               "without a database"));
+        }
+        const QList<HostPort> seeds =
+            e->seeds.isEmpty() ? QList<HostPort>{HostPort{e->host, e->port}} : e->seeds;
+        if (i == 0) {
+            out = *e;
+            out.seeds.clear();
+        } else if (e->tls.enabled != out.tls.enabled) {
+            return bad(urls[i], QStringLiteral("the seeds of one Redis Cluster mix redis:// and "
+                                               "rediss://"));
+        }
+        if (out.password.isEmpty() && !e->password.isEmpty()) {
+            out.user = e->user;
+            out.password = e->password;
+        }
+        for (const HostPort &hp : seeds) {
+            if (!out.seeds.contains(hp)) {
+                out.seeds << hp;
+            }
+        }
+    }
+    out.host = out.seeds.front().host;
+    out.port = out.seeds.front().port;
+    return out;
+}
+
 QString Endpoint::display() const
 {
     QString s;

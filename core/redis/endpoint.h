@@ -91,6 +91,10 @@ struct Endpoint
 
     // Errors name the URL (without its password) and the part that is wrong.
     static Result<Endpoint> parse(const QString &url);
+    // Several URLs naming one Redis Cluster (--url given more than once): each a redis:// or
+    // rediss:// URL of one or more seeds, all with the same scheme; user and password from the
+    // first that has them. One URL: parse(url).
+    static Result<Endpoint> parseAll(const QStringList &urls);
     // Where it is, for messages and the status bar: never a password.
     //   host:port[/db], /path/redis.sock[/db], master@h1:p1,h2:p2[/db]; " (TLS)" and
     //   " via ssh user@bastion" added when they apply.

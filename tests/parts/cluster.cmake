@@ -3,3 +3,4 @@
 # server, which serves as "not a cluster node"); failover and resharding under load; and the
 # CLI commands on a cluster.
 sluice_test(cluster REDIS TIMEOUT 180)
+add_dependencies(tst_cluster sluice-cli)
