@@ -9,6 +9,8 @@
 #include "runcli.h"
 #include "testredis.h"
 
+#include "app/serve/decisionpool.h"
+#include "app/serve/ruletable.h"
 #include "core/limiter/redislimiter.h"
 #include "core/load/loadgenerator.h"
 #include "core/redis/cluster.h"
@@ -16,7 +18,9 @@
 #include "core/redis/scriptregistry.h"
 #include "core/redis/slot.h"
 #include "core/rules/rulestore.h"
+#include "core/stats/statsreader.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -27,6 +31,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 using namespace sluice;
@@ -393,6 +398,17 @@ private Q_SLOTS:
         }
         auto c = open();
         QCOMPARE(test::deleteByPrefix(c, "rate_limit:" + id.toUtf8() + ':'), qint64(3));
+        // Stats went to {sluice}:stats:<id>:<second> (one slot, MULTI/EXEC on its node).
+        auto series = stats::readSeries(c, {id}, 120, QDateTime::currentSecsSinceEpoch());
+        QVERIFY2(series, qPrintable(errorOf(series)));
+        qint64 allowed = 0, denied = 0;
+        for (const auto &counts : series->front().seconds) {
+            allowed += counts.allowed;
+            denied += counts.denied;
+        }
+        QCOMPARE(allowed, qint64(9));
+        QCOMPARE(denied, qint64(3));
+        QVERIFY(test::deleteByPrefix(c, "{sluice}:stats:" + id.toUtf8() + ':') > 0);
 
         test::CliRun b =
             test::runCli({u"bench"_s, u"--url"_s, m_cluster.url(), u"--seconds"_s, u"1"_s,
@@ -426,6 +442,62 @@ private Q_SLOTS:
         QCOMPARE(doc.value(u"sent"_s).toInteger(), qint64(400));
         QCOMPARE(doc.value(u"allowed"_s).toInteger(), qint64(400));
         QCOMPARE(doc.value(u"on_redis_error"_s).toInteger(), qint64(0));
+    }
+
+    // serve's decision pool (what `sluice-cli serve` decides with) on the cluster: subjects on
+    // all three masters, exactly `limit` admitted each, every answer from Redis.
+    void decisionPoolOnCluster()
+    {
+        using namespace sluice::serve;
+        RuleSet set;
+        Rule r = fixedRule(u"t-cluster-pool-%1"_s.arg(QCoreApplication::applicationPid()), 2);
+        set.rules = {r};
+        auto table = std::make_shared<const RuleTable>(set, 1, u"test"_s);
+        const ServiceRule *rule = table->find(r.id);
+        QVERIFY(rule);
+        std::mutex mutex;
+        std::vector<DecisionOutcome> outcomes;
+        DecisionPool::Options options;
+        options.workers = 2;
+        DecisionPool pool(m_cluster.endpoint(), options, [&](std::vector<DecisionOutcome> &&out) {
+            std::lock_guard l(mutex);
+            for (auto &o : out) {
+                outcomes.push_back(std::move(o));
+            }
+        });
+        pool.start();
+        const QList<QByteArray> subjects = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+        QSet<int> masters;
+        for (const QByteArray &s : subjects) {
+            masters.insert(redis::keySlot(rule->policy.keyFor(s)) * 3 / 16384);
+            for (int i = 0; i < 3; ++i) {
+                DecisionJob job;
+                job.table = table;
+                job.rule = rule;
+                job.subject = s;
+                job.key = rule->policy.keyFor(s);
+                pool.submit(std::move(job));
+            }
+        }
+        QCOMPARE(masters.size(), 3);
+        QVERIFY(waitUntil(
+            [&] {
+                std::lock_guard l(mutex);
+                return outcomes.size() == size_t(3 * subjects.size());
+            },
+            10000));
+        pool.stop();
+        QHash<QByteArray, int> admitted;
+        for (const DecisionOutcome &o : outcomes) {
+            QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
+            QCOMPARE(o.source, DecisionSource::Redis);
+            admitted[o.job.subject] += o.decision.allowed ? 1 : 0;
+        }
+        for (const QByteArray &s : subjects) {
+            QCOMPARE(admitted.value(s), 2);
+        }
+        auto c = open();
+        QCOMPARE(test::deleteByPrefix(c, r.keyPrefix + r.id.toUtf8()), qint64(subjects.size()));
     }
 
     // Bad input: a plain server where a cluster node was expected; uncovered slots; a node
@@ -477,6 +549,29 @@ private Q_SLOTS:
                  qPrintable(r.error().message));
         QVERIFY(redis::isUnavailableReply(r.error()));
         QVERIFY(t.elapsed() < 6000);
+
+        // The only master stays down: every command answers at once, naming the node.
+        one.node(0).kill();
+        QByteArray covered;
+        for (int i = 0; covered.isEmpty(); ++i) {
+            const QByteArray k = "d" + QByteArray::number(i);
+            if (redis::keySlot(k) >= 100) {
+                covered = k;
+            }
+        }
+        t.restart();
+        for (int i = 0; i < 20; ++i) {
+            auto down = c->command({"GET", covered});
+            QVERIFY(!down);
+            QVERIFY2(down.error().message.contains(u"127.0.0.1:%1"_s.arg(one.node(0).port())) ||
+                         down.error().message.contains(u"no node of the Redis Cluster"_s),
+                     qPrintable(down.error().message));
+            if (c->isBroken()) {
+                (void)c->reconnect(); // fails: no node gives its map
+            }
+        }
+        qInfo("20 commands against a cluster whose only master is down: %lld ms", t.elapsed());
+        QVERIFY(t.elapsed() < 20 * 3000);
     }
 
     // A slot migrated under the load generator (CLUSTER SETSLOT MIGRATING/IMPORTING, MIGRATE key
