@@ -195,6 +195,45 @@ private Q_SLOTS:
         QCOMPARE(get->str, QByteArray("1"));
     }
 
+    // An ACL user on every node, refused CLUSTER SHARDS: the map comes from CLUSTER SLOTS (the
+    // Redis < 7 path), and the user's credentials reach every node.
+    void aclUserAndSlotsFallback()
+    {
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            auto n = Connection::open(m_cluster.nodeEndpoint(i));
+            QVERIFY(n);
+            QVERIFY(n->command({"ACL", "SETUSER", "t-slots", "on", ">t-pw", "~*", "&*", "+@all",
+                                "-cluster|shards"}));
+        }
+        Endpoint e = m_cluster.endpoint();
+        e.user = u"t-slots"_s;
+        e.password = u"t-pw"_s;
+        auto c = Connection::open(e);
+        QVERIFY2(c, qPrintable(errorOf(c)));
+        // CLUSTER SLOTS lists a replica only once its replication offset was gossiped (Redis
+        // 7.0 isReplicaAvailable): the masters are what is sure.
+        int masters = 0;
+        for (const auto &n : c->cluster()->nodes()) {
+            masters += n.master ? 1 : 0;
+        }
+        QCOMPARE(masters, 3);
+        QVERIFY(c->cluster()->uncoveredSlots().isEmpty());
+        const QList<QByteArray> keys = keysOnEveryMaster(test::keyPrefix() + "acl", 1);
+        for (const QByteArray &k : keys) {
+            auto r = c->command({"SET", k, "1", "EX", "60"});
+            QVERIFY2(r, qPrintable(errorOf(r)));
+            QCOMPARE(c->command({"ACL", "WHOAMI"})->str, QByteArray("t-slots"));
+        }
+        QList<QByteArray> del{"DEL"};
+        del << keys;
+        QCOMPARE(c->command(del)->integer, qint64(3));
+        e.password = u"wrong"_s;
+        auto refused = Connection::open(e);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(u"refused the credentials"_s),
+                 qPrintable(refused.error().message));
+    }
+
     void routesAndPipelinesAcrossNodes()
     {
         auto c = open();
