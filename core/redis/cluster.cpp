@@ -534,13 +534,18 @@ void Cluster::sendTo(qint64 seq, int node, bool asking)
         c->append({QByteArrayLiteral("ASKING")});
         n.inflight.push_back({-1, {}});
     }
-    std::vector<const char *> argv;
-    std::vector<size_t> lens;
-    for (const auto &[offset, length] : op.args) {
-        argv.push_back(op.resp.data() + offset);
-        lens.push_back(length);
+    if (m_endpoint.readOnly) {
+        // Through append(): the node's connection refuses writes one by one, in order.
+        std::vector<const char *> argv;
+        std::vector<size_t> lens;
+        for (const auto &[offset, length] : op.args) {
+            argv.push_back(op.resp.data() + offset);
+            lens.push_back(length);
+        }
+        c->append(int(argv.size()), argv.data(), lens.data());
+    } else {
+        c->appendEncoded(op.resp.data(), op.resp.size()); // as encoded: one copy
     }
-    c->append(int(argv.size()), argv.data(), lens.data());
     n.inflight.push_back({seq, {}});
 }
 
