@@ -242,7 +242,10 @@ private Q_SLOTS:
         for (const QByteArray &k : keys) {
             sets.append({"SET", k, k, "EX", "60"});
         }
+        // 60 commands on 3 masters: every node's part written, then the replies read, once.
+        const qint64 before = c.cluster()->counters().roundTrips;
         auto r = c.pipeline(sets);
+        QCOMPARE(c.cluster()->counters().roundTrips, before + 1);
         QVERIFY(r);
         for (const auto &x : *r) {
             QVERIFY2(x, qPrintable(errorOf(x)));

@@ -886,6 +886,7 @@ Result<void> Cluster::collect()
     }
     auto pause = milliseconds(5);
     for (;;) {
+        ++m_counters.roundTrips;
         // Every node's part written before any reply is read: one round trip.
         for (size_t i = 0; i < m_nodes.size(); ++i) {
             NodeState &n = *m_nodes[i];

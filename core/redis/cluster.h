@@ -70,6 +70,9 @@ public:
         qint64 tryAgain = 0;    // TRYAGAIN and CLUSTERDOWN replies retried
         qint64 unreachable = 0; // commands answered "unreachable" for a node that is down
         qint64 refreshes = 0;   // slot maps read
+        // Passes of "write every node's part, then read every reply": one per batch, plus one
+        // per round of redirects.
+        qint64 roundTrips = 0;
     };
 
     // Reads the slot map from the first seed that answers. Fails naming every seed and why
