@@ -17,6 +17,7 @@
 #include "core/redis/errors.h"
 #include "core/redis/scriptregistry.h"
 #include "core/redis/slot.h"
+#include "core/redis/subscriber.h"
 #include "core/rules/rulestore.h"
 #include "core/stats/statsreader.h"
 
@@ -232,6 +233,48 @@ private Q_SLOTS:
         QVERIFY(!refused);
         QVERIFY2(refused.error().message.contains(u"refused the credentials"_s),
                  qPrintable(refused.error().message));
+    }
+
+    // The engine from one address: its first batch meets MOVED, reconnects as a cluster client
+    // and decides the redirected requests at once (none fails).
+    void limiterFromOneAddress()
+    {
+        const Rule rule = fixedRule(u"t-cluster-one-address"_s, 5);
+        const Policy policy = rule.policy();
+        auto c = Connection::open(m_cluster.node(0).endpoint());
+        QVERIFY(c);
+        RedisLimiter limiter(std::move(*c));
+        std::vector<Request> batch;
+        for (const QByteArray &k : keysOnEveryMaster(rule.keyPrefix + rule.id.toUtf8() + ':', 3)) {
+            batch.push_back(Request{&policy, k, 1, {}, 0});
+        }
+        auto r = limiter.decideBatch(batch);
+        QVERIFY2(r, qPrintable(errorOf(r)));
+        for (const auto &d : *r) {
+            QVERIFY2(d, qPrintable(errorOf(d)));
+            QVERIFY(d->allowed);
+        }
+        QVERIFY(limiter.connection().cluster());
+        auto admin = open();
+        QCOMPARE(test::deleteByPrefix(admin, rule.keyPrefix + rule.id.toUtf8()), qint64(9));
+    }
+
+    // A subscription on the cluster (what the rule watcher uses): PUBLISH on any node reaches
+    // it (the cluster bus carries it to every node).
+    void subscribeOnCluster()
+    {
+        const QByteArray channel = test::keyPrefix() + "chan";
+        auto sub = redis::Subscriber::open(m_cluster.endpoint(), {channel}, {}, "t-cluster");
+        QVERIFY2(sub, qPrintable(errorOf(sub)));
+        auto pub = Connection::open(m_cluster.nodeEndpoint(2));
+        QVERIFY(pub);
+        QVERIFY(pub->command({"PUBLISH", channel, "hello"}));
+        std::atomic<bool> stopping{false};
+        auto m = sub->next(-1, stopping, 2000ms, 2000ms);
+        QVERIFY2(m, qPrintable(errorOf(m)));
+        QVERIFY(m->has_value());
+        QCOMPARE((*m)->channel, channel);
+        QCOMPARE((*m)->payload, QByteArray("hello"));
     }
 
     void routesAndPipelinesAcrossNodes()
