@@ -11,6 +11,7 @@
 
 #include "app/serve/decisionpool.h"
 #include "app/serve/ruletable.h"
+#include "core/keys/keyreader.h"
 #include "core/limiter/redislimiter.h"
 #include "core/load/loadgenerator.h"
 #include "core/redis/cluster.h"
@@ -378,6 +379,28 @@ private Q_SLOTS:
             QVERIFY(++rounds < 10000);
         } while (cursor != "0");
         QCOMPARE(seen.size(), keys.size());
+        QCOMPARE(test::deleteByPrefix(c, prefix), qint64(keys.size()));
+    }
+
+    // The key reader (Keys page, sluice-cli keys) on keys of all three masters: its read script
+    // goes one key per call on a cluster (a call's keys must share a slot).
+    void keyReaderOnCluster()
+    {
+        auto c = open();
+        const QByteArray prefix = test::keyPrefix() + "reader:";
+        const QList<QByteArray> keys = keysOnEveryMaster(prefix, 5);
+        for (const QByteArray &k : keys) {
+            QVERIFY(c.command({"SET", k, "1", "EX", "60"}));
+        }
+        keys::KeyReader reader;
+        auto read = reader.read(c, keys);
+        QVERIFY2(read, qPrintable(errorOf(read)));
+        QCOMPARE(reader.mode(), keys::KeyReader::Mode::Script);
+        QCOMPARE(read->size(), keys.size());
+        for (const keys::KeyInfo &k : *read) {
+            QVERIFY(k.exists());
+            QVERIFY(k.pttlMs > 0);
+        }
         QCOMPARE(test::deleteByPrefix(c, prefix), qint64(keys.size()));
     }
 
