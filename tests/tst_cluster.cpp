@@ -786,6 +786,59 @@ private Q_SLOTS:
                  qint64(subjects.size()));
     }
 
+    // A multi-key command on a slot half migrated gets TRYAGAIN: retried with a growing pause
+    // until the command timeout, then the reply stands; it never loops.
+    void tryAgainEndsAtTheDeadline()
+    {
+        const QByteArray a = "{t-cluster-try}:a", b = "{t-cluster-try}:b";
+        const int slot = redis::keySlot(a);
+        const int from = m_cluster.masterOf(slot);
+        int to = m_cluster.masterOf(8000);
+        if (to == from) {
+            to = m_cluster.masterOf(13000);
+        }
+        auto c = open();
+        QVERIFY(c.command({"SET", a, "1", "EX", "60"}));
+        QVERIFY(c.command({"SET", b, "2", "EX", "60"}));
+        auto src = Connection::open(m_cluster.nodeEndpoint(from));
+        auto dst = Connection::open(m_cluster.nodeEndpoint(to));
+        QVERIFY(src && dst);
+        const QByteArray s = QByteArray::number(slot);
+        QVERIFY(dst->command({"CLUSTER", "SETSLOT", s, "IMPORTING", m_cluster.nodeId(from)}));
+        QVERIFY(src->command({"CLUSTER", "SETSLOT", s, "MIGRATING", m_cluster.nodeId(to)}));
+        QVERIFY(src->command({"MIGRATE", "127.0.0.1", QByteArray::number(m_cluster.node(to).port()),
+                              "", "0", "5000", "KEYS", a}));
+        Endpoint e = m_cluster.endpoint();
+        auto shortDeadline = Connection::open(e, Connection::Options{1000ms, 400ms});
+        QVERIFY(shortDeadline);
+        QElapsedTimer t;
+        t.start();
+        auto r = shortDeadline->command({"MGET", a, b});
+        const qint64 took = t.elapsed();
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.startsWith(u"TRYAGAIN"_s), qPrintable(r.error().message));
+        QVERIFY(shortDeadline->cluster()->counters().tryAgain > 1);
+        QVERIFY2(took >= 300 && took < 5000, qPrintable(QString::number(took)));
+        // Single keys of that slot still work: a by ASK, b where it is.
+        QCOMPARE(shortDeadline->command({"GET", a})->str, QByteArray("1"));
+        QCOMPARE(shortDeadline->command({"GET", b})->str, QByteArray("2"));
+        // Finish the move: the MGET runs again.
+        QVERIFY(src->command({"MIGRATE", "127.0.0.1", QByteArray::number(m_cluster.node(to).port()),
+                              "", "0", "5000", "KEYS", b}));
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            if (auto n = Connection::open(m_cluster.nodeEndpoint(i))) {
+                (void)n->command({"CLUSTER", "SETSLOT", s, "NODE", m_cluster.nodeId(to)});
+            }
+        }
+        auto again = shortDeadline->command({"MGET", a, b});
+        QVERIFY2(again, qPrintable(errorOf(again)));
+        QCOMPARE(again->elements.size(), size_t(2));
+        QVERIFY(c.command({"DEL", a, b}));
+        qInfo("TRYAGAIN on a half-moved slot: the reply after %lld ms (command timeout 400 ms), "
+              "%lld retries",
+              took, shortDeadline->cluster()->counters().tryAgain);
+    }
+
     // A master killed with SIGKILL under the load generator: decisions for its slots follow
     // on_redis_error (deny) until its replica is promoted, within cluster-node-timeout + 2 s,
     // then come from Redis again; no decision fails. Last: the cluster is not restored.
