@@ -27,12 +27,15 @@ bool portFree(quint16 port)
     return ok;
 }
 
-// A port below 55535 that is free, with its cluster bus port (+10000) free as well.
-quint16 clusterPort()
+// A port below 55535 that is free, with its cluster bus port (+10000) free as well, and
+// neither of them one of `taken` (the other nodes' ports and bus ports, not bound yet).
+quint16 clusterPort(QList<quint16> &taken)
 {
     for (int i = 0; i < 200; ++i) {
         const auto p = quint16(20000 + QRandomGenerator::global()->bounded(35000));
-        if (portFree(p) && portFree(quint16(p + 10000))) {
+        const auto bus = quint16(p + 10000);
+        if (!taken.contains(p) && !taken.contains(bus) && portFree(p) && portFree(bus)) {
+            taken << p << bus;
             return p;
         }
     }
@@ -55,8 +58,9 @@ OwnCluster::OwnCluster(int masters, int replicas)
     : m_masters(masters)
     , m_replicas(replicas)
 {
+    QList<quint16> taken;
     for (int i = 0; i < masters * (1 + replicas); ++i) {
-        m_nodes.push_back(std::make_unique<OwnRedis>(clusterPort()));
+        m_nodes.push_back(std::make_unique<OwnRedis>(clusterPort(taken)));
     }
 }
 
@@ -110,12 +114,20 @@ bool OwnCluster::start(QString *why)
                            QStringLiteral("--cluster-replica-validity-factor"), QStringLiteral("0"),
                            // a replica's first sync starts at once, not 5 s later
                            QStringLiteral("--repl-diskless-sync-delay"), QStringLiteral("0")};
+    QList<quint16> taken;
+    for (const auto &n : m_nodes) {
+        taken << n->port() << quint16(n->port() + 10000);
+    }
     for (size_t i = 0; i < m_nodes.size(); ++i) {
-        if (m_nodes[i]->port() == 0 || !m_nodes[i]->start(args)) {
-            *why = QStringLiteral("cluster node %1 did not start: %2")
-                       .arg(i)
-                       .arg(QString::fromUtf8(m_nodes[i]->output().right(2000)));
-            return false;
+        // A port (or its bus port) taken by someone else meanwhile: another one, twice more.
+        for (int attempt = 0; !m_nodes[i]->start(args); ++attempt) {
+            if (attempt == 2) {
+                *why = QStringLiteral("cluster node %1 did not start: %2")
+                           .arg(i)
+                           .arg(QString::fromUtf8(m_nodes[i]->output().right(2000)));
+                return false;
+            }
+            m_nodes[i] = std::make_unique<OwnRedis>(clusterPort(taken));
         }
     }
     auto fail = [&](const QString &what) {

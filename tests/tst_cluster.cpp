@@ -552,6 +552,21 @@ private Q_SLOTS:
         QCOMPARE(doc.value(u"on_redis_error"_s).toInteger(), qint64(0));
     }
 
+    // simulate --backend redis on the cluster: the same results as the twins.
+    void simulateOnCluster()
+    {
+        const test::CliRun local =
+            test::runCli({u"simulate"_s, u"preset:3-per-5s-per-ip"_s, u"--json"_s});
+        QVERIFY2(local.exitCode == 0, local.err.constData());
+        const test::CliRun redis =
+            test::runCli({u"simulate"_s, u"preset:3-per-5s-per-ip"_s, u"--json"_s, u"--url"_s,
+                          m_cluster.node(0).url(), u"--url"_s, m_cluster.node(1).url()});
+        QVERIFY2(redis.exitCode == 0, redis.err.constData());
+        QVERIFY(redis.out.contains(R"("backend":"redis")"));
+        QCOMPARE(QByteArray(redis.out).replace(R"("backend":"redis")", R"("backend":"local")"),
+                 local.out);
+    }
+
     // serve's decision pool (what `sluice-cli serve` decides with) on the cluster: subjects on
     // all three masters, exactly `limit` admitted each, every answer from Redis.
     void decisionPoolOnCluster()
