@@ -9,6 +9,35 @@ class TestEndpoint : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Several addresses name a Redis Cluster's seeds; so does --url given twice (parseAll).
+    void clusterSeeds()
+    {
+        auto e = Endpoint::parse(u"rediss://app:pw@h1:7000,h2:7001,[::1]:7002"_s);
+        QVERIFY(e);
+        QVERIFY(e->isCluster());
+        QVERIFY(e->tls.enabled);
+        QCOMPARE(e->seeds.size(), 3);
+        QCOMPARE(e->host, u"h1"_s);
+        QCOMPARE(e->port, quint16(7000));
+        QCOMPARE(e->seeds[2].host, u"::1"_s);
+        QCOMPARE(e->display(), u"h1:7000,h2:7001,[::1]:7002 (cluster) (TLS)"_s);
+        QCOMPARE(e->safeUrl(), u"rediss://app@h1:7000,h2:7001,[::1]:7002"_s);
+        QVERIFY(!Endpoint::parse(u"redis://h1:7000"_s)->isCluster());
+
+        auto all = Endpoint::parseAll({u"redis://h1:7000"_s, u"redis://u:pw@h2:7001,h3:7002"_s});
+        QVERIFY(all);
+        QVERIFY(all->isCluster());
+        QCOMPARE(all->seeds.size(), 3);
+        QCOMPARE(all->user, u"u"_s);
+        QCOMPARE(all->password, u"pw"_s);
+        auto mixed = Endpoint::parseAll({u"redis://h1:7000"_s, u"rediss://h2:7001"_s});
+        QVERIFY(!mixed);
+        QVERIFY(mixed.error().message.contains(u"mix redis:// and rediss://"_s));
+        auto unixSeed = Endpoint::parseAll({u"redis://h1:7000"_s, u"unix:///tmp/r.sock"_s});
+        QVERIFY(!unixSeed);
+        QVERIFY(unixSeed.error().message.contains(u"seeds of one Redis Cluster"_s));
+    }
+
     void parse_data()
     {
         QTest::addColumn<QString>("url");
@@ -121,7 +150,9 @@ private Q_SLOTS:
             << u"redis://u:s3cret@127.0.0.1:99999"_s << u"u:***@"_s;
         QTest::newRow("space in password") << u"redis://u:s3c ret@h:x"_s << u"port 'x'"_s;
         QTest::newRow("lone userinfo masked") << u"redis://s3cret@h:1/zz"_s << u"***@h"_s;
-        QTest::newRow("two hosts") << u"redis://h1:1,h2:2"_s << u"redis+sentinel"_s;
+        QTest::newRow("cluster with a database")
+            << u"redis://h1:1,h2:2/3"_s << u"database 0 only"_s;
+        QTest::newRow("cluster seed without host") << u"redis://h1:1,:2"_s << u"host is missing"_s;
         QTest::newRow("sentinel without master")
             << u"redis+sentinel://:s3cret@h1:26379"_s << u"master name"_s;
         QTest::newRow("unix relative") << u"unix://redis.sock"_s << u"absolute"_s;

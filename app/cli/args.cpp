@@ -49,7 +49,9 @@ Result<Args> Args::parse(const QList<QByteArray> &argv, std::initializer_list<Fl
             return Error::make(Error::Kind::Invalid,
                                QStringLiteral("unknown option --%1").arg(QString::fromUtf8(name)));
         }
-        if (out.m_values.contains(name)) {
+        // --url again: one more seed of a Redis Cluster (Endpoint::parseAll); one per line.
+        const bool moreSeeds = name == "url" && out.m_values.contains(name);
+        if (out.m_values.contains(name) && !moreSeeds) {
             return Error::make(Error::Kind::Invalid,
                                QStringLiteral("--%1 is given twice").arg(QString::fromUtf8(name)));
         }
@@ -68,7 +70,7 @@ Result<Args> Args::parse(const QList<QByteArray> &argv, std::initializer_list<Fl
             return Error::make(Error::Kind::Invalid,
                                QStringLiteral("--%1 takes no value").arg(QString::fromUtf8(name)));
         }
-        out.m_values.insert(name, value);
+        out.m_values.insert(name, moreSeeds ? out.m_values.value(name) + '\n' + value : value);
     }
     return out;
 }

@@ -113,6 +113,11 @@ QString noCeilingBecause(const Endpoint &e)
         return QStringLiteral("redis-benchmark cannot go through the SSH tunnel: no ceiling "
                               "figures");
     }
+    if (e.isCluster()) {
+        return QStringLiteral("redis-benchmark runs a script against one node, not across a "
+                              "Redis Cluster's slots: no ceiling figures (tools/bench-cluster.sh "
+                              "compares 1 and 3 masters)");
+    }
     return {};
 }
 

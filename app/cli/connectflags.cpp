@@ -104,7 +104,7 @@ Result<Endpoint> endpointFromArgs(const Args &args, const QString &command)
                          .arg(command, writes.value(command)));
     }
     const QString url = args.text("url");
-    auto parsed = Endpoint::parse(url);
+    auto parsed = Endpoint::parseAll(url.split(QLatin1Char('\n')));
     if (!parsed) {
         Error e = parsed.error();
         e.message = QStringLiteral("--url: ") + e.message;

@@ -198,9 +198,12 @@ sim::Scenario benchScenario(qint64 requests)
 // The password goes to the child in its environment (REDISCLI_AUTH), never on its command line.
 Result<QHash<QString, double>> enginePipelined(const Args &args, const Endpoint &endpoint)
 {
-    QStringList argv{u"bench"_s,     u"--url"_s,    urlWithoutPassword(args.text("url")),
-                     u"--json"_s,    u"--rounds"_s, u"1"_s,
-                     u"--seconds"_s, u"1"_s};
+    QStringList argv{u"bench"_s};
+    // --url once per line: a Redis Cluster's seeds given as several --url (Args).
+    for (const QString &url : args.text("url").split(QLatin1Char('\n'))) {
+        argv << u"--url"_s << urlWithoutPassword(url);
+    }
+    argv << u"--json"_s << u"--rounds"_s << u"1"_s << u"--seconds"_s << u"1"_s;
     for (const Flag &f : connectionFlags()) {
         if (args.has(f.name) && qstrcmp(f.name, "password-file") != 0) {
             argv << u"--"_s + QLatin1String(f.name);

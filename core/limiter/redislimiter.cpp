@@ -1,5 +1,6 @@
 #include "redislimiter.h"
 
+#include "core/redis/errors.h"
 #include "core/redis/replyview.h"
 
 #include <charconv>
@@ -176,7 +177,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         }
     }
     m_connection.appendEncoded(m_out.data(), m_out.size());
-    std::vector<size_t> noScript;
+    std::vector<size_t> noScript, redirected;
     for (size_t i = 0; i < requests.size(); ++i) {
         if (scripts[i] == nullptr) {
             continue;
@@ -188,30 +189,48 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         out[i] = toDecision(*scripts[i], *raw);
         if (!out[i] && out[i].error().kind == Error::Kind::NoScript) {
             noScript.push_back(i);
+        } else if (!out[i] && redis::isRedirectReply(out[i].error())) {
+            redirected.push_back(i);
         }
     }
-    if (!noScript.empty()) {
-        // The script cache was flushed between SCRIPT LOAD and these calls (SCRIPT FLUSH, a
-        // restart, a failover): nothing ran for them. Load again and retry them once, in order.
-        // Load everything first: SCRIPT LOAD is a synchronous command and must not be
-        // interleaved with pipelined replies.
-        m_connection.loadedScripts().clear();
-        for (size_t i : noScript) {
+    // Nothing ran for these: load (SCRIPT LOAD is a synchronous command and must not be
+    // interleaved with pipelined replies, so everything first), then run them once more.
+    auto runAgain = [&](const std::vector<size_t> &which) -> Result<void> {
+        for (size_t i : which) {
             if (auto l = ScriptRegistry::ensureLoaded(m_connection, *scripts[i]); !l) {
                 return l.error();
             }
         }
         m_out.clear(); // keeps the capacity
-        for (size_t i : noScript) {
+        for (size_t i : which) {
             encodeRequest(requests[i], *scripts[i]);
         }
         m_connection.appendEncoded(m_out.data(), m_out.size());
-        for (size_t i : noScript) {
+        for (size_t i : which) {
             auto raw = m_connection.readRaw();
             if (!raw) {
                 return raw.error();
             }
             out[i] = toDecision(*scripts[i], *raw);
+        }
+        return {};
+    };
+    if (!redirected.empty() && m_connection.isBroken() && !m_connection.cluster()) {
+        // MOVED or ASK from a plain connection: the server is a Redis Cluster node, and the
+        // connection reconnects as a cluster client (Connection), which routes them.
+        if (auto r = m_connection.reconnect(); !r) {
+            return r.error();
+        }
+        if (auto r = runAgain(redirected); !r) {
+            return r.error();
+        }
+    }
+    if (!noScript.empty()) {
+        // The script cache was flushed between SCRIPT LOAD and these calls (SCRIPT FLUSH, a
+        // restart, a failover).
+        m_connection.loadedScripts().clear();
+        if (auto r = runAgain(noScript); !r) {
+            return r.error();
         }
     }
     return out;

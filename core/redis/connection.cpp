@@ -1,5 +1,6 @@
 #include "connection.h"
 
+#include "cluster.h"
 #include "errors.h"
 #include "sentinel.h"
 #include "sshtunnel.h"
@@ -78,6 +79,13 @@ QString mib(qint64 bytes)
 {
     return bytes >= (1 << 20) && bytes % (1 << 20) == 0 ? QStringLiteral("%1 MiB").arg(bytes >> 20)
                                                         : QStringLiteral("%1 bytes").arg(bytes);
+}
+
+bool isRedirect(const redisReply *r)
+{
+    return r->type == REDIS_REPLY_ERROR &&
+           ((r->len >= 6 && std::strncmp(r->str, "MOVED ", 6) == 0) ||
+            (r->len >= 4 && std::strncmp(r->str, "ASK ", 4) == 0));
 }
 
 bool isDemotion(const redisReply *r)
@@ -171,6 +179,11 @@ void Connection::StreamDeleter::operator()(redis::Stream *s) const
     delete s;
 }
 
+void Connection::ClusterDeleter::operator()(redis::Cluster *c) const
+{
+    delete c;
+}
+
 void Connection::ReplyDeleter::operator()(redisReply *r) const
 {
     freeReplyObject(r);
@@ -210,6 +223,17 @@ Result<void> Connection::connectNow()
     m_failed =
         Error::make(Error::Kind::Closed,
                     QStringLiteral("not connected to Redis at %1").arg(m_endpoint.display()));
+    m_cluster.reset();
+    if (m_endpoint.kind == Endpoint::Kind::Tcp && !m_endpoint.singleNode &&
+        (m_endpoint.isCluster() || m_clusterSeen)) {
+        auto cluster = redis::Cluster::open(m_endpoint, m_options);
+        if (!cluster) {
+            return fail(cluster.error());
+        }
+        m_cluster.reset(cluster->release());
+        m_failed.reset();
+        return {};
+    }
     const auto deadline = redis::deadlineIn(m_options.connectTimeout);
 
     // Behind Sentinel: ask the sentinels on every (re)connect, so that a failover is followed.
@@ -300,11 +324,17 @@ Result<void> Connection::connectNow()
 
 bool Connection::isBroken() const
 {
+    if (m_cluster) {
+        return m_failed.has_value() || m_cluster->isBroken();
+    }
     return m_failed.has_value() || !m_stream || m_stale;
 }
 
 Result<void> Connection::reconnect()
 {
+    if (m_cluster && !m_failed) {
+        return m_cluster->reconnect();
+    }
     return connectNow();
 }
 
@@ -333,6 +363,10 @@ void Connection::append(int argc, const char **argv, const size_t *argvlen)
 {
     if (m_failed) {
         return; // readRaw() reports the error
+    }
+    if (m_cluster) {
+        m_cluster->append(argc, argv, argvlen);
+        return;
     }
     if (m_endpoint.readOnly) {
         const QByteArray name =
@@ -395,6 +429,10 @@ void Connection::appendEncoded(const char *resp, size_t size)
                              .arg(m_endpoint.display())));
         return;
     }
+    if (m_cluster) {
+        m_cluster->appendEncoded(resp, size);
+        return;
+    }
     m_out.append(resp, size);
 }
 
@@ -422,6 +460,9 @@ void Connection::append(const QList<QByteArray> &argv)
 
 Result<void> Connection::flush()
 {
+    if (m_cluster && !m_failed) {
+        return m_cluster->flush();
+    }
     if (m_failed || !m_stream) {
         return brokenError();
     }
@@ -495,6 +536,9 @@ Result<void> Connection::feed(steady_clock::time_point deadline)
 
 Result<Connection::RawReply> Connection::readRaw()
 {
+    if (m_cluster && !m_failed) {
+        return m_cluster->readRaw();
+    }
     if (m_failed || !m_stream) {
         return brokenError();
     }
@@ -524,6 +568,11 @@ Result<Connection::RawReply> Connection::readRaw()
             }
             if (isDemotion(*r)) {
                 m_stale = true;
+            } else if (isRedirect(*r) && !m_endpoint.singleNode &&
+                       m_endpoint.kind == Endpoint::Kind::Tcp && !m_endpoint.ssh.isSet()) {
+                // A Redis Cluster node: reconnecting makes this a cluster client.
+                m_clusterSeen = true;
+                m_stale = true;
             }
             return RawReply(*r);
         }
@@ -538,6 +587,9 @@ Result<std::optional<Connection::RawReply>> Connection::waitReply(milliseconds w
 {
     if (woken) {
         *woken = false;
+    }
+    if (m_cluster && !m_failed) {
+        return m_cluster->waitReply(wait, wakeFd, woken);
     }
     if (m_failed || !m_stream) {
         return brokenError();
@@ -609,6 +661,13 @@ Result<Reply> Connection::command(const QList<QByteArray> &argv)
         return raw.error();
     }
     if ((*raw)->type == REDIS_REPLY_ERROR) {
+        if (!m_cluster && m_clusterSeen && m_pending == 0 && isRedirect(raw->get())) {
+            // The server is a cluster node: once more, as a cluster client.
+            if (auto r = reconnect(); !r) {
+                return r.error();
+            }
+            return command(argv);
+        }
         return redis::replyError(raw->get());
     }
     return toReply(raw->get());
@@ -621,15 +680,34 @@ Result<std::vector<Result<Reply>>> Connection::pipeline(const QList<QList<QByteA
     }
     std::vector<Result<Reply>> out;
     out.reserve(size_t(commands.size()));
+    bool redirected = false;
     for (qsizetype i = 0; i < commands.size(); ++i) {
         auto raw = readRaw();
         if (!raw) {
             return raw.error();
         }
         if ((*raw)->type == REDIS_REPLY_ERROR) {
+            redirected = redirected || isRedirect(raw->get());
             out.emplace_back(redis::replyError(raw->get()));
         } else {
             out.emplace_back(toReply(raw->get()));
+        }
+    }
+    if (redirected && !m_cluster && m_clusterSeen && m_pending == 0) {
+        // A cluster node: the redirected commands once more, as a cluster client (not within a
+        // transaction, whose queued commands cannot be sent again alone).
+        for (const auto &argv : commands) {
+            if (!argv.isEmpty() && argv.front().toUpper() == "MULTI") {
+                return out;
+            }
+        }
+        if (auto r = reconnect(); !r) {
+            return out;
+        }
+        for (qsizetype i = 0; i < commands.size(); ++i) {
+            if (!out[size_t(i)] && redis::isRedirectReply(out[size_t(i)].error())) {
+                out[size_t(i)] = command(commands[i]);
+            }
         }
     }
     return out;

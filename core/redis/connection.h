@@ -20,6 +20,7 @@ struct redisReply;
 namespace sluice {
 
 namespace redis {
+class Cluster;
 class Stream;
 class SshTunnel;
 } // namespace redis
@@ -39,6 +40,11 @@ class SshTunnel;
 // pipeline stays aligned. appendEncoded() (the engine's decisions, which always write) breaks
 // the connection with that error instead. EVALSHA and EVAL are sent as EVALSHA_RO and EVAL_RO:
 // Redis runs them as read-only scripts, so a script that reads works and one that writes fails.
+//
+// Redis Cluster: an endpoint with several seed addresses is a cluster, and so is one whose
+// server answers MOVED or ASK (the connection then goes stale, and reconnecting makes it a
+// cluster client). Every call below is then forwarded to redis::Cluster (cluster.h), which
+// routes each command to its slot's node; the contract stays the same.
 //
 // After a transport error it is broken: every call fails fast with the same error until
 // reconnect() succeeds. After a READONLY or MASTERDOWN reply (a master demoted by a failover)
@@ -70,6 +76,9 @@ public:
     // READONLY/MASTERDOWN was seen: the server is no longer the master.
     bool isStale() const { return m_stale; }
     Result<void> reconnect();
+
+    // Redis Cluster (see above): the client behind this connection, or nullptr.
+    redis::Cluster *cluster() const { return m_cluster.get(); }
 
     // One command, one round trip. Error replies come back as Error values.
     Result<Reply> command(const QList<QByteArray> &argv);
@@ -123,6 +132,10 @@ private:
     {
         void operator()(redis::Stream *s) const;
     };
+    struct ClusterDeleter
+    {
+        void operator()(redis::Cluster *c) const;
+    };
     Connection(Endpoint endpoint, Options options);
     Result<void> connectNow();
     Error brokenError() const;
@@ -145,6 +158,8 @@ private:
     int m_pending = 0; // appended commands whose replies were not read yet
     QSet<QByteArray> m_loaded;
     bool m_noEvalshaRo = false;
+    std::unique_ptr<redis::Cluster, ClusterDeleter> m_cluster;
+    bool m_clusterSeen = false; // a MOVED or ASK came: reconnect as a cluster
     // Read-only endpoints only: the commands refused, by their place in the order of append().
     struct Refusal
     {

@@ -9,7 +9,8 @@ namespace {
 const QString expected =
     QStringLiteral("expected redis://[user:password@]host:port[/db], rediss://... (TLS), "
                    "unix:///path/redis.sock[?db=N] or "
-                   "redis+sentinel://[user:password@]host:port[,host:port...]/master-name[/db]");
+                   "redis+sentinel://[user:password@]host:port[,host:port...]/master-name[/db]; "
+                   "several host:port after redis:// or rediss:// name a Redis Cluster");
 
 Error bad(const QString &url, const QString &what)
 {
@@ -291,15 +292,18 @@ Result<Endpoint> Endpoint::parse(const QString &url)
         e.port = 0;
         return e;
     }
-    if (hostList.size() > 1) {
-        return bad(url, QStringLiteral("several hosts are only for redis+sentinel://"));
+    for (const QString &h : hostList) {
+        auto hp = hostPortOf(url, h, defaultPort);
+        if (!hp) {
+            return hp.error();
+        }
+        e.seeds << *hp;
     }
-    auto hp = hostPortOf(url, hosts, defaultPort);
-    if (!hp) {
-        return hp.error();
+    e.host = e.seeds.front().host;
+    e.port = e.seeds.front().port;
+    if (e.seeds.size() == 1) {
+        e.seeds.clear();
     }
-    e.host = hp->host;
-    e.port = hp->port;
     if (!path.isEmpty()) {
         auto db = dbOf(url, path);
         if (!db) {
@@ -307,7 +311,52 @@ Result<Endpoint> Endpoint::parse(const QString &url)
         }
         e.db = *db;
     }
+    if (e.isCluster() && e.db != 0) {
+        return bad(url, QStringLiteral("several hosts name a Redis Cluster, which has database 0 "
+                                       "only (drop /%1)")
+                            .arg(e.db));
+    }
     return e;
+}
+
+Result<Endpoint> Endpoint::parseAll(const QStringList &urls)
+{
+    if (urls.size() == 1) {
+        return parse(urls.front());
+    }
+    Endpoint out;
+    for (qsizetype i = 0; i < urls.size(); ++i) {
+        auto e = parse(urls[i]);
+        if (!e) {
+            return e.error();
+        }
+        if (e->kind != Kind::Tcp || e->db != 0) {
+            return bad(urls[i], QStringLiteral("several URLs name the seeds of one Redis Cluster: "
+                                               "each must be redis:// or rediss:// host:port, "
+                                               "without a database"));
+        }
+        const QList<HostPort> seeds =
+            e->seeds.isEmpty() ? QList<HostPort>{HostPort{e->host, e->port}} : e->seeds;
+        if (i == 0) {
+            out = *e;
+            out.seeds.clear();
+        } else if (e->tls.enabled != out.tls.enabled) {
+            return bad(urls[i], QStringLiteral("the seeds of one Redis Cluster mix redis:// and "
+                                               "rediss://"));
+        }
+        if (out.password.isEmpty() && !e->password.isEmpty()) {
+            out.user = e->user;
+            out.password = e->password;
+        }
+        for (const HostPort &hp : seeds) {
+            if (!out.seeds.contains(hp)) {
+                out.seeds << hp;
+            }
+        }
+    }
+    out.host = out.seeds.front().host;
+    out.port = out.seeds.front().port;
+    return out;
 }
 
 QString Endpoint::display() const
@@ -329,7 +378,15 @@ QString Endpoint::display() const
         break;
     }
     case Kind::Tcp:
-        s = HostPort{host, port}.display();
+        if (isCluster()) {
+            QStringList list;
+            for (const HostPort &hp : seeds) {
+                list << hp.display();
+            }
+            s = list.join(QLatin1Char(',')) + QStringLiteral(" (cluster)");
+        } else {
+            s = HostPort{host, port}.display();
+        }
         break;
     }
     if (db != 0) {
@@ -364,8 +421,12 @@ QString Endpoint::safeUrl() const
     case Kind::Tcp:
         break;
     }
+    QStringList list;
+    for (const HostPort &hp : isCluster() ? seeds : QList<HostPort>{HostPort{host, port}}) {
+        list << hp.display();
+    }
     return (tls.enabled ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userPart +
-           HostPort{host, port}.display() + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
+           list.join(QLatin1Char(',')) + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
 }
 
 bool Endpoint::hasSecret() const
@@ -393,6 +454,11 @@ bool Endpoint::isLocal() const
             }
         }
         return !sentinels.isEmpty();
+    }
+    for (const HostPort &hp : seeds) {
+        if (!loopback(hp.host)) {
+            return false;
+        }
     }
     return loopback(host);
 }

@@ -49,6 +49,7 @@ struct HostPort
 //   rediss://[user:pass@]host:port[/db]                       TLS
 //   unix:///path/to/redis.sock[?db=N]
 //   redis+sentinel://[user:pass@]host:port[,host:port...]/<master-name>[/db]
+//   redis://[user:pass@]host:port,host:port[,...]             Redis Cluster seeds (rediss: TLS)
 // plus what flags add (TLS files, an SSH tunnel, a password from a file or REDISCLI_AUTH).
 struct Endpoint
 {
@@ -70,6 +71,16 @@ struct Endpoint
     QString sentinelUser;      // AUTH for the sentinels; empty password: try none, then the
     QString sentinelPassword;  // master's credentials
 
+    // Redis Cluster (Kind::Tcp): the seed addresses (redis://h1:p1,h2:p2, or --url repeated);
+    // host/port is the first. Not empty: a cluster. A URL with one address leaves it empty: a
+    // cluster is then found on its first MOVED reply (Connection). TLS, user and password apply
+    // to every node.
+    QList<HostPort> seeds;
+    // One node of a cluster, talked to as such (a cluster's own per-node connections): a MOVED
+    // reply is passed on, never followed.
+    bool singleNode = false;
+    bool isCluster() const { return kind == Kind::Tcp && !seeds.isEmpty(); }
+
     TlsOptions tls;
     SshOptions ssh;
 
@@ -80,6 +91,10 @@ struct Endpoint
 
     // Errors name the URL (without its password) and the part that is wrong.
     static Result<Endpoint> parse(const QString &url);
+    // Several URLs naming one Redis Cluster (--url given more than once): each a redis:// or
+    // rediss:// URL of one or more seeds, all with the same scheme; user and password from the
+    // first that has them. One URL: parse(url).
+    static Result<Endpoint> parseAll(const QStringList &urls);
     // Where it is, for messages and the status bar: never a password.
     //   host:port[/db], /path/redis.sock[/db], master@h1:p1,h2:p2[/db]; " (TLS)" and
     //   " via ssh user@bastion" added when they apply.

@@ -74,6 +74,12 @@ bool isUnavailableReply(const Error &error)
     return false;
 }
 
+bool isRedirectReply(const Error &error)
+{
+    return error.kind == Error::Kind::Reply && (error.message.startsWith(QLatin1String("MOVED ")) ||
+                                                error.message.startsWith(QLatin1String("ASK ")));
+}
+
 bool isOutOfMemoryReply(const Error &error)
 {
     return error.kind == Error::Kind::Reply && (error.message == QLatin1String("OOM") ||

@@ -24,6 +24,11 @@ Error replyError(const QByteArray &message);
 // do for a lost connection.
 bool isUnavailableReply(const Error &error);
 
+// MOVED or ASK: a Redis Cluster node saying that another node serves the key's slot. The
+// command did not run; a cluster connection follows it (core/redis/cluster.*), and a plain one
+// that sees it has found a cluster (Connection then reconnects as a cluster client).
+bool isRedirectReply(const Error &error);
+
 // OOM: the server is over its maxmemory and refuses commands that may write (a script that
 // would write, MULTI/EXEC with a write). Transient: the same command succeeds once memory is
 // freed.

@@ -1,4 +1,5 @@
 target_sources(sluice_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/cluster.cpp ${CMAKE_CURRENT_LIST_DIR}/cluster.h
     ${CMAKE_CURRENT_LIST_DIR}/connection.cpp ${CMAKE_CURRENT_LIST_DIR}/connection.h
     ${CMAKE_CURRENT_LIST_DIR}/endpoint.cpp ${CMAKE_CURRENT_LIST_DIR}/endpoint.h
     ${CMAKE_CURRENT_LIST_DIR}/errors.cpp ${CMAKE_CURRENT_LIST_DIR}/errors.h
@@ -7,6 +8,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/replyview.cpp ${CMAKE_CURRENT_LIST_DIR}/replyview.h
     ${CMAKE_CURRENT_LIST_DIR}/scriptregistry.cpp ${CMAKE_CURRENT_LIST_DIR}/scriptregistry.h
     ${CMAKE_CURRENT_LIST_DIR}/sentinel.cpp ${CMAKE_CURRENT_LIST_DIR}/sentinel.h
+    ${CMAKE_CURRENT_LIST_DIR}/slot.cpp ${CMAKE_CURRENT_LIST_DIR}/slot.h
     ${CMAKE_CURRENT_LIST_DIR}/sshtunnel.cpp ${CMAKE_CURRENT_LIST_DIR}/sshtunnel.h)
 
 # The transport under Connection: our own sockets, TLS through OpenSSL (docs/ARCHITECTURE.md

@@ -1,0 +1,6 @@
+# Redis Cluster: the client (core/redis/cluster.*, slot.*) against a cluster of 3 masters and
+# 3 replicas that the test starts itself (test::OwnCluster, no fixture besides the shared
+# server, which serves as "not a cluster node"); failover and resharding under load; and the
+# CLI commands on a cluster.
+sluice_test(cluster REDIS LIBS sluice_service TIMEOUT 180)
+add_dependencies(tst_cluster sluice-cli)
