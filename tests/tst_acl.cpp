@@ -28,7 +28,7 @@ const QHash<QByteArray, QByteArray> users = {
     {"sluice-decide",
      "~rate_limit:* ~sluice:load:* resetchannels -@all +evalsha +script|load +ping "
      "+time +get +set +hmget +hset +hincrby +pexpire +zadd +zcount +zrange +zrangebyscore "
-     "+zremrangebyscore"},
+     "+zremrangebyscore (~sluice:load:* +scan +unlink)"},
     {"sluice-keys-read",
      "%R~rate_limit:* resetchannels -@all +scan +evalsha_ro +evalsha +script|load +time +ping "
      "+type +pttl +hstrlen +hmget +zcard +zcount +zrangebyscore +zrange +strlen +getrange"},
@@ -70,7 +70,13 @@ class TestAcl : public QObject
     void createUser(const QByteArray &name, const QByteArray &rules)
     {
         QList<QByteArray> argv{"ACL", "SETUSER", name, "reset", "on", ">pw"};
-        argv << rules.split(' ');
+        // Words, a selector "(...)" as one.
+        for (qsizetype at = 0; at < rules.size();) {
+            const qsizetype end =
+                rules.at(at) == '(' ? rules.indexOf(')', at) + 1 : rules.indexOf(' ', at);
+            argv << rules.mid(at, end < 0 ? -1 : end - at);
+            at = end < 0 ? rules.size() : end + 1;
+        }
         auto r = m_admin->command(argv);
         QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
     }
@@ -133,6 +139,9 @@ private Q_SLOTS:
                  u"burst:4"_s, u"--duration"_s, u"200ms"_s, u"--json"_s});
         QVERIFY2(l.exitCode == 0, l.err.constData());
         QCOMPARE(QJsonDocument::fromJson(l.out).object().value(u"errors").toInteger(), 0);
+        // ... and removes them at the end (the selector's SCAN and UNLINK), touching nothing else.
+        QVERIFY2(!l.err.contains("could not remove"), l.err.constData());
+        QVERIFY(m_admin->command({"KEYS", "sluice:load:*"})->elements.empty());
     }
 
     void decideWithoutACommandNamesIt()
@@ -199,6 +208,27 @@ private Q_SLOTS:
                 QVERIFY2(line.contains("unreadable"), line.constData());
             }
         }
+    }
+
+    // The same without rules: a key that could not be read is unreadable, not "ok" (its TTL,
+    // all there is to judge without rules, was not read either); the summary says how many
+    // and what to grant.
+    void keysPartlyReadableWithoutRules()
+    {
+        QByteArray rules = users.value("sluice-keys-read");
+        rules.replace("%R~rate_limit:*", "%R~rate_limit:a:{1.1.1.1}");
+        createUser("sluice-keys-part2", rules);
+        const test::CliRun r = cli(
+            {u"keys"_s, u"--url"_s, url("sluice-keys-part2"), u"--match"_s, u"rate_limit:a:*"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        for (const QByteArray &line : r.out.split('\n')) {
+            if (line.contains("{2.2.2.2}")) {
+                QVERIFY2(line.contains("unreadable") && !line.contains(" ok"), line.constData());
+            }
+        }
+        QVERIFY2(r.out.contains("2 keys are unreadable (permission)") &&
+                     r.out.contains("grant: ACL SETUSER <user> ~<prefix>*"),
+                 r.out.constData());
     }
 
     void keysWithoutScanNamesIt()

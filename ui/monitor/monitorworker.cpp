@@ -39,9 +39,11 @@ void MonitorWorker::start()
     m_timer->start();
 }
 
-void MonitorWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 session)
+void MonitorWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 session,
+                                double scanBudget)
 {
     m_endpoint = std::move(endpoint);
+    m_scanBudget = scanBudget;
     m_session = session;
     m_connection.reset();
     m_ticks = 0;
@@ -162,6 +164,7 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
     }
     keys::KeyScanner scanner{keys::KeyReader(m_rules)};
     keys::KeyScanner::Options o;
+    o.maxKeysPerSecond = m_scanBudget;
     // One flag for both reasons to stop: the page closing (m_cancel) and the key cap.
     std::atomic<bool> stop{false};
     o.cancel = &stop;

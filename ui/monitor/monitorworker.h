@@ -2,6 +2,7 @@
 
 #include "monitorsnapshot.h"
 
+#include "core/keys/keyscanner.h"
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
 #include "core/rules/rule.h"
@@ -55,7 +56,9 @@ public:
     // Starts the timer (call once, after moveToThread and QThread::start).
     void start();
     // Where to read; nullopt: stop reading. `session` is echoed in the snapshots.
-    void setEndpoint(std::optional<Endpoint> endpoint, quint64 session);
+    // `scanBudget`: keys a second the limited-subjects scan walks at most (the profile's).
+    void setEndpoint(std::optional<Endpoint> endpoint, quint64 session,
+                     double scanBudget = keys::defaultScanBudget);
     // The rules to read, and the one whose top subjects to read (empty: none); reads at once.
     void setRules(RuleSet rules, QString topRule);
     void setTopRule(QString ruleId);
@@ -84,6 +87,7 @@ private:
     QString m_topRule;
     int m_ticks = 0;
     qint64 m_nextScanMs = 0; // local ms since the epoch; see the back-off above
+    double m_scanBudget = keys::defaultScanBudget;
     std::atomic<bool> m_cancel{false};
 };
 
