@@ -240,6 +240,25 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("'scan'") && r.err.contains("+scan"), r.err.constData());
     }
 
+    // A user named without a password is that user or nobody: never the default user (which
+    // may do everything) because no AUTH was sent.
+    void aUserWithoutAPasswordIsThatUser()
+    {
+        Endpoint e = m_redis.endpoint();
+        e.user = u"sluice-keys-read"_s; // has a password
+        auto refused = Connection::open(e);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().kind, Error::Kind::Auth);
+        QVERIFY2(refused.error().message.contains(u"of user 'sluice-keys-read'"_s),
+                 qPrintable(refused.error().message));
+        QVERIFY(m_admin->command({"ACL", "SETUSER", "sluice-nopass", "reset", "on", "nopass",
+                                  "-@all", "+ping", "+acl|whoami"}));
+        e.user = u"sluice-nopass"_s;
+        auto c = Connection::open(e);
+        QVERIFY2(c, qPrintable(c ? QString() : c.error().message));
+        QCOMPARE(c->command({"ACL", "WHOAMI"})->str, QByteArray("sluice-nopass"));
+    }
+
     void keysFix()
     {
         plantNoTtl("rate_limit:a:{5.5.5.5}");
