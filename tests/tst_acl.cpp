@@ -7,6 +7,7 @@
 
 #include "core/keys/keyinfo.h"
 #include "core/redis/connection.h"
+#include "core/rules/rulewatcher.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsreader.h"
 #include "core/stats/statsrecorder.h"
@@ -15,6 +16,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -296,6 +298,10 @@ private Q_SLOTS:
             {u"rules"_s, u"push"_s, changed, u"--url"_s, url("sluice-rules-push-x"), u"--force"_s});
         QVERIFY(r.exitCode != 0);
         QVERIFY2((r.out + r.err).contains("+publish"), (r.out + r.err).constData());
+        // ... before it wrote anything (checked first: a script is not rolled back).
+        r = cli({u"rules"_s, u"pull"_s, u"--url"_s, m_redis.url()});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("\"g\""), r.out.constData());
+        QCOMPARE(m_admin->command({"GET", "{sluice}:rules:version"})->str, QByteArray("1"));
 
         QByteArray noKeys = users.value("sluice-rules-read");
         noKeys.replace("%R~{sluice}:rules*", "%R~{sluice}:other*");
@@ -303,6 +309,61 @@ private Q_SLOTS:
         r = cli({u"rules"_s, u"pull"_s, u"--url"_s, url("sluice-rules-read-x")});
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("NOPERM") && r.err.contains("%R~"), r.err.constData());
+    }
+
+    // The rule watcher (serve --from-redis, the console) under the rule store's read user, which
+    // may not CLIENT SETNAME: the name is best effort, the rules arrive, and so does a push.
+    void ruleWatcherWithoutClientSetname()
+    {
+        Endpoint e = m_redis.endpoint();
+        e.user = u"sluice-rules-read"_s;
+        e.password = u"pw"_s;
+        rules::RuleWatcher watcher(e);
+        QSignalSpy changed(&watcher, &rules::RuleWatcher::rulesChanged);
+        QSignalSpy failed(&watcher, &rules::RuleWatcher::errorOccurred);
+        watcher.start();
+        QVERIFY(changed.wait(10000));
+        const auto first = changed.takeFirst().at(0).value<RuleSet>();
+        QVERIFY(first.find(u"a"_s) != nullptr);
+        // The set rulesPushAndPull could not push (limit 6), pushed by the admin.
+        const test::CliRun r = cli({u"rules"_s, u"push"_s, m_dir.filePath(u"changed.json"_s),
+                                    u"--url"_s, m_redis.url(), u"--force"_s});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        if (changed.isEmpty() && !changed.wait(10000)) {
+            for (const auto &f : failed) {
+                qWarning() << f.at(0).toString();
+            }
+            QFAIL("no second rulesChanged");
+        }
+        QCOMPARE(changed.takeFirst().at(0).value<RuleSet>().find(u"a"_s)->limit, qint64(6));
+        watcher.stop();
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    }
+
+    // A server without EVALSHA_RO (as Redis < 7; here it is renamed away): the reads fall back
+    // to EVALSHA, with the same verdicts, for the keys and the rule store.
+    void readsFallBackToEvalshaWithoutEvalshaRo()
+    {
+        test::OwnRedis old;
+        QVERIFY2(old.start({u"--rename-command"_s, u"EVALSHA_RO"_s, QString()}),
+                 old.output().constData());
+        test::CliRun r = cli({u"rules"_s, u"push"_s, m_rules, u"--url"_s, old.url()});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        r = cli({u"check"_s, u"--url"_s, old.url(), u"--rules"_s, m_rules, u"--rule"_s, u"a"_s,
+                 u"--subject"_s, u"8.8.8.8"_s, u"--no-stats"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({u"rules"_s, u"pull"_s, u"--url"_s, old.url()});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("\"a\""), r.err.constData());
+        r = cli({u"keys"_s, u"--url"_s, old.url(), u"--rules"_s, m_rules});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("{8.8.8.8}") && r.out.contains(" ok") &&
+                     !r.out.contains("wrong_type") && !r.out.contains("unreadable"),
+                 r.out.constData());
+        auto c = Connection::open(old.endpoint());
+        QVERIFY(c);
+        const QByteArray stats = c->command({"INFO", "commandstats"})->str;
+        QVERIFY2(stats.contains("cmdstat_evalsha:"), stats.constData());
     }
 
     // Statistics under their own user (core API: the flusher serve, check and load use), read
