@@ -283,6 +283,46 @@ private Q_SLOTS:
     // second take at least as long as the keys SCAN walked at that budget (a lower bound on
     // time: a loaded machine only makes it longer), where the default 20,000 would take a
     // tenth of a second. Saved with the profile.
+    // The keyspace is scanned only for a page on screen (or the Keys badge, whose scan runs once
+    // per session and on a rescan): with the Rules page shown, no SCAN reaches the server;
+    // with the Monitor shown, its limited-subjects scan does, and stops when it is hidden.
+    void keyspaceScannedOnlyForAPageOnScreen()
+    {
+        useLanguage(u"en"_s);
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        auto admin = Connection::open(redis.endpoint());
+        QVERIFY(admin);
+        QVERIFY(admin->command(
+            {"HSET", "rate_limit:hello-per-ip:{192.0.2.9}", "c", "1", "s", "1796094789473000"}));
+        QVERIFY(createUser(*admin, "console-all", {"~*", "&*", "+@all"}));
+        const auto scans = [&] {
+            const QByteArray info = admin->command({"INFO", "commandstats"})->str;
+            const qsizetype at = info.indexOf("cmdstat_scan:calls=");
+            return at < 0 ? qint64(0)
+                          : info.mid(at + 19, info.indexOf(',', at) - at - 19).toLongLong();
+        };
+        auto w = connect(redis, u"console-all"_s);
+        QVERIFY(w);
+        QString error;
+        QVERIFY2(w->rulesPage()->importFile(samples, &error), qPrintable(error));
+        w->showPage(MainWindow::RulesPageIndex);
+        auto *session = w->keysPage()->findChild<KeysSession *>();
+        QVERIFY(session);
+        QTest::qWait(1500); // the Keys page's scan for the badge, after the import
+        QTRY_VERIFY_WITH_TIMEOUT(!session->isScanning(), 15000);
+        const qint64 before = scans();
+        QTest::qWait(5000);
+        QCOMPARE(scans(), before);
+        w->showPage(MainWindow::MonitorPageIndex);
+        QTRY_VERIFY_WITH_TIMEOUT(scans() > before, 10000);
+        w->showPage(MainWindow::RulesPageIndex);
+        QTest::qWait(1500); // a scan under way ends
+        const qint64 hidden = scans();
+        QTest::qWait(5000);
+        QCOMPARE(scans(), hidden);
+    }
+
     void profileScanBudgetPacesTheKeysPage_data() { languages(); }
     void profileScanBudgetPacesTheKeysPage()
     {

@@ -85,6 +85,11 @@ void MonitorSession::refresh()
     m_worker.post([](MonitorWorker *w) { w->refresh(true); });
 }
 
+void MonitorSession::setPageVisible(bool visible)
+{
+    m_worker.post([visible](MonitorWorker *w) { w->setScanKeys(visible); });
+}
+
 void MonitorSession::unblock(const QByteArray &key)
 {
     ++m_unblocking;

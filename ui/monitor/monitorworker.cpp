@@ -8,6 +8,8 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <utility>
+
 namespace sluice::ui {
 
 MonitorWorker::MonitorWorker(Options options, QObject *parent)
@@ -66,11 +68,20 @@ void MonitorWorker::setTopRule(QString ruleId)
     refresh(false);
 }
 
+void MonitorWorker::setScanKeys(bool on)
+{
+    const bool was = std::exchange(m_scanKeys, on);
+    if (on && !was) {
+        refresh(true);
+    }
+}
+
 void MonitorWorker::refresh(bool withKeys)
 {
     if (!m_endpoint || m_cancel) {
         return;
     }
+    withKeys = withKeys && m_scanKeys;
     if (m_timer) {
         m_timer->start(); // the next tick a full interval from now
     }
@@ -84,7 +95,7 @@ void MonitorWorker::tick()
     }
     ++m_ticks;
     const bool withKeys =
-        (m_options.scanEveryTicks <= 1 || m_ticks % m_options.scanEveryTicks == 0) &&
+        m_scanKeys && (m_options.scanEveryTicks <= 1 || m_ticks % m_options.scanEveryTicks == 0) &&
         QDateTime::currentMSecsSinceEpoch() >= m_nextScanMs;
     Q_EMIT snapshotReady(read(withKeys));
 }

@@ -64,6 +64,10 @@ public:
     void setTopRule(QString ruleId);
     // Reads now (the next tick comes a full interval later); `withKeys` scans the keys too.
     void refresh(bool withKeys = true);
+    // Whether the limiter keys are scanned at all (issue 11: the console scans the keyspace
+    // only for a page on screen): off, the statistics are still read, the keys are not. On
+    // again: a scan at once.
+    void setScanKeys(bool on);
     // Deletes the state key (the subject is admitted again at once), then rescans the keys.
     // unblocked() tells the outcome; `existed` false: the key was already gone.
     void unblock(QByteArray key);
@@ -86,6 +90,7 @@ private:
     RuleSet m_rules;
     QString m_topRule;
     int m_ticks = 0;
+    bool m_scanKeys = true;
     qint64 m_nextScanMs = 0; // local ms since the epoch; see the back-off above
     double m_scanBudget = keys::defaultScanBudget;
     std::atomic<bool> m_cancel{false};
