@@ -124,6 +124,19 @@ class TestConsoleAcl : public QObject
         QTest::keyClicks(e, text);
     }
 
+    // A private server and an admin connection to it (the default user).
+    static bool start(test::OwnRedis &redis, std::optional<Connection> &admin)
+    {
+        if (!redis.start()) {
+            qWarning("%s", redis.output().constData());
+            return false;
+        }
+        if (auto c = Connection::open(redis.endpoint())) {
+            admin.emplace(std::move(*c));
+        }
+        return admin.has_value();
+    }
+
     static void languages()
     {
         QTest::addColumn<QString>("lang");
@@ -150,9 +163,8 @@ private Q_SLOTS:
         QFETCH(QString, lang);
         const bool zh = useLanguage(lang);
         test::OwnRedis redis;
-        QVERIFY2(redis.start(), redis.output().constData());
-        auto admin = Connection::open(redis.endpoint());
-        QVERIFY(admin);
+        std::optional<Connection> admin;
+        QVERIFY(start(redis, admin));
         QVERIFY(createUser(*admin, "console-load",
                            {"~rate_limit:*",
                             "~sluice:load:*",
@@ -243,9 +255,8 @@ private Q_SLOTS:
         QFETCH(QString, lang);
         const bool zh = useLanguage(lang);
         test::OwnRedis redis;
-        QVERIFY2(redis.start(), redis.output().constData());
-        auto admin = Connection::open(redis.endpoint());
-        QVERIFY(admin);
+        std::optional<Connection> admin;
+        QVERIFY(start(redis, admin));
         for (const QByteArray subject : {"192.0.2.44", "192.0.2.45", "192.0.2.46"}) {
             const QByteArray key = "rate_limit:hello-per-ip:{" + subject + "}";
             QVERIFY(admin->command({"HSET", key, "c", "1", "s", "1796094789473000"}));
@@ -290,9 +301,8 @@ private Q_SLOTS:
     {
         useLanguage(u"en"_s);
         test::OwnRedis redis;
-        QVERIFY2(redis.start(), redis.output().constData());
-        auto admin = Connection::open(redis.endpoint());
-        QVERIFY(admin);
+        std::optional<Connection> admin;
+        QVERIFY(start(redis, admin));
         QVERIFY(admin->command(
             {"HSET", "rate_limit:hello-per-ip:{192.0.2.9}", "c", "1", "s", "1796094789473000"}));
         QVERIFY(createUser(*admin, "console-all", {"~*", "&*", "+@all"}));
@@ -329,9 +339,8 @@ private Q_SLOTS:
         QFETCH(QString, lang);
         useLanguage(lang);
         test::OwnRedis redis;
-        QVERIFY2(redis.start(), redis.output().constData());
-        auto admin = Connection::open(redis.endpoint());
-        QVERIFY(admin);
+        std::optional<Connection> admin;
+        QVERIFY(start(redis, admin));
         QVERIFY(admin->command(
             {"EVAL",
              "for i = 1, 1000 do redis.call('HSET', 'rate_limit:hello-per-ip:{10.0.' .. i .. '}', "
