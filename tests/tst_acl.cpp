@@ -7,6 +7,7 @@
 
 #include "core/keys/keyinfo.h"
 #include "core/redis/connection.h"
+#include "core/rules/rulewatcher.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsreader.h"
 #include "core/stats/statsrecorder.h"
@@ -15,6 +16,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -28,7 +30,7 @@ const QHash<QByteArray, QByteArray> users = {
     {"sluice-decide",
      "~rate_limit:* ~sluice:load:* resetchannels -@all +evalsha +script|load +ping "
      "+time +get +set +hmget +hset +hincrby +pexpire +zadd +zcount +zrange +zrangebyscore "
-     "+zremrangebyscore"},
+     "+zremrangebyscore (~sluice:load:* +scan +unlink)"},
     {"sluice-keys-read",
      "%R~rate_limit:* resetchannels -@all +scan +evalsha_ro +evalsha +script|load +time +ping "
      "+type +pttl +hstrlen +hmget +zcard +zcount +zrangebyscore +zrange +strlen +getrange"},
@@ -70,7 +72,13 @@ class TestAcl : public QObject
     void createUser(const QByteArray &name, const QByteArray &rules)
     {
         QList<QByteArray> argv{"ACL", "SETUSER", name, "reset", "on", ">pw"};
-        argv << rules.split(' ');
+        // Words, a selector "(...)" as one.
+        for (qsizetype at = 0; at < rules.size();) {
+            const qsizetype end =
+                rules.at(at) == '(' ? rules.indexOf(')', at) + 1 : rules.indexOf(' ', at);
+            argv << rules.mid(at, end < 0 ? -1 : end - at);
+            at = end < 0 ? rules.size() : end + 1;
+        }
         auto r = m_admin->command(argv);
         QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
     }
@@ -133,6 +141,9 @@ private Q_SLOTS:
                  u"burst:4"_s, u"--duration"_s, u"200ms"_s, u"--json"_s});
         QVERIFY2(l.exitCode == 0, l.err.constData());
         QCOMPARE(QJsonDocument::fromJson(l.out).object().value(u"errors").toInteger(), 0);
+        // ... and removes them at the end (the selector's SCAN and UNLINK), touching nothing else.
+        QVERIFY2(!l.err.contains("could not remove"), l.err.constData());
+        QVERIFY(m_admin->command({"KEYS", "sluice:load:*"})->elements.empty());
     }
 
     void decideWithoutACommandNamesIt()
@@ -201,6 +212,27 @@ private Q_SLOTS:
         }
     }
 
+    // The same without rules: a key that could not be read is unreadable, not "ok" (its TTL,
+    // all there is to judge without rules, was not read either); the summary says how many
+    // and what to grant.
+    void keysPartlyReadableWithoutRules()
+    {
+        QByteArray rules = users.value("sluice-keys-read");
+        rules.replace("%R~rate_limit:*", "%R~rate_limit:a:{1.1.1.1}");
+        createUser("sluice-keys-part2", rules);
+        const test::CliRun r = cli(
+            {u"keys"_s, u"--url"_s, url("sluice-keys-part2"), u"--match"_s, u"rate_limit:a:*"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        for (const QByteArray &line : r.out.split('\n')) {
+            if (line.contains("{2.2.2.2}")) {
+                QVERIFY2(line.contains("unreadable") && !line.contains(" ok"), line.constData());
+            }
+        }
+        QVERIFY2(r.out.contains("2 keys are unreadable (permission)") &&
+                     r.out.contains("grant: ACL SETUSER <user> ~<prefix>*"),
+                 r.out.constData());
+    }
+
     void keysWithoutScanNamesIt()
     {
         createUserWithout("sluice-keys-noscan", "sluice-keys-read", "+scan");
@@ -208,6 +240,25 @@ private Q_SLOTS:
             cli({u"keys"_s, u"--url"_s, url("sluice-keys-noscan"), u"--rules"_s, m_rules});
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("'scan'") && r.err.contains("+scan"), r.err.constData());
+    }
+
+    // A user named without a password is that user or nobody: never the default user (which
+    // may do everything) because no AUTH was sent.
+    void aUserWithoutAPasswordIsThatUser()
+    {
+        Endpoint e = m_redis.endpoint();
+        e.user = u"sluice-keys-read"_s; // has a password
+        auto refused = Connection::open(e);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().kind, Error::Kind::Auth);
+        QVERIFY2(refused.error().message.contains(u"of user 'sluice-keys-read'"_s),
+                 qPrintable(refused.error().message));
+        QVERIFY(m_admin->command({"ACL", "SETUSER", "sluice-nopass", "reset", "on", "nopass",
+                                  "-@all", "+ping", "+acl|whoami"}));
+        e.user = u"sluice-nopass"_s;
+        auto c = Connection::open(e);
+        QVERIFY2(c, qPrintable(c ? QString() : c.error().message));
+        QCOMPARE(c->command({"ACL", "WHOAMI"})->str, QByteArray("sluice-nopass"));
     }
 
     void keysFix()
@@ -247,6 +298,10 @@ private Q_SLOTS:
             {u"rules"_s, u"push"_s, changed, u"--url"_s, url("sluice-rules-push-x"), u"--force"_s});
         QVERIFY(r.exitCode != 0);
         QVERIFY2((r.out + r.err).contains("+publish"), (r.out + r.err).constData());
+        // ... before it wrote anything (checked first: a script is not rolled back).
+        r = cli({u"rules"_s, u"pull"_s, u"--url"_s, m_redis.url()});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("\"g\""), r.out.constData());
+        QCOMPARE(m_admin->command({"GET", "{sluice}:rules:version"})->str, QByteArray("1"));
 
         QByteArray noKeys = users.value("sluice-rules-read");
         noKeys.replace("%R~{sluice}:rules*", "%R~{sluice}:other*");
@@ -254,6 +309,61 @@ private Q_SLOTS:
         r = cli({u"rules"_s, u"pull"_s, u"--url"_s, url("sluice-rules-read-x")});
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("NOPERM") && r.err.contains("%R~"), r.err.constData());
+    }
+
+    // The rule watcher (serve --from-redis, the console) under the rule store's read user, which
+    // may not CLIENT SETNAME: the name is best effort, the rules arrive, and so does a push.
+    void ruleWatcherWithoutClientSetname()
+    {
+        Endpoint e = m_redis.endpoint();
+        e.user = u"sluice-rules-read"_s;
+        e.password = u"pw"_s;
+        rules::RuleWatcher watcher(e);
+        QSignalSpy changed(&watcher, &rules::RuleWatcher::rulesChanged);
+        QSignalSpy failed(&watcher, &rules::RuleWatcher::errorOccurred);
+        watcher.start();
+        QVERIFY(changed.wait(10000));
+        const auto first = changed.takeFirst().at(0).value<RuleSet>();
+        QVERIFY(first.find(u"a"_s) != nullptr);
+        // The set rulesPushAndPull could not push (limit 6), pushed by the admin.
+        const test::CliRun r = cli({u"rules"_s, u"push"_s, m_dir.filePath(u"changed.json"_s),
+                                    u"--url"_s, m_redis.url(), u"--force"_s});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        if (changed.isEmpty() && !changed.wait(10000)) {
+            for (const auto &f : failed) {
+                qWarning() << f.at(0).toString();
+            }
+            QFAIL("no second rulesChanged");
+        }
+        QCOMPARE(changed.takeFirst().at(0).value<RuleSet>().find(u"a"_s)->limit, qint64(6));
+        watcher.stop();
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    }
+
+    // A server without EVALSHA_RO (as Redis < 7; here it is renamed away): the reads fall back
+    // to EVALSHA, with the same verdicts, for the keys and the rule store.
+    void readsFallBackToEvalshaWithoutEvalshaRo()
+    {
+        test::OwnRedis old;
+        QVERIFY2(old.start({u"--rename-command"_s, u"EVALSHA_RO"_s, QString()}),
+                 old.output().constData());
+        test::CliRun r = cli({u"rules"_s, u"push"_s, m_rules, u"--url"_s, old.url()});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        r = cli({u"check"_s, u"--url"_s, old.url(), u"--rules"_s, m_rules, u"--rule"_s, u"a"_s,
+                 u"--subject"_s, u"8.8.8.8"_s, u"--no-stats"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({u"rules"_s, u"pull"_s, u"--url"_s, old.url()});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("\"a\""), r.err.constData());
+        r = cli({u"keys"_s, u"--url"_s, old.url(), u"--rules"_s, m_rules});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("{8.8.8.8}") && r.out.contains(" ok") &&
+                     !r.out.contains("wrong_type") && !r.out.contains("unreadable"),
+                 r.out.constData());
+        auto c = Connection::open(old.endpoint());
+        QVERIFY(c);
+        const QByteArray stats = c->command({"INFO", "commandstats"})->str;
+        QVERIFY2(stats.contains("cmdstat_evalsha:"), stats.constData());
     }
 
     // Statistics under their own user (core API: the flusher serve, check and load use), read

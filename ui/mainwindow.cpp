@@ -10,6 +10,8 @@
 #include "rules/rulespage.h"
 #include "sim/simulationpage.h"
 
+#include "common/statswatch.h"
+#include "common/tone.h"
 #include "common/writegate.h"
 
 #include <QAction>
@@ -127,6 +129,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_health->setVisible(false);
     connect(m_health, &QLabel::linkActivated, this, [this] { showPage(KeysPageIndex); });
     statusBar()->addPermanentWidget(m_health);
+    // A statistics writer that fails (the Load page's): said once, here, until it writes again.
+    m_stats = new QLabel(statusBar());
+    m_stats->setObjectName(QStringLiteral("statsStatus"));
+    m_stats->setContentsMargins(8, 0, 8, 0);
+    m_stats->setVisible(false);
+    statusBar()->addPermanentWidget(m_stats);
+    connect(m_loadPage->statsWatch(), &StatsWatch::changed, this, &MainWindow::onStatsHealth);
     connect(m_connection, &ConnectionController::stateChanged, this,
             &MainWindow::onConnectionState);
     connect(m_connection, &ConnectionController::passwordNeeded, this,
@@ -317,6 +326,18 @@ void MainWindow::addNavItem(const QString &name, const QString &icon)
 {
     m_nav->addItem(
         new QListWidgetItem(QIcon(QStringLiteral(":/icons/nav/%1.png").arg(icon)), name));
+}
+
+void MainWindow::onStatsHealth()
+{
+    const StatsWatch *watch = m_loadPage->statsWatch();
+    m_stats->setVisible(watch->failing());
+    m_stats->setText(tone::mark(Tone::Warning) + watch->text());
+    m_stats->setStyleSheet(QStringLiteral("color: %1;").arg(tone::text(Tone::Warning).name()));
+    m_stats->setToolTip(
+        tr("The Load page's decisions are made, but their statistics are not written to Redis, "
+           "so the Monitor page does not see them. Redis said: %1")
+            .arg(watch->detail()));
 }
 
 void MainWindow::onKeysHealth(qint64 neverExpiring, qint64 flagged)

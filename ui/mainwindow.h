@@ -68,6 +68,7 @@ private:
     void buildMenus();
     void onConnectionState(const ConnectionState &state);
     void onKeysHealth(qint64 neverExpiring, qint64 flagged);
+    void onStatsHealth();
     void saveSettings() const;
     void restoreSettings();
 
@@ -78,6 +79,7 @@ private:
     ConnectionPage *m_connectionPage = nullptr;
     ConnectionStatus *m_status = nullptr;
     QLabel *m_health = nullptr;
+    QLabel *m_stats = nullptr; // a statistics failure (StatsWatch)
     RulesPage *m_rulesPage = nullptr;
     KeysPage *m_keysPage = nullptr;
     SimulationPage *m_simulationPage = nullptr;

@@ -1,6 +1,7 @@
 #include "keyhealth.h"
 
 #include "core/limiter/model.h"
+#include "core/redis/errors.h"
 
 #include <QLocale>
 #include <QStringList>
@@ -83,6 +84,12 @@ void HealthSummary::add(const KeyInfo &info)
         break;
     case Health::Unreadable:
         ++unreadable;
+        if (info.state.permissionRefused) {
+            ++refused;
+            if (grant.isEmpty()) {
+                grant = redis::grantOf(info.state.problem);
+            }
+        }
         break;
     }
 }
@@ -97,6 +104,10 @@ void HealthSummary::add(const HealthSummary &o)
     orphans += o.orphans;
     wrongType += o.wrongType;
     unreadable += o.unreadable;
+    refused += o.refused;
+    if (grant.isEmpty()) {
+        grant = o.grant;
+    }
 }
 
 QString HealthSummary::headline() const
@@ -122,11 +133,19 @@ QString HealthSummary::headline() const
         parts << (orphans == 1 ? u"1 key matches no rule"_s
                                : u"%1 keys match no rule"_s.arg(n(orphans)));
     }
-    if (unreadable > 0) {
-        parts << (unreadable == 1
-                      ? u"1 key is unreadable (permission or read error): its health is unknown"_s
-                      : u"%1 keys are unreadable (permission or read error): their health is "
-                        "unknown"_s.arg(n(unreadable)));
+    if (refused > 0) {
+        QString part = refused == 1 ? u"1 key is unreadable (permission): its health is unknown"_s
+                                    : u"%1 keys are unreadable (permission): their health is "
+                                      "unknown"_s.arg(n(refused));
+        if (!grant.isEmpty()) {
+            part += u"; grant: %1"_s.arg(grant);
+        }
+        parts << part;
+    }
+    if (const qint64 other = unreadable - refused; other > 0) {
+        parts << (other == 1 ? u"1 key is unreadable (a read error): its health is unknown"_s
+                             : u"%1 keys are unreadable (read errors): their health is "
+                               "unknown"_s.arg(n(other)));
     }
     if (parts.isEmpty()) {
         if (limiterKeys == 0) {

@@ -43,6 +43,9 @@ struct HealthSummary
     qint64 orphans = 0;
     qint64 wrongType = 0;
     qint64 unreadable = 0; // Health::Unreadable: not judged (not a problem found, not ok)
+    qint64 refused = 0;    // of those, refused by the user's ACL (NOPERM)
+    QString grant;         // what to grant for them ("ACL SETUSER <user> %R~rate_limit:*"), the
+                           // first refusal's (redis::grantOf)
 
     void add(const KeyInfo &info);
     void add(const HealthSummary &other);

@@ -65,6 +65,7 @@ struct KeyState
     qint64 startUs = 0;    // windows: start of the current window; GCRA: TAT (whole us)
     qint64 valueBytes = 0; // Unreadable: size of the value (bytes, fields or members)
     QString problem;       // Unreadable: what is wrong, in words
+    bool permissionRefused = false; // Unreadable: the user's ACL refused the read (NOPERM)
 
     // One line for a table cell: "2 / 3 in this window, resets in 1.2 s", "14.2 tokens of 200,
     // full in 3 s", "queue 3 of 50, wait 600 ms", "GCRA: 4 of 6 available, full in 2 s".

@@ -587,8 +587,16 @@ KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why, bool per
     QByteArray subject;
     const Rule *rule = ruleFor(key, &subject);
     info.state.kind = KeyState::Kind::Unreadable;
-    info.state.problem = permission ? u"unreadable (permission): %1"_s.arg(why)
-                                    : u"the key could not be read: %1"_s.arg(why);
+    info.state.permissionRefused = permission;
+    QString reason = why;
+    static const QLatin1String keysGrant("; grant the keys: ");
+    if (const qsizetype at = reason.indexOf(keysGrant); permission && rule != nullptr && at >= 0) {
+        // The key's prefix is known here, and reading is all the reader needs.
+        reason = reason.left(at + keysGrant.size()) + u"ACL SETUSER <user> %R~"_s +
+                 QString::fromUtf8(redis::globEscaped(rule->keyPrefix)) + u'*';
+    }
+    info.state.problem = permission ? u"unreadable (permission): %1"_s.arg(reason)
+                                    : u"the key could not be read: %1"_s.arg(reason);
     if (rule != nullptr) {
         info.ruleId = rule->id;
         info.subject = subject;
@@ -596,9 +604,9 @@ KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why, bool per
         info.maxTtlMs = maxTtlMs(*rule);
     }
     // Not read is not "not the rule's state": unreadable, whatever the key holds. Without a
-    // rule, an orphan is an orphan (that needs no read).
-    info.health =
-        rule != nullptr ? Health::Unreadable : classify(info.pttlMs, rule, haveRules(), false);
+    // rule, an orphan is an orphan (that needs no read); without rules at all, the TTL it was
+    // to be judged by was not read either.
+    info.health = rule != nullptr || !haveRules() ? Health::Unreadable : Health::Orphan;
     return info;
 }
 

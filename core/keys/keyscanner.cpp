@@ -1,6 +1,7 @@
 #include "keyscanner.h"
 
 #include "core/redis/replyview.h"
+#include "core/redis/scriptregistry.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -320,6 +321,12 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                         continue;
                     }
                     infos = resync.error();
+                }
+                if (!infos && ScriptRegistry::isUnknownEvalshaRo(infos.error())) {
+                    // Redis < 7 (no EVALSHA_RO): collect() noted it on the connection and read
+                    // every reply; these keys again with EVALSHA, after the SCAN reply.
+                    rereadKeys = toRead;
+                    infos = QList<KeyInfo>{};
                 }
                 if (!infos) {
                     if (!infos.error().isConnectionLoss()) {

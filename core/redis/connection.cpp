@@ -283,7 +283,9 @@ Result<void> Connection::connectNow()
     }
     m_failed.reset();
 
-    if (!m_endpoint.password.isEmpty()) {
+    // A user without a password logs in too (AUTH user ""): a nopass user gets in, any other is
+    // refused, where skipping AUTH would have worked as the default user, silently.
+    if (!m_endpoint.password.isEmpty() || !m_endpoint.user.isEmpty()) {
         QList<QByteArray> auth{QByteArrayLiteral("AUTH")};
         if (!m_endpoint.user.isEmpty()) {
             auth << m_endpoint.user.toUtf8();

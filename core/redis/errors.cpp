@@ -50,6 +50,24 @@ Error replyError(const QByteArray &message)
     return Error::make(Error::Kind::Reply, text);
 }
 
+QString grantOf(const QString &message, const QString &user)
+{
+    static const QLatin1String grant("; grant ");
+    const qsizetype at = message.indexOf(grant);
+    const qsizetype from = at < 0 ? -1 : message.indexOf(QLatin1String("ACL SETUSER "), at);
+    if (from < 0) {
+        return {};
+    }
+    // Up to the end of the advice: the message may go on ("...; grant it: ACL SETUSER <user>
+    // +scan; the keys listed so far are kept").
+    const qsizetype end = message.indexOf(QLatin1String("; "), from);
+    QString out = message.mid(from, end < 0 ? -1 : end - from);
+    if (!user.isEmpty()) {
+        out.replace(QLatin1String("<user>"), user);
+    }
+    return out;
+}
+
 Error replyError(const redisReply *r)
 {
     return replyError(QByteArray(r->str, qsizetype(r->len)));

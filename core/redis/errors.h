@@ -34,5 +34,10 @@ bool isRedirectReply(const Error &error);
 // freed.
 bool isOutOfMemoryReply(const Error &error);
 
+// What a NOPERM message (as replyError words it) says to grant: "ACL SETUSER <user> +zincrby",
+// "ACL SETUSER <user> ~<prefix>* ..."; empty when the message has no such advice. `user`
+// non-empty: put in place of "<user>".
+QString grantOf(const QString &message, const QString &user = {});
+
 } // namespace redis
 } // namespace sluice

@@ -54,6 +54,28 @@ cur = tonumber(cur or '0')
 if cur ~= tonumber(ARGV[1]) then
   return {0, cur}
 end
+-- The user's ACL too (Redis >= 7): a command refused half-way would leave the rules written
+-- without their version, history or notice.
+if redis.acl_check_cmd then
+  local needs = {{'del', KEYS[1], 'key'}, {'hset', KEYS[1], 'key'}, {'incr', KEYS[2], 'key'},
+    {'lpush', KEYS[3], 'key'}, {'ltrim', KEYS[3], 'key'}, {'publish', ARGV[3], 'channel'}}
+  for _, n in ipairs(needs) do
+    local ok
+    if n[1] == 'hset' or n[1] == 'lpush' or n[1] == 'publish' then
+      ok = redis.acl_check_cmd(n[1], n[2], 'x', 'x')
+    elseif n[1] == 'ltrim' then
+      ok = redis.acl_check_cmd(n[1], n[2], '0', '1')
+    else
+      ok = redis.acl_check_cmd(n[1], n[2])
+    end
+    if not ok then
+      local grant = n[3] == 'key' and ('~' .. n[2]) or ('&' .. n[2])
+      return redis.error_reply('NOPERM this user may not ' .. string.upper(n[1]) .. ' the ' ..
+        n[3] .. ' ' .. n[2] .. ', which a push needs; nothing was written; grant it: ' ..
+        'ACL SETUSER <user> +' .. n[1] .. ' ' .. grant)
+    end
+  end
+end
 redis.call('DEL', KEYS[1])
 local per = tonumber(ARGV[5]) * 2
 local i = 6

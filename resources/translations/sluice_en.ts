@@ -737,6 +737,26 @@
         <source>Needs the rules (Rules page): the TTL is taken from each key&apos;s rule</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>1 key could not be read: the Redis user may not read it (NOPERM), so its health is unknown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys could not be read: the Redis user may not read them (NOPERM), so their health is unknown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grant: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 key could not be read, so its health is unknown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys could not be read, so their health is unknown.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeyDetails</name>
@@ -1066,6 +1086,10 @@
     </message>
     <message>
         <source>fixing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreadable</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1447,10 +1471,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied. The Monitor page shows them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Running…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1460,6 +1480,18 @@
     </message>
     <message>
         <source>T&amp;hreads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Monitor page shows them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run&apos;s keys stay until their TTL: %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1590,6 +1622,10 @@
         <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The Load page&apos;s decisions are made, but their statistics are not written to Redis, so the Monitor page does not see them. Redis said: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -1633,6 +1669,36 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Unblock a subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unblock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule with the most requests in the last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MonitorSession</name>
+    <message numerus="yes">
+        <source>No subject is denied right now (%n key(s) read).</source>
+        <translation>
+            <numerusform>No subject is denied right now (%n key read).</numerusform>
+            <numerusform>No subject is denied right now (%n keys read).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Busiest rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Not connected: choose a server on the Connection page.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1660,12 +1726,9 @@
         <source>Limited right now (%1)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>No subject is denied right now (%n key(s) read).</source>
-        <translation>
-            <numerusform>No subject is denied right now (%n key read).</numerusform>
-            <numerusform>No subject is denied right now (%n keys read).</numerusform>
-        </translation>
+    <message>
+        <source>Limited right now</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Subjects whose next request would be denied, longest wait first.</source>
@@ -1682,14 +1745,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Unblock a subject</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unblock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;✗ Could not unblock: %1.&lt;/b&gt;&lt;br&gt;The key %2 is unchanged; try again when the connection is back.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1700,28 +1755,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Busiest rule</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The rule with the most requests in the last 15 minutes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Busiest: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::MonitorSession</name>
-    <message numerus="yes">
-        <source>No subject is denied right now (%n key(s) read).</source>
-        <translation>
-            <numerusform>No subject is denied right now (%n key read).</numerusform>
-            <numerusform>No subject is denied right now (%n keys read).</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -2162,6 +2195,22 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Safety:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> keys/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most keys a second Sluice&apos;s scans walk on this server (the Keys page and its badge, the Monitor&apos;s limited subjects), counted as SCAN walks them, matching or not; a scan also slows down by itself when the server&apos;s latency rises. 0: no limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan &amp;budget:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3648,6 +3697,17 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::StatsWatch</name>
+    <message>
+        <source>Statistics are not written: grant %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Statistics are not written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::TopSubjectsModel</name>
     <message>
         <source>%1 %</source>
@@ -3690,97 +3750,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>59 min 59 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::SimulationCharts</name>
-    <message>
-        <source>admitted %1 of %2 (%3%)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 in the busiest %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(limit %1: %2×)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>released at most %1 per %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>busiest window</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>offered</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>released</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cumulative admitted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>time since the start of the scenario (s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>/%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>total</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the scripts in Redis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the in-process twins</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>admitted (rule&apos;s colour)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>released (leaky bucket)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cumulative admitted (right)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>busiest %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sluice simulation: offered and admitted requests per rule</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -736,6 +736,26 @@
         <source>Needs the rules (Rules page): the TTL is taken from each key&apos;s rule</source>
         <translation>需要限流规则（“限流规则”页面）：TTL 取自每个键的限流规则</translation>
     </message>
+    <message>
+        <source>1 key could not be read: the Redis user may not read it (NOPERM), so its health is unknown.</source>
+        <translation>1 个键无法读取：该 Redis 用户无权读取它（NOPERM），因此其健康状况未知。</translation>
+    </message>
+    <message>
+        <source>%1 keys could not be read: the Redis user may not read them (NOPERM), so their health is unknown.</source>
+        <translation>%1 个键无法读取：该 Redis 用户无权读取它们（NOPERM），因此其健康状况未知。</translation>
+    </message>
+    <message>
+        <source>Grant: %1</source>
+        <translation>请授权：%1</translation>
+    </message>
+    <message>
+        <source>1 key could not be read, so its health is unknown.</source>
+        <translation>1 个键无法读取，因此其健康状况未知。</translation>
+    </message>
+    <message>
+        <source>%1 keys could not be read, so their health is unknown.</source>
+        <translation>%1 个键无法读取，因此其健康状况未知。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeyDetails</name>
@@ -1065,6 +1085,10 @@
     <message>
         <source>fixing…</source>
         <translation>正在修复…</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
     </message>
 </context>
 <context>
@@ -1446,10 +1470,6 @@
         <translation>&lt;b&gt;⚠ 已完成，但有 %1 个错误：&lt;/b&gt;%2</translation>
     </message>
     <message>
-        <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied. The Monitor page shows them.</source>
-        <translation>&lt;b&gt;✓ 已完成：&lt;/b&gt;%2 s 内完成 %1 次判定，%3 次放行，%4 次拒绝。可在“监控”页面查看。</translation>
-    </message>
-    <message>
         <source>Running…</source>
         <translation>运行中…</translation>
     </message>
@@ -1460,6 +1480,18 @@
     <message>
         <source>T&amp;hreads</source>
         <translation>线程数(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied.</source>
+        <translation>&lt;b&gt;✓ 已完成：&lt;/b&gt;%2 s 内完成 %1 次判定，%3 次放行，%4 次拒绝。</translation>
+    </message>
+    <message>
+        <source>The Monitor page shows them.</source>
+        <translation>可在“监控”页面查看。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s keys stay until their TTL: %1.</source>
+        <translation>本次运行的键将保留到其 TTL 到期：%1。</translation>
     </message>
 </context>
 <context>
@@ -1594,6 +1626,10 @@
         <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
         <translation>已关闭：连接配置“%1”为只读，Sluice 不会向该服务器发送任何写入命令。如需修改数据，请在“连接”页面关闭只读。</translation>
     </message>
+    <message>
+        <source>The Load page&apos;s decisions are made, but their statistics are not written to Redis, so the Monitor page does not see them. Redis said: %1</source>
+        <translation>“负载”页面的判定照常进行，但其统计未写入 Redis，因此“监控”页面看不到它们。Redis 的回复：%1</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -1637,56 +1673,6 @@
         <translation>规则(&amp;U)：</translation>
     </message>
     <message>
-        <source>Not connected: choose a server on the Connection page.</source>
-        <translation>未连接：请在“连接”页面选择服务器。</translation>
-    </message>
-    <message>
-        <source>the connection is lost</source>
-        <translation>连接已断开</translation>
-    </message>
-    <message>
-        <source>⚠ Not updating (%1): showing the data read at %2. Retrying every second.</source>
-        <translation>⚠ 未更新（%1）：显示的是 %2 读取的数据。每秒重试一次。</translation>
-    </message>
-    <message>
-        <source>⚠ Cannot read yet (%1). Retrying every second.</source>
-        <translation>⚠ 暂时无法读取（%1）。每秒重试一次。</translation>
-    </message>
-    <message>
-        <source>● Live, read at %1</source>
-        <translation>● 实时，读取于 %1</translation>
-    </message>
-    <message>
-        <source>Reading…</source>
-        <translation>读取中…</translation>
-    </message>
-    <message>
-        <source>Limited right now (%1)</source>
-        <translation>当前被限流（%1）</translation>
-    </message>
-    <message numerus="yes">
-        <source>No subject is denied right now (%n key(s) read).</source>
-        <translation>
-            <numerusform>当前没有被拒绝的主体（已读取 %n 个键）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Subjects whose next request would be denied, longest wait first.</source>
-        <translation>下一个请求将被拒绝的主体，等待时间最长的排在最前。</translation>
-    </message>
-    <message>
-        <source>Only the first %1 keys were read: the list may be incomplete.</source>
-        <translation>只读取了前 %1 个键：列表可能不完整。</translation>
-    </message>
-    <message>
-        <source>Unblock %1 on rule %2?
-
-This deletes the key %3: the subject&apos;s next request is admitted as if it had never been seen, and its limit starts over.</source>
-        <translation>要解除 %1 在规则 %2 上的限制吗？
-
-这会删除键 %3：该主体的下一个请求会被放行，就像从未出现过一样，其限流次数重新计算。</translation>
-    </message>
-    <message>
         <source>Unblock a subject</source>
         <translation>解除主体限制</translation>
     </message>
@@ -1695,28 +1681,8 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>解除限制</translation>
     </message>
     <message>
-        <source>&lt;b&gt;✗ Could not unblock: %1.&lt;/b&gt;&lt;br&gt;The key %2 is unchanged; try again when the connection is back.</source>
-        <translation>&lt;b&gt;✗ 无法解除限制：%1。&lt;/b&gt;&lt;br&gt;键 %2 未改变；请在连接恢复后重试。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;✓ Unblocked.&lt;/b&gt; Deleted %1: the subject&apos;s next request is admitted.</source>
-        <translation>&lt;b&gt;✓ 已解除限制。&lt;/b&gt;已删除 %1：该主体的下一个请求会被放行。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
-        <translation>&lt;b&gt;✓ 无需解除。&lt;/b&gt;%1 已经过期。</translation>
-    </message>
-    <message>
-        <source>Busiest rule</source>
-        <translation>最繁忙的规则</translation>
-    </message>
-    <message>
         <source>The rule with the most requests in the last 15 minutes</source>
         <translation>过去 15 分钟内请求最多的规则</translation>
-    </message>
-    <message>
-        <source>Busiest: %1</source>
-        <translation>最繁忙：%1</translation>
     </message>
 </context>
 <context>
@@ -2235,6 +2201,22 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Safety:</source>
         <translation>安全：</translation>
+    </message>
+    <message>
+        <source> keys/s</source>
+        <translation> 个键/秒</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>The most keys a second Sluice&apos;s scans walk on this server (the Keys page and its badge, the Monitor&apos;s limited subjects), counted as SCAN walks them, matching or not; a scan also slows down by itself when the server&apos;s latency rises. 0: no limit.</source>
+        <translation>Sluice 的扫描（“键”页面及其徽标、“监控”页面的受限主体）每秒在此服务器上最多遍历的键数，按 SCAN 遍历的键计算，无论是否匹配；服务器延迟升高时扫描还会自动放慢。0：不限。</translation>
+    </message>
+    <message>
+        <source>Scan &amp;budget:</source>
+        <translation>扫描预算(&amp;B)：</translation>
     </message>
 </context>
 <context>
@@ -3699,6 +3681,17 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::StatsWatch</name>
+    <message>
+        <source>Statistics are not written: grant %1</source>
+        <translation>统计未写入：请授权 %1</translation>
+    </message>
+    <message>
+        <source>Statistics are not written: %1</source>
+        <translation>统计未写入：%1</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::TopSubjectsModel</name>
     <message>
         <source>%1 %</source>
@@ -3742,101 +3735,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>59 min 59 s</source>
         <translation>59 min 59 s</translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::SimulationCharts</name>
-    <message>
-        <source>admitted %1 of %2 (%3%)</source>
-        <translation>放行 %1 / %2（%3%）</translation>
-    </message>
-    <message>
-        <source>%1 in the busiest %2</source>
-        <translation>最繁忙的 %2 内 %1</translation>
-    </message>
-    <message>
-        <source>(limit %1: %2×)</source>
-        <translation>（限流次数 %1：%2×）</translation>
-    </message>
-    <message>
-        <source>released at most %1 per %2</source>
-        <translation>每 %2 最多放出 %1</translation>
-    </message>
-    <message>
-        <source>busiest window</source>
-        <translation>最繁忙窗口</translation>
-    </message>
-    <message>
-        <source>offered</source>
-        <translation>到达请求</translation>
-    </message>
-    <message>
-        <source>admitted</source>
-        <translation>放行</translation>
-    </message>
-    <message>
-        <source>released</source>
-        <translation>放出</translation>
-    </message>
-    <message>
-        <source>cumulative admitted</source>
-        <translation>累计放行</translation>
-    </message>
-    <message>
-        <source>time since the start of the scenario (s)</source>
-        <translation>自场景开始的时间 (s)</translation>
-    </message>
-    <message>
-        <source>/%1</source>
-        <translation>/%1</translation>
-    </message>
-    <message>
-        <source>total</source>
-        <translation>合计</translation>
-    </message>
-    <message>
-        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
-        <translation>%1 个请求在 %2 内到达每条限流规则 · %3 · 分箱 %4</translation>
-    </message>
-    <message>
-        <source>%1 requests over %2 · %3</source>
-        <translation>%1 个请求，历时 %2 · %3</translation>
-    </message>
-    <message>
-        <source>the scripts in Redis</source>
-        <translation>Redis 中的脚本</translation>
-    </message>
-    <message>
-        <source>the in-process twins</source>
-        <translation>进程内孪生实现</translation>
-    </message>
-    <message>
-        <source>admitted (rule&apos;s colour)</source>
-        <translation>放行（规则颜色）</translation>
-    </message>
-    <message>
-        <source>released (leaky bucket)</source>
-        <translation>放出（漏桶）</translation>
-    </message>
-    <message>
-        <source>cumulative admitted (right)</source>
-        <translation>累计放行（右轴）</translation>
-    </message>
-    <message>
-        <source>busiest %1</source>
-        <translation>最繁忙 %1</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Sluice simulation: offered and admitted requests per rule</source>
-        <translation>Sluice 仿真：每条限流规则的到达请求与放行请求</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
     </message>
 </context>
 </TS>

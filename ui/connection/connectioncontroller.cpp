@@ -58,6 +58,14 @@ ConnectionController::~ConnectionController()
     m_probeThread->wait();
 }
 
+double ConnectionController::scanBudget() const
+{
+    const auto p = m_currentId.isEmpty() || m_currentId == ProfileStore::sandboxId()
+                       ? std::nullopt
+                       : m_store->profile(m_currentId);
+    return p ? double(p->scanBudget) : keys::defaultScanBudget;
+}
+
 void ConnectionController::connectAtStart()
 {
     const QString last = m_store->lastUsed();

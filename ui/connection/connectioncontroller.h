@@ -39,6 +39,9 @@ public:
     QString currentId() const { return m_currentId; }
     // Where the session connects, password included; empty without a session.
     std::optional<Endpoint> endpoint() const { return m_endpoint; }
+    // Keys a second the session's scans walk at most: its profile's scan budget (the sandbox,
+    // and no session: keys::defaultScanBudget); 0: no budget.
+    double scanBudget() const;
 
     // A start: the profile used last, or the sandbox when there is no profile yet.
     void connectAtStart();

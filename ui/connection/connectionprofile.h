@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/keys/keyscanner.h"
 #include "core/redis/endpoint.h"
 
 #include <QString>
@@ -40,6 +41,10 @@ struct ConnectionProfile
     // Nothing that writes reaches the server (Endpoint::readOnly): the console's write actions
     // are off. The editor turns it on for a new profile whose host is not this machine.
     bool readOnly = false;
+    // The most keys a second the console's scans walk on this server (the Keys page and its
+    // badge, the Monitor's limited subjects): KeyScanner::Options::maxKeysPerSecond; 0: no
+    // budget.
+    int scanBudget = int(keys::defaultScanBudget);
 
     // TLS (Transport::Tls)
     QString tlsCaFile;   // empty: the system's trust store

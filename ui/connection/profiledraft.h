@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <optional>
 
 namespace sluice::ui {
@@ -53,6 +54,9 @@ public:
     void setSshEnabled(bool on) { m_profile.sshEnabled = on; }
     bool sshEnabled() const { return m_profile.sshEnabled; }
     void setSshAcceptNew(bool on) { m_profile.sshAcceptNew = on; }
+    // Keys a second the console's scans walk at most (ConnectionProfile::scanBudget); 0: none.
+    void setScanBudget(int keysPerSecond) { m_profile.scanBudget = std::max(keysPerSecond, 0); }
+    int scanBudget() const { return m_profile.scanBudget; }
     // Read-only, as the user set it; until then, for a new profile, on unless the profile
     // reaches this machine only (Endpoint::isLocal(): loopback, a Unix socket, no SSH).
     void setReadOnly(bool on);

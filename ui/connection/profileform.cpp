@@ -111,6 +111,18 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
                               "pushing rules, load and simulations on Redis are off. On by "
                               "default for a server that is not on this machine."));
     m_fields->addRow(tr("Safety:"), m_readOnly);
+    // The scan budget: what the Keys page, its badge and the Monitor may ask of the server.
+    m_scanBudget = spin(u"scanBudgetSpin"_s, 0, 1'000'000, int(keys::defaultScanBudget), 150, this);
+    m_scanBudget->setSingleStep(1000);
+    m_scanBudget->setGroupSeparatorShown(true);
+    m_scanBudget->setSuffix(tr(" keys/s"));
+    m_scanBudget->setSpecialValueText(tr("no limit"));
+    m_scanBudget->setToolTip(
+        tr("The most keys a second Sluice's scans walk on this server (the Keys page and its "
+           "badge, the Monitor's limited subjects), counted as SCAN walks them, matching or "
+           "not; a scan also slows down by itself when the server's latency rises. 0: no "
+           "limit."));
+    m_fields->addRow(tr("Scan &budget:"), leftAligned(m_scanBudget, this), m_scanBudget);
     m_box->addWidget(m_fields);
 
     // TLS: its files, each with a file dialog.
@@ -257,6 +269,12 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
             Q_EMIT edited();
         }
     });
+    connect(m_scanBudget, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_loading) {
+            m_draft.setScanBudget(v);
+            Q_EMIT edited();
+        }
+    });
     connect(m_port, &QSpinBox::valueChanged, this, [this](int v) {
         m_draft.setPort(v);
         userEdit();
@@ -312,6 +330,7 @@ void ProfileForm::showProfile(const std::optional<ConnectionProfile> &saved)
     m_transport->setCurrentIndex(m_transport->findData(int(p.transport)));
     m_port->setValue(p.port);
     m_db->setValue(p.db);
+    m_scanBudget->setValue(p.scanBudget);
     m_tlsInsecure->setChecked(p.tlsInsecure);
     m_sshCheck->setChecked(p.sshEnabled);
     m_sshPort->setValue(p.sshPort);

@@ -78,6 +78,7 @@ private:
     QToolButton *m_forget;
     QLabel *m_passwordNote;
     QCheckBox *m_readOnly;
+    QSpinBox *m_scanBudget;
     QGroupBox *m_tlsBox;
     QCheckBox *m_tlsInsecure;
     QLabel *m_tlsWarning;

@@ -119,6 +119,8 @@ std::optional<ConnectionProfile> ProfileStore::profile(const QString &id) const
     p.hasSshPassphrase = settings.value(QStringLiteral("ssh/hasPassphrase"), false).toBool();
     // Profiles saved before the flag existed could write: they still can.
     p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
+    p.scanBudget = std::max(
+        settings.value(QStringLiteral("scanBudget"), int(keys::defaultScanBudget)).toInt(), 0);
     return p;
 }
 
@@ -192,6 +194,7 @@ QString ProfileStore::saveWithSecrets(ConnectionProfile p, const SecretEdits &ed
         settings.setValue(QStringLiteral("user"), p.user);
         settings.setValue(QStringLiteral("hasPassword"), p.hasPassword);
         settings.setValue(QStringLiteral("readOnly"), p.readOnly);
+        settings.setValue(QStringLiteral("scanBudget"), p.scanBudget);
         // Paths and names only: the secrets go to the keyring below.
         settings.setValue(QStringLiteral("tls/ca"), p.tlsCaFile);
         settings.setValue(QStringLiteral("tls/cert"), p.tlsCertFile);

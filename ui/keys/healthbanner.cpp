@@ -61,11 +61,31 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
         parts << (s.orphans == 1 ? tr("1 key matches no rule.")
                                  : tr("%1 keys match no rule.").arg(n(s.orphans)));
     }
+    // Keys the user may not read: their health is unknown, and the banner says what to grant
+    // instead of counting them healthy (or leaving them out).
+    if (s.refused > 0) {
+        QString part = s.refused == 1 ? tr("1 key could not be read: the Redis user may not "
+                                           "read it (NOPERM), so its health is unknown.")
+                                      : tr("%1 keys could not be read: the Redis user may not "
+                                           "read them (NOPERM), so their health is unknown.")
+                                            .arg(n(s.refused));
+        if (!s.grant.isEmpty()) {
+            part += QLatin1Char(' ') + tr("Grant: %1").arg(s.grant);
+        }
+        parts << part;
+    }
+    if (const qint64 other = s.unreadable - s.refused; other > 0) {
+        parts << (other == 1
+                      ? tr("1 key could not be read, so its health is unknown.")
+                      : tr("%1 keys could not be read, so their health is unknown.").arg(n(other)));
+    }
     Health tone = Health::Ok;
     if (s.noTtl > 0) {
         tone = Health::NoTtl;
     } else if (s.ttlExceedsRule > 0 || s.wrongType > 0) {
         tone = Health::TtlExceedsRule;
+    } else if (s.unreadable > 0) {
+        tone = Health::Unreadable;
     } else if (s.orphans > 0) {
         tone = Health::Orphan;
     }
@@ -89,8 +109,10 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     case Health::WrongType:
         bannerTone = Tone::Warning;
         break;
+    case Health::Unreadable: // nothing is known of them: not a green "healthy"
+        bannerTone = Tone::Warning;
+        break;
     case Health::Orphan:
-    case Health::Unreadable:
         bannerTone = Tone::Info;
         break;
     case Health::Ok:
@@ -100,7 +122,7 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     setIcon(keypresentation::flagIcon(tone).pixmap(20, 20));
     const bool fixable = s.fixable() > 0;
     setExplanationAvailable(s.noTtl > 0 || s.ttlExceedsRule > 0);
-    m_show->setVisible(s.problems() > 0);
+    m_show->setVisible(s.problems() + s.unreadable > 0);
     m_fix->setVisible(fixable);
     m_delete->setVisible(fixable);
     setButtonEnabled(m_fix, haveRules);

@@ -2,6 +2,8 @@
 
 #include "keypresentation.h"
 
+#include "core/redis/errors.h"
+
 #include <QElapsedTimer>
 #include <QSet>
 
@@ -175,6 +177,8 @@ void KeysModel::clear()
     m_counts = {};
     m_limiterKeys = 0;
     m_keys = 0;
+    m_refused = 0;
+    m_grant.clear();
     endResetModel();
     Q_EMIT countsChanged();
 }
@@ -205,6 +209,12 @@ void KeysModel::tally(const KeyInfo &info, int sign)
         m_limiterKeys += sign;
     }
     m_counts[size_t(info.health)] += sign;
+    if (info.health == Health::Unreadable && info.state.permissionRefused) {
+        m_refused += sign;
+        if (m_grant.isEmpty() && sign > 0) {
+            m_grant = redis::grantOf(info.state.problem);
+        }
+    }
 }
 
 void KeysModel::append(const QList<KeyInfo> &page)
@@ -444,6 +454,8 @@ keys::HealthSummary KeysModel::summary() const
     s.orphans = m_counts[size_t(Health::Orphan)];
     s.wrongType = m_counts[size_t(Health::WrongType)];
     s.unreadable = m_counts[size_t(Health::Unreadable)];
+    s.refused = m_refused;
+    s.grant = m_refused > 0 ? m_grant : QString();
     return s;
 }
 

@@ -116,6 +116,8 @@ private:
     std::array<qint64, 6> m_counts{};
     qint64 m_limiterKeys = 0;
     qint64 m_keys = 0;
+    qint64 m_refused = 0;                  // unreadable keys the ACL refused
+    QString m_grant;                       // what to grant for them (the first refusal's)
     QHash<QByteArray, QByteArray> m_types; // interned TYPE strings
     QHash<QString, QString> m_ruleIds;     // interned rule ids
 };

@@ -360,8 +360,13 @@ void KeysPage::updateBusy()
 
 void KeysPage::updateBanner()
 {
-    m_banner->setSummary(m_model->summary(), m_session->rules().has_value(),
-                         m_session->isScanning());
+    keys::HealthSummary summary = m_model->summary();
+    if (const std::optional<Endpoint> e = m_connection->endpoint()) {
+        // What to grant, to whom: the profile's user.
+        summary.grant.replace(QLatin1String("<user>"),
+                              e->user.isEmpty() ? QStringLiteral("default") : e->user);
+    }
+    m_banner->setSummary(summary, m_session->rules().has_value(), m_session->isScanning());
     m_banner->setVisible(m_session->hasSession() || m_model->rowCount() > 0);
 }
 

@@ -68,7 +68,10 @@ void KeysSession::startSession()
     }
     m_thread = new QThread; // not a child: it may outlive the session by one round trip
     m_thread->setObjectName(QStringLiteral("sluice-keys"));
-    m_worker = new KeysWorker(*endpoint, m_rules);
+    KeysWorker::Options options;
+    options.scanner.maxKeysPerSecond = m_connection->scanBudget(); // the profile's
+    m_scanBudget = options.scanner.maxKeysPerSecond;
+    m_worker = new KeysWorker(*endpoint, m_rules, options);
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);

@@ -48,6 +48,8 @@ public:
     void cancel();
 
     bool isScanning() const { return m_pendingScans > 0; }
+    // The scan budget the session's worker was given (keys a second; 0: none): the profile's.
+    double scanBudget() const { return m_scanBudget; }
     bool isFixing() const { return m_fixing; }
     // The running scan's share of the keyspace, 0..1; -1 before its first page.
     double scanFraction() const { return m_fraction; }
@@ -130,6 +132,7 @@ private:
     keys::KeysWorker *m_worker = nullptr;
     int m_pendingScans = 0;
     double m_fraction = -1;
+    double m_scanBudget = 0;
     bool m_fixing = false;
     bool m_connectionTrouble = false;
     bool m_scanFailed = false;

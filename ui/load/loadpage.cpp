@@ -7,6 +7,7 @@
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/patternform.h"
+#include "ui/common/statswatch.h"
 #include "ui/common/tone.h"
 
 #include "core/stats/statsflusher.h"
@@ -222,6 +223,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     }
     right->addWidget(m_perRule);
 
+    m_statsWatch = new StatsWatch(this);
     m_poll = new QTimer(this);
     m_poll->setInterval(pollMs);
     connect(m_poll, &QTimer::timeout, this, &LoadPage::poll);
@@ -243,6 +245,7 @@ LoadPage::~LoadPage()
     // The generator's destructor cancels and joins (a round trip in flight at most); the
     // flusher's writes what is left.
     m_generator.reset();
+    m_statsWatch->watch(nullptr, {});
     m_flusher.reset();
 }
 
@@ -438,6 +441,7 @@ void LoadPage::startNow()
         m_flusher = std::make_unique<stats::StatsFlusher>(o->endpoint, m_recorder.get());
         m_flusherEndpoint = endpointId(o->endpoint);
         m_flusher->start();
+        m_statsWatch->watch(m_flusher.get(), o->endpoint.user); // a failure in the status bar
     }
     o->recorder = m_recorder.get();
     m_generator.reset();
@@ -561,12 +565,22 @@ void LoadPage::finish()
         m_banner->showRich(Tone::Warning, tr("<b>\u26a0 Finished with %1 errors:</b> %2")
                                               .arg(number(p.errors), p.lastError.toHtmlEscaped()));
     } else {
-        m_banner->showRich(
-            Tone::Good,
-            tr("<b>\u2713 Finished:</b> %1 decisions in %2 s, %3 allowed, %4 denied. The "
-               "Monitor page shows them.")
-                .arg(number(p.sent), QLocale().toString(p.elapsedS, 'f', 1), number(p.allowed),
-                     number(p.denied + p.shadowDenied)));
+        // "The Monitor page shows them" only while their statistics are written; the keys it
+        // could not remove are said (they expire by their TTL).
+        m_statsWatch->poll();
+        const bool unsaid = m_statsWatch->failing() || !p.cleanupError.isEmpty();
+        QString text = tr("<b>\u2713 Finished:</b> %1 decisions in %2 s, %3 allowed, %4 denied.")
+                           .arg(number(p.sent), QLocale().toString(p.elapsedS, 'f', 1),
+                                number(p.allowed), number(p.denied + p.shadowDenied));
+        text += QLatin1Char(' ') + (m_statsWatch->failing()
+                                        ? m_statsWatch->text().toHtmlEscaped() + QLatin1Char('.')
+                                        : tr("The Monitor page shows them."));
+        if (!p.cleanupError.isEmpty()) {
+            text +=
+                QLatin1Char(' ') +
+                tr("The run's keys stay until their TTL: %1.").arg(p.cleanupError.toHtmlEscaped());
+        }
+        m_banner->showRich(unsaid ? Tone::Warning : Tone::Good, text);
     }
     validate();
     Q_EMIT finished(p);

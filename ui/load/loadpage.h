@@ -35,6 +35,7 @@ namespace sluice::ui {
 class KeyScope;
 class MessageBanner;
 class PatternForm;
+class StatsWatch;
 
 class ConnectionController;
 
@@ -58,6 +59,8 @@ public:
     const load::LoadProgress &progress() const { return m_progress; }
     // The options the form holds now, or the first problem in words (what and where).
     Result<load::LoadOptions> options() const;
+    // Whether the statistics of the runs are written (the window's status bar says so).
+    StatsWatch *statsWatch() const { return m_statsWatch; }
 
 public Q_SLOTS:
     void setRules(const sluice::RuleSet &rules);
@@ -88,6 +91,7 @@ private:
     std::unique_ptr<stats::StatsRecorder> m_recorder;
     std::unique_ptr<stats::StatsFlusher> m_flusher;
     QString m_flusherEndpoint; // safeUrl + db of the flusher's endpoint
+    StatsWatch *m_statsWatch;
     std::unique_ptr<load::LoadGenerator> m_generator;
     load::LoadProgress m_progress;
     QTimer *m_poll;

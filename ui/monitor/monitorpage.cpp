@@ -167,6 +167,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     split->setSizes({430, 250});
 
     m_session = new MonitorSession(connection, this);
+    m_session->setPageVisible(false); // until shown
     connect(m_session, &MonitorSession::updated, this, &MonitorPage::onUpdated);
     connect(m_session, &MonitorSession::limitedChanged, this, &MonitorPage::onLimitedChanged);
     connect(m_session, &MonitorSession::topChanged, this, &MonitorPage::onTopChanged);
@@ -189,6 +190,18 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
 }
 
 MonitorPage::~MonitorPage() = default;
+
+void MonitorPage::showEvent(QShowEvent *event)
+{
+    m_session->setPageVisible(true);
+    QWidget::showEvent(event);
+}
+
+void MonitorPage::hideEvent(QHideEvent *event)
+{
+    m_session->setPageVisible(false);
+    QWidget::hideEvent(event);
+}
 
 const RuleSet &MonitorPage::rules() const
 {

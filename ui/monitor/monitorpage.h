@@ -57,6 +57,11 @@ public:
     // hook a QMessageBox asks (open(), not exec(): no nested event loop).
     void setConfirmHook(ConfirmHook hook);
 
+protected:
+    // The limiter keys are scanned only while the page is on screen.
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
 public Q_SLOTS:
     void setRules(const sluice::RuleSet &rules);
     // Reads now instead of at the next tick.

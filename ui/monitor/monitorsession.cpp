@@ -85,6 +85,11 @@ void MonitorSession::refresh()
     m_worker.post([](MonitorWorker *w) { w->refresh(true); });
 }
 
+void MonitorSession::setPageVisible(bool visible)
+{
+    m_worker.post([visible](MonitorWorker *w) { w->setScanKeys(visible); });
+}
+
 void MonitorSession::unblock(const QByteArray &key)
 {
     ++m_unblocking;
@@ -101,9 +106,8 @@ void MonitorSession::onSession()
     m_error.clear();
     m_top.clear();
     m_busiestId.clear();
-    m_worker.post([e = m_connection->endpoint(), g = m_generation](MonitorWorker *w) {
-        w->setEndpoint(e, g);
-    });
+    m_worker.post([e = m_connection->endpoint(), g = m_generation,
+                   b = m_connection->scanBudget()](MonitorWorker *w) { w->setEndpoint(e, g, b); });
     Q_EMIT reset();
     Q_EMIT limitedChanged();
     Q_EMIT topChanged();

@@ -76,6 +76,8 @@ public Q_SLOTS:
     void setTopRule(const QString &ruleId);
     // Reads now instead of at the next tick.
     void refresh();
+    // The page is on screen: its limiter keys are scanned (off: the statistics only).
+    void setPageVisible(bool visible);
     // Deletes the subject's state key (no question asked here: the view asks first).
     void unblock(const QByteArray &key);
 

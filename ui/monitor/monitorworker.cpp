@@ -8,6 +8,8 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <utility>
+
 namespace sluice::ui {
 
 MonitorWorker::MonitorWorker(Options options, QObject *parent)
@@ -39,9 +41,11 @@ void MonitorWorker::start()
     m_timer->start();
 }
 
-void MonitorWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 session)
+void MonitorWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 session,
+                                double scanBudget)
 {
     m_endpoint = std::move(endpoint);
+    m_scanBudget = scanBudget;
     m_session = session;
     m_connection.reset();
     m_ticks = 0;
@@ -64,11 +68,20 @@ void MonitorWorker::setTopRule(QString ruleId)
     refresh(false);
 }
 
+void MonitorWorker::setScanKeys(bool on)
+{
+    const bool was = std::exchange(m_scanKeys, on);
+    if (on && !was) {
+        refresh(true);
+    }
+}
+
 void MonitorWorker::refresh(bool withKeys)
 {
     if (!m_endpoint || m_cancel) {
         return;
     }
+    withKeys = withKeys && m_scanKeys;
     if (m_timer) {
         m_timer->start(); // the next tick a full interval from now
     }
@@ -82,7 +95,7 @@ void MonitorWorker::tick()
     }
     ++m_ticks;
     const bool withKeys =
-        (m_options.scanEveryTicks <= 1 || m_ticks % m_options.scanEveryTicks == 0) &&
+        m_scanKeys && (m_options.scanEveryTicks <= 1 || m_ticks % m_options.scanEveryTicks == 0) &&
         QDateTime::currentMSecsSinceEpoch() >= m_nextScanMs;
     Q_EMIT snapshotReady(read(withKeys));
 }
@@ -162,6 +175,7 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
     }
     keys::KeyScanner scanner{keys::KeyReader(m_rules)};
     keys::KeyScanner::Options o;
+    o.maxKeysPerSecond = m_scanBudget;
     // One flag for both reasons to stop: the page closing (m_cancel) and the key cap.
     std::atomic<bool> stop{false};
     o.cancel = &stop;

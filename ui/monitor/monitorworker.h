@@ -2,6 +2,7 @@
 
 #include "monitorsnapshot.h"
 
+#include "core/keys/keyscanner.h"
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
 #include "core/rules/rule.h"
@@ -55,12 +56,18 @@ public:
     // Starts the timer (call once, after moveToThread and QThread::start).
     void start();
     // Where to read; nullopt: stop reading. `session` is echoed in the snapshots.
-    void setEndpoint(std::optional<Endpoint> endpoint, quint64 session);
+    // `scanBudget`: keys a second the limited-subjects scan walks at most (the profile's).
+    void setEndpoint(std::optional<Endpoint> endpoint, quint64 session,
+                     double scanBudget = keys::defaultScanBudget);
     // The rules to read, and the one whose top subjects to read (empty: none); reads at once.
     void setRules(RuleSet rules, QString topRule);
     void setTopRule(QString ruleId);
     // Reads now (the next tick comes a full interval later); `withKeys` scans the keys too.
     void refresh(bool withKeys = true);
+    // Whether the limiter keys are scanned at all (issue 11: the console scans the keyspace
+    // only for a page on screen): off, the statistics are still read, the keys are not. On
+    // again: a scan at once.
+    void setScanKeys(bool on);
     // Deletes the state key (the subject is admitted again at once), then rescans the keys.
     // unblocked() tells the outcome; `existed` false: the key was already gone.
     void unblock(QByteArray key);
@@ -83,7 +90,9 @@ private:
     RuleSet m_rules;
     QString m_topRule;
     int m_ticks = 0;
+    bool m_scanKeys = true;
     qint64 m_nextScanMs = 0; // local ms since the epoch; see the back-off above
+    double m_scanBudget = keys::defaultScanBudget;
     std::atomic<bool> m_cancel{false};
 };
 
