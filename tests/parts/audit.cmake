@@ -4,3 +4,6 @@
 sluice_test(layouts REDIS)
 add_dependencies(tst_layouts sluice-cli)
 target_compile_definitions(tst_layouts PRIVATE SLUICE_BUILD_DIR="${PROJECT_BINARY_DIR}")
+# `keys audit` on 1,000,000 keys and `keys fix --ttl/--delete` on a private redis-server.
+sluice_test(cli_audit TIMEOUT 600)
+add_dependencies(tst_cli_audit sluice-cli)
