@@ -9,10 +9,13 @@
 
 #include "core/keys/keyfixer.h"
 
+#include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -274,6 +277,55 @@ private Q_SLOTS:
         QCOMPARE(pttlOf(c(), "limit:b"), qint64(-2));
         QVERIFY(pttlOf(c(), "limit:c") > 0);
         QCOMPARE(pttlOf(c(), "session:x"), qint64(-1));
+    }
+
+    // A never-expiring string counter under a rule's prefix (the GET/INCR/EXPIRE limiter the
+    // rule replaced) is no_ttl, not wrong_type, and `keys fix --rules` gives it the rule's
+    // window; one that expires soon, or a hash that is not the rule's, stays wrong_type.
+    void stringCounterUnderARule()
+    {
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        QFile f(rules);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [{"id": "hello", "scope": "ip",
+                  "algorithm": "fixed_window", "limit": 3, "window": "5s"}]})");
+        f.close();
+        QVERIFY(pipelined(c(), {{"SET", "rate_limit:hello:{1.2.3.4}", "57"},
+                                {"SET", "rate_limit:hello:{5.6.7.8}", "2", "PX", "3000"},
+                                {"HSET", "rate_limit:hello:{9.9.9.9}", "x", "1"}}));
+        test::CliRun r =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        QHash<QString, QString> health;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out).array()) {
+            health.insert(v[u"key"_s].toString(), v[u"health"_s].toString());
+        }
+        QCOMPARE(health.value(u"rate_limit:hello:{1.2.3.4}"_s), u"no_ttl"_s);
+        QCOMPARE(health.value(u"rate_limit:hello:{5.6.7.8}"_s), u"wrong_type"_s);
+        QCOMPARE(health.value(u"rate_limit:hello:{9.9.9.9}"_s), u"wrong_type"_s);
+
+        // The audit names its layout and the rule.
+        r = test::runCli(
+            {u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        bool seen = false;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out)[u"keys"_s].toArray()) {
+            if (v[u"key"_s].toString() == u"rate_limit:hello:{1.2.3.4}"_s) {
+                seen = true;
+                QCOMPARE(v[u"layout"_s].toString(), u"string_counter"_s);
+                QCOMPARE(v[u"health"_s].toString(), u"never_expires"_s);
+                QCOMPARE(v[u"rule"_s].toString(), u"hello"_s);
+                QVERIFY(v[u"cause"_s].toString().contains(u"keys fix --rules"_s));
+            }
+        }
+        QVERIFY(seen);
+
+        r = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--rules"_s, rules});
+        QCOMPARE(r.exitCode, 0);
+        const qint64 t = pttlOf(c(), "rate_limit:hello:{1.2.3.4}");
+        QVERIFY2(t > 0 && t <= 5000, qPrintable(QString::number(t)));
+        QCOMPARE(pttlOf(c(), "rate_limit:hello:{9.9.9.9}"), qint64(-1)); // left as it is
     }
 
     void badInput_data()

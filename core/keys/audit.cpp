@@ -260,7 +260,10 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
     e.pttlMs = read.pttlMs;
 
     // A Sluice key of a given rule, in the rule's state: judged as `keys` judges it.
-    if (info.hasRule() && info.health != Health::WrongType) {
+    // (A string counter under a rule's prefix, judged no_ttl by the reader, is matched below.)
+    const bool foreignUnderRule =
+        info.health != Health::Unreadable && info.state.kind == KeyState::Kind::Unreadable;
+    if (info.hasRule() && info.health != Health::WrongType && !foreignUnderRule) {
         e.layout = sluiceLayoutOf(info.algorithm);
         e.health = fromHealth(info.health);
         e.state = info.state.describe();

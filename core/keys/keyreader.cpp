@@ -10,6 +10,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 
 using namespace Qt::StringLiterals;
 
@@ -599,6 +600,61 @@ KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why, bool per
     info.health =
         rule != nullptr ? Health::Unreadable : classify(info.pttlMs, rule, haveRules(), false);
     return info;
+}
+
+Result<QList<qsizetype>> KeyReader::reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const
+{
+    QList<qsizetype> candidates;
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        if (mayBeStringCounter(keys[i]) && keys[i].hasRule()) {
+            candidates << i;
+        }
+    }
+    QList<qsizetype> changed;
+    if (candidates.isEmpty()) {
+        return changed;
+    }
+    for (qsizetype i : std::as_const(candidates)) {
+        c.append({QByteArrayLiteral("STRLEN"), keys[i].key});
+        c.append({QByteArrayLiteral("GETRANGE"), keys[i].key, QByteArrayLiteral("0"),
+                  QByteArrayLiteral("20")});
+        c.append({QByteArrayLiteral("PTTL"), keys[i].key});
+    }
+    for (qsizetype i : std::as_const(candidates)) {
+        std::array<Connection::RawReply, 3> r;
+        for (auto &one : r) {
+            auto got = c.readRaw();
+            if (!got) {
+                return got.error();
+            }
+            one = std::move(*got);
+        }
+        const qint64 strlen = integerOf(ReplyView(r[0]), -1);
+        const QByteArray head = bytesOf(ReplyView(r[1]));
+        const qint64 pttl = integerOf(ReplyView(r[2]), -3);
+        bool integer = strlen > 0 && strlen <= 20 && head.size() == strlen;
+        for (qsizetype j = 0; integer && j < head.size(); ++j) {
+            integer = (head[j] >= '0' && head[j] <= '9') || (j == 0 && head[j] == '-');
+        }
+        KeyInfo &k = keys[i];
+        if (!integer || pttl < -1) {
+            continue;
+        }
+        const Health h = pttl == -1                       ? Health::NoTtl
+                         : pttl > k.maxTtlMs + ttlSlackMs ? Health::TtlExceedsRule
+                                                          : Health::WrongType;
+        k.pttlMs = pttl;
+        k.state.problem =
+            u"a plain string counter (%1), not the rule's %2: the GET/INCR/EXPIRE limiter "
+            "the rule replaced (layout string_counter); the rule's script fails on it with "
+            "WRONGTYPE until it expires, then rebuilds its own state"_s.arg(
+                QString::fromLatin1(head), QString::fromLatin1(expectedType(k.algorithm)));
+        if (h != k.health) {
+            k.health = h;
+            changed << i;
+        }
+    }
+    return changed;
 }
 
 KeyInfo KeyReader::judge(const QByteArray &key, const RawRead &raw) const

@@ -422,6 +422,19 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 progress.keys += page.size();
             }
             ++progress.roundTrips;
+            // String counters under a rule's prefix (rare): their values, on the idle connection.
+            // A failure leaves them wrong_type; a lost connection shows at the next round trip.
+            if (std::any_of(page.begin(), page.end(), KeyReader::mayBeStringCounter)) {
+                ++progress.roundTrips;
+                if (auto changed = m_reader.reviewStringCounters(c, page)) {
+                    for (qsizetype i : std::as_const(*changed)) {
+                        --summary.health.wrongType;
+                        --summary.health.keys;
+                        --summary.health.limiterKeys;
+                        summary.health.add(page[i]);
+                    }
+                }
+            }
             progress.count = count;
             const double within = cursor == "0" && started ? 1.0 : cursorFraction(cursor);
             progress.fraction = (double(pi) + within) / double(patterns.size());

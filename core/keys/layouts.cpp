@@ -344,11 +344,16 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
 const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm)
 {
     for (const Layout &l : table) {
-        const bool leaky = l.id == std::string_view("sluice_leaky_bucket");
-        const bool token = l.id == std::string_view("sluice_token_bucket");
-        if ((leaky && sluiceAlgorithm != u"leaky_bucket"_s) ||
-            (token && sluiceAlgorithm == u"leaky_bucket"_s)) {
-            continue;
+        const QLatin1String id(l.id);
+        if (id.startsWith("sluice_"_L1)) {
+            // With a rule, only its algorithm's row; without, a leaky bucket cannot be told
+            // from a token bucket (same fields): the token bucket's row says so.
+            const QString algorithm = sluiceAlgorithm.isEmpty() && id != "sluice_leaky_bucket"_L1
+                                          ? QString(id.sliced(7))
+                                          : sluiceAlgorithm;
+            if (id.sliced(7) != algorithm) {
+                continue;
+            }
         }
         if (l.type == read.type && keyFits(l, read.key) && shapeFits(l, read)) {
             return &l;

@@ -105,7 +105,8 @@ bool keyFits(const Layout &layout, const QByteArray &key);
 bool shapeFits(const Layout &layout, const ForeignRead &read);
 // The first row whose name, type and value fit; nullptr when none does. `sluiceAlgorithm`:
 // the algorithm of the Sluice rule producing the key, when rules were given ("" otherwise):
-// it tells a token bucket from a leaky bucket, which share a layout.
+// only that algorithm's Sluice row can match (a string counter under a gcra-shaped key is
+// then a string counter), and it tells a token bucket from a leaky bucket (same fields).
 const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm = {});
 // The first row whose name fits whatever the type and value: a key named like a layout but
 // holding something else is `unknown` under that row.
