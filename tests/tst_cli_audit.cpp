@@ -328,6 +328,121 @@ private Q_SLOTS:
         QCOMPARE(pttlOf(c(), "rate_limit:hello:{9.9.9.9}"), qint64(-1)); // left as it is
     }
 
+    // A rule file adopting another limiter's keys: decoded against its limit ("57 / 100 in
+    // this window") by `keys` and `keys audit`, fixed from its window by `keys fix --rules`.
+    void adoptedKeys()
+    {
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        QFile f(rules);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [{"id": "hello", "scope": "ip",
+                  "algorithm": "fixed_window", "limit": 3, "window": "5s",
+                  "adopt": {"match": "rate_limit:*-hello", "layout": "string_counter",
+                            "window": "1m", "limit": 100}}]})");
+        f.close();
+        const QByteArray stuck = "rate_limit:127.0.0.1-com.example.HelloController-hello";
+        const QByteArray live = "rate_limit:10.0.0.2-com.example.HelloController-hello";
+        const QByteArray longer = "rate_limit:10.0.0.3-com.example.HelloController-hello";
+        QVERIFY(pipelined(c(), {{"SET", stuck, "57"},
+                                {"SET", live, "100", "EX", "30"},
+                                {"SET", longer, "4", "EX", "7200"},
+                                {"SET", "rate_limit:other", "5"}}));
+        test::CliRun r =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        QHash<QString, QJsonObject> byKey;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out).array()) {
+            byKey.insert(v[u"key"_s].toString(), v.toObject());
+        }
+        const QJsonObject s = byKey.value(QString::fromLatin1(stuck));
+        QCOMPARE(s[u"health"_s].toString(), u"no_ttl"_s);
+        QCOMPARE(s[u"rule"_s].toString(), u"hello"_s);
+        QCOMPARE(s[u"max_ttl_ms"_s].toInteger(), qint64(60'000));
+        QCOMPARE(s[u"state"_s][u"text"_s].toString(),
+                 u"57 / 100 in this window, never resets (no TTL)"_s);
+        QVERIFY2(
+            byKey.value(QString::fromLatin1(live))[u"state"_s][u"text"_s].toString().startsWith(
+                u"100 / 100 in this window (full), resets in"_s),
+            r.out.constData());
+        QCOMPARE(byKey.value(QString::fromLatin1(longer))[u"health"_s].toString(),
+                 u"ttl_exceeds_rule"_s);
+        QCOMPARE(byKey.value(u"rate_limit:other"_s)[u"health"_s].toString(), u"orphan"_s);
+
+        r = test::runCli(
+            {u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        bool seen = false;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out)[u"keys"_s].toArray()) {
+            if (v[u"key"_s].toString() == QString::fromLatin1(stuck)) {
+                seen = true;
+                QCOMPARE(v[u"layout"_s].toString(), u"string_counter"_s);
+                QCOMPARE(v[u"health"_s].toString(), u"never_expires"_s);
+                QCOMPARE(v[u"limit"_s].toInteger(), qint64(100));
+                QCOMPARE(v[u"window_ms"_s].toInteger(), qint64(60'000));
+                QVERIFY(v[u"state"_s].toString().startsWith(u"57 / 100 in this window"_s));
+            }
+        }
+        QVERIFY(seen);
+
+        r = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--rules"_s, rules});
+        QCOMPARE(r.exitCode, 0);
+        qint64 t = pttlOf(c(), stuck);
+        QVERIFY2(t > 50'000 && t <= 60'000, qPrintable(QString::number(t)));
+        t = pttlOf(c(), longer);
+        QVERIFY2(t > 50'000 && t <= 60'000, qPrintable(QString::number(t))); // lowered
+        t = pttlOf(c(), live);
+        QVERIFY2(t > 0 && t <= 30'000, qPrintable(QString::number(t))); // never extended
+        QCOMPARE(pttlOf(c(), "rate_limit:other"), qint64(-1));          // an orphan: left
+    }
+
+    // A bad adopt block: exit 2 naming the field, nothing scanned or written.
+    void badAdopt_data()
+    {
+        QTest::addColumn<QByteArray>("adopt");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown layout")
+            << QByteArray(R"({"match": "rate_limit:*", "layout": "spring_counter"})")
+            << u"rules[0].adopt.layout: unknown layout 'spring_counter'; expected one of"_s;
+        QTest::newRow("not adoptable")
+            << QByteArray(R"({"match": "rate_limit:*", "layout": "bucket4j"})")
+            << u"rules[0].adopt.layout: cannot adopt the layout 'bucket4j'"_s;
+        QTest::newRow("outside the prefix")
+            << QByteArray(R"({"match": "count_rate_limit:*", "layout": "string_counter"})")
+            << u"rules[0].adopt.match: 'count_rate_limit:*' contradicts the rule's key_prefix "
+               "'rate_limit:'"_s;
+        QTest::newRow("unknown field")
+            << QByteArray(R"({"match": "rate_limit:*", "layout": "string_counter", "ttl": "1m"})")
+            << u"rules[0].adopt.ttl: unknown field 'ttl'"_s;
+    }
+
+    void badAdopt()
+    {
+        QFETCH(QByteArray, adopt);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        QFile f(rules);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [{"id": "hello", "scope": "ip",
+                  "algorithm": "fixed_window", "limit": 3, "window": "5s", "adopt": )" +
+                adopt + "}]}");
+        f.close();
+        QVERIFY(pipelined(c(), {{"SET", "rate_limit:x", "1"}}));
+        for (const QStringList &args :
+             {QStringList{u"keys"_s, u"audit"_s}, QStringList{u"keys"_s, u"fix"_s},
+              QStringList{u"rules"_s, u"validate"_s, rules}}) {
+            QStringList all = args;
+            if (args.first() == u"keys"_s) {
+                all << u"--url"_s << url() << u"--rules"_s << rules;
+            }
+            const test::CliRun r = test::runCli(all);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(QString::fromUtf8(r.err + r.out).contains(message), r.err.constData());
+        }
+        QCOMPARE(pttlOf(c(), "rate_limit:x"), qint64(-1));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");

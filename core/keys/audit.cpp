@@ -22,85 +22,6 @@ constexpr int hashPage = 32;
 // whole seconds.
 constexpr qint64 windowSlackMs = 1000;
 
-// Redis' glob (stringmatchlen): * ? [abc] [^a-z] and \ escapes.
-bool globMatches(const char *p, const char *pend, const char *s, const char *send)
-{
-    while (p < pend) {
-        switch (*p) {
-        case '*':
-            while (p + 1 < pend && p[1] == '*') {
-                ++p;
-            }
-            if (p + 1 == pend) {
-                return true;
-            }
-            for (const char *t = s; t <= send; ++t) {
-                if (globMatches(p + 1, pend, t, send)) {
-                    return true;
-                }
-            }
-            return false;
-        case '?':
-            if (s == send) {
-                return false;
-            }
-            ++s;
-            break;
-        case '[': {
-            if (s == send) {
-                return false;
-            }
-            ++p;
-            const bool negate = p < pend && *p == '^';
-            if (negate) {
-                ++p;
-            }
-            bool match = false;
-            while (p < pend && *p != ']') {
-                if (*p == '\\' && p + 1 < pend) {
-                    ++p;
-                    match = match || *p == *s;
-                } else if (p + 2 < pend && p[1] == '-' && p[2] != ']') {
-                    char lo = p[0], hi = p[2];
-                    if (lo > hi) {
-                        std::swap(lo, hi);
-                    }
-                    match = match || (*s >= lo && *s <= hi);
-                    p += 2;
-                } else {
-                    match = match || *p == *s;
-                }
-                ++p;
-            }
-            if (match == negate) {
-                return false;
-            }
-            ++s;
-            break;
-        }
-        case '\\':
-            if (p + 1 < pend) {
-                ++p;
-            }
-            [[fallthrough]];
-        default:
-            if (s == send || *p != *s) {
-                return false;
-            }
-            ++s;
-            break;
-        }
-        ++p;
-    }
-    return s == send;
-}
-
-bool globMatches(const QByteArray &glob, const QByteArray &key)
-{
-    return globMatches(glob.constData(), glob.constData() + glob.size(), key.constData(),
-                       key.constData() + key.size());
-}
-
 std::optional<std::pair<QByteArray, QByteArray>> zEnd(ReplyView r)
 {
     if (!r.isArray() || r.size() < 2) {
@@ -263,7 +184,8 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
     // (A string counter under a rule's prefix, judged no_ttl by the reader, is matched below.)
     const bool foreignUnderRule =
         info.health != Health::Unreadable && info.state.kind == KeyState::Kind::Unreadable;
-    if (info.hasRule() && info.health != Health::WrongType && !foreignUnderRule) {
+    if (info.hasRule() && info.health != Health::WrongType && !foreignUnderRule &&
+        info.adoptedAs.isEmpty()) {
         e.layout = sluiceLayoutOf(info.algorithm);
         e.health = fromHealth(info.health);
         e.state = info.state.describe();
@@ -450,9 +372,25 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
     return out;
 }
 
+QList<Adoption> adoptionsOf(const RuleSet &rules)
+{
+    QList<Adoption> out;
+    for (const Rule &r : rules.rules) {
+        if (r.adopt) {
+            out << Adoption{r.id, r.adopt->match, r.adopt->layout,
+                            std::max<qint64>(r.adoptWindowUs() / 1000, 1), r.adoptLimit()};
+        }
+    }
+    return out;
+}
+
 AuditReport KeyAuditor::run(Connection &c, const Options &options, const PageCallback &onPage)
 {
     AuditReport report;
+    QList<Adoption> adoptions = options.adoptions;
+    if (adoptions.isEmpty() && options.rules) {
+        adoptions = adoptionsOf(*options.rules);
+    }
     KeyScanner scanner{KeyReader(options.rules)};
     KeyScanner::Options so = options.scan;
     if (so.patterns.isEmpty()) {
@@ -474,7 +412,7 @@ AuditReport KeyAuditor::run(Connection &c, const Options &options, const PageCal
             }
             return;
         }
-        auto entries = judge(c, page, options.adoptions, options.batch);
+        auto entries = judge(c, page, adoptions, options.batch);
         if (!entries) {
             readError = entries.error();
             stop = true;

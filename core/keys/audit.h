@@ -96,8 +96,8 @@ public:
     {
         KeyScanner::Options scan;     // patterns empty: "*" (the whole keyspace)
         std::optional<RuleSet> rules; // Sluice's own keys then judged by their rule
-        QList<Adoption> adoptions;
-        int batch = 200; // keys per pipelined read of the values
+        QList<Adoption> adoptions;    // empty: those of `rules` (adoptionsOf)
+        int batch = 200;              // keys per pipelined read of the values
     };
     using PageCallback = std::function<void(const QList<AuditEntry> &, const ScanProgress &)>;
 
@@ -114,6 +114,9 @@ public:
     static AuditEntry classify(const ForeignRead &read, const KeyInfo &info,
                                const QList<Adoption> &adoptions);
 };
+
+// The adoptions of a rule set's adopt blocks (their window and limit, or the rule's).
+QList<Adoption> adoptionsOf(const RuleSet &rules);
 
 // Names in a key that suggest a limit, for the suspects: "limit", "rate", "throttle",
 // "quota", "count"; the first one found, or empty.

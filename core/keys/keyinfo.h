@@ -52,19 +52,20 @@ struct KeyState
         Unreadable, // a value that is not the rule's state; `problem` says why
     };
     Kind kind = Kind::None;
-    qint64 atUs = 0;       // server time (us since the epoch) the numbers are for
-    qint64 limit = 0;      // N (windows), B (token and leaky buckets), burst + 1 (GCRA)
-    qint64 remaining = 0;  // what could still be admitted now (the script's peek)
-    qint64 resetMs = -1;   // until empty (windows, leaky) or full (token, GCRA); 0: already
-    qint64 count = 0;      // windows: units in the live window (counter: the current window)
-    qint64 previous = 0;   // sliding counter: the previous window's count
-    qint64 entries = 0;    // sliding log: members in the set, trimmed or not
-    qint64 nextFreeMs = 0; // sliding log: until the oldest entry in the window leaves it
-    qint64 delayMs = 0;    // leaky bucket: the queueing delay a request admitted now gets
-    double level = 0;      // tokens (token), queued units (leaky), weighted count (counter)
-    qint64 startUs = 0;    // windows: start of the current window; GCRA: TAT (whole us)
-    qint64 valueBytes = 0; // Unreadable: size of the value (bytes, fields or members)
-    QString problem;       // Unreadable: what is wrong, in words
+    qint64 atUs = 0;          // server time (us since the epoch) the numbers are for
+    qint64 limit = 0;         // N (windows), B (token and leaky buckets), burst + 1 (GCRA)
+    qint64 remaining = 0;     // what could still be admitted now (the script's peek)
+    qint64 resetMs = -1;      // until empty (windows, leaky) or full (token, GCRA); 0: already
+    qint64 count = 0;         // windows: units in the live window (counter: the current window)
+    qint64 previous = 0;      // sliding counter: the previous window's count
+    qint64 entries = 0;       // sliding log: members in the set, trimmed or not
+    qint64 nextFreeMs = 0;    // sliding log: until the oldest entry in the window leaves it
+    qint64 delayMs = 0;       // leaky bucket: the queueing delay a request admitted now gets
+    double level = 0;         // tokens (token), queued units (leaky), weighted count (counter)
+    qint64 startUs = 0;       // windows: start of the current window; GCRA: TAT (whole us)
+    qint64 valueBytes = 0;    // Unreadable: size of the value (bytes, fields or members)
+    QString problem;          // Unreadable: what is wrong, in words
+    bool neverResets = false; // an adopted counter without TTL: its window never ends
 
     // One line for a table cell: "2 / 3 in this window, resets in 1.2 s", "14.2 tokens of 200,
     // full in 3 s", "queue 3 of 50, wait 600 ms", "GCRA: 4 of 6 available, full in 2 s".
@@ -80,6 +81,7 @@ struct KeyInfo
     QByteArray type;       // TYPE: "hash", "zset", "string", ...; "none" when gone
     qint64 pttlMs = -2;    // PTTL: -1 never expires, -2 gone, -3 not read (a read error)
     QString ruleId;        // empty: no rule produces this key (or no rules were given)
+    QString adoptedAs;     // a layout id: the key is another limiter's, adopted by rule ruleId
     QByteArray subject;    // from the key (rules::KeyMap); empty without a rule
     Algorithm algorithm{}; // of the rule, when ruleId is not empty
     qint64 maxTtlMs = -1;  // the most the rule's state can need (KeyHealth); -1: no rule

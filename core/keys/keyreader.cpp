@@ -1,6 +1,7 @@
 #include "keyreader.h"
 
 #include "keyhealth.h"
+#include "layouts.h"
 
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
@@ -145,7 +146,20 @@ struct KeyReader::Index
             p.fieldCount = QByteArray::number(hashFields(r.algorithm).size());
             p.maxTtlMs = keys::maxTtlMs(r);
             perRule.push_back(std::move(p));
+            if (r.adopt && !r.adopt->match.isEmpty()) {
+                adopting.push_back(&r);
+            }
         }
+    }
+    // The rule adopting `key` (rules[i].adopt.match), or nullptr.
+    const Rule *adopter(const QByteArray &key) const
+    {
+        for (const Rule *r : adopting) {
+            if (globMatches(r->adopt->match, key)) {
+                return r;
+            }
+        }
+        return nullptr;
     }
     struct PerRule
     {
@@ -162,6 +176,7 @@ struct KeyReader::Index
     const bool have;
     const rules::KeyMap map; // points into set
     std::vector<PerRule> perRule;
+    std::vector<const Rule *> adopting; // rules with an adopt block, in file order
 };
 
 KeyReader::KeyReader(std::optional<RuleSet> rules, Options options)
@@ -602,22 +617,28 @@ KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why, bool per
     return info;
 }
 
-Result<QList<qsizetype>> KeyReader::reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const
+Result<QList<std::pair<qsizetype, Health>>>
+KeyReader::reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const
 {
     QList<qsizetype> candidates;
     for (qsizetype i = 0; i < keys.size(); ++i) {
-        if (mayBeStringCounter(keys[i]) && keys[i].hasRule()) {
+        if ((mayBeStringCounter(keys[i]) && keys[i].hasRule()) || needsValue(keys[i])) {
             candidates << i;
         }
     }
-    QList<qsizetype> changed;
+    QList<std::pair<qsizetype, Health>> changed;
     if (candidates.isEmpty()) {
         return changed;
     }
     for (qsizetype i : std::as_const(candidates)) {
-        c.append({QByteArrayLiteral("STRLEN"), keys[i].key});
-        c.append({QByteArrayLiteral("GETRANGE"), keys[i].key, QByteArrayLiteral("0"),
-                  QByteArrayLiteral("20")});
+        if (keys[i].type == "zset") { // an adopted sliding log: its size
+            c.append({QByteArrayLiteral("ZCARD"), keys[i].key});
+            c.append({QByteArrayLiteral("ZCARD"), keys[i].key});
+        } else {
+            c.append({QByteArrayLiteral("STRLEN"), keys[i].key});
+            c.append({QByteArrayLiteral("GETRANGE"), keys[i].key, QByteArrayLiteral("0"),
+                      QByteArrayLiteral("20")});
+        }
         c.append({QByteArrayLiteral("PTTL"), keys[i].key});
     }
     for (qsizetype i : std::as_const(candidates)) {
@@ -637,6 +658,36 @@ Result<QList<qsizetype>> KeyReader::reviewStringCounters(Connection &c, QList<Ke
             integer = (head[j] >= '0' && head[j] <= '9') || (j == 0 && head[j] == '-');
         }
         KeyInfo &k = keys[i];
+        if (!k.adoptedAs.isEmpty()) {
+            const Layout *l = findLayout(k.adoptedAs);
+            if (pttl == -2) {
+                continue; // gone meanwhile: the scan's verdict stands
+            }
+            if (l != nullptr && k.type == "zset" && QByteArray(l->type) == "zset") {
+                k.state.kind = KeyState::Kind::SlidingLog;
+                k.state.count = k.state.entries = integerOf(ReplyView(r[0]));
+                k.state.remaining = std::max<qint64>(k.state.limit - k.state.count, 0);
+                k.state.resetMs = pttl;
+                continue;
+            }
+            if (!integer || l == nullptr || QByteArray(l->type) != k.type) {
+                k.state.kind = KeyState::Kind::Unreadable;
+                k.state.problem = u"rule '%1' adopts it as %2, but it is a %3 that does not hold "
+                                  "%4"_s.arg(k.ruleId, k.adoptedAs, QString::fromLatin1(k.type),
+                                             l ? QString::fromLatin1(l->valueShape) : QString());
+                if (k.health != Health::WrongType) {
+                    changed << std::pair{i, k.health};
+                    k.health = Health::WrongType;
+                }
+                continue;
+            }
+            k.state.kind = KeyState::Kind::FixedWindow;
+            k.state.count = head.toLongLong();
+            k.state.remaining = std::max<qint64>(k.state.limit - k.state.count, 0);
+            k.state.resetMs = pttl;
+            k.state.neverResets = pttl == -1;
+            continue;
+        }
         if (!integer || pttl < -1) {
             continue;
         }
@@ -650,8 +701,8 @@ Result<QList<qsizetype>> KeyReader::reviewStringCounters(Connection &c, QList<Ke
             "WRONGTYPE until it expires, then rebuilds its own state"_s.arg(
                 QString::fromLatin1(head), QString::fromLatin1(expectedType(k.algorithm)));
         if (h != k.health) {
+            changed << std::pair{i, k.health};
             k.health = h;
-            changed << i;
         }
     }
     return changed;
@@ -676,6 +727,21 @@ KeyInfo KeyReader::judge(const Pending &p, const RawRead &raw) const
         return info;
     }
     bool readable = true;
+    if (p.rule == nullptr) {
+        if (const Rule *adopter = m_index->adopter(p.key)) {
+            // Another limiter's key, adopted: its TTL judged against the adopted window; its
+            // value decoded by reviewStrings() (a count in the window).
+            info.ruleId = adopter->id;
+            info.algorithm = adopter->algorithm;
+            info.adoptedAs = adopter->adopt->layout;
+            info.maxTtlMs = std::max<qint64>(adopter->adoptWindowUs() / 1000, 1);
+            info.state.limit = adopter->adoptLimit();
+            info.health = info.pttlMs == -1                            ? Health::NoTtl
+                          : info.pttlMs > info.maxTtlMs + adoptSlackMs ? Health::TtlExceedsRule
+                                                                       : Health::Ok;
+            return info;
+        }
+    }
     if (const Rule *rule = p.rule) {
         const Index::PerRule &per = m_index->of(rule);
         info.ruleId = rule->id;

@@ -95,12 +95,19 @@ public:
     // judged no_ttl / ttl_exceeds_rule instead, with the rule's TTL to repair it (once it
     // expires, the rule's script rebuilds its own state). Reads the strings of `keys` judged
     // wrong_type (one pipelined round trip, none when there is no such key) and updates them.
-    // Returns the indexes of the keys whose verdict changed.
-    Result<QList<qsizetype>> reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const;
+    // Returns the keys whose verdict changed: their index and their verdict before.
+    Result<QList<std::pair<qsizetype, Health>>> reviewStringCounters(Connection &c,
+                                                                     QList<KeyInfo> &keys) const;
+    // (The same read decodes adopted keys, FORMATS.md "adopt": a counter's value against the
+    // adopted limit, or wrong_type when the key does not hold the adopted layout's value.)
     static bool mayBeStringCounter(const KeyInfo &k)
     {
         return k.health == Health::WrongType && k.type == "string";
     }
+    static bool needsValue(const KeyInfo &k) { return !k.adoptedAs.isEmpty() && k.exists(); }
+    static bool needsReview(const KeyInfo &k) { return mayBeStringCounter(k) || needsValue(k); }
+    // Allowance on an adopted window: the libraries EXPIRE in whole seconds.
+    static constexpr qint64 adoptSlackMs = 1000;
 
     // The verdict for one key as read (public for tests and for the fixer's re-checks).
     KeyInfo judge(const QByteArray &key, const RawRead &raw) const;

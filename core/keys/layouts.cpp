@@ -141,6 +141,89 @@ qsizetype indexOf(const Layout &layout)
     return &layout - table.constData();
 }
 
+// Redis' glob (stringmatchlen): * ? [abc] [^a-z] and \ escapes.
+bool globMatches(const char *p, const char *pend, const char *s, const char *send)
+{
+    while (p < pend) {
+        switch (*p) {
+        case '*':
+            while (p + 1 < pend && p[1] == '*') {
+                ++p;
+            }
+            if (p + 1 == pend) {
+                return true;
+            }
+            for (const char *t = s; t <= send; ++t) {
+                if (globMatches(p + 1, pend, t, send)) {
+                    return true;
+                }
+            }
+            return false;
+        case '?':
+            if (s == send) {
+                return false;
+            }
+            ++s;
+            break;
+        case '[': {
+            if (s == send) {
+                return false;
+            }
+            ++p;
+            const bool negate = p < pend && *p == '^';
+            if (negate) {
+                ++p;
+            }
+            bool match = false;
+            while (p < pend && *p != ']') {
+                if (*p == '\\' && p + 1 < pend) {
+                    ++p;
+                    match = match || *p == *s;
+                } else if (p + 2 < pend && p[1] == '-' && p[2] != ']') {
+                    char lo = p[0], hi = p[2];
+                    if (lo > hi) {
+                        std::swap(lo, hi);
+                    }
+                    match = match || (*s >= lo && *s <= hi);
+                    p += 2;
+                } else {
+                    match = match || *p == *s;
+                }
+                ++p;
+            }
+            if (match == negate) {
+                return false;
+            }
+            ++s;
+            break;
+        }
+        case '\\':
+            if (p + 1 < pend) {
+                ++p;
+            }
+            [[fallthrough]];
+        default:
+            if (s == send || *p != *s) {
+                return false;
+            }
+            ++s;
+            break;
+        }
+        ++p;
+    }
+    return s == send;
+}
+
+} // namespace
+
+bool globMatches(const QByteArray &glob, const QByteArray &key)
+{
+    return globMatches(glob.constData(), glob.constData() + glob.size(), key.constData(),
+                       key.constData() + key.size());
+}
+
+namespace {
+
 std::optional<qint64> wholeNumber(const QByteArray &text)
 {
     if (text.isEmpty() || text.size() > 20) {
