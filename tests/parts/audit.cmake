@@ -7,3 +7,5 @@ target_compile_definitions(tst_layouts PRIVATE SLUICE_BUILD_DIR="${PROJECT_BINAR
 # `keys audit` on 1,000,000 keys and `keys fix --ttl/--delete` on a private redis-server.
 sluice_test(cli_audit TIMEOUT 600)
 add_dependencies(tst_cli_audit sluice-cli)
+# The Keys page's audit mode controller (ui/keys/auditsession.h), without widgets.
+sluice_test(auditsession LIBS sluice_ui Qt6::Network)

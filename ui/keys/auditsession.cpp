@@ -259,7 +259,7 @@ std::optional<QString> AuditSession::fixQuestion(const Row &row, qint64 ttlMs, b
         *nothing = tr("The TTL must be from 1 s to 30 d");
         return std::nullopt;
     }
-    const QString n = tr("%n key(s)", nullptr, int(std::min<qint64>(row.withoutTtl, INT_MAX)));
+    const QString n = row.withoutTtl == 1 ? tr("1 key") : tr("%1 keys").arg(number(row.withoutTtl));
     return deleteKeys ? tr("Delete %1 of %2 that have no TTL? Only keys that still have none "
                            "when they are reached are deleted.")
                             .arg(n, row.title)
