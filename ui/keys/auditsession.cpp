@@ -178,7 +178,10 @@ QList<AuditSession::Row> AuditSession::rows() const
             if (!e.state.isEmpty()) {
                 lines << e.state;
             }
-            lines << e.cause;
+            // The cause once (the keys of a group share it), then only the keys and states.
+            if (lines.size() <= 4 || e.cause != m_result->samples.value(group).first().cause) {
+                lines << e.cause;
+            }
         }
         return lines.join(u'\n');
     };
