@@ -279,6 +279,30 @@ private Q_SLOTS:
         }
     }
 
+    // An adopted key read by KeyReader::read (the Keys page's once-a-second refresher) is
+    // decoded against the adopted limit, as the scan decodes it.
+    void adoptedKeyRefreshed()
+    {
+        Connection c = test::connect();
+        const QByteArray p = test::keyPrefix();
+        const QByteArray key = p + "spring:127.0.0.1-hello";
+        plant(c, {"SET", key, "57"});
+        RuleSet set;
+        Rule rule = Rule::window(u"hello"_s, Algorithm::FixedWindow, 3, 5 * duration::usPerSecond,
+                                 {}, p + "spring:");
+        rule.adopt =
+            Adopt{p + "spring:*-hello", u"string_counter"_s, 60 * duration::usPerSecond, 100};
+        set.rules.push_back(rule);
+        KeyReader reader(set);
+        auto infos = reader.read(c, {key});
+        QVERIFY(infos && infos->size() == 1);
+        const KeyInfo &k = infos->first();
+        QCOMPARE(k.adoptedAs, u"string_counter"_s);
+        QCOMPARE(k.health, Health::NoTtl);
+        QCOMPARE(k.maxTtlMs, qint64(60'000));
+        QCOMPARE(k.state.describe(), u"57 / 100 in this window, never resets (no TTL)"_s);
+    }
+
     // A key named like a layout's but holding something else is `unknown` in that group.
     void namedLikeALayout()
     {

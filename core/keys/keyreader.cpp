@@ -569,6 +569,12 @@ Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &k
         m_permissionRefused = false;
         append(c, keys);
         auto r = collect(c);
+        if (r && std::any_of(r->begin(), r->end(), needsReview)) {
+            // The refresher decodes adopted keys and string counters as the scan does.
+            if (auto reviewed = reviewStringCounters(c, *r); !reviewed) {
+                return reviewed.error();
+            }
+        }
         if (r && takePermissionRefusal() && attempt == 0) {
             continue; // a NOPERM chunk: these keys again, one by one
         }
