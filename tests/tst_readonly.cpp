@@ -133,7 +133,8 @@ private Q_SLOTS:
         // The Keys page scans with them. (Each key's state is read by a script too: under
         // read-only they show as "wrong type" until the core reads with EVALSHA_RO.)
         w.showPage(MainWindow::KeysPageIndex);
-        auto *keys = w.keysPage()->findChild<QTableView *>();
+        // (By name: the audit mode has a table of its own.)
+        auto *keys = w.keysPage()->findChild<QTableView *>(u"keysTable"_s);
         QVERIFY(keys);
         QTRY_COMPARE_WITH_TIMEOUT(keys->model()->rowCount(), 2, 15000);
 

@@ -4,6 +4,8 @@
 #include "connectflags.h"
 #include "rules.h"
 
+#include "core/common/duration.h"
+#include "core/keys/audit.h"
 #include "core/keys/keyfixer.h"
 #include "core/keys/keyhealth.h"
 #include "core/keys/keyscanner.h"
@@ -478,25 +480,409 @@ int fixCommand(const Args &args)
                : exitOk;
 }
 
+// ---- keys audit, keys fix --match GLOB --ttl D | --delete (issue 14) ----
+
+QJsonObject auditJson(const AuditEntry &e)
+{
+    return QJsonObject{
+        {u"key"_s, bytes::printable(e.key)},
+        {u"type"_s, QString::fromLatin1(e.type)},
+        {u"ttl_ms"_s, e.pttlMs},
+        {u"layout"_s, orNull(e.layout)},
+        {u"health"_s, auditHealthName(e.health)},
+        {u"state"_s, orNull(e.state)},
+        {u"cause"_s, orNull(e.cause)},
+        {u"rule"_s, orNull(e.ruleId)},
+        {u"window_ms"_s, e.windowMs > 0 ? QJsonValue(e.windowMs) : QJsonValue()},
+        {u"limit"_s, e.limit > 0 ? QJsonValue(e.limit) : QJsonValue()},
+    };
+}
+
+QString auditRow(const QString &layout, const QString &keys, const QString &ok,
+                 const QString &never, const QString &longer, const QString &unknown)
+{
+    return padded(layout, 26) + keys.rightJustified(10) + ok.rightJustified(10) +
+           never.rightJustified(15) + longer.rightJustified(12) + unknown.rightJustified(9);
+}
+
+// --match GLOB that matched nothing: a usage error (exit 2), said the same way by every
+// subcommand.
+int nothingMatches(const QString &command, const Args &args)
+{
+    return fail(command,
+                u"--match '%1': no key matches it, so there is nothing to do (check the glob: "
+                "SCAN MATCH syntax, e.g. 'rate_limit:*')"_s.arg(args.text("match")),
+                exitUsage);
+}
+
+int audit(const Args &args)
+{
+    const QString command = u"keys audit"_s;
+    for (const char *bad : {"no-ttl", "dry-run", "ttl", "delete"}) {
+        if (args.has(bad)) {
+            return fail(command,
+                        u"--%1 does not apply to `keys audit`"_s.arg(QLatin1String(bad)) +
+                            usageText,
+                        exitUsage);
+        }
+    }
+    int code = exitOk;
+    auto setup = setUp(args, command, false, &code);
+    if (!setup) {
+        return code;
+    }
+    const bool json = args.has("json");
+    KeyAuditor::Options options;
+    options.scan.patterns = setup->patterns;
+    options.rules = setup->rules;
+    if (int bad = exitOk; !applyScanBudget(args, command, options.scan, &bad)) {
+        return bad;
+    }
+    // Flagged keys shown in the text output, per layout; in JSON every limiter key and suspect.
+    constexpr int samplesPerGroup = 10;
+    QMap<QString, QList<AuditEntry>> samples;
+    QList<AuditEntry> suspects;
+    qint64 written = 0;
+    bool opened = false;
+    const AuditReport report =
+        KeyAuditor::run(setup->connection, options, [&](const QList<AuditEntry> &page, auto &) {
+            QByteArray out;
+            for (const AuditEntry &e : page) {
+                if (e.health == AuditHealth::Other || e.health == AuditHealth::OtherNoTtl) {
+                    continue;
+                }
+                if (json) {
+                    if (!opened) {
+                        out += "{\"keys\":[";
+                        opened = true;
+                    }
+                    out += written == 0 ? "\n" : ",\n";
+                    out += QJsonDocument(auditJson(e)).toJson(QJsonDocument::Compact);
+                    ++written;
+                } else if (e.health == AuditHealth::Suspect) {
+                    if (suspects.size() < 20) {
+                        suspects << e;
+                    }
+                } else if (isFlagged(e.health)) {
+                    auto &list = samples[e.layout];
+                    if (list.size() < samplesPerGroup) {
+                        list << e;
+                    }
+                }
+            }
+            if (!out.isEmpty()) {
+                writeOut(out);
+            }
+        });
+    const bool failed = report.scan.status == ScanSummary::Status::Failed;
+    if (!failed && args.has("match") && report.keys() == 0) {
+        return nothingMatches(command, args);
+    }
+    if (json) {
+        QJsonArray groups;
+        for (const AuditGroup &g : report.groups) {
+            const Layout *l = findLayout(g.layout);
+            groups.append(QJsonObject{
+                {u"layout"_s, g.layout},
+                {u"library"_s, l ? QJsonValue(QString::fromLatin1(l->library)) : QJsonValue()},
+                {u"explanation"_s,
+                 l ? QJsonValue(QString::fromLatin1(l->explanation)) : QJsonValue()},
+                {u"keys"_s, g.keys},
+                {u"ok"_s, g.ok},
+                {u"never_expires"_s, g.neverExpires},
+                {u"ttl_exceeds_window"_s, g.ttlExceedsWindow},
+                {u"unknown"_s, g.unknown}});
+        }
+        const QJsonObject tail{
+            {u"complete"_s, report.scan.status == ScanSummary::Status::Completed},
+            {u"scanned"_s, report.scan.progress.keys},
+            {u"groups"_s, groups},
+            {u"flagged"_s, report.flagged()},
+            {u"suspects"_s, report.suspects},
+            {u"other_keys_without_ttl"_s, report.otherNoTtl},
+            {u"other_keys"_s, report.other}};
+        QByteArray body = QJsonDocument(tail).toJson(QJsonDocument::Compact);
+        body.remove(0, 1); // the tail's fields continue the object opened with "keys"
+        writeOut((opened ? QByteArray(written == 0 ? "]," : "\n],") : QByteArray("{\"keys\":[],")) +
+                 body + '\n');
+    } else {
+        QStringList lines;
+        lines << auditRow(u"LAYOUT"_s, u"KEYS"_s, u"OK"_s, u"NEVER EXPIRES"_s, u"TTL>WINDOW"_s,
+                          u"UNKNOWN"_s);
+        for (const AuditGroup &g : report.groups) {
+            lines << auditRow(g.layout, thousands(g.keys), thousands(g.ok),
+                              thousands(g.neverExpires), thousands(g.ttlExceedsWindow),
+                              thousands(g.unknown));
+        }
+        for (const AuditGroup &g : report.groups) {
+            if (g.flagged() == 0) {
+                continue;
+            }
+            const Layout *l = findLayout(g.layout);
+            lines << QString();
+            lines << u"%1: %2 flagged of %3%4"_s.arg(
+                g.layout, thousands(g.flagged()), thousands(g.keys),
+                l ? u" (%1)"_s.arg(QString::fromLatin1(l->library)) : QString());
+            if (l != nullptr) {
+                lines << u"  what: "_s + QString::fromLatin1(l->explanation);
+            }
+            for (const AuditEntry &e : samples.value(g.layout)) {
+                lines << u"  %1  %2  ttl %3%4"_s.arg(
+                    bytes::printable(e.key), auditHealthName(e.health), ttlText(e.pttlMs),
+                    e.state.isEmpty() ? QString() : u"  "_s + e.state);
+                lines << u"    why: "_s + e.cause;
+            }
+            if (g.flagged() > samplesPerGroup) {
+                lines << u"  ... and %1 more (--json lists them all)"_s.arg(
+                    thousands(g.flagged() - samplesPerGroup));
+            }
+        }
+        if (report.suspects > 0) {
+            lines << QString();
+            lines << u"suspects: %1 (integer strings without TTL named like a limit, matching no "
+                     "known layout)"_s.arg(thousands(report.suspects));
+            for (const AuditEntry &e : std::as_const(suspects)) {
+                lines << u"  %1  %2"_s.arg(bytes::printable(e.key), e.state);
+                lines << u"    why: "_s + e.cause;
+            }
+        }
+        lines << QString();
+        lines << u"other keys without TTL: %1 (application keys: sessions, configuration; not "
+                 "flagged)"_s.arg(thousands(report.otherNoTtl));
+        lines << u"other keys with a TTL: %1"_s.arg(thousands(report.other));
+        lines << scanLine(report.scan);
+        if (report.flagged() > 0) {
+            lines
+                << u"fix: sluice-cli keys fix --url URL --match GLOB --ttl DURATION sets a TTL on "
+                   "the keys of GLOB that have none (never extends one; --dry-run first; "
+                   "--delete removes them instead)"_s;
+        } else {
+            lines << u"nothing flagged"_s;
+        }
+        writeOut((lines.join(u'\n') + u'\n').toUtf8());
+    }
+    std::fflush(stdout);
+    if (failed) {
+        return fail(command, report.scan.error->message, exitRuntime);
+    }
+    return exitOk;
+}
+
+// The most `keys fix --ttl` sets: a counter left for a month is not a fix, it is a second bug.
+constexpr qint64 maxFixTtlUs = qint64(30) * duration::usPerDay;
+
+int fixForeign(const Args &args)
+{
+    const QString command = u"keys fix"_s;
+    const bool del = args.has("delete");
+    if (args.has("rules") || args.has("from-redis")) {
+        return fail(command,
+                    u"--%1 with --rules/--from-redis: the rules give the TTL; use one or the "
+                    "other"_s.arg(del ? u"delete"_s : u"ttl"_s) +
+                        usageText,
+                    exitUsage);
+    }
+    if (del && args.has("ttl")) {
+        return fail(command, u"--ttl and --delete: choose one (set a TTL, or delete)"_s + usageText,
+                    exitUsage);
+    }
+    if (!args.has("match")) {
+        return fail(command,
+                    u"--%1 needs --match GLOB: the keys to repair (see `keys audit`)"_s.arg(
+                        del ? u"delete"_s : u"ttl"_s) +
+                        usageText,
+                    exitUsage);
+    }
+    qint64 ttlMs = 0;
+    if (!del) {
+        auto us = duration::parseUs(args.text("ttl"));
+        if (!us || *us < duration::usPerMs || *us > maxFixTtlUs) {
+            return fail(command,
+                        u"--ttl '%1': expected a duration from 1ms to 30d, e.g. 1m%2"_s.arg(
+                            args.text("ttl"), us ? QString() : u" (%1)"_s.arg(us.error().message)),
+                        exitUsage);
+        }
+        ttlMs = (*us + duration::usPerMs - 1) / duration::usPerMs;
+    }
+    int code = exitOk;
+    auto setup = setUp(args, command, false, &code);
+    if (!setup) {
+        return code;
+    }
+    const bool json = args.has("json");
+    const bool dryRun = args.has("dry-run");
+    KeyScanner scanner{KeyReader(std::nullopt)};
+    KeyScanner::Options options;
+    options.patterns = setup->patterns;
+    if (int bad = exitOk; !applyScanBudget(args, command, options, &bad)) {
+        return bad;
+    }
+    KeyFixer::Options fixOptions;
+    fixOptions.dryRun = dryRun;
+    fixOptions.onlyWithoutTtl = true;
+    fixOptions.onlyFlagged = true;
+    QList<KeyFixer::Outcome> outcomes;
+    std::optional<Error> fixError;
+    std::atomic<bool> stop{false};
+    options.cancel = &stop;
+    const ScanSummary summary = scanner.run(
+        setup->connection, options, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            QList<KeyInfo> todo;
+            for (KeyInfo k : page) {
+                if (k.pttlMs == -1) {
+                    k.health = Health::NoTtl;
+                    k.maxTtlMs = ttlMs;
+                    todo << k;
+                }
+            }
+            if (todo.isEmpty()) {
+                return;
+            }
+            KeyFixer::Report r = KeyFixer::run(
+                setup->connection, todo, del ? KeyFixer::Action::Delete : KeyFixer::Action::SetTtl,
+                fixOptions);
+            outcomes += r.outcomes;
+            if (r.error) {
+                fixError = r.error;
+                stop = true;
+            }
+        });
+    if (summary.status == ScanSummary::Status::Completed && !fixError &&
+        summary.progress.keys == 0) {
+        return nothingMatches(command, args);
+    }
+    auto countStatus = [&](KeyFixer::Status s) {
+        return qint64(std::count_if(outcomes.begin(), outcomes.end(),
+                                    [&](const KeyFixer::Outcome &o) { return o.status == s; }));
+    };
+    const qint64 done = countStatus(dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
+    const qint64 fine = countStatus(KeyFixer::Status::AlreadyFine);
+    const qint64 gone = countStatus(KeyFixer::Status::Gone);
+    const qint64 failedKeys = countStatus(KeyFixer::Status::Failed);
+    const qint64 withTtl = summary.progress.keys - qint64(outcomes.size());
+    if (json) {
+        QJsonArray list;
+        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
+            QJsonObject e{{u"key"_s, bytes::printable(o.key)},
+                          {u"status"_s, statusName(o.status)},
+                          {u"ttl_ms_before"_s, o.pttlBefore},
+                          {u"ttl_ms_after"_s, o.pttlAfter}};
+            if (!del) {
+                e.insert(u"ttl_ms"_s, ttlMs);
+            }
+            if (o.status == KeyFixer::Status::Failed) {
+                e.insert(u"message"_s, o.message);
+            }
+            list.append(e);
+        }
+        const QJsonObject doc{
+            {u"dry_run"_s, dryRun},
+            {u"action"_s, del ? u"delete"_s : u"set_ttl"_s},
+            {u"complete"_s, summary.status == ScanSummary::Status::Completed && !fixError},
+            {u"scanned"_s, summary.progress.keys},
+            {u"had_ttl"_s, withTtl},
+            {dryRun ? u"would_do"_s : u"done"_s, done},
+            {u"got_ttl_meanwhile"_s, fine},
+            {u"gone"_s, gone},
+            {u"failed"_s, failedKeys},
+            {u"keys"_s, list}};
+        writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
+    } else {
+        QByteArray out;
+        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
+            QString what;
+            switch (o.status) {
+            case KeyFixer::Status::Done:
+                what = del ? u"deleted (had no TTL)"_s
+                           : u"set TTL %1 (had none)"_s.arg(formatDurationMs(ttlMs));
+                break;
+            case KeyFixer::Status::WouldDo:
+                what = del ? u"would delete (has no TTL)"_s
+                           : u"would set TTL %1 (has none)"_s.arg(formatDurationMs(ttlMs));
+                break;
+            case KeyFixer::Status::AlreadyFine:
+                what = u"not touched: it got a TTL meanwhile (%1), never extended"_s.arg(
+                    ttlText(o.pttlBefore));
+                break;
+            case KeyFixer::Status::Gone:
+                what = u"gone meanwhile"_s;
+                break;
+            case KeyFixer::Status::Skipped:
+                what = u"left as it is: "_s + o.message;
+                break;
+            case KeyFixer::Status::Failed:
+                what = u"FAILED: "_s + o.message;
+                break;
+            }
+            out += (bytes::printable(o.key) + u"  "_s + what + u'\n').toUtf8();
+        }
+        const QString n = count(done, u"key"_s, u"keys"_s);
+        QString line =
+            del ? (dryRun ? u"dry run, nothing changed: would delete %1 without TTL"_s.arg(n)
+                          : u"deleted %1 without TTL"_s.arg(n))
+                : (dryRun
+                       ? u"dry run, nothing changed: would set a TTL of %1 on %2 without "
+                         "one"_s.arg(formatDurationMs(ttlMs), n)
+                       : u"set a TTL of %1 on %2 that had none"_s.arg(formatDurationMs(ttlMs), n));
+        line += u"; %1 already had a TTL (left as it is)"_s.arg(thousands(withTtl));
+        if (fine > 0) {
+            line += u"; %1 got a TTL meanwhile (not extended)"_s.arg(thousands(fine));
+        }
+        if (gone > 0) {
+            line += u"; %1 gone meanwhile"_s.arg(thousands(gone));
+        }
+        if (failedKeys > 0) {
+            line += u"; %1 FAILED"_s.arg(thousands(failedKeys));
+        }
+        out += (line + u'\n' + scanLine(summary) + u'\n').toUtf8();
+        writeOut(out);
+    }
+    std::fflush(stdout);
+    if (summary.status == ScanSummary::Status::Failed) {
+        return fail(command, summary.error->message, exitRuntime);
+    }
+    if (fixError) {
+        return fail(command, fixError->message, exitRuntime);
+    }
+    return failedKeys > 0
+               ? fail(command, u"%1 keys could not be fixed (see above)"_s.arg(failedKeys),
+                      exitRuntime)
+               : exitOk;
+}
+
 } // namespace
 
 int keys(const QList<QByteArray> &argv)
 {
     const bool isFix = !argv.isEmpty() && argv.first() == "fix";
-    const QString command = isFix ? u"keys fix"_s : u"keys"_s;
-    auto parsed = Args::parse(isFix ? argv.mid(1) : argv, {{"url", true},
-                                                           {"match", true},
-                                                           {"rules", true},
-                                                           {"from-redis", false},
-                                                           {"no-ttl", false},
-                                                           {"dry-run", false},
-                                                           {"scan-budget", true},
-                                                           {"json", false}});
+    const bool isAudit = !argv.isEmpty() && argv.first() == "audit";
+    const QString command = isFix ? u"keys fix"_s : isAudit ? u"keys audit"_s : u"keys"_s;
+    auto parsed = Args::parse(isFix || isAudit ? argv.mid(1) : argv, {{"url", true},
+                                                                      {"match", true},
+                                                                      {"rules", true},
+                                                                      {"from-redis", false},
+                                                                      {"no-ttl", false},
+                                                                      {"dry-run", false},
+                                                                      {"scan-budget", true},
+                                                                      {"ttl", true},
+                                                                      {"delete", false},
+                                                                      {"json", false}});
     if (!parsed) {
         return fail(command, parsed.error().message + usageText, exitUsage);
     }
-    if (!isFix && parsed->has("dry-run")) {
-        return fail(command, u"--dry-run applies to `keys fix` only"_s + usageText, exitUsage);
+    if (isAudit) {
+        return audit(*parsed);
+    }
+    for (const char *fixOnly : {"dry-run", "ttl", "delete"}) {
+        if (!isFix && parsed->has(fixOnly)) {
+            return fail(command,
+                        u"--%1 applies to `keys fix` only"_s.arg(QLatin1String(fixOnly)) +
+                            usageText,
+                        exitUsage);
+        }
+    }
+    if (isFix && (parsed->has("ttl") || parsed->has("delete"))) {
+        return fixForeign(*parsed);
     }
     return isFix ? fixCommand(*parsed) : list(*parsed);
 }

@@ -242,14 +242,26 @@ Page makeCliPage()
         QStringLiteral("keys --url URL [--match GLOB] [--rules FILE | --from-redis] [--no-ttl]\n"
                        "        [--scan-budget N] [--json]"),
         QStringLiteral("keys fix --url URL (--rules FILE | --from-redis) [--match GLOB] "
+                       "[--dry-run]\n        [--scan-budget N] [--json]"),
+        QStringLiteral("keys audit --url URL [--match GLOB] [--rules FILE | --from-redis]\n"
+                       "        [--scan-budget N] [--json]"),
+        QStringLiteral("keys fix --url URL --match GLOB (--ttl DURATION | --delete) "
                        "[--dry-run]\n        [--scan-budget N] [--json]")};
-    keys.subcommands = {QStringLiteral("fix")};
+    keys.subcommands = {QStringLiteral("fix"), QStringLiteral("audit")};
     keys.description = QStringLiteral(
         "Lists the limiter keys (SCAN, in pages, within a budget) with type, TTL, rule, "
         "subject, decoded state and health: ok, no_ttl (never expires: can block its subject "
         "forever), ttl_exceeds_rule, orphan (no rule), wrong_type, unreadable; then a summary.\n\n"
         "keys fix sets the TTL of the flagged keys from their rule, in a script that never "
-        "extends a TTL that was set meanwhile.");
+        "extends a TTL that was set meanwhile.\n\n"
+        "keys audit scans the whole keyspace (or GLOB) and groups the keys by the limiter "
+        "layout that wrote them (Sluice's own, rate-limiter-flexible, rate-limit-redis, "
+        "Redisson, Spring Cloud Gateway, Bucket4j, redis-cell, Kong, envoy, plain INCR "
+        "counters...), flagging never-expiring keys, TTLs longer than the layout's window and "
+        "suspect integer counters; other keys without TTL are only counted.\n\n"
+        "keys fix --match GLOB --ttl DURATION (1ms to 30d) sets a TTL only on the keys of GLOB "
+        "that have none at fix time; --delete removes them instead (UNLINK). A TTL is never "
+        "extended nor shortened.");
     keys.options = {
         {QStringLiteral("--match GLOB"), QStringLiteral("Only the keys matching this SCAN glob.")},
         rulesFile,
@@ -257,6 +269,10 @@ Page makeCliPage()
         {QStringLiteral("--no-ttl"), QStringLiteral("Only the keys that never expire.")},
         {QStringLiteral("--dry-run"), QStringLiteral("keys fix: say what would change, change "
                                                      "nothing.")},
+        {QStringLiteral("--ttl DURATION"),
+         QStringLiteral("keys fix --match: the TTL set on the keys without one (1ms to 30d).")},
+        {QStringLiteral("--delete"),
+         QStringLiteral("keys fix --match: remove the keys without TTL instead (UNLINK).")},
         scanBudget,
         json,
     };

@@ -17,13 +17,15 @@ still needs it. Used by core/keys/keyfixer.cpp (Keys page, sluice-cli keys fix).
 KEYS[1]  the key
 ARGV     ttl_ms  the most the rule's state can need (the TTL to set)
          action  'set': PEXPIRE ttl_ms; 'del': UNLINK
-Acts only when PTTL is -1 (no TTL) or above ttl_ms, so a TTL is lowered or set, never
+         above   optional: act on a TTL above this (default ttl_ms); a huge one: only on
+                 keys without TTL (`keys fix --ttl`, which never touches a TTL at all)
+Acts only when PTTL is -1 (no TTL) or above the threshold, so a TTL is lowered or set, never
 extended, and a key that got a fitting TTL meanwhile is left alone.
 Reply    {acted 0|1, pttl before, pttl after}
 --]]
 local k = KEYS[1]
 local t = redis.call('PTTL', k)
-if t == -1 or t > tonumber(ARGV[1]) then
+if t == -1 or t > tonumber(ARGV[3] or ARGV[1]) then
     if ARGV[2] == 'del' then
         redis.call('UNLINK', k)
         return {1, t, -2}
@@ -201,13 +203,16 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
                     // only on "still never expires".
                     const QByteArray arg =
                         QByteArray::number(keys[i].maxTtlMs > 0 ? keys[i].maxTtlMs : noThreshold);
+                    static const QByteArray above = QByteArray::number(noThreshold);
                     const char *argv[] = {evalsha.constData(), script().sha.constData(),
                                           one.constData(),     key.constData(),
-                                          arg.constData(),     verb.constData()};
+                                          arg.constData(),     verb.constData(),
+                                          above.constData()};
                     const size_t len[] = {
                         size_t(evalsha.size()), size_t(script().sha.size()), 1,
-                        size_t(key.size()),     size_t(arg.size()),          size_t(verb.size())};
-                    c.append(6, argv, len);
+                        size_t(key.size()),     size_t(arg.size()),          size_t(verb.size()),
+                        size_t(above.size())};
+                    c.append(options.onlyWithoutTtl ? 7 : 6, argv, len);
                 } else {
                     const char *argv[] = {unlink.constData(), key.constData()};
                     const size_t len[] = {size_t(unlink.size()), size_t(key.size())};
@@ -247,7 +252,8 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
                     } else if (plans[size_t(i)] == Plan::Unconditional) {
                         o.status = Status::WouldDo;
                     } else {
-                        const qint64 threshold = k.maxTtlMs > 0 ? k.maxTtlMs : noThreshold;
+                        const qint64 threshold =
+                            k.maxTtlMs > 0 && !options.onlyWithoutTtl ? k.maxTtlMs : noThreshold;
                         o.status =
                             (t == -1 || t > threshold) ? Status::WouldDo : Status::AlreadyFine;
                     }

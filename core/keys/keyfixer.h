@@ -51,6 +51,9 @@ public:
         // Delete only keys judged no_ttl or ttl_exceeds_rule ("all flagged keys"); the others
         // are skipped as SetTtl skips them. False: a selection is deleted as selected.
         bool onlyFlagged = false;
+        // Act only on keys that still have no TTL at fix time (a TTL set meanwhile, however
+        // long, is left as it is): `keys fix --match GLOB --ttl D` on keys Sluice did not write.
+        bool onlyWithoutTtl = false;
     };
     struct Outcome
     {

@@ -94,6 +94,20 @@ void HealthSummary::add(const KeyInfo &info)
     }
 }
 
+void HealthSummary::remove(const KeyInfo &info)
+{
+    HealthSummary one;
+    one.add(info);
+    keys -= one.keys;
+    limiterKeys -= one.limiterKeys;
+    ok -= one.ok;
+    noTtl -= one.noTtl;
+    ttlExceedsRule -= one.ttlExceedsRule;
+    orphans -= one.orphans;
+    wrongType -= one.wrongType;
+    unreadable -= one.unreadable;
+}
+
 void HealthSummary::add(const HealthSummary &o)
 {
     keys += o.keys;

@@ -49,6 +49,7 @@ struct HealthSummary
 
     void add(const KeyInfo &info);
     void add(const HealthSummary &other);
+    void remove(const KeyInfo &info); // undoes add(info): a verdict revised after the count
     qint64 fixable() const { return noTtl + ttlExceedsRule; }
     qint64 problems() const { return noTtl + ttlExceedsRule + orphans + wrongType; }
     // The banner: "37 limiter keys never expire: ..." first (the worst), then the other

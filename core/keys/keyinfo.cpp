@@ -127,6 +127,10 @@ QString KeyState::describe() const
     case Kind::Unreadable:
         return problem;
     case Kind::FixedWindow:
+        if (neverResets) {
+            return u"%1 / %2 in this window%3, never resets (no TTL)"_s.arg(count).arg(limit).arg(
+                count >= limit ? u" (full: denied until it is fixed)"_s : QString());
+        }
         if (resetMs <= 0) {
             return u"0 / %1: the window is over"_s.arg(limit);
         }

@@ -66,6 +66,7 @@ struct KeyState
     qint64 valueBytes = 0; // Unreadable: size of the value (bytes, fields or members)
     QString problem;       // Unreadable: what is wrong, in words
     bool permissionRefused = false; // Unreadable: the user's ACL refused the read (NOPERM)
+    bool neverResets = false;       // an adopted counter without TTL: its window never ends
 
     // One line for a table cell: "2 / 3 in this window, resets in 1.2 s", "14.2 tokens of 200,
     // full in 3 s", "queue 3 of 50, wait 600 ms", "GCRA: 4 of 6 available, full in 2 s".
@@ -81,6 +82,7 @@ struct KeyInfo
     QByteArray type;       // TYPE: "hash", "zset", "string", ...; "none" when gone
     qint64 pttlMs = -2;    // PTTL: -1 never expires, -2 gone, -3 not read (a read error)
     QString ruleId;        // empty: no rule produces this key (or no rules were given)
+    QString adoptedAs;     // a layout id: the key is another limiter's, adopted by rule ruleId
     QByteArray subject;    // from the key (rules::KeyMap); empty without a rule
     Algorithm algorithm{}; // of the rule, when ruleId is not empty
     qint64 maxTtlMs = -1;  // the most the rule's state can need (KeyHealth); -1: no rule

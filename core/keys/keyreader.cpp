@@ -1,6 +1,7 @@
 #include "keyreader.h"
 
 #include "keyhealth.h"
+#include "layouts.h"
 
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
@@ -10,6 +11,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 
 using namespace Qt::StringLiterals;
 
@@ -144,7 +146,20 @@ struct KeyReader::Index
             p.fieldCount = QByteArray::number(hashFields(r.algorithm).size());
             p.maxTtlMs = keys::maxTtlMs(r);
             perRule.push_back(std::move(p));
+            if (r.adopt && !r.adopt->match.isEmpty()) {
+                adopting.push_back(&r);
+            }
         }
+    }
+    // The rule adopting `key` (rules[i].adopt.match), or nullptr.
+    const Rule *adopter(const QByteArray &key) const
+    {
+        for (const Rule *r : adopting) {
+            if (globMatches(r->adopt->match, key)) {
+                return r;
+            }
+        }
+        return nullptr;
     }
     struct PerRule
     {
@@ -161,6 +176,7 @@ struct KeyReader::Index
     const bool have;
     const rules::KeyMap map; // points into set
     std::vector<PerRule> perRule;
+    std::vector<const Rule *> adopting; // rules with an adopt block, in file order
 };
 
 KeyReader::KeyReader(std::optional<RuleSet> rules, Options options)
@@ -554,6 +570,12 @@ Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &k
         m_permissionRefused = false;
         append(c, keys);
         auto r = collect(c);
+        if (r && std::any_of(r->begin(), r->end(), needsReview)) {
+            // The refresher decodes adopted keys and string counters as the scan does.
+            if (auto reviewed = reviewStringCounters(c, *r); !reviewed) {
+                return reviewed.error();
+            }
+        }
         if (r && takePermissionRefusal() && attempt == 0) {
             continue; // a NOPERM chunk: these keys again, one by one
         }
@@ -610,6 +632,97 @@ KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why, bool per
     return info;
 }
 
+Result<QList<std::pair<qsizetype, Health>>>
+KeyReader::reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const
+{
+    QList<qsizetype> candidates;
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        if ((mayBeStringCounter(keys[i]) && keys[i].hasRule()) || needsValue(keys[i])) {
+            candidates << i;
+        }
+    }
+    QList<std::pair<qsizetype, Health>> changed;
+    if (candidates.isEmpty()) {
+        return changed;
+    }
+    for (qsizetype i : std::as_const(candidates)) {
+        if (keys[i].type == "zset") { // an adopted sliding log: its size
+            c.append({QByteArrayLiteral("ZCARD"), keys[i].key});
+            c.append({QByteArrayLiteral("ZCARD"), keys[i].key});
+        } else {
+            c.append({QByteArrayLiteral("STRLEN"), keys[i].key});
+            c.append({QByteArrayLiteral("GETRANGE"), keys[i].key, QByteArrayLiteral("0"),
+                      QByteArrayLiteral("20")});
+        }
+        c.append({QByteArrayLiteral("PTTL"), keys[i].key});
+    }
+    for (qsizetype i : std::as_const(candidates)) {
+        std::array<Connection::RawReply, 3> r;
+        for (auto &one : r) {
+            auto got = c.readRaw();
+            if (!got) {
+                return got.error();
+            }
+            one = std::move(*got);
+        }
+        const qint64 strlen = integerOf(ReplyView(r[0]), -1);
+        const QByteArray head = bytesOf(ReplyView(r[1]));
+        const qint64 pttl = integerOf(ReplyView(r[2]), -3);
+        bool integer = strlen > 0 && strlen <= 20 && head.size() == strlen;
+        for (qsizetype j = 0; integer && j < head.size(); ++j) {
+            integer = (head[j] >= '0' && head[j] <= '9') || (j == 0 && head[j] == '-');
+        }
+        KeyInfo &k = keys[i];
+        if (!k.adoptedAs.isEmpty()) {
+            const Layout *l = findLayout(k.adoptedAs);
+            if (pttl == -2) {
+                continue; // gone meanwhile: the scan's verdict stands
+            }
+            if (l != nullptr && k.type == "zset" && QByteArray(l->type) == "zset") {
+                k.state.kind = KeyState::Kind::SlidingLog;
+                k.state.count = k.state.entries = integerOf(ReplyView(r[0]));
+                k.state.remaining = std::max<qint64>(k.state.limit - k.state.count, 0);
+                k.state.resetMs = pttl;
+                continue;
+            }
+            if (!integer || l == nullptr || QByteArray(l->type) != k.type) {
+                k.state.kind = KeyState::Kind::Unreadable;
+                k.state.problem = u"rule '%1' adopts it as %2, but it is a %3 that does not hold "
+                                  "%4"_s.arg(k.ruleId, k.adoptedAs, QString::fromLatin1(k.type),
+                                             l ? QString::fromLatin1(l->valueShape) : QString());
+                if (k.health != Health::WrongType) {
+                    changed << std::pair{i, k.health};
+                    k.health = Health::WrongType;
+                }
+                continue;
+            }
+            k.state.kind = KeyState::Kind::FixedWindow;
+            k.state.count = head.toLongLong();
+            k.state.remaining = std::max<qint64>(k.state.limit - k.state.count, 0);
+            k.state.resetMs = pttl;
+            k.state.neverResets = pttl == -1;
+            continue;
+        }
+        if (!integer || pttl < -1) {
+            continue;
+        }
+        const Health h = pttl == -1                       ? Health::NoTtl
+                         : pttl > k.maxTtlMs + ttlSlackMs ? Health::TtlExceedsRule
+                                                          : Health::WrongType;
+        k.pttlMs = pttl;
+        k.state.problem =
+            u"a plain string counter (%1), not the rule's %2: the GET/INCR/EXPIRE limiter "
+            "the rule replaced (layout string_counter); the rule's script fails on it with "
+            "WRONGTYPE until it expires, then rebuilds its own state"_s.arg(
+                QString::fromLatin1(head), QString::fromLatin1(expectedType(k.algorithm)));
+        if (h != k.health) {
+            changed << std::pair{i, k.health};
+            k.health = h;
+        }
+    }
+    return changed;
+}
+
 KeyInfo KeyReader::judge(const QByteArray &key, const RawRead &raw) const
 {
     Pending p;
@@ -629,6 +742,21 @@ KeyInfo KeyReader::judge(const Pending &p, const RawRead &raw) const
         return info;
     }
     bool readable = true;
+    if (p.rule == nullptr) {
+        if (const Rule *adopter = m_index->adopter(p.key)) {
+            // Another limiter's key, adopted: its TTL judged against the adopted window; its
+            // value decoded by reviewStrings() (a count in the window).
+            info.ruleId = adopter->id;
+            info.algorithm = adopter->algorithm;
+            info.adoptedAs = adopter->adopt->layout;
+            info.maxTtlMs = std::max<qint64>(adopter->adoptWindowUs() / 1000, 1);
+            info.state.limit = adopter->adoptLimit();
+            info.health = info.pttlMs == -1                            ? Health::NoTtl
+                          : info.pttlMs > info.maxTtlMs + adoptSlackMs ? Health::TtlExceedsRule
+                                                                       : Health::Ok;
+            return info;
+        }
+    }
     if (const Rule *rule = p.rule) {
         const Index::PerRule &per = m_index->of(rule);
         info.ruleId = rule->id;

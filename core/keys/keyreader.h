@@ -89,6 +89,26 @@ public:
     // NOSCRIPT: the refresher.
     Result<QList<KeyInfo>> read(Connection &c, const QList<QByteArray> &keys);
 
+    // A string where the rule keeps a hash or a sorted set is wrong_type, unless it is a plain
+    // counter (an integer: the GET/INCR/EXPIRE limiter the rule replaced, still writing or
+    // left behind). Such a counter without TTL, or with one longer than the rule can need, is
+    // judged no_ttl / ttl_exceeds_rule instead, with the rule's TTL to repair it (once it
+    // expires, the rule's script rebuilds its own state). Reads the strings of `keys` judged
+    // wrong_type (one pipelined round trip, none when there is no such key) and updates them.
+    // Returns the keys whose verdict changed: their index and their verdict before.
+    Result<QList<std::pair<qsizetype, Health>>> reviewStringCounters(Connection &c,
+                                                                     QList<KeyInfo> &keys) const;
+    // (The same read decodes adopted keys, FORMATS.md "adopt": a counter's value against the
+    // adopted limit, or wrong_type when the key does not hold the adopted layout's value.)
+    static bool mayBeStringCounter(const KeyInfo &k)
+    {
+        return k.health == Health::WrongType && k.type == "string";
+    }
+    static bool needsValue(const KeyInfo &k) { return !k.adoptedAs.isEmpty() && k.exists(); }
+    static bool needsReview(const KeyInfo &k) { return mayBeStringCounter(k) || needsValue(k); }
+    // Allowance on an adopted window: the libraries EXPIRE in whole seconds.
+    static constexpr qint64 adoptSlackMs = 1000;
+
     // The verdict for one key as read (public for tests and for the fixer's re-checks).
     KeyInfo judge(const QByteArray &key, const RawRead &raw) const;
     // After collect(): true once if a script chunk was refused with NOPERM (a key outside the

@@ -429,6 +429,19 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 progress.keys += page.size();
             }
             ++progress.roundTrips;
+            // String counters under a rule's prefix (rare): their values, on the idle connection.
+            // A failure leaves them wrong_type; a lost connection shows at the next round trip.
+            if (std::any_of(page.begin(), page.end(), KeyReader::needsReview)) {
+                ++progress.roundTrips;
+                if (auto changed = m_reader.reviewStringCounters(c, page)) {
+                    for (const auto &[i, before] : std::as_const(*changed)) {
+                        KeyInfo was = page[i];
+                        was.health = before;
+                        summary.health.remove(was);
+                        summary.health.add(page[i]);
+                    }
+                }
+            }
             progress.count = count;
             const double within = cursor == "0" && started ? 1.0 : cursorFraction(cursor);
             progress.fraction = (double(pi) + within) / double(patterns.size());

@@ -56,7 +56,8 @@ const QStringList topFields = {u"version"_s, u"based_on"_s, u"rules"_s};
 const QStringList ruleFields = {u"id"_s,        u"description"_s, u"route"_s,          u"scope"_s,
                                 u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
                                 u"burst"_s,     u"key_prefix"_s,  u"on_redis_error"_s, u"shadow"_s,
-                                u"enabled"_s};
+                                u"enabled"_s,   u"adopt"_s};
+const QStringList adoptFields = {u"match"_s, u"layout"_s, u"window"_s, u"limit"_s};
 
 enum class Flavor { Json, Yaml };
 
@@ -339,6 +340,45 @@ public:
         }
         if (auto flag = boolean(o, u"enabled"_s, path)) {
             r.enabled = *flag;
+        }
+        if (o.contains(u"adopt"_s)) {
+            const QString adoptPath = at(u"adopt"_s);
+            const QJsonValue v = o.value(u"adopt"_s);
+            if (!v.isObject()) {
+                error(adoptPath, u"expected %1 with match and layout (and window, limit), got "
+                                 "%2"_s.arg(objectWord(), describe(v)));
+            } else {
+                const QJsonObject a = v.toObject();
+                unknownFields(a, adoptPath, adoptFields, u"adopt has the fields"_s);
+                Adopt adopt;
+                if (auto m = string(a, u"match"_s, adoptPath,
+                                    u"a glob of the keys, e.g. rate_limit:*-hello"_s, true)) {
+                    adopt.match = m->toUtf8();
+                }
+                if (auto l = string(a, u"layout"_s, adoptPath,
+                                    u"a layout id, e.g. string_counter"_s, true)) {
+                    adopt.layout = *l;
+                }
+                if (auto w = string(a, u"window"_s, adoptPath, u"a duration with a unit, e.g. 1m"_s,
+                                    false)) {
+                    const Result<qint64> us = duration::parseUs(*w);
+                    if (us) {
+                        adopt.windowUs = *us;
+                    } else {
+                        error(fieldpath::member(adoptPath, u"window"_s), us.error().message);
+                    }
+                }
+                if (a.contains(u"limit"_s)) {
+                    if (auto n = integer(a, u"limit"_s, adoptPath, u"a positive integer"_s)) {
+                        adopt.limit = *n;
+                        if (*n <= 0) {
+                            error(fieldpath::member(adoptPath, u"limit"_s),
+                                  u"must be a positive integer, got %1"_s.arg(*n));
+                        }
+                    }
+                }
+                r.adopt = adopt;
+            }
         }
         return r;
     }
@@ -1120,10 +1160,11 @@ std::optional<Diagnostic> yamlSyntaxError(const QByteArray &bytes, const QString
 struct Field
 {
     QString name;
-    enum class Kind { Text, Integer, Flag } kind = Kind::Text;
+    enum class Kind { Text, Integer, Flag, Object } kind = Kind::Text;
     QString text;
     qint64 integer = 0;
     bool flag = false;
+    QList<Field> members; // Object: written on one line, {"a": 1, "b": "x"}
 };
 
 Field textField(const QString &name, const QString &text)
@@ -1174,6 +1215,20 @@ QList<Field> fieldsOf(const Rule &r)
     out.append(textField(u"on_redis_error"_s, onRedisErrorName(r.onRedisError)));
     out.append(flagField(u"shadow"_s, r.shadow));
     out.append(flagField(u"enabled"_s, r.enabled));
+    if (r.adopt) {
+        Field a;
+        a.name = u"adopt"_s;
+        a.kind = Field::Kind::Object;
+        a.members << textField(u"match"_s, QString::fromUtf8(r.adopt->match))
+                  << textField(u"layout"_s, r.adopt->layout);
+        if (r.adopt->windowUs > 0) {
+            a.members << textField(u"window"_s, duration::formatUs(r.adopt->windowUs));
+        }
+        if (r.adopt->limit > 0) {
+            a.members << integerField(u"limit"_s, r.adopt->limit);
+        }
+        out.append(a);
+    }
     return out;
 }
 
@@ -1224,6 +1279,16 @@ void appendJsonString(QByteArray &out, const QString &text)
 void appendJsonValue(QByteArray &out, const Field &f)
 {
     switch (f.kind) {
+    case Field::Kind::Object:
+        out += '{';
+        for (qsizetype i = 0; i < f.members.size(); ++i) {
+            out += i == 0 ? "" : ", ";
+            appendJsonString(out, f.members[i].name);
+            out += ": ";
+            appendJsonValue(out, f.members[i]);
+        }
+        out += '}';
+        break;
     case Field::Kind::Text:
         appendJsonString(out, f.text);
         break;
@@ -1321,6 +1386,10 @@ void appendYamlString(QByteArray &out, const QString &text)
 void appendYamlValue(QByteArray &out, const Field &f)
 {
     switch (f.kind) {
+    case Field::Kind::Object:
+        // A flow mapping with JSON strings (valid YAML double-quoted scalars), on one line.
+        appendJsonValue(out, f);
+        break;
     case Field::Kind::Text:
         appendYamlString(out, f.text);
         break;

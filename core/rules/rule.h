@@ -31,6 +31,20 @@ enum class OnRedisError { Allow, Deny, Local };
 QString onRedisErrorName(OnRedisError e);
 std::optional<OnRedisError> onRedisErrorFromName(const QString &name);
 
+// A rule's adoption of an existing limiter's keys (FORMATS.md "adopt", issue 14): the keys
+// matching `match` (a SCAN MATCH glob under the rule's key_prefix) were written by another
+// library, in the layout `layout` (core/keys/layouts.h), with this window and limit (0: the
+// rule's own limit and window). Sluice decodes them against that limit and fixes them from
+// that window; it never writes them otherwise.
+struct Adopt
+{
+    QByteArray match;
+    QString layout;
+    qint64 windowUs = 0; // 0: the rule's window
+    qint64 limit = 0;    // 0: the rule's limit
+    friend bool operator==(const Adopt &, const Adopt &) = default;
+};
+
 // One limit rule: the canonical model every face of Sluice reads (editor, check, simulator,
 // HTTP service, exporters). Defaults are those of FORMATS.md.
 struct Rule
@@ -48,6 +62,14 @@ struct Rule
     OnRedisError onRedisError = OnRedisError::Allow;
     bool shadow = false;
     bool enabled = true;
+    std::optional<Adopt> adopt;
+
+    // The adoption's window and limit, the rule's where it gives none (0 when neither does).
+    qint64 adoptWindowUs() const
+    {
+        return adopt && adopt->windowUs > 0 ? adopt->windowUs : windowUs;
+    }
+    qint64 adoptLimit() const { return adopt && adopt->limit > 0 ? adopt->limit : limit; }
 
     // The two shapes of a rule, as Policy::window and Policy::bucket build a policy: the window
     // algorithms take limit + window, the others rate + burst; every other field keeps its

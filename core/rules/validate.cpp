@@ -18,6 +18,8 @@
 #include "codec.h"
 #include "jsonlocator.h"
 
+#include "core/keys/layouts.h"
+
 #include <QHash>
 
 using namespace Qt::StringLiterals;
@@ -226,6 +228,52 @@ void checkParameters(const Rule &rule, const QString &path, Sink &sink)
     }
 }
 
+// An adoption: a known layout that holds a count in a window, a glob under the rule's
+// key_prefix (the keys it names must be the rule's to watch and fix), a window and a limit
+// (its own or the rule's).
+void checkAdopt(const Rule &rule, const QString &path, Sink &sink)
+{
+    if (!rule.adopt) {
+        return;
+    }
+    const Adopt &a = *rule.adopt;
+    const QString at = fieldpath::member(path, u"adopt"_s);
+    const keys::Layout *layout = keys::findLayout(a.layout);
+    if (!a.layout.isEmpty() && (layout == nullptr || !layout->adoptable)) {
+        sink.add(at, u"layout"_s,
+                 u"%1 layout '%2'; expected one of %3 (the layouts whose state is a count in a "
+                 "window)"_s.arg(layout == nullptr ? u"unknown"_s : u"cannot adopt the"_s, a.layout,
+                                 keys::layoutIds(true)));
+    }
+    if (a.match.isEmpty()) {
+        sink.add(at, u"match"_s, u"expected a glob of the keys, e.g. rate_limit:*-hello"_s);
+    } else {
+        // The literal start of the glob, up to its first glob character.
+        qsizetype literal = 0;
+        while (literal < a.match.size() && !QByteArray("*?[\\").contains(a.match[literal])) {
+            ++literal;
+        }
+        if (!rule.keyPrefix.isEmpty() && !a.match.left(literal).startsWith(rule.keyPrefix)) {
+            sink.add(at, u"match"_s,
+                     u"'%1' contradicts the rule's key_prefix '%2': the adopted keys must start "
+                     "with it (set key_prefix to the other limiter's prefix)"_s.arg(
+                         QString::fromUtf8(a.match), QString::fromUtf8(rule.keyPrefix)));
+        }
+    }
+    if (rule.adoptWindowUs() <= 0) {
+        sink.add(at, u"window"_s,
+                 u"the adopted limiter's window is needed (the rule, %1, has none), e.g. "
+                 "1m"_s.arg(algorithm::name(rule.algorithm)));
+    } else if (rule.adoptWindowUs() > 30 * duration::usPerDay) {
+        sink.add(at, u"window"_s, u"at most 30d, got %1"_s.arg(duration::formatUs(a.windowUs)));
+    }
+    if (rule.adoptLimit() <= 0) {
+        sink.add(at, u"limit"_s,
+                 u"the adopted limiter's limit is needed (the rule, %1, has none), e.g. "
+                 "100"_s.arg(algorithm::name(rule.algorithm)));
+    }
+}
+
 } // namespace
 
 QList<Diagnostic> validateRule(const Rule &rule, const QString &path, const QString &file)
@@ -245,6 +293,7 @@ QList<Diagnostic> validateRule(const Rule &rule, const QString &path, const QStr
     }
     checkParameters(rule, path, sink);
     checkKeyPrefix(rule.keyPrefix, path, sink);
+    checkAdopt(rule, path, sink);
     return out;
 }
 

@@ -971,6 +971,14 @@
 <context>
     <name>sluice::ui::KeysPage</name>
     <message>
+        <source>Audit the whole keyspace</source>
+        <translation>审计整个键空间</translation>
+    </message>
+    <message>
+        <source>Find the limiter keys other libraries wrote, in the whole database, and repair the ones that never expire</source>
+        <translation>在整个数据库中查找其他库写入的限流键，并修复永不过期的键</translation>
+    </message>
+    <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
@@ -3735,6 +3743,298 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>59 min 59 s</source>
         <translation>59 min 59 s</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::SimulationCharts</name>
+    <message>
+        <source>admitted %1 of %2 (%3%)</source>
+        <translation>放行 %1 / %2（%3%）</translation>
+    </message>
+    <message>
+        <source>%1 in the busiest %2</source>
+        <translation>最繁忙的 %2 内 %1</translation>
+    </message>
+    <message>
+        <source>(limit %1: %2×)</source>
+        <translation>（限流次数 %1：%2×）</translation>
+    </message>
+    <message>
+        <source>released at most %1 per %2</source>
+        <translation>每 %2 最多放出 %1</translation>
+    </message>
+    <message>
+        <source>busiest window</source>
+        <translation>最繁忙窗口</translation>
+    </message>
+    <message>
+        <source>offered</source>
+        <translation>到达请求</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>放出</translation>
+    </message>
+    <message>
+        <source>cumulative admitted</source>
+        <translation>累计放行</translation>
+    </message>
+    <message>
+        <source>time since the start of the scenario (s)</source>
+        <translation>自场景开始的时间 (s)</translation>
+    </message>
+    <message>
+        <source>/%1</source>
+        <translation>/%1</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>%1 requests offered to every rule over %2 · %3 · bins of %4</source>
+        <translation>%1 个请求在 %2 内到达每条限流规则 · %3 · 分箱 %4</translation>
+    </message>
+    <message>
+        <source>%1 requests over %2 · %3</source>
+        <translation>%1 个请求，历时 %2 · %3</translation>
+    </message>
+    <message>
+        <source>the scripts in Redis</source>
+        <translation>Redis 中的脚本</translation>
+    </message>
+    <message>
+        <source>the in-process twins</source>
+        <translation>进程内孪生实现</translation>
+    </message>
+    <message>
+        <source>admitted (rule&apos;s colour)</source>
+        <translation>放行（规则颜色）</translation>
+    </message>
+    <message>
+        <source>released (leaky bucket)</source>
+        <translation>放出（漏桶）</translation>
+    </message>
+    <message>
+        <source>cumulative admitted (right)</source>
+        <translation>累计放行（右轴）</translation>
+    </message>
+    <message>
+        <source>busiest %1</source>
+        <translation>最繁忙 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Sluice simulation: offered and admitted requests per rule</source>
+        <translation>Sluice 仿真：每条限流规则的到达请求与放行请求</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::AuditChart</name>
+    <message>
+        <source>No audit yet</source>
+        <translation>尚未审计</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::AuditPanel</name>
+    <message>
+        <source>Every key of the database, read once within the scan budget, and recognised by the layout of the library that wrote it (Spring and RedisTemplate counters, rate-limiter-flexible, express-rate-limit, Redisson, Spring Cloud Gateway, Bucket4j, redis-cell, Kong, Envoy, sliding logs, Sluice). Application keys are only counted.</source>
+        <translation>数据库中的每个键都在扫描预算内读取一次，并按写入它的库的布局识别（Spring 与 RedisTemplate 计数器、rate-limiter-flexible、express-rate-limit、Redisson、Spring Cloud Gateway、Bucket4j、redis-cell、Kong、Envoy、滑动日志、Sluice）。应用程序的键只计数。</translation>
+    </message>
+    <message>
+        <source>Audit now</source>
+        <translation>立即审计</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Flagged</source>
+        <translation>已标记</translation>
+    </message>
+    <message>
+        <source>Never expire</source>
+        <translation>永不过期</translation>
+    </message>
+    <message>
+        <source>TTL &gt; window</source>
+        <translation>TTL &gt; 窗口</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>&amp;TTL:</source>
+        <translation>&amp;TTL：</translation>
+    </message>
+    <message>
+        <source>The TTL to set on the group's keys that have none, e.g. 60s, 1m, 1h (at most 30d)</source>
+        <translation>为该组中没有 TTL 的键设置的 TTL，例如 60s、1m、1h（最多 30d）</translation>
+    </message>
+    <message>
+        <source>Fix with TTL…</source>
+        <translation>设置 TTL 修复…</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Not connected: connect to a Redis first</source>
+        <translation>未连接：请先连接 Redis</translation>
+    </message>
+    <message>
+        <source>Read-only connection: nothing is written</source>
+        <translation>只读连接：不会写入任何内容</translation>
+    </message>
+    <message>
+        <source>Acts on the selected group's keys that have no TTL</source>
+        <translation>作用于所选组中没有 TTL 的键</translation>
+    </message>
+    <message>
+        <source>TTL: %1</source>
+        <translation>TTL：%1</translation>
+    </message>
+    <message>
+        <source>Delete keys</source>
+        <translation>删除键</translation>
+    </message>
+    <message>
+        <source>Set a TTL</source>
+        <translation>设置 TTL</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Set TTL</source>
+        <translation>设置 TTL</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::AuditSession</name>
+    <message>
+        <source>%1 (%2, TTL %3)</source>
+        <translation>%1（%2，TTL %3）</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>永不</translation>
+    </message>
+    <message>
+        <source>suspects</source>
+        <translation>可疑键</translation>
+    </message>
+    <message>
+        <source>integer strings without TTL named like a limit, matching no layout</source>
+        <translation>名称像限流、没有 TTL、不匹配任何布局的整数字符串</translation>
+    </message>
+    <message>
+        <source>%1 other keys without TTL (application keys: counted, not flagged) · %2 other keys with a TTL</source>
+        <translation>%1 个其他无 TTL 的键（应用程序的键：只计数，不标记）· %2 个其他有 TTL 的键</translation>
+    </message>
+    <message>
+        <source>Auditing… %1% · %2 keys</source>
+        <translation>正在审计… %1% · %2 个键</translation>
+    </message>
+    <message>
+        <source>Not audited yet: every key of the database is read once, within the scan budget</source>
+        <translation>尚未审计：数据库中的每个键将在扫描预算内读取一次</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 keys: the groups below count those</source>
+        <translation>已在 %1 个键后取消：下面的分组只统计这些键</translation>
+    </message>
+    <message>
+        <source>The audit stopped: %1</source>
+        <translation>审计已停止：%1</translation>
+    </message>
+    <message>
+        <source>Audited %1 keys in %2: %3 flagged</source>
+        <translation>已在 %2 内审计 %1 个键：%3 个已标记</translation>
+    </message>
+    <message>
+        <source>No key of %1 is without TTL: nothing to fix (a TTL that is too long is left to the library that set it)</source>
+        <translation>%1 中没有无 TTL 的键：无需修复（过长的 TTL 留给设置它的库处理）</translation>
+    </message>
+    <message>
+        <source>The TTL must be from 1 s to 30 d</source>
+        <translation>TTL 必须在 1 秒到 30 天之间</translation>
+    </message>
+    <message>
+        <source>1 key</source>
+        <translation>1 个键</translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation>%1 个键</translation>
+    </message>
+    <message>
+        <source>Delete %1 of %2 that have no TTL? Only keys that still have none when they are reached are deleted.</source>
+        <translation>删除 %2 中没有 TTL 的 %1？只删除处理时仍没有 TTL 的键。</translation>
+    </message>
+    <message>
+        <source>Set a TTL of %1 on %2 of %3 that have no TTL? A key that got a TTL meanwhile is left as it is.</source>
+        <translation>为 %3 中没有 TTL 的 %2 设置 %1 的 TTL？期间已获得 TTL 的键保持不变。</translation>
+    </message>
+    <message>
+        <source>Deleted %1 keys without TTL</source>
+        <translation>已删除 %1 个没有 TTL 的键</translation>
+    </message>
+    <message>
+        <source>Set a TTL on %1 keys that had none</source>
+        <translation>已为 %1 个没有 TTL 的键设置 TTL</translation>
+    </message>
+    <message>
+        <source>; %1 got a TTL meanwhile (left as it is)</source>
+        <translation>；%1 个期间已获得 TTL（保持不变）</translation>
+    </message>
+    <message>
+        <source>; %1 were gone</source>
+        <translation>；%1 个已不存在</translation>
+    </message>
+    <message>
+        <source>; %1 failed</source>
+        <translation>；%1 个失败</translation>
+    </message>
+    <message>
+        <source>; stopped: %1</source>
+        <translation>；已停止：%1</translation>
+    </message>
+    <message>
+        <source>; cancelled</source>
+        <translation>；已取消</translation>
+    </message>
+    <message>
+        <source>. Audit again to see the keyspace now.</source>
+        <translation>。再次审计以查看当前的键空间。</translation>
     </message>
 </context>
 </TS>

@@ -4,6 +4,7 @@
 #include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
+#include "auditpanel.h"
 #include "healthbanner.h"
 #include "keydetails.h"
 #include "keypresentation.h"
@@ -29,6 +30,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
@@ -89,6 +91,12 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_rescan = new QPushButton(tr("Scan again"), this);
     m_rescan->setObjectName(QStringLiteral("rescanButton"));
     m_rescan->setToolTip(tr("List the keys again (F5)"));
+    m_auditToggle = new QPushButton(tr("Audit the whole keyspace"), this);
+    m_auditToggle->setObjectName(QStringLiteral("auditToggleButton"));
+    m_auditToggle->setCheckable(true);
+    m_auditToggle->setToolTip(tr("Find the limiter keys other libraries wrote, in the whole "
+                                 "database, and repair the ones that never expire"));
+    pageHeader->addAction(m_auditToggle);
     pageHeader->addAction(m_setTtl);
     pageHeader->addAction(m_delete);
     pageHeader->addAction(m_rescan);
@@ -197,7 +205,20 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({500, 190});
-    root->addWidget(m_splitter, 1);
+    // The audit mode (auditpanel.h) in place of the table, while its button is down.
+    m_audit = new AuditPanel([connection] { return connection->endpoint(); },
+                             [this] { return m_session->rules(); }, this);
+    auto *modes = new QStackedWidget(this);
+    modes->setObjectName(QStringLiteral("keysModes"));
+    modes->addWidget(m_splitter);
+    modes->addWidget(m_audit);
+    root->addWidget(modes, 1);
+    connect(m_auditToggle, &QPushButton::toggled, this, [this, modes](bool on) {
+        modes->setCurrentWidget(on ? static_cast<QWidget *>(m_audit) : m_splitter);
+        if (on && !m_audit->session()->result() && !m_audit->session()->isRunning()) {
+            m_audit->start();
+        }
+    });
 
     m_visibleTimer = new QTimer(this);
     m_visibleTimer->setSingleShot(true);

@@ -27,6 +27,7 @@ class QTimer;
 
 namespace sluice::ui {
 
+class AuditPanel;
 class ConnectionController;
 class HealthBanner;
 class KeyDetails;
@@ -64,6 +65,7 @@ public:
     KeysModel *model() const { return m_model; }
     KeysFilterProxy *proxy() const { return m_proxy; }
     KeysSession *session() const { return m_session; }
+    AuditPanel *audit() const { return m_audit; } // the "Audit the whole keyspace" mode
     bool isScanning() const;
     bool isFixing() const;
     QString message() const;
@@ -123,6 +125,8 @@ private:
     QTimer *m_visibleTimer;
     QTimer *m_filterTimer;
     QTimer *m_ttlTimer;
+    QPushButton *m_auditToggle;
+    AuditPanel *m_audit;
 };
 
 } // namespace sluice::ui

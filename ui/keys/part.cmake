@@ -8,6 +8,8 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/sparkline.cpp ${CMAKE_CURRENT_LIST_DIR}/sparkline.h
     ${CMAKE_CURRENT_LIST_DIR}/keydetails.cpp ${CMAKE_CURRENT_LIST_DIR}/keydetails.h
     ${CMAKE_CURRENT_LIST_DIR}/healthbanner.cpp ${CMAKE_CURRENT_LIST_DIR}/healthbanner.h
+    ${CMAKE_CURRENT_LIST_DIR}/auditsession.cpp ${CMAKE_CURRENT_LIST_DIR}/auditsession.h
+    ${CMAKE_CURRENT_LIST_DIR}/auditpanel.cpp ${CMAKE_CURRENT_LIST_DIR}/auditpanel.h
     ${CMAKE_CURRENT_LIST_DIR}/keyspage.cpp ${CMAKE_CURRENT_LIST_DIR}/keyspage.h
     ${CMAKE_CURRENT_LIST_DIR}/keyssession.cpp ${CMAKE_CURRENT_LIST_DIR}/keyssession.h
 )

@@ -1,0 +1,436 @@
+#include "audit.h"
+
+#include "keyhealth.h"
+
+#include "core/redis/replyview.h"
+
+#include <QMap>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::keys {
+
+namespace {
+
+using redis::ReplyView;
+
+constexpr qint64 headBytes = 64;
+constexpr int hashPage = 32;
+// Allowance on top of a known window before a TTL counts as too long: the libraries EXPIRE in
+// whole seconds.
+constexpr qint64 windowSlackMs = 1000;
+
+std::optional<std::pair<QByteArray, QByteArray>> zEnd(ReplyView r)
+{
+    if (!r.isArray() || r.size() < 2) {
+        return std::nullopt;
+    }
+    return std::pair{r[0].toByteArray(), r[1].toByteArray()};
+}
+
+QString sluiceLayoutOf(Algorithm a)
+{
+    return u"sluice_"_s + algorithm::name(a);
+}
+
+AuditHealth fromHealth(Health h)
+{
+    switch (h) {
+    case Health::Ok:
+        return AuditHealth::Ok;
+    case Health::NoTtl:
+        return AuditHealth::NeverExpires;
+    case Health::TtlExceedsRule:
+        return AuditHealth::TtlExceedsWindow;
+    case Health::Orphan:
+    case Health::WrongType:
+    case Health::Unreadable:
+        return AuditHealth::Unknown;
+    }
+    return AuditHealth::Unknown;
+}
+
+} // namespace
+
+QString auditHealthName(AuditHealth h)
+{
+    switch (h) {
+    case AuditHealth::Ok:
+        return u"ok"_s;
+    case AuditHealth::NeverExpires:
+        return u"never_expires"_s;
+    case AuditHealth::TtlExceedsWindow:
+        return u"ttl_exceeds_window"_s;
+    case AuditHealth::Unknown:
+        return u"unknown"_s;
+    case AuditHealth::Suspect:
+        return u"suspect"_s;
+    case AuditHealth::OtherNoTtl:
+        return u"other_no_ttl"_s;
+    case AuditHealth::Other:
+        return u"other"_s;
+    }
+    return u"other"_s;
+}
+
+QString limitWordIn(const QByteArray &key)
+{
+    const QByteArray lower = key.toLower();
+    for (const char *w : {"limit", "throttle", "quota", "rate", "count"}) {
+        if (lower.contains(w)) {
+            return QString::fromLatin1(w);
+        }
+    }
+    return {};
+}
+
+qint64 AuditReport::keys() const
+{
+    qint64 n = suspects + otherNoTtl + other;
+    for (const AuditGroup &g : groups) {
+        n += g.keys;
+    }
+    return n;
+}
+
+qint64 AuditReport::flagged() const
+{
+    qint64 n = suspects;
+    for (const AuditGroup &g : groups) {
+        n += g.flagged();
+    }
+    return n;
+}
+
+const AuditGroup *AuditReport::group(const QString &layout) const
+{
+    for (const AuditGroup &g : groups) {
+        if (g.layout == layout) {
+            return &g;
+        }
+    }
+    return nullptr;
+}
+
+void AuditReport::add(const AuditEntry &e)
+{
+    switch (e.health) {
+    case AuditHealth::Suspect:
+        ++suspects;
+        return;
+    case AuditHealth::OtherNoTtl:
+        ++otherNoTtl;
+        return;
+    case AuditHealth::Other:
+        ++other;
+        return;
+    default:
+        break;
+    }
+    AuditGroup *g = nullptr;
+    for (AuditGroup &candidate : groups) {
+        if (candidate.layout == e.layout) {
+            g = &candidate;
+            break;
+        }
+    }
+    if (g == nullptr) {
+        groups.append(AuditGroup{e.layout});
+        g = &groups.last();
+    }
+    ++g->keys;
+    switch (e.health) {
+    case AuditHealth::Ok:
+        ++g->ok;
+        break;
+    case AuditHealth::NeverExpires:
+        ++g->neverExpires;
+        break;
+    case AuditHealth::TtlExceedsWindow:
+        ++g->ttlExceedsWindow;
+        break;
+    case AuditHealth::Unknown:
+        ++g->unknown;
+        break;
+    default:
+        break;
+    }
+}
+
+void AuditReport::sortGroups()
+{
+    std::stable_sort(groups.begin(), groups.end(), [](const AuditGroup &a, const AuditGroup &b) {
+        if (a.flagged() != b.flagged()) {
+            return a.flagged() > b.flagged();
+        }
+        if (a.keys != b.keys) {
+            return a.keys > b.keys;
+        }
+        return a.layout < b.layout;
+    });
+}
+
+AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
+                                const QList<Adoption> &adoptions)
+{
+    AuditEntry e;
+    e.key = read.key;
+    e.type = read.type;
+    e.pttlMs = read.pttlMs;
+
+    // A Sluice key of a given rule, in the rule's state: judged as `keys` judges it.
+    // (A string counter under a rule's prefix, judged no_ttl by the reader, is matched below.)
+    const bool foreignUnderRule =
+        info.health != Health::Unreadable && info.state.kind == KeyState::Kind::Unreadable;
+    if (info.hasRule() && info.health != Health::WrongType && !foreignUnderRule &&
+        info.adoptedAs.isEmpty()) {
+        e.layout = sluiceLayoutOf(info.algorithm);
+        e.health = fromHealth(info.health);
+        e.state = info.state.describe();
+        e.cause = info.explanation();
+        e.windowMs = info.maxTtlMs;
+        e.limit = info.state.limit;
+        e.ruleId = info.ruleId;
+        return e;
+    }
+
+    auto judgeTtl = [&](const Layout &l, qint64 windowMs, const QString &whose) {
+        e.windowMs = windowMs;
+        if (read.pttlMs == -1 && l.expectsTtl) {
+            e.health = AuditHealth::NeverExpires;
+            e.cause = u"never expires: nothing will ever delete this key. %1: %2. Fix: set a "
+                      "TTL%3, or delete it"_s.arg(
+                          QString::fromLatin1(l.library), QString::fromLatin1(l.explanation),
+                          windowMs > 0 ? u" of %1 (%2)"_s.arg(formatDurationMs(windowMs), whose)
+                                       : QString());
+        } else if (windowMs > 0 && read.pttlMs > windowMs + windowSlackMs) {
+            e.health = AuditHealth::TtlExceedsWindow;
+            e.cause = u"TTL %1 is longer than the window (%2, %3): the key outlives its "
+                      "meaning; a TTL in seconds taken for ms, or a window shortened since. "
+                      "Fix: lower it to %2"_s.arg(formatDurationMs(read.pttlMs),
+                                                  formatDurationMs(windowMs), whose);
+        } else {
+            e.health = AuditHealth::Ok;
+        }
+    };
+
+    for (const Adoption &a : adoptions) {
+        if (!globMatches(a.match, read.key)) {
+            continue;
+        }
+        const Layout *l = findLayout(a.layout);
+        if (l == nullptr) {
+            continue; // refused when the rules were loaded
+        }
+        e.layout = a.layout;
+        e.ruleId = a.ruleId;
+        e.limit = a.limit;
+        if (!shapeFits(*l, read)) {
+            e.health = AuditHealth::Unknown;
+            e.cause = u"rule '%1' adopts it as %2 (%3), but it is a %4 that does not hold %5"_s.arg(
+                a.ruleId, a.layout, QString::fromLatin1(l->library), QString::fromLatin1(read.type),
+                QString::fromLatin1(l->valueShape));
+            return e;
+        }
+        e.count = counterValue(*l, read);
+        e.state = describeState(*l, read, a.limit, a.windowMs);
+        judgeTtl(*l, a.windowMs, u"rule '%1' adopts it"_s.arg(a.ruleId));
+        return e;
+    }
+
+    const QString algorithm = info.hasRule() ? algorithm::name(info.algorithm) : QString();
+    if (const Layout *l = matchLayout(read, algorithm)) {
+        e.layout = QString::fromLatin1(l->id);
+        e.count = counterValue(*l, read);
+        const qint64 w = knownWindowMs(*l, read);
+        e.state = describeState(*l, read, 0, w);
+        judgeTtl(*l, w, u"from the key"_s);
+        if (info.hasRule() && e.health == AuditHealth::NeverExpires) {
+            e.ruleId = info.ruleId;
+            e.windowMs = info.maxTtlMs;
+            e.cause += u". It sits under rule '%1''s prefix: `keys fix --rules` sets its TTL "
+                       "from the rule (%2), then the rule's script rebuilds its own state"_s.arg(
+                           info.ruleId, formatDurationMs(info.maxTtlMs));
+        }
+        return e;
+    }
+    if (info.hasRule()) {
+        e.layout = sluiceLayoutOf(info.algorithm);
+        e.health = AuditHealth::Unknown;
+        e.ruleId = info.ruleId;
+        e.cause = info.explanation();
+        return e;
+    }
+    if (const Layout *l = matchByName(read.key)) {
+        e.layout = QString::fromLatin1(l->id);
+        e.health = AuditHealth::Unknown;
+        e.cause = u"named like %1's keys (%2), but a %3 that does not hold %4: another "
+                  "application's key under a limiter's prefix, or a limiter Sluice does not "
+                  "know"_s.arg(QString::fromLatin1(l->library), QString::fromLatin1(l->keyShape),
+                               QString::fromLatin1(read.type), QString::fromLatin1(l->valueShape));
+        return e;
+    }
+    if (read.pttlMs == -1) {
+        const QString word = limitWordIn(read.key);
+        const bool integer = read.type == "string" && read.strlen == read.head.size() &&
+                             read.strlen > 0 && read.strlen <= 20 &&
+                             std::all_of(read.head.begin(), read.head.end(),
+                                         [](char c) { return (c >= '0' && c <= '9') || c == '-'; });
+        if (integer && !word.isEmpty()) {
+            e.health = AuditHealth::Suspect;
+            e.count = read.head.toLongLong();
+            e.state = u"integer %1"_s.arg(QString::fromLatin1(read.head));
+            e.cause = u"suspect: an integer string without TTL whose name says \"%1\", and no "
+                      "known layout matches it: likely a hand-written counter whose EXPIRE was "
+                      "lost (INCR after expiry). Adopt it in a rule file, or fix it with a TTL "
+                      "(keys fix --match GLOB --ttl DURATION)"_s.arg(word);
+            return e;
+        }
+        e.health = AuditHealth::OtherNoTtl;
+        return e;
+    }
+    e.health = AuditHealth::Other;
+    return e;
+}
+
+Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> &infos,
+                                            const QList<Adoption> &adoptions, int batch)
+{
+    QList<AuditEntry> out;
+    out.reserve(infos.size());
+    static const QByteArray headEnd = QByteArray::number(headBytes - 1);
+    static const QByteArray pageCount = QByteArray::number(hashPage);
+    batch = std::max(batch, 1);
+    for (qsizetype from = 0; from < infos.size(); from += batch) {
+        const qsizetype to = std::min<qsizetype>(from + batch, infos.size());
+        c.append({QByteArrayLiteral("TIME")});
+        for (qsizetype i = from; i < to; ++i) {
+            const KeyInfo &k = infos[i];
+            if (k.type == "string") {
+                c.append({QByteArrayLiteral("STRLEN"), k.key});
+                c.append({QByteArrayLiteral("GETRANGE"), k.key, QByteArrayLiteral("0"), headEnd});
+            } else if (k.type == "hash") {
+                c.append({QByteArrayLiteral("HLEN"), k.key});
+                c.append({QByteArrayLiteral("HSCAN"), k.key, QByteArrayLiteral("0"),
+                          QByteArrayLiteral("COUNT"), pageCount});
+            } else if (k.type == "zset") {
+                c.append({QByteArrayLiteral("ZCARD"), k.key});
+                c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("0"),
+                          QByteArrayLiteral("0"), QByteArrayLiteral("WITHSCORES")});
+                c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("-1"),
+                          QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")});
+            }
+        }
+        auto time = c.readRaw();
+        if (!time) {
+            return time.error();
+        }
+        qint64 nowUs = 0;
+        if (const ReplyView t(*time); t.isArray() && t.size() == 2) {
+            nowUs = t[0].bytes().toLongLong() * 1'000'000 + t[1].bytes().toLongLong();
+        }
+        for (qsizetype i = from; i < to; ++i) {
+            const KeyInfo &k = infos[i];
+            ForeignRead r;
+            r.key = k.key;
+            r.type = k.type;
+            r.pttlMs = k.pttlMs;
+            r.nowUs = nowUs;
+            const int replies = k.type == "string" || k.type == "hash" ? 2
+                                : k.type == "zset"                     ? 3
+                                                                       : 0;
+            std::vector<Connection::RawReply> got;
+            for (int j = 0; j < replies; ++j) {
+                auto reply = c.readRaw();
+                if (!reply) {
+                    return reply.error();
+                }
+                got.push_back(std::move(*reply));
+            }
+            if (k.type == "string") {
+                r.strlen = ReplyView(got[0]).integer();
+                r.head = ReplyView(got[1]).toByteArray();
+            } else if (k.type == "hash") {
+                r.hlen = ReplyView(got[0]).integer();
+                const ReplyView scan(got[1]);
+                if (scan.isArray() && scan.size() == 2 && scan[1].isArray()) {
+                    const ReplyView list = scan[1];
+                    for (size_t j = 0; j + 1 < list.size(); j += 2) {
+                        r.fields.append({list[j].toByteArray(), list[j + 1].toByteArray()});
+                    }
+                }
+            } else if (k.type == "zset") {
+                r.zcard = ReplyView(got[0]).integer();
+                r.oldest = zEnd(ReplyView(got[1]));
+                r.newest = zEnd(ReplyView(got[2]));
+            }
+            out << classify(r, k, adoptions);
+        }
+    }
+    return out;
+}
+
+QList<Adoption> adoptionsOf(const RuleSet &rules)
+{
+    QList<Adoption> out;
+    for (const Rule &r : rules.rules) {
+        if (r.adopt) {
+            out << Adoption{r.id, r.adopt->match, r.adopt->layout,
+                            std::max<qint64>(r.adoptWindowUs() / 1000, 1), r.adoptLimit()};
+        }
+    }
+    return out;
+}
+
+AuditReport KeyAuditor::run(Connection &c, const Options &options, const PageCallback &onPage)
+{
+    AuditReport report;
+    QList<Adoption> adoptions = options.adoptions;
+    if (adoptions.isEmpty() && options.rules) {
+        adoptions = adoptionsOf(*options.rules);
+    }
+    KeyScanner scanner{KeyReader(options.rules)};
+    KeyScanner::Options so = options.scan;
+    if (so.patterns.isEmpty()) {
+        so.patterns << QByteArrayLiteral("*");
+    }
+    std::atomic<bool> stop{false};
+    const std::atomic<bool> *callerCancel = options.scan.cancel;
+    so.cancel = &stop;
+    std::optional<Error> readError;
+    // The caller's cancel is relayed to the scan through `stop`, checked before every page.
+    report.scan = scanner.run(c, so, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
+        if (callerCancel != nullptr && callerCancel->load(std::memory_order_relaxed)) {
+            stop = true;
+            return;
+        }
+        if (page.isEmpty()) {
+            if (onPage) {
+                onPage({}, p);
+            }
+            return;
+        }
+        auto entries = judge(c, page, adoptions, options.batch);
+        if (!entries) {
+            readError = entries.error();
+            stop = true;
+            return;
+        }
+        for (const AuditEntry &e : std::as_const(*entries)) {
+            report.add(e);
+        }
+        if (onPage) {
+            onPage(*entries, p);
+        }
+    });
+    if (readError) {
+        report.scan.status = ScanSummary::Status::Failed;
+        report.scan.error = readError;
+    }
+    report.sortGroups();
+    return report;
+}
+
+} // namespace sluice::keys

@@ -1,0 +1,128 @@
+#pragma once
+
+#include "keyinfo.h"
+#include "keyscanner.h"
+#include "layouts.h"
+
+#include "core/common/result.h"
+#include "core/redis/connection.h"
+#include "core/rules/rule.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+// `sluice-cli keys audit` and the Keys page's "Audit the whole keyspace" (issue 14): every key
+// of the keyspace (or of a glob), within the scan budget, recognised by its layout
+// (layouts.h), judged, grouped. Application keys are counted, never flagged.
+namespace sluice::keys {
+
+enum class AuditHealth {
+    Ok,
+    NeverExpires,     // a limiter key without TTL (the library always sets one)
+    TtlExceedsWindow, // a TTL longer than the layout's window, where that is known
+    Unknown,          // named like a layout's keys, but its type or value is not that layout's
+    Suspect,          // an integer string without TTL named like a limit, matching no layout
+    OtherNoTtl,       // an application key without TTL: counted, never flagged
+    Other,            // an application key with a TTL
+};
+// "ok", "never_expires", "ttl_exceeds_window", "unknown", "suspect", "other_no_ttl", "other"
+QString auditHealthName(AuditHealth h);
+inline bool isFlagged(AuditHealth h)
+{
+    return h == AuditHealth::NeverExpires || h == AuditHealth::TtlExceedsWindow ||
+           h == AuditHealth::Unknown || h == AuditHealth::Suspect;
+}
+
+// A rule file's adoption (FORMATS.md "adopt"): the keys matching `match` belong to an existing
+// limiter of layout `layout`, with this window and limit.
+struct Adoption
+{
+    QString ruleId;
+    QByteArray match; // a glob, as SCAN MATCH reads it
+    QString layout;   // a layout id (layouts.h), an adoptable one
+    qint64 windowMs = 0;
+    qint64 limit = 0;
+};
+
+struct AuditEntry
+{
+    QByteArray key;
+    QByteArray type;
+    qint64 pttlMs = -2;
+    QString layout; // empty: none
+    AuditHealth health = AuditHealth::Other;
+    QString state;               // in words; empty when not decoded
+    QString cause;               // why it is flagged, in words (empty for ok and other keys)
+    qint64 windowMs = -1;        // the layout's window where known
+    qint64 limit = 0;            // an adoption's (or a Sluice rule's) limit; 0: unknown
+    QString ruleId;              // the Sluice rule, or the rule that adopts the key
+    std::optional<qint64> count; // a counter's value
+};
+
+struct AuditGroup
+{
+    QString layout;
+    qint64 keys = 0;
+    qint64 ok = 0;
+    qint64 neverExpires = 0;
+    qint64 ttlExceedsWindow = 0;
+    qint64 unknown = 0;
+    qint64 flagged() const { return neverExpires + ttlExceedsWindow + unknown; }
+};
+
+struct AuditReport
+{
+    ScanSummary scan;
+    QList<AuditGroup> groups; // flagged groups first (most flagged first), then by keys
+    qint64 suspects = 0;
+    qint64 otherNoTtl = 0;
+    qint64 other = 0;
+    qint64 keys() const; // every key judged
+    qint64 flagged() const;
+    void add(const AuditEntry &e);
+    void sortGroups();
+    const AuditGroup *group(const QString &layout) const;
+};
+
+class KeyAuditor
+{
+public:
+    struct Options
+    {
+        KeyScanner::Options scan;     // patterns empty: "*" (the whole keyspace)
+        std::optional<RuleSet> rules; // Sluice's own keys then judged by their rule
+        QList<Adoption> adoptions;    // empty: those of `rules` (adoptionsOf)
+        int batch = 200;              // keys per pipelined read of the values
+    };
+    using PageCallback = std::function<void(const QList<AuditEntry> &, const ScanProgress &)>;
+
+    // Scans, reads every key's value (one more pipelined round trip per SCAN page, on the
+    // scanner's idle connection), judges. Synchronous: run it in a worker.
+    static AuditReport run(Connection &c, const Options &options, const PageCallback &onPage);
+
+    // Reads and judges keys already listed (TYPE and PTTL known from `infos`).
+    static Result<QList<AuditEntry>> judge(Connection &c, const QList<KeyInfo> &infos,
+                                           const QList<Adoption> &adoptions, int batch = 200);
+
+    // The verdict for one key as read; `info` is the scanner's (with its rule when rules were
+    // given). Public for tests.
+    static AuditEntry classify(const ForeignRead &read, const KeyInfo &info,
+                               const QList<Adoption> &adoptions);
+};
+
+// The adoptions of a rule set's adopt blocks (their window and limit, or the rule's).
+QList<Adoption> adoptionsOf(const RuleSet &rules);
+
+// Names in a key that suggest a limit, for the suspects: "limit", "rate", "throttle",
+// "quota", "count"; the first one found, or empty.
+QString limitWordIn(const QByteArray &key);
+
+} // namespace sluice::keys
+
+Q_DECLARE_METATYPE(sluice::keys::AuditEntry)
+Q_DECLARE_METATYPE(sluice::keys::AuditReport)

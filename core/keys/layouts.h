@@ -1,0 +1,128 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+// The limiter key layouts Sluice recognises, its own and other libraries' (issue 14,
+// FORMATS.md "keys audit"): a table of rows, data only, in layouts.cpp. A key is matched
+// against the rows in order, by its name (a regular expression), its Redis type and the shape
+// of its value; the first row that fits names the key's layout. Pure: no I/O, so every row is
+// tested on values planted per the library's documented layout, without Redis, as well as
+// through `keys audit` on a real server (tests/tst_layouts.cpp).
+namespace sluice::keys {
+
+// What the audit read of one key (core/keys/audit.cpp reads it; capped like KeyReader's reads:
+// at most 64 bytes of a string, the first fields of a hash, the two ends of a sorted set).
+struct ForeignRead
+{
+    QByteArray key;
+    QByteArray type;    // TYPE
+    qint64 pttlMs = -2; // PTTL: -1 never expires
+    qint64 nowUs = 0;   // server TIME of the read
+    // string
+    qint64 strlen = 0;
+    QByteArray head; // the first 64 bytes at most
+    // hash: HLEN and the fields of one HSCAN page (all of them for a small hash)
+    qint64 hlen = 0;
+    QList<std::pair<QByteArray, QByteArray>> fields;
+    // zset: ZCARD and its two ends (member, score)
+    qint64 zcard = 0;
+    std::optional<std::pair<QByteArray, QByteArray>> oldest;
+    std::optional<std::pair<QByteArray, QByteArray>> newest;
+
+    std::optional<QByteArray> field(const QByteArray &name) const;
+};
+
+// The value shapes a row can require (checked by shapeFits()).
+enum class ValueShape {
+    Integer,        // string: a whole number (GET/INCR counters)
+    Number,         // string: a decimal number
+    CellTat,        // string: a whole number of ns since the epoch, near now (redis-cell's TAT)
+    Binary,         // string: starts with three zero bytes (a big-endian int: Bucket4j's state)
+    TimestampZset,  // zset: its scores or members are timestamps (s, ms, us or ns), near now
+    RedissonConfig, // hash: fields rate, interval, type (RRateLimiter.trySetRate)
+    SluiceFixed,    // hash: fields s, c (and no p)
+    SluiceCounter,  // hash: fields s, c, p
+    SluiceBucket,   // hash: fields l, t
+    SluiceLog,      // zset, any (Sluice's sliding log: members unique, scores us)
+    SluiceGcra,     // string: "<tat_us>" or "<tat_us>+<rem>/<c>"
+};
+
+// Where a row's window (the longest its keys need to live) comes from, when it can be known.
+enum class WindowFrom {
+    Unknown,       // the library's configuration, not in Redis: only an adoption says it
+    KongPeriod,    // the key's last segment: second, minute, hour, day, month, year
+    EnvoyUnit,     // the key's trailing window start: the largest unit it is a multiple of
+    RedissonField, // the config hash's interval field (ms)
+    SluiceRule,    // the rule that produces the key (--rules), as `keys` judges it
+};
+
+// How a row's state is put in words.
+enum class Decoder {
+    Counter,        // "57 requests in this window"
+    Points,         // rate-limiter-flexible: "57 points consumed in this window"
+    TimestampLog,   // "3 timestamps in the last 60 s" / "3 timestamps, newest 1.2 s ago"
+    GatewayTokens,  // "12 tokens left at the last request"
+    GatewayStamp,   // "last request 3 s ago"
+    RedissonConfig, // "10 permits per 1 s (overall)"
+    RedissonValue,  // "7 permits available"
+    RedissonLog,    // "3 permits taken in the interval"
+    Bucket4j,       // "binary bucket state, 120 bytes"
+    CellTat,        // "TAT in 1.2 s"
+    Sluice,         // Sluice's own: the rule's decoder (KeyState), or the fields in words
+};
+
+struct Layout
+{
+    const char *id;          // stable: used in --json, rule files (adopt) and docs
+    const char *library;     // who writes it
+    const char *keyShape;    // for people: "rlflx:<key>"
+    const char *keyRegex;    // the key name, whole (anchored); "" for any name
+    const char *type;        // Redis TYPE
+    ValueShape value;        // what the value must look like
+    const char *valueShape;  // for people: "integer: points consumed"
+    WindowFrom window;       // where the window comes from
+    Decoder decoder;         // how the state is put in words
+    bool adoptable;          // can be adopted by a rule file (its state is a count in a window)
+    bool expectsTtl;         // the library always sets a TTL (false: Redisson's config hash)
+    bool byName;             // the name alone is distinctive: a key named so that holds
+                             // something else is `unknown` (not for any-name rows)
+    const char *explanation; // one line: what it is and what goes wrong with it
+};
+
+// The table, most specific first.
+const QList<Layout> &layouts();
+const Layout *findLayout(const QString &id);
+// "string_counter, sorted_set_log, ...": for error messages naming the ids accepted.
+QString layoutIds(bool adoptableOnly = false);
+
+// Whether the name of `key` fits the row's keyRegex (an empty regex: any key).
+bool keyFits(const Layout &layout, const QByteArray &key);
+// Whether the read value has the row's type and value shape (at `read.nowUs`).
+bool shapeFits(const Layout &layout, const ForeignRead &read);
+// The first row whose name, type and value fit; nullptr when none does. `sluiceAlgorithm`:
+// the algorithm of the Sluice rule producing the key, when rules were given ("" otherwise):
+// only that algorithm's Sluice row can match (a string counter under a gcra-shaped key is
+// then a string counter), and it tells a token bucket from a leaky bucket (same fields).
+const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm = {});
+// The first row whose name fits whatever the type and value: a key named like a layout but
+// holding something else is `unknown` under that row.
+const Layout *matchByName(const QByteArray &key);
+
+// Redis' glob matching (SCAN MATCH): * ? [abc] [^a-z] [a-z] and \ escapes.
+bool globMatches(const QByteArray &glob, const QByteArray &key);
+
+// The window the row's keys need, in ms, from what is known of this key (-1: unknown).
+qint64 knownWindowMs(const Layout &layout, const ForeignRead &read);
+
+// The state in words ("57 requests in this window"). With `limit` > 0 (an adoption),
+// against that limit: "57 / 100 in this window".
+QString describeState(const Layout &layout, const ForeignRead &read, qint64 limit = 0,
+                      qint64 windowMs = -1);
+// The count a counter row holds (Counter, Points, Redisson value): nullopt for others.
+std::optional<qint64> counterValue(const Layout &layout, const ForeignRead &read);
+
+} // namespace sluice::keys

@@ -1,0 +1,495 @@
+// `sluice-cli keys audit` and `keys fix --match GLOB --ttl D | --delete` (issue 14 items 2 and
+// 3) on a redis-server of the test's own (a whole-keyspace audit must see only the test's
+// keys): 1,000,000 application keys and a few hundred limiter keys audited within the scan
+// budget with exact counts; fixes that never extend a TTL, also racing a writer; bad input
+// refused with exit 2 and nothing written.
+#include "ownredis.h"
+#include "runcli.h"
+#include "testredis.h"
+
+#include "core/keys/keyfixer.h"
+
+#include <QFile>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <random>
+
+using namespace sluice;
+using namespace sluice::keys;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray num(qint64 v)
+{
+    return QByteArray::number(v);
+}
+
+// Sends `commands` pipelined in batches, checking every reply.
+bool pipelined(Connection &c, const QList<QList<QByteArray>> &commands)
+{
+    for (qsizetype from = 0; from < commands.size(); from += 1000) {
+        auto r = c.pipeline(commands.mid(from, 1000));
+        if (!r) {
+            qWarning() << r.error().message;
+            return false;
+        }
+        for (const auto &one : *r) {
+            if (!one) {
+                qWarning() << one.error().message;
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+qint64 pttlOf(Connection &c, const QByteArray &key)
+{
+    auto r = c.command({"PTTL", key});
+    return r ? r->integer : -3;
+}
+
+QJsonObject groupOf(const QJsonObject &doc, const QString &layout)
+{
+    for (const QJsonValue &g : doc.value(u"groups"_s).toArray()) {
+        if (g.toObject().value(u"layout"_s).toString() == layout) {
+            return g.toObject();
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+class TestCliAudit : public QObject
+{
+    Q_OBJECT
+
+    test::OwnRedis m_redis;
+    std::optional<Connection> m_c;
+
+    Connection &c() { return *m_c; }
+    QString url() const { return m_redis.url(); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_redis.start({u"--enable-debug-command"_s, u"yes"_s}),
+                 m_redis.output().constData());
+        auto c = Connection::open(m_redis.endpoint());
+        QVERIFY2(c, qPrintable(c ? QString() : c.error().message));
+        m_c.emplace(std::move(*c));
+    }
+
+    void init() { QVERIFY(c().command({"FLUSHALL"})); }
+
+    // 1,000,000 application keys without TTL (DEBUG POPULATE) and a few hundred limiter keys:
+    // every count exact, application keys only counted.
+    void millionKeys()
+    {
+        QVERIFY(c().command({"DEBUG", "POPULATE", "1000000", "key"}));
+        auto t = c().command({"TIME"});
+        QVERIFY(t);
+        const qint64 nowS = t->elements[0].str.toLongLong();
+        const qint64 nowMs = nowS * 1000;
+        QList<QList<QByteArray>> plant;
+        for (int i = 0; i < 200; ++i) { // GET/INCR/EXPIRE counters that lost their TTL
+            plant << QList<QByteArray>{"SET", "rate_limit:10.0." + num(i) + ".1-hello", num(i)};
+        }
+        for (int i = 0; i < 100; ++i) { // express-rate-limit, healthy
+            plant << QList<QByteArray>{"SET", "rl:10.1.0." + num(i), "3", "PX", "60000"};
+        }
+        for (int i = 0; i < 10; ++i) { // named like rl: but not a counter
+            plant << QList<QByteArray>{"HSET", "rl:meta:" + num(i), "owner", "web"};
+        }
+        for (int i = 0; i < 50; ++i) { // Kong minute counters with an hour's TTL
+            plant << QList<QByteArray>{
+                "SET", "ratelimit:r:s:10.2.0." + num(i) + ":" + num(nowS / 60 * 60000) + ":minute",
+                "1", "EX", "3600"};
+        }
+        for (int i = 0; i < 30; ++i) { // sliding logs without TTL
+            plant << QList<QByteArray>{"ZADD", "sliding:user" + num(i), num(nowMs), num(nowMs)};
+        }
+        for (int i = 0; i < 20; ++i) { // hand-written counters: suspects
+            plant << QList<QByteArray>{"SET", "api_quota:user" + num(i), "7"};
+        }
+        for (int i = 0; i < 40; ++i) { // application keys with a TTL
+            plant << QList<QByteArray>{"SET", "cache:page" + num(i), "<html>", "EX", "600"};
+        }
+        QVERIFY(pipelined(c(), plant));
+
+        const test::CliRun r = test::runCli({u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--json"_s,
+                                             u"--scan-budget"_s, u"250000"_s},
+                                            {}, {}, 280'000);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(!doc.isEmpty(), r.out.left(300).constData());
+        QCOMPARE(doc.value(u"complete"_s).toBool(), true);
+        QCOMPARE(doc.value(u"scanned"_s).toInteger(), qint64(1'000'450));
+        QCOMPARE(doc.value(u"other_keys_without_ttl"_s).toInteger(), qint64(1'000'000));
+        QCOMPARE(doc.value(u"other_keys"_s).toInteger(), qint64(40));
+        QCOMPARE(doc.value(u"suspects"_s).toInteger(), qint64(20));
+        const QJsonObject counters = groupOf(doc, u"string_counter"_s);
+        QCOMPARE(counters.value(u"keys"_s).toInteger(), qint64(200));
+        QCOMPARE(counters.value(u"never_expires"_s).toInteger(), qint64(200));
+        const QJsonObject rl = groupOf(doc, u"rate_limit_redis"_s);
+        QCOMPARE(rl.value(u"keys"_s).toInteger(), qint64(110));
+        QCOMPARE(rl.value(u"ok"_s).toInteger(), qint64(100));
+        QCOMPARE(rl.value(u"unknown"_s).toInteger(), qint64(10));
+        const QJsonObject kong = groupOf(doc, u"kong_counter"_s);
+        QCOMPARE(kong.value(u"ttl_exceeds_window"_s).toInteger(), qint64(50));
+        const QJsonObject logs = groupOf(doc, u"sorted_set_log"_s);
+        QCOMPARE(logs.value(u"never_expires"_s).toInteger(), qint64(30));
+        QCOMPARE(doc.value(u"flagged"_s).toInteger(), qint64(200 + 10 + 50 + 30 + 20));
+        // Limiter keys and suspects are listed, application keys never are.
+        const QJsonArray keys = doc.value(u"keys"_s).toArray();
+        QCOMPARE(keys.size(), 410);
+        for (const QJsonValue &v : keys) {
+            const QJsonObject o = v.toObject();
+            for (const char *field :
+                 {"key", "type", "ttl_ms", "layout", "health", "state", "cause"}) {
+                QVERIFY2(o.contains(QLatin1String(field)), field);
+            }
+            QVERIFY(!o.value(u"key"_s).toString().startsWith(u"key:"_s));
+        }
+        // The first group is the most flagged.
+        QCOMPARE(doc.value(u"groups"_s).toArray().first().toObject().value(u"layout"_s).toString(),
+                 u"string_counter"_s);
+
+        // The text report: groups, the suspects with their reason, the other keys counted.
+        const test::CliRun text =
+            test::runCli({u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--match"_s, u"[rsa]*"_s});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("string_counter: 200 flagged of 200"), text.out.constData());
+        QVERIFY(text.out.contains("suspects: 20"));
+        QVERIFY(text.out.contains("whose name says \"quota\""));
+        QVERIFY(text.out.contains("other keys without TTL: 0"));
+    }
+
+    // A writer sets a TTL between the scan and the fix: the fix leaves it as it is, longer or
+    // shorter than the fix's own (sets a TTL only on keys that still have none).
+    void fixNeverTouchesATtlSetMeanwhile()
+    {
+        QList<KeyInfo> stale;
+        QList<QList<QByteArray>> plant;
+        for (int i = 0; i < 90; ++i) {
+            const QByteArray key = "rate_limit:race" + num(i);
+            plant << QList<QByteArray>{"SET", key, "5"};
+            KeyInfo k;
+            k.key = key;
+            k.type = "string";
+            k.pttlMs = -1; // as the scan saw it
+            k.health = Health::NoTtl;
+            k.maxTtlMs = 60'000;
+            stale << k;
+        }
+        QVERIFY(pipelined(c(), plant));
+        // The writer, after the scan: a long TTL on a third, a short one on another third.
+        QList<QList<QByteArray>> writer;
+        for (int i = 0; i < 60; ++i) {
+            writer << QList<QByteArray>{"PEXPIRE", stale[i].key, i < 30 ? "7200000" : "5000"};
+        }
+        QVERIFY(pipelined(c(), writer));
+        KeyFixer::Options o;
+        o.onlyWithoutTtl = true;
+        o.onlyFlagged = true;
+        const KeyFixer::Report report = KeyFixer::run(c(), stale, KeyFixer::Action::SetTtl, o);
+        QVERIFY(!report.error);
+        QCOMPARE(report.count(KeyFixer::Status::AlreadyFine), qint64(60));
+        QCOMPARE(report.count(KeyFixer::Status::Done), qint64(30));
+        for (int i = 0; i < 90; ++i) {
+            const qint64 t = pttlOf(c(), stale[i].key);
+            if (i < 30) {
+                QVERIFY2(t > 7'000'000, qPrintable(QString::number(t))); // not lowered
+            } else if (i < 60) {
+                QVERIFY2(t > 0 && t <= 5000, qPrintable(QString::number(t))); // not extended
+            } else {
+                QVERIFY2(t > 50'000 && t <= 60'000, qPrintable(QString::number(t)));
+            }
+        }
+    }
+
+    // The same race with the real command and a real concurrent writer: whoever comes first, no
+    // key ends with more than the writer's 5 s.
+    void fixRacingAWriter()
+    {
+        QList<QByteArray> keys;
+        QList<QList<QByteArray>> plant;
+        for (int i = 0; i < 20'000; ++i) {
+            keys << "throttle:w" + num(i);
+            plant << QList<QByteArray>{"SET", keys.last(), "1"};
+        }
+        QVERIFY(pipelined(c(), plant));
+        std::shuffle(keys.begin(), keys.end(), std::mt19937(7));
+        QProcess fix;
+        fix.start(test::cliPath(),
+                  {u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--match"_s, u"throttle:w*"_s,
+                   u"--ttl"_s, u"1h"_s, u"--scan-budget"_s, u"0"_s, u"--json"_s});
+        QVERIFY(fix.waitForStarted());
+        QList<QList<QByteArray>> writer;
+        for (const QByteArray &k : std::as_const(keys)) {
+            writer << QList<QByteArray>{"PEXPIRE", k, "5000"};
+        }
+        QVERIFY(pipelined(c(), writer));
+        QVERIFY(fix.waitForFinished(120'000));
+        QCOMPARE(fix.exitCode(), 0);
+        const QJsonObject doc = QJsonDocument::fromJson(fix.readAllStandardOutput()).object();
+        qInfo() << "fix set" << doc.value(u"done"_s).toInteger() << "TTLs;"
+                << doc.value(u"got_ttl_meanwhile"_s).toInteger() << "keys got one meanwhile,"
+                << doc.value(u"had_ttl"_s).toInteger() << "had one at the scan";
+        QList<QList<QByteArray>> check;
+        for (const QByteArray &k : std::as_const(keys)) {
+            check << QList<QByteArray>{"PTTL", k};
+        }
+        auto replies = c().pipeline(check);
+        QVERIFY(replies);
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            const qint64 t = (*replies)[size_t(i)] ? (*replies)[size_t(i)]->integer : -3;
+            QVERIFY2(t > 0 && t <= 5000, (keys[i] + " " + num(t)).constData());
+        }
+    }
+
+    // --delete removes only the keys of GLOB still without TTL; --dry-run writes nothing.
+    void deleteAndDryRun()
+    {
+        QVERIFY(pipelined(c(), {{"SET", "limit:a", "1"},
+                                {"SET", "limit:b", "2"},
+                                {"SET", "limit:c", "3", "EX", "60"},
+                                {"SET", "session:x", "y"}}));
+        test::CliRun r = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--match"_s,
+                                       u"limit:*"_s, u"--ttl"_s, u"2m"_s, u"--dry-run"_s});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("would set a TTL of 2 min on 2 keys"), r.out.constData());
+        QCOMPARE(pttlOf(c(), "limit:a"), qint64(-1));
+        r = test::runCli(
+            {u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--match"_s, u"limit:*"_s, u"--delete"_s});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("deleted 2 keys without TTL"), r.out.constData());
+        QCOMPARE(pttlOf(c(), "limit:a"), qint64(-2));
+        QCOMPARE(pttlOf(c(), "limit:b"), qint64(-2));
+        QVERIFY(pttlOf(c(), "limit:c") > 0);
+        QCOMPARE(pttlOf(c(), "session:x"), qint64(-1));
+    }
+
+    // A never-expiring string counter under a rule's prefix (the GET/INCR/EXPIRE limiter the
+    // rule replaced) is no_ttl, not wrong_type, and `keys fix --rules` gives it the rule's
+    // window; one that expires soon, or a hash that is not the rule's, stays wrong_type.
+    void stringCounterUnderARule()
+    {
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        QFile f(rules);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [{"id": "hello", "scope": "ip",
+                  "algorithm": "fixed_window", "limit": 3, "window": "5s"}]})");
+        f.close();
+        QVERIFY(pipelined(c(), {{"SET", "rate_limit:hello:{1.2.3.4}", "57"},
+                                {"SET", "rate_limit:hello:{5.6.7.8}", "2", "PX", "3000"},
+                                {"HSET", "rate_limit:hello:{9.9.9.9}", "x", "1"}}));
+        test::CliRun r =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        QHash<QString, QString> health;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out).array()) {
+            health.insert(v[u"key"_s].toString(), v[u"health"_s].toString());
+        }
+        QCOMPARE(health.value(u"rate_limit:hello:{1.2.3.4}"_s), u"no_ttl"_s);
+        QCOMPARE(health.value(u"rate_limit:hello:{5.6.7.8}"_s), u"wrong_type"_s);
+        QCOMPARE(health.value(u"rate_limit:hello:{9.9.9.9}"_s), u"wrong_type"_s);
+
+        // The audit names its layout and the rule.
+        r = test::runCli(
+            {u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        bool seen = false;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out)[u"keys"_s].toArray()) {
+            if (v[u"key"_s].toString() == u"rate_limit:hello:{1.2.3.4}"_s) {
+                seen = true;
+                QCOMPARE(v[u"layout"_s].toString(), u"string_counter"_s);
+                QCOMPARE(v[u"health"_s].toString(), u"never_expires"_s);
+                QCOMPARE(v[u"rule"_s].toString(), u"hello"_s);
+                QVERIFY(v[u"cause"_s].toString().contains(u"keys fix --rules"_s));
+            }
+        }
+        QVERIFY(seen);
+
+        r = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--rules"_s, rules});
+        QCOMPARE(r.exitCode, 0);
+        const qint64 t = pttlOf(c(), "rate_limit:hello:{1.2.3.4}");
+        QVERIFY2(t > 0 && t <= 5000, qPrintable(QString::number(t)));
+        QCOMPARE(pttlOf(c(), "rate_limit:hello:{9.9.9.9}"), qint64(-1)); // left as it is
+    }
+
+    // A rule file adopting another limiter's keys: decoded against its limit ("57 / 100 in
+    // this window") by `keys` and `keys audit`, fixed from its window by `keys fix --rules`.
+    void adoptedKeys()
+    {
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        QFile f(rules);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [{"id": "hello", "scope": "ip",
+                  "algorithm": "fixed_window", "limit": 3, "window": "5s",
+                  "adopt": {"match": "rate_limit:*-hello", "layout": "string_counter",
+                            "window": "1m", "limit": 100}}]})");
+        f.close();
+        const QByteArray stuck = "rate_limit:127.0.0.1-com.example.HelloController-hello";
+        const QByteArray live = "rate_limit:10.0.0.2-com.example.HelloController-hello";
+        const QByteArray longer = "rate_limit:10.0.0.3-com.example.HelloController-hello";
+        QVERIFY(pipelined(c(), {{"SET", stuck, "57"},
+                                {"SET", live, "100", "EX", "30"},
+                                {"SET", longer, "4", "EX", "7200"},
+                                {"SET", "rate_limit:other", "5"}}));
+        test::CliRun r =
+            test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        QHash<QString, QJsonObject> byKey;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out).array()) {
+            byKey.insert(v[u"key"_s].toString(), v.toObject());
+        }
+        const QJsonObject s = byKey.value(QString::fromLatin1(stuck));
+        QCOMPARE(s[u"health"_s].toString(), u"no_ttl"_s);
+        QCOMPARE(s[u"rule"_s].toString(), u"hello"_s);
+        QCOMPARE(s[u"max_ttl_ms"_s].toInteger(), qint64(60'000));
+        QCOMPARE(s[u"state"_s][u"text"_s].toString(),
+                 u"57 / 100 in this window, never resets (no TTL)"_s);
+        QVERIFY2(
+            byKey.value(QString::fromLatin1(live))[u"state"_s][u"text"_s].toString().startsWith(
+                u"100 / 100 in this window (full), resets in"_s),
+            r.out.constData());
+        QCOMPARE(byKey.value(QString::fromLatin1(longer))[u"health"_s].toString(),
+                 u"ttl_exceeds_rule"_s);
+        QCOMPARE(byKey.value(u"rate_limit:other"_s)[u"health"_s].toString(), u"orphan"_s);
+
+        r = test::runCli(
+            {u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        bool seen = false;
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.out)[u"keys"_s].toArray()) {
+            if (v[u"key"_s].toString() == QString::fromLatin1(stuck)) {
+                seen = true;
+                QCOMPARE(v[u"layout"_s].toString(), u"string_counter"_s);
+                QCOMPARE(v[u"health"_s].toString(), u"never_expires"_s);
+                QCOMPARE(v[u"limit"_s].toInteger(), qint64(100));
+                QCOMPARE(v[u"window_ms"_s].toInteger(), qint64(60'000));
+                QVERIFY(v[u"state"_s].toString().startsWith(u"57 / 100 in this window"_s));
+            }
+        }
+        QVERIFY(seen);
+
+        r = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--rules"_s, rules});
+        QCOMPARE(r.exitCode, 0);
+        qint64 t = pttlOf(c(), stuck);
+        QVERIFY2(t > 50'000 && t <= 60'000, qPrintable(QString::number(t)));
+        t = pttlOf(c(), longer);
+        QVERIFY2(t > 50'000 && t <= 60'000, qPrintable(QString::number(t))); // lowered
+        t = pttlOf(c(), live);
+        QVERIFY2(t > 0 && t <= 30'000, qPrintable(QString::number(t))); // never extended
+        QCOMPARE(pttlOf(c(), "rate_limit:other"), qint64(-1));          // an orphan: left
+    }
+
+    // A bad adopt block: exit 2 naming the field, nothing scanned or written.
+    void badAdopt_data()
+    {
+        QTest::addColumn<QByteArray>("adopt");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown layout")
+            << QByteArray(R"({"match": "rate_limit:*", "layout": "spring_counter"})")
+            << u"rules[0].adopt.layout: unknown layout 'spring_counter'; expected one of"_s;
+        QTest::newRow("not adoptable")
+            << QByteArray(R"({"match": "rate_limit:*", "layout": "bucket4j"})")
+            << u"rules[0].adopt.layout: cannot adopt the layout 'bucket4j'"_s;
+        QTest::newRow("outside the prefix")
+            << QByteArray(R"({"match": "count_rate_limit:*", "layout": "string_counter"})")
+            << u"rules[0].adopt.match: 'count_rate_limit:*' contradicts the rule's key_prefix "
+               "'rate_limit:'"_s;
+        QTest::newRow("unknown field")
+            << QByteArray(R"({"match": "rate_limit:*", "layout": "string_counter", "ttl": "1m"})")
+            << u"rules[0].adopt.ttl: unknown field 'ttl'"_s;
+    }
+
+    void badAdopt()
+    {
+        QFETCH(QByteArray, adopt);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        QFile f(rules);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "rules": [{"id": "hello", "scope": "ip",
+                  "algorithm": "fixed_window", "limit": 3, "window": "5s", "adopt": )" +
+                adopt + "}]}");
+        f.close();
+        QVERIFY(pipelined(c(), {{"SET", "rate_limit:x", "1"}}));
+        for (const QStringList &args :
+             {QStringList{u"keys"_s, u"audit"_s}, QStringList{u"keys"_s, u"fix"_s},
+              QStringList{u"rules"_s, u"validate"_s, rules}}) {
+            QStringList all = args;
+            if (args.first() == u"keys"_s) {
+                all << u"--url"_s << url() << u"--rules"_s << rules;
+            }
+            const test::CliRun r = test::runCli(all);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(QString::fromUtf8(r.err + r.out).contains(message), r.err.constData());
+        }
+        QCOMPARE(pttlOf(c(), "rate_limit:x"), qint64(-1));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("audit glob matching nothing")
+            << QStringList{u"keys"_s, u"audit"_s, u"--match"_s, u"nothing:*"_s}
+            << u"--match 'nothing:*': no key matches it"_s;
+        QTest::newRow("fix glob matching nothing")
+            << QStringList{u"keys"_s, u"fix"_s, u"--match"_s, u"nothing:*"_s, u"--ttl"_s, u"1m"_s}
+            << u"--match 'nothing:*': no key matches it"_s;
+        QTest::newRow("ttl 0") << QStringList{u"keys"_s,    u"fix"_s,   u"--match"_s,
+                                              u"limit:*"_s, u"--ttl"_s, u"0"_s}
+                               << u"--ttl '0': expected a duration from 1ms to 30d"_s;
+        QTest::newRow("ttl 31d") << QStringList{u"keys"_s,    u"fix"_s,   u"--match"_s,
+                                                u"limit:*"_s, u"--ttl"_s, u"31d"_s}
+                                 << u"--ttl '31d': expected a duration from 1ms to 30d"_s;
+        QTest::newRow("ttl text") << QStringList{u"keys"_s,    u"fix"_s,   u"--match"_s,
+                                                 u"limit:*"_s, u"--ttl"_s, u"soon"_s}
+                                  << u"--ttl 'soon'"_s;
+        QTest::newRow("ttl without match")
+            << QStringList{u"keys"_s, u"fix"_s, u"--ttl"_s, u"1m"_s} << u"--ttl needs --match"_s;
+        QTest::newRow("ttl and delete")
+            << QStringList{u"keys"_s,  u"fix"_s, u"--match"_s, u"limit:*"_s,
+                           u"--ttl"_s, u"1m"_s,  u"--delete"_s}
+            << u"--ttl and --delete"_s;
+        QTest::newRow("read-only")
+            << QStringList{u"keys"_s,  u"fix"_s, u"--match"_s,    u"limit:*"_s,
+                           u"--ttl"_s, u"1m"_s,  u"--read-only"_s}
+            << u"--read-only"_s;
+        QTest::newRow("ttl on keys list")
+            << QStringList{u"keys"_s, u"--match"_s, u"limit:*"_s, u"--ttl"_s, u"1m"_s}
+            << u"--ttl applies to `keys fix` only"_s;
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QVERIFY(pipelined(c(), {{"SET", "limit:a", "1"}}));
+        args << u"--url"_s << url();
+        const test::CliRun r = test::runCli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(pttlOf(c(), "limit:a"), qint64(-1)); // nothing written
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliAudit)
+#include "tst_cli_audit.moc"

@@ -1,0 +1,485 @@
+// The limiter key layouts Sluice recognises (core/keys/layouts.h, issue 14 item 1): one data
+// row per layout of the table, its keys planted in the fixture's Redis as the library writes
+// them (its documented layout), read and judged by KeyAuditor as `keys audit` does; the keys of
+// rate-limiter-flexible and rate-limit-redis written by the real libraries from npm, driven by
+// node. Also: the classic bugs (an INCR after expiry, an EXPIRE lost after its INCR) found and
+// repaired, application keys left unflagged.
+#include "runcli.h"
+#include "testredis.h"
+
+#include "core/keys/audit.h"
+#include "core/keys/keyreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <thread>
+
+using namespace sluice;
+using namespace sluice::keys;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+qint64 serverNowUs(Connection &c)
+{
+    auto t = c.command({"TIME"});
+    if (!t || t->elements.size() != 2) {
+        return 0;
+    }
+    return t->elements[0].str.toLongLong() * 1'000'000 + t->elements[1].str.toLongLong();
+}
+
+QByteArray num(qint64 v)
+{
+    return QByteArray::number(v);
+}
+
+} // namespace
+
+class TestLayouts : public QObject
+{
+    Q_OBJECT
+
+    QList<QByteArray> m_planted;
+    QSet<QString> m_tested;
+
+    // Reads `keys` as the audit does (TYPE and PTTL from KeyReader, the values by KeyAuditor).
+    QList<AuditEntry> judge(Connection &c, const QList<QByteArray> &keys,
+                            std::optional<RuleSet> rules = std::nullopt)
+    {
+        KeyReader reader(std::move(rules));
+        auto infos = reader.read(c, keys);
+        if (!infos) {
+            qWarning() << infos.error().message;
+            return {};
+        }
+        auto entries = KeyAuditor::judge(c, *infos, {});
+        if (!entries) {
+            qWarning() << entries.error().message;
+            return {};
+        }
+        return *entries;
+    }
+
+    void plant(Connection &c, const QList<QByteArray> &command)
+    {
+        auto r = c.command(command);
+        QVERIFY2(r, qPrintable(r ? QString() : r.error().message));
+        m_planted << command[1];
+    }
+
+private Q_SLOTS:
+    void cleanupTestCase()
+    {
+        Connection c = test::connect();
+        for (const QByteArray &k : std::as_const(m_planted)) {
+            (void)c.command({"DEL", k});
+        }
+    }
+
+    // Every row of the table has a data row below, and the ids are unique and stable-looking.
+    void table()
+    {
+        QSet<QString> ids;
+        for (const Layout &l : layouts()) {
+            const QString id = QString::fromLatin1(l.id);
+            QVERIFY2(!ids.contains(id), qPrintable(id));
+            ids << id;
+            QVERIFY(QRegularExpression(u"^[a-z0-9_]+$"_s).match(id).hasMatch());
+            QVERIFY(*l.explanation != '\0');
+            QVERIFY(*l.valueShape != '\0');
+        }
+        QCOMPARE(findLayout(u"string_counter"_s)->id, std::string_view("string_counter"));
+        QVERIFY(findLayout(u"nope"_s) == nullptr);
+    }
+
+    void rows_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("health");
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<QList<QByteArray>>("command"); // the key is argv[1]
+        QTest::addColumn<qint64>("pttl");               // PEXPIRE after planting; -1: none
+        QTest::addColumn<QString>("ruleAlgorithm");     // a Sluice rule producing the key
+
+        Connection c = test::connect();
+        const qint64 now = serverNowUs(c);
+        const QByteArray p = test::keyPrefix();
+        const qint64 nowMs = now / 1000;
+        const qint64 nowS = now / 1'000'000;
+        using L = QList<QByteArray>;
+
+        QTest::newRow("sluice_fixed_window")
+            << u"sluice_fixed_window"_s << u"ok"_s << u"count 2"_s
+            << L{"HSET", p + "sluice:fw:{1.2.3.4}", "s", num(now - 1'000'000), "c", "2"}
+            << qint64(4000) << QString();
+        QTest::newRow("sluice_sliding_counter")
+            << u"sluice_sliding_counter"_s << u"ok"_s << u"this window 3, previous 1"_s
+            << L{"HSET", p + "sluice:sc:{1.2.3.4}", "s", num(now), "c", "3", "p", "1"}
+            << qint64(4000) << QString();
+        QTest::newRow("sluice_token_bucket")
+            << u"sluice_token_bucket"_s << u"never_expires"_s << u"level 5000 ticks"_s
+            << L{"HSET", p + "sluice:tb:{1.2.3.4}", "l", "5000", "t", num(now)} << qint64(-1)
+            << QString();
+        // The leaky bucket shares the token bucket's fields: the rule tells them apart.
+        QTest::newRow("sluice_leaky_bucket")
+            << u"sluice_leaky_bucket"_s << u"ok"_s << u"queue"_s
+            << L{"HSET", p + "r:leaky:{1.2.3.4}", "l", "1000000", "t", num(now)} << qint64(400)
+            << u"leaky_bucket"_s;
+        QTest::newRow("sluice_sliding_log")
+            << u"sluice_sliding_log"_s << u"ok"_s << u"2 entries"_s
+            << L{"ZADD", p + "sluice:sl:{1.2.3.4}", num(now), "a", num(now - 10), "b"}
+            << qint64(4000) << QString();
+        QTest::newRow("sluice_gcra") << u"sluice_gcra"_s << u"ok"_s << u"TAT in"_s
+                                     << L{"SET", p + "sluice:g:{1.2.3.4}", num(now + 1'500'000)}
+                                     << qint64(4000) << QString();
+        // Kong policies: ratelimit:<route>:<service>:<identifier>:<period_date>:<period>,
+        // INCRBY then EXPIRE <period's seconds> in one pipeline.
+        QTest::newRow("kong_counter")
+            << u"kong_counter"_s << u"ok"_s << u"4 requests in this window"_s
+            << L{"SET",
+                 "ratelimit:route1:svc1:" + p + "1.2.3.4:" + num(nowS / 60 * 60000) + ":minute",
+                 "4"}
+            << qint64(60'000) << QString();
+        // ... and one that got an hour where a minute was meant.
+        QTest::newRow("kong_counter too long")
+            << u"kong_counter"_s << u"ttl_exceeds_window"_s << u"resets in"_s
+            << L{"SET",
+                 "ratelimit:route1:svc1:" + p + "5.6.7.8:" + num(nowS / 60 * 60000) + ":minute",
+                 "4"}
+            << qint64(3'600'000) << QString();
+        // Spring Cloud Gateway's request_rate_limiter.lua: SETEX both keys, ttl = 2 x fill time.
+        QTest::newRow("spring_gateway_tokens")
+            << u"spring_gateway_tokens"_s << u"ok"_s << u"9 tokens left"_s
+            << L{"SET", "request_rate_limiter.{" + p + "user1}.tokens", "9"} << qint64(10'000)
+            << QString();
+        QTest::newRow("spring_gateway_timestamp")
+            << u"spring_gateway_timestamp"_s << u"ok"_s << u"last refill"_s
+            << L{"SET", "request_rate_limiter.{" + p + "user1}.timestamp", num(nowS)}
+            << qint64(10'000) << QString();
+        // Redisson RRateLimiter: trySetRate's hash, then {name}:value and {name}:permits (a
+        // packed random id + permits per acquisition, scored in ms); no TTL by default.
+        QTest::newRow("redisson_config")
+            << u"redisson_config"_s << u"ok"_s << u"10 permits per 1 s (overall)"_s
+            << L{"HSET", p + "limiter", "rate", "10", "interval", "1000", "type", "0"} << qint64(-1)
+            << QString();
+        QTest::newRow("redisson_value")
+            << u"redisson_value"_s << u"ok"_s << u"7 permits available"_s
+            << L{"SET", "{" + p + "limiter}:value", "7"} << qint64(-1) << QString();
+        QTest::newRow("redisson_permits")
+            << u"redisson_permits"_s << u"ok"_s << u"3 permits taken"_s
+            << L{"ZADD",
+                 "{" + p + "limiter}:permits",
+                 num(nowMs - 300),
+                 QByteArray("\x08\x91\x12\xa4\x55\x01\x02\x03\x04\x00\x00\x00\x01", 13),
+                 num(nowMs - 200),
+                 QByteArray("\x08\x11\x22\x33\x44\x55\x66\x77\x88\x01", 10),
+                 num(nowMs - 100),
+                 QByteArray("\x08\x99\x22\x33\x44\x55\x66\x77\x88\x01", 10)}
+            << qint64(-1) << QString();
+        // redis-cell's CL.THROTTLE keeps the TAT in ns as a string, with a TTL.
+        QTest::newRow("redis_cell")
+            << u"redis_cell"_s << u"ok"_s << u"TAT in"_s
+            << L{"SET", p + "cell:user1", num((now + 800'000) * 1000)} << qint64(2000) << QString();
+        QTest::newRow("rlflx") << u"rlflx"_s << u"ok"_s << u"3 points consumed"_s
+                               << L{"SET", "rlflx:" + p + "planted", "3"} << qint64(60'000)
+                               << QString();
+        // ExpressBruteFlexible: <prefix>block:<key>, 1 while blocked.
+        QTest::newRow("rlflx_block")
+            << u"rlflx_block"_s << u"ok"_s << u"1 points consumed"_s
+            << L{"SET", "block:" + p + "1.2.3.4", "1"} << qint64(30'000) << QString();
+        QTest::newRow("rate_limit_redis")
+            << u"rate_limit_redis"_s << u"ok"_s << u"4 requests in this window"_s
+            << L{"SET", "rl:" + p + "planted", "4"} << qint64(60'000) << QString();
+        // Envoy ratelimit: domain_key_value_..._<window start>, INCRBY + EXPIRE unit.
+        QTest::newRow("envoy_counter")
+            << u"envoy_counter"_s << u"ok"_s << u"3 requests"_s
+            << L{"SET", "mongo_cps_" + p + "database_users_" + num(nowS / 60 * 60), "3"}
+            << qint64(60'000) << QString();
+        // The Spring @RateLimiter aspect of the issue: GET/INCR/EXPIRE, EXPIRE lost.
+        QTest::newRow("string_counter")
+            << u"string_counter"_s << u"never_expires"_s << u"57 requests in this window"_s
+            << L{"SET", "rate_limit:" + p + "127.0.0.1-com.example.HelloController-hello", "57"}
+            << qint64(-1) << QString();
+        for (const char *prefix : {"count_rate_limit:ip:", "limit:", "ratelimit:", "throttle:"}) {
+            QTest::newRow(("string_counter " + QByteArray(prefix)).constData())
+                << u"string_counter"_s << u"ok"_s << u"2 requests"_s
+                << L{"SET", QByteArray(prefix) + p + "1.2.3.4", "2"} << qint64(60'000) << QString();
+        }
+        // Bucket4j's serialized state (a big-endian int first), without an expiration strategy.
+        QByteArray state(48, '\0');
+        state[3] = 1;
+        state[7] = 1;
+        state[20] = char(0x42);
+        QTest::newRow("bucket4j") << u"bucket4j"_s << u"never_expires"_s
+                                  << u"binary bucket state, 48 B"_s
+                                  << L{"SET", p + "bucket4j:user42", state} << qint64(-1)
+                                  << QString();
+        // A sliding-window log: ZADD now now, ZREMRANGEBYSCORE, ZCARD, EXPIRE window.
+        QTest::newRow("sorted_set_log") << u"sorted_set_log"_s << u"ok"_s << u"3 timestamps"_s
+                                        << L{"ZADD",
+                                             p + "sliding:user1",
+                                             num(nowMs - 2000),
+                                             num(nowMs - 2000),
+                                             num(nowMs - 1000),
+                                             num(nowMs - 1000),
+                                             num(nowMs),
+                                             num(nowMs)}
+                                        << qint64(60'000) << QString();
+    }
+
+    void rows()
+    {
+        QFETCH(QString, layout);
+        QFETCH(QString, health);
+        QFETCH(QString, state);
+        QFETCH(QList<QByteArray>, command);
+        QFETCH(qint64, pttl);
+        QFETCH(QString, ruleAlgorithm);
+        Connection c = test::connect();
+        const QByteArray key = command[1];
+        QVERIFY(c.command({"DEL", key}));
+        plant(c, command);
+        if (pttl > 0) {
+            QVERIFY(c.command({"PEXPIRE", key, num(pttl)}));
+        }
+        std::optional<RuleSet> rules;
+        if (!ruleAlgorithm.isEmpty()) {
+            RuleSet set;
+            set.rules.push_back(Rule::bucket(u"leaky"_s, Algorithm::LeakyBucket,
+                                             Rate{10, duration::usPerSecond}, 5, {},
+                                             test::keyPrefix() + "r:"));
+            rules = set;
+        }
+        const QList<AuditEntry> got = judge(c, {key}, rules);
+        QCOMPARE(got.size(), 1);
+        const AuditEntry &e = got.first();
+        QCOMPARE(e.layout, layout);
+        QCOMPARE(auditHealthName(e.health), health);
+        QVERIFY2(e.state.contains(state), qPrintable(e.state));
+        if (isFlagged(e.health)) {
+            QVERIFY(!e.cause.isEmpty());
+        }
+        m_tested << layout;
+    }
+
+    void everyRowHasATest()
+    {
+        for (const Layout &l : layouts()) {
+            QVERIFY2(m_tested.contains(QString::fromLatin1(l.id)), l.id);
+        }
+    }
+
+    // An adopted key read by KeyReader::read (the Keys page's once-a-second refresher) is
+    // decoded against the adopted limit, as the scan decodes it.
+    void adoptedKeyRefreshed()
+    {
+        Connection c = test::connect();
+        const QByteArray p = test::keyPrefix();
+        const QByteArray key = p + "spring:127.0.0.1-hello";
+        plant(c, {"SET", key, "57"});
+        RuleSet set;
+        Rule rule = Rule::window(u"hello"_s, Algorithm::FixedWindow, 3, 5 * duration::usPerSecond,
+                                 {}, p + "spring:");
+        rule.adopt =
+            Adopt{p + "spring:*-hello", u"string_counter"_s, 60 * duration::usPerSecond, 100};
+        set.rules.push_back(rule);
+        KeyReader reader(set);
+        auto infos = reader.read(c, {key});
+        QVERIFY(infos && infos->size() == 1);
+        const KeyInfo &k = infos->first();
+        QCOMPARE(k.adoptedAs, u"string_counter"_s);
+        QCOMPARE(k.health, Health::NoTtl);
+        QCOMPARE(k.maxTtlMs, qint64(60'000));
+        QCOMPARE(k.state.describe(), u"57 / 100 in this window, never resets (no TTL)"_s);
+    }
+
+    // A key named like a layout's but holding something else is `unknown` in that group.
+    void namedLikeALayout()
+    {
+        Connection c = test::connect();
+        const QByteArray key = "rl:" + test::keyPrefix() + "a-hash";
+        plant(c, {"HSET", key, "x", "1"});
+        const QList<AuditEntry> got = judge(c, {key});
+        QCOMPARE(got.size(), 1);
+        QCOMPARE(got[0].layout, u"rate_limit_redis"_s);
+        QCOMPARE(got[0].health, AuditHealth::Unknown);
+        QVERIFY2(got[0].cause.contains(u"express-rate-limit"_s), qPrintable(got[0].cause));
+    }
+
+    // Sessions, configuration, queues: application keys without TTL, never flagged; an integer
+    // string named like a limit and matching no layout is a suspect, with the reason.
+    void applicationKeysAndSuspects()
+    {
+        Connection c = test::connect();
+        const QByteArray p = test::keyPrefix();
+        plant(c, {"SET", p + "session:9f2c", R"({"user":7})"});
+        plant(c, {"HSET", p + "config:app", "theme", "dark"});
+        plant(c, {"RPUSH", p + "queue:jobs", "a", "b"});
+        plant(c, {"SADD", p + "feature-flags", "x"});
+        plant(c, {"SET", p + "visits:2026", "12345"});
+        plant(c, {"ZADD", p + "leaderboard", "12", "alice"});
+        plant(c, {"SET", p + "cache:user:7", "x"});
+        QVERIFY(c.command({"PEXPIRE", p + "cache:user:7", "60000"}));
+        plant(c, {"SET", p + "api_quota_user_7", "12"});
+        const QList<AuditEntry> got = judge(
+            c, {p + "session:9f2c", p + "config:app", p + "queue:jobs", p + "feature-flags",
+                p + "visits:2026", p + "leaderboard", p + "cache:user:7", p + "api_quota_user_7"});
+        QCOMPARE(got.size(), 8);
+        for (int i = 0; i < 6; ++i) {
+            QCOMPARE(auditHealthName(got[i].health), u"other_no_ttl"_s);
+            QVERIFY(!isFlagged(got[i].health));
+            QVERIFY(got[i].layout.isEmpty());
+        }
+        QCOMPARE(got[6].health, AuditHealth::Other);
+        QCOMPARE(got[7].health, AuditHealth::Suspect);
+        QVERIFY2(got[7].cause.contains(u"\"quota\""_s), qPrintable(got[7].cause));
+    }
+
+    // rate-limiter-flexible and rate-limit-redis from npm, driven by node against the
+    // fixture's Redis: their keys are recognised and decoded; block(key, 0) never expires.
+    void realLibraries()
+    {
+        const QString npm = QStandardPaths::findExecutable(u"npm"_s);
+        const QString node = QStandardPaths::findExecutable(u"node"_s);
+        if (npm.isEmpty() || node.isEmpty()) {
+            QSKIP("node and npm are not installed (apt-get install nodejs npm)");
+        }
+        const QString dir = QStringLiteral(SLUICE_BUILD_DIR) + u"/peers-audit"_s;
+        QDir().mkpath(dir);
+        if (!QFile::exists(dir + u"/node_modules/rate-limit-redis/package.json"_s) ||
+            !QFile::exists(dir + u"/node_modules/rate-limiter-flexible/package.json"_s)) {
+            QProcess install;
+            install.start(npm, {u"install"_s, u"--silent"_s, u"--no-audit"_s, u"--no-fund"_s,
+                                u"--prefix"_s, dir, u"rate-limiter-flexible@11"_s,
+                                u"rate-limit-redis@4"_s, u"redis@4"_s});
+            if (!install.waitForFinished(240'000) || install.exitCode() != 0) {
+                install.kill();
+                QSKIP(
+                    qPrintable(u"npm could not install rate-limiter-flexible and "
+                               "rate-limit-redis (is the npm registry reachable?): "_s +
+                               QString::fromLocal8Bit(install.readAllStandardError().right(300))));
+            }
+        }
+        QFile script(dir + u"/drive-audit.js"_s);
+        QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        script.write(R"js(
+const { createClient } = require('redis');
+const { RateLimiterRedis } = require('rate-limiter-flexible');
+const { RedisStore } = require('rate-limit-redis');
+(async () => {
+  const [url, tag] = process.argv.slice(2);
+  const client = createClient({ url });
+  await client.connect();
+  // 3 of 10 points in 60 s.
+  const rlf = new RateLimiterRedis({ storeClient: client, useRedisPackage: true, points: 10,
+                                     duration: 60 });
+  for (let i = 0; i < 3; i++) await rlf.consume(tag + 'user1');
+  // 2 points in 60 s, then blocked for 600 s.
+  const blocker = new RateLimiterRedis({ storeClient: client, useRedisPackage: true, points: 2,
+                                         duration: 60, blockDuration: 600 });
+  for (let i = 0; i < 3; i++) { try { await blocker.consume(tag + 'user2'); } catch (e) { } }
+  // Blocked forever.
+  await rlf.block(tag + 'user3', 0);
+  // express-rate-limit's store: 4 hits in a 60 s window.
+  const store = new RedisStore({ sendCommand: (...args) => client.sendCommand(args) });
+  store.init({ windowMs: 60000 });
+  for (let i = 0; i < 4; i++) await store.increment(tag + '1.2.3.4');
+  await client.quit();
+})().catch((e) => { console.error(e); process.exit(1); });
+)js");
+        script.close();
+        const QByteArray p = test::keyPrefix();
+        m_planted << "rlflx:" + p + "user1"
+                  << "rlflx:" + p + "user2"
+                  << "rlflx:" + p + "user3"
+                  << "rl:" + p + "1.2.3.4";
+        QProcess run;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"NODE_PATH"_s, dir + u"/node_modules"_s);
+        run.setProcessEnvironment(env);
+        run.start(node, {script.fileName(), test::redisUrl(), QString::fromLatin1(p)});
+        QVERIFY(run.waitForFinished(60'000));
+        QVERIFY2(run.exitCode() == 0, run.readAllStandardError().constData());
+
+        Connection c = test::connect();
+        const QList<AuditEntry> got = judge(c, m_planted.mid(m_planted.size() - 4));
+        QCOMPARE(got.size(), 4);
+        QCOMPARE(got[0].layout, u"rlflx"_s);
+        QCOMPARE(got[0].health, AuditHealth::Ok);
+        QVERIFY2(got[0].state.startsWith(u"3 points consumed in this window, resets in"_s),
+                 qPrintable(got[0].state));
+        QCOMPARE(got[1].layout, u"rlflx"_s); // blocked: the same key, the block's TTL
+        QCOMPARE(got[1].health, AuditHealth::Ok);
+        QVERIFY(got[1].pttlMs > 60'000);
+        QCOMPARE(got[2].layout, u"rlflx"_s); // block(key, 0): forever
+        QCOMPARE(got[2].health, AuditHealth::NeverExpires);
+        QVERIFY2(got[2].state.startsWith(u"11 points consumed"_s), qPrintable(got[2].state));
+        QCOMPARE(got[3].layout, u"rate_limit_redis"_s);
+        QCOMPARE(got[3].health, AuditHealth::Ok);
+        QVERIFY2(got[3].state.startsWith(u"4 requests in this window"_s), qPrintable(got[3].state));
+    }
+
+    // The classic bug, reproduced: a GET/INCR/EXPIRE limiter whose INCR lands after the key
+    // expired (the key comes back as 1, without TTL), and one whose EXPIRE never arrived after
+    // its INCR. `keys audit` flags both; `keys fix --ttl` repairs them.
+    void classicBug()
+    {
+        Connection app = test::connect();
+        const QByteArray p = test::keyPrefix();
+        const QByteArray a = "rate_limit:" + p + "10.0.0.1-com.example.HelloController-hello";
+        const QByteArray b = "rate_limit:" + p + "10.0.0.2-com.example.HelloController-hello";
+        m_planted << a << b;
+        QVERIFY(app.command({"DEL", a, b}));
+        // The application's limiter: GET; nil -> SET 1 EX 60; else INCR.
+        QVERIFY(app.command({"SET", a, "1", "PX", "100"}));
+        auto seen = app.command({"GET", a});
+        QVERIFY(seen && !seen->isNil()); // it exists: the next step is an INCR ...
+        std::this_thread::sleep_for(std::chrono::milliseconds(200)); // ... after it expired
+        QVERIFY(app.command({"INCR", a}));
+        QCOMPARE(test::pttl(app, a), qint64(-1));
+        // INCR, then the EXPIRE in its own round trip, lost (the process died in between).
+        QVERIFY(app.command({"INCR", b}));
+        QCOMPARE(test::pttl(app, b), qint64(-1));
+
+        const QString url = test::redisUrl();
+        const QString match = QString::fromLatin1("rate_limit:" + p + "10.0.0.*");
+        test::CliRun r = test::runCli(
+            {u"keys"_s, u"audit"_s, u"--url"_s, url, u"--match"_s, match, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray keys = doc.value(u"keys"_s).toArray();
+        QCOMPARE(keys.size(), 2);
+        for (const QJsonValue &v : keys) {
+            const QJsonObject o = v.toObject();
+            QCOMPARE(o.value(u"layout"_s).toString(), u"string_counter"_s);
+            QCOMPARE(o.value(u"health"_s).toString(), u"never_expires"_s);
+            QCOMPARE(o.value(u"ttl_ms"_s).toInteger(), qint64(-1));
+            QCOMPARE(o.value(u"type"_s).toString(), u"string"_s);
+            QVERIFY(o.value(u"cause"_s).toString().contains(u"INCR after the key expired"_s));
+            QVERIFY(!o.value(u"state"_s).toString().isEmpty());
+        }
+        QCOMPARE(doc.value(u"flagged"_s).toInteger(), qint64(2));
+
+        r = test::runCli(
+            {u"keys"_s, u"fix"_s, u"--url"_s, url, u"--match"_s, match, u"--ttl"_s, u"1m"_s});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("set a TTL of 1 min on 2 keys that had none"), r.out.constData());
+        for (const QByteArray &k : {a, b}) {
+            const qint64 t = test::pttl(app, k);
+            QVERIFY2(t > 50'000 && t <= 60'000, qPrintable(QString::number(t)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayouts)
+#include "tst_layouts.moc"
