@@ -3,8 +3,6 @@
 #include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
-#include "core/load/loadgenerator.h"
-
 #include <QCheckBox>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -36,17 +34,13 @@ KeyScope::KeyScope(QWidget *parent)
                 .arg(tone::hex(realKeys() ? tone::text(Tone::Warning) : tone::muted())));
     };
     connect(m_real, &QCheckBox::toggled, this, update);
+    connect(m_real, &QCheckBox::toggled, this, &KeyScope::toggled);
     update();
 }
 
 bool KeyScope::realKeys() const
 {
     return m_real->isChecked();
-}
-
-QByteArray KeyScope::prefixOverride() const
-{
-    return realKeys() ? QByteArray() : load::runScopedPrefix();
 }
 
 void KeyScope::confirmThen(QWidget *parent, const ConfirmHook &hook, std::function<void()> go) const
