@@ -2,9 +2,9 @@
 // the rules ticked across a new set, messages by field from the scenario reader, the plan, a
 // run to its end with its rates and statistics, a stop, not connected. No widget is created.
 
+#include "pageharness.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
-#include "ui/connection/profilestore.h"
 #include "ui/load/loadsession.h"
 
 #include "core/stats/statsreader.h"
@@ -12,7 +12,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace sluice;
@@ -41,24 +40,13 @@ class TestLoadSession : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<ProfileStore> m_store;
-    std::unique_ptr<ConnectionController> m_controller;
+    test::PageHarness m_h; // a controller connected to the fixture's Redis
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTest"_s);
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-        m_store = std::make_unique<ProfileStore>();
-        m_store->setKeyringEnabled(false);
-        ConnectionProfile p;
-        p.name = u"load session"_s;
-        p.port = test::redisEndpoint().port;
-        const QString id = m_store->save(p, {});
-        m_controller = std::make_unique<ConnectionController>(m_store.get());
-        m_controller->connectTo(id);
-        QTRY_VERIFY_WITH_TIMEOUT(m_controller->state().isUp(), 10000);
+        QVERIFY(m_h.connect());
     }
 
     void cleanupTestCase()
@@ -69,9 +57,7 @@ private Q_SLOTS:
 
     void notConnected()
     {
-        ProfileStore store;
-        store.setKeyringEnabled(false);
-        ConnectionController none(&store);
+        ConnectionController none(&m_h.store());
         LoadSession session(&none);
         RuleSet set;
         set.rules = {windowRule(u"nc"_s, 10, duration::usPerSecond)};
@@ -86,7 +72,7 @@ private Q_SLOTS:
     // The first set ticks its enabled rules; a later one keeps what was unticked.
     void ticksAcrossSets()
     {
-        LoadSession session(m_controller.get());
+        LoadSession session(m_h.controller());
         QVERIFY(session.rulesProblem().contains(u"No rules"_s));
         RuleSet set;
         set.rules = {windowRule(u"a"_s, 10, duration::usPerSecond),
@@ -111,7 +97,7 @@ private Q_SLOTS:
     // The scenario reader's messages, by field; the plan once all is well.
     void checksByField()
     {
-        LoadSession session(m_controller.get());
+        LoadSession session(m_h.controller());
         RuleSet set;
         set.rules = {windowRule(u"v"_s, 10, duration::usPerSecond)};
         session.setRules(set);
@@ -147,7 +133,7 @@ private Q_SLOTS:
     void runsToTheEnd()
     {
         const QString id = u"load-session-"_s + QString::number(QCoreApplication::applicationPid());
-        LoadSession session(m_controller.get());
+        LoadSession session(m_h.controller());
         RuleSet set;
         set.rules = {windowRule(id, 100, 60 * duration::usPerSecond)};
         session.setRules(set);
@@ -197,7 +183,7 @@ private Q_SLOTS:
 
     void stops()
     {
-        LoadSession session(m_controller.get());
+        LoadSession session(m_h.controller());
         RuleSet set;
         set.rules = {windowRule(u"load-session-stop"_s, 1000, duration::usPerSecond)};
         session.setRules(set);

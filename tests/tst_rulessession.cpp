@@ -2,6 +2,7 @@
 // push / pull / review / conflict machine against the fixture's real Redis, with the core
 // RuleStore as "another writer". No widget is created here.
 
+#include "pageharness.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -14,7 +15,6 @@
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -55,8 +55,7 @@ class TestRulesSession : public QObject
 
     QTemporaryDir m_dir;
     QByteArray m_ns;
-    std::unique_ptr<ProfileStore> m_store;
-    std::unique_ptr<ConnectionController> m_controller;
+    std::unique_ptr<test::PageHarness> m_h;
     std::unique_ptr<RulesSession> m_session;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
     QList<RulesSession::Message> m_messages;
@@ -66,10 +65,8 @@ class TestRulesSession : public QObject
     RulesSession &session()
     {
         if (!m_session) {
-            m_store = std::make_unique<ProfileStore>();
-            m_store->setKeyringEnabled(false);
-            m_controller = std::make_unique<ConnectionController>(m_store.get());
-            m_session = std::make_unique<RulesSession>(m_controller.get());
+            m_h = std::make_unique<test::PageHarness>();
+            m_session = std::make_unique<RulesSession>(m_h->controller());
             m_session->setStoreNamespace(m_ns);
             m_tester = std::make_unique<QAbstractItemModelTester>(
                 m_session->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -101,10 +98,7 @@ class TestRulesSession : public QObject
     void connectToFixture()
     {
         session();
-        ConnectionProfile p;
-        p.name = QStringLiteral("fixture");
-        p.port = test::redisEndpoint().port;
-        m_controller->connectTo(m_store->save(p, {}));
+        m_h->connectTo();
         QTRY_VERIFY_WITH_TIMEOUT(session().canTalkToRedis(), 10000);
         // The watcher's first report: from here on, store changes are someone else's.
         QTRY_VERIFY_WITH_TIMEOUT(session().storeVersion().has_value(), 10000);
@@ -134,8 +128,7 @@ class TestRulesSession : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        test::useTestSettings();
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
         QVERIFY(m_dir.isValid());
         m_ns = test::keyPrefix() + "store:";
@@ -155,8 +148,7 @@ private Q_SLOTS:
     {
         m_tester.reset();
         m_session.reset();
-        m_controller.reset();
-        m_store.reset();
+        m_h.reset();
         Connection c = test::connect();
         test::cleanup(c);
     }
