@@ -31,6 +31,17 @@ QString uniqueId(const QString &base)
     return base + QLatin1Char('-') + QString::number(QCoreApplication::applicationPid());
 }
 
+QString saveProfile(ui::ProfileStore &store, const Endpoint &e, const QString &name, bool readOnly)
+{
+    ui::ConnectionProfile p;
+    p.name = name;
+    p.host = e.host.isEmpty() ? QStringLiteral("127.0.0.1") : e.host;
+    p.port = e.port;
+    p.db = e.db;
+    p.readOnly = readOnly;
+    return store.save(p, QString());
+}
+
 bool showWindow(QWidget &window, QSize size)
 {
     window.resize(size);
@@ -50,12 +61,7 @@ PageHarness::~PageHarness() = default;
 
 QString PageHarness::addProfile(const Endpoint &e, const QString &name)
 {
-    ui::ConnectionProfile p;
-    p.name = name;
-    p.host = e.host.isEmpty() ? QStringLiteral("127.0.0.1") : e.host;
-    p.port = e.port;
-    p.db = e.db;
-    return m_store->save(p, QString());
+    return saveProfile(*m_store, e, name);
 }
 
 void PageHarness::connectTo(const Endpoint &e)

@@ -29,6 +29,10 @@ QString screenshotPath(const QString &name);
 // "<base>-<pid>": rule ids of this process (the statistics keys live under {sluice}:stats:<id>:,
 // outside keyPrefix(), so ids must not meet another process's).
 QString uniqueId(const QString &base);
+// Saves a profile for `e` (host, port, db) in `store` (a MainWindow's own, or a harness's);
+// returns its id.
+QString saveProfile(ui::ProfileStore &store, const Endpoint &e,
+                    const QString &name = QStringLiteral("test"), bool readOnly = false);
 // Resizes, shows and waits until the window is exposed (false: it was not, within 5 s).
 bool showWindow(QWidget &window, QSize size = {1280, 800});
 

@@ -8,6 +8,7 @@
 #include "core/rules/rulestore.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
+#include "pageharness.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/connectionprofile.h"
@@ -47,8 +48,7 @@ const QByteArray keyPrefix = "rate_limit:";
 
 QString shot(const QString &name)
 {
-    QDir().mkpath(QStringLiteral("screenshots"));
-    return QStringLiteral("screenshots/console-%1.png").arg(name);
+    return test::screenshotPath(QStringLiteral("console-%1.png").arg(name));
 }
 
 } // namespace
@@ -115,16 +115,9 @@ private:
         MainWindow w;
         auto *store = w.findChild<ProfileStore *>();
         QVERIFY(store);
-        ConnectionProfile p;
-        const Endpoint e = test::redisEndpoint();
-        p.name = QStringLiteral("staging");
-        p.host = e.host;
-        p.port = e.port;
-        p.db = e.db;
-        const QString id = store->save(p, {});
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString id =
+            test::saveProfile(*store, test::redisEndpoint(), QStringLiteral("staging"));
+        QVERIFY(test::showWindow(w));
         w.connection()->connectTo(id);
         QTRY_VERIFY_WITH_TIMEOUT(w.connection()->state().isUp(), 10000);
 
@@ -277,16 +270,8 @@ private:
     // The store, the stats and every key under the rules' prefix: this server is the test's.
     void wipe()
     {
-        for (const char *pattern : {"rate_limit:*", "{sluice}:*"}) {
-            QByteArray cursor = "0";
-            do {
-                auto r = m_redis->command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
-                QVERIFY(r.ok());
-                cursor = r->elements.at(0).str;
-                for (const auto &k : r->elements.at(1).elements) {
-                    QVERIFY(m_redis->command({"UNLINK", k.str}).ok());
-                }
-            } while (cursor != "0");
+        for (const QByteArray &prefix : {QByteArray("rate_limit:"), QByteArray("{sluice}:")}) {
+            QVERIFY(test::deleteByPrefix(*m_redis, prefix) >= 0);
         }
     }
 
