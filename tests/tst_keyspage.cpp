@@ -4,6 +4,8 @@
 // and restarts (a lost connection and its recovery, a restart mid-scan), a 200,000-key scan
 // while the GUI thread keeps ticking, figures for a million rows, and the screenshots.
 
+#include "ownredis.h"
+#include "pageharness.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -52,94 +54,19 @@ constexpr qint64 sec = duration::usPerSecond;
 Rule windowRule(const QString &id, Algorithm a, qint64 limit, qint64 windowUs,
                 const QByteArray &prefix, Scope::Kind scope = Scope::Kind::Ip)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = scope;
-    r.algorithm = a;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    r.keyPrefix = prefix;
-    return r;
+    return Rule::window(id, a, limit, windowUs, Scope{scope, {}}, prefix);
 }
 
 Rule bucketRule(const QString &id, Algorithm a, qint64 count, qint64 periodUs, qint64 burst,
                 const QByteArray &prefix, Scope::Kind scope = Scope::Kind::Ip)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = scope;
-    r.algorithm = a;
-    r.rate = Rate{count, periodUs};
-    r.burst = burst;
-    r.keyPrefix = prefix;
-    return r;
+    return Rule::bucket(id, a, Rate{count, periodUs}, burst, Scope{scope, {}}, prefix);
 }
 
 QByteArray num(qint64 v)
 {
     return QByteArray::number(v);
 }
-
-QString screenshotPath(const QString &name)
-{
-    // <builddir>/screenshots (the test runs in <builddir>/tests).
-    const QString dir =
-        QDir::cleanPath(QCoreApplication::applicationDirPath() + u"/../screenshots"_s);
-    QDir().mkpath(dir);
-    return dir + u'/' + name;
-}
-
-// A redis-server of the test's own, in a temporary directory, to kill and restart at will.
-class PrivateRedis
-{
-public:
-    PrivateRedis()
-        : m_port(test::freeLoopbackPort())
-    {}
-    ~PrivateRedis() { kill(); }
-    quint16 port() const { return m_port; }
-    Endpoint endpoint() const
-    {
-        Endpoint e;
-        e.port = m_port;
-        return e;
-    }
-
-    bool start()
-    {
-        m_process = std::make_unique<QProcess>();
-        m_process->setWorkingDirectory(m_dir.path());
-        m_process->start(u"redis-server"_s, {u"--port"_s, QString::number(m_port), u"--bind"_s,
-                                             u"127.0.0.1"_s, u"--dir"_s, m_dir.path(), u"--save"_s,
-                                             u""_s, u"--appendonly"_s, u"no"_s});
-        if (!m_process->waitForStarted()) {
-            return false;
-        }
-        for (int i = 0; i < 200; ++i) {
-            if (auto c = Connection::open(endpoint())) {
-                if (auto p = c->command({"PING"}); p && p->str == "PONG") {
-                    return true;
-                }
-            }
-            QTest::qWait(20);
-        }
-        return false;
-    }
-    // As abrupt as a crash or a network cut.
-    void kill()
-    {
-        if (m_process && m_process->state() != QProcess::NotRunning) {
-            m_process->kill();
-            m_process->waitForFinished();
-        }
-        m_process.reset();
-    }
-
-private:
-    QTemporaryDir m_dir;
-    quint16 m_port;
-    std::unique_ptr<QProcess> m_process;
-};
 
 // `n` fixed-window states "<prefix>big:{<i>}" with a 10 min TTL (long enough that none expires
 // during a slow scan; the test's rule has a 10 min window too), planted by one
@@ -185,14 +112,7 @@ struct Harness
 {
     explicit Harness(const Endpoint &e)
     {
-        store.setKeyringEnabled(false);
-        ConnectionProfile p;
-        p.name = u"keys test"_s;
-        p.host = e.host.isEmpty() ? u"127.0.0.1"_s : e.host;
-        p.port = e.port;
-        p.db = e.db;
-        const QString id = store.save(p, {});
-        page = std::make_unique<KeysPage>(&controller);
+        page = std::make_unique<KeysPage>(base.controller());
         page->resize(1280, 800);
         page->setConfirm([this](const QString &q) {
             questions << q;
@@ -202,7 +122,7 @@ struct Harness
             page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxyTester = std::make_unique<QAbstractItemModelTester>(
             page->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        controller.connectTo(id);
+        base.connectTo(e);
     }
     ~Harness()
     {
@@ -254,8 +174,7 @@ struct Harness
         return false;
     }
 
-    ProfileStore store;
-    ConnectionController controller{&store};
+    test::PageHarness base; // the profile store and the controller
     std::unique_ptr<KeysPage> page;
     std::unique_ptr<QAbstractItemModelTester> sourceTester;
     std::unique_ptr<QAbstractItemModelTester> proxyTester;
@@ -632,7 +551,7 @@ private Q_SLOTS:
     // by itself.
     void lostConnectionAndRecovery()
     {
-        PrivateRedis server;
+        test::OwnRedis server;
         QVERIFY(server.start());
         auto plant = [&] {
             Connection c = Connection::open(server.endpoint()).value();
@@ -657,7 +576,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(h.page->message().contains(u"lost"_s), 10'000);
         QCOMPARE(h.page->model()->rowCount(), 6); // the last data stays
         QVERIFY(h.table()->isEnabled());
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys-lost.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys-lost.png"_s)));
 
         QVERIFY(server.start());
         plant();
@@ -672,7 +591,7 @@ private Q_SLOTS:
     // keys listed before stay.
     void restartMidScan()
     {
-        PrivateRedis server;
+        test::OwnRedis server;
         QVERIFY(server.start());
         constexpr qint64 n = 300'000;
         {
@@ -708,7 +627,7 @@ private Q_SLOTS:
     // Realistic data, as an on-call engineer would meet it: pictures to look at.
     void screenshots()
     {
-        PrivateRedis server;
+        test::OwnRedis server;
         QVERIFY(server.start());
         const QByteArray prefix = "rate_limit:";
         RuleSet rules;
@@ -777,7 +696,7 @@ private Q_SLOTS:
         // The details' last minute: one reading per refresh since the key was selected.
         QTRY_VERIFY_WITH_TIMEOUT(h.page->findChild<Sparkline *>(u"detailsHistory"_s)->size() >= 2,
                                  5000);
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys.png"_s)));
 
         h.click("whyButton");
         h.click("showFlaggedButton");
@@ -785,14 +704,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             h.find<QPlainTextEdit>("rawValue")->toPlainText().startsWith(u"hash"_s), 5000);
         QTest::qWait(300);
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys-flagged.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys-flagged.png"_s)));
 
         QSignalSpy fixed(h.page.get(), &KeysPage::fixFinished);
         h.click("fixAllButton");
         QVERIFY(fixed.wait(10'000));
         h.find<QCheckBox>("onlyFlaggedCheck")->setChecked(false);
         QTest::qWait(300);
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys-fixed.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys-fixed.png"_s)));
     }
 };
 
