@@ -9,6 +9,7 @@
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/connectionprofile.h"
@@ -245,9 +246,6 @@ private:
 
     void generateTraffic()
     {
-        stats::StatsRecorder recorder;
-        stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
-        flusher.start();
         load::LoadOptions o;
         o.endpoint = test::redisEndpoint();
         o.rules = m_rules;
@@ -257,14 +255,10 @@ private:
         o.durationUs = 3'000'000;
         o.threads = 2;
         o.subjects = 20;
-        o.recorder = &recorder;
-        load::LoadGenerator generator(o);
-        QVERIFY(generator.start().ok());
-        QTRY_VERIFY_WITH_TIMEOUT(generator.progress().finished, 15000);
-        generator.wait();
-        flusher.stop();
-        QVERIFY(generator.progress().allowed > 0);
-        QVERIFY(generator.progress().denied > 0);
+        const load::LoadProgress p = test::recordedLoad(o);
+        QVERIFY2(p.finished && p.error.isEmpty(), qPrintable(p.error));
+        QVERIFY(p.allowed > 0);
+        QVERIFY(p.denied > 0);
     }
 
     // The store, the stats and every key under the rules' prefix: this server is the test's.

@@ -69,42 +69,10 @@ QByteArray num(qint64 v)
 }
 
 // `n` fixed-window states "<prefix>big:{<i>}" with a 10 min TTL (long enough that none expires
-// during a slow scan; the test's rule has a 10 min window too), planted by one
-// Lua loop per 50,000 keys (the test's own planting, not the code under test).
+// during a slow scan; the test's rule has a 10 min window too).
 bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 n)
 {
-    static const QByteArray script = R"(
-        local now = redis.call('TIME')
-        local s = string.format('%.0f', tonumber(now[1]) * 1000000 + tonumber(now[2]))
-        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-            local k = ARGV[1] .. '{' .. i .. '}'
-            redis.call('HSET', k, 's', s, 'c', '1')
-            redis.call('PEXPIRE', k, 600000)
-        end
-        return 1)";
-    for (qint64 at = 0; at < n; at += 50'000) {
-        const qint64 last = std::min(at + 50'000, n) - 1;
-        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 n)
-{
-    static const QByteArray script = R"(
-        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-            redis.call('UNLINK', ARGV[1] .. '{' .. i .. '}')
-        end
-        return 1)";
-    for (qint64 at = 0; at < n; at += 50'000) {
-        const qint64 last = std::min(at + 50'000, n) - 1;
-        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
-            return false;
-        }
-    }
-    return true;
+    return test::plantFixedWindows(c, prefix, 0, n, 600'000);
 }
 
 // The console's session on one server, as the main window makes it, and the page on it.
@@ -214,11 +182,7 @@ private Q_SLOTS:
         };
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     // --- pure ---------------------------------------------------------------------------------
 
@@ -487,7 +451,7 @@ private Q_SLOTS:
         took.restart();
         h.table()->sortByColumn(KeysModel::TtlColumn, Qt::DescendingOrder);
         qInfo("sort of 200,000 rows by TTL in the view: %lld ms", took.elapsed());
-        QVERIFY(unplantFixedWindows(c, m_prefix, n));
+        QVERIFY(test::unplantFixedWindows(c, m_prefix, 0, n));
     }
 
     // Figures for a million rows (printed, not asserted): appended in pages as the worker

@@ -5,6 +5,7 @@
 
 #include "core/stats/statsreader.h"
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/load/loadpage.h"
 
@@ -68,11 +69,7 @@ private Q_SLOTS:
         QVERIFY(m_h.show(m_page, {1280, 800}, 5));
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void validatesBesideTheFields()
     {
@@ -200,18 +197,7 @@ private Q_SLOTS:
 
         // The decisions reached the statistics (the Monitor page's source) exactly.
         Connection c = test::connect();
-        auto recorded = [&] {
-            auto s = stats::readSeries(c, {id}, 60, QDateTime::currentSecsSinceEpoch());
-            if (!s || s->isEmpty()) {
-                return stats::Counts{};
-            }
-            stats::Counts total;
-            for (const stats::Counts &x : s->first().seconds) {
-                total += x;
-            }
-            return total;
-        };
-        QTRY_COMPARE_WITH_TIMEOUT(recorded(), (stats::Counts{100, 300, 0}), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::recordedCounts(c, id), (stats::Counts{100, 300, 0}), 5000);
         QVERIFY(QDateTime::currentSecsSinceEpoch() - startSecond < 60);
         QVERIFY(m_h.shoot(QStringLiteral("load.png")));
     }

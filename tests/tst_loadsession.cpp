@@ -3,6 +3,7 @@
 // run to its end with its rates and statistics, a stop, not connected. No widget is created.
 
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/load/loadsession.h"
@@ -49,11 +50,7 @@ private Q_SLOTS:
         QVERIFY(m_h.connect());
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void notConnected()
     {
@@ -168,17 +165,7 @@ private Q_SLOTS:
         QVERIFY(session.canStart()); // again
 
         Connection c = test::connect();
-        auto recorded = [&] {
-            auto s = stats::readSeries(c, {id}, 60, QDateTime::currentSecsSinceEpoch());
-            stats::Counts total;
-            if (s && !s->isEmpty()) {
-                for (const stats::Counts &x : s->first().seconds) {
-                    total += x;
-                }
-            }
-            return total;
-        };
-        QTRY_COMPARE_WITH_TIMEOUT(recorded(), (stats::Counts{100, 300, 0}), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::recordedCounts(c, id), (stats::Counts{100, 300, 0}), 5000);
     }
 
     void stops()

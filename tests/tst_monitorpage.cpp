@@ -11,6 +11,7 @@
 #include "core/stats/statsrecorder.h"
 #include "ownredis.h"
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/monitor/limitedmodel.h"
 #include "ui/monitor/monitorpage.h"
@@ -82,11 +83,7 @@ private Q_SLOTS:
         QVERIFY(m_h.connect());
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void modelsAlone()
     {
@@ -511,9 +508,6 @@ private Q_SLOTS:
         }
 
         // A real load for the last seconds, recorded as the Load page does.
-        stats::StatsRecorder live;
-        stats::StatsFlusher liveFlusher(test::redisEndpoint(), &live);
-        liveFlusher.start();
         load::LoadOptions o;
         o.endpoint = test::redisEndpoint();
         o.rules = set;
@@ -522,12 +516,7 @@ private Q_SLOTS:
         o.durationUs = 4 * duration::usPerSecond;
         o.threads = 2;
         o.subjects = 12;
-        o.recorder = &live;
-        load::LoadGenerator generator(o);
-        QVERIFY(generator.start().ok());
-        QTRY_VERIFY_WITH_TIMEOUT(generator.progress().finished, 20000);
-        generator.wait();
-        liveFlusher.stop();
+        QVERIFY(test::recordedLoad(o).finished);
 
         test::PageHarness frame;
         auto *page = new MonitorPage(m_h.controller());

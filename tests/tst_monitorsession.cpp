@@ -59,11 +59,7 @@ private Q_SLOTS:
         m_profile = m_h.addProfile(test::redisEndpoint(), u"monitor session"_s);
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     // Not connected: said so; the top rule follows the rules; an unblock fails in words.
     void notConnected()

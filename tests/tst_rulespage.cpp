@@ -3,6 +3,7 @@
 // the core RuleStore as the independent reader and "another writer".
 
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -132,12 +133,7 @@ class TestRulesPage : public QObject
     QString banner() { return text("bannerText"); }
     QString file(const QString &name, const QByteArray &contents)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(contents) != contents.size()) {
-            qWarning("cannot write %s", qPrintable(path));
-        }
-        return path;
+        return test::fileIn(m_dir, name, contents);
     }
     bool importRealistic()
     {

@@ -3,6 +3,7 @@
 // RuleStore as "another writer". No widget is created here.
 
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -105,12 +106,7 @@ class TestRulesSession : public QObject
     }
     QString file(const QString &name, const QByteArray &contents)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(contents) != contents.size()) {
-            qWarning("cannot write %s", qPrintable(path));
-        }
-        return path;
+        return test::fileIn(m_dir, name, contents);
     }
     rules::RuleStore store() const { return rules::RuleStore(m_ns); }
     // Push through the preview, as the page does on "Push" in the dialog.

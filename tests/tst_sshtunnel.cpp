@@ -3,6 +3,7 @@
 // Redis. Clients talk RESP over the tunnel's Unix socket with plain POSIX calls.
 
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/redis/sshtunnel.h"
@@ -64,12 +65,6 @@ QByteArray readFile(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
 
 // True once something accepts TCP connections on 127.0.0.1:port.
@@ -300,7 +295,7 @@ class TestSshTunnel : public QObject
                                   "KbdInteractiveAuthentication no\n"
                                   "AllowTcpForwarding yes\n"
                                   "LogLevel VERBOSE\n";
-        if (!writeFile(path(u"sshd_config"_s), config)) {
+        if (!test::writeFile(path(u"sshd_config"_s), config)) {
             return false;
         }
         ::mkdir("/run/sshd", 0755); // privilege separation directory, as the package's unit does
@@ -379,11 +374,11 @@ private Q_SLOTS:
             QVERIFY(run(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(),
                                           u"-C"_s, k, u"-f"_s, path(k)}));
         }
-        QVERIFY(writeFile(path(u"authorized_keys"_s), readFile(path(u"userkey.pub"_s))));
+        QVERIFY(test::writeFile(path(u"authorized_keys"_s), readFile(path(u"userkey.pub"_s))));
         m_port = test::freeLoopbackPort();
         QVERIFY(startSshd(path(u"hostkey"_s)));
         // The known host for most cases, written by the test (case 2 checks writing it).
-        QVERIFY(writeFile(path(u"known_hosts"_s), knownHostsLine(path(u"hostkey.pub"_s))));
+        QVERIFY(test::writeFile(path(u"known_hosts"_s), knownHostsLine(path(u"hostkey.pub"_s))));
     }
 
     void cleanupTestCase()
@@ -433,7 +428,7 @@ private Q_SLOTS:
         QVERIFY2(ok.exitCode == 0, ok.err.constData());
         // An unknown host key: a runtime error that shows the fingerprint and the way out.
         const QString empty = path(u"empty_known_hosts"_s);
-        QVERIFY(writeFile(empty, QByteArray()));
+        QVERIFY(test::writeFile(empty, QByteArray()));
         auto unknown = test::runCli(decide + QStringList{u"--ssh-known-hosts"_s, empty});
         QCOMPARE(unknown.exitCode, 1);
         QVERIFY2(unknown.err.contains("SHA256:") && unknown.err.contains("--ssh-accept-new"),
@@ -616,7 +611,7 @@ private Q_SLOTS:
     void hostKeys()
     {
         const QString kh = path(u"known_hosts_new"_s);
-        QVERIFY(writeFile(kh, QByteArray()));
+        QVERIFY(test::writeFile(kh, QByteArray()));
         SshOptions o = options();
         o.knownHostsFile = kh;
 
@@ -733,8 +728,9 @@ private Q_SLOTS:
         QVERIFY2(r.error().message.contains(o.keyFile), qPrintable(r.error().message));
         QVERIFY(!r.error().message.contains(u"wrong-phrase-31337"_s));
         // With the right passphrase (and the key authorized): in.
-        QVERIFY(writeFile(path(u"authorized_keys"_s),
-                          readFile(path(u"userkey.pub"_s)) + readFile(path(u"lockedkey.pub"_s))));
+        QVERIFY(
+            test::writeFile(path(u"authorized_keys"_s),
+                            readFile(path(u"userkey.pub"_s)) + readFile(path(u"lockedkey.pub"_s))));
         o.keyPassphrase = u"right-phrase-77"_s;
         r = openToRedis(o);
         QVERIFY2(r.ok(), qPrintable(why(r)));
