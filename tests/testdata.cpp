@@ -19,6 +19,12 @@ void addAlgorithmRows()
     }
 }
 
+Algorithm fetchAlgorithm()
+{
+    QFETCH(int, algorithm);
+    return Algorithm(algorithm);
+}
+
 QString describe(const Decision &d)
 {
     return QStringLiteral("{%1 %2 %3 %4 %5 %6}")
@@ -38,6 +44,21 @@ QString nginxBinary()
         }
     }
     return {};
+}
+
+QString nginxConfHead(const QString &dir)
+{
+    return QStringLiteral("pid %1/nginx.pid;\n"
+                          "error_log %1/error.log;\n"
+                          "events {}\n"
+                          "http {\n"
+                          "    access_log off;\n"
+                          "    client_body_temp_path %1/tmp-body;\n"
+                          "    proxy_temp_path %1/tmp-proxy;\n"
+                          "    fastcgi_temp_path %1/tmp-fastcgi;\n"
+                          "    uwsgi_temp_path %1/tmp-uwsgi;\n"
+                          "    scgi_temp_path %1/tmp-scgi;\n")
+        .arg(dir);
 }
 
 load::LoadProgress recordedLoad(load::LoadOptions o, int timeoutMs)

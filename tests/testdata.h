@@ -18,10 +18,15 @@ namespace sluice::test {
 
 // The current test's data: an int column "algorithm" and a row per algorithm (named by it).
 void addAlgorithmRows();
+// The algorithm of the current row (of addAlgorithmRows() or any int column "algorithm").
+Algorithm fetchAlgorithm();
 // "{allowed limit remaining retryAfterMs resetAfterMs delayMs}", for failure messages.
 QString describe(const Decision &d);
 // The nginx executable of this machine; empty when there is none (the test then skips).
 QString nginxBinary();
+// The head of an nginx.conf whose files all live in `dir` (pid, logs, temp paths), opening
+// the http block that the test fills and closes.
+QString nginxConfHead(const QString &dir);
 // Runs `o` to its end with its decisions recorded and flushed to o.endpoint's statistics, as
 // the Load page does; the final progress (with `error` set when it could not start).
 load::LoadProgress recordedLoad(load::LoadOptions o, int timeoutMs = 20'000);

@@ -29,8 +29,7 @@ private Q_SLOTS:
     void exactlyLimitAdmitted_data() { test::addAlgorithmRows(); }
     void exactlyLimitAdmitted()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         // No refill while the test runs: a one-hour window, or one unit per day.
         const Rate perDay{1, duration::usPerDay};
         Policy p = algorithm::isWindow(a) ? Policy::window(a, limit, duration::usPerHour)

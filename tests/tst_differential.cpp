@@ -71,15 +71,14 @@ private Q_SLOTS:
     void scriptEqualsTwin_data() { test::addAlgorithmRows(); }
     void scriptEqualsTwin()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const std::vector<Policy> policies = policiesFor(a);
         Connection c = test::connect();
         const auto *script = ScriptRegistry::builtin().find(algorithm::name(a));
         QVERIFY(script);
         QVERIFY(ScriptRegistry::ensureLoaded(c, *script).ok());
         ManualClock clock;
-        QRandomGenerator rng(quint32(0x51u + quint32(algorithm)));
+        QRandomGenerator rng(quint32(0x51u + quint32(a)));
         int done = 0, allowed = 0, denied = 0;
         const int perPolicy = opsPerAlgorithm / int(policies.size());
         for (size_t pi = 0; pi < policies.size(); ++pi) {
@@ -163,8 +162,7 @@ private Q_SLOTS:
     void ttlIsResetAfter_data() { scriptEqualsTwin_data(); }
     void ttlIsResetAfter()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const Policy p = algorithm::isWindow(a) ? Policy::window(a, 10, 60 * s)
                                                 : Policy::bucket(a, {10, 60 * s}, 10);
         RedisLimiter limiter(test::connect());

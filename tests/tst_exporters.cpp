@@ -225,27 +225,17 @@ bool writeNginxConf(NginxDir &d, const QByteArray &exported)
         }
         locations += QStringLiteral("            try_files /ok.txt =404;\n        }\n");
     }
-    const QString conf = QStringLiteral("pid %1/nginx.pid;\n"
-                                        "error_log %1/error.log;\n"
-                                        "events {}\n"
-                                        "http {\n"
-                                        "    access_log off;\n"
-                                        "    client_body_temp_path %1/tmp-body;\n"
-                                        "    proxy_temp_path %1/tmp-proxy;\n"
-                                        "    fastcgi_temp_path %1/tmp-fastcgi;\n"
-                                        "    uwsgi_temp_path %1/tmp-uwsgi;\n"
-                                        "    scgi_temp_path %1/tmp-scgi;\n"
-                                        "    default_type text/plain;\n"
-                                        "    include %1/export.conf;\n"
-                                        "    server {\n"
-                                        "        listen 127.0.0.1:%2;\n"
-                                        "        root %1/www;\n"
-                                        "%3"
-                                        "    }\n"
-                                        "}\n")
-                             .arg(p)
-                             .arg(d.port)
-                             .arg(locations);
+    const QString conf = test::nginxConfHead(p) + QStringLiteral("    default_type text/plain;\n"
+                                                                 "    include %1/export.conf;\n"
+                                                                 "    server {\n"
+                                                                 "        listen 127.0.0.1:%2;\n"
+                                                                 "        root %1/www;\n"
+                                                                 "%3"
+                                                                 "    }\n"
+                                                                 "}\n")
+                                                      .arg(p)
+                                                      .arg(d.port)
+                                                      .arg(locations);
     QFile f(d.conf());
     return f.open(QIODevice::WriteOnly) && f.write(conf.toUtf8()) > 0;
 }

@@ -177,8 +177,7 @@ private Q_SLOTS:
     }
     void hashFields()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const QList<QByteArray> names = fieldNames(a);
         const QByteArray key = test::keyPrefix() + "h:" + algorithm::name(a).toUtf8();
         int planted = 0;

@@ -113,8 +113,7 @@ private Q_SLOTS:
     void vectors_data() { test::addAlgorithmRows(); }
     void vectors()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const QString path =
             QStringLiteral(SLUICE_SOURCE_DIR "/tests/golden/%1.txt").arg(algorithm::name(a));
         std::vector<Block> blocks;

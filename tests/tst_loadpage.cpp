@@ -63,7 +63,6 @@ class TestLoadPage : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
         QVERIFY(m_h.connect());
         m_page = new LoadPage(m_h.controller());
         QVERIFY(m_h.show(m_page, {1280, 800}, 5));

@@ -44,11 +44,7 @@ class TestLoadSession : public QObject
     test::PageHarness m_h; // a controller connected to the fixture's Redis
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-        QVERIFY(m_h.connect());
-    }
+    void initTestCase() { QVERIFY(m_h.connect()); }
 
     void cleanupTestCase() { test::cleanup(); }
 

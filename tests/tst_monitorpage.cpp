@@ -77,11 +77,7 @@ class TestMonitorPage : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-        QVERIFY(m_h.connect());
-    }
+    void initTestCase() { QVERIFY(m_h.connect()); }
 
     void cleanupTestCase() { test::cleanup(); }
 

@@ -174,17 +174,8 @@ private Q_SLOTS:
 
         // nginx: the export plus a tiny upstream (nginx itself, return 200) on another port.
         const QString conf =
-            QStringLiteral("pid %1/nginx.pid;\n"
-                           "error_log %1/error.log;\n"
-                           "events {}\n"
-                           "http {\n"
-                           "    access_log off;\n"
-                           "    client_body_temp_path %1/tmp-body;\n"
-                           "    proxy_temp_path %1/tmp-proxy;\n"
-                           "    fastcgi_temp_path %1/tmp-fastcgi;\n"
-                           "    uwsgi_temp_path %1/tmp-uwsgi;\n"
-                           "    scgi_temp_path %1/tmp-scgi;\n"
-                           "    server {\n"
+            test::nginxConfHead(p) +
+            QStringLiteral("    server {\n"
                            "        listen 127.0.0.1:%2;\n"
                            "        location / { return 200 \"upstream ok\\n\"; }\n"
                            "    }\n"

@@ -112,33 +112,6 @@ QList<pid_t> descendants(pid_t root)
 
 // A loopback TCP socket bound to a free port; listening (accepting into the backlog, silent)
 // or not.
-struct Listener
-{
-    int fd = -1;
-    quint16 port = 0;
-    explicit Listener(bool listening)
-    {
-        fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        socklen_t len = sizeof a;
-        ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-        port = ntohs(a.sin_port);
-        if (listening) {
-            ::listen(fd, 16);
-        }
-    }
-    ~Listener() { close(); }
-    void close()
-    {
-        if (fd >= 0) {
-            ::close(fd);
-            fd = -1;
-        }
-    }
-};
 
 // CPU time (utime + stime, clock ticks) of this process's tunnel threads ("sluice-ssh"); -1
 // when there is none.
@@ -767,8 +740,8 @@ private Q_SLOTS:
             r.error().message.contains(u"could not reach 127.0.0.1:"_s + QString::number(closed)),
             qPrintable(r.error().message));
 
-        auto target = std::make_unique<Listener>(true);
-        r = SshTunnel::open(options(), u"127.0.0.1"_s, target->port, kTimeout);
+        auto target = std::make_unique<test::LoopbackSocket>(true);
+        r = SshTunnel::open(options(), u"127.0.0.1"_s, target->port(), kTimeout);
         QVERIFY2(r.ok(), qPrintable(why(r)));
         target.reset(); // nothing listens there any more
         UnixClient c((*r)->socketPath());
@@ -898,8 +871,8 @@ private Q_SLOTS:
             QCOMPARE(got[i].get(), got[0].get());
         }
         // Another target is another tunnel.
-        Listener other(true);
-        auto r = SshTunnel::shared(options(), u"127.0.0.1"_s, other.port, kTimeout);
+        test::LoopbackSocket other(true);
+        auto r = SshTunnel::shared(options(), u"127.0.0.1"_s, other.port(), kTimeout);
         QVERIFY2(r.ok(), qPrintable(why(r)));
         QVERIFY(r->get() != got[0].get());
     }
@@ -923,9 +896,9 @@ private Q_SLOTS:
     // 7. an address that accepts TCP but never speaks SSH: open() gives up at its deadline.
     void deadline()
     {
-        Listener silent(true);
+        test::LoopbackSocket silent(true);
         SshOptions o = options();
-        o.port = silent.port;
+        o.port = silent.port();
         QElapsedTimer e;
         e.start();
         auto r = SshTunnel::open(o, m_redis.host, m_redis.port, milliseconds(1500));
@@ -937,8 +910,8 @@ private Q_SLOTS:
         QVERIFY2(r.error().message.contains(u"1500 ms"_s), qPrintable(r.error().message));
 
         // A port where nothing listens: refused at once, as Io.
-        Listener none(false);
-        o.port = none.port;
+        test::LoopbackSocket none(false);
+        o.port = none.port();
         e.restart();
         r = SshTunnel::open(o, m_redis.host, m_redis.port, milliseconds(1500));
         QVERIFY(!r.ok());
