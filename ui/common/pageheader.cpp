@@ -55,6 +55,14 @@ void PageHeader::setBlurb(const QString &text)
     m_blurb->setVisible(!text.isEmpty());
 }
 
+QVBoxLayout *PageHeader::pageLayout(QWidget *page)
+{
+    auto *root = new QVBoxLayout(page);
+    root->setContentsMargins(24, 20, 24, 20);
+    root->setSpacing(6);
+    return root;
+}
+
 QLabel *PageHeader::heading(const QString &text, qreal scale, QWidget *parent)
 {
     auto *l = new QLabel(text, parent);

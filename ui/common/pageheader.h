@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QHBoxLayout;
+class QVBoxLayout;
 class QLabel;
 class QPushButton;
 
@@ -30,6 +31,8 @@ public:
     void setBlurb(const QString &text);
 
     // A bold heading: scale 1.6 for a page title, 1.2 for a pane, 1.0 for a section.
+    // The page's own layout, with the console's margins and spacing (every page the same).
+    static QVBoxLayout *pageLayout(QWidget *page);
     static QLabel *heading(const QString &text, qreal scale, QWidget *parent);
     // A word-wrapped note in the muted tone (or `color`).
     static QLabel *note(QWidget *parent, const QColor &color = tone::muted());

@@ -53,9 +53,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
 {
     setObjectName(QStringLiteral("loadPage"));
 
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
     root->addWidget(
         new PageHeader(tr("Load generator"),
                        tr("Send real decisions to the connected Redis, following a traffic pattern "

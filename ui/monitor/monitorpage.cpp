@@ -52,9 +52,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
 {
     setObjectName(QStringLiteral("monitorPage"));
 
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
     auto *header =
         new PageHeader(tr("Monitor"),
                        tr("Decisions per second per rule over the last 15 minutes, as recorded in "

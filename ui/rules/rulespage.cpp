@@ -55,9 +55,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     , m_model(m_session->model())
 {
     setObjectName(QStringLiteral("rulesPage"));
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
 
     // The header: the title, where the rules stand, the page's actions.
     auto *header = new PageHeader(tr("Rules"), {}, this);

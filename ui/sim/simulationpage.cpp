@@ -52,9 +52,7 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     , m_metrics(new SimulationMetricsModel(this))
 {
     setObjectName(u"simulationPage"_s);
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
 
     auto *header =
         new PageHeader(tr("Simulation"),
