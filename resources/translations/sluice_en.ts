@@ -1068,6 +1068,10 @@
         <source>fixing…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>unreadable</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysSession</name>
@@ -1375,6 +1379,41 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 — %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (shadow)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 enforced, %2 by shadow rules (let through)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;hreads</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LoadSession</name>
+    <message>
         <source>No rules yet: load or pull a rule set on the Rules page.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1411,27 +1450,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 — %2%3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (shadow)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;✗ Cannot start:&lt;/b&gt; %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 enforced, %2 by shadow rules (let through)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s of %2 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1448,18 +1467,6 @@
     </message>
     <message>
         <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied. The Monitor page shows them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>T&amp;hreads</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1633,6 +1640,36 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Unblock a subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unblock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule with the most requests in the last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::MonitorSession</name>
+    <message numerus="yes">
+        <source>No subject is denied right now (%n key(s) read).</source>
+        <translation>
+            <numerusform>No subject is denied right now (%n key read).</numerusform>
+            <numerusform>No subject is denied right now (%n keys read).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Busiest rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Busiest: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Not connected: choose a server on the Connection page.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1660,12 +1697,9 @@
         <source>Limited right now (%1)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>No subject is denied right now (%n key(s) read).</source>
-        <translation>
-            <numerusform>No subject is denied right now (%n key read).</numerusform>
-            <numerusform>No subject is denied right now (%n keys read).</numerusform>
-        </translation>
+    <message>
+        <source>Limited right now</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Subjects whose next request would be denied, longest wait first.</source>
@@ -1682,14 +1716,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Unblock a subject</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unblock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;✗ Could not unblock: %1.&lt;/b&gt;&lt;br&gt;The key %2 is unchanged; try again when the connection is back.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1700,28 +1726,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Busiest rule</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The rule with the most requests in the last 15 minutes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Busiest: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::MonitorSession</name>
-    <message numerus="yes">
-        <source>No subject is denied right now (%n key(s) read).</source>
-        <translation>
-            <numerusform>No subject is denied right now (%n key read).</numerusform>
-            <numerusform>No subject is denied right now (%n keys read).</numerusform>
-        </translation>
     </message>
 </context>
 <context>

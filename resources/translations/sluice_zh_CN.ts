@@ -1066,6 +1066,10 @@
         <source>fixing…</source>
         <translation>正在修复…</translation>
     </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysSession</name>
@@ -1374,6 +1378,41 @@
         <translation>种子(&amp;E)：</translation>
     </message>
     <message>
+        <source>%1 — %2%3</source>
+        <translation>%1 — %2%3</translation>
+    </message>
+    <message>
+        <source> (shadow)</source>
+        <translation>（影子模式）</translation>
+    </message>
+    <message>
+        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
+        <translation>已禁用：引擎不会应用此规则；勾选后仍会加载它</translation>
+    </message>
+    <message>
+        <source>%1 enforced, %2 by shadow rules (let through)</source>
+        <translation>%1 次为实际拒绝，%2 次来自影子模式规则（已放行）</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 s / %2 s</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>&amp;Duration</source>
+        <translation>时长(&amp;D)</translation>
+    </message>
+    <message>
+        <source>T&amp;hreads</source>
+        <translation>线程数(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LoadSession</name>
+    <message>
         <source>No rules yet: load or pull a rule set on the Rules page.</source>
         <translation>还没有限流规则：请在“限流规则”页面加载或拉取规则集。</translation>
     </message>
@@ -1410,28 +1449,8 @@
         <translation>%1，历时 %2，来自 %3，每个请求由 %4 条规则判定：共 %5 次判定。</translation>
     </message>
     <message>
-        <source>%1 — %2%3</source>
-        <translation>%1 — %2%3</translation>
-    </message>
-    <message>
-        <source> (shadow)</source>
-        <translation>（影子模式）</translation>
-    </message>
-    <message>
-        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
-        <translation>已禁用：引擎不会应用此规则；勾选后仍会加载它</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;✗ Cannot start:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;✗ 无法开始：&lt;/b&gt;%1</translation>
-    </message>
-    <message>
-        <source>%1 enforced, %2 by shadow rules (let through)</source>
-        <translation>%1 次为实际拒绝，%2 次来自影子模式规则（已放行）</translation>
-    </message>
-    <message>
-        <source>%1 s of %2 s</source>
-        <translation>%1 s / %2 s</translation>
     </message>
     <message>
         <source>&lt;b&gt;✗ The run failed:&lt;/b&gt; %1</source>
@@ -1448,18 +1467,6 @@
     <message>
         <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied. The Monitor page shows them.</source>
         <translation>&lt;b&gt;✓ 已完成：&lt;/b&gt;%2 s 内完成 %1 次判定，%3 次放行，%4 次拒绝。可在“监控”页面查看。</translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation>运行中…</translation>
-    </message>
-    <message>
-        <source>&amp;Duration</source>
-        <translation>时长(&amp;D)</translation>
-    </message>
-    <message>
-        <source>T&amp;hreads</source>
-        <translation>线程数(&amp;H)</translation>
     </message>
 </context>
 <context>
@@ -1629,56 +1636,6 @@
         <translation>规则(&amp;U)：</translation>
     </message>
     <message>
-        <source>Not connected: choose a server on the Connection page.</source>
-        <translation>未连接：请在“连接”页面选择服务器。</translation>
-    </message>
-    <message>
-        <source>the connection is lost</source>
-        <translation>连接已断开</translation>
-    </message>
-    <message>
-        <source>⚠ Not updating (%1): showing the data read at %2. Retrying every second.</source>
-        <translation>⚠ 未更新（%1）：显示的是 %2 读取的数据。每秒重试一次。</translation>
-    </message>
-    <message>
-        <source>⚠ Cannot read yet (%1). Retrying every second.</source>
-        <translation>⚠ 暂时无法读取（%1）。每秒重试一次。</translation>
-    </message>
-    <message>
-        <source>● Live, read at %1</source>
-        <translation>● 实时，读取于 %1</translation>
-    </message>
-    <message>
-        <source>Reading…</source>
-        <translation>读取中…</translation>
-    </message>
-    <message>
-        <source>Limited right now (%1)</source>
-        <translation>当前被限流（%1）</translation>
-    </message>
-    <message numerus="yes">
-        <source>No subject is denied right now (%n key(s) read).</source>
-        <translation>
-            <numerusform>当前没有被拒绝的主体（已读取 %n 个键）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Subjects whose next request would be denied, longest wait first.</source>
-        <translation>下一个请求将被拒绝的主体，等待时间最长的排在最前。</translation>
-    </message>
-    <message>
-        <source>Only the first %1 keys were read: the list may be incomplete.</source>
-        <translation>只读取了前 %1 个键：列表可能不完整。</translation>
-    </message>
-    <message>
-        <source>Unblock %1 on rule %2?
-
-This deletes the key %3: the subject&apos;s next request is admitted as if it had never been seen, and its limit starts over.</source>
-        <translation>要解除 %1 在规则 %2 上的限制吗？
-
-这会删除键 %3：该主体的下一个请求会被放行，就像从未出现过一样，其限流次数重新计算。</translation>
-    </message>
-    <message>
         <source>Unblock a subject</source>
         <translation>解除主体限制</translation>
     </message>
@@ -1687,28 +1644,8 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>解除限制</translation>
     </message>
     <message>
-        <source>&lt;b&gt;✗ Could not unblock: %1.&lt;/b&gt;&lt;br&gt;The key %2 is unchanged; try again when the connection is back.</source>
-        <translation>&lt;b&gt;✗ 无法解除限制：%1。&lt;/b&gt;&lt;br&gt;键 %2 未改变；请在连接恢复后重试。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;✓ Unblocked.&lt;/b&gt; Deleted %1: the subject&apos;s next request is admitted.</source>
-        <translation>&lt;b&gt;✓ 已解除限制。&lt;/b&gt;已删除 %1：该主体的下一个请求会被放行。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
-        <translation>&lt;b&gt;✓ 无需解除。&lt;/b&gt;%1 已经过期。</translation>
-    </message>
-    <message>
-        <source>Busiest rule</source>
-        <translation>最繁忙的规则</translation>
-    </message>
-    <message>
         <source>The rule with the most requests in the last 15 minutes</source>
         <translation>过去 15 分钟内请求最多的规则</translation>
-    </message>
-    <message>
-        <source>Busiest: %1</source>
-        <translation>最繁忙：%1</translation>
     </message>
 </context>
 <context>
