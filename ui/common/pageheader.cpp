@@ -41,9 +41,7 @@ void PageHeader::addAction(QWidget *action)
 QPushButton *PageHeader::addButton(const QString &text, const QString &objectName,
                                    const QString &toolTip, bool enabled)
 {
-    auto *button = new QPushButton(text, this);
-    button->setObjectName(objectName);
-    button->setToolTip(toolTip);
+    auto *button = PageHeader::button(text, objectName, this, toolTip);
     button->setEnabled(enabled);
     addAction(button);
     return button;
@@ -53,6 +51,15 @@ void PageHeader::setBlurb(const QString &text)
 {
     m_blurb->setText(text);
     m_blurb->setVisible(!text.isEmpty());
+}
+
+QPushButton *PageHeader::button(const QString &text, const QString &objectName, QWidget *parent,
+                                const QString &toolTip)
+{
+    auto *b = new QPushButton(text, parent);
+    b->setObjectName(objectName);
+    b->setToolTip(toolTip);
+    return b;
 }
 
 QVBoxLayout *PageHeader::pageLayout(QWidget *page)

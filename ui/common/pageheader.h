@@ -31,6 +31,9 @@ public:
     void setBlurb(const QString &text);
 
     // A bold heading: scale 1.6 for a page title, 1.2 for a pane, 1.0 for a section.
+    // A push button named `objectName` (the tests find it by it), with its tooltip.
+    static QPushButton *button(const QString &text, const QString &objectName, QWidget *parent,
+                               const QString &toolTip = {});
     // The page's own layout, with the console's margins and spacing (every page the same).
     static QVBoxLayout *pageLayout(QWidget *page);
     static QLabel *heading(const QString &text, qreal scale, QWidget *parent);

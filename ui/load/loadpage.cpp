@@ -93,11 +93,9 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_keyScope = new KeyScope(left);
     leftBox->addWidget(m_keyScope);
     auto *actions = new QHBoxLayout;
-    m_start = new QPushButton(tr("&Start"), left);
-    m_start->setObjectName(QStringLiteral("startButton"));
+    m_start = PageHeader::button(tr("&Start"), QStringLiteral("startButton"), left);
     m_start->setDefault(true);
-    m_stop = new QPushButton(tr("S&top"), left);
-    m_stop->setObjectName(QStringLiteral("stopButton"));
+    m_stop = PageHeader::button(tr("S&top"), QStringLiteral("stopButton"), left);
     m_stop->setEnabled(false);
     actions->addStretch(1);
     actions->addWidget(m_stop);

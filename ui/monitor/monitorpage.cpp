@@ -110,10 +110,10 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_limitedHeading->setObjectName(QStringLiteral("limitedHeading"));
     limitedTitle->addWidget(m_limitedHeading);
     limitedTitle->addStretch(1);
-    m_unblock = new QPushButton(tr("&Unblock…"), bottom);
-    m_unblock->setObjectName(QStringLiteral("unblockButton"));
-    m_unblock->setToolTip(tr("Delete the selected subject's limiter state: its next request "
-                             "is admitted as if it had never been seen"));
+    m_unblock =
+        PageHeader::button(tr("&Unblock…"), QStringLiteral("unblockButton"), bottom,
+                           tr("Delete the selected subject's limiter state: its next request "
+                              "is admitted as if it had never been seen"));
     m_unblock->setEnabled(false);
     limitedTitle->addWidget(m_unblock);
     limitedPane->addLayout(limitedTitle);

@@ -1,5 +1,6 @@
 #include "ruleeditor.h"
 
+#include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
 #include "rulepreview.h"
@@ -99,11 +100,9 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_modifiedMark->setToolTip(tr("Changed here, not applied to the table yet"));
     m_modifiedMark->setStyleSheet(QStringLiteral(
         "color: #8a5a00; background: #fdf1d8; border-radius: 3px; padding: 1px 6px;"));
-    m_revert = new QPushButton(tr("Re&vert"), page);
-    m_revert->setObjectName(QStringLiteral("revertButton"));
-    m_revert->setToolTip(tr("Forget the changes typed here"));
-    m_apply = new QPushButton(tr("A&pply"), page);
-    m_apply->setObjectName(QStringLiteral("applyButton"));
+    m_revert = PageHeader::button(tr("Re&vert"), QStringLiteral("revertButton"), page,
+                                  tr("Forget the changes typed here"));
+    m_apply = PageHeader::button(tr("A&pply"), QStringLiteral("applyButton"), page);
     m_apply->setDefault(true);
     titleRow->addWidget(m_title);
     titleRow->addSpacing(8);

@@ -66,16 +66,13 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
            "export them to keep them"));
     m_unsavedMark->hide();
     header->addBadge(m_unsavedMark);
-    m_import = new QPushButton(tr("&Import…"), this);
-    m_import->setObjectName(QStringLiteral("importButton"));
-    m_import->setToolTip(tr("Replace the rules here with a JSON or YAML rule file"));
-    m_export = new QPushButton(tr("E&xport…"), this);
-    m_export->setObjectName(QStringLiteral("exportButton"));
-    m_export->setToolTip(tr("Write the rules as a rule file, or for nginx, Envoy or Kong"));
-    m_pull = new QPushButton(tr("P&ull"), this);
-    m_pull->setObjectName(QStringLiteral("pullButton"));
-    m_push = new QPushButton(tr("Pu&sh…"), this);
-    m_push->setObjectName(QStringLiteral("pushButton"));
+    m_import = PageHeader::button(tr("&Import…"), QStringLiteral("importButton"), this,
+                                  tr("Replace the rules here with a JSON or YAML rule file"));
+    m_export =
+        PageHeader::button(tr("E&xport…"), QStringLiteral("exportButton"), this,
+                           tr("Write the rules as a rule file, or for nginx, Envoy or Kong"));
+    m_pull = PageHeader::button(tr("P&ull"), QStringLiteral("pullButton"), this);
+    m_push = PageHeader::button(tr("Pu&sh…"), QStringLiteral("pushButton"), this);
     for (QPushButton *b : {m_import, m_export, m_pull, m_push}) {
         header->addAction(b);
     }
@@ -139,14 +136,12 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
 
     auto *rowButtons = new QHBoxLayout;
     rowButtons->setSpacing(6);
-    m_add = new QPushButton(tr("&Add"), left);
-    m_add->setObjectName(QStringLiteral("addButton"));
-    m_add->setToolTip(tr("A new rule, typed in the editor"));
-    m_duplicate = new QPushButton(tr("D&uplicate"), left);
-    m_duplicate->setObjectName(QStringLiteral("duplicateButton"));
-    m_delete = new QPushButton(tr("&Delete"), left);
-    m_delete->setObjectName(QStringLiteral("deleteButton"));
-    m_delete->setToolTip(tr("Remove the selected rule here; Redis keeps it until you push"));
+    m_add = PageHeader::button(tr("&Add"), QStringLiteral("addButton"), left,
+                               tr("A new rule, typed in the editor"));
+    m_duplicate = PageHeader::button(tr("D&uplicate"), QStringLiteral("duplicateButton"), left);
+    m_delete =
+        PageHeader::button(tr("&Delete"), QStringLiteral("deleteButton"), left,
+                           tr("Remove the selected rule here; Redis keeps it until you push"));
     rowButtons->addWidget(m_add);
     rowButtons->addWidget(m_duplicate);
     rowButtons->addWidget(m_delete);
@@ -178,8 +173,8 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     QFont pf = m_problemsTitle->font();
     pf.setBold(true);
     m_problemsTitle->setFont(pf);
-    auto *hideProblems = new QPushButton(tr("Hide"), m_problems);
-    hideProblems->setObjectName(QStringLiteral("hideProblemsButton"));
+    auto *hideProblems =
+        PageHeader::button(tr("Hide"), QStringLiteral("hideProblemsButton"), m_problems);
     hideProblems->setFlat(true);
     connect(hideProblems, &QPushButton::clicked, this, [this] { showProblems({}); });
     problemsHead->addWidget(m_problemsTitle, 1);
