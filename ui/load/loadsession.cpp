@@ -95,36 +95,6 @@ QStringList LoadSession::tickedIds() const
     return ids;
 }
 
-void LoadSession::setDraft(const PatternDraft &draft)
-{
-    m_draft = draft;
-    check();
-}
-
-void LoadSession::setThreads(int threads)
-{
-    m_threads = threads;
-    check();
-}
-
-void LoadSession::setSubjects(qint64 subjects)
-{
-    m_subjects = subjects;
-    check();
-}
-
-void LoadSession::setSeed(quint64 seed)
-{
-    m_seed = seed;
-    check();
-}
-
-void LoadSession::setRealKeys(bool real)
-{
-    m_realKeys = real;
-    check();
-}
-
 void LoadSession::check()
 {
     m_checked =

@@ -50,15 +50,15 @@ public:
     QStringList tickedIds() const;
     // The pattern; its "duration" value is the run's length.
     const PatternDraft &draft() const { return m_draft; }
-    void setDraft(const PatternDraft &draft);
+    void setDraft(const PatternDraft &draft) { change(m_draft, draft); }
     int threads() const { return m_threads; }
-    void setThreads(int threads);
+    void setThreads(int threads) { change(m_threads, threads); }
     qint64 subjects() const { return m_subjects; }
-    void setSubjects(qint64 subjects);
+    void setSubjects(qint64 subjects) { change(m_subjects, subjects); }
     quint64 seed() const { return m_seed; }
-    void setSeed(quint64 seed);
+    void setSeed(quint64 seed) { change(m_seed, seed); }
     bool realKeys() const { return m_realKeys; }
-    void setRealKeys(bool real);
+    void setRealKeys(bool real) { change(m_realKeys, real); }
 
     // The check: messages by field (the pattern's keys, "duration"), the rules' problem (no
     // rules, none ticked; empty when fine), the options of a run or the first problem in
@@ -107,6 +107,12 @@ Q_SIGNALS:
     void messageChanged();
 
 private:
+    // Sets a field of the form and checks again.
+    template <typename T> void change(T &field, const T &value)
+    {
+        field = value;
+        check();
+    }
     void check();
     void poll();
     void finish();
