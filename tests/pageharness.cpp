@@ -64,6 +64,14 @@ QString PageHarness::addProfile(const Endpoint &e, const QString &name)
     return saveProfile(*m_store, e, name);
 }
 
+QString PageHarness::fixtureProfile()
+{
+    if (m_fixtureProfile.isEmpty()) {
+        m_fixtureProfile = addProfile(redisEndpoint(), QStringLiteral("fixture"));
+    }
+    return m_fixtureProfile;
+}
+
 void PageHarness::connectTo(const Endpoint &e)
 {
     m_controller->connectTo(addProfile(e));

@@ -49,6 +49,8 @@ public:
 
     // Saves a profile for 127.0.0.1:port of `e` (db included); returns its id.
     QString addProfile(const Endpoint &e, const QString &name = QStringLiteral("test"));
+    // A profile of the fixture's Redis, saved on the first call; its id.
+    QString fixtureProfile();
     // Connects the controller to `e` (the fixture's Redis by default) without waiting.
     void connectTo(const Endpoint &e = redisEndpoint());
     // The same, and waits until the session is up: false after timeoutMs.
@@ -80,6 +82,7 @@ private:
     std::unique_ptr<ui::ConnectionController> m_controller;
     std::unique_ptr<QWidget> m_window; // last: the page goes before the controller
     QWidget *m_page = nullptr;
+    QString m_fixtureProfile;
 };
 
 } // namespace sluice::test

@@ -35,7 +35,6 @@ class TestKeysSession : public QObject
     Q_OBJECT
 
     test::PageHarness m_h; // the profile store
-    QString m_profile;
 
 private Q_SLOTS:
     void initTestCase()
@@ -47,7 +46,6 @@ private Q_SLOTS:
         qRegisterMetaType<ScanSummary>();
         qRegisterMetaType<KeyFixer::Report>();
         qRegisterMetaType<KeysWorker::RawValue>();
-        m_profile = m_h.addProfile(test::redisEndpoint(), u"keys session"_s);
     }
 
     void notConnectedSaysSo()
@@ -87,7 +85,7 @@ private Q_SLOTS:
         QSignalSpy health(&session, &KeysSession::healthChanged);
         session.setRules(set);
         session.setPatterns({prefix + '*'});
-        controller.connectTo(m_profile);
+        controller.connectTo(m_h.fixtureProfile());
         QTRY_VERIFY_WITH_TIMEOUT(session.hasSession(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!scans.isEmpty() && !session.isScanning(), 15000);
         QCOMPARE(model.rowCount(), 3);

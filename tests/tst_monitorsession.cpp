@@ -50,13 +50,11 @@ class TestMonitorSession : public QObject
     Q_OBJECT
 
     test::PageHarness m_h; // the profile store
-    QString m_profile;
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-        m_profile = m_h.addProfile(test::redisEndpoint(), u"monitor session"_s);
     }
 
     void cleanupTestCase() { test::cleanup(); }
@@ -140,7 +138,7 @@ private Q_SLOTS:
         RuleSet set;
         set.rules = {rule};
         session.setRules(set);
-        controller.connectTo(m_profile);
+        controller.connectTo(m_h.fixtureProfile());
         QTRY_VERIFY_WITH_TIMEOUT(session.generation() > before, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().readAtMs > 0 &&
                                      session.snapshot().limited.size() == 1 &&

@@ -203,7 +203,6 @@ private Q_SLOTS:
     void initTestCase()
     {
         test::useTestSettings();
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
         QVERIFY(m_dir.isValid());
         m_ns = test::keyPrefix() + "store:";
     }
@@ -211,8 +210,7 @@ private Q_SLOTS:
     void init()
     {
         QSettings().clear();
-        Connection c = test::connect();
-        test::cleanup(c);
+        test::cleanup();
     }
 
     void cleanup()
@@ -220,8 +218,7 @@ private Q_SLOTS:
         m_tester.reset();
         m_h.reset();
         QSettings().clear();
-        Connection c = test::connect();
-        test::cleanup(c);
+        test::cleanup();
     }
 
     // The table model and the filter proxy under QAbstractItemModelTester through every kind
