@@ -11,9 +11,7 @@ PageHeader::PageHeader(const QString &title, const QString &blurb, QWidget *pare
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("pageHeader"));
-    auto *box = new QVBoxLayout(this);
-    box->setContentsMargins(0, 0, 0, 0);
-    box->setSpacing(6);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 6);
     m_row = new QHBoxLayout;
     m_row->setSpacing(8);
     auto *titleLabel = heading(title, 1.6, this);
@@ -64,9 +62,7 @@ QPushButton *PageHeader::button(const QString &text, const QString &objectName, 
 
 QVBoxLayout *PageHeader::pageLayout(QWidget *page)
 {
-    auto *root = new QVBoxLayout(page);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::layoutOn<QVBoxLayout>(page, 6, {24, 20, 24, 20});
     return root;
 }
 

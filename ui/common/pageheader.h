@@ -2,6 +2,7 @@
 
 #include "tone.h"
 
+#include <QMargins>
 #include <QWidget>
 
 class QHBoxLayout;
@@ -34,6 +35,16 @@ public:
     // A push button named `objectName` (the tests find it by it), with its tooltip.
     static QPushButton *button(const QString &text, const QString &objectName, QWidget *parent,
                                const QString &toolTip = {});
+    // A layout of type Box (QHBoxLayout, QVBoxLayout, QGridLayout) on `widget`, with its
+    // spacing and margins: the kit's one way of nesting a row or a column.
+    template <typename Box>
+    static Box *layoutOn(QWidget *widget, int spacing, QMargins margins = {})
+    {
+        auto *box = new Box(widget);
+        box->setContentsMargins(margins);
+        box->setSpacing(spacing);
+        return box;
+    }
     // The page's own layout, with the console's margins and spacing (every page the same).
     static QVBoxLayout *pageLayout(QWidget *page);
     static QLabel *heading(const QString &text, qreal scale, QWidget *parent);

@@ -12,9 +12,7 @@ namespace sluice::ui {
 KeyScope::KeyScope(QWidget *parent)
     : QWidget(parent)
 {
-    auto *box = new QVBoxLayout(this);
-    box->setContentsMargins(0, 0, 0, 0);
-    box->setSpacing(2);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 2);
     m_real = new QCheckBox(tr("Decide on the rules' real keys"), this);
     m_real->setObjectName(QStringLiteral("realKeysCheck"));
     m_real->setToolTip(tr("Off: the run counts under keys of its own, removed at the end. On: "

@@ -69,9 +69,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     // Left: what to send.
     auto *left = new QWidget(this);
     left->setFixedWidth(440);
-    auto *leftBox = new QVBoxLayout(left);
-    leftBox->setContentsMargins(0, 0, 0, 0);
-    leftBox->setSpacing(8);
+    auto *leftBox = PageHeader::layoutOn<QVBoxLayout>(left, 8);
     leftBox->addWidget(PageHeader::heading(tr("Rules"), 1.0, left));
     m_ruleList = new QListWidget(left);
     m_ruleList->setObjectName(QStringLiteral("ruleList"));
@@ -268,9 +266,7 @@ void LoadPage::buildForm(QWidget *parent)
     m_seed->setValue(int(m_session->seed()));
     m_seed->setToolTip(tr("The same seed draws the same subjects and Poisson gaps"));
     auto *numbers = new QWidget(parent);
-    auto *row = new QHBoxLayout(numbers);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->setSpacing(8);
+    auto *row = PageHeader::layoutOn<QHBoxLayout>(numbers, 8);
     auto *subjectsLabel = new QLabel(tr("S&ubjects:"), numbers);
     subjectsLabel->setBuddy(m_subjects);
     auto *seedLabel = new QLabel(tr("S&eed:"), numbers);

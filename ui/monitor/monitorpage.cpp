@@ -99,9 +99,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
 
     // Bottom: limited subjects | top subjects.
     auto *bottom = new QWidget(split);
-    auto *bottomBox = new QHBoxLayout(bottom);
-    bottomBox->setContentsMargins(0, 8, 0, 0);
-    bottomBox->setSpacing(24);
+    auto *bottomBox = PageHeader::layoutOn<QHBoxLayout>(bottom, 24, {0, 8, 0, 0});
 
     auto *limitedPane = new QVBoxLayout;
     limitedPane->setSpacing(6);

@@ -83,9 +83,7 @@ RuleEditor::RuleEditor(QWidget *parent)
 
     // The title row stays in view (title, modified mark, Revert, Apply); the fields scroll.
     auto *page = new QWidget(m_stack);
-    auto *pageBox = new QVBoxLayout(page);
-    pageBox->setContentsMargins(0, 0, 0, 0);
-    pageBox->setSpacing(8);
+    auto *pageBox = PageHeader::layoutOn<QVBoxLayout>(page, 8);
     m_stack->addWidget(page);
     auto *titleRow = new QHBoxLayout;
     titleRow->setContentsMargins(0, 0, 8, 0);
@@ -120,9 +118,7 @@ RuleEditor::RuleEditor(QWidget *parent)
     scroll->setWidget(form);
     pageBox->addWidget(scroll, 1);
 
-    auto *box = new QVBoxLayout(form);
-    box->setContentsMargins(0, 0, 8, 0);
-    box->setSpacing(8);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(form, 8, {0, 0, 8, 0});
 
     m_grid = new QGridLayout;
     m_grid->setHorizontalSpacing(10);
@@ -155,9 +151,7 @@ RuleEditor::RuleEditor(QWidget *parent)
     addRow(QStringLiteral("burst"), tr("&Burst:"), m_burst, line++);
 
     auto *scopeBox = new QWidget(form);
-    auto *scopeRow = new QHBoxLayout(scopeBox);
-    scopeRow->setContentsMargins(0, 0, 0, 0);
-    scopeRow->setSpacing(6);
+    auto *scopeRow = PageHeader::layoutOn<QHBoxLayout>(scopeBox, 6);
     m_scope = new QComboBox(scopeBox);
     m_scope->setObjectName(QStringLiteral("scopeCombo"));
     m_scope->addItem(tr("global (one limit for everyone)"), QStringLiteral("global"));
@@ -293,9 +287,7 @@ RuleEditor::FieldRow &RuleEditor::addRow(const QString &name, const QString &lab
     // The field, its explanation and its message stacked in one cell: a vertical box gives a
     // wrapped message the height it needs at the cell's width.
     auto *cell = new QWidget(field->parentWidget());
-    auto *stack = new QVBoxLayout(cell);
-    stack->setContentsMargins(0, 0, 0, 4);
-    stack->setSpacing(1);
+    auto *stack = PageHeader::layoutOn<QVBoxLayout>(cell, 1, {0, 0, 0, 4});
     field->setParent(cell);
     row.help->setParent(cell);
     row.error->setParent(cell);

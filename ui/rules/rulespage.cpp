@@ -94,9 +94,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     root->addWidget(splitter, 1);
 
     auto *left = new QWidget(splitter);
-    auto *leftBox = new QVBoxLayout(left);
-    leftBox->setContentsMargins(0, 0, 12, 0);
-    leftBox->setSpacing(6);
+    auto *leftBox = PageHeader::layoutOn<QVBoxLayout>(left, 6, {0, 0, 12, 0});
     m_filter = new QLineEdit(left);
     m_filter->setObjectName(QStringLiteral("filterEdit"));
     m_filter->setPlaceholderText(tr("Filter by id, algorithm, limit, scope, route… (Ctrl+F)"));
@@ -163,9 +161,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_problems = new QFrame(this);
     m_problems->setObjectName(QStringLiteral("problemsPanel"));
     m_problems->setFrameShape(QFrame::StyledPanel);
-    auto *problemsBox = new QVBoxLayout(m_problems);
-    problemsBox->setContentsMargins(10, 6, 10, 6);
-    problemsBox->setSpacing(4);
+    auto *problemsBox = PageHeader::layoutOn<QVBoxLayout>(m_problems, 4, {10, 6, 10, 6});
     auto *problemsHead = new QHBoxLayout;
     m_problemsTitle = new QLabel(m_problems);
     m_problemsTitle->setObjectName(QStringLiteral("problemsTitle"));

@@ -137,9 +137,7 @@ SimulationPage::~SimulationPage()
 QWidget *SimulationPage::buildEditor()
 {
     auto *w = new QWidget;
-    auto *box = new QVBoxLayout(w);
-    box->setContentsMargins(0, 0, 8, 0);
-    box->setSpacing(6);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(w, 6, {0, 0, 8, 0});
     const auto section = [box, w](const QString &title) {
         box->addSpacing(6);
         box->addWidget(PageHeader::heading(title, 1.0, w));
