@@ -1,6 +1,27 @@
 #include "tablemodel.h"
 
+#include <QHeaderView>
+#include <QTableView>
+
 namespace sluice::ui {
+
+QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent)
+{
+    auto *v = new QTableView(parent);
+    v->setObjectName(objectName);
+    v->setModel(model);
+    v->setSelectionBehavior(QAbstractItemView::SelectRows);
+    v->setSelectionMode(QAbstractItemView::SingleSelection);
+    v->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    v->setAlternatingRowColors(true);
+    v->setShowGrid(false);
+    v->setWordWrap(false);
+    v->verticalHeader()->hide();
+    v->verticalHeader()->setDefaultSectionSize(24);
+    v->horizontalHeader()->setHighlightSections(false);
+    v->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    return v;
+}
 
 int TableModel::rowCount(const QModelIndex &parent) const
 {

@@ -3,7 +3,14 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
+class QTableView;
+
 namespace sluice::ui {
+
+// The console's data table over `model`, named `objectName`: whole rows selected one at a time,
+// read-only, alternating rows without a grid, one line a row (24 px), no row numbers, headers
+// left-aligned. Pages set their columns' sizes.
+QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent);
 
 // What the console's read-only tables share (the Monitor's, the Simulation's metrics, the
 // Rules table): a flat table of count() rows and titles().size() columns, an index checked once

@@ -9,6 +9,7 @@
 
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
+#include "ui/common/tablemodel.h"
 
 #include <QComboBox>
 #include <QFrame>
@@ -25,27 +26,6 @@
 #include <QVBoxLayout>
 
 namespace sluice::ui {
-
-namespace {
-
-QTableView *table(const QString &name, QWidget *parent)
-{
-    auto *v = new QTableView(parent);
-    v->setObjectName(name);
-    v->setSelectionBehavior(QAbstractItemView::SelectRows);
-    v->setSelectionMode(QAbstractItemView::SingleSelection);
-    v->setAlternatingRowColors(true);
-    v->setShowGrid(false);
-    v->setWordWrap(false);
-    v->setTextElideMode(Qt::ElideMiddle);
-    v->verticalHeader()->hide();
-    v->verticalHeader()->setDefaultSectionSize(24);
-    v->horizontalHeader()->setHighlightSections(false);
-    v->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    return v;
-}
-
-} // namespace
 
 MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
@@ -116,8 +96,8 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     limitedTitle->addWidget(m_unblock);
     limitedPane->addLayout(limitedTitle);
     m_limited = new LimitedModel(this);
-    m_limitedView = table(QStringLiteral("limitedTable"), bottom);
-    m_limitedView->setModel(m_limited);
+    m_limitedView = makeTableView(QStringLiteral("limitedTable"), m_limited, bottom);
+    m_limitedView->setTextElideMode(Qt::ElideMiddle);
     QHeaderView *lh = m_limitedView->horizontalHeader();
     lh->setSectionResizeMode(LimitedModel::RuleColumn, QHeaderView::ResizeToContents);
     lh->setSectionResizeMode(LimitedModel::SubjectColumn, QHeaderView::Interactive);
@@ -145,8 +125,8 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     topTitle->addWidget(m_topRule);
     topPane->addLayout(topTitle);
     m_top = new TopSubjectsModel(this);
-    m_topView = table(QStringLiteral("topTable"), bottom);
-    m_topView->setModel(m_top);
+    m_topView = makeTableView(QStringLiteral("topTable"), m_top, bottom);
+    m_topView->setTextElideMode(Qt::ElideMiddle);
     QHeaderView *th = m_topView->horizontalHeader();
     th->setSectionResizeMode(TopSubjectsModel::SubjectColumn, QHeaderView::Stretch);
     for (int c = TopSubjectsModel::RequestsColumn; c < TopSubjectsModel::ColumnCount; ++c) {

@@ -9,6 +9,7 @@
 #include "ui/common/filedialog.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
+#include "ui/common/tablemodel.h"
 
 #include <QFontDatabase>
 #include <QFrame>
@@ -106,21 +107,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterKeyColumn(-1);
     m_proxy->setSortRole(RulesModel::SortRole);
-    m_table = new QTableView(left);
-    m_table->setObjectName(QStringLiteral("rulesTable"));
-    m_table->setModel(m_proxy);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table = makeTableView(QStringLiteral("rulesTable"), m_proxy, left);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the set's order until a header is clicked
-    m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(26);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // Every column in view without scrolling, at 1280x800 as on a large screen: the short
     // columns fit their contents, the route takes what is left (elided, whole in its tooltip),
     // and where the rule stands ("file /a/long/path.json") is capped in onRulesChanged().

@@ -203,16 +203,11 @@ QVariant SimulationMetricsModel::headerData(int section, Qt::Orientation orienta
 
 QTableView *SimulationMetricsModel::makeTable(SimulationMetricsModel *model, QWidget *parent)
 {
-    auto *table = new QTableView(parent);
-    table->setObjectName(u"metricsTable"_s);
-    table->setModel(model);
-    table->verticalHeader()->hide();
+    QTableView *table = makeTableView(u"metricsTable"_s, model, parent);
     table->verticalHeader()->setDefaultSectionSize(22);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // No stretched last column: its number would sit a screen away from its header.
     table->horizontalHeader()->setStretchLastSection(false);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
     table->setMinimumHeight(90);
     const auto hideAlgorithm = [table] {
         table->setColumnHidden(AlgorithmColumn, true);
