@@ -59,6 +59,58 @@ void cleanup(Connection &c)
     deleteByPrefix(c, keyPrefix());
 }
 
+void cleanup()
+{
+    Connection c = connect();
+    cleanup(c);
+}
+
+namespace {
+
+// Runs `script` over [from, from + n) in slices of 50,000: ARGV prefix.."big:", first, last.
+bool overFixedWindows(Connection &c, const QByteArray &script, const QByteArray &prefix,
+                      qint64 from, qint64 n, const QByteArray &extra = {})
+{
+    for (qint64 at = from; at < from + n; at += 50'000) {
+        const qint64 last = std::min(at + 50'000, from + n) - 1;
+        QList<QByteArray> args{
+            "EVAL", script, "0", prefix + "big:", QByteArray::number(at), QByteArray::number(last)};
+        if (!extra.isEmpty()) {
+            args << extra;
+        }
+        if (!c.command(args)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n, qint64 ttlMs)
+{
+    static const QByteArray script = R"(
+        local now = redis.call('TIME')
+        local s = string.format('%.0f', tonumber(now[1]) * 1000000 + tonumber(now[2]))
+        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
+            local k = ARGV[1] .. '{' .. i .. '}'
+            redis.call('HSET', k, 's', s, 'c', '1')
+            redis.call('PEXPIRE', k, ARGV[4])
+        end
+        return 1)";
+    return overFixedWindows(c, script, prefix, from, n, QByteArray::number(ttlMs));
+}
+
+bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
+{
+    static const QByteArray script = R"(
+        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
+            redis.call('UNLINK', ARGV[1] .. '{' .. i .. '}')
+        end
+        return 1)";
+    return overFixedWindows(c, script, prefix, from, n);
+}
+
 namespace {
 
 // Calls `page` with each SCAN page of the keys under `prefix`; false when a command failed.

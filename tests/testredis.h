@@ -20,8 +20,9 @@ Endpoint redisEndpoint();
 Connection connect();
 // "t:<test name>:<pid>:" : keys of one test process never meet another's.
 QByteArray keyPrefix();
-// Deletes every key under keyPrefix().
+// Deletes every key under keyPrefix(); without a connection, on a fresh one.
 void cleanup(Connection &c);
+void cleanup();
 // The keys that start with `prefix` (taken literally: glob characters in it are escaped for
 // SCAN MATCH), and deleting them. deleteByPrefix returns how many it deleted, -1 when a
 // command failed (it stops there).
@@ -29,6 +30,12 @@ QList<QByteArray> keysWithPrefix(Connection &c, const QByteArray &prefix);
 qint64 deleteByPrefix(Connection &c, const QByteArray &prefix);
 // PTTL of a key: -2 absent, -1 no TTL, else ms.
 qint64 pttl(Connection &c, const QByteArray &key);
+// `n` fixed-window states "<prefix>big:{<i>}" for i in [from, from + n), each with a TTL of
+// ttlMs, planted by one Lua loop per 50,000 keys (the test's own planting, not the code under
+// test); and removing them again.
+bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n,
+                       qint64 ttlMs);
+bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n);
 // A loopback TCP port that was free a moment ago (bound to port 0, then released): nothing
 // listens there, so a connection to it is refused.
 quint16 freeLoopbackPort();

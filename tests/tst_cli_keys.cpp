@@ -102,11 +102,7 @@ private Q_SLOTS:
         f.write(rules::toJson(m_rules));
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void badUsage_data()
     {

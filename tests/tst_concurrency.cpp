@@ -1,6 +1,7 @@
 // 8 threads, one connection each, 1,000 requests each on one key with limit 500 and no refill
 // during the test: exactly 500 admitted, for every algorithm, with Redis' own clock. After
 // every call the key is absent or has a TTL.
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/limiter/localmodel.h"
@@ -23,23 +24,12 @@ class TestConcurrency : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
-    void exactlyLimitAdmitted_data()
-    {
-        QTest::addColumn<int>("algorithm");
-        for (Algorithm a : algorithm::all) {
-            QTest::newRow(qPrintable(algorithm::name(a))) << int(a);
-        }
-    }
+    void exactlyLimitAdmitted_data() { test::addAlgorithmRows(); }
     void exactlyLimitAdmitted()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         // No refill while the test runs: a one-hour window, or one unit per day.
         const Rate perDay{1, duration::usPerDay};
         Policy p = algorithm::isWindow(a) ? Policy::window(a, limit, duration::usPerHour)

@@ -13,11 +13,7 @@ class TestConnection : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void ping()
     {

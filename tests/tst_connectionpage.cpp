@@ -3,6 +3,7 @@
 // and stops. No keyring answers here: the session fallback for passwords is what runs.
 
 #include "ownredis.h"
+#include "pageharness.h"
 #include "testpki.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
@@ -113,13 +114,6 @@ private:
     qint64 m_maxGap = 0;
 };
 
-QString screenshotPath(const QString &name)
-{
-    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    return dir + QLatin1Char('/') + name;
-}
-
 } // namespace
 
 class TestConnectionPage : public QObject
@@ -140,9 +134,7 @@ class TestConnectionPage : public QObject
     {
         if (!m_window) {
             m_window = std::make_unique<MainWindow>();
-            m_window->resize(1100, 700);
-            m_window->show();
-            if (!QTest::qWaitForWindowExposed(m_window.get())) {
+            if (!test::showWindow(*m_window, {1100, 700})) {
                 qWarning("window not exposed");
             }
         }
@@ -320,7 +312,7 @@ private Q_SLOTS:
                      message().contains(QStringLiteral("Redis 6")),
                  qPrintable(message()));
         QVERIFY(find<QPushButton>("testButton")->isEnabled());
-        QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connectionpage.png"))));
+        QVERIFY(window().grab().save(test::screenshotPath(QStringLiteral("connectionpage.png"))));
 
         click("connectButton"); // saves, then connects
         QCOMPARE(store()->profiles().size(), 1);
@@ -343,7 +335,7 @@ private Q_SLOTS:
                 window().statusBar()->styleSheet().contains(QStringLiteral("#f6c453")) &&
                 statusText().contains(QStringLiteral("Redis ")),
             5000);
-        QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connection-lost.png"))));
+        QVERIFY(window().grab().save(test::screenshotPath(QStringLiteral("connection-lost.png"))));
         QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
         QVERIFY(statusText().startsWith(where));
         QVERIFY(window().statusBar()->styleSheet().isEmpty());
@@ -448,7 +440,8 @@ private Q_SLOTS:
         QVERIFY2(watch.maxGapMs() < 1000, qPrintable(QString::number(watch.maxGapMs())));
         QVERIFY(!message().contains(QStringLiteral("-pw-7"))); // never a password
         if (kind == QLatin1String("silent")) {
-            QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connection-fault.png"))));
+            QVERIFY(
+                window().grab().save(test::screenshotPath(QStringLiteral("connection-fault.png"))));
         }
     }
 
@@ -580,7 +573,7 @@ private Q_SLOTS:
             statusText().startsWith(QStringLiteral("secure localhost:%1 (TLS)").arg(m_tlsPort)),
             qPrintable(statusText()));
         QVERIFY2(message().contains(QStringLiteral("Connected to secure")), qPrintable(message()));
-        QVERIFY(window().grab().save(screenshotPath(QStringLiteral("connection-tls.png"))));
+        QVERIFY(window().grab().save(test::screenshotPath(QStringLiteral("connection-tls.png"))));
         const auto p = store()->profile(controller()->currentId());
         QVERIFY(p);
         QCOMPARE(p->transport, ConnectionProfile::Transport::Tls);
@@ -807,7 +800,7 @@ private Q_SLOTS:
                                              .arg(lang, QLatin1String(name))
                                              .arg(size.width())
                                              .arg(size.height());
-                    QVERIFY(window().grab().save(screenshotPath(file)));
+                    QVERIFY(window().grab().save(test::screenshotPath(file)));
                 }
             }
         }

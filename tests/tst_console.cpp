@@ -8,6 +8,8 @@
 #include "core/rules/rulestore.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
+#include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/connectionprofile.h"
@@ -47,8 +49,7 @@ const QByteArray keyPrefix = "rate_limit:";
 
 QString shot(const QString &name)
 {
-    QDir().mkpath(QStringLiteral("screenshots"));
-    return QStringLiteral("screenshots/console-%1.png").arg(name);
+    return test::screenshotPath(QStringLiteral("console-%1.png").arg(name));
 }
 
 } // namespace
@@ -115,16 +116,9 @@ private:
         MainWindow w;
         auto *store = w.findChild<ProfileStore *>();
         QVERIFY(store);
-        ConnectionProfile p;
-        const Endpoint e = test::redisEndpoint();
-        p.name = QStringLiteral("staging");
-        p.host = e.host;
-        p.port = e.port;
-        p.db = e.db;
-        const QString id = store->save(p, {});
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString id =
+            test::saveProfile(*store, test::redisEndpoint(), QStringLiteral("staging"));
+        QVERIFY(test::showWindow(w));
         w.connection()->connectTo(id);
         QTRY_VERIFY_WITH_TIMEOUT(w.connection()->state().isUp(), 10000);
 
@@ -252,9 +246,6 @@ private:
 
     void generateTraffic()
     {
-        stats::StatsRecorder recorder;
-        stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
-        flusher.start();
         load::LoadOptions o;
         o.endpoint = test::redisEndpoint();
         o.rules = m_rules;
@@ -264,29 +255,17 @@ private:
         o.durationUs = 3'000'000;
         o.threads = 2;
         o.subjects = 20;
-        o.recorder = &recorder;
-        load::LoadGenerator generator(o);
-        QVERIFY(generator.start().ok());
-        QTRY_VERIFY_WITH_TIMEOUT(generator.progress().finished, 15000);
-        generator.wait();
-        flusher.stop();
-        QVERIFY(generator.progress().allowed > 0);
-        QVERIFY(generator.progress().denied > 0);
+        const load::LoadProgress p = test::recordedLoad(o);
+        QVERIFY2(p.finished && p.error.isEmpty(), qPrintable(p.error));
+        QVERIFY(p.allowed > 0);
+        QVERIFY(p.denied > 0);
     }
 
     // The store, the stats and every key under the rules' prefix: this server is the test's.
     void wipe()
     {
-        for (const char *pattern : {"rate_limit:*", "{sluice}:*"}) {
-            QByteArray cursor = "0";
-            do {
-                auto r = m_redis->command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
-                QVERIFY(r.ok());
-                cursor = r->elements.at(0).str;
-                for (const auto &k : r->elements.at(1).elements) {
-                    QVERIFY(m_redis->command({"UNLINK", k.str}).ok());
-                }
-            } while (cursor != "0");
+        for (const QByteArray &prefix : {QByteArray("rate_limit:"), QByteArray("{sluice}:")}) {
+            QVERIFY(test::deleteByPrefix(*m_redis, prefix) >= 0);
         }
     }
 

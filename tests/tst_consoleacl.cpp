@@ -17,6 +17,7 @@
 #include "ui/keys/keyssession.h"
 #include "ui/language.h"
 #include "ui/load/loadpage.h"
+#include "ui/load/loadsession.h"
 #include "ui/mainwindow.h"
 #include "ui/rules/rulespage.h"
 
@@ -206,7 +207,7 @@ private Q_SLOTS:
         pattern->setCurrentIndex(pattern->findData(u"constant"_s));
         type(page, "load.rate", u"100/s"_s);
         type(page, "load.duration", u"2s"_s);
-        const auto options = page->options();
+        const auto options = page->session()->options();
         QVERIFY2(options, qPrintable(options ? QString() : options.error().message));
         QSignalSpy changed(page->statsWatch(), &StatsWatch::changed);
         QSignalSpy finished(page, &LoadPage::finished);

@@ -2,6 +2,7 @@
 // sequence of (time step, cost, subject) runs through the script in Redis, with now_us
 // injected, and through the in-process twin. Every reply must be identical, and after every
 // call the key must be absent or carry a TTL.
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/limiter/localmodel.h"
@@ -59,47 +60,25 @@ qint64 randomStep(QRandomGenerator &rng, qint64 scale)
     return -qint64(rng.bounded(quint64(std::max<qint64>(2, scale / 2)))); // clock steps back
 }
 
-QString show(const Decision &d)
-{
-    return QStringLiteral("{%1 %2 %3 %4 %5 %6}")
-        .arg(int(d.allowed))
-        .arg(d.limit)
-        .arg(d.remaining)
-        .arg(d.retryAfterMs)
-        .arg(d.resetAfterMs)
-        .arg(d.delayMs);
-}
-
 } // namespace
 
 class TestDifferential : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
-    void scriptEqualsTwin_data()
-    {
-        QTest::addColumn<int>("algorithm");
-        for (Algorithm a : algorithm::all) {
-            QTest::newRow(qPrintable(algorithm::name(a))) << int(a);
-        }
-    }
+    void scriptEqualsTwin_data() { test::addAlgorithmRows(); }
     void scriptEqualsTwin()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const std::vector<Policy> policies = policiesFor(a);
         Connection c = test::connect();
         const auto *script = ScriptRegistry::builtin().find(algorithm::name(a));
         QVERIFY(script);
         QVERIFY(ScriptRegistry::ensureLoaded(c, *script).ok());
         ManualClock clock;
-        QRandomGenerator rng(quint32(0x51u + quint32(algorithm)));
+        QRandomGenerator rng(quint32(0x51u + quint32(a)));
         int done = 0, allowed = 0, denied = 0;
         const int perPolicy = opsPerAlgorithm / int(policies.size());
         for (size_t pi = 0; pi < policies.size(); ++pi) {
@@ -157,8 +136,9 @@ private Q_SLOTS:
                                              .arg(done + int(i))
                                              .arg(*reqs[i].nowUs)
                                              .arg(reqs[i].cost)
-                                             .arg(QString::fromUtf8(reqs[i].key), show(remote),
-                                                  show(expected[i]))));
+                                             .arg(QString::fromUtf8(reqs[i].key),
+                                                  test::describe(remote),
+                                                  test::describe(expected[i]))));
                     }
                     remote.allowed ? ++allowed : ++denied;
                     const qint64 ttl = (*replies)[size_t(evalAt[i]) + 1]->integer;
@@ -182,8 +162,7 @@ private Q_SLOTS:
     void ttlIsResetAfter_data() { scriptEqualsTwin_data(); }
     void ttlIsResetAfter()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const Policy p = algorithm::isWindow(a) ? Policy::window(a, 10, 60 * s)
                                                 : Policy::bucket(a, {10, 60 * s}, 10);
         RedisLimiter limiter(test::connect());

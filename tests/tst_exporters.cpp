@@ -1,5 +1,6 @@
 #include "core/rules/codec.h"
 #include "core/rules/exporter.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -149,16 +150,6 @@ QMap<QString, QString> skippedMap(const Export &e)
     return out;
 }
 
-QString nginxBinary()
-{
-    for (const char *p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"}) {
-        if (QFileInfo(QString::fromLatin1(p)).isExecutable()) {
-            return QString::fromLatin1(p);
-        }
-    }
-    return {};
-}
-
 // One HTTP/1.0 GET to 127.0.0.1:port; the status code, or -1.
 int httpStatus(quint16 port, const QByteArray &path)
 {
@@ -234,27 +225,17 @@ bool writeNginxConf(NginxDir &d, const QByteArray &exported)
         }
         locations += QStringLiteral("            try_files /ok.txt =404;\n        }\n");
     }
-    const QString conf = QStringLiteral("pid %1/nginx.pid;\n"
-                                        "error_log %1/error.log;\n"
-                                        "events {}\n"
-                                        "http {\n"
-                                        "    access_log off;\n"
-                                        "    client_body_temp_path %1/tmp-body;\n"
-                                        "    proxy_temp_path %1/tmp-proxy;\n"
-                                        "    fastcgi_temp_path %1/tmp-fastcgi;\n"
-                                        "    uwsgi_temp_path %1/tmp-uwsgi;\n"
-                                        "    scgi_temp_path %1/tmp-scgi;\n"
-                                        "    default_type text/plain;\n"
-                                        "    include %1/export.conf;\n"
-                                        "    server {\n"
-                                        "        listen 127.0.0.1:%2;\n"
-                                        "        root %1/www;\n"
-                                        "%3"
-                                        "    }\n"
-                                        "}\n")
-                             .arg(p)
-                             .arg(d.port)
-                             .arg(locations);
+    const QString conf = test::nginxConfHead(p) + QStringLiteral("    default_type text/plain;\n"
+                                                                 "    include %1/export.conf;\n"
+                                                                 "    server {\n"
+                                                                 "        listen 127.0.0.1:%2;\n"
+                                                                 "        root %1/www;\n"
+                                                                 "%3"
+                                                                 "    }\n"
+                                                                 "}\n")
+                                                      .arg(p)
+                                                      .arg(d.port)
+                                                      .arg(locations);
     QFile f(d.conf());
     return f.open(QIODevice::WriteOnly) && f.write(conf.toUtf8()) > 0;
 }
@@ -264,7 +245,7 @@ QPair<int, QString> nginxTest(const NginxDir &d)
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(nginxBinary(),
+    p.start(test::nginxBinary(),
             {QStringLiteral("-t"), QStringLiteral("-q"), QStringLiteral("-p"),
              d.dir.path() + QLatin1Char('/'), QStringLiteral("-e"),
              d.dir.filePath(QStringLiteral("error.log")), QStringLiteral("-c"), d.conf()});
@@ -615,7 +596,7 @@ private Q_SLOTS:
 
     void nginxAcceptsTheExport()
     {
-        if (nginxBinary().isEmpty()) {
+        if (test::nginxBinary().isEmpty()) {
             QFAIL("nginx is not installed (bash tools/dev.sh test installs nginx-light)");
         }
         NginxDir d;
@@ -630,7 +611,7 @@ private Q_SLOTS:
     void nginxRejectsABrokenExport()
     {
         // The check above can fail: a damaged export does not pass nginx -t.
-        if (nginxBinary().isEmpty()) {
+        if (test::nginxBinary().isEmpty()) {
             QFAIL("nginx is not installed (bash tools/dev.sh test installs nginx-light)");
         }
         QByteArray broken = exportRules(sampleSet(), ExportFormat::Nginx).text;
@@ -647,14 +628,14 @@ private Q_SLOTS:
     {
         // The exported gcra rule (1/m, burst 2 -> burst=2 nodelay) in a real nginx on loopback:
         // 3 requests pass at once, the 4th gets 429. At 1r/m the bucket cannot drain meanwhile.
-        if (nginxBinary().isEmpty()) {
+        if (test::nginxBinary().isEmpty()) {
             QFAIL("nginx is not installed (bash tools/dev.sh test installs nginx-light)");
         }
         NginxDir d;
         QVERIFY(writeNginxConf(d, exportRules(sampleSet(), ExportFormat::Nginx).text));
         QProcess nginx;
         nginx.setProcessChannelMode(QProcess::MergedChannels);
-        nginx.start(nginxBinary(),
+        nginx.start(test::nginxBinary(),
                     {QStringLiteral("-p"), d.dir.path() + QLatin1Char('/'), QStringLiteral("-e"),
                      d.dir.filePath(QStringLiteral("error.log")), QStringLiteral("-c"), d.conf(),
                      QStringLiteral("-g"), QStringLiteral("daemon off; master_process off;")});

@@ -6,6 +6,7 @@
 // and on the twin (model::storedState of the same stored text): every reply is identical, sane
 // (no -2^63, retry >= 0 on a denial that can pass), equal to the reply on an absent key, and
 // the first admission leaves whole numbers and a TTL behind.
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/limiter/model.h"
@@ -41,17 +42,6 @@ Policy policyFor(Algorithm a)
 {
     return algorithm::isWindow(a) ? Policy::window(a, 5, 10 * s)
                                   : Policy::bucket(a, {5, 10 * s}, 5);
-}
-
-QString show(const Decision &d)
-{
-    return QStringLiteral("{%1 %2 %3 %4 %5 %6}")
-        .arg(int(d.allowed))
-        .arg(d.limit)
-        .arg(d.remaining)
-        .arg(d.retryAfterMs)
-        .arg(d.resetAfterMs)
-        .arg(d.delayMs);
 }
 
 // Every field in range: what a client turns into headers without a surprise.
@@ -144,13 +134,14 @@ class TestForeignState : public QObject
                                     .arg(what)
                                     .arg(st.cost)
                                     .arg(now - now0)
-                                    .arg(show(remote), show(local))));
+                                    .arg(test::describe(remote), test::describe(local))));
             QVERIFY2(sane(remote, p, st.cost),
-                     qPrintable(what + u": not sane: "_qs + show(remote)));
+                     qPrintable(what + u": not sane: "_qs + test::describe(remote)));
             if (foreign) {
                 const Decision ref = model::apply(p, fresh, st.cost, now).decision;
-                QVERIFY2(remote == ref, qPrintable(QStringLiteral("%1: %2, absent key: %3")
-                                                       .arg(what, show(remote), show(ref))));
+                QVERIFY2(remote == ref,
+                         qPrintable(QStringLiteral("%1: %2, absent key: %3")
+                                        .arg(what, test::describe(remote), test::describe(ref))));
             }
             if (remote.allowed && st.cost > 0 && !admitted) {
                 admitted = true;
@@ -186,8 +177,7 @@ private Q_SLOTS:
     }
     void hashFields()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const QList<QByteArray> names = fieldNames(a);
         const QByteArray key = test::keyPrefix() + "h:" + algorithm::name(a).toUtf8();
         int planted = 0;

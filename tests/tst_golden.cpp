@@ -2,6 +2,7 @@
 // line runs on the in-process twin and on the script in a real Redis with now_us injected,
 // and both must give exactly the expected six integers. After every Redis call the key is
 // absent or has a TTL.
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/limiter/localmodel.h"
@@ -101,40 +102,18 @@ QString parse(const QString &path, Algorithm a, std::vector<Block> &blocks)
     return {};
 }
 
-QString show(const Decision &d)
-{
-    return QStringLiteral("%1 %2 %3 %4 %5 %6")
-        .arg(int(d.allowed))
-        .arg(d.limit)
-        .arg(d.remaining)
-        .arg(d.retryAfterMs)
-        .arg(d.resetAfterMs)
-        .arg(d.delayMs);
-}
-
 } // namespace
 
 class TestGolden : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
-    void vectors_data()
-    {
-        QTest::addColumn<int>("algorithm");
-        for (Algorithm a : algorithm::all) {
-            QTest::newRow(qPrintable(algorithm::name(a))) << int(a);
-        }
-    }
+    void vectors_data() { test::addAlgorithmRows(); }
     void vectors()
     {
-        QFETCH(int, algorithm);
-        const auto a = Algorithm(algorithm);
+        const Algorithm a = test::fetchAlgorithm();
         const QString path =
             QStringLiteral(SLUICE_SOURCE_DIR "/tests/golden/%1.txt").arg(algorithm::name(a));
         std::vector<Block> blocks;
@@ -163,14 +142,16 @@ private Q_SLOTS:
                                                 (local.ok() ? QString() : local.error().message)));
                 QVERIFY2(*local == line.expected,
                          qPrintable(QStringLiteral("%1: twin gave %2, expected %3")
-                                        .arg(where, show(*local), show(line.expected))));
+                                        .arg(where, test::describe(*local),
+                                             test::describe(line.expected))));
                 auto remote = redis.decide(req);
                 QVERIFY2(remote.ok(),
                          qPrintable(where + QStringLiteral(" redis: ") +
                                     (remote.ok() ? QString() : remote.error().message)));
                 QVERIFY2(*remote == line.expected,
                          qPrintable(QStringLiteral("%1: script gave %2, expected %3")
-                                        .arg(where, show(*remote), show(line.expected))));
+                                        .arg(where, test::describe(*remote),
+                                             test::describe(line.expected))));
                 const qint64 ttl = test::pttl(probe, key);
                 QVERIFY2(
                     ttl == -2 || ttl > 0,

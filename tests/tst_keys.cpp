@@ -94,22 +94,7 @@ qint64 infoField(Connection &c, const QByteArray &section, const QByteArray &fie
 // loop per 50,000 keys (the test's own planting, not the code under test).
 bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
 {
-    static const QByteArray script = R"(
-        local now = redis.call('TIME')
-        local s = string.format('%.0f', tonumber(now[1]) * 1000000 + tonumber(now[2]))
-        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-            local k = ARGV[1] .. '{' .. i .. '}'
-            redis.call('HSET', k, 's', s, 'c', '1')
-            redis.call('PEXPIRE', k, 60000)
-        end
-        return 1)";
-    for (qint64 at = from; at < from + n; at += 50'000) {
-        const qint64 last = std::min(at + 50'000, from + n) - 1;
-        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
-            return false;
-        }
-    }
-    return true;
+    return test::plantFixedWindows(c, prefix, from, n, 60'000);
 }
 
 // The set-up of the tests that break a scan midway: a private server holding `n` fixed-window
@@ -145,22 +130,6 @@ struct BrokenScan
         return o;
     }
 };
-
-bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, qint64 n)
-{
-    static const QByteArray script = R"(
-        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-            redis.call('UNLINK', ARGV[1] .. '{' .. i .. '}')
-        end
-        return 1)";
-    for (qint64 at = from; at < from + n; at += 50'000) {
-        const qint64 last = std::min(at + 50'000, from + n) - 1;
-        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
-            return false;
-        }
-    }
-    return true;
-}
 
 // A connection as the ACL user `name` (password "pw", every key) with `commands` on top of
 // `reset on`: created by `admin`, which deletes it with ACL DELUSER when done.
@@ -1242,7 +1211,7 @@ private Q_SLOTS:
         QCOMPARE(pagesSeen, 3);
         QCOMPARE(cut.progress.keys, delivered);
         QVERIFY(delivered > 0 && delivered < n / 2);
-        QVERIFY(unplantFixedWindows(c, m_prefix, 0, n));
+        QVERIFY(test::unplantFixedWindows(c, m_prefix, 0, n));
     }
 
     void connectionDroppedMidScanResumes()
@@ -1351,7 +1320,7 @@ private Q_SLOTS:
                  s.error ? qPrintable(s.error->message) : "");
         QCOMPARE(seen.size(), 2000);
         QCOMPARE(s.progress.keys, qint64(2000));
-        QVERIFY(unplantFixedWindows(c, m_prefix, 0, 2000));
+        QVERIFY(test::unplantFixedWindows(c, m_prefix, 0, 2000));
     }
 
     void workerKeepsTheGuiThreadFree()
@@ -1443,7 +1412,7 @@ private Q_SLOTS:
         QCOMPARE(all.outcomes.first().status, KeyFixer::Status::Done);
         QVERIFY(test::pttl(c, m_prefix + "big:{123}") > 0);
 
-        QVERIFY(unplantFixedWindows(c, m_prefix, 0, n));
+        QVERIFY(test::unplantFixedWindows(c, m_prefix, 0, n));
     }
 };
 

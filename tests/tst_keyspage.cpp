@@ -4,6 +4,8 @@
 // and restarts (a lost connection and its recovery, a restart mid-scan), a 200,000-key scan
 // while the GUI thread keeps ticking, figures for a million rows, and the screenshots.
 
+#include "ownredis.h"
+#include "pageharness.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -52,27 +54,13 @@ constexpr qint64 sec = duration::usPerSecond;
 Rule windowRule(const QString &id, Algorithm a, qint64 limit, qint64 windowUs,
                 const QByteArray &prefix, Scope::Kind scope = Scope::Kind::Ip)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = scope;
-    r.algorithm = a;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    r.keyPrefix = prefix;
-    return r;
+    return Rule::window(id, a, limit, windowUs, Scope{scope, {}}, prefix);
 }
 
 Rule bucketRule(const QString &id, Algorithm a, qint64 count, qint64 periodUs, qint64 burst,
                 const QByteArray &prefix, Scope::Kind scope = Scope::Kind::Ip)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = scope;
-    r.algorithm = a;
-    r.rate = Rate{count, periodUs};
-    r.burst = burst;
-    r.keyPrefix = prefix;
-    return r;
+    return Rule::bucket(id, a, Rate{count, periodUs}, burst, Scope{scope, {}}, prefix);
 }
 
 QByteArray num(qint64 v)
@@ -80,104 +68,11 @@ QByteArray num(qint64 v)
     return QByteArray::number(v);
 }
 
-QString screenshotPath(const QString &name)
-{
-    // <builddir>/screenshots (the test runs in <builddir>/tests).
-    const QString dir =
-        QDir::cleanPath(QCoreApplication::applicationDirPath() + u"/../screenshots"_s);
-    QDir().mkpath(dir);
-    return dir + u'/' + name;
-}
-
-// A redis-server of the test's own, in a temporary directory, to kill and restart at will.
-class PrivateRedis
-{
-public:
-    PrivateRedis()
-        : m_port(test::freeLoopbackPort())
-    {}
-    ~PrivateRedis() { kill(); }
-    quint16 port() const { return m_port; }
-    Endpoint endpoint() const
-    {
-        Endpoint e;
-        e.port = m_port;
-        return e;
-    }
-
-    bool start()
-    {
-        m_process = std::make_unique<QProcess>();
-        m_process->setWorkingDirectory(m_dir.path());
-        m_process->start(u"redis-server"_s, {u"--port"_s, QString::number(m_port), u"--bind"_s,
-                                             u"127.0.0.1"_s, u"--dir"_s, m_dir.path(), u"--save"_s,
-                                             u""_s, u"--appendonly"_s, u"no"_s});
-        if (!m_process->waitForStarted()) {
-            return false;
-        }
-        for (int i = 0; i < 200; ++i) {
-            if (auto c = Connection::open(endpoint())) {
-                if (auto p = c->command({"PING"}); p && p->str == "PONG") {
-                    return true;
-                }
-            }
-            QTest::qWait(20);
-        }
-        return false;
-    }
-    // As abrupt as a crash or a network cut.
-    void kill()
-    {
-        if (m_process && m_process->state() != QProcess::NotRunning) {
-            m_process->kill();
-            m_process->waitForFinished();
-        }
-        m_process.reset();
-    }
-
-private:
-    QTemporaryDir m_dir;
-    quint16 m_port;
-    std::unique_ptr<QProcess> m_process;
-};
-
 // `n` fixed-window states "<prefix>big:{<i>}" with a 10 min TTL (long enough that none expires
-// during a slow scan; the test's rule has a 10 min window too), planted by one
-// Lua loop per 50,000 keys (the test's own planting, not the code under test).
+// during a slow scan; the test's rule has a 10 min window too).
 bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 n)
 {
-    static const QByteArray script = R"(
-        local now = redis.call('TIME')
-        local s = string.format('%.0f', tonumber(now[1]) * 1000000 + tonumber(now[2]))
-        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-            local k = ARGV[1] .. '{' .. i .. '}'
-            redis.call('HSET', k, 's', s, 'c', '1')
-            redis.call('PEXPIRE', k, 600000)
-        end
-        return 1)";
-    for (qint64 at = 0; at < n; at += 50'000) {
-        const qint64 last = std::min(at + 50'000, n) - 1;
-        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 n)
-{
-    static const QByteArray script = R"(
-        for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do
-            redis.call('UNLINK', ARGV[1] .. '{' .. i .. '}')
-        end
-        return 1)";
-    for (qint64 at = 0; at < n; at += 50'000) {
-        const qint64 last = std::min(at + 50'000, n) - 1;
-        if (!c.command({"EVAL", script, "0", prefix + "big:", num(at), num(last)})) {
-            return false;
-        }
-    }
-    return true;
+    return test::plantFixedWindows(c, prefix, 0, n, 600'000);
 }
 
 // The console's session on one server, as the main window makes it, and the page on it.
@@ -185,14 +80,7 @@ struct Harness
 {
     explicit Harness(const Endpoint &e)
     {
-        store.setKeyringEnabled(false);
-        ConnectionProfile p;
-        p.name = u"keys test"_s;
-        p.host = e.host.isEmpty() ? u"127.0.0.1"_s : e.host;
-        p.port = e.port;
-        p.db = e.db;
-        const QString id = store.save(p, {});
-        page = std::make_unique<KeysPage>(&controller);
+        page = std::make_unique<KeysPage>(base.controller());
         page->resize(1280, 800);
         page->setConfirm([this](const QString &q) {
             questions << q;
@@ -202,7 +90,7 @@ struct Harness
             page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxyTester = std::make_unique<QAbstractItemModelTester>(
             page->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        controller.connectTo(id);
+        base.connectTo(e);
     }
     ~Harness()
     {
@@ -254,8 +142,7 @@ struct Harness
         return false;
     }
 
-    ProfileStore store;
-    ConnectionController controller{&store};
+    test::PageHarness base; // the profile store and the controller
     std::unique_ptr<KeysPage> page;
     std::unique_ptr<QAbstractItemModelTester> sourceTester;
     std::unique_ptr<QAbstractItemModelTester> proxyTester;
@@ -295,11 +182,7 @@ private Q_SLOTS:
         };
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     // --- pure ---------------------------------------------------------------------------------
 
@@ -568,7 +451,7 @@ private Q_SLOTS:
         took.restart();
         h.table()->sortByColumn(KeysModel::TtlColumn, Qt::DescendingOrder);
         qInfo("sort of 200,000 rows by TTL in the view: %lld ms", took.elapsed());
-        QVERIFY(unplantFixedWindows(c, m_prefix, n));
+        QVERIFY(test::unplantFixedWindows(c, m_prefix, 0, n));
     }
 
     // Figures for a million rows (printed, not asserted): appended in pages as the worker
@@ -632,7 +515,7 @@ private Q_SLOTS:
     // by itself.
     void lostConnectionAndRecovery()
     {
-        PrivateRedis server;
+        test::OwnRedis server;
         QVERIFY(server.start());
         auto plant = [&] {
             Connection c = Connection::open(server.endpoint()).value();
@@ -657,7 +540,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(h.page->message().contains(u"lost"_s), 10'000);
         QCOMPARE(h.page->model()->rowCount(), 6); // the last data stays
         QVERIFY(h.table()->isEnabled());
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys-lost.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys-lost.png"_s)));
 
         QVERIFY(server.start());
         plant();
@@ -672,7 +555,7 @@ private Q_SLOTS:
     // keys listed before stay.
     void restartMidScan()
     {
-        PrivateRedis server;
+        test::OwnRedis server;
         QVERIFY(server.start());
         constexpr qint64 n = 300'000;
         {
@@ -708,7 +591,7 @@ private Q_SLOTS:
     // Realistic data, as an on-call engineer would meet it: pictures to look at.
     void screenshots()
     {
-        PrivateRedis server;
+        test::OwnRedis server;
         QVERIFY(server.start());
         const QByteArray prefix = "rate_limit:";
         RuleSet rules;
@@ -777,7 +660,7 @@ private Q_SLOTS:
         // The details' last minute: one reading per refresh since the key was selected.
         QTRY_VERIFY_WITH_TIMEOUT(h.page->findChild<Sparkline *>(u"detailsHistory"_s)->size() >= 2,
                                  5000);
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys.png"_s)));
 
         h.click("whyButton");
         h.click("showFlaggedButton");
@@ -785,14 +668,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             h.find<QPlainTextEdit>("rawValue")->toPlainText().startsWith(u"hash"_s), 5000);
         QTest::qWait(300);
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys-flagged.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys-flagged.png"_s)));
 
         QSignalSpy fixed(h.page.get(), &KeysPage::fixFinished);
         h.click("fixAllButton");
         QVERIFY(fixed.wait(10'000));
         h.find<QCheckBox>("onlyFlaggedCheck")->setChecked(false);
         QTest::qWait(300);
-        QVERIFY(h.page->grab().save(screenshotPath(u"keys-fixed.png"_s)));
+        QVERIFY(h.page->grab().save(test::screenshotPath(u"keys-fixed.png"_s)));
     }
 };
 

@@ -2,9 +2,9 @@
 // the not-connected note, a scan into the model, the questions a fix asks and the fix itself,
 // the report in words, and the health counts. No widget is created here.
 
+#include "pageharness.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
-#include "ui/connection/profilestore.h"
 #include "ui/keys/keysmodel.h"
 #include "ui/keys/keyssession.h"
 
@@ -13,7 +13,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace sluice;
@@ -35,14 +34,11 @@ class TestKeysSession : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<ProfileStore> m_store;
-    QString m_profile;
+    test::PageHarness m_h; // the profile store
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTest"_s);
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
         qRegisterMetaType<KeyInfo>();
         qRegisterMetaType<QList<KeyInfo>>();
@@ -50,18 +46,11 @@ private Q_SLOTS:
         qRegisterMetaType<ScanSummary>();
         qRegisterMetaType<KeyFixer::Report>();
         qRegisterMetaType<KeysWorker::RawValue>();
-        m_store = std::make_unique<ProfileStore>();
-        m_store->setKeyringEnabled(false);
-        ConnectionProfile p;
-        p.name = u"keys session"_s;
-        p.host = u"127.0.0.1"_s;
-        p.port = test::redisEndpoint().port;
-        m_profile = m_store->save(p, {});
     }
 
     void notConnectedSaysSo()
     {
-        ConnectionController controller(m_store.get());
+        ConnectionController controller(&m_h.store());
         KeysModel model;
         KeysSession session(&controller, &model);
         session.startSession();
@@ -89,14 +78,14 @@ private Q_SLOTS:
         }
         QVERIFY(c.command({"PEXPIRE", fine, "30000"}));
 
-        ConnectionController controller(m_store.get());
+        ConnectionController controller(&m_h.store());
         KeysModel model;
         KeysSession session(&controller, &model);
         QSignalSpy scans(&session, &KeysSession::scanFinished);
         QSignalSpy health(&session, &KeysSession::healthChanged);
         session.setRules(set);
         session.setPatterns({prefix + '*'});
-        controller.connectTo(m_profile);
+        controller.connectTo(m_h.fixtureProfile());
         QTRY_VERIFY_WITH_TIMEOUT(session.hasSession(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!scans.isEmpty() && !session.isScanning(), 15000);
         QCOMPARE(model.rowCount(), 3);

@@ -46,11 +46,7 @@ class TestLoadGen : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanup()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanup() { test::cleanup(); }
 
     // 150/s for 2 s over 3 subjects against "50 per 10 s per subject": exactly 300 sent
     // (a constant pattern is exact), exactly 150 allowed, every decision in the recorder.

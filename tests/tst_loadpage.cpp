@@ -4,56 +4,37 @@
 // the decisions in the statistics, Stop.
 
 #include "core/stats/statsreader.h"
+#include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
-#include "ui/connection/connectioncontroller.h"
-#include "ui/connection/profilestore.h"
 #include "ui/load/loadpage.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDir>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
-
-#include <memory>
 
 using namespace sluice;
 using namespace sluice::ui;
 
 namespace {
 
-QString screenshotPath(const QString &name)
+Rule windowRule(const QString &id, qint64 limit, qint64 windowUs)
 {
-    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    return dir + QLatin1Char('/') + name;
+    return Rule::window(id, Algorithm::FixedWindow, limit, windowUs, Scope{Scope::Kind::Ip, {}},
+                        test::keyPrefix());
 }
 
 QString uniqueId(const char *base)
 {
-    return QString::fromLatin1(base) + QLatin1Char('-') +
-           QString::number(QCoreApplication::applicationPid());
-}
-
-Rule windowRule(const QString &id, qint64 limit, qint64 windowUs)
-{
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    r.keyPrefix = test::keyPrefix();
-    return r;
+    return test::uniqueId(QString::fromLatin1(base));
 }
 
 } // namespace
@@ -62,19 +43,10 @@ class TestLoadPage : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<ProfileStore> m_store;
-    std::unique_ptr<ConnectionController> m_controller;
-    std::unique_ptr<QWidget> m_frame;
+    test::PageHarness m_h;
     LoadPage *m_page = nullptr;
 
-    template <typename T> T *find(const char *name)
-    {
-        auto *w = m_page->findChild<T *>(QString::fromLatin1(name));
-        if (!w) {
-            qWarning("no child named %s", name);
-        }
-        return w;
-    }
+    template <typename T> T *find(const char *name) { return m_h.find<T>(name); }
     void type(const char *edit, const QString &text)
     {
         auto *e = find<QLineEdit>(edit);
@@ -91,51 +63,12 @@ class TestLoadPage : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-        m_store = std::make_unique<ProfileStore>();
-        m_store->setKeyringEnabled(false);
-        ConnectionProfile p;
-        p.name = QStringLiteral("fixture");
-        p.port = test::redisEndpoint().port;
-        const QString id = m_store->save(p, QString());
-        m_controller = std::make_unique<ConnectionController>(m_store.get());
-        m_controller->connectTo(id);
-        QTRY_VERIFY_WITH_TIMEOUT(m_controller->state().isUp(), 10000);
-
-        // The mock frame of the console: navigation column + the page, 1280x800.
-        m_frame = std::make_unique<QWidget>();
-        auto *box = new QHBoxLayout(m_frame.get());
-        box->setContentsMargins(0, 0, 0, 0);
-        box->setSpacing(0);
-        auto *nav = new QListWidget(m_frame.get());
-        nav->setFixedWidth(160);
-        nav->setFrameShape(QFrame::NoFrame);
-        nav->setFocusPolicy(Qt::NoFocus);
-        nav->setStyleSheet(QStringLiteral(
-            "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: "
-            "10px; font-size: 11pt; }"
-            "QListWidget::item { padding: 9px 12px; }"
-            "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
-        for (const char *name : {"Connection", "Rules", "Keys", "Simulation", "Monitor", "Load"}) {
-            nav->addItem(QString::fromLatin1(name));
-        }
-        nav->setCurrentRow(5);
-        m_page = new LoadPage(m_controller.get(), m_frame.get());
-        box->addWidget(nav);
-        box->addWidget(m_page, 1);
-        m_frame->resize(1280, 800);
-        m_frame->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_frame.get()));
+        QVERIFY(m_h.connect());
+        m_page = new LoadPage(m_h.controller());
+        QVERIFY(m_h.show(m_page, {1280, 800}, 5));
     }
 
-    void cleanupTestCase()
-    {
-        m_frame.reset();
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void validatesBesideTheFields()
     {
@@ -263,20 +196,9 @@ private Q_SLOTS:
 
         // The decisions reached the statistics (the Monitor page's source) exactly.
         Connection c = test::connect();
-        auto recorded = [&] {
-            auto s = stats::readSeries(c, {id}, 60, QDateTime::currentSecsSinceEpoch());
-            if (!s || s->isEmpty()) {
-                return stats::Counts{};
-            }
-            stats::Counts total;
-            for (const stats::Counts &x : s->first().seconds) {
-                total += x;
-            }
-            return total;
-        };
-        QTRY_COMPARE_WITH_TIMEOUT(recorded(), (stats::Counts{100, 300, 0}), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::recordedCounts(c, id), (stats::Counts{100, 300, 0}), 5000);
         QVERIFY(QDateTime::currentSecsSinceEpoch() - startSecond < 60);
-        QVERIFY(m_frame->grab().save(screenshotPath(QStringLiteral("load.png"))));
+        QVERIFY(m_h.shoot(QStringLiteral("load.png")));
     }
 
     // The rules' real keys only with a yes: a no starts nothing.

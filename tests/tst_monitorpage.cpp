@@ -9,9 +9,10 @@
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsreader.h"
 #include "core/stats/statsrecorder.h"
+#include "ownredis.h"
+#include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
-#include "ui/connection/connectioncontroller.h"
-#include "ui/connection/profilestore.h"
 #include "ui/monitor/limitedmodel.h"
 #include "ui/monitor/monitorpage.h"
 #include "ui/monitor/rulechart.h"
@@ -20,16 +21,12 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDir>
 #include <QElapsedTimer>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
-#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 
@@ -41,110 +38,28 @@ using namespace sluice::ui;
 
 namespace {
 
-QString screenshotPath(const QString &name)
-{
-    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    return dir + QLatin1Char('/') + name;
-}
-
-// Rule ids of this process: stats keys live under {sluice}:stats:<id>:, outside keyPrefix().
 QString uniqueId(const char *base)
 {
-    return QString::fromLatin1(base) + QLatin1Char('-') +
-           QString::number(QCoreApplication::applicationPid());
+    return test::uniqueId(QString::fromLatin1(base));
 }
 
 Rule windowRule(const QString &id, qint64 limit, qint64 windowUs)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = Algorithm::FixedWindow;
-    r.limit = limit;
-    r.windowUs = windowUs;
-    r.keyPrefix = test::keyPrefix();
-    return r;
+    return Rule::window(id, Algorithm::FixedWindow, limit, windowUs, Scope{Scope::Kind::Ip, {}},
+                        test::keyPrefix());
 }
 
 Rule bucketRule(const QString &id, Algorithm a, Rate rate, qint64 burst)
 {
-    Rule r;
-    r.id = id;
-    r.scope.kind = Scope::Kind::Ip;
-    r.algorithm = a;
-    r.rate = rate;
-    r.burst = burst;
-    r.keyPrefix = test::keyPrefix();
-    return r;
+    return Rule::bucket(id, a, rate, burst, Scope{Scope::Kind::Ip, {}}, test::keyPrefix());
 }
 
 void deleteStats(Connection &c, const QStringList &ids)
 {
     for (const QString &id : ids) {
-        QByteArray cursor = "0";
-        do {
-            auto r = c.command({"SCAN", cursor, "MATCH",
-                                stats::defaultNamespace + "stats:" + id.toUtf8() + ":*", "COUNT",
-                                "1000"});
-            if (!r || r->elements.size() != 2) {
-                break;
-            }
-            cursor = r->elements[0].str;
-            QList<QByteArray> del{"DEL"};
-            for (const Reply &k : r->elements[1].elements) {
-                del << k.str;
-            }
-            if (del.size() > 1) {
-                (void)c.command(del);
-            }
-        } while (cursor != "0");
+        (void)test::deleteByPrefix(c, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
     }
 }
-
-// A redis-server of the test's own, to kill while the page watches it.
-class PrivateRedis
-{
-public:
-    PrivateRedis()
-        : m_port(test::freeLoopbackPort())
-    {}
-    ~PrivateRedis() { stop(); }
-    quint16 port() const { return m_port; }
-    bool start()
-    {
-        m_process = std::make_unique<QProcess>();
-        m_process->start(QStringLiteral("redis-server"),
-                         {QStringLiteral("--port"), QString::number(m_port),
-                          QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
-                          QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"),
-                          QStringLiteral("no")});
-        if (!m_process->waitForStarted()) {
-            return false;
-        }
-        Endpoint e;
-        e.port = m_port;
-        for (int i = 0; i < 100; ++i) {
-            if (Connection::open(e).ok()) {
-                return true;
-            }
-            QTest::qWait(20);
-        }
-        return false;
-    }
-    void stop()
-    {
-        if (m_process && m_process->state() != QProcess::NotRunning) {
-            m_process->kill();
-            m_process->waitForFinished();
-        }
-        m_process.reset();
-    }
-
-private:
-    quint16 m_port;
-    std::unique_ptr<QProcess> m_process;
-};
 
 } // namespace
 
@@ -152,20 +67,7 @@ class TestMonitorPage : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<ProfileStore> m_store;
-    std::unique_ptr<ConnectionController> m_controller;
-
-    // A controller connected to 127.0.0.1:port (the fixture's unless told).
-    std::unique_ptr<ConnectionController> connectedController(ProfileStore &store, quint16 port)
-    {
-        ConnectionProfile p;
-        p.name = QStringLiteral("test %1").arg(port);
-        p.port = port;
-        const QString id = store.save(p, QString());
-        auto c = std::make_unique<ConnectionController>(&store);
-        c->connectTo(id);
-        return c;
-    }
+    test::PageHarness m_h;
 
     static MonitorSnapshot waitForRead(MonitorPage &page)
     {
@@ -175,22 +77,9 @@ class TestMonitorPage : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-        m_store = std::make_unique<ProfileStore>();
-        m_store->setKeyringEnabled(false);
-        m_controller = connectedController(*m_store, test::redisEndpoint().port);
-        QTRY_VERIFY_WITH_TIMEOUT(m_controller->state().isUp(), 10000);
-    }
+    void initTestCase() { QVERIFY(m_h.connect()); }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void modelsAlone()
     {
@@ -311,7 +200,7 @@ private Q_SLOTS:
             QVERIFY2(flusher.status().redisOk, qPrintable(flusher.status().lastError));
         }
 
-        MonitorPage page(m_controller.get());
+        MonitorPage page(m_h.controller());
         QAbstractItemModelTester t1(page.limitedModel(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(page.topModel(),
@@ -364,7 +253,7 @@ private Q_SLOTS:
         QCOMPARE(page.topModel()->rows()[0], (stats::TopSubject{"10.0.0.3", 7, 5}));
 
         // A console restart: a new page reads the same numbers back from Redis.
-        MonitorPage again(m_controller.get());
+        MonitorPage again(m_h.controller());
         again.setRules(set);
         QTRY_VERIFY_WITH_TIMEOUT(again.snapshot().series.size() == 2, 5000);
         QCOMPARE(again.chart(login)->totals(), (stats::Counts{18, 3, 0}));
@@ -384,7 +273,7 @@ private Q_SLOTS:
         set.rules = {windowRule(quiet, 5, duration::usPerSecond),
                      windowRule(busy, 50, duration::usPerSecond)};
 
-        MonitorPage page(m_controller.get());
+        MonitorPage page(m_h.controller());
         page.setRules(set);
         page.show();
         QTRY_VERIFY_WITH_TIMEOUT(page.snapshot().series.size() == 2, 5000);
@@ -437,7 +326,7 @@ private Q_SLOTS:
         }
         QVERIFY(limiter.decide({&policy, rule.keyFor(fine), 1, {}, 0}).ok());
 
-        MonitorPage page(m_controller.get());
+        MonitorPage page(m_h.controller());
         QAbstractItemModelTester tester(page.limitedModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         RuleSet set;
@@ -510,25 +399,21 @@ private Q_SLOTS:
     // The server goes away: the charts keep their points, the status says so; it comes back.
     void lostConnectionKeepsData()
     {
-        PrivateRedis redis;
+        test::OwnRedis redis;
         QVERIFY(redis.start());
-        ProfileStore store;
-        store.setKeyringEnabled(false);
-        auto controller = connectedController(store, redis.port());
-        QTRY_VERIFY_WITH_TIMEOUT(controller->state().isUp(), 10000);
+        test::PageHarness h;
+        QVERIFY(h.connect(redis.endpoint()));
 
         const QString id = QStringLiteral("lost");
         const qint64 now = QDateTime::currentSecsSinceEpoch();
         stats::StatsRecorder recorder;
         recorder.record(id, "10.0.0.1", true, false, now - 5, 42);
-        Endpoint e;
-        e.port = redis.port();
         {
-            stats::StatsFlusher flusher(e, &recorder);
+            stats::StatsFlusher flusher(redis.endpoint(), &recorder);
             flusher.start();
             flusher.stop();
         }
-        MonitorPage page(controller.get());
+        MonitorPage page(h.controller());
         RuleSet set;
         set.rules = {windowRule(id, 10, duration::usPerSecond)};
         page.setRules(set);
@@ -619,9 +504,6 @@ private Q_SLOTS:
         }
 
         // A real load for the last seconds, recorded as the Load page does.
-        stats::StatsRecorder live;
-        stats::StatsFlusher liveFlusher(test::redisEndpoint(), &live);
-        liveFlusher.start();
         load::LoadOptions o;
         o.endpoint = test::redisEndpoint();
         o.rules = set;
@@ -630,38 +512,12 @@ private Q_SLOTS:
         o.durationUs = 4 * duration::usPerSecond;
         o.threads = 2;
         o.subjects = 12;
-        o.recorder = &live;
-        load::LoadGenerator generator(o);
-        QVERIFY(generator.start().ok());
-        QTRY_VERIFY_WITH_TIMEOUT(generator.progress().finished, 20000);
-        generator.wait();
-        liveFlusher.stop();
+        QVERIFY(test::recordedLoad(o).finished);
 
-        // The mock frame of the console: navigation column + the page, 1280x800.
-        QWidget frame;
-        auto *box = new QHBoxLayout(&frame);
-        box->setContentsMargins(0, 0, 0, 0);
-        box->setSpacing(0);
-        auto *nav = new QListWidget(&frame);
-        nav->setFixedWidth(160);
-        nav->setFrameShape(QFrame::NoFrame);
-        nav->setFocusPolicy(Qt::NoFocus);
-        nav->setStyleSheet(QStringLiteral(
-            "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: "
-            "10px; font-size: 11pt; }"
-            "QListWidget::item { padding: 9px 12px; }"
-            "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
-        for (const char *name : {"Connection", "Rules", "Keys", "Simulation", "Monitor", "Load"}) {
-            nav->addItem(QString::fromLatin1(name));
-        }
-        nav->setCurrentRow(4);
-        auto *page = new MonitorPage(m_controller.get(), &frame);
-        box->addWidget(nav);
-        box->addWidget(page, 1);
+        test::PageHarness frame;
+        auto *page = new MonitorPage(m_h.controller());
         page->setRules(set);
-        frame.resize(1280, 800);
-        frame.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&frame));
+        QVERIFY(frame.show(page, {1280, 800}, 4));
         QTRY_VERIFY_WITH_TIMEOUT(page->snapshot().series.size() == 4, 5000);
         // The login attack's subject is blocked right now by the real script, as are two API
         // clients; the page lists them.
@@ -679,7 +535,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(page->limitedModel()->rowCount() >= 2, 5000);
         page->findChild<QTableView *>(QStringLiteral("limitedTable"))->selectRow(0);
         QTest::qWait(300);
-        QVERIFY(frame.grab().save(screenshotPath(QStringLiteral("monitor.png"))));
+        QVERIFY(frame.shoot(QStringLiteral("monitor.png")));
         deleteStats(admin, ids);
     }
 };

@@ -6,15 +6,14 @@
 #include "core/limiter/redislimiter.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
+#include "pageharness.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
-#include "ui/connection/profilestore.h"
 #include "ui/monitor/monitorsession.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 
 using namespace sluice;
@@ -50,34 +49,20 @@ class TestMonitorSession : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<ProfileStore> m_store;
-    QString m_profile;
+    test::PageHarness m_h; // the profile store
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTest"_s);
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-        m_store = std::make_unique<ProfileStore>();
-        m_store->setKeyringEnabled(false);
-        ConnectionProfile p;
-        p.name = u"monitor session"_s;
-        p.host = u"127.0.0.1"_s;
-        p.port = test::redisEndpoint().port;
-        m_profile = m_store->save(p, {});
     }
 
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     // Not connected: said so; the top rule follows the rules; an unblock fails in words.
     void notConnected()
     {
-        ConnectionController controller(m_store.get());
+        ConnectionController controller(&m_h.store());
         MonitorSession session(&controller, fast());
         QVERIFY2(session.statusText().startsWith(u"Not connected"_s),
                  qPrintable(session.statusText()));
@@ -147,13 +132,13 @@ private Q_SLOTS:
             flusher.stop();
         }
 
-        ConnectionController controller(m_store.get());
+        ConnectionController controller(&m_h.store());
         MonitorSession session(&controller, fast());
         const quint64 before = session.generation();
         RuleSet set;
         set.rules = {rule};
         session.setRules(set);
-        controller.connectTo(m_profile);
+        controller.connectTo(m_h.fixtureProfile());
         QTRY_VERIFY_WITH_TIMEOUT(session.generation() > before, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().readAtMs > 0 &&
                                      session.snapshot().limited.size() == 1 &&

@@ -7,6 +7,7 @@
 #include "core/rules/codec.h"
 #include "core/rules/rulestore.h"
 #include "ownredis.h"
+#include "pageharness.h"
 #include "ui/common/writegate.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/connectionprofile.h"
@@ -106,16 +107,9 @@ private Q_SLOTS:
         MainWindow w;
         auto *store = w.findChild<ProfileStore *>();
         QVERIFY(store);
-        ConnectionProfile p;
-        p.name = u"production"_s;
-        p.host = redis.endpoint().host;
-        p.port = redis.port();
-        p.readOnly = true;
-        const QString id = store->save(p, {});
+        const QString id = test::saveProfile(*store, redis.endpoint(), u"production"_s, true);
         QVERIFY(store->profile(id)->readOnly); // kept in the settings
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showWindow(w));
         w.connection()->connectTo(id);
         QTRY_VERIFY_WITH_TIMEOUT(w.connection()->state().isUp(), 10000);
         QVERIFY(w.connection()->endpoint()->readOnly);
@@ -144,9 +138,7 @@ private Q_SLOTS:
         for (int page = 0; page < MainWindow::LoadPageIndex + 1; ++page) {
             w.showPage(page);
             QTest::qWait(300);
-            const QString dir = QCoreApplication::applicationDirPath() + u"/screenshots"_s;
-            QDir().mkpath(dir);
-            QVERIFY(w.grab().save(dir + u"/readonly-%1.png"_s.arg(page)));
+            QVERIFY(w.grab().save(test::screenshotPath(u"readonly-%1.png"_s.arg(page))));
             // Every write action is off and says why; a click does nothing.
             for (QWidget *action : gate->widgets()) {
                 QVERIFY2(!action->isEnabled(), qPrintable(action->objectName()));

@@ -3,6 +3,7 @@
 // subset we accept, the compact rule JSON of the store, and the JSON locator underneath.
 #include "core/rules/codec.h"
 #include "core/rules/jsonlocator.h"
+#include "testdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -35,12 +36,6 @@ QByteArray readAll(const QString &path)
         qFatal("cannot read %s", qPrintable(path));
     }
     return f.readAll();
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
 QString errorsOf(const rules::Loaded &l)
@@ -500,7 +495,7 @@ private Q_SLOTS:
         QFETCH(QString, says);
         QTemporaryDir dir;
         const QString path = dir.filePath(name);
-        QVERIFY(writeFile(path, bytes));
+        QVERIFY(test::writeFile(path, bytes));
         const rules::Loaded l = rules::loadFile(path);
         QCOMPARE(l.errors.size(), 1);
         QVERIFY2(l.errors[0].message.contains(says), qPrintable(l.errors[0].message));
@@ -591,8 +586,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString json = dir.filePath(u"many.json"_s);
         const QString yaml = dir.filePath(u"many.yaml"_s);
-        QVERIFY(writeFile(json, rules::toJson(set)));
-        QVERIFY(writeFile(yaml, rules::toYaml(set)));
+        QVERIFY(test::writeFile(json, rules::toJson(set)));
+        QVERIFY(test::writeFile(yaml, rules::toYaml(set)));
         for (const QString &path : {json, yaml}) {
             QElapsedTimer timer;
             timer.start();
@@ -876,9 +871,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QByteArray yaml = rules::toYaml(richSet());
-        QVERIFY(writeFile(dir.filePath(u"r.YML"_s), yaml));
+        QVERIFY(test::writeFile(dir.filePath(u"r.YML"_s), yaml));
         QVERIFY(rules::loadFile(dir.filePath(u"r.YML"_s)).set == richSet());
-        QVERIFY(writeFile(dir.filePath(u"r.txt"_s), yaml));
+        QVERIFY(test::writeFile(dir.filePath(u"r.txt"_s), yaml));
         const rules::Loaded txt = rules::loadFile(dir.filePath(u"r.txt"_s));
         QVERIFY(txt.errors[0].message.contains(u"rule files end in .json, .yaml or .yml"_s));
         const rules::Loaded missing = rules::loadFile(dir.filePath(u"none.json"_s));
@@ -887,7 +882,7 @@ private Q_SLOTS:
         QVERIFY(
             rules::loadFile(dir.filePath(u"d.json"_s)).errors[0].message.contains(u"directory"_s));
         // JSON content in a .yaml file is read as YAML (a JSON document is YAML).
-        QVERIFY(writeFile(dir.filePath(u"j.yaml"_s), rules::toJson(richSet())));
+        QVERIFY(test::writeFile(dir.filePath(u"j.yaml"_s), rules::toJson(richSet())));
         QVERIFY(rules::loadFile(dir.filePath(u"j.yaml"_s)).set == richSet());
     }
 

@@ -2,6 +2,8 @@
 // importing real files, exporting, and pushing to / pulling from the fixture's real Redis with
 // the core RuleStore as the independent reader and "another writer".
 
+#include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -25,7 +27,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,14 +39,6 @@ using namespace sluice;
 using namespace sluice::ui;
 
 namespace {
-
-QString screenshotPath(const QString &name)
-{
-    // <builddir>/screenshots (the test runs in <builddir>/tests).
-    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/../screenshots");
-    QDir().mkpath(dir);
-    return dir + QLatin1Char('/') + name;
-}
 
 // Eight rules as a team might run them: every algorithm, every kind of scope, a shadow rule
 // and a disabled one.
@@ -97,39 +90,30 @@ class TestRulesPage : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    std::unique_ptr<ProfileStore> m_store;
-    std::unique_ptr<ConnectionController> m_controller;
-    std::unique_ptr<RulesPage> m_page;
+    std::unique_ptr<test::PageHarness> m_h;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
     QByteArray m_ns;
 
     RulesPage &page()
     {
-        if (!m_page) {
-            m_store = std::make_unique<ProfileStore>();
-            m_store->setKeyringEnabled(false);
-            m_controller = std::make_unique<ConnectionController>(m_store.get());
-            m_page = std::make_unique<RulesPage>(m_controller.get());
-            m_page->setStoreNamespace(m_ns);
-            m_page->resize(1280, 800);
-            m_page->show();
-            if (!QTest::qWaitForWindowExposed(m_page.get())) {
+        if (!m_h) {
+            m_h = std::make_unique<test::PageHarness>();
+            auto *page = new RulesPage(m_h->controller());
+            page->setStoreNamespace(m_ns);
+            if (!m_h->show(page)) {
                 qWarning("page not exposed");
             }
             // Every change the page makes to its model goes through the tester.
             m_tester = std::make_unique<QAbstractItemModelTester>(
-                m_page->findChild<RulesModel *>(QStringLiteral("rulesModel")),
+                page->findChild<RulesModel *>(QStringLiteral("rulesModel")),
                 QAbstractItemModelTester::FailureReportingMode::QtTest);
         }
-        return *m_page;
+        return *m_h->pageAs<RulesPage>();
     }
     template <typename T> T *find(const char *name)
     {
-        auto *w = page().findChild<T *>(QString::fromLatin1(name));
-        if (!w) {
-            qWarning("no child named %s", name);
-        }
-        return w;
+        page();
+        return m_h->find<T>(name);
     }
     void click(const char *button)
     {
@@ -149,12 +133,7 @@ class TestRulesPage : public QObject
     QString banner() { return text("bannerText"); }
     QString file(const QString &name, const QByteArray &contents)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(contents) != contents.size()) {
-            qWarning("cannot write %s", qPrintable(path));
-        }
-        return path;
+        return test::fileIn(m_dir, name, contents);
     }
     bool importRealistic()
     {
@@ -192,11 +171,7 @@ class TestRulesPage : public QObject
     void connectToFixture()
     {
         page();
-        ConnectionProfile p;
-        p.name = QStringLiteral("fixture");
-        p.port = test::redisEndpoint().port;
-        const QString id = m_store->save(p, {});
-        m_controller->connectTo(id);
+        m_h->connectTo();
         QTRY_VERIFY_WITH_TIMEOUT(find<QPushButton>("pushButton")->isEnabled(), 10000);
     }
     template <typename T> T *waitForDialog(const char *name)
@@ -227,9 +202,7 @@ class TestRulesPage : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+        test::useTestSettings();
         QVERIFY(m_dir.isValid());
         m_ns = test::keyPrefix() + "store:";
     }
@@ -237,19 +210,15 @@ private Q_SLOTS:
     void init()
     {
         QSettings().clear();
-        Connection c = test::connect();
-        test::cleanup(c);
+        test::cleanup();
     }
 
     void cleanup()
     {
         m_tester.reset();
-        m_page.reset();
-        m_controller.reset();
-        m_store.reset();
+        m_h.reset();
         QSettings().clear();
-        Connection c = test::connect();
-        test::cleanup(c);
+        test::cleanup();
     }
 
     // The table model and the filter proxy under QAbstractItemModelTester through every kind
@@ -402,7 +371,7 @@ private Q_SLOTS:
         type("idEdit", QStringLiteral("api global"));
         QVERIFY2(text("idError").contains(QStringLiteral("contains U+0020")),
                  qPrintable(text("idError")));
-        QVERIFY(page().grab().save(screenshotPath(QStringLiteral("rules-validation.png"))));
+        QVERIFY(page().grab().save(test::screenshotPath(QStringLiteral("rules-validation.png"))));
     }
 
     // An invalid file: every error listed with its line, the rules in the page untouched.
@@ -534,7 +503,7 @@ private Q_SLOTS:
         QCOMPARE(rule->text(0), QStringLiteral("~ login-per-ip"));
         QCOMPARE(rule->text(1), QStringLiteral("burst: 2 → 4"));
         QCOMPARE(dialog->tree()->topLevelItem(1)->text(0), QStringLiteral("Unchanged (7)"));
-        QVERIFY(dialog->grab().save(screenshotPath(QStringLiteral("rules-diff.png"))));
+        QVERIFY(dialog->grab().save(test::screenshotPath(QStringLiteral("rules-diff.png"))));
         QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("cancelButton")),
                           Qt::LeftButton);
         QTRY_VERIFY(!page().findChild<RuleDiffDialog *>());
@@ -591,7 +560,7 @@ private Q_SLOTS:
                        QColor(0x60, 0x68, 0x70));
             p.drawPixmap((shot.width() - d.width()) / 2, (shot.height() - d.height()) / 2, d);
             p.end();
-            QVERIFY(shot.save(screenshotPath(QStringLiteral("rules-push-preview.png"))));
+            QVERIFY(shot.save(test::screenshotPath(QStringLiteral("rules-push-preview.png"))));
         }
         QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
                           Qt::LeftButton);
@@ -599,7 +568,7 @@ private Q_SLOTS:
         QVERIFY2(banner().contains(QStringLiteral("v2 changed api-global")), qPrintable(banner()));
         QVERIFY(page().findChild<QPushButton *>(QStringLiteral("pullReviewButton")));
         QVERIFY(page().findChild<QPushButton *>(QStringLiteral("forcePushButton")));
-        QVERIFY(page().grab().save(screenshotPath(QStringLiteral("rules-conflict.png"))));
+        QVERIFY(page().grab().save(test::screenshotPath(QStringLiteral("rules-conflict.png"))));
         auto stored = store().pull(c);
         QCOMPARE(stored->version, 2);
         QCOMPARE(stored->set.find(QStringLiteral("api-global"))->burst, 500); // not overwritten
@@ -667,7 +636,7 @@ private Q_SLOTS:
     void worksWithoutRedis()
     {
         connectToFixture();
-        m_controller->disconnectNow();
+        m_h->controller()->disconnectNow();
         QTRY_VERIFY(!find<QPushButton>("pushButton")->isEnabled());
         QVERIFY2(
             find<QPushButton>("pushButton")->toolTip().contains(QStringLiteral("not connected")),
@@ -772,7 +741,7 @@ private Q_SLOTS:
         selectRule(QStringLiteral("api-global"));
         QCOMPARE(find<QComboBox>("algorithmCombo")->currentData().toString(),
                  QStringLiteral("token_bucket"));
-        QVERIFY(page().grab().save(screenshotPath(QStringLiteral("rules.png"))));
+        QVERIFY(page().grab().save(test::screenshotPath(QStringLiteral("rules.png"))));
     }
 };
 

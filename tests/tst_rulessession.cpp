@@ -2,6 +2,8 @@
 // push / pull / review / conflict machine against the fixture's real Redis, with the core
 // RuleStore as "another writer". No widget is created here.
 
+#include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -14,7 +16,6 @@
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -55,8 +56,7 @@ class TestRulesSession : public QObject
 
     QTemporaryDir m_dir;
     QByteArray m_ns;
-    std::unique_ptr<ProfileStore> m_store;
-    std::unique_ptr<ConnectionController> m_controller;
+    std::unique_ptr<test::PageHarness> m_h;
     std::unique_ptr<RulesSession> m_session;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
     QList<RulesSession::Message> m_messages;
@@ -66,10 +66,8 @@ class TestRulesSession : public QObject
     RulesSession &session()
     {
         if (!m_session) {
-            m_store = std::make_unique<ProfileStore>();
-            m_store->setKeyringEnabled(false);
-            m_controller = std::make_unique<ConnectionController>(m_store.get());
-            m_session = std::make_unique<RulesSession>(m_controller.get());
+            m_h = std::make_unique<test::PageHarness>();
+            m_session = std::make_unique<RulesSession>(m_h->controller());
             m_session->setStoreNamespace(m_ns);
             m_tester = std::make_unique<QAbstractItemModelTester>(
                 m_session->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -101,22 +99,14 @@ class TestRulesSession : public QObject
     void connectToFixture()
     {
         session();
-        ConnectionProfile p;
-        p.name = QStringLiteral("fixture");
-        p.port = test::redisEndpoint().port;
-        m_controller->connectTo(m_store->save(p, {}));
+        m_h->connectTo();
         QTRY_VERIFY_WITH_TIMEOUT(session().canTalkToRedis(), 10000);
         // The watcher's first report: from here on, store changes are someone else's.
         QTRY_VERIFY_WITH_TIMEOUT(session().storeVersion().has_value(), 10000);
     }
     QString file(const QString &name, const QByteArray &contents)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(contents) != contents.size()) {
-            qWarning("cannot write %s", qPrintable(path));
-        }
-        return path;
+        return test::fileIn(m_dir, name, contents);
     }
     rules::RuleStore store() const { return rules::RuleStore(m_ns); }
     // Push through the preview, as the page does on "Push" in the dialog.
@@ -134,9 +124,7 @@ class TestRulesSession : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
+        test::useTestSettings();
         QVERIFY(m_dir.isValid());
         m_ns = test::keyPrefix() + "store:";
     }
@@ -144,8 +132,7 @@ private Q_SLOTS:
     void init()
     {
         QSettings().clear();
-        Connection c = test::connect();
-        test::cleanup(c);
+        test::cleanup();
         m_messages.clear();
         m_previews.clear();
         m_reviews.clear();
@@ -155,8 +142,7 @@ private Q_SLOTS:
     {
         m_tester.reset();
         m_session.reset();
-        m_controller.reset();
-        m_store.reset();
+        m_h.reset();
         Connection c = test::connect();
         test::cleanup(c);
     }

@@ -127,11 +127,7 @@ class TestRuleStore : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void pushToAnEmptyStoreIsVersion1()
     {

@@ -25,9 +25,7 @@
 
 #include <csignal>
 
-#include <netinet/in.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace sluice;
@@ -83,33 +81,6 @@ template <typename F> bool waitUntil(F done, int ms)
     }
     return true;
 }
-
-// A listening socket that never accepts nor answers: the kernel completes the handshake, then
-// nothing (a hung server).
-class SilentServer
-{
-public:
-    SilentServer()
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        ::listen(m_fd, 16);
-        socklen_t len = sizeof a;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&a), &len);
-        m_port = ntohs(a.sin_port);
-    }
-    ~SilentServer() { ::close(m_fd); }
-    SilentServer(const SilentServer &) = delete;
-    SilentServer &operator=(const SilentServer &) = delete;
-    quint16 port() const { return m_port; }
-
-private:
-    int m_fd = -1;
-    quint16 m_port = 0;
-};
 
 // A rule that Redis always admits (a million an hour) and whose on_redis_error is deny: a
 // denial can only be a fallback.
@@ -425,7 +396,8 @@ private Q_SLOTS:
         }
         // Three hung sentinels: each gets its slice, the whole stays within the deadline.
         {
-            SilentServer s1, s2, s3;
+            // Hung sentinels: listening sockets that never answer.
+            test::LoopbackSocket s1(true), s2(true), s3(true);
             const QList<quint16> hung{s1.port(), s2.port(), s3.port()};
             QElapsedTimer t;
             t.start();

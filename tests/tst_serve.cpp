@@ -149,16 +149,8 @@ class TestServe : public QObject
     stats::StatsRecorder m_recorder;
 
 private Q_SLOTS:
-    void init()
-    {
-        auto c = test::connect();
-        test::cleanup(c);
-    }
-    void cleanupTestCase()
-    {
-        auto c = test::connect();
-        test::cleanup(c);
-    }
+    void init() { test::cleanup(); }
+    void cleanupTestCase() { test::cleanup(); }
 
     void secondsRoundUp_data()
     {

@@ -185,11 +185,7 @@ private Q_SLOTS:
         r.rlim_cur = std::min<rlim_t>(r.rlim_max, 8192);
         setrlimit(RLIMIT_NOFILE, &r);
     }
-    void init()
-    {
-        auto c = test::connect();
-        test::cleanup(c);
-    }
+    void init() { test::cleanup(); }
 
     void bodyIsRefusedWhenAnnounced()
     {

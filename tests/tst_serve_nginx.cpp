@@ -4,6 +4,7 @@
 // headers. Everything runs on loopback, on free ports, in a temporary prefix; the CLI runs end
 // to end (argument parsing, rules file, listen, SIGTERM).
 
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -62,22 +63,6 @@ NginxReply request(quint16 port, const QByteArray &path, const QByteArray &extra
     return r;
 }
 
-QString nginxBinary()
-{
-    for (const char *p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"}) {
-        if (QFileInfo(QString::fromLatin1(p)).isExecutable()) {
-            return QString::fromLatin1(p);
-        }
-    }
-    return {};
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
 void stopProcess(QProcess &p)
 {
     if (p.state() != QProcess::NotRunning) {
@@ -96,11 +81,7 @@ class TestServeNginx : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        auto c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void cliUsageErrors_data()
     {
@@ -133,7 +114,7 @@ private Q_SLOTS:
 
     void nginxFrontsTheService()
     {
-        const QString nginx = nginxBinary();
+        const QString nginx = test::nginxBinary();
         if (nginx.isEmpty()) {
             QFAIL("nginx is not installed (bash tools/dev.sh test installs nginx-light)");
         }
@@ -149,7 +130,7 @@ private Q_SLOTS:
                 {"scope": "global", "id": "no-route", "algorithm": "gcra", "rate": "1/s", "burst": 1}]})";
         QByteArray text = rules;
         text.replace("PREFIX", test::keyPrefix());
-        QVERIFY(writeFile(p + QStringLiteral("/rules.json"), text));
+        QVERIFY(test::writeFile(p + QStringLiteral("/rules.json"), text));
 
         // The service: the real CLI, on a port of its choosing.
         QProcess service;
@@ -193,17 +174,8 @@ private Q_SLOTS:
 
         // nginx: the export plus a tiny upstream (nginx itself, return 200) on another port.
         const QString conf =
-            QStringLiteral("pid %1/nginx.pid;\n"
-                           "error_log %1/error.log;\n"
-                           "events {}\n"
-                           "http {\n"
-                           "    access_log off;\n"
-                           "    client_body_temp_path %1/tmp-body;\n"
-                           "    proxy_temp_path %1/tmp-proxy;\n"
-                           "    fastcgi_temp_path %1/tmp-fastcgi;\n"
-                           "    uwsgi_temp_path %1/tmp-uwsgi;\n"
-                           "    scgi_temp_path %1/tmp-scgi;\n"
-                           "    server {\n"
+            test::nginxConfHead(p) +
+            QStringLiteral("    server {\n"
                            "        listen 127.0.0.1:%2;\n"
                            "        location / { return 200 \"upstream ok\\n\"; }\n"
                            "    }\n"
@@ -211,7 +183,7 @@ private Q_SLOTS:
                            "}\n")
                 .arg(p)
                 .arg(upstreamPort);
-        QVERIFY(writeFile(p + QStringLiteral("/nginx.conf"), conf.toUtf8()));
+        QVERIFY(test::writeFile(p + QStringLiteral("/nginx.conf"), conf.toUtf8()));
         QProcess front;
         front.setProcessChannelMode(QProcess::MergedChannels);
         front.start(nginx, {QStringLiteral("-p"), p + QLatin1Char('/'), QStringLiteral("-e"),

@@ -2,6 +2,7 @@
 // metrics filled, a long run cancelled, a bad field with its message beside it, exports to
 // real files, a scenario saved and loaded; the runner on the fixture's Redis (identical
 // results, no keys left after a cancel). Screenshots in <build>/tests/screenshots/.
+#include "pageharness.h"
 #include "testredis.h"
 
 #include "ui/sim/simulationcharts.h"
@@ -31,13 +32,6 @@ using namespace sluice::ui;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QString screenshotDir()
-{
-    const QString dir = QCoreApplication::applicationDirPath() + u"/screenshots"_s;
-    QDir().mkpath(dir);
-    return dir;
-}
 
 // Runs what the page has and waits for the end (the run is in a worker thread).
 bool runAndWait(SimulationPage &page, int timeoutMs = 60'000)
@@ -115,9 +109,7 @@ private Q_SLOTS:
         SimulationPage page(nullptr);
         QAbstractItemModelTester tester(page.metricsModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        page.resize(1280, 800);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(test::showWindow(page));
         QVERIFY(page.loadPreset(u"boundary-burst"_s));
         QCOMPARE(page.findChild<QListWidget *>(u"ruleList"_s)->count(), 6);
         QCOMPARE(page.findChild<QListWidget *>(u"patternList"_s)->count(), 3);
@@ -178,15 +170,13 @@ private Q_SLOTS:
         }
         QCOMPARE(offeredPeak, 101.0); // 100 of the burst and 1 of the trickle
 
-        QVERIFY(page.grab().save(screenshotDir() + u"/simulation-boundary-burst.png"_s));
+        QVERIFY(page.grab().save(test::screenshotPath(u"simulation-boundary-burst.png"_s)));
     }
 
     void steadyOverload()
     {
         SimulationPage page(nullptr);
-        page.resize(1280, 800);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(test::showWindow(page));
         QVERIFY(page.loadPreset(u"steady-overload"_s));
         QVERIFY(runAndWait(page));
         QCOMPARE(page.metricsModel()->rowCount(), 6);
@@ -196,7 +186,7 @@ private Q_SLOTS:
                            Qt::UserRole)
                     .toLongLong() <= 11);
         QVERIFY(!page.charts()->points(4, SimulationCharts::Role::Released).isEmpty());
-        QVERIFY(page.grab().save(screenshotDir() + u"/simulation-steady-overload.png"_s));
+        QVERIFY(page.grab().save(test::screenshotPath(u"simulation-steady-overload.png"_s)));
     }
 
     // A million requests and more: the run can be cancelled and stops; what was decided is
@@ -210,8 +200,7 @@ private Q_SLOTS:
         f.write(bigScenario(3'000'000));
         f.close();
         SimulationPage page(nullptr);
-        page.resize(1280, 800);
-        page.show();
+        QVERIFY(test::showWindow(page));
         QString error;
         QVERIFY2(page.loadScenarioFile(path, &error), qPrintable(error));
         QSignalSpy done(&page, &SimulationPage::runFinished);
@@ -243,8 +232,7 @@ private Q_SLOTS:
         f.write(bigScenario(1'000'000, "10ms"));
         f.close();
         SimulationPage page(nullptr);
-        page.resize(1280, 800);
-        page.show();
+        QVERIFY(test::showWindow(page));
         QString error;
         QVERIFY2(page.loadScenarioFile(path, &error), qPrintable(error));
         QVERIFY(runAndWait(page, 120'000));
@@ -266,8 +254,7 @@ private Q_SLOTS:
     void badField()
     {
         SimulationPage page(nullptr);
-        page.resize(1280, 800);
-        page.show();
+        QVERIFY(test::showWindow(page));
         QVERIFY(page.loadPreset(u"boundary-burst"_s));
         auto *duration = page.findChild<QLineEdit *>(u"scenario.duration"_s);
         auto *durationError = page.findChild<QLabel *>(u"scenario.durationError"_s);
@@ -330,7 +317,7 @@ private Q_SLOTS:
         QVERIFY(!page.saveScenarioFile(QDir::tempPath() + u"/never.json"_s, nullptr));
         // As a user would see it: after the layout requests of the messages just shown.
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-        QVERIFY(page.grab().save(screenshotDir() + u"/simulation-bad-fields.png"_s));
+        QVERIFY(page.grab().save(test::screenshotPath(u"simulation-bad-fields.png"_s)));
 
         // The Redis engine without a connection: said beside the engine.
         QVERIFY(page.loadPreset(u"boundary-burst"_s));
@@ -344,8 +331,7 @@ private Q_SLOTS:
     void exports()
     {
         SimulationPage page(nullptr);
-        page.resize(1280, 800);
-        page.show();
+        QVERIFY(test::showWindow(page));
         QVERIFY(page.loadPreset(u"boundary-burst"_s));
         QTemporaryDir dir;
         QString error;

@@ -3,6 +3,7 @@
 // Redis. Clients talk RESP over the tunnel's Unix socket with plain POSIX calls.
 
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/redis/sshtunnel.h"
@@ -66,12 +67,6 @@ QByteArray readFile(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-bool writeFile(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
-}
-
 // True once something accepts TCP connections on 127.0.0.1:port.
 bool accepts(quint16 port)
 {
@@ -117,33 +112,6 @@ QList<pid_t> descendants(pid_t root)
 
 // A loopback TCP socket bound to a free port; listening (accepting into the backlog, silent)
 // or not.
-struct Listener
-{
-    int fd = -1;
-    quint16 port = 0;
-    explicit Listener(bool listening)
-    {
-        fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        socklen_t len = sizeof a;
-        ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-        port = ntohs(a.sin_port);
-        if (listening) {
-            ::listen(fd, 16);
-        }
-    }
-    ~Listener() { close(); }
-    void close()
-    {
-        if (fd >= 0) {
-            ::close(fd);
-            fd = -1;
-        }
-    }
-};
 
 // CPU time (utime + stime, clock ticks) of this process's tunnel threads ("sluice-ssh"); -1
 // when there is none.
@@ -300,7 +268,7 @@ class TestSshTunnel : public QObject
                                   "KbdInteractiveAuthentication no\n"
                                   "AllowTcpForwarding yes\n"
                                   "LogLevel VERBOSE\n";
-        if (!writeFile(path(u"sshd_config"_s), config)) {
+        if (!test::writeFile(path(u"sshd_config"_s), config)) {
             return false;
         }
         ::mkdir("/run/sshd", 0755); // privilege separation directory, as the package's unit does
@@ -379,11 +347,11 @@ private Q_SLOTS:
             QVERIFY(run(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(),
                                           u"-C"_s, k, u"-f"_s, path(k)}));
         }
-        QVERIFY(writeFile(path(u"authorized_keys"_s), readFile(path(u"userkey.pub"_s))));
+        QVERIFY(test::writeFile(path(u"authorized_keys"_s), readFile(path(u"userkey.pub"_s))));
         m_port = test::freeLoopbackPort();
         QVERIFY(startSshd(path(u"hostkey"_s)));
         // The known host for most cases, written by the test (case 2 checks writing it).
-        QVERIFY(writeFile(path(u"known_hosts"_s), knownHostsLine(path(u"hostkey.pub"_s))));
+        QVERIFY(test::writeFile(path(u"known_hosts"_s), knownHostsLine(path(u"hostkey.pub"_s))));
     }
 
     void cleanupTestCase()
@@ -433,7 +401,7 @@ private Q_SLOTS:
         QVERIFY2(ok.exitCode == 0, ok.err.constData());
         // An unknown host key: a runtime error that shows the fingerprint and the way out.
         const QString empty = path(u"empty_known_hosts"_s);
-        QVERIFY(writeFile(empty, QByteArray()));
+        QVERIFY(test::writeFile(empty, QByteArray()));
         auto unknown = test::runCli(decide + QStringList{u"--ssh-known-hosts"_s, empty});
         QCOMPARE(unknown.exitCode, 1);
         QVERIFY2(unknown.err.contains("SHA256:") && unknown.err.contains("--ssh-accept-new"),
@@ -616,7 +584,7 @@ private Q_SLOTS:
     void hostKeys()
     {
         const QString kh = path(u"known_hosts_new"_s);
-        QVERIFY(writeFile(kh, QByteArray()));
+        QVERIFY(test::writeFile(kh, QByteArray()));
         SshOptions o = options();
         o.knownHostsFile = kh;
 
@@ -733,8 +701,9 @@ private Q_SLOTS:
         QVERIFY2(r.error().message.contains(o.keyFile), qPrintable(r.error().message));
         QVERIFY(!r.error().message.contains(u"wrong-phrase-31337"_s));
         // With the right passphrase (and the key authorized): in.
-        QVERIFY(writeFile(path(u"authorized_keys"_s),
-                          readFile(path(u"userkey.pub"_s)) + readFile(path(u"lockedkey.pub"_s))));
+        QVERIFY(
+            test::writeFile(path(u"authorized_keys"_s),
+                            readFile(path(u"userkey.pub"_s)) + readFile(path(u"lockedkey.pub"_s))));
         o.keyPassphrase = u"right-phrase-77"_s;
         r = openToRedis(o);
         QVERIFY2(r.ok(), qPrintable(why(r)));
@@ -771,8 +740,8 @@ private Q_SLOTS:
             r.error().message.contains(u"could not reach 127.0.0.1:"_s + QString::number(closed)),
             qPrintable(r.error().message));
 
-        auto target = std::make_unique<Listener>(true);
-        r = SshTunnel::open(options(), u"127.0.0.1"_s, target->port, kTimeout);
+        auto target = std::make_unique<test::LoopbackSocket>(true);
+        r = SshTunnel::open(options(), u"127.0.0.1"_s, target->port(), kTimeout);
         QVERIFY2(r.ok(), qPrintable(why(r)));
         target.reset(); // nothing listens there any more
         UnixClient c((*r)->socketPath());
@@ -902,8 +871,8 @@ private Q_SLOTS:
             QCOMPARE(got[i].get(), got[0].get());
         }
         // Another target is another tunnel.
-        Listener other(true);
-        auto r = SshTunnel::shared(options(), u"127.0.0.1"_s, other.port, kTimeout);
+        test::LoopbackSocket other(true);
+        auto r = SshTunnel::shared(options(), u"127.0.0.1"_s, other.port(), kTimeout);
         QVERIFY2(r.ok(), qPrintable(why(r)));
         QVERIFY(r->get() != got[0].get());
     }
@@ -927,9 +896,9 @@ private Q_SLOTS:
     // 7. an address that accepts TCP but never speaks SSH: open() gives up at its deadline.
     void deadline()
     {
-        Listener silent(true);
+        test::LoopbackSocket silent(true);
         SshOptions o = options();
-        o.port = silent.port;
+        o.port = silent.port();
         QElapsedTimer e;
         e.start();
         auto r = SshTunnel::open(o, m_redis.host, m_redis.port, milliseconds(1500));
@@ -941,8 +910,8 @@ private Q_SLOTS:
         QVERIFY2(r.error().message.contains(u"1500 ms"_s), qPrintable(r.error().message));
 
         // A port where nothing listens: refused at once, as Io.
-        Listener none(false);
-        o.port = none.port;
+        test::LoopbackSocket none(false);
+        o.port = none.port();
         e.restart();
         r = SshTunnel::open(o, m_redis.host, m_redis.port, milliseconds(1500));
         QVERIFY(!r.ok());

@@ -76,16 +76,8 @@ class TestStats : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void init()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
-    void cleanupTestCase()
-    {
-        Connection c = test::connect();
-        test::cleanup(c);
-    }
+    void init() { test::cleanup(); }
+    void cleanupTestCase() { test::cleanup(); }
 
     // 8 threads record into one recorder: every decision is counted, in the right second and
     // kind, with exact per-subject tallies.

@@ -7,6 +7,7 @@
 #include "core/redis/connection.h"
 #include "core/redis/subscriber.h"
 #include "runcli.h"
+#include "testdata.h"
 #include "testpki.h"
 #include "testredis.h"
 
@@ -35,12 +36,6 @@ using namespace std::chrono;
 namespace {
 
 const QString secret = u"Tr4nsp0rt-S3cret"_s;
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
-}
 
 // A redis-server of this test's own, killed in the destructor.
 struct Server
@@ -681,14 +676,14 @@ private Q_SLOTS:
         }
         // --password-file
         const QString pwFile = m_dir.path() + u"/pw"_s;
-        QVERIFY(writeFile(pwFile, secret.toUtf8() + "\n"));
+        QVERIFY(test::writeFile(pwFile, secret.toUtf8() + "\n"));
         auto fromFile =
             test::runCli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
                                               u"--password-file"_s, pwFile});
         QVERIFY2(fromFile.exitCode == 0, fromFile.err.constData());
         QVERIFY(fromFile.err.isEmpty());
         // A wrong password from the file: refused, and neither password is printed.
-        QVERIFY(writeFile(pwFile, "not-" + secret.toUtf8() + "\n"));
+        QVERIFY(test::writeFile(pwFile, "not-" + secret.toUtf8() + "\n"));
         auto wrong =
             test::runCli(decide + QStringList{u"--url"_s, url, u"--tls-ca"_s, file(u"ca.pem"_s),
                                               u"--password-file"_s, pwFile});

@@ -9,6 +9,7 @@
 #include "monitor/monitorpage.h"
 #include "rules/rulespage.h"
 #include "sim/simulationpage.h"
+#include "ui/common/pageheader.h"
 
 #include "common/statswatch.h"
 #include "common/tone.h"
@@ -51,9 +52,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_connection->setObjectName(QStringLiteral("connectionController"));
 
     auto *central = new QWidget(this);
-    auto *layout = new QHBoxLayout(central);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
+    auto *layout = PageHeader::layoutOn<QHBoxLayout>(central, 0);
 
     m_nav = new QListWidget(central);
     m_nav->setObjectName(QStringLiteral("navigation"));

@@ -217,6 +217,203 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::AuditChart</name>
+    <message>
+        <source>No audit yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::AuditPanel</name>
+    <message>
+        <source>Every key of the database, read once within the scan budget, and recognised by the layout of the library that wrote it (Spring and RedisTemplate counters, rate-limiter-flexible, express-rate-limit, Redisson, Spring Cloud Gateway, Bucket4j, redis-cell, Kong, Envoy, sliding logs, Sluice). Application keys are only counted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never expire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL &gt; window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;TTL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The TTL to set on the group&apos;s keys that have none, e.g. 60s, 1m, 1h (at most 30d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix with TTL…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: connect to a Redis first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only connection: nothing is written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acts on the selected group&apos;s keys that have no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set a TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::AuditSession</name>
+    <message>
+        <source>%1 (%2, TTL %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>suspects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>integer strings without TTL named like a limit, matching no layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 other keys without TTL (application keys: counted, not flagged) · %2 other keys with a TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auditing… %1% · %2 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not audited yet: every key of the database is read once, within the scan budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 keys: the groups below count those</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The audit stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audited %1 keys in %2: %3 flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No key of %1 is without TTL: nothing to fix (a TTL that is too long is left to the library that set it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The TTL must be from 1 s to 30 d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete %1 of %2 that have no TTL? Only keys that still have none when they are reached are deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set a TTL of %1 on %2 of %3 that have no TTL? A key that got a TTL meanwhile is left as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1 keys without TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set a TTL on %1 keys that had none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 got a TTL meanwhile (left as it is)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 were gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>. Audit again to see the keyspace now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ConnectionController</name>
     <message>
         <source>password needed</source>
@@ -1092,6 +1289,14 @@
         <source>unreadable</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Audit the whole keyspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find the limiter keys other libraries wrote, in the whole database, and repair the ones that never expire</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysSession</name>
@@ -1399,6 +1604,41 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 — %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (shadow)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 enforced, %2 by shadow rules (let through)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;hreads</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LoadSession</name>
+    <message>
         <source>No rules yet: load or pull a rule set on the Rules page.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1435,27 +1675,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 — %2%3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (shadow)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;✗ Cannot start:&lt;/b&gt; %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 enforced, %2 by shadow rules (let through)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s of %2 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1468,18 +1688,6 @@
     </message>
     <message>
         <source>&lt;b&gt;⚠ Finished with %1 errors:&lt;/b&gt; %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>T&amp;hreads</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1624,6 +1832,14 @@
     </message>
     <message>
         <source>The Load page&apos;s decisions are made, but their statistics are not written to Redis, so the Monitor page does not see them. Redis said: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -216,6 +216,203 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::AuditChart</name>
+    <message>
+        <source>No audit yet</source>
+        <translation>尚未审计</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::AuditPanel</name>
+    <message>
+        <source>Every key of the database, read once within the scan budget, and recognised by the layout of the library that wrote it (Spring and RedisTemplate counters, rate-limiter-flexible, express-rate-limit, Redisson, Spring Cloud Gateway, Bucket4j, redis-cell, Kong, Envoy, sliding logs, Sluice). Application keys are only counted.</source>
+        <translation>数据库中的每个键都在扫描预算内读取一次，并按写入它的库的布局识别（Spring 与 RedisTemplate 计数器、rate-limiter-flexible、express-rate-limit、Redisson、Spring Cloud Gateway、Bucket4j、redis-cell、Kong、Envoy、滑动日志、Sluice）。应用程序的键只计数。</translation>
+    </message>
+    <message>
+        <source>Audit now</source>
+        <translation>立即审计</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Flagged</source>
+        <translation>已标记</translation>
+    </message>
+    <message>
+        <source>Never expire</source>
+        <translation>永不过期</translation>
+    </message>
+    <message>
+        <source>TTL &gt; window</source>
+        <translation>TTL &gt; 窗口</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>&amp;TTL:</source>
+        <translation>&amp;TTL：</translation>
+    </message>
+    <message>
+        <source>The TTL to set on the group&apos;s keys that have none, e.g. 60s, 1m, 1h (at most 30d)</source>
+        <translation>为该组中没有 TTL 的键设置的 TTL，例如 60s、1m、1h（最多 30d）</translation>
+    </message>
+    <message>
+        <source>Fix with TTL…</source>
+        <translation>设置 TTL 修复…</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Not connected: connect to a Redis first</source>
+        <translation>未连接：请先连接 Redis</translation>
+    </message>
+    <message>
+        <source>Read-only connection: nothing is written</source>
+        <translation>只读连接：不会写入任何内容</translation>
+    </message>
+    <message>
+        <source>Acts on the selected group&apos;s keys that have no TTL</source>
+        <translation>作用于所选组中没有 TTL 的键</translation>
+    </message>
+    <message>
+        <source>TTL: %1</source>
+        <translation>TTL：%1</translation>
+    </message>
+    <message>
+        <source>Delete keys</source>
+        <translation>删除键</translation>
+    </message>
+    <message>
+        <source>Set a TTL</source>
+        <translation>设置 TTL</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Set TTL</source>
+        <translation>设置 TTL</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::AuditSession</name>
+    <message>
+        <source>%1 (%2, TTL %3)</source>
+        <translation>%1（%2，TTL %3）</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>永不</translation>
+    </message>
+    <message>
+        <source>suspects</source>
+        <translation>可疑键</translation>
+    </message>
+    <message>
+        <source>integer strings without TTL named like a limit, matching no layout</source>
+        <translation>名称像限流、没有 TTL、不匹配任何布局的整数字符串</translation>
+    </message>
+    <message>
+        <source>%1 other keys without TTL (application keys: counted, not flagged) · %2 other keys with a TTL</source>
+        <translation>%1 个其他无 TTL 的键（应用程序的键：只计数，不标记）· %2 个其他有 TTL 的键</translation>
+    </message>
+    <message>
+        <source>Auditing… %1% · %2 keys</source>
+        <translation>正在审计… %1% · %2 个键</translation>
+    </message>
+    <message>
+        <source>Not audited yet: every key of the database is read once, within the scan budget</source>
+        <translation>尚未审计：数据库中的每个键将在扫描预算内读取一次</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 keys: the groups below count those</source>
+        <translation>已在 %1 个键后取消：下面的分组只统计这些键</translation>
+    </message>
+    <message>
+        <source>The audit stopped: %1</source>
+        <translation>审计已停止：%1</translation>
+    </message>
+    <message>
+        <source>Audited %1 keys in %2: %3 flagged</source>
+        <translation>已在 %2 内审计 %1 个键：%3 个已标记</translation>
+    </message>
+    <message>
+        <source>No key of %1 is without TTL: nothing to fix (a TTL that is too long is left to the library that set it)</source>
+        <translation>%1 中没有无 TTL 的键：无需修复（过长的 TTL 留给设置它的库处理）</translation>
+    </message>
+    <message>
+        <source>The TTL must be from 1 s to 30 d</source>
+        <translation>TTL 必须在 1 秒到 30 天之间</translation>
+    </message>
+    <message>
+        <source>1 key</source>
+        <translation>1 个键</translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation>%1 个键</translation>
+    </message>
+    <message>
+        <source>Delete %1 of %2 that have no TTL? Only keys that still have none when they are reached are deleted.</source>
+        <translation>删除 %2 中没有 TTL 的 %1？只删除处理时仍没有 TTL 的键。</translation>
+    </message>
+    <message>
+        <source>Set a TTL of %1 on %2 of %3 that have no TTL? A key that got a TTL meanwhile is left as it is.</source>
+        <translation>为 %3 中没有 TTL 的 %2 设置 %1 的 TTL？期间已获得 TTL 的键保持不变。</translation>
+    </message>
+    <message>
+        <source>Deleted %1 keys without TTL</source>
+        <translation>已删除 %1 个没有 TTL 的键</translation>
+    </message>
+    <message>
+        <source>Set a TTL on %1 keys that had none</source>
+        <translation>已为 %1 个没有 TTL 的键设置 TTL</translation>
+    </message>
+    <message>
+        <source>; %1 got a TTL meanwhile (left as it is)</source>
+        <translation>；%1 个期间已获得 TTL（保持不变）</translation>
+    </message>
+    <message>
+        <source>; %1 were gone</source>
+        <translation>；%1 个已不存在</translation>
+    </message>
+    <message>
+        <source>; %1 failed</source>
+        <translation>；%1 个失败</translation>
+    </message>
+    <message>
+        <source>; stopped: %1</source>
+        <translation>；已停止：%1</translation>
+    </message>
+    <message>
+        <source>; cancelled</source>
+        <translation>；已取消</translation>
+    </message>
+    <message>
+        <source>. Audit again to see the keyspace now.</source>
+        <translation>。再次审计以查看当前的键空间。</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ConnectionController</name>
     <message>
         <source>password needed</source>
@@ -1406,6 +1603,41 @@
         <translation>种子(&amp;E)：</translation>
     </message>
     <message>
+        <source>%1 — %2%3</source>
+        <translation>%1 — %2%3</translation>
+    </message>
+    <message>
+        <source> (shadow)</source>
+        <translation>（影子模式）</translation>
+    </message>
+    <message>
+        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
+        <translation>已禁用：引擎不会应用此规则；勾选后仍会加载它</translation>
+    </message>
+    <message>
+        <source>%1 enforced, %2 by shadow rules (let through)</source>
+        <translation>%1 次为实际拒绝，%2 次来自影子模式规则（已放行）</translation>
+    </message>
+    <message>
+        <source>%1 s of %2 s</source>
+        <translation>%1 s / %2 s</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>&amp;Duration</source>
+        <translation>时长(&amp;D)</translation>
+    </message>
+    <message>
+        <source>T&amp;hreads</source>
+        <translation>线程数(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::LoadSession</name>
+    <message>
         <source>No rules yet: load or pull a rule set on the Rules page.</source>
         <translation>还没有限流规则：请在“限流规则”页面加载或拉取规则集。</translation>
     </message>
@@ -1442,28 +1674,8 @@
         <translation>%1，历时 %2，来自 %3，每个请求由 %4 条规则判定：共 %5 次判定。</translation>
     </message>
     <message>
-        <source>%1 — %2%3</source>
-        <translation>%1 — %2%3</translation>
-    </message>
-    <message>
-        <source> (shadow)</source>
-        <translation>（影子模式）</translation>
-    </message>
-    <message>
-        <source>Disabled: the engine does not apply it; tick it to load it anyway</source>
-        <translation>已禁用：引擎不会应用此规则；勾选后仍会加载它</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;✗ Cannot start:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;✗ 无法开始：&lt;/b&gt;%1</translation>
-    </message>
-    <message>
-        <source>%1 enforced, %2 by shadow rules (let through)</source>
-        <translation>%1 次为实际拒绝，%2 次来自影子模式规则（已放行）</translation>
-    </message>
-    <message>
-        <source>%1 s of %2 s</source>
-        <translation>%1 s / %2 s</translation>
     </message>
     <message>
         <source>&lt;b&gt;✗ The run failed:&lt;/b&gt; %1</source>
@@ -1476,18 +1688,6 @@
     <message>
         <source>&lt;b&gt;⚠ Finished with %1 errors:&lt;/b&gt; %2</source>
         <translation>&lt;b&gt;⚠ 已完成，但有 %1 个错误：&lt;/b&gt;%2</translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation>运行中…</translation>
-    </message>
-    <message>
-        <source>&amp;Duration</source>
-        <translation>时长(&amp;D)</translation>
-    </message>
-    <message>
-        <source>T&amp;hreads</source>
-        <translation>线程数(&amp;H)</translation>
     </message>
     <message>
         <source>&lt;b&gt;✓ Finished:&lt;/b&gt; %1 decisions in %2 s, %3 allowed, %4 denied.</source>
@@ -3838,203 +4038,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>cannot write %1</source>
         <translation>无法写入 %1</translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::AuditChart</name>
-    <message>
-        <source>No audit yet</source>
-        <translation>尚未审计</translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::AuditPanel</name>
-    <message>
-        <source>Every key of the database, read once within the scan budget, and recognised by the layout of the library that wrote it (Spring and RedisTemplate counters, rate-limiter-flexible, express-rate-limit, Redisson, Spring Cloud Gateway, Bucket4j, redis-cell, Kong, Envoy, sliding logs, Sluice). Application keys are only counted.</source>
-        <translation>数据库中的每个键都在扫描预算内读取一次，并按写入它的库的布局识别（Spring 与 RedisTemplate 计数器、rate-limiter-flexible、express-rate-limit、Redisson、Spring Cloud Gateway、Bucket4j、redis-cell、Kong、Envoy、滑动日志、Sluice）。应用程序的键只计数。</translation>
-    </message>
-    <message>
-        <source>Audit now</source>
-        <translation>立即审计</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Layout</source>
-        <translation>布局</translation>
-    </message>
-    <message>
-        <source>Keys</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>Flagged</source>
-        <translation>已标记</translation>
-    </message>
-    <message>
-        <source>Never expire</source>
-        <translation>永不过期</translation>
-    </message>
-    <message>
-        <source>TTL &gt; window</source>
-        <translation>TTL &gt; 窗口</translation>
-    </message>
-    <message>
-        <source>Unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <source>Why</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <source>&amp;TTL:</source>
-        <translation>&amp;TTL：</translation>
-    </message>
-    <message>
-        <source>The TTL to set on the group's keys that have none, e.g. 60s, 1m, 1h (at most 30d)</source>
-        <translation>为该组中没有 TTL 的键设置的 TTL，例如 60s、1m、1h（最多 30d）</translation>
-    </message>
-    <message>
-        <source>Fix with TTL…</source>
-        <translation>设置 TTL 修复…</translation>
-    </message>
-    <message>
-        <source>Delete…</source>
-        <translation>删除…</translation>
-    </message>
-    <message>
-        <source>Not connected: connect to a Redis first</source>
-        <translation>未连接：请先连接 Redis</translation>
-    </message>
-    <message>
-        <source>Read-only connection: nothing is written</source>
-        <translation>只读连接：不会写入任何内容</translation>
-    </message>
-    <message>
-        <source>Acts on the selected group's keys that have no TTL</source>
-        <translation>作用于所选组中没有 TTL 的键</translation>
-    </message>
-    <message>
-        <source>TTL: %1</source>
-        <translation>TTL：%1</translation>
-    </message>
-    <message>
-        <source>Delete keys</source>
-        <translation>删除键</translation>
-    </message>
-    <message>
-        <source>Set a TTL</source>
-        <translation>设置 TTL</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Set TTL</source>
-        <translation>设置 TTL</translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::AuditSession</name>
-    <message>
-        <source>%1 (%2, TTL %3)</source>
-        <translation>%1（%2，TTL %3）</translation>
-    </message>
-    <message>
-        <source>never</source>
-        <translation>永不</translation>
-    </message>
-    <message>
-        <source>suspects</source>
-        <translation>可疑键</translation>
-    </message>
-    <message>
-        <source>integer strings without TTL named like a limit, matching no layout</source>
-        <translation>名称像限流、没有 TTL、不匹配任何布局的整数字符串</translation>
-    </message>
-    <message>
-        <source>%1 other keys without TTL (application keys: counted, not flagged) · %2 other keys with a TTL</source>
-        <translation>%1 个其他无 TTL 的键（应用程序的键：只计数，不标记）· %2 个其他有 TTL 的键</translation>
-    </message>
-    <message>
-        <source>Auditing… %1% · %2 keys</source>
-        <translation>正在审计… %1% · %2 个键</translation>
-    </message>
-    <message>
-        <source>Not audited yet: every key of the database is read once, within the scan budget</source>
-        <translation>尚未审计：数据库中的每个键将在扫描预算内读取一次</translation>
-    </message>
-    <message>
-        <source>Cancelled after %1 keys: the groups below count those</source>
-        <translation>已在 %1 个键后取消：下面的分组只统计这些键</translation>
-    </message>
-    <message>
-        <source>The audit stopped: %1</source>
-        <translation>审计已停止：%1</translation>
-    </message>
-    <message>
-        <source>Audited %1 keys in %2: %3 flagged</source>
-        <translation>已在 %2 内审计 %1 个键：%3 个已标记</translation>
-    </message>
-    <message>
-        <source>No key of %1 is without TTL: nothing to fix (a TTL that is too long is left to the library that set it)</source>
-        <translation>%1 中没有无 TTL 的键：无需修复（过长的 TTL 留给设置它的库处理）</translation>
-    </message>
-    <message>
-        <source>The TTL must be from 1 s to 30 d</source>
-        <translation>TTL 必须在 1 秒到 30 天之间</translation>
-    </message>
-    <message>
-        <source>1 key</source>
-        <translation>1 个键</translation>
-    </message>
-    <message>
-        <source>%1 keys</source>
-        <translation>%1 个键</translation>
-    </message>
-    <message>
-        <source>Delete %1 of %2 that have no TTL? Only keys that still have none when they are reached are deleted.</source>
-        <translation>删除 %2 中没有 TTL 的 %1？只删除处理时仍没有 TTL 的键。</translation>
-    </message>
-    <message>
-        <source>Set a TTL of %1 on %2 of %3 that have no TTL? A key that got a TTL meanwhile is left as it is.</source>
-        <translation>为 %3 中没有 TTL 的 %2 设置 %1 的 TTL？期间已获得 TTL 的键保持不变。</translation>
-    </message>
-    <message>
-        <source>Deleted %1 keys without TTL</source>
-        <translation>已删除 %1 个没有 TTL 的键</translation>
-    </message>
-    <message>
-        <source>Set a TTL on %1 keys that had none</source>
-        <translation>已为 %1 个没有 TTL 的键设置 TTL</translation>
-    </message>
-    <message>
-        <source>; %1 got a TTL meanwhile (left as it is)</source>
-        <translation>；%1 个期间已获得 TTL（保持不变）</translation>
-    </message>
-    <message>
-        <source>; %1 were gone</source>
-        <translation>；%1 个已不存在</translation>
-    </message>
-    <message>
-        <source>; %1 failed</source>
-        <translation>；%1 个失败</translation>
-    </message>
-    <message>
-        <source>; stopped: %1</source>
-        <translation>；已停止：%1</translation>
-    </message>
-    <message>
-        <source>; cancelled</source>
-        <translation>；已取消</translation>
-    </message>
-    <message>
-        <source>. Audit again to see the keyspace now.</source>
-        <translation>。再次审计以查看当前的键空间。</translation>
     </message>
 </context>
 </TS>

@@ -23,9 +23,9 @@ sluice_test(sim_patterns)
 sluice_test(simulator REDIS)
 sluice_test(cli_simulate REDIS)
 add_dependencies(tst_cli_simulate sluice-cli)
-sluice_test(connectionpage REDIS LIBS sluice_ui Qt6::Network)
+sluice_test(connectionpage REDIS LIBS sluice_pagesupport Qt6::Network)
 # The profile editor's state without widgets: validation by field, the profile it builds.
 sluice_test(profiledraft LIBS sluice_ui)
 # A read-only profile on a private redis-server: every write action off, no write in INFO
 # commandstats after every page has been walked and refreshed.
-sluice_test(readonly LIBS sluice_ui Qt6::Network)
+sluice_test(readonly LIBS sluice_pagesupport Qt6::Network)

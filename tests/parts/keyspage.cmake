@@ -1,5 +1,5 @@
 # The console's Keys page, driven offscreen against the fixture's Redis and private servers
 # that the test starts, kills and restarts.
-sluice_test(keyspage REDIS LIBS sluice_ui Qt6::Network TIMEOUT 600)
+sluice_test(keyspage REDIS LIBS sluice_pagesupport Qt6::Network TIMEOUT 600)
 # The Keys page's controller (KeysSession) without widgets, against the fixture's Redis.
-sluice_test(keyssession REDIS LIBS sluice_ui Qt6::Network)
+sluice_test(keyssession REDIS LIBS sluice_pagesupport Qt6::Network)

@@ -1,4 +1,6 @@
 # Issue 6 items 2 and 3: the Monitor and Load pages, offscreen against the fixture's Redis.
-sluice_test(monitorpage REDIS LIBS sluice_ui Qt6::Network)
-sluice_test(monitorsession REDIS LIBS sluice_ui Qt6::Network)
-sluice_test(loadpage REDIS LIBS sluice_ui Qt6::Network)
+sluice_test(monitorpage REDIS LIBS sluice_pagesupport Qt6::Network)
+sluice_test(monitorsession REDIS LIBS sluice_pagesupport Qt6::Network)
+sluice_test(loadpage REDIS LIBS sluice_pagesupport Qt6::Network)
+# The Load page's controller (LoadSession) without widgets, against the fixture's Redis.
+sluice_test(loadsession REDIS LIBS sluice_pagesupport Qt6::Network)

@@ -1,5 +1,5 @@
 # The Simulation page (ui/sim) and the charts of sluice-cli simulate --png/--svg.
-sluice_test(simulationpage REDIS LIBS sluice_ui TIMEOUT 600)
+sluice_test(simulationpage REDIS LIBS sluice_pagesupport TIMEOUT 600)
 add_dependencies(tst_simulationpage sluice-cli)
 # tst_cli_simulate (registered in tests/CMakeLists.txt) checks the PNG against the figure's size
 # and colours: it needs the chart builder too.

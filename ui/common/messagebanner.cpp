@@ -1,5 +1,7 @@
 #include "messagebanner.h"
 
+#include "pageheader.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -12,9 +14,7 @@ MessageBanner::MessageBanner(const QString &frameName, const QString &textName, 
     : QFrame(parent)
 {
     setObjectName(frameName);
-    auto *outer = new QVBoxLayout(this);
-    outer->setContentsMargins(12, 8, 12, 8);
-    outer->setSpacing(6);
+    auto *outer = PageHeader::layoutOn<QVBoxLayout>(this, 6, {12, 8, 12, 8});
     m_row = new QHBoxLayout;
     m_row->setSpacing(10);
     outer->addLayout(m_row);

@@ -11,9 +11,7 @@ PageHeader::PageHeader(const QString &title, const QString &blurb, QWidget *pare
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("pageHeader"));
-    auto *box = new QVBoxLayout(this);
-    box->setContentsMargins(0, 0, 0, 0);
-    box->setSpacing(6);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 6);
     m_row = new QHBoxLayout;
     m_row->setSpacing(8);
     auto *titleLabel = heading(title, 1.6, this);
@@ -41,9 +39,7 @@ void PageHeader::addAction(QWidget *action)
 QPushButton *PageHeader::addButton(const QString &text, const QString &objectName,
                                    const QString &toolTip, bool enabled)
 {
-    auto *button = new QPushButton(text, this);
-    button->setObjectName(objectName);
-    button->setToolTip(toolTip);
+    auto *button = PageHeader::button(text, objectName, this, toolTip);
     button->setEnabled(enabled);
     addAction(button);
     return button;
@@ -53,6 +49,21 @@ void PageHeader::setBlurb(const QString &text)
 {
     m_blurb->setText(text);
     m_blurb->setVisible(!text.isEmpty());
+}
+
+QPushButton *PageHeader::button(const QString &text, const QString &objectName, QWidget *parent,
+                                const QString &toolTip)
+{
+    auto *b = new QPushButton(text, parent);
+    b->setObjectName(objectName);
+    b->setToolTip(toolTip);
+    return b;
+}
+
+QVBoxLayout *PageHeader::pageLayout(QWidget *page)
+{
+    auto *root = PageHeader::layoutOn<QVBoxLayout>(page, 6, {24, 20, 24, 20});
+    return root;
 }
 
 QLabel *PageHeader::heading(const QString &text, qreal scale, QWidget *parent)

@@ -2,9 +2,11 @@
 
 #include "tone.h"
 
+#include <QMargins>
 #include <QWidget>
 
 class QHBoxLayout;
+class QVBoxLayout;
 class QLabel;
 class QPushButton;
 
@@ -30,6 +32,21 @@ public:
     void setBlurb(const QString &text);
 
     // A bold heading: scale 1.6 for a page title, 1.2 for a pane, 1.0 for a section.
+    // A push button named `objectName` (the tests find it by it), with its tooltip.
+    static QPushButton *button(const QString &text, const QString &objectName, QWidget *parent,
+                               const QString &toolTip = {});
+    // A layout of type Box (QHBoxLayout, QVBoxLayout, QGridLayout) on `widget`, with its
+    // spacing and margins: the kit's one way of nesting a row or a column.
+    template <typename Box>
+    static Box *layoutOn(QWidget *widget, int spacing, QMargins margins = {})
+    {
+        auto *box = new Box(widget);
+        box->setContentsMargins(margins);
+        box->setSpacing(spacing);
+        return box;
+    }
+    // The page's own layout, with the console's margins and spacing (every page the same).
+    static QVBoxLayout *pageLayout(QWidget *page);
     static QLabel *heading(const QString &text, qreal scale, QWidget *parent);
     // A word-wrapped note in the muted tone (or `color`).
     static QLabel *note(QWidget *parent, const QColor &color = tone::muted());

@@ -18,9 +18,7 @@ PatternForm::PatternForm(const QString &objectPrefix, const QStringList &kinds, 
     , m_note(PageHeader::note(this))
     , m_fields(new FieldForm(objectPrefix, this))
 {
-    auto *box = new QVBoxLayout(this);
-    box->setContentsMargins(0, 0, 0, 0);
-    box->setSpacing(4);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 4);
     m_kind->setObjectName(objectPrefix + u"pattern"_s);
     for (const QString &k : kinds) {
         m_kind->addItem(PatternDraft::kindTitle(k), k);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/redis/connection.h"
+
 #include <QMetaObject>
 #include <QObject>
 #include <QThread>
@@ -7,6 +9,18 @@
 #include <utility>
 
 namespace sluice::ui {
+
+// The options of a page worker's own connection: connecting gives up after `connect` (a page
+// says "not connected" soon rather than late), a command after `command`.
+inline Connection::Options
+workerConnectionOptions(std::chrono::milliseconds command,
+                        std::chrono::milliseconds connect = std::chrono::seconds(2))
+{
+    Connection::Options o;
+    o.connectTimeout = connect;
+    o.commandTimeout = command;
+    return o;
+}
 
 // A worker object on its own named QThread, the way every page talks to Redis: the worker is
 // created here, moved to the thread, deleted there when the thread finishes (so its connection

@@ -4,31 +4,21 @@
 #include "profilestore.h"
 #include "sandbox.h"
 
+#include "ui/common/workerthread.h"
+
 #include <QThread>
 
 namespace sluice::ui {
-
-namespace {
-
-Connection::Options workerOptions()
-{
-    Connection::Options o;
-    o.connectTimeout = std::chrono::milliseconds(2000);
-    // A ping that takes longer than this is a lost connection for the console.
-    o.commandTimeout = std::chrono::milliseconds(3000);
-    return o;
-}
-
-} // namespace
 
 ConnectionController::ConnectionController(ProfileStore *store, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_sandbox(new Sandbox(this))
     , m_sessionThread(new QThread(this))
-    , m_session(new ConnectionWorker(workerOptions()))
+    // A ping that takes longer than 3 s is a lost connection for the console.
+    , m_session(new ConnectionWorker(workerConnectionOptions(std::chrono::seconds(3))))
     , m_probeThread(new QThread(this))
-    , m_probe(new ConnectionWorker(workerOptions()))
+    , m_probe(new ConnectionWorker(workerConnectionOptions(std::chrono::seconds(3))))
 {
     qRegisterMetaType<ConnectionState>();
     qRegisterMetaType<ConnectionRequest>();

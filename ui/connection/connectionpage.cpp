@@ -75,9 +75,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     , m_controller(controller)
 {
     setObjectName(QStringLiteral("connectionPage"));
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
     root->addWidget(new PageHeader(tr("Connection"),
                                    tr("Where Sluice finds Redis. Passwords go to the system "
                                       "keyring, never into a file."),

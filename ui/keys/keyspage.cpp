@@ -70,9 +70,7 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_proxy->setObjectName(QStringLiteral("keysProxy"));
     m_session = new KeysSession(connection, m_model, this);
 
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
 
     // The header and the actions on the selection.
     auto *pageHeader =

@@ -3,8 +3,6 @@
 #include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
-#include "core/load/loadgenerator.h"
-
 #include <QCheckBox>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -14,9 +12,7 @@ namespace sluice::ui {
 KeyScope::KeyScope(QWidget *parent)
     : QWidget(parent)
 {
-    auto *box = new QVBoxLayout(this);
-    box->setContentsMargins(0, 0, 0, 0);
-    box->setSpacing(2);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 2);
     m_real = new QCheckBox(tr("Decide on the rules' real keys"), this);
     m_real->setObjectName(QStringLiteral("realKeysCheck"));
     m_real->setToolTip(tr("Off: the run counts under keys of its own, removed at the end. On: "
@@ -36,17 +32,13 @@ KeyScope::KeyScope(QWidget *parent)
                 .arg(tone::hex(realKeys() ? tone::text(Tone::Warning) : tone::muted())));
     };
     connect(m_real, &QCheckBox::toggled, this, update);
+    connect(m_real, &QCheckBox::toggled, this, &KeyScope::toggled);
     update();
 }
 
 bool KeyScope::realKeys() const
 {
     return m_real->isChecked();
-}
-
-QByteArray KeyScope::prefixOverride() const
-{
-    return realKeys() ? QByteArray() : load::runScopedPrefix();
 }
 
 void KeyScope::confirmThen(QWidget *parent, const ConfirmHook &hook, std::function<void()> go) const

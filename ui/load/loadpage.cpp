@@ -2,17 +2,13 @@
 
 #include "keyscope.h"
 #include "loadaxis.h"
+#include "loadsession.h"
 
 #include "ui/common/fieldform.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/patternform.h"
-#include "ui/common/statswatch.h"
 #include "ui/common/tone.h"
-
-#include "core/stats/statsflusher.h"
-#include "core/stats/statsrecorder.h"
-#include "ui/connection/connectioncontroller.h"
 
 #include <QChart>
 #include <QChartView>
@@ -28,7 +24,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -41,7 +36,6 @@ using loadaxis::fitAxis;
 
 namespace {
 
-constexpr int pollMs = 250;
 const QColor allowedColor = tone::color(Tone::Good);
 const QColor deniedColor = tone::color(Tone::Bad);
 const QColor errorColor = tone::text(Tone::Bad);
@@ -51,23 +45,15 @@ QString number(qint64 v)
     return QLocale().toString(v);
 }
 
-QString endpointId(const Endpoint &e)
-{
-    return e.safeUrl() + QLatin1Char('\n') + e.password;
-}
-
 } // namespace
 
 LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
-    , m_connection(connection)
+    , m_session(new LoadSession(connection, this))
 {
     setObjectName(QStringLiteral("loadPage"));
-    qRegisterMetaType<load::LoadProgress>();
 
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
     root->addWidget(
         new PageHeader(tr("Load generator"),
                        tr("Send real decisions to the connected Redis, following a traffic pattern "
@@ -83,9 +69,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     // Left: what to send.
     auto *left = new QWidget(this);
     left->setFixedWidth(440);
-    auto *leftBox = new QVBoxLayout(left);
-    leftBox->setContentsMargins(0, 0, 0, 0);
-    leftBox->setSpacing(8);
+    auto *leftBox = PageHeader::layoutOn<QVBoxLayout>(left, 8);
     leftBox->addWidget(PageHeader::heading(tr("Rules"), 1.0, left));
     m_ruleList = new QListWidget(left);
     m_ruleList->setObjectName(QStringLiteral("ruleList"));
@@ -107,11 +91,9 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_keyScope = new KeyScope(left);
     leftBox->addWidget(m_keyScope);
     auto *actions = new QHBoxLayout;
-    m_start = new QPushButton(tr("&Start"), left);
-    m_start->setObjectName(QStringLiteral("startButton"));
+    m_start = PageHeader::button(tr("&Start"), QStringLiteral("startButton"), left);
     m_start->setDefault(true);
-    m_stop = new QPushButton(tr("S&top"), left);
-    m_stop->setObjectName(QStringLiteral("stopButton"));
+    m_stop = PageHeader::button(tr("S&top"), QStringLiteral("stopButton"), left);
     m_stop->setEnabled(false);
     actions->addStretch(1);
     actions->addWidget(m_stop);
@@ -223,30 +205,36 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     }
     right->addWidget(m_perRule);
 
-    m_statsWatch = new StatsWatch(this);
-    m_poll = new QTimer(this);
-    m_poll->setInterval(pollMs);
-    connect(m_poll, &QTimer::timeout, this, &LoadPage::poll);
     connect(m_start, &QPushButton::clicked, this, &LoadPage::start);
-    connect(m_stop, &QPushButton::clicked, this, &LoadPage::stop);
-    connect(m_patternForm, &PatternForm::changed, this, &LoadPage::validate);
+    connect(m_stop, &QPushButton::clicked, m_session, &LoadSession::stop);
+    connect(m_patternForm, &PatternForm::changed, this,
+            [this] { m_session->setDraft(m_patternForm->draft()); });
     connect(m_patternForm, &PatternForm::submitted, this, &LoadPage::start);
-    for (QSpinBox *s : {m_threads, m_subjects, m_seed}) {
-        connect(s, &QSpinBox::valueChanged, this, &LoadPage::validate);
-    }
-    connect(m_ruleList, &QListWidget::itemChanged, this, &LoadPage::validate);
-    connect(m_connection, &ConnectionController::sessionChanged, this, &LoadPage::validate);
-    validate();
-    showProgress(m_progress);
-}
-
-LoadPage::~LoadPage()
-{
-    // The generator's destructor cancels and joins (a round trip in flight at most); the
-    // flusher's writes what is left.
-    m_generator.reset();
-    m_statsWatch->watch(nullptr, {});
-    m_flusher.reset();
+    connect(m_threads, &QSpinBox::valueChanged, m_session, &LoadSession::setThreads);
+    connect(m_subjects, &QSpinBox::valueChanged, m_session,
+            [this](int v) { m_session->setSubjects(v); });
+    connect(m_seed, &QSpinBox::valueChanged, m_session,
+            [this](int v) { m_session->setSeed(quint64(v)); });
+    connect(m_keyScope, &KeyScope::toggled, m_session, &LoadSession::setRealKeys);
+    connect(m_ruleList, &QListWidget::itemChanged, this, [this](QListWidgetItem *item) {
+        m_session->setTicked(item->data(Qt::UserRole).toString(),
+                             item->checkState() == Qt::Checked);
+    });
+    connect(m_session, &LoadSession::changed, this, &LoadPage::showCheck);
+    connect(m_session, &LoadSession::rulesChanged, this, &LoadPage::showRules);
+    connect(m_session, &LoadSession::started, this, &LoadPage::onStarted);
+    connect(m_session, &LoadSession::progressed, this, &LoadPage::showProgress);
+    connect(m_session, &LoadSession::messageChanged, this, [this] {
+        if (m_session->message().isEmpty()) {
+            m_banner->hide();
+        } else {
+            m_banner->showRich(m_session->messageTone(), m_session->message());
+        }
+    });
+    connect(m_session, &LoadSession::started, this, &LoadPage::started);
+    connect(m_session, &LoadSession::finished, this, &LoadPage::finished);
+    showCheck();
+    showProgress();
 }
 
 void LoadPage::buildForm(QWidget *parent)
@@ -258,36 +246,27 @@ void LoadPage::buildForm(QWidget *parent)
     FieldForm *form = m_patternForm->fields();
     form->addField(QStringLiteral("duration"), tr("&Duration"), tr("e.g. 10s, 2m"),
                    tr("How long the run lasts"));
-    PatternDraft first;
-    first.values = {{QStringLiteral("rate"), QStringLiteral("200/s")},
-                    {QStringLiteral("from_rate"), QStringLiteral("20/s")},
-                    {QStringLiteral("to_rate"), QStringLiteral("500/s")},
-                    {QStringLiteral("count"), QStringLiteral("500")},
-                    {QStringLiteral("at"), QStringLiteral("1s")},
-                    {QStringLiteral("duration"), QStringLiteral("10s")}};
-    m_patternForm->setDraft(first);
+    m_patternForm->setDraft(m_session->draft());
 
     m_threads = new QSpinBox(parent);
     m_threads->setObjectName(QStringLiteral("threadsSpin"));
     m_threads->setRange(1, load::maxThreads);
-    m_threads->setValue(4);
+    m_threads->setValue(m_session->threads());
     m_threads->setToolTip(tr("Threads sending, each with its own connection"));
     m_subjects = new QSpinBox(parent);
     m_subjects->setObjectName(QStringLiteral("subjectsSpin"));
     m_subjects->setRange(1, int(sim::maxSubjects));
-    m_subjects->setValue(100);
+    m_subjects->setValue(int(m_session->subjects()));
     m_subjects->setGroupSeparatorShown(true);
     m_subjects->setToolTip(tr("Clients, named like addresses: 10.0.0.1, 10.0.0.2, ... Each "
                               "request picks one at random"));
     m_seed = new QSpinBox(parent);
     m_seed->setObjectName(QStringLiteral("seedSpin"));
     m_seed->setRange(1, 999999);
-    m_seed->setValue(1);
+    m_seed->setValue(int(m_session->seed()));
     m_seed->setToolTip(tr("The same seed draws the same subjects and Poisson gaps"));
     auto *numbers = new QWidget(parent);
-    auto *row = new QHBoxLayout(numbers);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->setSpacing(8);
+    auto *row = PageHeader::layoutOn<QHBoxLayout>(numbers, 8);
     auto *subjectsLabel = new QLabel(tr("S&ubjects:"), numbers);
     subjectsLabel->setBuddy(m_subjects);
     auto *seedLabel = new QLabel(tr("S&eed:"), numbers);
@@ -302,211 +281,99 @@ void LoadPage::buildForm(QWidget *parent)
     form->addRow(tr("T&hreads"), numbers, m_threads);
 }
 
-CheckedPattern LoadPage::checked() const
+LoadPage::~LoadPage() = default;
+
+bool LoadPage::isRunning() const
 {
-    const CheckedPattern c = checkAlone(
-        m_patternForm->draft(), m_patternForm->draft().values.value(QStringLiteral("duration")),
-        m_subjects->value(), quint64(m_seed->value()));
-    m_patternForm->setErrors(c.errors);
-    return c;
+    return m_session->isRunning();
 }
 
-Result<load::LoadOptions> LoadPage::options() const
+StatsWatch *LoadPage::statsWatch() const
 {
-    const CheckedPattern p = checked();
-    const std::optional<Endpoint> endpoint = m_connection->endpoint();
-    QStringList ids;
-    for (int i = 0; i < m_ruleList->count(); ++i) {
-        if (m_ruleList->item(i)->checkState() == Qt::Checked) {
-            ids << m_ruleList->item(i)->data(Qt::UserRole).toString();
-        }
-    }
-    QString rulesProblem;
-    if (m_rules.rules.empty()) {
-        rulesProblem = tr("No rules yet: load or pull a rule set on the Rules page.");
-    } else if (ids.isEmpty()) {
-        rulesProblem = tr("Tick at least one rule.");
-    }
-    m_rulesError->setText(rulesProblem);
-    m_rulesError->setHidden(rulesProblem.isEmpty());
-    if (!p.ok()) {
-        return Error::make(Error::Kind::Invalid, p.firstProblem());
-    }
-    if (!rulesProblem.isEmpty()) {
-        return Error::make(Error::Kind::Invalid, rulesProblem);
-    }
-    if (!endpoint) {
-        return Error::make(Error::Kind::Invalid,
-                           tr("Not connected: choose a server on the Connection page."));
-    }
-    load::LoadOptions o;
-    o.endpoint = *endpoint;
-    o.rules = m_rules;
-    o.ruleIds = ids;
-    o.pattern = *p.pattern;
-    o.durationUs = p.durationUs;
-    o.threads = m_threads->value();
-    o.subjects = m_subjects->value();
-    o.seed = quint64(m_seed->value());
-    o.keyPrefixOverride = m_keyScope->prefixOverride();
-    return o;
+    return m_session->statsWatch();
 }
 
-void LoadPage::validate()
+const load::LoadProgress &LoadPage::progress() const
 {
-    if (isRunning()) {
-        return;
-    }
-    auto o = options();
-    m_start->setEnabled(o.ok());
-    if (!o) {
-        m_plan->setText(QString());
-        return;
-    }
-    const double requests = o->pattern.expectedCount(o->durationUs);
-    const qsizetype rules = o->ruleIds.size();
-    const qint64 n = qint64(std::llround(requests));
-    const QString count = o->pattern.kind == sim::TrafficPattern::Kind::Poisson
-                              ? tr("About %1 requests").arg(number(n))
-                              : tr("%1 requests").arg(number(n));
-    const QString subjects =
-        o->subjects == 1 ? tr("one subject") : tr("%1 subjects").arg(number(o->subjects));
-    m_plan->setText(rules == 1 ? tr("%1 over %2 from %3, each decided by one rule.")
-                                     .arg(count, duration::formatUs(o->durationUs), subjects)
-                               : tr("%1 over %2 from %3, each decided by %4 rules: %5 "
-                                    "decisions.")
-                                     .arg(count, duration::formatUs(o->durationUs), subjects,
-                                          number(rules), number(n * rules)));
+    return m_session->progress();
 }
 
 void LoadPage::setRules(const RuleSet &rules)
 {
-    QSet<QString> unchecked;
-    for (int i = 0; i < m_ruleList->count(); ++i) {
-        if (m_ruleList->item(i)->checkState() != Qt::Checked) {
-            unchecked.insert(m_ruleList->item(i)->data(Qt::UserRole).toString());
-        }
-    }
-    const bool first = m_ruleList->count() == 0;
-    m_rules = rules;
-    m_ruleList->setFixedHeight(
-        std::clamp(int(m_rules.rules.size()) * 22 + 8, 52, 140)); // its rules, no more
-    const QSignalBlocker block(m_ruleList);
-    m_ruleList->clear();
-    for (const Rule &r : m_rules.rules) {
-        auto *item = new QListWidgetItem(
-            tr("%1 — %2%3").arg(r.id, r.describe(), r.shadow ? tr(" (shadow)") : QString()),
-            m_ruleList);
-        item->setData(Qt::UserRole, r.id);
-        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-        const bool on = first ? r.enabled : !unchecked.contains(r.id) && r.enabled;
-        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-        if (!r.enabled) {
-            item->setToolTip(tr("Disabled: the engine does not apply it; tick it to load it "
-                                "anyway"));
-        }
-    }
-    validate();
-}
-
-bool LoadPage::isRunning() const
-{
-    return m_generator && m_poll->isActive();
+    m_session->setRules(rules);
 }
 
 void LoadPage::start()
 {
     if (!isRunning()) {
-        m_keyScope->confirmThen(this, m_confirm, [this] { startNow(); });
+        m_keyScope->confirmThen(this, m_confirm, [this] { m_session->start(); });
     }
-}
-
-void LoadPage::startNow()
-{
-    if (isRunning()) {
-        return;
-    }
-    auto o = options();
-    if (!o) {
-        m_banner->showRich(
-            Tone::Bad, tr("<b>\u2717 Cannot start:</b> %1").arg(o.error().message.toHtmlEscaped()));
-        return;
-    }
-    // The statistics: one recorder for the page, and a flusher per server.
-    if (!m_recorder) {
-        m_recorder = std::make_unique<stats::StatsRecorder>();
-    }
-    if (!m_flusher || m_flusherEndpoint != endpointId(o->endpoint)) {
-        m_flusher.reset(); // writes what the last server was owed
-        m_flusher = std::make_unique<stats::StatsFlusher>(o->endpoint, m_recorder.get());
-        m_flusherEndpoint = endpointId(o->endpoint);
-        m_flusher->start();
-        m_statsWatch->watch(m_flusher.get(), o->endpoint.user); // a failure in the status bar
-    }
-    o->recorder = m_recorder.get();
-    m_generator.reset();
-    auto generator = std::make_unique<load::LoadGenerator>(o.value());
-    if (auto r = generator->start(); !r) {
-        m_banner->showRich(
-            Tone::Bad, tr("<b>\u2717 Cannot start:</b> %1").arg(r.error().message.toHtmlEscaped()));
-        return;
-    }
-    m_generator = std::move(generator);
-    m_progress = load::LoadProgress{};
-    m_progress.durationS = double(o->durationUs) / 1e6;
-    m_lastAllowed = m_lastDenied = 0;
-    m_lastElapsed = 0;
-    m_chartTop = 10;
-    m_allowedSeries->clear();
-    m_deniedSeries->clear();
-    fitAxis(m_x, m_progress.durationS);
-    fitAxis(m_y, m_chartTop);
-    m_perRule->setRowCount(0);
-    m_banner->hide();
-    setRunning(true);
-    m_poll->start();
-    showProgress(m_progress);
-    Q_EMIT started();
 }
 
 void LoadPage::stop()
 {
-    if (m_generator) {
-        m_generator->cancel(); // returns at once; the next poll sees the run end
+    m_session->stop();
+}
+
+void LoadPage::showRules()
+{
+    const RuleSet &rules = m_session->rules();
+    m_ruleList->setFixedHeight(
+        std::clamp(int(rules.rules.size()) * 22 + 8, 52, 140)); // its rules, no more
+    const QSignalBlocker block(m_ruleList);
+    m_ruleList->clear();
+    for (const Rule &r : rules.rules) {
+        auto *item = new QListWidgetItem(
+            tr("%1 — %2%3").arg(r.id, r.describe(), r.shadow ? tr(" (shadow)") : QString()),
+            m_ruleList);
+        item->setData(Qt::UserRole, r.id);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(m_session->isTicked(r.id) ? Qt::Checked : Qt::Unchecked);
+        if (!r.enabled) {
+            item->setToolTip(tr("Disabled: the engine does not apply it; tick it to load it "
+                                "anyway"));
+        }
     }
 }
 
-void LoadPage::poll()
+void LoadPage::showCheck()
 {
-    if (!m_generator) {
-        return;
+    const bool running = m_session->isRunning();
+    m_patternForm->setErrors(m_session->checked().errors);
+    const QString rulesProblem = m_session->rulesProblem();
+    m_rulesError->setText(rulesProblem);
+    m_rulesError->setHidden(rulesProblem.isEmpty());
+    m_plan->setText(m_session->plan());
+    m_start->setEnabled(!running && m_session->canStart());
+    m_stop->setEnabled(running);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_ruleList, m_patternForm, m_threads,
+                                                       m_subjects, m_seed, m_keyScope}) {
+        w->setEnabled(!running);
     }
-    const load::LoadProgress p = m_generator->progress();
-    // Decisions per second since the last poll, for the chart.
-    const double dt = p.elapsedS - m_lastElapsed;
-    if (dt > 0.05) {
-        const double a = double(p.allowed - m_lastAllowed) / dt;
-        const double d = double(p.denied - m_lastDenied) / dt;
-        m_allowedSeries->append(p.elapsedS, a);
-        m_deniedSeries->append(p.elapsedS, d);
-        m_chartTop = std::max({m_chartTop, a * 1.05, d * 1.05});
-        fitAxis(m_y, m_chartTop);
-        m_lastAllowed = p.allowed;
-        m_lastDenied = p.denied;
-        m_lastElapsed = p.elapsedS;
+    m_start->setText(running ? tr("Running…") : tr("&Start"));
+}
+
+void LoadPage::onStarted()
+{
+    m_allowedSeries->clear();
+    m_deniedSeries->clear();
+    fitAxis(m_x, m_session->progress().durationS);
+    fitAxis(m_y, m_session->rateTop());
+}
+
+void LoadPage::showProgress()
+{
+    const load::LoadProgress &p = m_session->progress();
+    // The chart: the points that came since the last poll.
+    const QList<LoadSession::RatePoint> &rates = m_session->rates();
+    for (qsizetype i = m_allowedSeries->count(); i < rates.size(); ++i) {
+        m_allowedSeries->append(rates[i].elapsedS, rates[i].allowed);
+        m_deniedSeries->append(rates[i].elapsedS, rates[i].denied);
     }
+    fitAxis(m_y, m_session->rateTop());
     if (p.durationS > 0) {
         fitAxis(m_x, p.durationS);
     }
-    m_progress = p;
-    showProgress(p);
-    if (p.finished) {
-        finish();
-    }
-}
-
-void LoadPage::showProgress(const load::LoadProgress &p)
-{
     m_sent->setText(number(p.sent));
     m_allowed->setText(number(p.allowed));
     m_denied->setText(number(p.denied + p.shadowDenied));
@@ -543,59 +410,6 @@ void LoadPage::showProgress(const load::LoadProgress &p)
                                           : Qt::AlignRight | Qt::AlignVCenter);
         }
     }
-}
-
-void LoadPage::finish()
-{
-    m_poll->stop();
-    setRunning(false);
-    if (m_flusher) {
-        m_flusher->flushSoon(); // the Monitor page sees the last second without waiting
-    }
-    const load::LoadProgress &p = m_progress;
-    if (!p.error.isEmpty()) {
-        m_banner->showRich(Tone::Bad,
-                           tr("<b>\u2717 The run failed:</b> %1").arg(p.error.toHtmlEscaped()));
-    } else if (p.cancelled) {
-        m_banner->showRich(Tone::Warning,
-                           tr("<b>Stopped</b> after %1 s: %2 decisions, %3 allowed, %4 denied.")
-                               .arg(QLocale().toString(p.elapsedS, 'f', 1), number(p.sent),
-                                    number(p.allowed), number(p.denied + p.shadowDenied)));
-    } else if (p.errors > 0) {
-        m_banner->showRich(Tone::Warning, tr("<b>\u26a0 Finished with %1 errors:</b> %2")
-                                              .arg(number(p.errors), p.lastError.toHtmlEscaped()));
-    } else {
-        // "The Monitor page shows them" only while their statistics are written; the keys it
-        // could not remove are said (they expire by their TTL).
-        m_statsWatch->poll();
-        const bool unsaid = m_statsWatch->failing() || !p.cleanupError.isEmpty();
-        QString text = tr("<b>\u2713 Finished:</b> %1 decisions in %2 s, %3 allowed, %4 denied.")
-                           .arg(number(p.sent), QLocale().toString(p.elapsedS, 'f', 1),
-                                number(p.allowed), number(p.denied + p.shadowDenied));
-        text += QLatin1Char(' ') + (m_statsWatch->failing()
-                                        ? m_statsWatch->text().toHtmlEscaped() + QLatin1Char('.')
-                                        : tr("The Monitor page shows them."));
-        if (!p.cleanupError.isEmpty()) {
-            text +=
-                QLatin1Char(' ') +
-                tr("The run's keys stay until their TTL: %1.").arg(p.cleanupError.toHtmlEscaped());
-        }
-        m_banner->showRich(unsaid ? Tone::Warning : Tone::Good, text);
-    }
-    validate();
-    Q_EMIT finished(p);
-}
-
-void LoadPage::setRunning(bool running)
-{
-    m_start->setEnabled(!running);
-    m_stop->setEnabled(running);
-    m_ruleList->setEnabled(!running);
-    for (QWidget *w :
-         std::initializer_list<QWidget *>{m_patternForm, m_threads, m_subjects, m_seed}) {
-        w->setEnabled(!running);
-    }
-    m_start->setText(running ? tr("Running…") : tr("&Start"));
 }
 
 } // namespace sluice::ui

@@ -2,19 +2,12 @@
 
 #include "core/load/loadgenerator.h"
 #include "core/rules/rule.h"
-#include "core/sim/trafficpattern.h"
 
 #include "ui/common/confirm.h"
-#include "ui/common/patterndraft.h"
 
 #include <QWidget>
 
-#include <memory>
-#include <optional>
-
 class QChart;
-class QDateTimeAxis;
-class QFrame;
 class QLabel;
 class QLineSeries;
 class QListWidget;
@@ -22,24 +15,20 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
-class QTimer;
 class QValueAxis;
-
-namespace sluice::stats {
-class StatsFlusher;
-class StatsRecorder;
-} // namespace sluice::stats
 
 namespace sluice::ui {
 
 class KeyScope;
+class LoadSession;
+class StatsWatch;
 class MessageBanner;
 class PatternForm;
-class StatsWatch;
 
 class ConnectionController;
 
-// The Load page (issue 6 item 3): drives real decisions against the session's Redis with
+// The Load page (issue 6 item 3), a view over LoadSession (which holds the form's state, the
+// run and its outcome): drives real decisions against the session's Redis with
 // load::LoadGenerator: the rules picked, one traffic pattern of the simulation lab (constant,
 // burst, poisson, ramp, each field validated as it is typed, the message beside the field),
 // a duration, threads and subjects. Start / Stop; the counters (sent, allowed, denied, errors,
@@ -54,13 +43,12 @@ public:
     explicit LoadPage(ConnectionController *connection, QWidget *parent = nullptr);
     ~LoadPage() override;
 
+    LoadSession *session() const { return m_session; }
+    // Whether the statistics of the runs are written (the window's status bar says so).
+    StatsWatch *statsWatch() const;
     bool isRunning() const;
     // The last progress shown (the final one after finished()).
-    const load::LoadProgress &progress() const { return m_progress; }
-    // The options the form holds now, or the first problem in words (what and where).
-    Result<load::LoadOptions> options() const;
-    // Whether the statistics of the runs are written (the window's status bar says so).
-    StatsWatch *statsWatch() const { return m_statsWatch; }
+    const load::LoadProgress &progress() const;
 
 public Q_SLOTS:
     void setRules(const sluice::RuleSet &rules);
@@ -77,29 +65,13 @@ Q_SIGNALS:
 
 private:
     void buildForm(QWidget *parent);
-    void startNow();
-    // The pattern and duration alone in a scenario, read by the scenario reader.
-    CheckedPattern checked() const;
-    void validate();
-    void poll();
-    void showProgress(const load::LoadProgress &p);
-    void finish();
-    void setRunning(bool running);
+    void showRules();
+    void showCheck();
+    void onStarted();
+    void showProgress();
 
-    ConnectionController *m_connection;
-    RuleSet m_rules;
-    std::unique_ptr<stats::StatsRecorder> m_recorder;
-    std::unique_ptr<stats::StatsFlusher> m_flusher;
-    QString m_flusherEndpoint; // safeUrl + db of the flusher's endpoint
-    StatsWatch *m_statsWatch;
-    std::unique_ptr<load::LoadGenerator> m_generator;
-    load::LoadProgress m_progress;
-    QTimer *m_poll;
-    // Chart: decisions per second between polls.
-    qint64 m_lastAllowed = 0;
-    qint64 m_lastDenied = 0;
-    double m_lastElapsed = 0;
-    double m_chartTop = 10;
+    LoadSession *m_session;
+    ConfirmHook m_confirm;
 
     QListWidget *m_ruleList;
     QLabel *m_rulesError;
@@ -110,7 +82,6 @@ private:
     QLabel *m_plan;
     QPushButton *m_start;
     KeyScope *m_keyScope;
-    ConfirmHook m_confirm;
     QPushButton *m_stop;
 
     QLabel *m_sent;

@@ -1,6 +1,2 @@
-# The Load page (issue 6 item 3): real decisions from a traffic pattern, live counters.
-target_sources(sluice_ui PRIVATE
-    ${CMAKE_CURRENT_LIST_DIR}/loadpage.cpp ${CMAKE_CURRENT_LIST_DIR}/loadpage.h
-    ${CMAKE_CURRENT_LIST_DIR}/keyscope.cpp ${CMAKE_CURRENT_LIST_DIR}/keyscope.h
-    ${CMAKE_CURRENT_LIST_DIR}/loadaxis.h
-)
+#The Load page(issue 6 item 3) : real decisions from a traffic pattern, live counters.
+sluice_ui_sources(loadpage loadsession keyscope loadaxis.h)

@@ -11,7 +11,7 @@
 namespace sluice::ui {
 
 LimitedModel::LimitedModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : TableModel(parent)
 {}
 
 void LimitedModel::setRows(QList<LimitedSubject> rows)
@@ -26,9 +26,7 @@ void LimitedModel::setRows(QList<LimitedSubject> rows)
             }
             return a.key < b.key;
         });
-    beginResetModel();
-    m_rows = std::move(rows);
-    endResetModel();
+    resetWith([&] { m_rows = std::move(rows); });
 }
 
 int LimitedModel::rowOf(const QByteArray &key) const
@@ -41,21 +39,8 @@ int LimitedModel::rowOf(const QByteArray &key) const
     return -1;
 }
 
-int LimitedModel::rowCount(const QModelIndex &parent) const
+QVariant LimitedModel::cell(const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int LimitedModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant LimitedModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
     const LimitedSubject &r = m_rows[index.row()];
     switch (role) {
     case Qt::DisplayRole:
@@ -93,23 +78,9 @@ QVariant LimitedModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant LimitedModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList LimitedModel::titles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (section) {
-    case RuleColumn:
-        return tr("Rule");
-    case SubjectColumn:
-        return tr("Subject");
-    case TimeLeftColumn:
-        return tr("Time left");
-    case StateColumn:
-        return tr("State");
-    default:
-        return {};
-    }
+    return {tr("Rule"), tr("Subject"), tr("Time left"), tr("State")};
 }
 
 } // namespace sluice::ui

@@ -2,14 +2,15 @@
 
 #include "limitedsubject.h"
 
-#include <QAbstractTableModel>
+#include "ui/common/tablemodel.h"
+
 #include <QList>
 
 namespace sluice::ui {
 
 // "Limited right now": one row per denied subject, longest wait first. The worker sends whole
 // snapshots; setRows() swaps them in (begin/endResetModel). GUI thread.
-class LimitedModel : public QAbstractTableModel
+class LimitedModel : public TableModel
 {
     Q_OBJECT
 public:
@@ -26,13 +27,11 @@ public:
     // The row of `key`, or -1.
     int rowOf(const QByteArray &key) const;
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
 private:
+    int count() const override { return int(m_rows.size()); }
+    QStringList titles() const override;
+    QVariant cell(const QModelIndex &index, int role) const override;
+
     QList<LimitedSubject> m_rows;
 };
 

@@ -9,6 +9,7 @@
 
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
+#include "ui/common/tablemodel.h"
 
 #include <QComboBox>
 #include <QFrame>
@@ -26,35 +27,12 @@
 
 namespace sluice::ui {
 
-namespace {
-
-QTableView *table(const QString &name, QWidget *parent)
-{
-    auto *v = new QTableView(parent);
-    v->setObjectName(name);
-    v->setSelectionBehavior(QAbstractItemView::SelectRows);
-    v->setSelectionMode(QAbstractItemView::SingleSelection);
-    v->setAlternatingRowColors(true);
-    v->setShowGrid(false);
-    v->setWordWrap(false);
-    v->setTextElideMode(Qt::ElideMiddle);
-    v->verticalHeader()->hide();
-    v->verticalHeader()->setDefaultSectionSize(24);
-    v->horizontalHeader()->setHighlightSections(false);
-    v->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    return v;
-}
-
-} // namespace
-
 MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("monitorPage"));
 
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
     auto *header =
         new PageHeader(tr("Monitor"),
                        tr("Decisions per second per rule over the last 15 minutes, as recorded in "
@@ -101,9 +79,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
 
     // Bottom: limited subjects | top subjects.
     auto *bottom = new QWidget(split);
-    auto *bottomBox = new QHBoxLayout(bottom);
-    bottomBox->setContentsMargins(0, 8, 0, 0);
-    bottomBox->setSpacing(24);
+    auto *bottomBox = PageHeader::layoutOn<QHBoxLayout>(bottom, 24, {0, 8, 0, 0});
 
     auto *limitedPane = new QVBoxLayout;
     limitedPane->setSpacing(6);
@@ -112,16 +88,16 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_limitedHeading->setObjectName(QStringLiteral("limitedHeading"));
     limitedTitle->addWidget(m_limitedHeading);
     limitedTitle->addStretch(1);
-    m_unblock = new QPushButton(tr("&Unblock…"), bottom);
-    m_unblock->setObjectName(QStringLiteral("unblockButton"));
-    m_unblock->setToolTip(tr("Delete the selected subject's limiter state: its next request "
-                             "is admitted as if it had never been seen"));
+    m_unblock =
+        PageHeader::button(tr("&Unblock…"), QStringLiteral("unblockButton"), bottom,
+                           tr("Delete the selected subject's limiter state: its next request "
+                              "is admitted as if it had never been seen"));
     m_unblock->setEnabled(false);
     limitedTitle->addWidget(m_unblock);
     limitedPane->addLayout(limitedTitle);
     m_limited = new LimitedModel(this);
-    m_limitedView = table(QStringLiteral("limitedTable"), bottom);
-    m_limitedView->setModel(m_limited);
+    m_limitedView = makeTableView(QStringLiteral("limitedTable"), m_limited, bottom);
+    m_limitedView->setTextElideMode(Qt::ElideMiddle);
     QHeaderView *lh = m_limitedView->horizontalHeader();
     lh->setSectionResizeMode(LimitedModel::RuleColumn, QHeaderView::ResizeToContents);
     lh->setSectionResizeMode(LimitedModel::SubjectColumn, QHeaderView::Interactive);
@@ -149,8 +125,8 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     topTitle->addWidget(m_topRule);
     topPane->addLayout(topTitle);
     m_top = new TopSubjectsModel(this);
-    m_topView = table(QStringLiteral("topTable"), bottom);
-    m_topView->setModel(m_top);
+    m_topView = makeTableView(QStringLiteral("topTable"), m_top, bottom);
+    m_topView->setTextElideMode(Qt::ElideMiddle);
     QHeaderView *th = m_topView->horizontalHeader();
     th->setSectionResizeMode(TopSubjectsModel::SubjectColumn, QHeaderView::Stretch);
     for (int c = TopSubjectsModel::RequestsColumn; c < TopSubjectsModel::ColumnCount; ++c) {

@@ -1,5 +1,7 @@
 #include "monitorworker.h"
 
+#include "ui/common/workerthread.h"
+
 #include "core/keys/keyreader.h"
 #include "core/keys/keyscanner.h"
 #include "core/stats/statsreader.h"
@@ -103,10 +105,8 @@ void MonitorWorker::tick()
 bool MonitorWorker::ensureConnection(QString *error)
 {
     if (!m_connection) {
-        Connection::Options o;
-        o.connectTimeout = std::chrono::milliseconds(1000);
-        o.commandTimeout = std::chrono::milliseconds(3000);
-        auto c = Connection::open(*m_endpoint, o);
+        auto c = Connection::open(
+            *m_endpoint, workerConnectionOptions(std::chrono::seconds(3), std::chrono::seconds(1)));
         if (!c) {
             *error = c.error().message;
             return false;

@@ -1,5 +1,6 @@
 #include "rulechart.h"
 
+#include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
 #include <QChart>
@@ -68,9 +69,7 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     setObjectName(QStringLiteral("chart:") + rule.id);
     setStyleSheet(QStringLiteral("sluice--ui--RuleChart { background: white; border: 1px solid "
                                  "#dde1e6; border-radius: 4px; }"));
-    auto *box = new QVBoxLayout(this);
-    box->setContentsMargins(10, 8, 10, 4);
-    box->setSpacing(2);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 2, {10, 8, 10, 4});
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
     m_title = new QLabel(this);

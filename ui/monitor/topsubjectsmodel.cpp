@@ -9,31 +9,16 @@
 namespace sluice::ui {
 
 TopSubjectsModel::TopSubjectsModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : TableModel(parent)
 {}
 
 void TopSubjectsModel::setRows(QList<stats::TopSubject> rows)
 {
-    beginResetModel();
-    m_rows = std::move(rows);
-    endResetModel();
+    resetWith([&] { m_rows = std::move(rows); });
 }
 
-int TopSubjectsModel::rowCount(const QModelIndex &parent) const
+QVariant TopSubjectsModel::cell(const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int TopSubjectsModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant TopSubjectsModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
     const stats::TopSubject &r = m_rows[index.row()];
     const double share = r.requests > 0 ? 100.0 * double(r.denied) / double(r.requests) : 0.0;
     switch (role) {
@@ -78,23 +63,9 @@ QVariant TopSubjectsModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant TopSubjectsModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList TopSubjectsModel::titles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (section) {
-    case SubjectColumn:
-        return tr("Subject");
-    case RequestsColumn:
-        return tr("Requests");
-    case DeniedColumn:
-        return tr("Denied");
-    case DeniedShareColumn:
-        return tr("Denied share");
-    default:
-        return {};
-    }
+    return {tr("Subject"), tr("Requests"), tr("Denied"), tr("Denied share")};
 }
 
 } // namespace sluice::ui

@@ -2,7 +2,8 @@
 
 #include "core/stats/stats.h"
 
-#include <QAbstractTableModel>
+#include "ui/common/tablemodel.h"
+
 #include <QList>
 
 namespace sluice::ui {
@@ -10,7 +11,7 @@ namespace sluice::ui {
 // "Top subjects by traffic" of one rule over the Monitor page's window: requests, denied and
 // the denied share, busiest first (the order StatsReader::readTopSubjects returns). Whole
 // snapshots swapped in by setRows(). GUI thread.
-class TopSubjectsModel : public QAbstractTableModel
+class TopSubjectsModel : public TableModel
 {
     Q_OBJECT
 public:
@@ -22,13 +23,11 @@ public:
     void setRows(QList<stats::TopSubject> rows);
     const QList<stats::TopSubject> &rows() const { return m_rows; }
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
 private:
+    int count() const override { return int(m_rows.size()); }
+    QStringList titles() const override;
+    QVariant cell(const QModelIndex &index, int role) const override;
+
     QList<stats::TopSubject> m_rows;
 };
 

@@ -1,5 +1,6 @@
 #include "rulediffdialog.h"
 
+#include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
 #include "rulesmodel.h"
@@ -39,9 +40,7 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
     setWindowModality(Qt::WindowModal);
     resize(640, 460);
 
-    auto *box = new QVBoxLayout(this);
-    box->setContentsMargins(18, 16, 18, 14);
-    box->setSpacing(10);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 10, {18, 16, 18, 14});
     auto *title = new QLabel(headline, this);
     title->setObjectName(QStringLiteral("diffSummary"));
     title->setWordWrap(true);

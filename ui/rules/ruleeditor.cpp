@@ -1,5 +1,6 @@
 #include "ruleeditor.h"
 
+#include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
 #include "rulepreview.h"
@@ -82,9 +83,7 @@ RuleEditor::RuleEditor(QWidget *parent)
 
     // The title row stays in view (title, modified mark, Revert, Apply); the fields scroll.
     auto *page = new QWidget(m_stack);
-    auto *pageBox = new QVBoxLayout(page);
-    pageBox->setContentsMargins(0, 0, 0, 0);
-    pageBox->setSpacing(8);
+    auto *pageBox = PageHeader::layoutOn<QVBoxLayout>(page, 8);
     m_stack->addWidget(page);
     auto *titleRow = new QHBoxLayout;
     titleRow->setContentsMargins(0, 0, 8, 0);
@@ -99,11 +98,9 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_modifiedMark->setToolTip(tr("Changed here, not applied to the table yet"));
     m_modifiedMark->setStyleSheet(QStringLiteral(
         "color: #8a5a00; background: #fdf1d8; border-radius: 3px; padding: 1px 6px;"));
-    m_revert = new QPushButton(tr("Re&vert"), page);
-    m_revert->setObjectName(QStringLiteral("revertButton"));
-    m_revert->setToolTip(tr("Forget the changes typed here"));
-    m_apply = new QPushButton(tr("A&pply"), page);
-    m_apply->setObjectName(QStringLiteral("applyButton"));
+    m_revert = PageHeader::button(tr("Re&vert"), QStringLiteral("revertButton"), page,
+                                  tr("Forget the changes typed here"));
+    m_apply = PageHeader::button(tr("A&pply"), QStringLiteral("applyButton"), page);
     m_apply->setDefault(true);
     titleRow->addWidget(m_title);
     titleRow->addSpacing(8);
@@ -121,9 +118,7 @@ RuleEditor::RuleEditor(QWidget *parent)
     scroll->setWidget(form);
     pageBox->addWidget(scroll, 1);
 
-    auto *box = new QVBoxLayout(form);
-    box->setContentsMargins(0, 0, 8, 0);
-    box->setSpacing(8);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(form, 8, {0, 0, 8, 0});
 
     m_grid = new QGridLayout;
     m_grid->setHorizontalSpacing(10);
@@ -156,9 +151,7 @@ RuleEditor::RuleEditor(QWidget *parent)
     addRow(QStringLiteral("burst"), tr("&Burst:"), m_burst, line++);
 
     auto *scopeBox = new QWidget(form);
-    auto *scopeRow = new QHBoxLayout(scopeBox);
-    scopeRow->setContentsMargins(0, 0, 0, 0);
-    scopeRow->setSpacing(6);
+    auto *scopeRow = PageHeader::layoutOn<QHBoxLayout>(scopeBox, 6);
     m_scope = new QComboBox(scopeBox);
     m_scope->setObjectName(QStringLiteral("scopeCombo"));
     m_scope->addItem(tr("global (one limit for everyone)"), QStringLiteral("global"));
@@ -294,9 +287,7 @@ RuleEditor::FieldRow &RuleEditor::addRow(const QString &name, const QString &lab
     // The field, its explanation and its message stacked in one cell: a vertical box gives a
     // wrapped message the height it needs at the cell's width.
     auto *cell = new QWidget(field->parentWidget());
-    auto *stack = new QVBoxLayout(cell);
-    stack->setContentsMargins(0, 0, 0, 4);
-    stack->setSpacing(1);
+    auto *stack = PageHeader::layoutOn<QVBoxLayout>(cell, 1, {0, 0, 0, 4});
     field->setParent(cell);
     row.help->setParent(cell);
     row.error->setParent(cell);

@@ -8,18 +8,8 @@
 namespace sluice::ui {
 
 RulesModel::RulesModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : TableModel(parent)
 {}
-
-int RulesModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_set.rules.size());
-}
-
-int RulesModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
 
 QString RulesModel::algorithmText(Algorithm a)
 {
@@ -52,11 +42,8 @@ QString RulesModel::flagsText(const Rule &rule)
     return flags.join(QStringLiteral(", "));
 }
 
-QVariant RulesModel::data(const QModelIndex &index, int role) const
+QVariant RulesModel::cell(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
     const Rule &r = rule(index.row());
     const QString where = m_where.value(index.row());
     if (role == RuleIdRole) {
@@ -134,29 +121,10 @@ QVariant RulesModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
-QVariant RulesModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList RulesModel::titles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return QAbstractTableModel::headerData(section, orientation, role);
-    }
-    switch (section) {
-    case IdColumn:
-        return tr("Id");
-    case AlgorithmColumn:
-        return tr("Algorithm");
-    case LimitColumn:
-        return tr("Limit");
-    case ScopeColumn:
-        return tr("Scope");
-    case RouteColumn:
-        return tr("Route");
-    case FlagsColumn:
-        return tr("Flags");
-    case WhereColumn:
-        return tr("Where");
-    default:
-        return {};
-    }
+    return {tr("Id"),    tr("Algorithm"), tr("Limit"), tr("Scope"),
+            tr("Route"), tr("Flags"),     tr("Where")};
 }
 
 int RulesModel::rowOf(const QString &id) const

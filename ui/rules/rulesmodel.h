@@ -2,8 +2,7 @@
 
 #include "core/rules/rule.h"
 
-#include <QAbstractTableModel>
-#include <QStringList>
+#include "ui/common/tablemodel.h"
 
 namespace sluice::ui {
 
@@ -11,7 +10,7 @@ namespace sluice::ui {
 // where each row lives ("file rules.yaml", "Redis v7", "unsaved"). GUI thread only; the page
 // changes it through the calls below (whole-set swaps reset the model, single rows emit precise
 // insert / remove / dataChanged signals).
-class RulesModel : public QAbstractTableModel
+class RulesModel : public TableModel
 {
     Q_OBJECT
 public:
@@ -32,12 +31,6 @@ public:
 
     explicit RulesModel(QObject *parent = nullptr);
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     const RuleSet &set() const { return m_set; }
     const Rule &rule(int row) const { return m_set.rules[size_t(row)]; }
     QString where(int row) const { return m_where.value(row); }
@@ -57,6 +50,10 @@ public:
     static QString flagsText(const Rule &rule);
 
 private:
+    int count() const override { return int(m_set.rules.size()); }
+    QStringList titles() const override;
+    QVariant cell(const QModelIndex &index, int role) const override;
+
     RuleSet m_set;
     QStringList m_where; // parallel to m_set.rules
 };

@@ -9,6 +9,7 @@
 #include "ui/common/filedialog.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
+#include "ui/common/tablemodel.h"
 
 #include <QFontDatabase>
 #include <QFrame>
@@ -55,9 +56,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     , m_model(m_session->model())
 {
     setObjectName(QStringLiteral("rulesPage"));
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
 
     // The header: the title, where the rules stand, the page's actions.
     auto *header = new PageHeader(tr("Rules"), {}, this);
@@ -68,16 +67,13 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
            "export them to keep them"));
     m_unsavedMark->hide();
     header->addBadge(m_unsavedMark);
-    m_import = new QPushButton(tr("&Import…"), this);
-    m_import->setObjectName(QStringLiteral("importButton"));
-    m_import->setToolTip(tr("Replace the rules here with a JSON or YAML rule file"));
-    m_export = new QPushButton(tr("E&xport…"), this);
-    m_export->setObjectName(QStringLiteral("exportButton"));
-    m_export->setToolTip(tr("Write the rules as a rule file, or for nginx, Envoy or Kong"));
-    m_pull = new QPushButton(tr("P&ull"), this);
-    m_pull->setObjectName(QStringLiteral("pullButton"));
-    m_push = new QPushButton(tr("Pu&sh…"), this);
-    m_push->setObjectName(QStringLiteral("pushButton"));
+    m_import = PageHeader::button(tr("&Import…"), QStringLiteral("importButton"), this,
+                                  tr("Replace the rules here with a JSON or YAML rule file"));
+    m_export =
+        PageHeader::button(tr("E&xport…"), QStringLiteral("exportButton"), this,
+                           tr("Write the rules as a rule file, or for nginx, Envoy or Kong"));
+    m_pull = PageHeader::button(tr("P&ull"), QStringLiteral("pullButton"), this);
+    m_push = PageHeader::button(tr("Pu&sh…"), QStringLiteral("pushButton"), this);
     for (QPushButton *b : {m_import, m_export, m_pull, m_push}) {
         header->addAction(b);
     }
@@ -99,9 +95,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     root->addWidget(splitter, 1);
 
     auto *left = new QWidget(splitter);
-    auto *leftBox = new QVBoxLayout(left);
-    leftBox->setContentsMargins(0, 0, 12, 0);
-    leftBox->setSpacing(6);
+    auto *leftBox = PageHeader::layoutOn<QVBoxLayout>(left, 6, {0, 0, 12, 0});
     m_filter = new QLineEdit(left);
     m_filter->setObjectName(QStringLiteral("filterEdit"));
     m_filter->setPlaceholderText(tr("Filter by id, algorithm, limit, scope, route… (Ctrl+F)"));
@@ -113,21 +107,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterKeyColumn(-1);
     m_proxy->setSortRole(RulesModel::SortRole);
-    m_table = new QTableView(left);
-    m_table->setObjectName(QStringLiteral("rulesTable"));
-    m_table->setModel(m_proxy);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table = makeTableView(QStringLiteral("rulesTable"), m_proxy, left);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the set's order until a header is clicked
-    m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(26);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // Every column in view without scrolling, at 1280x800 as on a large screen: the short
     // columns fit their contents, the route takes what is left (elided, whole in its tooltip),
     // and where the rule stands ("file /a/long/path.json") is capped in onRulesChanged().
@@ -141,14 +124,12 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
 
     auto *rowButtons = new QHBoxLayout;
     rowButtons->setSpacing(6);
-    m_add = new QPushButton(tr("&Add"), left);
-    m_add->setObjectName(QStringLiteral("addButton"));
-    m_add->setToolTip(tr("A new rule, typed in the editor"));
-    m_duplicate = new QPushButton(tr("D&uplicate"), left);
-    m_duplicate->setObjectName(QStringLiteral("duplicateButton"));
-    m_delete = new QPushButton(tr("&Delete"), left);
-    m_delete->setObjectName(QStringLiteral("deleteButton"));
-    m_delete->setToolTip(tr("Remove the selected rule here; Redis keeps it until you push"));
+    m_add = PageHeader::button(tr("&Add"), QStringLiteral("addButton"), left,
+                               tr("A new rule, typed in the editor"));
+    m_duplicate = PageHeader::button(tr("D&uplicate"), QStringLiteral("duplicateButton"), left);
+    m_delete =
+        PageHeader::button(tr("&Delete"), QStringLiteral("deleteButton"), left,
+                           tr("Remove the selected rule here; Redis keeps it until you push"));
     rowButtons->addWidget(m_add);
     rowButtons->addWidget(m_duplicate);
     rowButtons->addWidget(m_delete);
@@ -170,9 +151,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_problems = new QFrame(this);
     m_problems->setObjectName(QStringLiteral("problemsPanel"));
     m_problems->setFrameShape(QFrame::StyledPanel);
-    auto *problemsBox = new QVBoxLayout(m_problems);
-    problemsBox->setContentsMargins(10, 6, 10, 6);
-    problemsBox->setSpacing(4);
+    auto *problemsBox = PageHeader::layoutOn<QVBoxLayout>(m_problems, 4, {10, 6, 10, 6});
     auto *problemsHead = new QHBoxLayout;
     m_problemsTitle = new QLabel(m_problems);
     m_problemsTitle->setObjectName(QStringLiteral("problemsTitle"));
@@ -180,8 +159,8 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     QFont pf = m_problemsTitle->font();
     pf.setBold(true);
     m_problemsTitle->setFont(pf);
-    auto *hideProblems = new QPushButton(tr("Hide"), m_problems);
-    hideProblems->setObjectName(QStringLiteral("hideProblemsButton"));
+    auto *hideProblems =
+        PageHeader::button(tr("Hide"), QStringLiteral("hideProblemsButton"), m_problems);
     hideProblems->setFlat(true);
     connect(hideProblems, &QPushButton::clicked, this, [this] { showProblems({}); });
     problemsHead->addWidget(m_problemsTitle, 1);

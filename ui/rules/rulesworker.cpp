@@ -1,20 +1,9 @@
 #include "rulesworker.h"
 
 #include "core/rules/rulewatcher.h"
+#include "ui/common/workerthread.h"
 
 namespace sluice::ui {
-
-namespace {
-
-Connection::Options options()
-{
-    Connection::Options o;
-    o.connectTimeout = std::chrono::milliseconds(2000);
-    o.commandTimeout = std::chrono::milliseconds(5000);
-    return o;
-}
-
-} // namespace
 
 RulesWorker::RulesWorker(QObject *parent)
     : QObject(parent)
@@ -64,7 +53,7 @@ Connection *RulesWorker::connection(Error *error)
         }
     }
     if (!m_connection) {
-        auto c = Connection::open(*m_endpoint, options());
+        auto c = Connection::open(*m_endpoint, workerConnectionOptions(std::chrono::seconds(5)));
         if (!c) {
             *error = c.error();
             return nullptr;

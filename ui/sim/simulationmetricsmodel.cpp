@@ -38,41 +38,26 @@ QString algorithmWords(Algorithm a)
 } // namespace
 
 SimulationMetricsModel::SimulationMetricsModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : TableModel(parent)
 {}
 
 void SimulationMetricsModel::setResult(const sim::SimResult &result)
 {
-    beginResetModel();
-    m_rows = result.rules;
-    m_window = duration::formatUs(result.measureWindowUs);
-    m_bin = duration::formatUs(result.binUs);
-    endResetModel();
+    resetWith([&] {
+        m_rows = result.rules;
+        m_window = duration::formatUs(result.measureWindowUs);
+        m_bin = duration::formatUs(result.binUs);
+    });
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
 void SimulationMetricsModel::clear()
 {
-    beginResetModel();
-    m_rows.clear();
-    endResetModel();
+    resetWith([&] { m_rows.clear(); });
 }
 
-int SimulationMetricsModel::rowCount(const QModelIndex &parent) const
+QVariant SimulationMetricsModel::cell(const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int SimulationMetricsModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant SimulationMetricsModel::data(const QModelIndex &index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
     const sim::RuleResult &r = m_rows[size_t(index.row())];
     const double share = r.offered > 0 ? 100.0 * double(r.admitted) / double(r.offered) : 0;
     const QLocale locale(QLocale::English);
@@ -164,40 +149,32 @@ QString twoLines(QString text)
 
 } // namespace
 
+QStringList SimulationMetricsModel::titles() const
+{
+    return {tr("Rule"),
+            tr("Algorithm"),
+            tr("Offered"),
+            tr("Admitted"),
+            tr("Rejected"),
+            tr("Admitted %"),
+            tr("Max/%1").arg(m_window),
+            tr("Released max/%1").arg(m_window),
+            tr("Peak/%1").arg(m_bin),
+            tr("Delay mean ms"),
+            tr("Delay max ms")};
+}
+
 QVariant SimulationMetricsModel::headerData(int section, Qt::Orientation orientation,
                                             int role) const
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) {
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return TableModel::headerData(section, orientation, role);
     }
     if (role == Qt::DisplayRole) {
-        return twoLines(headerData(section, orientation, Qt::EditRole).toString());
+        return twoLines(titles().value(section));
     }
     if (role == Qt::EditRole) {
-        switch (section) {
-        case RuleColumn:
-            return tr("Rule");
-        case AlgorithmColumn:
-            return tr("Algorithm");
-        case OfferedColumn:
-            return tr("Offered");
-        case AdmittedColumn:
-            return tr("Admitted");
-        case RejectedColumn:
-            return tr("Rejected");
-        case AdmittedShareColumn:
-            return tr("Admitted %");
-        case MaxInWindowColumn:
-            return tr("Max/%1").arg(m_window);
-        case MaxReleasedColumn:
-            return tr("Released max/%1").arg(m_window);
-        case PeakPerBinColumn:
-            return tr("Peak/%1").arg(m_bin);
-        case MeanDelayColumn:
-            return tr("Delay mean ms");
-        case MaxDelayColumn:
-            return tr("Delay max ms");
-        }
+        return titles().value(section);
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
@@ -226,16 +203,11 @@ QVariant SimulationMetricsModel::headerData(int section, Qt::Orientation orienta
 
 QTableView *SimulationMetricsModel::makeTable(SimulationMetricsModel *model, QWidget *parent)
 {
-    auto *table = new QTableView(parent);
-    table->setObjectName(u"metricsTable"_s);
-    table->setModel(model);
-    table->verticalHeader()->hide();
+    QTableView *table = makeTableView(u"metricsTable"_s, model, parent);
     table->verticalHeader()->setDefaultSectionSize(22);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // No stretched last column: its number would sit a screen away from its header.
     table->horizontalHeader()->setStretchLastSection(false);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
     table->setMinimumHeight(90);
     const auto hideAlgorithm = [table] {
         table->setColumnHidden(AlgorithmColumn, true);

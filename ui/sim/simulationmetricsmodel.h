@@ -2,7 +2,7 @@
 
 #include "core/sim/metrics.h"
 
-#include <QAbstractTableModel>
+#include "ui/common/tablemodel.h"
 
 class QTableView;
 
@@ -14,7 +14,7 @@ namespace sluice::ui {
 // rule admitted of the same traffic and how bursty its output was. Values swapped in whole by
 // setResult() (begin/endResetModel). Qt::DecorationRole of the first column is the rule's
 // colour in the charts; Qt::UserRole of every cell is the raw number (for sorting and tests).
-class SimulationMetricsModel : public QAbstractTableModel
+class SimulationMetricsModel : public TableModel
 {
     Q_OBJECT
 public:
@@ -44,13 +44,16 @@ public:
     void setResult(const sim::SimResult &result);
     void clear();
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    // The titles on two lines (Qt::DisplayRole), on one (Qt::EditRole), and what the numbers
+    // mean (Qt::ToolTipRole).
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
 private:
+    int count() const override { return int(m_rows.size()); }
+    QStringList titles() const override;
+    QVariant cell(const QModelIndex &index, int role) const override;
+
     std::vector<sim::RuleResult> m_rows;
     QString m_window; // "10s": the measure window, for headers
     QString m_bin;

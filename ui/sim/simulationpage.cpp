@@ -52,9 +52,7 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     , m_metrics(new SimulationMetricsModel(this))
 {
     setObjectName(u"simulationPage"_s);
-    auto *root = new QVBoxLayout(this);
-    root->setContentsMargins(24, 20, 24, 20);
-    root->setSpacing(6);
+    auto *root = PageHeader::pageLayout(this);
 
     auto *header =
         new PageHeader(tr("Simulation"),
@@ -139,9 +137,7 @@ SimulationPage::~SimulationPage()
 QWidget *SimulationPage::buildEditor()
 {
     auto *w = new QWidget;
-    auto *box = new QVBoxLayout(w);
-    box->setContentsMargins(0, 0, 8, 0);
-    box->setSpacing(6);
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(w, 6, {0, 0, 8, 0});
     const auto section = [box, w](const QString &title) {
         box->addSpacing(6);
         box->addWidget(PageHeader::heading(title, 1.0, w));
@@ -180,10 +176,8 @@ QWidget *SimulationPage::buildEditor()
     m_preset->setPlaceholderText(tr("Choose a preset…"));
     box->addWidget(m_preset);
     auto *presetRow = new QHBoxLayout;
-    auto *open = new QPushButton(tr("Open…"), w);
-    open->setObjectName(u"openButton"_s);
-    auto *save = new QPushButton(tr("Save…"), w);
-    save->setObjectName(u"saveButton"_s);
+    auto *open = PageHeader::button(tr("Open…"), u"openButton"_s, w);
+    auto *save = PageHeader::button(tr("Save…"), u"saveButton"_s, w);
     presetRow->addWidget(open);
     presetRow->addWidget(save);
     presetRow->addStretch(1);
@@ -242,8 +236,8 @@ QWidget *SimulationPage::buildEditor()
     QPushButton *addRule = nullptr;
     QPushButton *removeRule = nullptr;
     m_ruleList = list(u"rule"_s, 120, tr("Add rule"), &addRule, &removeRule, &m_rulesError);
-    m_useRules = new QPushButton(tr("Use the rules from the Rules page"), w);
-    m_useRules->setObjectName(u"useRulesButton"_s);
+    m_useRules =
+        PageHeader::button(tr("Use the rules from the Rules page"), u"useRulesButton"_s, w);
     m_useRules->setEnabled(false);
     m_useRules->setToolTip(tr("No rules on the Rules page yet"));
     box->addWidget(m_useRules);

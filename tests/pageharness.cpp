@@ -1,0 +1,122 @@
+#include "pageharness.h"
+
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QStandardPaths>
+#include <QTest>
+
+namespace sluice::test {
+
+void useTestSettings()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+}
+
+QString screenshotPath(const QString &name)
+{
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name;
+}
+
+QString uniqueId(const QString &base)
+{
+    return base + QLatin1Char('-') + QString::number(QCoreApplication::applicationPid());
+}
+
+QString saveProfile(ui::ProfileStore &store, const Endpoint &e, const QString &name, bool readOnly)
+{
+    ui::ConnectionProfile p;
+    p.name = name;
+    p.host = e.host.isEmpty() ? QStringLiteral("127.0.0.1") : e.host;
+    p.port = e.port;
+    p.db = e.db;
+    p.readOnly = readOnly;
+    return store.save(p, QString());
+}
+
+bool showWindow(QWidget &window, QSize size)
+{
+    window.resize(size);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
+PageHarness::PageHarness()
+{
+    useTestSettings();
+    m_store = std::make_unique<ui::ProfileStore>();
+    m_store->setKeyringEnabled(false);
+    m_controller = std::make_unique<ui::ConnectionController>(m_store.get());
+}
+
+PageHarness::~PageHarness() = default;
+
+QString PageHarness::addProfile(const Endpoint &e, const QString &name)
+{
+    return saveProfile(*m_store, e, name);
+}
+
+QString PageHarness::fixtureProfile()
+{
+    if (m_fixtureProfile.isEmpty()) {
+        m_fixtureProfile = addProfile(redisEndpoint(), QStringLiteral("fixture"));
+    }
+    return m_fixtureProfile;
+}
+
+void PageHarness::connectTo(const Endpoint &e)
+{
+    m_controller->connectTo(addProfile(e));
+}
+
+bool PageHarness::connect(const Endpoint &e, int timeoutMs)
+{
+    connectTo(e);
+    return QTest::qWaitFor([this] { return m_controller->state().isUp(); }, timeoutMs);
+}
+
+bool PageHarness::show(QWidget *page, QSize size, int navRow)
+{
+    m_page = page;
+    if (navRow < 0) {
+        m_window.reset(page);
+    } else {
+        // The console's frame as MainWindow draws it: a dark navigation column, then the page.
+        m_window = std::make_unique<QWidget>();
+        auto *box = new QHBoxLayout(m_window.get());
+        box->setContentsMargins(0, 0, 0, 0);
+        box->setSpacing(0);
+        auto *nav = new QListWidget(m_window.get());
+        nav->setFixedWidth(160);
+        nav->setFrameShape(QFrame::NoFrame);
+        nav->setFocusPolicy(Qt::NoFocus);
+        nav->setStyleSheet(QStringLiteral(
+            "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: "
+            "10px; font-size: 11pt; }"
+            "QListWidget::item { padding: 9px 12px; }"
+            "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
+        for (const char *name : {"Connection", "Rules", "Keys", "Simulation", "Monitor", "Load"}) {
+            nav->addItem(QString::fromLatin1(name));
+        }
+        nav->setCurrentRow(navRow);
+        page->setParent(m_window.get());
+        box->addWidget(nav);
+        box->addWidget(page, 1);
+    }
+    return showWindow(*m_window, size);
+}
+
+bool PageHarness::shoot(const QString &name) const
+{
+    return m_window && m_window->grab().save(screenshotPath(name));
+}
+
+} // namespace sluice::test

@@ -1,0 +1,111 @@
+#include "testdata.h"
+
+#include "core/stats/statsflusher.h"
+#include "core/stats/statsrecorder.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace sluice::test {
+
+void addAlgorithmRows()
+{
+    QTest::addColumn<int>("algorithm");
+    for (Algorithm a : algorithm::all) {
+        QTest::newRow(qPrintable(algorithm::name(a))) << int(a);
+    }
+}
+
+Algorithm fetchAlgorithm()
+{
+    QFETCH(int, algorithm);
+    return Algorithm(algorithm);
+}
+
+QString describe(const Decision &d)
+{
+    return QStringLiteral("{%1 %2 %3 %4 %5 %6}")
+        .arg(int(d.allowed))
+        .arg(d.limit)
+        .arg(d.remaining)
+        .arg(d.retryAfterMs)
+        .arg(d.resetAfterMs)
+        .arg(d.delayMs);
+}
+
+QString nginxBinary()
+{
+    for (const char *p : {"/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"}) {
+        if (QFileInfo(QString::fromLatin1(p)).isExecutable()) {
+            return QString::fromLatin1(p);
+        }
+    }
+    return {};
+}
+
+QString nginxConfHead(const QString &dir)
+{
+    return QStringLiteral("pid %1/nginx.pid;\n"
+                          "error_log %1/error.log;\n"
+                          "events {}\n"
+                          "http {\n"
+                          "    access_log off;\n"
+                          "    client_body_temp_path %1/tmp-body;\n"
+                          "    proxy_temp_path %1/tmp-proxy;\n"
+                          "    fastcgi_temp_path %1/tmp-fastcgi;\n"
+                          "    uwsgi_temp_path %1/tmp-uwsgi;\n"
+                          "    scgi_temp_path %1/tmp-scgi;\n")
+        .arg(dir);
+}
+
+load::LoadProgress recordedLoad(load::LoadOptions o, int timeoutMs)
+{
+    stats::StatsRecorder recorder;
+    stats::StatsFlusher flusher(o.endpoint, &recorder);
+    flusher.start();
+    o.recorder = &recorder;
+    load::LoadGenerator generator(o);
+    if (auto r = generator.start(); !r) {
+        load::LoadProgress failed;
+        failed.error = r.error().message;
+        return failed;
+    }
+    if (!QTest::qWaitFor([&] { return generator.progress().finished; }, timeoutMs)) {
+        generator.cancel();
+    }
+    generator.wait();
+    flusher.stop(); // writes everything before returning
+    return generator.progress();
+}
+
+stats::Counts recordedCounts(Connection &c, const QString &ruleId, int seconds)
+{
+    stats::Counts total;
+    auto s = stats::readSeries(c, {ruleId}, seconds, QDateTime::currentSecsSinceEpoch());
+    if (s && !s->isEmpty()) {
+        for (const stats::Counts &x : s->first().seconds) {
+            total += x;
+        }
+    }
+    return total;
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+QString fileIn(const QTemporaryDir &dir, const QString &name, const QByteArray &contents)
+{
+    const QString path = dir.filePath(name);
+    if (!writeFile(path, contents)) {
+        qWarning("cannot write %s", qPrintable(path));
+    }
+    return path;
+}
+
+} // namespace sluice::test

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The dependency rules of docs/ARCHITECTURE.md "Layers and targets", checked on the includes of
+# every tracked C++ file. Run by ctest as the "layers" test; prints each broken rule with the
+# lines that break it, and the count ("0 broken layer rules").
+set -uo pipefail
+cd "$(dirname "$0")/.."
+broken=0
+# rule NAME FILES-GLOB... -- PATTERN: NAME is broken when a file under the globs has an
+# #include matching the extended regex PATTERN.
+rule() {
+    local name=$1
+    shift
+    local globs=()
+    while [[ $1 != -- ]]; do
+        globs+=("$1")
+        shift
+    done
+    local pattern=$2
+    local hits
+    hits=$(git ls-files -co --exclude-standard -- "${globs[@]}" |
+        xargs -r grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pattern)" 2>/dev/null)
+    if [[ -n $hits ]]; then
+        echo "broken: $name"
+        sed 's/^/    /' <<<"$hits"
+        broken=$((broken + 1))
+    fi
+}
+rule "core includes no widgets, charts or ui/" 'core/*.cpp' 'core/*.h' -- \
+    'ui/|QtWidgets|QtCharts|QWidget|QChart|QApplication>'
+rule "hiredis only in core/redis" 'core/*.cpp' 'core/*.h' 'ui/*.cpp' 'ui/*.h' 'app/*.cpp' \
+    'app/*.h' ':!core/redis/*' -- 'hiredis/'
+rule "the simulator knows no Redis (sim/redisrun is its Redis backend)" \
+    'core/sim/simulator.cpp' 'core/sim/simulator.h' -- 'core/redis/|core/limiter/redislimiter'
+rule "core/redis depends on nothing above it (no folder cycle)" 'core/redis/*' -- \
+    'core/(limiter|rules|keys|sim|stats|load)/'
+rule "the service layer knows no ui/" 'app/serve/*' -- 'ui/|QtWidgets|QWidget'
+rule "the console (ui/) knows no app/" 'ui/*' -- 'app/'
+echo "$broken broken layer rules"
+exit $((broken > 0))

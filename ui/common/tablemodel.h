@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+class QTableView;
+
+namespace sluice::ui {
+
+// The console's data table over `model`, named `objectName`: whole rows selected one at a time,
+// read-only, alternating rows without a grid, one line a row (24 px), no row numbers, headers
+// left-aligned. Pages set their columns' sizes.
+QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent);
+
+// What the console's read-only tables share (the Monitor's, the Simulation's metrics, the
+// Rules table): a flat table of count() rows and titles().size() columns, an index checked once
+// before cell() answers it, the titles as the horizontal header, and whole snapshots swapped in
+// between begin/endResetModel (heaptrack's resetData). A subclass says only what a cell shows.
+// GUI thread.
+class TableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    int rowCount(const QModelIndex &parent = {}) const final;
+    int columnCount(const QModelIndex &parent = {}) const final;
+    // cell() of a valid index of this table; nothing for any other.
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const final;
+    // The titles (Qt::DisplayRole, horizontal); the default otherwise.
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+protected:
+    virtual int count() const = 0;
+    // The columns' titles in the user's language, in column order.
+    virtual QStringList titles() const = 0;
+    virtual QVariant cell(const QModelIndex &index, int role) const = 0;
+    // Runs `swap` (which replaces the rows) between begin/endResetModel.
+    template <typename Swap> void resetWith(Swap swap)
+    {
+        beginResetModel();
+        swap();
+        endResetModel();
+    }
+};
+
+} // namespace sluice::ui
