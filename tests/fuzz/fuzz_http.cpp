@@ -9,6 +9,7 @@
 #include "app/serve/httpparse.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 
 #include <algorithm>
 #include <cstddef>
