@@ -399,6 +399,14 @@ private Q_SLOTS:
         QTest::newRow("ends in a single-quoted string")
             << QByteArray("version: 1\nrules:\n  - description: 'it''s\n") << 3 << 18
             << u"unterminated quoted string"_s;
+        // A ',' after a tagged or anchored top-level node: yaml-cpp 0.7 returns the same empty
+        // document for it forever (fuzz_scenario found "!dd1,dd" hanging); refused, at the ','.
+        QTest::newRow("tag then a comma")
+            << QByteArray("!dd1,dd") << 1 << 5 << u"YAML syntax error: unexpected ','"_s;
+        QTest::newRow("anchor then a comma")
+            << QByteArray("&a ,b") << 1 << 4 << u"YAML syntax error: unexpected ','"_s;
+        QTest::newRow("tagged list then a comma")
+            << QByteArray("--- !a [a]\n, b\n") << 2 << 1 << u"YAML syntax error: unexpected ','"_s;
         QTest::newRow("ends in a quoted string, no newline")
             << QByteArray("version: 1\nrules:\n  - id: \"hello-per") << 3 << 19
             << u"YAML syntax error"_s;
