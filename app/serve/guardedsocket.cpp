@@ -26,9 +26,9 @@ GuardedSocket::GuardedSocket(const HttpLimits &limits, QObject *parent)
     , m_scanner(limits)
 {
     // Connected before the HTTP server connects its own handler, so it runs first.
-    connect(this, &QTcpSocket::readyRead, this, &GuardedSocket::screen);
-    connect(this, &QTcpSocket::disconnected, this, &GuardedSocket::markGone);
-    connect(this, &QTcpSocket::bytesWritten, this, [this] {
+    connect(this, &QTcpSocket::readyRead, &m_own, [this] { screen(); });
+    connect(this, &QTcpSocket::disconnected, &m_own, [this] { markGone(); });
+    connect(this, &QTcpSocket::bytesWritten, &m_own, [this] {
         updatePause();
         updateTimers();
     });
@@ -75,9 +75,10 @@ GuardedSocket::~GuardedSocket()
 {
     markGone();
     // ~QAbstractSocket still emits (disconnected, bytesWritten): not to this half-destroyed
-    // object.
+    // object, whose own slots go with m_own. Never disconnect(this, nullptr, this, nullptr):
+    // Qt HTTP Server's slots have the socket as their context too, and its slot on destroyed()
+    // deletes the connection's QHttpServerRequest (it leaked with every connection).
     m_rejected = true;
-    disconnect(this, nullptr, this, nullptr);
 }
 
 void GuardedSocket::markGone()
@@ -150,8 +151,8 @@ void GuardedSocket::rejectAndClose(int status, const QString &code, const QStrin
     if (isTransactionStarted()) {
         commitTransaction();
     }
-    connect(this, &QTcpSocket::readyRead, this, [this] { skip(bytesAvailable()); });
-    connect(this, &QTcpSocket::disconnected, this, &QObject::deleteLater);
+    connect(this, &QTcpSocket::readyRead, &m_own, [this] { skip(bytesAvailable()); });
+    connect(this, &QTcpSocket::disconnected, &m_own, [this] { deleteLater(); });
     // After the answers to the requests before this one (pipelining).
     const quint64 seq = reserve();
     m_ready[seq] = {formatResponse(status, {}, errorBody(status, code, message), true), Linger};
@@ -199,7 +200,7 @@ void GuardedSocket::flush()
         } else if (close == Linger) {
             m_closing = true;
             releaseSlot();
-            connect(this, &QTcpSocket::bytesWritten, this, [this] {
+            connect(this, &QTcpSocket::bytesWritten, &m_own, [this] {
                 if (bytesToWrite() == 0) {
                     lingeringClose();
                 }

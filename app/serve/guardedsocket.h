@@ -94,6 +94,10 @@ private:
     QTimer m_pauseTimer;
     std::shared_ptr<std::atomic<bool>> m_gone = std::make_shared<std::atomic<bool>>(false);
     std::shared_ptr<int> m_slot;
+    // The context of this class's own slots on its signals: destroyed with the members, so
+    // nothing of this class runs from ~QAbstractSocket, and the slots others connected (Qt HTTP
+    // Server's, with the socket as context) stay.
+    QObject m_own;
 };
 
 } // namespace sluice::serve
