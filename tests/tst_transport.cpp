@@ -29,7 +29,8 @@
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+// libasan's (gcc ships no header for it; clang's sanitizer/allocator_interface.h declares it).
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
 using namespace sluice;
@@ -155,7 +156,7 @@ void readSome(int fd)
     [[maybe_unused]] const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
 }
 
-qint64 rssKb()
+[[maybe_unused]] qint64 rssKb()
 {
     QFile f(u"/proc/self/status"_s);
     if (!f.open(QIODevice::ReadOnly)) {
