@@ -2,6 +2,7 @@
 #include "testredis.h"
 
 #include "core/limiter/redislimiter.h"
+#include "core/redis/errors.h"
 #include "core/redis/scriptregistry.h"
 
 #include <QElapsedTimer>
@@ -13,6 +14,56 @@ class TestConnection : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The one classification of error replies (core/redis/errors.h, issue 12 item 2): what the
+    // service answers by on_redis_error (unavailable, OOM, refused) and what is a bug (500).
+    void replyClassification_data()
+    {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<bool>("unavailable");
+        QTest::addColumn<bool>("oom");
+        const int reply = int(Error::Kind::Reply);
+        const int auth = int(Error::Kind::Auth);
+        auto row = [](const char *r, int kind, bool unavailable, bool oom) {
+            QTest::newRow(r) << QByteArray(r) << kind << unavailable << oom;
+        };
+        row("READONLY You can't write against a read only replica.", reply, true, false);
+        row("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
+            reply, true, false);
+        row("LOADING Redis is loading the dataset in memory", reply, true, false);
+        row("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN "
+            "NOSAVE.",
+            reply, true, false);
+        row("TRYAGAIN Multiple keys request during rehashing of slot", reply, true, false);
+        row("CLUSTERDOWN The cluster is down", reply, true, false);
+        row("BUSY", reply, true, false);
+        // The whole first word: BUSYKEY (RESTORE onto an existing key) is a plain error.
+        row("BUSYKEY Target key name already exists.", reply, false, false);
+        row("READONLYX made up", reply, false, false);
+        row("OOM command not allowed when used memory > 'maxmemory'.", reply, false, true);
+        row("OOM", reply, false, true);
+        row("OOMPH made up", reply, false, false);
+        row("WRONGTYPE Operation against a key holding the wrong kind of value", reply, false,
+            false);
+        row("ERR Error running script", reply, false, false);
+        row("NOAUTH Authentication required.", auth, false, false);
+        row("WRONGPASS invalid username-password pair or user is disabled.", auth, false, false);
+        row("NOPERM this user has no permissions to run the 'evalsha' command", auth, false, false);
+    }
+    void replyClassification()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(int, kind);
+        QFETCH(bool, unavailable);
+        QFETCH(bool, oom);
+        const Error e = redis::replyError(reply);
+        QCOMPARE(int(e.kind), kind);
+        QCOMPARE(redis::isUnavailableReply(e), unavailable);
+        QCOMPARE(redis::isOutOfMemoryReply(e), oom);
+        QVERIFY2(e.message.contains(QString::fromLatin1(reply.left(reply.indexOf(' ')))),
+                 qPrintable(e.message));
+    }
+
     void cleanupTestCase() { test::cleanup(); }
 
     void ping()

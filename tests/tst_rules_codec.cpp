@@ -113,6 +113,16 @@ RuleSet richSet()
 
 } // namespace
 
+// The time bounds below are bounds on work (the review's unbounded parses took 80 s where
+// these take under 1 s), not on speed: an ASan + UBSan build (`dev.sh sanitize`) runs our code
+// 3 to 5 times slower, and the shared machine adds its load, so there they are 5 times wider,
+// still far below what an unbounded parse takes there.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr qint64 slowBuild = 5;
+#else
+constexpr qint64 slowBuild = 1;
+#endif
+
 class TestRulesCodec : public QObject
 {
     Q_OBJECT
@@ -394,6 +404,14 @@ private Q_SLOTS:
         QTest::newRow("ends in a single-quoted string")
             << QByteArray("version: 1\nrules:\n  - description: 'it''s\n") << 3 << 18
             << u"unterminated quoted string"_s;
+        // A ',' after a tagged or anchored top-level node: yaml-cpp 0.7 returns the same empty
+        // document for it forever (fuzz_scenario found "!dd1,dd" hanging); refused, at the ','.
+        QTest::newRow("tag then a comma")
+            << QByteArray("!dd1,dd") << 1 << 5 << u"YAML syntax error: unexpected ','"_s;
+        QTest::newRow("anchor then a comma")
+            << QByteArray("&a ,b") << 1 << 4 << u"YAML syntax error: unexpected ','"_s;
+        QTest::newRow("tagged list then a comma")
+            << QByteArray("--- !a [a]\n, b\n") << 2 << 1 << u"YAML syntax error: unexpected ','"_s;
         QTest::newRow("ends in a quoted string, no newline")
             << QByteArray("version: 1\nrules:\n  - id: \"hello-per") << 3 << 19
             << u"YAML syntax error"_s;
@@ -525,7 +543,7 @@ private Q_SLOTS:
                      path +
                          u": the file is 100.0 MB (104857600 bytes); rule files are limited to 64 "
                          "MB. Is this the right file?"_s);
-            QVERIFY2(ms < 500, qPrintable(u"%1 ms"_s.arg(ms)));
+            QVERIFY2(ms < 500 * slowBuild, qPrintable(u"%1 ms"_s.arg(ms)));
         }
         // The limit itself: one byte more is refused, the limit is read (and is then bad JSON).
         const QString path = dir.filePath(u"edge.json"_s);
@@ -597,7 +615,7 @@ private Q_SLOTS:
                   qPrintable(QFileInfo(path).fileName()), QFileInfo(path).size() / 1024, ms);
             QVERIFY2(l.ok(), qPrintable(errorsOf(l).left(2000)));
             QVERIFY(l.set == set);
-            QVERIFY2(ms < 30'000, qPrintable(u"%1 ms"_s.arg(ms)));
+            QVERIFY2(ms < 30'000 * slowBuild, qPrintable(u"%1 ms"_s.arg(ms)));
         }
     }
 
@@ -643,7 +661,7 @@ private Q_SLOTS:
             const qint64 ms = timer.elapsed();
             qInfo("%s: %lld ms, %lld error(s)", yamlFlavor ? "yaml" : "json", ms,
                   qint64(l.errors.size()));
-            QVERIFY2(ms < 5000, qPrintable(QString::number(ms)));
+            QVERIFY2(ms < 5000 * slowBuild, qPrintable(QString::number(ms)));
             QCOMPARE(l.errors.size(), 1);
             QVERIFY2(l.errors[0].message.contains(u"100000"_s), qPrintable(errorsOf(l)));
             QVERIFY(l.set.rules.empty());
@@ -658,7 +676,7 @@ private Q_SLOTS:
         QElapsedTimer timer;
         timer.start();
         const rules::Loaded l = rules::parseJson(json, u"flat.json"_s);
-        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(timer.elapsed() < 5000 * slowBuild, qPrintable(QString::number(timer.elapsed())));
         QCOMPARE(l.errors.size(), rules::maxErrors + 1);
         QCOMPARE(l.errors[0].path, u"rules[0]"_s);
         QCOMPARE(l.errors[99].path, u"rules[99]"_s);
@@ -673,7 +691,7 @@ private Q_SLOTS:
         timer.restart();
         const rules::Loaded w = rules::parseJson(wide, u"wide.json"_s);
         qInfo("300000 unknown fields: %lld ms", qint64(timer.elapsed()));
-        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(timer.elapsed() < 5000 * slowBuild, qPrintable(QString::number(timer.elapsed())));
         QCOMPARE(w.errors.size(), rules::maxErrors + 1);
         QVERIFY(w.errors.last().message.contains(u"more error(s)"_s));
         // YAML, block style.

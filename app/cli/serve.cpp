@@ -149,10 +149,21 @@ int serve(const QList<QByteArray> &argv)
     };
 
     // Refused credentials make a silent fail-open service: refuse to start instead. (Redis
-    // merely unreachable is not fatal: every rule answers by its on_redis_error meanwhile.)
+    // merely unreachable is not fatal: every rule answers by its on_redis_error meanwhile.) A
+    // server that wants a password and was given none accepts the connection and refuses its
+    // first command (NOAUTH): a PING asks.
     if (auto c = Connection::open(*endpoint, options.pool.connection);
         !c && c.error().kind == Error::Kind::Auth) {
         return fail(command, c.error().message, exitRuntime);
+    } else if (c) {
+        if (auto pong = c->command({QByteArrayLiteral("PING")});
+            !pong && pong.error().message.startsWith(QLatin1String("NOAUTH"))) {
+            return fail(command,
+                        QStringLiteral("Redis at %1 refused the connection without credentials: "
+                                       "%2; give the user name and password in the URL")
+                            .arg(endpoint->display(), pong.error().message),
+                        exitRuntime);
+        }
     }
 
     // The rules: a file, or the RuleStore (pulled once now so that a store that cannot be read

@@ -2,6 +2,7 @@
 
 #include "guardedsocket.h"
 #include "guardedtcpserver.h"
+#include "httpparse.h"
 #include "httpreply.h"
 
 #include "core/common/bytes.h"
@@ -26,58 +27,6 @@ namespace sluice::serve {
 namespace {
 
 const QByteArray subjectHeader = QByteArrayLiteral("Sluice-Subject");
-
-// application/x-www-form-urlencoded value: '+' is a space, %XX a byte.
-QByteArray formDecode(QByteArray v)
-{
-    v.replace('+', ' ');
-    return QByteArray::fromPercentEncoding(v);
-}
-
-struct Params
-{
-    QByteArray rule, subject, cost;
-    bool hasRule = false, hasSubject = false, hasCost = false;
-};
-
-// The query of /v1/check, strictly: known names once each. Returns the error message, or empty.
-QString parseQuery(const QByteArray &query, Params *p)
-{
-    if (query.isEmpty()) {
-        return {};
-    }
-    for (const QByteArray &pair : query.split('&')) {
-        if (pair.isEmpty()) {
-            continue;
-        }
-        const qsizetype eq = pair.indexOf('=');
-        const QByteArray name = formDecode(eq < 0 ? pair : pair.left(eq));
-        const QByteArray value = eq < 0 ? QByteArray() : formDecode(pair.mid(eq + 1));
-        auto set = [&](QByteArray *field, bool *has) -> QString {
-            if (*has) {
-                return QStringLiteral("parameter '%1' is given twice").arg(bytes::printable(name));
-            }
-            *field = value;
-            *has = true;
-            return {};
-        };
-        QString err;
-        if (name == "rule") {
-            err = set(&p->rule, &p->hasRule);
-        } else if (name == "subject") {
-            err = set(&p->subject, &p->hasSubject);
-        } else if (name == "cost") {
-            err = set(&p->cost, &p->hasCost);
-        } else {
-            err = QStringLiteral("unknown parameter '%1' (known: rule, subject, cost)")
-                      .arg(bytes::printable(name.left(64)));
-        }
-        if (!err.isEmpty()) {
-            return err;
-        }
-    }
-    return {};
-}
 
 // What a 500 may say of an error reply: its first words, never the script's SHA or Lua line
 // ("... script: 14129dcb..., on @user_script:92.").
@@ -256,8 +205,8 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
     if (!requireGet(request, socket)) {
         return;
     }
-    Params p;
-    if (const QString err = parseQuery(query, &p); !err.isEmpty()) {
+    CheckParams p;
+    if (const QString err = parseCheckQuery(query, &p); !err.isEmpty()) {
         error(socket, 400, "invalid_parameter", err, close);
         return;
     }
@@ -312,14 +261,7 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
     }
     qint64 cost = 1;
     if (p.hasCost) {
-        bool ok = false;
-        cost = p.cost.toLongLong(&ok, 10);
-        // toLongLong accepts a sign and surrounding blanks: the whole text must be digits.
-        bool digits = !p.cost.isEmpty() && p.cost.size() <= 18;
-        for (char c : p.cost) {
-            digits = digits && c >= '0' && c <= '9';
-        }
-        if (!ok || !digits) {
+        if (!parseDigits(p.cost, &cost)) {
             error(socket, 400, "invalid_parameter",
                   QStringLiteral("parameter 'cost' is '%1'; expected a whole number from 0 (peek) "
                                  "to %2 (the capacity of rule '%3')")

@@ -58,7 +58,7 @@ public:
         Endpoint endpoint;
         bool legacyHeaders = false;
         DecisionPool::Options pool;
-        HttpLimits limits;           // body, header, connection, timeout limits (guardedsocket.h)
+        HttpLimits limits;           // body, header, connection, timeout limits (httpparse.h)
         DecisionPool::Record record; // statistics hook, called in worker threads
         // The "stats" object of /healthz (the statistics writer's state), service thread.
         std::function<QJsonObject()> statsHealth;

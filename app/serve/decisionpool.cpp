@@ -34,9 +34,17 @@ Error innerReply(const Error &e)
     return at < 0 ? e : Error::make(Error::Kind::Reply, e.message.mid(at + 2));
 }
 
+// Refused credentials or permissions (NOAUTH after a password was set, WRONGPASS, NOPERM after
+// an ACL change): no decision can come from Redis until someone fixes them, and every request
+// a 500 would make a fail-closed service of a misconfiguration; on_redis_error answers.
+bool isRefused(const Error &e)
+{
+    return e.kind == Error::Kind::Auth;
+}
+
 bool isUnavailable(const Error &e)
 {
-    return e.isConnectionLoss() || redis::isUnavailableReply(e) ||
+    return e.isConnectionLoss() || isRefused(e) || redis::isUnavailableReply(e) ||
            redis::isUnavailableReply(innerReply(e));
 }
 
@@ -138,21 +146,29 @@ DecisionPool::Health DecisionPool::health() const
     return h;
 }
 
-void DecisionPool::markDown(const QString &why, bool wakeProber)
+void DecisionPool::markDown(const Error &e, bool wakeProber)
 {
+    markDown(e.message, wakeProber, isRefused(e));
+}
+
+void DecisionPool::markDown(const QString &why, bool wakeProber, bool refused)
+{
+    refused = refused || why.contains(QLatin1String("refused the credentials"));
     QString line;
     {
         std::lock_guard l(m_healthMutex);
         m_health.lastError = why;
-        const bool refused = why.contains(QLatin1String("refused the credentials"));
-        if (m_redisUp.exchange(false)) {
+        const bool wasUp = m_redisUp.exchange(false);
+        if (wasUp) {
             ++m_downEpoch;
+        }
+        // One line per change of state: up -> down or credentials_refused, and between those
+        // two (a refusal found after a cut, a cut while refused).
+        if (wasUp || refused != m_credentialsRefused) {
             m_health.changedAtMs = nowMs();
             line = refused
                        ? QStringLiteral("Redis refused the credentials: %1").arg(why)
                        : QStringLiteral("Redis is down, answering by on_redis_error: %1").arg(why);
-        } else if (refused && !m_credentialsRefused) {
-            line = QStringLiteral("Redis refused the credentials: %1").arg(why);
         }
         m_credentialsRefused = refused;
     }
@@ -284,7 +300,7 @@ void DecisionPool::workerLoop(int index)
                     limiter.emplace(std::move(*c));
                     epoch = e;
                 } else {
-                    markDown(c.error().message);
+                    markDown(c.error());
                     useRedis = false;
                 }
             } else if (limiter->connection().isBroken() || limiter->connection().isStale() ||
@@ -294,7 +310,7 @@ void DecisionPool::workerLoop(int index)
                 if (auto r = limiter->connection().reconnect(); r) {
                     epoch = e;
                 } else {
-                    markDown(r.error().message);
+                    markDown(r.error());
                     useRedis = false;
                 }
             }
@@ -311,7 +327,10 @@ void DecisionPool::workerLoop(int index)
             if (!results) {
                 const Error &e = results.error();
                 if (isUnavailable(e)) {
-                    markDown(e.message);
+                    if (isRefused(e) && !batch.empty()) {
+                        noteRefused(batch.front());
+                    }
+                    markDown(e);
                     // A transport failure after the batch was written: Redis may have applied
                     // some of it.
                     const bool maybeApplied = e.isConnectionLoss();
@@ -333,7 +352,10 @@ void DecisionPool::workerLoop(int index)
                 for (size_t i = 0; i < batch.size(); ++i) {
                     auto &r = (*results)[i];
                     if (!r && isUnavailable(r.error())) {
-                        markDown(r.error().message);
+                        if (isRefused(r.error())) {
+                            noteRefused(batch[i]);
+                        }
+                        markDown(r.error());
                         out.push_back(fallback(std::move(batch[i])));
                         continue;
                     }
@@ -391,6 +413,38 @@ void DecisionPool::workerLoop(int index)
     }
 }
 
+void DecisionPool::noteRefused(const DecisionJob &job)
+{
+    std::lock_guard l(m_healthMutex);
+    m_refusedProbe = RefusedProbe{job.table, job.rule, job.key};
+}
+
+QString DecisionPool::probeRefused(bool *refused)
+{
+    std::optional<RefusedProbe> probe;
+    {
+        std::lock_guard l(m_healthMutex);
+        probe = m_refusedProbe;
+    }
+    if (!probe) {
+        return {};
+    }
+    auto c = Connection::open(m_endpoint, m_options.connection);
+    if (!c) {
+        *refused = isRefused(c.error());
+        return c.error().message;
+    }
+    RedisLimiter limiter(std::move(*c));
+    const auto d = limiter.decide(Request{&probe->rule->policy, probe->key, 0, std::nullopt, 0});
+    if (!d && (isRefused(d.error()) || isUnavailable(d.error()))) {
+        *refused = isRefused(d.error());
+        return d.error().message;
+    }
+    std::lock_guard l(m_healthMutex);
+    m_refusedProbe.reset();
+    return {};
+}
+
 void DecisionPool::proberLoop()
 {
     std::optional<Connection> c;
@@ -404,6 +458,7 @@ void DecisionPool::proberLoop()
             }
         }
         QString error;
+        bool refused = false;
         const quint64 e = m_downEpoch.load();
         if (!c) {
             auto opened = Connection::open(m_endpoint, m_options.connection);
@@ -412,6 +467,7 @@ void DecisionPool::proberLoop()
                 epoch = e;
             } else {
                 error = opened.error().message;
+                refused = isRefused(opened.error());
             }
         } else if (c->isBroken() || epoch != e) {
             // A worker found Redis down since this connection was made: probe where a new
@@ -419,6 +475,7 @@ void DecisionPool::proberLoop()
             // which may be a demoted master that still answers PING.
             if (auto r = c->reconnect(); !r) {
                 error = r.error().message;
+                refused = isRefused(r.error());
             } else {
                 epoch = e;
             }
@@ -436,18 +493,23 @@ void DecisionPool::proberLoop()
             } else if (!role && role.error().kind != Error::Kind::Auth) {
                 error = role.error().message;
             } else if (!role) {
+                // A user that may not run ROLE, or no credentials at all (NOAUTH).
                 auto pong = c->command({QByteArrayLiteral("PING")});
                 if (!pong) {
                     error = pong.error().message;
+                    refused = isRefused(pong.error());
                 }
             }
+        }
+        if (error.isEmpty()) {
+            error = probeRefused(&refused);
         }
         std::chrono::milliseconds wait = m_options.probeInterval;
         if (error.isEmpty()) {
             markUp();
             backoff = m_options.minBackoff;
         } else {
-            markDown(error, false);
+            markDown(error, false, refused);
             wait = backoff;
             backoff = std::min(backoff * 2, m_options.maxBackoff);
         }

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -74,7 +75,8 @@ struct DecisionOutcome
 //
 // Redis down: the first batch to fail (bounded by the command timeout), or to get an error reply
 // that means "not now, not here" (READONLY from a demoted master, MASTERDOWN, LOADING, BUSY:
-// redis::isUnavailableReply), marks Redis down and wakes the prober; from then on no worker touches
+// redis::isUnavailableReply), or refused credentials or permissions (NOAUTH, WRONGPASS, NOPERM:
+// state credentials_refused), marks Redis down and wakes the prober; from then on no worker touches
 // the network: each job is answered at once by its rule's on_redis_error (allow, deny, or `local`:
 // one shared LocalModel twin, so a subject's state is not split across workers). When the prober
 // gets a PONG again (on a new connection: after a failover, to wherever a connection now goes),
@@ -144,7 +146,10 @@ public:
 private:
     void workerLoop(int index);
     void proberLoop();
-    void markDown(const QString &why, bool wakeProber = true);
+    // `refused`: the credentials (or the user's permissions) were refused: state
+    // credentials_refused. A message saying "refused the credentials" is refused too.
+    void markDown(const QString &why, bool wakeProber = true, bool refused = false);
+    void markDown(const Error &e, bool wakeProber = true);
     void markUp();
     void setMemoryFull(bool full, const QString &why = {});
     DecisionOutcome fallback(DecisionJob &&job, bool uncertain = false);
@@ -163,6 +168,20 @@ private:
     std::condition_variable m_probeCv;
     bool m_probeNow = false;
     std::atomic<bool> m_stopFlag{false};
+
+    // The last decision refused for its credentials or permissions: while it is set, the
+    // prober asks Redis that decision again as a peek (cost 0, nothing written) and reports
+    // Redis up only once it is allowed, since a user refused EVALSHA may well run PING and
+    // ROLE (a NOPERM after an ACL change). Under m_healthMutex.
+    struct RefusedProbe
+    {
+        RuleTablePtr table; // keeps `rule` alive
+        const ServiceRule *rule = nullptr;
+        QByteArray key;
+    };
+    std::optional<RefusedProbe> m_refusedProbe;
+    void noteRefused(const DecisionJob &job);
+    QString probeRefused(bool *refused); // prober thread; the error, or empty
 
     std::atomic<bool> m_redisUp{false};
     std::atomic<bool> m_memoryFull{false};

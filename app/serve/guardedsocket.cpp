@@ -18,21 +18,17 @@ constexpr qint64 maxUnsentBytes = 64 * 1024;
 
 enum Close { KeepOpen = 0, Graceful = 1, Linger = 2 };
 
-bool isMethodChar(char c)
-{
-    return c >= 'A' && c <= 'Z';
-}
-
 } // namespace
 
 GuardedSocket::GuardedSocket(const HttpLimits &limits, QObject *parent)
     : QTcpSocket(parent)
     , m_limits(limits)
+    , m_scanner(limits)
 {
     // Connected before the HTTP server connects its own handler, so it runs first.
-    connect(this, &QTcpSocket::readyRead, this, &GuardedSocket::screen);
-    connect(this, &QTcpSocket::disconnected, this, &GuardedSocket::markGone);
-    connect(this, &QTcpSocket::bytesWritten, this, [this] {
+    connect(this, &QTcpSocket::readyRead, &m_own, [this] { screen(); });
+    connect(this, &QTcpSocket::disconnected, &m_own, [this] { markGone(); });
+    connect(this, &QTcpSocket::bytesWritten, &m_own, [this] {
         updatePause();
         updateTimers();
     });
@@ -79,9 +75,10 @@ GuardedSocket::~GuardedSocket()
 {
     markGone();
     // ~QAbstractSocket still emits (disconnected, bytesWritten): not to this half-destroyed
-    // object.
+    // object, whose own slots go with m_own. Never disconnect(this, nullptr, this, nullptr):
+    // Qt HTTP Server's slots have the socket as their context too, and its slot on destroyed()
+    // deletes the connection's QHttpServerRequest (it leaked with every connection).
     m_rejected = true;
-    disconnect(this, nullptr, this, nullptr);
 }
 
 void GuardedSocket::markGone()
@@ -112,165 +109,13 @@ void GuardedSocket::screen()
     // end, reading all there is while it is incomplete. No transaction: the buffer starts at a
     // request; else: what is available is new, the rest of the request being read.
     if (!isTransactionStarted()) {
-        m_head.clear();
-        m_bodyLeft = 0;
-        m_inRequest = false;
+        m_scanner.reset();
     }
-    if (scan(peek(bytesAvailable()))) {
-        updateTimers();
+    if (const Rejection r = m_scanner.feed(peek(bytesAvailable()))) {
+        rejectAndClose(r.status, r.code, r.message);
+        return;
     }
-}
-
-bool GuardedSocket::scan(const QByteArray &data)
-{
-    qsizetype i = 0;
-    while (i < data.size()) {
-        if (m_bodyLeft > 0) {
-            const qint64 n = std::min<qint64>(m_bodyLeft, data.size() - i);
-            m_bodyLeft -= n;
-            i += n;
-            m_inRequest = m_bodyLeft > 0;
-            continue;
-        }
-        if (!m_inRequest) {
-            // Blank lines between requests are tolerated (RFC 9112 2.2).
-            if (data[i] == '\r' || data[i] == '\n') {
-                ++i;
-                continue;
-            }
-            m_inRequest = true;
-            m_head.clear();
-        }
-        const qsizetype before = m_head.size();
-        m_head += data.mid(i, m_limits.maxHeaderBytes + 4 - before);
-        const qsizetype from = std::max<qsizetype>(0, before - 3);
-        qsizetype end = m_head.indexOf("\r\n\r\n", from);
-        end = end < 0 ? -1 : end + 4;
-        if (const qsizetype lf = m_head.indexOf("\n\n", from);
-            lf >= 0 && (end < 0 || lf + 2 < end)) {
-            end = lf + 2;
-        }
-        if (end < 0) {
-            const qsizetype lineEnd = m_head.indexOf('\n');
-            if ((lineEnd < 0 ? m_head.size() : lineEnd) > m_limits.maxRequestLineBytes + 1) {
-                rejectAndClose(414, QStringLiteral("uri_too_long"),
-                               QStringLiteral("the request line is longer than %1 bytes; send "
-                                              "shorter subjects (they become Redis keys)")
-                                   .arg(m_limits.maxRequestLineBytes));
-                return false;
-            }
-            if (m_head.size() > m_limits.maxHeaderBytes) {
-                rejectAndClose(431, QStringLiteral("request_header_fields_too_large"),
-                               QStringLiteral("the request head is larger than %1 bytes")
-                                   .arg(m_limits.maxHeaderBytes));
-                return false;
-            }
-            // Not HTTP at all (TLS, garbage): say so at once rather than wait for a head.
-            qsizetype m = 0;
-            while (m < m_head.size() && isMethodChar(m_head[m])) {
-                ++m;
-            }
-            if (m < m_head.size() && (m == 0 || m_head[m] != ' ' || m > 16)) {
-                return checkHead();
-            }
-            if (m_head.size() >= 17 && m == m_head.size()) {
-                return checkHead();
-            }
-            return true;
-        }
-        i += end - before;
-        m_head.truncate(end);
-        if (!checkHead()) {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool GuardedSocket::checkHead()
-{
-    qsizetype m = 0;
-    while (m < m_head.size() && isMethodChar(m_head[m])) {
-        ++m;
-    }
-    if (m == 0 || m > 16 || m >= m_head.size() || m_head[m] != ' ') {
-        rejectAndClose(400, QStringLiteral("bad_request"),
-                       QStringLiteral("this is not an HTTP/1.x request (it must start with a "
-                                      "method such as GET and a space)"));
-        return false;
-    }
-    if (m_head.size() > m_limits.maxHeaderBytes) {
-        rejectAndClose(431, QStringLiteral("request_header_fields_too_large"),
-                       QStringLiteral("the request head is larger than %1 bytes")
-                           .arg(m_limits.maxHeaderBytes));
-        return false;
-    }
-    const QList<QByteArray> lines = m_head.split('\n');
-    if (lines.first().trimmed().size() > m_limits.maxRequestLineBytes) {
-        rejectAndClose(414, QStringLiteral("uri_too_long"),
-                       QStringLiteral("the request line is longer than %1 bytes; send shorter "
-                                      "subjects (they become Redis keys)")
-                           .arg(m_limits.maxRequestLineBytes));
-        return false;
-    }
-    qint64 length = -1;
-    bool chunked = false;
-    for (qsizetype l = 1; l < lines.size(); ++l) {
-        const QByteArray &line = lines[l];
-        const qsizetype colon = line.indexOf(':');
-        if (colon <= 0) {
-            continue;
-        }
-        const QByteArray name = line.left(colon).trimmed().toLower();
-        const QByteArray value = line.mid(colon + 1).trimmed();
-        if (name == "content-length") {
-            bool ok = !value.isEmpty() && value.size() <= 18;
-            for (char c : value) {
-                ok = ok && c >= '0' && c <= '9';
-            }
-            const qint64 n = ok ? value.toLongLong() : -1;
-            if (!ok || (length >= 0 && n != length)) {
-                rejectAndClose(400, QStringLiteral("bad_request"),
-                               QStringLiteral("Content-Length '%1' is not one whole number")
-                                   .arg(QString::fromLatin1(value.left(32))));
-                return false;
-            }
-            length = n;
-        } else if (name == "transfer-encoding") {
-            chunked = true;
-        } else if (name == "upgrade") {
-            rejectAndClose(400, QStringLiteral("upgrade_not_supported"),
-                           QStringLiteral("this service does not upgrade connections (Upgrade: "
-                                          "%1); use plain HTTP/1.1 GET requests")
-                               .arg(QString::fromLatin1(value.left(64))));
-            return false;
-        } else if (name == "sluice-subject" && value.size() > m_limits.maxSubjectBytes) {
-            rejectAndClose(431, QStringLiteral("request_header_fields_too_large"),
-                           QStringLiteral("the Sluice-Subject header is longer than %1 bytes "
-                                          "(subjects become Redis keys)")
-                               .arg(m_limits.maxSubjectBytes));
-            return false;
-        }
-    }
-    if (chunked && length >= 0) {
-        rejectAndClose(400, QStringLiteral("bad_request"),
-                       QStringLiteral("a request with both Content-Length and Transfer-Encoding "
-                                      "is ambiguous"));
-        return false;
-    }
-    if (chunked || length > m_limits.maxBodyBytes) {
-        rejectAndClose(413, QStringLiteral("content_too_large"),
-                       chunked ? QStringLiteral("a chunked request body is not accepted (the "
-                                                "service takes no request bodies)")
-                               : QStringLiteral("the request body of %1 bytes is larger than "
-                                                "%2 bytes (the service takes no request bodies)")
-                                     .arg(length)
-                                     .arg(m_limits.maxBodyBytes));
-        return false;
-    }
-    m_bodyLeft = std::max<qint64>(0, length);
-    m_inRequest = m_bodyLeft > 0;
-    return true;
+    updateTimers();
 }
 
 void GuardedSocket::disconnectNotify(const QMetaMethod &signal)
@@ -290,19 +135,9 @@ void GuardedSocket::rejectMalformed()
     if (isTransactionStarted()) {
         rollbackTransaction();
     }
-    const QByteArray head = peek(std::max<qsizetype>(m_limits.maxRequestLineBytes + 2, 4096));
-    const qsizetype lineEnd = head.indexOf('\n');
-    if ((lineEnd < 0 && head.size() > m_limits.maxRequestLineBytes) ||
-        lineEnd > m_limits.maxRequestLineBytes) {
-        rejectAndClose(414, QStringLiteral("uri_too_long"),
-                       QStringLiteral("the request line is longer than %1 bytes; send shorter "
-                                      "subjects (they become Redis keys)")
-                           .arg(m_limits.maxRequestLineBytes));
-        return;
-    }
-    rejectAndClose(400, QStringLiteral("bad_request"),
-                   QStringLiteral("this is not an HTTP/1.x request the service understands "
-                                  "(malformed request line or headers)"));
+    const Rejection r = serve::rejectMalformed(
+        peek(std::max<qsizetype>(m_limits.maxRequestLineBytes + 2, 4096)), m_limits);
+    rejectAndClose(r.status, r.code, r.message);
 }
 
 void GuardedSocket::rejectAndClose(int status, const QString &code, const QString &message)
@@ -316,8 +151,8 @@ void GuardedSocket::rejectAndClose(int status, const QString &code, const QStrin
     if (isTransactionStarted()) {
         commitTransaction();
     }
-    connect(this, &QTcpSocket::readyRead, this, [this] { skip(bytesAvailable()); });
-    connect(this, &QTcpSocket::disconnected, this, &QObject::deleteLater);
+    connect(this, &QTcpSocket::readyRead, &m_own, [this] { skip(bytesAvailable()); });
+    connect(this, &QTcpSocket::disconnected, &m_own, [this] { deleteLater(); });
     // After the answers to the requests before this one (pipelining).
     const quint64 seq = reserve();
     m_ready[seq] = {formatResponse(status, {}, errorBody(status, code, message), true), Linger};
@@ -365,7 +200,7 @@ void GuardedSocket::flush()
         } else if (close == Linger) {
             m_closing = true;
             releaseSlot();
-            connect(this, &QTcpSocket::bytesWritten, this, [this] {
+            connect(this, &QTcpSocket::bytesWritten, &m_own, [this] {
                 if (bytesToWrite() == 0) {
                     lingeringClose();
                 }
@@ -413,7 +248,7 @@ void GuardedSocket::updateTimers()
         m_idleTimer.stop();
         return;
     }
-    if (m_inRequest) {
+    if (m_scanner.inRequest()) {
         m_idleTimer.stop();
         if (!m_headTimer.isActive()) {
             m_headTimer.start();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "httpparse.h"
+
 #include <QByteArray>
 #include <QTcpSocket>
 #include <QTimer>
@@ -10,21 +12,6 @@
 
 namespace sluice::serve {
 
-// The HTTP limits of the check service (FORMATS.md `sluice-cli serve`), all on by default.
-struct HttpLimits
-{
-    qsizetype maxRequestLineBytes = 8192; // above: 414
-    qsizetype maxHeaderBytes = 16384;     // the whole request head; above: 431
-    qsizetype maxBodyBytes = 4096;        // announced by Content-Length; above: 413
-    qsizetype maxSubjectBytes = 8192;     // the Sluice-Subject header; above: 431
-    int headerTimeoutMs = 10000;          // a request head (and body) must arrive within this: 408
-    int idleTimeoutMs = 60000;            // a keep-alive connection with nothing to do is closed
-    int maxInFlight = 32;                 // requests of one connection answered but unread, or
-                                          // waiting for a decision; past it the connection is
-                                          // not read until its client reads (pipelining)
-    int maxConnections = 1000;            // past it: 503 and close
-};
-
 // A client connection of the check service: it screens what Qt HTTP Server is given, bounds
 // what one client can cost, and keeps the answers in the order of the requests.
 //
@@ -32,10 +19,11 @@ struct HttpLimits
 // handler runs, accepts any header size, keeps idle connections forever), and on a request its
 // parser rejects (garbage bytes, an unknown method) it calls socket->disconnect() — dropping
 // every signal connection of the socket and leaving it open. So this class
-//  - reads every request head before Qt does (its readyRead slot is connected first) and answers
-//    400 (not HTTP, both Content-Length and Transfer-Encoding, an Upgrade), 413 (a body above
-//    maxBodyBytes, announced or chunked), 431 (a head above maxHeaderBytes, a Sluice-Subject above
-//    maxSubjectBytes) itself, before any of it is buffered;
+//  - reads every request head before Qt does (its readyRead slot is connected first) with a
+//    HeadScanner (httpparse.h) and answers 400 (not HTTP, both Content-Length and
+//    Transfer-Encoding, an Upgrade), 413 (a body above maxBodyBytes, announced or chunked), 414,
+//    431 (a head above maxHeaderBytes, a Sluice-Subject above maxSubjectBytes) itself, before
+//    any of it is buffered;
 //  - closes a connection whose request head does not arrive in headerTimeoutMs (408, slowloris)
 //    and a keep-alive connection idle for idleTimeoutMs;
 //  - numbers the requests (reserve()) and writes their answers in that order (fill()), whichever
@@ -80,8 +68,6 @@ protected:
 
 private:
     void screen();
-    bool scan(const QByteArray &data); // false: rejected
-    bool checkHead();                  // false: rejected
     void rejectMalformed();
     void lingeringClose();
     void flush();
@@ -94,10 +80,8 @@ private:
     bool m_rejected = false;
     bool m_closing = false;
 
-    // The request being read (by the scanner, ahead of Qt).
-    QByteArray m_head;     // its head so far
-    qint64 m_bodyLeft = 0; // bytes of its body still to come
-    bool m_inRequest = false;
+    // The request being read, ahead of Qt.
+    HeadScanner m_scanner;
 
     // Answers in request order.
     quint64 m_nextSeq = 0;                                 // of the next reserve()
@@ -110,6 +94,10 @@ private:
     QTimer m_pauseTimer;
     std::shared_ptr<std::atomic<bool>> m_gone = std::make_shared<std::atomic<bool>>(false);
     std::shared_ptr<int> m_slot;
+    // The context of this class's own slots on its signals: destroyed with the members, so
+    // nothing of this class runs from ~QAbstractSocket, and the slots others connected (Qt HTTP
+    // Server's, with the socket as context) stay.
+    QObject m_own;
 };
 
 } // namespace sluice::serve

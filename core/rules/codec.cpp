@@ -693,6 +693,16 @@ struct SecondDocument
 
 // Ignores events: to look for a second document (and stop there), or to check the syntax of
 // the whole stream.
+//
+// yaml-cpp 0.7 never consumes a ',' left at the top level after a node with a tag or an anchor
+// ("!a ,b", "&x 'q',"): every HandleNextDocument() after it returns true with a document that
+// starts at that same ',', forever. A document that starts where the previous one did is that
+// loop: StrayComma.
+struct StrayComma
+{
+    qsizetype offset;
+};
+
 class IgnoreEvents final : public YAML::EventHandler
 {
 public:
@@ -704,6 +714,10 @@ public:
         if (m_stop) {
             throw SecondDocument{mark.pos};
         }
+        if (m_lastStart == mark.pos) {
+            throw StrayComma{mark.pos};
+        }
+        m_lastStart = mark.pos;
     }
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
@@ -722,6 +736,7 @@ public:
 
 private:
     bool m_stop;
+    qsizetype m_lastStart = -1;
 };
 
 const std::string coreTag = "tag:yaml.org,2002:";
@@ -1138,6 +1153,14 @@ Diagnostic yamlSyntaxDiagnostic(const YAML::Exception &e, QByteArrayView bytes, 
         file, {}, u"YAML syntax error: "_s + QString::fromStdString(e.msg) + yamlHint(e.msg), pos);
 }
 
+Diagnostic strayCommaDiagnostic(QByteArrayView bytes, qsizetype offset, const QString &file)
+{
+    return diagnostic(file, {},
+                      u"YAML syntax error: unexpected ',' (a ',' separates the items of a "
+                      "[...] or {...} list; quote a text that contains one)"_s,
+                      positionAt(bytes, offset));
+}
+
 std::optional<Diagnostic> yamlSyntaxError(const QByteArray &bytes, const QString &file)
 {
     try {
@@ -1149,6 +1172,8 @@ std::optional<Diagnostic> yamlSyntaxError(const QByteArray &bytes, const QString
         }
     } catch (const YAML::Exception &e) {
         return yamlSyntaxDiagnostic(e, bytes, file);
+    } catch (const StrayComma &stray) {
+        return strayCommaDiagnostic(bytes, stray.offset, file);
     } catch (const std::exception &) {
     }
     return std::nullopt;
@@ -1485,6 +1510,12 @@ Document readDocument(const QByteArray &bytes, const QString &file, Flavor flavo
         IgnoreEvents probe(true);
         parser.HandleNextDocument(probe);
     } catch (const SecondDocument &second) {
+        if (second.offset >= 0 && second.offset < bytes.size() && bytes[second.offset] == ',') {
+            // Not a document: the ',' yaml-cpp leaves behind (StrayComma).
+            doc.failure = Loaded{};
+            doc.failure->errors.append(strayCommaDiagnostic(bytes, second.offset, file));
+            return doc;
+        }
         doc.failure = failed(file,
                              u"the file holds more than one YAML document; a rule file is one "
                              "document (remove the '---' that starts the second one, or split the "

@@ -8,3 +8,5 @@ add_dependencies(tst_serve_nginx sluice-cli)
 # (READONLY, OOM, BUSY, a stall, refused credentials) on the test's own servers.
 sluice_test(serve_hardening REDIS LIBS sluice_service TIMEOUT 120)
 add_dependencies(tst_serve_hardening sluice-cli)
+# The pure request parsing of the service (app/serve/httpparse.h: query, request-head screen).
+sluice_test(httpparse LIBS sluice_httpparse)
