@@ -273,7 +273,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(w->rulesPage()->importFile(samples, &error), qPrintable(error));
         w->showPage(MainWindow::KeysPageIndex);
-        auto *table = w->keysPage()->findChild<QTableView *>();
+        auto *table = w->keysPage()->findChild<QTableView *>(u"keysTable"_s);
         QVERIFY(table);
         QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 3, 15000); // none left out
         auto *session = w->keysPage()->findChild<KeysSession *>();
