@@ -13,6 +13,7 @@
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/connectionpage.h"
 #include "ui/connection/profilestore.h"
+#include "ui/keys/keysmodel.h"
 #include "ui/keys/keyspage.h"
 #include "ui/keys/keyssession.h"
 #include "ui/language.h"
@@ -276,6 +277,13 @@ private Q_SLOTS:
         auto *table = w->keysPage()->findChild<QTableView *>(u"keysTable"_s);
         QVERIFY(table);
         QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 3, 15000); // none left out
+        // The State cell says it short, translated; the whole reason is its tooltip.
+        const QModelIndex state = table->model()->index(0, KeysModel::StateColumn);
+        QTRY_VERIFY_WITH_TIMEOUT(state.data().toString().contains(u"NOPERM"_s), 15000);
+        QVERIFY2(state.data().toString().contains(zh ? u"无权读取"_s : u"no permission"_s),
+                 qPrintable(state.data().toString()));
+        QVERIFY2(state.data(Qt::ToolTipRole).toString().contains(u"%R~rate_limit:"_s),
+                 qPrintable(state.data(Qt::ToolTipRole).toString()));
         auto *session = w->keysPage()->findChild<KeysSession *>();
         QVERIFY(session);
         QTRY_VERIFY_WITH_TIMEOUT(!session->isScanning(), 15000);

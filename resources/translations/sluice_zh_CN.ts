@@ -1125,6 +1125,10 @@
 <context>
     <name>sluice::ui::KeysModel</name>
     <message>
+        <source>no permission to read (NOPERM)</source>
+        <translation>无权读取（NOPERM）</translation>
+    </message>
+    <message>
         <source>Key</source>
         <translation>键</translation>
     </message>

@@ -114,6 +114,12 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
         case SubjectColumn:
             return k.hasRule() ? keypresentation::displayBytes(k.subject) : QStringLiteral("—");
         case StateColumn:
+            if (k.hasRule() && k.state.kind == keys::KeyState::Kind::Unreadable &&
+                k.state.permissionRefused) {
+                // The whole reason (with what to grant) is the tooltip and the banner's: a cell
+                // elided mid-sentence said neither.
+                return tr("no permission to read (NOPERM)");
+            }
             return k.hasRule() ? k.state.describe() : QStringLiteral("—");
         case TtlColumn: {
             const qint64 left = remainingMs(r, clockMs());
