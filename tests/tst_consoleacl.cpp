@@ -277,13 +277,16 @@ private Q_SLOTS:
         auto *table = w->keysPage()->findChild<QTableView *>(u"keysTable"_s);
         QVERIFY(table);
         QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 3, 15000); // none left out
-        // The State cell says it short, translated; the whole reason is its tooltip.
-        const QModelIndex state = table->model()->index(0, KeysModel::StateColumn);
-        QTRY_VERIFY_WITH_TIMEOUT(state.data().toString().contains(u"NOPERM"_s), 15000);
-        QVERIFY2(state.data().toString().contains(zh ? u"无权读取"_s : u"no permission"_s),
-                 qPrintable(state.data().toString()));
-        QVERIFY2(state.data(Qt::ToolTipRole).toString().contains(u"%R~rate_limit:"_s),
-                 qPrintable(state.data(Qt::ToolTipRole).toString()));
+        // The State cell says it short, translated; the whole reason is its tooltip. (A fresh
+        // index each time: the page's refresh resets the model, and a kept index dangles.)
+        const auto stateCell = [table](int role) {
+            return table->model()->index(0, KeysModel::StateColumn).data(role).toString();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(stateCell(Qt::DisplayRole).contains(u"NOPERM"_s), 15000);
+        const QString shown = stateCell(Qt::DisplayRole);
+        const QString tip = stateCell(Qt::ToolTipRole);
+        QVERIFY2(shown.contains(zh ? u"无权读取"_s : u"no permission"_s), qPrintable(shown));
+        QVERIFY2(tip.contains(u"%R~rate_limit:"_s), qPrintable(tip));
         auto *session = w->keysPage()->findChild<KeysSession *>();
         QVERIFY(session);
         QTRY_VERIFY_WITH_TIMEOUT(!session->isScanning(), 15000);
