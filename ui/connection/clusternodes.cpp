@@ -288,7 +288,7 @@ SpreadText describeSpread(const RuleSpread &s, double rate, double capacity)
     t.nodes = s.node;
     t.share = hotKeyShare(rate, capacity);
     const int percent = qRound(t.share * 100);
-    t.load = Text::tr("%1% of %2").arg(percent).arg(s.node);
+    t.load = Text::tr("%1% of the node").arg(percent);
     t.tone = t.share >= 0.5 ? Tone::Bad : t.share >= 0.1 ? Tone::Warning : Tone::Info;
     t.warning =
         Text::tr(

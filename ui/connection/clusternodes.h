@@ -82,7 +82,7 @@ struct SpreadText
     QString keys;    // "one key, slot 4362", "one key per subject, over every slot"
     QString nodes;   // "127.0.0.1:7002"; spread: "3 masters, 33% each"
     QString detail;  // spread: "127.0.0.1:7001 33%, 127.0.0.1:7002 33%, ..."
-    QString load;    // global: "12% of 127.0.0.1:7002"; empty otherwise
+    QString load;    // global: "12% of the node"; empty otherwise
     QString warning; // global: the sentence; empty otherwise
     Tone tone = Tone::Info;
     double share = 0; // global: of the node, rate / capacity
