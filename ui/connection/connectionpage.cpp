@@ -119,8 +119,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     body->addLayout(right, 1);
     m_detail = new QStackedWidget(this);
     m_detail->setMaximumWidth(620);
-    m_detail->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred); // up to 620, left
-    right->addWidget(m_detail, 0, Qt::AlignLeft); // 620 px at most, beside the list
+    right->addWidget(m_detail);
 
     // The form scrolls when a transport's fields and SSH's do not fit the window.
     auto *formScroll = new FittingScrollArea(m_detail);
@@ -184,8 +183,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
 
     m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
     m_banner->setMaximumWidth(620);
-    m_banner->setSizePolicy(QSizePolicy::Expanding, m_banner->sizePolicy().verticalPolicy());
-    right->addWidget(m_banner, 0, Qt::AlignLeft);
+    right->addWidget(m_banner);
     right->addStretch(1);
 
     // Below: the session's Redis Cluster, when it is one.
