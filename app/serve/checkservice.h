@@ -1,7 +1,9 @@
 #pragma once
 
 #include "decisionpool.h"
-#include "guardedsocket.h"
+#include "denycache.h"
+#include "httpreply.h"
+#include "httpserver.h"
 #include "ruletable.h"
 
 #include "core/common/result.h"
@@ -15,20 +17,14 @@
 #include <functional>
 #include <memory>
 
-class QHttpServer;
-class QHttpServerRequest;
-class QHttpServerResponder;
-class QTcpSocket;
-
 namespace sluice::rules {
 class RuleWatcher;
 }
 
 namespace sluice::serve {
 
-class GuardedTcpServer;
-
-// The HTTP check service (issue 6 item 4; FORMATS.md `sluice-cli serve`), on Qt HTTP Server.
+// The HTTP check service (issue 6 item 4; FORMATS.md `sluice-cli serve`), on HttpServer (our
+// HTTP/1.1 layer over epoll, httpserver.h).
 //
 //   GET /v1/check?rule=ID&subject=S[&cost=N]  200 allowed | 429 denied, the decision as JSON,
 //       RateLimit-Policy + RateLimit always, Retry-After (whole s, rounded up) on 429, legacy
@@ -57,6 +53,7 @@ public:
     {
         Endpoint endpoint;
         bool legacyHeaders = false;
+        bool denyCache = true; // denials repeated in-process until their retry (denycache.h)
         DecisionPool::Options pool;
         HttpLimits limits;           // body, header, connection, timeout limits (httpparse.h)
         DecisionPool::Record record; // statistics hook, called in worker threads
@@ -85,18 +82,22 @@ Q_SIGNALS:
     void ruleWatchError(const QString &message);
 
 private:
-    void handleCheck(const QHttpServerRequest &request, QTcpSocket *socket);
-    void handleAuth(const QHttpServerRequest &request, QTcpSocket *socket);
-    void handleDecision(const QHttpServerRequest &request, QTcpSocket *socket, bool auth);
-    void handleHealth(const QHttpServerRequest &request, QTcpSocket *socket);
-    void handleMissing(const QHttpServerRequest &request, QTcpSocket *socket);
+    void handle(const RequestHead &request, const Ticket &ticket, const HttpServer::Gone &gone);
+    void handleDecision(const RequestHead &request, const Ticket &ticket,
+                        const HttpServer::Gone &gone, bool auth);
+    void handleHealth(const RequestHead &request, const Ticket &ticket);
+    void error(const Ticket &ticket, int status, const char *code, const QString &message,
+               bool close, const HeaderList &extra = {});
     void deliver(std::vector<DecisionOutcome> &&outcomes);
     void answer(const DecisionOutcome &o);
 
     Options m_options;
-    QHttpServer *m_http = nullptr;
-    GuardedTcpServer *m_tcp = nullptr;
+    HttpServer *m_http = nullptr;
     std::unique_ptr<DecisionPool> m_pool;
+    DenyCache m_denyCache;
+    qint64 m_cacheAnswers = 0;       // answered by the deny cache
+    quint64 m_cacheEpoch = 0;        // the pool's downEpoch() its entries were made in
+    std::vector<DecisionJob> m_jobs; // of this turn of the HTTP server, submitted at its end
     rules::RuleWatcher *m_watcher = nullptr;
     RuleTablePtr m_rules;
     quint16 m_port = 0;

@@ -1,10 +1,7 @@
 #include "httpreply.h"
 
-#include "guardedsocket.h"
-
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTcpSocket>
 
 namespace sluice::serve {
 
@@ -65,22 +62,6 @@ QByteArray errorBody(int status, const QString &code, const QString &message)
                         {QStringLiteral("error"), code},
                         {QStringLiteral("message"), message}};
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
-}
-
-void writeResponse(QTcpSocket *socket, int status, const HeaderList &headers,
-                   const QByteArray &body, bool close)
-{
-    if (socket == nullptr || socket->state() != QAbstractSocket::ConnectedState) {
-        return; // the client left while its decision was being made
-    }
-    if (auto *guarded = qobject_cast<GuardedSocket *>(socket)) {
-        guarded->respond(formatResponse(status, headers, body, close), close); // in order
-        return;
-    }
-    socket->write(formatResponse(status, headers, body, close));
-    if (close) {
-        socket->disconnectFromHost(); // after the bytes are written
-    }
 }
 
 } // namespace sluice::serve

@@ -1,5 +1,7 @@
 #include "ruletable.h"
 
+#include "denycache.h"
+
 #include "core/limiter/headers.h"
 
 namespace sluice::serve {
@@ -15,6 +17,8 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
         s.policy = r.policy();
         s.capacity = s.policy.capacity();
         s.policyHeader = headers::policyHeaderValue(s.policy);
+        s.idUtf8 = r.id.toUtf8();
+        s.denyCache = DenyCache::eligible(r);
         m_rules.push_back(std::move(s));
     }
     // After the vector is complete: its elements no longer move.

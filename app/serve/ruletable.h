@@ -20,6 +20,8 @@ struct ServiceRule
     Policy policy;
     qint64 capacity = 0;     // the most one request may cost (policy.capacity())
     QByteArray policyHeader; // RateLimit-Policy value
+    QByteArray idUtf8;       // rule.id, as the answers' JSON writes it
+    bool denyCache = false;  // its denials may be answered from the deny cache (denycache.h)
 };
 
 // An immutable rule set with an index by id. The service swaps whole tables (a reload never
