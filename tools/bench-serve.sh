@@ -14,6 +14,8 @@
 #
 #   tools/bench-serve.sh [BUILD_DIR]     env: RUNS=3 SECONDS_=5 CONNECTIONS=64 THREADS=2
 #                                             WORKERS=2 PEER=1 (0: no express)
+#                                             BASELINE=/path/to/another/sluice-cli (a row
+#                                             "before": that build's serve, same load)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
@@ -108,9 +110,9 @@ wait_listening() {
     for _ in $(seq 1 100); do grep -q listening "$tmp/server.out" 2>/dev/null && return 0; sleep 0.1; done
     cat "$tmp/server.err" >&2; return 1
 }
-start_serve() {
+start_serve() { # [CLI]
     rm -f "$tmp/server.out"
-    "$cli" serve --url "$url" --rules "$tmp/rules.json" --listen 127.0.0.1:0 \
+    "${1:-$cli}" serve --url "$url" --rules "$tmp/rules.json" --listen 127.0.0.1:0 \
         --workers "$workers" >"$tmp/server.out" 2>"$tmp/server.err" &
     pid=$!
     wait_listening
@@ -154,7 +156,7 @@ done
 stop_server
 
 printf "%-8s %-4s %10s %8s %10s %s\n" service run "req_per_s" "p99_ms" "non_2xx" "redis_calls/req"
-s_rates=() s_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
+s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
 for run in $(seq 1 "$runs"); do
     start_serve
     load "$tmp/admit.lua"
@@ -163,6 +165,13 @@ for run in $(seq 1 "$runs"); do
     printf "%-8s %-4s %10.0f %8.2f %10s\n" serve "$run" "$rate" "$p99" "$non2xx"
     s_rates+=("$rate") s_p99+=("$p99")
     srate=$rate
+    if [ -n "${BASELINE:-}" ]; then
+        start_serve "$BASELINE"
+        load "$tmp/admit.lua"
+        stop_server
+        printf "%-8s %-4s %10.0f %8.2f %10s\n" before "$run" "$rate" "$p99" "$non2xx"
+        b_rates+=("$rate") b_p99+=("$p99")
+    fi
     if [ "$peer" = 1 ]; then
         start_peer
         load "$tmp/admit.lua"
@@ -187,6 +196,9 @@ m() { printf '%s\n' "$@" | median; }
 echo
 printf "%-8s %10s %8s\n" median "req_per_s" "p99_ms"
 printf "%-8s %10.0f %8.2f\n" serve "$(m "${s_rates[@]}")" "$(m "${s_p99[@]}")"
+if [ -n "${BASELINE:-}" ]; then
+    printf "%-8s %10.0f %8.2f\n" before "$(m "${b_rates[@]}")" "$(m "${b_p99[@]}")"
+fi
 if [ "$peer" = 1 ]; then
     printf "%-8s %10.0f %8.2f\n" express "$(m "${e_rates[@]}")" "$(m "${e_p99[@]}")"
 fi

@@ -107,7 +107,7 @@ QByteArray decisionBody(const DecisionOutcome &o, bool allowed, bool shadow)
     if (shadow) {
         appendField(out, "shadow_denied", !d.allowed);
     }
-    out += ",\"source\":\"" + decisionSourceName(o.source) + '"';
+    out.append(",\"source\":\"").append(decisionSourceName(o.source)).append('"');
     out += ",\"subject\":";
     appendPrintable(out, o.job.subject);
     if (o.uncertain) {

@@ -135,7 +135,11 @@ QString parseCheckQuery(QByteArrayView query, CheckParams *p)
             continue;
         }
         const qsizetype eq = pair.indexOf('=');
-        const QByteArray name = formDecode(eq < 0 ? pair : pair.first(eq));
+        const QByteArrayView rawName = eq < 0 ? pair : pair.first(eq);
+        // Names are plain words; decoded only when they carry an escape.
+        const QByteArray name = rawName.contains('%') || rawName.contains('+')
+                                    ? formDecode(rawName)
+                                    : QByteArray::fromRawData(rawName.data(), rawName.size());
         const QByteArray value = eq < 0 ? QByteArray() : formDecode(pair.sliced(eq + 1));
         auto set = [&](QByteArray *field, bool *has) -> QString {
             if (*has) {
@@ -188,7 +192,7 @@ Rejection HeadScanner::feed(QByteArrayView data)
                 continue;
             }
             m_inRequest = true;
-            m_head.clear();
+            m_head.truncate(0); // keeps its allocation for the next head
         }
         const qsizetype before = m_head.size();
         m_head += data.sliced(i, std::min(data.size() - i, m_limits.maxHeaderBytes + 4 - before));
