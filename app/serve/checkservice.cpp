@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
+#include <QThread>
 
 #include <cstdio>
 
@@ -123,17 +124,24 @@ CheckService::CheckService(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
-    m_http = new HttpServer(
-        m_options.limits,
-        [this](const RequestHead &request, const Ticket &ticket, const HttpServer::Gone &gone) {
-            handle(request, ticket, gone);
-        },
-        this);
-    m_http->setTurnEnd([this] {
-        if (m_pool) {
-            m_pool->submit(m_jobs);
-        }
-    });
+    const int threads = std::max(1, m_options.httpThreads);
+    auto open = std::make_shared<std::atomic<int>>(0); // --max-connections counts them all
+    for (int i = 0; i < threads; ++i) {
+        auto loop = std::make_unique<Loop>();
+        Loop *l = loop.get();
+        // The first runs in the service's thread (a child); the others in threads of their own.
+        l->http = new HttpServer(
+            m_options.limits,
+            [this, l](const RequestHead &request, const Ticket &ticket,
+                      const HttpServer::Gone &gone) { handle(*l, request, ticket, gone); },
+            i, open, i == 0 ? this : nullptr);
+        l->http->setTurnEnd([this, l] {
+            if (m_pool) {
+                m_pool->submit(l->jobs);
+            }
+        });
+        m_loops.push_back(std::move(loop));
+    }
 }
 
 CheckService::~CheckService()
@@ -144,43 +152,90 @@ CheckService::~CheckService()
     if (m_pool) {
         m_pool->stop(); // before the members its callbacks touch go away
     }
+    for (size_t i = 1; i < m_loops.size(); ++i) {
+        Loop &l = *m_loops[i];
+        if (l.thread != nullptr) {
+            QMetaObject::invokeMethod(
+                l.http, [&l] { delete l.http; }, Qt::BlockingQueuedConnection);
+            l.thread->quit();
+            l.thread->wait();
+            delete l.thread;
+        } else {
+            delete l.http;
+        }
+    }
 }
 
 Result<quint16> CheckService::listen(const QHostAddress &address, quint16 port)
 {
-    auto bound = m_http->listen(address, port);
+    const bool several = m_loops.size() > 1;
+    auto bound = m_loops[0]->http->listen(address, port, several);
     if (!bound) {
         return bound.error();
     }
     m_port = *bound;
+    for (size_t i = 1; i < m_loops.size(); ++i) {
+        if (auto b = m_loops[i]->http->listen(address, m_port, true); !b) {
+            return b.error();
+        }
+    }
+    std::vector<HttpServer *> servers;
+    for (const auto &l : m_loops) {
+        servers.push_back(l->http);
+    }
     QPointer<CheckService> self(this);
     m_pool = std::make_unique<DecisionPool>(
         m_options.endpoint, m_options.pool,
-        [self](std::vector<DecisionOutcome> &&outcomes) {
-            // Worker thread: hand the batch to the service's thread. A service already gone
-            // drops it (its sockets are gone too).
-            if (self.isNull()) {
-                return;
+        [self, servers](std::vector<DecisionOutcome> &&outcomes) {
+            // Worker thread: hand each answer to the thread of its connection's server. The
+            // pool stops (joins this thread) before the servers go.
+            std::vector<std::vector<DecisionOutcome>> byLoop(servers.size());
+            for (DecisionOutcome &o : outcomes) {
+                byLoop[size_t(o.job.loop)].push_back(std::move(o));
             }
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, batch = std::make_shared<std::vector<DecisionOutcome>>(
-                           std::move(outcomes))]() mutable {
-                    if (self) {
-                        self->deliver(std::move(*batch));
-                    }
-                },
-                Qt::QueuedConnection);
+            for (size_t i = 0; i < servers.size(); ++i) {
+                if (byLoop[i].empty()) {
+                    continue;
+                }
+                QMetaObject::invokeMethod(
+                    servers[i],
+                    [self, i,
+                     batch = std::make_shared<std::vector<DecisionOutcome>>(
+                         std::move(byLoop[i]))]() mutable {
+                        if (self) {
+                            self->deliver(*self->m_loops[i], std::move(*batch));
+                        }
+                    },
+                    Qt::QueuedConnection);
+            }
         },
         m_options.record);
     m_pool->start();
+    m_loops[0]->http->start();
+    for (size_t i = 1; i < m_loops.size(); ++i) {
+        Loop &l = *m_loops[i];
+        l.thread = new QThread;
+        l.thread->setObjectName(QStringLiteral("sluice-http-%1").arg(i));
+        l.http->moveToThread(l.thread);
+        l.thread->start();
+        QMetaObject::invokeMethod(l.http, &HttpServer::start, Qt::QueuedConnection);
+    }
     return m_port;
+}
+
+RuleTablePtr CheckService::rules() const
+{
+    std::lock_guard l(m_rulesMutex);
+    return m_rules;
 }
 
 void CheckService::setRules(const RuleSet &set, qint64 version, const QString &origin)
 {
-    m_rules = std::make_shared<const RuleTable>(set, version, origin);
-    m_denyCache.clear(); // its denials were made under the rules before
+    {
+        // Each HTTP thread's deny cache sees the new table and starts empty.
+        std::lock_guard l(m_rulesMutex);
+        m_rules = std::make_shared<const RuleTable>(set, version, origin);
+    }
     Q_EMIT rulesChanged(version, int(set.rules.size()));
 }
 
@@ -209,13 +264,13 @@ DecisionPool::Health CheckService::health() const
 void CheckService::error(const Ticket &ticket, int status, const char *code, const QString &message,
                          bool close, const HeaderList &extra)
 {
-    m_http->respond(
+    m_loops[size_t(ticket.loop)]->http->respond(
         ticket,
         formatResponse(status, extra, errorBody(status, QLatin1String(code), message), close),
         close);
 }
 
-void CheckService::handle(const RequestHead &request, const Ticket &ticket,
+void CheckService::handle(Loop &loop, const RequestHead &request, const Ticket &ticket,
                           const HttpServer::Gone &gone)
 {
     const bool check = request.path == "/v1/check";
@@ -239,13 +294,13 @@ void CheckService::handle(const RequestHead &request, const Ticket &ticket,
         return;
     }
     if (check || auth) {
-        handleDecision(request, ticket, gone, auth);
+        handleDecision(loop, request, ticket, gone, auth);
     } else {
         handleHealth(request, ticket);
     }
 }
 
-void CheckService::handleDecision(const RequestHead &request, const Ticket &ticket,
+void CheckService::handleDecision(Loop &loop, const RequestHead &request, const Ticket &ticket,
                                   const HttpServer::Gone &gone, bool auth)
 {
     const bool close = request.close;
@@ -290,7 +345,7 @@ void CheckService::handleDecision(const RequestHead &request, const Ticket &tick
               close);
         return;
     }
-    const RuleTablePtr table = m_rules;
+    const RuleTablePtr table = rules();
     if (!table) {
         error(ticket, 503, "no_rules", QStringLiteral("no rules are loaded yet"), close);
         return;
@@ -343,7 +398,7 @@ void CheckService::handleDecision(const RequestHead &request, const Ticket &tick
                             {QStringLiteral("reason"),
                              rule->rule.enabled ? QStringLiteral("no subject: not limited")
                                                 : QStringLiteral("rule is disabled: not limited")}};
-        m_http->respond(
+        loop.http->respond(
             ticket,
             formatResponse(
                 200, {{QByteArrayLiteral("Sluice-Decision"), QByteArrayLiteral("not-limited")}},
@@ -359,15 +414,14 @@ void CheckService::handleDecision(const RequestHead &request, const Ticket &tick
     job.cost = cost;
     job.connection = ticket.connection;
     job.seq = ticket.seq;
+    job.loop = ticket.loop;
     job.closeAfter = close;
     job.authMode = auth;
     job.gone = gone;
     if (cost == 1 && rule->denyCache && m_options.denyCache && m_pool->redisUp()) {
-        if (const quint64 e = m_pool->downEpoch(); e != m_cacheEpoch) {
-            m_denyCache.clear(); // Redis was down since: its state may be another now
-            m_cacheEpoch = e;
-        }
-        if (auto d = m_denyCache.lookup(job.key, steadyMs())) {
+        // Redis found down since, or new rules: the cache starts again.
+        if (auto d =
+                m_denyCache.lookup(job.key, steadyMs(), {table->serial(), m_pool->downEpoch()})) {
             DecisionOutcome o;
             o.job = std::move(job);
             o.decision = *d;
@@ -376,26 +430,27 @@ void CheckService::handleDecision(const RequestHead &request, const Ticket &tick
             if (m_options.record) {
                 m_options.record(rule->rule.id, o.job.subject, o.decision, false);
             }
-            answer(o);
+            answer(loop, o);
             return;
         }
     }
-    m_jobs.push_back(std::move(job));
+    loop.jobs.push_back(std::move(job));
 }
 
-void CheckService::deliver(std::vector<DecisionOutcome> &&outcomes)
+void CheckService::deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes)
 {
     for (const DecisionOutcome &o : outcomes) {
-        answer(o);
+        answer(loop, o);
     }
-    m_http->flush();
+    loop.http->flush();
 }
 
-void CheckService::answer(const DecisionOutcome &o)
+void CheckService::answer(Loop &loop, const DecisionOutcome &o)
 {
     auto send = [&](int status, const HeaderList &headers, const QByteArray &body) {
-        m_http->respond(Ticket{o.job.connection, o.job.seq},
-                        formatResponse(status, headers, body, o.job.closeAfter), o.job.closeAfter);
+        loop.http->respond(Ticket{o.job.connection, o.job.seq},
+                           formatResponse(status, headers, body, o.job.closeAfter),
+                           o.job.closeAfter);
     };
     const ServiceRule &rule = *o.job.rule;
     if (!o.error.isEmpty()) {
@@ -411,12 +466,8 @@ void CheckService::answer(const DecisionOutcome &o)
     }
     const Decision &d = o.decision;
     if (o.source == DecisionSource::Redis && !d.allowed && o.job.cost == 1 && rule.denyCache &&
-        m_options.denyCache && o.job.table == m_rules && o.epoch == m_pool->downEpoch()) {
-        if (o.epoch != m_cacheEpoch) {
-            m_denyCache.clear();
-            m_cacheEpoch = o.epoch;
-        }
-        m_denyCache.offer(o.job.key, d, o.sentMs, steadyMs());
+        m_options.denyCache && o.epoch == m_pool->downEpoch() && o.job.table == rules()) {
+        m_denyCache.offer(o.job.key, d, o.sentMs, steadyMs(), {o.job.table->serial(), o.epoch});
     }
     const bool shadow = rule.rule.shadow;
     const bool allowed = d.allowed || shadow;
@@ -441,7 +492,7 @@ void CheckService::answer(const DecisionOutcome &o)
 void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket)
 {
     const DecisionPool::Health h = health();
-    const RuleTablePtr table = m_rules;
+    const RuleTablePtr table = rules();
     QJsonObject redis{{QStringLiteral("reachable"), h.redisUp},
                       {QStringLiteral("state"), h.state},
                       {QStringLiteral("url"), m_options.endpoint.safeUrl()},
@@ -459,32 +510,32 @@ void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket
         rules.insert(QStringLiteral("origin"), table->origin());
     }
     const bool ok = h.state == QLatin1String("up");
-    QJsonObject o{
-        {QStringLiteral("status"), !table ? QStringLiteral("starting")
-                                   : ok   ? QStringLiteral("ok")
-                                          : QStringLiteral("degraded")},
-        {QStringLiteral("redis"), redis},
-        {QStringLiteral("rules"), rules},
-        {QStringLiteral("decisions"), QJsonObject{{QStringLiteral("redis"), h.decisions},
-                                                  {QStringLiteral("on_redis_error"), h.fallbacks},
-                                                  {QStringLiteral("errors"), h.errors},
-                                                  {QStringLiteral("round_trips"), h.batches},
-                                                  {QStringLiteral("expired"), h.expired},
-                                                  {QStringLiteral("abandoned"), h.abandoned},
-                                                  {QStringLiteral("uncertain"), h.uncertain},
-                                                  {QStringLiteral("deny_cache"), m_cacheAnswers}}},
-        {QStringLiteral("connections"), m_http->connections()}};
+    QJsonObject o{{QStringLiteral("status"), !table ? QStringLiteral("starting")
+                                             : ok   ? QStringLiteral("ok")
+                                                    : QStringLiteral("degraded")},
+                  {QStringLiteral("redis"), redis},
+                  {QStringLiteral("rules"), rules},
+                  {QStringLiteral("decisions"),
+                   QJsonObject{{QStringLiteral("redis"), h.decisions},
+                               {QStringLiteral("on_redis_error"), h.fallbacks},
+                               {QStringLiteral("errors"), h.errors},
+                               {QStringLiteral("round_trips"), h.batches},
+                               {QStringLiteral("expired"), h.expired},
+                               {QStringLiteral("abandoned"), h.abandoned},
+                               {QStringLiteral("uncertain"), h.uncertain},
+                               {QStringLiteral("deny_cache"), m_cacheAnswers.load()}}},
+                  {QStringLiteral("connections"), m_loops[0]->http->connections()}};
     if (m_options.statsHealth) {
         o.insert(QStringLiteral("stats"), m_options.statsHealth());
     }
     // 200 while the service answers (degraded included: every rule still gets its
     // on_redis_error answer); 503 only before any rules are loaded.
     const int status = table ? 200 : 503;
-    m_http->respond(ticket,
-                    formatResponse(status, {},
-                                   QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n',
-                                   request.close),
-                    request.close);
+    m_loops[size_t(ticket.loop)]->http->respond(
+        ticket,
+        formatResponse(status, {}, QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n',
+                       request.close),
+        request.close);
 }
 
 } // namespace sluice::serve

@@ -14,8 +14,12 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
+
+class QThread;
 
 namespace sluice::rules {
 class RuleWatcher;
@@ -54,6 +58,7 @@ public:
         Endpoint endpoint;
         bool legacyHeaders = false;
         bool denyCache = true; // denials repeated in-process until their retry (denycache.h)
+        int httpThreads = 2;   // HTTP threads (one epoll loop each) on the one port
         DecisionPool::Options pool;
         HttpLimits limits;           // body, header, connection, timeout limits (httpparse.h)
         DecisionPool::Record record; // statistics hook, called in worker threads
@@ -74,7 +79,7 @@ public:
     // within a round trip of the push. rulesChanged() tells when.
     void watchRuleStore(const rules::RuleStore &store = rules::RuleStore());
 
-    RuleTablePtr rules() const { return m_rules; }
+    RuleTablePtr rules() const; // any thread
     DecisionPool::Health health() const;
 
 Q_SIGNALS:
@@ -82,23 +87,36 @@ Q_SIGNALS:
     void ruleWatchError(const QString &message);
 
 private:
-    void handle(const RequestHead &request, const Ticket &ticket, const HttpServer::Gone &gone);
-    void handleDecision(const RequestHead &request, const Ticket &ticket,
+    // One HTTP thread: its server, and what its requests share without locks.
+    struct Loop
+    {
+        HttpServer *http = nullptr;
+        QThread *thread = nullptr; // none for the first: the service's own thread
+        DenyCache cache;
+        RuleTablePtr cacheTable;       // the rules its entries were made under
+        quint64 cacheEpoch = 0;        // the pool's downEpoch() then
+        std::vector<DecisionJob> jobs; // of the server's turn, submitted at its end
+    };
+
+    // In the thread of `loop` (any of them): no member but the pool, the rules (under their
+    // mutex) and the counters is touched.
+    void handle(Loop &loop, const RequestHead &request, const Ticket &ticket,
+                const HttpServer::Gone &gone);
+    void handleDecision(Loop &loop, const RequestHead &request, const Ticket &ticket,
                         const HttpServer::Gone &gone, bool auth);
     void handleHealth(const RequestHead &request, const Ticket &ticket);
     void error(const Ticket &ticket, int status, const char *code, const QString &message,
                bool close, const HeaderList &extra = {});
-    void deliver(std::vector<DecisionOutcome> &&outcomes);
-    void answer(const DecisionOutcome &o);
+    void deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes);
+    void answer(Loop &loop, const DecisionOutcome &o);
 
     Options m_options;
-    HttpServer *m_http = nullptr;
+    std::vector<std::unique_ptr<Loop>> m_loops;
     std::unique_ptr<DecisionPool> m_pool;
-    DenyCache m_denyCache;
-    qint64 m_cacheAnswers = 0;       // answered by the deny cache
-    quint64 m_cacheEpoch = 0;        // the pool's downEpoch() its entries were made in
-    std::vector<DecisionJob> m_jobs; // of this turn of the HTTP server, submitted at its end
+    DenyCache m_denyCache;                 // shared by the HTTP threads
+    std::atomic<qint64> m_cacheAnswers{0}; // answered by the deny cache
     rules::RuleWatcher *m_watcher = nullptr;
+    mutable std::mutex m_rulesMutex;
     RuleTablePtr m_rules;
     quint16 m_port = 0;
 };

@@ -42,6 +42,7 @@ struct DecisionJob
     // Service-thread data carried through unchanged: where the answer goes (HttpServer).
     quint64 connection = 0;
     quint64 seq = 0; // the answer's place on its connection
+    int loop = 0;    // the HTTP thread of the connection
     bool closeAfter = false;
     bool authMode = false;
     // Read by the workers: set once the client has gone (its request costs no decision).

@@ -9,8 +9,25 @@ bool DenyCache::eligible(const Rule &rule)
     return rule.enabled && !rule.shadow && !rule.adopt.has_value();
 }
 
-std::optional<Decision> DenyCache::lookup(const QByteArray &key, qint64 nowMs)
+void DenyCache::renew(Generation generation)
 {
+    if (!(generation == m_generation)) {
+        m_entries.clear();
+        m_generation = generation;
+    }
+}
+
+qsizetype DenyCache::size() const
+{
+    std::lock_guard l(m_mutex);
+    return m_entries.size();
+}
+
+std::optional<Decision> DenyCache::lookup(const QByteArray &key, qint64 nowMs,
+                                          Generation generation)
+{
+    std::lock_guard l(m_mutex);
+    renew(generation);
     const auto it = m_entries.find(key);
     if (it == m_entries.end()) {
         return std::nullopt;
@@ -27,11 +44,14 @@ std::optional<Decision> DenyCache::lookup(const QByteArray &key, qint64 nowMs)
     return d;
 }
 
-void DenyCache::offer(const QByteArray &key, const Decision &d, qint64 sentMs, qint64 receivedMs)
+void DenyCache::offer(const QByteArray &key, const Decision &d, qint64 sentMs, qint64 receivedMs,
+                      Generation generation)
 {
     if (d.allowed || d.remaining != 0 || d.retryAfterMs <= 0) {
         return;
     }
+    std::lock_guard l(m_mutex);
+    renew(generation);
     if (m_entries.size() >= m_max) {
         prune(receivedMs);
         if (m_entries.size() >= m_max) {

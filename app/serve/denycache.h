@@ -7,6 +7,7 @@
 #include <QHash>
 
 #include <chrono>
+#include <mutex>
 #include <optional>
 
 namespace sluice::serve {
@@ -47,12 +48,19 @@ public:
 
     // The answer for `key` at `nowMs` (steady clock, ms), if a denial holds it; an entry that
     // has expired is removed (the request goes to Redis).
-    std::optional<Decision> lookup(const QByteArray &key, qint64 nowMs);
+    // `generation` differing from the entries' empties the cache first.
+    struct Generation
+    {
+        quint64 table = 0; // RuleTable::serial()
+        quint64 epoch = 0;
+        friend bool operator==(const Generation &, const Generation &) = default;
+    };
+    std::optional<Decision> lookup(const QByteArray &key, qint64 nowMs, Generation generation);
     // A decision Redis made for `key` (cost 1), sent at `sentMs`, answered at `receivedMs`:
     // kept if it is a denial with remaining 0 and a retry.
-    void offer(const QByteArray &key, const Decision &d, qint64 sentMs, qint64 receivedMs);
-    void clear() { m_entries.clear(); }
-    qsizetype size() const { return m_entries.size(); }
+    void offer(const QByteArray &key, const Decision &d, qint64 sentMs, qint64 receivedMs,
+               Generation generation);
+    qsizetype size() const;
 
 private:
     struct Entry
@@ -62,8 +70,11 @@ private:
         qint64 expiresMs = 0; // sent + retry_after_ms: from then on, Redis decides
     };
     void prune(qint64 nowMs);
+    void renew(Generation generation); // under m_mutex
 
+    mutable std::mutex m_mutex;
     QHash<QByteArray, Entry> m_entries;
+    Generation m_generation;
     qsizetype m_max;
 };
 

@@ -72,24 +72,31 @@ struct HttpServer::Conn
     size_t unsent() const { return out.size() - outPos; }
 };
 
-HttpServer::HttpServer(const HttpLimits &limits, Handler handler, QObject *parent)
+HttpServer::HttpServer(const HttpLimits &limits, Handler handler, int index,
+                       std::shared_ptr<std::atomic<int>> open, QObject *parent)
     : QObject(parent)
     , m_limits(limits)
     , m_handler(std::move(handler))
+    , m_index(index)
+    , m_open(open ? std::move(open) : std::make_shared<std::atomic<int>>(0))
 {
+    // Children: they move with the server to its thread.
+    m_sweep = new QTimer(this);
     const int shortest = std::min(m_limits.headerTimeoutMs, m_limits.idleTimeoutMs);
-    m_sweep.setInterval(std::clamp(shortest / 8, 10, 250));
-    connect(&m_sweep, &QTimer::timeout, this, &HttpServer::sweep);
+    m_sweep->setInterval(std::clamp(shortest / 8, 10, 250));
+    connect(m_sweep, &QTimer::timeout, this, &HttpServer::sweep);
 }
 
 HttpServer::~HttpServer()
 {
     for (auto &[id, c] : m_conns) {
         c->gone->store(true);
+        if (c->counted) {
+            --*m_open;
+        }
         ::close(c->fd);
     }
     m_conns.clear();
-    delete m_notifier;
     if (m_listenFd >= 0) {
         ::close(m_listenFd);
     }
@@ -98,7 +105,7 @@ HttpServer::~HttpServer()
     }
 }
 
-Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port)
+Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port, bool reusePort)
 {
     auto fail = [&](const char *what) -> Result<quint16> {
         const QString why = QString::fromLocal8Bit(std::strerror(errno));
@@ -143,6 +150,9 @@ Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port)
     const int one = 1;
     const int zero = 0;
     ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (reusePort) {
+        ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+    }
     if (!v4 && address.protocol() != QAbstractSocket::IPv6Protocol) {
         ::setsockopt(m_listenFd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
     }
@@ -167,10 +177,17 @@ Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port)
     ev.events = EPOLLIN;
     ev.data.u64 = 0; // the listening socket; connections count from 1
     ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
-    m_notifier = new QSocketNotifier(m_epollFd, QSocketNotifier::Read);
-    connect(m_notifier, &QSocketNotifier::activated, this, &HttpServer::onEvents);
-    m_sweep.start();
     return bound;
+}
+
+void HttpServer::start()
+{
+    if (m_notifier != nullptr || m_epollFd < 0) {
+        return;
+    }
+    m_notifier = new QSocketNotifier(m_epollFd, QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &HttpServer::onEvents);
+    m_sweep->start();
 }
 
 HttpServer::Conn *HttpServer::find(quint64 id)
@@ -250,15 +267,15 @@ void HttpServer::accept()
         ev.events = c.events;
         ev.data.u64 = id;
         ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev);
-        if (m_open >= m_limits.maxConnections) {
+        if (m_open->fetch_add(1) >= m_limits.maxConnections) {
+            --*m_open;
             c.counted = false;
             reject(c, Rejection{503, QStringLiteral("too_many_connections"),
                                 QStringLiteral("the service has %1 connections open, its limit "
                                                "(--max-connections); retry later")
-                                    .arg(m_open)});
+                                    .arg(m_open->load())});
             continue;
         }
-        ++m_open;
         // The first request must come within the header timeout (a connection that sends
         // nothing is a slowloris too).
         c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
@@ -330,7 +347,7 @@ void HttpServer::process(Conn &c)
             break; // its body is still coming
         }
         ++c.parsed;
-        const Ticket t{c.id, c.nextSeq++};
+        const Ticket t{c.id, c.nextSeq++, m_index};
         if (h.close) {
             c.done = true; // requests after this one are not read
         }
@@ -359,7 +376,7 @@ void HttpServer::reject(Conn &c, const Rejection &rejection)
     c.in.clear();
     c.inPos = 0;
     // After the answers to the requests before this one (pipelining).
-    respond(Ticket{c.id, c.nextSeq++},
+    respond(Ticket{c.id, c.nextSeq++, m_index},
             formatResponse(r.status, {}, errorBody(r.status, r.code, r.message), true), true);
 }
 
@@ -468,7 +485,7 @@ void HttpServer::startLinger(Conn &c)
     c.headDeadline = c.idleDeadline = 0;
     if (c.counted) {
         c.counted = false;
-        --m_open;
+        --*m_open;
     }
     updateInterest(c);
 }
@@ -523,7 +540,7 @@ void HttpServer::close(Conn &c)
 {
     c.gone->store(true);
     if (c.counted) {
-        --m_open;
+        --*m_open;
     }
     ::epoll_ctl(m_epollFd, EPOLL_CTL_DEL, c.fd, nullptr);
     ::close(c.fd);

@@ -26,6 +26,7 @@ struct Ticket
 {
     quint64 connection = 0;
     quint64 seq = 0;
+    int loop = 0; // the HttpServer (CheckService: one per HTTP thread)
 };
 
 // The check service's HTTP/1.1 server: non-blocking sockets on one epoll set, driven from the
@@ -57,13 +58,19 @@ public:
     // Called for every request, in the server's thread; the views live for the call only.
     using Handler = std::function<void(const RequestHead &, const Ticket &, const Gone &)>;
 
-    HttpServer(const HttpLimits &limits, Handler handler, QObject *parent = nullptr);
+    // `index` goes into every Ticket; `open` counts the connections of every HttpServer that
+    // shares the limit (several threads on one port).
+    HttpServer(const HttpLimits &limits, Handler handler, int index = 0,
+               std::shared_ptr<std::atomic<int>> open = {}, QObject *parent = nullptr);
     ~HttpServer() override;
     HttpServer(const HttpServer &) = delete;
     HttpServer &operator=(const HttpServer &) = delete;
 
-    // Port 0 picks a free port; the port is returned.
-    Result<quint16> listen(const QHostAddress &address, quint16 port);
+    // Port 0 picks a free port; the port is returned. `reusePort`: SO_REUSEPORT, so that
+    // several servers (threads) listen on one port and the kernel spreads the connections.
+    // Then start() in the thread the server is to run in.
+    Result<quint16> listen(const QHostAddress &address, quint16 port, bool reusePort = false);
+    void start();
 
     // The answer of `ticket` (a whole response); `close` closes the connection after it. An
     // answer for a connection that has gone is dropped. Written at the end of the current
@@ -77,7 +84,7 @@ public:
     void setTurnEnd(std::function<void()> turnEnd) { m_turnEnd = std::move(turnEnd); }
 
     // Connections open and not closing (what --max-connections counts).
-    int connections() const { return m_open; }
+    int connections() const { return m_open->load(); }
 
 private:
     struct Conn;
@@ -101,9 +108,10 @@ private:
     int m_listenFd = -1;
     int m_epollFd = -1;
     QSocketNotifier *m_notifier = nullptr;
-    QTimer m_sweep;
+    QTimer *m_sweep = nullptr;
+    int m_index = 0;
     quint64 m_nextId = 1;
-    int m_open = 0;
+    std::shared_ptr<std::atomic<int>> m_open;
     std::unordered_map<quint64, std::unique_ptr<Conn>> m_conns;
     std::vector<quint64> m_dirty;                // connections with answers to write
     std::vector<std::unique_ptr<Conn>> m_closed; // closed in this turn: freed after it

@@ -4,12 +4,16 @@
 
 #include "core/limiter/headers.h"
 
+#include <atomic>
+
 namespace sluice::serve {
 
 RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
     : m_version(version)
     , m_origin(std::move(origin))
 {
+    static std::atomic<quint64> serials{0};
+    m_serial = ++serials;
     m_rules.reserve(set.rules.size());
     for (const Rule &r : set.rules) {
         ServiceRule s;

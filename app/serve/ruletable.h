@@ -34,6 +34,7 @@ public:
 
     const ServiceRule *find(const QString &id) const;
     qint64 version() const { return m_version; }
+    quint64 serial() const { return m_serial; } // unique to this table in the process
     const QString &origin() const { return m_origin; }
     qsizetype size() const { return qsizetype(m_rules.size()); }
     QStringList ids() const;
@@ -42,6 +43,7 @@ private:
     std::vector<ServiceRule> m_rules;
     QHash<QString, const ServiceRule *> m_byId;
     qint64 m_version = 0;
+    quint64 m_serial = 0;
     QString m_origin;
 };
 
