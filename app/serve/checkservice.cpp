@@ -168,20 +168,18 @@ CheckService::~CheckService()
 
 Result<quint16> CheckService::listen(const QHostAddress &address, quint16 port)
 {
-    const bool several = m_loops.size() > 1;
-    auto bound = m_loops[0]->http->listen(address, port, several);
+    auto bound = m_loops[0]->http->listen(address, port);
     if (!bound) {
         return bound.error();
     }
     m_port = *bound;
-    for (size_t i = 1; i < m_loops.size(); ++i) {
-        if (auto b = m_loops[i]->http->listen(address, m_port, true); !b) {
-            return b.error();
-        }
-    }
+    // The first server accepts every connection and hands them to the servers in turn.
     std::vector<HttpServer *> servers;
     for (const auto &l : m_loops) {
         servers.push_back(l->http);
+    }
+    if (servers.size() > 1) {
+        m_loops[0]->http->shareWith(servers);
     }
     QPointer<CheckService> self(this);
     m_pool = std::make_unique<DecisionPool>(

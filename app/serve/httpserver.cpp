@@ -80,6 +80,7 @@ HttpServer::HttpServer(const HttpLimits &limits, Handler handler, int index,
     , m_index(index)
     , m_open(open ? std::move(open) : std::make_shared<std::atomic<int>>(0))
 {
+    m_epollFd = ::epoll_create1(EPOLL_CLOEXEC);
     // Children: they move with the server to its thread.
     m_sweep = new QTimer(this);
     const int shortest = std::min(m_limits.headerTimeoutMs, m_limits.idleTimeoutMs);
@@ -105,7 +106,7 @@ HttpServer::~HttpServer()
     }
 }
 
-Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port, bool reusePort)
+Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port)
 {
     auto fail = [&](const char *what) -> Result<quint16> {
         const QString why = QString::fromLocal8Bit(std::strerror(errno));
@@ -150,9 +151,6 @@ Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port, bo
     const int one = 1;
     const int zero = 0;
     ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (reusePort) {
-        ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-    }
     if (!v4 && address.protocol() != QAbstractSocket::IPv6Protocol) {
         ::setsockopt(m_listenFd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
     }
@@ -169,7 +167,6 @@ Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port, bo
     }
     const quint16 bound = v4 ? ntohs(reinterpret_cast<sockaddr_in *>(&ss)->sin_port)
                              : ntohs(reinterpret_cast<sockaddr_in6 *>(&ss)->sin6_port);
-    m_epollFd = ::epoll_create1(EPOLL_CLOEXEC);
     if (m_epollFd < 0) {
         return fail("epoll_create1");
     }
@@ -258,17 +255,9 @@ void HttpServer::accept()
         const int one = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); // small answers, at once
         ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBufferBytes, sizeof sendBufferBytes);
-        const quint64 id = m_nextId++;
-        auto owned = std::make_unique<Conn>(id, fd, m_limits);
-        Conn &c = *owned;
-        m_conns.emplace(id, std::move(owned));
-        c.events = EPOLLIN | EPOLLRDHUP;
-        epoll_event ev{};
-        ev.events = c.events;
-        ev.data.u64 = id;
-        ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev);
         if (m_open->fetch_add(1) >= m_limits.maxConnections) {
             --*m_open;
+            Conn &c = add(fd);
             c.counted = false;
             reject(c, Rejection{503, QStringLiteral("too_many_connections"),
                                 QStringLiteral("the service has %1 connections open, its limit "
@@ -276,10 +265,43 @@ void HttpServer::accept()
                                     .arg(m_open->load())});
             continue;
         }
-        // The first request must come within the header timeout (a connection that sends
-        // nothing is a slowloris too).
-        c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
+        HttpServer *to = m_peers.empty() ? this : m_peers[m_nextPeer++ % m_peers.size()];
+        if (to == this) {
+            adopt(fd);
+        } else {
+            // Its thread takes it from here (a server that is gone takes nothing: the
+            // process is stopping).
+            QMetaObject::invokeMethod(
+                to,
+                [to, fd] {
+                    to->adopt(fd);
+                    to->flush();
+                },
+                Qt::QueuedConnection);
+        }
     }
+}
+
+HttpServer::Conn &HttpServer::add(int fd)
+{
+    const quint64 id = m_nextId++;
+    auto owned = std::make_unique<Conn>(id, fd, m_limits);
+    Conn &c = *owned;
+    m_conns.emplace(id, std::move(owned));
+    c.events = EPOLLIN | EPOLLRDHUP;
+    epoll_event ev{};
+    ev.events = c.events;
+    ev.data.u64 = id;
+    ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev);
+    return c;
+}
+
+void HttpServer::adopt(int fd)
+{
+    Conn &c = add(fd);
+    // The first request must come within the header timeout (a connection that sends
+    // nothing is a slowloris too).
+    c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
 }
 
 void HttpServer::onReadable(Conn &c)

@@ -66,11 +66,13 @@ public:
     HttpServer(const HttpServer &) = delete;
     HttpServer &operator=(const HttpServer &) = delete;
 
-    // Port 0 picks a free port; the port is returned. `reusePort`: SO_REUSEPORT, so that
-    // several servers (threads) listen on one port and the kernel spreads the connections.
-    // Then start() in the thread the server is to run in.
-    Result<quint16> listen(const QHostAddress &address, quint16 port, bool reusePort = false);
+    // Port 0 picks a free port; the port is returned. Then start() in the thread the server is
+    // to run in.
+    Result<quint16> listen(const QHostAddress &address, quint16 port);
     void start();
+    // The servers (this one among them, each in its own thread) the connections this one
+    // accepts are handed to, in turn. None: it keeps them all.
+    void shareWith(std::vector<HttpServer *> servers) { m_peers = std::move(servers); }
 
     // The answer of `ticket` (a whole response); `close` closes the connection after it. An
     // answer for a connection that has gone is dropped. Written at the end of the current
@@ -90,6 +92,8 @@ private:
     struct Conn;
     void onEvents();
     void accept();
+    void adopt(int fd); // a connection accepted (and counted) by this server or another
+    Conn &add(int fd);
     void onReadable(Conn &c);
     void process(Conn &c);
     void dispatch(Conn &c, QByteArrayView head, qsizetype consumed);
@@ -112,6 +116,8 @@ private:
     int m_index = 0;
     quint64 m_nextId = 1;
     std::shared_ptr<std::atomic<int>> m_open;
+    std::vector<HttpServer *> m_peers;
+    size_t m_nextPeer = 0;
     std::unordered_map<quint64, std::unique_ptr<Conn>> m_conns;
     std::vector<quint64> m_dirty;                // connections with answers to write
     std::vector<std::unique_ptr<Conn>> m_closed; // closed in this turn: freed after it
