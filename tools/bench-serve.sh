@@ -144,15 +144,25 @@ p99_ms() {
          f = (u == "us") ? 0.001 : (u == "ms") ? 1 : (u == "s") ? 1000 : 60000;
          printf "%.2f\n", v * f}' "$1"
 }
-# Runs wrk with script $1; sets rate, p99, non2xx, total.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; } # utime + stime
+rpid=$(cat "$tmp/redis/redis.pid")
+hz=$(getconf CLK_TCK)
+# Runs wrk with script $1; sets rate, p99, non2xx, total, and the CPU time per request of the
+# server (cpu_server) and of the server + Redis (cpu_total), in microseconds: less load-bound
+# than the rates on a shared machine.
 load() {
+    local s0 r0 s1 r1
+    s0=$(ticks "$pid") r0=$(ticks "$rpid")
     wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$1" \
         "http://127.0.0.1:$port" >"$tmp/wrk.out"
+    s1=$(ticks "$pid") r1=$(ticks "$rpid")
     rate=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.out")
     total=$(awk '/requests in/ {print $1}' "$tmp/wrk.out")
     non2xx=$(awk '/Non-2xx/ {print $NF}' "$tmp/wrk.out")
     non2xx=${non2xx:-0}
     p99=$(p99_ms "$tmp/wrk.out")
+    cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+    cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -163,21 +173,24 @@ for i in $(seq 0 99); do
 done
 stop_server
 
-printf "%-8s %-4s %10s %8s %10s %s\n" service run "req_per_s" "p99_ms" "non_2xx" "redis_calls/req"
-s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
+printf "%-8s %-4s %10s %8s %10s %8s %8s %s\n" service run "req_per_s" "p99_ms" "non_2xx" \
+    "cpu_us" "+redis" "redis_calls/req"
+s_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
 for run in $(seq 1 "$runs"); do
     start_serve
     load "$tmp/admit.lua"
     stop_server
     [ "$non2xx" = 0 ] || { echo "serve answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
-    printf "%-8s %-4s %10.0f %8.2f %10s\n" serve "$run" "$rate" "$p99" "$non2xx"
-    s_rates+=("$rate") s_p99+=("$p99")
+    printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s\n" serve "$run" "$rate" "$p99" "$non2xx" \
+        "$cpu_server" "$cpu_total"
+    s_rates+=("$rate") s_p99+=("$p99") s_cpu+=("$cpu_total")
     srate=$rate
     if [ -n "${BASELINE:-}" ]; then
         start_serve "$BASELINE"
         load "$tmp/admit.lua"
         stop_server
-        printf "%-8s %-4s %10.0f %8.2f %10s\n" before "$run" "$rate" "$p99" "$non2xx"
+        printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s\n" before "$run" "$rate" "$p99" "$non2xx" \
+            "$cpu_server" "$cpu_total"
         b_rates+=("$rate") b_p99+=("$p99")
     fi
     if [ "$peer" = 1 ]; then
@@ -185,8 +198,9 @@ for run in $(seq 1 "$runs"); do
         load "$tmp/admit.lua"
         stop_server
         [ "$non2xx" = 0 ] || { echo "express answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
-        printf "%-8s %-4s %10.0f %8.2f %10s\n" express "$run" "$rate" "$p99" "$non2xx"
-        e_rates+=("$rate") e_p99+=("$p99")
+        printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s\n" express "$run" "$rate" "$p99" "$non2xx" \
+            "$cpu_server" "$cpu_total"
+        e_rates+=("$rate") e_p99+=("$p99") e_cpu+=("$cpu_total")
         ratios+=("$(awk -v a="$srate" -v b="$rate" 'BEGIN {printf "%.2f", a / b}')")
     fi
     start_serve
@@ -195,9 +209,10 @@ for run in $(seq 1 "$runs"); do
     after=$(redis_calls)
     stop_server
     share=$(awk -v c="$((after - before))" -v n="$total" 'BEGIN {printf "%.4f", c / n}')
-    printf "%-8s %-4s %10.0f %8.2f %10s %s\n" deny "$run" "$rate" "$p99" "$non2xx" "$share"
+    printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s %s\n" deny "$run" "$rate" "$p99" "$non2xx" \
+        "$cpu_server" "$cpu_total" "$share"
     [ "$non2xx" = "$total" ] || echo "warning: $((total - non2xx)) of $total flood requests were admitted" >&2
-    d_rates+=("$rate") d_p99+=("$p99") d_share+=("$share")
+    d_rates+=("$rate") d_p99+=("$p99") d_share+=("$share") d_cpu+=("$cpu_total")
     dratios+=("$(awk -v a="$rate" -v b="$srate" 'BEGIN {printf "%.2f", a / b}')")
 done
 m() { printf '%s\n' "$@" | median; }
@@ -216,3 +231,5 @@ if [ "$peer" = 1 ]; then
     echo "serve/express ratio per run: ${ratios[*]}  median $(m "${ratios[@]}")"
 fi
 echo "deny-flood/admitting ratio per run: ${dratios[*]}  median $(m "${dratios[@]}")"
+echo "CPU per request (server + Redis, us, medians): serve $(m "${s_cpu[@]}")$([ "$peer" = 1 ] &&
+    echo ", express $(m "${e_cpu[@]}")"), deny flood $(m "${d_cpu[@]}")"
