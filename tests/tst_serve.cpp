@@ -92,6 +92,13 @@ HttpResponse exchange(quint16 port, const QByteArray &raw, int timeoutMs = 10000
     return r;
 }
 
+// A keep-alive connection to the service; false if it did not connect.
+bool connectTo(QTcpSocket &s, quint16 port)
+{
+    s.connectToHost(QHostAddress::LocalHost, port);
+    return QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; });
+}
+
 HttpResponse get(quint16 port, const QByteArray &target)
 {
     return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
@@ -341,8 +348,7 @@ private Q_SLOTS:
         // Several requests on one connection, each answered in order.
         auto service = makeService(parseRules(standardRules));
         QTcpSocket s;
-        s.connectToHost(QHostAddress::LocalHost, service->port());
-        QVERIFY(QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; }));
+        QVERIFY(connectTo(s, service->port()));
         QByteArray data;
         connect(&s, &QTcpSocket::readyRead, &s, [&] { data += s.readAll(); });
         for (int i = 1; i <= 4; ++i) {
@@ -363,8 +369,7 @@ private Q_SLOTS:
     {
         auto service = makeService(parseRules(standardRules));
         QTcpSocket s;
-        s.connectToHost(QHostAddress::LocalHost, service->port());
-        QVERIFY(QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; }));
+        QVERIFY(connectTo(s, service->port()));
         QByteArray batch;
         QList<QByteArray> expected; // the subject each answer is about; "" for the others
         for (int i = 0; i < 24; ++i) {

@@ -175,31 +175,32 @@ stop_server
 
 printf "%-8s %-4s %10s %8s %10s %8s %8s %s\n" service run "req_per_s" "p99_ms" "non_2xx" \
     "cpu_us" "+redis" "redis_calls/req"
-s_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
+row() { # NAME [SHARE]: the figures of the last load
+    printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s %s\n" "$1" "$run" "$rate" "$p99" "$non2xx" \
+        "$cpu_server" "$cpu_total" "${2:-}"
+}
+s_cpu=() b_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
 for run in $(seq 1 "$runs"); do
     start_serve
     load "$tmp/admit.lua"
     stop_server
     [ "$non2xx" = 0 ] || { echo "serve answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
-    printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s\n" serve "$run" "$rate" "$p99" "$non2xx" \
-        "$cpu_server" "$cpu_total"
+    row serve
     s_rates+=("$rate") s_p99+=("$p99") s_cpu+=("$cpu_total")
     srate=$rate
     if [ -n "${BASELINE:-}" ]; then
         start_serve "$BASELINE"
         load "$tmp/admit.lua"
         stop_server
-        printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s\n" before "$run" "$rate" "$p99" "$non2xx" \
-            "$cpu_server" "$cpu_total"
-        b_rates+=("$rate") b_p99+=("$p99")
+        row before
+        b_rates+=("$rate") b_p99+=("$p99") b_cpu+=("$cpu_total")
     fi
     if [ "$peer" = 1 ]; then
         start_peer
         load "$tmp/admit.lua"
         stop_server
         [ "$non2xx" = 0 ] || { echo "express answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
-        printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s\n" express "$run" "$rate" "$p99" "$non2xx" \
-            "$cpu_server" "$cpu_total"
+        row express
         e_rates+=("$rate") e_p99+=("$p99") e_cpu+=("$cpu_total")
         ratios+=("$(awk -v a="$srate" -v b="$rate" 'BEGIN {printf "%.2f", a / b}')")
     fi
@@ -209,8 +210,7 @@ for run in $(seq 1 "$runs"); do
     after=$(redis_calls)
     stop_server
     share=$(awk -v c="$((after - before))" -v n="$total" 'BEGIN {printf "%.4f", c / n}')
-    printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s %s\n" deny "$run" "$rate" "$p99" "$non2xx" \
-        "$cpu_server" "$cpu_total" "$share"
+    row deny "$share"
     [ "$non2xx" = "$total" ] || echo "warning: $((total - non2xx)) of $total flood requests were admitted" >&2
     d_rates+=("$rate") d_p99+=("$p99") d_share+=("$share") d_cpu+=("$cpu_total")
     dratios+=("$(awk -v a="$rate" -v b="$srate" 'BEGIN {printf "%.2f", a / b}')")
@@ -231,5 +231,7 @@ if [ "$peer" = 1 ]; then
     echo "serve/express ratio per run: ${ratios[*]}  median $(m "${ratios[@]}")"
 fi
 echo "deny-flood/admitting ratio per run: ${dratios[*]}  median $(m "${dratios[@]}")"
-echo "CPU per request (server + Redis, us, medians): serve $(m "${s_cpu[@]}")$([ "$peer" = 1 ] &&
-    echo ", express $(m "${e_cpu[@]}")"), deny flood $(m "${d_cpu[@]}")"
+cpu="serve $(m "${s_cpu[@]}")"
+[ -n "${BASELINE:-}" ] && cpu="$cpu, before $(m "${b_cpu[@]}")"
+[ "$peer" = 1 ] && cpu="$cpu, express $(m "${e_cpu[@]}")"
+echo "CPU per request (server + Redis, us, medians): $cpu, deny flood $(m "${d_cpu[@]}")"
