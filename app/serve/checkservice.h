@@ -45,10 +45,12 @@ namespace sluice::serve {
 // {"status","error","message"}; 503 past --max-connections; 500 only for a failure that is not
 // Redis being unavailable (a bug), without script internals in its body.
 //
-// Threading: lives in one thread with an event loop (HTTP parsing and writing answers); the
-// decisions are made by a DecisionPool (worker threads with their own Redis connections) and
-// come back as queued calls, so the event loop never waits on Redis. Not thread-safe: call it
-// from its own thread.
+// Threading: lives in one thread with an event loop, which runs the first HTTP server (it
+// accepts every connection); Options::httpThreads - 1 more servers run in threads of their
+// own, each reading and answering the connections handed to it. The decisions are made by a
+// DecisionPool (worker threads with their own Redis connections) and come back as queued
+// calls to the connection's thread, so no event loop waits on Redis. The public methods are
+// for the service's own thread.
 class CheckService : public QObject
 {
     Q_OBJECT
