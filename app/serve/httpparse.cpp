@@ -365,6 +365,22 @@ bool parseRequestHead(QByteArrayView head, RequestHead *out)
     }
     QByteArrayView target = line.sliced(sp1 + 1, sp2 - sp1 - 1);
     const QByteArrayView version = line.sliced(sp2 + 1);
+    // The absolute form (RFC 9112 3.2.2: "http://host/path?query"), which a server must accept:
+    // its path and query are what count.
+    for (const QByteArrayView scheme : {QByteArrayView("http://"), QByteArrayView("https://")}) {
+        if (target.size() > scheme.size() &&
+            target.first(scheme.size()).compare(scheme, Qt::CaseInsensitive) == 0) {
+            const QByteArrayView rest = target.sliced(scheme.size());
+            const qsizetype slash = rest.indexOf('/');
+            const qsizetype query = rest.indexOf('?');
+            if (slash >= 0 && (query < 0 || slash < query)) {
+                target = rest.sliced(slash);
+            } else {
+                return false; // no path: "http://host" or "http://host?q"
+            }
+            break;
+        }
+    }
     if (target.isEmpty() || target[0] != '/' || version.size() != 8 ||
         !version.startsWith("HTTP/1.") || (version[7] != '0' && version[7] != '1')) {
         return false;
