@@ -365,7 +365,7 @@ Page makeCliPage()
          QStringLiteral("Requests of one connection waiting or unread at most (default 32).")},
         {QStringLiteral("--http-threads N"),
          QStringLiteral("Threads that read requests and write answers, on one port (1 to 16, "
-                        "default 2).")},
+                        "default 1).")},
         {QStringLiteral("--no-deny-cache"),
          QStringLiteral("Ask Redis for every request, also for a subject denied until a known "
                         "time (by default such denials are answered in-process until then).")},

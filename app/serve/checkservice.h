@@ -60,7 +60,7 @@ public:
         Endpoint endpoint;
         bool legacyHeaders = false;
         bool denyCache = true; // denials repeated in-process until their retry (denycache.h)
-        int httpThreads = 2;   // HTTP threads (one epoll loop each) on the one port
+        int httpThreads = 1;   // HTTP threads (one epoll loop each) on the one port
         DecisionPool::Options pool;
         HttpLimits limits;           // body, header, connection, timeout limits (httpparse.h)
         DecisionPool::Record record; // statistics hook, called in worker threads
