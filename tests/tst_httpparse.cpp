@@ -287,6 +287,45 @@ private Q_SLOTS:
         QVERIFY(!s.inRequest());
     }
 
+    // The request parser of the service's HTTP layer (parseRequestHead).
+    void requestHead()
+    {
+        RequestHead h;
+        QVERIFY(parseRequestHead("GET /v1/check?rule=a&subject=b#frag HTTP/1.1\r\nHost: x\r\n"
+                                 "Sluice-Subject:  1.2.3.4 \r\nContent-Length: 0\r\n\r\n",
+                                 &h));
+        QCOMPARE(h.method, QByteArrayView("GET"));
+        QCOMPARE(h.path, QByteArrayView("/v1/check"));
+        QCOMPARE(h.query, QByteArrayView("rule=a&subject=b"));
+        QCOMPARE(h.subject, QByteArrayView("1.2.3.4"));
+        QVERIFY(h.hasSubject);
+        QVERIFY(!h.close);
+        // HTTP/1.0 closes unless asked to keep alive; Connection is a list.
+        QVERIFY(parseRequestHead("GET / HTTP/1.0\r\n\r\n", &h) && h.close);
+        QVERIFY(parseRequestHead("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", &h) &&
+                !h.close);
+        QVERIFY(parseRequestHead("GET / HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n", &h) &&
+                h.close);
+        // The absolute form: its path and query.
+        QVERIFY(parseRequestHead("GET http://svc:8080/healthz?x=1 HTTP/1.1\r\n\r\n", &h));
+        QCOMPARE(h.path, QByteArrayView("/healthz"));
+        QCOMPARE(h.query, QByteArrayView("x=1"));
+        QVERIFY(parseRequestHead("GET HTTP://svc/v1/auth HTTP/1.1\n\n", &h));
+        QCOMPARE(h.path, QByteArrayView("/v1/auth"));
+        // Malformed: no path, another version, a blank in the target, a header without a name,
+        // obsolete line folding, a bad Content-Length.
+        for (const char *bad :
+             {"GET http://svc HTTP/1.1\r\n\r\n", "GET * HTTP/1.1\r\n\r\n", "GET / HTTP/2.0\r\n\r\n",
+              "GET / HTTP/1.1 x\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/1.1\r\n: x\r\n\r\n",
+              "GET / HTTP/1.1\r\nA: b\r\n c\r\n\r\n",
+              "GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", "GET /\x7f HTTP/1.1\r\n\r\n"}) {
+            QVERIFY2(!parseRequestHead(bad, &h), bad);
+        }
+        QCOMPARE(headEnd("GET / HTTP/1.1\r\n\r\nGET"), 18);
+        QCOMPARE(headEnd("GET / HTTP/1.1\n\nGET"), 16);
+        QCOMPARE(headEnd("GET / HTTP/1.1\r\n"), -1);
+    }
+
     void malformed()
     {
         const HttpLimits l = smallLimits();

@@ -92,6 +92,13 @@ HttpResponse exchange(quint16 port, const QByteArray &raw, int timeoutMs = 10000
     return r;
 }
 
+// A keep-alive connection to the service; false if it did not connect.
+bool connectTo(QTcpSocket &s, quint16 port)
+{
+    s.connectToHost(QHostAddress::LocalHost, port);
+    return QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; });
+}
+
 HttpResponse get(quint16 port, const QByteArray &target)
 {
     return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
@@ -130,11 +137,13 @@ class TestServe : public QObject
     Q_OBJECT
 
     std::unique_ptr<CheckService> makeService(const RuleSet &set, bool legacy = false,
-                                              Endpoint endpoint = test::redisEndpoint())
+                                              Endpoint endpoint = test::redisEndpoint(),
+                                              bool denyCache = true)
     {
         CheckService::Options o;
         o.endpoint = endpoint;
         o.legacyHeaders = legacy;
+        o.denyCache = denyCache;
         o.record = [this](const QString &rule, const QByteArray &subject, const Decision &d,
                           bool shadow) { m_recorder.record(rule, subject, d, shadow); };
         auto s = std::make_unique<CheckService>(o);
@@ -339,8 +348,7 @@ private Q_SLOTS:
         // Several requests on one connection, each answered in order.
         auto service = makeService(parseRules(standardRules));
         QTcpSocket s;
-        s.connectToHost(QHostAddress::LocalHost, service->port());
-        QVERIFY(QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; }));
+        QVERIFY(connectTo(s, service->port()));
         QByteArray data;
         connect(&s, &QTcpSocket::readyRead, &s, [&] { data += s.readAll(); });
         for (int i = 1; i <= 4; ++i) {
@@ -351,6 +359,177 @@ private Q_SLOTS:
             QCOMPARE(r.status, i <= 3 ? 200 : 429);
         }
         QCOMPARE(s.state(), QAbstractSocket::ConnectedState);
+    }
+
+    // HTTP/1.1 pipelining: requests sent back to back in one write, without waiting, are all
+    // answered, in the order sent, whether their answers come from Redis (decided by the
+    // workers, in any order) or at once (an unknown rule, /healthz). Qt HTTP Server 6.4 answered
+    // only the last request of such a batch.
+    void pipelinedRequestsAreAllAnsweredInOrder()
+    {
+        auto service = makeService(parseRules(standardRules));
+        QTcpSocket s;
+        QVERIFY(connectTo(s, service->port()));
+        QByteArray batch;
+        QList<QByteArray> expected; // the subject each answer is about; "" for the others
+        for (int i = 0; i < 24; ++i) {
+            const QByteArray subject = "pipe" + QByteArray::number(i);
+            if (i % 8 == 3) {
+                batch +=
+                    "GET /v1/check?rule=nope&subject=" + subject + " HTTP/1.1\r\nHost: x\r\n\r\n";
+                expected << QByteArray();
+            } else if (i % 8 == 6) {
+                batch += "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+                expected << QByteArray();
+            } else {
+                batch +=
+                    "GET /v1/check?rule=fw&subject=" + subject + " HTTP/1.1\r\nHost: x\r\n\r\n";
+                expected << subject;
+            }
+        }
+        s.write(batch);
+        QByteArray data;
+        QList<HttpResponse> answers;
+        connect(&s, &QTcpSocket::readyRead, &s, [&] {
+            data += s.readAll();
+            HttpResponse r;
+            while (parseResponse(data, &r)) {
+                answers << r;
+                data.remove(0, data.indexOf("\r\n\r\n") + 4 + r.body.size());
+                r = HttpResponse{};
+            }
+        });
+        QVERIFY(QTest::qWaitFor([&] { return answers.size() >= expected.size(); }, 10000));
+        QCOMPARE(answers.size(), expected.size());
+        for (qsizetype i = 0; i < expected.size(); ++i) {
+            const QJsonObject j = answers[i].json();
+            if (i % 8 == 3) {
+                QCOMPARE(answers[i].status, 404);
+            } else if (i % 8 == 6) {
+                QCOMPARE(answers[i].status, 200);
+                QVERIFY(j.contains(QLatin1String("redis")));
+            } else {
+                QCOMPARE(answers[i].status, 200);
+                QCOMPARE(j.value(QLatin1String("subject")).toString().toUtf8(), expected[i]);
+            }
+        }
+        QCOMPARE(s.state(), QAbstractSocket::ConnectedState);
+    }
+
+    // The deny cache (issue 15 item 4): a subject Redis denied with nothing left is answered
+    // in-process until its retry, and the answer is what Redis says at that moment: for every
+    // algorithm, the cached answer's headers equal those of a service without the cache asking
+    // Redis right after (when both fall in the same second: the headers are whole seconds), its
+    // limit and remaining are Redis's, and its times lie between Redis's answer after it and
+    // the first denial (never earlier than Redis would say, never later than what it repeats).
+    void denyCacheAnswersAsRedisWould()
+    {
+        const RuleSet set = parseRules(
+            R"({"scope": "ip", "id": "fw", "algorithm": "fixed_window", "limit": 1, "window": "1h",
+                "key_prefix": "PREFIX"},
+               {"scope": "ip", "id": "sl", "algorithm": "sliding_log", "limit": 1, "window": "1h",
+                "key_prefix": "PREFIX"},
+               {"scope": "ip", "id": "sc", "algorithm": "sliding_counter", "limit": 1, "window": "1h",
+                "key_prefix": "PREFIX"},
+               {"scope": "ip", "id": "tb", "algorithm": "token_bucket", "rate": "1/1h", "burst": 1,
+                "key_prefix": "PREFIX"},
+               {"scope": "ip", "id": "lb", "algorithm": "leaky_bucket", "rate": "1/1h", "burst": 1,
+                "key_prefix": "PREFIX"},
+               {"scope": "ip", "id": "gc", "algorithm": "gcra", "rate": "1/1h", "burst": 1,
+                "key_prefix": "PREFIX"})");
+        auto cached = makeService(set, true);
+        auto plain = makeService(set, true, test::redisEndpoint(), false);
+        const QList<QByteArray> timeHeaders{"RateLimit", "Retry-After", "RateLimit-Reset"};
+        for (const char *id : {"fw", "sl", "sc", "tb", "lb", "gc"}) {
+            const QByteArray target = "/v1/check?rule=" + QByteArray(id) + "&subject=dc";
+            HttpResponse first;
+            for (int i = 0; i < 5 && first.status != 429; ++i) {
+                first = get(cached->port(), target);
+                QCOMPARE(first.header("Sluice-Source"), QByteArray("redis"));
+            }
+            QCOMPARE(first.status, 429);
+            QCOMPARE(first.json().value(QLatin1String("remaining")).toInteger(), 0);
+            bool sameSecond = false;
+            for (int attempt = 0; attempt < 10 && !sameSecond; ++attempt) {
+                const HttpResponse c = get(cached->port(), target);
+                const HttpResponse r = get(plain->port(), target);
+                QCOMPARE(c.status, 429);
+                QCOMPARE(c.header("Sluice-Source"), QByteArray("cache"));
+                QCOMPARE(r.header("Sluice-Source"), QByteArray("redis"));
+                QCOMPARE(c.header("Sluice-Decision"), QByteArray("denied"));
+                QCOMPARE(c.header("RateLimit-Policy"), r.header("RateLimit-Policy"));
+                QCOMPARE(c.header("RateLimit-Limit"), r.header("RateLimit-Limit"));
+                QCOMPARE(c.header("RateLimit-Remaining"), r.header("RateLimit-Remaining"));
+                const QJsonObject cj = c.json();
+                const QJsonObject rj = r.json();
+                const QJsonObject fj = first.json();
+                for (const char *field : {"allowed", "limit", "remaining", "delay_ms", "key"}) {
+                    QCOMPARE(cj.value(QLatin1String(field)), rj.value(QLatin1String(field)));
+                }
+                for (const char *field : {"retry_after_ms", "reset_after_ms"}) {
+                    const qint64 cv = cj.value(QLatin1String(field)).toInteger();
+                    QVERIFY2(cv >= rj.value(QLatin1String(field)).toInteger() &&
+                                 cv <= fj.value(QLatin1String(field)).toInteger(),
+                             qPrintable(QStringLiteral("%1 %2: cache %3, redis after %4, first %5")
+                                            .arg(QLatin1String(id), QLatin1String(field))
+                                            .arg(cv)
+                                            .arg(rj.value(QLatin1String(field)).toInteger())
+                                            .arg(fj.value(QLatin1String(field)).toInteger())));
+                }
+                sameSecond =
+                    ceilSeconds(cj.value(QLatin1String("retry_after_ms")).toInteger()) ==
+                        ceilSeconds(rj.value(QLatin1String("retry_after_ms")).toInteger()) &&
+                    ceilSeconds(cj.value(QLatin1String("reset_after_ms")).toInteger()) ==
+                        ceilSeconds(rj.value(QLatin1String("reset_after_ms")).toInteger());
+                if (sameSecond) {
+                    for (const QByteArray &h : timeHeaders) {
+                        QCOMPARE(c.header(h.constData()), r.header(h.constData()));
+                    }
+                }
+            }
+            QVERIFY2(sameSecond, id);
+        }
+        const QJsonObject decisions =
+            get(cached->port(), "/healthz").json().value(QLatin1String("decisions")).toObject();
+        QVERIFY(decisions.value(QLatin1String("deny_cache")).toInteger() >= 6);
+    }
+
+    // The first request after the retry time goes to Redis (and is admitted there); a shadow
+    // rule's denials, other costs and peeks always do.
+    void denyCacheEndsAtTheRetryTime()
+    {
+        const RuleSet set = parseRules(
+            R"({"scope": "ip", "id": "w", "algorithm": "fixed_window", "limit": 2, "window": "1s",
+                "key_prefix": "PREFIX"},
+               {"scope": "ip", "id": "s", "algorithm": "fixed_window", "limit": 1, "window": "1h",
+                "shadow": true, "key_prefix": "PREFIX"})");
+        auto service = makeService(set);
+        const quint16 port = service->port();
+        const QByteArray target = "/v1/check?rule=w&subject=t";
+        QCOMPARE(get(port, target).status, 200);
+        QCOMPARE(get(port, target + "&cost=1").status, 200);
+        const HttpResponse denied = get(port, target);
+        QCOMPARE(denied.status, 429);
+        QCOMPARE(denied.header("Sluice-Source"), QByteArray("redis"));
+        const HttpResponse again = get(port, target);
+        QCOMPARE(again.status, 429);
+        QCOMPARE(again.header("Sluice-Source"), QByteArray("cache"));
+        // Other costs and a peek are Redis's to answer.
+        QCOMPARE(get(port, target + "&cost=2").header("Sluice-Source"), QByteArray("redis"));
+        QCOMPARE(get(port, target + "&cost=0").header("Sluice-Source"), QByteArray("redis"));
+        QTest::qWait(int(again.json().value(QLatin1String("retry_after_ms")).toInteger()) + 20);
+        const HttpResponse after = get(port, target);
+        QCOMPARE(after.status, 200);
+        QCOMPARE(after.header("Sluice-Source"), QByteArray("redis"));
+
+        const QByteArray shadow = "/v1/check?rule=s&subject=t";
+        QCOMPARE(get(port, shadow).header("Sluice-Decision"), QByteArray("allowed"));
+        for (int i = 0; i < 3; ++i) {
+            const HttpResponse r = get(port, shadow);
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.header("Sluice-Decision"), QByteArray("shadow-denied"));
+            QCOMPARE(r.header("Sluice-Source"), QByteArray("redis"));
+        }
     }
 
     void badInput_data()
@@ -515,10 +694,17 @@ private Q_SLOTS:
             QCOMPARE(r.header("Sluice-Source"), QByteArray("redis"));
         }
         QCOMPARE(get(port, "/v1/check?rule=open&subject=before").status, 429); // limit 1
+        // Denied with nothing left: the deny cache repeats it while Redis is up.
+        QCOMPARE(get(port, "/v1/check?rule=open&subject=before").header("Sluice-Source"),
+                 QByteArray("cache"));
 
         redis.kill();
         QElapsedTimer t;
         t.start();
+        // The first request to reach Redis finds it gone; from then on on_redis_error answers,
+        // cached denials included (until Redis is back, and then Redis decides afresh).
+        QCOMPARE(get(port, "/v1/check?rule=open&subject=first").header("Sluice-Source"),
+                 QByteArray("allow"));
         // allow: admitted, beyond the limit (nothing is counted while Redis is away).
         for (int i = 0; i < 3; ++i) {
             const HttpResponse r = get(port, "/v1/check?rule=open&subject=before");
@@ -568,6 +754,10 @@ private Q_SLOTS:
                     .toBool();
             },
             10000));
+        // The denial cached before the outage is gone: the new, empty Redis admits.
+        const HttpResponse fresh = get(port, "/v1/check?rule=open&subject=before");
+        QCOMPARE(fresh.status, 200);
+        QCOMPARE(fresh.header("Sluice-Source"), QByteArray("redis"));
         HttpResponse back = get(port, "/v1/check?rule=closed&subject=after");
         QCOMPARE(back.status, 200);
         QCOMPARE(back.header("Sluice-Source"), QByteArray("redis"));

@@ -446,24 +446,6 @@ private Q_SLOTS:
         QCOMPARE(warnings, 0);
     }
 
-    // Qt HTTP Server deletes a connection's QHttpServerRequest in a slot on the socket's
-    // destroyed(), with the socket as the slot's context. The socket's destructor disconnected
-    // every slot with itself as context, that one too: every connection leaked its request
-    // (LeakSanitizer in `dev.sh sanitize`: 1277 of them in this test).
-    void othersSlotsOnTheSocketSurviveItsEnd()
-    {
-        int destroyedSeen = 0;
-        int disconnectedSeen = 0;
-        auto *socket = new GuardedSocket(HttpLimits{});
-        QObject::connect(socket, &QObject::destroyed, socket, [&] { ++destroyedSeen; });
-        QObject::connect(socket, &QTcpSocket::disconnected, socket, [&] { ++disconnectedSeen; });
-        socket->connectToHost(QHostAddress::LocalHost, test::redisEndpoint().port);
-        QVERIFY(socket->waitForConnected(5000));
-        delete socket; // still connected: ~QAbstractSocket emits disconnected()
-        QCOMPARE(destroyedSeen, 1);
-        QCOMPARE(disconnectedSeen, 1);
-    }
-
     void demotedMasterIsUnavailable()
     {
         test::OwnRedis master;

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# The HTTP check service under load on loopback: wrk against sluice-cli serve
-# (GET /v1/check over 10,000 subjects, every decision on the admitting path), beside
-# `sluice-cli bench`'s direct pipelined figure for the same algorithm, in the same run, on a
-# private redis-server (tests/redis-fixture.sh). Prints decisions/s and p99 latency per run and
-# the medians.
+# The HTTP check service under load on loopback, beside its peer, in the same run, on one private
+# redis-server (tests/redis-fixture.sh):
+#  - serve:   sluice-cli serve, GET /v1/check over 10,000 subjects, fixed_window, every decision
+#             on the admitting path;
+#  - express: express 5 + rate-limiter-flexible 11 (RateLimiterRedis) + ioredis 5, the same
+#             request and the same answer (200 + RateLimit headers + a JSON body), installed
+#             from npm into BUILD_DIR/peers-serve at run time (never copied here);
+#  - deny:    sluice-cli serve under a flood from 100 subjects that are all denied already (a
+#             rule of limit 1 per hour, each subject spent before the flood), with the share of
+#             requests that reached Redis (INFO commandstats: calls during the flood / requests).
+# Runs are interleaved (serve, express, deny, serve, ...) because the machine is shared; it
+# prints each run, then the medians, the serve/express ratio and the deny/admit ratio.
 #
 #   tools/bench-serve.sh [BUILD_DIR]     env: RUNS=3 SECONDS_=5 CONNECTIONS=64 THREADS=2
-#                                             WORKERS="2" (space-separated: one row each)
+#                                             WORKERS=2 PEER=1 (0: no express)
+#                                             BASELINE=/path/to/another/sluice-cli (a row
+#                                             "before": that build's serve, same load)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
@@ -15,74 +24,218 @@ runs=${RUNS:-3}
 duration=${SECONDS_:-5}
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
-workers_list=${WORKERS:-2}
+workers=${WORKERS:-2}
+peer=${PEER:-1}
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [ -x "$cli" ] || { echo "no $cli: build sluice-cli first" >&2; exit 1; }
 
+peers=$build/peers-serve
+if [ "$peer" = 1 ]; then
+    command -v node >/dev/null || { echo "node is not installed (apt-get install nodejs npm)" >&2; exit 1; }
+    if [ ! -f "$peers/node_modules/rate-limiter-flexible/package.json" ] ||
+        [ ! -f "$peers/node_modules/ioredis/package.json" ] ||
+        [ ! -f "$peers/node_modules/express/package.json" ]; then
+        mkdir -p "$peers"
+        npm install --silent --no-audit --no-fund --prefix "$peers" \
+            express@5 rate-limiter-flexible@11 ioredis@5 >/dev/null
+    fi
+fi
+
 tmp=$(mktemp -d)
-serve_pid=
+pid=
 cleanup() {
-    [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     bash "$here/tests/redis-fixture.sh" stop "$tmp/redis" >/dev/null 2>&1 || true
     rm -rf "$tmp"
 }
 trap cleanup EXIT
 bash "$here/tests/redis-fixture.sh" start "$tmp/redis" >/dev/null
 url=$(cat "$tmp/redis/url")
+rport=${url##*:}
 
-# Limits far above what a run can spend: every decision admits (the bench's admitting path).
+# Limits far above what a run can spend: every decision admits (the admitting path). "deny":
+# one request an hour, so every subject is denied after its first.
 cat >"$tmp/rules.json" <<'JSON'
 {"version": 1, "rules": [
   {"id": "bench", "scope": "ip", "algorithm": "fixed_window", "limit": 1000000000,
-   "window": "1h", "key_prefix": "bench-serve:"}]}
+   "window": "1h", "key_prefix": "bench-serve:"},
+  {"id": "deny", "scope": "ip", "algorithm": "fixed_window", "limit": 1,
+   "window": "1h", "key_prefix": "bench-deny:"}]}
 JSON
-cat >"$tmp/subjects.lua" <<'LUA'
--- A different subject per request, spread over 10,000 (as sluice-cli bench does).
+subjects_lua() { # RULE COUNT
+    # The requests are formatted once (init), so that wrk spends little per request: it shares
+    # the cores with the service. A different subject per request, spread over COUNT, in the
+    # order sluice-cli bench uses (7919 is prime: every subject once per COUNT requests).
+    cat <<LUA
+local requests = {}
 local n = 0
+init = function(args)
+  for i = 0, $2 - 1 do
+    requests[i + 1] = wrk.format("GET", "/v1/check?rule=$1&subject=s" .. ((i * 7919) % $2))
+  end
+end
 request = function()
   n = n + 1
-  return wrk.format("GET", "/v1/check?rule=bench&subject=s" .. ((n * 7919) % 10000))
+  return requests[(n % $2) + 1]
 end
 LUA
+}
+subjects_lua bench 10000 >"$tmp/admit.lua"
+subjects_lua deny 100 >"$tmp/deny.lua"
 
+# The peer: the same endpoint on express, rate-limiter-flexible's RateLimiterRedis over ioredis.
+cat >"$tmp/peer.js" <<'JS'
+const express = require('express');
+const Redis = require('ioredis');
+const { RateLimiterRedis } = require('rate-limiter-flexible');
+const [port, redisPort] = [Number(process.argv[2]), Number(process.argv[3])];
+const redis = new Redis({ host: '127.0.0.1', port: redisPort, enableOfflineQueue: true });
+const limiter = new RateLimiterRedis({
+  storeClient: redis, keyPrefix: 'bench-peer', points: 1000000000, duration: 3600 });
+const app = express();
+app.get('/v1/check', async (req, res) => {
+  const subject = String(req.query.subject || '');
+  const headers = (r) => ({
+    'RateLimit-Policy': `"bench";q=1000000000;w=3600`,
+    'RateLimit': `"bench";r=${r.remainingPoints};t=${Math.ceil(r.msBeforeNext / 1000)}`,
+    'Cache-Control': 'no-store' });
+  try {
+    const r = await limiter.consume(subject, 1);
+    res.status(200).set(headers(r)).json({ allowed: true, rule: 'bench', subject,
+      remaining: r.remainingPoints, reset_after_ms: r.msBeforeNext });
+  } catch (r) {
+    if (r instanceof Error) { res.status(500).json({ error: String(r) }); return; }
+    res.status(429).set(headers(r)).set('Retry-After', String(Math.ceil(r.msBeforeNext / 1000)))
+      .json({ allowed: false, rule: 'bench', subject, remaining: 0,
+              retry_after_ms: r.msBeforeNext });
+  }
+});
+app.listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));
+JS
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_listening() {
+    for _ in $(seq 1 100); do grep -q listening "$tmp/server.out" 2>/dev/null && return 0; sleep 0.1; done
+    cat "$tmp/server.err" >&2; return 1
+}
+start_serve() { # [CLI]
+    rm -f "$tmp/server.out"
+    "${1:-$cli}" serve --url "$url" --rules "$tmp/rules.json" --listen 127.0.0.1:0 \
+        --workers "$workers" >"$tmp/server.out" 2>"$tmp/server.err" &
+    pid=$!
+    wait_listening
+    port=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
+}
+start_peer() {
+    port=$(free_port)
+    rm -f "$tmp/server.out"
+    NODE_PATH=$peers/node_modules NODE_ENV=production node "$tmp/peer.js" "$port" "$rport" \
+        >"$tmp/server.out" 2>"$tmp/server.err" &
+    pid=$!
+    wait_listening
+}
+stop_server() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
+redis_calls() { # every command's calls (INFO commandstats), summed
+    redis-cli -p "$rport" INFO commandstats | awk -F'[:=,]' '/^cmdstat_/ && $2 != "info" {s += $3} END {print s + 0}'
+}
+# wrk's p99 line ("99%  1.23ms") in ms.
+p99_ms() {
+    awk '$1 == "99%" {v=$2; u=v; gsub(/[0-9.]/, "", u); gsub(/[a-z]/, "", v);
+         f = (u == "us") ? 0.001 : (u == "ms") ? 1 : (u == "s") ? 1000 : 60000;
+         printf "%.2f\n", v * f}' "$1"
+}
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; } # utime + stime
+rpid=$(cat "$tmp/redis/redis.pid")
+hz=$(getconf CLK_TCK)
+# Runs wrk with script $1; sets rate, p99, non2xx, total, and the CPU time per request of the
+# server (cpu_server) and of the server + Redis (cpu_total), in microseconds: less load-bound
+# than the rates on a shared machine.
+load() {
+    local s0 r0 s1 r1
+    s0=$(ticks "$pid") r0=$(ticks "$rpid")
+    wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$1" \
+        "http://127.0.0.1:$port" >"$tmp/wrk.out"
+    s1=$(ticks "$pid") r1=$(ticks "$rpid")
+    rate=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.out")
+    total=$(awk '/requests in/ {print $1}' "$tmp/wrk.out")
+    non2xx=$(awk '/Non-2xx/ {print $NF}' "$tmp/wrk.out")
+    non2xx=${non2xx:-0}
+    p99=$(p99_ms "$tmp/wrk.out")
+    cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+    cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+}
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# wrk's p99 line ("99%  1.23ms") in microseconds.
-p99_us() {
-    awk '$1 == "99%" {v=$2; u=v; gsub(/[0-9.]/, "", u); gsub(/[a-z]/, "", v);
-         f = (u == "us") ? 1 : (u == "ms") ? 1000 : (u == "s") ? 1000000 : 60000000;
-         printf "%.0f\n", v * f}'
-}
-
-printf "%-8s %-4s %14s %10s %16s %7s\n" workers run "http_dec_per_s" "p99_ms" "direct_pipelined" ratio
-for workers in $workers_list; do
-    rates=() p99s=() directs=() ratios=()
-    for run in $(seq 1 "$runs"); do
-        "$cli" serve --url "$url" --rules "$tmp/rules.json" --listen 127.0.0.1:0 \
-            --workers "$workers" >"$tmp/serve.out" 2>"$tmp/serve.err" &
-        serve_pid=$!
-        for _ in $(seq 1 100); do grep -q listening "$tmp/serve.out" && break; sleep 0.1; done
-        port=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/serve.out")
-        [ -n "$port" ] || { cat "$tmp/serve.err" >&2; exit 1; }
-        wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$tmp/subjects.lua" \
-            "http://127.0.0.1:$port" >"$tmp/wrk.out"
-        kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true; serve_pid=
-        if grep -q "Non-2xx" "$tmp/wrk.out"; then
-            echo "wrk saw non-2xx answers:" >&2; cat "$tmp/wrk.out" >&2; exit 1
-        fi
-        rate=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.out")
-        p99=$(p99_us <"$tmp/wrk.out")
-        # The engine directly, same algorithm, same Redis, right after.
-        direct=$("$cli" bench --url "$url" --seconds 2 --rounds 1 --algorithm fixed_window --json |
-            python3 -c 'import json,sys; r=json.load(sys.stdin)["results"];
-print([x for x in r if x["mode"]=="pipelined"][0]["decisions_per_s"])')
-        ratio=$(awk -v a="$rate" -v b="$direct" 'BEGIN {printf "%.3f", a / b}')
-        printf "%-8s %-4s %14.0f %10.2f %16s %7s\n" "$workers" "$run" "$rate" \
-            "$(awk -v u="$p99" 'BEGIN {print u / 1000}')" "$direct" "$ratio"
-        rates+=("$rate") p99s+=("$p99") directs+=("$direct") ratios+=("$ratio")
-    done
-    printf "%-8s %-4s %14.0f %10.2f %16.0f %7s\n" "$workers" median \
-        "$(printf '%s\n' "${rates[@]}" | median)" \
-        "$(printf '%s\n' "${p99s[@]}" | median | awk '{print $1 / 1000}')" \
-        "$(printf '%s\n' "${directs[@]}" | median)" "$(printf '%s\n' "${ratios[@]}" | median)"
+# Spend every deny subject's one request, so the flood meets only denials.
+start_serve
+for i in $(seq 0 99); do
+    curl -s -o /dev/null "http://127.0.0.1:$port/v1/check?rule=deny&subject=s$i"
 done
+stop_server
+
+printf "%-8s %-4s %10s %8s %10s %8s %8s %s\n" service run "req_per_s" "p99_ms" "non_2xx" \
+    "cpu_us" "+redis" "redis_calls/req"
+row() { # NAME [SHARE]: the figures of the last load
+    printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s %s\n" "$1" "$run" "$rate" "$p99" "$non2xx" \
+        "$cpu_server" "$cpu_total" "${2:-}"
+}
+s_cpu=() b_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
+for run in $(seq 1 "$runs"); do
+    start_serve
+    load "$tmp/admit.lua"
+    stop_server
+    [ "$non2xx" = 0 ] || { echo "serve answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
+    row serve
+    s_rates+=("$rate") s_p99+=("$p99") s_cpu+=("$cpu_total")
+    srate=$rate
+    if [ -n "${BASELINE:-}" ]; then
+        start_serve "$BASELINE"
+        load "$tmp/admit.lua"
+        stop_server
+        row before
+        b_rates+=("$rate") b_p99+=("$p99") b_cpu+=("$cpu_total")
+    fi
+    if [ "$peer" = 1 ]; then
+        start_peer
+        load "$tmp/admit.lua"
+        stop_server
+        [ "$non2xx" = 0 ] || { echo "express answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
+        row express
+        e_rates+=("$rate") e_p99+=("$p99") e_cpu+=("$cpu_total")
+        ratios+=("$(awk -v a="$srate" -v b="$rate" 'BEGIN {printf "%.2f", a / b}')")
+    fi
+    start_serve
+    before=$(redis_calls)
+    load "$tmp/deny.lua"
+    after=$(redis_calls)
+    stop_server
+    share=$(awk -v c="$((after - before))" -v n="$total" 'BEGIN {printf "%.4f", c / n}')
+    row deny "$share"
+    if [ "$non2xx" != "$total" ]; then
+        # Only on_redis_error admits a denied subject: say why the service thought Redis down.
+        echo "warning: $((total - non2xx)) of $total flood requests were admitted; the service said:" >&2
+        grep -i "redis" "$tmp/server.err" | tail -3 >&2 || true
+    fi
+    d_rates+=("$rate") d_p99+=("$p99") d_share+=("$share") d_cpu+=("$cpu_total")
+    dratios+=("$(awk -v a="$rate" -v b="$srate" 'BEGIN {printf "%.2f", a / b}')")
+done
+m() { printf '%s\n' "$@" | median; }
+echo
+printf "%-8s %10s %8s\n" median "req_per_s" "p99_ms"
+printf "%-8s %10.0f %8.2f\n" serve "$(m "${s_rates[@]}")" "$(m "${s_p99[@]}")"
+if [ -n "${BASELINE:-}" ]; then
+    printf "%-8s %10.0f %8.2f\n" before "$(m "${b_rates[@]}")" "$(m "${b_p99[@]}")"
+fi
+if [ "$peer" = 1 ]; then
+    printf "%-8s %10.0f %8.2f\n" express "$(m "${e_rates[@]}")" "$(m "${e_p99[@]}")"
+fi
+printf "%-8s %10.0f %8.2f   redis calls/request %s\n" deny "$(m "${d_rates[@]}")" "$(m "${d_p99[@]}")" \
+    "$(m "${d_share[@]}")"
+if [ "$peer" = 1 ]; then
+    echo "serve/express ratio per run: ${ratios[*]}  median $(m "${ratios[@]}")"
+fi
+echo "deny-flood/admitting ratio per run: ${dratios[*]}  median $(m "${dratios[@]}")"
+cpu="serve $(m "${s_cpu[@]}")"
+[ -n "${BASELINE:-}" ] && cpu="$cpu, before $(m "${b_cpu[@]}")"
+[ "$peer" = 1 ] && cpu="$cpu, express $(m "${e_cpu[@]}")"
+echo "CPU per request (server + Redis, us, medians): $cpu, deny flood $(m "${d_cpu[@]}")"

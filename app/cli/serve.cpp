@@ -62,6 +62,8 @@ int serve(const QList<QByteArray> &argv)
                                      {"header-timeout-ms", true},
                                      {"idle-timeout-ms", true},
                                      {"max-in-flight", true},
+                                     {"http-threads", true},
+                                     {"no-deny-cache", false},
                                      {"no-stats", false}});
     if (!parsed) {
         return usage(parsed.error().message);
@@ -106,6 +108,14 @@ int serve(const QList<QByteArray> &argv)
     serve::CheckService::Options options;
     options.endpoint = *endpoint;
     options.legacyHeaders = args.has("legacy-headers");
+    options.denyCache = !args.has("no-deny-cache");
+    if (args.has("http-threads")) {
+        auto t = integerFlag(args, "http-threads", 1, 16);
+        if (!t) {
+            return usage(t.error().message);
+        }
+        options.httpThreads = int(*t);
+    }
     if (args.has("workers")) {
         auto w = integerFlag(args, "workers", 1, 64);
         if (!w) {

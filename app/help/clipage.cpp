@@ -325,7 +325,8 @@ Page makeCliPage()
         "serve --url URL (--rules FILE | --from-redis) --listen HOST:PORT\n"
         "        [--legacy-headers] [--workers N] [--timeout-ms T] [--max-connections N]\n"
         "        [--max-body-bytes N] [--max-header-bytes N] [--header-timeout-ms T]\n"
-        "        [--idle-timeout-ms T] [--max-in-flight N] [--no-stats]")};
+        "        [--idle-timeout-ms T] [--max-in-flight N] [--http-threads N]\n"
+        "        [--no-deny-cache] [--no-stats]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
@@ -362,6 +363,12 @@ Page makeCliPage()
          QStringLiteral("A keep-alive connection idle this long is closed (default 60000).")},
         {QStringLiteral("--max-in-flight N"),
          QStringLiteral("Requests of one connection waiting or unread at most (default 32).")},
+        {QStringLiteral("--http-threads N"),
+         QStringLiteral("Threads that read requests and write answers, on one port (1 to 16, "
+                        "default 1).")},
+        {QStringLiteral("--no-deny-cache"),
+         QStringLiteral("Ask Redis for every request, also for a subject denied until a known "
+                        "time (by default such denials are answered in-process until then).")},
         noStats,
     };
     serve.connects = true;

@@ -1,32 +1,25 @@
 #include "checkservice.h"
 
-#include "guardedsocket.h"
-#include "guardedtcpserver.h"
 #include "httpparse.h"
 #include "httpreply.h"
 
 #include "core/common/bytes.h"
 #include "core/common/duration.h"
-#include "core/limiter/decisionjson.h"
 #include "core/limiter/headers.h"
 #include "core/rules/rulewatcher.h"
 
 #include <QDateTime>
-#include <QHttpServer>
-#include <QHttpServerRequest>
-#include <QHttpServerResponder>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMetaEnum>
 #include <QPointer>
-#include <QTcpSocket>
+#include <QThread>
+
+#include <cstdio>
 
 namespace sluice::serve {
 
 namespace {
-
-const QByteArray subjectHeader = QByteArrayLiteral("Sluice-Subject");
 
 // What a 500 may say of an error reply: its first words, never the script's SHA or Lua line
 // ("... script: 14129dcb..., on @user_script:92.").
@@ -46,31 +39,83 @@ QString publicReason(const QString &message)
     return m.left(200);
 }
 
-bool wantsClose(const QHttpServerRequest &request)
+// A JSON string of `text`, quoted and escaped, appended to `out`.
+void appendJsonString(QByteArray &out, QByteArrayView utf8)
 {
-    return request.value(QByteArrayLiteral("connection")).toLower().contains("close");
-}
-
-void error(QTcpSocket *socket, int status, const char *code, const QString &message, bool close,
-           const HeaderList &extra = {})
-{
-    writeResponse(socket, status, extra, errorBody(status, QLatin1String(code), message), close);
-}
-
-// 405 unless GET (HEAD is not served: the answers are the point).
-bool requireGet(const QHttpServerRequest &request, QTcpSocket *socket)
-{
-    if (request.method() == QHttpServerRequest::Method::Get) {
-        return true;
+    out += '"';
+    for (const char c : utf8) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (uchar(c) < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", unsigned(uchar(c)));
+            out += esc;
+        } else {
+            out += c;
+        }
     }
-    error(socket, 405, "method_not_allowed",
-          QStringLiteral("%1 is not allowed on %2; use GET")
-              .arg(QString::fromLatin1(QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(
-                                           int(request.method())))
-                       .toUpper(),
-                   request.url().path()),
-          wantsClose(request), {{QByteArrayLiteral("Allow"), QByteArrayLiteral("GET")}});
-    return false;
+    out += '"';
+}
+
+// bytes::printable(bytes) as a JSON string: plain ASCII as it is (the common case, without a
+// QString on the way).
+void appendPrintable(QByteArray &out, const QByteArray &bytes)
+{
+    for (const char c : bytes) {
+        if (uchar(c) < 0x20 || uchar(c) >= 0x7f || c == '\\') {
+            appendJsonString(out, bytes::printable(bytes).toUtf8());
+            return;
+        }
+    }
+    appendJsonString(out, bytes);
+}
+
+void appendField(QByteArray &out, const char *name, qint64 value)
+{
+    out += ",\"";
+    out += name;
+    out += "\":";
+    out += QByteArray::number(value);
+}
+
+void appendField(QByteArray &out, const char *name, bool value)
+{
+    out += ",\"";
+    out += name;
+    out += value ? "\":true" : "\":false";
+}
+
+// The JSON of a decision (core/limiter/decisionjson.h, with the service's fields), its names in
+// the order QJsonDocument writes them, written directly: the answer of every request.
+QByteArray decisionBody(const DecisionOutcome &o, bool allowed, bool shadow)
+{
+    const Decision &d = o.decision;
+    QByteArray out;
+    out.reserve(256 + o.job.key.size() + o.job.subject.size());
+    out += allowed ? "{\"allowed\":true" : "{\"allowed\":false";
+    appendField(out, "cost", o.job.cost);
+    appendField(out, "delay_ms", d.delayMs);
+    out += ",\"key\":";
+    appendPrintable(out, o.job.key);
+    appendField(out, "limit", d.limit);
+    appendField(out, "remaining", d.remaining);
+    appendField(out, "reset_after_ms", d.resetAfterMs);
+    appendField(out, "retry_after_ms", d.retryAfterMs);
+    out += ",\"rule\":";
+    appendJsonString(out, o.job.rule->idUtf8);
+    appendField(out, "shadow", shadow);
+    if (shadow) {
+        appendField(out, "shadow_denied", !d.allowed);
+    }
+    out.append(",\"source\":\"").append(decisionSourceName(o.source)).append('"');
+    out += ",\"subject\":";
+    appendPrintable(out, o.job.subject);
+    if (o.uncertain) {
+        appendField(out, "uncertain", true);
+    }
+    out += "}\n";
+    return out;
 }
 
 } // namespace
@@ -79,21 +124,24 @@ CheckService::CheckService(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
 {
-    m_http = new QHttpServer(this);
-    auto route = [this](const char *path, auto handler) {
-        m_http->route(
-            QString::fromLatin1(path), QHttpServerRequest::Method::AnyKnown,
-            [this, handler](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
-                (this->*handler)(request, responder.socket());
-            });
-    };
-    route("/v1/check", &CheckService::handleCheck);
-    route("/v1/auth", &CheckService::handleAuth);
-    route("/healthz", &CheckService::handleHealth);
-    m_http->setMissingHandler(
-        [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
-            handleMissing(request, responder.socket());
+    const int threads = std::max(1, m_options.httpThreads);
+    auto open = std::make_shared<std::atomic<int>>(0); // --max-connections counts them all
+    for (int i = 0; i < threads; ++i) {
+        auto loop = std::make_unique<Loop>();
+        Loop *l = loop.get();
+        // The first runs in the service's thread (a child); the others in threads of their own.
+        l->http = new HttpServer(
+            m_options.limits,
+            [this, l](const RequestHead &request, const Ticket &ticket,
+                      const HttpServer::Gone &gone) { handle(*l, request, ticket, gone); },
+            i, open, i == 0 ? this : nullptr);
+        l->http->setTurnEnd([this, l] {
+            if (m_pool) {
+                m_pool->submit(l->jobs);
+            }
         });
+        m_loops.push_back(std::move(loop));
+    }
 }
 
 CheckService::~CheckService()
@@ -104,55 +152,88 @@ CheckService::~CheckService()
     if (m_pool) {
         m_pool->stop(); // before the members its callbacks touch go away
     }
+    for (size_t i = 1; i < m_loops.size(); ++i) {
+        Loop &l = *m_loops[i];
+        if (l.thread != nullptr) {
+            QMetaObject::invokeMethod(
+                l.http, [&l] { delete l.http; }, Qt::BlockingQueuedConnection);
+            l.thread->quit();
+            l.thread->wait();
+            delete l.thread;
+        } else {
+            delete l.http;
+        }
+    }
 }
 
 Result<quint16> CheckService::listen(const QHostAddress &address, quint16 port)
 {
-    if (m_tcp != nullptr) {
-        return Error::make(Error::Kind::Internal, QStringLiteral("the service listens already"));
+    auto bound = m_loops[0]->http->listen(address, port);
+    if (!bound) {
+        return bound.error();
     }
-    auto *tcp = new GuardedTcpServer(m_options.limits, this);
-    // Bursts of new connections (nginx opening its pool, a reconnect storm) wait in the kernel's
-    // accept queue instead of being dropped (Qt's default backlog is 50).
-    tcp->setListenBacklogSize(1024);
-    if (!tcp->listen(address, port)) {
-        const QString why = tcp->errorString();
-        delete tcp;
-        return Error::make(Error::Kind::Io, QStringLiteral("cannot listen on %1:%2: %3")
-                                                .arg(address.toString())
-                                                .arg(port)
-                                                .arg(why));
+    m_port = *bound;
+    // The first server accepts every connection and hands them to the servers in turn.
+    std::vector<HttpServer *> servers;
+    for (const auto &l : m_loops) {
+        servers.push_back(l->http);
     }
-    m_tcp = tcp;
-    m_port = tcp->serverPort();
-    m_http->bind(tcp);
+    if (servers.size() > 1) {
+        m_loops[0]->http->shareWith(servers);
+    }
     QPointer<CheckService> self(this);
     m_pool = std::make_unique<DecisionPool>(
         m_options.endpoint, m_options.pool,
-        [self](std::vector<DecisionOutcome> &&outcomes) {
-            // Worker thread: hand the batch to the service's thread. A service already gone
-            // drops it (its sockets are gone too).
-            if (self.isNull()) {
-                return;
+        [self, servers](std::vector<DecisionOutcome> &&outcomes) {
+            // Worker thread: hand each answer to the thread of its connection's server. The
+            // pool stops (joins this thread) before the servers go.
+            std::vector<std::vector<DecisionOutcome>> byLoop(servers.size());
+            for (DecisionOutcome &o : outcomes) {
+                byLoop[size_t(o.job.loop)].push_back(std::move(o));
             }
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, batch = std::make_shared<std::vector<DecisionOutcome>>(
-                           std::move(outcomes))]() mutable {
-                    if (self) {
-                        self->deliver(std::move(*batch));
-                    }
-                },
-                Qt::QueuedConnection);
+            for (size_t i = 0; i < servers.size(); ++i) {
+                if (byLoop[i].empty()) {
+                    continue;
+                }
+                QMetaObject::invokeMethod(
+                    servers[i],
+                    [self, i,
+                     batch = std::make_shared<std::vector<DecisionOutcome>>(
+                         std::move(byLoop[i]))]() mutable {
+                        if (self) {
+                            self->deliver(*self->m_loops[i], std::move(*batch));
+                        }
+                    },
+                    Qt::QueuedConnection);
+            }
         },
         m_options.record);
     m_pool->start();
+    m_loops[0]->http->start();
+    for (size_t i = 1; i < m_loops.size(); ++i) {
+        Loop &l = *m_loops[i];
+        l.thread = new QThread;
+        l.thread->setObjectName(QStringLiteral("sluice-http-%1").arg(i));
+        l.http->moveToThread(l.thread);
+        l.thread->start();
+        QMetaObject::invokeMethod(l.http, &HttpServer::start, Qt::QueuedConnection);
+    }
     return m_port;
+}
+
+RuleTablePtr CheckService::rules() const
+{
+    std::lock_guard l(m_rulesMutex);
+    return m_rules;
 }
 
 void CheckService::setRules(const RuleSet &set, qint64 version, const QString &origin)
 {
-    m_rules = std::make_shared<const RuleTable>(set, version, origin);
+    {
+        // Each HTTP thread's deny cache sees the new table and starts empty.
+        std::lock_guard l(m_rulesMutex);
+        m_rules = std::make_shared<const RuleTable>(set, version, origin);
+    }
     Q_EMIT rulesChanged(version, int(set.rules.size()));
 }
 
@@ -178,49 +259,73 @@ DecisionPool::Health CheckService::health() const
     return m_pool ? m_pool->health() : DecisionPool::Health{};
 }
 
-void CheckService::handleCheck(const QHttpServerRequest &request, QTcpSocket *socket)
+void CheckService::error(const Ticket &ticket, int status, const char *code, const QString &message,
+                         bool close, const HeaderList &extra)
 {
-    handleDecision(request, socket, false);
+    m_loops[size_t(ticket.loop)]->http->respond(
+        ticket,
+        formatResponse(status, extra, errorBody(status, QLatin1String(code), message), close),
+        close);
 }
 
-void CheckService::handleAuth(const QHttpServerRequest &request, QTcpSocket *socket)
+void CheckService::handle(Loop &loop, const RequestHead &request, const Ticket &ticket,
+                          const HttpServer::Gone &gone)
 {
-    handleDecision(request, socket, true);
+    const bool check = request.path == "/v1/check";
+    const bool auth = request.path == "/v1/auth";
+    if (!check && !auth && request.path != "/healthz") {
+        error(ticket, 404, "not_found",
+              QStringLiteral("no such endpoint: %1 (the service answers GET /v1/check, GET "
+                             "/v1/auth and GET /healthz)")
+                  .arg(bytes::printable(QByteArray::fromPercentEncoding(
+                      request.path.first(std::min<qsizetype>(request.path.size(), 256))
+                          .toByteArray()))),
+              request.close);
+        return;
+    }
+    // 405 unless GET (HEAD is not served: the answers are the point).
+    if (request.method != "GET") {
+        error(ticket, 405, "method_not_allowed",
+              QStringLiteral("%1 is not allowed on %2; use GET")
+                  .arg(QString::fromLatin1(request.method), QString::fromLatin1(request.path)),
+              request.close, {{QByteArrayLiteral("Allow"), QByteArrayLiteral("GET")}});
+        return;
+    }
+    if (check || auth) {
+        handleDecision(loop, request, ticket, gone, auth);
+    } else {
+        handleHealth(request, ticket);
+    }
 }
 
-void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket *socket, bool auth)
+void CheckService::handleDecision(Loop &loop, const RequestHead &request, const Ticket &ticket,
+                                  const HttpServer::Gone &gone, bool auth)
 {
-    const bool close = wantsClose(request);
-    const QUrl url = request.url();
-    const QByteArray query = url.query(QUrl::FullyEncoded).toLatin1();
-    if (url.path(QUrl::FullyEncoded).size() + query.size() + 1 >
-        m_options.limits.maxRequestLineBytes) {
-        error(socket, 414, "uri_too_long",
+    const bool close = request.close;
+    if (request.target.size() > m_options.limits.maxRequestLineBytes) {
+        error(ticket, 414, "uri_too_long",
               QStringLiteral("the URL is longer than %1 bytes; send shorter subjects (they "
                              "become Redis keys)")
                   .arg(m_options.limits.maxRequestLineBytes),
               close);
         return;
     }
-    if (!requireGet(request, socket)) {
-        return;
-    }
     CheckParams p;
-    if (const QString err = parseCheckQuery(query, &p); !err.isEmpty()) {
-        error(socket, 400, "invalid_parameter", err, close);
+    if (const QString err = parseCheckQuery(request.query, &p); !err.isEmpty()) {
+        error(ticket, 400, "invalid_parameter", err, close);
         return;
     }
     if (!p.hasRule || p.rule.isEmpty()) {
-        error(socket, 400, "missing_parameter",
+        error(ticket, 400, "missing_parameter",
               QStringLiteral("parameter 'rule' is required: the id of the rule to decide by "
                              "(GET /v1/check?rule=ID&subject=S)"),
               close);
         return;
     }
     if (!p.hasSubject) {
-        p.subject = request.value(subjectHeader);
+        p.subject = request.subject.toByteArray();
         if (p.subject.size() > m_options.limits.maxSubjectBytes) {
-            error(socket, 431, "request_header_fields_too_large",
+            error(ticket, 431, "request_header_fields_too_large",
                   QStringLiteral("the Sluice-Subject header is longer than %1 bytes (subjects "
                                  "become Redis keys)")
                       .arg(m_options.limits.maxSubjectBytes),
@@ -229,7 +334,7 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
         }
     }
     if (p.subject.isEmpty() && !auth) {
-        error(socket, 400, "missing_parameter",
+        error(ticket, 400, "missing_parameter",
               p.hasSubject ? QStringLiteral("parameter 'subject' is empty; give the client IP, "
                                             "user id, ... the limit applies to")
                            : QStringLiteral("parameter 'subject' is required: the client IP, "
@@ -238,9 +343,9 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
               close);
         return;
     }
-    const RuleTablePtr table = m_rules;
+    const RuleTablePtr table = rules();
     if (!table) {
-        error(socket, 503, "no_rules", QStringLiteral("no rules are loaded yet"), close);
+        error(ticket, 503, "no_rules", QStringLiteral("no rules are loaded yet"), close);
         return;
     }
     const QString ruleId = QString::fromUtf8(p.rule);
@@ -252,7 +357,7 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
             ids = ids.mid(0, 20);
             ids << QStringLiteral("... %1 more").arg(all - 20);
         }
-        error(socket, 404, "unknown_rule",
+        error(ticket, 404, "unknown_rule",
               QStringLiteral("rule '%1' is not in %2 (it has: %3)")
                   .arg(bytes::printable(p.rule.left(128)), table->origin(),
                        ids.isEmpty() ? QStringLiteral("no rules") : ids.join(QStringLiteral(", "))),
@@ -262,7 +367,7 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
     qint64 cost = 1;
     if (p.hasCost) {
         if (!parseDigits(p.cost, &cost)) {
-            error(socket, 400, "invalid_parameter",
+            error(ticket, 400, "invalid_parameter",
                   QStringLiteral("parameter 'cost' is '%1'; expected a whole number from 0 (peek) "
                                  "to %2 (the capacity of rule '%3')")
                       .arg(bytes::printable(p.cost.left(64)))
@@ -272,7 +377,7 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
             return;
         }
         if (cost > rule->capacity) {
-            error(socket, 400, "invalid_parameter",
+            error(ticket, 400, "invalid_parameter",
                   QStringLiteral("parameter 'cost' is %1, above %2, the capacity of rule '%3': "
                                  "such a request could never be admitted")
                       .arg(cost)
@@ -291,9 +396,12 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
                             {QStringLiteral("reason"),
                              rule->rule.enabled ? QStringLiteral("no subject: not limited")
                                                 : QStringLiteral("rule is disabled: not limited")}};
-        writeResponse(socket, 200,
-                      {{QByteArrayLiteral("Sluice-Decision"), QByteArrayLiteral("not-limited")}},
-                      QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n', close);
+        loop.http->respond(
+            ticket,
+            formatResponse(
+                200, {{QByteArrayLiteral("Sluice-Decision"), QByteArrayLiteral("not-limited")}},
+                QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n', close),
+            close);
         return;
     }
     DecisionJob job;
@@ -302,36 +410,45 @@ void CheckService::handleDecision(const QHttpServerRequest &request, QTcpSocket 
     job.key = rule->policy.keyFor(p.subject);
     job.subject = std::move(p.subject);
     job.cost = cost;
-    job.socket = socket;
+    job.connection = ticket.connection;
+    job.seq = ticket.seq;
+    job.loop = ticket.loop;
     job.closeAfter = close;
     job.authMode = auth;
-    if (auto *guarded = qobject_cast<GuardedSocket *>(socket)) {
-        job.seq = guarded->reserve();
-        job.gone = guarded->gone();
+    job.gone = gone;
+    if (cost == 1 && rule->denyCache && m_options.denyCache && m_pool->redisUp()) {
+        // Redis found down since, or new rules: the cache starts again.
+        if (auto d =
+                m_denyCache.lookup(job.key, steadyMs(), {table->serial(), m_pool->downEpoch()})) {
+            DecisionOutcome o;
+            o.job = std::move(job);
+            o.decision = *d;
+            o.source = DecisionSource::Cache;
+            ++m_cacheAnswers;
+            if (m_options.record) {
+                m_options.record(rule->rule.id, o.job.subject, o.decision, false);
+            }
+            answer(loop, o);
+            return;
+        }
     }
-    m_pool->submit(std::move(job));
+    loop.jobs.push_back(std::move(job));
 }
 
-void CheckService::deliver(std::vector<DecisionOutcome> &&outcomes)
+void CheckService::deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes)
 {
     for (const DecisionOutcome &o : outcomes) {
-        answer(o);
+        answer(loop, o);
     }
+    loop.http->flush();
 }
 
-void CheckService::answer(const DecisionOutcome &o)
+void CheckService::answer(Loop &loop, const DecisionOutcome &o)
 {
-    QTcpSocket *socket = o.job.socket.data();
-    if (socket == nullptr) {
-        return;
-    }
     auto send = [&](int status, const HeaderList &headers, const QByteArray &body) {
-        if (auto *guarded = qobject_cast<GuardedSocket *>(socket)) {
-            guarded->fill(o.job.seq, formatResponse(status, headers, body, o.job.closeAfter),
-                          o.job.closeAfter);
-        } else {
-            writeResponse(socket, status, headers, body, o.job.closeAfter);
-        }
+        loop.http->respond(Ticket{o.job.connection, o.job.seq},
+                           formatResponse(status, headers, body, o.job.closeAfter),
+                           o.job.closeAfter);
     };
     const ServiceRule &rule = *o.job.rule;
     if (!o.error.isEmpty()) {
@@ -346,6 +463,10 @@ void CheckService::answer(const DecisionOutcome &o)
         return;
     }
     const Decision &d = o.decision;
+    if (o.source == DecisionSource::Redis && !d.allowed && o.job.cost == 1 && rule.denyCache &&
+        m_options.denyCache && o.epoch == m_pool->downEpoch() && o.job.table == rules()) {
+        m_denyCache.offer(o.job.key, d, o.sentMs, steadyMs(), {o.job.table->serial(), o.epoch});
+    }
     const bool shadow = rule.rule.shadow;
     const bool allowed = d.allowed || shadow;
     HeaderList headers = sluice::headers::rateLimitHeaders(rule.policy, rule.policyHeader, d,
@@ -362,30 +483,14 @@ void CheckService::answer(const DecisionOutcome &o)
     if (o.uncertain) {
         headers.append({QByteArrayLiteral("Sluice-Uncertain"), QByteArrayLiteral("1")});
     }
-    QJsonObject body = decisionJson(d, o.job.key);
-    body.insert(QStringLiteral("allowed"), allowed);
-    body.insert(QStringLiteral("rule"), rule.rule.id);
-    body.insert(QStringLiteral("subject"), bytes::printable(o.job.subject));
-    body.insert(QStringLiteral("cost"), o.job.cost);
-    body.insert(QStringLiteral("source"), QString::fromLatin1(decisionSourceName(o.source)));
-    body.insert(QStringLiteral("shadow"), shadow);
-    if (o.uncertain) {
-        body.insert(QStringLiteral("uncertain"), true);
-    }
-    if (shadow) {
-        body.insert(QStringLiteral("shadow_denied"), !d.allowed);
-    }
     const int status = allowed ? 200 : (o.job.authMode ? 403 : 429);
-    send(status, headers, QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n');
+    send(status, headers, decisionBody(o, allowed, shadow));
 }
 
-void CheckService::handleHealth(const QHttpServerRequest &request, QTcpSocket *socket)
+void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket)
 {
-    if (!requireGet(request, socket)) {
-        return;
-    }
     const DecisionPool::Health h = health();
-    const RuleTablePtr table = m_rules;
+    const RuleTablePtr table = rules();
     QJsonObject redis{{QStringLiteral("reachable"), h.redisUp},
                       {QStringLiteral("state"), h.state},
                       {QStringLiteral("url"), m_options.endpoint.safeUrl()},
@@ -403,36 +508,32 @@ void CheckService::handleHealth(const QHttpServerRequest &request, QTcpSocket *s
         rules.insert(QStringLiteral("origin"), table->origin());
     }
     const bool ok = h.state == QLatin1String("up");
-    QJsonObject o{
-        {QStringLiteral("status"), !table ? QStringLiteral("starting")
-                                   : ok   ? QStringLiteral("ok")
-                                          : QStringLiteral("degraded")},
-        {QStringLiteral("redis"), redis},
-        {QStringLiteral("rules"), rules},
-        {QStringLiteral("decisions"), QJsonObject{{QStringLiteral("redis"), h.decisions},
-                                                  {QStringLiteral("on_redis_error"), h.fallbacks},
-                                                  {QStringLiteral("errors"), h.errors},
-                                                  {QStringLiteral("round_trips"), h.batches},
-                                                  {QStringLiteral("expired"), h.expired},
-                                                  {QStringLiteral("abandoned"), h.abandoned},
-                                                  {QStringLiteral("uncertain"), h.uncertain}}},
-        {QStringLiteral("connections"), m_tcp != nullptr ? m_tcp->connections() : 0}};
+    QJsonObject o{{QStringLiteral("status"), !table ? QStringLiteral("starting")
+                                             : ok   ? QStringLiteral("ok")
+                                                    : QStringLiteral("degraded")},
+                  {QStringLiteral("redis"), redis},
+                  {QStringLiteral("rules"), rules},
+                  {QStringLiteral("decisions"),
+                   QJsonObject{{QStringLiteral("redis"), h.decisions},
+                               {QStringLiteral("on_redis_error"), h.fallbacks},
+                               {QStringLiteral("errors"), h.errors},
+                               {QStringLiteral("round_trips"), h.batches},
+                               {QStringLiteral("expired"), h.expired},
+                               {QStringLiteral("abandoned"), h.abandoned},
+                               {QStringLiteral("uncertain"), h.uncertain},
+                               {QStringLiteral("deny_cache"), m_cacheAnswers.load()}}},
+                  {QStringLiteral("connections"), m_loops[0]->http->connections()}};
     if (m_options.statsHealth) {
         o.insert(QStringLiteral("stats"), m_options.statsHealth());
     }
     // 200 while the service answers (degraded included: every rule still gets its
     // on_redis_error answer); 503 only before any rules are loaded.
-    writeResponse(socket, table ? 200 : 503, {},
-                  QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n', wantsClose(request));
-}
-
-void CheckService::handleMissing(const QHttpServerRequest &request, QTcpSocket *socket)
-{
-    error(socket, 404, "not_found",
-          QStringLiteral("no such endpoint: %1 (the service answers GET /v1/check, GET /v1/auth "
-                         "and GET /healthz)")
-              .arg(bytes::printable(request.url().path().left(256).toUtf8())),
-          wantsClose(request));
+    const int status = table ? 200 : 503;
+    m_loops[size_t(ticket.loop)]->http->respond(
+        ticket,
+        formatResponse(status, {}, QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n',
+                       request.close),
+        request.close);
 }
 
 } // namespace sluice::serve

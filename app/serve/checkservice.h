@@ -1,7 +1,9 @@
 #pragma once
 
 #include "decisionpool.h"
-#include "guardedsocket.h"
+#include "denycache.h"
+#include "httpreply.h"
+#include "httpserver.h"
 #include "ruletable.h"
 
 #include "core/common/result.h"
@@ -12,13 +14,12 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 
-class QHttpServer;
-class QHttpServerRequest;
-class QHttpServerResponder;
-class QTcpSocket;
+class QThread;
 
 namespace sluice::rules {
 class RuleWatcher;
@@ -26,9 +27,8 @@ class RuleWatcher;
 
 namespace sluice::serve {
 
-class GuardedTcpServer;
-
-// The HTTP check service (issue 6 item 4; FORMATS.md `sluice-cli serve`), on Qt HTTP Server.
+// The HTTP check service (issue 6 item 4; FORMATS.md `sluice-cli serve`), on HttpServer (our
+// HTTP/1.1 layer over epoll, httpserver.h).
 //
 //   GET /v1/check?rule=ID&subject=S[&cost=N]  200 allowed | 429 denied, the decision as JSON,
 //       RateLimit-Policy + RateLimit always, Retry-After (whole s, rounded up) on 429, legacy
@@ -45,10 +45,12 @@ class GuardedTcpServer;
 // {"status","error","message"}; 503 past --max-connections; 500 only for a failure that is not
 // Redis being unavailable (a bug), without script internals in its body.
 //
-// Threading: lives in one thread with an event loop (HTTP parsing and writing answers); the
-// decisions are made by a DecisionPool (worker threads with their own Redis connections) and
-// come back as queued calls, so the event loop never waits on Redis. Not thread-safe: call it
-// from its own thread.
+// Threading: lives in one thread with an event loop, which runs the first HTTP server (it
+// accepts every connection); Options::httpThreads - 1 more servers run in threads of their
+// own, each reading and answering the connections handed to it. The decisions are made by a
+// DecisionPool (worker threads with their own Redis connections) and come back as queued
+// calls to the connection's thread, so no event loop waits on Redis. The public methods are
+// for the service's own thread.
 class CheckService : public QObject
 {
     Q_OBJECT
@@ -57,6 +59,8 @@ public:
     {
         Endpoint endpoint;
         bool legacyHeaders = false;
+        bool denyCache = true; // denials repeated in-process until their retry (denycache.h)
+        int httpThreads = 1;   // HTTP threads (one epoll loop each) on the one port
         DecisionPool::Options pool;
         HttpLimits limits;           // body, header, connection, timeout limits (httpparse.h)
         DecisionPool::Record record; // statistics hook, called in worker threads
@@ -77,7 +81,7 @@ public:
     // within a round trip of the push. rulesChanged() tells when.
     void watchRuleStore(const rules::RuleStore &store = rules::RuleStore());
 
-    RuleTablePtr rules() const { return m_rules; }
+    RuleTablePtr rules() const; // any thread
     DecisionPool::Health health() const;
 
 Q_SIGNALS:
@@ -85,19 +89,36 @@ Q_SIGNALS:
     void ruleWatchError(const QString &message);
 
 private:
-    void handleCheck(const QHttpServerRequest &request, QTcpSocket *socket);
-    void handleAuth(const QHttpServerRequest &request, QTcpSocket *socket);
-    void handleDecision(const QHttpServerRequest &request, QTcpSocket *socket, bool auth);
-    void handleHealth(const QHttpServerRequest &request, QTcpSocket *socket);
-    void handleMissing(const QHttpServerRequest &request, QTcpSocket *socket);
-    void deliver(std::vector<DecisionOutcome> &&outcomes);
-    void answer(const DecisionOutcome &o);
+    // One HTTP thread: its server, and what its requests share without locks.
+    struct Loop
+    {
+        HttpServer *http = nullptr;
+        QThread *thread = nullptr; // none for the first: the service's own thread
+        DenyCache cache;
+        RuleTablePtr cacheTable;       // the rules its entries were made under
+        quint64 cacheEpoch = 0;        // the pool's downEpoch() then
+        std::vector<DecisionJob> jobs; // of the server's turn, submitted at its end
+    };
+
+    // In the thread of `loop` (any of them): no member but the pool, the rules (under their
+    // mutex) and the counters is touched.
+    void handle(Loop &loop, const RequestHead &request, const Ticket &ticket,
+                const HttpServer::Gone &gone);
+    void handleDecision(Loop &loop, const RequestHead &request, const Ticket &ticket,
+                        const HttpServer::Gone &gone, bool auth);
+    void handleHealth(const RequestHead &request, const Ticket &ticket);
+    void error(const Ticket &ticket, int status, const char *code, const QString &message,
+               bool close, const HeaderList &extra = {});
+    void deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes);
+    void answer(Loop &loop, const DecisionOutcome &o);
 
     Options m_options;
-    QHttpServer *m_http = nullptr;
-    GuardedTcpServer *m_tcp = nullptr;
+    std::vector<std::unique_ptr<Loop>> m_loops;
     std::unique_ptr<DecisionPool> m_pool;
+    DenyCache m_denyCache;                 // shared by the HTTP threads
+    std::atomic<qint64> m_cacheAnswers{0}; // answered by the deny cache
     rules::RuleWatcher *m_watcher = nullptr;
+    mutable std::mutex m_rulesMutex;
     RuleTablePtr m_rules;
     quint16 m_port = 0;
 };

@@ -1,5 +1,7 @@
 #include "decisionpool.h"
 
+#include "denycache.h"
+
 #include "core/limiter/redislimiter.h"
 #include "core/redis/errors.h"
 
@@ -64,6 +66,8 @@ QByteArray decisionSourceName(DecisionSource s)
         return QByteArrayLiteral("local");
     case DecisionSource::Allow:
         return QByteArrayLiteral("allow");
+    case DecisionSource::Cache:
+        return QByteArrayLiteral("cache");
     case DecisionSource::Deny:
         break;
     }
@@ -132,6 +136,28 @@ void DecisionPool::submit(DecisionJob &&job)
         m_queue.push_back(std::move(job));
     }
     m_queueCv.notify_one();
+}
+
+void DecisionPool::submit(std::vector<DecisionJob> &jobs)
+{
+    if (jobs.empty()) {
+        return;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + m_options.timeout;
+    {
+        std::lock_guard l(m_queueMutex);
+        for (DecisionJob &job : jobs) {
+            job.deadline = deadline;
+            m_queue.push_back(std::move(job));
+        }
+    }
+    // One worker takes up to maxBatch; more wake the others.
+    if (jobs.size() > size_t(m_options.maxBatch)) {
+        m_queueCv.notify_all();
+    } else {
+        m_queueCv.notify_one();
+    }
+    jobs.clear();
 }
 
 DecisionPool::Health DecisionPool::health() const
@@ -323,6 +349,7 @@ void DecisionPool::workerLoop(int index)
             for (const DecisionJob &j : batch) {
                 requests.push_back(Request{&j.rule->policy, j.key, j.cost, std::nullopt, 0});
             }
+            const qint64 sentMs = steadyMs();
             auto results = limiter->decideBatch(requests);
             if (!results) {
                 const Error &e = results.error();
@@ -368,6 +395,8 @@ void DecisionPool::workerLoop(int index)
                     }
                     DecisionOutcome o;
                     o.job = std::move(batch[i]);
+                    o.sentMs = sentMs;
+                    o.epoch = epoch;
                     if (r) {
                         o.decision = *r;
                         ++redisDecisions;

@@ -10,7 +10,6 @@
 
 #include <QByteArray>
 #include <QList>
-#include <QPointer>
 #include <QString>
 
 #include <atomic>
@@ -24,13 +23,12 @@
 #include <thread>
 #include <vector>
 
-class QTcpSocket;
-
 namespace sluice::serve {
 
 // Where a decision came from: the scripts in Redis, or the rule's on_redis_error while Redis
 // was unreachable (the local twin, or a blanket allow / deny).
-enum class DecisionSource { Redis, Local, Allow, Deny };
+// Cache: the service's deny cache (denycache.h), which repeats a denial of Redis until its retry.
+enum class DecisionSource { Redis, Local, Allow, Deny, Cache };
 QByteArray decisionSourceName(DecisionSource s);
 
 // One decision to make for one HTTP request, and what its answer needs.
@@ -41,9 +39,10 @@ struct DecisionJob
     QByteArray subject;
     QByteArray key;
     qint64 cost = 1;
-    // Service-thread data carried through unchanged (only dereferenced there).
-    QPointer<QTcpSocket> socket;
-    quint64 seq = 0; // the answer's place on its connection (GuardedSocket::reserve)
+    // Service-thread data carried through unchanged: where the answer goes (HttpServer).
+    quint64 connection = 0;
+    quint64 seq = 0; // the answer's place on its connection
+    int loop = 0;    // the HTTP thread of the connection
     bool closeAfter = false;
     bool authMode = false;
     // Read by the workers: set once the client has gone (its request costs no decision).
@@ -62,6 +61,8 @@ struct DecisionOutcome
     // meanwhile): it may have been applied there. Answered by on_redis_error without charging
     // the local twin; the answer says so (Sluice-Uncertain: 1).
     bool uncertain = false;
+    qint64 sentMs = 0; // steady clock (denycache.h steadyMs) when its batch was sent to Redis
+    quint64 epoch = 0; // DecisionPool::downEpoch() of the connection that decided it
 };
 
 // Makes the service's decisions off the HTTP thread (issue 6 item 4).
@@ -141,7 +142,13 @@ public:
     void stop();
 
     void submit(DecisionJob &&job); // any thread
-    Health health() const;          // any thread
+    // Every job of `jobs` (one lock, one wake-up), which is left empty.
+    void submit(std::vector<DecisionJob> &jobs);
+    Health health() const;                            // any thread
+    bool redisUp() const { return m_redisUp.load(); } // any thread, cheap
+    // Bumped whenever Redis is found down (any thread, cheap): what Redis said before may
+    // no longer hold (a restart without persistence, a failover to a replica behind).
+    quint64 downEpoch() const { return m_downEpoch.load(); }
 
 private:
     void workerLoop(int index);

@@ -3,6 +3,7 @@
 #include "core/common/bytes.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace sluice::serve {
 
@@ -134,7 +135,11 @@ QString parseCheckQuery(QByteArrayView query, CheckParams *p)
             continue;
         }
         const qsizetype eq = pair.indexOf('=');
-        const QByteArray name = formDecode(eq < 0 ? pair : pair.first(eq));
+        const QByteArrayView rawName = eq < 0 ? pair : pair.first(eq);
+        // Names are plain words; decoded only when they carry an escape.
+        const QByteArray name = rawName.contains('%') || rawName.contains('+')
+                                    ? formDecode(rawName)
+                                    : QByteArray::fromRawData(rawName.data(), rawName.size());
         const QByteArray value = eq < 0 ? QByteArray() : formDecode(pair.sliced(eq + 1));
         auto set = [&](QByteArray *field, bool *has) -> QString {
             if (*has) {
@@ -187,17 +192,13 @@ Rejection HeadScanner::feed(QByteArrayView data)
                 continue;
             }
             m_inRequest = true;
-            m_head.clear();
+            m_head.truncate(0); // keeps its allocation for the next head
         }
         const qsizetype before = m_head.size();
         m_head += data.sliced(i, std::min(data.size() - i, m_limits.maxHeaderBytes + 4 - before));
         const qsizetype from = std::max<qsizetype>(0, before - 3);
-        qsizetype end = m_head.indexOf("\r\n\r\n", from);
-        end = end < 0 ? -1 : end + 4;
-        if (const qsizetype lf = m_head.indexOf("\n\n", from);
-            lf >= 0 && (end < 0 || lf + 2 < end)) {
-            end = lf + 2;
-        }
+        qsizetype end = headEnd(QByteArrayView(m_head).sliced(from));
+        end = end < 0 ? -1 : end + from;
         if (end < 0) {
             // Incomplete: refuse what can no longer become an acceptable head.
             if (requestLineLength(m_head) > m_limits.maxRequestLineBytes) {
@@ -298,6 +299,148 @@ Rejection HeadScanner::checkHead()
     m_bodyLeft = std::max<qint64>(0, length);
     m_inRequest = m_bodyLeft > 0;
     return {};
+}
+
+qsizetype headEnd(QByteArrayView data)
+{
+    qsizetype end = data.indexOf("\r\n\r\n");
+    end = end < 0 ? -1 : end + 4;
+    // "\n\n" before it (it can only be before the "\r\n\r\n" when it ends earlier).
+    if (const qsizetype lf = data.first(end < 0 ? data.size() : end).indexOf("\n\n");
+        lf >= 0 && (end < 0 || lf + 2 < end)) {
+        end = lf + 2;
+    }
+    return end;
+}
+
+namespace {
+
+bool isTokenChar(char c)
+{
+    // RFC 9110 tchar.
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != 0 && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr);
+}
+
+bool hasToken(QByteArrayView value, const char *token)
+{
+    // A comma-separated list ("keep-alive, Upgrade"), compared without case.
+    qsizetype from = 0;
+    while (from <= value.size()) {
+        qsizetype comma = value.indexOf(',', from);
+        if (comma < 0) {
+            comma = value.size();
+        }
+        if (value.sliced(from, comma - from).trimmed().compare(token, Qt::CaseInsensitive) == 0) {
+            return true;
+        }
+        from = comma + 1;
+    }
+    return false;
+}
+
+} // namespace
+
+bool parseRequestHead(QByteArrayView head, RequestHead *out)
+{
+    *out = RequestHead{};
+    qsizetype eol = head.indexOf('\n');
+    if (eol < 0) {
+        return false;
+    }
+    QByteArrayView line = head.first(eol);
+    if (line.endsWith('\r')) {
+        line.chop(1);
+    }
+    const qsizetype sp1 = line.indexOf(' ');
+    const qsizetype sp2 = sp1 < 0 ? -1 : line.indexOf(' ', sp1 + 1);
+    if (sp1 <= 0 || sp2 < 0 || line.indexOf(' ', sp2 + 1) >= 0) {
+        return false;
+    }
+    out->method = line.first(sp1);
+    for (const char c : out->method) {
+        if (!isMethodChar(c)) {
+            return false;
+        }
+    }
+    QByteArrayView target = line.sliced(sp1 + 1, sp2 - sp1 - 1);
+    const QByteArrayView version = line.sliced(sp2 + 1);
+    // The absolute form (RFC 9112 3.2.2: "http://host/path?query"), which a server must accept:
+    // its path and query are what count.
+    for (const QByteArrayView scheme : {QByteArrayView("http://"), QByteArrayView("https://")}) {
+        if (target.size() > scheme.size() &&
+            target.first(scheme.size()).compare(scheme, Qt::CaseInsensitive) == 0) {
+            const QByteArrayView rest = target.sliced(scheme.size());
+            const qsizetype slash = rest.indexOf('/');
+            const qsizetype query = rest.indexOf('?');
+            if (slash >= 0 && (query < 0 || slash < query)) {
+                target = rest.sliced(slash);
+            } else {
+                return false; // no path: "http://host" or "http://host?q"
+            }
+            break;
+        }
+    }
+    if (target.isEmpty() || target[0] != '/' || version.size() != 8 ||
+        !version.startsWith("HTTP/1.") || (version[7] != '0' && version[7] != '1')) {
+        return false;
+    }
+    for (const char c : target) {
+        if (uchar(c) <= 0x20 || uchar(c) >= 0x7f) {
+            return false;
+        }
+    }
+    if (const qsizetype hash = target.indexOf('#'); hash >= 0) {
+        target = target.first(hash);
+    }
+    out->target = target;
+    const qsizetype q = target.indexOf('?');
+    out->path = q < 0 ? target : target.first(q);
+    out->query = q < 0 ? QByteArrayView() : target.sliced(q + 1);
+    const bool http10 = version[7] == '0';
+    bool keepAlive = false;
+    bool close = false;
+    for (qsizetype at = eol + 1; at < head.size();) {
+        eol = head.indexOf('\n', at);
+        if (eol < 0) {
+            eol = head.size();
+        }
+        QByteArrayView l = head.sliced(at, eol - at);
+        at = eol + 1;
+        if (l.endsWith('\r')) {
+            l.chop(1);
+        }
+        if (l.isEmpty()) {
+            break; // the blank line ending the head
+        }
+        const qsizetype colon = l.indexOf(':');
+        if (colon <= 0) {
+            return false;
+        }
+        const QByteArrayView name = l.first(colon);
+        for (const char c : name) {
+            if (!isTokenChar(c)) {
+                return false; // also obsolete line folding (a line starting with a blank)
+            }
+        }
+        const QByteArrayView value = l.sliced(colon + 1).trimmed();
+        auto is = [&](const char *header) {
+            return name.compare(header, Qt::CaseInsensitive) == 0;
+        };
+        if (is("connection")) {
+            close = close || hasToken(value, "close");
+            keepAlive = keepAlive || hasToken(value, "keep-alive");
+        } else if (is("content-length")) {
+            if (!parseDigits(value, &out->contentLength)) {
+                return false;
+            }
+        } else if (is("sluice-subject")) {
+            out->subject = value;
+            out->hasSubject = true;
+        }
+    }
+    out->close = close || (http10 && !keepAlive);
+    return true;
 }
 
 Rejection rejectMalformed(QByteArrayView head, const HttpLimits &limits)

@@ -4,9 +4,10 @@
 #include <QByteArrayView>
 #include <QString>
 
-// The pure parsing of the check service's requests: no socket, no Qt Network. GuardedSocket
-// screens request heads with HeadScanner and CheckService reads the query of /v1/check with
-// parseCheckQuery; tst_httpparse tests them directly and tests/fuzz/fuzz_http fuzzes them.
+// The pure parsing of the check service's requests: no socket, no Qt Network. HttpServer
+// screens request heads with HeadScanner, reads them with parseRequestHead, and CheckService
+// reads the query of /v1/check with parseCheckQuery; tst_httpparse tests them directly and
+// tests/fuzz/fuzz_http fuzzes them.
 
 namespace sluice::serve {
 
@@ -56,7 +57,7 @@ struct CheckParams
 // skipped. Returns the error message (the parameter named, printable), or an empty string.
 QString parseCheckQuery(QByteArrayView query, CheckParams *params);
 
-// Screens the request heads of one connection before Qt HTTP Server parses them, as the bytes
+// Screens the request heads of one connection before they are parsed, as the bytes
 // arrive: feed() takes the bytes that follow those fed before and returns the first rejection
 // (400 not HTTP, a bad or doubled Content-Length, both Content-Length and Transfer-Encoding,
 // an Upgrade; 413 a body above maxBodyBytes, announced or chunked; 414 a request line above
@@ -92,8 +93,32 @@ private:
     quint64 m_heads = 0;
 };
 
-// The answer to a request Qt HTTP Server's parser refused, from the first bytes of that
+// The answer to a request whose head parseRequestHead refused, from the first bytes of that
 // request: 414 when its request line is too long, else 400.
 Rejection rejectMalformed(QByteArrayView head, const HttpLimits &limits);
+
+// Where the head of the request at the start of `data` ends (just after its blank line:
+// "\r\n\r\n", or "\n\n" as RFC 9112 tolerates), or -1 while it is incomplete. The same end
+// HeadScanner finds.
+qsizetype headEnd(QByteArrayView data);
+
+// One request head (the bytes up to and including its blank line), as the check service reads
+// it. The views point into the head.
+struct RequestHead
+{
+    QByteArrayView method;  // "GET"
+    QByteArrayView target;  // "/v1/check?rule=a&subject=b" (a fragment cut off)
+    QByteArrayView path;    // "/v1/check"
+    QByteArrayView query;   // "rule=a&subject=b", still encoded
+    QByteArrayView subject; // the Sluice-Subject header's value (trimmed)
+    bool hasSubject = false;
+    bool close = false;       // Connection: close, or HTTP/1.0 without keep-alive
+    qint64 contentLength = 0; // of the body that follows the head
+};
+
+// Parses a head HeadScanner accepted: "METHOD SP origin-form SP HTTP/1.x" and "name: value"
+// lines. False for anything else (a target that is not a path, another HTTP version, a header
+// line without a name, obsolete line folding): the request is malformed (rejectMalformed).
+bool parseRequestHead(QByteArrayView head, RequestHead *out);
 
 } // namespace sluice::serve

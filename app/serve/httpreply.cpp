@@ -1,10 +1,7 @@
 #include "httpreply.h"
 
-#include "guardedsocket.h"
-
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTcpSocket>
 
 namespace sluice::serve {
 
@@ -43,19 +40,24 @@ QByteArray reasonPhrase(int status)
 
 QByteArray formatResponse(int status, const HeaderList &headers, const QByteArray &body, bool close)
 {
-    QByteArray out;
-    out.reserve(256 + body.size());
-    out += "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
-    out += "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) +
-           "\r\nCache-Control: no-store\r\n";
+    // Appends only (no temporaries): this runs for every answer.
+    qsizetype size = 128 + body.size();
     for (const auto &[name, value] : headers) {
-        out += name + ": " + value + "\r\n";
+        size += name.size() + value.size() + 4;
+    }
+    QByteArray out;
+    out.reserve(size);
+    out.append("HTTP/1.1 ").append(QByteArray::number(status)).append(' ');
+    out.append(reasonPhrase(status));
+    out.append("\r\nContent-Type: application/json\r\nContent-Length: ");
+    out.append(QByteArray::number(body.size())).append("\r\nCache-Control: no-store\r\n");
+    for (const auto &[name, value] : headers) {
+        out.append(name).append(": ").append(value).append("\r\n");
     }
     if (close) {
-        out += "Connection: close\r\n";
+        out.append("Connection: close\r\n");
     }
-    out += "\r\n";
-    out += body;
+    out.append("\r\n").append(body);
     return out;
 }
 
@@ -65,22 +67,6 @@ QByteArray errorBody(int status, const QString &code, const QString &message)
                         {QStringLiteral("error"), code},
                         {QStringLiteral("message"), message}};
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
-}
-
-void writeResponse(QTcpSocket *socket, int status, const HeaderList &headers,
-                   const QByteArray &body, bool close)
-{
-    if (socket == nullptr || socket->state() != QAbstractSocket::ConnectedState) {
-        return; // the client left while its decision was being made
-    }
-    if (auto *guarded = qobject_cast<GuardedSocket *>(socket)) {
-        guarded->respond(formatResponse(status, headers, body, close), close); // in order
-        return;
-    }
-    socket->write(formatResponse(status, headers, body, close));
-    if (close) {
-        socket->disconnectFromHost(); // after the bytes are written
-    }
 }
 
 } // namespace sluice::serve

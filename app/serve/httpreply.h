@@ -5,15 +5,12 @@
 #include <QByteArray>
 #include <QString>
 
-class QTcpSocket;
-
 namespace sluice::serve {
 
 using headers::HeaderList;
 
-// Responses of the check service, written straight to the socket: the service answers after
-// the route handler returned (decisions are made on worker threads), so it formats whole
-// responses itself rather than holding a QHttpServerResponder.
+// Responses of the check service, formatted whole: HttpServer writes them as they are, in the
+// order of the requests.
 
 QByteArray reasonPhrase(int status);
 
@@ -24,9 +21,5 @@ QByteArray formatResponse(int status, const HeaderList &headers, const QByteArra
 
 // {"status":400,"error":"missing_parameter","message":"..."}: every error names the problem.
 QByteArray errorBody(int status, const QString &code, const QString &message);
-
-// Writes a response; with `close` the connection is closed once it is sent.
-void writeResponse(QTcpSocket *socket, int status, const HeaderList &headers,
-                   const QByteArray &body, bool close);
 
 } // namespace sluice::serve

@@ -1,6 +1,10 @@
 #include "ruletable.h"
 
+#include "denycache.h"
+
 #include "core/limiter/headers.h"
+
+#include <atomic>
 
 namespace sluice::serve {
 
@@ -8,6 +12,8 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
     : m_version(version)
     , m_origin(std::move(origin))
 {
+    static std::atomic<quint64> serials{0};
+    m_serial = ++serials;
     m_rules.reserve(set.rules.size());
     for (const Rule &r : set.rules) {
         ServiceRule s;
@@ -15,6 +21,8 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
         s.policy = r.policy();
         s.capacity = s.policy.capacity();
         s.policyHeader = headers::policyHeaderValue(s.policy);
+        s.idUtf8 = r.id.toUtf8();
+        s.denyCache = DenyCache::eligible(r);
         m_rules.push_back(std::move(s));
     }
     // After the vector is complete: its elements no longer move.

@@ -20,6 +20,8 @@ struct ServiceRule
     Policy policy;
     qint64 capacity = 0;     // the most one request may cost (policy.capacity())
     QByteArray policyHeader; // RateLimit-Policy value
+    QByteArray idUtf8;       // rule.id, as the answers' JSON writes it
+    bool denyCache = false;  // its denials may be answered from the deny cache (denycache.h)
 };
 
 // An immutable rule set with an index by id. The service swaps whole tables (a reload never
@@ -32,6 +34,7 @@ public:
 
     const ServiceRule *find(const QString &id) const;
     qint64 version() const { return m_version; }
+    quint64 serial() const { return m_serial; } // unique to this table in the process
     const QString &origin() const { return m_origin; }
     qsizetype size() const { return qsizetype(m_rules.size()); }
     QStringList ids() const;
@@ -40,6 +43,7 @@ private:
     std::vector<ServiceRule> m_rules;
     QHash<QString, const ServiceRule *> m_byId;
     qint64 m_version = 0;
+    quint64 m_serial = 0;
     QString m_origin;
 };
 

@@ -48,8 +48,11 @@ QByteArray stateHeaderValue(const Policy &p, const Decision &d)
     if (!d.allowed && d.retryAfterMs > 0) {
         t = std::max(t, ceilSeconds(d.retryAfterMs));
     }
-    return '"' + p.id.toLatin1() + "\";r=" + QByteArray::number(std::max<qint64>(0, d.remaining)) +
-           ";t=" + QByteArray::number(t);
+    QByteArray out;
+    out.reserve(p.id.size() + 48);
+    out.append('"').append(p.id.toLatin1()).append("\";r=");
+    out.append(QByteArray::number(std::max<qint64>(0, d.remaining))).append(";t=");
+    return out.append(QByteArray::number(t));
 }
 
 QByteArray retryAfterValue(const Decision &d)

@@ -5,6 +5,8 @@
 //    holds more than the head limit + 4 bytes;
 //  - the query parser's errors are bounded; an accepted query, encoded again, parses to the
 //    same parameters; form decoding never grows its input.
+//  - the request parser (parseRequestHead) on a head the screen accepted keeps its views inside
+//    the head and agrees with the screen on the body and the Sluice-Subject limit.
 // The first two bytes choose small limits, so the boundaries are reached at short lengths.
 #include "app/serve/httpparse.h"
 
@@ -70,6 +72,34 @@ void checkHead(QByteArrayView data, const HttpLimits &limits)
     const Rejection m = rejectMalformed(data, limits);
     if (m.status != 400 && m.status != 414) {
         std::abort();
+    }
+    // The parser HttpServer runs on every head the screen accepted: the views lie inside the
+    // head, the path is the target's start, and what it says of the body is the screen's.
+    if (!whole.refused && whole.heads > 0) {
+        qsizetype at = 0;
+        while (at < data.size() && (data[at] == '\r' || data[at] == '\n')) {
+            ++at;
+        }
+        const QByteArrayView rest = data.sliced(at);
+        const qsizetype end = headEnd(rest);
+        if (end < 0) {
+            std::abort(); // the screen saw a whole head
+        }
+        const QByteArrayView head = rest.first(end);
+        RequestHead h;
+        if (parseRequestHead(head, &h)) {
+            auto inside = [&](QByteArrayView v) {
+                return v.isEmpty() ||
+                       (v.data() >= head.data() && v.data() + v.size() <= head.data() + end);
+            };
+            if (!inside(h.method) || !inside(h.target) || !inside(h.path) || !inside(h.query) ||
+                !inside(h.subject) || h.method.isEmpty() || !h.target.startsWith('/') ||
+                !h.target.startsWith(h.path) || h.contentLength < 0 ||
+                h.contentLength > limits.maxBodyBytes ||
+                h.subject.size() > limits.maxSubjectBytes) {
+                std::abort();
+            }
+        }
     }
 }
 

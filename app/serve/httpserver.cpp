@@ -1,0 +1,604 @@
+#include "httpserver.h"
+
+#include "httpreply.h"
+
+#include <QSocketNotifier>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace sluice::serve {
+
+namespace {
+
+constexpr qint64 lingerMs = 2000;
+// Answers not yet taken by the kernel above this: the client does not read; stop reading it.
+constexpr size_t maxUnsentBytes = 64 * 1024;
+// The kernel's send buffer of a connection: small answers, so a client that does not read is
+// noticed after a few hundred of them, not tens of thousands.
+constexpr int sendBufferBytes = 64 * 1024;
+constexpr int maxEvents = 256;
+
+qint64 nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+struct HttpServer::Conn
+{
+    Conn(quint64 i, int f, const HttpLimits &limits)
+        : id(i)
+        , fd(f)
+        , scanner(limits)
+    {}
+    quint64 id;
+    int fd;
+    HeadScanner scanner; // runs ahead of the parser over every byte read
+    std::string in;      // bytes read and not yet parsed, from inPos
+    size_t inPos = 0;
+    quint64 parsed = 0; // heads parsed and handed on (<= scanner.heads())
+    Rejection pending;  // the scanner's verdict on a later head: answered after those before
+    bool done = false;  // no more requests are read (a close was asked for, or a rejection)
+    bool lingering = false;
+    bool counted = true; // holds a place of maxConnections
+    bool dirty = false;
+    quint64 nextSeq = 0;                                  // of the next request
+    quint64 writeSeq = 0;                                 // of the next answer to write
+    std::map<quint64, std::pair<QByteArray, bool>> ready; // answers decided out of order
+    std::string out;                                      // answers to write, from outPos
+    size_t outPos = 0;
+    bool closeAfterOut = false;
+    bool blocked = false; // the last write did not take everything: wait for EPOLLOUT
+    uint32_t events = 0;  // the epoll interest set
+    std::shared_ptr<std::atomic<bool>> gone = std::make_shared<std::atomic<bool>>(false);
+    qint64 headDeadline = 0; // ms (steady clock); 0: none
+    qint64 idleDeadline = 0;
+    qint64 lingerDeadline = 0;
+
+    size_t unsent() const { return out.size() - outPos; }
+};
+
+HttpServer::HttpServer(const HttpLimits &limits, Handler handler, int index,
+                       std::shared_ptr<std::atomic<int>> open, QObject *parent)
+    : QObject(parent)
+    , m_limits(limits)
+    , m_handler(std::move(handler))
+    , m_index(index)
+    , m_open(open ? std::move(open) : std::make_shared<std::atomic<int>>(0))
+{
+    m_epollFd = ::epoll_create1(EPOLL_CLOEXEC);
+    // Children: they move with the server to its thread.
+    m_sweep = new QTimer(this);
+    const int shortest = std::min(m_limits.headerTimeoutMs, m_limits.idleTimeoutMs);
+    m_sweep->setInterval(std::clamp(shortest / 8, 10, 250));
+    connect(m_sweep, &QTimer::timeout, this, &HttpServer::sweep);
+}
+
+HttpServer::~HttpServer()
+{
+    for (auto &[id, c] : m_conns) {
+        c->gone->store(true);
+        if (c->counted) {
+            --*m_open;
+        }
+        ::close(c->fd);
+    }
+    m_conns.clear();
+    if (m_listenFd >= 0) {
+        ::close(m_listenFd);
+    }
+    if (m_epollFd >= 0) {
+        ::close(m_epollFd);
+    }
+}
+
+Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port)
+{
+    auto fail = [&](const char *what) -> Result<quint16> {
+        const QString why = QString::fromLocal8Bit(std::strerror(errno));
+        if (m_listenFd >= 0) {
+            ::close(m_listenFd);
+            m_listenFd = -1;
+        }
+        return Error::make(Error::Kind::Io, QStringLiteral("cannot listen on %1:%2: %3 (%4)")
+                                                .arg(address.toString())
+                                                .arg(port)
+                                                .arg(why, QLatin1String(what)));
+    };
+    if (m_listenFd >= 0) {
+        return Error::make(Error::Kind::Internal, QStringLiteral("the service listens already"));
+    }
+    sockaddr_storage ss{};
+    socklen_t len = 0;
+    const bool v4 = address.protocol() == QAbstractSocket::IPv4Protocol;
+    if (v4) {
+        auto *sin = reinterpret_cast<sockaddr_in *>(&ss);
+        sin->sin_family = AF_INET;
+        sin->sin_port = htons(port);
+        sin->sin_addr.s_addr = htonl(address.toIPv4Address());
+        len = sizeof *sin;
+    } else {
+        // IPv6, or any address (both protocols: a dual-stack socket).
+        auto *sin6 = reinterpret_cast<sockaddr_in6 *>(&ss);
+        sin6->sin6_family = AF_INET6;
+        sin6->sin6_port = htons(port);
+        if (address.protocol() == QAbstractSocket::IPv6Protocol) {
+            const Q_IPV6ADDR a = address.toIPv6Address();
+            std::memcpy(&sin6->sin6_addr, a.c, 16);
+        } else {
+            sin6->sin6_addr = in6addr_any;
+        }
+        len = sizeof *sin6;
+    }
+    m_listenFd = ::socket(v4 ? AF_INET : AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (m_listenFd < 0) {
+        return fail("socket");
+    }
+    const int one = 1;
+    const int zero = 0;
+    ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (!v4 && address.protocol() != QAbstractSocket::IPv6Protocol) {
+        ::setsockopt(m_listenFd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+    }
+    if (::bind(m_listenFd, reinterpret_cast<sockaddr *>(&ss), len) != 0) {
+        return fail("bind");
+    }
+    // Bursts of new connections (nginx opening its pool, a reconnect storm) wait in the
+    // kernel's accept queue instead of being dropped.
+    if (::listen(m_listenFd, 1024) != 0) {
+        return fail("listen");
+    }
+    if (::getsockname(m_listenFd, reinterpret_cast<sockaddr *>(&ss), &len) != 0) {
+        return fail("getsockname");
+    }
+    const quint16 bound = v4 ? ntohs(reinterpret_cast<sockaddr_in *>(&ss)->sin_port)
+                             : ntohs(reinterpret_cast<sockaddr_in6 *>(&ss)->sin6_port);
+    if (m_epollFd < 0) {
+        return fail("epoll_create1");
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = 0; // the listening socket; connections count from 1
+    ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
+    return bound;
+}
+
+void HttpServer::start()
+{
+    if (m_notifier != nullptr || m_epollFd < 0) {
+        return;
+    }
+    m_notifier = new QSocketNotifier(m_epollFd, QSocketNotifier::Read, this);
+    connect(m_notifier, &QSocketNotifier::activated, this, &HttpServer::onEvents);
+    m_sweep->start();
+}
+
+HttpServer::Conn *HttpServer::find(quint64 id)
+{
+    const auto it = m_conns.find(id);
+    return it == m_conns.end() ? nullptr : it->second.get();
+}
+
+void HttpServer::onEvents()
+{
+    epoll_event events[maxEvents];
+    for (int round = 0; round < 4; ++round) {
+        const int n = ::epoll_wait(m_epollFd, events, maxEvents, 0);
+        for (int i = 0; i < n; ++i) {
+            const quint64 id = events[i].data.u64;
+            if (id == 0) {
+                accept();
+                continue;
+            }
+            Conn *c = find(id);
+            if (c == nullptr) {
+                continue;
+            }
+            const uint32_t e = events[i].events;
+            if ((e & EPOLLERR) != 0) {
+                close(*c);
+                continue;
+            }
+            if ((e & EPOLLOUT) != 0) {
+                writeOut(*c);
+                if ((c = find(id)) == nullptr) {
+                    continue;
+                }
+            }
+            if ((e & (EPOLLHUP | EPOLLRDHUP)) != 0 && (c->events & EPOLLIN) == 0) {
+                close(*c); // gone while it was not read (paused): it will not read its answers
+                continue;
+            }
+            if ((e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) != 0) {
+                onReadable(*c);
+            }
+        }
+        if (n < maxEvents) {
+            break;
+        }
+    }
+    flush();
+}
+
+void HttpServer::accept()
+{
+    for (int i = 0; i < 256; ++i) {
+        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                // Out of descriptors: stop accepting for a moment (level-triggered, the
+                // listening socket would wake the loop again at once).
+                ::epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_listenFd, nullptr);
+                QTimer::singleShot(100, this, [this] {
+                    epoll_event ev{};
+                    ev.events = EPOLLIN;
+                    ev.data.u64 = 0;
+                    ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
+                });
+            }
+            return;
+        }
+        const int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); // small answers, at once
+        ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBufferBytes, sizeof sendBufferBytes);
+        if (m_open->fetch_add(1) >= m_limits.maxConnections) {
+            --*m_open;
+            Conn &c = add(fd);
+            c.counted = false;
+            reject(c, Rejection{503, QStringLiteral("too_many_connections"),
+                                QStringLiteral("the service has %1 connections open, its limit "
+                                               "(--max-connections); retry later")
+                                    .arg(m_open->load())});
+            continue;
+        }
+        HttpServer *to = m_peers.empty() ? this : m_peers[m_nextPeer++ % m_peers.size()];
+        if (to == this) {
+            adopt(fd);
+        } else {
+            // Its thread takes it from here (a server that is gone takes nothing: the
+            // process is stopping).
+            QMetaObject::invokeMethod(
+                to,
+                [to, fd] {
+                    to->adopt(fd);
+                    to->flush();
+                },
+                Qt::QueuedConnection);
+        }
+    }
+}
+
+HttpServer::Conn &HttpServer::add(int fd)
+{
+    const quint64 id = m_nextId++;
+    auto owned = std::make_unique<Conn>(id, fd, m_limits);
+    Conn &c = *owned;
+    m_conns.emplace(id, std::move(owned));
+    c.events = EPOLLIN | EPOLLRDHUP;
+    epoll_event ev{};
+    ev.events = c.events;
+    ev.data.u64 = id;
+    ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev);
+    return c;
+}
+
+void HttpServer::adopt(int fd)
+{
+    Conn &c = add(fd);
+    // The first request must come within the header timeout (a connection that sends
+    // nothing is a slowloris too).
+    c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
+}
+
+void HttpServer::onReadable(Conn &c)
+{
+    char buffer[65536];
+    // Unparsed bytes held at most: a whole request (head + body) always fits.
+    const size_t cap = size_t(2 * (m_limits.maxHeaderBytes + m_limits.maxBodyBytes) + 65536);
+    for (;;) {
+        const bool drop = c.done || c.lingering || c.pending;
+        if (!drop && c.in.size() - c.inPos >= cap) {
+            break; // read again once some of it is parsed
+        }
+        const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
+        if (n == 0) {
+            close(c); // the client has gone (or, lingering, has read the answer)
+            return;
+        }
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno != EAGAIN && errno != EWOULDBLOCK) {
+                close(c);
+                return;
+            }
+            break;
+        }
+        if (drop) {
+            continue; // after a close or a rejection: read and dropped
+        }
+        c.in.append(buffer, size_t(n));
+        if (Rejection r = c.scanner.feed(QByteArrayView(buffer, n))) {
+            c.pending = std::move(r);
+        }
+        if (size_t(n) < sizeof buffer) {
+            break;
+        }
+    }
+    process(c);
+}
+
+void HttpServer::process(Conn &c)
+{
+    auto paused = [&] {
+        return c.nextSeq - c.writeSeq >= quint64(m_limits.maxInFlight) ||
+               c.unsent() > maxUnsentBytes;
+    };
+    while (!c.done && c.parsed < c.scanner.heads() && !paused()) {
+        // Blank lines between requests are tolerated (RFC 9112 2.2), as the scanner does.
+        while (c.inPos < c.in.size() && (c.in[c.inPos] == '\r' || c.in[c.inPos] == '\n')) {
+            ++c.inPos;
+        }
+        const QByteArrayView rest(c.in.data() + c.inPos, qsizetype(c.in.size() - c.inPos));
+        const qsizetype end = headEnd(rest);
+        if (end < 0) {
+            break; // cannot be: the scanner saw this head whole
+        }
+        const QByteArrayView head = rest.first(end);
+        RequestHead h;
+        if (!parseRequestHead(head, &h)) {
+            reject(c, rejectMalformed(head, m_limits));
+            break;
+        }
+        if (rest.size() - end < h.contentLength) {
+            break; // its body is still coming
+        }
+        ++c.parsed;
+        const Ticket t{c.id, c.nextSeq++, m_index};
+        if (h.close) {
+            c.done = true; // requests after this one are not read
+        }
+        m_handler(h, t, c.gone);
+        c.inPos += size_t(end + h.contentLength);
+    }
+    if (c.inPos == c.in.size()) {
+        c.in.clear();
+        c.inPos = 0;
+    } else if (c.inPos > 65536) {
+        c.in.erase(0, c.inPos);
+        c.inPos = 0;
+    }
+    if (!c.done && c.pending && c.parsed == c.scanner.heads()) {
+        reject(c, c.pending);
+    }
+    updateInterest(c);
+    updateTimers(c);
+}
+
+void HttpServer::reject(Conn &c, const Rejection &rejection)
+{
+    const Rejection r = rejection; // it may be c.pending
+    c.done = true;
+    c.pending = {};
+    c.in.clear();
+    c.inPos = 0;
+    // After the answers to the requests before this one (pipelining).
+    respond(Ticket{c.id, c.nextSeq++, m_index},
+            formatResponse(r.status, {}, errorBody(r.status, r.code, r.message), true), true);
+}
+
+void HttpServer::respond(const Ticket &t, QByteArray response, bool close)
+{
+    Conn *c = find(t.connection);
+    if (c == nullptr || c->lingering || c->closeAfterOut || t.seq < c->writeSeq ||
+        t.seq >= c->nextSeq) {
+        return; // the client has gone, or the connection closes after an earlier answer
+    }
+    if (t.seq != c->writeSeq) {
+        c->ready.emplace(t.seq, std::make_pair(std::move(response), close));
+        return;
+    }
+    c->out.append(response.constData(), size_t(response.size()));
+    ++c->writeSeq;
+    c->closeAfterOut = close;
+    while (!c->closeAfterOut) {
+        const auto it = c->ready.find(c->writeSeq);
+        if (it == c->ready.end()) {
+            break;
+        }
+        c->out.append(it->second.first.constData(), size_t(it->second.first.size()));
+        c->closeAfterOut = it->second.second;
+        c->ready.erase(it);
+        ++c->writeSeq;
+    }
+    if (c->closeAfterOut) {
+        c->done = true;
+        c->ready.clear();
+    }
+    if (!c->dirty) {
+        c->dirty = true;
+        m_dirty.push_back(c->id);
+    }
+}
+
+void HttpServer::flush()
+{
+    if (m_turnEnd) {
+        m_turnEnd();
+    }
+    while (!m_dirty.empty()) {
+        std::vector<quint64> ids;
+        ids.swap(m_dirty);
+        for (const quint64 id : ids) {
+            Conn *c = find(id);
+            if (c == nullptr) {
+                continue;
+            }
+            c->dirty = false;
+            writeOut(*c);
+            if ((c = find(id)) != nullptr && !c->lingering) {
+                process(*c); // answered requests may let the next ones be read
+            }
+        }
+        if (m_turnEnd) {
+            m_turnEnd();
+        }
+    }
+    m_closed.clear();
+}
+
+void HttpServer::writeOut(Conn &c)
+{
+    while (c.unsent() > 0) {
+        const ssize_t n = ::send(c.fd, c.out.data() + c.outPos, c.unsent(), MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                c.blocked = true;
+                break;
+            }
+            close(c); // the client has gone
+            return;
+        }
+        c.outPos += size_t(n);
+    }
+    if (c.unsent() == 0) {
+        c.blocked = false;
+        c.out.clear();
+        c.outPos = 0;
+        if (c.closeAfterOut && !c.lingering) {
+            startLinger(c);
+            return;
+        }
+    }
+    updateInterest(c);
+}
+
+void HttpServer::startLinger(Conn &c)
+{
+    // FIN after the answer; keep reading (and dropping) until the client closes or the linger
+    // time runs out. Closing with unread input would send a reset that can destroy the answer
+    // before the client reads it. The place of maxConnections is free from now on: the client
+    // sees the connection closed.
+    ::shutdown(c.fd, SHUT_WR);
+    c.lingering = true;
+    c.done = true;
+    c.gone->store(true);
+    c.in.clear();
+    c.inPos = 0;
+    c.lingerDeadline = nowMs() + lingerMs;
+    c.headDeadline = c.idleDeadline = 0;
+    if (c.counted) {
+        c.counted = false;
+        --*m_open;
+    }
+    updateInterest(c);
+}
+
+void HttpServer::updateInterest(Conn &c)
+{
+    uint32_t want = EPOLLRDHUP;
+    const bool paused =
+        c.nextSeq - c.writeSeq >= quint64(m_limits.maxInFlight) || c.unsent() > maxUnsentBytes;
+    const size_t cap = size_t(2 * (m_limits.maxHeaderBytes + m_limits.maxBodyBytes) + 65536);
+    if (c.lingering || c.done || c.pending || (!paused && c.in.size() - c.inPos < cap)) {
+        want |= EPOLLIN;
+    }
+    if (c.blocked) {
+        want |= EPOLLOUT;
+    }
+    if (want == c.events) {
+        return;
+    }
+    c.events = want;
+    epoll_event ev{};
+    ev.events = want;
+    ev.data.u64 = c.id;
+    ::epoll_ctl(m_epollFd, EPOLL_CTL_MOD, c.fd, &ev);
+}
+
+void HttpServer::updateTimers(Conn &c)
+{
+    if (c.done || c.lingering) {
+        c.headDeadline = c.idleDeadline = 0;
+        return;
+    }
+    if (c.scanner.inRequest()) {
+        c.idleDeadline = 0;
+        if (c.headDeadline == 0) {
+            c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
+        }
+        return;
+    }
+    if (c.nextSeq == 0) {
+        return; // the first request: its timer runs since the connection opened
+    }
+    c.headDeadline = 0;
+    if (c.nextSeq != c.writeSeq || c.unsent() > 0 || c.parsed < c.scanner.heads()) {
+        c.idleDeadline = 0; // waiting for a decision, the client, or a turn to be read
+    } else if (c.idleDeadline == 0) {
+        c.idleDeadline = nowMs() + m_limits.idleTimeoutMs;
+    }
+}
+
+void HttpServer::close(Conn &c)
+{
+    c.gone->store(true);
+    if (c.counted) {
+        --*m_open;
+    }
+    ::epoll_ctl(m_epollFd, EPOLL_CTL_DEL, c.fd, nullptr);
+    ::close(c.fd);
+    // Freed after this turn: callers up the stack may still hold it.
+    const auto it = m_conns.find(c.id);
+    m_closed.push_back(std::move(it->second));
+    m_conns.erase(it);
+}
+
+void HttpServer::sweep()
+{
+    const qint64 now = nowMs();
+    std::vector<quint64> lapsed;
+    for (const auto &[id, c] : m_conns) {
+        if ((c->lingering && now >= c->lingerDeadline) ||
+            (c->headDeadline != 0 && now >= c->headDeadline) ||
+            (c->idleDeadline != 0 && now >= c->idleDeadline)) {
+            lapsed.push_back(id);
+        }
+    }
+    for (const quint64 id : lapsed) {
+        Conn *c = find(id);
+        if (c == nullptr) {
+            continue;
+        }
+        if (c->lingering || c->idleDeadline != 0) {
+            // Lingered long enough; or a keep-alive connection with nothing to do: closed
+            // without an answer (as nginx's keepalive_timeout); the client opens a new one.
+            close(*c);
+        } else {
+            reject(*c, Rejection{408, QStringLiteral("request_timeout"),
+                                 QStringLiteral("the request did not arrive within %1 ms")
+                                     .arg(m_limits.headerTimeoutMs)});
+        }
+    }
+    flush();
+}
+
+} // namespace sluice::serve

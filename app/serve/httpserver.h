@@ -1,0 +1,126 @@
+#pragma once
+
+#include "httpparse.h"
+
+#include "core/common/result.h"
+
+#include <QByteArray>
+#include <QHostAddress>
+#include <QObject>
+#include <QTimer>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+class QSocketNotifier;
+
+namespace sluice::serve {
+
+// Where an answer goes: the connection and the answer's place in the order of its requests.
+struct Ticket
+{
+    quint64 connection = 0;
+    quint64 seq = 0;
+    int loop = 0; // the HttpServer (CheckService: one per HTTP thread)
+};
+
+// The check service's HTTP/1.1 server: non-blocking sockets on one epoll set, driven from the
+// thread that owns it (a QSocketNotifier on the epoll descriptor, so it shares that thread's
+// Qt event loop), with the service's limits built in (docs/ARCHITECTURE.md "The HTTP layer":
+// why it replaced Qt HTTP Server 6.4). Per connection it
+//  - screens every request head as its bytes arrive with a HeadScanner (httpparse.h) and
+//    answers 400 (not HTTP, a malformed head, both Content-Length and Transfer-Encoding, an
+//    Upgrade), 413 (a body above maxBodyBytes, announced or chunked), 414, 431 (a head above
+//    maxHeaderBytes, a Sluice-Subject above maxSubjectBytes) itself, before any of it is
+//    buffered, then closes (lingering, as nginx does: stop writing, read and drop what the
+//    client still sends for at most 2 s, so the client reads the answer instead of a reset);
+//  - closes a connection whose request head does not arrive in headerTimeoutMs (408,
+//    slowloris) and a keep-alive connection idle for idleTimeoutMs;
+//  - hands every request to the handler with a Ticket and writes the answers (respond()) in
+//    the order of the requests, whichever is decided first: pipelined requests are all
+//    answered, in order; with maxInFlight requests unanswered, or 64 KiB of answers the client
+//    has not read, it stops reading the connection (TCP pushes back on the client) until the
+//    client reads;
+//  - past maxConnections answers a new connection 503 and closes it;
+//  - sets a flag the decision workers see once the client has gone (gone()), so a request of
+//    a client that left costs no decision.
+// Answers written in one turn of the event loop to one connection go out in one write.
+class HttpServer : public QObject
+{
+    Q_OBJECT
+public:
+    using Gone = std::shared_ptr<const std::atomic<bool>>;
+    // Called for every request, in the server's thread; the views live for the call only.
+    using Handler = std::function<void(const RequestHead &, const Ticket &, const Gone &)>;
+
+    // `index` goes into every Ticket; `open` counts the connections of every HttpServer that
+    // shares the limit (several threads on one port).
+    HttpServer(const HttpLimits &limits, Handler handler, int index = 0,
+               std::shared_ptr<std::atomic<int>> open = {}, QObject *parent = nullptr);
+    ~HttpServer() override;
+    HttpServer(const HttpServer &) = delete;
+    HttpServer &operator=(const HttpServer &) = delete;
+
+    // Port 0 picks a free port; the port is returned. Then start() in the thread the server is
+    // to run in.
+    Result<quint16> listen(const QHostAddress &address, quint16 port);
+    void start();
+    // The servers (this one among them, each in its own thread) the connections this one
+    // accepts are handed to, in turn. None: it keeps them all.
+    void shareWith(std::vector<HttpServer *> servers) { m_peers = std::move(servers); }
+
+    // The answer of `ticket` (a whole response); `close` closes the connection after it. An
+    // answer for a connection that has gone is dropped. Written at the end of the current
+    // turn (flush()).
+    void respond(const Ticket &ticket, QByteArray response, bool close);
+    // Writes what respond() queued. Called after each batch of events and of answers.
+    void flush();
+
+    // Called at the end of every turn (before its answers are written): the handler's
+    // requests of the turn can be handed on together.
+    void setTurnEnd(std::function<void()> turnEnd) { m_turnEnd = std::move(turnEnd); }
+
+    // Connections open and not closing (what --max-connections counts).
+    int connections() const { return m_open->load(); }
+
+private:
+    struct Conn;
+    void onEvents();
+    void accept();
+    void adopt(int fd); // a connection accepted (and counted) by this server or another
+    Conn &add(int fd);
+    void onReadable(Conn &c);
+    void process(Conn &c);
+    void dispatch(Conn &c, QByteArrayView head, qsizetype consumed);
+    void reject(Conn &c, const Rejection &r);
+    void writeOut(Conn &c);
+    void startLinger(Conn &c);
+    void updateInterest(Conn &c);
+    void updateTimers(Conn &c);
+    void close(Conn &c);
+    void sweep();
+    Conn *find(quint64 id);
+
+    HttpLimits m_limits;
+    Handler m_handler;
+    std::function<void()> m_turnEnd;
+    int m_listenFd = -1;
+    int m_epollFd = -1;
+    QSocketNotifier *m_notifier = nullptr;
+    QTimer *m_sweep = nullptr;
+    int m_index = 0;
+    quint64 m_nextId = 1;
+    std::shared_ptr<std::atomic<int>> m_open;
+    std::vector<HttpServer *> m_peers;
+    size_t m_nextPeer = 0;
+    std::unordered_map<quint64, std::unique_ptr<Conn>> m_conns;
+    std::vector<quint64> m_dirty;                // connections with answers to write
+    std::vector<std::unique_ptr<Conn>> m_closed; // closed in this turn: freed after it
+};
+
+} // namespace sluice::serve
