@@ -269,6 +269,21 @@ private Q_SLOTS:
         QVERIFY(loaded.errors[0].toString().contains(u"rules[0].adopt.script"_s));
         QVERIFY(loaded.errors[0].toString().contains(u"get_incr_expire, incr_expire"_s));
         QVERIFY(loaded.errors[1].toString().contains(u"rules[1].adopt.script"_s));
+
+        // A good one survives JSON, YAML and the rule store's compact form.
+        const QByteArray good = R"({"version": 1, "rules": [
+          {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 3, "window": "5s",
+           "adopt": {"match": "rate_limit:a*", "layout": "string_counter",
+                     "script": "get_then_incr"}}]})";
+        const auto ok = rules::parseJson(good, u"r.json"_s);
+        QVERIFY(ok.errors.isEmpty());
+        QCOMPARE(ok.set.rules[0].adopt->script, u"get_then_incr"_s);
+        const auto yaml = rules::parseYaml(rules::toYaml(ok.set), u"r.yaml"_s);
+        QVERIFY(yaml.errors.isEmpty());
+        QCOMPARE(*yaml.set.rules[0].adopt, *ok.set.rules[0].adopt);
+        const auto stored = rules::ruleFromJson(rules::ruleToJson(ok.set.rules[0]), u"store"_s);
+        QVERIFY(stored.errors.isEmpty());
+        QCOMPARE(*stored.set.rules[0].adopt, *ok.set.rules[0].adopt);
     }
 };
 

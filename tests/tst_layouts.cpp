@@ -308,7 +308,7 @@ private Q_SLOTS:
         Rule rule = Rule::window(u"hello"_s, Algorithm::FixedWindow, 3, 5 * duration::usPerSecond,
                                  {}, p + "spring:");
         rule.adopt =
-            Adopt{p + "spring:*-hello", u"string_counter"_s, 60 * duration::usPerSecond, 100};
+            Adopt{p + "spring:*-hello", u"string_counter"_s, 60 * duration::usPerSecond, 100, {}};
         set.rules.push_back(rule);
         KeyReader reader(set);
         auto infos = reader.read(c, {key});
