@@ -344,17 +344,16 @@ QByteArray outcomeLines(const QList<KeyFixer::Outcome> &outcomes, FixForm form)
         QString what;
         switch (o.status) {
         case KeyFixer::Status::Done:
-            what = form == FixForm::Delete ? u"deleted (had no TTL)"_s
-                   : lower ? u"lowered TTL %1 -> %2"_s.arg(formatDurationMs(o.pttlBefore),
-                                                           formatDurationMs(o.ttlMs))
-                           : u"set TTL %1 (had none)"_s.arg(formatDurationMs(o.ttlMs));
+        case KeyFixer::Status::WouldDo: {
+            const bool done = o.status == KeyFixer::Status::Done;
+            what = form == FixForm::Delete
+                       ? (done ? u"deleted (had no TTL)"_s : u"would delete (has no TTL)"_s)
+                   : lower ? (done ? u"lowered TTL %1 -> %2"_s : u"would lower TTL %1 -> %2"_s)
+                                 .arg(formatDurationMs(o.pttlBefore), formatDurationMs(o.ttlMs))
+                           : (done ? u"set TTL %1 (had none)"_s : u"would set TTL %1 (has none)"_s)
+                                 .arg(formatDurationMs(o.ttlMs));
             break;
-        case KeyFixer::Status::WouldDo:
-            what = form == FixForm::Delete ? u"would delete (has no TTL)"_s
-                   : lower ? u"would lower TTL %1 -> %2"_s.arg(formatDurationMs(o.pttlBefore),
-                                                               formatDurationMs(o.ttlMs))
-                           : u"would set TTL %1 (has none)"_s.arg(formatDurationMs(o.ttlMs));
-            break;
+        }
         case KeyFixer::Status::AlreadyFine:
             what = form == FixForm::FromRules
                        ? u"not touched: its TTL (%1) is within the rule now"_s.arg(

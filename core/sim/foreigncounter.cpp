@@ -50,16 +50,9 @@ ForeignOutcome decide(const ForeignCounter &c, ForeignState &s, qint64 nowUs)
             out.decision = decision(c, s, false, nowUs);
             return out;
         }
-        if (!s.exists) {
-            s.exists = true;
-            s.expiresAtMs = -1;
-        }
-        if (++s.count == 1) {
-            s.expiresAtMs = nowMs + c.ttlMs();
-        }
-        out.decision = decision(c, s, s.count <= c.limit, nowUs);
-        return out;
+        [[fallthrough]];
     case CounterScript::IncrExpire:
+        // INCR (making the key, without TTL, when absent); the EXPIRE when it answered 1.
         if (!s.exists) {
             s.exists = true;
             s.expiresAtMs = -1;
