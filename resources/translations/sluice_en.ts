@@ -1501,21 +1501,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 (adopted %2)</source>
+        <source>Key %1
+%2
+This key of another limiter (rule %3 adopts it as %4) never expires: nothing will ever reset it, and once at its limit it denies forever. Fix it on the Keys page (a TTL of its window), or Unblock.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⚠ never: no TTL</source>
+        <source>%1 (adopted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⚠ admits, never expires</source>
+        <source>⚠ never (no TTL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ no TTL, admits</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Key %1
 %2
-This key of another limiter (rule %3 adopts it as %4) never expires: nothing will ever reset it, and once at its limit it denies forever. Fix it on the Keys page (a TTL of its window), or Unblock.</source>
+A key of another limiter: rule %3 adopts it as %4.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1500,24 +1500,32 @@
         <translation>状态</translation>
     </message>
     <message>
-        <source>%1 (adopted %2)</source>
-        <translation>%1（接管的 %2）</translation>
-    </message>
-    <message>
-        <source>⚠ never: no TTL</source>
-        <translation>⚠ 永不：无 TTL</translation>
-    </message>
-    <message>
-        <source>⚠ admits, never expires</source>
-        <translation>⚠ 放行中，永不过期</translation>
-    </message>
-    <message>
         <source>Key %1
 %2
 This key of another limiter (rule %3 adopts it as %4) never expires: nothing will ever reset it, and once at its limit it denies forever. Fix it on the Keys page (a TTL of its window), or Unblock.</source>
         <translation>键 %1
 %2
 这个键属于另一个限流器（规则 %3 将其作为 %4 接管），永不过期：没有任何东西会重置它，一旦达到上限就会永久拒绝。请在“键”页面修复（设置为其窗口长度的 TTL），或解除限制。</translation>
+    </message>
+    <message>
+        <source>%1 (adopted)</source>
+        <translation>%1（接管的）</translation>
+    </message>
+    <message>
+        <source>⚠ never (no TTL)</source>
+        <translation>⚠ 永不（无 TTL）</translation>
+    </message>
+    <message>
+        <source>⚠ no TTL, admits</source>
+        <translation>⚠ 无 TTL，仍放行</translation>
+    </message>
+    <message>
+        <source>Key %1
+%2
+A key of another limiter: rule %3 adopts it as %4.</source>
+        <translation>键 %1
+%2
+另一个限流器的键：规则 %3 将其作为 %4 接管。</translation>
     </message>
 </context>
 <context>

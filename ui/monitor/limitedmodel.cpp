@@ -46,13 +46,12 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case RuleColumn:
-            return r.adoptedAs.isEmpty() ? r.ruleId
-                                         : tr("%1 (adopted %2)").arg(r.ruleId, r.adoptedAs);
+            return r.adoptedAs.isEmpty() ? r.ruleId : tr("%1 (adopted)").arg(r.ruleId);
         case SubjectColumn:
             return bytes::printable(r.subject);
         case TimeLeftColumn:
             if (r.neverExpires()) {
-                return r.limited ? tr("\u26a0 never: no TTL") : tr("\u26a0 admits, never expires");
+                return r.limited ? tr("\u26a0 never (no TTL)") : tr("\u26a0 no TTL, admits");
             }
             return r.retryInMs < 0 ? tr("never (cost above the limit)")
                                    : keys::formatDurationMs(r.retryInMs);
@@ -66,6 +65,10 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
             return tr("Key %1\n%2\nThis key of another limiter (rule %3 adopts it as %4) never "
                       "expires: nothing will ever reset it, and once at its limit it denies "
                       "forever. Fix it on the Keys page (a TTL of its window), or Unblock.")
+                .arg(bytes::printable(r.key), r.state, r.ruleId, r.adoptedAs);
+        }
+        if (!r.adoptedAs.isEmpty()) {
+            return tr("Key %1\n%2\nA key of another limiter: rule %3 adopts it as %4.")
                 .arg(bytes::printable(r.key), r.state, r.ruleId, r.adoptedAs);
         }
         return tr("Key %1\n%2").arg(bytes::printable(r.key), r.state);

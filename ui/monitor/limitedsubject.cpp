@@ -66,7 +66,7 @@ std::optional<LimitedSubject> adoptedSubject(const keys::KeyInfo &info, const Ru
     row.ruleId = info.ruleId;
     row.adoptedAs = info.adoptedAs;
     row.subject = rule.adopt ? adoptedSubjectOf(info.key, rule.adopt->match) : info.key;
-    row.state = s.describe();
+    row.state = s.describe(false); // the Time left column says when
     row.pttlMs = info.pttlMs;
     row.readAtMs = readAtMs;
     row.limited = s.count >= s.limit;
@@ -96,7 +96,7 @@ std::optional<LimitedSubject> limitedSubject(const keys::KeyInfo &info, const Ru
     row.key = info.key;
     row.ruleId = info.ruleId;
     row.subject = info.subject;
-    row.state = s.describe();
+    row.state = s.describe(false); // the Time left column says when
     row.pttlMs = info.pttlMs;
     row.readAtMs = readAtMs;
     if (s.kind == Kind::SlidingLog) {

@@ -19,7 +19,7 @@ struct LimitedSubject
     QByteArray key; // the state key, raw bytes (what Unblock deletes)
     QString ruleId;
     QByteArray subject;
-    QString state;         // KeyState::describe(): "3 / 3 in this window, resets in 4 s"
+    QString state;         // KeyState::describe(false): "3 / 3 in this window (full)"
     qint64 retryInMs = -1; // until a request of cost 1 is admitted again; -1: never (cost >
                            // capacity) or unknown
     qint64 pttlMs = -1;    // the key's TTL when read
