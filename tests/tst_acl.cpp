@@ -212,6 +212,29 @@ private Q_SLOTS:
         }
     }
 
+    // keys fix counts the keys the ACL refused to read, in its JSON summary and its text, and
+    // leaves them as they are.
+    void fixCountsRefusedKeys()
+    {
+        QByteArray rules = users.value("sluice-keys-read");
+        rules.replace("%R~rate_limit:*", "%R~rate_limit:a:{1.1.1.1}");
+        createUser("sluice-keys-part3", rules);
+        const QStringList args{u"keys"_s,     u"fix"_s, u"--url"_s,   url("sluice-keys-part3"),
+                               u"--rules"_s,  m_rules,  u"--match"_s, u"rate_limit:a:*"_s,
+                               u"--dry-run"_s};
+        const test::CliRun r = cli(args + QStringList{u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(o[u"unreadable"_s].toInt() >= 1, r.out.constData());
+        QCOMPARE(o[u"unreadable_permission"_s].toInt(), o[u"unreadable"_s].toInt());
+        const test::CliRun text = cli(args);
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains(u"that could not be read (%1 refused by the ACL) left as is"_s
+                                       .arg(o[u"unreadable"_s].toInt())
+                                       .toUtf8()),
+                 text.out.constData());
+    }
+
     // The same without rules: a key that could not be read is unreadable, not "ok" (its TTL,
     // all there is to judge without rules, was not read either); the summary says how many
     // and what to grant.

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -181,6 +182,50 @@ private Q_SLOTS:
                                "leaky-bucket", "gcra"}) {
             QVERIFY(human.out.contains("\n" + QByteArray(id) + " "));
         }
+    }
+
+    // The sample whose rules adopt a Spring counter (resources/samples/spring-counter.json):
+    // its twins run beside the rules, named <rule>@<layout>, in the table, the sentences under
+    // it, the JSON and the CSV; the same on --backend redis (the twins run in process there).
+    void adoptedCounter()
+    {
+        const QString sample =
+            QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/spring-counter.json");
+        const test::CliRun human = cli({sample});
+        QVERIFY2(human.exitCode == 0, human.err.constData());
+        // A row each, the layout in the algorithm's column.
+        for (const char *row : {"hello@string_counter", "hello-get-then-incr@string_counter"}) {
+            const QRegularExpression line(u"\\n%1 +string_counter +270 "_s.arg(
+                QRegularExpression::escape(QString::fromLatin1(row))));
+            QVERIFY2(QString::fromUtf8(human.out).contains(line), human.out.constData());
+        }
+        QVERIFY(human.out.contains("hello@string_counter: the limiter rule hello adopts "
+                                   "(string_counter, script get_incr_expire, 100 per 10s)"));
+        QVERIFY2(human.out.contains("hello-get-then-incr@string_counter: the limiter rule "
+                                    "hello-get-then-incr adopts (string_counter, script "
+                                    "get_then_incr, 100 per 10s), its twin in process; lost its "
+                                    "TTL at 10s"),
+                 human.out.constData());
+        const test::CliRun json = cli({sample, u"--json"_s});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonArray results =
+            QJsonDocument::fromJson(json.out).object()[u"results"_s].toArray();
+        QCOMPARE(results.size(), 4);
+        const QJsonObject spring = results[2].toObject();
+        QCOMPARE(spring[u"rule"_s].toString(), u"hello@string_counter"_s);
+        QCOMPARE(spring[u"adopted"_s].toObject()[u"script"_s].toString(), u"get_incr_expire"_s);
+        // The counter's window runs from its first hit: more than its limit in 10 s at the
+        // boundary; the sliding log that replaces it never.
+        QVERIFY(spring[u"max_admitted_in_window"_s].toInt() > 100);
+        QVERIFY(results[0].toObject()[u"max_admitted_in_window"_s].toInt() <= 100);
+        QCOMPARE(results[3].toObject()[u"adopted"_s].toObject()[u"lost_ttl_at_ms"_s].toInt(),
+                 10000);
+        QCOMPARE(results[1].toObject()[u"adopted"_s].toObject().isEmpty(), true);
+        const test::CliRun redis = cli({sample, u"--json"_s, u"--url"_s, test::redisUrl()});
+        QVERIFY2(redis.exitCode == 0, redis.err.constData());
+        QCOMPARE(QByteArray(redis.out).replace(R"("backend":"redis")", R"("backend":"local")"),
+                 json.out);
+        QCOMPARE(simKeys(), 0);
     }
 
     void csvSeries()

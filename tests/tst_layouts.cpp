@@ -9,6 +9,7 @@
 
 #include "core/keys/audit.h"
 #include "core/keys/keyreader.h"
+#include "core/rules/adoption.h"
 
 #include <QDir>
 #include <QFile>
@@ -100,6 +101,22 @@ private Q_SLOTS:
         }
         QCOMPARE(findLayout(u"string_counter"_s)->id, std::string_view("string_counter"));
         QVERIFY(findLayout(u"nope"_s) == nullptr);
+    }
+
+    // The ids the rule validator knows (core/rules/adoption.h, below core/keys) are the
+    // table's, in its order, with the same adoptability; every adoptable counter has a script.
+    void validatorKnowsTheTable()
+    {
+        const auto &ids = adoption::layoutIds();
+        QCOMPARE(qsizetype(ids.size()), layouts().size());
+        for (qsizetype i = 0; i < layouts().size(); ++i) {
+            const Layout &l = layouts()[i];
+            QCOMPARE(std::string_view(ids[size_t(i)].id), std::string_view(l.id));
+            QCOMPARE(ids[size_t(i)].adoptable, l.adoptable);
+            const bool counter = l.adoptable && QByteArray(l.type) == "string";
+            QCOMPARE(ids[size_t(i)].script.has_value(), counter);
+        }
+        QCOMPARE(adoption::adoptableIds(), layoutIds(true));
     }
 
     void rows_data()
@@ -291,7 +308,7 @@ private Q_SLOTS:
         Rule rule = Rule::window(u"hello"_s, Algorithm::FixedWindow, 3, 5 * duration::usPerSecond,
                                  {}, p + "spring:");
         rule.adopt =
-            Adopt{p + "spring:*-hello", u"string_counter"_s, 60 * duration::usPerSecond, 100};
+            Adopt{p + "spring:*-hello", u"string_counter"_s, 60 * duration::usPerSecond, 100, {}};
         set.rules.push_back(rule);
         KeyReader reader(set);
         auto infos = reader.read(c, {key});

@@ -13,6 +13,7 @@
 #include "pageharness.h"
 #include "testdata.h"
 #include "testredis.h"
+#include "ui/language.h"
 #include "ui/monitor/limitedmodel.h"
 #include "ui/monitor/monitorpage.h"
 #include "ui/monitor/rulechart.h"
@@ -394,6 +395,116 @@ private Q_SLOTS:
         // Admitted again at once.
         auto d = limiter.decide({&policy, rule.keyFor(blocked), 1, {}, 0});
         QVERIFY(d.ok() && d->allowed);
+    }
+
+    // Keys of another limiter that a rule adopts (a Spring GET/INCR/EXPIRE counter), planted
+    // under prefix: the full one, one at 57 with a TTL, one at 57 and one at its limit without
+    // TTL (the classic bug). Returns the rule.
+    static Rule plantAdopted(Connection &c, const QByteArray &prefix, const QString &id)
+    {
+        Rule rule = Rule::window(id, Algorithm::SlidingLog, 100, 60 * duration::usPerSecond,
+                                 Scope{Scope::Kind::Ip, {}}, prefix);
+        rule.adopt = Adopt{prefix + "*-hello",
+                           QStringLiteral("string_counter"),
+                           60 * duration::usPerSecond,
+                           100,
+                           {}};
+        const QByteArray tail = "-com.example.HelloController-hello";
+        [&] {
+            QVERIFY(c.pipeline({{"SET", prefix + "127.0.0.1" + tail, "101", "EX", "60"},
+                                {"SET", prefix + "10.0.0.2" + tail, "57", "EX", "40"},
+                                {"SET", prefix + "10.0.0.3" + tail, "57"},
+                                {"SET", prefix + "10.0.0.4" + tail, "100"}}));
+        }();
+        return rule;
+    }
+
+    // The page shows adopted keys in "Limited right now": the rule and the layout it adopts,
+    // the subject the glob's wildcard covers, the state against the adopted limit, the time
+    // left, and the ones that never expire flagged in words; the note counts them.
+    void adoptedKeysShown()
+    {
+        Connection c = test::connect();
+        const QByteArray prefix = test::keyPrefix() + "mon-adopt:";
+        const Rule rule = plantAdopted(c, prefix, uniqueId("mon-adopt"));
+        MonitorPage page(m_h.controller());
+        RuleSet set;
+        set.rules = {rule};
+        page.setRules(set);
+        page.show();
+        LimitedModel *model = page.limitedModel();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 5000);
+        const QString adopted = rule.id + QStringLiteral(" (adopted)");
+        QStringList times;
+        for (int r = 0; r < 3; ++r) {
+            QCOMPARE(model->index(r, LimitedModel::RuleColumn).data().toString(), adopted);
+            times << model->index(r, LimitedModel::TimeLeftColumn).data().toString();
+        }
+        // Never-expiring first (the full one, then the one below its limit), then the wait.
+        QCOMPARE(times[0].contains(QStringLiteral("never (no TTL)")) ||
+                     times[1].contains(QStringLiteral("never (no TTL)")),
+                 true);
+        QVERIFY(times.contains(QStringLiteral("\u26a0 no TTL, admits")));
+        QVERIFY2(!times[2].isEmpty() && !times[2].contains(QStringLiteral("never")),
+                 qPrintable(times.join(u'|')));
+        QCOMPARE(model->index(2, LimitedModel::SubjectColumn).data().toString(),
+                 QStringLiteral("127.0.0.1-com.example.HelloController"));
+        QVERIFY(model->index(2, LimitedModel::StateColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("101 / 100 in this window (full)")));
+        QVERIFY(model->index(0, LimitedModel::TimeLeftColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("never expires")));
+        QCOMPARE(page.findChild<QLabel *>(QStringLiteral("limitedHeading"))->text(),
+                 QStringLiteral("Limited right now (2)"));
+        QVERIFY(page.findChild<QLabel *>(QStringLiteral("limitedNote"))
+                    ->text()
+                    .contains(QStringLiteral(" of other limiters, adopted by the rules, "
+                                             "are watched too; 2 never expire")));
+        test::deleteByPrefix(c, prefix);
+    }
+
+    // The page with adopted keys at 1280x800 and 1920x1080, in English and Chinese (to look
+    // at: SLUICE_SHOTS_DIR=DIR).
+    void adoptedScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        Connection c = test::connect();
+        const QByteArray prefix = test::keyPrefix() + "mon-shot:rate_limit:";
+        Rule rule = plantAdopted(c, prefix, QStringLiteral("hello"));
+        RuleSet set;
+        set.rules = {rule, windowRule(QStringLiteral("login"), 5, 60 * duration::usPerSecond)};
+        RedisLimiter limiter(test::connect());
+        const Policy login = set.rules[1].policy();
+        for (int i = 0; i < 7; ++i) {
+            (void)limiter.decide({&login, set.rules[1].keyFor("203.0.113.66"), 1, {}, 0});
+        }
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                test::PageHarness frame;
+                auto *page = new MonitorPage(m_h.controller());
+                page->setRules(set);
+                QVERIFY(frame.show(page, size, 4));
+                QTRY_VERIFY_WITH_TIMEOUT(page->limitedModel()->rowCount() >= 4, 5000);
+                page->findChild<QTableView *>(QStringLiteral("limitedTable"))->selectRow(0);
+                QTest::qWait(300);
+                QVERIFY(
+                    frame.window()->grab().save(QStringLiteral("%1/monitor-adopted-%2-%3x%4.png")
+                                                    .arg(dir, lang)
+                                                    .arg(size.width())
+                                                    .arg(size.height())));
+            }
+        }
+        QString error;
+        Language::install(qApp, QStringLiteral("en"), &error);
+        test::deleteByPrefix(c, prefix);
     }
 
     // The server goes away: the charts keep their points, the status says so; it comes back.

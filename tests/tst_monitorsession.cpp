@@ -198,6 +198,84 @@ private Q_SLOTS:
         QVERIFY(session.topSubjects().isEmpty());
         QVERIFY(session.statusText().startsWith(u"Not connected"_s));
     }
+
+    // Keys of a Spring GET/INCR/EXPIRE counter that a rule adopts (FORMATS.md "adopt"), written
+    // by the aspect's own Lua: watched like the rule's keys, decoded against the adopted
+    // limit, the full one with the time left; the ones that never expire (the classic bug)
+    // listed and flagged, full or not; a counter below its limit with a TTL not listed.
+    void adoptedKeysWatched()
+    {
+        const QByteArray prefix = test::keyPrefix() + "adopt:rate_limit:";
+        Rule rule = Rule::window(uniqueId("ms-adopt"), Algorithm::SlidingLog, 100,
+                                 60 * duration::usPerSecond, Scope{Scope::Kind::Ip, {}}, prefix);
+        rule.adopt =
+            Adopt{prefix + "*-hello", u"string_counter"_s, 60 * duration::usPerSecond, 100, {}};
+        const QByteArray full = prefix + "127.0.0.1-com.example.HelloController-hello";
+        const QByteArray half = prefix + "10.0.0.2-com.example.HelloController-hello";
+        const QByteArray stuck = prefix + "10.0.0.3-com.example.HelloController-hello";
+        const QByteArray stuckFull = prefix + "10.0.0.4-com.example.HelloController-hello";
+        const QByteArray other = prefix + "10.0.0.5-com.example.HelloController-bye";
+        Connection c = test::connect();
+        const QByteArray spring =
+            "local c = redis.call('get', KEYS[1]) "
+            "if c and tonumber(c) > tonumber(ARGV[1]) then return tonumber(c) end "
+            "c = redis.call('incr', KEYS[1]) "
+            "if tonumber(c) == 1 then redis.call('expire', KEYS[1], ARGV[2]) end "
+            "return tonumber(c)";
+        QList<QList<QByteArray>> plant;
+        for (int i = 0; i < 105; ++i) {
+            plant.append({"EVAL", spring, "1", full, "100", "60"});
+        }
+        for (int i = 0; i < 57; ++i) {
+            plant.append({"EVAL", spring, "1", half, "100", "60"});
+        }
+        // An INCR after expiry, then more: a counter without TTL, below and at the limit.
+        plant.append({"INCRBY", stuck, "57"});
+        plant.append({"INCRBY", stuckFull, "100"});
+        plant.append({"INCRBY", other, "500"}); // not the adopted glob: an orphan, not listed
+        plant.append({"EXPIRE", other, "600"});
+        auto planted = c.pipeline(plant);
+        QVERIFY(planted);
+        QCOMPARE(test::pttl(c, stuck), qint64(-1));
+
+        ConnectionController controller(&m_h.store());
+        MonitorSession session(&controller, fast());
+        RuleSet set;
+        set.rules = {rule};
+        session.setRules(set);
+        controller.connectTo(m_h.fixtureProfile());
+        QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().limited.size() == 3, 10000);
+        const MonitorSnapshot &s = session.snapshot();
+        QCOMPARE(s.adoptedKeys, qint64(4));
+        QCOMPARE(s.adoptedNeverExpire, qint64(2));
+        QHash<QByteArray, LimitedSubject> rows;
+        for (const LimitedSubject &r : s.limited) {
+            rows.insert(r.key, r);
+            QCOMPARE(r.ruleId, rule.id);
+            QCOMPARE(r.adoptedAs, u"string_counter"_s);
+        }
+        QVERIFY(!rows.contains(half) && !rows.contains(other));
+        const LimitedSubject a = rows.value(full);
+        QVERIFY(a.limited && !a.neverExpires());
+        QCOMPARE(a.subject, QByteArray("127.0.0.1-com.example.HelloController"));
+        QVERIFY2(a.state == u"101 / 100 in this window (full)"_s, qPrintable(a.state));
+        QVERIFY(a.retryInMs > 50'000 && a.retryInMs <= 60'000);
+        const LimitedSubject d = rows.value(stuckFull);
+        QVERIFY(d.limited && d.neverExpires());
+        QCOMPARE(d.retryInMs, qint64(-1));
+        QVERIFY2(d.state == u"100 / 100 in this window (full)"_s, qPrintable(d.state));
+        const LimitedSubject b = rows.value(stuck);
+        QVERIFY(!b.limited && b.neverExpires());
+        QCOMPARE(b.state, u"57 / 100 in this window"_s);
+        // Only the full ones count as limited; the note says what else is watched.
+        QCOMPARE(session.limitedHeading(), u"Limited right now (2)"_s);
+        // (%n is "4 key(s)" without the English plural forms the console installs.)
+        QVERIFY2(session.limitedNote().contains(u" of other limiters, adopted by the rules, "
+                                                "are watched too; 2 never expire"_s) &&
+                     session.limitedNote().contains(u"4 key"_s),
+                 qPrintable(session.limitedNote()));
+        test::deleteByPrefix(c, prefix);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMonitorSession)

@@ -5,6 +5,7 @@
 #include "pageharness.h"
 #include "testredis.h"
 
+#include "ui/language.h"
 #include "ui/sim/simulationcharts.h"
 #include "ui/sim/simulationmetricsmodel.h"
 #include "ui/sim/simulationpage.h"
@@ -16,6 +17,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -448,6 +450,89 @@ private Q_SLOTS:
         QCOMPARE(s->rules.size(), size_t(2));
         QCOMPARE(s->rules[0].id, u"hello-per-ip"_s);
         QCOMPARE(s->rules[1].rate, (Rate{100, 1'000'000}));
+    }
+
+    // The sample whose rules adopt a Spring counter (and its GET-then-INCR variant): the page
+    // keeps the adopt blocks through its editor, runs their twins beside the rules, and draws
+    // a chart row and a metrics row for each, named <rule>@<layout>, the variant's header
+    // saying when it lost its TTL; its admitted line is flat from then on once full.
+    // Also from the Rules page: a rule with an adopt block brings its twin along.
+    void adoptedCounter()
+    {
+        SimulationPage page(nullptr);
+        QVERIFY(test::showWindow(page, {1280, 800}));
+        QString error;
+        QVERIFY2(
+            page.loadScenarioFile(
+                QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/spring-counter.json"), &error),
+            qPrintable(error));
+        auto *rules = page.findChild<QListWidget *>(u"ruleList"_s);
+        QCOMPARE(rules->count(), 2);
+        QVERIFY2(rules->item(0)->text().endsWith(u" + adopted string_counter"_s),
+                 qPrintable(rules->item(0)->text()));
+        QVERIFY(runAndWait(page));
+        SimulationMetricsModel *m = page.metricsModel();
+        QCOMPARE(m->rowCount(), 4);
+        QCOMPARE(m->data(m->index(2, 0)).toString(), u"hello@string_counter"_s);
+        QCOMPARE(m->data(m->index(2, SimulationMetricsModel::AlgorithmColumn)).toString(),
+                 u"adopted string_counter"_s);
+        QVERIFY(m->data(m->index(2, SimulationMetricsModel::MaxInWindowColumn), Qt::UserRole)
+                    .toLongLong() > 100);
+        SimulationCharts *c = page.charts();
+        QCOMPARE(c->rowCount(), 4);
+        QVERIFY(!c->points(2, SimulationCharts::Role::Admitted).isEmpty());
+        QVERIFY(c->chart(3)->isVisible());
+        QVERIFY2(c->header(3)->toPlainText().contains(u"lost its TTL at 10s: never resets"_s),
+                 qPrintable(c->header(3)->toPlainText()));
+        QVERIFY(c->header(2)->toPlainText().contains(u"(limit 100: "_s));
+        // The variant admits nothing in its last 30 s: its cumulative line is flat there.
+        const QList<QPointF> cum = c->points(3, SimulationCharts::Role::Cumulative);
+        QVERIFY(cum.size() > 300);
+        QCOMPARE(cum.last().y(), cum[cum.size() / 2].y());
+        QVERIFY(page.grab().save(test::screenshotPath(u"simulation-adopted.png"_s)));
+
+        // From the Rules page.
+        RuleSet set;
+        Rule a = Rule::window(u"hello"_s, Algorithm::SlidingLog, 3, 5'000'000,
+                              Scope{Scope::Kind::Ip, {}}, "rate_limit:");
+        a.adopt = Adopt{"rate_limit:*-hello", u"string_counter"_s, 0, 0, u"get_then_incr"_s};
+        set.rules = {a};
+        page.setRules(set);
+        QTest::mouseClick(page.findChild<QPushButton *>(u"useRulesButton"_s), Qt::LeftButton);
+        const auto s = page.editedScenario();
+        QVERIFY(s);
+        QCOMPARE(s->rules.size(), size_t(1));
+        QVERIFY(s->rules[0].adopt);
+        QCOMPARE(s->rules[0].adopt->script, u"get_then_incr"_s);
+        QCOMPARE(*s->rules[0].adopt, *a.adopt);
+    }
+
+    // The Simulation page with the adopted counters at 1280x800 and 1920x1080, in English and
+    // Chinese (to look at: SLUICE_SHOTS_DIR=DIR).
+    void adoptedScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                SimulationPage page(nullptr);
+                QVERIFY(test::showWindow(page, size));
+                QVERIFY(page.loadScenarioFile(
+                    QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/spring-counter.json"),
+                    &error));
+                QVERIFY(runAndWait(page));
+                QTest::qWait(300);
+                QVERIFY(page.grab().save(u"%1/simulation-adopted-%2-%3x%4.png"_s.arg(dir, lang)
+                                             .arg(size.width())
+                                             .arg(size.height())));
+            }
+        }
+        QString error;
+        Language::install(qApp, u"en"_s, &error);
     }
 
     // The Redis engine, as the page runs it: the same outcome as the twins, and a cancelled

@@ -33,6 +33,8 @@ rule "the simulator knows no Redis (sim/redisrun is its Redis backend)" \
     'core/sim/simulator.cpp' 'core/sim/simulator.h' -- 'core/redis/|core/limiter/redislimiter'
 rule "core/redis depends on nothing above it (no folder cycle)" 'core/redis/*' -- \
     'core/(limiter|rules|keys|sim|stats|load)/'
+rule "core/rules sits below core/keys and core/sim (adoption.h holds what the validator needs)" \
+    'core/rules/*' 'core/limiter/*' 'core/common/*' -- 'core/(keys|sim|stats|load)/'
 rule "the service layer knows no ui/" 'app/serve/*' -- 'ui/|QtWidgets|QWidget'
 rule "the console (ui/) knows no app/" 'ui/*' -- 'app/'
 echo "$broken broken layer rules"

@@ -332,6 +332,58 @@ int list(const Args &args)
     return exitOk;
 }
 
+// What `keys fix` did to each key, one line per key ("<key>  set TTL 1 min (had none)"), for
+// its every form: from the rules (a TTL per key, set or lowered), --match --ttl, --delete.
+enum class FixForm { FromRules, SetTtl, Delete };
+
+QByteArray outcomeLines(const QList<KeyFixer::Outcome> &outcomes, FixForm form)
+{
+    QByteArray out;
+    for (const KeyFixer::Outcome &o : outcomes) {
+        const bool lower = form == FixForm::FromRules && o.pttlBefore != -1;
+        QString what;
+        switch (o.status) {
+        case KeyFixer::Status::Done:
+        case KeyFixer::Status::WouldDo: {
+            const bool done = o.status == KeyFixer::Status::Done;
+            what = form == FixForm::Delete
+                       ? (done ? u"deleted (had no TTL)"_s : u"would delete (has no TTL)"_s)
+                   : lower ? (done ? u"lowered TTL %1 -> %2"_s : u"would lower TTL %1 -> %2"_s)
+                                 .arg(formatDurationMs(o.pttlBefore), formatDurationMs(o.ttlMs))
+                           : (done ? u"set TTL %1 (had none)"_s : u"would set TTL %1 (has none)"_s)
+                                 .arg(formatDurationMs(o.ttlMs));
+            break;
+        }
+        case KeyFixer::Status::AlreadyFine:
+            what = form == FixForm::FromRules
+                       ? u"not touched: its TTL (%1) is within the rule now"_s.arg(
+                             formatDurationMs(o.pttlBefore))
+                       : u"not touched: it got a TTL meanwhile (%1), never extended"_s.arg(
+                             ttlText(o.pttlBefore));
+            break;
+        case KeyFixer::Status::Gone:
+            what = u"gone meanwhile"_s;
+            break;
+        case KeyFixer::Status::Skipped:
+            what = form == FixForm::FromRules
+                       ? u"left as it is (%1): %2"_s.arg(healthName(o.health), o.message)
+                       : u"left as it is: "_s + o.message;
+            break;
+        case KeyFixer::Status::Failed:
+            what = u"FAILED: "_s + o.message;
+            break;
+        }
+        out += (bytes::printable(o.key) + u"  "_s + what + u'\n').toUtf8();
+    }
+    return out;
+}
+
+qint64 countStatus(const QList<KeyFixer::Outcome> &outcomes, KeyFixer::Status s)
+{
+    return qint64(std::count_if(outcomes.begin(), outcomes.end(),
+                                [&](const KeyFixer::Outcome &o) { return o.status == s; }));
+}
+
 int fixCommand(const Args &args)
 {
     const QString command = u"keys fix"_s;
@@ -359,22 +411,22 @@ int fixCommand(const Args &args)
     const QList<KeyFixer::Outcome> &outcomes = sweep.fixes.outcomes;
     const std::optional<Error> &fixError = sweep.fixes.error;
 
-    auto countStatus = [&](KeyFixer::Status s) {
-        return std::count_if(outcomes.begin(), outcomes.end(),
-                             [&](const KeyFixer::Outcome &o) { return o.status == s; });
-    };
     auto countHealth = [&](Health h) {
         return std::count_if(outcomes.begin(), outcomes.end(), [&](const KeyFixer::Outcome &o) {
             return o.status == KeyFixer::Status::Skipped && o.health == h;
         });
     };
-    const qint64 done = countStatus(dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
-    const qint64 fine = countStatus(KeyFixer::Status::AlreadyFine);
-    const qint64 gone = countStatus(KeyFixer::Status::Gone);
-    const qint64 failed = countStatus(KeyFixer::Status::Failed);
+    const qint64 done =
+        countStatus(outcomes, dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
+    const qint64 fine = countStatus(outcomes, KeyFixer::Status::AlreadyFine);
+    const qint64 gone = countStatus(outcomes, KeyFixer::Status::Gone);
+    const qint64 failed = countStatus(outcomes, KeyFixer::Status::Failed);
     const qint64 orphans = countHealth(Health::Orphan);
     const qint64 wrong = countHealth(Health::WrongType);
     const qint64 unreadable = countHealth(Health::Unreadable);
+    const qint64 refused = std::count_if(outcomes.begin(), outcomes.end(), [](const auto &o) {
+        return o.health == Health::Unreadable && o.permissionRefused;
+    });
 
     if (json) {
         QJsonArray list;
@@ -401,42 +453,12 @@ int fixCommand(const Args &args)
             {u"orphans"_s, orphans},
             {u"wrong_type"_s, wrong},
             {u"unreadable"_s, unreadable},
+            {u"unreadable_permission"_s, refused},
             {u"failed"_s, failed},
             {u"keys"_s, list}};
         writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
     } else {
-        QByteArray out;
-        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
-            QString what;
-            switch (o.status) {
-            case KeyFixer::Status::Done:
-                what = o.pttlBefore == -1
-                           ? u"set TTL %1 (had none)"_s.arg(formatDurationMs(o.ttlMs))
-                           : u"lowered TTL %1 -> %2"_s.arg(formatDurationMs(o.pttlBefore),
-                                                           formatDurationMs(o.ttlMs));
-                break;
-            case KeyFixer::Status::WouldDo:
-                what = o.pttlBefore == -1
-                           ? u"would set TTL %1 (has none)"_s.arg(formatDurationMs(o.ttlMs))
-                           : u"would lower TTL %1 -> %2"_s.arg(formatDurationMs(o.pttlBefore),
-                                                               formatDurationMs(o.ttlMs));
-                break;
-            case KeyFixer::Status::AlreadyFine:
-                what = u"not touched: its TTL (%1) is within the rule now"_s.arg(
-                    formatDurationMs(o.pttlBefore));
-                break;
-            case KeyFixer::Status::Gone:
-                what = u"gone meanwhile"_s;
-                break;
-            case KeyFixer::Status::Skipped:
-                what = u"left as it is (%1): %2"_s.arg(healthName(o.health), o.message);
-                break;
-            case KeyFixer::Status::Failed:
-                what = u"FAILED: %1"_s.arg(o.message);
-                break;
-            }
-            out += (bytes::printable(o.key) + u"  "_s + what + u'\n').toUtf8();
-        }
+        QByteArray out = outcomeLines(outcomes, FixForm::FromRules);
         const QString n = count(done, u"key"_s, u"keys"_s);
         QString line = dryRun ? u"dry run, nothing changed: would set the TTL of %1 from their "
                                 "rule"_s.arg(n)
@@ -458,6 +480,12 @@ int fixCommand(const Args &args)
             extra << (wrong == 1 ? u"1 key that is not its rule's state left as it is"_s
                                  : u"%1 keys that are not their rule's state left as they "
                                    "are"_s.arg(thousands(wrong)));
+        }
+        if (unreadable > 0) {
+            extra << count(unreadable, u"key"_s, u"keys"_s) +
+                         (refused > 0 ? u" that could not be read (%1 refused by the ACL) left as "
+                                        "is"_s.arg(thousands(refused))
+                                      : u" that could not be read left as is"_s);
         }
         if (failed > 0) {
             extra << count(failed, u"key"_s, u"keys"_s) + u" FAILED"_s;
@@ -751,14 +779,11 @@ int fixForeign(const Args &args)
         summary.progress.keys == 0) {
         return nothingMatches(command, args);
     }
-    auto countStatus = [&](KeyFixer::Status s) {
-        return qint64(std::count_if(outcomes.begin(), outcomes.end(),
-                                    [&](const KeyFixer::Outcome &o) { return o.status == s; }));
-    };
-    const qint64 done = countStatus(dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
-    const qint64 fine = countStatus(KeyFixer::Status::AlreadyFine);
-    const qint64 gone = countStatus(KeyFixer::Status::Gone);
-    const qint64 failedKeys = countStatus(KeyFixer::Status::Failed);
+    const qint64 done =
+        countStatus(outcomes, dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
+    const qint64 fine = countStatus(outcomes, KeyFixer::Status::AlreadyFine);
+    const qint64 gone = countStatus(outcomes, KeyFixer::Status::Gone);
+    const qint64 failedKeys = countStatus(outcomes, KeyFixer::Status::Failed);
     const qint64 withTtl = summary.progress.keys - qint64(outcomes.size());
     if (json) {
         QJsonArray list;
@@ -788,34 +813,7 @@ int fixForeign(const Args &args)
             {u"keys"_s, list}};
         writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
     } else {
-        QByteArray out;
-        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
-            QString what;
-            switch (o.status) {
-            case KeyFixer::Status::Done:
-                what = del ? u"deleted (had no TTL)"_s
-                           : u"set TTL %1 (had none)"_s.arg(formatDurationMs(ttlMs));
-                break;
-            case KeyFixer::Status::WouldDo:
-                what = del ? u"would delete (has no TTL)"_s
-                           : u"would set TTL %1 (has none)"_s.arg(formatDurationMs(ttlMs));
-                break;
-            case KeyFixer::Status::AlreadyFine:
-                what = u"not touched: it got a TTL meanwhile (%1), never extended"_s.arg(
-                    ttlText(o.pttlBefore));
-                break;
-            case KeyFixer::Status::Gone:
-                what = u"gone meanwhile"_s;
-                break;
-            case KeyFixer::Status::Skipped:
-                what = u"left as it is: "_s + o.message;
-                break;
-            case KeyFixer::Status::Failed:
-                what = u"FAILED: "_s + o.message;
-                break;
-            }
-            out += (bytes::printable(o.key) + u"  "_s + what + u'\n').toUtf8();
-        }
+        QByteArray out = outcomeLines(outcomes, del ? FixForm::Delete : FixForm::SetTtl);
         const QString n = count(done, u"key"_s, u"keys"_s);
         QString line =
             del ? (dryRun ? u"dry run, nothing changed: would delete %1 without TTL"_s.arg(n)

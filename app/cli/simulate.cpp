@@ -106,10 +106,11 @@ QString humanTable(const sim::Scenario &s, const sim::SimResult &r, qint64 subje
         u"delay mean ms"_s, u"delay max ms"_s};
     QList<QStringList> rows{head};
     for (const sim::RuleResult &x : r.rules) {
-        rows.append({x.rule, algorithm::name(x.algorithm), grouped(x.offered), grouped(x.admitted),
-                     grouped(x.rejected), grouped(x.maxAdmittedInWindow),
-                     grouped(x.maxReleasedInWindow), grouped(x.peakAdmittedPerBin),
-                     QString::number(x.meanDelayMs, 'f', 1), grouped(x.maxDelayMs)});
+        rows.append({x.rule, x.adopted ? x.adopted->layout : algorithm::name(x.algorithm),
+                     grouped(x.offered), grouped(x.admitted), grouped(x.rejected),
+                     grouped(x.maxAdmittedInWindow), grouped(x.maxReleasedInWindow),
+                     grouped(x.peakAdmittedPerBin), QString::number(x.meanDelayMs, 'f', 1),
+                     grouped(x.maxDelayMs)});
     }
     QList<qsizetype> widths(head.size(), 0);
     for (const QStringList &row : rows) {
@@ -126,6 +127,19 @@ QString humanTable(const sim::Scenario &s, const sim::SimResult &r, qint64 subje
             line += u"  "_s;
         }
         out += line.trimmed() + u'\n';
+    }
+    // The adopted limiters, said in words: what they are and what went wrong.
+    for (const sim::RuleResult &x : r.rules) {
+        if (const auto &a = x.adopted) {
+            out += u"%1: the limiter rule %2 adopts (%3, script %4, %5 per %6), its twin in "
+                   "process"_s.arg(x.rule, a->rule, a->layout, a->script, grouped(a->limit),
+                                   duration::formatUs(a->windowUs));
+            if (a->lostTtlAtUs >= 0) {
+                out += u"; lost its TTL at %1 (an INCR after the key expired): from then on it "
+                       "never resets"_s.arg(duration::formatUs(a->lostTtlAtUs));
+            }
+            out += u'\n';
+        }
     }
     return out;
 }

@@ -126,6 +126,7 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
         o.key = k.key;
         o.ruleId = k.ruleId;
         o.health = k.health;
+        o.permissionRefused = k.state.permissionRefused;
         Plan plan = Plan::Skip;
         if (isFixable(k.health) && (k.maxTtlMs > 0 || del)) {
             plan = Plan::Conditional;

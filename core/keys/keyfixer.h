@@ -61,10 +61,11 @@ public:
         QString ruleId;
         Health health = Health::Ok; // as the scan judged it
         Status status = Status::Skipped;
-        qint64 ttlMs = -1;      // SetTtl: the TTL set (or that would be)
-        qint64 pttlBefore = -3; // PTTL just before (-3: not read)
-        qint64 pttlAfter = -3;  // PTTL just after (the same as before if untouched)
-        QString message;        // Skipped, Failed: why
+        qint64 ttlMs = -1;              // SetTtl: the TTL set (or that would be)
+        qint64 pttlBefore = -3;         // PTTL just before (-3: not read)
+        qint64 pttlAfter = -3;          // PTTL just after (the same as before if untouched)
+        QString message;                // Skipped, Failed: why
+        bool permissionRefused = false; // unreadable because the user's ACL refused the read
     };
     struct Report
     {

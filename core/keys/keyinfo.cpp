@@ -119,7 +119,7 @@ QString formatAmount(double v)
     return QString::number(tenths / 10.0, 'f', 1);
 }
 
-QString KeyState::describe() const
+QString KeyState::describe(bool withReset) const
 {
     switch (kind) {
     case Kind::None:
@@ -127,6 +127,10 @@ QString KeyState::describe() const
     case Kind::Unreadable:
         return problem;
     case Kind::FixedWindow:
+        if (!withReset && (neverResets || resetMs > 0)) {
+            return u"%1 / %2 in this window%3"_s.arg(count).arg(limit).arg(
+                count >= limit ? u" (full)"_s : QString());
+        }
         if (neverResets) {
             return u"%1 / %2 in this window%3, never resets (no TTL)"_s.arg(count).arg(limit).arg(
                 count >= limit ? u" (full: denied until it is fixed)"_s : QString());

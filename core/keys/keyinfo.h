@@ -70,7 +70,10 @@ struct KeyState
 
     // One line for a table cell: "2 / 3 in this window, resets in 1.2 s", "14.2 tokens of 200,
     // full in 3 s", "queue 3 of 50, wait 600 ms", "GCRA: 4 of 6 available, full in 2 s".
-    QString describe() const;
+    QString describe() const { return describe(true); }
+    // withReset false: a window's count only ("3 / 3 in this window (full)"), for a table
+    // whose own column says when it resets (the Monitor's Time left).
+    QString describe(bool withReset) const;
 };
 // "fixed_window", ... as algorithm::name(); "unreadable", "none".
 QString kindName(KeyState::Kind kind);

@@ -57,7 +57,7 @@ const QStringList ruleFields = {u"id"_s,        u"description"_s, u"route"_s,   
                                 u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
                                 u"burst"_s,     u"key_prefix"_s,  u"on_redis_error"_s, u"shadow"_s,
                                 u"enabled"_s,   u"adopt"_s};
-const QStringList adoptFields = {u"match"_s, u"layout"_s, u"window"_s, u"limit"_s};
+const QStringList adoptFields = {u"match"_s, u"layout"_s, u"window"_s, u"limit"_s, u"script"_s};
 
 enum class Flavor { Json, Yaml };
 
@@ -376,6 +376,10 @@ public:
                                   u"must be a positive integer, got %1"_s.arg(*n));
                         }
                     }
+                }
+                if (auto sc = string(a, u"script"_s, adoptPath,
+                                     u"a counter script, e.g. get_incr_expire"_s, false)) {
+                    adopt.script = *sc;
                 }
                 r.adopt = adopt;
             }
@@ -1251,6 +1255,9 @@ QList<Field> fieldsOf(const Rule &r)
         }
         if (r.adopt->limit > 0) {
             a.members << integerField(u"limit"_s, r.adopt->limit);
+        }
+        if (!r.adopt->script.isEmpty()) {
+            a.members << textField(u"script"_s, r.adopt->script);
         }
         out.append(a);
     }

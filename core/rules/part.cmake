@@ -1,6 +1,7 @@
 # core/rules: its sources, registered on sluice_core (core/CMakeLists.txt includes every
 # <folder>/part.cmake).
 target_sources(sluice_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/adoption.cpp ${CMAKE_CURRENT_LIST_DIR}/adoption.h
     ${CMAKE_CURRENT_LIST_DIR}/codec.cpp ${CMAKE_CURRENT_LIST_DIR}/codec.h
     ${CMAKE_CURRENT_LIST_DIR}/exporter.cpp ${CMAKE_CURRENT_LIST_DIR}/exporter.h
     ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.cpp ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.h

@@ -42,6 +42,9 @@ struct Adopt
     QString layout;
     qint64 windowUs = 0; // 0: the rule's window
     qint64 limit = 0;    // 0: the rule's limit
+    // The script that writes a counter's keys, for the simulator's twin (adoption.h
+    // CounterScript names); empty: the layout's usual one.
+    QString script;
     friend bool operator==(const Adopt &, const Adopt &) = default;
 };
 

@@ -15,10 +15,9 @@
 //    newline would end the comment.
 //  - limits of the parameters: Policy::validate (positivity, 2^53 exactness), each parameter
 //    checked on its own so that all of them are reported, then together.
+#include "adoption.h"
 #include "codec.h"
 #include "jsonlocator.h"
-
-#include "core/keys/layouts.h"
 
 #include <QHash>
 
@@ -238,12 +237,23 @@ void checkAdopt(const Rule &rule, const QString &path, Sink &sink)
     }
     const Adopt &a = *rule.adopt;
     const QString at = fieldpath::member(path, u"adopt"_s);
-    const keys::Layout *layout = keys::findLayout(a.layout);
+    const adoption::LayoutId *layout = adoption::findLayoutId(a.layout);
     if (!a.layout.isEmpty() && (layout == nullptr || !layout->adoptable)) {
         sink.add(at, u"layout"_s,
                  u"%1 layout '%2'; expected one of %3 (the layouts whose state is a count in a "
                  "window)"_s.arg(layout == nullptr ? u"unknown"_s : u"cannot adopt the"_s, a.layout,
-                                 keys::layoutIds(true)));
+                                 adoption::adoptableIds()));
+    }
+    if (!a.script.isEmpty()) {
+        if (!adoption::scriptFromName(a.script)) {
+            sink.add(at, u"script"_s,
+                     u"unknown counter script '%1'; expected one of %2"_s.arg(
+                         a.script, adoption::scriptNames()));
+        } else if (layout != nullptr && layout->adoptable && !layout->script) {
+            sink.add(at, u"script"_s,
+                     u"the layout %1 is not a counter: a script applies to the counter layouts "
+                     "only"_s.arg(a.layout));
+        }
     }
     if (a.match.isEmpty()) {
         sink.add(at, u"match"_s, u"expected a glob of the keys, e.g. rate_limit:*-hello"_s);

@@ -75,7 +75,18 @@ QByteArray json(const SimResult &r)
                ",\"max_released_in_window\":" + QByteArray::number(x.maxReleasedInWindow) +
                ",\"peak_admitted_per_bin\":" + QByteArray::number(x.peakAdmittedPerBin) +
                ",\"mean_delay_ms\":" + number(x.meanDelayMs) +
-               ",\"max_delay_ms\":" + QByteArray::number(x.maxDelayMs) + '}';
+               ",\"max_delay_ms\":" + QByteArray::number(x.maxDelayMs);
+        if (const auto &a = x.adopted) {
+            out += ",\"adopted\":{\"rule\":" + jsonString(a->rule) +
+                   ",\"layout\":" + jsonString(a->layout) + ",\"script\":" + jsonString(a->script) +
+                   ",\"limit\":" + QByteArray::number(a->limit) +
+                   ",\"window_ms\":" + QByteArray::number(a->windowUs / 1000) +
+                   ",\"lost_ttl_at_ms\":" +
+                   (a->lostTtlAtUs < 0 ? QByteArray("null")
+                                       : QByteArray::number(a->lostTtlAtUs / 1000)) +
+                   '}';
+        }
+        out += '}';
     }
     return out + "]}";
 }

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QtGlobal>
 
+#include <optional>
 #include <vector>
 
 namespace sluice::sim {
@@ -38,6 +39,21 @@ private:
     qint64 m_maxStartUs = -1;
 };
 
+// The other limiter a rule adopts (FORMATS.md "adopt"), run beside the rules by its twin
+// (foreigncounter.h): a RuleResult of its own, named <rule>@<layout>.
+struct AdoptedRun
+{
+    QString rule;   // the rule that adopts it
+    QString layout; // string_counter, ...
+    QString script; // get_incr_expire, ...
+    qint64 limit = 0;
+    qint64 windowUs = 0;
+    // The virtual time (since the start) of the first request that left a key without TTL
+    // (get_then_incr: an INCR after the expiry); -1: none did.
+    qint64 lostTtlAtUs = -1;
+    friend bool operator==(const AdoptedRun &, const AdoptedRun &) = default;
+};
+
 // One row of FORMATS.md's `simulate --json` results: what one rule did with the traffic.
 struct RuleResult
 {
@@ -55,6 +71,7 @@ struct RuleResult
     qint64 peakAdmittedPerBin = 0;
     double meanDelayMs = 0; // over admitted requests
     qint64 maxDelayMs = 0;
+    std::optional<AdoptedRun> adopted; // set: the twin of an adopted limiter, not a rule
 
     friend bool operator==(const RuleResult &, const RuleResult &) = default;
 };

@@ -18,7 +18,10 @@
 //    wall clock; the local == Redis test proves that the floor changes no decision.
 #include "simulator.h"
 
+#include "foreigncounter.h"
+
 #include "core/limiter/model.h"
+#include "core/rules/adoption.h"
 
 #include <QElapsedTimer>
 
@@ -63,6 +66,11 @@ struct RuleRun
     qint64 delaySumMs = 0;
     quint64 digest = digestSeed; // this rule's decisions, in arrival order
     bool global = false;         // one key for every subject: <prefix><id>:{global}
+    // An adopted limiter's twin (foreigncounter.h), in process on every backend: its state
+    // per subject. (The library's script takes Redis's own clock, which a run on virtual time
+    // cannot set.)
+    std::optional<ForeignCounter> foreign;
+    std::vector<ForeignState> foreignStates;
 
     const QByteArray &key(quint32 subject, const Subjects &subjects)
     {
@@ -175,6 +183,25 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
         run.result.algorithm = s.rules[r].algorithm;
     }
 
+    // Beside the rules, the twin of every adopted counter (FORMATS.md "simulate").
+    for (const Rule &rule : s.rules) {
+        const auto script = rule.adopt ? adoption::counterScriptOf(*rule.adopt) : std::nullopt;
+        if (!script) {
+            continue;
+        }
+        RuleRun &run = runs.emplace_back();
+        run.foreign = ForeignCounter{*script, rule.adoptLimit(), rule.adoptWindowUs()};
+        run.global = rule.scope.kind == Scope::Kind::Global;
+        run.foreignStates.resize(run.global ? 1 : size_t(subjects.size()));
+        run.admitted = WindowCounter(s.measureWindowUs);
+        run.released = WindowCounter(s.measureWindowUs);
+        run.bins.resize(size_t((s.durationUs + s.binUs - 1) / s.binUs));
+        run.result.rule = rule.id + u'@' + rule.adopt->layout;
+        run.result.algorithm = Algorithm::FixedWindow;
+        run.result.adopted = AdoptedRun{rule.id, rule.adopt->layout, adoption::scriptName(*script),
+                                        rule.adoptLimit(), rule.adoptWindowUs()};
+    }
+
     SimResult out;
     out.scenario = s.name;
     out.backend = backend;
@@ -183,7 +210,7 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
     out.total = qint64(arrivals.size());
     out.keyPrefix = options.keyPrefix;
 
-    const size_t ruleCount = runs.size();
+    const size_t ruleCount = s.rules.size(); // the adopted twins come after them in `runs`
     // In-process, a batch only spaces the checks for cancel and the progress calls.
     const int batch = std::max(1, options.batch);
     const size_t perBatch = std::max<size_t>(1, size_t(batch) / ruleCount);
@@ -262,6 +289,22 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
                 runs[i / m].account(a.tUs, s.binUs, *d);
                 if (options.onDecision) {
                     options.onDecision(DecisionEvent{int(i / m), a.tUs, a.subject, *d});
+                }
+            }
+        }
+        for (size_t r = ruleCount; r < runs.size(); ++r) {
+            RuleRun &run = runs[r];
+            for (size_t k = 0; k < m; ++k) {
+                const Arrival &a = arrivals[done + k];
+                const ForeignOutcome o =
+                    decide(*run.foreign, run.foreignStates[run.global ? 0 : a.subject],
+                           options.epochUs + a.tUs);
+                if (o.lostTtl && run.result.adopted->lostTtlAtUs < 0) {
+                    run.result.adopted->lostTtlAtUs = a.tUs;
+                }
+                run.account(a.tUs, s.binUs, o.decision);
+                if (options.onDecision) {
+                    options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, o.decision});
                 }
             }
         }

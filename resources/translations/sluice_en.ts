@@ -274,6 +274,10 @@
         <source>%1 · %2 %3, %4</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 + adopted %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ScenarioDraft</name>
@@ -1729,6 +1733,30 @@
         <source>State</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Key %1
+%2
+This key of another limiter (rule %3 adopts it as %4) never expires: nothing will ever reset it, and once at its limit it denies forever. Fix it on the Keys page (a TTL of its window), or Unblock.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (adopted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ never (no TTL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ no TTL, admits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key %1
+%2
+A key of another limiter: rule %3 adopts it as %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::LoadPage</name>
@@ -2208,6 +2236,20 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) of other limiters, adopted by the rules, are watched too; %1 never expire: once full, such a key denies forever (fix it on the Keys page).</source>
+        <translation>
+            <numerusform>%n key of other limiters, adopted by the rules, is watched too; %1 never expires: once full, such a key denies forever (fix it on the Keys page).</numerusform>
+            <numerusform>%n keys of other limiters, adopted by the rules, are watched too; %1 never expire: once full, such a key denies forever (fix it on the Keys page).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) of other limiters, adopted by the rules, are watched too.</source>
+        <translation>
+            <numerusform>%n key of other limiters, adopted by the rules, is watched too.</numerusform>
+            <numerusform>%n keys of other limiters, adopted by the rules, are watched too.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3834,6 +3876,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>The delay the leaky bucket asks an admitted request to wait</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>adopted %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -272,6 +272,10 @@
         <source>%1 · %2 %3, %4</source>
         <translation>%1 · %2 %3，%4</translation>
     </message>
+    <message>
+        <source>%1 + adopted %2</source>
+        <translation>%1 + 接管的 %2</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioDraft</name>
@@ -1720,6 +1724,34 @@
         <source>State</source>
         <translation>状态</translation>
     </message>
+    <message>
+        <source>Key %1
+%2
+This key of another limiter (rule %3 adopts it as %4) never expires: nothing will ever reset it, and once at its limit it denies forever. Fix it on the Keys page (a TTL of its window), or Unblock.</source>
+        <translation>键 %1
+%2
+这个键属于另一个限流器（规则 %3 将其作为 %4 接管），永不过期：没有任何东西会重置它，一旦达到上限就会永久拒绝。请在“键”页面修复（设置为其窗口长度的 TTL），或解除限制。</translation>
+    </message>
+    <message>
+        <source>%1 (adopted)</source>
+        <translation>%1（接管的）</translation>
+    </message>
+    <message>
+        <source>⚠ never (no TTL)</source>
+        <translation>⚠ 永不（无 TTL）</translation>
+    </message>
+    <message>
+        <source>⚠ no TTL, admits</source>
+        <translation>⚠ 无 TTL，仍放行</translation>
+    </message>
+    <message>
+        <source>Key %1
+%2
+A key of another limiter: rule %3 adopts it as %4.</source>
+        <translation>键 %1
+%2
+另一个限流器的键：规则 %3 将其作为 %4 接管。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::LoadPage</name>
@@ -2197,6 +2229,18 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>&lt;b&gt;✓ Nothing to unblock.&lt;/b&gt; %1 had expired already.</source>
         <translation>&lt;b&gt;✓ 无需解除。&lt;/b&gt;%1 已经过期。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) of other limiters, adopted by the rules, are watched too; %1 never expire: once full, such a key denies forever (fix it on the Keys page).</source>
+        <translation>
+            <numerusform>规则接管的其他限流器的 %n 个键也在监视中；其中 %1 个永不过期：这样的键一旦满额就会永久拒绝（请在“键”页面修复）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) of other limiters, adopted by the rules, are watched too.</source>
+        <translation>
+            <numerusform>规则接管的其他限流器的 %n 个键也在监视中。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3807,6 +3851,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>The delay the leaky bucket asks an admitted request to wait</source>
         <translation>漏桶要求已放行请求等待的延迟</translation>
     </message>
+    <message>
+        <source>adopted %1</source>
+        <translation>接管的 %1</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::SimulationPage</name>
@@ -4290,6 +4338,14 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>cannot write %1</source>
         <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>adopted %1 (%2), %3 per %4</source>
+        <translation>接管的 %1（%2），每 %4 %3 次</translation>
+    </message>
+    <message>
+        <source>lost its TTL at %1: never resets</source>
+        <translation>在 %1 丢失了 TTL：永不重置</translation>
     </message>
 </context>
 </TS>

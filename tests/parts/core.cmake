@@ -29,3 +29,4 @@ sluice_test(profiledraft LIBS sluice_ui)
 # A read-only profile on a private redis-server: every write action off, no write in INFO
 # commandstats after every page has been walked and refreshed.
 sluice_test(readonly LIBS sluice_pagesupport Qt6::Network)
+sluice_test(foreigncounter REDIS)

@@ -46,10 +46,13 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case RuleColumn:
-            return r.ruleId;
+            return r.adoptedAs.isEmpty() ? r.ruleId : tr("%1 (adopted)").arg(r.ruleId);
         case SubjectColumn:
             return bytes::printable(r.subject);
         case TimeLeftColumn:
+            if (r.neverExpires()) {
+                return r.limited ? tr("\u26a0 never (no TTL)") : tr("\u26a0 no TTL, admits");
+            }
             return r.retryInMs < 0 ? tr("never (cost above the limit)")
                                    : keys::formatDurationMs(r.retryInMs);
         case StateColumn:
@@ -58,6 +61,16 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
+        if (r.neverExpires()) {
+            return tr("Key %1\n%2\nThis key of another limiter (rule %3 adopts it as %4) never "
+                      "expires: nothing will ever reset it, and once at its limit it denies "
+                      "forever. Fix it on the Keys page (a TTL of its window), or Unblock.")
+                .arg(bytes::printable(r.key), r.state, r.ruleId, r.adoptedAs);
+        }
+        if (!r.adoptedAs.isEmpty()) {
+            return tr("Key %1\n%2\nA key of another limiter: rule %3 adopts it as %4.")
+                .arg(bytes::printable(r.key), r.state, r.ruleId, r.adoptedAs);
+        }
         return tr("Key %1\n%2").arg(bytes::printable(r.key), r.state);
     case Qt::TextAlignmentRole:
         if (index.column() == TimeLeftColumn) {
@@ -66,7 +79,7 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (index.column() == TimeLeftColumn) {
-            return tone::text(Tone::Bad);
+            return tone::text(r.limited ? Tone::Bad : Tone::Warning);
         }
         return {};
     case KeyRole:

@@ -32,6 +32,51 @@ std::optional<model::State> modelState(const keys::KeyState &s, const Rule &rule
     }
 }
 
+// The part of an adopted key its glob's wildcards cover: "127.0.0.1-com.example.Hello" of
+// "rate_limit:127.0.0.1-com.example.Hello-hello" for "rate_limit:*-hello" (the whole key when
+// the glob has no literal ends to strip).
+QByteArray adoptedSubjectOf(const QByteArray &key, const QByteArray &glob)
+{
+    static const QByteArray special("*?[\\");
+    qsizetype head = 0;
+    while (head < glob.size() && !special.contains(glob[head])) {
+        ++head;
+    }
+    qsizetype tail = 0;
+    while (tail < glob.size() - head && !special.contains(glob[glob.size() - 1 - tail]) &&
+           glob[glob.size() - 1 - tail] != ']') {
+        ++tail;
+    }
+    if (head + tail >= key.size() || !key.startsWith(glob.left(head)) ||
+        !key.endsWith(glob.right(tail))) {
+        return key;
+    }
+    return key.mid(head, key.size() - head - tail);
+}
+
+std::optional<LimitedSubject> adoptedSubject(const keys::KeyInfo &info, const Rule &rule,
+                                             qint64 readAtMs)
+{
+    const keys::KeyState &s = info.state;
+    if (s.kind != Kind::FixedWindow && s.kind != Kind::SlidingLog) {
+        return std::nullopt; // not the adopted layout's value: the Keys page says wrong_type
+    }
+    LimitedSubject row;
+    row.key = info.key;
+    row.ruleId = info.ruleId;
+    row.adoptedAs = info.adoptedAs;
+    row.subject = rule.adopt ? adoptedSubjectOf(info.key, rule.adopt->match) : info.key;
+    row.state = s.describe(false); // the Time left column says when
+    row.pttlMs = info.pttlMs;
+    row.readAtMs = readAtMs;
+    row.limited = s.count >= s.limit;
+    if (!row.limited && !row.neverExpires()) {
+        return std::nullopt;
+    }
+    row.retryInMs = row.limited && info.pttlMs >= 0 ? info.pttlMs : -1;
+    return row;
+}
+
 } // namespace
 
 std::optional<LimitedSubject> limitedSubject(const keys::KeyInfo &info, const Rule &rule,
@@ -41,6 +86,9 @@ std::optional<LimitedSubject> limitedSubject(const keys::KeyInfo &info, const Ru
     if (!info.exists() || !info.hasRule() || s.kind == Kind::None || s.kind == Kind::Unreadable) {
         return std::nullopt;
     }
+    if (!info.adoptedAs.isEmpty()) {
+        return adoptedSubject(info, rule, readAtMs);
+    }
     if (s.remaining >= 1) {
         return std::nullopt;
     }
@@ -48,7 +96,7 @@ std::optional<LimitedSubject> limitedSubject(const keys::KeyInfo &info, const Ru
     row.key = info.key;
     row.ruleId = info.ruleId;
     row.subject = info.subject;
-    row.state = s.describe();
+    row.state = s.describe(false); // the Time left column says when
     row.pttlMs = info.pttlMs;
     row.readAtMs = readAtMs;
     if (s.kind == Kind::SlidingLog) {

@@ -19,17 +19,25 @@ struct LimitedSubject
     QByteArray key; // the state key, raw bytes (what Unblock deletes)
     QString ruleId;
     QByteArray subject;
-    QString state;         // KeyState::describe(): "3 / 3 in this window, resets in 4 s"
+    QString state;         // KeyState::describe(false): "3 / 3 in this window (full)"
     qint64 retryInMs = -1; // until a request of cost 1 is admitted again; -1: never (cost >
                            // capacity) or unknown
     qint64 pttlMs = -1;    // the key's TTL when read
     qint64 readAtMs = 0;   // local wall clock (ms since the epoch) of the read
+    // Another limiter's key that rule `ruleId` adopts (FORMATS.md "adopt"): its layout id,
+    // and whether it is at its limit now (an adopted key that never expires is listed even
+    // below it: once full, it denies forever).
+    QString adoptedAs;
+    bool limited = true;
+    bool neverExpires() const { return !adoptedAs.isEmpty() && pttlMs == -1; }
 };
 
 // The row for `info` if its decoded state denies a cost-1 request at the instant it was read
 // (KeyState::atUs), with the wait computed by the script's own arithmetic (core/limiter/model.h)
 // from the decoded state; nullopt for keys that admit, are unreadable, gone or without rule.
 // `rule` is info.ruleId's rule.
+// An adopted key (info.adoptedAs) is decoded against the adoption's limit: it is listed when
+// its count is at that limit (the wait: its TTL) or when it never expires.
 std::optional<LimitedSubject> limitedSubject(const keys::KeyInfo &info, const Rule &rule,
                                              qint64 readAtMs);
 

@@ -142,6 +142,8 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         m_snapshot.limited = old.limited;
         m_snapshot.keysScanned = old.keysScanned;
         m_snapshot.limitedCapped = old.limitedCapped;
+        m_snapshot.adoptedKeys = old.adoptedKeys;
+        m_snapshot.adoptedNeverExpire = old.adoptedNeverExpire;
     }
     if (m_topRule == MonitorSnapshot::busiestRule && s.topBusiest) {
         m_top = s.top;
@@ -199,7 +201,8 @@ Tone MonitorSession::statusTone() const
 
 QString MonitorSession::limitedHeading() const
 {
-    const qsizetype n = m_snapshot.limited.size();
+    const qsizetype n = std::count_if(m_snapshot.limited.begin(), m_snapshot.limited.end(),
+                                      [](const LimitedSubject &s) { return s.limited; });
     return n ? tr("Limited right now (%1)").arg(n) : tr("Limited right now");
 }
 
@@ -208,11 +211,24 @@ QString MonitorSession::limitedNote() const
     QString text;
     if (m_snapshot.readAtMs == 0) {
         text = QString();
-    } else if (m_snapshot.limited.isEmpty()) {
+    } else if (std::none_of(m_snapshot.limited.begin(), m_snapshot.limited.end(),
+                            [](const LimitedSubject &s) { return s.limited; })) {
         text = tr("No subject is denied right now (%n key(s) read).", nullptr,
                   int(std::min<qint64>(m_snapshot.keysScanned, INT_MAX)));
     } else {
         text = tr("Subjects whose next request would be denied, longest wait first.");
+    }
+    if (m_snapshot.adoptedKeys > 0) {
+        const int adopted = int(std::min<qint64>(m_snapshot.adoptedKeys, INT_MAX));
+        text += QLatin1Char(' ') +
+                (m_snapshot.adoptedNeverExpire > 0
+                     ? tr("%n key(s) of other limiters, adopted by the rules, are watched too; "
+                          "%1 never expire: once full, such a key denies forever (fix it on the "
+                          "Keys page).",
+                          nullptr, adopted)
+                           .arg(m_snapshot.adoptedNeverExpire)
+                     : tr("%n key(s) of other limiters, adopted by the rules, are watched too.",
+                          nullptr, adopted));
     }
     if (m_snapshot.limitedCapped) {
         text += QLatin1Char(' ') + tr("Only the first %1 keys were read: the list may be "

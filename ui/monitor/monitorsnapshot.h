@@ -50,6 +50,10 @@ struct MonitorSnapshot
     QList<LimitedSubject> limited;
     qint64 keysScanned = 0;
     bool limitedCapped = false; // the scan stopped at the key cap; the list may be partial
+    // Keys of other limiters that the rules adopt (FORMATS.md "adopt"), read by the scan, and
+    // how many of them never expire (those are in `limited` too).
+    qint64 adoptedKeys = 0;
+    qint64 adoptedNeverExpire = 0;
 
     QString error; // non-empty: the read failed, in words
 

@@ -184,6 +184,8 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
     const RuleSet &rules = m_rules;
     QList<LimitedSubject> &out = s.limited;
     qint64 scanned = 0;
+    qint64 adopted = 0;
+    qint64 adoptedNeverExpire = 0;
     QElapsedTimer took;
     took.start();
     const keys::ScanSummary summary = scanner.run(
@@ -193,6 +195,10 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
                 const Rule *rule = k.hasRule() ? rules.find(k.ruleId) : nullptr;
                 if (!rule) {
                     continue;
+                }
+                if (!k.adoptedAs.isEmpty() && k.exists()) {
+                    ++adopted;
+                    adoptedNeverExpire += k.pttlMs == -1 ? 1 : 0;
                 }
                 if (auto row = limitedSubject(k, *rule, readAtMs)) {
                     out << *row;
@@ -204,6 +210,8 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
         });
     m_nextScanMs = QDateTime::currentMSecsSinceEpoch() + 10 * took.elapsed();
     s.keysScanned = scanned;
+    s.adoptedKeys = adopted;
+    s.adoptedNeverExpire = adoptedNeverExpire;
     s.limitedCapped = summary.status == keys::ScanSummary::Status::Cancelled && !m_cancel;
     if (summary.status == keys::ScanSummary::Status::Failed) {
         s.limitedRead = false; // keep the last list; the error below says why

@@ -40,6 +40,20 @@ RuleDraft RuleDraft::from(const Rule &rule)
         r.values.insert(u"rate"_s, duration::formatRate(rule.rate));
         r.values.insert(u"burst"_s, QString::number(rule.burst));
     }
+    if (const auto &a = rule.adopt) {
+        r.keyPrefix = QString::fromUtf8(rule.keyPrefix);
+        r.adopt.insert(u"match"_s, QString::fromUtf8(a->match));
+        r.adopt.insert(u"layout"_s, a->layout);
+        if (a->windowUs > 0) {
+            r.adopt.insert(u"window"_s, duration::formatUs(a->windowUs));
+        }
+        if (a->limit > 0) {
+            r.adopt.insert(u"limit"_s, double(a->limit));
+        }
+        if (!a->script.isEmpty()) {
+            r.adopt.insert(u"script"_s, a->script);
+        }
+    }
     return r;
 }
 
@@ -50,7 +64,10 @@ QString RuleDraft::summary() const
         a && !algorithm::isWindow(*a)
             ? tr("%1, burst %2").arg(values.value(u"rate"_s), values.value(u"burst"_s))
             : tr("%1 per %2").arg(values.value(u"limit"_s), values.value(u"window"_s));
-    return tr("%1 · %2 %3, %4").arg(values.value(u"id"_s), kind, params, values.value(u"scope"_s));
+    const QString line =
+        tr("%1 · %2 %3, %4").arg(values.value(u"id"_s), kind, params, values.value(u"scope"_s));
+    return adopt.isEmpty() ? line
+                           : tr("%1 + adopted %2").arg(line, adopt.value(u"layout"_s).toString());
 }
 
 QStringList ScenarioDraft::topKeys()
@@ -189,6 +206,10 @@ QByteArray ScenarioDraft::documentJson() const
         o.insert(u"algorithm"_s, r.kind);
         for (const QString &key : r.keys().mid(2)) {
             putField(o, key, r.values.value(key));
+        }
+        if (!r.adopt.isEmpty()) {
+            o.insert(u"key_prefix"_s, r.keyPrefix);
+            o.insert(u"adopt"_s, r.adopt);
         }
         list.append(o);
     }

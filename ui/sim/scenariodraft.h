@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <QHash>
+#include <QJsonObject>
 #include <QString>
 
 #include <vector>
@@ -21,6 +22,10 @@ struct RuleDraft
 public:
     QString kind = QStringLiteral("fixed_window"); // the algorithm
     QHash<QString, QString> values;
+    // A rule's adopt block and key_prefix, carried as they came (not edited here): the
+    // simulator runs the adopted counter's twin beside the rule (FORMATS.md "simulate").
+    QJsonObject adopt;
+    QString keyPrefix;
 
     // The fields the algorithm takes, id and scope first.
     static QStringList keys(const QString &algorithm);

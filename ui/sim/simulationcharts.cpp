@@ -270,7 +270,14 @@ QString SimulationCharts::rowHeader(int index, int detail) const
     const QString window = duration::formatUs(m_result.measureWindowUs);
     QString html = u"<span style=\"color:%1; font-weight:700\">%2</span>"_s.arg(
         ruleColor(index).darker(125).name(), x.rule.toHtmlEscaped());
-    if (rule && detail >= 3) {
+    const std::optional<sim::AdoptedRun> &adopted = x.adopted;
+    if (adopted && detail >= 3) {
+        html += u"&nbsp;&nbsp;<span style=\"color:%1\">%2</span>"_s.arg(
+            mutedColor.name(), tr("adopted %1 (%2), %3 per %4")
+                                   .arg(adopted->layout, adopted->script, grouped(adopted->limit),
+                                        duration::formatUs(adopted->windowUs))
+                                   .toHtmlEscaped());
+    } else if (rule && detail >= 3) {
         html += u"&nbsp;&nbsp;<span style=\"color:%1\">%2</span>"_s.arg(
             mutedColor.name(), rule->describe().toHtmlEscaped());
     }
@@ -284,13 +291,18 @@ QString SimulationCharts::rowHeader(int index, int detail) const
     // the rule's own limit when the rule counts in windows of that length.
     QString busiest = tr("%1 in the busiest %2").arg(grouped(x.maxAdmittedInWindow), window);
     bool over = false;
-    if (rule && algorithm::isWindow(rule->algorithm) &&
-        rule->windowUs == m_result.measureWindowUs && rule->limit > 0) {
-        over = x.maxAdmittedInWindow > rule->limit;
-        busiest +=
-            u" "_s + tr("(limit %1: %2×)")
-                         .arg(grouped(rule->limit))
-                         .arg(double(x.maxAdmittedInWindow) / double(rule->limit), 0, 'f', 1);
+    qint64 limit = 0;
+    if (adopted && adopted->windowUs == m_result.measureWindowUs) {
+        limit = adopted->limit;
+    } else if (!adopted && rule && algorithm::isWindow(rule->algorithm) &&
+               rule->windowUs == m_result.measureWindowUs) {
+        limit = rule->limit;
+    }
+    if (limit > 0) {
+        over = x.maxAdmittedInWindow > limit;
+        busiest += u" "_s + tr("(limit %1: %2×)")
+                                .arg(grouped(limit))
+                                .arg(double(x.maxAdmittedInWindow) / double(limit), 0, 'f', 1);
     }
     html += u"&nbsp;&nbsp;·&nbsp;&nbsp;<span style=\"color:%1;%2\">%3</span>"_s.arg(
         over ? alarmColor.name() : textColor.name(), over ? u" font-weight:700"_s : QString(),
@@ -298,6 +310,14 @@ QString SimulationCharts::rowHeader(int index, int detail) const
     if (x.algorithm == Algorithm::LeakyBucket && detail >= 2) {
         html += u"&nbsp;&nbsp;·&nbsp;&nbsp;"_s +
                 tr("released at most %1 per %2").arg(grouped(x.maxReleasedInWindow), window);
+    }
+    if (adopted && adopted->lostTtlAtUs >= 0) {
+        // The classic bug, said where its flat line starts.
+        html +=
+            u"&nbsp;&nbsp;·&nbsp;&nbsp;<span style=\"color:%1; font-weight:700\">%2</span>"_s.arg(
+                alarmColor.name(), tr("lost its TTL at %1: never resets")
+                                       .arg(duration::formatUs(adopted->lostTtlAtUs))
+                                       .toHtmlEscaped());
     }
     return html;
 }

@@ -35,6 +35,13 @@ QString algorithmWords(Algorithm a)
     return algorithm::name(a);
 }
 
+// An adopted limiter's twin is named by the layout it adopts: "adopted string_counter".
+QString algorithmWords(const sim::RuleResult &r)
+{
+    return r.adopted ? SimulationMetricsModel::tr("adopted %1").arg(r.adopted->layout)
+                     : algorithmWords(r.algorithm);
+}
+
 } // namespace
 
 SimulationMetricsModel::SimulationMetricsModel(QObject *parent)
@@ -66,7 +73,7 @@ QVariant SimulationMetricsModel::cell(const QModelIndex &index, int role) const
         case RuleColumn:
             return r.rule;
         case AlgorithmColumn:
-            return algorithm::name(r.algorithm);
+            return r.adopted ? r.adopted->layout : algorithm::name(r.algorithm);
         case OfferedColumn:
             return r.offered;
         case AdmittedColumn:
@@ -94,7 +101,7 @@ QVariant SimulationMetricsModel::cell(const QModelIndex &index, int role) const
         case RuleColumn:
             return r.rule;
         case AlgorithmColumn:
-            return algorithmWords(r.algorithm);
+            return algorithmWords(r);
         case AdmittedColumn: // with its share: the share's own column is hidden on the page
             return u"%1 (%2 %)"_s.arg(locale.toString(r.admitted))
                 .arg(share, 0, 'f', share < 10 ? 1 : 0);
@@ -115,7 +122,7 @@ QVariant SimulationMetricsModel::cell(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole && index.column() == RuleColumn) {
         // The page hides the algorithm's column when the table is narrow: it is said here.
-        return u"%1 · %2"_s.arg(r.rule, algorithmWords(r.algorithm));
+        return u"%1 · %2"_s.arg(r.rule, algorithmWords(r));
     }
     return {};
 }

@@ -1,0 +1,108 @@
+#include "adoption.h"
+
+#include <QStringList>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::adoption {
+
+namespace {
+
+using S = CounterScript;
+constexpr std::pair<S, const char *> scripts[] = {{S::GetIncrExpire, "get_incr_expire"},
+                                                  {S::IncrExpire, "incr_expire"},
+                                                  {S::Calendar, "calendar"},
+                                                  {S::GetThenIncr, "get_then_incr"}};
+
+} // namespace
+
+QString scriptName(CounterScript s)
+{
+    for (const auto &[script, name] : scripts) {
+        if (script == s) {
+            return QString::fromLatin1(name);
+        }
+    }
+    return {};
+}
+
+std::optional<CounterScript> scriptFromName(const QString &name)
+{
+    for (const auto &[script, n] : scripts) {
+        if (name == QLatin1String(n)) {
+            return script;
+        }
+    }
+    return std::nullopt;
+}
+
+QString scriptNames()
+{
+    QStringList out;
+    for (const auto &entry : scripts) {
+        out << QString::fromLatin1(entry.second);
+    }
+    return out.join(u", "_s);
+}
+
+const std::vector<LayoutId> &layoutIds()
+{
+    static const std::vector<LayoutId> ids = {
+        {"sluice_fixed_window", false, {}},
+        {"sluice_sliding_counter", false, {}},
+        {"sluice_token_bucket", false, {}},
+        {"sluice_leaky_bucket", false, {}},
+        {"sluice_sliding_log", false, {}},
+        {"sluice_gcra", false, {}},
+        {"kong_counter", true, S::Calendar},
+        {"spring_gateway_tokens", false, {}},
+        {"spring_gateway_timestamp", false, {}},
+        {"redisson_value", false, {}},
+        {"redisson_permits", false, {}},
+        {"redis_cell", false, {}},
+        {"rlflx", true, S::IncrExpire},
+        {"rlflx_block", false, {}},
+        {"rate_limit_redis", true, S::IncrExpire},
+        {"envoy_counter", true, S::Calendar},
+        {"string_counter", true, S::GetIncrExpire},
+        {"bucket4j", false, {}},
+        {"redisson_config", false, {}},
+        {"sorted_set_log", true, {}},
+    };
+    return ids;
+}
+
+const LayoutId *findLayoutId(const QString &id)
+{
+    for (const LayoutId &l : layoutIds()) {
+        if (id == QLatin1String(l.id)) {
+            return &l;
+        }
+    }
+    return nullptr;
+}
+
+QString adoptableIds()
+{
+    QStringList out;
+    for (const LayoutId &l : layoutIds()) {
+        if (l.adoptable) {
+            out << QString::fromLatin1(l.id);
+        }
+    }
+    return out.join(u", "_s);
+}
+
+std::optional<CounterScript> counterScriptOf(const Adopt &adopt)
+{
+    const LayoutId *l = findLayoutId(adopt.layout);
+    if (l == nullptr || !l->script) {
+        return std::nullopt;
+    }
+    if (!adopt.script.isEmpty()) {
+        return scriptFromName(adopt.script);
+    }
+    return l->script;
+}
+
+} // namespace sluice::adoption
