@@ -53,6 +53,7 @@ Outcome fixedWindow(const Policy &p, State &s, qint64 cost, qint64 nowUs)
             st->count += cost;
             count += cost;
             out.wrote = true;
+            out.keepsTtl = true; // HINCRBY: the TTL set where the window opened stays
         } else {
             s = FixedWindowState{nowUs, cost};
             count = cost;
