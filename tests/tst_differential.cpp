@@ -181,6 +181,62 @@ private Q_SLOTS:
         QVERIFY(deny.ok() && !deny->allowed);
         QVERIFY(test::pttl(probe, key) <= ttl);
     }
+
+    // Fixed window (issue 15): the TTL is set where the window opens and an increment keeps
+    // it; a key without TTL (another writer's, or one whose TTL was taken away) gets one from
+    // the next admission. Production calls: Redis TIME, no min_ttl_ms.
+    void fixedWindowTtlSetWhereTheWindowOpens()
+    {
+        const Policy p = Policy::window(Algorithm::FixedWindow, 10, 60 * s);
+        RedisLimiter limiter(test::connect());
+        Connection c = test::connect();
+        const QByteArray key = test::keyPrefix() + "fwttl:{a}";
+        const auto admit = [&](qint64 cost) {
+            auto d = limiter.decide(Request{&p, key, cost, std::nullopt, 0});
+            return d.ok() && d->allowed;
+        };
+        QVERIFY(admit(1));
+        const qint64 opened = test::pttl(c, key);
+        QVERIFY2(opened > 59'000 && opened <= 60'000, qPrintable(QString::number(opened)));
+        // An increment leaves the TTL alone: a TTL planted above the window stays.
+        QVERIFY(c.command({"PEXPIRE", key, "3600000"}).ok());
+        QVERIFY(admit(2));
+        QVERIFY2(test::pttl(c, key) > 60'000, qPrintable(QString::number(test::pttl(c, key))));
+        // Taken away (PERSIST): the next admission into the live window sets it again.
+        QVERIFY(c.command({"PERSIST", key}).ok());
+        QCOMPARE(test::pttl(c, key), qint64(-1));
+        QVERIFY(admit(1));
+        qint64 ttl = test::pttl(c, key);
+        QVERIFY2(ttl > 0 && ttl <= 60'000, qPrintable(QString::number(ttl)));
+        auto h = c.command({"HGET", key, "c"});
+        QVERIFY(h.ok());
+        QCOMPARE(h->str, QByteArray("4")); // counted through all of it
+
+        // A foreign key without TTL under the prefix: a live window another writer made...
+        auto t = c.command({"TIME"});
+        QVERIFY(t.ok() && t->elements.size() == 2);
+        const QByteArray nowUs = QByteArray::number(t->elements[0].str.toLongLong() * 1'000'000 +
+                                                    t->elements[1].str.toLongLong() - 1'000'000);
+        const QByteArray foreign = test::keyPrefix() + "fwttl:{b}";
+        QVERIFY(c.command({"HSET", foreign, "s", nowUs, "c", "3"}).ok());
+        QCOMPARE(test::pttl(c, foreign), qint64(-1));
+        auto d = limiter.decide(Request{&p, foreign, 1, std::nullopt, 0});
+        QVERIFY(d.ok() && d->allowed);
+        QCOMPARE(d->remaining, qint64(6)); // its count is taken as it is
+        ttl = test::pttl(c, foreign);
+        QVERIFY2(ttl > 0 && ttl <= d->resetAfterMs, qPrintable(QString::number(ttl)));
+        // ...and one whose window is long over (or not a window at all): rewritten, with TTL.
+        for (const QByteArray &start : {QByteArray("0"), QByteArray("abc")}) {
+            QVERIFY(c.command({"HSET", foreign, "s", start, "c", "9"}).ok());
+            QVERIFY(c.command({"PERSIST", foreign}).ok());
+            d = limiter.decide(Request{&p, foreign, 1, std::nullopt, 0});
+            QVERIFY(d.ok() && d->allowed);
+            QCOMPARE(d->remaining, qint64(9));
+            ttl = test::pttl(c, foreign);
+            QVERIFY2(ttl > 59'000 && ttl <= 60'000, qPrintable(QString::number(ttl)));
+        }
+        QVERIFY(c.command({"DEL", key, foreign}).ok());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDifferential)
