@@ -133,9 +133,10 @@ local remaining = limit - count
 if remaining < 0 then remaining = 0 end -- only after the limit was lowered
 
 -- The TTL: set where the window opens (it ends with the window); an increment keeps it,
--- unless the key has none (PTTL -1: another writer made it, or took it away) or the
+-- unless the key has none (PTTL -1: another writer made it, or took it away; 0: it goes
+-- this millisecond) or the
 -- simulator asks for its floor (min_ttl_ms) on every write.
-if opened or cost > 0 and (minTtl > 0 or call('PTTL', key) < 0) then
+if opened or cost > 0 and (minTtl > 0 or call('PTTL', key) < 1) then
     local ttl = reset
     if ttl < 1 then ttl = 1 end
     if ttl < minTtl then ttl = minTtl end

@@ -182,32 +182,44 @@ private Q_SLOTS:
         QVERIFY(test::pttl(probe, key) <= ttl);
     }
 
-    // Fixed window (issue 15): the TTL is set where the window opens and an increment keeps
-    // it; a key without TTL (another writer's, or one whose TTL was taken away) gets one from
-    // the next admission. Production calls: Redis TIME, no min_ttl_ms.
-    void fixedWindowTtlSetWhereTheWindowOpens()
+    // Fixed window and sliding counter (issue 15): the TTL is set where the window opens
+    // (anchors, rolls) and an increment keeps it; a key without TTL (another writer's, or one
+    // whose TTL was taken away) gets one from the next admission. Production calls: Redis
+    // TIME, no min_ttl_ms.
+    void ttlSetWhereTheWindowOpens_data()
     {
-        const Policy p = Policy::window(Algorithm::FixedWindow, 10, 60 * s);
+        QTest::addColumn<int>("algorithm");
+        QTest::newRow("fixed_window") << int(Algorithm::FixedWindow);
+        QTest::newRow("sliding_counter") << int(Algorithm::SlidingCounter);
+    }
+    void ttlSetWhereTheWindowOpens()
+    {
+        QFETCH(int, algorithm);
+        const Algorithm a = Algorithm(algorithm);
+        const bool sliding = a == Algorithm::SlidingCounter;
+        // The sliding counter's key lives to the end of the next window.
+        const qint64 full = sliding ? 120'000 : 60'000;
+        const Policy p = Policy::window(a, 10, 60 * s);
         RedisLimiter limiter(test::connect());
         Connection c = test::connect();
-        const QByteArray key = test::keyPrefix() + "fwttl:{a}";
+        const QByteArray key = test::keyPrefix() + algorithm::name(a).toUtf8() + ":ttl:{a}";
         const auto admit = [&](qint64 cost) {
             auto d = limiter.decide(Request{&p, key, cost, std::nullopt, 0});
             return d.ok() && d->allowed;
         };
         QVERIFY(admit(1));
         const qint64 opened = test::pttl(c, key);
-        QVERIFY2(opened > 59'000 && opened <= 60'000, qPrintable(QString::number(opened)));
+        QVERIFY2(opened > full - 1000 && opened <= full, qPrintable(QString::number(opened)));
         // An increment leaves the TTL alone: a TTL planted above the window stays.
         QVERIFY(c.command({"PEXPIRE", key, "3600000"}).ok());
         QVERIFY(admit(2));
-        QVERIFY2(test::pttl(c, key) > 60'000, qPrintable(QString::number(test::pttl(c, key))));
+        QVERIFY2(test::pttl(c, key) > full, qPrintable(QString::number(test::pttl(c, key))));
         // Taken away (PERSIST): the next admission into the live window sets it again.
         QVERIFY(c.command({"PERSIST", key}).ok());
         QCOMPARE(test::pttl(c, key), qint64(-1));
         QVERIFY(admit(1));
         qint64 ttl = test::pttl(c, key);
-        QVERIFY2(ttl > 0 && ttl <= 60'000, qPrintable(QString::number(ttl)));
+        QVERIFY2(ttl > 0 && ttl <= full, qPrintable(QString::number(ttl)));
         auto h = c.command({"HGET", key, "c"});
         QVERIFY(h.ok());
         QCOMPARE(h->str, QByteArray("4")); // counted through all of it
@@ -217,7 +229,7 @@ private Q_SLOTS:
         QVERIFY(t.ok() && t->elements.size() == 2);
         const QByteArray nowUs = QByteArray::number(t->elements[0].str.toLongLong() * 1'000'000 +
                                                     t->elements[1].str.toLongLong() - 1'000'000);
-        const QByteArray foreign = test::keyPrefix() + "fwttl:{b}";
+        const QByteArray foreign = test::keyPrefix() + algorithm::name(a).toUtf8() + ":ttl:{b}";
         QVERIFY(c.command({"HSET", foreign, "s", nowUs, "c", "3"}).ok());
         QCOMPARE(test::pttl(c, foreign), qint64(-1));
         auto d = limiter.decide(Request{&p, foreign, 1, std::nullopt, 0});
@@ -233,7 +245,7 @@ private Q_SLOTS:
             QVERIFY(d.ok() && d->allowed);
             QCOMPARE(d->remaining, qint64(9));
             ttl = test::pttl(c, foreign);
-            QVERIFY2(ttl > 59'000 && ttl <= 60'000, qPrintable(QString::number(ttl)));
+            QVERIFY2(ttl > full - 1000 && ttl <= full, qPrintable(QString::number(ttl)));
         }
         QVERIFY(c.command({"DEL", key, foreign}).ok());
     }
