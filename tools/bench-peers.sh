@@ -7,6 +7,7 @@
 # client's share of the CPU; the CPU ratio is the one for "on Redis CPU".
 #
 #   bash tools/bench-peers.sh            (after bash tools/dev.sh test or run has built once)
+#   ROUNDS=9 ALGS=fixed_window bash tools/bench-peers.sh     (some of the six, more pairs)
 #
 # Peers come from the npm registry into $BUILD_DIR/peers (installed only when missing); their
 # Lua is read from the installed packages at run time, never copied into this repository:
@@ -107,7 +108,7 @@ peer_args[leaky_bucket]=${peer_args[gcra]}
 echo "Pipelined EVALSHA (redis-benchmark -c 1 -P 64 -r 10000, $requests requests per run, median of $rounds interleaved pairs)"
 echo "on redis-server $(redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-), 127.0.0.1:$port; cpu = Redis CPU us per call"
 printf '%-16s %10s %7s  %-22s %10s %7s %7s %7s\n' algorithm "ours/s" cpu peer "peer/s" cpu "rps x" "cpu x"
-for alg in fixed_window sliding_log sliding_counter token_bucket leaky_bucket gcra; do
+for alg in ${ALGS:-fixed_window sliding_log sliding_counter token_bucket leaky_bucket gcra}; do
     sha=$(load "$root/lua/$alg.lua")
     ours=() theirs=() ratios=() ocpu=() pcpu=() cratios=()
     for _ in $(seq 1 "$rounds"); do
