@@ -249,6 +249,28 @@ private Q_SLOTS:
         }
         QVERIFY(c.command({"DEL", key, foreign}).ok());
     }
+
+    // The twin keeps the TTL as the script does: an increment does not move the expiry set
+    // where the window opened (it would have moved by the sub-millisecond rounding of reset).
+    void twinKeepsTheTtlOfTheOpening()
+    {
+        const Policy p = Policy::window(Algorithm::FixedWindow, 10, 60 * s);
+        ManualClock clock;
+        LocalModel twin(clock);
+        const qint64 t0 = 1'700'000'000'000'000;
+        const QByteArray key = "twin:{a}";
+        QVERIFY(twin.decide(Request{&p, key, 1, t0, 0}).ok());
+        QCOMPARE(twin.pttlMs(key, t0), qint64(60'000));
+        QVERIFY(twin.decide(Request{&p, key, 1, t0 + 10 * s + 500, 0}).ok());
+        // Expires with the window: at t0 + 60 s + 100 us it is gone (a TTL set again at
+        // t0 + 10.0005 s as ceil(49999.5 ms) would have lasted to t0 + 60.0005 s).
+        QCOMPARE(twin.pttlMs(key, t0 + 60 * s - 200), qint64(1));
+        QCOMPARE(twin.pttlMs(key, t0 + 60 * s + 100), qint64(-2));
+        // With min_ttl_ms every write sets the TTL.
+        QVERIFY(twin.decide(Request{&p, key, 1, t0 + 70 * s, 600'000}).ok());
+        QVERIFY(twin.decide(Request{&p, key, 1, t0 + 80 * s, 600'000}).ok());
+        QCOMPARE(twin.pttlMs(key, t0 + 80 * s), qint64(600'000));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDifferential)
