@@ -19,7 +19,7 @@ State    hash  s = window start (us), c = units admitted in that window.
          A foreign state (s or c not a whole number in 0..2^53-1, or s >= now + 2^52) is no
          window at all: the next admission rewrites both fields.
 Cost     O(1). redis.call per request: opening HMGET + HSET + PEXPIRE = 3; into the live
-         window HMGET + HINCRBY + PTTL = 3 (+ PEXPIRE when PTTL is -1, or with min_ttl_ms);
+         window HMGET + HINCRBY + PTTL = 3 (+ PEXPIRE when PTTL < 1, or with min_ttl_ms);
          denied or peek: HMGET = 1; + TIME when now_us is ''.
 Arithmetic: lua/README.md "fixed_window"; twin: core/limiter/model_windows.cpp.
 
