@@ -11,22 +11,29 @@ Reply    {allowed (0|1), limit, remaining, retry_after_ms, reset_after_ms, delay
          retry_after_ms = -1 when allowed, and when cost > limit (never admissible).
 State    hash  s = window start (us), c = units admitted in that window.
          The window is live while now - s < window_us; a clock before s keeps it live.
-         Written only on admission with cost > 0, always together with
-         PEXPIRE max(reset_after_ms, 1, min_ttl_ms): the key dies with its window.
+         Written only on admission with cost > 0. The admission that opens a window writes
+         both fields and PEXPIRE max(reset_after_ms, 1, min_ttl_ms): the TTL ends with the
+         window. An admission into the live window only adds to c (HINCRBY): the window's
+         end has not moved, so neither does the TTL; a PTTL checks that the key has one
+         (a key another writer made without TTL gets the TTL here).
          A foreign state (s or c not a whole number in 0..2^53-1, or s >= now + 2^52) is no
          window at all: the next admission rewrites both fields.
-Cost     O(1). redis.call per request: admitted HMGET + HINCRBY (or HSET) + PEXPIRE = 3;
+Cost     O(1). redis.call per request: opening HMGET + HSET + PEXPIRE = 3; into the live
+         window HMGET + HINCRBY + PTTL = 3 (+ PEXPIRE when PTTL < 1, or with min_ttl_ms);
          denied or peek: HMGET = 1; + TIME when now_us is ''.
 Arithmetic: lua/README.md "fixed_window"; twin: core/limiter/model_windows.cpp.
 
-This script is benchmarked, so the hot path avoids what costs in Redis' Lua: tonumber()
-parses a string twice (x + 0 once, but fails on text: the two stored fields take tonumber), a number passed to redis.call is formatted with %.17g
-(string.format('%d') is cheaper, an ARGV string is free), and every bytecode counts. ]]
+This script is benchmarked (tools/bench-peers.sh), so the hot path avoids what costs in
+Redis' Lua (callgrind, instructions per call, README "Measured"): every redis.call (an
+array reply such as HMGET's or TIME's costs twice a scalar one), every string parsed
+(tonumber() parses twice, x + 0 once but raises on text, so one pcall converts the numbers;
+a cost of '1', nearly every production call, is not parsed at all), and string.format (an
+ARGV string is free: HINCRBY takes the cost as it came). ]]
 
 local call = redis.call
 local MAX = 9007199254740991 -- 2^53 - 1: integers up to here are exact in a double
-local a = ARGV
-local now = a[4]
+local a, key = ARGV, KEYS[1]
+local now, given = a[4], true
 if now == '' then
     -- A write after TIME needs effects replication: Redis 7+ always does it (there
     -- replicate_commands() is a deprecated no-op, and REDIS_VERSION_NUM exists), older ones
@@ -35,22 +42,37 @@ if now == '' then
         redis.replicate_commands()
     end
     local t = call('TIME')
-    now = t[1] * 1000000 + t[2]
+    now, given = t[1] * 1000000 + t[2], false
 end
--- Coercion errors (not a number) are caught here and reported by the cold path below.
-local ok, limit, window, cost
-ok, limit, window, cost, now = pcall(function(l, w, c, n) return l + 0, w + 0, c + 0, n + 0 end,
-                                     a[1], a[2], a[3], now)
+local h = call('HMGET', key, 's', 'c')
+local hs, hc = h[1], h[2] -- false when absent; else the digits this script wrote
+local by = a[3]
+local cost = by
+if by == '1' then cost = 1 end
+-- The arguments and the two fields in one protected conversion; on a coercion error (text
+-- somewhere) the arguments alone: then the state is foreign, or the cold path below names
+-- the bad argument.
+-- (A failed pcall returns false and the message: the inputs stay in x and t.)
+local function num(l, w, x, n, p, q) return l + 0, w + 0, x + 0, n + 0, p + 0, q + 0 end
+local x, t = cost, now
+local ok, limit, window, s, c
+ok, limit, window, cost, now, s, c = pcall(num, a[1], a[2], x, t, hs or 0, hc or 0)
+if not ok then
+    ok, limit, window, cost, now = pcall(num, a[1], a[2], x, t, 0, 0)
+    hs = false
+end
 local minTtl = a[5]
 if minTtl == nil or minTtl == '' then
     minTtl = 0
 else
     minTtl = tonumber(minTtl) or -1
 end
--- x % 1 is NaN for NaN and infinities, so the sum test also rejects them.
-if not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
-        and limit <= MAX and window <= MAX and cost <= MAX and now <= MAX and minTtl <= MAX
-        and limit % 1 + window % 1 + cost % 1 + now % 1 + minTtl % 1 == 0) then
+-- x % 1 is NaN for NaN and infinities, so the sum test also rejects them. A time from TIME
+-- and an absent min_ttl_ms need no check.
+if not (ok and limit >= 1 and window >= 1 and cost >= 0 and limit <= MAX and window <= MAX
+        and cost <= MAX and limit % 1 + window % 1 + cost % 1 == 0)
+    or given and not (now >= 0 and now <= MAX and now % 1 == 0)
+    or minTtl ~= 0 and not (minTtl >= 0 and minTtl <= MAX and minTtl % 1 == 0) then
     -- Cold path: name the first bad slot.
     local function bad(i, name, lo, extra)
         local n = tonumber(a[i])
@@ -66,41 +88,39 @@ if not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl 
         or redis.error_reply('ERR sluice fixed_window: bad arguments')
 end
 
-local key = KEYS[1]
-local h = call('HMGET', key, 's', 'c')
-local s, c = h[1], h[2] -- false when absent; else the digits this script wrote
 local count, left = 0, 0 -- units in the live window, us until it ends (0: no live window)
-if s then
-    s = tonumber(s)
-    if c then c = tonumber(c) else c = 0 end
-    -- Foreign state (ALGORITHMS.md "Stored state"): s or c not a whole number in range (nan,
-    -- inf, text, negative, s 2^52 us or more ahead) is no window; the next admission rewrites.
-    if not (s and c and s >= 0 and s <= MAX and s - now < 4503599627370496 and c >= 0
-            and c <= MAX and s % 1 + c % 1 == 0) then
-        s = false
-    elseif now - s < window then -- now - s < 0 (clock stepped back): still live
-        count = c
-        left = window - (now - s)
-    end
+-- Foreign state (ALGORITHMS.md "Stored state"): s or c not a whole number in range (nan,
+-- inf, text, negative, s 2^52 us or more ahead) is no window; the next admission rewrites.
+-- A missing c is 0 (hc or 0 above); a missing s is no window. now - s < 0 (the clock
+-- stepped back) keeps the window live.
+if hs and s >= 0 and s <= MAX and s - now < 4503599627370496 and c >= 0 and c <= MAX
+        and s % 1 + c % 1 == 0 and now - s < window then
+    count = c
+    left = window - (now - s)
 end
 
-local allowed = 1
+local opened = false
 if cost > 0 then
     if count + cost > limit then
         -- Denied. cost <= limit implies count > 0: the window is live and its end admits.
-        allowed = 0
+        -- reset = ceil(left / 1000) ms (see below).
+        local r = left % 1000
+        local reset = (left - r) / 1000
+        if r > 0 then reset = reset + 1 end
+        local remaining = limit - count
+        if remaining < 0 then remaining = 0 end -- only after the limit was lowered
+        return {0, limit, remaining, cost > limit and -1 or reset, reset, 0}
+    end
+    -- A one-character cost is a digit: its ARGV string is already canonical.
+    if #by ~= 1 then by = string.format('%d', cost) end
+    if left > 0 then
+        call('HINCRBY', key, 'c', by)
+        count = count + cost
     else
-        -- A one-character cost is a digit: its ARGV string is already canonical.
-        local by = a[3]
-        if #by ~= 1 then by = string.format('%d', cost) end
-        if left > 0 then
-            call('HINCRBY', key, 'c', by)
-            count = count + cost
-        else
-            call('HSET', key, 's', string.format('%d', now), 'c', by)
-            count = cost
-            left = window
-        end
+        call('HSET', key, 's', string.format('%d', now), 'c', by)
+        count = cost
+        left = window
+        opened = true
     end
 end
 
@@ -112,10 +132,11 @@ if r > 0 then reset = reset + 1 end
 local remaining = limit - count
 if remaining < 0 then remaining = 0 end -- only after the limit was lowered
 
-if allowed == 0 then
-    return {0, limit, remaining, cost > limit and -1 or reset, reset, 0}
-end
-if cost > 0 then
+-- The TTL: set where the window opens (it ends with the window); an increment keeps it,
+-- unless the key has none (PTTL -1: another writer made it, or took it away; 0: it goes
+-- this millisecond) or the
+-- simulator asks for its floor (min_ttl_ms) on every write.
+if opened or cost > 0 and (minTtl > 0 or call('PTTL', key) < 1) then
     local ttl = reset
     if ttl < 1 then ttl = 1 end
     if ttl < minTtl then ttl = minTtl end

@@ -15,11 +15,14 @@ State    hash  s = start of the current window (us), c = its count, p = the prev
          (s, s + W, s + 2W, ...); once both counts have slid out the state is empty and the
          next admission anchors a new grid at its own time.
          Written only on admission with cost > 0 (HINCRBY c, or HSET s c p after a roll or a
-         new anchor), always with PEXPIRE max(reset_after_ms, 1, min_ttl_ms) = the end of the
-         next window. Denials and peeks write nothing. A foreign state (s, c or p not a whole
+         new anchor), with PEXPIRE max(reset_after_ms, 1, min_ttl_ms) = the end of the next
+         window; an HINCRBY of a c that was > 0 already leaves that end, and so the TTL, as
+         it was (a PTTL checks the key has one; with min_ttl_ms every write sets it).
+         Denials and peeks write nothing. A foreign state (s, c or p not a whole
          number >= 0, s >= 2^53 or s >= now + 2^52, c x W or p x W above 2^53 - 1) is an empty
          one: the next admission anchors a new grid and rewrites all three fields.
-Cost     O(1). redis.call per admitted request: HMGET + HINCRBY (or HSET) + PEXPIRE = 3;
+Cost     O(1). redis.call per admitted request: HMGET + HINCRBY + PTTL, or HMGET + HSET
+         + PEXPIRE = 3;
          denied or peek: HMGET = 1; + TIME when now_us is ''.
 Arithmetic: lua/README.md "sliding_counter"; twin: core/limiter/model_windows.cpp.
 Products stay below 2^53 thanks to the 2 x limit x window bound, so they are exact; the
@@ -115,7 +118,7 @@ if not empty then
 end
 local nw = limit * window
 
-local allowed = 1
+local allowed, kept = 1, false
 if cost > 0 then
     if cost > limit or p * (window - e) + (c + cost) * window > nw then
         allowed = 0
@@ -129,6 +132,9 @@ if cost > 0 then
         c = cost
         call('HSET', key, 's', fmt('%d', s), 'c', fmt('%d', c), 'p', fmt('%d', p))
     else
+        -- With c > 0 already, reset (s + 2W - now) has the same end before and after: the
+        -- TTL set by the write that made c > 0 stays (checked below).
+        kept = c > 0
         c = c + cost
         -- A one-character cost is a digit: its ARGV string is already canonical.
         local by = a[3]
@@ -197,7 +203,10 @@ if allowed == 0 then
     end
     return {0, limit, remaining, retry, reset, 0}
 end
-if cost > 0 then
+-- The TTL: set by the write that anchors, rolls, or makes c > 0; an increment of c > 0 keeps
+-- it, unless the key has none (PTTL -1: another writer made it, or took it away) or the
+-- simulator asks for its floor (min_ttl_ms) on every write.
+if cost > 0 and not (kept and minTtl == 0 and call('PTTL', key) > 0) then
     local ttl = reset
     if ttl < 1 then ttl = 1 end
     if ttl < minTtl then ttl = minTtl end

@@ -52,8 +52,14 @@ end
 
 -- ARGV, checked inline (this runs on every request): integers, in range, below 2^53.
 local A = ARGV
-local count, period, burst, cost, now = tonumber(A[1]), tonumber(A[2]), tonumber(A[3]),
-    tonumber(A[4]), A[5]
+-- x + 0 reads a string as tonumber() does but parses it once (tonumber twice); it raises on
+-- text, so it runs under one pcall, and a failure takes the tonumber() path to name the slot.
+local function num(a, b, c, d) return a + 0, b + 0, c + 0, d + 0 end
+local ok, count, period, burst, cost = pcall(num, A[1], A[2], A[3], A[4])
+if not ok then
+    count, period, burst, cost = tonumber(A[1]), tonumber(A[2]), tonumber(A[3]), tonumber(A[4])
+end
+local now = A[5]
 if not (count and count >= 1 and count < 9007199254740992 and count == floor(count)) then
     return bad(1, 'rate_count', 1)
 end
@@ -67,9 +73,13 @@ if not (cost and cost >= 0 and cost < 9007199254740992 and cost == floor(cost)) 
     return bad(4, 'cost', 0)
 end
 if now == '' then
-    if redis.replicate_commands then redis.replicate_commands() end
+    -- Redis 7+ replicates effects always (replicate_commands() is a deprecated no-op there,
+    -- and REDIS_VERSION_NUM exists); older ones on request.
+    if not redis.REDIS_VERSION_NUM and redis.replicate_commands then
+        redis.replicate_commands()
+    end
     local tm = call('TIME')
-    now = tonumber(tm[1]) * 1000000 + tonumber(tm[2])
+    now = tm[1] * 1000000 + tm[2] -- TIME's digits: no check needed
 else
     now = tonumber(now)
     if not (now and now >= 0 and now < 9007199254740992 and now == floor(now)) then
@@ -100,7 +110,13 @@ local cap = burst * P
 
 local key = KEYS[1]
 local st = call('HMGET', key, 'l', 't')
-local l, t = tonumber(st[1]), tonumber(st[2])
+local l, t = st[1], st[2] -- false when absent
+if l and t then
+    ok, l, t = pcall(num, l, t, 0, 0) -- the digits this script wrote, read once
+    if not ok then l, t = tonumber(st[1]), tonumber(st[2]) end
+else
+    l, t = nil, nil
+end
 -- Foreign state (ALGORITHMS.md "Stored state"): a level or time that is not a whole number in
 -- range (nan, inf, text, negative, a level above 2^52, a time 2^52 us or more ahead) is absent.
 if not (l and t and l >= 0 and l <= 4503599627370496 and l % 1 == 0 and t >= 0

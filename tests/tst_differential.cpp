@@ -181,6 +181,96 @@ private Q_SLOTS:
         QVERIFY(deny.ok() && !deny->allowed);
         QVERIFY(test::pttl(probe, key) <= ttl);
     }
+
+    // Fixed window and sliding counter (issue 15): the TTL is set where the window opens
+    // (anchors, rolls) and an increment keeps it; a key without TTL (another writer's, or one
+    // whose TTL was taken away) gets one from the next admission. Production calls: Redis
+    // TIME, no min_ttl_ms.
+    void ttlSetWhereTheWindowOpens_data()
+    {
+        QTest::addColumn<int>("algorithm");
+        QTest::newRow("fixed_window") << int(Algorithm::FixedWindow);
+        QTest::newRow("sliding_counter") << int(Algorithm::SlidingCounter);
+    }
+    void ttlSetWhereTheWindowOpens()
+    {
+        QFETCH(int, algorithm);
+        const Algorithm a = Algorithm(algorithm);
+        const bool sliding = a == Algorithm::SlidingCounter;
+        // The sliding counter's key lives to the end of the next window.
+        const qint64 full = sliding ? 120'000 : 60'000;
+        const Policy p = Policy::window(a, 10, 60 * s);
+        RedisLimiter limiter(test::connect());
+        Connection c = test::connect();
+        const QByteArray key = test::keyPrefix() + algorithm::name(a).toUtf8() + ":ttl:{a}";
+        const auto admit = [&](qint64 cost) {
+            auto d = limiter.decide(Request{&p, key, cost, std::nullopt, 0});
+            return d.ok() && d->allowed;
+        };
+        QVERIFY(admit(1));
+        const qint64 opened = test::pttl(c, key);
+        QVERIFY2(opened > full - 1000 && opened <= full, qPrintable(QString::number(opened)));
+        // An increment leaves the TTL alone: a TTL planted above the window stays.
+        QVERIFY(c.command({"PEXPIRE", key, "3600000"}).ok());
+        QVERIFY(admit(2));
+        QVERIFY2(test::pttl(c, key) > full, qPrintable(QString::number(test::pttl(c, key))));
+        // Taken away (PERSIST): the next admission into the live window sets it again.
+        QVERIFY(c.command({"PERSIST", key}).ok());
+        QCOMPARE(test::pttl(c, key), qint64(-1));
+        QVERIFY(admit(1));
+        qint64 ttl = test::pttl(c, key);
+        QVERIFY2(ttl > 0 && ttl <= full, qPrintable(QString::number(ttl)));
+        auto h = c.command({"HGET", key, "c"});
+        QVERIFY(h.ok());
+        QCOMPARE(h->str, QByteArray("4")); // counted through all of it
+
+        // A foreign key without TTL under the prefix: a live window another writer made...
+        auto t = c.command({"TIME"});
+        QVERIFY(t.ok() && t->elements.size() == 2);
+        const QByteArray nowUs = QByteArray::number(t->elements[0].str.toLongLong() * 1'000'000 +
+                                                    t->elements[1].str.toLongLong() - 1'000'000);
+        const QByteArray foreign = test::keyPrefix() + algorithm::name(a).toUtf8() + ":ttl:{b}";
+        QVERIFY(c.command({"HSET", foreign, "s", nowUs, "c", "3"}).ok());
+        QCOMPARE(test::pttl(c, foreign), qint64(-1));
+        auto d = limiter.decide(Request{&p, foreign, 1, std::nullopt, 0});
+        QVERIFY(d.ok() && d->allowed);
+        QCOMPARE(d->remaining, qint64(6)); // its count is taken as it is
+        ttl = test::pttl(c, foreign);
+        QVERIFY2(ttl > 0 && ttl <= d->resetAfterMs, qPrintable(QString::number(ttl)));
+        // ...and one whose window is long over (or not a window at all): rewritten, with TTL.
+        for (const QByteArray &start : {QByteArray("0"), QByteArray("abc")}) {
+            QVERIFY(c.command({"HSET", foreign, "s", start, "c", "9"}).ok());
+            QVERIFY(c.command({"PERSIST", foreign}).ok());
+            d = limiter.decide(Request{&p, foreign, 1, std::nullopt, 0});
+            QVERIFY(d.ok() && d->allowed);
+            QCOMPARE(d->remaining, qint64(9));
+            ttl = test::pttl(c, foreign);
+            QVERIFY2(ttl > full - 1000 && ttl <= full, qPrintable(QString::number(ttl)));
+        }
+        QVERIFY(c.command({"DEL", key, foreign}).ok());
+    }
+
+    // The twin keeps the TTL as the script does: an increment does not move the expiry set
+    // where the window opened (it would have moved by the sub-millisecond rounding of reset).
+    void twinKeepsTheTtlOfTheOpening()
+    {
+        const Policy p = Policy::window(Algorithm::FixedWindow, 10, 60 * s);
+        ManualClock clock;
+        LocalModel twin(clock);
+        const qint64 t0 = 1'700'000'000'000'000;
+        const QByteArray key = "twin:{a}";
+        QVERIFY(twin.decide(Request{&p, key, 1, t0, 0}).ok());
+        QCOMPARE(twin.pttlMs(key, t0), qint64(60'000));
+        QVERIFY(twin.decide(Request{&p, key, 1, t0 + 10 * s + 500, 0}).ok());
+        // Expires with the window: at t0 + 60 s + 100 us it is gone (a TTL set again at
+        // t0 + 10.0005 s as ceil(49999.5 ms) would have lasted to t0 + 60.0005 s).
+        QCOMPARE(twin.pttlMs(key, t0 + 60 * s - 200), qint64(1));
+        QCOMPARE(twin.pttlMs(key, t0 + 60 * s + 100), qint64(-2));
+        // With min_ttl_ms every write sets the TTL.
+        QVERIFY(twin.decide(Request{&p, key, 1, t0 + 70 * s, 600'000}).ok());
+        QVERIFY(twin.decide(Request{&p, key, 1, t0 + 80 * s, 600'000}).ok());
+        QCOMPARE(twin.pttlMs(key, t0 + 80 * s), qint64(600'000));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDifferential)

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Our scripts beside the peer scripts we can run here, under the same redis-benchmark, on the
 # same private redis-server, in the same run: pipelined EVALSHA throughput and the ratio
-# ours / peer (median of ROUNDS interleaved rounds).
+# ours / peer, and Redis' own CPU per call (used_cpu_user + used_cpu_sys from INFO cpu, around
+# each run) and the ratio peer CPU / ours (so > 1 is ours cheaper), each the median of ROUNDS
+# interleaved pairs (default 7). On a shared VM the throughput ratio also carries the
+# client's share of the CPU; the CPU ratio is the one for "on Redis CPU".
 #
 #   bash tools/bench-peers.sh            (after bash tools/dev.sh test or run has built once)
+#   ROUNDS=9 ALGS=fixed_window bash tools/bench-peers.sh     (some of the six, more pairs)
 #
 # Peers come from the npm registry into $BUILD_DIR/peers (installed only when missing); their
 # Lua is read from the installed packages at run time, never copied into this repository:
@@ -17,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD_DIR:-$root/build}
-rounds=${ROUNDS:-5}
+rounds=${ROUNDS:-7}
 requests=${REQUESTS:-200000}
 peers=$build/peers
 
@@ -62,8 +66,15 @@ load() {
     [[ $sha =~ ^[0-9a-f]{40}$ ]] || { echo "SCRIPT LOAD $1 failed: $sha" >&2; exit 1; }
     echo "$sha"
 }
-rps() { # redis-benchmark ... -> requests per second
-    redis-benchmark -p "$port" -c 1 -P 64 -n "$requests" -r 10000 --csv "$@" | tail -n 1 | cut -d, -f2 | tr -d '"'
+cpu() { # Redis' CPU seconds so far (user + sys)
+    redis-cli -p "$port" INFO cpu | awk -F: '/^used_cpu_(user|sys):/ {s += $2} END {printf "%.6f", s}'
+}
+rps() { # redis-benchmark ... -> "requests per second" "Redis CPU us per call"
+    local before after r
+    before=$(cpu)
+    r=$(redis-benchmark -p "$port" -c 1 -P 64 -n "$requests" -r 10000 --csv "$@" | tail -n 1 | cut -d, -f2 | tr -d '"')
+    after=$(cpu)
+    echo "$r $(awk -v a="$before" -v b="$after" -v n="$requests" 'BEGIN {printf "%.3f", (b - a) * 1e6 / n}')"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 now_ms=$(($(date +%s) * 1000))
@@ -94,29 +105,33 @@ peer_args[gcra]="1 peer:gcra:{__rand_int__} $now_ms 1000000 1000 1000 1"
 peer_name[leaky_bucket]="redis-gcra"; peer_sha[leaky_bucket]=$gcr
 peer_args[leaky_bucket]=${peer_args[gcra]}
 
-echo "Pipelined EVALSHA (redis-benchmark -c 1 -P 64 -r 10000, $requests requests per run, median of $rounds rounds)"
-echo "on redis-server $(redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-), 127.0.0.1:$port"
-printf '%-16s %12s  %-22s %12s %7s\n' algorithm "ours/s" peer "peer/s" ratio
-for alg in fixed_window sliding_log sliding_counter token_bucket leaky_bucket gcra; do
+echo "Pipelined EVALSHA (redis-benchmark -c 1 -P 64 -r 10000, $requests requests per run, median of $rounds interleaved pairs)"
+echo "on redis-server $(redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-), 127.0.0.1:$port; cpu = Redis CPU us per call"
+printf '%-16s %10s %7s  %-22s %10s %7s %7s %7s\n' algorithm "ours/s" cpu peer "peer/s" cpu "rps x" "cpu x"
+for alg in ${ALGS:-fixed_window sliding_log sliding_counter token_bucket leaky_bucket gcra}; do
     sha=$(load "$root/lua/$alg.lua")
-    ours=() theirs=() ratios=()
+    ours=() theirs=() ratios=() ocpu=() pcpu=() cratios=()
     for _ in $(seq 1 "$rounds"); do
         # shellcheck disable=SC2086
-        o=$(rps EVALSHA "$sha" 1 "sluice-bench:$alg:{__rand_int__}" ${ours_args[$alg]} "")
-        ours+=("$o")
+        read -r o oc < <(rps EVALSHA "$sha" 1 "sluice-bench:$alg:{__rand_int__}" ${ours_args[$alg]} "")
+        ours+=("$o") ocpu+=("$oc")
         if [ -n "${peer_sha[$alg]:-}" ]; then
             # shellcheck disable=SC2086
-            p=$(rps EVALSHA "${peer_sha[$alg]}" ${peer_args[$alg]})
-            theirs+=("$p")
+            read -r p pc < <(rps EVALSHA "${peer_sha[$alg]}" ${peer_args[$alg]})
+            theirs+=("$p") pcpu+=("$pc")
             ratios+=("$(awk -v a="$o" -v b="$p" 'BEGIN {printf "%.3f", a / b}')")
+            cratios+=("$(awk -v a="$oc" -v b="$pc" 'BEGIN {printf "%.3f", b / a}')")
         fi
     done
     om=$(printf '%s\n' "${ours[@]}" | median)
+    ocm=$(printf '%s\n' "${ocpu[@]}" | median)
     if [ ${#theirs[@]} -gt 0 ]; then
         pm=$(printf '%s\n' "${theirs[@]}" | median)
+        pcm=$(printf '%s\n' "${pcpu[@]}" | median)
         rm_=$(printf '%s\n' "${ratios[@]}" | median)
-        printf '%-16s %12.0f  %-22s %12.0f %7.2f\n' "$alg" "$om" "${peer_name[$alg]}" "$pm" "$rm_"
+        cm=$(printf '%s\n' "${cratios[@]}" | median)
+        printf '%-16s %10.0f %7.2f  %-22s %10.0f %7.2f %7.2f %7.2f\n' "$alg" "$om" "$ocm" "${peer_name[$alg]}" "$pm" "$pcm" "$rm_" "$cm"
     else
-        printf '%-16s %12.0f  %-22s %12s %7s\n' "$alg" "$om" "(no peer)" - -
+        printf '%-16s %10.0f %7.2f  %-22s %10s %7s %7s %7s\n' "$alg" "$om" "$ocm" "(no peer)" - - - -
     fi
 done

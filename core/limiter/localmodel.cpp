@@ -35,7 +35,9 @@ Result<Decision> LocalModel::decide(const Request &request)
         if (it == m_keys.end()) {
             it = m_keys.insert(request.key, Entry{std::move(scratch), 0});
         }
-        it->expiresAtUs = now + out.ttlMs * 1000;
+        if (out.ttlMs > 0) { // 0: the write kept the key's TTL
+            it->expiresAtUs = now + out.ttlMs * 1000;
+        }
     } else if (it != m_keys.end() && std::holds_alternative<std::monostate>(it->state)) {
         m_keys.erase(it);
     }

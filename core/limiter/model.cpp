@@ -32,7 +32,7 @@ Outcome apply(const Policy &policy, State &state, qint64 cost, qint64 nowUs, qin
         out = detail::gcra(policy, state, cost, nowUs);
         break;
     }
-    if (out.wrote) {
+    if (out.wrote && !(out.keepsTtl && minTtlMs == 0)) {
         // TTL = reset_after_ms, at least 1 ms, raised to min_ttl_ms when given.
         out.ttlMs = std::max({out.decision.resetAfterMs, qint64(1), minTtlMs});
     }

@@ -64,8 +64,12 @@ using State = std::variant<std::monostate, FixedWindowState, SlidingLogState, Sl
 struct Outcome
 {
     Decision decision;
-    bool wrote = false; // the state was changed (and so was the key's TTL)
-    qint64 ttlMs = 0;   // when wrote: the PEXPIRE the script sets, >= 1 and >= minTtlMs
+    bool wrote = false; // the state was changed
+    // When wrote: the PEXPIRE the script sets, >= 1 and >= minTtlMs; 0 when the write keeps
+    // the key's TTL (a fixed window's increment without min_ttl_ms: the window's end, and so
+    // the TTL set where it opened, has not moved).
+    qint64 ttlMs = 0;
+    bool keepsTtl = false; // set by an algorithm whose write leaves the TTL as it was
 };
 
 // One call of the script: updates `state` in place when it writes, leaves it untouched

@@ -53,6 +53,7 @@ Outcome fixedWindow(const Policy &p, State &s, qint64 cost, qint64 nowUs)
             st->count += cost;
             count += cost;
             out.wrote = true;
+            out.keepsTtl = true; // HINCRBY: the TTL set where the window opened stays
         } else {
             s = FixedWindowState{nowUs, cost};
             count = cost;
@@ -136,6 +137,7 @@ Outcome slidingCounter(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     qint64 start = 0;
     qint64 current = 0;
     qint64 previous = 0;
+    bool rolled = false;
     if (stored) {
         start = stored->startUs;
         current = stored->current;
@@ -146,6 +148,7 @@ Outcome slidingCounter(const Policy &p, State &s, qint64 cost, qint64 nowUs)
                 previous = current; // k = 1: this count becomes the previous one
                 current = 0;
                 start += window;
+                rolled = true;
             } else {
                 current = 0; // k >= 2: both counts have slid out
                 previous = 0;
@@ -167,7 +170,10 @@ Outcome slidingCounter(const Policy &p, State &s, qint64 cost, qint64 nowUs)
                 current = cost;
                 previous = 0;
             } else {
-                current += cost; // after a roll current was 0 (the script then HSETs s c p)
+                // HINCRBY into a current count > 0 keeps the end of the next window, and so
+                // the TTL (lua/sliding_counter.lua); after a roll the script HSETs s c p.
+                out.keepsTtl = !rolled && current > 0;
+                current += cost;
             }
             s = SlidingCounterState{start, current, previous};
             out.wrote = true;

@@ -248,7 +248,7 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
                         slot.state = std::monostate{}; // the key expired
                     }
                     const model::Outcome o = model::apply(run.policy, slot.state, 1, now, minTtlMs);
-                    if (o.wrote) {
+                    if (o.wrote && o.ttlMs > 0) { // 0: the write kept the key's TTL
                         slot.expiresAtUs = now + o.ttlMs * duration::usPerMs;
                     }
                     run.account(a.tUs, s.binUs, o.decision);
