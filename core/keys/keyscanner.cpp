@@ -122,6 +122,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
             return fail(r.error());
         }
     }
+    m_reader.setBulk(true);
     if (auto p = m_reader.prepare(c); !p) {
         return fail(p.error());
     } else {
