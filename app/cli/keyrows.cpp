@@ -11,6 +11,9 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <string>
+#include <string_view>
 
 using namespace Qt::StringLiterals;
 
@@ -33,7 +36,7 @@ char hexDigit(unsigned v)
     return char(v < 10 ? '0' + v : 'a' + v - 10);
 }
 
-void appendEscapedAscii(QByteArray &out, unsigned u)
+void appendEscapedAscii(std::string &out, unsigned u)
 {
     // Qt's JSON escapes (qjsonwriter.cpp): the short forms, \u00xx for other controls.
     out += '\\';
@@ -67,7 +70,7 @@ void appendEscapedAscii(QByteArray &out, unsigned u)
 }
 
 // A JSON string of UTF-16 text, as Qt writes it: UTF-8, a lone surrogate as \uxxxx.
-void appendJsonString(QByteArray &out, QStringView s)
+void appendJsonString(std::string &out, QStringView s)
 {
     out += '"';
     for (qsizetype i = 0; i < s.size(); ++i) {
@@ -107,7 +110,7 @@ void appendJsonString(QByteArray &out, QStringView s)
 }
 
 // Bytes shown through bytes::printable(), as a JSON string.
-void appendPrintableJson(QByteArray &out, const QByteArray &b)
+void appendPrintableJson(std::string &out, const QByteArray &b)
 {
     if (!plainAscii(b)) {
         appendJsonString(out, bytes::printable(b));
@@ -124,16 +127,16 @@ void appendPrintableJson(QByteArray &out, const QByteArray &b)
     out += '"';
 }
 
-void appendInteger(QByteArray &out, qint64 v)
+void appendInteger(std::string &out, qint64 v)
 {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    out.append(digits, end - digits);
+    out.append(digits, size_t(end - digits));
 }
 
 // A double as Qt's JSON writer formats it: a whole number below 2^64 in fixed notation, any
 // other in the shortest 'g' form; not finite: null.
-void appendDouble(QByteArray &out, double v)
+void appendDouble(std::string &out, double v)
 {
     if (!std::isfinite(v)) {
         out += "null";
@@ -141,7 +144,7 @@ void appendDouble(QByteArray &out, double v)
     }
     const double a = std::abs(v);
     const bool whole = a < 18446744073709551616.0 && a == std::floor(a);
-    out += QByteArray::number(v, whole ? 'f' : 'g', QLocale::FloatingPointShortest);
+    out += QByteArray::number(v, whole ? 'f' : 'g', QLocale::FloatingPointShortest).toStdString();
 }
 
 // The members of one object, written in Qt's order (QJsonObject keeps them sorted by name).
@@ -174,13 +177,13 @@ public:
         m.kind = Kind::Printable;
         m.bytes = &v;
     }
-    void json(const char *name, QByteArrayView v) // already JSON (an object)
+    void json(const char *name, std::string_view v) // already JSON (an object)
     {
         Member &m = add(name);
         m.kind = Kind::Json;
         m.json = v;
     }
-    void write(QByteArray &out)
+    void write(std::string &out)
     {
         std::sort(m_members.begin(), m_members.begin() + m_size,
                   [](const Member &a, const Member &b) { return std::strcmp(a.name, b.name) < 0; });
@@ -210,7 +213,7 @@ public:
                 appendPrintableJson(out, *m.bytes);
                 break;
             case Kind::Json:
-                out.append(m.json);
+                out.append(m.json.data(), size_t(m.json.size()));
                 break;
             }
         }
@@ -227,7 +230,7 @@ private:
         double number = 0;
         QStringView text;
         const QByteArray *bytes = nullptr;
-        QByteArrayView json;
+        std::string_view json;
     };
     Member &add(const char *name)
     {
@@ -239,7 +242,7 @@ private:
     size_t m_size = 0;
 };
 
-void appendStateJson(QByteArray &out, const KeyState &s, const QString &kind, const QString &text)
+void appendStateJson(std::string &out, const KeyState &s, const QString &kind, const QString &text)
 {
     Members o;
     o.string("algorithm", kind);
@@ -303,36 +306,37 @@ void appendStateJson(QByteArray &out, const KeyState &s, const QString &kind, co
 
 // UTF-8 of `s`, then spaces up to `width` UTF-16 units, or one space if it has that many (as
 // QString::leftJustified counts).
-void appendPadded(QByteArray &out, QStringView s, qsizetype width)
+void appendPadded(std::string &out, QStringView s, qsizetype width)
 {
     if (std::all_of(s.begin(), s.end(), [](QChar c) { return c.unicode() < 0x80; })) {
         for (const QChar c : s) {
             out += char(c.unicode());
         }
     } else {
-        out += s.toUtf8();
+        const QByteArray utf8 = s.toUtf8();
+        out.append(utf8.constData(), size_t(utf8.size()));
     }
-    out.append(s.size() >= width ? 1 : width - s.size(), ' ');
+    out.append(size_t(s.size() >= width ? 1 : width - s.size()), ' ');
 }
 
-void appendPaddedPrintable(QByteArray &out, const QByteArray &b, qsizetype width)
+void appendPaddedPrintable(std::string &out, const QByteArray &b, qsizetype width)
 {
     if (!plainAscii(b)) {
         appendPadded(out, bytes::printable(b), width);
         return;
     }
-    out += b;
-    out.append(b.size() >= width ? 1 : width - b.size(), ' ');
+    out.append(b.constData(), size_t(b.size()));
+    out.append(size_t(b.size() >= width ? 1 : width - b.size()), ' ');
 }
 
-void appendPaddedLatin1(QByteArray &out, const QByteArray &b, qsizetype width)
+void appendPaddedLatin1(std::string &out, const QByteArray &b, qsizetype width)
 {
     if (!plainAscii(b)) {
         appendPadded(out, QString::fromLatin1(b), width);
         return;
     }
-    out += b;
-    out.append(b.size() >= width ? 1 : width - b.size(), ' ');
+    out.append(b.constData(), size_t(b.size()));
+    out.append(size_t(b.size() >= width ? 1 : width - b.size()), ' ');
 }
 
 } // namespace
@@ -348,14 +352,14 @@ QString ttlText(qint64 pttl)
     return formatDurationMs(pttl);
 }
 
-void appendKeyJson(QByteArray &out, const KeyInfo &k)
+void appendKeyJson(std::string &out, const KeyInfo &k)
 {
     // The state object first, into a buffer kept from row to row.
-    thread_local QByteArray state;
+    thread_local std::string state;
     const bool hasState = k.state.kind != KeyState::Kind::None;
     QString text;
     if (hasState) {
-        state.resize(0);
+        state.clear();
         text = k.state.describe();
         appendStateJson(state, k.state, kindName(k.state.kind), text);
     }
@@ -406,13 +410,20 @@ QString tableRow(const QString &key, const QString &type, const QString &ttl, co
            padded(subject, 20) + padded(health, 17) + state;
 }
 
-void appendKeyRow(QByteArray &out, const KeyInfo &k)
+void appendKeyRow(std::string &out, const KeyInfo &k)
 {
     // The columns of tableRow(), written in place.
     appendPaddedPrintable(out, k.key, 44);
     out += ' ';
     appendPaddedLatin1(out, k.type, 7);
-    appendPadded(out, ttlText(k.pttlMs), 11);
+    if (k.pttlMs >= 0) {
+        char ttl[32];
+        const int n = formatDurationMs(k.pttlMs, ttl);
+        out.append(ttl, size_t(n));
+        out.append(size_t(n >= 11 ? 1 : 11 - n), ' ');
+    } else {
+        appendPadded(out, ttlText(k.pttlMs), 11);
+    }
     if (k.hasRule()) {
         appendPadded(out, k.ruleId, 18);
         appendPaddedPrintable(out, k.subject, 20);
@@ -423,7 +434,7 @@ void appendKeyRow(QByteArray &out, const KeyInfo &k)
     appendPadded(out, healthName(k.health), 17);
     if (k.state.kind != KeyState::Kind::None) {
         appendPadded(out, k.state.describe(), 0);
-        out.chop(1); // the last column is not padded
+        out.pop_back(); // the last column is not padded
     }
     out += '\n';
 }

@@ -55,6 +55,11 @@ void writeOut(const QByteArray &bytes)
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
 }
 
+void writeRows(const std::string &bytes)
+{
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+}
+
 QString thousands(qint64 v)
 {
     return QLocale(QLocale::English).toString(v);
@@ -149,6 +154,8 @@ int list(const Args &args)
     if (int bad = exitOk; !applyScanBudget(args, command, options, &bad)) {
         return bad;
     }
+    // The callback only prints: Redis reads the next page meanwhile.
+    options.pageNeedsConnection = [] { return false; };
 
     qint64 shown = 0;
     if (json) {
@@ -159,7 +166,7 @@ int list(const Args &args)
                   u'\n')
                      .toUtf8());
     }
-    QByteArray out; // a page's rows, one write; the buffer is kept from page to page
+    std::string out; // a page's rows, one write; the buffer is kept from page to page
     const ScanSummary summary = scanner.run(setup->connection, options,
                                             [&](const QList<KeyInfo> &page, const ScanProgress &) {
                                                 out.resize(0);
@@ -175,7 +182,7 @@ int list(const Args &args)
                                                     }
                                                     ++shown;
                                                 }
-                                                writeOut(out);
+                                                writeRows(out);
                                             });
     if (json) {
         writeOut(shown == 0 ? "]\n" : "\n]\n");
