@@ -118,7 +118,7 @@ grep -q "^$n keys" "$work/out.kit" || { echo "the kit did not list $n keys" >&2;
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { cut -d' ' -f"$2" "$work/t.$1" | median; }
 echo
-echo "$n keys, medians of $rounds interleaved rounds (the kit's of its ${rounds}x2 or ${rounds}x3 runs):"
+echo "$n keys, medians of $rounds interleaved rounds (the kit's of all its runs: 3 and 2 a round):"
 printf '%-8s %10s %10s %7s %16s %16s %7s\n' listing "kit keys/s" "keys/s" ratio \
     "kit cpu s (c/r)" "cpu s (c/r)" "RSS MB"
 for pair in text:kit json:kit no-ttl:kit states:kitstate; do
