@@ -257,46 +257,38 @@ void appendStateJson(std::string &out, const KeyState &s, const QString &kind, c
         break;
     case KeyState::Kind::FixedWindow:
         o.integer("count", s.count);
-        o.integer("limit", s.limit);
-        o.integer("remaining", s.remaining);
-        o.integer("reset_ms", s.resetMs);
         o.integer("window_start_us", s.startUs);
         break;
     case KeyState::Kind::SlidingLog:
         o.integer("count", s.count);
-        o.integer("limit", s.limit);
-        o.integer("remaining", s.remaining);
         o.integer("entries", s.entries);
-        o.integer("reset_ms", s.resetMs);
         o.integer("next_free_ms", s.nextFreeMs);
         break;
     case KeyState::Kind::SlidingCounter:
         o.integer("count", s.count);
         o.integer("previous", s.previous);
         o.number("weighted", level);
-        o.integer("limit", s.limit);
-        o.integer("remaining", s.remaining);
-        o.integer("reset_ms", s.resetMs);
         break;
     case KeyState::Kind::TokenBucket:
         o.number("tokens", level);
-        o.integer("limit", s.limit);
-        o.integer("remaining", s.remaining);
-        o.integer("reset_ms", s.resetMs);
         break;
     case KeyState::Kind::LeakyBucket:
         o.number("queue", level);
-        o.integer("limit", s.limit);
-        o.integer("remaining", s.remaining);
         o.integer("delay_ms", s.delayMs);
-        o.integer("reset_ms", s.resetMs);
         break;
     case KeyState::Kind::Gcra:
         o.integer("available", s.remaining);
-        o.integer("limit", s.limit);
-        o.integer("reset_ms", s.resetMs);
         o.integer("tat_us", s.startUs);
         break;
+    }
+    // Every limiter state has a limit and a reset; all but GCRA's say "remaining" (GCRA's is
+    // "available"). The order is the writer's (sorted), not this one.
+    if (s.kind != KeyState::Kind::None && s.kind != KeyState::Kind::Unreadable) {
+        o.integer("limit", s.limit);
+        o.integer("reset_ms", s.resetMs);
+        if (s.kind != KeyState::Kind::Gcra) {
+            o.integer("remaining", s.remaining);
+        }
     }
     if (s.kind != KeyState::Kind::None) {
         o.integer("at_us", s.atUs);
