@@ -372,7 +372,8 @@ private Q_SLOTS:
                 QVERIFY2(msg.contains(u"127.0.0.1:%1"_s.arg(p)), qPrintable(msg));
             }
             QVERIFY2(!msg.contains(secret), qPrintable(msg));
-            QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
+            // Answered by every sentinel: well before the 2 s deadline.
+            QVERIFY2(t.elapsed() < 1500, qPrintable(QString::number(t.elapsed())));
         }
         // Nothing listens at any sentinel address: refused at once, each named.
         {
@@ -409,7 +410,8 @@ private Q_SLOTS:
             for (quint16 p : hung) {
                 QVERIFY2(msg.contains(u"sentinel 127.0.0.1:%1: "_s.arg(p)), qPrintable(msg));
             }
-            QVERIFY2(ms >= 800 && ms < 1100, qPrintable(QString::number(ms)));
+            // The deadline plus slack for a loaded machine: a hang would be many seconds past it.
+            QVERIFY2(ms >= 800 && ms < 1500, qPrintable(QString::number(ms)));
             qInfo("three hung sentinels, deadline 900 ms: gave up after %lld ms", ms);
         }
         // The sentinel names a server whose ROLE is slave: asked again until the deadline.
@@ -425,7 +427,7 @@ private Q_SLOTS:
             QVERIFY2(msg.contains(u"master 'stale' at 127.0.0.1:%1 is a replica: a failover is in "
                                   "progress"_s.arg(m_lonelyPort)),
                      qPrintable(msg));
-            QVERIFY2(ms >= 500 && ms < 1200, qPrintable(QString::number(ms)));
+            QVERIFY2(ms >= 500 && ms < 1600, qPrintable(QString::number(ms)));
             QVERIFY2(!msg.contains(u"asked 1 sentinel round"_s), qPrintable(msg));
         }
         // Not a Sentinel endpoint at all.

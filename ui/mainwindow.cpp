@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "connection/clusterpanel.h"
 #include "connection/connectioncontroller.h"
 #include "connection/connectionpage.h"
 #include "connection/connectionstatus.h"
@@ -94,6 +95,8 @@ MainWindow::MainWindow(QWidget *parent)
     // One rule set for the whole console: the Rules page's (pulled from Redis at connect, or
     // imported). The other pages decode keys, simulate and generate load with it.
     connect(m_rulesPage, &RulesPage::rulesChanged, m_keysPage, &KeysPage::setRules);
+    connect(m_rulesPage, &RulesPage::rulesChanged, m_connectionPage->clusterPanel(),
+            &ClusterPanel::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_simulationPage, &SimulationPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_monitorPage, &MonitorPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_loadPage, &LoadPage::setRules);

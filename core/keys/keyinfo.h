@@ -88,6 +88,9 @@ struct KeyInfo
     qint64 maxTtlMs = -1;  // the most the rule's state can need (KeyHealth); -1: no rule
     Health health = Health::Ok;
     KeyState state;
+    // Redis Cluster: the node (host:port) the scan read the key from, its master or, when the
+    // scan read replicas, a replica of it; empty off a cluster.
+    QString node;
 
     bool exists() const { return pttlMs != -2; }
     bool hasRule() const { return !ruleId.isEmpty(); }

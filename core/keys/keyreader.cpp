@@ -315,8 +315,10 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
         n = 0;
     };
     // Script mode: EVALSHA sha n key... cap (layout lo nfields field...)... per chunk.
-    // On a Redis Cluster one key per call: a call's keys must share a slot.
-    const int batch = c.cluster() ? 1 : std::max(m_options.scriptBatch, 1);
+    // On a Redis Cluster one key per call: a call's keys must share a slot (through the
+    // cluster client, or on one of its nodes talked to as itself, as the key scanner does).
+    const int batch =
+        c.cluster() || c.endpoint().singleNode ? 1 : std::max(m_options.scriptBatch, 1);
     QList<QByteArray> chunkKeys;
     QList<QByteArray> chunkArgs;
     auto flushChunk = [&] {

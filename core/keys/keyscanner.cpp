@@ -1,5 +1,6 @@
 #include "keyscanner.h"
 
+#include "core/redis/cluster.h"
 #include "core/redis/replyview.h"
 #include "core/redis/scriptregistry.h"
 
@@ -131,8 +132,165 @@ double KeyScanner::cursorFraction(const QByteArray &cursor)
     return double(r) / 18446744073709551616.0; // 2^64
 }
 
+ScanSummary KeyScanner::runCluster(Connection &c, const Options &options,
+                                   const PageCallback &onPage)
+{
+    ScanSummary summary;
+    QElapsedTimer clock;
+    clock.start();
+    ScanProgress &progress = summary.progress;
+    auto finish = [&](ScanSummary::Status status) {
+        summary.status = status;
+        progress.elapsedMs = clock.elapsed();
+        return summary;
+    };
+    if (c.isBroken()) {
+        if (auto r = c.reconnect(); !r) {
+            summary.error = r.error();
+            return finish(ScanSummary::Status::Failed);
+        }
+    }
+    redis::Cluster &cluster = *c.cluster();
+    if (auto r = cluster.refresh(); !r) {
+        summary.error = r.error();
+        return finish(ScanSummary::Status::Failed);
+    }
+    // One node per shard: its master, or with `replicas` its first replica that is online.
+    const QList<redis::Cluster::Node> all = cluster.nodes();
+    for (const redis::Cluster::Node &m : all) {
+        if (!m.master || m.slots.isEmpty()) {
+            continue;
+        }
+        NodeScan n;
+        n.address = n.masterAddress = m.address.display();
+        if (options.replicas) {
+            n.noReplica = true;
+            for (const redis::Cluster::Node &r : all) {
+                if (!r.master && r.masterId == m.id &&
+                    (r.health.isEmpty() || r.health == QLatin1String("online"))) {
+                    n.address = r.address.display();
+                    n.replica = true;
+                    n.noReplica = false;
+                    break;
+                }
+            }
+        }
+        progress.nodes << n;
+    }
+    auto addressOf = [&](const QString &display) {
+        for (const redis::Cluster::Node &n : all) {
+            if (n.address.display() == display) {
+                return n.address;
+            }
+        }
+        return HostPort{};
+    };
+
+    const qsizetype shards = progress.nodes.size();
+    QStringList failures;
+    for (qsizetype i = 0; i < shards; ++i) {
+        if (cancelled(options)) {
+            for (qsizetype j = i; j < shards; ++j) {
+                progress.nodes[j].state = NodeScan::State::Cancelled;
+            }
+            return finish(ScanSummary::Status::Cancelled);
+        }
+        NodeScan &node = progress.nodes[i];
+        node.state = NodeScan::State::Scanning;
+        if (onPage) {
+            onPage({}, progress);
+        }
+        auto failNode = [&](const QString &why) {
+            node.state = NodeScan::State::Failed;
+            node.error = why;
+            failures << u"%1: %2"_s.arg(node.address, why);
+        };
+        auto nc =
+            Connection::open(cluster.nodeEndpoint(addressOf(node.address)), cluster.options());
+        if (!nc) {
+            failNode(nc.error().message);
+            continue;
+        }
+        if (node.replica) {
+            // A replica serves reads of its master's slots once told READONLY.
+            if (auto r = nc->command({QByteArrayLiteral("READONLY")}); !r) {
+                failNode(u"READONLY refused: %1"_s.arg(r.error().message));
+                continue;
+            }
+        }
+        const ScanProgress base = progress;
+        auto merge = [&](const ScanProgress &p) {
+            progress.keys = base.keys + p.keys;
+            progress.pages = base.pages + p.pages;
+            progress.roundTrips = base.roundTrips + p.roundTrips;
+            progress.latencyProbes = base.latencyProbes + p.latencyProbes;
+            progress.backoffs = base.backoffs + p.backoffs;
+            progress.pausedMs = base.pausedMs + p.pausedMs;
+            progress.keysWalked = base.keysWalked + p.keysWalked;
+            progress.count = p.count;
+            progress.paceKeysPerS = p.paceKeysPerS;
+            progress.latencyUs = p.latencyUs;
+            progress.baselineLatencyUs = p.baselineLatencyUs;
+            progress.dbSize =
+                p.dbSize < 0 ? base.dbSize : std::max<qint64>(base.dbSize, 0) + p.dbSize;
+            progress.fraction = (double(i) + p.fraction) / double(shards);
+            progress.elapsedMs = clock.elapsed();
+            node.keys = p.keys;
+            node.dbSize = p.dbSize;
+            node.fraction = p.fraction;
+        };
+        KeyScanner inner(m_reader);
+        const ScanSummary part =
+            inner.run(*nc, options, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
+                merge(p);
+                if (!onPage) {
+                    return;
+                }
+                QList<KeyInfo> tagged = page;
+                for (KeyInfo &k : tagged) {
+                    k.node = node.address;
+                }
+                onPage(tagged, progress);
+            });
+        merge(part.progress);
+        summary.health.add(part.health);
+        summary.gone += part.gone;
+        summary.duplicates += part.duplicates;
+        summary.reconnects += part.reconnects;
+        summary.serverRestarted = summary.serverRestarted || part.serverRestarted;
+        switch (part.status) {
+        case ScanSummary::Status::Completed:
+            node.state = NodeScan::State::Done;
+            node.fraction = 1.0;
+            break;
+        case ScanSummary::Status::Cancelled:
+            for (qsizetype j = i; j < shards; ++j) {
+                progress.nodes[j].state = NodeScan::State::Cancelled;
+            }
+            return finish(ScanSummary::Status::Cancelled);
+        case ScanSummary::Status::Failed:
+            failNode(part.error ? part.error->message : u"the scan failed"_s);
+            break;
+        }
+    }
+    progress.fraction = 1.0;
+    if (!failures.isEmpty()) {
+        summary.error = Error::make(
+            Error::Kind::Io,
+            u"%1 of the %2 shards of the Redis Cluster at %3 could not be scanned (%4); the keys "
+            "of the other shards are listed"_s.arg(failures.size())
+                .arg(shards)
+                .arg(c.endpoint().display(), failures.join(u"; "_s)));
+        return finish(ScanSummary::Status::Failed);
+    }
+    return finish(ScanSummary::Status::Completed);
+}
+
 ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCallback &onPage)
 {
+    if (c.cluster() != nullptr) {
+        return runCluster(c, options, onPage);
+    }
     ScanSummary summary;
     QElapsedTimer clock;
     clock.start();

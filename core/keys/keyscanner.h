@@ -18,6 +18,22 @@
 
 namespace sluice::keys {
 
+// Redis Cluster: the scan of one shard, on its master or on one of its replicas.
+struct NodeScan
+{
+    enum class State { Waiting, Scanning, Done, Failed, Cancelled };
+    QString address;       // host:port scanned
+    bool replica = false;  // a replica (READONLY) read instead of its master
+    QString masterAddress; // the shard's master (the same as address when not a replica)
+    // Options::replicas, and this shard had no replica that is online: its master was read.
+    bool noReplica = false;
+    State state = State::Waiting;
+    qint64 keys = 0;     // delivered from this node
+    qint64 dbSize = -1;  // the node's DBSIZE when its scan started; -1 unknown
+    double fraction = 0; // of the node's keyspace walked, 0..1
+    QString error;       // Failed: why
+};
+
 struct ScanProgress
 {
     qint64 keys = 0;       // keys delivered so far
@@ -35,6 +51,9 @@ struct ScanProgress
     qint64 latencyProbes = 0;      // PINGs sent for the latency (round trips of their own)
     qint64 pausedMs = 0;           // time spent waiting for the budget or the back-off
     qint64 keysWalked = 0;         // what the budget counts: per SCAN, its COUNT or its keys
+    // Redis Cluster: one entry per shard, in the order they are scanned (masters by address);
+    // empty off a cluster.
+    QList<NodeScan> nodes;
 };
 
 // The default scan budget: keys per second a scan walks at most (KeyScanner::Options).
@@ -105,6 +124,12 @@ public:
         // condition checked, so false means the next round trip is in flight. Unset: the
         // callback may always use the connection (no overlap).
         std::function<bool()> pageNeedsConnection;
+        // Redis Cluster: read one replica per shard (READONLY on its connection) instead of
+        // the masters, sparing them; a shard without a replica online (CLUSTER SHARDS health
+        // "online": not "loading", which Redis 7.0 also says of a replica whose replication
+        // offset the gossip has not carried yet, nor "failed") is read on its master
+        // (NodeScan::noReplica). Off a cluster: ignored.
+        bool replicas = false;
     };
     // Called after every round trip, with the keys it read (possibly none: a sparse MATCH) and
     // the progress. Runs in the scanning thread; the connection is idle during the call, so
@@ -115,6 +140,12 @@ public:
     explicit KeyScanner(KeyReader reader);
     KeyReader &reader() { return m_reader; }
 
+    // On a Redis Cluster connection (c.cluster()), every shard is scanned in turn on a
+    // connection of its own to its master (or replica, Options::replicas), with the budget and
+    // back-off per node, each key delivered with KeyInfo::node, and progress.nodes telling each
+    // shard's state. A node that cannot be scanned does not stop the others: the scan ends
+    // Failed with an error naming every such node, after the other nodes' keys. The callback
+    // may use `c` (the cluster connection) as usual; the node connections are the scanner's.
     ScanSummary run(Connection &c, const Options &options, const PageCallback &onPage);
 
     // The share of the hash table a SCAN cursor has walked: Redis visits buckets in
@@ -122,10 +153,13 @@ public:
     static double cursorFraction(const QByteArray &cursor);
 
 private:
+    ScanSummary runCluster(Connection &c, const Options &options, const PageCallback &onPage);
+
     KeyReader m_reader;
 };
 
 } // namespace sluice::keys
 
+Q_DECLARE_METATYPE(sluice::keys::NodeScan)
 Q_DECLARE_METATYPE(sluice::keys::ScanProgress)
 Q_DECLARE_METATYPE(sluice::keys::ScanSummary)

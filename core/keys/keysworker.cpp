@@ -201,6 +201,7 @@ KeysWorker::KeysWorker(Endpoint endpoint, std::optional<RuleSet> rules, Options 
 {
     qRegisterMetaType<KeyInfo>();
     qRegisterMetaType<QList<KeyInfo>>();
+    qRegisterMetaType<NodeScan>();
     qRegisterMetaType<ScanProgress>();
     qRegisterMetaType<ScanSummary>();
     qRegisterMetaType<KeyFixer::Report>();
@@ -311,6 +312,7 @@ void KeysWorker::scan(const QList<QByteArray> &patterns)
     KeyScanner::Options options = m_options.scanner;
     options.patterns = patterns;
     options.cancel = &m_cancel;
+    options.replicas = m_replicas.load(std::memory_order_relaxed);
     KeyScanner scanner(m_reader);
     QList<KeyInfo> pending;
     ScanProgress lastProgress;

@@ -84,6 +84,9 @@ public:
     // Thread-safe; call directly from any thread.
     void cancel();
     void setVisibleKeys(const QList<QByteArray> &keys);
+    // Redis Cluster: the next scans read one replica per shard instead of the masters
+    // (KeyScanner::Options::replicas). Fixes always scan the masters.
+    void setScanReplicas(bool replicas) { m_replicas.store(replicas, std::memory_order_relaxed); }
     // Reads `key`'s raw value (valueRead() later): as soon as the worker is idle, or between
     // two pages of a running scan. Only the latest request is kept.
     void requestValue(const QByteArray &key);
@@ -122,6 +125,7 @@ private:
     KeyReader m_reader;
     QTimer *m_timer = nullptr;
     std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_replicas{false};
     QMutex m_visibleMutex;
     QList<QByteArray> m_visible;
     std::optional<QByteArray> m_valueRequest; // guarded by m_visibleMutex

@@ -329,6 +329,17 @@ QString Cluster::slotText(int slot) const
     return slot >= 0 ? QStringLiteral(" serving slot %1").arg(slot) : QString();
 }
 
+Endpoint Cluster::nodeEndpoint(const HostPort &address) const
+{
+    Endpoint e = m_endpoint;
+    e.host = address.host;
+    e.port = address.port;
+    e.seeds.clear();
+    e.singleNode = true;
+    e.db = 0;
+    return e;
+}
+
 Connection *Cluster::connectionTo(int node, QString *error)
 {
     NodeState &n = *m_nodes[size_t(node)];
@@ -340,12 +351,7 @@ Connection *Cluster::connectionTo(int node, QString *error)
         *error = n.info.lastError;
         return nullptr;
     }
-    Endpoint e = m_endpoint;
-    e.host = n.info.address.host;
-    e.port = n.info.address.port;
-    e.seeds.clear();
-    e.singleNode = true;
-    e.db = 0;
+    const Endpoint e = nodeEndpoint(n.info.address);
     n.inflight.clear();
     n.loaded.clear();
     auto c = Connection::open(e, m_options);

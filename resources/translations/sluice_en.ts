@@ -2,6 +2,91 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ClusterNodes</name>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>master</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replica of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cluster sees it up (flags: %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suspected down: the node asked cannot reach it, or its link is down (flags: %1). The cluster marks it failed if most masters agree.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down: the masters agreed it failed, or it has no address (flags: %1). A replica of a failed master takes over its slots.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one key per subject, over every slot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no master serves a slot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s), %1% each</source>
+        <translation>
+            <numerusform>%n master, %1% each</numerusform>
+            <numerusform>%n masters, %1% each</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s), %1% to %2%</source>
+        <translation>
+            <numerusform>%n master, %1% to %2%</numerusform>
+            <numerusform>%n masters, %1% to %2%</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>one key, slot %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no master (slot %1 uncovered)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is one key (%2) in slot %3, which no master serves now: its decisions fail and follow the rule&apos;s on_redis_error.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of the node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hot key: %1 is one key (%2) in slot %3 on %4, so all its requests go to that node. At %5 requests/s that is %6% of the node (at %7 decisions/s); more masters do not spread it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is more than one node can serve: split the limit per subject, or shard it over several rules.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PatternDraft</name>
     <message>
         <source>Constant</source>
@@ -410,6 +495,100 @@
     </message>
     <message>
         <source>. Audit again to see the keyspace now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ClusterNodesModel</name>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slot(s)</source>
+        <translation>
+            <numerusform>%n slot</numerusform>
+            <numerusform>%n slots</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ClusterPanel</name>
+    <message>
+        <source>Redis Cluster nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slot view: where each rule&apos;s keys land</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Requests/s to a global rule:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node &amp;capacity (decisions/s):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The capacity is a figure you give: 100,000 decisions/s by default, what one Redis node served on a 2-core test machine (README, &quot;Engine vs redis-benchmark&quot;). Measure your node with sluice-cli bench --url redis://&lt;node&gt;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s)</source>
+        <translation>
+            <numerusform>%n master</numerusform>
+            <numerusform>%n masters</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replica(s)</source>
+        <translation>
+            <numerusform>%n replica</numerusform>
+            <numerusform>%n replicas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>every slot served</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of 16,384 slots served</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) not ok</source>
+        <translation>
+            <numerusform>%n node not ok</numerusform>
+            <numerusform>%n nodes not ok</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The last read of CLUSTER NODES failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read with CLUSTER NODES every 2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every global rule&apos;s key has the hash tag {global}: the %1 global rules share one slot, so their loads add up on one node.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules yet: open or pull a rule set on the Rules page.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1166,6 +1345,14 @@
         <source>unknown</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no permission to read (NOPERM)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysPage</name>
@@ -1295,6 +1482,14 @@
     </message>
     <message>
         <source>Find the limiter keys other libraries wrote, in the whole database, and repair the ones that never expire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan &amp;replicas instead (spares the masters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read one replica of each shard (READONLY) instead of its master; a shard without a replica online is read on its master. Fixes always go to the masters.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1463,6 +1658,48 @@
     <message>
         <source>Type %1 to delete them.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (replica of %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (master: no replica online)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2, %3%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2, done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2, cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis Cluster, %n shard(s), read from replicas (the masters are spared; a replica may lag its master by a moment):</source>
+        <translation>
+            <numerusform>Redis Cluster, %n shard, read from a replica (the master is spared; a replica may lag its master by a moment):</numerusform>
+            <numerusform>Redis Cluster, %n shards, read from replicas (the masters are spared; a replica may lag its master by a moment):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis Cluster, %n shard(s), read from their masters:</source>
+        <translation>
+            <numerusform>Redis Cluster, %n shard, read from its master:</numerusform>
+            <numerusform>Redis Cluster, %n shards, read from their masters:</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2901,6 +3138,29 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Disabled: no request is limited by this rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleSpreadModel</name>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load at the rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spread</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,89 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ClusterNodes</name>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>failing</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>master</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <source>replica of %1</source>
+        <translation>%1 的副本</translation>
+    </message>
+    <message>
+        <source>The cluster sees it up (flags: %1).</source>
+        <translation>集群认为它在线（标志：%1）。</translation>
+    </message>
+    <message>
+        <source>Suspected down: the node asked cannot reach it, or its link is down (flags: %1). The cluster marks it failed if most masters agree.</source>
+        <translation>疑似宕机：被询问的节点连不上它，或其链路已断开（标志：%1）。多数主节点同意后，集群会将其标记为故障。</translation>
+    </message>
+    <message>
+        <source>Down: the masters agreed it failed, or it has no address (flags: %1). A replica of a failed master takes over its slots.</source>
+        <translation>已宕机：主节点们已认定它故障，或它没有地址（标志：%1）。故障主节点的副本会接管它的槽。</translation>
+    </message>
+    <message>
+        <source>one key per subject, over every slot</source>
+        <translation>每个主体一个键，分布在所有槽上</translation>
+    </message>
+    <message>
+        <source>no master serves a slot</source>
+        <translation>没有主节点提供任何槽</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s), %1% each</source>
+        <translation>
+            <numerusform>%n 个主节点，各 %1%</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s), %1% to %2%</source>
+        <translation>
+            <numerusform>%n 个主节点，%1% 到 %2%</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>one key, slot %1</source>
+        <translation>一个键，槽 %1</translation>
+    </message>
+    <message>
+        <source>no master (slot %1 uncovered)</source>
+        <translation>无主节点（槽 %1 未覆盖）</translation>
+    </message>
+    <message>
+        <source>%1 is one key (%2) in slot %3, which no master serves now: its decisions fail and follow the rule&apos;s on_redis_error.</source>
+        <translation>%1 只有一个键（%2），位于槽 %3，目前没有主节点提供该槽：它的决策会失败，并按规则的 on_redis_error 处理。</translation>
+    </message>
+    <message>
+        <source>%1% of the node</source>
+        <translation>占该节点 %1%</translation>
+    </message>
+    <message>
+        <source>Hot key: %1 is one key (%2) in slot %3 on %4, so all its requests go to that node. At %5 requests/s that is %6% of the node (at %7 decisions/s); more masters do not spread it.</source>
+        <translation>热键：%1 只有一个键（%2），位于 %4 上的槽 %3，所以它的全部请求都发往该节点。每秒 %5 个请求时，占该节点的 %6%（按每秒 %7 次决策计）；增加主节点也无法分摊它。</translation>
+    </message>
+    <message>
+        <source>That is more than one node can serve: split the limit per subject, or shard it over several rules.</source>
+        <translation>这超出了单个节点的能力：请按主体拆分限额，或把它分散到多条规则上。</translation>
+    </message>
+</context>
+<context>
     <name>PatternDraft</name>
     <message>
         <source>Constant</source>
@@ -410,6 +493,96 @@
     <message>
         <source>. Audit again to see the keyspace now.</source>
         <translation>。再次审计以查看当前的键空间。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ClusterNodesModel</name>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation>槽</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康状况</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slot(s)</source>
+        <translation>
+            <numerusform>%n 个槽</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ClusterPanel</name>
+    <message>
+        <source>Redis Cluster nodes</source>
+        <translation>Redis Cluster 节点</translation>
+    </message>
+    <message>
+        <source>Slot view: where each rule&apos;s keys land</source>
+        <translation>槽视图：每条规则的键落在哪里</translation>
+    </message>
+    <message>
+        <source>&amp;Requests/s to a global rule:</source>
+        <translation>全局规则每秒请求数(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Node &amp;capacity (decisions/s):</source>
+        <translation>节点容量（每秒决策数）(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>The capacity is a figure you give: 100,000 decisions/s by default, what one Redis node served on a 2-core test machine (README, &quot;Engine vs redis-benchmark&quot;). Measure your node with sluice-cli bench --url redis://&lt;node&gt;.</source>
+        <translation>容量是由您给出的数值：默认每秒 100,000 次决策，即一台 2 核测试机上单个 Redis 节点的实测值（见 README 的“Engine vs redis-benchmark”）。可用 sluice-cli bench --url redis://&lt;节点&gt; 测量您的节点。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n master(s)</source>
+        <translation>
+            <numerusform>%n 个主节点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n replica(s)</source>
+        <translation>
+            <numerusform>%n 个副本</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>every slot served</source>
+        <translation>所有槽均有节点提供</translation>
+    </message>
+    <message>
+        <source>%1 of 16,384 slots served</source>
+        <translation>16,384 个槽中有 %1 个有节点提供</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) not ok</source>
+        <translation>
+            <numerusform>%n 个节点异常</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The last read of CLUSTER NODES failed: %1</source>
+        <translation>上次读取 CLUSTER NODES 失败：%1</translation>
+    </message>
+    <message>
+        <source>Read with CLUSTER NODES every 2 s.</source>
+        <translation>每 2 秒用 CLUSTER NODES 读取一次。</translation>
+    </message>
+    <message>
+        <source>Every global rule&apos;s key has the hash tag {global}: the %1 global rules share one slot, so their loads add up on one node.</source>
+        <translation>每条全局规则的键都带有哈希标签 {global}：这 %1 条全局规则共用一个槽，它们的负载会叠加在同一个节点上。</translation>
+    </message>
+    <message>
+        <source>No rules yet: open or pull a rule set on the Rules page.</source>
+        <translation>还没有规则：请在“规则”页打开或拉取一个规则集。</translation>
     </message>
 </context>
 <context>
@@ -1168,6 +1341,10 @@
         <source>unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysPage</name>
@@ -1298,6 +1475,14 @@
     <message>
         <source>unreadable</source>
         <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>Scan &amp;replicas instead (spares the masters)</source>
+        <translation>改为扫描副本（减轻主节点负担）(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read one replica of each shard (READONLY) instead of its master; a shard without a replica online is read on its master. Fixes always go to the masters.</source>
+        <translation>每个分片读取一个副本（READONLY）而不是主节点；没有在线副本的分片读取其主节点。修复总是发往主节点。</translation>
     </message>
 </context>
 <context>
@@ -1465,6 +1650,46 @@
     <message>
         <source>Type %1 to delete them.</source>
         <translation>输入 %1 以确认删除。</translation>
+    </message>
+    <message>
+        <source>%1 (replica of %2)</source>
+        <translation>%1（%2 的副本）</translation>
+    </message>
+    <message>
+        <source>%1 (master: no replica online)</source>
+        <translation>%1（主节点：没有在线副本）</translation>
+    </message>
+    <message>
+        <source>%1: waiting</source>
+        <translation>%1：等待中</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3%</source>
+        <translation>%1：%2，%3%</translation>
+    </message>
+    <message>
+        <source>%1: %2, done</source>
+        <translation>%1：%2，完成</translation>
+    </message>
+    <message>
+        <source>%1: %2, cancelled</source>
+        <translation>%1：%2，已取消</translation>
+    </message>
+    <message>
+        <source>%1: failed: %2</source>
+        <translation>%1：失败：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis Cluster, %n shard(s), read from replicas (the masters are spared; a replica may lag its master by a moment):</source>
+        <translation>
+            <numerusform>Redis Cluster，%n 个分片，从副本读取（不打扰主节点；副本可能稍稍落后于主节点）：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Redis Cluster, %n shard(s), read from their masters:</source>
+        <translation>
+            <numerusform>Redis Cluster，%n 个分片，从各自的主节点读取：</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2898,6 +3123,29 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Disabled: no request is limited by this rule.</source>
         <translation>已禁用：此规则不限制任何请求。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleSpreadModel</name>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Load at the rate</source>
+        <translation>该速率下的负载</translation>
+    </message>
+    <message>
+        <source>spread</source>
+        <translation>分散</translation>
     </message>
 </context>
 <context>

@@ -4,3 +4,7 @@
 # CLI commands on a cluster.
 sluice_test(cluster REDIS LIBS sluice_service TIMEOUT 180)
 add_dependencies(tst_cluster sluice-cli)
+# The console on a cluster: the Keys page's shard scans (masters or replicas, Node column,
+# per-shard progress), the Connection page's node list and slot view, with screenshots
+# (SLUICE_SHOTS=<dir> copies them there too).
+sluice_test(clusterconsole REDIS LIBS sluice_pagesupport Qt6::Network TIMEOUT 300)

@@ -252,6 +252,15 @@ void ConnectionController::onWorkerState(const ConnectionState &state)
     if (state.request != m_request) {
         return; // an answer to a request the user has moved on from
     }
+    if (state.cluster && m_endpoint && m_endpoint->kind == Endpoint::Kind::Tcp &&
+        !m_endpoint->isCluster() && !m_endpoint->ssh.isSet()) {
+        // The profile's one address is a Redis Cluster node: the worker went on to the whole
+        // cluster with it as the seed, and so do the pages, which reload for it.
+        m_endpoint->seeds = {HostPort{m_endpoint->host, m_endpoint->port}};
+        publish(state);
+        Q_EMIT sessionChanged();
+        return;
+    }
     publish(state);
 }
 

@@ -25,6 +25,9 @@ class Sandbox;
 // twice: when it begins (endpoint() empty, the last server is left) and when its endpoint is
 // known (after the password lookup, or once the sandbox runs). A lost connection and
 // its recovery do not change the session: the pages keep showing their last data meanwhile.
+// A profile whose one address turns out to be a Redis Cluster node becomes the whole cluster
+// (that address its seed): endpoint() then isCluster(), and sessionChanged() is emitted once
+// more.
 class ConnectionController : public QObject
 {
     Q_OBJECT

@@ -1,5 +1,7 @@
 #include "connectionpage.h"
 
+#include "clusterpanel.h"
+
 #include "connectioncontroller.h"
 #include "profileform.h"
 #include "profilestore.h"
@@ -84,7 +86,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
 
     auto *body = new QHBoxLayout;
     body->setSpacing(24);
-    root->addLayout(body, 1);
+    root->addLayout(body, 3);
 
     // Left: the profiles.
     auto *left = new QVBoxLayout;
@@ -183,6 +185,11 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     m_banner->setMaximumWidth(620);
     right->addWidget(m_banner);
     right->addStretch(1);
+
+    // Below: the session's Redis Cluster, when it is one.
+    m_cluster = new ClusterPanel(m_controller, this);
+    root->addSpacing(12);
+    root->addWidget(m_cluster, 2);
 
     // Wiring.
     ProfileStore *store = m_controller->store();

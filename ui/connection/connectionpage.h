@@ -14,6 +14,7 @@ class QStackedWidget;
 
 namespace sluice::ui {
 
+class ClusterPanel;
 class ConnectionController;
 class MessageBanner;
 class ProfileForm;
@@ -32,6 +33,8 @@ public:
     void selectProfile(const QString &id);
     // A profile needs its password typed: select it, say why, focus the field.
     void askPassword(const QString &id, const QString &why);
+    // The Redis Cluster section (nodes, slot view), shown while the session is a cluster.
+    ClusterPanel *clusterPanel() const { return m_cluster; }
 
 private:
     void reloadList();
@@ -74,6 +77,7 @@ private:
     QPushButton *m_sandboxConnect;
 
     MessageBanner *m_banner;
+    ClusterPanel *m_cluster;
 
     QString m_editingId; // the profile in the form; empty: a new one
     bool m_dirty = false;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "clusternodes.h"
+
 #include "core/redis/endpoint.h"
 
 #include <QMetaType>
@@ -34,6 +36,13 @@ struct ConnectionState
     // Failed on an SSH host key that known_hosts does not have: detail shows its fingerprint,
     // and connecting again with trustHostKeyOnce accepts it.
     bool unknownHostKey = false;
+    // Redis Cluster: the server is a cluster node (INFO cluster: cluster_enabled:1). A profile
+    // of one node's address then connects to the whole cluster (its address as the seed).
+    bool cluster = false;
+    // The nodes as CLUSTER NODES showed them last (every 2 s while connected); kept while
+    // the connection is lost. nodesError: why the last read failed; empty when it worked.
+    QList<ClusterNode> nodes;
+    QString nodesError;
 
     bool isUp() const { return state == State::Connected; }
 };

@@ -28,6 +28,16 @@ QString parseVersion(const QByteArray &info)
     return {};
 }
 
+constexpr int nodesEveryTicks = 2; // the node list of a cluster, every 2 s
+
+// A profile of one address that turned out to be a Redis Cluster node: the whole cluster, with
+// that address as its seed (Cluster::open asks it for the slot map). Not through SSH: the
+// cluster client has no tunnel per node.
+bool becomesCluster(const Endpoint &e)
+{
+    return e.kind == Endpoint::Kind::Tcp && !e.isCluster() && !e.singleNode && !e.ssh.isSet();
+}
+
 } // namespace
 
 ConnectionWorker::ConnectionWorker(Connection::Options options, QObject *parent)
@@ -91,6 +101,12 @@ void ConnectionWorker::attempt()
     }
     auto c = Connection::open(endpoint, m_options);
     Result<void> hs = c ? handshake(*c, s, sessionName) : Result<void>(c.error());
+    if (hs && s.cluster && becomesCluster(endpoint)) {
+        endpoint.seeds = {HostPort{endpoint.host, endpoint.port}};
+        m_request.endpoint.seeds = endpoint.seeds;
+        c = Connection::open(endpoint, m_options);
+        hs = c ? handshake(*c, s, sessionName) : Result<void>(c.error());
+    }
     if (!hs) {
         if (hs.error().isConnectionLoss()) {
             becomeLost(hs.error());
@@ -114,8 +130,24 @@ void ConnectionWorker::attempt()
     s.detail.clear();
     s.retryInSeconds = 0;
     m_state = s;
+    m_ticks = 0;
+    if (m_state.cluster) {
+        readNodes();
+    }
     Q_EMIT stateChanged(m_state);
     ensureTimer();
+}
+
+bool ConnectionWorker::readNodes()
+{
+    auto nodes = readClusterNodes(*m_connection);
+    if (nodes) {
+        m_state.nodes = *nodes;
+        m_state.nodesError.clear();
+    } else {
+        m_state.nodesError = nodes.error().message;
+    }
+    return true;
 }
 
 void ConnectionWorker::becomeLost(const Error &error)
@@ -136,6 +168,9 @@ void ConnectionWorker::tick()
         auto rtt = ping(*m_connection);
         if (rtt) {
             m_state.rttMs = *rtt;
+            if (m_state.cluster && ++m_ticks % nodesEveryTicks == 0) {
+                readNodes(); // this thread's: the GUI gets the list with the state
+            }
             m_state.error.clear();
             m_state.hint.clear();
             m_state.detail.clear();
@@ -188,6 +223,13 @@ void ConnectionWorker::probe(const ConnectionRequest &request)
         s.state = ConnectionState::State::Connected;
         s.endpoint = c->endpoint().display();
         s.readOnly = c->endpoint().readOnly;
+        if (s.cluster) {
+            if (auto nodes = readClusterNodes(*c)) {
+                s.nodes = *nodes;
+            } else {
+                s.nodesError = nodes.error().message;
+            }
+        }
     }
     Q_EMIT probed(s);
 }
@@ -202,6 +244,11 @@ Result<void> ConnectionWorker::handshake(Connection &c, ConnectionState &s,
     }
     if (auto r = c.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")}); r) {
         s.redisVersion = parseVersion(r->str);
+    } else if (endsHandshake(r.error())) {
+        return r.error();
+    }
+    if (auto r = c.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("cluster")}); r) {
+        s.cluster = r->str.contains("cluster_enabled:1");
     } else if (endsHandshake(r.error())) {
         return r.error();
     }

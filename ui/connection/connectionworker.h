@@ -51,6 +51,8 @@ private:
     Result<double> ping(Connection &c) const;
     void describe(const Error &error, const Endpoint &endpoint, ConnectionState &s) const;
     void ensureTimer();
+    // CLUSTER NODES into m_state (cluster only); false when nothing changed.
+    bool readNodes();
 
     Connection::Options m_options;
     ConnectionRequest m_request;
@@ -59,6 +61,7 @@ private:
     QTimer *m_timer = nullptr; // created in the worker's thread, on first use
     int m_attempt = 0;         // failed retries since the last success
     int m_retryLeft = 0;       // seconds to the next retry while Lost
+    int m_ticks = 0;           // ticks while connected: the node list every nodesEveryTicks
 };
 
 } // namespace sluice::ui

@@ -74,6 +74,8 @@ QVariant KeysModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("TTL");
     case FlagColumn:
         return tr("Health");
+    case NodeColumn:
+        return tr("Node");
     default:
         return {};
     }
@@ -136,6 +138,8 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
         }
         case FlagColumn:
             return k.exists() ? keypresentation::flagText(k.health) : QString();
+        case NodeColumn:
+            return k.node;
         default:
             return {};
         }
@@ -267,6 +271,9 @@ void KeysModel::replace(QList<QPair<int, KeyInfo>> updates)
         Row &r = m_rows[storage];
         tally(r.info, -1);
         intern(info);
+        if (info.node.isEmpty()) {
+            info.node = r.info.node; // the refresher reads through the cluster client
+        }
         r.info = std::move(info);
         r.readAtMs = now;
         tally(r.info, +1);
@@ -391,6 +398,8 @@ void KeysModel::resort()
             return x.ruleId < y.ruleId;
         case SubjectColumn:
             return x.subject < y.subject;
+        case NodeColumn:
+            return x.node < y.node;
         case StateColumn:
             // By kind, then by what is left (least first: the fullest states first).
             return x.state.kind != y.state.kind ? x.state.kind < y.state.kind

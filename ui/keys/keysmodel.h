@@ -36,6 +36,7 @@ public:
         StateColumn,
         TtlColumn,
         FlagColumn,
+        NodeColumn, // Redis Cluster: the node the key was read from (the page hides it elsewhere)
         ColumnCount
     };
     enum Role {

@@ -156,6 +156,23 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     filters->addWidget(m_cancel);
     root->addLayout(filters);
 
+    // Redis Cluster only: which nodes the scan reads, and how far each shard is.
+    m_replicas = new QCheckBox(tr("Scan &replicas instead (spares the masters)"), this);
+    m_replicas->setObjectName(QStringLiteral("scanReplicasCheck"));
+    m_replicas->setToolTip(tr("Read one replica of each shard (READONLY) instead of its "
+                              "master; a shard without a replica online is read on its "
+                              "master. Fixes always go to the masters."));
+    m_nodes = PageHeader::note(this);
+    m_nodes->setObjectName(QStringLiteral("nodeProgress"));
+    m_nodes->setTextFormat(Qt::PlainText);
+    m_nodes->setWordWrap(true);
+    m_nodes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *clusterRow = new QHBoxLayout;
+    clusterRow->setSpacing(16);
+    clusterRow->addWidget(m_replicas, 0, Qt::AlignTop);
+    clusterRow->addWidget(m_nodes, 1);
+    root->addLayout(clusterRow);
+
     // The table, the details of the selection below it.
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->setObjectName(QStringLiteral("keysSplitter"));
@@ -193,6 +210,8 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     header->resizeSection(KeysModel::RuleColumn, 120);
     header->resizeSection(KeysModel::SubjectColumn, 120);
     header->resizeSection(KeysModel::TtlColumn, 140);
+    header->setSectionResizeMode(KeysModel::NodeColumn, QHeaderView::ResizeToContents);
+    m_view->setColumnHidden(KeysModel::NodeColumn, true); // shown on a Redis Cluster
     // Sorting only when a header is clicked (none at first: the scan's order).
     header->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
@@ -235,6 +254,8 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     connect(m_pattern, &QLineEdit::returnPressed, this, &KeysPage::refresh);
     connect(m_onlyFlagged, &QCheckBox::toggled, m_proxy, &KeysFilterProxy::setOnlyFlagged);
     connect(m_cancel, &QPushButton::clicked, m_session, &KeysSession::cancel);
+    connect(m_replicas, &QCheckBox::toggled, m_session, &KeysSession::setScanReplicas);
+    connect(m_session, &KeysSession::nodesChanged, this, &KeysPage::updateCluster);
     connect(m_rescan, &QPushButton::clicked, this, &KeysPage::refresh);
     connect(m_setTtl, &QPushButton::clicked, this, [this] { fixSelection(false); });
     connect(m_delete, &QPushButton::clicked, this, [this] { fixSelection(true); });
@@ -287,6 +308,23 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     updateBanner();
     updateActions();
     m_session->startSession();
+    updateCluster();
+}
+
+void KeysPage::updateCluster()
+{
+    const bool cluster = m_session->isCluster();
+    m_view->setColumnHidden(KeysModel::NodeColumn, !cluster);
+    m_replicas->setVisible(cluster);
+    QStringList lines;
+    if (!m_session->nodeScans().isEmpty()) {
+        lines << m_session->nodesHeading();
+    }
+    for (const keys::NodeScan &n : m_session->nodeScans()) {
+        lines << KeysSession::describeNode(n);
+    }
+    m_nodes->setText(lines.join(QLatin1Char('\n')));
+    m_nodes->setVisible(cluster && !lines.isEmpty());
 }
 
 KeysPage::~KeysPage()
@@ -359,6 +397,7 @@ void KeysPage::updateBusy()
     m_progress->setVisible(scanning || fixing);
     m_cancel->setVisible(scanning || fixing);
     m_banner->setBusy(fixing);
+    updateCluster();
     if (fixing) {
         m_progress->setRange(0, 0);
         m_progress->setFormat(tr("fixing…"));

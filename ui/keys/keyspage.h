@@ -91,6 +91,7 @@ private:
     QList<QByteArray> patterns() const;
     void updatePatternHint();
     void updateBusy();
+    void updateCluster(); // the Node column, the replicas option and the shards' progress
     void updateBanner();
     void onCurrentChanged();
     void updateVisible();
@@ -113,6 +114,8 @@ private:
     QLineEdit *m_pattern;
     QLineEdit *m_filter;
     QCheckBox *m_onlyFlagged;
+    QCheckBox *m_replicas;
+    QLabel *m_nodes;
     QProgressBar *m_progress;
     QLabel *m_count;
     QPushButton *m_cancel;

@@ -54,6 +54,7 @@ KeysSession::~KeysSession()
 
 void KeysSession::startSession()
 {
+    setNodes({});
     m_model->clear();
     m_visibleRows.clear();
     m_connectionTrouble = false;
@@ -72,6 +73,7 @@ void KeysSession::startSession()
     options.scanner.maxKeysPerSecond = m_connection->scanBudget(); // the profile's
     m_scanBudget = options.scanner.maxKeysPerSecond;
     m_worker = new KeysWorker(*endpoint, m_rules, options);
+    m_worker->setScanReplicas(m_replicas);
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
@@ -246,6 +248,9 @@ void KeysSession::onPage(const QList<KeyInfo> &keys, const keys::ScanProgress &p
 {
     m_model->append(keys);
     if (m_pendingScans > 0) {
+        setNodes(p.nodes);
+    }
+    if (m_pendingScans > 0) {
         m_fraction = p.fraction;
         setCountText(tr("%1 so far").arg(keysWord(m_model->rowCount())));
         Q_EMIT busyChanged();
@@ -262,6 +267,7 @@ void KeysSession::onScanFinished(const ScanSummary &summary)
         return; // a newer scan is queued: this one was cancelled for it
     }
     m_model->resort(); // rows that came while sorted were put at the end
+    setNodes(summary.progress.nodes);
     const qint64 n = m_model->rowCount();
     const qint64 ms = summary.progress.elapsedMs;
     const QString took = ms < 1000 ? tr("%1 ms").arg(ms) : keypresentation::ttlText(ms);
@@ -562,6 +568,71 @@ void KeysSession::setScanNote(const QString &text, Tone tone)
     m_scanNote = text;
     m_scanTone = tone;
     Q_EMIT messageChanged();
+}
+
+bool KeysSession::isCluster() const
+{
+    const std::optional<Endpoint> endpoint = m_connection->endpoint();
+    return !m_nodes.isEmpty() || (endpoint && endpoint->isCluster());
+}
+
+void KeysSession::setScanReplicas(bool replicas)
+{
+    if (replicas == m_replicas) {
+        return;
+    }
+    m_replicas = replicas;
+    if (m_worker) {
+        m_worker->setScanReplicas(replicas);
+        if (isCluster()) {
+            startScan();
+        }
+    }
+}
+
+QString KeysSession::describeNode(const keys::NodeScan &node)
+{
+    using State = keys::NodeScan::State;
+    QString who = node.replica     ? tr("%1 (replica of %2)").arg(node.address, node.masterAddress)
+                  : node.noReplica ? tr("%1 (master: no replica online)").arg(node.address)
+                                   : node.address;
+    switch (node.state) {
+    case State::Waiting:
+        return tr("%1: waiting").arg(who);
+    case State::Scanning:
+        return tr("%1: %2, %3%").arg(who, keysWord(node.keys)).arg(qRound(node.fraction * 100));
+    case State::Done:
+        return tr("%1: %2, done").arg(who, keysWord(node.keys));
+    case State::Cancelled:
+        return tr("%1: %2, cancelled").arg(who, keysWord(node.keys));
+    case State::Failed:
+        return tr("%1: failed: %2").arg(who, node.error);
+    }
+    return who;
+}
+
+QString KeysSession::nodesHeading() const
+{
+    if (m_nodes.isEmpty()) {
+        return {};
+    }
+    const bool replicas = std::any_of(m_nodes.begin(), m_nodes.end(),
+                                      [](const keys::NodeScan &n) { return n.replica; });
+    return replicas ? tr("Redis Cluster, %n shard(s), read from replicas (the masters are "
+                         "spared; a replica may lag its master by a moment):",
+                         nullptr, int(m_nodes.size()))
+                    : tr("Redis Cluster, %n shard(s), read from their masters:", nullptr,
+                         int(m_nodes.size()));
+}
+
+void KeysSession::setNodes(const QList<keys::NodeScan> &nodes)
+{
+    const bool was = isCluster();
+    m_nodes = nodes;
+    Q_EMIT nodesChanged();
+    if (was != isCluster()) {
+        Q_EMIT busyChanged();
+    }
 }
 
 void KeysSession::setCountText(const QString &text)

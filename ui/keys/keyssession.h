@@ -55,6 +55,21 @@ public:
     double scanFraction() const { return m_fraction; }
     // "12 keys · scanned in 40 ms", "3 keys so far".
     QString countText() const { return m_countText; }
+
+    // Redis Cluster (CONSOLE.md "Keys on a Redis Cluster"): the session's endpoint is a
+    // cluster, or its last scan walked shards. The page shows the Node column and the
+    // per-shard progress then.
+    bool isCluster() const;
+    // The scans read one replica per shard instead of the masters (READONLY); a change
+    // rescans. Off a cluster it changes nothing.
+    void setScanReplicas(bool replicas);
+    bool scanReplicas() const { return m_replicas; }
+    // The shards of the running (or last) scan, and one line of words for each:
+    // "127.0.0.1:7001: 12,400 keys, done", "127.0.0.1:7004 (replica of 127.0.0.1:7001):
+    // 3,100 keys, 40%", "... waiting", "... failed: why". The heading says what was read.
+    const QList<keys::NodeScan> &nodeScans() const { return m_nodes; }
+    static QString describeNode(const keys::NodeScan &node);
+    QString nodesHeading() const;
     // The message line: both notes, one a line, in the graver tone; empty: none.
     QString message() const;
     Tone messageTone() const;
@@ -100,6 +115,8 @@ Q_SIGNALS:
     // The session, a scan or a fix started or ended, or the scan moved: progress and actions.
     void busyChanged();
     void countTextChanged();
+    // nodeScans() changed (a page of the scan, its end).
+    void nodesChanged();
     void messageChanged();
     void scanFinished(const sluice::keys::ScanSummary &summary);
     // The selected key, read again, and its raw value.
@@ -123,6 +140,7 @@ private:
     void setConnectionNote(const QString &text, Tone tone = Tone::Warning);
     void setScanNote(const QString &text, Tone tone = Tone::Warning);
     void setCountText(const QString &text);
+    void setNodes(const QList<keys::NodeScan> &nodes);
 
     ConnectionController *m_connection;
     KeysModel *m_model;
@@ -141,6 +159,8 @@ private:
     QString m_scanNote;
     Tone m_scanTone = Tone::Warning;
     QString m_countText;
+    bool m_replicas = false;
+    QList<keys::NodeScan> m_nodes;
     qint64 m_lastNeverExpiring = -1;
     qint64 m_lastFlagged = -1;
     QHash<QByteArray, int> m_visibleRows; // key -> model row, of the keys sent to the worker
