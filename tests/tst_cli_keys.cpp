@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -103,6 +104,104 @@ private Q_SLOTS:
     }
 
     void cleanupTestCase() { test::cleanup(); }
+
+    void noBackoffSendsNoProbe()
+    {
+        // The latency back-off probes with PINGs between round trips; --no-backoff sends none.
+        Connection c = test::connect();
+        auto pings = [&] {
+            const QByteArray stats = c.command({"INFO", "commandstats"})->str;
+            const qsizetype at = stats.indexOf("cmdstat_ping:calls=");
+            return at < 0 ? 0 : stats.mid(at + 19, stats.indexOf(',', at) - at - 19).toInt();
+        };
+        for (const bool backoff : {true, false}) {
+            QVERIFY(c.command({"CONFIG", "RESETSTAT"}));
+            QStringList args{u"keys"_s, u"--url"_s, url(), u"--match"_s,
+                             QString::fromUtf8(m_prefix + '*')};
+            if (!backoff) {
+                args << u"--no-backoff"_s;
+            }
+            const test::CliRun r = test::runCli(args);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(backoff ? pings() >= 3 : pings() == 0, qPrintable(QString::number(pings())));
+        }
+    }
+
+    void jsonRowsAreQtsWriting()
+    {
+        // `keys --json` writes its rows itself (app/cli/keyrows.cpp): each must be byte for
+        // byte what QJsonDocument writes for the same object, over every state kind, a double
+        // (tokens, weighted count, queue), unreadable and orphan keys, and subjects that need
+        // escapes: quotes, backslashes, controls, UTF-8 up to 4 bytes, bytes that are not UTF-8.
+        Connection c = test::connect();
+        test::cleanup(c);
+        const Scope ip{Scope::Kind::Ip, {}};
+        RuleSet set;
+        const qint64 minute = 60 * duration::usPerSecond;
+        set.rules = {
+            Rule::window(u"fw"_s, Algorithm::FixedWindow, 3, minute, ip, m_prefix),
+            Rule::window(u"sl"_s, Algorithm::SlidingLog, 3, minute, ip, m_prefix),
+            Rule::window(u"sc"_s, Algorithm::SlidingCounter, 3, minute, ip, m_prefix),
+            Rule::bucket(u"tb"_s, Algorithm::TokenBucket, Rate{1, 7 * duration::usPerSecond}, 20,
+                         ip, m_prefix),
+            Rule::bucket(u"lb"_s, Algorithm::LeakyBucket, Rate{1, 7 * duration::usPerSecond}, 5, ip,
+                         m_prefix),
+            Rule::bucket(u"g"_s, Algorithm::Gcra, Rate{1, 7 * duration::usPerSecond}, 5, ip,
+                         m_prefix),
+        };
+        RedisLimiter limiter(test::connect());
+        const QList<QByteArray> subjects{"1.2.3.4",
+                                         "say \"hi\"",
+                                         "back\\slash",
+                                         "tab\tand\x01",
+                                         "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80",
+                                         QByteArray("\xff\xfe\x00", 3)};
+        for (const Rule &r : set.rules) {
+            const Policy p = r.policy();
+            for (const QByteArray &s : subjects) {
+                QVERIFY(limiter.decide(Request{&p, p.keyFor(s), 2, std::nullopt, 0}));
+            }
+        }
+        QVERIFY(c.command({"ZADD", set.rules[0].keyFor("zset"), "1", "m"})); // wrong type
+        QVERIFY(c.command({"HSET", set.rules[0].keyFor("bad"), "s", "x"}));  // unreadable
+        QVERIFY(c.command({"HSET", m_prefix + "orphan:{\"}", "c", "1"}));
+        const QString file = m_dir.filePath(u"all.json"_s);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(rules::toJson(set));
+        f.close();
+        for (const bool withRules : {true, false}) {
+            QStringList args{
+                u"keys"_s,  u"--url"_s, url(), u"--match"_s, QString::fromUtf8(m_prefix + '*'),
+                u"--json"_s};
+            if (withRules) {
+                args << u"--rules"_s << file;
+            }
+            const test::CliRun r = test::runCli(args);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QList<QByteArray> lines = r.out.split('\n');
+            QCOMPARE(lines.first(), QByteArray("["));
+            QCOMPARE(lines.takeLast(), QByteArray());
+            QCOMPARE(lines.takeLast(), QByteArray("]"));
+            lines.removeFirst();
+            QCOMPARE(lines.size(), 6 * 6 + 3);
+            QSet<QString> kinds;
+            for (QByteArray line : std::as_const(lines)) {
+                if (line.endsWith(',')) {
+                    line.chop(1);
+                }
+                QJsonParseError pe;
+                const QJsonDocument doc = QJsonDocument::fromJson(line, &pe);
+                QVERIFY2(pe.error == QJsonParseError::NoError && doc.isObject(), line.constData());
+                QCOMPARE(doc.toJson(QJsonDocument::Compact), line);
+                kinds << doc.object()[u"state"_s].toObject()[u"algorithm"_s].toString();
+            }
+            if (withRules) {
+                QCOMPARE(kinds.size(), 7 + 1); // six algorithms, unreadable, and no state
+            }
+        }
+        test::cleanup(c);
+    }
 
     void badUsage_data()
     {

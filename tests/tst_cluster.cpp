@@ -401,6 +401,18 @@ private Q_SLOTS:
             QVERIFY(k.exists());
             QVERIFY(k.pttlMs > 0);
         }
+        // A scan's reads: plain commands, each routed to its key's master.
+        keys::KeyReader bulk;
+        bulk.setBulk(true);
+        auto plain = bulk.read(c, keys);
+        QVERIFY2(plain, qPrintable(errorOf(plain)));
+        QCOMPARE(bulk.mode(), keys::KeyReader::Mode::Plain);
+        QCOMPARE(plain->size(), keys.size());
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            QCOMPARE((*plain)[i].key, keys[i]);
+            QCOMPARE((*plain)[i].type, QByteArray("string"));
+            QVERIFY((*plain)[i].pttlMs > 0);
+        }
         QCOMPARE(test::deleteByPrefix(c, prefix), qint64(keys.size()));
     }
 

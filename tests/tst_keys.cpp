@@ -703,7 +703,9 @@ private Q_SLOTS:
         const qint64 outAfter = infoField(admin, "stats", "total_net_output_bytes");
         QCOMPARE(s.status, ScanSummary::Status::Completed);
         QVERIFY(outAfter - outBefore < (1 << 20)); // GETRANGE guards the 20 MB string here too
-        const auto expected = scanAll(KeyReader(m_rules));
+        // Scans read with plain commands by default: the script's verdicts, forced, are the
+        // reference here.
+        const auto expected = scanAll(KeyReader(m_rules, {KeyReader::Mode::Script}));
         QCOMPARE(found.size(), expected.size());
         for (const KeyInfo &k : expected) {
             const KeyInfo p = found.value(k.key);
@@ -720,6 +722,40 @@ private Q_SLOTS:
 
     // Inside a limiter's keys: a rule's key_prefix starts the key (the console asks for the
     // typed count for the others). An empty prefix matches nothing.
+    void scansReadWithPlainCommands()
+    {
+        // A scan reads TYPE, PTTL and the layout's reads as plain pipelined commands (the
+        // cheapest for Redis), never through the read script unless it is forced; the
+        // refresher of visible rows keeps the script (its atomic snapshot and guards).
+        BrokenScan b;
+        QVERIFY2(b.start(300), b.server.output().constData());
+        auto scanned = [&](KeyReader reader) {
+            QVERIFY(b.control->command({"CONFIG", "RESETSTAT"}));
+            KeyScanner scanner(std::move(reader));
+            qint64 n = 0;
+            const ScanSummary s =
+                scanner.run(*b.scan, BrokenScan::options(std::chrono::milliseconds(1)),
+                            [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                                for (const KeyInfo &k : page) {
+                                    n += k.state.kind == KeyState::Kind::FixedWindow ? 1 : 0;
+                                }
+                            });
+            QCOMPARE(s.status, ScanSummary::Status::Completed);
+            QCOMPARE(n, qint64(300));
+        };
+        auto stats = [&] { return b.control->command({"INFO", "commandstats"})->str; };
+        scanned(KeyReader(b.set));
+        QVERIFY2(!stats().contains("cmdstat_evalsha") && !stats().contains("cmdstat_hstrlen:") &&
+                     stats().contains("cmdstat_hmget:calls=300,"),
+                 stats().constData());
+        scanned(KeyReader(b.set, {KeyReader::Mode::Script}));
+        QVERIFY2(stats().contains("cmdstat_evalsha") && stats().contains("cmdstat_hstrlen:"),
+                 stats().constData());
+        KeyReader refresher(b.set);
+        QVERIFY(refresher.read(*b.scan, {"p:big:{1}"}));
+        QCOMPARE(refresher.mode(), KeyReader::Mode::Script);
+    }
+
     void insideRulePrefix()
     {
         RuleSet rules;
@@ -1301,7 +1337,8 @@ private Q_SLOTS:
         set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
         QVERIFY(plantFixedWindows(c, m_prefix, 0, 2000));
         Connection scanConn = test::connect();
-        KeyScanner scanner{KeyReader(set)};
+        // The script forced: a scan reads with plain commands by default, which no flush stops.
+        KeyScanner scanner{KeyReader(set, {KeyReader::Mode::Script})};
         KeyScanner::Options o;
         o.patterns = {m_prefix + "big:*"};
         o.initialCount = o.maxCount = 100;

@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
-# Scan throughput of `sluice-cli keys` (core/keys: KeyScanner + KeyReader) on a private
-# redis-server holding N limiter keys: keys/s, SCAN pages, round trips, peak memory of the CLI.
-# Printed figures, not a test.
+# `sluice-cli keys` against the C kit (tools/bench-keys-kit.c, hiredis: SCAN COUNT 1000, then
+# pipelined TYPE and PTTL per page; in `state` mode also the value reads Sluice makes, with the
+# same commands) on a private redis-server holding N limiter keys, in one run: keys/s of each
+# and the ratio Sluice / kit, medians of ROUNDS interleaved rounds (kit, Sluice, kit, ...: the
+# machine's load drifts, each pair shares it). Printed figures, not a test.
 #
 #   bash tools/bench-keys.sh                 (after a build: BUILD_DIR, default ./build)
-#   N=200000 bash tools/bench-keys.sh
+#   N=200000 ROUNDS=5 bash tools/bench-keys.sh
 #
 # The keyspace: N keys under rate_limit:, planted by a Lua loop inside Redis (100,000 keys a
 # call): a fixed_window hash, a gcra string, a sliding_log sorted set of 2 entries and a
-# token_bucket hash in turn, 1% of them without a TTL. Three runs on the same keyspace:
-#   script  the default read (the read script, EVALSHA'd for 100 keys at a time), printing
-#           only the keys without TTL (--no-ttl): the cost of the scan itself
-#   plain   the same, as an ACL user without @scripting: the plain-command fallback (TYPE,
-#           PTTL and the layout's reads per key)
-#   table   the default read printing the whole table: what a user waits for
+# token_bucket hash in turn, 1% of them without a TTL. The four listings, each against the
+# kit's pass that reads what it reads (all with --scan-budget 0 --no-backoff: the kit has no
+# budget either):
+#   text      keys --match '*'               (no rules: TYPE + PTTL, the table)   vs kit ttl
+#   json      keys --match '*' --json                                              vs kit ttl
+#   no-ttl    keys --match '*' --no-ttl      (the 1% printed)                      vs kit ttl
+#   states    keys --rules FILE --json       (decoded states: the layouts' reads)  vs kit state
+# Also printed: Sluice's peak RSS and the CPU time of each side (user+sys of the client, and of
+# redis-server from INFO cpu).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD_DIR:-$root/build}
 cli=$build/app/sluice-cli
 n=${N:-1000000}
+rounds=${ROUNDS:-3}
 [ -x "$cli" ] || { echo "no $cli: build first (cmake --build $build)" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'bash "$root/tests/redis-fixture.sh" stop "$work/redis" >/dev/null 2>&1; rm -rf "$work"' EXIT
+kit=$work/bench-keys-kit
+# shellcheck disable=SC2046 # pkg-config's flags are words
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror \
+    "$root/tools/bench-keys-kit.c" $(pkg-config --cflags --libs hiredis) -o "$kit"
 bash tests/redis-fixture.sh start "$work/redis" >/dev/null
 url=$(cat "$work/redis/url")
 port=${url##*:}
@@ -36,6 +46,10 @@ cat >"$work/rules.json" <<'JSON'
   { "id": "sl", "scope": "ip", "algorithm": "sliding_log", "limit": 10, "window": "1h" },
   { "id": "tb", "scope": "user", "algorithm": "token_bucket", "rate": "1/m", "burst": 60 } ] }
 JSON
+# The kit's reads per key prefix, as Sluice's reader chooses them by rule (keyreader.cpp):
+# hash fields (statedecoder.cpp hashFields), GETRANGE up to the 256-byte cap, the log's window.
+layouts=(256 'rate_limit:fw:=h:s,c' 'rate_limit:g:=s' 'rate_limit:sl:=z:3600000000'
+    'rate_limit:tb:=h:l,t')
 
 plant='
 local t = redis.call("TIME")
@@ -65,34 +79,56 @@ for ((from = 0; from < n; from += 100000)); do
     rc EVAL "$plant" 0 "$from" "$to" >/dev/null
 done
 echo "redis-server $(rc INFO server | grep -o 'redis_version:[0-9.]*' | cut -d: -f2) on $url," \
-    "$(rc DBSIZE) keys, $(rc INFO memory | grep -o 'used_memory_human:[^[:space:]]*' | cut -d: -f2)"
-rc ACL SETUSER bench-reader on '>pw' '~*' '+@all' '-@scripting' >/dev/null
+    "$(rc DBSIZE) keys, $(rc INFO memory | grep -o 'used_memory_human:[^[:space:]]*' | cut -d: -f2)," \
+    "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-run() { # name url [extra flags]
-    local name=$1 u=$2
-    shift 2
-    rc CONFIG RESETSTAT >/dev/null
-    local start end
+redis_cpu() { rc INFO cpu | grep -E '^used_cpu_(user|sys):' | cut -d: -f2 | tr -d '\r' | paste -sd+ | bc; }
+# timed NAME CMD...: runs CMD (stdout to $work/out.NAME), appends "ms client_cpu_s redis_cpu_s
+# rss_kb" to $work/t.NAME.
+timed() {
+    local name=$1
+    shift
+    local r0 r1 start end
+    r0=$(redis_cpu)
     start=$(date +%s%N)
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f '%M' -o "$work/rss" "$cli" keys --url "$u" --rules "$work/rules.json" \
-            "$@" >"$work/out.$name"
-    else
-        echo 0 >"$work/rss"
-        "$cli" keys --url "$u" --rules "$work/rules.json" "$@" >"$work/out.$name"
-    fi
+    /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$work/out.$name"
     end=$(date +%s%N)
-    local ms=$(((end - start) / 1000000))
-    local summary
-    summary=$(grep -E '^[0-9,]+ (keys|never expire)' "$work/out.$name" | tail -1)
-    local scans
-    scans=$(rc INFO commandstats | grep -o 'cmdstat_scan:calls=[0-9]*' | cut -d= -f2)
-    printf '%-7s %9s keys/s  %6s ms  SCAN calls %-6s  peak RSS %5s MB  | %s\n' "$name" \
-        "$((n * 1000 / (ms > 0 ? ms : 1)))" "$ms" "$scans" "$(($(cat "$work/rss") / 1024))" \
-        "$summary"
+    r1=$(redis_cpu)
+    read -r user sys rss <"$work/time"
+    echo "$(((end - start) / 1000000)) $(echo "$user + $sys" | bc) $(echo "$r1 - $r0" | bc) $rss" \
+        >>"$work/t.$name"
 }
-run script "$url" --no-ttl
-run plain "redis://bench-reader:pw@127.0.0.1:$port" --no-ttl
-run table "$url"
+flags=(--scan-budget 0 --no-backoff)
+for ((round = 1; round <= rounds; ++round)); do
+    echo "round $round of $rounds (load $(cut -d' ' -f1 /proc/loadavg)) ..."
+    timed kit "$kit" "$port" '*' ttl
+    timed text "$cli" keys --url "$url" --match '*' "${flags[@]}"
+    timed kit "$kit" "$port" '*' ttl
+    timed json "$cli" keys --url "$url" --match '*' "${flags[@]}" --json
+    timed kit "$kit" "$port" '*' ttl
+    timed no-ttl "$cli" keys --url "$url" --match '*' "${flags[@]}" --no-ttl
+    timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+    timed states "$cli" keys --url "$url" --rules "$work/rules.json" "${flags[@]}" --json
+    timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+done
+grep -q "^$n keys" "$work/out.kit" || { echo "the kit did not list $n keys" >&2; exit 1; }
+[ "$(grep -c '"key":' "$work/out.states")" -eq "$n" ] || { echo "states: not $n rows" >&2; exit 1; }
+[ "$(grep -c '"key":' "$work/out.json")" -eq "$n" ] || { echo "json: not $n rows" >&2; exit 1; }
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+col() { cut -d' ' -f"$2" "$work/t.$1" | median; }
 echo
-grep -E 'never expire' "$work/out.table" | head -1
+echo "$n keys, medians of $rounds interleaved rounds (the kit's of all its runs: 3 and 2 a round):"
+printf '%-8s %10s %10s %7s %16s %16s %7s\n' listing "kit keys/s" "keys/s" ratio \
+    "kit cpu s (c/r)" "cpu s (c/r)" "RSS MB"
+for pair in text:kit json:kit no-ttl:kit states:kitstate; do
+    s=${pair%%:*}
+    k=${pair##*:}
+    kms=$(col "$k" 1)
+    sms=$(col "$s" 1)
+    printf '%-8s %10.0f %10.0f %7.2f %16s %16s %7.0f\n' "$s" \
+        "$(echo "$n * 1000 / $kms" | bc -l)" "$(echo "$n * 1000 / $sms" | bc -l)" \
+        "$(echo "$kms / $sms" | bc -l)" "$(printf '%.2f / %.2f' "$(col "$k" 2)" "$(col "$k" 3)")" \
+        "$(printf '%.2f / %.2f' "$(col "$s" 2)" "$(col "$s" 3)")" "$(echo "$(col "$s" 4) / 1024" | bc -l)"
+done
+echo "(c/r: CPU seconds of the client / of redis-server, medians)"

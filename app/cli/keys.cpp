@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "connectflags.h"
+#include "keyrows.h"
 #include "rules.h"
 
 #include "core/common/duration.h"
@@ -34,6 +35,9 @@ const QString usageText = usageOf(u"keys"_s);
 bool applyScanBudget(const Args &args, const QString &command, KeyScanner::Options &options,
                      int *code)
 {
+    if (args.has("no-backoff")) {
+        options.latencyFactor = 0; // no latency probes, no slowing down
+    }
     if (!args.has("scan-budget")) {
         return true;
     }
@@ -51,6 +55,11 @@ void writeOut(const QByteArray &bytes)
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
 }
 
+void writeRows(const std::string &bytes)
+{
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+}
+
 QString thousands(qint64 v)
 {
     return QLocale(QLocale::English).toString(v);
@@ -65,115 +74,6 @@ QString count(qint64 n, const QString &one, const QString &many)
 QJsonValue orNull(const QString &s)
 {
     return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
-
-QJsonObject stateJson(const KeyState &s)
-{
-    QJsonObject o{{u"algorithm"_s, kindName(s.kind)}, {u"text"_s, s.describe()}};
-    const double level = std::floor(s.level * 1000.0) / 1000.0; // 3 decimals, rounded down
-    switch (s.kind) {
-    case KeyState::Kind::None:
-        break;
-    case KeyState::Kind::Unreadable:
-        o.insert(u"problem"_s, s.problem);
-        o.insert(u"value_size"_s, s.valueBytes);
-        break;
-    case KeyState::Kind::FixedWindow:
-        o.insert(u"count"_s, s.count);
-        o.insert(u"limit"_s, s.limit);
-        o.insert(u"remaining"_s, s.remaining);
-        o.insert(u"reset_ms"_s, s.resetMs);
-        o.insert(u"window_start_us"_s, s.startUs);
-        break;
-    case KeyState::Kind::SlidingLog:
-        o.insert(u"count"_s, s.count);
-        o.insert(u"limit"_s, s.limit);
-        o.insert(u"remaining"_s, s.remaining);
-        o.insert(u"entries"_s, s.entries);
-        o.insert(u"reset_ms"_s, s.resetMs);
-        o.insert(u"next_free_ms"_s, s.nextFreeMs);
-        break;
-    case KeyState::Kind::SlidingCounter:
-        o.insert(u"count"_s, s.count);
-        o.insert(u"previous"_s, s.previous);
-        o.insert(u"weighted"_s, level);
-        o.insert(u"limit"_s, s.limit);
-        o.insert(u"remaining"_s, s.remaining);
-        o.insert(u"reset_ms"_s, s.resetMs);
-        break;
-    case KeyState::Kind::TokenBucket:
-        o.insert(u"tokens"_s, level);
-        o.insert(u"limit"_s, s.limit);
-        o.insert(u"remaining"_s, s.remaining);
-        o.insert(u"reset_ms"_s, s.resetMs);
-        break;
-    case KeyState::Kind::LeakyBucket:
-        o.insert(u"queue"_s, level);
-        o.insert(u"limit"_s, s.limit);
-        o.insert(u"remaining"_s, s.remaining);
-        o.insert(u"delay_ms"_s, s.delayMs);
-        o.insert(u"reset_ms"_s, s.resetMs);
-        break;
-    case KeyState::Kind::Gcra:
-        o.insert(u"available"_s, s.remaining);
-        o.insert(u"limit"_s, s.limit);
-        o.insert(u"reset_ms"_s, s.resetMs);
-        o.insert(u"tat_us"_s, s.startUs);
-        break;
-    }
-    if (s.kind != KeyState::Kind::None) {
-        o.insert(u"at_us"_s, s.atUs);
-    }
-    return o;
-}
-
-QJsonObject keyJson(const KeyInfo &k)
-{
-    QJsonObject o{
-        {u"key"_s, bytes::printable(k.key)},
-        {u"type"_s, QString::fromLatin1(k.type)},
-        {u"ttl_ms"_s, k.pttlMs},
-        {u"rule"_s, orNull(k.ruleId)},
-        {u"subject"_s, k.hasRule() ? QJsonValue(bytes::printable(k.subject)) : QJsonValue()},
-        {u"health"_s, healthName(k.health)},
-        {u"max_ttl_ms"_s, k.maxTtlMs > 0 ? QJsonValue(k.maxTtlMs) : QJsonValue()},
-        {u"state"_s, k.state.kind == KeyState::Kind::None ? QJsonValue() : stateJson(k.state)},
-    };
-    if (k.health != Health::Ok) {
-        o.insert(u"cause"_s, k.explanation());
-    }
-    return o;
-}
-
-QString ttlText(qint64 pttl)
-{
-    if (pttl == -1) {
-        return u"never"_s;
-    }
-    if (pttl < 0) {
-        return u"?"_s;
-    }
-    return formatDurationMs(pttl);
-}
-
-QString padded(const QString &s, int width)
-{
-    return s.size() >= width ? s + u' ' : s.leftJustified(width);
-}
-
-QString tableRow(const QString &key, const QString &type, const QString &ttl, const QString &rule,
-                 const QString &subject, const QString &health, const QString &state)
-{
-    return padded(key, 44) + u' ' + padded(type, 7) + padded(ttl, 11) + padded(rule, 18) +
-           padded(subject, 20) + padded(health, 17) + state;
-}
-
-QString rowOf(const KeyInfo &k)
-{
-    return tableRow(bytes::printable(k.key), QString::fromLatin1(k.type), ttlText(k.pttlMs),
-                    k.hasRule() ? k.ruleId : u"-"_s,
-                    k.hasRule() ? bytes::printable(k.subject) : u"-"_s, healthName(k.health),
-                    k.state.describe());
 }
 
 struct Common
@@ -254,6 +154,8 @@ int list(const Args &args)
     if (int bad = exitOk; !applyScanBudget(args, command, options, &bad)) {
         return bad;
     }
+    // The callback only prints: Redis reads the next page meanwhile.
+    options.pageNeedsConnection = [] { return false; };
 
     qint64 shown = 0;
     if (json) {
@@ -264,23 +166,24 @@ int list(const Args &args)
                   u'\n')
                      .toUtf8());
     }
-    const ScanSummary summary = scanner.run(
-        setup->connection, options, [&](const QList<KeyInfo> &page, const ScanProgress &) {
-            QByteArray out;
-            for (const KeyInfo &k : page) {
-                if (onlyNoTtl && k.pttlMs != -1) {
-                    continue;
-                }
-                if (json) {
-                    out += shown == 0 ? "\n" : ",\n";
-                    out += QJsonDocument(keyJson(k)).toJson(QJsonDocument::Compact);
-                } else {
-                    out += (rowOf(k) + u'\n').toUtf8();
-                }
-                ++shown;
-            }
-            writeOut(out);
-        });
+    std::string out; // a page's rows, one write; the buffer is kept from page to page
+    const ScanSummary summary = scanner.run(setup->connection, options,
+                                            [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                                                out.resize(0);
+                                                for (const KeyInfo &k : page) {
+                                                    if (onlyNoTtl && k.pttlMs != -1) {
+                                                        continue;
+                                                    }
+                                                    if (json) {
+                                                        out += shown == 0 ? "\n" : ",\n";
+                                                        appendKeyJson(out, k);
+                                                    } else {
+                                                        appendKeyRow(out, k);
+                                                    }
+                                                    ++shown;
+                                                }
+                                                writeRows(out);
+                                            });
     if (json) {
         writeOut(shown == 0 ? "]\n" : "\n]\n");
     } else {
@@ -862,6 +765,7 @@ int keys(const QList<QByteArray> &argv)
                                                                       {"no-ttl", false},
                                                                       {"dry-run", false},
                                                                       {"scan-budget", true},
+                                                                      {"no-backoff", false},
                                                                       {"ttl", true},
                                                                       {"delete", false},
                                                                       {"json", false}});

@@ -86,6 +86,11 @@ Page makeCliPage()
         QStringLiteral("Keys per second the scan walks at most (default 20000; 0: no limit). "
                        "The scan also halves its pace while the server's latency is above "
                        "twice its idle latency.")};
+    const Option noBackoff{
+        QStringLiteral("--no-backoff"),
+        QStringLiteral("Do not probe the server's latency nor slow down when it rises: only "
+                       "the budget paces the scan (with --scan-budget 0, nothing does; for a "
+                       "replica, a maintenance window or a benchmark).")};
 
     Command check;
     check.name = QStringLiteral("check");
@@ -240,13 +245,13 @@ Page makeCliPage()
         "list limiter keys with decoded state and health; keys fix sets TTLs from rules");
     keys.synopsis = {
         QStringLiteral("keys --url URL [--match GLOB] [--rules FILE | --from-redis] [--no-ttl]\n"
-                       "        [--scan-budget N] [--json]"),
+                       "        [--scan-budget N] [--no-backoff] [--json]"),
         QStringLiteral("keys fix --url URL (--rules FILE | --from-redis) [--match GLOB] "
-                       "[--dry-run]\n        [--scan-budget N] [--json]"),
+                       "[--dry-run]\n        [--scan-budget N] [--no-backoff] [--json]"),
         QStringLiteral("keys audit --url URL [--match GLOB] [--rules FILE | --from-redis]\n"
-                       "        [--scan-budget N] [--json]"),
+                       "        [--scan-budget N] [--no-backoff] [--json]"),
         QStringLiteral("keys fix --url URL --match GLOB (--ttl DURATION | --delete) "
-                       "[--dry-run]\n        [--scan-budget N] [--json]")};
+                       "[--dry-run]\n        [--scan-budget N] [--no-backoff] [--json]")};
     keys.subcommands = {QStringLiteral("fix"), QStringLiteral("audit")};
     keys.description = QStringLiteral(
         "Lists the limiter keys (SCAN, in pages, within a budget) with type, TTL, rule, "
@@ -274,6 +279,7 @@ Page makeCliPage()
         {QStringLiteral("--delete"),
          QStringLiteral("keys fix --match: remove the keys without TTL instead (UNLINK).")},
         scanBudget,
+        noBackoff,
         json,
     };
     keys.connects = true;

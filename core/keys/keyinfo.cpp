@@ -1,5 +1,6 @@
 #include "keyinfo.h"
 
+#include <charconv>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -78,35 +79,66 @@ KeyState::Kind kindOf(Algorithm a)
     return KeyState::Kind::None;
 }
 
-QString formatDurationMs(qint64 ms)
+int formatDurationMs(qint64 ms, char *out)
 {
+    int n = 0;
+    auto put = [&](const char *text) {
+        while (*text != 0) {
+            out[n++] = *text++;
+        }
+    };
+    auto number = [&](qint64 v) { n = int(std::to_chars(out + n, out + 32, v).ptr - out); };
     if (ms < 0) {
-        return u"never"_s;
+        put("never");
+        return n;
     }
     if (ms < 1000) {
-        return u"%1 ms"_s.arg(ms);
+        number(ms);
+        put(" ms");
+        return n;
     }
     if (ms < 10'000) {
         // One decimal, rounded up: after "resets in 1.2 s" the reset has happened.
         const qint64 tenths = (ms + 99) / 100;
-        return tenths % 10 == 0 ? u"%1 s"_s.arg(tenths / 10)
-                                : u"%1.%2 s"_s.arg(tenths / 10).arg(tenths % 10);
+        number(tenths / 10);
+        if (tenths % 10 != 0) {
+            out[n++] = '.';
+            number(tenths % 10);
+        }
+        put(" s");
+        return n;
     }
     const qint64 s = (ms + 999) / 1000;
     if (s < 60) {
-        return u"%1 s"_s.arg(s);
+        number(s);
+        put(" s");
+        return n;
     }
-    auto two = [](qint64 big, const QString &bigUnit, qint64 small, const QString &smallUnit) {
-        return small == 0 ? u"%1 %2"_s.arg(big).arg(bigUnit)
-                          : u"%1 %2 %3 %4"_s.arg(big).arg(bigUnit).arg(small).arg(smallUnit);
+    auto two = [&](qint64 big, const char *bigUnit, qint64 small, const char *smallUnit) {
+        number(big);
+        out[n++] = ' ';
+        put(bigUnit);
+        if (small != 0) {
+            out[n++] = ' ';
+            number(small);
+            out[n++] = ' ';
+            put(smallUnit);
+        }
+        return n;
     };
     if (s < 3600) {
-        return two(s / 60, u"min"_s, s % 60, u"s"_s);
+        return two(s / 60, "min", s % 60, "s");
     }
     if (s < 86400) {
-        return two(s / 3600, u"h"_s, s / 60 % 60, u"min"_s);
+        return two(s / 3600, "h", s / 60 % 60, "min");
     }
-    return two(s / 86400, u"d"_s, s / 3600 % 24, u"h"_s);
+    return two(s / 86400, "d", s / 3600 % 24, "h");
+}
+
+QString formatDurationMs(qint64 ms)
+{
+    char text[32];
+    return QString::fromLatin1(text, formatDurationMs(ms, text));
 }
 
 QString formatAmount(double v)

@@ -106,6 +106,8 @@ struct KeyInfo
 
 // "850 ms", "1.2 s", "12 s", "3 min 12 s", "2 h 5 min", "3 d 4 h": for people, not files.
 QString formatDurationMs(qint64 ms);
+// The same text into `out` (32 chars at least), without allocating; returns its length.
+int formatDurationMs(qint64 ms, char *out);
 // "14", "14.2": one decimal, no trailing ".0".
 QString formatAmount(double v);
 

@@ -118,6 +118,22 @@ std::optional<QByteArray> optionalBytes(ReplyView r)
     return r.toByteArray();
 }
 
+// A TYPE reply: the usual names shared, not allocated per key.
+QByteArray typeName(ReplyView r)
+{
+    static const std::array<QByteArray, 8> known{
+        QByteArrayLiteral("hash"),   QByteArrayLiteral("string"),   QByteArrayLiteral("zset"),
+        QByteArrayLiteral("none"),   QByteArrayLiteral("list"),     QByteArrayLiteral("set"),
+        QByteArrayLiteral("stream"), QByteArrayLiteral("ReJSON-RL")};
+    const QByteArrayView b = r.bytes();
+    for (const QByteArray &k : known) {
+        if (b == k) {
+            return k;
+        }
+    }
+    return b.toByteArray();
+}
+
 // TIME reply -> us.
 qint64 timeUs(ReplyView s, ReplyView us)
 {
@@ -244,7 +260,7 @@ QList<QByteArray> KeyReader::defaultPatterns() const
 Result<int> KeyReader::prepare(Connection &c)
 {
     int trips = 1; // TIME
-    if (m_options.mode != Mode::Plain) {
+    if (m_options.mode == Mode::Script || (m_options.mode == Mode::Auto && !m_bulk)) {
         trips += c.loadedScripts().contains(script().sha) ? 0 : 1;
         auto loaded = ScriptRegistry::ensureLoaded(c, script());
         if (!loaded && (loaded.error().isConnectionLoss() || m_options.mode == Mode::Script)) {
@@ -358,16 +374,48 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
                 send();
             } else if (p.layout == 'z') {
                 const QByteArray open = '(' + lo;
+                static const QByteArray zcard = QByteArrayLiteral("ZCARD");
+                static const QByteArray zcount = QByteArrayLiteral("ZCOUNT");
+                static const QByteArray zrangebyscore = QByteArrayLiteral("ZRANGEBYSCORE");
+                static const QByteArray zrange = QByteArrayLiteral("ZRANGE");
                 static const QByteArray inf = QByteArrayLiteral("+inf");
-                c.append({QByteArrayLiteral("ZCARD"), key});
-                c.append({QByteArrayLiteral("ZCOUNT"), key, open, inf});
-                c.append({QByteArrayLiteral("ZRANGEBYSCORE"), key, open, inf,
-                          QByteArrayLiteral("WITHSCORES"), QByteArrayLiteral("LIMIT"), zero, one});
-                c.append({QByteArrayLiteral("ZRANGE"), key, QByteArrayLiteral("-1"),
-                          QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")});
+                static const QByteArray withscores = QByteArrayLiteral("WITHSCORES");
+                static const QByteArray limit = QByteArrayLiteral("LIMIT");
+                static const QByteArray last = QByteArrayLiteral("-1");
+                push(zcard);
+                push(key);
+                send();
+                push(zcount);
+                push(key);
+                push(open);
+                push(inf);
+                send();
+                push(zrangebyscore);
+                push(key);
+                push(open);
+                push(inf);
+                push(withscores);
+                push(limit);
+                push(zero);
+                push(one);
+                send();
+                push(zrange);
+                push(key);
+                push(last);
+                push(last);
+                push(withscores);
+                send();
             } else if (p.layout == 's') {
-                c.append({QByteArrayLiteral("STRLEN"), key});
-                c.append({QByteArrayLiteral("GETRANGE"), key, zero, capEnd});
+                static const QByteArray strlen = QByteArrayLiteral("STRLEN");
+                static const QByteArray getrange = QByteArrayLiteral("GETRANGE");
+                push(strlen);
+                push(key);
+                send();
+                push(getrange);
+                push(key);
+                push(zero);
+                push(capEnd);
+                send();
             }
             if (p.layout != 0) {
                 // Still there after the reads? Commands of a pipeline are not one atomic step:
@@ -445,7 +493,7 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
                 return Error::make(Error::Kind::Protocol,
                                    u"the key read script replied something unexpected for a key"_s);
             }
-            raw.type = bytesOf(e[0]);
+            raw.type = typeName(e[0]);
             raw.pttlMs = integerOf(e[1], -2);
             raw.nowUs = batchNowUs;
             const size_t n = e.size();
@@ -501,23 +549,23 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
                 out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
                 continue;
             }
-            raw.type = bytesOf(*typeReply);
+            raw.type = typeName(*typeReply);
             raw.pttlMs = integerOf(*pttlReply, -2);
             // The layout's reads, then the closing PTTL.
             const int more = p.layout == 'h' ? 2 : p.layout == 'z' ? 5 : p.layout == 's' ? 3 : 0;
-            std::vector<Connection::RawReply> replies;
+            std::array<Connection::RawReply, 5> replies;
+            bool allOk = true;
             for (int i = 0; i < more; ++i) {
                 auto r = c.readRaw();
                 if (!r) {
                     return r.error();
                 }
-                replies.push_back(std::move(*r));
+                replies[size_t(i)] = std::move(*r);
+                allOk = allOk && !isError(replies[size_t(i)]);
             }
-            if (more > 0 && integerOf(replies.back(), -2) == -2) {
+            if (more > 0 && integerOf(replies[size_t(more - 1)], -2) == -2) {
                 raw.pttlMs = -2; // expired or deleted while it was read
             }
-            const bool allOk = std::none_of(replies.begin(), replies.end(),
-                                            [](const auto &r) { return isError(r); });
             if (p.layout == 'h' && raw.type == "hash" && allOk) {
                 raw.stateRead = true;
                 const ReplyView values(replies[0]);

@@ -35,8 +35,13 @@ namespace sluice::keys {
 //   PTTL tells a key that expired between TYPE and its reads from a malformed one). Strings
 //   and sorted sets are guarded the same way; hash fields are read with HMGET, whole (a
 //   limiter hash holds numbers; a huge field is reported, but it crossed the wire).
-//   Measured on 1,000,000 keys: plain costs Redis ~40% less CPU per key (~5 us against
-//   ~8 us) and the client more; script is the default for its guards and atomic reads.
+//   Measured on 1,000,000 keys: plain costs Redis ~40% less CPU per key (5.9 s against
+//   9.5 s of Redis CPU for the million, tools/bench-keys.sh).
+// Mode::Auto reads with the script when the server allows it, except in bulk (setBulk(): a
+// KeyScanner's SCAN pages), where plain commands are the default: a scan of a million keys
+// is then bounded by what Redis does per key, as the design's "TYPE + PTTL pipelined per
+// page" (ANCHORS.md 5), and the small reads of visible rows keep the script's atomic
+// snapshot and guards. Mode::Script forces the script for bulk reads too.
 // Either way one TIME leads the batch: states are decoded at that instant, and sliding-log
 // windows are counted from the server clock estimated before sending (off by a fraction of
 // the round trip).
@@ -75,6 +80,8 @@ public:
     // reconnect. Returns the round trips it took (1 or 2).
     Result<int> prepare(Connection &c);
     Mode mode() const { return m_mode; }
+    // Bulk reads (KeyScanner sets it): Mode::Auto then resolves to Plain at prepare().
+    void setBulk(bool bulk) { m_bulk = bulk; }
 
     // Queues the reads of `keys` on `c` (nothing is sent: KeyScanner appends its next SCAN
     // behind them, so that a page costs one round trip). prepare() must have succeeded.
@@ -137,6 +144,7 @@ private:
     Options m_options;
     Mode m_mode = Mode::Auto; // resolved by prepare()
     bool m_prepared = false;
+    bool m_bulk = false;
     std::vector<Pending> m_pending;
     bool m_permissionRefused = false; // collect(): a script chunk was refused with NOPERM
     std::vector<int> m_chunks;        // script mode: keys per EVALSHA of the pending batch

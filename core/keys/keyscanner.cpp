@@ -6,11 +6,11 @@
 
 #include <QElapsedTimer>
 #include <QHash>
-#include <QSet>
 
 #include <algorithm>
 #include <array>
 #include <thread>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -35,6 +35,54 @@ quint64 fingerprint(const char *data, size_t size)
     h ^= h >> 31;
     return h;
 }
+
+// The fingerprints of the keys delivered: open addressing over a power-of-two table at most
+// half full (8 to 32 bytes a key), one probe sequence for "seen? if not, add".
+class FingerprintSet
+{
+public:
+    // True if `h` was not in the set (it is now).
+    bool insert(quint64 h)
+    {
+        h = h == 0 ? 1 : h; // 0 marks a free slot
+        if ((m_size + 1) * 2 > m_slots.size()) {
+            grow();
+        }
+        const size_t mask = m_slots.size() - 1;
+        for (size_t i = size_t(h) & mask;; i = (i + 1) & mask) {
+            if (m_slots[i] == h) {
+                return false;
+            }
+            if (m_slots[i] == 0) {
+                m_slots[i] = h;
+                ++m_size;
+                return true;
+            }
+        }
+    }
+
+    void prefetch(quint64 h) const
+    {
+        if (!m_slots.empty()) {
+            __builtin_prefetch(&m_slots[size_t(h == 0 ? 1 : h) & (m_slots.size() - 1)]);
+        }
+    }
+
+private:
+    void grow()
+    {
+        std::vector<quint64> old(std::max<size_t>(m_slots.size() * 2, 1024), 0);
+        old.swap(m_slots);
+        m_size = 0;
+        for (const quint64 h : old) {
+            if (h != 0) {
+                insert(h);
+            }
+        }
+    }
+    std::vector<quint64> m_slots;
+    size_t m_size = 0;
+};
 
 // run_id from INFO server; empty if INFO is not allowed (then a restart cannot be told apart
 // from a dropped connection, and any loss ends the scan).
@@ -280,6 +328,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
             return fail(r.error());
         }
     }
+    m_reader.setBulk(true);
     if (auto p = m_reader.prepare(c); !p) {
         return fail(p.error());
     } else {
@@ -398,7 +447,8 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
         return {};
     };
 
-    QSet<quint64> seen;
+    FingerprintSet seen;
+    std::vector<quint64> hashes; // of a SCAN page
     int noScriptRetries = 0;
     int count = std::clamp(options.initialCount, options.minCount, options.maxCount);
     for (qsizetype pi = 0; pi < patterns.size(); ++pi) {
@@ -406,19 +456,32 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
         QByteArray cursor = QByteArrayLiteral("0");
         bool started = false;
         QList<QByteArray> toRead; // listed by the last SCAN, not read yet
+        bool inFlight = false;    // this round trip was sent before the last onPage
+        QElapsedTimer rt;         // since the round trip was sent
         while (true) {
             const bool needScan = !started || cursor != "0";
             if (!needScan && toRead.isEmpty()) {
                 break;
             }
             if (cancelled(options)) {
+                if (inFlight) { // the connection is left with no reply due
+                    if (!toRead.isEmpty()) {
+                        (void)m_reader.collect(c);
+                    }
+                    if (needScan) {
+                        (void)c.readRaw();
+                    }
+                }
                 summary.status = ScanSummary::Status::Cancelled;
                 progress.elapsedMs = clock.elapsed();
                 return summary;
             }
             // The latency probe: a PING alone, between round trips (Redis answers a pipeline's
             // replies together, so a PING inside ours would time our own work).
-            if (probe && (!sinceProbe.isValid() || sinceProbe.elapsed() >= probeIntervalMs)) {
+            const auto probeDue = [&] {
+                return probe && (!sinceProbe.isValid() || sinceProbe.elapsed() >= probeIntervalMs);
+            };
+            if (!inFlight && probeDue()) {
                 sinceProbe.start();
                 QElapsedTimer t;
                 t.start();
@@ -440,16 +503,20 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                     probed = true;
                 }
             }
-            QElapsedTimer rt;
-            rt.start();
-            const QByteArray countText = QByteArray::number(count);
-            if (!toRead.isEmpty()) {
-                m_reader.append(c, toRead);
+            const auto send = [&] {
+                rt.start();
+                if (!toRead.isEmpty()) {
+                    m_reader.append(c, toRead);
+                }
+                if (!started || cursor != "0") {
+                    c.append({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"),
+                              pattern, QByteArrayLiteral("COUNT"), QByteArray::number(count)});
+                }
+            };
+            if (!inFlight) {
+                send();
             }
-            if (needScan) {
-                c.append({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"), pattern,
-                          QByteArrayLiteral("COUNT"), countText});
-            }
+            inFlight = false;
 
             // The reads of the previous page.
             QList<KeyInfo> page;
@@ -502,6 +569,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                     infos->clear();
                 }
                 toRead.clear();
+                page.reserve(infos->size());
                 for (KeyInfo &info : *infos) {
                     if (!info.exists()) {
                         ++summary.gone;
@@ -552,14 +620,21 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 started = true;
                 ++progress.pages;
                 const redis::ReplyView list = r[1];
+                // The page's fingerprints first, their slots fetched ahead: a million keys'
+                // fingerprints do not fit in a cache, and a slot read waits for memory.
+                hashes.resize(list.size());
+                for (size_t i = 0, n = list.size(); i < n; ++i) {
+                    const QByteArrayView key = list[i].bytes();
+                    hashes[i] = fingerprint(key.data(), size_t(key.size()));
+                    seen.prefetch(hashes[i]);
+                }
+                toRead.reserve(qsizetype(list.size()));
                 for (size_t i = 0, n = list.size(); i < n; ++i) {
                     QByteArray key = list[i].toByteArray();
-                    const quint64 h = fingerprint(key.constData(), size_t(key.size()));
-                    if (seen.contains(h)) {
+                    if (!seen.insert(hashes[i])) {
                         ++summary.duplicates;
                         continue;
                     }
-                    seen.insert(h);
                     toRead << std::move(key);
                 }
             }
@@ -604,6 +679,22 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
             const double within = cursor == "0" && started ? 1.0 : cursorFraction(cursor);
             progress.fraction = (double(pi) + within) / double(patterns.size());
             progress.elapsedMs = clock.elapsed();
+            qint64 roundTripNs = 0; // this one's, for the pace and COUNT below, if the next is sent
+            // The next round trip now, so that Redis reads the next page while the callback
+            // works; only when nothing paces the scan, no probe is due (it times an idle
+            // connection) and the caller says its callback leaves the connection alone.
+            if ((cursor != "0" || !toRead.isEmpty()) && pace <= 0 && !probeDue() &&
+                !cancelled(options) && options.pageNeedsConnection &&
+                !options.pageNeedsConnection()) {
+                roundTripNs = rt.nsecsElapsed();
+                send();
+                (void)c.flush(); // a failure breaks the connection: the reads say so, and
+                                 // recover() sends the round trip again
+                inFlight = true;
+            }
+            // Without the overlap, the round trip's time runs on through the callback, as the
+            // pace has always counted it.
+            const auto spentNs = [&] { return inFlight ? roundTripNs : rt.nsecsElapsed(); };
             if (onPage) {
                 onPage(page, progress);
             }
@@ -621,7 +712,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 const double threshold =
                     std::max(options.latencyFactor * double(progress.baselineLatencyUs),
                              double(options.latencyFloor.count()));
-                const qint64 spentUs = std::max<qint64>(rt.nsecsElapsed() / 1000, 1);
+                const qint64 spentUs = std::max<qint64>(spentNs() / 1000, 1);
                 if (double(latency) > threshold) {
                     slowed = true;
                     ++progress.backoffs;
@@ -642,7 +733,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
             }
 
             // Adapt COUNT to the time this round trip took.
-            const qint64 spent = rt.elapsed();
+            const qint64 spent = spentNs() / 1'000'000;
             const qint64 target = options.targetRoundTrip.count();
             if (!slowed && spent * 2 < target) {
                 count = std::min(count * 2, options.maxCount);
@@ -652,7 +743,7 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
             // The budget: this round trip walked `walked` keys.
             const qint64 walked = needScan ? std::max<qint64>(listed, progress.count) : 0;
             progress.keysWalked += walked;
-            if (!waitForBudget(walked, rt.nsecsElapsed() / 1000)) {
+            if (!waitForBudget(walked, (roundTripNs + rt.nsecsElapsed()) / 1000)) {
                 summary.status = ScanSummary::Status::Cancelled;
                 progress.elapsedMs = clock.elapsed();
                 return summary;

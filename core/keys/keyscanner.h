@@ -75,11 +75,12 @@ struct ScanSummary
 // SCAN with MATCH and an adaptive COUNT, reading each page with a KeyReader (ANCHORS.md
 // section 4 items 1, 2, 10). Synchronous: run it in a worker thread (KeysWorker); it never
 // touches the GUI. Costs and guarantees:
-// - One round trip per page: the reads of page i travel with the SCAN of page i+1.
+// - One round trip per page: the reads of page i travel with the SCAN of page i+1; with
+//   Options::pageNeedsConnection, that round trip is sent before page i-1's callback runs.
 // - COUNT adapts so that a round trip takes about `targetRoundTrip`: a sparse MATCH walks
 //   faster, a dense keyspace is not read in bursts that would delay other clients.
 // - Every key is delivered once (SCAN may repeat keys across a rehash; 64-bit hashes of the
-//   keys seen are kept, 16 bytes a key; two keys sharing a hash, about 3e-8 for a million
+//   keys seen are kept, 8 to 32 bytes a key; two keys sharing a hash, about 3e-8 for a million
 //   keys, would hide one of them). Keys that vanish before they are read are counted, not
 //   delivered.
 // - `cancel` is checked before every round trip: a cancelled scan stops within one.
@@ -116,6 +117,13 @@ public:
         double latencyFactor = 2.0;
         std::chrono::microseconds latencyFloor{2000};
         double minKeysPerSecond = 1000; // the back-off never goes below
+        // Asked right before each page's callback: false lets the scanner send the next round
+        // trip first, so that Redis reads the next page while the callback works (the
+        // connection is then busy during the call: the callback must leave it alone). Asked
+        // only when no budget paces the scan and no latency probe is due; it is the last
+        // condition checked, so false means the next round trip is in flight. Unset: the
+        // callback may always use the connection (no overlap).
+        std::function<bool()> pageNeedsConnection;
         // Redis Cluster: read one replica per shard (READONLY on its connection) instead of
         // the masters, sparing them; a shard without a replica online (CLUSTER SHARDS health
         // "online": not "loading", which Redis 7.0 also says of a replica whose replication
@@ -125,7 +133,8 @@ public:
     };
     // Called after every round trip, with the keys it read (possibly none: a sparse MATCH) and
     // the progress. Runs in the scanning thread; the connection is idle during the call, so
-    // the callback may use it (the Keys worker refreshes visible rows there).
+    // the callback may use it (the Keys worker refreshes visible rows there), unless
+    // Options::pageNeedsConnection said it would not.
     using PageCallback = std::function<void(const QList<KeyInfo> &page, const ScanProgress &)>;
 
     explicit KeyScanner(KeyReader reader);

@@ -5,6 +5,8 @@
 #include <QMutexLocker>
 #include <QTimer>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace sluice::keys {
@@ -316,6 +318,22 @@ void KeysWorker::scan(const QList<QByteArray> &patterns)
     ScanProgress lastProgress;
     QElapsedTimer sinceEmit;
     sinceEmit.start();
+    const auto refreshDue = [&] {
+        return m_timer->isActive() && m_sinceRefresh.elapsed() >= m_options.refreshIntervalMs;
+    };
+    // The scanner sends the next round trip before a page's callback (when nothing paces the
+    // scan) unless the callback is about to use the connection: a refresh is due, or a value
+    // was asked for; those then wait one page at most.
+    bool overlapped = false;
+    options.pageNeedsConnection = [&] {
+        bool valueAsked = false;
+        {
+            QMutexLocker lock(&m_visibleMutex);
+            valueAsked = m_valueRequest.has_value();
+        }
+        overlapped = !refreshDue() && !valueAsked;
+        return !overlapped;
+    };
     const ScanSummary summary =
         scanner.run(*c, options, [&](const QList<KeyInfo> &page, const ScanProgress &progress) {
             pending += page;
@@ -325,8 +343,11 @@ void KeysWorker::scan(const QList<QByteArray> &patterns)
                 pending.clear();
                 sinceEmit.restart();
             }
+            if (std::exchange(overlapped, false)) {
+                return; // the next round trip is in flight: the connection is busy
+            }
             // Visible rows keep refreshing during a long scan; the connection is idle here.
-            if (m_timer->isActive() && m_sinceRefresh.elapsed() >= m_options.refreshIntervalMs) {
+            if (refreshDue()) {
                 refreshNow();
             }
             readPendingValue(); // the details pane need not wait for the end of the scan

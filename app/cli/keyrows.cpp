@@ -1,0 +1,434 @@
+#include "keyrows.h"
+
+#include "core/common/bytes.h"
+#include "core/keys/keyhealth.h"
+
+#include <QByteArrayView>
+#include <QLocale>
+#include <QStringView>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::cli {
+
+namespace {
+
+using namespace sluice::keys;
+
+// Bytes that bytes::printable() keeps as they are: printable ASCII but the backslash. A key made
+// of these only (the usual case) is written without building its printable QString.
+bool plainAscii(QByteArrayView b)
+{
+    return std::all_of(b.begin(), b.end(),
+                       [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
+}
+
+char hexDigit(unsigned v)
+{
+    return char(v < 10 ? '0' + v : 'a' + v - 10);
+}
+
+void appendEscapedAscii(std::string &out, unsigned u)
+{
+    // Qt's JSON escapes (qjsonwriter.cpp): the short forms, \u00xx for other controls.
+    out += '\\';
+    switch (u) {
+    case '"':
+        out += '"';
+        break;
+    case '\\':
+        out += '\\';
+        break;
+    case '\b':
+        out += 'b';
+        break;
+    case '\f':
+        out += 'f';
+        break;
+    case '\n':
+        out += 'n';
+        break;
+    case '\r':
+        out += 'r';
+        break;
+    case '\t':
+        out += 't';
+        break;
+    default: {
+        const char u4[] = {'u', '0', '0', hexDigit(u >> 4), hexDigit(u & 0xf)};
+        out.append(u4, sizeof u4);
+    }
+    }
+}
+
+// A JSON string of UTF-16 text, as Qt writes it: UTF-8, a lone surrogate as \uxxxx.
+void appendJsonString(std::string &out, QStringView s)
+{
+    out += '"';
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const char16_t u = s[i].unicode();
+        if (u < 0x80) {
+            if (u < 0x20 || u == '"' || u == '\\') {
+                appendEscapedAscii(out, u);
+            } else {
+                out += char(u);
+            }
+        } else if (u < 0x800) {
+            out += char(0xc0 | (u >> 6));
+            out += char(0x80 | (u & 0x3f));
+        } else if (QChar::isHighSurrogate(u) && i + 1 < s.size() &&
+                   QChar::isLowSurrogate(s[i + 1].unicode())) {
+            const char32_t cp = QChar::surrogateToUcs4(u, s[i + 1].unicode());
+            ++i;
+            out += char(0xf0 | (cp >> 18));
+            out += char(0x80 | ((cp >> 12) & 0x3f));
+            out += char(0x80 | ((cp >> 6) & 0x3f));
+            out += char(0x80 | (cp & 0x3f));
+        } else if (QChar::isSurrogate(u)) {
+            const char u6[] = {'\\',
+                               'u',
+                               hexDigit(u >> 12),
+                               hexDigit((u >> 8) & 0xf),
+                               hexDigit((u >> 4) & 0xf),
+                               hexDigit(u & 0xf)};
+            out.append(u6, sizeof u6);
+        } else {
+            out += char(0xe0 | (u >> 12));
+            out += char(0x80 | ((u >> 6) & 0x3f));
+            out += char(0x80 | (u & 0x3f));
+        }
+    }
+    out += '"';
+}
+
+// Bytes shown through bytes::printable(), as a JSON string.
+void appendPrintableJson(std::string &out, const QByteArray &b)
+{
+    if (!plainAscii(b)) {
+        appendJsonString(out, bytes::printable(b));
+        return;
+    }
+    out += '"';
+    for (const char c : b) {
+        if (c == '"') {
+            out += "\\\"";
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+void appendInteger(std::string &out, qint64 v)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    out.append(digits, size_t(end - digits));
+}
+
+// A double as Qt's JSON writer formats it: a whole number below 2^64 in fixed notation, any
+// other in the shortest 'g' form; not finite: null.
+void appendDouble(std::string &out, double v)
+{
+    if (!std::isfinite(v)) {
+        out += "null";
+        return;
+    }
+    const double a = std::abs(v);
+    const bool whole = a < 18446744073709551616.0 && a == std::floor(a);
+    out += QByteArray::number(v, whole ? 'f' : 'g', QLocale::FloatingPointShortest).toStdString();
+}
+
+// The members of one object, written in Qt's order (QJsonObject keeps them sorted by name).
+class Members
+{
+public:
+    void null(const char *name) { add(name).kind = Kind::Null; }
+    void integer(const char *name, qint64 v)
+    {
+        Member &m = add(name);
+        m.kind = Kind::Integer;
+        m.integer = v;
+    }
+    void number(const char *name, double v)
+    {
+        Member &m = add(name);
+        m.kind = Kind::Double;
+        m.number = v;
+    }
+    // `v` must outlive write().
+    void string(const char *name, QStringView v)
+    {
+        Member &m = add(name);
+        m.kind = Kind::String;
+        m.text = v;
+    }
+    void printable(const char *name, const QByteArray &v)
+    {
+        Member &m = add(name);
+        m.kind = Kind::Printable;
+        m.bytes = &v;
+    }
+    void json(const char *name, std::string_view v) // already JSON (an object)
+    {
+        Member &m = add(name);
+        m.kind = Kind::Json;
+        m.json = v;
+    }
+    void write(std::string &out)
+    {
+        std::sort(m_members.begin(), m_members.begin() + m_size,
+                  [](const Member &a, const Member &b) { return std::strcmp(a.name, b.name) < 0; });
+        out += '{';
+        for (size_t i = 0; i < m_size; ++i) {
+            const Member &m = m_members[i];
+            if (i > 0) {
+                out += ',';
+            }
+            out += '"';
+            out += m.name;
+            out += "\":";
+            switch (m.kind) {
+            case Kind::Null:
+                out += "null";
+                break;
+            case Kind::Integer:
+                appendInteger(out, m.integer);
+                break;
+            case Kind::Double:
+                appendDouble(out, m.number);
+                break;
+            case Kind::String:
+                appendJsonString(out, m.text);
+                break;
+            case Kind::Printable:
+                appendPrintableJson(out, *m.bytes);
+                break;
+            case Kind::Json:
+                out.append(m.json.data(), size_t(m.json.size()));
+                break;
+            }
+        }
+        out += '}';
+    }
+
+private:
+    enum class Kind { Null, Integer, Double, String, Printable, Json };
+    struct Member
+    {
+        const char *name = "";
+        Kind kind = Kind::Null;
+        qint64 integer = 0;
+        double number = 0;
+        QStringView text;
+        const QByteArray *bytes = nullptr;
+        std::string_view json;
+    };
+    Member &add(const char *name)
+    {
+        Member &m = m_members[m_size++]; // at most 10 in a row, 16 room
+        m.name = name;
+        return m;
+    }
+    std::array<Member, 16> m_members;
+    size_t m_size = 0;
+};
+
+void appendStateJson(std::string &out, const KeyState &s, const QString &kind, const QString &text)
+{
+    Members o;
+    o.string("algorithm", kind);
+    o.string("text", text);
+    const double level = std::floor(s.level * 1000.0) / 1000.0; // 3 decimals, rounded down
+    switch (s.kind) {
+    case KeyState::Kind::None:
+        break;
+    case KeyState::Kind::Unreadable:
+        o.string("problem", s.problem);
+        o.integer("value_size", s.valueBytes);
+        break;
+    case KeyState::Kind::FixedWindow:
+        o.integer("count", s.count);
+        o.integer("window_start_us", s.startUs);
+        break;
+    case KeyState::Kind::SlidingLog:
+        o.integer("count", s.count);
+        o.integer("entries", s.entries);
+        o.integer("next_free_ms", s.nextFreeMs);
+        break;
+    case KeyState::Kind::SlidingCounter:
+        o.integer("count", s.count);
+        o.integer("previous", s.previous);
+        o.number("weighted", level);
+        break;
+    case KeyState::Kind::TokenBucket:
+        o.number("tokens", level);
+        break;
+    case KeyState::Kind::LeakyBucket:
+        o.number("queue", level);
+        o.integer("delay_ms", s.delayMs);
+        break;
+    case KeyState::Kind::Gcra:
+        o.integer("available", s.remaining);
+        o.integer("tat_us", s.startUs);
+        break;
+    }
+    // Every limiter state has a limit and a reset; all but GCRA's say "remaining" (GCRA's is
+    // "available"). The order is the writer's (sorted), not this one.
+    if (s.kind != KeyState::Kind::None && s.kind != KeyState::Kind::Unreadable) {
+        o.integer("limit", s.limit);
+        o.integer("reset_ms", s.resetMs);
+        if (s.kind != KeyState::Kind::Gcra) {
+            o.integer("remaining", s.remaining);
+        }
+    }
+    if (s.kind != KeyState::Kind::None) {
+        o.integer("at_us", s.atUs);
+    }
+    o.write(out);
+}
+
+// UTF-8 of `s`, then spaces up to `width` UTF-16 units, or one space if it has that many (as
+// QString::leftJustified counts).
+void appendPadded(std::string &out, QStringView s, qsizetype width)
+{
+    if (std::all_of(s.begin(), s.end(), [](QChar c) { return c.unicode() < 0x80; })) {
+        for (const QChar c : s) {
+            out += char(c.unicode());
+        }
+    } else {
+        const QByteArray utf8 = s.toUtf8();
+        out.append(utf8.constData(), size_t(utf8.size()));
+    }
+    out.append(size_t(s.size() >= width ? 1 : width - s.size()), ' ');
+}
+
+void appendPaddedPrintable(std::string &out, const QByteArray &b, qsizetype width)
+{
+    if (!plainAscii(b)) {
+        appendPadded(out, bytes::printable(b), width);
+        return;
+    }
+    out.append(b.constData(), size_t(b.size()));
+    out.append(size_t(b.size() >= width ? 1 : width - b.size()), ' ');
+}
+
+void appendPaddedLatin1(std::string &out, const QByteArray &b, qsizetype width)
+{
+    if (!plainAscii(b)) {
+        appendPadded(out, QString::fromLatin1(b), width);
+        return;
+    }
+    out.append(b.constData(), size_t(b.size()));
+    out.append(size_t(b.size() >= width ? 1 : width - b.size()), ' ');
+}
+
+} // namespace
+
+QString ttlText(qint64 pttl)
+{
+    if (pttl == -1) {
+        return u"never"_s;
+    }
+    if (pttl < 0) {
+        return u"?"_s;
+    }
+    return formatDurationMs(pttl);
+}
+
+void appendKeyJson(std::string &out, const KeyInfo &k)
+{
+    // The state object first, into a buffer kept from row to row.
+    thread_local std::string state;
+    const bool hasState = k.state.kind != KeyState::Kind::None;
+    QString text;
+    if (hasState) {
+        state.clear();
+        text = k.state.describe();
+        appendStateJson(state, k.state, kindName(k.state.kind), text);
+    }
+    Members o;
+    const QString health = healthName(k.health);
+    QString cause;
+    if (k.health != Health::Ok) {
+        cause = k.explanation();
+        o.string("cause", cause);
+    }
+    o.printable("key", k.key);
+    const QString type = QString::fromLatin1(k.type);
+    o.string("type", type);
+    o.integer("ttl_ms", k.pttlMs);
+    if (k.ruleId.isEmpty()) {
+        o.null("rule");
+    } else {
+        o.string("rule", k.ruleId);
+    }
+    if (k.hasRule()) {
+        o.printable("subject", k.subject);
+    } else {
+        o.null("subject");
+    }
+    o.string("health", health);
+    if (k.maxTtlMs > 0) {
+        o.integer("max_ttl_ms", k.maxTtlMs);
+    } else {
+        o.null("max_ttl_ms");
+    }
+    if (hasState) {
+        o.json("state", state);
+    } else {
+        o.null("state");
+    }
+    o.write(out);
+}
+
+QString padded(const QString &s, int width)
+{
+    return s.size() >= width ? s + u' ' : s.leftJustified(width);
+}
+
+QString tableRow(const QString &key, const QString &type, const QString &ttl, const QString &rule,
+                 const QString &subject, const QString &health, const QString &state)
+{
+    return padded(key, 44) + u' ' + padded(type, 7) + padded(ttl, 11) + padded(rule, 18) +
+           padded(subject, 20) + padded(health, 17) + state;
+}
+
+void appendKeyRow(std::string &out, const KeyInfo &k)
+{
+    // The columns of tableRow(), written in place.
+    appendPaddedPrintable(out, k.key, 44);
+    out += ' ';
+    appendPaddedLatin1(out, k.type, 7);
+    if (k.pttlMs >= 0) {
+        char ttl[32];
+        const int n = formatDurationMs(k.pttlMs, ttl);
+        out.append(ttl, size_t(n));
+        out.append(size_t(n >= 11 ? 1 : 11 - n), ' ');
+    } else {
+        appendPadded(out, ttlText(k.pttlMs), 11);
+    }
+    if (k.hasRule()) {
+        appendPadded(out, k.ruleId, 18);
+        appendPaddedPrintable(out, k.subject, 20);
+    } else {
+        appendPadded(out, u"-", 18);
+        appendPadded(out, u"-", 20);
+    }
+    appendPadded(out, healthName(k.health), 17);
+    if (k.state.kind != KeyState::Kind::None) {
+        appendPadded(out, k.state.describe(), 0);
+        out.pop_back(); // the last column is not padded
+    }
+    out += '\n';
+}
+
+} // namespace sluice::cli
