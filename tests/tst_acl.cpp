@@ -30,7 +30,7 @@ namespace {
 const QHash<QByteArray, QByteArray> users = {
     {"sluice-decide",
      "~rate_limit:* ~sluice:load:* resetchannels -@all +evalsha +script|load +ping "
-     "+time +get +set +hmget +hset +hincrby +pexpire +zadd +zcount +zrange +zrangebyscore "
+     "+time +get +set +hmget +hset +hincrby +pexpire +pttl +zadd +zcount +zrange +zrangebyscore "
      "+zremrangebyscore (~sluice:load:* +scan +unlink)"},
     {"sluice-keys-read",
      "%R~rate_limit:* resetchannels -@all +scan +evalsha_ro +evalsha +script|load +time +ping "

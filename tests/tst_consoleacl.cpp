@@ -184,6 +184,7 @@ private Q_SLOTS:
                             "+hset",
                             "+hincrby",
                             "+pexpire",
+                            "+pttl",
                             "+zadd",
                             "+zcount",
                             "+zrange",
