@@ -118,8 +118,10 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     right->setSpacing(12);
     body->addLayout(right, 1);
     m_detail = new QStackedWidget(this);
+    m_detail->setMinimumWidth(600); // aligned, a widget gets only its size hint otherwise
     m_detail->setMaximumWidth(620);
-    right->addWidget(m_detail);
+    // Beside the list, not floated to the window's right edge on a wide screen.
+    right->addWidget(m_detail, 0, Qt::AlignLeft);
 
     // The form scrolls when a transport's fields and SSH's do not fit the window.
     auto *formScroll = new FittingScrollArea(m_detail);
@@ -182,8 +184,9 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     m_detail->addWidget(sandbox);
 
     m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
+    m_banner->setMinimumWidth(600);
     m_banner->setMaximumWidth(620);
-    right->addWidget(m_banner);
+    right->addWidget(m_banner, 0, Qt::AlignLeft);
     right->addStretch(1);
 
     // Below: the session's Redis Cluster, when it is one.
