@@ -47,6 +47,11 @@ if timeToExpire <= 0 or ARGV[1] == "1" then
 end
 return { totalHits, timeToExpire })";
 
+// Redis judges expiry by the time it cached for the event-loop iteration, which can trail the
+// TIME just before by several ms on a loaded machine (seen under ASan: a twin expiry 3 ms past
+// the band Redis had not reached yet). Requests inside the band are counted, not compared.
+constexpr qint64 kClockSlackMs = 15;
+
 qint64 timeUs(const Reply &t)
 {
     return t.elements.size() == 2
@@ -88,7 +93,7 @@ class TestForeignCounter : public QObject
             const qint64 widthMs = (t1 - t0) / 1000 + 1;
             const bool nearExpiry =
                 state.exists && state.expiresAtMs >= 0 &&
-                std::abs(state.expiresAtMs - t0 / 1000) <= widthMs + createdWidthMs + 2;
+                std::abs(state.expiresAtMs - t0 / 1000) <= widthMs + createdWidthMs + kClockSlackMs;
             ForeignState before = state;
             const ForeignOutcome o = decide(twin, state, t0);
             if (nearExpiry) {
