@@ -970,6 +970,50 @@ private Q_SLOTS:
         QCOMPARE(redis::deleteByPrefix(c, base).value(), qint64(1));
     }
 
+    // A scan cancelled while the back-off paces it, right after the next round trip went out
+    // ahead of the page's callback (the overlap): that round trip's replies must be read before
+    // the scan returns, or the caller's next command on the connection reads them (the Keys
+    // worker's fix after a cancelled scan got a TYPE reply for its own command). A factor and
+    // floor near zero make the first probe "slow" for sure, so the pace is set in the very
+    // iteration whose round trip is in flight, and the cancel lands in the budget's wait.
+    void cancelInTheBackoffAfterAnOverlapLeavesNoReplyDue()
+    {
+        test::OwnRedis server;
+        QVERIFY(server.start());
+        Connection c = Connection::open(server.endpoint()).value();
+        constexpr qint64 n = 20'000;
+        RuleSet set;
+        set.rules = {Rule::window(u"ov"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
+        QVERIFY(plantFixedWindows(c, m_prefix + "ov:", 0, n));
+        QVERIFY(c.command({"SET", "probe-value", "42"}));
+        KeyScanner scanner{KeyReader(set)};
+        KeyScanner::Options o;
+        o.patterns = {m_prefix + "ov:*"};
+        o.maxKeysPerSecond = 0;
+        o.initialCount = 1000;
+        o.latencyFactor = 1e-9;
+        o.latencyFloor = std::chrono::microseconds(0);
+        o.minKeysPerSecond = 1;
+        o.pageNeedsConnection = [] { return false; };
+        std::atomic<bool> cancel{false};
+        o.cancel = &cancel;
+        qint64 pages = 0;
+        const ScanSummary s = scanner.run(c, o, [&](const QList<KeyInfo> &, const ScanProgress &) {
+            ++pages;
+            cancel = true;
+        });
+        QCOMPARE(s.status, ScanSummary::Status::Cancelled);
+        QCOMPARE(pages, qint64(1));
+        QVERIFY2(s.progress.backoffs >= 1, "the first probe did not slow the scan");
+        // The connection answers the next commands with their own replies.
+        auto pong = c.command({"PING"});
+        QVERIFY(pong);
+        QCOMPARE(pong->str, QByteArray("PONG"));
+        auto v = c.command({"GET", "probe-value"});
+        QVERIFY(v);
+        QCOMPARE(v->str, QByteArray("42"));
+    }
+
     void scanDeniedByAnAclIsAuth()
     {
         // SCAN refused by an ACL: NOPERM is an auth error of the one taxonomy

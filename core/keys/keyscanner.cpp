@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -458,20 +459,26 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
         QList<QByteArray> toRead; // listed by the last SCAN, not read yet
         bool inFlight = false;    // this round trip was sent before the last onPage
         QElapsedTimer rt;         // since the round trip was sent
+        // A cancelled scan leaves the connection with no reply due (the caller's next command
+        // would read this round trip's replies).
+        const auto drainInFlight = [&](bool scanSent) {
+            if (!std::exchange(inFlight, false)) {
+                return;
+            }
+            if (!toRead.isEmpty()) {
+                (void)m_reader.collect(c);
+            }
+            if (scanSent) {
+                (void)c.readRaw();
+            }
+        };
         while (true) {
             const bool needScan = !started || cursor != "0";
             if (!needScan && toRead.isEmpty()) {
                 break;
             }
             if (cancelled(options)) {
-                if (inFlight) { // the connection is left with no reply due
-                    if (!toRead.isEmpty()) {
-                        (void)m_reader.collect(c);
-                    }
-                    if (needScan) {
-                        (void)c.readRaw();
-                    }
-                }
+                drainInFlight(needScan);
                 summary.status = ScanSummary::Status::Cancelled;
                 progress.elapsedMs = clock.elapsed();
                 return summary;
@@ -744,6 +751,9 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
             const qint64 walked = needScan ? std::max<qint64>(listed, progress.count) : 0;
             progress.keysWalked += walked;
             if (!waitForBudget(walked, (roundTripNs + rt.nsecsElapsed()) / 1000)) {
+                // Cancelled while a back-off paced the scan after the next round trip had gone
+                // out: its replies are read here, or the worker's next fix or refresh reads them.
+                drainInFlight(!started || cursor != "0");
                 summary.status = ScanSummary::Status::Cancelled;
                 progress.elapsedMs = clock.elapsed();
                 return summary;
