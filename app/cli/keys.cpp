@@ -29,6 +29,23 @@ namespace {
 
 using namespace sluice::keys;
 
+// The exit of a fix run, after its output: the scan's failure, the fix's, or the keys left.
+int fixExit(const QString &command, const ScanSummary &summary,
+            const std::optional<Error> &fixError, qint64 failedKeys)
+{
+    std::fflush(stdout);
+    if (summary.status == ScanSummary::Status::Failed) {
+        return fail(command, summary.error->message, exitRuntime);
+    }
+    if (fixError) {
+        return fail(command, fixError->message, exitRuntime);
+    }
+    return failedKeys > 0
+               ? fail(command, u"%1 keys could not be fixed (see above)"_s.arg(failedKeys),
+                      exitRuntime)
+               : exitOk;
+}
+
 const QString usageText = usageOf(u"keys"_s);
 
 // --scan-budget into the scanner's options; false (and the usage error printed) if bad.
@@ -399,16 +416,7 @@ int fixCommand(const Args &args)
         out += (line + u"\n"_s + scanLine(summary) + u'\n').toUtf8();
         writeOut(out);
     }
-    std::fflush(stdout);
-    if (summary.status == ScanSummary::Status::Failed) {
-        return fail(command, summary.error->message, exitRuntime);
-    }
-    if (fixError) {
-        return fail(command, fixError->message, exitRuntime);
-    }
-    return failed > 0
-               ? fail(command, u"%1 keys could not be fixed (see above)"_s.arg(failed), exitRuntime)
-               : exitOk;
+    return fixExit(command, summary, fixError, failed);
 }
 
 // ---- keys audit, keys fix --match GLOB --ttl D | --delete (issue 14) ----
@@ -738,17 +746,7 @@ int fixForeign(const Args &args)
         out += (line + u'\n' + scanLine(summary) + u'\n').toUtf8();
         writeOut(out);
     }
-    std::fflush(stdout);
-    if (summary.status == ScanSummary::Status::Failed) {
-        return fail(command, summary.error->message, exitRuntime);
-    }
-    if (fixError) {
-        return fail(command, fixError->message, exitRuntime);
-    }
-    return failedKeys > 0
-               ? fail(command, u"%1 keys could not be fixed (see above)"_s.arg(failedKeys),
-                      exitRuntime)
-               : exitOk;
+    return fixExit(command, summary, fixError, failedKeys);
 }
 
 } // namespace
