@@ -100,10 +100,11 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_limitedView->setTextElideMode(Qt::ElideMiddle);
     QHeaderView *lh = m_limitedView->horizontalHeader();
     lh->setSectionResizeMode(LimitedModel::RuleColumn, QHeaderView::ResizeToContents);
-    lh->setSectionResizeMode(LimitedModel::SubjectColumn, QHeaderView::Interactive);
+    // Subjects of adopted keys are long (what the glob's * covers): the subject and the state
+    // share the width that is left.
+    lh->setSectionResizeMode(LimitedModel::SubjectColumn, QHeaderView::Stretch);
     lh->setSectionResizeMode(LimitedModel::TimeLeftColumn, QHeaderView::ResizeToContents);
     lh->setSectionResizeMode(LimitedModel::StateColumn, QHeaderView::Stretch);
-    lh->resizeSection(LimitedModel::SubjectColumn, 130);
     limitedPane->addWidget(m_limitedView, 1);
     m_limitedNote = PageHeader::note(bottom);
     m_limitedNote->setObjectName(QStringLiteral("limitedNote"));
