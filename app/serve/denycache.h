@@ -34,8 +34,8 @@ inline qint64 steadyMs()
 // Off (eligible() false, kept as ServiceRule::denyCache) for shadow rules (they go to Redis as
 // before) and for rules that adopt another library's keys (another writer, with other rules, under
 // the prefix). The service asks it only while Redis is up (else on_redis_error answers, as before)
-// and for cost 1. Entries are per rule table: a new table (reload, push) starts an empty cache. Not
-// thread-safe: the service's thread only.
+// and for cost 1. Entries are per rule table: a new table (reload, push) starts an empty cache. A
+// mutex guards it: with --http-threads N the HTTP threads share one cache.
 class DenyCache
 {
 public:
