@@ -1,6 +1,10 @@
-// bytes::printable, the one rule every face prints bytes by (core/common/bytes.h).
+// bytes::printable, the one rule every face prints bytes by (core/common/bytes.h), and the
+// ByteWriter the service writes its answers with (core/common/bytewriter.h).
 
 #include "core/common/bytes.h"
+#include "core/common/bytewriter.h"
+
+#include <limits>
 
 #include <QTest>
 
@@ -37,6 +41,54 @@ private Q_SLOTS:
         QFETCH(QByteArray, bytes);
         QFETCH(QString, text);
         QCOMPARE(bytes::printable(bytes), text);
+    }
+
+    void writerAppendsAfterWhatIsThere()
+    {
+        QByteArray out("HTTP");
+        {
+            bytes::ByteWriter w(out, 4);
+            w.put('/').put("1.1 ").number(429).put(QByteArray(" Too Many")).put(QByteArrayView());
+            QCOMPARE(w.size(), qsizetype(21)); // the array's, what was there included
+        }
+        QCOMPARE(out, QByteArray("HTTP/1.1 429 Too Many"));
+        { // a second writer goes on where the first one ended
+            bytes::ByteWriter w(out, 1);
+            w.put(" Requests");
+        }
+        QCOMPARE(out, QByteArray("HTTP/1.1 429 Too Many Requests"));
+        QCOMPARE(qstrlen(out.constData()), size_t(out.size())); // still terminated
+    }
+
+    void writerNumbers()
+    {
+        QByteArray out;
+        {
+            bytes::ByteWriter w(out, 1); // every number grows it
+            for (const qint64 v :
+                 {qint64(0), qint64(-1), qint64(7), qint64(1'000'000'000'000),
+                  std::numeric_limits<qint64>::min(), std::numeric_limits<qint64>::max()}) {
+                w.number(v).put(',');
+            }
+        }
+        QCOMPARE(out, QByteArray("0,-1,7,1000000000000,-9223372036854775808,"
+                                 "9223372036854775807,"));
+    }
+
+    void writerGrowsFarPastWhatItExpected()
+    {
+        QByteArray out;
+        QByteArray expected;
+        {
+            bytes::ByteWriter w(out, 2);
+            for (int i = 0; i < 10'000; ++i) {
+                w.number(i).put(i % 2 ? "ab" : "c");
+                expected += QByteArray::number(i) + (i % 2 ? "ab" : "c");
+            }
+            w.finish();
+            QCOMPARE(out, expected); // finish() twice (here and on destruction) is the same
+        }
+        QCOMPARE(out, expected);
     }
 };
 

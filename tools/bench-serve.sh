@@ -8,12 +8,16 @@
 #             from npm into BUILD_DIR/peers-serve at run time (never copied here);
 #  - deny:    sluice-cli serve under a flood from 100 subjects that are all denied already (a
 #             rule of limit 1 per hour, each subject spent before the flood), with the share of
-#             requests that reached Redis (INFO commandstats: calls during the flood / requests).
+#             requests that reached Redis (INFO commandstats: calls during the flood / requests);
+#  - serve-pN, deny-pN: the same two loads with HTTP pipelining, N requests per write of each
+#             connection (PIPELINE=N, default 16; 0: not run). Without it the kernel's TCP work
+#             per request and wrk's own CPU on the same 2 cores bound the deny/admit ratio.
 # Runs are interleaved (serve, express, deny, serve, ...) because the machine is shared; it
 # prints each run, then the medians, the serve/express ratio and the deny/admit ratio.
 #
 #   tools/bench-serve.sh [BUILD_DIR]     env: RUNS=3 SECONDS_=5 CONNECTIONS=64 THREADS=2
 #                                             WORKERS=2 PEER=1 (0: no express)
+#                                             PIPELINE=16 (0: no pipelined rows)
 #                                             BASELINE=/path/to/another/sluice-cli (a row
 #                                             "before": that build's serve, same load)
 set -euo pipefail
@@ -26,6 +30,7 @@ connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
 workers=${WORKERS:-2}
 peer=${PEER:-1}
+pipeline=${PIPELINE:-16}
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [ -x "$cli" ] || { echo "no $cli: build sluice-cli first" >&2; exit 1; }
 
@@ -62,26 +67,38 @@ cat >"$tmp/rules.json" <<'JSON'
   {"id": "deny", "scope": "ip", "algorithm": "fixed_window", "limit": 1,
    "window": "1h", "key_prefix": "bench-deny:"}]}
 JSON
-subjects_lua() { # RULE COUNT
+subjects_lua() { # RULE COUNT [DEPTH]
     # The requests are formatted once (init), so that wrk spends little per request: it shares
     # the cores with the service. A different subject per request, spread over COUNT, in the
     # order sluice-cli bench uses (7919 is prime: every subject once per COUNT requests).
+    # DEPTH > 1: that many requests in one write (HTTP pipelining; wrk counts each answer).
     cat <<LUA
 local requests = {}
 local n = 0
+local depth = ${3:-1}
 init = function(args)
   for i = 0, $2 - 1 do
     requests[i + 1] = wrk.format("GET", "/v1/check?rule=$1&subject=s" .. ((i * 7919) % $2))
   end
 end
 request = function()
-  n = n + 1
-  return requests[(n % $2) + 1]
+  if depth == 1 then
+    n = n + 1
+    return requests[(n % $2) + 1]
+  end
+  local batch = {}
+  for k = 1, depth do
+    n = n + 1
+    batch[k] = requests[(n % $2) + 1]
+  end
+  return table.concat(batch)
 end
 LUA
 }
 subjects_lua bench 10000 >"$tmp/admit.lua"
 subjects_lua deny 100 >"$tmp/deny.lua"
+subjects_lua bench 10000 "$pipeline" >"$tmp/admitp.lua"
+subjects_lua deny 100 "$pipeline" >"$tmp/denyp.lua"
 
 # The peer: the same endpoint on express, rate-limiter-flexible's RateLimiterRedis over ioredis.
 cat >"$tmp/peer.js" <<'JS'
@@ -173,12 +190,13 @@ for i in $(seq 0 99); do
 done
 stop_server
 
-printf "%-8s %-4s %10s %8s %10s %8s %8s %s\n" service run "req_per_s" "p99_ms" "non_2xx" \
+printf "%-9s %-4s %10s %8s %10s %8s %8s %s\n" service run "req_per_s" "p99_ms" "non_2xx" \
     "cpu_us" "+redis" "redis_calls/req"
 row() { # NAME [SHARE]: the figures of the last load
-    printf "%-8s %-4s %10.0f %8.2f %10s %8s %8s %s\n" "$1" "$run" "$rate" "$p99" "$non2xx" \
+    printf "%-9s %-4s %10.0f %8s %10s %8s %8s %s\n" "$1" "$run" "$rate" "$p99" "$non2xx" \
         "$cpu_server" "$cpu_total" "${2:-}"
 }
+sp_rates=() sp_cpu=() dp_rates=() dp_share=() dp_cpu=() dpratios=()
 s_cpu=() b_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
 for run in $(seq 1 "$runs"); do
     start_serve
@@ -218,6 +236,27 @@ for run in $(seq 1 "$runs"); do
     fi
     d_rates+=("$rate") d_p99+=("$p99") d_share+=("$share") d_cpu+=("$cpu_total")
     dratios+=("$(awk -v a="$rate" -v b="$srate" 'BEGIN {printf "%.2f", a / b}')")
+    if [ "$pipeline" -gt 0 ]; then
+        # The two loads again, pipelined, on one service (the flood's subjects stay denied).
+        start_serve
+        # wrk times only some of a pipelined batch's answers: no p99 for these rows.
+        load "$tmp/admitp.lua"
+        p99=-
+        [ "$non2xx" = 0 ] || { echo "serve answered $non2xx non-2xx (pipelined):" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
+        row "serve-p$pipeline"
+        sp_rates+=("$rate") sp_cpu+=("$cpu_total")
+        sprate=$rate
+        before=$(redis_calls)
+        load "$tmp/denyp.lua"
+        p99=-
+        after=$(redis_calls)
+        stop_server
+        share=$(awk -v c="$((after - before))" -v n="$total" 'BEGIN {printf "%.4f", c / n}')
+        row "deny-p$pipeline" "$share"
+        [ "$non2xx" = "$total" ] || echo "warning: $((total - non2xx)) of $total pipelined flood requests were admitted" >&2
+        dp_rates+=("$rate") dp_share+=("$share") dp_cpu+=("$cpu_total")
+        dpratios+=("$(awk -v a="$rate" -v b="$sprate" 'BEGIN {printf "%.2f", a / b}')")
+    fi
 done
 m() { printf '%s\n' "$@" | median; }
 echo
@@ -235,7 +274,15 @@ if [ "$peer" = 1 ]; then
     echo "serve/express ratio per run: ${ratios[*]}  median $(m "${ratios[@]}")"
 fi
 echo "deny-flood/admitting ratio per run: ${dratios[*]}  median $(m "${dratios[@]}")"
+if [ "$pipeline" -gt 0 ]; then
+    printf "%-8s %10.0f   pipelined %s\n" "serve-p$pipeline" "$(m "${sp_rates[@]}")" "$pipeline"
+    printf "%-8s %10.0f   pipelined %s, redis calls/request %s\n" "deny-p$pipeline" \
+        "$(m "${dp_rates[@]}")" "$pipeline" "$(m "${dp_share[@]}")"
+    echo "deny-flood/admitting ratio pipelined per run: ${dpratios[*]}  median $(m "${dpratios[@]}")"
+fi
 cpu="serve $(m "${s_cpu[@]}")"
 [ -n "${BASELINE:-}" ] && cpu="$cpu, before $(m "${b_cpu[@]}")"
 [ "$peer" = 1 ] && cpu="$cpu, express $(m "${e_cpu[@]}")"
-echo "CPU per request (server + Redis, us, medians): $cpu, deny flood $(m "${d_cpu[@]}")"
+cpu="$cpu, deny flood $(m "${d_cpu[@]}")"
+[ "$pipeline" -gt 0 ] && cpu="$cpu; pipelined: serve $(m "${sp_cpu[@]}"), deny flood $(m "${dp_cpu[@]}")"
+echo "CPU per request (server + Redis, us, medians): $cpu"

@@ -4,6 +4,7 @@
 #include "httpreply.h"
 
 #include "core/common/bytes.h"
+#include "core/common/bytewriter.h"
 #include "core/common/duration.h"
 #include "core/limiter/headers.h"
 #include "core/rules/rulewatcher.h"
@@ -39,83 +40,79 @@ QString publicReason(const QString &message)
     return m.left(200);
 }
 
-// A JSON string of `text`, quoted and escaped, appended to `out`.
-void appendJsonString(QByteArray &out, QByteArrayView utf8)
+// A JSON string of `utf8`, quoted and escaped: the runs that need no escape in one copy.
+void writeJsonString(bytes::ByteWriter &w, QByteArrayView utf8)
 {
-    out += '"';
-    for (const char c : utf8) {
+    w.put('"');
+    qsizetype run = 0; // start of the bytes not yet written
+    for (qsizetype i = 0; i < utf8.size(); ++i) {
+        const char c = utf8[i];
+        if (c != '"' && c != '\\' && uchar(c) >= 0x20) {
+            continue;
+        }
+        w.put(utf8.sliced(run, i - run));
         if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (uchar(c) < 0x20) {
+            w.put('\\').put(c);
+        } else {
             char esc[8];
             std::snprintf(esc, sizeof esc, "\\u%04x", unsigned(uchar(c)));
-            out += esc;
-        } else {
-            out += c;
+            w.put(QByteArrayView(esc, 6));
         }
+        run = i + 1;
     }
-    out += '"';
+    w.put(utf8.sliced(run)).put('"');
 }
 
 // bytes::printable(bytes) as a JSON string: plain ASCII as it is (the common case, without a
 // QString on the way).
-void appendPrintable(QByteArray &out, const QByteArray &bytes)
+void writePrintable(bytes::ByteWriter &w, const QByteArray &bytes)
 {
     for (const char c : bytes) {
         if (uchar(c) < 0x20 || uchar(c) >= 0x7f || c == '\\') {
-            appendJsonString(out, bytes::printable(bytes).toUtf8());
+            writeJsonString(w, bytes::printable(bytes).toUtf8());
             return;
         }
     }
-    appendJsonString(out, bytes);
+    writeJsonString(w, bytes);
 }
 
-void appendField(QByteArray &out, const char *name, qint64 value)
+void writeField(bytes::ByteWriter &w, QByteArrayView name, qint64 value)
 {
-    out += ",\"";
-    out += name;
-    out += "\":";
-    out += QByteArray::number(value);
+    w.put(",\"").put(name).put("\":").number(value);
 }
 
-void appendField(QByteArray &out, const char *name, bool value)
+void writeField(bytes::ByteWriter &w, QByteArrayView name, bool value)
 {
-    out += ",\"";
-    out += name;
-    out += value ? "\":true" : "\":false";
+    w.put(",\"").put(name).put(value ? QByteArrayView("\":true") : QByteArrayView("\":false"));
 }
 
 // The JSON of a decision (core/limiter/decisionjson.h, with the service's fields), its names in
 // the order QJsonDocument writes them, written directly: the answer of every request.
-QByteArray decisionBody(const DecisionOutcome &o, bool allowed, bool shadow)
+void writeDecisionBody(bytes::ByteWriter &w, const DecisionOutcome &o, bool allowed, bool shadow)
 {
     const Decision &d = o.decision;
-    QByteArray out;
-    out.reserve(256 + o.job.key.size() + o.job.subject.size());
-    out += allowed ? "{\"allowed\":true" : "{\"allowed\":false";
-    appendField(out, "cost", o.job.cost);
-    appendField(out, "delay_ms", d.delayMs);
-    out += ",\"key\":";
-    appendPrintable(out, o.job.key);
-    appendField(out, "limit", d.limit);
-    appendField(out, "remaining", d.remaining);
-    appendField(out, "reset_after_ms", d.resetAfterMs);
-    appendField(out, "retry_after_ms", d.retryAfterMs);
-    out += ",\"rule\":";
-    appendJsonString(out, o.job.rule->idUtf8);
-    appendField(out, "shadow", shadow);
+    w.put(allowed ? QByteArrayView("{\"allowed\":true") : QByteArrayView("{\"allowed\":false"));
+    writeField(w, "cost", o.job.cost);
+    writeField(w, "delay_ms", d.delayMs);
+    w.put(",\"key\":");
+    writePrintable(w, o.job.key);
+    writeField(w, "limit", d.limit);
+    writeField(w, "remaining", d.remaining);
+    writeField(w, "reset_after_ms", d.resetAfterMs);
+    writeField(w, "retry_after_ms", d.retryAfterMs);
+    w.put(",\"rule\":");
+    writeJsonString(w, o.job.rule->idUtf8);
+    writeField(w, "shadow", shadow);
     if (shadow) {
-        appendField(out, "shadow_denied", !d.allowed);
+        writeField(w, "shadow_denied", !d.allowed);
     }
-    out.append(",\"source\":\"").append(decisionSourceName(o.source)).append('"');
-    out += ",\"subject\":";
-    appendPrintable(out, o.job.subject);
+    w.put(",\"source\":\"").put(decisionSourceName(o.source)).put('"');
+    w.put(",\"subject\":");
+    writePrintable(w, o.job.subject);
     if (o.uncertain) {
-        appendField(out, "uncertain", true);
+        writeField(w, "uncertain", true);
     }
-    out += "}\n";
-    return out;
+    w.put("}\n");
 }
 
 } // namespace
@@ -348,8 +345,7 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
         error(ticket, 503, "no_rules", QStringLiteral("no rules are loaded yet"), close);
         return;
     }
-    const QString ruleId = QString::fromUtf8(p.rule);
-    const ServiceRule *rule = table->find(ruleId);
+    const ServiceRule *rule = table->findUtf8(p.rule);
     if (rule == nullptr) {
         QStringList ids = table->ids();
         const qsizetype all = ids.size();
@@ -469,22 +465,37 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
     }
     const bool shadow = rule.rule.shadow;
     const bool allowed = d.allowed || shadow;
-    HeaderList headers = sluice::headers::rateLimitHeaders(rule.policy, rule.policyHeader, d,
-                                                           m_options.legacyHeaders);
-    if (shadow) {
-        // Let through: a Retry-After on a 200 would only confuse clients.
-        headers.removeIf([](const auto &h) { return h.first == "Retry-After"; });
+    // The body first (its length goes in the head), into the loop's buffer; then the whole
+    // response in one array: no list of headers, no temporary per value.
+    QByteArray &body = loop.body;
+    body.resize(0);
+    {
+        bytes::ByteWriter w(body, 256 + o.job.key.size() + o.job.subject.size());
+        writeDecisionBody(w, o, allowed, shadow);
     }
-    QByteArray verdict =
-        d.allowed ? QByteArrayLiteral("allowed")
-                  : (shadow ? QByteArrayLiteral("shadow-denied") : QByteArrayLiteral("denied"));
-    headers.append({QByteArrayLiteral("Sluice-Decision"), verdict});
-    headers.append({QByteArrayLiteral("Sluice-Source"), decisionSourceName(o.source)});
-    if (o.uncertain) {
-        headers.append({QByteArrayLiteral("Sluice-Uncertain"), QByteArrayLiteral("1")});
+    QByteArray out;
+    {
+        // Reserves the whole response; each writer below sets the size it wrote when it ends.
+        bytes::ByteWriter w(out, 400 + body.size() + rule.policyHeader.size());
+        writeResponseHead(w, allowed ? 200 : (o.job.authMode ? 403 : 429), body.size());
     }
-    const int status = allowed ? 200 : (o.job.authMode ? 403 : 429);
-    send(status, headers, decisionBody(o, allowed, shadow));
+    // Let through by a shadow rule: a Retry-After on a 200 would only confuse clients.
+    headers::appendHeaderLines(out, rule.idUtf8, rule.policyHeader, d, m_options.legacyHeaders,
+                               !shadow);
+    {
+        bytes::ByteWriter w(out, 128 + body.size());
+        w.put("Sluice-Decision: ")
+            .put(d.allowed ? QByteArrayView("allowed")
+                           : (shadow ? QByteArrayView("shadow-denied") : QByteArrayView("denied")))
+            .put("\r\nSluice-Source: ")
+            .put(decisionSourceName(o.source))
+            .put("\r\n");
+        if (o.uncertain) {
+            w.put("Sluice-Uncertain: 1\r\n");
+        }
+        writeResponseEnd(w, body, o.job.closeAfter);
+    }
+    loop.http->respond(Ticket{o.job.connection, o.job.seq}, std::move(out), o.job.closeAfter);
 }
 
 void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket)

@@ -93,11 +93,9 @@ private:
     struct Loop
     {
         HttpServer *http = nullptr;
-        QThread *thread = nullptr; // none for the first: the service's own thread
-        DenyCache cache;
-        RuleTablePtr cacheTable;       // the rules its entries were made under
-        quint64 cacheEpoch = 0;        // the pool's downEpoch() then
+        QThread *thread = nullptr;     // none for the first: the service's own thread
         std::vector<DecisionJob> jobs; // of the server's turn, submitted at its end
+        QByteArray body;               // an answer's body, while answer() writes it
     };
 
     // In the thread of `loop` (any of them): no member but the pool, the rules (under their

@@ -38,26 +38,35 @@ QByteArray reasonPhrase(int status)
     return QByteArrayLiteral("Status");
 }
 
+void writeResponseHead(bytes::ByteWriter &w, int status, qsizetype bodySize)
+{
+    w.put("HTTP/1.1 ").number(status).put(' ').put(reasonPhrase(status));
+    w.put("\r\nContent-Type: application/json\r\nContent-Length: ").number(bodySize);
+    w.put("\r\nCache-Control: no-store\r\n");
+}
+
+void writeResponseEnd(bytes::ByteWriter &w, QByteArrayView body, bool close)
+{
+    if (close) {
+        w.put("Connection: close\r\n");
+    }
+    w.put("\r\n").put(body);
+}
+
 QByteArray formatResponse(int status, const HeaderList &headers, const QByteArray &body, bool close)
 {
-    // Appends only (no temporaries): this runs for every answer.
-    qsizetype size = 128 + body.size();
+    qsizetype size = 160 + body.size();
     for (const auto &[name, value] : headers) {
         size += name.size() + value.size() + 4;
     }
     QByteArray out;
-    out.reserve(size);
-    out.append("HTTP/1.1 ").append(QByteArray::number(status)).append(' ');
-    out.append(reasonPhrase(status));
-    out.append("\r\nContent-Type: application/json\r\nContent-Length: ");
-    out.append(QByteArray::number(body.size())).append("\r\nCache-Control: no-store\r\n");
+    bytes::ByteWriter w(out, size);
+    writeResponseHead(w, status, body.size());
     for (const auto &[name, value] : headers) {
-        out.append(name).append(": ").append(value).append("\r\n");
+        w.put(name).put(": ").put(value).put("\r\n");
     }
-    if (close) {
-        out.append("Connection: close\r\n");
-    }
-    out.append("\r\n").append(body);
+    writeResponseEnd(w, body, close);
+    w.finish();
     return out;
 }
 

@@ -28,12 +28,18 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
     // After the vector is complete: its elements no longer move.
     for (const ServiceRule &s : m_rules) {
         m_byId.insert(s.rule.id, &s);
+        m_byUtf8Id.insert(s.idUtf8, &s);
     }
 }
 
 const ServiceRule *RuleTable::find(const QString &id) const
 {
     return m_byId.value(id, nullptr);
+}
+
+const ServiceRule *RuleTable::findUtf8(const QByteArray &id) const
+{
+    return m_byUtf8Id.value(id, nullptr);
 }
 
 QStringList RuleTable::ids() const

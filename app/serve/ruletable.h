@@ -33,6 +33,7 @@ public:
     RuleTable(const RuleSet &set, qint64 version, QString origin);
 
     const ServiceRule *find(const QString &id) const;
+    const ServiceRule *findUtf8(const QByteArray &id) const; // as a request names it
     qint64 version() const { return m_version; }
     quint64 serial() const { return m_serial; } // unique to this table in the process
     const QString &origin() const { return m_origin; }
@@ -42,6 +43,7 @@ public:
 private:
     std::vector<ServiceRule> m_rules;
     QHash<QString, const ServiceRule *> m_byId;
+    QHash<QByteArray, const ServiceRule *> m_byUtf8Id;
     qint64 m_version = 0;
     quint64 m_serial = 0;
     QString m_origin;

@@ -1,5 +1,7 @@
 #include "headers.h"
 
+#include "core/common/bytewriter.h"
+
 #include <algorithm>
 
 namespace sluice::headers {
@@ -40,45 +42,83 @@ QByteArray policyHeaderValue(const Policy &p)
            ";w=" + QByteArray::number(policyWindowSeconds(p));
 }
 
-QByteArray stateHeaderValue(const Policy &p, const Decision &d)
+namespace {
+
+// The RateLimit header's t: seconds until the quota is whole again when allowed; when denied,
+// at least the wait before a retry can pass (draft-10: Retry-After must not point earlier
+// than t).
+qint64 stateSeconds(const Decision &d)
 {
-    // t: seconds until the quota is whole again when allowed; when denied, at least the wait
-    // before a retry can pass (draft-10: Retry-After must not point earlier than t).
     qint64 t = ceilSeconds(d.resetAfterMs);
     if (!d.allowed && d.retryAfterMs > 0) {
         t = std::max(t, ceilSeconds(d.retryAfterMs));
     }
+    return t;
+}
+
+// Retry-After in whole seconds (rounded up, at least 1), or -1 when there is none: an
+// admission, or a request that can never be admitted (retryAfterMs < 0).
+qint64 retryAfterSeconds(const Decision &d)
+{
+    if (d.allowed || d.retryAfterMs < 0) {
+        return -1;
+    }
+    return std::max<qint64>(1, ceilSeconds(d.retryAfterMs));
+}
+
+void writeState(bytes::ByteWriter &w, QByteArrayView id, const Decision &d)
+{
+    w.put('"').put(id).put("\";r=").number(std::max<qint64>(0, d.remaining));
+    w.put(";t=").number(stateSeconds(d));
+}
+
+} // namespace
+
+QByteArray stateHeaderValue(const Policy &p, const Decision &d)
+{
     QByteArray out;
-    out.reserve(p.id.size() + 48);
-    out.append('"').append(p.id.toLatin1()).append("\";r=");
-    out.append(QByteArray::number(std::max<qint64>(0, d.remaining))).append(";t=");
-    return out.append(QByteArray::number(t));
+    bytes::ByteWriter w(out, 48);
+    writeState(w, p.id.toUtf8(), d);
+    w.finish();
+    return out;
 }
 
 QByteArray retryAfterValue(const Decision &d)
 {
-    if (d.allowed || d.retryAfterMs < 0) {
-        return {};
+    const qint64 s = retryAfterSeconds(d);
+    return s < 0 ? QByteArray() : QByteArray::number(s);
+}
+
+void appendHeaderLines(QByteArray &out, QByteArrayView id, const QByteArray &policyValue,
+                       const Decision &d, bool legacy, bool retryAfter)
+{
+    bytes::ByteWriter w(out, 160);
+    w.put("RateLimit-Policy: ").put(policyValue).put("\r\nRateLimit: ");
+    writeState(w, id, d);
+    w.put("\r\n");
+    if (const qint64 s = retryAfter ? retryAfterSeconds(d) : -1; s >= 0) {
+        w.put("Retry-After: ").number(s).put("\r\n");
     }
-    return QByteArray::number(std::max<qint64>(1, ceilSeconds(d.retryAfterMs)));
+    if (legacy) {
+        w.put("RateLimit-Limit: ").number(d.limit).put("\r\n");
+        w.put("RateLimit-Remaining: ").number(std::max<qint64>(0, d.remaining)).put("\r\n");
+        w.put("RateLimit-Reset: ").number(ceilSeconds(d.resetAfterMs)).put("\r\n");
+    }
 }
 
 HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, const Decision &d,
                             bool legacy)
 {
+    // The lines the service writes, split: one definition of the headers for both.
+    QByteArray lines;
+    appendHeaderLines(lines, p.id.toUtf8(), policyValue, d, legacy);
     HeaderList h;
     h.reserve(legacy ? 6 : 3);
-    h.append({QByteArrayLiteral("RateLimit-Policy"), policyValue});
-    h.append({QByteArrayLiteral("RateLimit"), stateHeaderValue(p, d)});
-    if (QByteArray retry = retryAfterValue(d); !retry.isEmpty()) {
-        h.append({QByteArrayLiteral("Retry-After"), std::move(retry)});
-    }
-    if (legacy) {
-        h.append({QByteArrayLiteral("RateLimit-Limit"), QByteArray::number(d.limit)});
-        h.append({QByteArrayLiteral("RateLimit-Remaining"),
-                  QByteArray::number(std::max<qint64>(0, d.remaining))});
-        h.append({QByteArrayLiteral("RateLimit-Reset"),
-                  QByteArray::number(ceilSeconds(d.resetAfterMs))});
+    for (qsizetype from = 0; from < lines.size();) {
+        const qsizetype end = lines.indexOf("\r\n", from);
+        const qsizetype colon = lines.indexOf(": ", from);
+        h.append({lines.mid(from, colon - from), lines.mid(colon + 2, end - colon - 2)});
+        from = end + 2;
     }
     return h;
 }

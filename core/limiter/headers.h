@@ -4,6 +4,7 @@
 #include "policy.h"
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QList>
 #include <QPair>
 
@@ -38,5 +39,12 @@ QByteArray retryAfterValue(const Decision &d);
 // -Remaining and -Reset too with `legacy`.
 HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, const Decision &d,
                             bool legacy);
+
+// The same headers as HTTP lines ("Name: value\r\n"), appended to `out`: what the service
+// writes on every answer, without a list or a temporary per value. `id` is the rule's id in
+// UTF-8 (the policy's, as rateLimitHeaders writes it); without `retryAfter` no Retry-After (a
+// shadow rule lets the request through).
+void appendHeaderLines(QByteArray &out, QByteArrayView id, const QByteArray &policyValue,
+                       const Decision &d, bool legacy, bool retryAfter = true);
 
 } // namespace sluice::headers
