@@ -19,6 +19,7 @@
 
 #include "core/keys/keyhealth.h"
 #include "core/limiter/redislimiter.h"
+#include "core/rules/codec.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -32,14 +33,19 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QScrollBar>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <QTimer>
 
+#include <cstdio>
+#include <functional>
 #include <memory>
 
 using namespace sluice;
@@ -452,6 +458,130 @@ private Q_SLOTS:
         h.table()->sortByColumn(KeysModel::TtlColumn, Qt::DescendingOrder);
         qInfo("sort of 200,000 rows by TTL in the view: %lld ms", took.elapsed());
         QVERIFY(test::unplantFixedWindows(c, m_prefix, 0, n));
+    }
+
+    // The page at the CLI's unpaced rate: a profile with no scan budget ("no limit"), over a
+    // keyspace made outside the test. tools/bench-keys.sh sets SLUICE_BENCH_KEYS_URL (its
+    // private Redis), SLUICE_BENCH_KEYS_RULES (its rule file) and SLUICE_BENCH_KEYS_N (the keys
+    // there), runs this between its C kit's passes and prints the ratio. The figures are printed
+    // ("page figures: ..."), not asserted; the rows are: every key, then every key decoded.
+    void unpacedScanFigures()
+    {
+        const QString url = qEnvironmentVariable("SLUICE_BENCH_KEYS_URL");
+        if (url.isEmpty()) {
+            QSKIP("a benchmark: tools/bench-keys.sh runs it (SLUICE_BENCH_KEYS_URL, _RULES, _N)");
+        }
+        const auto e = Endpoint::parse(url);
+        QVERIFY2(e, qPrintable(url));
+        const auto loaded = rules::loadFile(qEnvironmentVariable("SLUICE_BENCH_KEYS_RULES"));
+        QVERIFY(loaded.ok());
+        const qint64 n = qEnvironmentVariableIntValue("SLUICE_BENCH_KEYS_N");
+        QVERIFY(n > 0);
+
+        Harness h(*e);
+        h.proxyTester.reset(); // checks every insert against the whole proxy: too slow here
+        h.sourceTester.reset();
+        const QString id = h.base.controller()->currentId();
+        auto profile = h.base.store().profile(id);
+        QVERIFY(profile);
+        profile->scanBudget = 0; // "no limit", as a user sets it on the Connection page
+        h.base.store().save(*profile, QString());
+        QCOMPARE(h.base.controller()->scanBudget(), 0.0);
+        h.page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        QVERIFY(h.scan(300'000)); // the session's first scan, out of the way
+
+        // One timed scan: its keys/s, and the longest gap between two ticks of a 5 ms timer.
+        const auto timed = [&](const char *what, const std::function<void()> &start) {
+            QElapsedTimer clock;
+            qint64 maxGap = 0;
+            QElapsedTimer took;
+            QStringList long_; // the gaps over 50 ms: when (from the start) and the rows then
+            QTimer ticker;
+            connect(&ticker, &QTimer::timeout, this, [&] {
+                const qint64 gap = clock.restart();
+                maxGap = std::max(maxGap, gap);
+                if (gap > 50) {
+                    long_ << u"%1 ms at %2 ms (%3 rows)"_s.arg(gap)
+                                 .arg(took.elapsed())
+                                 .arg(h.page->model()->rowCount());
+                }
+            });
+            QSignalSpy done(h.page.get(), &KeysPage::scanFinished);
+            took.start();
+            clock.start();
+            ticker.start(5);
+            start();
+            QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() && !h.page->isScanning(), 600'000);
+            ticker.stop();
+            const qint64 ms = std::max<qint64>(1, took.elapsed());
+            const auto summary = done.last().first().value<ScanSummary>();
+            QCOMPARE(summary.status, ScanSummary::Status::Completed);
+            QCOMPARE(h.page->model()->rowCount(), int(n));
+            std::printf("page figures: %s %lld keys in %lld ms, %.0f keys/s, longest GUI gap %lld "
+                        "ms, %lld back-offs\n",
+                        what, qlonglong(summary.progress.keys), qlonglong(ms), n * 1000.0 / ms,
+                        qlonglong(maxGap), qlonglong(summary.progress.backoffs));
+            if (!long_.isEmpty()) {
+                std::printf("page figures: %s gaps over 50 ms: %s\n", what,
+                            qPrintable(long_.join(u", "_s)));
+            }
+            std::fflush(stdout);
+        };
+        h.find<QLineEdit>("patternEdit")->setText(u"*"_s);
+        timed("plain", [&] { h.page->refresh(); });
+        timed("states", [&] { h.page->setRules(loaded.set); });
+    }
+
+    // A big table is freed in the thread pool, not on the GUI thread: a rescan of a million
+    // rows stalled it for 58 to 106 ms there (tools/bench-keys.sh, the page's figures). Shown
+    // by a key the test shares with the table: still shared after clear() while the pool is
+    // held busy, its own once the pool has run.
+    void clearFreesABigTableInThePool()
+    {
+        KeysModel model;
+        QList<KeyInfo> rows;
+        for (int i = 0; i < 20'000; ++i) {
+            KeyInfo k;
+            k.key = "rate_limit:a:{" + QByteArray::number(i) + '}';
+            k.type = "hash";
+            k.pttlMs = 60'000;
+            rows << k;
+        }
+        const QByteArray shared = rows[7].key;
+        model.append(rows);
+        rows.clear();
+        QVERIFY(!shared.isDetached()); // the table holds it too
+
+        QThreadPool *pool = QThreadPool::globalInstance();
+        QSemaphore held;
+        QSemaphore running;
+        const int threads = pool->maxThreadCount();
+        for (int i = 0; i < threads; ++i) { // every thread of the pool busy until released
+            pool->start([&] {
+                running.release();
+                held.acquire();
+            });
+        }
+        // Released on every way out: a pool left held would hang the test's exit.
+        auto release = qScopeGuard([&] { held.release(threads); });
+        QVERIFY(running.tryAcquire(threads, 10'000));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY2(!shared.isDetached(), "the rows were freed by clear() itself");
+        release.dismiss();
+        held.release(threads);
+        QVERIFY(pool->waitForDone(10'000));
+        QVERIFY(shared.isDetached()); // freed by the pool
+
+        // A small table is freed at once (no task for a few rows).
+        rows.resize(10);
+        rows[0].key = shared;
+        model.append(rows);
+        rows.clear();
+        QVERIFY(!shared.isDetached());
+        model.clear();
+        QVERIFY(shared.isDetached());
     }
 
     // Figures for a million rows (printed, not asserted): appended in pages as the worker
