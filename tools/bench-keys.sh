@@ -19,6 +19,10 @@
 #   states    keys --rules FILE --json       (decoded states: the layouts' reads)  vs kit state
 # Also printed: Sluice's peak RSS and the CPU time of each side (user+sys of the client, and of
 # redis-server from INFO cpu).
+# Then the console's Keys page, offscreen, with a profile of no scan budget (tst_keyspage
+# unpacedScanFigures, built with the tests): every key with '*' (vs kit ttl), then decoded with
+# the rules (vs kit state), each round between two kit passes, with the longest gap of the GUI
+# thread (a 5 ms timer's ticks) during each scan. PAGE=0 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -132,3 +136,35 @@ for pair in text:kit json:kit no-ttl:kit states:kitstate; do
         "$(printf '%.2f / %.2f' "$(col "$s" 2)" "$(col "$s" 3)")" "$(echo "$(col "$s" 4) / 1024" | bc -l)"
 done
 echo "(c/r: CPU seconds of the client / of redis-server, medians)"
+
+pagetest=$build/tests/tst_keyspage
+[ "${PAGE:-1}" = 1 ] || exit 0
+[ -x "$pagetest" ] || { echo "no $pagetest: the Keys page's figures need the tests built" >&2; exit 1; }
+echo
+echo "the Keys page (offscreen, profile scan budget: no limit), $rounds rounds between kit passes ..."
+: >"$work/page.kit" && : >"$work/page.kitstate" && : >"$work/page.plain" && : >"$work/page.states"
+for ((round = 1; round <= rounds; ++round)); do
+    timed pkit "$kit" "$port" '*' ttl
+    timed pkitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+    QT_QPA_PLATFORM=offscreen SLUICE_TEST_REDIS_URL=$url SLUICE_BENCH_KEYS_URL=$url \
+        SLUICE_BENCH_KEYS_RULES=$work/rules.json SLUICE_BENCH_KEYS_N=$n \
+        "$pagetest" unpacedScanFigures >"$work/page.out" 2>&1 ||
+        { cat "$work/page.out" >&2; exit 1; }
+    grep '^page figures:' "$work/page.out" | sed "s/^/round $round: /"
+    timed pkit "$kit" "$port" '*' ttl
+    timed pkitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+    # "page figures: plain 1000000 keys in 5123 ms, 195199 keys/s, longest GUI gap 12 ms, 0 back-offs"
+    awk '/^page figures: plain/ {print $7, $14}' "$work/page.out" >>"$work/page.plain"
+    awk '/^page figures: states/ {print $7, $14}' "$work/page.out" >>"$work/page.states"
+done
+printf '\n%-8s %10s %10s %7s %16s\n' page "kit keys/s" "keys/s" ratio "GUI gap ms (max)"
+for pair in plain:pkit states:pkitstate; do
+    s=${pair%%:*}
+    k=${pair##*:}
+    kms=$(col "$k" 1)
+    pms=$(cut -d' ' -f1 "$work/page.$s" | median)
+    gap=$(cut -d' ' -f2 "$work/page.$s" | sort -n | tail -1)
+    printf '%-8s %10.0f %10.0f %7.2f %16s\n' "$s" "$(echo "$n * 1000 / $kms" | bc -l)" \
+        "$(echo "$n * 1000 / $pms" | bc -l)" "$(echo "$kms / $pms" | bc -l)" "$gap"
+done
+echo "(medians; the kit's of its runs in these rounds; plain vs the kit's TYPE + PTTL pass, states vs its pass with the value reads)"
