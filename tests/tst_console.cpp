@@ -95,6 +95,29 @@ private Q_SLOTS:
         tour(QStringLiteral("zh_CN"));
     }
 
+    // A language installed after another replaces it (the screenshot tests go back to
+    // English after Chinese; before, English only stacked its plural forms on the Chinese).
+    void languageSwitchesBack()
+    {
+        QString error;
+        const auto keys = [] {
+            return QCoreApplication::translate("sluice::ui::AuditPanel", "Keys");
+        };
+        QVERIFY2(Language::install(qApp, QStringLiteral("zh_CN"), &error), qPrintable(error));
+        QCOMPARE(keys(), QStringLiteral("键"));
+        QVERIFY2(Language::install(qApp, QStringLiteral("en"), &error), qPrintable(error));
+        QCOMPARE(keys(), QStringLiteral("Keys"));
+        const auto read = [] {
+            return QCoreApplication::translate("sluice::ui::MonitorSession",
+                                               "No subject is denied right now (%n key(s) read).",
+                                               nullptr, 1);
+        };
+        QCOMPARE(read(), QStringLiteral("No subject is denied right now (1 key read).")); // plural
+        QVERIFY2(Language::install(qApp, QStringLiteral("zh_CN"), &error), qPrintable(error));
+        QCOMPARE(keys(), QStringLiteral("键"));
+        QVERIFY2(Language::install(qApp, QStringLiteral("en"), &error), qPrintable(error));
+    }
+
     void languageChoice()
     {
         QString error;

@@ -62,7 +62,15 @@ QString Language::choose(const QString &requested, QString *error)
 
 bool Language::install(QCoreApplication *app, const QString &language, QString *error)
 {
+    // The translators of an earlier call go first: installing "en" after "zh_CN" used to stack
+    // English's few plural forms on the Chinese, so every other string stayed Chinese.
+    const QString mark = QStringLiteral("sluice-translation");
+    for (QTranslator *old : app->findChildren<QTranslator *>(mark, Qt::FindDirectChildrenOnly)) {
+        QCoreApplication::removeTranslator(old);
+        delete old;
+    }
     auto *own = new QTranslator(app);
+    own->setObjectName(mark);
     // An installed console reads <prefix>/share/sluice/translations/sluice_<lang>.qm beside
     // <prefix>/bin/sluice (the package's /usr/share/sluice/translations), so that a translation
     // can be updated without a rebuild; a build tree uses the copy embedded at build time.
@@ -85,6 +93,7 @@ bool Language::install(QCoreApplication *app, const QString &language, QString *
     }
     // Qt's own strings (OK/Cancel, file dialogs): optional, from qt6-translations-l10n.
     auto *qt = new QTranslator(app);
+    qt->setObjectName(mark);
     if (qt->load(QLocale(language), QStringLiteral("qtbase"), QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
         QCoreApplication::installTranslator(qt);

@@ -20,8 +20,9 @@ public:
     // not empty, else the system locale's UI languages; English when nothing matches.
     // *error names an unknown `requested` value (the caller reports it and exits 2).
     static QString choose(const QString &requested, QString *error);
-    // Installs the translators for `language` into the application. English installs only
-    // its plural forms ("1 key" / "2 keys" for the "%n key(s)" strings).
+    // Installs the translators for `language` into the application, in place of those an
+    // earlier call installed. English installs only its plural forms ("1 key" / "2 keys" for
+    // the "%n key(s)" strings).
     // Returns false (and says why in *error) when a translation file is missing.
     static bool install(QCoreApplication *app, const QString &language, QString *error);
 };
