@@ -531,7 +531,7 @@ private Q_SLOTS:
         page.show();
         QTRY_COMPARE_WITH_TIMEOUT(page.chart(id)->totals().allowed, qint64(42), 5000);
         auto *status = page.findChild<QLabel *>(QStringLiteral("monitorStatus"));
-        QVERIFY(status->text().contains(QStringLiteral("Live")));
+        QVERIFY2(status->text().contains(QStringLiteral("Live")), qPrintable(status->text()));
 
         redis.stop();
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Not updating")), 10000);
