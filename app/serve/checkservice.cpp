@@ -475,15 +475,11 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
     }
     QByteArray out;
     {
-        // Reserves the whole response; each writer below sets the size it wrote when it ends.
         bytes::ByteWriter w(out, 400 + body.size() + rule.policyHeader.size());
         writeResponseHead(w, allowed ? 200 : (o.job.authMode ? 403 : 429), body.size());
-    }
-    // Let through by a shadow rule: a Retry-After on a 200 would only confuse clients.
-    headers::appendHeaderLines(out, rule.idUtf8, rule.policyHeader, d, m_options.legacyHeaders,
-                               !shadow);
-    {
-        bytes::ByteWriter w(out, 128 + body.size());
+        // Let through by a shadow rule: a Retry-After on a 200 would only confuse clients.
+        headers::writeHeaderLines(w, rule.idUtf8, rule.policyHeader, d, m_options.legacyHeaders,
+                                  !shadow);
         w.put("Sluice-Decision: ")
             .put(d.allowed ? QByteArrayView("allowed")
                            : (shadow ? QByteArrayView("shadow-denied") : QByteArrayView("denied")))

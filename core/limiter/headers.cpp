@@ -1,7 +1,5 @@
 #include "headers.h"
 
-#include "core/common/bytewriter.h"
-
 #include <algorithm>
 
 namespace sluice::headers {
@@ -89,10 +87,9 @@ QByteArray retryAfterValue(const Decision &d)
     return s < 0 ? QByteArray() : QByteArray::number(s);
 }
 
-void appendHeaderLines(QByteArray &out, QByteArrayView id, const QByteArray &policyValue,
-                       const Decision &d, bool legacy, bool retryAfter)
+void writeHeaderLines(bytes::ByteWriter &w, QByteArrayView id, const QByteArray &policyValue,
+                      const Decision &d, bool legacy, bool retryAfter)
 {
-    bytes::ByteWriter w(out, 160);
     w.put("RateLimit-Policy: ").put(policyValue).put("\r\nRateLimit: ");
     writeState(w, id, d);
     w.put("\r\n");
@@ -111,7 +108,10 @@ HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, cons
 {
     // The lines the service writes, split: one definition of the headers for both.
     QByteArray lines;
-    appendHeaderLines(lines, p.id.toUtf8(), policyValue, d, legacy);
+    {
+        bytes::ByteWriter w(lines, 160);
+        writeHeaderLines(w, p.id.toUtf8(), policyValue, d, legacy);
+    }
     HeaderList h;
     h.reserve(legacy ? 6 : 3);
     for (qsizetype from = 0; from < lines.size();) {

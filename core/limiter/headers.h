@@ -3,6 +3,8 @@
 #include "decision.h"
 #include "policy.h"
 
+#include "core/common/bytewriter.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QList>
@@ -40,11 +42,11 @@ QByteArray retryAfterValue(const Decision &d);
 HeaderList rateLimitHeaders(const Policy &p, const QByteArray &policyValue, const Decision &d,
                             bool legacy);
 
-// The same headers as HTTP lines ("Name: value\r\n"), appended to `out`: what the service
+// The same headers as HTTP lines ("Name: value\r\n"), written by `w`: what the service
 // writes on every answer, without a list or a temporary per value. `id` is the rule's id in
 // UTF-8 (the policy's, as rateLimitHeaders writes it); without `retryAfter` no Retry-After (a
 // shadow rule lets the request through).
-void appendHeaderLines(QByteArray &out, QByteArrayView id, const QByteArray &policyValue,
-                       const Decision &d, bool legacy, bool retryAfter = true);
+void writeHeaderLines(bytes::ByteWriter &w, QByteArrayView id, const QByteArray &policyValue,
+                      const Decision &d, bool legacy, bool retryAfter = true);
 
 } // namespace sluice::headers

@@ -181,9 +181,8 @@ void KeysModel::clear()
         // A million rows take 50 to 90 ms to free (a few heap blocks each: the key, the
         // subject, the state), which stalled the GUI thread at every rescan of a big keyspace:
         // they are freed in the pool's thread. Nothing else refers to them (the strings they
-        // share with the model, the interned types, count their owners atomically).
-        // (Owned by the task alone: a shared_ptr kept here as well was, whenever the task ran
-        // first, released last here, and the GUI thread freed the rows after all.)
+        // share with the model, the interned types, count their owners atomically). The task
+        // alone owns them, so they are never released here last.
         auto *old = new std::deque<Row>(std::move(m_rows));
         QThreadPool::globalInstance()->start([old] { delete old; });
     }
