@@ -196,13 +196,29 @@ row() { # NAME [SHARE]: the figures of the last load
     printf "%-9s %-4s %10.0f %8s %10s %8s %8s %s\n" "$1" "$run" "$rate" "$p99" "$non2xx" \
         "$cpu_server" "$cpu_total" "${2:-}"
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+all_2xx() { # NAME: every answer of the last load was a 2xx, or the run stops
+    [ "$non2xx" = 0 ] || { echo "$1 answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
+}
+flood() { # SCRIPT: the last load is the flood; sets share (Redis calls / request), warns of admissions
+    local before after
+    before=$(redis_calls)
+    load "$1"
+    after=$(redis_calls)
+    share=$(awk -v c="$((after - before))" -v n="$total" 'BEGIN {printf "%.4f", c / n}')
+    if [ "$non2xx" != "$total" ]; then
+        # Only on_redis_error admits a denied subject: say why the service thought Redis down.
+        echo "warning: $((total - non2xx)) of $total flood requests were admitted; the service said:" >&2
+        grep -i "redis" "$tmp/server.err" | tail -3 >&2 || true
+    fi
+}
 sp_rates=() sp_cpu=() dp_rates=() dp_share=() dp_cpu=() dpratios=()
 s_cpu=() b_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
 for run in $(seq 1 "$runs"); do
     start_serve
     load "$tmp/admit.lua"
     stop_server
-    [ "$non2xx" = 0 ] || { echo "serve answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
+    all_2xx serve
     row serve
     s_rates+=("$rate") s_p99+=("$p99") s_cpu+=("$cpu_total")
     srate=$rate
@@ -217,45 +233,33 @@ for run in $(seq 1 "$runs"); do
         start_peer
         load "$tmp/admit.lua"
         stop_server
-        [ "$non2xx" = 0 ] || { echo "express answered $non2xx non-2xx:" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
+        all_2xx express
         row express
         e_rates+=("$rate") e_p99+=("$p99") e_cpu+=("$cpu_total")
-        ratios+=("$(awk -v a="$srate" -v b="$rate" 'BEGIN {printf "%.2f", a / b}')")
+        ratios+=("$(ratio "$srate" "$rate")")
     fi
     start_serve
-    before=$(redis_calls)
-    load "$tmp/deny.lua"
-    after=$(redis_calls)
+    flood "$tmp/deny.lua"
     stop_server
-    share=$(awk -v c="$((after - before))" -v n="$total" 'BEGIN {printf "%.4f", c / n}')
     row deny "$share"
-    if [ "$non2xx" != "$total" ]; then
-        # Only on_redis_error admits a denied subject: say why the service thought Redis down.
-        echo "warning: $((total - non2xx)) of $total flood requests were admitted; the service said:" >&2
-        grep -i "redis" "$tmp/server.err" | tail -3 >&2 || true
-    fi
     d_rates+=("$rate") d_p99+=("$p99") d_share+=("$share") d_cpu+=("$cpu_total")
-    dratios+=("$(awk -v a="$rate" -v b="$srate" 'BEGIN {printf "%.2f", a / b}')")
+    dratios+=("$(ratio "$rate" "$srate")")
     if [ "$pipeline" -gt 0 ]; then
         # The two loads again, pipelined, on one service (the flood's subjects stay denied).
-        start_serve
         # wrk times only some of a pipelined batch's answers: no p99 for these rows.
+        start_serve
         load "$tmp/admitp.lua"
+        all_2xx "serve (pipelined)"
         p99=-
-        [ "$non2xx" = 0 ] || { echo "serve answered $non2xx non-2xx (pipelined):" >&2; cat "$tmp/wrk.out" >&2; exit 1; }
         row "serve-p$pipeline"
         sp_rates+=("$rate") sp_cpu+=("$cpu_total")
         sprate=$rate
-        before=$(redis_calls)
-        load "$tmp/denyp.lua"
-        p99=-
-        after=$(redis_calls)
+        flood "$tmp/denyp.lua"
         stop_server
-        share=$(awk -v c="$((after - before))" -v n="$total" 'BEGIN {printf "%.4f", c / n}')
+        p99=-
         row "deny-p$pipeline" "$share"
-        [ "$non2xx" = "$total" ] || echo "warning: $((total - non2xx)) of $total pipelined flood requests were admitted" >&2
         dp_rates+=("$rate") dp_share+=("$share") dp_cpu+=("$cpu_total")
-        dpratios+=("$(awk -v a="$rate" -v b="$sprate" 'BEGIN {printf "%.2f", a / b}')")
+        dpratios+=("$(ratio "$rate" "$sprate")")
     fi
 done
 m() { printf '%s\n' "$@" | median; }
