@@ -1,4 +1,4 @@
-// Least privilege: one Redis 7 ACL user per feature, exactly as the README writes them, on a
+// Least privilege: one Redis 7 ACL user per feature, exactly as docs/REFERENCE.md writes them, on a
 // redis-server of the test's own. Each feature works under exactly its user (through
 // sluice-cli and the core APIs); without one permission it fails with a message that names it
 // and what to grant, never a wrong health and never silence.
@@ -26,7 +26,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// The README's lines ("Least privilege"), without the password, which the test adds.
+// docs/REFERENCE.md's lines ("Least privilege"), without the password, which the test adds.
 const QHash<QByteArray, QByteArray> users = {
     {"sluice-decide",
      "~rate_limit:* ~sluice:load:* resetchannels -@all +evalsha +script|load +ping "
@@ -69,7 +69,7 @@ class TestAcl : public QObject
     {
         return u"redis://%1:pw@127.0.0.1:%2"_s.arg(QString::fromUtf8(user)).arg(m_redis.port());
     }
-    // A user as the README writes it, maybe with one permission taken out or changed.
+    // A user as docs/REFERENCE.md writes it, maybe with one permission taken out or changed.
     void createUser(const QByteArray &name, const QByteArray &rules)
     {
         QList<QByteArray> argv{"ACL", "SETUSER", name, "reset", "on", ">pw"};

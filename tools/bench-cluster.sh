@@ -4,7 +4,7 @@
 # batch spans every master) in one run, the two clusters taking turns round by round. Printed
 # figures and their ratio, not a test. A plain connection to the 1-master cluster's node (the
 # single-node path) runs beside them. On a 2-core machine the client and the servers share the
-# CPU, so the ratio is bounded by it; README "Redis Cluster" gives the scaling model.
+# CPU, so the ratio is bounded by it; docs/REFERENCE.md "Redis Cluster" gives the scaling model.
 #
 #   bash tools/bench-cluster.sh                  (after a build: BUILD_DIR, default ./build)
 #   ROUNDS=5 SECONDS_PER_RUN=2 bash tools/bench-cluster.sh
