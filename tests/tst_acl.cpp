@@ -41,10 +41,10 @@ const QHash<QByteArray, QByteArray> users = {
      "+pexpire +unlink"},
     {"sluice-rules-read",
      "%R~{sluice}:rules* &{sluice}:rules:changed -@all +evalsha_ro +evalsha +script|load +get "
-     "+hgetall +time +ping +subscribe"},
+     "+hgetall +lrange +time +ping +subscribe"},
     {"sluice-rules-push",
      "~{sluice}:rules* &{sluice}:rules:changed -@all +evalsha_ro +evalsha +script|load +get "
-     "+hgetall +time +ping +type +del +hset +incr +lpush +ltrim +publish"},
+     "+hgetall +lrange +time +ping +type +del +hset +incr +lpush +ltrim +publish"},
     {"sluice-stats-write",
      "~{sluice}:stats:* ~{sluice}:flush:* resetchannels -@all +multi +exec +hincrby +expire "
      "+zincrby +zremrangebyrank +set +watch +unwatch +exists +ping"},
@@ -322,6 +322,16 @@ private Q_SLOTS:
         r = cli({u"rules"_s, u"pull"_s, u"--url"_s, url("sluice-rules-read")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("\"a\"") && r.out.contains("\"g\""), r.out.constData());
+        // The history and a stored version, read with the same user (LRANGE in the script).
+        r = cli({u"rules"_s, u"history"_s, u"--url"_s, url("sluice-rules-read")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("version 1"), (r.out + r.err).constData());
+        r = cli(
+            {u"rules"_s, u"diff"_s, u"redis@1"_s, m_rules, u"--url"_s, url("sluice-rules-read")});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("no differences"), (r.out + r.err).constData());
+        createUserWithout("sluice-rules-read-nolrange", "sluice-rules-read", "+lrange");
+        r = cli({u"rules"_s, u"history"_s, u"--url"_s, url("sluice-rules-read-nolrange")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("lrange"), r.err.constData());
 
         createUserWithout("sluice-rules-push-x", "sluice-rules-push", "+publish");
         const QString changed = m_dir.filePath(u"changed.json"_s);

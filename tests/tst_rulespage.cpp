@@ -7,6 +7,7 @@
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
+#include "ui/rules/historydialog.h"
 #include "ui/rules/rulediffdialog.h"
 #include "ui/rules/rulesmodel.h"
 #include "ui/rules/rulespage.h"
@@ -508,6 +509,76 @@ private Q_SLOTS:
                           Qt::LeftButton);
         QTRY_VERIFY(!page().findChild<RuleDiffDialog *>());
         QCOMPARE(store().pull(c)->version, 1); // cancelled: nothing written
+    }
+
+    // The push asks why; the History panel lists who changed what, shows what a rollback to
+    // an older version changes, and rolls back: a new version with the old rules, which the
+    // page (with no unsaved changes) follows.
+    void historyAndRollback()
+    {
+        connectToFixture();
+        QVERIFY(importRealistic());
+        const RuleSet first = page().rules();
+        click("pushButton");
+        auto *dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        auto *message = dialog->findChild<QLineEdit *>(QStringLiteral("pushMessage"));
+        QVERIFY(message);
+        QTest::keyClicks(message, QStringLiteral("first limits"));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
+
+        // Another writer raises one limit: version 2.
+        Connection c = test::connect();
+        RuleSet second = first;
+        second.basedOn = 1;
+        for (Rule &r : second.rules) {
+            if (r.id == QStringLiteral("hello-per-ip")) {
+                r.limit = 30;
+            }
+        }
+        rules::RuleStore::PushOptions o;
+        o.author = QStringLiteral("bob");
+        o.message = QStringLiteral("raise hello");
+        QVERIFY(store().push(c, second, o).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(page().storeVersion() == std::optional<qint64>(2), 10000);
+
+        page().setHistoryConfirm([](const QString &question) {
+            return question.contains(QStringLiteral("version 1 as version 3"));
+        });
+        HistoryDialog *history = page().showHistory();
+        QTreeWidget *list = history->list();
+        QTRY_COMPARE_WITH_TIMEOUT(list->topLevelItemCount(), 2, 10000);
+        QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("v2 (stored)"));
+        QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("bob"));
+        QCOMPARE(list->topLevelItem(0)->text(3), QStringLiteral("changed hello-per-ip"));
+        QCOMPARE(list->topLevelItem(0)->text(4), QStringLiteral("raise hello"));
+        QCOMPARE(list->topLevelItem(1)->text(4), QStringLiteral("first limits"));
+        QVERIFY(!history->rollbackButton()->isEnabled());
+
+        list->setCurrentItem(list->topLevelItem(1));
+        QTRY_VERIFY_WITH_TIMEOUT(history->rollbackButton()->isEnabled(), 10000);
+        QTreeWidget *diff = history->diffTree();
+        QCOMPARE(diff->topLevelItem(0)->text(0), QStringLiteral("Changed (1)"));
+        QCOMPARE(diff->topLevelItem(0)->child(0)->text(1), QStringLiteral("limit: 30 → 3"));
+        QVERIFY(history->grab().save(test::screenshotPath(QStringLiteral("rules-history.png"))));
+
+        QTest::mouseClick(history->rollbackButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Rolled back to version 1")),
+                                 10000);
+        auto stored = store().pull(c);
+        QVERIFY(stored.ok());
+        QCOMPARE(stored->version, 3);
+        QVERIFY(byId(stored->set) == byId(first));
+        QVERIFY(byId(page().rules()) == byId(first));
+        QCOMPARE(page().rules().basedOn, std::optional<qint64>(3));
+        auto h = store().history(c);
+        QVERIFY(h.ok());
+        QCOMPARE(h->entries.front().rollbackOf, std::optional<qint64>(1));
+        // The panel reads the history again: three versions now.
+        QTRY_COMPARE_WITH_TIMEOUT(list->topLevelItemCount(), 3, 10000);
+        history->close();
     }
 
     // Another writer pushes in between: the page shows it, a push is a conflict that names what

@@ -338,6 +338,164 @@ private Q_SLOTS:
         QVERIFY(store.pull(c).ok());
     }
 
+    // Every pushed version can be rebuilt from the stored rules and the history's undo
+    // records: added, changed and removed rules walked back exactly.
+    void everyKeptVersionIsRebuilt()
+    {
+        Connection c = test::connect();
+        const RuleStore store = storeFor("versions");
+        std::vector<RuleSet> pushed; // pushed[i] is version i + 1
+        RuleSet set = baseSet();
+        RuleStore::PushOptions o;
+        o.author = QStringLiteral("alice");
+        o.message = QStringLiteral("first\nrules");
+        for (int i = 0; i < 6; ++i) {
+            if (i == 1) {
+                set.rules[0].limit = 5; // changed
+            } else if (i == 2) {
+                set.rules.push_back(windowRule(QStringLiteral("login"), 2)); // added
+            } else if (i == 3) {
+                set.rules.erase(set.rules.begin() + 1); // removed (api-global)
+            } else if (i == 4) {
+                set.rules[0].algorithm = Algorithm::SlidingLog; // changed algorithm
+                set.rules.push_back(Rule::bucket(QStringLiteral("api-global"), Algorithm::Gcra,
+                                                 Rate{7, s}, 3)); // back again
+            } else if (i == 5) {
+                set.rules.clear();
+                set.rules.push_back(windowRule(QStringLiteral("only"), 1)); // all replaced
+            }
+            set.basedOn = i == 0 ? std::nullopt : std::optional<qint64>(i);
+            auto r = store.push(c, set, o);
+            QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+            QCOMPARE(r->version, i + 1);
+            RuleSet expect = set;
+            expect.basedOn.reset();
+            pushed.push_back(sortedById(expect));
+        }
+        auto h = store.history(c);
+        QVERIFY2(h.ok(), h.ok() ? "" : qPrintable(h.error().message));
+        QCOMPARE(h->version, 6);
+        QCOMPARE(h->entries.size(), 6);
+        QCOMPARE(h->entries.front().version, 6);
+        QCOMPARE(h->entries.front().author, QStringLiteral("alice"));
+        QCOMPARE(h->entries.front().message, QStringLiteral("first rules")); // one line
+        QCOMPARE(h->entries.at(2).removed, QStringList{QStringLiteral("api-global")});
+        QCOMPARE(h->restorable, (QList<qint64>{6, 5, 4, 3, 2, 1}));
+        for (qint64 v = 1; v <= 6; ++v) {
+            auto snap = store.pullVersion(c, v);
+            QVERIFY2(snap.ok(), snap.ok() ? "" : qPrintable(snap.error().message));
+            QCOMPARE(snap->version, v);
+            QCOMPARE(snap->set.basedOn, std::optional<qint64>(6));
+            RuleSet got = snap->set;
+            got.basedOn.reset();
+            QVERIFY2(got == pushed[size_t(v - 1)], qPrintable(QString::number(v)));
+        }
+        // What cannot be rebuilt is an error listing what can.
+        for (qint64 v : {0, 7, 100}) {
+            auto bad = store.pullVersion(c, v);
+            QVERIFY(!bad.ok());
+            QCOMPARE(bad.error().kind, Error::Kind::Invalid);
+            QVERIFY2(bad.error().message.contains(QStringLiteral("versions that can: 6 down to 1")),
+                     qPrintable(bad.error().message));
+        }
+    }
+
+    // A rollback stores the old rules as a new version, marked as such; the history keeps
+    // every version (nothing rewritten) and the rolled-back version can itself be undone.
+    void rollbackIsANewVersion()
+    {
+        Connection c = test::connect();
+        const RuleStore store = storeFor("rollback");
+        RuleSet v1 = baseSet();
+        QVERIFY(store.push(c, v1, false).ok());
+        RuleSet v2 = basedOn(baseSet(), 1);
+        v2.rules[0].limit = 50;
+        v2.rules.pop_back();
+        QVERIFY(store.push(c, v2, false).ok());
+        const Dump before = dump(c, store);
+        auto r = store.rollback(c, 1, {});
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->version, 3);
+        QCOMPARE(r->changed, QStringList{QStringLiteral("hello-per-ip")});
+        QCOMPARE(r->added, QStringList{QStringLiteral("api-global")});
+        auto now = store.pull(c);
+        QVERIFY(now.ok());
+        QVERIFY(now->set.rules == sortedById(v1).rules);
+        auto h = store.history(c);
+        QVERIFY(h.ok());
+        QCOMPARE(h->entries.size(), 3);
+        QCOMPARE(h->entries.front().rollbackOf, std::optional<qint64>(1));
+        QCOMPARE(h->entries.front().message, QStringLiteral("rollback to version 1"));
+        // The history of v1 and v2 is still there, byte for byte.
+        const Dump after = dump(c, store);
+        QCOMPARE(after.history.mid(1), before.history);
+        // Rolling back to what is stored changes nothing and makes no version.
+        auto same = store.rollback(c, 3, {});
+        QVERIFY(same.ok());
+        QVERIFY(same->unchanged());
+        QCOMPARE(storedVersion(c, store), 3);
+        auto v2again = store.pullVersion(c, 2);
+        QVERIFY(v2again.ok());
+        QVERIFY(v2again->set.rules == sortedById(v2).rules);
+    }
+
+    // A rollback raced by a push is refused as a conflict naming the version it raced;
+    // nothing is written.
+    void rollbackRacedByAPushIsAConflict()
+    {
+        Connection c = test::connect();
+        const RuleStore store = storeFor("rollbackrace");
+        QVERIFY(store.push(c, baseSet(), false).ok());
+        RuleSet v2 = basedOn(baseSet(), 1);
+        v2.rules[0].limit = 9;
+        QVERIFY(store.push(c, v2, false).ok());
+        // The other console read version 2 and rebuilds version 1 from it ...
+        auto snap = store.pullVersion(c, 1);
+        QVERIFY(snap.ok());
+        QCOMPARE(snap->set.basedOn, std::optional<qint64>(2));
+        // ... while this one pushes version 3.
+        RuleSet v3 = basedOn(baseSet(), 2);
+        v3.rules[0].limit = 11;
+        QVERIFY(store.push(c, v3, false).ok());
+        const Dump before = dump(c, store);
+        RuleStore::PushOptions o;
+        o.rollbackOf = 1;
+        auto r = store.push(c, snap->set, o);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, Error::Kind::Conflict);
+        QVERIFY2(r.error().message.contains(QStringLiteral("version 3")),
+                 qPrintable(r.error().message));
+        QVERIFY(dump(c, store) == before);
+    }
+
+    // Entries written by an older Sluice (no undo record) bound what can be rebuilt; a
+    // version before them is an error listing what can, not a guess.
+    void olderEntriesWithoutUndoBoundTheRollback()
+    {
+        Connection c = test::connect();
+        const RuleStore store = storeFor("oldentries");
+        QVERIFY(store.push(c, baseSet(), false).ok());
+        RuleSet v2 = basedOn(baseSet(), 1);
+        v2.rules[0].limit = 4;
+        QVERIFY(store.push(c, v2, false).ok());
+        // Rewrite entry 2 as an older Sluice wrote it: no undo.
+        auto l = c.command({"LINDEX", store.historyKey(), "0"});
+        QVERIFY(l.ok());
+        QJsonObject o = QJsonDocument::fromJson(l->str).object();
+        o.remove(QStringLiteral("undo"));
+        QVERIFY(c.command({"LSET", store.historyKey(), "0",
+                           QJsonDocument(o).toJson(QJsonDocument::Compact)})
+                    .ok());
+        auto h = store.history(c);
+        QVERIFY(h.ok());
+        QCOMPARE(h->restorable, QList<qint64>{2});
+        QVERIFY(!h->entries.front().undoable);
+        auto bad = store.pullVersion(c, 1);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().message.contains(QStringLiteral("versions that can: 2")),
+                 qPrintable(bad.error().message));
+    }
+
     void pushPublishesTheNewVersion()
     {
         Connection c = test::connect();

@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "connectflags.h"
+#include "ruleshistory.h"
 
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
@@ -209,7 +210,7 @@ int push(const Args &args)
         return code;
     }
     const rules::RuleStore store;
-    auto pushed = store.push(*c, *set, args.has("force"));
+    auto pushed = store.push(*c, *set, pushOptionsFromArgs(args));
     if (!pushed) {
         // A conflict (someone changed the rules since this file was pulled) is a runtime
         // failure: the file is fine, the store moved on.
@@ -297,6 +298,8 @@ int rules(const QList<QByteArray> &argv)
                                      {"out", true},
                                      {"url", true},
                                      {"force", false},
+                                     {"author", true},
+                                     {"message", true},
                                      {"service", true},
                                      {"upstream", true},
                                      {"listen", true}});
@@ -306,8 +309,8 @@ int rules(const QList<QByteArray> &argv)
     }
     // Each subcommand accepts only its own options.
     auto only = [&](std::initializer_list<const char *> allowed) -> int {
-        for (const char *flag :
-             {"json", "format", "out", "url", "force", "service", "upstream", "listen"}) {
+        for (const char *flag : {"json", "format", "out", "url", "force", "author", "message",
+                                 "service", "upstream", "listen"}) {
             bool ok = false;
             for (const char *a : allowed) {
                 ok = ok || qstrcmp(a, flag) == 0;
@@ -346,10 +349,28 @@ int rules(const QList<QByteArray> &argv)
         return exportCommand(*parsed);
     }
     if (sub == "push") {
-        if (int r = only({"url", "force", "json"})) {
+        if (int r = only({"url", "force", "author", "message", "json"})) {
             return r;
         }
         return push(*parsed);
+    }
+    if (sub == "history") {
+        if (int r = only({"url", "json"})) {
+            return r;
+        }
+        return rulesHistory(*parsed);
+    }
+    if (sub == "diff") {
+        if (int r = only({"url", "json"})) {
+            return r;
+        }
+        return rulesDiff(*parsed);
+    }
+    if (sub == "rollback") {
+        if (int r = only({"url", "force", "author", "message", "json"})) {
+            return r;
+        }
+        return rulesRollback(*parsed);
     }
     if (sub == "pull") {
         if (int r = only({"url", "out", "json"})) {

@@ -10,7 +10,7 @@ namespace sluice::cli {
 
 class Args;
 
-// sluice-cli rules validate | export | push | pull (FORMATS.md).
+// sluice-cli rules validate | export | push | pull | history | diff | rollback (FORMATS.md).
 int rules(const QList<QByteArray> &argv);
 
 // The rule set of `--rules FILE`, or of the RuleStore at `--url` with `--from-redis`. On

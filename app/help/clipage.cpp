@@ -149,10 +149,15 @@ Page makeCliPage()
         QStringLiteral("rules export FILE --format json|yaml|nginx|envoy|kong [--out F]"),
         QStringLiteral("rules export FILE --format nginx-auth --service http://HOST:PORT\n"
                        "        --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]"),
-        QStringLiteral("rules push FILE --url URL [--force] [--json]"),
-        QStringLiteral("rules pull --url URL [--out F] [--json]")};
+        QStringLiteral("rules push FILE --url URL [--force] [--author A] [--message M] [--json]"),
+        QStringLiteral("rules pull --url URL [--out F] [--json]"),
+        QStringLiteral("rules history --url URL [--json]"),
+        QStringLiteral("rules diff A B [--url URL] [--json]"),
+        QStringLiteral("rules rollback N --url URL [--author A] [--message M] [--json]")};
     rules.subcommands = {QStringLiteral("validate"), QStringLiteral("export"),
-                         QStringLiteral("push"), QStringLiteral("pull")};
+                         QStringLiteral("push"),     QStringLiteral("pull"),
+                         QStringLiteral("history"),  QStringLiteral("diff"),
+                         QStringLiteral("rollback")};
     rules.description = QStringLiteral(
         "validate reports every error of a rule file at once, each as file:line:column: field "
         "path: what is wrong and what is expected (exit 2 when there is one).\n\n"
@@ -161,7 +166,13 @@ Page makeCliPage()
         "whole nginx server that fronts --upstream and asks the check service (--service) "
         "through auth_request.\n\n"
         "push stores the rules in Redis as a new version, atomically, only if nobody pushed "
-        "since the version the file was pulled at (its based_on); pull writes them to a file.");
+        "since the version the file was pulled at (its based_on); pull writes them to a file.\n\n"
+        "history lists the stored versions (the last 100 changes: version, time, author, "
+        "message, rules added, changed and removed) and which of them can be rebuilt. diff "
+        "compares two rule sets rule by rule and field by field; A and B are each a rule file, "
+        "redis (the stored rules) or redis@N (stored version N). rollback stores version N's "
+        "rules as a new version (history is never rewritten), refused like push when someone "
+        "pushed meanwhile.");
     rules.options = {
         {QStringLiteral("--format F"),
          QStringLiteral("json, yaml, nginx, nginx-auth, envoy or kong.")},
@@ -174,7 +185,13 @@ Page makeCliPage()
         {QStringLiteral("--listen [ADDR:]PORT"),
          QStringLiteral("nginx-auth: where nginx listens (default 8080).")},
         {QStringLiteral("--force"),
-         QStringLiteral("push: overwrite even when someone pushed meanwhile.")},
+         QStringLiteral("push, rollback: overwrite even when someone pushed meanwhile.")},
+        {QStringLiteral("--author A"),
+         QStringLiteral("push, rollback: who made the change, kept in the history (default: "
+                        "$SLUICE_AUTHOR, else the OS user).")},
+        {QStringLiteral("--message M"),
+         QStringLiteral("push, rollback: why, one line kept in the history (at most 200 "
+                        "characters).")},
         json,
     };
     rules.connects = true;

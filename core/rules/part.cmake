@@ -7,6 +7,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.cpp ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.h
     ${CMAKE_CURRENT_LIST_DIR}/keymap.cpp ${CMAKE_CURRENT_LIST_DIR}/keymap.h
     ${CMAKE_CURRENT_LIST_DIR}/rule.cpp ${CMAKE_CURRENT_LIST_DIR}/rule.h
+    ${CMAKE_CURRENT_LIST_DIR}/rulediff.cpp ${CMAKE_CURRENT_LIST_DIR}/rulediff.h
     ${CMAKE_CURRENT_LIST_DIR}/rulestore.cpp ${CMAKE_CURRENT_LIST_DIR}/rulestore.h
     ${CMAKE_CURRENT_LIST_DIR}/rulewatcher.cpp ${CMAKE_CURRENT_LIST_DIR}/rulewatcher.h
     ${CMAKE_CURRENT_LIST_DIR}/validate.cpp)

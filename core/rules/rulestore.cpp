@@ -13,6 +13,9 @@
 
 #include <algorithm>
 
+#include <pwd.h>
+#include <unistd.h>
+
 namespace sluice::rules {
 
 namespace {
@@ -26,6 +29,14 @@ constexpr int pairsPerHset = 100;
 // {seconds, microseconds}}. A key of the wrong type is an error reply (WRONGTYPE).
 const char *const readLua = R"lua(
 return {redis.call('GET', KEYS[2]) or '0', redis.call('HGETALL', KEYS[1]), redis.call('TIME')}
+)lua";
+
+// History step: version, the whole hash and the whole history, in one atomic script (a
+// version is rebuilt from the three, so they must be of one moment).
+// KEYS[1] rules hash, KEYS[2] version, KEYS[3] history list.
+const char *const historyLua = R"lua(
+return {redis.call('GET', KEYS[2]) or '0', redis.call('HGETALL', KEYS[1]),
+  redis.call('LRANGE', KEYS[3], 0, -1)}
 )lua";
 
 // Write step (a compare-and-set on the version; the caller diffed against that version):
@@ -97,6 +108,7 @@ const ScriptRegistry &scripts()
         ScriptRegistry r;
         r.add(QStringLiteral("rulestore_read"), QByteArray(readLua));
         r.add(QStringLiteral("rulestore_write"), QByteArray(writeLua));
+        r.add(QStringLiteral("rulestore_history"), QByteArray(historyLua));
         return r;
     }();
     return registry;
@@ -264,6 +276,166 @@ QStringList historyLines(Connection &c, const QByteArray &historyKey, qint64 fro
     return out;
 }
 
+// The history's entries as stored (JSON), parsed; the undo record of each kept aside.
+struct ParsedEntry
+{
+    RuleStore::Entry entry;
+    QMap<QByteArray, QByteArray> undo; // id -> the rule's JSON before this change
+};
+
+std::optional<qint64> optionalInt(const QJsonObject &o, const char *name)
+{
+    const QJsonValue v = o.value(QLatin1String(name));
+    if (!v.isDouble()) {
+        return std::nullopt;
+    }
+    return v.toInteger();
+}
+
+ParsedEntry parseEntry(const QByteArray &json)
+{
+    ParsedEntry p;
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    RuleStore::Entry &e = p.entry;
+    e.version = o.value(QLatin1String("version")).toInteger();
+    e.time = o.value(QLatin1String("time")).toString();
+    e.author = o.value(QLatin1String("author")).toString();
+    e.message = o.value(QLatin1String("message")).toString();
+    e.added = strings(o.value(QLatin1String("added")));
+    e.changed = strings(o.value(QLatin1String("changed")));
+    e.removed = strings(o.value(QLatin1String("removed")));
+    e.forced = o.value(QLatin1String("forced")).toBool();
+    e.basedOn = optionalInt(o, "based_on");
+    e.rollbackOf = optionalInt(o, "rollback_of");
+    const QJsonValue undo = o.value(QLatin1String("undo"));
+    if (undo.isObject()) {
+        const QJsonObject u = undo.toObject();
+        e.undoable = true;
+        for (auto it = u.begin(); it != u.end(); ++it) {
+            p.undo.insert(it.key().toUtf8(), it.value().toString().toUtf8());
+        }
+        // Every rule the change replaced or removed must be there to walk back over it.
+        for (const QStringList *ids : {&e.changed, &e.removed}) {
+            for (const QString &id : *ids) {
+                e.undoable = e.undoable && p.undo.contains(id.toUtf8());
+            }
+        }
+    }
+    return p;
+}
+
+// Version, rules and history of one moment, as the history script reads them. The history
+// is cut at its first entry that does not follow the one before (versions cur, cur-1, ...):
+// entries left over from a store that was reset describe other rules.
+struct Timeline
+{
+    qint64 version = 0;
+    QMap<QByteArray, QByteArray> fields;
+    QList<ParsedEntry> entries; // newest first
+};
+
+Result<Timeline> readTimeline(Connection &c, const QByteArray &hash, const QByteArray &version,
+                              const QByteArray &history)
+{
+    auto r = ScriptRegistry::evalReadOnly(c, *scripts().find(QStringLiteral("rulestore_history")),
+                                          {hash, version, history}, {});
+    if (!r) {
+        Error e = r.error();
+        if (e.kind == Error::Kind::Reply) {
+            e.message = QStringLiteral("cannot read the rule history from Redis at %1 (%2, %3, "
+                                       "%4): %5")
+                            .arg(c.endpoint().display(), keyText(hash), keyText(version),
+                                 keyText(history), e.message);
+        }
+        return e;
+    }
+    const Reply &reply = *r;
+    if (!reply.isArray() || reply.elements.size() != 3 || !reply.elements[1].isArray() ||
+        reply.elements[1].elements.size() % 2 != 0 || !reply.elements[2].isArray()) {
+        return Error::make(Error::Kind::Protocol,
+                           QStringLiteral("Redis at %1 answered the rule history read with an "
+                                          "unexpected reply")
+                               .arg(c.endpoint().display()));
+    }
+    Timeline t;
+    bool ok = false;
+    t.version = reply.elements[0].str.toLongLong(&ok);
+    if (!ok || t.version < 0) {
+        return invalid(QStringLiteral("the key %1 in Redis at %2 does not hold a version number; "
+                                      "push with --force to reset the rule store")
+                           .arg(keyText(version), c.endpoint().display()));
+    }
+    const auto &kv = reply.elements[1].elements;
+    for (size_t i = 0; i + 1 < kv.size(); i += 2) {
+        t.fields.insert(kv[i].str, kv[i + 1].str);
+    }
+    qint64 expected = t.version;
+    for (const Reply &e : reply.elements[2].elements) {
+        ParsedEntry p = parseEntry(e.str);
+        if (p.entry.version != expected || expected < 1) {
+            break;
+        }
+        t.entries.append(std::move(p));
+        --expected;
+    }
+    return t;
+}
+
+// The versions a timeline can rebuild, newest first: the stored one, then one more for each
+// entry (from the newest) that keeps its undo record.
+QList<qint64> restorableVersions(const Timeline &t)
+{
+    QList<qint64> out;
+    if (t.version < 1) {
+        return out;
+    }
+    out << t.version;
+    for (const ParsedEntry &p : t.entries) {
+        if (!p.entry.undoable || p.entry.version - 1 < 1) {
+            break;
+        }
+        out << p.entry.version - 1;
+    }
+    return out;
+}
+
+QString versionList(const QList<qint64> &versions)
+{
+    if (versions.isEmpty()) {
+        return QStringLiteral("none");
+    }
+    // Contiguous, newest first: "12 down to 3", or the one.
+    if (versions.size() == 1) {
+        return QString::number(versions.front());
+    }
+    return QStringLiteral("%1 down to %2").arg(versions.front()).arg(versions.back());
+}
+
+QString defaultAuthor()
+{
+    for (const char *name : {"SLUICE_AUTHOR", "USER", "LOGNAME", "USERNAME"}) {
+        const QString v = qEnvironmentVariable(name);
+        if (!v.isEmpty()) {
+            return v;
+        }
+    }
+    // A service without a login environment: the user the process runs as.
+    if (const passwd *pw = getpwuid(geteuid()); pw && pw->pw_name && *pw->pw_name) {
+        return QString::fromLocal8Bit(pw->pw_name);
+    }
+    return QStringLiteral("uid %1").arg(geteuid());
+}
+
+// One line, at most 200 characters: the history is for reading, not for documents.
+QString oneLine(const QString &text)
+{
+    QString t = text.simplified();
+    if (t.size() > 200) {
+        t = t.left(199) + QChar(0x2026);
+    }
+    return t;
+}
+
 } // namespace
 
 RuleStore::RuleStore(QByteArray ns)
@@ -296,6 +468,15 @@ Result<RuleStore::Snapshot> RuleStore::pull(Connection &c) const
 
 Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set, bool force) const
 {
+    PushOptions options;
+    options.force = force;
+    return push(c, set, options);
+}
+
+Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
+                                              const PushOptions &options) const
+{
+    const bool force = options.force;
     // Nothing reaches Redis from an invalid set.
     if (const QList<Diagnostic> errors = validate(set); !errors.isEmpty()) {
         QStringList lines{QStringLiteral("the rule set is not valid; nothing was written to "
@@ -385,6 +566,28 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
         if (set.basedOn) {
             entry.insert(QStringLiteral("based_on"), *set.basedOn);
         }
+        entry.insert(QStringLiteral("author"),
+                     oneLine(options.author.isEmpty() ? defaultAuthor() : options.author));
+        if (const QString m = oneLine(options.message); !m.isEmpty()) {
+            entry.insert(QStringLiteral("message"), m);
+        }
+        if (options.rollbackOf) {
+            entry.insert(QStringLiteral("rollback_of"), *options.rollbackOf);
+        }
+        // What this change replaces, as stored, so that the version before it can be rebuilt;
+        // a change of very many large rules keeps none (that version cannot be rolled back to).
+        QJsonObject undo;
+        qsizetype undoBytes = 0;
+        for (const QStringList *ids : {&result.changed, &result.removed}) {
+            for (const QString &id : *ids) {
+                const QByteArray old = raw->fields.value(id.toUtf8());
+                undoBytes += old.size();
+                undo.insert(id, QString::fromUtf8(old));
+            }
+        }
+        if (undoBytes <= undoBytesLimit) {
+            entry.insert(QStringLiteral("undo"), undo);
+        }
         QList<QByteArray> args{QByteArray::number(raw->version),
                                QJsonDocument(entry).toJson(QJsonDocument::Compact), channel(),
                                QByteArray::number(historyLength), QByteArray::number(pairsPerHset)};
@@ -419,6 +622,87 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
                                       "attempts); nothing was written, try again")
                            .arg(c.endpoint().display())
                            .arg(maxAttempts));
+}
+
+Result<RuleStore::History> RuleStore::history(Connection &c) const
+{
+    auto t = readTimeline(c, hashKey(), versionKey(), historyKey());
+    if (!t) {
+        return t.error();
+    }
+    History h;
+    h.version = t->version;
+    for (const ParsedEntry &p : t->entries) {
+        h.entries << p.entry;
+    }
+    h.restorable = restorableVersions(*t);
+    return h;
+}
+
+Result<RuleStore::Snapshot> RuleStore::pullVersion(Connection &c, qint64 n) const
+{
+    auto t = readTimeline(c, hashKey(), versionKey(), historyKey());
+    if (!t) {
+        return t.error();
+    }
+    const QList<qint64> restorable = restorableVersions(*t);
+    if (!restorable.contains(n)) {
+        QString why;
+        if (t->version == 0) {
+            why = QStringLiteral("nothing was ever pushed");
+        } else if (n > t->version || n < 1) {
+            why = QStringLiteral("the store is at version %1").arg(t->version);
+        } else {
+            why = QStringLiteral("the history keeps the last %1 changes, and changes pushed by an "
+                                 "older Sluice keep no record to walk back over")
+                      .arg(historyLength);
+        }
+        return invalid(QStringLiteral("version %1 of the rules in Redis at %2 cannot be rebuilt "
+                                      "(%3); versions that can: %4")
+                           .arg(n)
+                           .arg(c.endpoint().display(), why, versionList(restorable)));
+    }
+    QMap<QByteArray, QByteArray> fields = t->fields;
+    for (const ParsedEntry &p : t->entries) {
+        if (p.entry.version <= n) {
+            break;
+        }
+        for (const QString &id : p.entry.added) {
+            fields.remove(id.toUtf8());
+        }
+        for (auto it = p.undo.cbegin(); it != p.undo.cend(); ++it) {
+            fields.insert(it.key(), it.value());
+        }
+    }
+    Snapshot s;
+    s.version = n;
+    s.set.basedOn = t->version; // what a push of these rules would be based on
+    for (auto it = fields.cbegin(); it != fields.cend(); ++it) {
+        auto rule = decode(it.key(), it.value(), hashKey());
+        if (!rule) {
+            return invalid(QStringLiteral("version %1 of the rules in Redis at %2 cannot be "
+                                          "rebuilt: %3")
+                               .arg(n)
+                               .arg(c.endpoint().display(), rule.error().message));
+        }
+        s.set.rules.push_back(std::move(*rule));
+    }
+    return s;
+}
+
+Result<RuleStore::PushResult> RuleStore::rollback(Connection &c, qint64 n,
+                                                  PushOptions options) const
+{
+    auto snap = pullVersion(c, n);
+    if (!snap) {
+        return snap.error();
+    }
+    options.rollbackOf = n;
+    if (options.message.isEmpty()) {
+        options.message = QStringLiteral("rollback to version %1").arg(n);
+    }
+    // Based on the version read with it: a push landing before this one is a conflict.
+    return push(c, snap->set, options);
 }
 
 } // namespace sluice::rules

@@ -12,8 +12,11 @@ namespace sluice::rules {
 // Rules kept in Redis, versioned (FORMATS.md `rules push/pull`):
 //   <ns>rules          hash: rule id -> the rule as compact JSON (codec ruleToJson)
 //   <ns>rules:version  integer, incremented by every change
-//   <ns>rules:history  list of the last 100 changes (JSON: version, time, added, changed,
-//                      removed), newest first, for conflict messages
+//   <ns>rules:history  list of the last 100 changes (JSON: version, time, author, message,
+//                      added, changed, removed, and "undo": the rules each change replaced
+//                      or removed, as they were stored), newest first: conflict messages,
+//                      `rules history`, and any of those versions rebuilt by walking back
+//                      from the stored rules (`rules diff redis@N`, `rules rollback N`)
 //   <ns>rules:changed  pub/sub channel: the new version is published after every change
 // The default namespace <ns> is "{sluice}:": a Cluster hash tag, so the three keys share one
 // slot and the atomic scripts that touch them all work on Redis Cluster. A push is one atomic step:
@@ -40,6 +43,51 @@ public:
     // store's version is newer than set.basedOn (a set without basedOn conflicts with any
     // non-empty store); the error (kind Conflict) says which versions changed what since then.
     Result<PushResult> push(Connection &c, const RuleSet &set, bool force) const;
+
+    // Who pushed and why, kept in the history entry; `rollbackOf` marks a rollback.
+    struct PushOptions
+    {
+        bool force = false;
+        QString author;  // empty: the OS user
+        QString message; // one line; newlines become spaces, at most 200 characters kept
+        std::optional<qint64> rollbackOf;
+    };
+    Result<PushResult> push(Connection &c, const RuleSet &set, const PushOptions &options) const;
+
+    // One stored version, as `rules history` lists it.
+    struct Entry
+    {
+        qint64 version = 0;
+        QString time; // the server's clock, ISO 8601 UTC
+        QString author;
+        QString message;
+        QStringList added, changed, removed;
+        bool forced = false;
+        std::optional<qint64> basedOn;
+        std::optional<qint64> rollbackOf;
+        // The version before this one can be rebuilt from this entry (older Sluice wrote none,
+        // and a change whose replaced rules exceed undoBytesLimit keeps none).
+        bool undoable = false;
+    };
+    struct History
+    {
+        qint64 version = 0;       // the stored version
+        QList<Entry> entries;     // newest first, at most 100
+        QList<qint64> restorable; // versions that can be rebuilt, newest first (incl. current)
+    };
+    Result<History> history(Connection &c) const;
+
+    // The rules as they were at version `n`, rebuilt from the stored rules and the history's
+    // undo records, read in one atomic step. A version that cannot be rebuilt (older than the
+    // kept history, never stored, or before a change that kept no undo) is an error (kind
+    // Invalid) listing the versions that can.
+    Result<Snapshot> pullVersion(Connection &c, qint64 n) const;
+
+    // Stores version n's rules as a new version (history is never rewritten), with push's
+    // concurrency check: a push landing meanwhile makes it a conflict, nothing written.
+    Result<PushResult> rollback(Connection &c, qint64 n, PushOptions options) const;
+
+    static constexpr qsizetype undoBytesLimit = 4 << 20;
 
     QByteArray hashKey() const { return m_ns + "rules"; }
     QByteArray versionKey() const { return m_ns + "rules:version"; }

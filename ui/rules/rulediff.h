@@ -1,35 +1,11 @@
 #pragma once
 
-#include "core/rules/rule.h"
-
-#include <QList>
-#include <QPair>
-#include <QString>
-#include <QStringList>
+// The rule diff lives in core (the command line's `rules diff` and `rules history` use it
+// too); the page's code names it in its own namespace.
+#include "core/rules/rulediff.h"
 
 namespace sluice::ui {
-
-// What changes from one rule set to another, rule by rule and field by field: the push
-// preview ("the store has v7; pushing adds a, changes b's limit 3 -> 5, removes c").
-struct RuleDiff
-{
-    struct Change
-    {
-        QString id;
-        // One line per changed field, in the file's spelling: "limit: 3 → 5".
-        QStringList fields;
-    };
-    QList<Rule> added;   // in `to`, not in `from` (by id)
-    QList<Rule> removed; // in `from`, not in `to`
-    QList<Change> changed;
-
-    bool isEmpty() const { return added.isEmpty() && removed.isEmpty() && changed.isEmpty(); }
-};
-
-RuleDiff diffRules(const RuleSet &from, const RuleSet &to);
-
-// The fields of a rule as a rule file writes them (name, value), parameters of the other
-// algorithm family left out: what the diff compares.
-QList<QPair<QString, QString>> ruleFields(const Rule &rule);
-
+using rules::diffRules;
+using rules::RuleDiff;
+using rules::ruleFields;
 } // namespace sluice::ui

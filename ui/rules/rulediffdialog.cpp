@@ -6,8 +6,10 @@
 #include "rulesmodel.h"
 
 #include <QDialogButtonBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -28,6 +30,52 @@ QTreeWidgetItem *group(QTreeWidget *tree, const QString &title, const QColor &co
 }
 
 } // namespace
+
+void RuleDiffDialog::fillTree(QTreeWidget *tree, const RuleDiff &diff, int unchanged)
+{
+    tree->clear();
+    if (!diff.added.isEmpty()) {
+        auto *g = group(tree, tr("Added (%n)", nullptr, int(diff.added.size())),
+                        QColor(0x1f, 0x7a, 0x3c));
+        for (const Rule &r : diff.added) {
+            new QTreeWidgetItem(
+                g, {QStringLiteral("+ ") + r.id,
+                    RulesModel::algorithmText(r.algorithm) + QStringLiteral(" · ") + r.describe()});
+        }
+    }
+    if (!diff.changed.isEmpty()) {
+        auto *g = group(tree, tr("Changed (%n)", nullptr, int(diff.changed.size())),
+                        QColor(0xa8, 0x62, 0x00));
+        for (const RuleDiff::Change &c : diff.changed) {
+            // One field fits on the rule's line; more get a line each.
+            const bool one = c.fields.size() == 1;
+            auto *rule = new QTreeWidgetItem(
+                g, {QStringLiteral("~ ") + c.id,
+                    one ? c.fields.first() : tr("%n fields", nullptr, int(c.fields.size()))});
+            rule->setToolTip(1, c.fields.join(QLatin1Char('\n')));
+            for (qsizetype i = 0; !one && i < c.fields.size(); ++i) {
+                new QTreeWidgetItem(rule, {QString(), c.fields[i]});
+            }
+        }
+    }
+    if (!diff.removed.isEmpty()) {
+        auto *g = group(tree, tr("Removed (%n)", nullptr, int(diff.removed.size())),
+                        tone::text(Tone::Bad));
+        for (const Rule &r : diff.removed) {
+            new QTreeWidgetItem(
+                g, {QStringLiteral("− ") + r.id,
+                    RulesModel::algorithmText(r.algorithm) + QStringLiteral(" · ") + r.describe()});
+        }
+    }
+    if (diff.isEmpty()) {
+        new QTreeWidgetItem(tree, {tr("No differences"), QString()});
+    } else if (unchanged > 0) {
+        auto *same = new QTreeWidgetItem(tree, {tr("Unchanged (%n)", nullptr, unchanged)});
+        same->setForeground(0, tone::color(Tone::Info));
+        same->setFirstColumnSpanned(true);
+    }
+    tree->expandAll();
+}
 
 RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &headline,
                                const QString &note, qint64 storeVersion, int unchanged,
@@ -58,46 +106,7 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
     m_tree->header()->setStretchLastSection(true);
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
-    if (!diff.added.isEmpty()) {
-        auto *g = group(m_tree, tr("Added (%n)", nullptr, int(diff.added.size())),
-                        QColor(0x1f, 0x7a, 0x3c));
-        for (const Rule &r : diff.added) {
-            new QTreeWidgetItem(
-                g, {QStringLiteral("+ ") + r.id,
-                    RulesModel::algorithmText(r.algorithm) + QStringLiteral(" · ") + r.describe()});
-        }
-    }
-    if (!diff.changed.isEmpty()) {
-        auto *g = group(m_tree, tr("Changed (%n)", nullptr, int(diff.changed.size())),
-                        QColor(0xa8, 0x62, 0x00));
-        for (const RuleDiff::Change &c : diff.changed) {
-            // One field fits on the rule's line; more get a line each.
-            const bool one = c.fields.size() == 1;
-            auto *rule = new QTreeWidgetItem(
-                g, {QStringLiteral("~ ") + c.id,
-                    one ? c.fields.first() : tr("%n fields", nullptr, int(c.fields.size()))});
-            rule->setToolTip(1, c.fields.join(QLatin1Char('\n')));
-            for (qsizetype i = 0; !one && i < c.fields.size(); ++i) {
-                new QTreeWidgetItem(rule, {QString(), c.fields[i]});
-            }
-        }
-    }
-    if (!diff.removed.isEmpty()) {
-        auto *g = group(m_tree, tr("Removed (%n)", nullptr, int(diff.removed.size())),
-                        tone::text(Tone::Bad));
-        for (const Rule &r : diff.removed) {
-            new QTreeWidgetItem(
-                g, {QStringLiteral("− ") + r.id,
-                    RulesModel::algorithmText(r.algorithm) + QStringLiteral(" · ") + r.describe()});
-        }
-    }
-    if (diff.isEmpty()) {
-        new QTreeWidgetItem(m_tree, {tr("No differences"), QString()});
-    } else if (unchanged > 0) {
-        auto *same = new QTreeWidgetItem(m_tree, {tr("Unchanged (%n)", nullptr, unchanged)});
-        same->setForeground(0, tone::color(Tone::Info));
-        same->setFirstColumnSpanned(true);
-    }
+    fillTree(m_tree, diff, unchanged);
     m_tree->expandAll();
     box->addWidget(m_tree, 1);
 
@@ -107,6 +116,19 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
         n->setWordWrap(true);
         n->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(tone::muted())));
         box->addWidget(n);
+    }
+
+    if (mode == Mode::Push) {
+        m_message = new QLineEdit(this);
+        m_message->setObjectName(QStringLiteral("pushMessage"));
+        m_message->setPlaceholderText(tr("Why (kept in the rules' history; optional)"));
+        m_message->setMaxLength(200);
+        auto *row = new QHBoxLayout;
+        auto *label = new QLabel(tr("&Message:"), this);
+        label->setBuddy(m_message);
+        row->addWidget(label);
+        row->addWidget(m_message, 1);
+        box->addLayout(row);
     }
 
     auto *buttons = new QDialogButtonBox(this);
@@ -134,6 +156,11 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
     cancel->setObjectName(QStringLiteral("cancelButton"));
     connect(cancel, &QPushButton::clicked, this, [this] { done(Cancel); });
     box->addWidget(buttons);
+}
+
+QString RuleDiffDialog::message() const
+{
+    return m_message ? m_message->text().trimmed() : QString();
 }
 
 } // namespace sluice::ui

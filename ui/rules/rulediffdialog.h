@@ -5,6 +5,7 @@
 #include <QDialog>
 
 class QLabel;
+class QLineEdit;
 class QTreeWidget;
 
 namespace sluice::ui {
@@ -15,7 +16,7 @@ namespace sluice::ui {
 //    vN, to push after review) / Use Redis vN (discard mine) / Cancel.
 // Opened with open() (window-modal, never a nested event loop); the answer comes in finished()
 // as a Choice. `unchanged`: how many rules stay as they are (shown as one line). Widgets are named
-// for tests: diffTree, confirmPushButton, keepMineButton, useRedisButton.
+// for tests: diffTree, confirmPushButton, keepMineButton, useRedisButton, pushMessage.
 class RuleDiffDialog : public QDialog
 {
     Q_OBJECT
@@ -27,9 +28,16 @@ public:
                    qint64 storeVersion, int unchanged, QWidget *parent = nullptr);
 
     QTreeWidget *tree() const { return m_tree; }
+    // Push: the message typed for the history (trimmed; empty when none).
+    QString message() const;
+
+    // The diff as the dialog lists it (Added / Changed / Removed groups, `unchanged` counted):
+    // also the History panel's.
+    static void fillTree(QTreeWidget *tree, const RuleDiff &diff, int unchanged);
 
 private:
     QTreeWidget *m_tree;
+    QLineEdit *m_message = nullptr;
 };
 
 } // namespace sluice::ui

@@ -1,5 +1,6 @@
 #include "rulespage.h"
 
+#include "historydialog.h"
 #include "rulediff.h"
 #include "rulediffdialog.h"
 #include "ruleeditor.h"
@@ -74,7 +75,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
                            tr("Write the rules as a rule file, or for nginx, Envoy or Kong"));
     m_pull = PageHeader::button(tr("P&ull"), QStringLiteral("pullButton"), this);
     m_push = PageHeader::button(tr("Pu&sh…"), QStringLiteral("pushButton"), this);
-    for (QPushButton *b : {m_import, m_export, m_pull, m_push}) {
+    m_history = PageHeader::button(tr("&History…"), QStringLiteral("historyButton"), this,
+                                   tr("The versions stored in Redis: who changed what, the "
+                                      "diff, and a rollback"));
+    for (QPushButton *b : {m_import, m_export, m_pull, m_push, m_history}) {
         header->addAction(b);
     }
     root->addWidget(header);
@@ -189,6 +193,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     connect(m_export, &QPushButton::clicked, this, &RulesPage::exportRules);
     connect(m_pull, &QPushButton::clicked, this, &RulesPage::pull);
     connect(m_push, &QPushButton::clicked, this, &RulesPage::push);
+    connect(m_history, &QPushButton::clicked, this, &RulesPage::showHistory);
     connect(m_editor, &RuleEditor::applied, this, &RulesPage::onApplied);
     auto *deleteKey = new QShortcut(QKeySequence::Delete, m_table);
     deleteKey->setContext(Qt::WidgetShortcut);
@@ -434,12 +439,20 @@ void RulesPage::showPushPreview(const RulesSession::DiffPrompt &p)
     auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Push, p.diff, p.headline, p.note,
                                       p.version, p.unchanged, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::finished, this, [this](int result) {
+    connect(dialog, &QDialog::finished, this, [this, dialog](int result) {
         if (result == RuleDiffDialog::Push) {
-            m_session->confirmPush();
+            m_session->confirmPush(dialog->message());
         }
     });
     dialog->open();
+}
+
+HistoryDialog *RulesPage::showHistory()
+{
+    auto *dialog = new HistoryDialog(m_session, m_historyConfirm, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
 }
 
 void RulesPage::showReview(const RulesSession::DiffPrompt &p)
@@ -521,6 +534,7 @@ void RulesPage::updateActions()
     const bool up = m_session->canTalkToRedis() || m_session->isBusy();
     m_push->setEnabled(m_session->canTalkToRedis());
     m_pull->setEnabled(m_session->canTalkToRedis());
+    m_history->setEnabled(m_session->canTalkToRedis());
     const QString off =
         tr("Off: %1. Editing, import and export keep working.").arg(m_session->redisDown());
     m_push->setToolTip(up ? tr("Store these rules in Redis, after a preview of what changes")

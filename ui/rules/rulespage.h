@@ -3,6 +3,7 @@
 #include "rulessession.h"
 
 #include "core/rules/rule.h"
+#include "ui/common/confirm.h"
 #include "ui/common/messagebanner.h"
 
 #include <QStringList>
@@ -22,6 +23,7 @@ class QTableView;
 namespace sluice::ui {
 
 class ConnectionController;
+class HistoryDialog;
 class RuleEditor;
 class RulesModel;
 
@@ -55,12 +57,16 @@ public:
 
     // Answers "apply your edits?" at once instead of a message box (tests, embeddings).
     void setEditChoiceHook(EditChoiceHook hook) { m_editChoice = std::move(hook); }
+    // Answers the History panel's "roll back?" at once (tests).
+    void setHistoryConfirm(ConfirmHook hook) { m_historyConfirm = std::move(hook); }
 
 public Q_SLOTS:
     void importRules(); // File > Import…: a file dialog, then importFile()
     void exportRules(); // File > Export… (Ctrl+E): a file dialog with the formats
     void pull();
     void push(); // reads the store, shows the diff, pushes on confirmation
+    // The History panel (open() on it); tests drive the dialog it returns.
+    HistoryDialog *showHistory();
 
 Q_SIGNALS:
     void rulesChanged(const sluice::RuleSet &rules);
@@ -98,6 +104,8 @@ private:
     QPushButton *m_export;
     QPushButton *m_pull;
     QPushButton *m_push;
+    QPushButton *m_history;
+    ConfirmHook m_historyConfirm;
     MessageBanner *m_banner;
     QLineEdit *m_filter;
     QTableView *m_table;

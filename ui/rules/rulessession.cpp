@@ -357,9 +357,9 @@ void RulesSession::push()
     requestPull(PullPurpose::PushPreview);
 }
 
-void RulesSession::confirmPush()
+void RulesSession::confirmPush(const QString &message)
 {
-    sendPush(false);
+    sendPush(false, message);
 }
 
 void RulesSession::forcePush()
@@ -367,11 +367,11 @@ void RulesSession::forcePush()
     sendPush(true);
 }
 
-void RulesSession::sendPush(bool force)
+void RulesSession::sendPush(bool force, const QString &message)
 {
     m_pushRequest = ++m_nextRequest;
-    m_worker.post([id = m_pushRequest, set = m_model->set(), force](RulesWorker *w) {
-        w->push(id, set, force);
+    m_worker.post([id = m_pushRequest, set = m_model->set(), force, message](RulesWorker *w) {
+        w->push(id, set, force, message);
     });
     say(Tone::Info, force ? tr("Pushing (force)…") : tr("Pushing…"));
     Q_EMIT stateChanged();
@@ -379,6 +379,11 @@ void RulesSession::sendPush(bool force)
 
 void RulesSession::onAnswered(const StoreReply &reply)
 {
+    if (reply.op == StoreReply::Op::History || reply.op == StoreReply::Op::Version ||
+        reply.op == StoreReply::Op::Rollback) {
+        onHistoryAnswer(reply);
+        return;
+    }
     if (reply.op == StoreReply::Op::Pull) {
         if (reply.request != m_pullRequest) {
             return;
@@ -579,6 +584,87 @@ void RulesSession::changed()
 {
     Q_EMIT stateChanged();
     Q_EMIT rulesChanged(m_model->set());
+}
+
+void RulesSession::loadHistory()
+{
+    m_historyRequest = ++m_nextRequest;
+    m_worker.post([id = m_historyRequest](RulesWorker *w) { w->history(id); });
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::loadVersion(qint64 version)
+{
+    m_historyRequest = ++m_nextRequest;
+    m_worker.post(
+        [id = m_historyRequest, version](RulesWorker *w) { w->pullVersion(id, version); });
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::rollback(qint64 version)
+{
+    m_historyRequest = ++m_nextRequest;
+    const QString message = tr("rollback to version %1").arg(version);
+    m_worker.post([id = m_historyRequest, version, message](RulesWorker *w) {
+        w->rollback(id, version, message);
+    });
+    say(Tone::Info, tr("Rolling back to version %1…").arg(version));
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::onHistoryAnswer(const StoreReply &reply)
+{
+    if (reply.request != m_historyRequest) {
+        return; // an answer to a request that a newer one replaced
+    }
+    m_historyRequest = 0;
+    if (!reply.ok) {
+        if (reply.op == StoreReply::Op::Rollback) {
+            say(Tone::Bad, tr("The rollback to version %1 was not made.").arg(reply.rollbackOf),
+                reply.error);
+        }
+        Q_EMIT historyFailed(reply.error);
+        Q_EMIT stateChanged();
+        return;
+    }
+    switch (reply.op) {
+    case StoreReply::Op::History:
+        Q_EMIT historyReady(reply.history);
+        break;
+    case StoreReply::Op::Version: {
+        const RuleDiff diff = diffRules(reply.current, reply.set);
+        const int unchanged =
+            int(reply.set.rules.size()) - int(diff.added.size()) - int(diff.changed.size());
+        Q_EMIT versionReady(reply.version, diff, unchanged);
+        break;
+    }
+    case StoreReply::Op::Rollback:
+        if (reply.added.isEmpty() && reply.changed.isEmpty() && reply.removed.isEmpty()) {
+            say(Tone::Info, tr("Redis already has the rules of version %1 (version %2).")
+                                .arg(reply.rollbackOf)
+                                .arg(reply.version));
+        } else if (!m_unsaved) {
+            adopt(reply.set, reply.version);
+            say(Tone::Good, tr("Rolled back to version %1: stored as version %2.")
+                                .arg(reply.rollbackOf)
+                                .arg(reply.version));
+        } else {
+            m_storeVersion = reply.version;
+            m_storeSet = reply.set;
+            say(Tone::Warning,
+                tr("Rolled back to version %1: stored as version %2. Your unsaved changes are "
+                   "kept.")
+                    .arg(reply.rollbackOf)
+                    .arg(reply.version),
+                tr("Pull to review the differences, or push to replace them."),
+                {Offer::PullAndReview});
+        }
+        Q_EMIT rolledBack(reply.rollbackOf, reply.version);
+        break;
+    default:
+        break;
+    }
+    Q_EMIT stateChanged();
 }
 
 } // namespace sluice::ui

@@ -112,10 +112,18 @@ public:
     void pull();          // adopts the store's rules, or reviews first when unsaved
     void pullForReview(); // reads the store, then reviewReady()
     void push();          // validates, reads the store, then pushPreviewReady()
-    void confirmPush();   // the preview was accepted
-    void forcePush();     // after a conflict: overwrite
+    void confirmPush(const QString &message = {}); // the preview was accepted (why: history)
+    void forcePush();                              // after a conflict: overwrite
     void useRedis(const DiffPrompt &prompt);
     void keepMine(qint64 version);
+
+    // --- the store's history (the History panel) ---
+    void loadHistory();               // then historyReady() or a message
+    void loadVersion(qint64 version); // then versionReady()
+    // Stores `version`'s rules as a new version; with no unsaved changes the working set
+    // follows (a rollback is a push of other rules), else it is kept and the message says so.
+    void rollback(qint64 version);
+    bool isHistoryBusy() const { return m_historyRequest != 0; }
 
 Q_SIGNALS:
     void message(const sluice::ui::RulesSession::Message &message);
@@ -128,6 +136,12 @@ Q_SIGNALS:
     void stateChanged();
     void pushPreviewReady(const sluice::ui::RulesSession::DiffPrompt &prompt);
     void reviewReady(const sluice::ui::RulesSession::DiffPrompt &prompt);
+    void historyReady(const sluice::rules::RuleStore::History &history);
+    // Version `version` rebuilt, and what it changes against the stored rules (stored -> it:
+    // what a rollback to it would do).
+    void versionReady(qint64 version, const sluice::rules::RuleDiff &diff, int unchanged);
+    void historyFailed(const QString &error);
+    void rolledBack(qint64 version, qint64 newVersion);
 
 private:
     enum class PullPurpose { None, Adopt, PushPreview, Review };
@@ -146,7 +160,8 @@ private:
     void onPulled(const StoreReply &reply, PullPurpose purpose);
     void onPushed(const StoreReply &reply);
     void requestPull(PullPurpose purpose);
-    void sendPush(bool force);
+    void sendPush(bool force, const QString &message = {});
+    void onHistoryAnswer(const StoreReply &reply);
     void adopt(const RuleSet &set, qint64 version);
     DiffPrompt pushPrompt(const StoreReply &reply) const;
     void review(const StoreReply &reply);
@@ -171,6 +186,7 @@ private:
     quint64 m_pullRequest = 0;
     PullPurpose m_pullPurpose = PullPurpose::None;
     quint64 m_pushRequest = 0;
+    quint64 m_historyRequest = 0; // history, version or rollback
 };
 
 } // namespace sluice::ui

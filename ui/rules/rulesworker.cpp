@@ -92,7 +92,7 @@ void RulesWorker::pull(quint64 request)
     Q_EMIT answered(reply);
 }
 
-void RulesWorker::push(quint64 request, const RuleSet &set, bool force)
+void RulesWorker::push(quint64 request, const RuleSet &set, bool force, const QString &message)
 {
     StoreReply reply;
     reply.op = StoreReply::Op::Push;
@@ -100,10 +100,87 @@ void RulesWorker::push(quint64 request, const RuleSet &set, bool force)
     reply.forced = force;
     Error error;
     if (Connection *c = connection(&error)) {
-        auto r = m_store.push(*c, set, force);
+        rules::RuleStore::PushOptions o;
+        o.force = force;
+        o.message = message;
+        auto r = m_store.push(*c, set, o);
         if (r) {
             reply.ok = true;
             reply.version = r->version;
+            reply.added = r->added;
+            reply.changed = r->changed;
+            reply.removed = r->removed;
+        } else {
+            fail(reply, r.error());
+        }
+    } else {
+        fail(reply, error);
+    }
+    Q_EMIT answered(reply);
+}
+
+void RulesWorker::history(quint64 request)
+{
+    StoreReply reply;
+    reply.op = StoreReply::Op::History;
+    reply.request = request;
+    Error error;
+    if (Connection *c = connection(&error)) {
+        auto h = m_store.history(*c);
+        if (h) {
+            reply.ok = true;
+            reply.version = h->version;
+            reply.history = std::move(*h);
+        } else {
+            fail(reply, h.error());
+        }
+    } else {
+        fail(reply, error);
+    }
+    Q_EMIT answered(reply);
+}
+
+void RulesWorker::pullVersion(quint64 request, qint64 version)
+{
+    StoreReply reply;
+    reply.op = StoreReply::Op::Version;
+    reply.request = request;
+    reply.version = version;
+    Error error;
+    if (Connection *c = connection(&error)) {
+        auto s = m_store.pullVersion(*c, version);
+        auto now = s ? m_store.pull(*c) : Result<rules::RuleStore::Snapshot>(s.error());
+        if (s && now) {
+            reply.ok = true;
+            reply.set = std::move(s->set);
+            reply.current = std::move(now->set);
+        } else {
+            fail(reply, s ? now.error() : s.error());
+        }
+    } else {
+        fail(reply, error);
+    }
+    Q_EMIT answered(reply);
+}
+
+void RulesWorker::rollback(quint64 request, qint64 version, const QString &message)
+{
+    StoreReply reply;
+    reply.op = StoreReply::Op::Rollback;
+    reply.request = request;
+    reply.rollbackOf = version;
+    Error error;
+    if (Connection *c = connection(&error)) {
+        auto snap = m_store.pullVersion(*c, version);
+        rules::RuleStore::PushOptions o;
+        o.message = message;
+        auto r = snap ? m_store.rollback(*c, version, o)
+                      : Result<rules::RuleStore::PushResult>(snap.error());
+        if (r) {
+            reply.ok = true;
+            reply.version = r->version;
+            reply.set = std::move(snap->set);
+            reply.set.basedOn = r->version;
             reply.added = r->added;
             reply.changed = r->changed;
             reply.removed = r->removed;

@@ -19,7 +19,7 @@ namespace sluice::ui {
 // The answer to one pull or push of the Rules page, as a value.
 struct StoreReply
 {
-    enum class Op { Pull, Push };
+    enum class Op { Pull, Push, History, Version, Rollback };
     Op op = Op::Pull;
     quint64 request = 0; // the page's request id, echoed
     bool ok = false;
@@ -30,6 +30,11 @@ struct StoreReply
     RuleSet set;                         // pull: the store's rules (basedOn = version)
     QStringList added, changed, removed; // push: what it did
     bool forced = false;
+    // History: the store's versions. Version: `set` is version `version` rebuilt, `current`
+    // the stored rules read with it. Rollback: `set` is what was stored as `version`.
+    rules::RuleStore::History history;
+    RuleSet current;
+    qint64 rollbackOf = 0;
 };
 
 // The Rules page's Redis side, on a thread of its own (ARCHITECTURE.md "Threads"): create it,
@@ -49,7 +54,10 @@ public Q_SLOTS:
     // `ns` is the RuleStore namespace ("{sluice}:" unless a test says otherwise).
     void setEndpoint(const std::optional<sluice::Endpoint> &endpoint, const QByteArray &ns);
     void pull(quint64 request);
-    void push(quint64 request, const sluice::RuleSet &set, bool force);
+    void push(quint64 request, const sluice::RuleSet &set, bool force, const QString &message = {});
+    void history(quint64 request);
+    void pullVersion(quint64 request, qint64 version);
+    void rollback(quint64 request, qint64 version, const QString &message);
 
 Q_SIGNALS:
     void answered(const sluice::ui::StoreReply &reply);

@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QHash>
 
-namespace sluice::ui {
+namespace sluice::rules {
 
 QList<QPair<QString, QString>> ruleFields(const Rule &r)
 {
@@ -61,9 +61,15 @@ RuleDiff diffRules(const RuleSet &from, const RuleSet &to)
             const auto it = oldValues.constFind(name);
             if (it == oldValues.cend()) {
                 c.fields << QStringLiteral("%1: %2").arg(name, shown(value));
+                c.values << RuleDiff::Field{name, QString(), value};
             } else if (*it != value) {
                 c.fields << QStringLiteral("%1: %2 → %3").arg(name, shown(*it), shown(value));
+                c.values << RuleDiff::Field{name, *it, value};
             }
+        }
+        if (old->adopt != r.adopt) {
+            c.fields << QStringLiteral("adopt: changed");
+            c.values << RuleDiff::Field{QStringLiteral("adopt"), QString(), QString()};
         }
         if (c.fields.isEmpty()) {
             c.fields << QCoreApplication::translate("sluice::ui::RuleDiff",
@@ -79,4 +85,4 @@ RuleDiff diffRules(const RuleSet &from, const RuleSet &to)
     return d;
 }
 
-} // namespace sluice::ui
+} // namespace sluice::rules

@@ -1,0 +1,384 @@
+#include "ruleshistory.h"
+
+#include "args.h"
+#include "connectflags.h"
+
+#include "core/redis/connection.h"
+#include "core/rules/codec.h"
+#include "core/rules/rulediff.h"
+#include "core/rules/rulestore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::cli {
+
+namespace {
+
+void writeOut(const QString &text)
+{
+    const QByteArray b = text.toLocal8Bit();
+    std::fwrite(b.constData(), 1, size_t(b.size()), stdout);
+}
+
+void writeJson(const QJsonObject &o)
+{
+    const QByteArray b = QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    std::fwrite(b.constData(), 1, size_t(b.size()), stdout);
+}
+
+void writeErr(const QString &line)
+{
+    const QByteArray b = (line + QLatin1Char('\n')).toLocal8Bit();
+    std::fwrite(b.constData(), 1, size_t(b.size()), stderr);
+}
+
+QString plural(qsizetype n, const char *one, const char *many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+}
+
+Result<Connection> connect(const Args &args, const QString &command, int *exitCode)
+{
+    if (!args.has("url")) {
+        *exitCode =
+            fail(command, QStringLiteral("--url is required") + usageOf(u"rules"_s), exitUsage);
+        return Error::make(Error::Kind::Invalid, QString());
+    }
+    auto endpoint = endpointFromArgs(args, command);
+    if (!endpoint) {
+        *exitCode = fail(command, endpoint.error().message, exitUsage);
+        return endpoint.error();
+    }
+    auto c = Connection::open(*endpoint);
+    if (!c) {
+        *exitCode = fail(command, c.error().message, exitRuntime);
+    }
+    return c;
+}
+
+// One side of `rules diff`: a rule file, "redis" (the stored rules) or "redis@N".
+struct Side
+{
+    RuleSet set;
+    QString label; // as the user wrote it, with the version Redis answered
+};
+
+std::optional<Side> loadSide(const Args &args, const QString &command, const QByteArray &spec,
+                             std::optional<Connection> &c, int *exitCode)
+{
+    const QString text = QString::fromLocal8Bit(spec);
+    if (spec == "redis" || spec.startsWith("redis@")) {
+        std::optional<qint64> version;
+        if (spec.startsWith("redis@")) {
+            bool ok = false;
+            const qint64 n = spec.mid(6).toLongLong(&ok);
+            if (!ok || n < 1) {
+                *exitCode = fail(command,
+                                 QStringLiteral("'%1': expected redis@N with N a stored version "
+                                                "(a whole number from 1)")
+                                     .arg(bytes::printable(spec)),
+                                 exitUsage);
+                return std::nullopt;
+            }
+            version = n;
+        }
+        if (!c) {
+            auto opened = connect(args, command, exitCode);
+            if (!opened) {
+                return std::nullopt;
+            }
+            c.emplace(std::move(*opened));
+        }
+        const rules::RuleStore store;
+        auto snap = version ? store.pullVersion(*c, *version) : store.pull(*c);
+        if (!snap) {
+            *exitCode = fail(command, snap.error().message,
+                             snap.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);
+            return std::nullopt;
+        }
+        return Side{snap->set, QStringLiteral("%1 (Redis at %2, version %3)")
+                                   .arg(text, c->endpoint().display())
+                                   .arg(snap->version)};
+    }
+    const rules::Loaded loaded = rules::loadFile(text);
+    if (!loaded.ok()) {
+        for (const Diagnostic &d : loaded.errors) {
+            writeErr(d.toString());
+        }
+        *exitCode = fail(command,
+                         QStringLiteral("%1 is not a valid rule file (%2)")
+                             .arg(text, plural(loaded.errors.size(), "error", "errors")),
+                         exitUsage);
+        return std::nullopt;
+    }
+    return Side{loaded.set, text};
+}
+
+QJsonObject ruleObject(const Rule &r)
+{
+    return QJsonDocument::fromJson(rules::ruleToJson(r)).object();
+}
+
+QJsonObject entryJson(const rules::RuleStore::Entry &e)
+{
+    QJsonObject o{{QStringLiteral("version"), e.version},
+                  {QStringLiteral("time"), e.time},
+                  {QStringLiteral("author"), e.author},
+                  {QStringLiteral("message"), e.message},
+                  {QStringLiteral("added"), QJsonArray::fromStringList(e.added)},
+                  {QStringLiteral("changed"), QJsonArray::fromStringList(e.changed)},
+                  {QStringLiteral("removed"), QJsonArray::fromStringList(e.removed)},
+                  {QStringLiteral("forced"), e.forced},
+                  {QStringLiteral("undoable"), e.undoable}};
+    o.insert(QStringLiteral("based_on"), e.basedOn ? QJsonValue(*e.basedOn) : QJsonValue());
+    o.insert(QStringLiteral("rollback_of"),
+             e.rollbackOf ? QJsonValue(*e.rollbackOf) : QJsonValue());
+    return o;
+}
+
+QString changesLine(const rules::RuleStore::Entry &e)
+{
+    QStringList parts;
+    auto part = [&](const char *what, const QStringList &ids) {
+        if (!ids.isEmpty()) {
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(what), ids.join(u", "_s));
+        }
+    };
+    part("added", e.added);
+    part("changed", e.changed);
+    part("removed", e.removed);
+    return parts.isEmpty() ? QStringLiteral("no changes") : parts.join(u"; "_s);
+}
+
+QString pushOutcome(const rules::RuleStore::PushResult &r)
+{
+    rules::RuleStore::Entry e;
+    e.added = r.added;
+    e.changed = r.changed;
+    e.removed = r.removed;
+    return changesLine(e);
+}
+
+rules::RuleStore::PushOptions optionsFrom(const Args &args)
+{
+    rules::RuleStore::PushOptions o;
+    o.force = args.has("force");
+    o.author = args.text("author");
+    o.message = args.text("message");
+    return o;
+}
+
+} // namespace
+
+rules::RuleStore::PushOptions pushOptionsFromArgs(const Args &args)
+{
+    return optionsFrom(args);
+}
+
+int rulesHistory(const Args &args)
+{
+    const QString command = QStringLiteral("rules history");
+    if (!args.positional().isEmpty()) {
+        return fail(command, QStringLiteral("history takes no file argument") + usageOf(u"rules"_s),
+                    exitUsage);
+    }
+    int code = exitOk;
+    auto c = connect(args, command, &code);
+    if (!c) {
+        return code;
+    }
+    auto h = rules::RuleStore().history(*c);
+    if (!h) {
+        return fail(command, h.error().message, exitRuntime);
+    }
+    if (args.has("json")) {
+        QJsonArray entries;
+        for (const auto &e : h->entries) {
+            entries.append(entryJson(e));
+        }
+        QJsonArray restorable;
+        for (qint64 v : h->restorable) {
+            restorable.append(v);
+        }
+        writeJson(QJsonObject{{QStringLiteral("version"), h->version},
+                              {QStringLiteral("restorable"), restorable},
+                              {QStringLiteral("entries"), entries}});
+        return exitOk;
+    }
+    if (h->version == 0) {
+        writeOut(QStringLiteral("no rules were ever pushed to Redis at %1\n")
+                     .arg(c->endpoint().display()));
+        return exitOk;
+    }
+    QString out = QStringLiteral("rules in Redis at %1: version %2 (%3 kept)\n")
+                      .arg(c->endpoint().display())
+                      .arg(h->version)
+                      .arg(plural(h->entries.size(), "change", "changes"));
+    // Aligned columns: version, time, author, then what changed and why.
+    qsizetype wv = 0, wt = 0, wa = 0;
+    for (const auto &e : h->entries) {
+        wv = std::max(wv, QString::number(e.version).size() + 1);
+        wt = std::max(wt, std::max<qsizetype>(1, e.time.size()));
+        wa = std::max(wa, std::max<qsizetype>(1, e.author.size()));
+    }
+    for (const auto &e : h->entries) {
+        QString line = QStringLiteral("%1  %2  %3  %4")
+                           .arg(QStringLiteral("v%1").arg(e.version), -int(wv))
+                           .arg(e.time.isEmpty() ? QStringLiteral("-") : e.time, -int(wt))
+                           .arg(e.author.isEmpty() ? QStringLiteral("-") : e.author, -int(wa))
+                           .arg(changesLine(e));
+        QStringList notes;
+        if (e.rollbackOf) {
+            notes << QStringLiteral("rollback to v%1").arg(*e.rollbackOf);
+        }
+        if (e.forced) {
+            notes << QStringLiteral("forced");
+        }
+        if (!notes.isEmpty()) {
+            line += QStringLiteral(" (%1)").arg(notes.join(u", "_s));
+        }
+        if (!e.message.isEmpty()) {
+            line += QStringLiteral("  \"%1\"").arg(e.message);
+        }
+        out += line + QLatin1Char('\n');
+    }
+    if (h->restorable.size() == 2) {
+        out += QStringLiteral("can be rolled back to: v%1\n").arg(h->restorable.at(1));
+    } else if (h->restorable.size() > 2) {
+        out += QStringLiteral("can be rolled back to: v%1 down to v%2\n")
+                   .arg(h->restorable.at(1))
+                   .arg(h->restorable.back());
+    } else {
+        out += QStringLiteral("no earlier version can be rebuilt\n");
+    }
+    writeOut(out);
+    return exitOk;
+}
+
+int rulesDiff(const Args &args)
+{
+    const QString command = QStringLiteral("rules diff");
+    if (args.positional().size() != 2) {
+        return fail(command,
+                    QStringLiteral("give two rule sets: FILE, redis or redis@N each") +
+                        usageOf(u"rules"_s),
+                    exitUsage);
+    }
+    std::optional<Connection> c;
+    int code = exitOk;
+    const auto a = loadSide(args, command, args.positional().at(0), c, &code);
+    if (!a) {
+        return code;
+    }
+    const auto b = loadSide(args, command, args.positional().at(1), c, &code);
+    if (!b) {
+        return code;
+    }
+    const rules::RuleDiff d = rules::diffRules(a->set, b->set);
+    if (args.has("json")) {
+        QJsonArray added, removed, changed;
+        for (const Rule &r : d.added) {
+            added.append(
+                QJsonObject{{QStringLiteral("id"), r.id}, {QStringLiteral("rule"), ruleObject(r)}});
+        }
+        for (const Rule &r : d.removed) {
+            removed.append(
+                QJsonObject{{QStringLiteral("id"), r.id}, {QStringLiteral("rule"), ruleObject(r)}});
+        }
+        for (const auto &ch : d.changed) {
+            QJsonArray fields;
+            for (const auto &f : ch.values) {
+                fields.append(QJsonObject{
+                    {QStringLiteral("field"), f.name},
+                    {QStringLiteral("from"), f.from.isNull() ? QJsonValue() : QJsonValue(f.from)},
+                    {QStringLiteral("to"), f.to}});
+            }
+            changed.append(
+                QJsonObject{{QStringLiteral("id"), ch.id}, {QStringLiteral("fields"), fields}});
+        }
+        writeJson(QJsonObject{{QStringLiteral("from"), a->label},
+                              {QStringLiteral("to"), b->label},
+                              {QStringLiteral("same"), d.isEmpty()},
+                              {QStringLiteral("added"), added},
+                              {QStringLiteral("removed"), removed},
+                              {QStringLiteral("changed"), changed}});
+        return exitOk;
+    }
+    QString out = QStringLiteral("--- %1\n+++ %2\n").arg(a->label, b->label);
+    for (const Rule &r : d.added) {
+        out += QStringLiteral("+ %1: %2\n").arg(r.id, r.describe());
+    }
+    for (const auto &ch : d.changed) {
+        out += QStringLiteral("~ %1\n").arg(ch.id);
+        for (const QString &f : ch.fields) {
+            out += QStringLiteral("    %1\n").arg(f);
+        }
+    }
+    for (const Rule &r : d.removed) {
+        out += QStringLiteral("- %1: %2\n").arg(r.id, r.describe());
+    }
+    out += d.isEmpty() ? QStringLiteral("no differences\n")
+                       : QStringLiteral("%1 added, %2 changed, %3 removed\n")
+                             .arg(d.added.size())
+                             .arg(d.changed.size())
+                             .arg(d.removed.size());
+    writeOut(out);
+    return exitOk;
+}
+
+int rulesRollback(const Args &args)
+{
+    const QString command = QStringLiteral("rules rollback");
+    if (args.positional().size() != 1) {
+        return fail(command,
+                    QStringLiteral("give the version to roll back to") + usageOf(u"rules"_s),
+                    exitUsage);
+    }
+    bool ok = false;
+    const qint64 n = args.positional().first().toLongLong(&ok);
+    if (!ok || n < 1) {
+        return fail(command,
+                    QStringLiteral("'%1' is not a version; expected a whole number from 1 (see "
+                                   "rules history)")
+                        .arg(bytes::printable(args.positional().first())),
+                    exitUsage);
+    }
+    int code = exitOk;
+    auto c = connect(args, command, &code);
+    if (!c) {
+        return code;
+    }
+    auto r = rules::RuleStore().rollback(*c, n, optionsFrom(args));
+    if (!r) {
+        return fail(command, r.error().message,
+                    r.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);
+    }
+    if (args.has("json")) {
+        writeJson(QJsonObject{{QStringLiteral("version"), r->version},
+                              {QStringLiteral("rollback_of"), n},
+                              {QStringLiteral("added"), QJsonArray::fromStringList(r->added)},
+                              {QStringLiteral("changed"), QJsonArray::fromStringList(r->changed)},
+                              {QStringLiteral("removed"), QJsonArray::fromStringList(r->removed)}});
+    } else if (r->unchanged()) {
+        writeOut(QStringLiteral("no change: the rules in Redis at %1 already equal version %2 "
+                                "(still version %3)\n")
+                     .arg(c->endpoint().display())
+                     .arg(n)
+                     .arg(r->version));
+    } else {
+        writeOut(QStringLiteral("rolled back to version %1 as version %2 in Redis at %3: %4\n")
+                     .arg(n)
+                     .arg(r->version)
+                     .arg(c->endpoint().display(), pushOutcome(*r)));
+    }
+    return exitOk;
+}
+
+} // namespace sluice::cli

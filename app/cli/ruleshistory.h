@@ -1,0 +1,19 @@
+#pragma once
+
+#include "core/rules/rulestore.h"
+
+namespace sluice::cli {
+
+class Args;
+
+// sluice-cli rules history | diff | rollback (FORMATS.md): the rule store's versions, a
+// rule-by-rule, field-by-field diff of two rule sets (files, the stored rules or a stored
+// version), and a rollback that stores an earlier version as a new one.
+int rulesHistory(const Args &args);
+int rulesDiff(const Args &args);
+int rulesRollback(const Args &args);
+
+// push's --force, --author and --message.
+rules::RuleStore::PushOptions pushOptionsFromArgs(const Args &args);
+
+} // namespace sluice::cli

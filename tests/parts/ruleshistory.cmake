@@ -1,0 +1,4 @@
+# The rule store's versions from the command line: rules history, diff and rollback on a
+# redis-server of the test's own (the store's default namespace would be shared otherwise).
+sluice_test(cli_ruleshistory TIMEOUT 120)
+add_dependencies(tst_cli_ruleshistory sluice-cli)
