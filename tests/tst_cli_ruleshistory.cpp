@@ -146,6 +146,48 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("versions that can: 3 down to 1"), r.err.constData());
     }
 
+    // push --preview: a subject the stored rule denies now, released by the candidate; nothing
+    // written.
+    void pushPreview()
+    {
+        test::OwnRedis redis;
+        QVERIFY(redis.start());
+        test::CliRun r = cli({u"rules"_s, u"push"_s, m_v1, u"--url"_s, redis.url()});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        r = cli({u"check"_s, u"--url"_s, redis.url(), u"--from-redis"_s, u"--rule"_s, u"hello"_s,
+                 u"--subject"_s, u"1.2.3.4"_s, u"--count"_s, u"4"_s});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("denied"), (r.out + r.err).constData());
+        r = cli(
+            {u"rules"_s, u"push"_s, m_v2, u"--url"_s, redis.url(), u"--preview"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        const QJsonObject o = json(r);
+        QCOMPARE(o.value(u"written"_s).toBool(true), false);
+        QCOMPARE(o.value(u"stored_version"_s).toInt(), 1);
+        QJsonObject hello;
+        for (const QJsonValue &v : o.value(u"rules"_s).toArray()) {
+            if (v.toObject().value(u"id"_s).toString() == u"hello"_s) {
+                hello = v.toObject();
+            }
+        }
+        QCOMPARE(hello.value(u"change"_s).toString(), u"changed"_s);
+        QCOMPARE(hello.value(u"live_keys"_s).toInt(), 1);
+        QCOMPARE(hello.value(u"denied_now"_s).toInt(), 1);
+        QCOMPARE(hello.value(u"released"_s).toInt(), 1);
+        QCOMPARE(hello.value(u"top_released"_s).toArray().at(0).toObject().value(u"subject"_s),
+                 QJsonValue(u"1.2.3.4"_s));
+        // The statistics check recorded: 3 allowed, 1 denied in the last 15 minutes (flushed
+        // before check exits).
+        QCOMPARE(hello.value(u"stats_15m"_s).toObject().value(u"denied"_s).toInt(), 1);
+        r = cli({u"rules"_s, u"push"_s, m_v2, u"--url"_s, redis.url(), u"--preview"_s});
+        QVERIFY2(r.out.contains("~ hello  limit: 3 → 5") && r.out.contains("released: 1.2.3.4") &&
+                     r.out.contains("nothing was written"),
+                 r.out.constData());
+        r = cli({u"rules"_s, u"history"_s, u"--url"_s, redis.url(), u"--json"_s});
+        QCOMPARE(json(r).value(u"version"_s).toInt(), 1);
+        r = cli({u"rules"_s, u"push"_s, m_v2, u"--url"_s, redis.url(), u"--scan-budget"_s, u"5"_s});
+        QCOMPARE(r.exitCode, 2);
+    }
+
     void badUsage()
     {
         struct Case

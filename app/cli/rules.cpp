@@ -209,6 +209,9 @@ int push(const Args &args)
     if (!c) {
         return code;
     }
+    if (args.has("preview")) {
+        return rulesPushPreview(args, *c, *set);
+    }
     const rules::RuleStore store;
     auto pushed = store.push(*c, *set, pushOptionsFromArgs(args));
     if (!pushed) {
@@ -300,6 +303,8 @@ int rules(const QList<QByteArray> &argv)
                                      {"force", false},
                                      {"author", true},
                                      {"message", true},
+                                     {"preview", false},
+                                     {"scan-budget", true},
                                      {"service", true},
                                      {"upstream", true},
                                      {"listen", true}});
@@ -349,8 +354,12 @@ int rules(const QList<QByteArray> &argv)
         return exportCommand(*parsed);
     }
     if (sub == "push") {
-        if (int r = only({"url", "force", "author", "message", "json"})) {
+        if (int r = only({"url", "force", "author", "message", "preview", "scan-budget", "json"})) {
             return r;
+        }
+        if (parsed->has("scan-budget") && !parsed->has("preview")) {
+            return fail(command, QStringLiteral("--scan-budget applies to --preview only"),
+                        exitUsage);
         }
         return push(*parsed);
     }

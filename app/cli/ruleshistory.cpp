@@ -3,6 +3,7 @@
 #include "args.h"
 #include "connectflags.h"
 
+#include "core/keys/changepreview.h"
 #include "core/redis/connection.h"
 #include "core/rules/codec.h"
 #include "core/rules/rulediff.h"
@@ -378,6 +379,129 @@ int rulesRollback(const Args &args)
                      .arg(r->version)
                      .arg(c->endpoint().display(), pushOutcome(*r)));
     }
+    return exitOk;
+}
+
+int rulesPushPreview(const Args &args, Connection &c, const RuleSet &candidate)
+{
+    const QString command = QStringLiteral("rules push");
+    keys::PreviewOptions options;
+    if (args.has("scan-budget")) {
+        auto b = integerFlag(args, "scan-budget", 0, 10'000'000);
+        if (!b) {
+            return fail(command, b.error().message, exitUsage);
+        }
+        options.scanBudget = *b;
+    }
+    auto stored = rules::RuleStore().pull(c);
+    if (!stored) {
+        return fail(command, stored.error().message, exitRuntime);
+    }
+    auto preview = keys::previewChange(c, stored->set, candidate, options);
+    if (!preview) {
+        return fail(command, preview.error().message, exitRuntime);
+    }
+    const auto kindName = [](keys::RulePreview::Kind k) {
+        switch (k) {
+        case keys::RulePreview::Kind::Added:
+            return QStringLiteral("added");
+        case keys::RulePreview::Kind::Removed:
+            return QStringLiteral("removed");
+        default:
+            return QStringLiteral("changed");
+        }
+    };
+    const auto subjects = [](const QList<keys::PreviewSubject> &list) {
+        QJsonArray a;
+        for (const auto &s : list) {
+            a.append(QJsonObject{{QStringLiteral("subject"), bytes::printable(s.subject)},
+                                 {QStringLiteral("remaining_before"), s.remainingBefore},
+                                 {QStringLiteral("remaining_after"), s.remainingAfter},
+                                 {QStringLiteral("retry_after_ms"), s.retryAfterMs}});
+        }
+        return a;
+    };
+    if (args.has("json")) {
+        QJsonArray rulesOut;
+        for (const keys::RulePreview &p : *preview) {
+            QJsonArray top;
+            for (const QByteArray &s : p.topDeniedSubjects) {
+                top.append(bytes::printable(s));
+            }
+            rulesOut.append(
+                QJsonObject{{QStringLiteral("id"), p.id},
+                            {QStringLiteral("change"), kindName(p.kind)},
+                            {QStringLiteral("fields"), QJsonArray::fromStringList(p.fields)},
+                            {QStringLiteral("new_state"), p.newState},
+                            {QStringLiteral("live_keys"), p.liveKeys},
+                            {QStringLiteral("complete"), p.complete},
+                            {QStringLiteral("undecodable"), p.undecodable},
+                            {QStringLiteral("denied_now"), p.deniedNow},
+                            {QStringLiteral("denied_after"), p.deniedAfter},
+                            {QStringLiteral("released"), p.released},
+                            {QStringLiteral("newly_denied"), p.newlyDenied},
+                            {QStringLiteral("top_released"), subjects(p.topReleased)},
+                            {QStringLiteral("top_newly_denied"), subjects(p.topNewlyDenied)},
+                            {QStringLiteral("stats_15m"),
+                             QJsonObject{{QStringLiteral("allowed"), p.statsAllowed},
+                                         {QStringLiteral("denied"), p.statsDenied},
+                                         {QStringLiteral("top_denied_subjects"), top}}}});
+        }
+        writeJson(QJsonObject{{QStringLiteral("stored_version"), stored->version},
+                              {QStringLiteral("written"), false},
+                              {QStringLiteral("rules"), rulesOut}});
+        return exitOk;
+    }
+    QString out =
+        QStringLiteral("preview: pushing %1 over the rules in Redis at %2 (version %3) "
+                       "would change %4; nothing was written\n")
+            .arg(QString::fromLocal8Bit(args.positional().first()), c.endpoint().display())
+            .arg(stored->version)
+            .arg(plural(preview->size(), "rule", "rules"));
+    const auto list = [](const QList<keys::PreviewSubject> &l) {
+        QStringList parts;
+        for (const auto &s : l) {
+            parts << bytes::printable(s.subject);
+        }
+        return parts.join(u", "_s);
+    };
+    for (const keys::RulePreview &p : *preview) {
+        const char mark = p.kind == keys::RulePreview::Kind::Added     ? '+'
+                          : p.kind == keys::RulePreview::Kind::Removed ? '-'
+                                                                       : '~';
+        out += QStringLiteral("%1 %2%3\n")
+                   .arg(QLatin1Char(mark))
+                   .arg(p.id, p.fields.isEmpty() ? QString()
+                                                 : QStringLiteral("  ") + p.fields.join(u"; "_s));
+        if (p.newState) {
+            out += QStringLiteral("    a new state layout or key: every subject starts afresh\n");
+        }
+        out += QStringLiteral("    %1%2: denied now %3, after %4; %5 released, %6 newly denied\n")
+                   .arg(plural(p.liveKeys, "live key", "live keys"),
+                        p.complete ? QStringLiteral(" (all read)")
+                                   : QStringLiteral(" (the scan stopped at its cap: a part)"))
+                   .arg(p.deniedNow)
+                   .arg(p.deniedAfter)
+                   .arg(p.released)
+                   .arg(p.newlyDenied);
+        if (p.undecodable > 0) {
+            out += QStringLiteral("    %1 whose state the rule's script would rebuild\n")
+                       .arg(plural(p.undecodable, "key", "keys"));
+        }
+        if (!p.topReleased.isEmpty()) {
+            out += QStringLiteral("    released: %1\n").arg(list(p.topReleased));
+        }
+        if (!p.topNewlyDenied.isEmpty()) {
+            out += QStringLiteral("    newly denied: %1\n").arg(list(p.topNewlyDenied));
+        }
+        out += QStringLiteral("    last 15 minutes: %1 allowed, %2 denied\n")
+                   .arg(p.statsAllowed)
+                   .arg(p.statsDenied);
+    }
+    if (preview->isEmpty()) {
+        out += QStringLiteral("no rule changes\n");
+    }
+    writeOut(out);
     return exitOk;
 }
 

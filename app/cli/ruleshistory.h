@@ -13,6 +13,10 @@ int rulesHistory(const Args &args);
 int rulesDiff(const Args &args);
 int rulesRollback(const Args &args);
 
+// rules push FILE --preview: what the push would do to the subjects limited now; writes
+// nothing.
+int rulesPushPreview(const Args &args, Connection &c, const RuleSet &candidate);
+
 // push's --force, --author and --message.
 rules::RuleStore::PushOptions pushOptionsFromArgs(const Args &args);
 

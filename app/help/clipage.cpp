@@ -150,6 +150,7 @@ Page makeCliPage()
         QStringLiteral("rules export FILE --format nginx-auth --service http://HOST:PORT\n"
                        "        --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]"),
         QStringLiteral("rules push FILE --url URL [--force] [--author A] [--message M] [--json]"),
+        QStringLiteral("rules push FILE --url URL --preview [--scan-budget N] [--json]"),
         QStringLiteral("rules pull --url URL [--out F] [--json]"),
         QStringLiteral("rules history --url URL [--json]"),
         QStringLiteral("rules diff A B [--url URL] [--json]"),
@@ -186,6 +187,14 @@ Page makeCliPage()
          QStringLiteral("nginx-auth: where nginx listens (default 8080).")},
         {QStringLiteral("--force"),
          QStringLiteral("push, rollback: overwrite even when someone pushed meanwhile.")},
+        {QStringLiteral("--preview"),
+         QStringLiteral("push: write nothing; per rule the push adds, changes or removes, read "
+                        "its live keys and say which subjects are denied now and would be "
+                        "allowed after the change, and the reverse (the top 20 of each), beside "
+                        "the last 15 minutes of statistics.")},
+        {QStringLiteral("--scan-budget N"),
+         QStringLiteral("push --preview: keys per second the preview reads at most (default "
+                        "20000, 0 = no budget).")},
         {QStringLiteral("--author A"),
          QStringLiteral("push, rollback: who made the change, kept in the history (default: "
                         "$SLUICE_AUTHOR, else the OS user).")},

@@ -2,6 +2,7 @@
 # <folder>/part.cmake).
 target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/audit.cpp ${CMAKE_CURRENT_LIST_DIR}/audit.h
+    ${CMAKE_CURRENT_LIST_DIR}/changepreview.cpp ${CMAKE_CURRENT_LIST_DIR}/changepreview.h
     ${CMAKE_CURRENT_LIST_DIR}/keyfixer.cpp ${CMAKE_CURRENT_LIST_DIR}/keyfixer.h
     ${CMAKE_CURRENT_LIST_DIR}/keyhealth.cpp ${CMAKE_CURRENT_LIST_DIR}/keyhealth.h
     ${CMAKE_CURRENT_LIST_DIR}/keyinfo.cpp ${CMAKE_CURRENT_LIST_DIR}/keyinfo.h

@@ -2,3 +2,5 @@
 # redis-server of the test's own (the store's default namespace would be shared otherwise).
 sluice_test(cli_ruleshistory TIMEOUT 120)
 add_dependencies(tst_cli_ruleshistory sluice-cli)
+# The push preview on states the real scripts wrote in the fixture's Redis.
+sluice_test(changepreview REDIS)

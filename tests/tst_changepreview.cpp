@@ -1,0 +1,156 @@
+// The push preview (core/keys/changepreview.h): subjects whose state the real scripts wrote in
+// the fixture's Redis, decided again in process under the stored rule and the candidate.
+
+#include "testredis.h"
+
+#include "core/keys/changepreview.h"
+#include "core/limiter/redislimiter.h"
+
+#include <QTest>
+
+using namespace sluice;
+using namespace sluice::keys;
+
+namespace {
+
+constexpr qint64 hour = qint64(3600) * 1'000'000;
+
+Rule windowRule(qint64 limit)
+{
+    Rule r = Rule::window(QStringLiteral("hello"), Algorithm::FixedWindow, limit, hour,
+                          {Scope::Kind::Ip, {}}, test::keyPrefix());
+    return r;
+}
+
+RuleSet setOf(std::initializer_list<Rule> rules)
+{
+    RuleSet s;
+    s.rules = rules;
+    return s;
+}
+
+QList<QByteArray> subjects(const QList<PreviewSubject> &list)
+{
+    QList<QByteArray> out;
+    for (const auto &s : list) {
+        out << s.subject;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+class TestChangePreview : public QObject
+{
+    Q_OBJECT
+    PreviewOptions m_options;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        test::cleanup();
+        m_options.statsNamespace = test::keyPrefix() + "stats:";
+        // Real decisions by the real script: a and c at the limit (3), b once, d twice.
+        RedisLimiter limiter(test::connect());
+        const Policy p = windowRule(3).policy();
+        const QList<QPair<QByteArray, int>> plan = {{"a", 3}, {"b", 1}, {"c", 4}, {"d", 2}};
+        for (const auto &[subject, n] : plan) {
+            for (int i = 0; i < n; ++i) {
+                Request r;
+                r.policy = &p;
+                r.key = p.keyFor(subject);
+                QVERIFY(limiter.decide(r).ok());
+            }
+        }
+    }
+    void cleanupTestCase() { test::cleanup(); }
+
+    void raisingTheLimitReleases()
+    {
+        Connection c = test::connect();
+        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(5)}), m_options);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->size(), 1);
+        const RulePreview &p = r->front();
+        QCOMPARE(p.kind, RulePreview::Kind::Changed);
+        QCOMPARE(p.fields, QStringList{QStringLiteral("limit: 3 → 5")});
+        QCOMPARE(p.liveKeys, 4);
+        QVERIFY(p.complete);
+        QCOMPARE(p.deniedNow, 2);
+        QCOMPARE(p.deniedAfter, 0);
+        QCOMPARE(p.released, 2);
+        QCOMPARE(p.newlyDenied, 0);
+        QCOMPARE(subjects(p.topReleased), (QList<QByteArray>{"a", "c"}));
+        QCOMPARE(p.topReleased.front().remainingBefore, 0);
+        QCOMPARE(p.topReleased.front().remainingAfter, 1); // 3 used of 5, this one admitted
+        QVERIFY(p.topReleased.front().retryAfterMs > 0);
+        QCOMPARE(p.statsAllowed + p.statsDenied, 0); // nothing recorded in this namespace
+    }
+
+    void loweringTheLimitDenies()
+    {
+        Connection c = test::connect();
+        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(2)}), m_options);
+        QVERIFY(r.ok());
+        const RulePreview &p = r->front();
+        QCOMPARE(p.deniedNow, 2);
+        QCOMPARE(p.deniedAfter, 3);
+        QCOMPARE(p.newlyDenied, 1);
+        QCOMPARE(subjects(p.topNewlyDenied), QList<QByteArray>{"d"});
+        // Nothing was written: the keys hold what the script wrote.
+        QCOMPARE(c.command({"HGET", windowRule(3).keyFor("d"), "c"})->str, QByteArray("2"));
+    }
+
+    void anotherAlgorithmStartsAfresh()
+    {
+        Connection c = test::connect();
+        Rule log = windowRule(3);
+        log.algorithm = Algorithm::SlidingLog;
+        auto r = previewChange(c, setOf({windowRule(3)}), setOf({log}), m_options);
+        QVERIFY(r.ok());
+        const RulePreview &p = r->front();
+        QVERIFY(p.newState);
+        QCOMPARE(p.deniedNow, 2);
+        QCOMPARE(p.deniedAfter, 0);
+        QCOMPARE(p.released, 2);
+    }
+
+    void removalReleasesAndAddedSeesLeftovers()
+    {
+        Connection c = test::connect();
+        auto r = previewChange(c, setOf({windowRule(3)}), RuleSet{}, m_options);
+        QVERIFY(r.ok());
+        QCOMPARE(r->front().kind, RulePreview::Kind::Removed);
+        QCOMPARE(r->front().released, 2);
+        // The same keys met by a rule that is new to the store: they count against it.
+        r = previewChange(c, RuleSet{}, setOf({windowRule(1)}), m_options);
+        QVERIFY(r.ok());
+        QCOMPARE(r->front().kind, RulePreview::Kind::Added);
+        QCOMPARE(r->front().liveKeys, 4);
+        QCOMPARE(r->front().deniedAfter, 4);
+        QCOMPARE(r->front().newlyDenied, 4);
+    }
+
+    void theCapMakesItPartial()
+    {
+        Connection c = test::connect();
+        PreviewOptions o = m_options;
+        o.maxKeysPerRule = 2;
+        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(5)}), o);
+        QVERIFY(r.ok());
+        QVERIFY(!r->front().complete);
+        QCOMPARE(r->front().liveKeys, 2);
+    }
+
+    void unchangedRulesAreNotListed()
+    {
+        Connection c = test::connect();
+        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(3)}), m_options);
+        QVERIFY(r.ok());
+        QVERIFY(r->isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChangePreview)
+#include "tst_changepreview.moc"
