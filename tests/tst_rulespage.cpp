@@ -12,12 +12,14 @@
 #include "ui/rules/rulesmodel.h"
 #include "ui/rules/rulespage.h"
 
+#include "core/limiter/redislimiter.h"
 #include "core/rules/codec.h"
 #include "core/rules/rulestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -509,6 +511,58 @@ private Q_SLOTS:
                           Qt::LeftButton);
         QTRY_VERIFY(!page().findChild<RuleDiffDialog *>());
         QCOMPARE(store().pull(c)->version, 1); // cancelled: nothing written
+    }
+
+    // The push dialog says who the change limits now: a subject at hello-per-ip's limit (the
+    // real script wrote its state) would be released by a higher limit.
+    void pushPreviewShowsWhoItReleases()
+    {
+        connectToFixture();
+        QVERIFY(importRealistic());
+        click("pushButton");
+        auto *dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
+        QTRY_VERIFY(!page().findChild<RuleDiffDialog *>());
+
+        const QByteArray subject =
+            "preview-" + QByteArray::number(QCoreApplication::applicationPid());
+        const Policy policy = page().rules().find(QStringLiteral("hello-per-ip"))->policy();
+        {
+            RedisLimiter limiter(test::connect());
+            for (int i = 0; i < 3; ++i) {
+                Request r;
+                r.policy = &policy;
+                r.key = policy.keyFor(subject);
+                QVERIFY(limiter.decide(r).ok());
+            }
+        }
+        selectRule(QStringLiteral("hello-per-ip"));
+        type("limitEdit", QStringLiteral("5"));
+        click("applyButton");
+        click("pushButton");
+        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        QVERIFY(dialog);
+        auto *preview = dialog->findChild<QTreeWidget *>(QStringLiteral("previewTree"));
+        QVERIFY(preview);
+        QCOMPARE(preview->topLevelItemCount(), 1);
+        QTreeWidgetItem *rule = preview->topLevelItem(0);
+        QCOMPARE(rule->text(0), QStringLiteral("hello-per-ip"));
+        QVERIFY2(rule->text(1).contains(QStringLiteral("denied now 1 → after 0")),
+                 qPrintable(rule->text(1)));
+        QCOMPARE(rule->childCount(), 1);
+        QCOMPARE(rule->child(0)->text(1),
+                 QStringLiteral("released (1): ") + QString::fromLatin1(subject));
+        QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("previewTitle"))
+                    ->text()
+                    .contains(QStringLiteral("released (denied now, allowed after) 1")));
+        QVERIFY(dialog->grab().save(test::screenshotPath(QStringLiteral("rules-push-who.png"))));
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("cancelButton")),
+                          Qt::LeftButton);
+        Connection c = test::connect();
+        QVERIFY(c.command({"DEL", policy.keyFor(subject)}).ok());
     }
 
     // The push asks why; the History panel lists who changed what, shows what a rollback to

@@ -1,5 +1,6 @@
 #include "rulediffdialog.h"
 
+#include "core/common/bytes.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
@@ -89,6 +90,7 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
     resize(640, 460);
 
     auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 10, {18, 16, 18, 14});
+    m_box = box;
     auto *title = new QLabel(headline, this);
     title->setObjectName(QStringLiteral("diffSummary"));
     title->setWordWrap(true);
@@ -161,6 +163,71 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
 QString RuleDiffDialog::message() const
 {
     return m_message ? m_message->text().trimmed() : QString();
+}
+
+void RuleDiffDialog::setPreview(const QList<keys::RulePreview> &preview, const QString &error)
+{
+    const int at = m_box->indexOf(m_tree) + 1;
+    auto *title = new QLabel(this);
+    title->setObjectName(QStringLiteral("previewTitle"));
+    title->setWordWrap(true);
+    m_box->insertWidget(at, title);
+    if (!error.isEmpty()) {
+        title->setText(tr("Who it limits now could not be worked out: %1").arg(error));
+        return;
+    }
+    qint64 released = 0, denied = 0;
+    for (const keys::RulePreview &p : preview) {
+        released += p.released;
+        denied += p.newlyDenied;
+    }
+    title->setText(preview.isEmpty()
+                       ? tr("No rule changes, so no subject is limited differently.")
+                       : tr("Who it limits now, from the live keys' state: released (denied now, "
+                            "allowed after) %1 · newly denied (allowed now, denied after) %2")
+                             .arg(released)
+                             .arg(denied));
+    auto *tree = new QTreeWidget(this);
+    tree->setObjectName(QStringLiteral("previewTree"));
+    tree->setColumnCount(2);
+    tree->setHeaderLabels({tr("Rule"), tr("Subjects limited now")});
+    tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree->header()->setStretchLastSection(true);
+    tree->setUniformRowHeights(true);
+    for (const keys::RulePreview &p : preview) {
+        QString line = tr("%n live key(s)", nullptr, int(p.liveKeys));
+        if (!p.complete) {
+            line += tr(" (a part: the preview stops at %1)").arg(p.liveKeys);
+        }
+        line += tr(" · denied now %1 → after %2").arg(p.deniedNow).arg(p.deniedAfter);
+        if (p.newState) {
+            line += tr(" · every subject starts afresh");
+        }
+        line += tr(" · last 15 min: %1 allowed, %2 denied").arg(p.statsAllowed).arg(p.statsDenied);
+        auto *rule = new QTreeWidgetItem(tree, {p.id, line});
+        rule->setToolTip(1, line);
+        const auto subjects = [&](const QList<keys::PreviewSubject> &list, const QString &what,
+                                  qint64 count) {
+            if (count == 0) {
+                return;
+            }
+            QStringList names;
+            for (const auto &s : list) {
+                names << bytes::printable(s.subject);
+            }
+            const QString text = QStringLiteral("%1 (%2): %3")
+                                     .arg(what)
+                                     .arg(count)
+                                     .arg(names.join(QStringLiteral(", ")));
+            auto *item = new QTreeWidgetItem(rule, {QString(), text});
+            item->setToolTip(1, text);
+        };
+        subjects(p.topReleased, tr("released"), p.released);
+        subjects(p.topNewlyDenied, tr("newly denied"), p.newlyDenied);
+    }
+    tree->expandAll();
+    tree->setMaximumHeight(180);
+    m_box->insertWidget(at + 1, tree);
 }
 
 } // namespace sluice::ui

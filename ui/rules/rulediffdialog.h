@@ -2,10 +2,13 @@
 
 #include "rulediff.h"
 
+#include "core/keys/changepreview.h"
+
 #include <QDialog>
 
 class QLabel;
 class QLineEdit;
+class QVBoxLayout;
 class QTreeWidget;
 
 namespace sluice::ui {
@@ -30,6 +33,10 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     // Push: the message typed for the history (trimmed; empty when none).
     QString message() const;
+    // Push: who the change limits now (RulesSession::DiffPrompt::preview), listed under the
+    // diff: per rule, denied now and after, released and newly denied with their subjects.
+    // `error`: why it could not be worked out (said instead). Tree named previewTree.
+    void setPreview(const QList<keys::RulePreview> &preview, const QString &error);
 
     // The diff as the dialog lists it (Added / Changed / Removed groups, `unchanged` counted):
     // also the History panel's.
@@ -38,6 +45,7 @@ public:
 private:
     QTreeWidget *m_tree;
     QLineEdit *m_message = nullptr;
+    QVBoxLayout *m_box = nullptr;
 };
 
 } // namespace sluice::ui

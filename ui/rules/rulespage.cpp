@@ -439,6 +439,7 @@ void RulesPage::showPushPreview(const RulesSession::DiffPrompt &p)
     auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Push, p.diff, p.headline, p.note,
                                       p.version, p.unchanged, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setPreview(p.preview, p.previewError);
     connect(dialog, &QDialog::finished, this, [this, dialog](int result) {
         if (result == RuleDiffDialog::Push) {
             m_session->confirmPush(dialog->message());

@@ -328,7 +328,11 @@ void RulesSession::requestPull(PullPurpose purpose)
     }
     m_pullRequest = ++m_nextRequest;
     m_pullPurpose = purpose;
-    m_worker.post([id = m_pullRequest](RulesWorker *w) { w->pull(id); });
+    std::optional<RuleSet> candidate;
+    if (purpose == PullPurpose::PushPreview) {
+        candidate = m_model->set();
+    }
+    m_worker.post([id = m_pullRequest, candidate](RulesWorker *w) { w->pull(id, candidate); });
     Q_EMIT stateChanged();
 }
 
@@ -492,6 +496,8 @@ RulesSession::DiffPrompt RulesSession::pushPrompt(const StoreReply &reply) const
 {
     DiffPrompt p;
     p.diff = diffRules(reply.set, m_model->set());
+    p.preview = reply.preview;
+    p.previewError = reply.previewError;
     p.version = reply.version;
     p.store = reply.set;
     const int mine = int(m_model->set().rules.size());

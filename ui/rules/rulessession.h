@@ -65,6 +65,9 @@ public:
         qint64 version = 0; // the store's version
         int unchanged = 0;  // rules of the working set the diff does not list
         RuleSet store;      // the store's rules at `version`
+        // Push: what it does to the subjects limited now (rules that change only).
+        QList<keys::RulePreview> preview;
+        QString previewError;
     };
 
     explicit RulesSession(ConnectionController *connection, QObject *parent = nullptr);

@@ -29,6 +29,7 @@ void RulesWorker::setEndpoint(const std::optional<Endpoint> &endpoint, const QBy
     m_connection.reset();
     m_endpoint = endpoint;
     m_store = rules::RuleStore(ns);
+    m_ns = ns;
     if (!m_endpoint) {
         return;
     }
@@ -71,7 +72,7 @@ void RulesWorker::fail(StoreReply &reply, const Error &error)
     reply.connectionLoss = error.isConnectionLoss();
 }
 
-void RulesWorker::pull(quint64 request)
+void RulesWorker::pull(quint64 request, const std::optional<RuleSet> &candidate)
 {
     StoreReply reply;
     reply.op = StoreReply::Op::Pull;
@@ -83,6 +84,20 @@ void RulesWorker::pull(quint64 request)
             reply.ok = true;
             reply.version = s->version;
             reply.set = std::move(s->set);
+            if (candidate) {
+                // Bounded so that the push dialog opens in a moment on a big keyspace: the
+                // preview says when it read a part only.
+                keys::PreviewOptions o;
+                o.maxKeysPerRule = 20'000;
+                o.scanBudget = 0;
+                o.statsNamespace = m_ns;
+                auto p = keys::previewChange(*c, reply.set, *candidate, o);
+                if (p) {
+                    reply.preview = std::move(*p);
+                } else {
+                    reply.previewError = p.error().message;
+                }
+            }
         } else {
             fail(reply, s.error());
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/keys/changepreview.h"
 #include "core/redis/connection.h"
 #include "core/rules/rule.h"
 #include "core/rules/rulestore.h"
@@ -35,6 +36,10 @@ struct StoreReply
     rules::RuleStore::History history;
     RuleSet current;
     qint64 rollbackOf = 0;
+    // Pull for a push preview: what the candidate does to the subjects limited now (the
+    // live keys read within a budget), or why that could not be worked out.
+    QList<keys::RulePreview> preview;
+    QString previewError;
 };
 
 // The Rules page's Redis side, on a thread of its own (ARCHITECTURE.md "Threads"): create it,
@@ -53,7 +58,8 @@ public Q_SLOTS:
     // A new session (or none): closes the connection, restarts the watcher on `endpoint`.
     // `ns` is the RuleStore namespace ("{sluice}:" unless a test says otherwise).
     void setEndpoint(const std::optional<sluice::Endpoint> &endpoint, const QByteArray &ns);
-    void pull(quint64 request);
+    // With `candidate`: also what pushing it would do to the subjects limited now.
+    void pull(quint64 request, const std::optional<sluice::RuleSet> &candidate = std::nullopt);
     void push(quint64 request, const sluice::RuleSet &set, bool force, const QString &message = {});
     void history(quint64 request);
     void pullVersion(quint64 request, qint64 version);
@@ -74,6 +80,7 @@ private:
     std::optional<Endpoint> m_endpoint;
     std::optional<Connection> m_connection;
     rules::RuleStore m_store;
+    QByteArray m_ns = "{sluice}:";           // the rule store's, and so the statistics'
     rules::RuleWatcher *m_watcher = nullptr; // owned (child)
 };
 
