@@ -281,6 +281,93 @@ private Q_SLOTS:
         QCOMPARE(pttlOf(c(), "session:x"), qint64(-1));
     }
 
+    // A glob that covers application keys (here '*') fixes only the keys a known limiter
+    // layout recognises; sessions and configuration without TTL are listed as skipped, with
+    // why, in the dry run and the real run, and only --any-key includes them. (It used to set
+    // a TTL on, or with --delete remove, every key without TTL in the database.)
+    void globFixTouchesOnlyLimiterKeys()
+    {
+        const QList<QByteArray> application{"config:feature_flags", "config:rate_limit_max",
+                                            "session:4f1c", "session:9a2e", "config:db"};
+        QVERIFY(pipelined(c(), {{"SET", "config:feature_flags", "{\"beta\": true}"},
+                                {"SET", "config:rate_limit_max", "100"},
+                                {"HSET", "session:4f1c", "user", "ann", "seen", "1700000000"},
+                                {"HSET", "session:9a2e", "user", "bob"},
+                                {"RPUSH", "config:db", "primary", "replica"},
+                                {"SET", "limit:login:ann", "4"},
+                                {"SET", "rl:api:bob", "7"},
+                                {"SET", "limit:login:kept", "1", "EX", "60"}}));
+        const QList<QByteArray> limiter{"limit:login:ann", "rl:api:bob"};
+        const QStringList base{u"keys"_s, u"fix"_s, u"--url"_s, url(), u"--match"_s, u"*"_s};
+        auto untouched = [&] {
+            for (const QByteArray &k : application) {
+                if (pttlOf(c(), k) != -1) {
+                    return false;
+                }
+            }
+            return true;
+        };
+
+        test::CliRun r = test::runCli(base + QStringList{u"--ttl"_s, u"1m"_s, u"--dry-run"_s});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("would set a TTL of 1 min on 2 keys"), r.out.constData());
+        QVERIFY2(r.out.contains("dry run: 5 keys without TTL left alone"), r.out.constData());
+        QVERIFY2(r.out.contains("--any-key"), r.out.constData());
+        for (const QByteArray &k : application) {
+            QVERIFY2(r.out.contains("  " + k + "  skipped: "), r.out.constData());
+        }
+        QVERIFY2(r.out.contains("config:rate_limit_max  skipped: named like a limit"),
+                 r.out.constData());
+        QVERIFY(untouched());
+        QCOMPARE(pttlOf(c(), "limit:login:ann"), qint64(-1));
+
+        r = test::runCli(base + QStringList{u"--ttl"_s, u"1m"_s, u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(doc.value(u"done"_s).toInteger(), 2);
+        QCOMPARE(doc.value(u"skipped"_s).toInteger(), 5);
+        QCOMPARE(doc.value(u"had_ttl"_s).toInteger(), 1);
+        QStringList skippedKeys;
+        for (const QJsonValue &v : doc.value(u"skipped_keys"_s).toArray()) {
+            skippedKeys << v.toObject().value(u"key"_s).toString();
+            QVERIFY(!v.toObject().value(u"why"_s).toString().isEmpty());
+        }
+        skippedKeys.sort();
+        QStringList expected;
+        for (const QByteArray &k : application) {
+            expected << QString::fromUtf8(k);
+        }
+        expected.sort();
+        QCOMPARE(skippedKeys, expected);
+        QVERIFY(untouched());
+        for (const QByteArray &k : limiter) {
+            const qint64 t = pttlOf(c(), k);
+            QVERIFY2(t > 0 && t <= 60'000, (k + " " + num(t)).constData());
+        }
+
+        // --delete: the same split; the application keys stay.
+        QVERIFY(pipelined(c(), {{"PERSIST", "limit:login:ann"}, {"PERSIST", "rl:api:bob"}}));
+        r = test::runCli(base + QStringList{u"--delete"_s});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("deleted 2 keys without TTL"), r.out.constData());
+        QVERIFY2(r.out.contains("skipped: 5 keys without TTL left alone"), r.out.constData());
+        QCOMPARE(pttlOf(c(), "limit:login:ann"), qint64(-2));
+        QCOMPARE(pttlOf(c(), "rl:api:bob"), qint64(-2));
+        QVERIFY(untouched());
+
+        // --any-key: asked for, every key of the glob without TTL.
+        r = test::runCli(base + QStringList{u"--ttl"_s, u"1m"_s, u"--any-key"_s});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("set a TTL of 1 min on 5 keys"), r.out.constData());
+        for (const QByteArray &k : application) {
+            QVERIFY(pttlOf(c(), k) > 0);
+        }
+        // And only with --ttl / --delete.
+        r = test::runCli({u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--any-key"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--any-key applies to"), r.err.constData());
+    }
+
     // A never-expiring string counter under a rule's prefix (the GET/INCR/EXPIRE limiter the
     // rule replaced) is no_ttl, not wrong_type, and `keys fix --rules` gives it the rule's
     // window; one that expires soon, or a hash that is not the rule's, stays wrong_type.

@@ -885,6 +885,107 @@ private Q_SLOTS:
         QVERIFY(!y.ok());
     }
 
+    // A rule file's messages quote at most 40 characters of any value or field name (then
+    // "…"), as they did for id, algorithm and limit: a 10 MB unknown field name gave a 10 MB
+    // message, a 1 MB scope, window, rate or unknown top-level key a 1 MB one.
+    void messagesAreCappedForEveryField_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("says");
+        const QByteArray mb(1 << 20, 'x');
+        const QByteArray rule =
+            R"("id": "a", "algorithm": "fixed_window", "limit": 1, "window": "1m", "scope": "ip")";
+        auto with = [&](const QByteArray &field, const QByteArray &value) {
+            QByteArray r = rule;
+            const QByteArray at = "\"" + field + "\": ";
+            const qsizetype from = r.indexOf(at);
+            if (from >= 0) {
+                const qsizetype end = r.indexOf(',', from);
+                r.replace(from, (end < 0 ? r.size() : end) - from, at + value);
+            } else {
+                r += ", " + at + value;
+            }
+            return "{\"version\": 1, \"rules\": [{" + r + "}]}";
+        };
+        QTest::newRow("unknown field name, 10 MB")
+            << with(QByteArray(10 << 20, 'f'), "1") << u"rules[0][\"ffff"_s << u"unknown field"_s;
+        QTest::newRow("scope") << with("scope", '"' + mb + '"') << u"rules[0].scope"_s
+                               << u"is not a scope"_s;
+        QTest::newRow("window") << with("window", '"' + mb + '"') << u"rules[0].window"_s
+                                << u"is not a duration"_s;
+        QTest::newRow("window of 100,000 digits")
+            << with("window", '"' + QByteArray(100'000, '9') + "s\"") << u"rules[0].window"_s
+            << u"is too long"_s;
+        QTest::newRow("rate") << "{\"version\": 1, \"rules\": [{\"id\": \"a\", \"algorithm\": "
+                                 "\"token_bucket\", \"burst\": 1, \"scope\": \"ip\", \"rate\": \"" +
+                                     mb + "\"}]}"
+                              << u"rules[0].rate"_s << u"is not a rate"_s;
+        QTest::newRow("rate's count") << "{\"version\": 1, \"rules\": [{\"id\": \"a\", "
+                                         "\"algorithm\": \"token_bucket\", \"burst\": 1, "
+                                         "\"scope\": \"ip\", \"rate\": \"" +
+                                             mb + "/s\"}]}"
+                                      << u"rules[0].rate"_s << u"must be a positive integer"_s;
+        QTest::newRow("unknown top-level key")
+            << "{\"version\": 1, \"rules\": [], \"" + mb + "\": 1}" << u"[\"xxxx"_s
+            << u"unknown field"_s;
+        QTest::newRow("field twice")
+            << "{\"version\": 1, \"rules\": [], \"" + mb + "\": 1, \"" + mb + "\": 2}"
+            << u"[\"xxxx"_s << u"appears twice"_s;
+    }
+    void messagesAreCappedForEveryField()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, path);
+        QFETCH(QString, says);
+        for (const bool yaml : {false, true}) {
+            // JSON is YAML: the same text read by the YAML reader.
+            const rules::Loaded l = yaml ? rules::parseYaml(json, u"big.yaml"_s)
+                                         : rules::parseJson(json, u"big.json"_s);
+            QVERIFY(!l.ok());
+            bool found = false;
+            for (const Diagnostic &d : l.errors) {
+                const QString m = d.toString();
+                QVERIFY2(m.size() < 400,
+                         qPrintable(QString::number(m.size()) + u' ' + m.left(300)));
+                if (m.contains(says) && d.path.startsWith(path)) {
+                    found = true;
+                    QVERIFY2(d.line > 0, qPrintable(m)); // where, too
+                }
+            }
+            // YAML: a key over 1024 characters is not a simple key (the YAML spec's limit), so
+            // such a file is a syntax error, with its place, and no key is quoted at all.
+            QVERIFY2(found ||
+                         (yaml && l.errors.first().message.startsWith(u"YAML syntax error"_s) &&
+                          l.errors.first().line > 0),
+                     qPrintable(l.errors.first().toString().left(300)));
+        }
+    }
+
+    // YAML nested 100,000 deep said "YAML syntax error: bad file": now what is wrong and where.
+    void deepYamlSaysWhatAndWhere()
+    {
+        const rules::Loaded flow =
+            rules::parseYaml("version: 1\nrules: " + QByteArray(100'000, '['), u"deep.yaml"_s);
+        QVERIFY(!flow.ok());
+        const Diagnostic &d = flow.errors.first();
+        QVERIFY2(d.message.contains(u"nested more than"_s) && d.message.contains(u"levels deep"_s),
+                 qPrintable(d.toString()));
+        QVERIFY2(!d.message.contains(u"bad file"_s), qPrintable(d.toString()));
+        QCOMPARE(d.line, 2);
+        QVERIFY2(d.column > 8, qPrintable(d.toString()));
+        QByteArray block = "version: 1\nrules:\n";
+        for (int i = 0; i < 100'000; ++i) {
+            block += "- ";
+        }
+        block += "x\n";
+        const rules::Loaded blocks = rules::parseYaml(block, u"deep.yaml"_s);
+        QVERIFY(!blocks.ok());
+        QVERIFY2(blocks.errors.first().message.contains(u"levels deep"_s),
+                 qPrintable(blocks.errors.first().toString()));
+        QVERIFY(blocks.errors.first().line > 0);
+    }
+
     void loadFileByName()
     {
         QTemporaryDir dir;

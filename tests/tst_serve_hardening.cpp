@@ -10,19 +10,29 @@
 #include "runcli.h"
 #include "testredis.h"
 
+#include <QCryptographicHash>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace sluice;
 using namespace sluice::serve;
@@ -158,7 +168,8 @@ QByteArray command(const Endpoint &e, const QList<QByteArray> &args)
 }
 
 // The service's log lines (DecisionPool::Options::log, called in any thread), each as the
-// letter of its kind: D down, R credentials refused, U up again, ? anything else.
+// letter of its kind: D down, R credentials refused, U up again, W writes refused, A writes
+// accepted again, ? anything else.
 class Log
 {
 public:
@@ -179,6 +190,8 @@ public:
             k += line.startsWith(QLatin1String("Redis is down"))                   ? u'D'
                  : line.startsWith(QLatin1String("Redis refused the credentials")) ? u'R'
                  : line.startsWith(QLatin1String("Redis is up again"))             ? u'U'
+                 : line.startsWith(QLatin1String("Redis refuses writes"))          ? u'W'
+                 : line.startsWith(QLatin1String("Redis accepts writes again"))    ? u'A'
                                                                                    : u'?';
         }
         return k;
@@ -204,6 +217,250 @@ QString redisState(quint16 port, QString *reason = nullptr)
     }
     return redis.value(QLatin1String("state")).toString();
 }
+
+QByteArray info(const Endpoint &e, const QByteArray &field)
+{
+    auto c = Connection::open(e);
+    if (!c) {
+        return {};
+    }
+    auto r = c->command({"INFO", "persistence"});
+    if (!r) {
+        return {};
+    }
+    for (const QByteArray &line : r->str.split('\n')) {
+        if (line.startsWith(field + ':')) {
+            return line.mid(field.size() + 1).trimmed();
+        }
+    }
+    return {};
+}
+
+// A Redis stand-in for what one real server cannot be made to say: it answers PING, ROLE
+// (master), SCRIPT LOAD (the body's SHA1) and EVALSHA (a decision that admits), and while
+// fault() is set answers every EVALSHA with that error reply instead. One thread per
+// connection, blocking sockets; the commands are RESP arrays of bulk strings (what Connection
+// sends).
+class FakeRedis
+{
+public:
+    FakeRedis()
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        const int one = 1;
+        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
+        ::listen(m_listen, 64);
+        socklen_t len = sizeof a;
+        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
+        m_port = ntohs(a.sin_port);
+        m_acceptor = std::thread([this] {
+            for (;;) {
+                const int fd = ::accept(m_listen, nullptr, nullptr);
+                if (fd < 0) {
+                    return;
+                }
+                std::lock_guard l(m_mutex);
+                if (m_stop) {
+                    ::close(fd);
+                    return;
+                }
+                m_fds.push_back(fd);
+                m_threads.emplace_back([this, fd] { serve(fd); });
+            }
+        });
+    }
+    ~FakeRedis()
+    {
+        {
+            std::lock_guard l(m_mutex);
+            m_stop = true;
+            for (const int fd : m_fds) {
+                ::shutdown(fd, SHUT_RDWR);
+            }
+        }
+        ::shutdown(m_listen, SHUT_RDWR);
+        ::close(m_listen);
+        m_acceptor.join();
+        for (std::thread &t : m_threads) {
+            t.join();
+        }
+        for (const int fd : m_fds) {
+            ::close(fd);
+        }
+    }
+    Endpoint endpoint() const
+    {
+        Endpoint e;
+        e.host = QStringLiteral("127.0.0.1");
+        e.port = m_port;
+        return e;
+    }
+    void setFault(const QByteArray &reply)
+    {
+        std::lock_guard l(m_mutex);
+        m_fault = reply;
+    }
+
+private:
+    void serve(int fd)
+    {
+        QByteArray in;
+        char buffer[65536];
+        for (;;) {
+            QList<QByteArray> args;
+            qsizetype used = 0;
+            while ((used = parse(in, &args)) == 0) {
+                const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+                if (n <= 0) {
+                    return;
+                }
+                in.append(buffer, n);
+            }
+            in.remove(0, used);
+            const QByteArray out = answer(args);
+            if (::send(fd, out.constData(), size_t(out.size()), MSG_NOSIGNAL) < 0) {
+                return;
+            }
+        }
+    }
+    // One command of `in`: its length, 0 while incomplete.
+    static qsizetype parse(const QByteArray &in, QList<QByteArray> *args)
+    {
+        args->clear();
+        qsizetype at = in.indexOf("\r\n");
+        if (!in.startsWith('*') || at < 0) {
+            return 0;
+        }
+        const int n = in.mid(1, at - 1).toInt();
+        at += 2;
+        for (int i = 0; i < n; ++i) {
+            const qsizetype end = in.indexOf("\r\n", at);
+            if (end < 0) {
+                return 0;
+            }
+            const qsizetype len = in.mid(at + 1, end - at - 1).toLongLong();
+            if (in.size() < end + 2 + len + 2) {
+                return 0;
+            }
+            *args << in.mid(end + 2, len);
+            at = end + 2 + len + 2;
+        }
+        return at;
+    }
+    QByteArray answer(const QList<QByteArray> &args)
+    {
+        const QByteArray name = args.value(0).toUpper();
+        if (name == "PING") {
+            return "+PONG\r\n";
+        }
+        if (name == "ROLE") {
+            return "*3\r\n$6\r\nmaster\r\n:0\r\n*0\r\n";
+        }
+        if (name == "SCRIPT" && args.value(1).toUpper() == "LOAD") {
+            const QByteArray sha =
+                QCryptographicHash::hash(args.value(2), QCryptographicHash::Sha1).toHex();
+            return "$40\r\n" + sha + "\r\n";
+        }
+        if (name == "EVALSHA" || name == "EVALSHA_RO") {
+            std::lock_guard l(m_mutex);
+            if (!m_fault.isEmpty()) {
+                return '-' + m_fault + "\r\n";
+            }
+            return "*6\r\n:1\r\n:100\r\n:99\r\n:-1\r\n:60000\r\n:0\r\n";
+        }
+        return "-ERR unknown command '" + name + "'\r\n";
+    }
+
+    int m_listen = -1;
+    quint16 m_port = 0;
+    std::thread m_acceptor;
+    std::mutex m_mutex;
+    bool m_stop = false;
+    QByteArray m_fault;
+    std::vector<int> m_fds;
+    std::vector<std::thread> m_threads;
+};
+
+// The three rules of one fault: allow, deny and local.
+const QByteArray threeRules = R"({"scope": "ip", "id": "allowr", "algorithm": "fixed_window",
+    "limit": 1, "window": "1m", "on_redis_error": "allow", "key_prefix": "PREFIX"},
+    {"scope": "ip", "id": "denyr", "algorithm": "fixed_window",
+    "limit": 1, "window": "1m", "on_redis_error": "deny", "key_prefix": "PREFIX"},
+    {"scope": "ip", "id": "localr", "algorithm": "fixed_window",
+    "limit": 1, "window": "1m", "on_redis_error": "local", "key_prefix": "PREFIX"})";
+
+// `sluice-cli serve` as a process of its own, under a descriptor limit of `maxFiles` (0: the
+// test's), listening on a free loopback port; killed by the destructor.
+class ServeProcess
+{
+public:
+    bool start(const QString &url, const QStringList &extra, int maxFiles = 0)
+    {
+        QFile f(m_dir.filePath(QStringLiteral("rules.json")));
+        if (!f.open(QIODevice::WriteOnly)) {
+            return false;
+        }
+        f.write(R"({"version": 1, "rules": [{"scope": "ip", "id": "ip",
+            "algorithm": "fixed_window", "limit": 1000000, "window": "1m",
+            "on_redis_error": "allow"}]})");
+        f.close();
+        rulesPath = f.fileName();
+        const QStringList args = QStringList{QStringLiteral("serve"),
+                                             QStringLiteral("--url"),
+                                             url,
+                                             QStringLiteral("--rules"),
+                                             rulesPath,
+                                             QStringLiteral("--listen"),
+                                             QStringLiteral("127.0.0.1:0"),
+                                             QStringLiteral("--no-stats")} +
+                                 extra;
+        if (maxFiles > 0) {
+            m_process.start(
+                QStringLiteral("/bin/sh"),
+                QStringList{QStringLiteral("-c"),
+                            QStringLiteral("ulimit -n %1 && exec \"$0\" \"$@\"").arg(maxFiles),
+                            test::cliPath()} +
+                    args);
+        } else {
+            m_process.start(test::cliPath(), args);
+        }
+        if (!m_process.waitForStarted(5000)) {
+            return false;
+        }
+        QByteArray out;
+        QElapsedTimer t;
+        t.start();
+        while (!out.contains('\n') && t.elapsed() < 10000 &&
+               m_process.state() == QProcess::Running) {
+            m_process.waitForReadyRead(100);
+            out += m_process.readAllStandardOutput();
+        }
+        const qsizetype colon = out.lastIndexOf(':');
+        port = colon < 0 ? 0 : quint16(out.mid(colon + 1).trimmed().toUInt());
+        return port != 0;
+    }
+    QByteArray err()
+    {
+        m_err += m_process.readAllStandardError();
+        return m_err;
+    }
+    ~ServeProcess()
+    {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+    quint16 port = 0;
+    QString rulesPath;
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_process;
+    QByteArray m_err;
+};
 
 } // namespace
 
@@ -548,6 +805,233 @@ private Q_SLOTS:
             5000));
     }
 
+    // MISCONF: a server with a save point whose background save failed refuses every write
+    // and still answers reads and ROLE. Each rule answers its admissions by on_redis_error, a
+    // denial still comes from Redis, /healthz says write_refused with the reason, and the log
+    // says it once each way. (Each admission was a 500, /healthz said ok, the log had a line
+    // per request.)
+    void diskErrorRefusesWritesAndTheRulesAnswer()
+    {
+        test::OwnRedis redis;
+        QVERIFY(redis.start());
+        Log log;
+        auto s = service(ruleSet(threeRules), {}, redis.endpoint(), 500, &log);
+        const QList<QByteArray> rules{"allowr", "denyr", "localr"};
+        for (const QByteArray &rule : rules) { // each at its limit for "full"
+            QCOMPARE(get(s->port(), "/v1/check?rule=" + rule + "&subject=full").status, 200);
+        }
+        QCOMPARE(command(redis.endpoint(), {"CONFIG", "SET", "save", "3600 1"}), QByteArray("OK"));
+        QVERIFY(QDir(redis.dir()).removeRecursively());
+        QVERIFY(command(redis.endpoint(), {"BGSAVE"}).contains("Background saving started"));
+        QTRY_COMPARE_WITH_TIMEOUT(info(redis.endpoint(), "rdb_last_bgsave_status"),
+                                  QByteArray("err"), 10000);
+        QVERIFY(command(redis.endpoint(), {"SET", "probe", "1"}).startsWith("MISCONF"));
+
+        const QList<std::pair<int, QByteArray>> expected{
+            {200, "allow"}, {429, "deny"}, {200, "local"}};
+        for (qsizetype r = 0; r < rules.size(); ++r) {
+            // A denial writes nothing: it comes from Redis.
+            const Answer d = get(s->port(), "/v1/check?rule=" + rules[r] + "&subject=full");
+            QCOMPARE(d.status, 429);
+            QCOMPARE(d.header("Sluice-Source"), QByteArray("redis"));
+            for (int i = 0; i < 5; ++i) {
+                const Answer a = get(s->port(), "/v1/check?rule=" + rules[r] + "&subject=fresh" +
+                                                    QByteArray::number(i));
+                QCOMPARE(a.status, expected[r].first);
+                QCOMPARE(a.header("Sluice-Source"), expected[r].second);
+            }
+        }
+        QString reason;
+        QCOMPARE(redisState(s->port(), &reason), QStringLiteral("write_refused"));
+        QVERIFY2(reason.startsWith(QLatin1String("MISCONF")), qPrintable(reason));
+        QVERIFY2(!reason.contains(QLatin1String("script:")), qPrintable(reason));
+        QCOMPARE(get(s->port(), "/healthz").json().value(QLatin1String("status")).toString(),
+                 QStringLiteral("degraded"));
+        QCOMPARE(s->health().errors, 0);
+        QCOMPARE(log.kinds(), QStringLiteral("W"));
+
+        // Writes accepted again (the directory is gone for good: Redis is told not to stop
+        // writes for it), decisions come from Redis.
+        QCOMPARE(command(redis.endpoint(), {"CONFIG", "SET", "stop-writes-on-bgsave-error", "no"}),
+                 QByteArray("OK"));
+        QCOMPARE(command(redis.endpoint(), {"CONFIG", "SET", "save", ""}), QByteArray("OK"));
+        const Answer a = get(s->port(), "/v1/check?rule=allowr&subject=later");
+        QCOMPARE(a.status, 200);
+        QCOMPARE(a.header("Sluice-Source"), QByteArray("redis"));
+        QCOMPARE(redisState(s->port()), QStringLiteral("up"));
+        QCOMPARE(log.kinds(), QStringLiteral("WA"));
+    }
+
+    // LOADING (DEBUG RELOAD with a slow load): ROLE answers all the while, so the prober used
+    // to call Redis up after every failed decision (/healthz "ok", 71 log lines in 3.5 s).
+    // Now it is down for the whole load, up once a decision works again: two log lines.
+    void loadingIsDownUntilADecisionWorks()
+    {
+        test::OwnRedis redis;
+        QVERIFY(redis.start({QStringLiteral("--enable-debug-command"), QStringLiteral("local")}));
+        for (const QList<QByteArray> &c : QList<QList<QByteArray>>{
+                 {"CONFIG", "SET", "key-load-delay", "100"},
+                 {"CONFIG", "SET", "loading-process-events-interval-bytes", "1024"},
+                 {"DEBUG", "POPULATE", "12000"}}) {
+            QCOMPARE(command(redis.endpoint(), c), QByteArray("OK"));
+        }
+        Log log;
+        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
+            "limit": 1000000, "window": "1m", "on_redis_error": "allow"})"),
+                         {}, redis.endpoint(), 500, &log);
+        const QByteArray target = "/v1/check?rule=g&subject=x";
+        QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
+        auto reload = sendRaw(redis.port(), "DEBUG RELOAD");
+        int fallbacks = 0;
+        int notDown = 0;
+        QString reason;
+        QElapsedTimer t;
+        t.start();
+        bool back = false;
+        while (!back && t.elapsed() < 30000) {
+            const Answer a = get(s->port(), target);
+            QCOMPARE(a.status, 200);
+            if (a.header("Sluice-Source") == "redis") {
+                back = fallbacks > 0;
+                continue;
+            }
+            QCOMPARE(a.header("Sluice-Source"), QByteArray("allow"));
+            ++fallbacks;
+            QString why;
+            const QString state = redisState(s->port(), &why);
+            if (state != QLatin1String("down")) {
+                ++notDown;
+            } else if (reason.isEmpty()) {
+                reason = why;
+            }
+            QTest::qWait(20);
+        }
+        QVERIFY(back);
+        qInfo("LOADING: %d answers by on_redis_error, %d /healthz not down", fallbacks, notDown);
+        QVERIFY2(fallbacks >= 3, qPrintable(QString::number(fallbacks)));
+        // The one /healthz read that may fall between the load's end and a decision.
+        QVERIFY2(notDown <= 1, qPrintable(QString::number(notDown)));
+        QVERIFY2(reason.contains(QLatin1String("LOADING")), qPrintable(reason));
+        QCOMPARE(log.kinds(), QStringLiteral("DU"));
+    }
+
+    // MASTERDOWN, TRYAGAIN and CLUSTERDOWN from a server whose PING and ROLE answer (a fake:
+    // one real server says none of them on demand): down for the whole fault, one line when
+    // it starts and one when it ends (420-556 lines in 4 s before).
+    void unavailableRepliesAreDownUntilADecisionWorks()
+    {
+        for (const QByteArray &fault :
+             {QByteArray("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set "
+                         "to 'no'."),
+              QByteArray("TRYAGAIN Multiple keys request during rehashing of slot"),
+              QByteArray("CLUSTERDOWN The cluster is down")}) {
+            FakeRedis fake;
+            Log log;
+            auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
+                "limit": 100, "window": "1m", "on_redis_error": "allow"})"),
+                             {}, fake.endpoint(), 500, &log);
+            const QByteArray target = "/v1/check?rule=g&subject=x";
+            QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
+            fake.setFault(fault);
+            QElapsedTimer t;
+            t.start();
+            while (t.elapsed() < 1500) {
+                const Answer a = get(s->port(), target);
+                QCOMPARE(a.status, 200);
+                QCOMPARE(a.header("Sluice-Source"), QByteArray("allow"));
+                QString reason;
+                QCOMPARE(redisState(s->port(), &reason), QStringLiteral("down"));
+                QVERIFY2(reason.startsWith(QString::fromLatin1(fault.left(fault.indexOf(' ')))),
+                         qPrintable(reason));
+                QTest::qWait(10);
+            }
+            fake.setFault({});
+            QVERIFY(waitForSource(s->port(), target, "redis"));
+            QVERIFY2(log.kinds() == QLatin1String("DU"), qPrintable(log.lines().join(u'\n')));
+        }
+    }
+
+    // One client address may hold at most --max-connections-per-peer (default half of
+    // --max-connections): a peer holding idle sockets no longer locks every other client out
+    // until the header timeout.
+    void onePeerCannotTakeEveryConnection()
+    {
+        HttpLimits l;
+        l.maxConnections = 10; // per peer: 5 by default
+        auto s = service(ruleSet(ipRule), l);
+        std::vector<std::unique_ptr<QTcpSocket>> held;
+        for (int i = 0; i < 10; ++i) {
+            held.push_back(std::make_unique<QTcpSocket>());
+            held.back()->connectToHost(QHostAddress::LocalHost, s->port());
+            QVERIFY(held.back()->waitForConnected(2000));
+        }
+        QTest::qWait(200);
+        Answer a = get(s->port(), "/v1/check?rule=ip&subject=a");
+        QCOMPARE(a.status, 503);
+        QVERIFY2(a.body.contains("--max-connections-per-peer"), a.body.constData());
+        // Another address (127.0.0.2, loopback too) still gets in.
+        QTcpSocket other;
+        QVERIFY(other.bind(QHostAddress(QStringLiteral("127.0.0.2")), 0));
+        other.connectToHost(QHostAddress::LocalHost, s->port());
+        QVERIFY(other.waitForConnected(2000));
+        other.write("GET /v1/check?rule=ip&subject=a HTTP/1.1\r\nHost: x\r\n\r\n");
+        QVERIFY(QTest::qWaitFor([&] { return other.bytesAvailable() > 0; }, 5000));
+        QVERIFY2(other.readAll().startsWith("HTTP/1.1 200"), "127.0.0.2 was refused");
+        // Closing them frees the peer's places.
+        held.clear();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return get(s->port(), "/v1/check?rule=ip&subject=a").status == 200; }, 5000));
+    }
+
+    // /healthz of `serve` tells anyone the state only; the Redis address, the rule file's path
+    // and what Redis said need --healthz-detail.
+    void healthzSaysTheStateOnlyUnlessAsked()
+    {
+        ServeProcess plain;
+        QVERIFY(plain.start(test::redisUrl(), {}));
+        Answer a = get(plain.port, "/healthz");
+        QCOMPARE(a.status, 200);
+        const QJsonObject o = a.json();
+        QCOMPARE(o.keys(), (QStringList{QStringLiteral("redis"), QStringLiteral("status")}));
+        QCOMPARE(o.value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(o.value(QLatin1String("redis")).toObject().keys(),
+                 QStringList{QStringLiteral("state")});
+        const QByteArray redisPort = QByteArray::number(test::redisEndpoint().port);
+        QVERIFY2(!a.body.contains(redisPort) && !a.body.contains("rules.json"), a.body.constData());
+
+        ServeProcess detailed;
+        QVERIFY(detailed.start(test::redisUrl(), {QStringLiteral("--healthz-detail")}));
+        a = get(detailed.port, "/healthz");
+        QCOMPARE(a.status, 200);
+        QVERIFY2(a.body.contains(":" + redisPort) && a.body.contains("rules.json"),
+                 a.body.constData());
+    }
+
+    // Out of file descriptors: said once in the log, new clients answered 503 (through the
+    // descriptor kept in reserve) instead of waiting silently in the backlog; said again when
+    // it accepts again.
+    void outOfDescriptorsIsSaidAndAnswered()
+    {
+        ServeProcess serve;
+        QVERIFY(serve.start(test::redisUrl(), {}, 64));
+        std::vector<std::unique_ptr<QTcpSocket>> held;
+        for (int i = 0; i < 80; ++i) {
+            held.push_back(std::make_unique<QTcpSocket>());
+            held.back()->connectToHost(QHostAddress::LocalHost, serve.port);
+            QVERIFY(held.back()->waitForConnected(2000));
+        }
+        QTest::qWait(300);
+        const Answer refused = get(serve.port, "/v1/check?rule=ip&subject=a");
+        QCOMPARE(refused.status, 503);
+        QVERIFY2(refused.body.contains("file descriptors"), refused.body.constData());
+        held.clear();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return get(serve.port, "/v1/check?rule=ip&subject=a").status == 200; }, 5000));
+        const QByteArray err = serve.err();
+        QCOMPARE(err.count("out of file descriptors"), 1);
+        QVERIFY2(err.contains("available again"), err.constData());
+    }
+
     void stallIsUncertainAndTheTwinIsNotChargedTwice()
     {
         test::OwnRedis redis;
@@ -734,6 +1218,10 @@ private Q_SLOTS:
                          {}, {}, 15000);
         QCOMPARE(none.exitCode, 1);
         QVERIFY2(none.err.contains("NOAUTH") && none.err.contains("without credentials"),
+                 none.err.constData());
+        // What it recommends is what the tool recommends elsewhere: not a password in the URL.
+        QVERIFY2(none.err.contains("--password-file") && none.err.contains("REDISCLI_AUTH") &&
+                     !none.err.contains("password in the URL"),
                  none.err.constData());
     }
 };

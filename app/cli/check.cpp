@@ -8,6 +8,7 @@
 #include "core/limiter/decisionjson.h"
 #include "core/limiter/redislimiter.h"
 #include "core/redis/endpoint.h"
+#include "core/redis/errors.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
@@ -293,8 +294,18 @@ int check(const QList<QByteArray> &argv)
         for (auto &r : *results) {
             if (!r) {
                 closeArray();
-                const bool bad = r.error().kind == Error::Kind::Reply;
-                return fail(command, r.error().message, bad ? exitUsage : exitRuntime);
+                // Redis refusing now (writes: OOM, MISCONF; anything: LOADING, READONLY, ...)
+                // is a runtime failure, not a bad request.
+                const Error &e = r.error();
+                const bool writes = redis::isWriteRefusedReply(e);
+                const bool now = writes || redis::isUnavailableReply(e);
+                const bool bad = e.kind == Error::Kind::Reply && !now;
+                return fail(command,
+                            writes ? QStringLiteral("Redis refuses writes now, so the decision "
+                                                    "could not be made: %1")
+                                         .arg(e.message)
+                                   : e.message,
+                            bad ? exitUsage : exitRuntime);
             }
             if (flusher) {
                 recorder.record(policy->id, subject, *r, shadowRule);

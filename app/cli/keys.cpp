@@ -607,6 +607,26 @@ int audit(const Args &args)
     return exitOk;
 }
 
+// Why `keys fix --match` leaves a key without TTL alone (without --any-key).
+QString skipReason(const AuditEntry &e)
+{
+    switch (e.health) {
+    case AuditHealth::OtherNoTtl:
+        return u"no known limiter layout (an application key?)"_s;
+    case AuditHealth::Suspect:
+        return u"named like a limit, but no known limiter layout: %1"_s.arg(e.cause);
+    case AuditHealth::Unknown:
+        return e.cause.isEmpty()
+                   ? u"named like %1 keys, but not that layout's value"_s.arg(e.layout)
+                   : e.cause;
+    case AuditHealth::Ok:
+        return u"%1 keeps this key without a TTL (normal for it)"_s.arg(e.layout);
+    default:
+        break;
+    }
+    return e.cause.isEmpty() ? auditHealthName(e.health) : e.cause;
+}
+
 // The most `keys fix --ttl` sets: a counter left for a month is not a fix, it is a second bug.
 constexpr qint64 maxFixTtlUs = qint64(30) * duration::usPerDay;
 
@@ -650,10 +670,13 @@ int fixForeign(const Args &args)
     }
     const bool json = args.has("json");
     const bool dryRun = args.has("dry-run");
-    KeyScanner scanner{KeyReader(std::nullopt)};
-    KeyScanner::Options options;
-    options.patterns = setup->patterns;
-    if (int bad = exitOk; !applyScanBudget(args, command, options, &bad)) {
+    const bool anyKey = args.has("any-key");
+    // The keys are judged as `keys audit` judges them: a glob such as '*' covers sessions and
+    // configuration too, and only a key a known limiter layout recognises (judged never to
+    // expire) is fixed; the others are listed as skipped, unless --any-key.
+    KeyAuditor::Options options;
+    options.scan.patterns = setup->patterns;
+    if (int bad = exitOk; !applyScanBudget(args, command, options.scan, &bad)) {
         return bad;
     }
     KeyFixer::Options fixOptions;
@@ -661,18 +684,39 @@ int fixForeign(const Args &args)
     fixOptions.onlyWithoutTtl = true;
     fixOptions.onlyFlagged = true;
     QList<KeyFixer::Outcome> outcomes;
+    struct SkippedKey
+    {
+        QByteArray key;
+        AuditHealth health;
+        QString why;
+    };
+    constexpr qsizetype skippedListed = 1000; // in --json; the text shows the first 20
+    QList<SkippedKey> skipped;
+    qint64 skippedCount = 0;
     std::optional<Error> fixError;
     std::atomic<bool> stop{false};
-    options.cancel = &stop;
-    const ScanSummary summary = scanner.run(
-        setup->connection, options, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+    options.scan.cancel = &stop;
+    const AuditReport report = KeyAuditor::run(
+        setup->connection, options, [&](const QList<AuditEntry> &page, const ScanProgress &) {
             QList<KeyInfo> todo;
-            for (KeyInfo k : page) {
-                if (k.pttlMs == -1) {
-                    k.health = Health::NoTtl;
-                    k.maxTtlMs = ttlMs;
-                    todo << k;
+            for (const AuditEntry &e : page) {
+                if (e.pttlMs != -1) {
+                    continue;
                 }
+                if (!anyKey && e.health != AuditHealth::NeverExpires) {
+                    ++skippedCount;
+                    if (skipped.size() < skippedListed) {
+                        skipped << SkippedKey{e.key, e.health, skipReason(e)};
+                    }
+                    continue;
+                }
+                KeyInfo k;
+                k.key = e.key;
+                k.type = e.type;
+                k.pttlMs = -1;
+                k.health = Health::NoTtl;
+                k.maxTtlMs = ttlMs;
+                todo << k;
             }
             if (todo.isEmpty()) {
                 return;
@@ -686,6 +730,7 @@ int fixForeign(const Args &args)
                 stop = true;
             }
         });
+    const ScanSummary &summary = report.scan;
     if (summary.status == ScanSummary::Status::Completed && !fixError &&
         summary.progress.keys == 0) {
         return nothingMatches(command, args);
@@ -695,7 +740,7 @@ int fixForeign(const Args &args)
     const qint64 fine = countStatus(outcomes, KeyFixer::Status::AlreadyFine);
     const qint64 gone = countStatus(outcomes, KeyFixer::Status::Gone);
     const qint64 failedKeys = countStatus(outcomes, KeyFixer::Status::Failed);
-    const qint64 withTtl = summary.progress.keys - qint64(outcomes.size());
+    const qint64 withTtl = summary.progress.keys - qint64(outcomes.size()) - skippedCount;
     if (json) {
         QJsonArray list;
         for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
@@ -711,6 +756,12 @@ int fixForeign(const Args &args)
             }
             list.append(e);
         }
+        QJsonArray skippedList;
+        for (const SkippedKey &k : std::as_const(skipped)) {
+            skippedList.append(QJsonObject{{u"key"_s, bytes::printable(k.key)},
+                                           {u"health"_s, auditHealthName(k.health)},
+                                           {u"why"_s, k.why}});
+        }
         const QJsonObject doc{
             {u"dry_run"_s, dryRun},
             {u"action"_s, del ? u"delete"_s : u"set_ttl"_s},
@@ -721,7 +772,10 @@ int fixForeign(const Args &args)
             {u"got_ttl_meanwhile"_s, fine},
             {u"gone"_s, gone},
             {u"failed"_s, failedKeys},
-            {u"keys"_s, list}};
+            {u"keys"_s, list},
+            {u"any_key"_s, anyKey},
+            {u"skipped"_s, skippedCount},
+            {u"skipped_keys"_s, skippedList}};
         writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
     } else {
         QByteArray out = outcomeLines(outcomes, del ? FixForm::Delete : FixForm::SetTtl);
@@ -742,6 +796,24 @@ int fixForeign(const Args &args)
         }
         if (failedKeys > 0) {
             line += u"; %1 FAILED"_s.arg(thousands(failedKeys));
+        }
+        if (skippedCount > 0) {
+            // Before the total, so that what was left alone cannot be missed.
+            QString list = u"%1: %2 without TTL left alone: no known limiter layout recognises "
+                           "them (application keys: sessions, configuration?); --any-key "
+                           "includes them%3\n"_s.arg(dryRun ? u"dry run"_s : u"skipped"_s,
+                                                     count(skippedCount, u"key"_s, u"keys"_s),
+                                                     del ? u" (and deletes them)"_s : QString());
+            constexpr qsizetype shown = 20;
+            for (qsizetype i = 0; i < std::min(shown, skipped.size()); ++i) {
+                list +=
+                    u"  %1  skipped: %2\n"_s.arg(bytes::printable(skipped[i].key), skipped[i].why);
+            }
+            if (skippedCount > shown) {
+                list += u"  ... and %1 more (--json lists the first %2)\n"_s.arg(
+                    thousands(skippedCount - shown), thousands(skippedListed));
+            }
+            out += list.toUtf8();
         }
         out += (line + u'\n' + scanLine(summary) + u'\n').toUtf8();
         writeOut(out);
@@ -766,9 +838,16 @@ int keys(const QList<QByteArray> &argv)
                                                                       {"no-backoff", false},
                                                                       {"ttl", true},
                                                                       {"delete", false},
+                                                                      {"any-key", false},
                                                                       {"json", false}});
     if (!parsed) {
         return fail(command, parsed.error().message + usageText, exitUsage);
+    }
+    if (parsed->has("any-key") && !(isFix && (parsed->has("ttl") || parsed->has("delete")))) {
+        return fail(command,
+                    u"--any-key applies to `keys fix --match GLOB --ttl D | --delete` only"_s +
+                        usageText,
+                    exitUsage);
     }
     if (isAudit) {
         return audit(*parsed);

@@ -63,6 +63,8 @@ int serve(const QList<QByteArray> &argv)
                                      {"idle-timeout-ms", true},
                                      {"max-in-flight", true},
                                      {"http-threads", true},
+                                     {"max-connections-per-peer", true},
+                                     {"healthz-detail", false},
                                      {"no-deny-cache", false},
                                      {"no-stats", false}});
     if (!parsed) {
@@ -109,6 +111,7 @@ int serve(const QList<QByteArray> &argv)
     options.endpoint = *endpoint;
     options.legacyHeaders = args.has("legacy-headers");
     options.denyCache = !args.has("no-deny-cache");
+    options.healthDetail = args.has("healthz-detail");
     if (args.has("http-threads")) {
         auto t = integerFlag(args, "http-threads", 1, 16);
         if (!t) {
@@ -139,6 +142,8 @@ int serve(const QList<QByteArray> &argv)
     serve::HttpLimits &limits = options.limits;
     const Limit limitFlags[] = {
         {"max-connections", 1, 1'000'000, [&](qint64 v) { limits.maxConnections = int(v); }},
+        {"max-connections-per-peer", 1, 1'000'000,
+         [&](qint64 v) { limits.maxConnectionsPerPeer = int(v); }},
         {"max-body-bytes", 0, 1 << 24, [&](qint64 v) { limits.maxBodyBytes = v; }},
         {"max-header-bytes", 1024, 1 << 20, [&](qint64 v) { limits.maxHeaderBytes = v; }},
         {"header-timeout-ms", 100, 600'000, [&](qint64 v) { limits.headerTimeoutMs = int(v); }},
@@ -170,7 +175,9 @@ int serve(const QList<QByteArray> &argv)
             !pong && pong.error().message.startsWith(QLatin1String("NOAUTH"))) {
             return fail(command,
                         QStringLiteral("Redis at %1 refused the connection without credentials: "
-                                       "%2; give the user name and password in the URL")
+                                       "%2; give the password with --password-file FILE or "
+                                       "REDISCLI_AUTH, and a user in the URL as "
+                                       "redis://USER:@HOST:PORT")
                             .arg(endpoint->display(), pong.error().message),
                         exitRuntime);
         }

@@ -277,7 +277,8 @@ Page makeCliPage()
         QStringLiteral("keys audit --url URL [--match GLOB] [--rules FILE | --from-redis]\n"
                        "        [--scan-budget N] [--no-backoff] [--json]"),
         QStringLiteral("keys fix --url URL --match GLOB (--ttl DURATION | --delete) "
-                       "[--dry-run]\n        [--scan-budget N] [--no-backoff] [--json]")};
+                       "[--any-key]\n        [--dry-run] [--scan-budget N] [--no-backoff] "
+                       "[--json]")};
     keys.subcommands = {QStringLiteral("fix"), QStringLiteral("audit")};
     keys.description = QStringLiteral(
         "Lists the limiter keys (SCAN, in pages, within a budget) with type, TTL, rule, "
@@ -291,8 +292,10 @@ Page makeCliPage()
         "counters...), flagging never-expiring keys, TTLs longer than the layout's window and "
         "suspect integer counters; other keys without TTL are only counted.\n\n"
         "keys fix --match GLOB --ttl DURATION (1ms to 30d) sets a TTL only on the keys of GLOB "
-        "that have none at fix time; --delete removes them instead (UNLINK). A TTL is never "
-        "extended nor shortened.");
+        "that have none at fix time and that a known limiter layout recognises (as keys audit "
+        "judges them); --delete removes them instead (UNLINK). The other keys of GLOB without "
+        "TTL (sessions, configuration, suspects) are listed as skipped, with why, unless "
+        "--any-key. A TTL is never extended nor shortened.");
     keys.options = {
         {QStringLiteral("--match GLOB"), QStringLiteral("Only the keys matching this SCAN glob.")},
         rulesFile,
@@ -304,6 +307,9 @@ Page makeCliPage()
          QStringLiteral("keys fix --match: the TTL set on the keys without one (1ms to 30d).")},
         {QStringLiteral("--delete"),
          QStringLiteral("keys fix --match: remove the keys without TTL instead (UNLINK).")},
+        {QStringLiteral("--any-key"),
+         QStringLiteral("keys fix --match: also the keys no known limiter layout recognises "
+                        "(application keys); without it they are skipped and listed.")},
         scanBudget,
         noBackoff,
         json,
@@ -357,14 +363,15 @@ Page makeCliPage()
         "serve --url URL (--rules FILE | --from-redis) --listen HOST:PORT\n"
         "        [--legacy-headers] [--workers N] [--timeout-ms T] [--max-connections N]\n"
         "        [--max-body-bytes N] [--max-header-bytes N] [--header-timeout-ms T]\n"
-        "        [--idle-timeout-ms T] [--max-in-flight N] [--http-threads N]\n"
-        "        [--no-deny-cache] [--no-stats]")};
+        "        [--idle-timeout-ms T] [--max-in-flight N] [--max-connections-per-peer N]\n"
+        "        [--http-threads N] [--healthz-detail] [--no-deny-cache] [--no-stats]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
-        "the same for nginx auth_request (403 on a denial); GET /healthz the state of Redis, "
-        "the rules and the statistics (200, or 503 before any rules are loaded). While Redis is "
-        "down each rule answers by its on_redis_error.\n\n"
+        "the same for nginx auth_request (403 on a denial); GET /healthz the status and the "
+        "state of Redis (200, or 503 before any rules are loaded; with --healthz-detail also "
+        "the Redis address, the reason, the rules and the statistics). While Redis is down, "
+        "or refuses writes (OOM, MISCONF), each rule answers by its on_redis_error.\n\n"
         "Prints \"listening on http://HOST:PORT\" once it listens and, under systemd "
         "(Type=notify), tells the service manager it is ready. SIGHUP reads --rules FILE "
         "again; a file that does not load keeps the rules served and its errors go to stderr. "
@@ -395,6 +402,12 @@ Page makeCliPage()
          QStringLiteral("A keep-alive connection idle this long is closed (default 60000).")},
         {QStringLiteral("--max-in-flight N"),
          QStringLiteral("Requests of one connection waiting or unread at most (default 32).")},
+        {QStringLiteral("--max-connections-per-peer N"),
+         QStringLiteral("Open connections of one client address at most (default half of "
+                        "--max-connections).")},
+        {QStringLiteral("--healthz-detail"),
+         QStringLiteral("GET /healthz in full: the Redis address, reasons, the rule file, "
+                        "counters (by default the status and state only, for any client).")},
         {QStringLiteral("--http-threads N"),
          QStringLiteral("Threads that read requests and write answers, on one port (1 to 16, "
                         "default 1).")},

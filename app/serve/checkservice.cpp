@@ -132,6 +132,7 @@ CheckService::CheckService(Options options, QObject *parent)
             [this, l](const RequestHead &request, const Ticket &ticket,
                       const HttpServer::Gone &gone) { handle(*l, request, ticket, gone); },
             i, open, i == 0 ? this : nullptr);
+        l->http->setLog(m_options.pool.log);
         l->http->setTurnEnd([this, l] {
             if (m_pool) {
                 m_pool->submit(l->jobs);
@@ -498,15 +499,38 @@ void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket
 {
     const DecisionPool::Health h = health();
     const RuleTablePtr table = rules();
+    const bool ok = h.state == QLatin1String("up");
+    const QString status = !table ? QStringLiteral("starting")
+                           : ok   ? QStringLiteral("ok")
+                                  : QStringLiteral("degraded");
+    // 200 while the service answers (degraded included: every rule still gets its
+    // on_redis_error answer); 503 only before any rules are loaded.
+    const int code = table ? 200 : 503;
+    if (!m_options.healthDetail) {
+        // Anyone who can reach the port may ask: the state, not where Redis is, which file
+        // the rules came from or what Redis said (--healthz-detail gives them).
+        const QJsonObject o{
+            {QStringLiteral("status"), status},
+            {QStringLiteral("redis"), QJsonObject{{QStringLiteral("state"), h.state}}}};
+        m_loops[size_t(ticket.loop)]->http->respond(
+            ticket,
+            formatResponse(code, {}, QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n',
+                           request.close),
+            request.close);
+        return;
+    }
     QJsonObject redis{{QStringLiteral("reachable"), h.redisUp},
                       {QStringLiteral("state"), h.state},
                       {QStringLiteral("url"), m_options.endpoint.safeUrl()},
                       {QStringLiteral("since_ms"), h.changedAtMs}};
-    if (h.state != QLatin1String("up") && !h.lastError.isEmpty()) {
-        redis.insert(QStringLiteral("reason"), h.lastError);
+    // Without the script's SHA and Lua line that Redis adds to a script's error (the log
+    // has them).
+    const QString lastError = publicReason(h.lastError);
+    if (h.state != QLatin1String("up") && !lastError.isEmpty()) {
+        redis.insert(QStringLiteral("reason"), lastError);
     }
-    if (!h.lastError.isEmpty()) {
-        redis.insert(QStringLiteral("last_error"), h.lastError);
+    if (!lastError.isEmpty()) {
+        redis.insert(QStringLiteral("last_error"), lastError);
     }
     QJsonObject rules{{QStringLiteral("loaded"), bool(table)}};
     if (table) {
@@ -514,10 +538,7 @@ void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket
         rules.insert(QStringLiteral("count"), table->size());
         rules.insert(QStringLiteral("origin"), table->origin());
     }
-    const bool ok = h.state == QLatin1String("up");
-    QJsonObject o{{QStringLiteral("status"), !table ? QStringLiteral("starting")
-                                             : ok   ? QStringLiteral("ok")
-                                                    : QStringLiteral("degraded")},
+    QJsonObject o{{QStringLiteral("status"), status},
                   {QStringLiteral("redis"), redis},
                   {QStringLiteral("rules"), rules},
                   {QStringLiteral("decisions"),
@@ -533,12 +554,9 @@ void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket
     if (m_options.statsHealth) {
         o.insert(QStringLiteral("stats"), m_options.statsHealth());
     }
-    // 200 while the service answers (degraded included: every rule still gets its
-    // on_redis_error answer); 503 only before any rules are loaded.
-    const int status = table ? 200 : 503;
     m_loops[size_t(ticket.loop)]->http->respond(
         ticket,
-        formatResponse(status, {}, QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n',
+        formatResponse(code, {}, QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n',
                        request.close),
         request.close);
 }

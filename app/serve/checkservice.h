@@ -64,6 +64,9 @@ public:
         DecisionPool::Options pool;
         HttpLimits limits;           // body, header, connection, timeout limits (httpparse.h)
         DecisionPool::Record record; // statistics hook, called in worker threads
+        // /healthz in full (the Redis address, the rules' origin, reasons, counters); false:
+        // {"status", "redis": {"state"}} only, for a port anyone may reach (--healthz-detail).
+        bool healthDetail = true;
         // The "stats" object of /healthz (the statistics writer's state), service thread.
         std::function<QJsonObject()> statsHealth;
     };

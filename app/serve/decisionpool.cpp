@@ -50,9 +50,16 @@ bool isUnavailable(const Error &e)
            redis::isUnavailableReply(innerReply(e));
 }
 
-bool isOutOfMemory(const Error &e)
+// Redis answers but refuses writes (OOM over maxmemory, MISCONF after a failed save): an
+// admission that would write is answered by on_redis_error, denials still come from Redis.
+bool isWriteRefused(const Error &e)
 {
-    return redis::isOutOfMemoryReply(e) || redis::isOutOfMemoryReply(innerReply(e));
+    return redis::isWriteRefusedReply(e) || redis::isWriteRefusedReply(innerReply(e));
+}
+
+bool isDiskError(const Error &e)
+{
+    return redis::isDiskErrorReply(e) || redis::isDiskErrorReply(innerReply(e));
 }
 
 } // namespace
@@ -165,10 +172,11 @@ DecisionPool::Health DecisionPool::health() const
     std::lock_guard l(m_healthMutex);
     Health h = m_health;
     h.redisUp = m_redisUp.load();
-    h.state = !h.redisUp            ? (m_credentialsRefused ? QStringLiteral("credentials_refused")
-                                                            : QStringLiteral("down"))
-              : m_memoryFull.load() ? QStringLiteral("memory_full")
-                                    : QStringLiteral("up");
+    h.state = !h.redisUp ? (m_credentialsRefused ? QStringLiteral("credentials_refused")
+                                                 : QStringLiteral("down"))
+              : m_writesRefused.load() == WritesRefused::OutOfMemory ? QStringLiteral("memory_full")
+              : m_writesRefused.load() == WritesRefused::DiskError ? QStringLiteral("write_refused")
+                                                                   : QStringLiteral("up");
     return h;
 }
 
@@ -227,20 +235,25 @@ void DecisionPool::markUp()
     }
 }
 
-void DecisionPool::setMemoryFull(bool full, const QString &why)
+void DecisionPool::setWritesRefused(WritesRefused why, const QString &message)
 {
-    if (m_memoryFull.exchange(full) == full) {
+    if (m_writesRefused.exchange(why) == why) {
         return;
     }
-    if (full) {
+    if (why != WritesRefused::No) {
         std::lock_guard l(m_healthMutex);
-        m_health.lastError = why;
+        m_health.lastError = message;
     }
     if (m_options.log) {
-        m_options.log(full ? QStringLiteral("Redis is out of memory, admissions are answered by "
-                                            "on_redis_error: %1")
-                                 .arg(why)
-                           : QStringLiteral("Redis accepts writes again"));
+        m_options.log(why == WritesRefused::OutOfMemory
+                          ? QStringLiteral("Redis is out of memory, admissions are answered by "
+                                           "on_redis_error: %1")
+                                .arg(message)
+                      : why == WritesRefused::DiskError
+                          ? QStringLiteral("Redis refuses writes (it cannot persist), admissions "
+                                           "are answered by on_redis_error: %1")
+                                .arg(message)
+                          : QStringLiteral("Redis accepts writes again"));
     }
 }
 
@@ -354,8 +367,8 @@ void DecisionPool::workerLoop(int index)
             if (!results) {
                 const Error &e = results.error();
                 if (isUnavailable(e)) {
-                    if (isRefused(e) && !batch.empty()) {
-                        noteRefused(batch.front());
+                    if (!batch.empty()) {
+                        noteFailed(batch.front());
                     }
                     markDown(e);
                     // A transport failure after the batch was written: Redis may have applied
@@ -365,6 +378,13 @@ void DecisionPool::workerLoop(int index)
                         out.push_back(fallback(std::move(j), maybeApplied));
                     }
                     uncertain += maybeApplied ? qint64(batch.size()) : 0;
+                } else if (isWriteRefused(e)) {
+                    setWritesRefused(isDiskError(e) ? WritesRefused::DiskError
+                                                    : WritesRefused::OutOfMemory,
+                                     e.message);
+                    for (DecisionJob &j : batch) {
+                        out.push_back(fallback(std::move(j)));
+                    }
                 } else {
                     for (DecisionJob &j : batch) {
                         DecisionOutcome o;
@@ -379,17 +399,17 @@ void DecisionPool::workerLoop(int index)
                 for (size_t i = 0; i < batch.size(); ++i) {
                     auto &r = (*results)[i];
                     if (!r && isUnavailable(r.error())) {
-                        if (isRefused(r.error())) {
-                            noteRefused(batch[i]);
-                        }
+                        noteFailed(batch[i]);
                         markDown(r.error());
                         out.push_back(fallback(std::move(batch[i])));
                         continue;
                     }
-                    if (!r && isOutOfMemory(r.error())) {
+                    if (!r && isWriteRefused(r.error())) {
                         // An admission that would write: unavailable for it; denials (which
                         // write nothing) keep coming from Redis.
-                        setMemoryFull(true, r.error().message);
+                        setWritesRefused(isDiskError(r.error()) ? WritesRefused::DiskError
+                                                                : WritesRefused::OutOfMemory,
+                                         r.error().message);
                         out.push_back(fallback(std::move(batch[i])));
                         continue;
                     }
@@ -408,7 +428,7 @@ void DecisionPool::workerLoop(int index)
                     out.push_back(std::move(o));
                 }
                 if (wrote) {
-                    setMemoryFull(false);
+                    setWritesRefused(WritesRefused::No);
                 }
             }
         } else {
@@ -442,18 +462,18 @@ void DecisionPool::workerLoop(int index)
     }
 }
 
-void DecisionPool::noteRefused(const DecisionJob &job)
+void DecisionPool::noteFailed(const DecisionJob &job)
 {
     std::lock_guard l(m_healthMutex);
-    m_refusedProbe = RefusedProbe{job.table, job.rule, job.key};
+    m_failedProbe = FailedProbe{job.table, job.rule, job.key};
 }
 
-QString DecisionPool::probeRefused(bool *refused)
+QString DecisionPool::probeFailed(bool *refused)
 {
-    std::optional<RefusedProbe> probe;
+    std::optional<FailedProbe> probe;
     {
         std::lock_guard l(m_healthMutex);
-        probe = m_refusedProbe;
+        probe = m_failedProbe;
     }
     if (!probe) {
         return {};
@@ -470,7 +490,7 @@ QString DecisionPool::probeRefused(bool *refused)
         return d.error().message;
     }
     std::lock_guard l(m_healthMutex);
-    m_refusedProbe.reset();
+    m_failedProbe.reset();
     return {};
 }
 
@@ -531,7 +551,9 @@ void DecisionPool::proberLoop()
             }
         }
         if (error.isEmpty()) {
-            error = probeRefused(&refused);
+            // ROLE and PING answer while the server is LOADING, and a user refused EVALSHA may
+            // still run them: Redis is up once the decision that failed is allowed again.
+            error = probeFailed(&refused);
         }
         std::chrono::milliseconds wait = m_options.probeInterval;
         if (error.isEmpty()) {

@@ -80,8 +80,13 @@ struct DecisionOutcome
 // state credentials_refused), marks Redis down and wakes the prober; from then on no worker touches
 // the network: each job is answered at once by its rule's on_redis_error (allow, deny, or `local`:
 // one shared LocalModel twin, so a subject's state is not split across workers). When the prober
-// gets a PONG again (on a new connection: after a failover, to wherever a connection now goes),
-// workers reconnect their own connections on their next batch and decisions come from Redis again.
+// gets an answer again (on a new connection: after a failover, to wherever a connection now
+// goes) and the decision that failed, asked again as a peek, succeeds, workers reconnect their
+// own connections on their next batch and decisions come from Redis again.
+//
+// Redis answers but refuses writes (OOM over maxmemory, MISCONF after a failed save): Redis
+// stays up; each admission that would write is answered by on_redis_error, denials still come
+// from Redis (state memory_full or write_refused) until a write succeeds again.
 //
 // Results are handed to `deliver` in the worker thread, one call per batch; the receiver posts
 // them to its own thread. `record` (optional) is called in the worker thread for every decision
@@ -117,8 +122,9 @@ public:
     struct Health
     {
         bool redisUp = false;
-        // "up", "down", "credentials_refused" (both: Redis is not used), or "memory_full" (up:
-        // admissions that would write are answered by on_redis_error, denials come from Redis).
+        // "up", "down", "credentials_refused" (both: Redis is not used), "memory_full" (OOM)
+        // or "write_refused" (MISCONF: it cannot persist); in both Redis is up: admissions
+        // that would write are answered by on_redis_error, denials come from Redis.
         QString state;
         QString lastError;      // why Redis was last found down (kept after recovery)
         qint64 changedAtMs = 0; // unix ms of the last up/down change
@@ -158,7 +164,9 @@ private:
     void markDown(const QString &why, bool wakeProber = true, bool refused = false);
     void markDown(const Error &e, bool wakeProber = true);
     void markUp();
-    void setMemoryFull(bool full, const QString &why = {});
+    // Why Redis refuses writes while it answers (OOM, MISCONF), or No.
+    enum class WritesRefused { No, OutOfMemory, DiskError };
+    void setWritesRefused(WritesRefused why, const QString &message = {});
     DecisionOutcome fallback(DecisionJob &&job, bool uncertain = false);
 
     Endpoint m_endpoint;
@@ -176,22 +184,25 @@ private:
     bool m_probeNow = false;
     std::atomic<bool> m_stopFlag{false};
 
-    // The last decision refused for its credentials or permissions: while it is set, the
-    // prober asks Redis that decision again as a peek (cost 0, nothing written) and reports
-    // Redis up only once it is allowed, since a user refused EVALSHA may well run PING and
-    // ROLE (a NOPERM after an ACL change). Under m_healthMutex.
-    struct RefusedProbe
+    // The last decision that failed as unavailable (LOADING, READONLY, MASTERDOWN, BUSY,
+    // TRYAGAIN, CLUSTERDOWN, a lost connection) or refused (credentials, permissions): while it
+    // is set, the prober asks Redis that decision again as a peek (cost 0, nothing written)
+    // and reports Redis up only once it succeeds, since a server that refuses every decision
+    // may well answer PING and ROLE (LOADING, a NOPERM after an ACL change, a cluster that
+    // lost a slot). Without it Redis flaps up and down at the rate of requests.
+    // Under m_healthMutex.
+    struct FailedProbe
     {
         RuleTablePtr table; // keeps `rule` alive
         const ServiceRule *rule = nullptr;
         QByteArray key;
     };
-    std::optional<RefusedProbe> m_refusedProbe;
-    void noteRefused(const DecisionJob &job);
-    QString probeRefused(bool *refused); // prober thread; the error, or empty
+    std::optional<FailedProbe> m_failedProbe;
+    void noteFailed(const DecisionJob &job);
+    QString probeFailed(bool *refused); // prober thread; the error, or empty
 
     std::atomic<bool> m_redisUp{false};
-    std::atomic<bool> m_memoryFull{false};
+    std::atomic<WritesRefused> m_writesRefused{WritesRefused::No};
     bool m_credentialsRefused = false; // under m_healthMutex
     // Bumped whenever Redis is found down: a worker whose connection predates the current
     // epoch reconnects before using it (its socket may be to the old, dead server).

@@ -4,6 +4,8 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include <algorithm>
+
 // The pure parsing of the check service's requests: no socket, no Qt Network. HttpServer
 // screens request heads with HeadScanner, reads them with parseRequestHead, and CheckService
 // reads the query of /v1/check with parseCheckQuery; tst_httpparse tests them directly and
@@ -24,6 +26,13 @@ struct HttpLimits
                                           // waiting for a decision; past it the connection is
                                           // not read until its client reads (pipelining)
     int maxConnections = 1000;            // past it: 503 and close
+    // Of one client address; past it: 503 and close, so one peer holding idle sockets cannot
+    // take every place of maxConnections. 0: half of maxConnections (at least 1).
+    int maxConnectionsPerPeer = 0;
+    int perPeerLimit() const
+    {
+        return maxConnectionsPerPeer > 0 ? maxConnectionsPerPeer : std::max(1, maxConnections / 2);
+    }
 };
 
 // An answer that refuses a request: status, JSON error code, message. status 0: none.

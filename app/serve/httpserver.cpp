@@ -54,7 +54,9 @@ struct HttpServer::Conn
     Rejection pending;  // the scanner's verdict on a later head: answered after those before
     bool done = false;  // no more requests are read (a close was asked for, or a rejection)
     bool lingering = false;
-    bool counted = true; // holds a place of maxConnections
+    bool counted = true;              // holds a place of maxConnections (and one of its peer's)
+    std::shared_ptr<PeerTable> peers; // where its peer's place is counted; none: not counted
+    std::string peer;
     bool dirty = false;
     quint64 nextSeq = 0;                                  // of the next request
     quint64 writeSeq = 0;                                 // of the next answer to write
@@ -81,6 +83,7 @@ HttpServer::HttpServer(const HttpLimits &limits, Handler handler, int index,
     , m_open(open ? std::move(open) : std::make_shared<std::atomic<int>>(0))
 {
     m_epollFd = ::epoll_create1(EPOLL_CLOEXEC);
+    m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     // Children: they move with the server to its thread.
     m_sweep = new QTimer(this);
     const int shortest = std::min(m_limits.headerTimeoutMs, m_limits.idleTimeoutMs);
@@ -92,12 +95,13 @@ HttpServer::~HttpServer()
 {
     for (auto &[id, c] : m_conns) {
         c->gone->store(true);
-        if (c->counted) {
-            --*m_open;
-        }
+        uncount(*c);
         ::close(c->fd);
     }
     m_conns.clear();
+    if (m_reserveFd >= 0) {
+        ::close(m_reserveFd);
+    }
     if (m_listenFd >= 0) {
         ::close(m_listenFd);
     }
@@ -237,24 +241,41 @@ void HttpServer::onEvents()
 void HttpServer::accept()
 {
     for (int i = 0; i < 256; ++i) {
-        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        sockaddr_storage ss{};
+        socklen_t len = sizeof ss;
+        const int fd = ::accept4(m_listenFd, reinterpret_cast<sockaddr *>(&ss), &len,
+                                 SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-                // Out of descriptors: stop accepting for a moment (level-triggered, the
-                // listening socket would wake the loop again at once).
-                ::epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_listenFd, nullptr);
-                QTimer::singleShot(100, this, [this] {
-                    epoll_event ev{};
-                    ev.events = EPOLLIN;
-                    ev.data.u64 = 0;
-                    ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
-                });
+                outOfDescriptors(errno);
             }
             return;
+        }
+        if (m_fdExhausted) {
+            m_fdExhausted = false;
+            if (m_log) {
+                m_log(QStringLiteral("file descriptors are available again: accepting "
+                                     "connections"));
+            }
         }
         const int one = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); // small answers, at once
         ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBufferBytes, sizeof sendBufferBytes);
+        // The client's address, without the port; an IPv4 client of a dual-stack socket
+        // (::ffff:a.b.c.d) counts as a.b.c.d.
+        std::string peer;
+        if (ss.ss_family == AF_INET) {
+            const auto *sin = reinterpret_cast<const sockaddr_in *>(&ss);
+            peer.assign(reinterpret_cast<const char *>(&sin->sin_addr), 4);
+        } else if (ss.ss_family == AF_INET6) {
+            const auto *sin6 = reinterpret_cast<const sockaddr_in6 *>(&ss);
+            const auto *a = reinterpret_cast<const char *>(&sin6->sin6_addr);
+            peer = IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr) ? std::string(a + 12, 4)
+                                                          : std::string(a, 16);
+        }
         if (m_open->fetch_add(1) >= m_limits.maxConnections) {
             --*m_open;
             Conn &c = add(fd);
@@ -265,19 +286,104 @@ void HttpServer::accept()
                                     .arg(m_open->load())});
             continue;
         }
+        int ofPeer = 0;
+        {
+            std::lock_guard l(m_peerTable->mutex);
+            ofPeer = ++m_peerTable->open[peer];
+            if (ofPeer > m_limits.perPeerLimit()) {
+                if (--m_peerTable->open[peer] == 0) {
+                    m_peerTable->open.erase(peer);
+                }
+            }
+        }
+        if (ofPeer > m_limits.perPeerLimit()) {
+            --*m_open;
+            Conn &c = add(fd);
+            c.counted = false;
+            reject(c, Rejection{503, QStringLiteral("too_many_connections"),
+                                QStringLiteral("this client address has %1 connections open, "
+                                               "the limit of one address "
+                                               "(--max-connections-per-peer); retry later")
+                                    .arg(ofPeer - 1)});
+            continue;
+        }
         HttpServer *to = m_peers.empty() ? this : m_peers[m_nextPeer++ % m_peers.size()];
         if (to == this) {
-            adopt(fd);
+            adopt(fd, m_peerTable, std::move(peer));
         } else {
             // Its thread takes it from here (a server that is gone takes nothing: the
             // process is stopping).
             QMetaObject::invokeMethod(
                 to,
-                [to, fd] {
-                    to->adopt(fd);
+                [to, fd, table = m_peerTable, peer = std::move(peer)]() mutable {
+                    to->adopt(fd, std::move(table), std::move(peer));
                     to->flush();
                 },
                 Qt::QueuedConnection);
+        }
+    }
+}
+
+void HttpServer::outOfDescriptors(int error)
+{
+    if (!m_fdExhausted) {
+        m_fdExhausted = true;
+        if (m_log) {
+            m_log(QStringLiteral("out of file descriptors (%1) with %2 connections open: new "
+                                 "connections are answered 503 until some close; raise the "
+                                 "limit (ulimit -n, LimitNOFILE=) or lower --max-connections")
+                      .arg(QString::fromLocal8Bit(std::strerror(error)))
+                      .arg(m_open->load()));
+        }
+    }
+    // The descriptor kept in reserve takes one waiting connection at a time: it gets its 503
+    // (best effort: a non-blocking write, the request it sent read and dropped so the close is
+    // not a reset) instead of waiting in the backlog for a place.
+    for (int i = 0; i < 256 && m_reserveFd >= 0; ++i) {
+        ::close(m_reserveFd);
+        const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) {
+            const QByteArray r = formatResponse(
+                503, {},
+                errorBody(503, QStringLiteral("too_many_connections"),
+                          QStringLiteral("the service is out of file descriptors; retry later")),
+                true);
+            [[maybe_unused]] const ssize_t sent =
+                ::send(fd, r.constData(), size_t(r.size()), MSG_NOSIGNAL);
+            char drop[4096];
+            while (::recv(fd, drop, sizeof drop, 0) > 0) {
+            }
+            ::shutdown(fd, SHUT_WR);
+            ::close(fd);
+        }
+        m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            break;
+        }
+    }
+    // Stop accepting for a moment (level-triggered, the listening socket would wake the loop
+    // again at once).
+    ::epoll_ctl(m_epollFd, EPOLL_CTL_DEL, m_listenFd, nullptr);
+    QTimer::singleShot(100, this, [this] {
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        ev.data.u64 = 0;
+        ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, m_listenFd, &ev);
+    });
+}
+
+void HttpServer::uncount(Conn &c)
+{
+    if (!c.counted) {
+        return;
+    }
+    c.counted = false;
+    --*m_open;
+    if (c.peers) {
+        std::lock_guard l(c.peers->mutex);
+        if (const auto it = c.peers->open.find(c.peer);
+            it != c.peers->open.end() && --it->second <= 0) {
+            c.peers->open.erase(it);
         }
     }
 }
@@ -296,9 +402,11 @@ HttpServer::Conn &HttpServer::add(int fd)
     return c;
 }
 
-void HttpServer::adopt(int fd)
+void HttpServer::adopt(int fd, std::shared_ptr<PeerTable> peers, std::string peer)
 {
     Conn &c = add(fd);
+    c.peers = std::move(peers);
+    c.peer = std::move(peer);
     // The first request must come within the header timeout (a connection that sends
     // nothing is a slowloris too).
     c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
@@ -505,10 +613,7 @@ void HttpServer::startLinger(Conn &c)
     c.inPos = 0;
     c.lingerDeadline = nowMs() + lingerMs;
     c.headDeadline = c.idleDeadline = 0;
-    if (c.counted) {
-        c.counted = false;
-        --*m_open;
-    }
+    uncount(c);
     updateInterest(c);
 }
 
@@ -561,9 +666,7 @@ void HttpServer::updateTimers(Conn &c)
 void HttpServer::close(Conn &c)
 {
     c.gone->store(true);
-    if (c.counted) {
-        --*m_open;
-    }
+    uncount(c);
     ::epoll_ctl(m_epollFd, EPOLL_CTL_DEL, c.fd, nullptr);
     ::close(c.fd);
     // Freed after this turn: callers up the stack may still hold it.

@@ -14,6 +14,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -46,7 +48,9 @@ struct Ticket
 //    answered, in order; with maxInFlight requests unanswered, or 64 KiB of answers the client
 //    has not read, it stops reading the connection (TCP pushes back on the client) until the
 //    client reads;
-//  - past maxConnections answers a new connection 503 and closes it;
+//  - past maxConnections, or past maxConnectionsPerPeer of one client address, answers a new
+//    connection 503 and closes it; out of file descriptors (EMFILE), it says so once in the
+//    log and answers what waits in the backlog 503 through a descriptor kept in reserve;
 //  - sets a flag the decision workers see once the client has gone (gone()), so a request of
 //    a client that left costs no decision.
 // Answers written in one turn of the event loop to one connection go out in one write.
@@ -88,11 +92,24 @@ public:
     // Connections open and not closing (what --max-connections counts).
     int connections() const { return m_open->load(); }
 
+    // One line per change (out of file descriptors, accepting again), in the server's thread.
+    void setLog(std::function<void(const QString &)> log) { m_log = std::move(log); }
+
 private:
     struct Conn;
+    // The connections open per client address (the IP, as bytes), of the connections this
+    // server accepted, wherever they are served: a connection carries the table it counts in.
+    struct PeerTable
+    {
+        std::mutex mutex;
+        std::unordered_map<std::string, int> open;
+    };
+    void uncount(Conn &c); // its places of maxConnections and of its peer are free
+    void outOfDescriptors(int error);
     void onEvents();
     void accept();
-    void adopt(int fd); // a connection accepted (and counted) by this server or another
+    // A connection accepted (and counted) by this server or another.
+    void adopt(int fd, std::shared_ptr<PeerTable> peers, std::string peer);
     Conn &add(int fd);
     void onReadable(Conn &c);
     void process(Conn &c);
@@ -116,6 +133,10 @@ private:
     int m_index = 0;
     quint64 m_nextId = 1;
     std::shared_ptr<std::atomic<int>> m_open;
+    std::shared_ptr<PeerTable> m_peerTable = std::make_shared<PeerTable>();
+    std::function<void(const QString &)> m_log;
+    int m_reserveFd = -1;       // /dev/null, closed to answer 503 when descriptors run out
+    bool m_fdExhausted = false; // said in the log; said again when accepting works again
     std::vector<HttpServer *> m_peers;
     size_t m_nextPeer = 0;
     std::unordered_map<quint64, std::unique_ptr<Conn>> m_conns;

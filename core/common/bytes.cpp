@@ -67,4 +67,15 @@ QString printable(const QByteArray &bytes)
     return out;
 }
 
+QString shortened(const QString &text)
+{
+    constexpr qsizetype max = 40;
+    if (text.size() <= max) {
+        return text;
+    }
+    // Never half of a surrogate pair.
+    const qsizetype cut = text.at(max - 1).isHighSurrogate() ? max - 1 : max;
+    return text.left(cut) + QChar(0x2026);
+}
+
 } // namespace sluice::bytes

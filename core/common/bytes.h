@@ -12,4 +12,9 @@ namespace sluice::bytes {
 // different byte strings never print the same, and the text never breaks a line.
 QString printable(const QByteArray &bytes);
 
+// What a message quotes of a user's text (a rule file's value or field name, a flag's
+// argument): at most 40 characters, then "…". Every message that quotes input goes through
+// it, so a 10 MB value makes a short message.
+QString shortened(const QString &text);
+
 } // namespace sluice::bytes

@@ -1,5 +1,7 @@
 #include "duration.h"
 
+#include "bytes.h"
+
 #include <QRegularExpression>
 
 namespace sluice::duration {
@@ -28,7 +30,7 @@ Result<qint64> parseUs(const QString &text)
     if (!m.hasMatch()) {
         return invalid(QStringLiteral("'%1' is not a duration; expected an integer and a unit "
                                       "(us, ms, s, m, h, d), e.g. 250ms, 5s, 1m")
-                           .arg(text));
+                           .arg(bytes::shortened(text)));
     }
     const QString digits = m.captured(1);
     bool ok = true;
@@ -40,10 +42,11 @@ Result<qint64> parseUs(const QString &text)
         }
     }
     if (!ok || n > maxExact / unitUs) {
-        return invalid(QStringLiteral("duration '%1' is too long").arg(text));
+        return invalid(QStringLiteral("duration '%1' is too long").arg(bytes::shortened(text)));
     }
     if (n <= 0) {
-        return invalid(QStringLiteral("duration '%1' must be positive").arg(text));
+        return invalid(
+            QStringLiteral("duration '%1' must be positive").arg(bytes::shortened(text)));
     }
     return n * unitUs;
 }
@@ -54,18 +57,19 @@ Result<Rate> parseRate(const QString &text)
     if (slash < 0) {
         return invalid(QStringLiteral("'%1' is not a rate; expected N/<duration>, e.g. 100/s, "
                                       "5/10s, 7/m")
-                           .arg(text));
+                           .arg(bytes::shortened(text)));
     }
     bool ok = false;
     const QString countText = text.left(slash).trimmed();
     const qint64 count = countText.toLongLong(&ok);
     if (!ok || count <= 0 || count >= maxExact) {
         return invalid(QStringLiteral("rate '%1': the count '%2' must be a positive integer")
-                           .arg(text, countText));
+                           .arg(bytes::shortened(text), bytes::shortened(countText)));
     }
     auto period = parseUs(text.mid(slash + 1));
     if (!period) {
-        return invalid(QStringLiteral("rate '%1': %2").arg(text, period.error().message));
+        return invalid(
+            QStringLiteral("rate '%1': %2").arg(bytes::shortened(text), period.error().message));
     }
     return Rate{count, *period};
 }

@@ -393,6 +393,11 @@ Result<void> LoadGenerator::start()
                                 reconnectNeeded = true;
                                 sh.unavailable(d.error().message);
                                 fallBack(i, second);
+                            } else if (redis::isWriteRefusedReply(d.error())) {
+                                // OOM, MISCONF: Redis answers but refuses this admission's
+                                // write; the rule's on_redis_error answers, as serve does.
+                                sh.unavailable(d.error().message);
+                                fallBack(i, second);
                             } else {
                                 sh.failedDecisions(1, d.error().message, {int(r)});
                             }

@@ -104,4 +104,16 @@ bool isOutOfMemoryReply(const Error &error)
                                                 error.message.startsWith(QLatin1String("OOM ")));
 }
 
+bool isDiskErrorReply(const Error &error)
+{
+    return error.kind == Error::Kind::Reply &&
+           (error.message == QLatin1String("MISCONF") ||
+            error.message.startsWith(QLatin1String("MISCONF ")));
+}
+
+bool isWriteRefusedReply(const Error &error)
+{
+    return isOutOfMemoryReply(error) || isDiskErrorReply(error);
+}
+
 } // namespace sluice::redis

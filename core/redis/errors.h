@@ -34,6 +34,16 @@ bool isRedirectReply(const Error &error);
 // freed.
 bool isOutOfMemoryReply(const Error &error);
 
+// MISCONF: the server refuses commands that may write because it cannot persist (its last
+// background save or AOF write failed, with stop-writes-on-bgsave-error). Like OOM: reads
+// and writeless scripts still run; the same command succeeds once a save succeeds again.
+bool isDiskErrorReply(const Error &error);
+
+// Redis refuses writes now, although it answers: OOM or MISCONF. A decision that would write
+// is answered by the rule's on_redis_error (a read or a denial may still come from Redis);
+// never a bug, never a reason to reconnect.
+bool isWriteRefusedReply(const Error &error);
+
 // What a NOPERM message (as replyError words it) says to grant: "ACL SETUSER <user> +zincrby",
 // "ACL SETUSER <user> ~<prefix>* ..."; empty when the message has no such advice. `user`
 // non-empty: put in place of "<user>".

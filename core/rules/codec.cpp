@@ -24,8 +24,9 @@
 //    indentation, YAML block style with strings quoted only where YAML would read them as
 //    something else. Non-ASCII text is written as UTF-8, control characters escaped.
 #include "codec.h"
-
 #include "jsonlocator.h"
+
+#include "core/common/bytes.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -37,6 +38,7 @@
 #include <QJsonValue>
 #include <QSet>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -152,11 +154,7 @@ bool isBlank(const QByteArray &bytes)
 // ---------------------------------------------------------------------------------------------
 // Builder: tree -> RuleSet, with type, unknown-field and missing-field errors.
 
-QString shortened(const QString &text)
-{
-    constexpr qsizetype max = 40;
-    return text.size() <= max ? text : text.left(max) + u"…"_s;
-}
+using bytes::shortened;
 
 // Edit distance, for "did you mean"; the names compared are short.
 qsizetype distance(const QString &a, const QString &b)
@@ -671,7 +669,7 @@ void addDuplicates(QList<Diagnostic> &diags, const QList<JsonLocator::Duplicate>
                                  .name;
         diags.append(diagnostic(file, duplicates[i].path,
                                 u"the field '%1' appears twice in one object (first at line %2, "
-                                "column %3); remove one of them"_s.arg(name)
+                                "column %3); remove one of them"_s.arg(shortened(name))
                                     .arg(first.line)
                                     .arg(first.column),
                                 positions[2 * i]));
@@ -1018,10 +1016,11 @@ private:
             shown = u"!!"_s + shown.mid(int(coreTag.size()));
         }
         if (value.empty()) {
-            return u"the tag %1 is not supported in rule files; write plain values"_s.arg(shown);
+            return u"the tag %1 is not supported in rule files; write plain values"_s.arg(
+                shortened(shown));
         }
         return u"'%1' is not a valid %2 value; rule files need no tags: write plain values"_s.arg(
-            QString::fromStdString(value), shown);
+            shortened(QString::fromStdString(value)), shortened(shown));
     }
 
     // A value starts at mark: its path and where it is (a member: its key; an element: itself).
@@ -1153,6 +1152,15 @@ Diagnostic yamlSyntaxDiagnostic(const YAML::Exception &e, QByteArrayView bytes, 
 {
     const TextPosition pos =
         e.mark.is_null() ? TextPosition{} : positionAt(bytes, qsizetype(e.mark.pos));
+    // yaml-cpp's guard against deep nesting says only "bad file".
+    if (const auto *deep = dynamic_cast<const YAML::DeepRecursion *>(&e)) {
+        return diagnostic(
+            file, {},
+            u"YAML syntax error: nested more than %1 levels deep here (the "
+            "parser's limit); a rule file needs four (rules, a rule, adopt, a "
+            "value): look for a run of [ or { or of indented '- ' items"_s.arg(deep->depth() - 1),
+            pos);
+    }
     return diagnostic(
         file, {}, u"YAML syntax error: "_s + QString::fromStdString(e.msg) + yamlHint(e.msg), pos);
 }
@@ -1574,7 +1582,7 @@ void finish(Loaded &out, const Document &doc, const QByteArray &bytes, const QSt
         out.errors.append(diagnostic(
             file, doc.duplicates[i].path,
             u"the field '%1' appears twice in one mapping (first at line %2, column %3); "
-            "remove one of them"_s.arg(doc.duplicates[i].name)
+            "remove one of them"_s.arg(shortened(doc.duplicates[i].name))
                 .arg(first.line)
                 .arg(first.column),
             positions[2 * i]));

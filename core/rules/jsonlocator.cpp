@@ -1,5 +1,7 @@
 #include "jsonlocator.h"
 
+#include "core/common/bytes.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -32,8 +34,11 @@ bool isIdentifier(const QString &name)
 
 } // namespace
 
-QString member(const QString &parent, const QString &name)
+QString member(const QString &parent, const QString &fullName)
 {
+    // A path goes into messages: a 10 MB field name is shown by its start (two names with the
+    // same first 40 characters share a path, and each message still has its line and column).
+    const QString name = bytes::shortened(fullName);
     if (isIdentifier(name)) {
         if (parent.isEmpty()) {
             return name;

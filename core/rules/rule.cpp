@@ -1,5 +1,7 @@
 #include "rule.h"
 
+#include "core/common/bytes.h"
+
 #include <cstring>
 
 using namespace Qt::StringLiterals;
@@ -121,9 +123,9 @@ Result<Scope> Scope::parse(const QString &text)
     const QString lowered = kind.toLower() + (colon < 0 ? QString() : text.mid(colon));
     if (lowered != text && parse(lowered)) {
         return invalid(u"'%1' is not a scope; did you mean '%2'? (scope kinds are lowercase)"_s.arg(
-            text, lowered));
+            bytes::shortened(text), bytes::shortened(lowered)));
     }
-    return invalid(u"'%1' is not a scope; "_s.arg(text) + expectedScopes);
+    return invalid(u"'%1' is not a scope; "_s.arg(bytes::shortened(text)) + expectedScopes);
 }
 
 QString Scope::toString() const

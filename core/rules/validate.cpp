@@ -19,6 +19,8 @@
 #include "codec.h"
 #include "jsonlocator.h"
 
+#include "core/common/bytes.h"
+
 #include <QHash>
 
 using namespace Qt::StringLiterals;
@@ -70,8 +72,7 @@ bool isControl(char32_t c)
 
 QString shown(const QString &text)
 {
-    constexpr qsizetype max = 40;
-    return text.size() <= max ? text : text.left(max) + u"…"_s;
+    return bytes::shortened(text);
 }
 
 void checkId(const QString &id, const QString &rulePath, Sink &sink)
@@ -297,9 +298,9 @@ QList<Diagnostic> validateRule(const Rule &rule, const QString &path, const QStr
     if (!scope) {
         sink.add(path, u"scope"_s, scope.error().message);
     } else if (*scope != rule.scope) {
-        sink.add(
-            path, u"scope"_s,
-            u"scope %1 takes no name (got '%2')"_s.arg(rule.scope.toString(), rule.scope.name));
+        sink.add(path, u"scope"_s,
+                 u"scope %1 takes no name (got '%2')"_s.arg(shown(rule.scope.toString()),
+                                                            shown(rule.scope.name)));
     }
     checkParameters(rule, path, sink);
     checkKeyPrefix(rule.keyPrefix, path, sink);

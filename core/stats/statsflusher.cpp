@@ -316,11 +316,12 @@ bool StatsFlusher::flushOnce()
         failed(replies.error().message);
         return false;
     }
-    // READONLY (a demoted master: a failover), MASTERDOWN, LOADING, ...: the transaction was
+    // READONLY (a demoted master: a failover), MASTERDOWN, LOADING, ..., or writes refused (OOM,
+    // MISCONF after a failed save): the transaction was
     // refused as a whole (EXECABORT), so nothing was applied and the backlog is kept for a new
     // connection, which goes to the new master (redis+sentinel://, a moved VIP or DNS name).
     for (const Result<Reply> &r : *replies) {
-        if (!r && (redis::isUnavailableReply(r.error()) || redis::isOutOfMemoryReply(r.error()))) {
+        if (!r && (redis::isUnavailableReply(r.error()) || redis::isWriteRefusedReply(r.error()))) {
             failed(r.error().message);
             m_connection.reset();
             return false;
