@@ -588,10 +588,11 @@ private Q_SLOTS:
         QTest::addColumn<bool>("stream"); // then send filler until the client hangs up
         QTest::addColumn<QString>("says");
         QTest::newRow("a billion elements")
-            << QByteArray("*1000000000\r\n") << true << u"more than"_s;
-        QTest::newRow("nested arrays")
-            << QByteArray("*2\r\n*9000000\r\n*9000000\r\n") << false << u"more than"_s;
-        QTest::newRow("a 2 GB bulk") << QByteArray("$2000000000\r\n") << true << u"larger than"_s;
+            << QByteArray("*1000000000\r\n") << true << u"array of 1000000000 elements"_s;
+        QTest::newRow("nested arrays") << QByteArray("*2\r\n*9000000\r\n*9000000\r\n") << false
+                                       << u"array of 9000000 elements"_s;
+        QTest::newRow("a 2 GB bulk")
+            << QByteArray("$2000000000\r\n") << true << u"string of 2000000000 bytes"_s;
     }
     void hugeAnnouncementsAreRefused()
     {

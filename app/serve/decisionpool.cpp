@@ -2,6 +2,7 @@
 
 #include "denycache.h"
 
+#include "core/common/bytes.h"
 #include "core/limiter/redislimiter.h"
 #include "core/redis/errors.h"
 
@@ -537,7 +538,7 @@ void DecisionPool::proberLoop()
                 role->elements[0].str != "master") {
                 error = QStringLiteral("Redis at %1 is a replica (ROLE %2): it refuses writes "
                                        "(READONLY)")
-                            .arg(m_endpoint.display(), QString::fromLatin1(role->elements[0].str));
+                            .arg(m_endpoint.display(), bytes::quoted(role->elements[0].str));
                 c.reset();
             } else if (!role && role.error().kind != Error::Kind::Auth) {
                 error = role.error().message;

@@ -1,5 +1,7 @@
 #include "bytes.h"
 
+#include <algorithm>
+
 namespace sluice::bytes {
 
 namespace {
@@ -76,6 +78,31 @@ QString shortened(const QString &text)
     // Never half of a surrogate pair.
     const qsizetype cut = text.at(max - 1).isHighSurrogate() ? max - 1 : max;
     return text.left(cut) + QChar(0x2026);
+}
+
+QString quoted(QByteArrayView bytes, qsizetype limit)
+{
+    limit = std::max<qsizetype>(limit, 0);
+    if (bytes.size() <= limit) {
+        return printable(bytes.toByteArray());
+    }
+    // Cut before a UTF-8 sequence that would not fit whole, rather than through it.
+    const auto *data = reinterpret_cast<const unsigned char *>(bytes.data());
+    qsizetype cut = limit;
+    for (qsizetype back = 1; back <= 3 && back <= limit; ++back) {
+        const unsigned char c = data[limit - back];
+        if (const int len = sequenceLength(c); len > 0) {
+            if (len > back) {
+                cut = limit - back;
+            }
+            break;
+        }
+        if ((c & 0xc0) != 0x80) {
+            break; // not inside a sequence
+        }
+    }
+    return printable(bytes.first(cut).toByteArray()) +
+           QStringLiteral("\u2026 (%1 bytes)").arg(bytes.size());
 }
 
 } // namespace sluice::bytes

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 
 namespace sluice::bytes {
@@ -16,5 +17,12 @@ QString printable(const QByteArray &bytes);
 // argument): at most 40 characters, then "…". Every message that quotes input goes through
 // it, so a 10 MB value makes a short message.
 QString shortened(const QString &text);
+
+// What a server (or any other party) sent, as a quote for a message: at most `limit` bytes of
+// it, by the rule of printable(), and when it is longer, "…" and its whole length ("ERR
+// xxxx… (500000000 bytes)"). Every message that quotes a server's text goes through this, so
+// that a hostile reply never makes a hostile message (an error, a log line, a status page).
+inline constexpr qsizetype quoteLimit = 200;
+QString quoted(QByteArrayView bytes, qsizetype limit = quoteLimit);
 
 } // namespace sluice::bytes

@@ -305,22 +305,27 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
     batch = std::max(batch, 1);
     for (qsizetype from = 0; from < infos.size(); from += batch) {
         const qsizetype to = std::min<qsizetype>(from + batch, infos.size());
-        c.append({QByteArrayLiteral("TIME")});
+        c.append({QByteArrayLiteral("TIME")}, ReplyBound::time());
+        static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
         for (qsizetype i = from; i < to; ++i) {
             const KeyInfo &k = infos[i];
             if (k.type == "string") {
                 c.append({QByteArrayLiteral("STRLEN"), k.key});
-                c.append({QByteArrayLiteral("GETRANGE"), k.key, QByteArrayLiteral("0"), headEnd});
+                c.append({QByteArrayLiteral("GETRANGE"), k.key, QByteArrayLiteral("0"), headEnd},
+                         values);
             } else if (k.type == "hash") {
                 c.append({QByteArrayLiteral("HLEN"), k.key});
                 c.append({QByteArrayLiteral("HSCAN"), k.key, QByteArrayLiteral("0"),
-                          QByteArrayLiteral("COUNT"), pageCount});
+                          QByteArrayLiteral("COUNT"), pageCount},
+                         values); // a small hash comes whole, whatever COUNT says
             } else if (k.type == "zset") {
                 c.append({QByteArrayLiteral("ZCARD"), k.key});
                 c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("0"),
-                          QByteArrayLiteral("0"), QByteArrayLiteral("WITHSCORES")});
+                          QByteArrayLiteral("0"), QByteArrayLiteral("WITHSCORES")},
+                         values);
                 c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("-1"),
-                          QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")});
+                          QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")},
+                         values);
             }
         }
         auto time = c.readRaw();

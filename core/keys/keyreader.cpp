@@ -272,7 +272,7 @@ Result<int> KeyReader::prepare(Connection &c)
         m_mode = Mode::Plain;
     }
     // The server clock, for the first batch's sliding-log windows.
-    auto t = c.command({QByteArrayLiteral("TIME")});
+    auto t = c.command({QByteArrayLiteral("TIME")}, ReplyBound::time());
     if (!t) {
         return t.error();
     }
@@ -299,7 +299,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
     static const QByteArray zero = QByteArrayLiteral("0");
     // The batch's TIME: states are decoded at it. Sliding-log windows are counted from the
     // server clock as estimated before sending (off by a fraction of the round trip).
-    c.append({QByteArrayLiteral("TIME")});
+    c.append({QByteArrayLiteral("TIME")}, ReplyBound::time());
     const qint64 nowEstimate = estimatedServerNowUs();
 
     const char *argv[16];
@@ -310,10 +310,12 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
         len[n] = size_t(b.size());
         ++n;
     };
-    auto send = [&] {
-        c.append(n, argv, len);
+    // Only the reads of values get the large bound; TYPE, PTTL and lengths the default.
+    auto send = [&](const ReplyBound &bound = {}) {
+        c.append(n, argv, len, bound);
         n = 0;
     };
+    static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
     // Script mode: EVALSHA sha n key... cap (layout lo nfields field...)... per chunk.
     // On a Redis Cluster one key per call: a call's keys must share a slot (through the
     // cluster client, or on one of its nodes talked to as itself, as the key scanner does).
@@ -329,7 +331,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
         command.reserve(4 + chunkKeys.size() + chunkArgs.size());
         command << c.readOnlyEvalsha() << script().sha << QByteArray::number(chunkKeys.size())
                 << chunkKeys << cap << chunkArgs;
-        c.append(command);
+        c.append(command, ReplyBound::values("the key read script"));
         m_chunks.push_back(int(chunkKeys.size()));
         chunkKeys.clear();
         chunkArgs.clear();
@@ -371,7 +373,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
                 for (const QByteArray &f : fields) {
                     push(f);
                 }
-                send();
+                send(values);
             } else if (p.layout == 'z') {
                 const QByteArray open = '(' + lo;
                 static const QByteArray zcard = QByteArrayLiteral("ZCARD");
@@ -398,13 +400,13 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
                 push(limit);
                 push(zero);
                 push(one);
-                send();
+                send(values);
                 push(zrange);
                 push(key);
                 push(last);
                 push(last);
                 push(withscores);
-                send();
+                send(values);
             } else if (p.layout == 's') {
                 static const QByteArray strlen = QByteArrayLiteral("STRLEN");
                 static const QByteArray getrange = QByteArrayLiteral("GETRANGE");
@@ -415,7 +417,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
                 push(key);
                 push(zero);
                 push(capEnd);
-                send();
+                send(values);
             }
             if (p.layout != 0) {
                 // Still there after the reads? Commands of a pipeline are not one atomic step:
@@ -702,7 +704,8 @@ KeyReader::reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const
         } else {
             c.append({QByteArrayLiteral("STRLEN"), keys[i].key});
             c.append({QByteArrayLiteral("GETRANGE"), keys[i].key, QByteArrayLiteral("0"),
-                      QByteArrayLiteral("20")});
+                      QByteArrayLiteral("20")},
+                     ReplyBound::values("a read of keys' values"));
         }
         c.append({QByteArrayLiteral("PTTL"), keys[i].key});
     }

@@ -517,7 +517,8 @@ ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCal
                 }
                 if (!started || cursor != "0") {
                     c.append({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"),
-                              pattern, QByteArrayLiteral("COUNT"), QByteArray::number(count)});
+                              pattern, QByteArrayLiteral("COUNT"), QByteArray::number(count)},
+                             ReplyBound::scanPage(count));
                 }
             };
             if (!inFlight) {

@@ -82,7 +82,8 @@ KeysWorker::RawValue KeysWorker::readValue(Connection &c, const QByteArray &key)
     value.key = key;
     // The script first: every part is cut on the server.
     auto s = ScriptRegistry::evalReadOnly(
-        c, valueScript(), {key}, {QByteArray::number(cut), QByteArray::number(detailEntries)});
+        c, valueScript(), {key}, {QByteArray::number(cut), QByteArray::number(detailEntries)},
+        ReplyBound::values("the key value script"));
     if (s && s->elements.size() >= 3) {
         const std::vector<Reply> &e = s->elements;
         value.serverSideCut = true;
@@ -135,7 +136,7 @@ KeysWorker::RawValue KeysWorker::readValue(Connection &c, const QByteArray &key)
     if (reads.isEmpty()) {
         return value;
     }
-    auto r = c.pipeline(reads);
+    auto r = c.pipeline(reads, ReplyBound::values("a read of a key's value"));
     if (QString e = firstError(r); !e.isEmpty()) {
         value.error = e;
         return value;
@@ -164,7 +165,7 @@ KeysWorker::RawValue KeysWorker::readValue(Connection &c, const QByteArray &key)
                 gets.append({"HGET", key, body.elements[i].str});
             }
         }
-        auto g = c.pipeline(gets);
+        auto g = c.pipeline(gets, ReplyBound::values("a read of a key's value"));
         if (QString e = firstError(g); !e.isEmpty()) {
             value.error = e;
             return value;

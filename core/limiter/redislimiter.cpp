@@ -9,6 +9,9 @@ namespace sluice {
 
 namespace {
 
+// Every decision script returns six integers (lua/*.lua); an error reply is a line.
+constexpr ReplyBound decisionBound = ReplyBound::integers(6, "EVALSHA (a decision)");
+
 Error badReply(const ScriptRegistry::Script &script, const QString &why)
 {
     return Error::make(
@@ -171,12 +174,14 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         out.emplace_back(ok ? Result<Decision>(Decision{}) : Result<Decision>(ok.error()));
     }
     m_out.clear(); // keeps the capacity
+    qint64 encoded = 0;
     for (size_t i = 0; i < requests.size(); ++i) {
         if (scripts[i] != nullptr) {
             encodeRequest(requests[i], *scripts[i]);
+            ++encoded;
         }
     }
-    m_connection.appendEncoded(m_out.data(), m_out.size());
+    m_connection.appendEncoded(m_out.data(), m_out.size(), encoded, decisionBound);
     std::vector<size_t> noScript, redirected;
     for (size_t i = 0; i < requests.size(); ++i) {
         if (scripts[i] == nullptr) {
@@ -205,7 +210,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         for (size_t i : which) {
             encodeRequest(requests[i], *scripts[i]);
         }
-        m_connection.appendEncoded(m_out.data(), m_out.size());
+        m_connection.appendEncoded(m_out.data(), m_out.size(), qint64(which.size()), decisionBound);
         for (size_t i : which) {
             auto raw = m_connection.readRaw();
             if (!raw) {

@@ -247,6 +247,7 @@ struct Cluster::Op
     RawReply reply;
     RawReply firstError;       // broadcast or split: the first error reply
     std::optional<Error> lost; // written, then the node failed: it may have run
+    ReplyBound bound;          // what its reply may be, as the caller stated
 };
 
 Cluster::Cluster(Endpoint endpoint, Connection::Options options)
@@ -397,15 +398,16 @@ void Cluster::failNode(int node, const Error &e)
     }
 }
 
-void Cluster::append(int argc, const char **argv, const size_t *argvlen)
+void Cluster::append(int argc, const char **argv, const size_t *argvlen, const ReplyBound &bound)
 {
     if (m_pubsub >= 0) {
         if (NodeState &n = *m_nodes[size_t(m_pubsub)]; n.conn) {
-            n.conn->append(argc, argv, argvlen);
+            n.conn->append(argc, argv, argvlen, bound);
         }
         return;
     }
     Op op;
+    op.bound = bound;
     op.resp.push_back('*');
     appendDecimal(op.resp, argc);
     op.resp.append("\r\n", 2);
@@ -422,7 +424,7 @@ void Cluster::append(int argc, const char **argv, const size_t *argvlen)
     ++m_nextSeq;
 }
 
-void Cluster::appendEncoded(const char *resp, size_t size)
+void Cluster::appendEncoded(const char *resp, size_t size, const ReplyBound &bound)
 {
     // Split into commands (RESP arrays of bulk strings, as the engine encodes them).
     std::vector<const char *> argv;
@@ -459,7 +461,7 @@ void Cluster::appendEncoded(const char *resp, size_t size)
             lens.push_back(size_t(len));
             at += size_t(len) + 2;
         }
-        append(int(n), argv.data(), lens.data());
+        append(int(n), argv.data(), lens.data(), bound);
     }
 }
 
@@ -531,7 +533,8 @@ void Cluster::sendTo(qint64 seq, int node, bool asking)
     if (!op.sha.isEmpty() && !n.loaded.contains(op.sha)) {
         const QByteArray body = m_scripts.value(op.sha);
         if (!body.isEmpty()) {
-            c->append({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), body});
+            c->append({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), body},
+                      ReplyBound::sha());
             n.inflight.push_back({-1, op.sha});
             n.loaded.insert(op.sha);
         }
@@ -548,9 +551,9 @@ void Cluster::sendTo(qint64 seq, int node, bool asking)
             argv.push_back(op.resp.data() + offset);
             lens.push_back(length);
         }
-        c->append(int(argv.size()), argv.data(), lens.data());
+        c->append(int(argv.size()), argv.data(), lens.data(), op.bound);
     } else {
-        c->appendEncoded(op.resp.data(), op.resp.size()); // as encoded: one copy
+        c->appendEncoded(op.resp.data(), op.resp.size(), 1, op.bound); // as encoded: one copy
     }
     n.inflight.push_back({seq, {}});
 }
@@ -759,6 +762,7 @@ void Cluster::route(qint64 seq)
         }
         Op &self = opAt(seq);
         self.waiting = int(bySlot.size());
+        const ReplyBound bound = self.bound;
         const QByteArray name(argv[0], qsizetype(lens[0]));
         for (auto it = bySlot.cbegin(); it != bySlot.cend(); ++it) {
             QList<QByteArray> partArgv{name};
@@ -769,7 +773,7 @@ void Cluster::route(qint64 seq)
                 pa.push_back(a.constData());
                 pl.push_back(size_t(a.size()));
             }
-            append(int(pa.size()), pa.data(), pl.data());
+            append(int(pa.size()), pa.data(), pl.data(), bound);
             const qint64 part = m_nextSeq - 1;
             Op &p = opAt(part);
             p.hidden = true;
@@ -1134,7 +1138,8 @@ Result<void> Cluster::readMap(Connection &c)
         }
         return e;
     };
-    auto shards = c.command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SHARDS")});
+    auto shards = c.command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SHARDS")},
+                            ReplyBound::topology("CLUSTER SHARDS"));
     if (shards) {
         if (!shards->isArray()) {
             return Error::make(Error::Kind::Protocol,
@@ -1215,7 +1220,8 @@ Result<void> Cluster::readMap(Connection &c)
             return notCluster(e);
         }
         // Redis < 7: CLUSTER SLOTS.
-        auto slots = c.command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")});
+        auto slots = c.command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("SLOTS")},
+                               ReplyBound::topology("CLUSTER SLOTS"));
         if (!slots) {
             return notCluster(slots.error());
         }

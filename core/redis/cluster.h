@@ -82,8 +82,8 @@ public:
     ~Cluster();
 
     // Connection's interface (see there).
-    void append(int argc, const char **argv, const size_t *argvlen);
-    void appendEncoded(const char *resp, size_t size);
+    void append(int argc, const char **argv, const size_t *argvlen, const ReplyBound &bound);
+    void appendEncoded(const char *resp, size_t size, const ReplyBound &bound);
     Result<RawReply> readRaw();
     Result<void> flush();
     Result<std::optional<RawReply>> waitReply(std::chrono::milliseconds wait, int wakeFd,

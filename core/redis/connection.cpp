@@ -22,63 +22,11 @@ namespace {
 
 constexpr size_t readChunk = 64 * 1024;
 
-// The size limits of the reply being read, for the reader's object functions below. The
-// reader runs on the calling thread, so a thread-local is enough (and needs no hiredis field
-// whose meaning changed between versions).
-struct ReplyLimits
-{
-    qint64 maxElements = 0;
-    qint64 elements = 0;
-    bool exceeded = false;
-};
-thread_local ReplyLimits *tlLimits = nullptr;
-
-// hiredis's own object functions, taken from a reader it made, so that replies stay plain
-// redisReply values (callers walk them and free them with freeReplyObject).
-const redisReplyObjectFunctions &defaultFunctions()
-{
-    static const redisReplyObjectFunctions fns = [] {
-        redisReader *r = redisReaderCreate();
-        redisReplyObjectFunctions f = *r->fn;
-        redisReaderFree(r);
-        return f;
-    }();
-    return fns;
-}
-
-void *createArrayBounded(const redisReadTask *task, int elements)
-{
-    if (tlLimits) {
-        tlLimits->elements += std::max(elements, 0);
-        if (tlLimits->elements > tlLimits->maxElements) {
-            tlLimits->exceeded = true;
-            return nullptr; // the reader reports out of memory; we say why
-        }
-    }
-    return defaultFunctions().createArray(task, elements);
-}
-
-redisReplyObjectFunctions *boundedFunctions()
-{
-    static redisReplyObjectFunctions fns = [] {
-        redisReplyObjectFunctions f = defaultFunctions();
-        f.createArray = createArrayBounded;
-        return f;
-    }();
-    return &fns;
-}
-
 void appendDecimal(std::string &out, qint64 v)
 {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, size_t(r.ptr - buf));
-}
-
-QString mib(qint64 bytes)
-{
-    return bytes >= (1 << 20) && bytes % (1 << 20) == 0 ? QStringLiteral("%1 MiB").arg(bytes >> 20)
-                                                        : QStringLiteral("%1 bytes").arg(bytes);
 }
 
 bool isRedirect(const redisReply *r)
@@ -169,11 +117,6 @@ bool isReadCommand(const QByteArray &nameIn, const QByteArray &subIn)
 
 } // namespace redis
 
-void Connection::ReaderDeleter::operator()(redisReader *r) const
-{
-    redisReaderFree(r);
-}
-
 void Connection::StreamDeleter::operator()(redis::Stream *s) const
 {
     delete s;
@@ -212,7 +155,6 @@ Result<void> Connection::connectNow()
     m_stream.reset();
     m_reader.reset();
     m_out.clear();
-    m_replyBytes = 0;
     m_pending = 0;
     m_loaded.clear();
     m_noEvalshaRo = false;
@@ -277,7 +219,10 @@ Result<void> Connection::connectNow()
         }
     }
     m_stream.reset(stream->release());
-    m_reader.reset(redisReaderCreateWithFunctions(boundedFunctions()));
+    m_reader.emplace(m_endpoint.display());
+    m_bounds.clear();
+    m_boundAt = 0;
+    m_boundsAppended = m_boundsRead = 0;
     if (!m_in) {
         m_in.reset(new char[readChunk]);
     }
@@ -357,19 +302,58 @@ Error Connection::fail(Error e)
     m_out.clear();
     m_out.shrink_to_fit();
     m_pending = 0;
-    m_replyBytes = 0;
+    m_bounds.clear();
+    m_boundAt = 0;
+    m_boundsAppended = m_boundsRead = 0;
     return e;
 }
 
-void Connection::append(int argc, const char **argv, const size_t *argvlen)
+void Connection::noteBound(const ReplyBound &boundIn, qint64 commands)
+{
+    ReplyBound bound = boundIn;
+    bound.bulk = std::min(bound.bulkBound(), m_options.maxReplyBytes);
+    bound.bytes = std::min(bound.bytes, m_options.maxReplyBytes);
+    bound.elements = std::min(bound.elements, m_options.maxReplyElements);
+    m_boundsAppended += commands;
+    if (m_boundAt < m_bounds.size() && m_bounds.back().bound == bound) {
+        m_bounds.back().last = m_boundsAppended;
+    } else {
+        m_bounds.push_back({m_boundsAppended, bound});
+    }
+}
+
+ReplyBound Connection::nextBound()
+{
+    ++m_boundsRead;
+    while (m_boundAt < m_bounds.size() && m_bounds[m_boundAt].last < m_boundsRead) {
+        ++m_boundAt;
+    }
+    ReplyBound bound;
+    if (m_boundAt < m_bounds.size()) {
+        bound = m_bounds[m_boundAt].bound;
+    } else {
+        // A reply no command asked for (a pub/sub message): the default, under the ceilings.
+        bound.bytes = std::min(bound.bytes, m_options.maxReplyBytes);
+        bound.elements = std::min(bound.elements, m_options.maxReplyElements);
+    }
+    if (m_boundsRead >= m_boundsAppended) {
+        m_bounds.clear(); // every reply due was read; keeps the capacity
+        m_boundAt = 0;
+        m_boundsAppended = m_boundsRead = 0;
+    }
+    return bound;
+}
+
+void Connection::append(int argc, const char **argv, const size_t *argvlen, const ReplyBound &bound)
 {
     if (m_failed) {
         return; // readRaw() reports the error
     }
     if (m_cluster) {
-        m_cluster->append(argc, argv, argvlen);
+        m_cluster->append(argc, argv, argvlen, bound);
         return;
     }
+    noteBound(bound, 1);
     if (m_endpoint.readOnly) {
         const QByteArray name =
             argc > 0 ? QByteArray(argv[0], qsizetype(argvlen[0])) : QByteArray();
@@ -388,7 +372,9 @@ void Connection::append(int argc, const char **argv, const size_t *argvlen)
             ro[0] = n.constData();
             roLen[0] = size_t(n.size());
             --m_appendSeq; // the call below counts it
-            append(argc, ro.data(), roLen.data());
+            m_boundsAppended -= 1;
+            m_bounds.back().last -= 1; // and states the bound again
+            append(argc, ro.data(), roLen.data(), bound);
             return;
         }
         if (!redis::isReadCommand(name, sub)) {
@@ -418,7 +404,8 @@ void Connection::append(int argc, const char **argv, const size_t *argvlen)
     ++m_pending;
 }
 
-void Connection::appendEncoded(const char *resp, size_t size)
+void Connection::appendEncoded(const char *resp, size_t size, qint64 commands,
+                               const ReplyBound &bound)
 {
     if (m_failed || size == 0) {
         return; // readRaw() reports the error
@@ -432,13 +419,15 @@ void Connection::appendEncoded(const char *resp, size_t size)
         return;
     }
     if (m_cluster) {
-        m_cluster->appendEncoded(resp, size);
+        m_cluster->appendEncoded(resp, size, bound);
         return;
     }
+    noteBound(bound, commands);
+    m_pending += int(commands);
     m_out.append(resp, size);
 }
 
-void Connection::append(const QList<QByteArray> &argv)
+void Connection::append(const QList<QByteArray> &argv, const ReplyBound &bound)
 {
     constexpr int stackArgs = 16;
     const char *ptrStack[stackArgs];
@@ -457,7 +446,7 @@ void Connection::append(const QList<QByteArray> &argv)
         ptrs[i] = argv[i].constData();
         lens[i] = size_t(argv[i].size());
     }
-    append(int(argv.size()), ptrs, lens);
+    append(int(argv.size()), ptrs, lens, bound);
 }
 
 Result<void> Connection::flush()
@@ -465,14 +454,18 @@ Result<void> Connection::flush()
     if (m_cluster && !m_failed) {
         return m_cluster->flush();
     }
+    return flushBy(redis::deadlineIn(m_options.commandTimeout));
+}
+
+Result<void> Connection::flushBy(steady_clock::time_point deadline)
+{
     if (m_failed || !m_stream) {
         return brokenError();
     }
     if (m_out.empty()) {
         return {};
     }
-    auto w =
-        m_stream->writeAll(m_out.data(), m_out.size(), redis::deadlineIn(m_options.commandTimeout));
+    auto w = m_stream->writeAll(m_out.data(), m_out.size(), deadline);
     if (!w) {
         return fail(w.error());
     }
@@ -485,53 +478,31 @@ Result<void> Connection::flush()
     return {};
 }
 
-Result<redisReply *> Connection::takeBuffered()
+Result<redisReply *> Connection::takeBuffered(const ReplyBound &bound)
 {
-    ReplyLimits limits{m_options.maxReplyElements, 0, false};
-    tlLimits = &limits;
-    void *raw = nullptr;
-    const int rc = redisReaderGetReply(m_reader.get(), &raw);
-    tlLimits = nullptr;
-    if (rc != REDIS_OK) {
-        if (limits.exceeded) {
-            return fail(Error::make(
-                Error::Kind::Protocol,
-                QStringLiteral("Redis at %1 sent a reply with more than %2 elements (the "
-                               "limit); it was not read, and the connection was closed")
-                    .arg(m_endpoint.display())
-                    .arg(m_options.maxReplyElements)));
-        }
-        return fail(Error::make(
-            Error::Kind::Protocol,
-            QStringLiteral("Redis at %1 sent something that is not the Redis protocol (%2)")
-                .arg(m_endpoint.display(),
-                     QString::fromLatin1(redisReaderGetError(m_reader.get())))));
+    auto r = m_reader->take(bound);
+    if (!r) {
+        return fail(r.error());
     }
-    if (raw) {
-        // Bytes still in the reader belong to the replies after this one.
-        m_replyBytes = qint64(m_reader->len - m_reader->pos);
-    }
-    return static_cast<redisReply *>(raw);
+    return *r;
 }
 
 Result<void> Connection::feed(steady_clock::time_point deadline)
 {
+    // The deadline bounds the whole exchange: a server that floods bytes is always readable,
+    // so the wait in readSome alone would never see it pass.
+    if (steady_clock::now() >= deadline) {
+        return fail(Error::make(Error::Kind::Timeout,
+                                QStringLiteral("Redis at %1 did not answer in time (reading the "
+                                               "reply passed its deadline)")
+                                    .arg(m_endpoint.display())));
+    }
     auto n = m_stream->readSome(m_in.get(), readChunk, deadline);
     if (!n) {
         return fail(n.error());
     }
-    m_replyBytes += qint64(*n);
-    if (m_replyBytes > m_options.maxReplyBytes) {
-        return fail(Error::make(
-            Error::Kind::Protocol,
-            QStringLiteral("Redis at %1 sent a reply larger than %2 (the limit); it was not "
-                           "read, and the connection was closed")
-                .arg(m_endpoint.display(), mib(m_options.maxReplyBytes))));
-    }
-    if (redisReaderFeed(m_reader.get(), m_in.get(), *n) != REDIS_OK) {
-        return fail(Error::make(Error::Kind::Internal,
-                                QStringLiteral("out of memory reading a reply from Redis at %1")
-                                    .arg(m_endpoint.display())));
+    if (auto f = m_reader->feed(m_in.get(), *n); !f) {
+        return fail(f.error());
     }
     return {};
 }
@@ -544,6 +515,7 @@ Result<Connection::RawReply> Connection::readRaw()
     if (m_failed || !m_stream) {
         return brokenError();
     }
+    const ReplyBound bound = nextBound();
     if (m_endpoint.readOnly) {
         const qint64 seq = m_readSeq++;
         if (!m_refused.empty() && m_refused.front().seq == seq) {
@@ -555,12 +527,12 @@ Result<Connection::RawReply> Connection::readRaw()
             return RawReply(syntheticError(message));
         }
     }
-    if (auto f = flush(); !f) {
+    const auto deadline = redis::deadlineIn(m_options.commandTimeout);
+    if (auto f = flushBy(deadline); !f) {
         return f.error();
     }
-    const auto deadline = redis::deadlineIn(m_options.commandTimeout);
     for (;;) {
-        auto r = takeBuffered();
+        auto r = takeBuffered(bound);
         if (!r) {
             return r.error();
         }
@@ -600,8 +572,9 @@ Result<std::optional<Connection::RawReply>> Connection::waitReply(milliseconds w
         return f.error();
     }
     const auto until = steady_clock::now() + wait;
+    const ReplyBound bound = ReplyBound{}; // a message no command asked for
     for (;;) {
-        auto r = takeBuffered();
+        auto r = takeBuffered(bound);
         if (!r) {
             return r.error();
         }
@@ -655,9 +628,9 @@ Reply Connection::toReply(const redisReply *r)
     return out;
 }
 
-Result<Reply> Connection::command(const QList<QByteArray> &argv)
+Result<Reply> Connection::command(const QList<QByteArray> &argv, const ReplyBound &bound)
 {
-    append(argv);
+    append(argv, bound);
     auto raw = readRaw();
     if (!raw) {
         return raw.error();
@@ -668,17 +641,18 @@ Result<Reply> Connection::command(const QList<QByteArray> &argv)
             if (auto r = reconnect(); !r) {
                 return r.error();
             }
-            return command(argv);
+            return command(argv, bound);
         }
         return redis::replyError(raw->get());
     }
     return toReply(raw->get());
 }
 
-Result<std::vector<Result<Reply>>> Connection::pipeline(const QList<QList<QByteArray>> &commands)
+Result<std::vector<Result<Reply>>> Connection::pipeline(const QList<QList<QByteArray>> &commands,
+                                                        const ReplyBound &bound)
 {
     for (const auto &argv : commands) {
-        append(argv);
+        append(argv, bound);
     }
     std::vector<Result<Reply>> out;
     out.reserve(size_t(commands.size()));
@@ -708,7 +682,7 @@ Result<std::vector<Result<Reply>>> Connection::pipeline(const QList<QList<QByteA
         }
         for (qsizetype i = 0; i < commands.size(); ++i) {
             if (!out[size_t(i)] && redis::isRedirectReply(out[size_t(i)].error())) {
-                out[size_t(i)] = command(commands[i]);
+                out[size_t(i)] = command(commands[i], bound);
             }
         }
     }

@@ -2,6 +2,7 @@
 
 #include "endpoint.h"
 #include "reply.h"
+#include "replyreader.h"
 
 #include "core/common/result.h"
 
@@ -14,7 +15,6 @@
 #include <optional>
 #include <string>
 
-struct redisReader;
 struct redisReply;
 
 namespace sluice {
@@ -30,9 +30,11 @@ class SshTunnel;
 // that is used (docs/ARCHITECTURE.md "Transport"). Not thread-safe: a Connection belongs to
 // one thread (a worker, a CLI command, a benchmark thread).
 //
-// Every reply has a deadline (commandTimeout from when its reading starts, not per recv), and
-// every reply a size bound (maxReplyBytes, maxReplyElements): a server that trickles bytes or
-// announces a billion elements fails with an error and bounded memory.
+// Every reply has a deadline (commandTimeout from when its exchange starts: sending what is
+// due, reading and parsing, not per recv), and every reply the size bound its command stated
+// where it was issued (ReplyBound, replyreader.h: a SHA for SCRIPT LOAD, six integers for a
+// decision, a default of a few MiB for the rest): a server that trickles bytes, floods them or
+// announces a billion elements or a 2 GB string fails at once with an error, in bounded memory.
 //
 // Under a read-only endpoint, every command that is not a read (an allowlist: GET, SCAN, TYPE,
 // PTTL, HMGET, ZRANGE, EVALSHA_RO, INFO, SUBSCRIBE, ...) is never sent: it gets an error reply
@@ -57,7 +59,9 @@ public:
     {
         std::chrono::milliseconds connectTimeout{2000};
         std::chrono::milliseconds commandTimeout{5000};
-        qint64 maxReplyBytes = qint64(512) << 20; // one reply, as sent (Redis's proto-max-bulk-len)
+        // Ceilings over every command's own ReplyBound (the largest, ReplyBound::values(), is
+        // Redis's proto-max-bulk-len and 16 M elements).
+        qint64 maxReplyBytes = qint64(512) << 20;   // one reply, as sent
         qint64 maxReplyElements = qint64(16) << 20; // array elements in one reply, nested included
     };
 
@@ -80,16 +84,18 @@ public:
     // Redis Cluster (see above): the client behind this connection, or nullptr.
     redis::Cluster *cluster() const { return m_cluster.get(); }
 
-    // One command, one round trip. Error replies come back as Error values.
-    Result<Reply> command(const QList<QByteArray> &argv);
+    // One command, one round trip. Error replies come back as Error values. `bound`: what its
+    // reply may be (the default: a few MiB; see ReplyBound).
+    Result<Reply> command(const QList<QByteArray> &argv, const ReplyBound &bound = {});
 
     // Pipelining: append any number of commands (buffered, nothing is sent), then read the
-    // replies in order; the first read flushes the buffer. One round trip for the lot.
-    void append(const QList<QByteArray> &argv);
-    void append(int argc, const char **argv, const size_t *argvlen);
-    // Already RESP-encoded commands (any number of them, back to back): copied into the output
-    // buffer as they are. The caller reads one reply per command it encoded.
-    void appendEncoded(const char *resp, size_t size);
+    // replies in order; the first read flushes the buffer. One round trip for the lot. Each
+    // command states the bound of its reply here, where it is issued.
+    void append(const QList<QByteArray> &argv, const ReplyBound &bound = {});
+    void append(int argc, const char **argv, const size_t *argvlen, const ReplyBound &bound = {});
+    // Already RESP-encoded commands (`commands` of them, back to back): copied into the output
+    // buffer as they are, each reply under `bound`. The caller reads one reply per command.
+    void appendEncoded(const char *resp, size_t size, qint64 commands, const ReplyBound &bound);
     // The next reply. Transport errors break the connection; error replies are returned as
     // a reply of type REDIS_REPLY_ERROR, for the caller to map with redis::replyError().
     struct ReplyDeleter
@@ -106,8 +112,10 @@ public:
     // anywhere else.
     Result<std::optional<RawReply>> waitReply(std::chrono::milliseconds wait, int wakeFd = -1,
                                               bool *woken = nullptr);
-    // Appends argv lists, reads as many replies, maps each. A transport error fails it all.
-    Result<std::vector<Result<Reply>>> pipeline(const QList<QList<QByteArray>> &commands);
+    // Appends argv lists, reads as many replies (each under `bound`), maps each. A transport
+    // error fails it all.
+    Result<std::vector<Result<Reply>>> pipeline(const QList<QList<QByteArray>> &commands,
+                                                const ReplyBound &bound = {});
 
     // Scripts known to be in this server's script cache (SCRIPT LOAD done on this connection).
     // Kept here because it is per server: a reconnect (maybe to a restarted server) clears it.
@@ -124,10 +132,6 @@ public:
     static Reply toReply(const redisReply *r);
 
 private:
-    struct ReaderDeleter
-    {
-        void operator()(redisReader *r) const;
-    };
     struct StreamDeleter
     {
         void operator()(redis::Stream *s) const;
@@ -141,19 +145,34 @@ private:
     Error brokenError() const;
     // Breaks the connection with `e` (closing the socket, dropping buffers) and returns it.
     Error fail(Error e);
-    // One complete reply from the reader, or none yet; errors for protocol and size limits.
-    Result<redisReply *> takeBuffered();
+    // One complete reply from the reader, or none yet; errors for protocol and size bounds.
+    Result<redisReply *> takeBuffered(const ReplyBound &bound);
     Result<void> feed(std::chrono::steady_clock::time_point deadline);
+    Result<void> flushBy(std::chrono::steady_clock::time_point deadline);
+    // The bound of the next `commands` replies (appended now), under the Options' ceilings.
+    void noteBound(const ReplyBound &bound, qint64 commands);
+    // The bound of the reply read now.
+    ReplyBound nextBound();
 
     Endpoint m_endpoint;
     Options m_options;
     std::shared_ptr<redis::SshTunnel> m_tunnel;
     std::unique_ptr<redis::Stream, StreamDeleter> m_stream;
-    std::unique_ptr<redisReader, ReaderDeleter> m_reader;
+    std::optional<redis::ReplyReader> m_reader;
     std::string m_out;             // encoded commands not sent yet
     std::unique_ptr<char[]> m_in;  // read buffer
-    qint64 m_replyBytes = 0;       // bytes fed since the last complete reply
     std::optional<Error> m_failed; // set: broken
+    // The bounds of the replies due, run-length encoded by the count of replies up to the last
+    // one of each run (a batch of one bound is one run, so this does not grow per reply).
+    struct BoundRun
+    {
+        qint64 last;
+        ReplyBound bound;
+    };
+    std::vector<BoundRun> m_bounds;
+    size_t m_boundAt = 0;
+    qint64 m_boundsAppended = 0;
+    qint64 m_boundsRead = 0;
     bool m_stale = false;
     int m_pending = 0; // appended commands whose replies were not read yet
     QSet<QByteArray> m_loaded;

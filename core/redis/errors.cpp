@@ -2,6 +2,8 @@
 
 #include "endpoint.h"
 
+#include "core/common/bytes.h"
+
 #include <hiredis/hiredis.h>
 
 namespace sluice::redis {
@@ -29,13 +31,15 @@ QString withGrant(const QString &text)
 
 } // namespace
 
-Error replyError(const QByteArray &message)
+Error replyError(QByteArrayView message)
 {
     // Connection's own refusal under a read-only endpoint: a usage error, worded for the user.
     if (message.startsWith("SLUICEREADONLY ")) {
-        return Error::make(Error::Kind::Invalid, QString::fromUtf8(message.mid(15)));
+        return Error::make(Error::Kind::Invalid, QString::fromUtf8(message.sliced(15)));
     }
-    const QString text = QString::fromUtf8(message);
+    // The server's words, quoted: a reply of any length and bytes makes a short message of one
+    // line (the log, /healthz and stderr carry these).
+    const QString text = bytes::quoted(message);
     if (message.startsWith("NOSCRIPT")) {
         return Error::make(Error::Kind::NoScript, text);
     }
@@ -70,7 +74,7 @@ QString grantOf(const QString &message, const QString &user)
 
 Error replyError(const redisReply *r)
 {
-    return replyError(QByteArray(r->str, qsizetype(r->len)));
+    return replyError(QByteArrayView(r->str, qsizetype(r->len)));
 }
 
 bool isUnavailableReply(const Error &error)

@@ -5,6 +5,8 @@
 
 #include "core/common/result.h"
 
+#include <QByteArrayView>
+
 struct redisReply;
 
 namespace sluice {
@@ -13,9 +15,11 @@ struct Endpoint;
 
 namespace redis {
 
-// An error reply (-ERR ..., -NOSCRIPT ..., -WRONGPASS ...): reply, noscript or auth.
+// An error reply (-ERR ..., -NOSCRIPT ..., -WRONGPASS ...): reply, noscript or auth. The
+// server's text is quoted by bytes::quoted(): at most 200 bytes of it, escaped, and its length
+// when it is longer.
 Error replyError(const redisReply *r);
-Error replyError(const QByteArray &message);
+Error replyError(QByteArrayView message);
 
 // An error reply saying that this server cannot serve the command now, although another server
 // (a new master) or the same one a moment later could: READONLY (a demoted master), MASTERDOWN

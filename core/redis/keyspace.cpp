@@ -27,7 +27,8 @@ Result<qint64> deleteByPrefix(Connection &connection, const QByteArray &prefix)
     QByteArray cursor = "0";
     const QByteArray match = globEscaped(prefix) + '*';
     do {
-        auto r = connection.command({"SCAN", cursor, "MATCH", match, "COUNT", "1000"});
+        auto r = connection.command({"SCAN", cursor, "MATCH", match, "COUNT", "1000"},
+                                    ReplyBound::scanPage(1000));
         if (!r) {
             return r.error();
         }

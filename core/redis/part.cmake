@@ -5,6 +5,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/errors.cpp ${CMAKE_CURRENT_LIST_DIR}/errors.h
     ${CMAKE_CURRENT_LIST_DIR}/keyspace.cpp ${CMAKE_CURRENT_LIST_DIR}/keyspace.h
     ${CMAKE_CURRENT_LIST_DIR}/reply.h
+    ${CMAKE_CURRENT_LIST_DIR}/replyreader.cpp ${CMAKE_CURRENT_LIST_DIR}/replyreader.h
     ${CMAKE_CURRENT_LIST_DIR}/replyview.cpp ${CMAKE_CURRENT_LIST_DIR}/replyview.h
     ${CMAKE_CURRENT_LIST_DIR}/scriptregistry.cpp ${CMAKE_CURRENT_LIST_DIR}/scriptregistry.h
     ${CMAKE_CURRENT_LIST_DIR}/sentinel.cpp ${CMAKE_CURRENT_LIST_DIR}/sentinel.h

@@ -1,5 +1,7 @@
 #include "scriptregistry.h"
 
+#include "core/common/bytes.h"
+
 #include <QRegularExpression>
 
 #include <QCryptographicHash>
@@ -52,7 +54,8 @@ Result<void> ScriptRegistry::ensureLoaded(Connection &c, const Script &script)
     if (c.loadedScripts().contains(script.sha)) {
         return {};
     }
-    auto r = c.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script.body});
+    auto r = c.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), script.body},
+                       ReplyBound::sha());
     if (!r) {
         Error e = r.error();
         if (e.kind == Error::Kind::Reply) {
@@ -65,26 +68,30 @@ Result<void> ScriptRegistry::ensureLoaded(Connection &c, const Script &script)
         return Error::make(Error::Kind::Protocol,
                            QStringLiteral("Redis at %1 loaded %2 as %3, expected SHA1 %4")
                                .arg(c.endpoint().display(), script.name,
-                                    QString::fromLatin1(r->str), QString::fromLatin1(script.sha)));
+                                    r->isArray() ? QStringLiteral("an array")
+                                    : r->isNil() ? QStringLiteral("nil")
+                                                 : u'\'' + bytes::quoted(r->str) + u'\'',
+                                    QString::fromLatin1(script.sha)));
     }
     c.loadedScripts().insert(script.sha);
     return {};
 }
 
 Result<Reply> ScriptRegistry::eval(Connection &c, const Script &script,
-                                   const QList<QByteArray> &keys, const QList<QByteArray> &args)
+                                   const QList<QByteArray> &keys, const QList<QByteArray> &args,
+                                   const ReplyBound &bound)
 {
-    return evalWith(c, QByteArrayLiteral("EVALSHA"), script, keys, args);
+    return evalWith(c, QByteArrayLiteral("EVALSHA"), script, keys, args, bound);
 }
 
 Result<Reply> ScriptRegistry::evalReadOnly(Connection &c, const Script &script,
                                            const QList<QByteArray> &keys,
-                                           const QList<QByteArray> &args)
+                                           const QList<QByteArray> &args, const ReplyBound &bound)
 {
-    auto r = evalWith(c, c.readOnlyEvalsha(), script, keys, args);
+    auto r = evalWith(c, c.readOnlyEvalsha(), script, keys, args, bound);
     if (!r && isUnknownEvalshaRo(r.error())) {
         c.setNoEvalshaRo();
-        return evalWith(c, c.readOnlyEvalsha(), script, keys, args);
+        return evalWith(c, c.readOnlyEvalsha(), script, keys, args, bound);
     }
     return r;
 }
@@ -123,7 +130,8 @@ Error ScriptRegistry::explainScriptAcl(const Error &e, const Script &script)
 }
 
 Result<Reply> ScriptRegistry::evalWith(Connection &c, const QByteArray &verb, const Script &script,
-                                       const QList<QByteArray> &keys, const QList<QByteArray> &args)
+                                       const QList<QByteArray> &keys, const QList<QByteArray> &args,
+                                       const ReplyBound &bound)
 {
     QList<QByteArray> argv;
     argv.reserve(3 + keys.size() + args.size());
@@ -133,7 +141,7 @@ Result<Reply> ScriptRegistry::evalWith(Connection &c, const QByteArray &verb, co
         if (auto loaded = ensureLoaded(c, script); !loaded) {
             return loaded.error();
         }
-        auto r = c.command(argv);
+        auto r = c.command(argv, bound);
         if (!r) {
             r = explainScriptAcl(r.error(), script);
         }

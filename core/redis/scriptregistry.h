@@ -39,13 +39,15 @@ public:
     // SCRIPT LOAD if this connection has not loaded it yet.
     static Result<void> ensureLoaded(Connection &c, const Script &script);
     // EVALSHA script numkeys keys... args..., loading it first and reloading on NOSCRIPT.
+    // `bound`: what the script's reply may be (ReplyBound).
     static Result<Reply> eval(Connection &c, const Script &script, const QList<QByteArray> &keys,
-                              const QList<QByteArray> &args);
+                              const QList<QByteArray> &args, const ReplyBound &bound = {});
 
     // The same for a script that only reads: EVALSHA_RO (Connection::readOnlyEvalsha), and
     // EVALSHA once the server says it does not know EVALSHA_RO (Redis < 7).
     static Result<Reply> evalReadOnly(Connection &c, const Script &script,
-                                      const QList<QByteArray> &keys, const QList<QByteArray> &args);
+                                      const QList<QByteArray> &keys, const QList<QByteArray> &args,
+                                      const ReplyBound &bound = {});
     // Whether `e` is a server's "unknown command" for EVALSHA_RO (and so Redis < 7).
     static bool isUnknownEvalshaRo(const Error &e);
 
@@ -56,7 +58,8 @@ public:
 
 private:
     static Result<Reply> evalWith(Connection &c, const QByteArray &verb, const Script &script,
-                                  const QList<QByteArray> &keys, const QList<QByteArray> &args);
+                                  const QList<QByteArray> &keys, const QList<QByteArray> &args,
+                                  const ReplyBound &bound);
     QHash<QString, Script> m_scripts;
 };
 

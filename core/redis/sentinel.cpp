@@ -1,5 +1,7 @@
 #include "sentinel.h"
 
+#include "core/common/bytes.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -135,10 +137,10 @@ Check checkRole(const Endpoint &master, milliseconds per, Clock::time_point end)
     if (what == "slave") {
         return Check{Check::Outcome::Replica, {}};
     }
-    return Check{
-        Check::Outcome::Other,
-        Error::make(Error::Kind::Reply, QStringLiteral("ROLE says '%1', not master")
-                                            .arg(QString::fromUtf8(what.isEmpty() ? "?" : what)))};
+    return Check{Check::Outcome::Other,
+                 Error::make(Error::Kind::Reply,
+                             QStringLiteral("ROLE says '%1', not master")
+                                 .arg(what.isEmpty() ? QStringLiteral("?") : bytes::quoted(what)))};
 }
 
 std::optional<HostPort> addressOf(const Reply &r)

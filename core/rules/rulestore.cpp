@@ -2,6 +2,7 @@
 
 #include "codec.h"
 
+#include "core/common/bytes.h"
 #include "core/redis/scriptregistry.h"
 
 #include <QDateTime>
@@ -134,8 +135,11 @@ struct Raw
 
 Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &version)
 {
+    // The whole rule set: up to the codec's 64 MiB file of 100,000 rules, as stored JSON.
+    static constexpr ReplyBound wholeSet{qint64(160) << 20, qint64(1) << 20, rules::maxFileBytes,
+                                         "the rule store read"};
     auto r = ScriptRegistry::evalReadOnly(c, *scripts().find(QStringLiteral("rulestore_read")),
-                                          {hash, version}, {});
+                                          {hash, version}, {}, wholeSet);
     if (!r) {
         Error e = r.error();
         if (e.kind == Error::Kind::Reply) {
@@ -164,7 +168,7 @@ Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &ver
         return invalid(QStringLiteral("the key %1 in Redis at %2 holds \"%3\", not a version "
                                       "number; push with --force to reset the rule store")
                            .arg(keyText(version), c.endpoint().display(),
-                                QString::fromUtf8(reply.elements[0].str)));
+                                bytes::quoted(reply.elements[0].str)));
     }
     const auto &kv = reply.elements[1].elements;
     for (size_t i = 0; i + 1 < kv.size(); i += 2) {

@@ -140,7 +140,8 @@ Result<QList<ClusterNode>> parseClusterNodes(const QByteArray &text)
 
 Result<QList<ClusterNode>> readClusterNodes(Connection &c)
 {
-    auto r = c.command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("NODES")});
+    auto r = c.command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("NODES")},
+                       ReplyBound::topology("CLUSTER NODES"));
     if (!r) {
         return r.error();
     }

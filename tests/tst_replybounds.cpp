@@ -1,0 +1,723 @@
+// Every reply held to what its command expects (core/redis/replyreader.h, ReplyBound), against
+// a fake RESP server the test runs on a loopback port (a real Redis cannot send hostile
+// replies), and the large bound of value reads against the real redis-server of the fixtures:
+// a hostile announcement is refused at its header, in small memory; a SCRIPT LOAD reply is a
+// SHA, a decision six integers, TIME two strings, a SCAN page about COUNT keys; the deadline
+// holds while a large allowed reply is parsed; a server's text is quoted in at most 200 bytes.
+// End to end, `sluice-cli check` and the check service stay small: stderr, the log, /healthz.
+
+#include "app/serve/checkservice.h"
+
+#include "core/common/bytes.h"
+#include "core/limiter/redislimiter.h"
+#include "core/redis/connection.h"
+#include "core/redis/keyspace.h"
+#include "core/redis/replyview.h"
+#include "core/redis/scriptregistry.h"
+#include "core/rules/codec.h"
+#include "runcli.h"
+#include "testredis.h"
+
+#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QScopeGuard>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/allocator_interface.h>
+#endif
+
+using namespace sluice;
+using namespace std::chrono;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+void sendAll(int fd, const QByteArray &b)
+{
+    qsizetype done = 0;
+    while (done < b.size()) {
+        const ssize_t n = ::send(fd, b.constData() + done, size_t(b.size() - done), MSG_NOSIGNAL);
+        if (n <= 0) {
+            return;
+        }
+        done += n;
+    }
+}
+
+// Sends `piece` again and again until the client hangs up, `stop` is set or `limit` bytes went.
+void flood(int fd, const QByteArray &piece, qint64 limit, const std::atomic<bool> &stop)
+{
+    for (qint64 sent = 0; sent < limit && !stop; sent += piece.size()) {
+        if (::send(fd, piece.constData(), size_t(piece.size()), MSG_NOSIGNAL) <= 0) {
+            return;
+        }
+    }
+}
+
+QByteArray bulk(const QByteArray &b)
+{
+    return '$' + QByteArray::number(b.size()) + "\r\n" + b + "\r\n";
+}
+
+// A RESP server on a loopback port: every connection in a thread of its own, every command
+// (an array of bulk strings, as Sluice sends them) handed to `handler` with the socket, which
+// writes what it likes; it returns false to close the connection. Commands it does not take
+// get a Redis-like answer (redisLike below).
+class FakeRedis
+{
+public:
+    using Handler =
+        std::function<bool(int fd, const QList<QByteArray> &argv, const std::atomic<bool> &stop)>;
+    explicit FakeRedis(Handler handler)
+        : m_handler(std::move(handler))
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        const int one = 1;
+        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
+        ::listen(m_listen, 64);
+        socklen_t len = sizeof a;
+        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
+        m_port = ntohs(a.sin_port);
+        m_acceptor = std::thread([this] {
+            for (;;) {
+                const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+                if (fd < 0) {
+                    return;
+                }
+                std::lock_guard l(m_mutex);
+                if (m_stop) {
+                    ::close(fd);
+                    return;
+                }
+                m_fds.push_back(fd);
+                m_threads.emplace_back([this, fd] { serve(fd); });
+            }
+        });
+    }
+    ~FakeRedis()
+    {
+        {
+            std::lock_guard l(m_mutex);
+            m_stop = true;
+            for (int fd : m_fds) {
+                ::shutdown(fd, SHUT_RDWR);
+            }
+        }
+        ::shutdown(m_listen, SHUT_RDWR);
+        ::close(m_listen);
+        m_acceptor.join();
+        for (std::thread &t : m_threads) {
+            t.join();
+        }
+        for (int fd : m_fds) {
+            ::close(fd);
+        }
+    }
+    quint16 port() const { return m_port; }
+    QString url() const { return u"redis://127.0.0.1:%1"_s.arg(m_port); }
+    Endpoint endpoint() const
+    {
+        Endpoint e;
+        e.host = u"127.0.0.1"_s;
+        e.port = m_port;
+        e.singleNode = true;
+        return e;
+    }
+
+    // What a Redis 7 would answer, for the commands Sluice sends on its way to the hostile one.
+    static QByteArray redisLike(const QList<QByteArray> &argv)
+    {
+        const QByteArray name = argv.value(0).toUpper();
+        const QByteArray sub = argv.value(1).toUpper();
+        if (name == "PING") {
+            return "+PONG\r\n";
+        }
+        if (name == "ROLE") {
+            return "*3\r\n$6\r\nmaster\r\n:0\r\n*0\r\n";
+        }
+        if (name == "SCRIPT" && sub == "LOAD") {
+            return bulk(QCryptographicHash::hash(argv.value(2), QCryptographicHash::Sha1).toHex());
+        }
+        if (name == "TIME") {
+            return "*2\r\n" + bulk("1700000000") + bulk("123456");
+        }
+        if (name == "EVALSHA" || name == "EVALSHA_RO") {
+            return "*6\r\n:1\r\n:10\r\n:9\r\n:-1\r\n:60000\r\n:0\r\n";
+        }
+        if (name == "INFO") {
+            return bulk("# Server\r\nredis_version:7.0.15\r\nrun_id:"
+                        "0123456789012345678901234567890123456789\r\n");
+        }
+        if (name == "HELLO" || name == "COMMAND") {
+            return "-ERR unknown command\r\n";
+        }
+        if (name == "EXISTS" || name == "DEL" || name == "UNLINK" || name == "PUBLISH") {
+            return ":0\r\n";
+        }
+        if (name == "SUBSCRIBE") {
+            return "*3\r\n$9\r\nsubscribe\r\n" + bulk(argv.value(1)) + ":1\r\n";
+        }
+        return "+OK\r\n";
+    }
+
+private:
+    void serve(int fd)
+    {
+        QByteArray in;
+        char buf[65536];
+        for (;;) {
+            QList<QByteArray> argv;
+            while (!parse(&in, &argv)) {
+                const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+                if (n <= 0) {
+                    return;
+                }
+                in.append(buf, n);
+            }
+            if (!m_handler(fd, argv, m_stop)) {
+                ::shutdown(fd, SHUT_RDWR);
+                return;
+            }
+        }
+    }
+    // One command off the front of `in`.
+    static bool parse(QByteArray *in, QList<QByteArray> *argv)
+    {
+        argv->clear();
+        qsizetype at = 0;
+        auto line = [&](char lead, qint64 *v) {
+            if (at >= in->size() || in->at(at) != lead) {
+                return false;
+            }
+            const qsizetype end = in->indexOf("\r\n", at);
+            if (end < 0) {
+                return false;
+            }
+            *v = in->mid(at + 1, end - at - 1).toLongLong();
+            at = end + 2;
+            return true;
+        };
+        qint64 n = 0;
+        if (!line('*', &n)) {
+            return false;
+        }
+        for (qint64 i = 0; i < n; ++i) {
+            qint64 len = 0;
+            if (!line('$', &len) || at + len + 2 > in->size()) {
+                return false;
+            }
+            argv->append(in->mid(at, len));
+            at += len + 2;
+        }
+        in->remove(0, at);
+        return true;
+    }
+
+    Handler m_handler;
+    int m_listen = -1;
+    quint16 m_port = 0;
+    std::thread m_acceptor;
+    std::mutex m_mutex;
+    std::vector<int> m_fds;
+    std::vector<std::thread> m_threads;
+    std::atomic<bool> m_stop{false};
+};
+
+// A fake that answers like Redis, except `command` (and `sub`, when given), which gets `reply`
+// and then, when `piece` is set, `piece` over and over (at most `limit` bytes).
+FakeRedis::Handler hostileOn(const QByteArray &command, const QByteArray &sub,
+                             const QByteArray &reply, const QByteArray &piece = {},
+                             qint64 limit = qint64(768) << 20)
+{
+    return [=](int fd, const QList<QByteArray> &argv, const std::atomic<bool> &stop) {
+        const QByteArray name = argv.value(0).toUpper();
+        const bool hit = (name == command || (command == "EVALSHA" && name == "EVALSHA_RO")) &&
+                         (sub.isEmpty() || argv.value(1).toUpper() == sub);
+        if (!hit) {
+            sendAll(fd, FakeRedis::redisLike(argv));
+            return true;
+        }
+        sendAll(fd, reply);
+        if (!piece.isEmpty()) {
+            flood(fd, piece, limit, stop);
+        }
+        return true;
+    };
+}
+
+qint64 rssKb()
+{
+    QFile f(u"/proc/self/status"_s);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:")) {
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        }
+    }
+    return -1;
+}
+
+// What the process holds, in kB (under ASan the live heap: RSS counts its quarantine).
+qint64 heldKb()
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return qint64(__sanitizer_get_current_allocated_bytes() / 1024);
+#else
+    return rssKb();
+#endif
+}
+
+const ScriptRegistry::Script &fixedWindow()
+{
+    return *ScriptRegistry::builtin().find(u"fixed_window"_s);
+}
+
+Connection::Options options(int commandMs)
+{
+    Connection::Options o;
+    o.connectTimeout = milliseconds(2000);
+    o.commandTimeout = milliseconds(commandMs);
+    return o;
+}
+
+struct Answer
+{
+    int status = -1;
+    QByteArray body;
+};
+
+// One GET, the event loop running meanwhile (the service's first HTTP server is on it).
+Answer httpGet(quint16 port, const QByteArray &target)
+{
+    Answer a;
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, port);
+    if (!s.waitForConnected(5000)) {
+        return a;
+    }
+    QByteArray data;
+    bool closed = false;
+    QObject::connect(&s, &QTcpSocket::readyRead, &s, [&] { data += s.readAll(); });
+    QObject::connect(&s, &QTcpSocket::disconnected, &s, [&] { closed = true; });
+    s.write("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    [[maybe_unused]] const bool done = QTest::qWaitFor([&] { return closed; }, 10000);
+    QObject::disconnect(&s, nullptr, nullptr, nullptr);
+    data += s.readAll();
+    const qsizetype end = data.indexOf("\r\n\r\n");
+    if (end < 0) {
+        return a;
+    }
+    const QList<QByteArray> first = data.left(data.indexOf('\r')).split(' ');
+    a.status = first.value(1).toInt();
+    a.body = data.mid(end + 4);
+    return a;
+}
+
+// The service's own lines to stderr (qWarning: "the decision failed: ..."), as `sluice-cli
+// serve` writes them, caught while a test runs.
+std::mutex warningsMutex;
+QStringList warnings;
+void catchWarning(QtMsgType, const QMessageLogContext &, const QString &text)
+{
+    std::lock_guard l(warningsMutex);
+    warnings << text;
+}
+
+} // namespace
+
+class TestReplyBounds : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void headerIsRefusedAtOnce_data()
+    {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QByteArray>("piece"); // then this, until the client hangs up
+        QTest::addColumn<QString>("says");
+        QTest::newRow("$2000000000 then data")
+            << QByteArray("$2000000000\r\n") << QByteArray(1 << 16, 'x') << u"string of"_s;
+        QTest::newRow("$2000000000 alone")
+            << QByteArray("$2000000000\r\n") << QByteArray() << u"string of 2000000000 bytes"_s;
+        QTest::newRow("$2000000000 without its line end")
+            << QByteArray("$2000000000") << QByteArray() << u"string of"_s;
+        QTest::newRow("*1000000000 then integers")
+            << QByteArray("*1000000000\r\n") << QByteArray(":1\r\n").repeated(1 << 14)
+            << u"array of 1000000000 elements"_s;
+        QTest::newRow("*16000000 alone")
+            << QByteArray("*16000000\r\n") << QByteArray() << u"array of 16000000"_s;
+        QTest::newRow("a 41-byte string") << bulk(QByteArray(41, 'a')) << QByteArray()
+                                          << u"string of 41 bytes (at most 40 bytes expected)"_s;
+    }
+    // SCRIPT LOAD expects a 40-byte SHA: a larger announcement fails at its header, with no
+    // body read (memory) and without waiting for the deadline (the kind: not a timeout).
+    void headerIsRefusedAtOnce()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(QByteArray, piece);
+        QFETCH(QString, says);
+        FakeRedis fake(hostileOn("SCRIPT", "LOAD", reply, piece));
+        auto c = Connection::open(fake.endpoint(), options(3000));
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        const qint64 before = heldKb();
+        auto r = ScriptRegistry::ensureLoaded(*c, fixedWindow());
+        const qint64 grown = heldKb() - before;
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, Error::Kind::Protocol);
+        QVERIFY2(r.error().message.contains(says) &&
+                     r.error().message.contains(u"in its reply to SCRIPT LOAD"_s),
+                 qPrintable(r.error().message));
+        QVERIFY2(grown < 32 * 1024, qPrintable(u"memory grew by %1 kB"_s.arg(grown)));
+        QVERIFY(c->isBroken());
+    }
+
+    void decisionIsSixIntegers_data()
+    {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QByteArray>("piece");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("seven integers")
+            << QByteArray("*7\r\n:1\r\n:1\r\n:1\r\n:1\r\n:1\r\n:1\r\n:1\r\n") << QByteArray()
+            << u"array of 7 elements (at most 6 expected)"_s;
+        QTest::newRow("a nested array")
+            << QByteArray("*6\r\n:1\r\n*1000000\r\n") << QByteArray(":1\r\n").repeated(1 << 14)
+            << u"1000006 in all (at most 6 expected)"_s;
+        QTest::newRow("a 1 MiB string in slot 3")
+            << QByteArray("*6\r\n:1\r\n:1\r\n$1048576\r\n") << QByteArray(1 << 16, 'y')
+            << u"string of 1 MiB"_s;
+        QTest::newRow("16,000,000 elements")
+            << QByteArray("*16000000\r\n") << QByteArray(":1\r\n").repeated(1 << 14)
+            << u"array of 16000000 elements"_s;
+    }
+    // A decision script returns six integers (lua/*.lua): the engine's pipelined EVALSHA
+    // reads nothing beyond that.
+    void decisionIsSixIntegers()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(QByteArray, piece);
+        QFETCH(QString, says);
+        FakeRedis fake(hostileOn("EVALSHA", {}, reply, piece));
+        auto c = Connection::open(fake.endpoint(), options(3000));
+        QVERIFY(c.ok());
+        RedisLimiter limiter(std::move(*c));
+        const Policy p = Policy::window(Algorithm::FixedWindow, 10, 60'000'000);
+        const Request req{&p, "k", 1, std::nullopt, 0};
+        const qint64 before = heldKb();
+        auto d = limiter.decide(req);
+        const qint64 grown = heldKb() - before;
+        QVERIFY(!d.ok());
+        QCOMPARE(d.error().kind, Error::Kind::Protocol);
+        QVERIFY2(d.error().message.contains(says) && d.error().message.contains(u"EVALSHA"_s),
+                 qPrintable(d.error().message));
+        QVERIFY2(grown < 32 * 1024, qPrintable(u"memory grew by %1 kB"_s.arg(grown)));
+    }
+
+    // The happy path of the same fake: a decision within its bound is read as ever.
+    void decisionWithinItsBound()
+    {
+        FakeRedis fake([](int fd, const QList<QByteArray> &argv, const std::atomic<bool> &) {
+            sendAll(fd, FakeRedis::redisLike(argv));
+            return true;
+        });
+        auto c = Connection::open(fake.endpoint(), options(3000));
+        QVERIFY(c.ok());
+        RedisLimiter limiter(std::move(*c));
+        const Policy p = Policy::window(Algorithm::FixedWindow, 10, 60'000'000);
+        const Request req{&p, "k", 1, std::nullopt, 0};
+        std::vector<Request> batch(500, req);
+        auto many = limiter.decideBatch(batch);
+        QVERIFY2(many.ok(), qPrintable(many.ok() ? QString() : many.error().message));
+        for (const auto &d : *many) {
+            QVERIFY(d.ok());
+            QCOMPARE(d->remaining, 9);
+        }
+    }
+
+    void timeIsTwoStrings()
+    {
+        FakeRedis fake(hostileOn("TIME", {}, "*3\r\n" + bulk("1") + bulk("2") + bulk("3")));
+        auto c = Connection::open(fake.endpoint(), options(3000));
+        QVERIFY(c.ok());
+        auto r = c->command({"TIME"}, ReplyBound::time());
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(u"array of 3 elements (at most 2 expected) in its "
+                                            "reply to TIME"_s),
+                 qPrintable(r.error().message));
+        // A 25-digit "second": not a clock.
+        FakeRedis longer(hostileOn("TIME", {}, "*2\r\n" + bulk(QByteArray(25, '9')) + bulk("1")));
+        auto c2 = Connection::open(longer.endpoint(), options(3000));
+        QVERIFY(c2.ok());
+        auto r2 = c2->command({"TIME"}, ReplyBound::time());
+        QVERIFY(!r2.ok());
+        QVERIFY2(r2.error().message.contains(u"string of 25 bytes (at most 24 bytes expected)"_s),
+                 qPrintable(r2.error().message));
+        // And the real thing passes.
+        FakeRedis good(hostileOn("NOTHING", {}, {}));
+        auto c3 = Connection::open(good.endpoint(), options(3000));
+        QVERIFY(c3.ok());
+        auto r3 = c3->command({"TIME"}, ReplyBound::time());
+        QVERIFY(r3.ok());
+        QCOMPARE(r3->elements.size(), size_t(2));
+    }
+
+    // deleteByPrefix scans with COUNT 1000: a page announcing 20,000 keys is refused at its
+    // header, one of 1,000 is read.
+    void scanPageIsBoundedByCount()
+    {
+        FakeRedis fake(
+            hostileOn("SCAN", {}, "*2\r\n" + bulk("0") + "*20000\r\n", bulk("key").repeated(4096)));
+        auto c = Connection::open(fake.endpoint(), options(3000));
+        QVERIFY(c.ok());
+        const qint64 before = heldKb();
+        auto r = redis::deleteByPrefix(*c, "p:");
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(u"array of 20000 elements"_s) &&
+                     r.error().message.contains(u"SCAN"_s),
+                 qPrintable(r.error().message));
+        QVERIFY2(heldKb() - before < 32 * 1024, "memory grew");
+
+        QByteArray page = "*2\r\n" + bulk("0") + "*1000\r\n";
+        for (int i = 0; i < 1000; ++i) {
+            page += bulk("p:" + QByteArray::number(i));
+        }
+        FakeRedis fine(hostileOn("SCAN", {}, page));
+        auto c2 = Connection::open(fine.endpoint(), options(3000));
+        QVERIFY(c2.ok());
+        auto r2 = redis::deleteByPrefix(*c2, "p:");
+        QVERIFY2(r2.ok(), qPrintable(r2.ok() ? QString() : r2.error().message));
+    }
+
+    // Real Redis: a 5 MiB value is over the default bound of a command, and read whole by a
+    // read of values (the key reader's, the key details').
+    void valuesGetTheLargeBound()
+    {
+        Connection c = test::connect();
+        const QByteArray key = test::keyPrefix() + "big";
+        const QByteArray value(5 << 20, 'v');
+        QVERIFY(c.command({"SET", key, value}).ok());
+        auto small = c.command({"GET", key});
+        QVERIFY(!small.ok());
+        QVERIFY2(small.error().message.contains(u"string of 5 MiB (at most 4 MiB expected)"_s),
+                 qPrintable(small.error().message));
+        Connection c2 = test::connect();
+        auto large = c2.command({"GET", key}, ReplyBound::values());
+        QVERIFY2(large.ok(), qPrintable(large.ok() ? QString() : large.error().message));
+        QCOMPARE(large->str.size(), value.size());
+        // Pipelined with small ones around it: each reply under its own command's bound.
+        c2.append({"PING"});
+        c2.append({"GET", key}, ReplyBound::values());
+        c2.append({"TIME"}, ReplyBound::time());
+        c2.append({"GET", key});
+        auto pong = c2.readRaw();
+        auto got = c2.readRaw();
+        auto time = c2.readRaw();
+        QVERIFY(pong.ok() && got.ok() && time.ok());
+        QCOMPARE(redis::ReplyView(*got).bytes().size(), value.size());
+        auto refused = c2.readRaw();
+        QVERIFY(!refused.ok());
+        Connection c3 = test::connect();
+        QVERIFY(c3.command({"DEL", key}).ok());
+    }
+
+    // A large reply that its bound allows (a values read, 16,000,000 elements, sent as fast as
+    // loopback goes: the socket is always readable) still ends at the deadline.
+    void deadlineHoldsWhileALargeReplyIsParsed()
+    {
+        FakeRedis fake(hostileOn("GET", {}, "*16000000\r\n", QByteArray(":1\r\n").repeated(1 << 14),
+                                 qint64(16000000) * 4));
+        auto c = Connection::open(fake.endpoint(), options(200));
+        QVERIFY(c.ok());
+        auto r = c->command({"GET", "k"}, ReplyBound::values());
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, Error::Kind::Timeout);
+        QVERIFY(c->isBroken());
+    }
+
+    // A server's text in an error: at most 200 bytes of it, escaped, and its whole length.
+    void errorTextIsQuotedShort()
+    {
+        const QByteArray text = "ERR \x1b[31mred " + QByteArray(1 << 20, 'x');
+        FakeRedis fake(hostileOn("PING", {}, '-' + text + "\r\n"));
+        auto c = Connection::open(fake.endpoint(), options(3000));
+        QVERIFY(c.ok());
+        auto r = c->command({"PING"});
+        QVERIFY(!r.ok());
+        const QString m = r.error().message;
+        QVERIFY2(m.size() < 400, qPrintable(m.left(400)));
+        QVERIFY2(m.startsWith(u"ERR \\x1b[31mred xxx"_s), qPrintable(m));
+        QVERIFY2(m.endsWith(u"\u2026 (%1 bytes)"_s.arg(text.size())), qPrintable(m));
+        QVERIFY(!m.contains(QChar(0x1b)));
+        QVERIFY(!c->isBroken()); // an error reply, read whole: the connection goes on
+
+        // Through SCRIPT LOAD's wording too (an error line within the 64 KiB every bound lets
+        // through: a longer one is refused as too large).
+        const QByteArray shorter = text.left(60000);
+        FakeRedis load(hostileOn("SCRIPT", "LOAD", '-' + shorter + "\r\n"));
+        auto c2 = Connection::open(load.endpoint(), options(3000));
+        QVERIFY(c2.ok());
+        auto l = ScriptRegistry::ensureLoaded(*c2, fixedWindow());
+        QVERIFY(!l.ok());
+        QVERIFY2(l.error().message.size() < 600, qPrintable(l.error().message.left(600)));
+        QVERIFY2(l.error().message.contains(u"refused to load the script fixed_window"_s) &&
+                     l.error().message.endsWith(u"(60000 bytes)"_s),
+                 qPrintable(l.error().message));
+    }
+
+    // The quote itself: whole when short; cut before a character that would not fit whole.
+    void quoteCutsBetweenCharacters()
+    {
+        QCOMPARE(bytes::quoted("ERR short\n"), u"ERR short\\x0a"_s);
+        const QByteArray text = QByteArray(199, 'a') + "\xc3\xa9" + QByteArray(100, 'b');
+        const QString q = bytes::quoted(text);
+        QCOMPARE(q, QString(199, u'a') + u"\u2026 (301 bytes)"_s);
+        const QByteArray binary = QByteArray(199, 'a') + QByteArray(10, '\x80');
+        QCOMPARE(bytes::quoted(binary), QString(199, u'a') + u"\\x80\u2026 (209 bytes)"_s);
+    }
+
+    void checkStaysSmall_data()
+    {
+        QTest::addColumn<QByteArray>("command");
+        QTest::addColumn<QByteArray>("sub");
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QByteArray>("piece");
+        QTest::addColumn<QByteArray>("says");
+        // 60,000 bytes: quoted short; 4 MiB: over the 64 KiB any error line may have.
+        const QByteArray longError = "-ERR " + QByteArray(60000, 'e') + "\r\n";
+        const QByteArray hugeError = "-ERR " + QByteArray(4 << 20, 'e') + "\r\n";
+        QTest::newRow("SCRIPT LOAD: a 60,000-byte error")
+            << QByteArray("SCRIPT") << QByteArray("LOAD") << longError << QByteArray()
+            << QByteArray("(60004 bytes)");
+        QTest::newRow("SCRIPT LOAD: a 4 MiB error")
+            << QByteArray("SCRIPT") << QByteArray("LOAD") << hugeError << QByteArray()
+            << QByteArray("sent more than 64 KiB");
+        QTest::newRow("SCRIPT LOAD: a 500 MB string")
+            << QByteArray("SCRIPT") << QByteArray("LOAD") << QByteArray("$500000000\r\n")
+            << QByteArray(1 << 16, 'z') << QByteArray("in its reply to SCRIPT LOAD");
+        QTest::newRow("EVALSHA: 16,000,000 elements")
+            << QByteArray("EVALSHA") << QByteArray() << QByteArray("*16000000\r\n")
+            << QByteArray(":1\r\n").repeated(1 << 14) << QByteArray("in its reply to EVALSHA");
+        QTest::newRow("EVALSHA: a 60,000-byte error")
+            << QByteArray("EVALSHA") << QByteArray() << longError << QByteArray()
+            << QByteArray("(60004 bytes)");
+    }
+    // `sluice-cli check` against the fake: exit 1 with a short stderr naming what was wrong.
+    void checkStaysSmall()
+    {
+        QFETCH(QByteArray, command);
+        QFETCH(QByteArray, sub);
+        QFETCH(QByteArray, reply);
+        QFETCH(QByteArray, piece);
+        QFETCH(QByteArray, says);
+        FakeRedis fake(hostileOn(command, sub, reply, piece));
+        const test::CliRun r = test::runCli({u"check"_s, u"--url"_s, fake.url(), u"--algorithm"_s,
+                                             u"fixed_window"_s, u"--limit"_s, u"5"_s, u"--window"_s,
+                                             u"1m"_s, u"--subject"_s, u"s"_s, u"--no-stats"_s},
+                                            {}, {}, 30000);
+        QVERIFY(!r.timedOut);
+        QVERIFY2(r.exitCode != 0, r.out.constData());
+        QVERIFY2(r.err.size() < 1024, r.err.left(1024).constData());
+        QVERIFY2(r.err.contains(says), r.err.constData());
+    }
+
+    void serveStaysSmall_data()
+    {
+        QTest::addColumn<QByteArray>("command");
+        QTest::addColumn<QByteArray>("sub");
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QByteArray>("piece");
+        const QByteArray longError = "-ERR " + QByteArray(60000, 'e') + "\r\n";
+        const QByteArray hugeError = "-ERR " + QByteArray(4 << 20, 'e') + "\r\n";
+        QTest::newRow("EVALSHA: a 60,000-byte error")
+            << QByteArray("EVALSHA") << QByteArray() << longError << QByteArray();
+        QTest::newRow("EVALSHA: a 4 MiB error")
+            << QByteArray("EVALSHA") << QByteArray() << hugeError << QByteArray();
+        QTest::newRow("SCRIPT LOAD: a 60,000-byte error")
+            << QByteArray("SCRIPT") << QByteArray("LOAD") << longError << QByteArray();
+        QTest::newRow("SCRIPT LOAD: a 500 MB string")
+            << QByteArray("SCRIPT") << QByteArray("LOAD") << QByteArray("$500000000\r\n")
+            << QByteArray(1 << 16, 'z');
+        QTest::newRow("EVALSHA: 16,000,000 elements")
+            << QByteArray("EVALSHA") << QByteArray() << QByteArray("*16000000\r\n")
+            << QByteArray(":1\r\n").repeated(1 << 14);
+    }
+    // The check service against the fake: every answer by the rule's policy (allow), in small
+    // memory; each log line and the /healthz body short, and the reason says what was wrong.
+    void serveStaysSmall()
+    {
+        QFETCH(QByteArray, command);
+        QFETCH(QByteArray, sub);
+        QFETCH(QByteArray, reply);
+        QFETCH(QByteArray, piece);
+        FakeRedis fake(hostileOn(command, sub, reply, piece));
+        std::mutex mutex;
+        QStringList log;
+        serve::CheckService::Options o;
+        o.endpoint = fake.endpoint();
+        o.pool.setTimeout(milliseconds(500));
+        o.pool.log = [&](const QString &line) {
+            std::lock_guard l(mutex);
+            log << line;
+        };
+        const rules::Loaded rules = rules::parseJson(
+            R"({"version": 1, "rules": [{"id": "r", "scope": "ip", "algorithm": "fixed_window",
+                "limit": 100, "window": "1m", "on_redis_error": "allow"}]})",
+            u"test.json"_s);
+        QVERIFY(rules.ok());
+        {
+            std::lock_guard l(warningsMutex);
+            warnings.clear();
+        }
+        const QtMessageHandler previous = qInstallMessageHandler(catchWarning);
+        const auto restore = qScopeGuard([previous] { qInstallMessageHandler(previous); });
+        const qint64 before = heldKb();
+        serve::CheckService s(o);
+        s.setRules(rules.set, 1, u"test.json"_s);
+        auto port = s.listen(QHostAddress::LocalHost, 0);
+        QVERIFY(port.ok());
+        for (int i = 0; i < 5; ++i) {
+            const Answer a =
+                httpGet(s.port(), "/v1/check?rule=r&subject=s" + QByteArray::number(i));
+            QVERIFY2(a.status == 200 || a.status == 500, qPrintable(QString::number(a.status)));
+            QVERIFY2(a.body.size() < 2048, a.body.left(2048).constData());
+        }
+        const Answer health = httpGet(s.port(), "/healthz");
+        QVERIFY2(health.status > 0, "no /healthz answer");
+        QVERIFY2(health.body.size() < 4096, health.body.left(4096).constData());
+        const qint64 grown = heldKb() - before;
+        QVERIFY2(grown < 128 * 1024, qPrintable(u"memory grew by %1 kB"_s.arg(grown)));
+        std::lock_guard l(mutex);
+        for (const QString &line : std::as_const(log)) {
+            QVERIFY2(line.size() < 1024, qPrintable(line.left(1024)));
+        }
+        std::lock_guard w(warningsMutex);
+        for (const QString &line : std::as_const(warnings)) {
+            QVERIFY2(line.size() < 1024, qPrintable(line.left(1024)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplyBounds)
+#include "tst_replybounds.moc"
