@@ -11,7 +11,6 @@
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 
@@ -302,10 +301,9 @@ int check(const QList<QByteArray> &argv)
             if (!json) {
                 out((toText(*r, key) + QLatin1Char('\n')).toUtf8());
             } else if (array) {
-                out((printed == 0 ? QByteArray("[") : QByteArray(",")) +
-                    QJsonDocument(decisionJson(*r, key)).toJson(QJsonDocument::Compact));
+                out((printed == 0 ? QByteArray("[") : QByteArray(",")) + decisionJson(*r, key));
             } else {
-                out(QJsonDocument(decisionJson(*r, key)).toJson(QJsonDocument::Compact) + '\n');
+                out(decisionJson(*r, key) + '\n');
             }
             ++printed;
         }
