@@ -72,10 +72,6 @@ int main(int argc, char **argv)
     if (const auto code = helpOrVersion(argc, argv)) {
         return *code;
     }
-    // simulate --png/--svg draw Qt Charts: they need a QApplication instead (cli/simulate.h).
-    if (sluice::cli::simulateDrawsCharts(argc, argv)) {
-        return sluice::cli::simulateWithCharts(argc, argv);
-    }
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("sluice-cli"));
     // Raw bytes, not QString: a subject may be any bytes the shell can pass.

@@ -145,9 +145,9 @@ private Q_SLOTS:
         const QJsonObject rl = groupOf(doc, u"rate_limit_redis"_s);
         QCOMPARE(rl.value(u"keys"_s).toInteger(), qint64(110));
         QCOMPARE(rl.value(u"ok"_s).toInteger(), qint64(100));
-        QCOMPARE(rl.value(u"unknown"_s).toInteger(), qint64(10));
+        QCOMPARE(rl.value(u"wrong_type"_s).toInteger(), qint64(10));
         const QJsonObject kong = groupOf(doc, u"kong_counter"_s);
-        QCOMPARE(kong.value(u"ttl_exceeds_window"_s).toInteger(), qint64(50));
+        QCOMPARE(kong.value(u"ttl_too_long"_s).toInteger(), qint64(50));
         const QJsonObject logs = groupOf(doc, u"sorted_set_log"_s);
         QCOMPARE(logs.value(u"never_expires"_s).toInteger(), qint64(30));
         QCOMPARE(doc.value(u"flagged"_s).toInteger(), qint64(200 + 10 + 50 + 30 + 20));
@@ -390,7 +390,7 @@ private Q_SLOTS:
         for (const QJsonValue &v : QJsonDocument::fromJson(r.out).array()) {
             health.insert(v[u"key"_s].toString(), v[u"health"_s].toString());
         }
-        QCOMPARE(health.value(u"rate_limit:hello:{1.2.3.4}"_s), u"no_ttl"_s);
+        QCOMPARE(health.value(u"rate_limit:hello:{1.2.3.4}"_s), u"never_expires"_s);
         QCOMPARE(health.value(u"rate_limit:hello:{5.6.7.8}"_s), u"wrong_type"_s);
         QCOMPARE(health.value(u"rate_limit:hello:{9.9.9.9}"_s), u"wrong_type"_s);
 
@@ -445,7 +445,7 @@ private Q_SLOTS:
             byKey.insert(v[u"key"_s].toString(), v.toObject());
         }
         const QJsonObject s = byKey.value(QString::fromLatin1(stuck));
-        QCOMPARE(s[u"health"_s].toString(), u"no_ttl"_s);
+        QCOMPARE(s[u"health"_s].toString(), u"never_expires"_s);
         QCOMPARE(s[u"rule"_s].toString(), u"hello"_s);
         QCOMPARE(s[u"max_ttl_ms"_s].toInteger(), qint64(60'000));
         QCOMPARE(s[u"state"_s][u"text"_s].toString(),
@@ -455,8 +455,8 @@ private Q_SLOTS:
                 u"100 / 100 in this window (full), resets in"_s),
             r.out.constData());
         QCOMPARE(byKey.value(QString::fromLatin1(longer))[u"health"_s].toString(),
-                 u"ttl_exceeds_rule"_s);
-        QCOMPARE(byKey.value(u"rate_limit:other"_s)[u"health"_s].toString(), u"orphan"_s);
+                 u"ttl_too_long"_s);
+        QCOMPARE(byKey.value(u"rate_limit:other"_s)[u"health"_s].toString(), u"no_rule"_s);
 
         r = test::runCli(
             {u"keys"_s, u"audit"_s, u"--url"_s, url(), u"--rules"_s, rules, u"--json"_s});

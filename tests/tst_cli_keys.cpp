@@ -227,6 +227,17 @@ private Q_SLOTS:
             << u"is not a valid rule file"_s;
         QTest::newRow("fix without rules") << QStringList{u"keys"_s, u"fix"_s, u"--url"_s, u}
                                            << u"either --rules FILE or --from-redis"_s;
+        QTest::newRow("a health that does not exist")
+            << QStringList{u"keys"_s, u"--url"_s, u, u"--health"_s, u"never_expires,expired"_s}
+            << u"--health 'expired' is not a key health; the health ids are ok, never_expires, "
+               "ttl_too_long, no_rule, wrong_type, unreadable"_s;
+        QTest::newRow("fix with health")
+            << QStringList{u"keys"_s,         u"fix"_s,      u"--url"_s, u,
+                           u"--from-redis"_s, u"--health"_s, u"ok"_s}
+            << u"--health does not apply here"_s;
+        QTest::newRow("audit with health")
+            << QStringList{u"keys"_s, u"audit"_s, u"--url"_s, u, u"--health"_s, u"ok"_s}
+            << u"--health does not apply to `keys audit`"_s;
         QTest::newRow("fix with no-ttl")
             << QStringList{u"keys"_s, u"fix"_s, u"--url"_s, u, u"--from-redis"_s, u"--no-ttl"_s}
             << u"--no-ttl does not apply here"_s;
@@ -296,19 +307,19 @@ private Q_SLOTS:
         QCOMPARE(nl[u"subject"_s].toString(), u"new\\x0aline"_s);
 
         const QJsonObject g = byKey(a, shown(key("g", "1.2.3.4")));
-        QCOMPARE(g[u"health"_s].toString(), u"ttl_exceeds_rule"_s);
+        QCOMPARE(g[u"health"_s].toString(), u"ttl_too_long"_s);
         QCOMPARE(g[u"max_ttl_ms"_s].toInt(), 30000);
         QVERIFY(g[u"cause"_s].toString().contains(u"seconds where milliseconds"_s));
         QCOMPARE(g[u"state"_s].toObject()[u"algorithm"_s].toString(), u"gcra"_s);
         QVERIFY(g[u"state"_s].toObject()[u"available"_s].toInt() >= 2);
 
         const QJsonObject noexp = byKey(a, shown(key("fw", "noexp")));
-        QCOMPARE(noexp[u"health"_s].toString(), u"no_ttl"_s);
+        QCOMPARE(noexp[u"health"_s].toString(), u"never_expires"_s);
         QCOMPARE(noexp[u"ttl_ms"_s].toInt(), -1);
         QVERIFY(noexp[u"cause"_s].toString().contains(u"INCR after the key expired"_s));
 
         const QJsonObject orphan = byKey(a, shown(m_prefix + "gone-rule:{x}"));
-        QCOMPARE(orphan[u"health"_s].toString(), u"orphan"_s);
+        QCOMPARE(orphan[u"health"_s].toString(), u"no_rule"_s);
         QVERIFY(orphan[u"rule"_s].isNull());
         QVERIFY(orphan[u"subject"_s].isNull());
         QVERIFY(orphan[u"state"_s].isNull());
@@ -366,6 +377,53 @@ private Q_SLOTS:
         QVERIFY(bare.out.contains("2 limiter keys never expire"));
     }
 
+    // --health filters by the health ids; the previous release's ids still filter, with a
+    // warning that names the new one.
+    void healthFilter()
+    {
+        plant();
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        const QStringList base{u"keys"_s,
+                               u"--url"_s,
+                               url(),
+                               u"--rules"_s,
+                               m_rulesFile,
+                               u"--match"_s,
+                               QString::fromUtf8(m_prefix + '*'),
+                               u"--json"_s};
+        auto healths = [](const QByteArray &out) {
+            QStringList got;
+            for (const QJsonValue &v : QJsonDocument::fromJson(out).array()) {
+                got << v[u"health"_s].toString();
+            }
+            got.sort();
+            return got;
+        };
+        test::CliRun r =
+            test::runCli(base + QStringList{u"--health"_s, u"never_expires,no_rule"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QCOMPARE(healths(r.out), (QStringList{u"never_expires"_s, u"no_rule"_s}));
+
+        r = test::runCli(base + QStringList{u"--health"_s, u"no_ttl"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(healths(r.out), QStringList{u"never_expires"_s});
+        QVERIFY2(r.err.contains("--health no_ttl is deprecated: it is now never_expires"),
+                 r.err.constData());
+        r = test::runCli(base + QStringList{u"--health"_s, u"orphan,ttl_exceeds_rule"_s});
+        QCOMPARE(healths(r.out), (QStringList{u"no_rule"_s, u"ttl_too_long"_s}));
+
+        // The text table says the same ids, and how many it kept.
+        r = test::runCli(QStringList{u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile,
+                                     u"--match"_s, QString::fromUtf8(m_prefix + '*'), u"--health"_s,
+                                     u"never_expires"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains(" never_expires "), r.out.constData());
+        QVERIFY2(r.out.contains("1 never_expires, of 6 keys in "), r.out.constData());
+    }
+
     void fixDryRunThenForReal()
     {
         plant();
@@ -382,7 +440,8 @@ private Q_SLOTS:
         QCOMPARE(o[u"dry_run"_s].toBool(), true);
         QCOMPARE(o[u"complete"_s].toBool(), true);
         QCOMPARE(o[u"would_set_ttl"_s].toInt(), 2);
-        QCOMPARE(o[u"orphans"_s].toInt(), 1);
+        QCOMPARE(o[u"no_rule"_s].toInt(), 1);
+        QCOMPARE(o[u"orphans"_s].toInt(), 1); // the deprecated name, for one release
         QCOMPARE(o[u"scanned"_s].toInt(), 6);
         QCOMPARE(o[u"keys"_s].toArray().size(), 3);
         QCOMPARE(test::pttl(c, key("fw", "noexp")), qint64(-1));
@@ -393,7 +452,7 @@ private Q_SLOTS:
         o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o[u"dry_run"_s].toBool(), false);
         QCOMPARE(o[u"set_ttl"_s].toInt(), 2);
-        QCOMPARE(o[u"orphans"_s].toInt(), 1);
+        QCOMPARE(o[u"no_rule"_s].toInt(), 1);
         const QJsonArray ks = o[u"keys"_s].toArray();
         const QJsonObject noexp = byKey(ks, shown(key("fw", "noexp")));
         QCOMPARE(noexp[u"status"_s].toString(), u"done"_s);
@@ -410,7 +469,8 @@ private Q_SLOTS:
         // Again: nothing left to fix; the human summary says so and names the orphan.
         r = test::runCli(base);
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY2(r.out.contains("set the TTL of 0 keys from their rule; 1 orphan left as it is"),
+        QVERIFY2(r.out.contains("set the TTL of 0 keys from their rule; 1 key with no rule left "
+                                "as it is"),
                  r.out.constData());
     }
 

@@ -61,7 +61,7 @@ private Q_SLOTS:
         QTest::newRow("negative rate")
             << doc("30s", R"({"pattern": "constant", "rate": "-2/s"})") << QByteArray() << file
             << QStringList{u"s.json:2:37: traffic[0].rate: rate '-2/s' must be positive"_s,
-                           u"is not a valid scenario (1 error(s)); nothing was run"_s};
+                           u"is not a valid scenario (1 error); nothing was run"_s};
         QTest::newRow("zero rate")
             << doc("30s", R"({"pattern": "poisson", "rate": "0/s"})") << QByteArray() << file
             << QStringList{u"traffic[0].rate: rate '0/s' must be positive"_s};
@@ -332,6 +332,46 @@ private Q_SLOTS:
             cli({u"preset:boundary-burst"_s, u"--png"_s, u"/nonexistent/x.png"_s});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("/nonexistent/x.png"), bad.err.constData());
+    }
+
+    // sluice-cli, the program the systemd unit runs, loads no desktop stack: the charts are
+    // drawn by sluice-render beside it (ldd lists every library the loader would map).
+    void cliLinksNoDesktopStack()
+    {
+        QProcess ldd;
+        ldd.start(u"ldd"_s, {test::cliPath()});
+        QVERIFY(ldd.waitForFinished(30000));
+        QCOMPARE(ldd.exitCode(), 0);
+        const QByteArray libs = ldd.readAllStandardOutput();
+        QVERIFY2(libs.contains("libQt6Core.so") && libs.contains("libQt6Network.so"),
+                 libs.constData());
+        for (const char *lib : {"libQt6Widgets", "libQt6Charts", "libQt6Gui", "libQt6OpenGL",
+                                "libQt6DBus", "libQt6Svg", "libGL", "libEGL", "libxcb", "libX11"}) {
+            QVERIFY2(!libs.contains(lib),
+                     qPrintable(u"sluice-cli links %1:\n"_s.arg(QLatin1String(lib)) +
+                                QString::fromLocal8Bit(libs)));
+        }
+    }
+
+    // A sluice-cli without its renderer beside it says so, naming the missing file, before it
+    // runs anything, and writes no file.
+    void chartsWithoutTheRenderer()
+    {
+        QTemporaryDir dir;
+        const QString lone = dir.filePath(u"sluice-cli"_s);
+        QVERIFY(QFile::copy(test::cliPath(), lone));
+        QVERIFY(QFile::setPermissions(lone, QFile::permissions(lone) | QFile::ExeOwner));
+        QProcess p;
+        p.start(lone,
+                {u"simulate"_s, u"preset:boundary-burst"_s, u"--png"_s, dir.filePath(u"x.png"_s)});
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains("sluice-render, the chart renderer"), err.constData());
+        QVERIFY2(err.contains(dir.filePath(u"sluice-render"_s).toUtf8() + " is missing"),
+                 err.constData());
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+        QVERIFY(!QFile::exists(dir.filePath(u"x.png"_s)));
     }
 
     void redisBackend()

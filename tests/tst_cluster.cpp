@@ -28,7 +28,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -633,6 +636,260 @@ private Q_SLOTS:
         }
         auto c = open();
         QCOMPARE(test::deleteByPrefix(c, r.keyPrefix + r.id.toUtf8()), qint64(subjects.size()));
+    }
+
+    // One address of one master (--url redis://<node 0>) is the whole cluster, in every
+    // command: keys lists the keys of all three masters and flags the never-expiring ones on
+    // the others; keys audit and keys fix reach them too; --no-cluster keeps the one node.
+    void oneSeedKeysAuditFix()
+    {
+        const QByteArray prefix =
+            "rate_limit:t-seed-" + QByteArray::number(QCoreApplication::applicationPid()) + ':';
+        const QList<QByteArray> keys = keysOnEveryMaster(prefix, 3); // 9 keys, 3 per master
+        auto c = open();
+        QSet<QByteArray> noTtl;
+        QSet<int> seen;
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            // The first key of each master's three has no TTL.
+            if (!seen.contains(redis::keySlot(keys[i]) * 3 / 16384)) {
+                seen.insert(redis::keySlot(keys[i]) * 3 / 16384);
+                QVERIFY(c.command({"SET", keys[i], "7"}));
+                noTtl.insert(keys[i]);
+            } else {
+                QVERIFY(c.command({"SET", keys[i], "7", "PX", "600000"}));
+            }
+        }
+        QSet<int> masters;
+        for (const QByteArray &k : noTtl) {
+            masters.insert(redis::keySlot(k) * 3 / 16384);
+        }
+        QCOMPARE(masters.size(), 3);
+        const QString seed = m_cluster.node(0).url();
+        const QString glob = QString::fromUtf8(prefix) + u'*';
+
+        test::CliRun k =
+            test::runCli({u"keys"_s, u"--url"_s, seed, u"--match"_s, glob, u"--json"_s});
+        QVERIFY2(k.exitCode == 0, k.err.constData());
+        const QJsonArray listed = QJsonDocument::fromJson(k.out).array();
+        QCOMPARE(listed.size(), keys.size());
+        QSet<QByteArray> flagged;
+        for (const QJsonValue &v : listed) {
+            if (v[u"health"_s].toString() == u"never_expires"_s) {
+                flagged.insert(v[u"key"_s].toString().toUtf8());
+            }
+        }
+        QCOMPARE(flagged, noTtl);
+        test::CliRun text = test::runCli({u"keys"_s, u"--url"_s, seed, u"--match"_s, glob});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("3 limiter keys never expire"), text.out.constData());
+
+        // --no-cluster: the node alone, as before (its three keys).
+        test::CliRun one = test::runCli(
+            {u"keys"_s, u"--url"_s, seed, u"--no-cluster"_s, u"--match"_s, glob, u"--json"_s});
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(one.out).array().size(), 3);
+
+        test::CliRun a = test::runCli(
+            {u"keys"_s, u"audit"_s, u"--url"_s, seed, u"--match"_s, glob, u"--json"_s});
+        QVERIFY2(a.exitCode == 0, a.err.constData());
+        const QJsonObject audit = QJsonDocument::fromJson(a.out).object();
+        QCOMPARE(audit[u"scanned"_s].toInteger(), qint64(keys.size()));
+        QCOMPARE(audit[u"complete"_s].toBool(), true);
+        QCOMPARE(audit[u"flagged"_s].toInteger(), qint64(3));
+
+        test::CliRun f = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, seed, u"--match"_s, glob,
+                                       u"--ttl"_s, u"1h"_s, u"--json"_s});
+        QVERIFY2(f.exitCode == 0, f.err.constData());
+        const QJsonObject fix = QJsonDocument::fromJson(f.out).object();
+        QCOMPARE(fix[u"scanned"_s].toInteger(), qint64(keys.size()));
+        QCOMPARE(fix[u"done"_s].toInteger(), qint64(3));
+        for (const QByteArray &key : noTtl) {
+            auto ttl = c.command({"PTTL", key});
+            QVERIFY(ttl);
+            QVERIFY2(ttl->integer > 0, key.constData());
+        }
+        QCOMPARE(test::deleteByPrefix(c, prefix), qint64(keys.size()));
+    }
+
+    // check (and its statistics), bench, load, simulate --backend redis, rules push / pull and
+    // serve, each given one address of one node.
+    void oneSeedEveryOtherCommand()
+    {
+        const QString seed = m_cluster.node(0).url();
+        const QString id = u"t-seed-cmd-%1"_s.arg(QCoreApplication::applicationPid());
+        QList<QByteArray> subjects; // one per master
+        for (int i = 0; subjects.size() < 3; ++i) {
+            const QByteArray s = "10.1.0." + QByteArray::number(i);
+            if (redis::keySlot("rate_limit:" + id.toUtf8() + ":{" + s + '}') * 3 / 16384 ==
+                subjects.size()) {
+                subjects << s;
+            }
+        }
+        for (const QByteArray &s : subjects) {
+            test::CliRun r = test::runCli(
+                {u"check"_s, u"--url"_s, seed, u"--algorithm"_s, u"fixed_window"_s, u"--limit"_s,
+                 u"2"_s, u"--window"_s, u"60s"_s, u"--id"_s, id, u"--subject"_s,
+                 QString::fromUtf8(s), u"--count"_s, u"3"_s, u"--json"_s});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(r.err.isEmpty(), r.err.constData());
+            const QJsonArray d = QJsonDocument::fromJson(r.out).array();
+            QCOMPARE(d.size(), 3);
+            QCOMPARE(d[1].toObject()[u"allowed"_s].toBool(), true);
+            QCOMPARE(d[2].toObject()[u"allowed"_s].toBool(), false);
+        }
+        auto c = open();
+        QCOMPARE(test::deleteByPrefix(c, "rate_limit:" + id.toUtf8() + ':'), qint64(3));
+        auto series = stats::readSeries(c, {id}, 120, QDateTime::currentSecsSinceEpoch());
+        QVERIFY2(series, qPrintable(errorOf(series)));
+        qint64 allowed = 0;
+        for (const auto &counts : series->front().seconds) {
+            allowed += counts.allowed;
+        }
+        QCOMPARE(allowed, qint64(6));
+        QVERIFY(test::deleteByPrefix(c, "{sluice}:stats:" + id.toUtf8() + ':') > 0);
+
+        // bench: one address is a cluster, so no redis-benchmark ceiling (one node's).
+        test::CliRun b =
+            test::runCli({u"bench"_s, u"--url"_s, seed, u"--seconds"_s, u"1"_s, u"--rounds"_s,
+                          u"1"_s, u"--algorithm"_s, u"fixed_window"_s, u"--json"_s});
+        QVERIFY2(b.exitCode == 0, b.err.constData());
+        const QJsonObject bench = QJsonDocument::fromJson(b.out).object();
+        QVERIFY2(bench[u"server"_s].toString().endsWith(u"(cluster)"_s), b.out.constData());
+        const QJsonArray rows = bench.value(u"results"_s).toArray();
+        QVERIFY2(!rows.isEmpty(), b.out.constData());
+        for (const QJsonValue &row : rows) {
+            QVERIFY(row.toObject()[u"decisions_per_s"_s].toInteger() > 0);
+            QVERIFY2(row.toObject()[u"ceiling_per_s"_s].isNull(), b.out.constData());
+        }
+
+        QTemporaryDir dir;
+        const QString rules = dir.filePath(u"rules.json"_s);
+        {
+            QFile file(rules);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(u"{\"version\": 1, \"rules\": [{\"id\": \"%1\", \"scope\": \"ip\", "
+                       "\"algorithm\": \"fixed_window\", \"limit\": 2, \"window\": \"1h\", "
+                       "\"key_prefix\": \"%2\", \"on_redis_error\": \"deny\"}]}"_s
+                           .arg(id, QString::fromUtf8(test::keyPrefix()))
+                           .toUtf8());
+        }
+        test::CliRun l = test::runCli({u"load"_s, u"--url"_s, seed, u"--rules"_s, rules,
+                                       u"--pattern"_s, u"constant:100/s"_s, u"--duration"_s,
+                                       u"1s"_s, u"--subjects"_s, u"30"_s, u"--json"_s});
+        QVERIFY2(l.exitCode == 0, l.err.constData());
+        const QJsonObject load = QJsonDocument::fromJson(l.out).object();
+        QCOMPARE(load[u"errors"_s].toInteger(), qint64(0));
+        QCOMPARE(load[u"on_redis_error"_s].toInteger(), qint64(0));
+        // (load decides under a run prefix of its own and removes those keys at the end)
+
+        const test::CliRun local =
+            test::runCli({u"simulate"_s, u"preset:3-per-5s-per-ip"_s, u"--json"_s});
+        const test::CliRun sim =
+            test::runCli({u"simulate"_s, u"preset:3-per-5s-per-ip"_s, u"--json"_s, u"--backend"_s,
+                          u"redis"_s, u"--url"_s, seed});
+        QVERIFY2(sim.exitCode == 0, sim.err.constData());
+        QCOMPARE(QByteArray(sim.out).replace(R"("backend":"redis")", R"("backend":"local")"),
+                 local.out);
+
+        // rules push through one node, pull through another.
+        test::CliRun push = test::runCli({u"rules"_s, u"push"_s, rules, u"--url"_s, seed});
+        QVERIFY2(push.exitCode == 0, push.err.constData());
+        test::CliRun pull =
+            test::runCli({u"rules"_s, u"pull"_s, u"--url"_s, m_cluster.node(2).url()});
+        QVERIFY2(pull.exitCode == 0, pull.err.constData());
+        QVERIFY2(pull.out.contains(id.toUtf8()), pull.out.constData());
+
+        // serve: subjects on all three masters, each admitted exactly twice, from Redis.
+        QProcess service;
+        service.start(test::cliPath(), {u"serve"_s, u"--url"_s, seed, u"--rules"_s, rules,
+                                        u"--listen"_s, u"127.0.0.1:0"_s, u"--no-deny-cache"_s});
+        QVERIFY(service.waitForStarted(5000));
+        auto stop = qScopeGuard([&] {
+            service.terminate();
+            if (!service.waitForFinished(5000)) {
+                service.kill();
+                service.waitForFinished(2000);
+            }
+        });
+        QByteArray line;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                line += service.readAllStandardOutput();
+                return line.contains('\n') || service.state() == QProcess::NotRunning;
+            },
+            10000));
+        const qsizetype colon = line.lastIndexOf(':');
+        const quint16 port = quint16(line.mid(colon + 1).trimmed().toUInt());
+        QVERIFY2(port != 0, line.constData());
+        for (const QByteArray &s : subjects) {
+            for (int i = 0; i < 3; ++i) {
+                QTcpSocket sock;
+                sock.connectToHost(QHostAddress::LocalHost, port);
+                QVERIFY(sock.waitForConnected(5000));
+                sock.write("GET /v1/check?rule=" + id.toUtf8() + "&subject=" + s +
+                           " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                QByteArray answer;
+                QVERIFY(QTest::qWaitFor(
+                    [&] {
+                        answer += sock.readAll();
+                        return sock.state() != QAbstractSocket::ConnectedState;
+                    },
+                    10000));
+                answer += sock.readAll();
+                QVERIFY2(answer.contains(R"("source":"redis")"), answer.constData());
+                QVERIFY2(answer.contains(i < 2 ? R"("allowed":true)" : R"("allowed":false)"),
+                         answer.constData());
+            }
+        }
+        QCOMPARE(test::deleteByPrefix(c, test::keyPrefix() + id.toUtf8() + ':'), qint64(3));
+        QVERIFY(c.command(
+            {"UNLINK", "{sluice}:rules", "{sluice}:rules:version", "{sluice}:rules:history"}));
+    }
+
+    // One address of a cluster that leaves slots unserved, then of one whose master died: the
+    // command says so and names the slots (and the master), and the scan is not called clean.
+    void oneSeedOfABrokenCluster()
+    {
+        test::OwnCluster three(3, 0);
+        QString why;
+        QVERIFY2(three.start(&why), qPrintable(why));
+        auto admin = Connection::open(three.nodeEndpoint(0));
+        QVERIFY(admin);
+        QVERIFY(admin->command({"CLUSTER", "DELSLOTSRANGE", "0", "99"}));
+        const QString seed = three.node(0).url(); // the node whose map has the hole
+        test::CliRun k = test::runCli({u"keys"_s, u"--url"_s, seed});
+        QVERIFY2(k.exitCode != 0, k.out.constData());
+        QVERIFY2(k.err.contains("slots 0-99"), k.err.constData());
+        QVERIFY2(k.err.contains("not scanned"), k.err.constData());
+        QVERIFY2(!k.out.contains("healthy"), k.out.constData());
+        QVERIFY2(k.out.contains("incomplete"), k.out.constData());
+
+        const QByteArray deadId = three.nodeId(2);
+        QVERIFY(!deadId.isEmpty());
+        three.node(2).kill();
+        // Until the seed marks it failed (FAIL, not the PFAIL of "fail?").
+        QVERIFY(waitUntil(
+            [&] {
+                auto n = Connection::open(three.nodeEndpoint(0));
+                auto nodes = n ? n->command({"CLUSTER", "NODES"}) : Result<Reply>(n.error());
+                if (!nodes) {
+                    return false;
+                }
+                for (const QByteArray &line : nodes->str.split('\n')) {
+                    if (line.startsWith(deadId)) {
+                        return line.contains(",fail ") || line.contains(",fail,");
+                    }
+                }
+                return false;
+            },
+            15000));
+        const QString dead = u"127.0.0.1:%1"_s.arg(three.node(2).port());
+        test::CliRun d = test::runCli({u"keys"_s, u"audit"_s, u"--url"_s, seed, u"--json"_s});
+        QVERIFY2(d.exitCode != 0, d.out.constData());
+        QVERIFY2(d.err.contains("cluster_state:fail"), d.err.constData());
+        QVERIFY2(d.err.contains(dead.toUtf8()), d.err.constData());
+        QVERIFY2(d.err.contains("could not be scanned"), d.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(d.out).object()[u"complete"_s].toBool(), false);
     }
 
     // Bad input: a plain server where a cluster node was expected; uncovered slots; a node

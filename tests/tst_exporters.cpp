@@ -326,6 +326,39 @@ private Q_SLOTS:
         }
     }
 
+    // The two nginx forms (limit_req and auth_request) name a rule's subject through one
+    // mapping: the same scopes are skipped for the same reason, and what nginx does to a
+    // header with '_' is said in both.
+    void bothNginxFormsNameSubjectsAlike()
+    {
+        RuleSet set;
+        const char *scopes[] = {"global",           "ip",       "user", "header:X_Tenant",
+                                "header:X-Api-Key", "param:key"};
+        int i = 0;
+        for (const char *sc : scopes) {
+            Rule r = Rule::bucket(QStringLiteral("r%1").arg(i), Algorithm::Gcra, Rate{10, s}, 5,
+                                  scope(sc));
+            r.route = QStringLiteral("GET /p%1").arg(i++);
+            set.rules.push_back(r);
+        }
+        NginxAuthOptions options;
+        options.service = QStringLiteral("http://127.0.0.1:8081");
+        options.upstream = QStringLiteral("http://127.0.0.1:9000");
+        const Export limitReq = exportRules(set, ExportFormat::Nginx);
+        const Export auth = exportNginxAuth(set, options);
+        QCOMPARE(skippedMap(auth), skippedMap(limitReq));
+        QCOMPARE(skippedMap(auth).keys(), QStringList{QStringLiteral("r2")}); // scope user
+        for (const Export *e : {&limitReq, &auth}) {
+            const QString text = QString::fromUtf8(e->text);
+            QVERIFY2(text.contains(QStringLiteral("underscores_in_headers")), e->text.constData());
+            QVERIFY(text.contains(QStringLiteral("$http_x_tenant")));
+            QVERIFY(text.contains(QStringLiteral("$arg_key")));
+        }
+        // What differs is the use's: a zone keys by the binary address, a header carries text.
+        QVERIFY(limitReq.text.contains("$binary_remote_addr"));
+        QVERIFY(auth.text.contains("Sluice-Subject $remote_addr;"));
+    }
+
     void nginxMapping()
     {
         const QString text = QString::fromUtf8(exportRules(sampleSet(), ExportFormat::Nginx).text);

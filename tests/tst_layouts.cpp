@@ -167,9 +167,16 @@ private Q_SLOTS:
                  "ratelimit:route1:svc1:" + p + "1.2.3.4:" + num(nowS / 60 * 60000) + ":minute",
                  "4"}
             << qint64(60'000) << QString();
+        // One request: English plurals ("1 request", not "1 requests").
+        QTest::newRow("kong_counter one")
+            << u"kong_counter"_s << u"ok"_s << u"1 request in this window"_s
+            << L{"SET",
+                 "ratelimit:route1:svc1:" + p + "9.9.9.9:" + num(nowS / 60 * 60000) + ":minute",
+                 "1"}
+            << qint64(60'000) << QString();
         // ... and one that got an hour where a minute was meant.
         QTest::newRow("kong_counter too long")
-            << u"kong_counter"_s << u"ttl_exceeds_window"_s << u"resets in"_s
+            << u"kong_counter"_s << u"ttl_too_long"_s << u"resets in"_s
             << L{"SET",
                  "ratelimit:route1:svc1:" + p + "5.6.7.8:" + num(nowS / 60 * 60000) + ":minute",
                  "4"}
@@ -212,7 +219,7 @@ private Q_SLOTS:
                                << QString();
         // ExpressBruteFlexible: <prefix>block:<key>, 1 while blocked.
         QTest::newRow("rlflx_block")
-            << u"rlflx_block"_s << u"ok"_s << u"1 points consumed"_s
+            << u"rlflx_block"_s << u"ok"_s << u"1 point consumed"_s
             << L{"SET", "block:" + p + "1.2.3.4", "1"} << qint64(30'000) << QString();
         QTest::newRow("rate_limit_redis")
             << u"rate_limit_redis"_s << u"ok"_s << u"4 requests in this window"_s

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test-package: the proof of the Debian package (issue 16). Installs the .deb with apt-get into a
 # brand-new Debian 12 (debootstrap minbase, nothing else installed), then, inside it:
-#   sluice-cli --version, --help and a man page; sluice-cli check against a Redis; the scripts
+#   sluice-cli --version, --help and a man page; sluice-cli without Qt Gui/Widgets (ldd) and its
+#   chart renderer sluice-render (simulate --png); sluice-cli check against a Redis; the scripts
 #   in /usr/share/sluice/lua are the ones sluice-cli loads (SCRIPT EXISTS of their SHA1);
 #   sluice without a display (a message, exit 1); sluice offscreen with its sandbox (a
 #   redis-server child that answers PING, the Chinese translation read from
@@ -70,6 +71,13 @@ dpkg-query -W -f='${Status}' redis-server | grep -q "install ok installed" && ok
 v=$(sluice-cli --version); echo "      $v"
 check "sluice-cli --version" grep -Eq '^sluice-cli [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]{7,}' <<<"$v"
 sluice-cli check --help >/tmp/help.txt 2>&1; check "sluice-cli check --help" grep -q -- '--subject S' /tmp/help.txt
+# The server binary loads no desktop stack; the charts are drawn by sluice-render beside it.
+check "sluice-cli links no Qt Gui, Widgets, Charts, OpenGL or DBus (ldd)" \
+    bash -c '! ldd /usr/bin/sluice-cli | grep -Eq "libQt6(Gui|Widgets|Charts|OpenGL|DBus|Svg)"'
+check "sluice-render installed beside sluice-cli" test -x /usr/bin/sluice-render
+sluice-cli simulate preset:boundary-burst --png /tmp/burst.png >/dev/null 2>/tmp/render.txt
+check "sluice-cli simulate --png (through sluice-render, no display)" \
+    bash -c 'head -c 8 /tmp/burst.png | od -An -c | grep -q "P   N   G"'
 check "man pages, completion, desktop entry, metainfo, icons, unit installed" test -f /usr/share/man/man1/sluice-cli.1.gz -a -f /usr/share/man/man1/sluice.1.gz \
     -a -f /usr/share/bash-completion/completions/sluice-cli -a -f /usr/share/applications/org.sluice.Sluice.desktop \
     -a -f /usr/share/metainfo/org.sluice.Sluice.metainfo.xml -a -f /usr/share/icons/hicolor/scalable/apps/org.sluice.Sluice.svg \

@@ -3,6 +3,7 @@
 #include "args.h"
 #include "connectflags.h"
 
+#include "core/common/plural.h"
 #include "core/limiter/redislimiter.h"
 #include "core/redis/endpoint.h"
 #include "core/redis/keyspace.h"
@@ -265,11 +266,11 @@ int bench(const QList<QByteArray> &argv)
     RedisLimiter limiter(std::move(*connection));
     if (!json) {
         print(QStringLiteral("Sluice engine benchmark against Redis at %1: %2 s per run, median "
-                             "of %3 rounds, %4 subjects, one connection\n")
+                             "of %3, %4, one connection\n")
                   .arg(endpoint->display())
                   .arg(seconds)
-                  .arg(rounds)
-                  .arg(subjects));
+                  .arg(counted(rounds, u"round", u"rounds"),
+                       counted(subjects, u"subject", u"subjects")));
         if (tool.isEmpty() && noCeilingBecause(reached).isEmpty()) {
             print(QStringLiteral("redis-benchmark not found: no ceiling figures\n"));
         }

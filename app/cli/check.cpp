@@ -12,7 +12,6 @@
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 
@@ -313,10 +312,9 @@ int check(const QList<QByteArray> &argv)
             if (!json) {
                 out((toText(*r, key) + QLatin1Char('\n')).toUtf8());
             } else if (array) {
-                out((printed == 0 ? QByteArray("[") : QByteArray(",")) +
-                    QJsonDocument(decisionJson(*r, key)).toJson(QJsonDocument::Compact));
+                out((printed == 0 ? QByteArray("[") : QByteArray(",")) + decisionJson(*r, key));
             } else {
-                out(QJsonDocument(decisionJson(*r, key)).toJson(QJsonDocument::Compact) + '\n');
+                out(decisionJson(*r, key) + '\n');
             }
             ++printed;
         }

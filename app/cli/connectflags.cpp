@@ -1,5 +1,7 @@
 #include "connectflags.h"
 
+#include "core/redis/topology.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -24,6 +26,7 @@ const std::vector<Flag> &connectionFlags()
         {"ssh-known-hosts", true},
         {"ssh-accept-new", false},
         {"ssh-password-file", true},
+        {"no-cluster", false},
     };
     return flags;
 }
@@ -235,6 +238,22 @@ Result<Endpoint> endpointFromArgs(const Args &args, const QString &command)
         const QByteArray passphrase = qgetenv("SLUICE_SSH_KEY_PASSPHRASE");
         if (!passphrase.isEmpty()) {
             e.ssh.keyPassphrase = QString::fromUtf8(passphrase);
+        }
+    }
+
+    // Topology: one address that is a Redis Cluster node means that whole cluster, for every
+    // command (a scan of one node of three would list a third of the keys and call it clean).
+    // --no-cluster talks to the address alone (a cluster is then found on the first MOVED
+    // reply, as before). An address that does not answer is left as it is: the command says
+    // so when it connects (and serve starts anyway, answering by on_redis_error).
+    if (!args.has("no-cluster") && redis::mayBeClusterNode(e)) {
+        const QString address = e.display();
+        auto probe = redis::discoverCluster(e);
+        if (probe && probe->clusterNode) {
+            if (const QString problem = probe->problem(address); !problem.isEmpty()) {
+                warn(command, problem + QStringLiteral("; keys in those slots cannot be read or "
+                                                       "written"));
+            }
         }
     }
     return e;

@@ -18,6 +18,9 @@ const std::vector<Flag> &connectionFlags();
 // TLS, a missing or unreadable file) come back as Kind::Invalid naming the flag; they never
 // carry a password. Warnings (a password in the URL, --tls-insecure) are printed to stderr as
 // "sluice-cli <command>: warning: ...", once per call.
+// A single --url address that is a Redis Cluster node becomes that whole cluster (its seed), and
+// a cluster that is down or leaves slots unserved is warned about, naming the slots; --no-cluster
+// keeps the one node (redis::discoverCluster).
 Result<Endpoint> endpointFromArgs(const Args &args, const QString &command);
 
 // Overwrites the password part of every redis[s]://user:pass@ argument in place, so that ps and

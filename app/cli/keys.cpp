@@ -6,6 +6,7 @@
 #include "rules.h"
 
 #include "core/common/duration.h"
+#include "core/common/plural.h"
 #include "core/keys/audit.h"
 #include "core/keys/keyfixer.h"
 #include "core/keys/keyhealth.h"
@@ -40,10 +41,11 @@ int fixExit(const QString &command, const ScanSummary &summary,
     if (fixError) {
         return fail(command, fixError->message, exitRuntime);
     }
-    return failedKeys > 0
-               ? fail(command, u"%1 keys could not be fixed (see above)"_s.arg(failedKeys),
-                      exitRuntime)
-               : exitOk;
+    return failedKeys > 0 ? fail(command,
+                                 u"%1 could not be fixed (see above)"_s.arg(
+                                     sluice::counted(failedKeys, u"key", u"keys")),
+                                 exitRuntime)
+                          : exitOk;
 }
 
 const QString usageText = usageOf(u"keys"_s);
@@ -65,6 +67,12 @@ bool applyScanBudget(const Args &args, const QString &command, KeyScanner::Optio
     }
     options.maxKeysPerSecond = double(*n);
     return true;
+}
+
+void writeErr(const QString &line)
+{
+    const QByteArray b = (line + u'\n').toLocal8Bit();
+    std::fwrite(b.constData(), 1, size_t(b.size()), stderr);
 }
 
 void writeOut(const QByteArray &bytes)
@@ -158,6 +166,30 @@ QString scanLine(const ScanSummary &s)
 int list(const Args &args)
 {
     const QString command = u"keys"_s;
+    // --health ID[,ID...]: only the keys judged so (the ids of healthName; the previous
+    // release's accepted with a warning).
+    QList<Health> only;
+    if (args.has("health")) {
+        for (const QString &id : args.text("health").split(u',')) {
+            bool deprecated = false;
+            const auto h = healthFromName(id.trimmed(), &deprecated);
+            if (!h) {
+                return fail(command,
+                            u"--health '%1' is not a key health; the health ids are %2"_s.arg(
+                                bytes::printable(id.toUtf8()), healthNames().join(u", "_s)) +
+                                usageText,
+                            exitUsage);
+            }
+            if (deprecated) {
+                writeErr(u"sluice-cli keys: warning: --health %1 is deprecated: it is now %2 (the "
+                         "old id is accepted until the next release)"_s.arg(id.trimmed(),
+                                                                            healthName(*h)));
+            }
+            if (!only.contains(*h)) {
+                only << *h;
+            }
+        }
+    }
     int code = exitOk;
     auto setup = setUp(args, command, false, &code);
     if (!setup) {
@@ -184,23 +216,24 @@ int list(const Args &args)
                      .toUtf8());
     }
     std::string out; // a page's rows, one write; the buffer is kept from page to page
-    const ScanSummary summary = scanner.run(setup->connection, options,
-                                            [&](const QList<KeyInfo> &page, const ScanProgress &) {
-                                                out.resize(0);
-                                                for (const KeyInfo &k : page) {
-                                                    if (onlyNoTtl && k.pttlMs != -1) {
-                                                        continue;
-                                                    }
-                                                    if (json) {
-                                                        out += shown == 0 ? "\n" : ",\n";
-                                                        appendKeyJson(out, k);
-                                                    } else {
-                                                        appendKeyRow(out, k);
-                                                    }
-                                                    ++shown;
-                                                }
-                                                writeRows(out);
-                                            });
+    const ScanSummary summary = scanner.run(
+        setup->connection, options, [&](const QList<KeyInfo> &page, const ScanProgress &) {
+            out.resize(0);
+            for (const KeyInfo &k : page) {
+                if ((onlyNoTtl && k.pttlMs != -1) ||
+                    (!only.isEmpty() && !only.contains(k.health))) {
+                    continue;
+                }
+                if (json) {
+                    out += shown == 0 ? "\n" : ",\n";
+                    appendKeyJson(out, k);
+                } else {
+                    appendKeyRow(out, k);
+                }
+                ++shown;
+            }
+            writeRows(out);
+        });
     if (json) {
         writeOut(shown == 0 ? "]\n" : "\n]\n");
     } else {
@@ -208,7 +241,15 @@ int list(const Args &args)
         lines << QString();
         QString counted = scanLine(summary);
         if (onlyNoTtl) {
-            counted = u"%1 never expire, of %2"_s.arg(thousands(shown), counted);
+            counted = u"%1, of %2"_s.arg(
+                sluice::counted(shown, u"never expires", u"never expire", thousands(shown)),
+                counted);
+        } else if (!only.isEmpty()) {
+            QStringList ids;
+            for (Health h : std::as_const(only)) {
+                ids << healthName(h);
+            }
+            counted = u"%1 %2, of %3"_s.arg(thousands(shown), ids.join(u" or "_s), counted);
         }
         lines << counted;
         if (!setup->rules) {
@@ -220,7 +261,14 @@ int list(const Args &args)
                 setup->rulesOrigin);
         }
         const HealthSummary &h = summary.health;
-        lines << h.headline();
+        if (summary.status != ScanSummary::Status::Completed && h.problems() == 0 &&
+            h.unreadable == 0) {
+            // Never "all healthy" for a scan that missed a part of the keyspace.
+            lines << u"no problem among the keys scanned, but the scan is incomplete (see "
+                     "below): the keys it did not reach are not judged"_s;
+        } else {
+            lines << h.headline();
+        }
         if (h.noTtl > 0) {
             lines << u"  why: Sluice's scripts set the TTL in the same step as every write, so "
                      "something else wrote these keys: an INCR after expiry, or an EXPIRE sent in "
@@ -370,7 +418,8 @@ int fixCommand(const Args &args)
             {dryRun ? u"would_set_ttl"_s : u"set_ttl"_s, done},
             {u"already_fine"_s, fine},
             {u"gone"_s, gone},
-            {u"orphans"_s, orphans},
+            {u"no_rule"_s, orphans},
+            {u"orphans"_s, orphans}, // the previous release's name of no_rule: deprecated
             {u"wrong_type"_s, wrong},
             {u"unreadable"_s, unreadable},
             {u"unreadable_permission"_s, refused},
@@ -392,9 +441,10 @@ int fixCommand(const Args &args)
             extra << count(gone, u"key"_s, u"keys"_s) + u" gone meanwhile"_s;
         }
         if (orphans > 0) {
-            extra << (orphans == 1 ? u"1 orphan left as it is (no rule to take a TTL from)"_s
-                                   : u"%1 orphans left as they are (no rule to take a TTL "
-                                     "from)"_s.arg(thousands(orphans)));
+            extra << (orphans == 1 ? u"1 key with no rule left as it is (no rule to take a TTL "
+                                     "from)"_s
+                                   : u"%1 keys with no rule left as they are (no rule to take a "
+                                     "TTL from)"_s.arg(thousands(orphans)));
         }
         if (wrong > 0) {
             extra << (wrong == 1 ? u"1 key that is not its rule's state left as it is"_s
@@ -441,7 +491,7 @@ QString auditRow(const QString &layout, const QString &keys, const QString &ok,
                  const QString &never, const QString &longer, const QString &unknown)
 {
     return padded(layout, 26) + keys.rightJustified(10) + ok.rightJustified(10) +
-           never.rightJustified(15) + longer.rightJustified(12) + unknown.rightJustified(9);
+           never.rightJustified(15) + longer.rightJustified(14) + unknown.rightJustified(12);
 }
 
 // --match GLOB that matched nothing: a usage error (exit 2), said the same way by every
@@ -457,7 +507,7 @@ int nothingMatches(const QString &command, const Args &args)
 int audit(const Args &args)
 {
     const QString command = u"keys audit"_s;
-    for (const char *bad : {"no-ttl", "dry-run", "ttl", "delete"}) {
+    for (const char *bad : {"no-ttl", "health", "dry-run", "ttl", "delete"}) {
         if (args.has(bad)) {
             return fail(command,
                         u"--%1 does not apply to `keys audit`"_s.arg(QLatin1String(bad)) +
@@ -529,8 +579,8 @@ int audit(const Args &args)
                 {u"keys"_s, g.keys},
                 {u"ok"_s, g.ok},
                 {u"never_expires"_s, g.neverExpires},
-                {u"ttl_exceeds_window"_s, g.ttlExceedsWindow},
-                {u"unknown"_s, g.unknown}});
+                {u"ttl_too_long"_s, g.ttlExceedsWindow},
+                {u"wrong_type"_s, g.unknown}});
         }
         const QJsonObject tail{
             {u"complete"_s, report.scan.status == ScanSummary::Status::Completed},
@@ -546,8 +596,8 @@ int audit(const Args &args)
                  body + '\n');
     } else {
         QStringList lines;
-        lines << auditRow(u"LAYOUT"_s, u"KEYS"_s, u"OK"_s, u"NEVER EXPIRES"_s, u"TTL>WINDOW"_s,
-                          u"UNKNOWN"_s);
+        lines << auditRow(u"LAYOUT"_s, u"KEYS"_s, u"OK"_s, u"NEVER EXPIRES"_s, u"TTL TOO LONG"_s,
+                          u"WRONG TYPE"_s);
         for (const AuditGroup &g : report.groups) {
             lines << auditRow(g.layout, thousands(g.keys), thousands(g.ok),
                               thousands(g.neverExpires), thousands(g.ttlExceedsWindow),
@@ -595,6 +645,9 @@ int audit(const Args &args)
                 << u"fix: sluice-cli keys fix --url URL --match GLOB --ttl DURATION sets a TTL on "
                    "the keys of GLOB that have none (never extends one; --dry-run first; "
                    "--delete removes them instead)"_s;
+        } else if (failed) {
+            lines << u"nothing flagged among the keys scanned, but the scan is incomplete (see "
+                     "below): the keys it did not reach are not judged"_s;
         } else {
             lines << u"nothing flagged"_s;
         }
@@ -833,6 +886,7 @@ int keys(const QList<QByteArray> &argv)
                                                                       {"rules", true},
                                                                       {"from-redis", false},
                                                                       {"no-ttl", false},
+                                                                      {"health", true},
                                                                       {"dry-run", false},
                                                                       {"scan-budget", true},
                                                                       {"no-backoff", false},
@@ -859,6 +913,13 @@ int keys(const QList<QByteArray> &argv)
                             usageText,
                         exitUsage);
         }
+    }
+    if (isFix && parsed->has("health")) {
+        return fail(command,
+                    u"--health does not apply here: `keys fix` acts on the keys that never "
+                    "expire or whose TTL is too long"_s +
+                        usageText,
+                    exitUsage);
     }
     if (isFix && (parsed->has("ttl") || parsed->has("delete"))) {
         return fixForeign(*parsed);

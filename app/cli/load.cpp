@@ -5,6 +5,7 @@
 #include "rules.h"
 #include "statsflags.h"
 
+#include "core/common/plural.h"
 #include "core/load/loadgenerator.h"
 #include "core/redis/endpoint.h"
 #include "core/sim/scenario.h"
@@ -397,14 +398,13 @@ int load(const QList<QByteArray> &argv)
         print(stdout, QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Compact)) + u'\n');
     } else {
         QString s =
-            QStringLiteral("%1 %2 decisions in %3 s (%4/s) over %5 subjects on %6 "
-                           "threads\n")
+            QStringLiteral("%1 %2 in %3 s (%4/s) over %5 on %6\n")
                 .arg(p.cancelled ? QStringLiteral("cancelled after") : QStringLiteral("sent"))
-                .arg(p.sent)
+                .arg(counted(p.sent, u"decision", u"decisions"))
                 .arg(p.elapsedS, 0, 'f', 2)
                 .arg(rateText(p.ratePerS))
-                .arg(subjects)
-                .arg(threads);
+                .arg(counted(subjects, u"subject", u"subjects"))
+                .arg(counted(threads, u"thread", u"threads"));
         s += QStringLiteral("%1 %2 %3 %4 %5\n")
                  .arg(QStringLiteral("rule"), -24)
                  .arg(QStringLiteral("allowed"), 10)
@@ -431,16 +431,17 @@ int load(const QList<QByteArray> &argv)
     if (p.fallbacks > 0) {
         // Not a failure (the rules say what to answer then), but not a quiet one either.
         print(stderr,
-              QStringLiteral("load: %1 decisions were answered by on_redis_error while Redis "
+              QStringLiteral("load: %1 answered by on_redis_error while Redis "
                              "was unavailable; the last cause: %2\n")
-                  .arg(p.fallbacks)
+                  .arg(p.fallbacks == 1 ? QStringLiteral("1 decision was")
+                                        : QStringLiteral("%1 decisions were").arg(p.fallbacks))
                   .arg(p.lastUnavailable));
     }
     if (p.errors > 0) {
-        return fail(
-            command,
-            QStringLiteral("%1 decisions failed; the last: %2").arg(p.errors).arg(p.lastError),
-            exitRuntime);
+        return fail(command,
+                    QStringLiteral("%1 failed; the last: %2")
+                        .arg(counted(p.errors, u"decision", u"decisions"), p.lastError),
+                    exitRuntime);
     }
     return exitOk;
 }

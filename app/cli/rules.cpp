@@ -4,6 +4,7 @@
 #include "connectflags.h"
 #include "ruleshistory.h"
 
+#include "core/common/plural.h"
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
 #include "core/rules/codec.h"
@@ -64,9 +65,8 @@ std::optional<RuleSet> loadFileReporting(const QString &command, const QString &
             writeErr(d.toString());
         }
         fail(command,
-             QStringLiteral("%1 is not a valid rule file (%2 error(s)); nothing was done")
-                 .arg(path)
-                 .arg(loaded.errors.size()),
+             QStringLiteral("%1 is not a valid rule file (%2); nothing was done")
+                 .arg(path, counted(loaded.errors.size(), u"error", u"errors")),
              exitUsage);
         return std::nullopt;
     }
@@ -110,15 +110,15 @@ int validate(const Args &args)
                             {QStringLiteral("errors"), errors}};
         writeOut(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
     } else if (loaded.ok()) {
-        writeOut(QStringLiteral("%1: %2 rule(s), valid\n")
-                     .arg(path)
-                     .arg(loaded.set.rules.size())
+        writeOut(QStringLiteral("%1: %2, valid\n")
+                     .arg(path, counted(qint64(loaded.set.rules.size()), u"rule", u"rules"))
                      .toLocal8Bit());
     } else {
         for (const Diagnostic &d : loaded.errors) {
             writeErr(d.toString());
         }
-        writeErr(QStringLiteral("%1: %2 error(s)").arg(path).arg(loaded.errors.size()));
+        writeErr(
+            QStringLiteral("%1: %2").arg(path, counted(loaded.errors.size(), u"error", u"errors")));
     }
     return loaded.ok() ? exitOk : exitUsage;
 }
@@ -283,10 +283,10 @@ int pull(const Args &args)
     if (auto saved = saveAtomically(out, bytes); !saved) {
         return fail(command, saved.error().message, exitRuntime);
     }
-    writeErr(QStringLiteral("pulled version %1 (%2 rule(s)) from Redis at %3 into %4")
+    writeErr(QStringLiteral("pulled version %1 (%2) from Redis at %3 into %4")
                  .arg(snap->version)
-                 .arg(snap->set.rules.size())
-                 .arg(c->endpoint().display(), out));
+                 .arg(counted(qint64(snap->set.rules.size()), u"rule", u"rules"),
+                      c->endpoint().display(), out));
     return exitOk;
 }
 

@@ -3,19 +3,20 @@
 #include "args.h"
 #include "connectflags.h"
 
+#include "core/common/plural.h"
 #include "core/sim/redisrun.h"
+#include "core/sim/resultfile.h"
 #include "core/sim/simulator.h"
-#include "ui/sim/simulationcharts.h"
 
-#include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QImage>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QSaveFile>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <atomic>
@@ -88,14 +89,12 @@ QString humanTable(const sim::Scenario &s, const sim::SimResult &r, qint64 subje
     const QString w = duration::formatUs(s.measureWindowUs);
     const QString bin = duration::formatUs(s.binUs);
     QString out =
-        u"%1 on %2: %3 requests over %4, %5 subject(s), %6 rule(s); measure window "
-        "%7, bin %8; %9 s\n"_s
+        u"%1 on %2: %3 over %4, %5, %6; measure window %7, bin %8; %9 s\n"_s
             .arg(s.name,
                  r.backend == u"redis"_s ? u"the scripts in Redis"_s : u"the in-process models"_s,
-                 grouped(r.processed), duration::formatUs(s.durationUs))
-            .arg(subjects)
-            .arg(r.rules.size())
-            .arg(w, bin)
+                 counted(r.processed, u"request", u"requests", grouped(r.processed)),
+                 duration::formatUs(s.durationUs), counted(subjects, u"subject", u"subjects"),
+                 counted(qint64(r.rules.size()), u"rule", u"rules"), w, bin)
             .arg(r.wallSeconds, 0, 'f', 3);
     if (!s.description.isEmpty()) {
         out += s.description + u'\n';
@@ -331,9 +330,9 @@ int bench(const Args &args)
     }
     const double localMedian = median(localSeconds);
     const double localRate = double(decisions) / localMedian;
-    say(u"  in-process twins: median %1 s of %2 run(s) (%3; %4 decisions/s); goal under 1 s: "
+    say(u"  in-process twins: median %1 s of %2 (%3; %4 decisions/s); goal under 1 s: "
         "%5\n"_s.arg(localMedian, 0, 'f', 3)
-            .arg(rounds)
+            .arg(counted(rounds, u"run", u"runs"))
             .arg(seconds(localSeconds), grouped(qRound64(localRate)),
                  localMedian < 1 ? u"met"_s : u"missed"_s));
     QJsonObject doc{{u"offered"_s, offered},
@@ -362,9 +361,9 @@ int bench(const Args &args)
         }
         const double redisMedian = median(redisSeconds);
         const double redisRate = double(decisions) / redisMedian;
-        say(u"  Redis: median %1 s of %2 run(s) (%3; %4 decisions/s); results identical to the "
+        say(u"  Redis: median %1 s of %2 (%3; %4 decisions/s); results identical to the "
             "twins: %5\n"_s.arg(redisMedian, 0, 'f', 3)
-                .arg(rounds)
+                .arg(counted(rounds, u"run", u"runs"))
                 .arg(seconds(redisSeconds), grouped(qRound64(redisRate)),
                      identical ? u"yes"_s : u"NO"_s));
         doc.insert(u"redis_seconds"_s, redisMedian);
@@ -443,9 +442,14 @@ int simulate(const QList<QByteArray> &argv)
                         usageText,
                     exitUsage);
     }
-    if ((args.has("png") || args.has("svg")) &&
-        !qobject_cast<QApplication *>(QCoreApplication::instance())) {
-        return fail(command, u"--png and --svg need the charts (start through main)"_s,
+    // The figure is drawn by sluice-render, beside this program: found before the run, so a
+    // missing one costs no simulation.
+    const QString renderer = QCoreApplication::applicationDirPath() + u"/sluice-render"_s;
+    if ((args.has("png") || args.has("svg")) && !QFileInfo(renderer).isExecutable()) {
+        return fail(command,
+                    u"--png and --svg are drawn by sluice-render, the chart renderer, which is "
+                    "not beside sluice-cli (%1 is missing); it is installed with the sluice "
+                    "package, or run without --png/--svg (--csv writes the series)"_s.arg(renderer),
                     exitRuntime);
     }
     QString backend = args.has("url") ? u"redis"_s : u"local"_s;
@@ -489,8 +493,8 @@ int simulate(const QList<QByteArray> &argv)
             writeErr(d.toString());
         }
         return fail(command,
-                    u"%1 is not a valid scenario (%2 error(s)); nothing was run"_s.arg(spec).arg(
-                        loaded.errors.size()),
+                    u"%1 is not a valid scenario (%2); nothing was run"_s.arg(
+                        spec, counted(loaded.errors.size(), u"error", u"errors")),
                     exitUsage);
     }
     auto simulator = sim::Simulator::create(loaded.scenario);
@@ -524,24 +528,34 @@ int simulate(const QList<QByteArray> &argv)
         }
     }
     if (args.has("png") || args.has("svg")) {
-        // The console's figure, drawn headless at a size that gives every rule a readable row.
-        ui::SimulationCharts charts;
-        charts.setResult(*result, simulator->scenario());
-        const QSize size = ui::SimulationCharts::defaultSize(int(result->rules.size()));
-        if (args.has("png")) {
-            const QImage image = charts.toImage(size);
-            QSaveFile f(args.text("png"));
-            if (!f.open(QIODevice::WriteOnly) || !image.save(&f, "PNG") || !f.commit()) {
-                return fail(command,
-                            u"cannot write %1: %2"_s.arg(args.text("png"), f.errorString()),
-                            exitRuntime);
+        // The console's figure, drawn headless by sluice-render from the run's outcome.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(u"result.bin"_s);
+        if (auto saved = saveAtomically(file, sim::encodeResult(*result));
+            !dir.isValid() || !saved) {
+            return fail(command,
+                        u"cannot hand the run to sluice-render: %1"_s.arg(
+                            saved ? dir.errorString() : saved.error().message),
+                        exitRuntime);
+        }
+        QStringList renderArgs{u"--scenario"_s, spec, u"--result"_s, file};
+        for (const char *flag : {"png", "svg"}) {
+            if (args.has(flag)) {
+                renderArgs << u"--"_s + QLatin1String(flag) << args.text(flag);
             }
         }
-        if (args.has("svg")) {
-            QString error;
-            if (!charts.saveSvg(args.text("svg"), size, &error)) {
-                return fail(command, error, exitRuntime);
-            }
+        QProcess render;
+        render.setProcessChannelMode(QProcess::ForwardedOutputChannel);
+        render.start(renderer, renderArgs);
+        const bool finished = render.waitForStarted(10'000) && render.waitForFinished(300'000);
+        if (!finished || render.exitStatus() != QProcess::NormalExit || render.exitCode() != 0) {
+            const QString said = QString::fromLocal8Bit(render.readAllStandardError()).trimmed();
+            render.kill();
+            return fail(command,
+                        u"%1 failed: %2"_s.arg(renderer, !said.isEmpty() ? said
+                                                         : finished      ? u"it crashed"_s
+                                                                         : render.errorString()),
+                        exitRuntime);
         }
     }
     if (args.has("json")) {
@@ -551,38 +565,6 @@ int simulate(const QList<QByteArray> &argv)
                      .toLocal8Bit());
     }
     return exitOk;
-}
-
-bool simulateDrawsCharts(int argc, char **argv)
-{
-    if (argc < 2 || QByteArray(argv[1]) != "simulate") {
-        return false;
-    }
-    for (int i = 2; i < argc; ++i) {
-        const QByteArray a(argv[i]);
-        if (a == "--png" || a == "--svg" || a.startsWith("--png=") || a.startsWith("--svg=")) {
-            return true;
-        }
-    }
-    return false;
-}
-
-int simulateWithCharts(int argc, char **argv)
-{
-    // Qt Charts draw through widgets: a QApplication, on the offscreen platform when there is
-    // no display to talk to (a server, CI, ssh), so the command works anywhere.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
-        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    }
-    QApplication app(argc, argv);
-    QCoreApplication::setApplicationName(u"sluice-cli"_s);
-    QList<QByteArray> args;
-    for (int i = 2; i < argc; ++i) {
-        args << QByteArray(argv[i]);
-    }
-    hidePasswordsInArgv(argc, argv);
-    return simulate(args);
 }
 
 } // namespace sluice::cli

@@ -31,7 +31,13 @@ Page makeCliPage()
                         "rediss://... (TLS), unix:///path/redis.sock[?db=N], or "
                         "redis+sentinel://[user:pass@]host:port[,host:port...]/master[/db] "
                         "(rediss+sentinel:// for TLS). A password in the URL works but is "
-                        "warned about: other users see command lines.")},
+                        "warned about: other users see command lines. One address that is "
+                        "a Redis Cluster node means the whole cluster (every master is "
+                        "scanned and routed to); give several addresses (h1:p1,h2:p2 or --url "
+                        "repeated) to have more than one seed.")},
+        {QStringLiteral("--no-cluster"),
+         QStringLiteral("Talk to the one --url address as it is, even when it is a Redis "
+                        "Cluster node: keys lists that node's keys only.")},
         {QStringLiteral("--password-file FILE"),
          QStringLiteral("The Redis password: the file's first line. Without it, the URL's, "
                         "else $REDISCLI_AUTH.")},
@@ -271,7 +277,7 @@ Page makeCliPage()
         "list limiter keys with decoded state and health; keys fix sets TTLs from rules");
     keys.synopsis = {
         QStringLiteral("keys --url URL [--match GLOB] [--rules FILE | --from-redis] [--no-ttl]\n"
-                       "        [--scan-budget N] [--no-backoff] [--json]"),
+                       "        [--health ID[,ID...]] [--scan-budget N] [--no-backoff] [--json]"),
         QStringLiteral("keys fix --url URL (--rules FILE | --from-redis) [--match GLOB] "
                        "[--dry-run]\n        [--scan-budget N] [--no-backoff] [--json]"),
         QStringLiteral("keys audit --url URL [--match GLOB] [--rules FILE | --from-redis]\n"
@@ -282,8 +288,10 @@ Page makeCliPage()
     keys.subcommands = {QStringLiteral("fix"), QStringLiteral("audit")};
     keys.description = QStringLiteral(
         "Lists the limiter keys (SCAN, in pages, within a budget) with type, TTL, rule, "
-        "subject, decoded state and health: ok, no_ttl (never expires: can block its subject "
-        "forever), ttl_exceeds_rule, orphan (no rule), wrong_type, unreadable; then a summary.\n\n"
+        "subject, decoded state and health: ok, never_expires (can block its subject "
+        "forever), ttl_too_long (longer than the rule can need), no_rule, wrong_type (not the "
+        "rule's state), unreadable; then a summary. The previous release's ids (no_ttl, "
+        "ttl_exceeds_rule, orphan) are still accepted by --health, with a warning.\n\n"
         "keys fix sets the TTL of the flagged keys from their rule, in a script that never "
         "extends a TTL that was set meanwhile.\n\n"
         "keys audit scans the whole keyspace (or GLOB) and groups the keys by the limiter "
@@ -301,6 +309,9 @@ Page makeCliPage()
         rulesFile,
         fromRedis,
         {QStringLiteral("--no-ttl"), QStringLiteral("Only the keys that never expire.")},
+        {QStringLiteral("--health ID[,ID...]"),
+         QStringLiteral("keys: only the keys of these health ids (ok, never_expires, "
+                        "ttl_too_long, no_rule, wrong_type, unreadable).")},
         {QStringLiteral("--dry-run"), QStringLiteral("keys fix: say what would change, change "
                                                      "nothing.")},
         {QStringLiteral("--ttl DURATION"),

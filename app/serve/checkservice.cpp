@@ -6,6 +6,7 @@
 #include "core/common/bytes.h"
 #include "core/common/bytewriter.h"
 #include "core/common/duration.h"
+#include "core/limiter/decisionjson.h"
 #include "core/limiter/headers.h"
 #include "core/rules/rulewatcher.h"
 
@@ -38,81 +39,6 @@ QString publicReason(const QString &message)
         m.chop(1);
     }
     return m.left(200);
-}
-
-// A JSON string of `utf8`, quoted and escaped: the runs that need no escape in one copy.
-void writeJsonString(bytes::ByteWriter &w, QByteArrayView utf8)
-{
-    w.put('"');
-    qsizetype run = 0; // start of the bytes not yet written
-    for (qsizetype i = 0; i < utf8.size(); ++i) {
-        const char c = utf8[i];
-        if (c != '"' && c != '\\' && uchar(c) >= 0x20) {
-            continue;
-        }
-        w.put(utf8.sliced(run, i - run));
-        if (c == '"' || c == '\\') {
-            w.put('\\').put(c);
-        } else {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", unsigned(uchar(c)));
-            w.put(QByteArrayView(esc, 6));
-        }
-        run = i + 1;
-    }
-    w.put(utf8.sliced(run)).put('"');
-}
-
-// bytes::printable(bytes) as a JSON string: plain ASCII as it is (the common case, without a
-// QString on the way).
-void writePrintable(bytes::ByteWriter &w, const QByteArray &bytes)
-{
-    for (const char c : bytes) {
-        if (uchar(c) < 0x20 || uchar(c) >= 0x7f || c == '\\') {
-            writeJsonString(w, bytes::printable(bytes).toUtf8());
-            return;
-        }
-    }
-    writeJsonString(w, bytes);
-}
-
-void writeField(bytes::ByteWriter &w, QByteArrayView name, qint64 value)
-{
-    w.put(",\"").put(name).put("\":").number(value);
-}
-
-void writeField(bytes::ByteWriter &w, QByteArrayView name, bool value)
-{
-    w.put(",\"").put(name).put(value ? QByteArrayView("\":true") : QByteArrayView("\":false"));
-}
-
-// The JSON of a decision (core/limiter/decisionjson.h, with the service's fields), its names in
-// the order QJsonDocument writes them, written directly: the answer of every request.
-void writeDecisionBody(bytes::ByteWriter &w, const DecisionOutcome &o, bool allowed, bool shadow)
-{
-    const Decision &d = o.decision;
-    w.put(allowed ? QByteArrayView("{\"allowed\":true") : QByteArrayView("{\"allowed\":false"));
-    writeField(w, "cost", o.job.cost);
-    writeField(w, "delay_ms", d.delayMs);
-    w.put(",\"key\":");
-    writePrintable(w, o.job.key);
-    writeField(w, "limit", d.limit);
-    writeField(w, "remaining", d.remaining);
-    writeField(w, "reset_after_ms", d.resetAfterMs);
-    writeField(w, "retry_after_ms", d.retryAfterMs);
-    w.put(",\"rule\":");
-    writeJsonString(w, o.job.rule->idUtf8);
-    writeField(w, "shadow", shadow);
-    if (shadow) {
-        writeField(w, "shadow_denied", !d.allowed);
-    }
-    w.put(",\"source\":\"").put(decisionSourceName(o.source)).put('"');
-    w.put(",\"subject\":");
-    writePrintable(w, o.job.subject);
-    if (o.uncertain) {
-        writeField(w, "uncertain", true);
-    }
-    w.put("}\n");
 }
 
 } // namespace
@@ -472,7 +398,18 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
     body.resize(0);
     {
         bytes::ByteWriter w(body, 256 + o.job.key.size() + o.job.subject.size());
-        writeDecisionBody(w, o, allowed, shadow);
+        Decision shown = d;
+        shown.allowed = allowed;
+        DecisionJsonExtras extras;
+        extras.cost = o.job.cost;
+        extras.rule = rule.idUtf8;
+        extras.shadow = shadow;
+        extras.shadowDenied = !d.allowed;
+        extras.source = decisionSourceName(o.source);
+        extras.subject = &o.job.subject;
+        extras.uncertain = o.uncertain;
+        writeDecisionJson(w, shown, o.job.key, extras);
+        w.put('\n');
     }
     QByteArray out;
     {

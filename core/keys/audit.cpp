@@ -62,9 +62,9 @@ QString auditHealthName(AuditHealth h)
     case AuditHealth::NeverExpires:
         return u"never_expires"_s;
     case AuditHealth::TtlExceedsWindow:
-        return u"ttl_exceeds_window"_s;
+        return u"ttl_too_long"_s;
     case AuditHealth::Unknown:
-        return u"unknown"_s;
+        return u"wrong_type"_s;
     case AuditHealth::Suspect:
         return u"suspect"_s;
     case AuditHealth::OtherNoTtl:

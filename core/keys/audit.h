@@ -30,7 +30,8 @@ enum class AuditHealth {
     OtherNoTtl,       // an application key without TTL: counted, never flagged
     Other,            // an application key with a TTL
 };
-// "ok", "never_expires", "ttl_exceeds_window", "unknown", "suspect", "other_no_ttl", "other"
+// The ids of keyinfo.h's healthName where the verdict is the same ("ok", "never_expires",
+// "ttl_too_long", "wrong_type"), and the audit's own: "suspect", "other_no_ttl", "other".
 QString auditHealthName(AuditHealth h);
 inline bool isFlagged(AuditHealth h)
 {

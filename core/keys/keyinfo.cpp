@@ -1,5 +1,7 @@
 #include "keyinfo.h"
 
+#include "core/common/plural.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -13,11 +15,11 @@ QString healthName(Health h)
     case Health::Ok:
         return u"ok"_s;
     case Health::NoTtl:
-        return u"no_ttl"_s;
+        return u"never_expires"_s;
     case Health::TtlExceedsRule:
-        return u"ttl_exceeds_rule"_s;
+        return u"ttl_too_long"_s;
     case Health::Orphan:
-        return u"orphan"_s;
+        return u"no_rule"_s;
     case Health::WrongType:
         return u"wrong_type"_s;
     case Health::Unreadable:
@@ -26,15 +28,49 @@ QString healthName(Health h)
     return u"ok"_s;
 }
 
-std::optional<Health> healthFromName(const QString &name)
+const QList<Health> &allHealths()
 {
-    for (Health h : {Health::Ok, Health::NoTtl, Health::TtlExceedsRule, Health::Orphan,
-                     Health::WrongType, Health::Unreadable}) {
+    static const QList<Health> all = {Health::Ok,     Health::NoTtl,     Health::TtlExceedsRule,
+                                      Health::Orphan, Health::WrongType, Health::Unreadable};
+    return all;
+}
+
+std::optional<Health> healthFromName(const QString &name, bool *deprecated)
+{
+    if (deprecated != nullptr) {
+        *deprecated = false;
+    }
+    for (Health h : allHealths()) {
         if (healthName(h) == name) {
             return h;
         }
     }
+    // The ids of the release before, which scripts may still filter on.
+    static const QList<std::pair<QString, Health>> old = {
+        {u"no_ttl"_s, Health::NoTtl},
+        {u"ttl_exceeds_rule"_s, Health::TtlExceedsRule},
+        {u"ttl_exceeds_window"_s, Health::TtlExceedsRule},
+        {u"orphan"_s, Health::Orphan},
+        {u"unknown"_s, Health::WrongType},
+    };
+    for (const auto &[id, h] : old) {
+        if (id == name) {
+            if (deprecated != nullptr) {
+                *deprecated = true;
+            }
+            return h;
+        }
+    }
     return std::nullopt;
+}
+
+QStringList healthNames()
+{
+    QStringList out;
+    for (Health h : allHealths()) {
+        out << healthName(h);
+    }
+    return out;
 }
 
 QString kindName(KeyState::Kind kind)
@@ -181,7 +217,8 @@ QString KeyState::describe(bool withReset) const
                                         .arg(count >= limit ? u" (full)"_s : QString())
                                         .arg(formatDurationMs(nextFreeMs));
         if (entries > count) {
-            text += u", %1 old entries not trimmed yet"_s.arg(entries - count);
+            text += u", "_s + counted(entries - count, u"old entry", u"old entries") +
+                    u" not trimmed yet"_s;
         }
         return text;
     }
@@ -196,9 +233,11 @@ QString KeyState::describe(bool withReset) const
             .arg(formatDurationMs(resetMs));
     case Kind::TokenBucket:
         if (resetMs <= 0) {
-            return u"full: %1 tokens"_s.arg(limit);
+            return u"full: "_s + counted(limit, u"token", u"tokens");
         }
-        return u"%1 tokens of %2, full in %3"_s.arg(formatAmount(level))
+        return u"%1 of %2, full in %3"_s
+            .arg(counted(formatAmount(level) == u"1"_s ? 1 : 2, u"token", u"tokens",
+                         formatAmount(level)))
             .arg(limit)
             .arg(formatDurationMs(resetMs));
     case Kind::LeakyBucket:

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -26,10 +27,16 @@ enum class Health {
     Unreadable,     // a key of a rule that could not be read (NOPERM from the user's ACL, ...):
                     // nothing is known of its state, so nothing is claimed (not wrong_type)
 };
-// "ok", "no_ttl", "ttl_exceeds_rule", "orphan", "wrong_type", "unreadable": stable, used in
-// --json.
+// The health ids (FORMATS.md "Key health"), one vocabulary for `keys`, `keys audit` and the
+// console's labels: "ok", "never_expires", "ttl_too_long", "no_rule", "wrong_type",
+// "unreadable". Stable, used in --json and in the text tables.
 QString healthName(Health h);
-std::optional<Health> healthFromName(const QString &name);
+// Every health, in the order above, and their ids.
+const QList<Health> &allHealths();
+QStringList healthNames();
+// An id, or one of the previous release's (no_ttl, ttl_exceeds_rule, ttl_exceeds_window,
+// orphan, unknown: *deprecated is then set), for filters a user may have scripted.
+std::optional<Health> healthFromName(const QString &name, bool *deprecated = nullptr);
 // The two verdicts that a TTL taken from the rule repairs (`keys fix`, "Fix all from rules").
 inline bool isFixable(Health h)
 {

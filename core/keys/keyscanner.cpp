@@ -275,13 +275,24 @@ ScanSummary KeyScanner::runCluster(Connection &c, const Options &options,
         }
     }
     progress.fraction = 1.0;
-    if (!failures.isEmpty()) {
+    // Slots no master serves (CLUSTER DELSLOTS, a failed master with no replica to promote):
+    // their keys, wherever they sit, were not walked, so the scan is not clean either.
+    const QList<std::pair<int, int>> uncovered = cluster.uncoveredSlots();
+    if (!failures.isEmpty() || !uncovered.isEmpty()) {
+        QStringList parts;
+        if (!failures.isEmpty()) {
+            parts << u"%1 of the %2 shards of the Redis Cluster at %3 could not be scanned (%4)"_s
+                         .arg(failures.size())
+                         .arg(shards)
+                         .arg(c.endpoint().display(), failures.join(u"; "_s));
+        }
+        if (!uncovered.isEmpty()) {
+            parts << u"slots %1 of the Redis Cluster at %2 are served by no master: their keys "
+                     "were not scanned"_s.arg(redis::slotRangesText(uncovered),
+                                              c.endpoint().display());
+        }
         summary.error = Error::make(
-            Error::Kind::Io,
-            u"%1 of the %2 shards of the Redis Cluster at %3 could not be scanned (%4); the keys "
-            "of the other shards are listed"_s.arg(failures.size())
-                .arg(shards)
-                .arg(c.endpoint().display(), failures.join(u"; "_s)));
+            Error::Kind::Io, parts.join(u"; "_s) + u"; the keys of the other shards are listed"_s);
         return finish(ScanSummary::Status::Failed);
     }
     return finish(ScanSummary::Status::Completed);

@@ -3,6 +3,8 @@
 #include "keyinfo.h"
 #include "statedecoder.h"
 
+#include "core/common/plural.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -518,21 +520,24 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
         if (!n) {
             return {};
         }
-        const QString what =
-            layout.decoder == Decoder::Points ? u"points consumed"_s : u"requests"_s;
+        const QString what = layout.decoder == Decoder::Points
+                                 ? counted(*n, u"point consumed", u"points consumed")
+                                 : counted(*n, u"request", u"requests");
         if (limit > 0) {
             return withTtl(u"%1 / %2 in this window%3"_s.arg(*n).arg(limit).arg(
                                *n >= limit ? u" (full: denied until it resets)"_s : QString()),
                            r.pttlMs);
         }
-        return withTtl(u"%1 %2 in this window"_s.arg(*n).arg(what), r.pttlMs);
+        return withTtl(u"%1 in this window"_s.arg(what), r.pttlMs);
     }
     case Decoder::TimestampLog:
     case Decoder::RedissonLog: {
         const auto newest = endUs(r.newest, r.nowUs);
         const auto oldest = endUs(r.oldest, r.nowUs);
-        const QString noun =
-            layout.decoder == Decoder::RedissonLog ? u"permits taken"_s : u"timestamps"_s;
+        const bool one = limit > 0 ? limit == 1 : r.zcard == 1;
+        const QString noun = layout.decoder == Decoder::RedissonLog
+                                 ? (one ? u"permit taken"_s : u"permits taken"_s)
+                                 : (one ? u"timestamp"_s : u"timestamps"_s);
         if (windowMs > 0 && oldest) {
             const qint64 oldestAge = r.nowUs - *oldest;
             const QString counted =
@@ -543,7 +548,7 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
             return u"at most %1 %2 in the last %3 (the oldest is %4 old, not trimmed yet)"_s.arg(
                 counted, noun, formatDurationMs(windowMs), ago(oldestAge));
         }
-        QString text = u"%1 %2"_s.arg(r.zcard).arg(noun);
+        QString text = r.zcard == 1 ? u"1 "_s + noun : u"%1 %2"_s.arg(r.zcard).arg(noun);
         if (newest) {
             text += u", newest %1 ago"_s.arg(ago(r.nowUs - *newest));
         }
@@ -554,7 +559,10 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
     }
     case Decoder::GatewayTokens: {
         auto n = value ? number(*value) : std::nullopt;
-        return n ? u"%1 tokens left at the last request"_s.arg(formatAmount(*n)) : QString();
+        return n ? counted(formatAmount(*n) == u"1"_s ? 1 : 2, u"token", u"tokens",
+                           formatAmount(*n)) +
+                       u" left at the last request"_s
+                 : QString();
     }
     case Decoder::GatewayStamp: {
         auto n = value ? number(*value) : std::nullopt;
@@ -575,7 +583,7 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
     }
     case Decoder::RedissonValue: {
         auto n = counterValue(layout, r);
-        return n ? u"%1 permits available"_s.arg(*n) : QString();
+        return n ? counted(*n, u"permit", u"permits") + u" available"_s : QString();
     }
     case Decoder::Bucket4j:
         return u"binary bucket state, %1 (Bucket4j's serialization; not decoded)"_s.arg(
@@ -604,7 +612,7 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
             return u"level %1 ticks, updated %2 ago"_s.arg(f("l"),
                                                            ago(r.nowUs - f("t").toLongLong()));
         case ValueShape::SluiceLog:
-            return u"%1 entries"_s.arg(r.zcard);
+            return counted(r.zcard, u"entry", u"entries");
         case ValueShape::SluiceGcra: {
             const qint64 tat = value ? value->split('+').first().toLongLong() : 0;
             return tat > r.nowUs

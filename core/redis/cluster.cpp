@@ -95,7 +95,9 @@ QString printable(const QByteArray &key)
                            : bytes::printable(key);
 }
 
-QString rangesText(const QList<std::pair<int, int>> &ranges)
+} // namespace
+
+QString slotRangesText(const QList<std::pair<int, int>> &ranges)
 {
     QStringList out;
     for (const auto &[a, b] : ranges) {
@@ -108,6 +110,8 @@ QString rangesText(const QList<std::pair<int, int>> &ranges)
     }
     return out.join(QStringLiteral(", "));
 }
+
+namespace {
 
 enum class Shape {
     Keyless,   // one node (the master of slot 0)
@@ -609,12 +613,13 @@ void Cluster::route(qint64 seq)
         const int node = m_slotNode[size_t(s)];
         if (node < 0) {
             m_refreshDue = true;
-            answerError(seq,
-                        QStringLiteral("CLUSTERDOWN slot %1 (key '%2') is not served by any node "
-                                       "of the Redis Cluster at %3; uncovered slots: %4")
-                            .arg(s)
-                            .arg(printable(key), m_endpoint.display(), rangesText(uncoveredSlots()))
-                            .toUtf8());
+            answerError(
+                seq,
+                QStringLiteral("CLUSTERDOWN slot %1 (key '%2') is not served by any node "
+                               "of the Redis Cluster at %3; uncovered slots: %4")
+                    .arg(s)
+                    .arg(printable(key), m_endpoint.display(), slotRangesText(uncoveredSlots()))
+                    .toUtf8());
         }
         return node;
     };

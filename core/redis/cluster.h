@@ -17,6 +17,9 @@
 
 namespace sluice::redis {
 
+// Slot ranges as text: "0-99, 200, 300-399" (the first five and "and N more ranges" past six).
+QString slotRangesText(const QList<std::pair<int, int>> &ranges);
+
 // A Redis Cluster behind one Connection (docs/ARCHITECTURE.md "Redis Cluster"): Connection
 // forwards every call here when its endpoint is a cluster, so callers (the engine's pipelined
 // batches, the rule store, stats, the key scanner) do not change.

@@ -238,11 +238,93 @@ QString zoneName(const QString &id, QSet<QString> &taken)
     return name;
 }
 
+// How an nginx export names a rule's subject, for both forms: limit_req (exportNginx) keys a
+// shared-memory zone with it, auth_request (exportNginxAuth) sends it to the check service in
+// the Sluice-Subject header. The differences are the use's, on purpose:
+// - ip: limit_req keys by $binary_remote_addr (4 or 16 bytes per zone entry, what the nginx
+//   documentation uses); a header carries text, so auth_request sends $remote_addr;
+// - global: limit_req's constant key is the zone's name (the caller knows it: `variable` is
+//   empty); auth_request sends "global", the subject Sluice itself uses;
+// - header and param: what happens without a value is said in the terms of each use, and the
+//   service stores what nginx sends, so auth_request says that $arg_ is still percent-encoded.
+// `skip` is set (and nothing else) when nginx cannot name the subject.
+enum class NginxUse { LimitReq, AuthRequest };
+struct NginxSubject
+{
+    QString variable;
+    QStringList notes;
+    QString skip;
+};
+
+NginxSubject nginxSubject(const Scope &scope, NginxUse use)
+{
+    static const QRegularExpression headerName(QStringLiteral("^[A-Za-z0-9_-]+$"));
+    static const QRegularExpression paramName(QStringLiteral("^[A-Za-z0-9_]+$"));
+    const bool limitReq = use == NginxUse::LimitReq;
+    NginxSubject out;
+    switch (scope.kind) {
+    case Scope::Kind::Global:
+        out.variable = limitReq ? QString() : QStringLiteral("\"global\"");
+        out.notes << (limitReq ? QStringLiteral("Scope global: one state for every request (a "
+                                                "constant key).")
+                               : QStringLiteral("Scope global: one state for every request."));
+        break;
+    case Scope::Kind::Ip:
+        out.variable =
+            limitReq ? QStringLiteral("$binary_remote_addr") : QStringLiteral("$remote_addr");
+        out.notes << QStringLiteral("Scope ip: the client address as nginx sees it (behind a "
+                                    "proxy, configure the realip module).");
+        break;
+    case Scope::Kind::User:
+        out.skip = QStringLiteral("scope user: nginx has no variable for the authenticated user "
+                                  "($remote_user is HTTP Basic auth only; requests without it "
+                                  "would not be limited at all); use a header:<Name> scope with "
+                                  "the header that carries the user");
+        break;
+    case Scope::Kind::Header:
+        if (!headerName.match(scope.name).hasMatch()) {
+            out.skip = QStringLiteral("scope header:%1: nginx variables can only name headers "
+                                      "made of letters, digits, '-' and '_'")
+                           .arg(scope.name);
+            break;
+        }
+        out.variable = QStringLiteral("$http_") +
+                       scope.name.toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
+        out.notes << QStringLiteral("Scope header:%1: requests without the header are not "
+                                    "limited (%2).")
+                         .arg(scope.name, limitReq
+                                              ? QStringLiteral("nginx does not account an empty "
+                                                               "key")
+                                              : QStringLiteral("the service gets no subject"));
+        if (scope.name.contains(QLatin1Char('_'))) {
+            out.notes << QStringLiteral("The header name has '_': nginx drops such headers "
+                                        "unless underscores_in_headers is on.");
+        }
+        break;
+    case Scope::Kind::Param:
+        if (!paramName.match(scope.name).hasMatch()) {
+            out.skip = QStringLiteral("scope param:%1: nginx $arg_ variables can only name query "
+                                      "parameters made of letters, digits and '_'")
+                           .arg(scope.name);
+            break;
+        }
+        out.variable = QStringLiteral("$arg_") + scope.name;
+        out.notes << (limitReq ? QStringLiteral("Scope param:%1: requests without the parameter "
+                                                "are not limited (nginx does not account an "
+                                                "empty key).")
+                                     .arg(scope.name)
+                               : QStringLiteral("Scope param:%1: the value as the client wrote "
+                                                "it (still percent-encoded); requests without "
+                                                "it are not limited.")
+                                     .arg(scope.name));
+        break;
+    }
+    return out;
+}
+
 Export exportNginx(const RuleSet &set)
 {
     Export out;
-    static const QRegularExpression headerName(QStringLiteral("^[A-Za-z0-9_-]+$"));
-    static const QRegularExpression paramName(QStringLiteral("^[A-Za-z0-9_]+$"));
     QSet<QString> zones;
     QString body;
     for (const Rule &r : set.rules) {
@@ -259,54 +341,13 @@ Export exportNginx(const RuleSet &set)
                      .arg(duration::formatUs(r.windowUs)));
             continue;
         }
-        QStringList notes;
-        QString key;
-        switch (r.scope.kind) {
-        case Scope::Kind::Global:
-            key = QString(); // set below, from the zone name
-            notes << QStringLiteral("Scope global: one state for every request (a constant key).");
-            break;
-        case Scope::Kind::Ip:
-            key = QStringLiteral("$binary_remote_addr");
-            notes << QStringLiteral("Scope ip: the client address as nginx sees it (behind a "
-                                    "proxy, configure the realip module).");
-            break;
-        case Scope::Kind::User:
-            skip(QStringLiteral("scope user: nginx has no variable for the authenticated user "
-                                "($remote_user is HTTP Basic auth only; requests without it "
-                                "would not be limited at all); use a header:<Name> scope with "
-                                "the header that carries the user"));
+        NginxSubject subject = nginxSubject(r.scope, NginxUse::LimitReq);
+        if (!subject.skip.isEmpty()) {
+            skip(subject.skip);
             continue;
-        case Scope::Kind::Header:
-            if (!headerName.match(r.scope.name).hasMatch()) {
-                skip(QStringLiteral("scope header:%1: nginx variables can only name headers "
-                                    "made of letters, digits, '-' and '_'")
-                         .arg(r.scope.name));
-                continue;
-            }
-            key = QStringLiteral("$http_") +
-                  r.scope.name.toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
-            notes << QStringLiteral("Scope header:%1: requests without the header are not "
-                                    "limited (nginx does not account an empty key).")
-                         .arg(r.scope.name);
-            if (r.scope.name.contains(QLatin1Char('_'))) {
-                notes << QStringLiteral("The header name has '_': nginx drops such headers "
-                                        "unless underscores_in_headers is on.");
-            }
-            break;
-        case Scope::Kind::Param:
-            if (!paramName.match(r.scope.name).hasMatch()) {
-                skip(QStringLiteral("scope param:%1: nginx $arg_ variables can only name query "
-                                    "parameters made of letters, digits and '_'")
-                         .arg(r.scope.name));
-                continue;
-            }
-            key = QStringLiteral("$arg_") + r.scope.name;
-            notes << QStringLiteral("Scope param:%1: requests without the parameter are not "
-                                    "limited (nginx does not account an empty key).")
-                         .arg(r.scope.name);
-            break;
         }
+        QStringList notes = subject.notes;
+        QString key = subject.variable;
         const auto rate = nginxRate(r.rate);
         if (const QString *why = std::get_if<QString>(&rate)) {
             skip(*why);
@@ -690,8 +731,6 @@ Result<void> validateNginxAuthOptions(const NginxAuthOptions &o)
 Export exportNginxAuth(const RuleSet &set, const NginxAuthOptions &options)
 {
     Export out;
-    static const QRegularExpression headerName(QStringLiteral("^[A-Za-z0-9_-]+$"));
-    static const QRegularExpression paramName(QStringLiteral("^[A-Za-z0-9_]+$"));
     QString service = options.service;
     if (service.endsWith(QLatin1Char('/'))) {
         service.chop(1);
@@ -721,54 +760,18 @@ Export exportNginxAuth(const RuleSet &set, const NginxAuthOptions &options)
                      .arg(path, pathOwner.value(path)));
             continue;
         }
-        QString subject;
-        QString note;
-        switch (r.scope.kind) {
-        case Scope::Kind::Global:
-            subject = QStringLiteral("\"global\"");
-            note = QStringLiteral("Scope global: one state for every request.");
-            break;
-        case Scope::Kind::Ip:
-            subject = QStringLiteral("$remote_addr");
-            note = QStringLiteral("Scope ip: the client address as nginx sees it (behind a "
-                                  "proxy, configure the realip module).");
-            break;
-        case Scope::Kind::User:
-            skip(QStringLiteral("scope user: nginx has no variable for the authenticated user; "
-                                "use a header:<Name> scope with the header that carries it"));
+        const NginxSubject named = nginxSubject(r.scope, NginxUse::AuthRequest);
+        if (!named.skip.isEmpty()) {
+            skip(named.skip);
             continue;
-        case Scope::Kind::Header:
-            if (!headerName.match(r.scope.name).hasMatch()) {
-                skip(QStringLiteral("scope header:%1: nginx variables can only name headers "
-                                    "made of letters, digits, '-' and '_'")
-                         .arg(r.scope.name));
-                continue;
-            }
-            subject = QStringLiteral("$http_") +
-                      r.scope.name.toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
-            note = QStringLiteral("Scope header:%1: requests without the header are not "
-                                  "limited (the service gets no subject).")
-                       .arg(r.scope.name);
-            break;
-        case Scope::Kind::Param:
-            if (!paramName.match(r.scope.name).hasMatch()) {
-                skip(QStringLiteral("scope param:%1: nginx $arg_ variables can only name query "
-                                    "parameters made of letters, digits and '_'")
-                         .arg(r.scope.name));
-                continue;
-            }
-            subject = QStringLiteral("$arg_") + r.scope.name;
-            note = QStringLiteral("Scope param:%1: the value as the client wrote it (still "
-                                  "percent-encoded); requests without it are not limited.")
-                       .arg(r.scope.name);
-            break;
         }
+        const QString &subject = named.variable;
         pathOwner.insert(path, r.id);
         QStringList lines{ruleSummary(r)};
         if (const QString d = oneLine(r.description); !d.isEmpty()) {
             lines << d;
         }
-        lines << note;
+        lines << named.notes;
         if (r.route.trimmed().contains(QLatin1Char(' '))) {
             lines << QStringLiteral("The location guards every method of %1.").arg(path);
         }

@@ -2,7 +2,8 @@
 # sluice_<version>_amd64.deb with cpack. Everything is relative to the prefix (/usr in the
 # package), so that an installed console finds bin/../share/sluice wherever it is installed.
 #
-#   bin/sluice, bin/sluice-cli
+#   bin/sluice, bin/sluice-cli, bin/sluice-render (the chart renderer sluice-cli simulate
+#     --png/--svg runs from its own folder, so that sluice-cli links no Qt Gui or Widgets)
 #   share/sluice/lua/*.lua              the scripts, byte for byte as embedded in the binaries
 #   share/sluice/samples/, scenarios/   rule files and the simulation presets
 #   share/sluice/translations/*.qm      the console's translations (ui/language.cpp reads them)
@@ -14,7 +15,7 @@ set(SLUICE_HOMEPAGE "https://sluice.example.org" CACHE STRING
     "Project homepage for the AppStream metainfo (its screenshots are under /screenshots/)")
 string(TIMESTAMP SLUICE_RELEASE_DATE "%Y-%m-%d" UTC)
 
-install(TARGETS sluice sluice-cli RUNTIME DESTINATION bin)
+install(TARGETS sluice sluice-cli sluice-render RUNTIME DESTINATION bin)
 
 file(GLOB SLUICE_LUA_FILES ${PROJECT_SOURCE_DIR}/lua/*.lua)
 install(FILES ${SLUICE_LUA_FILES} ${PROJECT_SOURCE_DIR}/lua/README.md DESTINATION share/sluice/lua)

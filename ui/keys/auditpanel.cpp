@@ -1,5 +1,7 @@
 #include "auditpanel.h"
 
+#include "keypresentation.h"
+
 #include "ui/common/messagebanner.h"
 #include "ui/common/tone.h"
 
@@ -141,8 +143,10 @@ AuditPanel::AuditPanel(EndpointSource endpoint, RulesSource rules, QWidget *pare
     leftLayout->setContentsMargins(0, 0, 0, 0);
     m_table = new QTableWidget(0, 6, left);
     m_table->setObjectName(QStringLiteral("auditTable"));
-    m_table->setHorizontalHeaderLabels({tr("Layout"), tr("Keys"), tr("Flagged"), tr("Never expire"),
-                                        tr("TTL > window"), tr("Unknown")});
+    m_table->setHorizontalHeaderLabels({tr("Layout"), tr("Keys"), tr("Flagged"),
+                                        keypresentation::flagTitle(keys::Health::NoTtl),
+                                        keypresentation::flagTitle(keys::Health::TtlExceedsRule),
+                                        keypresentation::flagTitle(keys::Health::WrongType)});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

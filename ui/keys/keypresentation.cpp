@@ -66,6 +66,15 @@ QString flagText(keys::Health health)
     return {};
 }
 
+QString flagTitle(keys::Health health)
+{
+    QString t = flagText(health);
+    if (!t.isEmpty()) {
+        t[0] = t[0].toUpper();
+    }
+    return t;
+}
+
 QColor flagColor(keys::Health health)
 {
     switch (health) {

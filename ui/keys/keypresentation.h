@@ -21,6 +21,9 @@ QString ttlText(qint64 ms);
 // with an infinity sign, amber "TTL too long" with a warning triangle, grey "no rule" with a
 // question mark, purple "wrong type" with a cross, green "ok" with a tick.
 QString flagText(keys::Health health);
+// The same words as a column title ("Never expires", "TTL too long", "Wrong type"): the
+// audit's columns say what the Keys page's flags and the CLI's health ids say.
+QString flagTitle(keys::Health health);
 QColor flagColor(keys::Health health);
 QIcon flagIcon(keys::Health health);
 // Worst first, for sorting the flag column: wrong type, never expires, too long, no rule, ok.
