@@ -326,19 +326,21 @@ Page makeCliPage()
     Command serve;
     serve.name = QStringLiteral("serve");
     serve.summary = QStringLiteral(
-        "HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz");
+        "HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz, /metrics");
     serve.synopsis = {QStringLiteral(
         "serve --url URL (--rules FILE | --from-redis) --listen HOST:PORT\n"
         "        [--legacy-headers] [--workers N] [--timeout-ms T] [--max-connections N]\n"
         "        [--max-body-bytes N] [--max-header-bytes N] [--header-timeout-ms T]\n"
         "        [--idle-timeout-ms T] [--max-in-flight N] [--http-threads N]\n"
-        "        [--no-deny-cache] [--no-stats]")};
+        "        [--no-deny-cache] [--no-stats] [--metrics-listen HOST:PORT]\n"
+        "        [--metrics-compat envoy-ratelimit] [--log-format text|json]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
         "the same for nginx auth_request (403 on a denial); GET /healthz the state of Redis, "
-        "the rules and the statistics (200, or 503 before any rules are loaded). While Redis is "
-        "down each rule answers by its on_redis_error.\n\n"
+        "the rules and the statistics (200, or 503 before any rules are loaded); GET /metrics "
+        "the Prometheus metrics (OpenMetrics when the scraper's Accept asks for it). While "
+        "Redis is down each rule answers by its on_redis_error.\n\n"
         "Prints \"listening on http://HOST:PORT\" once it listens and, under systemd "
         "(Type=notify), tells the service manager it is ready. SIGHUP reads --rules FILE "
         "again; a file that does not load keeps the rules served and its errors go to stderr. "
@@ -376,6 +378,15 @@ Page makeCliPage()
          QStringLiteral("Ask Redis for every request, also for a subject denied until a known "
                         "time (by default such denials are answered in-process until then).")},
         noStats,
+        {QStringLiteral("--metrics-listen HOST:PORT"),
+         QStringLiteral("Answer GET /metrics there instead of on --listen.")},
+        {QStringLiteral("--metrics-compat envoy-ratelimit"),
+         QStringLiteral("Also export envoyproxy/ratelimit's metric names "
+                        "(ratelimit_service_rate_limit_*, ratelimit_service_response_time_seconds) "
+                        "so that its dashboards keep working.")},
+        {QStringLiteral("--log-format text|json"),
+         QStringLiteral("json: one JSON object per line on stderr (time, level, event, rule, "
+                        "message, fields), for Loki, Elasticsearch or journald.")},
     };
     serve.connects = true;
 
