@@ -709,6 +709,92 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--log-format 'xml' is unknown; expected text"), r.err.constData());
     }
+
+    // serve --envoy-config DIR: envoy ratelimit's YAML served as it is (rule ids from the
+    // descriptor paths), reloaded when a file changes; a broken file keeps the rules served and
+    // is counted as a failed reload; the compat metrics carry the domain and keys.
+    void envoyConfigServedAndReloaded()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("config.yaml"));
+        auto config = [](int perMinute) {
+            return "domain: edge\n"
+                   "descriptors:\n"
+                   "  - key: generic_key\n"
+                   "    value: login\n"
+                   "    descriptors:\n"
+                   "      - key: remote_address\n"
+                   "        rate_limit:\n"
+                   "          unit: minute\n"
+                   "          requests_per_unit: " +
+                   QByteArray::number(perMinute) + "\n";
+        };
+        QVERIFY(writeFile(file, config(2)));
+        Service service({QStringLiteral("--url"), test::redisUrl(),
+                         QStringLiteral("--envoy-config"), dir.path(), QStringLiteral("--listen"),
+                         QStringLiteral("127.0.0.1:0"), QStringLiteral("--no-stats"),
+                         QStringLiteral("--metrics-compat"), QStringLiteral("envoy-ratelimit")});
+        QVERIFY2(service.port() != 0, service.err().constData());
+        const QByteArray subject = "/v1/check?rule=edge.generic_key_login.remote_address&subject=" +
+                                   test::keyPrefix().toPercentEncoding() + "ip1";
+        QCOMPARE(get(service.port(), subject).status, 200);
+        QCOMPARE(get(service.port(), subject).status, 200);
+        QCOMPARE(get(service.port(), subject).status, 429);
+
+        // A new limit in the file: served without a signal.
+        QVERIFY(writeFile(file, config(50)));
+        int polls = 0; // a subject of its own each time: the old limit denies none of them
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         return get(service.port(), subject + "p" + QByteArray::number(++polls))
+                             .headers.value("ratelimit-policy")
+                             .contains(";q=50;");
+                     },
+                     10000),
+                 service.err().constData());
+        QVERIFY(service.err().contains("changed: reloaded 1 rules from"));
+
+        // A broken file: named at its place, the rules served stay.
+        QVERIFY(writeFile(file, "domain: edge\ndescriptors:\n  - key: k\n    rate_limit: {unit: "
+                                "eon, requests_per_unit: 1}\n"));
+        QVERIFY2(QTest::qWaitFor([&] { return service.err().contains("not reloaded"); }, 10000),
+                 service.err().constData());
+        QVERIFY2(service.err().contains("config.yaml:4:24: descriptors[0].rate_limit.unit: invalid "
+                                        "rate limit unit 'eon'"),
+                 service.err().constData());
+        QCOMPARE(get(service.port(), subject + "y").status, 200);
+
+        const Exposition e = parse(get(service.port(), "/metrics").body);
+        QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
+        QCOMPARE(e.sum("sluice_rules_reload_total", {{"result", "ok"}}), 1.0);
+        QVERIFY(e.sum("sluice_rules_reload_total", {{"result", "error"}}) >= 1.0);
+        QCOMPARE(e.sum("sluice_rules_version"), 2.0);
+        QCOMPARE(
+            e.sum("ratelimit_service_rate_limit_over_limit",
+                  {{"domain", "edge"}, {"key1", "generic_key_login"}, {"key2", "remote_address"}}),
+            1.0);
+    }
+
+    void envoyConfigRefusedAtStart()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("a.yaml")),
+                          "domain: d\ndescriptors:\n  - key: k\n    value: v\n  - key: k\n    "
+                          "value: v\n"));
+        const auto r = test::runCli({QStringLiteral("serve"), QStringLiteral("--url"),
+                                     test::redisUrl(), QStringLiteral("--envoy-config"), dir.path(),
+                                     QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("a.yaml:5:5: descriptors[1]: duplicate descriptor composite key "
+                                "'d.k_v'"),
+                 r.err.constData());
+        const auto both = test::runCli(
+            {QStringLiteral("serve"), QStringLiteral("--url"), test::redisUrl(),
+             QStringLiteral("--envoy-config"), dir.path(), QStringLiteral("--rules"),
+             QStringLiteral("x.json"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY(both.err.contains("does not go with --rules or --from-redis"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServeEcosystem)

@@ -8,6 +8,7 @@
 #include "statsflags.h"
 
 #include "app/serve/checkservice.h"
+#include "app/serve/envoyconfig.h"
 #include "app/version/version.h"
 
 #include "core/redis/connection.h"
@@ -24,6 +25,7 @@
 #include <csignal>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include <fcntl.h>
@@ -93,7 +95,8 @@ int serve(const QList<QByteArray> &argv)
                                      {"no-stats", false},
                                      {"metrics-listen", true},
                                      {"metrics-compat", true},
-                                     {"log-format", true}});
+                                     {"log-format", true},
+                                     {"envoy-config", true}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -232,11 +235,46 @@ int serve(const QList<QByteArray> &argv)
         }
     }
 
-    // The rules: a file, or the RuleStore (pulled once now so that a store that cannot be read
-    // fails at start, then followed live).
+    // Every error (or note) of a rule file, as events with their place.
+    auto logDiagnostics = [&log](const QList<Diagnostic> &list, Level level, const char *event) {
+        for (const Diagnostic &d : list) {
+            log.write(level, event, d.toString(), {},
+                      QJsonObject{{QStringLiteral("file"), d.file},
+                                  {QStringLiteral("line"), d.line},
+                                  {QStringLiteral("column"), d.column},
+                                  {QStringLiteral("path"), d.path},
+                                  {QStringLiteral("error"), d.message}});
+        }
+    };
+
+    // The rules: a file, the RuleStore (pulled once now so that a store that cannot be read
+    // fails at start, then followed live), or envoy ratelimit's configuration.
     int code = exitOk;
-    auto loaded = loadRulesForCommand(args, command, &code);
-    if (!loaded) {
+    const bool envoyConfig = args.has("envoy-config");
+    std::optional<LoadedRules> loaded;
+    qint64 envoyVersion = 1; // counts the envoy configurations served
+    if (envoyConfig) {
+        if (args.has("rules") || args.has("from-redis")) {
+            return usage(QStringLiteral("--envoy-config DIR gives the rules; it does not go with "
+                                        "--rules or --from-redis"));
+        }
+        const serve::envoy::Config c = serve::envoy::load(args.text("envoy-config"));
+        if (!c.ok()) {
+            logDiagnostics(c.errors, Level::Error, "rules_error");
+            return fail(command,
+                        QStringLiteral("%1 is not a valid envoy ratelimit configuration (%2 "
+                                       "error(s))")
+                            .arg(args.text("envoy-config"))
+                            .arg(c.errors.size()),
+                        exitUsage);
+        }
+        logDiagnostics(c.notes, Level::Warning, "rules_not_expressed");
+        loaded = LoadedRules{c.set, QStringLiteral("the envoy ratelimit configuration in %1")
+                                        .arg(args.text("envoy-config"))};
+        loaded->set.basedOn = envoyVersion;
+    } else if (auto l = loadRulesForCommand(args, command, &code)) {
+        loaded = *l;
+    } else {
         return code;
     }
 
@@ -298,12 +336,51 @@ int serve(const QList<QByteArray> &argv)
     if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
         return die(QStringLiteral("cannot create the signal pipe"));
     }
+    // envoy ratelimit's configuration, read again (on a change of its files, and on SIGHUP):
+    // one that does not load keeps the rules served.
+    auto reloadEnvoy = [&](const char *why) {
+        const QString dir = args.text("envoy-config");
+        const serve::envoy::Config c = serve::envoy::load(dir);
+        service.metrics().countReload(c.ok());
+        if (!c.ok()) {
+            logDiagnostics(c.errors, Level::Error, "rules_error");
+            log.write(Level::Error, "rules_reload_failed",
+                      QStringLiteral("%1: %2 was not reloaded (%3 error(s)); still serving the "
+                                     "rules loaded before")
+                          .arg(QLatin1String(why), dir)
+                          .arg(c.errors.size()),
+                      {},
+                      QJsonObject{{QStringLiteral("file"), dir},
+                                  {QStringLiteral("errors"), qint64(c.errors.size())}});
+            return;
+        }
+        logDiagnostics(c.notes, Level::Warning, "rules_not_expressed");
+        service.setRules(c.set, ++envoyVersion,
+                         QStringLiteral("the envoy ratelimit configuration in %1").arg(dir));
+        log.write(Level::Info, "rules_reloaded",
+                  QStringLiteral("%1: reloaded %2 rules from %3")
+                      .arg(QLatin1String(why))
+                      .arg(c.set.rules.size())
+                      .arg(dir),
+                  {},
+                  QJsonObject{{QStringLiteral("file"), dir},
+                              {QStringLiteral("count"), qint64(c.set.rules.size())},
+                              {QStringLiteral("version"), envoyVersion}});
+    };
+    std::unique_ptr<serve::envoy::ConfigWatcher> envoyWatch;
+    if (envoyConfig) {
+        envoyWatch = std::make_unique<serve::envoy::ConfigWatcher>(args.text("envoy-config"));
+        QObject::connect(envoyWatch.get(), &serve::envoy::ConfigWatcher::changed, envoyWatch.get(),
+                         [&] { reloadEnvoy("changed"); });
+    }
     // SIGHUP: --rules FILE is read again; a file that does not load keeps the rules served
     // (its errors are printed). --from-redis follows every push by itself: the HTTP thread
     // never waits on Redis, so SIGHUP only says so.
     auto reload = [&] {
         sdNotify("RELOADING=1\nSTATUS=reloading the rules");
-        if (args.has("rules")) {
+        if (envoyConfig) {
+            reloadEnvoy("SIGHUP");
+        } else if (args.has("rules")) {
             const QString path = args.text("rules");
             const rules::Loaded again = rules::loadFile(path);
             service.metrics().countReload(again.ok());
@@ -317,14 +394,7 @@ int serve(const QList<QByteArray> &argv)
                           QJsonObject{{QStringLiteral("file"), path},
                                       {QStringLiteral("count"), qint64(again.set.rules.size())}});
             } else {
-                for (const Diagnostic &d : again.errors) {
-                    log.write(Level::Error, "rules_error", d.toString(), {},
-                              QJsonObject{{QStringLiteral("file"), d.file},
-                                          {QStringLiteral("line"), d.line},
-                                          {QStringLiteral("column"), d.column},
-                                          {QStringLiteral("path"), d.path},
-                                          {QStringLiteral("error"), d.message}});
-                }
+                logDiagnostics(again.errors, Level::Error, "rules_error");
                 log.write(Level::Error, "rules_reload_failed",
                           QStringLiteral("SIGHUP: %1 was not reloaded (%2 error(s)); still serving "
                                          "the rules loaded before")

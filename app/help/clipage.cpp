@@ -149,10 +149,11 @@ Page makeCliPage()
         QStringLiteral("rules export FILE --format json|yaml|nginx|envoy|kong [--out F]"),
         QStringLiteral("rules export FILE --format nginx-auth --service http://HOST:PORT\n"
                        "        --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]"),
+        QStringLiteral("rules import FILE|DIR --format envoy-ratelimit [--out F]"),
         QStringLiteral("rules push FILE --url URL [--force] [--json]"),
         QStringLiteral("rules pull --url URL [--out F] [--json]")};
     rules.subcommands = {QStringLiteral("validate"), QStringLiteral("export"),
-                         QStringLiteral("push"), QStringLiteral("pull")};
+                         QStringLiteral("import"), QStringLiteral("push"), QStringLiteral("pull")};
     rules.description = QStringLiteral(
         "validate reports every error of a rule file at once, each as file:line:column: field "
         "path: what is wrong and what is expected (exit 2 when there is one).\n\n"
@@ -160,11 +161,17 @@ Page makeCliPage()
         "every rule: the ones left out are named on stderr with the reason. nginx-auth writes a "
         "whole nginx server that fronts --upstream and asks the check service (--service) "
         "through auth_request.\n\n"
+        "import reads envoyproxy/ratelimit's YAML (a file, or every .yaml and .yml file of a "
+        "directory) and writes it as a Sluice rule file: one rule per rate_limit, named by its "
+        "descriptor path. What Sluice cannot express is named on stderr at its "
+        "file:line:column and left out; what envoy ratelimit itself refuses fails the import "
+        "(exit 2).\n\n"
         "push stores the rules in Redis as a new version, atomically, only if nobody pushed "
         "since the version the file was pulled at (its based_on); pull writes them to a file.");
     rules.options = {
         {QStringLiteral("--format F"),
-         QStringLiteral("json, yaml, nginx, nginx-auth, envoy or kong.")},
+         QStringLiteral("export: json, yaml, nginx, nginx-auth, envoy or kong; import: "
+                        "envoy-ratelimit.")},
         {QStringLiteral("--out F"),
          QStringLiteral("Write to F instead of stdout (pull: F ends in .json, .yaml or .yml).")},
         {QStringLiteral("--service http://HOST:PORT"),
@@ -328,7 +335,7 @@ Page makeCliPage()
     serve.summary = QStringLiteral(
         "HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz, /metrics");
     serve.synopsis = {QStringLiteral(
-        "serve --url URL (--rules FILE | --from-redis) --listen HOST:PORT\n"
+        "serve --url URL (--rules FILE | --from-redis | --envoy-config DIR) --listen HOST:PORT\n"
         "        [--legacy-headers] [--workers N] [--timeout-ms T] [--max-connections N]\n"
         "        [--max-body-bytes N] [--max-header-bytes N] [--header-timeout-ms T]\n"
         "        [--idle-timeout-ms T] [--max-in-flight N] [--http-threads N]\n"
@@ -384,6 +391,9 @@ Page makeCliPage()
          QStringLiteral("Also export envoyproxy/ratelimit's metric names "
                         "(ratelimit_service_rate_limit_*, ratelimit_service_response_time_seconds) "
                         "so that its dashboards keep working.")},
+        {QStringLiteral("--envoy-config DIR"),
+         QStringLiteral("Serve envoyproxy/ratelimit's configuration (a YAML file, or every .yaml "
+                        "and .yml file of DIR) as it is, reloaded whenever its files change.")},
         {QStringLiteral("--log-format text|json"),
          QStringLiteral("json: one JSON object per line on stderr (time, level, event, rule, "
                         "message, fields), for Loki, Elasticsearch or journald.")},
