@@ -16,6 +16,7 @@
 #include "testredis.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
@@ -794,6 +795,66 @@ private Q_SLOTS:
              QStringLiteral("x.json"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
         QCOMPARE(both.exitCode, 2);
         QVERIFY(both.err.contains("does not go with --rules or --from-redis"));
+    }
+
+    // The Grafana dashboard (resources/grafana/, installed to /usr/share/sluice/grafana/) asks
+    // only for names and labels a scrape has.
+    void dashboardAsksForWhatIsExported()
+    {
+        QFile f(QStringLiteral(SLUICE_SOURCE_DIR "/resources/grafana/sluice-serve.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+        QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+        QStringList exprs;
+        const QJsonArray panels = doc.object().value(QStringLiteral("panels")).toArray();
+        QVERIFY(panels.size() >= 8);
+        for (const QJsonValue &p : panels) {
+            for (const QJsonValue &t : p.toObject().value(QStringLiteral("targets")).toArray()) {
+                exprs << t.toObject().value(QStringLiteral("expr")).toString();
+            }
+        }
+        for (const QJsonValue &v : doc.object()
+                                       .value(QStringLiteral("templating"))
+                                       .toObject()
+                                       .value(QStringLiteral("list"))
+                                       .toArray()) {
+            exprs << v.toObject().value(QStringLiteral("definition")).toString();
+        }
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("rules.json"));
+        QVERIFY(writeFile(path, rules()));
+        Service service(serveArgs(path));
+        QVERIFY2(service.port() != 0, service.err().constData());
+        QCOMPARE(get(service.port(), "/v1/check?rule=fw&subject=dash").status, 200);
+        const Exposition e = parse(get(service.port(), "/metrics").body);
+        QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
+        QSet<QString> labels{QStringLiteral("instance"), QStringLiteral("le")};
+        for (const Sample &s : e.samples) {
+            for (auto it = s.labels.begin(); it != s.labels.end(); ++it) {
+                labels.insert(QString::fromUtf8(it.key()));
+            }
+        }
+        static const QRegularExpression name(QStringLiteral("\\bsluice_[a-z_]+"));
+        static const QRegularExpression by(QStringLiteral("by \\(([a-z_, ]+)\\)"));
+        static const QRegularExpression matcher(QStringLiteral("([a-z_]+)=~?\""));
+        int names = 0;
+        for (const QString &x : std::as_const(exprs)) {
+            for (const auto &m : name.globalMatch(x)) {
+                QVERIFY2(e.has(m.captured(0).toUtf8()), qPrintable(m.captured(0) + u' ' + x));
+                ++names;
+            }
+            for (const auto &m : by.globalMatch(x)) {
+                for (const QString &l : m.captured(1).split(QLatin1Char(','))) {
+                    QVERIFY2(labels.contains(l.trimmed()), qPrintable(l + u' ' + x));
+                }
+            }
+            for (const auto &m : matcher.globalMatch(x)) {
+                QVERIFY2(labels.contains(m.captured(1)), qPrintable(m.captured(1) + u' ' + x));
+            }
+        }
+        QVERIFY(names >= 14);
     }
 };
 
