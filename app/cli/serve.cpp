@@ -308,10 +308,6 @@ int serve(const QList<QByteArray> &argv)
             });
         service.watchRuleStore();
     }
-    auto listening = service.listen(address, port);
-    if (!listening) {
-        return die(listening.error().message);
-    }
     std::optional<quint16> metricsListening;
     if (args.has("metrics-listen")) {
         auto m = service.listenMetrics(metricsAddress, metricsPort);
@@ -320,6 +316,11 @@ int serve(const QList<QByteArray> &argv)
         }
         metricsListening = *m;
     }
+    auto listening = service.listen(address, port);
+    if (!listening) {
+        return die(listening.error().message);
+    }
+
     StatsReporter reporter(command);
     reporter.setSink([&log](bool failing, const QString &message) {
         log.write(failing ? Level::Warning : Level::Info, failing ? "stats_failing" : "stats_ok",

@@ -278,7 +278,7 @@ void CheckService::handle(Loop &loop, const RequestHead &request, const Ticket &
 {
     const bool check = request.path == "/v1/check";
     const bool auth = request.path == "/v1/auth";
-    if (request.path == "/metrics" && m_metricsHttp == nullptr) {
+    if (request.path == "/metrics" && !m_metricsOwnPort.load(std::memory_order_relaxed)) {
         handleMetrics(*loop.http, request, ticket);
         return;
     }

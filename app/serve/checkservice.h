@@ -81,6 +81,7 @@ public:
     Result<quint16> listen(const QHostAddress &address, quint16 port);
     quint16 port() const { return m_port; }
     // GET /metrics on a port of its own (in the service's thread), instead of the service's.
+    // Call it before listen(): from then on the service's port answers /metrics 404.
     Result<quint16> listenMetrics(const QHostAddress &address, quint16 port);
 
     // The counters (any thread): the command counts its reloads there.
@@ -124,8 +125,9 @@ private:
 
     Options m_options;
     std::vector<std::unique_ptr<Loop>> m_loops;
-    std::unique_ptr<Metrics> m_metrics;  // before the pool: the workers count into it
-    HttpServer *m_metricsHttp = nullptr; // listenMetrics(); a child
+    std::unique_ptr<Metrics> m_metrics;        // before the pool: the workers count into it
+    HttpServer *m_metricsHttp = nullptr;       // listenMetrics(); a child
+    std::atomic<bool> m_metricsOwnPort{false}; // read by every HTTP thread
     std::unique_ptr<DecisionPool> m_pool;
     DenyCache m_denyCache;                 // shared by the HTTP threads
     std::atomic<qint64> m_cacheAnswers{0}; // answered by the deny cache

@@ -398,6 +398,7 @@ Result<quint16> CheckService::listenMetrics(const QHostAddress &address, quint16
         return bound.error();
     }
     m_metricsHttp->start();
+    m_metricsOwnPort = true;
     return *bound;
 }
 
