@@ -91,6 +91,8 @@ printf 'pkgtest-secret\n' >/root/pw; chmod 600 /root/pw
 out=$(sluice-cli check --url redis://127.0.0.1:6390 --password-file /root/pw --algorithm fixed_window --limit 2 --window 10s --id pkg --subject 1.2.3.4 --count 3 2>&1)
 echo "$out" | sed 's/^/      /'
 check "sluice-cli check: allowed, allowed, denied" test "$(echo "$out" | awk '{print $1}' | tr '\n' ' ')" = "allowed allowed denied "
+check "/usr/share/sluice/grafana/sluice-serve.json is the dashboard of serve's metrics" \
+    grep -q 'sluice_decisions_total' /usr/share/sluice/grafana/sluice-serve.json
 sha=$(sha1sum /usr/share/sluice/lua/fixed_window.lua | cut -d' ' -f1)
 check "/usr/share/sluice/lua/fixed_window.lua is the script sluice-cli loaded ($sha)" \
     test "$(redis-cli -p 6390 -a pkgtest-secret --no-auth-warning script exists "$sha")" = 1

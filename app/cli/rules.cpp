@@ -1,4 +1,5 @@
 #include "rules.h"
+#include "rulesimport.h"
 
 #include "args.h"
 #include "connectflags.h"
@@ -352,6 +353,12 @@ int rules(const QList<QByteArray> &argv)
             return r;
         }
         return exportCommand(*parsed);
+    }
+    if (sub == "import") {
+        if (int r = only({"format", "out"})) {
+            return r;
+        }
+        return rulesImport(*parsed);
     }
     if (sub == "push") {
         if (int r = only({"url", "force", "author", "message", "preview", "scan-budget", "json"})) {

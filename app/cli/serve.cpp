@@ -8,19 +8,25 @@
 #include "statsflags.h"
 
 #include "app/serve/checkservice.h"
+#include "app/serve/envoyconfig.h"
+#include "app/version/version.h"
 
 #include "core/redis/connection.h"
+#include "core/rules/codec.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>
+#include <QJsonObject>
 #include <QSocketNotifier>
 #include <QTimer>
 
 #include <csignal>
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <optional>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -45,6 +51,28 @@ void onSignal(int sig)
     [[maybe_unused]] const auto n = ::write(signalPipe[1], &byte, 1);
 }
 
+// HOST:PORT as --listen and --metrics-listen take it: an IP address, localhost, * or nothing
+// (every interface), [v6]; false if it is not one.
+bool parseHostPort(const QString &listen, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = listen.lastIndexOf(QLatin1Char(':'));
+    QString host = colon < 0 ? QString() : listen.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']'))) {
+        host = host.mid(1, host.size() - 2); // [::1]:8080
+    }
+    bool portOk = false;
+    const uint p = colon < 0 ? 0 : listen.mid(colon + 1).toUInt(&portOk);
+    if (host == QLatin1String("localhost")) {
+        *address = QHostAddress(QHostAddress::LocalHost);
+    } else if (host == QLatin1String("*") || host.isEmpty()) {
+        *address = QHostAddress(QHostAddress::Any);
+    } else {
+        *address = QHostAddress(host);
+    }
+    *port = quint16(p);
+    return colon >= 0 && portOk && p <= 65535 && !address->isNull();
+}
+
 } // namespace
 
 int serve(const QList<QByteArray> &argv)
@@ -66,7 +94,11 @@ int serve(const QList<QByteArray> &argv)
                                      {"max-connections-per-peer", true},
                                      {"healthz-detail", false},
                                      {"no-deny-cache", false},
-                                     {"no-stats", false}});
+                                     {"no-stats", false},
+                                     {"metrics-listen", true},
+                                     {"metrics-compat", true},
+                                     {"log-format", true},
+                                     {"envoy-config", true}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -87,31 +119,36 @@ int serve(const QList<QByteArray> &argv)
                                     "0 picks a free one)"));
     }
     const QString listen = args.text("listen");
-    const qsizetype colon = listen.lastIndexOf(QLatin1Char(':'));
-    QString host = colon < 0 ? QString() : listen.left(colon);
-    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']'))) {
-        host = host.mid(1, host.size() - 2); // [::1]:8080
-    }
-    bool portOk = false;
-    const uint port = colon < 0 ? 0 : listen.mid(colon + 1).toUInt(&portOk);
     QHostAddress address;
-    if (host == QLatin1String("localhost")) {
-        address = QHostAddress(QHostAddress::LocalHost);
-    } else if (host == QLatin1String("*") || host.isEmpty()) {
-        address = QHostAddress(QHostAddress::Any);
-    } else {
-        address = QHostAddress(host);
-    }
-    if (colon < 0 || !portOk || port > 65535 || address.isNull()) {
+    quint16 port = 0;
+    if (!parseHostPort(listen, &address, &port)) {
         return usage(QStringLiteral("--listen '%1': expected HOST:PORT with an IP address (or "
                                     "localhost, or * for every interface) and a port 0-65535")
                          .arg(listen));
+    }
+    QHostAddress metricsAddress;
+    quint16 metricsPort = 0;
+    if (args.has("metrics-listen") &&
+        !parseHostPort(args.text("metrics-listen"), &metricsAddress, &metricsPort)) {
+        return usage(QStringLiteral("--metrics-listen '%1': expected HOST:PORT as --listen takes "
+                                    "it (GET /metrics then answers there, not on --listen)")
+                         .arg(args.text("metrics-listen")));
     }
     serve::CheckService::Options options;
     options.endpoint = *endpoint;
     options.legacyHeaders = args.has("legacy-headers");
     options.denyCache = !args.has("no-deny-cache");
     options.healthDetail = args.has("healthz-detail");
+    options.metrics.version = version::number().toUtf8();
+    options.metrics.commit = version::revision().toUtf8();
+    if (args.has("metrics-compat")) {
+        if (args.text("metrics-compat") != QLatin1String("envoy-ratelimit")) {
+            return usage(QStringLiteral("--metrics-compat '%1' is unknown; expected "
+                                        "envoy-ratelimit (its metric names beside Sluice's)")
+                             .arg(args.text("metrics-compat")));
+        }
+        options.metrics.envoyCompat = true;
+    }
     if (args.has("http-threads")) {
         auto t = integerFlag(args, "http-threads", 1, 16);
         if (!t) {
@@ -159,8 +196,32 @@ int serve(const QList<QByteArray> &argv)
             l.set(*v);
         }
     }
-    options.pool.log = [](const QString &line) {
-        std::fprintf(stderr, "sluice-cli serve: %s\n", qPrintable(line));
+    serve::ServeLog::Format logFormat = serve::ServeLog::Format::Text;
+    if (args.has("log-format")) {
+        const QString f = args.text("log-format");
+        if (f == QLatin1String("json")) {
+            logFormat = serve::ServeLog::Format::Json;
+        } else if (f != QLatin1String("text")) {
+            return usage(QStringLiteral("--log-format '%1' is unknown; expected text (the "
+                                        "default) or json (one JSON object per line)")
+                             .arg(f));
+        }
+    }
+    serve::ServeLog log(logFormat);
+    using Level = serve::ServeLog::Level;
+    options.log = &log;
+    // A failure once the log is set up: a JSON line under --log-format json, as the rest.
+    auto die = [&log](const QString &message) {
+        if (log.format() == serve::ServeLog::Format::Json) {
+            log.write(Level::Error, "fatal", message);
+            return exitRuntime;
+        }
+        return fail(command, message, exitRuntime);
+    };
+    options.pool.log = [&log](const QString &line) {
+        Level level = Level::Info;
+        const char *event = serve::ServeLog::poolEvent(line, &level);
+        log.write(level, event, line);
     };
 
     // Refused credentials make a silent fail-open service: refuse to start instead. (Redis
@@ -169,25 +230,58 @@ int serve(const QList<QByteArray> &argv)
     // first command (NOAUTH): a PING asks.
     if (auto c = Connection::open(*endpoint, options.pool.connection);
         !c && c.error().kind == Error::Kind::Auth) {
-        return fail(command, c.error().message, exitRuntime);
+        return die(c.error().message);
     } else if (c) {
         if (auto pong = c->command({QByteArrayLiteral("PING")});
             !pong && pong.error().message.startsWith(QLatin1String("NOAUTH"))) {
-            return fail(command,
-                        QStringLiteral("Redis at %1 refused the connection without credentials: "
-                                       "%2; give the password with --password-file FILE or "
-                                       "REDISCLI_AUTH, and a user in the URL as "
-                                       "redis://USER:@HOST:PORT")
-                            .arg(endpoint->display(), pong.error().message),
-                        exitRuntime);
+            return die(QStringLiteral("Redis at %1 refused the connection without credentials: "
+                                      "%2; give the password with --password-file FILE or "
+                                      "REDISCLI_AUTH, and a user in the URL as "
+                                      "redis://USER:@HOST:PORT")
+                           .arg(endpoint->display(), pong.error().message));
         }
     }
 
-    // The rules: a file, or the RuleStore (pulled once now so that a store that cannot be read
-    // fails at start, then followed live).
+    // Every error (or note) of a rule file, as events with their place.
+    auto logDiagnostics = [&log](const QList<Diagnostic> &list, Level level, const char *event) {
+        for (const Diagnostic &d : list) {
+            log.write(level, event, d.toString(), {},
+                      QJsonObject{{QStringLiteral("file"), d.file},
+                                  {QStringLiteral("line"), d.line},
+                                  {QStringLiteral("column"), d.column},
+                                  {QStringLiteral("path"), d.path},
+                                  {QStringLiteral("error"), d.message}});
+        }
+    };
+
+    // The rules: a file, the RuleStore (pulled once now so that a store that cannot be read
+    // fails at start, then followed live), or envoy ratelimit's configuration.
     int code = exitOk;
-    auto loaded = loadRulesForCommand(args, command, &code);
-    if (!loaded) {
+    const bool envoyConfig = args.has("envoy-config");
+    std::optional<LoadedRules> loaded;
+    qint64 envoyVersion = 1; // counts the envoy configurations served
+    if (envoyConfig) {
+        if (args.has("rules") || args.has("from-redis")) {
+            return usage(QStringLiteral("--envoy-config DIR gives the rules; it does not go with "
+                                        "--rules or --from-redis"));
+        }
+        const serve::envoy::Config c = serve::envoy::load(args.text("envoy-config"));
+        if (!c.ok()) {
+            logDiagnostics(c.errors, Level::Error, "rules_error");
+            return fail(command,
+                        QStringLiteral("%1 is not a valid envoy ratelimit configuration (%2 "
+                                       "error(s))")
+                            .arg(args.text("envoy-config"))
+                            .arg(c.errors.size()),
+                        exitUsage);
+        }
+        logDiagnostics(c.notes, Level::Warning, "rules_not_expressed");
+        loaded = LoadedRules{c.set, QStringLiteral("the envoy ratelimit configuration in %1")
+                                        .arg(args.text("envoy-config"))};
+        loaded->set.basedOn = envoyVersion;
+    } else if (auto l = loadRulesForCommand(args, command, &code)) {
+        loaded = *l;
+    } else {
         return code;
     }
 
@@ -206,22 +300,39 @@ int serve(const QList<QByteArray> &argv)
     serve::CheckService service(options);
     service.setRules(loaded->set, loaded->set.basedOn.value_or(0), loaded->origin);
     if (args.has("from-redis")) {
+        QObject::connect(&service, &serve::CheckService::ruleWatchError, &service,
+                         [&log](const QString &m) {
+                             log.write(Level::Warning, "rule_store_error",
+                                       QStringLiteral("rule store: %1 (retrying)").arg(m));
+                         });
         QObject::connect(
-            &service, &serve::CheckService::ruleWatchError, &service, [](const QString &m) {
-                fail(command, QStringLiteral("rule store: %1 (retrying)").arg(m), exitOk);
-            });
-        QObject::connect(
-            &service, &serve::CheckService::rulesChanged, &service, [](qint64 version, int count) {
-                std::fprintf(stderr, "sluice-cli serve: rules version %lld (%d rules)\n",
-                             static_cast<long long>(version), count);
+            &service, &serve::CheckService::rulesChanged, &service,
+            [&log](qint64 version, int count) {
+                log.write(Level::Info, "rules_loaded",
+                          QStringLiteral("rules version %1 (%2 rules)").arg(version).arg(count), {},
+                          QJsonObject{{QStringLiteral("version"), version},
+                                      {QStringLiteral("count"), count}});
             });
         service.watchRuleStore();
     }
-    auto listening = service.listen(address, quint16(port));
-    if (!listening) {
-        return fail(command, listening.error().message, exitRuntime);
+    std::optional<quint16> metricsListening;
+    if (args.has("metrics-listen")) {
+        auto m = service.listenMetrics(metricsAddress, metricsPort);
+        if (!m) {
+            return die(QStringLiteral("--metrics-listen: %1").arg(m.error().message));
+        }
+        metricsListening = *m;
     }
+    auto listening = service.listen(address, port);
+    if (!listening) {
+        return die(listening.error().message);
+    }
+
     StatsReporter reporter(command);
+    reporter.setSink([&log](bool failing, const QString &message) {
+        log.write(failing ? Level::Warning : Level::Info, failing ? "stats_failing" : "stats_ok",
+                  message);
+    });
     QTimer statsWatch;
     if (withStats) {
         flusher.start();
@@ -231,32 +342,81 @@ int serve(const QList<QByteArray> &argv)
     }
 
     if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-        return fail(command, QStringLiteral("cannot create the signal pipe"), exitRuntime);
+        return die(QStringLiteral("cannot create the signal pipe"));
+    }
+    // envoy ratelimit's configuration, read again (on a change of its files, and on SIGHUP):
+    // one that does not load keeps the rules served.
+    auto reloadEnvoy = [&](const char *why) {
+        const QString dir = args.text("envoy-config");
+        const serve::envoy::Config c = serve::envoy::load(dir);
+        service.metrics().countReload(c.ok());
+        if (!c.ok()) {
+            logDiagnostics(c.errors, Level::Error, "rules_error");
+            log.write(Level::Error, "rules_reload_failed",
+                      QStringLiteral("%1: %2 was not reloaded (%3 error(s)); still serving the "
+                                     "rules loaded before")
+                          .arg(QLatin1String(why), dir)
+                          .arg(c.errors.size()),
+                      {},
+                      QJsonObject{{QStringLiteral("file"), dir},
+                                  {QStringLiteral("errors"), qint64(c.errors.size())}});
+            return;
+        }
+        logDiagnostics(c.notes, Level::Warning, "rules_not_expressed");
+        service.setRules(c.set, ++envoyVersion,
+                         QStringLiteral("the envoy ratelimit configuration in %1").arg(dir));
+        log.write(Level::Info, "rules_reloaded",
+                  QStringLiteral("%1: reloaded %2 rules from %3")
+                      .arg(QLatin1String(why))
+                      .arg(c.set.rules.size())
+                      .arg(dir),
+                  {},
+                  QJsonObject{{QStringLiteral("file"), dir},
+                              {QStringLiteral("count"), qint64(c.set.rules.size())},
+                              {QStringLiteral("version"), envoyVersion}});
+    };
+    std::unique_ptr<serve::envoy::ConfigWatcher> envoyWatch;
+    if (envoyConfig) {
+        envoyWatch = std::make_unique<serve::envoy::ConfigWatcher>(args.text("envoy-config"));
+        QObject::connect(envoyWatch.get(), &serve::envoy::ConfigWatcher::changed, envoyWatch.get(),
+                         [&] { reloadEnvoy("changed"); });
     }
     // SIGHUP: --rules FILE is read again; a file that does not load keeps the rules served
     // (its errors are printed). --from-redis follows every push by itself: the HTTP thread
     // never waits on Redis, so SIGHUP only says so.
     auto reload = [&] {
         sdNotify("RELOADING=1\nSTATUS=reloading the rules");
-        if (args.has("rules")) {
-            int reloadCode = exitOk;
-            auto again = loadRulesForCommand(args, command, &reloadCode);
-            if (again) {
-                service.setRules(again->set, again->set.basedOn.value_or(0), again->origin);
-                std::fprintf(stderr, "sluice-cli serve: SIGHUP: reloaded %lld rules from %s\n",
-                             static_cast<long long>(again->set.rules.size()),
-                             qPrintable(again->origin));
+        if (envoyConfig) {
+            reloadEnvoy("SIGHUP");
+        } else if (args.has("rules")) {
+            const QString path = args.text("rules");
+            const rules::Loaded again = rules::loadFile(path);
+            service.metrics().countReload(again.ok());
+            if (again.ok()) {
+                service.setRules(again.set, again.set.basedOn.value_or(0), path);
+                log.write(Level::Info, "rules_reloaded",
+                          QStringLiteral("SIGHUP: reloaded %1 rules from %2")
+                              .arg(again.set.rules.size())
+                              .arg(path),
+                          {},
+                          QJsonObject{{QStringLiteral("file"), path},
+                                      {QStringLiteral("count"), qint64(again.set.rules.size())}});
             } else {
-                std::fprintf(stderr,
-                             "sluice-cli serve: SIGHUP: %s was not reloaded (see above); "
-                             "still serving the rules loaded before\n",
-                             qPrintable(args.text("rules")));
+                logDiagnostics(again.errors, Level::Error, "rules_error");
+                log.write(Level::Error, "rules_reload_failed",
+                          QStringLiteral("SIGHUP: %1 was not reloaded (%2 error(s)); still serving "
+                                         "the rules loaded before")
+                              .arg(path)
+                              .arg(again.errors.size()),
+                          {},
+                          QJsonObject{{QStringLiteral("file"), path},
+                                      {QStringLiteral("errors"), qint64(again.errors.size())}});
             }
         } else {
-            std::fprintf(stderr, "sluice-cli serve: SIGHUP: --from-redis follows the rule store "
-                                 "live; nothing to reload\n");
+            log.write(Level::Info, "reload_ignored",
+                      QStringLiteral("SIGHUP: --from-redis follows the rule store live; nothing "
+                                     "to reload"));
         }
-        std::fflush(stderr);
         sdNotify("READY=1\nSTATUS=serving");
     };
     QSocketNotifier notifier(signalPipe[0], QSocketNotifier::Read);
@@ -285,6 +445,15 @@ int serve(const QList<QByteArray> &argv)
             ? QLatin1Char('[') + address.toString() + QLatin1Char(']')
             : address.toString();
     std::printf("listening on http://%s:%u\n", qPrintable(shownHost), unsigned(*listening));
+    if (metricsListening) {
+        const QString metricsHost =
+            metricsAddress.protocol() == QAbstractSocket::IPv6Protocol &&
+                    metricsAddress != QHostAddress::Any
+                ? QLatin1Char('[') + metricsAddress.toString() + QLatin1Char(']')
+                : metricsAddress.toString();
+        std::printf("metrics on http://%s:%u/metrics\n", qPrintable(metricsHost),
+                    unsigned(*metricsListening));
+    }
     std::fflush(stdout);
     sdNotify(
         QStringLiteral("READY=1\nSTATUS=serving on %1:%2").arg(shownHost).arg(*listening).toUtf8());

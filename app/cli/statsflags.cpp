@@ -6,16 +6,22 @@ namespace sluice::cli {
 
 void StatsReporter::update(const stats::StatsFlusher::Status &s)
 {
+    QString message;
     if (!s.redisOk && !m_failing) {
         m_failing = true;
-        std::fprintf(stderr,
-                     "sluice-cli %s: statistics are not written: %s (decisions are not affected; "
-                     "--no-stats turns statistics off)\n",
-                     qPrintable(m_command), qPrintable(s.lastError));
+        message = QStringLiteral("statistics are not written: %1 (decisions are not affected; "
+                                 "--no-stats turns statistics off)")
+                      .arg(s.lastError);
     } else if (s.redisOk && m_failing) {
         m_failing = false;
-        std::fprintf(stderr, "sluice-cli %s: statistics are written again\n",
-                     qPrintable(m_command));
+        message = QStringLiteral("statistics are written again");
+    } else {
+        return;
+    }
+    if (m_sink) {
+        m_sink(m_failing, message);
+    } else {
+        std::fprintf(stderr, "sluice-cli %s: %s\n", qPrintable(m_command), qPrintable(message));
     }
 }
 

@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <functional>
+
 namespace sluice::cli {
 
 // A statistics failure is reported once (issue 11): one line on stderr when the writer starts
@@ -17,9 +19,15 @@ public:
     {}
     // Call with the flusher's status from time to time (and once at the end).
     void update(const stats::StatsFlusher::Status &s);
+    // Where the lines go instead of stderr (serve --log-format json); `failing` says which.
+    void setSink(std::function<void(bool failing, const QString &message)> sink)
+    {
+        m_sink = std::move(sink);
+    }
 
 private:
     QString m_command;
+    std::function<void(bool failing, const QString &message)> m_sink;
     bool m_failing = false;
 };
 

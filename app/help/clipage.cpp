@@ -155,6 +155,7 @@ Page makeCliPage()
         QStringLiteral("rules export FILE --format json|yaml|nginx|envoy|kong [--out F]"),
         QStringLiteral("rules export FILE --format nginx-auth --service http://HOST:PORT\n"
                        "        --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]"),
+        QStringLiteral("rules import FILE|DIR --format envoy-ratelimit [--out F]"),
         QStringLiteral("rules push FILE --url URL [--force] [--author A] [--message M] [--json]"),
         QStringLiteral("rules push FILE --url URL --preview [--scan-budget N] [--json]"),
         QStringLiteral("rules pull --url URL [--out F] [--json]"),
@@ -162,9 +163,9 @@ Page makeCliPage()
         QStringLiteral("rules diff A B [--url URL] [--json]"),
         QStringLiteral("rules rollback N --url URL [--author A] [--message M] [--json]")};
     rules.subcommands = {QStringLiteral("validate"), QStringLiteral("export"),
-                         QStringLiteral("push"),     QStringLiteral("pull"),
-                         QStringLiteral("history"),  QStringLiteral("diff"),
-                         QStringLiteral("rollback")};
+                         QStringLiteral("import"),   QStringLiteral("push"),
+                         QStringLiteral("pull"),     QStringLiteral("history"),
+                         QStringLiteral("diff"),     QStringLiteral("rollback")};
     rules.description = QStringLiteral(
         "validate reports every error of a rule file at once, each as file:line:column: field "
         "path: what is wrong and what is expected (exit 2 when there is one).\n\n"
@@ -172,6 +173,11 @@ Page makeCliPage()
         "every rule: the ones left out are named on stderr with the reason. nginx-auth writes a "
         "whole nginx server that fronts --upstream and asks the check service (--service) "
         "through auth_request.\n\n"
+        "import reads envoyproxy/ratelimit's YAML (a file, or every .yaml and .yml file of a "
+        "directory) and writes it as a Sluice rule file: one rule per rate_limit, named by its "
+        "descriptor path. What Sluice cannot express is named on stderr at its "
+        "file:line:column and left out; what envoy ratelimit itself refuses fails the import "
+        "(exit 2).\n\n"
         "push stores the rules in Redis as a new version, atomically, only if nobody pushed "
         "since the version the file was pulled at (its based_on); pull writes them to a file.\n\n"
         "history lists the stored versions (the last 100 changes: version, time, author, "
@@ -182,7 +188,8 @@ Page makeCliPage()
         "pushed meanwhile.");
     rules.options = {
         {QStringLiteral("--format F"),
-         QStringLiteral("json, yaml, nginx, nginx-auth, envoy or kong.")},
+         QStringLiteral("export: json, yaml, nginx, nginx-auth, envoy or kong; import: "
+                        "envoy-ratelimit.")},
         {QStringLiteral("--out F"),
          QStringLiteral("Write to F instead of stdout (pull: F ends in .json, .yaml or .yml).")},
         {QStringLiteral("--service http://HOST:PORT"),
@@ -369,20 +376,23 @@ Page makeCliPage()
     Command serve;
     serve.name = QStringLiteral("serve");
     serve.summary = QStringLiteral(
-        "HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz");
+        "HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz, /metrics");
     serve.synopsis = {QStringLiteral(
-        "serve --url URL (--rules FILE | --from-redis) --listen HOST:PORT\n"
+        "serve --url URL (--rules FILE | --from-redis | --envoy-config DIR) --listen HOST:PORT\n"
         "        [--legacy-headers] [--workers N] [--timeout-ms T] [--max-connections N]\n"
         "        [--max-body-bytes N] [--max-header-bytes N] [--header-timeout-ms T]\n"
         "        [--idle-timeout-ms T] [--max-in-flight N] [--max-connections-per-peer N]\n"
-        "        [--http-threads N] [--healthz-detail] [--no-deny-cache] [--no-stats]")};
+        "        [--http-threads N] [--healthz-detail] [--no-deny-cache] [--no-stats]\n"
+        "        [--metrics-listen HOST:PORT] [--metrics-compat envoy-ratelimit]\n"
+        "        [--log-format text|json]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
         "the same for nginx auth_request (403 on a denial); GET /healthz the status and the "
         "state of Redis (200, or 503 before any rules are loaded; with --healthz-detail also "
-        "the Redis address, the reason, the rules and the statistics). While Redis is down, "
-        "or refuses writes (OOM, MISCONF), each rule answers by its on_redis_error.\n\n"
+        "the Redis address, the reason, the rules and the statistics); GET /metrics the "
+        "Prometheus metrics (OpenMetrics when the scraper's Accept asks for it). While Redis "
+        "is down, or refuses writes (OOM, MISCONF), each rule answers by its on_redis_error.\n\n"
         "Prints \"listening on http://HOST:PORT\" once it listens and, under systemd "
         "(Type=notify), tells the service manager it is ready. SIGHUP reads --rules FILE "
         "again; a file that does not load keeps the rules served and its errors go to stderr. "
@@ -426,6 +436,18 @@ Page makeCliPage()
          QStringLiteral("Ask Redis for every request, also for a subject denied until a known "
                         "time (by default such denials are answered in-process until then).")},
         noStats,
+        {QStringLiteral("--metrics-listen HOST:PORT"),
+         QStringLiteral("Answer GET /metrics there instead of on --listen.")},
+        {QStringLiteral("--metrics-compat envoy-ratelimit"),
+         QStringLiteral("Also export envoyproxy/ratelimit's metric names "
+                        "(ratelimit_service_rate_limit_*, ratelimit_service_response_time_seconds) "
+                        "so that its dashboards keep working.")},
+        {QStringLiteral("--envoy-config DIR"),
+         QStringLiteral("Serve envoyproxy/ratelimit's configuration (a YAML file, or every .yaml "
+                        "and .yml file of DIR) as it is, reloaded whenever its files change.")},
+        {QStringLiteral("--log-format text|json"),
+         QStringLiteral("json: one JSON object per line on stderr (time, level, event, rule, "
+                        "message, fields), for Loki, Elasticsearch or journald.")},
     };
     serve.connects = true;
 

@@ -46,6 +46,7 @@ QString publicReason(const QString &message)
 CheckService::CheckService(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
+    , m_metrics(std::make_unique<Metrics>(m_options.metrics))
 {
     const int threads = std::max(1, m_options.httpThreads);
     auto open = std::make_shared<std::atomic<int>>(0); // --max-connections counts them all
@@ -106,8 +107,10 @@ Result<quint16> CheckService::listen(const QHostAddress &address, quint16 port)
         m_loops[0]->http->shareWith(servers);
     }
     QPointer<CheckService> self(this);
+    DecisionPool::Options poolOptions = m_options.pool;
+    poolOptions.metrics = m_metrics.get();
     m_pool = std::make_unique<DecisionPool>(
-        m_options.endpoint, m_options.pool,
+        m_options.endpoint, poolOptions,
         [self, servers](std::vector<DecisionOutcome> &&outcomes) {
             // Worker thread: hand each answer to the thread of its connection's server. The
             // pool stops (joins this thread) before the servers go.
@@ -156,7 +159,8 @@ void CheckService::setRules(const RuleSet &set, qint64 version, const QString &o
     {
         // Each HTTP thread's deny cache sees the new table and starts empty.
         std::lock_guard l(m_rulesMutex);
-        m_rules = std::make_shared<const RuleTable>(set, version, origin);
+        m_rules = std::make_shared<const RuleTable>(
+            set, version, origin, [this](const QString &id) { return m_metrics->rule(id); });
     }
     Q_EMIT rulesChanged(version, int(set.rules.size()));
 }
@@ -169,12 +173,16 @@ void CheckService::watchRuleStore(const rules::RuleStore &store)
     m_watcher = new rules::RuleWatcher(m_options.endpoint, store, this);
     connect(m_watcher, &rules::RuleWatcher::rulesChanged, this,
             [this](const RuleSet &set, qint64 version) {
+                m_metrics->countReload(true);
                 setRules(set, version,
                          QStringLiteral("the RuleStore at %1 (version %2)")
                              .arg(m_options.endpoint.display())
                              .arg(version));
             });
-    connect(m_watcher, &rules::RuleWatcher::errorOccurred, this, &CheckService::ruleWatchError);
+    connect(m_watcher, &rules::RuleWatcher::errorOccurred, this, [this](const QString &message) {
+        m_metrics->countReload(false);
+        Q_EMIT ruleWatchError(message);
+    });
     m_watcher->start();
 }
 
@@ -197,10 +205,14 @@ void CheckService::handle(Loop &loop, const RequestHead &request, const Ticket &
 {
     const bool check = request.path == "/v1/check";
     const bool auth = request.path == "/v1/auth";
+    if (request.path == "/metrics" && !m_metricsOwnPort.load(std::memory_order_relaxed)) {
+        handleMetrics(*loop.http, request, ticket);
+        return;
+    }
     if (!check && !auth && request.path != "/healthz") {
         error(ticket, 404, "not_found",
               QStringLiteral("no such endpoint: %1 (the service answers GET /v1/check, GET "
-                             "/v1/auth and GET /healthz)")
+                             "/v1/auth, GET /healthz and GET /metrics)")
                   .arg(bytes::printable(QByteArray::fromPercentEncoding(
                       request.path.first(std::min<qsizetype>(request.path.size(), 256))
                           .toByteArray()))),
@@ -339,6 +351,7 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     job.closeAfter = close;
     job.authMode = auth;
     job.gone = gone;
+    job.received = std::chrono::steady_clock::now();
     if (cost == 1 && rule->denyCache && m_options.denyCache && m_pool->redisUp()) {
         // Redis found down since, or new rules: the cache starts again.
         if (auto d =
@@ -374,10 +387,24 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
                            o.job.closeAfter);
     };
     const ServiceRule &rule = *o.job.rule;
+    if (rule.counters != nullptr) {
+        rule.counters->count(o.decision, o.source, o.job.cost, rule.rule.shadow,
+                             !o.error.isEmpty());
+        m_metrics->observeDecisionNs(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         std::chrono::steady_clock::now() - o.job.received)
+                                         .count());
+    }
     if (!o.error.isEmpty()) {
         // A bug, not Redis being away: logged in full, answered without script internals.
-        qWarning("sluice serve: rule '%s': the decision failed: %s", qPrintable(rule.rule.id),
-                 qPrintable(o.error));
+        if (m_options.log != nullptr) {
+            m_options.log->write(
+                ServeLog::Level::Error, "decision_failed",
+                QStringLiteral("rule '%1': the decision failed: %2").arg(rule.rule.id, o.error),
+                rule.rule.id);
+        } else {
+            qWarning("sluice serve: rule '%s': the decision failed: %s", qPrintable(rule.rule.id),
+                     qPrintable(o.error));
+        }
         send(500, {},
              errorBody(500, QStringLiteral("decision_failed"),
                        QStringLiteral("rule '%1': the decision failed: %2 (details in the "

@@ -4,7 +4,9 @@
 #include "denycache.h"
 #include "httpreply.h"
 #include "httpserver.h"
+#include "metrics.h"
 #include "ruletable.h"
+#include "servelog.h"
 
 #include "core/common/result.h"
 #include "core/redis/endpoint.h"
@@ -39,6 +41,8 @@ namespace sluice::serve {
 //       nginx-auth export). The subject may come in the Sluice-Subject header instead of the
 //       query; none at all is not limited (200), as nginx limit_req does with an empty key.
 //   GET /healthz  Redis reachability, rules version, decision counters.
+//   GET /metrics  the Prometheus metrics (metrics.h), unless listenMetrics() put them on a
+//       port of their own.
 // Every answer says where its decision came from (Sluice-Source: redis, local, allow, deny);
 // one answered by on_redis_error after its batch went unanswered (maybe applied in Redis) has
 // "Sluice-Uncertain: 1". Bad input gets 400 / 404 / 405 (+ Allow) / 408 / 413 / 414 / 431 with
@@ -69,6 +73,8 @@ public:
         bool healthDetail = true;
         // The "stats" object of /healthz (the statistics writer's state), service thread.
         std::function<QJsonObject()> statsHealth;
+        Metrics::Options metrics; // GET /metrics (build info, --metrics-compat)
+        ServeLog *log = nullptr;  // where a failed decision is logged; none: qWarning
     };
 
     explicit CheckService(Options options, QObject *parent = nullptr);
@@ -77,6 +83,12 @@ public:
     // Listens and starts the workers. Port 0 picks a free port; the port is returned.
     Result<quint16> listen(const QHostAddress &address, quint16 port);
     quint16 port() const { return m_port; }
+    // GET /metrics on a port of its own (in the service's thread), instead of the service's.
+    // Call it before listen(): from then on the service's port answers /metrics 404.
+    Result<quint16> listenMetrics(const QHostAddress &address, quint16 port);
+
+    // The counters (any thread): the command counts its reloads there.
+    Metrics &metrics() { return *m_metrics; }
 
     // Serves `set` from now on (a request in flight finishes with the rules it started with).
     void setRules(const RuleSet &set, qint64 version, const QString &origin);
@@ -108,6 +120,7 @@ private:
     void handleDecision(Loop &loop, const RequestHead &request, const Ticket &ticket,
                         const HttpServer::Gone &gone, bool auth);
     void handleHealth(const RequestHead &request, const Ticket &ticket);
+    void handleMetrics(HttpServer &http, const RequestHead &request, const Ticket &ticket);
     void error(const Ticket &ticket, int status, const char *code, const QString &message,
                bool close, const HeaderList &extra = {});
     void deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes);
@@ -115,6 +128,9 @@ private:
 
     Options m_options;
     std::vector<std::unique_ptr<Loop>> m_loops;
+    std::unique_ptr<Metrics> m_metrics;        // before the pool: the workers count into it
+    HttpServer *m_metricsHttp = nullptr;       // listenMetrics(); a child
+    std::atomic<bool> m_metricsOwnPort{false}; // read by every HTTP thread
     std::unique_ptr<DecisionPool> m_pool;
     DenyCache m_denyCache;                 // shared by the HTTP threads
     std::atomic<qint64> m_cacheAnswers{0}; // answered by the deny cache

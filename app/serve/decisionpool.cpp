@@ -1,6 +1,7 @@
 #include "decisionpool.h"
 
 #include "denycache.h"
+#include "metrics.h"
 
 #include "core/common/bytes.h"
 #include "core/limiter/redislimiter.h"
@@ -181,6 +182,13 @@ DecisionPool::Health DecisionPool::health() const
     return h;
 }
 
+void DecisionPool::countError(const Error &e)
+{
+    if (m_options.metrics != nullptr) {
+        m_options.metrics->countRedisError(e);
+    }
+}
+
 void DecisionPool::markDown(const Error &e, bool wakeProber)
 {
     markDown(e.message, wakeProber, isRefused(e));
@@ -340,6 +348,7 @@ void DecisionPool::workerLoop(int index)
                     limiter.emplace(std::move(*c));
                     epoch = e;
                 } else {
+                    countError(c.error());
                     markDown(c.error());
                     useRedis = false;
                 }
@@ -350,6 +359,7 @@ void DecisionPool::workerLoop(int index)
                 if (auto r = limiter->connection().reconnect(); r) {
                     epoch = e;
                 } else {
+                    countError(r.error());
                     markDown(r.error());
                     useRedis = false;
                 }
@@ -364,9 +374,17 @@ void DecisionPool::workerLoop(int index)
                 requests.push_back(Request{&j.rule->policy, j.key, j.cost, std::nullopt, 0});
             }
             const qint64 sentMs = steadyMs();
+            const auto sent = std::chrono::steady_clock::now();
             auto results = limiter->decideBatch(requests);
+            if (m_options.metrics != nullptr) {
+                m_options.metrics->observeRedisNs(
+                    std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - sent)
+                        .count());
+            }
             if (!results) {
                 const Error &e = results.error();
+                countError(e);
                 if (isUnavailable(e)) {
                     if (!batch.empty()) {
                         noteFailed(batch.front());
@@ -399,6 +417,9 @@ void DecisionPool::workerLoop(int index)
                 bool wrote = false;
                 for (size_t i = 0; i < batch.size(); ++i) {
                     auto &r = (*results)[i];
+                    if (!r) {
+                        countError(r.error());
+                    }
                     if (!r && isUnavailable(r.error())) {
                         noteFailed(batch[i]);
                         markDown(r.error());
@@ -517,6 +538,7 @@ void DecisionPool::proberLoop()
                 epoch = e;
             } else {
                 error = opened.error().message;
+                countError(opened.error());
                 refused = isRefused(opened.error());
             }
         } else if (c->isBroken() || epoch != e) {
@@ -525,6 +547,7 @@ void DecisionPool::proberLoop()
             // which may be a demoted master that still answers PING.
             if (auto r = c->reconnect(); !r) {
                 error = r.error().message;
+                countError(r.error());
                 refused = isRefused(r.error());
             } else {
                 epoch = e;
@@ -542,11 +565,13 @@ void DecisionPool::proberLoop()
                 c.reset();
             } else if (!role && role.error().kind != Error::Kind::Auth) {
                 error = role.error().message;
+                countError(role.error());
             } else if (!role) {
                 // A user that may not run ROLE, or no credentials at all (NOAUTH).
                 auto pong = c->command({QByteArrayLiteral("PING")});
                 if (!pong) {
                     error = pong.error().message;
+                    countError(pong.error());
                     refused = isRefused(pong.error());
                 }
             }

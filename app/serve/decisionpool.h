@@ -25,6 +25,8 @@
 
 namespace sluice::serve {
 
+class Metrics; // metrics.h
+
 // Where a decision came from: the scripts in Redis, or the rule's on_redis_error while Redis
 // was unreachable (the local twin, or a blanket allow / deny).
 // Cache: the service's deny cache (denycache.h), which repeats a denial of Redis until its retry.
@@ -49,6 +51,8 @@ struct DecisionJob
     std::shared_ptr<const std::atomic<bool>> gone;
     // Set by submit(): past it the job is answered by on_redis_error, never sent to Redis.
     std::chrono::steady_clock::time_point deadline;
+    // When its request arrived (sluice_decision_duration_seconds).
+    std::chrono::steady_clock::time_point received;
 };
 
 struct DecisionOutcome
@@ -111,6 +115,9 @@ public:
             timeout = t;
             connection.connectTimeout = connection.commandTimeout = t / 2;
         }
+        // Optional: the round trips' durations and the Redis errors are counted there (any
+        // thread; it outlives the pool).
+        Metrics *metrics = nullptr;
         std::chrono::milliseconds probeInterval{1000}; // while Redis is up
         std::chrono::milliseconds minBackoff{100};     // while it is down: doubling up to
         std::chrono::milliseconds maxBackoff{2000};    // this
@@ -163,6 +170,7 @@ private:
     // credentials_refused. A message saying "refused the credentials" is refused too.
     void markDown(const QString &why, bool wakeProber = true, bool refused = false);
     void markDown(const Error &e, bool wakeProber = true);
+    void countError(const Error &e); // in Options::metrics, if any
     void markUp();
     // Why Redis refuses writes while it answers (OOM, MISCONF), or No.
     enum class WritesRefused { No, OutOfMemory, DiskError };

@@ -437,6 +437,8 @@ bool parseRequestHead(QByteArrayView head, RequestHead *out)
         } else if (is("sluice-subject")) {
             out->subject = value;
             out->hasSubject = true;
+        } else if (is("accept")) {
+            out->accept = value; // GET /metrics: OpenMetrics when asked for
         }
     }
     out->close = close || (http10 && !keepAlive);

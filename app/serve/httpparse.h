@@ -120,6 +120,7 @@ struct RequestHead
     QByteArrayView path;    // "/v1/check"
     QByteArrayView query;   // "rule=a&subject=b", still encoded
     QByteArrayView subject; // the Sluice-Subject header's value (trimmed)
+    QByteArrayView accept;  // the Accept header's value (trimmed; the last one given)
     bool hasSubject = false;
     bool close = false;       // Connection: close, or HTTP/1.0 without keep-alive
     qint64 contentLength = 0; // of the body that follows the head

@@ -8,7 +8,8 @@
 
 namespace sluice::serve {
 
-RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
+RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin,
+                     const std::function<RuleCounters *(const QString &id)> &counters)
     : m_version(version)
     , m_origin(std::move(origin))
 {
@@ -23,6 +24,7 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin)
         s.policyHeader = headers::policyHeaderValue(s.policy);
         s.idUtf8 = r.id.toUtf8();
         s.denyCache = DenyCache::eligible(r);
+        s.counters = counters ? counters(r.id) : nullptr;
         m_rules.push_back(std::move(s));
     }
     // After the vector is complete: its elements no longer move.

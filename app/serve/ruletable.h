@@ -7,10 +7,13 @@
 #include <QHash>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 namespace sluice::serve {
+
+struct RuleCounters; // metrics.h
 
 // One rule as the service serves it: the rule, the engine's policy, and what every answer
 // about it repeats (computed once per rule set, not per request).
@@ -22,6 +25,7 @@ struct ServiceRule
     QByteArray policyHeader; // RateLimit-Policy value
     QByteArray idUtf8;       // rule.id, as the answers' JSON writes it
     bool denyCache = false;  // its denials may be answered from the deny cache (denycache.h)
+    RuleCounters *counters = nullptr; // its metrics (metrics.h), when the service keeps them
 };
 
 // An immutable rule set with an index by id. The service swaps whole tables (a reload never
@@ -30,7 +34,9 @@ struct ServiceRule
 class RuleTable
 {
 public:
-    RuleTable(const RuleSet &set, qint64 version, QString origin);
+    // `counters` (optional) gives each rule its metrics by id.
+    RuleTable(const RuleSet &set, qint64 version, QString origin,
+              const std::function<RuleCounters *(const QString &id)> &counters = {});
 
     const ServiceRule *find(const QString &id) const;
     const ServiceRule *findUtf8(const QByteArray &id) const; // as a request names it

@@ -6,6 +6,7 @@
 #     --png/--svg runs from its own folder, so that sluice-cli links no Qt Gui or Widgets)
 #   share/sluice/lua/*.lua              the scripts, byte for byte as embedded in the binaries
 #   share/sluice/samples/, scenarios/   rule files and the simulation presets
+#   share/sluice/grafana/               the Grafana dashboard of serve's GET /metrics
 #   share/sluice/translations/*.qm      the console's translations (ui/language.cpp reads them)
 #   share/applications/, metainfo/, icons/hicolor/   desktop integration
 #   share/man/man1/, bash-completion/completions/    generated from app/help
@@ -21,6 +22,7 @@ file(GLOB SLUICE_LUA_FILES ${PROJECT_SOURCE_DIR}/lua/*.lua)
 install(FILES ${SLUICE_LUA_FILES} ${PROJECT_SOURCE_DIR}/lua/README.md DESTINATION share/sluice/lua)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/samples/ DESTINATION share/sluice/samples)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/scenarios/ DESTINATION share/sluice/scenarios)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/grafana/ DESTINATION share/sluice/grafana)
 install(FILES ${PROJECT_BINARY_DIR}/ui/sluice_zh_CN.qm ${PROJECT_BINARY_DIR}/ui/sluice_en.qm
     DESTINATION share/sluice/translations)
 

@@ -1,0 +1,92 @@
+#include "rulesimport.h"
+
+#include "args.h"
+
+#include "app/serve/envoyconfig.h"
+
+#include "core/common/bytes.h"
+#include "core/rules/codec.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+#include <cstdio>
+
+namespace sluice::cli {
+
+namespace {
+
+const QString command = QStringLiteral("rules import");
+
+void writeErr(const QString &line)
+{
+    const QByteArray b = (line + QLatin1Char('\n')).toLocal8Bit();
+    std::fwrite(b.constData(), 1, size_t(b.size()), stderr);
+}
+
+} // namespace
+
+int rulesImport(const Args &args)
+{
+    const QString usageText = usageOf(QStringLiteral("rules"));
+    if (args.positional().size() != 1) {
+        return fail(command,
+                    QStringLiteral("expected one FILE or DIR (envoy ratelimit's configuration)") +
+                        usageText,
+                    exitUsage);
+    }
+    if (!args.has("format")) {
+        return fail(command,
+                    QStringLiteral("--format is required: envoy-ratelimit (the YAML of "
+                                   "envoyproxy/ratelimit)") +
+                        usageText,
+                    exitUsage);
+    }
+    if (args.text("format") != QLatin1String("envoy-ratelimit")) {
+        return fail(command,
+                    QStringLiteral("--format '%1' is unknown; expected envoy-ratelimit")
+                            .arg(bytes::printable(args.raw("format"))) +
+                        usageText,
+                    exitUsage);
+    }
+    const QString in = QString::fromLocal8Bit(args.positional().first());
+    const serve::envoy::Config config = serve::envoy::load(in);
+    for (const Diagnostic &d : config.errors) {
+        writeErr(d.toString());
+    }
+    if (!config.ok()) {
+        return fail(command,
+                    QStringLiteral("%1 is not a valid envoy ratelimit configuration (%2 "
+                                   "error(s)); nothing was imported")
+                        .arg(in)
+                        .arg(config.errors.size()),
+                    exitUsage);
+    }
+    for (const Diagnostic &d : config.notes) {
+        writeErr(QStringLiteral("sluice-cli %1: not imported: %2").arg(command, d.toString()));
+    }
+    const QString out = args.text("out");
+    const bool yaml = out.endsWith(QLatin1String(".yaml")) || out.endsWith(QLatin1String(".yml"));
+    const QByteArray bytes = yaml ? rules::toYaml(config.set) : rules::toJson(config.set);
+    if (out.isEmpty()) {
+        std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    } else {
+        QSaveFile f(out);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+            return fail(command, QStringLiteral("cannot write %1: %2").arg(out, f.errorString()),
+                        exitRuntime);
+        }
+    }
+    writeErr(QStringLiteral("sluice-cli %1: %2 rule(s) from %3 file(s), %4 domain(s)%5")
+                 .arg(command)
+                 .arg(config.set.rules.size())
+                 .arg(config.files.size())
+                 .arg(config.domains.size())
+                 .arg(config.notes.isEmpty()
+                          ? QString()
+                          : QStringLiteral("; %1 construct(s) not imported (above)")
+                                .arg(config.notes.size())));
+    return exitOk;
+}
+
+} // namespace sluice::cli

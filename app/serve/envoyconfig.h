@@ -1,0 +1,104 @@
+#pragma once
+
+#include "core/rules/rule.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+class QFileSystemWatcher;
+class QTimer;
+
+namespace sluice::serve::envoy {
+
+// envoyproxy/ratelimit's configuration (its YAML files, unchanged) read into Sluice rules
+// (FORMATS.md "envoy ratelimit's configuration"):
+//
+//   domain: mongo_cps
+//   descriptors:
+//     - key: database
+//       value: users
+//       rate_limit: {unit: second, requests_per_unit: 500}
+//       shadow_mode: true
+//       descriptors: [...]
+//
+// Every rate_limit becomes one rule, named by its descriptor path as envoy ratelimit names its
+// statistics: DOMAIN.KEY[_VALUE].KEY[_VALUE]... (characters a rule id cannot hold become '-').
+// fixed_window with limit requests_per_unit and window one unit, unless the Sluice extension
+// `algorithm:` (any of the six; `burst:` for the bucket algorithms and GCRA, by default
+// requests_per_unit) says otherwise. shadow_mode is the rule's shadow; unlimited is a disabled
+// rule (its requests are not limited). What Sluice cannot express is a note at its
+// file:line:column, and the construct is left out: a wildcard value ("foo*"), the calendar units
+// month and year, requests_per_unit 0, detailed_metric (Sluice never labels by value),
+// replaces (Sluice's rules are independent). What envoy ratelimit itself refuses is an error:
+// an unknown key, a missing domain, a domain twice, a descriptor without key, a descriptor
+// twice at one level, an unknown unit, a unit with unlimited, an empty replaces name, a
+// rate_limit replacing itself, and a cycle through replaces.
+
+// One rate_limit of the configuration, as served.
+struct Limit
+{
+    QString domain;
+    QList<QPair<QString, QString>> path; // (key, value); value empty: any value
+    QString name;                        // rate_limit.name
+    QStringList replaces;
+    bool unlimited = false;
+    QString file;
+    int line = 0, column = 0; // of its rate_limit
+};
+
+struct Config
+{
+    RuleSet set;               // one rule per limit; set.rules[i] is limits[i]
+    std::vector<Limit> limits; // same order
+    QStringList domains;       // in the order read
+    QStringList files;         // the YAML files read
+    QList<Diagnostic> errors;  // the configuration must not be used
+    QList<Diagnostic> notes;   // what was left out (the rest is usable)
+    bool ok() const { return errors.isEmpty(); }
+};
+
+// Bounds on work: a file above maxFileBytes is refused unread; at most maxDescriptors
+// descriptors in all, nested at most maxDepth deep.
+inline constexpr qint64 maxFileBytes = qint64(64) << 20;
+inline constexpr int maxDescriptors = 100'000;
+inline constexpr int maxDepth = 32;
+
+// One YAML document (`file` names it in diagnostics) into `config` (which may hold others: a
+// domain read twice is an error there).
+void parse(const QByteArray &yaml, const QString &file, Config &config);
+// A file, or every *.yaml and *.yml file of a directory (sorted by name, as envoy ratelimit
+// reads its runtime directory), into one configuration.
+Config load(const QString &fileOrDirectory);
+
+// The rule id of a descriptor path: DOMAIN.KEY[_VALUE]... with every character a rule id
+// cannot hold as '-'.
+QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &path);
+
+// Watches a configuration file or directory (serve --envoy-config): changed() once the files
+// have been quiet for a moment after a change (an editor's save, a ConfigMap's symlink swap, a
+// file added or removed), in the thread it lives in.
+class ConfigWatcher : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ConfigWatcher(QString path, QObject *parent = nullptr);
+    const QString &path() const { return m_path; }
+    // Watches again what is there now (files come and go).
+    void rewatch();
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    QString m_path;
+    QFileSystemWatcher *m_watcher;
+    QTimer *m_quiet;
+};
+
+} // namespace sluice::serve::envoy
