@@ -167,8 +167,9 @@ private Q_SLOTS:
         s.failed(u"Connection refused"_s);
         QCOMPARE(s.freshness(), KeysScanState::Freshness::Stale);
         QVERIFY(!s.mayShowHealthy());
-        QVERIFY2(s.notCurrentText().contains(u"Connection refused"_s),
+        QVERIFY2(s.notCurrentText().startsWith(u"Not current: Redis stopped answering at"_s),
                  qPrintable(s.notCurrentText()));
+        QCOMPARE(s.failure(), u"Connection refused"_s);
         // Rescans off: judged against the default interval, and said so.
         s.setInterval(0);
         s.scanDone(100, 217, true, 1.0, false);

@@ -11,7 +11,8 @@ namespace sluice::ui {
 class KeysScanState;
 
 // The Keys page's health banner (CONSOLE.md "Keys"): one line on what is wrong with the keys
-// scanned, worst first ("37 limiter keys never expire: each blocks its subject forever."),
+// scanned, worst first ("37 limiter keys never expire: once one reaches the limit it blocks its
+// subject until someone deletes it."),
 // "Why?" for the cause in a few sentences, and the two ways out: show them, fix them all from
 // their rules (or delete them). Red when keys never expire, amber for other problems, green
 // when all is well. The kit's MessageBanner with its icon, standing buttons and "Why?"; this

@@ -218,7 +218,8 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     header->setMinimumSectionSize(40);
     header->setResizeContentsPrecision(200); // measure a sample, not a million rows
     header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(KeysModel::KeyColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(KeysModel::KeyColumn, QHeaderView::Interactive);
+    header->resizeSection(KeysModel::KeyColumn, 260);
     header->setSectionResizeMode(KeysModel::StateColumn, QHeaderView::Stretch);
     // Type and Health fit their longest word in the language shown, whatever rows the scan
     // sampled (measuring a sample elided "wrong type" when none was in it); Rule and Subject
@@ -350,6 +351,32 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
         }
     });
     connect(m_session, &KeysSession::scanFinished, this, [this](const ScanSummary &summary) {
+        if (!m_columnsFitted && m_model->rowCount() > 0) {
+            // Once a session, from the first rows: the key as wide as the keys listed need
+            // (within bounds), the state the rest. Later rescans leave the widths alone (no
+            // columns jumping every interval, a width the user set stays).
+            m_columnsFitted = true;
+            const QFontMetrics fm(m_view->font());
+            int widest = 0;
+            int rule = fm.horizontalAdvance(
+                m_model->headerData(KeysModel::RuleColumn, Qt::Horizontal).toString());
+            int subject = fm.horizontalAdvance(
+                m_model->headerData(KeysModel::SubjectColumn, Qt::Horizontal).toString());
+            for (int r = 0; r < std::min(m_model->rowCount(), 300); ++r) {
+                const keys::KeyInfo &k = m_model->info(r);
+                widest =
+                    std::max(widest, fm.horizontalAdvance(keypresentation::displayBytes(k.key)));
+                rule = std::max(rule, fm.horizontalAdvance(k.ruleId));
+                subject = std::max(subject,
+                                   fm.horizontalAdvance(keypresentation::displayBytes(k.subject)));
+            }
+            QHeaderView *h = m_view->horizontalHeader();
+            const int room = m_view->viewport()->width() / 3;
+            h->resizeSection(KeysModel::KeyColumn,
+                             std::clamp(widest + 16, 160, std::max(160, room)));
+            h->resizeSection(KeysModel::RuleColumn, std::clamp(rule + 16, 60, 220));
+            h->resizeSection(KeysModel::SubjectColumn, std::clamp(subject + 16, 60, 220));
+        }
         updateVisible();
         if (m_tree->isVisible()) {
             m_tree->rebuild();
@@ -376,6 +403,9 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
 
 void KeysPage::updateCluster()
 {
+    if (!m_session->hasSession()) {
+        m_columnsFitted = false; // the next session's first rows fit the key column again
+    }
     const bool cluster = m_session->isCluster();
     m_view->setColumnHidden(KeysModel::NodeColumn, !cluster);
     m_replicas->setVisible(cluster);

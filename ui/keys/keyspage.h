@@ -146,6 +146,7 @@ private:
     KeysTree *m_tree;
     QPushButton *m_treeToggle;
     QStackedWidget *m_views;
+    bool m_columnsFitted = false;
 };
 
 } // namespace sluice::ui

@@ -23,6 +23,10 @@ QString timeOfDay(const QDateTime &t)
 
 QString seconds(qint64 ms)
 {
+    // "40 ms" (not "0.0 s"), "0.2 s", then the TTL column's words ("12 s", "3 min 12 s").
+    if (ms < 100) {
+        return KeysScanState::tr("%1 ms").arg(ms);
+    }
     return ms < 1000 ? KeysScanState::tr("%1 s").arg(QLocale().toString(double(ms) / 1000, 'f', 1))
                      : keypresentation::ttlText(ms);
 }
@@ -169,9 +173,10 @@ QString KeysScanState::notCurrentText() const
                    : tr("Redis does not answer (%1): no scan has finished yet.").arg(m_failure);
     }
     if (!m_failure.isEmpty()) {
-        return tr("Not current: Redis stopped answering at %1 (%2). The rows are those of the "
-                  "last good scan, at %3; nothing is known since.")
-            .arg(timeOfDay(m_failedAt), m_failure, timeOfDay(m_finishedAt));
+        // Why it failed is the page's message line (and failure()): not said twice.
+        return tr("Not current: Redis stopped answering at %1. The rows are those of the last "
+                  "good scan, at %2; nothing is known since.")
+            .arg(timeOfDay(m_failedAt), timeOfDay(m_finishedAt));
     }
     switch (freshness()) {
     case Freshness::Stale:
