@@ -23,6 +23,7 @@
 #include "ui/keys/keystree.h"
 #include "ui/keys/scanstate.h"
 #include "ui/language.h"
+#include "ui/mainwindow.h"
 
 #include "core/keys/keyhealth.h"
 
@@ -30,8 +31,10 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -128,6 +131,9 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(u"SluiceTest"_s);
+        // As the console starts: English with its plural forms ("1 key never expires").
+        QString error;
+        QVERIFY2(Language::install(qApp, u"en"_s, &error), qPrintable(error));
     }
 
     // --- the model of the last scan, on a clock of the test's ---------------------------------
@@ -267,6 +273,56 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(live.banner().contains(u"All 300 limiter keys are healthy"_s),
                                  8000);
         QCOMPARE(live.state()->badgeText(), u"Keys"_s);
+    }
+
+    // In the real main window: the banner, the navigation badge, the status bar's link and the
+    // audit panel say the same of a key planted without TTL, found by the timer alone.
+    void fourReadersAgree()
+    {
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        Connection c = Connection::open(redis.endpoint()).value();
+        for (int i = 0; i < 5; ++i) {
+            QVERIFY(c.command(
+                {"SET", "rate_limit:ok:{" + QByteArray::number(i) + "}", "1", "PX", "600000"}));
+        }
+        QSettings().clear();
+        MainWindow w;
+        auto *store = w.findChild<ProfileStore *>();
+        QVERIFY(store);
+        ConnectionProfile p;
+        p.name = u"agree"_s;
+        p.port = redis.port();
+        p.keysRescanSeconds = 1;
+        const QString id = store->save(p, QString());
+        QVERIFY(test::showWindow(w));
+        w.connection()->connectTo(id);
+        auto *page = w.findChild<KeysPage *>();
+        QVERIFY(page);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            page->scanState()->mayShowHealthy() && page->scanState()->keysScanned() == 5, 15000);
+        auto *nav = w.findChild<QListWidget *>(u"navigation"_s);
+        auto *link = w.findChild<QLabel *>(u"healthHeadline"_s);
+        QVERIFY(nav && link);
+        QCOMPARE(nav->item(MainWindow::KeysPageIndex)->text(), u"Keys"_s);
+        QVERIFY(!link->isVisible()); // healthy and current: nothing to say
+
+        QVERIFY(c.command({"SET", "rate_limit:never:{1}", "3"})); // no TTL
+        QTRY_VERIFY_WITH_TIMEOUT(page->scanState()->neverExpiring() == 1, 8000);
+        const QString banner = page->findChild<QLabel *>(u"bannerText"_s)->text();
+        const QString audit = page->audit()->findChild<QLabel *>(u"auditKeysLine"_s)->text();
+        QVERIFY2(banner.contains(u"1 limiter key never expires"_s), qPrintable(banner));
+        QCOMPARE(nav->item(MainWindow::KeysPageIndex)->text(), u"Keys  1"_s);
+        QTRY_VERIFY(link->isVisible());
+        QVERIFY2(link->text().contains(u"1 key never expires"_s), qPrintable(link->text()));
+        QVERIFY2(audit.contains(u"never expire"_s) && audit.contains(u"1 flagged"_s),
+                 qPrintable(audit));
+        // The scan's time is the same in all of them.
+        const QString line = page->scanState()->scanLine();
+        QVERIFY(nav->item(MainWindow::KeysPageIndex)->toolTip().contains(line));
+        QVERIFY(link->toolTip().contains(line));
+        QVERIFY(audit.contains(line));
+        QVERIFY(page->findChild<QLabel *>(u"keyCount"_s)->text().contains(line));
     }
 
     // Redis stops answering while the page is live: the rows stay, marked stale, with the time

@@ -1616,10 +1616,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not current: Redis stopped answering at %1 (%2). The rows are those of the last good scan, at %3; nothing is known since.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Stale: the last scan finished at %1, more than two rescan intervals ago.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1679,6 +1675,14 @@
             <numerusform>%n flagged key, %1 never expiring</numerusform>
             <numerusform>%n flagged keys, %1 never expiring</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not current: Redis stopped answering at %1. The rows are those of the last good scan, at %2; nothing is known since.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

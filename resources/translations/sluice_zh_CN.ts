@@ -1608,10 +1608,6 @@
         <translation>Redis 没有响应（%1）：尚无扫描完成。</translation>
     </message>
     <message>
-        <source>Not current: Redis stopped answering at %1 (%2). The rows are those of the last good scan, at %3; nothing is known since.</source>
-        <translation>非当前结果：Redis 于 %1 停止响应（%2）。下列各行来自 %3 最后一次成功的扫描；此后的情况未知。</translation>
-    </message>
-    <message>
         <source>Stale: the last scan finished at %1, more than two rescan intervals ago.</source>
         <translation>过时：上次扫描于 %1 完成，已超过两个重新扫描间隔。</translation>
     </message>
@@ -1668,6 +1664,14 @@
         <translation>
             <numerusform>%n 个已标记的键，其中 %1 个永不过期</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Not current: Redis stopped answering at %1. The rows are those of the last good scan, at %2; nothing is known since.</source>
+        <translation>非当前结果：Redis 于 %1 停止响应。下列各行来自 %2 最后一次成功的扫描；此后的情况未知。</translation>
     </message>
 </context>
 <context>
