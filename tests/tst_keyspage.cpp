@@ -342,8 +342,9 @@ private Q_SLOTS:
         QVERIFY(ttl1 > 0 && ttl1 <= 60'000);
 
         // The banner and the badge.
-        QVERIFY2(h.banner().startsWith(u"2 limiter keys never expire: each blocks its subject "
-                                       "forever."_s),
+        // What such a key does, not "forever" beside a row whose counter says it resets.
+        QVERIFY2(h.banner().startsWith(u"2 limiter keys never expire: once one reaches the limit "
+                                       "it blocks its subject until someone deletes it."_s),
                  qPrintable(h.banner()));
         QVERIFY2(h.banner().contains(u"1 key has a TTL longer than its rule can need"_s),
                  qPrintable(h.banner()));

@@ -6,6 +6,7 @@
 #include "connection/connectionstatus.h"
 #include "connection/profilestore.h"
 #include "keys/keyspage.h"
+#include "keys/scanstate.h"
 #include "load/loadpage.h"
 #include "monitor/monitorpage.h"
 #include "rules/rulespage.h"
@@ -100,7 +101,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_rulesPage, &RulesPage::rulesChanged, m_simulationPage, &SimulationPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_monitorPage, &MonitorPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_loadPage, &LoadPage::setRules);
-    connect(m_keysPage, &KeysPage::healthChanged, this, &MainWindow::onKeysHealth);
+    // The badge and the status bar's link read the Keys session's one model of its last scan,
+    // as the page's banner and its audit panel do (ui/keys/scanstate.h).
+    connect(m_keysPage->scanState(), &KeysScanState::changed, this, &MainWindow::onKeysHealth);
 
     // Every action that writes to Redis, in one list: off (with the reason) under a read-only
     // profile. The simulation on Redis writes its own keys; the local twins stay.
@@ -342,28 +345,22 @@ void MainWindow::onStatsHealth()
             .arg(watch->detail()));
 }
 
-void MainWindow::onKeysHealth(qint64 neverExpiring, qint64 flagged)
+void MainWindow::onKeysHealth()
 {
-    m_neverExpiring = neverExpiring;
     // The badge on Keys (CONSOLE.md "Frame"): the number of keys that never expire, the count
-    // that matters at 3 a.m.; the tooltip has the rest.
+    // that matters at 3 a.m.; the tooltip has the rest and the scan's time. The status bar's
+    // link: what is flagged, or that the result is partial or stale; hidden when all is well.
+    const KeysScanState *state = m_keysPage->scanState();
+    m_neverExpiring = state->neverExpiring();
     QListWidgetItem *item = m_nav->item(KeysPageIndex);
-    item->setText(neverExpiring > 0 ? tr("Keys  %1").arg(neverExpiring) : tr("Keys"));
-    item->setToolTip(
-        flagged > 0
-            ? tr("%n flagged key(s), %1 never expire", nullptr, int(flagged)).arg(neverExpiring)
-            : QString());
-    if (neverExpiring > 0) {
-        m_health->setText(tr("<a href=\"keys\">%n key(s) never expire</a>", nullptr,
-                             int(qMin<qint64>(neverExpiring, 2'000'000'000))));
-        m_health->setVisible(true);
-    } else if (flagged > 0) {
-        m_health->setText(tr("<a href=\"keys\">%n flagged key(s)</a>", nullptr,
-                             int(qMin<qint64>(flagged, 2'000'000'000))));
-        m_health->setVisible(true);
-    } else {
-        m_health->setVisible(false);
+    item->setText(state->badgeText());
+    item->setToolTip(state->badgeToolTip());
+    const QString headline = state->headline();
+    if (!headline.isEmpty()) {
+        m_health->setText(QStringLiteral("<a href=\"keys\">%1</a>").arg(headline.toHtmlEscaped()));
+        m_health->setToolTip(state->badgeToolTip());
     }
+    m_health->setVisible(!headline.isEmpty());
 }
 
 } // namespace sluice::ui

@@ -67,7 +67,7 @@ private:
     void addNavItem(const QString &name, const QString &icon);
     void buildMenus();
     void onConnectionState(const ConnectionState &state);
-    void onKeysHealth(qint64 neverExpiring, qint64 flagged);
+    void onKeysHealth();
     void onStatsHealth();
     void saveSettings() const;
     void restoreSettings();

@@ -267,8 +267,8 @@ QString KeyInfo::explanation() const
             u"no TTL: nothing will ever delete this key. Sluice's scripts set the TTL in the "
             "same step as every write, so something else wrote it: an INCR after the key "
             "expired, or an EXPIRE sent in a separate round trip that never arrived (a crash, a "
-            "reconnect), leaves a counter without TTL that blocks its subject forever once it "
-            "reaches the limit"_s;
+            "reconnect), leaves a counter without TTL that, once it reaches the limit, blocks its "
+            "subject until someone deletes it"_s;
         if (hasRule()) {
             text +=
                 u". Fix: set the TTL from rule '%1' (%2)"_s.arg(ruleId, formatDurationMs(maxTtlMs));

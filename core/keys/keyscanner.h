@@ -69,6 +69,9 @@ struct ScanSummary
     qint64 duplicates = 0; // listed twice by SCAN (a rehash during the scan), delivered once
     qint64 reconnects = 0; // connection losses survived by resuming at the cursor
     bool serverRestarted = false;
+    // Cancelled because the caller's cap on keys walked was reached (KeysWorker::scan's
+    // maxKeysWalked): the keys delivered are a part of the match, not all of it.
+    bool stoppedAtCap = false;
     std::optional<Error> error; // Failed: what happened; the keys delivered before are valid
 };
 

@@ -297,7 +297,7 @@ Connection *KeysWorker::connection(QString *error)
     return &*m_connection;
 }
 
-void KeysWorker::scan(const QList<QByteArray> &patterns)
+void KeysWorker::scan(const QList<QByteArray> &patterns, qint64 maxKeysWalked)
 {
     m_cancel.store(false, std::memory_order_relaxed);
     Q_EMIT scanStarted();
@@ -335,10 +335,15 @@ void KeysWorker::scan(const QList<QByteArray> &patterns)
         overlapped = !refreshDue() && !valueAsked;
         return !overlapped;
     };
-    const ScanSummary summary =
+    bool capped = false;
+    ScanSummary summary =
         scanner.run(*c, options, [&](const QList<KeyInfo> &page, const ScanProgress &progress) {
             pending += page;
             lastProgress = progress;
+            if (maxKeysWalked > 0 && progress.keysWalked >= maxKeysWalked && !capped) {
+                // The cap: the scanner checks the flag before its next round trip.
+                capped = !m_cancel.exchange(true, std::memory_order_relaxed);
+            }
             if (sinceEmit.elapsed() >= m_options.pageIntervalMs) {
                 Q_EMIT pageReady(pending, progress);
                 pending.clear();
@@ -356,6 +361,8 @@ void KeysWorker::scan(const QList<QByteArray> &patterns)
     if (!pending.isEmpty()) {
         Q_EMIT pageReady(pending, summary.progress);
     }
+    // Stopped by the cap, not by a cancel() from outside (which was not set when it hit).
+    summary.stoppedAtCap = capped && summary.status == ScanSummary::Status::Cancelled;
     Q_EMIT scanFinished(summary);
 }
 

@@ -93,7 +93,11 @@ public:
 
 public Q_SLOTS:
     // All run in the worker's thread: call them queued.
-    void scan(const QList<QByteArray> &patterns); // empty: every rule's key prefix
+    // `patterns` empty: every rule's key prefix. `maxKeysWalked` > 0: the scan stops (as
+    // Cancelled, with ScanSummary::stoppedAtCap) once it has walked that many keys, counted as
+    // the budget counts them (ScanProgress::keysWalked): the Keys page's automatic rescans
+    // walk at most what the scan budget allows in one interval.
+    void scan(const QList<QByteArray> &patterns, qint64 maxKeysWalked = 0);
     void refreshVisible();
     void fix(const QList<sluice::keys::KeyInfo> &keys, bool deleteKeys, bool dryRun);
     // "Fix all from rules" / "delete all flagged": KeyFixer::sweep over `patterns` (empty:

@@ -402,6 +402,26 @@
         <source>Set TTL</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 flagged, %2 never expire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all healthy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing flagged among the keys listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Keys table (your rules&apos; keys): %1; %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::AuditSession</name>
@@ -499,6 +519,14 @@
     </message>
     <message>
         <source>. Audit again to see the keyspace now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;Fix all from rules&quot; on the Keys page&apos;s table sets its TTL from the rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(Fix with TTL, below)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1058,18 +1086,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A limiter key must carry a TTL: the limit is &quot;N per window&quot;, and when the window is over Redis deletes the key. A key without TTL is never deleted, so once its counter reaches the limit its subject is refused for good: a limit turned into a permanent block. The usual cause is an INCR that arrived just after the key expired (it creates a new counter without TTL), or an EXPIRE sent in a separate round trip that never arrived (a crash, a reconnect). Sluice&apos;s scripts write the TTL in the same step as the counter, so these keys come from elsewhere. &quot;Fix all from rules&quot; sets each key&apos;s TTL to the most its rule can need, and only if it still has none (or a longer one) at that instant.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 limiter key never expires: it blocks its subject forever.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 limiter keys never expire: each blocks its subject forever.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>1 key has a TTL longer than its rule can need.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1135,6 +1151,46 @@
     </message>
     <message>
         <source>%1 keys could not be read, so their health is unknown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A limiter key must carry a TTL: the limit is &quot;N per window&quot;, and when the window is over Redis deletes the key. A key without TTL is never deleted, so once its counter reaches the limit its subject is refused until someone deletes the key: a limit turned into a permanent block. The usual cause is an INCR that arrived just after the key expired (it creates a new counter without TTL), or an EXPIRE sent in a separate round trip that never arrived (a crash, a reconnect). Sluice&apos;s scripts write the TTL in the same step as the counter, so these keys come from elsewhere. &quot;Fix all from rules&quot; sets each key&apos;s TTL to the most its rule can need, and only if it still has none (or a longer one) at that instant.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 limiter key never expires: once it reaches the limit it blocks its subject until someone deletes it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 limiter keys never expire: once one reaches the limit it blocks its subject until someone deletes it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Listing the keys…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keys have not been listed yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No problem among the %1 keys listed, but the scan stopped at the scan budget after %2 % of the keyspace: the rest is not checked. Scan again (F5) to read all of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No problem among the %1 keys listed, but the scan covered only %2 % of the keyspace: the rest is not checked. Scan again (F5) to read all of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limiter keys were found at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 limiter keys were healthy at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only %1 % of the keyspace was scanned: the rest is not checked.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1496,6 +1552,138 @@
         <source>Read one replica of each shard (READONLY) instead of its master; a shard without a replica online is read on its master. Fixes always go to the masters.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group the keys by rule or by key prefix (the parts between &apos;:&apos;), with the keys and the flagged keys under each node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 keys shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rescans every %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>automatic rescans off (F5 scans again)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysScanState</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first scan running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not scanned yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scanned %1, %2, 1 key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scanned %1, %2, %3 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 % of the keyspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · stale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis does not answer (%1): no scan has finished yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stale: the last scan finished at %1, more than two rescan intervals ago.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stale: the last scan finished at %1, and automatic rescans are off for this connection (F5 scans again).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As of %1; the next scan is due.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As of %1; automatic rescans are off (F5 scans again).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys: Redis does not answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) never expire</source>
+        <translation>
+            <numerusform>%n key never expires</numerusform>
+            <numerusform>%n keys never expire</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n flagged key(s)</source>
+        <translation>
+            <numerusform>%n flagged key</numerusform>
+            <numerusform>%n flagged keys</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keys: stale since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys: partial scan (%1 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(as of %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys  %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n flagged key(s), %1 never expire</source>
+        <translation>
+            <numerusform>%n flagged key, %1 never expiring</numerusform>
+            <numerusform>%n flagged keys, %1 never expiring</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not current: Redis stopped answering at %1. The rows are those of the last good scan, at %2; nothing is known since.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysSession</name>
@@ -1604,15 +1792,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete %1? Sluice lists %2 again and deletes each key that is still flagged at that instant. This cannot be undone.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Delete all</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1704,6 +1884,76 @@
             <numerusform>Redis Cluster, %n shard, read from its master:</numerusform>
             <numerusform>Redis Cluster, %n shards, read from their masters:</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 · stopped at the scan budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice goes through every key under your rules&apos; prefixes again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice goes through every key the Match field selects again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete %1? %2 and deletes each key that is still flagged at that instant. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1? %2 and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysTree</name>
+    <message numerus="yes">
+        <source>… %n more (filter the table to see them)</source>
+        <translation>
+            <numerusform>… %n more (filter the table to see them)</numerusform>
+            <numerusform>… %n more (filter the table to see them)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Group by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key prefix (:)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tree groups up to %1 keys; %2 are listed. Narrow the Match field, or use the table.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no rule)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keys listed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 keys, %2 flagged, from the last scan</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2065,31 +2315,6 @@ A key of another limiter: rule %3 adopts it as %4.</source>
     <message>
         <source>%1 (%2) - Sluice</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keys  %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n flagged key(s), %1 never expire</source>
-        <translation>
-            <numerusform>%n flagged key, %1 never expiring</numerusform>
-            <numerusform>%n flagged keys, %1 never expiring</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;a href=&quot;keys&quot;&gt;%n key(s) never expire&lt;/a&gt;</source>
-        <translation>
-            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n key never expires&lt;/a&gt;</numerusform>
-            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n keys never expire&lt;/a&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;a href=&quot;keys&quot;&gt;%n flagged key(s)&lt;/a&gt;</source>
-        <translation>
-            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n flagged key&lt;/a&gt;</numerusform>
-            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n flagged keys&lt;/a&gt;</numerusform>
-        </translation>
     </message>
     <message>
         <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
@@ -2706,6 +2931,22 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Scan &amp;budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off (F5 only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Keys page lists the keys again this often, within the scan budget, so that its health, the navigation badge and the status bar stay current. Off: only when you press F5 (for instance to spare a read-only replica).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys r&amp;escan:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -399,6 +399,26 @@
         <source>Set TTL</source>
         <translation>设置 TTL</translation>
     </message>
+    <message>
+        <source>%1 flagged, %2 never expire</source>
+        <translation>%1 个已标记，%2 个永不过期</translation>
+    </message>
+    <message>
+        <source>%1 flagged</source>
+        <translation>%1 个已标记</translation>
+    </message>
+    <message>
+        <source>all healthy</source>
+        <translation>全部健康</translation>
+    </message>
+    <message>
+        <source>nothing flagged among the keys listed</source>
+        <translation>已列出的键中没有已标记的</translation>
+    </message>
+    <message>
+        <source>The Keys table (your rules&apos; keys): %1; %2.</source>
+        <translation>键表格（您的规则的键）：%1；%2。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::AuditSession</name>
@@ -497,6 +517,14 @@
     <message>
         <source>. Audit again to see the keyspace now.</source>
         <translation>。再次审计以查看当前的键空间。</translation>
+    </message>
+    <message>
+        <source>&quot;Fix all from rules&quot; on the Keys page&apos;s table sets its TTL from the rule</source>
+        <translation>键页面表格上的“按规则全部修复”会按规则设置其过期时间</translation>
+    </message>
+    <message>
+        <source>(Fix with TTL, below)</source>
+        <translation>（用下方的“设置过期时间修复”）</translation>
     </message>
 </context>
 <context>
@@ -1051,18 +1079,6 @@
         <translation>删除所有永不过期或存活时间超过其限流规则所需的键；其主体的下一个请求将重新开始计数</translation>
     </message>
     <message>
-        <source>A limiter key must carry a TTL: the limit is &quot;N per window&quot;, and when the window is over Redis deletes the key. A key without TTL is never deleted, so once its counter reaches the limit its subject is refused for good: a limit turned into a permanent block. The usual cause is an INCR that arrived just after the key expired (it creates a new counter without TTL), or an EXPIRE sent in a separate round trip that never arrived (a crash, a reconnect). Sluice&apos;s scripts write the TTL in the same step as the counter, so these keys come from elsewhere. &quot;Fix all from rules&quot; sets each key&apos;s TTL to the most its rule can need, and only if it still has none (or a longer one) at that instant.</source>
-        <translation>限流键必须带有过期时间（TTL）：限流是“每个时间窗口 N 次”，时间窗口结束后 Redis 会删除该键。没有 TTL 的键永远不会被删除，因此一旦其计数达到限流次数，其主体就会被永久拒绝：限流成绝流。常见原因是键刚过期后到达的 INCR（它会创建一个没有 TTL 的新计数器），或者在单独一次往返中发送的 EXPIRE 没有送达（崩溃、重连）。Sluice 的脚本在写入计数器的同一步中写入 TTL，所以这些键来自别处。“按限流规则全部修复”会将每个键的 TTL 设为其限流规则所需的最大值，且仅当该键在那一刻仍没有 TTL（或 TTL 更长）时才设置。</translation>
-    </message>
-    <message>
-        <source>1 limiter key never expires: it blocks its subject forever.</source>
-        <translation>1 个限流键永不过期：它会永久阻止其主体。</translation>
-    </message>
-    <message>
-        <source>%1 limiter keys never expire: each blocks its subject forever.</source>
-        <translation>%1 个限流键永不过期：每个都会永久阻止其主体。</translation>
-    </message>
-    <message>
         <source>1 key has a TTL longer than its rule can need.</source>
         <translation>1 个键的 TTL 超过其限流规则所需。</translation>
     </message>
@@ -1129,6 +1145,46 @@
     <message>
         <source>%1 keys could not be read, so their health is unknown.</source>
         <translation>%1 个键无法读取，因此其健康状况未知。</translation>
+    </message>
+    <message>
+        <source>A limiter key must carry a TTL: the limit is &quot;N per window&quot;, and when the window is over Redis deletes the key. A key without TTL is never deleted, so once its counter reaches the limit its subject is refused until someone deletes the key: a limit turned into a permanent block. The usual cause is an INCR that arrived just after the key expired (it creates a new counter without TTL), or an EXPIRE sent in a separate round trip that never arrived (a crash, a reconnect). Sluice&apos;s scripts write the TTL in the same step as the counter, so these keys come from elsewhere. &quot;Fix all from rules&quot; sets each key&apos;s TTL to the most its rule can need, and only if it still has none (or a longer one) at that instant.</source>
+        <translation>限流键必须带过期时间：限流是“每个时间窗口 N 次”，窗口结束时 Redis 删除该键。没有过期时间的键永远不会被删除，所以一旦计数达到限流次数，其主体就会一直被拒绝，直到有人删除该键：限流成绝流。常见原因是键刚过期后到达的 INCR（它会新建一个没有过期时间的计数器），或在另一次往返中发送、却从未到达的 EXPIRE（崩溃、重连）。Sluice 的脚本在写计数器的同一步写入过期时间，所以这些键来自别处。“按规则全部修复”会把每个键的过期时间设为其规则最多需要的值，且仅当它此刻仍没有过期时间（或过期时间更长）时才设置。</translation>
+    </message>
+    <message>
+        <source>1 limiter key never expires: once it reaches the limit it blocks its subject until someone deletes it.</source>
+        <translation>1 个限流键永不过期：一旦达到限流次数，它会一直阻断其主体，直到有人删除它。</translation>
+    </message>
+    <message>
+        <source>%1 limiter keys never expire: once one reaches the limit it blocks its subject until someone deletes it.</source>
+        <translation>%1 个限流键永不过期：其中任何一个达到限流次数后，都会一直阻断其主体，直到有人删除它。</translation>
+    </message>
+    <message>
+        <source>Listing the keys…</source>
+        <translation>正在列出键…</translation>
+    </message>
+    <message>
+        <source>The keys have not been listed yet.</source>
+        <translation>尚未列出键。</translation>
+    </message>
+    <message>
+        <source>No problem among the %1 keys listed, but the scan stopped at the scan budget after %2 % of the keyspace: the rest is not checked. Scan again (F5) to read all of it.</source>
+        <translation>已列出的 %1 个键中没有问题，但扫描在扫描了 %2 % 的键空间后因扫描预算而停止：其余部分未检查。重新扫描（F5）可读取全部。</translation>
+    </message>
+    <message>
+        <source>No problem among the %1 keys listed, but the scan covered only %2 % of the keyspace: the rest is not checked. Scan again (F5) to read all of it.</source>
+        <translation>已列出的 %1 个键中没有问题，但扫描只覆盖了 %2 % 的键空间：其余部分未检查。重新扫描（F5）可读取全部。</translation>
+    </message>
+    <message>
+        <source>No limiter keys were found at %1.</source>
+        <translation>%1 时未找到限流键。</translation>
+    </message>
+    <message>
+        <source>The %1 limiter keys were healthy at %2.</source>
+        <translation>%2 时这 %1 个限流键是健康的。</translation>
+    </message>
+    <message>
+        <source>Only %1 % of the keyspace was scanned: the rest is not checked.</source>
+        <translation>只扫描了 %1 % 的键空间：其余部分未检查。</translation>
     </message>
 </context>
 <context>
@@ -1488,6 +1544,135 @@
         <source>Read one replica of each shard (READONLY) instead of its master; a shard without a replica online is read on its master. Fixes always go to the masters.</source>
         <translation>每个分片读取一个副本（READONLY）而不是主节点；没有在线副本的分片读取其主节点。修复总是发往主节点。</translation>
     </message>
+    <message>
+        <source>&amp;Tree</source>
+        <translation>树状视图(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Group the keys by rule or by key prefix (the parts between &apos;:&apos;), with the keys and the flagged keys under each node</source>
+        <translation>按限流规则或键前缀（以“:”分隔的部分）对键分组，每个节点显示其下的键数和已标记的键数</translation>
+    </message>
+    <message>
+        <source>gone</source>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <source>last %1</source>
+        <translation>上次：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 keys shown</source>
+        <translation>显示 %2 个键中的 %1 个</translation>
+    </message>
+    <message>
+        <source>rescans every %1 s</source>
+        <translation>每 %1 秒重新扫描</translation>
+    </message>
+    <message>
+        <source>automatic rescans off (F5 scans again)</source>
+        <translation>自动重新扫描已关闭（F5 重新扫描）</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysScanState</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>first scan running…</source>
+        <translation>首次扫描进行中…</translation>
+    </message>
+    <message>
+        <source>not scanned yet</source>
+        <translation>尚未扫描</translation>
+    </message>
+    <message>
+        <source>scanned %1, %2, 1 key</source>
+        <translation>已扫描 %1，用时 %2，1 个键</translation>
+    </message>
+    <message>
+        <source>scanned %1, %2, %3 keys</source>
+        <translation>已扫描 %1，用时 %2，%3 个键</translation>
+    </message>
+    <message>
+        <source>, %1 % of the keyspace</source>
+        <translation>，键空间的 %1 %</translation>
+    </message>
+    <message>
+        <source> · stale</source>
+        <translation> · 过时</translation>
+    </message>
+    <message>
+        <source>Redis does not answer (%1): no scan has finished yet.</source>
+        <translation>Redis 没有响应（%1）：尚无扫描完成。</translation>
+    </message>
+    <message>
+        <source>Stale: the last scan finished at %1, more than two rescan intervals ago.</source>
+        <translation>过时：上次扫描于 %1 完成，已超过两个重新扫描间隔。</translation>
+    </message>
+    <message>
+        <source>Stale: the last scan finished at %1, and automatic rescans are off for this connection (F5 scans again).</source>
+        <translation>过时：上次扫描于 %1 完成，且此连接的自动重新扫描已关闭（F5 重新扫描）。</translation>
+    </message>
+    <message>
+        <source>As of %1; the next scan is due.</source>
+        <translation>截至 %1；下一次扫描即将进行。</translation>
+    </message>
+    <message>
+        <source>As of %1; automatic rescans are off (F5 scans again).</source>
+        <translation>截至 %1；自动重新扫描已关闭（F5 重新扫描）。</translation>
+    </message>
+    <message>
+        <source>Keys: Redis does not answer</source>
+        <translation>键：Redis 没有响应</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) never expire</source>
+        <translation>
+            <numerusform>%n 个键永不过期</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n flagged key(s)</source>
+        <translation>
+            <numerusform>%n 个已标记的键</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keys: stale since %1</source>
+        <translation>键：自 %1 起过时</translation>
+    </message>
+    <message>
+        <source>Keys: partial scan (%1 %)</source>
+        <translation>键：部分扫描（%1 %）</translation>
+    </message>
+    <message>
+        <source>(as of %1)</source>
+        <translation>（截至 %1）</translation>
+    </message>
+    <message>
+        <source>Keys  %1</source>
+        <translation>键  %1</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n flagged key(s), %1 never expire</source>
+        <translation>
+            <numerusform>%n 个已标记的键，其中 %1 个永不过期</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Not current: Redis stopped answering at %1. The rows are those of the last good scan, at %2; nothing is known since.</source>
+        <translation>非当前结果：Redis 于 %1 停止响应。下列各行来自 %2 最后一次成功的扫描；此后的情况未知。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeysSession</name>
@@ -1596,16 +1781,8 @@
         <translation>%1 个永不过期或存活过久的键</translation>
     </message>
     <message>
-        <source>Delete %1? Sluice lists %2 again and deletes each key that is still flagged at that instant. This cannot be undone.</source>
-        <translation>要删除%1吗？Sluice 会重新列出 %2，并删除在那一刻仍被标记的每个键。此操作无法撤销。</translation>
-    </message>
-    <message>
         <source>Delete all</source>
         <translation>全部删除</translation>
-    </message>
-    <message>
-        <source>Set the TTL from their rule on %1? Sluice lists %2 again and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
-        <translation>要按限流规则为%1设置 TTL 吗？Sluice 会重新列出 %2，并修复在那一刻仍被标记的每个键；在此期间已获得 TTL 的键不作改动。</translation>
     </message>
     <message>
         <source>Fix all</source>
@@ -1694,6 +1871,75 @@
         <translation>
             <numerusform>Redis Cluster，%n 个分片，从各自的主节点读取：</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 · stopped at the scan budget</source>
+        <translation>%1 · 因扫描预算而停止</translation>
+    </message>
+    <message>
+        <source>Sluice goes through every key under your rules&apos; prefixes again</source>
+        <translation>Sluice 会重新遍历您的规则前缀下的每个键</translation>
+    </message>
+    <message>
+        <source>Sluice goes through every key the Match field selects again</source>
+        <translation>Sluice 会重新遍历“匹配”字段选中的每个键</translation>
+    </message>
+    <message>
+        <source>Delete %1? %2 and deletes each key that is still flagged at that instant. This cannot be undone.</source>
+        <translation>删除%1？%2，并删除在那一刻仍被标记的每个键。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Set the TTL from their rule on %1? %2 and fixes each key that is still flagged at that instant; a key that got a TTL meanwhile is left alone.</source>
+        <translation>按规则为%1设置过期时间？%2，并修复在那一刻仍被标记的每个键；在此期间已获得过期时间的键保持不变。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::KeysTree</name>
+    <message numerus="yes">
+        <source>… %n more (filter the table to see them)</source>
+        <translation>
+            <numerusform>… 另有 %n 个（筛选表格以查看）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Group by:</source>
+        <translation>分组方式(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>key prefix (:)</source>
+        <translation>键前缀（:）</translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <translation>限流规则</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Flagged</source>
+        <translation>已标记</translation>
+    </message>
+    <message>
+        <source>The tree groups up to %1 keys; %2 are listed. Narrow the Match field, or use the table.</source>
+        <translation>树状视图最多分组 %1 个键；当前列出了 %2 个。请缩小“匹配”字段的范围，或使用表格。</translation>
+    </message>
+    <message>
+        <source>(no rule)</source>
+        <translation>（无规则）</translation>
+    </message>
+    <message>
+        <source>No keys listed.</source>
+        <translation>未列出任何键。</translation>
+    </message>
+    <message>
+        <source>%1 keys, %2 flagged, from the last scan</source>
+        <translation>%1 个键，%2 个已标记，来自上次扫描</translation>
     </message>
 </context>
 <context>
@@ -2068,28 +2314,6 @@ A key of another limiter: rule %3 adopts it as %4.</source>
     <message>
         <source>%1 (%2) - Sluice</source>
         <translation>%1（%2）- Sluice</translation>
-    </message>
-    <message>
-        <source>Keys  %1</source>
-        <translation>键  %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n flagged key(s), %1 never expire</source>
-        <translation>
-            <numerusform>%n 个已标记的键，其中 %1 个永不过期</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;a href=&quot;keys&quot;&gt;%n key(s) never expire&lt;/a&gt;</source>
-        <translation>
-            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n 个键永不过期&lt;/a&gt;</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;a href=&quot;keys&quot;&gt;%n flagged key(s)&lt;/a&gt;</source>
-        <translation>
-            <numerusform>&lt;a href=&quot;keys&quot;&gt;%n 个已标记的键&lt;/a&gt;</numerusform>
-        </translation>
     </message>
     <message>
         <source>Off: the profile &apos;%1&apos; is read-only, so Sluice sends this server nothing that writes. Turn it off on the Connection page to change data.</source>
@@ -2698,6 +2922,22 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Scan &amp;budget:</source>
         <translation>扫描预算(&amp;B)：</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>off (F5 only)</source>
+        <translation>关闭（仅 F5）</translation>
+    </message>
+    <message>
+        <source>The Keys page lists the keys again this often, within the scan budget, so that its health, the navigation badge and the status bar stay current. Off: only when you press F5 (for instance to spare a read-only replica).</source>
+        <translation>键页面按此间隔在扫描预算内重新列出键，使其健康状况、导航徽标和状态栏保持最新。关闭：仅在按 F5 时扫描（例如为了减轻只读副本的负担）。</translation>
+    </message>
+    <message>
+        <source>Keys r&amp;escan:</source>
+        <translation>键重新扫描(&amp;E)：</translation>
     </message>
 </context>
 <context>

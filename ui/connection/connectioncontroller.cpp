@@ -56,6 +56,14 @@ double ConnectionController::scanBudget() const
     return p ? double(p->scanBudget) : keys::defaultScanBudget;
 }
 
+int ConnectionController::keysRescanSeconds() const
+{
+    const auto p = m_currentId.isEmpty() || m_currentId == ProfileStore::sandboxId()
+                       ? std::nullopt
+                       : m_store->profile(m_currentId);
+    return p ? p->keysRescanSeconds : ConnectionProfile::defaultKeysRescanSeconds;
+}
+
 void ConnectionController::connectAtStart()
 {
     const QString last = m_store->lastUsed();

@@ -45,6 +45,9 @@ public:
     // Keys a second the session's scans walk at most: its profile's scan budget (the sandbox,
     // and no session: keys::defaultScanBudget); 0: no budget.
     double scanBudget() const;
+    // How often the Keys page rescans, seconds: its profile's (the sandbox, and no session:
+    // ConnectionProfile::defaultKeysRescanSeconds); 0: only when asked.
+    int keysRescanSeconds() const;
 
     // A start: the profile used last, or the sandbox when there is no profile yet.
     void connectAtStart();

@@ -45,6 +45,10 @@ struct ConnectionProfile
     // badge, the Monitor's limited subjects): KeyScanner::Options::maxKeysPerSecond; 0: no
     // budget.
     int scanBudget = int(keys::defaultScanBudget);
+    // The Keys page rescans this often (seconds), within the scan budget; 0: only when asked
+    // (F5), e.g. to spare a read-only replica.
+    int keysRescanSeconds = defaultKeysRescanSeconds;
+    static constexpr int defaultKeysRescanSeconds = 10;
 
     // TLS (Transport::Tls)
     QString tlsCaFile;   // empty: the system's trust store

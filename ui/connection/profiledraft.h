@@ -57,6 +57,9 @@ public:
     // Keys a second the console's scans walk at most (ConnectionProfile::scanBudget); 0: none.
     void setScanBudget(int keysPerSecond) { m_profile.scanBudget = std::max(keysPerSecond, 0); }
     int scanBudget() const { return m_profile.scanBudget; }
+    // How often the Keys page rescans, seconds (ConnectionProfile::keysRescanSeconds); 0: off.
+    void setKeysRescanSeconds(int s) { m_profile.keysRescanSeconds = std::clamp(s, 0, 3600); }
+    int keysRescanSeconds() const { return m_profile.keysRescanSeconds; }
     // Read-only, as the user set it; until then, for a new profile, on unless the profile
     // reaches this machine only (Endpoint::isLocal(): loopback, a Unix socket, no SSH).
     void setReadOnly(bool on);

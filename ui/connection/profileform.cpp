@@ -123,6 +123,16 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
            "not; a scan also slows down by itself when the server's latency rises. 0: no "
            "limit."));
     m_fields->addRow(tr("Scan &budget:"), leftAligned(m_scanBudget, this), m_scanBudget);
+    // How often the Keys page rescans by itself (within the budget); off spares the server.
+    m_keysRescan =
+        spin(u"keysRescanSpin"_s, 0, 3600, ConnectionProfile::defaultKeysRescanSeconds, 150, this);
+    m_keysRescan->setSuffix(tr(" s"));
+    m_keysRescan->setSpecialValueText(tr("off (F5 only)"));
+    m_keysRescan->setToolTip(
+        tr("The Keys page lists the keys again this often, within the scan budget, so that its "
+           "health, the navigation badge and the status bar stay current. Off: only when you "
+           "press F5 (for instance to spare a read-only replica)."));
+    m_fields->addRow(tr("Keys r&escan:"), leftAligned(m_keysRescan, this), m_keysRescan);
     m_box->addWidget(m_fields);
 
     // TLS: its files, each with a file dialog.
@@ -275,6 +285,12 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
             Q_EMIT edited();
         }
     });
+    connect(m_keysRescan, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_loading) {
+            m_draft.setKeysRescanSeconds(v);
+            Q_EMIT edited();
+        }
+    });
     connect(m_port, &QSpinBox::valueChanged, this, [this](int v) {
         m_draft.setPort(v);
         userEdit();
@@ -331,6 +347,7 @@ void ProfileForm::showProfile(const std::optional<ConnectionProfile> &saved)
     m_port->setValue(p.port);
     m_db->setValue(p.db);
     m_scanBudget->setValue(p.scanBudget);
+    m_keysRescan->setValue(p.keysRescanSeconds);
     m_tlsInsecure->setChecked(p.tlsInsecure);
     m_sshCheck->setChecked(p.sshEnabled);
     m_sshPort->setValue(p.sshPort);

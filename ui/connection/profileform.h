@@ -79,6 +79,7 @@ private:
     QLabel *m_passwordNote;
     QCheckBox *m_readOnly;
     QSpinBox *m_scanBudget;
+    QSpinBox *m_keysRescan;
     QGroupBox *m_tlsBox;
     QCheckBox *m_tlsInsecure;
     QLabel *m_tlsWarning;

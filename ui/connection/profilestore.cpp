@@ -121,6 +121,11 @@ std::optional<ConnectionProfile> ProfileStore::profile(const QString &id) const
     p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
     p.scanBudget = std::max(
         settings.value(QStringLiteral("scanBudget"), int(keys::defaultScanBudget)).toInt(), 0);
+    p.keysRescanSeconds = std::clamp(
+        settings
+            .value(QStringLiteral("keysRescanSeconds"), ConnectionProfile::defaultKeysRescanSeconds)
+            .toInt(),
+        0, 3600);
     return p;
 }
 
@@ -195,6 +200,7 @@ QString ProfileStore::saveWithSecrets(ConnectionProfile p, const SecretEdits &ed
         settings.setValue(QStringLiteral("hasPassword"), p.hasPassword);
         settings.setValue(QStringLiteral("readOnly"), p.readOnly);
         settings.setValue(QStringLiteral("scanBudget"), p.scanBudget);
+        settings.setValue(QStringLiteral("keysRescanSeconds"), p.keysRescanSeconds);
         // Paths and names only: the secrets go to the keyring below.
         settings.setValue(QStringLiteral("tls/ca"), p.tlsCaFile);
         settings.setValue(QStringLiteral("tls/cert"), p.tlsCertFile);

@@ -1,6 +1,7 @@
 #include "auditpanel.h"
 
 #include "keypresentation.h"
+#include "scanstate.h"
 
 #include "ui/common/messagebanner.h"
 #include "ui/common/tone.h"
@@ -131,6 +132,12 @@ AuditPanel::AuditPanel(EndpointSource endpoint, RulesSource rules, QWidget *pare
     bar->addWidget(m_status, 1);
     root->addLayout(bar);
 
+    m_keysLine = new QLabel(this);
+    m_keysLine->setObjectName(QStringLiteral("auditKeysLine"));
+    m_keysLine->setWordWrap(true);
+    m_keysLine->setVisible(false);
+    root->addWidget(m_keysLine);
+
     m_report =
         new MessageBanner(QStringLiteral("auditReportBox"), QStringLiteral("auditReport"), this);
     m_report->setDismissible(QStringLiteral("closeAuditReportButton"), true);
@@ -220,6 +227,36 @@ void AuditPanel::start()
     }
     m_report->hide();
     m_session->start(*endpoint, m_rules ? m_rules() : std::nullopt);
+}
+
+void AuditPanel::setScanState(const KeysScanState *state)
+{
+    m_scanState = state;
+    connect(state, &KeysScanState::changed, this, &AuditPanel::updateKeysLine);
+    updateKeysLine();
+}
+
+void AuditPanel::updateKeysLine()
+{
+    const KeysScanState *s = m_scanState;
+    if (!s || !s->hasResult()) {
+        m_keysLine->setVisible(false);
+        return;
+    }
+    const QLocale locale;
+    QString what;
+    if (s->neverExpiring() > 0) {
+        what = tr("%1 flagged, %2 never expire")
+                   .arg(locale.toString(s->flagged()), locale.toString(s->neverExpiring()));
+    } else if (s->flagged() > 0) {
+        what = tr("%1 flagged").arg(locale.toString(s->flagged()));
+    } else if (s->mayShowHealthy()) {
+        what = tr("all healthy");
+    } else {
+        what = tr("nothing flagged among the keys listed");
+    }
+    m_keysLine->setText(tr("The Keys table (your rules' keys): %1; %2.").arg(what, s->scanLine()));
+    m_keysLine->setVisible(true);
 }
 
 void AuditPanel::updateBusy()

@@ -18,6 +18,7 @@ class QTableWidget;
 
 namespace sluice::ui {
 
+class KeysScanState;
 class MessageBanner;
 
 // The groups of an audit as horizontal bars: all keys of a layout, its flagged share in the
@@ -51,6 +52,9 @@ public:
     AuditPanel(EndpointSource endpoint, RulesSource rules, QWidget *parent = nullptr);
 
     void setConfirm(ConfirmHook confirm) { m_confirm = std::move(confirm); }
+    // The Keys page's model of its last scan: the panel says what it saw and when, beside the
+    // audit's own result, so that the two are read together (the page rescans after an audit).
+    void setScanState(const KeysScanState *state);
     AuditSession *session() const { return m_session; }
     QTableWidget *table() const { return m_table; }
 
@@ -59,6 +63,7 @@ public Q_SLOTS:
 
 private:
     void updateBusy();
+    void updateKeysLine();
     void showResult();
     void showWhy();
     void fixSelected(bool deleteKeys);
@@ -75,6 +80,8 @@ private:
     QPushButton *m_cancel;
     QProgressBar *m_progress;
     QLabel *m_status;
+    QLabel *m_keysLine;
+    const KeysScanState *m_scanState = nullptr;
     QLabel *m_summary;
     AuditChart *m_chart;
     QTableWidget *m_table;

@@ -159,6 +159,17 @@ void AuditSession::cancel()
     }
 }
 
+QString AuditSession::forTheConsole(QString cause)
+{
+    // The auditor's words are the command line's; a console user has buttons for the same
+    // repairs. Replaced whole, so that a reworded cause stays as it is rather than half done.
+    cause.replace(QStringLiteral("`keys fix --rules` sets its TTL from the rule"),
+                  tr("\"Fix all from rules\" on the Keys page's table sets its TTL from the rule"));
+    cause.replace(QStringLiteral("(keys fix --match GLOB --ttl DURATION)"),
+                  tr("(Fix with TTL, below)"));
+    return cause;
+}
+
 QList<AuditSession::Row> AuditSession::rows() const
 {
     QList<Row> out;
@@ -180,7 +191,7 @@ QList<AuditSession::Row> AuditSession::rows() const
             }
             // The cause once (the keys of a group share it), then only the keys and states.
             if (lines.size() <= 4 || e.cause != m_result->samples.value(group).first().cause) {
-                lines << e.cause;
+                lines << forTheConsole(e.cause);
             }
         }
         return lines.join(u'\n');

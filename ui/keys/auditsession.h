@@ -85,6 +85,9 @@ public:
     // "1,000,000 other keys without TTL (application keys: not flagged) · 40 with a TTL".
     QString summaryText() const;
     QString statusText() const; // "Auditing… 41% · 412,000 keys", "Audited 1,000,450 keys in 12 s"
+    // An auditor's cause in the console's words: the repairs it names as commands
+    // (`keys fix --rules`, `keys fix --match GLOB --ttl D`) become the buttons that do them.
+    static QString forTheConsole(QString cause);
 
     // Fix (a TTL) or Delete the keys without TTL of a row: nullopt with why in `nothing`
     // when there is nothing to do.

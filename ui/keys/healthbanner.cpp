@@ -3,6 +3,7 @@
 #include "ui/common/tone.h"
 
 #include "keypresentation.h"
+#include "scanstate.h"
 
 #include <QLocale>
 #include <QPushButton>
@@ -18,8 +19,9 @@ HealthBanner::HealthBanner(QWidget *parent)
         tr("Why?"), QStringLiteral("whyButton"), QStringLiteral("bannerWhy"),
         tr("A limiter key must carry a TTL: the limit is \"N per window\", and when the window "
            "is over Redis deletes the key. A key without TTL is never deleted, so once its "
-           "counter reaches the limit its subject is refused for good: a limit turned into a "
-           "permanent block. The usual cause is an INCR that arrived just after the key "
+           "counter reaches the limit its subject is refused until someone deletes the key: a "
+           "limit turned into a permanent block. The usual cause is an INCR that arrived just "
+           "after the key "
            "expired (it creates a new counter without TTL), or an EXPIRE sent in a separate "
            "round trip that never arrived (a crash, a reconnect). Sluice's scripts write the "
            "TTL in the same step as the counter, so these keys come from elsewhere. \"Fix all "
@@ -37,15 +39,18 @@ HealthBanner::HealthBanner(QWidget *parent)
     setSummary({}, false, false);
 }
 
-void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool scanning)
+void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool scanning,
+                              const KeysScanState *state)
 {
     const QLocale locale;
     auto n = [&](qint64 v) { return locale.toString(v); };
     QStringList parts;
     if (s.noTtl > 0) {
         parts << (s.noTtl == 1
-                      ? tr("1 limiter key never expires: it blocks its subject forever.")
-                      : tr("%1 limiter keys never expire: each blocks its subject forever.")
+                      ? tr("1 limiter key never expires: once it reaches the limit it blocks "
+                           "its subject until someone deletes it.")
+                      : tr("%1 limiter keys never expire: once one reaches the limit it blocks "
+                           "its subject until someone deletes it.")
                             .arg(n(s.noTtl)));
     }
     if (s.ttlExceedsRule > 0) {
@@ -90,14 +95,55 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
         tone = Health::Orphan;
     }
     QString text;
+    // A green word needs a scan that is current and saw the whole match (scanstate.h).
+    const bool mayBeGreen = !state || state->mayShowHealthy();
+    bool neutral = false; // nothing flagged, but nothing to call healthy either
     if (parts.isEmpty()) {
-        text = s.limiterKeys == 0   ? tr("No limiter keys found.")
-               : s.limiterKeys == 1 ? tr("The limiter key is healthy.")
-                                    : tr("All %1 limiter keys are healthy.").arg(n(s.limiterKeys));
+        if (mayBeGreen) {
+            text = s.limiterKeys == 0 ? tr("No limiter keys found.")
+                   : s.limiterKeys == 1
+                       ? tr("The limiter key is healthy.")
+                       : tr("All %1 limiter keys are healthy.").arg(n(s.limiterKeys));
+        } else if (!state->hasResult()) {
+            text = scanning ? tr("Listing the keys…") : tr("The keys have not been listed yet.");
+            neutral = true;
+        } else if (!state->isComplete()) {
+            text = (state->stoppedAtCap()
+                        ? tr("No problem among the %1 keys listed, but the scan stopped at the "
+                             "scan budget after %2 % of the keyspace: the rest is not checked. "
+                             "Scan again (F5) to read all of it.")
+                        : tr("No problem among the %1 keys listed, but the scan covered only "
+                             "%2 % of the keyspace: the rest is not checked. Scan again (F5) to "
+                             "read all of it."))
+                       .arg(n(state->keysScanned()))
+                       .arg(int(state->fraction() * 100));
+            neutral = true;
+        } else {
+            text = s.limiterKeys == 0
+                       ? tr("No limiter keys were found at %1.")
+                             .arg(state->finishedAt().toLocalTime().toString(
+                                 QStringLiteral("HH:mm:ss")))
+                       : tr("The %1 limiter keys were healthy at %2.")
+                             .arg(n(s.limiterKeys), state->finishedAt().toLocalTime().toString(
+                                                        QStringLiteral("HH:mm:ss")));
+            neutral = true;
+        }
     } else {
         text = parts.join(QLatin1Char(' '));
+        if (state && state->hasResult() && !state->isComplete()) {
+            text += QLatin1Char(' ') + tr("Only %1 % of the keyspace was scanned: the rest is not "
+                                          "checked.")
+                                           .arg(int(state->fraction() * 100));
+        }
     }
-    if (scanning) {
+    if (state) {
+        const QString why = state->notCurrentText();
+        if (!why.isEmpty()) {
+            text = why + QLatin1Char(' ') + text;
+            neutral = neutral || parts.isEmpty();
+        }
+    }
+    if (scanning && (!state || state->hasResult())) {
         text += QLatin1Char(' ') + tr("(scan in progress)");
     }
     Tone bannerTone = Tone::Good;
@@ -117,6 +163,11 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
         break;
     case Health::Ok:
         break;
+    }
+    if (neutral) {
+        // Not known to be healthy: never green. A failure since the last scan is a warning.
+        bannerTone = state && !state->failure().isEmpty() ? Tone::Warning : Tone::Info;
+        tone = Health::Unreadable;
     }
     showHeadline(bannerTone, text);
     setIcon(keypresentation::flagIcon(tone).pixmap(20, 20));

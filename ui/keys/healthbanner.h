@@ -8,8 +8,11 @@ class QPushButton;
 
 namespace sluice::ui {
 
+class KeysScanState;
+
 // The Keys page's health banner (CONSOLE.md "Keys"): one line on what is wrong with the keys
-// scanned, worst first ("37 limiter keys never expire: each blocks its subject forever."),
+// scanned, worst first ("37 limiter keys never expire: once one reaches the limit it blocks its
+// subject until someone deletes it."),
 // "Why?" for the cause in a few sentences, and the two ways out: show them, fix them all from
 // their rules (or delete them). Red when keys never expire, amber for other problems, green
 // when all is well. The kit's MessageBanner with its icon, standing buttons and "Why?"; this
@@ -21,8 +24,11 @@ public:
     explicit HealthBanner(QWidget *parent = nullptr);
 
     // `haveRules`: without rules no TTL can be taken from one, so "Fix all" is off (deleting
-    // stays possible). `scanning`: counts so far, said so.
-    void setSummary(const keys::HealthSummary &summary, bool haveRules, bool scanning);
+    // stays possible). `scanning`: counts so far, said so. `state` (the session's model of the
+    // last scan): a green "healthy" only from a current scan that saw the whole match; a
+    // partial, stale or failed result says so instead.
+    void setSummary(const keys::HealthSummary &summary, bool haveRules, bool scanning,
+                    const KeysScanState *state = nullptr);
 
 Q_SIGNALS:
     void showFlaggedRequested();

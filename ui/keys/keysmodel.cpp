@@ -146,27 +146,32 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
         }
     }
     if (role == Qt::ToolTipRole) {
+        // Every cell has its whole text in a tooltip: a narrow column elides, never hides.
         switch (column) {
-        case KeyColumn:
-            return keypresentation::displayBytes(k.key);
         case StateColumn:
-            return k.state.describe();
+            return k.hasRule() ? k.state.describe() : data(index, Qt::DisplayRole);
         case FlagColumn:
-            return k.health == Health::Ok ? QVariant() : QVariant(k.explanation());
+            if (!k.exists()) {
+                return {};
+            }
+            return k.health == Health::Ok ? QVariant(keypresentation::flagText(k.health))
+                                          : QVariant(keypresentation::flagText(k.health) +
+                                                     QStringLiteral(": ") + k.explanation());
         default:
-            return {};
+            return data(index, Qt::DisplayRole);
         }
     }
     if (column == FlagColumn && k.exists()) {
         if (role == Qt::DecorationRole) {
             return keypresentation::flagIcon(k.health);
         }
-        if (role == Qt::ForegroundRole) {
+        if (role == Qt::ForegroundRole && !m_stale) {
             return keypresentation::flagColor(k.health);
         }
     }
-    if (role == Qt::ForegroundRole && !k.exists()) {
-        return QColor(0x9a, 0xa0, 0xa6); // a gone key, kept until the next scan
+    if (role == Qt::ForegroundRole && (!k.exists() || m_stale)) {
+        // A gone key, kept until the next scan; every row of a result that is not current.
+        return QColor(0x9a, 0xa0, 0xa6);
     }
     if (role == Qt::TextAlignmentRole && column == TtlColumn) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -193,6 +198,10 @@ void KeysModel::clear()
     m_ttlKeys.shrink_to_fit();
     m_severity.clear();
     m_severity.shrink_to_fit();
+    m_seenIn.clear();
+    m_seenIn.shrink_to_fit();
+    m_index.clear();
+    m_index.squeeze();
     m_counts = {};
     m_limiterKeys = 0;
     m_keys = 0;
@@ -249,13 +258,100 @@ void KeysModel::append(const QList<KeyInfo> &page)
         intern(r.info);
         tally(r.info, +1);
         m_order.push_back(int(m_rows.size()));
+        m_index.insert(r.info.key, int(m_rows.size()));
         m_rows.push_back(std::move(r));
         m_ttlKeys.push_back(0);
         m_severity.push_back(0);
+        m_seenIn.push_back(m_generation);
         setSortKeys(m_rows.size() - 1);
     }
     endInsertRows();
     Q_EMIT countsChanged();
+}
+
+void KeysModel::beginMerge()
+{
+    ++m_generation;
+    m_merging = true;
+}
+
+void KeysModel::merge(const QList<KeyInfo> &page)
+{
+    if (page.isEmpty()) {
+        return;
+    }
+    const qint64 now = clockMs();
+    QList<KeyInfo> fresh;
+    bool changed = false;
+    for (const KeyInfo &k : page) {
+        const auto at = m_index.constFind(k.key);
+        if (at == m_index.constEnd()) {
+            fresh << k;
+            continue;
+        }
+        // Updated where it stands: no row moves under the user's eyes (resort() at the end).
+        const size_t storage = size_t(*at);
+        Row &r = m_rows[storage];
+        tally(r.info, -1);
+        r.info = k;
+        intern(r.info);
+        r.readAtMs = now;
+        tally(r.info, +1);
+        setSortKeys(storage);
+        m_seenIn[storage] = m_generation;
+        changed = true;
+    }
+    if (changed && !m_order.empty()) {
+        // One signal for the rows updated: the views repaint what they show.
+        Q_EMIT dataChanged(index(0, 0), index(int(m_order.size()) - 1, ColumnCount - 1));
+    }
+    if (!fresh.isEmpty()) {
+        append(fresh); // counts changed said there
+    } else if (changed) {
+        Q_EMIT countsChanged();
+    }
+}
+
+int KeysModel::endMerge(bool dropUnseen)
+{
+    m_merging = false;
+    if (!dropUnseen) {
+        return 0;
+    }
+    QList<int> unseen;
+    for (size_t r = 0; r < m_order.size(); ++r) {
+        if (m_seenIn[size_t(m_order[r])] != m_generation) {
+            unseen << int(r);
+        }
+    }
+    const int n = int(unseen.size());
+    if (n > 0) {
+        removeRowList(std::move(unseen));
+        Q_EMIT countsChanged();
+    }
+    return n;
+}
+
+void KeysModel::setStale(bool stale)
+{
+    if (stale == m_stale) {
+        return;
+    }
+    m_stale = stale;
+    if (!m_order.empty()) {
+        Q_EMIT dataChanged(index(0, 0), index(int(m_order.size()) - 1, ColumnCount - 1),
+                           {Qt::ForegroundRole});
+    }
+}
+
+int KeysModel::rowOfKey(const QByteArray &key) const
+{
+    const auto at = m_index.constFind(key);
+    if (at == m_index.constEnd()) {
+        return -1;
+    }
+    const auto it = std::find(m_order.begin(), m_order.end(), *at);
+    return it == m_order.end() ? -1 : int(it - m_order.begin());
 }
 
 void KeysModel::replace(QList<QPair<int, KeyInfo>> updates)
@@ -364,6 +460,7 @@ void KeysModel::removeRowList(QList<int> rows)
             // forgets it, so that no index into the storage moves.
             Row &dead = m_rows[size_t(m_order[size_t(r)])];
             tally(dead.info, -1);
+            m_index.remove(dead.info.key);
             dead.info = KeyInfo();
         }
         m_order.erase(m_order.begin() + first, m_order.begin() + last + 1);

@@ -87,6 +87,21 @@ public:
 
     void clear();
     void append(const QList<keys::KeyInfo> &page);
+    // A rescan in place (the page's live rescans keep the selection, the scroll position and
+    // the sort: no reset): beginMerge(), then merge() for every page (a key already listed is
+    // updated where it stands, a new one appended), then endMerge(): with `dropUnseen` (the
+    // scan saw the whole match) the rows it did not list are removed; otherwise they stay.
+    // Returns the rows removed.
+    void beginMerge();
+    void merge(const QList<keys::KeyInfo> &page);
+    int endMerge(bool dropUnseen);
+    bool isMerging() const { return m_merging; }
+    // The rows are those of a scan that is no longer current (Redis stopped answering, or the
+    // result is stale): they are drawn grey.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
+    // The model row of `key`; -1 when not listed.
+    int rowOfKey(const QByteArray &key) const;
     // New reads of existing rows: (row, info) pairs. A pair whose row no longer holds that key
     // (the rows moved meanwhile) is ignored.
     void replace(QList<QPair<int, keys::KeyInfo>> updates);
@@ -108,10 +123,15 @@ private:
     void removeRowList(QList<int> rows);
     void setSortKeys(size_t storage);
 
-    std::deque<Row> m_rows;        // a deque: a million appends never move the rows already there
-    std::vector<int> m_order;      // row -> index in m_rows
-    std::vector<qint64> m_ttlKeys; // by index in m_rows
-    std::vector<qint8> m_severity; // by index in m_rows
+    std::deque<Row> m_rows;         // a deque: a million appends never move the rows already there
+    std::vector<int> m_order;       // row -> index in m_rows
+    std::vector<qint64> m_ttlKeys;  // by index in m_rows
+    std::vector<qint8> m_severity;  // by index in m_rows
+    std::vector<quint32> m_seenIn;  // by index in m_rows: the merge generation that listed it
+    QHash<QByteArray, int> m_index; // key -> index in m_rows, of the rows listed
+    quint32 m_generation = 0;
+    bool m_merging = false;
+    bool m_stale = false;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     std::array<qint64, 6> m_counts{};

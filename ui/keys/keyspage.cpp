@@ -11,6 +11,8 @@
 #include "keysfilterproxy.h"
 #include "keysmodel.h"
 #include "keyssession.h"
+#include "keystree.h"
+#include "scanstate.h"
 #include "ttldelegate.h"
 
 #include "core/keys/keyreader.h"
@@ -31,6 +33,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTableView>
 #include <QThread>
 #include <QTimer>
@@ -150,11 +153,23 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     filters->addWidget(filterLabel);
     filters->addWidget(m_filter, 2);
     filters->addWidget(m_onlyFlagged);
-    filters->addStretch(1);
-    filters->addWidget(m_count);
-    filters->addWidget(m_progress);
-    filters->addWidget(m_cancel);
+    m_treeToggle = new QPushButton(tr("&Tree"), this);
+    m_treeToggle->setObjectName(QStringLiteral("treeToggleButton"));
+    m_treeToggle->setCheckable(true);
+    m_treeToggle->setToolTip(tr("Group the keys by rule or by key prefix (the parts between "
+                                "':'), with the keys and the flagged keys under each node"));
+    filters->addWidget(m_treeToggle);
     root->addLayout(filters);
+    // The scan's time, always in view ("scanned 12:04:31, 0.2 s, 217 keys"), and its progress.
+    auto *scanRow = new QHBoxLayout;
+    scanRow->setSpacing(8);
+    m_count->setTextFormat(Qt::PlainText);
+    m_count->setMinimumWidth(0);
+    m_count->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    scanRow->addWidget(m_count, 1);
+    scanRow->addWidget(m_progress);
+    scanRow->addWidget(m_cancel);
+    root->addLayout(scanRow);
 
     // Redis Cluster only: which nodes the scan reads, and how far each shard is.
     m_replicas = new QCheckBox(tr("Scan &replicas instead (spares the masters)"), this);
@@ -203,13 +218,38 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     header->setMinimumSectionSize(40);
     header->setResizeContentsPrecision(200); // measure a sample, not a million rows
     header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(KeysModel::KeyColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(KeysModel::KeyColumn, QHeaderView::Interactive);
+    header->resizeSection(KeysModel::KeyColumn, 260);
     header->setSectionResizeMode(KeysModel::StateColumn, QHeaderView::Stretch);
-    header->setSectionResizeMode(KeysModel::TypeColumn, QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(KeysModel::FlagColumn, QHeaderView::ResizeToContents);
-    header->resizeSection(KeysModel::RuleColumn, 120);
-    header->resizeSection(KeysModel::SubjectColumn, 120);
-    header->resizeSection(KeysModel::TtlColumn, 140);
+    // Type and Health fit their longest word in the language shown, whatever rows the scan
+    // sampled (measuring a sample elided "wrong type" when none was in it); Rule and Subject
+    // get a width that holds the usual ids, elided in the middle past it, with the whole text
+    // in every cell's tooltip.
+    {
+        const QFontMetrics fm(m_view->font());
+        const int pad = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 24;
+        int flagWidth = fm.horizontalAdvance(
+            m_model->headerData(KeysModel::FlagColumn, Qt::Horizontal).toString());
+        for (Health h : {Health::Ok, Health::NoTtl, Health::TtlExceedsRule, Health::Orphan,
+                         Health::WrongType, Health::Unreadable}) {
+            flagWidth = std::max(flagWidth, fm.horizontalAdvance(keypresentation::flagText(h)));
+        }
+        int typeWidth = fm.horizontalAdvance(
+            m_model->headerData(KeysModel::TypeColumn, Qt::Horizontal).toString());
+        for (const QString &t : {QStringLiteral("string"), QStringLiteral("stream"),
+                                 QStringLiteral("hash"), QStringLiteral("zset"), tr("gone")}) {
+            typeWidth = std::max(typeWidth, fm.horizontalAdvance(t));
+        }
+        header->setSectionResizeMode(KeysModel::TypeColumn, QHeaderView::Interactive);
+        header->setSectionResizeMode(KeysModel::FlagColumn, QHeaderView::Interactive);
+        header->resizeSection(KeysModel::TypeColumn, typeWidth + pad);
+        header->resizeSection(KeysModel::FlagColumn, flagWidth + pad + 20); // + the icon
+        header->resizeSection(
+            KeysModel::RuleColumn,
+            std::max(110, fm.horizontalAdvance(QStringLiteral("hello-per-ip")) + pad));
+        header->resizeSection(KeysModel::SubjectColumn, 120);
+        header->resizeSection(KeysModel::TtlColumn, 140);
+    }
     header->setSectionResizeMode(KeysModel::NodeColumn, QHeaderView::ResizeToContents);
     m_view->setColumnHidden(KeysModel::NodeColumn, true); // shown on a Redis Cluster
     // Sorting only when a header is clicked (none at first: the scan's order).
@@ -217,7 +257,13 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_view->setSortingEnabled(true);
     m_view->viewport()->installEventFilter(this);
     m_details = new KeyDetails(m_splitter);
-    m_splitter->addWidget(m_view);
+    // The table or the tree (the same rows), the details below either.
+    m_views = new QStackedWidget(m_splitter);
+    m_views->setObjectName(QStringLiteral("keysViews"));
+    m_tree = new KeysTree(m_model, m_views);
+    m_views->addWidget(m_view);
+    m_views->addWidget(m_tree);
+    m_splitter->addWidget(m_views);
     m_splitter->addWidget(m_details);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
@@ -225,6 +271,12 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     // The audit mode (auditpanel.h) in place of the table, while its button is down.
     m_audit = new AuditPanel([connection] { return connection->endpoint(); },
                              [this] { return m_session->rules(); }, this);
+    m_audit->setScanState(m_session->scanState());
+    // An audit (or its fix) looked at Redis now: the table does too, so that the two agree.
+    connect(m_audit->session(), &AuditSession::finished, this,
+            [this] { m_session->startScan(KeysSession::ScanKind::Live); });
+    connect(m_audit->session(), &AuditSession::fixFinished, this,
+            [this] { m_session->startScan(KeysSession::ScanKind::Live); });
     auto *modes = new QStackedWidget(this);
     modes->setObjectName(QStringLiteral("keysModes"));
     modes->addWidget(m_splitter);
@@ -279,8 +331,17 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
 
     // The session's news.
     connect(m_session, &KeysSession::busyChanged, this, &KeysPage::updateBusy);
-    connect(m_session, &KeysSession::countTextChanged, this,
-            [this] { m_count->setText(m_session->countText()); });
+    connect(m_session, &KeysSession::countTextChanged, this, &KeysPage::updateCount);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &KeysPage::updateCount);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &KeysPage::updateCount);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &KeysPage::updateCount);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &KeysPage::updateCount);
+    connect(m_session->scanState(), &KeysScanState::changed, this, [this] {
+        updateCount();
+        updateBanner();
+    });
+    connect(m_treeToggle, &QPushButton::toggled, this, &KeysPage::setTreeShown);
+    connect(m_tree, &KeysTree::keyActivated, this, &KeysPage::selectKey);
     connect(m_session, &KeysSession::messageChanged, this, [this] {
         const QString text = m_session->message();
         if (text.isEmpty()) {
@@ -290,7 +351,36 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
         }
     });
     connect(m_session, &KeysSession::scanFinished, this, [this](const ScanSummary &summary) {
+        if (!m_columnsFitted && m_model->rowCount() > 0) {
+            // Once a session, from the first rows: the key as wide as the keys listed need
+            // (within bounds), the state the rest. Later rescans leave the widths alone (no
+            // columns jumping every interval, a width the user set stays).
+            m_columnsFitted = true;
+            const QFontMetrics fm(m_view->font());
+            int widest = 0;
+            int rule = fm.horizontalAdvance(
+                m_model->headerData(KeysModel::RuleColumn, Qt::Horizontal).toString());
+            int subject = fm.horizontalAdvance(
+                m_model->headerData(KeysModel::SubjectColumn, Qt::Horizontal).toString());
+            for (int r = 0; r < std::min(m_model->rowCount(), 300); ++r) {
+                const keys::KeyInfo &k = m_model->info(r);
+                widest =
+                    std::max(widest, fm.horizontalAdvance(keypresentation::displayBytes(k.key)));
+                rule = std::max(rule, fm.horizontalAdvance(k.ruleId));
+                subject = std::max(subject,
+                                   fm.horizontalAdvance(keypresentation::displayBytes(k.subject)));
+            }
+            QHeaderView *h = m_view->horizontalHeader();
+            const int room = m_view->viewport()->width() / 3;
+            h->resizeSection(KeysModel::KeyColumn,
+                             std::clamp(widest + 16, 160, std::max(160, room)));
+            h->resizeSection(KeysModel::RuleColumn, std::clamp(rule + 16, 60, 220));
+            h->resizeSection(KeysModel::SubjectColumn, std::clamp(subject + 16, 60, 220));
+        }
         updateVisible();
+        if (m_tree->isVisible()) {
+            m_tree->rebuild();
+        }
         Q_EMIT scanFinished(summary);
     });
     connect(m_session, &KeysSession::selectedRefreshed, this,
@@ -313,6 +403,9 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
 
 void KeysPage::updateCluster()
 {
+    if (!m_session->hasSession()) {
+        m_columnsFitted = false; // the next session's first rows fit the key column again
+    }
     const bool cluster = m_session->isCluster();
     m_view->setColumnHidden(KeysModel::NodeColumn, !cluster);
     m_replicas->setVisible(cluster);
@@ -371,7 +464,7 @@ void KeysPage::setRules(const RuleSet &rules)
 void KeysPage::refresh()
 {
     m_session->setPatterns(patterns());
-    m_session->refresh();
+    m_session->refresh(); // the whole match, not capped as the live rescans are
 }
 
 void KeysPage::focusFilter()
@@ -398,6 +491,7 @@ void KeysPage::updateBusy()
     m_cancel->setVisible(scanning || fixing);
     m_banner->setBusy(fixing);
     updateCluster();
+    updateCount();
     if (fixing) {
         m_progress->setRange(0, 0);
         m_progress->setFormat(tr("fixing…"));
@@ -418,14 +512,83 @@ void KeysPage::updateBusy()
 
 void KeysPage::updateBanner()
 {
-    keys::HealthSummary summary = m_model->summary();
-    if (const std::optional<Endpoint> e = m_connection->endpoint()) {
-        // What to grant, to whom: the profile's user.
-        summary.grant.replace(QLatin1String("<user>"),
-                              e->user.isEmpty() ? QStringLiteral("default") : e->user);
-    }
-    m_banner->setSummary(summary, m_session->rules().has_value(), m_session->isScanning());
+    // The session's model of the last scan, as the badge and the status bar read it.
+    const KeysScanState *state = m_session->scanState();
+    m_banner->setSummary(state->health(), m_session->rules().has_value(), m_session->isScanning(),
+                         state);
     m_banner->setVisible(m_session->hasSession() || m_model->rowCount() > 0);
+}
+
+KeysScanState *KeysPage::scanState() const
+{
+    return m_session->scanState();
+}
+
+void KeysPage::updateCount()
+{
+    const KeysScanState *state = m_session->scanState();
+    QStringList parts;
+    const qint64 all = m_model->rowCount();
+    const qint64 shown = m_proxy->rowCount();
+    if (m_session->isScanning()) {
+        parts << m_session->countText();
+        if (state->hasResult()) {
+            parts << tr("last %1").arg(state->scanLine());
+        }
+    } else {
+        if (shown != all) {
+            parts << tr("%1 of %2 keys shown")
+                         .arg(QLocale().toString(shown), QLocale().toString(all));
+        }
+        parts << state->scanLine();
+        if (state->hasResult()) {
+            parts << (state->interval() > 0 ? tr("rescans every %1 s").arg(state->interval() / 1000)
+                                            : tr("automatic rescans off (F5 scans again)"));
+        }
+    }
+    parts.removeAll(QString());
+    const QString text = parts.join(QStringLiteral(" · "));
+    m_count->setText(text);
+    m_count->setToolTip(text);
+}
+
+void KeysPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    m_session->pageShown(); // current whenever it is looked at
+}
+
+void KeysPage::setTreeShown(bool tree)
+{
+    if (m_treeToggle->isChecked() != tree) {
+        m_treeToggle->setChecked(tree); // comes back here
+        return;
+    }
+    m_views->setCurrentWidget(tree ? static_cast<QWidget *>(m_tree) : m_view);
+}
+
+bool KeysPage::isTreeShown() const
+{
+    return m_views->currentWidget() == m_tree;
+}
+
+void KeysPage::selectKey(const QByteArray &key)
+{
+    const int row = m_model->rowOfKey(key);
+    if (row < 0) {
+        return;
+    }
+    const QModelIndex i = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (i.isValid()) {
+        m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
+        m_view->scrollTo(i);
+    } else {
+        // Filtered out of the table: the details show it all the same.
+        const KeyInfo &k = m_model->info(row);
+        m_details->setKey(k, m_session->ruleOf(k));
+        m_session->setSelectedKey(k.key);
+    }
 }
 
 // --- the view -------------------------------------------------------------------------------

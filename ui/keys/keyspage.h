@@ -22,6 +22,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSplitter;
+class QStackedWidget;
 class QTableView;
 class QTimer;
 
@@ -31,6 +32,8 @@ class AuditPanel;
 class ConnectionController;
 class HealthBanner;
 class KeyDetails;
+class KeysScanState;
+class KeysTree;
 class KeysFilterProxy;
 class KeysModel;
 class KeysSession;
@@ -66,6 +69,13 @@ public:
     KeysFilterProxy *proxy() const { return m_proxy; }
     KeysSession *session() const { return m_session; }
     AuditPanel *audit() const { return m_audit; } // the "Audit the whole keyspace" mode
+    KeysTree *tree() const { return m_tree; }
+    // The one model of the last scan: the banner, the navigation badge, the status bar's link
+    // and the audit panel read it (scanstate.h).
+    KeysScanState *scanState() const;
+    // The tree in place of the table (the same rows); off: the flat table.
+    void setTreeShown(bool tree);
+    bool isTreeShown() const;
     bool isScanning() const;
     bool isFixing() const;
     QString message() const;
@@ -86,6 +96,7 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     QList<QByteArray> patterns() const;
@@ -97,6 +108,8 @@ private:
     void updateVisible();
     void repaintTtl();
     void updateActions();
+    void updateCount();
+    void selectKey(const QByteArray &key);
     QList<keys::KeyInfo> selectedKeys() const;
     void fixSelection(bool deleteKeys);
     void fixAll(bool deleteKeys);
@@ -130,6 +143,10 @@ private:
     QTimer *m_ttlTimer;
     QPushButton *m_auditToggle;
     AuditPanel *m_audit;
+    KeysTree *m_tree;
+    QPushButton *m_treeToggle;
+    QStackedWidget *m_views;
+    bool m_columnsFitted = false;
 };
 
 } // namespace sluice::ui

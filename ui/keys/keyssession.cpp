@@ -2,6 +2,7 @@
 
 #include "keypresentation.h"
 #include "keysmodel.h"
+#include "scanstate.h"
 
 #include "core/keys/keyreader.h"
 #include "ui/connection/connectioncontroller.h"
@@ -9,6 +10,7 @@
 
 #include <QLocale>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -37,7 +39,15 @@ KeysSession::KeysSession(ConnectionController *connection, KeysModel *model, QOb
     : QObject(parent)
     , m_connection(connection)
     , m_model(model)
+    , m_scanState(new KeysScanState(this))
+    , m_liveTimer(new QTimer(this))
 {
+    m_liveTimer->setSingleShot(true);
+    connect(m_liveTimer, &QTimer::timeout, this, &KeysSession::onLiveTimer);
+    // The rows of a result that is not current are drawn grey (kept, never emptied).
+    connect(m_scanState, &KeysScanState::changed, this, [this] {
+        m_model->setStale(m_scanState->freshness() == KeysScanState::Freshness::Stale);
+    });
     connect(m_model, &KeysModel::countsChanged, this, &KeysSession::onCountsChanged);
     connect(m_connection, &ConnectionController::sessionChanged, this, [this] {
         stopSession(false);
@@ -57,6 +67,11 @@ void KeysSession::startSession()
     setNodes({});
     m_model->clear();
     m_visibleRows.clear();
+    m_scanQueue.clear();
+    m_lastScanPatterns.reset();
+    m_liveTimer->stop();
+    m_scanState->reset();
+    m_scanState->setInterval(rescanInterval());
     m_connectionTrouble = false;
     m_scanFailed = false;
     setScanNote({});
@@ -100,7 +115,7 @@ void KeysSession::startSession()
     });
     m_thread->start();
     QMetaObject::invokeMethod(w, &KeysWorker::startRefreshing, Qt::QueuedConnection);
-    startScan();
+    startScan(rescanInterval() > 0 ? ScanKind::Live : ScanKind::Manual);
 }
 
 void KeysSession::stopSession(bool wait)
@@ -113,6 +128,9 @@ void KeysSession::stopSession(bool wait)
     m_worker = nullptr;
     m_thread = nullptr;
     m_pendingScans = 0;
+    m_scanQueue.clear();
+    m_liveTimer->stop();
+    m_scanState->setScanning(false);
     m_fixing = false;
     w->cancel();
     w->setVisibleKeys({});
@@ -138,22 +156,73 @@ void KeysSession::refresh()
     startScan();
 }
 
-void KeysSession::startScan()
+qint64 KeysSession::rescanInterval() const
+{
+    return qint64(std::max(m_connection->keysRescanSeconds(), 0)) * 1000;
+}
+
+void KeysSession::startScan(ScanKind kind)
 {
     if (!m_worker) {
         return;
     }
+    m_liveTimer->stop();
     m_worker->cancel(); // a scan running stops; this one is queued behind it
     ++m_pendingScans;
     m_fraction = -1;
     m_scanFailed = false;
     setScanNote({});
     const QList<QByteArray> globs = m_patterns;
+    m_scanQueue << globs;
+    // A live rescan walks at most what the budget allows in one interval: a keyspace larger
+    // than that is scanned in part, and said so (never "all healthy" for the rest).
+    const qint64 interval = rescanInterval();
+    const qint64 cap = kind == ScanKind::Live && m_scanBudget > 0 && interval > 0
+                           ? std::max<qint64>(qint64(m_scanBudget * double(interval) / 1000), 1)
+                           : 0;
     KeysWorker *w = m_worker;
     QMetaObject::invokeMethod(
-        w, [w, globs] { w->scan(globs); }, Qt::QueuedConnection);
+        w, [w, globs, cap] { w->scan(globs, cap); }, Qt::QueuedConnection);
+    m_scanState->setScanning(true);
     onCountsChanged();
     Q_EMIT busyChanged();
+}
+
+void KeysSession::pageShown()
+{
+    if (!m_worker || m_pendingScans > 0 || m_fixing || rescanInterval() <= 0) {
+        return;
+    }
+    // Just scanned (the session's first scan, a rescan a moment ago): that one is current.
+    const QDateTime at = m_scanState->finishedAt();
+    if (at.isValid() && m_scanState->failure().isEmpty() &&
+        at.msecsTo(QDateTime::currentDateTime()) < 1000) {
+        return;
+    }
+    startScan(ScanKind::Live);
+}
+
+void KeysSession::scheduleLive()
+{
+    const qint64 interval = rescanInterval();
+    m_scanState->setInterval(interval);
+    if (m_worker && interval > 0) {
+        m_liveTimer->start(int(std::min<qint64>(interval, 3'600'000)));
+    } else {
+        m_liveTimer->stop();
+    }
+}
+
+void KeysSession::onLiveTimer()
+{
+    if (!m_worker) {
+        return;
+    }
+    if (m_pendingScans > 0 || m_fixing) {
+        scheduleLive(); // busy: the next tick
+        return;
+    }
+    startScan(ScanKind::Live);
 }
 
 void KeysSession::cancel()
@@ -193,7 +262,8 @@ void KeysSession::setRules(const RuleSet &rules)
         KeysWorker *w = m_worker;
         QMetaObject::invokeMethod(
             w, [w, rules] { w->setRules(rules); }, Qt::QueuedConnection);
-        startScan();
+        // Not asked for by the user: a rescan within the budget of one interval, as the timer's.
+        startScan(rescanInterval() > 0 ? ScanKind::Live : ScanKind::Manual);
     }
     onCountsChanged();
 }
@@ -236,17 +306,24 @@ void KeysSession::setSelectedKey(const std::optional<QByteArray> &key)
 
 void KeysSession::onScanStarted()
 {
-    // The table is cleared when the scan really starts: pages of a scan cancelled just before
-    // arrive first and must not mix with this one's.
-    m_model->clear();
-    m_visibleRows.clear();
+    // A rescan of the same match merges into the rows (the selection, the scroll position and
+    // the sort stay; rows it does not list again go when it saw the whole match); other
+    // patterns start a new table. Decided when the scan really starts: pages of a scan
+    // cancelled just before arrive first.
+    const QList<QByteArray> globs = m_scanQueue.isEmpty() ? m_patterns : m_scanQueue.takeFirst();
+    if (!m_lastScanPatterns || *m_lastScanPatterns != globs) {
+        m_model->clear();
+        m_visibleRows.clear();
+    }
+    m_lastScanPatterns = globs;
+    m_model->beginMerge();
     m_fraction = 0;
     Q_EMIT busyChanged();
 }
 
 void KeysSession::onPage(const QList<KeyInfo> &keys, const keys::ScanProgress &p)
 {
-    m_model->append(keys);
+    m_model->merge(keys);
     if (m_pendingScans > 0) {
         setNodes(p.nodes);
     }
@@ -264,19 +341,28 @@ void KeysSession::onScanFinished(const ScanSummary &summary)
         --m_pendingScans;
     }
     if (m_pendingScans > 0) {
+        m_model->endMerge(false);
         return; // a newer scan is queued: this one was cancelled for it
     }
-    m_model->resort(); // rows that came while sorted were put at the end
+    const bool complete = summary.status == ScanSummary::Status::Completed;
+    m_model->endMerge(complete); // keys gone since the last scan leave with a whole one
+    m_model->resort();           // rows that came while sorted were put at the end
     setNodes(summary.progress.nodes);
     const qint64 n = m_model->rowCount();
     const qint64 ms = summary.progress.elapsedMs;
     const QString took = ms < 1000 ? tr("%1 ms").arg(ms) : keypresentation::ttlText(ms);
+    onCountsChanged();
+    m_scanState->setScanning(false);
     switch (summary.status) {
     case ScanSummary::Status::Completed:
         setCountText(tr("%1 · scanned in %2").arg(keysWord(n), took));
+        m_scanState->scanDone(ms, summary.progress.keys, true, 1.0, false);
         break;
     case ScanSummary::Status::Cancelled:
-        setCountText(tr("%1 · scan cancelled").arg(keysWord(n)));
+        setCountText(summary.stoppedAtCap ? tr("%1 · stopped at the scan budget").arg(keysWord(n))
+                                          : tr("%1 · scan cancelled").arg(keysWord(n)));
+        m_scanState->scanDone(ms, summary.progress.keys, false, summary.progress.fraction,
+                              summary.stoppedAtCap);
         break;
     case ScanSummary::Status::Failed: {
         m_scanFailed = true;
@@ -297,10 +383,13 @@ void KeysSession::onScanFinished(const ScanSummary &summary)
                 tr("Could not list the keys: %1. Trying again when Redis answers.").arg(why),
                 Tone::Bad);
         }
+        // The rows of the last good scan stay, marked stale: never an empty or healthy
+        // result from a scan that failed.
+        m_scanState->failed(why);
         break;
     }
     }
-    onCountsChanged();
+    scheduleLive();
     Q_EMIT busyChanged();
     Q_EMIT scanFinished(summary);
 }
@@ -330,6 +419,11 @@ void KeysSession::connectionBack()
     if (m_connectionTrouble) {
         m_connectionTrouble = false;
         setConnectionNote({}); // the worker got through again
+        // The rows stay stale until a scan has listed them again: one now, when live.
+        if (m_pendingScans == 0 && !m_fixing && rescanInterval() > 0 && m_model->rowCount() > 0) {
+            startScan(ScanKind::Live);
+            return;
+        }
     }
     // Nothing was listed before the connection went: list now.
     if (m_scanFailed && m_model->rowCount() == 0 && m_pendingScans == 0) {
@@ -340,6 +434,7 @@ void KeysSession::connectionBack()
 void KeysSession::onConnectionError(const QString &message)
 {
     m_connectionTrouble = true;
+    m_scanState->failed(message);
     setConnectionNote(tr("Connection to Redis lost (%1). The table shows the keys as last read; "
                          "it updates again by itself when Redis answers.")
                           .arg(message));
@@ -366,8 +461,20 @@ void KeysSession::onConnectionState(const ConnectionState &state)
     }
 }
 
+keys::HealthSummary KeysSession::healthNow() const
+{
+    keys::HealthSummary summary = m_model->summary();
+    if (const std::optional<Endpoint> e = m_connection->endpoint()) {
+        // What to grant, to whom: the profile's user.
+        summary.grant.replace(QLatin1String("<user>"),
+                              e->user.isEmpty() ? QStringLiteral("default") : e->user);
+    }
+    return summary;
+}
+
 void KeysSession::onCountsChanged()
 {
+    m_scanState->setHealth(healthNow());
     const qint64 never = m_model->summary().noTtl;
     const qint64 flagged = m_model->flagged();
     if (never != m_lastNeverExpiring || flagged != m_lastFlagged) {
@@ -442,21 +549,22 @@ std::optional<KeysSession::Question> KeysSession::fixAllQuestion(bool deleteKeys
     const QString what = n == 1
                              ? tr("the 1 key that never expires or lives too long")
                              : tr("the %1 keys that never expire or live too long").arg(number(n));
-    QStringList globs;
-    for (const QByteArray &p : m_patterns) {
-        globs << keypresentation::displayBytes(p);
-    }
-    const QString where = globs.isEmpty() ? defaultPatterns() : globs.join(QLatin1Char(' '));
+    // In the user's words: what is gone through, and what is checked before each change (the
+    // scan patterns stay out of it; they are in the Match field for whoever typed them).
+    const QString where = m_patterns.isEmpty()
+                              ? tr("Sluice goes through every key under your rules' prefixes "
+                                   "again")
+                              : tr("Sluice goes through every key the Match field selects "
+                                   "again");
     if (deleteKeys) {
-        return Question{tr("Delete %1? Sluice lists %2 again and deletes each key that is still "
-                           "flagged at that instant. This cannot be undone.")
+        return Question{tr("Delete %1? %2 and deletes each key that is still flagged at that "
+                           "instant. This cannot be undone.")
                             .arg(what, where),
                         tr("Delete all"),
                         {}};
     }
-    return Question{tr("Set the TTL from their rule on %1? Sluice lists %2 again and fixes each "
-                       "key that is still flagged at that instant; a key that got a TTL "
-                       "meanwhile is left alone.")
+    return Question{tr("Set the TTL from their rule on %1? %2 and fixes each key that is still "
+                       "flagged at that instant; a key that got a TTL meanwhile is left alone.")
                         .arg(what, where),
                     tr("Fix all"),
                     {}};

@@ -14,11 +14,13 @@
 #include <optional>
 
 class QThread;
+class QTimer;
 
 namespace sluice::ui {
 
 class ConnectionController;
 class KeysModel;
+class KeysScanState;
 struct ConnectionState;
 
 // The Keys page's controller, widget-free (CONSOLE.md "Keys"): one keys::KeysWorker on a
@@ -41,9 +43,20 @@ public:
     // The worker stops (within one round trip); `wait`: until its thread is gone (closing).
     void stopSession(bool wait);
     bool hasSession() const { return m_worker != nullptr; }
-    // A session if there is none, else a new scan.
+    // A session if there is none, else a new scan of the whole match (F5, Scan again).
     void refresh();
-    void startScan();
+    // A manual scan sees the whole match; a live one (on show, on the timer) walks at most
+    // what the scan budget allows in one rescan interval, and says so when it stops there.
+    enum class ScanKind { Manual, Live };
+    void startScan(ScanKind kind = ScanKind::Manual);
+    // The page was shown: a live rescan now (unless one runs, or rescans are off).
+    void pageShown();
+
+    // The one model of the last scan (scanstate.h): the banner, the navigation badge, the
+    // status bar's link and the audit panel read it.
+    KeysScanState *scanState() const { return m_scanState; }
+    // The rescan interval in force (ms; the profile's keysRescanSeconds); 0: off.
+    qint64 rescanInterval() const;
     // Cancels the scan or the fix running.
     void cancel();
 
@@ -141,6 +154,9 @@ private:
     void setScanNote(const QString &text, Tone tone = Tone::Warning);
     void setCountText(const QString &text);
     void setNodes(const QList<keys::NodeScan> &nodes);
+    void scheduleLive();
+    void onLiveTimer();
+    keys::HealthSummary healthNow() const;
 
     ConnectionController *m_connection;
     KeysModel *m_model;
@@ -163,6 +179,10 @@ private:
     QList<keys::NodeScan> m_nodes;
     qint64 m_lastNeverExpiring = -1;
     qint64 m_lastFlagged = -1;
+    KeysScanState *m_scanState;
+    QTimer *m_liveTimer;
+    std::optional<QList<QByteArray>> m_lastScanPatterns; // of the last scan started
+    QList<QList<QByteArray>> m_scanQueue; // the patterns of the scans queued, in their order
     QHash<QByteArray, int> m_visibleRows; // key -> model row, of the keys sent to the worker
     std::optional<QByteArray> m_selected;
 };

@@ -12,4 +12,6 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/auditpanel.cpp ${CMAKE_CURRENT_LIST_DIR}/auditpanel.h
     ${CMAKE_CURRENT_LIST_DIR}/keyspage.cpp ${CMAKE_CURRENT_LIST_DIR}/keyspage.h
     ${CMAKE_CURRENT_LIST_DIR}/keyssession.cpp ${CMAKE_CURRENT_LIST_DIR}/keyssession.h
+    ${CMAKE_CURRENT_LIST_DIR}/scanstate.cpp ${CMAKE_CURRENT_LIST_DIR}/scanstate.h
+    ${CMAKE_CURRENT_LIST_DIR}/keystree.cpp ${CMAKE_CURRENT_LIST_DIR}/keystree.h
 )
