@@ -8,6 +8,7 @@
 #include "keys/keyspage.h"
 #include "load/loadpage.h"
 #include "monitor/monitorpage.h"
+#include "monitor/monitorsession.h"
 #include "rules/rulespage.h"
 #include "sim/simulationpage.h"
 #include "ui/common/pageheader.h"
@@ -100,6 +101,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_rulesPage, &RulesPage::rulesChanged, m_simulationPage, &SimulationPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_monitorPage, &MonitorPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_loadPage, &LoadPage::setRules);
+    // The Monitor says when a load decided on keys of its own, which it does not scan.
+    connect(m_loadPage, &LoadPage::finished, m_monitorPage->session(), &MonitorSession::noteLoad);
     connect(m_keysPage, &KeysPage::healthChanged, this, &MainWindow::onKeysHealth);
 
     // Every action that writes to Redis, in one list: off (with the reason) under a read-only
