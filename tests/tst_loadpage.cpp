@@ -7,15 +7,19 @@
 #include "pageharness.h"
 #include "testdata.h"
 #include "testredis.h"
+#include "ui/language.h"
+#include "ui/load/keyscope.h"
 #include "ui/load/loadpage.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -236,6 +240,99 @@ private Q_SLOTS:
         QVERIFY(exists && exists->integer == 1);
         find<QCheckBox>("realKeysCheck")->setChecked(false);
         m_page->setConfirm({});
+    }
+
+    // The run's own keys are not the rules' real keys: the note says what the Monitor and the
+    // Keys page then see, and how to watch them; on the throwaway sandbox the real keys need no
+    // confirmation, elsewhere they do.
+    void keyScopeSaysWhatIsWatched()
+    {
+        KeyScope scope;
+        auto *note = scope.findChild<QLabel *>(QStringLiteral("keyScopeNote"));
+        QVERIFY(note->text().contains(QStringLiteral("sluice:load:")));
+        QVERIFY(note->text().contains(QStringLiteral("Limited right now")));
+        QVERIFY(note->text().contains(QStringLiteral("tick the box")));
+        int asked = 0;
+        int went = 0;
+        const ConfirmHook hook = [&](const QString &) {
+            ++asked;
+            return true;
+        };
+        scope.findChild<QCheckBox *>(QStringLiteral("realKeysCheck"))->setChecked(true);
+        scope.confirmThen(&scope, hook, [&] { ++went; });
+        QCOMPARE(asked, 1);
+        QCOMPARE(went, 1);
+        scope.setThrowaway(true);
+        QVERIFY(note->text().contains(QStringLiteral("sandbox")));
+        scope.confirmThen(&scope, hook, [&] { ++went; });
+        QCOMPARE(asked, 1);
+        QCOMPARE(went, 2);
+        // The page: not on the sandbox here (the fixture's profile).
+        QVERIFY(!m_page->findChild<KeyScope *>()->isThrowaway());
+    }
+
+    // At the first-start size the Per rule table lists the rules ticked, at least three rows
+    // tall, and the chart does not take the whole column.
+    void perRuleTableKeepsRows()
+    {
+        RuleSet set;
+        for (int i = 0; i < 4; ++i) {
+            set.rules.push_back(
+                windowRule(uniqueId("load-rows") + QString::number(i), 10, duration::usPerSecond));
+        }
+        m_page->setRules(set);
+        m_page->window()->resize(1100, 700);
+        QTest::qWait(100);
+        auto *perRule = find<QTableWidget>("perRuleTable");
+        QCOMPARE(perRule->rowCount(), 4);
+        QCOMPARE(perRule->item(3, 0)->text(), set.rules[3].id);
+        const int header = perRule->horizontalHeader()->height();
+        QVERIFY2(perRule->height() >= header + 4 * 24,
+                 qPrintable(QString::number(perRule->height())));
+        QVERIFY(perRule->verticalScrollBar()->maximum() == 0);
+        m_page->window()->resize(1280, 800);
+    }
+
+    // After a short run of four rules, at the three sizes, in both languages
+    // (SLUICE_SHOTS_DIR).
+    void sizeScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        RuleSet set;
+        for (const char *name : {"hello-per-ip", "api-global", "export-queue", "login-per-ip"}) {
+            set.rules.push_back(windowRule(uniqueId(name), 20, duration::usPerSecond));
+        }
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+                test::PageHarness frame;
+                auto *page = new LoadPage(m_h.controller());
+                QVERIFY(frame.show(page, size, 5));
+                page->setRules(set);
+                auto *combo = page->findChild<QComboBox *>(QStringLiteral("load.pattern"));
+                combo->setCurrentIndex(0);
+                auto *rate = page->findChild<QLineEdit *>(QStringLiteral("load.rate"));
+                rate->setText(QStringLiteral("100/s"));
+                Q_EMIT rate->textEdited(rate->text());
+                auto *duration = page->findChild<QLineEdit *>(QStringLiteral("load.duration"));
+                duration->setText(QStringLiteral("2s"));
+                Q_EMIT duration->textEdited(duration->text());
+                QSignalSpy finished(page, &LoadPage::finished);
+                page->start();
+                QVERIFY(finished.wait(15000));
+                QTest::qWait(300);
+                QVERIFY(frame.window()->grab().save(QStringLiteral("%1/load-%2-%3x%4.png")
+                                                        .arg(dir, lang)
+                                                        .arg(size.width())
+                                                        .arg(size.height())));
+            }
+        }
+        QString error;
+        Language::install(qApp, QStringLiteral("en"), &error);
     }
 
     void stopsWhenAsked()

@@ -1,7 +1,10 @@
 // The Monitor page (issue 6 item 2), offscreen against the fixture's Redis: statistics seeded
 // through the real StatsRecorder + StatsFlusher come back in the charts' series to the unit; a
 // subject denied by the real scripts shows in "Limited right now" with its time left and is
-// unblocked through the page; top subjects; a lost connection keeps the data and says so.
+// unblocked through the page; top subjects; a lost connection keeps the data and says so; the
+// auto range fills the chart with 10 s of data, a range changes the axis, hovering gives a
+// second's values and a click opens the chart large; at 1100x700 the charts keep their height
+// and the grid scrolls.
 
 #include "core/keys/keyreader.h"
 #include "core/limiter/redislimiter.h"
@@ -16,17 +19,24 @@
 #include "ui/language.h"
 #include "ui/monitor/limitedmodel.h"
 #include "ui/monitor/monitorpage.h"
+#include "ui/monitor/monitorsession.h"
 #include "ui/monitor/rulechart.h"
 #include "ui/monitor/topsubjectsmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDateTimeAxis>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -36,6 +46,7 @@
 
 using namespace sluice;
 using namespace sluice::ui;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -211,6 +222,8 @@ private Q_SLOTS:
                      bucketRule(api, Algorithm::TokenBucket, {10, duration::usPerSecond}, 20)};
         set.rules[1].shadow = true;
         page.setRules(set);
+        // The whole 15 minutes the worker reads (auto would show the last minute).
+        page.session()->setRange(15 * 60);
         page.resize(1100, 750);
         page.show();
         QTRY_VERIFY_WITH_TIMEOUT(page.snapshot().series.size() == 2, 5000);
@@ -259,6 +272,197 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(again.snapshot().series.size() == 2, 5000);
         QCOMPARE(again.chart(login)->totals(), (stats::Counts{18, 3, 0}));
         deleteStats(admin, {login, api});
+    }
+
+    // 10 s of recorded statistics fill at least half of the plot in "auto"; the range combo
+    // changes the axis (1 h says what the statistics do not keep); hovering a second gives its
+    // values; a click opens the chart large with its legend.
+    void rangesHoverAndLarge()
+    {
+        const QString id = uniqueId("mon-range");
+        Connection admin = test::connect();
+        deleteStats(admin, {id});
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        stats::StatsRecorder recorder;
+        for (qint64 ago = 10; ago >= 1; --ago) {
+            recorder.record(id, "10.0.0.1", true, false, now - ago, 20 + ago);
+            recorder.record(id, "10.0.0.2", false, false, now - ago, ago);
+        }
+        {
+            stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
+            flusher.start();
+            flusher.stop();
+            QVERIFY2(flusher.status().redisOk, qPrintable(flusher.status().lastError));
+        }
+        test::PageHarness frame;
+        auto *page = new MonitorPage(m_h.controller());
+        RuleSet set;
+        set.rules = {windowRule(id, 5, 60 * duration::usPerSecond)};
+        page->setRules(set);
+        QVERIFY(frame.show(page, {1100, 700}, 4));
+        QTRY_VERIFY_WITH_TIMEOUT(page->snapshot().series.size() == 1, 5000);
+        RuleChart *chart = page->chart(id);
+        QTRY_COMPARE_WITH_TIMEOUT(chart->totals().allowed, qint64(10 * 20 + 55), 5000);
+        QCOMPARE(page->session()->range(), 0);
+
+        // The data's width on the plot, from the first second with decisions to the last.
+        const auto filled = [chart] {
+            QCoreApplication::sendPostedEvents();
+            const QList<QPointF> pts = chart->allowedSeries()->points();
+            qreal first = -1, last = -1;
+            for (const QPointF &p : pts) {
+                if (p.y() > 0) {
+                    const qreal x = chart->chart()->mapToPosition(p, chart->allowedSeries()).x();
+                    first = first < 0 ? x : first;
+                    last = x;
+                }
+            }
+            return first < 0 ? 0.0 : (last - first) / chart->chart()->plotArea().width();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(chart->rangeSeconds() <= 30, 5000);
+        QVERIFY2(filled() >= 0.5, qPrintable(QString::number(filled())));
+        auto *combo = page->findChild<QComboBox *>(QStringLiteral("rangeCombo"));
+        QVERIFY(combo->itemText(0).startsWith(u"auto ("_s));
+        auto *note = page->findChild<QLabel *>(QStringLiteral("rangeNote"));
+        QVERIFY2(note->text().startsWith(u"Auto: the last"_s), qPrintable(note->text()));
+
+        // 5 min: the axis spans 300 s; the same data is a sixth as wide or less.
+        combo->setCurrentIndex(combo->findData(300));
+        QTRY_COMPARE(chart->rangeSeconds(), 300);
+        const qint64 span = chart->timeAxis()->min().secsTo(chart->timeAxis()->max());
+        QCOMPARE(span, qint64(299));
+        QVERIFY2(filled() < 0.1, qPrintable(QString::number(filled())));
+        QCOMPARE(chart->timeAxis()->format(), u"HH:mm:ss"_s);
+        // 1 h: longer than the statistics keep, and said so.
+        combo->setCurrentIndex(combo->findData(3600));
+        QTRY_COMPARE(chart->rangeSeconds(), 3600);
+        QVERIFY2(note->text().contains(u"keep 16 minutes"_s), qPrintable(note->text()));
+        QCOMPARE(chart->timeAxis()->format(), u"HH:mm"_s);
+
+        // Hover: the values of the second under the pointer (now-4: 24 allowed, 4 denied).
+        combo->setCurrentIndex(combo->findData(60));
+        QTRY_COMPARE(chart->rangeSeconds(), 60);
+        QCoreApplication::sendPostedEvents();
+        QTest::qWait(50);
+        const QPointF inChart = chart->chart()->mapToPosition(
+            QPointF(double(now - 4) * 1000.0, 1.0), chart->allowedSeries());
+        const QPoint at = chart->view()->mapFromScene(chart->chart()->mapToScene(inChart));
+        QTest::mouseMove(chart->view()->viewport(), at);
+        QTRY_VERIFY(!chart->hoverText().isEmpty());
+        const QString time =
+            QDateTime::fromSecsSinceEpoch(now - 4).toString(QStringLiteral("HH:mm:ss"));
+        QCOMPARE(chart->hoverText(), u"%1 · 24 allowed/s · 4 denied/s"_s.arg(time));
+        QVERIFY(chart->findChild<QLabel *>(QStringLiteral("chartSummary"))
+                    ->text()
+                    .contains(u"24 allowed/s"_s));
+        // Outside the plot: the summary again.
+        chart->hoverAt(QPoint(1, 1));
+        QVERIFY(chart->hoverText().isEmpty());
+
+        // A click opens it large, with its legend, and it follows the reads.
+        QVERIFY(!page->largeChart());
+        QTest::mouseClick(chart->view()->viewport(), Qt::LeftButton, {}, at);
+        QTRY_VERIFY(page->largeChart());
+        RuleChart *large = page->largeChart();
+        QVERIFY(large->chart()->legend()->isVisible());
+        QCOMPARE(large->totals(), chart->totals());
+        QVERIFY(large->height() > chart->height());
+        if (!qEnvironmentVariableIsEmpty("SLUICE_SHOTS_DIR")) {
+            QTest::qWait(200);
+            large->window()->grab().save(qEnvironmentVariable("SLUICE_SHOTS_DIR") +
+                                         u"/monitor-large.png"_s);
+        }
+        large->window()->close();
+        QTRY_VERIFY(!page->largeChart());
+        deleteStats(admin, {id});
+    }
+
+    // Six rules at the first-start size: every chart keeps its readable height and the grid
+    // scrolls instead of squeezing them.
+    void chartsKeepTheirHeight()
+    {
+        test::PageHarness frame;
+        auto *page = new MonitorPage(m_h.controller());
+        RuleSet set;
+        for (int i = 0; i < 6; ++i) {
+            set.rules.push_back(windowRule(uniqueId("mon-six") + QString::number(i), 5,
+                                           60 * duration::usPerSecond));
+        }
+        page->setRules(set);
+        QVERIFY(frame.show(page, {1100, 700}, 4));
+        QTest::qWait(100);
+        for (const Rule &r : set.rules) {
+            QVERIFY2(page->chart(r.id)->height() >= RuleChart::minimumChartHeight,
+                     qPrintable(QString::number(page->chart(r.id)->height())));
+            QVERIFY(page->chart(r.id)->view()->height() >= 150);
+        }
+        auto *area = page->findChild<QScrollArea *>(QStringLiteral("chartArea"));
+        QVERIFY(area->height() >= RuleChart::minimumChartHeight);
+        QVERIFY(area->verticalScrollBar()->maximum() > 0);
+    }
+
+    // The page after a real 8 s load on the load's own keys (the Load page's default), at the
+    // three sizes, in both languages (SLUICE_SHOTS_DIR).
+    void rangeScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        RuleSet set;
+        set.rules = {
+            windowRule(uniqueId("hello-per-ip"), 3, 5 * duration::usPerSecond),
+            bucketRule(uniqueId("api-global"), Algorithm::TokenBucket, {100, duration::usPerSecond},
+                       200),
+            bucketRule(uniqueId("export-queue"), Algorithm::LeakyBucket,
+                       {10, duration::usPerSecond}, 50),
+            windowRule(uniqueId("search-per-key"), 60, 60 * duration::usPerSecond),
+            bucketRule(uniqueId("login-gcra"), Algorithm::Gcra, {5, duration::usPerSecond}, 5),
+            windowRule(uniqueId("shadow-probe"), 20, duration::usPerSecond)};
+        set.rules[5].shadow = true;
+        QStringList ids;
+        for (const Rule &r : set.rules) {
+            ids << r.id;
+        }
+        Connection admin = test::connect();
+        deleteStats(admin, ids);
+        test::PageHarness frame;
+        auto *page = new MonitorPage(m_h.controller());
+        page->setRules(set);
+        QVERIFY(frame.show(page, {1100, 700}, 4));
+        load::LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules = set;
+        o.pattern.kind = sim::TrafficPattern::Kind::Poisson;
+        o.pattern.rate = {200, duration::usPerSecond};
+        o.durationUs = 8 * duration::usPerSecond;
+        o.threads = 2;
+        o.subjects = 50;
+        o.keyPrefixOverride = load::runScopedPrefix();
+        const load::LoadProgress run = test::recordedLoad(o);
+        QVERIFY(run.finished);
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+                test::PageHarness shot;
+                auto *p = new MonitorPage(m_h.controller());
+                p->setRules(set);
+                p->session()->noteLoad(run); // as the main window passes the Load page's on
+                QVERIFY(shot.show(p, size, 4));
+                QTRY_VERIFY_WITH_TIMEOUT(p->topModel()->rowCount() > 0 &&
+                                             !p->session()->unwatchedRules().isEmpty(),
+                                         8000);
+                QTest::qWait(300);
+                QVERIFY(shot.window()->grab().save(QStringLiteral("%1/monitor-%2-%3x%4.png")
+                                                       .arg(dir, lang)
+                                                       .arg(size.width())
+                                                       .arg(size.height())));
+            }
+        }
+        QString error;
+        Language::install(qApp, QStringLiteral("en"), &error);
+        deleteStats(admin, ids);
     }
 
     // Real traffic from the load generator on the second rule only (the first has none): the

@@ -1,18 +1,22 @@
 // The Monitor page's controller without its widgets (MonitorSession), against the fixture's
 // Redis: the not-connected status, the choice of the top rule, the statistics and the limited
-// subjects of a read, the session generation, and an unblock with its outcome in words. No
-// widget is created here.
+// subjects of a read, the session generation, and an unblock with its outcome in words; the
+// auto range; "Limited right now" and the top subjects agreeing on a real load, on the rules'
+// keys and on the load's own. No widget is created here.
 
 #include "core/limiter/redislimiter.h"
+#include "core/load/loadgenerator.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/monitor/monitorsession.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -197,6 +201,138 @@ private Q_SLOTS:
         QCOMPARE(session.snapshot().readAtMs, qint64(0));
         QVERIFY(session.topSubjects().isEmpty());
         QVERIFY(session.statusText().startsWith(u"Not connected"_s));
+    }
+
+    // The auto range: the shortest step that holds what was recorded since the session began
+    // (else everything kept; else a minute), so that a short load fills the chart.
+    void autoRange()
+    {
+        const qint64 now = 1'700'000'000;
+        const auto series = [now](QList<qint64> agoWithData) {
+            stats::RuleSeries r;
+            r.ruleId = u"r"_s;
+            r.firstSecond = now - 899;
+            r.seconds.resize(900);
+            for (qint64 ago : agoWithData) {
+                r.seconds[899 - ago].allowed = 5;
+            }
+            return QList<stats::RuleSeries>{r};
+        };
+        QCOMPARE(MonitorSession::autoSeconds({}, now - 100, now), 60);
+        QCOMPARE(MonitorSession::autoSeconds(series({}), now - 100, now), 60);
+        // A 10 s load that ended a second ago: 15 s, two thirds of the width.
+        QCOMPARE(MonitorSession::autoSeconds(series({10, 5, 1}), now - 100, now), 15);
+        QCOMPARE(MonitorSession::autoSeconds(series({40, 2}), now - 100, now), 60);
+        QCOMPARE(MonitorSession::autoSeconds(series({170}), now - 200, now), 180);
+        // Data from before the session is left out while there is newer...
+        QCOMPARE(MonitorSession::autoSeconds(series({600, 20}), now - 100, now), 30);
+        // ... and counts when there is nothing else.
+        QCOMPARE(MonitorSession::autoSeconds(series({600}), now - 100, now), 900);
+        QCOMPARE(MonitorSession::rangeText(60), u"1 min"_s);
+        QCOMPARE(MonitorSession::rangeText(3600), u"1 h"_s);
+        QCOMPARE(MonitorSession::rangeText(15), u"15 s"_s);
+    }
+
+    // The same real load twice: on the rules' keys, every subject the top subjects show as
+    // denied is in "Limited right now"; on the load's own keys (the Load page's default), the
+    // list is empty and the note says why and how to watch them, instead of "No subject is
+    // denied right now" beside subjects denied 100 %.
+    void limitedAgreesWithTopSubjects()
+    {
+        const QString id = uniqueId("ms-agree");
+        Rule rule = windowRule(id, 3); // 3 per minute per IP: a subject with a denial is full
+        Connection admin = test::connect();
+        (void)test::deleteByPrefix(admin, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
+        RuleSet set;
+        set.rules = {rule};
+        load::LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        o.rules = set;
+        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
+        o.pattern.rate = {200, duration::usPerSecond};
+        o.durationUs = duration::usPerSecond;
+        o.threads = 1;
+        o.subjects = 8;
+        o.keyPrefixOverride = load::runScopedPrefix();
+        QVERIFY(test::recordedLoad(o).finished);
+
+        ConnectionController controller(&m_h.store());
+        MonitorSession session(&controller, fast());
+        session.setRules(set);
+        session.setPageVisible(true);
+        controller.connectTo(m_h.fixtureProfile());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            session.topSubjects().size() == 8 && !session.unwatchedRules().isEmpty(), 10000);
+        QCOMPARE(session.unwatchedRules(), QStringList{id});
+        QVERIFY(session.snapshot().limited.isEmpty());
+        const QString note = session.limitedNote();
+        QVERIFY2(!note.contains(u"No subject is denied right now"_s), qPrintable(note));
+        QVERIFY2(note.contains(u"sluice:load:"_s) &&
+                     note.contains(u"Decide on the rules' real keys"_s) && note.contains(id),
+                 qPrintable(note));
+        QVERIFY2(session.topNote().contains(u"other keys"_s), qPrintable(session.topNote()));
+
+        // On the real keys: what the top subjects show denied is limited right now.
+        o.keyPrefixOverride.clear();
+        QVERIFY(test::recordedLoad(o).finished);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            session.unwatchedRules().isEmpty() && session.snapshot().limited.size() == 8, 10000);
+        QSet<QByteArray> limited;
+        for (const LimitedSubject &l : session.snapshot().limited) {
+            limited.insert(l.subject);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            session.topSubjects().size() == 8 && session.topSubjects()[0].requests > 3, 5000);
+        for (const stats::TopSubject &t : session.topSubjects()) {
+            QVERIFY(t.denied > 0);
+            QVERIFY2(limited.contains(t.subject), t.subject.constData());
+        }
+        QVERIFY2(session.limitedNote().startsWith(u"Subjects whose next request"_s),
+                 qPrintable(session.limitedNote()));
+        QVERIFY(!session.topNote().contains(u"other keys"_s));
+        (void)test::deleteByPrefix(admin, rule.keyPrefix + id.toUtf8() + ":");
+        (void)test::deleteByPrefix(admin, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
+    }
+
+    // Decisions recorded a minute ago, no key: nothing to say from the statistics alone (keys
+    // expire); once the Load page says its run used keys of its own, the note says it; a run
+    // on the real keys takes it back.
+    void noteLoadOwnKeys()
+    {
+        const QString id = uniqueId("ms-own");
+        const Rule rule = windowRule(id, 3);
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        stats::StatsRecorder recorder;
+        recorder.record(id, "10.0.0.9", false, false, now - 60, 40);
+        {
+            stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
+            flusher.start();
+            flusher.stop();
+        }
+        ConnectionController controller(&m_h.store());
+        MonitorSession session(&controller, fast());
+        RuleSet set;
+        set.rules = {rule};
+        session.setRules(set);
+        session.setPageVisible(true);
+        controller.connectTo(m_h.fixtureProfile());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            session.topSubjects().size() == 1 && session.snapshot().limitedRead, 10000);
+        QVERIFY(session.unwatchedRules().isEmpty());
+        QVERIFY2(session.limitedNote().startsWith(u"No subject is denied right now"_s),
+                 qPrintable(session.limitedNote()));
+        load::LoadProgress run;
+        run.keyPrefix = "sluice:load:0123456789abcdef:";
+        run.rules = {load::RuleProgress{id, 0, 40, 0, 0, 0}};
+        session.noteLoad(run);
+        QCOMPARE(session.unwatchedRules(), QStringList{id});
+        QVERIFY2(session.limitedNote().contains(u"Decide on the rules' real keys"_s),
+                 qPrintable(session.limitedNote()));
+        run.keyPrefix.clear();
+        session.noteLoad(run);
+        QVERIFY(session.unwatchedRules().isEmpty());
+        Connection admin = test::connect();
+        (void)test::deleteByPrefix(admin, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
     }
 
     // Keys of a Spring GET/INCR/EXPIRE counter that a rule adopts (FORMATS.md "adopt"), written

@@ -183,7 +183,7 @@ private Q_SLOTS:
         QCOMPARE(d.rules[0].keys(), QStringList({u"id"_s, u"scope"_s, u"rate"_s, u"burst"_s}));
         QCOMPARE(d.rules[0].values.value(u"burst"_s), u"20"_s);
         QVERIFY(!d.rules[0].values.contains(u"description"_s));
-        QVERIFY(d.rules[0].summary().startsWith(u"tb · token_bucket"_s));
+        QVERIFY(d.rules[0].summary().startsWith(u"tb · token bucket"_s));
     }
 };
 

@@ -18,11 +18,14 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QGraphicsTextItem>
+#include <QGraphicsView>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -173,6 +176,80 @@ private Q_SLOTS:
         QCOMPARE(offeredPeak, 101.0); // 100 of the burst and 1 of the trickle
 
         QVERIFY(page.grab().save(test::screenshotPath(u"simulation-boundary-burst.png"_s)));
+    }
+
+    // The scenario's rule form is the Rules page's: "fixed window" and a "per IP address"
+    // scope combo, not fixed_window and ip as free text; a header scope's name beside it.
+    void ruleFormSpeaksTheRulesPageWords()
+    {
+        SimulationPage page(nullptr);
+        QVERIFY(test::showWindow(page, {1100, 700}));
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        auto *rules = page.findChild<QListWidget *>(u"ruleList"_s);
+        rules->setCurrentRow(0);
+        auto *algorithm = page.findChild<QComboBox *>(u"rules.algorithm"_s);
+        auto *scope = page.findChild<QComboBox *>(u"rules.scope"_s);
+        auto *scopeName = page.findChild<QLineEdit *>(u"rules.scopeName"_s);
+        QVERIFY(algorithm && scope && scopeName);
+        QCOMPARE(algorithm->currentText(), u"fixed window"_s);
+        QCOMPARE(algorithm->currentData().toString(), u"fixed_window"_s);
+        QCOMPARE(scope->currentText(), u"per IP address"_s);
+        QVERIFY(!scopeName->isVisible());
+        QVERIFY(!page.findChild<QLineEdit *>(u"rules.scope"_s));
+        QVERIFY2(rules->item(0)->text().contains(u"fixed window"_s) &&
+                     rules->item(0)->text().contains(u"per IP address"_s),
+                 qPrintable(rules->item(0)->text()));
+        // The label of the Rules page's editor, without its colon.
+        auto *limit = page.findChild<QLineEdit *>(u"rules.limit"_s);
+        bool labelled = false;
+        for (QLabel *l : page.findChildren<QLabel *>()) {
+            labelled = labelled || (l->buddy() == limit && l->text() == u"&Limit"_s);
+        }
+        QVERIFY(labelled);
+
+        // A header scope: its name beside the combo, into the scenario.
+        scope->setCurrentIndex(scope->findData(u"header"_s));
+        Q_EMIT scope->activated(scope->currentIndex());
+        QVERIFY(scopeName->isVisible());
+        scopeName->setFocus();
+        QTest::keyClicks(scopeName, u"X-Api-Key"_s);
+        const auto scenario = page.editedScenario();
+        QVERIFY(scenario);
+        QCOMPARE(scenario->rules.front().scope.toString(), u"header:X-Api-Key"_s);
+        QVERIFY(rules->item(0)->text().contains(u"per header value X-Api-Key"_s));
+        // An empty name: the reader's message beside the scope.
+        scopeName->clear();
+        Q_EMIT scopeName->textEdited(QString());
+        QVERIFY(!page.editedScenario());
+        auto *scopeError = page.findChild<QLabel *>(u"rules.scopeError"_s);
+        QVERIFY(scopeError->isVisible());
+        QVERIFY(!scopeError->text().isEmpty());
+    }
+
+    // At the first-start size the six rows keep a readable height (the view scrolls) and the
+    // metrics table's headers are whole.
+    void chartsKeepTheirHeight()
+    {
+        SimulationPage page(nullptr);
+        QVERIFY(test::showWindow(page, {1100 - 160, 700 - 60}));
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        QVERIFY(runAndWait(page));
+        QTest::qWait(100);
+        SimulationCharts *c = page.charts();
+        QCOMPARE(c->rowCount(), 6);
+        QVERIFY(c->size().height() >= 6 * SimulationCharts::minRowHeight);
+        auto *view = page.findChild<QGraphicsView *>(u"chartView"_s);
+        QVERIFY(view->verticalScrollBar()->maximum() > 0);
+        auto *table = page.findChild<QTableView *>(u"metricsTable"_s);
+        QHeaderView *h = table->horizontalHeader();
+        for (int col = 0; col < h->count(); ++col) {
+            if (!h->isSectionHidden(col)) {
+                QVERIFY2(h->sectionSize(col) >= h->sectionSizeHint(col),
+                         qPrintable(QString::number(col)));
+            }
+        }
+        QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                 qPrintable(QString::number(table->horizontalScrollBar()->maximum())));
     }
 
     void steadyOverload()
@@ -529,6 +606,32 @@ private Q_SLOTS:
                 QVERIFY(page.grab().save(u"%1/simulation-adopted-%2-%3x%4.png"_s.arg(dir, lang)
                                              .arg(size.width())
                                              .arg(size.height())));
+            }
+        }
+        QString error;
+        Language::install(qApp, u"en"_s, &error);
+    }
+
+    // The boundary burst at the three sizes, in both languages (SLUICE_SHOTS_DIR).
+    void sizeScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+                test::PageHarness frame;
+                auto *page = new SimulationPage(nullptr);
+                QVERIFY(frame.show(page, size, 3));
+                QVERIFY(page->loadPreset(u"boundary-burst"_s));
+                QVERIFY(runAndWait(*page));
+                QTest::qWait(300);
+                QVERIFY(frame.window()->grab().save(u"%1/simulation-%2-%3x%4.png"_s.arg(dir, lang)
+                                                        .arg(size.width())
+                                                        .arg(size.height())));
             }
         }
         QString error;

@@ -9,6 +9,7 @@
 #include "keys/scanstate.h"
 #include "load/loadpage.h"
 #include "monitor/monitorpage.h"
+#include "monitor/monitorsession.h"
 #include "rules/rulespage.h"
 #include "sim/simulationpage.h"
 #include "ui/common/pageheader.h"
@@ -104,6 +105,8 @@ MainWindow::MainWindow(QWidget *parent)
     // The badge and the status bar's link read the Keys session's one model of its last scan,
     // as the page's banner and its audit panel do (ui/keys/scanstate.h).
     connect(m_keysPage->scanState(), &KeysScanState::changed, this, &MainWindow::onKeysHealth);
+    // The Monitor says when a load decided on keys of its own, which it does not scan.
+    connect(m_loadPage, &LoadPage::finished, m_monitorPage->session(), &MonitorSession::noteLoad);
 
     // Every action that writes to Redis, in one list: off (with the reason) under a read-only
     // profile. The simulation on Redis writes its own keys; the local twins stay.

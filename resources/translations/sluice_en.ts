@@ -280,6 +280,97 @@
     </message>
 </context>
 <context>
+    <name>RuleFields</name>
+    <message>
+        <source>&amp;Id:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Algorithm:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Window:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Burst:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Scope:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. hello-per-ip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 5s, 250ms, 1m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 100/s, 5/10s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 200</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>global (one limit for everyone)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per IP address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per header value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per query parameter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>header name, e.g. X-Api-Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parameter name, e.g. api_key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per header value %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per query parameter %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ScenarioDraft</name>
     <message numerus="yes">
         <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
@@ -1343,14 +1434,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Load</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1360,6 +1443,18 @@
     </message>
     <message>
         <source>Use the real keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic. The Monitor&apos;s Limited right now and the Keys page show them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On the sandbox no confirmation is asked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched. The Monitor charts the run, but its Limited right now and the Keys page do not read these keys: tick the box to watch the subjects it limits there.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2347,10 +2442,6 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Decisions per second per rule over the last 15 minutes, as recorded in Redis by every console, CLI and service using it; the subjects limited right now; the busiest subjects.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No rules yet. The charts show the rules of the Rules page; load or pull a rule set there.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2367,10 +2458,6 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Top subjects, last 15 minutes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>R&amp;ule:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2384,6 +2471,34 @@ A key of another limiter: rule %3 adopts it as %4.</source>
     </message>
     <message>
         <source>The rule with the most requests in the last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decisions per second per rule, as recorded in Redis by every console, CLI and service using it; the subjects limited right now; the busiest subjects. Point at a chart for its values, click it to open it large.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Range:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The shortest range that holds every decision recorded since the console connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top subjects, last 15 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monitor: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2475,6 +2590,69 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
             <numerusform>%n key of other limiters, adopted by the rules, is watched too.</numerusform>
             <numerusform>%n keys of other limiters, adopted by the rules, are watched too.</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n min</numerusform>
+            <numerusform>%n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Auto: the last %1, the shortest range that holds every decision recorded since %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto: no decision recorded yet; showing the last %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No decisions recorded in the last %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The statistics keep %1 minutes: nothing before %2 in this range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recorded decisions. %1 has no key in Redis under its prefix: they were decided on other keys, which Limited right now does not read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>No subject is denied on the rules&apos; own keys (%n key(s) read).</source>
+        <translation>
+            <numerusform>No subject is denied on the rules&apos; own keys (%n key read).</numerusform>
+            <numerusform>No subject is denied on the rules&apos; own keys (%n keys read).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 decided on keys outside the rules&apos; prefixes (the Load page&apos;s default run uses sluice:load:&lt;run&gt;:…, removed when it ends), which this list does not read. To watch them here, tick &quot;Decide on the rules&apos; real keys&quot; on the Load page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n other rule(s)</source>
+        <translation>
+            <numerusform>%1 and %n other rule</numerusform>
+            <numerusform>%1 and %n other rules</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recorded decisions of the last 15 minutes: a subject denied then may be admitted again now.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3008,7 +3186,23 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Last %1 min: %2 allowed, %3 denied, %4 shadow-denied</source>
+        <source>Point at the chart for the values of a second; click to open it large</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shown: %1 allowed, %2 denied, %3 shadow-denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · nothing kept for this second (the statistics keep %2 minutes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 allowed/s · %3 denied/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 shadow-denied/s</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3124,74 +3318,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>e.g. hello-per-ip</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Id:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Algorithm:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Limit:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 5s, 250ms, 1m</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Window:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 100/s, 5/10s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Rate:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 200</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Burst:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>global (one limit for everyone)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>per IP address</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>per user</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>per header value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>per query parameter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Scope:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>e.g. GET /hello</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3269,14 +3395,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Fix the fields marked in red first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>header name, e.g. X-Api-Key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>parameter name, e.g. api_key</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4096,10 +4214,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delay mean ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Delay max ms</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4121,6 +4235,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>adopted %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delay ms mean/max</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4259,10 +4377,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rules</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4276,54 +4390,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>No rules on the Rules page yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. hello-per-ip</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Algorithm</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scope</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>global, ip, user, header:Name, param:name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Limit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>requests per window, e.g. 100</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Window</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 10s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>refill or leak rate, e.g. 10/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Burst</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bucket capacity, e.g. 20</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

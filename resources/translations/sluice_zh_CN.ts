@@ -278,6 +278,97 @@
     </message>
 </context>
 <context>
+    <name>RuleFields</name>
+    <message>
+        <source>&amp;Id:</source>
+        <translation>ID(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Algorithm:</source>
+        <translation>算法(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Limit:</source>
+        <translation>限流次数(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Window:</source>
+        <translation>时间窗口(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Rate:</source>
+        <translation>速率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Burst:</source>
+        <translation>突发容量(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Scope:</source>
+        <translation>作用范围(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>e.g. hello-per-ip</source>
+        <translation>例如 hello-per-ip</translation>
+    </message>
+    <message>
+        <source>e.g. 3</source>
+        <translation>例如 3</translation>
+    </message>
+    <message>
+        <source>e.g. 5s, 250ms, 1m</source>
+        <translation>例如 5s、250ms、1m</translation>
+    </message>
+    <message>
+        <source>e.g. 100/s, 5/10s</source>
+        <translation>例如 100/s、5/10s</translation>
+    </message>
+    <message>
+        <source>e.g. 200</source>
+        <translation>例如 200</translation>
+    </message>
+    <message>
+        <source>global (one limit for everyone)</source>
+        <translation>全局（所有人共用一个限额）</translation>
+    </message>
+    <message>
+        <source>per IP address</source>
+        <translation>按 IP 地址</translation>
+    </message>
+    <message>
+        <source>per user</source>
+        <translation>按用户</translation>
+    </message>
+    <message>
+        <source>per header value</source>
+        <translation>按请求头值</translation>
+    </message>
+    <message>
+        <source>per query parameter</source>
+        <translation>按查询参数</translation>
+    </message>
+    <message>
+        <source>header name, e.g. X-Api-Key</source>
+        <translation>请求头名称，例如 X-Api-Key</translation>
+    </message>
+    <message>
+        <source>parameter name, e.g. api_key</source>
+        <translation>参数名称，例如 api_key</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <source>per header value %1</source>
+        <translation>按请求头值 %1</translation>
+    </message>
+    <message>
+        <source>per query parameter %1</source>
+        <translation>按查询参数 %1</translation>
+    </message>
+</context>
+<context>
     <name>ScenarioDraft</name>
     <message numerus="yes">
         <source>The scenario has %n problem(s), marked beside their fields; it was not saved.</source>
@@ -1335,14 +1426,6 @@
         <translation>关闭：压测在自己的键下计数，结束后删除。开启：计入真实主体的配额。</translation>
     </message>
     <message>
-        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic.</source>
-        <translation>⚠ 压测使用限流规则自身的键前缀：主体 10.0.0.1 等与真实流量计入同一批键。</translation>
-    </message>
-    <message>
-        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched.</source>
-        <translation>压测使用自己的键（sluice:load:&lt;run&gt;:…），结束时删除：真实主体的配额不受影响。</translation>
-    </message>
-    <message>
         <source>Load</source>
         <translation>压测</translation>
     </message>
@@ -1353,6 +1436,18 @@
     <message>
         <source>Use the real keys</source>
         <translation>使用真实键</translation>
+    </message>
+    <message>
+        <source>⚠ The run uses the rules&apos; own key prefixes: subjects 10.0.0.1, … count against the same keys as real traffic. The Monitor&apos;s Limited right now and the Keys page show them.</source>
+        <translation>⚠ 本次运行使用限流规则自己的键前缀：主体 10.0.0.1、… 与真实流量计入同一批键。“监控”页面的“当前被限流”和“键”页面会显示它们。</translation>
+    </message>
+    <message>
+        <source>On the sandbox no confirmation is asked.</source>
+        <translation>在沙盒上无需确认。</translation>
+    </message>
+    <message>
+        <source>The run uses keys of its own (sluice:load:&lt;run&gt;:…), removed when it ends: real subjects&apos; quotas are untouched. The Monitor charts the run, but its Limited right now and the Keys page do not read these keys: tick the box to watch the subjects it limits there.</source>
+        <translation>本次运行使用自己的键（sluice:load:&lt;run&gt;:…），结束时删除：真实主体的限额不受影响。“监控”页面的图表会显示这次运行，但其“当前被限流”和“键”页面不读取这些键：勾选此项即可在那里查看被它限流的主体。</translation>
     </message>
 </context>
 <context>
@@ -2338,10 +2433,6 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <translation>监控</translation>
     </message>
     <message>
-        <source>Decisions per second per rule over the last 15 minutes, as recorded in Redis by every console, CLI and service using it; the subjects limited right now; the busiest subjects.</source>
-        <translation>过去 15 分钟内各规则每秒的判定数（由所有使用它的控制台、CLI 和服务记录在 Redis 中）；当前被限流的主体；最繁忙的主体。</translation>
-    </message>
-    <message>
         <source>No rules yet. The charts show the rules of the Rules page; load or pull a rule set there.</source>
         <translation>还没有限流规则。图表显示的是“限流规则”页面中的规则；请在该页面加载或拉取规则集。</translation>
     </message>
@@ -2358,10 +2449,6 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <translation>删除所选主体的限流器状态：它的下一个请求会被放行，就像从未出现过一样</translation>
     </message>
     <message>
-        <source>Top subjects, last 15 minutes</source>
-        <translation>最繁忙的主体（过去 15 分钟）</translation>
-    </message>
-    <message>
         <source>R&amp;ule:</source>
         <translation>规则(&amp;U)：</translation>
     </message>
@@ -2376,6 +2463,34 @@ A key of another limiter: rule %3 adopts it as %4.</source>
     <message>
         <source>The rule with the most requests in the last 15 minutes</source>
         <translation>过去 15 分钟内请求最多的规则</translation>
+    </message>
+    <message>
+        <source>Decisions per second per rule, as recorded in Redis by every console, CLI and service using it; the subjects limited right now; the busiest subjects. Point at a chart for its values, click it to open it large.</source>
+        <translation>每条限流规则每秒的判定数，由使用该 Redis 的每个控制台、CLI 和服务记录在 Redis 中；当前被限流的主体；最繁忙的主体。指向图表查看数值，点击图表将其放大。</translation>
+    </message>
+    <message>
+        <source>&amp;Range:</source>
+        <translation>时间范围(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>The shortest range that holds every decision recorded since the console connected</source>
+        <translation>能容纳控制台连接以来记录的所有判定的最短时间范围</translation>
+    </message>
+    <message>
+        <source>Top subjects, last 15 min</source>
+        <translation>最繁忙的主体（过去 15 分钟）</translation>
+    </message>
+    <message>
+        <source>auto (%1)</source>
+        <translation>自动（%1）</translation>
+    </message>
+    <message>
+        <source>Monitor: %1</source>
+        <translation>监控：%1</translation>
     </message>
 </context>
 <context>
@@ -2465,6 +2580,64 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>
             <numerusform>规则接管的其他限流器的 %n 个键也在监视中。</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n 分钟</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n 秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Auto: the last %1, the shortest range that holds every decision recorded since %2.</source>
+        <translation>自动：过去 %1，即能容纳 %2 以来记录的所有判定的最短时间范围。</translation>
+    </message>
+    <message>
+        <source>Auto: no decision recorded yet; showing the last %1.</source>
+        <translation>自动：尚未记录任何判定；显示过去 %1。</translation>
+    </message>
+    <message>
+        <source>No decisions recorded in the last %1.</source>
+        <translation>过去 %1 内没有记录任何判定。</translation>
+    </message>
+    <message>
+        <source>The statistics keep %1 minutes: nothing before %2 in this range.</source>
+        <translation>统计数据只保留 %1 分钟：此时间范围内 %2 之前没有数据。</translation>
+    </message>
+    <message>
+        <source>Recorded decisions. %1 has no key in Redis under its prefix: they were decided on other keys, which Limited right now does not read.</source>
+        <translation>已记录的判定。%1 在 Redis 中其前缀下没有任何键：这些判定是在其他键上做出的，“当前被限流”不读取这些键。</translation>
+    </message>
+    <message numerus="yes">
+        <source>No subject is denied on the rules&apos; own keys (%n key(s) read).</source>
+        <translation>
+            <numerusform>限流规则自己的键上没有被拒绝的主体（已读取 %n 个键）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 decided on keys outside the rules&apos; prefixes (the Load page&apos;s default run uses sluice:load:&lt;run&gt;:…, removed when it ends), which this list does not read. To watch them here, tick &quot;Decide on the rules&apos; real keys&quot; on the Load page.</source>
+        <translation>%1 是在限流规则前缀之外的键上判定的（“压测”页面默认使用 sluice:load:&lt;run&gt;:…，结束时删除），此列表不读取这些键。要在这里查看它们，请在“压测”页面勾选“使用限流规则的真实键”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n other rule(s)</source>
+        <translation>
+            <numerusform>%1 及另外 %n 条限流规则</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Recorded decisions of the last 15 minutes: a subject denied then may be admitted again now.</source>
+        <translation>过去 15 分钟记录的判定：当时被拒绝的主体现在可能已重新放行。</translation>
     </message>
 </context>
 <context>
@@ -2998,8 +3171,24 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>  %1 %2 次影子拒绝</translation>
     </message>
     <message>
-        <source>Last %1 min: %2 allowed, %3 denied, %4 shadow-denied</source>
-        <translation>最近 %1 min：%2 次放行，%3 次拒绝，%4 次影子拒绝</translation>
+        <source>Point at the chart for the values of a second; click to open it large</source>
+        <translation>指向图表查看某一秒的数值；点击将其放大</translation>
+    </message>
+    <message>
+        <source>Shown: %1 allowed, %2 denied, %3 shadow-denied</source>
+        <translation>显示范围内：%1 次放行，%2 次拒绝，%3 次影子拒绝</translation>
+    </message>
+    <message>
+        <source>%1 · nothing kept for this second (the statistics keep %2 minutes)</source>
+        <translation>%1 · 这一秒没有保留数据（统计数据只保留 %2 分钟）</translation>
+    </message>
+    <message>
+        <source>%1 · %2 allowed/s · %3 denied/s</source>
+        <translation>%1 · 每秒 %2 次放行 · 每秒 %3 次拒绝</translation>
+    </message>
+    <message>
+        <source> · %1 shadow-denied/s</source>
+        <translation> · 每秒 %1 次影子拒绝</translation>
     </message>
 </context>
 <context>
@@ -3109,74 +3298,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>应用(&amp;P)</translation>
     </message>
     <message>
-        <source>e.g. hello-per-ip</source>
-        <translation>例如 hello-per-ip</translation>
-    </message>
-    <message>
-        <source>&amp;Id:</source>
-        <translation>ID(&amp;I)：</translation>
-    </message>
-    <message>
-        <source>&amp;Algorithm:</source>
-        <translation>算法(&amp;A)：</translation>
-    </message>
-    <message>
-        <source>e.g. 3</source>
-        <translation>例如 3</translation>
-    </message>
-    <message>
-        <source>&amp;Limit:</source>
-        <translation>限流次数(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>e.g. 5s, 250ms, 1m</source>
-        <translation>例如 5s、250ms、1m</translation>
-    </message>
-    <message>
-        <source>&amp;Window:</source>
-        <translation>时间窗口(&amp;W)：</translation>
-    </message>
-    <message>
-        <source>e.g. 100/s, 5/10s</source>
-        <translation>例如 100/s、5/10s</translation>
-    </message>
-    <message>
-        <source>&amp;Rate:</source>
-        <translation>速率(&amp;R)：</translation>
-    </message>
-    <message>
-        <source>e.g. 200</source>
-        <translation>例如 200</translation>
-    </message>
-    <message>
-        <source>&amp;Burst:</source>
-        <translation>突发容量(&amp;B)：</translation>
-    </message>
-    <message>
-        <source>global (one limit for everyone)</source>
-        <translation>全局（所有人共用一个限额）</translation>
-    </message>
-    <message>
-        <source>per IP address</source>
-        <translation>按 IP 地址</translation>
-    </message>
-    <message>
-        <source>per user</source>
-        <translation>按用户</translation>
-    </message>
-    <message>
-        <source>per header value</source>
-        <translation>按请求头值</translation>
-    </message>
-    <message>
-        <source>per query parameter</source>
-        <translation>按查询参数</translation>
-    </message>
-    <message>
-        <source>&amp;Scope:</source>
-        <translation>作用范围(&amp;S)：</translation>
-    </message>
-    <message>
         <source>e.g. GET /hello</source>
         <translation>例如 GET /hello</translation>
     </message>
@@ -3255,14 +3376,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Fix the fields marked in red first</source>
         <translation>请先修正标红的字段</translation>
-    </message>
-    <message>
-        <source>header name, e.g. X-Api-Key</source>
-        <translation>请求头名称，例如 X-Api-Key</translation>
-    </message>
-    <message>
-        <source>parameter name, e.g. api_key</source>
-        <translation>参数名称，例如 api_key</translation>
     </message>
     <message>
         <source>Names the rule in keys, headers and logs.</source>
@@ -4068,10 +4181,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>峰值/%1</translation>
     </message>
     <message>
-        <source>Delay mean ms</source>
-        <translation>平均延迟 ms</translation>
-    </message>
-    <message>
         <source>Delay max ms</source>
         <translation>最大延迟 ms</translation>
     </message>
@@ -4094,6 +4203,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>adopted %1</source>
         <translation>接管的 %1</translation>
+    </message>
+    <message>
+        <source>Delay ms mean/max</source>
+        <translation>延迟 ms 平均/最大</translation>
     </message>
 </context>
 <context>
@@ -4231,10 +4344,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>移除</translation>
     </message>
     <message>
-        <source>Rate</source>
-        <translation>速率</translation>
-    </message>
-    <message>
         <source>Rules</source>
         <translation>限流规则</translation>
     </message>
@@ -4249,54 +4358,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>No rules on the Rules page yet</source>
         <translation>“限流规则”页面中还没有规则</translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation>Id</translation>
-    </message>
-    <message>
-        <source>e.g. hello-per-ip</source>
-        <translation>例如 hello-per-ip</translation>
-    </message>
-    <message>
-        <source>Algorithm</source>
-        <translation>算法</translation>
-    </message>
-    <message>
-        <source>Scope</source>
-        <translation>范围</translation>
-    </message>
-    <message>
-        <source>global, ip, user, header:Name, param:name</source>
-        <translation>global、ip、user、header:Name、param:name</translation>
-    </message>
-    <message>
-        <source>Limit</source>
-        <translation>限流次数</translation>
-    </message>
-    <message>
-        <source>requests per window, e.g. 100</source>
-        <translation>每个时间窗口的请求数，例如 100</translation>
-    </message>
-    <message>
-        <source>Window</source>
-        <translation>时间窗口</translation>
-    </message>
-    <message>
-        <source>e.g. 10s</source>
-        <translation>例如 10s</translation>
-    </message>
-    <message>
-        <source>refill or leak rate, e.g. 10/s</source>
-        <translation>补充或漏出速率，例如 10/s</translation>
-    </message>
-    <message>
-        <source>Burst</source>
-        <translation>突发容量</translation>
-    </message>
-    <message>
-        <source>bucket capacity, e.g. 20</source>
-        <translation>桶容量，例如 20</translation>
     </message>
     <message>
         <source>Engine</source>
@@ -4487,6 +4548,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
 </context>
 <context>
     <name>sluice::ui::SimulationCharts</name>
+    <message>
+        <source>cumulative (right)</source>
+        <translation>累计（右轴）</translation>
+    </message>
     <message>
         <source>admitted %1 of %2 (%3%)</source>
         <translation>放行 %1 / %2（%3%）</translation>

@@ -21,19 +21,38 @@ KeyScope::KeyScope(QWidget *parent)
     m_note = PageHeader::note(this);
     m_note->setObjectName(QStringLiteral("keyScopeNote"));
     box->addWidget(m_note);
-    const auto update = [this] {
-        m_note->setText(realKeys()
-                            ? tr("\u26a0 The run uses the rules' own key prefixes: subjects "
-                                 "10.0.0.1, … count against the same keys as real traffic.")
-                            : tr("The run uses keys of its own (sluice:load:<run>:…), removed "
-                                 "when it ends: real subjects' quotas are untouched."));
-        m_note->setStyleSheet(
-            QStringLiteral("color: %1;")
-                .arg(tone::hex(realKeys() ? tone::text(Tone::Warning) : tone::muted())));
-    };
-    connect(m_real, &QCheckBox::toggled, this, update);
+    connect(m_real, &QCheckBox::toggled, this, &KeyScope::update);
     connect(m_real, &QCheckBox::toggled, this, &KeyScope::toggled);
     update();
+}
+
+void KeyScope::setThrowaway(bool throwaway)
+{
+    m_throwaway = throwaway;
+    update();
+}
+
+void KeyScope::update()
+{
+    QString text;
+    if (realKeys()) {
+        text = tr("\u26a0 The run uses the rules' own key prefixes: subjects 10.0.0.1, … count "
+                  "against the same keys as real traffic. The Monitor's Limited right now and "
+                  "the Keys page show them.");
+        if (m_throwaway) {
+            text += QLatin1Char(' ') + tr("On the sandbox no confirmation is asked.");
+        }
+    } else {
+        text = tr("The run uses keys of its own (sluice:load:<run>:…), removed when it ends: real "
+                  "subjects' quotas are untouched. The Monitor charts the run, but its Limited "
+                  "right now and the Keys page do not read these keys: tick the box to watch "
+                  "the subjects it limits there.");
+    }
+    m_note->setText(text);
+    m_note->setToolTip(text);
+    m_note->setStyleSheet(
+        QStringLiteral("color: %1;")
+            .arg(tone::hex(realKeys() ? tone::text(Tone::Warning) : tone::muted())));
 }
 
 bool KeyScope::realKeys() const
@@ -43,7 +62,7 @@ bool KeyScope::realKeys() const
 
 void KeyScope::confirmThen(QWidget *parent, const ConfirmHook &hook, std::function<void()> go) const
 {
-    if (!realKeys()) {
+    if (!realKeys() || m_throwaway) {
         go();
         return;
     }

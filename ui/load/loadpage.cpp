@@ -9,6 +9,8 @@
 #include "ui/common/pageheader.h"
 #include "ui/common/patternform.h"
 #include "ui/common/tone.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/profilestore.h"
 
 #include <QChart>
 #include <QChartView>
@@ -90,6 +92,12 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     leftBox->addWidget(m_plan);
     m_keyScope = new KeyScope(left);
     leftBox->addWidget(m_keyScope);
+    const auto throwaway = [this, connection] {
+        m_keyScope->setThrowaway(connection &&
+                                 connection->currentId() == ProfileStore::sandboxId());
+    };
+    connect(connection, &ConnectionController::sessionChanged, this, throwaway);
+    throwaway();
     auto *actions = new QHBoxLayout;
     m_start = PageHeader::button(tr("&Start"), QStringLiteral("startButton"), left);
     m_start->setDefault(true);
@@ -184,8 +192,8 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     auto *view = new QChartView(m_chart, this);
     view->setObjectName(QStringLiteral("loadChart"));
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
-    right->addWidget(view, 1);
+    view->setMinimumHeight(200);
+    right->addWidget(view, 3);
 
     right->addWidget(PageHeader::heading(tr("Per rule"), 1.0, this));
     m_perRule = new QTableWidget(0, 5, this);
@@ -203,7 +211,9 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     for (int c = 1; c < 5; ++c) {
         m_perRule->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     }
-    right->addWidget(m_perRule);
+    // At least three rows tall, and the rules ticked before a run: the chart does not take
+    // the whole column.
+    right->addWidget(m_perRule, 1);
 
     connect(m_start, &QPushButton::clicked, this, &LoadPage::start);
     connect(m_stop, &QPushButton::clicked, m_session, &LoadSession::stop);
@@ -222,6 +232,14 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     });
     connect(m_session, &LoadSession::changed, this, &LoadPage::showCheck);
     connect(m_session, &LoadSession::rulesChanged, this, &LoadPage::showRules);
+    // The Per rule table lists the rules ticked until a run has counters.
+    const auto between = [this] {
+        if (!isRunning()) {
+            showProgress();
+        }
+    };
+    connect(m_session, &LoadSession::changed, this, between);
+    connect(m_session, &LoadSession::rulesChanged, this, between);
     connect(m_session, &LoadSession::started, this, &LoadPage::onStarted);
     connect(m_session, &LoadSession::progressed, this, &LoadPage::showProgress);
     connect(m_session, &LoadSession::messageChanged, this, [this] {
@@ -391,12 +409,33 @@ void LoadPage::showProgress()
                                        .arg(QLocale().toString(std::min(p.elapsedS, total), 'f', 1),
                                             QLocale().toString(total, 'f', 0))
                                  : QString());
-    m_perRule->setRowCount(int(p.rules.size()));
-    // As tall as its rows (a few): the chart above gets the rest.
-    m_perRule->setFixedHeight(m_perRule->horizontalHeader()->sizeHint().height() +
-                              24 * int(std::clamp<qsizetype>(p.rules.size(), 1, 5)) + 4);
-    for (int i = 0; i < p.rules.size(); ++i) {
-        const load::RuleProgress &r = p.rules[i];
+    // Between runs, when the rules ticked are not the last run's: those rules, at zero.
+    QList<load::RuleProgress> rows = p.rules;
+    if (!m_session->isRunning()) {
+        QList<load::RuleProgress> ticked;
+        for (const Rule &r : m_session->rules().rules) {
+            if (m_session->isTicked(r.id)) {
+                load::RuleProgress zero;
+                zero.ruleId = r.id;
+                ticked << zero;
+            }
+        }
+        const bool same = std::equal(rows.begin(), rows.end(), ticked.begin(), ticked.end(),
+                                     [](const load::RuleProgress &a, const load::RuleProgress &b) {
+                                         return a.ruleId == b.ruleId;
+                                     });
+        if (!same) {
+            rows = ticked;
+        }
+    }
+    m_perRule->setRowCount(int(rows.size()));
+    // Three to eight rows tall; the chart takes what is left, and the table the rest of its
+    // share when there are more rules.
+    const int header = m_perRule->horizontalHeader()->sizeHint().height();
+    m_perRule->setMinimumHeight(header + 24 * int(std::clamp<qsizetype>(rows.size(), 3, 8)) + 4);
+    m_perRule->setMaximumHeight(header + 24 * int(std::max<qsizetype>(rows.size(), 3)) + 4);
+    for (int i = 0; i < rows.size(); ++i) {
+        const load::RuleProgress &r = rows[i];
         const QStringList cells{r.ruleId, number(r.allowed), number(r.denied),
                                 number(r.shadowDenied), number(r.errors)};
         for (int c = 0; c < cells.size(); ++c) {

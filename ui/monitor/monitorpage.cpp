@@ -12,6 +12,8 @@
 #include "ui/common/tablemodel.h"
 
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -35,9 +37,9 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     auto *root = PageHeader::pageLayout(this);
     auto *header =
         new PageHeader(tr("Monitor"),
-                       tr("Decisions per second per rule over the last 15 minutes, as recorded in "
-                          "Redis by every console, CLI and service using it; the subjects limited "
-                          "right now; the busiest subjects."),
+                       tr("Decisions per second per rule, as recorded in Redis by every console, "
+                          "CLI and service using it; the subjects limited right now; the busiest "
+                          "subjects. Point at a chart for its values, click it to open it large."),
                        this);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("monitorStatus"));
@@ -55,8 +57,33 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     split->setChildrenCollapsible(false);
     root->addWidget(split, 1);
 
-    // Top: the small multiples, two a row.
-    m_chartArea = new QScrollArea(split);
+    // Top: the range, then the small multiples, two a row.
+    auto *top = new QWidget(split);
+    auto *topBox = PageHeader::layoutOn<QVBoxLayout>(top, 6);
+    auto *rangeRow = new QHBoxLayout;
+    rangeRow->setSpacing(8);
+    auto *rangeLabel = new QLabel(tr("&Range:"), top);
+    m_range = new QComboBox(top);
+    m_range->setObjectName(QStringLiteral("rangeCombo"));
+    m_range->addItem(tr("auto"), 0);
+    m_range->setItemData(0,
+                         tr("The shortest range that holds every decision recorded since the "
+                            "console connected"),
+                         Qt::ToolTipRole);
+    for (int seconds : MonitorSession::ranges()) {
+        m_range->addItem(MonitorSession::rangeText(seconds), seconds);
+    }
+    m_range->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    rangeLabel->setBuddy(m_range);
+    m_rangeNote = PageHeader::note(top);
+    m_rangeNote->setObjectName(QStringLiteral("rangeNote"));
+    m_rangeNote->setWordWrap(true);
+    rangeRow->addWidget(rangeLabel);
+    rangeRow->addWidget(m_range);
+    rangeRow->addSpacing(6);
+    rangeRow->addWidget(m_rangeNote, 1);
+    topBox->addLayout(rangeRow);
+    m_chartArea = new QScrollArea(top);
     m_chartArea->setObjectName(QStringLiteral("chartArea"));
     m_chartArea->setWidgetResizable(true);
     m_chartArea->setFrameShape(QFrame::NoFrame);
@@ -75,7 +102,8 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_chartGrid->setColumnStretch(1, 1);
     chartOuter->addLayout(m_chartGrid, 1);
     m_chartArea->setWidget(m_chartBox);
-    split->addWidget(m_chartArea);
+    topBox->addWidget(m_chartArea, 1);
+    split->addWidget(top);
 
     // Bottom: limited subjects | top subjects.
     auto *bottom = new QWidget(split);
@@ -114,7 +142,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     auto *topPane = new QVBoxLayout;
     topPane->setSpacing(6);
     auto *topTitle = new QHBoxLayout;
-    topTitle->addWidget(PageHeader::heading(tr("Top subjects, last 15 minutes"), 1.0, bottom));
+    topTitle->addWidget(PageHeader::heading(tr("Top subjects, last 15 min"), 1.0, bottom));
     topTitle->addStretch(1);
     auto *ruleLabel = new QLabel(tr("R&ule:"), bottom);
     m_topRule = new QComboBox(bottom);
@@ -134,14 +162,19 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
         th->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     }
     topPane->addWidget(m_topView, 1);
+    m_topNote = PageHeader::note(bottom);
+    m_topNote->setObjectName(QStringLiteral("topNote"));
+    m_topNote->setWordWrap(true);
+    topPane->addWidget(m_topNote);
     bottomBox->addLayout(topPane, 2);
     split->addWidget(bottom);
-    // Two rows of charts stay whole at 800 px high; the tables take the rest.
-    m_chartArea->setMinimumHeight(220);
-    bottom->setMinimumHeight(180);
+    // One row of charts stays whole at the first-start size (1100x700), more rows scroll; the
+    // tables take the rest.
+    m_chartArea->setMinimumHeight(RuleChart::minimumChartHeight + 4);
+    bottom->setMinimumHeight(170);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({430, 250});
+    split->setSizes({470, 230});
 
     m_session = new MonitorSession(connection, this);
     m_session->setPageVisible(false); // until shown
@@ -158,6 +191,9 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     connect(m_limited, &QAbstractItemModel::modelReset, this, &MonitorPage::updateUnblockButton);
     connect(m_topRule, &QComboBox::currentIndexChanged, this,
             [this] { m_session->setTopRule(m_topRule->currentData().toString()); });
+    connect(m_range, &QComboBox::currentIndexChanged, this,
+            [this] { m_session->setRange(m_range->currentData().toInt()); });
+    connect(m_session, &MonitorSession::rangeChanged, this, &MonitorPage::onUpdated);
 
     rebuildCharts();
     rebuildTopCombo();
@@ -226,13 +262,71 @@ void MonitorPage::onUpdated()
 {
     const MonitorSnapshot &s = m_session->snapshot();
     if (s.readAtMs > 0) {
+        const int shown = m_session->shownSeconds();
         for (const stats::RuleSeries &series : s.series) {
             if (RuleChart *c = m_charts.value(series.ruleId)) {
-                c->setSeries(series, s.windowSeconds);
+                c->setSeries(series, shown);
+            }
+            if (m_largeChart && m_largeChart->ruleId() == series.ruleId) {
+                m_largeChart->setSeries(series, shown);
             }
         }
     }
+    updateRange();
+    // The notes read the last scan and the series together.
+    updateLimitedHeading();
     Q_EMIT updated();
+}
+
+void MonitorPage::updateRange()
+{
+    if (m_range->count() > 0) {
+        m_range->setItemText(
+            0, m_session->range() == 0 && m_session->snapshot().readAtMs > 0
+                   ? tr("auto (%1)").arg(MonitorSession::rangeText(m_session->shownSeconds()))
+                   : tr("auto"));
+    }
+    const QString note = m_session->rangeNote();
+    m_rangeNote->setText(note);
+    m_rangeNote->setToolTip(note);
+}
+
+void MonitorPage::openLarge(const QString &ruleId)
+{
+    const Rule *rule = m_session->rules().find(ruleId);
+    if (!rule) {
+        return;
+    }
+    if (!m_largeDialog) {
+        m_largeDialog = new QDialog(this);
+        m_largeDialog->setObjectName(QStringLiteral("chartDialog"));
+        m_largeDialog->setAttribute(Qt::WA_DeleteOnClose);
+        auto *box = new QVBoxLayout(m_largeDialog);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_largeDialog);
+        connect(buttons, &QDialogButtonBox::rejected, m_largeDialog, &QDialog::reject);
+        box->addWidget(buttons);
+        connect(m_largeDialog, &QObject::destroyed, this, [this] {
+            m_largeDialog = nullptr;
+            m_largeChart = nullptr;
+        });
+    }
+    delete m_largeChart;
+    m_largeChart = new RuleChart(*rule, m_largeDialog);
+    m_largeChart->setObjectName(QStringLiteral("largeChart"));
+    m_largeChart->setLegendShown(true);
+    static_cast<QVBoxLayout *>(m_largeDialog->layout())->insertWidget(0, m_largeChart, 1);
+    m_largeDialog->setWindowTitle(tr("Monitor: %1").arg(ruleId));
+    for (const stats::RuleSeries &series : m_session->snapshot().series) {
+        if (series.ruleId == ruleId) {
+            m_largeChart->setSeries(series, m_session->shownSeconds());
+        }
+    }
+    // Most of the window, never more than the screen.
+    const QSize avail = window()->size();
+    m_largeDialog->resize(std::max(640, avail.width() * 4 / 5),
+                          std::max(420, avail.height() * 3 / 4));
+    m_largeDialog->show();
+    m_largeDialog->raise();
 }
 
 void MonitorPage::onLimitedChanged()
@@ -258,6 +352,7 @@ void MonitorPage::onTopChanged()
         m_topRule->itemData(0).toString() == MonitorSnapshot::busiestRule) {
         m_topRule->setItemText(0, m_session->busiestLabel());
     }
+    updateLimitedHeading();
 }
 
 void MonitorPage::rebuildCharts()
@@ -274,6 +369,7 @@ void MonitorPage::rebuildCharts()
         RuleChart *c = old.take(r.id);
         if (!c) {
             c = new RuleChart(r, m_chartBox);
+            connect(c, &RuleChart::clicked, this, &MonitorPage::openLarge);
         } else {
             c->setRule(r);
         }
@@ -287,7 +383,8 @@ void MonitorPage::rebuildCharts()
     }
     m_noRules->setVisible(rules.rules.empty());
     const int rows = (i + 1) / 2;
-    m_chartBox->setMinimumHeight(rows > 0 ? rows * 190 + (rows - 1) * 10 : 0);
+    m_chartBox->setMinimumHeight(rows > 0 ? rows * RuleChart::minimumChartHeight + (rows - 1) * 10
+                                          : 0);
 }
 
 void MonitorPage::updateStatus()
@@ -302,6 +399,9 @@ void MonitorPage::updateLimitedHeading()
 {
     m_limitedHeading->setText(m_session->limitedHeading());
     m_limitedNote->setText(m_session->limitedNote());
+    const QString topNote = m_session->topNote();
+    m_topNote->setText(topNote);
+    m_topNote->setVisible(!topNote.isEmpty());
 }
 
 void MonitorPage::updateUnblockButton()

@@ -12,6 +12,7 @@
 #include <functional>
 
 class QComboBox;
+class QDialog;
 class QFrame;
 class QGridLayout;
 class QLabel;
@@ -29,7 +30,9 @@ class RuleChart;
 class TopSubjectsModel;
 
 // The Monitor page (issue 6 item 2, CONSOLE.md): per rule, allowed and denied decisions per
-// second over the last 15 minutes as small multiples; "Limited right now", the subjects whose
+// second as small multiples over a range (auto by default: the span of what was recorded; 1
+// min, 5 min, 15 min, 1 h), values on hover, a click opens one chart large; they keep
+// RuleChart::minimumChartHeight and the grid scrolls; "Limited right now", the subjects whose
 // limiter state admits nothing now, with the time left and an Unblock action (deletes the state
 // key after a confirmation); the busiest subjects of one rule. Everything is read from Redis
 // (stats keys written by every process that records statistics, and the limiter keys), so the
@@ -52,6 +55,8 @@ public:
     LimitedModel *limitedModel() const { return m_limited; }
     TopSubjectsModel *topModel() const { return m_top; }
     RuleChart *chart(const QString &ruleId) const { return m_charts.value(ruleId); }
+    // The large chart a click opened (null when its dialog is closed).
+    RuleChart *largeChart() const { return m_largeChart; }
 
     // Tests: answers the Unblock confirmation instead of a dialog (true: go ahead). Without a
     // hook a QMessageBox asks (open(), not exec(): no nested event loop).
@@ -68,6 +73,8 @@ public Q_SLOTS:
     void refresh();
     // Asks to unblock the selected row of "Limited right now" (confirmation first).
     void unblockSelected();
+    // Opens one rule's chart large, with its legend, in a dialog kept up to date.
+    void openLarge(const QString &ruleId);
 
 Q_SIGNALS:
     // A snapshot was swapped in (good or failed): tests wait on it.
@@ -83,6 +90,7 @@ private:
     void rebuildCharts();
     void rebuildTopCombo();
     void updateStatus();
+    void updateRange();
     void updateLimitedHeading();
     void updateUnblockButton();
 
@@ -95,6 +103,11 @@ private:
     QWidget *m_chartBox;
     QGridLayout *m_chartGrid;
     QLabel *m_noRules;
+    QComboBox *m_range;
+    QLabel *m_rangeNote;
+    QDialog *m_largeDialog = nullptr;
+    RuleChart *m_largeChart = nullptr;
+    QLabel *m_topNote;
     QHash<QString, RuleChart *> m_charts;
     LimitedModel *m_limited;
     QTableView *m_limitedView;

@@ -80,6 +80,164 @@ void MonitorSession::setTopRule(const QString &ruleId)
     m_worker.post([ruleId](MonitorWorker *w) { w->setTopRule(ruleId); });
 }
 
+void MonitorSession::setRange(int seconds)
+{
+    if (seconds != 0 && !ranges().contains(seconds)) {
+        return;
+    }
+    if (seconds != m_range) {
+        m_range = seconds;
+        Q_EMIT rangeChanged();
+    }
+}
+
+int MonitorSession::autoSeconds(const QList<stats::RuleSeries> &series, qint64 sinceSecond,
+                                qint64 nowSecond)
+{
+    // The oldest second with decisions, since the session began, else at all.
+    qint64 oldest = -1;
+    qint64 oldestSince = -1;
+    const auto firstFrom = [](const stats::RuleSeries &r, qint64 second) -> qint64 {
+        for (qsizetype i = std::max<qsizetype>(0, second - r.firstSecond); i < r.seconds.size();
+             ++i) {
+            if (r.seconds[i].total() > 0) {
+                return r.firstSecond + i;
+            }
+        }
+        return -1;
+    };
+    const auto older = [](qint64 &best, qint64 second) {
+        if (second >= 0 && (best < 0 || second < best)) {
+            best = second;
+        }
+    };
+    for (const stats::RuleSeries &r : series) {
+        older(oldest, firstFrom(r, r.firstSecond));
+        older(oldestSince, firstFrom(r, sinceSecond));
+    }
+    const qint64 from = oldestSince >= 0 ? oldestSince : oldest;
+    if (from < 0) {
+        return 60;
+    }
+    const qint64 span = nowSecond - from + 1;
+    for (int step : autoSteps()) {
+        if (step >= span) {
+            return step;
+        }
+    }
+    return autoSteps().last();
+}
+
+int MonitorSession::shownSeconds() const
+{
+    if (m_range > 0) {
+        return m_range;
+    }
+    return autoSeconds(m_snapshot.series, m_sinceSecond, m_snapshot.nowSecond);
+}
+
+QString MonitorSession::rangeText(int seconds)
+{
+    if (seconds % 3600 == 0) {
+        return tr("%n h", nullptr, seconds / 3600);
+    }
+    if (seconds % 60 == 0) {
+        return tr("%n min", nullptr, seconds / 60);
+    }
+    return tr("%n s", nullptr, seconds);
+}
+
+QString MonitorSession::rangeNote() const
+{
+    if (m_snapshot.readAtMs == 0) {
+        return {};
+    }
+    const int shown = shownSeconds();
+    const qint64 now = m_snapshot.nowSecond;
+    bool any = false;
+    for (const stats::RuleSeries &r : m_snapshot.series) {
+        for (qsizetype i = std::max<qsizetype>(0, r.seconds.size() - shown);
+             i < r.seconds.size() && !any; ++i) {
+            any = r.seconds[i].total() > 0;
+        }
+    }
+    QStringList parts;
+    if (m_range == 0) {
+        parts << (any ? tr("Auto: the last %1, the shortest range that holds every decision "
+                           "recorded since %2.")
+                            .arg(rangeText(shown), QDateTime::fromSecsSinceEpoch(m_sinceSecond)
+                                                       .toString(QStringLiteral("HH:mm:ss")))
+                      : tr("Auto: no decision recorded yet; showing the last %1.")
+                            .arg(rangeText(shown)));
+    } else if (!any) {
+        parts << tr("No decisions recorded in the last %1.").arg(rangeText(shown));
+    }
+    if (shown > m_snapshot.windowSeconds && m_snapshot.windowSeconds > 0) {
+        const qint64 kept = now - m_snapshot.windowSeconds + 1;
+        parts << tr("The statistics keep %1 minutes: nothing before %2 in this range.")
+                     .arg(stats::ttlSeconds / 60)
+                     .arg(QDateTime::fromSecsSinceEpoch(kept).toString(QStringLiteral("HH:mm")));
+    }
+    return parts.join(QLatin1Char(' '));
+}
+
+void MonitorSession::noteLoad(const load::LoadProgress &progress)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const load::RuleProgress &r : progress.rules) {
+        if (progress.keyPrefix.isEmpty()) {
+            m_ownKeyRuns.remove(r.ruleId);
+        } else {
+            m_ownKeyRuns.insert(r.ruleId, now);
+        }
+    }
+    Q_EMIT limitedChanged();
+}
+
+QStringList MonitorSession::unwatchedRules() const
+{
+    QStringList out;
+    // An unblock just deleted a key: its rule's last decisions have none now, rightly.
+    if (!m_keysRead || m_snapshot.readAtMs == 0 || m_snapshot.limitedCapped ||
+        m_snapshot.readAtMs - m_lastUnblockMs < 10'000) {
+        return out;
+    }
+    // A second's statistics reach Redis within a flush (a second) of it: the last five seconds
+    // of decisions must have left keys that live at least as long as their window.
+    constexpr int recent = 5;
+    for (const stats::RuleSeries &r : m_snapshot.series) {
+        qint64 n = 0;
+        for (qsizetype i = std::max<qsizetype>(0, r.seconds.size() - recent); i < r.seconds.size();
+             ++i) {
+            n += r.seconds[i].allowed + r.seconds[i].denied;
+        }
+        // A run of the Load page on its own keys whose decisions are still in the statistics.
+        const qint64 ownRun = m_ownKeyRuns.value(r.ruleId, 0);
+        const bool loaded =
+            ownRun > 0 && m_snapshot.readAtMs - ownRun < qint64(stats::ttlSeconds) * 1000;
+        if ((n > 0 || loaded) && m_snapshot.keysPerRule.value(r.ruleId) == 0 &&
+            m_rules.find(r.ruleId) && !m_rules.find(r.ruleId)->adopt) {
+            out << r.ruleId;
+        }
+    }
+    return out;
+}
+
+QString MonitorSession::topNote() const
+{
+    if (m_top.isEmpty()) {
+        return {};
+    }
+    const QString shown = m_topRule == MonitorSnapshot::busiestRule ? m_busiestId : m_topRule;
+    if (!shown.isEmpty() && unwatchedRules().contains(shown)) {
+        return tr("Recorded decisions. %1 has no key in Redis under its prefix: they were "
+                  "decided on other keys, which Limited right now does not read.")
+            .arg(shown);
+    }
+    return tr("Recorded decisions of the last 15 minutes: a subject denied then may be "
+              "admitted again now.");
+}
+
 void MonitorSession::refresh()
 {
     m_worker.post([](MonitorWorker *w) { w->refresh(true); });
@@ -92,6 +250,7 @@ void MonitorSession::setPageVisible(bool visible)
 
 void MonitorSession::unblock(const QByteArray &key)
 {
+    m_lastUnblockMs = QDateTime::currentMSecsSinceEpoch();
     ++m_unblocking;
     if (m_unblocking == 1) {
         Q_EMIT unblockingChanged();
@@ -102,6 +261,8 @@ void MonitorSession::unblock(const QByteArray &key)
 void MonitorSession::onSession()
 {
     ++m_generation;
+    m_sinceSecond = QDateTime::currentSecsSinceEpoch();
+    m_keysRead = false;
     m_snapshot = MonitorSnapshot{};
     m_error.clear();
     m_top.clear();
@@ -144,6 +305,7 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         m_snapshot.limitedCapped = old.limitedCapped;
         m_snapshot.adoptedKeys = old.adoptedKeys;
         m_snapshot.adoptedNeverExpire = old.adoptedNeverExpire;
+        m_snapshot.keysPerRule = old.keysPerRule;
     }
     if (m_topRule == MonitorSnapshot::busiestRule && s.topBusiest) {
         m_top = s.top;
@@ -154,6 +316,7 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         Q_EMIT topChanged();
     }
     if (s.limitedRead) {
+        m_keysRead = true;
         Q_EMIT limitedChanged();
     }
     Q_EMIT statusChanged();
@@ -209,14 +372,30 @@ QString MonitorSession::limitedHeading() const
 QString MonitorSession::limitedNote() const
 {
     QString text;
+    const QStringList unwatched = unwatchedRules();
+    const bool anyLimited = std::any_of(m_snapshot.limited.begin(), m_snapshot.limited.end(),
+                                        [](const LimitedSubject &s) { return s.limited; });
+    const int read = int(std::min<qint64>(m_snapshot.keysScanned, INT_MAX));
     if (m_snapshot.readAtMs == 0) {
         text = QString();
-    } else if (std::none_of(m_snapshot.limited.begin(), m_snapshot.limited.end(),
-                            [](const LimitedSubject &s) { return s.limited; })) {
-        text = tr("No subject is denied right now (%n key(s) read).", nullptr,
-                  int(std::min<qint64>(m_snapshot.keysScanned, INT_MAX)));
+    } else if (!anyLimited && !unwatched.isEmpty()) {
+        text = tr("No subject is denied on the rules' own keys (%n key(s) read).", nullptr, read);
+    } else if (!anyLimited) {
+        text = tr("No subject is denied right now (%n key(s) read).", nullptr, read);
     } else {
         text = tr("Subjects whose next request would be denied, longest wait first.");
+    }
+    if (!unwatched.isEmpty()) {
+        // The default load decides on keys of its own: say so, and how to see them here.
+        text += QLatin1Char(' ') +
+                tr("%1 decided on keys outside the rules' prefixes (the Load page's default run "
+                   "uses sluice:load:<run>:…, removed when it ends), which this list does not "
+                   "read. To watch them here, tick \"Decide on the rules' real keys\" on the "
+                   "Load page.")
+                    .arg(unwatched.size() <= 2
+                             ? unwatched.join(QStringLiteral(", "))
+                             : tr("%1 and %n other rule(s)", nullptr, int(unwatched.size() - 1))
+                                   .arg(unwatched.first()));
     }
     if (m_snapshot.adoptedKeys > 0) {
         const int adopted = int(std::min<qint64>(m_snapshot.adoptedKeys, INT_MAX));

@@ -6,6 +6,7 @@
 #include "ui/common/tone.h"
 #include "ui/common/workerthread.h"
 
+#include "core/load/loadgenerator.h"
 #include "core/rules/rule.h"
 
 #include <QByteArray>
@@ -53,6 +54,34 @@ public:
     // "Busiest rule", "Busiest: login".
     QString busiestLabel() const;
 
+    // The charts' time range (CONSOLE.md "Monitor"): one of ranges() in seconds, or 0 for auto,
+    // the default: the shortest of autoSteps() that holds every second with decisions recorded
+    // since the session began (when there is none, every second the statistics still keep;
+    // when there is none at all, a minute).
+    static QList<int> ranges() { return {60, 5 * 60, 15 * 60, 60 * 60}; }
+    static QList<int> autoSteps() { return {15, 30, 60, 120, 180, 300, 600, 900}; }
+    int range() const { return m_range; }
+    // The range the charts show now: range(), or auto's pick from the last snapshot.
+    int shownSeconds() const;
+    static int autoSeconds(const QList<stats::RuleSeries> &series, qint64 sinceSecond,
+                           qint64 nowSecond);
+    // "1 min", "15 s", "1 h".
+    static QString rangeText(int seconds);
+    // The unix second the session began (the console connected).
+    qint64 sinceSecond() const { return m_sinceSecond; }
+    // What the range shows, in words, and where it has no data: "Auto: 30 s, from the first
+    // decision recorded since 12:01:05." / "The statistics keep 16 minutes: nothing before
+    // 12:04 in this hour." / "No decisions recorded in the last 5 min."
+    QString rangeNote() const;
+
+    // The rules whose recorded decisions were made on other keys than theirs, such as the Load
+    // page's own, and which have no key under their prefix in the last complete key scan:
+    // those that decided in the last seconds, and those of a run of this console's Load page
+    // on its own keys in the last 15 minutes (noteLoad). Empty before the first scan.
+    QStringList unwatchedRules() const;
+    // The note under Top subjects (empty when there is nothing to say).
+    QString topNote() const;
+
     // The status line in words, and its tone (Info: neutral).
     QString statusText() const;
     Tone statusTone() const;
@@ -74,6 +103,11 @@ public Q_SLOTS:
     // The rules to chart; the top rule is kept when still there, else the busiest rule.
     void setRules(const sluice::RuleSet &rules);
     void setTopRule(const QString &ruleId);
+    // One of ranges(), or 0 for auto.
+    void setRange(int seconds);
+    // A Load page run ended: on keys of its own (progress.keyPrefix set), its rules' recorded
+    // decisions are not on their keys; on the real keys, they are again.
+    void noteLoad(const sluice::load::LoadProgress &progress);
     // Reads now instead of at the next tick.
     void refresh();
     // The page is on screen: its limiter keys are scanned (off: the statistics only).
@@ -90,6 +124,8 @@ Q_SIGNALS:
     void limitedChanged();
     // topSubjects() or busiestLabel() changed.
     void topChanged();
+    // range() changed (shownSeconds() may change with every snapshot too: updated()).
+    void rangeChanged();
     // statusText() may have changed.
     void statusChanged();
     void unblockingChanged();
@@ -112,6 +148,11 @@ private:
     QString m_error;            // of the last read, empty when it worked
     bool m_connectionLost = false;
     int m_unblocking = 0;
+    int m_range = 0; // auto
+    qint64 m_sinceSecond = 0;
+    qint64 m_lastUnblockMs = 0;
+    bool m_keysRead = false;              // a key scan of this session came
+    QHash<QString, qint64> m_ownKeyRuns;  // rule id -> when a run on its own keys ended (ms)
     WorkerThread<MonitorWorker> m_worker; // last: its thread stops first
 };
 

@@ -4,6 +4,7 @@
 
 #include "core/stats/stats.h"
 
+#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -54,6 +55,9 @@ struct MonitorSnapshot
     // how many of them never expire (those are in `limited` too).
     qint64 adoptedKeys = 0;
     qint64 adoptedNeverExpire = 0;
+    // Keys the scan found per rule id (existing ones): a rule that decided in the last seconds
+    // but has none decided on keys of another prefix (the Load page's own, by default).
+    QHash<QString, qint64> keysPerRule;
 
     QString error; // non-empty: the read failed, in words
 

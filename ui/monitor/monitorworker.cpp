@@ -196,6 +196,9 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
                 if (!rule) {
                     continue;
                 }
+                if (k.exists()) {
+                    ++s.keysPerRule[k.ruleId];
+                }
                 if (!k.adoptedAs.isEmpty() && k.exists()) {
                     ++adopted;
                     adoptedNeverExpire += k.pttlMs == -1 ? 1 : 0;
@@ -216,6 +219,7 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
     if (summary.status == keys::ScanSummary::Status::Failed) {
         s.limitedRead = false; // keep the last list; the error below says why
         s.limited.clear();
+        s.keysPerRule.clear();
         s.error = summary.error ? summary.error->message : tr("the key scan failed");
     }
 }

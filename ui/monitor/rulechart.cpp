@@ -7,11 +7,15 @@
 #include <QChartView>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QEvent>
 #include <QGraphicsLayout>
+#include <QGraphicsLineItem>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QPen>
 #include <QSizePolicy>
 #include <QVBoxLayout>
@@ -69,6 +73,7 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     setObjectName(QStringLiteral("chart:") + rule.id);
     setStyleSheet(QStringLiteral("sluice--ui--RuleChart { background: white; border: 1px solid "
                                  "#dde1e6; border-radius: 4px; }"));
+    setMinimumHeight(minimumChartHeight);
     auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 2, {10, 8, 10, 4});
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
@@ -81,6 +86,8 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("chartSummary"));
     m_summary->setTextFormat(Qt::RichText);
+    // The hover line is longer than the totals: it must not widen the chart.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // The description may be long (a shadow rule says so): it gives way, elided by width.
     m_describe->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     header->addWidget(m_title);
@@ -104,7 +111,7 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     m_chart->addSeries(m_denied);
     m_x = new QDateTimeAxis(m_chart);
     m_x->setFormat(QStringLiteral("HH:mm"));
-    m_x->setTickCount(4);
+    m_x->setTickCount(5);
     m_y = new QValueAxis(m_chart);
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     m_y->setTickType(QValueAxis::TicksDynamic);
@@ -127,10 +134,25 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
         s->attachAxis(m_y);
     }
     m_view = new QChartView(m_chart, this);
+    m_view->setObjectName(QStringLiteral("chartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(120);
+    m_view->setMinimumHeight(150);
     m_view->setFrameShape(QFrame::NoFrame);
+    m_view->setMouseTracking(true);
+    m_view->viewport()->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
+    m_view->viewport()->setCursor(Qt::PointingHandCursor);
+    m_view->setToolTip(tr("Point at the chart for the values of a second; click to open it "
+                          "large"));
     box->addWidget(m_view, 1);
+
+    QPen markerPen(QColor(0x5f, 0x67, 0x70));
+    markerPen.setWidthF(1);
+    markerPen.setStyle(Qt::DotLine);
+    m_marker = new QGraphicsLineItem(m_chart);
+    m_marker->setPen(markerPen);
+    m_marker->setZValue(10);
+    m_marker->hide();
 
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     m_x->setRange(QDateTime::fromSecsSinceEpoch(now - 15 * 60), QDateTime::fromSecsSinceEpoch(now));
@@ -160,39 +182,48 @@ void RuleChart::setRule(const Rule &rule)
     m_describe->setToolTip(tip.join(QLatin1Char('\n')));
 }
 
-void RuleChart::setSeries(const stats::RuleSeries &s, int windowSeconds)
+void RuleChart::setLegendShown(bool shown)
 {
+    m_chart->legend()->setVisible(shown);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+void RuleChart::setSeries(const stats::RuleSeries &s, int rangeSeconds)
+{
+    m_series = s;
+    m_range = std::max(rangeSeconds, 1);
     const qsizetype n = s.seconds.size();
+    // Only the seconds in the range are plotted (and scale the y axis).
+    const qsizetype from = std::max<qsizetype>(0, n - m_range);
     QList<QPointF> allowed, denied, shadow;
-    allowed.reserve(n);
-    denied.reserve(n);
-    shadow.reserve(n);
+    allowed.reserve(n - from);
+    denied.reserve(n - from);
+    shadow.reserve(n - from);
     stats::Counts total;
     stats::Counts lastMinute;
     double top = 0;
-    for (qsizetype i = 0; i < n; ++i) {
+    for (qsizetype i = from; i < n; ++i) {
         const stats::Counts &c = s.seconds[i];
         const double x = double(s.firstSecond + i) * 1000.0;
         allowed << QPointF(x, double(c.allowed));
         denied << QPointF(x, double(c.denied));
         shadow << QPointF(x, double(c.shadowDenied));
-        total.allowed += c.allowed;
-        total.denied += c.denied;
-        total.shadowDenied += c.shadowDenied;
-        if (i >= n - 60) {
-            lastMinute.allowed += c.allowed;
-            lastMinute.denied += c.denied;
-            lastMinute.shadowDenied += c.shadowDenied;
-        }
+        total += c;
         top = std::max({top, double(c.allowed), double(c.denied), double(c.shadowDenied)});
     }
+    for (qsizetype i = std::max<qsizetype>(0, n - 60); i < n; ++i) {
+        lastMinute += s.seconds[i];
+    }
     m_totals = total;
+    m_lastMinute = lastMinute;
     m_allowed->replace(allowed);
     m_denied->replace(denied);
     m_shadow->replace(shadow);
     m_shadow->setVisible(m_shadowRule || total.shadowDenied > 0);
     const qint64 last = s.firstSecond + std::max<qsizetype>(n, 1) - 1;
-    m_x->setRange(QDateTime::fromSecsSinceEpoch(last - windowSeconds + 1),
+    // Seconds on the axis when the range is short enough for them to matter.
+    m_x->setFormat(m_range <= 5 * 60 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm"));
+    m_x->setRange(QDateTime::fromSecsSinceEpoch(last - m_range + 1),
                   QDateTime::fromSecsSinceEpoch(last));
     const double yTop = niceCeil(top * 1.1);
     if (yTop != m_y->max()) {
@@ -203,20 +234,101 @@ void RuleChart::setSeries(const stats::RuleSeries &s, int windowSeconds)
         // range changes: wider labels ("200" after "5") were elided to "..." until a resize.
         m_chart->layout()->invalidate();
     }
-
-    const QLocale loc;
-    QString text = tr("last minute: %1 %2 allowed  %3 %4 denied")
-                       .arg(swatch(allowedColor), loc.toString(lastMinute.allowed),
-                            swatch(deniedColor), loc.toString(lastMinute.denied));
-    if (m_shadow->isVisible()) {
-        text += tr("  %1 %2 shadow-denied")
-                    .arg(swatch(shadowColor), loc.toString(lastMinute.shadowDenied));
+    if (m_hoverText.isEmpty()) {
+        showSummary();
     }
-    m_summary->setText(text);
-    m_summary->setToolTip(tr("Last %1 min: %2 allowed, %3 denied, %4 shadow-denied")
-                              .arg(windowSeconds / 60)
+    const QLocale loc;
+    m_summary->setToolTip(tr("Shown: %1 allowed, %2 denied, %3 shadow-denied")
                               .arg(loc.toString(total.allowed), loc.toString(total.denied),
                                    loc.toString(total.shadowDenied)));
+}
+
+void RuleChart::showSummary()
+{
+    const QLocale loc;
+    QString text = tr("last minute: %1 %2 allowed  %3 %4 denied")
+                       .arg(swatch(allowedColor), loc.toString(m_lastMinute.allowed),
+                            swatch(deniedColor), loc.toString(m_lastMinute.denied));
+    if (m_shadow->isVisible()) {
+        text += tr("  %1 %2 shadow-denied")
+                    .arg(swatch(shadowColor), loc.toString(m_lastMinute.shadowDenied));
+    }
+    m_summary->setText(text);
+}
+
+QString RuleChart::valuesAt(const QPoint &viewPos) const
+{
+    const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(viewPos));
+    if (!m_chart->plotArea().contains(inChart) || m_series.seconds.isEmpty()) {
+        return {};
+    }
+    const QPointF value = m_chart->mapToValue(inChart, m_allowed);
+    const qint64 second = qint64(std::llround(value.x() / 1000.0));
+    const qint64 i = second - m_series.firstSecond;
+    const QLocale loc;
+    const QString time = QDateTime::fromSecsSinceEpoch(second).toString(QStringLiteral("HH:mm:ss"));
+    if (i < 0 || i >= m_series.seconds.size()) {
+        return tr("%1 · nothing kept for this second (the statistics keep %2 minutes)")
+            .arg(time)
+            .arg(stats::ttlSeconds / 60);
+    }
+    const stats::Counts &c = m_series.seconds[i];
+    QString text = tr("%1 · %2 allowed/s · %3 denied/s")
+                       .arg(time, loc.toString(c.allowed), loc.toString(c.denied));
+    if (m_shadow->isVisible()) {
+        text += tr(" · %1 shadow-denied/s").arg(loc.toString(c.shadowDenied));
+    }
+    return text;
+}
+
+void RuleChart::hoverAt(const QPoint &viewPos)
+{
+    const QString text = valuesAt(viewPos);
+    if (text.isEmpty()) {
+        endHover();
+        return;
+    }
+    m_hoverText = text;
+    m_summary->setText(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()));
+    const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(viewPos));
+    const qint64 second =
+        qint64(std::llround(m_chart->mapToValue(inChart, m_allowed).x() / 1000.0));
+    const qreal x = m_chart->mapToPosition(QPointF(double(second) * 1000.0, 0), m_allowed).x();
+    const QRectF plot = m_chart->plotArea();
+    m_marker->setLine(x, plot.top(), x, plot.bottom());
+    m_marker->show();
+}
+
+void RuleChart::endHover()
+{
+    if (m_hoverText.isEmpty()) {
+        return;
+    }
+    m_hoverText.clear();
+    m_marker->hide();
+    showSummary();
+}
+
+bool RuleChart::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport()) {
+        switch (event->type()) {
+        case QEvent::MouseMove:
+            hoverAt(static_cast<QMouseEvent *>(event)->position().toPoint());
+            break;
+        case QEvent::Leave:
+            endHover();
+            break;
+        case QEvent::MouseButtonRelease:
+            if (static_cast<QMouseEvent *>(event)->button() == Qt::LeftButton) {
+                Q_EMIT clicked(m_ruleId);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return QFrame::eventFilter(watched, event);
 }
 
 } // namespace sluice::ui

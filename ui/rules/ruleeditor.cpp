@@ -3,6 +3,7 @@
 #include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
+#include "rulefields.h"
 #include "rulepreview.h"
 #include "rulesmodel.h"
 
@@ -126,44 +127,33 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_grid->setColumnStretch(1, 1);
     box->addLayout(m_grid);
 
+    // The fields the Simulation page's rule form shares: RuleFields' words and widgets.
     int line = 0;
-    m_id = new QLineEdit(form);
-    m_id->setPlaceholderText(tr("e.g. hello-per-ip"));
-    addRow(QStringLiteral("id"), tr("&Id:"), m_id, line++);
+    const auto lineEdit = [form](const QString &field) {
+        auto *e = new QLineEdit(form);
+        e->setPlaceholderText(RuleFields::placeholder(field));
+        return e;
+    };
+    const auto fieldRow = [&](const QString &field) {
+        QLineEdit *e = lineEdit(field);
+        addRow(field, RuleFields::label(field), e, line++);
+        return e;
+    };
+    m_id = fieldRow(QStringLiteral("id"));
+    m_algorithm = RuleFields::algorithmCombo(form);
+    addRow(QStringLiteral("algorithm"), RuleFields::label(QStringLiteral("algorithm")), m_algorithm,
+           line++);
+    m_limit = fieldRow(QStringLiteral("limit"));
+    m_window = fieldRow(QStringLiteral("window"));
+    m_rate = fieldRow(QStringLiteral("rate"));
+    m_burst = fieldRow(QStringLiteral("burst"));
 
-    m_algorithm = new QComboBox(form);
-    for (Algorithm a : algorithm::all) {
-        m_algorithm->addItem(RulesModel::algorithmText(a), algorithm::name(a));
-    }
-    addRow(QStringLiteral("algorithm"), tr("&Algorithm:"), m_algorithm, line++);
-
-    m_limit = new QLineEdit(form);
-    m_limit->setPlaceholderText(tr("e.g. 3"));
-    addRow(QStringLiteral("limit"), tr("&Limit:"), m_limit, line++);
-    m_window = new QLineEdit(form);
-    m_window->setPlaceholderText(tr("e.g. 5s, 250ms, 1m"));
-    addRow(QStringLiteral("window"), tr("&Window:"), m_window, line++);
-    m_rate = new QLineEdit(form);
-    m_rate->setPlaceholderText(tr("e.g. 100/s, 5/10s"));
-    addRow(QStringLiteral("rate"), tr("&Rate:"), m_rate, line++);
-    m_burst = new QLineEdit(form);
-    m_burst->setPlaceholderText(tr("e.g. 200"));
-    addRow(QStringLiteral("burst"), tr("&Burst:"), m_burst, line++);
-
-    auto *scopeBox = new QWidget(form);
-    auto *scopeRow = PageHeader::layoutOn<QHBoxLayout>(scopeBox, 6);
-    m_scope = new QComboBox(scopeBox);
+    const RuleFields::Scope scope = RuleFields::scopeField(form);
+    m_scope = scope.kind;
     m_scope->setObjectName(QStringLiteral("scopeCombo"));
-    m_scope->addItem(tr("global (one limit for everyone)"), QStringLiteral("global"));
-    m_scope->addItem(tr("per IP address"), QStringLiteral("ip"));
-    m_scope->addItem(tr("per user"), QStringLiteral("user"));
-    m_scope->addItem(tr("per header value"), QStringLiteral("header"));
-    m_scope->addItem(tr("per query parameter"), QStringLiteral("param"));
-    m_scopeName = new QLineEdit(scopeBox);
+    m_scopeName = scope.name;
     m_scopeName->setObjectName(QStringLiteral("scopeNameEdit"));
-    scopeRow->addWidget(m_scope);
-    scopeRow->addWidget(m_scopeName, 1);
-    addRow(QStringLiteral("scope"), tr("&Scope:"), scopeBox, line++);
+    addRow(QStringLiteral("scope"), RuleFields::label(QStringLiteral("scope")), scope.box, line++);
     m_rows[QStringLiteral("scope")].label->setBuddy(m_scope);
 
     m_route = new QLineEdit(form);
@@ -507,10 +497,7 @@ void RuleEditor::updateVisibility()
         r.label->setVisible(!window);
         r.cell->setVisible(!window);
     }
-    const int scope = m_scope->currentIndex();
-    m_scopeName->setVisible(scope == HeaderScope || scope == ParamScope);
-    m_scopeName->setPlaceholderText(scope == HeaderScope ? tr("header name, e.g. X-Api-Key")
-                                                         : tr("parameter name, e.g. api_key"));
+    RuleFields::updateScopeName({nullptr, m_scope, m_scopeName});
 }
 
 void RuleEditor::updateHelp()

@@ -1,5 +1,8 @@
 #include "scenariodraft.h"
 
+#include "ui/rules/rulefields.h"
+#include "ui/rules/rulesmodel.h"
+
 #include "core/common/duration.h"
 
 #include <QJsonArray>
@@ -64,8 +67,10 @@ QString RuleDraft::summary() const
         a && !algorithm::isWindow(*a)
             ? tr("%1, burst %2").arg(values.value(u"rate"_s), values.value(u"burst"_s))
             : tr("%1 per %2").arg(values.value(u"limit"_s), values.value(u"window"_s));
-    const QString line =
-        tr("%1 · %2 %3, %4").arg(values.value(u"id"_s), kind, params, values.value(u"scope"_s));
+    // The Rules page's words: "fixed window", "per IP address".
+    const QString line = tr("%1 · %2 %3, %4")
+                             .arg(values.value(u"id"_s), a ? RulesModel::algorithmText(*a) : kind,
+                                  params, RuleFields::scopeWords(values.value(u"scope"_s)));
     return adopt.isEmpty() ? line
                            : tr("%1 + adopted %2").arg(line, adopt.value(u"layout"_s).toString());
 }

@@ -31,7 +31,7 @@ public:
     static QStringList keys(const QString &algorithm);
     QStringList keys() const { return keys(kind); }
     static RuleDraft from(const Rule &rule);
-    // "id · fixed_window 10 per 1s, ip", for a list.
+    // "id · fixed window 10 per 1s, per IP address", for a list (the Rules page's words).
     QString summary() const;
 };
 

@@ -560,7 +560,34 @@ void SimulationCharts::layout(const QSizeF &requested)
 
     const QFont legendFont = smallFont(8);
     const QFontMetricsF fm(legendFont);
+    bool leaky = false;
+    for (const sim::RuleResult &x : m_result.rules) {
+        leaky = leaky || x.algorithm == Algorithm::LeakyBucket;
+    }
+    // The legend in one line within the figure: the words in full, else the short ones (the
+    // tooltip of the title has the rest).
+    const QString busiest = tr("busiest %1").arg(duration::formatUs(m_result.measureWindowUs));
+    QStringList words{tr("offered"), tr("admitted (rule's colour)"), tr("released (leaky bucket)"),
+                      tr("cumulative admitted (right)"), busiest};
+    const QStringList shortWords{tr("offered"), tr("admitted"), tr("released"),
+                                 tr("cumulative (right)"), busiest};
+    const auto legendWidth = [&](const QStringList &w) {
+        qreal total = 21 + 5 + std::min(n, 3) * 6 + 23 + 21 + (leaky ? 23 : 0);
+        for (int i = 0; i < w.size(); ++i) {
+            if (i != 2 || leaky) {
+                total += fm.horizontalAdvance(w[i]) + 18;
+            }
+        }
+        return total;
+    };
+    // Short words start at the figure's left edge, closer together.
+    qreal gap = 18;
     qreal xPos = leftMargin;
+    if (leftMargin + legendWidth(words) > width) {
+        words = shortWords;
+        xPos = 8;
+        gap = 12;
+    }
     const qreal yMid = 33;
     const auto addText = [&](const QString &text) {
         auto *t = new QGraphicsSimpleTextItem(text);
@@ -569,7 +596,7 @@ void SimulationCharts::layout(const QSizeF &requested)
         t->setPos(xPos, yMid - fm.height() / 2);
         m_scene->addItem(t);
         m_decor.append(t);
-        xPos += fm.horizontalAdvance(text) + 18;
+        xPos += fm.horizontalAdvance(text) + gap;
     };
     const auto addRect = [&](const QBrush &brush, const QPen &pen) {
         auto *r = new QGraphicsRectItem(xPos, yMid - 5, 16, 10);
@@ -587,7 +614,7 @@ void SimulationCharts::layout(const QSizeF &requested)
         xPos += 23;
     };
     addRect(offeredFill, QPen(offeredLine, 1));
-    addText(tr("offered"));
+    addText(words[0]);
     // Admitted: a strip of the rules' colours.
     for (int k = 0; k < std::min(n, 3); ++k) {
         auto *r = new QGraphicsRectItem(xPos + k * 6, yMid - 5, 6, 10);
@@ -597,23 +624,19 @@ void SimulationCharts::layout(const QSizeF &requested)
         m_decor.append(r);
     }
     xPos += std::min(n, 3) * 6 + 5;
-    addText(tr("admitted (rule's colour)"));
-    bool leaky = false;
-    for (const sim::RuleResult &x : m_result.rules) {
-        leaky = leaky || x.algorithm == Algorithm::LeakyBucket;
-    }
+    addText(words[1]);
     if (leaky) {
         QPen dashed(textColor, 1.6, Qt::DashLine);
         dashed.setDashPattern({4, 2.5});
         addLine(dashed);
-        addText(tr("released (leaky bucket)"));
+        addText(words[2]);
     }
     addLine(QPen(cumulativeColor, 1.3));
-    addText(tr("cumulative admitted (right)"));
+    addText(words[3]);
     QColor shade = ruleColor(0);
     shade.setAlpha(26);
     addRect(shade, Qt::NoPen);
-    addText(tr("busiest %1").arg(duration::formatUs(m_result.measureWindowUs)));
+    addText(words[4]);
 }
 
 void SimulationCharts::render(QPainter *painter, const QRectF &target)

@@ -58,7 +58,8 @@ public:
     // legend and the time axis, each at least minRowHeight (the figure is then taller).
     void layout(const QSizeF &size);
     QSizeF size() const { return m_size; }
-    static constexpr qreal minRowHeight = 66;
+    // Readable: two y labels, the row's header line and room for a burst (the view scrolls).
+    static constexpr qreal minRowHeight = 110;
 
     // Draws the figure as laid out into `target` of a painter.
     void render(QPainter *painter, const QRectF &target);

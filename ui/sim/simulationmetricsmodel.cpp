@@ -107,8 +107,9 @@ QVariant SimulationMetricsModel::cell(const QModelIndex &index, int role) const
                 .arg(share, 0, 'f', share < 10 ? 1 : 0);
         case AdmittedShareColumn:
             return u"%1 %"_s.arg(share, 0, 'f', share < 10 ? 1 : 0);
-        case MeanDelayColumn:
-            return locale.toString(r.meanDelayMs, 'f', 1);
+        case MeanDelayColumn: // with the max: the max's own column is hidden on the page
+            return u"%1 / %2"_s.arg(locale.toString(r.meanDelayMs, 'f', 1),
+                                    locale.toString(r.maxDelayMs));
         default:
             return locale.toString(data(index, Qt::UserRole).toLongLong());
         }
@@ -167,7 +168,7 @@ QStringList SimulationMetricsModel::titles() const
             tr("Max/%1").arg(m_window),
             tr("Released max/%1").arg(m_window),
             tr("Peak/%1").arg(m_bin),
-            tr("Delay mean ms"),
+            tr("Delay ms mean/max"),
             tr("Delay max ms")};
 }
 
@@ -213,12 +214,17 @@ QTableView *SimulationMetricsModel::makeTable(SimulationMetricsModel *model, QWi
     QTableView *table = makeTableView(u"metricsTable"_s, model, parent);
     table->verticalHeader()->setDefaultSectionSize(22);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The rule's name gives way (elided, whole in its tooltip, its colour beside it) so that
+    // the numbers' columns and their headers stay whole beside the form at 1100 pixels.
+    table->horizontalHeader()->setSectionResizeMode(RuleColumn, QHeaderView::Stretch);
+    table->setTextElideMode(Qt::ElideRight);
     // No stretched last column: its number would sit a screen away from its header.
     table->horizontalHeader()->setStretchLastSection(false);
     table->setMinimumHeight(90);
     const auto hideAlgorithm = [table] {
         table->setColumnHidden(AlgorithmColumn, true);
         table->setColumnHidden(AdmittedShareColumn, true);
+        table->setColumnHidden(MaxDelayColumn, true);
     };
     hideAlgorithm();
     connect(model, &QAbstractItemModel::modelReset, table, hideAlgorithm);

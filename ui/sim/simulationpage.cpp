@@ -13,6 +13,7 @@
 #include "simulationrunner.h"
 
 #include "ui/connection/connectioncontroller.h"
+#include "ui/rules/rulefields.h"
 
 #include "core/common/duration.h"
 
@@ -22,6 +23,7 @@
 #include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPixmap>
 #include <QProgressBar>
@@ -78,7 +80,8 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(buildEditor());
-    scroll->setFixedWidth(372);
+    m_editorArea = scroll;
+    scroll->setFixedWidth(editorWidth(width()));
     body->addWidget(scroll);
 
     auto *right = new QVBoxLayout;
@@ -126,6 +129,18 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     loadPreset(u"boundary-burst"_s);
 }
 
+int SimulationPage::editorWidth(int pageWidth)
+{
+    // Narrower at the first-start size, so that the metrics' columns fit beside it.
+    return pageWidth < 1040 ? 330 : 372;
+}
+
+void SimulationPage::resizeEvent(QResizeEvent *event)
+{
+    m_editorArea->setFixedWidth(editorWidth(width()));
+    QWidget::resizeEvent(event);
+}
+
 SimulationPage::~SimulationPage()
 {
     // The view draws m_charts, a QObject child deleted before the child widgets: the view goes
@@ -148,6 +163,8 @@ QWidget *SimulationPage::buildEditor()
         auto *l = new QListWidget(w);
         l->setObjectName(name + u"List"_s);
         l->setFixedHeight(height);
+        l->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        l->setTextElideMode(Qt::ElideRight);
         box->addWidget(l);
         auto *buttons = new QHBoxLayout;
         *add = new QPushButton(addText, w);
@@ -243,19 +260,34 @@ QWidget *SimulationPage::buildEditor()
     box->addWidget(m_useRules);
     m_rulesError->setObjectName(u"rulesError"_s);
     box->addWidget(m_rulesError);
+    // The Rules page's words and widgets (RuleFields): one rule form, not two. The labels
+    // without their colon, like the scenario's fields above.
     m_ruleForm = new FieldForm(u"rules."_s, w);
-    m_ruleForm->addField(u"id"_s, tr("Id"), tr("e.g. hello-per-ip"));
-    m_algorithm = new QComboBox;
+    const auto ruleLabel = [](const QString &key) {
+        QString label = RuleFields::label(key);
+        return label.endsWith(u':') || label.endsWith(u'\uff1a') ? label.chopped(1) : label;
+    };
+    const auto ruleField = [this, ruleLabel](const QString &key) {
+        m_ruleForm->addField(key, ruleLabel(key), RuleFields::placeholder(key));
+    };
+    ruleField(u"id"_s);
+    m_algorithm = RuleFields::algorithmCombo(w);
     m_algorithm->setObjectName(u"rules.algorithm"_s);
-    for (const Algorithm a : algorithm::all) {
-        m_algorithm->addItem(algorithm::name(a), algorithm::name(a));
+    m_ruleForm->addRow(ruleLabel(u"algorithm"_s), m_algorithm);
+    auto *scopeCell = new QWidget(w);
+    auto *scopeBox = PageHeader::layoutOn<QVBoxLayout>(scopeCell, 1);
+    m_scope = RuleFields::scopeField(scopeCell);
+    m_scope.kind->setObjectName(u"rules.scope"_s);
+    m_scope.name->setObjectName(u"rules.scopeName"_s);
+    m_scopeError = PageHeader::note(scopeCell, alarm);
+    m_scopeError->setObjectName(u"rules.scopeError"_s);
+    m_scopeError->hide();
+    scopeBox->addWidget(m_scope.box);
+    scopeBox->addWidget(m_scopeError);
+    m_ruleForm->addRow(ruleLabel(u"scope"_s), scopeCell, m_scope.kind);
+    for (const QString &key : {u"limit"_s, u"window"_s, u"rate"_s, u"burst"_s}) {
+        ruleField(key);
     }
-    m_ruleForm->addRow(tr("Algorithm"), m_algorithm);
-    m_ruleForm->addField(u"scope"_s, tr("Scope"), tr("global, ip, user, header:Name, param:name"));
-    m_ruleForm->addField(u"limit"_s, tr("Limit"), tr("requests per window, e.g. 100"));
-    m_ruleForm->addField(u"window"_s, tr("Window"), tr("e.g. 10s"));
-    m_ruleForm->addField(u"rate"_s, tr("Rate"), tr("refill or leak rate, e.g. 10/s"));
-    m_ruleForm->addField(u"burst"_s, tr("Burst"), tr("bucket capacity, e.g. 20"));
     box->addWidget(m_ruleForm);
 
     // The engine.
@@ -305,6 +337,13 @@ QWidget *SimulationPage::buildEditor()
         const QString kind = m_algorithm->itemData(index).toString();
         ruleEdited([&](RuleDraft &r) { r.kind = kind; });
     });
+    const auto scopeEdited = [this, ruleEdited] {
+        RuleFields::updateScopeName(m_scope);
+        const QString scope = RuleFields::scopeText(m_scope);
+        ruleEdited([&](RuleDraft &r) { r.values.insert(u"scope"_s, scope); });
+    };
+    connect(m_scope.kind, &QComboBox::activated, this, scopeEdited);
+    connect(m_scope.name, &QLineEdit::textEdited, this, scopeEdited);
     connect(m_patternList, &QListWidget::currentRowChanged, this, [this] { showPattern(); });
     connect(m_ruleList, &QListWidget::currentRowChanged, this, [this] { showRule(); });
     const auto changeList = [this](QListWidget *list, int current) {
@@ -382,11 +421,23 @@ void SimulationPage::showRule()
         m_algorithm->setEnabled(has);
         m_algorithm->setCurrentIndex(has ? m_algorithm->findData(r.kind) : -1);
     }
+    {
+        const QSignalBlocker block(m_scope.kind);
+        const QSignalBlocker blockName(m_scope.name);
+        if (RuleFields::scopeText(m_scope) != r.values.value(u"scope"_s)) {
+            RuleFields::setScope(m_scope, r.values.value(u"scope"_s));
+        }
+        m_scope.kind->setEnabled(has);
+        m_scope.name->setEnabled(has);
+    }
     m_ruleForm->showOnly(has ? r.keys() : QStringList());
     m_ruleForm->setValues(r.values);
-    m_ruleForm->setErrors(has && size_t(row) < m_draft.ruleErrors.size()
-                              ? m_draft.ruleErrors[size_t(row)]
-                              : FieldErrors());
+    const FieldErrors errors = has && size_t(row) < m_draft.ruleErrors.size()
+                                   ? m_draft.ruleErrors[size_t(row)]
+                                   : FieldErrors();
+    m_ruleForm->setErrors(errors);
+    m_scopeError->setText(errors.value(u"scope"_s));
+    m_scopeError->setVisible(!errors.value(u"scope"_s).isEmpty());
 }
 
 sim::scenario::Loaded SimulationPage::validateEditor()
@@ -408,7 +459,8 @@ sim::scenario::Loaded SimulationPage::validateEditor()
                     tips << e.key() + u": "_s + e.value();
                 }
             }
-            list->item(i)->setToolTip(tips.join(u'\n'));
+            // Elided in the list: the whole text in the tooltip.
+            list->item(i)->setToolTip(bad ? tips.join(u'\n') : list->item(i)->text());
         }
     };
     mark(m_patternList, m_draft.patternErrors);

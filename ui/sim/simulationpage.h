@@ -2,6 +2,8 @@
 
 #include "scenariodraft.h"
 
+#include "ui/rules/rulefields.h"
+
 #include "core/sim/metrics.h"
 #include "core/sim/scenario.h"
 
@@ -75,12 +77,16 @@ public Q_SLOTS:
     // The Rules page's rules, offered as "Use the rules from the Rules page".
     void setRules(const sluice::RuleSet &set);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 Q_SIGNALS:
     // A run ended: its result is shown (cancelled runs too), or the failure in the status.
     void runFinished();
 
 private:
     QWidget *buildEditor();
+    static int editorWidth(int pageWidth);
     void showDraft();
     void showPattern();
     void showRule();
@@ -101,6 +107,7 @@ private:
     RuleSet m_pageRules;
     ScenarioDraft m_draft; // the edited scenario
 
+    QWidget *m_editorArea = nullptr;
     QComboBox *m_preset = nullptr;
     QLabel *m_presetNote = nullptr;
     FieldForm *m_topForm = nullptr;
@@ -111,6 +118,8 @@ private:
     QLabel *m_rulesError = nullptr;
     QComboBox *m_algorithm = nullptr;
     FieldForm *m_ruleForm = nullptr;
+    RuleFields::Scope m_scope; // the Rules page's scope combo and name field
+    QLabel *m_scopeError = nullptr;
     QPushButton *m_useRules = nullptr;
     QComboBox *m_engine = nullptr;
     QLabel *m_engineError = nullptr;
