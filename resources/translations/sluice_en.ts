@@ -845,6 +845,22 @@
         <source>Enter the passphrase of the SSH key of &apos;%1&apos;, then press Connect.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The new profile is not saved. Save it before you leave?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile &apos;%1&apos; has changes that are not saved. Save them before you leave?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsaved profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionState</name>
@@ -897,6 +913,45 @@
     </message>
     <message>
         <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionSwitcher</name>
+    <message>
+        <source>connected %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lost %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch ▾</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to another server: the sandbox or a saved profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A private, empty Redis on this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No saved profiles yet: add one on the Connection page</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1028,6 +1083,124 @@
     </message>
     <message>
         <source>Check the master name and the sentinels&apos; addresses.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ExportDialog</name>
+    <message>
+        <source>Rule file, JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules as Sluice reads them back: every rule, nothing left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule file, YAML</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same rules in YAML: every rule, nothing left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx limit_req include</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>limit_req zones for http {}: each nginx counts on its own, in memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx in front of Sluice (auth_request)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A server that asks the check service (sluice-cli serve) before it proxies: every nginx shares the state in Redis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy ratelimit service config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One domain with a descriptor per fixed-window rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kong rate-limiting plugins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plugin configurations for the fixed windows Kong&apos;s periods can express.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the check service (sluice-cli serve) listens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The application nginx fronts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where nginx listens: a port or address:port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check &amp;service:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Upstream:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx &amp;listens on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the text above to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s) left out: this format cannot express them.</source>
+        <translation>
+            <numerusform>%n rule left out: this format cannot express it.</numerusform>
+            <numerusform>%n rules left out: this format cannot express them.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save the export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2107,6 +2280,54 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <source>Version %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The settings were not used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent &amp;files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Co&amp;nnect to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be read, so Sluice starts with its defaults. The file was kept as %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no settings version Sluice knows, so Sluice starts with its defaults.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice starts with its defaults and leaves the file as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rule files imported yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -2947,10 +3168,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Scope:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>e.g. GET /hello</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3182,6 +3399,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Disabled: no request is limited by this rule.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>S&amp;cope:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleSpreadModel</name>
@@ -3284,26 +3505,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
 <context>
     <name>sluice::ui::RulesPage</name>
     <message>
-        <source>Rule file, JSON (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rule file, YAML (*.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>nginx include (*.conf)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Envoy ratelimit service config (*.yaml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kong rate-limiting plugins (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rules</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3373,10 +3574,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Rule files (*.json *.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export rules</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3473,6 +3670,14 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Keep editing</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The last rule file, %1, is gone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import another one, or pick one in File &gt; Recent files.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -3531,14 +3736,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>The file was pulled from Redis version %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unknown export format &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose json, yaml, nginx, envoy or kong.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3752,6 +3949,21 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Push to replace what the review listed.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown export format &apos;%1&apos;: choose json, yaml, nginx, nginx-auth, envoy or kong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot export to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Reopened %1; Redis has %n rule(s) at version %2.</source>
+        <translation>
+            <numerusform>Reopened %1; Redis has %n rule at version %2.</numerusform>
+            <numerusform>Reopened %1; Redis has %n rules at version %2.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

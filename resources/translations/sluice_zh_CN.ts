@@ -838,6 +838,22 @@
         <source>Enter the passphrase of the SSH key of &apos;%1&apos;, then press Connect.</source>
         <translation>请输入“%1”的 SSH 密钥口令，然后点击“连接”。</translation>
     </message>
+    <message>
+        <source>The new profile is not saved. Save it before you leave?</source>
+        <translation>新的连接配置尚未保存。离开前要保存吗？</translation>
+    </message>
+    <message>
+        <source>The profile &apos;%1&apos; has changes that are not saved. Save them before you leave?</source>
+        <translation>连接配置“%1”有未保存的更改。离开前要保存吗？</translation>
+    </message>
+    <message>
+        <source>Unsaved profile</source>
+        <translation>未保存的连接配置</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>继续编辑</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionState</name>
@@ -891,6 +907,45 @@
     <message>
         <source>read-only</source>
         <translation>只读</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionSwitcher</name>
+    <message>
+        <source>connected %1</source>
+        <translation>%1 已连接</translation>
+    </message>
+    <message>
+        <source>failed %1: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>lost %1: %2</source>
+        <translation>%1 断开：%2</translation>
+    </message>
+    <message>
+        <source>Switch ▾</source>
+        <translation>切换 ▾</translation>
+    </message>
+    <message>
+        <source>Connect to another server: the sandbox or a saved profile</source>
+        <translation>连接到另一台服务器：沙盒或已保存的连接配置</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙盒</translation>
+    </message>
+    <message>
+        <source>A private, empty Redis on this machine</source>
+        <translation>本机上一个私有的空 Redis</translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation>%1（只读）</translation>
+    </message>
+    <message>
+        <source>No saved profiles yet: add one on the Connection page</source>
+        <translation>还没有保存的连接配置：请在“连接”页添加</translation>
     </message>
 </context>
 <context>
@@ -1022,6 +1077,123 @@
     <message>
         <source>Check the master name and the sentinels&apos; addresses.</source>
         <translation>请检查主节点名称和哨兵地址。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ExportDialog</name>
+    <message>
+        <source>Rule file, JSON</source>
+        <translation>规则文件，JSON</translation>
+    </message>
+    <message>
+        <source>The rules as Sluice reads them back: every rule, nothing left out.</source>
+        <translation>Sluice 可以再读回的规则：全部规则，一条不少。</translation>
+    </message>
+    <message>
+        <source>Rule file, YAML</source>
+        <translation>规则文件，YAML</translation>
+    </message>
+    <message>
+        <source>The same rules in YAML: every rule, nothing left out.</source>
+        <translation>同样的规则，YAML 格式：全部规则，一条不少。</translation>
+    </message>
+    <message>
+        <source>nginx limit_req include</source>
+        <translation>nginx limit_req 配置片段</translation>
+    </message>
+    <message>
+        <source>limit_req zones for http {}: each nginx counts on its own, in memory.</source>
+        <translation>用于 http {} 的 limit_req 区域：每个 nginx 在自己的内存中单独计数。</translation>
+    </message>
+    <message>
+        <source>nginx in front of Sluice (auth_request)</source>
+        <translation>nginx 经由 Sluice 检查（auth_request）</translation>
+    </message>
+    <message>
+        <source>A server that asks the check service (sluice-cli serve) before it proxies: every nginx shares the state in Redis.</source>
+        <translation>一个在转发前询问检查服务（sluice-cli serve）的 server：所有 nginx 共享 Redis 中的状态。</translation>
+    </message>
+    <message>
+        <source>Envoy ratelimit service config</source>
+        <translation>Envoy 限流服务配置</translation>
+    </message>
+    <message>
+        <source>One domain with a descriptor per fixed-window rule.</source>
+        <translation>一个 domain，每条固定窗口规则一个 descriptor。</translation>
+    </message>
+    <message>
+        <source>Kong rate-limiting plugins</source>
+        <translation>Kong rate-limiting 插件</translation>
+    </message>
+    <message>
+        <source>Plugin configurations for the fixed windows Kong&apos;s periods can express.</source>
+        <translation>Kong 的周期能表达的固定窗口规则的插件配置。</translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation>导出规则</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Where the check service (sluice-cli serve) listens</source>
+        <translation>检查服务（sluice-cli serve）监听的地址</translation>
+    </message>
+    <message>
+        <source>The application nginx fronts</source>
+        <translation>nginx 前置的应用</translation>
+    </message>
+    <message>
+        <source>Where nginx listens: a port or address:port</source>
+        <translation>nginx 监听的地址：端口或 地址:端口</translation>
+    </message>
+    <message>
+        <source>Check &amp;service:</source>
+        <translation>检查服务(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Upstream:</source>
+        <translation>上游(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>nginx &amp;listens on:</source>
+        <translation>nginx 监听(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the text above to the clipboard</source>
+        <translation>把上面的文本复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s) left out: this format cannot express them.</source>
+        <translation>
+            <numerusform>%n 条规则未导出：此格式无法表达它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save the export</source>
+        <translation>保存导出结果</translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation>%1 (*.%2)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -2099,6 +2271,54 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <source>The Load page&apos;s decisions are made, but their statistics are not written to Redis, so the Monitor page does not see them. Redis said: %1</source>
         <translation>“负载”页面的判定照常进行，但其统计未写入 Redis，因此“监控”页面看不到它们。Redis 的回复：%1</translation>
     </message>
+    <message>
+        <source>The settings were not used.</source>
+        <translation>未使用设置。</translation>
+    </message>
+    <message>
+        <source>Recent &amp;files</source>
+        <translation>最近的文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Co&amp;nnect to</source>
+        <translation>连接到(&amp;N)</translation>
+    </message>
+    <message>
+        <source>%1 could not be read, so Sluice starts with its defaults. The file was kept as %2.</source>
+        <translation>无法读取 %1，Sluice 使用默认设置启动。原文件已保留为 %2。</translation>
+    </message>
+    <message>
+        <source>%1 has no settings version Sluice knows, so Sluice starts with its defaults.</source>
+        <translation>%1 的设置版本 Sluice 不认识，Sluice 使用默认设置启动。</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice starts with its defaults and leaves the file as it is.</source>
+        <translation>%1 由更新版本的 Sluice 写入（设置版本 %2；本版本读取 %3）。Sluice 使用默认设置启动，不改动该文件。</translation>
+    </message>
+    <message>
+        <source>No rule files imported yet</source>
+        <translation>尚未导入规则文件</translation>
+    </message>
+    <message>
+        <source>&amp;Clear the list</source>
+        <translation>清空列表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -2933,10 +3153,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>按查询参数</translation>
     </message>
     <message>
-        <source>&amp;Scope:</source>
-        <translation>作用范围(&amp;S)：</translation>
-    </message>
-    <message>
         <source>e.g. GET /hello</source>
         <translation>例如 GET /hello</translation>
     </message>
@@ -3168,6 +3384,10 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Disabled: no request is limited by this rule.</source>
         <translation>已禁用：此规则不限制任何请求。</translation>
     </message>
+    <message>
+        <source>S&amp;cope:</source>
+        <translation>作用范围(&amp;C)：</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleSpreadModel</name>
@@ -3270,26 +3490,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
 <context>
     <name>sluice::ui::RulesPage</name>
     <message>
-        <source>Rule file, JSON (*.json)</source>
-        <translation>JSON 规则文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>Rule file, YAML (*.yaml *.yml)</source>
-        <translation>YAML 规则文件 (*.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>nginx include (*.conf)</source>
-        <translation>nginx include 文件 (*.conf)</translation>
-    </message>
-    <message>
-        <source>Envoy ratelimit service config (*.yaml)</source>
-        <translation>Envoy ratelimit 服务配置 (*.yaml)</translation>
-    </message>
-    <message>
-        <source>Kong rate-limiting plugins (*.json)</source>
-        <translation>Kong rate-limiting 插件 (*.json)</translation>
-    </message>
-    <message>
         <source>Rules</source>
         <translation>限流规则</translation>
     </message>
@@ -3360,10 +3560,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Rule files (*.json *.yaml *.yml)</source>
         <translation>规则文件 (*.json *.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>Export rules</source>
-        <translation>导出规则</translation>
     </message>
     <message>
         <source>Pull and review</source>
@@ -3457,6 +3653,14 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
+    <message>
+        <source>The last rule file, %1, is gone.</source>
+        <translation>上次的规则文件 %1 已不存在。</translation>
+    </message>
+    <message>
+        <source>Import another one, or pick one in File &gt; Recent files.</source>
+        <translation>请导入另一个文件，或在“文件 &gt; 最近的文件”中选择。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -3513,14 +3717,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>The file was pulled from Redis version %1.</source>
         <translation>该文件拉取自 Redis 版本 %1。</translation>
-    </message>
-    <message>
-        <source>Unknown export format &apos;%1&apos;.</source>
-        <translation>未知的导出格式“%1”。</translation>
-    </message>
-    <message>
-        <source>Choose json, yaml, nginx, envoy or kong.</source>
-        <translation>请选择 json、yaml、nginx、envoy 或 kong。</translation>
     </message>
     <message>
         <source>Cannot write %1.</source>
@@ -3725,6 +3921,20 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Push to replace what the review listed.</source>
         <translation>推送以替换查看中列出的内容。</translation>
+    </message>
+    <message>
+        <source>Unknown export format &apos;%1&apos;: choose json, yaml, nginx, nginx-auth, envoy or kong.</source>
+        <translation>未知的导出格式“%1”：请选择 json、yaml、nginx、nginx-auth、envoy 或 kong。</translation>
+    </message>
+    <message>
+        <source>Cannot export to %1.</source>
+        <translation>无法导出到 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reopened %1; Redis has %n rule(s) at version %2.</source>
+        <translation>
+            <numerusform>已重新打开 %1；Redis 中版本 %2 有 %n 条规则。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
