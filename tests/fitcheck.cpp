@@ -5,13 +5,17 @@
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QComboBox>
+#include <QHash>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QStyleOptionHeader>
 #include <QTextDocument>
+
+#include <algorithm>
 
 namespace sluice::test {
 
@@ -150,13 +154,25 @@ void checkHeader(QHeaderView *h, QStringList &out)
     if (!m || !h->isVisible()) {
         return;
     }
+    // Columns that reach past their view with no scroll bar to reach them are cut.
+    if (h->orientation() == Qt::Horizontal) {
+        if (auto *view = qobject_cast<QAbstractItemView *>(h->parentWidget());
+            view && h->length() > view->viewport()->width() + 1 &&
+            !view->horizontalScrollBar()->isVisible()) {
+            out << describe(view, QString()) +
+                       QStringLiteral(": its columns take %1 px, the view has %2")
+                           .arg(h->length())
+                           .arg(view->viewport()->width());
+        }
+    }
     const int count = h->orientation() == Qt::Horizontal ? m->columnCount() : m->rowCount();
     for (int s = 0; s < count; ++s) {
         if (h->isSectionHidden(s) || h->sectionSize(s) <= 0) {
             continue;
         }
         const QString text = m->headerData(s, h->orientation(), Qt::DisplayRole).toString();
-        if (text.isEmpty() || !m->headerData(s, h->orientation(), Qt::ToolTipRole).isNull()) {
+        if (text.isEmpty() || h->property("titleTips").toBool() ||
+            !m->headerData(s, h->orientation(), Qt::ToolTipRole).isNull()) {
             continue;
         }
         const int margin = h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h);
@@ -203,9 +219,30 @@ QStringList cutTexts(QWidget *window)
 
 bool saveSmallPng(const QImage &image, const QString &path)
 {
-    // 256 colours, no dithering: flat UI colours stay exact, anti-aliased text keeps enough.
+    // 256 colours: the image's own most frequent ones (the screens are flat colours; an
+    // anti-aliased edge takes the nearest). Qt's default table is a fixed colour cube that
+    // turns the dark theme's near-blacks navy.
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto *line = reinterpret_cast<const QRgb *>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x) {
+            ++counts[line[x]];
+        }
+    }
+    QList<QPair<int, QRgb>> byCount;
+    byCount.reserve(counts.size());
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        byCount.append({it.value(), it.key()});
+    }
+    std::sort(byCount.begin(), byCount.end(),
+              [](const auto &a, const auto &b) { return a.first > b.first; });
+    QList<QRgb> table;
+    for (qsizetype i = 0; i < byCount.size() && i < 256; ++i) {
+        table.append(byCount[i].second);
+    }
     const QImage indexed =
-        image.convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither | Qt::AvoidDither);
+        rgb.convertToFormat(QImage::Format_Indexed8, table, Qt::ThresholdDither | Qt::AvoidDither);
     return indexed.save(path, "PNG", 0);
 }
 

@@ -17,8 +17,7 @@ namespace sluice::test {
 // One line per problem: "<class> <objectName or parent path> '<text>': needs N px, has M".
 QStringList cutTexts(QWidget *window);
 
-// Saves a screenshot small: PNG at the highest compression, with at most 256 colours when that
-// keeps it readable (the console's screens are flat colours). False when it was not written.
+// Saves a screenshot small: PNG at the highest compression. False when it was not written.
 bool saveSmallPng(const QImage &image, const QString &path);
 
 } // namespace sluice::test

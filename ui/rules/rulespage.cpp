@@ -14,6 +14,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFrame>
@@ -109,12 +110,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     // Every column in view without scrolling, at 1280x800 as on a large screen: the short
     // columns fit their contents, the route takes what is left (elided, whole in its tooltip),
     // and where the rule stands ("file /a/long/path.json") is capped in onRulesChanged().
-    QHeaderView *columns = m_table->horizontalHeader();
-    columns->setStretchLastSection(false);
-    columns->setSectionResizeMode(QHeaderView::ResizeToContents);
-    columns->setSectionResizeMode(RulesModel::RouteColumn, QHeaderView::Stretch);
-    columns->setSectionResizeMode(RulesModel::WhereColumn, QHeaderView::Interactive);
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    // At the first-start size there is not room for every column's contents: the view's width
+    // is shared, widest first, and the cells elide with their tooltip
+    // (where the rules stand, "file /a/long/path.json", at most 150 px).
+    fitColumnsToView(m_table, RulesModel::RouteColumn, {{RulesModel::WhereColumn, 150}});
     leftBox->addWidget(m_table, 1);
 
     auto *rowButtons = new QHBoxLayout;
@@ -544,10 +543,6 @@ void RulesPage::showReview(const RulesSession::DiffPrompt &p)
 
 void RulesPage::onRulesChanged()
 {
-    // Where the rules stand fits its words, within reason: a long file name is elided.
-    m_table->resizeColumnToContents(RulesModel::WhereColumn);
-    m_table->setColumnWidth(RulesModel::WhereColumn,
-                            std::min(m_table->columnWidth(RulesModel::WhereColumn) + 4, 150));
     if (m_editor->isEditing()) {
         m_editor->setContext(m_editor->row(), m_model->set());
     }
