@@ -8,9 +8,11 @@
 #include "core/rules/rulestore.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
+#include "fitcheck.h"
 #include "pageharness.h"
 #include "testdata.h"
 #include "testredis.h"
+#include "ui/common/theme.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/connectionprofile.h"
 #include "ui/connection/profilestore.h"
@@ -26,6 +28,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QListWidget>
 #include <QScrollBar>
@@ -210,7 +213,49 @@ private:
             w.resize(1280, 800);
             QTest::qWait(50);
         }
+        checkFitAndShoot(w, lang);
         w.close();
+    }
+
+    // At the first-start size, with the data a user sees, no page cuts a text without an
+    // ellipsis and a tooltip. With $SLUICE_SHOTS_DIR set, every page at 1100x700, 1280x800 and
+    // 1920x1080 in both themes is saved there as <page>-<lang>-<theme>-<w>x<h>.png (small PNGs:
+    // tools/screenshots.sh regenerates docs/screenshots/).
+    void checkFitAndShoot(MainWindow &w, const QString &lang)
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        auto *pages = w.findChild<QStackedWidget *>(QStringLiteral("pages"));
+        QStringList cut;
+        for (const Theme::Choice theme : {Theme::Choice::Light, Theme::Choice::Dark}) {
+            Theme::instance().apply(theme);
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+                w.resize(size);
+                QTRY_COMPARE(w.size(), size);
+                for (int i = 0; i < pages->count(); ++i) {
+                    w.showPage(i);
+                    QTest::qWait(60);
+                    const QImage image = w.grab().toImage();
+                    const QString page = pages->currentWidget()->objectName().chopped(4);
+                    if (size == QSize(1100, 700) && theme == Theme::Choice::Light) {
+                        for (const QString &c : test::cutTexts(&w)) {
+                            cut << QStringLiteral("%1 %2: %3").arg(lang, page, c);
+                        }
+                    }
+                    QCOMPARE(w.size(), size); // nothing on the page widened the window
+                    if (!dir.isEmpty()) {
+                        const QString name = QStringLiteral("%1/%2-%3-%4-%5x%6.png")
+                                                 .arg(dir, page, lang, Theme::name(theme))
+                                                 .arg(size.width())
+                                                 .arg(size.height());
+                        QVERIFY2(QDir().mkpath(dir) && test::saveSmallPng(image, name),
+                                 qPrintable(name));
+                    }
+                }
+            }
+        }
+        Theme::instance().apply(Theme::Choice::Light);
+        w.resize(1280, 800);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
     }
 
     // The figure's title and every row's header on one line within the figure (a second line

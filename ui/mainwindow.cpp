@@ -4,6 +4,7 @@
 #include "connection/connectioncontroller.h"
 #include "connection/connectionpage.h"
 #include "connection/connectionstatus.h"
+#include "connection/connectionswitcher.h"
 #include "connection/profilestore.h"
 #include "keys/keyspage.h"
 #include "keys/scanstate.h"
@@ -14,22 +15,31 @@
 #include "sim/simulationpage.h"
 #include "ui/common/pageheader.h"
 
+#include "common/messagebanner.h"
 #include "common/statswatch.h"
+#include "common/theme.h"
 #include "common/tone.h"
 #include "common/writegate.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
@@ -39,6 +49,8 @@ namespace {
 const QString geometryKey = QStringLiteral("window/geometry");
 const QString stateKey = QStringLiteral("window/state");
 const QString pageKey = QStringLiteral("window/page");
+const QString versionKey = QStringLiteral("settings/version");
+const QString themeKey = QStringLiteral("view/theme");
 
 } // namespace
 
@@ -48,6 +60,8 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowTitle(tr("Sluice: rate limits on Redis"));
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(appIcon());
+
+    const bool settingsOk = checkSettings();
 
     m_store = new ProfileStore(this);
     m_store->setObjectName(QStringLiteral("profileStore"));
@@ -63,16 +77,17 @@ MainWindow::MainWindow(QWidget *parent)
     m_nav->setFrameShape(QFrame::NoFrame);
     m_nav->setFocusPolicy(Qt::NoFocus);
     m_nav->setIconSize(QSize(20, 20));
-    m_nav->setStyleSheet(QStringLiteral(
-        "QListWidget { background: #262a31; color: #d8dde6; border: none; padding-top: 10px;"
-        " font-size: 11pt; outline: 0; }"
-        "QListWidget::item { padding: 9px 12px; border: none; }"
-        "QListWidget::item:hover { background: #323843; }"
-        "QListWidget::item:selected { background: #3b6fb6; color: white; }"));
     m_pages = new QStackedWidget(central);
     m_pages->setObjectName(QStringLiteral("pages"));
     layout->addWidget(m_nav);
-    layout->addWidget(m_pages, 1);
+    // Above the pages: what went wrong with the settings, once.
+    auto *right = PageHeader::layoutOn<QVBoxLayout>(nullptr, 0);
+    m_settingsBanner = new MessageBanner(QStringLiteral("settingsBanner"),
+                                         QStringLiteral("settingsMessage"), central);
+    m_settingsBanner->setDismissible(QStringLiteral("settingsDismiss"));
+    right->addWidget(m_settingsBanner);
+    right->addWidget(m_pages, 1);
+    layout->addLayout(right, 1);
     setCentralWidget(central);
 
     m_connectionPage = new ConnectionPage(m_connection, m_pages);
@@ -122,11 +137,14 @@ MainWindow::MainWindow(QWidget *parent)
         m_writeGate->guardItem(engine, engine->findData(QStringLiteral("redis")));
     }
 
-    connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_nav, &QListWidget::currentRowChanged, this, &MainWindow::onNavigation);
     m_nav->setCurrentRow(0);
 
+    m_switcher = new ConnectionSwitcher(m_connection, this);
     buildMenus();
 
+    // One click to another server: the sandbox, staging, production.
+    statusBar()->addWidget(m_switcher->makeButton(statusBar()));
     m_status = new ConnectionStatus(statusBar());
     statusBar()->addWidget(m_status, 1);
     // The health headline (CONSOLE.md "Frame"): "3 keys never expire", a link to the Keys page.
@@ -150,7 +168,15 @@ MainWindow::MainWindow(QWidget *parent)
             [this] { showPage(ConnectionPageIndex); });
 
     resize(1100, 700);
-    restoreSettings();
+    if (settingsOk) {
+        restoreSettings();
+    }
+    if (!m_settingsProblem.isEmpty()) {
+        m_settingsBanner->showMessage(Tone::Warning, tr("The settings were not used."),
+                                      m_settingsProblem);
+    }
+    applyFrameColours();
+    connect(&Theme::instance(), &Theme::changed, this, &MainWindow::applyFrameColours);
     // quit() (SIGTERM, a session logout) closes no window: keep the settings then too.
     connect(qApp, &QCoreApplication::aboutToQuit, this, &MainWindow::saveSettings);
 }
@@ -193,6 +219,16 @@ void MainWindow::buildMenus()
             m_rulesPage->exportRules();
         }
     });
+    m_recentMenu = file->addMenu(tr("Recent &files"));
+    m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
+    buildRecentMenu();
+    connect(m_rulesPage, &RulesPage::recentFilesChanged, this, &MainWindow::buildRecentMenu);
+    file->addSeparator();
+    QMenu *connectTo = file->addMenu(tr("Co&nnect to"));
+    connectTo->setObjectName(QStringLiteral("connectToMenu"));
+    connect(connectTo, &QMenu::aboutToShow, this,
+            [this, connectTo] { m_switcher->fill(connectTo); });
+    m_switcher->fill(connectTo); // filled once now, so that it is never empty (tests, a11y)
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));
     quit->setObjectName(QStringLiteral("quitAction"));
@@ -240,6 +276,8 @@ void MainWindow::buildMenus()
         showPage(SimulationPageIndex);
         m_simulationPage->run();
     });
+    view->addSeparator();
+    buildThemeMenu(view);
     QAction *fullScreen = view->addAction(tr("&Full screen"));
     fullScreen->setShortcut(QKeySequence::FullScreen);
     fullScreen->setCheckable(true);
@@ -266,6 +304,7 @@ QString MainWindow::aboutVersion()
 
 void MainWindow::connectAtStart()
 {
+    reopenWork();
     m_connection->connectAtStart();
 }
 
@@ -286,13 +325,15 @@ void MainWindow::onConnectionState(const ConnectionState &state)
     switch (m_status->tone()) {
     case ConnectionStatus::Tone::Warning:
         statusBar()->setStyleSheet(
-            QStringLiteral("QStatusBar { background: #f6c453; } QStatusBar QLabel { color: "
-                           "#2b2100; }"));
+            QStringLiteral("QStatusBar { background: %1; } QStatusBar QLabel { color: %2; }")
+                .arg(tone::hex(tone::pick(0xf6c453, 0x6a5114)),
+                     tone::hex(tone::pick(0x2b2100, 0xffe9b0))));
         break;
     case ConnectionStatus::Tone::Bad:
         statusBar()->setStyleSheet(
-            QStringLiteral("QStatusBar { background: #f3c4bd; } QStatusBar QLabel { color: "
-                           "#4a0f08; }"));
+            QStringLiteral("QStatusBar { background: %1; } QStatusBar QLabel { color: %2; }")
+                .arg(tone::hex(tone::pick(0xf3c4bd, 0x6a2621)),
+                     tone::hex(tone::pick(0x4a0f08, 0xffd9d3))));
         break;
     default:
         statusBar()->setStyleSheet(QString());
@@ -307,27 +348,223 @@ void MainWindow::onConnectionState(const ConnectionState &state)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // A profile typed and not saved is asked about first (Save, Discard, Keep editing).
+    if (!m_closeApproved && m_connectionPage->hasUnsavedProfile()) {
+        showPage(ConnectionPageIndex);
+        m_inCloseEvent = true;
+        m_connectionPage->leave([this] {
+            m_closeApproved = true;
+            if (!m_inCloseEvent) {
+                close(); // answered later, in the message box
+            }
+        });
+        m_inCloseEvent = false;
+        if (!m_closeApproved) {
+            event->ignore();
+            return;
+        }
+    }
+    m_closeApproved = false;
     saveSettings();
     QMainWindow::closeEvent(event);
 }
 
 void MainWindow::saveSettings() const
 {
+    if (!m_settingsUsable) {
+        return; // a newer console's settings: left as they are
+    }
     QSettings settings;
+    settings.setValue(versionKey, settingsVersion);
     settings.setValue(geometryKey, saveGeometry());
     settings.setValue(stateKey, saveState());
     settings.setValue(pageKey, m_pages->currentIndex());
 }
 
+QSize MainWindow::firstSize(const QSize &available)
+{
+    const QSize first(1100, 700);
+    const QSize most = available * 0.8;
+    return first.expandedTo(most).boundedTo(available);
+}
+
 void MainWindow::restoreSettings()
 {
     const QSettings settings;
-    restoreGeometry(settings.value(geometryKey).toByteArray());
+    if (!restoreGeometry(settings.value(geometryKey).toByteArray())) {
+        // A first start: a size that uses the screen, in its middle.
+        if (const QScreen *screen = QGuiApplication::primaryScreen()) {
+            const QRect room = screen->availableGeometry();
+            resize(firstSize(room.size()));
+            move(room.center() - rect().center());
+        }
+    }
     restoreState(settings.value(stateKey).toByteArray());
     const int page = settings.value(pageKey, 0).toInt();
     if (page >= 0 && page < m_pages->count()) {
         showPage(page);
     }
+}
+
+bool MainWindow::checkSettings()
+{
+    QSettings settings;
+    const QString file = settings.fileName();
+    bool corrupt = settings.status() == QSettings::FormatError;
+    if (!corrupt && QFileInfo(file).isFile()) {
+        // Qt's INI reader takes nearly anything: a file with NUL bytes or that is not UTF-8 is
+        // not one this console wrote.
+        QFile f(file);
+        if (f.open(QIODevice::ReadOnly)) {
+            const QByteArray bytes = f.readAll();
+            corrupt = bytes.contains('\0') || QString::fromUtf8(bytes).toUtf8() != bytes;
+        }
+    }
+    if (corrupt) {
+        const QString aside = file + QStringLiteral(".corrupt");
+        QFile::remove(aside);
+        QFile::rename(file, aside);
+        settings.sync();
+        settings.clear();
+        m_settingsProblem =
+            tr("%1 could not be read, so Sluice starts with its defaults. The "
+               "file was kept as %2.")
+                .arg(QDir::toNativeSeparators(file), QDir::toNativeSeparators(aside));
+        return false;
+    }
+    bool ok = true;
+    const int version = settings.value(versionKey, settingsVersion).toInt(&ok);
+    if (!ok || version < 1) {
+        settings.clear();
+        m_settingsProblem = tr("%1 has no settings version Sluice knows, so Sluice starts with "
+                               "its defaults.")
+                                .arg(QDir::toNativeSeparators(file));
+        return false;
+    }
+    if (version > settingsVersion) {
+        m_settingsUsable = false;
+        m_settingsProblem =
+            tr("%1 was written by a newer Sluice (settings version %2; this one reads %3). "
+               "Sluice starts with its defaults and leaves the file as it is.")
+                .arg(QDir::toNativeSeparators(file))
+                .arg(version)
+                .arg(settingsVersion);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::reopenWork()
+{
+    const QString last = m_store->lastUsed();
+    if (!m_settingsUsable) {
+        return false;
+    }
+    return m_rulesPage->reopenAtStart(last.isEmpty() || last == ProfileStore::sandboxId());
+}
+
+void MainWindow::buildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = RulesPage::recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        // "&1 rules.json" ... "1&0": the first nine and the tenth get a mnemonic digit.
+        const QString number = i < 9 ? QStringLiteral("&%1").arg(i + 1) : QStringLiteral("1&0");
+        QAction *a = m_recentMenu->addAction(
+            QStringLiteral("%1  %2").arg(number, QFileInfo(path).fileName()));
+        a->setObjectName(QStringLiteral("recentFile%1").arg(i));
+        a->setData(path);
+        a->setToolTip(QDir::toNativeSeparators(path));
+        a->setStatusTip(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, [this, path] {
+            showPage(RulesPageIndex);
+            m_rulesPage->importFile(path, nullptr);
+        });
+    }
+    if (files.isEmpty()) {
+        QAction *none = m_recentMenu->addAction(tr("No rule files imported yet"));
+        none->setEnabled(false);
+        return;
+    }
+    m_recentMenu->setToolTipsVisible(true);
+    m_recentMenu->addSeparator();
+    QAction *clear = m_recentMenu->addAction(tr("&Clear the list"));
+    clear->setObjectName(QStringLiteral("clearRecentFiles"));
+    connect(clear, &QAction::triggered, m_rulesPage, &RulesPage::clearRecentFiles);
+}
+
+void MainWindow::buildThemeMenu(QMenu *view)
+{
+    QMenu *theme = view->addMenu(tr("&Theme"));
+    theme->setObjectName(QStringLiteral("themeMenu"));
+    m_themeGroup = new QActionGroup(theme);
+    const QSettings settings;
+    bool known = false;
+    const Theme::Choice saved = m_settingsUsable
+                                    ? Theme::fromName(settings.value(themeKey).toString(), &known)
+                                    : Theme::Choice::System;
+    const struct
+    {
+        Theme::Choice choice;
+        QString text;
+    } choices[] = {{Theme::Choice::System, tr("Follow the &system")},
+                   {Theme::Choice::Light, tr("&Light")},
+                   {Theme::Choice::Dark, tr("&Dark")}};
+    for (const auto &c : choices) {
+        QAction *a = theme->addAction(c.text);
+        a->setObjectName(QStringLiteral("theme-") + Theme::name(c.choice));
+        a->setCheckable(true);
+        a->setChecked(c.choice == saved);
+        m_themeGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, choice = c.choice] {
+            Theme::instance().apply(choice);
+            if (m_settingsUsable) {
+                QSettings().setValue(themeKey, Theme::name(choice));
+            }
+        });
+    }
+    if (saved != Theme::instance().choice() || saved != Theme::Choice::System) {
+        Theme::instance().apply(saved);
+    }
+}
+
+void MainWindow::applyFrameColours()
+{
+    // The navigation column is dark in both themes; its selection is the palette's accent.
+    m_nav->setStyleSheet(
+        QStringLiteral(
+            "QListWidget { background: %1; color: #d8dde6; border: none; padding-top: 10px;"
+            " font-size: 11pt; outline: 0; }"
+            "QListWidget::item { padding: 9px 12px; border: none; }"
+            "QListWidget::item:hover { background: %2; }"
+            "QListWidget::item:selected { background: #3b6fb6; color: white; }")
+            .arg(tone::isDark() ? QStringLiteral("#15181c") : QStringLiteral("#262a31"),
+                 tone::isDark() ? QStringLiteral("#262b32") : QStringLiteral("#323843")));
+    if (m_status) {
+        onConnectionState(m_connection->state());
+    }
+}
+
+void MainWindow::onNavigation(int row)
+{
+    if (row == m_pages->currentIndex()) {
+        return;
+    }
+    if (m_pages->currentWidget() == m_connectionPage && m_connectionPage->hasUnsavedProfile()) {
+        // Stay until the user answers; then go where they asked.
+        {
+            const QSignalBlocker block(m_nav);
+            m_nav->setCurrentRow(ConnectionPageIndex);
+        }
+        m_connectionPage->leave([this, row] {
+            m_pages->setCurrentIndex(row);
+            const QSignalBlocker block(m_nav);
+            m_nav->setCurrentRow(row);
+        });
+        return;
+    }
+    m_pages->setCurrentIndex(row);
 }
 
 void MainWindow::addNavItem(const QString &name, const QString &icon)

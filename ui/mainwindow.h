@@ -3,7 +3,9 @@
 #include <QMainWindow>
 
 class QAction;
+class QActionGroup;
 class QLabel;
+class QMenu;
 class QListWidget;
 class QStackedWidget;
 
@@ -12,6 +14,8 @@ namespace sluice::ui {
 class ConnectionController;
 class ConnectionPage;
 class ConnectionStatus;
+class ConnectionSwitcher;
+class MessageBanner;
 class KeysPage;
 class LoadPage;
 class MonitorPage;
@@ -54,6 +58,17 @@ public:
     LoadPage *loadPage() const { return m_loadPage; }
     // Every page's write actions, off under a read-only profile.
     WriteGate *writeGate() const { return m_writeGate; }
+    // The settings were not usable (corrupt, or written by a newer Sluice): the defaults are in
+    // use and the banner on top says so. Empty when they were read.
+    QString settingsProblem() const { return m_settingsProblem; }
+    // The version of the settings this console writes ("settings/version").
+    static constexpr int settingsVersion = 1;
+    // The first window's size on a screen with `available` room: 80 % of it, at least the
+    // first-start size of 1100x700 (less only on a smaller screen).
+    static QSize firstSize(const QSize &available);
+    // The rule set that was being edited when the console last ran (RulesPage::reopenAtStart).
+    bool reopenWork();
+
     // The app icon in every size it is drawn in.
     static QIcon appIcon();
     // "Version 0.1.0 (git 654a054e1f2b)" from the application's version, for the About box.
@@ -71,6 +86,14 @@ private:
     void onStatsHealth();
     void saveSettings() const;
     void restoreSettings();
+    // Reads "settings/version" and checks the file: false (and m_settingsProblem) when it is
+    // corrupt or newer, after putting a corrupt file aside.
+    bool checkSettings();
+    void buildRecentMenu();
+    void buildThemeMenu(QMenu *view);
+    void applyFrameColours();
+    // The navigation asked for `row`: leaving the Connection page with an unsaved profile asks.
+    void onNavigation(int row);
 
     QListWidget *m_nav = nullptr;
     QStackedWidget *m_pages = nullptr;
@@ -87,6 +110,15 @@ private:
     LoadPage *m_loadPage = nullptr;
     WriteGate *m_writeGate = nullptr;
     qint64 m_neverExpiring = 0;
+
+    MessageBanner *m_settingsBanner = nullptr;
+    QString m_settingsProblem;
+    bool m_settingsUsable = true; // false: a newer console's file, left as it is
+    ConnectionSwitcher *m_switcher = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QActionGroup *m_themeGroup = nullptr;
+    bool m_closeApproved = false; // the unsaved profile was answered for: close now
+    bool m_inCloseEvent = false;  // leave() answered at once, inside closeEvent
 };
 
 } // namespace sluice::ui

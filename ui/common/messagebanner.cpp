@@ -1,6 +1,8 @@
 #include "messagebanner.h"
 
+#include "flowlayout.h"
 #include "pageheader.h"
+#include "theme.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -27,14 +29,66 @@ MessageBanner::MessageBanner(const QString &frameName, const QString &textName, 
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_row->addWidget(m_text, 1);
-    m_actions = new QHBoxLayout;
-    m_actions->setSpacing(6);
-    m_row->addLayout(m_actions);
-    m_standing = new QHBoxLayout;
-    m_standing->setSpacing(6);
-    m_row->addLayout(m_standing);
+    m_buttonBox = new QWidget(this);
+    m_flow = new FlowLayout(m_buttonBox, 6);
+    m_row->addWidget(m_buttonBox, 0, Qt::AlignTop);
     setTone(Tone::Info);
+    connect(&Theme::instance(), &Theme::changed, this, &MessageBanner::restyle);
     hide();
+}
+
+QSize MessageBanner::minimumSizeHint() const
+{
+    // The narrowest arrangement: the buttons under the text, the text wrapped.
+    const QMargins m = contentsMargins() + layout()->contentsMargins();
+    int beside = m_text->minimumSizeHint().width();
+    if (m_icon->isVisible()) {
+        beside += m_icon->width() + m_row->spacing();
+    }
+    if (m_dismiss && m_dismiss->isVisible()) {
+        beside += m_dismiss->sizeHint().width() + m_row->spacing();
+    }
+    const int width = qMax(beside, m_buttonBox->minimumSizeHint().width()) + m.left() + m.right();
+    return {width, QFrame::minimumSizeHint().height()};
+}
+
+void MessageBanner::resizeEvent(QResizeEvent *event)
+{
+    QFrame::resizeEvent(event);
+    placeButtons();
+}
+
+void MessageBanner::placeButtons()
+{
+    // Beside the text when the text keeps a readable width (about 40 letters), else under it.
+    const QMargins m = contentsMargins() + layout()->contentsMargins();
+    int need =
+        m.left() + m.right() + m_buttonBox->sizeHint().width() + m_row->spacing() +
+        qMax(m_text->minimumSizeHint().width(), m_text->fontMetrics().averageCharWidth() * 40);
+    if (m_icon->isVisible()) {
+        need += m_icon->width() + m_row->spacing();
+    }
+    if (m_dismiss && m_dismiss->isVisible()) {
+        need += m_dismiss->sizeHint().width() + m_row->spacing();
+    }
+    const bool below = width() < need;
+    if (below == m_below) {
+        return;
+    }
+    m_below = below;
+    auto *outer = static_cast<QVBoxLayout *>(layout());
+    if (below) {
+        m_row->removeWidget(m_buttonBox);
+        outer->insertWidget(1, m_buttonBox); // the whole width: the buttons wrap in it
+        // Under the text, not under the icon.
+        m_buttonBox->setContentsMargins(
+            m_icon->isVisible() ? m_icon->width() + m_row->spacing() : 0, 0, 0, 0);
+    } else {
+        outer->removeWidget(m_buttonBox);
+        m_buttonBox->setContentsMargins(0, 0, 0, 0);
+        m_row->insertWidget(m_row->indexOf(m_text) + 1, m_buttonBox, 0, Qt::AlignTop);
+    }
+    updateGeometry();
 }
 
 void MessageBanner::setDismissible(const QString &objectName, bool compact)
@@ -75,9 +129,10 @@ void MessageBanner::setIcon(const QPixmap &icon)
 QPushButton *MessageBanner::addButton(const QString &text, const QString &objectName,
                                       bool waitsWhenBusy)
 {
-    auto *b = new QPushButton(text, this);
+    auto *b = new QPushButton(text, m_buttonBox);
     b->setObjectName(objectName);
-    m_standing->addWidget(b, 0, Qt::AlignTop);
+    m_flow->addWidget(b);
+    placeButtons();
     m_buttons.append({b, waitsWhenBusy, true});
     return b;
 }
@@ -109,11 +164,11 @@ void MessageBanner::setExplanation(const QString &buttonText, const QString &but
                                    const QString &labelName, const QString &text)
 {
     if (!m_whyButton) {
-        m_whyButton = new QPushButton(this);
+        m_whyButton = new QPushButton(m_buttonBox);
         m_whyButton->setCheckable(true);
         m_whyButton->setFlat(true);
         m_whyButton->setCursor(Qt::PointingHandCursor);
-        m_standing->insertWidget(0, m_whyButton, 0, Qt::AlignTop);
+        m_flow->insertWidget(int(m_actionButtons.size()), m_whyButton);
         m_why = new QLabel(this);
         m_why->setWordWrap(true);
         m_why->setVisible(false);
@@ -181,6 +236,12 @@ QString MessageBanner::text() const
 void MessageBanner::setTone(Tone t)
 {
     m_tone = t;
+    restyle();
+}
+
+void MessageBanner::restyle()
+{
+    const Tone t = m_tone;
     setStyleSheet(QStringLiteral("QFrame#%1 { border: none; border-left: 4px solid %2; "
                                  "background: %3; } QLabel { color: %4; }")
                       .arg(objectName(), tone::hex(tone::color(t)), tone::hex(tone::background(t)),
@@ -190,16 +251,15 @@ void MessageBanner::setTone(Tone t)
 void MessageBanner::setActions(const QList<Action> &actions)
 {
     // Later, not now: this may run inside the clicked() of one of these buttons.
-    while (QLayoutItem *item = m_actions->takeAt(0)) {
-        if (QWidget *w = item->widget()) {
-            w->hide();
-            w->setObjectName({});
-            w->deleteLater();
-        }
-        delete item;
+    for (QPushButton *w : std::as_const(m_actionButtons)) {
+        m_flow->removeWidget(w);
+        w->hide();
+        w->setObjectName({});
+        w->deleteLater();
     }
+    m_actionButtons.clear();
     for (const Action &a : actions) {
-        auto *b = new QPushButton(a.text, this);
+        auto *b = new QPushButton(a.text, m_buttonBox);
         b->setObjectName(a.objectName);
         connect(b, &QPushButton::clicked, this, [this, run = a.run] {
             hide();
@@ -207,8 +267,10 @@ void MessageBanner::setActions(const QList<Action> &actions)
                 run();
             }
         });
-        m_actions->addWidget(b, 0, Qt::AlignTop);
+        m_flow->insertWidget(int(m_actionButtons.size()), b);
+        m_actionButtons.append(b);
     }
+    placeButtons();
 }
 
 } // namespace sluice::ui

@@ -15,6 +15,8 @@ class QPushButton;
 
 namespace sluice::ui {
 
+class FlowLayout;
+
 // The one message a page shows in answer to the last action or event: a tone (a coloured
 // border and a mark, so it never rests on colour alone), a bold headline, a muted detail,
 // buttons for what to do next, and an optional Dismiss. Pages keep their own object names
@@ -68,17 +70,29 @@ public:
 
     Tone tone() const { return m_tone; }
     QString text() const;
+    // The buttons sit under the text: the banner is too narrow for them beside it.
+    bool buttonsBelow() const { return m_below; }
+
+    // Never wider than its buttons alone: a banner must not widen the window. When the
+    // buttons do not fit beside the text they move under it.
+    QSize minimumSizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void placeButtons();
+    void restyle();
     void setTone(Tone tone);
     void setActions(const QList<Action> &actions);
     void updateButtons();
 
     QHBoxLayout *m_row;
+    QWidget *m_buttonBox; // the action and standing buttons, beside the text or under it
     QLabel *m_icon;
     QLabel *m_text;
-    QHBoxLayout *m_actions;
-    QHBoxLayout *m_standing;
+    FlowLayout *m_flow;                   // in m_buttonBox: the actions, Why?, the standing buttons
+    QList<QPushButton *> m_actionButtons; // the message's own, first in m_flow
     QAbstractButton *m_dismiss = nullptr;
     QPushButton *m_whyButton = nullptr;
     QLabel *m_why = nullptr;
@@ -90,6 +104,7 @@ private:
     };
     QList<Standing> m_buttons;
     bool m_busy = false;
+    bool m_below = false;
     Tone m_tone = Tone::Info;
 };
 

@@ -1,5 +1,7 @@
 #include "pageheader.h"
 
+#include "theme.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -83,15 +85,24 @@ QLabel *PageHeader::note(QWidget *parent, const QColor &color)
     QPalette pal = l->palette();
     pal.setColor(QPalette::WindowText, color);
     l->setPalette(pal);
+    if (color == tone::muted()) {
+        // The muted tone of the theme in use, also after a switch.
+        QObject::connect(&Theme::instance(), &Theme::changed, l, [l] {
+            QPalette p = l->palette();
+            p.setColor(QPalette::WindowText, tone::muted());
+            l->setPalette(p);
+        });
+    }
     return l;
 }
 
 QLabel *PageHeader::badge(const QString &text, Tone t, QWidget *parent)
 {
     auto *l = new QLabel(text, parent);
-    l->setStyleSheet(QStringLiteral("color: %1; background: %2; border-radius: 3px; "
-                                    "padding: 2px 8px;")
-                         .arg(tone::hex(tone::text(t)), tone::hex(tone::background(t))));
+    Theme::followStyleSheet(l, [t] {
+        return QStringLiteral("color: %1; background: %2; border-radius: 3px; padding: 2px 8px;")
+            .arg(tone::hex(tone::text(t)), tone::hex(tone::background(t)));
+    });
     return l;
 }
 

@@ -1,7 +1,12 @@
 #include "tablemodel.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QTableView>
+#include <QToolTip>
+
+#include <algorithm>
 
 namespace sluice::ui {
 
@@ -21,6 +26,138 @@ QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, 
     v->horizontalHeader()->setHighlightSections(false);
     v->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     return v;
+}
+
+namespace {
+
+void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths)
+{
+    QHeaderView *header = view->horizontalHeader();
+    QAbstractItemModel *model = view->model();
+    if (!model) {
+        return;
+    }
+    const int columns = model->columnCount();
+    QList<int> want(columns, 0);
+    QList<int> floor(columns, 0);
+    int total = 0;
+    for (int c = 0; c < columns; ++c) {
+        if (view->isColumnHidden(c)) {
+            continue;
+        }
+        want[c] = std::max(static_cast<QAbstractItemView *>(view)->sizeHintForColumn(c),
+                           header->sectionSizeHint(c)) +
+                  4;
+        if (maxWidths.contains(c)) {
+            want[c] = std::min(want[c], maxWidths.value(c));
+        }
+        floor[c] = std::min(want[c], header->sectionSizeHint(c) + 8);
+        total += want[c];
+    }
+    const int room = view->viewport()->width();
+    int titles = 0;
+    for (int c = 0; c < columns; ++c) {
+        titles += floor[c];
+    }
+    if (titles > room) {
+        // Not even the titles fit: they elide too (the header's tooltip has each whole).
+        for (int c = 0; c < columns; ++c) {
+            floor[c] = std::min(floor[c], 48);
+        }
+    }
+    while (total > room) {
+        int widest = -1;
+        for (int c = 0; c < columns; ++c) {
+            if (want[c] > floor[c] && (widest < 0 || want[c] > want[widest])) {
+                widest = c;
+            }
+        }
+        if (widest < 0) {
+            break;
+        }
+        const int cut = std::min(want[widest] - floor[widest], std::max(1, (total - room) / 2));
+        want[widest] -= cut;
+        total -= cut;
+    }
+    if (total < room && fillColumn >= 0 && fillColumn < columns &&
+        !view->isColumnHidden(fillColumn)) {
+        want[fillColumn] += room - total;
+    }
+    for (int c = 0; c < columns; ++c) {
+        if (!view->isColumnHidden(c)) {
+            view->setColumnWidth(c, want[c]);
+        }
+    }
+}
+
+// Refits its view when the view's viewport is resized.
+class ColumnFitter : public QObject
+{
+public:
+    ColumnFitter(QTableView *view, int fillColumn, QHash<int, int> maxWidths)
+        : QObject(view)
+        , m_view(view)
+        , m_fill(fillColumn)
+        , m_max(std::move(maxWidths))
+    {
+        view->viewport()->installEventFilter(this);
+        view->horizontalHeader()->viewport()->installEventFilter(this);
+        // The header's titles have their tooltip here (tests/fitcheck reads it).
+        view->horizontalHeader()->setProperty("titleTips", true);
+    }
+    void refit() { fit(m_view, m_fill, m_max); }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
+            refit();
+        }
+        QHeaderView *header = m_view->horizontalHeader();
+        if (watched == header->viewport() && event->type() == QEvent::ToolTip) {
+            // A title narrower than its text: the whole title.
+            const auto *help = static_cast<QHelpEvent *>(event);
+            const int section = header->logicalIndexAt(help->pos());
+            if (section >= 0 && m_view->model()) {
+                const QString title =
+                    m_view->model()->headerData(section, Qt::Horizontal).toString();
+                const QVariant own =
+                    m_view->model()->headerData(section, Qt::Horizontal, Qt::ToolTipRole);
+                const QString tip = own.isValid() ? own.toString() : title;
+                if (!tip.isEmpty()) {
+                    QToolTip::showText(help->globalPos(), tip, header);
+                    return true;
+                }
+            }
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QTableView *m_view;
+    int m_fill;
+    QHash<int, int> m_max;
+};
+
+} // namespace
+
+void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths)
+{
+    QHeaderView *header = view->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    view->setTextElideMode(Qt::ElideRight);
+    view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *fitter = new ColumnFitter(view, fillColumn, maxWidths);
+    QAbstractItemModel *model = view->model();
+    QObject::connect(model, &QAbstractItemModel::modelReset, fitter, [fitter] { fitter->refit(); });
+    QObject::connect(model, &QAbstractItemModel::layoutChanged, fitter,
+                     [fitter] { fitter->refit(); });
+    QObject::connect(model, &QAbstractItemModel::rowsInserted, fitter,
+                     [fitter] { fitter->refit(); });
+    QObject::connect(model, &QAbstractItemModel::dataChanged, fitter,
+                     [fitter] { fitter->refit(); });
+    fitter->refit();
 }
 
 int TableModel::rowCount(const QModelIndex &parent) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QStringList>
 
 class QTableView;
@@ -11,6 +12,13 @@ namespace sluice::ui {
 // read-only, alternating rows without a grid, one line a row (24 px), no row numbers, headers
 // left-aligned. Pages set their columns' sizes.
 QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent);
+
+// Keeps every column of `view` in view, none reached by scrolling sideways: each column gets
+// its contents' width (its title's at least, `maxWidths[column]` at most); when they do not all
+// fit, the widest give way first, never below their title, and their cells elide (the model's
+// tooltip has the whole text); `fillColumn` takes what is left. Again on every resize and
+// whenever the rows change.
+void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths = {});
 
 // What the console's read-only tables share (the Monitor's, the Simulation's metrics, the
 // Rules table): a flat table of count() rows and titles().size() columns, an index checked once

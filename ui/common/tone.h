@@ -6,25 +6,43 @@
 namespace sluice::ui {
 
 // The console's tones, in one place: every banner, badge, chart mark and status dot takes its
-// colour from here, so that "good" is the same green on every page.
+// colour from here, so that "good" is the same green on every page. Each colour has a light
+// and a dark variant; Theme (theme.h) says which one is in use, and widgets that keep a colour
+// (style sheets, charts) take it again on Theme::changed.
 enum class Tone { Info, Good, Warning, Bad };
 
 namespace tone {
+
+// The dark variants are in use (Theme sets it; the figures' PNGs are drawn light unless told).
+inline bool &darkFlag()
+{
+    static bool dark = false;
+    return dark;
+}
+inline bool isDark()
+{
+    return darkFlag();
+}
+// The light or the dark variant.
+inline QColor pick(QRgb light, QRgb dark)
+{
+    return QColor::fromRgb(isDark() ? dark : light);
+}
 
 // The strong colour: a banner's left border, a status dot, a chart's alarm line.
 inline QColor color(Tone t)
 {
     switch (t) {
     case Tone::Good:
-        return QColor(0x2e, 0x9d, 0x4f);
+        return pick(0x2e9d4f, 0x4cc26e);
     case Tone::Warning:
-        return QColor(0xe0, 0x9a, 0x10);
+        return pick(0xe09a10, 0xf0b43c);
     case Tone::Bad:
-        return QColor(0xc0, 0x39, 0x2b);
+        return pick(0xc0392b, 0xe8655a);
     case Tone::Info:
         break;
     }
-    return QColor(0x8a, 0x92, 0x9c);
+    return pick(0x8a929c, 0x8a929c);
 }
 
 // The pale background of a banner in that tone.
@@ -32,31 +50,32 @@ inline QColor background(Tone t)
 {
     switch (t) {
     case Tone::Good:
-        return QColor(0xee, 0xf8, 0xf1);
+        return pick(0xeef8f1, 0x1b2e22);
     case Tone::Warning:
-        return QColor(0xfd, 0xf6, 0xe7);
+        return pick(0xfdf6e7, 0x352b17);
     case Tone::Bad:
-        return QColor(0xfb, 0xee, 0xec);
+        return pick(0xfbeeec, 0x3a201d);
     case Tone::Info:
         break;
     }
-    return QColor(0xf3, 0xf5, 0xf7);
+    return pick(0xf3f5f7, 0x262b32);
 }
 
-// Text in that tone on a light background (darker than color(), for contrast).
+// Text in that tone on the window's background (darker than color() on light, lighter on
+// dark, for contrast).
 inline QColor text(Tone t)
 {
     switch (t) {
     case Tone::Good:
-        return QColor(0x1f, 0x6e, 0x37);
+        return pick(0x1f6e37, 0x7fd699);
     case Tone::Warning:
-        return QColor(0x8a, 0x5a, 0x00);
+        return pick(0x8a5a00, 0xf3c46b);
     case Tone::Bad:
-        return QColor(0xb0, 0x3a, 0x2e);
+        return pick(0xb03a2e, 0xf08a80);
     case Tone::Info:
         break;
     }
-    return QColor(0x5f, 0x67, 0x70);
+    return pick(0x5f6770, 0xa9b1ba);
 }
 
 // The mark before a headline, so that the tone does not rest on colour alone.
@@ -78,13 +97,64 @@ inline QString mark(Tone t)
 // Secondary text: blurbs, notes, units, a banner's detail line.
 inline QColor muted()
 {
-    return QColor(0x5f, 0x67, 0x70);
+    return pick(0x5f6770, 0xa0a8b2);
 }
 
 // Body text on a banner's pale background.
 inline QColor ink()
 {
-    return QColor(0x1d, 0x23, 0x29);
+    return pick(0x1d2329, 0xe6e9ee);
+}
+
+// A chart's or a figure's background.
+inline QColor surface()
+{
+    return pick(0xffffff, 0x1b1f24);
+}
+
+// A chart's grid lines.
+inline QColor grid()
+{
+    return pick(0xe6e9ed, 0x343a42);
+}
+
+// A chart's axis line, a frame around a panel.
+inline QColor line()
+{
+    return pick(0xc8cdd3, 0x4a515a);
+}
+
+// A boxed panel's background (a preview, a code block) and its border.
+inline QColor panel()
+{
+    return pick(0xf5f7f9, 0x252a31);
+}
+inline QColor border()
+{
+    return pick(0xdde2e7, 0x3a4049);
+}
+
+// Something that is no longer there (a gone key, an empty bar).
+inline QColor faint()
+{
+    return pick(0x9aa0a6, 0x79818a);
+}
+
+// The console's blue: a selection, a neutral series, a bar.
+inline QColor accent()
+{
+    return pick(0x3b6fb6, 0x5b8fd6);
+}
+
+// The n-th of the charts' series colours (one per rule), readable on surface().
+inline QColor series(int n)
+{
+    static constexpr QRgb light[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x59a14f, 0x76b7b2,
+                                     0xb07aa1, 0xedc948, 0x9c755f, 0xff9da7};
+    static constexpr QRgb dark[] = {0x6f9bd1, 0xf5a04d, 0xee7678, 0x79c06e, 0x8fd0ca,
+                                    0xc99bbd, 0xf2d66a, 0xbf9a84, 0xffb3bb};
+    const int i = ((n % 9) + 9) % 9;
+    return pick(light[i], dark[i]);
 }
 
 // "#rrggbb", for style sheets and rich text.

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
@@ -207,7 +208,10 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
         say(Tone::Info, tr("Starting the sandbox…"));
         m_controller->connectToSandbox();
     });
-    connect(m_form, &ProfileForm::edited, this, [this] { setDirty(true); });
+    connect(m_form, &ProfileForm::edited, this, [this] {
+        m_edited = true;
+        setDirty(true);
+    });
     connect(m_form, &ProfileForm::submitted, this, &ConnectionPage::connectSelected);
     connect(m_trust, &QPushButton::clicked, this, &ConnectionPage::trustHostKey);
     connect(m_controller, &ConnectionController::tested, this, &ConnectionPage::onTested);
@@ -282,6 +286,21 @@ void ConnectionPage::onSelection()
     const QString id = selectedId();
     if (id.isEmpty()) {
         return; // a new profile is being typed (newProfile() cleared the selection)
+    }
+    if (id != m_editingId && hasUnsavedProfile()) {
+        // Back to the profile being typed until the user says what to do with it.
+        {
+            const QSignalBlocker block(m_list);
+            m_list->setCurrentRow(-1);
+            for (int i = 0; i < m_list->count(); ++i) {
+                if (m_list->item(i)->data(idRole).toString() == m_editingId &&
+                    !m_editingId.isEmpty()) {
+                    m_list->setCurrentRow(i);
+                }
+            }
+        }
+        leave([this, id] { selectProfile(id); });
+        return;
     }
     if (id != m_editingId) {
         m_banner->hide();
@@ -582,7 +601,71 @@ void ConnectionPage::updateMarkers()
 void ConnectionPage::setDirty(bool dirty)
 {
     m_dirty = dirty;
+    if (!dirty) {
+        m_edited = false;
+    }
     m_save->setEnabled(dirty);
+}
+
+bool ConnectionPage::hasUnsavedProfile() const
+{
+    return m_dirty && m_edited && m_detail->currentIndex() == 0;
+}
+
+void ConnectionPage::leave(std::function<void()> then)
+{
+    if (!hasUnsavedProfile()) {
+        then();
+        return;
+    }
+    if (m_leaving) {
+        return;
+    }
+    const QString name = m_form->draft().text(QStringLiteral("name")).trimmed();
+    const QString question =
+        name.isEmpty() ? tr("The new profile is not saved. Save it before you leave?")
+                       : tr("The profile '%1' has changes that are not saved. Save them before "
+                            "you leave?")
+                             .arg(name);
+    if (m_leaveHook) {
+        resolveLeave(m_leaveHook(question), then);
+        return;
+    }
+    m_leaving = true;
+    auto *box =
+        new QMessageBox(QMessageBox::Question, tr("Unsaved profile"), question,
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("unsavedProfileBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->button(QMessageBox::Cancel)->setText(tr("Keep editing"));
+    box->setDefaultButton(QMessageBox::Save);
+    connect(box, &QMessageBox::finished, this, [this, box, then = std::move(then)] {
+        m_leaving = false;
+        const QAbstractButton *b = box->clickedButton();
+        const LeaveChoice choice = b == box->button(QMessageBox::Save) ? LeaveChoice::Save
+                                   : b == box->button(QMessageBox::Discard)
+                                       ? LeaveChoice::Discard
+                                       : LeaveChoice::KeepEditing;
+        resolveLeave(choice, then);
+    });
+    box->open();
+}
+
+void ConnectionPage::resolveLeave(LeaveChoice choice, const std::function<void()> &then)
+{
+    switch (choice) {
+    case LeaveChoice::KeepEditing:
+        return;
+    case LeaveChoice::Save:
+        if (saveForm().isEmpty()) {
+            return; // refused: the message says why, the form stays
+        }
+        break;
+    case LeaveChoice::Discard:
+        setDirty(false);
+        break;
+    }
+    then();
 }
 
 void ConnectionPage::say(Tone tone, const QString &headline, const QString &more,

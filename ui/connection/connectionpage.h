@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -36,6 +38,18 @@ public:
     // The Redis Cluster section (nodes, slot view), shown while the session is a cluster.
     ClusterPanel *clusterPanel() const { return m_cluster; }
 
+    // The form holds values the user typed and has not saved (a new profile or a changed one).
+    bool hasUnsavedProfile() const;
+    // What to do with them when the user leaves (another profile, another page, quit).
+    enum class LeaveChoice { Save, Discard, KeepEditing };
+    using LeaveHook = std::function<LeaveChoice(const QString &question)>;
+    // Answers the question at once instead of a message box (tests).
+    void setLeaveHook(LeaveHook hook) { m_leaveHook = std::move(hook); }
+    // Leaving the form: with unsaved values asks (Save, Discard, Keep editing) and runs `then`
+    // unless the user keeps editing or the save was refused (the message says why). Without
+    // unsaved values runs `then` at once.
+    void leave(std::function<void()> then);
+
 private:
     void reloadList();
     void onSelection();
@@ -53,6 +67,7 @@ private:
     void updateSandbox();
     void updateMarkers();
     void setDirty(bool dirty);
+    void resolveLeave(LeaveChoice choice, const std::function<void()> &then);
     // The message area: a headline, a sentence on what to do, the raw detail in grey.
     void say(Tone tone, const QString &headline, const QString &more = {},
              const QString &detail = {});
@@ -81,6 +96,9 @@ private:
 
     QString m_editingId; // the profile in the form; empty: a new one
     bool m_dirty = false;
+    bool m_edited = false;  // the user typed in the form since it was shown or saved
+    bool m_leaving = false; // a leave question is open
+    LeaveHook m_leaveHook;
     quint64 m_pendingTest = 0;
     bool m_trustForTest = false;    // Trust this host key repeats the test, else the connect
     bool m_awaitingSession = false; // the user pressed Connect: report the outcome here

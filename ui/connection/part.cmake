@@ -10,6 +10,7 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/profileform.cpp ${CMAKE_CURRENT_LIST_DIR}/profileform.h
     ${CMAKE_CURRENT_LIST_DIR}/connectionstate.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionstate.h
     ${CMAKE_CURRENT_LIST_DIR}/connectionstatus.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionstatus.h
+    ${CMAKE_CURRENT_LIST_DIR}/connectionswitcher.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionswitcher.h
     ${CMAKE_CURRENT_LIST_DIR}/connectionworker.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionworker.h
     ${CMAKE_CURRENT_LIST_DIR}/profilestore.cpp ${CMAKE_CURRENT_LIST_DIR}/profilestore.h
     ${CMAKE_CURRENT_LIST_DIR}/sandbox.cpp ${CMAKE_CURRENT_LIST_DIR}/sandbox.h)

@@ -8,6 +8,7 @@
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/patternform.h"
+#include "ui/common/theme.h"
 #include "ui/common/tone.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
@@ -179,12 +180,9 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_y = new QValueAxis(m_chart);
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     fitAxis(m_y, 10);
-    for (QValueAxis *a : {m_x, m_y}) {
-        a->setGridLineColor(QColor(0xe6, 0xe9, 0xed));
-        a->setLabelsColor(tone::muted());
-    }
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
+    Theme::styleChart(m_chart); // the axes' and the background's colours, in both themes
     for (QLineSeries *s : {m_allowedSeries, m_deniedSeries}) {
         s->attachAxis(m_x);
         s->attachAxis(m_y);

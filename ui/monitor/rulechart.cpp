@@ -1,6 +1,7 @@
 #include "rulechart.h"
 
 #include "ui/common/pageheader.h"
+#include "ui/common/theme.h"
 #include "ui/common/tone.h"
 
 #include <QChart>
@@ -71,8 +72,11 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
 {
     setFrameShape(QFrame::StyledPanel);
     setObjectName(QStringLiteral("chart:") + rule.id);
-    setStyleSheet(QStringLiteral("sluice--ui--RuleChart { background: white; border: 1px solid "
-                                 "#dde1e6; border-radius: 4px; }"));
+    Theme::followStyleSheet(this, [] {
+        return QStringLiteral("sluice--ui--RuleChart { background: %1; border: 1px solid %2; "
+                              "border-radius: 4px; }")
+            .arg(tone::hex(tone::surface()), tone::hex(tone::border()));
+    });
     setMinimumHeight(minimumChartHeight);
     auto *box = PageHeader::layoutOn<QVBoxLayout>(this, 2, {10, 8, 10, 4});
     auto *header = new QHBoxLayout;
@@ -123,12 +127,10 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     for (QAbstractAxis *a :
          {static_cast<QAbstractAxis *>(m_x), static_cast<QAbstractAxis *>(m_y)}) {
         a->setLabelsFont(axisFont);
-        a->setLabelsColor(tone::muted());
-        a->setGridLineColor(QColor(0xe6, 0xe9, 0xed));
-        a->setLinePenColor(QColor(0xc8, 0xcd, 0xd3));
     }
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
+    Theme::styleChart(m_chart); // the axes' and the background's colours, in both themes
     for (QLineSeries *s : {m_allowed, m_denied, m_shadow}) {
         s->attachAxis(m_x);
         s->attachAxis(m_y);

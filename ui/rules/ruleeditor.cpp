@@ -1,6 +1,8 @@
 #include "ruleeditor.h"
 
+#include "ui/common/elidedlabel.h"
 #include "ui/common/pageheader.h"
+#include "ui/common/theme.h"
 #include "ui/common/tone.h"
 
 #include "rulefields.h"
@@ -30,14 +32,21 @@ namespace sluice::ui {
 
 namespace {
 
-const QString helpStyle = QStringLiteral("color: %1;").arg(tone::hex(tone::muted()));
-const QString errorStyle = QStringLiteral("color: %1;").arg(tone::hex(tone::text(Tone::Bad)));
+// The theme's colours, taken again when it changes (Theme::followStyleSheet).
+QString helpStyle()
+{
+    return QStringLiteral("color: %1;").arg(tone::hex(tone::muted()));
+}
+QString errorStyle()
+{
+    return QStringLiteral("color: %1;").arg(tone::hex(tone::text(Tone::Bad)));
+}
 
-QLabel *smallLabel(QWidget *parent, const QString &style)
+QLabel *smallLabel(QWidget *parent, QString (*style)())
 {
     auto *l = new QLabel(parent);
     l->setWordWrap(true);
-    l->setStyleSheet(style);
+    Theme::followStyleSheet(l, style);
     QFont f = l->font();
     f.setPointSizeF(f.pointSizeF() * 0.92);
     l->setFont(f);
@@ -79,7 +88,7 @@ RuleEditor::RuleEditor(QWidget *parent)
 
     auto *empty = new QLabel(tr("Select a rule to edit it, or press Add."), m_stack);
     empty->setAlignment(Qt::AlignCenter);
-    empty->setStyleSheet(helpStyle);
+    Theme::followStyleSheet(empty, helpStyle);
     m_stack->addWidget(empty);
 
     // The title row stays in view (title, modified mark, Revert, Apply); the fields scroll.
@@ -88,7 +97,7 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_stack->addWidget(page);
     auto *titleRow = new QHBoxLayout;
     titleRow->setContentsMargins(0, 0, 8, 0);
-    m_title = new QLabel(page);
+    m_title = new ElidedLabel(page);
     m_title->setObjectName(QStringLiteral("editorTitle"));
     QFont tf = m_title->font();
     tf.setBold(true);
@@ -97,8 +106,10 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_modifiedMark = new QLabel(tr("modified"), page);
     m_modifiedMark->setObjectName(QStringLiteral("editorModified"));
     m_modifiedMark->setToolTip(tr("Changed here, not applied to the table yet"));
-    m_modifiedMark->setStyleSheet(QStringLiteral(
-        "color: #8a5a00; background: #fdf1d8; border-radius: 3px; padding: 1px 6px;"));
+    Theme::followStyleSheet(m_modifiedMark, [] {
+        return QStringLiteral("color: %1; background: %2; border-radius: 3px; padding: 1px 6px;")
+            .arg(tone::hex(tone::text(Tone::Warning)), tone::hex(tone::background(Tone::Warning)));
+    });
     m_revert = PageHeader::button(tr("Re&vert"), QStringLiteral("revertButton"), page,
                                   tr("Forget the changes typed here"));
     m_apply = PageHeader::button(tr("A&pply"), QStringLiteral("applyButton"), page);
@@ -216,11 +227,13 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_headersPreview->setWordWrap(true);
     m_headersPreview->setTextFormat(Qt::RichText);
     m_keyPreview->setTextFormat(Qt::RichText);
-    const QString panel = QStringLiteral(
-        "QLabel { background: #f5f7f9; border: 1px solid #dde2e7; border-radius: 3px; "
-        "padding: 6px 8px; }");
-    m_keyPreview->setStyleSheet(panel);
-    m_headersPreview->setStyleSheet(panel);
+    const auto panel = [] {
+        return QStringLiteral("QLabel { background: %1; border: 1px solid %2; border-radius: 3px; "
+                              "padding: 6px 8px; }")
+            .arg(tone::hex(tone::panel()), tone::hex(tone::border()));
+    };
+    Theme::followStyleSheet(m_keyPreview, panel);
+    Theme::followStyleSheet(m_headersPreview, panel);
     box->addWidget(m_keyPreview);
     box->addWidget(m_headersPreview);
 
@@ -266,10 +279,14 @@ RuleEditor::FieldRow &RuleEditor::addRow(const QString &name, const QString &lab
         field->setObjectName(objectName +
                              (combo ? QStringLiteral("Combo") : QStringLiteral("Edit")));
     }
-    // One line each (CONSOLE.md); a narrow editor clips it, and the tooltip has it whole.
-    row.help = smallLabel(field->parentWidget(), helpStyle);
-    row.help->setWordWrap(false);
-    row.help->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // One line each (CONSOLE.md); a narrow editor ends it in "…", the tooltip has it whole.
+    row.help = new ElidedLabel(field->parentWidget());
+    Theme::followStyleSheet(row.help, helpStyle);
+    {
+        QFont f = row.help->font();
+        f.setPointSizeF(f.pointSizeF() * 0.92);
+        row.help->setFont(f);
+    }
     row.help->setObjectName(objectName + QStringLiteral("Help"));
     row.error = smallLabel(field->parentWidget(), errorStyle);
     row.error->setObjectName(objectName + QStringLiteral("Error"));
@@ -344,7 +361,6 @@ void RuleEditor::load(const Rule &rule)
     m_loading = false;
     m_original = fieldTexts();
     m_title->setText(m_row < 0 ? tr("New rule") : tr("Rule %1").arg(rule.id));
-    m_title->setToolTip(m_title->text());
     updateVisibility();
     updateHelp();
     revalidate();
@@ -505,9 +521,8 @@ void RuleEditor::updateHelp()
     const Algorithm a =
         algorithm::fromName(m_algorithm->currentData().toString()).value_or(Algorithm::FixedWindow);
     const auto help = [this](const char *name, const QString &text) {
-        QLabel *l = m_rows[QLatin1String(name)].help;
+        ElidedLabel *l = m_rows[QLatin1String(name)].help;
         l->setText(text);
-        l->setToolTip(text);
     };
     help("id", tr("Names the rule in keys, headers and logs."));
     switch (a) {
@@ -579,11 +594,16 @@ void RuleEditor::updatePreview()
         return;
     }
     if (!m_valid) {
-        m_keyPreview->setText(tr("<span style=\"color:#5f6770;\">Key: fix the fields marked in "
-                                 "red to see it.</span>"));
+        // The translations carry the light theme's grey: the theme's replaces it.
+        const auto grey = [](QString html) {
+            return html.replace(QStringLiteral("#5f6770"), tone::hex(tone::muted()));
+        };
+        m_keyPreview->setText(
+            grey(tr("<span style=\"color:#5f6770;\">Key: fix the fields marked in "
+                    "red to see it.</span>")));
         m_headersPreview->setText(
-            tr("<span style=\"color:#5f6770;\">Headers: fix the fields marked in red to see "
-               "them.</span>"));
+            grey(tr("<span style=\"color:#5f6770;\">Headers: fix the fields marked in red to see "
+                    "them.</span>")));
         return;
     }
     const Rule &rule = *m_valid;

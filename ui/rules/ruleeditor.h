@@ -29,6 +29,7 @@ namespace sluice::ui {
 // onRedisErrorCombo, shadowCheck, enabledCheck, subjectEdit, keyPreview, headersPreview,
 // applyButton, revertButton; each field's message label is "<field>Error" (limitError, ...)
 // and generalError takes what belongs to no field.
+class ElidedLabel;
 class RuleEditor : public QWidget
 {
     Q_OBJECT
@@ -64,7 +65,7 @@ private:
     {
         QLabel *label = nullptr;
         QWidget *field = nullptr;
-        QLabel *help = nullptr;
+        ElidedLabel *help = nullptr;
         QLabel *error = nullptr;
         QWidget *cell = nullptr; // field, help and error, stacked
     };
@@ -78,7 +79,7 @@ private:
     QStringList fieldTexts() const;
 
     QStackedWidget *m_stack;
-    QLabel *m_title;
+    ElidedLabel *m_title;
     QLabel *m_modifiedMark;
     QGridLayout *m_grid;
     QHash<QString, FieldRow> m_rows;

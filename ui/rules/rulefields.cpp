@@ -35,7 +35,7 @@ QString RuleFields::label(const QString &field)
         return tr("&Burst:");
     }
     if (field == u"scope"_s) {
-        return tr("&Scope:");
+        return tr("S&cope:");
     }
     return field;
 }

@@ -1,6 +1,7 @@
 #include "rulespage.h"
 
 #include "historydialog.h"
+#include "exportdialog.h"
 #include "rulediff.h"
 #include "rulediffdialog.h"
 #include "ruleeditor.h"
@@ -12,6 +13,10 @@
 #include "ui/common/pageheader.h"
 #include "ui/common/tablemodel.h"
 
+#include <QCoreApplication>
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -22,9 +27,12 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopedValueRollback>
+#include <QSettings>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -32,22 +40,10 @@ namespace sluice::ui {
 
 namespace {
 
-// The export formats: name (exporter.h), file dialog filter, default suffix.
-struct Format
-{
-    const char *name;
-    const char *filter;
-    const char *suffix;
-};
-constexpr Format formats[] = {
-    {"json", QT_TRANSLATE_NOOP("sluice::ui::RulesPage", "Rule file, JSON (*.json)"), "json"},
-    {"yaml", QT_TRANSLATE_NOOP("sluice::ui::RulesPage", "Rule file, YAML (*.yaml *.yml)"), "yaml"},
-    {"nginx", QT_TRANSLATE_NOOP("sluice::ui::RulesPage", "nginx include (*.conf)"), "conf"},
-    {"envoy", QT_TRANSLATE_NOOP("sluice::ui::RulesPage", "Envoy ratelimit service config (*.yaml)"),
-     "yaml"},
-    {"kong", QT_TRANSLATE_NOOP("sluice::ui::RulesPage", "Kong rate-limiting plugins (*.json)"),
-     "json"},
-};
+const QString recentKey = QStringLiteral("rules/recentFiles");
+const QString sourceKey = QStringLiteral("rules/source"); // "file" or "redis"
+const QString lastFileKey = QStringLiteral("rules/lastFile");
+const QString importDirKey = QStringLiteral("rules/importDir");
 
 } // namespace
 
@@ -118,12 +114,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     // Every column in view without scrolling, at 1280x800 as on a large screen: the short
     // columns fit their contents, the route takes what is left (elided, whole in its tooltip),
     // and where the rule stands ("file /a/long/path.json") is capped in onRulesChanged().
-    QHeaderView *columns = m_table->horizontalHeader();
-    columns->setStretchLastSection(false);
-    columns->setSectionResizeMode(QHeaderView::ResizeToContents);
-    columns->setSectionResizeMode(RulesModel::RouteColumn, QHeaderView::Stretch);
-    columns->setSectionResizeMode(RulesModel::WhereColumn, QHeaderView::Interactive);
-    m_table->setTextElideMode(Qt::ElideMiddle);
+    // At the first-start size there is not room for every column's contents: the view's width
+    // is shared, widest first, and the cells elide with their tooltip
+    // (where the rules stand, "file /a/long/path.json", at most 150 px).
+    fitColumnsToView(m_table, RulesModel::RouteColumn, {{RulesModel::WhereColumn, 150}});
     leftBox->addWidget(m_table, 1);
 
     auto *rowButtons = new QHBoxLayout;
@@ -207,7 +201,13 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     connect(m_session, &RulesSession::pushPreviewReady, this, &RulesPage::showPushPreview);
     connect(m_session, &RulesSession::reviewReady, this, &RulesPage::showReview);
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, m_editor, &RuleEditor::clear);
-    connect(m_session, &RulesSession::replaced, this, [this] { selectRow(0); });
+    connect(m_session, &RulesSession::replaced, this, [this] {
+        selectRow(0);
+        // Replaced by Redis's rules (a pull), not by a file: the start reopens Redis's.
+        if (!m_importing) {
+            QSettings().setValue(sourceKey, QStringLiteral("redis"));
+        }
+    });
     onRulesChanged();
 }
 
@@ -215,7 +215,12 @@ RulesPage::~RulesPage() = default;
 
 bool RulesPage::importFile(const QString &path, QString *error)
 {
-    return m_session->importFile(path, error);
+    const QScopedValueRollback importing(m_importing, true);
+    if (!m_session->importFile(path, error)) {
+        return false;
+    }
+    remember(path);
+    return true;
 }
 
 bool RulesPage::exportFile(const QString &path, const QString &format, QStringList *warnings)
@@ -399,26 +404,102 @@ void RulesPage::onApplied(const Rule &rule, int row)
 // ---------------------------------------------------------------------------------------------
 // Files
 
+QString RulesPage::samplesFolder()
+{
+    // Installed: <prefix>/share/sluice/samples beside <prefix>/bin; else the XDG data dirs;
+    // in a build tree, the source's resources/samples.
+    QStringList candidates{QCoreApplication::applicationDirPath() +
+                           QStringLiteral("/../share/sluice/samples")};
+    const QStringList data = QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation);
+    for (const QString &d : data) {
+        candidates << d + QStringLiteral("/sluice/samples");
+    }
+    candidates << QStringLiteral("/usr/share/sluice/samples");
+#ifdef SLUICE_SOURCE_SAMPLES
+    candidates << QStringLiteral(SLUICE_SOURCE_SAMPLES);
+#endif
+    for (const QString &c : std::as_const(candidates)) {
+        if (QFileInfo(c + QStringLiteral("/rules.json")).isFile()) {
+            return QDir::cleanPath(c);
+        }
+    }
+    return QDir::homePath();
+}
+
+QString RulesPage::importFolder()
+{
+    const QString dir = QSettings().value(importDirKey).toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : samplesFolder();
+}
+
+QStringList RulesPage::recentFiles()
+{
+    QStringList files = QSettings().value(recentKey).toStringList();
+    files.removeAll(QString());
+    return files.mid(0, maxRecentFiles);
+}
+
+void RulesPage::clearRecentFiles()
+{
+    QSettings().remove(recentKey);
+    Q_EMIT recentFilesChanged();
+}
+
+void RulesPage::remember(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    QSettings settings;
+    settings.setValue(recentKey, QStringList(files.mid(0, maxRecentFiles)));
+    settings.setValue(sourceKey, QStringLiteral("file"));
+    settings.setValue(lastFileKey, absolute);
+    settings.setValue(importDirKey, QFileInfo(absolute).absolutePath());
+    Q_EMIT recentFilesChanged();
+}
+
+bool RulesPage::reopenAtStart(bool sandbox)
+{
+    const QSettings settings;
+    const QString source = settings.value(sourceKey).toString();
+    const QString file = settings.value(lastFileKey).toString();
+    // The rules of a Redis come back with the connection (the session pulls them), except
+    // the sandbox's: it saves nothing, so the file they came from is opened again.
+    if (file.isEmpty() || (source == QLatin1String("redis") && !sandbox)) {
+        return false;
+    }
+    if (!QFileInfo(file).isFile()) {
+        m_banner->showMessage(Tone::Warning, tr("The last rule file, %1, is gone.").arg(file),
+                              tr("Import another one, or pick one in File > Recent files."));
+        return false;
+    }
+    QString error;
+    const QScopedValueRollback importing(m_importing, true);
+    if (!m_session->reopenFile(file, &error)) {
+        return false;
+    }
+    remember(file);
+    return true;
+}
+
 void RulesPage::importRules()
 {
-    askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), QString(),
+    askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), importFolder(),
                {tr("Rule files (*.json *.yaml *.yml)")}, QString(),
                [this](const QString &path, const QString &) { importFile(path, nullptr); });
 }
 
 void RulesPage::exportRules()
 {
-    QStringList filters;
-    for (const Format &f : formats) {
-        filters << tr(f.filter);
+    if (auto *open = findChild<ExportDialog *>(QStringLiteral("exportDialog"))) {
+        open->raise();
+        open->activateWindow();
+        return;
     }
-    // By the filter chosen: JSON and Kong, YAML and Envoy share their suffixes.
-    askForFile(this, QStringLiteral("exportDialog"), tr("Export rules"), QString(), filters,
-               QLatin1String(formats[0].suffix),
-               [this, filters](const QString &path, const QString &filter) {
-                   const qsizetype i = std::max<qsizetype>(0, filters.indexOf(filter));
-                   exportFile(path, QLatin1String(formats[i].name), nullptr);
-               });
+    auto *dialog = new ExportDialog(m_session, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -476,10 +557,6 @@ void RulesPage::showReview(const RulesSession::DiffPrompt &p)
 
 void RulesPage::onRulesChanged()
 {
-    // Where the rules stand fits its words, within reason: a long file name is elided.
-    m_table->resizeColumnToContents(RulesModel::WhereColumn);
-    m_table->setColumnWidth(RulesModel::WhereColumn,
-                            std::min(m_table->columnWidth(RulesModel::WhereColumn) + 4, 150));
     if (m_editor->isEditing()) {
         m_editor->setContext(m_editor->row(), m_model->set());
     }

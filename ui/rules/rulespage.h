@@ -55,6 +55,20 @@ public:
     void setStoreNamespace(const QByteArray &ns) { m_session->setStoreNamespace(ns); }
     void focusFilter();
 
+    // File > Recent files: the last rule files imported (absolute paths, newest first).
+    static constexpr int maxRecentFiles = 10;
+    static QStringList recentFiles();
+    void clearRecentFiles();
+    // Where the first import dialog opens: the sample rules (installed, or the source's), else
+    // home. Later ones open in the folder of the last import.
+    static QString samplesFolder();
+    static QString importFolder();
+    // On start: opens the rule set that was being edited when the console last ran, the file
+    // it came from (kept as "rules/lastFile"). A rule set from Redis comes back with the
+    // connection, except the sandbox's (`sandbox`), which saves nothing: its file is opened.
+    // False when there was nothing to reopen (or the file is gone: the banner says so).
+    bool reopenAtStart(bool sandbox);
+
     // Answers "apply your edits?" at once instead of a message box (tests, embeddings).
     void setEditChoiceHook(EditChoiceHook hook) { m_editChoice = std::move(hook); }
     // Answers the History panel's "roll back?" at once (tests).
@@ -62,7 +76,7 @@ public:
 
 public Q_SLOTS:
     void importRules(); // File > Import…: a file dialog, then importFile()
-    void exportRules(); // File > Export… (Ctrl+E): a file dialog with the formats
+    void exportRules(); // File > Export… (Ctrl+E): the export dialog (format, preview, save)
     void pull();
     void push(); // reads the store, shows the diff, pushes on confirmation
     // The History panel (open() on it); tests drive the dialog it returns.
@@ -70,8 +84,12 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void rulesChanged(const sluice::RuleSet &rules);
+    void recentFilesChanged();
 
 private:
+    // A file was imported: first in the recent files, the start's rule set, the next import's
+    // folder.
+    void remember(const QString &path);
     void addRule();
     void duplicateRule();
     void deleteRule();
@@ -96,7 +114,8 @@ private:
     RulesModel *m_model; // the session's
     QSortFilterProxyModel *m_proxy;
     EditChoiceHook m_editChoice;
-    bool m_asking = false; // a question about the editor's edits is open
+    bool m_asking = false;    // a question about the editor's edits is open
+    bool m_importing = false; // the set is being replaced by a file, not by Redis
 
     QLabel *m_stateLabel;
     QLabel *m_unsavedMark;

@@ -141,6 +141,15 @@ int RulesSession::apply(const Rule &rule, int row)
 // ---------------------------------------------------------------------------------------------
 // Files
 
+bool RulesSession::reopenFile(const QString &path, QString *error)
+{
+    if (!importFile(path, error)) {
+        return false;
+    }
+    m_keepReopened = true;
+    return true;
+}
+
 bool RulesSession::importFile(const QString &path, QString *error)
 {
     const rules::Loaded loaded = rules::loadFile(path);
@@ -174,15 +183,48 @@ bool RulesSession::importFile(const QString &path, QString *error)
     return true;
 }
 
-bool RulesSession::exportFile(const QString &path, const QString &format, QStringList *warnings)
+std::optional<rules::Export> RulesSession::render(const RuleSet &set, const QString &format,
+                                                  const rules::NginxAuthOptions &nginxAuth,
+                                                  QString *error)
 {
-    const auto f = rules::exportFormatFromName(format.toLower());
+    const QString name = format.trimmed().toLower();
+    if (name == QLatin1String("nginx-auth")) {
+        const Result<void> ok = rules::validateNginxAuthOptions(nginxAuth);
+        if (!ok) {
+            if (error) {
+                *error = ok.error().message;
+            }
+            return std::nullopt;
+        }
+        return rules::exportNginxAuth(set, nginxAuth);
+    }
+    const auto f = rules::exportFormatFromName(name);
     if (!f) {
-        say(Tone::Bad, tr("Unknown export format '%1'.").arg(format),
-            tr("Choose json, yaml, nginx, envoy or kong."));
+        if (error) {
+            *error = tr("Unknown export format '%1': choose json, yaml, nginx, nginx-auth, envoy "
+                        "or kong.")
+                         .arg(format);
+        }
+        return std::nullopt;
+    }
+    return rules::exportRules(set, *f);
+}
+
+bool RulesSession::exportFile(const QString &path, const QString &format, QStringList *warnings,
+                              const rules::NginxAuthOptions &nginxAuth)
+{
+    QString why;
+    const std::optional<rules::Export> rendered = render(m_model->set(), format, nginxAuth, &why);
+    if (!rendered) {
+        say(Tone::Bad, tr("Cannot export to %1.").arg(QFileInfo(path).fileName()), why);
         return false;
     }
-    const rules::Export out = rules::exportRules(m_model->set(), *f);
+    const rules::Export &out = *rendered;
+    const auto f = rules::exportFormatFromName(format.toLower());
+    QString formatName = QStringLiteral("nginx-auth");
+    if (f) {
+        formatName = rules::exportFormatName(*f);
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(out.text) != out.text.size() ||
         !file.commit()) {
@@ -198,26 +240,26 @@ bool RulesSession::exportFile(const QString &path, const QString &format, QStrin
     }
     const QString name = QFileInfo(path).fileName();
     const int written = int(m_model->set().rules.size() - size_t(out.skipped.size()));
-    if (*f == rules::ExportFormat::Json || *f == rules::ExportFormat::Yaml) {
+    if (f && (*f == rules::ExportFormat::Json || *f == rules::ExportFormat::Yaml)) {
         m_origin = tr("file %1").arg(name);
         m_model->setAllWhere(m_origin);
         setUnsaved(false);
     }
     if (skipped.isEmpty()) {
         hideProblems();
-        say(Tone::Good, tr("Exported %n rule(s) to %1 (%2).", nullptr, written)
-                            .arg(path, rules::exportFormatName(*f)));
+        say(Tone::Good,
+            tr("Exported %n rule(s) to %1 (%2).", nullptr, written).arg(path, formatName));
     } else {
         showProblems(
             tr("%1 cannot express %n rule(s); they are not in %2:", nullptr, int(skipped.size()))
-                .arg(rules::exportFormatName(*f), name),
+                .arg(formatName, name),
             skipped, Tone::Warning);
         say(Tone::Warning,
             tr("Exported %1 of %2 rules to %3; %n left out.", nullptr, int(skipped.size()))
                 .arg(written)
                 .arg(m_model->set().rules.size())
                 .arg(path),
-            tr("The list below says why %1 cannot express them.").arg(rules::exportFormatName(*f)));
+            tr("The list below says why %1 cannot express them.").arg(formatName));
     }
     Q_EMIT stateChanged();
     return true;
@@ -280,8 +322,11 @@ void RulesSession::onStoreChanged(const RuleSet &set, qint64 version)
     const std::optional<qint64> basedOn = m_model->set().basedOn;
     if (m_autoPullPending) {
         m_autoPullPending = false;
-        if (version > 0 && !set.rules.empty()) {
-            if (!m_unsaved) {
+        const bool keepReopened = std::exchange(m_keepReopened, false);
+        if (keepReopened && basedOn == version) {
+            // The reopened file is the store's version: nothing to review.
+        } else if (version > 0 && !set.rules.empty()) {
+            if (!m_unsaved && !m_keepReopened) {
                 adopt(set, version);
                 say(Tone::Info,
                     tr("Loaded %n rule(s) from Redis, version %1.", nullptr, int(set.rules.size()))
@@ -289,6 +334,17 @@ void RulesSession::onStoreChanged(const RuleSet &set, qint64 version)
                 return;
             }
             if (basedOn != version) {
+                if (keepReopened) {
+                    say(Tone::Info,
+                        tr("Reopened %1; Redis has %n rule(s) at version %2.", nullptr,
+                           int(set.rules.size()))
+                            .arg(m_origin)
+                            .arg(version),
+                        tr("Pull to review the differences, or push to replace them."),
+                        {Offer::PullAndReview});
+                    Q_EMIT stateChanged();
+                    return;
+                }
                 say(Tone::Warning,
                     tr("Redis has %n rule(s) at version %1; your unsaved changes are kept.",
                        nullptr, int(set.rules.size()))

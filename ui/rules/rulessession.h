@@ -3,6 +3,7 @@
 #include "rulediff.h"
 #include "rulesworker.h"
 
+#include "core/rules/exporter.h"
 #include "core/rules/rule.h"
 #include "ui/common/tone.h"
 #include "ui/common/workerthread.h"
@@ -107,9 +108,19 @@ public:
     // file changes nothing: every error is listed (file:line:col path message) in problems()
     // and `error` gets a one-line summary.
     bool importFile(const QString &path, QString *error);
-    // Writes the working set as json, yaml, nginx, envoy or kong. `warnings` gets one line per
-    // rule the format cannot express ("id: why"); problems() lists them too.
-    bool exportFile(const QString &path, const QString &format, QStringList *warnings);
+    // Writes the working set as json, yaml, nginx, nginx-auth (with `nginxAuth`), envoy or
+    // kong. `warnings` gets one line per rule the format cannot express ("id: why"); problems()
+    // lists them too.
+    bool exportFile(const QString &path, const QString &format, QStringList *warnings,
+                    const rules::NginxAuthOptions &nginxAuth = {});
+    // `set` in `format` (as exportFile writes it); nullopt with `error` for an unknown format or
+    // nginx-auth options that are not valid.
+    static std::optional<rules::Export> render(const RuleSet &set, const QString &format,
+                                               const rules::NginxAuthOptions &nginxAuth,
+                                               QString *error);
+    // Opens `path` as the start's rule set: as importFile, and the first rules Redis offers
+    // after it do not replace it silently (the message offers to review them).
+    bool reopenFile(const QString &path, QString *error);
 
     // --- Redis ---
     void pull();          // adopts the store's rules, or reviews first when unsaved
@@ -184,6 +195,7 @@ private:
     std::optional<qint64> m_storeVersion;
     RuleSet m_storeSet;             // the store's rules at m_storeVersion
     bool m_autoPullPending = false; // the session's first store version is adopted if clean
+    bool m_keepReopened = false;    // reopenFile(): Redis's first rules are offered, not adopted
 
     quint64 m_nextRequest = 0;
     quint64 m_pullRequest = 0;
