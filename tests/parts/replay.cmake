@@ -4,3 +4,5 @@ find_package(ZLIB REQUIRED)
 sluice_test(replay REDIS LIBS ZLIB::ZLIB)
 sluice_test(cli_replay REDIS LIBS ZLIB::ZLIB)
 add_dependencies(tst_cli_replay sluice-cli)
+# Simulation > Replay a log…, offscreen.
+sluice_test(replaydialog LIBS sluice_pagesupport)
