@@ -7,6 +7,7 @@
 #include "cli/connectflags.h"
 #include "cli/keys.h"
 #include "cli/load.h"
+#include "cli/replay.h"
 #include "cli/rules.h"
 #include "cli/serve.h"
 #include "cli/simulate.h"
@@ -102,6 +103,9 @@ int main(int argc, char **argv)
     }
     if (cmd == "load") {
         return sluice::cli::load(args);
+    }
+    if (cmd == "replay") {
+        return sluice::cli::replay(args);
     }
     print(sluice::help::overview(sluice::help::cliPage()), stderr);
     return cmd.isEmpty()

@@ -32,9 +32,16 @@ rule "hiredis only in core/redis" 'core/*.cpp' 'core/*.h' 'ui/*.cpp' 'ui/*.h' 'a
 rule "the simulator knows no Redis (sim/redisrun is its Redis backend)" \
     'core/sim/simulator.cpp' 'core/sim/simulator.h' -- 'core/redis/|core/limiter/redislimiter'
 rule "core/redis depends on nothing above it (no folder cycle)" 'core/redis/*' -- \
-    'core/(limiter|rules|keys|sim|stats|load)/'
+    'core/(limiter|rules|keys|sim|stats|load|replay)/'
 rule "core/rules sits below core/keys and core/sim (adoption.h holds what the validator needs)" \
-    'core/rules/*' 'core/limiter/*' 'core/common/*' -- 'core/(keys|sim|stats|load)/'
+    'core/rules/*' 'core/limiter/*' 'core/common/*' -- 'core/(keys|sim|stats|load|replay)/'
+rule "the replay's log formats and reader know no Redis and no rules (replay.cpp drives them)" \
+    'core/replay/logformat.*' 'core/replay/logreader.*' -- \
+    'core/redis/|core/limiter/|core/rules/|core/sim/'
+rule "the replay and the simulator stand side by side: neither includes the other" \
+    'core/replay/*' -- 'core/sim/'
+rule "the simulator, statistics, load and keys know nothing of the replay" \
+    'core/sim/*' 'core/stats/*' 'core/load/*' 'core/keys/*' -- 'core/replay/'
 rule "the service layer knows no ui/" 'app/serve/*' -- 'ui/|QtWidgets|QWidget'
 rule "the console (ui/) knows no app/" 'ui/*' -- 'app/'
 echo "$broken broken layer rules"

@@ -27,7 +27,7 @@ jobs=${JOBS:-$(nproc)}
 packages=(
     build-essential cmake pkg-config ccache git clang-format
     qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    libgl-dev libqt6opengl6-dev libhiredis-dev libyaml-cpp-dev
+    libgl-dev libqt6opengl6-dev libhiredis-dev libyaml-cpp-dev zlib1g-dev
     redis-server redis-tools nginx-light
     fonts-dejavu-core fonts-wqy-microhei
     qtkeychain-qt6-dev

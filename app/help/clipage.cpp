@@ -451,7 +451,76 @@ Page makeCliPage()
     };
     serve.connects = true;
 
-    p.commands = {check, rules, bench, simulate, keys, load, serve};
+    Command replay;
+    replay.name = QStringLiteral("replay");
+    replay.summary =
+        QStringLiteral("real access logs through candidate rules: who would have been limited");
+    replay.synopsis = {QStringLiteral(
+        "replay LOG... (--rules FILE | --from-redis --url URL) [--against FILE2]\n"
+        "        [--format auto|nginx-combined|nginx|envoy|alb|json] [--log-format STRING]\n"
+        "        [--field ROLE=KEY]... [--trust-proxies N|CIDR,...] [--reorder-window D]\n"
+        "        [--candidate N]... [--backend local|redis] [--url URL] [--batch N]\n"
+        "        [--csv FILE] [--json]")};
+    replay.description = QStringLiteral(
+        "Replays access logs through the rules on the log's own time line, offline: every "
+        "request whose method and path match a rule's route (\"GET /api\" takes GET requests "
+        "to every path starting with /api; no route takes every request) is decided by the "
+        "in-process twins of the scripts (or the scripts in Redis with --backend redis, under "
+        "a run prefix removed afterwards), with the subject the rule's scope names: the "
+        "client address, a hop of X-Forwarded-For, the user, a logged header or a query "
+        "parameter. A rule whose scope the log does not carry is named and skipped. The "
+        "report, per rule: requests matched, admitted, denied and shadow-denied, subjects seen "
+        "and denied, the 20 most denied subjects, denials over time, the log's own 429s beside "
+        "the rule's denials, and a limit suggestion: the distribution of each subject's peak "
+        "requests in the rule's window and, for candidate limits, the share of subjects and of "
+        "requests they would deny. .gz files are read directly; several files are merged by "
+        "time; lines out of order by up to the reorder window are put back in order. Lines "
+        "that do not parse are counted and the first 10 shown; the run stops when more than "
+        "half of a file's first 1,000 lines do not parse.");
+    replay.options = {
+        rulesFile,
+        fromRedis,
+        {QStringLiteral("--against FILE2"),
+         QStringLiteral("A second rule set on the same log, side by side: per rule id, the "
+                        "subjects denied by one set and not the other.")},
+        {QStringLiteral("--format F"),
+         QStringLiteral("auto (default: nginx-combined, envoy, alb or json, detected from the "
+                        "first lines of each file), nginx-combined, nginx (with --log-format), "
+                        "envoy (its default access log format), alb (AWS ALB access logs), json "
+                        "(JSON lines).")},
+        {QStringLiteral("--log-format STRING"),
+         QStringLiteral("An nginx log_format string, e.g. '$remote_addr - $remote_user [$msec] "
+                        "\"$request\" $status \"$http_x_forwarded_for\" \"$http_x_api_key\"': "
+                        "$remote_addr, $remote_user, $time_local, $time_iso8601, $msec, "
+                        "$request, $request_method, $request_uri, $status and $http_NAME are "
+                        "read, other variables skipped.")},
+        {QStringLiteral("--field ROLE=KEY"),
+         QStringLiteral("JSON lines: the key holding ROLE, one of time, ip, method, path, "
+                        "request, status, xff, user, header:NAME (repeatable; defaults: time, "
+                        "ip, method, path, request, status, x_forwarded_for, user).")},
+        {QStringLiteral("--trust-proxies N|CIDR,..."),
+         QStringLiteral("The client of scope ip is the address N hops before the peer in the "
+                        "chain X-Forwarded-For + peer, or the last one outside the given "
+                        "networks (10.0.0.0/8,fd00::/8). Default: the peer address.")},
+        {QStringLiteral("--reorder-window D"),
+         QStringLiteral("Lines out of time order by at most D are reordered (default 5s, 0s to "
+                        "1h); older ones are counted as late and not replayed.")},
+        {QStringLiteral("--candidate N"),
+         QStringLiteral("A limit to judge beside the rule's own and the p90, p99 and p99.9 "
+                        "peaks (repeatable, or a comma list).")},
+        {QStringLiteral("--backend local|redis"),
+         QStringLiteral("Where the decisions are made (default local; --url alone means "
+                        "redis).")},
+        {QStringLiteral("--batch N"),
+         QStringLiteral("Decisions per pipelined round trip on Redis (1 to 100000, default "
+                        "512).")},
+        {QStringLiteral("--csv FILE"),
+         QStringLiteral("Write the denials over time: t_ms,set,rule,denied.")},
+        json,
+    };
+    replay.connects = true;
+
+    p.commands = {check, rules, bench, simulate, replay, keys, load, serve};
     p.sections = {
         {QStringLiteral("EXIT STATUS"),
          QStringLiteral("0 on success (a denial is a result), 1 on a runtime failure (Redis "

@@ -2790,6 +2790,17 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::PeakChartView</name>
+    <message>
+        <source>Subjects above each peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subjects whose peak in %1 is above the limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ProfileForm</name>
     <message>
         <source>&amp;Name:</source>
@@ -3152,6 +3163,257 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>it was never saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ReplayDialog</name>
+    <message>
+        <source>Replay a log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your own access logs through a rule file, on the in-process twins of the scripts and on the log&apos;s own clock: who would have been limited, and what limit to choose. Nothing is sent anywhere.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>access.log; several files separated by ;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose an access log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access logs (*.log *.gz *.txt *.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rules.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a rule file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule files (*.json *.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx log_format…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the charts as PNG or SVG, or the report as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the logs and a rule file, then Replay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shadow-denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subjects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied subjects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>429 in the log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denials over time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a rule, then drag the red line to try a limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most denied subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First denial</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last denial</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV report (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>format not recognised: choose it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detected: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least one log file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a rule file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaying…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 lines/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 unparsed, %3 late; %4 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; whole seconds spread evenly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denials per %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was skipped: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit %1 per %2%3: %4 of subjects (%5), %6 of requests (%7). Peaks: p50 %8, p90 %9, p99 %10, max %11.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (the rule&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay a log first: there is nothing to export yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: export to .png, .svg or .csv</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4515,6 +4777,14 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>%1: export to .png, .svg or .csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay a log…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run your access logs through a rule file: who would have been limited</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2775,6 +2775,17 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
+    <name>sluice::ui::PeakChartView</name>
+    <message>
+        <source>Subjects above each peak</source>
+        <translation>峰值以上的主体</translation>
+    </message>
+    <message>
+        <source>Subjects whose peak in %1 is above the limit</source>
+        <translation>%1 内峰值超过限流次数的主体</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ProfileForm</name>
     <message>
         <source>&amp;Name:</source>
@@ -3138,6 +3149,257 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>it was never saved</source>
         <translation>它从未保存过</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ReplayDialog</name>
+    <message>
+        <source>Replay a log</source>
+        <translation>回放日志</translation>
+    </message>
+    <message>
+        <source>Your own access logs through a rule file, on the in-process twins of the scripts and on the log&apos;s own clock: who would have been limited, and what limit to choose. Nothing is sent anywhere.</source>
+        <translation>让您自己的访问日志按日志自身的时间通过规则文件（脚本的进程内孪生模型）：看谁会被限流，以及该选多大的限流次数。不会向任何地方发送数据。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Logs:</source>
+        <translation>日志：</translation>
+    </message>
+    <message>
+        <source>access.log; several files separated by ;</source>
+        <translation>access.log；多个文件用 ; 分隔</translation>
+    </message>
+    <message>
+        <source>Choose an access log</source>
+        <translation>选择访问日志</translation>
+    </message>
+    <message>
+        <source>Access logs (*.log *.gz *.txt *.json)</source>
+        <translation>访问日志 (*.log *.gz *.txt *.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Rules:</source>
+        <translation>限流规则：</translation>
+    </message>
+    <message>
+        <source>rules.json</source>
+        <translation>rules.json</translation>
+    </message>
+    <message>
+        <source>Choose a rule file</source>
+        <translation>选择规则文件</translation>
+    </message>
+    <message>
+        <source>Rule files (*.json *.yaml *.yml)</source>
+        <translation>规则文件 (*.json *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Detect</source>
+        <translation>自动识别</translation>
+    </message>
+    <message>
+        <source>nginx log_format…</source>
+        <translation>nginx log_format…</translation>
+    </message>
+    <message>
+        <source>JSON lines</source>
+        <translation>JSON 行</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the charts as PNG or SVG, or the report as CSV</source>
+        <translation>将图表保存为 PNG 或 SVG，或将报告保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Choose the logs and a rule file, then Replay.</source>
+        <translation>选择日志和规则文件，然后点击回放。</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>限流规则</translation>
+    </message>
+    <message>
+        <source>Matched</source>
+        <translation>匹配</translation>
+    </message>
+    <message>
+        <source>Admitted</source>
+        <translation>放行</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Shadow-denied</source>
+        <translation>影子拒绝</translation>
+    </message>
+    <message>
+        <source>Subjects</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>Denied subjects</source>
+        <translation>被拒绝的主体</translation>
+    </message>
+    <message>
+        <source>429 in the log</source>
+        <translation>日志中的 429</translation>
+    </message>
+    <message>
+        <source>Peak p99</source>
+        <translation>峰值 p99</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Denials over time</source>
+        <translation>拒绝随时间变化</translation>
+    </message>
+    <message>
+        <source>Select a rule, then drag the red line to try a limit.</source>
+        <translation>选择一条限流规则，然后拖动红线试一个限流次数。</translation>
+    </message>
+    <message>
+        <source>Most denied subject</source>
+        <translation>被拒绝最多的主体</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>First denial</source>
+        <translation>首次拒绝</translation>
+    </message>
+    <message>
+        <source>Last denial</source>
+        <translation>最后拒绝</translation>
+    </message>
+    <message>
+        <source>Export the replay</source>
+        <translation>导出回放</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>CSV report (*.csv)</source>
+        <translation>CSV 报告 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>format not recognised: choose it</source>
+        <translation>无法识别格式：请手动选择</translation>
+    </message>
+    <message>
+        <source>detected: %1</source>
+        <translation>识别为：%1</translation>
+    </message>
+    <message>
+        <source>Choose at least one log file.</source>
+        <translation>请至少选择一个日志文件。</translation>
+    </message>
+    <message>
+        <source>Choose a rule file.</source>
+        <translation>请选择规则文件。</translation>
+    </message>
+    <message>
+        <source>Replaying…</source>
+        <translation>正在回放…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 lines/s</source>
+        <translation>%1 行，每秒 %2 行</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 unparsed, %3 late; %4 s</source>
+        <translation>%1 行，%2 行无法解析，%3 行迟到；%4 秒</translation>
+    </message>
+    <message>
+        <source>; whole seconds spread evenly</source>
+        <translation>；整秒时间已在该秒内均匀分布</translation>
+    </message>
+    <message>
+        <source>Cancelled: </source>
+        <translation>已取消：</translation>
+    </message>
+    <message>
+        <source>Denials per %1</source>
+        <translation>每 %1 的拒绝数</translation>
+    </message>
+    <message>
+        <source>%1 was skipped: %2</source>
+        <translation>%1 已跳过：%2</translation>
+    </message>
+    <message>
+        <source>Limit %1 per %2%3: %4 of subjects (%5), %6 of requests (%7). Peaks: p50 %8, p90 %9, p99 %10, max %11.</source>
+        <translation>每 %2 限流 %1 次%3：%4 的主体（%5 个），%6 的请求（%7 个）。峰值：p50 %8，p90 %9，p99 %10，最大 %11。</translation>
+    </message>
+    <message>
+        <source> (the rule&apos;s)</source>
+        <translation>（规则本身的）</translation>
+    </message>
+    <message>
+        <source>Replay a log first: there is nothing to export yet.</source>
+        <translation>请先回放日志：还没有可导出的内容。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Replay of %1</source>
+        <translation>%1 的回放</translation>
+    </message>
+    <message>
+        <source>%1: export to .png, .svg or .csv</source>
+        <translation>%1：请导出为 .png、.svg 或 .csv</translation>
     </message>
 </context>
 <context>
@@ -4480,6 +4742,14 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>%1: export to .png, .svg or .csv</source>
         <translation>%1：请导出为 .png、.svg 或 .csv</translation>
+    </message>
+    <message>
+        <source>Replay a log…</source>
+        <translation>回放日志…</translation>
+    </message>
+    <message>
+        <source>Run your access logs through a rule file: who would have been limited</source>
+        <translation>让访问日志通过规则文件：看谁会被限流</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "ui/common/patternform.h"
 #include "ui/common/tone.h"
 
+#include "replaydialog.h"
 #include "simulationcharts.h"
 #include "simulationchartview.h"
 #include "simulationmetricsmodel.h"
@@ -67,6 +68,18 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     m_export = header->addButton(
         tr("Export…"), u"exportButton"_s,
         tr("Save the charts as PNG or SVG, or the time series as CSV (Ctrl+E)"), false);
+    // Replay a log…: the user's own traffic through a rule file (ReplayDialog, one per page).
+    QPushButton *replayLog = header->addButton(
+        tr("Replay a log…"), u"replayLogButton"_s,
+        tr("Run your access logs through a rule file: who would have been limited"));
+    connect(replayLog, &QPushButton::clicked, this, [this] {
+        auto *dialog = findChild<ReplayDialog *>(u"replayDialog"_s);
+        if (dialog == nullptr) {
+            dialog = new ReplayDialog(this);
+        }
+        dialog->show();
+        dialog->raise();
+    });
     root->addWidget(header);
     root->addSpacing(8);
 

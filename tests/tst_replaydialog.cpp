@@ -1,0 +1,211 @@
+// Simulation > Replay a log…, offscreen, on a log and a rule file the test writes: the format
+// detected, the run in its worker with the report in the tables, the draggable candidate limit
+// and its shares, the export (CSV, PNG, SVG), a cancel, a bad rule file said; the Simulation
+// page opens the dialog.
+#include "pageharness.h"
+
+#include "ui/sim/replaydialog.h"
+#include "ui/sim/simulationpage.h"
+
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sluice;
+using namespace sluice::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr qint64 t0 = 1'791'640'536;
+
+QByteArray noisyLog(int seconds)
+{
+    QByteArray log;
+    for (int s = 0; s < seconds; ++s) {
+        const QString when =
+            QDateTime::fromSecsSinceEpoch(t0 + s, Qt::UTC).toString(u"dd/MMM/yyyy:HH:mm:ss"_s);
+        for (int c = 0; c < 20; ++c) {
+            log += u"10.0.0.%1 - - [%2 +0000] \"GET /api/x HTTP/1.1\" 200 5 \"-\" \"ua\"\n"_s.arg(c)
+                       .arg(when)
+                       .toUtf8();
+        }
+        for (int k = 0; k < 12; ++k) {
+            log += u"203.0.113.9 - - [%1 +0000] \"GET /api/y HTTP/1.1\" %2 5 \"-\" \"ua\"\n"_s
+                       .arg(when)
+                       .arg(k >= 8 ? 429 : 200)
+                       .toUtf8();
+        }
+    }
+    return log;
+}
+
+QString write(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) {
+        qFatal("cannot write %s", qPrintable(path));
+    }
+    return path;
+}
+
+const QByteArray rules = R"({"version": 1, "rules": [
+  {"id": "api", "route": "GET /api", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1s"},
+  {"id": "key", "scope": "header:X-Api-Key", "algorithm": "gcra", "rate": "5/s", "burst": 2}
+]})";
+
+} // namespace
+
+class TestReplayDialog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void replaysAndReports();
+    void dragTheLimit();
+    void exports();
+    void cancelAndErrors();
+    void simulationPageOpensIt();
+};
+
+void TestReplayDialog::replaysAndReports()
+{
+    test::useTestSettings();
+    QTemporaryDir dir;
+    ReplayDialog d;
+    QVERIFY(test::showWindow(d, {1280, 800}));
+    d.setLogs({write(dir, u"a.log"_s, noisyLog(120))});
+    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    QVERIFY2(d.findChild<QLabel *>(u"detectedLabel"_s)->text().contains(u"nginx combined"_s),
+             qPrintable(d.findChild<QLabel *>(u"detectedLabel"_s)->text()));
+    QSignalSpy done(&d, &ReplayDialog::replayFinished);
+    d.findChild<QPushButton *>(u"replayButton"_s)->click();
+    QVERIFY(done.wait(20000));
+    QVERIFY(!d.running());
+    auto *summary = d.findChild<QTableWidget *>(u"summaryTable"_s);
+    QCOMPARE(summary->rowCount(), 2);
+    QCOMPARE(summary->item(0, 0)->text(), u"api"_s);
+    // 120 s x (20 + 12) requests; the noisy one is denied 7 of 12 a second.
+    QCOMPARE(summary->item(0, 1)->text(), QLocale().toString(120 * 32));
+    QCOMPARE(summary->item(0, 3)->text(), QLocale().toString(120 * 7));
+    QCOMPARE(summary->item(0, 6)->text(), u"1"_s);
+    QVERIFY(summary->item(1, 9)->text().contains(u"X-Api-Key"_s));
+    auto *top = d.findChild<QTableWidget *>(u"topTable"_s);
+    QCOMPARE(top->rowCount(), 1);
+    QCOMPARE(top->item(0, 0)->text(), u"203.0.113.9"_s);
+    QVERIFY(d.findChild<QLabel *>(u"replayStatus"_s)->text().contains(u"whole seconds"_s));
+    QVERIFY(d.findChild<QPushButton *>(u"exportReplayButton"_s)->isEnabled());
+    QVERIFY(d.grab().save(test::screenshotPath(u"replay-dialog-1280.png"_s)));
+}
+
+void TestReplayDialog::dragTheLimit()
+{
+    QTemporaryDir dir;
+    ReplayDialog d;
+    d.resize(1280, 800);
+    d.show();
+    d.setLogs({write(dir, u"a.log"_s, noisyLog(30))});
+    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    QSignalSpy done(&d, &ReplayDialog::replayFinished);
+    d.start();
+    QVERIFY(done.wait(20000));
+    // The rule's own limit first: 1 of 21 subjects, 7 of 32 requests a second.
+    QCOMPARE(d.candidateLimit(), qint64(5));
+    auto *shares = d.findChild<QLabel *>(u"sharesLabel"_s);
+    QVERIFY2(shares->text().contains(u"(the rule's)"_s), qPrintable(shares->text()));
+    const QString atRule = shares->text();
+    // Dragging across the chart moves the limit, and the shares with it.
+    auto *view = d.findChild<QChartView *>(u"peakChart"_s);
+    QVERIFY(view != nullptr);
+    QWidget *vp = view->viewport();
+    const QRectF plot = view->chart()->plotArea();
+    const QPoint left(int(plot.left() + 4), int(plot.center().y()));
+    const QPoint right(int(plot.right() - 4), int(plot.center().y()));
+    QTest::mousePress(vp, Qt::LeftButton, {}, left);
+    const qint64 low = d.candidateLimit();
+    QMouseEvent move(QEvent::MouseMove, QPointF(right), vp->mapToGlobal(QPointF(right)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(vp, &move);
+    QTest::mouseRelease(vp, Qt::LeftButton, {}, right);
+    const qint64 high = d.candidateLimit();
+    QVERIFY2(low < 5 && high > 12, qPrintable(u"%1 %2"_s.arg(low).arg(high)));
+    QVERIFY(shares->text() != atRule);
+    QVERIFY2(shares->text().contains(u"0.0 % of subjects"_s), qPrintable(shares->text()));
+    d.setCandidateLimit(5);
+    QCOMPARE(shares->text(), atRule);
+}
+
+void TestReplayDialog::exports()
+{
+    QTemporaryDir dir;
+    ReplayDialog d;
+    d.resize(1100, 700);
+    d.show();
+    QString error;
+    QVERIFY(!d.exportTo(dir.filePath(u"x.csv"_s), &error));
+    QVERIFY(error.contains(u"first"_s));
+    d.setLogs({write(dir, u"a.log"_s, noisyLog(10))});
+    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    QSignalSpy done(&d, &ReplayDialog::replayFinished);
+    d.start();
+    QVERIFY(done.wait(20000));
+    for (const QString &name : {u"r.csv"_s, u"r.png"_s, u"r.svg"_s}) {
+        QVERIFY2(d.exportTo(dir.filePath(name), &error), qPrintable(error));
+        QVERIFY(QFileInfo(dir.filePath(name)).size() > 100);
+    }
+    QFile csv(dir.filePath(u"r.csv"_s));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QByteArray text = csv.readAll();
+    QVERIFY(text.startsWith("set,rule,matched,"));
+    QVERIFY(text.contains("rules,api,320,"));
+    QVERIFY(text.contains("t_ms,set,rule,denied"));
+    QVERIFY(!d.exportTo(dir.filePath(u"r.txt"_s), &error));
+}
+
+void TestReplayDialog::cancelAndErrors()
+{
+    QTemporaryDir dir;
+    ReplayDialog d;
+    d.show();
+    d.setLogs({write(dir, u"a.log"_s, noisyLog(10))});
+    d.setRulesFile(write(dir, u"bad.json"_s, R"({"version": 1, "rules": [{"id": "x"}]})"));
+    d.start();
+    QVERIFY(!d.running());
+    auto *status = d.findChild<QLabel *>(u"replayStatus"_s);
+    QVERIFY2(status->text().contains(u"bad.json"_s), qPrintable(status->text()));
+    // A long log, cancelled at once: the run stops with what it read.
+    d.setLogs({write(dir, u"long.log"_s, noisyLog(6000))});
+    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    QSignalSpy done(&d, &ReplayDialog::replayFinished);
+    d.start();
+    QVERIFY(d.running());
+    d.cancel();
+    QVERIFY(done.wait(30000));
+    QVERIFY(!d.running());
+    QVERIFY(d.report().cancelled || d.report().lines == 6000 * 32);
+}
+
+void TestReplayDialog::simulationPageOpensIt()
+{
+    test::PageHarness h;
+    auto *page = new SimulationPage(h.controller());
+    h.show(page);
+    auto *button = page->findChild<QPushButton *>(u"replayLogButton"_s);
+    QVERIFY(button != nullptr);
+    button->click();
+    auto *dialog = page->findChild<ReplayDialog *>(u"replayDialog"_s);
+    QVERIFY(dialog != nullptr && dialog->isVisible());
+    button->click();
+    QCOMPARE(page->findChildren<ReplayDialog *>().size(), 1);
+}
+
+QTEST_MAIN(TestReplayDialog)
+#include "tst_replaydialog.moc"
