@@ -753,7 +753,9 @@ private Q_SLOTS:
                      },
                      10000),
                  service.err().constData());
-        QVERIFY(service.err().contains("changed: reloaded 1 rules from"));
+        // The log line follows the new table: the answer may come before it is read.
+        QVERIFY(QTest::qWaitFor(
+            [&] { return service.err().contains("changed: reloaded 1 rules from"); }, 5000));
 
         // A broken file: named at its place, the rules served stay.
         QVERIFY(writeFile(file, "domain: edge\ndescriptors:\n  - key: k\n    rate_limit: {unit: "
