@@ -306,10 +306,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Scope:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>e.g. hello-per-ip</source>
         <translation type="unfinished"></translation>
     </message>
@@ -367,6 +363,10 @@
     </message>
     <message>
         <source>per query parameter %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;cope:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -427,18 +427,6 @@
     </message>
     <message>
         <source>Flagged</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Never expire</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>TTL &gt; window</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -964,6 +952,22 @@
         <source>Enter the passphrase of the SSH key of &apos;%1&apos;, then press Connect.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The new profile is not saved. Save it before you leave?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile &apos;%1&apos; has changes that are not saved. Save them before you leave?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsaved profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionState</name>
@@ -1016,6 +1020,45 @@
     </message>
     <message>
         <source>read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionSwitcher</name>
+    <message>
+        <source>connected %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lost %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch ▾</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to another server: the sandbox or a saved profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A private, empty Redis on this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No saved profiles yet: add one on the Connection page</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1151,6 +1194,124 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::ExportDialog</name>
+    <message>
+        <source>Rule file, JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules as Sluice reads them back: every rule, nothing left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule file, YAML</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same rules in YAML: every rule, nothing left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx limit_req include</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>limit_req zones for http {}: each nginx counts on its own, in memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx in front of Sluice (auth_request)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A server that asks the check service (sluice-cli serve) before it proxies: every nginx shares the state in Redis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Envoy ratelimit service config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One domain with a descriptor per fixed-window rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kong rate-limiting plugins</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plugin configurations for the fixed windows Kong&apos;s periods can express.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the check service (sluice-cli serve) listens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The application nginx fronts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where nginx listens: a port or address:port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check &amp;service:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Upstream:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nginx &amp;listens on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the text above to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s) left out: this format cannot express them.</source>
+        <translation>
+            <numerusform>%n rule left out: this format cannot express it.</numerusform>
+            <numerusform>%n rules left out: this format cannot express them.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save the export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::HealthBanner</name>
     <message>
         <source>Why?</source>
@@ -1282,6 +1443,152 @@
     </message>
     <message>
         <source>Only %1 % of the keyspace was scanned: the rest is not checked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::HistoryDialog</name>
+    <message>
+        <source>added %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>removed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the history from Redis…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time (UTC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a version to see what a rollback to it changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What a rollback changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Roll back…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The history could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules were ever pushed to this Redis.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Rules in Redis: version %1 · %n change(s) kept</source>
+        <translation>
+            <numerusform>Rules in Redis: version %1 · %n change kept</numerusform>
+            <numerusform>Rules in Redis: version %1 · %n changes kept</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · can roll back to v%1 … v%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · can roll back to v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · no earlier version can be rebuilt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (stored)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rollback to v%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (forced)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This version cannot be rebuilt: a later change kept no record of what it replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(before the oldest change kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>v%1 is the stored version: a rollback to it changes nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>v%1 cannot be rebuilt from the kept history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading v%1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>v%1 has the same rules as the stored version.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A rollback to v%1 would change, in Redis:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Roll back to v%1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store the rules of version %1 as version %2? Every service that follows the rule store serves them at once. The history keeps every version, so this can be undone the same way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roll back the rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roll back to v%1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2427,6 +2734,54 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <source>Version %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The settings were not used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent &amp;files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Co&amp;nnect to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be read, so Sluice starts with its defaults. The file was kept as %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no settings version Sluice knows, so Sluice starts with its defaults.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice starts with its defaults and leaves the file as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rule files imported yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -3469,13 +3824,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
-    <name>sluice::ui::RuleDiff</name>
-    <message>
-        <source>(same fields, written differently)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>sluice::ui::RuleDiffDialog</name>
     <message>
         <source>Push rules to Redis</source>
@@ -3550,6 +3898,61 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Replace your rules with those in Redis; your changes are lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why (kept in the rules&apos; history; optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Message:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who it limits now could not be worked out: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rule changes, so no subject is limited differently.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who it limits now, from the live keys&apos; state: released (denied now, allowed after) %1 · newly denied (allowed now, denied after) %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subjects limited now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n live key(s)</source>
+        <translation>
+            <numerusform>%n live key</numerusform>
+            <numerusform>%n live keys</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (a part: the preview stops at %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · denied now %1 → after %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · every subject starts afresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · last 15 min: %1 allowed, %2 denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>newly denied</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3905,26 +4308,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
 <context>
     <name>sluice::ui::RulesPage</name>
     <message>
-        <source>Rule file, JSON (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rule file, YAML (*.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>nginx include (*.conf)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Envoy ratelimit service config (*.yaml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kong rate-limiting plugins (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rules</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3994,10 +4377,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Rule files (*.json *.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export rules</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4094,6 +4473,22 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Keep editing</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The versions stored in Redis: who changed what, the diff, and a rollback</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last rule file, %1, is gone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import another one, or pick one in File &gt; Recent files.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -4152,14 +4547,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>The file was pulled from Redis version %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unknown export format &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose json, yaml, nginx, envoy or kong.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4372,6 +4759,45 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Push to replace what the review listed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown export format &apos;%1&apos;: choose json, yaml, nginx, nginx-auth, envoy or kong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot export to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Reopened %1; Redis has %n rule(s) at version %2.</source>
+        <translation>
+            <numerusform>Reopened %1; Redis has %n rule at version %2.</numerusform>
+            <numerusform>Reopened %1; Redis has %n rules at version %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>rollback to version %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rolling back to version %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rollback to version %1 was not made.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis already has the rules of version %1 (version %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rolled back to version %1: stored as version %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rolled back to version %1: stored as version %2. Your unsaved changes are kept.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4849,6 +5275,13 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>59 min 59 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleDiff</name>
+    <message>
+        <source>(same fields, written differently)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -304,10 +304,6 @@
         <translation>突发容量(&amp;B)：</translation>
     </message>
     <message>
-        <source>&amp;Scope:</source>
-        <translation>作用范围(&amp;S)：</translation>
-    </message>
-    <message>
         <source>e.g. hello-per-ip</source>
         <translation>例如 hello-per-ip</translation>
     </message>
@@ -367,6 +363,10 @@
         <source>per query parameter %1</source>
         <translation>按查询参数 %1</translation>
     </message>
+    <message>
+        <source>S&amp;cope:</source>
+        <translation>作用范围(&amp;C)：</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioDraft</name>
@@ -425,18 +425,6 @@
     <message>
         <source>Flagged</source>
         <translation>已标记</translation>
-    </message>
-    <message>
-        <source>Never expire</source>
-        <translation>永不过期</translation>
-    </message>
-    <message>
-        <source>TTL &gt; window</source>
-        <translation>TTL &gt; 窗口</translation>
-    </message>
-    <message>
-        <source>Unknown</source>
-        <translation>未知</translation>
     </message>
     <message>
         <source>Why</source>
@@ -957,6 +945,22 @@
         <source>Enter the passphrase of the SSH key of &apos;%1&apos;, then press Connect.</source>
         <translation>请输入“%1”的 SSH 密钥口令，然后点击“连接”。</translation>
     </message>
+    <message>
+        <source>The new profile is not saved. Save it before you leave?</source>
+        <translation>新的连接配置尚未保存。离开前要保存吗？</translation>
+    </message>
+    <message>
+        <source>The profile &apos;%1&apos; has changes that are not saved. Save them before you leave?</source>
+        <translation>连接配置“%1”有未保存的更改。离开前要保存吗？</translation>
+    </message>
+    <message>
+        <source>Unsaved profile</source>
+        <translation>未保存的连接配置</translation>
+    </message>
+    <message>
+        <source>Keep editing</source>
+        <translation>继续编辑</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ConnectionState</name>
@@ -1010,6 +1014,45 @@
     <message>
         <source>read-only</source>
         <translation>只读</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ConnectionSwitcher</name>
+    <message>
+        <source>connected %1</source>
+        <translation>%1 已连接</translation>
+    </message>
+    <message>
+        <source>failed %1: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>lost %1: %2</source>
+        <translation>%1 断开：%2</translation>
+    </message>
+    <message>
+        <source>Switch ▾</source>
+        <translation>切换 ▾</translation>
+    </message>
+    <message>
+        <source>Connect to another server: the sandbox or a saved profile</source>
+        <translation>连接到另一台服务器：沙盒或已保存的连接配置</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙盒</translation>
+    </message>
+    <message>
+        <source>A private, empty Redis on this machine</source>
+        <translation>本机上一个私有的空 Redis</translation>
+    </message>
+    <message>
+        <source>%1 (read-only)</source>
+        <translation>%1（只读）</translation>
+    </message>
+    <message>
+        <source>No saved profiles yet: add one on the Connection page</source>
+        <translation>还没有保存的连接配置：请在“连接”页添加</translation>
     </message>
 </context>
 <context>
@@ -1141,6 +1184,123 @@
     <message>
         <source>Check the master name and the sentinels&apos; addresses.</source>
         <translation>请检查主节点名称和哨兵地址。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ExportDialog</name>
+    <message>
+        <source>Rule file, JSON</source>
+        <translation>规则文件，JSON</translation>
+    </message>
+    <message>
+        <source>The rules as Sluice reads them back: every rule, nothing left out.</source>
+        <translation>Sluice 可以再读回的规则：全部规则，一条不少。</translation>
+    </message>
+    <message>
+        <source>Rule file, YAML</source>
+        <translation>规则文件，YAML</translation>
+    </message>
+    <message>
+        <source>The same rules in YAML: every rule, nothing left out.</source>
+        <translation>同样的规则，YAML 格式：全部规则，一条不少。</translation>
+    </message>
+    <message>
+        <source>nginx limit_req include</source>
+        <translation>nginx limit_req 配置片段</translation>
+    </message>
+    <message>
+        <source>limit_req zones for http {}: each nginx counts on its own, in memory.</source>
+        <translation>用于 http {} 的 limit_req 区域：每个 nginx 在自己的内存中单独计数。</translation>
+    </message>
+    <message>
+        <source>nginx in front of Sluice (auth_request)</source>
+        <translation>nginx 经由 Sluice 检查（auth_request）</translation>
+    </message>
+    <message>
+        <source>A server that asks the check service (sluice-cli serve) before it proxies: every nginx shares the state in Redis.</source>
+        <translation>一个在转发前询问检查服务（sluice-cli serve）的 server：所有 nginx 共享 Redis 中的状态。</translation>
+    </message>
+    <message>
+        <source>Envoy ratelimit service config</source>
+        <translation>Envoy 限流服务配置</translation>
+    </message>
+    <message>
+        <source>One domain with a descriptor per fixed-window rule.</source>
+        <translation>一个 domain，每条固定窗口规则一个 descriptor。</translation>
+    </message>
+    <message>
+        <source>Kong rate-limiting plugins</source>
+        <translation>Kong rate-limiting 插件</translation>
+    </message>
+    <message>
+        <source>Plugin configurations for the fixed windows Kong&apos;s periods can express.</source>
+        <translation>Kong 的周期能表达的固定窗口规则的插件配置。</translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation>导出规则</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Where the check service (sluice-cli serve) listens</source>
+        <translation>检查服务（sluice-cli serve）监听的地址</translation>
+    </message>
+    <message>
+        <source>The application nginx fronts</source>
+        <translation>nginx 前置的应用</translation>
+    </message>
+    <message>
+        <source>Where nginx listens: a port or address:port</source>
+        <translation>nginx 监听的地址：端口或 地址:端口</translation>
+    </message>
+    <message>
+        <source>Check &amp;service:</source>
+        <translation>检查服务(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Upstream:</source>
+        <translation>上游(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>nginx &amp;listens on:</source>
+        <translation>nginx 监听(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the text above to the clipboard</source>
+        <translation>把上面的文本复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s) left out: this format cannot express them.</source>
+        <translation>
+            <numerusform>%n 条规则未导出：此格式无法表达它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save the export</source>
+        <translation>保存导出结果</translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation>%1 (*.%2)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1276,6 +1436,151 @@
     <message>
         <source>Only %1 % of the keyspace was scanned: the rest is not checked.</source>
         <translation>只扫描了 %1 % 的键空间：其余部分未检查。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::HistoryDialog</name>
+    <message>
+        <source>added %1</source>
+        <translation>新增 %1</translation>
+    </message>
+    <message>
+        <source>changed %1</source>
+        <translation>修改 %1</translation>
+    </message>
+    <message>
+        <source>removed %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation>没有变化</translation>
+    </message>
+    <message>
+        <source>Rule history</source>
+        <translation>规则历史</translation>
+    </message>
+    <message>
+        <source>Reading the history from Redis…</source>
+        <translation>正在从 Redis 读取历史…</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>时间 (UTC)</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>作者</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Select a version to see what a rollback to it changes.</source>
+        <translation>选择一个版本，查看回滚到它会改变什么。</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>What a rollback changes</source>
+        <translation>回滚会改变什么</translation>
+    </message>
+    <message>
+        <source>&amp;Roll back…</source>
+        <translation>回滚(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>The history could not be read: %1</source>
+        <translation>无法读取历史：%1</translation>
+    </message>
+    <message>
+        <source>No rules were ever pushed to this Redis.</source>
+        <translation>从未向此 Redis 推送过规则。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rules in Redis: version %1 · %n change(s) kept</source>
+        <translation>
+            <numerusform>Redis 中的规则：版本 %1 · 保留 %n 次变更</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> · can roll back to v%1 … v%2</source>
+        <translation> · 可回滚到 v%1 … v%2</translation>
+    </message>
+    <message>
+        <source> · can roll back to v%1</source>
+        <translation> · 可回滚到 v%1</translation>
+    </message>
+    <message>
+        <source> · no earlier version can be rebuilt</source>
+        <translation> · 没有可重建的更早版本</translation>
+    </message>
+    <message>
+        <source> (stored)</source>
+        <translation>（当前存储）</translation>
+    </message>
+    <message>
+        <source>rollback to v%1: %2</source>
+        <translation>回滚到 v%1：%2</translation>
+    </message>
+    <message>
+        <source> (forced)</source>
+        <translation>（强制）</translation>
+    </message>
+    <message>
+        <source>This version cannot be rebuilt: a later change kept no record of what it replaced</source>
+        <translation>此版本无法重建：之后的某次变更没有保留它所替换内容的记录</translation>
+    </message>
+    <message>
+        <source>(before the oldest change kept)</source>
+        <translation>（保留的最早变更之前）</translation>
+    </message>
+    <message>
+        <source>v%1 is the stored version: a rollback to it changes nothing.</source>
+        <translation>v%1 就是当前存储的版本：回滚到它不会改变任何内容。</translation>
+    </message>
+    <message>
+        <source>v%1 cannot be rebuilt from the kept history.</source>
+        <translation>无法从保留的历史重建 v%1。</translation>
+    </message>
+    <message>
+        <source>Reading v%1…</source>
+        <translation>正在读取 v%1…</translation>
+    </message>
+    <message>
+        <source>v%1 has the same rules as the stored version.</source>
+        <translation>v%1 的规则与当前存储的版本相同。</translation>
+    </message>
+    <message>
+        <source>A rollback to v%1 would change, in Redis:</source>
+        <translation>回滚到 v%1 将在 Redis 中改变：</translation>
+    </message>
+    <message>
+        <source>&amp;Roll back to v%1…</source>
+        <translation>回滚到 v%1(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Store the rules of version %1 as version %2? Every service that follows the rule store serves them at once. The history keeps every version, so this can be undone the same way.</source>
+        <translation>将版本 %1 的规则存储为版本 %2？所有跟随规则存储的服务会立即使用它们。历史保留每个版本，因此可以用同样的方式撤销。</translation>
+    </message>
+    <message>
+        <source>Roll back the rules</source>
+        <translation>回滚规则</translation>
+    </message>
+    <message>
+        <source>Roll back to v%1</source>
+        <translation>回滚到 v%1</translation>
     </message>
 </context>
 <context>
@@ -2418,6 +2723,54 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <source>The Load page&apos;s decisions are made, but their statistics are not written to Redis, so the Monitor page does not see them. Redis said: %1</source>
         <translation>“负载”页面的判定照常进行，但其统计未写入 Redis，因此“监控”页面看不到它们。Redis 的回复：%1</translation>
     </message>
+    <message>
+        <source>The settings were not used.</source>
+        <translation>未使用设置。</translation>
+    </message>
+    <message>
+        <source>Recent &amp;files</source>
+        <translation>最近的文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Co&amp;nnect to</source>
+        <translation>连接到(&amp;N)</translation>
+    </message>
+    <message>
+        <source>%1 could not be read, so Sluice starts with its defaults. The file was kept as %2.</source>
+        <translation>无法读取 %1，Sluice 使用默认设置启动。原文件已保留为 %2。</translation>
+    </message>
+    <message>
+        <source>%1 has no settings version Sluice knows, so Sluice starts with its defaults.</source>
+        <translation>%1 的设置版本 Sluice 不认识，Sluice 使用默认设置启动。</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice starts with its defaults and leaves the file as it is.</source>
+        <translation>%1 由更新版本的 Sluice 写入（设置版本 %2；本版本读取 %3）。Sluice 使用默认设置启动，不改动该文件。</translation>
+    </message>
+    <message>
+        <source>No rule files imported yet</source>
+        <translation>尚未导入规则文件</translation>
+    </message>
+    <message>
+        <source>&amp;Clear the list</source>
+        <translation>清空列表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MessageBanner</name>
@@ -3454,13 +3807,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
 </context>
 <context>
-    <name>sluice::ui::RuleDiff</name>
-    <message>
-        <source>(same fields, written differently)</source>
-        <translation>（字段相同，写法不同）</translation>
-    </message>
-</context>
-<context>
     <name>sluice::ui::RuleDiffDialog</name>
     <message>
         <source>Push rules to Redis</source>
@@ -3531,6 +3877,60 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Replace your rules with those in Redis; your changes are lost</source>
         <translation>用 Redis 中的规则替换你的规则；你的更改将丢失</translation>
+    </message>
+    <message>
+        <source>Why (kept in the rules&apos; history; optional)</source>
+        <translation>原因（记录在规则历史中；可选）</translation>
+    </message>
+    <message>
+        <source>&amp;Message:</source>
+        <translation>说明(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Who it limits now could not be worked out: %1</source>
+        <translation>无法算出它现在会限制谁：%1</translation>
+    </message>
+    <message>
+        <source>No rule changes, so no subject is limited differently.</source>
+        <translation>规则没有变化，因此没有主体受到不同的限制。</translation>
+    </message>
+    <message>
+        <source>Who it limits now, from the live keys&apos; state: released (denied now, allowed after) %1 · newly denied (allowed now, denied after) %2</source>
+        <translation>它现在会限制谁（依据实时键的状态）：解除（现在被拒绝，之后允许）%1 · 新拒绝（现在允许，之后被拒绝）%2</translation>
+    </message>
+    <message>
+        <source>Subjects limited now</source>
+        <translation>现在受限的主体</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n live key(s)</source>
+        <translation>
+            <numerusform>%n 个实时键</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (a part: the preview stops at %1)</source>
+        <translation>（部分：预览在 %1 处停止）</translation>
+    </message>
+    <message>
+        <source> · denied now %1 → after %2</source>
+        <translation> · 现在拒绝 %1 → 之后 %2</translation>
+    </message>
+    <message>
+        <source> · every subject starts afresh</source>
+        <translation> · 每个主体重新开始</translation>
+    </message>
+    <message>
+        <source> · last 15 min: %1 allowed, %2 denied</source>
+        <translation> · 最近 15 分钟：允许 %1，拒绝 %2</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>放出</translation>
+    </message>
+    <message>
+        <source>newly denied</source>
+        <translation>新拒绝</translation>
     </message>
 </context>
 <context>
@@ -3885,26 +4285,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
 <context>
     <name>sluice::ui::RulesPage</name>
     <message>
-        <source>Rule file, JSON (*.json)</source>
-        <translation>JSON 规则文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>Rule file, YAML (*.yaml *.yml)</source>
-        <translation>YAML 规则文件 (*.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>nginx include (*.conf)</source>
-        <translation>nginx include 文件 (*.conf)</translation>
-    </message>
-    <message>
-        <source>Envoy ratelimit service config (*.yaml)</source>
-        <translation>Envoy ratelimit 服务配置 (*.yaml)</translation>
-    </message>
-    <message>
-        <source>Kong rate-limiting plugins (*.json)</source>
-        <translation>Kong rate-limiting 插件 (*.json)</translation>
-    </message>
-    <message>
         <source>Rules</source>
         <translation>限流规则</translation>
     </message>
@@ -3975,10 +4355,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Rule files (*.json *.yaml *.yml)</source>
         <translation>规则文件 (*.json *.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>Export rules</source>
-        <translation>导出规则</translation>
     </message>
     <message>
         <source>Pull and review</source>
@@ -4072,6 +4448,22 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Keep editing</source>
         <translation>继续编辑</translation>
     </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>历史(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>The versions stored in Redis: who changed what, the diff, and a rollback</source>
+        <translation>存储在 Redis 中的版本：谁改了什么、差异，以及回滚</translation>
+    </message>
+    <message>
+        <source>The last rule file, %1, is gone.</source>
+        <translation>上次的规则文件 %1 已不存在。</translation>
+    </message>
+    <message>
+        <source>Import another one, or pick one in File &gt; Recent files.</source>
+        <translation>请导入另一个文件，或在“文件 &gt; 最近的文件”中选择。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -4128,14 +4520,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>The file was pulled from Redis version %1.</source>
         <translation>该文件拉取自 Redis 版本 %1。</translation>
-    </message>
-    <message>
-        <source>Unknown export format &apos;%1&apos;.</source>
-        <translation>未知的导出格式“%1”。</translation>
-    </message>
-    <message>
-        <source>Choose json, yaml, nginx, envoy or kong.</source>
-        <translation>请选择 json、yaml、nginx、envoy 或 kong。</translation>
     </message>
     <message>
         <source>Cannot write %1.</source>
@@ -4340,6 +4724,44 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Push to replace what the review listed.</source>
         <translation>推送以替换查看中列出的内容。</translation>
+    </message>
+    <message>
+        <source>Unknown export format &apos;%1&apos;: choose json, yaml, nginx, nginx-auth, envoy or kong.</source>
+        <translation>未知的导出格式“%1”：请选择 json、yaml、nginx、nginx-auth、envoy 或 kong。</translation>
+    </message>
+    <message>
+        <source>Cannot export to %1.</source>
+        <translation>无法导出到 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reopened %1; Redis has %n rule(s) at version %2.</source>
+        <translation>
+            <numerusform>已重新打开 %1；Redis 中版本 %2 有 %n 条规则。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>rollback to version %1</source>
+        <translation>回滚到版本 %1</translation>
+    </message>
+    <message>
+        <source>Rolling back to version %1…</source>
+        <translation>正在回滚到版本 %1…</translation>
+    </message>
+    <message>
+        <source>The rollback to version %1 was not made.</source>
+        <translation>未能回滚到版本 %1。</translation>
+    </message>
+    <message>
+        <source>Redis already has the rules of version %1 (version %2).</source>
+        <translation>Redis 已经是版本 %1 的规则（版本 %2）。</translation>
+    </message>
+    <message>
+        <source>Rolled back to version %1: stored as version %2.</source>
+        <translation>已回滚到版本 %1：存储为版本 %2。</translation>
+    </message>
+    <message>
+        <source>Rolled back to version %1: stored as version %2. Your unsaved changes are kept.</source>
+        <translation>已回滚到版本 %1：存储为版本 %2。您未保存的更改已保留。</translation>
     </message>
 </context>
 <context>
@@ -4814,6 +5236,13 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>59 min 59 s</source>
         <translation>59 min 59 s</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleDiff</name>
+    <message>
+        <source>(same fields, written differently)</source>
+        <translation>（字段相同，写法不同）</translation>
     </message>
 </context>
 <context>
