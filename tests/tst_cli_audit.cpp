@@ -1,5 +1,5 @@
-// `sluice-cli keys audit` and `keys fix --match GLOB --ttl D | --delete` (issue 14 items 2 and
-// 3) on a redis-server of the test's own (a whole-keyspace audit must see only the test's
+// `sluice-cli keys audit` and `keys fix --match GLOB --ttl D | --delete`
+// on a redis-server of the test's own (a whole-keyspace audit must see only the test's
 // keys): 1,000,000 application keys and a few hundred limiter keys audited within the scan
 // budget with exact counts; fixes that never extend a TTL, also racing a writer; bad input
 // refused with exit 2 and nothing written.

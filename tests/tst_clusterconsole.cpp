@@ -1,4 +1,4 @@
-// The console on a Redis Cluster (issue 13, the console half), against a real cluster that the
+// The console on a Redis Cluster (the console half), against a real cluster that the
 // test starts (test::OwnCluster: 3 masters, 3 replicas): the key scanner walking every shard
 // (masters, or one replica each), the Keys page's controller (Node column, per-shard progress,
 // the replicas option), a profile of one node's address becoming the whole cluster, the

@@ -14,7 +14,7 @@ class TestConnection : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    // The one classification of error replies (core/redis/errors.h, issue 12 item 2): what the
+    // The one classification of error replies (core/redis/errors.h): what the
     // service answers by on_redis_error (unavailable, OOM, refused) and what is a bug (500).
     void replyClassification_data()
     {

@@ -1,4 +1,4 @@
-// Least privilege in the console (issue 11), on a redis-server of the test's own with ACL users
+// Least privilege in the console, on a redis-server of the test's own with ACL users
 // the test creates: a statistics writer without one permission is said once in the status bar,
 // naming what to grant, while the Load page's decisions go on; keys the user may not read are
 // counted in the Keys page's health banner with what to grant, never shown healthy; the

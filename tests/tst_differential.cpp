@@ -182,7 +182,7 @@ private Q_SLOTS:
         QVERIFY(test::pttl(probe, key) <= ttl);
     }
 
-    // Fixed window and sliding counter (issue 15): the TTL is set where the window opens
+    // Fixed window and sliding counter: the TTL is set where the window opens
     // (anchors, rolls) and an increment keeps it; a key without TTL (another writer's, or one
     // whose TTL was taken away) gets one from the next admission. Production calls: Redis
     // TIME, no min_ttl_ms.

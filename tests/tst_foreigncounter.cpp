@@ -1,4 +1,4 @@
-// The simulator's twins of adopted counters (core/sim/foreigncounter.h, issue 14: "what your
+// The simulator's twins of adopted counters (core/sim/foreigncounter.h: "what your
 // Spring counter does at the boundary"): each script's real Lua or commands driven on the
 // fixture's Redis, request by request at real times across several window expiries, and the
 // twin fed the server's TIME finds the same decision and the same count every time; the

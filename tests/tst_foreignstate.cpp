@@ -1,4 +1,4 @@
-// Foreign state (ALGORITHMS.md "Stored state", issue 12 item 3): a stored field that is not a
+// Foreign state (ALGORITHMS.md "Stored state"): a stored field that is not a
 // finite whole number in range (nan, inf, -inf, 1e400, huge, negative, a fraction, text, a
 // time 2^52 us ahead) is treated as absent by every script and by its twin, so the state
 // rebuilds itself. Each value is planted with HSET / SET / ZADD in the fixture's Redis, in each

@@ -1,4 +1,4 @@
-// The limiter key layouts Sluice recognises (core/keys/layouts.h, issue 14 item 1): one data
+// The limiter key layouts Sluice recognises (core/keys/layouts.h): one data
 // row per layout of the table, its keys planted in the fixture's Redis as the library writes
 // them (its documented layout), read and judged by KeyAuditor as `keys audit` does; the keys of
 // rate-limiter-flexible and rate-limit-redis written by the real libraries from npm, driven by

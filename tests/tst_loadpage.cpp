@@ -1,4 +1,4 @@
-// The Load page (issue 6 item 3), driven offscreen through its widgets against the fixture's
+// The Load page, driven offscreen through its widgets against the fixture's
 // Redis: fields validated beside themselves, a constant 200/s for 2 s run to its end by the
 // real LoadGenerator, counters equal to the generator's totals and to what the limit allows,
 // the decisions in the statistics, Stop.

@@ -1,4 +1,4 @@
-// The help cannot drift (issue 16): `sluice-cli --help`, every `sluice-cli CMD --help`, the
+// The help cannot drift: `sluice-cli --help`, every `sluice-cli CMD --help`, the
 // usage line of a usage error, the man pages and the bash completion that the build installs
 // are app/help's rendering of one source; every command sluice-cli dispatches and every flag
 // a command accepts (its Args::parse list in app/cli/<command>.cpp) is documented there, and

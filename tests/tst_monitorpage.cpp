@@ -1,4 +1,4 @@
-// The Monitor page (issue 6 item 2), offscreen against the fixture's Redis: statistics seeded
+// The Monitor page, offscreen against the fixture's Redis: statistics seeded
 // through the real StatsRecorder + StatsFlusher come back in the charts' series to the unit; a
 // subject denied by the real scripts shows in "Limited right now" with its time left and is
 // unblocked through the page; top subjects; a lost connection keeps the data and says so; the

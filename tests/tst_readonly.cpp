@@ -1,4 +1,4 @@
-// A read-only profile (issue 11 item 2, the console's half): on a private redis-server with
+// A read-only profile (the console's half): on a private redis-server with
 // rules, keys that never expire and a blocked subject, every page's write action is off with
 // the reason as its tooltip, clicking them does nothing, every page's refresh still reads, and
 // INFO commandstats proves that no command that writes reached the server.

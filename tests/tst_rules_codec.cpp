@@ -643,7 +643,7 @@ private Q_SLOTS:
         QCOMPARE(j.errors[0].line, 65'010); // 3 lines, then 13 per rule (11 fields), '{', 6th field
     }
 
-    // The reliability review's probe (issue 12): 8 MB of wrong elements took 82 s and 6.4 GB.
+    // The reliability review's probe: 8 MB of wrong elements took 82 s and 6.4 GB.
     // Now the element count is refused at once, in both formats, naming the cap.
     void millionsOfWrongElements()
     {

@@ -416,7 +416,7 @@ private Q_SLOTS:
         QCOMPARE(s.state(), QAbstractSocket::ConnectedState);
     }
 
-    // The deny cache (issue 15 item 4): a subject Redis denied with nothing left is answered
+    // The deny cache: a subject Redis denied with nothing left is answered
     // in-process until its retry, and the answer is what Redis says at that moment: for every
     // algorithm, the cached answer's headers equal those of a service without the cache asking
     // Redis right after (when both fall in the same second: the headers are whole seconds), its

@@ -1,4 +1,4 @@
-// The check service under hostile clients and failing Redis (issue 12 items 1-3, the review's
+// The check service under hostile clients and failing Redis (the review's
 // probes in docs/../reliability.md 2a and 3): body, header, subject, connection, idle and
 // pipelining limits on real sockets; READONLY, OOM, BUSY, a stall and refused credentials on a
 // redis-server of the test's own. Each would fail on the service before the hardening.

@@ -338,7 +338,7 @@ private Q_SLOTS:
                  qPrintable(errorsOf(missing)));
     }
 
-    // Issue 12: the replay file lies under the scenario's folder (symlinks and .. resolved),
+    // The replay file lies under the scenario's folder (symlinks and .. resolved),
     // and errors never quote its lines.
     void replayStaysInItsFolder()
     {
@@ -380,7 +380,7 @@ private Q_SLOTS:
         }
     }
 
-    // Issue 12: scenario errors stop at 100, and the traffic list is capped.
+    // Scenario errors stop at 100, and the traffic list is capped.
     void scenarioErrorsBounded()
     {
         QByteArray many = "{\"duration\": \"30s\", \"traffic\": [1";

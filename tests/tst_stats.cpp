@@ -336,7 +336,7 @@ private Q_SLOTS:
     // why; when a server comes up at that address, the backlog is written.
     void stalledFlushIsNotCountedTwice()
     {
-        // Issue 12 item 3: a flush whose EXEC answer never came (DEBUG SLEEP longer than the
+        // A flush whose EXEC answer never came (DEBUG SLEEP longer than the
         // flusher's timeout) was applied by Redis after the stall; before the batch marker it
         // was sent again and counted twice (reliability review 3: a=200 for 100 decisions).
         test::OwnRedis server;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chaos run of `sluice-cli serve` (issue 12 item 6): the service under a steady load on loopback
+# Chaos run of `sluice-cli serve`: the service under a steady load on loopback
 # while its Redis is, in turn, killed -9 and restarted, SIGSTOPped for 3 s, slowed (DEBUG SLEEP
 # 2), full (maxmemory 1mb) and demoted (REPLICAOF) then promoted back. For each fault it prints
 # the answers by source (the Sluice-Source header: redis, allow, deny, local), client errors,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-package: the proof of the Debian package (issue 16). Installs the .deb with apt-get into a
+# test-package: the proof of the Debian package. Installs the .deb with apt-get into a
 # brand-new Debian 12 (debootstrap minbase, nothing else installed), then, inside it:
 #   sluice-cli --version, --help and a man page; sluice-cli without Qt Gui/Widgets (ldd) and its
 #   chart renderer sluice-render (simulate --png); sluice-cli check against a Redis; the scripts

@@ -469,7 +469,7 @@ int fixCommand(const Args &args)
     return fixExit(command, summary, fixError, failed);
 }
 
-// ---- keys audit, keys fix --match GLOB --ttl D | --delete (issue 14) ----
+// ---- keys audit, keys fix --match GLOB --ttl D | --delete ----
 
 QJsonObject auditJson(const AuditEntry &e)
 {

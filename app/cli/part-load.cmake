@@ -1,2 +1,2 @@
-# sluice-cli load (issue 6 item 3).
+# sluice-cli load.
 target_sources(sluice-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/load.cpp ${CMAKE_CURRENT_LIST_DIR}/load.h)

@@ -9,7 +9,7 @@
 
 namespace sluice::cli {
 
-// A statistics failure is reported once (issue 11): one line on stderr when the writer starts
+// A statistics failure is reported once: one line on stderr when the writer starts
 // failing, one when it writes again; never a line per attempt. `serve`, `check`, `load`.
 class StatsReporter
 {

@@ -29,7 +29,7 @@ class RuleWatcher;
 
 namespace sluice::serve {
 
-// The HTTP check service (issue 6 item 4; FORMATS.md `sluice-cli serve`), on HttpServer (our
+// The HTTP check service (FORMATS.md `sluice-cli serve`), on HttpServer (our
 // HTTP/1.1 layer over epoll, httpserver.h).
 //
 //   GET /v1/check?rule=ID&subject=S[&cost=N]  200 allowed | 429 denied, the decision as JSON,

@@ -69,7 +69,7 @@ struct DecisionOutcome
     quint64 epoch = 0; // DecisionPool::downEpoch() of the connection that decided it
 };
 
-// Makes the service's decisions off the HTTP thread (issue 6 item 4).
+// Makes the service's decisions off the HTTP thread.
 //
 // Threads: `workers` decision threads, each with its own Redis connection (RedisLimiter is not
 // thread-safe). A worker takes everything queued (up to maxBatch) and decides it in one

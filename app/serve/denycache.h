@@ -20,7 +20,7 @@ inline qint64 steadyMs()
         .count();
 }
 
-// The service's local deny cache (issue 15 item 4; docs/ARCHITECTURE.md "The deny cache"): a
+// The service's local deny cache (docs/ARCHITECTURE.md "The deny cache"): a
 // subject Redis denied, with nothing left (remaining 0), for a request of cost 1, is denied by
 // every request of cost 1 until the retry time Redis gave, T. Why that is exact: denials write
 // nothing (ALGORITHMS.md), and with remaining 0 no request of cost >= 1 can be admitted by

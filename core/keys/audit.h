@@ -16,7 +16,7 @@
 #include <functional>
 #include <optional>
 
-// `sluice-cli keys audit` and the Keys page's "Audit the whole keyspace" (issue 14): every key
+// `sluice-cli keys audit` and the Keys page's "Audit the whole keyspace": every key
 // of the keyspace (or of a glob), within the scan budget, recognised by its layout
 // (layouts.h), judged, grouped. Application keys are counted, never flagged.
 namespace sluice::keys {

@@ -6,8 +6,8 @@
 
 #include <optional>
 
-// The limiter key layouts Sluice recognises, its own and other libraries' (issue 14,
-// FORMATS.md "keys audit"): a table of rows, data only, in layouts.cpp. A key is matched
+// The limiter key layouts Sluice recognises, its own and other libraries'
+// (FORMATS.md "keys audit"): a table of rows, data only, in layouts.cpp. A key is matched
 // against the rows in order, by its name (a regular expression), its Redis type and the shape
 // of its value; the first row that fits names the key's layout. Pure: no I/O, so every row is
 // tested on values planted per the library's documented layout, without Redis, as well as

@@ -414,7 +414,7 @@ private:
     void error(const QString &path, const QString &message)
     {
         if (full()) {
-            ++m_more; // counted, never built (issue 12: bounded work)
+            ++m_more; // counted, never built (bounded work)
             m_poisoned.insert(path);
             return;
         }

@@ -30,7 +30,7 @@ Loaded parseYaml(const QByteArray &bytes, const QString &file);
 Loaded loadFile(const QString &path);
 // The size guard of loadFile: larger files are refused before they are read.
 inline constexpr qint64 maxFileBytes = qint64(64) << 20;
-// Bounds on work (issue 12): at most maxErrors errors are collected (the rest are only counted,
+// Bounds on work: at most maxErrors errors are collected (the rest are only counted,
 // and one last error says "... and N more errors"); a list (rules, or any YAML list) of more
 // than maxListElements elements is refused before its elements are read.
 inline constexpr qsizetype maxErrors = 100;

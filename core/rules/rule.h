@@ -31,7 +31,7 @@ enum class OnRedisError { Allow, Deny, Local };
 QString onRedisErrorName(OnRedisError e);
 std::optional<OnRedisError> onRedisErrorFromName(const QString &name);
 
-// A rule's adoption of an existing limiter's keys (FORMATS.md "adopt", issue 14): the keys
+// A rule's adoption of an existing limiter's keys (FORMATS.md "adopt"): the keys
 // matching `match` (a SCAN MATCH glob under the rule's key_prefix) were written by another
 // library, in the layout `layout` (core/keys/layouts.h), with this window and limit (0: the
 // rule's own limit and window). Sluice decodes them against that limit and fixes them from

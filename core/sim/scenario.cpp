@@ -292,7 +292,7 @@ private:
     {
         reported.insert(path);
         if (errors.size() >= rules::maxErrors) {
-            ++more; // counted only (issue 12: bounded work)
+            ++more; // counted only (bounded work)
             return;
         }
         errors.append(diagnostic(m_file, path, message));
@@ -641,7 +641,7 @@ void check(const Scenario &s, const QString &file, const QSet<QString> &skip,
     }
 }
 
-// The replay file, symlinks and .. resolved, lies in `folder` or below it (issue 12).
+// The replay file, symlinks and .. resolved, lies in `folder` or below it.
 bool underFolder(const QString &folder, const QString &path)
 {
     const QString base = QDir(folder.isEmpty() ? u"."_s : folder).canonicalPath();

@@ -361,7 +361,7 @@ TraceLoad loadTrace(const QString &path, const QString &shownAs, const QString &
         const QByteArray subject = comma < 0 ? QByteArray() : line.mid(comma + 1).trimmed();
         const std::optional<qint64> t = micro ? parseUsText(timeText) : parseMs(timeText);
         if (!t) {
-            // Never quoted (issue 12): a replay file may hold anything, and errors get shared.
+            // Never quoted: a replay file may hold anything, and errors get shared.
             error(lineNo,
                   u"not a request line; expected <time>,<subject> with the time in %1 "
                   "since the start of the scenario (e.g. %2,10.0.0.1)"_s.arg(

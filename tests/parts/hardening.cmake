@@ -1,2 +1,2 @@
-# Issue 12 (hardening): foreign state in Redis, bounded parsers.
+# Hardening: foreign state in Redis, bounded parsers.
 sluice_test(foreignstate REDIS)

@@ -1,4 +1,4 @@
-# Issue 6 items 2 and 3: the Monitor and Load pages, offscreen against the fixture's Redis.
+# The Monitor and Load pages, offscreen against the fixture's Redis.
 sluice_test(monitorpage REDIS LIBS sluice_pagesupport Qt6::Network)
 sluice_test(monitorsession REDIS LIBS sluice_pagesupport Qt6::Network)
 sluice_test(loadpage REDIS LIBS sluice_pagesupport Qt6::Network)

@@ -1,4 +1,4 @@
-# Shipping (issue 16): serve under systemd (readiness, SIGHUP reload), the help that --help,
+# Shipping: serve under systemd (readiness, SIGHUP reload), the help that --help,
 # the man pages and the completion share, versions, the console without a display.
 sluice_test(serve_sighup REDIS LIBS Qt6::Network TIMEOUT 60)
 add_dependencies(tst_serve_sighup sluice-cli)

@@ -1,4 +1,4 @@
-# Install layout (FHS) and the Debian package (issue 16): `bash tools/dev.sh package` builds
+# Install layout (FHS) and the Debian package: `bash tools/dev.sh package` builds
 # sluice_<version>_amd64.deb with cpack. Everything is relative to the prefix (/usr in the
 # package), so that an installed console finds bin/../share/sluice wherever it is installed.
 #

@@ -11,7 +11,7 @@ class StatsFlusher;
 
 namespace sluice::ui {
 
-// A statistics writer's health for the console's status (issue 11: a statistics failure is said
+// A statistics writer's health for the console's status (a statistics failure is said
 // once, also in the console): polls a StatsFlusher's status on the GUI thread (a snapshot under
 // its mutex: never blocks on Redis) and emits changed() when writing starts failing and when it
 // works again, not once per attempt. The words name the permission to grant when Redis refused

@@ -28,7 +28,7 @@ struct AuditResult
     bool truncated = false; // more keys without TTL than kept: a fix acts on the first ones
 };
 
-// The Keys page's "Audit the whole keyspace" worker (issue 14): keys::KeyAuditor and
+// The Keys page's "Audit the whole keyspace" worker: keys::KeyAuditor and
 // keys::KeyFixer on a connection of its own, in its thread.
 class AuditWorker : public QObject
 {

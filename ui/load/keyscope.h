@@ -11,7 +11,7 @@ class QLabel;
 
 namespace sluice::ui {
 
-// Which keys a load run decides on (issue 11: destructive actions stay inside limiter keys):
+// Which keys a load run decides on (destructive actions stay inside limiter keys):
 // (LoadSession::setRealKeys) by default keys of its own under a run-scoped prefix
 // (load::runScopedPrefix(), removed at the end), so that real subjects' quotas are untouched;
 // ticked, the rules' real keys, which only an explicit confirmation reaches (none on the

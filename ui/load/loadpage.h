@@ -27,7 +27,7 @@ class PatternForm;
 
 class ConnectionController;
 
-// The Load page (issue 6 item 3), a view over LoadSession (which holds the form's state, the
+// The Load page, a view over LoadSession (which holds the form's state, the
 // run and its outcome): drives real decisions against the session's Redis with
 // load::LoadGenerator: the rules picked, one traffic pattern of the simulation lab (constant,
 // burst, poisson, ramp, each field validated as it is typed, the message beside the field),

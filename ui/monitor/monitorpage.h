@@ -29,7 +29,7 @@ class MonitorSession;
 class RuleChart;
 class TopSubjectsModel;
 
-// The Monitor page (issue 6 item 2, CONSOLE.md): per rule, allowed and denied decisions per
+// The Monitor page (CONSOLE.md): per rule, allowed and denied decisions per
 // second as small multiples over a range (auto by default: the span of what was recorded; 1
 // min, 5 min, 15 min, 1 h), values on hover, a click opens one chart large; they keep
 // RuleChart::minimumChartHeight and the grid scrolls; "Limited right now", the subjects whose

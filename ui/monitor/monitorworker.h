@@ -64,7 +64,7 @@ public:
     void setTopRule(QString ruleId);
     // Reads now (the next tick comes a full interval later); `withKeys` scans the keys too.
     void refresh(bool withKeys = true);
-    // Whether the limiter keys are scanned at all (issue 11: the console scans the keyspace
+    // Whether the limiter keys are scanned at all (the console scans the keyspace
     // only for a page on screen): off, the statistics are still read, the keys are not. On
     // again: a scan at once.
     void setScanKeys(bool on);
