@@ -91,8 +91,9 @@ class TestConsoleAcl : public QObject
 
     // A window connected to `redis` as `user` (password "pw"); `budget`: the profile's scan
     // budget.
-    std::unique_ptr<MainWindow> connect(test::OwnRedis &redis, const QString &user,
-                                        int budget = int(keys::defaultScanBudget))
+    std::unique_ptr<MainWindow>
+    connect(test::OwnRedis &redis, const QString &user, int budget = int(keys::defaultScanBudget),
+            int keysRescanSeconds = ConnectionProfile::defaultKeysRescanSeconds)
     {
         auto w = std::make_unique<MainWindow>();
         auto *store = w->findChild<ProfileStore *>();
@@ -103,6 +104,7 @@ class TestConsoleAcl : public QObject
         p.port = redis.port();
         p.user = user;
         p.scanBudget = budget;
+        p.keysRescanSeconds = keysRescanSeconds;
         const QString id = store->save(p, u"pw"_s); // kept in memory (no keyring)
         w->resize(1280, 800);
         w->show();
@@ -307,9 +309,11 @@ private Q_SLOTS:
     // second take at least as long as the keys SCAN walked at that budget (a lower bound on
     // time: a loaded machine only makes it longer), where the default 20,000 would take a
     // tenth of a second. Saved with the profile.
-    // The keyspace is scanned only for a page on screen (or the Keys badge, whose scan runs once
-    // per session and on a rescan): with the Rules page shown, no SCAN reaches the server;
-    // with the Monitor shown, its limited-subjects scan does, and stops when it is hidden.
+    // With the Keys page's automatic rescans off (the profile's Keys rescan 0, e.g. for a
+    // read-only replica), the keyspace is scanned only for a page on screen (or the Keys badge,
+    // whose scan runs once per session and on F5): with the Rules page shown, no SCAN reaches
+    // the server; with the Monitor shown, its limited-subjects scan does, and stops when it is
+    // hidden. (With rescans on, the Keys badge rescans every interval, within the budget.)
     void keyspaceScannedOnlyForAPageOnScreen()
     {
         useLanguage(u"en"_s);
@@ -325,7 +329,7 @@ private Q_SLOTS:
             return at < 0 ? qint64(0)
                           : info.mid(at + 19, info.indexOf(',', at) - at - 19).toLongLong();
         };
-        auto w = connect(redis, u"console-all"_s);
+        auto w = connect(redis, u"console-all"_s, int(keys::defaultScanBudget), 0);
         QVERIFY(w);
         QString error;
         QVERIFY2(w->rulesPage()->importFile(samples, &error), qPrintable(error));

@@ -273,6 +273,9 @@ void KeysModel::beginMerge()
 {
     ++m_generation;
     m_merging = true;
+    // What to grant is the newest scan's word (its first refusal), as when every scan started
+    // from an empty table: a scan before the rules arrived named "<prefix>".
+    m_grant.clear();
 }
 
 void KeysModel::merge(const QList<KeyInfo> &page)
