@@ -1,7 +1,7 @@
 #include "rulespage.h"
 
-#include "historydialog.h"
 #include "exportdialog.h"
+#include "historydialog.h"
 #include "rulediff.h"
 #include "rulediffdialog.h"
 #include "ruleeditor.h"
