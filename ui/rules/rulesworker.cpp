@@ -72,140 +72,139 @@ void RulesWorker::fail(StoreReply &reply, const Error &error)
     reply.connectionLoss = error.isConnectionLoss();
 }
 
-void RulesWorker::pull(quint64 request, const std::optional<RuleSet> &candidate)
+// Every store operation: the connection (opened if needed), the work on it, and one answer
+// with what went wrong when something did. `work` fills the reply and returns the error, if any.
+template <typename Work> void RulesWorker::answer(StoreReply reply, Work &&work)
 {
-    StoreReply reply;
-    reply.op = StoreReply::Op::Pull;
-    reply.request = request;
     Error error;
     if (Connection *c = connection(&error)) {
-        auto s = m_store.pull(*c);
-        if (s) {
-            reply.ok = true;
-            reply.version = s->version;
-            reply.set = std::move(s->set);
-            if (candidate) {
-                // Bounded so that the push dialog opens in a moment on a big keyspace: the
-                // preview says when it read a part only.
-                keys::PreviewOptions o;
-                o.maxKeysPerRule = 20'000;
-                o.scanBudget = 0;
-                o.statsNamespace = m_ns;
-                auto p = keys::previewChange(*c, reply.set, *candidate, o);
-                if (p) {
-                    reply.preview = std::move(*p);
-                } else {
-                    reply.previewError = p.error().message;
-                }
-            }
+        if (std::optional<Error> failed = work(*c, reply)) {
+            fail(reply, *failed);
         } else {
-            fail(reply, s.error());
+            reply.ok = true;
         }
     } else {
         fail(reply, error);
     }
     Q_EMIT answered(reply);
+}
+
+namespace {
+
+StoreReply replyTo(StoreReply::Op op, quint64 request)
+{
+    StoreReply reply;
+    reply.op = op;
+    reply.request = request;
+    return reply;
+}
+
+} // namespace
+
+void RulesWorker::pull(quint64 request, const std::optional<RuleSet> &candidate)
+{
+    answer(replyTo(StoreReply::Op::Pull, request),
+           [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
+               auto s = m_store.pull(c);
+               if (!s) {
+                   return s.error();
+               }
+               reply.version = s->version;
+               reply.set = std::move(s->set);
+               if (candidate) {
+                   // Bounded so that the push dialog opens in a moment on a big keyspace: the
+                   // preview says when it read a part only.
+                   keys::PreviewOptions o;
+                   o.maxKeysPerRule = 20'000;
+                   o.scanBudget = 0;
+                   o.statsNamespace = m_ns;
+                   auto p = keys::previewChange(c, reply.set, *candidate, o);
+                   if (p) {
+                       reply.preview = std::move(*p);
+                   } else {
+                       reply.previewError = p.error().message;
+                   }
+               }
+               return std::nullopt;
+           });
 }
 
 void RulesWorker::push(quint64 request, const RuleSet &set, bool force, const QString &message)
 {
-    StoreReply reply;
-    reply.op = StoreReply::Op::Push;
-    reply.request = request;
-    reply.forced = force;
-    Error error;
-    if (Connection *c = connection(&error)) {
+    StoreReply first = replyTo(StoreReply::Op::Push, request);
+    first.forced = force;
+    answer(std::move(first), [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
         rules::RuleStore::PushOptions o;
         o.force = force;
         o.message = message;
-        auto r = m_store.push(*c, set, o);
-        if (r) {
-            reply.ok = true;
-            reply.version = r->version;
-            reply.added = r->added;
-            reply.changed = r->changed;
-            reply.removed = r->removed;
-        } else {
-            fail(reply, r.error());
+        auto r = m_store.push(c, set, o);
+        if (!r) {
+            return r.error();
         }
-    } else {
-        fail(reply, error);
-    }
-    Q_EMIT answered(reply);
+        reply.version = r->version;
+        reply.added = r->added;
+        reply.changed = r->changed;
+        reply.removed = r->removed;
+        return std::nullopt;
+    });
 }
 
 void RulesWorker::history(quint64 request)
 {
-    StoreReply reply;
-    reply.op = StoreReply::Op::History;
-    reply.request = request;
-    Error error;
-    if (Connection *c = connection(&error)) {
-        auto h = m_store.history(*c);
-        if (h) {
-            reply.ok = true;
-            reply.version = h->version;
-            reply.history = std::move(*h);
-        } else {
-            fail(reply, h.error());
-        }
-    } else {
-        fail(reply, error);
-    }
-    Q_EMIT answered(reply);
+    answer(replyTo(StoreReply::Op::History, request),
+           [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
+               auto h = m_store.history(c);
+               if (!h) {
+                   return h.error();
+               }
+               reply.version = h->version;
+               reply.history = std::move(*h);
+               return std::nullopt;
+           });
 }
 
 void RulesWorker::pullVersion(quint64 request, qint64 version)
 {
-    StoreReply reply;
-    reply.op = StoreReply::Op::Version;
-    reply.request = request;
-    reply.version = version;
-    Error error;
-    if (Connection *c = connection(&error)) {
-        auto s = m_store.pullVersion(*c, version);
-        auto now = s ? m_store.pull(*c) : Result<rules::RuleStore::Snapshot>(s.error());
-        if (s && now) {
-            reply.ok = true;
-            reply.set = std::move(s->set);
-            reply.current = std::move(now->set);
-        } else {
-            fail(reply, s ? now.error() : s.error());
+    StoreReply first = replyTo(StoreReply::Op::Version, request);
+    first.version = version;
+    answer(std::move(first), [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
+        auto s = m_store.pullVersion(c, version);
+        if (!s) {
+            return s.error();
         }
-    } else {
-        fail(reply, error);
-    }
-    Q_EMIT answered(reply);
+        auto now = m_store.pull(c);
+        if (!now) {
+            return now.error();
+        }
+        reply.set = std::move(s->set);
+        reply.current = std::move(now->set);
+        return std::nullopt;
+    });
 }
 
 void RulesWorker::rollback(quint64 request, qint64 version, const QString &message)
 {
-    StoreReply reply;
-    reply.op = StoreReply::Op::Rollback;
-    reply.request = request;
-    reply.rollbackOf = version;
-    Error error;
-    if (Connection *c = connection(&error)) {
-        auto snap = m_store.pullVersion(*c, version);
+    StoreReply first = replyTo(StoreReply::Op::Rollback, request);
+    first.rollbackOf = version;
+    answer(std::move(first), [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
+        auto snap = m_store.pullVersion(c, version);
+        if (!snap) {
+            return snap.error();
+        }
         rules::RuleStore::PushOptions o;
         o.message = message;
-        auto r = snap ? m_store.rollback(*c, version, o)
-                      : Result<rules::RuleStore::PushResult>(snap.error());
-        if (r) {
-            reply.ok = true;
-            reply.version = r->version;
-            reply.set = std::move(snap->set);
-            reply.set.basedOn = r->version;
-            reply.added = r->added;
-            reply.changed = r->changed;
-            reply.removed = r->removed;
-        } else {
-            fail(reply, r.error());
+        auto r = m_store.rollback(c, version, o);
+        if (!r) {
+            return r.error();
         }
-    } else {
-        fail(reply, error);
-    }
-    Q_EMIT answered(reply);
+        reply.version = r->version;
+        reply.set = std::move(snap->set);
+        reply.set.basedOn = r->version;
+        reply.added = r->added;
+        reply.changed = r->changed;
+        reply.removed = r->removed;
+        return std::nullopt;
+    });
 }
 
 } // namespace sluice::ui

@@ -76,6 +76,7 @@ private:
     // The connection, opened if needed; nullptr and `error` set when Redis cannot be reached.
     Connection *connection(Error *error);
     void fail(StoreReply &reply, const Error &error);
+    template <typename Work> void answer(StoreReply reply, Work &&work);
 
     std::optional<Endpoint> m_endpoint;
     std::optional<Connection> m_connection;
