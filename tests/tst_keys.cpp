@@ -538,10 +538,21 @@ private Q_SLOTS:
         h.noTtl = 37;
         h.ttlExceedsRule = 1;
         h.orphans = 2;
-        QCOMPARE(h.headline(), u"37 limiter keys never expire: each can block its subject "
-                               "forever; 1 key has a TTL longer than its rule can need; 2 keys "
-                               "match no rule"_s);
+        QCOMPARE(h.headline(), u"37 limiter keys never expire: once one reaches the limit it "
+                               "blocks its subject until someone deletes it; 1 key has a TTL "
+                               "longer than its rule can need; 2 keys match no rule"_s);
         QCOMPARE(h.fixable(), qint64(38));
+        // Keys of Sluice's own layouts record their time: their limit resets, nobody is blocked,
+        // and the headline says that instead of "blocks" beside a row that "resets in 1.2 s".
+        h.noTtlOwnClock = 36;
+        QCOMPARE(h.noTtlBlocking(), qint64(1));
+        QVERIFY2(h.headline().startsWith(u"1 limiter key never expires: once it reaches the "
+                                         "limit it blocks its subject until someone deletes it; "
+                                         "36 limiter keys never expire: their state records its "
+                                         "own time, so their limits still reset"_s),
+                 qPrintable(h.headline()));
+        h.noTtlOwnClock = 37;
+        QVERIFY2(!h.headline().contains(u"blocks"_s), qPrintable(h.headline()));
     }
 
     void defaultPatterns()
@@ -627,7 +638,12 @@ private Q_SLOTS:
         QCOMPARE(noexp.health, Health::NoTtl);
         QCOMPARE(noexp.pttlMs, qint64(-1));
         QCOMPARE(noexp.state.count, qint64(2));
-        QVERIFY(noexp.explanation().contains(u"an INCR after the key expired"_s));
+        // Sluice's own hash records the window's start: the limit resets, the next admission
+        // sets the TTL again (lua/fixed_window.lua), so nothing claims it blocks.
+        QVERIFY(noexp.resetsByOwnClock());
+        QVERIFY2(noexp.explanation().contains(u"its limit still resets"_s),
+                 qPrintable(noexp.explanation()));
+        QVERIFY(!noexp.explanation().contains(u"blocks"_s));
         const KeyInfo orphan = found.value(m_prefix + "deleted-rule:{9.9.9.9}");
         QCOMPARE(orphan.health, Health::Orphan);
         QVERIFY(!orphan.hasRule());
@@ -645,8 +661,11 @@ private Q_SLOTS:
         QCOMPARE(summary.health.orphans, qint64(1));
         QCOMPARE(summary.health.wrongType, qint64(2));
         QCOMPARE(summary.health.ok, qint64(17));
-        QVERIFY(summary.health.headline().startsWith(
-            u"1 limiter key never expires: it can block its subject forever"_s));
+        QCOMPARE(summary.health.noTtlOwnClock, qint64(1));
+        QVERIFY2(summary.health.headline().startsWith(
+                     u"1 limiter key never expires: its state records its own time, so its "
+                     "limit still resets"_s),
+                 qPrintable(summary.health.headline()));
 
         // A narrower pattern lists only its keys.
         KeyScanner scanner{KeyReader(m_rules)};

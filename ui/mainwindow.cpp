@@ -544,6 +544,9 @@ void MainWindow::applyFrameColours()
     if (m_status) {
         onConnectionState(m_connection->state());
     }
+    if (m_health) {
+        onKeysHealth();
+    }
 }
 
 void MainWindow::onNavigation(int row)
@@ -597,7 +600,12 @@ void MainWindow::onKeysHealth()
     item->setToolTip(state->badgeToolTip());
     const QString headline = state->headline();
     if (!headline.isEmpty()) {
-        m_health->setText(QStringLiteral("<a href=\"keys\">%1</a>").arg(headline.toHtmlEscaped()));
+        // The link in the headline's own tone: the default link blue is unreadable on a dark
+        // status bar, and the colour says how bad it is (with the mark, never colour alone).
+        const Tone t = state->headlineTone();
+        m_health->setText(QStringLiteral("<a href=\"keys\" style=\"color: %1;\">%2%3</a>")
+                              .arg(tone::text(t).name(), tone::mark(t).toHtmlEscaped(),
+                                   headline.toHtmlEscaped()));
         m_health->setToolTip(state->badgeToolTip());
     }
     m_health->setVisible(!headline.isEmpty());

@@ -269,7 +269,11 @@ int list(const Args &args)
         } else {
             lines << h.headline();
         }
-        if (h.noTtl > 0) {
+        if (h.noTtlOwnClock > 0) {
+            lines << u"  why: Sluice's own state records its time, so those keys' limits still "
+                     "reset (nobody is blocked), but nothing deletes the keys: set their TTL"_s;
+        }
+        if (h.noTtlBlocking() > 0) {
             lines << u"  why: Sluice's scripts set the TTL in the same step as every write, so "
                      "something else wrote these keys: an INCR after expiry, or an EXPIRE sent in "
                      "a separate round trip that never arrived, leaves a counter without TTL that "

@@ -72,6 +72,9 @@ void HealthSummary::add(const KeyInfo &info)
         break;
     case Health::NoTtl:
         ++noTtl;
+        if (info.resetsByOwnClock()) {
+            ++noTtlOwnClock;
+        }
         break;
     case Health::TtlExceedsRule:
         ++ttlExceedsRule;
@@ -102,6 +105,7 @@ void HealthSummary::remove(const KeyInfo &info)
     limiterKeys -= one.limiterKeys;
     ok -= one.ok;
     noTtl -= one.noTtl;
+    noTtlOwnClock -= one.noTtlOwnClock;
     ttlExceedsRule -= one.ttlExceedsRule;
     orphans -= one.orphans;
     wrongType -= one.wrongType;
@@ -114,6 +118,7 @@ void HealthSummary::add(const HealthSummary &o)
     limiterKeys += o.limiterKeys;
     ok += o.ok;
     noTtl += o.noTtl;
+    noTtlOwnClock += o.noTtlOwnClock;
     ttlExceedsRule += o.ttlExceedsRule;
     orphans += o.orphans;
     wrongType += o.wrongType;
@@ -129,10 +134,21 @@ QString HealthSummary::headline() const
     const QLocale en(QLocale::English);
     auto n = [&](qint64 v) { return en.toString(v); };
     QStringList parts;
-    if (noTtl > 0) {
-        parts << (noTtl == 1 ? u"1 limiter key never expires: it can block its subject forever"_s
-                             : u"%1 limiter keys never expire: each can block its subject "
-                               "forever"_s.arg(n(noTtl)));
+    const qint64 blocking = noTtlBlocking();
+    if (blocking > 0) {
+        parts << (blocking == 1 ? u"1 limiter key never expires: once it reaches the limit it "
+                                  "blocks its subject until someone deletes it"_s
+                                : u"%1 limiter keys never expire: once one reaches the limit it "
+                                  "blocks its subject until someone deletes it"_s.arg(n(blocking)));
+    }
+    if (noTtlOwnClock > 0) {
+        parts << (noTtlOwnClock == 1
+                      ? u"1 limiter key never expires: its state records its own time, so its "
+                        "limit still resets, and its subject's next admitted request sets a TTL "
+                        "again"_s
+                      : u"%1 limiter keys never expire: their state records its own time, so "
+                        "their limits still reset, and each subject's next admitted request sets "
+                        "a TTL again"_s.arg(n(noTtlOwnClock)));
     }
     if (ttlExceedsRule > 0) {
         parts << (ttlExceedsRule == 1 ? u"1 key has a TTL longer than its rule can need"_s

@@ -39,6 +39,8 @@ struct HealthSummary
     qint64 limiterKeys = 0; // keys a rule produces (without rules: every key judged)
     qint64 ok = 0;
     qint64 noTtl = 0;
+    qint64 noTtlOwnClock = 0; // of those, keys whose state resets by its own clock
+                              // (KeyInfo::resetsByOwnClock): they hold memory, they block nobody
     qint64 ttlExceedsRule = 0;
     qint64 orphans = 0;
     qint64 wrongType = 0;
@@ -52,6 +54,8 @@ struct HealthSummary
     void remove(const KeyInfo &info); // undoes add(info): a verdict revised after the count
     qint64 fixable() const { return noTtl + ttlExceedsRule; }
     qint64 problems() const { return noTtl + ttlExceedsRule + orphans + wrongType; }
+    // Keys without TTL that can block their subject until someone deletes them.
+    qint64 noTtlBlocking() const { return noTtl - noTtlOwnClock; }
     // The banner: "37 limiter keys never expire: ..." first (the worst), then the other
     // problems, then the unreadable keys; "all 1,234 limiter keys are healthy" when there are none.
     // One line.

@@ -263,6 +263,20 @@ QString KeyInfo::explanation() const
     case Health::Ok:
         return {};
     case Health::NoTtl: {
+        if (resetsByOwnClock()) {
+            QString text =
+                u"no TTL: nothing will ever delete this key. Its state records its own time (the "
+                "window's start, the bucket's last update), so its limit still resets when that "
+                "time comes and its subject is not blocked, and the subject's next admitted "
+                "request sets a TTL again; until then an idle subject's key stays in Redis. "
+                "Sluice's scripts set the TTL in the same step as every write, so something else "
+                "took it away (a PERSIST, a restore, a copy)"_s;
+            if (hasRule()) {
+                text += u". Fix: set the TTL from rule '%1' (%2)"_s.arg(ruleId,
+                                                                        formatDurationMs(maxTtlMs));
+            }
+            return text;
+        }
         QString text =
             u"no TTL: nothing will ever delete this key. Sluice's scripts set the TTL in the "
             "same step as every write, so something else wrote it: an INCR after the key "

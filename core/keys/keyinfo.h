@@ -104,6 +104,16 @@ struct KeyInfo
 
     bool exists() const { return pttlMs != -2; }
     bool hasRule() const { return !ruleId.isEmpty(); }
+    // A key that never expires but whose state keeps its own clock: Sluice's own layouts record
+    // the window start (or the bucket's last update, the TAT), so the limit still resets when
+    // its time comes and the subject is not blocked; only the key stays in Redis (memory). An
+    // adopted counter (a plain INCR) or a key no rule explains has no such clock: once at its
+    // limit it denies until someone deletes it.
+    bool resetsByOwnClock() const
+    {
+        return health == Health::NoTtl && hasRule() && adoptedAs.isEmpty() &&
+               state.kind != KeyState::Kind::None && state.kind != KeyState::Kind::Unreadable;
+    }
     // Why the key got its verdict and what it does, in words (empty for ok). The cause of the
     // usual no_ttl case is spelled out: an INCR after expiry, or an EXPIRE sent in a separate
     // round trip that never arrived, leaves a counter without TTL that can block a subject

@@ -30,7 +30,8 @@ QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, 
 
 namespace {
 
-void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths)
+void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
+         const QList<int> &keepWhole)
 {
     QHeaderView *header = view->horizontalHeader();
     QAbstractItemModel *model = view->model();
@@ -66,10 +67,18 @@ void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths)
         }
     }
     while (total > room) {
+        // The widest column gives first; the columns to keep whole (a row's name) only once
+        // every other column is down to its title.
         int widest = -1;
-        for (int c = 0; c < columns; ++c) {
-            if (want[c] > floor[c] && (widest < 0 || want[c] > want[widest])) {
-                widest = c;
+        for (const bool kept : {false, true}) {
+            for (int c = 0; c < columns; ++c) {
+                if (keepWhole.contains(c) == kept && want[c] > floor[c] &&
+                    (widest < 0 || want[c] > want[widest])) {
+                    widest = c;
+                }
+            }
+            if (widest >= 0) {
+                break;
             }
         }
         if (widest < 0) {
@@ -94,18 +103,19 @@ void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths)
 class ColumnFitter : public QObject
 {
 public:
-    ColumnFitter(QTableView *view, int fillColumn, QHash<int, int> maxWidths)
+    ColumnFitter(QTableView *view, int fillColumn, QHash<int, int> maxWidths, QList<int> keepWhole)
         : QObject(view)
         , m_view(view)
         , m_fill(fillColumn)
         , m_max(std::move(maxWidths))
+        , m_keep(std::move(keepWhole))
     {
         view->viewport()->installEventFilter(this);
         view->horizontalHeader()->viewport()->installEventFilter(this);
         // The header's titles have their tooltip here (tests/fitcheck reads it).
         view->horizontalHeader()->setProperty("titleTips", true);
     }
-    void refit() { fit(m_view, m_fill, m_max); }
+    void refit() { fit(m_view, m_fill, m_max, m_keep); }
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
@@ -137,18 +147,20 @@ private:
     QTableView *m_view;
     int m_fill;
     QHash<int, int> m_max;
+    QList<int> m_keep;
 };
 
 } // namespace
 
-void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths)
+void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
+                      const QList<int> &keepWhole)
 {
     QHeaderView *header = view->horizontalHeader();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QHeaderView::Interactive);
     view->setTextElideMode(Qt::ElideRight);
     view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto *fitter = new ColumnFitter(view, fillColumn, maxWidths);
+    auto *fitter = new ColumnFitter(view, fillColumn, maxWidths, keepWhole);
     QAbstractItemModel *model = view->model();
     QObject::connect(model, &QAbstractItemModel::modelReset, fitter, [fitter] { fitter->refit(); });
     QObject::connect(model, &QAbstractItemModel::layoutChanged, fitter,

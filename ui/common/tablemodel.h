@@ -16,9 +16,11 @@ QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, 
 // Keeps every column of `view` in view, none reached by scrolling sideways: each column gets
 // its contents' width (its title's at least, `maxWidths[column]` at most); when they do not all
 // fit, the widest give way first, never below their title, and their cells elide (the model's
-// tooltip has the whole text); `fillColumn` takes what is left. Again on every resize and
-// whenever the rows change.
-void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths = {});
+// tooltip has the whole text); `fillColumn` takes what is left. The `keepWhole` columns (what
+// names a row: a rule's id) give way only after every other column is down to its title. Again
+// on every resize and whenever the rows change.
+void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths = {},
+                      const QList<int> &keepWhole = {});
 
 // What the console's read-only tables share (the Monitor's, the Simulation's metrics, the
 // Rules table): a flat table of count() rows and titles().size() columns, an index checked once

@@ -134,6 +134,12 @@ inline QColor border()
     return pick(0xdde2e7, 0x3a4049);
 }
 
+// The track a bar runs in (a TTL bar's empty part).
+inline QColor track()
+{
+    return pick(0xe4e7eb, 0x333941);
+}
+
 // Something that is no longer there (a gone key, an empty bar).
 inline QColor faint()
 {

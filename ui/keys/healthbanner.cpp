@@ -45,13 +45,24 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     const QLocale locale;
     auto n = [&](qint64 v) { return locale.toString(v); };
     QStringList parts;
-    if (s.noTtl > 0) {
-        parts << (s.noTtl == 1
+    if (const qint64 blocking = s.noTtlBlocking(); blocking > 0) {
+        parts << (blocking == 1
                       ? tr("1 limiter key never expires: once it reaches the limit it blocks "
                            "its subject until someone deletes it.")
                       : tr("%1 limiter keys never expire: once one reaches the limit it blocks "
                            "its subject until someone deletes it.")
-                            .arg(n(s.noTtl)));
+                            .arg(n(blocking)));
+    }
+    if (s.noTtlOwnClock > 0) {
+        // Sluice's own state records its time: the limit resets, only the key stays.
+        parts << (s.noTtlOwnClock == 1
+                      ? tr("1 limiter key never expires: its state records its own time, so its "
+                           "limit still resets, and its subject's next admitted request sets a TTL "
+                           "again.")
+                      : tr("%1 limiter keys never expire: their state records its own time, so "
+                           "their limits still reset, and each subject's next admitted request "
+                           "sets a TTL again.")
+                            .arg(n(s.noTtlOwnClock)));
     }
     if (s.ttlExceedsRule > 0) {
         parts << (s.ttlExceedsRule == 1 ? tr("1 key has a TTL longer than its rule can need.")
@@ -85,9 +96,9 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
                       : tr("%1 keys could not be read, so their health is unknown.").arg(n(other)));
     }
     Health tone = Health::Ok;
-    if (s.noTtl > 0) {
+    if (s.noTtlBlocking() > 0) {
         tone = Health::NoTtl;
-    } else if (s.ttlExceedsRule > 0 || s.wrongType > 0) {
+    } else if (s.noTtl > 0 || s.ttlExceedsRule > 0 || s.wrongType > 0) {
         tone = Health::TtlExceedsRule;
     } else if (s.unreadable > 0) {
         tone = Health::Unreadable;

@@ -1,5 +1,8 @@
 #include "keydetails.h"
 
+#include "ui/common/theme.h"
+#include "ui/common/tone.h"
+
 #include "keypresentation.h"
 #include "sparkline.h"
 
@@ -55,7 +58,9 @@ KeyDetails::KeyDetails(QWidget *parent)
                                this);
     m_placeholder->setObjectName(QStringLiteral("detailsPlaceholder"));
     m_placeholder->setAlignment(Qt::AlignCenter);
-    m_placeholder->setStyleSheet(QStringLiteral("QLabel { color: #6b737c; }"));
+    Theme::followStyleSheet(m_placeholder, [] {
+        return QStringLiteral("QLabel { color: %1; }").arg(tone::muted().name());
+    });
     outer->addWidget(m_placeholder);
 
     m_body = new QWidget(this);

@@ -78,18 +78,19 @@ QString flagTitle(keys::Health health)
 QColor flagColor(keys::Health health)
 {
     switch (health) {
+    // Text colours on the table's background, light or dark (tone.h).
     case keys::Health::Ok:
-        return QColor(0x2e, 0x8b, 0x4a);
+        return tone::text(Tone::Good);
     case keys::Health::NoTtl:
-        return tone::color(Tone::Bad);
+        return tone::text(Tone::Bad);
     case keys::Health::TtlExceedsRule:
-        return QColor(0xb9, 0x77, 0x00);
+        return tone::text(Tone::Warning);
     case keys::Health::Orphan:
-        return QColor(0x6b, 0x73, 0x7c);
+        return tone::muted();
     case keys::Health::WrongType:
-        return QColor(0x7d, 0x3c, 0xb5);
+        return tone::pick(0x7d3cb5, 0xc49af0);
     case keys::Health::Unreadable:
-        return QColor(0x6b, 0x73, 0x7c);
+        return tone::muted();
     }
     return {};
 }

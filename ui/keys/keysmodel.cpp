@@ -3,6 +3,7 @@
 #include "keypresentation.h"
 
 #include "core/redis/errors.h"
+#include "ui/common/tone.h"
 
 #include <QElapsedTimer>
 #include <QSet>
@@ -171,7 +172,7 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ForegroundRole && (!k.exists() || m_stale)) {
         // A gone key, kept until the next scan; every row of a result that is not current.
-        return QColor(0x9a, 0xa0, 0xa6);
+        return tone::faint();
     }
     if (role == Qt::TextAlignmentRole && column == TtlColumn) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -206,6 +207,7 @@ void KeysModel::clear()
     m_limiterKeys = 0;
     m_keys = 0;
     m_refused = 0;
+    m_ownClock = 0;
     m_grant.clear();
     endResetModel();
     Q_EMIT countsChanged();
@@ -237,6 +239,9 @@ void KeysModel::tally(const KeyInfo &info, int sign)
         m_limiterKeys += sign;
     }
     m_counts[size_t(info.health)] += sign;
+    if (info.resetsByOwnClock()) {
+        m_ownClock += sign;
+    }
     if (info.health == Health::Unreadable && info.state.permissionRefused) {
         m_refused += sign;
         if (m_grant.isEmpty() && sign > 0) {
@@ -574,6 +579,7 @@ keys::HealthSummary KeysModel::summary() const
     s.limiterKeys = m_limiterKeys;
     s.ok = m_counts[size_t(Health::Ok)];
     s.noTtl = m_counts[size_t(Health::NoTtl)];
+    s.noTtlOwnClock = m_ownClock;
     s.ttlExceedsRule = m_counts[size_t(Health::TtlExceedsRule)];
     s.orphans = m_counts[size_t(Health::Orphan)];
     s.wrongType = m_counts[size_t(Health::WrongType)];

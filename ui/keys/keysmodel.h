@@ -138,6 +138,7 @@ private:
     qint64 m_limiterKeys = 0;
     qint64 m_keys = 0;
     qint64 m_refused = 0;                  // unreadable keys the ACL refused
+    qint64 m_ownClock = 0;                 // no-TTL keys whose state resets by its own clock
     QString m_grant;                       // what to grant for them (the first refusal's)
     QHash<QByteArray, QByteArray> m_types; // interned TYPE strings
     QHash<QString, QString> m_ruleIds;     // interned rule ids

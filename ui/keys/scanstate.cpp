@@ -116,10 +116,10 @@ void KeysScanState::setHealth(const keys::HealthSummary &health)
 {
     const keys::HealthSummary &o = m_health;
     if (health.keys == o.keys && health.limiterKeys == o.limiterKeys && health.ok == o.ok &&
-        health.noTtl == o.noTtl && health.ttlExceedsRule == o.ttlExceedsRule &&
-        health.orphans == o.orphans && health.wrongType == o.wrongType &&
-        health.unreadable == o.unreadable && health.refused == o.refused &&
-        health.grant == o.grant) {
+        health.noTtl == o.noTtl && health.noTtlOwnClock == o.noTtlOwnClock &&
+        health.ttlExceedsRule == o.ttlExceedsRule && health.orphans == o.orphans &&
+        health.wrongType == o.wrongType && health.unreadable == o.unreadable &&
+        health.refused == o.refused && health.grant == o.grant) {
         return;
     }
     m_health = health;
@@ -223,7 +223,9 @@ QString KeysScanState::headline() const
 
 Tone KeysScanState::headlineTone() const
 {
-    if (m_health.noTtl > 0) {
+    // Red for keys that can block a subject until deleted; keys whose state resets by its own
+    // clock only hold memory: a warning, as the other flags.
+    if (m_health.noTtlBlocking() > 0) {
         return Tone::Bad;
     }
     return flagged() > 0 || freshness() == Freshness::Stale || !m_complete ? Tone::Warning

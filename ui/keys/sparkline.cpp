@@ -41,9 +41,9 @@ void Sparkline::paintEvent(QPaintEvent *)
     p.setRenderHint(QPainter::Antialiasing);
     const QRectF box = QRectF(rect()).adjusted(1, 3, -1, -3);
     // The frame: a baseline and the ceiling, faint.
-    p.setPen(QPen(QColor(0xdd, 0xe1, 0xe6), 1));
+    p.setPen(QPen(tone::line(), 1));
     p.drawLine(box.bottomLeft(), box.bottomRight());
-    p.setPen(QPen(QColor(0xdd, 0xe1, 0xe6), 1, Qt::DotLine));
+    p.setPen(QPen(tone::line(), 1, Qt::DotLine));
     p.drawLine(box.topLeft(), box.topRight());
     if (m_points.empty()) {
         return;
@@ -68,7 +68,7 @@ void Sparkline::paintEvent(QPaintEvent *)
         line.lineTo(at(pt));
     }
     const bool full = m_points.back().value >= top && m_ceiling > 0;
-    const QColor color = full ? tone::color(Tone::Bad) : QColor(0x3b, 0x6f, 0xb6);
+    const QColor color = full ? tone::color(Tone::Bad) : tone::accent();
     QPainterPath area = line;
     area.lineTo(at(m_points.back()).x(), box.bottom());
     area.lineTo(at(m_points.front()).x(), box.bottom());

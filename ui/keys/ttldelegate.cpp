@@ -2,6 +2,7 @@
 
 #include "keypresentation.h"
 #include "keysmodel.h"
+#include "ui/common/tone.h"
 
 #include <QApplication>
 #include <QPainter>
@@ -51,7 +52,7 @@ void TtlDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
             painter->setFont(f);
         } else {
             text = left == -2 ? tr("gone") : tr("unknown");
-            textColor = selected ? textColor : QColor(0x9a, 0xa0, 0xa6);
+            textColor = selected ? textColor : tone::faint();
         }
         painter->setPen(textColor);
         painter->drawText(cell, Qt::AlignVCenter | Qt::AlignRight, text);
@@ -63,8 +64,8 @@ void TtlDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
     const double fraction = std::clamp(double(left) / double(full), 0.0, 1.0);
     const bool tooLong = health == keys::Health::TtlExceedsRule;
     const QColor barColor = tooLong     ? keypresentation::flagColor(keys::Health::TtlExceedsRule)
-                            : left == 0 ? QColor(0x9a, 0xa0, 0xa6)
-                                        : QColor(0x3b, 0x82, 0xd6);
+                            : left == 0 ? tone::faint()
+                                        : tone::accent();
     // The time on the right, the bar on the left of it.
     text = left == 0 ? tr("expired") : keypresentation::ttlText(left);
     const QFontMetrics fm(painter->font());
@@ -76,7 +77,7 @@ void TtlDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                        std::max(0, cell.width() - textWidth - 8), barHeight);
     if (track.width() > 12) {
         painter->setPen(Qt::NoPen);
-        painter->setBrush(selected ? QColor(255, 255, 255, 70) : QColor(0xe4, 0xe7, 0xeb));
+        painter->setBrush(selected ? QColor(255, 255, 255, 70) : tone::track());
         painter->drawRoundedRect(track, 3, 3);
         QRectF bar = track;
         bar.setWidth(std::max(track.width() * fraction, fraction > 0 ? 3.0 : 0.0));

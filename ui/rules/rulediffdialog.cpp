@@ -36,8 +36,8 @@ void RuleDiffDialog::fillTree(QTreeWidget *tree, const RuleDiff &diff, int uncha
 {
     tree->clear();
     if (!diff.added.isEmpty()) {
-        auto *g = group(tree, tr("Added (%n)", nullptr, int(diff.added.size())),
-                        QColor(0x1f, 0x7a, 0x3c));
+        auto *g =
+            group(tree, tr("Added (%n)", nullptr, int(diff.added.size())), tone::text(Tone::Good));
         for (const Rule &r : diff.added) {
             new QTreeWidgetItem(
                 g, {QStringLiteral("+ ") + r.id,
@@ -46,7 +46,7 @@ void RuleDiffDialog::fillTree(QTreeWidget *tree, const RuleDiff &diff, int uncha
     }
     if (!diff.changed.isEmpty()) {
         auto *g = group(tree, tr("Changed (%n)", nullptr, int(diff.changed.size())),
-                        QColor(0xa8, 0x62, 0x00));
+                        tone::text(Tone::Warning));
         for (const RuleDiff::Change &c : diff.changed) {
             // One field fits on the rule's line; more get a line each.
             const bool one = c.fields.size() == 1;

@@ -106,10 +106,10 @@ QVariant RulesModel::cell(const QModelIndex &index, int role) const
             return tone::color(Tone::Info);
         }
         if (index.column() == WhereColumn && where == tr("unsaved")) {
-            return QColor(0xb0, 0x6a, 0x00);
+            return tone::text(Tone::Warning);
         }
         if (index.column() == FlagsColumn && r.shadow) {
-            return QColor(0x6b, 0x4f, 0xa8);
+            return tone::pick(0x6b4fa8, 0xb09af0);
         }
         return {};
     }

@@ -117,7 +117,8 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     // At the first-start size there is not room for every column's contents: the view's width
     // is shared, widest first, and the cells elide with their tooltip
     // (where the rules stand, "file /a/long/path.json", at most 150 px).
-    fitColumnsToView(m_table, RulesModel::RouteColumn, {{RulesModel::WhereColumn, 150}});
+    fitColumnsToView(m_table, RulesModel::RouteColumn, {{RulesModel::WhereColumn, 150}},
+                     {RulesModel::IdColumn});
     leftBox->addWidget(m_table, 1);
 
     auto *rowButtons = new QHBoxLayout;
