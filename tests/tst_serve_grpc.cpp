@@ -113,8 +113,8 @@ Http request(quint16 port, const QByteArray &method, const QByteArray &target,
 }
 
 // The sum of the samples of `name` whose label text contains every one of `labels`.
-double metric(const QByteArray &exposition, const QByteArray &name,
-              const QList<QByteArray> &labels = {})
+[[maybe_unused]] double metric(const QByteArray &exposition, const QByteArray &name,
+                               const QList<QByteArray> &labels = {})
 {
     double total = 0;
     for (const QByteArray &line : exposition.split('\n')) {
@@ -177,7 +177,7 @@ private:
 };
 
 // The peak resident memory of a process (VmHWM), in KiB; -1 if unreadable.
-qint64 peakRssKiB(qint64 pid)
+[[maybe_unused]] qint64 peakRssKiB(qint64 pid)
 {
     QFile f(QStringLiteral("/proc/%1/status").arg(pid));
     if (!f.open(QIODevice::ReadOnly)) {
