@@ -520,6 +520,44 @@ private Q_SLOTS:
                        {"rule=\"edge.shadowed\"", "decision=\"shadow_denied\""}) >= 2);
     }
 
+    // A descriptor's limit override (envoy ratelimit's): that fixed window instead of the
+    // configured limit, on a counter of its own; also where no rule matches; bad ones refused.
+    void limitOverride()
+    {
+        Client c(m_envoy->grpcPort());
+        Descriptor d = descriptor({{"remote_address", "10.0.4.1"}});
+        d.mutable_limit()->set_requests_per_unit(2);
+        d.mutable_limit()->set_unit(envoy::type::v3::MINUTE);
+        for (uint32_t left : {1u, 0u}) {
+            const Answer a = c.call("edge", {d});
+            QVERIFY2(a.status.ok(), a.status.error_message().c_str());
+            QCOMPARE(a.response.statuses(0).code(), rls::RateLimitResponse::OK);
+            QCOMPARE(a.response.statuses(0).current_limit().name(),
+                     std::string("edge.remote_address.override-2-minute"));
+            QCOMPARE(a.response.statuses(0).current_limit().requests_per_unit(), 2u);
+            QCOMPARE(a.response.statuses(0).limit_remaining(), left);
+        }
+        QCOMPARE(c.call("edge", {d}).response.overall_code(), rls::RateLimitResponse::OVER_LIMIT);
+        // The configured limit's counter was not touched.
+        QCOMPARE(c.call("edge", {descriptor({{"remote_address", "10.0.4.1"}})})
+                     .response.statuses(0)
+                     .limit_remaining(),
+                 4u);
+        Descriptor none = descriptor({{"nothing", "x"}});
+        none.mutable_limit()->set_requests_per_unit(1);
+        none.mutable_limit()->set_unit(envoy::type::v3::HOUR);
+        const Answer n = c.call("edge", {none});
+        QCOMPARE(n.response.statuses(0).current_limit().name(),
+                 std::string("edge.nothing.override-1-hour"));
+        QCOMPARE(c.call("edge", {none}).response.overall_code(),
+                 rls::RateLimitResponse::OVER_LIMIT);
+        none.mutable_limit()->set_requests_per_unit(0);
+        const Answer bad = c.call("edge", {none});
+        QCOMPARE(bad.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+        QVERIFY2(QByteArray::fromStdString(bad.status.error_message()).contains("limit"),
+                 bad.status.error_message().c_str());
+    }
+
     void health()
     {
         Client c(m_envoy->grpcPort());

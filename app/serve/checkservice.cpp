@@ -396,8 +396,11 @@ void CheckService::decide(std::vector<DecisionJob> &jobs)
 {
     std::vector<DecisionJob> toPool;
     toPool.reserve(jobs.size());
+    const RuleTablePtr served = rules();
     for (DecisionJob &job : jobs) {
-        if (auto o = fromCache(job, job.table)) {
+        // A table of its own (a gRPC limit override): the cache is the served table's; asking
+        // it with another would empty it.
+        if (auto o = job.table == served ? fromCache(job, job.table) : std::nullopt) {
             account(*o);
             const std::shared_ptr<OutcomeSink> sink = o->job.sink;
             sink->take(std::move(*o));

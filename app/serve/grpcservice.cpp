@@ -17,12 +17,14 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
+#include <QHash>
 #include <QSet>
 #include <QTimer>
 
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -233,6 +235,39 @@ struct GrpcService::Impl
     // ShouldRateLimit for gRPC and POST /json alike.
     void decide(const rls::RateLimitRequest &request, const Done &done);
 
+    // A descriptor's `limit` override: a fixed window of `perUnit` per `unitUs` named
+    // <base>.override-<perUnit>-<unit>, in a table of its own (kept, at most maxOverrides of
+    // them: the ids are metric labels). Null past that bound.
+    static constexpr int maxOverrides = 256;
+    std::mutex overrideMutex;
+    QHash<QString, RuleTablePtr> overrides;
+    RuleTablePtr overrideTable(const QString &base, const ServiceRule *configured, quint32 perUnit,
+                               qint64 unitUs, const char *unitName)
+    {
+        const QString id =
+            QStringLiteral("%1.override-%2-%3").arg(base).arg(perUnit).arg(QLatin1String(unitName));
+        std::lock_guard l(overrideMutex);
+        if (const auto it = overrides.constFind(id); it != overrides.constEnd()) {
+            return *it;
+        }
+        if (overrides.size() >= maxOverrides) {
+            return nullptr;
+        }
+        Rule rule = Rule::window(id, Algorithm::FixedWindow, perUnit, unitUs);
+        if (configured != nullptr) {
+            rule.onRedisError = configured->rule.onRedisError;
+            rule.keyPrefix = configured->rule.keyPrefix;
+        }
+        RuleSet set;
+        set.rules.push_back(rule);
+        Metrics *metrics = &service.metrics();
+        auto table = std::make_shared<const RuleTable>(
+            set, 0, QStringLiteral("a descriptor's limit override"),
+            [metrics](const QString &ruleId) { return metrics->rule(ruleId); });
+        overrides.insert(id, table);
+        return table;
+    }
+
     class Rls;
     std::unique_ptr<Rls> rlsService;
     std::unique_ptr<grpc::Server> server;
@@ -408,6 +443,49 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
                 break;
             }
         }
+        RuleTablePtr ruleTable = tree->table;
+        QByteArray subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
+        if (d.has_limit()) {
+            // envoy ratelimit's override: this limit instead of the configured one (or of none),
+            // counted per value of every entry.
+            struct UnitOf
+            {
+                qint64 us;
+                const char *name;
+            };
+            static const std::map<int, UnitOf> units{{1, {duration::usPerSecond, "second"}},
+                                                     {2, {duration::usPerMinute, "minute"}},
+                                                     {3, {duration::usPerHour, "hour"}},
+                                                     {4, {duration::usPerDay, "day"}}};
+            const auto unit = units.find(int(d.limit().unit()));
+            if (d.limit().requests_per_unit() == 0 || unit == units.end()) {
+                refuse(QStringLiteral("descriptors[%1].limit: %2 per unit %3 cannot be "
+                                      "expressed (requests_per_unit at least 1; unit SECOND, "
+                                      "MINUTE, HOUR or DAY)")
+                           .arg(i)
+                           .arg(d.limit().requests_per_unit())
+                           .arg(int(d.limit().unit())));
+                return;
+            }
+            QList<QPair<QString, QString>> keys;
+            QList<QByteArray> values;
+            for (const auto &e : d.entries()) {
+                keys.append({QString::fromStdString(e.key()), QString()});
+                values.append(QByteArray::fromStdString(e.value()));
+            }
+            const QString base = rule != nullptr ? rule->rule.id : envoy::ruleIdOf(domain, keys);
+            ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
+                                      unit->second.name);
+            if (!ruleTable) {
+                refuse(QStringLiteral("descriptors[%1].limit: more than %2 different limit "
+                                      "overrides; the service keeps at most that many")
+                           .arg(i)
+                           .arg(maxOverrides));
+                return;
+            }
+            rule = ruleTable->find(ruleTable->ids().first());
+            subject = values.join('\x1f');
+        }
         if (rule == nullptr) {
             metrics.countUnmatchedDescriptor();
             continue;
@@ -431,9 +509,9 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         }
         call->slots()[size_t(i)].rule = rule;
         DecisionJob job;
-        job.table = tree->table;
+        job.table = ruleTable;
         job.rule = rule;
-        job.subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
+        job.subject = std::move(subject);
         job.key = rule->policy.keyFor(job.subject);
         job.cost = cost;
         job.received = received;

@@ -25,7 +25,8 @@ namespace sluice::serve {
 // (envoyconfig.h ruleIdOf: DOMAIN.KEY[_VALUE]...), walked as envoy ratelimit walks its
 // descriptor tree: at each entry KEY_VALUE first, else KEY (any value); the rule of the node the
 // last entry reaches decides. The subject is the values of the entries matched by KEY alone,
-// joined by U+001F ("_" when there are none: the one counter of a fixed path). Every decision is
+// joined by U+001F ("_" when there are none: the one counter of a fixed path). A descriptor's
+// `limit` override is a fixed window of its own (FORMATS.md "The gRPC API"). Every decision is
 // a job of the CheckService (its workers, deny cache, statistics and metrics); a request's
 // answer is sent once its last descriptor is decided. Bad input is INVALID_ARGUMENT with a
 // message (and a message above the receive limit RESOURCE_EXHAUSTED, from gRPC itself); Redis
