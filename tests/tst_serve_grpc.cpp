@@ -719,6 +719,27 @@ private Q_SLOTS:
         QCOMPARE(request(m_envoy->port(), "GET", "/json").status, 405);
     }
 
+    // --envoy-config is read again when a file changes: a domain added is served over gRPC
+    // (the descriptor tree follows the new rule table) without a restart.
+    void envoyConfigReloaded()
+    {
+        Client c(m_envoy->grpcPort());
+        const Descriptor d = descriptor({{"user", "u1"}});
+        QVERIFY(!c.call("late", {d}).response.statuses(0).has_current_limit());
+        QVERIFY(writeFile(m_dir.filePath(QStringLiteral("envoy/late.yaml")),
+                          "domain: late\ndescriptors:\n  - key: user\n    rate_limit: {unit: "
+                          "hour, requests_per_unit: 7}\n"));
+        QVERIFY2(QTest::qWaitFor(
+                     [&] { return c.call("late", {d}).response.statuses(0).has_current_limit(); },
+                     10000),
+                 m_envoy->err().constData());
+        const Answer a = c.call("late", {d});
+        QCOMPARE(a.response.statuses(0).current_limit().name(), std::string("late.user"));
+        QCOMPARE(a.response.statuses(0).current_limit().unit(),
+                 rls::RateLimitResponse::RateLimit::HOUR);
+        QCOMPARE(a.response.statuses(0).current_limit().requests_per_unit(), 7u);
+    }
+
     // Redis down: each rule answers by its on_redis_error (deny: OVER_LIMIT, allow: OK), never
     // an error status; the health says NOT_SERVING until Redis is back.
     void redisFaultAnsweredByPolicy()
