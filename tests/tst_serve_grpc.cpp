@@ -21,6 +21,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -385,6 +386,38 @@ private Q_SLOTS:
     }
 
 #ifdef SLUICE_WITH_GRPC
+    // A gRPC port in use: the service stops with the reason; under --log-format json gRPC's
+    // own lines are JSON objects of the log too.
+    void grpcPortInUse()
+    {
+        QTcpServer taken;
+        QVERIFY(taken.listen(QHostAddress::LocalHost));
+        const auto r = test::runCli(
+            {QStringLiteral("serve"), QStringLiteral("--url"), m_redis->url(),
+             QStringLiteral("--rules"), m_dir.filePath(QStringLiteral("rules.json")),
+             QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--grpc"),
+             QStringLiteral("127.0.0.1:%1").arg(taken.serverPort()), QStringLiteral("--no-stats"),
+             QStringLiteral("--log-format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 1);
+        int lines = 0;
+        bool fatal = false;
+        for (const QByteArray &line : r.err.split('\n')) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            ++lines;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QVERIFY2(!o.isEmpty(), line.constData());
+            fatal =
+                fatal || (o.value(QStringLiteral("event")).toString() == QLatin1String("fatal") &&
+                          o.value(QStringLiteral("message"))
+                              .toString()
+                              .contains(QLatin1String("--grpc: cannot listen on")));
+        }
+        QVERIFY(lines > 0);
+        QVERIFY2(fatal, r.err.constData());
+    }
+
     // Exactly `limit` OK, then OVER_LIMIT; remaining counting down; the reset within the window;
     // the RateLimit headers of the descriptor; every decision in /metrics.
     void limitThenOverLimit()

@@ -259,6 +259,9 @@ int serve(const QList<QByteArray> &argv)
     serve::ServeLog log(logFormat);
     using Level = serve::ServeLog::Level;
     options.log = &log;
+#ifdef SLUICE_WITH_GRPC
+    grpcOptions.log = &log;
+#endif
     // A failure once the log is set up: a JSON line under --log-format json, as the rest.
     auto die = [&log](const QString &message) {
         if (log.format() == serve::ServeLog::Format::Json) {

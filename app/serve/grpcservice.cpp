@@ -14,10 +14,12 @@
 #include <absl/synchronization/mutex.h>
 #include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/util/json_util.h>
+#include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
 #include <QHash>
+#include <QJsonObject>
 #include <QSet>
 #include <QTimer>
 
@@ -204,6 +206,23 @@ grpc::Status invalid(const QString &message)
 // refused) are dropped: every refusal is answered with a status, and a client must not be
 // able to fill the service's log.
 void quietProtobufLog(google::protobuf::LogLevel, const char *, int, const std::string &) {}
+
+// gRPC's log lines (a port it cannot bind, a transport error) into the service's log. gRPC
+// takes one function for the process: the log it writes to is this pointer.
+std::atomic<ServeLog *> grpcLogTarget{nullptr};
+
+void toServeLog(gpr_log_func_args *args)
+{
+    ServeLog *log = grpcLogTarget.load();
+    if (log == nullptr || args->severity == GPR_LOG_SEVERITY_DEBUG) {
+        return;
+    }
+    log->write(
+        args->severity == GPR_LOG_SEVERITY_ERROR ? ServeLog::Level::Error : ServeLog::Level::Info,
+        "grpc", QStringLiteral("gRPC: %1").arg(QString::fromUtf8(args->message).left(1000)), {},
+        QJsonObject{{QStringLiteral("file"), QString::fromUtf8(args->file)},
+                    {QStringLiteral("line"), args->line}});
+}
 
 } // namespace
 
@@ -533,6 +552,10 @@ GrpcService::GrpcService(CheckService &service, Options options, QObject *parent
     // Debian's abseil checks every lock gRPC takes for a deadlock cycle (a debugging aid, a
     // few per cent of the CPU per call under load): off, as in a release build of gRPC.
     absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+    if (options.log != nullptr) {
+        grpcLogTarget.store(options.log);
+        gpr_set_log_function(&toServeLog);
+    }
 }
 
 GrpcService::~GrpcService()
@@ -543,6 +566,7 @@ GrpcService::~GrpcService()
         d->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
         d->server->Wait();
     }
+    grpcLogTarget.store(nullptr);
 }
 
 Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)

@@ -59,6 +59,9 @@ public:
         int maxDescriptors = 256;       // per request; above: INVALID_ARGUMENT
         int maxEntries = 32;            // per descriptor (envoyconfig.h maxDepth)
         qsizetype maxEntryBytes = 8192; // a key or value (HTTP's subject bound)
+        // Where gRPC's own log lines go (event "grpc", as the service's other events, so that
+        // --log-format json keeps one JSON object per line); none: gRPC's default, stderr.
+        ServeLog *log = nullptr;
     };
 
     GrpcService(CheckService &service, Options options, QObject *parent = nullptr);
