@@ -68,6 +68,10 @@ descriptors:
     rate_limit: {unit: minute, requests_per_unit: 1}
   - key: free
     rate_limit: {unlimited: true}
+  - key: tenant
+    descriptors:
+      - key: user
+        rate_limit: {unit: minute, requests_per_unit: 5}
 )";
 
 // Sluice rules named as envoy ratelimit's would be, with their on_redis_error.
@@ -553,6 +557,21 @@ private Q_SLOTS:
                        {"rule=\"edge.shadowed\"", "decision=\"shadow_denied\""}) >= 2);
     }
 
+    // The subject is the values matched by their key alone, joined by U+001F: the HTTP API
+    // with that subject counts on the same counter as Envoy's calls.
+    void subjectSharedWithHttp()
+    {
+        Client c(m_envoy->grpcPort());
+        const Descriptor d = descriptor({{"tenant", "t1"}, {"user", "u1"}});
+        QCOMPARE(c.call("edge", {d}).response.statuses(0).limit_remaining(), 4u);
+        const Http h =
+            request(m_envoy->port(), "GET", "/v1/check?rule=edge.tenant.user&subject=t1%1Fu1");
+        QCOMPARE(h.status, 200);
+        QCOMPARE(
+            QJsonDocument::fromJson(h.body).object().value(QStringLiteral("remaining")).toInt(), 3);
+        QCOMPARE(c.call("edge", {d}).response.statuses(0).limit_remaining(), 2u);
+    }
+
     // A descriptor's limit override (envoy ratelimit's): that fixed window instead of the
     // configured limit, on a counter of its own; also where no rule matches; bad ones refused.
     void limitOverride()
@@ -631,6 +650,8 @@ private Q_SLOTS:
                                     << QByteArray("descriptors[0] has no entries");
         QTest::newRow("empty key") << 7 << int(grpc::StatusCode::INVALID_ARGUMENT)
                                    << QByteArray("descriptors[0].entries[0].key is empty");
+        QTest::newRow("long subject") << 8 << int(grpc::StatusCode::INVALID_ARGUMENT)
+                                      << QByteArray("make a subject of 10001 bytes, above 8192");
     }
 
     // A status with a message for each; the service stays up and small.
@@ -669,6 +690,10 @@ private Q_SLOTS:
             break;
         case 7:
             *r.add_descriptors() = descriptor({{"", "v"}});
+            break;
+        case 8: // two values of 5,000 bytes, each matched by its key alone: 10,001 joined
+            *r.add_descriptors() =
+                descriptor({{"tenant", std::string(5000, 'a')}, {"user", std::string(5000, 'b')}});
             break;
         }
         const Answer a = c.call(r);

@@ -526,6 +526,14 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
                        .arg(rule->rule.id));
             return;
         }
+        if (subject.size() > options.maxEntryBytes) {
+            refuse(QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, above "
+                                  "%3 (subjects become Redis keys)")
+                       .arg(i)
+                       .arg(subject.size())
+                       .arg(options.maxEntryBytes));
+            return;
+        }
         call->slots()[size_t(i)].rule = rule;
         DecisionJob job;
         job.table = ruleTable;
