@@ -12,12 +12,18 @@
 #  - serve-pN, deny-pN: the same two loads with HTTP pipelining, N requests per write of each
 #             connection (PIPELINE=N, default 16; 0: not run). Without it the kernel's TCP work
 #             per request and wrk's own CPU on the same 2 cores bound the deny/admit ratio.
+#  - grpc:    sluice-cli serve --grpc, Envoy's ShouldRateLimit over the same 10,000 subjects
+#             (descriptor remote_address=s<i> of domain benchgrpc, a rule as the admitting one),
+#             driven by the project's own load client (tools/grpc-load: CONNECTIONS calls in
+#             flight over 4 HTTP/2 connections, one thread), when it was built (GRPC=0: not run).
 # Runs are interleaved (serve, express, deny, serve, ...) because the machine is shared; it
-# prints each run, then the medians, the serve/express ratio and the deny/admit ratio.
+# prints each run, then the medians, the serve/express ratio, the grpc/serve ratio and the
+# deny/admit ratio.
 #
 #   tools/bench-serve.sh [BUILD_DIR]     env: RUNS=3 SECONDS_=5 CONNECTIONS=64 THREADS=2
 #                                             WORKERS=2 PEER=1 (0: no express)
 #                                             PIPELINE=16 (0: no pipelined rows)
+#                                             GRPC=1 (0: no grpc row)
 #                                             BASELINE=/path/to/another/sluice-cli (a row
 #                                             "before": that build's serve, same load)
 set -euo pipefail
@@ -31,6 +37,12 @@ threads=${THREADS:-2}
 workers=${WORKERS:-2}
 peer=${PEER:-1}
 pipeline=${PIPELINE:-16}
+grpcload=$build/tools/grpc-load/sluice-grpc-load
+grpc=${GRPC:-1}
+if [ "$grpc" = 1 ] && [ ! -x "$grpcload" ]; then
+    echo "no $grpcload (built only with grpc++): no grpc row" >&2
+    grpc=0
+fi
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [ -x "$cli" ] || { echo "no $cli: build sluice-cli first" >&2; exit 1; }
 
@@ -65,7 +77,9 @@ cat >"$tmp/rules.json" <<'JSON'
   {"id": "bench", "scope": "ip", "algorithm": "fixed_window", "limit": 1000000000,
    "window": "1h", "key_prefix": "bench-serve:"},
   {"id": "deny", "scope": "ip", "algorithm": "fixed_window", "limit": 1,
-   "window": "1h", "key_prefix": "bench-deny:"}]}
+   "window": "1h", "key_prefix": "bench-deny:"},
+  {"id": "benchgrpc.remote_address", "scope": "ip", "algorithm": "fixed_window",
+   "limit": 1000000000, "window": "1h", "key_prefix": "bench-grpc:"}]}
 JSON
 subjects_lua() { # RULE COUNT [DEPTH]
     # The requests are formatted once (init), so that wrk spends little per request: it shares
@@ -135,13 +149,21 @@ wait_listening() {
     for _ in $(seq 1 100); do grep -q listening "$tmp/server.out" 2>/dev/null && return 0; sleep 0.1; done
     cat "$tmp/server.err" >&2; return 1
 }
-start_serve() { # [CLI]
+start_serve() { # [CLI [ARGS...]]
+    local c=${1:-$cli}
+    [ $# -gt 0 ] && shift
     rm -f "$tmp/server.out"
-    "${1:-$cli}" serve --url "$url" --rules "$tmp/rules.json" --listen 127.0.0.1:0 \
-        --workers "$workers" >"$tmp/server.out" 2>"$tmp/server.err" &
+    "$c" serve --url "$url" --rules "$tmp/rules.json" --listen 127.0.0.1:0 \
+        --workers "$workers" "$@" >"$tmp/server.out" 2>"$tmp/server.err" &
     pid=$!
     wait_listening
     port=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
+}
+# serve with --grpc; sets gport.
+start_grpc() {
+    start_serve "$cli" --grpc 127.0.0.1:0
+    for _ in $(seq 1 50); do grep -q '^grpc on' "$tmp/server.out" && break; sleep 0.1; done
+    gport=$(sed -n 's/^grpc on 127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
 }
 start_peer() {
     port=$(free_port)
@@ -181,6 +203,19 @@ load() {
     cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
     cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
 }
+# The gRPC load: sets rate, p99, non2xx (calls that failed or were over the limit), total and
+# the CPU figures, as load() does.
+gload() {
+    local s0 r0 s1 r1
+    s0=$(ticks "$pid") r0=$(ticks "$rpid")
+    "$grpcload" --target "127.0.0.1:$gport" --seconds "$duration" --concurrency "$connections" \
+        --channels 4 --domain benchgrpc --subjects 10000 >"$tmp/grpc.out" || true
+    s1=$(ticks "$pid") r1=$(ticks "$rpid")
+    read -r _ total _ rate _ _ _ p99 _ _ _ over _ errors <"$tmp/grpc.out"
+    non2xx=$((over + errors))
+    cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+    cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+}
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # Spend every deny subject's one request, so the flood meets only denials.
@@ -213,6 +248,7 @@ flood() { # SCRIPT: the last load is the flood; sets share (Redis calls / reques
     fi
 }
 sp_rates=() sp_cpu=() dp_rates=() dp_share=() dp_cpu=() dpratios=()
+g_rates=() g_p99=() g_cpu=() gratios=()
 s_cpu=() b_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
 for run in $(seq 1 "$runs"); do
     start_serve
@@ -222,6 +258,16 @@ for run in $(seq 1 "$runs"); do
     row serve
     s_rates+=("$rate") s_p99+=("$p99") s_cpu+=("$cpu_total")
     srate=$rate
+    if [ "$grpc" = 1 ]; then
+        start_grpc
+        gload
+        stop_server
+        all_2xx grpc
+        row grpc
+        g_rates+=("$rate") g_p99+=("$p99") g_cpu+=("$cpu_total")
+        gratios+=("$(ratio "$rate" "$srate")")
+        rate=$srate
+    fi
     if [ -n "${BASELINE:-}" ]; then
         start_serve "$BASELINE"
         load "$tmp/admit.lua"
@@ -269,6 +315,9 @@ printf "%-8s %10.0f %8.2f\n" serve "$(m "${s_rates[@]}")" "$(m "${s_p99[@]}")"
 if [ -n "${BASELINE:-}" ]; then
     printf "%-8s %10.0f %8.2f\n" before "$(m "${b_rates[@]}")" "$(m "${b_p99[@]}")"
 fi
+if [ "$grpc" = 1 ]; then
+    printf "%-8s %10.0f %8.2f\n" grpc "$(m "${g_rates[@]}")" "$(m "${g_p99[@]}")"
+fi
 if [ "$peer" = 1 ]; then
     printf "%-8s %10.0f %8.2f\n" express "$(m "${e_rates[@]}")" "$(m "${e_p99[@]}")"
 fi
@@ -276,6 +325,9 @@ printf "%-8s %10.0f %8.2f   redis calls/request %s\n" deny "$(m "${d_rates[@]}")
     "$(m "${d_share[@]}")"
 if [ "$peer" = 1 ]; then
     echo "serve/express ratio per run: ${ratios[*]}  median $(m "${ratios[@]}")"
+fi
+if [ "$grpc" = 1 ]; then
+    echo "grpc/serve (HTTP) ratio per run: ${gratios[*]}  median $(m "${gratios[@]}")"
 fi
 echo "deny-flood/admitting ratio per run: ${dratios[*]}  median $(m "${dratios[@]}")"
 if [ "$pipeline" -gt 0 ]; then
@@ -285,6 +337,7 @@ if [ "$pipeline" -gt 0 ]; then
     echo "deny-flood/admitting ratio pipelined per run: ${dpratios[*]}  median $(m "${dpratios[@]}")"
 fi
 cpu="serve $(m "${s_cpu[@]}")"
+[ "$grpc" = 1 ] && cpu="$cpu, grpc $(m "${g_cpu[@]}")"
 [ -n "${BASELINE:-}" ] && cpu="$cpu, before $(m "${b_cpu[@]}")"
 [ "$peer" = 1 ] && cpu="$cpu, express $(m "${e_cpu[@]}")"
 cpu="$cpu, deny flood $(m "${d_cpu[@]}")"

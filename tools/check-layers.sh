@@ -44,5 +44,7 @@ rule "the simulator, statistics, load and keys know nothing of the replay" \
     'core/sim/*' 'core/stats/*' 'core/load/*' 'core/keys/*' -- 'core/replay/'
 rule "the service layer knows no ui/" 'app/serve/*' -- 'ui/|QtWidgets|QWidget'
 rule "the console (ui/) knows no app/" 'ui/*' -- 'app/'
+rule "gRPC and protobuf only in the gRPC service, its test and its load client" 'core/*' 'ui/*' \
+    'app/*' ':!app/serve/grpcservice.cpp' -- 'grpc|google/protobuf|envoy/'
 echo "$broken broken layer rules"
 exit $((broken > 0))

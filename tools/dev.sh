@@ -34,6 +34,7 @@ packages=(
     qt6-svg-dev qt6-translations-l10n wrk
     libssh-dev openssh-server openssh-client libssl-dev openssl
     dpkg-dev file desktop-file-utils appstream systemd man-db
+    libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
 )
 
 install_missing() {

@@ -9,6 +9,9 @@
 
 #include "app/serve/checkservice.h"
 #include "app/serve/envoyconfig.h"
+#ifdef SLUICE_WITH_GRPC
+#include "app/serve/grpcservice.h"
+#endif
 #include "app/version/version.h"
 
 #include "core/redis/connection.h"
@@ -98,7 +101,10 @@ int serve(const QList<QByteArray> &argv)
                                      {"metrics-listen", true},
                                      {"metrics-compat", true},
                                      {"log-format", true},
-                                     {"envoy-config", true}});
+                                     {"envoy-config", true},
+                                     {"grpc", true},
+                                     {"grpc-unknown-domain", true},
+                                     {"grpc-response-headers", false}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -134,6 +140,49 @@ int serve(const QList<QByteArray> &argv)
                                     "it (GET /metrics then answers there, not on --listen)")
                          .arg(args.text("metrics-listen")));
     }
+    // --grpc [ADDR:]PORT: a bare port is every interface, as envoy ratelimit's GRPC_HOST.
+    QHostAddress grpcAddress(QHostAddress::Any);
+    quint16 grpcPort = 0;
+    if (args.has("grpc")) {
+#ifndef SLUICE_WITH_GRPC
+        return fail(command,
+                    QStringLiteral("--grpc: this sluice-cli was built without gRPC support "
+                                   "(install libgrpc++-dev and protobuf-compiler-grpc and "
+                                   "rebuild)"),
+                    exitUsage);
+#endif
+        QString g = args.text("grpc");
+        if (!g.contains(QLatin1Char(':'))) {
+            g.prepend(QStringLiteral("*:"));
+        }
+        if (!parseHostPort(g, &grpcAddress, &grpcPort)) {
+            return usage(QStringLiteral("--grpc '%1': expected [ADDR:]PORT (e.g. 8081, "
+                                        "127.0.0.1:8081, [::1]:8081; port 0 picks a free one)")
+                             .arg(args.text("grpc")));
+        }
+    } else if (args.has("grpc-unknown-domain") || args.has("grpc-response-headers")) {
+        return usage(QStringLiteral("--grpc-unknown-domain and --grpc-response-headers go with "
+                                    "--grpc [ADDR:]PORT"));
+    }
+#ifdef SLUICE_WITH_GRPC
+    serve::GrpcService::Options grpcOptions;
+    grpcOptions.responseHeaders = args.has("grpc-response-headers");
+    if (args.has("grpc-unknown-domain")) {
+        const QString p = args.text("grpc-unknown-domain");
+        if (p == QLatin1String("ok")) {
+            grpcOptions.unknownDomain = serve::GrpcService::UnknownDomain::Ok;
+        } else if (p == QLatin1String("over_limit")) {
+            grpcOptions.unknownDomain = serve::GrpcService::UnknownDomain::OverLimit;
+        } else if (p == QLatin1String("error")) {
+            grpcOptions.unknownDomain = serve::GrpcService::UnknownDomain::Error;
+        } else {
+            return usage(QStringLiteral("--grpc-unknown-domain '%1' is unknown; expected ok (the "
+                                        "default, as envoy ratelimit), over_limit or error "
+                                        "(INVALID_ARGUMENT)")
+                             .arg(p));
+        }
+    }
+#endif
     serve::CheckService::Options options;
     options.endpoint = *endpoint;
     options.legacyHeaders = args.has("legacy-headers");
@@ -210,6 +259,9 @@ int serve(const QList<QByteArray> &argv)
     serve::ServeLog log(logFormat);
     using Level = serve::ServeLog::Level;
     options.log = &log;
+#ifdef SLUICE_WITH_GRPC
+    grpcOptions.log = &log;
+#endif
     // A failure once the log is set up: a JSON line under --log-format json, as the rest.
     auto die = [&log](const QString &message) {
         if (log.format() == serve::ServeLog::Format::Json) {
@@ -297,7 +349,19 @@ int serve(const QList<QByteArray> &argv)
     }
     options.statsHealth = [&flusher, withStats] { return statsHealthJson(flusher, withStats); };
 
+#ifdef SLUICE_WITH_GRPC
+    // POST /json on the HTTP port whether or not --grpc listens; the service is made below.
+    serve::GrpcService *grpcService = nullptr;
+    options.json = [&grpcService](const QByteArray &body,
+                                  serve::CheckService::Options::JsonReply reply) {
+        grpcService->handleJson(body, reply);
+    };
+#endif
     serve::CheckService service(options);
+#ifdef SLUICE_WITH_GRPC
+    serve::GrpcService grpc(service, grpcOptions); // destroyed first: its calls end before
+    grpcService = &grpc;
+#endif
     service.setRules(loaded->set, loaded->set.basedOn.value_or(0), loaded->origin);
     if (args.has("from-redis")) {
         QObject::connect(&service, &serve::CheckService::ruleWatchError, &service,
@@ -327,6 +391,17 @@ int serve(const QList<QByteArray> &argv)
     if (!listening) {
         return die(listening.error().message);
     }
+
+    std::optional<quint16> grpcListening;
+#ifdef SLUICE_WITH_GRPC
+    if (args.has("grpc")) {
+        auto g = grpc.listen(grpcAddress, grpcPort);
+        if (!g) {
+            return die(g.error().message);
+        }
+        grpcListening = *g;
+    }
+#endif
 
     StatsReporter reporter(command);
     reporter.setSink([&log](bool failing, const QString &message) {
@@ -453,6 +528,13 @@ int serve(const QList<QByteArray> &argv)
                 : metricsAddress.toString();
         std::printf("metrics on http://%s:%u/metrics\n", qPrintable(metricsHost),
                     unsigned(*metricsListening));
+    }
+    if (grpcListening) {
+        const QString grpcHost = grpcAddress.protocol() == QAbstractSocket::IPv6Protocol &&
+                                         grpcAddress != QHostAddress::Any
+                                     ? QLatin1Char('[') + grpcAddress.toString() + QLatin1Char(']')
+                                     : grpcAddress.toString();
+        std::printf("grpc on %s:%u\n", qPrintable(grpcHost), unsigned(*grpcListening));
     }
     std::fflush(stdout);
     sdNotify(

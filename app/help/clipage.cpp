@@ -384,7 +384,8 @@ Page makeCliPage()
         "        [--idle-timeout-ms T] [--max-in-flight N] [--max-connections-per-peer N]\n"
         "        [--http-threads N] [--healthz-detail] [--no-deny-cache] [--no-stats]\n"
         "        [--metrics-listen HOST:PORT] [--metrics-compat envoy-ratelimit]\n"
-        "        [--log-format text|json]")};
+        "        [--log-format text|json] [--grpc [ADDR:]PORT]\n"
+        "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
@@ -448,6 +449,17 @@ Page makeCliPage()
         {QStringLiteral("--log-format text|json"),
          QStringLiteral("json: one JSON object per line on stderr (time, level, event, rule, "
                         "message, fields), for Loki, Elasticsearch or journald.")},
+        {QStringLiteral("--grpc [ADDR:]PORT"),
+         QStringLiteral("Also serve Envoy's rate limit service API over gRPC "
+                        "(envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit, and "
+                        "grpc.health.v1.Health) there; a bare port is every interface. POST "
+                        "/json on --listen takes the same request as JSON.")},
+        {QStringLiteral("--grpc-unknown-domain ok|over_limit|error"),
+         QStringLiteral("The answer to a domain no rule is under (default ok, as envoy "
+                        "ratelimit; error is INVALID_ARGUMENT).")},
+        {QStringLiteral("--grpc-response-headers"),
+         QStringLiteral("Put the RateLimit headers of the most restrictive descriptor in "
+                        "response_headers_to_add.")},
     };
     serve.connects = true;
 

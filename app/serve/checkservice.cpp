@@ -111,11 +111,18 @@ Result<quint16> CheckService::listen(const QHostAddress &address, quint16 port)
     poolOptions.metrics = m_metrics.get();
     m_pool = std::make_unique<DecisionPool>(
         m_options.endpoint, poolOptions,
-        [self, servers](std::vector<DecisionOutcome> &&outcomes) {
+        [this, self, servers](std::vector<DecisionOutcome> &&outcomes) {
             // Worker thread: hand each answer to the thread of its connection's server. The
             // pool stops (joins this thread) before the servers go.
             std::vector<std::vector<DecisionOutcome>> byLoop(servers.size());
             for (DecisionOutcome &o : outcomes) {
+                if (o.job.sink) {
+                    // Another front end: counted here, answered by its sink (this thread).
+                    account(o); // the pool stops before the service goes
+                    const std::shared_ptr<OutcomeSink> sink = o.job.sink;
+                    sink->take(std::move(o));
+                    continue;
+                }
                 byLoop[size_t(o.job.loop)].push_back(std::move(o));
             }
             for (size_t i = 0; i < servers.size(); ++i) {
@@ -209,10 +216,14 @@ void CheckService::handle(Loop &loop, const RequestHead &request, const Ticket &
         handleMetrics(*loop.http, request, ticket);
         return;
     }
+    if (request.path == "/json") {
+        handleJson(loop, request, ticket);
+        return;
+    }
     if (!check && !auth && request.path != "/healthz") {
         error(ticket, 404, "not_found",
               QStringLiteral("no such endpoint: %1 (the service answers GET /v1/check, GET "
-                             "/v1/auth, GET /healthz and GET /metrics)")
+                             "/v1/auth, GET /healthz, GET /metrics and POST /json)")
                   .arg(bytes::printable(QByteArray::fromPercentEncoding(
                       request.path.first(std::min<qsizetype>(request.path.size(), 256))
                           .toByteArray()))),
@@ -352,23 +363,88 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     job.authMode = auth;
     job.gone = gone;
     job.received = std::chrono::steady_clock::now();
-    if (cost == 1 && rule->denyCache && m_options.denyCache && m_pool->redisUp()) {
-        // Redis found down since, or new rules: the cache starts again.
-        if (auto d =
-                m_denyCache.lookup(job.key, steadyMs(), {table->serial(), m_pool->downEpoch()})) {
-            DecisionOutcome o;
-            o.job = std::move(job);
-            o.decision = *d;
-            o.source = DecisionSource::Cache;
-            ++m_cacheAnswers;
-            if (m_options.record) {
-                m_options.record(rule->rule.id, o.job.subject, o.decision, false);
-            }
-            answer(loop, o);
-            return;
-        }
+    if (auto o = fromCache(job, table)) {
+        answer(loop, *o);
+        return;
     }
     loop.jobs.push_back(std::move(job));
+}
+
+std::optional<DecisionOutcome> CheckService::fromCache(DecisionJob &job, const RuleTablePtr &table)
+{
+    const ServiceRule *rule = job.rule;
+    if (job.cost != 1 || !rule->denyCache || !m_options.denyCache || !m_pool->redisUp()) {
+        return std::nullopt;
+    }
+    // Redis found down since, or new rules: the cache starts again.
+    auto d = m_denyCache.lookup(job.key, steadyMs(), {table->serial(), m_pool->downEpoch()});
+    if (!d) {
+        return std::nullopt;
+    }
+    DecisionOutcome o;
+    o.job = std::move(job);
+    o.decision = *d;
+    o.source = DecisionSource::Cache;
+    ++m_cacheAnswers;
+    if (m_options.record) {
+        m_options.record(rule->rule.id, o.job.subject, o.decision, false);
+    }
+    return o;
+}
+
+void CheckService::decide(std::vector<DecisionJob> &jobs)
+{
+    std::vector<DecisionJob> toPool;
+    toPool.reserve(jobs.size());
+    const RuleTablePtr served = rules();
+    for (DecisionJob &job : jobs) {
+        // A table of its own (a gRPC limit override): the cache is the served table's; asking
+        // it with another would empty it.
+        if (auto o = job.table == served ? fromCache(job, job.table) : std::nullopt) {
+            account(*o);
+            const std::shared_ptr<OutcomeSink> sink = o->job.sink;
+            sink->take(std::move(*o));
+        } else {
+            toPool.push_back(std::move(job));
+        }
+    }
+    jobs.clear();
+    if (!toPool.empty()) {
+        m_pool->submit(toPool);
+    }
+}
+
+void CheckService::handleJson(Loop &loop, const RequestHead &request, const Ticket &ticket)
+{
+    if (request.method != "POST") {
+        error(ticket, 405, "method_not_allowed",
+              QStringLiteral("%1 is not allowed on /json; use POST with a RateLimitRequest in "
+                             "the proto3 JSON mapping")
+                  .arg(QString::fromLatin1(request.method)),
+              request.close, {{QByteArrayLiteral("Allow"), QByteArrayLiteral("POST")}});
+        return;
+    }
+    if (!m_options.json) {
+        error(ticket, 501, "not_implemented",
+              QStringLiteral("POST /json needs gRPC support: this sluice-cli was built without "
+                             "it (install libgrpc++-dev and protobuf-compiler-grpc and rebuild)"),
+              request.close);
+        return;
+    }
+    // The answer comes from a decision worker (or at once, for bad input): it is written in
+    // this loop's thread. The servers outlive the pool, whose workers call `reply`.
+    HttpServer *http = loop.http;
+    const bool close = request.close;
+    m_options.json(
+        request.body.toByteArray(), [http, ticket, close](int status, const QByteArray &body) {
+            QMetaObject::invokeMethod(
+                http,
+                [http, ticket, close, status, body] {
+                    http->respond(ticket, formatResponse(status, {}, body, close), close);
+                    http->flush();
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 void CheckService::deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes)
@@ -379,13 +455,8 @@ void CheckService::deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes)
     loop.http->flush();
 }
 
-void CheckService::answer(Loop &loop, const DecisionOutcome &o)
+bool CheckService::account(const DecisionOutcome &o)
 {
-    auto send = [&](int status, const HeaderList &headers, const QByteArray &body) {
-        loop.http->respond(Ticket{o.job.connection, o.job.seq},
-                           formatResponse(status, headers, body, o.job.closeAfter),
-                           o.job.closeAfter);
-    };
     const ServiceRule &rule = *o.job.rule;
     if (rule.counters != nullptr) {
         rule.counters->count(o.decision, o.source, o.job.cost, rule.rule.shadow,
@@ -405,6 +476,25 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
             qWarning("sluice serve: rule '%s': the decision failed: %s", qPrintable(rule.rule.id),
                      qPrintable(o.error));
         }
+        return false;
+    }
+    const Decision &d = o.decision;
+    if (o.source == DecisionSource::Redis && !d.allowed && o.job.cost == 1 && rule.denyCache &&
+        m_options.denyCache && o.epoch == m_pool->downEpoch() && o.job.table == rules()) {
+        m_denyCache.offer(o.job.key, d, o.sentMs, steadyMs(), {o.job.table->serial(), o.epoch});
+    }
+    return true;
+}
+
+void CheckService::answer(Loop &loop, const DecisionOutcome &o)
+{
+    auto send = [&](int status, const HeaderList &headers, const QByteArray &body) {
+        loop.http->respond(Ticket{o.job.connection, o.job.seq},
+                           formatResponse(status, headers, body, o.job.closeAfter),
+                           o.job.closeAfter);
+    };
+    const ServiceRule &rule = *o.job.rule;
+    if (!account(o)) {
         send(500, {},
              errorBody(500, QStringLiteral("decision_failed"),
                        QStringLiteral("rule '%1': the decision failed: %2 (details in the "
@@ -413,10 +503,6 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
         return;
     }
     const Decision &d = o.decision;
-    if (o.source == DecisionSource::Redis && !d.allowed && o.job.cost == 1 && rule.denyCache &&
-        m_options.denyCache && o.epoch == m_pool->downEpoch() && o.job.table == rules()) {
-        m_denyCache.offer(o.job.key, d, o.sentMs, steadyMs(), {o.job.table->serial(), o.epoch});
-    }
     const bool shadow = rule.rule.shadow;
     const bool allowed = d.allowed || shadow;
     // The body first (its length goes in the head), into the loop's buffer; then the whole

@@ -20,6 +20,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <vector>
 
 class QThread;
 
@@ -75,6 +77,11 @@ public:
         std::function<QJsonObject()> statsHealth;
         Metrics::Options metrics; // GET /metrics (build info, --metrics-compat)
         ServeLog *log = nullptr;  // where a failed decision is logged; none: qWarning
+        // POST /json (the gRPC API's request in the proto3 JSON mapping, grpcservice.h), in
+        // the HTTP thread of the request: `reply` may be called from any thread, once. None
+        // (built without gRPC support): 501.
+        using JsonReply = std::function<void(int status, const QByteArray &body)>;
+        std::function<void(const QByteArray &body, JsonReply reply)> json;
     };
 
     explicit CheckService(Options options, QObject *parent = nullptr);
@@ -98,6 +105,11 @@ public:
 
     RuleTablePtr rules() const; // any thread
     DecisionPool::Health health() const;
+
+    // Decisions of another front end (the gRPC service): every job has a sink, which gets its
+    // outcome (decided as HTTP's are: the deny cache, the workers, on_redis_error), counted in
+    // the metrics and statistics as HTTP's. Any thread, after listen(); `jobs` is left empty.
+    void decide(std::vector<DecisionJob> &jobs);
 
 Q_SIGNALS:
     void rulesChanged(qint64 version, int ruleCount);
@@ -123,7 +135,13 @@ private:
     void handleMetrics(HttpServer &http, const RequestHead &request, const Ticket &ticket);
     void error(const Ticket &ticket, int status, const char *code, const QString &message,
                bool close, const HeaderList &extra = {});
+    void handleJson(Loop &loop, const RequestHead &request, const Ticket &ticket);
     void deliver(Loop &loop, std::vector<DecisionOutcome> &&outcomes);
+    // What every answered decision is counted in (metrics, the failure log, the deny cache),
+    // whatever front end asked; false if it failed (o.error). Any thread.
+    bool account(const DecisionOutcome &o);
+    // The deny cache's answer for `job`, if it holds one (then counted as a cache answer).
+    std::optional<DecisionOutcome> fromCache(DecisionJob &job, const RuleTablePtr &table);
     void answer(Loop &loop, const DecisionOutcome &o);
 
     Options m_options;

@@ -33,6 +33,18 @@ class Metrics; // metrics.h
 enum class DecisionSource { Redis, Local, Allow, Deny, Cache };
 QByteArray decisionSourceName(DecisionSource s);
 
+struct DecisionOutcome;
+
+// Where the outcome of a job goes when its request did not come over HTTP (the gRPC service,
+// POST /json): take() is called once per job, in a decision worker's thread (or in the thread
+// that submitted it when the deny cache answers at once). It must not block.
+class OutcomeSink
+{
+public:
+    virtual ~OutcomeSink() = default;
+    virtual void take(DecisionOutcome &&outcome) = 0;
+};
+
 // One decision to make for one HTTP request, and what its answer needs.
 struct DecisionJob
 {
@@ -53,6 +65,10 @@ struct DecisionJob
     std::chrono::steady_clock::time_point deadline;
     // When its request arrived (sluice_decision_duration_seconds).
     std::chrono::steady_clock::time_point received;
+    // Not HTTP: the outcome goes to `sink` (its `slot`: the descriptor of the request) instead
+    // of an HTTP connection; `gone` is then never set (every such job gets its outcome).
+    std::shared_ptr<OutcomeSink> sink;
+    int slot = 0;
 };
 
 struct DecisionOutcome

@@ -124,6 +124,7 @@ struct RequestHead
     bool hasSubject = false;
     bool close = false;       // Connection: close, or HTTP/1.0 without keep-alive
     qint64 contentLength = 0; // of the body that follows the head
+    QByteArrayView body;      // that body (HttpServer sets it once it has arrived whole)
 };
 
 // Parses a head HeadScanner accepted: "METHOD SP origin-form SP HTTP/1.x" and "name: value"

@@ -30,6 +30,8 @@ QByteArray reasonPhrase(int status)
         return QByteArrayLiteral("Request Header Fields Too Large");
     case 500:
         return QByteArrayLiteral("Internal Server Error");
+    case 501:
+        return QByteArrayLiteral("Not Implemented");
     case 503:
         return QByteArrayLiteral("Service Unavailable");
     default:

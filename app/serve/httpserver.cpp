@@ -481,6 +481,7 @@ void HttpServer::process(Conn &c)
         if (h.close) {
             c.done = true; // requests after this one are not read
         }
+        h.body = rest.sliced(end, qsizetype(h.contentLength));
         m_handler(h, t, c.gone);
         c.inPos += size_t(end + h.contentLength);
     }

@@ -316,6 +316,21 @@ QByteArray Metrics::render(const Gauges &gauges, bool openMetrics) const
     out.append("\nsluice_rules_reload_total{result=\"error\"} ");
     putNumber(out, m_reloadFailed.load(relaxed));
     out.append('\n');
+    family(out, "sluice_grpc_requests_total", "counter",
+           "ShouldRateLimit requests (gRPC and POST /json), by how they were answered.",
+           openMetrics);
+    static constexpr std::array<const char *, size_t(GrpcResult::count)> grpcResults{
+        "ok", "over_limit", "unknown_domain", "invalid_argument", "error"};
+    for (size_t i = 0; i < grpcResults.size(); ++i) {
+        out.append("sluice_grpc_requests_total{result=\"").append(grpcResults[i]).append("\"} ");
+        putNumber(out, m_grpc[i].load(relaxed));
+        out.append('\n');
+    }
+    family(out, "sluice_grpc_unmatched_descriptors_total", "counter",
+           "Descriptors of a known domain that matched no rule (answered OK).", openMetrics);
+    out.append("sluice_grpc_unmatched_descriptors_total ");
+    putNumber(out, m_unmatched.load(relaxed));
+    out.append('\n');
     family(out, "sluice_connections", "gauge", "Open HTTP connections.", openMetrics);
     out.append("sluice_connections ");
     putNumber(out, std::uint64_t(std::max(gauges.connections, 0)));

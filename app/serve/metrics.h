@@ -103,6 +103,12 @@ public:
     void observeRedisNs(std::int64_t ns) { m_redisDuration.observeNs(ns); }
     void countRedisError(const Error &e);
     void countReload(bool ok) { (ok ? m_reloadOk : m_reloadFailed).fetch_add(1); }
+    // The requests of the gRPC API (and POST /json), by how they were answered:
+    // sluice_grpc_requests_total{result}. Unknown domains are answered by their policy and
+    // counted apart; a descriptor of a known domain that matches no rule is answered OK.
+    enum class GrpcResult { Ok, OverLimit, UnknownDomain, Invalid, Failed, count };
+    void countGrpc(GrpcResult r) { m_grpc[size_t(r)].fetch_add(1, std::memory_order_relaxed); }
+    void countUnmatchedDescriptor() { m_unmatched.fetch_add(1, std::memory_order_relaxed); }
 
     // The exposition: the classic text format (0.0.4), or OpenMetrics 1.0 (`openMetrics`).
     // Consistent under concurrent decisions: every counter is read once, none goes down.
@@ -120,6 +126,8 @@ private:
     DurationHistogram m_redisDuration;
     std::array<std::atomic<std::uint64_t>, 10> m_redisErrors{};
     std::atomic<std::uint64_t> m_reloadOk{0}, m_reloadFailed{0};
+    std::array<std::atomic<std::uint64_t>, size_t(GrpcResult::count)> m_grpc{};
+    std::atomic<std::uint64_t> m_unmatched{0};
 };
 
 } // namespace sluice::serve

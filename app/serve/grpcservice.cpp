@@ -1,0 +1,659 @@
+#include "grpcservice.h"
+
+#include "envoyconfig.h"
+#include "httpreply.h"
+#include "metrics.h"
+
+#include "core/common/duration.h"
+#include "core/limiter/headers.h"
+#include "core/limiter/policy.h"
+
+#include "envoy/service/ratelimit/v3/rls.grpc.pb.h"
+#include "envoy/service/ratelimit/v3/rls.pb.h"
+
+#include <absl/synchronization/mutex.h>
+#include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/util/json_util.h>
+#include <grpc/support/log.h>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+
+#include <QHash>
+#include <QJsonObject>
+#include <QSet>
+#include <QTimer>
+
+#include <algorithm>
+#include <atomic>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace sluice::serve {
+
+namespace rls = ::envoy::service::ratelimit::v3;
+using Descriptor = ::envoy::extensions::common::ratelimit::v3::RateLimitDescriptor;
+using Code = rls::RateLimitResponse::Code;
+using Unit = rls::RateLimitResponse::RateLimit::Unit;
+using Result_ = Metrics::GrpcResult;
+
+namespace {
+
+// How a request ended: a gRPC status (OK with the response), counted once.
+using Done = std::function<void(const grpc::Status &, const rls::RateLimitResponse *)>;
+
+// Envoy's unit of a window (or a bucket's period), if it is one.
+Unit unitOf(qint64 us)
+{
+    switch (us) {
+    case duration::usPerSecond:
+        return rls::RateLimitResponse::RateLimit::SECOND;
+    case duration::usPerMinute:
+        return rls::RateLimitResponse::RateLimit::MINUTE;
+    case duration::usPerHour:
+        return rls::RateLimitResponse::RateLimit::HOUR;
+    case duration::usPerDay:
+        return rls::RateLimitResponse::RateLimit::DAY;
+    default:
+        return rls::RateLimitResponse::RateLimit::UNKNOWN;
+    }
+}
+
+quint32 clampU32(qint64 v)
+{
+    return quint32(std::clamp<qint64>(v, 0, std::numeric_limits<quint32>::max()));
+}
+
+// The descriptor tree of a rule table: every proper prefix of a rule id at a '.' (a node that
+// has children). Built once per table.
+struct Tree
+{
+    RuleTablePtr table;
+    QSet<QString> parents;
+};
+
+std::shared_ptr<const Tree> treeOf(const RuleTablePtr &table)
+{
+    auto t = std::make_shared<Tree>();
+    t->table = table;
+    for (const QString &id : table->ids()) {
+        for (qsizetype at = id.indexOf(QLatin1Char('.')); at > 0;
+             at = id.indexOf(QLatin1Char('.'), at + 1)) {
+            t->parents.insert(id.left(at));
+        }
+    }
+    return t;
+}
+
+// One request in flight: a slot per descriptor, the last outcome sends the answer.
+class Call : public OutcomeSink
+{
+public:
+    struct Slot
+    {
+        const ServiceRule *rule = nullptr; // none: not limited (no rule, or a disabled one)
+        Decision decision;
+        bool failed = false;
+    };
+
+    Call(size_t descriptors, bool headers, Metrics *metrics, Done done)
+        : m_slots(descriptors)
+        , m_headers(headers)
+        , m_metrics(metrics)
+        , m_done(std::move(done))
+    {}
+
+    std::vector<Slot> &slots() { return m_slots; }
+    // How many outcomes to wait for; 0 answers at once.
+    void expect(int jobs)
+    {
+        if (jobs == 0) {
+            finish();
+        } else {
+            m_pending.store(jobs);
+        }
+    }
+
+    void take(DecisionOutcome &&o) override
+    {
+        Slot &s = m_slots[size_t(o.job.slot)];
+        s.decision = o.decision;
+        s.failed = !o.error.isEmpty();
+        if (m_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            finish();
+        }
+    }
+
+private:
+    void finish()
+    {
+        rls::RateLimitResponse response;
+        bool over = false;
+        const Slot *tightest = nullptr;
+        for (const Slot &s : m_slots) {
+            if (s.failed) {
+                m_metrics->countGrpc(Result_::Failed);
+                m_done(grpc::Status(grpc::StatusCode::INTERNAL,
+                                    QStringLiteral("rule '%1': the decision failed (not Redis "
+                                                   "being unavailable; details in the "
+                                                   "service's log)")
+                                        .arg(s.rule->rule.id)
+                                        .toStdString()),
+                       nullptr);
+                return;
+            }
+            auto *status = response.add_statuses();
+            if (s.rule == nullptr) {
+                status->set_code(rls::RateLimitResponse::OK);
+                continue;
+            }
+            const ServiceRule &r = *s.rule;
+            const Decision &d = s.decision;
+            const bool allowed = d.allowed || r.rule.shadow; // a shadow rule never denies
+            over = over || !allowed;
+            status->set_code(allowed ? rls::RateLimitResponse::OK
+                                     : rls::RateLimitResponse::OVER_LIMIT);
+            auto *limit = status->mutable_current_limit();
+            limit->set_name(r.idUtf8.toStdString());
+            const bool window = algorithm::isWindow(r.rule.algorithm);
+            const Unit unit = unitOf(window ? r.rule.windowUs : r.rule.rate.periodUs);
+            limit->set_unit(unit);
+            limit->set_requests_per_unit(clampU32(
+                window || unit == rls::RateLimitResponse::RateLimit::UNKNOWN ? d.limit
+                                                                             : r.rule.rate.count));
+            status->set_limit_remaining(clampU32(d.remaining));
+            const qint64 resetMs = std::max<qint64>(d.resetAfterMs, 0);
+            status->mutable_duration_until_reset()->set_seconds(resetMs / 1000);
+            status->mutable_duration_until_reset()->set_nanos(int(resetMs % 1000) * 1'000'000);
+            if (tightest == nullptr || (!allowed && tightest->decision.allowed) ||
+                (allowed == tightest->decision.allowed &&
+                 d.remaining < tightest->decision.remaining)) {
+                tightest = &s;
+            }
+        }
+        response.set_overall_code(over ? rls::RateLimitResponse::OVER_LIMIT
+                                       : rls::RateLimitResponse::OK);
+        if (m_headers && tightest != nullptr) {
+            const ServiceRule &r = *tightest->rule;
+            Decision d = tightest->decision;
+            d.allowed = d.allowed || r.rule.shadow;
+            for (const auto &[name, value] :
+                 headers::rateLimitHeaders(r.policy, r.policyHeader, d, true)) {
+                auto *h = response.add_response_headers_to_add();
+                h->set_key(name.toStdString());
+                h->set_value(value.toStdString());
+            }
+        }
+        m_metrics->countGrpc(over ? Result_::OverLimit : Result_::Ok);
+        m_done(grpc::Status::OK, &response);
+    }
+
+    std::vector<Slot> m_slots;
+    bool m_headers;
+    Metrics *m_metrics;
+    Done m_done;
+    std::atomic<int> m_pending{0};
+};
+
+grpc::Status invalid(const QString &message)
+{
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message.toStdString());
+}
+
+// The protobuf library's own log lines (a string field with invalid UTF-8 is logged as it is
+// refused) are dropped: every refusal is answered with a status, and a client must not be
+// able to fill the service's log.
+void quietProtobufLog(google::protobuf::LogLevel, const char *, int, const std::string &) {}
+
+// gRPC's log lines (a port it cannot bind, a transport error) into the service's log. gRPC
+// takes one function for the process: the log it writes to is this pointer.
+std::atomic<ServeLog *> grpcLogTarget{nullptr};
+
+void toServeLog(gpr_log_func_args *args)
+{
+    ServeLog *log = grpcLogTarget.load();
+    if (log == nullptr || args->severity == GPR_LOG_SEVERITY_DEBUG) {
+        return;
+    }
+    log->write(
+        args->severity == GPR_LOG_SEVERITY_ERROR ? ServeLog::Level::Error : ServeLog::Level::Info,
+        "grpc", QStringLiteral("gRPC: %1").arg(QString::fromUtf8(args->message).left(1000)), {},
+        QJsonObject{{QStringLiteral("file"), QString::fromUtf8(args->file)},
+                    {QStringLiteral("line"), args->line}});
+}
+
+} // namespace
+
+struct GrpcService::Impl
+{
+    Impl(CheckService &s, Options o)
+        : service(s)
+        , options(o)
+    {}
+
+    CheckService &service;
+    Options options;
+    std::mutex treeMutex;
+    std::shared_ptr<const Tree> tree; // of the table last seen
+
+    std::shared_ptr<const Tree> currentTree()
+    {
+        const RuleTablePtr table = service.rules();
+        if (!table) {
+            return nullptr;
+        }
+        std::lock_guard l(treeMutex);
+        if (!tree || tree->table != table) {
+            tree = treeOf(table);
+        }
+        return tree;
+    }
+
+    // ShouldRateLimit for gRPC and POST /json alike.
+    void decide(const rls::RateLimitRequest &request, const Done &done);
+
+    // A descriptor's `limit` override: a fixed window of `perUnit` per `unitUs` named
+    // <base>.override-<perUnit>-<unit>, in a table of its own (kept, at most maxOverrides of
+    // them: the ids are metric labels). Null past that bound.
+    static constexpr int maxOverrides = 256;
+    std::mutex overrideMutex;
+    QHash<QString, RuleTablePtr> overrides;
+    RuleTablePtr overrideTable(const QString &base, const ServiceRule *configured, quint32 perUnit,
+                               qint64 unitUs, const char *unitName)
+    {
+        const QString id =
+            QStringLiteral("%1.override-%2-%3").arg(base).arg(perUnit).arg(QLatin1String(unitName));
+        std::lock_guard l(overrideMutex);
+        if (const auto it = overrides.constFind(id); it != overrides.constEnd()) {
+            return *it;
+        }
+        if (overrides.size() >= maxOverrides) {
+            return nullptr;
+        }
+        Rule rule = Rule::window(id, Algorithm::FixedWindow, perUnit, unitUs);
+        if (configured != nullptr) {
+            rule.onRedisError = configured->rule.onRedisError;
+            rule.keyPrefix = configured->rule.keyPrefix;
+        }
+        RuleSet set;
+        set.rules.push_back(rule);
+        Metrics *metrics = &service.metrics();
+        auto table = std::make_shared<const RuleTable>(
+            set, 0, QStringLiteral("a descriptor's limit override"),
+            [metrics](const QString &ruleId) { return metrics->rule(ruleId); });
+        overrides.insert(id, table);
+        return table;
+    }
+
+    class Rls;
+    std::unique_ptr<Rls> rlsService;
+    std::unique_ptr<grpc::Server> server;
+};
+
+// The gRPC method on raw bytes: the request is parsed here, so that a message protobuf refuses
+// (invalid UTF-8 in a string, garbage) is INVALID_ARGUMENT with a message, not gRPC's INTERNAL.
+class GrpcService::Impl::Rls final
+    : public rls::RateLimitService::WithRawCallbackMethod_ShouldRateLimit<
+          rls::RateLimitService::Service>
+{
+public:
+    explicit Rls(Impl &impl)
+        : m_impl(impl)
+    {}
+
+    grpc::ServerUnaryReactor *ShouldRateLimit(grpc::CallbackServerContext *context,
+                                              const grpc::ByteBuffer *request,
+                                              grpc::ByteBuffer *response) override
+    {
+        grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
+        std::vector<grpc::Slice> slices;
+        rls::RateLimitRequest parsed;
+        bool ok = request->Dump(&slices).ok();
+        if (ok) {
+            std::string bytes;
+            bytes.reserve(request->Length());
+            for (const grpc::Slice &s : slices) {
+                bytes.append(reinterpret_cast<const char *>(s.begin()), s.size());
+            }
+            ok = parsed.ParseFromString(bytes);
+        }
+        if (!ok) {
+            m_impl.service.metrics().countGrpc(Result_::Invalid);
+            reactor->Finish(invalid(QStringLiteral(
+                "the request is not a valid envoy.service.ratelimit.v3.RateLimitRequest (a "
+                "string field that is not valid UTF-8, or bytes that are not that message)")));
+            return reactor;
+        }
+        m_impl.decide(parsed, [reactor, response](const grpc::Status &status,
+                                                  const rls::RateLimitResponse *answer) {
+            if (status.ok()) {
+                const std::string out = answer->SerializeAsString();
+                grpc::Slice slice(out);
+                *response = grpc::ByteBuffer(&slice, 1);
+            }
+            reactor->Finish(status);
+        });
+        return reactor;
+    }
+
+private:
+    Impl &m_impl;
+};
+
+void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done &done)
+{
+    Metrics &metrics = service.metrics();
+    auto refuse = [&](const QString &message) {
+        metrics.countGrpc(Result_::Invalid);
+        done(invalid(message), nullptr);
+    };
+    if (request.domain().empty()) {
+        refuse(QStringLiteral("domain is required: the domain of the rate limit configuration "
+                              "(envoy ratelimit's domain:, the first part of the rule ids)"));
+        return;
+    }
+    if (qsizetype(request.domain().size()) > options.maxEntryBytes) {
+        refuse(QStringLiteral("domain is %1 bytes, above %2")
+                   .arg(request.domain().size())
+                   .arg(options.maxEntryBytes));
+        return;
+    }
+    const int count = request.descriptors_size();
+    if (count == 0) {
+        refuse(QStringLiteral("descriptors is empty: at least one descriptor (a list of "
+                              "key/value entries) is required"));
+        return;
+    }
+    if (count > options.maxDescriptors) {
+        refuse(QStringLiteral("%1 descriptors in one request; at most %2 are decided per "
+                              "request")
+                   .arg(count)
+                   .arg(options.maxDescriptors));
+        return;
+    }
+    for (int i = 0; i < count; ++i) {
+        const Descriptor &d = request.descriptors(i);
+        if (d.entries_size() == 0) {
+            refuse(QStringLiteral("descriptors[%1] has no entries").arg(i));
+            return;
+        }
+        if (d.entries_size() > options.maxEntries) {
+            refuse(QStringLiteral("descriptors[%1] has %2 entries; at most %3")
+                       .arg(i)
+                       .arg(d.entries_size())
+                       .arg(options.maxEntries));
+            return;
+        }
+        for (int j = 0; j < d.entries_size(); ++j) {
+            const auto &e = d.entries(j);
+            if (e.key().empty()) {
+                refuse(QStringLiteral("descriptors[%1].entries[%2].key is empty").arg(i).arg(j));
+                return;
+            }
+            for (const auto &[name, text] : {std::pair{"key", &e.key()}, {"value", &e.value()}}) {
+                if (qsizetype(text->size()) > options.maxEntryBytes) {
+                    refuse(QStringLiteral("descriptors[%1].entries[%2].%3 is %4 bytes, above "
+                                          "%5 (values become Redis keys)")
+                               .arg(i)
+                               .arg(j)
+                               .arg(QLatin1String(name))
+                               .arg(text->size())
+                               .arg(options.maxEntryBytes));
+                    return;
+                }
+            }
+        }
+    }
+    const std::shared_ptr<const Tree> tree = currentTree();
+    if (!tree) {
+        metrics.countGrpc(Result_::Failed);
+        done(grpc::Status(grpc::StatusCode::UNAVAILABLE, "no rules are loaded yet"), nullptr);
+        return;
+    }
+    const QString domain = QString::fromStdString(request.domain());
+    if (!tree->parents.contains(envoy::ruleIdOf(domain, {}))) {
+        metrics.countGrpc(Result_::UnknownDomain);
+        if (options.unknownDomain == UnknownDomain::Error) {
+            done(invalid(QStringLiteral("unknown domain '%1': no rule of %2 is under it")
+                             .arg(domain.left(128), tree->table->origin())),
+                 nullptr);
+            return;
+        }
+        rls::RateLimitResponse response;
+        const Code code = options.unknownDomain == UnknownDomain::Ok
+                              ? rls::RateLimitResponse::OK
+                              : rls::RateLimitResponse::OVER_LIMIT;
+        response.set_overall_code(code);
+        for (int i = 0; i < count; ++i) {
+            response.add_statuses()->set_code(code);
+        }
+        done(grpc::Status::OK, &response);
+        return;
+    }
+
+    const RuleTable &table = *tree->table;
+    auto call = std::make_shared<Call>(size_t(count), options.responseHeaders, &metrics, done);
+    std::vector<DecisionJob> jobs;
+    const auto received = std::chrono::steady_clock::now();
+    for (int i = 0; i < count; ++i) {
+        const Descriptor &d = request.descriptors(i);
+        // envoy ratelimit's walk: KEY_VALUE, else KEY; on while the node has children.
+        QList<QPair<QString, QString>> path;
+        QList<QByteArray> anyValues; // of the entries matched by KEY alone
+        const ServiceRule *rule = nullptr;
+        for (int j = 0; j < d.entries_size(); ++j) {
+            const auto &e = d.entries(j);
+            path.append({QString::fromStdString(e.key()), QString::fromStdString(e.value())});
+            QString id = envoy::ruleIdOf(domain, path);
+            if (table.find(id) == nullptr && !tree->parents.contains(id)) {
+                path.last().second.clear();
+                id = envoy::ruleIdOf(domain, path);
+                if (table.find(id) == nullptr && !tree->parents.contains(id)) {
+                    break; // no such descriptor: not limited
+                }
+                anyValues.append(QByteArray::fromStdString(e.value()));
+            }
+            if (j == d.entries_size() - 1) {
+                rule = table.find(id);
+            }
+            if (!tree->parents.contains(id)) {
+                break;
+            }
+        }
+        RuleTablePtr ruleTable = tree->table;
+        QByteArray subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
+        if (d.has_limit()) {
+            // envoy ratelimit's override: this limit instead of the configured one (or of none),
+            // counted per value of every entry.
+            struct UnitOf
+            {
+                qint64 us;
+                const char *name;
+            };
+            static const std::map<int, UnitOf> units{{1, {duration::usPerSecond, "second"}},
+                                                     {2, {duration::usPerMinute, "minute"}},
+                                                     {3, {duration::usPerHour, "hour"}},
+                                                     {4, {duration::usPerDay, "day"}}};
+            const auto unit = units.find(int(d.limit().unit()));
+            if (d.limit().requests_per_unit() == 0 || unit == units.end()) {
+                refuse(QStringLiteral("descriptors[%1].limit: %2 per unit %3 cannot be "
+                                      "expressed (requests_per_unit at least 1; unit SECOND, "
+                                      "MINUTE, HOUR or DAY)")
+                           .arg(i)
+                           .arg(d.limit().requests_per_unit())
+                           .arg(int(d.limit().unit())));
+                return;
+            }
+            QList<QPair<QString, QString>> keys;
+            QList<QByteArray> values;
+            for (const auto &e : d.entries()) {
+                keys.append({QString::fromStdString(e.key()), QString()});
+                values.append(QByteArray::fromStdString(e.value()));
+            }
+            const QString base = rule != nullptr ? rule->rule.id : envoy::ruleIdOf(domain, keys);
+            ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
+                                      unit->second.name);
+            if (!ruleTable) {
+                refuse(QStringLiteral("descriptors[%1].limit: more than %2 different limit "
+                                      "overrides; the service keeps at most that many")
+                           .arg(i)
+                           .arg(maxOverrides));
+                return;
+            }
+            rule = ruleTable->find(ruleTable->ids().first());
+            subject = values.join('\x1f');
+        }
+        if (rule == nullptr) {
+            metrics.countUnmatchedDescriptor();
+            continue;
+        }
+        if (!rule->rule.enabled) {
+            continue; // unlimited: not limited, Redis untouched
+        }
+        // The descriptor's hits_addend wins (0: look only); the request's 0 is unset: 1.
+        const qint64 cost =
+            d.has_hits_addend()
+                ? qint64(std::min<quint64>(d.hits_addend().value(), quint64(duration::maxExact)))
+                : std::max<qint64>(request.hits_addend(), 1);
+        if (cost > rule->capacity) {
+            refuse(QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity of "
+                                  "rule '%4': such a request could never be admitted")
+                       .arg(i)
+                       .arg(cost)
+                       .arg(rule->capacity)
+                       .arg(rule->rule.id));
+            return;
+        }
+        if (subject.size() > options.maxEntryBytes) {
+            refuse(QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, above "
+                                  "%3 (subjects become Redis keys)")
+                       .arg(i)
+                       .arg(subject.size())
+                       .arg(options.maxEntryBytes));
+            return;
+        }
+        call->slots()[size_t(i)].rule = rule;
+        DecisionJob job;
+        job.table = ruleTable;
+        job.rule = rule;
+        job.subject = std::move(subject);
+        job.key = rule->policy.keyFor(job.subject);
+        job.cost = cost;
+        job.received = received;
+        job.sink = call;
+        job.slot = i;
+        jobs.push_back(std::move(job));
+    }
+    call->expect(int(jobs.size()));
+    if (!jobs.empty()) {
+        service.decide(jobs);
+    }
+}
+
+GrpcService::GrpcService(CheckService &service, Options options, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Impl>(service, options))
+{
+    google::protobuf::SetLogHandler(&quietProtobufLog);
+    // Debian's abseil checks every lock gRPC takes for a deadlock cycle (a debugging aid, a
+    // few per cent of the CPU per call under load): off, as in a release build of gRPC.
+    absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+    if (options.log != nullptr) {
+        grpcLogTarget.store(options.log);
+        gpr_set_log_function(&toServeLog);
+    }
+}
+
+GrpcService::~GrpcService()
+{
+    if (d->server) {
+        // Calls in flight are answered by the workers within --timeout-ms; past the deadline
+        // gRPC cancels what is left.
+        d->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+        d->server->Wait();
+    }
+    grpcLogTarget.store(nullptr);
+}
+
+Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
+{
+    QString host;
+    if (address == QHostAddress::Any || address == QHostAddress::AnyIPv6) {
+        host = QStringLiteral("[::]");
+    } else if (address.protocol() == QAbstractSocket::IPv6Protocol) {
+        host = QLatin1Char('[') + address.toString() + QLatin1Char(']');
+    } else {
+        host = address.toString();
+    }
+    const std::string target = QStringLiteral("%1:%2").arg(host).arg(port).toStdString();
+    grpc::EnableDefaultHealthCheckService(true);
+    d->rlsService = std::make_unique<Impl::Rls>(*d);
+    grpc::ServerBuilder builder;
+    int bound = 0;
+    builder.AddListeningPort(target, grpc::InsecureServerCredentials(), &bound);
+    builder.SetMaxReceiveMessageSize(d->options.maxMessageBytes);
+    grpc::ResourceQuota quota("sluice-grpc");
+    quota.Resize(size_t(d->options.memoryBytes));
+    builder.SetResourceQuota(quota);
+    builder.RegisterService(d->rlsService.get());
+    d->server = builder.BuildAndStart();
+    if (!d->server || bound == 0) {
+        d->server.reset();
+        return Error{Error::Kind::Io,
+                     QStringLiteral("--grpc: cannot listen on %1 (in use, or not an address "
+                                    "of this host)")
+                         .arg(QString::fromStdString(target))};
+    }
+    // Health: SERVING while rules are loaded and Redis answers.
+    auto *health = d->server->GetHealthCheckService();
+    auto update = [this, health] {
+        const bool serving = d->service.rules() && d->service.health().redisUp;
+        health->SetServingStatus(serving);
+        health->SetServingStatus(rls::RateLimitService::service_full_name(), serving);
+    };
+    update();
+    m_healthTimer = new QTimer(this);
+    connect(m_healthTimer, &QTimer::timeout, this, update);
+    m_healthTimer->start(250);
+    return quint16(bound);
+}
+
+void GrpcService::handleJson(const QByteArray &body, const CheckService::Options::JsonReply &reply)
+{
+    rls::RateLimitRequest request;
+    const auto parsed = google::protobuf::util::JsonStringToMessage(
+        std::string(body.constData(), size_t(body.size())), &request);
+    if (!parsed.ok()) {
+        d->service.metrics().countGrpc(Result_::Invalid);
+        reply(400, errorBody(400, QStringLiteral("invalid_argument"),
+                             QStringLiteral("the body is not a RateLimitRequest in the proto3 "
+                                            "JSON mapping: %1")
+                                 .arg(QString::fromStdString(std::string(parsed.message())))));
+        return;
+    }
+    d->decide(request, [reply](const grpc::Status &status, const rls::RateLimitResponse *answer) {
+        if (!status.ok()) {
+            const bool invalidArgument = status.error_code() == grpc::StatusCode::INVALID_ARGUMENT;
+            const int http = invalidArgument                                        ? 400
+                             : status.error_code() == grpc::StatusCode::UNAVAILABLE ? 503
+                                                                                    : 500;
+            reply(http, errorBody(http,
+                                  invalidArgument ? QStringLiteral("invalid_argument")
+                                  : http == 503   ? QStringLiteral("no_rules")
+                                                  : QStringLiteral("decision_failed"),
+                                  QString::fromStdString(status.error_message())));
+            return;
+        }
+        std::string out;
+        google::protobuf::util::JsonPrintOptions print;
+        print.always_print_primitive_fields = true;
+        [[maybe_unused]] const auto printed =
+            google::protobuf::util::MessageToJsonString(*answer, &out, print);
+        reply(answer->overall_code() == rls::RateLimitResponse::OVER_LIMIT ? 429 : 200,
+              QByteArray::fromStdString(out) + '\n');
+    });
+}
+
+} // namespace sluice::serve

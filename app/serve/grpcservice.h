@@ -1,0 +1,85 @@
+#pragma once
+
+#include "checkservice.h"
+
+#include "core/common/result.h"
+
+#include <QByteArray>
+#include <QHostAddress>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QTimer;
+
+namespace sluice::serve {
+
+// Envoy's rate limit service API over gRPC (serve --grpc; FORMATS.md "The gRPC API"):
+// envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit, and grpc.health.v1.Health
+// (grpc++'s own service: SERVING while rules are loaded and Redis is up, NOT_SERVING
+// otherwise; Check and Watch). The same request and answer in the proto3 JSON mapping for
+// POST /json on the HTTP port (handleJson, through CheckService::Options::json).
+//
+// A descriptor maps to a rule by the rule ids envoy ratelimit's configuration gets
+// (envoyconfig.h ruleIdOf: DOMAIN.KEY[_VALUE]...), walked as envoy ratelimit walks its
+// descriptor tree: at each entry KEY_VALUE first, else KEY (any value); the rule of the node the
+// last entry reaches decides. The subject is the values of the entries matched by KEY alone,
+// joined by U+001F ("_" when there are none: the one counter of a fixed path). A descriptor's
+// `limit` override is a fixed window of its own (FORMATS.md "The gRPC API"). Every decision is
+// a job of the CheckService (its workers, deny cache, statistics and metrics); a request's
+// answer is sent once its last descriptor is decided. Bad input is INVALID_ARGUMENT with a
+// message (and a message above the receive limit RESOURCE_EXHAUSTED, from gRPC itself); Redis
+// unavailable is answered by each rule's on_redis_error, as over HTTP; INTERNAL only for a
+// decision that failed for another reason (a bug; the log has it).
+//
+// Threads: the gRPC server's own threads parse and check requests and hand the jobs on; the
+// answers are written from the decision workers. The health status is polled in the thread
+// the object lives in (the service's).
+class GrpcService : public QObject
+{
+    Q_OBJECT
+public:
+    // What a request for a domain no rule has gets (counted: unknown_domain).
+    enum class UnknownDomain {
+        Ok,        // OK for every descriptor, as envoy ratelimit answers (the default)
+        OverLimit, // OVER_LIMIT for every descriptor
+        Error      // INVALID_ARGUMENT naming the domain
+    };
+    struct Options
+    {
+        UnknownDomain unknownDomain = UnknownDomain::Ok;
+        // RateLimit headers (those of HTTP's answers, with the legacy trio envoy ratelimit
+        // writes) of the most restrictive descriptor in response_headers_to_add.
+        bool responseHeaders = false;
+        // What gRPC may hold for requests being read (its resource quota): a client that sends
+        // more than maxMessageBytes is refused before the rest of its message is buffered.
+        qint64 memoryBytes = qint64(32) << 20;
+        int maxMessageBytes = 4 << 20;  // above: RESOURCE_EXHAUSTED (gRPC's receive limit)
+        int maxDescriptors = 256;       // per request; above: INVALID_ARGUMENT
+        int maxEntries = 32;            // per descriptor (envoyconfig.h maxDepth)
+        qsizetype maxEntryBytes = 8192; // a key or value (HTTP's subject bound)
+        // Where gRPC's own log lines go (event "grpc", as the service's other events, so that
+        // --log-format json keeps one JSON object per line); none: gRPC's default, stderr.
+        ServeLog *log = nullptr;
+    };
+
+    GrpcService(CheckService &service, Options options, QObject *parent = nullptr);
+    ~GrpcService() override; // shuts the gRPC server down (calls in flight are finished)
+
+    // Listens on `address`:`port` (0: a free port, returned). After CheckService::listen().
+    Result<quint16> listen(const QHostAddress &address, quint16 port);
+
+    // POST /json: `body` a RateLimitRequest in the proto3 JSON mapping; `reply` gets 200 (OK),
+    // 429 (OVER_LIMIT) with the RateLimitResponse in that mapping, or 400 / 500 with
+    // {"status", "error", "message"}. Any thread; `reply` is called once, from any thread.
+    void handleJson(const QByteArray &body, const CheckService::Options::JsonReply &reply);
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> d;
+    QTimer *m_healthTimer = nullptr;
+};
+
+} // namespace sluice::serve
