@@ -3,6 +3,7 @@
 // FORMATS.md describes it, --csv, --against, .gz, and the Redis backend agreeing with the
 // twins with its run prefix removed.
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QDateTime>
@@ -63,12 +64,7 @@ class Dir
 public:
     QString write(const QString &name, const QByteArray &bytes)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) {
-            qFatal("cannot write %s", qPrintable(path));
-        }
-        return path;
+        return test::fileIn(m_dir, name, bytes);
     }
     QString path(const QString &name) const { return m_dir.filePath(name); }
 

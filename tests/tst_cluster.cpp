@@ -7,6 +7,7 @@
 // across a slot migration and across a master killed with SIGKILL.
 #include "owncluster.h"
 #include "runcli.h"
+#include "servefixture.h"
 #include "testredis.h"
 
 #include "app/serve/decisionpool.h"
@@ -800,42 +801,15 @@ private Q_SLOTS:
         QVERIFY2(pull.out.contains(id.toUtf8()), pull.out.constData());
 
         // serve: subjects on all three masters, each admitted exactly twice, from Redis.
-        QProcess service;
-        service.start(test::cliPath(), {u"serve"_s, u"--url"_s, seed, u"--rules"_s, rules,
-                                        u"--listen"_s, u"127.0.0.1:0"_s, u"--no-deny-cache"_s});
-        QVERIFY(service.waitForStarted(5000));
-        auto stop = qScopeGuard([&] {
-            service.terminate();
-            if (!service.waitForFinished(5000)) {
-                service.kill();
-                service.waitForFinished(2000);
-            }
-        });
-        QByteArray line;
-        QVERIFY(QTest::qWaitFor(
-            [&] {
-                line += service.readAllStandardOutput();
-                return line.contains('\n') || service.state() == QProcess::NotRunning;
-            },
-            10000));
-        const qsizetype colon = line.lastIndexOf(':');
-        const quint16 port = quint16(line.mid(colon + 1).trimmed().toUInt());
-        QVERIFY2(port != 0, line.constData());
+        test::ServeProcess service;
+        QVERIFY2(service.start({u"--url"_s, seed, u"--rules"_s, rules, u"--listen"_s,
+                                u"127.0.0.1:0"_s, u"--no-deny-cache"_s}),
+                 service.err().constData());
+        const quint16 port = service.port();
         for (const QByteArray &s : subjects) {
             for (int i = 0; i < 3; ++i) {
-                QTcpSocket sock;
-                sock.connectToHost(QHostAddress::LocalHost, port);
-                QVERIFY(sock.waitForConnected(5000));
-                sock.write("GET /v1/check?rule=" + id.toUtf8() + "&subject=" + s +
-                           " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-                QByteArray answer;
-                QVERIFY(QTest::qWaitFor(
-                    [&] {
-                        answer += sock.readAll();
-                        return sock.state() != QAbstractSocket::ConnectedState;
-                    },
-                    10000));
-                answer += sock.readAll();
+                const QByteArray answer =
+                    test::httpGet(port, "/v1/check?rule=" + id.toUtf8() + "&subject=" + s).body;
                 QVERIFY2(answer.contains(R"("source":"redis")"), answer.constData());
                 QVERIFY2(answer.contains(i < 2 ? R"("allowed":true)" : R"("allowed":false)"),
                          answer.constData());

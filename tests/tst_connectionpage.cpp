@@ -45,54 +45,6 @@ using namespace sluice::ui;
 
 namespace {
 
-// A redis-server of the test's own on a loopback port, to stop and restart at will.
-class PrivateRedis
-{
-public:
-    explicit PrivateRedis(quint16 port = 0)
-        : m_port(port ? port : test::freeLoopbackPort())
-    {}
-    ~PrivateRedis() { stop(); }
-
-    quint16 port() const { return m_port; }
-
-    bool start(const QStringList &extra = {})
-    {
-        m_process = std::make_unique<QProcess>();
-        m_process->start(QStringLiteral("redis-server"),
-                         QStringList{QStringLiteral("--port"), QString::number(m_port),
-                                     QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
-                                     QStringLiteral("--save"), QString(),
-                                     QStringLiteral("--appendonly"), QStringLiteral("no")} +
-                             extra);
-        if (!m_process->waitForStarted()) {
-            return false;
-        }
-        Endpoint e;
-        e.port = m_port;
-        for (int i = 0; i < 100; ++i) {
-            if (Connection::open(e).ok()) {
-                return true;
-            }
-            QTest::qWait(20);
-        }
-        return false;
-    }
-
-    void stop()
-    {
-        if (m_process && m_process->state() != QProcess::NotRunning) {
-            m_process->kill(); // as abrupt as a crash or a network cut
-            m_process->waitForFinished();
-        }
-        m_process.reset();
-    }
-
-private:
-    quint16 m_port;
-    std::unique_ptr<QProcess> m_process;
-};
-
 // Counts how late the GUI thread's event loop serves a 20 ms timer while a test waits: the
 // proof that nothing blocks it.
 class LoopWatch
@@ -354,7 +306,7 @@ private Q_SLOTS:
     // console stays responsive; start it again on the same port: connected again.
     void serverGoneAndBack()
     {
-        PrivateRedis server;
+        test::OwnRedis server;
         QVERIFY(server.start());
         ConnectionProfile p;
         p.name = QStringLiteral("private");
@@ -367,7 +319,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(tone(), ConnectionStatus::Tone::Good, 10000);
 
         LoopWatch watch;
-        server.stop();
+        server.kill(); // as abrupt as a crash or a network cut
         QTRY_VERIFY_WITH_TIMEOUT(statusText().contains(QStringLiteral("reconnecting in")), 5000);
         QVERIFY2(statusText().contains(QStringLiteral("connection lost")),
                  qPrintable(statusText()));
@@ -404,7 +356,7 @@ private Q_SLOTS:
         const Endpoint fixture = test::redisEndpoint();
         QTcpServer silent; // accepts (the kernel does), never answers
         QVERIFY(silent.listen(QHostAddress::LocalHost));
-        PrivateRedis locked;
+        test::OwnRedis locked;
         Connection admin = test::connect();
         const QByteArray user =
             "sluice-ui-" + QByteArray::number(QCoreApplication::applicationPid());

@@ -9,6 +9,7 @@
 #include "core/rules/codec.h"
 #include "core/rules/exporter.h"
 #include "runcli.h"
+#include "testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,11 +21,7 @@ using namespace sluice::serve;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
+using test::writeFile;
 
 const Rule *findRule(const envoy::Config &c, const QString &id)
 {

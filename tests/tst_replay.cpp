@@ -4,6 +4,7 @@
 // headers, parameters), skipped rules, the report and the limit suggestion, --against, the
 // bounds (long lines, a log spanning years) and the twins against LocalModel and against the
 // scripts in Redis, decision for decision.
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/common/clock.h"
@@ -97,12 +98,7 @@ class Files
 public:
     QString write(const QString &name, const QByteArray &bytes)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) {
-            qFatal("cannot write %s", qPrintable(path));
-        }
-        return path;
+        return test::fileIn(m_dir, name, bytes);
     }
     QString writeGz(const QString &name, const QByteArray &bytes)
     {

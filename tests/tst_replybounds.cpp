@@ -15,6 +15,7 @@
 #include "core/redis/replyview.h"
 #include "core/redis/scriptregistry.h"
 #include "core/rules/codec.h"
+#include "fakeresp.h"
 #include "runcli.h"
 #include "testredis.h"
 
@@ -34,14 +35,8 @@
 #include <thread>
 #include <vector>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
-#endif
 
 using namespace sluice;
 using namespace std::chrono;
@@ -49,200 +44,13 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-void sendAll(int fd, const QByteArray &b)
-{
-    qsizetype done = 0;
-    while (done < b.size()) {
-        const ssize_t n = ::send(fd, b.constData() + done, size_t(b.size() - done), MSG_NOSIGNAL);
-        if (n <= 0) {
-            return;
-        }
-        done += n;
-    }
-}
-
-// Sends `piece` again and again until the client hangs up, `stop` is set or `limit` bytes went.
-void flood(int fd, const QByteArray &piece, qint64 limit, const std::atomic<bool> &stop)
-{
-    for (qint64 sent = 0; sent < limit && !stop; sent += piece.size()) {
-        if (::send(fd, piece.constData(), size_t(piece.size()), MSG_NOSIGNAL) <= 0) {
-            return;
-        }
-    }
-}
-
-QByteArray bulk(const QByteArray &b)
-{
-    return '$' + QByteArray::number(b.size()) + "\r\n" + b + "\r\n";
-}
-
-// A RESP server on a loopback port: every connection in a thread of its own, every command
-// (an array of bulk strings, as Sluice sends them) handed to `handler` with the socket, which
-// writes what it likes; it returns false to close the connection. Commands it does not take
-// get a Redis-like answer (redisLike below).
-class FakeRedis
-{
-public:
-    using Handler =
-        std::function<bool(int fd, const QList<QByteArray> &argv, const std::atomic<bool> &stop)>;
-    explicit FakeRedis(Handler handler)
-        : m_handler(std::move(handler))
-    {
-        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        const int one = 1;
-        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        ::listen(m_listen, 64);
-        socklen_t len = sizeof a;
-        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
-        m_port = ntohs(a.sin_port);
-        m_acceptor = std::thread([this] {
-            for (;;) {
-                const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
-                if (fd < 0) {
-                    return;
-                }
-                std::lock_guard l(m_mutex);
-                if (m_stop) {
-                    ::close(fd);
-                    return;
-                }
-                m_fds.push_back(fd);
-                m_threads.emplace_back([this, fd] { serve(fd); });
-            }
-        });
-    }
-    ~FakeRedis()
-    {
-        {
-            std::lock_guard l(m_mutex);
-            m_stop = true;
-            for (int fd : m_fds) {
-                ::shutdown(fd, SHUT_RDWR);
-            }
-        }
-        ::shutdown(m_listen, SHUT_RDWR);
-        ::close(m_listen);
-        m_acceptor.join();
-        for (std::thread &t : m_threads) {
-            t.join();
-        }
-        for (int fd : m_fds) {
-            ::close(fd);
-        }
-    }
-    quint16 port() const { return m_port; }
-    QString url() const { return u"redis://127.0.0.1:%1"_s.arg(m_port); }
-    Endpoint endpoint() const
-    {
-        Endpoint e;
-        e.host = u"127.0.0.1"_s;
-        e.port = m_port;
-        e.singleNode = true;
-        return e;
-    }
-
-    // What a Redis 7 would answer, for the commands Sluice sends on its way to the hostile one.
-    static QByteArray redisLike(const QList<QByteArray> &argv)
-    {
-        const QByteArray name = argv.value(0).toUpper();
-        const QByteArray sub = argv.value(1).toUpper();
-        if (name == "PING") {
-            return "+PONG\r\n";
-        }
-        if (name == "ROLE") {
-            return "*3\r\n$6\r\nmaster\r\n:0\r\n*0\r\n";
-        }
-        if (name == "SCRIPT" && sub == "LOAD") {
-            return bulk(QCryptographicHash::hash(argv.value(2), QCryptographicHash::Sha1).toHex());
-        }
-        if (name == "TIME") {
-            return "*2\r\n" + bulk("1700000000") + bulk("123456");
-        }
-        if (name == "EVALSHA" || name == "EVALSHA_RO") {
-            return "*6\r\n:1\r\n:10\r\n:9\r\n:-1\r\n:60000\r\n:0\r\n";
-        }
-        if (name == "INFO") {
-            return bulk("# Server\r\nredis_version:7.0.15\r\nrun_id:"
-                        "0123456789012345678901234567890123456789\r\n");
-        }
-        if (name == "HELLO" || name == "COMMAND") {
-            return "-ERR unknown command\r\n";
-        }
-        if (name == "EXISTS" || name == "DEL" || name == "UNLINK" || name == "PUBLISH") {
-            return ":0\r\n";
-        }
-        if (name == "SUBSCRIBE") {
-            return "*3\r\n$9\r\nsubscribe\r\n" + bulk(argv.value(1)) + ":1\r\n";
-        }
-        return "+OK\r\n";
-    }
-
-private:
-    void serve(int fd)
-    {
-        QByteArray in;
-        char buf[65536];
-        for (;;) {
-            QList<QByteArray> argv;
-            while (!parse(&in, &argv)) {
-                const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-                if (n <= 0) {
-                    return;
-                }
-                in.append(buf, n);
-            }
-            if (!m_handler(fd, argv, m_stop)) {
-                ::shutdown(fd, SHUT_RDWR);
-                return;
-            }
-        }
-    }
-    // One command off the front of `in`.
-    static bool parse(QByteArray *in, QList<QByteArray> *argv)
-    {
-        argv->clear();
-        qsizetype at = 0;
-        auto line = [&](char lead, qint64 *v) {
-            if (at >= in->size() || in->at(at) != lead) {
-                return false;
-            }
-            const qsizetype end = in->indexOf("\r\n", at);
-            if (end < 0) {
-                return false;
-            }
-            *v = in->mid(at + 1, end - at - 1).toLongLong();
-            at = end + 2;
-            return true;
-        };
-        qint64 n = 0;
-        if (!line('*', &n)) {
-            return false;
-        }
-        for (qint64 i = 0; i < n; ++i) {
-            qint64 len = 0;
-            if (!line('$', &len) || at + len + 2 > in->size()) {
-                return false;
-            }
-            argv->append(in->mid(at, len));
-            at += len + 2;
-        }
-        in->remove(0, at);
-        return true;
-    }
-
-    Handler m_handler;
-    int m_listen = -1;
-    quint16 m_port = 0;
-    std::thread m_acceptor;
-    std::mutex m_mutex;
-    std::vector<int> m_fds;
-    std::vector<std::thread> m_threads;
-    std::atomic<bool> m_stop{false};
-};
+using test::bulk;
+using test::flood;
+using test::heldKb;
+using test::sendAll;
+// A RESP server on a loopback port (tests/fakeresp.h): every command goes to a handler;
+// commands it does not take get a Redis-like answer (FakeResp::redisLike).
+using FakeRedis = test::FakeResp;
 
 // A fake that answers like Redis, except `command` (and `sub`, when given), which gets `reply`
 // and then, when `piece` is set, `piece` over and over (at most `limit` bytes).
@@ -264,30 +72,6 @@ FakeRedis::Handler hostileOn(const QByteArray &command, const QByteArray &sub,
         }
         return true;
     };
-}
-
-qint64 rssKb()
-{
-    QFile f(u"/proc/self/status"_s);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:")) {
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-        }
-    }
-    return -1;
-}
-
-// What the process holds, in kB (under ASan the live heap: RSS counts its quarantine).
-qint64 heldKb()
-{
-#if defined(__SANITIZE_ADDRESS__)
-    return qint64(__sanitizer_get_current_allocated_bytes() / 1024);
-#else
-    return rssKb();
-#endif
 }
 
 const ScriptRegistry::Script &fixedWindow()

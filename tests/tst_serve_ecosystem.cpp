@@ -13,6 +13,8 @@
 
 #include "ownredis.h"
 #include "runcli.h"
+#include "servefixture.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QFile>
@@ -35,11 +37,7 @@ using namespace sluice::serve;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
+using test::writeFile;
 
 QByteArray rules(const QByteArray &extra = {})
 {
@@ -55,46 +53,12 @@ QByteArray rules(const QByteArray &extra = {})
     return text;
 }
 
-struct Http
-{
-    int status = -1;
-    QMap<QByteArray, QByteArray> headers; // lower-case names
-    QByteArray body;
-};
+using Http = test::HttpReply;
 
-// One GET on a connection of its own (Connection: close), read to the end. Blocking: the
-// service is another process.
+// One GET on a connection of its own (Connection: close), read to the end.
 Http get(quint16 port, const QByteArray &target, const QByteArray &extraHeaders = {})
 {
-    Http r;
-    QTcpSocket s;
-    s.connectToHost(QStringLiteral("127.0.0.1"), port);
-    if (!s.waitForConnected(5000)) {
-        return r;
-    }
-    s.write("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + extraHeaders +
-            "\r\n");
-    QByteArray data;
-    while (s.state() == QAbstractSocket::ConnectedState && s.waitForReadyRead(10000)) {
-        data += s.readAll();
-    }
-    data += s.readAll();
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return r;
-    }
-    const QList<QByteArray> lines = data.left(end).split('\n');
-    const QList<QByteArray> first = lines.first().trimmed().split(' ');
-    r.status = first.size() > 1 ? first[1].toInt() : -1;
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0) {
-            r.headers.insert(lines[i].left(colon).trimmed().toLower(),
-                             lines[i].mid(colon + 1).trimmed());
-        }
-    }
-    r.body = data.mid(end + 4);
-    return r;
+    return test::httpGet(port, target, extraHeaders);
 }
 
 // One sample of the exposition.
@@ -214,63 +178,16 @@ QByteArray familyOf(const Exposition &e, const QByteArray &name)
     return {};
 }
 
-// A running `sluice-cli serve`, killed at the end.
-class Service
+// A running `sluice-cli serve`, killed at the end (tests/servefixture.h).
+class Service : public test::ServeProcess
 {
 public:
-    explicit Service(const QStringList &args)
-    {
-        m_process.start(QStringLiteral(SLUICE_CLI), QStringList{QStringLiteral("serve")} + args);
-        m_process.waitForStarted(5000);
-        [[maybe_unused]] const bool listening = QTest::qWaitFor(
-            [&] {
-                m_out += m_process.readAllStandardOutput();
-                return m_out.contains("listening on") || m_process.state() == QProcess::NotRunning;
-            },
-            15000);
-        // The metrics line follows the listening line at once.
-        [[maybe_unused]] const bool metrics = QTest::qWaitFor(
-            [&] {
-                m_out += m_process.readAllStandardOutput();
-                return !args.contains(QStringLiteral("--metrics-listen")) ||
-                       m_out.contains("metrics on");
-            },
-            5000);
-        const auto m = QRegularExpression(QStringLiteral("listening on http://[^:]+:(\\d+)"))
-                           .match(QString::fromUtf8(m_out));
-        m_port = m.hasMatch() ? quint16(m.captured(1).toUInt()) : 0;
-        const auto mm = QRegularExpression(QStringLiteral("metrics on http://[^:]+:(\\d+)/metrics"))
-                            .match(QString::fromUtf8(m_out));
-        m_metricsPort = mm.hasMatch() ? quint16(mm.captured(1).toUInt()) : 0;
-    }
-    ~Service()
-    {
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
-    quint16 port() const { return m_port; }
-    quint16 metricsPort() const { return m_metricsPort; }
-    qint64 pid() const { return m_process.processId(); }
-    QByteArray err()
-    {
-        m_err += m_process.readAllStandardError();
-        return m_err;
-    }
-    QByteArray out() const { return m_out; }
-
-private:
-    QProcess m_process;
-    QByteArray m_out, m_err;
-    quint16 m_port = 0;
-    quint16 m_metricsPort = 0;
+    explicit Service(const QStringList &args) { start(args); }
 };
 
 QStringList serveArgs(const QString &rulesPath, const QString &url = test::redisUrl())
 {
-    return {QStringLiteral("--url"),     url,
-            QStringLiteral("--rules"),   rulesPath,
-            QStringLiteral("--listen"),  QStringLiteral("127.0.0.1:0"),
-            QStringLiteral("--no-stats")};
+    return test::serveArgs(rulesPath, url);
 }
 
 } // namespace

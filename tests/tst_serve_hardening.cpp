@@ -6,8 +6,10 @@
 #include "app/serve/checkservice.h"
 
 #include "core/rules/codec.h"
+#include "fakeresp.h"
 #include "ownredis.h"
 #include "runcli.h"
+#include "servefixture.h"
 #include "testredis.h"
 
 #include <QCryptographicHash>
@@ -28,8 +30,6 @@
 #include <thread>
 #include <vector>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -236,67 +236,16 @@ QByteArray info(const Endpoint &e, const QByteArray &field)
     return {};
 }
 
-// A Redis stand-in for what one real server cannot be made to say: it answers PING, ROLE
-// (master), SCRIPT LOAD (the body's SHA1) and EVALSHA (a decision that admits), and while
-// fault() is set answers every EVALSHA with that error reply instead. One thread per
-// connection, blocking sockets; the commands are RESP arrays of bulk strings (what Connection
-// sends).
+// A Redis stand-in for what one real server cannot be made to say (tests/fakeresp.h): it
+// answers PING, ROLE (master), SCRIPT LOAD (the body's SHA1) and EVALSHA (a decision that
+// admits), and while fault() is set answers every EVALSHA with that error reply instead.
 class FakeRedis
 {
 public:
-    FakeRedis()
-    {
-        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        const int one = 1;
-        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        ::listen(m_listen, 64);
-        socklen_t len = sizeof a;
-        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
-        m_port = ntohs(a.sin_port);
-        m_acceptor = std::thread([this] {
-            for (;;) {
-                const int fd = ::accept(m_listen, nullptr, nullptr);
-                if (fd < 0) {
-                    return;
-                }
-                std::lock_guard l(m_mutex);
-                if (m_stop) {
-                    ::close(fd);
-                    return;
-                }
-                m_fds.push_back(fd);
-                m_threads.emplace_back([this, fd] { serve(fd); });
-            }
-        });
-    }
-    ~FakeRedis()
-    {
-        {
-            std::lock_guard l(m_mutex);
-            m_stop = true;
-            for (const int fd : m_fds) {
-                ::shutdown(fd, SHUT_RDWR);
-            }
-        }
-        ::shutdown(m_listen, SHUT_RDWR);
-        ::close(m_listen);
-        m_acceptor.join();
-        for (std::thread &t : m_threads) {
-            t.join();
-        }
-        for (const int fd : m_fds) {
-            ::close(fd);
-        }
-    }
     Endpoint endpoint() const
     {
-        Endpoint e;
-        e.host = QStringLiteral("127.0.0.1");
-        e.port = m_port;
+        Endpoint e = m_server.endpoint();
+        e.singleNode = false;
         return e;
     }
     void setFault(const QByteArray &reply)
@@ -306,51 +255,6 @@ public:
     }
 
 private:
-    void serve(int fd)
-    {
-        QByteArray in;
-        char buffer[65536];
-        for (;;) {
-            QList<QByteArray> args;
-            qsizetype used = 0;
-            while ((used = parse(in, &args)) == 0) {
-                const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
-                if (n <= 0) {
-                    return;
-                }
-                in.append(buffer, n);
-            }
-            in.remove(0, used);
-            const QByteArray out = answer(args);
-            if (::send(fd, out.constData(), size_t(out.size()), MSG_NOSIGNAL) < 0) {
-                return;
-            }
-        }
-    }
-    // One command of `in`: its length, 0 while incomplete.
-    static qsizetype parse(const QByteArray &in, QList<QByteArray> *args)
-    {
-        args->clear();
-        qsizetype at = in.indexOf("\r\n");
-        if (!in.startsWith('*') || at < 0) {
-            return 0;
-        }
-        const int n = in.mid(1, at - 1).toInt();
-        at += 2;
-        for (int i = 0; i < n; ++i) {
-            const qsizetype end = in.indexOf("\r\n", at);
-            if (end < 0) {
-                return 0;
-            }
-            const qsizetype len = in.mid(at + 1, end - at - 1).toLongLong();
-            if (in.size() < end + 2 + len + 2) {
-                return 0;
-            }
-            *args << in.mid(end + 2, len);
-            at = end + 2 + len + 2;
-        }
-        return at;
-    }
     QByteArray answer(const QList<QByteArray> &args)
     {
         const QByteArray name = args.value(0).toUpper();
@@ -375,14 +279,13 @@ private:
         return "-ERR unknown command '" + name + "'\r\n";
     }
 
-    int m_listen = -1;
-    quint16 m_port = 0;
-    std::thread m_acceptor;
     std::mutex m_mutex;
-    bool m_stop = false;
     QByteArray m_fault;
-    std::vector<int> m_fds;
-    std::vector<std::thread> m_threads;
+    test::FakeResp m_server{
+        [this](int fd, const QList<QByteArray> &args, const std::atomic<bool> &) {
+            test::sendAll(fd, answer(args));
+            return true;
+        }}; // last: its threads stop before m_fault goes
 };
 
 // The three rules of one fault: allow, deny and local.
@@ -393,8 +296,9 @@ const QByteArray threeRules = R"({"scope": "ip", "id": "allowr", "algorithm": "f
     {"scope": "ip", "id": "localr", "algorithm": "fixed_window",
     "limit": 1, "window": "1m", "on_redis_error": "local", "key_prefix": "PREFIX"})";
 
-// `sluice-cli serve` as a process of its own, under a descriptor limit of `maxFiles` (0: the
-// test's), listening on a free loopback port; killed by the destructor.
+// `sluice-cli serve` over a rule file of one rule (a million a minute per client, allowing on
+// Redis errors), under a descriptor limit of `maxFiles` (0: the test's), on a free loopback
+// port (tests/servefixture.h).
 class ServeProcess
 {
 public:
@@ -408,58 +312,18 @@ public:
             "algorithm": "fixed_window", "limit": 1000000, "window": "1m",
             "on_redis_error": "allow"}]})");
         f.close();
-        rulesPath = f.fileName();
-        const QStringList args = QStringList{QStringLiteral("serve"),
-                                             QStringLiteral("--url"),
-                                             url,
-                                             QStringLiteral("--rules"),
-                                             rulesPath,
-                                             QStringLiteral("--listen"),
-                                             QStringLiteral("127.0.0.1:0"),
-                                             QStringLiteral("--no-stats")} +
-                                 extra;
-        if (maxFiles > 0) {
-            m_process.start(
-                QStringLiteral("/bin/sh"),
-                QStringList{QStringLiteral("-c"),
-                            QStringLiteral("ulimit -n %1 && exec \"$0\" \"$@\"").arg(maxFiles),
-                            test::cliPath()} +
-                    args);
-        } else {
-            m_process.start(test::cliPath(), args);
-        }
-        if (!m_process.waitForStarted(5000)) {
+        if (!m_serve.start(test::serveArgs(f.fileName(), url) + extra, {}, maxFiles)) {
             return false;
         }
-        QByteArray out;
-        QElapsedTimer t;
-        t.start();
-        while (!out.contains('\n') && t.elapsed() < 10000 &&
-               m_process.state() == QProcess::Running) {
-            m_process.waitForReadyRead(100);
-            out += m_process.readAllStandardOutput();
-        }
-        const qsizetype colon = out.lastIndexOf(':');
-        port = colon < 0 ? 0 : quint16(out.mid(colon + 1).trimmed().toUInt());
-        return port != 0;
+        port = m_serve.port();
+        return true;
     }
-    QByteArray err()
-    {
-        m_err += m_process.readAllStandardError();
-        return m_err;
-    }
-    ~ServeProcess()
-    {
-        m_process.kill();
-        m_process.waitForFinished(5000);
-    }
+    QByteArray err() { return m_serve.err(); }
     quint16 port = 0;
-    QString rulesPath;
 
 private:
     QTemporaryDir m_dir;
-    QProcess m_process;
-    QByteArray m_err;
+    test::ServeProcess m_serve;
 };
 
 } // namespace

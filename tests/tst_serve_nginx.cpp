@@ -4,6 +4,7 @@
 // headers. Everything runs on loopback, on free ports, in a temporary prefix; the CLI runs end
 // to end (argument parsing, rules file, listen, SIGTERM).
 
+#include "servefixture.h"
 #include "testdata.h"
 #include "testredis.h"
 
@@ -21,46 +22,12 @@ using namespace sluice;
 
 namespace {
 
-struct NginxReply
-{
-    int status = -1;
-    QMap<QByteArray, QByteArray> headers; // lower-case names
-    QByteArray body;
-    QByteArray header(const char *n) const { return headers.value(QByteArray(n).toLower()); }
-};
+using NginxReply = test::HttpReply;
 
-// One HTTP/1.0 request (the server closes after the answer); blocking: the servers are other
-// processes.
+// One HTTP/1.0 request (the server closes after the answer).
 NginxReply request(quint16 port, const QByteArray &path, const QByteArray &extraHeaders = {})
 {
-    NginxReply r;
-    QTcpSocket s;
-    s.connectToHost(QHostAddress::LocalHost, port);
-    if (!s.waitForConnected(3000)) {
-        return r;
-    }
-    s.write("GET " + path + " HTTP/1.0\r\nHost: localhost\r\n" + extraHeaders + "\r\n");
-    QByteArray data;
-    while (s.state() == QAbstractSocket::ConnectedState && s.waitForReadyRead(5000)) {
-        data += s.readAll();
-    }
-    data += s.readAll();
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return r;
-    }
-    const QList<QByteArray> lines = data.left(end).split('\n');
-    const QList<QByteArray> statusLine = lines.first().split(' ');
-    r.status = statusLine.size() > 1 ? statusLine[1].toInt() : -1;
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0) {
-            r.headers.insert(lines[i].left(colon).trimmed().toLower(),
-                             lines[i].mid(colon + 1).trimmed());
-        }
-    }
-    r.body = data.mid(end + 4);
-    return r;
+    return test::httpGet(port, path, extraHeaders, true);
 }
 
 void stopProcess(QProcess &p)
@@ -133,25 +100,13 @@ private Q_SLOTS:
         QVERIFY(test::writeFile(p + QStringLiteral("/rules.json"), text));
 
         // The service: the real CLI, on a port of its choosing.
-        QProcess service;
-        service.start(QStringLiteral(SLUICE_CLI),
-                      {QStringLiteral("serve"), QStringLiteral("--url"), test::redisUrl(),
-                       QStringLiteral("--rules"), p + QStringLiteral("/rules.json"),
-                       QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
-        auto stopService = qScopeGuard([&] { stopProcess(service); });
-        QVERIFY(service.waitForStarted(5000));
-        QByteArray line;
-        QVERIFY(QTest::qWaitFor(
-            [&] {
-                line += service.readAllStandardOutput();
-                return line.contains('\n') || service.state() == QProcess::NotRunning;
-            },
-            10000));
-        const auto m =
-            QRegularExpression(QStringLiteral("^listening on http://127\\.0\\.0\\.1:(\\d+)\n"))
-                .match(QString::fromUtf8(line));
-        QVERIFY2(m.hasMatch(), line.constData());
-        const quint16 servicePort = quint16(m.captured(1).toUInt());
+        test::ServeProcess service;
+        auto stopService = qScopeGuard([&] { stopProcess(service.process()); });
+        QVERIFY2(service.start({QStringLiteral("--url"), test::redisUrl(),
+                                QStringLiteral("--rules"), p + QStringLiteral("/rules.json"),
+                                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")}),
+                 service.err().constData());
+        const quint16 servicePort = service.port();
         QCOMPARE(request(servicePort, "/v1/check?rule=hello-per-ip&subject=probe").status, 200);
 
         // The export, by the CLI.
@@ -243,10 +198,10 @@ private Q_SLOTS:
         stopFront.dismiss();
         stopProcess(front);
         stopService.dismiss();
-        service.terminate();
-        QVERIFY(service.waitForFinished(10000));
-        QCOMPARE(service.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(service.exitCode(), 0);
+        service.process().terminate();
+        QVERIFY(service.process().waitForFinished(10000));
+        QCOMPARE(service.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(service.process().exitCode(), 0);
     }
 };
 

@@ -3,6 +3,8 @@
 // answers, a removed one is 404), an invalid file on SIGHUP keeping the rules served, and
 // SIGTERM stopping it cleanly (STOPPING=1, exit 0). Before SIGHUP was handled, it killed the
 // service.
+#include "servefixture.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QFile>
@@ -22,11 +24,7 @@ using namespace sluice;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
+using test::writeFile;
 
 QByteArray rulesWith(const QByteArray &id)
 {
@@ -40,18 +38,7 @@ QByteArray rulesWith(const QByteArray &id)
 // The status code of GET `target` (-1 if none came).
 int status(quint16 port, const QByteArray &target)
 {
-    QTcpSocket s;
-    s.connectToHost(QStringLiteral("127.0.0.1"), port);
-    if (!s.waitForConnected(5000)) {
-        return -1;
-    }
-    s.write("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    QByteArray data;
-    while (!data.contains("\r\n") && s.waitForReadyRead(5000)) {
-        data += s.readAll();
-    }
-    const QList<QByteArray> first = data.left(data.indexOf("\r\n")).split(' ');
-    return first.size() > 1 ? first[1].toInt() : -1;
+    return test::httpGet(port, target).status;
 }
 
 // The datagram socket a service manager listens on for sd_notify messages.
@@ -115,31 +102,13 @@ private Q_SLOTS:
         NotifySocket notify(dir.filePath(QStringLiteral("notify")));
         QVERIFY(notify.ok());
 
-        QProcess service;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("NOTIFY_SOCKET"), dir.filePath(QStringLiteral("notify")));
-        service.setProcessEnvironment(env);
-        service.start(QStringLiteral(SLUICE_CLI),
-                      {QStringLiteral("serve"), QStringLiteral("--url"), test::redisUrl(),
-                       QStringLiteral("--rules"), rules, QStringLiteral("--listen"),
-                       QStringLiteral("127.0.0.1:0"), QStringLiteral("--no-stats")});
-        auto stop = qScopeGuard([&] {
-            service.kill();
-            service.waitForFinished(5000);
-        });
-        QVERIFY(service.waitForStarted(5000));
-        QByteArray out;
-        QVERIFY(QTest::qWaitFor(
-            [&] {
-                out += service.readAllStandardOutput();
-                return out.contains('\n') || service.state() == QProcess::NotRunning;
-            },
-            15000));
-        const auto m =
-            QRegularExpression(QStringLiteral("listening on http://127\\.0\\.0\\.1:(\\d+)"))
-                .match(QString::fromUtf8(out));
-        QVERIFY2(m.hasMatch(), out.constData());
-        const quint16 port = quint16(m.captured(1).toUInt());
+        test::ServeProcess serve;
+        QVERIFY2(serve.start(test::serveArgs(rules, test::redisUrl()), env),
+                 serve.err().constData());
+        QProcess &service = serve.process();
+        const quint16 port = serve.port();
         QVERIFY(QTest::qWaitFor([&] { return notify.received().contains("READY=1"); }, 5000));
         QCOMPARE(status(port, "/v1/check?rule=first&subject=a"), 200);
         QCOMPARE(status(port, "/v1/check?rule=second&subject=a"), 404);

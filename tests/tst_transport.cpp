@@ -6,6 +6,7 @@
 #include "core/limiter/redislimiter.h"
 #include "core/redis/connection.h"
 #include "core/redis/subscriber.h"
+#include "fakeresp.h"
 #include "runcli.h"
 #include "testdata.h"
 #include "testpki.h"
@@ -24,15 +25,8 @@
 #include <csignal>
 #include <thread>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-// libasan's (gcc ships no header for it; clang's sanitizer/allocator_interface.h declares it).
-extern "C" size_t __sanitizer_get_current_allocated_bytes();
-#endif
 
 using namespace sluice;
 using namespace Qt::StringLiterals;
@@ -89,92 +83,15 @@ struct Server
     }
 };
 
-// A fake server on a loopback port that answers every connection with `script`, run by a
-// thread of its own: it reads the client's bytes and sends what the script says.
-class FakeServer
-{
-public:
-    using Script = std::function<void(int fd, const std::atomic<bool> &stop)>;
-    explicit FakeServer(Script script)
-    {
-        m_listen = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        const int one = 1;
-        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        ::listen(m_listen, 4);
-        socklen_t len = sizeof a;
-        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
-        m_port = ntohs(a.sin_port);
-        m_thread = std::thread([this, script] {
-            const int fd = ::accept(m_listen, nullptr, nullptr);
-            if (fd >= 0) {
-                script(fd, m_stop);
-                ::close(fd);
-            }
-        });
-    }
-    ~FakeServer()
-    {
-        m_stop = true;
-        ::shutdown(m_listen, SHUT_RDWR);
-        ::close(m_listen);
-        m_thread.join();
-    }
-    quint16 port() const { return m_port; }
-
-private:
-    int m_listen = -1;
-    quint16 m_port = 0;
-    std::atomic<bool> m_stop{false};
-    std::thread m_thread;
-};
-
-void sendAll(int fd, const QByteArray &b)
-{
-    qsizetype done = 0;
-    while (done < b.size()) {
-        const ssize_t n = ::send(fd, b.constData() + done, size_t(b.size() - done), MSG_NOSIGNAL);
-        if (n <= 0) {
-            return;
-        }
-        done += n;
-    }
-}
+using test::FakeServer;
+using test::heldKb;
+using test::sendAll;
 
 // The client's first command, whatever it is (a PING here).
 void readSome(int fd)
 {
     char buf[4096];
     [[maybe_unused]] const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-}
-
-[[maybe_unused]] qint64 rssKb()
-{
-    QFile f(u"/proc/self/status"_s);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:")) {
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-        }
-    }
-    return -1;
-}
-
-// What the process holds, in kB. Under ASan (`dev.sh sanitize`) RSS also counts the freed
-// memory ASan keeps in quarantine (256 MB by default, so a reader that freed every chunk of a
-// 256 MB stream looked as if it held them): there the live heap is asked instead.
-qint64 heldKb()
-{
-#if defined(__SANITIZE_ADDRESS__)
-    return qint64(__sanitizer_get_current_allocated_bytes() / 1024);
-#else
-    return rssKb();
-#endif
 }
 
 } // namespace

@@ -181,7 +181,13 @@ MainWindow::MainWindow(QWidget *parent)
     connect(qApp, &QCoreApplication::aboutToQuit, this, &MainWindow::saveSettings);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The pages go after this object's members (the navigation list among them): a Keys scan
+    // still running then says "not scanning" on its way out, which must not reach
+    // onKeysHealth().
+    m_keysPage->scanState()->disconnect(this);
+}
 
 QIcon MainWindow::appIcon()
 {

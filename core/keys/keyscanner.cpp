@@ -112,6 +112,852 @@ QString thousands(qint64 v)
     return digits;
 }
 
+// One scan of one server (KeyScanner::run off a cluster), as named steps over the state they
+// share: the server's identity, the latency probes, the pace, the COUNT, the keys seen. Each
+// step that can end the scan says so with a Flow; by then `m_summary` is final.
+class SingleScan
+{
+public:
+    SingleScan(KeyReader &reader, Connection &c, const KeyScanner::Options &options,
+               const KeyScanner::PageCallback &onPage)
+        : m_reader(reader)
+        , m_c(c)
+        , m_options(options)
+        , m_onPage(onPage)
+        , m_patterns(options.patterns.isEmpty() ? reader.defaultPatterns() : options.patterns)
+        , m_where(c.endpoint().display())
+    {
+        m_clock.start();
+    }
+
+    ScanSummary run()
+    {
+        if (!start() || !measureIdleLatency()) {
+            return m_summary;
+        }
+        m_budget = std::max(m_options.maxKeysPerSecond, 0.0);
+        m_pace = m_budget;
+        m_progress.paceKeysPerS = m_pace;
+        m_count = std::clamp(m_options.initialCount, m_options.minCount, m_options.maxCount);
+        for (qsizetype pi = 0; pi < m_patterns.size(); ++pi) {
+            if (!walkPattern(pi)) {
+                return m_summary;
+            }
+        }
+        m_progress.fraction = 1.0;
+        m_progress.elapsedMs = m_clock.elapsed();
+        return m_summary;
+    }
+
+private:
+    // What a step asks of the page loop: go on, do this round trip again (after a reconnect
+    // or a script reload), or stop (the summary is final).
+    enum class Flow { Next, Again, Stop };
+
+    // The walk of one MATCH pattern: its cursor and the round trip under way.
+    struct Walk
+    {
+        qsizetype index = 0;
+        QByteArray pattern;
+        QByteArray cursor = QByteArrayLiteral("0");
+        bool started = false;
+        QList<QByteArray> toRead; // listed by the last SCAN, not read yet
+        bool inFlight = false;    // this round trip was sent before the last onPage
+        QElapsedTimer rt;         // since the round trip was sent
+        bool needScan() const { return !started || cursor != "0"; }
+    };
+
+    // The keys one round trip brought: read, and to be read again key by key.
+    struct Page
+    {
+        QList<KeyInfo> keys;
+        QList<QByteArray> reread;
+    };
+
+    // Steps that end the scan: the summary as it stands, with its status.
+    Flow failWith(Error e)
+    {
+        m_summary.status = ScanSummary::Status::Failed;
+        m_summary.error = std::move(e);
+        m_progress.elapsedMs = m_clock.elapsed();
+        return Flow::Stop;
+    }
+    // A recovery that failed: cancelled while reconnecting, or the end of the scan.
+    Flow stopWith(Error e)
+    {
+        if (cancelled(m_options)) {
+            return endCancelled();
+        }
+        return failWith(std::move(e));
+    }
+    Flow endCancelled()
+    {
+        m_summary.status = ScanSummary::Status::Cancelled;
+        m_progress.elapsedMs = m_clock.elapsed();
+        return Flow::Stop;
+    }
+    QString keptText() const
+    {
+        if (m_progress.keys == 0) {
+            return u"no key was listed yet"_s;
+        }
+        return m_progress.keys == 1
+                   ? u"the key listed so far is kept"_s
+                   : u"the %1 keys listed so far are kept"_s.arg(thousands(m_progress.keys));
+    }
+
+    // A live connection, the reader's scripts, and the server's run id and size.
+    bool start()
+    {
+        if (m_c.isBroken()) {
+            if (auto r = m_c.reconnect(); !r) {
+                failWith(r.error());
+                return false;
+            }
+        }
+        m_reader.setBulk(true);
+        if (auto p = m_reader.prepare(m_c); !p) {
+            failWith(p.error());
+            return false;
+        } else {
+            m_progress.roundTrips += *p;
+        }
+        // The server's identity, to tell a dropped connection from a restart, and its size.
+        m_c.append({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
+        m_c.append({QByteArrayLiteral("DBSIZE")});
+        auto info = m_c.readRaw();
+        auto size = info ? m_c.readRaw() : Result<Connection::RawReply>(info.error());
+        if (!info || !size) {
+            failWith(info ? size.error() : info.error());
+            return false;
+        }
+        if (const redis::ReplyView r(*info); r.isString()) {
+            m_runId = runIdOf(r.toByteArray());
+        }
+        m_progress.dbSize = redis::ReplyView(*size).integer(m_progress.dbSize);
+        ++m_progress.roundTrips;
+        return true;
+    }
+
+    // The idle latency: the fastest of 3 PINGs. A refused PING: no back-off.
+    bool measureIdleLatency()
+    {
+        m_probe = m_options.latencyFactor > 0;
+        for (int i = 0; i < 3 && m_probe; ++i) {
+            QElapsedTimer t;
+            t.start();
+            auto pong = m_c.command({QByteArrayLiteral("PING")});
+            if (!pong) {
+                if (pong.error().isConnectionLoss()) {
+                    failWith(pong.error());
+                    return false;
+                }
+                m_probe = false;
+                break;
+            }
+            const qint64 us = t.nsecsElapsed() / 1000;
+            m_progress.baselineLatencyUs =
+                m_progress.baselineLatencyUs < 0 ? us : std::min(m_progress.baselineLatencyUs, us);
+            ++m_progress.roundTrips;
+            ++m_progress.latencyProbes;
+        }
+        return true;
+    }
+
+    // Round trips until the pattern's cursor is back at 0 and every key it listed was read.
+    // False: the scan ended.
+    bool walkPattern(qsizetype index)
+    {
+        Walk w;
+        w.index = index;
+        w.pattern = m_patterns[index];
+        while (true) {
+            const bool needScan = w.needScan();
+            if (!needScan && w.toRead.isEmpty()) {
+                return true;
+            }
+            if (cancelled(m_options)) {
+                drainInFlight(w, needScan);
+                endCancelled();
+                return false;
+            }
+            switch (roundTrip(w, needScan)) {
+            case Flow::Next:
+            case Flow::Again:
+                break;
+            case Flow::Stop:
+                return false;
+            }
+        }
+    }
+
+    // One round trip: the reads of the last page and the SCAN of the next, then the callback
+    // and the pace.
+    Flow roundTrip(Walk &w, bool needScan)
+    {
+        if (!w.inFlight && probeDue()) {
+            if (const Flow f = probeLatency(); f != Flow::Next) {
+                return f;
+            }
+        }
+        if (!w.inFlight) {
+            send(w);
+        }
+        w.inFlight = false;
+
+        Page page;
+        if (!w.toRead.isEmpty()) {
+            if (const Flow f = collectReads(w, page, needScan); f != Flow::Next) {
+                return f;
+            }
+        }
+        if (needScan) {
+            if (const Flow f = readScanPage(w, page); f != Flow::Next) {
+                return f;
+            }
+        }
+        if (!page.reread.isEmpty()) {
+            if (const Flow f = rereadKeys(w, page); f != Flow::Next) {
+                return f;
+            }
+        }
+        ++m_progress.roundTrips;
+        reviewStringCounters(page.keys);
+        m_progress.count = m_count;
+        const double within =
+            w.cursor == "0" && w.started ? 1.0 : KeyScanner::cursorFraction(w.cursor);
+        m_progress.fraction = (double(w.index) + within) / double(m_patterns.size());
+        m_progress.elapsedMs = m_clock.elapsed();
+        const qint64 roundTripNs = overlapNextRoundTrip(w);
+        // Without the overlap, the round trip's time runs on through the callback, as the
+        // pace has always counted it.
+        const auto spentNs = [&] { return w.inFlight ? roundTripNs : w.rt.nsecsElapsed(); };
+        if (m_onPage) {
+            m_onPage(page.keys, m_progress);
+        }
+        const qint64 listed = w.toRead.size();
+        const bool slowed = adaptPace(listed, spentNs() / 1000);
+        adaptCount(slowed, spentNs() / 1'000'000);
+        // The budget: this round trip walked `walked` keys.
+        const qint64 walked = needScan ? std::max<qint64>(listed, m_progress.count) : 0;
+        m_progress.keysWalked += walked;
+        if (!waitForBudget(walked, (roundTripNs + w.rt.nsecsElapsed()) / 1000)) {
+            // Cancelled while a back-off paced the scan after the next round trip had gone
+            // out: its replies are read here, or the worker's next fix or refresh reads them.
+            drainInFlight(w, w.needScan());
+            return endCancelled();
+        }
+        return Flow::Next;
+    }
+
+    bool probeDue() const
+    {
+        return m_probe && (!m_sinceProbe.isValid() || m_sinceProbe.elapsed() >= probeIntervalMs);
+    }
+
+    // The latency probe: a PING alone, between round trips (Redis answers a pipeline's
+    // replies together, so a PING inside ours would time our own work).
+    Flow probeLatency()
+    {
+        m_sinceProbe.start();
+        QElapsedTimer t;
+        t.start();
+        auto pong = m_c.command({QByteArrayLiteral("PING")});
+        ++m_progress.roundTrips;
+        ++m_progress.latencyProbes;
+        if (!pong && pong.error().isConnectionLoss()) {
+            if (auto r = recover(pong.error()); !r) {
+                return stopWith(r.error());
+            }
+            return Flow::Again;
+        }
+        if (!pong) {
+            m_probe = false;
+            m_progress.latencyUs = -1;
+        } else {
+            m_recent[m_recentAt++ % m_recent.size()] = t.nsecsElapsed() / 1000;
+            m_progress.latencyUs = t.nsecsElapsed() / 1000;
+            m_probed = true;
+        }
+        return Flow::Next;
+    }
+
+    // Appends the reads of the last page and the SCAN of the next (not flushed).
+    void send(Walk &w)
+    {
+        w.rt.start();
+        if (!w.toRead.isEmpty()) {
+            m_reader.append(m_c, w.toRead);
+        }
+        if (w.needScan()) {
+            m_c.append({QByteArrayLiteral("SCAN"), w.cursor, QByteArrayLiteral("MATCH"), w.pattern,
+                        QByteArrayLiteral("COUNT"), QByteArray::number(m_count)},
+                       ReplyBound::scanPage(m_count));
+        }
+    }
+
+    // A cancelled scan leaves the connection with no reply due (the caller's next command
+    // would read this round trip's replies).
+    void drainInFlight(Walk &w, bool scanSent)
+    {
+        if (!std::exchange(w.inFlight, false)) {
+            return;
+        }
+        if (!w.toRead.isEmpty()) {
+            (void)m_reader.collect(m_c);
+        }
+        if (scanSent) {
+            (void)m_c.readRaw();
+        }
+    }
+
+    // The keys that exist go to the page and the health; the others are counted as gone.
+    void deliver(QList<KeyInfo> &infos, QList<KeyInfo> &page)
+    {
+        for (KeyInfo &info : infos) {
+            if (!info.exists()) {
+                ++m_summary.gone;
+                continue;
+            }
+            m_summary.health.add(info);
+            page << std::move(info);
+        }
+        m_progress.keys += page.size();
+    }
+
+    // The reads of the previous page.
+    Flow collectReads(Walk &w, Page &page, bool needScan)
+    {
+        auto infos = m_reader.collect(m_c);
+        if (!infos && infos.error().kind == Error::Kind::NoScript && m_noScriptRetries < 2) {
+            // The script cache was flushed (SCRIPT FLUSH): drain the SCAN reply that is
+            // still due, load the script again, and redo this round trip.
+            ++m_noScriptRetries;
+            Result<void> resync;
+            if (needScan) {
+                if (auto scan = m_c.readRaw(); !scan) {
+                    resync = scan.error();
+                }
+            }
+            if (resync) {
+                m_c.loadedScripts().clear();
+                if (auto p = m_reader.prepare(m_c); !p) {
+                    resync = p.error();
+                } else {
+                    m_progress.roundTrips += *p;
+                }
+            }
+            ++m_progress.roundTrips;
+            if (resync) {
+                return Flow::Again;
+            }
+            infos = resync.error();
+        }
+        if (!infos && ScriptRegistry::isUnknownEvalshaRo(infos.error())) {
+            // Redis < 7 (no EVALSHA_RO): collect() noted it on the connection and read
+            // every reply; these keys again with EVALSHA, after the SCAN reply.
+            page.reread = w.toRead;
+            infos = QList<KeyInfo>{};
+        }
+        if (!infos) {
+            if (!infos.error().isConnectionLoss()) {
+                return failWith(infos.error());
+            }
+            if (auto r = recover(infos.error()); !r) {
+                return stopWith(r.error());
+            }
+            return Flow::Again; // the same round trip again
+        }
+        m_noScriptRetries = 0;
+        if (m_reader.takePermissionRefusal()) {
+            // A NOPERM chunk: read these keys again, key by key, after the SCAN reply.
+            page.reread = w.toRead;
+            infos->clear();
+        }
+        w.toRead.clear();
+        page.keys.reserve(infos->size());
+        deliver(*infos, page.keys);
+        return Flow::Next;
+    }
+
+    // The SCAN of the next page: its cursor, and its keys not seen before to be read.
+    Flow readScanPage(Walk &w, Page &page)
+    {
+        // Keys read before a failure here are delivered first: never lost.
+        auto deliverRead = [&] {
+            if (!page.keys.isEmpty() && m_onPage) {
+                m_onPage(page.keys, m_progress);
+            }
+            page.keys.clear();
+        };
+        auto scan = m_c.readRaw();
+        if (!scan) {
+            deliverRead();
+            w.toRead = page.reread;
+            if (auto r = recover(scan.error()); !r) {
+                return stopWith(r.error());
+            }
+            return Flow::Again;
+        }
+        const redis::ReplyView r(*scan);
+        if (!r.isArray()) {
+            deliverRead();
+        }
+        if (r.isError()) {
+            // The kind is the taxonomy's (an ACL's NOPERM is auth), the words ours.
+            Error e = r.error();
+            e.message = u"Redis at %1 refused SCAN: %2; listing keys needs SCAN (is it "
+                        "renamed, or denied to this user by an ACL?)"_s.arg(m_where, e.message);
+            return failWith(e);
+        }
+        if (r.size() != 2 || !r[1].isArray()) {
+            return failWith(Error::make(Error::Kind::Protocol,
+                                        u"Redis at %1 answered SCAN with something that is "
+                                        "not a cursor and a list of keys"_s.arg(m_where)));
+        }
+        w.cursor = r[0].toByteArray();
+        w.started = true;
+        ++m_progress.pages;
+        queueUnseen(r[1], w.toRead);
+        return Flow::Next;
+    }
+
+    // The keys of a SCAN page not delivered before (SCAN repeats keys across a rehash).
+    void queueUnseen(const redis::ReplyView &list, QList<QByteArray> &toRead)
+    {
+        // The page's fingerprints first, their slots fetched ahead: a million keys'
+        // fingerprints do not fit in a cache, and a slot read waits for memory.
+        m_hashes.resize(list.size());
+        for (size_t i = 0, n = list.size(); i < n; ++i) {
+            const QByteArrayView key = list[i].bytes();
+            m_hashes[i] = fingerprint(key.data(), size_t(key.size()));
+            m_seen.prefetch(m_hashes[i]);
+        }
+        toRead.reserve(qsizetype(list.size()));
+        for (size_t i = 0, n = list.size(); i < n; ++i) {
+            QByteArray key = list[i].toByteArray();
+            if (!m_seen.insert(m_hashes[i])) {
+                ++m_summary.duplicates;
+                continue;
+            }
+            toRead << std::move(key);
+        }
+    }
+
+    // Keys whose chunk was refused (NOPERM) or needs EVALSHA (Redis < 7), key by key.
+    Flow rereadKeys(Walk &w, Page &page)
+    {
+        auto again = m_reader.read(m_c, page.reread);
+        ++m_progress.roundTrips;
+        if (!again) {
+            if (!again.error().isConnectionLoss()) {
+                return failWith(again.error());
+            }
+            if (auto r = recover(again.error()); !r) {
+                return stopWith(r.error());
+            }
+            w.toRead << page.reread;
+            return Flow::Again;
+        }
+        deliver(*again, page.keys);
+        return Flow::Next;
+    }
+
+    // String counters under a rule's prefix (rare): their values, on the idle connection.
+    // A failure leaves them wrong_type; a lost connection shows at the next round trip.
+    void reviewStringCounters(QList<KeyInfo> &page)
+    {
+        if (!std::any_of(page.begin(), page.end(), KeyReader::needsReview)) {
+            return;
+        }
+        ++m_progress.roundTrips;
+        if (auto changed = m_reader.reviewStringCounters(m_c, page)) {
+            for (const auto &[i, before] : std::as_const(*changed)) {
+                KeyInfo was = page[i];
+                was.health = before;
+                m_summary.health.remove(was);
+                m_summary.health.add(page[i]);
+            }
+        }
+    }
+
+    // The next round trip now, so that Redis reads the next page while the callback works;
+    // only when nothing paces the scan, no probe is due (it times an idle connection) and the
+    // caller says its callback leaves the connection alone. The time of this round trip if
+    // the next was sent, else 0.
+    qint64 overlapNextRoundTrip(Walk &w)
+    {
+        if ((w.cursor != "0" || !w.toRead.isEmpty()) && m_pace <= 0 && !probeDue() &&
+            !cancelled(m_options) && m_options.pageNeedsConnection &&
+            !m_options.pageNeedsConnection()) {
+            const qint64 roundTripNs = w.rt.nsecsElapsed();
+            send(w);
+            (void)m_c.flush(); // a failure breaks the connection: the reads say so, and
+                               // recover() sends the round trip again
+            w.inFlight = true;
+            return roundTripNs;
+        }
+        return 0;
+    }
+
+    // Back off when the server got slower for everyone; recover when it is not. True: slowed
+    // down after this round trip.
+    bool adaptPace(qint64 listed, qint64 spentUsRaw)
+    {
+        if (!m_probed || m_progress.baselineLatencyUs < 0) {
+            return false;
+        }
+        m_probed = false;
+        bool slowed = false;
+        // The median of the last 3 probes: one slow PING (a scheduling hiccup) is not a trend.
+        std::array<qint64, 3> sorted = m_recent;
+        std::sort(sorted.begin(), sorted.end());
+        const qint64 latency = m_recentAt >= 3 ? sorted[1] : m_progress.latencyUs;
+        const double threshold =
+            std::max(m_options.latencyFactor * double(m_progress.baselineLatencyUs),
+                     double(m_options.latencyFloor.count()));
+        const qint64 spentUs = std::max<qint64>(spentUsRaw, 1);
+        if (double(latency) > threshold) {
+            slowed = true;
+            ++m_progress.backoffs;
+            const double now =
+                m_pace > 0 ? m_pace : double(std::max<qint64>(listed, m_count)) * 1e6 / spentUs;
+            m_pace = std::max(now / 2, m_options.minKeysPerSecond);
+            m_count = std::max(m_count / 2, m_options.minCount);
+        } else if (m_pace > 0 && (m_budget == 0 || m_pace < m_budget)) {
+            m_pace *= 1.25;
+            if (m_budget > 0 && m_pace >= m_budget) {
+                m_pace = m_budget;
+            } else if (m_budget == 0 &&
+                       m_pace * double(spentUs) / 1e6 > 4.0 * double(m_options.maxCount)) {
+                m_pace = 0; // far above what a round trip walks: no limit again
+            }
+        }
+        m_progress.paceKeysPerS = m_pace;
+        return slowed;
+    }
+
+    // Adapt COUNT to the time this round trip took.
+    void adaptCount(bool slowed, qint64 spentMs)
+    {
+        const qint64 target = m_options.targetRoundTrip.count();
+        if (!slowed && spentMs * 2 < target) {
+            m_count = std::min(m_count * 2, m_options.maxCount);
+        } else if (!slowed && spentMs > target) {
+            m_count = std::max(m_count / 2, m_options.minCount);
+        }
+    }
+
+    // Waits until `spentUs` plus the wait is at least `keys` at the pace. False if cancelled.
+    bool waitForBudget(qint64 keys, qint64 spentUs)
+    {
+        if (m_pace <= 0 || keys <= 0) {
+            return true;
+        }
+        qint64 leftUs = qint64(double(keys) / m_pace * 1e6) - spentUs;
+        QElapsedTimer waited;
+        waited.start();
+        while (leftUs > 0) {
+            if (cancelled(m_options)) {
+                return false;
+            }
+            const qint64 slice = std::min<qint64>(leftUs, 50'000);
+            std::this_thread::sleep_for(std::chrono::microseconds(slice));
+            leftUs -= slice;
+        }
+        m_progress.pausedMs += waited.elapsed();
+        return true;
+    }
+
+    // After a lost connection: Ok to resume at the same cursor, or the error that ends the
+    // scan.
+    Result<void> recover(const Error &cause)
+    {
+        std::optional<Error> last;
+        for (int attempt = 0; attempt < std::max(m_options.reconnectAttempts, 1); ++attempt) {
+            if (attempt > 0) {
+                std::this_thread::sleep_for(m_options.reconnectDelay);
+            }
+            if (cancelled(m_options)) {
+                return cause;
+            }
+            auto r = m_c.reconnect();
+            if (r) {
+                last.reset();
+                break;
+            }
+            last = r.error();
+        }
+        if (last) {
+            return Error::make(cause.kind,
+                               u"lost the connection to Redis at %1 during the scan (%2) and "
+                               "could not reconnect (%3); %4. Scan again when Redis is back"_s.arg(
+                                   m_where, cause.message, last->message, keptText()));
+        }
+        auto info = m_c.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
+        const QByteArray now =
+            info && info->type == Reply::Type::String ? runIdOf(info->str) : QByteArray();
+        if (m_runId.isEmpty() || now != m_runId) {
+            m_summary.serverRestarted = !m_runId.isEmpty() && !now.isEmpty();
+            const QString what =
+                m_summary.serverRestarted
+                    ? u"Redis at %1 restarted during the scan (its run id changed)"_s.arg(m_where)
+                    : u"the connection to Redis at %1 was lost during the scan (%2), and "
+                      "whether the server restarted cannot be told (INFO is not allowed)"_s.arg(
+                          m_where, cause.message);
+            return Error::make(Error::Kind::Closed,
+                               u"%1: the SCAN cursor is lost, so the scan stopped; %2. Scan "
+                               "again for a complete list"_s.arg(what, keptText()));
+        }
+        if (auto p = m_reader.prepare(m_c); !p) {
+            return p.error();
+        } else {
+            m_progress.roundTrips += *p + 1; // + the INFO above
+        }
+        ++m_summary.reconnects;
+        return {};
+    }
+
+    // Latency probes: every probeIntervalMs, the last 3 kept.
+    static constexpr qint64 probeIntervalMs = 100;
+
+    KeyReader &m_reader;
+    Connection &m_c;
+    const KeyScanner::Options &m_options;
+    const KeyScanner::PageCallback &m_onPage;
+    const QList<QByteArray> m_patterns;
+    const QString m_where;
+    ScanSummary m_summary;
+    ScanProgress &m_progress = m_summary.progress;
+    QElapsedTimer m_clock;
+    QByteArray m_runId;   // empty: INFO not allowed, a restart cannot be told from a loss
+    bool m_probe = false; // latency probes on (a refused PING turns them off)
+    QElapsedTimer m_sinceProbe;
+    std::array<qint64, 3> m_recent{0, 0, 0};
+    size_t m_recentAt = 0;
+    bool m_probed = false; // a probe since the last back-off decision
+    double m_budget = 0;   // Options::maxKeysPerSecond; 0: none
+    double m_pace = 0;     // the budget in force now; 0: none
+    int m_count = 0;       // SCAN COUNT
+    int m_noScriptRetries = 0;
+    FingerprintSet m_seen;
+    std::vector<quint64> m_hashes; // of a SCAN page
+};
+
+// The scan of a Redis Cluster (KeyScanner::run on a cluster connection): one shard after
+// another, each on a connection of its own, their progress merged into one.
+class ClusterScan
+{
+public:
+    ClusterScan(const KeyReader &reader, Connection &c, const KeyScanner::Options &options,
+                const KeyScanner::PageCallback &onPage)
+        : m_reader(reader)
+        , m_c(c)
+        , m_options(options)
+        , m_onPage(onPage)
+    {
+        m_clock.start();
+    }
+
+    ScanSummary run()
+    {
+        if (m_c.isBroken()) {
+            if (auto r = m_c.reconnect(); !r) {
+                m_summary.error = r.error();
+                return finish(ScanSummary::Status::Failed);
+            }
+        }
+        m_cluster = m_c.cluster();
+        if (auto r = m_cluster->refresh(); !r) {
+            m_summary.error = r.error();
+            return finish(ScanSummary::Status::Failed);
+        }
+        m_all = m_cluster->nodes();
+        planShards();
+        const qsizetype shards = m_progress.nodes.size();
+        for (qsizetype i = 0; i < shards; ++i) {
+            if (cancelled(m_options) || !scanShard(i)) {
+                for (qsizetype j = i; j < shards; ++j) {
+                    m_progress.nodes[j].state = NodeScan::State::Cancelled;
+                }
+                return finish(ScanSummary::Status::Cancelled);
+            }
+        }
+        m_progress.fraction = 1.0;
+        return finishWithCoverage();
+    }
+
+private:
+    ScanSummary finish(ScanSummary::Status status)
+    {
+        m_summary.status = status;
+        m_progress.elapsedMs = m_clock.elapsed();
+        return m_summary;
+    }
+
+    // One node per shard: its master, or with `replicas` its first replica that is online.
+    void planShards()
+    {
+        for (const redis::Cluster::Node &m : m_all) {
+            if (!m.master || m.slots.isEmpty()) {
+                continue;
+            }
+            NodeScan n;
+            n.address = n.masterAddress = m.address.display();
+            if (m_options.replicas) {
+                n.noReplica = true;
+                for (const redis::Cluster::Node &r : m_all) {
+                    if (!r.master && r.masterId == m.id &&
+                        (r.health.isEmpty() || r.health == QLatin1String("online"))) {
+                        n.address = r.address.display();
+                        n.replica = true;
+                        n.noReplica = false;
+                        break;
+                    }
+                }
+            }
+            m_progress.nodes << n;
+        }
+    }
+
+    HostPort addressOf(const QString &display) const
+    {
+        for (const redis::Cluster::Node &n : m_all) {
+            if (n.address.display() == display) {
+                return n.address;
+            }
+        }
+        return HostPort{};
+    }
+
+    void failNode(NodeScan &node, const QString &why)
+    {
+        node.state = NodeScan::State::Failed;
+        node.error = why;
+        m_failures << u"%1: %2"_s.arg(node.address, why);
+    }
+
+    // Shard i on a connection of its own; a shard that fails is noted and the scan goes on.
+    // False: cancelled.
+    bool scanShard(qsizetype i)
+    {
+        NodeScan &node = m_progress.nodes[i];
+        node.state = NodeScan::State::Scanning;
+        if (m_onPage) {
+            m_onPage({}, m_progress);
+        }
+        auto nc = Connection::open(m_cluster->nodeEndpoint(addressOf(node.address)),
+                                   m_cluster->options());
+        if (!nc) {
+            failNode(node, nc.error().message);
+            return true;
+        }
+        if (node.replica) {
+            // A replica serves reads of its master's slots once told READONLY.
+            if (auto r = nc->command({QByteArrayLiteral("READONLY")}); !r) {
+                failNode(node, u"READONLY refused: %1"_s.arg(r.error().message));
+                return true;
+            }
+        }
+        const ScanProgress base = m_progress;
+        KeyScanner inner(m_reader);
+        const ScanSummary part =
+            inner.run(*nc, m_options, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
+                merge(base, p, i, node);
+                if (!m_onPage) {
+                    return;
+                }
+                QList<KeyInfo> tagged = page;
+                for (KeyInfo &k : tagged) {
+                    k.node = node.address;
+                }
+                m_onPage(tagged, m_progress);
+            });
+        merge(base, part.progress, i, node);
+        m_summary.health.add(part.health);
+        m_summary.gone += part.gone;
+        m_summary.duplicates += part.duplicates;
+        m_summary.reconnects += part.reconnects;
+        m_summary.serverRestarted = m_summary.serverRestarted || part.serverRestarted;
+        switch (part.status) {
+        case ScanSummary::Status::Completed:
+            node.state = NodeScan::State::Done;
+            node.fraction = 1.0;
+            break;
+        case ScanSummary::Status::Cancelled:
+            return false;
+        case ScanSummary::Status::Failed:
+            failNode(node, part.error ? part.error->message : u"the scan failed"_s);
+            break;
+        }
+        return true;
+    }
+
+    // The whole scan's progress: the shards before (`base`) and shard i's own (`p`). `node` is
+    // shard i's entry as scanShard() holds it: `base` shares the list, so indexing it here
+    // would detach the list from that entry.
+    void merge(const ScanProgress &base, const ScanProgress &p, qsizetype i, NodeScan &node)
+    {
+        const qsizetype shards = m_progress.nodes.size();
+        m_progress.keys = base.keys + p.keys;
+        m_progress.pages = base.pages + p.pages;
+        m_progress.roundTrips = base.roundTrips + p.roundTrips;
+        m_progress.latencyProbes = base.latencyProbes + p.latencyProbes;
+        m_progress.backoffs = base.backoffs + p.backoffs;
+        m_progress.pausedMs = base.pausedMs + p.pausedMs;
+        m_progress.keysWalked = base.keysWalked + p.keysWalked;
+        m_progress.count = p.count;
+        m_progress.paceKeysPerS = p.paceKeysPerS;
+        m_progress.latencyUs = p.latencyUs;
+        m_progress.baselineLatencyUs = p.baselineLatencyUs;
+        m_progress.dbSize =
+            p.dbSize < 0 ? base.dbSize : std::max<qint64>(base.dbSize, 0) + p.dbSize;
+        m_progress.fraction = (double(i) + p.fraction) / double(shards);
+        m_progress.elapsedMs = m_clock.elapsed();
+        node.keys = p.keys;
+        node.dbSize = p.dbSize;
+        node.fraction = p.fraction;
+    }
+
+    // Completed only when every shard was scanned and every slot has a master.
+    ScanSummary finishWithCoverage()
+    {
+        // Slots no master serves (CLUSTER DELSLOTS, a failed master with no replica to
+        // promote): their keys, wherever they sit, were not walked, so the scan is not clean
+        // either.
+        const QList<std::pair<int, int>> uncovered = m_cluster->uncoveredSlots();
+        if (m_failures.isEmpty() && uncovered.isEmpty()) {
+            return finish(ScanSummary::Status::Completed);
+        }
+        QStringList parts;
+        if (!m_failures.isEmpty()) {
+            parts << u"%1 of the %2 shards of the Redis Cluster at %3 could not be scanned (%4)"_s
+                         .arg(m_failures.size())
+                         .arg(m_progress.nodes.size())
+                         .arg(m_c.endpoint().display(), m_failures.join(u"; "_s));
+        }
+        if (!uncovered.isEmpty()) {
+            parts << u"slots %1 of the Redis Cluster at %2 are served by no master: their keys "
+                     "were not scanned"_s.arg(redis::slotRangesText(uncovered),
+                                              m_c.endpoint().display());
+        }
+        m_summary.error = Error::make(
+            Error::Kind::Io, parts.join(u"; "_s) + u"; the keys of the other shards are listed"_s);
+        return finish(ScanSummary::Status::Failed);
+    }
+
+    const KeyReader &m_reader;
+    Connection &m_c;
+    const KeyScanner::Options &m_options;
+    const KeyScanner::PageCallback &m_onPage;
+    redis::Cluster *m_cluster = nullptr;
+    QList<redis::Cluster::Node> m_all; // the nodes as the map showed them at the start
+    ScanSummary m_summary;
+    ScanProgress &m_progress = m_summary.progress;
+    QElapsedTimer m_clock;
+    QStringList m_failures; // "address: why", a shard each
+};
+
 } // namespace
 
 KeyScanner::KeyScanner(KeyReader reader)
@@ -133,648 +979,12 @@ double KeyScanner::cursorFraction(const QByteArray &cursor)
     return double(r) / 18446744073709551616.0; // 2^64
 }
 
-ScanSummary KeyScanner::runCluster(Connection &c, const Options &options,
-                                   const PageCallback &onPage)
-{
-    ScanSummary summary;
-    QElapsedTimer clock;
-    clock.start();
-    ScanProgress &progress = summary.progress;
-    auto finish = [&](ScanSummary::Status status) {
-        summary.status = status;
-        progress.elapsedMs = clock.elapsed();
-        return summary;
-    };
-    if (c.isBroken()) {
-        if (auto r = c.reconnect(); !r) {
-            summary.error = r.error();
-            return finish(ScanSummary::Status::Failed);
-        }
-    }
-    redis::Cluster &cluster = *c.cluster();
-    if (auto r = cluster.refresh(); !r) {
-        summary.error = r.error();
-        return finish(ScanSummary::Status::Failed);
-    }
-    // One node per shard: its master, or with `replicas` its first replica that is online.
-    const QList<redis::Cluster::Node> all = cluster.nodes();
-    for (const redis::Cluster::Node &m : all) {
-        if (!m.master || m.slots.isEmpty()) {
-            continue;
-        }
-        NodeScan n;
-        n.address = n.masterAddress = m.address.display();
-        if (options.replicas) {
-            n.noReplica = true;
-            for (const redis::Cluster::Node &r : all) {
-                if (!r.master && r.masterId == m.id &&
-                    (r.health.isEmpty() || r.health == QLatin1String("online"))) {
-                    n.address = r.address.display();
-                    n.replica = true;
-                    n.noReplica = false;
-                    break;
-                }
-            }
-        }
-        progress.nodes << n;
-    }
-    auto addressOf = [&](const QString &display) {
-        for (const redis::Cluster::Node &n : all) {
-            if (n.address.display() == display) {
-                return n.address;
-            }
-        }
-        return HostPort{};
-    };
-
-    const qsizetype shards = progress.nodes.size();
-    QStringList failures;
-    for (qsizetype i = 0; i < shards; ++i) {
-        if (cancelled(options)) {
-            for (qsizetype j = i; j < shards; ++j) {
-                progress.nodes[j].state = NodeScan::State::Cancelled;
-            }
-            return finish(ScanSummary::Status::Cancelled);
-        }
-        NodeScan &node = progress.nodes[i];
-        node.state = NodeScan::State::Scanning;
-        if (onPage) {
-            onPage({}, progress);
-        }
-        auto failNode = [&](const QString &why) {
-            node.state = NodeScan::State::Failed;
-            node.error = why;
-            failures << u"%1: %2"_s.arg(node.address, why);
-        };
-        auto nc =
-            Connection::open(cluster.nodeEndpoint(addressOf(node.address)), cluster.options());
-        if (!nc) {
-            failNode(nc.error().message);
-            continue;
-        }
-        if (node.replica) {
-            // A replica serves reads of its master's slots once told READONLY.
-            if (auto r = nc->command({QByteArrayLiteral("READONLY")}); !r) {
-                failNode(u"READONLY refused: %1"_s.arg(r.error().message));
-                continue;
-            }
-        }
-        const ScanProgress base = progress;
-        auto merge = [&](const ScanProgress &p) {
-            progress.keys = base.keys + p.keys;
-            progress.pages = base.pages + p.pages;
-            progress.roundTrips = base.roundTrips + p.roundTrips;
-            progress.latencyProbes = base.latencyProbes + p.latencyProbes;
-            progress.backoffs = base.backoffs + p.backoffs;
-            progress.pausedMs = base.pausedMs + p.pausedMs;
-            progress.keysWalked = base.keysWalked + p.keysWalked;
-            progress.count = p.count;
-            progress.paceKeysPerS = p.paceKeysPerS;
-            progress.latencyUs = p.latencyUs;
-            progress.baselineLatencyUs = p.baselineLatencyUs;
-            progress.dbSize =
-                p.dbSize < 0 ? base.dbSize : std::max<qint64>(base.dbSize, 0) + p.dbSize;
-            progress.fraction = (double(i) + p.fraction) / double(shards);
-            progress.elapsedMs = clock.elapsed();
-            node.keys = p.keys;
-            node.dbSize = p.dbSize;
-            node.fraction = p.fraction;
-        };
-        KeyScanner inner(m_reader);
-        const ScanSummary part =
-            inner.run(*nc, options, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
-                merge(p);
-                if (!onPage) {
-                    return;
-                }
-                QList<KeyInfo> tagged = page;
-                for (KeyInfo &k : tagged) {
-                    k.node = node.address;
-                }
-                onPage(tagged, progress);
-            });
-        merge(part.progress);
-        summary.health.add(part.health);
-        summary.gone += part.gone;
-        summary.duplicates += part.duplicates;
-        summary.reconnects += part.reconnects;
-        summary.serverRestarted = summary.serverRestarted || part.serverRestarted;
-        switch (part.status) {
-        case ScanSummary::Status::Completed:
-            node.state = NodeScan::State::Done;
-            node.fraction = 1.0;
-            break;
-        case ScanSummary::Status::Cancelled:
-            for (qsizetype j = i; j < shards; ++j) {
-                progress.nodes[j].state = NodeScan::State::Cancelled;
-            }
-            return finish(ScanSummary::Status::Cancelled);
-        case ScanSummary::Status::Failed:
-            failNode(part.error ? part.error->message : u"the scan failed"_s);
-            break;
-        }
-    }
-    progress.fraction = 1.0;
-    // Slots no master serves (CLUSTER DELSLOTS, a failed master with no replica to promote):
-    // their keys, wherever they sit, were not walked, so the scan is not clean either.
-    const QList<std::pair<int, int>> uncovered = cluster.uncoveredSlots();
-    if (!failures.isEmpty() || !uncovered.isEmpty()) {
-        QStringList parts;
-        if (!failures.isEmpty()) {
-            parts << u"%1 of the %2 shards of the Redis Cluster at %3 could not be scanned (%4)"_s
-                         .arg(failures.size())
-                         .arg(shards)
-                         .arg(c.endpoint().display(), failures.join(u"; "_s));
-        }
-        if (!uncovered.isEmpty()) {
-            parts << u"slots %1 of the Redis Cluster at %2 are served by no master: their keys "
-                     "were not scanned"_s.arg(redis::slotRangesText(uncovered),
-                                              c.endpoint().display());
-        }
-        summary.error = Error::make(
-            Error::Kind::Io, parts.join(u"; "_s) + u"; the keys of the other shards are listed"_s);
-        return finish(ScanSummary::Status::Failed);
-    }
-    return finish(ScanSummary::Status::Completed);
-}
-
 ScanSummary KeyScanner::run(Connection &c, const Options &options, const PageCallback &onPage)
 {
     if (c.cluster() != nullptr) {
-        return runCluster(c, options, onPage);
+        return ClusterScan(m_reader, c, options, onPage).run();
     }
-    ScanSummary summary;
-    QElapsedTimer clock;
-    clock.start();
-    ScanProgress &progress = summary.progress;
-    const QList<QByteArray> patterns =
-        options.patterns.isEmpty() ? m_reader.defaultPatterns() : options.patterns;
-    const QString where = c.endpoint().display();
-
-    auto fail = [&](Error e) {
-        summary.status = ScanSummary::Status::Failed;
-        summary.error = std::move(e);
-        progress.elapsedMs = clock.elapsed();
-        return summary;
-    };
-    // A recovery that failed: cancelled while reconnecting, or the end of the scan.
-    auto stop = [&](Error e) {
-        if (cancelled(options)) {
-            summary.status = ScanSummary::Status::Cancelled;
-            progress.elapsedMs = clock.elapsed();
-            return summary;
-        }
-        return fail(std::move(e));
-    };
-    auto kept = [&] {
-        if (progress.keys == 0) {
-            return u"no key was listed yet"_s;
-        }
-        return progress.keys == 1
-                   ? u"the key listed so far is kept"_s
-                   : u"the %1 keys listed so far are kept"_s.arg(thousands(progress.keys));
-    };
-
-    if (c.isBroken()) {
-        if (auto r = c.reconnect(); !r) {
-            return fail(r.error());
-        }
-    }
-    m_reader.setBulk(true);
-    if (auto p = m_reader.prepare(c); !p) {
-        return fail(p.error());
-    } else {
-        progress.roundTrips += *p;
-    }
-
-    // The server's identity, to tell a dropped connection from a restart, and its size.
-    QByteArray runId;
-    {
-        c.append({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
-        c.append({QByteArrayLiteral("DBSIZE")});
-        auto info = c.readRaw();
-        auto size = info ? c.readRaw() : Result<Connection::RawReply>(info.error());
-        if (!info || !size) {
-            return fail(info ? size.error() : info.error());
-        }
-        if (const redis::ReplyView r(*info); r.isString()) {
-            runId = runIdOf(r.toByteArray());
-        }
-        progress.dbSize = redis::ReplyView(*size).integer(progress.dbSize);
-        ++progress.roundTrips;
-    }
-
-    // The idle latency: the fastest of 3 PINGs. A refused PING: no back-off.
-    bool probe = options.latencyFactor > 0;
-    for (int i = 0; i < 3 && probe; ++i) {
-        QElapsedTimer t;
-        t.start();
-        auto pong = c.command({QByteArrayLiteral("PING")});
-        if (!pong) {
-            if (pong.error().isConnectionLoss()) {
-                return fail(pong.error());
-            }
-            probe = false;
-            break;
-        }
-        const qint64 us = t.nsecsElapsed() / 1000;
-        progress.baselineLatencyUs =
-            progress.baselineLatencyUs < 0 ? us : std::min(progress.baselineLatencyUs, us);
-        ++progress.roundTrips;
-        ++progress.latencyProbes;
-    }
-    // Latency probes: every probeIntervalMs, the last 3 kept.
-    constexpr qint64 probeIntervalMs = 100;
-    QElapsedTimer sinceProbe;
-    std::array<qint64, 3> recent{0, 0, 0};
-    size_t recentAt = 0;
-    bool probed = false; // a probe since the last back-off decision
-    const double budget = std::max(options.maxKeysPerSecond, 0.0);
-    double pace = budget; // 0: none
-    progress.paceKeysPerS = pace;
-    // Waits until `spentUs` plus the wait is at least `keys` at `pace`. False if cancelled.
-    auto waitForBudget = [&](qint64 keys, qint64 spentUs) {
-        if (pace <= 0 || keys <= 0) {
-            return true;
-        }
-        qint64 leftUs = qint64(double(keys) / pace * 1e6) - spentUs;
-        QElapsedTimer waited;
-        waited.start();
-        while (leftUs > 0) {
-            if (cancelled(options)) {
-                return false;
-            }
-            const qint64 slice = std::min<qint64>(leftUs, 50'000);
-            std::this_thread::sleep_for(std::chrono::microseconds(slice));
-            leftUs -= slice;
-        }
-        progress.pausedMs += waited.elapsed();
-        return true;
-    };
-
-    // After a lost connection: Ok to resume at the same cursor, or the error that ends the scan.
-    auto recover = [&](const Error &cause) -> Result<void> {
-        std::optional<Error> last;
-        for (int attempt = 0; attempt < std::max(options.reconnectAttempts, 1); ++attempt) {
-            if (attempt > 0) {
-                std::this_thread::sleep_for(options.reconnectDelay);
-            }
-            if (cancelled(options)) {
-                return cause;
-            }
-            auto r = c.reconnect();
-            if (r) {
-                last.reset();
-                break;
-            }
-            last = r.error();
-        }
-        if (last) {
-            return Error::make(cause.kind,
-                               u"lost the connection to Redis at %1 during the scan (%2) and "
-                               "could not reconnect (%3); %4. Scan again when Redis is back"_s.arg(
-                                   where, cause.message, last->message, kept()));
-        }
-        auto info = c.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
-        const QByteArray now =
-            info && info->type == Reply::Type::String ? runIdOf(info->str) : QByteArray();
-        if (runId.isEmpty() || now != runId) {
-            summary.serverRestarted = !runId.isEmpty() && !now.isEmpty();
-            const QString what =
-                summary.serverRestarted
-                    ? u"Redis at %1 restarted during the scan (its run id changed)"_s.arg(where)
-                    : u"the connection to Redis at %1 was lost during the scan (%2), and "
-                      "whether the server restarted cannot be told (INFO is not allowed)"_s.arg(
-                          where, cause.message);
-            return Error::make(Error::Kind::Closed,
-                               u"%1: the SCAN cursor is lost, so the scan stopped; %2. Scan "
-                               "again for a complete list"_s.arg(what, kept()));
-        }
-        if (auto p = m_reader.prepare(c); !p) {
-            return p.error();
-        } else {
-            progress.roundTrips += *p + 1; // + the INFO above
-        }
-        ++summary.reconnects;
-        return {};
-    };
-
-    FingerprintSet seen;
-    std::vector<quint64> hashes; // of a SCAN page
-    int noScriptRetries = 0;
-    int count = std::clamp(options.initialCount, options.minCount, options.maxCount);
-    for (qsizetype pi = 0; pi < patterns.size(); ++pi) {
-        const QByteArray &pattern = patterns[pi];
-        QByteArray cursor = QByteArrayLiteral("0");
-        bool started = false;
-        QList<QByteArray> toRead; // listed by the last SCAN, not read yet
-        bool inFlight = false;    // this round trip was sent before the last onPage
-        QElapsedTimer rt;         // since the round trip was sent
-        // A cancelled scan leaves the connection with no reply due (the caller's next command
-        // would read this round trip's replies).
-        const auto drainInFlight = [&](bool scanSent) {
-            if (!std::exchange(inFlight, false)) {
-                return;
-            }
-            if (!toRead.isEmpty()) {
-                (void)m_reader.collect(c);
-            }
-            if (scanSent) {
-                (void)c.readRaw();
-            }
-        };
-        while (true) {
-            const bool needScan = !started || cursor != "0";
-            if (!needScan && toRead.isEmpty()) {
-                break;
-            }
-            if (cancelled(options)) {
-                drainInFlight(needScan);
-                summary.status = ScanSummary::Status::Cancelled;
-                progress.elapsedMs = clock.elapsed();
-                return summary;
-            }
-            // The latency probe: a PING alone, between round trips (Redis answers a pipeline's
-            // replies together, so a PING inside ours would time our own work).
-            const auto probeDue = [&] {
-                return probe && (!sinceProbe.isValid() || sinceProbe.elapsed() >= probeIntervalMs);
-            };
-            if (!inFlight && probeDue()) {
-                sinceProbe.start();
-                QElapsedTimer t;
-                t.start();
-                auto pong = c.command({QByteArrayLiteral("PING")});
-                ++progress.roundTrips;
-                ++progress.latencyProbes;
-                if (!pong && pong.error().isConnectionLoss()) {
-                    if (auto r = recover(pong.error()); !r) {
-                        return stop(r.error());
-                    }
-                    continue;
-                }
-                if (!pong) {
-                    probe = false;
-                    progress.latencyUs = -1;
-                } else {
-                    recent[recentAt++ % recent.size()] = t.nsecsElapsed() / 1000;
-                    progress.latencyUs = t.nsecsElapsed() / 1000;
-                    probed = true;
-                }
-            }
-            const auto send = [&] {
-                rt.start();
-                if (!toRead.isEmpty()) {
-                    m_reader.append(c, toRead);
-                }
-                if (!started || cursor != "0") {
-                    c.append({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"),
-                              pattern, QByteArrayLiteral("COUNT"), QByteArray::number(count)},
-                             ReplyBound::scanPage(count));
-                }
-            };
-            if (!inFlight) {
-                send();
-            }
-            inFlight = false;
-
-            // The reads of the previous page.
-            QList<KeyInfo> page;
-            QList<QByteArray> rereadKeys;
-            if (!toRead.isEmpty()) {
-                auto infos = m_reader.collect(c);
-                if (!infos && infos.error().kind == Error::Kind::NoScript && noScriptRetries < 2) {
-                    // The script cache was flushed (SCRIPT FLUSH): drain the SCAN reply that is
-                    // still due, load the script again, and redo this round trip.
-                    ++noScriptRetries;
-                    Result<void> resync;
-                    if (needScan) {
-                        if (auto scan = c.readRaw(); !scan) {
-                            resync = scan.error();
-                        }
-                    }
-                    if (resync) {
-                        c.loadedScripts().clear();
-                        if (auto p = m_reader.prepare(c); !p) {
-                            resync = p.error();
-                        } else {
-                            progress.roundTrips += *p;
-                        }
-                    }
-                    ++progress.roundTrips;
-                    if (resync) {
-                        continue;
-                    }
-                    infos = resync.error();
-                }
-                if (!infos && ScriptRegistry::isUnknownEvalshaRo(infos.error())) {
-                    // Redis < 7 (no EVALSHA_RO): collect() noted it on the connection and read
-                    // every reply; these keys again with EVALSHA, after the SCAN reply.
-                    rereadKeys = toRead;
-                    infos = QList<KeyInfo>{};
-                }
-                if (!infos) {
-                    if (!infos.error().isConnectionLoss()) {
-                        return fail(infos.error());
-                    }
-                    if (auto r = recover(infos.error()); !r) {
-                        return stop(r.error());
-                    }
-                    continue; // the same round trip again
-                }
-                noScriptRetries = 0;
-                if (m_reader.takePermissionRefusal()) {
-                    // A NOPERM chunk: read these keys again, key by key, after the SCAN reply.
-                    rereadKeys = toRead;
-                    infos->clear();
-                }
-                toRead.clear();
-                page.reserve(infos->size());
-                for (KeyInfo &info : *infos) {
-                    if (!info.exists()) {
-                        ++summary.gone;
-                        continue;
-                    }
-                    summary.health.add(info);
-                    page << std::move(info);
-                }
-                progress.keys += page.size();
-            }
-
-            // The SCAN of the next page.
-            if (needScan) {
-                // Keys read before a failure here are delivered first: never lost.
-                auto deliverRead = [&] {
-                    if (!page.isEmpty() && onPage) {
-                        onPage(page, progress);
-                    }
-                    page.clear();
-                };
-                auto scan = c.readRaw();
-                if (!scan) {
-                    deliverRead();
-                    toRead = rereadKeys;
-                    if (auto r = recover(scan.error()); !r) {
-                        return stop(r.error());
-                    }
-                    continue;
-                }
-                const redis::ReplyView r(*scan);
-                if (!r.isArray()) {
-                    deliverRead();
-                }
-                if (r.isError()) {
-                    // The kind is the taxonomy's (an ACL's NOPERM is auth), the words ours.
-                    Error e = r.error();
-                    e.message =
-                        u"Redis at %1 refused SCAN: %2; listing keys needs SCAN (is it "
-                        "renamed, or denied to this user by an ACL?)"_s.arg(where, e.message);
-                    return fail(e);
-                }
-                if (r.size() != 2 || !r[1].isArray()) {
-                    return fail(Error::make(Error::Kind::Protocol,
-                                            u"Redis at %1 answered SCAN with something that is "
-                                            "not a cursor and a list of keys"_s.arg(where)));
-                }
-                cursor = r[0].toByteArray();
-                started = true;
-                ++progress.pages;
-                const redis::ReplyView list = r[1];
-                // The page's fingerprints first, their slots fetched ahead: a million keys'
-                // fingerprints do not fit in a cache, and a slot read waits for memory.
-                hashes.resize(list.size());
-                for (size_t i = 0, n = list.size(); i < n; ++i) {
-                    const QByteArrayView key = list[i].bytes();
-                    hashes[i] = fingerprint(key.data(), size_t(key.size()));
-                    seen.prefetch(hashes[i]);
-                }
-                toRead.reserve(qsizetype(list.size()));
-                for (size_t i = 0, n = list.size(); i < n; ++i) {
-                    QByteArray key = list[i].toByteArray();
-                    if (!seen.insert(hashes[i])) {
-                        ++summary.duplicates;
-                        continue;
-                    }
-                    toRead << std::move(key);
-                }
-            }
-            if (!rereadKeys.isEmpty()) {
-                auto again = m_reader.read(c, rereadKeys);
-                ++progress.roundTrips;
-                if (!again) {
-                    if (!again.error().isConnectionLoss()) {
-                        return fail(again.error());
-                    }
-                    if (auto r = recover(again.error()); !r) {
-                        return stop(r.error());
-                    }
-                    toRead << rereadKeys;
-                    continue;
-                }
-                for (KeyInfo &info : *again) {
-                    if (!info.exists()) {
-                        ++summary.gone;
-                        continue;
-                    }
-                    summary.health.add(info);
-                    page << std::move(info);
-                }
-                progress.keys += page.size();
-            }
-            ++progress.roundTrips;
-            // String counters under a rule's prefix (rare): their values, on the idle connection.
-            // A failure leaves them wrong_type; a lost connection shows at the next round trip.
-            if (std::any_of(page.begin(), page.end(), KeyReader::needsReview)) {
-                ++progress.roundTrips;
-                if (auto changed = m_reader.reviewStringCounters(c, page)) {
-                    for (const auto &[i, before] : std::as_const(*changed)) {
-                        KeyInfo was = page[i];
-                        was.health = before;
-                        summary.health.remove(was);
-                        summary.health.add(page[i]);
-                    }
-                }
-            }
-            progress.count = count;
-            const double within = cursor == "0" && started ? 1.0 : cursorFraction(cursor);
-            progress.fraction = (double(pi) + within) / double(patterns.size());
-            progress.elapsedMs = clock.elapsed();
-            qint64 roundTripNs = 0; // this one's, for the pace and COUNT below, if the next is sent
-            // The next round trip now, so that Redis reads the next page while the callback
-            // works; only when nothing paces the scan, no probe is due (it times an idle
-            // connection) and the caller says its callback leaves the connection alone.
-            if ((cursor != "0" || !toRead.isEmpty()) && pace <= 0 && !probeDue() &&
-                !cancelled(options) && options.pageNeedsConnection &&
-                !options.pageNeedsConnection()) {
-                roundTripNs = rt.nsecsElapsed();
-                send();
-                (void)c.flush(); // a failure breaks the connection: the reads say so, and
-                                 // recover() sends the round trip again
-                inFlight = true;
-            }
-            // Without the overlap, the round trip's time runs on through the callback, as the
-            // pace has always counted it.
-            const auto spentNs = [&] { return inFlight ? roundTripNs : rt.nsecsElapsed(); };
-            if (onPage) {
-                onPage(page, progress);
-            }
-
-            // Back off when the server got slower for everyone; recover when it is not.
-            const qint64 listed = toRead.size();
-            bool slowed = false;
-            if (probed && progress.baselineLatencyUs >= 0) {
-                probed = false;
-                // The median of the last 3 probes: one slow PING (a scheduling hiccup) is not a
-                // trend.
-                std::array<qint64, 3> sorted = recent;
-                std::sort(sorted.begin(), sorted.end());
-                const qint64 latency = recentAt >= 3 ? sorted[1] : progress.latencyUs;
-                const double threshold =
-                    std::max(options.latencyFactor * double(progress.baselineLatencyUs),
-                             double(options.latencyFloor.count()));
-                const qint64 spentUs = std::max<qint64>(spentNs() / 1000, 1);
-                if (double(latency) > threshold) {
-                    slowed = true;
-                    ++progress.backoffs;
-                    const double now =
-                        pace > 0 ? pace : double(std::max<qint64>(listed, count)) * 1e6 / spentUs;
-                    pace = std::max(now / 2, options.minKeysPerSecond);
-                    count = std::max(count / 2, options.minCount);
-                } else if (pace > 0 && (budget == 0 || pace < budget)) {
-                    pace *= 1.25;
-                    if (budget > 0 && pace >= budget) {
-                        pace = budget;
-                    } else if (budget == 0 &&
-                               pace * double(spentUs) / 1e6 > 4.0 * double(options.maxCount)) {
-                        pace = 0; // far above what a round trip walks: no limit again
-                    }
-                }
-                progress.paceKeysPerS = pace;
-            }
-
-            // Adapt COUNT to the time this round trip took.
-            const qint64 spent = spentNs() / 1'000'000;
-            const qint64 target = options.targetRoundTrip.count();
-            if (!slowed && spent * 2 < target) {
-                count = std::min(count * 2, options.maxCount);
-            } else if (!slowed && spent > target) {
-                count = std::max(count / 2, options.minCount);
-            }
-            // The budget: this round trip walked `walked` keys.
-            const qint64 walked = needScan ? std::max<qint64>(listed, progress.count) : 0;
-            progress.keysWalked += walked;
-            if (!waitForBudget(walked, (roundTripNs + rt.nsecsElapsed()) / 1000)) {
-                // Cancelled while a back-off paced the scan after the next round trip had gone
-                // out: its replies are read here, or the worker's next fix or refresh reads them.
-                drainInFlight(!started || cursor != "0");
-                summary.status = ScanSummary::Status::Cancelled;
-                progress.elapsedMs = clock.elapsed();
-                return summary;
-            }
-        }
-    }
-    progress.fraction = 1.0;
-    progress.elapsedMs = clock.elapsed();
-    return summary;
+    return SingleScan(m_reader, c, options, onPage).run();
 }
 
 } // namespace sluice::keys

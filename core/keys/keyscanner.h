@@ -156,8 +156,6 @@ public:
     static double cursorFraction(const QByteArray &cursor);
 
 private:
-    ScanSummary runCluster(Connection &c, const Options &options, const PageCallback &onPage);
-
     KeyReader m_reader;
 };
 

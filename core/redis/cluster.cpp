@@ -562,6 +562,23 @@ void Cluster::sendTo(qint64 seq, int node, bool asking)
     n.inflight.push_back({seq, {}});
 }
 
+// The command being routed: its words, its shape, and the slots of its keys (all the same,
+// or `cross` with the first key of another slot).
+struct Cluster::Routing
+{
+    qint64 seq = -1;
+    std::vector<const char *> argv;
+    std::vector<size_t> lens;
+    int argc = 0;
+    CommandShape shape;
+    int slot = -1;
+    bool cross = false;
+    QByteArray firstKey, otherKey;
+    int otherSlot = -1;
+
+    QByteArray arg(int i) const { return QByteArray(argv[size_t(i)], qsizetype(lens[size_t(i)])); }
+};
+
 void Cluster::route(qint64 seq)
 {
     Op &op = opAt(seq);
@@ -569,106 +586,17 @@ void Cluster::route(qint64 seq)
         return;
     }
     op.routed = true;
-    std::vector<const char *> argv;
-    std::vector<size_t> lens;
-    for (const auto &[offset, length] : op.args) {
-        argv.push_back(op.resp.data() + offset);
-        lens.push_back(length);
-    }
-    const int argc = int(argv.size());
-    const CommandShape shape = shapeOf(op.name, argc, argv.data(), lens.data());
-
-    // Slots of the keys, all the same or a CROSSSLOT (for a split, grouped by slot).
-    int slot = -1;
-    bool cross = false;
-    QByteArray firstKey, otherKey;
-    int otherSlot = -1;
-    for (int i : shape.keys) {
-        const int s = keySlot(argv[size_t(i)], lens[size_t(i)]);
-        if (slot < 0) {
-            slot = s;
-            firstKey = QByteArray(argv[size_t(i)], qsizetype(lens[size_t(i)]));
-        } else if (s != slot && !cross) {
-            cross = true;
-            otherSlot = s;
-            otherKey = QByteArray(argv[size_t(i)], qsizetype(lens[size_t(i)]));
-        }
-    }
-    op.slot = slot;
-    if (cross && !shape.splittable) {
-        answerError(seq,
-                    QStringLiteral("CROSSSLOT %1 on the keys '%2' (slot %3) and '%4' (slot %5): "
-                                   "a Redis Cluster runs a multi-key command only on keys of "
-                                   "one slot; give the keys one hash tag, such as "
-                                   "{user1}:a and {user1}:b")
-                        .arg(QString::fromUtf8(op.name), printable(firstKey))
-                        .arg(slot)
-                        .arg(printable(otherKey))
-                        .arg(otherSlot)
-                        .toUtf8());
+    Routing r = routingOf(seq);
+    op.slot = r.slot;
+    if (r.cross && !r.shape.splittable) {
+        refuseCrossSlot(r);
         return;
     }
-
-    auto ownerOf = [&](int s, const QByteArray &key) -> int {
-        const int node = m_slotNode[size_t(s)];
-        if (node < 0) {
-            m_refreshDue = true;
-            answerError(
-                seq,
-                QStringLiteral("CLUSTERDOWN slot %1 (key '%2') is not served by any node "
-                               "of the Redis Cluster at %3; uncovered slots: %4")
-                    .arg(s)
-                    .arg(printable(key), m_endpoint.display(), slotRangesText(uncoveredSlots()))
-                    .toUtf8());
-        }
-        return node;
-    };
-
     if (m_txnOpen) {
-        if (shape.shape == Shape::Exec) {
-            m_txnOpen = false;
-            const int node = m_txnNode >= 0     ? m_txnNode
-                             : m_watchNode >= 0 ? m_watchNode
-                                                : defaultNode();
-            for (qint64 d : m_txnDeferred) {
-                sendTo(d, node, false);
-            }
-            m_txnDeferred.clear();
-            sendTo(seq, node, false);
-            m_txnNode = -1;
-            m_watchNode = -1;
-            return;
-        }
-        if (m_txnNode < 0) {
-            if (slot < 0) {
-                m_txnDeferred.push_back(seq);
-                return;
-            }
-            const int node = ownerOf(slot, firstKey);
-            if (node < 0) {
-                return;
-            }
-            m_txnNode = node;
-            m_txnSlot = slot;
-            for (qint64 d : m_txnDeferred) {
-                sendTo(d, node, false);
-            }
-            m_txnDeferred.clear();
-        } else if (slot >= 0 && slot != m_txnSlot) {
-            answerError(seq, QStringLiteral("CROSSSLOT %1 on the key '%2' (slot %3) inside a "
-                                            "transaction on slot %4: a Redis Cluster transaction "
-                                            "runs on keys of one slot")
-                                 .arg(QString::fromUtf8(op.name), printable(firstKey))
-                                 .arg(slot)
-                                 .arg(m_txnSlot)
-                                 .toUtf8());
-            return;
-        }
-        sendTo(seq, m_txnNode, false);
+        routeInTransaction(r);
         return;
     }
-
-    switch (shape.shape) {
+    switch (r.shape.shape) {
     case Shape::Multi:
         m_txnOpen = true;
         m_txnNode = -1;
@@ -688,118 +616,203 @@ void Cluster::route(qint64 seq)
         m_pubsub = node;
         return;
     }
-    case Shape::Broadcast: {
-        const QList<int> all = masters();
-        if (op.name == "SCRIPT" && argc > 2 && upper(argv[1], lens[1]) == "LOAD") {
-            const QByteArray body(argv[2], qsizetype(lens[2]));
-            const QByteArray sha = QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex();
-            m_scripts.insert(sha, body);
-            op.scriptLoad = sha;
-        } else if (op.name == "SCRIPT" || op.name == "FLUSHALL") {
-            for (auto &n : m_nodes) {
-                n->loaded.clear();
-            }
-        }
-        if (all.isEmpty()) {
-            sendTo(seq, defaultNode(), false);
-            return;
-        }
-        op.sums = shape.sums;
-        op.waiting = int(all.size());
-        for (int node : all) {
-            if (!op.scriptLoad.isEmpty()) {
-                m_nodes[size_t(node)]->loaded.insert(op.scriptLoad); // removed if it fails
-            }
-            sendTo(seq, node, false);
-        }
+    case Shape::Broadcast:
+        routeBroadcast(r);
         return;
-    }
-    case Shape::Scan: {
-        const QList<int> all = masters();
-        bool ok = false;
-        const quint64 cursor =
-            argc > 1 ? QByteArray(argv[1], qsizetype(lens[1])).toULongLong(&ok) : 0;
-        const int index = int(cursor >> 48);
-        if (!ok || all.isEmpty() || index >= all.size()) {
-            answerError(seq, QStringLiteral("ERR the SCAN cursor is not one of this Redis "
-                                            "Cluster's (its masters changed since the scan "
-                                            "began?); start again from 0")
-                                 .toUtf8());
-            return;
-        }
-        // The same command with the node's own cursor.
-        const QByteArray nodeCursor = QByteArray::number(cursor & ((quint64(1) << 48) - 1));
-        QList<QByteArray> args;
-        for (int i = 0; i < argc; ++i) {
-            args << (i == 1 ? nodeCursor : QByteArray(argv[size_t(i)], qsizetype(lens[size_t(i)])));
-        }
-        op.resp.clear();
-        op.args.clear();
-        op.resp.push_back('*');
-        appendDecimal(op.resp, argc);
-        op.resp.append("\r\n", 2);
-        for (const QByteArray &a : args) {
-            op.resp.push_back('$');
-            appendDecimal(op.resp, a.size());
-            op.resp.append("\r\n", 2);
-            op.args.emplace_back(op.resp.size(), size_t(a.size()));
-            op.resp.append(a.constData(), size_t(a.size()));
-            op.resp.append("\r\n", 2);
-        }
-        op.scanIndex = index;
-        op.scanMasters = int(all.size());
-        sendTo(seq, all[index], false);
+    case Shape::Scan:
+        routeScan(r);
         return;
-    }
     case Shape::Keys:
-        break;
-    }
-
-    if (op.name == "EVALSHA" || op.name == "EVALSHA_RO") {
-        op.sha = QByteArray(argv[1], qsizetype(lens[1])).toLower();
-    }
-    if (cross) {
-        // Split per slot; the parts' counts are summed into this op's reply.
-        QMap<int, QList<QByteArray>> bySlot;
-        for (int i : shape.keys) {
-            const QByteArray key(argv[size_t(i)], qsizetype(lens[size_t(i)]));
-            bySlot[keySlot(key)] << key;
-        }
-        Op &self = opAt(seq);
-        self.waiting = int(bySlot.size());
-        const ReplyBound bound = self.bound;
-        const QByteArray name(argv[0], qsizetype(lens[0]));
-        for (auto it = bySlot.cbegin(); it != bySlot.cend(); ++it) {
-            QList<QByteArray> partArgv{name};
-            partArgv << it.value();
-            std::vector<const char *> pa;
-            std::vector<size_t> pl;
-            for (const QByteArray &a : partArgv) {
-                pa.push_back(a.constData());
-                pl.push_back(size_t(a.size()));
-            }
-            append(int(pa.size()), pa.data(), pl.data(), bound);
-            const qint64 part = m_nextSeq - 1;
-            Op &p = opAt(part);
-            p.hidden = true;
-            p.parent = seq;
-            p.slot = it.key();
-            p.redirectable = true;
-            p.routed = true;
-            const int node = m_slotNode[size_t(it.key())];
-            if (node < 0) {
-                answerError(part, QStringLiteral("CLUSTERDOWN slot %1 (key '%2') is not served "
-                                                 "by any node of the Redis Cluster")
-                                      .arg(it.key())
-                                      .arg(printable(it.value().front()))
-                                      .toUtf8());
-                continue;
-            }
-            sendTo(part, node, false);
-        }
+        routeKeyed(r);
         return;
     }
-    const int node = ownerOf(slot, firstKey);
+}
+
+Cluster::Routing Cluster::routingOf(qint64 seq)
+{
+    const Op &op = opAt(seq);
+    Routing r;
+    r.seq = seq;
+    for (const auto &[offset, length] : op.args) {
+        r.argv.push_back(op.resp.data() + offset);
+        r.lens.push_back(length);
+    }
+    r.argc = int(r.argv.size());
+    r.shape = shapeOf(op.name, r.argc, r.argv.data(), r.lens.data());
+    // Slots of the keys, all the same or a CROSSSLOT (for a split, grouped by slot).
+    for (int i : r.shape.keys) {
+        const int s = keySlot(r.argv[size_t(i)], r.lens[size_t(i)]);
+        if (r.slot < 0) {
+            r.slot = s;
+            r.firstKey = r.arg(i);
+        } else if (s != r.slot && !r.cross) {
+            r.cross = true;
+            r.otherSlot = s;
+            r.otherKey = r.arg(i);
+        }
+    }
+    return r;
+}
+
+void Cluster::refuseCrossSlot(const Routing &r)
+{
+    answerError(r.seq, QStringLiteral("CROSSSLOT %1 on the keys '%2' (slot %3) and '%4' (slot %5): "
+                                      "a Redis Cluster runs a multi-key command only on keys of "
+                                      "one slot; give the keys one hash tag, such as "
+                                      "{user1}:a and {user1}:b")
+                           .arg(QString::fromUtf8(opAt(r.seq).name), printable(r.firstKey))
+                           .arg(r.slot)
+                           .arg(printable(r.otherKey))
+                           .arg(r.otherSlot)
+                           .toUtf8());
+}
+
+int Cluster::ownerOf(qint64 seq, int slot, const QByteArray &key)
+{
+    const int node = m_slotNode[size_t(slot)];
+    if (node < 0) {
+        m_refreshDue = true;
+        answerError(seq,
+                    QStringLiteral("CLUSTERDOWN slot %1 (key '%2') is not served by any node "
+                                   "of the Redis Cluster at %3; uncovered slots: %4")
+                        .arg(slot)
+                        .arg(printable(key), m_endpoint.display(), slotRangesText(uncoveredSlots()))
+                        .toUtf8());
+    }
+    return node;
+}
+
+// Inside MULTI: everything goes to the node of the transaction's first key; what comes before
+// that key waits, and EXEC sends the lot.
+void Cluster::routeInTransaction(const Routing &r)
+{
+    const qint64 seq = r.seq;
+    if (r.shape.shape == Shape::Exec) {
+        m_txnOpen = false;
+        const int node = m_txnNode >= 0     ? m_txnNode
+                         : m_watchNode >= 0 ? m_watchNode
+                                            : defaultNode();
+        for (qint64 d : m_txnDeferred) {
+            sendTo(d, node, false);
+        }
+        m_txnDeferred.clear();
+        sendTo(seq, node, false);
+        m_txnNode = -1;
+        m_watchNode = -1;
+        return;
+    }
+    if (m_txnNode < 0) {
+        if (r.slot < 0) {
+            m_txnDeferred.push_back(seq);
+            return;
+        }
+        const int node = ownerOf(seq, r.slot, r.firstKey);
+        if (node < 0) {
+            return;
+        }
+        m_txnNode = node;
+        m_txnSlot = r.slot;
+        for (qint64 d : m_txnDeferred) {
+            sendTo(d, node, false);
+        }
+        m_txnDeferred.clear();
+    } else if (r.slot >= 0 && r.slot != m_txnSlot) {
+        answerError(seq, QStringLiteral("CROSSSLOT %1 on the key '%2' (slot %3) inside a "
+                                        "transaction on slot %4: a Redis Cluster transaction "
+                                        "runs on keys of one slot")
+                             .arg(QString::fromUtf8(opAt(seq).name), printable(r.firstKey))
+                             .arg(r.slot)
+                             .arg(m_txnSlot)
+                             .toUtf8());
+        return;
+    }
+    sendTo(seq, m_txnNode, false);
+}
+
+// To every master; SCRIPT LOAD remembers the body (a node that lacks it later gets it first).
+void Cluster::routeBroadcast(const Routing &r)
+{
+    const qint64 seq = r.seq;
+    Op &op = opAt(seq);
+    const QList<int> all = masters();
+    if (op.name == "SCRIPT" && r.argc > 2 && upper(r.argv[1], r.lens[1]) == "LOAD") {
+        const QByteArray body = r.arg(2);
+        const QByteArray sha = QCryptographicHash::hash(body, QCryptographicHash::Sha1).toHex();
+        m_scripts.insert(sha, body);
+        op.scriptLoad = sha;
+    } else if (op.name == "SCRIPT" || op.name == "FLUSHALL") {
+        for (auto &n : m_nodes) {
+            n->loaded.clear();
+        }
+    }
+    if (all.isEmpty()) {
+        sendTo(seq, defaultNode(), false);
+        return;
+    }
+    op.sums = r.shape.sums;
+    op.waiting = int(all.size());
+    for (int node : all) {
+        if (!op.scriptLoad.isEmpty()) {
+            m_nodes[size_t(node)]->loaded.insert(op.scriptLoad); // removed if it fails
+        }
+        sendTo(seq, node, false);
+    }
+}
+
+// SCAN under one cursor: its top 16 bits say which master (by address), the rest are that
+// master's own cursor.
+void Cluster::routeScan(const Routing &r)
+{
+    const qint64 seq = r.seq;
+    Op &op = opAt(seq);
+    const QList<int> all = masters();
+    bool ok = false;
+    const quint64 cursor = r.argc > 1 ? r.arg(1).toULongLong(&ok) : 0;
+    const int index = int(cursor >> 48);
+    if (!ok || all.isEmpty() || index >= all.size()) {
+        answerError(seq, QStringLiteral("ERR the SCAN cursor is not one of this Redis "
+                                        "Cluster's (its masters changed since the scan "
+                                        "began?); start again from 0")
+                             .toUtf8());
+        return;
+    }
+    // The same command with the node's own cursor.
+    const QByteArray nodeCursor = QByteArray::number(cursor & ((quint64(1) << 48) - 1));
+    QList<QByteArray> args;
+    for (int i = 0; i < r.argc; ++i) {
+        args << (i == 1 ? nodeCursor : r.arg(i));
+    }
+    op.resp.clear();
+    op.args.clear();
+    op.resp.push_back('*');
+    appendDecimal(op.resp, r.argc);
+    op.resp.append("\r\n", 2);
+    for (const QByteArray &a : args) {
+        op.resp.push_back('$');
+        appendDecimal(op.resp, a.size());
+        op.resp.append("\r\n", 2);
+        op.args.emplace_back(op.resp.size(), size_t(a.size()));
+        op.resp.append(a.constData(), size_t(a.size()));
+        op.resp.append("\r\n", 2);
+    }
+    op.scanIndex = index;
+    op.scanMasters = int(all.size());
+    sendTo(seq, all[index], false);
+}
+
+// A keyed command: to the master of its slot, or split per slot (DEL and friends).
+void Cluster::routeKeyed(const Routing &r)
+{
+    const qint64 seq = r.seq;
+    Op &op = opAt(seq);
+    if (op.name == "EVALSHA" || op.name == "EVALSHA_RO") {
+        op.sha = r.arg(1).toLower();
+    }
+    if (r.cross) {
+        routeSplit(r);
+        return;
+    }
+    const int node = ownerOf(seq, r.slot, r.firstKey);
     if (node < 0) {
         return;
     }
@@ -808,6 +821,49 @@ void Cluster::route(qint64 seq)
         m_watchNode = node;
     }
     sendTo(seq, node, false);
+}
+
+// Split per slot; the parts' counts are summed into this op's reply.
+void Cluster::routeSplit(const Routing &r)
+{
+    const qint64 seq = r.seq;
+    QMap<int, QList<QByteArray>> bySlot;
+    for (int i : r.shape.keys) {
+        const QByteArray key = r.arg(i);
+        bySlot[keySlot(key)] << key;
+    }
+    Op &self = opAt(seq);
+    self.waiting = int(bySlot.size());
+    const ReplyBound bound = self.bound;
+    const QByteArray name = r.arg(0);
+    for (auto it = bySlot.cbegin(); it != bySlot.cend(); ++it) {
+        QList<QByteArray> partArgv{name};
+        partArgv << it.value();
+        std::vector<const char *> pa;
+        std::vector<size_t> pl;
+        for (const QByteArray &a : partArgv) {
+            pa.push_back(a.constData());
+            pl.push_back(size_t(a.size()));
+        }
+        append(int(pa.size()), pa.data(), pl.data(), bound);
+        const qint64 part = m_nextSeq - 1;
+        Op &p = opAt(part);
+        p.hidden = true;
+        p.parent = seq;
+        p.slot = it.key();
+        p.redirectable = true;
+        p.routed = true;
+        const int node = m_slotNode[size_t(it.key())];
+        if (node < 0) {
+            answerError(part, QStringLiteral("CLUSTERDOWN slot %1 (key '%2') is not served "
+                                             "by any node of the Redis Cluster")
+                                  .arg(it.key())
+                                  .arg(printable(it.value().front()))
+                                  .toUtf8());
+            continue;
+        }
+        sendTo(part, node, false);
+    }
 }
 
 void Cluster::handle(qint64 seq, int node, RawReply reply,

@@ -121,7 +121,17 @@ private:
 
     Cluster(Endpoint endpoint, Connection::Options options);
     Op &opAt(qint64 seq);
+    // Routing one command (route() is the entry; each step answers or sends it).
+    struct Routing;
     void route(qint64 seq);
+    Routing routingOf(qint64 seq);
+    void refuseCrossSlot(const Routing &r);
+    int ownerOf(qint64 seq, int slot, const QByteArray &key); // -1: answered CLUSTERDOWN
+    void routeInTransaction(const Routing &r);
+    void routeBroadcast(const Routing &r);
+    void routeScan(const Routing &r);
+    void routeKeyed(const Routing &r);
+    void routeSplit(const Routing &r);
     void sendTo(qint64 seq, int node, bool asking);
     void answer(qint64 seq, RawReply reply);
     void answerError(qint64 seq, const QByteArray &message);

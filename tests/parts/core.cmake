@@ -25,6 +25,8 @@ sluice_test(simulator REDIS)
 sluice_test(cli_simulate REDIS)
 add_dependencies(tst_cli_simulate sluice-cli sluice-render)
 sluice_test(connectionpage REDIS LIBS sluice_pagesupport Qt6::Network)
+# The Connection page's controller without widgets: tests, saves, connects and their messages.
+sluice_test(connectionsession REDIS LIBS sluice_pagesupport)
 # The profile editor's state without widgets: validation by field, the profile it builds.
 sluice_test(profiledraft LIBS sluice_ui)
 # A read-only profile on a private redis-server: every write action off, no write in INFO

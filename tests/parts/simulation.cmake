@@ -6,3 +6,4 @@ add_dependencies(tst_simulationpage sluice-cli)
 target_link_libraries(tst_cli_simulate PRIVATE sluice_figures)
 # The pattern and scenario drafts behind the Simulation and Load pages' forms, without widgets.
 sluice_test(scenariodraft LIBS sluice_ui)
+sluice_test(simulationsession REDIS LIBS sluice_pagesupport TIMEOUT 600)

@@ -6,34 +6,22 @@
 
 #include "ui/common/workerthread.h"
 
-#include <QThread>
-
 namespace sluice::ui {
 
 ConnectionController::ConnectionController(ProfileStore *store, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_sandbox(new Sandbox(this))
-    , m_sessionThread(new QThread(this))
     // A ping that takes longer than 3 s is a lost connection for the console.
-    , m_session(new ConnectionWorker(workerConnectionOptions(std::chrono::seconds(3))))
-    , m_probeThread(new QThread(this))
-    , m_probe(new ConnectionWorker(workerConnectionOptions(std::chrono::seconds(3))))
+    , m_session(QStringLiteral("sluice-session"), workerConnectionOptions(std::chrono::seconds(3)))
+    , m_probe(QStringLiteral("sluice-probe"), workerConnectionOptions(std::chrono::seconds(3)))
 {
     qRegisterMetaType<ConnectionState>();
     qRegisterMetaType<ConnectionRequest>();
 
-    m_sessionThread->setObjectName(QStringLiteral("sluice-session"));
-    m_session->moveToThread(m_sessionThread);
-    connect(m_sessionThread, &QThread::finished, m_session, &QObject::deleteLater);
-    connect(m_session, &ConnectionWorker::stateChanged, this, &ConnectionController::onWorkerState);
-    m_sessionThread->start();
-
-    m_probeThread->setObjectName(QStringLiteral("sluice-probe"));
-    m_probe->moveToThread(m_probeThread);
-    connect(m_probeThread, &QThread::finished, m_probe, &QObject::deleteLater);
-    connect(m_probe, &ConnectionWorker::probed, this, &ConnectionController::tested);
-    m_probeThread->start();
+    connect(m_session.get(), &ConnectionWorker::stateChanged, this,
+            &ConnectionController::onWorkerState);
+    connect(m_probe.get(), &ConnectionWorker::probed, this, &ConnectionController::tested);
 
     connect(m_sandbox, &Sandbox::statusChanged, this, &ConnectionController::onSandboxStatus);
 }
@@ -41,11 +29,8 @@ ConnectionController::ConnectionController(ProfileStore *store, QObject *parent)
 ConnectionController::~ConnectionController()
 {
     m_sandbox->disconnect(this);
-    // A worker in the middle of a call finishes it first: at most the command timeout.
-    m_sessionThread->quit();
-    m_probeThread->quit();
-    m_sessionThread->wait();
-    m_probeThread->wait();
+    // Then m_probe and m_session (WorkerThread) quit and wait: a worker in the middle of a
+    // call finishes it first, at most the command timeout.
 }
 
 double ConnectionController::scanBudget() const
@@ -82,8 +67,7 @@ void ConnectionController::begin(const QString &id, const QString &label, const 
     m_sandboxPending = false;
     m_store->setLastUsed(id);
     // The previous server is left at once, even if the new one waits for a password.
-    QMetaObject::invokeMethod(
-        m_session, [w = m_session] { w->close(); }, Qt::QueuedConnection);
+    m_session.post([](ConnectionWorker *w) { w->close(); });
     ConnectionState s;
     s.state = ConnectionState::State::Connecting;
     s.label = label;
@@ -182,8 +166,7 @@ void ConnectionController::open(const ConnectionProfile &profile, const ProfileS
 {
     ConnectionRequest r{m_request, profile.name, profile.endpoint(secrets), trustHostKeyOnce};
     m_endpoint = r.endpoint;
-    QMetaObject::invokeMethod(
-        m_session, [w = m_session, r] { w->open(r); }, Qt::QueuedConnection);
+    m_session.post([r](ConnectionWorker *w) { w->open(r); });
     // The endpoint is known only now (after a password lookup, or once the sandbox runs): the
     // pages that open their own connections learn it from this second sessionChanged().
     Q_EMIT sessionChanged();
@@ -217,8 +200,7 @@ void ConnectionController::onSandboxStatus()
             const bool starting = m_sandboxPending;
             ++m_request;
             m_sandboxPending = false;
-            QMetaObject::invokeMethod(
-                m_session, [w = m_session] { w->close(); }, Qt::QueuedConnection);
+            m_session.post([](ConnectionWorker *w) { w->close(); });
             fail(starting ? tr("the sandbox could not start") : tr("the sandbox stopped"),
                  m_sandbox->error().isEmpty() ? tr("Connect to the sandbox to start it again.")
                                               : m_sandbox->error());
@@ -238,8 +220,7 @@ void ConnectionController::retryNow()
                !m_currentId.isEmpty()) {
         connectTo(m_currentId); // e.g. the password is still needed
     } else {
-        QMetaObject::invokeMethod(
-            m_session, [w = m_session] { w->retryNow(); }, Qt::QueuedConnection);
+        m_session.post([](ConnectionWorker *w) { w->retryNow(); });
     }
 }
 
@@ -249,8 +230,7 @@ void ConnectionController::disconnectNow()
     m_currentId.clear();
     m_endpoint.reset();
     m_sandboxPending = false;
-    QMetaObject::invokeMethod(
-        m_session, [w = m_session] { w->close(); }, Qt::QueuedConnection);
+    m_session.post([](ConnectionWorker *w) { w->close(); });
     publish(ConnectionState{});
     Q_EMIT sessionChanged();
 }
@@ -340,8 +320,7 @@ void ConnectionController::probe(quint64 id, const ConnectionProfile &profile,
                                  const ProfileSecrets &secrets, bool trustHostKeyOnce)
 {
     ConnectionRequest r{id, profile.name, profile.endpoint(secrets), trustHostKeyOnce};
-    QMetaObject::invokeMethod(
-        m_probe, [w = m_probe, r] { w->probe(r); }, Qt::QueuedConnection);
+    m_probe.post([r](ConnectionWorker *w) { w->probe(r); });
 }
 
 } // namespace sluice::ui

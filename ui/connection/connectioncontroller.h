@@ -2,17 +2,17 @@
 
 #include "connectionprofile.h"
 #include "connectionstate.h"
+#include "connectionworker.h"
 #include "profilestore.h"
+
+#include "ui/common/workerthread.h"
 
 #include <QObject>
 
 #include <optional>
 
-class QThread;
-
 namespace sluice::ui {
 
-class ConnectionWorker;
 class Sandbox;
 
 // The console's one Redis session: which profile it is connected to, through a
@@ -94,10 +94,8 @@ private:
 
     ProfileStore *m_store;
     Sandbox *m_sandbox;
-    QThread *m_sessionThread;
-    ConnectionWorker *m_session;
-    QThread *m_probeThread;
-    ConnectionWorker *m_probe;
+    WorkerThread<ConnectionWorker> m_session; // the session's connection
+    WorkerThread<ConnectionWorker> m_probe;   // Test connection
 
     ConnectionState m_state;
     QString m_currentId;

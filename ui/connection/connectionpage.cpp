@@ -3,6 +3,7 @@
 #include "clusterpanel.h"
 
 #include "connectioncontroller.h"
+#include "connectionsession.h"
 #include "profileform.h"
 #include "profilestore.h"
 #include "sandbox.h"
@@ -76,6 +77,7 @@ public:
 ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent)
     : QWidget(parent)
     , m_controller(controller)
+    , m_session(new ConnectionSession(controller, this))
 {
     setObjectName(QStringLiteral("connectionPage"));
     auto *root = PageHeader::pageLayout(this);
@@ -203,23 +205,44 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     connect(m_test, &QPushButton::clicked, this, &ConnectionPage::testConnection);
     connect(m_save, &QPushButton::clicked, this, [this] { saveForm(); });
     connect(m_connect, &QPushButton::clicked, this, &ConnectionPage::connectSelected);
-    connect(m_sandboxConnect, &QPushButton::clicked, this, [this] {
-        m_awaitingSession = true;
-        say(Tone::Info, tr("Starting the sandbox…"));
-        m_controller->connectToSandbox();
-    });
+    connect(m_sandboxConnect, &QPushButton::clicked, m_session,
+            &ConnectionSession::connectToSandbox);
     connect(m_form, &ProfileForm::edited, this, [this] {
         m_edited = true;
         setDirty(true);
     });
     connect(m_form, &ProfileForm::submitted, this, &ConnectionPage::connectSelected);
     connect(m_trust, &QPushButton::clicked, this, &ConnectionPage::trustHostKey);
-    connect(m_controller, &ConnectionController::tested, this, &ConnectionPage::onTested);
-    connect(m_controller, &ConnectionController::stateChanged, this,
-            &ConnectionPage::onSessionState);
+    connect(m_controller, &ConnectionController::stateChanged, this, [this] {
+        updateMarkers();
+        updateSandbox();
+    });
     connect(m_controller, &ConnectionController::passwordNeeded, this,
             &ConnectionPage::askPassword);
-    connect(store, &ProfileStore::passwordStored, this, &ConnectionPage::onPasswordStored);
+    connect(store, &ProfileStore::passwordStored, this,
+            [this](const QString &id, bool inKeyring, const QString &why) {
+                if (id != m_editingId) {
+                    return;
+                }
+                m_form->refreshNotes();
+                m_session->reportPasswordStored(id, inKeyring, why);
+            });
+    // The session's answers, shown.
+    connect(m_session, &ConnectionSession::messageChanged, this, &ConnectionPage::showMessage);
+    connect(m_session, &ConnectionSession::testingChanged, this, [this] {
+        m_test->setEnabled(!m_session->isTesting());
+        m_test->setText(m_session->isTesting() ? tr("Testing…") : tr("&Test connection"));
+    });
+    connect(m_session, &ConnectionSession::trustChanged, this, [this] {
+        m_trust->setVisible(
+            m_session->trustOffered() &&
+            (m_session->trustForTest() || m_session->trustProfile() == m_editingId));
+    });
+    connect(m_session, &ConnectionSession::focusRequested, this,
+            [this](const QString &field) { m_form->focusField(field); });
+    connect(m_session, &ConnectionSession::selectRequested, this, &ConnectionPage::selectProfile);
+    connect(m_session, &ConnectionSession::secretRequested, this,
+            [this](ProfileStore::Secret secret) { m_form->focusSecret(secret); });
     connect(store, &ProfileStore::secretStored, this, [this](const QString &id) {
         if (id == m_editingId) {
             m_form->refreshNotes();
@@ -303,7 +326,7 @@ void ConnectionPage::onSelection()
         return;
     }
     if (id != m_editingId) {
-        m_banner->hide();
+        m_session->clearMessage();
     }
     if (id == ProfileStore::sandboxId()) {
         m_editingId = id;
@@ -322,7 +345,7 @@ void ConnectionPage::showProfile(const ConnectionProfile &p)
     m_editingId = p.id;
     m_detail->setCurrentIndex(0);
     m_form->showProfile(p);
-    m_trust->hide();
+    m_session->withdrawTrust();
     m_delete->setEnabled(true);
     setDirty(false);
 }
@@ -334,11 +357,11 @@ void ConnectionPage::newProfile()
         m_list->setCurrentRow(-1);
         m_list->clearSelection();
     }
-    m_banner->hide();
+    m_session->clearMessage();
     m_editingId.clear();
     m_detail->setCurrentIndex(0);
     m_form->showProfile(std::nullopt);
-    m_trust->hide();
+    m_session->withdrawTrust();
     m_delete->setEnabled(false);
     setDirty(true);
     m_form->focusField(QStringLiteral("name"));
@@ -351,94 +374,33 @@ void ConnectionPage::deleteProfile()
     if (!p) {
         return;
     }
-    const bool inUse = m_controller->currentId() == id;
-    if (inUse) {
-        m_controller->disconnectNow();
-    }
-    m_controller->store()->remove(id);
+    const bool inUse = m_session->remove(id);
     m_editingId.clear();
     reloadList();
     selectProfile(ProfileStore::sandboxId());
-    say(Tone::Info, tr("Deleted the profile '%1' and its stored password.").arg(p->name),
-        inUse ? tr("The console was connected through it and is not connected any more.")
-              : QString());
+    m_session->reportDeleted(p->name, inUse);
 }
 
 void ConnectionPage::trustHostKey()
 {
-    m_trust->hide();
-    if (m_trustForTest) {
-        const ConnectionProfile p = m_form->draft().profile();
-        m_pendingTest = m_controller->test(p, m_form->draft().secrets(), true);
-        m_test->setEnabled(false);
-        m_test->setText(tr("Testing…"));
-        say(Tone::Info, tr("Testing %1, trusting its SSH host key…").arg(p.endpoint().display()));
-        return;
-    }
-    const auto p = m_controller->store()->profile(m_editingId);
-    if (!p) {
-        return;
-    }
-    m_awaitingSession = true;
-    say(Tone::Info, tr("Connecting to %1 (%2), trusting its SSH host key…")
-                        .arg(p->name, p->endpoint().display()));
-    m_controller->connectTo(m_editingId, m_form->draft().secrets(), true);
+    m_session->trustHostKey(m_form->draft(), m_editingId);
 }
 
 QString ConnectionPage::saveForm()
 {
-    const ProfileDraft &draft = m_form->draft();
-    if (const auto refusal = draft.saveRefusal(m_controller->store()->profiles());
-        !refusal.isEmpty()) {
-        say(Tone::Bad, refusal.headline, refusal.problem.message);
-        m_form->focusField(refusal.problem.field);
+    const QString id = m_session->save(m_form->draft());
+    if (id.isEmpty()) {
         return {};
     }
-    const ConnectionProfile p = draft.profile();
-    const QString id = m_controller->store()->saveWithSecrets(p, draft.secretEdits());
     m_editingId = id;
     reloadList();
     selectProfile(id);
-    say(Tone::Good, tr("Saved the profile '%1'.").arg(p.name));
     return id;
 }
 
 void ConnectionPage::testConnection()
 {
-    const ProfileDraft &draft = m_form->draft();
-    if (const auto refusal = draft.testRefusal(); !refusal.isEmpty()) {
-        say(Tone::Bad, refusal.headline, refusal.problem.message);
-        m_form->focusField(refusal.problem.field);
-        return;
-    }
-    const ConnectionProfile p = draft.profile();
-    m_trust->hide();
-    m_pendingTest = m_controller->test(p, draft.secrets());
-    m_test->setEnabled(false);
-    m_test->setText(tr("Testing…"));
-    say(Tone::Info, tr("Testing %1…").arg(p.endpoint({}).display()));
-}
-
-void ConnectionPage::onTested(const ConnectionState &r)
-{
-    if (r.request != m_pendingTest) {
-        return;
-    }
-    m_pendingTest = 0;
-    m_test->setEnabled(true);
-    m_test->setText(tr("&Test connection"));
-    if (r.state == ConnectionState::State::Connected) {
-        say(Tone::Good,
-            r.redisVersion.isEmpty()
-                ? tr("Redis at %1 answered in %2.").arg(r.endpoint, formatRtt(r.rttMs))
-                : tr("Redis %1 at %2 answered in %3.")
-                      .arg(r.redisVersion, r.endpoint, formatRtt(r.rttMs)),
-            m_dirty ? tr("Save the profile to keep these values.") : QString());
-    } else {
-        say(Tone::Bad, tr("Cannot connect to %1: %2.").arg(r.endpoint, r.error), r.hint, r.detail);
-        m_trustForTest = true;
-        m_trust->setVisible(r.unknownHostKey);
-    }
+    m_session->test(m_form->draft());
 }
 
 void ConnectionPage::connectSelected()
@@ -451,102 +413,13 @@ void ConnectionPage::connectSelected()
             return;
         }
     }
-    const auto p = m_controller->store()->profile(id);
-    if (!p) {
-        return;
-    }
-    m_awaitingSession = true;
-    say(Tone::Info, tr("Connecting to %1 (%2)…").arg(p->name, p->endpoint({}).display()));
-    m_trust->hide();
-    m_controller->connectTo(id, typed);
+    m_session->connectTo(id, typed);
     m_form->refreshNotes();
-}
-
-void ConnectionPage::onSessionState(const ConnectionState &s)
-{
-    updateMarkers();
-    updateSandbox();
-    if (!m_awaitingSession) {
-        // "Connected to ..." next to an amber status bar would contradict it: the bar speaks.
-        if (m_sessionMessage && s.state != ConnectionState::State::Connected) {
-            m_banner->hide();
-            m_sessionMessage = false;
-        }
-        return;
-    }
-    switch (s.state) {
-    case ConnectionState::State::Connected:
-        m_awaitingSession = false;
-        say(Tone::Good,
-            tr("Connected to %1: Redis %2 at %3, %4.")
-                .arg(s.label, s.redisVersion, s.endpoint, formatRtt(s.rttMs)),
-            tr("The whole console now works on this server."));
-        m_sessionMessage = true;
-        break;
-    case ConnectionState::State::Lost:
-        m_awaitingSession = false;
-        say(Tone::Warning, tr("Cannot connect to %1 yet: %2.").arg(s.endpoint, s.error),
-            s.hint + QLatin1Char(' ') +
-                tr("Sluice keeps trying by itself; the status bar shows when."),
-            s.detail);
-        break;
-    case ConnectionState::State::Failed:
-        m_awaitingSession = false;
-        say(Tone::Bad, tr("Cannot connect to %1: %2.").arg(s.endpoint, s.error), s.hint, s.detail);
-        m_trustForTest = false;
-        m_trust->setVisible(s.unknownHostKey && m_controller->currentId() == m_editingId);
-        break;
-    default:
-        break;
-    }
 }
 
 void ConnectionPage::askPassword(const QString &id, const QString &why)
 {
-    const auto p = m_controller->store()->profile(id);
-    if (!p) {
-        return;
-    }
-    selectProfile(id);
-    m_awaitingSession = false;
-    const ProfileStore::Secret secret = m_controller->neededSecret();
-    switch (secret) {
-    case ProfileStore::Secret::SshPassword:
-        say(Tone::Warning, tr("Enter the SSH password of '%1', then press Connect.").arg(p->name),
-            tr("Sluice does not have it: %1.").arg(why));
-        break;
-    case ProfileStore::Secret::SshPassphrase:
-        say(Tone::Warning,
-            tr("Enter the passphrase of the SSH key of '%1', then press Connect.").arg(p->name),
-            tr("Sluice does not have it: %1.").arg(why));
-        break;
-    default:
-        say(Tone::Warning, tr("Enter the password of '%1', then press Connect.").arg(p->name),
-            tr("Sluice does not have it: %1.").arg(why));
-        break;
-    }
-    m_form->focusSecret(secret);
-}
-
-void ConnectionPage::onPasswordStored(const QString &id, bool inKeyring, const QString &why)
-{
-    if (id != m_editingId) {
-        return;
-    }
-    m_form->refreshNotes();
-    if (m_awaitingSession) {
-        return; // the outcome of the connection matters more; the note says where it went
-    }
-    const auto p = m_controller->store()->profile(id);
-    if (inKeyring) {
-        say(Tone::Good, tr("Saved the profile '%1'.").arg(p ? p->name : QString()),
-            tr("The password is in the system keyring."));
-    } else {
-        say(Tone::Warning, tr("Saved the profile '%1'.").arg(p ? p->name : QString()),
-            tr("The password is kept in memory for this session only: %1. Sluice will ask for "
-               "it next time; it never writes passwords to disk.")
-                .arg(why));
-    }
+    m_session->askPassword(id, why);
 }
 
 void ConnectionPage::updateSandbox()
@@ -601,6 +474,7 @@ void ConnectionPage::updateMarkers()
 void ConnectionPage::setDirty(bool dirty)
 {
     m_dirty = dirty;
+    m_session->setFormUnsaved(dirty);
     if (!dirty) {
         m_edited = false;
     }
@@ -668,15 +542,14 @@ void ConnectionPage::resolveLeave(LeaveChoice choice, const std::function<void()
     then();
 }
 
-void ConnectionPage::say(Tone tone, const QString &headline, const QString &more,
-                         const QString &detail)
+void ConnectionPage::showMessage()
 {
-    QString text = more;
-    if (!detail.isEmpty()) {
-        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + tr("Details: %1").arg(detail);
+    const ConnectionSession::Message &m = m_session->message();
+    if (m.shown) {
+        m_banner->showMessage(m.tone, m.headline, m.text);
+    } else {
+        m_banner->hide();
     }
-    m_banner->showMessage(tone, headline, text);
-    m_sessionMessage = false;
 }
 
 } // namespace sluice::ui

@@ -18,13 +18,15 @@ namespace sluice::ui {
 
 class ClusterPanel;
 class ConnectionController;
+class ConnectionSession;
 class MessageBanner;
 class ProfileForm;
 
 // The Connection page: the saved profiles (and the sandbox) on the left, the selected one's
 // form on the right with Test connection, Save and Connect, and one message area that answers
-// every action in words. Nothing here waits on the network: tests, connects and keyring calls
-// answer through signals.
+// every action in words. What the buttons ask goes to a ConnectionSession, which says the
+// answers; the page shows them and keeps the form and its unsaved changes. Nothing here waits
+// on the network: tests, connects and keyring calls answer through signals.
 class ConnectionPage : public QWidget
 {
     Q_OBJECT
@@ -37,6 +39,7 @@ public:
     void askPassword(const QString &id, const QString &why);
     // The Redis Cluster section (nodes, slot view), shown while the session is a cluster.
     ClusterPanel *clusterPanel() const { return m_cluster; }
+    ConnectionSession *session() const { return m_session; }
 
     // The form holds values the user typed and has not saved (a new profile or a changed one).
     bool hasUnsavedProfile() const;
@@ -61,19 +64,16 @@ private:
     QString saveForm();
     void testConnection();
     void connectSelected();
-    void onTested(const ConnectionState &result);
-    void onSessionState(const ConnectionState &state);
-    void onPasswordStored(const QString &id, bool inKeyring, const QString &why);
     void updateSandbox();
     void updateMarkers();
     void setDirty(bool dirty);
     void resolveLeave(LeaveChoice choice, const std::function<void()> &then);
-    // The message area: a headline, a sentence on what to do, the raw detail in grey.
-    void say(Tone tone, const QString &headline, const QString &more = {},
-             const QString &detail = {});
+    // The session's message in the message area (or none).
+    void showMessage();
     QString selectedId() const;
 
     ConnectionController *m_controller;
+    ConnectionSession *m_session;
 
     QListWidget *m_list;
     QPushButton *m_new;
@@ -99,10 +99,6 @@ private:
     bool m_edited = false;  // the user typed in the form since it was shown or saved
     bool m_leaving = false; // a leave question is open
     LeaveHook m_leaveHook;
-    quint64 m_pendingTest = 0;
-    bool m_trustForTest = false;    // Trust this host key repeats the test, else the connect
-    bool m_awaitingSession = false; // the user pressed Connect: report the outcome here
-    bool m_sessionMessage = false;  // the message reports a session that may have moved on
 };
 
 } // namespace sluice::ui

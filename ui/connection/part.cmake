@@ -5,6 +5,7 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/clusterpanel.cpp ${CMAKE_CURRENT_LIST_DIR}/clusterpanel.h
     ${CMAKE_CURRENT_LIST_DIR}/clusternodes.cpp ${CMAKE_CURRENT_LIST_DIR}/clusternodes.h
     ${CMAKE_CURRENT_LIST_DIR}/connectionpage.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionpage.h
+    ${CMAKE_CURRENT_LIST_DIR}/connectionsession.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionsession.h
     ${CMAKE_CURRENT_LIST_DIR}/connectionprofile.h
     ${CMAKE_CURRENT_LIST_DIR}/profiledraft.cpp ${CMAKE_CURRENT_LIST_DIR}/profiledraft.h
     ${CMAKE_CURRENT_LIST_DIR}/profileform.cpp ${CMAKE_CURRENT_LIST_DIR}/profileform.h

@@ -10,8 +10,7 @@
 #include "simulationcharts.h"
 #include "simulationchartview.h"
 #include "simulationmetricsmodel.h"
-#include "simulationreport.h"
-#include "simulationrunner.h"
+#include "simulationsession.h"
 
 #include "ui/connection/connectioncontroller.h"
 #include "ui/rules/rulefields.h"
@@ -19,7 +18,6 @@
 #include "core/common/duration.h"
 
 #include <QComboBox>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIcon>
@@ -33,8 +31,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-
-#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -50,7 +46,7 @@ const QColor muted = tone::muted();
 SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
     , m_connection(connection)
-    , m_runner(new SimulationRunner(this))
+    , m_session(new SimulationSession(connection, this))
     , m_charts(new SimulationCharts(this))
     , m_metrics(new SimulationMetricsModel(this))
 {
@@ -103,7 +99,7 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     auto *statusRow = new QHBoxLayout;
     m_status = PageHeader::note(this);
     m_status->setObjectName(u"statusLabel"_s);
-    m_status->setText(tr("Choose a preset or edit the scenario, then Run."));
+    m_status->setText(m_session->status());
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(u"progressBar"_s);
     m_progress->setRange(0, 1000);
@@ -134,9 +130,11 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     // Export), which call run() and exportFigure() when this page is shown: a second shortcut
     // here would make both ambiguous, and neither would fire.
 
-    connect(m_runner, &SimulationRunner::progress, this, &SimulationPage::onProgress);
-    connect(m_runner, &SimulationRunner::finished, this, &SimulationPage::onFinished);
-    connect(m_runner, &SimulationRunner::failed, this, &SimulationPage::onFailed);
+    connect(m_session, &SimulationSession::statusChanged, this, &SimulationPage::showStatus);
+    connect(m_session, &SimulationSession::started, this, [this] { setBusy(true); });
+    connect(m_session, &SimulationSession::progressed, this, &SimulationPage::onProgress);
+    connect(m_session, &SimulationSession::runFinished, this, &SimulationPage::onFinished);
+    connect(m_session, &SimulationSession::runFailed, this, &SimulationPage::onFailed);
 
     // Start from the classic comparison.
     loadPreset(u"boundary-burst"_s);
@@ -218,22 +216,23 @@ QWidget *SimulationPage::buildEditor()
     connect(m_preset, &QComboBox::activated, this,
             [this](int index) { loadPreset(m_preset->itemData(index).toString()); });
     connect(open, &QPushButton::clicked, this, [this] {
-        askForFile(this, u"openDialog"_s, tr("Open a scenario"), m_draft.baseDir,
+        askForFile(this, u"openDialog"_s, tr("Open a scenario"), m_session->draft().baseDir,
                    {tr("Scenarios (*.json *.yaml *.yml)")}, QString(),
                    [this](const QString &path, const QString &) {
                        QString error;
                        if (!loadScenarioFile(path, &error)) {
-                           setStatus(error, true);
+                           m_session->setStatus(error, true);
                        }
                    });
     });
     connect(save, &QPushButton::clicked, this, [this] {
-        askForFile(this, u"saveDialog"_s, tr("Save the scenario"), m_draft.baseDir,
+        askForFile(this, u"saveDialog"_s, tr("Save the scenario"), m_session->draft().baseDir,
                    {tr("JSON scenario (*.json)")}, u"json"_s,
                    [this](const QString &path, const QString &) {
                        QString error;
                        const bool saved = saveScenarioFile(path, &error);
-                       setStatus(saved ? tr("Saved the scenario to %1").arg(path) : error, !saved);
+                       m_session->setStatus(
+                           saved ? tr("Saved the scenario to %1").arg(path) : error, !saved);
                    });
     });
 
@@ -320,40 +319,42 @@ QWidget *SimulationPage::buildEditor()
 
     // Edits: recorded into the draft, the lists' texts refreshed, everything checked.
     connect(m_topForm, &FieldForm::edited, this, [this](const QString &key, const QString &text) {
-        m_draft.top.insert(key, text);
+        m_session->setTopField(key, text);
         validateEditor();
     });
     connect(m_patternForm, &PatternForm::changed, this, [this] {
         const int row = m_patternList->currentRow();
-        if (row < 0 || size_t(row) >= m_draft.patterns.size()) {
+        if (!m_session->setPattern(row, m_patternForm->draft())) {
             return;
         }
-        m_draft.patterns[size_t(row)] = m_patternForm->draft();
         m_patternList->item(row)->setText(m_patternForm->draft().summary());
         validateEditor();
     });
-    const auto ruleEdited = [this](auto &&change) {
-        const int row = m_ruleList->currentRow();
-        if (row < 0 || size_t(row) >= m_draft.rules.size()) {
-            return;
-        }
-        change(m_draft.rules[size_t(row)]);
-        m_ruleList->item(row)->setText(m_draft.rules[size_t(row)].summary());
+    // After an edit of the selected rule went to the session: its summary, fields, check.
+    const auto ruleEdited = [this](int row) {
+        m_ruleList->item(row)->setText(m_session->draft().rules[size_t(row)].summary());
         showRule();
         validateEditor();
     };
     connect(m_ruleForm, &FieldForm::edited, this,
-            [ruleEdited](const QString &key, const QString &text) {
-                ruleEdited([&](RuleDraft &r) { r.values.insert(key, text); });
+            [this, ruleEdited](const QString &key, const QString &text) {
+                const int row = m_ruleList->currentRow();
+                if (m_session->setRuleValue(row, key, text)) {
+                    ruleEdited(row);
+                }
             });
     connect(m_algorithm, &QComboBox::activated, this, [this, ruleEdited](int index) {
-        const QString kind = m_algorithm->itemData(index).toString();
-        ruleEdited([&](RuleDraft &r) { r.kind = kind; });
+        const int row = m_ruleList->currentRow();
+        if (m_session->setRuleKind(row, m_algorithm->itemData(index).toString())) {
+            ruleEdited(row);
+        }
     });
     const auto scopeEdited = [this, ruleEdited] {
         RuleFields::updateScopeName(m_scope);
-        const QString scope = RuleFields::scopeText(m_scope);
-        ruleEdited([&](RuleDraft &r) { r.values.insert(u"scope"_s, scope); });
+        const int row = m_ruleList->currentRow();
+        if (m_session->setRuleValue(row, u"scope"_s, RuleFields::scopeText(m_scope))) {
+            ruleEdited(row);
+        }
     };
     connect(m_scope.kind, &QComboBox::activated, this, scopeEdited);
     connect(m_scope.name, &QLineEdit::textEdited, this, scopeEdited);
@@ -365,49 +366,51 @@ QWidget *SimulationPage::buildEditor()
         validateEditor();
     };
     connect(addPattern, &QPushButton::clicked, this,
-            [this, changeList] { changeList(m_patternList, m_draft.addPattern()); });
+            [this, changeList] { changeList(m_patternList, m_session->addPattern()); });
     connect(removePattern, &QPushButton::clicked, this, [this, changeList] {
-        changeList(m_patternList, m_draft.removePattern(m_patternList->currentRow()));
+        changeList(m_patternList, m_session->removePattern(m_patternList->currentRow()));
     });
     connect(addRule, &QPushButton::clicked, this,
-            [this, changeList] { changeList(m_ruleList, m_draft.addRule()); });
+            [this, changeList] { changeList(m_ruleList, m_session->addRule()); });
     connect(removeRule, &QPushButton::clicked, this, [this, changeList] {
-        changeList(m_ruleList, m_draft.removeRule(m_ruleList->currentRow()));
+        changeList(m_ruleList, m_session->removeRule(m_ruleList->currentRow()));
     });
     connect(m_useRules, &QPushButton::clicked, this, [this, changeList] {
-        m_draft.useRules(m_pageRules);
-        changeList(m_ruleList, m_draft.rules.empty() ? -1 : 0);
-        setStatus(
-            tr("Using the %n rule(s) of the Rules page.", nullptr, int(m_pageRules.rules.size())),
-            false);
+        m_session->usePageRules();
+        changeList(m_ruleList, m_session->draft().rules.empty() ? -1 : 0);
     });
-    connect(m_engine, &QComboBox::activated, this, [this] { m_engineError->hide(); });
+    connect(m_engine, &QComboBox::activated, this, [this] {
+        m_session->clearEngineProblem();
+        m_engineError->hide();
+    });
     return w;
 }
 
 void SimulationPage::showDraft()
 {
-    m_topForm->setValues(m_draft.top);
-    const QString description = m_draft.top.value(u"description"_s);
+    const ScenarioDraft &draft = m_session->draft();
+    m_topForm->setValues(draft.top);
+    const QString description = draft.top.value(u"description"_s);
     m_presetNote->setText(description);
     m_presetNote->setVisible(!description.isEmpty());
     refreshLists();
-    m_patternList->setCurrentRow(m_draft.patterns.empty() ? -1 : 0);
-    m_ruleList->setCurrentRow(m_draft.rules.empty() ? -1 : 0);
+    m_patternList->setCurrentRow(draft.patterns.empty() ? -1 : 0);
+    m_ruleList->setCurrentRow(draft.rules.empty() ? -1 : 0);
     validateEditor();
 }
 
 void SimulationPage::refreshLists()
 {
+    const ScenarioDraft &draft = m_session->draft();
     const QSignalBlocker b1(m_patternList);
     const QSignalBlocker b2(m_ruleList);
     m_patternList->clear();
-    for (const PatternDraft &p : m_draft.patterns) {
+    for (const PatternDraft &p : draft.patterns) {
         m_patternList->addItem(p.summary());
     }
     m_ruleList->clear();
-    for (size_t i = 0; i < m_draft.rules.size(); ++i) {
-        auto *item = new QListWidgetItem(m_draft.rules[i].summary(), m_ruleList);
+    for (size_t i = 0; i < draft.rules.size(); ++i) {
+        auto *item = new QListWidgetItem(draft.rules[i].summary(), m_ruleList);
         QPixmap swatch(10, 10);
         swatch.fill(SimulationCharts::ruleColor(int(i)));
         item->setIcon(QIcon(swatch));
@@ -416,19 +419,21 @@ void SimulationPage::refreshLists()
 
 void SimulationPage::showPattern()
 {
+    const ScenarioDraft &draft = m_session->draft();
     const int row = m_patternList->currentRow();
-    const bool has = row >= 0 && size_t(row) < m_draft.patterns.size();
-    m_patternForm->setDraft(has ? std::optional(m_draft.patterns[size_t(row)]) : std::nullopt);
-    m_patternForm->setErrors(has && size_t(row) < m_draft.patternErrors.size()
-                                 ? m_draft.patternErrors[size_t(row)]
+    const bool has = row >= 0 && size_t(row) < draft.patterns.size();
+    m_patternForm->setDraft(has ? std::optional(draft.patterns[size_t(row)]) : std::nullopt);
+    m_patternForm->setErrors(has && size_t(row) < draft.patternErrors.size()
+                                 ? draft.patternErrors[size_t(row)]
                                  : FieldErrors());
 }
 
 void SimulationPage::showRule()
 {
+    const ScenarioDraft &draft = m_session->draft();
     const int row = m_ruleList->currentRow();
-    const bool has = row >= 0 && size_t(row) < m_draft.rules.size();
-    const RuleDraft r = has ? m_draft.rules[size_t(row)] : RuleDraft();
+    const bool has = row >= 0 && size_t(row) < draft.rules.size();
+    const RuleDraft r = has ? draft.rules[size_t(row)] : RuleDraft();
     {
         const QSignalBlocker block(m_algorithm);
         m_algorithm->setEnabled(has);
@@ -445,8 +450,8 @@ void SimulationPage::showRule()
     }
     m_ruleForm->showOnly(has ? r.keys() : QStringList());
     m_ruleForm->setValues(r.values);
-    const FieldErrors errors = has && size_t(row) < m_draft.ruleErrors.size()
-                                   ? m_draft.ruleErrors[size_t(row)]
+    const FieldErrors errors = has && size_t(row) < draft.ruleErrors.size()
+                                   ? draft.ruleErrors[size_t(row)]
                                    : FieldErrors();
     m_ruleForm->setErrors(errors);
     m_scopeError->setText(errors.value(u"scope"_s));
@@ -455,12 +460,13 @@ void SimulationPage::showRule()
 
 sim::scenario::Loaded SimulationPage::validateEditor()
 {
-    sim::scenario::Loaded loaded = m_draft.check();
-    m_topForm->setErrors(m_draft.topErrors);
-    m_trafficError->setText(m_draft.trafficProblems.join(u'\n'));
-    m_trafficError->setVisible(!m_draft.trafficProblems.isEmpty());
-    m_rulesError->setText(m_draft.ruleProblems.join(u'\n'));
-    m_rulesError->setVisible(!m_draft.ruleProblems.isEmpty());
+    sim::scenario::Loaded loaded = m_session->check();
+    const ScenarioDraft &draft = m_session->draft();
+    m_topForm->setErrors(draft.topErrors);
+    m_trafficError->setText(draft.trafficProblems.join(u'\n'));
+    m_trafficError->setVisible(!draft.trafficProblems.isEmpty());
+    m_rulesError->setText(draft.ruleProblems.join(u'\n'));
+    m_rulesError->setVisible(!draft.ruleProblems.isEmpty());
     // Items with a problem are marked in their list, so that one off screen is found.
     const auto mark = [](QListWidget *list, const std::vector<FieldErrors> &errs) {
         for (int i = 0; i < list->count(); ++i) {
@@ -476,12 +482,12 @@ sim::scenario::Loaded SimulationPage::validateEditor()
             list->item(i)->setToolTip(bad ? tips.join(u'\n') : list->item(i)->text());
         }
     };
-    mark(m_patternList, m_draft.patternErrors);
-    mark(m_ruleList, m_draft.ruleErrors);
+    mark(m_patternList, draft.patternErrors);
+    mark(m_ruleList, draft.ruleErrors);
     showPattern();
     showRule();
     const bool ok = loaded.ok();
-    m_run->setEnabled(ok && !m_runner->isRunning());
+    m_run->setEnabled(ok && !m_session->isRunning());
     m_run->setToolTip(ok ? tr("Run the scenario through every rule (Ctrl+R)")
                          : tr("Fix the problems marked in the scenario first"));
     return loaded;
@@ -498,7 +504,7 @@ std::optional<sim::Scenario> SimulationPage::editedScenario()
 
 bool SimulationPage::loadPreset(const QString &name, QString *error)
 {
-    if (!m_draft.load(sim::scenario::preset(name), QString(), error)) {
+    if (!m_session->loadPreset(name, error)) {
         return false;
     }
     showDraft();
@@ -508,24 +514,23 @@ bool SimulationPage::loadPreset(const QString &name, QString *error)
 
 bool SimulationPage::loadScenarioFile(const QString &path, QString *error)
 {
-    if (!m_draft.load(sim::scenario::loadFile(path), QFileInfo(path).absolutePath(), error)) {
+    if (!m_session->loadFile(path, error)) {
         return false;
     }
     showDraft();
     m_preset->setCurrentIndex(-1);
-    setStatus(tr("Loaded %1").arg(QFileInfo(path).fileName()), false);
     return true;
 }
 
 bool SimulationPage::saveScenarioFile(const QString &path, QString *error)
 {
     validateEditor();
-    return m_draft.save(path, error);
+    return m_session->save(path, error);
 }
 
 void SimulationPage::setRules(const sluice::RuleSet &set)
 {
-    m_pageRules = set;
+    m_session->setPageRules(set);
     m_useRules->setEnabled(!set.rules.empty());
     m_useRules->setToolTip(set.rules.empty()
                                ? tr("No rules on the Rules page yet")
@@ -536,114 +541,95 @@ void SimulationPage::setRules(const sluice::RuleSet &set)
 
 bool SimulationPage::isRunning() const
 {
-    return m_runner->isRunning();
+    return m_session->isRunning();
+}
+
+const sim::SimResult &SimulationPage::lastResult() const
+{
+    return m_session->lastResult();
 }
 
 void SimulationPage::run()
 {
-    if (m_runner->isRunning()) {
+    if (m_session->isRunning()) {
         return;
     }
-    const std::optional<sim::Scenario> scenario = editedScenario();
-    if (!scenario) {
-        setStatus(tr("Fix the problems marked in the scenario first."), true);
+    if (!editedScenario()) {
+        m_session->setStatus(tr("Fix the problems marked in the scenario first."), true);
         return;
     }
-    std::optional<Endpoint> redis;
-    m_engineError->hide();
-    if (m_engine->currentData().toString() == u"redis"_s) {
-        redis = m_connection ? m_connection->endpoint() : std::nullopt;
-        if (!redis) {
-            m_engineError->setText(tr("Not connected to Redis: connect on the Connection page, "
-                                      "or run on the in-process twins."));
-            m_engineError->show();
-            setStatus(tr("Nothing was run."), true);
-            return;
-        }
-    }
-    m_runner->start(*scenario, redis);
-    setBusy(true);
-    setStatus(tr("Generating about %1 requests…")
-                  .arg(groupedCount(qint64(std::llround(scenario->expectedOffered())))),
-              false);
+    const bool onRedis = m_engine->currentData().toString() == u"redis"_s;
+    const bool started = m_session->run(onRedis ? SimulationSession::Engine::Redis
+                                                : SimulationSession::Engine::Local);
+    m_engineError->setText(m_session->engineProblem());
+    m_engineError->setVisible(!started && !m_session->engineProblem().isEmpty());
 }
 
 void SimulationPage::cancel()
 {
-    if (m_runner->isRunning()) {
-        m_runner->cancel();
-        setStatus(tr("Cancelling…"), false);
-    }
+    m_session->cancel();
 }
 
 void SimulationPage::setBusy(bool busy)
 {
     m_run->setEnabled(!busy);
     m_cancel->setEnabled(busy);
-    m_export->setEnabled(!busy && !m_lastResult.rules.empty());
+    m_export->setEnabled(!busy && !m_session->lastResult().rules.empty());
     m_progress->setVisible(busy);
     m_progress->setValue(0);
 }
 
 void SimulationPage::onProgress(qint64 done, qint64 total)
 {
-    if (!m_runner->isRunning() || total <= 0) {
-        return;
-    }
     m_progress->setValue(int(done * 1000 / total));
-    setStatus(tr("Deciding: %1 of %2 requests through every rule")
-                  .arg(groupedCount(done), groupedCount(total)),
-              false);
 }
 
-void SimulationPage::onFinished(const sim::SimResult &result, const sim::Scenario &scenario)
+void SimulationPage::onFinished()
 {
-    m_lastResult = result;
-    m_lastScenario = scenario;
-    m_charts->setResult(result, scenario);
+    m_charts->setResult(m_session->lastResult(), m_session->lastScenario());
     m_chartView->relayout();
-    m_metrics->setResult(result);
+    m_metrics->setResult(m_session->lastResult());
     setBusy(false);
     validateEditor();
     m_run->setEnabled(true);
-    setStatus(runSummary(result), !result.warning.isEmpty());
+    showStatus();
     Q_EMIT runFinished();
 }
 
-void SimulationPage::onFailed(const QString &message)
+void SimulationPage::onFailed()
 {
     setBusy(false);
     m_run->setEnabled(true);
-    setStatus(tr("The run failed: %1").arg(message), true);
+    showStatus();
     Q_EMIT runFinished();
 }
 
-void SimulationPage::setStatus(const QString &text, bool problem)
+void SimulationPage::showStatus()
 {
-    m_status->setText(text);
+    m_status->setText(m_session->status());
     QPalette pal = m_status->palette();
-    pal.setColor(QPalette::WindowText, problem ? alarm : muted);
+    pal.setColor(QPalette::WindowText, m_session->statusIsProblem() ? alarm : muted);
     m_status->setPalette(pal);
 }
 
 void SimulationPage::exportFigure()
 {
-    if (m_lastResult.rules.empty()) {
-        setStatus(tr("Run a simulation first: there is nothing to export yet."), true);
+    if (m_session->lastResult().rules.empty()) {
+        m_session->setStatus(tr("Run a simulation first: there is nothing to export yet."), true);
         return;
     }
-    askForFile(this, u"exportDialog"_s, tr("Export the simulation"), m_draft.baseDir,
+    askForFile(this, u"exportDialog"_s, tr("Export the simulation"), m_session->draft().baseDir,
                {tr("PNG image (*.png)"), tr("SVG drawing (*.svg)"), tr("CSV time series (*.csv)")},
                u"png"_s, [this](const QString &path, const QString &) {
                    QString error;
                    const bool done = exportTo(path, &error);
-                   setStatus(done ? tr("Exported to %1").arg(path) : error, !done);
+                   m_session->setStatus(done ? tr("Exported to %1").arg(path) : error, !done);
                });
 }
 
 bool SimulationPage::exportTo(const QString &path, QString *error)
 {
-    return exportRun(m_lastResult, m_lastScenario, path, error);
+    return m_session->exportTo(path, error);
 }
 
 } // namespace sluice::ui

@@ -31,15 +31,16 @@ class PatternForm;
 class SimulationChartView;
 class SimulationCharts;
 class SimulationMetricsModel;
-class SimulationRunner;
+class SimulationSession;
 
 // The Simulation page (CONSOLE.md "Simulation"): a scenario editor on the left (the presets
 // first, then the traffic patterns and the rules as editable lists, duration, bin, measure
 // window, subjects, seed, and the engine), the charts of the last run on the right with its
 // metrics table below. Every field is checked as it is typed, with the problem written beside
-// it. Runs happen in a SimulationRunner thread with progress and Cancel; on Redis (the
-// connection's endpoint) under a run-scoped prefix whose keys are removed afterwards.
-// GUI thread.
+// it. The scenario, the runs and the status line are a SimulationSession's (runs on a worker
+// thread with progress and Cancel; on Redis, the connection's endpoint, under a run-scoped
+// prefix whose keys are removed afterwards): the page renders them and forwards the user's
+// edits and actions. GUI thread.
 class SimulationPage : public QWidget
 {
     Q_OBJECT
@@ -63,7 +64,8 @@ public:
     // The scenario as edited, checked; nullopt when a field is wrong (its message is shown).
     std::optional<sim::Scenario> editedScenario();
     // The last run's outcome (empty before the first).
-    const sim::SimResult &lastResult() const { return m_lastResult; }
+    const sim::SimResult &lastResult() const;
+    SimulationSession *session() const { return m_session; }
 
     SimulationCharts *charts() const { return m_charts; }
     SimulationMetricsModel *metricsModel() const { return m_metrics; }
@@ -94,18 +96,14 @@ private:
     sim::scenario::Loaded validateEditor();
     void setBusy(bool busy);
     void onProgress(qint64 done, qint64 total);
-    void onFinished(const sim::SimResult &result, const sim::Scenario &scenario);
-    void onFailed(const QString &message);
-    void setStatus(const QString &text, bool problem);
+    void onFinished();
+    void onFailed();
+    void showStatus();
 
     ConnectionController *m_connection;
-    SimulationRunner *m_runner;
+    SimulationSession *m_session;
     SimulationCharts *m_charts;
     SimulationMetricsModel *m_metrics;
-    sim::SimResult m_lastResult;
-    sim::Scenario m_lastScenario; // the scenario m_lastResult ran
-    RuleSet m_pageRules;
-    ScenarioDraft m_draft; // the edited scenario
 
     QWidget *m_editorArea = nullptr;
     QComboBox *m_preset = nullptr;

@@ -1,25 +1,27 @@
 #pragma once
 
+#include "simulationworker.h"
+
 #include "core/sim/metrics.h"
 #include "core/sim/scenario.h"
 
 #include "core/redis/endpoint.h"
 
-#include <QMutex>
+#include "ui/common/workerthread.h"
+
 #include <QObject>
 #include <QString>
 
 #include <atomic>
 #include <optional>
 
-class QThread;
-
 namespace sluice::ui {
 
-// Runs one simulation at a time in a thread of its own, so that the GUI thread never waits on
-// the traffic generation, the decisions or Redis. On Redis the run uses its own connection to
-// the given endpoint and a run-scoped key prefix that the simulator removes afterwards (after
-// success, failure or cancel). Lives in the GUI thread; its signals arrive there.
+// Runs one simulation at a time on a SimulationWorker in a thread of its own (WorkerThread),
+// so that the GUI thread never waits on the traffic generation, the decisions or Redis. On
+// Redis the run uses its own connection to the given endpoint and a run-scoped key prefix that
+// the simulator removes afterwards (after success, failure or cancel). Lives in the GUI
+// thread; its signals arrive there.
 class SimulationRunner : public QObject
 {
     Q_OBJECT
@@ -29,7 +31,7 @@ public:
     // 256 decisions, and a Redis run then deletes its keys).
     ~SimulationRunner() override;
 
-    bool isRunning() const { return m_thread != nullptr; }
+    bool isRunning() const { return m_running; }
     // Starts `scenario` on the in-process twins (no endpoint) or on the scripts in Redis.
     // False when a run is already going.
     bool start(const sim::Scenario &scenario, const std::optional<Endpoint> &redis);
@@ -45,15 +47,10 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
-    void onThreadFinished();
-
-    QThread *m_thread = nullptr;
-    std::atomic<bool> m_cancel{false};
+    bool m_running = false;
     sim::Scenario m_scenario;
-    // Written by the run's thread before it ends, read on the GUI thread after.
-    QMutex m_mutex;
-    std::optional<sim::SimResult> m_result;
-    QString m_error;
+    std::atomic<bool> m_cancel{false};       // read by the worker's run: outlives m_worker
+    WorkerThread<SimulationWorker> m_worker; // last: its thread stops first
 };
 
 } // namespace sluice::ui
