@@ -32,7 +32,11 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include <arpa/inet.h>
@@ -242,25 +246,68 @@ struct Route
     std::string prefix;
 };
 
-struct Slot
+// One (rule, subject), in two cache lines side by side: the twin's state as the fields of its
+// stored layout (model.h), its expiry on the log's clock, and the subject's figures for the
+// report. A sliding log's entries live apart (RuleRun::logs), the only state of variable size.
+struct alignas(64) Cell
 {
-    model::State state;
+    qint64 f0 = 0, f1 = 0, f2 = 0; // the state's fields, in the order of its model:: struct
     qint64 expiresAtUs = 0;
-};
-
-struct SubjectStat
-{
+    qint64 head = 0; // the ring's current step
+    qint64 fwIndex = 0;
+    qint64 firstUs = 0; // first and last denial
+    qint64 lastUs = 0;
+    quint32 ring[kSteps] = {};
     quint32 matched = 0;
     quint32 denied = 0;
-    qint64 firstUs = 0;
-    qint64 lastUs = 0;
-    qint64 head = 0; // the ring's current step
-    quint32 ring[kSteps] = {};
     quint32 sum = 0;
     quint32 peak = 0;
-    qint64 fwIndex = 0;
     quint32 fwCount = 0;
+    bool live = false; // the key exists (fixed-size states)
 };
+static_assert(sizeof(Cell) == 128);
+
+// A cell's fields as the model's State, and back.
+inline void loadState(Algorithm a, const Cell &c, model::State &s)
+{
+    switch (a) {
+    case Algorithm::FixedWindow:
+        s.emplace<model::FixedWindowState>(model::FixedWindowState{c.f0, c.f1});
+        break;
+    case Algorithm::SlidingCounter:
+        s.emplace<model::SlidingCounterState>(model::SlidingCounterState{c.f0, c.f1, c.f2});
+        break;
+    case Algorithm::TokenBucket:
+    case Algorithm::LeakyBucket:
+        s.emplace<model::BucketState>(model::BucketState{c.f0, c.f1});
+        break;
+    case Algorithm::Gcra:
+        s.emplace<model::GcraState>(model::GcraState{c.f0, c.f1, c.f2});
+        break;
+    case Algorithm::SlidingLog:
+        break;
+    }
+}
+
+inline void storeState(const model::State &s, Cell &c)
+{
+    if (const auto *w = std::get_if<model::FixedWindowState>(&s)) {
+        c.f0 = w->startUs;
+        c.f1 = w->count;
+    } else if (const auto *sc = std::get_if<model::SlidingCounterState>(&s)) {
+        c.f0 = sc->startUs;
+        c.f1 = sc->current;
+        c.f2 = sc->previous;
+    } else if (const auto *b = std::get_if<model::BucketState>(&s)) {
+        c.f0 = b->level;
+        c.f1 = b->lastUs;
+    } else if (const auto *g = std::get_if<model::GcraState>(&s)) {
+        c.f0 = g->tatUs;
+        c.f1 = g->remainder;
+        c.f2 = g->denominator;
+    }
+    c.live = s.index() != 0;
+}
 
 struct RuleRun
 {
@@ -272,9 +319,10 @@ struct RuleRun
     bool global = false;
     qint64 windowUs = 1;
     qint64 stepUs = 1;
-    std::vector<Slot> slots;
-    std::vector<SubjectStat> stats;
-    std::vector<QByteArray> keys; // Limiter backend: per subject, made on first use
+    Algorithm algorithm = Algorithm::FixedWindow;
+    std::vector<Cell> cells;
+    std::vector<model::State> logs; // sliding log: per subject
+    std::vector<QByteArray> keys;   // Limiter backend: per subject, made on first use
     std::vector<quint64> smallCounts = std::vector<quint64>(1024);
     std::unordered_map<quint32, quint64> bigCounts;
     quint64 digest = digestSeed;
@@ -298,11 +346,13 @@ struct RuleRun
 
     void ensure(quint32 sid, bool withSlots)
     {
-        if (sid >= stats.size()) {
-            const size_t n = std::max<size_t>(size_t(sid) + 1, stats.size() * 2);
-            stats.resize(n);
+        if (sid >= cells.size()) {
+            const size_t n = std::max<size_t>(size_t(sid) + 1, cells.size() * 2);
+            cells.resize(n);
             if (withSlots) {
-                slots.resize(n);
+                if (algorithm == Algorithm::SlidingLog) {
+                    logs.resize(n);
+                }
             } else {
                 keys.resize(n);
             }
@@ -338,6 +388,74 @@ struct Pending
     quint32 sid = 0;
     qint64 t = 0;
     quint16 status = 0;
+};
+
+// Requests in decision order, from the reading thread to the deciding one: the events and
+// their subject ids (Event::subjOff indexes `subj`).
+struct Batch
+{
+    std::vector<Event> events;
+    std::vector<quint32> subj;
+};
+
+// A bounded queue of batches (the reader waits while the decider is `depth` batches behind, so
+// memory stays bounded) that hands the emptied batches back for reuse: no allocation per batch
+// once the first few have grown.
+class Handoff
+{
+public:
+    static constexpr size_t depth = 4;
+
+    Batch spare()
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_pool.empty()) {
+            return {};
+        }
+        Batch b = std::move(m_pool.back());
+        m_pool.pop_back();
+        return b;
+    }
+    void push(Batch &&b)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_queue.size() < depth; });
+        m_queue.push_back(std::move(b));
+        m_changed.notify_all();
+    }
+    // False once closed and drained.
+    bool pop(Batch &b)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return !m_queue.empty() || m_closed; });
+        if (m_queue.empty()) {
+            return false;
+        }
+        b = std::move(m_queue.front());
+        m_queue.pop_front();
+        m_changed.notify_all();
+        return true;
+    }
+    void recycle(Batch &&b)
+    {
+        b.events.clear();
+        b.subj.clear();
+        std::lock_guard lock(m_mutex);
+        m_pool.push_back(std::move(b));
+    }
+    void close()
+    {
+        std::lock_guard lock(m_mutex);
+        m_closed = true;
+        m_changed.notify_all();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<Batch> m_queue;
+    std::vector<Batch> m_pool;
+    bool m_closed = false;
 };
 
 QString sampleOf(View line)
@@ -462,6 +580,9 @@ public:
         : m_o(o)
         , m_rep(rep)
     {}
+    ~Engine() { stopDecider(); }
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
     Result<void> setUp();
     Result<void> loop();
     void finish();
@@ -474,7 +595,9 @@ private:
     View clientIp(const Record &r, const FilePlan &fp) const;
     quint32 subjectFor(int scope, const Record &r, const FilePlan &fp);
     Result<void> flush(bool all);
-    Result<void> decideRange(size_t from, size_t to);
+    Result<void> decide(const Event *events, size_t n, const quint32 *subj);
+    void startDecider();
+    void stopDecider();
     Result<void> decideBatch();
     void account(RuleRun &run, int index, quint32 sid, qint64 t, int status, const Decision &d);
     void note(std::vector<LineNote> &to, const FilePlan &fp, const char *why, View line);
@@ -502,6 +625,11 @@ private:
     std::vector<quint32> m_lineSubjects; // per scope, for the line being read
     std::vector<Event> m_pending;
     std::vector<quint32> m_subj; // subject ids of the pending events, per scope
+    // Two threads (the twins, no per-decision callback): this one reads, parses and orders,
+    // m_decider decides and accounts, the batches passing through m_handoff.
+    bool m_threaded = false;
+    Handoff m_handoff;
+    std::thread m_decider;
     size_t m_flushAt = 8192;
     qint64 m_maxSeenUs = std::numeric_limits<qint64>::min();
     bool m_anyCoarse = false;
@@ -611,6 +739,7 @@ void Engine::addRules(const RuleSet &set, const QString &setName, std::vector<Ru
         out.push_back(rep);
         RuleRun run;
         run.policy = policy;
+        run.algorithm = policy.algorithm;
         run.policy.keyPrefix = m_o.keyPrefix;
         run.scope = scopeIndex(rule.scope);
         run.route = *route;
@@ -975,6 +1104,11 @@ Result<void> Engine::checkFirstLines(FilePlan &fp)
 
 Result<void> Engine::loop()
 {
+    const int threads =
+        m_o.threads > 0 ? m_o.threads : (std::thread::hardware_concurrency() > 1 ? 2 : 1);
+    if (threads > 1 && m_o.limiter == nullptr && !m_o.onDecision) {
+        startDecider();
+    }
     for (;;) {
         // The file whose last time is the smallest goes next, a run of lines at a time.
         int best = -1;
@@ -1042,6 +1176,7 @@ Result<void> Engine::loop()
     if (auto ok = flush(true); !ok) {
         return ok;
     }
+    stopDecider(); // every batch decided
     return periodic();
 }
 
@@ -1101,7 +1236,18 @@ Result<void> Engine::flush(bool all)
                 sorted = true;
             }
         }
-        if (auto ok = decideRange(0, n); !ok) {
+        if (m_threaded) {
+            Batch b = m_handoff.spare();
+            b.events.assign(m_pending.begin(), cut);
+            b.subj.reserve(n * m_scopes.size());
+            for (Event &e : b.events) {
+                const quint32 off = e.subjOff;
+                e.subjOff = quint32(b.subj.size());
+                b.subj.insert(b.subj.end(), m_subj.begin() + off,
+                              m_subj.begin() + off + qint64(m_scopes.size()));
+            }
+            m_handoff.push(std::move(b));
+        } else if (auto ok = decide(m_pending.data(), n, m_subj.data()); !ok) {
             return ok;
         }
     }
@@ -1140,7 +1286,7 @@ void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status,
     }
     m_rep.lastUs = t;
     ++rep.decided;
-    SubjectStat &st = run.stats[sid];
+    Cell &st = run.cells[sid];
     run.at(t);
     const qint64 step = run.step;
     const qint64 window = run.window;
@@ -1236,25 +1382,44 @@ void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status,
     }
 }
 
-Result<void> Engine::decideRange(size_t from, size_t to)
+void Engine::startDecider()
+{
+    m_threaded = true;
+    m_decider = std::thread([this] {
+        Batch b;
+        while (m_handoff.pop(b)) {
+            (void)decide(b.events.data(), b.events.size(), b.subj.data()); // local: no error
+            m_handoff.recycle(std::move(b));
+        }
+    });
+}
+
+void Engine::stopDecider()
+{
+    if (m_decider.joinable()) {
+        m_handoff.close();
+        m_decider.join();
+    }
+}
+
+Result<void> Engine::decide(const Event *events, size_t n, const quint32 *subjects)
 {
     const bool local = m_o.limiter == nullptr;
-    const size_t scopes = m_scopes.size();
-    (void)scopes;
-    for (size_t i = from; i < to; ++i) {
-        const Event &e = m_pending[i];
-        const quint32 *subj = m_subj.data() + e.subjOff;
+    for (size_t i = 0; i < n; ++i) {
+        const Event &e = events[i];
+        const quint32 *subj = subjects + e.subjOff;
         // Subjects come in any order: fetch a later request's state now, so that its cache
         // misses overlap this decision.
-        if (local && i + 6 < to) {
-            const Event &ahead = m_pending[i + 6];
-            const quint32 *as = m_subj.data() + ahead.subjOff;
+        if (local && i + 6 < n) {
+            const Event &ahead = events[i + 6];
+            const quint32 *as = subjects + ahead.subjOff;
             for (quint64 m = ahead.mask; m != 0; m &= m - 1) {
                 const RuleRun &run = m_runs[size_t(__builtin_ctzll(m))];
                 const quint32 sid = as[run.scope];
-                if (sid < run.stats.size()) {
-                    __builtin_prefetch(&run.stats[sid]);
-                    __builtin_prefetch(&run.slots[sid]);
+                if (sid < run.cells.size()) {
+                    const char *c = reinterpret_cast<const char *>(&run.cells[sid]);
+                    __builtin_prefetch(c);
+                    __builtin_prefetch(c + 64);
                 }
             }
         }
@@ -1273,14 +1438,25 @@ Result<void> Engine::decideRange(size_t from, size_t to)
             }
             run.ensure(sid, local);
             if (local) {
-                Slot &slot = run.slots[sid];
+                Cell &cell = run.cells[sid];
                 const qint64 now = e.t;
-                if (slot.expiresAtUs <= now && slot.state.index() != 0) {
-                    slot.state = std::monostate{}; // the key expired
+                model::Outcome o;
+                if (run.algorithm == Algorithm::SlidingLog) {
+                    model::State &state = run.logs[sid];
+                    if (cell.expiresAtUs <= now && state.index() != 0) {
+                        state = std::monostate{}; // the key expired
+                    }
+                    o = model::apply(run.policy, state, 1, now, m_o.minTtlMs);
+                } else {
+                    model::State state;
+                    if (cell.live && cell.expiresAtUs > now) {
+                        loadState(run.algorithm, cell, state);
+                    } // else: the key expired, or never was
+                    o = model::apply(run.policy, state, 1, now, m_o.minTtlMs);
+                    storeState(state, cell);
                 }
-                const model::Outcome o = model::apply(run.policy, slot.state, 1, now, m_o.minTtlMs);
                 if (o.wrote && o.ttlMs > 0) {
-                    slot.expiresAtUs = now + o.ttlMs * duration::usPerMs;
+                    cell.expiresAtUs = now + o.ttlMs * duration::usPerMs;
                 }
                 account(run, index, sid, now, e.status, o.decision);
             } else {
@@ -1358,8 +1534,8 @@ void Engine::finish()
         rep.digest = run.digest;
         std::vector<size_t> denied;
         rep.peaks.reserve(size_t(rep.subjects));
-        for (size_t sid = 0; sid < run.stats.size(); ++sid) {
-            const SubjectStat &st = run.stats[sid];
+        for (size_t sid = 0; sid < run.cells.size(); ++sid) {
+            const Cell &st = run.cells[sid];
             if (st.matched == 0) {
                 continue;
             }
@@ -1371,14 +1547,14 @@ void Engine::finish()
         }
         std::sort(rep.peaks.begin(), rep.peaks.end());
         const auto moreDenied = [&](size_t a, size_t b) {
-            const SubjectStat &x = run.stats[a];
-            const SubjectStat &y = run.stats[b];
+            const Cell &x = run.cells[a];
+            const Cell &y = run.cells[b];
             return x.denied != y.denied ? x.denied > y.denied : x.firstUs < y.firstUs;
         };
         const size_t top = std::min<size_t>(denied.size(), maxTopSubjects);
         std::partial_sort(denied.begin(), denied.begin() + qint64(top), denied.end(), moreDenied);
         for (size_t i = 0; i < top; ++i) {
-            const SubjectStat &st = run.stats[denied[i]];
+            const Cell &st = run.cells[denied[i]];
             const View name = m_scopes[size_t(run.scope)]->subjects.name(quint32(denied[i]));
             rep.top.push_back(DeniedSubject{QByteArray(name.data(), qsizetype(name.size())),
                                             st.matched, st.denied, st.firstUs, st.lastUs});
@@ -1448,10 +1624,10 @@ void Engine::finish()
                 c.why = u"the scopes differ (%1, %2)"_s.arg(a.scope, b->scope);
             } else {
                 std::vector<std::pair<quint32, quint32>> onlyA, onlyB; // (denied, sid)
-                const size_t n = std::max(ra->stats.size(), rb->stats.size());
+                const size_t n = std::max(ra->cells.size(), rb->cells.size());
                 for (size_t sid = 0; sid < n; ++sid) {
-                    const quint32 da = sid < ra->stats.size() ? ra->stats[sid].denied : 0;
-                    const quint32 db = sid < rb->stats.size() ? rb->stats[sid].denied : 0;
+                    const quint32 da = sid < ra->cells.size() ? ra->cells[sid].denied : 0;
+                    const quint32 db = sid < rb->cells.size() ? rb->cells[sid].denied : 0;
                     if (da > 0 && db > 0) {
                         ++c.both;
                     } else if (da > 0) {
