@@ -231,7 +231,8 @@ struct FilePlan
 {
     std::unique_ptr<LogReader> reader;
     LineParser parser;
-    std::vector<int> headerSlot; // per scope (Header kind)
+    std::unique_ptr<Record> record; // the parser's own, line after line
+    std::vector<int> headerSlot;    // per scope (Header kind)
     qint64 currentUs = std::numeric_limits<qint64>::min();
     qint64 nonEmpty = 0;
     qint64 bad = 0;
@@ -485,6 +486,7 @@ std::optional<Route> parseRoute(const QString &route)
     return r;
 }
 
+// `path` without its query.
 inline bool routeMatches(const Route &r, View method, View path)
 {
     if (r.all) {
@@ -501,17 +503,8 @@ inline bool routeMatches(const Route &r, View method, View path)
             }
         }
     }
-    const size_t q = path.find('?');
-    const View p = q == View::npos ? path : path.substr(0, q);
-    if (p.size() < r.prefix.size()) {
-        return false;
-    }
-    for (size_t i = 0; i < r.prefix.size(); ++i) {
-        if (p[i] != r.prefix[i]) {
-            return false;
-        }
-    }
-    return true;
+    return path.size() >= r.prefix.size() &&
+           std::memcmp(path.data(), r.prefix.data(), r.prefix.size()) == 0;
 }
 
 inline View trim(View v)
@@ -621,7 +614,6 @@ private:
     std::vector<std::unique_ptr<ScopeDef>> m_scopes;
     std::vector<RuleRun> m_runs;
     std::vector<Cidr> m_cidrs;
-    Record m_record;
     std::vector<quint32> m_lineSubjects; // per scope, for the line being read
     std::vector<Event> m_pending;
     std::vector<quint32> m_subj; // subject ids of the pending events, per scope
@@ -892,7 +884,30 @@ Result<void> Engine::setUp()
         }
     }
     m_lineSubjects.resize(m_scopes.size());
-    m_record.scratch.reserve(LogReader::maxLineBytes + 16);
+    // Each file's parser reads the fields the replayed rules need, and no further.
+    for (FilePlan &fp : m_files) {
+        std::vector<int> need = {SlotStatus, SlotMethod, SlotPath, SlotRequest};
+        for (const RuleRun &run : m_runs) {
+            switch (m_scopes[size_t(run.scope)]->kind) {
+            case Scope::Kind::Ip:
+                need.push_back(SlotAddr);
+                need.push_back(SlotXff); // the proxies, or a line without the address
+                break;
+            case Scope::Kind::User:
+                need.push_back(SlotUser);
+                break;
+            case Scope::Kind::Header:
+                need.push_back(fp.headerSlot[size_t(run.scope)]);
+                break;
+            case Scope::Kind::Global:
+            case Scope::Kind::Param:
+                break;
+            }
+        }
+        fp.parser.readOnly(need);
+        fp.record = std::make_unique<Record>();
+        fp.record->scratch.reserve(LogReader::maxLineBytes + 16);
+    }
     m_pending.reserve(16384);
     m_subj.reserve(16384 * m_scopes.size());
     return {};
@@ -1002,7 +1017,7 @@ bool Engine::readLine(int file)
         note(m_rep.badLines, fp, "the line is longer than 64 KiB", line);
         return true;
     }
-    Record &r = m_record;
+    Record &r = *fp.record;
     if (!fp.parser.parse(line, r, &why)) {
         ++m_rep.unparsed;
         ++fp.bad;
@@ -1021,7 +1036,10 @@ bool Engine::readLine(int file)
     }
     // The rules whose route takes the request.
     const View method = r.fields[SlotMethod];
-    const View path = r.fields[SlotPath];
+    View path = r.fields[SlotPath];
+    if (const size_t q = path.find('?'); q != View::npos) {
+        path = path.substr(0, q);
+    }
     quint64 mask = 0;
     for (size_t i = 0; i < m_runs.size(); ++i) {
         if (routeMatches(m_runs[i].route, method, path)) {
@@ -1048,7 +1066,9 @@ bool Engine::readLine(int file)
     e.status = quint16(r.status);
     e.coarse = r.coarse;
     m_anyCoarse = m_anyCoarse || r.coarse;
-    m_subj.insert(m_subj.end(), m_lineSubjects.begin(), m_lineSubjects.end());
+    for (const quint32 sid : m_lineSubjects) {
+        m_subj.push_back(sid);
+    }
     m_pending.push_back(e);
     m_unsorted = m_unsorted || e.t < m_lastPushedUs;
     m_lastPushedUs = e.t;
