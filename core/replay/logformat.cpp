@@ -63,15 +63,9 @@ QString displayHeader(const std::string &normalized)
     return out;
 }
 
-// Short literals: a loop beats a call to memcmp.
 inline bool same(const char *a, const char *b, size_t n)
 {
-    for (size_t i = 0; i < n; ++i) {
-        if (a[i] != b[i]) {
-            return false;
-        }
-    }
-    return true;
+    return sameBytes(a, b, n);
 }
 
 inline int digit(char c)
@@ -731,27 +725,31 @@ bool LineParser::parseTemplate(View line, Record &r, const char **why) const
 {
     const char *p = line.data();
     const char *end = p + line.size();
+    // The first literal starts the line. Every other one is where the value before it ends,
+    // found there by the search below: it is stepped over, not compared again.
+    const std::string &first = m_items[0].literal;
+    if (size_t(end - p) < first.size() || !same(p, first.data(), first.size())) {
+        *why = "the line does not have the format's fixed text where expected";
+        return false;
+    }
     const size_t last = m_lastNeeded;
     for (size_t i = 0; i <= last; ++i) {
         const Item &item = m_items[i];
-        const size_t n = item.literal.size();
-        if (size_t(end - p) < n || !same(p, item.literal.data(), n)) {
-            *why = "the line does not have the format's fixed text where expected";
-            return false;
-        }
-        p += n;
+        p += item.literal.size();
         // The value runs to the next literal (to the end of the line after the last one).
         const std::string &term = m_items[i + 1].literal;
         const char *vend = end;
         if (!term.empty()) {
+            const char c = term[0];
+            const size_t rest = term.size() - 1;
             const char *q = p;
             vend = nullptr;
             while (q < end) {
-                q = static_cast<const char *>(std::memchr(q, term[0], size_t(end - q)));
+                q = static_cast<const char *>(std::memchr(q, c, size_t(end - q)));
                 if (q == nullptr) {
                     break;
                 }
-                if (size_t(end - q) >= term.size() && same(q, term.data(), term.size())) {
+                if (size_t(end - q) > rest && same(q + 1, term.data() + 1, rest)) {
                     vend = q;
                     break;
                 }

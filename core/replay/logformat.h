@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,34 @@ enum Slot : int {
 };
 
 using View = std::string_view;
+
+// Short byte strings (literals, times, subjects): words compared in place beat a call to
+// memcmp and a byte loop.
+inline bool sameBytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        quint64 x, y;
+        std::memcpy(&x, a, 8);
+        std::memcpy(&y, b, 8);
+        if (x != y) {
+            return false;
+        }
+    }
+    if (n >= 4) { // the first four bytes and the last four, overlapping
+        quint32 x, y, u, v;
+        std::memcpy(&x, a, 4);
+        std::memcpy(&y, b, 4);
+        std::memcpy(&u, a + n - 4, 4);
+        std::memcpy(&v, b + n - 4, 4);
+        return x == y && u == v;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (a[i] != b[i]) {
+            return false;
+        }
+    }
+    return true;
+}
 
 struct Record
 {

@@ -96,7 +96,7 @@ public:
                 break;
             }
             if (e.hash == h && e.len == s.size() &&
-                (s.size() <= sizeof e.head ? std::memcmp(e.head, s.data(), s.size()) == 0
+                (s.size() <= sizeof e.head ? sameBytes(e.head, s.data(), s.size())
                                            : name(e.id) == s)) {
                 return e.id;
             }
@@ -504,7 +504,7 @@ inline bool routeMatches(const Route &r, View method, View path)
         }
     }
     return path.size() >= r.prefix.size() &&
-           std::memcmp(path.data(), r.prefix.data(), r.prefix.size()) == 0;
+           sameBytes(path.data(), r.prefix.data(), r.prefix.size());
 }
 
 inline View trim(View v)
