@@ -1187,7 +1187,8 @@ Result<void> Engine::loop()
     }
     if (m_rep.lines == 0 || m_rep.parsed + m_rep.unparsed == 0) {
         if (!m_rep.error.isEmpty()) {
-            return Error::make(Error::Kind::Invalid, m_rep.error);
+            // Damaged before its first line: the file's fault, not the command's.
+            return Error::make(Error::Kind::Io, m_rep.error);
         }
         return Error::make(
             Error::Kind::Invalid,
