@@ -1260,12 +1260,18 @@ Result<void> Engine::flush(bool all)
         if (m_threaded) {
             Batch b = m_handoff.spare();
             b.events.assign(m_pending.begin(), cut);
-            b.subj.reserve(n * m_scopes.size());
-            for (Event &e : b.events) {
-                const quint32 off = e.subjOff;
-                e.subjOff = quint32(b.subj.size());
-                b.subj.insert(b.subj.end(), m_subj.begin() + off,
-                              m_subj.begin() + off + qint64(m_scopes.size()));
+            if (!sorted) {
+                // In log order their subjects are the head of m_subj, offsets and all.
+                const size_t off0 = n < m_pending.size() ? m_pending[n].subjOff : m_subj.size();
+                b.subj.assign(m_subj.begin(), m_subj.begin() + qint64(off0));
+            } else {
+                b.subj.reserve(n * m_scopes.size());
+                for (Event &e : b.events) {
+                    const quint32 off = e.subjOff;
+                    e.subjOff = quint32(b.subj.size());
+                    b.subj.insert(b.subj.end(), m_subj.begin() + off,
+                                  m_subj.begin() + off + qint64(m_scopes.size()));
+                }
             }
             m_handoff.push(std::move(b));
         } else if (auto ok = decide(m_pending.data(), n, m_subj.data()); !ok) {
@@ -1294,7 +1300,9 @@ Result<void> Engine::flush(bool all)
     }
     m_pending.erase(m_pending.begin(), cut);
     m_lastPushedUs = m_pending.empty() ? std::numeric_limits<qint64>::min() : m_pending.back().t;
-    m_flushAt = std::max<size_t>(8192, m_pending.size() * 2);
+    // What stays (the reorder window's requests) is moved to the front at every flush: flush
+    // when it is a small part of the buffer.
+    m_flushAt = std::max<size_t>(32768, m_pending.size() * 4);
     return {};
 }
 
