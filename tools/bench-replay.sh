@@ -95,6 +95,6 @@ print(f"log: {lines:,} nginx-combined lines, {size/1e6:,.0f} MB; 6 rules (one pe
 print(f"awk '{{print $1, $4}}': {awk_s:.2f} s = {lines/awk_s:,.0f} lines/s (median of {rounds})")
 print(f"sluice-cli replay:      {rep_s:.2f} s = {lines/rep_s:,.0f} lines/s (median of {rounds}, whole process)")
 print(f"ratio replay/awk (lines/s): {awk_s/rep_s:.2f}x")
-print(f"CPU (user + sys, medians): awk {awk_cpu:.2f} s, replay {rep_cpu:.2f} s on two threads "
+print(f"CPU (user + sys, medians): awk {awk_cpu:.2f} s, replay {rep_cpu:.2f} s (all its threads) "
       f"({lines/rep_cpu:,.0f} lines per CPU second, {awk_cpu/rep_cpu:.2f}x awk's)")
 PY
