@@ -36,6 +36,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -1413,14 +1414,18 @@ void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status,
 
 void Engine::startDecider()
 {
-    m_threaded = true;
-    m_decider = std::thread([this] {
-        Batch b;
-        while (m_handoff.pop(b)) {
-            (void)decide(b.events.data(), b.events.size(), b.subj.data()); // local: no error
-            m_handoff.recycle(std::move(b));
-        }
-    });
+    try {
+        m_decider = std::thread([this] {
+            Batch b;
+            while (m_handoff.pop(b)) {
+                (void)decide(b.events.data(), b.events.size(), b.subj.data()); // local: no error
+                m_handoff.recycle(std::move(b));
+            }
+        });
+        m_threaded = true;
+    } catch (const std::system_error &) {
+        m_threaded = false; // no thread to be had: everything on this one
+    }
 }
 
 void Engine::stopDecider()
@@ -1472,8 +1477,13 @@ Result<void> Engine::decide(const Event *events, size_t n, const quint32 *subjec
                 model::Outcome o;
                 if (run.algorithm == Algorithm::SlidingLog) {
                     model::State &state = run.logs[sid];
-                    if (cell.expiresAtUs <= now && state.index() != 0) {
-                        state = std::monostate{}; // the key expired
+                    if (cell.expiresAtUs <= now) {
+                        // The key expired. An empty log decides a request of cost 1 exactly as
+                        // an absent key does (both admit it and write the one entry: the
+                        // scripts' limit is at least 1), and keeps its allocation.
+                        if (auto *log = std::get_if<model::SlidingLogState>(&state)) {
+                            log->entries.clear();
+                        }
                     }
                     o = model::apply(run.policy, state, 1, now, m_o.minTtlMs);
                 } else {
