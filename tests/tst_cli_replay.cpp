@@ -246,6 +246,13 @@ void TestCliReplay::gzipAndMerge()
     const QJsonObject dm = parse(damaged.out);
     QVERIFY(dm[u"lines"_s].toInt() > 0 && dm[u"lines"_s].toInt() < 390);
     QVERIFY(dm[u"error"_s].toString().contains(u"compressed byte"_s));
+    // Cut inside the gzip header, before any line: exit 1 (the file, not the command), the
+    // offset named.
+    const QString header = d.write(u"header.log.gz"_s, whole.left(12));
+    const auto early = cli({header, u"--rules"_s, rules, u"--format"_s, u"nginx-combined"_s});
+    QCOMPARE(early.exitCode, 1);
+    QVERIFY2(early.err.contains("header.log.gz") && early.err.contains("compressed byte 12"),
+             early.err.constData());
 }
 
 void TestCliReplay::usageErrors()

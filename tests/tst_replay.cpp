@@ -14,6 +14,9 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -146,6 +149,7 @@ private Q_SLOTS:
     void reportAndSuggestion();
     void againstSideBySide();
     void bounds();
+    void fastPathsAgreeWithStraightforward();
     void redisAgreesAndCleansUp();
 };
 
@@ -675,6 +679,135 @@ void TestReplay::bounds()
         sum += b;
     }
     QCOMPARE(sum, qint64(2));
+}
+
+namespace {
+
+// A log in the shape of tools/bench-replay.sh's, small: many light clients and a few heavy
+// ones, six routes, realistic referers and user agents, 429s; besides, lines out of order
+// within the reorder window, a few later than it, and bad lines.
+QByteArray benchLikeLog(int n)
+{
+    static const char *const paths[] = {"/api/orders",    "/api/users", "/login", "/search",
+                                        "/static/app.js", "/api/cart",  "/hello", "/health"};
+    static const char *const methods[] = {"GET", "GET", "GET", "POST", "GET", "PUT", "GET", "GET"};
+    QByteArray out;
+    quint32 x = 7;
+    const auto next = [&] {
+        x = x * 1103515245u + 12345u;
+        return x >> 8;
+    };
+    for (int i = 0; i < n; ++i) {
+        qint64 secs = t0 + i / 100;
+        const quint32 r = next();
+        if (r % 50 == 0) {
+            secs -= 1 + r % 3; // out of order, within the 5 s window
+        } else if (r % 997 == 0) {
+            secs -= 30; // later than the window: late
+        }
+        if (r % 1499 == 0) {
+            out += "garbage line " + QByteArray::number(i) + '\n';
+            continue;
+        }
+        const quint32 c = next();
+        const QString ip = c % 5 == 0 ? u"203.0.113.%1"_s.arg(c % 3)
+                                      : u"10.0.%1.%2"_s.arg((c >> 4) % 10).arg((c >> 9) % 40);
+        const int k = int(next() % 8);
+        out += u"%1 - - [%2] \"%3 %4?id=%5 HTTP/1.1\" %6 %7 \"https://example.com/p%8\" "
+               "\"Mozilla/5.0 (X11; Linux) Firefox/%9\"\n"_s.arg(ip, local(secs))
+                   .arg(QLatin1String(methods[k]), QLatin1String(paths[k]))
+                   .arg(i % 977)
+                   .arg(next() % 100 == 0 ? 429 : 200)
+                   .arg(200 + i % 5000)
+                   .arg(i % 3)
+                   .arg(100 + i % 29)
+                   .toUtf8();
+    }
+    return out;
+}
+
+RuleSet benchRules()
+{
+    std::vector<Rule> r;
+    r.push_back(windowRule(u"fw"_s, 10, 10'000'000, {Scope::Kind::Ip, {}}, u"GET /api"_s));
+    r.push_back(
+        Rule::window(u"log"_s, Algorithm::SlidingLog, 2, 10'000'000, {Scope::Kind::Ip, {}}));
+    r.back().route = u"/login"_s;
+    r.push_back(
+        Rule::window(u"sc"_s, Algorithm::SlidingCounter, 3, 10'000'000, {Scope::Kind::Ip, {}}));
+    r.back().route = u"/search"_s;
+    r.push_back(Rule::bucket(u"tb"_s, Algorithm::TokenBucket, Rate{1, 1'000'000}, 4,
+                             {Scope::Kind::Ip, {}}));
+    r.push_back(Rule::bucket(u"lb"_s, Algorithm::LeakyBucket, Rate{1, 2'000'000}, 2,
+                             {Scope::Kind::Ip, {}}));
+    r.back().route = u"PUT /api"_s;
+    r.push_back(
+        Rule::bucket(u"gc"_s, Algorithm::Gcra, Rate{1, 1'000'000}, 1, {Scope::Kind::Ip, {}}));
+    r.back().route = u"/hello"_s;
+    return setOf(std::move(r));
+}
+
+// The report as JSON without what may differ between two runs of the same log (the time taken,
+// the backend's name).
+QJsonObject comparable(Report r)
+{
+    r.wallSeconds = 0;
+    r.backend = u"local"_s;
+    r.keyPrefix.clear();
+    return QJsonDocument::fromJson(toJson(r)).object();
+}
+
+} // namespace
+
+// The fast paths (compact per-subject cells, two threads, parsing only the fields the rules
+// need) decide exactly what the straightforward one does: the same log through the twins on
+// one thread, on two, and through LocalModel behind the Limiter interface (its own keys, its own
+// State values, no cell), with a rule that needs the last field of the line or without.
+void TestReplay::fastPathsAgreeWithStraightforward()
+{
+    Files files;
+    Options o;
+    o.files = {files.write(u"bench.log"_s, benchLikeLog(40000))};
+    o.rules = benchRules();
+    o.threads = 2;
+    auto two = run(o);
+    QVERIFY2(two, qPrintable(two ? QString() : two.error().message));
+    o.threads = 1;
+    auto one = run(o);
+    QVERIFY(one);
+    ManualClock clock;
+    LocalModel model(clock);
+    o.limiter = &model;
+    auto straight = run(o);
+    QVERIFY2(straight, qPrintable(straight ? QString() : straight.error().message));
+    o.limiter = nullptr;
+    // The user agent, the last field: every field of every line is read.
+    RuleSet withAgent = benchRules();
+    withAgent.rules.push_back(Rule::window(u"ua"_s, Algorithm::FixedWindow, 1000, 60'000'000,
+                                           {Scope::Kind::Header, u"User-Agent"_s}));
+    o.rules = withAgent;
+    o.threads = 2;
+    auto whole = run(o);
+    QVERIFY(whole);
+
+    // The log is what it should be: denials in every rule, late and bad lines, out of order.
+    QVERIFY(two->late > 0);
+    QVERIFY(two->unparsed > 0);
+    QCOMPARE(two->lines, qint64(40000));
+    for (const RuleReport &r : two->rules) {
+        QVERIFY2(r.denied > 0 && r.admitted > 0 && r.subjects > 10, qPrintable(r.id));
+    }
+    const QJsonObject a = comparable(*two);
+    QCOMPARE(comparable(*one), a);
+    QCOMPARE(comparable(*straight), a);
+    QJsonObject w = comparable(*whole);
+    QJsonArray rules = w[u"rules"_s].toArray();
+    QCOMPARE(rules.size(), 7);
+    QCOMPARE(rules.last().toObject()[u"id"_s].toString(), u"ua"_s);
+    QVERIFY(rules.last().toObject()[u"subjects"_s].toInt() == 29);
+    rules.removeLast();
+    w[u"rules"_s] = rules;
+    QCOMPARE(w, a);
 }
 
 void TestReplay::redisAgreesAndCleansUp()

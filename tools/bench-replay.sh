@@ -57,25 +57,35 @@ cat > "$work/rules.json" <<'RULES'
 ] }
 RULES
 
-now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# Wall, user and system seconds of one command (bash's time keyword) appended to TIMES, its
+# output to OUT: timed TIMES OUT COMMAND...
+timed() {
+    local to=$1 out=$2
+    shift 2
+    local TIMEFORMAT='%R %U %S'
+    { time "$@" > "$out"; } 2>> "$to"
+}
 
 # Warm the page cache once so that neither side pays for the disk.
 cat "$log" > /dev/null
 : > "$work/awk.t"
 : > "$work/replay.t"
 for r in $(seq 1 "$rounds"); do
-    a0=$(now); mawk '{print $1, $4}' "$log" > /dev/null; a1=$(now)
-    echo "$a1 - $a0" | bc -l >> "$work/awk.t"
-    s0=$(now); "$cli" replay "$log" --rules "$work/rules.json" --format nginx-combined --json > "$work/out.json"; s1=$(now)
-    echo "$s1 - $s0" | bc -l >> "$work/replay.t"
-    printf 'round %d: awk %.2f s, replay %.2f s\n' "$r" "$(tail -n1 "$work/awk.t")" "$(tail -n1 "$work/replay.t")" >&2
+    timed "$work/awk.t" /dev/null mawk '{print $1, $4}' "$log"
+    timed "$work/replay.t" "$work/out.json" "$cli" replay "$log" --rules "$work/rules.json" --format nginx-combined --json
+    printf 'round %d: awk %.2f s (CPU %.2f s), replay %.2f s (CPU %.2f s)\n' "$r" \
+        "$(tail -n1 "$work/awk.t" | cut -d' ' -f1)" "$(tail -n1 "$work/awk.t" | awk '{ print $2 + $3 }')" \
+        "$(tail -n1 "$work/replay.t" | cut -d' ' -f1)" "$(tail -n1 "$work/replay.t" | awk '{ print $2 + $3 }')" >&2
 done
-awk_s=$(median < "$work/awk.t")
-replay_s=$(median < "$work/replay.t")
-python3 - "$work/out.json" "$lines" "$bytes" "$awk_s" "$replay_s" "$rounds" <<'PY'
+awk_s=$(cut -d' ' -f1 "$work/awk.t" | median)
+replay_s=$(cut -d' ' -f1 "$work/replay.t" | median)
+awk_cpu=$(awk '{ print $2 + $3 }' "$work/awk.t" | median)
+replay_cpu=$(awk '{ print $2 + $3 }' "$work/replay.t" | median)
+python3 - "$work/out.json" "$lines" "$bytes" "$awk_s" "$replay_s" "$rounds" "$awk_cpu" "$replay_cpu" <<'PY'
 import json, sys
 out, lines, size, awk_s, rep_s, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+awk_cpu, rep_cpu = float(sys.argv[7]), float(sys.argv[8])
 r = json.load(open(out))
 assert r["lines"] == lines, (r["lines"], lines)
 assert len([x for x in r["rules"] if not x["skipped"]]) == 6
@@ -85,4 +95,6 @@ print(f"log: {lines:,} nginx-combined lines, {size/1e6:,.0f} MB; 6 rules (one pe
 print(f"awk '{{print $1, $4}}': {awk_s:.2f} s = {lines/awk_s:,.0f} lines/s (median of {rounds})")
 print(f"sluice-cli replay:      {rep_s:.2f} s = {lines/rep_s:,.0f} lines/s (median of {rounds}, whole process)")
 print(f"ratio replay/awk (lines/s): {awk_s/rep_s:.2f}x")
+print(f"CPU (user + sys, medians): awk {awk_cpu:.2f} s, replay {rep_cpu:.2f} s (all its threads) "
+      f"({lines/rep_cpu:,.0f} lines per CPU second, {awk_cpu/rep_cpu:.2f}x awk's)")
 PY

@@ -63,15 +63,9 @@ QString displayHeader(const std::string &normalized)
     return out;
 }
 
-// Short literals: a loop beats a call to memcmp.
 inline bool same(const char *a, const char *b, size_t n)
 {
-    for (size_t i = 0; i < n; ++i) {
-        if (a[i] != b[i]) {
-            return false;
-        }
-    }
-    return true;
+    return sameBytes(a, b, n);
 }
 
 inline int digit(char c)
@@ -683,10 +677,45 @@ QStringList LineParser::loggedHeaders() const
     return out;
 }
 
+void LineParser::readOnly(const std::vector<int> &slots)
+{
+    if (m_format == Format::Json) {
+        return;
+    }
+    bool want[SlotFirstHeader + 16] = {};
+    for (int s : slots) {
+        if (s >= 0 && s < int(std::size(want))) {
+            want[s] = true;
+        }
+    }
+    want[SlotTime] = true;
+    if (want[SlotMethod] || want[SlotPath]) {
+        want[SlotRequest] = true;
+    }
+    size_t last = 0;
+    size_t lastAny = 0;
+    for (size_t i = 0; i < m_items.size(); ++i) {
+        if (m_items[i].slot >= 0) {
+            lastAny = i;
+            if (want[m_items[i].slot]) {
+                last = i;
+            }
+        }
+    }
+    m_lastNeeded = last;
+    m_checkEnd = last < lastAny;
+}
+
 bool LineParser::parse(View line, Record &r, const char **why) const
 {
-    for (View &f : r.fields) {
-        f = View();
+    if (m_format == Format::Json) {
+        for (View &f : r.fields) {
+            f = View();
+        }
+    } else {
+        // Derived from the request line when the format does not give them.
+        r.fields[SlotMethod] = View();
+        r.fields[SlotPath] = View();
     }
     r.status = 0;
     return m_format == Format::Json ? parseJson(line, r, why) : parseTemplate(line, r, why);
@@ -696,27 +725,31 @@ bool LineParser::parseTemplate(View line, Record &r, const char **why) const
 {
     const char *p = line.data();
     const char *end = p + line.size();
+    // The first literal starts the line. Every other one is where the value before it ends,
+    // found there by the search below: it is stepped over, not compared again.
+    const std::string &first = m_items[0].literal;
+    if (size_t(end - p) < first.size() || !same(p, first.data(), first.size())) {
+        *why = "the line does not have the format's fixed text where expected";
+        return false;
+    }
     const size_t last = m_lastNeeded;
     for (size_t i = 0; i <= last; ++i) {
         const Item &item = m_items[i];
-        const size_t n = item.literal.size();
-        if (size_t(end - p) < n || !same(p, item.literal.data(), n)) {
-            *why = "the line does not have the format's fixed text where expected";
-            return false;
-        }
-        p += n;
+        p += item.literal.size();
         // The value runs to the next literal (to the end of the line after the last one).
         const std::string &term = m_items[i + 1].literal;
         const char *vend = end;
         if (!term.empty()) {
+            const char c = term[0];
+            const size_t rest = term.size() - 1;
             const char *q = p;
             vend = nullptr;
             while (q < end) {
-                q = static_cast<const char *>(std::memchr(q, term[0], size_t(end - q)));
+                q = static_cast<const char *>(std::memchr(q, c, size_t(end - q)));
                 if (q == nullptr) {
                     break;
                 }
-                if (size_t(end - q) >= term.size() && same(q, term.data(), term.size())) {
+                if (size_t(end - q) > rest && same(q + 1, term.data() + 1, rest)) {
                     vend = q;
                     break;
                 }
@@ -731,6 +764,13 @@ bool LineParser::parseTemplate(View line, Record &r, const char **why) const
             r.fields[item.slot] = View(p, size_t(vend - p));
         }
         p = vend;
+    }
+    if (m_checkEnd) {
+        const std::string &tail = m_items.back().literal;
+        if (size_t(end - p) < tail.size() || !same(end - tail.size(), tail.data(), tail.size())) {
+            *why = "the line ends before the format's last field";
+            return false;
+        }
     }
     return finish(r, why);
 }
@@ -860,17 +900,30 @@ bool LineParser::parseJson(View line, Record &r, const char **why) const
 
 bool LineParser::finish(Record &r, const char **why) const
 {
-    if (!r.fields[SlotTime].empty()) {
-        bool coarse = false;
-        const qint64 us = parseTime(m_timeKind, r.fields[SlotTime], &coarse);
-        if (us < 0) {
-            *why = m_timeKind == TimeKind::Local  ? "the time is not [dd/Mon/yyyy:hh:mm:ss +zzzz]"
-                   : m_timeKind == TimeKind::Msec ? "the time is not seconds.milliseconds"
-                                                  : "the time is not ISO 8601";
-            return false;
+    if (const View t = r.fields[SlotTime]; !t.empty()) {
+        if (t.size() == r.lastTimeSize && r.lastTimeUs >= 0 &&
+            same(t.data(), r.lastTime, t.size())) {
+            r.timeUs = r.lastTimeUs; // the same second as the line before
+            r.coarse = r.lastCoarse;
+        } else {
+            bool coarse = false;
+            const qint64 us = parseTime(m_timeKind, t, &coarse);
+            if (us < 0) {
+                *why = m_timeKind == TimeKind::Local
+                           ? "the time is not [dd/Mon/yyyy:hh:mm:ss +zzzz]"
+                       : m_timeKind == TimeKind::Msec ? "the time is not seconds.milliseconds"
+                                                      : "the time is not ISO 8601";
+                return false;
+            }
+            r.timeUs = us;
+            r.coarse = coarse;
+            if (t.size() <= sizeof r.lastTime) {
+                std::memcpy(r.lastTime, t.data(), t.size());
+                r.lastTimeSize = t.size();
+                r.lastTimeUs = us;
+                r.lastCoarse = coarse;
+            }
         }
-        r.timeUs = us;
-        r.coarse = coarse;
     } else if (m_format != Format::Json) {
         *why = "the line has no time";
         return false;
@@ -926,8 +979,8 @@ Result<Format> detect(const std::vector<QByteArray> &firstLines)
     }
     Format best = Format::Auto;
     size_t bestCount = 0;
-    Record rec;
     for (Format f : {Format::NginxCombined, Format::Envoy, Format::Alb, Format::Json}) {
+        Record rec; // each parser its own (a record keeps the fields its format does not give)
         auto p = LineParser::fixed(f);
         if (!p) {
             continue;

@@ -32,7 +32,12 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 #include <arpa/inet.h>
@@ -92,7 +97,7 @@ public:
                 break;
             }
             if (e.hash == h && e.len == s.size() &&
-                (s.size() <= sizeof e.head ? std::memcmp(e.head, s.data(), s.size()) == 0
+                (s.size() <= sizeof e.head ? sameBytes(e.head, s.data(), s.size())
                                            : name(e.id) == s)) {
                 return e.id;
             }
@@ -227,7 +232,8 @@ struct FilePlan
 {
     std::unique_ptr<LogReader> reader;
     LineParser parser;
-    std::vector<int> headerSlot; // per scope (Header kind)
+    std::unique_ptr<Record> record; // the parser's own, line after line
+    std::vector<int> headerSlot;    // per scope (Header kind)
     qint64 currentUs = std::numeric_limits<qint64>::min();
     qint64 nonEmpty = 0;
     qint64 bad = 0;
@@ -242,25 +248,68 @@ struct Route
     std::string prefix;
 };
 
-struct Slot
+// One (rule, subject), in two cache lines side by side: the twin's state as the fields of its
+// stored layout (model.h), its expiry on the log's clock, and the subject's figures for the
+// report. A sliding log's entries live apart (RuleRun::logs), the only state of variable size.
+struct alignas(64) Cell
 {
-    model::State state;
+    qint64 f0 = 0, f1 = 0, f2 = 0; // the state's fields, in the order of its model:: struct
     qint64 expiresAtUs = 0;
-};
-
-struct SubjectStat
-{
+    qint64 head = 0; // the ring's current step
+    qint64 fwIndex = 0;
+    qint64 firstUs = 0; // first and last denial
+    qint64 lastUs = 0;
+    quint32 ring[kSteps] = {};
     quint32 matched = 0;
     quint32 denied = 0;
-    qint64 firstUs = 0;
-    qint64 lastUs = 0;
-    qint64 head = 0; // the ring's current step
-    quint32 ring[kSteps] = {};
     quint32 sum = 0;
     quint32 peak = 0;
-    qint64 fwIndex = 0;
     quint32 fwCount = 0;
+    bool live = false; // the key exists (fixed-size states)
 };
+static_assert(sizeof(Cell) == 128);
+
+// A cell's fields as the model's State, and back.
+inline void loadState(Algorithm a, const Cell &c, model::State &s)
+{
+    switch (a) {
+    case Algorithm::FixedWindow:
+        s.emplace<model::FixedWindowState>(model::FixedWindowState{c.f0, c.f1});
+        break;
+    case Algorithm::SlidingCounter:
+        s.emplace<model::SlidingCounterState>(model::SlidingCounterState{c.f0, c.f1, c.f2});
+        break;
+    case Algorithm::TokenBucket:
+    case Algorithm::LeakyBucket:
+        s.emplace<model::BucketState>(model::BucketState{c.f0, c.f1});
+        break;
+    case Algorithm::Gcra:
+        s.emplace<model::GcraState>(model::GcraState{c.f0, c.f1, c.f2});
+        break;
+    case Algorithm::SlidingLog:
+        break;
+    }
+}
+
+inline void storeState(const model::State &s, Cell &c)
+{
+    if (const auto *w = std::get_if<model::FixedWindowState>(&s)) {
+        c.f0 = w->startUs;
+        c.f1 = w->count;
+    } else if (const auto *sc = std::get_if<model::SlidingCounterState>(&s)) {
+        c.f0 = sc->startUs;
+        c.f1 = sc->current;
+        c.f2 = sc->previous;
+    } else if (const auto *b = std::get_if<model::BucketState>(&s)) {
+        c.f0 = b->level;
+        c.f1 = b->lastUs;
+    } else if (const auto *g = std::get_if<model::GcraState>(&s)) {
+        c.f0 = g->tatUs;
+        c.f1 = g->remainder;
+        c.f2 = g->denominator;
+    }
+    c.live = s.index() != 0;
+}
 
 struct RuleRun
 {
@@ -272,9 +321,10 @@ struct RuleRun
     bool global = false;
     qint64 windowUs = 1;
     qint64 stepUs = 1;
-    std::vector<Slot> slots;
-    std::vector<SubjectStat> stats;
-    std::vector<QByteArray> keys; // Limiter backend: per subject, made on first use
+    Algorithm algorithm = Algorithm::FixedWindow;
+    std::vector<Cell> cells;
+    std::vector<model::State> logs; // sliding log: per subject
+    std::vector<QByteArray> keys;   // Limiter backend: per subject, made on first use
     std::vector<quint64> smallCounts = std::vector<quint64>(1024);
     std::unordered_map<quint32, quint64> bigCounts;
     quint64 digest = digestSeed;
@@ -298,11 +348,13 @@ struct RuleRun
 
     void ensure(quint32 sid, bool withSlots)
     {
-        if (sid >= stats.size()) {
-            const size_t n = std::max<size_t>(size_t(sid) + 1, stats.size() * 2);
-            stats.resize(n);
+        if (sid >= cells.size()) {
+            const size_t n = std::max<size_t>(size_t(sid) + 1, cells.size() * 2);
+            cells.resize(n);
             if (withSlots) {
-                slots.resize(n);
+                if (algorithm == Algorithm::SlidingLog) {
+                    logs.resize(n);
+                }
             } else {
                 keys.resize(n);
             }
@@ -340,6 +392,74 @@ struct Pending
     quint16 status = 0;
 };
 
+// Requests in decision order, from the reading thread to the deciding one: the events and
+// their subject ids (Event::subjOff indexes `subj`).
+struct Batch
+{
+    std::vector<Event> events;
+    std::vector<quint32> subj;
+};
+
+// A bounded queue of batches (the reader waits while the decider is `depth` batches behind, so
+// memory stays bounded) that hands the emptied batches back for reuse: no allocation per batch
+// once the first few have grown.
+class Handoff
+{
+public:
+    static constexpr size_t depth = 4;
+
+    Batch spare()
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_pool.empty()) {
+            return {};
+        }
+        Batch b = std::move(m_pool.back());
+        m_pool.pop_back();
+        return b;
+    }
+    void push(Batch &&b)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_queue.size() < depth; });
+        m_queue.push_back(std::move(b));
+        m_changed.notify_all();
+    }
+    // False once closed and drained.
+    bool pop(Batch &b)
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return !m_queue.empty() || m_closed; });
+        if (m_queue.empty()) {
+            return false;
+        }
+        b = std::move(m_queue.front());
+        m_queue.pop_front();
+        m_changed.notify_all();
+        return true;
+    }
+    void recycle(Batch &&b)
+    {
+        b.events.clear();
+        b.subj.clear();
+        std::lock_guard lock(m_mutex);
+        m_pool.push_back(std::move(b));
+    }
+    void close()
+    {
+        std::lock_guard lock(m_mutex);
+        m_closed = true;
+        m_changed.notify_all();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<Batch> m_queue;
+    std::vector<Batch> m_pool;
+    bool m_closed = false;
+};
+
 QString sampleOf(View line)
 {
     return bytes::printable(QByteArray(line.data(), qsizetype(std::min<size_t>(line.size(), 200))));
@@ -367,6 +487,7 @@ std::optional<Route> parseRoute(const QString &route)
     return r;
 }
 
+// `path` without its query.
 inline bool routeMatches(const Route &r, View method, View path)
 {
     if (r.all) {
@@ -383,17 +504,8 @@ inline bool routeMatches(const Route &r, View method, View path)
             }
         }
     }
-    const size_t q = path.find('?');
-    const View p = q == View::npos ? path : path.substr(0, q);
-    if (p.size() < r.prefix.size()) {
-        return false;
-    }
-    for (size_t i = 0; i < r.prefix.size(); ++i) {
-        if (p[i] != r.prefix[i]) {
-            return false;
-        }
-    }
-    return true;
+    return path.size() >= r.prefix.size() &&
+           sameBytes(path.data(), r.prefix.data(), r.prefix.size());
 }
 
 inline View trim(View v)
@@ -462,6 +574,9 @@ public:
         : m_o(o)
         , m_rep(rep)
     {}
+    ~Engine() { stopDecider(); }
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
     Result<void> setUp();
     Result<void> loop();
     void finish();
@@ -474,7 +589,9 @@ private:
     View clientIp(const Record &r, const FilePlan &fp) const;
     quint32 subjectFor(int scope, const Record &r, const FilePlan &fp);
     Result<void> flush(bool all);
-    Result<void> decideRange(size_t from, size_t to);
+    Result<void> decide(const Event *events, size_t n, const quint32 *subj);
+    void startDecider();
+    void stopDecider();
     Result<void> decideBatch();
     void account(RuleRun &run, int index, quint32 sid, qint64 t, int status, const Decision &d);
     void note(std::vector<LineNote> &to, const FilePlan &fp, const char *why, View line);
@@ -498,10 +615,14 @@ private:
     std::vector<std::unique_ptr<ScopeDef>> m_scopes;
     std::vector<RuleRun> m_runs;
     std::vector<Cidr> m_cidrs;
-    Record m_record;
     std::vector<quint32> m_lineSubjects; // per scope, for the line being read
     std::vector<Event> m_pending;
     std::vector<quint32> m_subj; // subject ids of the pending events, per scope
+    // Two threads (the twins, no per-decision callback): this one reads, parses and orders,
+    // m_decider decides and accounts, the batches passing through m_handoff.
+    bool m_threaded = false;
+    Handoff m_handoff;
+    std::thread m_decider;
     size_t m_flushAt = 8192;
     qint64 m_maxSeenUs = std::numeric_limits<qint64>::min();
     bool m_anyCoarse = false;
@@ -611,6 +732,7 @@ void Engine::addRules(const RuleSet &set, const QString &setName, std::vector<Ru
         out.push_back(rep);
         RuleRun run;
         run.policy = policy;
+        run.algorithm = policy.algorithm;
         run.policy.keyPrefix = m_o.keyPrefix;
         run.scope = scopeIndex(rule.scope);
         run.route = *route;
@@ -763,7 +885,30 @@ Result<void> Engine::setUp()
         }
     }
     m_lineSubjects.resize(m_scopes.size());
-    m_record.scratch.reserve(LogReader::maxLineBytes + 16);
+    // Each file's parser reads the fields the replayed rules need, and no further.
+    for (FilePlan &fp : m_files) {
+        std::vector<int> need = {SlotStatus, SlotMethod, SlotPath, SlotRequest};
+        for (const RuleRun &run : m_runs) {
+            switch (m_scopes[size_t(run.scope)]->kind) {
+            case Scope::Kind::Ip:
+                need.push_back(SlotAddr);
+                need.push_back(SlotXff); // the proxies, or a line without the address
+                break;
+            case Scope::Kind::User:
+                need.push_back(SlotUser);
+                break;
+            case Scope::Kind::Header:
+                need.push_back(fp.headerSlot[size_t(run.scope)]);
+                break;
+            case Scope::Kind::Global:
+            case Scope::Kind::Param:
+                break;
+            }
+        }
+        fp.parser.readOnly(need);
+        fp.record = std::make_unique<Record>();
+        fp.record->scratch.reserve(LogReader::maxLineBytes + 16);
+    }
     m_pending.reserve(16384);
     m_subj.reserve(16384 * m_scopes.size());
     return {};
@@ -873,7 +1018,7 @@ bool Engine::readLine(int file)
         note(m_rep.badLines, fp, "the line is longer than 64 KiB", line);
         return true;
     }
-    Record &r = m_record;
+    Record &r = *fp.record;
     if (!fp.parser.parse(line, r, &why)) {
         ++m_rep.unparsed;
         ++fp.bad;
@@ -892,7 +1037,10 @@ bool Engine::readLine(int file)
     }
     // The rules whose route takes the request.
     const View method = r.fields[SlotMethod];
-    const View path = r.fields[SlotPath];
+    View path = r.fields[SlotPath];
+    if (const size_t q = path.find('?'); q != View::npos) {
+        path = path.substr(0, q);
+    }
     quint64 mask = 0;
     for (size_t i = 0; i < m_runs.size(); ++i) {
         if (routeMatches(m_runs[i].route, method, path)) {
@@ -919,7 +1067,9 @@ bool Engine::readLine(int file)
     e.status = quint16(r.status);
     e.coarse = r.coarse;
     m_anyCoarse = m_anyCoarse || r.coarse;
-    m_subj.insert(m_subj.end(), m_lineSubjects.begin(), m_lineSubjects.end());
+    for (const quint32 sid : m_lineSubjects) {
+        m_subj.push_back(sid);
+    }
     m_pending.push_back(e);
     m_unsorted = m_unsorted || e.t < m_lastPushedUs;
     m_lastPushedUs = e.t;
@@ -975,6 +1125,11 @@ Result<void> Engine::checkFirstLines(FilePlan &fp)
 
 Result<void> Engine::loop()
 {
+    const int threads =
+        m_o.threads > 0 ? m_o.threads : (std::thread::hardware_concurrency() > 1 ? 2 : 1);
+    if (threads > 1 && m_o.limiter == nullptr && !m_o.onDecision) {
+        startDecider();
+    }
     for (;;) {
         // The file whose last time is the smallest goes next, a run of lines at a time.
         int best = -1;
@@ -1033,7 +1188,8 @@ Result<void> Engine::loop()
     }
     if (m_rep.lines == 0 || m_rep.parsed + m_rep.unparsed == 0) {
         if (!m_rep.error.isEmpty()) {
-            return Error::make(Error::Kind::Invalid, m_rep.error);
+            // Damaged before its first line: the file's fault, not the command's.
+            return Error::make(Error::Kind::Io, m_rep.error);
         }
         return Error::make(
             Error::Kind::Invalid,
@@ -1042,6 +1198,7 @@ Result<void> Engine::loop()
     if (auto ok = flush(true); !ok) {
         return ok;
     }
+    stopDecider(); // every batch decided
     return periodic();
 }
 
@@ -1101,7 +1258,24 @@ Result<void> Engine::flush(bool all)
                 sorted = true;
             }
         }
-        if (auto ok = decideRange(0, n); !ok) {
+        if (m_threaded) {
+            Batch b = m_handoff.spare();
+            b.events.assign(m_pending.begin(), cut);
+            if (!sorted) {
+                // In log order their subjects are the head of m_subj, offsets and all.
+                const size_t off0 = n < m_pending.size() ? m_pending[n].subjOff : m_subj.size();
+                b.subj.assign(m_subj.begin(), m_subj.begin() + qint64(off0));
+            } else {
+                b.subj.reserve(n * m_scopes.size());
+                for (Event &e : b.events) {
+                    const quint32 off = e.subjOff;
+                    e.subjOff = quint32(b.subj.size());
+                    b.subj.insert(b.subj.end(), m_subj.begin() + off,
+                                  m_subj.begin() + off + qint64(m_scopes.size()));
+                }
+            }
+            m_handoff.push(std::move(b));
+        } else if (auto ok = decide(m_pending.data(), n, m_subj.data()); !ok) {
             return ok;
         }
     }
@@ -1127,7 +1301,9 @@ Result<void> Engine::flush(bool all)
     }
     m_pending.erase(m_pending.begin(), cut);
     m_lastPushedUs = m_pending.empty() ? std::numeric_limits<qint64>::min() : m_pending.back().t;
-    m_flushAt = std::max<size_t>(8192, m_pending.size() * 2);
+    // What stays (the reorder window's requests) is moved to the front at every flush: flush
+    // when it is a small part of the buffer.
+    m_flushAt = std::max<size_t>(32768, m_pending.size() * 4);
     return {};
 }
 
@@ -1140,7 +1316,7 @@ void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status,
     }
     m_rep.lastUs = t;
     ++rep.decided;
-    SubjectStat &st = run.stats[sid];
+    Cell &st = run.cells[sid];
     run.at(t);
     const qint64 step = run.step;
     const qint64 window = run.window;
@@ -1236,25 +1412,48 @@ void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status,
     }
 }
 
-Result<void> Engine::decideRange(size_t from, size_t to)
+void Engine::startDecider()
+{
+    try {
+        m_decider = std::thread([this] {
+            Batch b;
+            while (m_handoff.pop(b)) {
+                (void)decide(b.events.data(), b.events.size(), b.subj.data()); // local: no error
+                m_handoff.recycle(std::move(b));
+            }
+        });
+        m_threaded = true;
+    } catch (const std::system_error &) {
+        m_threaded = false; // no thread to be had: everything on this one
+    }
+}
+
+void Engine::stopDecider()
+{
+    if (m_decider.joinable()) {
+        m_handoff.close();
+        m_decider.join();
+    }
+}
+
+Result<void> Engine::decide(const Event *events, size_t n, const quint32 *subjects)
 {
     const bool local = m_o.limiter == nullptr;
-    const size_t scopes = m_scopes.size();
-    (void)scopes;
-    for (size_t i = from; i < to; ++i) {
-        const Event &e = m_pending[i];
-        const quint32 *subj = m_subj.data() + e.subjOff;
+    for (size_t i = 0; i < n; ++i) {
+        const Event &e = events[i];
+        const quint32 *subj = subjects + e.subjOff;
         // Subjects come in any order: fetch a later request's state now, so that its cache
         // misses overlap this decision.
-        if (local && i + 6 < to) {
-            const Event &ahead = m_pending[i + 6];
-            const quint32 *as = m_subj.data() + ahead.subjOff;
+        if (local && i + 6 < n) {
+            const Event &ahead = events[i + 6];
+            const quint32 *as = subjects + ahead.subjOff;
             for (quint64 m = ahead.mask; m != 0; m &= m - 1) {
                 const RuleRun &run = m_runs[size_t(__builtin_ctzll(m))];
                 const quint32 sid = as[run.scope];
-                if (sid < run.stats.size()) {
-                    __builtin_prefetch(&run.stats[sid]);
-                    __builtin_prefetch(&run.slots[sid]);
+                if (sid < run.cells.size()) {
+                    const char *c = reinterpret_cast<const char *>(&run.cells[sid]);
+                    __builtin_prefetch(c);
+                    __builtin_prefetch(c + 64);
                 }
             }
         }
@@ -1273,14 +1472,30 @@ Result<void> Engine::decideRange(size_t from, size_t to)
             }
             run.ensure(sid, local);
             if (local) {
-                Slot &slot = run.slots[sid];
+                Cell &cell = run.cells[sid];
                 const qint64 now = e.t;
-                if (slot.expiresAtUs <= now && slot.state.index() != 0) {
-                    slot.state = std::monostate{}; // the key expired
+                model::Outcome o;
+                if (run.algorithm == Algorithm::SlidingLog) {
+                    model::State &state = run.logs[sid];
+                    if (cell.expiresAtUs <= now) {
+                        // The key expired. An empty log decides a request of cost 1 exactly as
+                        // an absent key does (both admit it and write the one entry: the
+                        // scripts' limit is at least 1), and keeps its allocation.
+                        if (auto *log = std::get_if<model::SlidingLogState>(&state)) {
+                            log->entries.clear();
+                        }
+                    }
+                    o = model::apply(run.policy, state, 1, now, m_o.minTtlMs);
+                } else {
+                    model::State state;
+                    if (cell.live && cell.expiresAtUs > now) {
+                        loadState(run.algorithm, cell, state);
+                    } // else: the key expired, or never was
+                    o = model::apply(run.policy, state, 1, now, m_o.minTtlMs);
+                    storeState(state, cell);
                 }
-                const model::Outcome o = model::apply(run.policy, slot.state, 1, now, m_o.minTtlMs);
                 if (o.wrote && o.ttlMs > 0) {
-                    slot.expiresAtUs = now + o.ttlMs * duration::usPerMs;
+                    cell.expiresAtUs = now + o.ttlMs * duration::usPerMs;
                 }
                 account(run, index, sid, now, e.status, o.decision);
             } else {
@@ -1358,8 +1573,8 @@ void Engine::finish()
         rep.digest = run.digest;
         std::vector<size_t> denied;
         rep.peaks.reserve(size_t(rep.subjects));
-        for (size_t sid = 0; sid < run.stats.size(); ++sid) {
-            const SubjectStat &st = run.stats[sid];
+        for (size_t sid = 0; sid < run.cells.size(); ++sid) {
+            const Cell &st = run.cells[sid];
             if (st.matched == 0) {
                 continue;
             }
@@ -1371,14 +1586,14 @@ void Engine::finish()
         }
         std::sort(rep.peaks.begin(), rep.peaks.end());
         const auto moreDenied = [&](size_t a, size_t b) {
-            const SubjectStat &x = run.stats[a];
-            const SubjectStat &y = run.stats[b];
+            const Cell &x = run.cells[a];
+            const Cell &y = run.cells[b];
             return x.denied != y.denied ? x.denied > y.denied : x.firstUs < y.firstUs;
         };
         const size_t top = std::min<size_t>(denied.size(), maxTopSubjects);
         std::partial_sort(denied.begin(), denied.begin() + qint64(top), denied.end(), moreDenied);
         for (size_t i = 0; i < top; ++i) {
-            const SubjectStat &st = run.stats[denied[i]];
+            const Cell &st = run.cells[denied[i]];
             const View name = m_scopes[size_t(run.scope)]->subjects.name(quint32(denied[i]));
             rep.top.push_back(DeniedSubject{QByteArray(name.data(), qsizetype(name.size())),
                                             st.matched, st.denied, st.firstUs, st.lastUs});
@@ -1448,10 +1663,10 @@ void Engine::finish()
                 c.why = u"the scopes differ (%1, %2)"_s.arg(a.scope, b->scope);
             } else {
                 std::vector<std::pair<quint32, quint32>> onlyA, onlyB; // (denied, sid)
-                const size_t n = std::max(ra->stats.size(), rb->stats.size());
+                const size_t n = std::max(ra->cells.size(), rb->cells.size());
                 for (size_t sid = 0; sid < n; ++sid) {
-                    const quint32 da = sid < ra->stats.size() ? ra->stats[sid].denied : 0;
-                    const quint32 db = sid < rb->stats.size() ? rb->stats[sid].denied : 0;
+                    const quint32 da = sid < ra->cells.size() ? ra->cells[sid].denied : 0;
+                    const quint32 db = sid < rb->cells.size() ? rb->cells[sid].denied : 0;
                     if (da > 0 && db > 0) {
                         ++c.both;
                     } else if (da > 0) {

@@ -53,6 +53,9 @@ struct Options
     qint64 minTtlMs = 0;    // passed with every decision (Redis: the keys outlive the run)
     qint64 wallLimitMs = 0; // a run taking longer stops with a timeout (0: none)
     int batch = 512;        // decisions per Limiter::decideBatch
+    // 0: read and decide on two threads when the machine has two cores, the twins decide and
+    // no onDecision is given; 1: everything on the run's thread (the same report either way).
+    int threads = 0;
     std::function<void(const Progress &)> progress; // every 65,536 lines, on the run's thread
     const std::atomic<bool> *cancel = nullptr;      // checked with the progress
     // Every decision in order (tests): the rule's index in Report::rules then ::against.

@@ -6,3 +6,7 @@ sluice_test(cli_replay REDIS LIBS ZLIB::ZLIB)
 add_dependencies(tst_cli_replay sluice-cli)
 # Simulation > Replay a log…, offscreen.
 sluice_test(replaydialog LIBS sluice_pagesupport)
+# The GUI thread's longest gap while the dialog replays a big log: a measuring tool run by
+# tools/bench-replay-gui.sh, not a test (no timed assertion).
+add_executable(replay_gui_gap replay_gui_gap.cpp)
+target_link_libraries(replay_gui_gap PRIVATE sluice_ui)

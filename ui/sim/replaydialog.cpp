@@ -34,6 +34,11 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 using namespace Qt::StringLiterals;
 
 namespace sluice::ui {
@@ -76,6 +81,16 @@ void setCell(QTableWidget *t, int row, int column, const QString &text, bool num
 
 void ReplayWorker::run(replay::Options options, const std::atomic<bool> *cancel)
 {
+#ifdef Q_OS_LINUX
+    // The replay keeps both cores busy for seconds (it reads on this thread and decides on one
+    // it starts, which inherits this niceness): below the GUI thread, so that on a loaded
+    // machine the scheduler runs the GUI first and the console never waits for a core.
+    static thread_local bool lowered = false;
+    if (!lowered) {
+        lowered = true;
+        setpriority(PRIO_PROCESS, id_t(gettid()), std::min(19, getpriority(PRIO_PROCESS, 0) + 10));
+    }
+#endif
     QElapsedTimer since;
     since.start();
     QElapsedTimer total;
