@@ -167,11 +167,28 @@ namespace model {
 
 ReducedRate reduce(const Rate &rate)
 {
+    // Every decision of a bucket or GCRA twin reduces its rate again, and a thread sees few
+    // rates: the last four it reduced are kept (a gcd and two 64-bit divisions otherwise).
+    struct Memo
+    {
+        qint64 count = 0;
+        qint64 periodUs = 0;
+        ReducedRate reduced;
+    };
+    thread_local Memo memo[4];
+    thread_local unsigned next = 0;
+    for (const Memo &m : memo) {
+        if (m.count == rate.count && m.periodUs == rate.periodUs && m.count != 0) {
+            return m.reduced;
+        }
+    }
     const qint64 g = std::gcd(rate.count, rate.periodUs);
     if (g <= 0) {
         return {};
     }
-    return {rate.count / g, rate.periodUs / g};
+    const ReducedRate r{rate.count / g, rate.periodUs / g};
+    memo[next++ % 4] = Memo{rate.count, rate.periodUs, r};
+    return r;
 }
 
 } // namespace model

@@ -51,13 +51,18 @@ using View = std::string_view;
 // memcmp and a byte loop.
 inline bool sameBytes(const char *a, const char *b, size_t n)
 {
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-        quint64 x, y;
-        std::memcpy(&x, a, 8);
-        std::memcpy(&y, b, 8);
-        if (x != y) {
-            return false;
+    const auto word = [](const char *p) {
+        quint64 v;
+        std::memcpy(&v, p, 8);
+        return v;
+    };
+    if (n >= 8) {
+        for (; n > 8; a += 8, b += 8, n -= 8) {
+            if (word(a) != word(b)) {
+                return false;
+            }
         }
+        return word(a + n - 8) == word(b + n - 8); // the last eight, overlapping
     }
     if (n >= 4) { // the first four bytes and the last four, overlapping
         quint32 x, y, u, v;
@@ -67,12 +72,8 @@ inline bool sameBytes(const char *a, const char *b, size_t n)
         std::memcpy(&v, b + n - 4, 4);
         return x == y && u == v;
     }
-    for (size_t i = 0; i < n; ++i) {
-        if (a[i] != b[i]) {
-            return false;
-        }
-    }
-    return true;
+    // 0 to 3 bytes: the first, the middle and the last cover them all.
+    return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
 }
 
 struct Record
