@@ -4,7 +4,9 @@
 // parser), then one Builder turns the tree into a RuleSet, checking types, unknown and missing
 // fields; validate() adds the checks of the model. Every error carries a field path; positions
 // are added at the end, in one pass: JSON through JsonLocator (QJsonDocument has none), YAML
-// from the parser's marks.
+// from the parser's marks. Here: the diagnostics' placing, the builder, JSON, the YAML reader
+// and the entry points; YAML scalar resolution and syntax diagnostics are in codecyaml.cpp, the
+// writers in codecwriter.cpp (their shared pieces in codecinternal.h).
 //
 // Decisions (FORMATS.md leaves them open):
 //  - "version" is required and must be 1: a file of a future format must not be misread.
@@ -24,6 +26,8 @@
 //    indentation, YAML block style with strings quoted only where YAML would read them as
 //    something else. Non-ASCII text is written as UTF-8, control characters escaped.
 #include "codec.h"
+#include "codecinternal.h"
+#include "diagnostics.h"
 #include "jsonlocator.h"
 
 #include "core/common/bytes.h"
@@ -54,6 +58,8 @@ namespace sluice::rules {
 
 namespace {
 
+using namespace internal;
+
 const QStringList topFields = {u"version"_s, u"based_on"_s, u"rules"_s};
 const QStringList ruleFields = {u"id"_s,        u"description"_s, u"route"_s,          u"scope"_s,
                                 u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
@@ -65,18 +71,6 @@ enum class Flavor { Json, Yaml };
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics: paths first, positions at the end.
-
-Diagnostic diagnostic(const QString &file, const QString &path, const QString &message,
-                      TextPosition pos = {})
-{
-    Diagnostic d;
-    d.file = file;
-    d.line = pos.line;
-    d.column = pos.column;
-    d.path = path;
-    d.message = message;
-    return d;
-}
 
 Loaded failed(const QString &file, const QString &message, TextPosition pos = {})
 {
@@ -156,26 +150,6 @@ bool isBlank(const QByteArray &bytes)
 
 using bytes::shortened;
 
-// Edit distance, for "did you mean"; the names compared are short.
-qsizetype distance(const QString &a, const QString &b)
-{
-    QList<qsizetype> row(b.size() + 1);
-    for (qsizetype j = 0; j <= b.size(); ++j) {
-        row[j] = j;
-    }
-    for (qsizetype i = 1; i <= a.size(); ++i) {
-        qsizetype diagonal = row[0];
-        row[0] = i;
-        for (qsizetype j = 1; j <= b.size(); ++j) {
-            const qsizetype up = row[j];
-            row[j] = std::min(
-                {row[j] + 1, row[j - 1] + 1, diagonal + (a.at(i - 1) == b.at(j - 1) ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
-}
-
 QString suggestion(const QString &name, const QStringList &allowed)
 {
     const auto squash = [](QString s) {
@@ -189,7 +163,7 @@ QString suggestion(const QString &name, const QStringList &allowed)
     QString best;
     qsizetype bestDistance = 3;
     for (const QString &a : allowed) {
-        const qsizetype d = distance(name.left(64), a);
+        const qsizetype d = editDistance(name.left(64), a);
         if (d < bestDistance) {
             best = a;
             bestDistance = d;
@@ -688,161 +662,7 @@ struct YamlRefusal
     bool checkSyntax = true; // false: say this even if the rest of the stream is malformed
 };
 
-struct SecondDocument
-{
-    qsizetype offset;
-};
-
-// Ignores events: to look for a second document (and stop there), or to check the syntax of
-// the whole stream.
-//
-// yaml-cpp 0.7 never consumes a ',' left at the top level after a node with a tag or an anchor
-// ("!a ,b", "&x 'q',"): every HandleNextDocument() after it returns true with a document that
-// starts at that same ',', forever. A document that starts where the previous one did is that
-// loop: StrayComma.
-struct StrayComma
-{
-    qsizetype offset;
-};
-
-class IgnoreEvents final : public YAML::EventHandler
-{
-public:
-    explicit IgnoreEvents(bool stopAtDocument)
-        : m_stop(stopAtDocument)
-    {}
-    void OnDocumentStart(const YAML::Mark &mark) override
-    {
-        if (m_stop) {
-            throw SecondDocument{mark.pos};
-        }
-        if (m_lastStart == mark.pos) {
-            throw StrayComma{mark.pos};
-        }
-        m_lastStart = mark.pos;
-    }
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark &, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark &, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t,
-                  const std::string &) override
-    {}
-    void OnSequenceStart(const YAML::Mark &, const std::string &, YAML::anchor_t,
-                         YAML::EmitterStyle::value) override
-    {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark &, const std::string &, YAML::anchor_t,
-                    YAML::EmitterStyle::value) override
-    {}
-    void OnMapEnd() override {}
-
-private:
-    bool m_stop;
-    qsizetype m_lastStart = -1;
-};
-
 const std::string coreTag = "tag:yaml.org,2002:";
-
-bool allDigits(const std::string &s, size_t from, bool (*digit)(char))
-{
-    return from < s.size() && std::all_of(s.begin() + qsizetype(from), s.end(), digit);
-}
-bool isDec(char c)
-{
-    return c >= '0' && c <= '9';
-}
-bool isOct(char c)
-{
-    return c >= '0' && c <= '7';
-}
-bool isHex(char c)
-{
-    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-}
-
-std::optional<qint64> yamlInteger(const std::string &s, bool *overflow)
-{
-    *overflow = false;
-    bool ok = false;
-    qint64 v = 0;
-    const QByteArray b = QByteArray::fromStdString(s);
-    const size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
-    if (allDigits(s, sign, isDec)) {
-        v = b.toLongLong(&ok, 10);
-        *overflow = !ok;
-    } else if (s.size() > 2 && s[0] == '0' && s[1] == 'o' && allDigits(s, 2, isOct)) {
-        v = b.mid(2).toLongLong(&ok, 8);
-        *overflow = !ok;
-    } else if (s.size() > 2 && s[0] == '0' && s[1] == 'x' && allDigits(s, 2, isHex)) {
-        v = b.mid(2).toLongLong(&ok, 16);
-        *overflow = !ok;
-    }
-    return ok ? std::optional(v) : std::nullopt;
-}
-
-// [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
-bool isYamlFloat(const std::string &s)
-{
-    size_t i = 0;
-    const size_t n = s.size();
-    if (i < n && (s[i] == '-' || s[i] == '+')) {
-        ++i;
-    }
-    size_t digits = 0;
-    while (i < n && isDec(s[i])) {
-        ++i;
-        ++digits;
-    }
-    if (i < n && s[i] == '.') {
-        ++i;
-        while (i < n && isDec(s[i])) {
-            ++i;
-            ++digits;
-        }
-    }
-    if (digits == 0) {
-        return false;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        ++i;
-        if (i < n && (s[i] == '-' || s[i] == '+')) {
-            ++i;
-        }
-        if (!allDigits(s, i, isDec)) {
-            return false;
-        }
-        i = n;
-    }
-    return i == n;
-}
-
-bool isOneOf(const std::string &s, std::initializer_list<const char *> words)
-{
-    return std::any_of(words.begin(), words.end(), [&](const char *w) { return s == w; });
-}
-
-// Plain scalars by the YAML 1.2 core schema. Infinity and NaN have no JSON value: they stay
-// strings (and are then reported as such).
-QJsonValue resolvePlain(const std::string &s)
-{
-    if (s.empty() || isOneOf(s, {"~", "null", "Null", "NULL"})) {
-        return QJsonValue(QJsonValue::Null);
-    }
-    if (isOneOf(s, {"true", "True", "TRUE"})) {
-        return true;
-    }
-    if (isOneOf(s, {"false", "False", "FALSE"})) {
-        return false;
-    }
-    bool overflow = false;
-    if (const auto i = yamlInteger(s, &overflow)) {
-        return QJsonValue(*i);
-    }
-    if (overflow || isYamlFloat(s)) {
-        return QByteArray::fromStdString(s).toDouble();
-    }
-    return QString::fromStdString(s);
-}
 
 class YamlReader final : public YAML::EventHandler
 {
@@ -1096,379 +916,6 @@ private:
     std::vector<Frame> m_stack;
 };
 
-// A read-only streambuf over the bytes: yaml-cpp reads an istream, and a copy of a large file
-// into a std::string would double the memory.
-class BytesBuf final : public std::streambuf
-{
-public:
-    explicit BytesBuf(const QByteArray &bytes)
-    {
-        char *begin = const_cast<char *>(bytes.constData()); // never written: get area only
-        setg(begin, begin, begin + bytes.size());
-    }
-};
-
-// YAML streams are printable Unicode: tabs and line breaks, nothing else below U+0020.
-std::optional<Diagnostic> checkYamlText(const QByteArray &bytes, const QString &file)
-{
-    const char *s = bytes.constData();
-    const qsizetype n = bytes.size();
-    for (qsizetype p = 0; p < n;) {
-        const auto c = static_cast<unsigned char>(s[p]);
-        if (c < 0x80) {
-            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
-                return diagnostic(file, {},
-                                  u"the control character U+%1 is not allowed in a YAML file"_s.arg(
-                                      QString::number(c, 16).toUpper().rightJustified(4, u'0')),
-                                  positionAt(bytes, p));
-            }
-            ++p;
-            continue;
-        }
-        const int len = utf8SequenceLength(s + p, n - p);
-        if (len == 0) {
-            return diagnostic(file, {},
-                              u"invalid UTF-8 (byte 0x%1): rule files are UTF-8 text"_s.arg(
-                                  QString::number(c, 16).toUpper()),
-                              positionAt(bytes, p));
-        }
-        p += len;
-    }
-    return std::nullopt;
-}
-
-QString yamlHint(const std::string &message)
-{
-    if (message == "end of map not found" || message == "end of sequence not found") {
-        return u"; check the indentation of this line"_s;
-    }
-    if (message == "illegal map value") {
-        return u"; a value that contains ': ' must be quoted"_s;
-    }
-    return {};
-}
-
-Diagnostic yamlSyntaxDiagnostic(const YAML::Exception &e, QByteArrayView bytes, const QString &file)
-{
-    const TextPosition pos =
-        e.mark.is_null() ? TextPosition{} : positionAt(bytes, qsizetype(e.mark.pos));
-    // yaml-cpp's guard against deep nesting says only "bad file".
-    if (const auto *deep = dynamic_cast<const YAML::DeepRecursion *>(&e)) {
-        return diagnostic(
-            file, {},
-            u"YAML syntax error: nested more than %1 levels deep here (the "
-            "parser's limit); a rule file needs four (rules, a rule, adopt, a "
-            "value): look for a run of [ or { or of indented '- ' items"_s.arg(deep->depth() - 1),
-            pos);
-    }
-    return diagnostic(
-        file, {}, u"YAML syntax error: "_s + QString::fromStdString(e.msg) + yamlHint(e.msg), pos);
-}
-
-Diagnostic strayCommaDiagnostic(QByteArrayView bytes, qsizetype offset, const QString &file)
-{
-    return diagnostic(file, {},
-                      u"YAML syntax error: unexpected ',' (a ',' separates the items of a "
-                      "[...] or {...} list; quote a text that contains one)"_s,
-                      positionAt(bytes, offset));
-}
-
-std::optional<Diagnostic> yamlSyntaxError(const QByteArray &bytes, const QString &file)
-{
-    try {
-        BytesBuf buffer(bytes);
-        std::istream in(&buffer);
-        YAML::Parser parser(in);
-        IgnoreEvents ignore(false);
-        while (parser.HandleNextDocument(ignore)) {
-        }
-    } catch (const YAML::Exception &e) {
-        return yamlSyntaxDiagnostic(e, bytes, file);
-    } catch (const StrayComma &stray) {
-        return strayCommaDiagnostic(bytes, stray.offset, file);
-    } catch (const std::exception &) {
-    }
-    return std::nullopt;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Writers
-
-struct Field
-{
-    QString name;
-    enum class Kind { Text, Integer, Flag, Object } kind = Kind::Text;
-    QString text;
-    qint64 integer = 0;
-    bool flag = false;
-    QList<Field> members; // Object: written on one line, {"a": 1, "b": "x"}
-};
-
-Field textField(const QString &name, const QString &text)
-{
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Text;
-    f.text = text;
-    return f;
-}
-
-Field integerField(const QString &name, qint64 value)
-{
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Integer;
-    f.integer = value;
-    return f;
-}
-
-Field flagField(const QString &name, bool value)
-{
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Flag;
-    f.flag = value;
-    return f;
-}
-
-// The order of FORMATS.md, the one every writer uses.
-QList<Field> fieldsOf(const Rule &r)
-{
-    QList<Field> out = {
-        textField(u"id"_s, r.id),
-        textField(u"description"_s, r.description),
-        textField(u"route"_s, r.route),
-        textField(u"scope"_s, r.scope.toString()),
-        textField(u"algorithm"_s, algorithm::name(r.algorithm)),
-    };
-    if (algorithm::isWindow(r.algorithm)) {
-        out.append(integerField(u"limit"_s, r.limit));
-        out.append(textField(u"window"_s, duration::formatUs(r.windowUs)));
-    } else {
-        out.append(textField(u"rate"_s, duration::formatRate(r.rate)));
-        out.append(integerField(u"burst"_s, r.burst));
-    }
-    out.append(textField(u"key_prefix"_s, QString::fromUtf8(r.keyPrefix)));
-    out.append(textField(u"on_redis_error"_s, onRedisErrorName(r.onRedisError)));
-    out.append(flagField(u"shadow"_s, r.shadow));
-    out.append(flagField(u"enabled"_s, r.enabled));
-    if (r.adopt) {
-        Field a;
-        a.name = u"adopt"_s;
-        a.kind = Field::Kind::Object;
-        a.members << textField(u"match"_s, QString::fromUtf8(r.adopt->match))
-                  << textField(u"layout"_s, r.adopt->layout);
-        if (r.adopt->windowUs > 0) {
-            a.members << textField(u"window"_s, duration::formatUs(r.adopt->windowUs));
-        }
-        if (r.adopt->limit > 0) {
-            a.members << integerField(u"limit"_s, r.adopt->limit);
-        }
-        if (!r.adopt->script.isEmpty()) {
-            a.members << textField(u"script"_s, r.adopt->script);
-        }
-        out.append(a);
-    }
-    return out;
-}
-
-void appendHex4(QByteArray &out, uint c)
-{
-    out += "\\u";
-    out += QByteArray::number(c, 16).toUpper().rightJustified(4, '0');
-}
-
-void appendJsonString(QByteArray &out, const QString &text)
-{
-    out += '"';
-    for (const char ch : text.toUtf8()) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (c < 0x20 || c == 0x7F) {
-                appendHex4(out, c);
-            } else {
-                out += ch;
-            }
-        }
-    }
-    out += '"';
-}
-
-void appendJsonValue(QByteArray &out, const Field &f)
-{
-    switch (f.kind) {
-    case Field::Kind::Object:
-        out += '{';
-        for (qsizetype i = 0; i < f.members.size(); ++i) {
-            out += i == 0 ? "" : ", ";
-            appendJsonString(out, f.members[i].name);
-            out += ": ";
-            appendJsonValue(out, f.members[i]);
-        }
-        out += '}';
-        break;
-    case Field::Kind::Text:
-        appendJsonString(out, f.text);
-        break;
-    case Field::Kind::Integer:
-        out += QByteArray::number(f.integer);
-        break;
-    case Field::Kind::Flag:
-        out += f.flag ? "true" : "false";
-        break;
-    }
-}
-
-// Whether YAML reads `text` unquoted back as the same string, by the 1.2 core schema and, to be
-// kind to other tools, without YAML 1.1 booleans, numbers with '_' or timestamps.
-bool yamlPlainSafe(const QString &text)
-{
-    if (text.isEmpty() || text.front() == u' ' || text.back() == u' ') {
-        return false;
-    }
-    const char16_t first = text.front().unicode();
-    if (first == u'-' || first == u'.' || first == u'+') {
-        return false; // "- x" is a list item; numbers; ".inf"
-    }
-    // A digit followed only by characters of YAML 1.1 numbers, times and dates ("1_000",
-    // "1e3", "12:30", "2024-01-01"): quoted.
-    bool numberish = first >= u'0' && first <= u'9';
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text.at(i);
-        const char16_t u = c.unicode();
-        // ':' only inside a word ("header:X-Api-Key"): ": " and a final ':' end a key.
-        const bool colon = u == u':' && i + 1 < text.size() && text.at(i + 1) != u' ';
-        const bool ascii = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') ||
-                           (u >= u'0' && u <= u'9') || u == u' ' || u == u'_' || u == u'.' ||
-                           u == u'/' || u == u'-' || u == u'+' || u == u'(' || u == u')' || colon;
-        const bool other = u >= 0xA0 && c.isLetterOrNumber();
-        if (!ascii && !other) {
-            return false;
-        }
-        if (!((u >= u'0' && u <= u'9') || u == u'_' || u == u'.' || u == u'-' || u == u'+' ||
-              u == u':' || u == u'e' || u == u'E' || u == u'x' || u == u'o' || u == u'b')) {
-            numberish = false;
-        }
-    }
-    if (numberish) {
-        return false;
-    }
-    const std::string s = text.toStdString();
-    if (!resolvePlain(s).isString()) {
-        return false;
-    }
-    static const QStringList yaml11 = {u"y"_s, u"n"_s, u"yes"_s, u"no"_s, u"on"_s, u"off"_s};
-    return !yaml11.contains(text.toLower());
-}
-
-void appendYamlString(QByteArray &out, const QString &text)
-{
-    if (yamlPlainSafe(text)) {
-        out += text.toUtf8();
-        return;
-    }
-    out += '"';
-    const QList<uint> codePoints = text.toUcs4();
-    for (const uint c : codePoints) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            continue;
-        case '\\':
-            out += "\\\\";
-            continue;
-        case '\n':
-            out += "\\n";
-            continue;
-        case '\t':
-            out += "\\t";
-            continue;
-        case '\r':
-            out += "\\r";
-            continue;
-        default:
-            break;
-        }
-        // Not printable in YAML, or a line break in YAML 1.1 (NEL, LS, PS), or a BOM.
-        if (c < 0x20 || (c >= 0x7F && c < 0xA0) || c == 0x2028 || c == 0x2029 || c == 0xFEFF ||
-            c == 0xFFFE || c == 0xFFFF || (c >= 0xD800 && c < 0xE000)) {
-            appendHex4(out, c >= 0xD800 && c < 0xE000 ? 0xFFFD : c);
-            continue;
-        }
-        const char32_t one = char32_t(c);
-        out += QString::fromUcs4(&one, 1).toUtf8();
-    }
-    out += '"';
-}
-
-void appendYamlValue(QByteArray &out, const Field &f)
-{
-    switch (f.kind) {
-    case Field::Kind::Object:
-        // A flow mapping with JSON strings (valid YAML double-quoted scalars), on one line.
-        appendJsonValue(out, f);
-        break;
-    case Field::Kind::Text:
-        appendYamlString(out, f.text);
-        break;
-    case Field::Kind::Integer:
-        out += QByteArray::number(f.integer);
-        break;
-    case Field::Kind::Flag:
-        out += f.flag ? "true" : "false";
-        break;
-    }
-}
-
-QByteArray ruleJson(const Rule &rule, const char *indent)
-{
-    const bool compact = indent == nullptr;
-    QByteArray out = compact ? "{" : "{\n";
-    const QList<Field> fields = fieldsOf(rule);
-    for (qsizetype i = 0; i < fields.size(); ++i) {
-        if (!compact) {
-            out += indent;
-            out += "  ";
-        }
-        appendJsonString(out, fields[i].name);
-        out += compact ? ":" : ": ";
-        appendJsonValue(out, fields[i]);
-        if (i + 1 < fields.size()) {
-            out += ',';
-        }
-        if (!compact) {
-            out += '\n';
-        }
-    }
-    if (!compact) {
-        out += indent;
-    }
-    out += '}';
-    return out;
-}
-
 } // namespace
 
 // -------------------------------------------------------------------------------------------------
@@ -1706,52 +1153,6 @@ Loaded loadFile(const QString &path)
         return failed(path, u"cannot read the file: "_s + f.errorString());
     }
     return json ? parseJson(bytes, path) : parseYaml(bytes, path);
-}
-
-QByteArray toJson(const RuleSet &set)
-{
-    QByteArray out = "{\n  \"version\": " + QByteArray::number(set.version) + ",\n";
-    if (set.basedOn) {
-        out += "  \"based_on\": " + QByteArray::number(*set.basedOn) + ",\n";
-    }
-    if (set.rules.empty()) {
-        return out + "  \"rules\": []\n}\n";
-    }
-    out += "  \"rules\": [\n";
-    for (size_t i = 0; i < set.rules.size(); ++i) {
-        out += "    ";
-        out += ruleJson(set.rules[i], "    ");
-        out += i + 1 < set.rules.size() ? ",\n" : "\n";
-    }
-    return out + "  ]\n}\n";
-}
-
-QByteArray toYaml(const RuleSet &set)
-{
-    QByteArray out = "version: " + QByteArray::number(set.version) + '\n';
-    if (set.basedOn) {
-        out += "based_on: " + QByteArray::number(*set.basedOn) + '\n';
-    }
-    if (set.rules.empty()) {
-        return out + "rules: []\n";
-    }
-    out += "rules:\n";
-    for (const Rule &rule : set.rules) {
-        const QList<Field> fields = fieldsOf(rule);
-        for (qsizetype i = 0; i < fields.size(); ++i) {
-            out += i == 0 ? "  - " : "    ";
-            out += fields[i].name.toUtf8();
-            out += ": ";
-            appendYamlValue(out, fields[i]);
-            out += '\n';
-        }
-    }
-    return out;
-}
-
-QByteArray ruleToJson(const Rule &rule)
-{
-    return ruleJson(rule, nullptr);
 }
 
 Loaded ruleFromJson(const QByteArray &input, const QString &where)

@@ -20,7 +20,9 @@
 //  - replay files are CSV (see loadTrace), resolved relative to the scenario file.
 #include "scenario.h"
 
+#include "core/common/bytes.h"
 #include "core/rules/codec.h"
+#include "core/rules/diagnostics.h"
 #include "core/rules/jsonlocator.h"
 
 #include <QDir>
@@ -99,29 +101,9 @@ QString element(const QString &path, qsizetype i)
     return rules::fieldpath::element(path, i);
 }
 
-QString shortened(const QString &text)
-{
-    return text.size() <= 40 ? text : text.left(40) + u"…"_s;
-}
-
-qsizetype editDistance(const QString &a, const QString &b)
-{
-    QList<qsizetype> row(b.size() + 1);
-    for (qsizetype j = 0; j <= b.size(); ++j) {
-        row[j] = j;
-    }
-    for (qsizetype i = 1; i <= a.size(); ++i) {
-        qsizetype diagonal = row[0];
-        row[0] = i;
-        for (qsizetype j = 1; j <= b.size(); ++j) {
-            const qsizetype up = row[j];
-            row[j] = std::min(
-                {row[j] + 1, row[j - 1] + 1, diagonal + (a.at(i - 1) == b.at(j - 1) ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
-}
+using bytes::shortened;
+using rules::diagnostic;
+using rules::editDistance;
 
 QString didYouMean(const QString &name, const QStringList &allowed)
 {
@@ -138,15 +120,6 @@ QString didYouMean(const QString &name, const QStringList &allowed)
         }
     }
     return best.isEmpty() ? QString() : u" (did you mean '%1'?)"_s.arg(best);
-}
-
-Diagnostic diagnostic(const QString &file, const QString &path, const QString &message)
-{
-    Diagnostic d;
-    d.file = file;
-    d.path = path;
-    d.message = message;
-    return d;
 }
 
 // "9.9s", "250ms", "0s": microseconds, exactly; zero only when allowed.
