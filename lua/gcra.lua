@@ -132,9 +132,10 @@ if ver then
     raw = redis.pcall('GET', key)
     if type(raw) == 'table' then
         -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
-        -- is TAT = now (SET replaces it); anything else stays an error.
+        -- is TAT = now (SET replaces it); anything else stays the error it is (raised again by
+        -- redis.call, with the script's name, as without a version).
         local ty = call('TYPE', key).ok
-        if ty ~= 'hash' and ty ~= 'zset' then return raw end
+        if ty ~= 'hash' and ty ~= 'zset' then call('GET', key) end -- raises it
         raw = false
     end
     if raw then

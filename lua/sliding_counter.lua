@@ -100,9 +100,10 @@ if ver then
     h = redis.pcall('HMGET', key, 's', 'c', 'p', 'v')
     if h.err then
         -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
-        -- is a fresh state; anything else stays an error.
+        -- is a fresh state; anything else stays the error it is (raised again by redis.call, with
+        -- the script's name, as without a version).
         local ty = call('TYPE', key).ok
-        if ty ~= 'zset' and ty ~= 'string' then return h end
+        if ty ~= 'zset' and ty ~= 'string' then call('HMGET', key, 's') end -- raises it
         h, wipe = {false, false, false, false}, true
     end
 else

@@ -100,9 +100,10 @@ if ver then
     count = redis.pcall('ZCOUNT', key, after, '+inf')
     if type(count) == 'table' then
         -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
-        -- is a fresh state; anything else stays an error.
+        -- is a fresh state; anything else stays the error it is (raised again by redis.call, with
+        -- the script's name, as without a version).
         local ty = call('TYPE', key).ok
-        if ty ~= 'hash' and ty ~= 'string' then return count end
+        if ty ~= 'hash' and ty ~= 'string' then call('ZCOUNT', key, after, '+inf') end
         count, foreign = 0, true
     end
 else

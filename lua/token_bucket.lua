@@ -130,9 +130,10 @@ if ver then
     st = redis.pcall('HMGET', key, 'l', 't', 'v')
     if st.err then
         -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
-        -- is a fresh state; anything else stays an error.
+        -- is a fresh state; anything else stays the error it is (raised again by redis.call, with
+        -- the script's name, as without a version).
         local ty = call('TYPE', key).ok
-        if ty ~= 'zset' and ty ~= 'string' then return st end
+        if ty ~= 'zset' and ty ~= 'string' then call('HMGET', key, 'l') end -- raises it
         st, wipe = {false, false, false}, true
     end
 else
