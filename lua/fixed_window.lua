@@ -2,11 +2,14 @@
 the first request admitted at or after the end of the previous one (never on a denial).
 
 KEYS[1]  the subject's state key (the only key touched)
-ARGV     limit, window_us, cost, now_us [, min_ttl_ms]
+ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
          limit, window_us: integers in 1..2^53-1
          cost: integer in 0..2^53-1; 0 = peek (allowed = 1, nothing written)
          now_us: integer in 0..2^53-1, or '' to read the server's TIME (production)
          min_ttl_ms: optional TTL floor for the simulator ('' or absent = none)
+         version: the rule version, "fw:<limit>:<window_us>" ('' or absent: none, and the
+           state is neither stamped nor migrated); on_change: keep_used, reset, proportional
+           or additive (lua/README.md "Rule versions")
 Reply    {allowed (0|1), limit, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
          retry_after_ms = -1 when allowed, and when cost > limit (never admissible).
 State    hash  s = window start (us), c = units admitted in that window.
@@ -18,6 +21,12 @@ State    hash  s = window start (us), c = units admitted in that window.
          (a key another writer made without TTL gets the TTL here).
          A foreign state (s or c not a whole number in 0..2^53-1, or s >= now + 2^52) is no
          window at all: the next admission rewrites both fields.
+         v = the rule version of the last write. Another version: the count is migrated per
+         on_change (the start stays, the new window length applies), in memory; an admission
+         writes s c v whole (and PEXPIRE), a denial nothing. Another algorithm's version, a
+         version that does not parse, reset, or another Sluice type (zset, string): a fresh
+         state, and the admission deletes the key first. No v (an older Sluice): the current
+         version.
 Cost     O(1). redis.call per request: opening HMGET + HSET + PEXPIRE = 3; into the live
          window HMGET + HINCRBY + PTTL = 3 (+ PEXPIRE when PTTL < 1, or with min_ttl_ms);
          denied or peek: HMGET = 1; + TIME when now_us is ''.
@@ -44,7 +53,25 @@ if now == '' then
     local t = call('TIME')
     now, given = t[1] * 1000000 + t[2], false
 end
-local h = call('HMGET', key, 's', 'c')
+local ver, mode = a[6], a[7]
+if ver == '' then ver = nil end
+local badMode = ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
+    and mode ~= 'additive'
+local h
+local wipe = false -- the admission deletes the key first (a fresh state replaces another)
+if ver then
+    h = redis.pcall('HMGET', key, 's', 'c', 'v')
+    if h.err then
+        -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
+        -- is a fresh state; anything else stays the error it is (raised again by redis.call, with
+        -- the script's name, as without a version).
+        local ty = call('TYPE', key).ok
+        if ty ~= 'zset' and ty ~= 'string' then call('HMGET', key, 's') end -- raises it
+        h, wipe = {false, false, false}, true
+    end
+else
+    h = call('HMGET', key, 's', 'c')
+end
 local hs, hc = h[1], h[2] -- false when absent; else the digits this script wrote
 local by = a[3]
 local cost = by
@@ -72,7 +99,8 @@ end
 if not (ok and limit >= 1 and window >= 1 and cost >= 0 and limit <= MAX and window <= MAX
         and cost <= MAX and limit % 1 + window % 1 + cost % 1 == 0)
     or given and not (now >= 0 and now <= MAX and now % 1 == 0)
-    or minTtl ~= 0 and not (minTtl >= 0 and minTtl <= MAX and minTtl % 1 == 0) then
+    or minTtl ~= 0 and not (minTtl >= 0 and minTtl <= MAX and minTtl % 1 == 0)
+    or badMode then
     -- Cold path: name the first bad slot.
     local function bad(i, name, lo, extra)
         local n = tonumber(a[i])
@@ -85,7 +113,37 @@ if not (ok and limit >= 1 and window >= 1 and cost >= 0 and limit <= MAX and win
     return bad(1, 'limit', 1) or bad(2, 'window_us', 1) or bad(3, 'cost', 0)
         or bad(4, 'now_us', 0, " or '' (server time)")
         or bad(5, 'min_ttl_ms', 0, " or '' (none)")
+        or badMode and redis.error_reply(string.format("ERR sluice fixed_window: ARGV[7] on_change "
+            .. "must be keep_used, reset, proportional or additive, got '%s'", tostring(a[7])))
         or redis.error_reply('ERR sluice fixed_window: bad arguments')
+end
+
+-- Written under another rule version (lua/README.md "Rule versions"): the count meets the
+-- new limit per on_change, the window keeps its start and takes the new length.
+local hv = ver and h[3]
+local stamp = ver and hv ~= ver -- the next write stamps the version (and sets the TTL)
+if stamp and hv and hv ~= '' and hs and s >= 0 and s <= MAX and s - now < 4503599627370496
+        and c >= 0 and c <= MAX and s % 1 + c % 1 == 0 then
+    local oc, ol, ow = string.match(hv, '^(%l%l):(%d+):(%d+)$')
+    ol, ow = tonumber(ol), tonumber(ow)
+    wipe = true
+    if oc ~= 'fw' or mode == 'reset' or not (ol and ol >= 1 and ol <= MAX and ow >= 1
+            and ow <= MAX) then
+        hs = false
+    elseif mode == 'proportional' then
+        -- ceil(min(c, ol) x limit / ol), exact while the product is below 2^53.
+        if c > ol then c = ol end
+        local x = c * limit
+        local q = math.ceil(x / ol)
+        if x < 9007199254740992 then
+            if q * ol < x then q = q + 1 elseif q > 0 and (q - 1) * ol >= x then q = q - 1 end
+        end
+        if q > limit then q = limit end
+        c = q
+    elseif mode == 'additive' and limit < ol then
+        c = c - (ol - limit)
+        if c < 0 then c = 0 end
+    end
 end
 
 local count, left = 0, 0 -- units in the live window, us until it ends (0: no live window)
@@ -113,11 +171,21 @@ if cost > 0 then
     end
     -- A one-character cost is a digit: its ARGV string is already canonical.
     if #by ~= 1 then by = string.format('%d', cost) end
-    if left > 0 then
+    if wipe then call('DEL', key) end
+    if left > 0 and not stamp then
         call('HINCRBY', key, 'c', by)
         count = count + cost
+    elseif left > 0 then
+        -- Into the live window, with the version stamped: s c v whole, and the TTL.
+        count = count + cost
+        call('HSET', key, 's', string.format('%d', s), 'c', string.format('%d', count), 'v', ver)
+        opened = true
     else
-        call('HSET', key, 's', string.format('%d', now), 'c', by)
+        if ver then
+            call('HSET', key, 's', string.format('%d', now), 'c', by, 'v', ver)
+        else
+            call('HSET', key, 's', string.format('%d', now), 'c', by)
+        end
         count = cost
         left = window
         opened = true

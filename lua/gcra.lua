@@ -3,13 +3,16 @@ See docs/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrore
 step for step by core/limiter/model_buckets.cpp).
 
 KEYS[1]  the subject's state key: the only key this script touches.
-ARGV     rate_count, rate_period_us, burst, cost, now_us [, min_ttl_ms]
+ARGV     rate_count, rate_period_us, burst, cost, now_us [, min_ttl_ms [, version, on_change] ]
            rate_count, rate_period_us  integers 1..2^53-1; the rate is their exact ratio,
                        the emission interval T = rate_period_us / rate_count us
            burst       b, 1..2^53-1: b + 1 requests may arrive at once (DVT = T x (b + 1))
            cost        units, 0..2^53-1; 0 = peek (reply only, nothing written)
            now_us      integer microseconds >= 0, or '' to use the server's TIME
            min_ttl_ms  optional floor of the TTL (the simulator's slow virtual clock)
+           version     the rule version "gc:<count>:<period_us>:<burst>" ('' or absent: none,
+                       the state is neither stamped nor migrated)
+           on_change   keep_used, reset, proportional or additive (lua/README.md "Rule versions")
          Refused: 2 x (b + 1) x P > 2^53, where P = rate_period_us / gcd(count, period).
 Reply    {allowed 0|1, limit = b + 1, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
            as CL.THROTTLE (limited is inverted into allowed), in ms rounded up, not seconds
@@ -19,6 +22,12 @@ State    string "<tat_us>" or "<tat_us>+<rem>/<c>": the theoretical arrival time
          rem >= c, TAT >= 2^53 or TAT >= now + 2^52 (the next write replaces it). The TTL is
          the reset time TAT - now (>= 1 ms, >= min_ttl_ms), after which TAT <= now and the key
          means nothing any more.
+         Versioned: "<tat>[+<rem>/<c>]@<version>", the rule version of the last write.
+         Another version: the time used (TAT - now, at most DVT) is migrated per on_change
+         into the new rate's units (lua/README.md "Rule versions"), in memory, and written
+         only with an admission. Another algorithm's version, one that does not parse,
+         reset, or another Sluice type (hash, zset; SET replaces it): TAT = now. No version
+         (an older Sluice): the current version.
 Cost     O(1). GET; on admission with cost > 0 also SET ... PX ttl (2 calls: the value and
          its TTL in one command). Denials and peeks write nothing. Numbers reach Redis
          through string.format('%.0f'): exact below 2^53, never scientific notation.
@@ -92,6 +101,13 @@ if A[6] and A[6] ~= '' then
         return bad(6, 'min_ttl_ms', 0)
     end
 end
+local ver, mode = A[7], A[8]
+if ver == '' then ver = nil end
+if ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
+        and mode ~= 'additive' then
+    return redis.error_reply(fmt("ERR sluice gcra: ARGV[8] on_change must be keep_used, reset, "
+        .. "proportional or additive, got '%s'", tostring(mode)))
+end
 
 -- The reduced rate: times are counted in 1/c us, so T = P and DVT = P x (b + 1), integers.
 local g, r = count, period
@@ -111,20 +127,100 @@ local dvt = limit * P
 -- base = max(TAT, now) = tat + rem / c, with tat >= now.
 local key = KEYS[1]
 local tat, rem = now, 0
-local raw = call('GET', key)
+local raw, ov
+if ver then
+    raw = redis.pcall('GET', key)
+    if type(raw) == 'table' then
+        -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
+        -- is TAT = now (SET replaces it); anything else stays the error it is (raised again by
+        -- redis.call, with the script's name, as without a version).
+        local ty = call('TYPE', key).ok
+        if ty ~= 'hash' and ty ~= 'zset' then call('GET', key) end -- raises it
+        raw = false
+    end
+    if raw then
+        local at = string.find(raw, '@', 1, true)
+        if at then
+            ov = string.sub(raw, at + 1)
+            raw = string.sub(raw, 1, at - 1)
+        end
+    end
+else
+    raw = call('GET', key)
+end
 if raw then
-    local v, x = tonumber(raw), 0
+    local v, x, den = tonumber(raw), 0, c
     if not v then
         local a, b, d = string.match(raw, '^(%d+)%+(%d+)/(%d+)$')
         if a then
-            v, x, d = tonumber(a), tonumber(b), tonumber(d)
-            if not (x < d and d < 9007199254740992) then
+            v, x, den = tonumber(a), tonumber(b), tonumber(d)
+            if not (x < den and den < 9007199254740992) then
                 v = nil -- not a fraction: foreign state
-            elseif x > 0 and d ~= c then
-                -- Written under another rate: round up to the whole us (never over-admit).
-                v, x = v + 1, 0
             end
         end
+    end
+    if v and ov and ov ~= ver and ov ~= '' then
+        -- Written under another rule version (lua/README.md "Rule versions").
+        local oc, on, op, ob = string.match(ov, '^(%l%l):(%d+):(%d+):(%d+)$')
+        on, op, ob = tonumber(on), tonumber(op), tonumber(ob)
+        local oP, oc1 = 0, 1
+        if on and on >= 1 and on < 9007199254740992 and op >= 1 and op < 9007199254740992
+                and ob >= 1 and ob < 9007199254740992 then
+            local gg, y = on, op
+            while y > 0 do
+                gg, y = y, gg - idiv(gg, y) * y
+            end
+            oP, oc1 = op / gg, on / gg
+            if (ob + 1) * oP > 4503599627370496 then oP = 0 end
+        end
+        if oc ~= 'gc' or mode == 'reset' or oP == 0 then
+            v = nil -- a fresh state: TAT = now
+        else
+            local w, z = v, x
+            if z > 0 and den ~= oc1 then w, z = w + 1, 0 end
+            if w < 9007199254740992 and w - now < 4503599627370496 then
+                -- ceil(a x b / d), at most dvt: exact while a x b < 2^53 (model::mulDivCeil).
+                local function mdc(a1, b1, d1)
+                    local y1 = a1 * b1
+                    local q = math.ceil(y1 / d1)
+                    if y1 < 9007199254740992 then
+                        if q * d1 < y1 then
+                            q = q + 1
+                        elseif q > 0 and (q - 1) * d1 >= y1 then
+                            q = q - 1
+                        end
+                    end
+                    if q > dvt then q = dvt end
+                    return q
+                end
+                local odvt = (ob + 1) * oP
+                local used = 0 -- in the old 1/c us, at most the old DVT
+                if w >= now then
+                    local dd = w - now
+                    if dd * oc1 > odvt - z then
+                        used = odvt
+                    else
+                        used = dd * oc1 + z
+                    end
+                end
+                local u
+                if mode == 'proportional' then
+                    u = mdc(used, dvt, odvt)
+                else
+                    u = mdc(used, P, oP)
+                    if mode == 'additive' and burst < ob then
+                        u = u - (ob - burst) * P
+                        if u < 0 then u = 0 end
+                    end
+                end
+                local q = idiv(u, c)
+                v, x, den = now + q, u - q * c, c
+            end
+        end
+    end
+    if v and x > 0 and den ~= c then
+        -- Written under another rate: round up to the whole us (never over-admit).
+        v, x = v + 1, 0
     end
     -- Foreign state (ALGORITHMS.md "Stored state"): a TAT that is not a whole number below
     -- 2^53, or is 2^52 us or more ahead (nan, inf, 1e400, text), is absent; a past one is too.
@@ -157,11 +253,14 @@ elseif cost > 0 then
         local ttl = reset
         if ttl < minTtl then ttl = minTtl end
         if ttl < 1 then ttl = 1 end
+        local value
         if x > 0 then
-            call('SET', key, fmt('%.0f+%.0f/%.0f', tat + q, x, c), 'PX', fmt('%.0f', ttl))
+            value = fmt('%.0f+%.0f/%.0f', tat + q, x, c)
         else
-            call('SET', key, fmt('%.0f', tat + q), 'PX', fmt('%.0f', ttl))
+            value = fmt('%.0f', tat + q)
         end
+        if ver then value = value .. '@' .. ver end
+        call('SET', key, value, 'PX', fmt('%.0f', ttl))
         return {1, limit, idiv(dvt - rel - need, P), -1, reset, 0}
     end
     -- Denied: admitted once rel has fallen by rel + need - dvt, i.e. after

@@ -3,12 +3,15 @@ See docs/ALGORITHMS.md (the contract) and lua/README.md (the arithmetic, mirrore
 step for step by core/limiter/model_buckets.cpp).
 
 KEYS[1]  the subject's state key: the only key this script touches.
-ARGV     rate_count, rate_period_us, burst, cost, now_us [, min_ttl_ms]
+ARGV     rate_count, rate_period_us, burst, cost, now_us [, min_ttl_ms [, version, on_change] ]
            rate_count, rate_period_us  integers 1..2^53-1; the rate is their exact ratio
            burst       B, the queue capacity in units, 1..2^53-1
            cost        units to enqueue, 0..2^53-1; 0 = peek (reply only, nothing written)
            now_us      integer microseconds >= 0, or '' to use the server's TIME
            min_ttl_ms  optional floor of the TTL (the simulator's slow virtual clock)
+           version     the rule version "lb:<count>:<period_us>:<burst>" ('' or absent: none,
+                       the state is neither stamped nor migrated)
+           on_change   keep_used, reset, proportional or additive (lua/README.md "Rule versions")
          Refused: 2 x B x P > 2^53, where P = rate_period_us / gcd(rate_count, rate_period_us).
 Reply    {allowed 0|1, limit = B, remaining, retry_after_ms, reset_after_ms, delay_ms}
            remaining  whole units the queue can still take
@@ -22,6 +25,11 @@ State    hash  l  queue level in ticks (P ticks per unit; drains c = rate_count 
          l outside 0..2^52, t outside 0..2^53-1 or t >= now + 2^52 (the next write replaces it).
          The TTL is the reset time (>= 1 ms, >= min_ttl_ms),
          after which the queue is empty anyway.
+         v = the rule version of the last write. Another version: the level is migrated per
+         on_change at its own time t (lua/README.md "Rule versions"), in memory, and written
+         (l t v) only with an admission. Another algorithm's version, one that does not
+         parse, reset, or another Sluice type (zset, string): a empty queue, and the admission
+         deletes the key first. No v (an older Sluice): the current version.
 Cost     O(1). HMGET; on admission with cost > 0 also HSET + PEXPIRE (3 calls). Denials and
          peeks write nothing. Numbers reach Redis through string.format('%.0f'): exact below
          2^53, never scientific notation (Redis 7.2.0-7.2.4 printed 1e8 as "1e+08").
@@ -95,6 +103,13 @@ if A[6] and A[6] ~= '' then
         return bad(6, 'min_ttl_ms', 0)
     end
 end
+local ver, mode = A[7], A[8]
+if ver == '' then ver = nil end
+if ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
+        and mode ~= 'additive' then
+    return redis.error_reply(fmt("ERR sluice leaky_bucket: ARGV[8] on_change must be keep_used, reset, "
+        .. "proportional or additive, got '%s'", tostring(mode)))
+end
 
 -- The reduced rate: c ticks per microsecond, P ticks per unit.
 local g, r = count, period
@@ -111,7 +126,21 @@ end
 local cap = burst * P
 
 local key = KEYS[1]
-local st = call('HMGET', key, 'l', 't')
+local st
+local wipe = false -- the admission deletes the key first (a fresh state replaces another)
+if ver then
+    st = redis.pcall('HMGET', key, 'l', 't', 'v')
+    if st.err then
+        -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
+        -- is a fresh state; anything else stays the error it is (raised again by redis.call, with
+        -- the script's name, as without a version).
+        local ty = call('TYPE', key).ok
+        if ty ~= 'zset' and ty ~= 'string' then call('HMGET', key, 'l') end -- raises it
+        st, wipe = {false, false, false}, true
+    end
+else
+    st = call('HMGET', key, 'l', 't')
+end
 local l, t = st[1], st[2] -- false when absent
 if l and t then
     ok, l, t = pcall(num, l, t, 0, 0) -- the digits this script wrote, read once
@@ -124,6 +153,54 @@ end
 if not (l and t and l >= 0 and l <= 4503599627370496 and l % 1 == 0 and t >= 0
         and t < 9007199254740992 and t - now < 4503599627370496 and t % 1 == 0) then
     l, t = 0, now
+elseif ver and st[3] and st[3] ~= ver and st[3] ~= '' then
+    -- Written under another rule version (lua/README.md "Rule versions"): the ticks used at
+    -- t, in the new rate's ticks, per on_change; the new rate refills from t.
+    local oc, on, op, ob = string.match(st[3], '^(%l%l):(%d+):(%d+):(%d+)$')
+    on, op, ob = tonumber(on), tonumber(op), tonumber(ob)
+    wipe = true
+    local oP = 0
+    if on and on >= 1 and on < 9007199254740992 and op >= 1 and op < 9007199254740992
+            and ob >= 1 and ob < 9007199254740992 then
+        local x, y = on, op
+        while y > 0 do
+            x, y = y, x - idiv(x, y) * y
+        end
+        oP = op / x
+        if ob * oP > 4503599627370496 then oP = 0 end
+    end
+    if oc ~= 'lb' or mode == 'reset' or oP == 0 then
+        l, t = 0, now
+    else
+        -- ceil(a x b / d), at most cap: exact while a x b < 2^53 (model::mulDivCeil).
+        local function mdc(a, b, d)
+            local x = a * b
+            local q = math.ceil(x / d)
+            if x < 9007199254740992 then
+                if q * d < x then
+                    q = q + 1
+                elseif q > 0 and (q - 1) * d >= x then
+                    q = q - 1
+                end
+            end
+            if q > cap then q = cap end
+            return q
+        end
+        local ocap = ob * oP
+        local used = l
+        local u
+        if mode == 'proportional' then
+            if used > ocap then used = ocap end
+            u = mdc(used, cap, ocap)
+        else
+            u = mdc(used, P, oP)
+            if mode == 'additive' and burst < ob then
+                u = u - (ob - burst) * P
+                if u < 0 then u = 0 end
+            end
+        end
+        l = u
+    end
 end
 -- Clock stepped back: no drain, and the stored time never moves backwards.
 local e = now
@@ -151,7 +228,12 @@ else
             local ttl = reset
             if ttl < minTtl then ttl = minTtl end
             if ttl < 1 then ttl = 1 end
-            call('HSET', key, 'l', fmt('%.0f', l), 't', fmt('%.0f', e))
+            if wipe then call('DEL', key) end
+            if ver then
+                call('HSET', key, 'l', fmt('%.0f', l), 't', fmt('%.0f', e), 'v', ver)
+            else
+                call('HSET', key, 'l', fmt('%.0f', l), 't', fmt('%.0f', e))
+            end
             call('PEXPIRE', key, fmt('%.0f', ttl))
             return {1, burst, idiv(cap - l, P), -1, reset, delay}
         end

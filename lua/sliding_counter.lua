@@ -3,11 +3,14 @@ the previous one weighted by the part of it still inside the sliding window:
 admit when prev * (1 - elapsed / W) + cur + cost <= limit, in exact integers.
 
 KEYS[1]  the subject's state key (the only key touched)
-ARGV     limit, window_us, cost, now_us [, min_ttl_ms]
+ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
          limit, window_us: integers >= 1 with 2 x limit x window_us <= 2^53
          cost: integer in 0..2^53-1; 0 = peek (allowed = 1, nothing written)
          now_us: integer in 0..2^53-1, or '' to read the server's TIME (production)
          min_ttl_ms: optional TTL floor for the simulator ('' or absent = none)
+         version: the rule version, "sc:<limit>:<window_us>" ('' or absent: none, and the
+           state is neither stamped nor migrated); on_change: keep_used, reset, proportional
+           or additive (lua/README.md "Rule versions")
 Reply    {allowed (0|1), limit, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
          retry_after_ms = -1 when allowed, and when cost > limit (never admissible).
 State    hash  s = start of the current window (us), c = its count, p = the previous
@@ -21,6 +24,12 @@ State    hash  s = start of the current window (us), c = its count, p = the prev
          Denials and peeks write nothing. A foreign state (s, c or p not a whole
          number >= 0, s >= 2^53 or s >= now + 2^52, c x W or p x W above 2^53 - 1) is an empty
          one: the next admission anchors a new grid and rewrites all three fields.
+         v = the rule version of the last write. Another version: c and p are migrated per
+         on_change (the grid keeps its anchor s, windows take the new length), in memory; an
+         admission writes s c p v whole (and PEXPIRE), a denial nothing. Another algorithm's
+         version, one that does not parse, reset, or another Sluice type (zset, string): a
+         fresh state, and the admission deletes the key first. No v (an older Sluice): the
+         current version.
 Cost     O(1). redis.call per admitted request: HMGET + HINCRBY + PTTL, or HMGET + HSET
          + PEXPIRE = 3;
          denied or peek: HMGET = 1; + TIME when now_us is ''.
@@ -54,9 +63,13 @@ if minTtl == nil or minTtl == '' then
 else
     minTtl = tonumber(minTtl) or -1
 end
+local ver, mode = a[6], a[7]
+if ver == '' then ver = nil end
+local badMode = ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
+    and mode ~= 'additive'
 -- x % 1 is NaN for NaN and infinities, so the sum test also rejects them. limit x window is
 -- exact whenever it is <= 2^52 (and > 2^52 whenever the exact product is).
-if not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
+if badMode or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
         and limit <= MAX and window <= MAX and cost <= MAX and now <= MAX and minTtl <= MAX
         and limit % 1 + window % 1 + cost % 1 + now % 1 + minTtl % 1 == 0
         and limit * window <= 4503599627370496) then
@@ -72,6 +85,8 @@ if not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl 
     return bad(1, 'limit', 1) or bad(2, 'window_us', 1) or bad(3, 'cost', 0)
         or bad(4, 'now_us', 0, " or '' (server time)")
         or bad(5, 'min_ttl_ms', 0, " or '' (none)")
+        or badMode and redis.error_reply(fmt("ERR sluice sliding_counter: ARGV[7] on_change "
+            .. "must be keep_used, reset, proportional or additive, got '%s'", tostring(a[7])))
         or redis.error_reply(fmt(
             'ERR sluice sliding_counter: ARGV[1] limit x ARGV[2] window_us is too large for ' ..
             'exact arithmetic (2 x limit x window_us must be <= 2^53), got %s x %s',
@@ -79,7 +94,22 @@ if not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl 
 end
 
 local key = KEYS[1]
-local h = call('HMGET', key, 's', 'c', 'p')
+local h
+local wipe = false -- the admission deletes the key first (a fresh state replaces another)
+if ver then
+    h = redis.pcall('HMGET', key, 's', 'c', 'p', 'v')
+    if h.err then
+        -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
+        -- is a fresh state; anything else stays the error it is (raised again by redis.call, with
+        -- the script's name, as without a version).
+        local ty = call('TYPE', key).ok
+        if ty ~= 'zset' and ty ~= 'string' then call('HMGET', key, 's') end -- raises it
+        h, wipe = {false, false, false, false}, true
+    end
+else
+    h = call('HMGET', key, 's', 'c', 'p')
+end
+local stamp = ver and h[4] ~= ver -- the next write stamps the version (and sets the TTL)
 local s = h[1] -- false when the key is absent
 local c, p = 0, 0
 local rolled = false
@@ -87,6 +117,41 @@ if s then
     s, c, p = tonumber(s), h[2], h[3]
     if c then c = tonumber(c) else c = 0 end
     if p then p = tonumber(p) else p = 0 end
+    local hv = ver and h[4]
+    -- Written under another rule version (lua/README.md "Rule versions").
+    if hv and hv ~= ver and hv ~= '' and s and c and p and s >= 0 and s <= MAX
+            and s - now < 4503599627370496 and c >= 0 and c <= MAX and p >= 0 and p <= MAX
+            and s % 1 + c % 1 + p % 1 == 0 then
+        local oc, ol, ow = string.match(hv, '^(%l%l):(%d+):(%d+)$')
+        ol, ow = tonumber(ol), tonumber(ow)
+        wipe = true
+        if oc ~= 'sc' or mode == 'reset' or not (ol and ol >= 1 and ol <= MAX and ow >= 1
+                and ow <= MAX) then
+            s = false
+        elseif mode ~= 'keep_used' then
+            local function changed(u)
+                if mode == 'proportional' then
+                    if u > ol then u = ol end
+                    local x = u * limit
+                    local q = math.ceil(x / ol)
+                    if x < 9007199254740992 then
+                        if q * ol < x then
+                            q = q + 1
+                        elseif q > 0 and (q - 1) * ol >= x then
+                            q = q - 1
+                        end
+                    end
+                    if q > limit then q = limit end
+                    return q
+                elseif limit < ol then
+                    u = u - (ol - limit)
+                    if u < 0 then u = 0 end
+                end
+                return u
+            end
+            c, p = changed(c), changed(p)
+        end
+    end
     -- Foreign state (ALGORITHMS.md "Stored state"): nan, inf, text, negative, out of range.
     if not (s and c and p and s >= 0 and s <= MAX and s - now < 4503599627370496 and c >= 0
             and p >= 0 and c * window <= MAX and p * window <= MAX
@@ -122,15 +187,20 @@ local allowed, kept = 1, false
 if cost > 0 then
     if cost > limit or p * (window - e) + (c + cost) * window > nw then
         allowed = 0
-    elseif empty then
-        -- A new grid anchored at now.
-        s = now
-        c = cost
-        p = 0
-        call('HSET', key, 's', fmt('%d', s), 'c', fmt('%d', c), 'p', '0')
-    elseif rolled then
-        c = cost
-        call('HSET', key, 's', fmt('%d', s), 'c', fmt('%d', c), 'p', fmt('%d', p))
+    elseif empty or rolled or stamp then
+        if empty then
+            -- A new grid anchored at now.
+            s, c, p = now, cost, 0
+        else
+            -- After a roll c is 0; with the version stamped, s c p v are written whole.
+            c = c + cost
+        end
+        if wipe then call('DEL', key) end
+        if ver then
+            call('HSET', key, 's', fmt('%d', s), 'c', fmt('%d', c), 'p', fmt('%d', p), 'v', ver)
+        else
+            call('HSET', key, 's', fmt('%d', s), 'c', fmt('%d', c), 'p', fmt('%d', p))
+        end
     else
         -- With c > 0 already, reset (s + 2W - now) has the same end before and after: the
         -- TTL set by the write that made c > 0 stays (checked below).

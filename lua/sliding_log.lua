@@ -2,11 +2,14 @@
 exactly: one sorted-set entry per admitted unit.
 
 KEYS[1]  the subject's state key (the only key touched)
-ARGV     limit, window_us, cost, now_us [, min_ttl_ms]
+ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
          limit, window_us: integers in 1..2^53-1
          cost: integer in 0..2^53-1; 0 = peek (allowed = 1, nothing written)
          now_us: integer in 0..2^53-1, or '' to read the server's TIME (production)
          min_ttl_ms: optional TTL floor for the simulator ('' or absent = none)
+         version: the rule version, "sl:<limit>:<window_us>" ('' or absent: none, and the
+           state is neither stamped nor migrated); on_change: keep_used, reset, proportional
+           or additive (lua/README.md "Rule versions")
 Reply    {allowed (0|1), limit, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
          retry_after_ms = -1 when allowed, and when cost > limit (never admissible).
 State    sorted set, one member per admitted unit: score = admission time (us), member
@@ -17,6 +20,14 @@ State    sorted set, one member per admitted unit: score = admission time (us), 
          PEXPIRE max(reset_after_ms, 1, min_ttl_ms). Denials and peeks write nothing.
          A foreign state (the newest score 2^52 us or more after now: inf, 1e300) is an empty
          log; the next admission deletes the key instead of trimming it.
+         The member "v:<version>" at score -inf: the rule version of the last write (every
+         trim removes it, every admission adds it again). Another version, read when the
+         window (the new one) holds entries: the count meets the new limit per on_change,
+         the oldest entries leaving first or extra ones added at the oldest entry's time; in
+         memory, and written only with an admission. Another algorithm's version, one that
+         does not parse, reset, or another Sluice type (hash, string): a fresh state, and
+         the admission deletes the key first. No version member (an older Sluice): the
+         current version.
 Cost     O(log n + trimmed + cost). redis.call per admitted request: ZCOUNT, ZRANGE -1 -1
          (when the window holds entries), ZCOUNT now now (only when the newest entry is not
          older than now: same microsecond or clock stepped back), ZREMRANGEBYSCORE, ZADD (one
@@ -51,8 +62,12 @@ if minTtl == nil or minTtl == '' then
 else
     minTtl = tonumber(minTtl) or -1
 end
+local ver, mode = a[6], a[7]
+if ver == '' then ver = nil end
+local badMode = ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
+    and mode ~= 'additive'
 -- x % 1 is NaN for NaN and infinities, so the sum test also rejects them.
-if not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
+if badMode or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
         and limit <= MAX and window <= MAX and cost <= MAX and now <= MAX and minTtl <= MAX
         and limit % 1 + window % 1 + cost % 1 + now % 1 + minTtl % 1 == 0) then
     -- Cold path: name the first bad slot.
@@ -67,6 +82,8 @@ if not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl 
     return bad(1, 'limit', 1) or bad(2, 'window_us', 1) or bad(3, 'cost', 0)
         or bad(4, 'now_us', 0, " or '' (server time)")
         or bad(5, 'min_ttl_ms', 0, " or '' (none)")
+        or badMode and redis.error_reply(fmt("ERR sluice sliding_log: ARGV[7] on_change "
+            .. "must be keep_used, reset, proportional or additive, got '%s'", tostring(a[7])))
         or redis.error_reply('ERR sluice sliding_log: bad arguments')
 end
 
@@ -76,15 +93,71 @@ end
 local key = KEYS[1]
 local lo = now - window -- entries with score <= lo have left the window (lo may be < 0)
 local after = fmt('(%d', lo)
-local count = call('ZCOUNT', key, after, '+inf')
+local count
 local newest = false -- the newest score, read only when the window holds entries
-local foreign = false
+local foreign = false -- the next admission deletes the key (a foreign or a fresh state)
+if ver then
+    count = redis.pcall('ZCOUNT', key, after, '+inf')
+    if type(count) == 'table' then
+        -- Another Redis type: another Sluice algorithm's state (the rule changed algorithm)
+        -- is a fresh state; anything else stays the error it is (raised again by redis.call, with
+        -- the script's name, as without a version).
+        local ty = call('TYPE', key).ok
+        if ty ~= 'hash' and ty ~= 'string' then call('ZCOUNT', key, after, '+inf') end
+        count, foreign = 0, true
+    end
+else
+    count = call('ZCOUNT', key, after, '+inf')
+end
 if count > 0 then
     newest = call('ZRANGE', key, '-1', '-1', 'WITHSCORES')[2] + 0
     -- Foreign state (ALGORITHMS.md "Stored state"): an entry 2^52 us or more ahead (inf,
     -- 1e300) makes the log absent; the next admission deletes the key and starts afresh.
     if newest - now >= 4503599627370496 then
         count, newest, foreign = 0, false, true
+    end
+end
+-- Written under another rule version (lua/README.md "Rule versions"): the entries in the
+-- new window meet the new limit. drop: the oldest ones leave; add: more at the oldest time.
+local drop, add, oldest = 0, 0, false
+if ver and count > 0 then
+    local m = call('ZRANGE', key, '0', '0')[1]
+    local ov = m and string.sub(m, 1, 2) == 'v:' and string.sub(m, 3)
+    if ov and ov ~= ver and ov ~= '' then
+        local oc, ol, ow = string.match(ov, '^(%l%l):(%d+):(%d+)$')
+        ol, ow = tonumber(ol), tonumber(ow)
+        if oc ~= 'sl' or mode == 'reset' or not (ol and ol >= 1 and ol <= MAX and ow >= 1
+                and ow <= MAX) then
+            count, newest, foreign = 0, false, true
+        elseif mode ~= 'keep_used' then
+            local u = count
+            if mode == 'proportional' then
+                if u > ol then u = ol end
+                local x = u * limit
+                local q = math.ceil(x / ol)
+                if x < 9007199254740992 then
+                    if q * ol < x then
+                        q = q + 1
+                    elseif q > 0 and (q - 1) * ol >= x then
+                        q = q - 1
+                    end
+                end
+                if q > limit then q = limit end
+                u = q
+            elseif limit < ol then
+                u = u - (ol - limit)
+                if u < 0 then u = 0 end
+            end
+            if u < count then
+                drop = count - u
+            elseif u > count then
+                add = u - count
+                oldest = call('ZRANGEBYSCORE', key, after, '+inf', 'WITHSCORES', 'LIMIT', '0',
+                              '1')[2] + 0
+            end
+            count = u
+            if count == 0 then newest = false end
+        end
     end
 end
 local remaining = limit - count
@@ -97,9 +170,12 @@ if cost > 0 then
         local retry = -1
         if cost <= limit then
             local k = count + cost - limit
-            local e = call('ZRANGEBYSCORE', key, after, '+inf', 'WITHSCORES', 'LIMIT',
-                           fmt('%d', k - 1), '1')
-            local us = window - (now - e[2])
+            local score = oldest -- the k-th oldest of the migrated log (see drop, add)
+            if k > add then
+                score = call('ZRANGEBYSCORE', key, after, '+inf', 'WITHSCORES', 'LIMIT',
+                             fmt('%d', k - add + drop - 1), '1')[2]
+            end
+            local us = window - (now - score)
             local r = us % 1000
             retry = (us - r) / 1000
             if r > 0 then retry = retry + 1 end
@@ -114,20 +190,53 @@ if cost > 0 then
         return {0, limit, remaining, retry, reset, 0}
     end
     local nowStr = fmt('%d', now)
-    -- Members at this microsecond are numbered 0..m-1; there can be some only when the newest
-    -- entry is not older than now.
-    local i = 0
-    if newest and newest >= now then
-        i = call('ZCOUNT', key, nowStr, nowStr)
-    end
     if foreign then
         call('DEL', key)
     else
         call('ZREMRANGEBYSCORE', key, '-inf', fmt('%d', lo))
     end
-    if cost == 1 then
+    -- Members at one score are numbered 0..m-1 (the next one is "<score>:<m>"): a
+    -- migration keeps that, removing the highest numbers at the last score it drops from.
+    if drop > 0 then
+        local last = call('ZRANGE', key, fmt('%d', drop - 1), fmt('%d', drop - 1),
+                          'WITHSCORES')[2]
+        local below = call('ZCOUNT', key, '-inf', '(' .. last)
+        local m = call('ZCOUNT', key, last, last)
+        call('ZREMRANGEBYSCORE', key, '-inf', '(' .. last)
+        local ls = fmt('%d', last + 0)
+        for j = m - (drop - below), m - 1 do
+            call('ZREM', key, fmt('%s:%d', ls, j))
+        end
+    end
+    if add > 0 then
+        local os = fmt('%d', oldest)
+        local j = call('ZCOUNT', key, os, os)
+        local stop = j + add - 1
+        while j <= stop do
+            local to = j + 999
+            if to > stop then to = stop end
+            local args, n = {}, 0
+            for q = j, to do
+                args[n + 1] = os
+                args[n + 2] = fmt('%s:%d', os, q)
+                n = n + 2
+            end
+            call('ZADD', key, unpack(args))
+            j = to + 1
+        end
+    end
+    -- Members at this microsecond: there can be some only when the newest entry is not
+    -- older than now.
+    local i = 0
+    if newest and newest >= now then
+        i = call('ZCOUNT', key, nowStr, nowStr)
+    end
+    if cost == 1 and ver then
+        call('ZADD', key, '-inf', 'v:' .. ver, nowStr, fmt('%s:%d', nowStr, i))
+    elseif cost == 1 then
         call('ZADD', key, nowStr, fmt('%s:%d', nowStr, i))
     else
+        if ver then call('ZADD', key, '-inf', 'v:' .. ver) end
         -- unpack() is limited to a few thousand values: 1000 members per ZADD.
         local last = i + cost - 1
         while i <= last do

@@ -102,6 +102,29 @@ private Q_SLOTS:
         QCOMPARE(c.command({"HGET", windowRule(3).keyFor("d"), "c"})->str, QByteArray("2"));
     }
 
+    // The candidate's on_change decides what the stored counts become under it, as the
+    // scripts will make them on each subject's next decision.
+    void onChangeDecidesTheStateAfter()
+    {
+        Connection c = test::connect();
+        Rule reset = windowRule(5);
+        reset.onChange = OnChange::Reset;
+        auto r = previewChange(c, setOf({windowRule(3)}), setOf({reset}), m_options);
+        QVERIFY(r.ok());
+        QCOMPARE(r->front().released, 2);
+        QCOMPARE(r->front().topReleased.front().remainingAfter, 4); // fresh: 5, this one taken
+        // proportional 3 -> 6: a and c used all of 3, so all of 6; d used 2, so 4.
+        Rule proportional = windowRule(6);
+        proportional.onChange = OnChange::Proportional;
+        r = previewChange(c, setOf({windowRule(3)}), setOf({proportional}), m_options);
+        QVERIFY(r.ok());
+        const RulePreview &p = r->front();
+        QCOMPARE(p.deniedNow, 2);
+        QCOMPARE(p.deniedAfter, 2);
+        QCOMPARE(p.released, 0);
+        // keep_used 3 -> 6 would have released a and c (raisingTheLimitReleases, 3 -> 5).
+    }
+
     void anotherAlgorithmStartsAfresh()
     {
         Connection c = test::connect();

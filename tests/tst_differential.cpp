@@ -158,6 +158,166 @@ private Q_SLOTS:
               done, allowed, denied);
     }
 
+    // Rule changes (ALGORITHMS.md "When a rule changes"): the same random operations, now
+    // with the rule's parameters changing every few dozen operations (limit, window, rate and
+    // burst up and down, another algorithm of the same and of another Redis type, and back),
+    // for each on_change. Script and twin must decide alike, and every key keeps a TTL.
+    void migrationScriptEqualsTwin_data()
+    {
+        QTest::addColumn<int>("algorithm");
+        QTest::addColumn<int>("onChange");
+        for (Algorithm a : algorithm::all) {
+            for (OnChange m : onchange::all) {
+                QTest::addRow("%s %s", qPrintable(algorithm::name(a)),
+                              onchange::name(m).constData())
+                    << int(a) << int(m);
+            }
+        }
+    }
+    void migrationScriptEqualsTwin()
+    {
+        QFETCH(int, algorithm);
+        QFETCH(int, onChange);
+        const Algorithm a = Algorithm(algorithm);
+        std::vector<Policy> policies = policiesFor(a);
+        // Another algorithm on the same keys: one of the same Redis type (a hash for a hash),
+        // one of another (a sorted set or a string).
+        const qint64 m = duration::usPerMinute;
+        switch (a) {
+        case Algorithm::FixedWindow:
+            policies.push_back(Policy::window(Algorithm::SlidingCounter, 4, 10 * s));
+            policies.push_back(Policy::window(Algorithm::SlidingLog, 4, 10 * s));
+            break;
+        case Algorithm::SlidingCounter:
+            policies.push_back(Policy::window(Algorithm::FixedWindow, 4, 10 * s));
+            policies.push_back(Policy::bucket(Algorithm::Gcra, {3, s}, 4));
+            break;
+        case Algorithm::SlidingLog:
+            policies.push_back(Policy::window(Algorithm::FixedWindow, 4, 10 * s));
+            policies.push_back(Policy::bucket(Algorithm::Gcra, {3, s}, 4));
+            break;
+        case Algorithm::TokenBucket:
+            policies.push_back(Policy::bucket(Algorithm::LeakyBucket, {3, s}, 4));
+            policies.push_back(Policy::window(Algorithm::SlidingLog, 4, m));
+            break;
+        case Algorithm::LeakyBucket:
+            policies.push_back(Policy::bucket(Algorithm::TokenBucket, {3, s}, 4));
+            policies.push_back(Policy::bucket(Algorithm::Gcra, {3, s}, 4));
+            break;
+        case Algorithm::Gcra:
+            policies.push_back(Policy::bucket(Algorithm::TokenBucket, {3, s}, 4));
+            policies.push_back(Policy::window(Algorithm::FixedWindow, 4, 10 * s));
+            break;
+        }
+        for (Policy &p : policies) {
+            p.id = QStringLiteral("mig");
+            p.onChange = OnChange(onChange);
+        }
+        Connection c = test::connect();
+        for (const Policy &p : policies) {
+            QVERIFY(ScriptRegistry::ensureLoaded(
+                        c, *ScriptRegistry::builtin().find(algorithm::name(p.algorithm)))
+                        .ok());
+        }
+        ManualClock clock;
+        LocalModel twin(clock);
+        QRandomGenerator rng(quint32(0x77u + quint32(algorithm) * 8u + quint32(onChange)));
+        const QByteArray base = test::keyPrefix() + "mig:" + algorithm::name(a).toUtf8() + ':' +
+                                onchange::name(OnChange(onChange)) + ":{";
+        qint64 now = 1'700'000'000'000'000 + qint64(rng.bounded(1'000'000'000));
+        int done = 0, allowed = 0, denied = 0, changes = 0, migrated = 0;
+        size_t current = 0;
+        constexpr int ops = 3'000;
+        QHash<QByteArray, QStringList> history; // for a failure's message
+        for (int start = 0; start < ops; start += batchSize) {
+            QList<QList<QByteArray>> cmds;
+            std::vector<Request> reqs;
+            std::vector<Decision> expected;
+            std::vector<qsizetype> evalAt;
+            for (int i = 0; i < batchSize; ++i) {
+                if (rng.bounded(24) == 0) {
+                    // A change: mostly among the algorithm's own parameters.
+                    const size_t own = policiesFor(a).size();
+                    current = rng.bounded(8) == 0
+                                  ? own + rng.bounded(quint32(policies.size() - own))
+                                  : rng.bounded(quint32(own));
+                    ++changes;
+                }
+                const Policy &p = policies[current];
+                now += randomStep(rng, scaleUs(p));
+                const int costRoll = int(rng.bounded(100));
+                const qint64 cost = costRoll < 8 ? 0
+                                    : costRoll < 75
+                                        ? 1
+                                        : qint64(rng.bounded(quint32(p.capacity() + 2)));
+                const QByteArray key = base + QByteArray::number(rng.bounded(4)) + '}';
+                if (twin.pttlMs(key, now) == -2) {
+                    cmds << QList<QByteArray>{"DEL", key};
+                }
+                if (!twin.version(key).isEmpty() && twin.version(key) != p.version()) {
+                    ++migrated;
+                }
+                reqs.push_back(Request{&p, key, cost, now, 600'000});
+                auto local = twin.decide(reqs.back());
+                QVERIFY(local.ok());
+                expected.push_back(*local);
+                QList<QByteArray> cmd{
+                    "EVALSHA", ScriptRegistry::builtin().find(algorithm::name(p.algorithm))->sha,
+                    "1", key};
+                cmd << p.scriptArgs() << QByteArray::number(cost) << QByteArray::number(now)
+                    << p.versionArgs(600'000);
+                evalAt.push_back(cmds.size());
+                cmds << cmd << QList<QByteArray>{"PTTL", key};
+            }
+            auto replies = c.pipeline(cmds);
+            QVERIFY2(replies.ok(), qPrintable(replies.ok() ? QString() : replies.error().message));
+            for (size_t i = 0; i < reqs.size(); ++i) {
+                const auto &r = (*replies)[size_t(evalAt[i])];
+                QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+                QCOMPARE(r->elements.size(), size_t(6));
+                const Decision remote{r->elements[0].integer != 0, r->elements[1].integer,
+                                      r->elements[2].integer,      r->elements[3].integer,
+                                      r->elements[4].integer,      r->elements[5].integer};
+                if (!(remote == expected[i])) {
+                    for (const QString &h : history.value(reqs[i].key)) {
+                        qWarning("%s", qPrintable(h));
+                    }
+                    QFAIL(
+                        qPrintable(QStringLiteral("%1, op %2: now_us %3 cost %4 key %5: "
+                                                  "script %6, twin %7")
+                                       .arg(reqs[i].policy->describe() + QLatin1Char(' ') +
+                                            QString::fromLatin1(reqs[i].policy->version()))
+                                       .arg(done + int(i))
+                                       .arg(*reqs[i].nowUs)
+                                       .arg(reqs[i].cost)
+                                       .arg(QString::fromUtf8(reqs[i].key), test::describe(remote),
+                                            test::describe(expected[i]))));
+                }
+                history[reqs[i].key] << QStringLiteral("%1 %2 cost %3 -> %4")
+                                            .arg(QString::fromLatin1(reqs[i].policy->version()))
+                                            .arg(*reqs[i].nowUs)
+                                            .arg(reqs[i].cost)
+                                            .arg(test::describe(remote));
+                remote.allowed ? ++allowed : ++denied;
+                const qint64 ttl = (*replies)[size_t(evalAt[i]) + 1]->integer;
+                QVERIFY2(ttl == -2 || ttl > 0,
+                         qPrintable(QStringLiteral("%1 left without TTL (PTTL %2)")
+                                        .arg(QString::fromUtf8(reqs[i].key))
+                                        .arg(ttl)));
+            }
+            done += int(reqs.size());
+        }
+        QVERIFY2(
+            changes > 50 && migrated > 50,
+            qPrintable(QStringLiteral("changes %1, migrations %2").arg(changes).arg(migrated)));
+        QVERIFY2(allowed > done / 10 && denied > done / 10,
+                 qPrintable(QStringLiteral("allowed %1 denied %2").arg(allowed).arg(denied)));
+        qInfo("%s %s: %d operations identical across %d rule changes (%d on a state of another "
+              "version)",
+              qPrintable(algorithm::name(a)), onchange::name(OnChange(onChange)).constData(), done,
+              changes, migrated);
+    }
+
     // Production calls (no now_us, Redis TIME, no min_ttl): the TTL is the reset time.
     void ttlIsResetAfter_data() { scriptEqualsTwin_data(); }
     void ttlIsResetAfter()

@@ -10,6 +10,9 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <atomic>
+#include <thread>
+
 using namespace sluice;
 
 namespace {
@@ -35,6 +38,18 @@ Policy policyFor(Algorithm a, const Case &c)
 {
     return algorithm::isWindow(a) ? Policy::window(a, c.count, c.periodUs)
                                   : Policy::bucket(a, {c.count, c.periodUs}, c.count);
+}
+
+// A policy of capacity `capacity` that does not refill while the test runs: a one-day window,
+// or one unit per day (GCRA's capacity is burst + 1).
+Policy slowPolicy(Algorithm a, qint64 capacity)
+{
+    const Rate perDay{1, duration::usPerDay};
+    Policy p = algorithm::isWindow(a) ? Policy::window(a, capacity, duration::usPerDay)
+               : a == Algorithm::Gcra ? Policy::bucket(a, perDay, capacity - 1)
+                                      : Policy::bucket(a, perDay, capacity);
+    p.id = QStringLiteral("change");
+    return p;
 }
 
 } // namespace
@@ -118,6 +133,101 @@ private Q_SLOTS:
             }
         }
         qInfo("%d denials retried exactly", checked);
+    }
+
+    // After a rule change, under concurrency: 4 of 10 used under the old rule, then 8 threads
+    // (a connection each, Redis TIME) hammer the new one; exactly what on_change leaves is
+    // admitted (ALGORITHMS.md "When a rule changes"), and the twin admits as many.
+    void exactlyTheNewLimitAfterAChange_data()
+    {
+        QTest::addColumn<int>("algorithm");
+        QTest::addColumn<int>("onChange");
+        QTest::addColumn<qint64>("capacity");
+        QTest::addColumn<int>("expected");
+        struct Row
+        {
+            OnChange mode;
+            qint64 capacity;
+            int expected;
+        };
+        // Old capacity 10 with 4 used. reset: all of the new one; keep_used: new - 4;
+        // proportional: new - ceil(4 x new / 10); additive: a raise new - 4, a cut min(6, new).
+        const Row rows[] = {{OnChange::Reset, 16, 16},       {OnChange::Reset, 6, 6},
+                            {OnChange::KeepUsed, 16, 12},    {OnChange::KeepUsed, 6, 2},
+                            {OnChange::Proportional, 16, 9}, {OnChange::Proportional, 6, 3},
+                            {OnChange::Additive, 16, 12},    {OnChange::Additive, 6, 6},
+                            {OnChange::KeepUsed, 3, 0},      {OnChange::Additive, 3, 3}};
+        for (Algorithm a : algorithm::all) {
+            for (const Row &r : rows) {
+                QTest::addRow("%s %s to %lld", qPrintable(algorithm::name(a)),
+                              onchange::name(r.mode).constData(), qlonglong(r.capacity))
+                    << int(a) << int(r.mode) << r.capacity << r.expected;
+            }
+        }
+    }
+    void exactlyTheNewLimitAfterAChange()
+    {
+        QFETCH(int, algorithm);
+        QFETCH(int, onChange);
+        QFETCH(qint64, capacity);
+        QFETCH(int, expected);
+        const auto a = Algorithm(algorithm);
+        const Policy before = slowPolicy(a, 10);
+        Policy after = slowPolicy(a, capacity);
+        after.onChange = OnChange(onChange);
+        QVERIFY(before.version() != after.version());
+        const QByteArray key = test::keyPrefix() + "change:" + algorithm::name(a).toUtf8() + ':' +
+                               onchange::name(after.onChange) + ':' + QByteArray::number(capacity);
+        {
+            RedisLimiter limiter(test::connect());
+            for (int i = 0; i < 4; ++i) {
+                auto d = limiter.decide(Request{&before, key, 1, std::nullopt, 0});
+                QVERIFY(d.ok() && d->allowed);
+            }
+        }
+        std::atomic<int> admitted{0}, failures{0}, ttlViolations{0};
+        std::vector<std::thread> pool;
+        for (int t = 0; t < 8; ++t) {
+            pool.emplace_back([&] {
+                RedisLimiter limiter(test::connect());
+                Connection probe = test::connect();
+                for (int i = 0; i < 5; ++i) {
+                    auto d = limiter.decide(Request{&after, key, 1, std::nullopt, 0});
+                    if (!d.ok()) {
+                        ++failures;
+                        continue;
+                    }
+                    if (d->allowed) {
+                        ++admitted;
+                    }
+                    if (const qint64 ttl = test::pttl(probe, key); ttl != -2 && ttl <= 0) {
+                        ++ttlViolations;
+                    }
+                }
+            });
+        }
+        for (auto &t : pool) {
+            t.join();
+        }
+        QCOMPARE(failures.load(), 0);
+        QCOMPARE(ttlViolations.load(), 0);
+        QCOMPARE(admitted.load(), expected);
+
+        // The twin: the same history, one request at a time, on its own clock.
+        ManualClock clock;
+        LocalModel twin(clock);
+        qint64 now = 1'700'000'000'000'000;
+        for (int i = 0; i < 4; ++i) {
+            QVERIFY(twin.decide(Request{&before, key, 1, now += 1000, 0})->allowed);
+        }
+        int twinAdmitted = 0;
+        for (int i = 0; i < 40; ++i) {
+            if (twin.decide(Request{&after, key, 1, now += 1000, 0})->allowed) {
+                ++twinAdmitted;
+            }
+        }
+        QCOMPARE(twinAdmitted, expected);
+        QCOMPARE(twin.version(key), twinAdmitted > 0 ? after.version() : before.version());
     }
 };
 

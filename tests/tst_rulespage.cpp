@@ -798,6 +798,26 @@ private Q_SLOTS:
 
     // Typed but not applied, then another rule selected: the page asks, and does what it is
     // told (keep editing, discard or apply); never drops the edits silently.
+    // A rule's on_change (no row of the form) survives an edit of its other fields.
+    void editKeepsOnChange()
+    {
+        QString error;
+        QVERIFY(page().importFile(
+            file(QStringLiteral("change.json"),
+                 "{\"version\": 1, \"rules\": [{\"id\": \"p\", \"scope\": \"ip\", "
+                 "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\", "
+                 "\"on_change\": \"proportional\"}]}"),
+            &error));
+        QCOMPARE(page().rules().find(QStringLiteral("p"))->onChange, OnChange::Proportional);
+        selectRule(QStringLiteral("p"));
+        type("limitEdit", QStringLiteral("7"));
+        click("applyButton");
+        const Rule *r = page().rules().find(QStringLiteral("p"));
+        QVERIFY(r);
+        QCOMPARE(r->limit, 7);
+        QCOMPARE(r->onChange, OnChange::Proportional);
+    }
+
     void unappliedEditsAreKeptOrConfirmed()
     {
         QVERIFY(importRealistic());

@@ -162,6 +162,10 @@ Measure runCeiling(const QString &tool, const Endpoint &e, const Policy &policy,
         args << QString::fromLatin1(a);
     }
     args << QStringLiteral("1") << QString(); // cost 1, now_us empty: Redis TIME
+    // min_ttl_ms empty, the rule version and on_change, as the engine sends them.
+    for (const QByteArray &a : policy.versionArgs()) {
+        args << QString::fromLatin1(a);
+    }
     QProcess p;
     p.start(tool, args);
     if (!p.waitForFinished(600'000) || p.exitCode() != 0) {

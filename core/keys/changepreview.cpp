@@ -30,9 +30,13 @@ struct Decided
 };
 
 // The next request of one subject under `rule`, on the state `values` hold (a copy: nothing
-// is kept). No rule: allowed.
+// is kept). No rule: allowed. `writtenUnder`: the rule the state was written under; when
+// `rule` has other parameters, the state is first migrated as the scripts will migrate it on
+// that subject's next decision, per the new rule's on_change (ALGORITHMS.md "When a rule
+// changes").
 Decided decideNext(const Rule *rule, bool freshState, Algorithm storedAs,
-                   const QList<std::optional<QByteArray>> &values, qint64 nowUs)
+                   const QList<std::optional<QByteArray>> &values, qint64 nowUs,
+                   const Rule *writtenUnder = nullptr)
 {
     Decided d;
     if (!rule) {
@@ -42,6 +46,13 @@ Decided decideNext(const Rule *rule, bool freshState, Algorithm storedAs,
     model::State state = freshState || rule->algorithm != storedAs
                              ? model::State{}
                              : model::storedState(rule->algorithm, values);
+    if (writtenUnder && writtenUnder->algorithm == rule->algorithm) {
+        const Policy policy = rule->policy();
+        if (auto migrated =
+                model::migrate(policy, writtenUnder->policy().version(), state, nowUs)) {
+            state = std::move(*migrated);
+        }
+    }
     const model::Outcome o = model::apply(rule->policy(), state, 1, nowUs);
     d.allowed = o.decision.allowed;
     d.remaining = o.decision.remaining;
@@ -200,7 +211,7 @@ Result<void> scanRule(Connection &c, RulePreview &p, const Rule *before, const R
                 ++p.undecodable;
             }
             const Decided b = decideNext(before, false, keyed.algorithm, values, *now);
-            const Decided a = decideNext(after, p.newState, keyed.algorithm, values, *now);
+            const Decided a = decideNext(after, p.newState, keyed.algorithm, values, *now, before);
             const PreviewSubject s{subjectOf(keys[i], head), b.remaining, a.remaining,
                                    !b.allowed ? b.retryAfterMs : a.retryAfterMs};
             p.deniedNow += b.allowed ? 0 : 1;

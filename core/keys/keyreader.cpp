@@ -38,7 +38,7 @@ ARGV     cap: bytes, the longest string prefix or hash field returned; then for 
 Reply    one array per key: {type, pttl} and, when the key's type is the layout's:
          'h' one length per field (HSTRLEN), then, only if none is above cap, the values
              (HMGET: nil for an absent field)
-         'z' zcard, count in the window, oldest score in the window or nil, newest score or nil
+         'z' entries (ZCOUNT (-inf +inf: not the rule version member), count in the window, oldest score in the window or nil, newest score or nil
          's' strlen, the first cap bytes
 Cost     per key 2 calls, + 2 (string), + fields + 1 (hash), + 4 (sorted set).
 --]]
@@ -62,7 +62,8 @@ for i = 1, #KEYS do
         end
     elseif layout == 'z' and t == 'zset' then
         lo = '(' .. lo
-        r[3] = call('ZCARD', k)
+        -- The rule version member at -inf (lua/sliding_log.lua) is no entry.
+        r[3] = call('ZCOUNT', k, '(-inf', '+inf')
         r[4] = call('ZCOUNT', k, lo, '+inf')
         r[5] = call('ZRANGEBYSCORE', k, lo, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2] or false
         r[6] = call('ZRANGE', k, -1, -1, 'WITHSCORES')[2] or false
@@ -376,7 +377,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
                 send(values);
             } else if (p.layout == 'z') {
                 const QByteArray open = '(' + lo;
-                static const QByteArray zcard = QByteArrayLiteral("ZCARD");
+                static const QByteArray notInf = QByteArrayLiteral("(-inf");
                 static const QByteArray zcount = QByteArrayLiteral("ZCOUNT");
                 static const QByteArray zrangebyscore = QByteArrayLiteral("ZRANGEBYSCORE");
                 static const QByteArray zrange = QByteArrayLiteral("ZRANGE");
@@ -384,8 +385,11 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
                 static const QByteArray withscores = QByteArrayLiteral("WITHSCORES");
                 static const QByteArray limit = QByteArrayLiteral("LIMIT");
                 static const QByteArray last = QByteArrayLiteral("-1");
-                push(zcard);
+                // Every entry but the rule version's member at -inf (lua/sliding_log.lua).
+                push(zcount);
                 push(key);
+                push(notInf);
+                push(inf);
                 send();
                 push(zcount);
                 push(key);

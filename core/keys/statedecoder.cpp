@@ -244,7 +244,9 @@ KeyState decodeGcra(const Policy &policy, const RawRead &raw)
                               formatBytes(raw.strlen), layout),
                           raw.strlen);
     }
-    const QByteArray &text = raw.head;
+    // "@<rule version>" (lua/gcra.lua): the rule it was written under, not part of the TAT.
+    const qsizetype at = raw.head.indexOf('@');
+    const QByteArray text = at >= 0 ? raw.head.left(at) : raw.head;
     model::GcraState g;
     const qsizetype plus = text.indexOf('+');
     const qsizetype slash = text.indexOf('/');

@@ -1,5 +1,7 @@
 #include "localmodel.h"
 
+#include <algorithm>
+
 namespace sluice {
 
 LocalModel::LocalModel(const Clock &clock)
@@ -26,17 +28,39 @@ Result<Decision> LocalModel::decide(const Request &request)
     auto it = m_keys.find(request.key);
     if (it != m_keys.end() && it->expiresAtUs <= now) {
         it->state = std::monostate{};
+        it->version.clear();
     }
+    const Policy &policy = *request.policy;
     model::State scratch;
-    model::State &state = it != m_keys.end() ? it->state : scratch;
-    const model::Outcome out =
-        model::apply(*request.policy, state, request.cost, now, request.minTtlMs);
+    model::State *state = it != m_keys.end() ? &it->state : &scratch;
+    // Written under another rule version: the script migrates a copy, decides on it, and
+    // keeps it only with an admission (a denial writes nothing).
+    std::optional<model::State> migrated;
+    // A write that stamps another version rewrites the state whole, and so sets the TTL
+    // even where the script's increment would have kept it.
+    const bool restamp = policy.versioned && it != m_keys.end() && it->version != policy.version();
+    if (restamp) {
+        migrated = model::migrate(policy, it->version, it->state, now);
+        if (migrated) {
+            state = &*migrated;
+        }
+    }
+    const model::Outcome out = model::apply(policy, *state, request.cost, now, request.minTtlMs);
     if (out.wrote) {
         if (it == m_keys.end()) {
-            it = m_keys.insert(request.key, Entry{std::move(scratch), 0});
+            it = m_keys.insert(request.key, Entry{std::move(scratch), 0, {}});
+        } else if (migrated) {
+            it->state = std::move(*migrated);
         }
-        if (out.ttlMs > 0) { // 0: the write kept the key's TTL
-            it->expiresAtUs = now + out.ttlMs * 1000;
+        if (policy.versioned) {
+            it->version = policy.version();
+        }
+        qint64 ttlMs = out.ttlMs;
+        if (ttlMs == 0 && restamp) {
+            ttlMs = std::max({out.decision.resetAfterMs, qint64(1), request.minTtlMs});
+        }
+        if (ttlMs > 0) { // 0: the write kept the key's TTL
+            it->expiresAtUs = now + ttlMs * 1000;
         }
     } else if (it != m_keys.end() && std::holds_alternative<std::monostate>(it->state)) {
         m_keys.erase(it);
@@ -61,6 +85,12 @@ const model::State *LocalModel::state(const QByteArray &key, qint64 nowUs) const
         return nullptr;
     }
     return &it->state;
+}
+
+QByteArray LocalModel::version(const QByteArray &key) const
+{
+    auto it = m_keys.constFind(key);
+    return it == m_keys.constEnd() ? QByteArray() : it->version;
 }
 
 void LocalModel::sweep(qint64 nowUs)

@@ -22,6 +22,9 @@ public:
     // PTTL of a key at `nowUs`, as Redis would answer: -2 absent, else milliseconds left.
     qint64 pttlMs(const QByteArray &key, qint64 nowUs) const;
     const model::State *state(const QByteArray &key, qint64 nowUs) const;
+    // The rule version the key's state was last written under (Policy::version()), empty
+    // when none: the scripts' hash field v, GCRA's "@<version>", the log's "v:" member.
+    QByteArray version(const QByteArray &key) const;
     qsizetype keyCount() const { return m_keys.size(); }
     void clear() { m_keys.clear(); }
 
@@ -30,6 +33,7 @@ private:
     {
         model::State state;
         qint64 expiresAtUs = 0;
+        QByteArray version;
     };
     void sweep(qint64 nowUs);
 

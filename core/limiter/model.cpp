@@ -132,9 +132,12 @@ State storedState(Algorithm algorithm, const QList<std::optional<QByteArray>> &v
         return {};
     }
     case Algorithm::Gcra: {
-        const std::optional<QByteArray> raw = field(0);
+        std::optional<QByteArray> raw = field(0);
         if (!raw) {
             return {};
+        }
+        if (const qsizetype at = raw->indexOf('@'); at >= 0) {
+            raw = raw->left(at); // "@<rule version>": the script splits it off first
         }
         if (const std::optional<double> v = luaNumber(*raw)) {
             if (const auto tat = whole(*v)) {

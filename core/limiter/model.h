@@ -76,6 +76,20 @@ struct Outcome
 // otherwise. `policy` must have passed Policy::validate(); cost >= 0.
 Outcome apply(const Policy &policy, State &state, qint64 cost, qint64 nowUs, qint64 minTtlMs = 0);
 
+// A rule change (ALGORITHMS.md "When a rule changes"): `stored` was written under the rule
+// version `storedVersion` (Policy::version()); what the scripts make of it under `policy`, per
+// policy.onChange, before they decide. nullopt: the script would use `stored` as it is (an
+// empty version: an older Sluice wrote it; the same version; a foreign state, which apply()
+// treats as absent). A monostate: a fresh state (reset, another algorithm, a version that does
+// not parse). Nothing is written here: the scripts persist a migration only with an admission.
+std::optional<State> migrate(const Policy &policy, const QByteArray &storedVersion,
+                             const State &stored, qint64 nowUs);
+
+// ceil(a x b / d) as the scripts compute it, capped at `cap`: in doubles, corrected to the
+// exact quotient while a x b < 2^53 (beyond, the double result, the same in Lua and C++).
+// a, b, d, cap in 0..2^53-1, d >= 1.
+qint64 mulDivCeil(qint64 a, qint64 b, qint64 d, qint64 cap);
+
 // Foreign state (ALGORITHMS.md "Stored state"): what a script accepts from a stored field.
 // Levels (l) lie in 0..2^52, counts in 0..2^53-1, times in 0..2^53-1 and less than 2^52 us
 // ahead of now; anything else (and a value that is not a whole number: nan, inf, text) makes

@@ -45,6 +45,35 @@ bool isWindow(Algorithm a)
 
 } // namespace algorithm
 
+namespace onchange {
+
+QByteArray name(OnChange c)
+{
+    switch (c) {
+    case OnChange::KeepUsed:
+        return QByteArrayLiteral("keep_used");
+    case OnChange::Reset:
+        return QByteArrayLiteral("reset");
+    case OnChange::Proportional:
+        return QByteArrayLiteral("proportional");
+    case OnChange::Additive:
+        break;
+    }
+    return QByteArrayLiteral("additive");
+}
+
+std::optional<OnChange> fromName(const QString &n)
+{
+    for (OnChange c : all) {
+        if (QLatin1String(name(c)) == n) {
+            return c;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace onchange
+
 Policy Policy::window(Algorithm a, qint64 limit, qint64 windowUs, QString id)
 {
     Policy p;
@@ -144,6 +173,31 @@ QList<QByteArray> Policy::scriptArgs() const
     }
     return {QByteArray::number(rate.count), QByteArray::number(rate.periodUs),
             QByteArray::number(burst)};
+}
+
+QByteArray Policy::version() const
+{
+    static constexpr const char *codes[] = {"fw", "sl", "sc", "tb", "lb", "gc"};
+    QByteArray v = codes[size_t(algorithm)];
+    v.reserve(48);
+    if (algorithm::isWindow(algorithm)) {
+        v.append(':').append(QByteArray::number(limit));
+        v.append(':').append(QByteArray::number(windowUs));
+    } else {
+        v.append(':').append(QByteArray::number(rate.count));
+        v.append(':').append(QByteArray::number(rate.periodUs));
+        v.append(':').append(QByteArray::number(burst));
+    }
+    return v;
+}
+
+QList<QByteArray> Policy::versionArgs(qint64 minTtlMs) const
+{
+    if (!versioned) {
+        return {};
+    }
+    return {minTtlMs > 0 ? QByteArray::number(minTtlMs) : QByteArray(), version(),
+            onchange::name(onChange)};
 }
 
 QByteArray Policy::keyFor(const QByteArray &subject) const

@@ -31,6 +31,23 @@ std::optional<Algorithm> fromName(const QString &name);
 bool isWindow(Algorithm a);
 } // namespace algorithm
 
+// What a stored state becomes when its rule's parameters change (ALGORITHMS.md "When a rule
+// changes"). Applied by the scripts on the next touch of each key, from the rule version the
+// state records.
+enum class OnChange {
+    KeepUsed,     // the consumption made under the old limit still counts (the default)
+    Reset,        // a fresh state: as if the key were absent
+    Proportional, // the same fraction of the capacity stays used
+    Additive,     // a raise adds its difference to what is left; a cut caps what is left
+};
+namespace onchange {
+constexpr OnChange all[] = {OnChange::KeepUsed, OnChange::Reset, OnChange::Proportional,
+                            OnChange::Additive};
+// "keep_used", "reset", "proportional", "additive": FORMATS.md and the scripts' ARGV.
+QByteArray name(OnChange c);
+std::optional<OnChange> fromName(const QString &name);
+} // namespace onchange
+
 // One limit, as a script runs it: the algorithm and its parameters in integers. A rule (with
 // scope, route, flags) is built on top of this in core/rules.
 struct Policy
@@ -44,6 +61,10 @@ struct Policy
     // Bucket algorithms and GCRA: rate = rate.count / rate.periodUs, capacity / burst.
     Rate rate;
     qint64 burst = 0;
+    OnChange onChange = OnChange::KeepUsed;
+    // Whether decisions stamp and read the rule version (version()); false runs the scripts
+    // with their five (or six) ARGV of before, for callers that pass raw ARGV.
+    bool versioned = true;
 
     static Policy window(Algorithm a, qint64 limit, qint64 windowUs, QString id = {});
     static Policy bucket(Algorithm a, Rate rate, qint64 burst, QString id = {});
@@ -57,6 +78,15 @@ struct Policy
 
     // ARGV of the script before cost and now_us: {limit, window_us} or {count, period, burst}.
     QList<QByteArray> scriptArgs() const;
+
+    // The rule version a state records: the algorithm and its parameters, "fw:100:60000000"
+    // (windows: code, limit, window_us) or "tb:5:10000000:20" (code, count, period_us,
+    // burst); codes fw sl sc tb lb gc. A script that finds another version migrates the state
+    // per onChange before it decides.
+    QByteArray version() const;
+    // The ARGV after cost and now_us: {min_ttl_ms or '', version, on_change} when versioned,
+    // else {} (min_ttl_ms alone is then appended by the caller when it has one).
+    QList<QByteArray> versionArgs(qint64 minTtlMs = 0) const;
 
     // State key = <key_prefix><id>:{<subject>} (ARCHITECTURE.md "Keys"); binary-safe.
     QByteArray keyFor(const QByteArray &subject) const;

@@ -112,12 +112,16 @@ void RedisLimiter::encodeRequest(const Request &request, const ScriptRegistry::S
     const Policy &p = *request.policy;
     if (p.algorithm != m_argsFor.algorithm || p.limit != m_argsFor.limit ||
         p.windowUs != m_argsFor.windowUs || p.rate != m_argsFor.rate ||
-        p.burst != m_argsFor.burst || m_args.isEmpty()) {
+        p.burst != m_argsFor.burst || p.onChange != m_argsFor.onChange ||
+        p.versioned != m_argsFor.versioned || m_args.isEmpty()) {
         m_args = p.scriptArgs();
+        m_tail = p.versionArgs();
         m_argsFor = p;
     }
-    // EVALSHA sha 1 key <policy args (2 or 3)> cost now_us [min_ttl_ms]
-    const qsizetype argc = 4 + m_args.size() + 2 + (request.minTtlMs > 0 ? 1 : 0);
+    // EVALSHA sha 1 key <policy args (2 or 3)> cost now_us [min_ttl_ms] or, versioned,
+    // ... cost now_us min_ttl_ms|'' version on_change
+    const qsizetype argc = 4 + m_args.size() + 2 +
+                           (!m_tail.isEmpty() ? m_tail.size() : (request.minTtlMs > 0 ? 1 : 0));
     m_out.push_back('*');
     appendNumber(m_out, argc);
     m_out.append("\r\n$7\r\nEVALSHA\r\n", 15);
@@ -135,6 +139,11 @@ void RedisLimiter::encodeRequest(const Request &request, const ScriptRegistry::S
     }
     if (request.minTtlMs > 0) {
         appendBulkNumber(m_out, request.minTtlMs);
+    } else if (!m_tail.isEmpty()) {
+        m_out.append("$0\r\n\r\n", 6); // no TTL floor
+    }
+    for (qsizetype i = 1; i < m_tail.size(); ++i) {
+        appendBulk(m_out, m_tail[i]);
     }
 }
 

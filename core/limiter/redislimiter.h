@@ -38,7 +38,8 @@ private:
     // parameters they were made from.
     Policy m_argsFor;
     QList<QByteArray> m_args;
-    std::string m_out; // the batch's commands, reused from batch to batch
+    QList<QByteArray> m_tail; // Policy::versionArgs(): '' (min_ttl_ms), version, on_change
+    std::string m_out;        // the batch's commands, reused from batch to batch
 };
 
 } // namespace sluice

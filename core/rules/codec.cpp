@@ -64,7 +64,7 @@ const QStringList topFields = {u"version"_s, u"based_on"_s, u"rules"_s};
 const QStringList ruleFields = {u"id"_s,        u"description"_s, u"route"_s,          u"scope"_s,
                                 u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
                                 u"burst"_s,     u"key_prefix"_s,  u"on_redis_error"_s, u"shadow"_s,
-                                u"enabled"_s,   u"adopt"_s};
+                                u"enabled"_s,   u"adopt"_s,       u"on_change"_s};
 const QStringList adoptFields = {u"match"_s, u"layout"_s, u"window"_s, u"limit"_s, u"script"_s};
 
 enum class Flavor { Json, Yaml };
@@ -305,6 +305,18 @@ public:
                 error(at(u"on_redis_error"_s),
                       u"'%1' is not a choice; expected allow (let requests through), deny (reject "
                       "them) or local (limit in process)"_s.arg(shortened(*text)));
+            }
+        }
+        if (auto text = string(o, u"on_change"_s, path,
+                               u"keep_used, reset, proportional or additive"_s, false)) {
+            if (auto c = onchange::fromName(*text)) {
+                r.onChange = *c;
+            } else {
+                error(at(u"on_change"_s),
+                      u"'%1' is not a choice; expected keep_used (what was used under the old "
+                      "limit still counts), reset (a fresh state), proportional (the same "
+                      "fraction stays used) or additive (a raise adds to what is left)"_s.arg(
+                          shortened(*text)));
             }
         }
         if (auto flag = boolean(o, u"shadow"_s, path)) {

@@ -77,6 +77,9 @@ QList<Field> fieldsOf(const Rule &r)
     }
     out.append(textField(u"key_prefix"_s, QString::fromUtf8(r.keyPrefix)));
     out.append(textField(u"on_redis_error"_s, onRedisErrorName(r.onRedisError)));
+    if (r.onChange != OnChange::KeepUsed) { // the default is left out, as files had it
+        out.append(textField(u"on_change"_s, QString::fromLatin1(onchange::name(r.onChange))));
+    }
     out.append(flagField(u"shadow"_s, r.shadow));
     out.append(flagField(u"enabled"_s, r.enabled));
     if (r.adopt) {

@@ -202,6 +202,7 @@ Policy Rule::policy() const
                                               : Policy::bucket(algorithm, rate, burst, id);
     p.id = id; // even when empty: the engine never invents an id for a rule
     p.keyPrefix = keyPrefix;
+    p.onChange = onChange;
     return p;
 }
 

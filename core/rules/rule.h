@@ -63,6 +63,8 @@ struct Rule
     qint64 burst = 0;    // buckets and GCRA
     QByteArray keyPrefix = "rate_limit:";
     OnRedisError onRedisError = OnRedisError::Allow;
+    // What the stored states become when this rule's parameters change (FORMATS.md on_change).
+    OnChange onChange = OnChange::KeepUsed;
     bool shadow = false;
     bool enabled = true;
     std::optional<Adopt> adopt;

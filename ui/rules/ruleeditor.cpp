@@ -355,6 +355,7 @@ void RuleEditor::load(const Rule &rule)
     m_description->setText(rule.description);
     m_keyPrefix->setText(QString::fromUtf8(rule.keyPrefix));
     m_onRedisError->setCurrentIndex(m_onRedisError->findData(onRedisErrorName(rule.onRedisError)));
+    m_onChange = rule.onChange;
     m_shadow->setChecked(rule.shadow);
     m_enabled->setChecked(rule.enabled);
     m_subject->clear();
@@ -423,6 +424,8 @@ QByteArray RuleEditor::fieldsJson() const
     o.insert(QStringLiteral("description"), m_description->text());
     o.insert(QStringLiteral("key_prefix"), m_keyPrefix->text());
     o.insert(QStringLiteral("on_redis_error"), m_onRedisError->currentData().toString());
+    // Not a row of the form (yet): the loaded rule's value is kept, not reset to the default.
+    o.insert(QStringLiteral("on_change"), QString::fromLatin1(onchange::name(m_onChange)));
     o.insert(QStringLiteral("shadow"), m_shadow->isChecked());
     o.insert(QStringLiteral("enabled"), m_enabled->isChecked());
     return QJsonDocument(o).toJson(QJsonDocument::Compact);

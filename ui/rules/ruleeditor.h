@@ -95,6 +95,7 @@ private:
     QLineEdit *m_description;
     QLineEdit *m_keyPrefix;
     QComboBox *m_onRedisError;
+    OnChange m_onChange = OnChange::KeepUsed; // the loaded rule's: the form has no row for it
     QCheckBox *m_shadow;
     QCheckBox *m_enabled;
     QLabel *m_generalError;
