@@ -9,8 +9,10 @@ OverrideMatcher::OverrideMatcher(const std::vector<Override> &overrides, qint64 
     m_entries.reserve(overrides.size());
     for (size_t i = 0; i < overrides.size(); ++i) {
         const Override &o = overrides[i];
-        Entry e{o, o.expiresUs != 0 ? o.expiresUs : (o.ttlUs != 0 ? loadedAtUs + o.ttlUs : 0),
-                qsizetype(i), {}};
+        Entry e{o,
+                o.expiresUs != 0 ? o.expiresUs : (o.ttlUs != 0 ? loadedAtUs + o.ttlUs : 0),
+                qsizetype(i),
+                {}};
         const qsizetype at = qsizetype(m_entries.size());
         switch (o.kind) {
         case Override::Kind::Subject:
