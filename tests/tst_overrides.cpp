@@ -1,14 +1,28 @@
 // Per-subject overrides: the file form in JSON and YAML (read, written, read back), every
 // bad-input message with its line, column and field path, the matcher's precedence and
 // expiry, and (with the fixture's Redis) the decisions of check and serve and the store.
+#include "app/serve/checkservice.h"
+
 #include "core/rules/codec.h"
 #include "core/rules/jsonlocator.h"
 #include "core/rules/override.h"
 #include "core/rules/overridematcher.h"
+#include "core/rules/overridestore.h"
+#include "core/rules/rulestore.h"
+#include "ownredis.h"
+#include "runcli.h"
+#include "testredis.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sluice;
+using namespace sluice::serve;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -64,6 +78,69 @@ Override glob(const QString &s, Override::Action a = Override::Action::Allow)
     return o;
 }
 
+struct HttpResponse
+{
+    int status = -1;
+    QMap<QByteArray, QByteArray> headers; // names in lower case
+    QByteArray body;
+    QByteArray header(const char *name) const { return headers.value(QByteArray(name).toLower()); }
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+};
+
+// One GET on a new connection, the event loop spinning meanwhile (the service is in process).
+HttpResponse get(quint16 port, const QByteArray &target)
+{
+    HttpResponse r;
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, port);
+    if (!s.waitForConnected(5000)) {
+        return r;
+    }
+    s.write("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    QByteArray data;
+    [[maybe_unused]] const bool closed = QTest::qWaitFor(
+        [&] {
+            data += s.readAll();
+            return s.state() == QAbstractSocket::UnconnectedState;
+        },
+        10000);
+    data += s.readAll();
+    const qsizetype end = data.indexOf("\r\n\r\n");
+    if (end < 0) {
+        return r;
+    }
+    const QList<QByteArray> lines = data.left(end).split('\n');
+    r.status = lines.first().split(' ').value(1).toInt();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines[i].indexOf(':');
+        if (colon > 0) {
+            r.headers.insert(lines[i].left(colon).trimmed().toLower(),
+                             lines[i].mid(colon + 1).trimmed());
+        }
+    }
+    r.body = data.mid(end + 4);
+    return r;
+}
+
+// A rule set of the test's own key prefix: fixed window 2 per minute per IP, with `overrides`.
+RuleSet ipRules(const QByteArray &overrides)
+{
+    const QByteArray text = "{\"version\": 1, \"rules\": [{\"id\": \"hello\", \"scope\": "
+                            "\"ip\", \"algorithm\": \"fixed_window\", \"limit\": 2, "
+                            "\"window\": \"1m\", \"key_prefix\": \"" +
+                            test::keyPrefix() + "\", \"overrides\": " + overrides + "}]}";
+    const rules::Loaded l = rules::parseJson(text, u"test.json"_s);
+    if (!l.ok()) {
+        qFatal("bad test rules: %s", qPrintable(l.errors.first().toString()));
+    }
+    return l.set;
+}
+
+const QByteArray standardOverrides = R"([
+    {"subject": "10.9.9.9", "allow": true},
+    {"cidr": "203.0.113.0/24", "deny": true},
+    {"subject": "10.5.5.5", "limit": {"limit": 5, "window": "1m"}}])";
+
 } // namespace
 
 class TestOverrides : public QObject
@@ -71,6 +148,321 @@ class TestOverrides : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void cleanup() { test::cleanup(); }
+
+    void serveAnswersOverrides()
+    {
+        auto c = test::connect();
+        CheckService::Options o;
+        o.endpoint = test::redisEndpoint();
+        CheckService service(o);
+        service.setRules(ipRules(standardOverrides), 1, u"test.json"_s);
+        QVERIFY(service.listen(QHostAddress::LocalHost, 0).ok());
+        const quint16 port = service.port();
+        const QByteArray prefix = test::keyPrefix();
+
+        // Allowed: far past the rule's limit of 2, and no key is written.
+        for (int i = 0; i < 5; ++i) {
+            const HttpResponse r = get(port, "/v1/check?rule=hello&subject=10.9.9.9");
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.header("Sluice-Source"), QByteArray("override"));
+            QCOMPARE(r.header("X-RateLimit-Reason"), QByteArray("override-allow"));
+            QCOMPARE(r.json().value(u"override"_s).toObject().value(u"action"_s).toString(),
+                     u"allow"_s);
+        }
+        QCOMPARE(test::keysWithPrefix(c, prefix).size(), 0);
+
+        // Denied: 429 at once, with the reason, and no key either.
+        const HttpResponse denied = get(port, "/v1/check?rule=hello&subject=203.0.113.7");
+        QCOMPARE(denied.status, 429);
+        QCOMPARE(denied.header("X-RateLimit-Reason"), QByteArray("override-deny"));
+        QCOMPARE(denied.header("Sluice-Decision"), QByteArray("denied"));
+        const QJsonObject d = denied.json();
+        QCOMPARE(d.value(u"allowed"_s).toBool(), false);
+        QCOMPARE(d.value(u"override"_s).toObject().value(u"match"_s).toString(),
+                 u"cidr 203.0.113.0/24"_s);
+        QCOMPARE(test::keysWithPrefix(c, prefix).size(), 0);
+
+        // An override limit: its own key, exactly its 5, and the rule's counter untouched.
+        for (int i = 0; i < 5; ++i) {
+            const HttpResponse r = get(port, "/v1/check?rule=hello&subject=10.5.5.5");
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.header("X-RateLimit-Reason"), QByteArray("override-limit"));
+            QCOMPARE(r.header("RateLimit-Policy"), QByteArray("\"hello\";q=5;w=60"));
+        }
+        const HttpResponse sixth = get(port, "/v1/check?rule=hello&subject=10.5.5.5");
+        QCOMPARE(sixth.status, 429);
+        QCOMPARE(sixth.header("Sluice-Source"), QByteArray("redis"));
+        const QByteArray key = prefix + "hello:override:{10.5.5.5}";
+        QCOMPARE(sixth.json().value(u"key"_s).toString(), QString::fromUtf8(key));
+        QCOMPARE(test::keysWithPrefix(c, prefix), QList<QByteArray>{key});
+        QVERIFY(test::pttl(c, key) > 0);
+
+        // Any other subject: the rule's 2, under the rule's key.
+        QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.1.1.1").status, 200);
+        QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.1.1.1").status, 200);
+        const HttpResponse third = get(port, "/v1/check?rule=hello&subject=10.1.1.1");
+        QCOMPARE(third.status, 429);
+        QVERIFY(third.header("X-RateLimit-Reason").isEmpty());
+        QVERIFY(!third.json().contains(u"override"_s));
+
+        // /metrics counts the allow and deny overrides under source="override".
+        const QByteArray metrics = get(port, "/metrics").body;
+        QVERIFY2(
+            metrics.contains(
+                R"(sluice_decisions_total{rule="hello",decision="allowed",source="override"} 5)"),
+            metrics.constData());
+        QVERIFY2(
+            metrics.contains(
+                R"(sluice_decisions_total{rule="hello",decision="denied",source="override"} 1)"),
+            metrics.constData());
+    }
+
+    void denyCacheDoesNotAnswerForAnOverride()
+    {
+        // A subject denied by the rule (and so in the deny cache) is then allowed by an
+        // override: the new table answers by the override, not by the cached denial.
+        CheckService::Options o;
+        o.endpoint = test::redisEndpoint();
+        CheckService service(o);
+        service.setRules(ipRules("[]"), 1, u"test.json"_s);
+        QVERIFY(service.listen(QHostAddress::LocalHost, 0).ok());
+        const quint16 port = service.port();
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.7.7.7").status, 200);
+        }
+        QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.7.7.7").status, 429);
+        QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.7.7.7").header("Sluice-Source"),
+                 QByteArray("cache"));
+        service.setRules(ipRules(R"([{"subject": "10.7.7.7", "allow": true}])"), 2, u"test.json"_s);
+        const HttpResponse r = get(port, "/v1/check?rule=hello&subject=10.7.7.7");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.header("Sluice-Source"), QByteArray("override"));
+    }
+
+    void checkCommandAnswersOverrides()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(u"rules.json"_s);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(rules::toJson(ipRules(standardOverrides)));
+        f.close();
+        auto c = test::connect();
+        const QStringList base = {u"check"_s,  u"--url"_s, test::redisUrl(), u"--rules"_s, file,
+                                  u"--rule"_s, u"hello"_s, u"--no-stats"_s,  u"--json"_s};
+        const test::CliRun allowed =
+            test::runCli(base + QStringList{u"--subject"_s, u"10.9.9.9"_s, u"--count"_s, u"4"_s});
+        QCOMPARE(allowed.exitCode, 0);
+        const QJsonArray a = QJsonDocument::fromJson(allowed.out).array();
+        QCOMPARE(a.size(), 4);
+        for (const QJsonValue &v : a) {
+            QCOMPARE(v.toObject().value(u"allowed"_s).toBool(), true);
+            QCOMPARE(v.toObject().value(u"override"_s).toObject().value(u"action"_s).toString(),
+                     u"allow"_s);
+        }
+        const test::CliRun denied =
+            test::runCli(base + QStringList{u"--subject"_s, u"203.0.113.200"_s});
+        QCOMPARE(denied.exitCode, 0);
+        const QJsonObject d = QJsonDocument::fromJson(denied.out).object();
+        QCOMPARE(d.value(u"allowed"_s).toBool(), false);
+        QCOMPARE(d.value(u"override"_s).toObject().value(u"action"_s).toString(), u"deny"_s);
+        QCOMPARE(test::keysWithPrefix(c, test::keyPrefix()).size(), 0);
+
+        const test::CliRun limited =
+            test::runCli(base + QStringList{u"--subject"_s, u"10.5.5.5"_s, u"--count"_s, u"6"_s});
+        QCOMPARE(limited.exitCode, 0);
+        const QJsonArray l = QJsonDocument::fromJson(limited.out).array();
+        QCOMPARE(l.size(), 6);
+        for (int i = 0; i < 6; ++i) {
+            QCOMPARE(l[i].toObject().value(u"allowed"_s).toBool(), i < 5);
+            QCOMPARE(l[i].toObject().value(u"limit"_s).toInteger(), 5);
+        }
+        QCOMPARE(test::keysWithPrefix(c, test::keyPrefix()),
+                 QList<QByteArray>{test::keyPrefix() + "hello:override:{10.5.5.5}"});
+    }
+
+    void storeAddListRemoveAndExpiry()
+    {
+        auto c = test::connect();
+        const QByteArray ns = test::keyPrefix() + "{store}:";
+        const rules::RuleStore store(ns);
+        const rules::OverrideStore overrides(ns);
+        QVERIFY(store.push(c, ipRules("[]"), true).ok());
+        const Rule rule = ipRules("[]").rules.at(0);
+
+        // No end and not permanent: refused, nothing written.
+        auto none = overrides.add(c, rule, subject(u"10.1.1.1"_s), {});
+        QVERIFY(!none);
+        QVERIFY(none.error().message.contains(u"needs an end"_s));
+        QCOMPARE(test::keysWithPrefix(c, ns + "rules:override:").size(), 0);
+
+        Override ttl = subject(u"10.1.1.1"_s);
+        ttl.ttlUs = 300 * duration::usPerMs;
+        auto added = overrides.add(c, rule, ttl, {});
+        QVERIFY2(added, qPrintable(added ? QString() : added.error().message));
+        const qint64 t = test::pttl(c, added->key);
+        // 300 ms from the server's clock, its end rounded up to whole milliseconds.
+        QVERIFY2(t > 0 && t <= 301, qPrintable(QString::number(t)));
+
+        // The second writer of the same override is refused with what is stored.
+        auto again = overrides.add(c, rule, ttl, {});
+        QVERIFY(!again);
+        QCOMPARE(again.error().kind, Error::Kind::Conflict);
+        QVERIFY(again.error().message.contains(u"already has an override for subject 10.1.1.1"_s));
+
+        Override forever = cidr(u"10.0.0.0/8"_s, Override::Action::Deny);
+        rules::OverrideStore::AddOptions permanent;
+        permanent.permanent = true;
+        auto p = overrides.add(c, rule, forever, permanent);
+        QVERIFY(p);
+        QCOMPARE(test::pttl(c, p->key), qint64(-1)); // asked for: no TTL
+        QCOMPARE(p->pttlMs, qint64(-1));
+        // The index lives as long as its longest member: none while a permanent one is in it.
+        QCOMPARE(test::pttl(c, overrides.indexKey()), qint64(-1));
+
+        RuleSet set = ipRules("[]");
+        auto listed = overrides.list(c, set);
+        QVERIFY(listed);
+        QCOMPARE(listed->size(), 2);
+        QCOMPARE(listed->at(0).override.kind, Override::Kind::Subject); // ranked
+        QCOMPARE(listed->at(1).override.pattern, u"10.0.0.0/8"_s);
+
+        // Expiry is Redis': after the TTL the key is gone and the list has one.
+        QVERIFY(QTest::qWaitFor([&] { return test::pttl(c, added->key) == -2; }, 5000));
+        listed = overrides.list(c, set);
+        QVERIFY(listed);
+        QCOMPARE(listed->size(), 1);
+
+        Override hour = subject(u"10.3.3.3"_s);
+        hour.ttlUs = duration::usPerHour;
+        QVERIFY(overrides.add(c, rule, hour, {}).ok());
+        QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Cidr, u"10.0.0.0/8"_s), true);
+        QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Cidr, u"10.0.0.0/8"_s), false);
+        // The permanent one gone, the index ends with the hour's override.
+        const qint64 indexTtl = test::pttl(c, overrides.indexKey());
+        QVERIFY2(indexTtl > 3500'000 && indexTtl <= 3600'000,
+                 qPrintable(QString::number(indexTtl)));
+        QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Subject, u"10.3.3.3"_s), true);
+        QCOMPARE(test::pttl(c, overrides.indexKey()), qint64(-2));
+        QCOMPARE(overrides.list(c, set)->size(), 0);
+        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
+    }
+
+    void serveFollowsStoredOverrides()
+    {
+        auto c = test::connect();
+        const QByteArray ns = test::keyPrefix() + "{store}:";
+        const rules::RuleStore store(ns);
+        const rules::OverrideStore overrides(ns);
+        QVERIFY(store.push(c, ipRules("[]"), true).ok());
+        const Rule rule = ipRules("[]").rules.at(0);
+
+        CheckService::Options o;
+        o.endpoint = test::redisEndpoint();
+        CheckService service(o);
+        QSignalSpy changed(&service, &CheckService::rulesChanged);
+        service.watchRuleStore(store);
+        QVERIFY(changed.wait(10000));
+        QVERIFY(service.listen(QHostAddress::LocalHost, 0).ok());
+        const quint16 port = service.port();
+        QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.2.2.2").header("Sluice-Source"),
+                 QByteArray("redis"));
+
+        // Added live: served as an override within a round trip, with no new rule version.
+        Override deny = subject(u"10.2.2.2"_s, Override::Action::Deny);
+        deny.ttlUs = 60 * duration::usPerSecond;
+        QVERIFY(overrides.add(c, rule, deny, {}).ok());
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return get(port, "/v1/check?rule=hello&subject=10.2.2.2")
+                           .header("X-RateLimit-Reason") == "override-deny";
+            },
+            10000));
+        QCOMPARE(service.rules()->version(), qint64(1));
+
+        // Removed live: the rule decides again.
+        QVERIFY(*overrides.remove(c, rule.id, Override::Kind::Subject, u"10.2.2.2"_s));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return get(port, "/v1/check?rule=hello&subject=10.2.2.2").header("Sluice-Source") ==
+                       "redis";
+            },
+            10000));
+        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
+    }
+
+    void cliAddListRemove()
+    {
+        // The CLI on a Redis of its own: the default namespace is the store's.
+        test::OwnRedis redis;
+        QVERIFY(redis.start());
+        auto c = Connection::open(redis.endpoint());
+        QVERIFY(c);
+        QVERIFY(rules::RuleStore().push(*c, ipRules("[]"), true).ok());
+        const QString url = redis.url();
+        const auto cli = [&](QStringList args) {
+            return test::runCli(QStringList{u"overrides"_s} + args + QStringList{u"--url"_s, url});
+        };
+        const test::CliRun unknown = cli({u"add"_s, u"--rule"_s, u"nope"_s, u"--subject"_s,
+                                          u"1.2.3.4"_s, u"--allow"_s, u"--ttl"_s, u"1h"_s});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("--rule 'nope' names no rule") &&
+                     unknown.err.contains("it has: hello"),
+                 unknown.err.constData());
+        const test::CliRun shape =
+            cli({u"add"_s, u"--rule"_s, u"hello"_s, u"--subject"_s, u"1.2.3.4"_s, u"--rate"_s,
+                 u"10/s"_s, u"--burst"_s, u"5"_s, u"--ttl"_s, u"1h"_s});
+        QCOMPARE(shape.exitCode, 2);
+        QVERIFY2(shape.err.contains("--rate does not apply: rule 'hello' is fixed_window"),
+                 shape.err.constData());
+        const test::CliRun hostBits = cli({u"add"_s, u"--rule"_s, u"hello"_s, u"--cidr"_s,
+                                           u"10.1.2.3/8"_s, u"--deny"_s, u"--ttl"_s, u"1h"_s});
+        QCOMPARE(hostBits.exitCode, 2);
+        QVERIFY2(hostBits.err.contains("--cidr: '10.1.2.3/8' has host bits set"),
+                 hostBits.err.constData());
+        const test::CliRun noEnd =
+            cli({u"add"_s, u"--rule"_s, u"hello"_s, u"--subject"_s, u"1.2.3.4"_s, u"--allow"_s});
+        QCOMPARE(noEnd.exitCode, 2);
+        QVERIFY2(noEnd.err.contains("--permanent"), noEnd.err.constData());
+
+        const test::CliRun add = cli({u"add"_s, u"--rule"_s, u"hello"_s, u"--subject"_s,
+                                      u"1.2.3.4"_s, u"--limit"_s, u"50"_s, u"--window"_s, u"1m"_s,
+                                      u"--ttl"_s, u"1h"_s, u"--note"_s, u"partner"_s, u"--json"_s});
+        QVERIFY2(add.exitCode == 0, add.err.constData());
+        const QJsonObject stored = QJsonDocument::fromJson(add.out).object();
+        QCOMPARE(stored.value(u"permanent"_s).toBool(), false);
+        const QByteArray key = stored.value(u"key"_s).toString().toUtf8();
+        const qint64 t = c->command({"PTTL", key})->integer;
+        QVERIFY2(t > 3500'000 && t <= 3600'000, qPrintable(QString::number(t)));
+
+        const test::CliRun list = cli({u"list"_s, u"--json"_s});
+        QCOMPARE(list.exitCode, 0);
+        const QJsonArray a = QJsonDocument::fromJson(list.out).array();
+        QCOMPARE(a.size(), 1);
+        const QJsonObject ov = a[0].toObject().value(u"override"_s).toObject();
+        QCOMPARE(ov.value(u"subject"_s).toString(), u"1.2.3.4"_s);
+        QCOMPARE(ov.value(u"limit"_s).toObject().value(u"limit"_s).toInteger(), 50);
+        QCOMPARE(ov.value(u"note"_s).toString(), u"partner"_s);
+
+        // check --from-redis decides by it (its own key, its limit of 50).
+        const test::CliRun checked =
+            test::runCli({u"check"_s, u"--url"_s, url, u"--from-redis"_s, u"--rule"_s, u"hello"_s,
+                          u"--subject"_s, u"1.2.3.4"_s, u"--no-stats"_s, u"--json"_s});
+        QVERIFY2(checked.exitCode == 0, checked.err.constData());
+        const QJsonObject d = QJsonDocument::fromJson(checked.out).object();
+        QCOMPARE(d.value(u"limit"_s).toInteger(), 50);
+        QVERIFY(d.value(u"key"_s).toString().contains(u"hello:override:{1.2.3.4}"_s));
+
+        const test::CliRun removed =
+            cli({u"remove"_s, u"--rule"_s, u"hello"_s, u"--subject"_s, u"1.2.3.4"_s});
+        QCOMPARE(removed.exitCode, 0);
+        QCOMPARE(c->command({"EXISTS", key})->integer, 0);
+        const test::CliRun twice =
+            cli({u"remove"_s, u"--rule"_s, u"hello"_s, u"--subject"_s, u"1.2.3.4"_s});
+        QCOMPARE(twice.exitCode, 2);
+    }
+
     void readAndWriteBothFormats()
     {
         const QByteArray file = jsonFile(R"([

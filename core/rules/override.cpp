@@ -19,7 +19,9 @@
 #include "core/limiter/policy.h"
 
 #include <QDateTime>
+
 #include <QHash>
+#include <algorithm>
 
 #include <arpa/inet.h>
 
@@ -92,6 +94,16 @@ QByteArray overrideKeyFor(const Rule &rule, const QByteArray &subject)
     key += subject;
     key += '}';
     return key;
+}
+
+Decision overrideDecision(const Policy &policy, Override::Action action, qint64 nowUs, qint64 endUs)
+{
+    const qint64 capacity = policy.capacity();
+    if (action != Override::Action::Deny) {
+        return Decision{true, capacity, capacity, -1, 0, 0};
+    }
+    const qint64 untilEndMs = endUs > nowUs ? (endUs - nowUs + 999) / 1000 : -1;
+    return Decision{false, capacity, 0, untilEndMs, std::max<qint64>(untilEndMs, 0), 0};
 }
 
 bool globHasWildcards(QByteArrayView glob)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/duration.h"
+#include "core/limiter/decision.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
@@ -60,6 +61,12 @@ Policy overridePolicy(const Rule &rule, const Override &o);
 // the override's, and the Keys page can tell the two apart.
 QByteArray overrideKeyFor(const Rule &rule, const QByteArray &subject);
 inline constexpr QByteArrayView overrideKeyMarker = ":override";
+
+// The answer of an allow or deny override, made without Redis: allowed with the whole quota of
+// `policy` left, or denied with nothing left and, when the override ends (endUs, unix µs; 0:
+// never), a retry at its end (-1: never, as a request above capacity).
+Decision overrideDecision(const Policy &policy, Override::Action action, qint64 nowUs,
+                          qint64 endUs);
 
 // Glob of "match": '*' any run of bytes (also none), '?' one byte, '\' makes the next byte
 // literal; everything else is itself. Case-sensitive, as subjects are.

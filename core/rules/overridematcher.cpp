@@ -51,10 +51,10 @@ OverrideMatcher::OverrideMatcher(const std::vector<Override> &overrides, qint64 
                      [](const Level &a, const Level &b) { return a.prefix > b.prefix; });
 }
 
-const Override *OverrideMatcher::find(QByteArrayView subject, qint64 nowUs) const
+OverrideMatcher::Hit OverrideMatcher::match(QByteArrayView subject, qint64 nowUs) const
 {
     if (m_entries.empty()) {
-        return nullptr;
+        return {};
     }
     if (!m_exact.isEmpty()) {
         // fromRawData: the lookup allocates nothing.
@@ -62,7 +62,7 @@ const Override *OverrideMatcher::find(QByteArrayView subject, qint64 nowUs) cons
         if (it != m_exact.constEnd()) {
             for (const qsizetype e : *it) {
                 if (live(e, nowUs)) {
-                    return &m_entries[size_t(e)].override;
+                    return hit(e);
                 }
             }
         }
@@ -80,7 +80,7 @@ const Override *OverrideMatcher::find(QByteArrayView subject, qint64 nowUs) cons
                 }
                 for (const qsizetype e : *it) {
                     if (live(e, nowUs)) {
-                        return &m_entries[size_t(e)].override;
+                        return hit(e);
                     }
                 }
             }
@@ -90,11 +90,11 @@ const Override *OverrideMatcher::find(QByteArrayView subject, qint64 nowUs) cons
         for (const qsizetype e : m_globs) {
             const Entry &entry = m_entries[size_t(e)];
             if (live(e, nowUs) && globMatches(entry.glob, subject)) {
-                return &entry.override;
+                return hit(e);
             }
         }
     }
-    return nullptr;
+    return {};
 }
 
 qsizetype OverrideMatcher::indexOf(const Override *o) const

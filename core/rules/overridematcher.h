@@ -30,8 +30,20 @@ public:
     bool isEmpty() const { return m_entries.empty(); }
     qsizetype size() const { return qsizetype(m_entries.size()); }
 
-    // The override for `subject` at `nowUs` (unix µs), or nullptr: the rule's own limit.
-    const Override *find(QByteArrayView subject, qint64 nowUs) const;
+    struct Hit
+    {
+        const Override *override = nullptr; // nullptr: none, the rule's own limit
+        qsizetype index = -1;               // its position in the constructor's list
+        qint64 endUs = 0;                   // when it ends (unix µs, 0: never)
+        explicit operator bool() const { return override != nullptr; }
+    };
+    // The override for `subject` at `nowUs` (unix µs).
+    Hit match(QByteArrayView subject, qint64 nowUs) const;
+    // match(...).override.
+    const Override *find(QByteArrayView subject, qint64 nowUs) const
+    {
+        return match(subject, nowUs).override;
+    }
     // Its position in the list given to the constructor, or -1.
     qsizetype indexOf(const Override *o) const;
     // When the override ends (unix µs, 0: never).
@@ -51,6 +63,11 @@ private:
         bool v4 = true;
         QHash<QByteArray, QList<qsizetype>> networks; // masked address -> entries, first first
     };
+    Hit hit(qsizetype entry) const
+    {
+        const Entry &e = m_entries[size_t(entry)];
+        return Hit{&e.override, e.index, e.endUs};
+    }
     bool live(qsizetype entry, qint64 nowUs) const
     {
         const qint64 end = m_entries[size_t(entry)].endUs;

@@ -21,30 +21,87 @@ namespace sluice::rules {
 
 namespace {
 
-// Add step. KEYS[1] the override's key. ARGV[1] the value (JSON), ARGV[2] its end in unix ms
-// (0: none, a permanent override), ARGV[3] '1' to replace an existing one, ARGV[4] the channel.
-// Reply: {1} stored, or {0, the stored value} when the key exists and ARGV[3] is not '1'. SET
-// and PEXPIREAT in one script: the key is never seen without its TTL.
+// The index of the stored overrides (KEYS[2]): a sorted set of their keys by end (unix ms;
+// 'inf' for a permanent one), so that listing them never scans the keyspace. Its own TTL is
+// the latest end of its members (none only while a permanent override is in it); ended
+// members are dropped by every write, and a reader skips members whose key has gone.
+//
+// Add step. KEYS[1] the override's key, KEYS[2] the index. ARGV[1] the value (JSON), ARGV[2]
+// its end in unix ms (0: none, a permanent override), ARGV[3] '1' to replace an existing one,
+// ARGV[4] the channel. Reply: {1} stored, or {0, the stored value} when the key exists and
+// ARGV[3] is not '1'. SET and PEXPIREAT in one script: the key is never seen without its TTL.
 const char *const addLua = R"lua(
-local t = redis.call('TYPE', KEYS[1])['ok']
-if t ~= 'none' and t ~= 'string' then
-  return redis.error_reply('the key ' .. KEYS[1] .. ' holds a ' .. t ..
-    ', not an override; nothing was written')
+for i = 1, 2 do
+  local t = redis.call('TYPE', KEYS[i])['ok']
+  local want = i == 1 and 'string' or 'zset'
+  if t ~= 'none' and t ~= want then
+    return redis.error_reply('the key ' .. KEYS[i] .. ' holds a ' .. t .. ', not a ' .. want ..
+      '; nothing was written')
+  end
 end
-if t == 'string' and ARGV[3] ~= '1' then
+-- The user's ACL (Redis >= 7), before the first write: a PEXPIREAT refused after the SET would
+-- leave the override without its end.
+if redis.acl_check_cmd then
+  local needs = {{'set', KEYS[1], 'x'}, {'pexpireat', KEYS[1], '1'}, {'exists', KEYS[1]},
+    {'zadd', KEYS[2], '1', 'x'}, {'zremrangebyscore', KEYS[2], '0', '1'},
+    {'zrange', KEYS[2], '0', '1'}, {'persist', KEYS[2]}, {'pexpireat', KEYS[2], '1'},
+    {'publish', ARGV[4], 'x'}}
+  for _, n in ipairs(needs) do
+    if not redis.acl_check_cmd(unpack(n)) then
+      return redis.error_reply('NOPERM this user may not ' .. string.upper(n[1]) .. ' ' ..
+        n[2] .. ', which adding an override needs; nothing was written; grant it: ' ..
+        'ACL SETUSER <user> +' .. n[1])
+    end
+  end
+end
+if redis.call('EXISTS', KEYS[1]) == 1 and ARGV[3] ~= '1' then
   return {0, redis.call('GET', KEYS[1])}
 end
 redis.call('SET', KEYS[1], ARGV[1])
+local score = 'inf'
 if ARGV[2] ~= '0' then
   redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+  score = ARGV[2]
+end
+local t = redis.call('TIME')
+local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. nowMs)
+redis.call('ZADD', KEYS[2], score, KEYS[1])
+local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+if last[2] == 'inf' then
+  redis.call('PERSIST', KEYS[2])
+else
+  redis.call('PEXPIREAT', KEYS[2], last[2])
 end
 redis.call('PUBLISH', ARGV[4], 'overrides')
 return {1}
 )lua";
 
-// Remove step. KEYS[1] the override's key, ARGV[1] the channel. Reply: keys deleted (0 or 1).
+// Remove step. KEYS[1] the override's key, KEYS[2] the index, ARGV[1] the channel. Reply:
+// keys deleted (0 or 1).
 const char *const removeLua = R"lua(
+if redis.acl_check_cmd then
+  local needs = {{'del', KEYS[1]}, {'zrem', KEYS[2], 'x'}, {'zcard', KEYS[2]},
+    {'zrange', KEYS[2], '0', '1'}, {'del', KEYS[2]}, {'pexpireat', KEYS[2], '1'},
+    {'publish', ARGV[1], 'x'}}
+  for _, n in ipairs(needs) do
+    if not redis.acl_check_cmd(unpack(n)) then
+      return redis.error_reply('NOPERM this user may not ' .. string.upper(n[1]) .. ' ' ..
+        n[2] .. ', which removing an override needs; nothing was removed; grant it: ' ..
+        'ACL SETUSER <user> +' .. n[1])
+    end
+  end
+end
 local n = redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], KEYS[1])
+if redis.call('ZCARD', KEYS[2]) == 0 then
+  redis.call('DEL', KEYS[2])
+else
+  local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+  if last[2] ~= 'inf' then
+    redis.call('PEXPIREAT', KEYS[2], last[2])
+  end
+end
 if n > 0 then
   redis.call('PUBLISH', ARGV[1], 'overrides')
 end
@@ -75,18 +132,6 @@ QString osUser()
     return u"uid %1"_s.arg(geteuid());
 }
 
-QByteArray globEscaped(const QByteArray &text)
-{
-    QByteArray out;
-    for (const char c : text) {
-        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-            out += '\\';
-        }
-        out += c;
-    }
-    return out;
-}
-
 Result<qint64> serverNowUs(Connection &c)
 {
     auto t = c.command({"TIME"}, ReplyBound::integers(2, "TIME"));
@@ -110,15 +155,6 @@ QByteArray OverrideStore::keyFor(const QString &ruleId, Override::Kind kind,
 {
     return m_ns + "rules:override:" + ruleId.toUtf8() + ':' + Override::kindField(kind).toUtf8() +
            ':' + pattern.toUtf8();
-}
-
-QByteArray OverrideStore::keyPattern(const QString &ruleId) const
-{
-    QByteArray p = globEscaped(m_ns + "rules:override:");
-    if (!ruleId.isEmpty()) {
-        p += globEscaped(ruleId.toUtf8()) + ':';
-    }
-    return p + '*';
 }
 
 Result<OverrideStore::Stored> OverrideStore::add(Connection &c, const Rule &rule, Override o,
@@ -166,7 +202,7 @@ Result<OverrideStore::Stored> OverrideStore::add(Connection &c, const Rule &rule
         {u"added"_s, s.added}};
     const qint64 endMs = o.expiresUs != 0 ? (o.expiresUs + 999) / 1000 : 0;
     auto r =
-        ScriptRegistry::eval(c, *scripts().find(u"overridestore_add"_s), {s.key},
+        ScriptRegistry::eval(c, *scripts().find(u"overridestore_add"_s), {s.key, indexKey()},
                              {QJsonDocument(value).toJson(QJsonDocument::Compact),
                               QByteArray::number(endMs), options.replace ? "1" : "0", channel()});
     if (!r) {
@@ -196,7 +232,7 @@ Result<bool> OverrideStore::remove(Connection &c, const QString &ruleId, Overrid
                                    const QString &pattern) const
 {
     auto r = ScriptRegistry::eval(c, *scripts().find(u"overridestore_remove"_s),
-                                  {keyFor(ruleId, kind, pattern)}, {channel()});
+                                  {keyFor(ruleId, kind, pattern), indexKey()}, {channel()});
     if (!r) {
         return ScriptRegistry::explainScriptAcl(r.error(),
                                                 *scripts().find(u"overridestore_remove"_s));
@@ -208,29 +244,27 @@ Result<QList<OverrideStore::Stored>> OverrideStore::list(Connection &c, const Ru
                                                          const QString &ruleId,
                                                          QStringList *stale) const
 {
+    auto index = c.command({"ZRANGE", indexKey(), "0", QByteArray::number(maxStored)});
+    if (!index) {
+        return index.error();
+    }
+    if (!index->isArray()) {
+        return Error::make(Error::Kind::Protocol, u"ZRANGE did not answer a list"_s);
+    }
+    if (index->elements.size() > size_t(maxStored)) {
+        return invalid(u"more than %1 overrides are stored in %2; remove some (sluice-cli "
+                       "overrides remove)"_s.arg(maxStored)
+                           .arg(QString::fromUtf8(indexKey())));
+    }
+    const QByteArray head =
+        m_ns + "rules:override:" + (ruleId.isEmpty() ? QByteArray() : ruleId.toUtf8() + ':');
     QList<QByteArray> keys;
-    QByteArray cursor = "0";
-    const QByteArray match = keyPattern(ruleId);
-    do {
-        auto r = c.command({"SCAN", cursor, "MATCH", match, "COUNT", "1000"});
-        if (!r) {
-            return r.error();
-        }
-        if (!r->isArray() || r->elements.size() != 2) {
-            return Error::make(Error::Kind::Protocol, u"SCAN did not answer a cursor and keys"_s);
-        }
-        cursor = r->elements[0].str;
-        for (const Reply &k : r->elements[1].elements) {
+    for (const Reply &k : index->elements) {
+        if (k.str.startsWith(head)) {
             keys << k.str;
         }
-        if (keys.size() > maxStored) {
-            return invalid(u"more than %1 overrides are stored under %2; remove some (sluice-cli "
-                           "overrides remove)"_s.arg(maxStored)
-                               .arg(QString::fromUtf8(match)));
-        }
-    } while (cursor != "0");
+    }
     std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end()); // SCAN may repeat a key
     QList<Stored> out;
     constexpr qsizetype chunk = 256;
     for (qsizetype from = 0; from < keys.size(); from += chunk) {
@@ -248,7 +282,7 @@ Result<QList<OverrideStore::Stored>> OverrideStore::list(Connection &c, const Ru
             const auto &ttl = (*replies)[size_t(2 * (i - from) + 1)];
             const QString where = QString::fromUtf8(keys[i]);
             if (!value || value->isNil()) {
-                continue; // expired or removed between SCAN and GET
+                continue; // ended (the index keeps it until the next write) or just removed
             }
             const QJsonObject o = QJsonDocument::fromJson(value->str).object();
             Stored s;

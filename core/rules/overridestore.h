@@ -13,11 +13,13 @@ namespace sluice::rules {
 // Overrides kept in Redis beside a RuleStore's rules, changed without a new rule version
 // (FORMATS.md "Stored overrides"): one string key per override,
 //   <ns>rules:override:<rule id>:<subject|cidr|match>:<pattern>
-// holding {"rule", "override" (the file's form, codec overrideToJson), "author", "added"}, with
-// its end as the key's PEXPIREAT, so Redis removes it when it ends; an override with no end is
-// the one key without a TTL, and only when asked for (`permanent`). Every change is published
-// on the store's channel (<ns>rules:changed), so a RuleWatcher that follows overrides (serve)
-// reloads them within a round trip. The keys share the rules' hash tag ({sluice}), one slot.
+// (listed through the index <ns>rules:overrides, a sorted set of those keys by end, whose TTL
+// is the latest end: no keyspace scan) holding {"rule", "override" (the file's form, codec
+// overrideToJson), "author", "added"}, with its end as the key's PEXPIREAT, so Redis removes it
+// when it ends; an override with no end is the one key without a TTL, and only when asked for
+// (`permanent`). Every change is published on the store's channel (<ns>rules:changed), so a
+// RuleWatcher that follows overrides (serve) reloads them within a round trip. The keys share the
+// rules' hash tag ({sluice}), one slot.
 //
 // Two writers: each override is its own key, so adding or removing different overrides at once
 // loses nothing; adding one whose key exists is refused (with what is stored) unless `replace`.
@@ -61,7 +63,8 @@ public:
     static void merge(RuleSet &set, const QList<Stored> &stored);
 
     QByteArray keyFor(const QString &ruleId, Override::Kind kind, const QString &pattern) const;
-    QByteArray keyPattern(const QString &ruleId = {}) const; // SCAN MATCH of one rule's, or all
+    // The index: a sorted set of the override keys by end (see overridestore.cpp).
+    QByteArray indexKey() const { return m_ns + "rules:overrides"; }
     QByteArray channel() const { return m_ns + "rules:changed"; }
 
     static constexpr qsizetype maxStored = 100'000; // list() stops there, and says so

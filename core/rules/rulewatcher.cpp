@@ -151,7 +151,17 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
                 // The overrides of the rules just pulled; a change of either emits.
                 QStringList stale;
                 auto stored = OverrideStore(m_store.ns()).list(*puller, snap->set, {}, &stale);
-                if (!stored) {
+                if (!stored && stored.error().kind == Error::Kind::Auth) {
+                    // A user that may read the rules but not list the overrides (an older
+                    // ACL): the rules alone, and the refusal said as a stale entry, once.
+                    stale = QStringList{QStringLiteral("the stored overrides cannot be listed: ") +
+                                        stored.error().message};
+                    stored = QList<OverrideStore::Stored>();
+                    if (stale != emittedStale) {
+                        emittedStale = stale;
+                        post([this, stale] { Q_EMIT staleOverrides(stale); });
+                    }
+                } else if (!stored) {
                     snap = stored.error();
                 } else {
                     OverrideStore::merge(snap->set, *stored);

@@ -6,5 +6,5 @@ add_dependencies(tst_cli_ruleshistory sluice-cli)
 sluice_test(changepreview REDIS)
 # Per-subject overrides: the file form, the matcher, check and serve against the fixture's
 # Redis, the store.
-sluice_test(overrides REDIS)
+sluice_test(overrides REDIS LIBS sluice_service TIMEOUT 180)
 add_dependencies(tst_overrides sluice-cli)
