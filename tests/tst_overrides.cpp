@@ -5,6 +5,7 @@
 
 #include "core/rules/codec.h"
 #include "core/rules/jsonlocator.h"
+#include "core/rules/keymap.h"
 #include "core/rules/override.h"
 #include "core/rules/overridematcher.h"
 #include "core/rules/overridestore.h"
@@ -139,7 +140,7 @@ RuleSet ipRules(const QByteArray &overrides)
 const QByteArray standardOverrides = R"([
     {"subject": "10.9.9.9", "allow": true},
     {"cidr": "203.0.113.0/24", "deny": true},
-    {"subject": "10.5.5.5", "limit": {"limit": 5, "window": "1m"}}])";
+    {"subject": "10.5.5.5", "limit": {"limit": 5, "window": "2m"}}])";
 
 } // namespace
 
@@ -188,7 +189,7 @@ private Q_SLOTS:
             const HttpResponse r = get(port, "/v1/check?rule=hello&subject=10.5.5.5");
             QCOMPARE(r.status, 200);
             QCOMPARE(r.header("X-RateLimit-Reason"), QByteArray("override-limit"));
-            QCOMPARE(r.header("RateLimit-Policy"), QByteArray("\"hello\";q=5;w=60"));
+            QCOMPARE(r.header("RateLimit-Policy"), QByteArray("\"hello\";q=5;w=120"));
         }
         const HttpResponse sixth = get(port, "/v1/check?rule=hello&subject=10.5.5.5");
         QCOMPARE(sixth.status, 429);
@@ -280,6 +281,23 @@ private Q_SLOTS:
         }
         QCOMPARE(test::keysWithPrefix(c, test::keyPrefix()),
                  QList<QByteArray>{test::keyPrefix() + "hello:override:{10.5.5.5}"});
+
+        // keys decodes it as the rule's under the override: against the override's limit,
+        // its TTL judged by the override's window (2m, longer than the rule's 1m: by the
+        // rule's it would be ttl_too_long).
+        const test::CliRun keys =
+            test::runCli({u"keys"_s, u"--url"_s, test::redisUrl(), u"--rules"_s, file, u"--match"_s,
+                          QString::fromUtf8(test::keyPrefix()) + u"*"_s, u"--json"_s});
+        QVERIFY2(keys.exitCode == 0, keys.err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(keys.out).array();
+        QCOMPARE(rows.size(), 1);
+        const QJsonObject row = rows[0].toObject();
+        QCOMPARE(row.value(u"limited_by"_s).toString(), u"override"_s);
+        QCOMPARE(row.value(u"rule"_s).toString(), u"hello"_s);
+        QCOMPARE(row.value(u"subject"_s).toString(), u"10.5.5.5"_s);
+        QCOMPARE(row.value(u"health"_s).toString(), u"ok"_s);
+        QCOMPARE(row.value(u"state"_s).toObject().value(u"limit"_s).toInteger(), 5);
+        QCOMPARE(row.value(u"state"_s).toObject().value(u"count"_s).toInteger(), 5);
     }
 
     void storeAddListRemoveAndExpiry()
@@ -719,6 +737,20 @@ private Q_SLOTS:
         errors.clear();
         QVERIFY(!rules::overrideFromJson(user, json, u"k"_s, &errors));
         QCOMPARE(errors.value(0).path, u"cidr"_s);
+    }
+
+    void keyMapTellsOverrideKeys()
+    {
+        const RuleSet set = ipRules("[]");
+        const rules::KeyMap map(set);
+        const auto own = map.match(test::keyPrefix() + "hello:{10.1.2.3}");
+        QVERIFY(own && !own->override);
+        const auto over = map.match(test::keyPrefix() + "hello:override:{10.1.2.3}");
+        QVERIFY(over);
+        QVERIFY(over->override);
+        QCOMPARE(over->subject, QByteArray("10.1.2.3"));
+        QCOMPARE(rules::overrideKeyFor(set.rules.at(0), "10.1.2.3"),
+                 test::keyPrefix() + "hello:override:{10.1.2.3}");
     }
 
     void globs_data()
