@@ -3,6 +3,7 @@
 // expiry, and (with the fixture's Redis) the decisions of check and serve and the store.
 #include "app/serve/checkservice.h"
 
+#include "core/limiter/redislimiter.h"
 #include "core/rules/codec.h"
 #include "core/rules/jsonlocator.h"
 #include "core/rules/keymap.h"
@@ -10,6 +11,7 @@
 #include "core/rules/overridematcher.h"
 #include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
+#include "core/sim/simulator.h"
 #include "ownredis.h"
 #include "runcli.h"
 #include "testredis.h"
@@ -357,9 +359,10 @@ private Q_SLOTS:
         QVERIFY(overrides.add(c, rule, hour, {}).ok());
         QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Cidr, u"10.0.0.0/8"_s), true);
         QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Cidr, u"10.0.0.0/8"_s), false);
-        // The permanent one gone, the index ends with the hour's override.
+        // The permanent one gone, the index ends with the hour's override (its end rounded up
+        // to whole milliseconds).
         const qint64 indexTtl = test::pttl(c, overrides.indexKey());
-        QVERIFY2(indexTtl > 3500'000 && indexTtl <= 3600'000,
+        QVERIFY2(indexTtl > 3500'000 && indexTtl <= 3600'001,
                  qPrintable(QString::number(indexTtl)));
         QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Subject, u"10.3.3.3"_s), true);
         QCOMPARE(test::pttl(c, overrides.indexKey()), qint64(-2));
@@ -452,7 +455,7 @@ private Q_SLOTS:
         QCOMPARE(stored.value(u"permanent"_s).toBool(), false);
         const QByteArray key = stored.value(u"key"_s).toString().toUtf8();
         const qint64 t = c->command({"PTTL", key})->integer;
-        QVERIFY2(t > 3500'000 && t <= 3600'000, qPrintable(QString::number(t)));
+        QVERIFY2(t > 3500'000 && t <= 3600'001, qPrintable(QString::number(t)));
 
         const test::CliRun list = cli({u"list"_s, u"--json"_s});
         QCOMPARE(list.exitCode, 0);
@@ -479,6 +482,59 @@ private Q_SLOTS:
         const test::CliRun twice =
             cli({u"remove"_s, u"--rule"_s, u"hello"_s, u"--subject"_s, u"1.2.3.4"_s});
         QCOMPARE(twice.exitCode, 2);
+    }
+
+    void simulateTwinsAgree()
+    {
+        // Ten requests each: an allowed subject, a denied one, one under an override limit
+        // of 5 and one under the rule's 2. In process and on Redis the same decisions; on
+        // Redis only the two limited subjects have keys, the override's its own.
+        sim::Scenario sc;
+        sc.name = u"overrides"_s;
+        sc.durationUs = duration::usPerSecond;
+        sc.binUs = 100 * duration::usPerMs;
+        for (const char *subject : {"10.9.9.9", "203.0.113.5", "10.5.5.5", "10.1.1.1"}) {
+            sim::TrafficPattern p;
+            p.kind = sim::TrafficPattern::Kind::Burst;
+            p.count = 10;
+            p.atUs = 0;
+            p.spreadUs = 500 * duration::usPerMs;
+            p.subject = subject;
+            sc.traffic.push_back(p);
+        }
+        sc.rules = ipRules(standardOverrides).rules;
+        auto simulator = sim::Simulator::create(sc);
+        QVERIFY2(simulator, qPrintable(simulator ? QString() : simulator.error().message));
+        QList<std::pair<QByteArray, bool>> localDecisions;
+        sim::RunOptions options;
+        options.onDecision = [&](const sim::DecisionEvent &e) {
+            localDecisions << std::pair{simulator->traffic().subjects.name(e.subject),
+                                        e.decision.allowed};
+        };
+        auto local = simulator->runLocal(options);
+        QVERIFY(local);
+        QCOMPARE(local->rules.at(0).admitted, 10 + 0 + 5 + 2);
+        QCOMPARE(local->rules.at(0).rejected, 0 + 10 + 5 + 8);
+
+        auto c = Connection::open(test::redisEndpoint());
+        QVERIFY(c);
+        RedisLimiter limiter(std::move(*c));
+        QList<std::pair<QByteArray, bool>> redisDecisions;
+        sim::RunOptions onRedis;
+        onRedis.keyPrefix = test::keyPrefix();
+        onRedis.minTtlMs = 60000;
+        onRedis.onDecision = [&](const sim::DecisionEvent &e) {
+            redisDecisions << std::pair{simulator->traffic().subjects.name(e.subject),
+                                        e.decision.allowed};
+        };
+        auto remote = simulator->run(limiter, onRedis, u"redis"_s);
+        QVERIFY2(remote, qPrintable(remote ? QString() : remote.error().message));
+        QCOMPARE(redisDecisions, localDecisions);
+        auto check = test::connect();
+        QList<QByteArray> keys = test::keysWithPrefix(check, test::keyPrefix());
+        std::sort(keys.begin(), keys.end());
+        QCOMPARE(keys, (QList<QByteArray>{test::keyPrefix() + "hello:override:{10.5.5.5}",
+                                          test::keyPrefix() + "hello:{10.1.1.1}"}));
     }
 
     void readAndWriteBothFormats()
