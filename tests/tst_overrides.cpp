@@ -537,6 +537,31 @@ private Q_SLOTS:
                                           test::keyPrefix() + "hello:{10.1.1.1}"}));
     }
 
+    void loadAppliesOverrides()
+    {
+        // 100/s for 2 s on the one generated subject 10.0.0.1, a rule of 2 per minute: allowed
+        // by an override, all 200 pass; denied by one, none does.
+        for (const bool allow : {true, false}) {
+            QTemporaryDir dir;
+            const QString file = dir.filePath(u"rules.json"_s);
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(rules::toJson(ipRules(allow ? R"([{"subject": "10.0.0.1", "allow": true}])"
+                                                : R"([{"cidr": "10.0.0.0/8", "deny": true}])")));
+            f.close();
+            const test::CliRun r = test::runCli(
+                {u"load"_s, u"--url"_s, test::redisUrl(), u"--rules"_s, file, u"--rule"_s,
+                 u"hello"_s, u"--pattern"_s, u"constant:100/s"_s, u"--duration"_s, u"2s"_s,
+                 u"--subjects"_s, u"1"_s, u"--no-stats"_s, u"--json"_s});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(doc.value(u"sent"_s).toInteger(), qint64(200));
+            QCOMPARE(doc.value(u"allowed"_s).toInteger(), allow ? qint64(200) : qint64(0));
+            QCOMPARE(doc.value(u"denied"_s).toInteger(), allow ? qint64(0) : qint64(200));
+            QCOMPARE(doc.value(u"errors"_s).toInteger(), qint64(0));
+        }
+    }
+
     void readAndWriteBothFormats()
     {
         const QByteArray file = jsonFile(R"([
