@@ -527,8 +527,8 @@ Page makeCliPage()
     overrides.synopsis = {
         QStringLiteral("overrides add --url URL --rule ID (--subject S | --cidr C | --match GLOB)\n"
                        "        (--allow | --deny | --limit N --window W | --rate R --burst B)\n"
-                       "        (--ttl D | --expires T | --permanent) [--note TEXT] [--replace] "
-                       "[--json]"),
+                       "        (--ttl D | --expires T | --permanent) [--note TEXT] [--author A]\n"
+                       "        [--replace] [--json]"),
         QStringLiteral("overrides remove --url URL --rule ID (--subject S | --cidr C | --match "
                        "GLOB) [--json]"),
         QStringLiteral("overrides list --url URL [--rule ID] [--json]")};
@@ -554,6 +554,8 @@ Page makeCliPage()
          QStringLiteral("When it ends: a duration from now (the server's clock), an ISO 8601 "
                         "time with its zone, or never.")},
         {QStringLiteral("--note TEXT"), QStringLiteral("Why, kept with it.")},
+        {QStringLiteral("--author A"),
+         QStringLiteral("Who added it, kept with it (default: the OS user).")},
         {QStringLiteral("--replace"),
          QStringLiteral("Overwrite a stored override with the same rule and match.")},
         json,
