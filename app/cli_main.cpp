@@ -7,6 +7,7 @@
 #include "cli/connectflags.h"
 #include "cli/keys.h"
 #include "cli/load.h"
+#include "cli/overrides.h"
 #include "cli/replay.h"
 #include "cli/rules.h"
 #include "cli/serve.h"
@@ -91,6 +92,9 @@ int main(int argc, char **argv)
     }
     if (cmd == "rules") {
         return sluice::cli::rules(args);
+    }
+    if (cmd == "overrides") {
+        return sluice::cli::overrides(args);
     }
     if (cmd == "simulate") {
         return sluice::cli::simulate(args);

@@ -41,10 +41,11 @@ const QHash<QByteArray, QByteArray> users = {
      "+pexpire +unlink"},
     {"sluice-rules-read",
      "%R~{sluice}:rules* &{sluice}:rules:changed -@all +evalsha_ro +evalsha +script|load +get "
-     "+hgetall +lrange +time +ping +subscribe"},
+     "+hgetall +lrange +time +ping +subscribe +zrange +pttl"},
     {"sluice-rules-push",
      "~{sluice}:rules* &{sluice}:rules:changed -@all +evalsha_ro +evalsha +script|load +get "
-     "+hgetall +lrange +time +ping +type +del +hset +incr +lpush +ltrim +publish"},
+     "+hgetall +lrange +time +ping +type +del +hset +incr +lpush +ltrim +publish +zrange +pttl "
+     "+exists +set +pexpireat +persist +zadd +zrem +zcard +zremrangebyscore"},
     {"sluice-stats-write",
      "~{sluice}:stats:* ~{sluice}:flush:* resetchannels -@all +multi +exec +hincrby +expire "
      "+zincrby +zremrangebyrank +set +watch +unwatch +exists +ping"},
@@ -355,6 +356,29 @@ private Q_SLOTS:
         r = cli({u"rules"_s, u"pull"_s, u"--url"_s, url("sluice-rules-read-x")});
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("NOPERM") && r.err.contains("%R~"), r.err.constData());
+    }
+
+    // Overrides: added and removed under the rule store's push user, listed and followed under
+    // its read user; without PEXPIREAT an add writes nothing (never a key without its end).
+    void overridesUnderTheRuleStoreUsers()
+    {
+        test::CliRun r =
+            cli({u"overrides"_s, u"add"_s, u"--url"_s, url("sluice-rules-push"), u"--rule"_s,
+                 u"a"_s, u"--subject"_s, u"10.1.1.1"_s, u"--deny"_s, u"--ttl"_s, u"1h"_s});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        r = cli({u"overrides"_s, u"list"_s, u"--url"_s, url("sluice-rules-read"), u"--json"_s});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("10.1.1.1"), (r.out + r.err).constData());
+        createUserWithout("sluice-rules-push-noexp", "sluice-rules-push", "+pexpireat");
+        r = cli({u"overrides"_s, u"add"_s, u"--url"_s, url("sluice-rules-push-noexp"), u"--rule"_s,
+                 u"a"_s, u"--subject"_s, u"10.2.2.2"_s, u"--deny"_s, u"--ttl"_s, u"1h"_s});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("+pexpireat") && r.err.contains("nothing was written"),
+                 r.err.constData());
+        QCOMPARE(
+            m_admin->command({"EXISTS", "{sluice}:rules:override:a:subject:10.2.2.2"})->integer, 0);
+        r = cli({u"overrides"_s, u"remove"_s, u"--url"_s, url("sluice-rules-push"), u"--rule"_s,
+                 u"a"_s, u"--subject"_s, u"10.1.1.1"_s});
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
     }
 
     // The rule watcher (serve --from-redis, the console) under the rule store's read user, which

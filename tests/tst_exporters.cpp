@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 using namespace sluice;
+using namespace Qt::StringLiterals;
 using namespace sluice::rules;
 
 namespace {
@@ -182,7 +183,8 @@ int httpStatus(quint16 port, const QByteArray &path)
 QList<QPair<QString, QStringList>> locationLines(const QByteArray &conf)
 {
     static const QRegularExpression zoneRe(QStringLiteral("^limit_req_zone .* zone=([^:]+):"));
-    static const QRegularExpression useRe(QStringLiteral("^#\\s+(limit_req(_dry_run)? .*;)$"));
+    static const QRegularExpression useRe(QStringLiteral(
+        "^#\\s+(limit_req(_dry_run)? .*;|if \\(\\$sluice_deny_\\w+\\) \\{ return 429; \\})$"));
     QList<QPair<QString, QStringList>> out;
     for (const QByteArray &raw : conf.split('\n')) {
         const QString line = QString::fromUtf8(raw);
@@ -696,6 +698,123 @@ private Q_SLOTS:
             statuses << httpStatus(d.port, "/sluice_burst_gcra");
         }
         QCOMPARE(statuses, (QList<int>{200, 200, 200, 429, 429}));
+    }
+
+    void overridesInEveryTarget()
+    {
+        const rules::Loaded l = rules::parseJson(R"({"version": 1, "rules": [
+            {"id": "hello", "route": "GET /hello", "scope": "ip", "algorithm": "gcra",
+             "rate": "10/s", "burst": 5, "overrides": [
+               {"subject": "10.1.2.3", "allow": true},
+               {"cidr": "203.0.113.0/24", "deny": true},
+               {"match": "10.*", "allow": true},
+               {"subject": "10.5.5.5", "limit": {"rate": "100/s", "burst": 5}}]},
+            {"id": "api", "route": "GET /api", "scope": "user", "algorithm": "fixed_window",
+             "limit": 100, "window": "1m", "overrides": [
+               {"subject": "partner", "limit": {"limit": 1000, "window": "1m"}},
+               {"subject": "abuser", "deny": true},
+               {"subject": "health", "allow": true},
+               {"match": "bot-*", "deny": true}]}]})",
+                                                 QStringLiteral("o.json"));
+        QVERIFY2(l.ok(), qPrintable(l.errors.value(0).toString()));
+        const auto skippedOf = [](const Export &e) {
+            QStringList out;
+            for (const auto &s : e.skipped) {
+                out << s.ruleId;
+            }
+            return out;
+        };
+        // nginx: a geo marks the allowed address for an empty key, another the denied network.
+        const Export nginx = exportRules(l.set, ExportFormat::Nginx);
+        const QByteArray n = nginx.text;
+        QVERIFY2(n.contains("geo $sluice_allow_sluice_hello {\n    default 0;\n    10.1.2.3 1;\n}\n"
+                            "map $sluice_allow_sluice_hello $sluice_key_sluice_hello {\n"
+                            "    1 \"\";\n    default $binary_remote_addr;\n}\n"),
+                 n.constData());
+        QVERIFY(n.contains(
+            "geo $sluice_deny_sluice_hello {\n    default 0;\n    203.0.113.0/24 1;\n}\n"));
+        QVERIFY(n.contains("limit_req_zone $sluice_key_sluice_hello zone=sluice_hello:10m"));
+        QVERIFY(n.contains("#   if ($sluice_deny_sluice_hello) { return 429; }"));
+        QCOMPARE(skippedOf(nginx),
+                 (QStringList{u"hello overrides[2]"_s, u"hello overrides[3]"_s, u"api"_s}));
+        // envoy: descriptor values before the key alone.
+        const Export envoy = exportRules(l.set, ExportFormat::Envoy);
+        QVERIFY2(envoy.text.contains("      - key: \"user\"\n        value: \"partner\"\n"
+                                     "        rate_limit:\n          unit: \"minute\"\n"
+                                     "          requests_per_unit: 1000\n"
+                                     "      - key: \"user\"\n        value: \"abuser\"\n"
+                                     "        rate_limit:\n          unit: \"second\"\n"
+                                     "          requests_per_unit: 0\n"
+                                     "      - key: \"user\"\n        value: \"health\"\n"
+                                     "        unlimited: true\n"
+                                     "      - key: \"user\"\n        rate_limit:\n"),
+                 envoy.text.constData());
+        QCOMPARE(skippedOf(envoy), (QStringList{u"hello"_s, u"api overrides[3]"_s}));
+        // Kong: plugins on the consumers.
+        const Export kong = exportRules(l.set, ExportFormat::Kong);
+        const QJsonArray plugins = QJsonDocument::fromJson(kong.text).array();
+        QCOMPARE(plugins.size(), 3);
+        const QJsonObject partner = plugins[1].toObject();
+        QCOMPARE(partner.value(u"consumer"_s).toObject().value(u"username"_s).toString(),
+                 u"partner"_s);
+        QCOMPARE(partner.value(u"config"_s).toObject().value(u"minute"_s).toInt(), 1000);
+        const QJsonObject abuser = plugins[2].toObject();
+        QCOMPARE(abuser.value(u"name"_s).toString(), u"request-termination"_s);
+        QCOMPARE(abuser.value(u"config"_s).toObject().value(u"status_code"_s).toInt(), 429);
+        QCOMPARE(skippedOf(kong),
+                 (QStringList{u"hello"_s, u"api overrides[2]"_s, u"api overrides[3]"_s}));
+    }
+
+    void nginxEnforcesOverrides()
+    {
+        // A real nginx: the allowed address is never limited by a rule of 1 per minute, the
+        // denied network gets 429 at once from a rule that would admit it.
+        if (test::nginxBinary().isEmpty()) {
+            QFAIL("nginx is not installed (bash tools/dev.sh test installs nginx-light)");
+        }
+        const rules::Loaded l = rules::parseJson(R"({"version": 1, "rules": [
+            {"id": "open", "route": "GET /open", "scope": "ip", "algorithm": "gcra",
+             "rate": "1/m", "burst": 1, "overrides": [{"subject": "127.0.0.1", "allow": true}]},
+            {"id": "closed", "route": "GET /closed", "scope": "ip", "algorithm": "gcra",
+             "rate": "100/s", "burst": 50, "overrides": [{"cidr": "127.0.0.0/8", "deny": true}]}]})",
+                                                 QStringLiteral("o.json"));
+        QVERIFY(l.ok());
+        NginxDir d;
+        const QByteArray exported = exportRules(l.set, ExportFormat::Nginx).text;
+        QVERIFY(writeNginxConf(d, exported));
+        const auto [code, output] = nginxTest(d);
+        QVERIFY2(code == 0, qPrintable(output + QString::fromUtf8(exported)));
+        QProcess nginx;
+        nginx.setProcessChannelMode(QProcess::MergedChannels);
+        nginx.start(test::nginxBinary(),
+                    {QStringLiteral("-p"), d.dir.path() + QLatin1Char('/'), QStringLiteral("-e"),
+                     d.dir.filePath(QStringLiteral("error.log")), QStringLiteral("-c"), d.conf(),
+                     QStringLiteral("-g"), QStringLiteral("daemon off; master_process off;")});
+        QVERIFY(nginx.waitForStarted(5000));
+        auto stopNginx = qScopeGuard([&] {
+            nginx.terminate();
+            if (!nginx.waitForFinished(5000)) {
+                nginx.kill();
+                nginx.waitForFinished();
+            }
+        });
+        QElapsedTimer t;
+        t.start();
+        int first = -1;
+        while (t.elapsed() < 5000) {
+            first = httpStatus(d.port, "/sluice_open");
+            if (first > 0 || nginx.state() != QProcess::Running) {
+                break;
+            }
+            QTest::qWait(50);
+        }
+        QVERIFY2(first == 200, nginx.readAll().constData());
+        QList<int> statuses;
+        for (int i = 0; i < 5; ++i) {
+            statuses << httpStatus(d.port, "/sluice_open");
+        }
+        QCOMPARE(statuses, (QList<int>{200, 200, 200, 200, 200}));
+        QCOMPARE(httpStatus(d.port, "/sluice_closed"), 429);
     }
 };
 

@@ -190,6 +190,25 @@ private Q_SLOTS:
 
     void cleanupTestCase() { test::cleanup(); }
 
+    // A key written under a per-subject override limit of a rule: the rule's, labelled so.
+    void overrideKeysAreLabelled()
+    {
+        Connection c = test::connect();
+        const QByteArray k = m_prefix + "fw:override:{10.9.9.9}";
+        QVERIFY(c.command({"HSET", k, "s", "1", "c", "1"}));
+        QVERIFY(c.command({"PEXPIRE", k, "60000"}));
+        Harness h(test::redisEndpoint());
+        h.page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(m_prefix) + u"fw:override:*"_s);
+        h.page->setRules(m_rules);
+        QVERIFY(h.scan());
+        QCOMPARE(h.page->model()->rowCount(), 1);
+        QCOMPARE(h.cell(k, KeysModel::RuleColumn).toString(), u"fw (override)"_s);
+        QCOMPARE(h.cell(k, KeysModel::SubjectColumn).toString(), u"10.9.9.9"_s);
+        QVERIFY(c.command({"DEL", k}));
+    }
+
     // --- pure ---------------------------------------------------------------------------------
 
     void displayBytes()

@@ -5,10 +5,13 @@
 #include "rules.h"
 #include "statsflags.h"
 
+#include "core/common/bytewriter.h"
+#include "core/common/clock.h"
 #include "core/limiter/decisionjson.h"
 #include "core/limiter/redislimiter.h"
 #include "core/redis/endpoint.h"
 #include "core/redis/errors.h"
+#include "core/rules/overridematcher.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
@@ -173,6 +176,7 @@ int check(const QList<QByteArray> &argv)
     }
     // The policy: a rule of a rule file or of the RuleStore, or given inline.
     std::optional<Policy> fromRules;
+    std::optional<Rule> ruleOfSet; // the rule decided by, for its overrides
     bool shadowRule = false; // a shadow rule's denials count as shadow-denied in the statistics
     if (args.has("rules") || args.has("from-redis") || args.has("rule")) {
         for (const char *inlineFlag :
@@ -209,6 +213,7 @@ int check(const QList<QByteArray> &argv)
                  exitOk);
         }
         fromRules = rule->policy();
+        ruleOfSet = *rule;
         shadowRule = rule->shadow;
     }
     auto policy = fromRules ? Result<Policy>(*fromRules) : policyFromArgs(args);
@@ -267,9 +272,51 @@ int check(const QList<QByteArray> &argv)
         flusher.emplace(*endpoint, &recorder);
         flusher->start();
     }
-    const QByteArray key = policy->keyFor(subject);
+    // A per-subject override of the rule: allow and deny answer here, without Redis; a limit
+    // of its own decides under its own key.
+    const qint64 matchUs = nowUs ? *nowUs : SystemClock().nowUs();
+    // Lives as long as `hit`, which points into it.
+    const rules::OverrideMatcher matcher =
+        ruleOfSet ? rules::OverrideMatcher(ruleOfSet->overrides, matchUs)
+                  : rules::OverrideMatcher();
+    const rules::OverrideMatcher::Hit hit = matcher.match(subject, matchUs);
+    if (hit && hit.override->action == Override::Action::Limit) {
+        policy = rules::overridePolicy(*ruleOfSet, *hit.override);
+        if (cost > policy->capacity()) {
+            return usage(QStringLiteral("--cost %1 is above %2, the capacity of the override "
+                                        "for %3")
+                             .arg(cost)
+                             .arg(policy->capacity())
+                             .arg(hit.override->describeMatch()));
+        }
+    }
+    const QByteArray key = hit && hit.override->action == Override::Action::Limit
+                               ? rules::overrideKeyFor(*ruleOfSet, subject)
+                               : policy->keyFor(subject);
     const Request request{&*policy, key, cost, nowUs, 0};
     const bool json = args.has("json");
+    const QByteArray overrideAction =
+        hit ? Override::actionName(hit.override->action).toUtf8() : QByteArray();
+    const QByteArray overrideMatch = hit ? hit.override->describeMatch().toUtf8() : QByteArray();
+    auto jsonOf = [&](const Decision &d) {
+        QByteArray out;
+        {
+            bytes::ByteWriter w(out, 256 + key.size());
+            DecisionJsonExtras extras;
+            extras.overrideAction = overrideAction;
+            extras.overrideMatch = overrideMatch;
+            writeDecisionJson(w, d, key, extras);
+        }
+        return out;
+    };
+    auto textOf = [&](const Decision &d) {
+        QString line = toText(d, key);
+        if (hit) {
+            line += QStringLiteral("  override %1 (%2)")
+                        .arg(QString::fromUtf8(overrideAction), QString::fromUtf8(overrideMatch));
+        }
+        return line;
+    };
     const bool array = args.has("count");
     // With --count and --json the decisions form one array, streamed as they come (--count
     // may be ten million) and closed even when a later chunk fails, so stdout stays valid JSON.
@@ -282,10 +329,16 @@ int check(const QList<QByteArray> &argv)
     // Pipelined in chunks: one round trip per 64 decisions, in order.
     constexpr qint64 chunk = 64;
     std::vector<Request> batch;
+    const bool answeredHere = hit && hit.override->action != Override::Action::Limit;
     for (qint64 done = 0; done < count;) {
         const qint64 n = std::min(chunk, count - done);
         batch.assign(size_t(n), request);
-        auto results = limiter.decideBatch(batch);
+        // allow / deny overrides: Redis is not asked.
+        auto results = answeredHere
+                           ? Result<std::vector<Result<Decision>>>(std::vector<Result<Decision>>(
+                                 size_t(n), rules::overrideDecision(*policy, hit.override->action,
+                                                                    matchUs, hit.endUs)))
+                           : limiter.decideBatch(batch);
         if (!results) {
             closeArray();
             return fail(command, results.error().message, exitRuntime);
@@ -310,11 +363,11 @@ int check(const QList<QByteArray> &argv)
                 recorder.record(policy->id, subject, *r, shadowRule);
             }
             if (!json) {
-                out((toText(*r, key) + QLatin1Char('\n')).toUtf8());
+                out((textOf(*r) + QLatin1Char('\n')).toUtf8());
             } else if (array) {
-                out((printed == 0 ? QByteArray("[") : QByteArray(",")) + decisionJson(*r, key));
+                out((printed == 0 ? QByteArray("[") : QByteArray(",")) + jsonOf(*r));
             } else {
-                out(decisionJson(*r, key) + '\n');
+                out(jsonOf(*r) + '\n');
             }
             ++printed;
         }

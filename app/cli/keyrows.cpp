@@ -376,6 +376,10 @@ void appendKeyJson(std::string &out, const KeyInfo &k)
     } else {
         o.null("subject");
     }
+    static const QString overrideWord = QStringLiteral("override");
+    if (k.override) {
+        o.string("limited_by", overrideWord); // an override limit's key, not the rule's own
+    }
     o.string("health", health);
     if (k.maxTtlMs > 0) {
         o.integer("max_ttl_ms", k.maxTtlMs);
@@ -425,7 +429,8 @@ void appendKeyRow(std::string &out, const KeyInfo &k)
     }
     appendPadded(out, healthName(k.health), 17);
     if (k.state.kind != KeyState::Kind::None) {
-        appendPadded(out, k.state.describe(), 0);
+        appendPadded(
+            out, (k.override ? QStringLiteral("override: ") : QString()) + k.state.describe(), 0);
         out.pop_back(); // the last column is not padded
     }
     out += '\n';

@@ -10,6 +10,7 @@
 #include "core/redis/endpoint.h"
 #include "core/rules/codec.h"
 #include "core/rules/exporter.h"
+#include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
 
 #include <QFileInfo>
@@ -429,6 +430,26 @@ Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command
         *exitCode = fail(command, snap.error().message, exitRuntime);
         return none();
     }
+    // The stored overrides with them (OverrideStore), as serve follows them.
+    auto stored = rules::OverrideStore().list(*c, snap->set);
+    if (!stored && stored.error().kind == Error::Kind::Auth) {
+        // A user without SCAN / GET on the overrides' keys (an older ACL): the rules alone,
+        // said once.
+        fail(command,
+             QStringLiteral("note: the stored overrides are not read (%1); deciding by the rules "
+                            "alone")
+                 .arg(stored.error().message),
+             exitOk);
+        stored = QList<rules::OverrideStore::Stored>();
+    }
+    if (!stored) {
+        *exitCode =
+            fail(command,
+                 QStringLiteral("cannot read the stored overrides: %1").arg(stored.error().message),
+                 exitRuntime);
+        return none();
+    }
+    rules::OverrideStore::merge(snap->set, *stored);
     return LoadedRules{snap->set, QStringLiteral("the rules in Redis at %1 (version %2)")
                                       .arg(c->endpoint().display())
                                       .arg(snap->version)};

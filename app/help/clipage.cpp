@@ -532,7 +532,49 @@ Page makeCliPage()
     };
     replay.connects = true;
 
-    p.commands = {check, rules, bench, simulate, replay, keys, load, serve};
+    Command overrides;
+    overrides.name = QStringLiteral("overrides");
+    overrides.summary = QStringLiteral("per-subject overrides of the stored rules: add, remove, "
+                                       "list, without a new rule version");
+    overrides.synopsis = {
+        QStringLiteral("overrides add --url URL --rule ID (--subject S | --cidr C | --match GLOB)\n"
+                       "        (--allow | --deny | --limit N --window W | --rate R --burst B)\n"
+                       "        (--ttl D | --expires T | --permanent) [--note TEXT] [--author A]\n"
+                       "        [--replace] [--json]"),
+        QStringLiteral("overrides remove --url URL --rule ID (--subject S | --cidr C | --match "
+                       "GLOB) [--json]"),
+        QStringLiteral("overrides list --url URL [--rule ID] [--json]")};
+    overrides.subcommands = {QStringLiteral("add"), QStringLiteral("remove"),
+                             QStringLiteral("list")};
+    overrides.description = QStringLiteral(
+        "Overrides are kept in Redis beside the stored rules, one key per override whose TTL is "
+        "the override's end (a --permanent one has none, and lasts until removed). serve "
+        "follows them live, and check, load and keys read them with --from-redis. add refuses "
+        "an override for a rule the store does not hold, a limit of another shape than the "
+        "rule's algorithm takes, a CIDR on a rule whose scope is not ip, and one whose match "
+        "is already stored (--replace overwrites it).");
+    overrides.options = {
+        {QStringLiteral("--rule ID"), QStringLiteral("The stored rule the override belongs to.")},
+        {QStringLiteral("--subject S | --cidr C | --match GLOB"),
+         QStringLiteral("What it matches: one subject, an IP network (scope ip), or a glob (* "
+                        "and ?).")},
+        {QStringLiteral("--allow | --deny"),
+         QStringLiteral("Never limited, or always denied; both answered without Redis.")},
+        {QStringLiteral("--limit N --window W | --rate R --burst B"),
+         QStringLiteral("A limit of its own, in the rule's algorithm, under keys of its own.")},
+        {QStringLiteral("--ttl D | --expires T | --permanent"),
+         QStringLiteral("When it ends: a duration from now (the server's clock), an ISO 8601 "
+                        "time with its zone, or never.")},
+        {QStringLiteral("--note TEXT"), QStringLiteral("Why, kept with it.")},
+        {QStringLiteral("--author A"),
+         QStringLiteral("Who added it, kept with it (default: the OS user).")},
+        {QStringLiteral("--replace"),
+         QStringLiteral("Overwrite a stored override with the same rule and match.")},
+        json,
+    };
+    overrides.connects = true;
+
+    p.commands = {check, rules, overrides, bench, simulate, replay, keys, load, serve};
     p.sections = {
         {QStringLiteral("EXIT STATUS"),
          QStringLiteral("0 on success (a denial is a result), 1 on a runtime failure (Redis "

@@ -5,6 +5,7 @@
 
 #include "core/common/bytes.h"
 #include "core/common/bytewriter.h"
+#include "core/common/clock.h"
 #include "core/common/duration.h"
 #include "core/limiter/decisionjson.h"
 #include "core/limiter/headers.h"
@@ -177,7 +178,9 @@ void CheckService::watchRuleStore(const rules::RuleStore &store)
     if (m_watcher != nullptr) {
         return;
     }
-    m_watcher = new rules::RuleWatcher(m_options.endpoint, store, this);
+    rules::RuleWatcher::Options watch;
+    watch.withOverrides = true; // stored overrides are served as live as the rules
+    m_watcher = new rules::RuleWatcher(m_options.endpoint, store, watch, this);
     connect(m_watcher, &rules::RuleWatcher::rulesChanged, this,
             [this](const RuleSet &set, qint64 version) {
                 m_metrics->countReload(true);
@@ -310,6 +313,20 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
               close);
         return;
     }
+    // A per-subject override: allow and deny are answered here, without Redis (and before the
+    // deny cache, which holds only the rule's own keys' denials); a limit of its own decides
+    // under its own key and capacity.
+    rules::OverrideMatcher::Hit hit;
+    qint64 matchUs = 0;
+    if (!rule->overrides.isEmpty() && !p.subject.isEmpty() && rule->rule.enabled) {
+        matchUs = SystemClock().nowUs();
+        hit = rule->overrides.match(p.subject, matchUs);
+    }
+    const Policy *policy = &rule->policy;
+    if (hit) {
+        policy = &rule->overridePolicies[size_t(hit.index)];
+    }
+    const qint64 capacity = hit ? policy->capacity() : rule->capacity;
     qint64 cost = 1;
     if (p.hasCost) {
         if (!parseDigits(p.cost, &cost)) {
@@ -317,17 +334,17 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
                   QStringLiteral("parameter 'cost' is '%1'; expected a whole number from 0 (peek) "
                                  "to %2 (the capacity of rule '%3')")
                       .arg(bytes::printable(p.cost.left(64)))
-                      .arg(rule->capacity)
+                      .arg(capacity)
                       .arg(rule->rule.id),
                   close);
             return;
         }
-        if (cost > rule->capacity) {
+        if (cost > capacity) {
             error(ticket, 400, "invalid_parameter",
                   QStringLiteral("parameter 'cost' is %1, above %2, the capacity of rule '%3': "
                                  "such a request could never be admitted")
                       .arg(cost)
-                      .arg(rule->capacity)
+                      .arg(capacity)
                       .arg(rule->rule.id),
                   close);
             return;
@@ -353,7 +370,13 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     DecisionJob job;
     job.table = table;
     job.rule = rule;
-    job.key = rule->policy.keyFor(p.subject);
+    if (hit) {
+        job.override = hit.override;
+        job.policy = policy;
+    }
+    job.key = hit && hit.override->action == Override::Action::Limit
+                  ? rules::overrideKeyFor(rule->rule, p.subject)
+                  : rule->policy.keyFor(p.subject);
     job.subject = std::move(p.subject);
     job.cost = cost;
     job.connection = ticket.connection;
@@ -363,6 +386,17 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     job.authMode = auth;
     job.gone = gone;
     job.received = std::chrono::steady_clock::now();
+    if (hit && hit.override->action != Override::Action::Limit) {
+        DecisionOutcome o;
+        o.job = std::move(job);
+        o.decision = rules::overrideDecision(*policy, hit.override->action, matchUs, hit.endUs);
+        o.source = DecisionSource::Override;
+        if (m_options.record) {
+            m_options.record(rule->rule.id, o.job.subject, o.decision, rule->rule.shadow);
+        }
+        answer(loop, o);
+        return;
+    }
     if (auto o = fromCache(job, table)) {
         answer(loop, *o);
         return;
@@ -521,6 +555,14 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
         extras.source = decisionSourceName(o.source);
         extras.subject = &o.job.subject;
         extras.uncertain = o.uncertain;
+        QByteArray overrideMatch;
+        if (o.job.override != nullptr) {
+            extras.overrideAction = o.job.override->action == Override::Action::Allow  ? "allow"
+                                    : o.job.override->action == Override::Action::Deny ? "deny"
+                                                                                       : "limit";
+            overrideMatch = o.job.override->describeMatch().toUtf8();
+            extras.overrideMatch = overrideMatch;
+        }
         writeDecisionJson(w, shown, o.job.key, extras);
         w.put('\n');
     }
@@ -529,7 +571,11 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
         bytes::ByteWriter w(out, 400 + body.size() + rule.policyHeader.size());
         writeResponseHead(w, allowed ? 200 : (o.job.authMode ? 403 : 429), body.size());
         // Let through by a shadow rule: a Retry-After on a 200 would only confuse clients.
-        headers::writeHeaderLines(w, rule.idUtf8, rule.policyHeader, d, m_options.legacyHeaders,
+        const QByteArray &policyHeader =
+            o.job.override != nullptr && o.job.override->action == Override::Action::Limit
+                ? rule.overridePolicyHeaders[size_t(o.job.policy - rule.overridePolicies.data())]
+                : rule.policyHeader;
+        headers::writeHeaderLines(w, rule.idUtf8, policyHeader, d, m_options.legacyHeaders,
                                   !shadow);
         w.put("Sluice-Decision: ")
             .put(d.allowed ? QByteArrayView("allowed")
@@ -539,6 +585,16 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
             .put("\r\n");
         if (o.uncertain) {
             w.put("Sluice-Uncertain: 1\r\n");
+        }
+        if (o.job.override != nullptr) {
+            // Why: a client told 429 by a deny override should not wait for a quota.
+            w.put("X-RateLimit-Reason: ")
+                .put(o.job.override->action == Override::Action::Allow
+                         ? QByteArrayView("override-allow")
+                     : o.job.override->action == Override::Action::Deny
+                         ? QByteArrayView("override-deny")
+                         : QByteArrayView("override-limit"))
+                .put("\r\n");
         }
         writeResponseEnd(w, body, o.job.closeAfter);
     }

@@ -77,6 +77,8 @@ QByteArray decisionSourceName(DecisionSource s)
         return QByteArrayLiteral("allow");
     case DecisionSource::Cache:
         return QByteArrayLiteral("cache");
+    case DecisionSource::Override:
+        return QByteArrayLiteral("override");
     case DecisionSource::Deny:
         break;
     }
@@ -271,22 +273,23 @@ DecisionOutcome DecisionPool::fallback(DecisionJob &&job, bool uncertain)
     DecisionOutcome o;
     o.uncertain = uncertain;
     const ServiceRule &r = *job.rule;
+    const qint64 capacity = job.policy != nullptr ? job.policy->capacity() : r.capacity;
     switch (r.rule.onRedisError) {
     case OnRedisError::Allow:
         // Nothing is counted while Redis is away: the whole quota is reported.
-        o.decision = Decision{true, r.capacity, r.capacity, -1, 0, 0};
+        o.decision = Decision{true, capacity, capacity, -1, 0, 0};
         o.source = DecisionSource::Allow;
         break;
     case OnRedisError::Deny:
-        o.decision = Decision{false, r.capacity, 0, denyRetryMs, denyRetryMs, 0};
+        o.decision = Decision{false, capacity, 0, denyRetryMs, denyRetryMs, 0};
         o.source = DecisionSource::Deny;
         break;
     case OnRedisError::Local: {
         std::lock_guard l(m_localMutex);
         // Maybe counted by Redis already: the twin answers from what it holds (a peek) and is
         // not charged a second time.
-        auto d =
-            m_local.decide(Request{&r.policy, job.key, uncertain ? 0 : job.cost, std::nullopt, 0});
+        auto d = m_local.decide(
+            Request{&job.effectivePolicy(), job.key, uncertain ? 0 : job.cost, std::nullopt, 0});
         if (d) {
             o.decision = *d;
             if (uncertain) {
@@ -371,7 +374,7 @@ void DecisionPool::workerLoop(int index)
         if (useRedis) {
             requests.clear();
             for (const DecisionJob &j : batch) {
-                requests.push_back(Request{&j.rule->policy, j.key, j.cost, std::nullopt, 0});
+                requests.push_back(Request{&j.effectivePolicy(), j.key, j.cost, std::nullopt, 0});
             }
             const qint64 sentMs = steadyMs();
             const auto sent = std::chrono::steady_clock::now();
@@ -487,7 +490,7 @@ void DecisionPool::workerLoop(int index)
 void DecisionPool::noteFailed(const DecisionJob &job)
 {
     std::lock_guard l(m_healthMutex);
-    m_failedProbe = FailedProbe{job.table, job.rule, job.key};
+    m_failedProbe = FailedProbe{job.table, job.rule, &job.effectivePolicy(), job.key};
 }
 
 QString DecisionPool::probeFailed(bool *refused)
@@ -506,7 +509,7 @@ QString DecisionPool::probeFailed(bool *refused)
         return c.error().message;
     }
     RedisLimiter limiter(std::move(*c));
-    const auto d = limiter.decide(Request{&probe->rule->policy, probe->key, 0, std::nullopt, 0});
+    const auto d = limiter.decide(Request{probe->policy, probe->key, 0, std::nullopt, 0});
     if (!d && (isRefused(d.error()) || isUnavailable(d.error()))) {
         *refused = isRefused(d.error());
         return d.error().message;

@@ -30,7 +30,8 @@ class Metrics; // metrics.h
 // Where a decision came from: the scripts in Redis, or the rule's on_redis_error while Redis
 // was unreachable (the local twin, or a blanket allow / deny).
 // Cache: the service's deny cache (denycache.h), which repeats a denial of Redis until its retry.
-enum class DecisionSource { Redis, Local, Allow, Deny, Cache };
+// Override: a per-subject allow or deny override of the rule, answered without Redis.
+enum class DecisionSource { Redis, Local, Allow, Deny, Cache, Override };
 QByteArray decisionSourceName(DecisionSource s);
 
 struct DecisionOutcome;
@@ -50,6 +51,11 @@ struct DecisionJob
 {
     RuleTablePtr table; // keeps `rule` alive
     const ServiceRule *rule = nullptr;
+    // The policy decided by: the rule's (nullptr), or that of an override limit
+    // (rule->overridePolicies), which has its own key.
+    const Policy *policy = nullptr;
+    const Override *override = nullptr; // the per-subject override that applied, if any
+    const Policy &effectivePolicy() const { return policy != nullptr ? *policy : rule->policy; }
     QByteArray subject;
     QByteArray key;
     qint64 cost = 1;
@@ -219,6 +225,7 @@ private:
     {
         RuleTablePtr table; // keeps `rule` alive
         const ServiceRule *rule = nullptr;
+        const Policy *policy = nullptr; // the job's (an override limit's), or the rule's
         QByteArray key;
     };
     std::optional<FailedProbe> m_failedProbe;

@@ -125,6 +125,7 @@ RuleCounters::Source RuleCounters::sourceOf(DecisionSource s)
         return Cache;
     case DecisionSource::Allow:
     case DecisionSource::Deny:
+    case DecisionSource::Override:
         break;
     }
     return Override;

@@ -2,6 +2,7 @@
 
 #include "denycache.h"
 
+#include "core/common/clock.h"
 #include "core/limiter/headers.h"
 
 #include <atomic>
@@ -25,6 +26,17 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin,
         s.idUtf8 = r.id.toUtf8();
         s.denyCache = DenyCache::eligible(r);
         s.counters = counters ? counters(r.id) : nullptr;
+        if (!r.overrides.empty()) {
+            // A ttl in the rules counts from this load.
+            s.overrides = rules::OverrideMatcher(r.overrides, SystemClock().nowUs());
+            s.overridePolicies.reserve(r.overrides.size());
+            for (const Override &o : r.overrides) {
+                s.overridePolicies.push_back(
+                    o.action == Override::Action::Limit ? rules::overridePolicy(r, o) : s.policy);
+                s.overridePolicyHeaders.push_back(
+                    headers::policyHeaderValue(s.overridePolicies.back()));
+            }
+        }
         m_rules.push_back(std::move(s));
     }
     // After the vector is complete: its elements no longer move.

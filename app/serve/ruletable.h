@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/limiter/policy.h"
+#include "core/rules/overridematcher.h"
 #include "core/rules/rule.h"
 
 #include <QByteArray>
@@ -26,6 +27,11 @@ struct ServiceRule
     QByteArray idUtf8;       // rule.id, as the answers' JSON writes it
     bool denyCache = false;  // its denials may be answered from the deny cache (denycache.h)
     RuleCounters *counters = nullptr; // its metrics (metrics.h), when the service keeps them
+    // Its per-subject overrides, compiled (empty: none, the request path skips them); for an
+    // override limit, by its index in rule.overrides: the policy and its RateLimit-Policy.
+    rules::OverrideMatcher overrides;
+    std::vector<Policy> overridePolicies;
+    std::vector<QByteArray> overridePolicyHeaders;
 };
 
 // An immutable rule set with an index by id. The service swaps whole tables (a reload never

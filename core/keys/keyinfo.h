@@ -88,12 +88,15 @@ KeyState::Kind kindOf(Algorithm a);
 
 struct KeyInfo
 {
-    QByteArray key;        // raw bytes, any of them (newlines, NUL, invalid UTF-8)
-    QByteArray type;       // TYPE: "hash", "zset", "string", ...; "none" when gone
-    qint64 pttlMs = -2;    // PTTL: -1 never expires, -2 gone, -3 not read (a read error)
-    QString ruleId;        // empty: no rule produces this key (or no rules were given)
-    QString adoptedAs;     // a layout id: the key is another limiter's, adopted by rule ruleId
-    QByteArray subject;    // from the key (rules::KeyMap); empty without a rule
+    QByteArray key;     // raw bytes, any of them (newlines, NUL, invalid UTF-8)
+    QByteArray type;    // TYPE: "hash", "zset", "string", ...; "none" when gone
+    qint64 pttlMs = -2; // PTTL: -1 never expires, -2 gone, -3 not read (a read error)
+    QString ruleId;     // empty: no rule produces this key (or no rules were given)
+    QString adoptedAs;  // a layout id: the key is another limiter's, adopted by rule ruleId
+    QByteArray subject; // from the key (rules::KeyMap); empty without a rule
+    // Written under a per-subject override limit of rule ruleId (<prefix><id>:override:{s}):
+    // its state is decoded against the override's limit while the override lasts.
+    bool override = false;
     Algorithm algorithm{}; // of the rule, when ruleId is not empty
     qint64 maxTtlMs = -1;  // the most the rule's state can need (KeyHealth); -1: no rule
     Health health = Health::Ok;

@@ -3,10 +3,12 @@
 #include "keyhealth.h"
 #include "layouts.h"
 
+#include "core/common/clock.h"
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
 #include "core/redis/replyview.h"
 #include "core/redis/scriptregistry.h"
+#include "core/rules/overridematcher.h"
 
 #include <QSet>
 
@@ -162,6 +164,19 @@ struct KeyReader::Index
             p.layoutArg = QByteArray(1, p.layout);
             p.fieldCount = QByteArray::number(hashFields(r.algorithm).size());
             p.maxTtlMs = keys::maxTtlMs(r);
+            if (!r.overrides.empty()) {
+                p.overrides = rules::OverrideMatcher(r.overrides, SystemClock().nowUs());
+                for (const Override &o : r.overrides) {
+                    Rule limited = r;
+                    limited.limit = o.limit;
+                    limited.windowUs = o.windowUs;
+                    limited.rate = o.rate;
+                    limited.burst = o.burst;
+                    p.overridePolicies.push_back(rules::overridePolicy(r, o));
+                    p.overrideMaxTtlMs.push_back(
+                        o.action == Override::Action::Limit ? keys::maxTtlMs(limited) : p.maxTtlMs);
+                }
+            }
             perRule.push_back(std::move(p));
             if (r.adopt && !r.adopt->match.isEmpty()) {
                 adopting.push_back(&r);
@@ -182,6 +197,10 @@ struct KeyReader::Index
     {
         Policy policy;
         QString invalid; // why the rule's policy is invalid; empty when valid
+        // Its overrides: an override limit's key is decoded by that override's policy.
+        rules::OverrideMatcher overrides;
+        std::vector<Policy> overridePolicies; // by index in rule.overrides
+        std::vector<qint64> overrideMaxTtlMs;
         char layout = 0;
         QByteArray layoutArg;
         QByteArray fieldCount;
@@ -217,6 +236,31 @@ bool KeyReader::haveRules() const
 const RuleSet &KeyReader::rules() const
 {
     return m_index->set;
+}
+
+const Rule *KeyReader::ruleFor(const QByteArray &key, QByteArray *subject, bool *override,
+                               const Policy **policy) const
+{
+    *override = false;
+    *policy = nullptr;
+    if (!m_index->have) {
+        return nullptr;
+    }
+    auto m = m_index->map.match(key);
+    if (!m) {
+        return nullptr;
+    }
+    *subject = m->subject;
+    *override = m->override;
+    if (m->override) {
+        const Index::PerRule &per = m_index->of(m->rule);
+        const auto hit = per.overrides.match(m->subject, SystemClock().nowUs());
+        if (hit && hit.override->action == Override::Action::Limit &&
+            per.overridePolicies[size_t(hit.index)].validate()) {
+            *policy = &per.overridePolicies[size_t(hit.index)];
+        }
+    }
+    return m->rule;
 }
 
 const Rule *KeyReader::ruleFor(const QByteArray &key, QByteArray *subject) const
@@ -341,14 +385,17 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
     for (const QByteArray &key : keys) {
         Pending p;
         p.key = key;
-        p.rule = ruleFor(key, &p.subject);
+        p.rule = ruleFor(key, &p.subject, &p.override, &p.policy);
         const Index::PerRule *per = p.rule ? &m_index->of(p.rule) : nullptr;
         p.layout = per ? per->layout : 0;
         static const QList<QByteArray> noFields;
         const QList<QByteArray> &fields =
             p.layout == 'h' ? hashFields(p.rule->algorithm) : noFields;
         const QByteArray lo =
-            p.layout == 'z' ? QByteArray::number(nowEstimate - p.rule->windowUs) : QByteArray();
+            p.layout == 'z'
+                ? QByteArray::number(nowEstimate -
+                                     (p.policy != nullptr ? p.policy->windowUs : p.rule->windowUs))
+                : QByteArray();
         if (m_mode == Mode::Script) {
             chunkKeys << key;
             static const QByteArray none;
@@ -784,7 +831,7 @@ KeyInfo KeyReader::judge(const QByteArray &key, const RawRead &raw) const
 {
     Pending p;
     p.key = key;
-    p.rule = ruleFor(key, &p.subject);
+    p.rule = ruleFor(key, &p.subject, &p.override, &p.policy);
     return judge(p, raw);
 }
 
@@ -820,10 +867,23 @@ KeyInfo KeyReader::judge(const Pending &p, const RawRead &raw) const
         info.subject = p.subject;
         info.algorithm = rule->algorithm;
         info.maxTtlMs = per.maxTtlMs;
-        info.state = per.invalid.isEmpty() ? decode(*rule, per.policy, raw) : decode(*rule, raw);
+        info.override = p.override;
+        if (p.policy != nullptr) {
+            info.maxTtlMs = per.overrideMaxTtlMs[size_t(p.policy - per.overridePolicies.data())];
+            info.state = decode(*rule, *p.policy, raw);
+        } else {
+            info.state =
+                per.invalid.isEmpty() ? decode(*rule, per.policy, raw) : decode(*rule, raw);
+        }
         readable = info.state.kind != KeyState::Kind::Unreadable;
     }
     info.health = classify(info.pttlMs, p.rule, haveRules(), readable);
+    if (p.policy != nullptr &&
+        (info.health == Health::Ok || info.health == Health::TtlExceedsRule)) {
+        // An override limit's key: its TTL is judged against the override's window.
+        info.health =
+            info.pttlMs > info.maxTtlMs + ttlSlackMs ? Health::TtlExceedsRule : Health::Ok;
+    }
     return info;
 }
 

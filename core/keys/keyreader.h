@@ -136,7 +136,13 @@ private:
         char layout = 0; // 0 (TYPE + PTTL only), 'h', 'z', 's'
         const Rule *rule = nullptr;
         QByteArray subject;
+        const Policy *policy = nullptr; // an override limit's; nullptr: the rule's
+        bool override = false;
     };
+    // The rule of `key` and, for an override limit's key, that override's policy (nullptr when
+    // the override has ended: the rule's then).
+    const Rule *ruleFor(const QByteArray &key, QByteArray *subject, bool *override,
+                        const Policy **policy) const;
     KeyInfo judge(const Pending &p, const RawRead &raw) const;
     qint64 estimatedServerNowUs() const;
 

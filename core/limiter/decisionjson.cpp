@@ -83,6 +83,13 @@ void writeDecisionJson(bytes::ByteWriter &w, const Decision &d, const QByteArray
     w.put(",\"key\":");
     writePrintableJson(w, key);
     writeField(w, "limit", d.limit);
+    if (!x.overrideAction.isEmpty()) {
+        w.put(",\"override\":{\"action\":");
+        writeJsonString(w, x.overrideAction);
+        w.put(",\"match\":");
+        writeJsonString(w, x.overrideMatch);
+        w.put('}');
+    }
     writeField(w, "remaining", d.remaining);
     writeField(w, "reset_after_ms", d.resetAfterMs);
     writeField(w, "retry_after_ms", d.retryAfterMs);

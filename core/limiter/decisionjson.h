@@ -26,9 +26,13 @@ struct DecisionJsonExtras
     QByteArrayView source;               // "source", when not empty
     const QByteArray *subject = nullptr; // "subject", when set
     bool uncertain = false;              // "uncertain": true, only when set
+    // "override": {"action", "match"}, when the decision was made under a per-subject override
+    // of the rule: its action (allow, deny, limit) and what it matched ("cidr 10.0.0.0/8").
+    QByteArrayView overrideAction;
+    QByteArrayView overrideMatch; // UTF-8
 };
 
-// {"allowed", ["cost",] "delay_ms", "key", "limit", "remaining", "reset_after_ms",
+// {"allowed", ["cost",] "delay_ms", "key", "limit", ["override",] "remaining", "reset_after_ms",
 // "retry_after_ms", ["rule", "shadow", "shadow_denied", "source", "subject", "uncertain"]},
 // one line, no line end. `allowed` is the answer's (a shadow rule admits what its script
 // denied: the caller passes d with allowed set so).

@@ -1,10 +1,12 @@
 #include "loadgenerator.h"
 
+#include "core/common/clock.h"
 #include "core/limiter/localmodel.h"
 #include "core/limiter/redislimiter.h"
 #include "core/redis/connection.h"
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
+#include "core/rules/overridematcher.h"
 #include "core/sim/scenario.h"
 #include "core/stats/statsrecorder.h"
 
@@ -75,6 +77,10 @@ struct LoadGenerator::Shared
 
     std::vector<Rule> rules; // the selected rules
     std::vector<Policy> policies;
+    // Each rule's per-subject overrides, as serve applies them (allow / deny never reach Redis;
+    // an override limit decides by its policy under its own key).
+    std::vector<rules::OverrideMatcher> overrides;
+    std::vector<std::vector<Policy>> overridePolicies;
 
     mutable std::mutex mutex; // error, lastError, lastUnavailable; the cv for sleeping workers
     std::condition_variable wake;
@@ -194,6 +200,12 @@ Result<void> LoadGenerator::start()
     sh.rules = selected;
     for (const Rule &r : selected) {
         sh.policies.push_back(r.policy());
+        sh.overrides.emplace_back(r.overrides, SystemClock().nowUs());
+        std::vector<Policy> ps;
+        for (const Override &o : r.overrides) {
+            ps.push_back(rules::overridePolicy(r, o));
+        }
+        sh.overridePolicies.push_back(std::move(ps));
     }
     sh.perRule = std::make_unique<Shared::PerRule[]>(selected.size());
 
@@ -301,8 +313,8 @@ Result<void> LoadGenerator::start()
                 // Decision i of the batch by its rule's on_redis_error.
                 auto fallBack = [&](size_t i, qint64 second) {
                     const size_t r = size_t(ruleOf[i]);
-                    const Policy &p = sh.policies[r];
-                    const qint64 capacity = p.capacity();
+                    const qint64 capacity = batch[i].policy->capacity(); // an override's own
+
                     Decision d;
                     switch (sh.rules[r].onRedisError) {
                     case OnRedisError::Allow:
@@ -353,10 +365,32 @@ Result<void> LoadGenerator::start()
                         const QByteArray name = subjects.name(mine[next].subject);
                         for (size_t r = 0; r < nRules; ++r) {
                             const Policy &p = sh.policies[r];
-                            batch.push_back(Request{&p, p.keyFor(name), 1, std::nullopt, 0});
+                            rules::OverrideMatcher::Hit hit;
+                            if (!sh.overrides[r].isEmpty()) {
+                                const qint64 nowUs = SystemClock().nowUs();
+                                hit = sh.overrides[r].match(name, nowUs);
+                                if (hit && hit.override->action != Override::Action::Limit) {
+                                    ++sh.sent; // offered, answered here
+                                    tally(r,
+                                          rules::overrideDecision(p, hit.override->action, nowUs,
+                                                                  hit.endUs),
+                                          name, QDateTime::currentSecsSinceEpoch());
+                                    continue;
+                                }
+                            }
+                            if (hit) {
+                                batch.push_back(Request{&sh.overridePolicies[r][size_t(hit.index)],
+                                                        rules::overrideKeyFor(sh.rules[r], name), 1,
+                                                        std::nullopt, 0});
+                            } else {
+                                batch.push_back(Request{&p, p.keyFor(name), 1, std::nullopt, 0});
+                            }
                             ruleOf.push_back(int(r));
                             subjectOf.push_back(name);
                         }
+                    }
+                    if (batch.empty()) {
+                        continue; // every request answered by an override
                     }
                     const qint64 n = qint64(batch.size());
                     sh.sent += n;

@@ -31,6 +31,7 @@
 #include "jsonlocator.h"
 
 #include "core/common/bytes.h"
+#include "core/common/clock.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -61,10 +62,13 @@ namespace {
 using namespace internal;
 
 const QStringList topFields = {u"version"_s, u"based_on"_s, u"rules"_s};
-const QStringList ruleFields = {u"id"_s,        u"description"_s, u"route"_s,          u"scope"_s,
-                                u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
-                                u"burst"_s,     u"key_prefix"_s,  u"on_redis_error"_s, u"shadow"_s,
-                                u"enabled"_s,   u"adopt"_s,       u"on_change"_s};
+const QStringList ruleFields = {
+    u"id"_s,        u"description"_s, u"route"_s,          u"scope"_s,
+    u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
+    u"burst"_s,     u"key_prefix"_s,  u"on_redis_error"_s, u"shadow"_s,
+    u"enabled"_s,   u"adopt"_s,       u"on_change"_s,      u"overrides"_s};
+const QStringList overrideFields = {u"subject"_s, u"cidr"_s,    u"match"_s, u"limit"_s, u"allow"_s,
+                                    u"deny"_s,    u"expires"_s, u"ttl"_s,   u"note"_s};
 const QStringList adoptFields = {u"match"_s, u"layout"_s, u"window"_s, u"limit"_s, u"script"_s};
 
 enum class Flavor { Json, Yaml };
@@ -368,7 +372,160 @@ public:
                 r.adopt = adopt;
             }
         }
+        if (o.contains(u"overrides"_s)) {
+            buildOverrides(o.value(u"overrides"_s), at(u"overrides"_s), algo, r);
+        }
         return r;
+    }
+
+    // "overrides": a list of objects, each with one of subject / cidr / match, one of
+    // limit (an object of the rule's parameters) / allow / deny, and optionally expires or
+    // ttl and a note.
+    void buildOverrides(const QJsonValue &v, const QString &path, std::optional<Algorithm> algo,
+                        Rule &r)
+    {
+        if (!v.isArray()) {
+            error(path, u"expected %1 of overrides, got %2"_s.arg(arrayWord(), describe(v)));
+            return;
+        }
+        const QJsonArray array = v.toArray();
+        if (array.size() > maxOverrides) {
+            error(path, u"%1 overrides are more than the %2 a rule may hold in its file; keep "
+                        "the others in the store (sluice-cli overrides add)"_s.arg(array.size())
+                            .arg(maxOverrides));
+            m_poisoned.insert(path);
+            return;
+        }
+        r.overrides.reserve(size_t(array.size()));
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString at = fieldpath::element(path, i);
+            const QJsonValue e = array.at(i);
+            if (!e.isObject()) {
+                error(at, u"expected an override (%1 with subject, cidr or match and limit, "
+                          "allow or deny), got %2"_s.arg(objectWord(), describe(e)));
+                r.overrides.emplace_back(); // keeps overrides[i] <-> r.overrides[i]
+                m_poisoned.insert(at);
+                continue;
+            }
+            r.overrides.push_back(buildOverride(e.toObject(), at, algo));
+        }
+    }
+
+    Override buildOverride(const QJsonObject &o, const QString &path, std::optional<Algorithm> algo)
+    {
+        Override out;
+        unknownFields(o, path, overrideFields, u"an override has the fields"_s);
+        const auto at = [&](const QString &field) { return fieldpath::member(path, field); };
+        // Exactly one of subject / cidr / match.
+        QStringList kinds;
+        for (const QString &k : {u"subject"_s, u"cidr"_s, u"match"_s}) {
+            if (o.contains(k)) {
+                kinds << k;
+            }
+        }
+        if (kinds.isEmpty()) {
+            error(path, u"an override needs what it matches: one of subject (\"10.1.2.3\"), "
+                        "cidr (\"10.0.0.0/8\") or match (\"partner-*\")"_s);
+            m_poisoned.insert(path);
+        } else {
+            if (kinds.size() > 1) {
+                error(at(kinds[1]),
+                      u"an override matches one way: it has both %1 and %2; write one override "
+                      "for each"_s.arg(kinds[0], kinds[1]));
+            }
+            const QString &k = kinds[0];
+            out.kind = k == u"subject"_s ? Override::Kind::Subject
+                       : k == u"cidr"_s  ? Override::Kind::Cidr
+                                         : Override::Kind::Glob;
+            const QString expected = k == u"subject"_s ? u"a subject, e.g. 10.1.2.3"_s
+                                     : k == u"cidr"_s  ? u"a network, e.g. 10.0.0.0/8"_s
+                                                       : u"a glob, e.g. partner-*"_s;
+            if (auto text = string(o, k, path, expected, true)) {
+                out.pattern = *text;
+            } else {
+                m_poisoned.insert(at(k));
+            }
+        }
+        // Exactly one of limit / allow / deny.
+        QStringList actions;
+        for (const QString &a : {u"limit"_s, u"allow"_s, u"deny"_s}) {
+            if (o.contains(a)) {
+                actions << a;
+            }
+        }
+        if (actions.isEmpty()) {
+            error(path, u"an override needs what its subjects get: one of limit (%1 of the "
+                        "rule's parameters), allow: true or deny: true"_s.arg(objectWord()));
+        } else if (actions.size() > 1) {
+            error(at(actions[1]), u"an override does one thing: it has both %1 and %2; keep "
+                                  "one"_s.arg(actions[0], actions[1]));
+        }
+        if (!actions.isEmpty()) {
+            const QString &a = actions[0];
+            if (a == u"limit"_s) {
+                out.action = Override::Action::Limit;
+                const QJsonValue l = o.value(u"limit"_s);
+                const QString limitPath = at(u"limit"_s);
+                const QString shape =
+                    !algo ? u"the rule's parameters"_s
+                    : algorithm::isWindow(*algo)
+                        ? u"limit and window, as the rule (%1) has them, e.g. {\"limit\": 100, "
+                          "\"window\": \"1m\"}"_s.arg(algorithm::name(*algo))
+                        : u"rate and burst, as the rule (%1) has them, e.g. {\"rate\": "
+                          "\"10/s\", \"burst\": 20}"_s.arg(algorithm::name(*algo));
+                if (!l.isObject()) {
+                    error(limitPath,
+                          u"expected %1 with %2, got %3"_s.arg(objectWord(), shape, describe(l)));
+                } else {
+                    const QJsonObject lo = l.toObject();
+                    unknownFields(lo, limitPath, {u"limit"_s, u"window"_s, u"rate"_s, u"burst"_s},
+                                  u"an override's limit has the rule's parameters:"_s);
+                    Rule params;
+                    parameters(lo, limitPath, algo, params);
+                    out.limit = params.limit;
+                    out.windowUs = params.windowUs;
+                    out.rate = params.rate;
+                    out.burst = params.burst;
+                }
+            } else {
+                out.action = a == u"allow"_s ? Override::Action::Allow : Override::Action::Deny;
+                if (auto flag = boolean(o, a, path); flag && !*flag) {
+                    error(at(a), u"%1: false does nothing; write %1: true, or leave the "
+                                 "override out"_s.arg(a));
+                }
+            }
+        }
+        if (o.contains(u"expires"_s) && o.contains(u"ttl"_s)) {
+            error(at(u"ttl"_s), u"an override has expires (a time) or ttl (a duration from "
+                                "when the rules are loaded), not both"_s);
+        }
+        if (auto text =
+                string(o, u"expires"_s, path,
+                       u"a time in ISO 8601 with its zone, e.g. 2027-01-01T00:00:00Z"_s, false)) {
+            if (auto us = parseTimestampUs(*text)) {
+                out.expiresUs = *us;
+                if (*us <= 0) {
+                    error(at(u"expires"_s), u"'%1' is before 1970"_s.arg(shortened(*text)));
+                }
+            } else {
+                error(at(u"expires"_s),
+                      u"'%1' is not a time; expected ISO 8601 with its zone, e.g. "
+                      "2027-01-01T00:00:00Z or 2027-01-01T01:00:00+01:00"_s.arg(shortened(*text)));
+            }
+        }
+        if (auto text =
+                string(o, u"ttl"_s, path, u"a duration with a unit, e.g. 1h, 1d"_s, false)) {
+            const Result<qint64> us = duration::parseUs(*text);
+            if (us) {
+                out.ttlUs = *us;
+            } else {
+                error(at(u"ttl"_s), us.error().message);
+            }
+        }
+        if (auto text = string(o, u"note"_s, path, u"a string: why the override exists"_s, false)) {
+            out.note = *text;
+        }
+        return out;
     }
 
     // The builder's errors, then those of validate() on what was built, except where the
@@ -741,8 +898,10 @@ public:
     void OnMapEnd() override { close(); }
 
 private:
-    // Paths are kept down to this depth: the document, rules, rules[i], rules[i].field.
-    static constexpr int trackedDepth = 3;
+    // Paths are kept down to this depth: the document, rules, rules[i], rules[i].field, and
+    // the fields of an override and of its limit.
+    // rules[i].overrides[j].limit.field: six.
+    static constexpr int trackedDepth = 6;
 
     struct Frame
     {
@@ -1021,12 +1180,13 @@ Document readDocument(const QByteArray &bytes, const QString &file, Flavor flavo
 }
 
 // Adds the repeated fields, then gives every error its position. JSON: repeated fields of the
-// document object (0) and of the objects in its arrays (2), where a value would be lost.
+// document object (0), of the objects in its arrays (2) and below them down to an override's
+// limit (5), where a value would be lost.
 void finish(Loaded &out, const Document &doc, const QByteArray &bytes, const QString &file,
             Flavor flavor)
 {
     if (flavor == Flavor::Json) {
-        const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 2);
+        const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 5);
         addDuplicates(out.errors, scan.duplicates, bytes, file);
         place(out.errors, scan.offsets, bytes);
         return;
@@ -1049,6 +1209,19 @@ void finish(Loaded &out, const Document &doc, const QByteArray &bytes, const QSt
     place(out.errors, doc.offsets, bytes);
 }
 
+// validate() and, for a file being read now, the overrides that have already expired (the
+// store's overrides expire by their keys' TTL, and a stored rule is never refused for time).
+QList<Diagnostic> validateNow(const RuleSet &set, const QString &file)
+{
+    QList<Diagnostic> out = validate(set, file);
+    const qint64 nowUs = SystemClock().nowUs();
+    for (qsizetype i = 0; i < qsizetype(set.rules.size()); ++i) {
+        out +=
+            expiredOverrides(set.rules[size_t(i)], fieldpath::element(u"rules"_s, i), file, nowUs);
+    }
+    return out;
+}
+
 Loaded parseRuleFile(const QByteArray &input, const QString &file, Flavor flavor)
 {
     const QByteArray bytes = withoutBom(input);
@@ -1062,7 +1235,7 @@ Loaded parseRuleFile(const QByteArray &input, const QString &file, Flavor flavor
     Loaded out;
     Builder builder(file, flavor);
     out.set = builder.buildSet(doc.root);
-    out.errors = builder.merged(validate(out.set, file));
+    out.errors = builder.merged(validateNow(out.set, file));
     finish(out, doc, bytes, file, flavor);
     capErrors(out.errors, builder.more(), file);
     return out;
@@ -1111,7 +1284,7 @@ Loaded parseEmbedding(const QByteArray &input, const QString &file, bool yaml,
         builder.buildRules(root, out.set.rules);
         own = fields(root, uncounted);
     }
-    out.errors = builder.merged(validate(out.set, file)) + own;
+    out.errors = builder.merged(validateNow(out.set, file)) + own;
     finish(out, doc, bytes, file, flavor);
     capErrors(out.errors, builder.more() + uncounted, file);
     return out;
@@ -1167,6 +1340,52 @@ Loaded loadFile(const QString &path)
     return json ? parseJson(bytes, path) : parseYaml(bytes, path);
 }
 
+Result<Override> overrideFromJson(const Rule &rule, const QByteArray &input, const QString &where,
+                                  QList<Diagnostic> *errors)
+{
+    const QByteArray bytes = withoutBom(input);
+    QList<Diagnostic> found;
+    std::optional<Override> built;
+    if (isBlank(bytes)) {
+        found.append(diagnostic(where, {}, u"the override is empty; expected a JSON object"_s));
+    } else {
+        JsonTree tree = readJson(bytes, where);
+        if (tree.syntaxError) {
+            found.append(*tree.syntaxError);
+        } else if (!tree.root.isObject()) {
+            found.append(diagnostic(where, {}, u"expected an override (a JSON object)"_s));
+        } else {
+            Builder builder(where, Flavor::Json);
+            built = builder.buildOverride(tree.root.toObject(), {}, rule.algorithm);
+            Rule alone = rule;
+            alone.overrides = {*built};
+            // validateOverrides() names "overrides[0].<field>": the override's own fields here.
+            QList<Diagnostic> validated = validateOverrides(alone, {}, where);
+            for (Diagnostic &d : validated) {
+                d.path = d.path.mid(QStringLiteral("overrides[0]").size());
+                if (d.path.startsWith(u'.')) {
+                    d.path.remove(0, 1);
+                }
+            }
+            found = builder.merged(validated);
+            const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(found), 1);
+            addDuplicates(found, scan.duplicates, bytes, where);
+            place(found, scan.offsets, bytes);
+        }
+    }
+    if (errors != nullptr) {
+        *errors = found;
+    }
+    if (!found.isEmpty()) {
+        QStringList why;
+        for (const Diagnostic &d : found) {
+            why << d.toString();
+        }
+        return Error::make(Error::Kind::Invalid, why.join(u"; "_s));
+    }
+    return *built;
+}
+
 Loaded ruleFromJson(const QByteArray &input, const QString &where)
 {
     const QByteArray bytes = withoutBom(input);
@@ -1186,7 +1405,7 @@ Loaded ruleFromJson(const QByteArray &input, const QString &where)
     Builder builder(where, Flavor::Json);
     out.set.rules.push_back(builder.buildRule(tree.root.toObject(), {}));
     out.errors = builder.merged(validateRule(out.set.rules.front(), {}, where));
-    const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 0);
+    const JsonLocator::Scan scan = JsonLocator(bytes).scan(withAncestors(out.errors), 3);
     addDuplicates(out.errors, scan.duplicates, bytes, where);
     place(out.errors, scan.offsets, bytes);
     return out;

@@ -35,6 +35,8 @@ inline constexpr qint64 maxFileBytes = qint64(64) << 20;
 // than maxListElements elements is refused before its elements are read.
 inline constexpr qsizetype maxErrors = 100;
 inline constexpr qsizetype maxListElements = 100'000;
+// The overrides one rule of a file may hold (more belong in the store: OverrideStore).
+inline constexpr qsizetype maxOverrides = 10'000;
 // Keeps the first maxErrors of `errors` and appends "... and N more errors" for the rest plus
 // `uncounted` (errors that were counted but never built).
 void capErrors(QList<Diagnostic> &errors, qsizetype uncounted = 0, const QString &file = {});
@@ -59,6 +61,14 @@ QByteArray toYaml(const RuleSet &set);
 // One rule as a compact JSON object (the RuleStore keeps one per hash field) and back.
 QByteArray ruleToJson(const Rule &rule);
 Loaded ruleFromJson(const QByteArray &bytes, const QString &where);
+
+// One override of `rule` as a compact JSON object (the file's form, as in the rule's
+// "overrides"; OverrideStore keeps one per key) and back, read and validated against `rule`
+// (its algorithm gives the limit's shape, its scope whether a CIDR can match). Paths of the
+// errors are the override's fields ("cidr", "limit.rate").
+QByteArray overrideToJson(const Rule &rule, const Override &o);
+Result<Override> overrideFromJson(const Rule &rule, const QByteArray &bytes, const QString &where,
+                                  QList<Diagnostic> *errors = nullptr);
 
 // Validation of an already-built set (ids unique and well-formed, parameters of the algorithm,
 // positivity and exactness bounds of Policy::validate, key prefix, scope names). Paths are

@@ -3,6 +3,7 @@
 // were.
 #include "codec.h"
 #include "codecinternal.h"
+#include "override.h"
 
 #include "core/common/bytes.h"
 
@@ -24,11 +25,12 @@ using internal::resolvePlain;
 struct Field
 {
     QString name;
-    enum class Kind { Text, Integer, Flag, Object } kind = Kind::Text;
+    enum class Kind { Text, Integer, Flag, Object, List } kind = Kind::Text;
     QString text;
     qint64 integer = 0;
     bool flag = false;
-    QList<Field> members; // Object: written on one line, {"a": 1, "b": "x"}
+    // Object: written on one line, {"a": 1, "b": "x"}. List: objects, one per line.
+    QList<Field> members;
 };
 
 Field textField(const QString &name, const QString &text)
@@ -55,6 +57,39 @@ Field flagField(const QString &name, bool value)
     f.name = name;
     f.kind = Field::Kind::Flag;
     f.flag = value;
+    return f;
+}
+
+// One override as an object: what it matches, what it does, its end, its note.
+Field overrideField(const Rule &r, const Override &o)
+{
+    Field f;
+    f.kind = Field::Kind::Object;
+    f.members << textField(Override::kindField(o.kind), o.pattern);
+    if (o.action == Override::Action::Limit) {
+        Field l;
+        l.name = u"limit"_s;
+        l.kind = Field::Kind::Object;
+        if (algorithm::isWindow(r.algorithm)) {
+            l.members << integerField(u"limit"_s, o.limit)
+                      << textField(u"window"_s, duration::formatUs(o.windowUs));
+        } else {
+            l.members << textField(u"rate"_s, duration::formatRate(o.rate))
+                      << integerField(u"burst"_s, o.burst);
+        }
+        f.members << l;
+    } else {
+        f.members << flagField(Override::actionName(o.action), true);
+    }
+    if (o.expiresUs != 0) {
+        f.members << textField(u"expires"_s, formatTimestampUs(o.expiresUs));
+    }
+    if (o.ttlUs != 0) {
+        f.members << textField(u"ttl"_s, duration::formatUs(o.ttlUs));
+    }
+    if (!o.note.isEmpty()) {
+        f.members << textField(u"note"_s, o.note);
+    }
     return f;
 }
 
@@ -98,6 +133,15 @@ QList<Field> fieldsOf(const Rule &r)
             a.members << textField(u"script"_s, r.adopt->script);
         }
         out.append(a);
+    }
+    if (!r.overrides.empty()) {
+        Field list;
+        list.name = u"overrides"_s;
+        list.kind = Field::Kind::List;
+        for (const Override &o : r.overrides) {
+            list.members.append(overrideField(r, o));
+        }
+        out.append(list);
     }
     return out;
 }
@@ -149,6 +193,14 @@ void appendJsonString(QByteArray &out, const QString &text)
 void appendJsonValue(QByteArray &out, const Field &f)
 {
     switch (f.kind) {
+    case Field::Kind::List:
+        out += '[';
+        for (qsizetype i = 0; i < f.members.size(); ++i) {
+            out += i == 0 ? "" : ", ";
+            appendJsonValue(out, f.members[i]);
+        }
+        out += ']';
+        break;
     case Field::Kind::Object:
         out += '{';
         for (qsizetype i = 0; i < f.members.size(); ++i) {
@@ -256,6 +308,7 @@ void appendYamlString(QByteArray &out, const QString &text)
 void appendYamlValue(QByteArray &out, const Field &f)
 {
     switch (f.kind) {
+    case Field::Kind::List:
     case Field::Kind::Object:
         // A flow mapping with JSON strings (valid YAML double-quoted scalars), on one line.
         appendJsonValue(out, f);
@@ -284,7 +337,20 @@ QByteArray ruleJson(const Rule &rule, const char *indent)
         }
         appendJsonString(out, fields[i].name);
         out += compact ? ":" : ": ";
-        appendJsonValue(out, fields[i]);
+        if (!compact && fields[i].kind == Field::Kind::List) {
+            // One element per line, a level deeper than the rule's fields.
+            out += "[\n";
+            for (qsizetype j = 0; j < fields[i].members.size(); ++j) {
+                out += indent;
+                out += "    ";
+                appendJsonValue(out, fields[i].members[j]);
+                out += j + 1 < fields[i].members.size() ? ",\n" : "\n";
+            }
+            out += indent;
+            out += "  ]";
+        } else {
+            appendJsonValue(out, fields[i]);
+        }
         if (i + 1 < fields.size()) {
             out += ',';
         }
@@ -334,11 +400,28 @@ QByteArray toYaml(const RuleSet &set)
         for (qsizetype i = 0; i < fields.size(); ++i) {
             out += i == 0 ? "  - " : "    ";
             out += fields[i].name.toUtf8();
+            if (fields[i].kind == Field::Kind::List) {
+                // A block list of flow mappings: one override per line.
+                out += ":\n";
+                for (const Field &element : fields[i].members) {
+                    out += "      - ";
+                    appendYamlValue(out, element);
+                    out += '\n';
+                }
+                continue;
+            }
             out += ": ";
             appendYamlValue(out, fields[i]);
             out += '\n';
         }
     }
+    return out;
+}
+
+QByteArray overrideToJson(const Rule &rule, const Override &o)
+{
+    QByteArray out;
+    appendJsonValue(out, overrideField(rule, o));
     return out;
 }
 

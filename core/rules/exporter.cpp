@@ -164,6 +164,47 @@ QString skippedLines(const QList<Skipped> &skipped, const QString &what)
     return commentBlock(lines);
 }
 
+// An override left out of an export: listed under "<rule> overrides[j]" with why.
+void skipOverride(QList<Skipped> &skipped, const Rule &r, size_t j, const QString &why)
+{
+    skipped.append({QStringLiteral("%1 overrides[%2]").arg(r.id).arg(j),
+                    QStringLiteral("%1: %2").arg(r.overrides[j].describeMatch(), why)});
+}
+
+// "; it expires at T: the target has no expiry, remove it then" for a comment, or "".
+QString expiryNote(const Override &o)
+{
+    if (o.expiresUs != 0) {
+        return QStringLiteral(" (expires %1 in Sluice: remove it then, the target has no "
+                              "expiry)")
+            .arg(formatTimestampUs(o.expiresUs));
+    }
+    if (o.ttlUs != 0) {
+        return QStringLiteral(" (ttl %1 in Sluice: remove it then, the target has no expiry)")
+            .arg(duration::formatUs(o.ttlUs));
+    }
+    return {};
+}
+
+// A glob of "match" as a PCRE anchored at both ends, for nginx map's ~ entries.
+QString globRegex(const QString &glob)
+{
+    QString out = QStringLiteral("^");
+    for (qsizetype i = 0; i < glob.size(); ++i) {
+        const QChar c = glob.at(i);
+        if (c == u'*') {
+            out += QStringLiteral(".*");
+        } else if (c == u'?') {
+            out += QLatin1Char('.');
+        } else if (c == u'\\' && i + 1 < glob.size()) {
+            out += QRegularExpression::escape(glob.at(++i));
+        } else {
+            out += QRegularExpression::escape(c);
+        }
+    }
+    return out + QLatin1Char('$');
+}
+
 // ---------------------------------------------------------------------------------------------
 // nginx
 
@@ -365,6 +406,74 @@ Export exportNginx(const RuleSet &set)
         if (r.scope.kind == Scope::Kind::Global) {
             key = QLatin1Char('"') + zone + QLatin1Char('"');
         }
+        // Overrides: allow and deny through a geo (scope ip: addresses and networks) or a map
+        // (the other scopes: exact values and globs as regular expressions) in front of
+        // limit_req. An allowed subject gets an empty key (nginx does not account it); a denied
+        // one sets a variable the location answers 429 for.
+        QStringList allowLines;
+        QStringList denyLines;
+        const bool ipScope = r.scope.kind == Scope::Kind::Ip;
+        for (size_t j = 0; j < r.overrides.size(); ++j) {
+            const Override &o = r.overrides[j];
+            if (o.action == Override::Action::Limit) {
+                skipOverride(out.skipped, r, j,
+                             QStringLiteral("an override limit would need a zone of its own and a "
+                                            "second limit_req that the others skip; left out"));
+                continue;
+            }
+            if (r.scope.kind == Scope::Kind::Global) {
+                continue; // validation: a global rule's subject is constant
+            }
+            QString entry;
+            if (r.scope.kind == Scope::Kind::Ip) {
+                if (o.kind == Override::Kind::Glob) {
+                    skipOverride(out.skipped, r, j,
+                                 QStringLiteral("nginx geo matches addresses and networks, not "
+                                                "globs; left out"));
+                    continue;
+                }
+                entry = o.pattern;
+            } else if (o.kind == Override::Kind::Glob) {
+                entry = QStringLiteral("\"~") + globRegex(o.pattern) + QLatin1Char('"');
+            } else {
+                entry = QLatin1Char('"') +
+                        QString(o.pattern).replace(QLatin1Char('"'), QStringLiteral("\\\"")) +
+                        QLatin1Char('"');
+            }
+            // geo values are literal (no variables): there, an allowed address is marked 1 and a
+            // map turns the mark into the key.
+            const bool emptyKey = o.action == Override::Action::Allow && !ipScope;
+            (o.action == Override::Action::Allow ? allowLines : denyLines)
+                << QStringLiteral("    %1 %2;")
+                           .arg(entry, emptyKey ? QStringLiteral("\"\"") : QStringLiteral("1")) +
+                       (expiryNote(o).isEmpty() ? QString()
+                                                : QStringLiteral("  #") + expiryNote(o));
+        }
+        const QString source = ipScope ? QStringLiteral("$remote_addr") : subject.variable;
+        QString overrideBlocks;
+        if (!allowLines.isEmpty()) {
+            const QString var = QStringLiteral("$sluice_key_") + zone;
+            if (ipScope) {
+                const QString mark = QStringLiteral("$sluice_allow_") + zone;
+                overrideBlocks += QStringLiteral("geo %1 {\n    default 0;\n").arg(mark) +
+                                  allowLines.join(QLatin1Char('\n')) + QStringLiteral("\n}\n") +
+                                  QStringLiteral("map %1 %2 {\n    1 \"\";\n    default %3;\n}\n")
+                                      .arg(mark, var, key);
+            } else {
+                overrideBlocks +=
+                    QStringLiteral("map %1 %2 {\n    default %3;\n").arg(source, var, key) +
+                    allowLines.join(QLatin1Char('\n')) + QStringLiteral("\n}\n");
+            }
+            key = var;
+        }
+        QString denyVar;
+        if (!denyLines.isEmpty()) {
+            denyVar = QStringLiteral("$sluice_deny_") + zone;
+            overrideBlocks += (ipScope ? QStringLiteral("geo %1 {\n").arg(denyVar)
+                                       : QStringLiteral("map %1 %2 {\n").arg(source, denyVar)) +
+                              QStringLiteral("    default 0;\n") +
+                              denyLines.join(QLatin1Char('\n')) + QStringLiteral("\n}\n");
+        }
 
         QString limitReq = QStringLiteral("limit_req zone=") + zone;
         if (nginxBurst > 0) {
@@ -420,10 +529,14 @@ Export exportNginx(const RuleSet &set)
         }
         lines << notes;
         body += QLatin1Char('\n') + commentBlock(lines);
+        body += overrideBlocks;
         body +=
             QStringLiteral("limit_req_zone %1 zone=%2:%3 rate=%4;\n").arg(key, zone, size, nr.text);
-        QStringList usage{QStringLiteral("In the location of %1:").arg(routeText(r)),
-                          QStringLiteral("  ") + limitReq};
+        QStringList usage{QStringLiteral("In the location of %1:").arg(routeText(r))};
+        if (!denyVar.isEmpty()) {
+            usage << QStringLiteral("  if (%1) { return 429; }").arg(denyVar);
+        }
+        usage << QStringLiteral("  ") + limitReq;
         if (r.shadow) {
             usage << QStringLiteral("  limit_req_dry_run on;")
                   << QStringLiteral("(shadow: decide and record in $limit_req_status, never "
@@ -582,6 +695,48 @@ Export exportEnvoy(const RuleSet &set)
         QString leaf = ind + QStringLiteral("  ");
         if (!innerKey.isEmpty()) {
             body += ind + QStringLiteral("  descriptors:\n");
+            // Overrides of one subject: a descriptor with that value, which envoy ratelimit
+            // matches before the key alone. allow: unlimited; deny: 0 per second.
+            for (size_t j = 0; j < r.overrides.size(); ++j) {
+                const Override &o = r.overrides[j];
+                if (o.kind != Override::Kind::Subject) {
+                    skipOverride(out.skipped, r, j,
+                                 QStringLiteral("envoy descriptors match exact values, not "
+                                                "networks or globs; left out"));
+                    continue;
+                }
+                QString limitLines;
+                const QString at = ind + QStringLiteral("      ");
+                if (o.action == Override::Action::Allow) {
+                    limitLines = at + QStringLiteral("unlimited: true\n");
+                } else if (o.action == Override::Action::Deny) {
+                    limitLines = at + QStringLiteral("rate_limit:\n") + at +
+                                 QStringLiteral("  unit: \"second\"\n") + at +
+                                 QStringLiteral("  requests_per_unit: 0\n");
+                } else {
+                    Rule limited = r;
+                    limited.limit = o.limit;
+                    limited.windowUs = o.windowUs;
+                    if (QString why =
+                            windowSkipReason(limited, QStringLiteral("envoyproxy/ratelimit"));
+                        !why.isEmpty() || o.limit > maxRequestsPerUnit) {
+                        skipOverride(out.skipped, r, j,
+                                     why.isEmpty() ? QStringLiteral("limit above 4294967295")
+                                                   : why);
+                        continue;
+                    }
+                    limitLines =
+                        at + QStringLiteral("rate_limit:\n") + at +
+                        QStringLiteral("  unit: \"%1\"\n").arg(QLatin1String(unitFor(o.windowUs))) +
+                        at + QStringLiteral("  requests_per_unit: %1\n").arg(o.limit);
+                }
+                if (const QString note = expiryNote(o); !note.isEmpty()) {
+                    body += ind + QStringLiteral("    # override") + note + QLatin1Char('\n');
+                }
+                body += ind + QStringLiteral("    - key: ") + yamlQuote(innerKey) +
+                        QLatin1Char('\n') + ind + QStringLiteral("      value: ") +
+                        yamlQuote(o.pattern) + QLatin1Char('\n') + limitLines;
+            }
             body += ind + QStringLiteral("    - key: ") + yamlQuote(innerKey) + QLatin1Char('\n');
             leaf = ind + QStringLiteral("      ");
         }
@@ -665,6 +820,57 @@ Export exportKong(const RuleSet &set)
         plugin.insert(QStringLiteral("tags"),
                       QJsonArray{QStringLiteral("sluice"), QStringLiteral("sluice-rule:") + r.id});
         plugins.append(plugin);
+        // Overrides of one user: a plugin on that Kong consumer (a consumer's plugin wins over
+        // the route's): rate-limiting with the override's limit, or request-termination 429
+        // for deny. Kong has no "unlimited" rate-limiting: allow is left out, as are networks
+        // and globs (Kong scopes plugins to consumers by name) and every other scope.
+        for (size_t j = 0; j < r.overrides.size(); ++j) {
+            const Override &o = r.overrides[j];
+            if (r.scope.kind != Scope::Kind::User || o.kind != Override::Kind::Subject) {
+                skipOverride(out.skipped, r, j,
+                             QStringLiteral("Kong scopes plugins to consumers: only an exact "
+                                            "subject of a user-scoped rule maps to one; left "
+                                            "out"));
+                continue;
+            }
+            if (o.action == Override::Action::Allow) {
+                skipOverride(out.skipped, r, j,
+                             QStringLiteral("Kong rate-limiting has no unlimited setting; left "
+                                            "out (remove the plugin for that consumer instead)"));
+                continue;
+            }
+            QJsonObject p;
+            p.insert(QStringLiteral("consumer"),
+                     QJsonObject{{QStringLiteral("username"), o.pattern}});
+            QJsonArray tags{QStringLiteral("sluice"), QStringLiteral("sluice-rule:") + r.id,
+                            QStringLiteral("sluice-override")};
+            if (o.expiresUs != 0) {
+                tags.append(QStringLiteral("sluice-expires:") + formatTimestampUs(o.expiresUs));
+            }
+            p.insert(QStringLiteral("tags"), tags);
+            if (o.action == Override::Action::Deny) {
+                p.insert(QStringLiteral("name"), QStringLiteral("request-termination"));
+                p.insert(QStringLiteral("config"),
+                         QJsonObject{{QStringLiteral("status_code"), 429},
+                                     {QStringLiteral("message"),
+                                      QStringLiteral("denied by an override of %1").arg(r.id)}});
+            } else {
+                Rule limited = r;
+                limited.limit = o.limit;
+                limited.windowUs = o.windowUs;
+                if (QString why = windowSkipReason(limited, QStringLiteral("Kong rate-limiting"));
+                    !why.isEmpty()) {
+                    skipOverride(out.skipped, r, j, why);
+                    continue;
+                }
+                QJsonObject c = config;
+                c.remove(QLatin1String(unitFor(r.windowUs)));
+                c.insert(QLatin1String(unitFor(o.windowUs)), double(o.limit));
+                p.insert(QStringLiteral("name"), QStringLiteral("rate-limiting"));
+                p.insert(QStringLiteral("config"), c);
+            }
+            plugins.append(p);
+        }
     }
     out.text = QJsonDocument(plugins).toJson(QJsonDocument::Indented);
     return out;

@@ -34,6 +34,13 @@ QString exportFormatName(ExportFormat f);
 //   delay), gcra (burst, nodelay) and token_bucket (the same meter: burst B-1, nodelay).
 // Envoy: the ratelimit service YAML: one domain, descriptors for fixed_window rules.
 // Kong: rate-limiting plugin configurations (JSON) for fixed windows that map to its periods.
+// Overrides, where the target can say them: nginx a geo (scope ip) or map (other scopes) in
+//   front of limit_req for allow (an empty key) and deny (a variable the location answers 429
+//   for); envoy descriptor values (unlimited, 0 per second, or the override's window) for exact
+//   subjects; Kong plugins on the consumer (rate-limiting, request-termination 429) for exact
+//   subjects of a user-scoped rule. What is left out is listed as "<rule> overrides[j]" in
+//   `skipped`: nginx override limits and globs on ip, envoy networks and globs, Kong allow,
+//   networks, globs and other scopes; no target expires an override (a comment says when).
 Export exportRules(const RuleSet &set, ExportFormat format);
 
 // nginx in front of an upstream, asking the Sluice HTTP check service (`sluice-cli serve`)

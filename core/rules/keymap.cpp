@@ -6,15 +6,19 @@ namespace sluice::rules {
 
 KeyMap::KeyMap(const RuleSet &set)
 {
-    m_heads.reserve(set.rules.size());
+    m_heads.reserve(set.rules.size() * 2);
     for (const Rule &r : set.rules) {
-        // Built as Policy::keyFor builds keys, minus the subject and the closing brace.
-        m_heads.emplace_back(r.keyPrefix + r.id.toUtf8() + ":{", &r);
+        // Built as Policy::keyFor builds keys, minus the subject and the closing brace; and as
+        // overrideKeyFor builds an override limit's (every rule: a key may outlive its
+        // override, and is still that rule's).
+        m_heads.push_back(Head{r.keyPrefix + r.id.toUtf8() + ":{", &r, false});
+        m_heads.push_back(
+            Head{r.keyPrefix + r.id.toUtf8() + overrideKeyMarker.toByteArray() + ":{", &r, true});
     }
     // Longest head first, so that where one head is a prefix of another the longer one wins;
     // stable, so that equal heads (duplicate ids: an invalid set) resolve to the first rule.
     std::stable_sort(m_heads.begin(), m_heads.end(),
-                     [](const auto &a, const auto &b) { return a.first.size() > b.first.size(); });
+                     [](const Head &a, const Head &b) { return a.head.size() > b.head.size(); });
 }
 
 std::optional<KeyMap::Match> KeyMap::match(const QByteArray &key) const
@@ -24,9 +28,10 @@ std::optional<KeyMap::Match> KeyMap::match(const QByteArray &key) const
     if (!key.endsWith('}')) {
         return std::nullopt;
     }
-    for (const auto &[head, rule] : m_heads) {
-        if (key.size() > head.size() && key.startsWith(head)) {
-            return Match{rule, key.mid(head.size(), key.size() - head.size() - 1)};
+    for (const Head &h : m_heads) {
+        if (key.size() > h.head.size() && key.startsWith(h.head)) {
+            return Match{h.rule, key.mid(h.head.size(), key.size() - h.head.size() - 1),
+                         h.override};
         }
     }
     return std::nullopt;

@@ -19,6 +19,8 @@ public:
     {
         const Rule *rule = nullptr;
         QByteArray subject;
+        // The key is the rule's under an override limit: <key_prefix><id>:override:{<subject>}.
+        bool override = false;
     };
     // The rule whose prefix + id + ":{" starts the key and whose "}" ends it; the subject is
     // everything between (it may itself contain braces, colons, any bytes). nullopt: no rule.
@@ -26,7 +28,13 @@ public:
     std::optional<Match> match(const QByteArray &key) const;
 
 private:
-    std::vector<std::pair<QByteArray, const Rule *>> m_heads; // "<prefix><id>:{", longest first
+    struct Head
+    {
+        QByteArray head; // "<prefix><id>:{" or "<prefix><id>:override:{"
+        const Rule *rule = nullptr;
+        bool override = false;
+    };
+    std::vector<Head> m_heads; // longest first
 };
 
 } // namespace sluice::rules

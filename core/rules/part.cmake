@@ -9,6 +9,9 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/exporter.cpp ${CMAKE_CURRENT_LIST_DIR}/exporter.h
     ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.cpp ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.h
     ${CMAKE_CURRENT_LIST_DIR}/keymap.cpp ${CMAKE_CURRENT_LIST_DIR}/keymap.h
+    ${CMAKE_CURRENT_LIST_DIR}/override.cpp ${CMAKE_CURRENT_LIST_DIR}/override.h
+    ${CMAKE_CURRENT_LIST_DIR}/overridematcher.cpp ${CMAKE_CURRENT_LIST_DIR}/overridematcher.h
+    ${CMAKE_CURRENT_LIST_DIR}/overridestore.cpp ${CMAKE_CURRENT_LIST_DIR}/overridestore.h
     ${CMAKE_CURRENT_LIST_DIR}/rule.cpp ${CMAKE_CURRENT_LIST_DIR}/rule.h
     ${CMAKE_CURRENT_LIST_DIR}/rulediff.cpp ${CMAKE_CURRENT_LIST_DIR}/rulediff.h
     ${CMAKE_CURRENT_LIST_DIR}/rulestore.cpp ${CMAKE_CURRENT_LIST_DIR}/rulestore.h

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/limiter/policy.h"
+#include "core/rules/override.h"
 
 #include "core/common/duration.h"
 #include "core/common/result.h"
@@ -68,6 +69,8 @@ struct Rule
     bool shadow = false;
     bool enabled = true;
     std::optional<Adopt> adopt;
+    // Per-subject exceptions (override.h), in the file's order; the matcher ranks them.
+    std::vector<Override> overrides;
 
     // The adoption's window and limit, the rule's where it gives none (0 when neither does).
     qint64 adoptWindowUs() const

@@ -93,6 +93,7 @@ public:
     QByteArray versionKey() const { return m_ns + "rules:version"; }
     QByteArray historyKey() const { return m_ns + "rules:history"; }
     QByteArray channel() const { return m_ns + "rules:changed"; }
+    const QByteArray &ns() const { return m_ns; }
 
 private:
     QByteArray m_ns;

@@ -129,6 +129,8 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
     };
 
     std::optional<qint64> emitted; // the version last emitted
+    RuleSet emittedSet;            // withOverrides: the set last emitted, overrides merged
+    QStringList emittedStale;
     std::optional<Connection> puller;
     // Pulls and emits if the version moved. A connection loss is returned (the caller
     // reconnects everything); a store that cannot be read is reported, and we keep listening.
@@ -145,10 +147,38 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
                 (void)puller->command({"CLIENT", "SETNAME", clientName()}); // best effort
             }
             auto snap = m_store.pull(*puller);
+            if (snap && m_options.withOverrides) {
+                // The overrides of the rules just pulled; a change of either emits.
+                QStringList stale;
+                auto stored = OverrideStore(m_store.ns()).list(*puller, snap->set, {}, &stale);
+                if (!stored && stored.error().kind == Error::Kind::Auth) {
+                    // A user that may read the rules but not list the overrides (an older
+                    // ACL): the rules alone, and the refusal said as a stale entry, once.
+                    stale = QStringList{QStringLiteral("the stored overrides cannot be listed: ") +
+                                        stored.error().message};
+                    stored = QList<OverrideStore::Stored>();
+                    if (stale != emittedStale) {
+                        emittedStale = stale;
+                        post([this, stale] { Q_EMIT staleOverrides(stale); });
+                    }
+                } else if (!stored) {
+                    snap = stored.error();
+                } else {
+                    OverrideStore::merge(snap->set, *stored);
+                    if (stale != emittedStale) {
+                        emittedStale = stale;
+                        post([this, stale] { Q_EMIT staleOverrides(stale); });
+                    }
+                }
+            }
             if (snap) {
                 failing = false;
-                if (emitted != snap->version) {
+                if (emitted != snap->version ||
+                    (m_options.withOverrides && emittedSet != snap->set)) {
                     emitted = snap->version;
+                    if (m_options.withOverrides) {
+                        emittedSet = snap->set;
+                    }
                     post([this, set = std::move(snap->set), version = snap->version] {
                         Q_EMIT rulesChanged(set, version);
                     });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "overridestore.h"
 #include "rulestore.h"
 
 #include "core/redis/endpoint.h"
@@ -41,6 +42,10 @@ public:
         std::chrono::milliseconds minBackoff{100};      // first retry after a failure
         std::chrono::milliseconds maxBackoff{5000};     // doubling up to this
         std::chrono::milliseconds pingInterval{15000};  // idle time before a liveness PING
+        // Also follow the stored overrides (OverrideStore, same namespace and channel): each
+        // pull lists them and merges them into the rules (OverrideStore::merge), and
+        // rulesChanged() is emitted when either the version or the overrides moved.
+        bool withOverrides = false;
     };
 
     RuleWatcher(Endpoint endpoint, RuleStore store, Options options, QObject *parent = nullptr);
@@ -57,6 +62,9 @@ public:
 
 Q_SIGNALS:
     void rulesChanged(const sluice::RuleSet &set, qint64 version);
+    // With Options::withOverrides: overrides that are stored but match nothing (their rule is
+    // gone, or they no longer fit it), once per change of that list.
+    void staleOverrides(const QStringList &why);
     // A connection or a pull failed; the watcher keeps retrying. Once per failure streak.
     void errorOccurred(const QString &message);
 

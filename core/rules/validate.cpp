@@ -18,6 +18,7 @@
 #include "adoption.h"
 #include "codec.h"
 #include "jsonlocator.h"
+#include "override.h"
 
 #include "core/common/bytes.h"
 
@@ -305,6 +306,7 @@ QList<Diagnostic> validateRule(const Rule &rule, const QString &path, const QStr
     checkParameters(rule, path, sink);
     checkKeyPrefix(rule.keyPrefix, path, sink);
     checkAdopt(rule, path, sink);
+    out += validateOverrides(rule, path, file);
     return out;
 }
 

@@ -22,6 +22,7 @@
 
 #include "core/limiter/model.h"
 #include "core/rules/adoption.h"
+#include "core/rules/overridematcher.h"
 
 #include <QElapsedTimer>
 
@@ -71,6 +72,30 @@ struct RuleRun
     // cannot set.)
     std::optional<ForeignCounter> foreign;
     std::vector<ForeignState> foreignStates;
+    // The rule's per-subject overrides, as serve applies them: allow and deny answered here
+    // (never the limiter), an override limit by its own policy under its own key / slot.
+    const Rule *rule = nullptr;
+    rules::OverrideMatcher overrides;
+    std::vector<Policy> overridePolicies; // by index in rule->overrides
+    std::vector<Slot> overrideSlots;      // in-process runs: per subject
+    std::vector<QByteArray> overrideKeys; // per subject, made on first use
+
+    rules::OverrideMatcher::Hit overrideFor(quint32 subject, const Subjects &subjects,
+                                            qint64 nowUs) const
+    {
+        return overrides.isEmpty() ? rules::OverrideMatcher::Hit{}
+                                   : overrides.match(subjects.name(subject), nowUs);
+    }
+    const QByteArray &overrideKey(quint32 subject, const Subjects &subjects)
+    {
+        QByteArray &k = overrideKeys[subject];
+        if (k.isEmpty()) {
+            Rule keyed = *rule;
+            keyed.keyPrefix = policy.keyPrefix;
+            k = rules::overrideKeyFor(keyed, subjects.name(subject));
+        }
+        return k;
+    }
 
     const QByteArray &key(quint32 subject, const Subjects &subjects)
     {
@@ -181,6 +206,22 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
         run.bins.resize(size_t((s.durationUs + s.binUs - 1) / s.binUs));
         run.result.rule = s.rules[r].id;
         run.result.algorithm = s.rules[r].algorithm;
+        const Rule &rule = s.rules[r];
+        if (!rule.overrides.empty()) {
+            run.rule = &rule;
+            // A ttl counts from the run's start, in virtual time.
+            run.overrides = rules::OverrideMatcher(rule.overrides, options.epochUs);
+            for (const Override &o : rule.overrides) {
+                Policy p = rules::overridePolicy(rule, o);
+                p.keyPrefix = options.keyPrefix;
+                run.overridePolicies.push_back(p);
+            }
+            if (limiter != nullptr) {
+                run.overrideKeys.resize(size_t(subjects.size()));
+            } else {
+                run.overrideSlots.resize(size_t(subjects.size()));
+            }
+        }
     }
 
     // Beside the rules, the twin of every adopted counter (FORMATS.md "simulate").
@@ -215,6 +256,7 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
     const int batch = std::max(1, options.batch);
     const size_t perBatch = std::max<size_t>(1, size_t(batch) / ruleCount);
     std::vector<Request> requests(limiter != nullptr ? perBatch * ruleCount : 0);
+    std::vector<std::optional<Decision>> local;
     size_t done = 0;
     while (done < arrivals.size()) {
         if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
@@ -242,12 +284,25 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
                     if (!run.global && k + kPrefetchAhead < m) {
                         __builtin_prefetch(&run.slots[arrivals[done + k + kPrefetchAhead].subject]);
                     }
-                    Slot &slot = run.slots[run.global ? 0 : a.subject];
                     const qint64 now = options.epochUs + a.tUs;
+                    const auto hit = run.overrideFor(a.subject, subjects, now);
+                    if (hit && hit.override->action != Override::Action::Limit) {
+                        const Decision d = rules::overrideDecision(run.policy, hit.override->action,
+                                                                   now, hit.endUs);
+                        run.account(a.tUs, s.binUs, d);
+                        if (options.onDecision) {
+                            options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, d});
+                        }
+                        continue;
+                    }
+                    Slot &slot =
+                        hit ? run.overrideSlots[a.subject] : run.slots[run.global ? 0 : a.subject];
+                    const Policy &policy =
+                        hit ? run.overridePolicies[size_t(hit.index)] : run.policy;
                     if (slot.expiresAtUs <= now && slot.state.index() != 0) {
                         slot.state = std::monostate{}; // the key expired
                     }
-                    const model::Outcome o = model::apply(run.policy, slot.state, 1, now, minTtlMs);
+                    const model::Outcome o = model::apply(policy, slot.state, 1, now, minTtlMs);
                     if (o.wrote && o.ttlMs > 0) { // 0: the write kept the key's TTL
                         slot.expiresAtUs = now + o.ttlMs * duration::usPerMs;
                     }
@@ -258,27 +313,40 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
                 }
             }
         } else {
+            // Answered by an allow / deny override: never sent (local[i]); the others are
+            // packed in order.
+            local.assign(m * ruleCount, std::nullopt);
+            size_t sent = 0;
             for (size_t r = 0; r < ruleCount; ++r) {
                 RuleRun &run = runs[r];
                 for (size_t k = 0; k < m; ++k) {
                     const Arrival &a = arrivals[done + k];
-                    Request &q = requests[r * m + k];
-                    q.policy = &run.policy;
-                    q.key = run.key(a.subject, subjects);
+                    const qint64 now = options.epochUs + a.tUs;
+                    const auto hit = run.overrideFor(a.subject, subjects, now);
+                    if (hit && hit.override->action != Override::Action::Limit) {
+                        local[r * m + k] = rules::overrideDecision(run.policy, hit.override->action,
+                                                                   now, hit.endUs);
+                        continue;
+                    }
+                    Request &q = requests[sent++];
+                    q.policy = hit ? &run.overridePolicies[size_t(hit.index)] : &run.policy;
+                    q.key =
+                        hit ? run.overrideKey(a.subject, subjects) : run.key(a.subject, subjects);
                     q.cost = 1;
-                    q.nowUs = options.epochUs + a.tUs;
+                    q.nowUs = now;
                     q.minTtlMs = minTtlMs;
                 }
             }
-            auto decided =
-                limiter->decideBatch(std::span<const Request>(requests.data(), m * ruleCount));
+            auto decided = limiter->decideBatch(std::span<const Request>(requests.data(), sent));
             if (!decided) {
                 return Error::make(decided.error().kind,
                                    u"at %1 of virtual time: %2"_s.arg(seconds(arrivals[done].tUs),
                                                                       decided.error().message));
             }
+            size_t next = 0;
             for (size_t i = 0; i < m * ruleCount; ++i) {
-                const Result<Decision> &d = (*decided)[i];
+                const Result<Decision> &d =
+                    local[i] ? Result<Decision>(*local[i]) : (*decided)[next++];
                 if (!d) {
                     return Error::make(d.error().kind,
                                        u"rule %1 at %2 of virtual time: %3"_s.arg(

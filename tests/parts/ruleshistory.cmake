@@ -4,3 +4,7 @@ sluice_test(cli_ruleshistory TIMEOUT 120)
 add_dependencies(tst_cli_ruleshistory sluice-cli)
 # The push preview on states the real scripts wrote in the fixture's Redis.
 sluice_test(changepreview REDIS)
+# Per-subject overrides: the file form, the matcher, check and serve against the fixture's
+# Redis, the store.
+sluice_test(overrides REDIS LIBS sluice_service TIMEOUT 180)
+add_dependencies(tst_overrides sluice-cli)

@@ -114,6 +114,10 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
         case TypeColumn:
             return k.exists() ? QString::fromLatin1(k.type) : tr("gone");
         case RuleColumn:
+            if (k.hasRule() && k.override) {
+                //: A key written under a per-subject override limit of the rule
+                return tr("%1 (override)").arg(k.ruleId);
+            }
             return k.hasRule() ? k.ruleId : QStringLiteral("—");
         case SubjectColumn:
             return k.hasRule() ? keypresentation::displayBytes(k.subject) : QStringLiteral("—");

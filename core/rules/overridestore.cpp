@@ -1,0 +1,348 @@
+#include "overridestore.h"
+
+#include "codec.h"
+
+#include "core/common/bytes.h"
+#include "core/redis/scriptregistry.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+
+#include <algorithm>
+
+#include <pwd.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace sluice::rules {
+
+namespace {
+
+// The index of the stored overrides (KEYS[2]): a sorted set of their keys by end (unix ms;
+// 'inf' for a permanent one), so that listing them never scans the keyspace. Its own TTL is
+// the latest end of its members (none only while a permanent override is in it); ended
+// members are dropped by every write, and a reader skips members whose key has gone.
+//
+// Add step. KEYS[1] the override's key, KEYS[2] the index. ARGV[1] the value (JSON), ARGV[2]
+// its end in unix ms (0: none, a permanent override), ARGV[3] '1' to replace an existing one,
+// ARGV[4] the channel. Reply: {1} stored, or {0, the stored value} when the key exists and
+// ARGV[3] is not '1'. SET and PEXPIREAT in one script: the key is never seen without its TTL.
+const char *const addLua = R"lua(
+for i = 1, 2 do
+  local t = redis.call('TYPE', KEYS[i])['ok']
+  local want = i == 1 and 'string' or 'zset'
+  if t ~= 'none' and t ~= want then
+    return redis.error_reply('the key ' .. KEYS[i] .. ' holds a ' .. t .. ', not a ' .. want ..
+      '; nothing was written')
+  end
+end
+-- The user's ACL (Redis >= 7), before the first write: a PEXPIREAT refused after the SET would
+-- leave the override without its end.
+if redis.acl_check_cmd then
+  local needs = {{'set', KEYS[1], 'x'}, {'pexpireat', KEYS[1], '1'}, {'exists', KEYS[1]},
+    {'zadd', KEYS[2], '1', 'x'}, {'zremrangebyscore', KEYS[2], '0', '1'},
+    {'zrange', KEYS[2], '0', '1'}, {'persist', KEYS[2]}, {'pexpireat', KEYS[2], '1'},
+    {'publish', ARGV[4], 'x'}}
+  for _, n in ipairs(needs) do
+    if not redis.acl_check_cmd(unpack(n)) then
+      return redis.error_reply('NOPERM this user may not ' .. string.upper(n[1]) .. ' ' ..
+        n[2] .. ', which adding an override needs; nothing was written; grant it: ' ..
+        'ACL SETUSER <user> +' .. n[1])
+    end
+  end
+end
+if redis.call('EXISTS', KEYS[1]) == 1 and ARGV[3] ~= '1' then
+  return {0, redis.call('GET', KEYS[1])}
+end
+redis.call('SET', KEYS[1], ARGV[1])
+local score = 'inf'
+if ARGV[2] ~= '0' then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+  score = ARGV[2]
+end
+local t = redis.call('TIME')
+local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. nowMs)
+redis.call('ZADD', KEYS[2], score, KEYS[1])
+local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+if last[2] == 'inf' then
+  redis.call('PERSIST', KEYS[2])
+else
+  redis.call('PEXPIREAT', KEYS[2], last[2])
+end
+redis.call('PUBLISH', ARGV[4], 'overrides')
+return {1}
+)lua";
+
+// Remove step. KEYS[1] the override's key, KEYS[2] the index, ARGV[1] the channel. Reply:
+// keys deleted (0 or 1).
+const char *const removeLua = R"lua(
+if redis.acl_check_cmd then
+  local needs = {{'del', KEYS[1]}, {'zrem', KEYS[2], 'x'}, {'zcard', KEYS[2]},
+    {'zrange', KEYS[2], '0', '1'}, {'del', KEYS[2]}, {'pexpireat', KEYS[2], '1'},
+    {'publish', ARGV[1], 'x'}}
+  for _, n in ipairs(needs) do
+    if not redis.acl_check_cmd(unpack(n)) then
+      return redis.error_reply('NOPERM this user may not ' .. string.upper(n[1]) .. ' ' ..
+        n[2] .. ', which removing an override needs; nothing was removed; grant it: ' ..
+        'ACL SETUSER <user> +' .. n[1])
+    end
+  end
+end
+local n = redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], KEYS[1])
+if redis.call('ZCARD', KEYS[2]) == 0 then
+  redis.call('DEL', KEYS[2])
+else
+  local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+  if last[2] ~= 'inf' then
+    redis.call('PEXPIREAT', KEYS[2], last[2])
+  end
+end
+if n > 0 then
+  redis.call('PUBLISH', ARGV[1], 'overrides')
+end
+return n
+)lua";
+
+const ScriptRegistry &scripts()
+{
+    static const ScriptRegistry registry = [] {
+        ScriptRegistry r;
+        r.add(u"overridestore_add"_s, QByteArray(addLua));
+        r.add(u"overridestore_remove"_s, QByteArray(removeLua));
+        return r;
+    }();
+    return registry;
+}
+
+Error invalid(const QString &message)
+{
+    return Error::make(Error::Kind::Invalid, message);
+}
+
+QString osUser()
+{
+    if (const passwd *pw = getpwuid(geteuid()); pw && pw->pw_name && *pw->pw_name) {
+        return QString::fromLocal8Bit(pw->pw_name);
+    }
+    return u"uid %1"_s.arg(geteuid());
+}
+
+Result<qint64> serverNowUs(Connection &c)
+{
+    auto t = c.command({"TIME"}, ReplyBound::integers(2, "TIME"));
+    if (!t) {
+        return t.error();
+    }
+    if (!t->isArray() || t->elements.size() != 2) {
+        return Error::make(Error::Kind::Protocol, u"TIME did not answer two numbers"_s);
+    }
+    return t->elements[0].str.toLongLong() * 1'000'000 + t->elements[1].str.toLongLong();
+}
+
+} // namespace
+
+OverrideStore::OverrideStore(QByteArray ns)
+    : m_ns(std::move(ns))
+{}
+
+QByteArray OverrideStore::keyFor(const QString &ruleId, Override::Kind kind,
+                                 const QString &pattern) const
+{
+    return m_ns + "rules:override:" + ruleId.toUtf8() + ':' + Override::kindField(kind).toUtf8() +
+           ':' + pattern.toUtf8();
+}
+
+Result<OverrideStore::Stored> OverrideStore::add(Connection &c, const Rule &rule, Override o,
+                                                 const AddOptions &options) const
+{
+    auto now = serverNowUs(c);
+    if (!now) {
+        return now.error();
+    }
+    if (o.ttlUs != 0) {
+        // Whole milliseconds, as PEXPIREAT has it: the key and the matcher end together.
+        o.expiresUs = (*now + o.ttlUs + 999) / 1000 * 1000;
+        o.ttlUs = 0;
+    }
+    if (o.expiresUs == 0 && !options.permanent) {
+        return invalid(u"an override in the store needs an end (--ttl or --expires), or "
+                       "--permanent for one that lasts until it is removed"_s);
+    }
+    if (o.expiresUs != 0 && o.expiresUs <= *now) {
+        return invalid(u"the override would end at %1, which has passed (the server's clock says "
+                       "%2)"_s.arg(formatTimestampUs(o.expiresUs),
+                                   formatTimestampUs(*now - *now % 1'000'000)));
+    }
+    Rule alone = rule;
+    alone.overrides = {o};
+    const QList<Diagnostic> errors = validateOverrides(alone, {}, {});
+    if (!errors.isEmpty()) {
+        QStringList why;
+        for (const Diagnostic &d : errors) {
+            why << d.toString();
+        }
+        return invalid(why.join(u"; "_s));
+    }
+    Stored s;
+    s.ruleId = rule.id;
+    s.override = o;
+    s.author = options.author.isEmpty() ? osUser() : options.author.left(200);
+    s.added = formatTimestampUs(*now - *now % 1'000'000);
+    s.key = keyFor(rule.id, o.kind, o.pattern);
+    s.pttlMs = o.expiresUs != 0 ? (o.expiresUs - *now) / 1000 : -1;
+    const QJsonObject value{
+        {u"rule"_s, rule.id},
+        {u"override"_s, QJsonDocument::fromJson(overrideToJson(rule, o)).object()},
+        {u"author"_s, s.author},
+        {u"added"_s, s.added}};
+    const qint64 endMs = o.expiresUs != 0 ? (o.expiresUs + 999) / 1000 : 0;
+    auto r =
+        ScriptRegistry::eval(c, *scripts().find(u"overridestore_add"_s), {s.key, indexKey()},
+                             {QJsonDocument(value).toJson(QJsonDocument::Compact),
+                              QByteArray::number(endMs), options.replace ? "1" : "0", channel()});
+    if (!r) {
+        return ScriptRegistry::explainScriptAcl(r.error(), *scripts().find(u"overridestore_add"_s));
+    }
+    if (r->isArray() && !r->elements.empty() && r->elements[0].integer == 0) {
+        const QJsonObject old =
+            QJsonDocument::fromJson(r->elements.size() > 1 ? r->elements[1].str : QByteArray())
+                .object();
+        const QJsonObject oldOverride = old.value(u"override"_s).toObject();
+        QString what = u"allow"_s;
+        if (oldOverride.contains(u"deny"_s)) {
+            what = u"deny"_s;
+        } else if (oldOverride.contains(u"limit"_s)) {
+            what = u"a limit"_s;
+        }
+        return Error::make(Error::Kind::Conflict,
+                           u"rule '%1' already has an override for %2 (%3, added %4 by %5); "
+                           "remove it first or add with --replace"_s.arg(
+                               rule.id, o.describeMatch(), what, old.value(u"added"_s).toString(),
+                               bytes::shortened(old.value(u"author"_s).toString())));
+    }
+    return s;
+}
+
+Result<bool> OverrideStore::remove(Connection &c, const QString &ruleId, Override::Kind kind,
+                                   const QString &pattern) const
+{
+    auto r = ScriptRegistry::eval(c, *scripts().find(u"overridestore_remove"_s),
+                                  {keyFor(ruleId, kind, pattern), indexKey()}, {channel()});
+    if (!r) {
+        return ScriptRegistry::explainScriptAcl(r.error(),
+                                                *scripts().find(u"overridestore_remove"_s));
+    }
+    return r->integer > 0;
+}
+
+Result<QList<OverrideStore::Stored>> OverrideStore::list(Connection &c, const RuleSet &rules,
+                                                         const QString &ruleId,
+                                                         QStringList *stale) const
+{
+    auto index = c.command({"ZRANGE", indexKey(), "0", QByteArray::number(maxStored)});
+    if (!index) {
+        return index.error();
+    }
+    if (!index->isArray()) {
+        return Error::make(Error::Kind::Protocol, u"ZRANGE did not answer a list"_s);
+    }
+    if (index->elements.size() > size_t(maxStored)) {
+        return invalid(u"more than %1 overrides are stored in %2; remove some (sluice-cli "
+                       "overrides remove)"_s.arg(maxStored)
+                           .arg(QString::fromUtf8(indexKey())));
+    }
+    const QByteArray head =
+        m_ns + "rules:override:" + (ruleId.isEmpty() ? QByteArray() : ruleId.toUtf8() + ':');
+    QList<QByteArray> keys;
+    for (const Reply &k : index->elements) {
+        if (k.str.startsWith(head)) {
+            keys << k.str;
+        }
+    }
+    std::sort(keys.begin(), keys.end());
+    QList<Stored> out;
+    constexpr qsizetype chunk = 256;
+    for (qsizetype from = 0; from < keys.size(); from += chunk) {
+        QList<QList<QByteArray>> commands;
+        const qsizetype to = std::min(keys.size(), from + chunk);
+        for (qsizetype i = from; i < to; ++i) {
+            commands << QList<QByteArray>{"GET", keys[i]} << QList<QByteArray>{"PTTL", keys[i]};
+        }
+        auto replies = c.pipeline(commands);
+        if (!replies) {
+            return replies.error();
+        }
+        for (qsizetype i = from; i < to; ++i) {
+            const auto &value = (*replies)[size_t(2 * (i - from))];
+            const auto &ttl = (*replies)[size_t(2 * (i - from) + 1)];
+            const QString where = QString::fromUtf8(keys[i]);
+            if (!value || value->isNil()) {
+                continue; // ended (the index keeps it until the next write) or just removed
+            }
+            const QJsonObject o = QJsonDocument::fromJson(value->str).object();
+            Stored s;
+            s.key = keys[i];
+            s.ruleId = o.value(u"rule"_s).toString();
+            s.author = o.value(u"author"_s).toString();
+            s.added = o.value(u"added"_s).toString();
+            s.pttlMs = ttl ? ttl->integer : -1;
+            const Rule *rule = rules.find(s.ruleId);
+            if (rule == nullptr) {
+                if (stale != nullptr) {
+                    *stale << u"%1: rule '%2' is not in the store; the override matches "
+                              "nothing"_s.arg(where, bytes::shortened(s.ruleId));
+                }
+                continue;
+            }
+            auto parsed = overrideFromJson(
+                *rule, QJsonDocument(o.value(u"override"_s).toObject()).toJson(), where);
+            if (!parsed) {
+                if (stale != nullptr) {
+                    *stale << u"%1: not an override of rule '%2' as it is now: %3"_s.arg(
+                        where, s.ruleId, parsed.error().message);
+                }
+                continue;
+            }
+            s.override = *parsed;
+            if (keyFor(s.ruleId, s.override.kind, s.override.pattern) != s.key) {
+                if (stale != nullptr) {
+                    *stale << u"%1: holds an override of %2, not of its own name"_s.arg(
+                        where, s.override.describeMatch());
+                }
+                continue;
+            }
+            out << std::move(s);
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Stored &a, const Stored &b) {
+        if (a.ruleId != b.ruleId) {
+            return a.ruleId < b.ruleId;
+        }
+        return specificity(a.override) < specificity(b.override);
+    });
+    return out;
+}
+
+void OverrideStore::merge(RuleSet &set, const QList<Stored> &stored)
+{
+    QMap<QString, std::vector<Override>> byRule;
+    for (const Stored &s : stored) {
+        byRule[s.ruleId].push_back(s.override);
+    }
+    for (Rule &r : set.rules) {
+        const auto it = byRule.constFind(r.id);
+        if (it == byRule.constEnd()) {
+            continue;
+        }
+        std::vector<Override> all = *it;
+        all.insert(all.end(), r.overrides.begin(), r.overrides.end());
+        r.overrides = std::move(all);
+    }
+}
+
+} // namespace sluice::rules
