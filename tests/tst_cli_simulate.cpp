@@ -35,7 +35,7 @@ qint64 simKeys()
     return test::keysWithPrefix(c, "sluice:sim:").size();
 }
 
-const QByteArray rules =
+const QByteArray rulesPart =
     R"("rules": [{"id": "r", "scope": "ip", "algorithm": "fixed_window", "limit": 3, "window": "5s"}])";
 
 } // namespace
@@ -56,7 +56,7 @@ private Q_SLOTS:
         const QStringList file{u"@"_s};
         const auto doc = [](const QByteArray &duration, const QByteArray &traffic) {
             return "{\"duration\": \"" + duration + "\",\n\"traffic\": [" + traffic + "],\n" +
-                   rules + "}\n";
+                   rulesPart + "}\n";
         };
         QTest::newRow("negative rate")
             << doc("30s", R"({"pattern": "constant", "rate": "-2/s"})") << QByteArray() << file

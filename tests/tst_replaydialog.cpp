@@ -57,7 +57,7 @@ QString write(const QTemporaryDir &dir, const QString &name, const QByteArray &b
     return path;
 }
 
-const QByteArray rules = R"({"version": 1, "rules": [
+const QByteArray rulesJson = R"({"version": 1, "rules": [
   {"id": "api", "route": "GET /api", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1s"},
   {"id": "key", "scope": "header:X-Api-Key", "algorithm": "gcra", "rate": "5/s", "burst": 2}
 ]})";
@@ -83,7 +83,7 @@ void TestReplayDialog::replaysAndReports()
     ReplayDialog d;
     QVERIFY(test::showWindow(d, {1280, 800}));
     d.setLogs({write(dir, u"a.log"_s, noisyLog(120))});
-    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    d.setRulesFile(write(dir, u"rules.json"_s, rulesJson));
     QVERIFY2(d.findChild<QLabel *>(u"detectedLabel"_s)->text().contains(u"nginx combined"_s),
              qPrintable(d.findChild<QLabel *>(u"detectedLabel"_s)->text()));
     QSignalSpy done(&d, &ReplayDialog::replayFinished);
@@ -113,7 +113,7 @@ void TestReplayDialog::dragTheLimit()
     d.resize(1280, 800);
     d.show();
     d.setLogs({write(dir, u"a.log"_s, noisyLog(30))});
-    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    d.setRulesFile(write(dir, u"rules.json"_s, rulesJson));
     QSignalSpy done(&d, &ReplayDialog::replayFinished);
     d.start();
     QVERIFY(done.wait(20000));
@@ -153,7 +153,7 @@ void TestReplayDialog::exports()
     QVERIFY(!d.exportTo(dir.filePath(u"x.csv"_s), &error));
     QVERIFY(error.contains(u"first"_s));
     d.setLogs({write(dir, u"a.log"_s, noisyLog(10))});
-    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    d.setRulesFile(write(dir, u"rules.json"_s, rulesJson));
     QSignalSpy done(&d, &ReplayDialog::replayFinished);
     d.start();
     QVERIFY(done.wait(20000));
@@ -183,7 +183,7 @@ void TestReplayDialog::cancelAndErrors()
     QVERIFY2(status->text().contains(u"bad.json"_s), qPrintable(status->text()));
     // A long log, cancelled at once: the run stops with what it read.
     d.setLogs({write(dir, u"long.log"_s, noisyLog(6000))});
-    d.setRulesFile(write(dir, u"rules.json"_s, rules));
+    d.setRulesFile(write(dir, u"rules.json"_s, rulesJson));
     QSignalSpy done(&d, &ReplayDialog::replayFinished);
     d.start();
     QVERIFY(d.running());

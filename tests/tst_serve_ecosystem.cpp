@@ -39,7 +39,7 @@ namespace {
 
 using test::writeFile;
 
-QByteArray rules(const QByteArray &extra = {})
+QByteArray rulesText(const QByteArray &extra = {})
 {
     QByteArray text = R"({"version": 1, "rules": [
         {"id": "fw", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1m",
@@ -267,7 +267,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         Service service(serveArgs(path)
                         << QStringLiteral("--metrics-compat") << QStringLiteral("envoy-ratelimit"));
         QVERIFY2(service.port() != 0, service.err().constData());
@@ -375,7 +375,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         Service service(serveArgs(path));
         QVERIFY2(service.port() != 0, service.err().constData());
         QCOMPARE(get(service.port(), "/v1/check?rule=fw&subject=om").status, 200);
@@ -411,7 +411,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         Service service(serveArgs(path)
                         << QStringLiteral("--metrics-listen") << QStringLiteral("127.0.0.1:0"));
         QVERIFY2(service.port() != 0, service.err().constData());
@@ -450,7 +450,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         Service service(serveArgs(path)
                         << QStringLiteral("--max-connections") << QStringLiteral("1000"));
         QVERIFY2(service.port() != 0, service.err().constData());
@@ -465,7 +465,7 @@ private Q_SLOTS:
         };
         for (int round = 0; round < 5; ++round) {
             if (round == 2) {
-                QVERIFY(writeFile(path, rules(R"(, {"id": "added", "scope": "global",
+                QVERIFY(writeFile(path, rulesText(R"(, {"id": "added", "scope": "global",
                     "algorithm": "fixed_window", "limit": 9, "window": "1m",
                     "key_prefix": "X"})")));
                 QVERIFY(::kill(pid_t(service.pid()), SIGHUP) == 0);
@@ -526,7 +526,7 @@ private Q_SLOTS:
         QVERIFY2(redis.start(), redis.output().constData());
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         Service service(serveArgs(path, redis.url())
                         << QStringLiteral("--timeout-ms") << QStringLiteral("200"));
         QVERIFY2(service.port() != 0, service.err().constData());
@@ -557,7 +557,7 @@ private Q_SLOTS:
         QVERIFY2(redis.start(), redis.output().constData());
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         Service service(serveArgs(path, redis.url())
                         << QStringLiteral("--log-format") << QStringLiteral("json"));
         QVERIFY2(service.port() != 0, service.err().constData());
@@ -572,7 +572,7 @@ private Q_SLOTS:
         QVERIFY(::kill(pid_t(service.pid()), SIGHUP) == 0);
         QVERIFY(
             QTest::qWaitFor([&] { return service.err().contains("rules_reload_failed"); }, 10000));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         QVERIFY(::kill(pid_t(service.pid()), SIGHUP) == 0);
         QVERIFY(QTest::qWaitFor([&] { return service.err().contains("rules_reloaded"); }, 10000));
 
@@ -743,7 +743,7 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rules()));
+        QVERIFY(writeFile(path, rulesText()));
         Service service(serveArgs(path));
         QVERIFY2(service.port() != 0, service.err().constData());
         QCOMPARE(get(service.port(), "/v1/check?rule=fw&subject=dash").status, 200);
