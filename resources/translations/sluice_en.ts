@@ -1445,6 +1445,14 @@
         <source>Only %1 % of the keyspace was scanned: the rest is not checked.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>1 limiter key never expires: its state records its own time, so its limit still resets, and its subject&apos;s next admitted request sets a TTL again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 limiter keys never expire: their state records its own time, so their limits still reset, and each subject&apos;s next admitted request sets a TTL again.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::HistoryDialog</name>
@@ -1813,6 +1821,11 @@
     </message>
     <message>
         <source>no permission to read (NOPERM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (override)</source>
+        <extracomment>A key written under a per-subject override limit of the rule</extracomment>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1437,6 +1437,14 @@
         <source>Only %1 % of the keyspace was scanned: the rest is not checked.</source>
         <translation>只扫描了 %1 % 的键空间：其余部分未检查。</translation>
     </message>
+    <message>
+        <source>1 limiter key never expires: its state records its own time, so its limit still resets, and its subject&apos;s next admitted request sets a TTL again.</source>
+        <translation>1 个限流键永不过期：它的状态记录了自己的时间，所以限额仍会重置，该主体下一次被放行的请求会重新设置 TTL。</translation>
+    </message>
+    <message>
+        <source>%1 limiter keys never expire: their state records its own time, so their limits still reset, and each subject&apos;s next admitted request sets a TTL again.</source>
+        <translation>%1 个限流键永不过期：它们的状态记录了自己的时间，所以限额仍会重置，每个主体下一次被放行的请求会重新设置 TTL。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::HistoryDialog</name>
@@ -1804,6 +1812,11 @@
     <message>
         <source>Node</source>
         <translation>节点</translation>
+    </message>
+    <message>
+        <source>%1 (override)</source>
+        <extracomment>A key written under a per-subject override limit of the rule</extracomment>
+        <translation>%1（单独覆盖）</translation>
     </message>
 </context>
 <context>
