@@ -117,6 +117,23 @@ if count > 0 then
         count, newest, foreign = 0, false, true
     end
 end
+-- Adds the members <score>:<first> .. <score>:<last> at `score` (a decimal string).
+-- unpack() is limited to a few thousand values: 1000 members per ZADD.
+local function addMembers(score, first, last)
+    while first <= last do
+        local stop = first + 999
+        if stop > last then stop = last end
+        local args, n = {}, 0
+        for j = first, stop do
+            args[n + 1] = score
+            args[n + 2] = fmt('%s:%d', score, j)
+            n = n + 2
+        end
+        call('ZADD', key, unpack(args))
+        first = stop + 1
+    end
+end
+
 -- Written under another rule version (lua/README.md "Rule versions"): the entries in the
 -- new window meet the new limit. drop: the oldest ones leave; add: more at the oldest time.
 local drop, add, oldest = 0, 0, false
@@ -211,19 +228,7 @@ if cost > 0 then
     if add > 0 then
         local os = fmt('%d', oldest)
         local j = call('ZCOUNT', key, os, os)
-        local stop = j + add - 1
-        while j <= stop do
-            local to = j + 999
-            if to > stop then to = stop end
-            local args, n = {}, 0
-            for q = j, to do
-                args[n + 1] = os
-                args[n + 2] = fmt('%s:%d', os, q)
-                n = n + 2
-            end
-            call('ZADD', key, unpack(args))
-            j = to + 1
-        end
+        addMembers(os, j, j + add - 1)
     end
     -- Members at this microsecond: there can be some only when the newest entry is not
     -- older than now.
@@ -237,20 +242,7 @@ if cost > 0 then
         call('ZADD', key, nowStr, fmt('%s:%d', nowStr, i))
     else
         if ver then call('ZADD', key, '-inf', 'v:' .. ver) end
-        -- unpack() is limited to a few thousand values: 1000 members per ZADD.
-        local last = i + cost - 1
-        while i <= last do
-            local stop = i + 999
-            if stop > last then stop = last end
-            local args, n = {}, 0
-            for j = i, stop do
-                args[n + 1] = nowStr
-                args[n + 2] = fmt('%s:%d', nowStr, j)
-                n = n + 2
-            end
-            call('ZADD', key, unpack(args))
-            i = stop + 1
-        end
+        addMembers(nowStr, i, i + cost - 1)
     end
     count = count + cost
     remaining = limit - count
