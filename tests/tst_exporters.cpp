@@ -204,6 +204,51 @@ struct NginxDir
     QString conf() const { return dir.filePath(QStringLiteral("nginx.conf")); }
 };
 
+// nginx in the foreground on `d`'s configuration, stopped when this goes out of scope.
+class RunningNginx
+{
+public:
+    explicit RunningNginx(const NginxDir &d)
+        : m_port(d.port)
+    {
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start(test::nginxBinary(),
+                        {QStringLiteral("-p"), d.dir.path() + QLatin1Char('/'),
+                         QStringLiteral("-e"), d.dir.filePath(QStringLiteral("error.log")),
+                         QStringLiteral("-c"), d.conf(), QStringLiteral("-g"),
+                         QStringLiteral("daemon off; master_process off;")});
+        m_process.waitForStarted(5000);
+    }
+    ~RunningNginx()
+    {
+        m_process.terminate();
+        if (!m_process.waitForFinished(5000)) {
+            m_process.kill();
+            m_process.waitForFinished();
+        }
+    }
+    // The status of the first answer to `path` within 5 s (-1: none, nginx gone or not up).
+    int firstStatus(const char *path)
+    {
+        QElapsedTimer t;
+        t.start();
+        int first = -1;
+        while (t.elapsed() < 5000 && m_process.state() == QProcess::Running) {
+            first = httpStatus(m_port, path);
+            if (first > 0) {
+                break;
+            }
+            QTest::qWait(50);
+        }
+        return first;
+    }
+    QByteArray output() { return m_process.readAll(); }
+
+private:
+    quint16 m_port;
+    QProcess m_process;
+};
+
 // A minimal nginx.conf that includes `exported` in http {} and puts each zone's limit_req lines
 // in a location of its own (/<zone>), served from a static file: limit_req runs in the
 // preaccess phase, so a `return` (rewrite phase) would bypass it.
@@ -668,31 +713,9 @@ private Q_SLOTS:
         }
         NginxDir d;
         QVERIFY(writeNginxConf(d, exportRules(sampleSet(), ExportFormat::Nginx).text));
-        QProcess nginx;
-        nginx.setProcessChannelMode(QProcess::MergedChannels);
-        nginx.start(test::nginxBinary(),
-                    {QStringLiteral("-p"), d.dir.path() + QLatin1Char('/'), QStringLiteral("-e"),
-                     d.dir.filePath(QStringLiteral("error.log")), QStringLiteral("-c"), d.conf(),
-                     QStringLiteral("-g"), QStringLiteral("daemon off; master_process off;")});
-        QVERIFY(nginx.waitForStarted(5000));
-        auto stopNginx = qScopeGuard([&] {
-            nginx.terminate();
-            if (!nginx.waitForFinished(5000)) {
-                nginx.kill();
-                nginx.waitForFinished();
-            }
-        });
-        QElapsedTimer t;
-        t.start();
-        int first = -1;
-        while (t.elapsed() < 5000) {
-            first = httpStatus(d.port, "/sluice_strict_one");
-            if (first > 0 || nginx.state() != QProcess::Running) {
-                break;
-            }
-            QTest::qWait(50);
-        }
-        QVERIFY2(first == 200, nginx.readAll().constData());
+        RunningNginx nginx(d);
+        const int first = nginx.firstStatus("/sluice_strict_one");
+        QVERIFY2(first == 200, nginx.output().constData());
         QList<int> statuses;
         for (int i = 0; i < 5; ++i) {
             statuses << httpStatus(d.port, "/sluice_burst_gcra");
@@ -784,31 +807,9 @@ private Q_SLOTS:
         QVERIFY(writeNginxConf(d, exported));
         const auto [code, output] = nginxTest(d);
         QVERIFY2(code == 0, qPrintable(output + QString::fromUtf8(exported)));
-        QProcess nginx;
-        nginx.setProcessChannelMode(QProcess::MergedChannels);
-        nginx.start(test::nginxBinary(),
-                    {QStringLiteral("-p"), d.dir.path() + QLatin1Char('/'), QStringLiteral("-e"),
-                     d.dir.filePath(QStringLiteral("error.log")), QStringLiteral("-c"), d.conf(),
-                     QStringLiteral("-g"), QStringLiteral("daemon off; master_process off;")});
-        QVERIFY(nginx.waitForStarted(5000));
-        auto stopNginx = qScopeGuard([&] {
-            nginx.terminate();
-            if (!nginx.waitForFinished(5000)) {
-                nginx.kill();
-                nginx.waitForFinished();
-            }
-        });
-        QElapsedTimer t;
-        t.start();
-        int first = -1;
-        while (t.elapsed() < 5000) {
-            first = httpStatus(d.port, "/sluice_open");
-            if (first > 0 || nginx.state() != QProcess::Running) {
-                break;
-            }
-            QTest::qWait(50);
-        }
-        QVERIFY2(first == 200, nginx.readAll().constData());
+        RunningNginx nginx(d);
+        const int first = nginx.firstStatus("/sluice_open");
+        QVERIFY2(first == 200, nginx.output().constData());
         QList<int> statuses;
         for (int i = 0; i < 5; ++i) {
             statuses << httpStatus(d.port, "/sluice_open");
