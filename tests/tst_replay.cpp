@@ -136,6 +136,7 @@ class TestReplay : public QObject
 private Q_SLOTS:
     void formats_data();
     void formats();
+    void trailingTextIsTreatedAlike();
     void detection();
     void wholeSecondsAreSpread();
     void twinsAgreeWithLocalModel();
@@ -234,6 +235,44 @@ void TestReplay::formats()
     // The same line cut short, or with a broken time, does not parse, and says why.
     QVERIFY(!p->parse(View(line.constData(), 12), r, &why));
     QVERIFY(why != nullptr && *why != 0);
+}
+
+// The full parser and the one that reads only the rules' fields take the same lines: a line is
+// its format's when it starts with it, text after the last field read is not checked. Before,
+// the narrow parser alone required the format's final text at the end: it refused every real
+// ALB line (they go on after the user agent) and lines of nginx's "main" format, which the full
+// parser took (found by tests/fuzz/fuzz_replay).
+void TestReplay::trailingTextIsTreatedAlike()
+{
+    const char *why = nullptr;
+    Record r;
+    const auto both = [&](const LineParser &full, const QByteArray &line) {
+        LineParser narrow = full;
+        narrow.readOnly({SlotAddr});
+        const View v(line.constData(), size_t(line.size()));
+        const bool a = full.parse(v, r, &why);
+        const bool b = narrow.parse(v, r, &why);
+        return a && b ? 2 : a || b ? 1 : 0;
+    };
+    auto alb = LineParser::fixed(Format::Alb);
+    QVERIFY(alb);
+    QCOMPARE(both(*alb, "http 2026-10-10T13:55:36.186641Z app/my-lb/50dc6c495c0c9188 "
+                        "192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 \"GET "
+                        "http://www.example.com:80/shop?x=1 HTTP/1.1\" \"curl/7.46.0\" - - "
+                        "arn:aws:elasticloadbalancing \"Root=1-58337262\" \"-\" \"-\" 0"),
+             2);
+    auto combined = LineParser::fixed(Format::NginxCombined);
+    QVERIFY(combined);
+    const QByteArray line = "203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] \"GET /a HTTP/1.1\" "
+                            "200 512 \"-\" \"curl/8.0\"";
+    QCOMPARE(both(*combined, line), 2);
+    QCOMPARE(both(*combined, line + " \"198.51.100.7\""), 2); // nginx's "main" format
+    QCOMPARE(both(*combined, line.left(40)), 0);              // cut inside the time: neither
+    auto custom =
+        LineParser::nginx(u"$remote_addr [$time_local] \"$request\" $status $unknown.c"_s);
+    QVERIFY(custom);
+    QCOMPARE(both(*custom, "10.0.0.2 [10/Oct/2026:13:55:36 +0000] \"POST /l HTTP/1.1\" 401 x.d"),
+             2);
 }
 
 void TestReplay::detection()

@@ -123,8 +123,8 @@ public:
     QStringList loggedHeaders() const;
 
     // Reads only what these slots need (and the time): the fields after the last of them are
-    // not looked for, but the line must still end with the format's final text. A field not
-    // read keeps whatever it held in `r` before.
+    // not looked for (as the full parse does not look at text after its last field). A field
+    // not read keeps whatever it held in `r` before.
     void readOnly(const std::vector<int> &slots);
 
     // Fills `r` from one line (no newline). False (and `why` set to a static reason) when the
@@ -141,11 +141,11 @@ private:
     bool parseTemplate(View line, Record &r, const char **why) const;
     bool parseJson(View line, Record &r, const char **why) const;
     bool finish(Record &r, const char **why) const;
+    void setLastNeeded(size_t last);
 
     Format m_format = Format::NginxCombined;
     std::vector<Item> m_items; // templates
     size_t m_lastNeeded = 0;   // items after this one are not read
-    bool m_checkEnd = false;   // items were left out: the line must end with the last literal
     TimeKind m_timeKind = TimeKind::None;
     std::vector<std::string> m_headerNames; // normalized: lower case, '_' for '-'
     std::vector<QString> m_headerDisplay;
