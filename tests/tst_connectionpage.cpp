@@ -216,6 +216,21 @@ private Q_SLOTS:
         QVERIFY2(statusText().contains(QStringLiteral(" ms")), qPrintable(statusText()));
         QCOMPARE(tone(), ConnectionStatus::Tone::Good);
         QVERIFY(find<QLabel>("sandboxStatus")->text().contains(where));
+        // The sandbox's wrapped texts get the height their lines need at the detail's width
+        // (they were cut at the top and the bottom: the stacked page had its hint's height),
+        // at the first-start size and on a large screen.
+        for (const QSize size : {QSize(1100, 700), QSize(1920, 1080)}) {
+            window().resize(size);
+            QCoreApplication::processEvents();
+            for (const char *name : {"sandboxText", "sandboxStatus"}) {
+                auto *label = find<QLabel>(name);
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                         qPrintable(QStringLiteral("%1: %2 px for %3 px of text")
+                                        .arg(QLatin1String(name))
+                                        .arg(label->height())
+                                        .arg(label->heightForWidth(label->width()))));
+            }
+        }
         QCOMPARE(store()->lastUsed(), ProfileStore::sandboxId());
         // The sandbox stays on offer as a profile.
         QCOMPARE(find<QListWidget>("profileList")->item(0)->data(Qt::UserRole).toString(),

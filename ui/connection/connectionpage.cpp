@@ -26,6 +26,17 @@ namespace sluice::ui {
 
 namespace {
 
+constexpr int detailMinWidth = 600;
+
+// The stacked detail pages get their size hint's height (the detail is aligned, not
+// stretched), and a wrapped label's hint is for a width of its own choosing: at the detail's
+// width (600 to 620 px) its text took more lines than it was given and was cut at the top and
+// the bottom. The height its text needs at the narrowest.
+void fitToDetail(QLabel *label)
+{
+    label->setMinimumHeight(label->heightForWidth(detailMinWidth));
+}
+
 constexpr int idRole = Qt::UserRole;
 
 QIcon dot(const QColor &color)
@@ -121,7 +132,8 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     right->setSpacing(12);
     body->addLayout(right, 1);
     m_detail = new QStackedWidget(this);
-    m_detail->setMinimumWidth(600); // aligned, a widget gets only its size hint otherwise
+    m_detail->setMinimumWidth(
+        detailMinWidth); // aligned, a widget gets only its size hint otherwise
     m_detail->setMaximumWidth(620);
     // Beside the list, not floated to the window's right edge on a wide screen.
     right->addWidget(m_detail, 0, Qt::AlignLeft);
@@ -166,11 +178,13 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     sandboxBox->setSpacing(10);
     sandboxBox->addWidget(PageHeader::heading(tr("Sandbox"), 1.2, sandbox));
     auto *sandboxText = new QLabel(sandbox);
+    sandboxText->setObjectName(QStringLiteral("sandboxText"));
     sandboxText->setWordWrap(true);
     sandboxText->setText(
         tr("A private redis-server that Sluice starts for you on a free port of this machine "
            "(127.0.0.1 only). It starts empty, saves nothing, and stops when Sluice exits: try "
            "rules, keys and simulations on it without touching a real server."));
+    fitToDetail(sandboxText);
     sandboxBox->addWidget(sandboxText);
     m_sandboxStatus = new QLabel(sandbox);
     m_sandboxStatus->setObjectName(QStringLiteral("sandboxStatus"));
@@ -187,7 +201,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     m_detail->addWidget(sandbox);
 
     m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
-    m_banner->setMinimumWidth(600);
+    m_banner->setMinimumWidth(detailMinWidth);
     m_banner->setMaximumWidth(620);
     right->addWidget(m_banner, 0, Qt::AlignLeft);
     right->addStretch(1);
@@ -450,6 +464,7 @@ void ConnectionPage::updateSandbox()
         break;
     }
     m_sandboxStatus->setText(text);
+    fitToDetail(m_sandboxStatus);
     m_sandboxStatus->setStyleSheet(QStringLiteral("color: %1;").arg(tone::hex(color)));
     const bool connected = current && s.isUp();
     m_sandboxConnect->setEnabled(!connected);
