@@ -214,6 +214,9 @@ int push(const Args &args)
     if (args.has("preview")) {
         return rulesPushPreview(args, *c, *set);
     }
+    if (args.has("stage")) {
+        return rulesStagePush(args, *c, *set);
+    }
     const rules::RuleStore store;
     auto pushed = store.push(*c, *set, pushOptionsFromArgs(args));
     if (!pushed) {
@@ -306,6 +309,7 @@ int rules(const QList<QByteArray> &argv)
                                      {"author", true},
                                      {"message", true},
                                      {"preview", false},
+                                     {"stage", false},
                                      {"scan-budget", true},
                                      {"service", true},
                                      {"upstream", true},
@@ -317,7 +321,7 @@ int rules(const QList<QByteArray> &argv)
     // Each subcommand accepts only its own options.
     auto only = [&](std::initializer_list<const char *> allowed) -> int {
         for (const char *flag : {"json", "format", "out", "url", "force", "author", "message",
-                                 "service", "upstream", "listen"}) {
+                                 "service", "upstream", "listen", "stage", "preview"}) {
             bool ok = false;
             for (const char *a : allowed) {
                 ok = ok || qstrcmp(a, flag) == 0;
@@ -362,8 +366,15 @@ int rules(const QList<QByteArray> &argv)
         return rulesImport(*parsed);
     }
     if (sub == "push") {
-        if (int r = only({"url", "force", "author", "message", "preview", "scan-budget", "json"})) {
+        if (int r = only(
+                {"url", "force", "author", "message", "preview", "scan-budget", "json", "stage"})) {
             return r;
+        }
+        if (parsed->has("stage") && parsed->has("preview")) {
+            return fail(command,
+                        QStringLiteral("--stage and --preview do not go together: --preview "
+                                       "writes nothing, --stage writes the candidate"),
+                        exitUsage);
         }
         if (parsed->has("scan-budget") && !parsed->has("preview")) {
             return fail(command, QStringLiteral("--scan-budget applies to --preview only"),
@@ -388,6 +399,18 @@ int rules(const QList<QByteArray> &argv)
             return r;
         }
         return rulesRollback(*parsed);
+    }
+    if (sub == "promote" || sub == "discard") {
+        if (int r = only({"url", "force", "author", "message", "json"})) {
+            return r;
+        }
+        return rulesPromote(*parsed, sub == "promote");
+    }
+    if (sub == "staged") {
+        if (int r = only({"url", "json"})) {
+            return r;
+        }
+        return rulesStaged(*parsed);
     }
     if (sub == "pull") {
         if (int r = only({"url", "out", "json"})) {

@@ -3,11 +3,13 @@
 #include "args.h"
 #include "connectflags.h"
 
+#include "core/common/bytes.h"
 #include "core/keys/changepreview.h"
 #include "core/redis/connection.h"
 #include "core/rules/codec.h"
 #include "core/rules/rulediff.h"
 #include "core/rules/rulestore.h"
+#include "core/stats/stagecompare.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -141,6 +143,19 @@ QJsonObject entryJson(const rules::RuleStore::Entry &e)
     o.insert(QStringLiteral("based_on"), e.basedOn ? QJsonValue(*e.basedOn) : QJsonValue());
     o.insert(QStringLiteral("rollback_of"),
              e.rollbackOf ? QJsonValue(*e.rollbackOf) : QJsonValue());
+    if (e.stageOp.isEmpty()) {
+        o.insert(QStringLiteral("stage"), QJsonValue());
+    } else {
+        QJsonObject st{{QStringLiteral("op"), e.stageOp}};
+        if (e.stageOp == QLatin1String("stage")) {
+            st.insert(QStringLiteral("added"), QJsonArray::fromStringList(e.stagedAdded));
+            st.insert(QStringLiteral("changed"), QJsonArray::fromStringList(e.stagedChanged));
+            st.insert(QStringLiteral("removed"), QJsonArray::fromStringList(e.stagedRemoved));
+        } else {
+            st.insert(QStringLiteral("of"), e.stageOf ? QJsonValue(*e.stageOf) : QJsonValue());
+        }
+        o.insert(QStringLiteral("stage"), st);
+    }
     return o;
 }
 
@@ -155,7 +170,23 @@ QString changesLine(const rules::RuleStore::Entry &e)
     part("added", e.added);
     part("changed", e.changed);
     part("removed", e.removed);
-    return parts.isEmpty() ? QStringLiteral("no changes") : parts.join(u"; "_s);
+    const QString changes = parts.isEmpty() ? QStringLiteral("no changes") : parts.join(u"; "_s);
+    if (e.stageOp == QLatin1String("stage")) {
+        rules::RuleStore::Entry staged;
+        staged.added = e.stagedAdded;
+        staged.changed = e.stagedChanged;
+        staged.removed = e.stagedRemoved;
+        return QStringLiteral("staged: %1 (in shadow)").arg(changesLine(staged));
+    }
+    const QString of = e.stageOf ? QStringLiteral("v%1").arg(*e.stageOf) : u"?"_s;
+    if (e.stageOp == QLatin1String("promote")) {
+        return QStringLiteral("promoted %1: %2").arg(of, changes);
+    }
+    if (e.stageOp == QLatin1String("discard")) {
+        return parts.isEmpty() ? QStringLiteral("discarded the stage of %1").arg(of)
+                               : QStringLiteral("%1; discarded the stage of %2").arg(changes, of);
+    }
+    return changes;
 }
 
 QString pushOutcome(const rules::RuleStore::PushResult &r)
@@ -500,6 +531,180 @@ int rulesPushPreview(const Args &args, Connection &c, const RuleSet &candidate)
     }
     if (preview->isEmpty()) {
         out += QStringLiteral("no rule changes\n");
+    }
+    writeOut(out);
+    return exitOk;
+}
+
+namespace {
+
+QJsonObject countsJson(const stats::Counts &k)
+{
+    return QJsonObject{{QStringLiteral("allowed"), k.allowed},
+                       {QStringLiteral("denied"), k.denied},
+                       {QStringLiteral("shadow_denied"), k.shadowDenied}};
+}
+
+// A step's outcome (stage, promote, discard) as one line or JSON.
+int stepOutcome(const Args &args, const QString &text, const rules::RuleStore::PushResult &r)
+{
+    if (args.has("json")) {
+        QJsonObject o{{QStringLiteral("version"), r.version},
+                      {QStringLiteral("added"), QJsonArray::fromStringList(r.added)},
+                      {QStringLiteral("changed"), QJsonArray::fromStringList(r.changed)},
+                      {QStringLiteral("removed"), QJsonArray::fromStringList(r.removed)}};
+        o.insert(QStringLiteral("discarded_stage"),
+                 r.discardedStage ? QJsonValue(*r.discardedStage) : QJsonValue());
+        writeJson(o);
+    } else {
+        writeOut(text + QLatin1Char('\n'));
+    }
+    return exitOk;
+}
+
+int storeFailure(const QString &command, const Error &e)
+{
+    return fail(command, e.message, e.kind == Error::Kind::Invalid ? exitUsage : exitRuntime);
+}
+
+} // namespace
+
+int rulesStagePush(const Args &args, Connection &c, const RuleSet &candidate)
+{
+    auto r = rules::RuleStore().stage(c, candidate, optionsFrom(args));
+    if (!r) {
+        return storeFailure(QStringLiteral("rules push"), r.error());
+    }
+    return stepOutcome(args,
+                       QStringLiteral("staged as version %1 in Redis at %2: %3; the enforced "
+                                      "rules are unchanged, the candidate runs in shadow beside "
+                                      "them (rules staged shows both; rules promote | rules "
+                                      "discard)")
+                           .arg(r->version)
+                           .arg(c.endpoint().display(), pushOutcome(*r)),
+                       *r);
+}
+
+int rulesPromote(const Args &args, bool promote)
+{
+    const QString command = promote ? u"rules promote"_s : u"rules discard"_s;
+    if (!args.positional().isEmpty()) {
+        return fail(command,
+                    QStringLiteral("%1 takes no argument: it acts on the staged change")
+                            .arg(promote ? u"promote"_s : u"discard"_s) +
+                        usageOf(u"rules"_s),
+                    exitUsage);
+    }
+    int code = exitOk;
+    auto c = connect(args, command, &code);
+    if (!c) {
+        return code;
+    }
+    const rules::RuleStore store;
+    auto r = promote ? store.promote(*c, optionsFrom(args)) : store.discard(*c, optionsFrom(args));
+    if (!r) {
+        return storeFailure(command, r.error());
+    }
+    const QString text =
+        promote ? QStringLiteral("promoted the staged change as version %1 in Redis at %2: %3")
+                      .arg(r->version)
+                      .arg(c->endpoint().display(), pushOutcome(*r))
+                : QStringLiteral("discarded the change staged at version %1; version %2 in "
+                                 "Redis at %3 enforces the same rules as before")
+                      .arg(r->discardedStage.value_or(0))
+                      .arg(r->version)
+                      .arg(c->endpoint().display());
+    return stepOutcome(args, text, *r);
+}
+
+int rulesStaged(const Args &args)
+{
+    const QString command = QStringLiteral("rules staged");
+    if (!args.positional().isEmpty()) {
+        return fail(command, QStringLiteral("staged takes no argument") + usageOf(u"rules"_s),
+                    exitUsage);
+    }
+    int code = exitOk;
+    auto c = connect(args, command, &code);
+    if (!c) {
+        return code;
+    }
+    auto st = rules::RuleStore().staged(*c);
+    if (!st) {
+        return fail(command, st.error().message, exitRuntime);
+    }
+    if (!*st) {
+        if (args.has("json")) {
+            writeJson(QJsonObject{{QStringLiteral("staged"), QJsonValue()}});
+        } else {
+            writeOut(
+                QStringLiteral("nothing is staged in Redis at %1\n").arg(c->endpoint().display()));
+        }
+        return exitOk;
+    }
+    const rules::RuleStore::Stage &stage = **st;
+    constexpr int seconds = 15 * 60;
+    auto report = stats::compareStage(*c, stage, seconds);
+    if (!report) {
+        return fail(command, report.error().message, exitRuntime);
+    }
+    if (args.has("json")) {
+        QJsonArray rulesOut;
+        for (const stats::StagedRuleReport &r : report->rules) {
+            QJsonArray top;
+            for (const stats::TopSubject &t : r.candidateDenied) {
+                top.append(QJsonObject{{QStringLiteral("subject"), bytes::printable(t.subject)},
+                                       {QStringLiteral("requests"), t.requests},
+                                       {QStringLiteral("would_deny"), t.denied}});
+            }
+            rulesOut.append(QJsonObject{{QStringLiteral("id"), r.id},
+                                        {QStringLiteral("change"), r.change},
+                                        {QStringLiteral("enforced"), countsJson(r.enforced)},
+                                        {QStringLiteral("candidate"), countsJson(r.candidate)},
+                                        {QStringLiteral("top_would_deny"), top}});
+        }
+        writeJson(QJsonObject{
+            {QStringLiteral("staged"), QJsonObject{{QStringLiteral("version"), stage.version},
+                                                   {QStringLiteral("based_on"), stage.basedOn},
+                                                   {QStringLiteral("time"), stage.time},
+                                                   {QStringLiteral("author"), stage.author},
+                                                   {QStringLiteral("message"), stage.message}}},
+            {QStringLiteral("seconds"), report->seconds},
+            {QStringLiteral("rules"), rulesOut}});
+        return exitOk;
+    }
+    QString out = QStringLiteral("staged at version %1 (over version %2) by %3 at %4%5\n")
+                      .arg(stage.version)
+                      .arg(stage.basedOn)
+                      .arg(stage.author.isEmpty() ? u"-"_s : stage.author,
+                           stage.time.isEmpty() ? u"-"_s : stage.time,
+                           stage.message.isEmpty() ? QString()
+                                                   : QStringLiteral(": \"%1\"").arg(stage.message));
+    out += QStringLiteral("last 15 minutes, the enforced rule beside its candidate (in shadow):\n");
+    for (const stats::StagedRuleReport &r : report->rules) {
+        const char mark = r.change == QLatin1String("added")     ? '+'
+                          : r.change == QLatin1String("removed") ? '-'
+                                                                 : '~';
+        out += QStringLiteral("%1 %2\n").arg(QLatin1Char(mark)).arg(r.id);
+        if (r.change != QLatin1String("added")) {
+            out += QStringLiteral("    enforced:  %1 requests, %2 denied\n")
+                       .arg(r.enforced.total())
+                       .arg(r.enforced.denied + r.enforced.shadowDenied);
+        }
+        if (r.change == QLatin1String("removed")) {
+            out += QStringLiteral("    candidate: removes the rule (would deny none)\n");
+            continue;
+        }
+        out += QStringLiteral("    candidate: %1 requests, %2 would be denied\n")
+                   .arg(r.candidate.total())
+                   .arg(r.candidate.shadowDenied);
+        QStringList top;
+        for (const stats::TopSubject &t : r.candidateDenied) {
+            top << QStringLiteral("%1 (%2)").arg(bytes::printable(t.subject)).arg(t.denied);
+        }
+        if (!top.isEmpty()) {
+            out += QStringLiteral("    would deny: %1\n").arg(top.join(u", "_s));
+        }
     }
     writeOut(out);
     return exitOk;

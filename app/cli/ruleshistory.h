@@ -17,6 +17,12 @@ int rulesRollback(const Args &args);
 // nothing.
 int rulesPushPreview(const Args &args, Connection &c, const RuleSet &candidate);
 
+// rules push FILE --stage, rules promote | discard, rules staged (FORMATS.md "Staged
+// rollout"): a candidate in shadow beside the enforced rules, and the two side by side.
+int rulesStagePush(const Args &args, Connection &c, const RuleSet &candidate);
+int rulesPromote(const Args &args, bool promote); // false: discard
+int rulesStaged(const Args &args);
+
 // push's --force, --author and --message.
 rules::RuleStore::PushOptions pushOptionsFromArgs(const Args &args);
 

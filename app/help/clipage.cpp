@@ -161,11 +161,16 @@ Page makeCliPage()
         QStringLiteral("rules pull --url URL [--out F] [--json]"),
         QStringLiteral("rules history --url URL [--json]"),
         QStringLiteral("rules diff A B [--url URL] [--json]"),
-        QStringLiteral("rules rollback N --url URL [--author A] [--message M] [--json]")};
-    rules.subcommands = {QStringLiteral("validate"), QStringLiteral("export"),
-                         QStringLiteral("import"),   QStringLiteral("push"),
-                         QStringLiteral("pull"),     QStringLiteral("history"),
-                         QStringLiteral("diff"),     QStringLiteral("rollback")};
+        QStringLiteral("rules rollback N --url URL [--author A] [--message M] [--json]"),
+        QStringLiteral("rules push FILE --url URL --stage [--author A] [--message M] [--json]"),
+        QStringLiteral("rules staged --url URL [--json]"),
+        QStringLiteral("rules promote|discard --url URL [--force] [--author A] [--message M] "
+                       "[--json]")};
+    rules.subcommands = {
+        QStringLiteral("validate"), QStringLiteral("export"),   QStringLiteral("import"),
+        QStringLiteral("push"),     QStringLiteral("pull"),     QStringLiteral("history"),
+        QStringLiteral("diff"),     QStringLiteral("rollback"), QStringLiteral("staged"),
+        QStringLiteral("promote"),  QStringLiteral("discard")};
     rules.description = QStringLiteral(
         "validate reports every error of a rule file at once, each as file:line:column: field "
         "path: what is wrong and what is expected (exit 2 when there is one).\n\n"
@@ -185,7 +190,15 @@ Page makeCliPage()
         "compares two rule sets rule by rule and field by field; A and B are each a rule file, "
         "redis (the stored rules) or redis@N (stored version N). rollback stores version N's "
         "rules as a new version (history is never rewritten), refused like push when someone "
-        "pushed meanwhile.");
+        "pushed meanwhile.\n\n"
+        "push --stage stores the file as a candidate beside the enforced rules, as a new "
+        "version that changes nothing enforced: serve decides every request of a changed or "
+        "added rule a second time by the candidate, in shadow (as RULE@staged: keys and "
+        "statistics of its own; it never blocks). staged shows the candidate's would-deny counts "
+        "beside the enforced rule's denials over the last 15 minutes, with the subjects it would "
+        "deny. promote makes the candidate the rules, discard drops it; each is a version in the "
+        "history. While a change is staged, push and rollback are refused (--force pushes and "
+        "discards the stage).");
     rules.options = {
         {QStringLiteral("--format F"),
          QStringLiteral("export: json, yaml, nginx, nginx-auth, envoy or kong; import: "
@@ -199,7 +212,12 @@ Page makeCliPage()
         {QStringLiteral("--listen [ADDR:]PORT"),
          QStringLiteral("nginx-auth: where nginx listens (default 8080).")},
         {QStringLiteral("--force"),
-         QStringLiteral("push, rollback: overwrite even when someone pushed meanwhile.")},
+         QStringLiteral("push, rollback: overwrite even when someone pushed meanwhile, or a "
+                        "change is staged (it is discarded); promote: even when the rules "
+                        "changed since the stage.")},
+        {QStringLiteral("--stage"),
+         QStringLiteral("push: store the file as a candidate that runs in shadow beside the "
+                        "enforced rules, until rules promote or rules discard.")},
         {QStringLiteral("--preview"),
          QStringLiteral("push: write nothing; per rule the push adds, changes or removes, read "
                         "its live keys and say which subjects are denied now and would be "
@@ -209,10 +227,12 @@ Page makeCliPage()
          QStringLiteral("push --preview: keys per second the preview reads at most (default "
                         "20000, 0 = no budget).")},
         {QStringLiteral("--author A"),
-         QStringLiteral("push, rollback: who made the change, kept in the history (default: "
+         QStringLiteral("push, rollback, promote, discard: who made the change, kept in the "
+                        "history (default: "
                         "$SLUICE_AUTHOR, else the OS user).")},
         {QStringLiteral("--message M"),
-         QStringLiteral("push, rollback: why, one line kept in the history (at most 200 "
+         QStringLiteral("push, rollback, promote, discard: why, one line kept in the history "
+                        "(at most 200 "
                         "characters).")},
         json,
     };

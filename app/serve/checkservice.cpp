@@ -386,6 +386,9 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     job.authMode = auth;
     job.gone = gone;
     job.received = std::chrono::steady_clock::now();
+    if (rule->candidate != nullptr) {
+        shadowCandidate(loop.jobs, job);
+    }
     if (hit && hit.override->action != Override::Action::Limit) {
         DecisionOutcome o;
         o.job = std::move(job);
@@ -426,11 +429,68 @@ std::optional<DecisionOutcome> CheckService::fromCache(DecisionJob &job, const R
     return o;
 }
 
+namespace {
+
+// Where a staged candidate's outcomes go: nowhere but the statistics and metrics, which
+// account() feeds before a sink takes an outcome.
+class DroppingSink final : public OutcomeSink
+{
+public:
+    void take(DecisionOutcome &&) override {}
+};
+
+} // namespace
+
+void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const DecisionJob &of)
+{
+    static const std::shared_ptr<OutcomeSink> drop = std::make_shared<DroppingSink>();
+    const ServiceRule &candidate = *of.rule->candidate;
+    if (!candidate.rule.enabled || of.cost > candidate.capacity) {
+        return; // the candidate would not limit it, or would refuse the request as a bad one
+    }
+    DecisionJob job;
+    job.table = of.table;
+    job.rule = &candidate;
+    job.subject = of.subject;
+    job.cost = of.cost;
+    job.received = of.received;
+    job.sink = drop;
+    job.key = candidate.policy.keyFor(job.subject);
+    if (!candidate.overrides.isEmpty()) {
+        const qint64 nowUs = SystemClock().nowUs();
+        if (const rules::OverrideMatcher::Hit hit = candidate.overrides.match(job.subject, nowUs)) {
+            const Policy &policy = candidate.overridePolicies[size_t(hit.index)];
+            if (hit.override->action != Override::Action::Limit) {
+                DecisionOutcome o;
+                o.job = std::move(job);
+                o.decision =
+                    rules::overrideDecision(policy, hit.override->action, nowUs, hit.endUs);
+                o.source = DecisionSource::Override;
+                if (m_options.record) {
+                    m_options.record(candidate.rule.id, o.job.subject, o.decision, true);
+                }
+                account(o);
+                return;
+            }
+            job.override = hit.override;
+            job.policy = &policy;
+            job.key = rules::overrideKeyFor(candidate.rule, job.subject);
+        }
+    }
+    out.push_back(std::move(job));
+}
+
 void CheckService::decide(std::vector<DecisionJob> &jobs)
 {
     std::vector<DecisionJob> toPool;
     toPool.reserve(jobs.size());
     const RuleTablePtr served = rules();
+    const size_t asked = jobs.size();
+    for (size_t i = 0; i < asked; ++i) {
+        if (jobs[i].rule->candidate != nullptr) {
+            shadowCandidate(toPool, jobs[i]);
+        }
+    }
     for (DecisionJob &job : jobs) {
         // A table of its own (a gRPC limit override): the cache is the served table's; asking
         // it with another would empty it.

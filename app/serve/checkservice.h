@@ -140,6 +140,10 @@ private:
     // What every answered decision is counted in (metrics, the failure log, the deny cache),
     // whatever front end asked; false if it failed (o.error). Any thread.
     bool account(const DecisionOutcome &o);
+    // The staged candidate of `of`'s rule decides the same request in shadow: a job of its own
+    // (appended to `out`; an allow or deny override of the candidate is counted at once) whose
+    // outcome is only counted, in the statistics and metrics under the candidate's id.
+    void shadowCandidate(std::vector<DecisionJob> &out, const DecisionJob &of);
     // The deny cache's answer for `job`, if it holds one (then counted as a cache answer).
     std::optional<DecisionOutcome> fromCache(DecisionJob &job, const RuleTablePtr &table);
     void answer(Loop &loop, const DecisionOutcome &o);

@@ -4,6 +4,7 @@
 
 #include "core/common/clock.h"
 #include "core/limiter/headers.h"
+#include "core/rules/rulestore.h"
 
 #include <atomic>
 
@@ -16,8 +17,16 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin,
 {
     static std::atomic<quint64> serials{0};
     m_serial = ++serials;
-    m_rules.reserve(set.rules.size());
+    m_rules.reserve(set.rules.size() + set.staged.size());
+    std::vector<const Rule *> all;
     for (const Rule &r : set.rules) {
+        all.push_back(&r);
+    }
+    for (const Rule &r : set.staged) {
+        all.push_back(&r);
+    }
+    for (const Rule *rp : all) {
+        const Rule &r = *rp;
         ServiceRule s;
         s.rule = r;
         s.policy = r.policy();
@@ -40,9 +49,24 @@ RuleTable::RuleTable(const RuleSet &set, qint64 version, QString origin,
         m_rules.push_back(std::move(s));
     }
     // After the vector is complete: its elements no longer move.
-    for (const ServiceRule &s : m_rules) {
+    QHash<QString, size_t> index;
+    for (size_t i = 0; i < m_rules.size(); ++i) {
+        const ServiceRule &s = m_rules[i];
         m_byId.insert(s.rule.id, &s);
         m_byUtf8Id.insert(s.idUtf8, &s);
+        index.insert(s.rule.id, i);
+    }
+    for (ServiceRule &s : m_rules) {
+        const QString of = rules::RuleStore::stagedOf(s.rule.id);
+        if (of.isEmpty()) {
+            continue;
+        }
+        if (auto base = index.constFind(of); base != index.constEnd()) {
+            m_rules[base.value()].candidate = &s; // the enforced rule it would replace
+        } else {
+            m_byId.insert(of, &s);
+            m_byUtf8Id.insert(of.toUtf8(), &s);
+        }
     }
 }
 

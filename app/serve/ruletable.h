@@ -32,11 +32,17 @@ struct ServiceRule
     rules::OverrideMatcher overrides;
     std::vector<Policy> overridePolicies;
     std::vector<QByteArray> overridePolicyHeaders;
+    // The staged candidate of this rule (RuleStore staging), decided in shadow beside every
+    // decision of this rule, on keys and statistics of its own; nullptr: nothing staged.
+    const ServiceRule *candidate = nullptr;
 };
 
-// An immutable rule set with an index by id. The service swaps whole tables (a reload never
-// shows half a set); requests in flight keep the table they started with alive through a
-// shared_ptr, so a ServiceRule pointer stays valid until their answer is written.
+// An immutable rule set with an index by id. A staged change's candidates (RuleSet::staged)
+// are served too: by their own id (`<id>@staged`), as the `candidate` of the rule they change,
+// and, for a rule only the candidate has, by the rule's id (a shadow rule until promoted). The
+// service swaps whole tables (a reload never shows half a set); requests in flight keep the table
+// they started with alive through a shared_ptr, so a ServiceRule pointer stays valid until their
+// answer is written.
 class RuleTable
 {
 public:

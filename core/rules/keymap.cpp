@@ -6,8 +6,16 @@ namespace sluice::rules {
 
 KeyMap::KeyMap(const RuleSet &set)
 {
-    m_heads.reserve(set.rules.size() * 2);
+    m_heads.reserve((set.rules.size() + set.staged.size()) * 2);
+    std::vector<const Rule *> all;
     for (const Rule &r : set.rules) {
+        all.push_back(&r);
+    }
+    for (const Rule &r : set.staged) {
+        all.push_back(&r); // a staged candidate's keys are its own (RuleStore::stagedId)
+    }
+    for (const Rule *rule : all) {
+        const Rule &r = *rule;
         // Built as Policy::keyFor builds keys, minus the subject and the closing brace; and as
         // overrideKeyFor builds an override limit's (every rule: a key may outlive its
         // override, and is still that rule's).

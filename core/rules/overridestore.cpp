@@ -1,5 +1,7 @@
 #include "overridestore.h"
 
+#include "rulestore.h"
+
 #include "codec.h"
 
 #include "core/common/bytes.h"
@@ -334,14 +336,21 @@ void OverrideStore::merge(RuleSet &set, const QList<Stored> &stored)
     for (const Stored &s : stored) {
         byRule[s.ruleId].push_back(s.override);
     }
-    for (Rule &r : set.rules) {
-        const auto it = byRule.constFind(r.id);
+    auto apply = [&byRule](Rule &r, const QString &id) {
+        const auto it = byRule.constFind(id);
         if (it == byRule.constEnd()) {
-            continue;
+            return;
         }
         std::vector<Override> all = *it;
         all.insert(all.end(), r.overrides.begin(), r.overrides.end());
         r.overrides = std::move(all);
+    };
+    for (Rule &r : set.rules) {
+        apply(r, r.id);
+    }
+    // A staged candidate meets the subjects its rule's stored overrides name, as the rule does.
+    for (Rule &r : set.staged) {
+        apply(r, RuleStore::stagedOf(r.id));
     }
 }
 

@@ -231,11 +231,14 @@ QString Rule::describe() const
     return policy().describe() + (phrase ? u" "_s : u", "_s) + where;
 }
 
+// Among `rules`, then among `staged` (whose ids end "@staged", so never one of `rules`).
 const Rule *RuleSet::find(const QString &id) const
 {
-    for (const Rule &r : rules) {
-        if (r.id == id) {
-            return &r;
+    for (const auto *list : {&rules, &staged}) {
+        for (const Rule &r : *list) {
+            if (r.id == id) {
+                return &r;
+            }
         }
     }
     return nullptr;

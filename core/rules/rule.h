@@ -104,6 +104,10 @@ struct RuleSet
     // checked by `rules push`: pushing over a newer store version is a conflict).
     std::optional<qint64> basedOn;
     std::vector<Rule> rules;
+    // A staged change's candidates (RuleStore::stage), served in shadow beside `rules`: each
+    // added or changed rule of the staged set as `<id>@staged` (RuleStore::stagedId), shadow
+    // on, so its keys and statistics are its own. Filled by RuleStore::pull; never in a file.
+    std::vector<Rule> staged;
 
     const Rule *find(const QString &id) const;
     friend bool operator==(const RuleSet &, const RuleSet &) = default;

@@ -25,11 +25,13 @@ constexpr int historyLength = 100; // rulestore.h: "the last 100 changes"
 constexpr int maxAttempts = 5;     // optimistic retries when another push lands in between
 constexpr int pairsPerHset = 100;
 
-// Read step: version, the whole hash and the server's time, in one atomic script.
+// Read step: version, the whole hash, the server's time and the stage, in one atomic script.
 // KEYS[1] rules hash, KEYS[2] version. Reply: {version ('0' when absent), {field, value, ...},
-// {seconds, microseconds}}. A key of the wrong type is an error reply (WRONGTYPE).
+// {seconds, microseconds}, staged}. A key of the wrong type is an error reply (WRONGTYPE).
+// KEYS[3] the staged change (its JSON, or '' when nothing is staged), the fourth element.
 const char *const readLua = R"lua(
-return {redis.call('GET', KEYS[2]) or '0', redis.call('HGETALL', KEYS[1]), redis.call('TIME')}
+return {redis.call('GET', KEYS[2]) or '0', redis.call('HGETALL', KEYS[1]), redis.call('TIME'),
+  redis.call('GET', KEYS[3]) or ''}
 )lua";
 
 // History step: version, the whole hash and the whole history, in one atomic script (a
@@ -41,16 +43,18 @@ return {redis.call('GET', KEYS[2]) or '0', redis.call('HGETALL', KEYS[1]),
 )lua";
 
 // Write step (a compare-and-set on the version; the caller diffed against that version):
-// KEYS[1] rules hash, KEYS[2] version, KEYS[3] history list.
+// KEYS[1] rules hash, KEYS[2] version, KEYS[3] history list, KEYS[4] the staged change.
 // ARGV[1] the version the caller read, ARGV[2] history entry (JSON), ARGV[3] channel,
-// ARGV[4] history length, ARGV[5] pairs per HSET, ARGV[6..] id, rule JSON, id, rule JSON, ...
+// ARGV[4] history length, ARGV[5] pairs per HSET, ARGV[6] 'replace' (the rules become the
+// pairs) or 'keep', ARGV[7] 'keep', 'set' (the stage becomes ARGV[8]) or 'del' (the stage
+// ends), ARGV[8] the stage's JSON (or ''), ARGV[9..] id, rule JSON, id, rule JSON, ...
 // Reply: {1, new version} after the write, or {0, stored version} when the store moved since
 // the caller read it (nothing written). Every check happens before the first write: Redis
 // does not roll a script back, so a script that could fail half-way could leave the store
 // half-updated.
 const char *const writeLua = R"lua(
-local want = {'hash', 'string', 'list'}
-for i = 1, 3 do
+local want = {'hash', 'string', 'list', 'string'}
+for i = 1, 4 do
   local t = redis.call('TYPE', KEYS[i])['ok']
   if t ~= 'none' and t ~= want[i] then
     return redis.error_reply('the key ' .. KEYS[i] .. ' holds a ' .. t .. ', not a ' ..
@@ -66,14 +70,25 @@ cur = tonumber(cur or '0')
 if cur ~= tonumber(ARGV[1]) then
   return {0, cur}
 end
+local replace = ARGV[6] == 'replace'
+local staged = ARGV[7]
 -- The user's ACL too (Redis >= 7): a command refused half-way would leave the rules written
--- without their version, history or notice.
+-- without their version, history or notice. Only what this step runs is checked.
 if redis.acl_check_cmd then
-  local needs = {{'del', KEYS[1], 'key'}, {'hset', KEYS[1], 'key'}, {'incr', KEYS[2], 'key'},
-    {'lpush', KEYS[3], 'key'}, {'ltrim', KEYS[3], 'key'}, {'publish', ARGV[3], 'channel'}}
+  local needs = {{'incr', KEYS[2], 'key'}, {'lpush', KEYS[3], 'key'},
+    {'ltrim', KEYS[3], 'key'}, {'publish', ARGV[3], 'channel'}}
+  if replace then
+    table.insert(needs, {'del', KEYS[1], 'key'})
+    table.insert(needs, {'hset', KEYS[1], 'key'})
+  end
+  if staged == 'set' then
+    table.insert(needs, {'set', KEYS[4], 'key'})
+  elseif staged == 'del' then
+    table.insert(needs, {'del', KEYS[4], 'key'})
+  end
   for _, n in ipairs(needs) do
     local ok
-    if n[1] == 'hset' or n[1] == 'lpush' or n[1] == 'publish' then
+    if n[1] == 'hset' or n[1] == 'lpush' or n[1] == 'publish' or n[1] == 'set' then
       ok = redis.acl_check_cmd(n[1], n[2], 'x', 'x')
     elseif n[1] == 'ltrim' then
       ok = redis.acl_check_cmd(n[1], n[2], '0', '1')
@@ -88,13 +103,20 @@ if redis.acl_check_cmd then
     end
   end
 end
-redis.call('DEL', KEYS[1])
-local per = tonumber(ARGV[5]) * 2
-local i = 6
-while i <= #ARGV do
-  local last = math.min(i + per - 1, #ARGV)
-  redis.call('HSET', KEYS[1], unpack(ARGV, i, last))
-  i = last + 1
+if replace then
+  redis.call('DEL', KEYS[1])
+  local per = tonumber(ARGV[5]) * 2
+  local i = 9
+  while i <= #ARGV do
+    local last = math.min(i + per - 1, #ARGV)
+    redis.call('HSET', KEYS[1], unpack(ARGV, i, last))
+    i = last + 1
+  end
+end
+if staged == 'set' then
+  redis.call('SET', KEYS[4], ARGV[8])
+elseif staged == 'del' then
+  redis.call('DEL', KEYS[4])
 end
 local v = redis.call('INCR', KEYS[2])
 redis.call('LPUSH', KEYS[3], ARGV[2])
@@ -131,15 +153,19 @@ struct Raw
     qint64 version = 0;
     QMap<QByteArray, QByteArray> fields; // sorted by id
     QString time;                        // the server's clock, ISO 8601 UTC
+    QByteArray staged;                   // the stage's JSON; empty: nothing staged
 };
 
-Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &version)
+Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &version,
+                    const QByteArray &staged)
 {
-    // The whole rule set: up to the codec's 64 MiB file of 100,000 rules, as stored JSON.
-    static constexpr ReplyBound wholeSet{qint64(160) << 20, qint64(1) << 20, rules::maxFileBytes,
+    // The whole rule set: up to the codec's 64 MiB file of 100,000 rules, as stored JSON, and
+    // a staged candidate of the same size (its rules JSON-escaped once more).
+    static constexpr ReplyBound wholeSet{qint64(320) << 20, qint64(1) << 20,
+                                         2 * rules::maxFileBytes + (qint64(1) << 20),
                                          "the rule store read"};
     auto r = ScriptRegistry::evalReadOnly(c, *scripts().find(QStringLiteral("rulestore_read")),
-                                          {hash, version}, {}, wholeSet);
+                                          {hash, version, staged}, {}, wholeSet);
     if (!r) {
         Error e = r.error();
         if (e.kind == Error::Kind::Reply) {
@@ -156,12 +182,13 @@ Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &ver
                                           "unexpected reply")
                                .arg(c.endpoint().display()));
     };
-    if (!reply.isArray() || reply.elements.size() != 3 || !reply.elements[1].isArray() ||
+    if (!reply.isArray() || reply.elements.size() != 4 || !reply.elements[1].isArray() ||
         reply.elements[1].elements.size() % 2 != 0 || !reply.elements[2].isArray() ||
         reply.elements[2].elements.size() != 2) {
         return malformed();
     }
     Raw raw;
+    raw.staged = reply.elements[3].str;
     bool ok = false;
     raw.version = reply.elements[0].str.toLongLong(&ok);
     if (!ok || raw.version < 0) {
@@ -253,10 +280,27 @@ QStringList historyLines(Connection &c, const QByteArray &historyKey, qint64 fro
             if (v < from || v > to) {
                 continue;
             }
-            QString line = QStringLiteral("v%1 %2").arg(v).arg(
-                changesText(strings(o.value(QLatin1String("added"))),
-                            strings(o.value(QLatin1String("changed"))),
-                            strings(o.value(QLatin1String("removed")))));
+            QString what = changesText(strings(o.value(QLatin1String("added"))),
+                                       strings(o.value(QLatin1String("changed"))),
+                                       strings(o.value(QLatin1String("removed"))));
+            const QJsonObject st = o.value(QLatin1String("stage")).toObject();
+            const QString op = st.value(QLatin1String("op")).toString();
+            const qint64 of = st.value(QLatin1String("of")).toInteger();
+            if (op == QLatin1String("stage")) {
+                what = QStringLiteral("staged a change (%1)")
+                           .arg(changesText(strings(st.value(QLatin1String("added"))),
+                                            strings(st.value(QLatin1String("changed"))),
+                                            strings(st.value(QLatin1String("removed"))), false));
+            } else if (op == QLatin1String("promote")) {
+                what = QStringLiteral("promoted the change staged at v%1: %2").arg(of).arg(what);
+            } else if (op == QLatin1String("discard")) {
+                what = what == QLatin1String("no changes")
+                           ? QStringLiteral("discarded the change staged at v%1").arg(of)
+                           : QStringLiteral("%1, discarding the change staged at v%2")
+                                 .arg(what)
+                                 .arg(of);
+            }
+            QString line = QStringLiteral("v%1 %2").arg(v).arg(what);
             QStringList notes;
             if (const QString t = o.value(QLatin1String("time")).toString(); !t.isEmpty()) {
                 notes << t;
@@ -311,6 +355,13 @@ ParsedEntry parseEntry(const QByteArray &json)
     e.forced = o.value(QLatin1String("forced")).toBool();
     e.basedOn = optionalInt(o, "based_on");
     e.rollbackOf = optionalInt(o, "rollback_of");
+    if (const QJsonObject st = o.value(QLatin1String("stage")).toObject(); !st.isEmpty()) {
+        e.stageOp = st.value(QLatin1String("op")).toString();
+        e.stageOf = optionalInt(st, "of");
+        e.stagedAdded = strings(st.value(QLatin1String("added")));
+        e.stagedChanged = strings(st.value(QLatin1String("changed")));
+        e.stagedRemoved = strings(st.value(QLatin1String("removed")));
+    }
     const QJsonValue undo = o.value(QLatin1String("undo"));
     if (undo.isObject()) {
         const QJsonObject u = undo.toObject();
@@ -440,15 +491,277 @@ QString oneLine(const QString &text)
     return t;
 }
 
+// The keys one store's steps touch.
+struct Keys
+{
+    QByteArray hash, version, history, staged, channel;
+};
+
+Keys keysOf(const RuleStore &store)
+{
+    return {store.hashKey(), store.versionKey(), store.historyKey(), store.stagedKey(),
+            store.channel()};
+}
+
+// What a candidate set changes against the stored rules (fields as read), and the candidate
+// encoded as it would be stored, in the set's order.
+struct Changes
+{
+    QStringList added, changed, removed;
+    QList<QPair<QByteArray, QByteArray>> encoded; // id, JSON
+    bool unchanged() const { return added.isEmpty() && changed.isEmpty() && removed.isEmpty(); }
+};
+
+Changes changesAgainst(const QMap<QByteArray, QByteArray> &fields, const RuleSet &set,
+                       const QByteArray &hash)
+{
+    Changes out;
+    QSet<QByteArray> ids;
+    for (const Rule &r : set.rules) {
+        const QByteArray id = r.id.toUtf8();
+        QByteArray json = ruleToJson(r);
+        ids.insert(id);
+        auto stored = fields.constFind(id);
+        if (stored == fields.cend()) {
+            out.added << r.id;
+        } else if (stored.value() != json) {
+            // Bytes differ: equal rules written by another codec version are no change.
+            auto old = decode(id, stored.value(), hash);
+            if (!old || !(*old == r)) {
+                out.changed << r.id;
+            }
+        }
+        out.encoded.append({id, std::move(json)});
+    }
+    for (auto it = fields.cbegin(); it != fields.cend(); ++it) {
+        if (!ids.contains(it.key())) {
+            out.removed << QString::fromUtf8(it.key());
+        }
+    }
+    return out;
+}
+
+// Nothing reaches Redis from an invalid set.
+std::optional<Error> invalidSet(const RuleSet &set)
+{
+    const QList<Diagnostic> errors = validate(set);
+    if (errors.isEmpty()) {
+        return std::nullopt;
+    }
+    QStringList lines{QStringLiteral("the rule set is not valid; nothing was written to Redis:")};
+    for (const Diagnostic &d : errors) {
+        lines << QStringLiteral("  ") + d.toString();
+    }
+    return invalid(lines.join(QLatin1Char('\n')));
+}
+
+// The conflict of a set based on another version than the stored one, or std::nullopt when
+// it is clean (or forced). `doing` says what writing it would do ("push it would add a").
+std::optional<Error> basedOnConflict(Connection &c, const Keys &k, const Raw &raw,
+                                     const RuleSet &set, const Changes &ch, bool force,
+                                     const QString &doing, bool *forced)
+{
+    const bool clean = raw.version == 0 || (set.basedOn && *set.basedOn == raw.version);
+    *forced = force && !clean;
+    if (clean || force) {
+        return std::nullopt;
+    }
+    QString why;
+    QStringList history;
+    if (!set.basedOn) {
+        why = QStringLiteral("this rule set was not pulled from Redis (it has no based-on "
+                             "version)");
+        history = historyLines(c, k.history, std::max<qint64>(1, raw.version - 9), raw.version);
+    } else if (*set.basedOn < raw.version) {
+        why = QStringLiteral("this rule set is based on version %1").arg(*set.basedOn);
+        history = historyLines(c, k.history, *set.basedOn + 1, raw.version);
+    } else {
+        why = QStringLiteral("this rule set is based on version %1, which this store never had "
+                             "(it was reset, or the set was pulled from another store)")
+                  .arg(*set.basedOn);
+    }
+    QString message = QStringLiteral("conflict: the rules in Redis at %1 are at version %2 but %3")
+                          .arg(c.endpoint().display())
+                          .arg(raw.version)
+                          .arg(why);
+    if (!history.isEmpty()) {
+        message += QStringLiteral(": ") + history.join(QStringLiteral(", "));
+    }
+    message += QStringLiteral(". %1 would %2. Pull, merge and try again, or use --force to "
+                              "overwrite. Nothing was written.")
+                   .arg(doing, changesText(ch.added, ch.changed, ch.removed, false));
+    return Error::make(Error::Kind::Conflict, message);
+}
+
+// The history entry's common part: version, time, who and why.
+QJsonObject entryHead(qint64 next, const Raw &raw, const RuleStore::PushOptions &options)
+{
+    QJsonObject entry{{QStringLiteral("version"), next}, {QStringLiteral("time"), raw.time}};
+    entry.insert(QStringLiteral("author"),
+                 oneLine(options.author.isEmpty() ? defaultAuthor() : options.author));
+    if (const QString m = oneLine(options.message); !m.isEmpty()) {
+        entry.insert(QStringLiteral("message"), m);
+    }
+    return entry;
+}
+
+void putChanges(QJsonObject &o, const QStringList &added, const QStringList &changed,
+                const QStringList &removed)
+{
+    o.insert(QStringLiteral("added"), QJsonArray::fromStringList(added));
+    o.insert(QStringLiteral("changed"), QJsonArray::fromStringList(changed));
+    o.insert(QStringLiteral("removed"), QJsonArray::fromStringList(removed));
+}
+
+// What a change replaces, as stored, so that the version before it can be rebuilt; a change
+// of very many large rules keeps none (that version cannot be rolled back to).
+void putUndo(QJsonObject &entry, const Raw &raw, const Changes &ch)
+{
+    QJsonObject undo;
+    qsizetype undoBytes = 0;
+    for (const QStringList *ids : {&ch.changed, &ch.removed}) {
+        for (const QString &id : *ids) {
+            const QByteArray old = raw.fields.value(id.toUtf8());
+            undoBytes += old.size();
+            undo.insert(id, QString::fromUtf8(old));
+        }
+    }
+    if (undoBytes <= RuleStore::undoBytesLimit) {
+        entry.insert(QStringLiteral("undo"), undo);
+    }
+}
+
+// One compare-and-set write: the new version, or std::nullopt when another writer landed
+// since `raw` was read (nothing written).
+struct Write
+{
+    const Changes *rules = nullptr; // replace the stored rules with these; nullptr: keep
+    enum class Staged { Keep, Set, Del } staged = Staged::Keep;
+    QByteArray stagedJson;
+};
+
+Result<std::optional<qint64>> casWrite(Connection &c, const Keys &k, const Raw &raw,
+                                       const QJsonObject &entry, const Write &w)
+{
+    static const ScriptRegistry::Script &script =
+        *scripts().find(QStringLiteral("rulestore_write"));
+    const char *stagedOp = w.staged == Write::Staged::Set   ? "set"
+                           : w.staged == Write::Staged::Del ? "del"
+                                                            : "keep";
+    QList<QByteArray> args{QByteArray::number(raw.version),
+                           QJsonDocument(entry).toJson(QJsonDocument::Compact),
+                           k.channel,
+                           QByteArray::number(historyLength),
+                           QByteArray::number(pairsPerHset),
+                           w.rules != nullptr ? QByteArrayLiteral("replace")
+                                              : QByteArrayLiteral("keep"),
+                           QByteArray(stagedOp),
+                           w.stagedJson};
+    if (w.rules != nullptr) {
+        for (const auto &[id, json] : w.rules->encoded) {
+            args << id << json;
+        }
+    }
+    auto r = ScriptRegistry::eval(c, script, {k.hash, k.version, k.history, k.staged}, args);
+    if (!r) {
+        Error e = r.error();
+        if (e.kind == Error::Kind::Reply) {
+            e.message = QStringLiteral("cannot write the rules to Redis at %1: %2")
+                            .arg(c.endpoint().display(), e.message);
+        }
+        return e;
+    }
+    if (!r->isArray() || r->elements.size() != 2) {
+        return Error::make(Error::Kind::Protocol,
+                           QStringLiteral("Redis at %1 answered the rule store write with an "
+                                          "unexpected reply")
+                               .arg(c.endpoint().display()));
+    }
+    if (r->elements[0].integer == 1) {
+        return std::optional<qint64>(r->elements[1].integer);
+    }
+    return std::optional<qint64>();
+}
+
+Error keptChanging(Connection &c)
+{
+    return Error::make(Error::Kind::Reply,
+                       QStringLiteral("the rules in Redis at %1 kept changing while writing (%2 "
+                                      "attempts); nothing was written, try again")
+                           .arg(c.endpoint().display())
+                           .arg(maxAttempts));
+}
+
+// The stage as stored (Raw::staged), decoded.
+Result<RuleStore::Stage> parseStage(const QByteArray &json, const QByteArray &key)
+{
+    auto bad = [&](const QString &why) {
+        return invalid(QStringLiteral("the staged change in %1 is not valid (%2); discard it "
+                                      "with sluice-cli rules discard")
+                           .arg(keyText(key), why));
+    };
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (!doc.isObject()) {
+        return bad(pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                        : QStringLiteral("not a JSON object"));
+    }
+    const QJsonObject o = doc.object();
+    RuleStore::Stage st;
+    st.version = o.value(QLatin1String("version")).toInteger();
+    st.basedOn = o.value(QLatin1String("based_on")).toInteger();
+    st.time = o.value(QLatin1String("time")).toString();
+    st.author = o.value(QLatin1String("author")).toString();
+    st.message = o.value(QLatin1String("message")).toString();
+    st.added = strings(o.value(QLatin1String("added")));
+    st.changed = strings(o.value(QLatin1String("changed")));
+    st.removed = strings(o.value(QLatin1String("removed")));
+    if (st.version < 1 || !o.value(QLatin1String("rules")).isObject()) {
+        return bad(QStringLiteral("no version or no rules"));
+    }
+    const QJsonObject rules = o.value(QLatin1String("rules")).toObject();
+    const QByteArray where = key + ".rules";
+    for (auto it = rules.begin(); it != rules.end(); ++it) {
+        auto rule = decode(it.key().toUtf8(), it.value().toString().toUtf8(), where);
+        if (!rule) {
+            return bad(rule.error().message);
+        }
+        st.set.rules.push_back(std::move(*rule));
+    }
+    st.set.basedOn = st.basedOn;
+    return st;
+}
+
 } // namespace
 
 RuleStore::RuleStore(QByteArray ns)
     : m_ns(std::move(ns))
 {}
 
+QString RuleStore::stagedOf(const QString &id)
+{
+    static const QString suffix = QStringLiteral("@staged");
+    return id.endsWith(suffix) ? id.chopped(suffix.size()) : QString();
+}
+
+std::vector<Rule> RuleStore::shadowCandidates(const Stage &stage)
+{
+    std::vector<Rule> out;
+    for (const Rule &r : stage.set.rules) {
+        if (!stage.added.contains(r.id) && !stage.changed.contains(r.id)) {
+            continue;
+        }
+        Rule c = r;
+        c.id = stagedId(r.id);
+        c.shadow = true;
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
 Result<RuleStore::Snapshot> RuleStore::pull(Connection &c) const
 {
-    auto raw = readRaw(c, hashKey(), versionKey());
+    auto raw = readRaw(c, hashKey(), versionKey(), stagedKey());
     if (!raw) {
         return raw.error();
     }
@@ -467,7 +780,24 @@ Result<RuleStore::Snapshot> RuleStore::pull(Connection &c) const
         }
         s.set.rules.push_back(std::move(*rule));
     }
+    if (!raw->staged.isEmpty()) {
+        auto st = parseStage(raw->staged, stagedKey());
+        if (!st) {
+            return st.error();
+        }
+        s.set.staged = shadowCandidates(*st);
+        s.stage = std::move(*st);
+    }
     return s;
+}
+
+Result<std::optional<RuleStore::Stage>> RuleStore::staged(Connection &c) const
+{
+    auto snap = pull(c);
+    if (!snap) {
+        return snap.error();
+    }
+    return std::move(snap->stage);
 }
 
 Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set, bool force) const
@@ -480,152 +810,277 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
 Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
                                               const PushOptions &options) const
 {
-    const bool force = options.force;
-    // Nothing reaches Redis from an invalid set.
-    if (const QList<Diagnostic> errors = validate(set); !errors.isEmpty()) {
-        QStringList lines{QStringLiteral("the rule set is not valid; nothing was written to "
-                                         "Redis:")};
-        for (const Diagnostic &d : errors) {
-            lines << QStringLiteral("  ") + d.toString();
-        }
-        return invalid(lines.join(QLatin1Char('\n')));
+    if (auto e = invalidSet(set)) {
+        return *e;
     }
-    QList<QPair<QByteArray, QByteArray>> encoded; // id, JSON, in the set's order
-    for (const Rule &r : set.rules) {
-        encoded.append({r.id.toUtf8(), ruleToJson(r)});
-    }
-
+    const Keys k = keysOf(*this);
     for (int attempt = 0; attempt < maxAttempts; ++attempt) {
-        auto raw = readRaw(c, hashKey(), versionKey());
+        auto raw = readRaw(c, k.hash, k.version, k.staged);
         if (!raw) {
             return raw.error();
         }
+        const Changes ch = changesAgainst(raw->fields, set, k.hash);
         PushResult result;
         result.version = raw->version;
-        QSet<QByteArray> ids;
-        for (qsizetype i = 0; i < encoded.size(); ++i) {
-            const auto &[id, json] = encoded[i];
-            ids.insert(id);
-            auto stored = raw->fields.constFind(id);
-            if (stored == raw->fields.cend()) {
-                result.added << QString::fromUtf8(id);
-            } else if (stored.value() != json) {
-                // Bytes differ: equal rules written by another codec version are no change.
-                auto old = decode(id, stored.value(), hashKey());
-                if (!old || !(*old == set.rules[size_t(i)])) {
-                    result.changed << QString::fromUtf8(id);
-                }
-            }
-        }
-        for (auto it = raw->fields.cbegin(); it != raw->fields.cend(); ++it) {
-            if (!ids.contains(it.key())) {
-                result.removed << QString::fromUtf8(it.key());
-            }
-        }
+        result.added = ch.added;
+        result.changed = ch.changed;
+        result.removed = ch.removed;
         if (result.unchanged()) {
             return result; // nothing to overwrite, so no conflict either; the version stays
         }
-
-        const bool clean = raw->version == 0 || (set.basedOn && *set.basedOn == raw->version);
-        if (!clean && !force) {
-            QString why;
-            QStringList history;
-            if (!set.basedOn) {
-                why = QStringLiteral("this rule set was not pulled from Redis (it has no "
-                                     "based-on version)");
-                history = historyLines(c, historyKey(), std::max<qint64>(1, raw->version - 9),
-                                       raw->version);
-            } else if (*set.basedOn < raw->version) {
-                why = QStringLiteral("this rule set is based on version %1").arg(*set.basedOn);
-                history = historyLines(c, historyKey(), *set.basedOn + 1, raw->version);
-            } else {
-                why = QStringLiteral("this rule set is based on version %1, which this store "
-                                     "never had (it was reset, or the set was pulled from "
-                                     "another store)")
-                          .arg(*set.basedOn);
-            }
-            QString message =
-                QStringLiteral("conflict: the rules in Redis at %1 are at version %2 but %3")
-                    .arg(c.endpoint().display())
-                    .arg(raw->version)
-                    .arg(why);
-            if (!history.isEmpty()) {
-                message += QStringLiteral(": ") + history.join(QStringLiteral(", "));
-            }
-            message += QStringLiteral(". Pushing it would %1. Pull, merge and push again, or "
-                                      "push with --force to overwrite. Nothing was written.")
-                           .arg(changesText(result.added, result.changed, result.removed, false));
-            return Error::make(Error::Kind::Conflict, message);
+        bool forced = false;
+        if (auto e = basedOnConflict(c, k, *raw, set, ch, options.force,
+                                     QStringLiteral("Pushing it"), &forced)) {
+            return *e;
         }
-
+        std::optional<Stage> stage;
+        if (!raw->staged.isEmpty()) {
+            auto st = parseStage(raw->staged, k.staged);
+            if (st) {
+                stage = std::move(*st);
+            }
+            if (!options.force) {
+                const QString what =
+                    stage ? QStringLiteral("a change is staged (version %1%2)")
+                                .arg(stage->version)
+                                .arg(stage->message.isEmpty()
+                                         ? QString()
+                                         : QStringLiteral(": \"%1\"").arg(stage->message))
+                          : QStringLiteral("a staged change is stored but cannot be read");
+                return Error::make(
+                    Error::Kind::Conflict,
+                    QStringLiteral("conflict: %1 in Redis at %2; promote or discard it first "
+                                   "(sluice-cli rules promote | rules discard), or push with "
+                                   "--force, which discards it. Nothing was written.")
+                        .arg(what, c.endpoint().display()));
+            }
+        }
         const qint64 next = raw->version + 1; // the CAS below guarantees it
-        QJsonObject entry{
-            {QStringLiteral("version"), next},
-            {QStringLiteral("time"), raw->time},
-            {QStringLiteral("added"), QJsonArray::fromStringList(result.added)},
-            {QStringLiteral("changed"), QJsonArray::fromStringList(result.changed)},
-            {QStringLiteral("removed"), QJsonArray::fromStringList(result.removed)},
-            {QStringLiteral("forced"), force && !clean},
-        };
+        QJsonObject entry = entryHead(next, *raw, options);
+        putChanges(entry, ch.added, ch.changed, ch.removed);
+        entry.insert(QStringLiteral("forced"), forced);
         if (set.basedOn) {
             entry.insert(QStringLiteral("based_on"), *set.basedOn);
-        }
-        entry.insert(QStringLiteral("author"),
-                     oneLine(options.author.isEmpty() ? defaultAuthor() : options.author));
-        if (const QString m = oneLine(options.message); !m.isEmpty()) {
-            entry.insert(QStringLiteral("message"), m);
         }
         if (options.rollbackOf) {
             entry.insert(QStringLiteral("rollback_of"), *options.rollbackOf);
         }
-        // What this change replaces, as stored, so that the version before it can be rebuilt;
-        // a change of very many large rules keeps none (that version cannot be rolled back to).
-        QJsonObject undo;
-        qsizetype undoBytes = 0;
-        for (const QStringList *ids : {&result.changed, &result.removed}) {
-            for (const QString &id : *ids) {
-                const QByteArray old = raw->fields.value(id.toUtf8());
-                undoBytes += old.size();
-                undo.insert(id, QString::fromUtf8(old));
-            }
+        Write w;
+        w.rules = &ch;
+        if (!raw->staged.isEmpty()) {
+            // Forced over a stage: it ends with this push, said in the entry.
+            w.staged = Write::Staged::Del;
+            const qint64 of = stage ? stage->version : 0;
+            entry.insert(QStringLiteral("stage"),
+                         QJsonObject{{QStringLiteral("op"), QStringLiteral("discard")},
+                                     {QStringLiteral("of"), of}});
+            result.discardedStage = of;
         }
-        if (undoBytes <= undoBytesLimit) {
-            entry.insert(QStringLiteral("undo"), undo);
+        putUndo(entry, *raw, ch);
+        auto v = casWrite(c, k, *raw, entry, w);
+        if (!v) {
+            return v.error();
         }
-        QList<QByteArray> args{QByteArray::number(raw->version),
-                               QJsonDocument(entry).toJson(QJsonDocument::Compact), channel(),
-                               QByteArray::number(historyLength), QByteArray::number(pairsPerHset)};
-        for (const auto &[id, json] : encoded) {
-            args << id << json;
-        }
-        auto w = ScriptRegistry::eval(c, *scripts().find(QStringLiteral("rulestore_write")),
-                                      {hashKey(), versionKey(), historyKey()}, args);
-        if (!w) {
-            Error e = w.error();
-            if (e.kind == Error::Kind::Reply) {
-                e.message = QStringLiteral("cannot push the rules to Redis at %1: %2")
-                                .arg(c.endpoint().display(), e.message);
-            }
-            return e;
-        }
-        if (!w->isArray() || w->elements.size() != 2) {
-            return Error::make(Error::Kind::Protocol,
-                               QStringLiteral("Redis at %1 answered the rule store write with an "
-                                              "unexpected reply")
-                                   .arg(c.endpoint().display()));
-        }
-        if (w->elements[0].integer == 1) {
-            result.version = w->elements[1].integer;
+        if (*v) {
+            result.version = **v;
             return result;
         }
-        // Another push landed between our read and our write: nothing was written. Read again;
-        // unless forced, the new version now makes this push a conflict with the right message.
+        // Another writer landed between our read and our write: nothing was written. Read
+        // again; unless forced, the new version now makes this a conflict with the right message.
     }
-    return Error::make(Error::Kind::Reply,
-                       QStringLiteral("the rules in Redis at %1 kept changing while pushing (%2 "
-                                      "attempts); nothing was written, try again")
-                           .arg(c.endpoint().display())
-                           .arg(maxAttempts));
+    return keptChanging(c);
+}
+
+Result<RuleStore::PushResult> RuleStore::stage(Connection &c, const RuleSet &set,
+                                               const PushOptions &options) const
+{
+    if (auto e = invalidSet(set)) {
+        return *e;
+    }
+    const Keys k = keysOf(*this);
+    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
+        auto raw = readRaw(c, k.hash, k.version, k.staged);
+        if (!raw) {
+            return raw.error();
+        }
+        if (raw->version == 0) {
+            return invalid(QStringLiteral("nothing is stored in Redis at %1 yet: a first rule set "
+                                          "has nothing to be staged beside; push it")
+                               .arg(c.endpoint().display()));
+        }
+        if (!raw->staged.isEmpty()) {
+            auto st = parseStage(raw->staged, k.staged);
+            return Error::make(Error::Kind::Conflict,
+                               QStringLiteral("conflict: a change is already staged in Redis at "
+                                              "%1 (version %2); promote or discard it first. "
+                                              "Nothing was written.")
+                                   .arg(c.endpoint().display())
+                                   .arg(st ? QString::number(st->version) : QStringLiteral("?")));
+        }
+        const Changes ch = changesAgainst(raw->fields, set, k.hash);
+        if (ch.unchanged()) {
+            return invalid(QStringLiteral("this rule set is what Redis at %1 enforces (version "
+                                          "%2): nothing to stage")
+                               .arg(c.endpoint().display())
+                               .arg(raw->version));
+        }
+        bool forced = false;
+        if (auto e = basedOnConflict(c, k, *raw, set, ch, options.force,
+                                     QStringLiteral("Staging it"), &forced)) {
+            return *e;
+        }
+        const qint64 next = raw->version + 1;
+        QJsonObject entry = entryHead(next, *raw, options);
+        putChanges(entry, {}, {}, {});
+        entry.insert(QStringLiteral("forced"), forced);
+        if (set.basedOn) {
+            entry.insert(QStringLiteral("based_on"), *set.basedOn);
+        }
+        QJsonObject op{{QStringLiteral("op"), QStringLiteral("stage")}};
+        putChanges(op, ch.added, ch.changed, ch.removed);
+        entry.insert(QStringLiteral("stage"), op);
+        entry.insert(QStringLiteral("undo"), QJsonObject()); // no rule changes: walked over
+
+        QJsonObject rulesJson;
+        for (const auto &[id, json] : ch.encoded) {
+            rulesJson.insert(QString::fromUtf8(id), QString::fromUtf8(json));
+        }
+        QJsonObject stageJson = entryHead(next, *raw, options);
+        stageJson.insert(QStringLiteral("based_on"), raw->version);
+        putChanges(stageJson, ch.added, ch.changed, ch.removed);
+        stageJson.insert(QStringLiteral("rules"), rulesJson);
+        Write w;
+        w.staged = Write::Staged::Set;
+        w.stagedJson = QJsonDocument(stageJson).toJson(QJsonDocument::Compact);
+        auto v = casWrite(c, k, *raw, entry, w);
+        if (!v) {
+            return v.error();
+        }
+        if (*v) {
+            PushResult result;
+            result.version = **v;
+            result.added = ch.added;
+            result.changed = ch.changed;
+            result.removed = ch.removed;
+            return result;
+        }
+    }
+    return keptChanging(c);
+}
+
+namespace {
+
+// Promote and discard share their steps: read, find the stage, write.
+Error nothingStaged(Connection &c, qint64 version)
+{
+    return invalid(QStringLiteral("nothing is staged in Redis at %1 (the rules are at version %2); "
+                                  "stage a change with sluice-cli rules push FILE --stage")
+                       .arg(c.endpoint().display())
+                       .arg(version));
+}
+
+} // namespace
+
+Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions options) const
+{
+    const Keys k = keysOf(*this);
+    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
+        auto raw = readRaw(c, k.hash, k.version, k.staged);
+        if (!raw) {
+            return raw.error();
+        }
+        if (raw->staged.isEmpty()) {
+            return nothingStaged(c, raw->version);
+        }
+        auto st = parseStage(raw->staged, k.staged);
+        if (!st) {
+            return st.error();
+        }
+        if (st->version != raw->version && !options.force) {
+            return Error::make(
+                Error::Kind::Conflict,
+                QStringLiteral("conflict: the rules in Redis at %1 changed since the change "
+                               "staged at version %2 (they are at version %3): promoting it "
+                               "would undo those changes; discard it and stage again, or "
+                               "promote with --force. Nothing was written.")
+                    .arg(c.endpoint().display())
+                    .arg(st->version)
+                    .arg(raw->version));
+        }
+        const Changes ch = changesAgainst(raw->fields, st->set, k.hash);
+        if (options.message.isEmpty()) {
+            options.message =
+                st->message.isEmpty()
+                    ? QStringLiteral("promote the change staged at version %1").arg(st->version)
+                    : QStringLiteral("promote: %1").arg(st->message);
+        }
+        const qint64 next = raw->version + 1;
+        QJsonObject entry = entryHead(next, *raw, options);
+        putChanges(entry, ch.added, ch.changed, ch.removed);
+        entry.insert(QStringLiteral("forced"), st->version != raw->version);
+        entry.insert(QStringLiteral("based_on"), st->version);
+        entry.insert(QStringLiteral("stage"),
+                     QJsonObject{{QStringLiteral("op"), QStringLiteral("promote")},
+                                 {QStringLiteral("of"), st->version}});
+        putUndo(entry, *raw, ch);
+        Write w;
+        w.rules = &ch;
+        w.staged = Write::Staged::Del;
+        auto v = casWrite(c, k, *raw, entry, w);
+        if (!v) {
+            return v.error();
+        }
+        if (*v) {
+            PushResult result;
+            result.version = **v;
+            result.added = ch.added;
+            result.changed = ch.changed;
+            result.removed = ch.removed;
+            return result;
+        }
+    }
+    return keptChanging(c);
+}
+
+Result<RuleStore::PushResult> RuleStore::discard(Connection &c, PushOptions options) const
+{
+    const Keys k = keysOf(*this);
+    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
+        auto raw = readRaw(c, k.hash, k.version, k.staged);
+        if (!raw) {
+            return raw.error();
+        }
+        if (raw->staged.isEmpty()) {
+            return nothingStaged(c, raw->version);
+        }
+        // A stage that cannot be read can still be discarded: that is how it is mended.
+        auto st = parseStage(raw->staged, k.staged);
+        const qint64 of = st ? st->version : 0;
+        if (options.message.isEmpty()) {
+            options.message = QStringLiteral("discard the change staged at version %1").arg(of);
+        }
+        const qint64 next = raw->version + 1;
+        QJsonObject entry = entryHead(next, *raw, options);
+        putChanges(entry, {}, {}, {});
+        entry.insert(QStringLiteral("forced"), false);
+        entry.insert(QStringLiteral("stage"),
+                     QJsonObject{{QStringLiteral("op"), QStringLiteral("discard")},
+                                 {QStringLiteral("of"), of}});
+        entry.insert(QStringLiteral("undo"), QJsonObject());
+        Write w;
+        w.staged = Write::Staged::Del;
+        auto v = casWrite(c, k, *raw, entry, w);
+        if (!v) {
+            return v.error();
+        }
+        if (*v) {
+            PushResult result;
+            result.version = **v;
+            result.discardedStage = of;
+            return result;
+        }
+    }
+    return keptChanging(c);
 }
 
 Result<RuleStore::History> RuleStore::history(Connection &c) const

@@ -17,6 +17,9 @@ namespace sluice::rules {
 //                      or removed, as they were stored), newest first: conflict messages,
 //                      `rules history`, and any of those versions rebuilt by walking back
 //                      from the stored rules (`rules diff redis@N`, `rules rollback N`)
+//   <ns>rules:staged   string, present while a change is staged: JSON {version, based_on,
+//                      time, author, message, added, changed, removed, rules: {id: rule JSON}}
+//                      (the candidate set, whole; FORMATS.md "Staged rollout")
 //   <ns>rules:changed  pub/sub channel: the new version is published after every change
 // The default namespace <ns> is "{sluice}:": a Cluster hash tag, so the three keys share one
 // slot and the atomic scripts that touch them all work on Redis Cluster. A push is one atomic step:
@@ -26,10 +29,26 @@ class RuleStore
 public:
     explicit RuleStore(QByteArray ns = "{sluice}:");
 
+    // A staged change: a candidate rule set that runs in shadow beside the enforced one until
+    // it is promoted (it becomes the rules) or discarded. Staging, promoting and discarding
+    // are each a version of the store, in its history, with push's concurrency check.
+    struct Stage
+    {
+        qint64 version = 0; // the store version that recorded the stage
+        qint64 basedOn = 0; // the enforced version it was staged against (version - 1)
+        QString time;       // the server's clock, ISO 8601 UTC
+        QString author;
+        QString message;
+        QStringList added, changed, removed; // against the rules at basedOn
+        RuleSet set;                         // the candidate, whole
+    };
+
     struct Snapshot
     {
         qint64 version = 0; // 0: nothing was ever pushed
-        RuleSet set;        // set.basedOn = version
+        // set.basedOn = version; set.staged = the stage's shadow candidates (shadowCandidates)
+        RuleSet set;
+        std::optional<Stage> stage;
     };
     Result<Snapshot> pull(Connection &c) const;
 
@@ -37,11 +56,14 @@ public:
     {
         qint64 version = 0; // the version now stored
         QStringList added, changed, removed;
+        std::optional<qint64> discardedStage; // a forced push ended the stage recorded there
         bool unchanged() const { return added.isEmpty() && changed.isEmpty() && removed.isEmpty(); }
     };
     // Replaces the stored rules with `set`. Unless `force`, fails with a conflict error when the
     // store's version is newer than set.basedOn (a set without basedOn conflicts with any
-    // non-empty store); the error (kind Conflict) says which versions changed what since then.
+    // non-empty store), or while a change is staged (promote or discard it first); the error
+    // (kind Conflict) says which versions changed what since then. Forced, a push ends a stage
+    // (PushResult::discardedStage).
     Result<PushResult> push(Connection &c, const RuleSet &set, bool force) const;
 
     // Who pushed and why, kept in the history entry; `rollbackOf` marks a rollback.
@@ -65,6 +87,11 @@ public:
         bool forced = false;
         std::optional<qint64> basedOn;
         std::optional<qint64> rollbackOf;
+        // "stage", "promote" or "discard" for the staging steps (stageOf: the version that
+        // staged what was promoted or discarded; staged*: what a stage would change).
+        QString stageOp;
+        std::optional<qint64> stageOf;
+        QStringList stagedAdded, stagedChanged, stagedRemoved;
         // The version before this one can be rebuilt from this entry (older Sluice wrote none,
         // and a change whose replaced rules exceed undoBytesLimit keeps none).
         bool undoable = false;
@@ -87,11 +114,33 @@ public:
     // concurrency check: a push landing meanwhile makes it a conflict, nothing written.
     Result<PushResult> rollback(Connection &c, qint64 n, PushOptions options) const;
 
+    // Stages `set` beside the stored rules: nothing enforced changes; `serve` runs the
+    // candidate's added and changed rules in shadow (shadowCandidates). The set must be valid
+    // and based on the stored version (as a push, unless options.force), and differ from the
+    // stored rules; a change already staged is a conflict (promote or discard it first).
+    // PushResult: the new version and what the candidate changes.
+    Result<PushResult> stage(Connection &c, const RuleSet &set, const PushOptions &options) const;
+    // The stage, if any (std::nullopt: nothing staged).
+    Result<std::optional<Stage>> staged(Connection &c) const;
+    // Promote: the staged candidate becomes the stored rules (a new version; the stage ends).
+    // A change pushed since the stage (only possible with --force, which ends it) or nothing
+    // staged is an error naming what is there. Discard: the stage ends, the rules stay.
+    Result<PushResult> promote(Connection &c, PushOptions options) const;
+    Result<PushResult> discard(Connection &c, PushOptions options) const;
+
+    // The stage's candidates as serve runs them: every added or changed rule of the staged set,
+    // renamed stagedId(id), shadow on. Removed rules have none (the enforced rule runs on).
+    static std::vector<Rule> shadowCandidates(const Stage &stage);
+    static QString stagedId(const QString &id) { return id + QStringLiteral("@staged"); }
+    // The rule id a stagedId() was made from, or empty when `id` is no staged id.
+    static QString stagedOf(const QString &id);
+
     static constexpr qsizetype undoBytesLimit = 4 << 20;
 
     QByteArray hashKey() const { return m_ns + "rules"; }
     QByteArray versionKey() const { return m_ns + "rules:version"; }
     QByteArray historyKey() const { return m_ns + "rules:history"; }
+    QByteArray stagedKey() const { return m_ns + "rules:staged"; }
     QByteArray channel() const { return m_ns + "rules:changed"; }
     const QByteArray &ns() const { return m_ns; }
 

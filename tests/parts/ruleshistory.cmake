@@ -8,3 +8,7 @@ sluice_test(changepreview REDIS)
 # Redis, the store.
 sluice_test(overrides REDIS LIBS sluice_service TIMEOUT 180)
 add_dependencies(tst_overrides sluice-cli)
+# A staged rollout: stage, promote, discard on a redis-server of the test's own, a real serve
+# deciding the candidate in shadow, and the two compared from the statistics.
+sluice_test(staging TIMEOUT 120)
+add_dependencies(tst_staging sluice-cli)
