@@ -723,6 +723,36 @@ private Q_SLOTS:
         QCOMPARE(statuses, (QList<int>{200, 200, 200, 429, 429}));
     }
 
+    // A rule's on_change other than keep_used cannot be said to nginx, envoy ratelimit or Kong
+    // (each meets a new limit with its running counters as they are): the rule is exported, the
+    // field is named as left out; keep_used, the default, is what they do and is not listed.
+    void onChangeNamedWhereLeftOut_data() { everyRuleIsExportedOrSkipped_data(); }
+    void onChangeNamedWhereLeftOut()
+    {
+        QFETCH(int, format);
+        // nginx's limit_req is GCRA; envoy ratelimit and Kong count fixed windows.
+        const QByteArray limits =
+            ExportFormat(format) == ExportFormat::Nginx
+                ? R"("algorithm": "gcra", "rate": "10/s", "burst": 5)"
+                : R"("algorithm": "fixed_window", "limit": 10, "window": "1m")";
+        const rules::Loaded l = rules::parseJson(
+            R"({"version": 1, "rules": [{"id": "hello", "route": "GET /hello", "scope": "ip", )" +
+                limits + R"(, "on_change": "proportional"},
+            {"id": "plain", "route": "GET /plain", "scope": "ip", )" +
+                limits + "}]}",
+            QStringLiteral("c.json"));
+        QVERIFY2(l.ok(), qPrintable(l.errors.value(0).toString()));
+        const Export e = exportRules(l.set, ExportFormat(format));
+        const auto skipped = skippedMap(e);
+        QVERIFY2(skipped.value(u"hello on_change"_s).startsWith(u"proportional: "_s),
+                 qPrintable(skipped.keys().join(u", "_s)));
+        QVERIFY(!skipped.contains(u"hello"_s)); // the rule itself is exported
+        QVERIFY(!skipped.contains(u"plain on_change"_s));
+        if (ExportFormat(format) != ExportFormat::Kong) { // JSON: no comment to say it in
+            QVERIFY(QString::fromUtf8(e.text).contains(u"hello on_change"_s));
+        }
+    }
+
     void overridesInEveryTarget()
     {
         const rules::Loaded l = rules::parseJson(R"({"version": 1, "rules": [

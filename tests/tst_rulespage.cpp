@@ -744,7 +744,7 @@ private Q_SLOTS:
         const rules::Loaded loaded = rules::parseJson(realisticRules, QStringLiteral("r.json"));
         QVERIFY(store().push(c, loaded.set, false).ok()); // v1
         QVERIFY(store()
-                    .push(c, RuleSet{1, 1, {loaded.set.rules[0], loaded.set.rules[1]}}, false)
+                    .push(c, RuleSet{1, 1, {loaded.set.rules[0], loaded.set.rules[1]}, {}}, false)
                     .ok()); // v2
         QSignalSpy changed(&page(), &RulesPage::rulesChanged);
         connectToFixture();

@@ -3,16 +3,19 @@
 // the service (app/serve/proto): Envoy's ShouldRateLimit (exactly `limit` OK then OVER_LIMIT,
 // limit_remaining and duration_until_reset, hits_addend 0 peeking, a descriptor's hits_addend
 // winning over the request's, nested and unmatched descriptors, another algorithm, shadow mode,
-// the RateLimit headers), grpc.health.v1 (SERVING, NOT_SERVING while Redis is down), every bad
-// input of the list (no domain, no descriptors, 10,000 descriptors, a 100 MB message, a 1 MB
-// entry, invalid UTF-8: a status with a message, the service alive and small after them), the
-// unknown domain policies, the decisions counted in /metrics, POST /json round trips, and a
-// Redis fault answered by each rule's on_redis_error. Built without gRPC support, `serve
+// the RateLimit headers, a rule's per-subject overrides), grpc.health.v1 (SERVING, NOT_SERVING
+// while Redis is down), every bad input of the list (no domain, no descriptors, 10,000 descriptors,
+// a 100 MB message, a 1 MB entry, invalid UTF-8: a status with a message, the service alive and
+// small after them), the unknown domain policies, the decisions counted in /metrics, POST /json
+// round trips, and a Redis fault answered by each rule's on_redis_error. Built without gRPC
+// support, `serve
 // --grpc` must say so (exit 2) and POST /json answer 501; the rest is skipped.
 
 #include "ownredis.h"
 #include "runcli.h"
 #include "testredis.h"
+
+#include "core/redis/connection.h"
 
 #include <QDir>
 #include <QFile>
@@ -79,7 +82,11 @@ const QByteArray rulesJson = R"({"version": 1, "rules": [
     {"id": "faults.deny", "scope": "global", "algorithm": "fixed_window", "limit": 100, "window": "1m",
      "on_redis_error": "deny"},
     {"id": "faults.allow", "scope": "global", "algorithm": "fixed_window", "limit": 100, "window": "1m",
-     "on_redis_error": "allow"}]})";
+     "on_redis_error": "allow"},
+    {"id": "faults.user", "scope": "user", "algorithm": "fixed_window", "limit": 2, "window": "1m",
+     "overrides": [{"subject": "partner", "allow": true, "ttl": "1d"},
+                   {"subject": "abuser", "deny": true, "ttl": "1d"},
+                   {"subject": "vip", "limit": {"limit": 4, "window": "1m"}, "ttl": "1d"}]}]})";
 
 struct Http
 {
@@ -800,6 +807,38 @@ private Q_SLOTS:
 
     // Redis down: each rule answers by its on_redis_error (deny: OVER_LIMIT, allow: OK), never
     // an error status; the health says NOT_SERVING until Redis is back.
+    // A rule's per-subject overrides hold over gRPC as over HTTP: an allowed subject is never
+    // over the limit, a denied one is at once, an override limit counts on a key of its own.
+    void overridesApply()
+    {
+        Client c(m_rules->grpcPort());
+        auto codes = [&](const std::string &user, int n) {
+            QList<int> out;
+            for (int i = 0; i < n; ++i) {
+                out << int(
+                    c.call("faults", {descriptor({{"user", user}})}).response.overall_code());
+            }
+            return out;
+        };
+        const int ok = rls::RateLimitResponse::OK;
+        const int over = rls::RateLimitResponse::OVER_LIMIT;
+        QCOMPARE(codes("someone", 3), (QList<int>{ok, ok, over}));
+        QCOMPARE(codes("partner", 5), (QList<int>{ok, ok, ok, ok, ok}));
+        QCOMPARE(codes("abuser", 1), QList<int>{over});
+        QCOMPARE(codes("vip", 5), (QList<int>{ok, ok, ok, ok, over}));
+        const Answer vip = c.call("faults", {descriptor({{"user", "vip"}})});
+        QCOMPARE(vip.response.statuses(0).current_limit().requests_per_unit(), 4u);
+        // Neither the allowed nor the denied subject reached Redis: no key of theirs.
+        auto redis = Connection::open(m_faultRedis->endpoint());
+        QVERIFY(redis);
+        QCOMPARE(redis
+                     ->command({"EXISTS", "rate_limit:faults.user:{partner}",
+                                "rate_limit:faults.user:{abuser}"})
+                     ->integer,
+                 0);
+        QCOMPARE(redis->command({"EXISTS", "rate_limit:faults.user:override:{vip}"})->integer, 1);
+    }
+
     void redisFaultAnsweredByPolicy()
     {
         Client c(m_rules->grpcPort());

@@ -441,6 +441,35 @@ public:
 
 } // namespace
 
+std::optional<DecisionOutcome> CheckService::applyOverride(DecisionJob &job)
+{
+    const ServiceRule &rule = *job.rule;
+    if (rule.overrides.isEmpty() || job.override != nullptr || job.subject.isEmpty()) {
+        return std::nullopt;
+    }
+    const qint64 nowUs = SystemClock().nowUs();
+    const rules::OverrideMatcher::Hit hit = rule.overrides.match(job.subject, nowUs);
+    if (!hit) {
+        return std::nullopt;
+    }
+    const Policy &policy = rule.overridePolicies[size_t(hit.index)];
+    if (hit.override->action == Override::Action::Limit) {
+        job.override = hit.override;
+        job.policy = &policy;
+        job.key = rules::overrideKeyFor(rule.rule, job.subject);
+        return std::nullopt;
+    }
+    DecisionOutcome o;
+    o.job = std::move(job);
+    o.job.override = hit.override;
+    o.decision = rules::overrideDecision(policy, hit.override->action, nowUs, hit.endUs);
+    o.source = DecisionSource::Override;
+    if (m_options.record) {
+        m_options.record(rule.rule.id, o.job.subject, o.decision, rule.rule.shadow);
+    }
+    return o;
+}
+
 void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const DecisionJob &of)
 {
     static const std::shared_ptr<OutcomeSink> drop = std::make_shared<DroppingSink>();
@@ -456,26 +485,9 @@ void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const Decision
     job.received = of.received;
     job.sink = drop;
     job.key = candidate.policy.keyFor(job.subject);
-    if (!candidate.overrides.isEmpty()) {
-        const qint64 nowUs = SystemClock().nowUs();
-        if (const rules::OverrideMatcher::Hit hit = candidate.overrides.match(job.subject, nowUs)) {
-            const Policy &policy = candidate.overridePolicies[size_t(hit.index)];
-            if (hit.override->action != Override::Action::Limit) {
-                DecisionOutcome o;
-                o.job = std::move(job);
-                o.decision =
-                    rules::overrideDecision(policy, hit.override->action, nowUs, hit.endUs);
-                o.source = DecisionSource::Override;
-                if (m_options.record) {
-                    m_options.record(candidate.rule.id, o.job.subject, o.decision, true);
-                }
-                account(o);
-                return;
-            }
-            job.override = hit.override;
-            job.policy = &policy;
-            job.key = rules::overrideKeyFor(candidate.rule, job.subject);
-        }
+    if (auto answered = applyOverride(job)) {
+        account(*answered); // an allow or deny of the candidate: counted, no Redis
+        return;
     }
     out.push_back(std::move(job));
 }
@@ -492,9 +504,15 @@ void CheckService::decide(std::vector<DecisionJob> &jobs)
         }
     }
     for (DecisionJob &job : jobs) {
+        // The rule's per-subject overrides, as HTTP applies them: an allow or deny answered
+        // here, without Redis; a limit of its own decided under its own key.
+        std::optional<DecisionOutcome> o = applyOverride(job);
         // A table of its own (a gRPC limit override): the cache is the served table's; asking
         // it with another would empty it.
-        if (auto o = job.table == served ? fromCache(job, job.table) : std::nullopt) {
+        if (!o && job.table == served) {
+            o = fromCache(job, job.table);
+        }
+        if (o) {
             account(*o);
             const std::shared_ptr<OutcomeSink> sink = o->job.sink;
             sink->take(std::move(*o));

@@ -152,8 +152,16 @@ struct KeyReader::Index
         , have(rules.has_value())
         , map(set)
     {
-        // What every key of a rule needs, computed once per rule rather than per key.
-        for (const Rule &r : set.rules) {
+        // What every key of a rule needs, computed once per rule rather than per key; a staged
+        // candidate's keys (the map knows them) are read as any rule's, after the rules.
+        std::vector<const Rule *> all;
+        for (const auto *list : {&set.rules, &set.staged}) {
+            for (const Rule &r : *list) {
+                all.push_back(&r);
+            }
+        }
+        for (const Rule *rule : all) {
+            const Rule &r = *rule;
             PerRule p;
             p.policy = r.policy();
             if (auto valid = p.policy.validate(); !valid) {
@@ -206,7 +214,13 @@ struct KeyReader::Index
         QByteArray fieldCount;
         qint64 maxTtlMs = -1;
     };
-    const PerRule &of(const Rule *r) const { return perRule[size_t(r - set.rules.data())]; }
+    const PerRule &of(const Rule *r) const
+    {
+        const bool staged = !set.staged.empty() && r >= set.staged.data() &&
+                            r < set.staged.data() + set.staged.size();
+        return staged ? perRule[set.rules.size() + size_t(r - set.staged.data())]
+                      : perRule[size_t(r - set.rules.data())];
+    }
 
     const RuleSet set;
     const bool have;

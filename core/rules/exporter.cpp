@@ -171,6 +171,19 @@ void skipOverride(QList<Skipped> &skipped, const Rule &r, size_t j, const QStrin
                     QStringLiteral("%1: %2").arg(r.overrides[j].describeMatch(), why)});
 }
 
+// A rule's on_change other than keep_used, left out of a target that meets a new limit with
+// its running counters as they are (what keep_used does): listed under "<rule> on_change".
+void skipOnChange(QList<Skipped> &skipped, const Rule &r, const QString &target)
+{
+    if (r.onChange == OnChange::KeepUsed) {
+        return;
+    }
+    skipped.append({QStringLiteral("%1 on_change").arg(r.id),
+                    QStringLiteral("%1: %2 meets a new limit with its running counters as they "
+                                   "are (keep_used); left out")
+                        .arg(QString::fromLatin1(onchange::name(r.onChange)), target)});
+}
+
 // "; it expires at T: the target has no expiry, remove it then" for a comment, or "".
 QString expiryNote(const Override &o)
 {
@@ -413,6 +426,7 @@ Export exportNginx(const RuleSet &set)
         QStringList allowLines;
         QStringList denyLines;
         const bool ipScope = r.scope.kind == Scope::Kind::Ip;
+        skipOnChange(out.skipped, r, QStringLiteral("nginx"));
         for (size_t j = 0; j < r.overrides.size(); ++j) {
             const Override &o = r.overrides[j];
             if (o.action == Override::Action::Limit) {
@@ -693,6 +707,7 @@ Export exportEnvoy(const RuleSet &set)
         body += ind + QStringLiteral("- key: \"generic_key\"\n");
         body += ind + QStringLiteral("  value: ") + yamlQuote(r.id) + QLatin1Char('\n');
         QString leaf = ind + QStringLiteral("  ");
+        skipOnChange(out.skipped, r, QStringLiteral("envoy ratelimit"));
         if (!innerKey.isEmpty()) {
             body += ind + QStringLiteral("  descriptors:\n");
             // Overrides of one subject: a descriptor with that value, which envoy ratelimit
@@ -820,6 +835,7 @@ Export exportKong(const RuleSet &set)
         plugin.insert(QStringLiteral("tags"),
                       QJsonArray{QStringLiteral("sluice"), QStringLiteral("sluice-rule:") + r.id});
         plugins.append(plugin);
+        skipOnChange(out.skipped, r, QStringLiteral("Kong"));
         // Overrides of one user: a plugin on that Kong consumer (a consumer's plugin wins over
         // the route's): rate-limiting with the override's limit, or request-termination 429
         // for deny. Kong has no "unlimited" rate-limiting: allow is left out, as are networks

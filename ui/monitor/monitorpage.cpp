@@ -1,5 +1,7 @@
 #include "monitorpage.h"
 
+#include "core/rules/rulestore.h"
+
 #include "ui/common/confirm.h"
 
 #include "limitedmodel.h"
@@ -364,8 +366,35 @@ void MonitorPage::rebuildCharts()
     while (m_chartGrid->count()) {
         delete m_chartGrid->takeAt(0);
     }
-    int i = 0;
+    // A staged change's candidates sit beside the rule they would replace, on its row (the
+    // enforced denials on the left, what the candidate would deny on the right); a rule only the
+    // candidate has comes after the others.
+    std::vector<const Rule *> order;
+    std::vector<bool> pairStart;
     for (const Rule &r : rules.rules) {
+        const Rule *candidate = nullptr;
+        for (const Rule &s : rules.staged) {
+            candidate = rules::RuleStore::stagedOf(s.id) == r.id ? &s : candidate;
+        }
+        order.push_back(&r);
+        pairStart.push_back(candidate != nullptr);
+        if (candidate) {
+            order.push_back(candidate);
+            pairStart.push_back(false);
+        }
+    }
+    for (const Rule &s : rules.staged) {
+        if (!rules.find(rules::RuleStore::stagedOf(s.id))) {
+            order.push_back(&s);
+            pairStart.push_back(false);
+        }
+    }
+    int i = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+        const Rule &r = *order[k];
+        if (pairStart[k] && i % 2 == 1) {
+            ++i; // the pair starts a row
+        }
         RuleChart *c = old.take(r.id);
         if (!c) {
             c = new RuleChart(r, m_chartBox);
@@ -375,7 +404,7 @@ void MonitorPage::rebuildCharts()
         }
         m_charts.insert(r.id, c);
         // One rule gets the whole width; an odd last one keeps half so that all charts match.
-        m_chartGrid->addWidget(c, i / 2, i % 2, 1, rules.rules.size() == 1 ? 2 : 1);
+        m_chartGrid->addWidget(c, i / 2, i % 2, 1, order.size() == 1 ? 2 : 1);
         ++i;
     }
     for (RuleChart *c : std::as_const(old)) {

@@ -4,6 +4,7 @@
 
 #include "core/keys/keyreader.h"
 #include "core/keys/keyscanner.h"
+#include "core/rules/rulestore.h"
 #include "core/stats/statsreader.h"
 
 #include <QDateTime>
@@ -138,6 +139,9 @@ MonitorSnapshot MonitorWorker::read(bool withKeys)
     for (const Rule &r : m_rules.rules) {
         ids << r.id;
     }
+    for (const Rule &r : m_rules.staged) {
+        ids << r.id; // a staged candidate's statistics are its own
+    }
     if (!ids.isEmpty()) {
         auto series = stats::readSeries(*m_connection, ids, m_options.windowSeconds, s.nowSecond);
         if (!series) {
@@ -203,7 +207,9 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
                     ++adopted;
                     adoptedNeverExpire += k.pttlMs == -1 ? 1 : 0;
                 }
-                if (auto row = limitedSubject(k, *rule, readAtMs)) {
+                // A staged candidate limits nobody (its would-deny counts are its chart's).
+                const bool candidate = !rules::RuleStore::stagedOf(rule->id).isEmpty();
+                if (auto row = candidate ? std::nullopt : limitedSubject(k, *rule, readAtMs)) {
                     out << *row;
                 }
             }

@@ -1,5 +1,7 @@
 #include "rulechart.h"
 
+#include "core/rules/rulestore.h"
+
 #include "ui/common/pageheader.h"
 #include "ui/common/theme.h"
 #include "ui/common/tone.h"
@@ -82,6 +84,7 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     auto *header = new QHBoxLayout;
     header->setSpacing(8);
     m_title = new QLabel(this);
+    m_title->setObjectName(QStringLiteral("chartTitle"));
     QFont f = m_title->font();
     f.setBold(true);
     m_title->setFont(f);
@@ -166,9 +169,12 @@ void RuleChart::setRule(const Rule &rule)
 {
     m_ruleId = rule.id;
     m_shadowRule = rule.shadow;
-    m_title->setText(rule.id);
+    const QString stagedOf = rules::RuleStore::stagedOf(rule.id);
+    m_title->setText(stagedOf.isEmpty() ? rule.id : tr("%1 · staged candidate").arg(stagedOf));
     QString words = rule.describe();
-    if (rule.shadow) {
+    if (!stagedOf.isEmpty()) {
+        words += tr(" · in shadow: dashed, what it would deny");
+    } else if (rule.shadow) {
         words += tr(" · shadow (denies nothing, counts what it would)");
     }
     if (!rule.enabled) {

@@ -18,19 +18,40 @@ namespace sluice::ui {
 
 namespace {
 
-QString changesText(const rules::RuleStore::Entry &e)
+QString changesText(const QStringList &added, const QStringList &changed,
+                    const QStringList &removed)
 {
     QStringList parts;
-    if (!e.added.isEmpty()) {
-        parts << HistoryDialog::tr("added %1").arg(e.added.join(QStringLiteral(", ")));
+    if (!added.isEmpty()) {
+        parts << HistoryDialog::tr("added %1").arg(added.join(QStringLiteral(", ")));
     }
-    if (!e.changed.isEmpty()) {
-        parts << HistoryDialog::tr("changed %1").arg(e.changed.join(QStringLiteral(", ")));
+    if (!changed.isEmpty()) {
+        parts << HistoryDialog::tr("changed %1").arg(changed.join(QStringLiteral(", ")));
     }
-    if (!e.removed.isEmpty()) {
-        parts << HistoryDialog::tr("removed %1").arg(e.removed.join(QStringLiteral(", ")));
+    if (!removed.isEmpty()) {
+        parts << HistoryDialog::tr("removed %1").arg(removed.join(QStringLiteral(", ")));
     }
     return parts.isEmpty() ? HistoryDialog::tr("no changes") : parts.join(QStringLiteral("; "));
+}
+
+// What an entry did, a staging step said as one.
+QString changesText(const rules::RuleStore::Entry &e)
+{
+    const QString changes = changesText(e.added, e.changed, e.removed);
+    const QString of = e.stageOf ? QString::number(*e.stageOf) : QStringLiteral("?");
+    if (e.stageOp == QLatin1String("stage")) {
+        return HistoryDialog::tr("staged in shadow: %1")
+            .arg(changesText(e.stagedAdded, e.stagedChanged, e.stagedRemoved));
+    }
+    if (e.stageOp == QLatin1String("promote")) {
+        return HistoryDialog::tr("promoted the stage of v%1: %2").arg(of, changes);
+    }
+    if (e.stageOp == QLatin1String("discard")) {
+        return e.added.isEmpty() && e.changed.isEmpty() && e.removed.isEmpty()
+                   ? HistoryDialog::tr("discarded the stage of v%1").arg(of)
+                   : HistoryDialog::tr("%1; discarded the stage of v%2").arg(changes, of);
+    }
+    return changes;
 }
 
 } // namespace

@@ -140,6 +140,14 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
         push->setDefault(true);
         push->setEnabled(!diff.isEmpty());
         connect(push, &QPushButton::clicked, this, [this] { done(Push); });
+        auto *stage = buttons->addButton(tr("Stage in shadow"), QDialogButtonBox::ActionRole);
+        stage->setObjectName(QStringLiteral("stageButton"));
+        stage->setEnabled(!diff.isEmpty());
+        stage->setToolTip(tr("Store these rules beside the enforced ones instead: the service "
+                             "decides every request by both, the candidate in shadow (it never "
+                             "blocks), so the Monitor shows what it would deny before you "
+                             "promote it"));
+        connect(stage, &QPushButton::clicked, this, [this] { done(Stage); });
     } else {
         auto *keep = buttons->addButton(tr("Keep mine (based on v%1)").arg(storeVersion),
                                         QDialogButtonBox::AcceptRole);

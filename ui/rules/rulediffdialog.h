@@ -19,13 +19,15 @@ namespace sluice::ui {
 //    vN, to push after review) / Use Redis vN (discard mine) / Cancel.
 // Opened with open() (window-modal, never a nested event loop); the answer comes in finished()
 // as a Choice. `unchanged`: how many rules stay as they are (shown as one line). Widgets are named
-// for tests: diffTree, confirmPushButton, keepMineButton, useRedisButton, pushMessage.
+// for tests: diffTree, confirmPushButton, stageButton, keepMineButton, useRedisButton,
+// pushMessage.
 class RuleDiffDialog : public QDialog
 {
     Q_OBJECT
 public:
     enum class Mode { Push, Review };
-    enum Choice { Cancel = QDialog::Rejected, Push = 2, KeepMine = 3, UseRedis = 4 };
+    // Stage: push's alternative, the rules staged in shadow beside the enforced ones.
+    enum Choice { Cancel = QDialog::Rejected, Push = 2, KeepMine = 3, UseRedis = 4, Stage = 5 };
 
     RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &headline, const QString &note,
                    qint64 storeVersion, int unchanged, QWidget *parent = nullptr);

@@ -88,6 +88,18 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_banner = new MessageBanner(QStringLiteral("rulesBanner"), QStringLiteral("bannerText"), this);
     m_banner->setDismissible(QStringLiteral("dismissBannerButton"));
     root->addWidget(m_banner);
+    // A staged change, while there is one: what it is, and its two ways out.
+    m_stageBanner =
+        new MessageBanner(QStringLiteral("stageBanner"), QStringLiteral("stageText"), this);
+    m_promote = m_stageBanner->addButton(tr("&Promote"), QStringLiteral("promoteButton"), true);
+    m_promote->setToolTip(tr("Enforce the staged rules: a new version in the history"));
+    m_discardStage =
+        m_stageBanner->addButton(tr("Disc&ard"), QStringLiteral("discardStageButton"), true);
+    m_discardStage->setToolTip(tr("Drop the staged rules; the enforced ones stay as they are"));
+    connect(m_promote, &QPushButton::clicked, m_session, &RulesSession::promote);
+    connect(m_discardStage, &QPushButton::clicked, m_session, &RulesSession::discard);
+    m_stageBanner->hide();
+    root->addWidget(m_stageBanner);
 
     // Body: the table on the left, the editor on the right.
     auto *splitter = new QSplitter(Qt::Horizontal, this);
@@ -525,6 +537,8 @@ void RulesPage::showPushPreview(const RulesSession::DiffPrompt &p)
     connect(dialog, &QDialog::finished, this, [this, dialog](int result) {
         if (result == RuleDiffDialog::Push) {
             m_session->confirmPush(dialog->message());
+        } else if (result == RuleDiffDialog::Stage) {
+            m_session->confirmStage(dialog->message());
         }
     });
     dialog->open();
@@ -562,11 +576,42 @@ void RulesPage::onRulesChanged()
         m_editor->setContext(m_editor->row(), m_model->set());
     }
     updateState();
-    Q_EMIT rulesChanged(m_model->set());
+    Q_EMIT rulesChanged(m_session->servedSet());
+}
+
+void RulesPage::updateStage()
+{
+    const auto &stage = m_session->stage();
+    if (!stage) {
+        m_stageBanner->hide();
+        return;
+    }
+    QStringList what;
+    if (!stage->changed.isEmpty()) {
+        what << tr("changes %1").arg(stage->changed.join(QStringLiteral(", ")));
+    }
+    if (!stage->added.isEmpty()) {
+        what << tr("adds %1").arg(stage->added.join(QStringLiteral(", ")));
+    }
+    if (!stage->removed.isEmpty()) {
+        what << tr("removes %1").arg(stage->removed.join(QStringLiteral(", ")));
+    }
+    QString detail = tr("Staged at version %1 by %2: %3. The service decides by the enforced "
+                        "rules and, in shadow, by these; the Monitor shows them side by side.")
+                         .arg(stage->version)
+                         .arg(stage->author.isEmpty() ? tr("someone") : stage->author,
+                              what.join(QStringLiteral("; ")));
+    if (!stage->message.isEmpty()) {
+        detail += QLatin1Char('\n') + tr("Why: %1").arg(stage->message);
+    }
+    m_stageBanner->showMessage(Tone::Warning, tr("A change is staged, running in shadow"), detail);
+    m_stageBanner->setBusy(m_session->isBusy() || !m_session->canTalkToRedis());
+    m_stageBanner->show();
 }
 
 void RulesPage::updateState()
 {
+    updateStage();
     m_unsavedMark->setVisible(m_session->hasUnsavedChanges());
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();

@@ -108,6 +108,7 @@ private:
     void showReview(const RulesSession::DiffPrompt &prompt);
     void onRulesChanged();
     void updateState();
+    void updateStage(); // the stage banner, from the session's stage
     void updateActions();
 
     RulesSession *m_session;
@@ -124,6 +125,9 @@ private:
     QPushButton *m_pull;
     QPushButton *m_push;
     QPushButton *m_history;
+    MessageBanner *m_stageBanner;
+    QPushButton *m_promote;
+    QPushButton *m_discardStage;
     ConfirmHook m_historyConfirm;
     MessageBanner *m_banner;
     QLineEdit *m_filter;

@@ -437,8 +437,108 @@ void RulesSession::sendPush(bool force, const QString &message)
     Q_EMIT stateChanged();
 }
 
+void RulesSession::confirmStage(const QString &message)
+{
+    m_pushRequest = ++m_nextRequest;
+    m_worker.post([id = m_pushRequest, set = m_model->set(), message](RulesWorker *w) {
+        w->stage(id, set, message);
+    });
+    say(Tone::Info, tr("Staging…"));
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::promote()
+{
+    m_pushRequest = ++m_nextRequest;
+    m_worker.post([id = m_pushRequest](RulesWorker *w) { w->finishStage(id, true, {}); });
+    say(Tone::Info, tr("Promoting the staged change…"));
+    Q_EMIT stateChanged();
+}
+
+void RulesSession::discard()
+{
+    m_pushRequest = ++m_nextRequest;
+    m_worker.post([id = m_pushRequest](RulesWorker *w) { w->finishStage(id, false, {}); });
+    say(Tone::Info, tr("Discarding the staged change…"));
+    Q_EMIT stateChanged();
+}
+
+RuleSet RulesSession::servedSet() const
+{
+    RuleSet s = m_model->set();
+    s.staged = m_stage ? rules::RuleStore::shadowCandidates(*m_stage) : std::vector<Rule>();
+    return s;
+}
+
+void RulesSession::onStageAnswer(const StoreReply &reply)
+{
+    if (reply.op == StoreReply::Op::StageState) {
+        if (reply.ok) {
+            const bool had = m_stage.has_value();
+            const bool same = had && reply.stage && m_stage->version == reply.stage->version;
+            if (!(same || (!had && !reply.stage))) {
+                m_stage = reply.stage;
+                changed(); // the Monitor and the Keys page meet the candidates
+            }
+        }
+        return;
+    }
+    if (reply.request != m_pushRequest) {
+        return;
+    }
+    m_pushRequest = 0;
+    const QString op = reply.op == StoreReply::Op::Stage     ? QStringLiteral("stage")
+                       : reply.op == StoreReply::Op::Promote ? QStringLiteral("promote")
+                                                             : QStringLiteral("discard");
+    if (!reply.ok) {
+        const QString headline =
+            reply.op == StoreReply::Op::Stage     ? tr("The change was not staged.")
+            : reply.op == StoreReply::Op::Promote ? tr("The staged change was not promoted.")
+                                                  : tr("The staged change was not discarded.");
+        say(reply.conflict ? Tone::Warning : Tone::Bad, headline, reply.error,
+            reply.conflict && reply.op == StoreReply::Op::Stage ? QList<Offer>{Offer::PullAndReview}
+                                                                : QList<Offer>{});
+        Q_EMIT stateChanged();
+        return;
+    }
+    m_storeVersion = reply.version;
+    switch (reply.op) {
+    case StoreReply::Op::Stage:
+        // The working set is what is staged now, not what is enforced: still unsaved.
+        m_model->setBasedOn(reply.version);
+        say(Tone::Good,
+            tr("Staged as version %1: the candidate runs in shadow beside the enforced rules.")
+                .arg(reply.version),
+            tr("It never blocks a request. Watch its would-deny counts on the Monitor beside the "
+               "enforced rules, then promote or discard it."));
+        break;
+    case StoreReply::Op::Promote:
+        m_stage.reset();
+        if (!m_unsaved || m_model->set().rules == reply.set.rules) {
+            adopt(reply.set, reply.version);
+        } else {
+            m_storeSet = reply.set;
+        }
+        say(Tone::Good,
+            tr("Promoted: the staged rules are enforced as version %1.").arg(reply.version));
+        break;
+    default:
+        m_stage.reset();
+        say(Tone::Info, tr("Discarded the staged change; version %1 enforces the rules as before.")
+                            .arg(reply.version));
+        break;
+    }
+    changed();
+    Q_EMIT stageStored(op, reply.version);
+}
+
 void RulesSession::onAnswered(const StoreReply &reply)
 {
+    if (reply.op == StoreReply::Op::Stage || reply.op == StoreReply::Op::Promote ||
+        reply.op == StoreReply::Op::Discard || reply.op == StoreReply::Op::StageState) {
+        onStageAnswer(reply);
+        return;
+    }
     if (reply.op == StoreReply::Op::History || reply.op == StoreReply::Op::Version ||
         reply.op == StoreReply::Op::Rollback) {
         onHistoryAnswer(reply);
@@ -471,6 +571,7 @@ void RulesSession::onPulled(const StoreReply &reply, PullPurpose purpose)
     }
     m_storeVersion = reply.version;
     m_storeSet = reply.set;
+    m_stage = reply.stage;
     switch (purpose) {
     case PullPurpose::Adopt:
         adopt(reply.set, reply.version);
@@ -541,6 +642,7 @@ void RulesSession::adopt(const RuleSet &set, qint64 version)
 {
     RuleSet copy = set;
     copy.basedOn = version;
+    copy.staged.clear(); // the working set is rules only; the stage is the session's
     m_origin = version > 0 ? tr("Redis v%1").arg(version) : QString();
     m_model->reset(std::move(copy), m_origin);
     setUnsaved(false);
@@ -645,7 +747,7 @@ void RulesSession::setUnsaved(bool unsaved)
 void RulesSession::changed()
 {
     Q_EMIT stateChanged();
-    Q_EMIT rulesChanged(m_model->set());
+    Q_EMIT rulesChanged(servedSet());
 }
 
 void RulesSession::loadHistory()

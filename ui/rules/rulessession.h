@@ -139,6 +139,20 @@ public:
     void rollback(qint64 version);
     bool isHistoryBusy() const { return m_historyRequest != 0; }
 
+    // --- a staged rollout (FORMATS.md "Staged rollout") ---
+    // The change staged in Redis, as last read (after every store version); nullopt: none.
+    const std::optional<rules::RuleStore::Stage> &stage() const { return m_stage; }
+    // Stages the working set (validated, based on the store version it was read at) instead of
+    // pushing it: it runs in shadow beside the enforced rules until promoted or discarded.
+    void confirmStage(const QString &message = {});
+    // The staged change becomes the rules (with no unsaved changes the working set follows),
+    // or is dropped. Each is a version in the history.
+    void promote();
+    void discard();
+    // The working set with the stage's candidates (RuleSet::staged), as serve runs them: what
+    // rulesChanged() carries to the Monitor and the Keys page.
+    RuleSet servedSet() const;
+
 Q_SIGNALS:
     void message(const sluice::ui::RulesSession::Message &message);
     void problems(const sluice::ui::RulesSession::Problems &problems);
@@ -156,6 +170,8 @@ Q_SIGNALS:
     void versionReady(qint64 version, const sluice::rules::RuleDiff &diff, int unchanged);
     void historyFailed(const QString &error);
     void rolledBack(qint64 version, qint64 newVersion);
+    // A stage, promote or discard was stored (op: "stage", "promote" or "discard").
+    void stageStored(const QString &op, qint64 version);
 
 private:
     enum class PullPurpose { None, Adopt, PushPreview, Review };
@@ -179,6 +195,7 @@ private:
     void adopt(const RuleSet &set, qint64 version);
     DiffPrompt pushPrompt(const StoreReply &reply) const;
     void review(const StoreReply &reply);
+    void onStageAnswer(const StoreReply &reply);
 
     ConnectionController *m_connection;
     RulesModel *m_model;
@@ -193,7 +210,8 @@ private:
     bool m_unsaved = false;
     QString m_origin;
     std::optional<qint64> m_storeVersion;
-    RuleSet m_storeSet;             // the store's rules at m_storeVersion
+    RuleSet m_storeSet; // the store's rules at m_storeVersion
+    std::optional<rules::RuleStore::Stage> m_stage;
     bool m_autoPullPending = false; // the session's first store version is adopted if clean
     bool m_keepReopened = false;    // reopenFile(): Redis's first rules are offered, not adopted
 

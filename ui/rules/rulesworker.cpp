@@ -36,7 +36,7 @@ void RulesWorker::setEndpoint(const std::optional<Endpoint> &endpoint, const QBy
     rules::RuleWatcher::Options o;
     o.maxBackoff = std::chrono::milliseconds(4000);
     m_watcher = new rules::RuleWatcher(*m_endpoint, m_store, o, this);
-    connect(m_watcher, &rules::RuleWatcher::rulesChanged, this, &RulesWorker::storeChanged);
+    connect(m_watcher, &rules::RuleWatcher::rulesChanged, this, &RulesWorker::onWatched);
     connect(m_watcher, &rules::RuleWatcher::errorOccurred, this, &RulesWorker::watchError);
     m_watcher->start();
 }
@@ -111,6 +111,7 @@ void RulesWorker::pull(quint64 request, const std::optional<RuleSet> &candidate)
                }
                reply.version = s->version;
                reply.set = std::move(s->set);
+               reply.stage = std::move(s->stage);
                if (candidate) {
                    // Bounded so that the push dialog opens in a moment on a big keyspace: the
                    // preview says when it read a part only.
@@ -205,6 +206,66 @@ void RulesWorker::rollback(quint64 request, qint64 version, const QString &messa
         reply.removed = r->removed;
         return std::nullopt;
     });
+}
+
+void RulesWorker::onWatched(const RuleSet &set, qint64 version)
+{
+    Q_EMIT storeChanged(set, version);
+    // A stage that only removes rules has no candidates in `set`: its state is read apart.
+    answer(replyTo(StoreReply::Op::StageState, 0),
+           [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
+               auto st = m_store.staged(c);
+               if (!st) {
+                   return st.error();
+               }
+               reply.version = version;
+               reply.stage = std::move(*st);
+               return std::nullopt;
+           });
+}
+
+void RulesWorker::stage(quint64 request, const RuleSet &set, const QString &message)
+{
+    answer(replyTo(StoreReply::Op::Stage, request),
+           [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
+               rules::RuleStore::PushOptions o;
+               o.message = message;
+               auto r = m_store.stage(c, set, o);
+               if (!r) {
+                   return r.error();
+               }
+               reply.version = r->version;
+               reply.added = r->added;
+               reply.changed = r->changed;
+               reply.removed = r->removed;
+               return std::nullopt;
+           });
+}
+
+void RulesWorker::finishStage(quint64 request, bool promote, const QString &message)
+{
+    answer(replyTo(promote ? StoreReply::Op::Promote : StoreReply::Op::Discard, request),
+           [&](Connection &c, StoreReply &reply) -> std::optional<Error> {
+               rules::RuleStore::PushOptions o;
+               o.message = message;
+               auto r = promote ? m_store.promote(c, o) : m_store.discard(c, o);
+               if (!r) {
+                   return r.error();
+               }
+               reply.version = r->version;
+               reply.added = r->added;
+               reply.changed = r->changed;
+               reply.removed = r->removed;
+               reply.discardedStage = r->discardedStage.value_or(0);
+               if (promote) {
+                   auto now = m_store.pull(c); // the promoted rules, for the working set
+                   if (!now) {
+                       return now.error();
+                   }
+                   reply.set = std::move(now->set);
+               }
+               return std::nullopt;
+           });
 }
 
 } // namespace sluice::ui

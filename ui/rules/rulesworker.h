@@ -20,7 +20,9 @@ namespace sluice::ui {
 // The answer to one pull or push of the Rules page, as a value.
 struct StoreReply
 {
-    enum class Op { Pull, Push, History, Version, Rollback };
+    // Stage, Promote, Discard: the staging steps (RuleStore::stage, promote, discard);
+    // StageState: what is staged now, read after every store version the watcher sees.
+    enum class Op { Pull, Push, History, Version, Rollback, Stage, Promote, Discard, StageState };
     Op op = Op::Pull;
     quint64 request = 0; // the page's request id, echoed
     bool ok = false;
@@ -40,6 +42,9 @@ struct StoreReply
     // live keys read within a budget), or why that could not be worked out.
     QList<keys::RulePreview> preview;
     QString previewError;
+    // StageState (and Pull): the staged change, if any. Discard: discardedStage its version.
+    std::optional<rules::RuleStore::Stage> stage;
+    qint64 discardedStage = 0;
 };
 
 // The Rules page's Redis side, on a thread of its own (ARCHITECTURE.md "Threads"): create it,
@@ -64,6 +69,10 @@ public Q_SLOTS:
     void history(quint64 request);
     void pullVersion(quint64 request, qint64 version);
     void rollback(quint64 request, qint64 version, const QString &message);
+    // Stages `set` beside the stored rules (in shadow until promoted or discarded).
+    void stage(quint64 request, const sluice::RuleSet &set, const QString &message);
+    // Promotes (true) or discards (false) the staged change.
+    void finishStage(quint64 request, bool promote, const QString &message);
 
 Q_SIGNALS:
     void answered(const sluice::ui::StoreReply &reply);
@@ -77,6 +86,8 @@ private:
     Connection *connection(Error *error);
     void fail(StoreReply &reply, const Error &error);
     template <typename Work> void answer(StoreReply reply, Work &&work);
+    // The watcher saw a version: passes it on, then says what is staged (Op::StageState).
+    void onWatched(const sluice::RuleSet &set, qint64 version);
 
     std::optional<Endpoint> m_endpoint;
     std::optional<Connection> m_connection;

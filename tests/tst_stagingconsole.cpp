@@ -1,0 +1,237 @@
+// A staged rollout in the console, on a redis-server of the test's own (the rule store's
+// default namespace and its statistics would be shared on the fixture's): the push dialog's
+// "Stage in shadow", the Rules page's stage banner with Promote and Discard, and the Monitor
+// showing each candidate's chart beside the rule it would replace, with the statistics a
+// real `serve` recorded for both. Screenshots of both pages in English and Chinese with
+// SLUICE_SHOTS_DIR.
+
+#include "ownredis.h"
+#include "pageharness.h"
+#include "servefixture.h"
+
+#include "core/redis/connection.h"
+#include "core/rules/codec.h"
+#include "core/rules/rulestore.h"
+#include "ui/language.h"
+#include "ui/monitor/limitedmodel.h"
+#include "ui/monitor/monitorpage.h"
+#include "ui/monitor/monitorsnapshot.h"
+#include "ui/monitor/rulechart.h"
+#include "ui/rules/rulediffdialog.h"
+#include "ui/rules/rulespage.h"
+#include "ui/rules/rulessession.h"
+
+#include <QApplication>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QTest>
+
+using namespace sluice;
+using namespace sluice::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QByteArray enforcedJson = R"({"version": 1, "rules": [
+    {"id": "api", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "10s"},
+    {"id": "login", "scope": "ip", "algorithm": "token_bucket", "rate": "1/s", "burst": 2}]})";
+
+RuleSet parse(const QByteArray &json)
+{
+    rules::Loaded l = rules::parseJson(json, u"inline.json"_s);
+    Q_ASSERT(l.ok());
+    return l.set;
+}
+
+} // namespace
+
+class TestStagingConsole : public QObject
+{
+    Q_OBJECT
+    test::OwnRedis m_redis;
+
+    Connection connect()
+    {
+        auto c = Connection::open(m_redis.endpoint());
+        if (!c) {
+            qFatal("cannot connect: %s", qPrintable(c.error().message));
+        }
+        return std::move(*c);
+    }
+
+    template <typename T> static T *waitForDialog(QWidget &parent, const char *name)
+    {
+        T *d = nullptr;
+        (void)QTest::qWaitFor(
+            [&] {
+                d = parent.findChild<T *>(QString::fromLatin1(name));
+                return d && d->isVisible();
+            },
+            10000);
+        return d;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(m_redis.start(), m_redis.output().constData()); }
+
+    // Edit a limit, choose "Stage in shadow" in the push dialog: Redis has the stage, the
+    // enforced rules are unchanged, the banner says what is staged; the Monitor gets the
+    // candidates and puts "api@staged" on the row of "api"; after serve decided traffic, the
+    // candidate's chart counts what it would deny. Promote: enforced, the banner gone.
+    void stagePromoteFromThePages()
+    {
+        Connection c = connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1280, 800}));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(1), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(page->rules().rules.size(), size_t(2), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(h.find<QPushButton>("pushButton")->isEnabled(), 10000);
+        auto *stageBanner = h.find<QWidget>("stageBanner");
+        QVERIFY(stageBanner && !stageBanner->isVisible());
+
+        // The working set: api down to 2 (applied as the editor would).
+        Rule api = page->rules().rules[0];
+        QCOMPARE(api.id, u"api"_s);
+        api.limit = 2;
+        page->session()->apply(api, 0);
+        QVERIFY(page->hasUnsavedChanges());
+
+        QList<RuleSet> emitted;
+        QObject::connect(page, &RulesPage::rulesChanged, page,
+                         [&emitted](const RuleSet &s) { emitted << s; });
+        QTest::mouseClick(h.find<QPushButton>("pushButton"), Qt::LeftButton);
+        auto *dialog = waitForDialog<RuleDiffDialog>(*page, "pushDialog");
+        QVERIFY(dialog);
+        auto *stage = dialog->findChild<QPushButton *>(u"stageButton"_s);
+        QVERIFY(stage && stage->isEnabled());
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(u"pushMessage"_s), u"try api at 2"_s);
+        QTest::mouseClick(stage, Qt::LeftButton);
+
+        QTRY_VERIFY_WITH_TIMEOUT(stageBanner->isVisible(), 10000);
+        const QString text = h.find<QLabel>("stageText")->text();
+        QVERIFY2(text.contains(u"changes api"_s) && text.contains(u"try api at 2"_s),
+                 qPrintable(text));
+        auto snap = rules::RuleStore().pull(c);
+        QVERIFY(snap && snap->stage);
+        QCOMPARE(snap->version, qint64(2));
+        QCOMPARE(snap->set.rules[0].limit, qint64(5)); // enforced as before
+        QCOMPARE(snap->stage->message, u"try api at 2"_s);
+        // What the other pages get: the candidates with the rules.
+        QTRY_VERIFY_WITH_TIMEOUT(!emitted.isEmpty() && emitted.last().staged.size() == 1, 10000);
+        QCOMPARE(emitted.last().staged[0].id, u"api@staged"_s);
+
+        // Traffic through a real serve: 6 requests, the enforced 5 admitted, the candidate's 2.
+        test::ServeProcess serve;
+        QVERIFY2(serve.start({u"--url"_s, m_redis.url(), u"--from-redis"_s, u"--listen"_s,
+                              u"127.0.0.1:0"_s}),
+                 (serve.out() + serve.err()).constData());
+        for (int i = 0; i < 6; ++i) {
+            test::httpGet(serve.port(), "/v1/check?rule=api&subject=1.2.3.4");
+        }
+
+        test::PageHarness mh;
+        auto *monitor = new MonitorPage(mh.controller());
+        QVERIFY(mh.show(monitor, {1280, 800}));
+        QVERIFY(mh.connect(m_redis.endpoint()));
+        monitor->setRules(emitted.last());
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s) != nullptr, 5000);
+        RuleChart *enforced = monitor->chart(u"api"_s);
+        RuleChart *candidate = monitor->chart(u"api@staged"_s);
+        QVERIFY(enforced);
+        // Side by side: the same row of the grid, the candidate on the right.
+        QGridLayout *grid = nullptr;
+        for (QGridLayout *g : monitor->findChildren<QGridLayout *>()) {
+            grid = g->indexOf(enforced) >= 0 ? g : grid;
+        }
+        QVERIFY(grid);
+        int er = -1, ec = -1, cr = -1, cc = -1, span = 0;
+        grid->getItemPosition(grid->indexOf(enforced), &er, &ec, &span, &span);
+        grid->getItemPosition(grid->indexOf(candidate), &cr, &cc, &span, &span);
+        QCOMPARE(cr, er);
+        QCOMPARE(cc, ec + 1);
+        QVERIFY2(
+            candidate->findChild<QLabel *>(u"chartTitle"_s)->text().contains(u"staged candidate"_s),
+            "the candidate's chart does not say what it is");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            candidate->totals().shadowDenied == 4 && enforced->totals().denied == 1, 15000);
+        QCOMPARE(candidate->totals().allowed, qint64(2));
+        QCOMPARE(candidate->totals().denied, qint64(0));
+        QVERIFY(candidate->shadowSeries()->isVisible());
+        // The candidate limits nobody: "Limited right now" lists the enforced rule's subject only.
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->limitedModel()->rowCount() == 1, 10000);
+        for (const LimitedSubject &l : monitor->snapshot().limited) {
+            QCOMPARE(l.ruleId, u"api"_s);
+        }
+
+        if (const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR"); !dir.isEmpty()) {
+            for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
+                QString error;
+                QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+                for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                    for (const auto &[pageWidget, name] :
+                         {std::pair<QWidget *, QString>{page, u"rules"_s},
+                          std::pair<QWidget *, QString>{monitor, u"monitor"_s}}) {
+                        pageWidget->window()->resize(size);
+                        QTest::qWait(300);
+                        pageWidget->window()->grab().save(
+                            QStringLiteral("%1/staging-%2-%3-%4x%5.png")
+                                .arg(dir, name, lang)
+                                .arg(size.width())
+                                .arg(size.height()));
+                    }
+                }
+            }
+            QString error;
+            Language::install(qApp, u"en"_s, &error);
+            page->window()->resize(1280, 800);
+        }
+
+        QTest::mouseClick(h.find<QPushButton>("promoteButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!stageBanner->isVisible(), 10000);
+        snap = rules::RuleStore().pull(c);
+        QVERIFY(snap && !snap->stage);
+        QCOMPARE(snap->version, qint64(3));
+        QCOMPARE(snap->set.rules[0].limit, qint64(2));
+        // The working set was the candidate: it follows the promotion, nothing unsaved.
+        QTRY_VERIFY_WITH_TIMEOUT(!page->hasUnsavedChanges(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(emitted.last().staged.empty(), 5000);
+    }
+
+    // Discard from the banner: the stage gone, the rules as they were.
+    void discardFromTheBanner()
+    {
+        Connection c = connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        RuleSet candidate = parse(enforcedJson);
+        candidate.basedOn = 1;
+        candidate.rules.pop_back(); // removes login
+        QVERIFY(rules::RuleStore().stage(c, candidate, {}));
+
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1100, 700}));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        // A stage that only removes has no candidate: the banner still says it.
+        QTRY_VERIFY_WITH_TIMEOUT(h.find<QWidget>("stageBanner")->isVisible(), 10000);
+        QVERIFY2(h.find<QLabel>("stageText")->text().contains(u"removes login"_s),
+                 qPrintable(h.find<QLabel>("stageText")->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(h.find<QPushButton>("discardStageButton")->isEnabled(), 10000);
+        QTest::mouseClick(h.find<QPushButton>("discardStageButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!h.find<QWidget>("stageBanner")->isVisible(), 10000);
+        auto snap = rules::RuleStore().pull(c);
+        QVERIFY(snap && !snap->stage);
+        QCOMPARE(snap->version, qint64(3));
+        QCOMPARE(snap->set.rules.size(), size_t(2));
+    }
+};
+
+QTEST_MAIN(TestStagingConsole)
+#include "tst_stagingconsole.moc"
