@@ -8,23 +8,27 @@
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
 #include "ui/rules/historydialog.h"
+#include "ui/rules/overridesmodel.h"
 #include "ui/rules/rulediffdialog.h"
 #include "ui/rules/rulesmodel.h"
 #include "ui/rules/rulespage.h"
 
 #include "core/limiter/redislimiter.h"
 #include "core/rules/codec.h"
+#include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPainter>
 #include <QPushButton>
 #include <QSettings>
@@ -816,6 +820,90 @@ private Q_SLOTS:
         QVERIFY(r);
         QCOMPARE(r->limit, 7);
         QCOMPARE(r->onChange, OnChange::Proportional);
+    }
+
+    // The selected rule's overrides: the rule file's and those stored in Redis (read by the
+    // Rules worker), each with what it matches, what it does, until when, its note and where it
+    // comes from; a stored one is removed from there, and is gone from Redis.
+    void listsAndRemovesOverrides()
+    {
+        connectToFixture();
+        const char *const json =
+            "{\"version\": 1, \"rules\": [{\"id\": \"hello-per-ip\", \"scope\": \"ip\", "
+            "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\",\n"
+            " \"overrides\": [{\"subject\": \"10.1.2.3\", \"allow\": true, \"note\": "
+            "\"health checker\"},\n"
+            "  {\"cidr\": \"203.0.113.0/24\", \"limit\": {\"limit\": 50, \"window\": \"1m\"}, "
+            "\"expires\": \"2099-01-01T00:00:00Z\"}]},\n"
+            " {\"id\": \"other\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\", "
+            "\"limit\": 3, \"window\": \"5s\"}]}";
+        rules::Loaded loaded = rules::parseJson(json, {});
+        QVERIFY(loaded.ok());
+        Connection c = test::connect();
+        const rules::OverrideStore overrides(m_ns);
+        Override deny;
+        deny.pattern = QStringLiteral("10.9.9.9");
+        deny.action = Override::Action::Deny;
+        deny.ttlUs = duration::usPerHour;
+        deny.note = QStringLiteral("brute force");
+        auto added = overrides.add(c, loaded.set.rules[0], deny, {});
+        QVERIFY2(added, qPrintable(added ? QString() : added.error().message));
+
+        QString error;
+        QVERIFY(page().importFile(file(QStringLiteral("overrides.json"), json), &error));
+        selectRule(QStringLiteral("hello-per-ip"));
+        OverridesModel *m = page().overridesModel();
+        QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 3, 5000);
+        const auto cell = [&](int row, int column) {
+            return m->index(row, column).data().toString();
+        };
+        // The stored one first: it wins over the file's.
+        QCOMPARE(cell(0, OverridesModel::MatchColumn), QStringLiteral("subject 10.9.9.9"));
+        QCOMPARE(cell(0, OverridesModel::ActionColumn), QStringLiteral("deny: always refused"));
+        QCOMPARE(cell(0, OverridesModel::NoteColumn), QStringLiteral("brute force"));
+        QCOMPARE(cell(0, OverridesModel::FromColumn), QStringLiteral("stored in Redis"));
+        QCOMPARE(
+            cell(0, OverridesModel::UntilColumn),
+            QLocale().toString(QDateTime::fromMSecsSinceEpoch(added->override.expiresUs / 1000),
+                               QStringLiteral("yyyy-MM-dd HH:mm")));
+        QCOMPARE(cell(1, OverridesModel::MatchColumn), QStringLiteral("subject 10.1.2.3"));
+        QCOMPARE(cell(1, OverridesModel::ActionColumn), QStringLiteral("allow: never limited"));
+        QCOMPARE(cell(1, OverridesModel::FromColumn), QStringLiteral("rule file"));
+        QCOMPARE(cell(1, OverridesModel::UntilColumn), QStringLiteral("no end"));
+        QCOMPARE(cell(2, OverridesModel::MatchColumn), QStringLiteral("cidr 203.0.113.0/24"));
+        QVERIFY2(cell(2, OverridesModel::ActionColumn).startsWith(QStringLiteral("limit: 50")),
+                 qPrintable(cell(2, OverridesModel::ActionColumn)));
+        QVERIFY(cell(2, OverridesModel::UntilColumn).startsWith(QStringLiteral("2099-01-01")));
+        QVERIFY(text("overridesHeading").contains(QStringLiteral("(3)")));
+
+        // Another rule: none of these.
+        selectRule(QStringLiteral("other"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 0, 5000);
+        selectRule(QStringLiteral("hello-per-ip"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 3, 5000);
+
+        // Only a stored one can be removed here; asked first.
+        auto *view = find<QTableView>("overridesTable");
+        auto *remove = find<QPushButton>("removeOverrideButton");
+        QVERIFY(!remove->isEnabled());
+        view->selectRow(1);
+        QVERIFY(!remove->isEnabled());
+        view->selectRow(0);
+        QVERIFY(remove->isEnabled());
+        QString asked;
+        page().setOverrideConfirm([&](const QString &q) {
+            asked = q;
+            return true;
+        });
+        click("removeOverrideButton");
+        QVERIFY(asked.contains(QStringLiteral("10.9.9.9")) &&
+                asked.contains(QStringLiteral("hello-per-ip")));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 2, 5000);
+        QCOMPARE(c.command({"EXISTS", added->key})->integer, 0);
+        QVERIFY2(banner().contains(QStringLiteral("Removed the override subject 10.9.9.9")),
+                 qPrintable(banner()));
+        QCOMPARE(overrides.list(c, loaded.set)->size(), 0);
     }
 
     void unappliedEditsAreKeptOrConfirmed()

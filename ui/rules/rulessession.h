@@ -139,6 +139,21 @@ public:
     void rollback(qint64 version);
     bool isHistoryBusy() const { return m_historyRequest != 0; }
 
+    // --- a rule's overrides (the list under the table) ---
+    // Reads the overrides stored in Redis for `ruleId` (a rule of the working set); then
+    // overridesChanged(). Without Redis the list has the rule file's overrides only and
+    // overridesError() says why.
+    void loadOverrides(const QString &ruleId);
+    // Removes a stored override of `ruleId` (the view asks first); then overridesChanged() and a
+    // message.
+    void removeStoredOverride(const QString &ruleId, Override::Kind kind, const QString &pattern);
+    // The rule the stored overrides below are of (empty: none asked yet).
+    QString overridesRule() const { return m_overridesRule; }
+    const QList<rules::OverrideStore::Stored> &storedOverrides() const { return m_stored; }
+    // Why the stored overrides are not known (empty: they are, or are being read).
+    QString overridesError() const { return m_overridesError; }
+    bool isReadingOverrides() const { return m_overridesRequest != 0; }
+
 Q_SIGNALS:
     void message(const sluice::ui::RulesSession::Message &message);
     void problems(const sluice::ui::RulesSession::Problems &problems);
@@ -156,6 +171,8 @@ Q_SIGNALS:
     void versionReady(qint64 version, const sluice::rules::RuleDiff &diff, int unchanged);
     void historyFailed(const QString &error);
     void rolledBack(qint64 version, qint64 newVersion);
+    // storedOverrides(), overridesError() or isReadingOverrides() changed.
+    void overridesChanged();
 
 private:
     enum class PullPurpose { None, Adopt, PushPreview, Review };
@@ -176,6 +193,7 @@ private:
     void requestPull(PullPurpose purpose);
     void sendPush(bool force, const QString &message = {});
     void onHistoryAnswer(const StoreReply &reply);
+    void onOverrides(const OverridesReply &reply);
     void adopt(const RuleSet &set, qint64 version);
     DiffPrompt pushPrompt(const StoreReply &reply) const;
     void review(const StoreReply &reply);
@@ -202,6 +220,10 @@ private:
     PullPurpose m_pullPurpose = PullPurpose::None;
     quint64 m_pushRequest = 0;
     quint64 m_historyRequest = 0; // history, version or rollback
+    quint64 m_overridesRequest = 0;
+    QString m_overridesRule;
+    QList<rules::OverrideStore::Stored> m_stored;
+    QString m_overridesError;
 };
 
 } // namespace sluice::ui
