@@ -906,6 +906,50 @@ private Q_SLOTS:
         QCOMPARE(overrides.list(c, loaded.set)->size(), 0);
     }
 
+    // Fields the form does not show survive an edit of the ones it does: a rule's adopt block
+    // (another limiter's keys it watches) and its per-subject overrides, as the file had them.
+    void editKeepsAdoptAndOverrides()
+    {
+        QString error;
+        QVERIFY(page().importFile(
+            file(QStringLiteral("adopt.json"),
+                 "{\"version\": 1, \"rules\": [{\"id\": \"hello-per-ip\", \"scope\": \"ip\", "
+                 "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\",\n"
+                 " \"adopt\": {\"match\": \"rate_limit:*-hello\", \"layout\": "
+                 "\"string_counter\", \"window\": \"1m\", \"limit\": 100},\n"
+                 " \"overrides\": [{\"subject\": \"10.1.2.3\", \"allow\": true, \"note\": "
+                 "\"health checker\"},\n"
+                 "  {\"cidr\": \"203.0.113.0/24\", \"deny\": true, \"expires\": "
+                 "\"2099-01-01T00:00:00Z\"},\n"
+                 "  {\"match\": \"partner-*\", \"limit\": {\"limit\": 300, \"window\": \"1m\"}, "
+                 "\"ttl\": \"1d\"}]}]}"),
+            &error));
+        const Rule before = *page().rules().find(QStringLiteral("hello-per-ip"));
+        QVERIFY(before.adopt.has_value());
+        QCOMPARE(before.overrides.size(), size_t(3));
+        selectRule(QStringLiteral("hello-per-ip"));
+        type("limitEdit", QStringLiteral("7"));
+        type("descriptionEdit", QStringLiteral("GET /hello"));
+        QVERIFY(find<QPushButton>("applyButton")->isEnabled());
+        click("applyButton");
+        const Rule *r = page().rules().find(QStringLiteral("hello-per-ip"));
+        QVERIFY(r);
+        QCOMPARE(r->limit, 7);
+        QCOMPARE(r->description, QStringLiteral("GET /hello"));
+        QVERIFY2(r->adopt.has_value(), "the adopt block was dropped by the edit");
+        QCOMPARE(*r->adopt, *before.adopt);
+        QCOMPARE(r->overrides.size(), size_t(3));
+        QVERIFY(r->overrides == before.overrides);
+
+        // An edit that makes an override wrong says so rather than dropping it: a CIDR needs
+        // scope ip.
+        QComboBox *scope = find<QComboBox>("scopeCombo");
+        scope->setCurrentIndex(scope->findData(QStringLiteral("user")));
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+        QVERIFY2(text("generalError").contains(QStringLiteral("overrides[1]")),
+                 qPrintable(text("generalError")));
+    }
+
     void unappliedEditsAreKeptOrConfirmed()
     {
         QVERIFY(importRealistic());

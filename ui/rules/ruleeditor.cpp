@@ -356,6 +356,7 @@ void RuleEditor::load(const Rule &rule)
     m_keyPrefix->setText(QString::fromUtf8(rule.keyPrefix));
     m_onRedisError->setCurrentIndex(m_onRedisError->findData(onRedisErrorName(rule.onRedisError)));
     m_onChange = rule.onChange;
+    m_loaded = rule;
     m_shadow->setChecked(rule.shadow);
     m_enabled->setChecked(rule.enabled);
     m_subject->clear();
@@ -428,6 +429,15 @@ QByteArray RuleEditor::fieldsJson() const
     o.insert(QStringLiteral("on_change"), QString::fromLatin1(onchange::name(m_onChange)));
     o.insert(QStringLiteral("shadow"), m_shadow->isChecked());
     o.insert(QStringLiteral("enabled"), m_enabled->isChecked());
+    // Fields the form does not show, as the loaded rule has them, in the file's form: read and
+    // validated with the edited fields (a CIDR override needs scope ip, an adoption's glob the
+    // key prefix), so an edit that makes them wrong says so instead of dropping them.
+    const QJsonObject loaded = QJsonDocument::fromJson(rules::ruleToJson(m_loaded)).object();
+    for (const QString &kept : {QStringLiteral("adopt"), QStringLiteral("overrides")}) {
+        if (loaded.contains(kept)) {
+            o.insert(kept, loaded.value(kept));
+        }
+    }
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -442,8 +452,12 @@ void RuleEditor::revalidate()
     for (const Diagnostic &d : std::as_const(loaded.errors)) {
         const auto parts = rules::fieldpath::split(d.path);
         const QString field = parts && !parts->isEmpty() ? parts->first().name : QString();
-        QString &slot = m_errors[m_rows.contains(field) ? field : QString()];
-        slot += (slot.isEmpty() ? QString() : QStringLiteral("\n")) + d.message;
+        const bool ownRow = m_rows.contains(field);
+        QString &slot = m_errors[ownRow ? field : QString()];
+        // A field without a row of its own (adopt, overrides[1].cidr) is named by its path.
+        const QString message =
+            ownRow || d.path.isEmpty() ? d.message : d.path + QStringLiteral(": ") + d.message;
+        slot += (slot.isEmpty() ? QString() : QStringLiteral("\n")) + message;
     }
     if (loaded.ok() && loaded.set.rules.size() == 1) {
         // Ids are unique across the set: validate it with this rule in its place.

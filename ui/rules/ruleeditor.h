@@ -96,6 +96,9 @@ private:
     QLineEdit *m_keyPrefix;
     QComboBox *m_onRedisError;
     OnChange m_onChange = OnChange::KeepUsed; // the loaded rule's: the form has no row for it
+    // The rule as loaded: the fields the form has no row for (adopt, overrides) go from it into
+    // the edited rule, so that an edit never drops them.
+    Rule m_loaded;
     QCheckBox *m_shadow;
     QCheckBox *m_enabled;
     QLabel *m_generalError;
