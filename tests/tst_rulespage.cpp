@@ -5,6 +5,7 @@
 #include "pageharness.h"
 #include "testdata.h"
 #include "testredis.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
 #include "ui/rules/historydialog.h"
@@ -948,6 +949,40 @@ private Q_SLOTS:
         QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
         QVERIFY2(text("generalError").contains(QStringLiteral("overrides[1]")),
                  qPrintable(text("generalError")));
+    }
+
+    // The editor's on_change combo: the rule's value shown in words, each choice explained in
+    // its tooltip, and the one picked is what Apply puts into the rule (and what a push sends).
+    void editorSetsOnChange()
+    {
+        QString error;
+        QVERIFY(page().importFile(
+            file(QStringLiteral("onchange.json"),
+                 "{\"version\": 1, \"rules\": [{\"id\": \"p\", \"scope\": \"ip\", "
+                 "\"algorithm\": \"token_bucket\", \"rate\": \"10/s\", \"burst\": 20, "
+                 "\"on_change\": \"proportional\"}]}"),
+            &error));
+        selectRule(QStringLiteral("p"));
+        auto *combo = find<QComboBox>("onChangeCombo");
+        QVERIFY(combo);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("proportional"));
+        QCOMPARE(combo->count(), 4);
+        for (int i = 0; i < combo->count(); ++i) {
+            QVERIFY(!combo->itemData(i, Qt::ToolTipRole).toString().isEmpty());
+            QVERIFY(combo->toolTip().contains(combo->itemData(i).toString()));
+        }
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+        // Picked with the keyboard: Down from proportional is additive.
+        combo->setFocus();
+        QTest::keyClick(combo, Qt::Key_Down);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("additive"));
+        QVERIFY(find<ElidedLabel>("onChangeHelp")->text().contains(QStringLiteral("raise")));
+        QVERIFY(find<QPushButton>("applyButton")->isEnabled()); // a change of the rule
+        click("applyButton");
+        QCOMPARE(page().rules().find(QStringLiteral("p"))->onChange, OnChange::Additive);
+        combo->setCurrentIndex(combo->findData(QStringLiteral("keep_used")));
+        click("applyButton");
+        QCOMPARE(page().rules().find(QStringLiteral("p"))->onChange, OnChange::KeepUsed);
     }
 
     void unappliedEditsAreKeptOrConfirmed()

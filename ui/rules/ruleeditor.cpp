@@ -180,6 +180,40 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_onRedisError->addItem(tr("deny: refuse requests"), QStringLiteral("deny"));
     m_onRedisError->addItem(tr("local: limit in process"), QStringLiteral("local"));
     addRow(QStringLiteral("on_redis_error"), tr("If Redis &fails:"), m_onRedisError, line++);
+    // What the counters already in Redis become when this rule's limit changes (ALGORITHMS.md
+    // "When a rule changes"), in the user guide's words.
+    m_onChange = new QComboBox(form);
+    const QList<std::pair<OnChange, QString>> onChangeTips = {
+        {OnChange::KeepUsed,
+         tr("What a subject used under the old limit still counts: a lowered limit may leave it "
+            "nothing until its window or bucket moves on. The default.")},
+        {OnChange::Reset, tr("Everyone starts afresh under the new limit, as if never seen.")},
+        {OnChange::Proportional,
+         tr("Whoever had used half of the old limit has used half of the new one.")},
+        {OnChange::Additive,
+         tr("A raise gives everyone the difference on top of what they had left; a cut only "
+            "caps what they had left.")},
+    };
+    m_onChange->addItem(tr("keep used: what was used still counts"),
+                        QString::fromLatin1(onchange::name(OnChange::KeepUsed)));
+    m_onChange->addItem(tr("reset: everyone starts afresh"),
+                        QString::fromLatin1(onchange::name(OnChange::Reset)));
+    m_onChange->addItem(tr("proportional: the same share stays used"),
+                        QString::fromLatin1(onchange::name(OnChange::Proportional)));
+    m_onChange->addItem(tr("additive: a raise adds to what is left"),
+                        QString::fromLatin1(onchange::name(OnChange::Additive)));
+    QStringList allTips;
+    for (int i = 0; i < m_onChange->count(); ++i) {
+        m_onChange->setItemData(i, onChangeTips[i].second, Qt::ToolTipRole);
+        allTips << QStringLiteral("%1: %2").arg(m_onChange->itemData(i).toString(),
+                                                onChangeTips[i].second);
+    }
+    m_onChange->setToolTip(tr("What the counters already in Redis become, key by key on each "
+                              "subject's next request, when this rule's limit, window, rate, "
+                              "burst or algorithm changes (a new algorithm always starts "
+                              "afresh):\n%1")
+                               .arg(allTips.join(QLatin1Char('\n'))));
+    addRow(QStringLiteral("on_change"), tr("If the limit chan&ges:"), m_onChange, line++);
 
     auto *flagsBox = new QWidget(form);
     auto *flagsRow = new QHBoxLayout(flagsBox);
@@ -244,7 +278,7 @@ RuleEditor::RuleEditor(QWidget *parent)
         connect(e, &QLineEdit::textChanged, this, &RuleEditor::revalidate);
         connect(e, &QLineEdit::returnPressed, this, &RuleEditor::apply);
     }
-    for (QComboBox *c : {m_algorithm, m_scope, m_onRedisError}) {
+    for (QComboBox *c : {m_algorithm, m_scope, m_onRedisError, m_onChange}) {
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             updateVisibility();
             updateHelp();
@@ -355,7 +389,8 @@ void RuleEditor::load(const Rule &rule)
     m_description->setText(rule.description);
     m_keyPrefix->setText(QString::fromUtf8(rule.keyPrefix));
     m_onRedisError->setCurrentIndex(m_onRedisError->findData(onRedisErrorName(rule.onRedisError)));
-    m_onChange = rule.onChange;
+    m_onChange->setCurrentIndex(
+        std::max(0, m_onChange->findData(QString::fromLatin1(onchange::name(rule.onChange)))));
     m_loaded = rule;
     m_shadow->setChecked(rule.shadow);
     m_enabled->setChecked(rule.enabled);
@@ -387,6 +422,7 @@ QStringList RuleEditor::fieldTexts() const
             m_description->text(),
             m_keyPrefix->text(),
             m_onRedisError->currentData().toString(),
+            m_onChange->currentData().toString(),
             m_shadow->isChecked() ? QStringLiteral("1") : QStringLiteral("0"),
             m_enabled->isChecked() ? QStringLiteral("1") : QStringLiteral("0")};
 }
@@ -425,8 +461,7 @@ QByteArray RuleEditor::fieldsJson() const
     o.insert(QStringLiteral("description"), m_description->text());
     o.insert(QStringLiteral("key_prefix"), m_keyPrefix->text());
     o.insert(QStringLiteral("on_redis_error"), m_onRedisError->currentData().toString());
-    // Not a row of the form (yet): the loaded rule's value is kept, not reset to the default.
-    o.insert(QStringLiteral("on_change"), QString::fromLatin1(onchange::name(m_onChange)));
+    o.insert(QStringLiteral("on_change"), m_onChange->currentData().toString());
     o.insert(QStringLiteral("shadow"), m_shadow->isChecked());
     o.insert(QStringLiteral("enabled"), m_enabled->isChecked());
     // Fields the form does not show, as the loaded rule has them, in the file's form: read and
@@ -601,6 +636,20 @@ void RuleEditor::updateHelp()
         break;
     default:
         help("on_redis_error", tr("Redis down: each instance limits on its own."));
+        break;
+    }
+    switch (m_onChange->currentIndex()) {
+    case 1:
+        help("on_change", tr("Counters in Redis start afresh under the new limit."));
+        break;
+    case 2:
+        help("on_change", tr("Counters keep the same share of the new limit used."));
+        break;
+    case 3:
+        help("on_change", tr("A raise adds to what is left; a cut caps it."));
+        break;
+    default:
+        help("on_change", tr("Counters in Redis keep what was used (the default)."));
         break;
     }
 }
