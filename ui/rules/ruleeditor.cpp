@@ -213,6 +213,10 @@ RuleEditor::RuleEditor(QWidget *parent)
                               "burst or algorithm changes (a new algorithm always starts "
                               "afresh):\n%1")
                                .arg(allTips.join(QLatin1Char('\n'))));
+    // Its words are long: the combo takes the editor's width, not its own (the form would
+    // otherwise widen past the editor and cut every field).
+    m_onChange->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_onChange->setMinimumContentsLength(16);
     addRow(QStringLiteral("on_change"), tr("If the limit chan&ges:"), m_onChange, line++);
 
     auto *flagsBox = new QWidget(form);
