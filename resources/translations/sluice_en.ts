@@ -3187,6 +3187,10 @@ This stores an override in Redis for each: for the next hour the rule never limi
             <numerusform>&lt;b&gt;✗ Could not block&lt;/b&gt; %1.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>A subject an override lets through is listed with it, and not counted as limited.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>

@@ -3163,6 +3163,10 @@ This stores an override in Redis: for the next hour the rule never limits this s
             <numerusform>&lt;b&gt;✗ 无法封禁&lt;/b&gt; %1。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>A subject an override lets through is listed with it, and not counted as limited.</source>
+        <translation>被例外规则放行的主体也会列出并注明，但不计为被限流。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>

@@ -444,6 +444,11 @@ QString MonitorSession::limitedNote() const
                      : tr("%n key(s) of other limiters, adopted by the rules, are watched too.",
                           nullptr, adopted));
     }
+    if (std::any_of(m_snapshot.limited.begin(), m_snapshot.limited.end(),
+                    [](const LimitedSubject &s) { return s.overrideAction && !s.limited; })) {
+        text += QLatin1Char(' ') + tr("A subject an override lets through is listed with it, "
+                                      "and not counted as limited.");
+    }
     if (!m_snapshot.overridesError.isEmpty()) {
         text += QLatin1Char(' ') + tr("The overrides stored in Redis could not be read (%1): "
                                       "only the rule file's are shown.")
