@@ -896,6 +896,79 @@ private Q_SLOTS:
         test::deleteByPrefix(c, prefix);
     }
 
+    // Limited right now with a blocked and an allowed subject (stored overrides, on a Redis of
+    // the test's own), and the Block dialog, at two sizes in both languages (SLUICE_SHOTS_DIR).
+    void overrideScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        test::OwnRedis redis;
+        QVERIFY(redis.start());
+        test::PageHarness h;
+        QVERIFY(h.connect(redis.endpoint()));
+        auto c = Connection::open(redis.endpoint());
+        QVERIFY(c);
+        RuleSet set;
+        set.rules = {windowRule(QStringLiteral("login"), 5, 60 * duration::usPerSecond),
+                     windowRule(QStringLiteral("hello-per-ip"), 3, 5 * 60 * duration::usPerSecond)};
+        auto lc = Connection::open(redis.endpoint());
+        QVERIFY(lc);
+        RedisLimiter limiter(std::move(*lc));
+        for (const QByteArray &subject :
+             {QByteArray("203.0.113.66"), QByteArray("10.0.0.7"), QByteArray("198.51.100.23")}) {
+            const Policy p = set.rules[subject == "10.0.0.7" ? 1 : 0].policy();
+            for (int i = 0; i < 7; ++i) {
+                (void)limiter.decide(
+                    {&p, set.rules[subject == "10.0.0.7" ? 1 : 0].keyFor(subject), 1, {}, 0});
+            }
+        }
+        const rules::OverrideStore store;
+        Override block;
+        block.pattern = QStringLiteral("203.0.113.66");
+        block.action = Override::Action::Deny;
+        block.ttlUs = 2 * duration::usPerHour;
+        block.note = QStringLiteral("credential stuffing");
+        QVERIFY(store.add(*c, set.rules[0], block, {}).ok());
+        Override allow;
+        allow.pattern = QStringLiteral("10.0.0.7");
+        allow.action = Override::Action::Allow;
+        allow.ttlUs = duration::usPerHour;
+        QVERIFY(store.add(*c, set.rules[1], allow, {}).ok());
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                test::PageHarness frame;
+                auto *page = new MonitorPage(h.controller());
+                page->setRules(set);
+                QVERIFY(frame.show(page, size, 4));
+                QTRY_VERIFY_WITH_TIMEOUT(page->limitedModel()->rowCount() >= 3 &&
+                                             page->limitedModel()->rows()[0].overrideAction,
+                                         5000);
+                auto *view = page->findChild<QTableView *>(QStringLiteral("limitedTable"));
+                view->selectRow(2);
+                QTest::qWait(300);
+                const QString name = QStringLiteral("%1/monitor-overrides-%2-%3x%4.png")
+                                         .arg(dir, lang)
+                                         .arg(size.width())
+                                         .arg(size.height());
+                QVERIFY(frame.window()->grab().save(name));
+                QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("blockButton")),
+                                  Qt::LeftButton);
+                QDialog *d = page->blockDialog();
+                QVERIFY(d);
+                QTest::qWait(200);
+                QVERIFY(d->grab().save(
+                    QStringLiteral("%1/monitor-block-dialog-%2.png").arg(dir, lang)));
+                d->reject();
+            }
+        }
+        QString error;
+        Language::install(qApp, QStringLiteral("en"), &error);
+    }
+
     // The server goes away: the charts keep their points, the status says so; it comes back.
     void lostConnectionKeepsData()
     {

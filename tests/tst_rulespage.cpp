@@ -8,6 +8,7 @@
 #include "ui/common/elidedlabel.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
+#include "ui/language.h"
 #include "ui/rules/historydialog.h"
 #include "ui/rules/overridesmodel.h"
 #include "ui/rules/rulediffdialog.h"
@@ -1070,6 +1071,56 @@ private Q_SLOTS:
         }
         QVERIFY2(total <= table->viewport()->width(),
                  qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
+    }
+
+    // The Rules page with a rule's overrides listed (the file's and a stored one), at two sizes
+    // in both languages (SLUICE_SHOTS_DIR).
+    void overridesScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        const QByteArray json =
+            QByteArray(realisticRules)
+                .replace("\"limit\": 3, \"window\": \"5s\" }",
+                         "\"limit\": 3, \"window\": \"5s\", \"overrides\": [{\"subject\": "
+                         "\"10.1.2.3\", \"allow\": true, \"note\": \"health checker\"}, "
+                         "{\"cidr\": \"203.0.113.0/24\", \"deny\": true, \"expires\": "
+                         "\"2099-01-01T00:00:00Z\"}, {\"match\": \"partner-*\", \"limit\": "
+                         "{\"limit\": 300, \"window\": \"1m\"}, \"ttl\": \"1d\"}] }");
+        rules::Loaded loaded = rules::parseJson(json, {});
+        QVERIFY2(loaded.ok() && !loaded.set.rules[0].overrides.empty(),
+                 qPrintable(loaded.errors.value(0).toString()));
+        Connection c = test::connect();
+        Override deny;
+        deny.pattern = QStringLiteral("198.51.100.23");
+        deny.action = Override::Action::Deny;
+        deny.ttlUs = duration::usPerHour;
+        deny.note = QStringLiteral("credential stuffing");
+        QVERIFY(rules::OverrideStore(m_ns).add(c, loaded.set.rules[0], deny, {}).ok());
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                m_tester.reset();
+                m_h.reset();
+                connectToFixture();
+                m_h->window()->resize(size);
+                QVERIFY(page().importFile(file(QStringLiteral("rules.json"), json), &error));
+                selectRule(QStringLiteral("hello-per-ip"));
+                QTRY_COMPARE_WITH_TIMEOUT(page().overridesModel()->rowCount(), 4, 5000);
+                QTest::qWait(300);
+                QVERIFY(m_h->window()->grab().save(QStringLiteral("%1/rules-overrides-%2-%3x%4.png")
+                                                       .arg(dir, lang)
+                                                       .arg(size.width())
+                                                       .arg(size.height())));
+            }
+        }
+        QString error;
+        Language::install(qApp, QStringLiteral("en"), &error);
+        (void)rules::OverrideStore(m_ns).remove(c, QStringLiteral("hello-per-ip"),
+                                                Override::Kind::Subject, deny.pattern);
     }
 
     void screenshot()
