@@ -4482,22 +4482,6 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>keep used: what was used still counts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>reset: everyone starts afresh</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>proportional: the same share stays used</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>additive: a raise adds to what is left</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>What the counters already in Redis become, key by key on each subject&apos;s next request, when this rule&apos;s limit, window, rate, burst or algorithm changes (a new algorithm always starts afresh):
 %1</source>
         <translation type="unfinished"></translation>
@@ -4520,6 +4504,22 @@ Part of the rule: change it in the rule file, then import and push.</source>
     </message>
     <message>
         <source>Counters in Redis keep what was used (the default).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep what was used (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start afresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep the share used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add a raise to what is left</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

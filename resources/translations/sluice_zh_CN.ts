@@ -4454,22 +4454,6 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <translation>调高时，每个主体在剩余量之上再加上差额；调低时，只把剩余量封顶。</translation>
     </message>
     <message>
-        <source>keep used: what was used still counts</source>
-        <translation>保留已用：已用的继续计入</translation>
-    </message>
-    <message>
-        <source>reset: everyone starts afresh</source>
-        <translation>重置：所有主体从头开始</translation>
-    </message>
-    <message>
-        <source>proportional: the same share stays used</source>
-        <translation>按比例：已用的比例不变</translation>
-    </message>
-    <message>
-        <source>additive: a raise adds to what is left</source>
-        <translation>累加：调高时加到剩余量上</translation>
-    </message>
-    <message>
         <source>What the counters already in Redis become, key by key on each subject&apos;s next request, when this rule&apos;s limit, window, rate, burst or algorithm changes (a new algorithm always starts afresh):
 %1</source>
         <translation>当此限流规则的限流次数、时间窗口、速率、突发容量或算法改变时，Redis 中已有的计数器如何变化（在每个主体的下一个请求时逐键生效；换算法时总是从头开始）：
@@ -4494,6 +4478,22 @@ Part of the rule: change it in the rule file, then import and push.</source>
     <message>
         <source>Counters in Redis keep what was used (the default).</source>
         <translation>Redis 中的计数器保留已用量（默认）。</translation>
+    </message>
+    <message>
+        <source>keep what was used (default)</source>
+        <translation>保留已用量（默认）</translation>
+    </message>
+    <message>
+        <source>start afresh</source>
+        <translation>从头开始</translation>
+    </message>
+    <message>
+        <source>keep the share used</source>
+        <translation>保持已用比例</translation>
+    </message>
+    <message>
+        <source>add a raise to what is left</source>
+        <translation>调高时加到剩余量上</translation>
     </message>
 </context>
 <context>

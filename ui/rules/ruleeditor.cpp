@@ -194,13 +194,12 @@ RuleEditor::RuleEditor(QWidget *parent)
          tr("A raise gives everyone the difference on top of what they had left; a cut only "
             "caps what they had left.")},
     };
-    m_onChange->addItem(tr("keep used: what was used still counts"),
+    m_onChange->addItem(tr("keep what was used (default)"),
                         QString::fromLatin1(onchange::name(OnChange::KeepUsed)));
-    m_onChange->addItem(tr("reset: everyone starts afresh"),
-                        QString::fromLatin1(onchange::name(OnChange::Reset)));
-    m_onChange->addItem(tr("proportional: the same share stays used"),
+    m_onChange->addItem(tr("start afresh"), QString::fromLatin1(onchange::name(OnChange::Reset)));
+    m_onChange->addItem(tr("keep the share used"),
                         QString::fromLatin1(onchange::name(OnChange::Proportional)));
-    m_onChange->addItem(tr("additive: a raise adds to what is left"),
+    m_onChange->addItem(tr("add a raise to what is left"),
                         QString::fromLatin1(onchange::name(OnChange::Additive)));
     QStringList allTips;
     for (int i = 0; i < m_onChange->count(); ++i) {
