@@ -879,6 +879,21 @@ private Q_SLOTS:
         QVERIFY(cell(2, OverridesModel::UntilColumn).startsWith(QStringLiteral("2099-01-01")));
         QVERIFY(text("overridesHeading").contains(QStringLiteral("(3)")));
 
+        // Stored behind the page (the Monitor, the CLI): read again when the page is shown.
+        Override later;
+        later.pattern = QStringLiteral("10.7.7.7");
+        later.action = Override::Action::Allow;
+        later.ttlUs = duration::usPerHour;
+        QVERIFY(overrides.add(c, loaded.set.rules[0], later, {}).ok());
+        m_h->window()->hide();
+        m_h->window()->show();
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 4, 5000);
+        QVERIFY(*overrides.remove(c, QStringLiteral("hello-per-ip"), Override::Kind::Subject,
+                                  later.pattern));
+        m_h->window()->hide();
+        m_h->window()->show();
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 3, 5000);
+
         // Another rule: none of these.
         selectRule(QStringLiteral("other"));
         QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 0, 5000);

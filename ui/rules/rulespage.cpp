@@ -326,6 +326,14 @@ void RulesPage::go(int row)
     updateOverrides();
 }
 
+void RulesPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_session->overridesRule().isEmpty()) {
+        m_session->loadOverrides(m_session->overridesRule());
+    }
+}
+
 void RulesPage::updateOverrides()
 {
     const Rule *rule = m_session->rules().find(m_session->overridesRule());

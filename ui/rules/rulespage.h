@@ -79,6 +79,11 @@ public:
     // The selected rule's overrides (the rule file's and the stored ones), as listed.
     OverridesModel *overridesModel() const { return m_overrides; }
 
+protected:
+    // The stored overrides change behind the page (the Monitor's Allow and Block, the CLI): the
+    // selected rule's are read again whenever the page is shown.
+    void showEvent(QShowEvent *event) override;
+
 public Q_SLOTS:
     void importRules(); // File > Import…: a file dialog, then importFile()
     void exportRules(); // File > Export… (Ctrl+E): the export dialog (format, preview, save)
