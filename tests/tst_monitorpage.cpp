@@ -1,21 +1,27 @@
 // The Monitor page, offscreen against the fixture's Redis: statistics seeded
 // through the real StatsRecorder + StatsFlusher come back in the charts' series to the unit; a
 // subject denied by the real scripts shows in "Limited right now" with its time left and is
-// unblocked through the page; top subjects; a lost connection keeps the data and says so; the
-// auto range fills the chart with 10 s of data, a range changes the axis, hovering gives a
+// unblocked through the page, or allowed for an hour or blocked through a stored override that
+// `sluice-cli check` then decides by; top subjects; a lost connection keeps the data and says so;
+// the auto range fills the chart with 10 s of data, a range changes the axis, hovering gives a
 // second's values and a click opens the chart large; at 1100x700 the charts keep their height
 // and the grid scrolls.
 
 #include "core/keys/keyreader.h"
 #include "core/limiter/redislimiter.h"
 #include "core/load/loadgenerator.h"
+#include "core/rules/overridestore.h"
+#include "core/rules/rulestore.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsreader.h"
 #include "core/stats/statsrecorder.h"
 #include "ownredis.h"
 #include "pageharness.h"
+#include "runcli.h"
 #include "testdata.h"
 #include "testredis.h"
+#include "ui/connection/connectioncontroller.h"
+#include "ui/connection/connectionstate.h"
 #include "ui/language.h"
 #include "ui/monitor/limitedmodel.h"
 #include "ui/monitor/monitorpage.h"
@@ -30,8 +36,11 @@
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLegend>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QPushButton>
@@ -601,6 +610,182 @@ private Q_SLOTS:
         QVERIFY(d.ok() && d->allowed);
     }
 
+    // "Allow for 1 h…" and "Block…" store overrides through OverrideStore, on a Redis of the
+    // test's own (the store's default namespace, which `check --from-redis` reads): the
+    // override is in Redis with the TTL asked for, the engine decides by it (allowed, denied,
+    // as an override), the rows say so after the next read, and a failure names the subject
+    // and the rule. A read-only profile writes nothing.
+    void allowAndBlockStoreOverrides()
+    {
+        test::OwnRedis redis;
+        QVERIFY(redis.start());
+        test::PageHarness h;
+        QVERIFY(h.connect(redis.endpoint()));
+        auto admin = Connection::open(redis.endpoint());
+        QVERIFY(admin);
+        const QString id = uniqueId("mon-ovr");
+        const Rule rule = windowRule(id, 3, 60 * duration::usPerSecond);
+        RuleSet set;
+        set.rules = {rule};
+        QVERIFY(rules::RuleStore().push(*admin, set, true).ok());
+        auto limiterConnection = Connection::open(redis.endpoint());
+        QVERIFY(limiterConnection);
+        RedisLimiter limiter(std::move(*limiterConnection));
+        const Policy policy = rule.policy();
+        const QByteArray toBlock = "10.8.8.1";
+        const QByteArray toAllow = "10.8.8.2";
+        for (const QByteArray &subject : {toBlock, toAllow}) {
+            for (int i = 0; i < 4; ++i) {
+                QVERIFY(limiter.decide({&policy, rule.keyFor(subject), 1, {}, 0}).ok());
+            }
+        }
+        const auto check = [&](const QByteArray &subject) {
+            const test::CliRun run = test::runCli(
+                {u"check"_s, u"--url"_s, redis.url(), u"--from-redis"_s, u"--rule"_s, id,
+                 u"--subject"_s, QString::fromLatin1(subject), u"--no-stats"_s, u"--json"_s});
+            [&] { QVERIFY2(run.exitCode == 0, run.err.constData()); }();
+            return QJsonDocument::fromJson(run.out).object();
+        };
+        QCOMPARE(check(toBlock).value(u"allowed"_s).toBool(), false);
+        QVERIFY(!check(toBlock).contains(u"override"_s)); // the rule's own key denies
+
+        MonitorPage page(h.controller());
+        page.setRules(set);
+        page.show();
+        LimitedModel *model = page.limitedModel();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 2, 5000);
+        auto *view = page.findChild<QTableView *>(u"limitedTable"_s);
+        auto *allow = page.findChild<QPushButton *>(u"allowButton"_s);
+        auto *block = page.findChild<QPushButton *>(u"blockButton"_s);
+        QVERIFY(view && allow && block);
+        QVERIFY(!allow->isEnabled() && !block->isEnabled());
+
+        // Block…: the dialog's duration (1 h by default) and note.
+        view->selectRow(model->rowOf(rule.keyFor(toBlock)));
+        QVERIFY(block->isEnabled());
+        QTest::mouseClick(block, Qt::LeftButton);
+        QDialog *dialog = page.blockDialog();
+        QVERIFY(dialog);
+        auto *durationEdit = dialog->findChild<QLineEdit *>(u"blockDurationEdit"_s);
+        auto *noteEdit = dialog->findChild<QLineEdit *>(u"blockNoteEdit"_s);
+        auto *confirm = dialog->findChild<QPushButton *>(u"blockConfirmButton"_s);
+        QVERIFY(durationEdit && noteEdit && confirm);
+        QCOMPARE(durationEdit->text(), u"1h"_s);
+        durationEdit->selectAll();
+        QTest::keyClicks(durationEdit, u"forever"_s);
+        QVERIFY(!confirm->isEnabled()); // not a duration
+        durationEdit->selectAll();
+        QTest::keyClicks(durationEdit, u"2h"_s);
+        QVERIFY(confirm->isEnabled());
+        QTest::keyClicks(noteEdit, u"brute force"_s);
+        QSignalSpy done(&page, &MonitorPage::overrideFinished);
+        QTest::mouseClick(confirm, Qt::LeftButton);
+        QVERIFY(done.wait(5000));
+        auto results = done.takeFirst().at(0).value<QList<OverrideResult>>();
+        QCOMPARE(results.size(), 1);
+        QVERIFY2(results[0].error.isEmpty(), qPrintable(results[0].error));
+        const rules::OverrideStore store;
+        const QByteArray blockKey = store.keyFor(id, Override::Kind::Subject, u"10.8.8.1"_s);
+        const qint64 blockTtl = admin->command({"PTTL", blockKey})->integer;
+        QVERIFY2(blockTtl > 7'190'000 && blockTtl <= 7'200'001,
+                 qPrintable(QString::number(blockTtl)));
+        auto stored = store.list(*admin, set);
+        QVERIFY(stored && stored->size() == 1);
+        QCOMPARE(stored->at(0).override.action, Override::Action::Deny);
+        QCOMPARE(stored->at(0).override.note, u"brute force"_s);
+        QJsonObject d = check(toBlock);
+        QCOMPARE(d.value(u"allowed"_s).toBool(), false);
+        QCOMPARE(d.value(u"override"_s).toObject().value(u"action"_s).toString(), u"deny"_s);
+        QVERIFY(page.findChild<QLabel *>(u"message"_s)->text().contains(u"Blocked until"_s));
+
+        // The row says it is blocked by an override, not merely limited; Unblock (deleting the
+        // key) would not unblock it.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            model->rowOf(rule.keyFor(toBlock)) >= 0 &&
+                model->rows()[model->rowOf(rule.keyFor(toBlock))].overrideAction ==
+                    Override::Action::Deny,
+            5000);
+        const int blockedRow = model->rowOf(rule.keyFor(toBlock));
+        QVERIFY2(
+            model->index(blockedRow, LimitedModel::TimeLeftColumn)
+                .data()
+                .toString()
+                .startsWith(u"blocked until "_s),
+            qPrintable(model->index(blockedRow, LimitedModel::TimeLeftColumn).data().toString()));
+        view->selectRow(blockedRow);
+        QVERIFY(!page.findChild<QPushButton *>(u"unblockButton"_s)->isEnabled());
+        // Its key gone by itself, the subject is still listed: denied, with no key.
+        QVERIFY(admin->command({"DEL", rule.keyFor(toBlock)}).ok());
+        page.refresh();
+        QTest::qWait(300);
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(rule.keyFor(toBlock)) >= 0 &&
+                                     model->rows()[model->rowOf(rule.keyFor(toBlock))].limited,
+                                 5000);
+
+        // Allow for 1 h…: asked first, then stored for an hour; the engine admits the subject.
+        view->selectRow(model->rowOf(rule.keyFor(toAllow)));
+        QString asked;
+        page.setConfirmHook([&](const QString &q) {
+            asked = q;
+            return true;
+        });
+        QTest::mouseClick(allow, Qt::LeftButton);
+        QVERIFY(asked.contains(u"10.8.8.2"_s) && asked.contains(id));
+        QVERIFY(done.wait(5000));
+        results = done.takeFirst().at(0).value<QList<OverrideResult>>();
+        QVERIFY2(results.size() == 1 && results[0].error.isEmpty(),
+                 qPrintable(results.value(0).error));
+        const QByteArray allowKey = store.keyFor(id, Override::Kind::Subject, u"10.8.8.2"_s);
+        const qint64 allowTtl = admin->command({"PTTL", allowKey})->integer;
+        QVERIFY2(allowTtl > 3'590'000 && allowTtl <= 3'600'001,
+                 qPrintable(QString::number(allowTtl)));
+        d = check(toAllow);
+        QCOMPARE(d.value(u"allowed"_s).toBool(), true);
+        QCOMPARE(d.value(u"override"_s).toObject().value(u"action"_s).toString(), u"allow"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            model->rowOf(rule.keyFor(toAllow)) >= 0 &&
+                model->index(model->rowOf(rule.keyFor(toAllow)), LimitedModel::TimeLeftColumn)
+                    .data()
+                    .toString()
+                    .startsWith(u"allowed until "_s),
+            5000);
+        // Only the blocked one counts as limited now.
+        QCOMPARE(page.findChild<QLabel *>(u"limitedHeading"_s)->text(), u"Limited right now (1)"_s);
+
+        // A failure names the subject and the rule, and why: the index is not a sorted set.
+        QVERIFY(admin->command({"SET", store.indexKey(), "x"}).ok());
+        view->selectRow(model->rowOf(rule.keyFor(toBlock)));
+        QTest::mouseClick(allow, Qt::LeftButton);
+        QVERIFY(done.wait(5000));
+        results = done.takeFirst().at(0).value<QList<OverrideResult>>();
+        QVERIFY(results.size() == 1 && !results[0].error.isEmpty());
+        const QString banner = page.findChild<QLabel *>(u"message"_s)->text();
+        QVERIFY2(banner.contains(u"Could not allow"_s) && banner.contains(u"10.8.8.1"_s) &&
+                     banner.contains(id) && banner.contains(u"holds a string"_s),
+                 qPrintable(banner));
+        QVERIFY(admin->command({"DEL", store.indexKey()}).ok());
+
+        // A read-only profile: the connection refuses the write, nothing is stored.
+        test::PageHarness ro;
+        ro.controller()->connectTo(
+            test::saveProfile(ro.store(), redis.endpoint(), u"read-only"_s, true));
+        QVERIFY(QTest::qWaitFor([&] { return ro.controller()->state().isUp(); }, 10000));
+        QVERIFY(ro.controller()->state().readOnly);
+        MonitorPage roPage(ro.controller());
+        roPage.setRules(set);
+        roPage.show();
+        QTRY_VERIFY_WITH_TIMEOUT(roPage.limitedModel()->rowOf(rule.keyFor(toAllow)) >= 0, 5000);
+        auto *roView = roPage.findChild<QTableView *>(u"limitedTable"_s);
+        roView->selectRow(roPage.limitedModel()->rowOf(rule.keyFor(toAllow)));
+        (void)*store.remove(*admin, id, Override::Kind::Subject, u"10.8.8.2"_s);
+        roPage.setConfirmHook([](const QString &) { return true; });
+        QSignalSpy roDone(&roPage, &MonitorPage::overrideFinished);
+        QTest::mouseClick(roPage.findChild<QPushButton *>(u"allowButton"_s), Qt::LeftButton);
+        QVERIFY(roDone.wait(5000));
+        QVERIFY(!roDone.at(0).at(0).value<QList<OverrideResult>>().at(0).error.isEmpty());
+        QCOMPARE(admin->command({"EXISTS", allowKey})->integer, 0);
+    }
+
     // Keys of another limiter that a rule adopts (a Spring GET/INCR/EXPIRE counter), planted
     // under prefix: the full one, one at 57 with a TTL, one at 57 and one at its limit without
     // TTL (the classic bug). Returns the rule.
@@ -709,6 +894,79 @@ private Q_SLOTS:
         QString error;
         Language::install(qApp, QStringLiteral("en"), &error);
         test::deleteByPrefix(c, prefix);
+    }
+
+    // Limited right now with a blocked and an allowed subject (stored overrides, on a Redis of
+    // the test's own), and the Block dialog, at two sizes in both languages (SLUICE_SHOTS_DIR).
+    void overrideScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        test::OwnRedis redis;
+        QVERIFY(redis.start());
+        test::PageHarness h;
+        QVERIFY(h.connect(redis.endpoint()));
+        auto c = Connection::open(redis.endpoint());
+        QVERIFY(c);
+        RuleSet set;
+        set.rules = {windowRule(QStringLiteral("login"), 5, 60 * duration::usPerSecond),
+                     windowRule(QStringLiteral("hello-per-ip"), 3, 5 * 60 * duration::usPerSecond)};
+        auto lc = Connection::open(redis.endpoint());
+        QVERIFY(lc);
+        RedisLimiter limiter(std::move(*lc));
+        for (const QByteArray &subject :
+             {QByteArray("203.0.113.66"), QByteArray("10.0.0.7"), QByteArray("198.51.100.23")}) {
+            const Policy p = set.rules[subject == "10.0.0.7" ? 1 : 0].policy();
+            for (int i = 0; i < 7; ++i) {
+                (void)limiter.decide(
+                    {&p, set.rules[subject == "10.0.0.7" ? 1 : 0].keyFor(subject), 1, {}, 0});
+            }
+        }
+        const rules::OverrideStore store;
+        Override block;
+        block.pattern = QStringLiteral("203.0.113.66");
+        block.action = Override::Action::Deny;
+        block.ttlUs = 2 * duration::usPerHour;
+        block.note = QStringLiteral("credential stuffing");
+        QVERIFY(store.add(*c, set.rules[0], block, {}).ok());
+        Override allow;
+        allow.pattern = QStringLiteral("10.0.0.7");
+        allow.action = Override::Action::Allow;
+        allow.ttlUs = duration::usPerHour;
+        QVERIFY(store.add(*c, set.rules[1], allow, {}).ok());
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                test::PageHarness frame;
+                auto *page = new MonitorPage(h.controller());
+                page->setRules(set);
+                QVERIFY(frame.show(page, size, 4));
+                QTRY_VERIFY_WITH_TIMEOUT(page->limitedModel()->rowCount() >= 3 &&
+                                             page->limitedModel()->rows()[0].overrideAction,
+                                         5000);
+                auto *view = page->findChild<QTableView *>(QStringLiteral("limitedTable"));
+                view->selectRow(2);
+                QTest::qWait(300);
+                const QString name = QStringLiteral("%1/monitor-overrides-%2-%3x%4.png")
+                                         .arg(dir, lang)
+                                         .arg(size.width())
+                                         .arg(size.height());
+                QVERIFY(frame.window()->grab().save(name));
+                QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("blockButton")),
+                                  Qt::LeftButton);
+                QDialog *d = page->blockDialog();
+                QVERIFY(d);
+                QTest::qWait(200);
+                QVERIFY(d->grab().save(
+                    QStringLiteral("%1/monitor-block-dialog-%2.png").arg(dir, lang)));
+                d->reject();
+            }
+        }
+        QString error;
+        Language::install(qApp, QStringLiteral("en"), &error);
     }
 
     // The server goes away: the charts keep their points, the status says so; it comes back.

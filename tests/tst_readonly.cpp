@@ -134,7 +134,7 @@ private Q_SLOTS:
 
         WriteGate *gate = w.writeGate();
         QVERIFY(gate->isReadOnly());
-        QCOMPARE(gate->widgets().size(), 7);
+        QCOMPARE(gate->widgets().size(), 10);
         for (int page = 0; page < MainWindow::LoadPageIndex + 1; ++page) {
             w.showPage(page);
             QTest::qWait(300);

@@ -5,26 +5,32 @@
 #include "pageharness.h"
 #include "testdata.h"
 #include "testredis.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
+#include "ui/language.h"
 #include "ui/rules/historydialog.h"
+#include "ui/rules/overridesmodel.h"
 #include "ui/rules/rulediffdialog.h"
 #include "ui/rules/rulesmodel.h"
 #include "ui/rules/rulespage.h"
 
 #include "core/limiter/redislimiter.h"
 #include "core/rules/codec.h"
+#include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPainter>
 #include <QPushButton>
 #include <QSettings>
@@ -818,6 +824,183 @@ private Q_SLOTS:
         QCOMPARE(r->onChange, OnChange::Proportional);
     }
 
+    // The selected rule's overrides: the rule file's and those stored in Redis (read by the
+    // Rules worker), each with what it matches, what it does, until when, its note and where it
+    // comes from; a stored one is removed from there, and is gone from Redis.
+    void listsAndRemovesOverrides()
+    {
+        connectToFixture();
+        const char *const json =
+            "{\"version\": 1, \"rules\": [{\"id\": \"hello-per-ip\", \"scope\": \"ip\", "
+            "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\",\n"
+            " \"overrides\": [{\"subject\": \"10.1.2.3\", \"allow\": true, \"note\": "
+            "\"health checker\"},\n"
+            "  {\"cidr\": \"203.0.113.0/24\", \"limit\": {\"limit\": 50, \"window\": \"1m\"}, "
+            "\"expires\": \"2099-01-01T00:00:00Z\"}]},\n"
+            " {\"id\": \"other\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\", "
+            "\"limit\": 3, \"window\": \"5s\"}]}";
+        rules::Loaded loaded = rules::parseJson(json, {});
+        QVERIFY(loaded.ok());
+        Connection c = test::connect();
+        const rules::OverrideStore overrides(m_ns);
+        Override deny;
+        deny.pattern = QStringLiteral("10.9.9.9");
+        deny.action = Override::Action::Deny;
+        deny.ttlUs = duration::usPerHour;
+        deny.note = QStringLiteral("brute force");
+        auto added = overrides.add(c, loaded.set.rules[0], deny, {});
+        QVERIFY2(added, qPrintable(added ? QString() : added.error().message));
+
+        QString error;
+        QVERIFY(page().importFile(file(QStringLiteral("overrides.json"), json), &error));
+        selectRule(QStringLiteral("hello-per-ip"));
+        OverridesModel *m = page().overridesModel();
+        QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 3, 5000);
+        const auto cell = [&](int row, int column) {
+            return m->index(row, column).data().toString();
+        };
+        // The stored one first: it wins over the file's.
+        QCOMPARE(cell(0, OverridesModel::MatchColumn), QStringLiteral("subject 10.9.9.9"));
+        QCOMPARE(cell(0, OverridesModel::ActionColumn), QStringLiteral("deny: always refused"));
+        QCOMPARE(cell(0, OverridesModel::NoteColumn), QStringLiteral("brute force"));
+        QCOMPARE(cell(0, OverridesModel::FromColumn), QStringLiteral("stored in Redis"));
+        QCOMPARE(
+            cell(0, OverridesModel::UntilColumn),
+            QLocale().toString(QDateTime::fromMSecsSinceEpoch(added->override.expiresUs / 1000),
+                               QStringLiteral("yyyy-MM-dd HH:mm")));
+        QCOMPARE(cell(1, OverridesModel::MatchColumn), QStringLiteral("subject 10.1.2.3"));
+        QCOMPARE(cell(1, OverridesModel::ActionColumn), QStringLiteral("allow: never limited"));
+        QCOMPARE(cell(1, OverridesModel::FromColumn), QStringLiteral("rule file"));
+        QCOMPARE(cell(1, OverridesModel::UntilColumn), QStringLiteral("no end"));
+        QCOMPARE(cell(2, OverridesModel::MatchColumn), QStringLiteral("cidr 203.0.113.0/24"));
+        QVERIFY2(cell(2, OverridesModel::ActionColumn).startsWith(QStringLiteral("limit: 50")),
+                 qPrintable(cell(2, OverridesModel::ActionColumn)));
+        QVERIFY(cell(2, OverridesModel::UntilColumn).startsWith(QStringLiteral("2099-01-01")));
+        QVERIFY(text("overridesHeading").contains(QStringLiteral("(3)")));
+
+        // Stored behind the page (the Monitor, the CLI): read again when the page is shown.
+        Override later;
+        later.pattern = QStringLiteral("10.7.7.7");
+        later.action = Override::Action::Allow;
+        later.ttlUs = duration::usPerHour;
+        QVERIFY(overrides.add(c, loaded.set.rules[0], later, {}).ok());
+        m_h->window()->hide();
+        m_h->window()->show();
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 4, 5000);
+        QVERIFY(*overrides.remove(c, QStringLiteral("hello-per-ip"), Override::Kind::Subject,
+                                  later.pattern));
+        m_h->window()->hide();
+        m_h->window()->show();
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 3, 5000);
+
+        // Another rule: none of these.
+        selectRule(QStringLiteral("other"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 0, 5000);
+        selectRule(QStringLiteral("hello-per-ip"));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 3, 5000);
+
+        // Only a stored one can be removed here; asked first.
+        auto *view = find<QTableView>("overridesTable");
+        auto *remove = find<QPushButton>("removeOverrideButton");
+        QVERIFY(!remove->isEnabled());
+        view->selectRow(1);
+        QVERIFY(!remove->isEnabled());
+        view->selectRow(0);
+        QVERIFY(remove->isEnabled());
+        QString asked;
+        page().setOverrideConfirm([&](const QString &q) {
+            asked = q;
+            return true;
+        });
+        click("removeOverrideButton");
+        QVERIFY(asked.contains(QStringLiteral("10.9.9.9")) &&
+                asked.contains(QStringLiteral("hello-per-ip")));
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 2, 5000);
+        QCOMPARE(c.command({"EXISTS", added->key})->integer, 0);
+        QVERIFY2(banner().contains(QStringLiteral("Removed the override subject 10.9.9.9")),
+                 qPrintable(banner()));
+        QCOMPARE(overrides.list(c, loaded.set)->size(), 0);
+    }
+
+    // Fields the form does not show survive an edit of the ones it does: a rule's adopt block
+    // (another limiter's keys it watches) and its per-subject overrides, as the file had them.
+    void editKeepsAdoptAndOverrides()
+    {
+        QString error;
+        QVERIFY(page().importFile(
+            file(QStringLiteral("adopt.json"),
+                 "{\"version\": 1, \"rules\": [{\"id\": \"hello-per-ip\", \"scope\": \"ip\", "
+                 "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\",\n"
+                 " \"adopt\": {\"match\": \"rate_limit:*-hello\", \"layout\": "
+                 "\"string_counter\", \"window\": \"1m\", \"limit\": 100},\n"
+                 " \"overrides\": [{\"subject\": \"10.1.2.3\", \"allow\": true, \"note\": "
+                 "\"health checker\"},\n"
+                 "  {\"cidr\": \"203.0.113.0/24\", \"deny\": true, \"expires\": "
+                 "\"2099-01-01T00:00:00Z\"},\n"
+                 "  {\"match\": \"partner-*\", \"limit\": {\"limit\": 300, \"window\": \"1m\"}, "
+                 "\"ttl\": \"1d\"}]}]}"),
+            &error));
+        const Rule before = *page().rules().find(QStringLiteral("hello-per-ip"));
+        QVERIFY(before.adopt.has_value());
+        QCOMPARE(before.overrides.size(), size_t(3));
+        selectRule(QStringLiteral("hello-per-ip"));
+        type("limitEdit", QStringLiteral("7"));
+        type("descriptionEdit", QStringLiteral("GET /hello"));
+        QVERIFY(find<QPushButton>("applyButton")->isEnabled());
+        click("applyButton");
+        const Rule *r = page().rules().find(QStringLiteral("hello-per-ip"));
+        QVERIFY(r);
+        QCOMPARE(r->limit, 7);
+        QCOMPARE(r->description, QStringLiteral("GET /hello"));
+        QVERIFY2(r->adopt.has_value(), "the adopt block was dropped by the edit");
+        QCOMPARE(*r->adopt, *before.adopt);
+        QCOMPARE(r->overrides.size(), size_t(3));
+        QVERIFY(r->overrides == before.overrides);
+
+        // An edit that makes an override wrong says so rather than dropping it: a CIDR needs
+        // scope ip.
+        QComboBox *scope = find<QComboBox>("scopeCombo");
+        scope->setCurrentIndex(scope->findData(QStringLiteral("user")));
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+        QVERIFY2(text("generalError").contains(QStringLiteral("overrides[1]")),
+                 qPrintable(text("generalError")));
+    }
+
+    // The editor's on_change combo: the rule's value shown in words, each choice explained in
+    // its tooltip, and the one picked is what Apply puts into the rule (and what a push sends).
+    void editorSetsOnChange()
+    {
+        QString error;
+        QVERIFY(page().importFile(
+            file(QStringLiteral("onchange.json"),
+                 "{\"version\": 1, \"rules\": [{\"id\": \"p\", \"scope\": \"ip\", "
+                 "\"algorithm\": \"token_bucket\", \"rate\": \"10/s\", \"burst\": 20, "
+                 "\"on_change\": \"proportional\"}]}"),
+            &error));
+        selectRule(QStringLiteral("p"));
+        auto *combo = find<QComboBox>("onChangeCombo");
+        QVERIFY(combo);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("proportional"));
+        QCOMPARE(combo->count(), 4);
+        for (int i = 0; i < combo->count(); ++i) {
+            QVERIFY(!combo->itemData(i, Qt::ToolTipRole).toString().isEmpty());
+            QVERIFY(combo->toolTip().contains(combo->itemData(i).toString()));
+        }
+        QVERIFY(!find<QPushButton>("applyButton")->isEnabled());
+        // Picked with the keyboard: Down from proportional is additive.
+        combo->setFocus();
+        QTest::keyClick(combo, Qt::Key_Down);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("additive"));
+        QVERIFY(find<ElidedLabel>("onChangeHelp")->text().contains(QStringLiteral("raise")));
+        QVERIFY(find<QPushButton>("applyButton")->isEnabled()); // a change of the rule
+        click("applyButton");
+        QCOMPARE(page().rules().find(QStringLiteral("p"))->onChange, OnChange::Additive);
+        combo->setCurrentIndex(combo->findData(QStringLiteral("keep_used")));
+        click("applyButton");
+        QCOMPARE(page().rules().find(QStringLiteral("p"))->onChange, OnChange::KeepUsed);
+    }
+
     void unappliedEditsAreKeptOrConfirmed()
     {
         QVERIFY(importRealistic());
@@ -903,6 +1086,56 @@ private Q_SLOTS:
         }
         QVERIFY2(total <= table->viewport()->width(),
                  qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
+    }
+
+    // The Rules page with a rule's overrides listed (the file's and a stored one), at two sizes
+    // in both languages (SLUICE_SHOTS_DIR).
+    void overridesScreenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        const QByteArray json =
+            QByteArray(realisticRules)
+                .replace("\"limit\": 3, \"window\": \"5s\" }",
+                         "\"limit\": 3, \"window\": \"5s\", \"overrides\": [{\"subject\": "
+                         "\"10.1.2.3\", \"allow\": true, \"note\": \"health checker\"}, "
+                         "{\"cidr\": \"203.0.113.0/24\", \"deny\": true, \"expires\": "
+                         "\"2099-01-01T00:00:00Z\"}, {\"match\": \"partner-*\", \"limit\": "
+                         "{\"limit\": 300, \"window\": \"1m\"}, \"ttl\": \"1d\"}] }");
+        rules::Loaded loaded = rules::parseJson(json, {});
+        QVERIFY2(loaded.ok() && !loaded.set.rules[0].overrides.empty(),
+                 qPrintable(loaded.errors.value(0).toString()));
+        Connection c = test::connect();
+        Override deny;
+        deny.pattern = QStringLiteral("198.51.100.23");
+        deny.action = Override::Action::Deny;
+        deny.ttlUs = duration::usPerHour;
+        deny.note = QStringLiteral("credential stuffing");
+        QVERIFY(rules::OverrideStore(m_ns).add(c, loaded.set.rules[0], deny, {}).ok());
+        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                m_tester.reset();
+                m_h.reset();
+                connectToFixture();
+                m_h->window()->resize(size);
+                QVERIFY(page().importFile(file(QStringLiteral("rules.json"), json), &error));
+                selectRule(QStringLiteral("hello-per-ip"));
+                QTRY_COMPARE_WITH_TIMEOUT(page().overridesModel()->rowCount(), 4, 5000);
+                QTest::qWait(300);
+                QVERIFY(m_h->window()->grab().save(QStringLiteral("%1/rules-overrides-%2-%3x%4.png")
+                                                       .arg(dir, lang)
+                                                       .arg(size.width())
+                                                       .arg(size.height())));
+            }
+        }
+        QString error;
+        Language::install(qApp, QStringLiteral("en"), &error);
+        (void)rules::OverrideStore(m_ns).remove(c, QStringLiteral("hello-per-ip"),
+                                                Override::Kind::Subject, deny.pattern);
     }
 
     void screenshot()

@@ -129,10 +129,12 @@ MainWindow::MainWindow(QWidget *parent)
     const auto button = [](QWidget *page, const char *name) {
         return page->findChild<QWidget *>(QLatin1String(name));
     };
-    m_writeGate->guard({button(m_keysPage, "setTtlButton"), button(m_keysPage, "deleteButton"),
-                        button(m_keysPage, "fixAllButton"), button(m_keysPage, "deleteAllButton"),
-                        button(m_rulesPage, "pushButton"), button(m_monitorPage, "unblockButton"),
-                        button(m_loadPage, "startButton")});
+    m_writeGate->guard(
+        {button(m_keysPage, "setTtlButton"), button(m_keysPage, "deleteButton"),
+         button(m_keysPage, "fixAllButton"), button(m_keysPage, "deleteAllButton"),
+         button(m_rulesPage, "pushButton"), button(m_rulesPage, "removeOverrideButton"),
+         button(m_monitorPage, "unblockButton"), button(m_monitorPage, "allowButton"),
+         button(m_monitorPage, "blockButton"), button(m_loadPage, "startButton")});
     if (auto *engine = m_simulationPage->findChild<QComboBox *>(QStringLiteral("engineCombo"))) {
         m_writeGate->guardItem(engine, engine->findData(QStringLiteral("redis")));
     }

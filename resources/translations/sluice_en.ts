@@ -2422,6 +2422,44 @@ This key of another limiter (rule %3 adopts it as %4) never expires: nothing wil
 A key of another limiter: rule %3 adopts it as %4.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>stored in Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in the rule file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key %1
+%2
+An override of rule %3 (%4, %5) decides for this subject: %6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed (no end)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocked (no end)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocked until %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>own limit: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::LoadPage</name>
@@ -2869,6 +2907,73 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <source>Monitor: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Allow for 1 h…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store an override in Redis: the rule does not limit the selected subjects for the next hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Block…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store an override in Redis: every request of the selected subjects is denied for a time you choose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An override blocks this subject: deleting its key would not unblock it. Allow it, or remove the override on the Rules page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow for one hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow for 1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 30m, 1h, 1d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Block &amp;for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Note:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give a time between 1s and 30d.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorSession</name>
@@ -3022,6 +3127,70 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Recorded decisions of the last 15 minutes: a subject denied then may be admitted again now.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The overrides stored in Redis could not be read (%1): only the rule file&apos;s are shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Allow %1 for one hour?
+
+This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service, check --from-redis). It ends by itself; remove it sooner on the Rules page.</source>
+        <translation>
+            <numerusform>Allow %1 for one hour?
+
+This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service, check --from-redis). It ends by itself; remove it sooner on the Rules page.</numerusform>
+            <numerusform>Allow %1 for one hour?
+
+This stores an override in Redis for each: for the next hour the rule never limits these subjects (their keys are not even read), wherever the rules come from the store (the check service, check --from-redis). They end by themselves; remove them sooner on the Rules page.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✓ Allowed until %1:&lt;/b&gt; %2. The rule does not limit it until then.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✓ Allowed until %1:&lt;/b&gt; %2. The rule does not limit it until then.</numerusform>
+            <numerusform>&lt;b&gt;✓ Allowed until %1:&lt;/b&gt; %2. The rule does not limit them until then.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✓ Blocked until %1:&lt;/b&gt; %2. Every request is denied until then.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✓ Blocked until %1:&lt;/b&gt; %2. Every request is denied until then.</numerusform>
+            <numerusform>&lt;b&gt;✓ Blocked until %1:&lt;/b&gt; %2. Every request of theirs is denied until then.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✗ Could not allow&lt;/b&gt; %1.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✗ Could not allow&lt;/b&gt; %1.</numerusform>
+            <numerusform>&lt;b&gt;✗ Could not allow&lt;/b&gt; %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✗ Could not block&lt;/b&gt; %1.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✗ Could not block&lt;/b&gt; %1.</numerusform>
+            <numerusform>&lt;b&gt;✗ Could not block&lt;/b&gt; %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A subject an override lets through is listed with it, and not counted as limited.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>
@@ -3031,6 +3200,83 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied by an override, whatever its key holds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the rule is no longer in the rule set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the subject is not UTF-8 text, which an override cannot name</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::OverridesModel</name>
+    <message>
+        <source>%1 after loading</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never (no TTL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allow: never limited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny: always refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>limit: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stored in Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rule file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2, until %3
+Stored in Redis by %4 at %5; it ends by itself, or remove it here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2, until %3
+Part of the rule: change it in the rule file, then import and push.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Does</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4219,6 +4465,63 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Disabled: no request is limited by this rule.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>What a subject used under the old limit still counts: a lowered limit may leave it nothing until its window or bucket moves on. The default.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everyone starts afresh under the new limit, as if never seen.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whoever had used half of the old limit has used half of the new one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A raise gives everyone the difference on top of what they had left; a cut only caps what they had left.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the counters already in Redis become, key by key on each subject&apos;s next request, when this rule&apos;s limit, window, rate, burst or algorithm changes (a new algorithm always starts afresh):
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>If the limit chan&amp;ges:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counters in Redis start afresh under the new limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counters keep the same share of the new limit used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A raise adds to what is left; a cut caps it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counters in Redis keep what was used (the default).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep what was used (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start afresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keep the share used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add a raise to what is left</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleSpreadModel</name>
@@ -4500,6 +4803,59 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Import another one, or pick one in File &gt; Recent files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overrides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove override…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a rule to see its per-subject overrides.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overrides of %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the overrides stored in Redis…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
+        <translation>
+            <numerusform>%n in the rule file. The overrides stored in Redis are not known: %1.</numerusform>
+            <numerusform>%n in the rule file. The overrides stored in Redis are not known: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove an override</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the override %1 (%2) of rule %3 from Redis?
+
+The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4811,6 +5167,30 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     </message>
     <message>
         <source>Rolled back to version %1: stored as version %2. Your unsaved changes are kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected to Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not remove the override %1 of rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed the override %1 of rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule decides for that subject again, wherever the rules come from the store.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The override %1 of rule %2 was already gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It had ended, or someone removed it meanwhile.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2411,6 +2411,46 @@ A key of another limiter: rule %3 adopts it as %4.</source>
 %2
 另一个限流器的键：规则 %3 将其作为 %4 接管。</translation>
     </message>
+    <message>
+        <source>stored in Redis</source>
+        <translation>存于 Redis</translation>
+    </message>
+    <message>
+        <source>in the rule file</source>
+        <translation>在规则文件中</translation>
+    </message>
+    <message>
+        <source>Key %1
+%2
+An override of rule %3 (%4, %5) decides for this subject: %6.</source>
+        <translation>键 %1
+%2
+限流规则 %3 的一条例外规则（%4，%5）决定此主体：%6。</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
+        <source>allowed (no end)</source>
+        <translation>已放行（无截止）</translation>
+    </message>
+    <message>
+        <source>allowed until %1</source>
+        <translation>放行至 %1</translation>
+    </message>
+    <message>
+        <source>blocked (no end)</source>
+        <translation>已封禁（无截止）</translation>
+    </message>
+    <message>
+        <source>blocked until %1</source>
+        <translation>封禁至 %1</translation>
+    </message>
+    <message>
+        <source>own limit: %1</source>
+        <translation>独立限额：%1</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::LoadPage</name>
@@ -2858,6 +2898,72 @@ A key of another limiter: rule %3 adopts it as %4.</source>
         <source>Monitor: %1</source>
         <translation>监控：%1</translation>
     </message>
+    <message>
+        <source>&amp;Allow for 1 h…</source>
+        <translation>放行 1 小时(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Store an override in Redis: the rule does not limit the selected subjects for the next hour</source>
+        <translation>在 Redis 中存一条例外规则：接下来一小时内，该限流规则不再限制所选主体</translation>
+    </message>
+    <message>
+        <source>&amp;Block…</source>
+        <translation>封禁(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Store an override in Redis: every request of the selected subjects is denied for a time you choose</source>
+        <translation>在 Redis 中存一条例外规则：在你选定的时长内，所选主体的每个请求都被拒绝</translation>
+    </message>
+    <message>
+        <source>An override blocks this subject: deleting its key would not unblock it. Allow it, or remove the override on the Rules page</source>
+        <translation>此主体被例外规则封禁：删除它的键并不能解除。请放行它，或在“限流规则”页面删除该例外规则</translation>
+    </message>
+    <message>
+        <source>Allow for one hour</source>
+        <translation>放行一小时</translation>
+    </message>
+    <message>
+        <source>Allow for 1 h</source>
+        <translation>放行 1 小时</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>封禁</translation>
+    </message>
+    <message>
+        <source>%1 on rule %2</source>
+        <translation>%1（限流规则 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
+        <translation>在下面的时长内拒绝 %1 的每个请求：这是一条存于 Redis 的例外规则，不改动该限流规则的键，到期自动结束。</translation>
+    </message>
+    <message>
+        <source>e.g. 30m, 1h, 1d</source>
+        <translation>例如 30m、1h、1d</translation>
+    </message>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation>原因，留给下一位值班同事（可选）</translation>
+    </message>
+    <message>
+        <source>Block &amp;for:</source>
+        <translation>封禁时长(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Note:</source>
+        <translation>备注(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Give a time between 1s and 30d.</source>
+        <translation>请填写 1s 到 30d 之间的时长。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorSession</name>
@@ -3005,6 +3111,62 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Recorded decisions of the last 15 minutes: a subject denied then may be admitted again now.</source>
         <translation>过去 15 分钟记录的判定：当时被拒绝的主体现在可能已重新放行。</translation>
     </message>
+    <message>
+        <source>The overrides stored in Redis could not be read (%1): only the rule file&apos;s are shown.</source>
+        <translation>无法读取 Redis 中存储的例外规则（%1）：只显示规则文件中的。</translation>
+    </message>
+    <message>
+        <source>%1 on rule %2</source>
+        <translation>%1（限流规则 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Allow %1 for one hour?
+
+This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service, check --from-redis). It ends by itself; remove it sooner on the Rules page.</source>
+        <translation>
+            <numerusform>放行 %1 一小时？
+
+这会在 Redis 中存一条例外规则：接下来一小时内，凡是从规则存储读取规则的地方（检查服务、check --from-redis），该限流规则都不再限制此主体（连它的键都不读）。到期自动结束；如需提前结束，可在“限流规则”页面删除。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✓ Allowed until %1:&lt;/b&gt; %2. The rule does not limit it until then.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✓ 已放行至 %1：&lt;/b&gt;%2。在此之前该限流规则不再限制它。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✓ Blocked until %1:&lt;/b&gt; %2. Every request is denied until then.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✓ 已封禁至 %1：&lt;/b&gt;%2。在此之前每个请求都被拒绝。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✗ Could not allow&lt;/b&gt; %1.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✗ 无法放行&lt;/b&gt; %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;✗ Could not block&lt;/b&gt; %1.</source>
+        <translation>
+            <numerusform>&lt;b&gt;✗ 无法封禁&lt;/b&gt; %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A subject an override lets through is listed with it, and not counted as limited.</source>
+        <translation>被例外规则放行的主体也会列出并注明，但不计为被限流。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MonitorWorker</name>
@@ -3015,6 +3177,85 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>not connected</source>
         <translation>未连接</translation>
+    </message>
+    <message>
+        <source>denied by an override, whatever its key holds</source>
+        <translation>被例外规则拒绝，与其键中的状态无关</translation>
+    </message>
+    <message>
+        <source>the rule is no longer in the rule set</source>
+        <translation>该限流规则已不在规则集中</translation>
+    </message>
+    <message>
+        <source>the subject is not UTF-8 text, which an override cannot name</source>
+        <translation>该主体不是 UTF-8 文本，例外规则无法指定它</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::OverridesModel</name>
+    <message>
+        <source>%1 after loading</source>
+        <translation>加载后 %1</translation>
+    </message>
+    <message>
+        <source>never (no TTL)</source>
+        <translation>永不（无过期时间）</translation>
+    </message>
+    <message>
+        <source>no end</source>
+        <translation>无截止</translation>
+    </message>
+    <message>
+        <source>allow: never limited</source>
+        <translation>放行：从不限流</translation>
+    </message>
+    <message>
+        <source>deny: always refused</source>
+        <translation>拒绝：始终拒绝</translation>
+    </message>
+    <message>
+        <source>limit: %1</source>
+        <translation>限额：%1</translation>
+    </message>
+    <message>
+        <source>stored in Redis</source>
+        <translation>存于 Redis</translation>
+    </message>
+    <message>
+        <source>rule file</source>
+        <translation>规则文件</translation>
+    </message>
+    <message>
+        <source>%1: %2, until %3
+Stored in Redis by %4 at %5; it ends by itself, or remove it here.</source>
+        <translation>%1：%2，截止 %3
+由 %4 于 %5 存入 Redis；到期自动结束，也可在此删除。</translation>
+    </message>
+    <message>
+        <source>%1: %2, until %3
+Part of the rule: change it in the rule file, then import and push.</source>
+        <translation>%1：%2，截止 %3
+属于限流规则本身：请在规则文件中修改，然后导入并推送。</translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation>匹配</translation>
+    </message>
+    <message>
+        <source>Does</source>
+        <translation>作用</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>截止</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
     </message>
 </context>
 <context>
@@ -4196,6 +4437,64 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <source>Disabled: no request is limited by this rule.</source>
         <translation>已禁用：此规则不限制任何请求。</translation>
     </message>
+    <message>
+        <source>What a subject used under the old limit still counts: a lowered limit may leave it nothing until its window or bucket moves on. The default.</source>
+        <translation>主体在旧限额下已用掉的部分继续计入：限额调低后，可能要等到窗口或桶前移才有余量。默认选项。</translation>
+    </message>
+    <message>
+        <source>Everyone starts afresh under the new limit, as if never seen.</source>
+        <translation>所有主体在新限额下从头开始，如同从未出现过。</translation>
+    </message>
+    <message>
+        <source>Whoever had used half of the old limit has used half of the new one.</source>
+        <translation>用掉旧限额一半的主体，也算用掉新限额的一半。</translation>
+    </message>
+    <message>
+        <source>A raise gives everyone the difference on top of what they had left; a cut only caps what they had left.</source>
+        <translation>调高时，每个主体在剩余量之上再加上差额；调低时，只把剩余量封顶。</translation>
+    </message>
+    <message>
+        <source>What the counters already in Redis become, key by key on each subject&apos;s next request, when this rule&apos;s limit, window, rate, burst or algorithm changes (a new algorithm always starts afresh):
+%1</source>
+        <translation>当此限流规则的限流次数、时间窗口、速率、突发容量或算法改变时，Redis 中已有的计数器如何变化（在每个主体的下一个请求时逐键生效；换算法时总是从头开始）：
+%1</translation>
+    </message>
+    <message>
+        <source>If the limit chan&amp;ges:</source>
+        <translation>限额变更时(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>Counters in Redis start afresh under the new limit.</source>
+        <translation>Redis 中的计数器在新限额下从头开始。</translation>
+    </message>
+    <message>
+        <source>Counters keep the same share of the new limit used.</source>
+        <translation>计数器在新限额下保持相同的已用比例。</translation>
+    </message>
+    <message>
+        <source>A raise adds to what is left; a cut caps it.</source>
+        <translation>调高时加到剩余量上；调低时将其封顶。</translation>
+    </message>
+    <message>
+        <source>Counters in Redis keep what was used (the default).</source>
+        <translation>Redis 中的计数器保留已用量（默认）。</translation>
+    </message>
+    <message>
+        <source>keep what was used (default)</source>
+        <translation>保留已用量（默认）</translation>
+    </message>
+    <message>
+        <source>start afresh</source>
+        <translation>从头开始</translation>
+    </message>
+    <message>
+        <source>keep the share used</source>
+        <translation>保持已用比例</translation>
+    </message>
+    <message>
+        <source>add a raise to what is left</source>
+        <translation>调高时加到剩余量上</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleSpreadModel</name>
@@ -4476,6 +4775,60 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Import another one, or pick one in File &gt; Recent files.</source>
         <translation>请导入另一个文件，或在“文件 &gt; 最近的文件”中选择。</translation>
+    </message>
+    <message>
+        <source>Overrides</source>
+        <translation>例外规则</translation>
+    </message>
+    <message>
+        <source>&amp;Remove override…</source>
+        <translation>删除例外规则(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
+        <translation>从 Redis 中删除所选例外规则：其主体重新由限流规则决定</translation>
+    </message>
+    <message>
+        <source>Select a rule to see its per-subject overrides.</source>
+        <translation>选择一条限流规则，查看它针对各主体的例外规则。</translation>
+    </message>
+    <message>
+        <source>Overrides of %1 (%2)</source>
+        <translation>%1 的例外规则（%2）</translation>
+    </message>
+    <message>
+        <source>Reading the overrides stored in Redis…</source>
+        <translation>正在读取 Redis 中存储的例外规则…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
+        <translation>
+            <numerusform>规则文件中有 %n 条。Redis 中存储的例外规则未知：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
+        <translation>无：该限流规则的限额适用于每个主体。“监控”页面的放行和封禁会存储例外规则，sluice-cli overrides add 也可以。</translation>
+    </message>
+    <message>
+        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
+        <translation>规则文件中 %1 条，Redis 中存储 %2 条（后者优先于文件中的，并会到期自动结束）。</translation>
+    </message>
+    <message>
+        <source>Remove an override</source>
+        <translation>删除例外规则</translation>
+    </message>
+    <message>
+        <source>Remove the override %1 (%2) of rule %3 from Redis?
+
+The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
+        <translation>从 Redis 中删除限流规则 %3 的例外规则 %1（%2）？
+
+此后凡是从规则存储读取规则的地方，都重新对它适用该限流规则自身的限额。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
     </message>
 </context>
 <context>
@@ -4775,6 +5128,30 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
     <message>
         <source>Rolled back to version %1: stored as version %2. Your unsaved changes are kept.</source>
         <translation>已回滚到版本 %1：存储为版本 %2。您未保存的更改已保留。</translation>
+    </message>
+    <message>
+        <source>not connected to Redis</source>
+        <translation>未连接到 Redis</translation>
+    </message>
+    <message>
+        <source>Could not remove the override %1 of rule %2</source>
+        <translation>无法删除限流规则 %2 的例外规则 %1</translation>
+    </message>
+    <message>
+        <source>Removed the override %1 of rule %2</source>
+        <translation>已删除限流规则 %2 的例外规则 %1</translation>
+    </message>
+    <message>
+        <source>The rule decides for that subject again, wherever the rules come from the store.</source>
+        <translation>凡是从规则存储读取规则的地方，该主体重新由限流规则决定。</translation>
+    </message>
+    <message>
+        <source>The override %1 of rule %2 was already gone</source>
+        <translation>限流规则 %2 的例外规则 %1 已不存在</translation>
+    </message>
+    <message>
+        <source>It had ended, or someone removed it meanwhile.</source>
+        <translation>它已到期，或在此期间被他人删除。</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,8 @@
 #include "ui/common/tone.h"
 
 #include <QColor>
+#include <QDateTime>
+#include <QLocale>
 
 #include <algorithm>
 #include <limits>
@@ -50,6 +52,9 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
         case SubjectColumn:
             return bytes::printable(r.subject);
         case TimeLeftColumn:
+            if (r.overrideAction) {
+                return overrideTag(r);
+            }
             if (r.neverExpires()) {
                 return r.limited ? tr("\u26a0 never (no TTL)") : tr("\u26a0 no TTL, admits");
             }
@@ -61,6 +66,17 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
+        if (r.overrideAction) {
+            const QString from = r.overrideStored ? tr("stored in Redis") : tr("in the rule file");
+            QString text = tr("Key %1\n%2\nAn override of rule %3 (%4, %5) decides for this "
+                              "subject: %6.")
+                               .arg(bytes::printable(r.key), r.state, r.ruleId, r.overrideMatch,
+                                    from, overrideTag(r));
+            if (!r.overrideNote.isEmpty()) {
+                text += QLatin1Char('\n') + tr("Note: %1").arg(r.overrideNote);
+            }
+            return text;
+        }
         if (r.neverExpires()) {
             return tr("Key %1\n%2\nThis key of another limiter (rule %3 adopts it as %4) never "
                       "expires: nothing will ever reset it, and once at its limit it denies "
@@ -79,6 +95,9 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (index.column() == TimeLeftColumn) {
+            if (r.overrideAction && *r.overrideAction != Override::Action::Deny) {
+                return tone::text(Tone::Good);
+            }
             return tone::text(r.limited ? Tone::Bad : Tone::Warning);
         }
         return {};
@@ -89,6 +108,31 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
     default:
         return {};
     }
+}
+
+QString LimitedModel::endText(qint64 ms)
+{
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms);
+    return at.date() == QDate::currentDate()
+               ? at.toString(QStringLiteral("HH:mm"))
+               : QLocale().toString(at, QStringLiteral("MMM d HH:mm"));
+}
+
+QString LimitedModel::overrideTag(const LimitedSubject &row)
+{
+    if (!row.overrideAction) {
+        return {};
+    }
+    const QString end = row.overrideEndMs > 0 ? endText(row.overrideEndMs) : QString();
+    switch (*row.overrideAction) {
+    case Override::Action::Allow:
+        return end.isEmpty() ? tr("allowed (no end)") : tr("allowed until %1").arg(end);
+    case Override::Action::Deny:
+        return end.isEmpty() ? tr("blocked (no end)") : tr("blocked until %1").arg(end);
+    case Override::Action::Limit:
+        return tr("own limit: %1").arg(row.overrideLimit);
+    }
+    return {};
 }
 
 QStringList LimitedModel::titles() const

@@ -27,6 +27,12 @@ public:
     // The row of `key`, or -1.
     int rowOf(const QByteArray &key) const;
 
+    // "allowed until 13:05", "blocked until 13:05", "blocked (no end)", "own limit: 100 per
+    // 1m": what an override makes of a row (shown as its time left); empty when none decides.
+    static QString overrideTag(const LimitedSubject &row);
+    // "13:05" today, "Dec 3 13:05" on another day (ms since the epoch, local time).
+    static QString endText(qint64 ms);
+
 private:
     int count() const override { return int(m_rows.size()); }
     QStringList titles() const override;

@@ -30,6 +30,18 @@ struct LimitedSubject
     QString adoptedAs;
     bool limited = true;
     bool neverExpires() const { return !adoptedAs.isEmpty() && pttlMs == -1; }
+
+    // A per-subject override of the rule that decides for this subject now (FORMATS.md
+    // "overrides"), from the rule file or stored in Redis (OverrideStore): an allow admits the
+    // next request whatever the key holds (`limited` false), a deny refuses it until the
+    // override ends (`limited` true, even with no key), a limit of its own decides on another
+    // key (`limited` false for the rule's key). Set by the Monitor worker.
+    std::optional<Override::Action> overrideAction;
+    qint64 overrideEndMs = 0; // when it ends, ms since the epoch; 0: never
+    bool overrideStored = false;
+    QString overrideMatch; // "subject 10.1.2.3", "cidr 10.0.0.0/8"
+    QString overrideLimit; // Action::Limit: "100 per 1m"
+    QString overrideNote;
 };
 
 // The row for `info` if its decoded state denies a cost-1 request at the instant it was read

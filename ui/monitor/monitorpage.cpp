@@ -13,15 +13,20 @@
 #include "ui/common/pageheader.h"
 #include "ui/common/tablemodel.h"
 
+#include "core/common/bytes.h"
+#include "core/common/duration.h"
+
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFormLayout>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
@@ -123,11 +128,23 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
                            tr("Delete the selected subject's limiter state: its next request "
                               "is admitted as if it had never been seen"));
     m_unblock->setEnabled(false);
+    m_allow = PageHeader::button(tr("&Allow for 1 h…"), QStringLiteral("allowButton"), bottom,
+                                 tr("Store an override in Redis: the rule does not limit the "
+                                    "selected subjects for the next hour"));
+    m_allow->setEnabled(false);
+    m_block = PageHeader::button(tr("&Block…"), QStringLiteral("blockButton"), bottom,
+                                 tr("Store an override in Redis: every request of the selected "
+                                    "subjects is denied for a time you choose"));
+    m_block->setEnabled(false);
+    limitedTitle->addWidget(m_allow);
+    limitedTitle->addWidget(m_block);
     limitedTitle->addWidget(m_unblock);
     limitedPane->addLayout(limitedTitle);
     m_limited = new LimitedModel(this);
     m_limitedView = makeTableView(QStringLiteral("limitedTable"), m_limited, bottom);
     m_limitedView->setTextElideMode(Qt::ElideMiddle);
+    // Allow and Block act on every selected subject; Unblock on one.
+    m_limitedView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     QHeaderView *lh = m_limitedView->horizontalHeader();
     lh->setSectionResizeMode(LimitedModel::RuleColumn, QHeaderView::ResizeToContents);
     // Subjects of adopted keys are long (what the glob's * covers): the subject and the state
@@ -186,6 +203,10 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     connect(m_session, &MonitorSession::statusChanged, this, &MonitorPage::updateStatus);
     connect(m_session, &MonitorSession::unblockingChanged, this, &MonitorPage::updateUnblockButton);
     connect(m_session, &MonitorSession::unblockFinished, this, &MonitorPage::onUnblocked);
+    connect(m_session, &MonitorSession::overridingChanged, this, &MonitorPage::updateUnblockButton);
+    connect(m_session, &MonitorSession::overrideFinished, this, &MonitorPage::onOverridden);
+    connect(m_allow, &QPushButton::clicked, this, &MonitorPage::allowSelected);
+    connect(m_block, &QPushButton::clicked, this, &MonitorPage::blockSelected);
 
     connect(m_unblock, &QPushButton::clicked, this, &MonitorPage::unblockSelected);
     connect(m_limitedView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -334,15 +355,22 @@ void MonitorPage::openLarge(const QString &ruleId)
 void MonitorPage::onLimitedChanged()
 {
     // Keep the selection across the swap: the user may be about to press Unblock.
-    QByteArray selected;
-    const QModelIndexList sel = m_limitedView->selectionModel()->selectedRows();
-    if (!sel.isEmpty()) {
-        selected = sel.first().data(LimitedModel::KeyRole).toByteArray();
+    QList<QByteArray> selected;
+    for (const QModelIndex &i : m_limitedView->selectionModel()->selectedRows()) {
+        selected << i.data(LimitedModel::KeyRole).toByteArray();
     }
     m_limited->setRows(m_session->snapshot().limited);
-    const int row = selected.isEmpty() ? -1 : m_limited->rowOf(selected);
-    if (row >= 0) {
-        m_limitedView->selectRow(row);
+    QItemSelection again;
+    for (const QByteArray &key : std::as_const(selected)) {
+        const int row = m_limited->rowOf(key);
+        if (row >= 0) {
+            again.select(m_limited->index(row, 0),
+                         m_limited->index(row, LimitedModel::ColumnCount - 1));
+        }
+    }
+    if (!again.isEmpty()) {
+        m_limitedView->selectionModel()->select(again, QItemSelectionModel::ClearAndSelect |
+                                                           QItemSelectionModel::Rows);
     }
     updateLimitedHeading();
 }
@@ -435,14 +463,150 @@ void MonitorPage::updateLimitedHeading()
 
 void MonitorPage::updateUnblockButton()
 {
-    m_unblock->setEnabled(!m_session->isUnblocking() &&
-                          m_limitedView->selectionModel()->hasSelection());
+    const QModelIndexList sel = m_limitedView->selectionModel()->selectedRows();
+    // A subject an override denies is blocked whatever its key holds: deleting the key would
+    // not unblock it (Allow replaces the override; the Rules page removes it).
+    const bool byOverride =
+        sel.size() == 1 &&
+        m_limited->rows().value(sel.first().row()).overrideAction == Override::Action::Deny;
+    m_unblock->setEnabled(!m_session->isUnblocking() && sel.size() == 1 && !byOverride);
+    m_unblock->setToolTip(
+        byOverride ? tr("An override blocks this subject: deleting its key would not unblock it. "
+                        "Allow it, or remove the override on the Rules page")
+                   : tr("Delete the selected subject's limiter state: its next request is "
+                        "admitted as if it had never been seen"));
+    const bool any = !selectedRows().isEmpty() && !m_session->isOverriding();
+    m_allow->setEnabled(any);
+    m_block->setEnabled(any);
+}
+
+QList<LimitedSubject> MonitorPage::selectedRows() const
+{
+    QList<LimitedSubject> out;
+    for (const QModelIndex &i : m_limitedView->selectionModel()->selectedRows()) {
+        const LimitedSubject r = m_limited->rows().value(i.row());
+        if (r.adoptedAs.isEmpty() && !r.subject.isEmpty()) {
+            out << r;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+QList<OverrideTarget> targetsOf(const QList<LimitedSubject> &rows)
+{
+    QList<OverrideTarget> out;
+    for (const LimitedSubject &r : rows) {
+        const OverrideTarget t{r.ruleId, r.subject};
+        if (!out.contains(t)) {
+            out << t;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void MonitorPage::allowSelected()
+{
+    const QList<OverrideTarget> targets = targetsOf(selectedRows());
+    if (targets.isEmpty()) {
+        return;
+    }
+    askToConfirm(this, m_confirmHook, tr("Allow for one hour"),
+                 MonitorSession::allowQuestion(targets), tr("Allow for 1 h"), [this, targets] {
+                     m_session->storeOverrides(targets, Override::Action::Allow,
+                                               MonitorSession::allowTtlUs);
+                 });
+}
+
+void MonitorPage::blockSelected()
+{
+    const QList<OverrideTarget> targets = targetsOf(selectedRows());
+    if (targets.isEmpty() || m_blockDialog) {
+        return;
+    }
+    auto *d = new QDialog(this);
+    m_blockDialog = d;
+    d->setObjectName(QStringLiteral("blockDialog"));
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->setWindowTitle(tr("Block"));
+    connect(d, &QObject::destroyed, this, [this] { m_blockDialog = nullptr; });
+    auto *box = new QVBoxLayout(d);
+    QStringList who;
+    for (const OverrideTarget &t : targets.mid(0, 5)) {
+        who << tr("%1 on rule %2").arg(bytes::printable(t.subject), t.ruleId);
+    }
+    if (targets.size() > 5) {
+        who << tr("and %n more", nullptr, int(targets.size() - 5));
+    }
+    auto *what = new QLabel(tr("Deny every request of %1 for the time below: an override "
+                               "stored in Redis, which the rule's key does not change and which "
+                               "ends by itself.")
+                                .arg(who.join(QStringLiteral(", "))),
+                            d);
+    what->setWordWrap(true);
+    what->setMinimumWidth(420);
+    box->addWidget(what);
+    auto *form = new QFormLayout;
+    auto *duration = new QLineEdit(duration::formatUs(MonitorSession::defaultBlockUs), d);
+    duration->setObjectName(QStringLiteral("blockDurationEdit"));
+    duration->setPlaceholderText(tr("e.g. 30m, 1h, 1d"));
+    auto *note = new QLineEdit(d);
+    note->setObjectName(QStringLiteral("blockNoteEdit"));
+    note->setPlaceholderText(tr("why, for the next on-call (optional)"));
+    form->addRow(tr("Block &for:"), duration);
+    form->addRow(tr("&Note:"), note);
+    box->addLayout(form);
+    auto *error = PageHeader::note(d, tone::text(Tone::Bad));
+    error->setObjectName(QStringLiteral("blockDurationError"));
+    error->setWordWrap(true);
+    box->addWidget(error);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, d);
+    QPushButton *ok = buttons->addButton(tr("Block"), QDialogButtonBox::AcceptRole);
+    ok->setObjectName(QStringLiteral("blockConfirmButton"));
+    box->addWidget(buttons);
+    // At most 30 days: a block is a stop-gap, not a rule; a longer one belongs in the rule file.
+    constexpr qint64 longest = 30LL * 24 * 3600 * 1'000'000;
+    const auto check = [duration, error, ok] {
+        auto us = duration::parseUs(duration->text().trimmed());
+        QString why;
+        if (!us) {
+            why = us.error().message;
+        } else if (*us < 1'000'000 || *us > longest) {
+            why = tr("Give a time between 1s and 30d.");
+        }
+        error->setText(why);
+        error->setVisible(!why.isEmpty());
+        ok->setEnabled(why.isEmpty());
+    };
+    connect(duration, &QLineEdit::textChanged, d, check);
+    check();
+    connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, d, [this, d, duration, note, targets] {
+        auto us = duration::parseUs(duration->text().trimmed());
+        if (!us) {
+            return;
+        }
+        m_session->storeOverrides(targets, Override::Action::Deny, *us, note->text().trimmed());
+        d->accept();
+    });
+    d->open();
+}
+
+void MonitorPage::onOverridden(const QList<OverrideResult> &results)
+{
+    const MonitorSession::Outcome o = MonitorSession::describeOverrides(results);
+    m_banner->showRich(o.tone, o.text);
+    updateUnblockButton();
+    Q_EMIT overrideFinished(results);
 }
 
 void MonitorPage::unblockSelected()
 {
     const QModelIndexList sel = m_limitedView->selectionModel()->selectedRows();
-    if (sel.isEmpty()) {
+    if (sel.size() != 1) {
         return;
     }
     const LimitedSubject r = m_limited->rows().value(sel.first().row());

@@ -3,6 +3,7 @@
 #include "ui/common/confirm.h"
 
 #include "monitorsnapshot.h"
+#include "monitorworker.h"
 
 #include "core/rules/rule.h"
 
@@ -16,6 +17,7 @@ class QDialog;
 class QFrame;
 class QGridLayout;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QScrollArea;
 class QTableView;
@@ -73,6 +75,14 @@ public Q_SLOTS:
     void refresh();
     // Asks to unblock the selected row of "Limited right now" (confirmation first).
     void unblockSelected();
+    // Asks to allow the selected subjects for an hour (confirmation first), then stores an
+    // allow override for each (MonitorSession::storeOverrides).
+    void allowSelected();
+    // Opens the Block dialog (blockDialog: how long, default 1 h, and a note) for the selected
+    // subjects; its Block stores a deny override for each.
+    void blockSelected();
+    // The Block dialog while it is open (null otherwise).
+    QDialog *blockDialog() const { return m_blockDialog; }
     // Opens one rule's chart large, with its legend, in a dialog kept up to date.
     void openLarge(const QString &ruleId);
 
@@ -81,6 +91,8 @@ Q_SIGNALS:
     void updated();
     // An unblock finished: `error` empty on success.
     void unblockFinished(const QByteArray &key, const QString &error);
+    // Allow or Block finished: one result per subject.
+    void overrideFinished(const QList<sluice::ui::OverrideResult> &results);
 
 private:
     void onUpdated();
@@ -93,6 +105,10 @@ private:
     void updateRange();
     void updateLimitedHeading();
     void updateUnblockButton();
+    void onOverridden(const QList<OverrideResult> &results);
+    // The selected rows of "Limited right now" that an override can name (adopted keys are
+    // another limiter's: an override of the rule does not decide for them).
+    QList<LimitedSubject> selectedRows() const;
 
     MonitorSession *m_session;
     ConfirmHook m_confirmHook;
@@ -114,6 +130,9 @@ private:
     QLabel *m_limitedHeading;
     QLabel *m_limitedNote;
     QPushButton *m_unblock;
+    QPushButton *m_allow;
+    QPushButton *m_block;
+    QDialog *m_blockDialog = nullptr;
     TopSubjectsModel *m_top;
     QTableView *m_topView;
     QComboBox *m_topRule;

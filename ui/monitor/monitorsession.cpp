@@ -3,6 +3,10 @@
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/connectionstate.h"
 
+#include "limitedmodel.h"
+
+#include "core/common/bytes.h"
+
 #include <QDateTime>
 #include <QLocale>
 
@@ -33,6 +37,7 @@ MonitorSession::MonitorSession(ConnectionController *connection, MonitorWorker::
     qRegisterMetaType<MonitorSnapshot>();
     connect(m_worker.get(), &MonitorWorker::snapshotReady, this, &MonitorSession::onSnapshot);
     connect(m_worker.get(), &MonitorWorker::unblocked, this, &MonitorSession::onUnblocked);
+    connect(m_worker.get(), &MonitorWorker::overridden, this, &MonitorSession::onOverridden);
     m_worker.post([](MonitorWorker *w) { w->start(); });
     connect(m_connection, &ConnectionController::sessionChanged, this, &MonitorSession::onSession);
     connect(m_connection, &ConnectionController::stateChanged, this,
@@ -258,6 +263,35 @@ void MonitorSession::unblock(const QByteArray &key)
     m_worker.post([key](MonitorWorker *w) { w->unblock(key); });
 }
 
+void MonitorSession::storeOverrides(const QList<OverrideTarget> &targets, Override::Action action,
+                                    qint64 ttlUs, const QString &note)
+{
+    if (targets.isEmpty()) {
+        return;
+    }
+    ++m_overriding;
+    if (m_overriding == 1) {
+        Q_EMIT overridingChanged();
+    }
+    m_worker.post([targets, action, ttlUs, note](MonitorWorker *w) {
+        w->storeOverrides(targets, action, ttlUs, note);
+    });
+}
+
+void MonitorSession::setStoreNamespace(const QByteArray &ns)
+{
+    m_worker.post([ns](MonitorWorker *w) { w->setStoreNamespace(ns); });
+}
+
+void MonitorSession::onOverridden(const QList<OverrideResult> &results)
+{
+    m_overriding = std::max(0, m_overriding - 1);
+    if (m_overriding == 0) {
+        Q_EMIT overridingChanged();
+    }
+    Q_EMIT overrideFinished(results);
+}
+
 void MonitorSession::onSession()
 {
     ++m_generation;
@@ -306,6 +340,7 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         m_snapshot.adoptedKeys = old.adoptedKeys;
         m_snapshot.adoptedNeverExpire = old.adoptedNeverExpire;
         m_snapshot.keysPerRule = old.keysPerRule;
+        m_snapshot.overridesError = old.overridesError;
     }
     if (m_topRule == MonitorSnapshot::busiestRule && s.topBusiest) {
         m_top = s.top;
@@ -409,6 +444,16 @@ QString MonitorSession::limitedNote() const
                      : tr("%n key(s) of other limiters, adopted by the rules, are watched too.",
                           nullptr, adopted));
     }
+    if (std::any_of(m_snapshot.limited.begin(), m_snapshot.limited.end(),
+                    [](const LimitedSubject &s) { return s.overrideAction && !s.limited; })) {
+        text += QLatin1Char(' ') + tr("A subject an override lets through is listed with it, "
+                                      "and not counted as limited.");
+    }
+    if (!m_snapshot.overridesError.isEmpty()) {
+        text += QLatin1Char(' ') + tr("The overrides stored in Redis could not be read (%1): "
+                                      "only the rule file's are shown.")
+                                       .arg(m_snapshot.overridesError);
+    }
     if (m_snapshot.limitedCapped) {
         text += QLatin1Char(' ') + tr("Only the first %1 keys were read: the list may be "
                                       "incomplete.")
@@ -440,6 +485,74 @@ MonitorSession::Outcome MonitorSession::describeUnblock(const QByteArray &key, b
                 Tone::Good};
     }
     return {tr("<b>\u2713 Nothing to unblock.</b> %1 had expired already.").arg(k), Tone::Good};
+}
+
+} // namespace sluice::ui
+
+namespace sluice::ui {
+
+namespace {
+
+// "subject 10.1.2.3 on rule login"
+QString targetText(const OverrideTarget &t)
+{
+    return MonitorSession::tr("%1 on rule %2")
+        .arg(bytes::printable(t.subject).toHtmlEscaped(), t.ruleId.toHtmlEscaped());
+}
+
+} // namespace
+
+QString MonitorSession::allowQuestion(const QList<OverrideTarget> &targets)
+{
+    QStringList who;
+    for (const OverrideTarget &t : targets.mid(0, 5)) {
+        who << tr("%1 on rule %2").arg(bytes::printable(t.subject), t.ruleId);
+    }
+    if (targets.size() > 5) {
+        who << tr("and %n more", nullptr, int(targets.size() - 5));
+    }
+    return tr("Allow %1 for one hour?\n\nThis stores an override in Redis: for the next hour "
+              "the rule never limits this subject (its key is not even read), wherever the "
+              "rules come from the store (the check service, check --from-redis). It ends by "
+              "itself; remove it sooner on the Rules page.",
+              nullptr, int(targets.size()))
+        .arg(who.join(QStringLiteral(", ")));
+}
+
+MonitorSession::Outcome MonitorSession::describeOverrides(const QList<OverrideResult> &results)
+{
+    QStringList done;
+    QStringList failed;
+    Override::Action action = Override::Action::Allow;
+    qint64 endUs = 0;
+    for (const OverrideResult &r : results) {
+        action = r.action;
+        if (r.error.isEmpty()) {
+            done << targetText(r.target);
+            endUs = std::max(endUs, r.expiresUs);
+        } else {
+            failed << tr("%1: %2").arg(targetText(r.target), r.error.toHtmlEscaped());
+        }
+    }
+    const bool allow = action == Override::Action::Allow;
+    QStringList parts;
+    if (!done.isEmpty()) {
+        const QString until = endUs > 0 ? LimitedModel::endText(endUs / 1000) : QString();
+        parts << (allow ? tr("<b>\u2713 Allowed until %1:</b> %2. The rule does not limit it "
+                             "until then.",
+                             nullptr, int(done.size()))
+                        : tr("<b>\u2713 Blocked until %1:</b> %2. Every request is denied "
+                             "until then.",
+                             nullptr, int(done.size())))
+                     .arg(until, done.join(QStringLiteral(", ")));
+    }
+    if (!failed.isEmpty()) {
+        parts << (allow ? tr("<b>\u2717 Could not allow</b> %1.", nullptr, int(failed.size()))
+                        : tr("<b>\u2717 Could not block</b> %1.", nullptr, int(failed.size())))
+                     .arg(failed.join(QStringLiteral("; ")));
+    }
+    return {parts.join(QStringLiteral("<br>")),
+            failed.isEmpty() ? Tone::Good : (done.isEmpty() ? Tone::Bad : Tone::Warning)};
 }
 
 } // namespace sluice::ui

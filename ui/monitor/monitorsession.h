@@ -99,6 +99,17 @@ public:
     static Outcome describeUnblock(const QByteArray &key, bool existed, const QString &error);
     bool isUnblocking() const { return m_unblocking > 0; }
 
+    // "Allow for 1 h…" and "Block…": stored overrides (OverrideStore) for subjects of the rules.
+    static constexpr qint64 allowTtlUs = 3600LL * 1'000'000;
+    static constexpr qint64 defaultBlockUs = 3600LL * 1'000'000;
+    // The question before an allow, naming the subjects and rules.
+    static QString allowQuestion(const QList<OverrideTarget> &targets);
+    // What the outcome says: each subject stored (with its end) or failed (with why), by rule.
+    static Outcome describeOverrides(const QList<OverrideResult> &results);
+    bool isOverriding() const { return m_overriding > 0; }
+    // The RuleStore namespace of the stored overrides (default "{sluice}:"); tests give theirs.
+    void setStoreNamespace(const QByteArray &ns);
+
 public Q_SLOTS:
     // The rules to chart; the top rule is kept when still there, else the busiest rule.
     void setRules(const sluice::RuleSet &rules);
@@ -114,6 +125,10 @@ public Q_SLOTS:
     void setPageVisible(bool visible);
     // Deletes the subject's state key (no question asked here: the view asks first).
     void unblock(const QByteArray &key);
+    // Stores an allow or deny override for each target, ending ttlUs from now (no question
+    // asked here: the view asks first).
+    void storeOverrides(const QList<sluice::ui::OverrideTarget> &targets,
+                        sluice::Override::Action action, qint64 ttlUs, const QString &note = {});
 
 Q_SIGNALS:
     // A new session started: everything read before is gone.
@@ -131,12 +146,16 @@ Q_SIGNALS:
     void unblockingChanged();
     // An unblock finished: `error` empty on success.
     void unblockFinished(const QByteArray &key, bool existed, const QString &error);
+    void overridingChanged();
+    // Stored overrides were written (or not): one result per target.
+    void overrideFinished(const QList<sluice::ui::OverrideResult> &results);
 
 private:
     void onSession();
     void onConnectionState(const ConnectionState &state);
     void onSnapshot(const MonitorSnapshot &s);
     void onUnblocked(const QByteArray &key, bool existed, const QString &error);
+    void onOverridden(const QList<OverrideResult> &results);
 
     ConnectionController *m_connection;
     quint64 m_generation = 0;
@@ -148,6 +167,7 @@ private:
     QString m_error;            // of the last read, empty when it worked
     bool m_connectionLost = false;
     int m_unblocking = 0;
+    int m_overriding = 0;
     int m_range = 0; // auto
     qint64 m_sinceSecond = 0;
     qint64 m_lastUnblockMs = 0;

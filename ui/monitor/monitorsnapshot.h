@@ -58,6 +58,9 @@ struct MonitorSnapshot
     // Keys the scan found per rule id (existing ones): a rule that decided in the last seconds
     // but has none decided on keys of another prefix (the Load page's own, by default).
     QHash<QString, qint64> keysPerRule;
+    // The stored overrides could not be read with the keys (an ACL without GET on them, an
+    // older server): the rows carry the rule file's overrides only. Empty: read.
+    QString overridesError;
 
     QString error; // non-empty: the read failed, in words
 

@@ -4,11 +4,14 @@
 
 #include "core/keys/keyreader.h"
 #include "core/keys/keyscanner.h"
+#include "core/rules/overridematcher.h"
+#include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
 #include "core/stats/statsreader.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QSet>
 #include <QTimer>
 
 #include <utility>
@@ -20,6 +23,9 @@ MonitorWorker::MonitorWorker(Options options, QObject *parent)
     , m_options(options)
 {
     qRegisterMetaType<MonitorSnapshot>();
+    qRegisterMetaType<OverrideTarget>();
+    qRegisterMetaType<OverrideResult>();
+    qRegisterMetaType<QList<OverrideResult>>();
 }
 
 MonitorWorker::MonitorWorker(QObject *parent)
@@ -227,6 +233,93 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
         s.limited.clear();
         s.keysPerRule.clear();
         s.error = summary.error ? summary.error->message : tr("the key scan failed");
+        return;
+    }
+    applyOverrides(s);
+}
+
+void MonitorWorker::applyOverrides(MonitorSnapshot &s)
+{
+    // The stored overrides, one read of their index: a user whose ACL does not reach them
+    // still sees the keys (and the rule file's overrides), and the note says why.
+    QList<rules::OverrideStore::Stored> stored;
+    auto listed = rules::OverrideStore(m_ns).list(*m_connection, m_rules);
+    if (listed) {
+        stored = std::move(*listed);
+    } else {
+        s.overridesError = listed.error().message;
+    }
+    QHash<QString, qsizetype> storedCount;
+    for (const rules::OverrideStore::Stored &o : std::as_const(stored)) {
+        ++storedCount[o.ruleId];
+    }
+    // As the engine decides: each rule's stored overrides before its file's.
+    RuleSet merged = m_rules;
+    rules::OverrideStore::merge(merged, stored);
+    const qint64 nowUs = s.readAtMs * 1000;
+    for (const Rule &rule : merged.rules) {
+        if (rule.overrides.empty()) {
+            continue;
+        }
+        // A file's ttl counts from when the rules are loaded, which the Monitor does not know:
+        // from now, so that it reads as live.
+        const rules::OverrideMatcher matcher(rule.overrides, nowUs);
+        const qsizetype fromStore = storedCount.value(rule.id);
+        const auto mark = [&](LimitedSubject &row, const rules::OverrideMatcher::Hit &hit) {
+            const Override &o = *hit.override;
+            row.overrideAction = o.action;
+            row.overrideEndMs = hit.endUs > 0 ? (hit.endUs + 999) / 1000 : 0;
+            row.overrideStored = hit.index < fromStore;
+            row.overrideMatch = o.describeMatch();
+            row.overrideNote = o.note;
+            switch (o.action) {
+            case Override::Action::Allow:
+                row.limited = false;
+                break;
+            case Override::Action::Deny:
+                row.limited = true;
+                row.retryInMs = row.overrideEndMs > 0 ? row.overrideEndMs - s.readAtMs : -1;
+                break;
+            case Override::Action::Limit:
+                // Decided on a key of its own: the rule's key says nothing of the next request.
+                row.limited = false;
+                row.overrideLimit = o.describeAction(rule);
+                break;
+            }
+        };
+        QSet<QByteArray> listedKeys;
+        for (LimitedSubject &row : s.limited) {
+            if (row.ruleId != rule.id || !row.adoptedAs.isEmpty()) {
+                continue;
+            }
+            listedKeys.insert(row.key);
+            if (const auto hit = matcher.match(row.subject, nowUs)) {
+                mark(row, hit);
+            }
+        }
+        // A subject an exact deny blocks is denied right now whatever its key holds, or with
+        // no key at all.
+        for (const Override &o : rule.overrides) {
+            if (o.kind != Override::Kind::Subject || o.action != Override::Action::Deny) {
+                continue;
+            }
+            const QByteArray subject = o.pattern.toUtf8();
+            const QByteArray key = rule.keyFor(subject);
+            const auto hit = matcher.match(subject, nowUs);
+            if (listedKeys.contains(key) || !hit ||
+                hit.override->action != Override::Action::Deny) {
+                continue;
+            }
+            LimitedSubject row;
+            row.key = key;
+            row.ruleId = rule.id;
+            row.subject = subject;
+            row.state = tr("denied by an override, whatever its key holds");
+            row.readAtMs = s.readAtMs;
+            mark(row, hit);
+            listedKeys.insert(key);
+            s.limited << row;
+        }
     }
 }
 
@@ -247,6 +340,55 @@ void MonitorWorker::unblock(QByteArray key)
         return;
     }
     Q_EMIT unblocked(key, r->integer > 0, QString());
+    refresh(true);
+}
+
+void MonitorWorker::setStoreNamespace(QByteArray ns)
+{
+    m_ns = std::move(ns);
+}
+
+void MonitorWorker::storeOverrides(QList<OverrideTarget> targets, Override::Action action,
+                                   qint64 ttlUs, QString note)
+{
+    QString error;
+    if (!m_endpoint) {
+        error = tr("not connected");
+    } else {
+        ensureConnection(&error);
+    }
+    const rules::OverrideStore store(m_ns);
+    QList<OverrideResult> out;
+    for (const OverrideTarget &t : std::as_const(targets)) {
+        OverrideResult r{t, action, error, 0};
+        const Rule *rule = m_rules.find(t.ruleId);
+        const QString pattern = QString::fromUtf8(t.subject);
+        if (!r.error.isEmpty()) {
+            // not connected: said for each
+        } else if (!rule) {
+            r.error = tr("the rule is no longer in the rule set");
+        } else if (pattern.toUtf8() != t.subject) {
+            // An override names its subject as text (the file's form).
+            r.error = tr("the subject is not UTF-8 text, which an override cannot name");
+        } else {
+            Override o;
+            o.kind = Override::Kind::Subject;
+            o.pattern = pattern;
+            o.action = action;
+            o.ttlUs = ttlUs;
+            o.note = note;
+            rules::OverrideStore::AddOptions options;
+            options.replace = true;
+            auto added = store.add(*m_connection, *rule, o, options);
+            if (added) {
+                r.expiresUs = added->override.expiresUs;
+            } else {
+                r.error = added.error().message;
+            }
+        }
+        out << r;
+    }
+    Q_EMIT overridden(out);
     refresh(true);
 }
 

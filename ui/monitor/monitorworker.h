@@ -8,6 +8,7 @@
 #include "core/rules/rule.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -17,6 +18,22 @@
 class QTimer;
 
 namespace sluice::ui {
+
+// One subject of a rule that the Monitor's "Allow for 1 h…" or "Block…" writes a stored
+// override for (OverrideStore), and how that went.
+struct OverrideTarget
+{
+    QString ruleId;
+    QByteArray subject;
+    friend bool operator==(const OverrideTarget &, const OverrideTarget &) = default;
+};
+struct OverrideResult
+{
+    OverrideTarget target;
+    Override::Action action = Override::Action::Allow;
+    QString error;        // empty: stored
+    qint64 expiresUs = 0; // the stored override's end (unix µs, the server's clock)
+};
 
 // The Monitor page's worker (ARCHITECTURE.md "Threads"): lives on a QThread of its own with its
 // own Connection; the page calls its slots queued (QMetaObject::invokeMethod with a lambda) and
@@ -71,16 +88,28 @@ public:
     // Deletes the state key (the subject is admitted again at once), then rescans the keys.
     // unblocked() tells the outcome; `existed` false: the key was already gone.
     void unblock(QByteArray key);
+    // Stores an override of `action` (Allow or Deny) for each target through OverrideStore,
+    // ending `ttlUs` from the server's clock, replacing a stored override of the same subject
+    // (the user picked what it gets now), then rescans the keys. overridden() tells the
+    // outcome, one result per target.
+    void storeOverrides(QList<sluice::ui::OverrideTarget> targets, sluice::Override::Action action,
+                        qint64 ttlUs, QString note);
+    // The RuleStore namespace the stored overrides live under ("{sluice}:"; tests give theirs).
+    void setStoreNamespace(QByteArray ns);
 
 Q_SIGNALS:
     void snapshotReady(const sluice::ui::MonitorSnapshot &snapshot);
     void unblocked(const QByteArray &key, bool existed, const QString &error);
+    void overridden(const QList<sluice::ui::OverrideResult> &results);
 
 private:
     void tick();
     bool ensureConnection(QString *error);
     MonitorSnapshot read(bool withKeys);
     void scanLimited(MonitorSnapshot &s);
+    // Marks the rows decided by an override (the rule file's, and the stored ones read now) and
+    // adds the subjects an exact deny override blocks that have no full key.
+    void applyOverrides(MonitorSnapshot &s);
 
     Options m_options;
     QTimer *m_timer = nullptr;
@@ -94,6 +123,10 @@ private:
     qint64 m_nextScanMs = 0; // local ms since the epoch; see the back-off above
     double m_scanBudget = keys::defaultScanBudget;
     std::atomic<bool> m_cancel{false};
+    QByteArray m_ns = "{sluice}:";
 };
 
 } // namespace sluice::ui
+
+Q_DECLARE_METATYPE(sluice::ui::OverrideTarget)
+Q_DECLARE_METATYPE(sluice::ui::OverrideResult)

@@ -180,6 +180,43 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_onRedisError->addItem(tr("deny: refuse requests"), QStringLiteral("deny"));
     m_onRedisError->addItem(tr("local: limit in process"), QStringLiteral("local"));
     addRow(QStringLiteral("on_redis_error"), tr("If Redis &fails:"), m_onRedisError, line++);
+    // What the counters already in Redis become when this rule's limit changes (ALGORITHMS.md
+    // "When a rule changes"), in the user guide's words.
+    m_onChange = new QComboBox(form);
+    const QList<std::pair<OnChange, QString>> onChangeTips = {
+        {OnChange::KeepUsed,
+         tr("What a subject used under the old limit still counts: a lowered limit may leave it "
+            "nothing until its window or bucket moves on. The default.")},
+        {OnChange::Reset, tr("Everyone starts afresh under the new limit, as if never seen.")},
+        {OnChange::Proportional,
+         tr("Whoever had used half of the old limit has used half of the new one.")},
+        {OnChange::Additive,
+         tr("A raise gives everyone the difference on top of what they had left; a cut only "
+            "caps what they had left.")},
+    };
+    m_onChange->addItem(tr("keep what was used (default)"),
+                        QString::fromLatin1(onchange::name(OnChange::KeepUsed)));
+    m_onChange->addItem(tr("start afresh"), QString::fromLatin1(onchange::name(OnChange::Reset)));
+    m_onChange->addItem(tr("keep the share used"),
+                        QString::fromLatin1(onchange::name(OnChange::Proportional)));
+    m_onChange->addItem(tr("add a raise to what is left"),
+                        QString::fromLatin1(onchange::name(OnChange::Additive)));
+    QStringList allTips;
+    for (int i = 0; i < m_onChange->count(); ++i) {
+        m_onChange->setItemData(i, onChangeTips[i].second, Qt::ToolTipRole);
+        allTips << QStringLiteral("%1: %2").arg(m_onChange->itemData(i).toString(),
+                                                onChangeTips[i].second);
+    }
+    m_onChange->setToolTip(tr("What the counters already in Redis become, key by key on each "
+                              "subject's next request, when this rule's limit, window, rate, "
+                              "burst or algorithm changes (a new algorithm always starts "
+                              "afresh):\n%1")
+                               .arg(allTips.join(QLatin1Char('\n'))));
+    // Its words are long: the combo takes the editor's width, not its own (the form would
+    // otherwise widen past the editor and cut every field).
+    m_onChange->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_onChange->setMinimumContentsLength(16);
+    addRow(QStringLiteral("on_change"), tr("If the limit chan&ges:"), m_onChange, line++);
 
     auto *flagsBox = new QWidget(form);
     auto *flagsRow = new QHBoxLayout(flagsBox);
@@ -244,7 +281,7 @@ RuleEditor::RuleEditor(QWidget *parent)
         connect(e, &QLineEdit::textChanged, this, &RuleEditor::revalidate);
         connect(e, &QLineEdit::returnPressed, this, &RuleEditor::apply);
     }
-    for (QComboBox *c : {m_algorithm, m_scope, m_onRedisError}) {
+    for (QComboBox *c : {m_algorithm, m_scope, m_onRedisError, m_onChange}) {
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             updateVisibility();
             updateHelp();
@@ -355,7 +392,9 @@ void RuleEditor::load(const Rule &rule)
     m_description->setText(rule.description);
     m_keyPrefix->setText(QString::fromUtf8(rule.keyPrefix));
     m_onRedisError->setCurrentIndex(m_onRedisError->findData(onRedisErrorName(rule.onRedisError)));
-    m_onChange = rule.onChange;
+    m_onChange->setCurrentIndex(
+        std::max(0, m_onChange->findData(QString::fromLatin1(onchange::name(rule.onChange)))));
+    m_loaded = rule;
     m_shadow->setChecked(rule.shadow);
     m_enabled->setChecked(rule.enabled);
     m_subject->clear();
@@ -386,6 +425,7 @@ QStringList RuleEditor::fieldTexts() const
             m_description->text(),
             m_keyPrefix->text(),
             m_onRedisError->currentData().toString(),
+            m_onChange->currentData().toString(),
             m_shadow->isChecked() ? QStringLiteral("1") : QStringLiteral("0"),
             m_enabled->isChecked() ? QStringLiteral("1") : QStringLiteral("0")};
 }
@@ -424,10 +464,18 @@ QByteArray RuleEditor::fieldsJson() const
     o.insert(QStringLiteral("description"), m_description->text());
     o.insert(QStringLiteral("key_prefix"), m_keyPrefix->text());
     o.insert(QStringLiteral("on_redis_error"), m_onRedisError->currentData().toString());
-    // Not a row of the form (yet): the loaded rule's value is kept, not reset to the default.
-    o.insert(QStringLiteral("on_change"), QString::fromLatin1(onchange::name(m_onChange)));
+    o.insert(QStringLiteral("on_change"), m_onChange->currentData().toString());
     o.insert(QStringLiteral("shadow"), m_shadow->isChecked());
     o.insert(QStringLiteral("enabled"), m_enabled->isChecked());
+    // Fields the form does not show, as the loaded rule has them, in the file's form: read and
+    // validated with the edited fields (a CIDR override needs scope ip, an adoption's glob the
+    // key prefix), so an edit that makes them wrong says so instead of dropping them.
+    const QJsonObject loaded = QJsonDocument::fromJson(rules::ruleToJson(m_loaded)).object();
+    for (const QString &kept : {QStringLiteral("adopt"), QStringLiteral("overrides")}) {
+        if (loaded.contains(kept)) {
+            o.insert(kept, loaded.value(kept));
+        }
+    }
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -442,8 +490,12 @@ void RuleEditor::revalidate()
     for (const Diagnostic &d : std::as_const(loaded.errors)) {
         const auto parts = rules::fieldpath::split(d.path);
         const QString field = parts && !parts->isEmpty() ? parts->first().name : QString();
-        QString &slot = m_errors[m_rows.contains(field) ? field : QString()];
-        slot += (slot.isEmpty() ? QString() : QStringLiteral("\n")) + d.message;
+        const bool ownRow = m_rows.contains(field);
+        QString &slot = m_errors[ownRow ? field : QString()];
+        // A field without a row of its own (adopt, overrides[1].cidr) is named by its path.
+        const QString message =
+            ownRow || d.path.isEmpty() ? d.message : d.path + QStringLiteral(": ") + d.message;
+        slot += (slot.isEmpty() ? QString() : QStringLiteral("\n")) + message;
     }
     if (loaded.ok() && loaded.set.rules.size() == 1) {
         // Ids are unique across the set: validate it with this rule in its place.
@@ -587,6 +639,20 @@ void RuleEditor::updateHelp()
         break;
     default:
         help("on_redis_error", tr("Redis down: each instance limits on its own."));
+        break;
+    }
+    switch (m_onChange->currentIndex()) {
+    case 1:
+        help("on_change", tr("Counters in Redis start afresh under the new limit."));
+        break;
+    case 2:
+        help("on_change", tr("Counters keep the same share of the new limit used."));
+        break;
+    case 3:
+        help("on_change", tr("A raise adds to what is left; a cut caps it."));
+        break;
+    default:
+        help("on_change", tr("Counters in Redis keep what was used (the default)."));
         break;
     }
 }

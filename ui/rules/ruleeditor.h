@@ -26,9 +26,9 @@ namespace sluice::ui {
 //
 // Widgets are named for tests: idEdit, algorithmCombo, limitEdit, windowEdit, rateEdit,
 // burstEdit, scopeCombo, scopeNameEdit, routeEdit, descriptionEdit, keyPrefixEdit,
-// onRedisErrorCombo, shadowCheck, enabledCheck, subjectEdit, keyPreview, headersPreview,
-// applyButton, revertButton; each field's message label is "<field>Error" (limitError, ...)
-// and generalError takes what belongs to no field.
+// onRedisErrorCombo, onChangeCombo, shadowCheck, enabledCheck, subjectEdit, keyPreview,
+// headersPreview, applyButton, revertButton; each field's message label is "<field>Error"
+// (limitError, ...) and generalError takes what belongs to no field.
 class ElidedLabel;
 class RuleEditor : public QWidget
 {
@@ -95,7 +95,10 @@ private:
     QLineEdit *m_description;
     QLineEdit *m_keyPrefix;
     QComboBox *m_onRedisError;
-    OnChange m_onChange = OnChange::KeepUsed; // the loaded rule's: the form has no row for it
+    QComboBox *m_onChange;
+    // The rule as loaded: the fields the form has no row for (adopt, overrides) go from it into
+    // the edited rule, so that an edit never drops them.
+    Rule m_loaded;
     QCheckBox *m_shadow;
     QCheckBox *m_enabled;
     QLabel *m_generalError;

@@ -2,12 +2,14 @@
 
 #include "exportdialog.h"
 #include "historydialog.h"
+#include "overridesmodel.h"
 #include "rulediff.h"
 #include "rulediffdialog.h"
 #include "ruleeditor.h"
 #include "rulesmodel.h"
 #include "rulessession.h"
 
+#include "ui/common/confirm.h"
 #include "ui/common/filedialog.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
@@ -131,7 +133,39 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     // (where the rules stand, "file /a/long/path.json", at most 150 px).
     fitColumnsToView(m_table, RulesModel::RouteColumn, {{RulesModel::WhereColumn, 150}},
                      {RulesModel::IdColumn});
-    leftBox->addWidget(m_table, 1);
+    // The table above, the selected rule's overrides below (the splitter keeps both).
+    auto *leftSplit = new QSplitter(Qt::Vertical, left);
+    leftSplit->setObjectName(QStringLiteral("rulesLeftSplitter"));
+    leftSplit->setChildrenCollapsible(false);
+    leftSplit->addWidget(m_table);
+    auto *overridesPane = new QWidget(leftSplit);
+    auto *overridesBox = PageHeader::layoutOn<QVBoxLayout>(overridesPane, 4, {0, 6, 0, 0});
+    auto *overridesTitle = new QHBoxLayout;
+    m_overridesHeading = PageHeader::heading(tr("Overrides"), 1.0, overridesPane);
+    m_overridesHeading->setObjectName(QStringLiteral("overridesHeading"));
+    m_removeOverride = PageHeader::button(
+        tr("&Remove override…"), QStringLiteral("removeOverrideButton"), overridesPane,
+        tr("Remove the selected override from Redis: the rule decides for its subjects again"));
+    m_removeOverride->setEnabled(false);
+    overridesTitle->addWidget(m_overridesHeading);
+    overridesTitle->addStretch(1);
+    overridesTitle->addWidget(m_removeOverride);
+    overridesBox->addLayout(overridesTitle);
+    m_overrides = new OverridesModel(this);
+    m_overridesView = makeTableView(QStringLiteral("overridesTable"), m_overrides, overridesPane);
+    m_overridesView->setTextElideMode(Qt::ElideMiddle);
+    fitColumnsToView(m_overridesView, OverridesModel::NoteColumn, {},
+                     {OverridesModel::MatchColumn});
+    overridesBox->addWidget(m_overridesView, 1);
+    m_overridesNote = PageHeader::note(overridesPane);
+    m_overridesNote->setObjectName(QStringLiteral("overridesNote"));
+    m_overridesNote->setWordWrap(true);
+    overridesBox->addWidget(m_overridesNote);
+    leftSplit->addWidget(overridesPane);
+    leftSplit->setStretchFactor(0, 3);
+    leftSplit->setStretchFactor(1, 1);
+    overridesPane->setMinimumHeight(130);
+    leftBox->addWidget(leftSplit, 1);
 
     auto *rowButtons = new QHBoxLayout;
     rowButtons->setSpacing(6);
@@ -202,6 +236,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     connect(m_push, &QPushButton::clicked, this, &RulesPage::push);
     connect(m_history, &QPushButton::clicked, this, &RulesPage::showHistory);
     connect(m_editor, &RuleEditor::applied, this, &RulesPage::onApplied);
+    connect(m_session, &RulesSession::overridesChanged, this, &RulesPage::updateOverrides);
+    connect(m_overridesView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &RulesPage::updateRemoveOverride);
+    connect(m_removeOverride, &QPushButton::clicked, this, &RulesPage::removeSelectedOverride);
     auto *deleteKey = new QShortcut(QKeySequence::Delete, m_table);
     deleteKey->setContext(Qt::WidgetShortcut);
     connect(deleteKey, &QShortcut::activated, this, &RulesPage::deleteRule);
@@ -293,6 +331,95 @@ void RulesPage::go(int row)
     }
     m_duplicate->setEnabled(row >= 0);
     m_delete->setEnabled(row >= 0);
+    const QString id = row >= 0 ? m_model->rule(row).id : QString();
+    if (id != m_session->overridesRule() || row < 0) {
+        m_session->loadOverrides(id);
+    }
+    updateOverrides();
+}
+
+void RulesPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_session->overridesRule().isEmpty()) {
+        m_session->loadOverrides(m_session->overridesRule());
+    }
+}
+
+void RulesPage::updateOverrides()
+{
+    const Rule *rule = m_session->rules().find(m_session->overridesRule());
+    const QModelIndexList sel = m_overridesView->selectionModel()->selectedRows();
+    const OverridesModel::Row current =
+        sel.isEmpty() ? OverridesModel::Row{} : m_overrides->rows().value(sel.first().row());
+    if (!rule) {
+        m_overrides->setRows(Rule{}, {});
+        m_overridesHeading->setText(tr("Overrides"));
+        m_overridesNote->setText(tr("Select a rule to see its per-subject overrides."));
+        m_removeOverride->setEnabled(false);
+        return;
+    }
+    m_overrides->setRows(*rule, m_session->storedOverrides());
+    // Keep the selected override across a new read.
+    for (int i = 0; i < m_overrides->rows().size() && !sel.isEmpty(); ++i) {
+        const OverridesModel::Row &r = m_overrides->rows()[i];
+        if (r.stored == current.stored && r.override.kind == current.override.kind &&
+            r.override.pattern == current.override.pattern) {
+            m_overridesView->selectRow(i);
+            break;
+        }
+    }
+    const qsizetype stored = m_session->storedOverrides().size();
+    const qsizetype inFile = qsizetype(rule->overrides.size());
+    m_overridesHeading->setText(tr("Overrides of %1 (%2)").arg(rule->id).arg(stored + inFile));
+    QString note;
+    if (m_session->isReadingOverrides()) {
+        note = tr("Reading the overrides stored in Redis…");
+    } else if (!m_session->overridesError().isEmpty()) {
+        note = tr("%n in the rule file. The overrides stored in Redis are not known: %1.", nullptr,
+                  int(inFile))
+                   .arg(m_session->overridesError());
+    } else if (stored + inFile == 0) {
+        note = tr("None: the rule's limit applies to every subject. The Monitor's Allow and Block "
+                  "store overrides; sluice-cli overrides add does too.");
+    } else {
+        note = tr("%1 in the rule file, %2 stored in Redis (those win over the file's, and end by "
+                  "themselves).")
+                   .arg(inFile)
+                   .arg(stored);
+    }
+    m_overridesNote->setText(note);
+    updateRemoveOverride();
+}
+
+void RulesPage::updateRemoveOverride()
+{
+    const QModelIndexList now = m_overridesView->selectionModel()->selectedRows();
+    m_removeOverride->setEnabled(!now.isEmpty() && !m_session->isReadingOverrides() &&
+                                 m_overrides->rows().value(now.first().row()).stored);
+}
+
+void RulesPage::removeSelectedOverride()
+{
+    const QModelIndexList sel = m_overridesView->selectionModel()->selectedRows();
+    if (sel.isEmpty()) {
+        return;
+    }
+    const OverridesModel::Row r = m_overrides->rows().value(sel.first().row());
+    const QString ruleId = m_session->overridesRule();
+    if (!r.stored || ruleId.isEmpty()) {
+        return;
+    }
+    askToConfirm(
+        this, m_overrideConfirm, tr("Remove an override"),
+        tr("Remove the override %1 (%2) of rule %3 from Redis?\n\nThe rule's own limit then "
+           "applies to it again, wherever the rules come from the store.")
+            .arg(r.override.describeMatch(), Override::actionName(r.override.action), ruleId),
+        tr("Remove"),
+        [this, ruleId, kind = r.override.kind, pattern = r.override.pattern] {
+            m_session->removeStoredOverride(ruleId, kind, pattern);
+        },
+        QMessageBox::DestructiveRole);
 }
 
 bool RulesPage::leaveEdits(int row)
@@ -572,6 +699,7 @@ void RulesPage::showReview(const RulesSession::DiffPrompt &p)
 
 void RulesPage::onRulesChanged()
 {
+    updateOverrides(); // the file's overrides of the selected rule may have changed
     if (m_editor->isEditing()) {
         m_editor->setContext(m_editor->row(), m_model->set());
     }

@@ -24,6 +24,7 @@ namespace sluice::ui {
 
 class ConnectionController;
 class HistoryDialog;
+class OverridesModel;
 class RuleEditor;
 class RulesModel;
 
@@ -73,6 +74,15 @@ public:
     void setEditChoiceHook(EditChoiceHook hook) { m_editChoice = std::move(hook); }
     // Answers the History panel's "roll back?" at once (tests).
     void setHistoryConfirm(ConfirmHook hook) { m_historyConfirm = std::move(hook); }
+    // Answers "remove this stored override?" at once (tests).
+    void setOverrideConfirm(ConfirmHook hook) { m_overrideConfirm = std::move(hook); }
+    // The selected rule's overrides (the rule file's and the stored ones), as listed.
+    OverridesModel *overridesModel() const { return m_overrides; }
+
+protected:
+    // The stored overrides change behind the page (the Monitor's Allow and Block, the CLI): the
+    // selected rule's are read again whenever the page is shown.
+    void showEvent(QShowEvent *event) override;
 
 public Q_SLOTS:
     void importRules(); // File > Import…: a file dialog, then importFile()
@@ -110,6 +120,10 @@ private:
     void updateState();
     void updateStage(); // the stage banner, from the session's stage
     void updateActions();
+    // The list of the selected rule's overrides, from the rule and the session's stored ones.
+    void updateOverrides();
+    void removeSelectedOverride();
+    void updateRemoveOverride();
 
     RulesSession *m_session;
     RulesModel *m_model; // the session's
@@ -140,6 +154,12 @@ private:
     QFrame *m_problems;
     QLabel *m_problemsTitle;
     QListWidget *m_problemList;
+    OverridesModel *m_overrides;
+    QTableView *m_overridesView;
+    QLabel *m_overridesHeading;
+    QLabel *m_overridesNote;
+    QPushButton *m_removeOverride;
+    ConfirmHook m_overrideConfirm;
 };
 
 } // namespace sluice::ui

@@ -153,6 +153,21 @@ public:
     // rulesChanged() carries to the Monitor and the Keys page.
     RuleSet servedSet() const;
 
+    // --- a rule's overrides (the list under the table) ---
+    // Reads the overrides stored in Redis for `ruleId` (a rule of the working set); then
+    // overridesChanged(). Without Redis the list has the rule file's overrides only and
+    // overridesError() says why.
+    void loadOverrides(const QString &ruleId);
+    // Removes a stored override of `ruleId` (the view asks first); then overridesChanged() and a
+    // message.
+    void removeStoredOverride(const QString &ruleId, Override::Kind kind, const QString &pattern);
+    // The rule the stored overrides below are of (empty: none asked yet).
+    QString overridesRule() const { return m_overridesRule; }
+    const QList<rules::OverrideStore::Stored> &storedOverrides() const { return m_stored; }
+    // Why the stored overrides are not known (empty: they are, or are being read).
+    QString overridesError() const { return m_overridesError; }
+    bool isReadingOverrides() const { return m_overridesRequest != 0; }
+
 Q_SIGNALS:
     void message(const sluice::ui::RulesSession::Message &message);
     void problems(const sluice::ui::RulesSession::Problems &problems);
@@ -173,6 +188,9 @@ Q_SIGNALS:
     // A stage, promote or discard was stored (op: "stage", "promote" or "discard").
     void stageStored(const QString &op, qint64 version);
 
+    // storedOverrides(), overridesError() or isReadingOverrides() changed.
+    void overridesChanged();
+
 private:
     enum class PullPurpose { None, Adopt, PushPreview, Review };
 
@@ -192,6 +210,7 @@ private:
     void requestPull(PullPurpose purpose);
     void sendPush(bool force, const QString &message = {});
     void onHistoryAnswer(const StoreReply &reply);
+    void onOverrides(const OverridesReply &reply);
     void adopt(const RuleSet &set, qint64 version);
     DiffPrompt pushPrompt(const StoreReply &reply) const;
     void review(const StoreReply &reply);
@@ -220,6 +239,10 @@ private:
     PullPurpose m_pullPurpose = PullPurpose::None;
     quint64 m_pushRequest = 0;
     quint64 m_historyRequest = 0; // history, version or rollback
+    quint64 m_overridesRequest = 0;
+    QString m_overridesRule;
+    QList<rules::OverrideStore::Stored> m_stored;
+    QString m_overridesError;
 };
 
 } // namespace sluice::ui

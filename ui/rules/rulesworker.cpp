@@ -9,6 +9,7 @@ RulesWorker::RulesWorker(QObject *parent)
     : QObject(parent)
 {
     qRegisterMetaType<sluice::ui::StoreReply>();
+    qRegisterMetaType<sluice::ui::OverridesReply>();
     qRegisterMetaType<sluice::RuleSet>();
 }
 
@@ -266,6 +267,74 @@ void RulesWorker::finishStage(quint64 request, bool promote, const QString &mess
                }
                return std::nullopt;
            });
+}
+
+void RulesWorker::listOverrides(quint64 request, const Rule &rule)
+{
+    OverridesReply reply;
+    reply.request = request;
+    reply.ruleId = rule.id;
+    Error error;
+    Connection *c = connection(&error);
+    if (!c) {
+        reply.error = error.message;
+        Q_EMIT overridesAnswered(reply);
+        return;
+    }
+    RuleSet alone;
+    alone.rules = {rule};
+    auto listed = rules::OverrideStore(m_ns).list(*c, alone, rule.id, &reply.stale);
+    if (listed) {
+        reply.ok = true;
+        reply.stored = std::move(*listed);
+    } else {
+        reply.error = listed.error().message;
+    }
+    Q_EMIT overridesAnswered(reply);
+}
+
+void RulesWorker::removeOverride(quint64 request, const Rule &rule, Override::Kind kind,
+                                 const QString &pattern)
+{
+    Error error;
+    Connection *c = connection(&error);
+    if (!c) {
+        OverridesReply reply;
+        reply.request = request;
+        reply.ruleId = rule.id;
+        reply.error = error.message;
+        Q_EMIT overridesAnswered(reply);
+        return;
+    }
+    Override o;
+    o.kind = kind;
+    o.pattern = pattern;
+    auto removed = rules::OverrideStore(m_ns).remove(*c, rule.id, kind, pattern);
+    if (!removed) {
+        OverridesReply reply;
+        reply.request = request;
+        reply.ruleId = rule.id;
+        reply.removedMatch = o.describeMatch();
+        reply.error = removed.error().message;
+        Q_EMIT overridesAnswered(reply);
+        return;
+    }
+    // The list as it is now, with what was removed.
+    RuleSet alone;
+    alone.rules = {rule};
+    OverridesReply reply;
+    reply.request = request;
+    reply.ruleId = rule.id;
+    reply.removedMatch = o.describeMatch();
+    reply.removed = *removed;
+    auto listed = rules::OverrideStore(m_ns).list(*c, alone, rule.id, &reply.stale);
+    if (listed) {
+        reply.ok = true;
+        reply.stored = std::move(*listed);
+    } else {
+        reply.error = listed.error().message;
+    }
+    Q_EMIT overridesAnswered(reply);
 }
 
 } // namespace sluice::ui

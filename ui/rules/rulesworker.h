@@ -2,6 +2,7 @@
 
 #include "core/keys/changepreview.h"
 #include "core/redis/connection.h"
+#include "core/rules/overridestore.h"
 #include "core/rules/rule.h"
 #include "core/rules/rulestore.h"
 
@@ -47,6 +48,21 @@ struct StoreReply
     qint64 discardedStage = 0;
 };
 
+// The overrides stored in Redis for one rule (OverrideStore), read or changed for the Rules
+// page's list of that rule's overrides, as a value.
+struct OverridesReply
+{
+    quint64 request = 0;
+    QString ruleId;
+    bool ok = false;
+    QString error; // what went wrong, in words
+    QList<rules::OverrideStore::Stored> stored;
+    QStringList stale; // stored for this rule but not readable as its overrides, with why
+    // A remove: what it removed ("subject 10.1.2.3"), and whether it was still there.
+    QString removedMatch;
+    bool removed = false;
+};
+
 // The Rules page's Redis side, on a thread of its own (ARCHITECTURE.md "Threads"): create it,
 // move it to its QThread, call its slots only through queued calls. It has its own Connection
 // to the session's endpoint (opened on first use, reopened after a loss) for pulls and pushes
@@ -73,9 +89,15 @@ public Q_SLOTS:
     void stage(quint64 request, const sluice::RuleSet &set, const QString &message);
     // Promotes (true) or discards (false) the staged change.
     void finishStage(quint64 request, bool promote, const QString &message);
+    // The overrides stored for `rule` (OverrideStore::list), read against it.
+    void listOverrides(quint64 request, const sluice::Rule &rule);
+    // Removes the stored override of `rule` matching kind + pattern, then lists again.
+    void removeOverride(quint64 request, const sluice::Rule &rule, sluice::Override::Kind kind,
+                        const QString &pattern);
 
 Q_SIGNALS:
     void answered(const sluice::ui::StoreReply &reply);
+    void overridesAnswered(const sluice::ui::OverridesReply &reply);
     // The watcher saw a store version (once after every start, then on every change).
     void storeChanged(const sluice::RuleSet &set, qint64 version);
     // The watcher lost Redis (once per failure streak); it keeps retrying by itself.
@@ -99,3 +121,4 @@ private:
 } // namespace sluice::ui
 
 Q_DECLARE_METATYPE(sluice::ui::StoreReply)
+Q_DECLARE_METATYPE(sluice::ui::OverridesReply)
