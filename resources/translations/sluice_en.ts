@@ -1599,6 +1599,22 @@
         <source>Roll back to v%1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>staged in shadow: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>promoted the stage of v%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>discarded the stage of v%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; discarded the stage of v%2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeyDetails</name>
@@ -4081,6 +4097,14 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <source> · %1 shadow-denied/s</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · staged candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · in shadow: dashed, what it would deny</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleDiffDialog</name>
@@ -4212,6 +4236,14 @@ Part of the rule: change it in the rule file, then import and push.</source>
     </message>
     <message>
         <source>newly denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage in shadow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store these rules beside the enforced ones instead: the service decides every request by both, the candidate in shadow (it never blocks), so the Monitor shows what it would deny before you promote it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4858,6 +4890,50 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Promote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enforce the staged rules: a new version in the history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disc&amp;ard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop the staged rules; the enforced ones stay as they are</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>adds %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>removes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A change is staged, running in shadow</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -5191,6 +5267,46 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
     <message>
         <source>It had ended, or someone removed it meanwhile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Staging…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Promoting the staged change…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarding the staged change…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The change was not staged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The staged change was not promoted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The staged change was not discarded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Staged as version %1: the candidate runs in shadow beside the enforced rules.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It never blocks a request. Watch its would-deny counts on the Monitor beside the enforced rules, then promote or discard it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Promoted: the staged rules are enforced as version %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarded the staged change; version %1 enforces the rules as before.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5668,13 +5784,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
     <message>
         <source>59 min 59 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::RuleDiff</name>
-    <message>
-        <source>(same fields, written differently)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1590,6 +1590,22 @@
         <source>Roll back to v%1</source>
         <translation>回滚到 v%1</translation>
     </message>
+    <message>
+        <source>staged in shadow: %1</source>
+        <translation>已暂存，影子模式运行：%1</translation>
+    </message>
+    <message>
+        <source>promoted the stage of v%1: %2</source>
+        <translation>已启用 v%1 暂存的变更：%2</translation>
+    </message>
+    <message>
+        <source>discarded the stage of v%1</source>
+        <translation>已丢弃 v%1 暂存的变更</translation>
+    </message>
+    <message>
+        <source>%1; discarded the stage of v%2</source>
+        <translation>%1；已丢弃 v%2 暂存的变更</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::KeyDetails</name>
@@ -4059,6 +4075,14 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <source> · %1 shadow-denied/s</source>
         <translation> · 每秒 %1 次影子拒绝</translation>
     </message>
+    <message>
+        <source>%1 · staged candidate</source>
+        <translation>%1 · 暂存的候选规则</translation>
+    </message>
+    <message>
+        <source> · in shadow: dashed, what it would deny</source>
+        <translation> · 影子模式：虚线为它本会拒绝的请求</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleDiffDialog</name>
@@ -4185,6 +4209,14 @@ Part of the rule: change it in the rule file, then import and push.</source>
     <message>
         <source>newly denied</source>
         <translation>新拒绝</translation>
+    </message>
+    <message>
+        <source>Stage in shadow</source>
+        <translation>暂存为影子运行</translation>
+    </message>
+    <message>
+        <source>Store these rules beside the enforced ones instead: the service decides every request by both, the candidate in shadow (it never blocks), so the Monitor shows what it would deny before you promote it</source>
+        <translation>改为把这些规则暂存在生效规则旁边：服务对每个请求按两者各判定一次，候选规则以影子模式运行（从不拦截），这样在启用之前，监控页就能显示它本会拒绝哪些请求</translation>
     </message>
 </context>
 <context>
@@ -4830,6 +4862,50 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>Remove</source>
         <translation>移除</translation>
     </message>
+    <message>
+        <source>&amp;Promote</source>
+        <translation>启用(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Enforce the staged rules: a new version in the history</source>
+        <translation>让暂存的规则生效：在历史中记为一个新版本</translation>
+    </message>
+    <message>
+        <source>Disc&amp;ard</source>
+        <translation>丢弃(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Drop the staged rules; the enforced ones stay as they are</source>
+        <translation>丢弃暂存的规则；生效的规则保持不变</translation>
+    </message>
+    <message>
+        <source>changes %1</source>
+        <translation>修改 %1</translation>
+    </message>
+    <message>
+        <source>adds %1</source>
+        <translation>新增 %1</translation>
+    </message>
+    <message>
+        <source>removes %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
+        <translation>由 %2 暂存于版本 %1：%3。服务按生效的规则判定，同时以影子模式按这些规则判定；监控页把两者并排显示。</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>某人</translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>A change is staged, running in shadow</source>
+        <translation>有一项变更已暂存，正以影子模式运行</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -5152,6 +5228,46 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>It had ended, or someone removed it meanwhile.</source>
         <translation>它已到期，或在此期间被他人删除。</translation>
+    </message>
+    <message>
+        <source>Staging…</source>
+        <translation>正在暂存…</translation>
+    </message>
+    <message>
+        <source>Promoting the staged change…</source>
+        <translation>正在启用暂存的变更…</translation>
+    </message>
+    <message>
+        <source>Discarding the staged change…</source>
+        <translation>正在丢弃暂存的变更…</translation>
+    </message>
+    <message>
+        <source>The change was not staged.</source>
+        <translation>变更未能暂存。</translation>
+    </message>
+    <message>
+        <source>The staged change was not promoted.</source>
+        <translation>暂存的变更未能启用。</translation>
+    </message>
+    <message>
+        <source>The staged change was not discarded.</source>
+        <translation>暂存的变更未能丢弃。</translation>
+    </message>
+    <message>
+        <source>Staged as version %1: the candidate runs in shadow beside the enforced rules.</source>
+        <translation>已暂存为版本 %1：候选规则在生效规则旁以影子模式运行。</translation>
+    </message>
+    <message>
+        <source>It never blocks a request. Watch its would-deny counts on the Monitor beside the enforced rules, then promote or discard it.</source>
+        <translation>它从不拦截请求。在监控页对照生效规则查看它本会拒绝的次数，然后启用或丢弃它。</translation>
+    </message>
+    <message>
+        <source>Promoted: the staged rules are enforced as version %1.</source>
+        <translation>已启用：暂存的规则作为版本 %1 生效。</translation>
+    </message>
+    <message>
+        <source>Discarded the staged change; version %1 enforces the rules as before.</source>
+        <translation>已丢弃暂存的变更；版本 %1 的生效规则与之前相同。</translation>
     </message>
 </context>
 <context>
