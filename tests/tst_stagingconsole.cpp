@@ -126,6 +126,11 @@ private Q_SLOTS:
         // What the other pages get: the candidates with the rules.
         QTRY_VERIFY_WITH_TIMEOUT(!emitted.isEmpty() && emitted.last().staged.size() == 1, 10000);
         QCOMPARE(emitted.last().staged[0].id, u"api@staged"_s);
+        QCOMPARE(emitted.last().staged[0].limit, qint64(2));
+        // The working set holds the candidate (unsaved), but what serve enforces is the stored
+        // rule: the other pages are told that one.
+        QCOMPARE(page->rules().rules[0].limit, qint64(2));
+        QCOMPARE(emitted.last().rules[0].limit, qint64(5));
 
         // Traffic through a real serve: 6 requests, the enforced 5 admitted, the candidate's 2.
         test::ServeProcess serve;

@@ -467,7 +467,18 @@ void RulesSession::discard()
 RuleSet RulesSession::servedSet() const
 {
     RuleSet s = m_model->set();
-    s.staged = m_stage ? rules::RuleStore::shadowCandidates(*m_stage) : std::vector<Rule>();
+    if (!m_stage) {
+        return s;
+    }
+    s.staged = rules::RuleStore::shadowCandidates(*m_stage);
+    // A rule the stage changes is enforced as stored until promoted, whatever the working set
+    // says (it is often the candidate itself, unsaved): the other pages show what serve runs.
+    for (Rule &r : s.rules) {
+        if (const Rule *stored =
+                m_stage->changed.contains(r.id) ? m_storeSet.find(r.id) : nullptr) {
+            r = *stored;
+        }
+    }
     return s;
 }
 

@@ -149,8 +149,9 @@ public:
     // or is dropped. Each is a version in the history.
     void promote();
     void discard();
-    // The working set with the stage's candidates (RuleSet::staged), as serve runs them: what
-    // rulesChanged() carries to the Monitor and the Keys page.
+    // The working set with the stage's candidates (RuleSet::staged), as serve runs them (a rule
+    // the stage changes as stored, not as edited): what rulesChanged() carries to the Monitor
+    // and the Keys page.
     RuleSet servedSet() const;
 
     // --- a rule's overrides (the list under the table) ---
