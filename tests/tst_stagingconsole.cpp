@@ -3,7 +3,7 @@
 // "Stage in shadow", the Rules page's stage banner with Promote and Discard, and the Monitor
 // showing each candidate's chart beside the rule it would replace, with the statistics a
 // real `serve` recorded for both. Screenshots of both pages in English and Chinese with
-// SLUICE_SHOTS_DIR.
+// SLUICE_SHOTS_DIR (screenshots()).
 
 #include "ownredis.h"
 #include "pageharness.h"
@@ -175,29 +175,6 @@ private Q_SLOTS:
             QCOMPARE(l.ruleId, u"api"_s);
         }
 
-        if (const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR"); !dir.isEmpty()) {
-            for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
-                QString error;
-                QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-                for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
-                    for (const auto &[pageWidget, name] :
-                         {std::pair<QWidget *, QString>{page, u"rules"_s},
-                          std::pair<QWidget *, QString>{monitor, u"monitor"_s}}) {
-                        pageWidget->window()->resize(size);
-                        QTest::qWait(300);
-                        pageWidget->window()->grab().save(
-                            QStringLiteral("%1/staging-%2-%3-%4x%5.png")
-                                .arg(dir, name, lang)
-                                .arg(size.width())
-                                .arg(size.height()));
-                    }
-                }
-            }
-            QString error;
-            Language::install(qApp, u"en"_s, &error);
-            page->window()->resize(1280, 800);
-        }
-
         QTest::mouseClick(h.find<QPushButton>("promoteButton"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!stageBanner->isVisible(), 10000);
         snap = rules::RuleStore().pull(c);
@@ -207,6 +184,64 @@ private Q_SLOTS:
         // The working set was the candidate: it follows the promotion, nothing unsaved.
         QTRY_VERIFY_WITH_TIMEOUT(!page->hasUnsavedChanges(), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(emitted.last().staged.empty(), 5000);
+    }
+
+    // Both pages with a stage and its traffic, at 1280x800 and 1920x1080, in English and
+    // Chinese (each page made after its language is installed, as the console makes them).
+    void screenshots()
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        Connection c = connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        RuleSet candidate = parse(enforcedJson);
+        candidate.basedOn = 1;
+        candidate.rules[0].limit = 2;
+        rules::RuleStore::PushOptions o;
+        o.message = u"try api at 2"_s;
+        QVERIFY(rules::RuleStore().stage(c, candidate, o));
+        test::ServeProcess serve;
+        QVERIFY2(serve.start({u"--url"_s, m_redis.url(), u"--from-redis"_s, u"--listen"_s,
+                              u"127.0.0.1:0"_s}),
+                 (serve.out() + serve.err()).constData());
+        for (int i = 0; i < 6; ++i) {
+            test::httpGet(serve.port(), "/v1/check?rule=api&subject=1.2.3.4");
+        }
+        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            test::PageHarness h;
+            auto *page = new RulesPage(h.controller());
+            QVERIFY(h.show(page, {1280, 800}));
+            QVERIFY(h.connect(m_redis.endpoint()));
+            QTRY_VERIFY_WITH_TIMEOUT(h.find<QWidget>("stageBanner")->isVisible(), 10000);
+            test::PageHarness mh;
+            auto *monitor = new MonitorPage(mh.controller());
+            QVERIFY(mh.show(monitor, {1280, 800}));
+            QVERIFY(mh.connect(m_redis.endpoint()));
+            monitor->setRules(page->session()->servedSet());
+            QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s) &&
+                                         monitor->chart(u"api@staged"_s)->totals().total() > 0,
+                                     15000);
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                for (const auto &[shown, name] :
+                     {std::pair<QWidget *, QString>{page, u"rules"_s},
+                      std::pair<QWidget *, QString>{monitor, u"monitor"_s}}) {
+                    shown->window()->resize(size);
+                    QTest::qWait(300);
+                    QVERIFY(
+                        shown->window()->grab().save(QStringLiteral("%1/staging-%2-%3-%4x%5.png")
+                                                         .arg(dir, name, lang)
+                                                         .arg(size.width())
+                                                         .arg(size.height())));
+                }
+            }
+        }
+        QString error;
+        Language::install(qApp, u"en"_s, &error);
     }
 
     // Discard from the banner: the stage gone, the rules as they were.
