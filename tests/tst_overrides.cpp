@@ -14,13 +14,13 @@
 #include "core/sim/simulator.h"
 #include "ownredis.h"
 #include "runcli.h"
+#include "servefixture.h"
 #include "testredis.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -81,48 +81,12 @@ Override glob(const QString &s, Override::Action a = Override::Action::Allow)
     return o;
 }
 
-struct HttpResponse
-{
-    int status = -1;
-    QMap<QByteArray, QByteArray> headers; // names in lower case
-    QByteArray body;
-    QByteArray header(const char *name) const { return headers.value(QByteArray(name).toLower()); }
-    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-};
+using HttpResponse = test::HttpReply;
 
-// One GET on a new connection, the event loop spinning meanwhile (the service is in process).
+// The service runs in this process: its answers come while the event loop spins.
 HttpResponse get(quint16 port, const QByteArray &target)
 {
-    HttpResponse r;
-    QTcpSocket s;
-    s.connectToHost(QHostAddress::LocalHost, port);
-    if (!s.waitForConnected(5000)) {
-        return r;
-    }
-    s.write("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    QByteArray data;
-    [[maybe_unused]] const bool closed = QTest::qWaitFor(
-        [&] {
-            data += s.readAll();
-            return s.state() == QAbstractSocket::UnconnectedState;
-        },
-        10000);
-    data += s.readAll();
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return r;
-    }
-    const QList<QByteArray> lines = data.left(end).split('\n');
-    r.status = lines.first().split(' ').value(1).toInt();
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0) {
-            r.headers.insert(lines[i].left(colon).trimmed().toLower(),
-                             lines[i].mid(colon + 1).trimmed());
-        }
-    }
-    r.body = data.mid(end + 4);
-    return r;
+    return test::inProcessGet(port, target);
 }
 
 // A rule set of the test's own key prefix: fixed window 2 per minute per IP, with `overrides`.
