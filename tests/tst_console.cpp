@@ -35,7 +35,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QTextDocument>
@@ -63,8 +62,7 @@ class TestConsole : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTestConsole"));
+        test::useTestSettings(QStringLiteral("SluiceTestConsole"));
         QSettings().clear();
         m_redis.emplace(test::connect());
         wipe();
