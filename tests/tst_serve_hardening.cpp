@@ -205,6 +205,14 @@ private:
 };
 
 // The three rules of one fault: allow, deny and local.
+// One global fixed-window rule per minute, answering by `onRedisError` when Redis cannot.
+RuleSet globalRule(const char *id, qint64 limit, const char *onRedisError)
+{
+    return ruleSet(R"({"scope": "global", "id": ")" + QByteArray(id) +
+                   R"(", "algorithm": "fixed_window", "limit": )" + QByteArray::number(limit) +
+                   R"(, "window": "1m", "on_redis_error": ")" + onRedisError + R"("})");
+}
+
 const QByteArray threeRules = R"({"scope": "ip", "id": "allowr", "algorithm": "fixed_window",
     "limit": 1, "window": "1m", "on_redis_error": "allow", "key_prefix": "PREFIX"},
     {"scope": "ip", "id": "denyr", "algorithm": "fixed_window",
@@ -490,9 +498,7 @@ private Q_SLOTS:
         test::OwnRedis other;
         QVERIFY(master.start());
         QVERIFY(other.start());
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 100, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, master.endpoint());
+        auto s = service(globalRule("g", 100, "allow"), {}, master.endpoint());
         QCOMPARE(get(s->port(), "/v1/check?rule=g&subject=x").header("Sluice-Source"),
                  QByteArray("redis"));
         QCOMPARE(command(master.endpoint(),
@@ -565,9 +571,7 @@ private Q_SLOTS:
     {
         test::OwnRedis redis;
         QVERIFY(redis.start({QStringLiteral("--busy-reply-threshold"), QStringLiteral("100")}));
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 100, "window": "1m", "on_redis_error": "local"})"),
-                         {}, redis.endpoint(), 1000);
+        auto s = service(globalRule("g", 100, "local"), {}, redis.endpoint(), 1000);
         QCOMPARE(get(s->port(), "/v1/check?rule=g&subject=x").header("Sluice-Source"),
                  QByteArray("redis"));
         auto busy = sendRaw(redis.port(), "EVAL \"while true do end\" 0");
@@ -657,9 +661,7 @@ private Q_SLOTS:
             QCOMPARE(command(redis.endpoint(), c), QByteArray("OK"));
         }
         Log log;
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 1000000, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, redis.endpoint(), 500, &log);
+        auto s = service(globalRule("g", 1000000, "allow"), {}, redis.endpoint(), 500, &log);
         const QByteArray target = "/v1/check?rule=g&subject=x";
         QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
         auto reload = sendRaw(redis.port(), "DEBUG RELOAD");
@@ -708,9 +710,7 @@ private Q_SLOTS:
               QByteArray("CLUSTERDOWN The cluster is down")}) {
             FakeRedis fake;
             Log log;
-            auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-                "limit": 100, "window": "1m", "on_redis_error": "allow"})"),
-                             {}, fake.endpoint(), 500, &log);
+            auto s = service(globalRule("g", 100, "allow"), {}, fake.endpoint(), 500, &log);
             const QByteArray target = "/v1/check?rule=g&subject=x";
             QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
             fake.setFault(fault);
@@ -817,9 +817,7 @@ private Q_SLOTS:
     {
         test::OwnRedis redis;
         QVERIFY(redis.start({QStringLiteral("--enable-debug-command"), QStringLiteral("local")}));
-        auto s = service(ruleSet(R"({"scope": "global", "id": "t", "algorithm": "fixed_window",
-            "limit": 1, "window": "1m", "on_redis_error": "local"})"),
-                         {}, redis.endpoint(), 300);
+        auto s = service(globalRule("t", 1, "local"), {}, redis.endpoint(), 300);
         QCOMPARE(get(s->port(), "/v1/check?rule=t&subject=x&cost=0").header("Sluice-Source"),
                  QByteArray("redis"));
         auto sleeper = sendRaw(redis.port(), "DEBUG SLEEP 2");
@@ -891,9 +889,7 @@ private Q_SLOTS:
         test::OwnRedis redis;
         QVERIFY(redis.start());
         Log log;
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 1000000, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, redis.endpoint(), 500, &log);
+        auto s = service(globalRule("g", 1000000, "allow"), {}, redis.endpoint(), 500, &log);
         const QByteArray target = "/v1/check?rule=g&subject=x";
         QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
         redis.kill();
@@ -946,9 +942,7 @@ private Q_SLOTS:
         dec.user = QStringLiteral("dec");
         dec.password = QStringLiteral("dec-pw");
         Log log;
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 1000000, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, dec, 500, &log);
+        auto s = service(globalRule("g", 1000000, "allow"), {}, dec, 500, &log);
         const QByteArray target = "/v1/check?rule=g&subject=x";
         QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
         QCOMPARE(command(redis.endpoint(), {"ACL", "SETUSER", "dec", "-@scripting"}),
