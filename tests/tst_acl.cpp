@@ -4,6 +4,7 @@
 // and what to grant, never a wrong health and never silence.
 #include "ownredis.h"
 #include "runcli.h"
+#include "testdata.h"
 
 #include "core/keys/keyinfo.h"
 #include "core/keys/keyreader.h"
@@ -14,7 +15,6 @@
 #include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -114,12 +114,9 @@ private Q_SLOTS:
         }
         QVERIFY(m_dir.isValid());
         m_rules = m_dir.filePath(u"rules.json"_s);
-        QFile f(m_rules);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"version": 1, "rules": [
+        QVERIFY(test::writeFile(m_rules, R"({"version": 1, "rules": [
             {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1h"},
-            {"id": "g", "scope": "ip", "algorithm": "gcra", "rate": "1/s", "burst": 3}]})");
-        f.close();
+            {"id": "g", "scope": "ip", "algorithm": "gcra", "rate": "1/s", "burst": 3}]})"));
         // State keys of both rules, written by the admin.
         for (const QString &rule : {u"a"_s, u"g"_s}) {
             for (const QString &subject : {u"1.1.1.1"_s, u"2.2.2.2"_s}) {
@@ -336,11 +333,8 @@ private Q_SLOTS:
 
         createUserWithout("sluice-rules-push-x", "sluice-rules-push", "+publish");
         const QString changed = m_dir.filePath(u"changed.json"_s);
-        QFile f(changed);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"version": 1, "rules": [
-            {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 6, "window": "1h"}]})");
-        f.close();
+        QVERIFY(test::writeFile(changed, R"({"version": 1, "rules": [
+            {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 6, "window": "1h"}]})"));
         r = cli(
             {u"rules"_s, u"push"_s, changed, u"--url"_s, url("sluice-rules-push-x"), u"--force"_s});
         QVERIFY(r.exitCode != 0);
