@@ -58,6 +58,17 @@ const QHash<QByteArray, QByteArray> users = {
 
 } // namespace
 
+// One decision of rule "s" recorded at `now` and flushed as `writer`: how the flush went.
+stats::StatsFlusher::Status flushOneDecision(const Endpoint &writer, qint64 now)
+{
+    stats::StatsRecorder recorder;
+    stats::StatsFlusher flusher(writer, &recorder);
+    flusher.start();
+    recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
+    flusher.stop();
+    return flusher.status();
+}
+
 class TestAcl : public QObject
 {
     Q_OBJECT
@@ -439,12 +450,7 @@ private Q_SLOTS:
         writer.password = u"pw"_s;
         const qint64 now = QDateTime::currentSecsSinceEpoch();
         {
-            stats::StatsRecorder recorder;
-            stats::StatsFlusher flusher(writer, &recorder);
-            flusher.start();
-            recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
-            flusher.stop();
-            const stats::StatsFlusher::Status s = flusher.status();
+            const stats::StatsFlusher::Status s = flushOneDecision(writer, now);
             QVERIFY2(s.redisOk && s.flushes > 0, qPrintable(s.lastError));
         }
         Endpoint monitor = m_redis.endpoint();
@@ -465,12 +471,7 @@ private Q_SLOTS:
 
         createUserWithout("sluice-stats-x", "sluice-stats-write", "+zincrby");
         writer.user = u"sluice-stats-x"_s;
-        stats::StatsRecorder recorder;
-        stats::StatsFlusher flusher(writer, &recorder);
-        flusher.start();
-        recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
-        flusher.stop();
-        const stats::StatsFlusher::Status s = flusher.status();
+        const stats::StatsFlusher::Status s = flushOneDecision(writer, now);
         QVERIFY(!s.redisOk);
         QVERIFY2(s.lastError.contains(u"+zincrby"), qPrintable(s.lastError));
     }
