@@ -127,6 +127,14 @@ struct Seen
     bool allowed;
 };
 
+// An onDecision that appends each decision to `seen`.
+auto recordInto(QList<Seen> &seen)
+{
+    return [&seen](int rule, qint64 t, std::string_view s, const Decision &d) {
+        seen << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
+    };
+}
+
 } // namespace
 
 class TestReplay : public QObject
@@ -318,18 +326,14 @@ void TestReplay::twinsAgreeWithLocalModel()
     o.files = {files.write(u"busy.log"_s, busyLog(6000))};
     o.rules = sixRules();
     QList<Seen> twins;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        twins << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(twins);
     auto a = run(o);
     QVERIFY2(a, qPrintable(a ? QString() : a.error().message));
     ManualClock clock;
     LocalModel model(clock);
     o.limiter = &model;
     QList<Seen> models;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        models << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(models);
     auto b = run(o);
     QVERIFY2(b, qPrintable(b ? QString() : b.error().message));
     QCOMPARE(twins.size(), models.size());
@@ -856,15 +860,11 @@ void TestReplay::redisAgreesAndCleansUp()
     o.files = {files.write(u"busy.log"_s, busyLog(3000))};
     o.rules = sixRules();
     QList<Seen> local;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        local << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(local);
     auto a = run(o);
     QVERIFY(a);
     QList<Seen> redis;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        redis << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(redis);
     o.batch = 97;
     auto b = runOnRedis(o, test::redisEndpoint());
     QVERIFY2(b, qPrintable(b ? QString() : b.error().message));
