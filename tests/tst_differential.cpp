@@ -42,6 +42,13 @@ qint64 scaleUs(const Policy &p)
     return std::max<qint64>(1, p.rate.periodUs * p.capacity() / p.rate.count);
 }
 
+// The decision in a script's reply (its six elements, checked by the caller).
+Decision decisionOf(const Reply &r)
+{
+    return Decision{r.elements[0].integer != 0, r.elements[1].integer, r.elements[2].integer,
+                    r.elements[3].integer,      r.elements[4].integer, r.elements[5].integer};
+}
+
 // A request's cost: mostly 1, sometimes 0 (a peek), else anything up to just over capacity.
 qint64 randomCost(QRandomGenerator &rng, const Policy &p)
 {
@@ -129,9 +136,7 @@ private Q_SLOTS:
                     const auto &r = (*replies)[size_t(evalAt[i])];
                     QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
                     QCOMPARE(r->elements.size(), size_t(6));
-                    const Decision remote{r->elements[0].integer != 0, r->elements[1].integer,
-                                          r->elements[2].integer,      r->elements[3].integer,
-                                          r->elements[4].integer,      r->elements[5].integer};
+                    const Decision remote = decisionOf(*r);
                     if (!(remote == expected[i])) {
                         QFAIL(qPrintable(QStringLiteral("%1 %2, op %3: now_us %4 cost %5 key %6: "
                                                         "script %7, twin %8")
@@ -274,9 +279,7 @@ private Q_SLOTS:
                 const auto &r = (*replies)[size_t(evalAt[i])];
                 QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
                 QCOMPARE(r->elements.size(), size_t(6));
-                const Decision remote{r->elements[0].integer != 0, r->elements[1].integer,
-                                      r->elements[2].integer,      r->elements[3].integer,
-                                      r->elements[4].integer,      r->elements[5].integer};
+                const Decision remote = decisionOf(*r);
                 if (!(remote == expected[i])) {
                     for (const QString &h : history.value(reqs[i].key)) {
                         qWarning("%s", qPrintable(h));

@@ -119,6 +119,15 @@ private:
     QTemporaryDir m_dir;
 };
 
+// A replay of busyLog(lines), written to `files`, under sixRules().
+Options busyReplay(Files &files, int lines)
+{
+    Options o;
+    o.files = {files.write(u"busy.log"_s, busyLog(lines))};
+    o.rules = sixRules();
+    return o;
+}
+
 struct Seen
 {
     int rule;
@@ -322,9 +331,7 @@ void TestReplay::wholeSecondsAreSpread()
 void TestReplay::twinsAgreeWithLocalModel()
 {
     Files files;
-    Options o;
-    o.files = {files.write(u"busy.log"_s, busyLog(6000))};
-    o.rules = sixRules();
+    Options o = busyReplay(files, 6000);
     QList<Seen> twins;
     o.onDecision = recordInto(twins);
     auto a = run(o);
@@ -856,9 +863,7 @@ void TestReplay::fastPathsAgreeWithStraightforward()
 void TestReplay::redisAgreesAndCleansUp()
 {
     Files files;
-    Options o;
-    o.files = {files.write(u"busy.log"_s, busyLog(3000))};
-    o.rules = sixRules();
+    Options o = busyReplay(files, 3000);
     QList<Seen> local;
     o.onDecision = recordInto(local);
     auto a = run(o);
