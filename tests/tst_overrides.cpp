@@ -15,6 +15,7 @@
 #include "ownredis.h"
 #include "runcli.h"
 #include "servefixture.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QJsonArray>
@@ -211,10 +212,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString file = dir.filePath(u"rules.json"_s);
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(rules::toJson(ipRules(standardOverrides)));
-        f.close();
+        QVERIFY(test::writeFile(file, rules::toJson(ipRules(standardOverrides))));
         auto c = test::connect();
         const QStringList base = {u"check"_s,  u"--url"_s, test::redisUrl(), u"--rules"_s, file,
                                   u"--rule"_s, u"hello"_s, u"--no-stats"_s,  u"--json"_s};
@@ -508,11 +506,9 @@ private Q_SLOTS:
         for (const bool allow : {true, false}) {
             QTemporaryDir dir;
             const QString file = dir.filePath(u"rules.json"_s);
-            QFile f(file);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(rules::toJson(ipRules(allow ? R"([{"subject": "10.0.0.1", "allow": true}])"
-                                                : R"([{"cidr": "10.0.0.0/8", "deny": true}])")));
-            f.close();
+            QVERIFY(test::writeFile(
+                file, rules::toJson(ipRules(allow ? R"([{"subject": "10.0.0.1", "allow": true}])"
+                                                  : R"([{"cidr": "10.0.0.0/8", "deny": true}])"))));
             const test::CliRun r = test::runCli(
                 {u"load"_s, u"--url"_s, test::redisUrl(), u"--rules"_s, file, u"--rule"_s,
                  u"hello"_s, u"--pattern"_s, u"constant:100/s"_s, u"--duration"_s, u"2s"_s,

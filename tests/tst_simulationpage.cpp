@@ -3,6 +3,7 @@
 // real files, a scenario saved and loaded; the runner on the fixture's Redis (identical
 // results, no keys left after a cancel). Screenshots in <build>/tests/screenshots/.
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "ui/language.h"
@@ -302,10 +303,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"big.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bigScenario(3'000'000));
-        f.close();
+        QVERIFY(test::writeFile(path, bigScenario(3'000'000)));
         SimulationPage page(nullptr);
         QVERIFY(test::showWindow(page));
         QString error;
@@ -334,10 +332,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"million.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bigScenario(1'000'000, "10ms"));
-        f.close();
+        QVERIFY(test::writeFile(path, bigScenario(1'000'000, "10ms")));
         SimulationPage page(nullptr);
         QVERIFY(test::showWindow(page));
         QString error;
@@ -519,10 +514,7 @@ private Q_SLOTS:
         QCOMPARE(after->seed, before->seed);
         // A broken file: refused with where and what, the editor unchanged.
         const QString bad = dir.filePath(u"bad.json"_s);
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"duration": "0s", "traffic": [], "rules": []})");
-        f.close();
+        QVERIFY(test::writeFile(bad, R"({"duration": "0s", "traffic": [], "rules": []})"));
         QVERIFY(!page.loadScenarioFile(bad, &error));
         QVERIFY2(error.contains(u"bad.json"_s) && error.contains(u"duration"_s), qPrintable(error));
         QCOMPARE(page.editedScenario()->rules, before->rules);
@@ -668,10 +660,7 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         const QString path = dir.filePath(u"big.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bigScenario(2'000'000));
-        f.close();
+        QVERIFY(test::writeFile(path, bigScenario(2'000'000)));
         const auto big = sim::scenario::loadFile(path);
         QVERIFY(big.ok());
         QVERIFY(runner.start(big.scenario, test::redisEndpoint()));
