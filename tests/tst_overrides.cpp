@@ -109,6 +109,24 @@ const QByteArray standardOverrides = R"([
     {"cidr": "203.0.113.0/24", "deny": true},
     {"subject": "10.5.5.5", "limit": {"limit": 5, "window": "2m"}}])";
 
+// The rule store and the override store under a namespace of the test's own; push() stores
+// ipRules("[]"), whose one rule is `rule`. The stored rule set goes with it (the overrides
+// are the test's to remove).
+struct StoredRules
+{
+    Connection c = test::connect();
+    const QByteArray ns = test::keyPrefix() + "{store}:";
+    const rules::RuleStore store{ns};
+    const rules::OverrideStore overrides{ns};
+    const Rule rule = ipRules("[]").rules.at(0);
+
+    bool push() { return store.push(c, ipRules("[]"), true).ok(); }
+    ~StoredRules()
+    {
+        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
+    }
+};
+
 } // namespace
 
 class TestOverrides : public QObject
@@ -266,12 +284,9 @@ private Q_SLOTS:
 
     void storeAddListRemoveAndExpiry()
     {
-        auto c = test::connect();
-        const QByteArray ns = test::keyPrefix() + "{store}:";
-        const rules::RuleStore store(ns);
-        const rules::OverrideStore overrides(ns);
-        QVERIFY(store.push(c, ipRules("[]"), true).ok());
-        const Rule rule = ipRules("[]").rules.at(0);
+        StoredRules stored;
+        QVERIFY(stored.push());
+        auto &[c, ns, store, overrides, rule] = stored;
 
         // No end and not permanent: refused, nothing written.
         auto none = overrides.add(c, rule, subject(u"10.1.1.1"_s), {});
@@ -329,17 +344,13 @@ private Q_SLOTS:
         QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Subject, u"10.3.3.3"_s), true);
         QCOMPARE(test::pttl(c, overrides.indexKey()), qint64(-2));
         QCOMPARE(overrides.list(c, set)->size(), 0);
-        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
     }
 
     void serveFollowsStoredOverrides()
     {
-        auto c = test::connect();
-        const QByteArray ns = test::keyPrefix() + "{store}:";
-        const rules::RuleStore store(ns);
-        const rules::OverrideStore overrides(ns);
-        QVERIFY(store.push(c, ipRules("[]"), true).ok());
-        const Rule rule = ipRules("[]").rules.at(0);
+        StoredRules stored;
+        QVERIFY(stored.push());
+        auto &[c, ns, store, overrides, rule] = stored;
 
         CheckService::Options o;
         o.endpoint = test::redisEndpoint();
@@ -372,7 +383,6 @@ private Q_SLOTS:
                        "redis";
             },
             10000));
-        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
     }
 
     void cliAddListRemove()
