@@ -69,20 +69,6 @@ bool takeCommand(QByteArray *in, QList<QByteArray> *argv)
     return true;
 }
 
-qint64 rssKb()
-{
-    QFile f(u"/proc/self/status"_s);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:")) {
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-        }
-    }
-    return -1;
-}
-
 } // namespace
 
 void sendAll(int fd, const QByteArray &b)
@@ -116,8 +102,22 @@ qint64 heldKb()
 #if defined(__SANITIZE_ADDRESS__)
     return qint64(__sanitizer_get_current_allocated_bytes() / 1024);
 #else
-    return rssKb();
+    return procStatusKb(u"self"_s, "VmRSS");
 #endif
+}
+
+qint64 procStatusKb(const QString &pid, const QByteArray &field)
+{
+    QFile f(u"/proc/%1/status"_s.arg(pid));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith(field + ':')) {
+            return line.mid(field.size() + 1).trimmed().split(' ').value(0).toLongLong();
+        }
+    }
+    return -1;
 }
 
 FakeResp::FakeResp(Handler handler)

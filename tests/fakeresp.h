@@ -28,6 +28,9 @@ QByteArray bulk(const QByteArray &bytes);
 // What the process holds, in kB: RSS, or under ASan the live heap (RSS there also counts the
 // freed memory ASan keeps in quarantine, 256 MB by default).
 qint64 heldKb();
+// A "Vm...:" line of /proc/<pid>/status in kB ("self": this process), such as VmRSS (held now)
+// or VmHWM (the peak); -1 when it cannot be read.
+qint64 procStatusKb(const QString &pid, const QByteArray &field);
 
 // A RESP server: every command (an array of bulk strings, as Sluice sends them) is handed to
 // `handler` with the socket, which writes what it likes and returns false to close the

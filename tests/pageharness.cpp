@@ -13,10 +13,10 @@
 
 namespace sluice::test {
 
-void useTestSettings()
+void useTestSettings(const QString &organization)
 {
     QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+    QCoreApplication::setOrganizationName(organization);
 }
 
 QString screenshotPath(const QString &name)

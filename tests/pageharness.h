@@ -22,8 +22,9 @@ class ProfileStore;
 namespace sluice::test {
 
 // QStandardPaths' test mode and the test organisation: settings and profiles of a test never
-// meet the user's. PageHarness calls it; tests without one call it first.
-void useTestSettings();
+// meet the user's. PageHarness calls it; tests without one call it first. A test may name an
+// organisation of its own, so that what it leaves never meets another test's.
+void useTestSettings(const QString &organization = QStringLiteral("SluiceTest"));
 // <build>/tests/screenshots/<name>, the folder made: every page test saves its grabs there.
 QString screenshotPath(const QString &name);
 // "<base>-<pid>": rule ids of this process (the statistics keys live under {sluice}:stats:<id>:,

@@ -1,6 +1,7 @@
 #include "runcli.h"
 
 #include <QProcess>
+#include <QTest>
 
 namespace sluice::test {
 
@@ -35,6 +36,14 @@ CliRun runCli(const QStringList &args, const QProcessEnvironment &env, const QBy
     run.out = p.readAllStandardOutput();
     run.err = p.readAllStandardError();
     return run;
+}
+
+void checkUsageError(const QStringList &args, const QString &says)
+{
+    const CliRun r = runCli(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
+    QVERIFY2(r.out.isEmpty(), r.out.constData());
 }
 
 } // namespace sluice::test

@@ -22,6 +22,11 @@ struct CliRun
 CliRun runCli(const QStringList &args, const QProcessEnvironment &env = {},
               const QByteArray &input = {}, int deadlineMs = 120'000);
 
+// Runs sluice-cli with `args` and checks that it refused them as a usage error: exit 2, `says`
+// in its stderr, nothing on its stdout. The checks are QTest's: a failure ends this function,
+// not the caller's test function (call it last, or test QTest::currentTestFailed() after it).
+void checkUsageError(const QStringList &args, const QString &says);
+
 // The path of that sluice-cli.
 QString cliPath();
 

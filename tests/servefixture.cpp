@@ -2,6 +2,7 @@
 
 #include "runcli.h"
 
+#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTcpSocket>
 #include <QTest>
@@ -9,6 +10,32 @@
 using namespace Qt::StringLiterals;
 
 namespace sluice::test {
+
+namespace {
+
+// The status and headers of the response at the start of `data` into `r`: where its head
+// ends, -1 when it has not ended yet.
+qsizetype parseHead(const QByteArray &data, HttpReply *r)
+{
+    const qsizetype end = data.indexOf("\r\n\r\n");
+    if (end < 0) {
+        return -1;
+    }
+    const QList<QByteArray> lines = data.left(end).split('\n');
+    const QList<QByteArray> first = lines.first().trimmed().split(' ');
+    r->status = first.size() > 1 ? first[1].toInt() : -1;
+    r->headers.clear();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines[i].indexOf(':');
+        if (colon > 0) {
+            r->headers.insert(lines[i].left(colon).trimmed().toLower(),
+                              lines[i].mid(colon + 1).trimmed());
+        }
+    }
+    return end;
+}
+
+} // namespace
 
 QStringList serveArgs(const QString &rulesPath, const QString &url)
 {
@@ -73,8 +100,7 @@ QByteArray ServeProcess::err()
     return m_err;
 }
 
-HttpReply httpGet(quint16 port, const QByteArray &target, const QByteArray &extraHeaders,
-                  bool http10)
+HttpReply httpRequest(quint16 port, const QByteArray &request, bool inProcess)
 {
     HttpReply r;
     QTcpSocket s;
@@ -82,29 +108,90 @@ HttpReply httpGet(quint16 port, const QByteArray &target, const QByteArray &extr
     if (!s.waitForConnected(5000)) {
         return r;
     }
-    s.write(http10 ? "GET " + target + " HTTP/1.0\r\nHost: localhost\r\n" + extraHeaders + "\r\n"
-                   : "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
-                         extraHeaders + "\r\n");
+    s.write(request);
     QByteArray data;
-    while (s.state() == QAbstractSocket::ConnectedState && s.waitForReadyRead(10000)) {
-        data += s.readAll();
-    }
-    data += s.readAll();
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return r;
-    }
-    const QList<QByteArray> lines = data.left(end).split('\n');
-    const QList<QByteArray> first = lines.first().trimmed().split(' ');
-    r.status = first.size() > 1 ? first[1].toInt() : -1;
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0) {
-            r.headers.insert(lines[i].left(colon).trimmed().toLower(),
-                             lines[i].mid(colon + 1).trimmed());
+    if (inProcess) {
+        [[maybe_unused]] const bool closed = QTest::qWaitFor(
+            [&] {
+                data += s.readAll();
+                return s.state() == QAbstractSocket::UnconnectedState;
+            },
+            10000);
+    } else {
+        while (s.state() == QAbstractSocket::ConnectedState && s.waitForReadyRead(10000)) {
+            data += s.readAll();
         }
     }
-    r.body = data.mid(end + 4);
+    data += s.readAll();
+    const qsizetype end = parseHead(data, &r);
+    if (end >= 0) {
+        r.body = data.mid(end + 4);
+    }
+    return r;
+}
+
+HttpReply httpGet(quint16 port, const QByteArray &target, const QByteArray &extraHeaders,
+                  bool http10)
+{
+    return httpRequest(
+        port, http10 ? "GET " + target + " HTTP/1.0\r\nHost: localhost\r\n" + extraHeaders + "\r\n"
+                     : "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
+                           extraHeaders + "\r\n");
+}
+
+HttpReply inProcessGet(quint16 port, const QByteArray &target)
+{
+    return httpRequest(port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                       true);
+}
+
+bool parseHttpReply(const QByteArray &data, HttpReply *r)
+{
+    const qsizetype end = parseHead(data, r);
+    if (end < 0) {
+        return false;
+    }
+    const qsizetype length = r->header("content-length").toLongLong();
+    if (data.size() < end + 4 + length) {
+        return false;
+    }
+    r->body = data.mid(end + 4, length);
+    return true;
+}
+
+HttpReply httpExchange(quint16 port, const QByteArray &head, qint64 bodyBytes, int timeoutMs)
+{
+    HttpReply r;
+    QTcpSocket s;
+    s.connectToHost(u"127.0.0.1"_s, port);
+    if (!QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; }, timeoutMs)) {
+        return r;
+    }
+    QByteArray data;
+    bool done = false;
+    QObject::connect(&s, &QTcpSocket::readyRead, &s, [&] {
+        data += s.readAll();
+        done = done || parseHttpReply(data, &r);
+    });
+    QObject::connect(&s, &QTcpSocket::disconnected, &s, [&] {
+        parseHttpReply(data, &r);
+        r.closed = true;
+        done = true;
+    });
+    s.write(head);
+    const QByteArray piece(1 << 20, 'x');
+    QElapsedTimer t;
+    t.start();
+    while (bodyBytes > 0 && !done && t.elapsed() < timeoutMs) {
+        if (s.bytesToWrite() < 2 * piece.size()) {
+            s.write(piece);
+            bodyBytes -= piece.size();
+        }
+        QTest::qWait(1);
+    }
+    [[maybe_unused]] const bool answered = QTest::qWaitFor([&] { return done; }, timeoutMs);
+    // Before `data` goes: closing the socket would call the lambdas above.
+    QObject::disconnect(&s, nullptr, nullptr, nullptr);
     return r;
 }
 

@@ -4,6 +4,8 @@
 // HTTP requests to it over real sockets (blocking: the service is another process).
 
 #include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -51,13 +53,33 @@ struct HttpReply
     int status = -1;
     QMap<QByteArray, QByteArray> headers;
     QByteArray body;
+    bool closed = false; // httpExchange: the server closed the connection
     QByteArray header(const char *name) const { return headers.value(QByteArray(name).toLower()); }
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
 };
+
+// Sends `request` (whole, with "Connection: close") on a connection of its own to
+// 127.0.0.1:port and reads the answer until the server closes. `inProcess`: the service runs
+// on this thread's event loop, which then spins while the answer comes (a blocking read would
+// starve it).
+HttpReply httpRequest(quint16 port, const QByteArray &request, bool inProcess = false);
 
 // GET `target` on a connection of its own to 127.0.0.1:port, with `extraHeaders` (CRLF-ended
 // lines), read to its end: HTTP/1.1 with Connection: close, or HTTP/1.0 (nginx answers those
 // and closes).
 HttpReply httpGet(quint16 port, const QByteArray &target, const QByteArray &extraHeaders = {},
                   bool http10 = false);
+// GET `target` from a service of this process (httpRequest's `inProcess`).
+HttpReply inProcessGet(quint16 port, const QByteArray &target);
+
+// Parses one response at the start of `data` into `r`, its body as long as Content-Length
+// says (none without one); false while it is incomplete. For a connection kept alive, where
+// the end of the answer is not the end of the stream.
+bool parseHttpReply(const QByteArray &data, HttpReply *r);
+// Sends `head`, then `bodyBytes` of filler in 1 MB pieces (stopping once the server answered
+// or closed), on a connection of its own to a service of this process, and waits (the event
+// loop spinning) for one response or the connection's end, at most timeoutMs each.
+HttpReply httpExchange(quint16 port, const QByteArray &head, qint64 bodyBytes = 0,
+                       int timeoutMs = 10000);
 
 } // namespace sluice::test

@@ -61,6 +61,20 @@ QString nginxConfHead(const QString &dir)
         .arg(dir);
 }
 
+load::LoadOptions constantLoad(const Endpoint &e, const RuleSet &rules, qint64 perSecond,
+                               qint64 durationUs, int subjects)
+{
+    load::LoadOptions o;
+    o.endpoint = e;
+    o.rules = rules;
+    o.pattern.kind = sim::TrafficPattern::Kind::Constant;
+    o.pattern.rate = Rate{perSecond, 1'000'000};
+    o.durationUs = durationUs;
+    o.threads = 2;
+    o.subjects = subjects;
+    return o;
+}
+
 load::LoadProgress recordedLoad(load::LoadOptions o, int timeoutMs)
 {
     stats::StatsRecorder recorder;
@@ -85,7 +99,11 @@ stats::Counts recordedCounts(Connection &c, const QString &ruleId, int seconds)
 {
     stats::Counts total;
     auto s = stats::readSeries(c, {ruleId}, seconds, QDateTime::currentSecsSinceEpoch());
-    if (s && !s->isEmpty()) {
+    if (!s) {
+        // The counts are then zero, which the caller's check reports; this says why.
+        qWarning("cannot read the statistics of %s: %s", qPrintable(ruleId),
+                 qPrintable(s.error().message));
+    } else if (!s->isEmpty()) {
         for (const stats::Counts &x : s->first().seconds) {
             total += x;
         }

@@ -27,6 +27,10 @@ QString nginxBinary();
 // The head of an nginx.conf whose files all live in `dir` (pid, logs, temp paths), opening
 // the http block that the test fills and closes.
 QString nginxConfHead(const QString &dir);
+// A load run of `rules` on `e`: `perSecond` requests a second, constant, from `subjects`
+// subjects for `durationUs`, on two threads.
+load::LoadOptions constantLoad(const Endpoint &e, const RuleSet &rules, qint64 perSecond,
+                               qint64 durationUs, int subjects);
 // Runs `o` to its end with its decisions recorded and flushed to o.endpoint's statistics, as
 // the Load page does; the final progress (with `error` set when it could not start).
 load::LoadProgress recordedLoad(load::LoadOptions o, int timeoutMs = 20'000);

@@ -4,6 +4,7 @@
 // and what to grant, never a wrong health and never silence.
 #include "ownredis.h"
 #include "runcli.h"
+#include "testdata.h"
 
 #include "core/keys/keyinfo.h"
 #include "core/keys/keyreader.h"
@@ -14,7 +15,6 @@
 #include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -57,6 +57,17 @@ const QHash<QByteArray, QByteArray> users = {
 };
 
 } // namespace
+
+// One decision of rule "s" recorded at `now` and flushed as `writer`: how the flush went.
+stats::StatsFlusher::Status flushOneDecision(const Endpoint &writer, qint64 now)
+{
+    stats::StatsRecorder recorder;
+    stats::StatsFlusher flusher(writer, &recorder);
+    flusher.start();
+    recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
+    flusher.stop();
+    return flusher.status();
+}
 
 class TestAcl : public QObject
 {
@@ -114,12 +125,9 @@ private Q_SLOTS:
         }
         QVERIFY(m_dir.isValid());
         m_rules = m_dir.filePath(u"rules.json"_s);
-        QFile f(m_rules);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"version": 1, "rules": [
+        QVERIFY(test::writeFile(m_rules, R"({"version": 1, "rules": [
             {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1h"},
-            {"id": "g", "scope": "ip", "algorithm": "gcra", "rate": "1/s", "burst": 3}]})");
-        f.close();
+            {"id": "g", "scope": "ip", "algorithm": "gcra", "rate": "1/s", "burst": 3}]})"));
         // State keys of both rules, written by the admin.
         for (const QString &rule : {u"a"_s, u"g"_s}) {
             for (const QString &subject : {u"1.1.1.1"_s, u"2.2.2.2"_s}) {
@@ -336,11 +344,8 @@ private Q_SLOTS:
 
         createUserWithout("sluice-rules-push-x", "sluice-rules-push", "+publish");
         const QString changed = m_dir.filePath(u"changed.json"_s);
-        QFile f(changed);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"version": 1, "rules": [
-            {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 6, "window": "1h"}]})");
-        f.close();
+        QVERIFY(test::writeFile(changed, R"({"version": 1, "rules": [
+            {"id": "a", "scope": "ip", "algorithm": "fixed_window", "limit": 6, "window": "1h"}]})"));
         r = cli(
             {u"rules"_s, u"push"_s, changed, u"--url"_s, url("sluice-rules-push-x"), u"--force"_s});
         QVERIFY(r.exitCode != 0);
@@ -445,12 +450,7 @@ private Q_SLOTS:
         writer.password = u"pw"_s;
         const qint64 now = QDateTime::currentSecsSinceEpoch();
         {
-            stats::StatsRecorder recorder;
-            stats::StatsFlusher flusher(writer, &recorder);
-            flusher.start();
-            recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
-            flusher.stop();
-            const stats::StatsFlusher::Status s = flusher.status();
+            const stats::StatsFlusher::Status s = flushOneDecision(writer, now);
             QVERIFY2(s.redisOk && s.flushes > 0, qPrintable(s.lastError));
         }
         Endpoint monitor = m_redis.endpoint();
@@ -471,12 +471,7 @@ private Q_SLOTS:
 
         createUserWithout("sluice-stats-x", "sluice-stats-write", "+zincrby");
         writer.user = u"sluice-stats-x"_s;
-        stats::StatsRecorder recorder;
-        stats::StatsFlusher flusher(writer, &recorder);
-        flusher.start();
-        recorder.record(u"s"_s, "7.7.7.7", Decision{true, 5, 4, -1, 0, 0}, false, now);
-        flusher.stop();
-        const stats::StatsFlusher::Status s = flusher.status();
+        const stats::StatsFlusher::Status s = flushOneDecision(writer, now);
         QVERIFY(!s.redisOk);
         QVERIFY2(s.lastError.contains(u"+zincrby"), qPrintable(s.lastError));
     }

@@ -1,5 +1,6 @@
 // sluice-cli as a user runs it: real process, real Redis, exit codes and messages.
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/limiter/redislimiter.h"
@@ -162,94 +163,50 @@ private Q_SLOTS:
         };
         const QString u = QStringLiteral("--url");
         const QString sub = QStringLiteral("--subject");
-        row("invalid url",
-            QStringList{u, QStringLiteral("http://x")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("1"),
-                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
-                            QStringLiteral("a")},
-            "--url");
-        row("url without host",
-            QStringList{u, QStringLiteral("redis://")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("1"),
-                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
-                            QStringLiteral("a")},
-            "host");
+        // A fixed window of `limit` per `per` (or a token bucket of `rate` and `burst`) for
+        // subject "a" on `url`, and `extra`.
+        auto window = [&](const char *limit, const char *per, const QStringList &extra = {},
+                          const char *url = "redis://h:1") {
+            return QStringList{u, QString::fromLatin1(url)} + fw +
+                   QStringList{QStringLiteral("--limit"),
+                               QString::fromLatin1(limit),
+                               QStringLiteral("--window"),
+                               QString::fromLatin1(per),
+                               sub,
+                               QStringLiteral("a")} +
+                   extra;
+        };
+        auto bucket = [&](const char *rate, const char *burst, const QStringList &extra = {}) {
+            return QStringList{u, QStringLiteral("redis://h:1")} + tb +
+                   QStringList{QStringLiteral("--rate"),
+                               QString::fromLatin1(rate),
+                               QStringLiteral("--burst"),
+                               QString::fromLatin1(burst),
+                               sub,
+                               QStringLiteral("a")} +
+                   extra;
+        };
+        row("invalid url", window("1", "1s", {}, "http://x"), "--url");
+        row("url without host", window("1", "1s", {}, "redis://"), "host");
         row("unknown algorithm",
             QStringList{u, QStringLiteral("redis://h:1"), QStringLiteral("--algorithm"),
                         QStringLiteral("bogus"), sub, QStringLiteral("a")},
             "--algorithm 'bogus' is unknown");
-        row("zero limit",
-            QStringList{u, QStringLiteral("redis://h:1")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("0"),
-                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
-                            QStringLiteral("a")},
-            "--limit must be an integer >= 1");
-        row("negative limit",
-            QStringList{u, QStringLiteral("redis://h:1")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("-4"),
-                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
-                            QStringLiteral("a")},
-            "--limit");
-        row("zero window",
-            QStringList{u, QStringLiteral("redis://h:1")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
-                            QStringLiteral("--window"), QStringLiteral("0s"), sub,
-                            QStringLiteral("a")},
-            "--window");
-        row("negative window",
-            QStringList{u, QStringLiteral("redis://h:1")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
-                            QStringLiteral("--window"), QStringLiteral("-5s"), sub,
-                            QStringLiteral("a")},
-            "--window");
-        row("window without unit",
-            QStringList{u, QStringLiteral("redis://h:1")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
-                            QStringLiteral("--window"), QStringLiteral("5"), sub,
-                            QStringLiteral("a")},
-            "--window");
-        row("zero rate",
-            QStringList{u, QStringLiteral("redis://h:1")} + tb +
-                QStringList{QStringLiteral("--rate"), QStringLiteral("0/s"),
-                            QStringLiteral("--burst"), QStringLiteral("3"), sub,
-                            QStringLiteral("a")},
-            "--rate");
-        row("negative rate",
-            QStringList{u, QStringLiteral("redis://h:1")} + tb +
-                QStringList{QStringLiteral("--rate"), QStringLiteral("-1/s"),
-                            QStringLiteral("--burst"), QStringLiteral("3"), sub,
-                            QStringLiteral("a")},
-            "--rate");
-        row("zero burst",
-            QStringList{u, QStringLiteral("redis://h:1")} + tb +
-                QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"),
-                            QStringLiteral("--burst"), QStringLiteral("0"), sub,
-                            QStringLiteral("a")},
-            "--burst");
-        row("negative burst",
-            QStringList{u, QStringLiteral("redis://h:1")} + tb +
-                QStringList{QStringLiteral("--rate"), QStringLiteral("1/s"),
-                            QStringLiteral("--burst"), QStringLiteral("-2"), sub,
-                            QStringLiteral("a")},
-            "--burst");
-        row("fractional cost",
-            QStringList{u, QStringLiteral("redis://h:1")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
-                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
-                            QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("1.5")},
+        row("zero limit", window("0", "1s"), "--limit must be an integer >= 1");
+        row("negative limit", window("-4", "1s"), "--limit");
+        row("zero window", window("3", "0s"), "--window");
+        row("negative window", window("3", "-5s"), "--window");
+        row("window without unit", window("3", "5"), "--window");
+        row("zero rate", bucket("0/s", "3"), "--rate");
+        row("negative rate", bucket("-1/s", "3"), "--rate");
+        row("zero burst", bucket("1/s", "0"), "--burst");
+        row("negative burst", bucket("1/s", "-2"), "--burst");
+        row("fractional cost", window("3", "1s", {QStringLiteral("--cost"), QStringLiteral("1.5")}),
             "--cost must be an integer");
-        row("negative cost",
-            QStringList{u, QStringLiteral("redis://h:1")} + fw +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
-                            QStringLiteral("--window"), QStringLiteral("1s"), sub,
-                            QStringLiteral("a"), QStringLiteral("--cost"), QStringLiteral("-1")},
+        row("negative cost", window("3", "1s", {QStringLiteral("--cost"), QStringLiteral("-1")}),
             "--cost must be an integer >= 0");
         row("window flag on a bucket",
-            QStringList{u, QStringLiteral("redis://h:1")} + tb +
-                QStringList{QStringLiteral("--limit"), QStringLiteral("3"),
-                            QStringLiteral("--rate"), QStringLiteral("1/s"),
-                            QStringLiteral("--burst"), QStringLiteral("3"), sub,
-                            QStringLiteral("a")},
+            bucket("1/s", "3", {QStringLiteral("--limit"), QStringLiteral("3")}),
             "--limit does not apply to token_bucket");
         row("missing subject",
             QStringList{u, QStringLiteral("redis://h:1")} + fw +
@@ -276,10 +233,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, says);
-        test::CliRun r = test::runCli(QStringList{QStringLiteral("check")} + args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
-        QVERIFY(r.out.isEmpty());
+        test::checkUsageError(QStringList{QStringLiteral("check")} + args, says);
     }
 
     void oddSubjects_data()
@@ -367,15 +321,13 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("bad.json"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"version\": 1, \"rules\": [\n"
-                "  {\"id\": \"a\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\",\n"
-                "   \"limit\": 0, \"window\": \"5s\"},\n"
-                "  {\"id\": \"b\", \"scope\": \"ip\", \"algorithm\": \"gcra\",\n"
-                "   \"rate\": \"1/s\", \"burst\": 2, \"limt\": 3}\n"
-                "]}\n");
-        f.close();
+        QVERIFY(test::writeFile(
+            bad, "{\"version\": 1, \"rules\": [\n"
+                 "  {\"id\": \"a\", \"scope\": \"ip\", \"algorithm\": \"fixed_window\",\n"
+                 "   \"limit\": 0, \"window\": \"5s\"},\n"
+                 "  {\"id\": \"b\", \"scope\": \"ip\", \"algorithm\": \"gcra\",\n"
+                 "   \"rate\": \"1/s\", \"burst\": 2, \"limt\": 3}\n"
+                 "]}\n"));
         r = test::runCli({QStringLiteral("rules"), QStringLiteral("validate"), bad});
         QCOMPARE(r.exitCode, 2);
         // Every error, each with file:line:column and the field path.
@@ -506,11 +458,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("bad.yaml"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("version: 1\nrules:\n  - id: x\n    scope: ip\n    algorithm: gcra\n"
-                "    rate: 0/s\n    burst: 1\n");
-        f.close();
+        QVERIFY(test::writeFile(
+            bad, "version: 1\nrules:\n  - id: x\n    scope: ip\n    algorithm: gcra\n"
+                 "    rate: 0/s\n    burst: 1\n"));
         Connection c = test::connect();
         const auto before = c.command({"GET", "{sluice}:rules:version"});
         test::CliRun r = test::runCli({QStringLiteral("rules"), QStringLiteral("push"), bad,

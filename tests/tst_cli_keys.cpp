@@ -2,6 +2,7 @@
 // scripts; exit codes, the --json shape, --no-ttl, binary-safe keys, fix with and without
 // --dry-run, rules from a file and from Redis.
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/keys/keyhealth.h"
@@ -9,7 +10,6 @@
 #include "core/rules/codec.h"
 #include "core/rules/rulestore.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -98,9 +98,7 @@ private Q_SLOTS:
         g.burst = 2;
         m_rules.rules = {fw, g};
         m_rulesFile = m_dir.filePath(u"rules.json"_s);
-        QFile f(m_rulesFile);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(rules::toJson(m_rules));
+        QVERIFY(test::writeFile(m_rulesFile, rules::toJson(m_rules)));
     }
 
     void cleanupTestCase() { test::cleanup(); }
@@ -166,10 +164,7 @@ private Q_SLOTS:
         QVERIFY(c.command({"HSET", set.rules[0].keyFor("bad"), "s", "x"}));  // unreadable
         QVERIFY(c.command({"HSET", m_prefix + "orphan:{\"}", "c", "1"}));
         const QString file = m_dir.filePath(u"all.json"_s);
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(rules::toJson(set));
-        f.close();
+        QVERIFY(test::writeFile(file, rules::toJson(set)));
         for (const bool withRules : {true, false}) {
             QStringList args{
                 u"keys"_s,  u"--url"_s, url(), u"--match"_s, QString::fromUtf8(m_prefix + '*'),
@@ -247,10 +242,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const test::CliRun r = test::runCli(args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
-        QVERIFY(r.out.isEmpty());
+        test::checkUsageError(args, message);
     }
 
     void unreachableRedis()

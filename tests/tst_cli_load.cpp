@@ -1,6 +1,7 @@
 // sluice-cli load as a user runs it: real process, real Redis, live counters, the summary, the
 // statistics it leaves for the Monitor page, exit codes.
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/stats/statsreader.h"
@@ -197,65 +198,44 @@ private Q_SLOTS:
             << QStringLiteral("--bogus");
         QTest::newRow("no traffic")
             << QStringList{QStringLiteral("--url"), u} << QStringLiteral("--pattern");
+        // A run of `pattern` for one second on `rules` (ours by default), and `extra`.
+        const auto run = [&](const QString &pattern, const QStringList &extra = {},
+                             const QString &rules = {}) {
+            return QStringList{QStringLiteral("--url"),      u,
+                               QStringLiteral("--rules"),    rules.isEmpty() ? m_rules : rules,
+                               QStringLiteral("--pattern"),  pattern,
+                               QStringLiteral("--duration"), QStringLiteral("1s")} +
+                   extra;
+        };
         QTest::newRow("bad pattern")
-            << QStringList{QStringLiteral("--url"),      u,
-                           QStringLiteral("--rules"),    m_rules,
-                           QStringLiteral("--pattern"),  QStringLiteral("zigzag:5/s"),
-                           QStringLiteral("--duration"), QStringLiteral("1s")}
-            << QStringLiteral("--pattern 'zigzag:5/s'");
-        QTest::newRow("bad rate")
-            << QStringList{QStringLiteral("--url"),      u,
-                           QStringLiteral("--rules"),    m_rules,
-                           QStringLiteral("--pattern"),  QStringLiteral("constant:fast"),
-                           QStringLiteral("--duration"), QStringLiteral("1s")}
-            << QStringLiteral("--pattern");
+            << run(QStringLiteral("zigzag:5/s")) << QStringLiteral("--pattern 'zigzag:5/s'");
+        QTest::newRow("bad rate") << run(QStringLiteral("constant:fast"))
+                                  << QStringLiteral("--pattern");
         QTest::newRow("no duration")
             << QStringList{QStringLiteral("--url"),     u,
                            QStringLiteral("--rules"),   m_rules,
                            QStringLiteral("--pattern"), QStringLiteral("constant:5/s")}
             << QStringLiteral("--duration");
-        QTest::newRow("threads 0")
-            << QStringList{QStringLiteral("--url"),      u,
-                           QStringLiteral("--rules"),    m_rules,
-                           QStringLiteral("--pattern"),  QStringLiteral("constant:5/s"),
-                           QStringLiteral("--duration"), QStringLiteral("1s"),
-                           QStringLiteral("--threads"),  QStringLiteral("0")}
-            << QStringLiteral("--threads");
-        QTest::newRow("subjects x")
-            << QStringList{QStringLiteral("--url"),      u,
-                           QStringLiteral("--rules"),    m_rules,
-                           QStringLiteral("--pattern"),  QStringLiteral("constant:5/s"),
-                           QStringLiteral("--duration"), QStringLiteral("1s"),
-                           QStringLiteral("--subjects"), QStringLiteral("x")}
-            << QStringLiteral("--subjects");
-        QTest::newRow("unknown rule")
-            << QStringList{QStringLiteral("--url"),      u,
-                           QStringLiteral("--rules"),    m_rules,
-                           QStringLiteral("--rule"),     QStringLiteral("nope"),
-                           QStringLiteral("--pattern"),  QStringLiteral("constant:5/s"),
-                           QStringLiteral("--duration"), QStringLiteral("1s")}
-            << QStringLiteral("--rule 'nope'");
+        QTest::newRow("threads 0") << run(QStringLiteral("constant:5/s"),
+                                          {QStringLiteral("--threads"), QStringLiteral("0")})
+                                   << QStringLiteral("--threads");
+        QTest::newRow("subjects x") << run(QStringLiteral("constant:5/s"),
+                                           {QStringLiteral("--subjects"), QStringLiteral("x")})
+                                    << QStringLiteral("--subjects");
+        QTest::newRow("unknown rule") << run(QStringLiteral("constant:5/s"),
+                                             {QStringLiteral("--rule"), QStringLiteral("nope")})
+                                      << QStringLiteral("--rule 'nope'");
         QTest::newRow("missing rules file")
-            << QStringList{QStringLiteral("--url"),      u,
-                           QStringLiteral("--rules"),    QStringLiteral("/nonexistent/rules.json"),
-                           QStringLiteral("--pattern"),  QStringLiteral("constant:5/s"),
-                           QStringLiteral("--duration"), QStringLiteral("1s")}
+            << run(QStringLiteral("constant:5/s"), {}, QStringLiteral("/nonexistent/rules.json"))
             << QStringLiteral("/nonexistent/rules.json");
         QTest::newRow("pattern after the end")
-            << QStringList{QStringLiteral("--url"),      u,
-                           QStringLiteral("--rules"),    m_rules,
-                           QStringLiteral("--pattern"),  QStringLiteral("burst:5@2s"),
-                           QStringLiteral("--duration"), QStringLiteral("1s")}
-            << QStringLiteral("traffic[0].at");
+            << run(QStringLiteral("burst:5@2s")) << QStringLiteral("traffic[0].at");
     }
     void badFlags()
     {
         QFETCH(QStringList, args);
         QFETCH(QString, names);
-        test::CliRun r = test::runCli(QStringList{QStringLiteral("load")} + args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(QString::fromLocal8Bit(r.err).contains(names), r.err.constData());
-        QVERIFY(r.out.isEmpty());
+        test::checkUsageError(QStringList{QStringLiteral("load")} + args, names);
     }
 
     void redisDown()
@@ -274,16 +254,14 @@ private Q_SLOTS:
     {
         // FORMATS.md's form: --scenario gives the traffic, duration, subjects and rules.
         const QString path = m_dir.filePath(QStringLiteral("scenario.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QStringLiteral(R"({"name": "short", "duration": "1s", "subjects": 2,
+        QVERIFY(test::writeFile(path,
+                                QStringLiteral(R"({"name": "short", "duration": "1s", "subjects": 2,
             "traffic": [{"pattern": "constant", "rate": "20/s"},
                         {"pattern": "burst", "at": "500ms", "count": 10, "subject": "10.0.0.1"}],
             "rules": [{"id": "%1-sc", "scope": "ip", "algorithm": "sliding_log", "limit": 5,
                        "window": "1h", "key_prefix": "%2"}]})")
-                    .arg(ruleId(), QString::fromUtf8(test::keyPrefix()))
-                    .toUtf8());
-        f.close();
+                                    .arg(ruleId(), QString::fromUtf8(test::keyPrefix()))
+                                    .toUtf8()));
         test::CliRun r =
             test::runCli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
                           QStringLiteral("--scenario"), path, QStringLiteral("--json")});
@@ -293,10 +271,9 @@ private Q_SLOTS:
         QCOMPARE(doc.value(u"allowed").toInteger(), qint64(10)); // 5 per subject
         QCOMPARE(doc.value(u"subjects").toInteger(), qint64(2));
         // A scenario's error names the file and the field.
-        f.open(QIODevice::WriteOnly | QIODevice::Truncate);
-        f.write(R"({"name": "bad", "duration": "1s", "traffic": [{"pattern": "constant"}],
-                   "rules": [{"id": "x", "algorithm": "gcra", "rate": "1/s", "burst": 1}]})");
-        f.close();
+        QVERIFY(test::writeFile(
+            path, R"({"name": "bad", "duration": "1s", "traffic": [{"pattern": "constant"}],
+                   "rules": [{"id": "x", "algorithm": "gcra", "rate": "1/s", "burst": 1}]})"));
         r = test::runCli({QStringLiteral("load"), QStringLiteral("--url"), test::redisUrl(),
                           QStringLiteral("--scenario"), path});
         QCOMPARE(r.exitCode, 2);

@@ -1,6 +1,7 @@
 // sluice-cli simulate as a user runs it: real process, exit codes, the named problem on stderr,
 // --json exactly as FORMATS.md writes it, --csv, --png and --svg, the Redis backend, Ctrl+C.
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "ui/sim/simulationcharts.h"
@@ -400,13 +401,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"long.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"name": "long", "duration": "10m", "subjects": 1000,
+        QVERIFY(test::writeFile(path, R"({"name": "long", "duration": "10m", "subjects": 1000,
                    "traffic": [{"pattern": "constant", "rate": "5000/s"}],
                    "rules": [{"id": "r", "scope": "ip", "algorithm": "sliding_log",
-                              "limit": 5, "window": "10s"}]})");
-        f.close();
+                              "limit": 5, "window": "10s"}]})"));
         QProcess p;
         p.start(test::cliPath(), {u"simulate"_s, path, u"--url"_s, test::redisUrl(), u"--json"_s});
         QVERIFY(p.waitForStarted());

@@ -8,6 +8,7 @@
 #include "owncluster.h"
 #include "runcli.h"
 #include "servefixture.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "app/serve/decisionpool.h"
@@ -523,15 +524,9 @@ private Q_SLOTS:
         auto c = open();
         QCOMPARE(test::deleteByPrefix(c, "rate_limit:" + id.toUtf8() + ':'), qint64(3));
         // Stats went to {sluice}:stats:<id>:<second> (one slot, MULTI/EXEC on its node).
-        auto series = stats::readSeries(c, {id}, 120, QDateTime::currentSecsSinceEpoch());
-        QVERIFY2(series, qPrintable(errorOf(series)));
-        qint64 allowed = 0, denied = 0;
-        for (const auto &counts : series->front().seconds) {
-            allowed += counts.allowed;
-            denied += counts.denied;
-        }
-        QCOMPARE(allowed, qint64(9));
-        QCOMPARE(denied, qint64(3));
+        const stats::Counts counts = test::recordedCounts(c, id, 120);
+        QCOMPARE(counts.allowed, qint64(9));
+        QCOMPARE(counts.denied, qint64(3));
         QVERIFY(test::deleteByPrefix(c, "{sluice}:stats:" + id.toUtf8() + ':') > 0);
 
         test::CliRun b =
@@ -547,15 +542,12 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         const QString rules = dir.filePath(u"rules.json"_s);
-        {
-            QFile f(rules);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(u"{\"version\": 1, \"rules\": [{\"id\": \"%1\", \"scope\": \"ip\", "
-                    "\"algorithm\": \"fixed_window\", \"limit\": 1000000, \"window\": \"1h\", "
-                    "\"key_prefix\": \"%2\", \"on_redis_error\": \"deny\"}]}"_s
-                        .arg(id, QString::fromUtf8(test::keyPrefix()))
-                        .toUtf8());
-        }
+        QVERIFY(test::writeFile(
+            rules, u"{\"version\": 1, \"rules\": [{\"id\": \"%1\", \"scope\": \"ip\", "
+                   "\"algorithm\": \"fixed_window\", \"limit\": 1000000, \"window\": \"1h\", "
+                   "\"key_prefix\": \"%2\", \"on_redis_error\": \"deny\"}]}"_s
+                       .arg(id, QString::fromUtf8(test::keyPrefix()))
+                       .toUtf8()));
         test::CliRun l =
             test::runCli({u"load"_s, u"--url"_s, m_cluster.url(), u"--rules"_s, rules,
                           u"--pattern"_s, u"constant:200/s"_s, u"--duration"_s, u"2s"_s,
@@ -740,13 +732,7 @@ private Q_SLOTS:
         }
         auto c = open();
         QCOMPARE(test::deleteByPrefix(c, "rate_limit:" + id.toUtf8() + ':'), qint64(3));
-        auto series = stats::readSeries(c, {id}, 120, QDateTime::currentSecsSinceEpoch());
-        QVERIFY2(series, qPrintable(errorOf(series)));
-        qint64 allowed = 0;
-        for (const auto &counts : series->front().seconds) {
-            allowed += counts.allowed;
-        }
-        QCOMPARE(allowed, qint64(6));
+        QCOMPARE(test::recordedCounts(c, id, 120).allowed, qint64(6));
         QVERIFY(test::deleteByPrefix(c, "{sluice}:stats:" + id.toUtf8() + ':') > 0);
 
         // bench: one address is a cluster, so no redis-benchmark ceiling (one node's).
@@ -1103,15 +1089,9 @@ private Q_SLOTS:
     void masterKilledUnderLoad()
     {
         const Rule rule = fixedRule(u"t-cluster-failover"_s, 1'000'000);
-        load::LoadOptions o;
-        o.endpoint = m_cluster.endpoint();
-        o.rules.rules = {rule};
-        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
-        o.pattern.rate = Rate{300, 1'000'000};
-        o.durationUs = 9'000'000;
-        o.threads = 2;
-        o.subjects = 30;
-        load::LoadGenerator g(o);
+        RuleSet set;
+        set.rules = {rule};
+        load::LoadGenerator g(test::constantLoad(m_cluster.endpoint(), set, 300, 9'000'000, 30));
         QVERIFY(g.start());
         QTest::qWait(1500);
         const int victim = m_cluster.masterOf(0);

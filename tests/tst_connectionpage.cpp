@@ -30,7 +30,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -171,8 +170,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         // Settings under ~/.qttest, never the user's; the keyring service is the test's name.
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        test::useTestSettings();
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
 
         QVERIFY(m_pki.isValid());

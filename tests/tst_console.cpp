@@ -35,7 +35,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QTextDocument>
@@ -63,8 +62,7 @@ class TestConsole : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTestConsole"));
+        test::useTestSettings(QStringLiteral("SluiceTestConsole"));
         QSettings().clear();
         m_redis.emplace(test::connect());
         wipe();
@@ -314,15 +312,9 @@ private:
 
     void generateTraffic()
     {
-        load::LoadOptions o;
-        o.endpoint = test::redisEndpoint();
-        o.rules = m_rules;
+        load::LoadOptions o =
+            test::constantLoad(test::redisEndpoint(), m_rules, 200, 3'000'000, 20);
         o.ruleIds = {QStringLiteral("hello-per-ip"), QStringLiteral("login-per-ip")};
-        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
-        o.pattern.rate = Rate{200, 1'000'000};
-        o.durationUs = 3'000'000;
-        o.threads = 2;
-        o.subjects = 20;
         const load::LoadProgress p = test::recordedLoad(o);
         QVERIFY2(p.finished && p.error.isEmpty(), qPrintable(p.error));
         QVERIFY(p.allowed > 0);

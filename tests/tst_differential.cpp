@@ -42,6 +42,20 @@ qint64 scaleUs(const Policy &p)
     return std::max<qint64>(1, p.rate.periodUs * p.capacity() / p.rate.count);
 }
 
+// The decision in a script's reply (its six elements, checked by the caller).
+Decision decisionOf(const Reply &r)
+{
+    return Decision{r.elements[0].integer != 0, r.elements[1].integer, r.elements[2].integer,
+                    r.elements[3].integer,      r.elements[4].integer, r.elements[5].integer};
+}
+
+// A request's cost: mostly 1, sometimes 0 (a peek), else anything up to just over capacity.
+qint64 randomCost(QRandomGenerator &rng, const Policy &p)
+{
+    const int roll = int(rng.bounded(100));
+    return roll < 8 ? 0 : roll < 75 ? 1 : qint64(rng.bounded(quint32(p.capacity() + 2)));
+}
+
 qint64 randomStep(QRandomGenerator &rng, qint64 scale)
 {
     const int r = int(rng.bounded(100));
@@ -97,11 +111,7 @@ private Q_SLOTS:
                 std::vector<qsizetype> evalAt; // index of each EVALSHA reply
                 for (int i = 0; i < batchSize; ++i) {
                     now += randomStep(rng, scale);
-                    const int costRoll = int(rng.bounded(100));
-                    const qint64 cost = costRoll < 8 ? 0
-                                        : costRoll < 75
-                                            ? 1
-                                            : qint64(rng.bounded(quint32(p.capacity() + 2)));
+                    const qint64 cost = randomCost(rng, p);
                     const QByteArray key = base + QByteArray::number(rng.bounded(5)) + '}';
                     // Redis expires keys on the wall clock, the twin on the injected one: where
                     // the twin's TTL has run out at `now`, the key goes in Redis too, as its own
@@ -126,9 +136,7 @@ private Q_SLOTS:
                     const auto &r = (*replies)[size_t(evalAt[i])];
                     QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
                     QCOMPARE(r->elements.size(), size_t(6));
-                    const Decision remote{r->elements[0].integer != 0, r->elements[1].integer,
-                                          r->elements[2].integer,      r->elements[3].integer,
-                                          r->elements[4].integer,      r->elements[5].integer};
+                    const Decision remote = decisionOf(*r);
                     if (!(remote == expected[i])) {
                         QFAIL(qPrintable(QStringLiteral("%1 %2, op %3: now_us %4 cost %5 key %6: "
                                                         "script %7, twin %8")
@@ -245,11 +253,7 @@ private Q_SLOTS:
                 }
                 const Policy &p = policies[current];
                 now += randomStep(rng, scaleUs(p));
-                const int costRoll = int(rng.bounded(100));
-                const qint64 cost = costRoll < 8 ? 0
-                                    : costRoll < 75
-                                        ? 1
-                                        : qint64(rng.bounded(quint32(p.capacity() + 2)));
+                const qint64 cost = randomCost(rng, p);
                 const QByteArray key = base + QByteArray::number(rng.bounded(4)) + '}';
                 if (twin.pttlMs(key, now) == -2) {
                     cmds << QList<QByteArray>{"DEL", key};
@@ -275,9 +279,7 @@ private Q_SLOTS:
                 const auto &r = (*replies)[size_t(evalAt[i])];
                 QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
                 QCOMPARE(r->elements.size(), size_t(6));
-                const Decision remote{r->elements[0].integer != 0, r->elements[1].integer,
-                                      r->elements[2].integer,      r->elements[3].integer,
-                                      r->elements[4].integer,      r->elements[5].integer};
+                const Decision remote = decisionOf(*r);
                 if (!(remote == expected[i])) {
                     for (const QString &h : history.value(reqs[i].key)) {
                         qWarning("%s", qPrintable(h));

@@ -1,5 +1,6 @@
 #include "core/rules/codec.h"
 #include "core/rules/exporter.h"
+#include "servefixture.h"
 #include "testdata.h"
 #include "testredis.h"
 
@@ -14,11 +15,6 @@
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 using namespace sluice;
 using namespace Qt::StringLiterals;
@@ -151,31 +147,20 @@ QMap<QString, QString> skippedMap(const Export &e)
     return out;
 }
 
-// One HTTP/1.0 GET to 127.0.0.1:port; the status code, or -1.
+// One HTTP/1.0 GET to 127.0.0.1:port (nginx answers and closes); the status code, or -1.
 int httpStatus(quint16 port, const QByteArray &path)
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    timeval tv{2, 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(port);
-    int status = -1;
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {
-        const QByteArray req = "GET " + path + " HTTP/1.0\r\nHost: localhost\r\n\r\n";
-        if (::send(fd, req.constData(), size_t(req.size()), 0) == req.size()) {
-            char buf[64] = {};
-            const auto n = ::recv(fd, buf, sizeof buf - 1, 0);
-            const QList<QByteArray> parts = QByteArray(buf, n > 0 ? n : 0).split(' ');
-            if (parts.size() > 1) {
-                status = parts[1].toInt();
-            }
-        }
+    return test::httpGet(port, path, {}, true).status;
+}
+
+// The statuses of `n` GETs of `path` one after the other.
+QList<int> statusesOf(quint16 port, const QByteArray &path, int n)
+{
+    QList<int> statuses;
+    for (int i = 0; i < n; ++i) {
+        statuses << httpStatus(port, path);
     }
-    ::close(fd);
-    return status;
+    return statuses;
 }
 
 // The lines the nginx export shows in its comments for each zone: "limit_req ...;" and
@@ -716,11 +701,8 @@ private Q_SLOTS:
         RunningNginx nginx(d);
         const int first = nginx.firstStatus("/sluice_strict_one");
         QVERIFY2(first == 200, nginx.output().constData());
-        QList<int> statuses;
-        for (int i = 0; i < 5; ++i) {
-            statuses << httpStatus(d.port, "/sluice_burst_gcra");
-        }
-        QCOMPARE(statuses, (QList<int>{200, 200, 200, 429, 429}));
+        QCOMPARE(statusesOf(d.port, "/sluice_burst_gcra", 5),
+                 (QList<int>{200, 200, 200, 429, 429}));
     }
 
     // A rule's on_change other than keep_used cannot be said to nginx, envoy ratelimit or Kong
@@ -840,11 +822,7 @@ private Q_SLOTS:
         RunningNginx nginx(d);
         const int first = nginx.firstStatus("/sluice_open");
         QVERIFY2(first == 200, nginx.output().constData());
-        QList<int> statuses;
-        for (int i = 0; i < 5; ++i) {
-            statuses << httpStatus(d.port, "/sluice_open");
-        }
-        QCOMPARE(statuses, (QList<int>{200, 200, 200, 200, 200}));
+        QCOMPARE(statusesOf(d.port, "/sluice_open", 5), (QList<int>{200, 200, 200, 200, 200}));
         QCOMPARE(httpStatus(d.port, "/sluice_closed"), 429);
     }
 };

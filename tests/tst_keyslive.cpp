@@ -37,7 +37,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QTreeView>
@@ -129,8 +128,7 @@ class TestKeysLive : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTest"_s);
+        test::useTestSettings();
         // As the console starts: English with its plural forms ("1 key never expires").
         QString error;
         QVERIFY2(Language::install(qApp, u"en"_s, &error), qPrintable(error));

@@ -37,7 +37,6 @@
 #include <QScrollBar>
 #include <QSemaphore>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -173,8 +172,7 @@ class TestKeysPage : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTest"_s);
+        test::useTestSettings();
         QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
         m_prefix = test::keyPrefix();
         m_rules.rules = {

@@ -58,6 +58,15 @@ class TestLoadPage : public QObject
         QTest::keyClick(e, Qt::Key_Backspace);
         QTest::keyClicks(e, text);
     }
+    // Gives the page one fixed-window rule of `limit` per `windowUs`, its id made of `base`;
+    // that rule.
+    Rule useWindowRule(const char *base, qint64 limit, qint64 windowUs)
+    {
+        RuleSet set;
+        set.rules = {windowRule(uniqueId(base), limit, windowUs)};
+        m_page->setRules(set);
+        return set.rules.front();
+    }
     void pick(const QString &kind)
     {
         auto *combo = find<QComboBox>("load.pattern");
@@ -141,10 +150,7 @@ private Q_SLOTS:
     // Constant 200/s for 2 s on one subject, limit 100 a minute: 400 sent, exactly 100 allowed.
     void runsToTheEnd()
     {
-        const QString id = uniqueId("load-run");
-        RuleSet set;
-        set.rules = {windowRule(id, 100, 60 * duration::usPerSecond)};
-        m_page->setRules(set);
+        const Rule rule = useWindowRule("load-run", 100, 60 * duration::usPerSecond);
         pick(QStringLiteral("Constant"));
         type("load.rate", QStringLiteral("200/s"));
         type("load.from", QString());
@@ -180,8 +186,7 @@ private Q_SLOTS:
         QVERIFY(p.keysRemoved > 0);
         {
             Connection c = test::connect();
-            const auto exists =
-                c.command({"EXISTS", set.rules.front().policy().keyFor("10.0.0.1")});
+            const auto exists = c.command({"EXISTS", rule.policy().keyFor("10.0.0.1")});
             QVERIFY(exists && exists->integer == 0);
         }
         // The counters on screen are the generator's totals.
@@ -200,7 +205,8 @@ private Q_SLOTS:
 
         // The decisions reached the statistics (the Monitor page's source) exactly.
         Connection c = test::connect();
-        QTRY_COMPARE_WITH_TIMEOUT(test::recordedCounts(c, id), (stats::Counts{100, 300, 0}), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(test::recordedCounts(c, rule.id), (stats::Counts{100, 300, 0}),
+                                  5000);
         QVERIFY(QDateTime::currentSecsSinceEpoch() - startSecond < 60);
         QVERIFY(m_h.shoot(QStringLiteral("load.png")));
     }
@@ -208,10 +214,7 @@ private Q_SLOTS:
     // The rules' real keys only with a yes: a no starts nothing.
     void realKeysNeedAConfirmation()
     {
-        const QString id = uniqueId("load-real");
-        RuleSet set;
-        set.rules = {windowRule(id, 100, 60 * duration::usPerSecond)};
-        m_page->setRules(set);
+        const Rule rule = useWindowRule("load-real", 100, 60 * duration::usPerSecond);
         pick(QStringLiteral("Constant"));
         type("load.rate", QStringLiteral("50/s"));
         type("load.duration", QStringLiteral("1s"));
@@ -236,7 +239,7 @@ private Q_SLOTS:
         const auto p = finished.at(0).at(0).value<load::LoadProgress>();
         QVERIFY(p.keyPrefix.isEmpty());
         Connection c = test::connect();
-        const auto exists = c.command({"EXISTS", set.rules.front().policy().keyFor("10.0.0.1")});
+        const auto exists = c.command({"EXISTS", rule.policy().keyFor("10.0.0.1")});
         QVERIFY(exists && exists->integer == 1);
         find<QCheckBox>("realKeysCheck")->setChecked(false);
         m_page->setConfirm({});
@@ -337,10 +340,7 @@ private Q_SLOTS:
 
     void stopsWhenAsked()
     {
-        const QString id = uniqueId("load-stop");
-        RuleSet set;
-        set.rules = {windowRule(id, 1000, duration::usPerSecond)};
-        m_page->setRules(set);
+        const Rule rule = useWindowRule("load-stop", 1000, duration::usPerSecond);
         pick(QStringLiteral("Poisson"));
         type("load.rate", QStringLiteral("100/s"));
         type("load.duration", QStringLiteral("60s"));

@@ -4,6 +4,7 @@
 // at the first-start size in both languages (no text cut without saying so, no banner that
 // widens the window).
 #include "fitcheck.h"
+#include "pageharness.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/theme.h"
@@ -34,7 +35,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -48,8 +48,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         // The window keeps its geometry in QSettings: the test's own, never the user's.
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("SluiceTest"));
+        test::useTestSettings();
         QSettings().clear();
     }
     void cleanupTestCase() { QSettings().clear(); }

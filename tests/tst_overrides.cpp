@@ -14,13 +14,14 @@
 #include "core/sim/simulator.h"
 #include "ownredis.h"
 #include "runcli.h"
+#include "servefixture.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -81,48 +82,12 @@ Override glob(const QString &s, Override::Action a = Override::Action::Allow)
     return o;
 }
 
-struct HttpResponse
-{
-    int status = -1;
-    QMap<QByteArray, QByteArray> headers; // names in lower case
-    QByteArray body;
-    QByteArray header(const char *name) const { return headers.value(QByteArray(name).toLower()); }
-    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-};
+using HttpResponse = test::HttpReply;
 
-// One GET on a new connection, the event loop spinning meanwhile (the service is in process).
+// The service runs in this process: its answers come while the event loop spins.
 HttpResponse get(quint16 port, const QByteArray &target)
 {
-    HttpResponse r;
-    QTcpSocket s;
-    s.connectToHost(QHostAddress::LocalHost, port);
-    if (!s.waitForConnected(5000)) {
-        return r;
-    }
-    s.write("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    QByteArray data;
-    [[maybe_unused]] const bool closed = QTest::qWaitFor(
-        [&] {
-            data += s.readAll();
-            return s.state() == QAbstractSocket::UnconnectedState;
-        },
-        10000);
-    data += s.readAll();
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return r;
-    }
-    const QList<QByteArray> lines = data.left(end).split('\n');
-    r.status = lines.first().split(' ').value(1).toInt();
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0) {
-            r.headers.insert(lines[i].left(colon).trimmed().toLower(),
-                             lines[i].mid(colon + 1).trimmed());
-        }
-    }
-    r.body = data.mid(end + 4);
-    return r;
+    return test::inProcessGet(port, target);
 }
 
 // A rule set of the test's own key prefix: fixed window 2 per minute per IP, with `overrides`.
@@ -143,6 +108,24 @@ const QByteArray standardOverrides = R"([
     {"subject": "10.9.9.9", "allow": true},
     {"cidr": "203.0.113.0/24", "deny": true},
     {"subject": "10.5.5.5", "limit": {"limit": 5, "window": "2m"}}])";
+
+// The rule store and the override store under a namespace of the test's own; push() stores
+// ipRules("[]"), whose one rule is `rule`. The stored rule set goes with it (the overrides
+// are the test's to remove).
+struct StoredRules
+{
+    Connection c = test::connect();
+    const QByteArray ns = test::keyPrefix() + "{store}:";
+    const rules::RuleStore store{ns};
+    const rules::OverrideStore overrides{ns};
+    const Rule rule = ipRules("[]").rules.at(0);
+
+    bool push() { return store.push(c, ipRules("[]"), true).ok(); }
+    ~StoredRules()
+    {
+        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
+    }
+};
 
 } // namespace
 
@@ -247,10 +230,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString file = dir.filePath(u"rules.json"_s);
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(rules::toJson(ipRules(standardOverrides)));
-        f.close();
+        QVERIFY(test::writeFile(file, rules::toJson(ipRules(standardOverrides))));
         auto c = test::connect();
         const QStringList base = {u"check"_s,  u"--url"_s, test::redisUrl(), u"--rules"_s, file,
                                   u"--rule"_s, u"hello"_s, u"--no-stats"_s,  u"--json"_s};
@@ -304,12 +284,9 @@ private Q_SLOTS:
 
     void storeAddListRemoveAndExpiry()
     {
-        auto c = test::connect();
-        const QByteArray ns = test::keyPrefix() + "{store}:";
-        const rules::RuleStore store(ns);
-        const rules::OverrideStore overrides(ns);
-        QVERIFY(store.push(c, ipRules("[]"), true).ok());
-        const Rule rule = ipRules("[]").rules.at(0);
+        StoredRules stored;
+        QVERIFY(stored.push());
+        auto &[c, ns, store, overrides, rule] = stored;
 
         // No end and not permanent: refused, nothing written.
         auto none = overrides.add(c, rule, subject(u"10.1.1.1"_s), {});
@@ -367,17 +344,13 @@ private Q_SLOTS:
         QCOMPARE(*overrides.remove(c, rule.id, Override::Kind::Subject, u"10.3.3.3"_s), true);
         QCOMPARE(test::pttl(c, overrides.indexKey()), qint64(-2));
         QCOMPARE(overrides.list(c, set)->size(), 0);
-        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
     }
 
     void serveFollowsStoredOverrides()
     {
-        auto c = test::connect();
-        const QByteArray ns = test::keyPrefix() + "{store}:";
-        const rules::RuleStore store(ns);
-        const rules::OverrideStore overrides(ns);
-        QVERIFY(store.push(c, ipRules("[]"), true).ok());
-        const Rule rule = ipRules("[]").rules.at(0);
+        StoredRules stored;
+        QVERIFY(stored.push());
+        auto &[c, ns, store, overrides, rule] = stored;
 
         CheckService::Options o;
         o.endpoint = test::redisEndpoint();
@@ -410,7 +383,6 @@ private Q_SLOTS:
                        "redis";
             },
             10000));
-        c.command({"DEL", store.hashKey(), store.versionKey(), store.historyKey()}).ok();
     }
 
     void cliAddListRemove()
@@ -544,11 +516,9 @@ private Q_SLOTS:
         for (const bool allow : {true, false}) {
             QTemporaryDir dir;
             const QString file = dir.filePath(u"rules.json"_s);
-            QFile f(file);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(rules::toJson(ipRules(allow ? R"([{"subject": "10.0.0.1", "allow": true}])"
-                                                : R"([{"cidr": "10.0.0.0/8", "deny": true}])")));
-            f.close();
+            QVERIFY(test::writeFile(
+                file, rules::toJson(ipRules(allow ? R"([{"subject": "10.0.0.1", "allow": true}])"
+                                                  : R"([{"cidr": "10.0.0.0/8", "deny": true}])"))));
             const test::CliRun r = test::runCli(
                 {u"load"_s, u"--url"_s, test::redisUrl(), u"--rules"_s, file, u"--rule"_s,
                  u"hello"_s, u"--pattern"_s, u"constant:100/s"_s, u"--duration"_s, u"2s"_s,

@@ -25,7 +25,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 
@@ -67,8 +66,7 @@ class TestReadOnly : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTestReadOnly"_s);
+        test::useTestSettings(QStringLiteral("SluiceTestReadOnly"));
         QSettings().clear();
     }
     void cleanupTestCase() { QSettings().clear(); }

@@ -119,6 +119,15 @@ private:
     QTemporaryDir m_dir;
 };
 
+// A replay of busyLog(lines), written to `files`, under sixRules().
+Options busyReplay(Files &files, int lines)
+{
+    Options o;
+    o.files = {files.write(u"busy.log"_s, busyLog(lines))};
+    o.rules = sixRules();
+    return o;
+}
+
 struct Seen
 {
     int rule;
@@ -126,6 +135,14 @@ struct Seen
     QByteArray subject;
     bool allowed;
 };
+
+// An onDecision that appends each decision to `seen`.
+auto recordInto(QList<Seen> &seen)
+{
+    return [&seen](int rule, qint64 t, std::string_view s, const Decision &d) {
+        seen << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
+    };
+}
 
 } // namespace
 
@@ -314,22 +331,16 @@ void TestReplay::wholeSecondsAreSpread()
 void TestReplay::twinsAgreeWithLocalModel()
 {
     Files files;
-    Options o;
-    o.files = {files.write(u"busy.log"_s, busyLog(6000))};
-    o.rules = sixRules();
+    Options o = busyReplay(files, 6000);
     QList<Seen> twins;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        twins << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(twins);
     auto a = run(o);
     QVERIFY2(a, qPrintable(a ? QString() : a.error().message));
     ManualClock clock;
     LocalModel model(clock);
     o.limiter = &model;
     QList<Seen> models;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        models << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(models);
     auto b = run(o);
     QVERIFY2(b, qPrintable(b ? QString() : b.error().message));
     QCOMPARE(twins.size(), models.size());
@@ -852,19 +863,13 @@ void TestReplay::fastPathsAgreeWithStraightforward()
 void TestReplay::redisAgreesAndCleansUp()
 {
     Files files;
-    Options o;
-    o.files = {files.write(u"busy.log"_s, busyLog(3000))};
-    o.rules = sixRules();
+    Options o = busyReplay(files, 3000);
     QList<Seen> local;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        local << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(local);
     auto a = run(o);
     QVERIFY(a);
     QList<Seen> redis;
-    o.onDecision = [&](int rule, qint64 t, std::string_view s, const Decision &d) {
-        redis << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
-    };
+    o.onDecision = recordInto(redis);
     o.batch = 97;
     auto b = runOnRedis(o, test::redisEndpoint());
     QVERIFY2(b, qPrintable(b ? QString() : b.error().message));

@@ -17,6 +17,7 @@
 #include "core/rules/codec.h"
 #include "fakeresp.h"
 #include "runcli.h"
+#include "servefixture.h"
 #include "testredis.h"
 
 #include <QCryptographicHash>
@@ -25,7 +26,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QScopeGuard>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -87,38 +87,7 @@ Connection::Options options(int commandMs)
     return o;
 }
 
-struct Answer
-{
-    int status = -1;
-    QByteArray body;
-};
-
-// One GET, the event loop running meanwhile (the service's first HTTP server is on it).
-Answer httpGet(quint16 port, const QByteArray &target)
-{
-    Answer a;
-    QTcpSocket s;
-    s.connectToHost(QHostAddress::LocalHost, port);
-    if (!s.waitForConnected(5000)) {
-        return a;
-    }
-    QByteArray data;
-    bool closed = false;
-    QObject::connect(&s, &QTcpSocket::readyRead, &s, [&] { data += s.readAll(); });
-    QObject::connect(&s, &QTcpSocket::disconnected, &s, [&] { closed = true; });
-    s.write("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    [[maybe_unused]] const bool done = QTest::qWaitFor([&] { return closed; }, 10000);
-    QObject::disconnect(&s, nullptr, nullptr, nullptr);
-    data += s.readAll();
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return a;
-    }
-    const QList<QByteArray> first = data.left(data.indexOf('\r')).split(' ');
-    a.status = first.value(1).toInt();
-    a.body = data.mid(end + 4);
-    return a;
-}
+using Answer = test::HttpReply;
 
 // The service's own lines to stderr (qWarning: "the decision failed: ..."), as `sluice-cli
 // serve` writes them, caught while a test runs.
@@ -483,11 +452,11 @@ private Q_SLOTS:
         QVERIFY(port.ok());
         for (int i = 0; i < 5; ++i) {
             const Answer a =
-                httpGet(s.port(), "/v1/check?rule=r&subject=s" + QByteArray::number(i));
+                test::inProcessGet(s.port(), "/v1/check?rule=r&subject=s" + QByteArray::number(i));
             QVERIFY2(a.status == 200 || a.status == 500, qPrintable(QString::number(a.status)));
             QVERIFY2(a.body.size() < 2048, a.body.left(2048).constData());
         }
-        const Answer health = httpGet(s.port(), "/healthz");
+        const Answer health = test::inProcessGet(s.port(), "/healthz");
         QVERIFY2(health.status > 0, "no /healthz answer");
         QVERIFY2(health.body.size() < 4096, health.body.left(4096).constData());
         const qint64 grown = heldKb() - before;

@@ -3,6 +3,7 @@
 // unknown, the sentinels are down or silent, or the master is a replica; a forced failover;
 // and the long-lived parts (the load generator, serve's decision pool, sluice-cli load)
 // answering by on_redis_error while the master is demoted and resuming after.
+#include "testdata.h"
 #include "testredis.h"
 
 #include "app/serve/decisionpool.h"
@@ -501,15 +502,9 @@ private Q_SLOTS:
     void loadFollowsDemotion()
     {
         const Rule rule = bigRule(u"t-sentinel-load-%1"_s.arg(QCoreApplication::applicationPid()));
-        load::LoadOptions o;
-        o.endpoint = tcp(m_soloPort);
-        o.rules.rules = {rule};
-        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
-        o.pattern.rate = Rate{200, 1'000'000};
-        o.durationUs = 3'000'000;
-        o.threads = 2;
-        o.subjects = 4;
-        load::LoadGenerator g(o);
+        RuleSet set;
+        set.rules = {rule};
+        load::LoadGenerator g(test::constantLoad(tcp(m_soloPort), set, 200, 3'000'000, 4));
         QVERIFY(g.start());
         QTest::qWait(800);
         auto admin = Connection::open(tcp(m_soloPort));
@@ -656,15 +651,12 @@ private Q_SLOTS:
 
         const Rule rule = bigRule(u"t-sentinel-cli-%1"_s.arg(QCoreApplication::applicationPid()));
         const QString rules = m_dir.filePath(u"rules.json"_s);
-        {
-            QFile f(rules);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(u"{\"version\": 1, \"rules\": [{\"id\": \"%1\", \"scope\": \"ip\", "
-                    "\"algorithm\": \"fixed_window\", \"limit\": 1000000, \"window\": \"1h\", "
-                    "\"key_prefix\": \"%2\", \"on_redis_error\": \"deny\"}]}"_s
-                        .arg(rule.id, QString::fromUtf8(rule.keyPrefix))
-                        .toUtf8());
-        }
+        QVERIFY(test::writeFile(
+            rules, u"{\"version\": 1, \"rules\": [{\"id\": \"%1\", \"scope\": \"ip\", "
+                   "\"algorithm\": \"fixed_window\", \"limit\": 1000000, \"window\": \"1h\", "
+                   "\"key_prefix\": \"%2\", \"on_redis_error\": \"deny\"}]}"_s
+                       .arg(rule.id, QString::fromUtf8(rule.keyPrefix))
+                       .toUtf8()));
         // 16 s: the failover comes at 2 s, and Sentinel demotes the old master (whose clients
         // then reconnect) about 10 s after that.
         QProcess cli;

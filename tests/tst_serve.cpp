@@ -13,6 +13,7 @@
 #include "core/rules/rulestore.h"
 #include "core/stats/statsrecorder.h"
 #include "ownredis.h"
+#include "servefixture.h"
 #include "testredis.h"
 
 #include <QElapsedTimer>
@@ -28,69 +29,9 @@ using namespace sluice::headers;
 
 namespace {
 
-struct HttpResponse
-{
-    int status = -1;                      // -1: no status line came back
-    QMap<QByteArray, QByteArray> headers; // names in lower case
-    QByteArray body;
-    bool closed = false; // the server closed the connection
-    QByteArray header(const char *name) const { return headers.value(QByteArray(name).toLower()); }
-    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-};
-
-// Parses one response from `data`; false while it is incomplete.
-bool parseResponse(const QByteArray &data, HttpResponse *r)
-{
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return false;
-    }
-    const QList<QByteArray> lines = data.left(end).split('\n');
-    const QList<QByteArray> statusLine = lines.first().trimmed().split(' ');
-    r->status = statusLine.size() > 1 ? statusLine[1].toInt() : -1;
-    r->headers.clear();
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0) {
-            r->headers.insert(lines[i].left(colon).trimmed().toLower(),
-                              lines[i].mid(colon + 1).trimmed());
-        }
-    }
-    const qsizetype length = r->headers.value("content-length", "0").toLongLong();
-    if (data.size() < end + 4 + length) {
-        return false;
-    }
-    r->body = data.mid(end + 4, length);
-    return true;
-}
-
-// Sends `raw` on a new connection and waits (spinning the event loop) for one response or the
-// connection's end.
-HttpResponse exchange(quint16 port, const QByteArray &raw, int timeoutMs = 10000)
-{
-    HttpResponse r;
-    QTcpSocket s;
-    s.connectToHost(QHostAddress::LocalHost, port);
-    if (!QTest::qWaitFor([&] { return s.state() == QAbstractSocket::ConnectedState; }, timeoutMs)) {
-        return r;
-    }
-    QByteArray data;
-    bool done = false;
-    QObject::connect(&s, &QTcpSocket::readyRead, &s, [&] {
-        data += s.readAll();
-        done = done || parseResponse(data, &r);
-    });
-    QObject::connect(&s, &QTcpSocket::disconnected, &s, [&] {
-        parseResponse(data, &r);
-        r.closed = true;
-        done = true;
-    });
-    s.write(raw);
-    [[maybe_unused]] const bool answered = QTest::qWaitFor([&] { return done; }, timeoutMs);
-    // Before `data` goes: closing the socket would call the lambdas above.
-    QObject::disconnect(&s, nullptr, nullptr, nullptr);
-    return r;
-}
+using HttpResponse = test::HttpReply;
+using test::httpExchange;
+using test::parseHttpReply;
 
 // A keep-alive connection to the service; false if it did not connect.
 bool connectTo(QTcpSocket &s, quint16 port)
@@ -101,7 +42,7 @@ bool connectTo(QTcpSocket &s, quint16 port)
 
 HttpResponse get(quint16 port, const QByteArray &target)
 {
-    return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    return httpExchange(port, "GET " + target + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
 }
 
 QByteArray ruleFile(const QByteArray &rulesJson)
@@ -331,9 +272,9 @@ private Q_SLOTS:
         const QByteArray req =
             "GET /v1/auth?rule=fw HTTP/1.1\r\nHost: x\r\nSluice-Subject: 9.9.9.9\r\n\r\n";
         for (int i = 0; i < 3; ++i) {
-            QCOMPARE(exchange(port, req).status, 200);
+            QCOMPARE(httpExchange(port, req).status, 200);
         }
-        const HttpResponse denied = exchange(port, req);
+        const HttpResponse denied = httpExchange(port, req);
         QCOMPARE(denied.status, 403);
         QCOMPARE(denied.header("Retry-After"), QByteArray("10"));
         QCOMPARE(denied.json().value(QLatin1String("subject")).toString(),
@@ -355,7 +296,7 @@ private Q_SLOTS:
             data.clear();
             s.write("GET /v1/check?rule=fw&subject=ka HTTP/1.1\r\nHost: x\r\n\r\n");
             HttpResponse r;
-            QVERIFY(QTest::qWaitFor([&] { return parseResponse(data, &r); }, 5000));
+            QVERIFY(QTest::qWaitFor([&] { return parseHttpReply(data, &r); }, 5000));
             QCOMPARE(r.status, i <= 3 ? 200 : 429);
         }
         QCOMPARE(s.state(), QAbstractSocket::ConnectedState);
@@ -393,7 +334,7 @@ private Q_SLOTS:
         connect(&s, &QTcpSocket::readyRead, &s, [&] {
             data += s.readAll();
             HttpResponse r;
-            while (parseResponse(data, &r)) {
+            while (parseHttpReply(data, &r)) {
                 answers << r;
                 data.remove(0, data.indexOf("\r\n\r\n") + 4 + r.body.size());
                 r = HttpResponse{};
@@ -588,7 +529,7 @@ private Q_SLOTS:
         QFETCH(int, status);
         QFETCH(QString, mentions);
         auto service = makeService(parseRules(standardRules));
-        const HttpResponse r = exchange(service->port(), request);
+        const HttpResponse r = httpExchange(service->port(), request);
         QCOMPARE(r.status, status);
         const QJsonObject j = r.json();
         QCOMPARE(j.value(QLatin1String("status")).toInt(), status);

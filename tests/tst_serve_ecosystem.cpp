@@ -185,10 +185,24 @@ public:
     explicit Service(const QStringList &args) { start(args); }
 };
 
-QStringList serveArgs(const QString &rulesPath, const QString &url = test::redisUrl())
+// A Service of rulesText(), written to a folder of its own, on the Redis at `url`, with
+// serve's usual flags and `extra`.
+class RulesService : public test::ServeProcess
 {
-    return test::serveArgs(rulesPath, url);
-}
+public:
+    explicit RulesService(const QStringList &extra = {}, const QString &url = test::redisUrl())
+    {
+        if (writeFile(rulesPath(), rulesText())) {
+            start(test::serveArgs(rulesPath(), url) + extra);
+        } else {
+            qWarning("cannot write %s", qPrintable(rulesPath()));
+        }
+    }
+    QString rulesPath() const { return m_dir.filePath(QStringLiteral("rules.json")); }
+
+private:
+    QTemporaryDir m_dir;
+};
 
 } // namespace
 
@@ -197,11 +211,7 @@ class TestServeEcosystem : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        auto c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void compatLabelsFromTheRuleId()
     {
@@ -265,11 +275,8 @@ private Q_SLOTS:
 
     void countersMatchTheDecisions()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rulesText()));
-        Service service(serveArgs(path)
-                        << QStringLiteral("--metrics-compat") << QStringLiteral("envoy-ratelimit"));
+        RulesService service(
+            {QStringLiteral("--metrics-compat"), QStringLiteral("envoy-ratelimit")});
         QVERIFY2(service.port() != 0, service.err().constData());
 
         // fw (limit 5): 7 requests of one subject: 5 allowed (the last two at 80 % and 100 %
@@ -373,10 +380,7 @@ private Q_SLOTS:
 
     void openMetricsWhenAsked()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rulesText()));
-        Service service(serveArgs(path));
+        RulesService service;
         QVERIFY2(service.port() != 0, service.err().constData());
         QCOMPARE(get(service.port(), "/v1/check?rule=fw&subject=om").status, 200);
         const Http m = get(service.port(), "/metrics",
@@ -409,11 +413,7 @@ private Q_SLOTS:
 
     void metricsOnAPortOfTheirOwn()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rulesText()));
-        Service service(serveArgs(path)
-                        << QStringLiteral("--metrics-listen") << QStringLiteral("127.0.0.1:0"));
+        RulesService service({QStringLiteral("--metrics-listen"), QStringLiteral("127.0.0.1:0")});
         QVERIFY2(service.port() != 0, service.err().constData());
         QVERIFY2(service.metricsPort() != 0, service.out().constData());
         QVERIFY(service.metricsPort() != service.port());
@@ -425,22 +425,29 @@ private Q_SLOTS:
         QCOMPARE(get(service.metricsPort(), "/v1/check?rule=fw&subject=own").status, 404);
     }
 
+    void badFlags_data()
+    {
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QByteArray>("says");
+        QTest::newRow("metrics-compat")
+            << QStringLiteral("--metrics-compat") << QStringLiteral("statsd")
+            << QByteArray("--metrics-compat 'statsd' is unknown; expected envoy-ratelimit");
+        QTest::newRow("metrics-listen")
+            << QStringLiteral("--metrics-listen") << QStringLiteral("nowhere")
+            << QByteArray("--metrics-listen 'nowhere': expected HOST:PORT");
+    }
     void badFlags()
     {
-        auto r = test::runCli({QStringLiteral("serve"), QStringLiteral("--url"), test::redisUrl(),
-                               QStringLiteral("--rules"), QStringLiteral("x.json"),
-                               QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                               QStringLiteral("--metrics-compat"), QStringLiteral("statsd")});
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("--metrics-compat 'statsd' is unknown; expected envoy-ratelimit"),
-                 r.err.constData());
-        r = test::runCli({QStringLiteral("serve"), QStringLiteral("--url"), test::redisUrl(),
+        QFETCH(QString, flag);
+        QFETCH(QString, value);
+        QFETCH(QByteArray, says);
+        const auto r =
+            test::runCli({QStringLiteral("serve"), QStringLiteral("--url"), test::redisUrl(),
                           QStringLiteral("--rules"), QStringLiteral("x.json"),
-                          QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                          QStringLiteral("--metrics-listen"), QStringLiteral("nowhere")});
+                          QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), flag, value});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("--metrics-listen 'nowhere': expected HOST:PORT"),
-                 r.err.constData());
+        QVERIFY2(r.err.contains(says), r.err.constData());
     }
 
     // 100 scrapes at once, five rounds, while decisions are made and the rules are reloaded
@@ -448,11 +455,8 @@ private Q_SLOTS:
     // and no counter of a later round is below the same counter of an earlier one.
     void scrapeStormDuringReloads()
     {
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rulesText()));
-        Service service(serveArgs(path)
-                        << QStringLiteral("--max-connections") << QStringLiteral("1000"));
+        RulesService service({QStringLiteral("--max-connections"), QStringLiteral("1000")});
+        const QString path = service.rulesPath();
         QVERIFY2(service.port() != 0, service.err().constData());
 
         QMap<QByteArray, double> seen; // the highest value of each counter sample so far
@@ -524,11 +528,7 @@ private Q_SLOTS:
     {
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rulesText()));
-        Service service(serveArgs(path, redis.url())
-                        << QStringLiteral("--timeout-ms") << QStringLiteral("200"));
+        RulesService service({QStringLiteral("--timeout-ms"), QStringLiteral("200")}, redis.url());
         QVERIFY2(service.port() != 0, service.err().constData());
         QCOMPARE(get(service.port(), "/v1/check?rule=fw&subject=e").status, 200);
         redis.kill();
@@ -555,11 +555,8 @@ private Q_SLOTS:
     {
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rulesText()));
-        Service service(serveArgs(path, redis.url())
-                        << QStringLiteral("--log-format") << QStringLiteral("json"));
+        RulesService service({QStringLiteral("--log-format"), QStringLiteral("json")}, redis.url());
+        const QString path = service.rulesPath();
         QVERIFY2(service.port() != 0, service.err().constData());
         redis.kill();
         QCOMPARE(get(service.port(), "/v1/check?rule=fw&subject=j").status, 200);
@@ -741,10 +738,7 @@ private Q_SLOTS:
             exprs << v.toObject().value(QStringLiteral("definition")).toString();
         }
 
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("rules.json"));
-        QVERIFY(writeFile(path, rulesText()));
-        Service service(serveArgs(path));
+        RulesService service;
         QVERIFY2(service.port() != 0, service.err().constData());
         QCOMPARE(get(service.port(), "/v1/check?rule=fw&subject=dash").status, 200);
         const Exposition e = parse(get(service.port(), "/metrics").body);

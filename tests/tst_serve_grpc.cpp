@@ -11,8 +11,10 @@
 // support, `serve
 // --grpc` must say so (exit 2) and POST /json answer 501; the rest is skipped.
 
+#include "fakeresp.h"
 #include "ownredis.h"
 #include "runcli.h"
+#include "servefixture.h"
 #include "testredis.h"
 
 #include "core/redis/connection.h"
@@ -88,40 +90,18 @@ const QByteArray rulesJson = R"({"version": 1, "rules": [
                    {"subject": "abuser", "deny": true, "ttl": "1d"},
                    {"subject": "vip", "limit": {"limit": 4, "window": "1m"}, "ttl": "1d"}]}]})";
 
-struct Http
-{
-    int status = -1;
-    QByteArray body;
-};
+using Http = test::HttpReply;
 
 // One request on a connection of its own, read to the end.
 Http request(quint16 port, const QByteArray &method, const QByteArray &target,
              const QByteArray &body = {})
 {
-    Http r;
-    QTcpSocket s;
-    s.connectToHost(QStringLiteral("127.0.0.1"), port);
-    if (!s.waitForConnected(5000)) {
-        return r;
-    }
-    s.write(method + ' ' + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
-            (body.isEmpty() && method == "GET"
-                 ? QByteArray()
-                 : "Content-Length: " + QByteArray::number(body.size()) + "\r\n") +
-            "\r\n" + body);
-    QByteArray data;
-    while (s.state() == QAbstractSocket::ConnectedState && s.waitForReadyRead(10000)) {
-        data += s.readAll();
-    }
-    data += s.readAll();
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return r;
-    }
-    const QList<QByteArray> first = data.left(data.indexOf("\r\n")).split(' ');
-    r.status = first.size() > 1 ? first[1].toInt() : -1;
-    r.body = data.mid(end + 4);
-    return r;
+    return test::httpRequest(
+        port, method + ' ' + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
+                  (body.isEmpty() && method == "GET"
+                       ? QByteArray()
+                       : "Content-Length: " + QByteArray::number(body.size()) + "\r\n") +
+                  "\r\n" + body);
 }
 
 // The sum of the samples of `name` whose label text contains every one of `labels`.
@@ -187,21 +167,6 @@ private:
     QByteArray m_out, m_err;
     quint16 m_port = 0, m_grpcPort = 0;
 };
-
-// The peak resident memory of a process (VmHWM), in KiB; -1 if unreadable.
-[[maybe_unused]] qint64 peakRssKiB(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:")) {
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-        }
-    }
-    return -1;
-}
 
 #ifdef SLUICE_WITH_GRPC
 namespace rls = envoy::service::ratelimit::v3;
@@ -636,7 +601,7 @@ private Q_SLOTS:
 
     void badInput_data()
     {
-        m_peakBefore = peakRssKiB(m_envoy->pid());
+        m_peakBefore = test::procStatusKb(QString::number(m_envoy->pid()), "VmHWM");
         QTest::addColumn<int>("kind");
         QTest::addColumn<int>("code");
         QTest::addColumn<QByteArray>("message");
@@ -712,7 +677,7 @@ private Q_SLOTS:
         QVERIFY(c.call("edge", {descriptor({{"free", "x"}})}).status.ok());
         // The 100 MB message was never held: the peak stays within gRPC's memory quota (32
         // MiB) of what the service held before the bad input.
-        const qint64 peak = peakRssKiB(m_envoy->pid());
+        const qint64 peak = test::procStatusKb(QString::number(m_envoy->pid()), "VmHWM");
         QVERIFY2(m_peakBefore > 0 && peak < m_peakBefore + 48 * 1024,
                  (QByteArray::number(peak) + " KiB, before " + QByteArray::number(m_peakBefore))
                      .constData());

@@ -39,82 +39,12 @@ using namespace sluice::serve;
 
 namespace {
 
-struct Answer
-{
-    int status = -1;
-    QByteArray head;
-    QByteArray body;
-    bool closed = false;
-    QByteArray header(const QByteArray &name) const
-    {
-        for (const QByteArray &line : head.split('\n')) {
-            const qsizetype c = line.indexOf(':');
-            if (c > 0 && line.left(c).trimmed().toLower() == name.toLower()) {
-                return line.mid(c + 1).trimmed();
-            }
-        }
-        return {};
-    }
-    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
-};
-
-bool parse(const QByteArray &data, Answer *a)
-{
-    const qsizetype end = data.indexOf("\r\n\r\n");
-    if (end < 0) {
-        return false;
-    }
-    a->head = data.left(end);
-    const QList<QByteArray> first = a->head.left(a->head.indexOf('\r')).split(' ');
-    a->status = first.size() > 1 ? first[1].toInt() : -1;
-    const qsizetype length = a->header("content-length").toLongLong();
-    if (data.size() < end + 4 + length) {
-        return false;
-    }
-    a->body = data.mid(end + 4, length);
-    return true;
-}
-
-// Sends `head` then `body` in 1 MB pieces (stopping when the server closes) and waits for one
-// answer.
-Answer exchange(quint16 port, const QByteArray &head, qint64 bodyBytes = 0, int timeoutMs = 10000)
-{
-    Answer a;
-    QTcpSocket s;
-    s.connectToHost(QHostAddress::LocalHost, port);
-    if (!s.waitForConnected(timeoutMs)) {
-        return a;
-    }
-    QByteArray data;
-    bool done = false;
-    QObject::connect(&s, &QTcpSocket::readyRead, &s, [&] {
-        data += s.readAll();
-        done = done || parse(data, &a);
-    });
-    QObject::connect(&s, &QTcpSocket::disconnected, &s, [&] {
-        parse(data, &a);
-        a.closed = true;
-        done = true;
-    });
-    s.write(head);
-    const QByteArray piece(1 << 20, 'x');
-    QElapsedTimer t;
-    t.start();
-    while (bodyBytes > 0 && !done && t.elapsed() < timeoutMs) {
-        if (s.bytesToWrite() < 2 * piece.size()) {
-            s.write(piece);
-            bodyBytes -= piece.size();
-        }
-        QTest::qWait(1);
-    }
-    [[maybe_unused]] const bool ok = QTest::qWaitFor([&] { return done; }, timeoutMs);
-    QObject::disconnect(&s, nullptr, nullptr, nullptr);
-    return a;
-}
+using Answer = test::HttpReply;
+using test::httpExchange;
 
 Answer get(quint16 port, const QByteArray &target, const QByteArray &extra = {})
 {
-    return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: x\r\n" + extra + "\r\n");
+    return httpExchange(port, "GET " + target + " HTTP/1.1\r\nHost: x\r\n" + extra + "\r\n");
 }
 
 RuleSet ruleSet(const QByteArray &json)
@@ -130,20 +60,6 @@ RuleSet ruleSet(const QByteArray &json)
 
 const QByteArray ipRule = R"({"id": "ip", "algorithm": "fixed_window", "limit": 1000000,
     "window": "1m", "scope": "ip", "key_prefix": "PREFIX"})";
-
-qint64 rssKb()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:")) {
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-        }
-    }
-    return -1;
-}
 
 // A second client's command, sent and not waited for (DEBUG SLEEP, a long script).
 std::unique_ptr<QTcpSocket> sendRaw(quint16 port, const QByteArray &inlineCommand)
@@ -289,6 +205,14 @@ private:
 };
 
 // The three rules of one fault: allow, deny and local.
+// One global fixed-window rule per minute, answering by `onRedisError` when Redis cannot.
+RuleSet globalRule(const char *id, qint64 limit, const char *onRedisError)
+{
+    return ruleSet(R"({"scope": "global", "id": ")" + QByteArray(id) +
+                   R"(", "algorithm": "fixed_window", "limit": )" + QByteArray::number(limit) +
+                   R"(, "window": "1m", "on_redis_error": ")" + onRedisError + R"("})");
+}
+
 const QByteArray threeRules = R"({"scope": "ip", "id": "allowr", "algorithm": "fixed_window",
     "limit": 1, "window": "1m", "on_redis_error": "allow", "key_prefix": "PREFIX"},
     {"scope": "ip", "id": "denyr", "algorithm": "fixed_window",
@@ -366,31 +290,32 @@ private Q_SLOTS:
     {
         auto s = service(ruleSet(ipRule));
         // 413 on the head alone: the 64 MB are never read.
-        Answer a = exchange(s->port(), "POST /v1/check?rule=ip&subject=a HTTP/1.1\r\nHost: x\r\n"
-                                       "Content-Length: 67108864\r\n\r\n");
+        Answer a =
+            httpExchange(s->port(), "POST /v1/check?rule=ip&subject=a HTTP/1.1\r\nHost: x\r\n"
+                                    "Content-Length: 67108864\r\n\r\n");
         QCOMPARE(a.status, 413);
         QCOMPARE(a.json().value(QLatin1String("error")).toString(),
                  QStringLiteral("content_too_large"));
         // ... and sent anyway: the service's memory does not grow with it.
-        const qint64 before = rssKb();
-        a = exchange(s->port(),
-                     "POST /v1/check?rule=ip&subject=a HTTP/1.1\r\nHost: x\r\n"
-                     "Content-Length: 67108864\r\n\r\n",
-                     64 << 20);
+        const qint64 before = test::procStatusKb(QStringLiteral("self"), "VmRSS");
+        a = httpExchange(s->port(),
+                         "POST /v1/check?rule=ip&subject=a HTTP/1.1\r\nHost: x\r\n"
+                         "Content-Length: 67108864\r\n\r\n",
+                         64 << 20);
         QCOMPARE(a.status, 413);
-        const qint64 grown = rssKb() - before;
+        const qint64 grown = test::procStatusKb(QStringLiteral("self"), "VmRSS") - before;
         qInfo("64 MB POST: 413, RSS grew by %lld KB", grown);
         QVERIFY2(grown < 16 * 1024, qPrintable(QString::number(grown)));
         // Chunked: refused too; both lengths: ambiguous.
-        a = exchange(s->port(), "POST /v1/check HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
-                                "chunked\r\n\r\n100000\r\n");
+        a = httpExchange(s->port(), "POST /v1/check HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
+                                    "chunked\r\n\r\n100000\r\n");
         QCOMPARE(a.status, 413);
-        a = exchange(s->port(), "GET /v1/check HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
-                                "chunked\r\nContent-Length: 3\r\n\r\nabc");
+        a = httpExchange(s->port(), "GET /v1/check HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
+                                    "chunked\r\nContent-Length: 3\r\n\r\nabc");
         QCOMPARE(a.status, 400);
         // A small body is read and the request answered (405: GET only); GET needs none.
-        a = exchange(s->port(), "POST /v1/check?rule=ip&subject=a HTTP/1.1\r\nHost: x\r\n"
-                                "Content-Length: 5\r\n\r\nhello");
+        a = httpExchange(s->port(), "POST /v1/check?rule=ip&subject=a HTTP/1.1\r\nHost: x\r\n"
+                                    "Content-Length: 5\r\n\r\nhello");
         QCOMPARE(a.status, 405);
         QCOMPARE(get(s->port(), "/v1/check?rule=ip&subject=a").status, 200);
     }
@@ -399,8 +324,8 @@ private Q_SLOTS:
     {
         auto s = service(ruleSet(ipRule));
         // 32 MB of one header: 431 once 16 KB are there.
-        Answer a =
-            exchange(s->port(), "GET /v1/check?rule=ip&subject=a HTTP/1.1\r\nX-Pad: ", 32 << 20);
+        Answer a = httpExchange(s->port(),
+                                "GET /v1/check?rule=ip&subject=a HTTP/1.1\r\nX-Pad: ", 32 << 20);
         QCOMPARE(a.status, 431);
         // A Sluice-Subject of 100 KB (over the head limit) or of 10 KB (under it, over the
         // subject cap): refused, and no Redis key is made.
@@ -573,9 +498,7 @@ private Q_SLOTS:
         test::OwnRedis other;
         QVERIFY(master.start());
         QVERIFY(other.start());
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 100, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, master.endpoint());
+        auto s = service(globalRule("g", 100, "allow"), {}, master.endpoint());
         QCOMPARE(get(s->port(), "/v1/check?rule=g&subject=x").header("Sluice-Source"),
                  QByteArray("redis"));
         QCOMPARE(command(master.endpoint(),
@@ -648,9 +571,7 @@ private Q_SLOTS:
     {
         test::OwnRedis redis;
         QVERIFY(redis.start({QStringLiteral("--busy-reply-threshold"), QStringLiteral("100")}));
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 100, "window": "1m", "on_redis_error": "local"})"),
-                         {}, redis.endpoint(), 1000);
+        auto s = service(globalRule("g", 100, "local"), {}, redis.endpoint(), 1000);
         QCOMPARE(get(s->port(), "/v1/check?rule=g&subject=x").header("Sluice-Source"),
                  QByteArray("redis"));
         auto busy = sendRaw(redis.port(), "EVAL \"while true do end\" 0");
@@ -740,9 +661,7 @@ private Q_SLOTS:
             QCOMPARE(command(redis.endpoint(), c), QByteArray("OK"));
         }
         Log log;
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 1000000, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, redis.endpoint(), 500, &log);
+        auto s = service(globalRule("g", 1000000, "allow"), {}, redis.endpoint(), 500, &log);
         const QByteArray target = "/v1/check?rule=g&subject=x";
         QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
         auto reload = sendRaw(redis.port(), "DEBUG RELOAD");
@@ -791,9 +710,7 @@ private Q_SLOTS:
               QByteArray("CLUSTERDOWN The cluster is down")}) {
             FakeRedis fake;
             Log log;
-            auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-                "limit": 100, "window": "1m", "on_redis_error": "allow"})"),
-                             {}, fake.endpoint(), 500, &log);
+            auto s = service(globalRule("g", 100, "allow"), {}, fake.endpoint(), 500, &log);
             const QByteArray target = "/v1/check?rule=g&subject=x";
             QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
             fake.setFault(fault);
@@ -900,9 +817,7 @@ private Q_SLOTS:
     {
         test::OwnRedis redis;
         QVERIFY(redis.start({QStringLiteral("--enable-debug-command"), QStringLiteral("local")}));
-        auto s = service(ruleSet(R"({"scope": "global", "id": "t", "algorithm": "fixed_window",
-            "limit": 1, "window": "1m", "on_redis_error": "local"})"),
-                         {}, redis.endpoint(), 300);
+        auto s = service(globalRule("t", 1, "local"), {}, redis.endpoint(), 300);
         QCOMPARE(get(s->port(), "/v1/check?rule=t&subject=x&cost=0").header("Sluice-Source"),
                  QByteArray("redis"));
         auto sleeper = sendRaw(redis.port(), "DEBUG SLEEP 2");
@@ -974,9 +889,7 @@ private Q_SLOTS:
         test::OwnRedis redis;
         QVERIFY(redis.start());
         Log log;
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 1000000, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, redis.endpoint(), 500, &log);
+        auto s = service(globalRule("g", 1000000, "allow"), {}, redis.endpoint(), 500, &log);
         const QByteArray target = "/v1/check?rule=g&subject=x";
         QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
         redis.kill();
@@ -1029,9 +942,7 @@ private Q_SLOTS:
         dec.user = QStringLiteral("dec");
         dec.password = QStringLiteral("dec-pw");
         Log log;
-        auto s = service(ruleSet(R"({"scope": "global", "id": "g", "algorithm": "fixed_window",
-            "limit": 1000000, "window": "1m", "on_redis_error": "allow"})"),
-                         {}, dec, 500, &log);
+        auto s = service(globalRule("g", 1000000, "allow"), {}, dec, 500, &log);
         const QByteArray target = "/v1/check?rule=g&subject=x";
         QCOMPARE(get(s->port(), target).header("Sluice-Source"), QByteArray("redis"));
         QCOMPARE(command(redis.endpoint(), {"ACL", "SETUSER", "dec", "-@scripting"}),

@@ -4,6 +4,7 @@
 // headers. Everything runs on loopback, on free ports, in a temporary prefix; the CLI runs end
 // to end (argument parsing, rules file, listen, SIGTERM).
 
+#include "runcli.h"
 #include "servefixture.h"
 #include "testdata.h"
 #include "testredis.h"
@@ -71,12 +72,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, mentions);
-        QProcess p;
-        p.start(QStringLiteral(SLUICE_CLI), QStringList{QStringLiteral("serve")} + args);
-        QVERIFY(p.waitForFinished(10000));
-        QCOMPARE(p.exitCode(), 2);
-        const QString err = QString::fromLocal8Bit(p.readAllStandardError());
-        QVERIFY2(err.contains(mentions), qPrintable(err));
+        test::checkUsageError(QStringList{QStringLiteral("serve")} + args, mentions);
     }
 
     void nginxFrontsTheService()

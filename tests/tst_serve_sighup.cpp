@@ -87,11 +87,7 @@ class TestServeSighup : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void cleanupTestCase()
-    {
-        auto c = test::connect();
-        test::cleanup(c);
-    }
+    void cleanupTestCase() { test::cleanup(); }
 
     void reloadsTheRulesFileOnSighup()
     {

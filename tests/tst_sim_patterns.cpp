@@ -5,6 +5,7 @@
 #include "core/rules/codec.h"
 #include "core/sim/metrics.h"
 #include "core/sim/scenario.h"
+#include "testdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -289,13 +290,11 @@ private Q_SLOTS:
                   "12000\n"
                   "40000,carol\n");
         csv.close();
-        QFile f(dir.filePath(u"s.json"_s));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"duration": "30s", "subjects": 4,
+        const QString path = dir.filePath(u"s.json"_s);
+        QVERIFY(test::writeFile(path, R"({"duration": "30s", "subjects": 4,
                    "traffic": [{"pattern": "replay", "file": "trace.csv"}], )" +
-                QByteArray(minimalRules) + "}");
-        f.close();
-        const scenario::Loaded l = scenario::loadFile(f.fileName());
+                                          QByteArray(minimalRules) + "}"));
+        const scenario::Loaded l = scenario::loadFile(path);
         QVERIFY2(l.ok(), qPrintable(errorsOf(l)));
         auto traffic = scenario::generate(l.scenario);
         QVERIFY(traffic.ok());
@@ -311,7 +310,7 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Truncate));
         csv.write("t_us\n5\n7\n");
         csv.close();
-        const scenario::Loaded us = scenario::loadFile(f.fileName());
+        const scenario::Loaded us = scenario::loadFile(path);
         QVERIFY2(us.ok(), qPrintable(errorsOf(us)));
         QCOMPARE(timesOf(scenario::generate(us.scenario)->arrivals), (std::vector<qint64>{5, 7}));
 
@@ -319,7 +318,7 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Truncate));
         csv.write("0,alice\nhello world\n5,bob\n-3,carol\n7,\n1.23456,x\n8,a,b\n");
         csv.close();
-        const scenario::Loaded bad = scenario::loadFile(f.fileName());
+        const scenario::Loaded bad = scenario::loadFile(path);
         const QString e = errorsOf(bad);
         QCOMPARE(bad.errors.size(), 5);
         QVERIFY2(e.contains(u"trace.csv:2: traffic[0].file: not a request line"_s), qPrintable(e));
@@ -331,7 +330,7 @@ private Q_SLOTS:
 
         // A replay file that is not there: said at the field, with its position.
         QVERIFY(QFile::remove(csv.fileName()));
-        const scenario::Loaded missing = scenario::loadFile(f.fileName());
+        const scenario::Loaded missing = scenario::loadFile(path);
         QCOMPARE(missing.errors.size(), 1);
         QVERIFY2(errorsOf(missing).contains(u"s.json:2:"_s) &&
                      errorsOf(missing).contains(u"traffic[0].file: no replay file 'trace.csv'"_s),

@@ -3,6 +3,7 @@
 // real files, a scenario saved and loaded; the runner on the fixture's Redis (identical
 // results, no keys left after a cancel). Screenshots in <build>/tests/screenshots/.
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "ui/language.h"
@@ -30,7 +31,9 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
 #include <QXmlStreamReader>
+#include <functional>
 
 using namespace sluice;
 using namespace sluice::ui;
@@ -85,6 +88,32 @@ QByteArray bigScenario(qint64 requests, const char *bin = "100ms")
 class TestSimulationPage : public QObject
 {
     Q_OBJECT
+
+    // In English and Chinese at each of `sizes`: `shoot` saves the page at that size to
+    // SLUICE_SHOTS_DIR/<name>-<language>-<width>x<height>.png (skipped without the variable).
+    // English is put back after.
+    void screenshots(const QString &name, const QList<QSize> &sizes,
+                     const std::function<void(QSize, const QString &)> &shoot)
+    {
+        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+        if (dir.isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
+            QString error;
+            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            for (const QSize size : sizes) {
+                shoot(size, u"%1/%2-%3-%4x%5.png"_s.arg(dir, name, lang)
+                                .arg(size.width())
+                                .arg(size.height()));
+                if (QTest::currentTestFailed()) {
+                    return;
+                }
+            }
+        }
+        QString error;
+        Language::install(qApp, u"en"_s, &error);
+    }
 
 private Q_SLOTS:
     void downsampleKeepsPeaks()
@@ -274,10 +303,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"big.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bigScenario(3'000'000));
-        f.close();
+        QVERIFY(test::writeFile(path, bigScenario(3'000'000)));
         SimulationPage page(nullptr);
         QVERIFY(test::showWindow(page));
         QString error;
@@ -306,10 +332,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"million.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bigScenario(1'000'000, "10ms"));
-        f.close();
+        QVERIFY(test::writeFile(path, bigScenario(1'000'000, "10ms")));
         SimulationPage page(nullptr);
         QVERIFY(test::showWindow(page));
         QString error;
@@ -491,10 +514,7 @@ private Q_SLOTS:
         QCOMPARE(after->seed, before->seed);
         // A broken file: refused with where and what, the editor unchanged.
         const QString bad = dir.filePath(u"bad.json"_s);
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"duration": "0s", "traffic": [], "rules": []})");
-        f.close();
+        QVERIFY(test::writeFile(bad, R"({"duration": "0s", "traffic": [], "rules": []})"));
         QVERIFY(!page.loadScenarioFile(bad, &error));
         QVERIFY2(error.contains(u"bad.json"_s) && error.contains(u"duration"_s), qPrintable(error));
         QCOMPARE(page.editedScenario()->rules, before->rules);
@@ -588,54 +608,34 @@ private Q_SLOTS:
     // Chinese (to look at: SLUICE_SHOTS_DIR=DIR).
     void adoptedScreenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
-            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
-        }
-        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        screenshots(
+            u"simulation-adopted"_s, {QSize(1280, 800), QSize(1920, 1080)},
+            [](QSize size, const QString &path) {
                 SimulationPage page(nullptr);
                 QVERIFY(test::showWindow(page, size));
+                QString error;
                 QVERIFY(page.loadScenarioFile(
                     QStringLiteral(SLUICE_SOURCE_DIR "/resources/samples/spring-counter.json"),
                     &error));
                 QVERIFY(runAndWait(page));
                 QTest::qWait(300);
-                QVERIFY(page.grab().save(u"%1/simulation-adopted-%2-%3x%4.png"_s.arg(dir, lang)
-                                             .arg(size.width())
-                                             .arg(size.height())));
-            }
-        }
-        QString error;
-        Language::install(qApp, u"en"_s, &error);
+                QVERIFY(page.grab().save(path));
+            });
     }
 
     // The boundary burst at the three sizes, in both languages (SLUICE_SHOTS_DIR).
     void sizeScreenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
-            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
-        }
-        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
-                test::PageHarness frame;
-                auto *page = new SimulationPage(nullptr);
-                QVERIFY(frame.show(page, size, 3));
-                QVERIFY(page->loadPreset(u"boundary-burst"_s));
-                QVERIFY(runAndWait(*page));
-                QTest::qWait(300);
-                QVERIFY(frame.window()->grab().save(u"%1/simulation-%2-%3x%4.png"_s.arg(dir, lang)
-                                                        .arg(size.width())
-                                                        .arg(size.height())));
-            }
-        }
-        QString error;
-        Language::install(qApp, u"en"_s, &error);
+        screenshots(u"simulation"_s, {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)},
+                    [](QSize size, const QString &path) {
+                        test::PageHarness frame;
+                        auto *page = new SimulationPage(nullptr);
+                        QVERIFY(frame.show(page, size, 3));
+                        QVERIFY(page->loadPreset(u"boundary-burst"_s));
+                        QVERIFY(runAndWait(*page));
+                        QTest::qWait(300);
+                        QVERIFY(frame.window()->grab().save(path));
+                    });
     }
 
     // The Redis engine, as the page runs it: the same outcome as the twins, and a cancelled
@@ -660,10 +660,7 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         const QString path = dir.filePath(u"big.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bigScenario(2'000'000));
-        f.close();
+        QVERIFY(test::writeFile(path, bigScenario(2'000'000)));
         const auto big = sim::scenario::loadFile(path);
         QVERIFY(big.ok());
         QVERIFY(runner.start(big.scenario, test::redisEndpoint()));

@@ -4,6 +4,7 @@
 // goes, a long run on Redis cancelled with no key left, the Redis engine without a connection,
 // the Rules page's rules taken over, a scenario saved and read back. No widget is created.
 #include "pageharness.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include "ui/connection/connectioncontroller.h"
@@ -110,13 +111,11 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"big.json"_s);
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"name": "big", "duration": "100s", "bin": "100ms", "subjects": 1000,
+        QVERIFY(test::writeFile(
+            path, R"({"name": "big", "duration": "100s", "bin": "100ms", "subjects": 1000,
             "traffic": [{"pattern": "constant", "rate": "20000/s"}],
             "rules": [{"id": "fw", "scope": "ip", "algorithm": "fixed_window", "limit": 10,
-                       "window": "10s"}]})");
-        f.close();
+                       "window": "10s"}]})"));
         SimulationSession session(m_h.controller());
         QString error;
         QVERIFY2(session.loadFile(path, &error), qPrintable(error));
