@@ -99,6 +99,16 @@ Endpoint OwnRedis::endpoint() const
     return e;
 }
 
+Connection OwnRedis::connect() const
+{
+    auto c = Connection::open(endpoint());
+    if (!c) {
+        qFatal("cannot connect to the test's redis-server on port %u: %s", unsigned(m_port),
+               qPrintable(c.error().message));
+    }
+    return std::move(*c);
+}
+
 QString OwnRedis::url() const
 {
     return QStringLiteral("redis://127.0.0.1:%1").arg(m_port);

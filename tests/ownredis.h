@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
 
 #include <QByteArray>
@@ -43,6 +44,9 @@ public:
     quint16 port() const { return m_port; }
     Endpoint endpoint() const;
     QString url() const; // redis://127.0.0.1:PORT
+    // A connection of the test's to it; a server that cannot be reached ends the test run
+    // (qFatal: every step after it would fail for the same reason).
+    Connection connect() const;
     QString dir() const { return m_dir.path(); }
     // What redis-server wrote on stdout and stderr so far (its log).
     QByteArray output() const;

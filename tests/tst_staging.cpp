@@ -6,6 +6,7 @@
 #include "ownredis.h"
 #include "runcli.h"
 #include "servefixture.h"
+#include "testdata.h"
 
 #include "core/redis/connection.h"
 #include "core/rules/codec.h"
@@ -68,15 +69,6 @@ class TestStaging : public QObject
     QTemporaryDir m_dir;
     rules::RuleStore m_store;
 
-    Connection connect()
-    {
-        auto c = Connection::open(m_redis.endpoint());
-        if (!c) {
-            qFatal("cannot connect: %s", qPrintable(c.error().message));
-        }
-        return std::move(*c);
-    }
-
     // A store at version 1 with the enforced rules, nothing staged.
     void reset(Connection &c)
     {
@@ -89,10 +81,7 @@ class TestStaging : public QObject
     QString write(const QString &name, const QByteArray &bytes)
     {
         const QString path = m_dir.filePath(name);
-        QFile f(path);
-        f.open(QIODevice::WriteOnly);
-        f.write(bytes);
-        return path;
+        return test::writeFile(path, bytes) ? path : QString();
     }
 
 private Q_SLOTS:
@@ -102,7 +91,7 @@ private Q_SLOTS:
     // them under their own ids, in shadow; the history says what the stage would change.
     void stageKeepsTheEnforcedRules()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         reset(c);
         rules::RuleStore::PushOptions o;
         o.message = u"tighten api"_s;
@@ -153,7 +142,7 @@ private Q_SLOTS:
     // a forced push ends the stage and says so in its entry.
     void aStageBlocksOtherWrites()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         reset(c);
         RuleSet seven = parse(enforcedJson);
         seven.basedOn = 1;
@@ -206,7 +195,7 @@ private Q_SLOTS:
     // time.
     void promoteAndDiscard()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         reset(c);
         QVERIFY(m_store.stage(c, parse(candidateJson), {}));
         auto promoted = m_store.promote(c, {});
@@ -259,7 +248,7 @@ private Q_SLOTS:
     // A candidate based on an older version is a conflict, as a push is.
     void aStaleCandidateConflicts()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         reset(c);
         RuleSet moved = parse(enforcedJson);
         moved.basedOn = 1;
@@ -277,7 +266,7 @@ private Q_SLOTS:
     // Two consoles staging at once: one wins, the other is refused, nothing is lost.
     void concurrentStagersOneWins()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         reset(c);
         std::atomic<int> won{0}, refused{0};
         std::vector<std::thread> threads;
@@ -310,7 +299,7 @@ private Q_SLOTS:
     // candidate's limit is enforced.
     void serveRunsTheCandidateInShadow()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         reset(c);
         QVERIFY(m_store.stage(c, parse(candidateJson), {}));
         // 10.0.0.9 is always allowed by a stored override of api: its candidate must say so too.
@@ -423,7 +412,7 @@ private Q_SLOTS:
     // staged.
     void cliMessages()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         reset(c);
         const QString file = write(u"candidate.json"_s, candidateJson);
         test::CliRun r = test::runCli(

@@ -52,15 +52,6 @@ class TestStagingConsole : public QObject
     Q_OBJECT
     test::OwnRedis m_redis;
 
-    Connection connect()
-    {
-        auto c = Connection::open(m_redis.endpoint());
-        if (!c) {
-            qFatal("cannot connect: %s", qPrintable(c.error().message));
-        }
-        return std::move(*c);
-    }
-
     template <typename T> static T *waitForDialog(QWidget &parent, const char *name)
     {
         T *d = nullptr;
@@ -73,6 +64,21 @@ class TestStagingConsole : public QObject
         return d;
     }
 
+    // A real serve following the store, and 6 requests of one subject on api through it: the
+    // enforced 5 admitted, the candidate's 2 (4 would-be denials).
+    bool serveSixRequests(test::ServeProcess &serve)
+    {
+        if (!serve.start(
+                {u"--url"_s, m_redis.url(), u"--from-redis"_s, u"--listen"_s, u"127.0.0.1:0"_s})) {
+            qWarning("serve did not start: %s", (serve.out() + serve.err()).constData());
+            return false;
+        }
+        for (int i = 0; i < 6; ++i) {
+            test::httpGet(serve.port(), "/v1/check?rule=api&subject=1.2.3.4");
+        }
+        return true;
+    }
+
 private Q_SLOTS:
     void initTestCase() { QVERIFY2(m_redis.start(), m_redis.output().constData()); }
 
@@ -82,7 +88,7 @@ private Q_SLOTS:
     // candidate's chart counts what it would deny. Promote: enforced, the banner gone.
     void stagePromoteFromThePages()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         QVERIFY(c.command({"FLUSHALL"}));
         QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
 
@@ -134,12 +140,7 @@ private Q_SLOTS:
 
         // Traffic through a real serve: 6 requests, the enforced 5 admitted, the candidate's 2.
         test::ServeProcess serve;
-        QVERIFY2(serve.start({u"--url"_s, m_redis.url(), u"--from-redis"_s, u"--listen"_s,
-                              u"127.0.0.1:0"_s}),
-                 (serve.out() + serve.err()).constData());
-        for (int i = 0; i < 6; ++i) {
-            test::httpGet(serve.port(), "/v1/check?rule=api&subject=1.2.3.4");
-        }
+        QVERIFY(serveSixRequests(serve));
 
         test::PageHarness mh;
         auto *monitor = new MonitorPage(mh.controller());
@@ -194,7 +195,7 @@ private Q_SLOTS:
         if (dir.isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
-        Connection c = connect();
+        Connection c = m_redis.connect();
         QVERIFY(c.command({"FLUSHALL"}));
         QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
         RuleSet candidate = parse(enforcedJson);
@@ -204,12 +205,7 @@ private Q_SLOTS:
         o.message = u"try api at 2"_s;
         QVERIFY(rules::RuleStore().stage(c, candidate, o));
         test::ServeProcess serve;
-        QVERIFY2(serve.start({u"--url"_s, m_redis.url(), u"--from-redis"_s, u"--listen"_s,
-                              u"127.0.0.1:0"_s}),
-                 (serve.out() + serve.err()).constData());
-        for (int i = 0; i < 6; ++i) {
-            test::httpGet(serve.port(), "/v1/check?rule=api&subject=1.2.3.4");
-        }
+        QVERIFY(serveSixRequests(serve));
         for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
             QString error;
             QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
@@ -247,7 +243,7 @@ private Q_SLOTS:
     // Discard from the banner: the stage gone, the rules as they were.
     void discardFromTheBanner()
     {
-        Connection c = connect();
+        Connection c = m_redis.connect();
         QVERIFY(c.command({"FLUSHALL"}));
         QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
         RuleSet candidate = parse(enforcedJson);
