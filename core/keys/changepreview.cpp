@@ -4,6 +4,7 @@
 
 #include "core/limiter/model.h"
 #include "core/redis/keyspace.h"
+#include "core/redis/servertime.h"
 #include "core/rules/rulediff.h"
 #include "core/stats/statsreader.h"
 
@@ -115,20 +116,6 @@ QByteArray subjectOf(const QByteArray &key, const QByteArray &head)
     return s;
 }
 
-Result<qint64> serverTimeUs(Connection &c)
-{
-    auto t = c.command({"TIME"});
-    if (!t) {
-        return t.error();
-    }
-    if (!t->isArray() || t->elements.size() != 2) {
-        return Error::make(Error::Kind::Protocol,
-                           QStringLiteral("Redis at %1 answered TIME with an unexpected reply")
-                               .arg(c.endpoint().display()));
-    }
-    return t->elements[0].str.toLongLong() * 1'000'000 + t->elements[1].str.toLongLong();
-}
-
 class Pacer
 {
 public:
@@ -161,7 +148,7 @@ Result<void> scanRule(Connection &c, RulePreview &p, const Rule *before, const R
     const Rule &keyed = before ? *before : *after;
     const QByteArray head = keyed.keyPrefix + keyed.id.toUtf8() + ":{";
     const QByteArray match = redis::globEscaped(head) + '*';
-    auto now = serverTimeUs(c);
+    auto now = redis::serverTimeUs(c);
     if (!now) {
         return now.error();
     }
@@ -276,7 +263,7 @@ Result<QList<RulePreview>> previewChange(Connection &c, const RuleSet &stored,
     const rules::RuleDiff diff = rules::diffRules(stored, candidate);
     QList<RulePreview> out;
     Pacer pacer(options.scanBudget);
-    auto now = serverTimeUs(c);
+    auto now = redis::serverTimeUs(c);
     if (!now) {
         return now.error();
     }

@@ -6,6 +6,7 @@
 
 #include "core/common/bytes.h"
 #include "core/redis/scriptregistry.h"
+#include "core/redis/servertime.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -134,18 +135,6 @@ QString osUser()
     return u"uid %1"_s.arg(geteuid());
 }
 
-Result<qint64> serverNowUs(Connection &c)
-{
-    auto t = c.command({"TIME"}, ReplyBound::integers(2, "TIME"));
-    if (!t) {
-        return t.error();
-    }
-    if (!t->isArray() || t->elements.size() != 2) {
-        return Error::make(Error::Kind::Protocol, u"TIME did not answer two numbers"_s);
-    }
-    return t->elements[0].str.toLongLong() * 1'000'000 + t->elements[1].str.toLongLong();
-}
-
 } // namespace
 
 OverrideStore::OverrideStore(QByteArray ns)
@@ -162,7 +151,7 @@ QByteArray OverrideStore::keyFor(const QString &ruleId, Override::Kind kind,
 Result<OverrideStore::Stored> OverrideStore::add(Connection &c, const Rule &rule, Override o,
                                                  const AddOptions &options) const
 {
-    auto now = serverNowUs(c);
+    auto now = redis::serverTimeUs(c);
     if (!now) {
         return now.error();
     }

@@ -631,8 +631,8 @@ void putUndo(QJsonObject &entry, const Raw &raw, const Changes &ch)
     }
 }
 
-// One compare-and-set write: the new version, or std::nullopt when another writer landed
-// since `raw` was read (nothing written).
+// One compare-and-set write: `result` with the new version, or std::nullopt when another
+// writer landed since `raw` was read (nothing written).
 struct Write
 {
     const Changes *rules = nullptr; // replace the stored rules with these; nullptr: keep
@@ -640,8 +640,9 @@ struct Write
     QByteArray stagedJson;
 };
 
-Result<std::optional<qint64>> casWrite(Connection &c, const Keys &k, const Raw &raw,
-                                       const QJsonObject &entry, const Write &w)
+Result<std::optional<RuleStore::PushResult>> casWrite(Connection &c, const Keys &k, const Raw &raw,
+                                                      const QJsonObject &entry, const Write &w,
+                                                      RuleStore::PushResult result)
 {
     static const ScriptRegistry::Script &script =
         *scripts().find(QStringLiteral("rulestore_write"));
@@ -678,9 +679,20 @@ Result<std::optional<qint64>> casWrite(Connection &c, const Keys &k, const Raw &
                                .arg(c.endpoint().display()));
     }
     if (r->elements[0].integer == 1) {
-        return std::optional<qint64>(r->elements[1].integer);
+        result.version = r->elements[1].integer;
+        return std::optional<RuleStore::PushResult>(std::move(result));
     }
-    return std::optional<qint64>();
+    return std::optional<RuleStore::PushResult>();
+}
+
+// What a write of `ch` reports, before its version is known.
+RuleStore::PushResult resultOf(const Changes &ch)
+{
+    RuleStore::PushResult r;
+    r.added = ch.added;
+    r.changed = ch.changed;
+    r.removed = ch.removed;
+    return r;
 }
 
 Error keptChanging(Connection &c)
@@ -820,11 +832,8 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
             return raw.error();
         }
         const Changes ch = changesAgainst(raw->fields, set, k.hash);
-        PushResult result;
+        PushResult result = resultOf(ch);
         result.version = raw->version;
-        result.added = ch.added;
-        result.changed = ch.changed;
-        result.removed = ch.removed;
         if (result.unchanged()) {
             return result; // nothing to overwrite, so no conflict either; the version stays
         }
@@ -877,13 +886,12 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
             result.discardedStage = of;
         }
         putUndo(entry, *raw, ch);
-        auto v = casWrite(c, k, *raw, entry, w);
-        if (!v) {
-            return v.error();
+        auto done = casWrite(c, k, *raw, entry, w, result);
+        if (!done) {
+            return done.error();
         }
-        if (*v) {
-            result.version = **v;
-            return result;
+        if (*done) {
+            return std::move(**done);
         }
         // Another writer landed between our read and our write: nothing was written. Read
         // again; unless forced, the new version now makes this a conflict with the right message.
@@ -952,17 +960,12 @@ Result<RuleStore::PushResult> RuleStore::stage(Connection &c, const RuleSet &set
         Write w;
         w.staged = Write::Staged::Set;
         w.stagedJson = QJsonDocument(stageJson).toJson(QJsonDocument::Compact);
-        auto v = casWrite(c, k, *raw, entry, w);
-        if (!v) {
-            return v.error();
+        auto done = casWrite(c, k, *raw, entry, w, resultOf(ch));
+        if (!done) {
+            return done.error();
         }
-        if (*v) {
-            PushResult result;
-            result.version = **v;
-            result.added = ch.added;
-            result.changed = ch.changed;
-            result.removed = ch.removed;
-            return result;
+        if (*done) {
+            return std::move(**done);
         }
     }
     return keptChanging(c);
@@ -1026,17 +1029,12 @@ Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions opti
         Write w;
         w.rules = &ch;
         w.staged = Write::Staged::Del;
-        auto v = casWrite(c, k, *raw, entry, w);
-        if (!v) {
-            return v.error();
+        auto done = casWrite(c, k, *raw, entry, w, resultOf(ch));
+        if (!done) {
+            return done.error();
         }
-        if (*v) {
-            PushResult result;
-            result.version = **v;
-            result.added = ch.added;
-            result.changed = ch.changed;
-            result.removed = ch.removed;
-            return result;
+        if (*done) {
+            return std::move(**done);
         }
     }
     return keptChanging(c);
@@ -1069,15 +1067,14 @@ Result<RuleStore::PushResult> RuleStore::discard(Connection &c, PushOptions opti
         entry.insert(QStringLiteral("undo"), QJsonObject());
         Write w;
         w.staged = Write::Staged::Del;
-        auto v = casWrite(c, k, *raw, entry, w);
-        if (!v) {
-            return v.error();
+        PushResult result;
+        result.discardedStage = of;
+        auto done = casWrite(c, k, *raw, entry, w, result);
+        if (!done) {
+            return done.error();
         }
-        if (*v) {
-            PushResult result;
-            result.version = **v;
-            result.discardedStage = of;
-            return result;
+        if (*done) {
+            return std::move(**done);
         }
     }
     return keptChanging(c);

@@ -2,6 +2,8 @@
 
 #include "statsreader.h"
 
+#include "core/redis/servertime.h"
+
 #include <algorithm>
 
 namespace sluice::stats {
@@ -9,18 +11,13 @@ namespace sluice::stats {
 Result<StageReport> compareStage(Connection &c, const rules::RuleStore::Stage &stage, int seconds,
                                  const QByteArray &ns)
 {
-    auto t = c.command({"TIME"}, ReplyBound::integers(2, "TIME"));
-    if (!t) {
-        return t.error();
-    }
-    if (!t->isArray() || t->elements.size() != 2) {
-        return Error::make(Error::Kind::Protocol,
-                           QStringLiteral("Redis at %1 answered TIME with an unexpected reply")
-                               .arg(c.endpoint().display()));
+    auto nowUs = redis::serverTimeUs(c);
+    if (!nowUs) {
+        return nowUs.error();
     }
     StageReport report;
     report.seconds = seconds;
-    report.nowSecond = t->elements[0].str.toLongLong();
+    report.nowSecond = *nowUs / 1'000'000;
 
     QStringList ids;
     auto add = [&](const QStringList &list, const char *change) {
