@@ -370,13 +370,7 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     DecisionJob job;
     job.table = table;
     job.rule = rule;
-    if (hit) {
-        job.override = hit.override;
-        job.policy = policy;
-    }
-    job.key = hit && hit.override->action == Override::Action::Limit
-                  ? rules::overrideKeyFor(rule->rule, p.subject)
-                  : rule->policy.keyFor(p.subject);
+    job.key = rule->policy.keyFor(p.subject);
     job.subject = std::move(p.subject);
     job.cost = cost;
     job.connection = ticket.connection;
@@ -389,15 +383,8 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     if (rule->candidate != nullptr) {
         shadowCandidate(loop.jobs, job);
     }
-    if (hit && hit.override->action != Override::Action::Limit) {
-        DecisionOutcome o;
-        o.job = std::move(job);
-        o.decision = rules::overrideDecision(*policy, hit.override->action, matchUs, hit.endUs);
-        o.source = DecisionSource::Override;
-        if (m_options.record) {
-            m_options.record(rule->rule.id, o.job.subject, o.decision, rule->rule.shadow);
-        }
-        answer(loop, o);
+    if (auto o = hit ? applyHit(job, hit, matchUs) : std::nullopt) {
+        answer(loop, *o);
         return;
     }
     if (auto o = fromCache(job, table)) {
@@ -449,9 +436,13 @@ std::optional<DecisionOutcome> CheckService::applyOverride(DecisionJob &job)
     }
     const qint64 nowUs = SystemClock().nowUs();
     const rules::OverrideMatcher::Hit hit = rule.overrides.match(job.subject, nowUs);
-    if (!hit) {
-        return std::nullopt;
-    }
+    return hit ? applyHit(job, hit, nowUs) : std::nullopt;
+}
+
+std::optional<DecisionOutcome>
+CheckService::applyHit(DecisionJob &job, const rules::OverrideMatcher::Hit &hit, qint64 nowUs)
+{
+    const ServiceRule &rule = *job.rule;
     const Policy &policy = rule.overridePolicies[size_t(hit.index)];
     if (hit.override->action == Override::Action::Limit) {
         job.override = hit.override;

@@ -148,6 +148,10 @@ private:
     // override sets job.override, job.policy and job.key; an allow or deny is answered here
     // (returned, recorded in the statistics), without Redis. Any thread.
     std::optional<DecisionOutcome> applyOverride(DecisionJob &job);
+    // The same for an override already matched (`hit`, at nowUs): HTTP matches before it
+    // checks the cost against the override's capacity.
+    std::optional<DecisionOutcome> applyHit(DecisionJob &job,
+                                            const rules::OverrideMatcher::Hit &hit, qint64 nowUs);
     // The deny cache's answer for `job`, if it holds one (then counted as a cache answer).
     std::optional<DecisionOutcome> fromCache(DecisionJob &job, const RuleTablePtr &table);
     void answer(Loop &loop, const DecisionOutcome &o);

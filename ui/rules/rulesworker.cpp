@@ -92,6 +92,16 @@ template <typename Work> void RulesWorker::answer(StoreReply reply, Work &&work)
 
 namespace {
 
+// What a write did, into its reply: the version now stored and the rules it added, changed and
+// removed.
+void took(StoreReply &reply, const rules::RuleStore::PushResult &r)
+{
+    reply.version = r.version;
+    reply.added = r.added;
+    reply.changed = r.changed;
+    reply.removed = r.removed;
+}
+
 StoreReply replyTo(StoreReply::Op op, quint64 request)
 {
     StoreReply reply;
@@ -143,10 +153,7 @@ void RulesWorker::push(quint64 request, const RuleSet &set, bool force, const QS
         if (!r) {
             return r.error();
         }
-        reply.version = r->version;
-        reply.added = r->added;
-        reply.changed = r->changed;
-        reply.removed = r->removed;
+        took(reply, *r);
         return std::nullopt;
     });
 }
@@ -199,12 +206,9 @@ void RulesWorker::rollback(quint64 request, qint64 version, const QString &messa
         if (!r) {
             return r.error();
         }
-        reply.version = r->version;
+        took(reply, *r);
         reply.set = std::move(snap->set);
         reply.set.basedOn = r->version;
-        reply.added = r->added;
-        reply.changed = r->changed;
-        reply.removed = r->removed;
         return std::nullopt;
     });
 }
@@ -235,10 +239,7 @@ void RulesWorker::stage(quint64 request, const RuleSet &set, const QString &mess
                if (!r) {
                    return r.error();
                }
-               reply.version = r->version;
-               reply.added = r->added;
-               reply.changed = r->changed;
-               reply.removed = r->removed;
+               took(reply, *r);
                return std::nullopt;
            });
 }
@@ -253,10 +254,7 @@ void RulesWorker::finishStage(quint64 request, bool promote, const QString &mess
                if (!r) {
                    return r.error();
                }
-               reply.version = r->version;
-               reply.added = r->added;
-               reply.changed = r->changed;
-               reply.removed = r->removed;
+               took(reply, *r);
                reply.discardedStage = r->discardedStage.value_or(0);
                if (promote) {
                    auto now = m_store.pull(c); // the promoted rules, for the working set
