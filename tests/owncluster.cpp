@@ -253,4 +253,20 @@ bool OwnCluster::waitHealthy(int ms) const
     }
 }
 
+bool OwnCluster::uncover(int i, int from, int to, QString *why) const
+{
+    auto admin = Connection::open(nodeEndpoint(i));
+    if (!admin) {
+        *why = admin.error().message;
+        return false;
+    }
+    auto r = admin->command(
+        {"CLUSTER", "DELSLOTSRANGE", QByteArray::number(from), QByteArray::number(to)});
+    if (!r) {
+        *why = r.error().message;
+        return false;
+    }
+    return true;
+}
+
 } // namespace sluice::test

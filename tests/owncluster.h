@@ -46,6 +46,9 @@ public:
     // Until every running node says cluster_state:ok and sees every slot served, or `ms` pass.
     bool waitHealthy(int ms) const;
     QByteArray nodeId(int i) const;
+    // Slots [from, to] taken out of node i's map (CLUSTER DELSLOTSRANGE): a cluster with a hole
+    // as that node sees it. False, with *why, when the node refused.
+    bool uncover(int i, int from, int to, QString *why) const;
 
 private:
     int m_masters;

@@ -2,12 +2,15 @@
 
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
+#include "ui/language.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QListWidget>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -19,11 +22,59 @@ void useTestSettings(const QString &organization)
     QCoreApplication::setOrganizationName(organization);
 }
 
+void freshTestSettings(const QString &organization)
+{
+    useTestSettings(organization);
+    QSettings().clear();
+}
+
 QString screenshotPath(const QString &name)
 {
     const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
     QDir().mkpath(dir);
     return dir + QLatin1Char('/') + name;
+}
+
+bool useLanguage(const QString &lang)
+{
+    QString error;
+    if (!ui::Language::install(qApp, lang, &error)) {
+        qWarning("language %s: %s", qPrintable(lang), qPrintable(error));
+        return false;
+    }
+    return true;
+}
+
+QString shotsDir()
+{
+    const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+    if (!dir.isEmpty()) {
+        QDir().mkpath(dir);
+    }
+    return dir;
+}
+
+void inEachLanguage(const QString &name, const QList<QSize> &sizes,
+                    const std::function<void(QSize, const QString &, const QString &)> &shoot)
+{
+    const QString dir = shotsDir();
+    for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+        QVERIFY(useLanguage(lang));
+        for (const QSize size : sizes) {
+            shoot(size, lang,
+                  QStringLiteral("%1/%2-%3-%4x%5.png")
+                      .arg(dir, name, lang)
+                      .arg(size.width())
+                      .arg(size.height()));
+            if (QTest::currentTestFailed()) {
+                break;
+            }
+        }
+        if (QTest::currentTestFailed()) {
+            break;
+        }
+    }
+    useLanguage(QStringLiteral("en"));
 }
 
 QString uniqueId(const QString &base)

@@ -12,6 +12,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
 #include <memory>
 
 namespace sluice::ui {
@@ -25,6 +27,8 @@ namespace sluice::test {
 // meet the user's. PageHarness calls it; tests without one call it first. A test may name an
 // organisation of its own, so that what it leaves never meets another test's.
 void useTestSettings(const QString &organization = QStringLiteral("SluiceTest"));
+// The same, with the organisation's settings emptied: a test that starts from nothing.
+void freshTestSettings(const QString &organization = QStringLiteral("SluiceTest"));
 // <build>/tests/screenshots/<name>, the folder made: every page test saves its grabs there.
 QString screenshotPath(const QString &name);
 // "<base>-<pid>": rule ids of this process (the statistics keys live under {sluice}:stats:<id>:,
@@ -34,6 +38,17 @@ QString uniqueId(const QString &base);
 // returns its id.
 QString saveProfile(ui::ProfileStore &store, const Endpoint &e,
                     const QString &name = QStringLiteral("test"), bool readOnly = false);
+// Installs the console's language `lang` ("en", "zh_CN") in place of the last one: false, with a
+// warning saying why, when it could not.
+bool useLanguage(const QString &lang);
+// $SLUICE_SHOTS_DIR, where the screenshots at each size and language go (made when set); empty:
+// a test that saves them skips.
+QString shotsDir();
+// For English, then Chinese, and each size: installs the language and calls shoot(size, lang,
+// path), path being "<shotsDir()>/<name>-<lang>-<W>x<H>.png". It stops at the first failed step
+// and installs English again at the end.
+void inEachLanguage(const QString &name, const QList<QSize> &sizes,
+                    const std::function<void(QSize, const QString &, const QString &)> &shoot);
 // Resizes, shows and waits until the window is exposed (false: it was not, within 5 s).
 bool showWindow(QWidget &window, QSize size = {1280, 800});
 

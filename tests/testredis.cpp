@@ -12,6 +12,37 @@
 
 namespace sluice::test {
 
+namespace {
+
+// What a test leaves under keyPrefix() in the fixture's Redis goes when the test's application
+// ends: every process that asked for the fixture's address registers this once, so no test
+// class needs a cleanupTestCase() for it. A test that needs a clean slate between its cases
+// still calls cleanup() in init().
+void cleanupAtExit()
+{
+    auto c = Connection::open(redisEndpoint());
+    if (!c) {
+        qWarning("could not remove this test's keys (%s*): %s", keyPrefix().constData(),
+                 qPrintable(c.error().message));
+        return;
+    }
+    if (deleteByPrefix(*c, keyPrefix()) < 0) {
+        qWarning("could not remove all of this test's keys (%s*)", keyPrefix().constData());
+    }
+}
+
+void cleanupWhenTheTestEnds()
+{
+    static bool registered = false;
+    if (!registered && QCoreApplication::instance() != nullptr) {
+        registered = true;
+        keyPrefix(); // while the application still names itself
+        qAddPostRoutine(&cleanupAtExit);
+    }
+}
+
+} // namespace
+
 QString redisUrl()
 {
     const QString url = qEnvironmentVariable("SLUICE_TEST_REDIS_URL");
@@ -36,6 +67,7 @@ Endpoint redisEndpoint()
     if (!e) {
         qFatal("bad test Redis URL %s", qPrintable(url));
     }
+    cleanupWhenTheTestEnds();
     return *e;
 }
 
@@ -48,10 +80,18 @@ Connection connect()
     return std::move(*c);
 }
 
+Connection cleanSlate()
+{
+    Connection c = connect();
+    cleanup(c);
+    return c;
+}
+
 QByteArray keyPrefix()
 {
-    return "t:" + QCoreApplication::applicationName().toUtf8() + ':' +
-           QByteArray::number(QCoreApplication::applicationPid()) + ':';
+    static const QByteArray prefix = "t:" + QCoreApplication::applicationName().toUtf8() + ':' +
+                                     QByteArray::number(QCoreApplication::applicationPid()) + ':';
+    return prefix;
 }
 
 void cleanup(Connection &c)

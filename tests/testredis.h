@@ -18,9 +18,13 @@ QString redisUrl();
 Endpoint redisEndpoint();
 // A fresh connection; fails the calling test (QFAIL-style, via qFatal-free QVERIFY) if none.
 Connection connect();
+// connect(), after removing this test's keys (cleanup()): a clean slate to plant on.
+Connection cleanSlate();
 // "t:<test name>:<pid>:" : keys of one test process never meet another's.
 QByteArray keyPrefix();
-// Deletes every key under keyPrefix(); without a connection, on a fresh one.
+// Deletes every key under keyPrefix(); without a connection, on a fresh one. The test's
+// application does it once more when it ends, in every process that asked for the fixture's
+// address: a test calls it itself only for a clean slate between its cases.
 void cleanup(Connection &c);
 void cleanup();
 // The keys that start with `prefix` (taken literally: glob characters in it are escaped for

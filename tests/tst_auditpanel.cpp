@@ -3,6 +3,7 @@
 // asking with the count. With $SLUICE_SHOTS_DIR set it also saves the panel at 1280x800 and
 // 1920x1080, in English and in Chinese (audit-<lang>-<size>.png), to be looked at.
 #include "ownredis.h"
+#include "pageharness.h"
 
 #include "ui/keys/auditpanel.h"
 #include "ui/language.h"
@@ -105,28 +106,24 @@ private Q_SLOTS:
 
     void screenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
+        if (test::shotsDir().isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
         const Endpoint endpoint = m_redis.endpoint();
-        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
-                AuditPanel panel([endpoint] { return std::optional<Endpoint>(endpoint); },
-                                 [] { return std::optional<RuleSet>(); });
-                // The page's margins and header take about this much of the window.
-                panel.resize(size.width() - 48 - 200, size.height() - 160);
-                panel.show();
-                audit(panel);
-                panel.table()->selectRow(0);
-                QTest::qWait(50);
-                QVERIFY(panel.grab().save(u"%1/audit-%2-%3x%4.png"_s.arg(dir, lang)
-                                              .arg(size.width())
-                                              .arg(size.height())));
-            }
-        }
+        test::inEachLanguage(u"audit"_s, {QSize(1280, 800), QSize(1920, 1080)},
+                             [&](QSize size, const QString &, const QString &path) {
+                                 AuditPanel panel(
+                                     [endpoint] { return std::optional<Endpoint>(endpoint); },
+                                     [] { return std::optional<RuleSet>(); });
+                                 // The page's margins and header take about this much of the
+                                 // window.
+                                 panel.resize(size.width() - 48 - 200, size.height() - 160);
+                                 panel.show();
+                                 audit(panel);
+                                 panel.table()->selectRow(0);
+                                 QTest::qWait(50);
+                                 QVERIFY(panel.grab().save(path));
+                             });
     }
 };
 

@@ -4,6 +4,8 @@
 #include "core/common/bytes.h"
 #include "core/common/bytewriter.h"
 
+#include "testkit.h"
+
 #include <limits>
 
 #include <QTest>
@@ -18,8 +20,7 @@ class TestBytes : public QObject
 private Q_SLOTS:
     void printable_data()
     {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QString>("text");
+        test::columns<QByteArray, QString>("bytes", "text");
         QTest::newRow("ascii") << QByteArray("rate_limit:a:{1.2.3.4}")
                                << u"rate_limit:a:{1.2.3.4}"_s;
         QTest::newRow("controls") << QByteArray("a\nb\r\t", 5) << u"a\\x0ab\\x0d\\x09"_s;

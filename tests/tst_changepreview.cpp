@@ -45,6 +45,14 @@ class TestChangePreview : public QObject
 {
     Q_OBJECT
     PreviewOptions m_options;
+    Connection m_c = test::connect(); // the fixture's Redis, where the keys are planted
+
+    // The preview of a change from the rule the keys were planted under (3 per window) to
+    // `candidate`.
+    auto fromPlanted(const RuleSet &candidate)
+    {
+        return previewChange(m_c, setOf({windowRule(3)}), candidate, m_options);
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -64,12 +72,10 @@ private Q_SLOTS:
             }
         }
     }
-    void cleanupTestCase() { test::cleanup(); }
 
     void raisingTheLimitReleases()
     {
-        Connection c = test::connect();
-        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(5)}), m_options);
+        auto r = fromPlanted(setOf({windowRule(5)}));
         QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
         QCOMPARE(r->size(), 1);
         const RulePreview &p = r->front();
@@ -90,8 +96,7 @@ private Q_SLOTS:
 
     void loweringTheLimitDenies()
     {
-        Connection c = test::connect();
-        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(2)}), m_options);
+        auto r = fromPlanted(setOf({windowRule(2)}));
         QVERIFY(r.ok());
         const RulePreview &p = r->front();
         QCOMPARE(p.deniedNow, 2);
@@ -99,24 +104,23 @@ private Q_SLOTS:
         QCOMPARE(p.newlyDenied, 1);
         QCOMPARE(subjects(p.topNewlyDenied), QList<QByteArray>{"d"});
         // Nothing was written: the keys hold what the script wrote.
-        QCOMPARE(c.command({"HGET", windowRule(3).keyFor("d"), "c"})->str, QByteArray("2"));
+        QCOMPARE(m_c.command({"HGET", windowRule(3).keyFor("d"), "c"})->str, QByteArray("2"));
     }
 
     // The candidate's on_change decides what the stored counts become under it, as the
     // scripts will make them on each subject's next decision.
     void onChangeDecidesTheStateAfter()
     {
-        Connection c = test::connect();
         Rule reset = windowRule(5);
         reset.onChange = OnChange::Reset;
-        auto r = previewChange(c, setOf({windowRule(3)}), setOf({reset}), m_options);
+        auto r = fromPlanted(setOf({reset}));
         QVERIFY(r.ok());
         QCOMPARE(r->front().released, 2);
         QCOMPARE(r->front().topReleased.front().remainingAfter, 4); // fresh: 5, this one taken
         // proportional 3 -> 6: a and c used all of 3, so all of 6; d used 2, so 4.
         Rule proportional = windowRule(6);
         proportional.onChange = OnChange::Proportional;
-        r = previewChange(c, setOf({windowRule(3)}), setOf({proportional}), m_options);
+        r = fromPlanted(setOf({proportional}));
         QVERIFY(r.ok());
         const RulePreview &p = r->front();
         QCOMPARE(p.deniedNow, 2);
@@ -127,10 +131,9 @@ private Q_SLOTS:
 
     void anotherAlgorithmStartsAfresh()
     {
-        Connection c = test::connect();
         Rule log = windowRule(3);
         log.algorithm = Algorithm::SlidingLog;
-        auto r = previewChange(c, setOf({windowRule(3)}), setOf({log}), m_options);
+        auto r = fromPlanted(setOf({log}));
         QVERIFY(r.ok());
         const RulePreview &p = r->front();
         QVERIFY(p.newState);
@@ -141,13 +144,12 @@ private Q_SLOTS:
 
     void removalReleasesAndAddedSeesLeftovers()
     {
-        Connection c = test::connect();
-        auto r = previewChange(c, setOf({windowRule(3)}), RuleSet{}, m_options);
+        auto r = fromPlanted(RuleSet{});
         QVERIFY(r.ok());
         QCOMPARE(r->front().kind, RulePreview::Kind::Removed);
         QCOMPARE(r->front().released, 2);
         // The same keys met by a rule that is new to the store: they count against it.
-        r = previewChange(c, RuleSet{}, setOf({windowRule(1)}), m_options);
+        r = previewChange(m_c, RuleSet{}, setOf({windowRule(1)}), m_options);
         QVERIFY(r.ok());
         QCOMPARE(r->front().kind, RulePreview::Kind::Added);
         QCOMPARE(r->front().liveKeys, 4);
@@ -157,10 +159,9 @@ private Q_SLOTS:
 
     void theCapMakesItPartial()
     {
-        Connection c = test::connect();
         PreviewOptions o = m_options;
         o.maxKeysPerRule = 2;
-        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(5)}), o);
+        auto r = previewChange(m_c, setOf({windowRule(3)}), setOf({windowRule(5)}), o);
         QVERIFY(r.ok());
         QVERIFY(!r->front().complete);
         QCOMPARE(r->front().liveKeys, 2);
@@ -168,8 +169,7 @@ private Q_SLOTS:
 
     void unchangedRulesAreNotListed()
     {
-        Connection c = test::connect();
-        auto r = previewChange(c, setOf({windowRule(3)}), setOf({windowRule(3)}), m_options);
+        auto r = fromPlanted(setOf({windowRule(3)}));
         QVERIFY(r.ok());
         QVERIFY(r->isEmpty());
     }

@@ -1,6 +1,7 @@
 // sluice-cli as a user runs it: real process, real Redis, exit codes and messages.
 #include "runcli.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/limiter/redislimiter.h"
@@ -154,8 +155,7 @@ private Q_SLOTS:
 
     void badUsage_data()
     {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("says");
+        test::columns<QStringList, QString>("args", "says");
         const QStringList fw{QStringLiteral("--algorithm"), QStringLiteral("fixed_window")};
         const QStringList tb{QStringLiteral("--algorithm"), QStringLiteral("token_bucket")};
         auto row = [](const char *name, QStringList args, const char *says) {

@@ -6,6 +6,7 @@
 #include "ownredis.h"
 #include "runcli.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/keys/keyfixer.h"
@@ -482,8 +483,7 @@ private Q_SLOTS:
     // A bad adopt block: exit 2 naming the field, nothing scanned or written.
     void badAdopt_data()
     {
-        QTest::addColumn<QByteArray>("adopt");
-        QTest::addColumn<QString>("message");
+        test::columns<QByteArray, QString>("adopt", "message");
         QTest::newRow("unknown layout")
             << QByteArray(R"({"match": "rate_limit:*", "layout": "spring_counter"})")
             << u"rules[0].adopt.layout: unknown layout 'spring_counter'; expected one of"_s;
@@ -525,8 +525,7 @@ private Q_SLOTS:
 
     void badInput_data()
     {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("message");
+        test::columns<QStringList, QString>("args", "message");
         QTest::newRow("audit glob matching nothing")
             << QStringList{u"keys"_s, u"audit"_s, u"--match"_s, u"nothing:*"_s}
             << u"--match 'nothing:*': no key matches it"_s;

@@ -3,6 +3,7 @@
 // --dry-run, rules from a file and from Redis.
 #include "runcli.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/keys/keyhealth.h"
@@ -61,10 +62,14 @@ class TestCliKeys : public QObject
         return m_rules.find(QString::fromLatin1(id))->keyFor(subject);
     }
 
-    void plant()
+    // Plants the keys every listing test reads: false when a step failed (the test stops).
+    bool plant()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        return test::passed([this] { plantKeys(); });
+    }
+    void plantKeys()
+    {
+        Connection c = test::cleanSlate();
         RedisLimiter limiter(test::connect());
         for (const Rule &r : m_rules.rules) {
             const Policy p = r.policy();
@@ -101,8 +106,6 @@ private Q_SLOTS:
         QVERIFY(test::writeFile(m_rulesFile, rules::toJson(m_rules)));
     }
 
-    void cleanupTestCase() { test::cleanup(); }
-
     void noBackoffSendsNoProbe()
     {
         // The latency back-off probes with PINGs between round trips; --no-backoff sends none.
@@ -131,8 +134,7 @@ private Q_SLOTS:
         // byte what QJsonDocument writes for the same object, over every state kind, a double
         // (tokens, weighted count, queue), unreadable and orphan keys, and subjects that need
         // escapes: quotes, backslashes, controls, UTF-8 up to 4 bytes, bytes that are not UTF-8.
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         const Scope ip{Scope::Kind::Ip, {}};
         RuleSet set;
         const qint64 minute = 60 * duration::usPerSecond;
@@ -200,8 +202,7 @@ private Q_SLOTS:
 
     void badUsage_data()
     {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("message");
+        test::columns<QStringList, QString>("args", "message");
         const QString u = u"redis://127.0.0.1:6379"_s;
         QTest::newRow("no url") << QStringList{u"keys"_s} << u"--url is required"_s;
         QTest::newRow("bad url") << QStringList{u"keys"_s, u"--url"_s, u"http://x"_s}
@@ -257,10 +258,7 @@ private Q_SLOTS:
 
     void listJson()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         const test::CliRun r =
             test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
                           QString::fromUtf8(m_prefix + '*'), u"--json"_s});
@@ -339,10 +337,7 @@ private Q_SLOTS:
 
     void listHuman()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         const test::CliRun r =
             test::runCli({u"keys"_s, u"--url"_s, url(), u"--rules"_s, m_rulesFile, u"--match"_s,
                           QString::fromUtf8(m_prefix + '*')});
@@ -380,10 +375,7 @@ private Q_SLOTS:
     // warning that names the new one.
     void healthFilter()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         const QStringList base{u"keys"_s,
                                u"--url"_s,
                                url(),
@@ -425,10 +417,7 @@ private Q_SLOTS:
 
     void fixDryRunThenForReal()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection c = test::connect();
         const QStringList base{
             u"keys"_s,    u"fix"_s,    u"--url"_s,   url(),
@@ -475,10 +464,7 @@ private Q_SLOTS:
 
     void rulesFromRedis()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection c = test::connect();
         for (const char *k :
              {"{sluice}:rules", "{sluice}:rules:version", "{sluice}:rules:history"}) {

@@ -2,6 +2,7 @@
 // statistics it leaves for the Monitor page, exit codes.
 #include "runcli.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/stats/statsreader.h"
@@ -51,8 +52,7 @@ private Q_SLOTS:
     }
     void cleanupTestCase()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         // The statistics of our rule, under the default namespace.
         QVERIFY(test::deleteByPrefix(c, "{sluice}:stats:" + ruleId().toUtf8() + ':') >= 0);
     }
@@ -107,8 +107,7 @@ private Q_SLOTS:
     // the rules' prefix. --rule-prefixes hits the real keys, and says so on stderr.
     void runScopedKeysByDefault()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         const QStringList base{QStringLiteral("load"),
                                QStringLiteral("--url"),
                                test::redisUrl(),
@@ -187,8 +186,7 @@ private Q_SLOTS:
 
     void badFlags_data()
     {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("names");
+        test::columns<QStringList, QString>("args", "names");
         const QString u = test::redisUrl();
         QTest::newRow("no url") << QStringList{QStringLiteral("--pattern"),
                                                QStringLiteral("constant:1/s")}

@@ -812,10 +812,7 @@ private Q_SLOTS:
     {
         test::OwnCluster three(3, 0);
         QString why;
-        QVERIFY2(three.start(&why), qPrintable(why));
-        auto admin = Connection::open(three.nodeEndpoint(0));
-        QVERIFY(admin);
-        QVERIFY(admin->command({"CLUSTER", "DELSLOTSRANGE", "0", "99"}));
+        QVERIFY2(three.start(&why) && three.uncover(0, 0, 99, &why), qPrintable(why));
         const QString seed = three.node(0).url(); // the node whose map has the hole
         test::CliRun k = test::runCli({u"keys"_s, u"--url"_s, seed});
         QVERIFY2(k.exitCode != 0, k.out.constData());
@@ -878,10 +875,7 @@ private Q_SLOTS:
     {
         test::OwnCluster one(1, 0);
         QString why;
-        QVERIFY2(one.start(&why), qPrintable(why));
-        auto admin = Connection::open(one.nodeEndpoint(0));
-        QVERIFY(admin);
-        QVERIFY(admin->command({"CLUSTER", "DELSLOTSRANGE", "0", "99"}));
+        QVERIFY2(one.start(&why) && one.uncover(0, 0, 99, &why), qPrintable(why));
         auto c = Connection::open(one.endpoint());
         QVERIFY2(c, qPrintable(errorOf(c)));
         QCOMPARE(c->cluster()->uncoveredSlots().size(), 1);

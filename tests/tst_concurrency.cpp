@@ -24,8 +24,6 @@ class TestConcurrency : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void exactlyLimitAdmitted_data() { test::addAlgorithmRows(); }
     void exactlyLimitAdmitted()
     {

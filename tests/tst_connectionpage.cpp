@@ -4,6 +4,7 @@
 
 #include "ownredis.h"
 #include "pageharness.h"
+#include "testkit.h"
 #include "testpki.h"
 #include "testredis.h"
 #include "ui/connection/connectioncontroller.h"
@@ -171,7 +172,6 @@ private Q_SLOTS:
     {
         // Settings under ~/.qttest, never the user's; the keyring service is the test's name.
         test::useTestSettings();
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
 
         QVERIFY(m_pki.isValid());
         QVERIFY(test::makeTestPki(m_pki.path()));
@@ -348,8 +348,7 @@ private Q_SLOTS:
     // Bad input and faults, through Test connection: a clear message, a responsive window.
     void faults_data()
     {
-        QTest::addColumn<QString>("kind");
-        QTest::addColumn<QString>("expected");
+        test::columns<QString, QString>("kind", "expected");
         QTest::newRow("closed port") << "closed"
                                      << "connection refused";
         QTest::newRow("silent server") << "silent"
@@ -735,8 +734,7 @@ private Q_SLOTS:
     void editorScreenshots()
     {
         for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            QVERIFY(test::useLanguage(lang));
             for (const QSize &size : {QSize(1280, 800), QSize(1920, 1080)}) {
                 m_window.reset();
                 QSettings().clear();

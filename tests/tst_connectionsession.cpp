@@ -57,8 +57,6 @@ class TestConnectionSession : public QObject
     test::PageHarness m_h;
 
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     // Test connection on the fixture's Redis: "Testing", then the version and the round trip;
     // a form not saved is told to save them. A closed port: the failure in words.
     void testAnswers()

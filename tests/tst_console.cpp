@@ -62,8 +62,7 @@ class TestConsole : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        test::useTestSettings(QStringLiteral("SluiceTestConsole"));
-        QSettings().clear();
+        test::freshTestSettings(QStringLiteral("SluiceTestConsole"));
         m_redis.emplace(test::connect());
         wipe();
         const Loaded loaded =
@@ -83,16 +82,14 @@ private Q_SLOTS:
     // Every page, in English, with the data a user of this server would see.
     void tourInEnglish()
     {
-        QString error;
-        QVERIFY2(Language::install(qApp, QStringLiteral("en"), &error), qPrintable(error));
+        QVERIFY(test::useLanguage(QStringLiteral("en")));
         tour(QStringLiteral("en"));
     }
 
     // The same in Simplified Chinese (--lang zh_CN): the navigation and the pages speak it.
     void tourInChinese()
     {
-        QString error;
-        QVERIFY2(Language::install(qApp, QStringLiteral("zh_CN"), &error), qPrintable(error));
+        QVERIFY(test::useLanguage(QStringLiteral("zh_CN")));
         tour(QStringLiteral("zh_CN"));
     }
 
@@ -100,13 +97,12 @@ private Q_SLOTS:
     // English after Chinese; before, English only stacked its plural forms on the Chinese).
     void languageSwitchesBack()
     {
-        QString error;
         const auto keys = [] {
             return QCoreApplication::translate("sluice::ui::AuditPanel", "Keys");
         };
-        QVERIFY2(Language::install(qApp, QStringLiteral("zh_CN"), &error), qPrintable(error));
+        QVERIFY(test::useLanguage(QStringLiteral("zh_CN")));
         QCOMPARE(keys(), QStringLiteral("键"));
-        QVERIFY2(Language::install(qApp, QStringLiteral("en"), &error), qPrintable(error));
+        QVERIFY(test::useLanguage(QStringLiteral("en")));
         QCOMPARE(keys(), QStringLiteral("Keys"));
         const auto read = [] {
             return QCoreApplication::translate("sluice::ui::MonitorSession",
@@ -114,9 +110,9 @@ private Q_SLOTS:
                                                nullptr, 1);
         };
         QCOMPARE(read(), QStringLiteral("No subject is denied right now (1 key read).")); // plural
-        QVERIFY2(Language::install(qApp, QStringLiteral("zh_CN"), &error), qPrintable(error));
+        QVERIFY(test::useLanguage(QStringLiteral("zh_CN")));
         QCOMPARE(keys(), QStringLiteral("键"));
-        QVERIFY2(Language::install(qApp, QStringLiteral("en"), &error), qPrintable(error));
+        QVERIFY(test::useLanguage(QStringLiteral("en")));
     }
 
     void languageChoice()

@@ -5,6 +5,7 @@
 // profile's scan budget paces the Keys page's scan.
 
 #include "ownredis.h"
+#include "pageharness.h"
 
 #include "core/keys/keyscanner.h"
 #include "core/redis/connection.h"
@@ -57,18 +58,6 @@ void shoot(QWidget *w, const QString &name, const QString &lang)
         w->grab().save(u"%1/consoleacl-%2-%3-%4.png"_s.arg(dir, name).arg(size.width()).arg(lang));
     }
     w->resize(1280, 800);
-}
-
-// The console's language for a test row ("en", "zh_CN"), and whether it is Chinese.
-bool useLanguage(const QString &lang)
-{
-    // The last row's translators go (a deleted QTranslator removes itself).
-    qDeleteAll(qApp->findChildren<QTranslator *>(Qt::FindDirectChildrenOnly));
-    QString error;
-    if (!Language::install(qApp, lang, &error)) {
-        qWarning("%s", qPrintable(error));
-    }
-    return lang == u"zh_CN"_s;
 }
 
 // ACL SETUSER name reset on >pw <rules...>; the rules are words, a selector "(...)" as one.
@@ -128,19 +117,6 @@ class TestConsoleAcl : public QObject
         QTest::keyClicks(e, text);
     }
 
-    // A private server and an admin connection to it (the default user).
-    static bool start(test::OwnRedis &redis, std::optional<Connection> &admin)
-    {
-        if (!redis.start()) {
-            qWarning("%s", redis.output().constData());
-            return false;
-        }
-        if (auto c = Connection::open(redis.endpoint())) {
-            admin.emplace(std::move(*c));
-        }
-        return admin.has_value();
-    }
-
     static void languages()
     {
         QTest::addColumn<QString>("lang");
@@ -165,11 +141,12 @@ private Q_SLOTS:
     void statsFailureInTheStatusBar()
     {
         QFETCH(QString, lang);
-        const bool zh = useLanguage(lang);
+        test::useLanguage(lang);
+        const bool zh = lang == u"zh_CN"_s;
         test::OwnRedis redis;
-        std::optional<Connection> admin;
-        QVERIFY(start(redis, admin));
-        QVERIFY(createUser(*admin, "console-load",
+        QVERIFY2(redis.start(), redis.output().constData());
+        Connection admin = redis.connect(); // the default user
+        QVERIFY(createUser(admin, "console-load",
                            {"~rate_limit:*",
                             "~sluice:load:*",
                             "~{sluice}:stats:*",
@@ -242,7 +219,7 @@ private Q_SLOTS:
         shoot(w.get(), u"stats"_s, lang);
 
         // Granted, the next run's statistics are written: the status bar clears (once more).
-        QVERIFY(admin->command({"ACL", "SETUSER", "console-load", "+expire"}));
+        QVERIFY(admin.command({"ACL", "SETUSER", "console-load", "+expire"}));
         finished.clear();
         page->start();
         QVERIFY(page->isRunning());
@@ -258,17 +235,18 @@ private Q_SLOTS:
     void unreadableKeysInTheBanner()
     {
         QFETCH(QString, lang);
-        const bool zh = useLanguage(lang);
+        test::useLanguage(lang);
+        const bool zh = lang == u"zh_CN"_s;
         test::OwnRedis redis;
-        std::optional<Connection> admin;
-        QVERIFY(start(redis, admin));
+        QVERIFY2(redis.start(), redis.output().constData());
+        Connection admin = redis.connect(); // the default user
         for (const QByteArray subject : {"192.0.2.44", "192.0.2.45", "192.0.2.46"}) {
             const QByteArray key = "rate_limit:hello-per-ip:{" + subject + "}";
-            QVERIFY(admin->command({"HSET", key, "c", "1", "s", "1796094789473000"}));
-            QVERIFY(admin->command({"PEXPIRE", key, "60000"}));
+            QVERIFY(admin.command({"HSET", key, "c", "1", "s", "1796094789473000"}));
+            QVERIFY(admin.command({"PEXPIRE", key, "60000"}));
         }
         QVERIFY(
-            createUser(*admin, "console-other",
+            createUser(admin, "console-other",
                        {"%R~other:*", "resetchannels", "-@all", "+scan", "+evalsha_ro", "+evalsha",
                         "+script|load", "+time", "+ping", "+type", "+pttl", "+hstrlen", "+hmget",
                         "+zcard", "+zcount", "+zrangebyscore", "+zrange", "+strlen", "+getrange"}));
@@ -316,15 +294,15 @@ private Q_SLOTS:
     // hidden. (With rescans on, the Keys badge rescans every interval, within the budget.)
     void keyspaceScannedOnlyForAPageOnScreen()
     {
-        useLanguage(u"en"_s);
+        test::useLanguage(u"en"_s);
         test::OwnRedis redis;
-        std::optional<Connection> admin;
-        QVERIFY(start(redis, admin));
-        QVERIFY(admin->command(
+        QVERIFY2(redis.start(), redis.output().constData());
+        Connection admin = redis.connect(); // the default user
+        QVERIFY(admin.command(
             {"HSET", "rate_limit:hello-per-ip:{192.0.2.9}", "c", "1", "s", "1796094789473000"}));
-        QVERIFY(createUser(*admin, "console-all", {"~*", "&*", "+@all"}));
+        QVERIFY(createUser(admin, "console-all", {"~*", "&*", "+@all"}));
         const auto scans = [&] {
-            const QByteArray info = admin->command({"INFO", "commandstats"})->str;
+            const QByteArray info = admin.command({"INFO", "commandstats"})->str;
             const qsizetype at = info.indexOf("cmdstat_scan:calls=");
             return at < 0 ? qint64(0)
                           : info.mid(at + 19, info.indexOf(',', at) - at - 19).toLongLong();
@@ -354,17 +332,17 @@ private Q_SLOTS:
     void profileScanBudgetPacesTheKeysPage()
     {
         QFETCH(QString, lang);
-        useLanguage(lang);
+        test::useLanguage(lang);
         test::OwnRedis redis;
-        std::optional<Connection> admin;
-        QVERIFY(start(redis, admin));
-        QVERIFY(admin->command(
+        QVERIFY2(redis.start(), redis.output().constData());
+        Connection admin = redis.connect(); // the default user
+        QVERIFY(admin.command(
             {"EVAL",
              "for i = 1, 1000 do redis.call('HSET', 'rate_limit:hello-per-ip:{10.0.' .. i .. '}', "
              "'c', '1', 's', '1796094789473000'); redis.call('PEXPIRE', "
              "'rate_limit:hello-per-ip:{10.0.' .. i .. '}', 600000) end return 1",
              "0"}));
-        QVERIFY(createUser(*admin, "console-keys", {"~*", "&*", "+@all"}));
+        QVERIFY(createUser(admin, "console-keys", {"~*", "&*", "+@all"}));
         auto w = connect(redis, u"console-keys"_s, 1000);
         QVERIFY(w);
         auto *store = w->findChild<ProfileStore *>();

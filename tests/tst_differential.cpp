@@ -3,6 +3,7 @@
 // injected, and through the in-process twin. Every reply must be identical, and after every
 // call the key must be absent or carry a TTL.
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/limiter/localmodel.h"
@@ -43,10 +44,21 @@ qint64 scaleUs(const Policy &p)
 }
 
 // The decision in a script's reply (its six elements, checked by the caller).
-Decision decisionOf(const Reply &r)
+// The decision in a script's reply; none, with *why, when the reply is an error or not the six
+// integers a decision is.
+std::optional<Decision> decisionOf(const Result<Reply> &r, QString *why)
 {
-    return Decision{r.elements[0].integer != 0, r.elements[1].integer, r.elements[2].integer,
-                    r.elements[3].integer,      r.elements[4].integer, r.elements[5].integer};
+    if (!r) {
+        *why = r.error().message;
+        return std::nullopt;
+    }
+    if (r->elements.size() != 6) {
+        *why = QStringLiteral("a reply of %1 elements, not 6").arg(r->elements.size());
+        return std::nullopt;
+    }
+    const auto &e = r->elements;
+    return Decision{e[0].integer != 0, e[1].integer, e[2].integer,
+                    e[3].integer,      e[4].integer, e[5].integer};
 }
 
 // A request's cost: mostly 1, sometimes 0 (a peek), else anything up to just over capacity.
@@ -74,14 +86,22 @@ qint64 randomStep(QRandomGenerator &rng, qint64 scale)
     return -qint64(rng.bounded(quint64(std::max<qint64>(2, scale / 2)))); // clock steps back
 }
 
+// What is wrong with a key whose PTTL is `pttl` after a decision: nothing when it is gone (-2)
+// or has a TTL; a key left without one blocks its subject for good.
+QString withoutTtl(const QByteArray &key, qint64 pttl)
+{
+    if (pttl == -2 || pttl > 0) {
+        return {};
+    }
+    return QStringLiteral("%1 left without TTL (PTTL %2)").arg(QString::fromUtf8(key)).arg(pttl);
+}
+
 } // namespace
 
 class TestDifferential : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void scriptEqualsTwin_data() { test::addAlgorithmRows(); }
     void scriptEqualsTwin()
     {
@@ -133,10 +153,11 @@ private Q_SLOTS:
                 QVERIFY2(replies.ok(),
                          qPrintable(replies.ok() ? QString() : replies.error().message));
                 for (size_t i = 0; i < reqs.size(); ++i) {
-                    const auto &r = (*replies)[size_t(evalAt[i])];
-                    QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
-                    QCOMPARE(r->elements.size(), size_t(6));
-                    const Decision remote = decisionOf(*r);
+                    QString why;
+                    const std::optional<Decision> decided =
+                        decisionOf((*replies)[size_t(evalAt[i])], &why);
+                    QVERIFY2(decided, qPrintable(why));
+                    const Decision remote = *decided;
                     if (!(remote == expected[i])) {
                         QFAIL(qPrintable(QStringLiteral("%1 %2, op %3: now_us %4 cost %5 key %6: "
                                                         "script %7, twin %8")
@@ -149,11 +170,9 @@ private Q_SLOTS:
                                                   test::describe(expected[i]))));
                     }
                     remote.allowed ? ++allowed : ++denied;
-                    const qint64 ttl = (*replies)[size_t(evalAt[i]) + 1]->integer;
-                    QVERIFY2(ttl == -2 || ttl > 0,
-                             qPrintable(QStringLiteral("%1 left without TTL (PTTL %2)")
-                                            .arg(QString::fromUtf8(reqs[i].key))
-                                            .arg(ttl)));
+                    const QString ttl =
+                        withoutTtl(reqs[i].key, (*replies)[size_t(evalAt[i]) + 1]->integer);
+                    QVERIFY2(ttl.isEmpty(), qPrintable(ttl));
                 }
                 done += int(reqs.size());
             }
@@ -172,8 +191,7 @@ private Q_SLOTS:
     // for each on_change. Script and twin must decide alike, and every key keeps a TTL.
     void migrationScriptEqualsTwin_data()
     {
-        QTest::addColumn<int>("algorithm");
-        QTest::addColumn<int>("onChange");
+        test::columns<int, int>("algorithm", "onChange");
         for (Algorithm a : algorithm::all) {
             for (OnChange m : onchange::all) {
                 QTest::addRow("%s %s", qPrintable(algorithm::name(a)),
@@ -276,10 +294,11 @@ private Q_SLOTS:
             auto replies = c.pipeline(cmds);
             QVERIFY2(replies.ok(), qPrintable(replies.ok() ? QString() : replies.error().message));
             for (size_t i = 0; i < reqs.size(); ++i) {
-                const auto &r = (*replies)[size_t(evalAt[i])];
-                QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
-                QCOMPARE(r->elements.size(), size_t(6));
-                const Decision remote = decisionOf(*r);
+                QString why;
+                const std::optional<Decision> decided =
+                    decisionOf((*replies)[size_t(evalAt[i])], &why);
+                QVERIFY2(decided, qPrintable(why));
+                const Decision remote = *decided;
                 if (!(remote == expected[i])) {
                     for (const QString &h : history.value(reqs[i].key)) {
                         qWarning("%s", qPrintable(h));
@@ -301,11 +320,9 @@ private Q_SLOTS:
                                             .arg(reqs[i].cost)
                                             .arg(test::describe(remote));
                 remote.allowed ? ++allowed : ++denied;
-                const qint64 ttl = (*replies)[size_t(evalAt[i]) + 1]->integer;
-                QVERIFY2(ttl == -2 || ttl > 0,
-                         qPrintable(QStringLiteral("%1 left without TTL (PTTL %2)")
-                                        .arg(QString::fromUtf8(reqs[i].key))
-                                        .arg(ttl)));
+                const QString ttl =
+                    withoutTtl(reqs[i].key, (*replies)[size_t(evalAt[i]) + 1]->integer);
+                QVERIFY2(ttl.isEmpty(), qPrintable(ttl));
             }
             done += int(reqs.size());
         }

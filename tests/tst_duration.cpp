@@ -1,5 +1,7 @@
 #include "core/common/duration.h"
 
+#include "testkit.h"
+
 #include <QTest>
 
 using namespace sluice;
@@ -10,8 +12,7 @@ class TestDuration : public QObject
 private Q_SLOTS:
     void parse_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<qint64>("us");
+        test::columns<QString, qint64>("text", "us");
         QTest::newRow("ms") << QStringLiteral("250ms") << qint64(250'000);
         QTest::newRow("s") << QStringLiteral("5s") << qint64(5'000'000);
         QTest::newRow("m") << QStringLiteral("1m") << qint64(60'000'000);
@@ -33,8 +34,7 @@ private Q_SLOTS:
 
     void parseBad_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<QString>("says");
+        test::columns<QString, QString>("text", "says");
         QTest::newRow("zero") << QStringLiteral("0s") << QStringLiteral("positive");
         QTest::newRow("negative") << QStringLiteral("-5s") << QStringLiteral("not a duration");
         QTest::newRow("no unit") << QStringLiteral("5") << QStringLiteral("unit");
@@ -47,18 +47,14 @@ private Q_SLOTS:
     {
         QFETCH(QString, text);
         QFETCH(QString, says);
-        auto r = duration::parseUs(text);
-        QVERIFY(!r.ok());
-        QCOMPARE(r.error().kind, Error::Kind::Invalid);
-        QVERIFY2(r.error().message.contains(says), qPrintable(r.error().message));
+        const QString failure =
+            test::failedWith(duration::parseUs(text), Error::Kind::Invalid, says);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 
     void rate_data()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<qint64>("count");
-        QTest::addColumn<qint64>("period");
-        QTest::addColumn<QString>("formatted");
+        test::columns<QString, qint64, qint64, QString>("text", "count", "period", "formatted");
         QTest::newRow("per second") << QStringLiteral("100/s") << qint64(100) << qint64(1'000'000)
                                     << QStringLiteral("100/s");
         QTest::newRow("per 10s") << QStringLiteral("5/10s") << qint64(5) << qint64(10'000'000)

@@ -2,6 +2,7 @@
 // nothing in between, is admitted; one millisecond earlier it is still denied (the retry is
 // the least wait, rounded up). On the twin and on the scripts, for many rates, from many
 // random states. Doubles that drift fail this.
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/limiter/localmodel.h"
@@ -58,12 +59,9 @@ class TestExactness : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void retryIsExact_data()
     {
-        QTest::addColumn<int>("algorithm");
-        QTest::addColumn<bool>("onRedis");
+        test::columns<int, bool>("algorithm", "onRedis");
         for (Algorithm a : algorithm::all) {
             QTest::addRow("%s twin", qPrintable(algorithm::name(a))) << int(a) << false;
             QTest::addRow("%s redis", qPrintable(algorithm::name(a))) << int(a) << true;
@@ -140,10 +138,7 @@ private Q_SLOTS:
     // admitted (ALGORITHMS.md "When a rule changes"), and the twin admits as many.
     void exactlyTheNewLimitAfterAChange_data()
     {
-        QTest::addColumn<int>("algorithm");
-        QTest::addColumn<int>("onChange");
-        QTest::addColumn<qint64>("capacity");
-        QTest::addColumn<int>("expected");
+        test::columns<int, int, qint64, int>("algorithm", "onChange", "capacity", "expected");
         struct Row
         {
             OnChange mode;

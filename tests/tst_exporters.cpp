@@ -2,6 +2,7 @@
 #include "core/rules/exporter.h"
 #include "servefixture.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -311,8 +312,7 @@ private Q_SLOTS:
 
     void golden_data()
     {
-        QTest::addColumn<int>("format");
-        QTest::addColumn<QString>("file");
+        test::columns<int, QString>("format", "file");
         QTest::newRow("nginx") << int(ExportFormat::Nginx) << QStringLiteral("rules.nginx.conf");
         QTest::newRow("envoy") << int(ExportFormat::Envoy) << QStringLiteral("rules.envoy.yaml");
         QTest::newRow("kong") << int(ExportFormat::Kong) << QStringLiteral("rules.kong.json");

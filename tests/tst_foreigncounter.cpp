@@ -130,7 +130,6 @@ class TestForeignCounter : public QObject
 
 private Q_SLOTS:
     void initTestCase() { test::cleanup(); }
-    void cleanupTestCase() { test::cleanup(); }
 
     // The Spring aspect: limit 5 in 1 s (EXPIRE 1), about 100 requests over 5 s.
     void springLuaDecisionForDecision()

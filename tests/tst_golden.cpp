@@ -108,8 +108,6 @@ class TestGolden : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void vectors_data() { test::addAlgorithmRows(); }
     void vectors()
     {

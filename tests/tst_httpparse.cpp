@@ -4,6 +4,8 @@
 
 #include "app/serve/httpparse.h"
 
+#include "testkit.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -49,8 +51,7 @@ class TestHttpParse : public QObject
 private Q_SLOTS:
     void formDecode_data()
     {
-        QTest::addColumn<QByteArray>("encoded");
-        QTest::addColumn<QByteArray>("decoded");
+        test::columns<QByteArray, QByteArray>("encoded", "decoded");
         QTest::newRow("plain") << QByteArray("abc.1-2_3~") << QByteArray("abc.1-2_3~");
         QTest::newRow("plus is a space") << QByteArray("a+b++") << QByteArray("a b  ");
         QTest::newRow("%2B is a plus") << QByteArray("a%2Bb") << QByteArray("a+b");
@@ -77,9 +78,7 @@ private Q_SLOTS:
 
     void digits_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<bool>("ok");
-        QTest::addColumn<qint64>("value");
+        test::columns<QByteArray, bool, qint64>("text", "ok", "value");
         QTest::newRow("zero") << QByteArray("0") << true << qint64(0);
         QTest::newRow("leading zeros") << QByteArray("007") << true << qint64(7);
         QTest::newRow("18 digits")
@@ -106,9 +105,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("query");
         QTest::addColumn<QString>("error"); // a part of it; empty: accepted
-        QTest::addColumn<QByteArray>("rule");
-        QTest::addColumn<QByteArray>("subject");
-        QTest::addColumn<QByteArray>("cost");
+        test::columns<QByteArray, QByteArray, QByteArray>("rule", "subject", "cost");
         QTest::addColumn<QString>("has"); // which were given: r, s, c
         auto ok = [](const char *name, const QByteArray &q, const QByteArray &rule,
                      const QByteArray &subject, const QByteArray &cost, const char *has) {

@@ -1,5 +1,7 @@
 #include "core/rules/keymap.h"
 
+#include "testkit.h"
+
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -32,8 +34,7 @@ class TestKeyMap : public QObject
 private Q_SLOTS:
     void roundTrip_data()
     {
-        QTest::addColumn<QString>("ruleId");
-        QTest::addColumn<QByteArray>("subject");
+        test::columns<QString, QByteArray>("ruleId", "subject");
         const QStringList ids{QStringLiteral("hello-per-ip"), QStringLiteral("a"),
                               QStringLiteral("a.b"), QStringLiteral("x"), QStringLiteral("b")};
         const QList<QPair<const char *, QByteArray>> subjects{

@@ -3,6 +3,7 @@
 // cancel, a connection dropped and a server restarted mid-scan, the plain-command fallback,
 // and the worker that keeps the GUI thread free.
 #include "ownredis.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/keys/keyfixer.h"
@@ -184,10 +185,14 @@ class TestKeys : public QObject
     }
 
     // The planted keyspace: every algorithm through the real scripts, plus broken keys.
-    void plant()
+    // Plants the keys every listing test reads: false when a step failed (the test stops).
+    bool plant()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        return test::passed([this] { plantKeys(); });
+    }
+    void plantKeys()
+    {
+        Connection c = test::cleanSlate();
         RedisLimiter limiter(test::connect());
         const QList<QByteArray> subjects{"1.2.3.4", QByteArray("line\nbreak"),
                                          QByteArray("\x00\xff{}:bin", 9)};
@@ -233,8 +238,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         (void)c.command({"DEL", "t:elsewhere:" + m_prefix});
     }
 
@@ -242,8 +246,7 @@ private Q_SLOTS:
 
     void maxTtl_data()
     {
-        QTest::addColumn<Rule>("rule");
-        QTest::addColumn<qint64>("expected");
+        test::columns<Rule, qint64>("rule", "expected");
         QTest::newRow("fixed W") << Rule::window(u"a"_s, Algorithm::FixedWindow, 3, 5 * sec, ip)
                                  << qint64(5000);
         QTest::newRow("log W") << Rule::window(u"a"_s, Algorithm::SlidingLog, 3, 1500 * ms, ip)
@@ -276,11 +279,8 @@ private Q_SLOTS:
 
     void classify_data()
     {
-        QTest::addColumn<qint64>("pttl");
-        QTest::addColumn<bool>("hasRule");
-        QTest::addColumn<bool>("haveRules");
-        QTest::addColumn<bool>("readable");
-        QTest::addColumn<Health>("expected");
+        test::columns<qint64, bool, bool, bool, Health>("pttl", "hasRule", "haveRules", "readable",
+                                                        "expected");
         QTest::newRow("ok") << qint64(4000) << true << true << true << Health::Ok;
         QTest::newRow("at the max") << qint64(5000) << true << true << true << Health::Ok;
         QTest::newRow("within slack") << qint64(5001) << true << true << true << Health::Ok;
@@ -308,13 +308,8 @@ private Q_SLOTS:
 
     void decode_data()
     {
-        QTest::addColumn<Rule>("rule");
-        QTest::addColumn<RawRead>("raw");
-        QTest::addColumn<KeyState::Kind>("kind");
-        QTest::addColumn<qint64>("count");
-        QTest::addColumn<qint64>("remaining");
-        QTest::addColumn<qint64>("resetMs");
-        QTest::addColumn<QString>("text");
+        test::columns<Rule, RawRead, KeyState::Kind, qint64, qint64, qint64, QString>(
+            "rule", "raw", "kind", "count", "remaining", "resetMs", "text");
         using K = KeyState::Kind;
         const Rule fw = Rule::window(u"fw"_s, Algorithm::FixedWindow, 3, 5 * sec, ip);
         QTest::newRow("fixed live")
@@ -507,8 +502,7 @@ private Q_SLOTS:
 
     void formatting_data()
     {
-        QTest::addColumn<qint64>("ms");
-        QTest::addColumn<QString>("text");
+        test::columns<qint64, QString>("ms", "text");
         QTest::newRow("0") << qint64(0) << u"0 ms"_s;
         QTest::newRow("999") << qint64(999) << u"999 ms"_s;
         QTest::newRow("1000") << qint64(1000) << u"1 s"_s;
@@ -573,10 +567,7 @@ private Q_SLOTS:
 
     void scanPlantedKeyspace()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection c = test::connect();
         const qint64 outBefore = infoField(c, "stats", "total_net_output_bytes");
         ScanSummary summary;
@@ -694,10 +685,7 @@ private Q_SLOTS:
     void plainReadsMatchTheScript()
     {
         // A user without @scripting: the reader falls back to plain commands, same verdicts.
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection admin = test::connect();
         auto reader = connectAsAclUser(admin, "sluice-keys-reader", {"+@all", "-@scripting"});
         QVERIFY(reader);
@@ -1056,10 +1044,7 @@ private Q_SLOTS:
 
     void fixDryRunThenForReal()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection c = test::connect();
         const auto found = scanAll(KeyReader(m_rules));
         QList<KeyInfo> flagged;
@@ -1145,10 +1130,7 @@ private Q_SLOTS:
 
     void deleteAction()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection c = test::connect();
         const auto found = scanAll(KeyReader(m_rules));
         const QByteArray noexp = key("fw", "noexp");
@@ -1177,10 +1159,7 @@ private Q_SLOTS:
 
     void sweepDeletesAllFlagged()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection c = test::connect();
         KeyScanner scanner{KeyReader(m_rules)};
         KeyScanner::Options o;
@@ -1211,10 +1190,7 @@ private Q_SLOTS:
 
     void refresher()
     {
-        plant();
-        if (QTest::currentTestFailed()) {
-            return;
-        }
+        QVERIFY(plant());
         Connection c = test::connect();
         KeyReader reader(m_rules);
         const QByteArray fw = key("fw", "1.2.3.4");
@@ -1256,8 +1232,7 @@ private Q_SLOTS:
 
     void bigScanPagesAndCancel()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         constexpr qint64 n = 200'000;
         RuleSet set;
         set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
@@ -1394,8 +1369,7 @@ private Q_SLOTS:
 
     void scriptFlushMidScanIsSurvived()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         RuleSet set;
         set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
         QVERIFY(plantFixedWindows(c, m_prefix, 0, 2000));
@@ -1425,8 +1399,7 @@ private Q_SLOTS:
 
     void workerKeepsTheGuiThreadFree()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         constexpr qint64 n = 60'000;
         RuleSet set;
         set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};

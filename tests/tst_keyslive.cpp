@@ -130,8 +130,7 @@ private Q_SLOTS:
     {
         test::useTestSettings();
         // As the console starts: English with its plural forms ("1 key never expires").
-        QString error;
-        QVERIFY2(Language::install(qApp, u"en"_s, &error), qPrintable(error));
+        QVERIFY(test::useLanguage(u"en"_s));
     }
 
     // --- the model of the last scan, on a clock of the test's ---------------------------------
@@ -483,8 +482,7 @@ private Q_SLOTS:
         }
         QDir().mkpath(dir);
         for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            QVERIFY(test::useLanguage(lang));
             for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
                 test::OwnRedis redis;
                 QVERIFY2(redis.start(), redis.output().constData());
@@ -525,8 +523,7 @@ private Q_SLOTS:
                 QVERIFY(shot(u"table-stale"_s));
             }
         }
-        QString error;
-        Language::install(qApp, u"en"_s, &error);
+        test::useLanguage(u"en"_s);
     }
 };
 

@@ -173,7 +173,6 @@ private Q_SLOTS:
     void initTestCase()
     {
         test::useTestSettings();
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
         m_prefix = test::keyPrefix();
         m_rules.rules = {
             // Slow enough that nothing planted expires while the test runs.
@@ -185,8 +184,6 @@ private Q_SLOTS:
             bucketRule(u"g"_s, Algorithm::Gcra, 1, 10 * sec, 5, m_prefix),
         };
     }
-
-    void cleanupTestCase() { test::cleanup(); }
 
     // A key written under a per-subject override limit of a rule: the rule's, labelled so.
     void overrideKeysAreLabelled()
@@ -294,8 +291,7 @@ private Q_SLOTS:
     // explained, then fixed in bulk and deleted through the page.
     void listFlagAndFix()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         {
             RedisLimiter limiter(test::connect());
             const QList<QByteArray> subjects{"10.0.0.1", "10.0.0.2", QByteArray("line\nbreak"),
@@ -434,8 +430,7 @@ private Q_SLOTS:
     // (the longest gap between two ticks of a 5 ms timer is printed, not asserted).
     void bigScanKeepsTheGuiFree()
     {
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
         constexpr qint64 n = 200'000;
         QVERIFY(plantFixedWindows(c, m_prefix, n));
         RuleSet set;

@@ -5,6 +5,7 @@
 // node. Also: the classic bugs (an INCR after expiry, an EXPIRE lost after its INCR) found and
 // repaired, application keys left unflagged.
 #include "runcli.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/keys/audit.h"
@@ -121,9 +122,7 @@ private Q_SLOTS:
 
     void rows_data()
     {
-        QTest::addColumn<QString>("layout");
-        QTest::addColumn<QString>("health");
-        QTest::addColumn<QString>("state");
+        test::columns<QString, QString, QString>("layout", "health", "state");
         QTest::addColumn<QList<QByteArray>>("command"); // the key is argv[1]
         QTest::addColumn<qint64>("pttl");               // PEXPIRE after planting; -1: none
         QTest::addColumn<QString>("ruleAlgorithm");     // a Sluice rule producing the key

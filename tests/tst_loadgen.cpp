@@ -40,6 +40,19 @@ void stayInsideWindow(qint64 windowS, qint64 runS)
     }
 }
 
+// Runs `o` to its end: the final progress, its error set when the run did not start.
+LoadProgress runToEnd(const LoadOptions &o)
+{
+    LoadGenerator g(o);
+    if (auto started = g.start(); !started) {
+        LoadProgress p;
+        p.error = started.error().message;
+        return p;
+    }
+    g.wait();
+    return g.progress();
+}
+
 } // namespace
 
 class TestLoadGen : public QObject
@@ -63,10 +76,7 @@ private Q_SLOTS:
         stats::StatsRecorder recorder;
         o.recorder = &recorder;
         stayInsideWindow(10, 3);
-        LoadGenerator g(o);
-        QVERIFY(g.start());
-        g.wait();
-        const LoadProgress p = g.progress();
+        const LoadProgress p = runToEnd(o);
         QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
         QVERIFY(p.finished);
         QVERIFY(!p.cancelled);
@@ -112,10 +122,7 @@ private Q_SLOTS:
         QVERIFY(runScopedPrefix() != runScopedPrefix());
         o.removeOverrideKeys = false;
         {
-            LoadGenerator g(o);
-            QVERIFY(g.start());
-            g.wait();
-            const LoadProgress p = g.progress();
+            const LoadProgress p = runToEnd(o);
             QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
             QCOMPARE(p.errors, qint64(0));
             QCOMPARE(p.sent, qint64(30));
@@ -135,10 +142,7 @@ private Q_SLOTS:
         // Removed at the end, by default.
         test::deleteByPrefix(c, o.keyPrefixOverride);
         o.removeOverrideKeys = true;
-        LoadGenerator g(o);
-        QVERIFY(g.start());
-        g.wait();
-        const LoadProgress p = g.progress();
+        const LoadProgress p = runToEnd(o);
         QVERIFY2(p.cleanupError.isEmpty(), qPrintable(p.cleanupError));
         QCOMPARE(p.keysRemoved, qint64(2));
         QCOMPARE(test::keysWithPrefix(c, o.keyPrefixOverride).size(), qsizetype(0));
@@ -161,10 +165,7 @@ private Q_SLOTS:
         o.durationUs = 2 * duration::usPerSecond;
         o.threads = 4;
         o.subjects = 10;
-        LoadGenerator g(o);
-        QVERIFY(g.start());
-        g.wait();
-        const LoadProgress r = g.progress();
+        const LoadProgress r = runToEnd(o);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.sent, r.planned);
         const qint64 requests = r.sent / 2;
@@ -205,10 +206,9 @@ private Q_SLOTS:
         o.rules.rules = {windowRule(QStringLiteral("lg-d"), 5, 10)};
         o.pattern = constant(10);
         o.durationUs = duration::usPerSecond;
-        LoadGenerator g(o);
-        QVERIFY(g.start()); // connecting happens on the generator's thread
-        g.wait();
-        const LoadProgress p = g.progress();
+        // start() takes it (connecting happens on the generator's thread); the run then ends
+        // with the connection's error.
+        const LoadProgress p = runToEnd(o);
         QVERIFY(p.finished);
         QVERIFY2(p.error.contains(QString::number(o.endpoint.port)), qPrintable(p.error));
         QCOMPARE(p.sent, qint64(0));

@@ -81,8 +81,6 @@ private Q_SLOTS:
         QVERIFY(m_h.show(m_page, {1280, 800}, 5));
     }
 
-    void cleanupTestCase() { test::cleanup(); }
-
     void validatesBesideTheFields()
     {
         auto *start = find<QPushButton>("startButton");
@@ -300,18 +298,16 @@ private Q_SLOTS:
     // (SLUICE_SHOTS_DIR).
     void sizeScreenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
+        if (test::shotsDir().isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
         RuleSet set;
         for (const char *name : {"hello-per-ip", "api-global", "export-queue", "login-per-ip"}) {
             set.rules.push_back(windowRule(uniqueId(name), 20, duration::usPerSecond));
         }
-        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+        test::inEachLanguage(
+            QStringLiteral("load"), {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)},
+            [&](QSize size, const QString &, const QString &path) {
                 test::PageHarness frame;
                 auto *page = new LoadPage(m_h.controller());
                 QVERIFY(frame.show(page, size, 5));
@@ -328,14 +324,8 @@ private Q_SLOTS:
                 page->start();
                 QVERIFY(finished.wait(15000));
                 QTest::qWait(300);
-                QVERIFY(frame.window()->grab().save(QStringLiteral("%1/load-%2-%3x%4.png")
-                                                        .arg(dir, lang)
-                                                        .arg(size.width())
-                                                        .arg(size.height())));
-            }
-        }
-        QString error;
-        Language::install(qApp, QStringLiteral("en"), &error);
+                QVERIFY(frame.window()->grab().save(path));
+            });
     }
 
     void stopsWhenAsked()

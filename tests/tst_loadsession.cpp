@@ -46,8 +46,6 @@ class TestLoadSession : public QObject
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_h.connect()); }
 
-    void cleanupTestCase() { test::cleanup(); }
-
     void notConnected()
     {
         ConnectionController none(&m_h.store());

@@ -48,8 +48,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         // The window keeps its geometry in QSettings: the test's own, never the user's.
-        test::useTestSettings();
-        QSettings().clear();
+        test::freshTestSettings();
     }
     void cleanupTestCase() { QSettings().clear(); }
     void init() { QSettings().clear(); }
@@ -154,8 +153,7 @@ private Q_SLOTS:
     void nothingCutAtTheFirstStartSize()
     {
         QFETCH(QString, lang);
-        QString error;
-        QVERIFY2(ui::Language::install(qApp, lang, &error), qPrintable(error));
+        QVERIFY(test::useLanguage(lang));
         {
             ui::MainWindow w;
             QVERIFY(showAt(w, {1100, 700}));
@@ -172,7 +170,7 @@ private Q_SLOTS:
             }
             QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
         }
-        QVERIFY(ui::Language::install(qApp, QStringLiteral("en"), &error));
+        QVERIFY(test::useLanguage(QStringLiteral("en")));
     }
 
     // The checker itself: a label, a button and a header section too narrow for their text are
@@ -211,8 +209,7 @@ private Q_SLOTS:
     void bannersDoNotGrowTheWindow()
     {
         QFETCH(QString, lang);
-        QString error;
-        QVERIFY2(ui::Language::install(qApp, lang, &error), qPrintable(error));
+        QVERIFY(test::useLanguage(lang));
         {
             ui::MainWindow w;
             QVERIFY(showAt(w, {1100, 700}));
@@ -245,7 +242,7 @@ private Q_SLOTS:
                 }
             }
         }
-        QVERIFY(ui::Language::install(qApp, QStringLiteral("en"), &error));
+        QVERIFY(test::useLanguage(QStringLiteral("en")));
     }
 
     // A banner too narrow for its buttons beside the text puts them under it, and back.

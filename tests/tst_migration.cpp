@@ -3,6 +3,7 @@
 // scripts store (the version), the states they did not write under a version (an older Sluice,
 // another algorithm's Redis type, a type no script writes) and the bad on_change ARGV.
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/keys/layouts.h"
@@ -42,12 +43,9 @@ class TestMigration : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void onChangeIsReadAndWritten_data()
     {
-        QTest::addColumn<QByteArray>("name");
-        QTest::addColumn<int>("mode");
+        test::columns<QByteArray, int>("name", "mode");
         for (OnChange m : onchange::all) {
             QTest::newRow(onchange::name(m).constData()) << onchange::name(m) << int(m);
         }
@@ -193,8 +191,7 @@ private Q_SLOTS:
     // (a list) stays the error it is.
     void otherSluiceTypeIsAFreshState_data()
     {
-        QTest::addColumn<int>("from");
-        QTest::addColumn<int>("to");
+        test::columns<int, int>("from", "to");
         const std::pair<Algorithm, Algorithm> pairs[] = {
             {Algorithm::FixedWindow, Algorithm::SlidingLog},
             {Algorithm::SlidingLog, Algorithm::TokenBucket},

@@ -100,8 +100,6 @@ class TestMonitorPage : public QObject
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_h.connect()); }
 
-    void cleanupTestCase() { test::cleanup(); }
-
     void modelsAlone()
     {
         LimitedModel limited;
@@ -414,8 +412,7 @@ private Q_SLOTS:
     // three sizes, in both languages (SLUICE_SHOTS_DIR).
     void rangeScreenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
+        if (test::shotsDir().isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
         RuleSet set;
@@ -439,21 +436,15 @@ private Q_SLOTS:
         auto *page = new MonitorPage(m_h.controller());
         page->setRules(set);
         QVERIFY(frame.show(page, {1100, 700}, 4));
-        load::LoadOptions o;
-        o.endpoint = test::redisEndpoint();
-        o.rules = set;
+        load::LoadOptions o =
+            test::constantLoad(test::redisEndpoint(), set, 200, 8 * duration::usPerSecond, 50);
         o.pattern.kind = sim::TrafficPattern::Kind::Poisson;
-        o.pattern.rate = {200, duration::usPerSecond};
-        o.durationUs = 8 * duration::usPerSecond;
-        o.threads = 2;
-        o.subjects = 50;
         o.keyPrefixOverride = load::runScopedPrefix();
         const load::LoadProgress run = test::recordedLoad(o);
         QVERIFY(run.finished);
-        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+        test::inEachLanguage(
+            QStringLiteral("monitor"), {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)},
+            [&](QSize size, const QString &, const QString &path) {
                 test::PageHarness shot;
                 auto *p = new MonitorPage(m_h.controller());
                 p->setRules(set);
@@ -463,14 +454,8 @@ private Q_SLOTS:
                                              !p->session()->unwatchedRules().isEmpty(),
                                          8000);
                 QTest::qWait(300);
-                QVERIFY(shot.window()->grab().save(QStringLiteral("%1/monitor-%2-%3x%4.png")
-                                                       .arg(dir, lang)
-                                                       .arg(size.width())
-                                                       .arg(size.height())));
-            }
-        }
-        QString error;
-        Language::install(qApp, QStringLiteral("en"), &error);
+                QVERIFY(shot.window()->grab().save(path));
+            });
         deleteStats(admin, ids);
     }
 
@@ -496,15 +481,9 @@ private Q_SLOTS:
         stats::StatsRecorder recorder;
         stats::StatsFlusher flusher(test::redisEndpoint(), &recorder);
         flusher.start();
-        load::LoadOptions o;
-        o.endpoint = test::redisEndpoint();
-        o.rules = set;
+        load::LoadOptions o =
+            test::constantLoad(test::redisEndpoint(), set, 100, 6 * duration::usPerSecond, 5);
         o.ruleIds = {busy};
-        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
-        o.pattern.rate = duration::parseRate(QStringLiteral("100/s")).value();
-        o.durationUs = 6 * duration::usPerSecond;
-        o.threads = 2;
-        o.subjects = 5;
         o.recorder = &recorder;
         load::LoadGenerator generator(o);
         QVERIFY(generator.start().ok());
@@ -859,8 +838,7 @@ private Q_SLOTS:
     // at: SLUICE_SHOTS_DIR=DIR).
     void adoptedScreenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
+        if (test::shotsDir().isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
         Connection c = test::connect();
@@ -873,10 +851,9 @@ private Q_SLOTS:
         for (int i = 0; i < 7; ++i) {
             (void)limiter.decide({&login, set.rules[1].keyFor("203.0.113.66"), 1, {}, 0});
         }
-        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        test::inEachLanguage(
+            QStringLiteral("monitor-adopted"), {QSize(1280, 800), QSize(1920, 1080)},
+            [&](QSize size, const QString &, const QString &path) {
                 test::PageHarness frame;
                 auto *page = new MonitorPage(m_h.controller());
                 page->setRules(set);
@@ -884,15 +861,8 @@ private Q_SLOTS:
                 QTRY_VERIFY_WITH_TIMEOUT(page->limitedModel()->rowCount() >= 4, 5000);
                 page->findChild<QTableView *>(QStringLiteral("limitedTable"))->selectRow(0);
                 QTest::qWait(300);
-                QVERIFY(
-                    frame.window()->grab().save(QStringLiteral("%1/monitor-adopted-%2-%3x%4.png")
-                                                    .arg(dir, lang)
-                                                    .arg(size.width())
-                                                    .arg(size.height())));
-            }
-        }
-        QString error;
-        Language::install(qApp, QStringLiteral("en"), &error);
+                QVERIFY(frame.window()->grab().save(path));
+            });
         test::deleteByPrefix(c, prefix);
     }
 
@@ -900,8 +870,7 @@ private Q_SLOTS:
     // the test's own), and the Block dialog, at two sizes in both languages (SLUICE_SHOTS_DIR).
     void overrideScreenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
+        if (test::shotsDir().isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
         test::OwnRedis redis;
@@ -936,10 +905,9 @@ private Q_SLOTS:
         allow.action = Override::Action::Allow;
         allow.ttlUs = duration::usPerHour;
         QVERIFY(store.add(*c, set.rules[1], allow, {}).ok());
-        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        test::inEachLanguage(
+            QStringLiteral("monitor-overrides"), {QSize(1280, 800), QSize(1920, 1080)},
+            [&](QSize size, const QString &lang, const QString &path) {
                 test::PageHarness frame;
                 auto *page = new MonitorPage(h.controller());
                 page->setRules(set);
@@ -950,23 +918,16 @@ private Q_SLOTS:
                 auto *view = page->findChild<QTableView *>(QStringLiteral("limitedTable"));
                 view->selectRow(2);
                 QTest::qWait(300);
-                const QString name = QStringLiteral("%1/monitor-overrides-%2-%3x%4.png")
-                                         .arg(dir, lang)
-                                         .arg(size.width())
-                                         .arg(size.height());
-                QVERIFY(frame.window()->grab().save(name));
+                QVERIFY(frame.window()->grab().save(path));
                 QTest::mouseClick(page->findChild<QPushButton *>(QStringLiteral("blockButton")),
                                   Qt::LeftButton);
                 QDialog *d = page->blockDialog();
                 QVERIFY(d);
                 QTest::qWait(200);
                 QVERIFY(d->grab().save(
-                    QStringLiteral("%1/monitor-block-dialog-%2.png").arg(dir, lang)));
+                    QStringLiteral("%1/monitor-block-dialog-%2.png").arg(test::shotsDir(), lang)));
                 d->reject();
-            }
-        }
-        QString error;
-        Language::install(qApp, QStringLiteral("en"), &error);
+            });
     }
 
     // The server goes away: the charts keep their points, the status says so; it comes back.
@@ -1077,14 +1038,9 @@ private Q_SLOTS:
         }
 
         // A real load for the last seconds, recorded as the Load page does.
-        load::LoadOptions o;
-        o.endpoint = test::redisEndpoint();
-        o.rules = set;
+        load::LoadOptions o =
+            test::constantLoad(test::redisEndpoint(), set, 150, 4 * duration::usPerSecond, 12);
         o.pattern.kind = sim::TrafficPattern::Kind::Poisson;
-        o.pattern.rate = {150, duration::usPerSecond};
-        o.durationUs = 4 * duration::usPerSecond;
-        o.threads = 2;
-        o.subjects = 12;
         QVERIFY(test::recordedLoad(o).finished);
 
         test::PageHarness frame;

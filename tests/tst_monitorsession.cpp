@@ -56,13 +56,6 @@ class TestMonitorSession : public QObject
     test::PageHarness m_h; // the profile store
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY2(!test::redisUrl().isEmpty(), "no test Redis: run through ctest");
-    }
-
-    void cleanupTestCase() { test::cleanup(); }
-
     // Not connected: said so; the top rule follows the rules; an unblock fails in words.
     void notConnected()
     {

@@ -16,6 +16,7 @@
 #include "runcli.h"
 #include "servefixture.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include <QJsonArray>
@@ -611,8 +612,7 @@ private Q_SLOTS:
 
     void badInput_data()
     {
-        QTest::addColumn<QByteArray>("overrides");
-        QTest::addColumn<QByteArray>("scope");
+        test::columns<QByteArray, QByteArray>("overrides", "scope");
         QTest::addColumn<QByteArray>("at"); // the text the error points at
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("message"); // a part of it
@@ -806,9 +806,7 @@ private Q_SLOTS:
 
     void globs_data()
     {
-        QTest::addColumn<QByteArray>("glob");
-        QTest::addColumn<QByteArray>("subject");
-        QTest::addColumn<bool>("matches");
+        test::columns<QByteArray, QByteArray, bool>("glob", "subject", "matches");
         QTest::newRow("prefix") << QByteArray("partner-*") << QByteArray("partner-acme") << true;
         QTest::newRow("prefix, empty rest")
             << QByteArray("partner-*") << QByteArray("partner-") << true;

@@ -4,6 +4,8 @@
 
 #include "ui/connection/profiledraft.h"
 
+#include "testkit.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -53,11 +55,8 @@ private Q_SLOTS:
 
     void problemsByField_data()
     {
-        QTest::addColumn<int>("transport");
-        QTest::addColumn<QString>("key");
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<QString>("field");
-        QTest::addColumn<QString>("words");
+        test::columns<int, QString, QString, QString, QString>("transport", "key", "text", "field",
+                                                               "words");
         QTest::newRow("socket missing") << int(T::Unix) << u"socket"_s << QString() << u"socket"_s
                                         << u"Socket path: enter the path"_s;
         QTest::newRow("socket relative") << int(T::Unix) << u"socket"_s << u"run/r.sock"_s

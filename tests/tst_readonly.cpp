@@ -64,11 +64,7 @@ class TestReadOnly : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        test::useTestSettings(QStringLiteral("SluiceTestReadOnly"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::freshTestSettings(QStringLiteral("SluiceTestReadOnly")); }
     void cleanupTestCase() { QSettings().clear(); }
 
     void newRemoteProfileIsReadOnly()

@@ -5,6 +5,7 @@
 // bounds (long lines, a log spanning years) and the twins against LocalModel and against the
 // scripts in Redis, decision for decision.
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/common/clock.h"
@@ -136,12 +137,44 @@ struct Seen
     bool allowed;
 };
 
+// `log` as a.log through one rule of 100 requests a second, the time of each decision into
+// `times`.
+Options timesOf(Files &files, const QByteArray &log, QList<qint64> &times)
+{
+    Options o;
+    o.files = {files.write(u"a.log"_s, log)};
+    o.rules = setOf({windowRule(u"r"_s, 100, 1'000'000)});
+    o.onDecision = [&times](int, qint64 t, std::string_view, const Decision &) { times << t; };
+    return o;
+}
+
 // An onDecision that appends each decision to `seen`.
 auto recordInto(QList<Seen> &seen)
 {
     return [&seen](int rule, qint64 t, std::string_view s, const Decision &d) {
         seen << Seen{rule, t, QByteArray(s.data(), qsizetype(s.size())), d.allowed};
     };
+}
+
+// Where two runs' decisions first differ: empty when they are the same, in the same order.
+QString firstDifference(const QList<Seen> &a, const QList<Seen> &b)
+{
+    const auto text = [](const Seen &s) {
+        return QStringLiteral("rule %1 at %2 for '%3': %4")
+            .arg(s.rule)
+            .arg(s.t)
+            .arg(QString::fromUtf8(s.subject), s.allowed ? u"allowed"_s : u"denied"_s);
+    };
+    for (qsizetype i = 0; i < std::min(a.size(), b.size()); ++i) {
+        if (a[i].rule != b[i].rule || a[i].t != b[i].t || a[i].subject != b[i].subject ||
+            a[i].allowed != b[i].allowed) {
+            return QStringLiteral("decision %1: %2, against %3").arg(i).arg(text(a[i]), text(b[i]));
+        }
+    }
+    if (a.size() != b.size()) {
+        return QStringLiteral("%1 decisions against %2").arg(a.size()).arg(b.size());
+    }
+    return {};
 }
 
 } // namespace
@@ -173,15 +206,9 @@ private Q_SLOTS:
 
 void TestReplay::formats_data()
 {
-    QTest::addColumn<QString>("format");
-    QTest::addColumn<QString>("logFormat");
-    QTest::addColumn<QByteArray>("line");
-    QTest::addColumn<qint64>("timeUs");
-    QTest::addColumn<bool>("coarse");
-    QTest::addColumn<QByteArray>("addr");
-    QTest::addColumn<QByteArray>("method");
-    QTest::addColumn<QByteArray>("path");
-    QTest::addColumn<int>("status");
+    test::columns<QString, QString, QByteArray, qint64, bool, QByteArray, QByteArray, QByteArray,
+                  int>("format", "logFormat", "line", "timeUs", "coarse", "addr", "method", "path",
+                       "status");
 
     QTest::newRow("nginx-combined")
         << u"nginx-combined"_s << QString()
@@ -315,11 +342,8 @@ void TestReplay::wholeSecondsAreSpread()
         log += combined(u"1.1.1.1"_s, t0, u"GET /"_s);
     }
     log += combined(u"1.1.1.1"_s, t0 + 1, u"GET /"_s);
-    Options o;
-    o.files = {files.write(u"a.log"_s, log)};
-    o.rules = setOf({windowRule(u"r"_s, 100, 1'000'000)});
     QList<qint64> times;
-    o.onDecision = [&](int, qint64 t, std::string_view, const Decision &) { times << t; };
+    Options o = timesOf(files, log, times);
     auto rep = run(o);
     QVERIFY2(rep, qPrintable(rep ? QString() : rep.error().message));
     QVERIFY(rep->spread);
@@ -343,13 +367,8 @@ void TestReplay::twinsAgreeWithLocalModel()
     o.onDecision = recordInto(models);
     auto b = run(o);
     QVERIFY2(b, qPrintable(b ? QString() : b.error().message));
-    QCOMPARE(twins.size(), models.size());
-    for (qsizetype i = 0; i < twins.size(); ++i) {
-        QCOMPARE(twins[i].rule, models[i].rule);
-        QCOMPARE(twins[i].t, models[i].t);
-        QCOMPARE(twins[i].subject, models[i].subject);
-        QCOMPARE(twins[i].allowed, models[i].allowed);
-    }
+    const QString differ = firstDifference(twins, models);
+    QVERIFY2(differ.isEmpty(), qPrintable(differ));
     QCOMPARE(a->rules.size(), size_t(6));
     for (size_t r = 0; r < 6; ++r) {
         QCOMPARE(a->rules[r].digest, b->rules[r].digest);
@@ -374,11 +393,8 @@ void TestReplay::reorderWindowAndLateLines()
         log += combined(u"1.1.1.1"_s, t0 + i, u"GET /"_s);
     }
     log += combined(u"1.1.1.1"_s, t0 + 2, u"GET /"_s); // 27 s back: late (line 30)
-    Options o;
-    o.files = {files.write(u"a.log"_s, log)};
-    o.rules = setOf({windowRule(u"r"_s, 100, 1'000'000)});
     QList<qint64> times;
-    o.onDecision = [&](int, qint64 t, std::string_view, const Decision &) { times << t; };
+    Options o = timesOf(files, log, times);
     auto rep = run(o);
     QVERIFY2(rep, qPrintable(rep ? QString() : rep.error().message));
     QVERIFY(std::is_sorted(times.begin(), times.end()));
@@ -876,11 +892,8 @@ void TestReplay::redisAgreesAndCleansUp()
     QCOMPARE(b->backend, u"redis"_s);
     QVERIFY(b->keyPrefix.startsWith("sluice:replay:"));
     QVERIFY(b->warning.isEmpty());
-    QCOMPARE(redis.size(), local.size());
-    for (qsizetype i = 0; i < local.size(); ++i) {
-        QCOMPARE(redis[i].subject, local[i].subject);
-        QCOMPARE(redis[i].allowed, local[i].allowed);
-    }
+    const QString differ = firstDifference(local, redis);
+    QVERIFY2(differ.isEmpty(), qPrintable(differ));
     for (size_t r = 0; r < a->rules.size(); ++r) {
         QCOMPARE(b->rules[r].digest, a->rules[r].digest);
     }

@@ -4,6 +4,7 @@
 #include "core/rules/codec.h"
 #include "core/rules/jsonlocator.h"
 #include "testdata.h"
+#include "testkit.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -301,10 +302,7 @@ private Q_SLOTS:
 
     void malformedJson_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("says");
+        test::columns<QByteArray, int, int, QString>("text", "line", "column", "says");
         QTest::newRow("missing comma") << QByteArray("{\n  \"version\": 1\n  \"rules\": []\n}") << 3
                                        << 3 << u"is a comma missing?"_s;
         QTest::newRow("trailing comma in array")
@@ -360,10 +358,7 @@ private Q_SLOTS:
 
     void malformedYaml_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("says");
+        test::columns<QByteArray, int, int, QString>("text", "line", "column", "says");
         QTest::newRow("indentation")
             << QByteArray("version: 1\nrules:\n  - id: a\n   limit: 3\n") << 4 << 4
             << u"end of sequence not found; check the indentation"_s;
@@ -489,9 +484,7 @@ private Q_SLOTS:
 
     void emptyFiles_data()
     {
-        QTest::addColumn<QString>("name");
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QString>("says");
+        test::columns<QString, QByteArray, QString>("name", "bytes", "says");
         QTest::newRow("empty json") << u"e.json"_s << QByteArray() << u"the file is empty"_s;
         QTest::newRow("empty yaml") << u"e.yaml"_s << QByteArray() << u"the file is empty"_s;
         QTest::newRow("blank json")
@@ -890,9 +883,7 @@ private Q_SLOTS:
     // message, a 1 MB scope, window, rate or unknown top-level key a 1 MB one.
     void messagesAreCappedForEveryField_data()
     {
-        QTest::addColumn<QByteArray>("json");
-        QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("says");
+        test::columns<QByteArray, QString, QString>("json", "path", "says");
         const QByteArray mb(1 << 20, 'x');
         const QByteArray rule =
             R"("id": "a", "algorithm": "fixed_window", "limit": 1, "window": "1m", "scope": "ip")";

@@ -5,6 +5,8 @@
 #include "core/rules/codec.h"
 #include "core/rules/rule.h"
 
+#include "testkit.h"
+
 #include <QTest>
 
 #include <utility>
@@ -72,8 +74,7 @@ private Q_SLOTS:
     void badField_data()
     {
         QTest::addColumn<QByteArray>("rules"); // the inside of "rules": [...]
-        QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("says");
+        test::columns<QString, QString>("path", "says");
         const auto w = [](const Fields &c) { return rule(windowRule, c); };
         const auto b = [](const Fields &c) { return rule(bucketRule, c); };
         const QByteArray long65 = '"' + QByteArray(65, 'a') + '"';
@@ -272,9 +273,7 @@ private Q_SLOTS:
 
     void documentErrors_data()
     {
-        QTest::addColumn<QByteArray>("text");
-        QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("says");
+        test::columns<QByteArray, QString, QString>("text", "path", "says");
         QTest::newRow("version missing")
             << QByteArray("{\"rules\": []}") << u"version"_s << u"the format version is missing"_s;
         QTest::newRow("version 2") << QByteArray("{\"version\": 2, \"rules\": []}") << u"version"_s
@@ -474,9 +473,7 @@ private Q_SLOTS:
 
     void describe_data()
     {
-        QTest::addColumn<QString>("scope");
-        QTest::addColumn<QString>("algorithm");
-        QTest::addColumn<QString>("expected");
+        test::columns<QString, QString, QString>("scope", "algorithm", "expected");
         QTest::newRow("window per IP") << u"ip"_s << u"fixed_window"_s << u"3 per 5s per IP"_s;
         QTest::newRow("window global") << u"global"_s << u"sliding_log"_s << u"3 per 5s, global"_s;
         QTest::newRow("window per header")
@@ -549,11 +546,8 @@ private Q_SLOTS:
 
     void diagnosticToString_data()
     {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<int>("line");
-        QTest::addColumn<int>("column");
-        QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("expected");
+        test::columns<QString, int, int, QString, QString>("file", "line", "column", "path",
+                                                           "expected");
         const QString p = u"rules[2].rate"_s;
         QTest::newRow("everything")
             << u"rules.json"_s << 14 << 7 << p << u"rules.json:14:7: rules[2].rate: bad"_s;

@@ -101,7 +101,8 @@ class TestRulesPage : public QObject
     QTemporaryDir m_dir;
     std::unique_ptr<test::PageHarness> m_h;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
-    QByteArray m_ns;
+    // The rule store of this test process: never another test's.
+    const QByteArray m_ns = test::keyPrefix() + "store:";
 
     RulesPage &page()
     {
@@ -183,6 +184,37 @@ class TestRulesPage : public QObject
         m_h->connectTo();
         QTRY_VERIFY_WITH_TIMEOUT(find<QPushButton>("pushButton")->isEnabled(), 10000);
     }
+    // Confirms the push dialog.
+    static void confirm(QWidget *dialog)
+    {
+        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
+                          Qt::LeftButton);
+    }
+    // Connects, imports the realistic rules and pushes them through the dialog as version 1.
+    bool pushFirstVersion()
+    {
+        connectToFixture();
+        if (QTest::currentTestFailed() || !importRealistic()) {
+            return false;
+        }
+        click("pushButton");
+        auto *dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        if (dialog == nullptr) {
+            return false;
+        }
+        confirm(dialog);
+        return QTest::qWaitFor(
+            [&] { return banner().contains(QStringLiteral("Pushed version 1")); }, 10000);
+    }
+    // Sets `field` of rule `id` to `value` in the editor, applies it and opens the push dialog.
+    RuleDiffDialog *editAndOpenPush(const QString &id, const char *field, const QString &value)
+    {
+        selectRule(id);
+        type(field, value);
+        click("applyButton");
+        click("pushButton");
+        return waitForDialog<RuleDiffDialog>("pushDialog");
+    }
     template <typename T> T *waitForDialog(const char *name)
     {
         T *d = nullptr;
@@ -211,17 +243,11 @@ class TestRulesPage : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        test::useTestSettings();
+        test::freshTestSettings();
         QVERIFY(m_dir.isValid());
-        m_ns = test::keyPrefix() + "store:";
     }
 
-    void init()
-    {
-        QSettings().clear();
-        test::cleanup();
-    }
-
+    // Each test leaves no settings and no keys for the next.
     void cleanup()
     {
         m_tester.reset();
@@ -487,8 +513,7 @@ private Q_SLOTS:
         QTreeWidget *tree = dialog->tree();
         QCOMPARE(tree->topLevelItemCount(), 1);
         QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("Added (8)"));
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
-                          Qt::LeftButton);
+        confirm(dialog);
         QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
         QVERIFY(!page().hasUnsavedChanges());
         QVERIFY(tableRows().first().endsWith(QStringLiteral("Redis v1")));
@@ -501,11 +526,7 @@ private Q_SLOTS:
         QCOMPARE(page().rules().basedOn, std::optional<qint64>(1));
 
         // An edit shows as a changed field in the next preview.
-        selectRule(QStringLiteral("login-per-ip"));
-        type("burstEdit", QStringLiteral("4"));
-        click("applyButton");
-        click("pushButton");
-        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        dialog = editAndOpenPush(QStringLiteral("login-per-ip"), "burstEdit", QStringLiteral("4"));
         QVERIFY(dialog);
         QCOMPARE(dialog->tree()->topLevelItem(0)->text(0), QStringLiteral("Changed (1)"));
         QTreeWidgetItem *rule = dialog->tree()->topLevelItem(0)->child(0);
@@ -523,14 +544,7 @@ private Q_SLOTS:
     // real script wrote its state) would be released by a higher limit.
     void pushPreviewShowsWhoItReleases()
     {
-        connectToFixture();
-        QVERIFY(importRealistic());
-        click("pushButton");
-        auto *dialog = waitForDialog<RuleDiffDialog>("pushDialog");
-        QVERIFY(dialog);
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
-                          Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
+        QVERIFY(pushFirstVersion());
         QTRY_VERIFY(!page().findChild<RuleDiffDialog *>());
 
         const QByteArray subject =
@@ -545,11 +559,8 @@ private Q_SLOTS:
                 QVERIFY(limiter.decide(r).ok());
             }
         }
-        selectRule(QStringLiteral("hello-per-ip"));
-        type("limitEdit", QStringLiteral("5"));
-        click("applyButton");
-        click("pushButton");
-        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        auto *dialog =
+            editAndOpenPush(QStringLiteral("hello-per-ip"), "limitEdit", QStringLiteral("5"));
         QVERIFY(dialog);
         auto *preview = dialog->findChild<QTreeWidget *>(QStringLiteral("previewTree"));
         QVERIFY(preview);
@@ -585,8 +596,7 @@ private Q_SLOTS:
         auto *message = dialog->findChild<QLineEdit *>(QStringLiteral("pushMessage"));
         QVERIFY(message);
         QTest::keyClicks(message, QStringLiteral("first limits"));
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
-                          Qt::LeftButton);
+        confirm(dialog);
         QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
 
         // Another writer raises one limit: version 2.
@@ -645,14 +655,7 @@ private Q_SLOTS:
     // changed and overwrites nothing; review then push works, and so does force.
     void conflictWithAnotherWriter()
     {
-        connectToFixture();
-        QVERIFY(importRealistic());
-        click("pushButton");
-        auto *dialog = waitForDialog<RuleDiffDialog>("pushDialog");
-        QVERIFY(dialog);
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
-                          Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 1")), 10000);
+        QVERIFY(pushFirstVersion());
 
         // Someone else, from the command line: api-global gets burst 500.
         Connection c = test::connect();
@@ -671,11 +674,8 @@ private Q_SLOTS:
                  qPrintable(text("storeState")));
 
         // Our edit, pushed over v2: refused, with who changed what.
-        selectRule(QStringLiteral("hello-per-ip"));
-        type("limitEdit", QStringLiteral("4"));
-        click("applyButton");
-        click("pushButton");
-        dialog = waitForDialog<RuleDiffDialog>("pushDialog");
+        auto *dialog =
+            editAndOpenPush(QStringLiteral("hello-per-ip"), "limitEdit", QStringLiteral("4"));
         QVERIFY(dialog);
         QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("diffNote"))
                     ->text()
@@ -693,8 +693,7 @@ private Q_SLOTS:
             p.end();
             QVERIFY(shot.save(test::screenshotPath(QStringLiteral("rules-push-preview.png"))));
         }
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
-                          Qt::LeftButton);
+        confirm(dialog);
         QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Conflict")), 10000);
         QVERIFY2(banner().contains(QStringLiteral("v2 changed api-global")), qPrintable(banner()));
         QVERIFY(page().findChild<QPushButton *>(QStringLiteral("pullReviewButton")));
@@ -717,8 +716,7 @@ private Q_SLOTS:
         click("pushButton");
         dialog = waitForDialog<RuleDiffDialog>("pushDialog");
         QVERIFY(dialog);
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
-                          Qt::LeftButton);
+        confirm(dialog);
         QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Pushed version 3")), 10000);
         QCOMPARE(store().pull(c)->set.find(QStringLiteral("hello-per-ip"))->limit, 4);
 
@@ -730,8 +728,7 @@ private Q_SLOTS:
         click("pushButton");
         dialog = waitForDialog<RuleDiffDialog>("pushDialog");
         QVERIFY(dialog);
-        QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("confirmPushButton")),
-                          Qt::LeftButton);
+        confirm(dialog);
         QTRY_VERIFY_WITH_TIMEOUT(banner().contains(QStringLiteral("Conflict")), 10000);
         QCOMPARE(store().pull(c)->version, 4);
         click("forcePushButton");
@@ -1092,8 +1089,7 @@ private Q_SLOTS:
     // in both languages (SLUICE_SHOTS_DIR).
     void overridesScreenshots()
     {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
+        if (test::shotsDir().isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
         const QByteArray json =
@@ -1114,10 +1110,10 @@ private Q_SLOTS:
         deny.ttlUs = duration::usPerHour;
         deny.note = QStringLiteral("credential stuffing");
         QVERIFY(rules::OverrideStore(m_ns).add(c, loaded.set.rules[0], deny, {}).ok());
-        for (const QString &lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        test::inEachLanguage(
+            QStringLiteral("rules-overrides"), {QSize(1280, 800), QSize(1920, 1080)},
+            [&](QSize size, const QString &, const QString &path) {
+                QString error;
                 m_tester.reset();
                 m_h.reset();
                 connectToFixture();
@@ -1126,14 +1122,8 @@ private Q_SLOTS:
                 selectRule(QStringLiteral("hello-per-ip"));
                 QTRY_COMPARE_WITH_TIMEOUT(page().overridesModel()->rowCount(), 4, 5000);
                 QTest::qWait(300);
-                QVERIFY(m_h->window()->grab().save(QStringLiteral("%1/rules-overrides-%2-%3x%4.png")
-                                                       .arg(dir, lang)
-                                                       .arg(size.width())
-                                                       .arg(size.height())));
-            }
-        }
-        QString error;
-        Language::install(qApp, QStringLiteral("en"), &error);
+                QVERIFY(m_h->window()->grab().save(path));
+            });
         (void)rules::OverrideStore(m_ns).remove(c, QStringLiteral("hello-per-ip"),
                                                 Override::Kind::Subject, deny.pattern);
     }

@@ -55,7 +55,8 @@ class TestRulesSession : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    QByteArray m_ns;
+    // The rule store of this test process: never another test's.
+    const QByteArray m_ns = test::keyPrefix() + "store:";
     std::unique_ptr<test::PageHarness> m_h;
     std::unique_ptr<RulesSession> m_session;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
@@ -126,7 +127,6 @@ private Q_SLOTS:
     {
         test::useTestSettings();
         QVERIFY(m_dir.isValid());
-        m_ns = test::keyPrefix() + "store:";
     }
 
     void init()
@@ -143,8 +143,7 @@ private Q_SLOTS:
         m_tester.reset();
         m_session.reset();
         m_h.reset();
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
     }
 
     // Apply, duplicate and remove make the set unsaved; ids stay unique.

@@ -1,3 +1,4 @@
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/rules/rulestore.h"
@@ -90,6 +91,26 @@ RuleStore storeFor(const char *name)
     return RuleStore(test::keyPrefix() + name + ':');
 }
 
+RuleSet basedOn(RuleSet set, std::optional<qint64> version);
+
+// Pushes baseSet() as version 1 of `store`: false when it could not.
+bool pushBase(Connection &c, const RuleStore &store)
+{
+    return store.push(c, baseSet(), false).ok();
+}
+
+// Pushes baseSet() as version 1, then version 2 with the first rule's limit at `limit`:
+// version 2's set, empty when a push failed.
+RuleSet pushTwoVersions(Connection &c, const RuleStore &store, qint64 limit)
+{
+    RuleSet v2 = basedOn(baseSet(), 1);
+    v2.rules[0].limit = limit;
+    if (!store.push(c, baseSet(), false) || !store.push(c, v2, false)) {
+        return {};
+    }
+    return v2;
+}
+
 RuleSet basedOn(RuleSet set, std::optional<qint64> version)
 {
     set.basedOn = version;
@@ -127,8 +148,6 @@ class TestRuleStore : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void pushToAnEmptyStoreIsVersion1()
     {
         Connection c = test::connect();
@@ -156,7 +175,7 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("roundtrip");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         auto snap = store.pull(c);
         QVERIFY2(snap.ok(), snap.ok() ? "" : qPrintable(snap.error().message));
         QCOMPARE(snap->version, 1);
@@ -174,7 +193,7 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("unchanged");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         const Dump before = dump(c, store);
         auto r = store.push(c, basedOn(baseSet(), 1), false);
         QVERIFY(r.ok());
@@ -193,7 +212,7 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("diff");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         RuleSet next = basedOn(baseSet(), 1);
         next.rules[1].burst = 300;                                      // api-global changed
         next.rules.erase(next.rules.begin());                           // hello-per-ip removed
@@ -211,7 +230,7 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("conflict");
-        QVERIFY(store.push(c, baseSet(), false).ok()); // v1
+        QVERIFY(pushBase(c, store)); // v1
         RuleSet v2 = basedOn(baseSet(), 1);
         v2.rules[1].burst = 250;
         QCOMPARE(store.push(c, v2, false)->version, 2); // v2 changed api-global
@@ -261,10 +280,8 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("force");
-        QVERIFY(store.push(c, baseSet(), false).ok());
-        RuleSet v2 = basedOn(baseSet(), 1);
-        v2.rules[0].limit = 30;
-        QVERIFY(store.push(c, v2, false).ok());
+        const RuleSet v2 = pushTwoVersions(c, store, 30);
+        QVERIFY(!v2.rules.empty());
         RuleSet mine = basedOn(baseSet(), 1);
         mine.rules[1].rate = Rate{5, s};
         QVERIFY(!store.push(c, mine, false).ok());
@@ -287,10 +304,9 @@ private Q_SLOTS:
         bad.rules.push_back(windowRule(QStringLiteral("hello-per-ip"), 5)); // duplicate id
         bad.rules.push_back(windowRule(QStringLiteral("zero"), 0));         // limit 0
         auto r = store.push(c, bad, true);
-        QVERIFY(!r.ok());
-        QCOMPARE(r.error().kind, Error::Kind::Invalid);
-        QVERIFY2(r.error().message.contains(QStringLiteral("nothing was written")),
-                 qPrintable(r.error().message));
+        const QString failure =
+            test::failedWith(r, Error::Kind::Invalid, QStringLiteral("nothing was written"));
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QVERIFY2(r.error().message.contains(QStringLiteral("rules[")),
                  qPrintable(r.error().message));
         for (const QByteArray &k : {store.hashKey(), store.versionKey(), store.historyKey()}) {
@@ -308,7 +324,7 @@ private Q_SLOTS:
         // Redis does not roll back a script: the write step checks every key before it writes.
         Connection c = test::connect();
         const RuleStore store = storeFor("wrongtype");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         QVERIFY(c.command({"DEL", store.historyKey()}).ok());
         QVERIFY(c.command({"SET", store.historyKey(), "not a list"}).ok());
         const Dump before = dump(c, store);
@@ -326,7 +342,7 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("corrupt");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         QVERIFY(c.command({"HSET", store.hashKey(), "broken", "{not json"}).ok());
         auto snap = store.pull(c);
         QVERIFY(!snap.ok());
@@ -393,10 +409,9 @@ private Q_SLOTS:
         // What cannot be rebuilt is an error listing what can.
         for (qint64 v : {0, 7, 100}) {
             auto bad = store.pullVersion(c, v);
-            QVERIFY(!bad.ok());
-            QCOMPARE(bad.error().kind, Error::Kind::Invalid);
-            QVERIFY2(bad.error().message.contains(QStringLiteral("versions that can: 6 down to 1")),
-                     qPrintable(bad.error().message));
+            const QString failure = test::failedWith(
+                bad, Error::Kind::Invalid, QStringLiteral("versions that can: 6 down to 1"));
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
         }
     }
 
@@ -445,10 +460,8 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("rollbackrace");
-        QVERIFY(store.push(c, baseSet(), false).ok());
-        RuleSet v2 = basedOn(baseSet(), 1);
-        v2.rules[0].limit = 9;
-        QVERIFY(store.push(c, v2, false).ok());
+        const RuleSet v2 = pushTwoVersions(c, store, 9);
+        QVERIFY(!v2.rules.empty());
         // The other console read version 2 and rebuilds version 1 from it ...
         auto snap = store.pullVersion(c, 1);
         QVERIFY(snap.ok());
@@ -461,10 +474,9 @@ private Q_SLOTS:
         RuleStore::PushOptions o;
         o.rollbackOf = 1;
         auto r = store.push(c, snap->set, o);
-        QVERIFY(!r.ok());
-        QCOMPARE(r.error().kind, Error::Kind::Conflict);
-        QVERIFY2(r.error().message.contains(QStringLiteral("version 3")),
-                 qPrintable(r.error().message));
+        const QString failure =
+            test::failedWith(r, Error::Kind::Conflict, QStringLiteral("version 3"));
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QVERIFY(dump(c, store) == before);
     }
 
@@ -474,10 +486,8 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("oldentries");
-        QVERIFY(store.push(c, baseSet(), false).ok());
-        RuleSet v2 = basedOn(baseSet(), 1);
-        v2.rules[0].limit = 4;
-        QVERIFY(store.push(c, v2, false).ok());
+        const RuleSet v2 = pushTwoVersions(c, store, 4);
+        QVERIFY(!v2.rules.empty());
         // Rewrite entry 2 as an older Sluice wrote it: no undo.
         auto l = c.command({"LINDEX", store.historyKey(), "0"});
         QVERIFY(l.ok());
@@ -554,7 +564,7 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("watch");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         RuleWatcher w(test::redisEndpoint(), store, fastWatcher());
         QSignalSpy spy(&w, &RuleWatcher::rulesChanged);
         w.start();
@@ -608,7 +618,7 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const RuleStore store = storeFor("watch-kill");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         RuleWatcher w(test::redisEndpoint(), store, fastWatcher());
         QSignalSpy spy(&w, &RuleWatcher::rulesChanged);
         QSignalSpy errors(&w, &RuleWatcher::errorOccurred);
@@ -650,7 +660,7 @@ private Q_SLOTS:
         // (here: the server pauses every client) is a lost link, and the watcher recovers.
         Connection c = test::connect();
         const RuleStore store = storeFor("watch-ping");
-        QVERIFY(store.push(c, baseSet(), false).ok());
+        QVERIFY(pushBase(c, store));
         RuleWatcher::Options o = fastWatcher();
         o.pingInterval = std::chrono::milliseconds(50);
         o.commandTimeout = std::chrono::milliseconds(300);

@@ -14,6 +14,7 @@
 #include "core/stats/statsrecorder.h"
 #include "ownredis.h"
 #include "servefixture.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include <QElapsedTimer>
@@ -100,12 +101,10 @@ class TestServe : public QObject
 
 private Q_SLOTS:
     void init() { test::cleanup(); }
-    void cleanupTestCase() { test::cleanup(); }
 
     void secondsRoundUp_data()
     {
-        QTest::addColumn<qint64>("ms");
-        QTest::addColumn<qint64>("seconds");
+        test::columns<qint64, qint64>("ms", "seconds");
         QTest::newRow("0") << qint64(0) << qint64(0);
         QTest::newRow("-1") << qint64(-1) << qint64(0);
         QTest::newRow("1") << qint64(1) << qint64(1);
@@ -475,8 +474,7 @@ private Q_SLOTS:
 
     void badInput_data()
     {
-        QTest::addColumn<QByteArray>("request");
-        QTest::addColumn<int>("status");
+        test::columns<QByteArray, int>("request", "status");
         QTest::addColumn<QString>("mentions"); // in the JSON message
         auto row = [](const char *name, const QByteArray &target, int status, const char *m) {
             QTest::newRow(name) << QByteArray("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n")

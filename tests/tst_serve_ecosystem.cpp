@@ -15,6 +15,7 @@
 #include "runcli.h"
 #include "servefixture.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include <QFile>
@@ -211,8 +212,6 @@ class TestServeEcosystem : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void compatLabelsFromTheRuleId()
     {
         QByteArray d, k1, k2;
@@ -427,9 +426,7 @@ private Q_SLOTS:
 
     void badFlags_data()
     {
-        QTest::addColumn<QString>("flag");
-        QTest::addColumn<QString>("value");
-        QTest::addColumn<QByteArray>("says");
+        test::columns<QString, QString, QByteArray>("flag", "value", "says");
         QTest::newRow("metrics-compat")
             << QStringLiteral("--metrics-compat") << QStringLiteral("statsd")
             << QByteArray("--metrics-compat 'statsd' is unknown; expected envoy-ratelimit");

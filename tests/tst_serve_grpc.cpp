@@ -15,6 +15,7 @@
 #include "ownredis.h"
 #include "runcli.h"
 #include "servefixture.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include "core/redis/connection.h"
@@ -602,9 +603,7 @@ private Q_SLOTS:
     void badInput_data()
     {
         m_peakBefore = test::procStatusKb(QString::number(m_envoy->pid()), "VmHWM");
-        QTest::addColumn<int>("kind");
-        QTest::addColumn<int>("code");
-        QTest::addColumn<QByteArray>("message");
+        test::columns<int, int, QByteArray>("kind", "code", "message");
         QTest::newRow("no domain")
             << 0 << int(grpc::StatusCode::INVALID_ARGUMENT) << QByteArray("domain is required");
         QTest::newRow("no descriptors")

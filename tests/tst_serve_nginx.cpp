@@ -7,6 +7,7 @@
 #include "runcli.h"
 #include "servefixture.h"
 #include "testdata.h"
+#include "testkit.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -49,12 +50,9 @@ class TestServeNginx : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void cliUsageErrors_data()
     {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("mentions");
+        test::columns<QStringList, QString>("args", "mentions");
         const QString url = test::redisUrl();
         QTest::newRow("no listen")
             << QStringList{QStringLiteral("--url"), url, QStringLiteral("--from-redis")}

@@ -87,8 +87,6 @@ class TestServeSighup : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void cleanupTestCase() { test::cleanup(); }
-
     void reloadsTheRulesFileOnSighup()
     {
         QTemporaryDir dir;

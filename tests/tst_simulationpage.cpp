@@ -92,28 +92,6 @@ class TestSimulationPage : public QObject
     // In English and Chinese at each of `sizes`: `shoot` saves the page at that size to
     // SLUICE_SHOTS_DIR/<name>-<language>-<width>x<height>.png (skipped without the variable).
     // English is put back after.
-    void screenshots(const QString &name, const QList<QSize> &sizes,
-                     const std::function<void(QSize, const QString &)> &shoot)
-    {
-        const QString dir = qEnvironmentVariable("SLUICE_SHOTS_DIR");
-        if (dir.isEmpty()) {
-            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
-        }
-        for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
-            for (const QSize size : sizes) {
-                shoot(size, u"%1/%2-%3-%4x%5.png"_s.arg(dir, name, lang)
-                                .arg(size.width())
-                                .arg(size.height()));
-                if (QTest::currentTestFailed()) {
-                    return;
-                }
-            }
-        }
-        QString error;
-        Language::install(qApp, u"en"_s, &error);
-    }
 
 private Q_SLOTS:
     void downsampleKeepsPeaks()
@@ -608,9 +586,12 @@ private Q_SLOTS:
     // Chinese (to look at: SLUICE_SHOTS_DIR=DIR).
     void adoptedScreenshots()
     {
-        screenshots(
+        if (test::shotsDir().isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        test::inEachLanguage(
             u"simulation-adopted"_s, {QSize(1280, 800), QSize(1920, 1080)},
-            [](QSize size, const QString &path) {
+            [](QSize size, const QString &, const QString &path) {
                 SimulationPage page(nullptr);
                 QVERIFY(test::showWindow(page, size));
                 QString error;
@@ -626,16 +607,20 @@ private Q_SLOTS:
     // The boundary burst at the three sizes, in both languages (SLUICE_SHOTS_DIR).
     void sizeScreenshots()
     {
-        screenshots(u"simulation"_s, {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)},
-                    [](QSize size, const QString &path) {
-                        test::PageHarness frame;
-                        auto *page = new SimulationPage(nullptr);
-                        QVERIFY(frame.show(page, size, 3));
-                        QVERIFY(page->loadPreset(u"boundary-burst"_s));
-                        QVERIFY(runAndWait(*page));
-                        QTest::qWait(300);
-                        QVERIFY(frame.window()->grab().save(path));
-                    });
+        if (test::shotsDir().isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        test::inEachLanguage(u"simulation"_s,
+                             {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)},
+                             [](QSize size, const QString &, const QString &path) {
+                                 test::PageHarness frame;
+                                 auto *page = new SimulationPage(nullptr);
+                                 QVERIFY(frame.show(page, size, 3));
+                                 QVERIFY(page->loadPreset(u"boundary-burst"_s));
+                                 QVERIFY(runAndWait(*page));
+                                 QTest::qWait(300);
+                                 QVERIFY(frame.window()->grab().save(path));
+                             });
     }
 
     // The Redis engine, as the page runs it: the same outcome as the twins, and a cancelled

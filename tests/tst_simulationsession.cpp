@@ -47,8 +47,6 @@ class TestSimulationSession : public QObject
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_h.connect()); }
 
-    void cleanupTestCase() { test::cleanup(); }
-
     // A preset is checked; a bad duration gets the reader's message on its field and stops a
     // run; fixed again, it runs.
     void editsAreChecked()

@@ -37,6 +37,13 @@ Simulator presetSimulator(const QString &name)
     return std::move(*s);
 }
 
+// The simulator of the current data row's preset (its column "preset").
+Simulator rowSimulator()
+{
+    QFETCH(QString, preset);
+    return presetSimulator(preset);
+}
+
 qint64 simKeys(Connection &c)
 {
     return test::keysWithPrefix(c, "sluice:sim:").size();
@@ -129,8 +136,7 @@ private Q_SLOTS:
 
     void localEqualsRedis()
     {
-        QFETCH(QString, preset);
-        const Simulator sim = presetSimulator(preset);
+        const Simulator sim = rowSimulator();
         auto local = sim.runLocal();
         QVERIFY2(local.ok(), failure(local));
         auto redis = runOnRedis(sim, test::redisEndpoint());
@@ -174,8 +180,7 @@ private Q_SLOTS:
     // rounded up); the totals add up.
     void presetProperties()
     {
-        QFETCH(QString, preset);
-        const Simulator sim = presetSimulator(preset);
+        const Simulator sim = rowSimulator();
         const Scenario &s = sim.scenario();
         PerKey keys;
         RunOptions options;
@@ -463,8 +468,7 @@ private Q_SLOTS:
 
     void anyLimiter()
     {
-        QFETCH(QString, preset);
-        const Simulator sim = presetSimulator(preset);
+        const Simulator sim = rowSimulator();
         ManualClock clock;
         LocalModel model(clock);
         RunOptions options;

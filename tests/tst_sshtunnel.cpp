@@ -357,8 +357,7 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         killSshd();
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
     }
 
     // The same tunnel under a Connection (the way every part of Sluice uses it) and under

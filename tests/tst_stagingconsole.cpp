@@ -207,8 +207,7 @@ private Q_SLOTS:
         test::ServeProcess serve;
         QVERIFY(serveSixRequests(serve));
         for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
-            QString error;
-            QVERIFY2(Language::install(qApp, lang, &error), qPrintable(error));
+            QVERIFY(test::useLanguage(lang));
             test::PageHarness h;
             auto *page = new RulesPage(h.controller());
             QVERIFY(h.show(page, {1280, 800}));
@@ -236,8 +235,7 @@ private Q_SLOTS:
                 }
             }
         }
-        QString error;
-        Language::install(qApp, u"en"_s, &error);
+        test::useLanguage(u"en"_s);
     }
 
     // Discard from the banner: the stage gone, the rules as they were.

@@ -77,7 +77,6 @@ class TestStats : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void init() { test::cleanup(); }
-    void cleanupTestCase() { test::cleanup(); }
 
     // 8 threads record into one recorder: every decision is counted, in the right second and
     // kind, with exact per-subject tallies.
@@ -448,8 +447,7 @@ private Q_SLOTS:
         QVERIFY(!b.isEmpty());
         QCOMPARE(b.first().ruleId, QStringLiteral("rec"));
         QCOMPARE(b.first().top.first().subject, QByteArray("1.2.3.4"));
-        Connection c = test::connect();
-        test::cleanup(c);
+        Connection c = test::cleanSlate();
     }
 };
 

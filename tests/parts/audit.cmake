@@ -10,4 +10,4 @@ add_dependencies(tst_cli_audit sluice-cli)
 # The Keys page's audit mode controller (ui/keys/auditsession.h), without widgets.
 sluice_test(auditsession LIBS sluice_ui Qt6::Network)
 # The audit mode's widget, offscreen (SLUICE_SHOTS_DIR=DIR saves its screenshots).
-sluice_test(auditpanel LIBS sluice_ui Qt6::Network)
+sluice_test(auditpanel LIBS sluice_pagesupport Qt6::Network)

@@ -1,0 +1,43 @@
+#pragma once
+
+// The Qt Test skeleton written once: a data table's columns in one line, a checking step as a
+// condition, and the check of an expected failure. (A test's Redis keys are removed when its
+// application ends: testredis.h.)
+
+#include "core/common/result.h"
+
+#include <QTest>
+
+namespace sluice::test {
+
+// QTest::addColumn for each type and name, in order:
+//   test::columns<QString, int>("url", "port");
+template <typename... T, typename... Name> void columns(const Name &...names)
+{
+    static_assert(sizeof...(T) == sizeof...(Name), "a name for each column type");
+    (QTest::addColumn<T>(names), ...);
+}
+
+// Runs a step that checks as it goes (QVERIFY and QCOMPARE return from it on a failure): whether
+// the test still passes after it, so that a caller can stop with QVERIFY(test::passed(...)).
+template <typename Step> bool passed(Step &&step)
+{
+    step();
+    return !QTest::currentTestFailed();
+}
+
+// What is wrong with `r` as a failure of `kind` whose message contains `says`: empty when it is
+// one (QVERIFY2(test::failedWith(...).isEmpty(), ...) names what came instead).
+template <typename T> QString failedWith(const Result<T> &r, Error::Kind kind, const QString &says)
+{
+    if (r) {
+        return QStringLiteral("it succeeded; expected a failure saying \"%1\"").arg(says);
+    }
+    if (r.error().kind != kind || !r.error().message.contains(says)) {
+        return QStringLiteral("%1 error \"%2\"; expected %3 saying \"%4\"")
+            .arg(Error::kindName(r.error().kind), r.error().message, Error::kindName(kind), says);
+    }
+    return {};
+}
+
+} // namespace sluice::test
