@@ -46,6 +46,25 @@ using namespace sluice;
 
 namespace {
 
+// What badInput lets the service's peak RSS grow by: gRPC's memory quota (32 MiB) and some
+// slack. Under AddressSanitizer (`dev.sh sanitize`: the service built with it, as the test is)
+// freed memory waits in ASan's quarantine and every allocation has shadow memory and redzones,
+// so the same bad input grows the peak by 52 to 57 MiB: there the bound is twice as wide,
+// still far below the 100 MB message that must never be held. (No #else: clang-format 14
+// formats the rest of this file wrongly past one.)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) // clang
+#define SLUICE_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) // gcc
+#define SLUICE_TEST_ASAN 1
+#endif
+#if !defined(SLUICE_TEST_ASAN)
+#define SLUICE_TEST_ASAN 0
+#endif
+constexpr qint64 peakGrowthKiB = (SLUICE_TEST_ASAN ? 96 : 48) * 1024;
+
 bool writeFile(const QString &path, const QByteArray &bytes)
 {
     QFile f(path);
@@ -89,7 +108,8 @@ const QByteArray rulesJson = R"({"version": 1, "rules": [
     {"id": "faults.user", "scope": "user", "algorithm": "fixed_window", "limit": 2, "window": "1m",
      "overrides": [{"subject": "partner", "allow": true, "ttl": "1d"},
                    {"subject": "abuser", "deny": true, "ttl": "1d"},
-                   {"subject": "vip", "limit": {"limit": 4, "window": "1m"}, "ttl": "1d"}]}]})";
+                   {"subject": "vip", "limit": {"limit": 4, "window": "1m"}, "ttl": "1d"},
+                   {"subject": "trial", "limit": {"limit": 1, "window": "1m"}, "ttl": "1d"}]}]})";
 
 using Http = test::HttpReply;
 
@@ -675,9 +695,9 @@ private Q_SLOTS:
         QVERIFY(m_envoy->running());
         QVERIFY(c.call("edge", {descriptor({{"free", "x"}})}).status.ok());
         // The 100 MB message was never held: the peak stays within gRPC's memory quota (32
-        // MiB) of what the service held before the bad input.
+        // MiB, with slack: peakGrowthKiB) of what the service held before the bad input.
         const qint64 peak = test::procStatusKb(QString::number(m_envoy->pid()), "VmHWM");
-        QVERIFY2(m_peakBefore > 0 && peak < m_peakBefore + 48 * 1024,
+        QVERIFY2(m_peakBefore > 0 && peak < m_peakBefore + peakGrowthKiB,
                  (QByteArray::number(peak) + " KiB, before " + QByteArray::number(m_peakBefore))
                      .constData());
     }
@@ -801,6 +821,47 @@ private Q_SLOTS:
                      ->integer,
                  0);
         QCOMPARE(redis->command({"EXISTS", "rate_limit:faults.user:override:{vip}"})->integer, 1);
+    }
+
+    // hits_addend is bounded by the capacity that decides, as HTTP's cost is: an override
+    // limit's (above the rule's 2 for vip, below it for trial), not the rule's own.
+    void overrideCapacityBoundsHitsAddend()
+    {
+        auto redis = Connection::open(m_faultRedis->endpoint());
+        QVERIFY(redis);
+        const QList<QByteArray> keys{"rate_limit:faults.user:override:{vip}",
+                                     "rate_limit:faults.user:override:{trial}"};
+        QVERIFY(redis->command(QList<QByteArray>{"DEL"} + keys)); // overridesApply counted vip
+        Client c(m_rules->grpcPort());
+        auto costing = [](const std::string &user, uint64_t hits) {
+            Descriptor d = descriptor({{"user", user}});
+            d.mutable_hits_addend()->set_value(hits);
+            return d;
+        };
+        const Answer vip = c.call("faults", {costing("vip", 3)});
+        QVERIFY2(vip.status.ok(), vip.status.error_message().c_str());
+        QCOMPARE(vip.response.overall_code(), rls::RateLimitResponse::OK);
+        QCOMPARE(vip.response.statuses(0).current_limit().requests_per_unit(), 4u);
+        QCOMPARE(vip.response.statuses(0).limit_remaining(), 1u);
+        const Answer big = c.call("faults", {costing("vip", 5)});
+        QCOMPARE(big.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+        QVERIFY2(QByteArray::fromStdString(big.status.error_message())
+                     .contains("hits_addend 5 is above 4, the capacity"),
+                 big.status.error_message().c_str());
+        const Answer trial = c.call("faults", {costing("trial", 2)});
+        QCOMPARE(trial.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+        QVERIFY2(QByteArray::fromStdString(trial.status.error_message())
+                     .contains("hits_addend 2 is above 1, the capacity"),
+                 trial.status.error_message().c_str());
+        // An allow override keeps the rule's capacity: 2 is admitted, 3 is not.
+        QCOMPARE(c.call("faults", {costing("partner", 2)}).response.overall_code(),
+                 rls::RateLimitResponse::OK);
+        const Answer partner = c.call("faults", {costing("partner", 3)});
+        QCOMPARE(partner.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+        QVERIFY2(QByteArray::fromStdString(partner.status.error_message())
+                     .contains("hits_addend 3 is above 2, the capacity"),
+                 partner.status.error_message().c_str());
+        QVERIFY(redis->command(QList<QByteArray>{"DEL"} + keys));
     }
 
     void redisFaultAnsweredByPolicy()

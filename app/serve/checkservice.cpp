@@ -316,17 +316,8 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     // A per-subject override: allow and deny are answered here, without Redis (and before the
     // deny cache, which holds only the rule's own keys' denials); a limit of its own decides
     // under its own key and capacity.
-    rules::OverrideMatcher::Hit hit;
-    qint64 matchUs = 0;
-    if (!rule->overrides.isEmpty() && !p.subject.isEmpty() && rule->rule.enabled) {
-        matchUs = SystemClock().nowUs();
-        hit = rule->overrides.match(p.subject, matchUs);
-    }
-    const Policy *policy = &rule->policy;
-    if (hit) {
-        policy = &rule->overridePolicies[size_t(hit.index)];
-    }
-    const qint64 capacity = hit ? policy->capacity() : rule->capacity;
+    const OverrideMatch match = matchOverride(*rule, p.subject);
+    const qint64 capacity = match.capacity;
     qint64 cost = 1;
     if (p.hasCost) {
         if (!parseDigits(p.cost, &cost)) {
@@ -383,7 +374,7 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     if (rule->candidate != nullptr) {
         shadowCandidate(loop.jobs, job);
     }
-    if (auto o = hit ? applyHit(job, hit, matchUs) : std::nullopt) {
+    if (auto o = applyMatch(job, match)) {
         answer(loop, *o);
         return;
     }
@@ -428,20 +419,37 @@ public:
 
 } // namespace
 
-std::optional<DecisionOutcome> CheckService::applyOverride(DecisionJob &job)
+CheckService::OverrideMatch CheckService::matchOverride(const ServiceRule &rule,
+                                                        QByteArrayView subject)
 {
-    const ServiceRule &rule = *job.rule;
-    if (rule.overrides.isEmpty() || job.override != nullptr || job.subject.isEmpty()) {
-        return std::nullopt;
+    OverrideMatch m;
+    m.capacity = rule.capacity;
+    if (rule.overrides.isEmpty() || subject.isEmpty() || !rule.rule.enabled) {
+        return m;
     }
-    const qint64 nowUs = SystemClock().nowUs();
-    const rules::OverrideMatcher::Hit hit = rule.overrides.match(job.subject, nowUs);
-    return hit ? applyHit(job, hit, nowUs) : std::nullopt;
+    m.nowUs = SystemClock().nowUs();
+    m.hit = rule.overrides.match(subject, m.nowUs);
+    if (m.hit) {
+        m.capacity = rule.overridePolicies[size_t(m.hit.index)].capacity();
+    }
+    return m;
 }
 
-std::optional<DecisionOutcome>
-CheckService::applyHit(DecisionJob &job, const rules::OverrideMatcher::Hit &hit, qint64 nowUs)
+std::optional<DecisionOutcome> CheckService::applyOverride(DecisionJob &job)
 {
+    if (job.override != nullptr) {
+        return std::nullopt;
+    }
+    return applyMatch(job, matchOverride(*job.rule, job.subject));
+}
+
+std::optional<DecisionOutcome> CheckService::applyMatch(DecisionJob &job,
+                                                        const OverrideMatch &match)
+{
+    const rules::OverrideMatcher::Hit &hit = match.hit;
+    if (!hit) {
+        return std::nullopt;
+    }
     const ServiceRule &rule = *job.rule;
     const Policy &policy = rule.overridePolicies[size_t(hit.index)];
     if (hit.override->action == Override::Action::Limit) {
@@ -453,7 +461,7 @@ CheckService::applyHit(DecisionJob &job, const rules::OverrideMatcher::Hit &hit,
     DecisionOutcome o;
     o.job = std::move(job);
     o.job.override = hit.override;
-    o.decision = rules::overrideDecision(policy, hit.override->action, nowUs, hit.endUs);
+    o.decision = rules::overrideDecision(policy, hit.override->action, match.nowUs, hit.endUs);
     o.source = DecisionSource::Override;
     if (m_options.record) {
         m_options.record(rule.rule.id, o.job.subject, o.decision, rule.rule.shadow);
@@ -483,8 +491,9 @@ void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const Decision
     out.push_back(std::move(job));
 }
 
-void CheckService::decide(std::vector<DecisionJob> &jobs)
+void CheckService::decide(std::vector<DecisionJob> &jobs, const std::vector<OverrideMatch> &matches)
 {
+    Q_ASSERT(matches.size() == jobs.size());
     std::vector<DecisionJob> toPool;
     toPool.reserve(jobs.size());
     const RuleTablePtr served = rules();
@@ -494,10 +503,12 @@ void CheckService::decide(std::vector<DecisionJob> &jobs)
             shadowCandidate(toPool, jobs[i]);
         }
     }
-    for (DecisionJob &job : jobs) {
-        // The rule's per-subject overrides, as HTTP applies them: an allow or deny answered
-        // here, without Redis; a limit of its own decided under its own key.
-        std::optional<DecisionOutcome> o = applyOverride(job);
+    for (size_t i = 0; i < asked; ++i) {
+        DecisionJob &job = jobs[i];
+        // The rule's per-subject override as the front end matched it (and checked the cost
+        // against), applied as HTTP applies it: an allow or deny answered here, without Redis;
+        // a limit of its own decided under its own key.
+        std::optional<DecisionOutcome> o = applyMatch(job, matches[i]);
         // A table of its own (a gRPC limit override): the cache is the served table's; asking
         // it with another would empty it.
         if (!o && job.table == served) {

@@ -106,10 +106,26 @@ public:
     RuleTablePtr rules() const; // any thread
     DecisionPool::Health health() const;
 
+    // The per-subject override of `rule` that matches `subject` now, matched once per request
+    // before its cost is checked against `capacity`, then applied as matched (by HTTP, and by
+    // decide() for another front end's jobs). No match for an empty subject or a disabled rule.
+    // Any thread.
+    struct OverrideMatch
+    {
+        rules::OverrideMatcher::Hit hit; // none: the rule's own limit decides
+        qint64 nowUs = 0;                // when it was matched (unix µs)
+        // The most one request may cost: an override limit's capacity, else the rule's (an
+        // allow or deny override keeps the rule's policy).
+        qint64 capacity = 0;
+    };
+    static OverrideMatch matchOverride(const ServiceRule &rule, QByteArrayView subject);
+
     // Decisions of another front end (the gRPC service): every job has a sink, which gets its
-    // outcome (decided as HTTP's are: the deny cache, the workers, on_redis_error), counted in
-    // the metrics and statistics as HTTP's. Any thread, after listen(); `jobs` is left empty.
-    void decide(std::vector<DecisionJob> &jobs);
+    // outcome (decided as HTTP's are: the override, the deny cache, the workers, on_redis_error),
+    // counted in the metrics and statistics as HTTP's. matches[i] is matchOverride() of jobs[i]:
+    // the override is applied as matched, not matched again. Any thread, after listen(); `jobs`
+    // is left empty.
+    void decide(std::vector<DecisionJob> &jobs, const std::vector<OverrideMatch> &matches);
 
 Q_SIGNALS:
     void rulesChanged(qint64 version, int ruleCount);
@@ -148,10 +164,9 @@ private:
     // override sets job.override, job.policy and job.key; an allow or deny is answered here
     // (returned, recorded in the statistics), without Redis. Any thread.
     std::optional<DecisionOutcome> applyOverride(DecisionJob &job);
-    // The same for an override already matched (`hit`, at nowUs): HTTP matches before it
-    // checks the cost against the override's capacity.
-    std::optional<DecisionOutcome> applyHit(DecisionJob &job,
-                                            const rules::OverrideMatcher::Hit &hit, qint64 nowUs);
+    // The same for an override already matched (matchOverride): the front ends match before
+    // they check the cost against the override's capacity.
+    std::optional<DecisionOutcome> applyMatch(DecisionJob &job, const OverrideMatch &match);
     // The deny cache's answer for `job`, if it holds one (then counted as a cache answer).
     std::optional<DecisionOutcome> fromCache(DecisionJob &job, const RuleTablePtr &table);
     void answer(Loop &loop, const DecisionOutcome &o);

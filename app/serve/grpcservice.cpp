@@ -436,6 +436,7 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
     const RuleTable &table = *tree->table;
     auto call = std::make_shared<Call>(size_t(count), options.responseHeaders, &metrics, done);
     std::vector<DecisionJob> jobs;
+    std::vector<CheckService::OverrideMatch> matches; // of jobs[i], for decide()
     const auto received = std::chrono::steady_clock::now();
     for (int i = 0; i < count; ++i) {
         const Descriptor &d = request.descriptors(i);
@@ -517,21 +518,24 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
             d.has_hits_addend()
                 ? qint64(std::min<quint64>(d.hits_addend().value(), quint64(duration::maxExact)))
                 : std::max<qint64>(request.hits_addend(), 1);
-        if (cost > rule->capacity) {
-            refuse(QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity of "
-                                  "rule '%4': such a request could never be admitted")
-                       .arg(i)
-                       .arg(cost)
-                       .arg(rule->capacity)
-                       .arg(rule->rule.id));
-            return;
-        }
         if (subject.size() > options.maxEntryBytes) {
             refuse(QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, above "
                                   "%3 (subjects become Redis keys)")
                        .arg(i)
                        .arg(subject.size())
                        .arg(options.maxEntryBytes));
+            return;
+        }
+        // As HTTP: the subject's override is matched first, the cost checked against the
+        // capacity that decides (an override limit's, else the rule's); decide() applies it.
+        const CheckService::OverrideMatch match = CheckService::matchOverride(*rule, subject);
+        if (cost > match.capacity) {
+            refuse(QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity of "
+                                  "rule '%4': such a request could never be admitted")
+                       .arg(i)
+                       .arg(cost)
+                       .arg(match.capacity)
+                       .arg(rule->rule.id));
             return;
         }
         call->slots()[size_t(i)].rule = rule;
@@ -545,10 +549,11 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         job.sink = call;
         job.slot = i;
         jobs.push_back(std::move(job));
+        matches.push_back(match);
     }
     call->expect(int(jobs.size()));
     if (!jobs.empty()) {
-        service.decide(jobs);
+        service.decide(jobs, matches);
     }
 }
 
