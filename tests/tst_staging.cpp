@@ -321,6 +321,21 @@ private Q_SLOTS:
                 rules::OverrideStore().add(c, *m_store.pull(c)->set.find(u"api"_s), allow, {});
             QVERIFY2(added, qPrintable(why(added)));
         }
+        // 10.0.0.7 has a limit of its own, 8 per 10 s, above both rules' limits: a request of
+        // cost 4 is within it, so the candidate decides it too (under its override key) rather
+        // than taking it for one it would refuse.
+        {
+            Override more;
+            more.kind = Override::Kind::Subject;
+            more.pattern = u"10.0.0.7"_s;
+            more.action = Override::Action::Limit;
+            more.limit = 8;
+            more.windowUs = 10'000'000;
+            more.ttlUs = 3'600'000'000;
+            auto added =
+                rules::OverrideStore().add(c, *m_store.pull(c)->set.find(u"api"_s), more, {});
+            QVERIFY2(added, qPrintable(why(added)));
+        }
 
         test::ServeProcess serve;
         QVERIFY2(serve.start({u"--url"_s, m_redis.url(), u"--from-redis"_s, u"--listen"_s,
@@ -335,6 +350,11 @@ private Q_SLOTS:
             QCOMPARE(test::httpGet(serve.port(), "/v1/check?rule=api&subject=10.0.0.9").status,
                      200);
         }
+        QCOMPARE(test::httpGet(serve.port(), "/v1/check?rule=api&subject=10.0.0.7&cost=4").status,
+                 200);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            c.command({"KEYS", "rate_limit:api@staged*{10.0.0.7}"})->elements.size(), size_t(1),
+            5000);
         const test::HttpReply first =
             test::httpGet(serve.port(), "/v1/check?rule=search&subject=1.2.3.4");
         const test::HttpReply second =
@@ -348,7 +368,7 @@ private Q_SLOTS:
         QCOMPARE(c.command({"HGET", "rate_limit:api:{1.2.3.4}", "c"})->str, QByteArray("5"));
 
         // The statistics, flushed once a second: enforced 1 denial of 6, the candidate 4 would-be
-        // denials of the same 6 (limit 2), and none of the overridden subject's 3.
+        // denials of the same 6 (limit 2), and none of the overridden subjects' 4.
         std::optional<stats::StageReport> report;
         QElapsedTimer t;
         t.start();
@@ -357,7 +377,7 @@ private Q_SLOTS:
             QVERIFY(stage && *stage);
             auto r = stats::compareStage(c, **stage, 60);
             QVERIFY2(r, qPrintable(why(r)));
-            if (r->rules.size() == 3 && r->rules[0].candidate.total() == 9 &&
+            if (r->rules.size() == 3 && r->rules[0].candidate.total() == 10 &&
                 r->rules[1].candidate.total() == 2) {
                 report = *r;
                 break;
@@ -368,9 +388,9 @@ private Q_SLOTS:
         const stats::StagedRuleReport &api = report->rules[0];
         QCOMPARE(api.id, u"api"_s);
         QCOMPARE(api.change, u"changed"_s);
-        QCOMPARE(api.enforced.allowed, qint64(8));
+        QCOMPARE(api.enforced.allowed, qint64(9));
         QCOMPARE(api.enforced.denied, qint64(1));
-        QCOMPARE(api.candidate.allowed, qint64(5));
+        QCOMPARE(api.candidate.allowed, qint64(6));
         QCOMPARE(api.candidate.shadowDenied, qint64(4));
         QCOMPARE(api.candidate.denied, qint64(0));
         QCOMPARE(api.candidateDenied.size(), 1);

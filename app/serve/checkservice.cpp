@@ -435,14 +435,6 @@ CheckService::OverrideMatch CheckService::matchOverride(const ServiceRule &rule,
     return m;
 }
 
-std::optional<DecisionOutcome> CheckService::applyOverride(DecisionJob &job)
-{
-    if (job.override != nullptr) {
-        return std::nullopt;
-    }
-    return applyMatch(job, matchOverride(*job.rule, job.subject));
-}
-
 std::optional<DecisionOutcome> CheckService::applyMatch(DecisionJob &job,
                                                         const OverrideMatch &match)
 {
@@ -473,7 +465,10 @@ void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const Decision
 {
     static const std::shared_ptr<OutcomeSink> drop = std::make_shared<DroppingSink>();
     const ServiceRule &candidate = *of.rule->candidate;
-    if (!candidate.rule.enabled || of.cost > candidate.capacity) {
+    // The capacity that would decide under the candidate: its override limit's for a subject
+    // with one, as for an enforced rule.
+    const OverrideMatch match = matchOverride(candidate, of.subject);
+    if (!candidate.rule.enabled || of.cost > match.capacity) {
         return; // the candidate would not limit it, or would refuse the request as a bad one
     }
     DecisionJob job;
@@ -484,7 +479,7 @@ void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const Decision
     job.received = of.received;
     job.sink = drop;
     job.key = candidate.policy.keyFor(job.subject);
-    if (auto answered = applyOverride(job)) {
+    if (auto answered = applyMatch(job, match)) {
         account(*answered); // an allow or deny of the candidate: counted, no Redis
         return;
     }

@@ -160,12 +160,10 @@ private:
     // (appended to `out`; an allow or deny override of the candidate is counted at once) whose
     // outcome is only counted, in the statistics and metrics under the candidate's id.
     void shadowCandidate(std::vector<DecisionJob> &out, const DecisionJob &of);
-    // The per-subject override of job.rule that matches job.subject now, if any: a limit
-    // override sets job.override, job.policy and job.key; an allow or deny is answered here
-    // (returned, recorded in the statistics), without Redis. Any thread.
-    std::optional<DecisionOutcome> applyOverride(DecisionJob &job);
-    // The same for an override already matched (matchOverride): the front ends match before
-    // they check the cost against the override's capacity.
+    // The per-subject override matched for job.rule and job.subject (matchOverride), if any: a
+    // limit override sets job.override, job.policy and job.key; an allow or deny is answered
+    // here (returned, recorded in the statistics), without Redis. The front ends match first,
+    // so that they check the cost against the override's capacity. Any thread.
     std::optional<DecisionOutcome> applyMatch(DecisionJob &job, const OverrideMatch &match);
     // The deny cache's answer for `job`, if it holds one (then counted as a cache answer).
     std::optional<DecisionOutcome> fromCache(DecisionJob &job, const RuleTablePtr &table);
