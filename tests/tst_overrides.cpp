@@ -3,6 +3,7 @@
 // expiry, and (with the fixture's Redis) the decisions of check and serve and the store.
 #include "app/serve/checkservice.h"
 
+#include "core/common/glob.h"
 #include "core/limiter/redislimiter.h"
 #include "core/rules/codec.h"
 #include "core/rules/jsonlocator.h"
@@ -76,7 +77,7 @@ Override cidr(const QString &s, Override::Action a = Override::Action::Allow)
     return o;
 }
 
-Override glob(const QString &s, Override::Action a = Override::Action::Allow)
+Override globOverride(const QString &s, Override::Action a = Override::Action::Allow)
 {
     Override o = subject(s, a);
     o.kind = Override::Kind::Glob;
@@ -804,30 +805,67 @@ private Q_SLOTS:
                  test::keyPrefix() + "hello:override:{10.1.2.3}");
     }
 
+    // One matcher (core/common/glob.h) in both syntaxes: an override's match (no sets) and
+    // SCAN MATCH's for adopt.match (sets, ranges, negation).
     void globs_data()
     {
-        test::columns<QByteArray, QByteArray, bool>("glob", "subject", "matches");
-        QTest::newRow("prefix") << QByteArray("partner-*") << QByteArray("partner-acme") << true;
-        QTest::newRow("prefix, empty rest")
-            << QByteArray("partner-*") << QByteArray("partner-") << true;
-        QTest::newRow("prefix, other") << QByteArray("partner-*") << QByteArray("partne") << false;
-        QTest::newRow("suffix") << QByteArray("*-eu") << QByteArray("acme-eu") << true;
-        QTest::newRow("middle") << QByteArray("a*b*c") << QByteArray("axxbyyc") << true;
-        QTest::newRow("middle, backtrack") << QByteArray("a*bc") << QByteArray("abcbc") << true;
-        QTest::newRow("middle, no") << QByteArray("a*b*c") << QByteArray("axxbyy") << false;
-        QTest::newRow("one") << QByteArray("user-?") << QByteArray("user-7") << true;
-        QTest::newRow("one, too many") << QByteArray("user-?") << QByteArray("user-77") << false;
-        QTest::newRow("escaped star") << QByteArray("a\\*") << QByteArray("a*") << true;
-        QTest::newRow("escaped star, no") << QByteArray("a\\*") << QByteArray("ab") << false;
-        QTest::newRow("case") << QByteArray("Partner-*") << QByteArray("partner-x") << false;
+        test::columns<QByteArray, QByteArray, bool, bool>("pattern", "subject", "redis", "matches");
+        const auto both = [](const char *name, const QByteArray &g, const QByteArray &s, bool m) {
+            QTest::newRow(name) << g << s << false << m;
+            QTest::newRow(qPrintable(QStringLiteral("%1 (redis)").arg(QLatin1String(name))))
+                << g << s << true << m;
+        };
+        both("prefix", "partner-*", "partner-acme", true);
+        both("prefix, empty rest", "partner-*", "partner-", true);
+        both("prefix, other", "partner-*", "partne", false);
+        both("suffix", "*-eu", "acme-eu", true);
+        both("middle", "a*b*c", "axxbyyc", true);
+        both("middle, backtrack", "a*bc", "abcbc", true);
+        both("middle, no", "a*b*c", "axxbyy", false);
+        both("one", "user-?", "user-7", true);
+        both("one, too many", "user-?", "user-77", false);
+        both("escaped star", "a\\*", "a*", true);
+        both("escaped star, no", "a\\*", "ab", false);
+        both("trailing backslash is itself", "a\\", "a\\", true);
+        both("case", "Partner-*", "partner-x", false);
+        both("stars only", "**", "", true);
+        both("empty matches only empty", "", "x", false);
+        // Sets: SCAN MATCH's, literal in an override's match.
+        QTest::newRow("set literal")
+            << QByteArray("ip-[12]") << QByteArray("ip-[12]") << false << true;
+        QTest::newRow("set literal, no")
+            << QByteArray("ip-[12]") << QByteArray("ip-1") << false << false;
+        QTest::newRow("set") << QByteArray("ip-[12]") << QByteArray("ip-2") << true << true;
+        QTest::newRow("set, no") << QByteArray("ip-[12]") << QByteArray("ip-3") << true << false;
+        QTest::newRow("negated set")
+            << QByteArray("ip-[^12]") << QByteArray("ip-3") << true << true;
+        QTest::newRow("range") << QByteArray("k[a-c]") << QByteArray("kb") << true << true;
+        QTest::newRow("range either order")
+            << QByteArray("k[c-a]") << QByteArray("kb") << true << true;
+        QTest::newRow("escaped in a set")
+            << QByteArray("k[\\]]") << QByteArray("k]") << true << true;
+        QTest::newRow("set after a star")
+            << QByteArray("rl:*:[0-9]") << QByteArray("rl:a:b:7") << true << true;
+        QTest::newRow("open set runs to the end")
+            << QByteArray("k[ab") << QByteArray("ka") << true << true;
+        // A pattern that a recursive matcher (core/keys/layouts.cpp had one) takes exponential
+        // time over: answered at once, both ways.
+        const QByteArray stars = QByteArray("a*").repeated(24) + 'b';
+        QTest::newRow("many stars, no") << stars << QByteArray(4000, 'a') << true << false;
+        QTest::newRow("many stars, yes") << stars << QByteArray(4000, 'a') + 'b' << true << true;
     }
 
     void globs()
     {
-        QFETCH(QByteArray, glob);
+        QFETCH(QByteArray, pattern);
         QFETCH(QByteArray, subject);
+        QFETCH(bool, redis);
         QFETCH(bool, matches);
-        QCOMPARE(rules::globMatches(glob, subject), matches);
+        const auto syntax = redis ? sluice::glob::Syntax::Redis : sluice::glob::Syntax::Subject;
+        QCOMPARE(sluice::glob::matches(pattern, subject, syntax), matches);
+        QCOMPARE(sluice::glob::hasWildcards(pattern, syntax),
+                 pattern.contains('*') || pattern.contains('?') || pattern.contains('\\') ||
+                     (redis && pattern.contains('[')));
     }
 
     void addresses()
@@ -849,7 +887,7 @@ private Q_SLOTS:
     void precedence()
     {
         // File order deliberately against the ranking: glob, /8, /16, exact.
-        Override g = glob(u"10.*"_s, Override::Action::Deny);
+        Override g = globOverride(u"10.*"_s, Override::Action::Deny);
         Override wide = cidr(u"10.0.0.0/8"_s, Override::Action::Deny);
         Override narrow = cidr(u"10.1.0.0/16"_s, Override::Action::Allow);
         Override exact = subject(u"10.1.2.3"_s, Override::Action::Limit);
@@ -867,9 +905,10 @@ private Q_SLOTS:
         QVERIFY(m.find("11.0.0.1", 1) == nullptr);
 
         // Two globs: the first in the list wins.
-        const rules::OverrideMatcher globsOnly({glob(u"partner-*"_s, Override::Action::Allow),
-                                                glob(u"*-eu"_s, Override::Action::Deny)},
-                                               0);
+        const rules::OverrideMatcher globsOnly(
+            {globOverride(u"partner-*"_s, Override::Action::Allow),
+             globOverride(u"*-eu"_s, Override::Action::Deny)},
+            0);
         QCOMPARE(globsOnly.indexOf(globsOnly.find("partner-eu", 1)), 0);
         QCOMPARE(globsOnly.indexOf(globsOnly.find("acme-eu", 1)), 1);
     }
@@ -878,7 +917,7 @@ private Q_SLOTS:
     {
         Override ends = subject(u"bob"_s, Override::Action::Deny);
         ends.expiresUs = 1000;
-        Override ttl = glob(u"b*"_s, Override::Action::Allow);
+        Override ttl = globOverride(u"b*"_s, Override::Action::Allow);
         ttl.ttlUs = 500; // from loadedAtUs
         const rules::OverrideMatcher m({ends, ttl}, 2000);
         QCOMPARE(m.indexOf(m.find("bob", 999)), 0);

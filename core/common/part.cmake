@@ -5,5 +5,6 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/bytes.cpp ${CMAKE_CURRENT_LIST_DIR}/bytes.h
     ${CMAKE_CURRENT_LIST_DIR}/bytewriter.h
     ${CMAKE_CURRENT_LIST_DIR}/duration.cpp ${CMAKE_CURRENT_LIST_DIR}/duration.h
+    ${CMAKE_CURRENT_LIST_DIR}/glob.cpp ${CMAKE_CURRENT_LIST_DIR}/glob.h
     ${CMAKE_CURRENT_LIST_DIR}/plural.h
     ${CMAKE_CURRENT_LIST_DIR}/result.cpp ${CMAKE_CURRENT_LIST_DIR}/result.h)

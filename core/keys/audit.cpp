@@ -2,6 +2,7 @@
 
 #include "keyhealth.h"
 
+#include "core/common/glob.h"
 #include "core/redis/replyview.h"
 
 #include <QMap>
@@ -217,7 +218,7 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
     };
 
     for (const Adoption &a : adoptions) {
-        if (!globMatches(a.match, read.key)) {
+        if (!glob::matches(a.match, read.key, glob::Syntax::Redis)) {
             continue;
         }
         const Layout *l = findLayout(a.layout);

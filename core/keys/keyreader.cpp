@@ -4,6 +4,7 @@
 #include "layouts.h"
 
 #include "core/common/clock.h"
+#include "core/common/glob.h"
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
 #include "core/redis/replyview.h"
@@ -195,7 +196,7 @@ struct KeyReader::Index
     const Rule *adopter(const QByteArray &key) const
     {
         for (const Rule *r : adopting) {
-            if (globMatches(r->adopt->match, key)) {
+            if (glob::matches(r->adopt->match, key, glob::Syntax::Redis)) {
                 return r;
             }
         }

@@ -112,9 +112,6 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
 // holding something else is `unknown` under that row.
 const Layout *matchByName(const QByteArray &key);
 
-// Redis' glob matching (SCAN MATCH): * ? [abc] [^a-z] [a-z] and \ escapes.
-bool globMatches(const QByteArray &glob, const QByteArray &key);
-
 // The window the row's keys need, in ms, from what is known of this key (-1: unknown).
 qint64 knownWindowMs(const Layout &layout, const ForeignRead &read);
 

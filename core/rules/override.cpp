@@ -16,6 +16,7 @@
 #include "rule.h"
 
 #include "core/common/bytes.h"
+#include "core/common/glob.h"
 #include "core/limiter/policy.h"
 
 #include <QDateTime>
@@ -104,61 +105,6 @@ Decision overrideDecision(const Policy &policy, Override::Action action, qint64 
     }
     const qint64 untilEndMs = endUs > nowUs ? (endUs - nowUs + 999) / 1000 : -1;
     return Decision{false, capacity, 0, untilEndMs, std::max<qint64>(untilEndMs, 0), 0};
-}
-
-bool globHasWildcards(QByteArrayView glob)
-{
-    for (char c : glob) {
-        if (c == '*' || c == '?' || c == '\\') {
-            return true;
-        }
-    }
-    return false;
-}
-
-bool globMatches(QByteArrayView glob, QByteArrayView s)
-{
-    // Iterative, with one backtracking point (the last '*'): linear in practice, never
-    // exponential.
-    qsizetype g = 0;
-    qsizetype i = 0;
-    qsizetype starG = -1;
-    qsizetype starI = 0;
-    while (i < s.size()) {
-        if (g < glob.size()) {
-            const char c = glob[g];
-            if (c == '*') {
-                starG = g++;
-                starI = i;
-                continue;
-            }
-            if (c == '?') {
-                ++g;
-                ++i;
-                continue;
-            }
-            if (c == '\\' && g + 1 < glob.size()) {
-                if (glob[g + 1] == s[i]) {
-                    g += 2;
-                    ++i;
-                    continue;
-                }
-            } else if (c == s[i]) {
-                ++g;
-                ++i;
-                continue;
-            }
-        }
-        if (starG < 0) {
-            return false;
-        }
-        g = starG + 1;
-        i = ++starI;
-    }
-    while (g < glob.size() && glob[g] == '*') {
-        ++g;
-    }
-    return g == glob.size();
 }
 
 QByteArray masked(const QByteArray &address, int prefix)
@@ -421,7 +367,7 @@ QList<Diagnostic> validateOverrides(const Rule &rule, const QString &path, const
             }
             // A glob without wildcards is one subject: an exact override of it wins.
             const QByteArray g = o.pattern.toUtf8();
-            if (!globHasWildcards(g)) {
+            if (!glob::hasWildcards(g, glob::Syntax::Subject)) {
                 const auto s = subjects.constFind(o.pattern);
                 if (s != subjects.constEnd()) {
                     add(out, file, matchPath,

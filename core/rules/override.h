@@ -68,11 +68,6 @@ inline constexpr QByteArrayView overrideKeyMarker = ":override";
 Decision overrideDecision(const Policy &policy, Override::Action action, qint64 nowUs,
                           qint64 endUs);
 
-// Glob of "match": '*' any run of bytes (also none), '?' one byte, '\' makes the next byte
-// literal; everything else is itself. Case-sensitive, as subjects are.
-bool globMatches(QByteArrayView glob, QByteArrayView subject);
-bool globHasWildcards(QByteArrayView glob);
-
 // An IP network parsed from "cidr": the address with its host bits cleared, in 4 (IPv4) or 16
 // bytes, and the prefix length.
 struct Network

@@ -1,5 +1,7 @@
 #include "overridematcher.h"
 
+#include "core/common/glob.h"
+
 #include <algorithm>
 
 namespace sluice::rules {
@@ -89,7 +91,7 @@ OverrideMatcher::Hit OverrideMatcher::match(QByteArrayView subject, qint64 nowUs
     if (!m_globs.empty()) {
         for (const qsizetype e : m_globs) {
             const Entry &entry = m_entries[size_t(e)];
-            if (live(e, nowUs) && globMatches(entry.glob, subject)) {
+            if (live(e, nowUs) && glob::matches(entry.glob, subject, glob::Syntax::Subject)) {
                 return hit(e);
             }
         }
