@@ -565,35 +565,10 @@ private:
     }
     bool full() const { return m_errors.size() >= maxErrors; }
 
-    QString objectWord() const
-    {
-        return m_flavor == Flavor::Json ? u"an object"_s : u"a mapping"_s;
-    }
-    QString arrayWord() const { return m_flavor == Flavor::Json ? u"an array"_s : u"a list"_s; }
-
-    QString describe(const QJsonValue &v) const
-    {
-        switch (v.type()) {
-        case QJsonValue::Null:
-            return u"null"_s;
-        case QJsonValue::Bool:
-            return v.toBool() ? u"true"_s : u"false"_s;
-        case QJsonValue::Double: {
-            const qint64 i = v.toInteger(LLONG_MIN);
-            return u"the number "_s +
-                   (i != LLONG_MIN ? QString::number(i) : QString::number(v.toDouble()));
-        }
-        case QJsonValue::String:
-            return u"the string \"%1\""_s.arg(shortened(v.toString()));
-        case QJsonValue::Array:
-            return arrayWord();
-        case QJsonValue::Object:
-            return objectWord();
-        case QJsonValue::Undefined:
-            break;
-        }
-        return u"nothing"_s;
-    }
+    bool yaml() const { return m_flavor != Flavor::Json; }
+    QString objectWord() const { return rules::objectWord(yaml()); }
+    QString arrayWord() const { return rules::arrayWord(yaml()); }
+    QString describe(const QJsonValue &v) const { return describeValue(v, yaml()); }
 
     void unknownFields(const QJsonObject &o, const QString &path, const QStringList &allowed,
                        const QString &intro)

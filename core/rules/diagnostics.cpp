@@ -1,8 +1,11 @@
 #include "diagnostics.h"
 
+#include "core/common/bytes.h"
+
 #include <QList>
 
 #include <algorithm>
+#include <climits>
 
 namespace sluice::rules {
 
@@ -35,6 +38,40 @@ qsizetype editDistance(const QString &a, const QString &b)
         }
     }
     return row[b.size()];
+}
+
+QString objectWord(bool yaml)
+{
+    return yaml ? QStringLiteral("a mapping") : QStringLiteral("an object");
+}
+
+QString arrayWord(bool yaml)
+{
+    return yaml ? QStringLiteral("a list") : QStringLiteral("an array");
+}
+
+QString describeValue(const QJsonValue &v, bool yaml)
+{
+    switch (v.type()) {
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double: {
+        const qint64 i = v.toInteger(LLONG_MIN);
+        return QStringLiteral("the number ") +
+               (i != LLONG_MIN ? QString::number(i) : QString::number(v.toDouble()));
+    }
+    case QJsonValue::String:
+        return QStringLiteral("the string \"%1\"").arg(bytes::shortened(v.toString()));
+    case QJsonValue::Array:
+        return arrayWord(yaml);
+    case QJsonValue::Object:
+        return objectWord(yaml);
+    case QJsonValue::Undefined:
+        break;
+    }
+    return QStringLiteral("nothing");
 }
 
 } // namespace sluice::rules

@@ -3,6 +3,7 @@
 #include "jsonlocator.h"
 #include "rule.h"
 
+#include <QJsonValue>
 #include <QString>
 
 namespace sluice::rules {
@@ -18,5 +19,12 @@ Diagnostic diagnostic(const QString &file, const QString &path, const QString &m
 // The edit distance of two names (insertions, deletions, substitutions), for "did you mean";
 // the names compared are short (quadratic in their lengths).
 qsizetype editDistance(const QString &a, const QString &b);
+
+// How a reader names what it expected or found, in the file's own words (`yaml`: a mapping and
+// a list, else an object and an array): "an object", "a list", and a value it did not expect,
+// "null", "true", "the number 3", "the string \"x\"" (shortened).
+QString objectWord(bool yaml);
+QString arrayWord(bool yaml);
+QString describeValue(const QJsonValue &v, bool yaml);
 
 } // namespace sluice::rules

@@ -271,32 +271,9 @@ private:
         errors.append(diagnostic(m_file, path, message));
     }
 
-    QString objectWord() const { return m_yaml ? u"a mapping"_s : u"an object"_s; }
-    QString arrayWord() const { return m_yaml ? u"a list"_s : u"an array"_s; }
-
-    QString describe(const QJsonValue &v) const
-    {
-        switch (v.type()) {
-        case QJsonValue::Null:
-            return u"null"_s;
-        case QJsonValue::Bool:
-            return v.toBool() ? u"true"_s : u"false"_s;
-        case QJsonValue::Double: {
-            const qint64 i = v.toInteger(LLONG_MIN);
-            return u"the number "_s +
-                   (i != LLONG_MIN ? QString::number(i) : QString::number(v.toDouble()));
-        }
-        case QJsonValue::String:
-            return u"the string \"%1\""_s.arg(shortened(v.toString()));
-        case QJsonValue::Array:
-            return arrayWord();
-        case QJsonValue::Object:
-            return objectWord();
-        case QJsonValue::Undefined:
-            break;
-        }
-        return u"nothing"_s;
-    }
+    QString objectWord() const { return rules::objectWord(m_yaml); }
+    QString arrayWord() const { return rules::arrayWord(m_yaml); }
+    QString describe(const QJsonValue &v) const { return rules::describeValue(v, m_yaml); }
 
     std::optional<QString> string(const QJsonObject &o, const QString &field, const QString &path,
                                   const QString &expected)
