@@ -525,15 +525,18 @@ void SimulationCharts::layout(const QSizeF &requested)
         row.chart->setPlotArea(
             QRectF(leftMargin, rowHeaderHeight, plotWidth, rowHeight - rowHeaderHeight - rowGap));
         row.header->setPos(leftMargin - 4, 0);
-        // One line, never onto the plot: the rule's description, then the leaky bucket's
-        // release, then the share admitted give way (the table under the figure has them).
+        // One line, never onto the plot nor past its right edge (the right axis's top label
+        // is there): the rule's description, then the leaky bucket's release, then the share
+        // admitted give way (the table under the figure has them). The document's margins
+        // (4 px each side) take the rest.
+        const qreal headerWidth = plotWidth + 8;
         for (int detail = 3; detail >= 0; --detail) {
             row.header->setHtml(rowHeader(i, detail));
-            if (fitsOneLine(row.header, plotWidth + rightMargin)) {
+            if (fitsOneLine(row.header, headerWidth)) {
                 break;
             }
         }
-        row.header->setTextWidth(plotWidth + rightMargin);
+        row.header->setTextWidth(headerWidth);
         row.header->setToolTip(QTextDocumentFragment::fromHtml(rowHeader(i)).toPlainText());
 
         row.time->setRange(0, spanS);
