@@ -6,11 +6,14 @@
 #include "testdata.h"
 #include "testredis.h"
 
+#include "ui/common/theme.h"
+#include "ui/common/tone.h"
 #include "ui/language.h"
 #include "ui/sim/simulationcharts.h"
 #include "ui/sim/simulationmetricsmodel.h"
 #include "ui/sim/simulationpage.h"
 #include "ui/sim/simulationrunner.h"
+#include "ui/sim/simulationsession.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -26,6 +29,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -81,6 +85,21 @@ QByteArray bigScenario(qint64 requests, const char *bin = "100ms")
           {"id": "tb", "scope": "ip", "algorithm": "token_bucket", "rate": "1/s", "burst": 5},
           {"id": "lb", "scope": "ip", "algorithm": "leaky_bucket", "rate": "1/s", "burst": 5},
           {"id": "gc", "scope": "global", "algorithm": "gcra", "rate": "1000/s", "burst": 100}]})";
+}
+
+// The mean lightness (0..255) of `image`, every fourth pixel: a figure on a dark background
+// is well below 128 whatever it draws, one on white well above.
+int meanLightness(const QImage &image)
+{
+    qint64 sum = 0;
+    qint64 n = 0;
+    for (int y = 0; y < image.height(); y += 4) {
+        for (int x = 0; x < image.width(); x += 4) {
+            sum += image.pixelColor(x, y).lightness();
+            ++n;
+        }
+    }
+    return n > 0 ? int(sum / n) : -1;
 }
 
 } // namespace
@@ -657,6 +676,84 @@ private Q_SLOTS:
         QVERIFY(cancelled.processed < cancelled.total);
         QCOMPARE(simKeys(), 0);
         QVERIFY(failed.isEmpty());
+    }
+    // View > Theme: in the dark theme the figure is drawn on the page's dark surface with
+    // light text, and back on white in the light one, live; what is exported (a figure for
+    // documents) stays light whichever theme the console is in.
+    void figureFollowsTheTheme()
+    {
+        const auto back = qScopeGuard([] { Theme::instance().apply(Theme::Choice::System); });
+        Theme::instance().apply(Theme::Choice::Dark);
+        QVERIFY(tone::isDark());
+        SimulationPage page(nullptr);
+        QVERIFY(test::showWindow(page));
+        QVERIFY(page.loadPreset(u"boundary-burst"_s));
+        QVERIFY(runAndWait(page));
+        auto *view = page.findChild<QGraphicsView *>(u"chartView"_s);
+        QVERIFY(view);
+        SimulationCharts *c = page.charts();
+        const auto shown = [view] {
+            QTest::qWait(50);
+            return meanLightness(view->viewport()->grab().toImage());
+        };
+        QCOMPARE(c->scene()->backgroundBrush().color(), tone::surface());
+        QVERIFY2(shown() < 80, qPrintable(QString::number(shown())));
+        QVERIFY(c->header(0)->defaultTextColor().lightness() > 160);
+        QVERIFY(c->title()->defaultTextColor().lightness() > 160);
+
+        // Exported in the dark theme: still on white.
+        QTemporaryDir dir;
+        QString error;
+        const QString png = dir.filePath(u"dark.png"_s);
+        QVERIFY2(page.exportTo(png, &error), qPrintable(error));
+        const QImage exported(png);
+        QCOMPARE(exported.pixelColor(0, 0), QColor(Qt::white));
+        QVERIFY2(meanLightness(exported) > 200,
+                 qPrintable(QString::number(meanLightness(exported))));
+        SimulationCharts figure;
+        figure.setResult(page.lastResult(), page.session()->lastScenario());
+        const QImage image = figure.toImage(SimulationCharts::defaultSize(figure.rowCount()));
+        QVERIFY(meanLightness(image) > 200);
+        QVERIFY(figure.header(0)->defaultTextColor().lightness() < 100);
+        const QString svg = dir.filePath(u"dark.svg"_s);
+        QVERIFY2(page.exportTo(svg, &error), qPrintable(error));
+        QFile s(svg);
+        QVERIFY(s.open(QIODevice::ReadOnly));
+        const QByteArray bytes = s.readAll();
+        QVERIFY(bytes.contains("fill=\"#ffffff\""));
+        QVERIFY(!bytes.contains(tone::surface().name().toLatin1()));
+
+        // Back to light, live: the same figure on white with dark text again.
+        Theme::instance().apply(Theme::Choice::Light);
+        QCOMPARE(c->scene()->backgroundBrush().color(), QColor(Qt::white));
+        QVERIFY2(shown() > 200, qPrintable(QString::number(shown())));
+        QVERIFY(c->header(0)->defaultTextColor().lightness() < 100);
+        QCOMPARE(c->rowCount(), 6);
+        QCOMPARE(c->points(0, SimulationCharts::Role::Offered).size(), 300);
+        // And dark once more, without a new run.
+        Theme::instance().apply(Theme::Choice::Dark);
+        QVERIFY2(shown() < 80, qPrintable(QString::number(shown())));
+    }
+
+    // The boundary burst in the dark theme at the two larger sizes, in both languages
+    // (SLUICE_SHOTS_DIR).
+    void darkScreenshots()
+    {
+        if (test::shotsDir().isEmpty()) {
+            QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
+        }
+        const auto back = qScopeGuard([] { Theme::instance().apply(Theme::Choice::System); });
+        Theme::instance().apply(Theme::Choice::Dark);
+        test::inEachLanguage(u"simulation-dark"_s, {QSize(1280, 800), QSize(1920, 1080)},
+                             [](QSize size, const QString &, const QString &path) {
+                                 test::PageHarness frame;
+                                 auto *page = new SimulationPage(nullptr);
+                                 QVERIFY(frame.show(page, size, 3));
+                                 QVERIFY(page->loadPreset(u"boundary-burst"_s));
+                                 QVERIFY(runAndWait(*page));
+                                 QTest::qWait(300);
+                                 QVERIFY(frame.window()->grab().save(path));
+                             });
     }
 };
 

@@ -7,6 +7,7 @@
 
 #include "ui/common/filedialog.h"
 #include "ui/common/pageheader.h"
+#include "ui/common/theme.h"
 #include "ui/common/tone.h"
 
 #include <QChart>
@@ -126,9 +127,13 @@ public:
         chart()->setTitle(tr("Subjects above each peak"));
         m_curve = new QLineSeries(chart());
         m_line = new QLineSeries(chart());
-        QPen pen(tone::color(Tone::Bad));
-        pen.setWidth(2);
-        m_line->setPen(pen);
+        const auto redLine = [this] {
+            QPen pen(tone::color(Tone::Bad));
+            pen.setWidth(2);
+            m_line->setPen(pen);
+        };
+        redLine();
+        connect(&Theme::instance(), &Theme::changed, this, redLine);
         chart()->addSeries(m_curve);
         chart()->addSeries(m_line);
         m_x = new QLogValueAxis(chart());
@@ -140,6 +145,7 @@ public:
         m_y->setLabelFormat(u"%d %%"_s);
         chart()->addAxis(m_x, Qt::AlignBottom);
         chart()->addAxis(m_y, Qt::AlignLeft);
+        Theme::styleChart(chart());
         for (QLineSeries *s : {m_curve, m_line}) {
             s->attachAxis(m_x);
             s->attachAxis(m_y);
@@ -324,6 +330,7 @@ ReplayDialog::ReplayDialog(QWidget *parent)
     m_timeY->setLabelFormat(u"%d"_s);
     m_timeChart->addAxis(m_timeX, Qt::AlignBottom);
     m_timeChart->addAxis(m_timeY, Qt::AlignLeft);
+    Theme::styleChart(m_timeChart);
     chartRow->addWidget(m_timeView, 1);
     auto *peakColumn = new QVBoxLayout;
     m_peakView = new PeakChartView(m_charts);

@@ -45,12 +45,53 @@ constexpr qreal rightMargin = 62;  // cumulative labels + title
 constexpr qreal rowHeaderHeight = 19;
 constexpr qreal rowGap = 7;
 
-const QColor offeredFill(0xd5, 0xd9, 0xde);
-const QColor offeredLine(0x9a, 0xa1, 0xa9);
-const QColor cumulativeColor(0x30, 0x35, 0x3b);
-const QColor textColor(0x25, 0x2a, 0x30);
-const QColor mutedColor = tone::muted();
-const QColor alarmColor = tone::color(Tone::Bad);
+// The figure's colours, from tone.h's light or dark variants: the light ones for a figure
+// that leaves the console (an export, sluice-cli simulate --png/--svg), the theme's on the page.
+struct Palette
+{
+    bool dark = false;
+    QColor surface; // the background
+    QColor ink;     // the title, the rows' headers, the legend's words
+    QColor muted;   // axis labels and titles, a rule's description
+    QColor grid;
+    QColor axis;
+    QColor offeredLine;
+    QColor offeredFill;
+    QColor cumulative;   // its line and the right axis's labels
+    QColor alarm;        // a limit exceeded, a lost TTL
+    int shadeAlpha = 26; // the busiest window's shade of the rule's colour
+
+    // A rule's colour made to stand out from the background: darker on light, lighter on dark.
+    QColor strong(const QColor &c, int factor) const
+    {
+        return dark ? c.lighter(factor) : c.darker(factor);
+    }
+};
+
+Palette palette(bool dark)
+{
+    // tone.h gives the variant in use: asked with its flag at `dark`, which is then put back.
+    bool &flag = tone::darkFlag();
+    const bool was = std::exchange(flag, dark);
+    const auto restore = qScopeGuard([&flag, was] { flag = was; });
+    Palette p;
+    p.dark = dark;
+    p.surface = tone::surface();
+    p.ink = tone::ink();
+    p.muted = tone::muted();
+    p.grid = tone::grid();
+    p.axis = tone::line();
+    // Offered in the faint grey, its area 45% of the way from the background to it.
+    p.offeredLine = tone::faint();
+    const auto mix = [](int from, int to) { return from + (to - from) * 45 / 100; };
+    p.offeredFill = QColor(mix(p.surface.red(), p.offeredLine.red()),
+                           mix(p.surface.green(), p.offeredLine.green()),
+                           mix(p.surface.blue(), p.offeredLine.blue()));
+    p.cumulative = tone::ink();
+    p.alarm = tone::text(Tone::Bad);
+    p.shadeAlpha = dark ? 30 : 26;
+    return p;
+}
 
 QFont smallFont(qreal points)
 {
@@ -94,15 +135,15 @@ QString grouped(qint64 n)
     return QLocale(QLocale::English).toString(n);
 }
 
-QValueAxis *valueAxis(QChart *chart, Qt::Alignment side)
+QValueAxis *valueAxis(QChart *chart, Qt::Alignment side, const Palette &p)
 {
     auto *axis = new QValueAxis(chart);
     axis->setLabelsFont(smallFont(7.5));
-    axis->setLabelsColor(mutedColor);
+    axis->setLabelsColor(p.muted);
     axis->setTitleFont(smallFont(7.5));
-    axis->setTitleBrush(mutedColor);
-    axis->setLinePenColor(QColor(0xb8, 0xbe, 0xc4));
-    axis->setGridLineColor(QColor(0xe6, 0xe9, 0xec));
+    axis->setTitleBrush(p.muted);
+    axis->setLinePenColor(p.axis);
+    axis->setGridLineColor(p.grid);
     axis->setMinorGridLineVisible(false);
     chart->addAxis(axis, side);
     return axis;
@@ -122,7 +163,7 @@ SimulationCharts::SimulationCharts(QObject *parent)
     : QObject(parent)
     , m_scene(new QGraphicsScene(this))
 {
-    m_scene->setBackgroundBrush(Qt::white);
+    m_scene->setBackgroundBrush(palette(m_dark).surface);
 }
 
 SimulationCharts::~SimulationCharts()
@@ -194,6 +235,26 @@ void SimulationCharts::setResult(const sim::SimResult &result, const sim::Scenar
     m_size = QSizeF();
     m_plotWidth = 0;
     build();
+}
+
+void SimulationCharts::setDark(bool dark)
+{
+    if (dark == m_dark) {
+        return;
+    }
+    m_dark = dark;
+    m_scene->setBackgroundBrush(palette(dark).surface);
+    if (isEmpty()) {
+        return;
+    }
+    // Built again in the other colours, at the size it had.
+    const QSizeF size = m_size;
+    deleteFigure();
+    build();
+    m_plotWidth = 0;
+    if (!size.isEmpty()) {
+        layout(size);
+    }
 }
 
 void SimulationCharts::clear()
@@ -268,18 +329,19 @@ QString SimulationCharts::rowHeader(int index, int detail) const
     const sim::RuleResult &x = m_result.rules[size_t(index)];
     const Rule *rule = size_t(index) < m_rules.size() ? &m_rules[size_t(index)] : nullptr;
     const QString window = duration::formatUs(m_result.measureWindowUs);
+    const Palette p = palette(m_dark);
     QString html = u"<span style=\"color:%1; font-weight:700\">%2</span>"_s.arg(
-        ruleColor(index).darker(125).name(), x.rule.toHtmlEscaped());
+        p.strong(ruleColor(index), 125).name(), x.rule.toHtmlEscaped());
     const std::optional<sim::AdoptedRun> &adopted = x.adopted;
     if (adopted && detail >= 3) {
         html += u"&nbsp;&nbsp;<span style=\"color:%1\">%2</span>"_s.arg(
-            mutedColor.name(), tr("adopted %1 (%2), %3 per %4")
-                                   .arg(adopted->layout, adopted->script, grouped(adopted->limit),
-                                        duration::formatUs(adopted->windowUs))
-                                   .toHtmlEscaped());
+            p.muted.name(), tr("adopted %1 (%2), %3 per %4")
+                                .arg(adopted->layout, adopted->script, grouped(adopted->limit),
+                                     duration::formatUs(adopted->windowUs))
+                                .toHtmlEscaped());
     } else if (rule && detail >= 3) {
         html += u"&nbsp;&nbsp;<span style=\"color:%1\">%2</span>"_s.arg(
-            mutedColor.name(), rule->describe().toHtmlEscaped());
+            p.muted.name(), rule->describe().toHtmlEscaped());
     }
     const double share = x.offered > 0 ? 100.0 * double(x.admitted) / double(x.offered) : 0;
     if (detail >= 1) {
@@ -305,7 +367,7 @@ QString SimulationCharts::rowHeader(int index, int detail) const
                                 .arg(double(x.maxAdmittedInWindow) / double(limit), 0, 'f', 1);
     }
     html += u"&nbsp;&nbsp;·&nbsp;&nbsp;<span style=\"color:%1;%2\">%3</span>"_s.arg(
-        over ? alarmColor.name() : textColor.name(), over ? u" font-weight:700"_s : QString(),
+        over ? p.alarm.name() : p.ink.name(), over ? u" font-weight:700"_s : QString(),
         busiest.toHtmlEscaped());
     if (x.algorithm == Algorithm::LeakyBucket && detail >= 2) {
         html += u"&nbsp;&nbsp;·&nbsp;&nbsp;"_s +
@@ -315,9 +377,9 @@ QString SimulationCharts::rowHeader(int index, int detail) const
         // The classic bug, said where its flat line starts.
         html +=
             u"&nbsp;&nbsp;·&nbsp;&nbsp;<span style=\"color:%1; font-weight:700\">%2</span>"_s.arg(
-                alarmColor.name(), tr("lost its TTL at %1: never resets")
-                                       .arg(duration::formatUs(adopted->lostTtlAtUs))
-                                       .toHtmlEscaped());
+                p.alarm.name(), tr("lost its TTL at %1: never resets")
+                                    .arg(duration::formatUs(adopted->lostTtlAtUs))
+                                    .toHtmlEscaped());
     }
     return html;
 }
@@ -328,6 +390,7 @@ void SimulationCharts::build()
     if (n == 0) {
         return;
     }
+    const Palette p = palette(m_dark);
     for (int i = 0; i < n; ++i) {
         Row row;
         auto *chart = new QChart;
@@ -339,14 +402,14 @@ void SimulationCharts::build()
         chart->setAnimationOptions(QChart::NoAnimation);
         const QColor color = ruleColor(i);
 
-        auto *x = valueAxis(chart, Qt::AlignBottom);
-        auto *y = valueAxis(chart, Qt::AlignLeft);
-        auto *c = valueAxis(chart, Qt::AlignRight);
+        auto *x = valueAxis(chart, Qt::AlignBottom, p);
+        auto *y = valueAxis(chart, Qt::AlignLeft, p);
+        auto *c = valueAxis(chart, Qt::AlignRight, p);
         row.time = x;
         row.perBin = y;
         row.total = c;
         c->setGridLineVisible(false);
-        c->setLabelsColor(cumulativeColor);
+        c->setLabelsColor(p.cumulative);
 
         // Drawn in this order: the shaded window behind everything, offered, admitted, then
         // the lines.
@@ -355,7 +418,7 @@ void SimulationCharts::build()
         row.worst->setParent(worst);
         worst->setName(tr("busiest window"));
         QColor shade = color;
-        shade.setAlpha(26);
+        shade.setAlpha(p.shadeAlpha);
         worst->setBrush(shade);
         worst->setPen(Qt::NoPen);
 
@@ -363,8 +426,8 @@ void SimulationCharts::build()
         auto *offered = new QAreaSeries(row.offered);
         row.offered->setParent(offered);
         offered->setName(tr("offered"));
-        offered->setBrush(offeredFill);
-        offered->setPen(QPen(offeredLine, 1));
+        offered->setBrush(p.offeredFill);
+        offered->setPen(QPen(p.offeredLine, 1));
 
         row.admitted = lineSeries(chart, tr("admitted"));
         auto *admitted = new QAreaSeries(row.admitted);
@@ -373,7 +436,7 @@ void SimulationCharts::build()
         QColor fill = color;
         fill.setAlpha(170);
         admitted->setBrush(fill);
-        admitted->setPen(QPen(color.darker(115), 1.2));
+        admitted->setPen(QPen(p.strong(color, 115), 1.2));
 
         for (QAbstractSeries *s :
              {static_cast<QAbstractSeries *>(worst), static_cast<QAbstractSeries *>(offered),
@@ -384,7 +447,7 @@ void SimulationCharts::build()
         }
         if (m_result.rules[size_t(i)].algorithm == Algorithm::LeakyBucket) {
             row.released = lineSeries(chart, tr("released"));
-            QPen pen(color.darker(160), 1.6, Qt::DashLine);
+            QPen pen(p.strong(color, 160), 1.6, Qt::DashLine);
             pen.setDashPattern({4, 2.5});
             row.released->setPen(pen);
             chart->addSeries(row.released);
@@ -392,14 +455,14 @@ void SimulationCharts::build()
             row.released->attachAxis(y);
         }
         row.cumulative = lineSeries(chart, tr("cumulative admitted"));
-        row.cumulative->setPen(QPen(cumulativeColor, 1.6));
+        row.cumulative->setPen(QPen(p.cumulative, 1.6));
         chart->addSeries(row.cumulative);
         row.cumulative->attachAxis(x);
         row.cumulative->attachAxis(c);
 
         row.header = new QGraphicsTextItem(chart);
         row.header->setFont(smallFont(8.5));
-        row.header->setDefaultTextColor(textColor);
+        row.header->setDefaultTextColor(p.ink);
         row.header->setHtml(rowHeader(i));
 
         m_scene->addItem(chart);
@@ -462,15 +525,18 @@ void SimulationCharts::layout(const QSizeF &requested)
         row.chart->setPlotArea(
             QRectF(leftMargin, rowHeaderHeight, plotWidth, rowHeight - rowHeaderHeight - rowGap));
         row.header->setPos(leftMargin - 4, 0);
-        // One line, never onto the plot: the rule's description, then the leaky bucket's
-        // release, then the share admitted give way (the table under the figure has them).
+        // One line, never onto the plot nor past its right edge (the right axis's top label
+        // is there): the rule's description, then the leaky bucket's release, then the share
+        // admitted give way (the table under the figure has them). The document's margins
+        // (4 px each side) take the rest.
+        const qreal headerWidth = plotWidth + 8;
         for (int detail = 3; detail >= 0; --detail) {
             row.header->setHtml(rowHeader(i, detail));
-            if (fitsOneLine(row.header, plotWidth + rightMargin)) {
+            if (fitsOneLine(row.header, headerWidth)) {
                 break;
             }
         }
-        row.header->setTextWidth(plotWidth + rightMargin);
+        row.header->setTextWidth(headerWidth);
         row.header->setToolTip(QTextDocumentFragment::fromHtml(rowHeader(i)).toPlainText());
 
         row.time->setRange(0, spanS);
@@ -531,9 +597,10 @@ void SimulationCharts::layout(const QSizeF &requested)
     }
     m_decor.clear();
     m_title = nullptr;
+    const Palette p = palette(m_dark);
     auto *title = new QGraphicsTextItem;
     title->setFont(smallFont(9.5));
-    title->setDefaultTextColor(textColor);
+    title->setDefaultTextColor(p.ink);
     const qint64 offeredTotal = m_result.rules.front().offered;
     const QString span = duration::formatUs(qint64(std::llround(spanS * 1e6)));
     const QString backend =
@@ -547,7 +614,7 @@ void SimulationCharts::layout(const QSizeF &requested)
     };
     for (const QString &summary : summaries) {
         title->setHtml(u"<b>%1</b>&nbsp;&nbsp;<span style=\"color:%2\">%3</span>"_s.arg(
-            m_result.scenario.toHtmlEscaped(), mutedColor.name(), summary.toHtmlEscaped()));
+            m_result.scenario.toHtmlEscaped(), p.muted.name(), summary.toHtmlEscaped()));
         if (fitsOneLine(title, width - leftMargin + 4)) {
             break;
         }
@@ -592,7 +659,7 @@ void SimulationCharts::layout(const QSizeF &requested)
     const auto addText = [&](const QString &text) {
         auto *t = new QGraphicsSimpleTextItem(text);
         t->setFont(legendFont);
-        t->setBrush(textColor);
+        t->setBrush(p.ink);
         t->setPos(xPos, yMid - fm.height() / 2);
         m_scene->addItem(t);
         m_decor.append(t);
@@ -613,7 +680,7 @@ void SimulationCharts::layout(const QSizeF &requested)
         m_decor.append(l);
         xPos += 23;
     };
-    addRect(offeredFill, QPen(offeredLine, 1));
+    addRect(p.offeredFill, QPen(p.offeredLine, 1));
     addText(words[0]);
     // Admitted: a strip of the rules' colours.
     for (int k = 0; k < std::min(n, 3); ++k) {
@@ -626,15 +693,15 @@ void SimulationCharts::layout(const QSizeF &requested)
     xPos += std::min(n, 3) * 6 + 5;
     addText(words[1]);
     if (leaky) {
-        QPen dashed(textColor, 1.6, Qt::DashLine);
+        QPen dashed(p.ink, 1.6, Qt::DashLine);
         dashed.setDashPattern({4, 2.5});
         addLine(dashed);
         addText(words[2]);
     }
-    addLine(QPen(cumulativeColor, 1.3));
+    addLine(QPen(p.cumulative, 1.3));
     addText(words[3]);
     QColor shade = ruleColor(0);
-    shade.setAlpha(26);
+    shade.setAlpha(p.shadeAlpha);
     addRect(shade, Qt::NoPen);
     addText(words[4]);
 }
@@ -657,7 +724,7 @@ QImage SimulationCharts::toImage(const QSize &size)
 {
     layout(QSizeF(size));
     QImage image(m_size.toSize(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
+    image.fill(m_scene->backgroundBrush().color());
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
@@ -690,7 +757,7 @@ bool SimulationCharts::saveSvg(const QString &path, const QSize &size, QString *
         }
         return false;
     }
-    painter.fillRect(QRectF(QPointF(0, 0), m_size), Qt::white);
+    painter.fillRect(QRectF(QPointF(0, 0), m_size), m_scene->backgroundBrush().color());
     render(&painter, QRectF(QPointF(0, 0), m_size));
     painter.end();
     return true;

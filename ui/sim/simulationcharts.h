@@ -37,8 +37,9 @@ namespace sluice::ui {
 // any number of bins draws at most two points per pixel and still shows every peak.
 //
 // The figure lives in a QGraphicsScene: the page shows it in a QGraphicsView, and
-// render()/toImage()/saveSvg() draw it headless (sluice-cli simulate --png/--svg). GUI thread
-// only (Qt Charts are widgets); needs a QApplication.
+// render()/toImage()/saveSvg() draw it headless (sluice-cli simulate --png/--svg). It is drawn
+// light (a figure for documents: every export) unless setDark(true), which the page sets from
+// the console's theme. GUI thread only (Qt Charts are widgets); needs a QApplication.
 class SimulationCharts : public QObject
 {
     Q_OBJECT
@@ -54,6 +55,11 @@ public:
     void clear();
     bool isEmpty() const { return m_result.rules.empty(); }
 
+    // Draws the figure in tone.h's dark variants (the page's surface, light text), or in the
+    // light ones (the default); a figure already built is built again at its size.
+    void setDark(bool dark);
+    bool isDark() const { return m_dark; }
+
     // Builds (or rebuilds) the figure at `size` pixels: rows share the height left by the
     // legend and the time axis, each at least minRowHeight (the figure is then taller).
     void layout(const QSizeF &size);
@@ -63,7 +69,7 @@ public:
 
     // Draws the figure as laid out into `target` of a painter.
     void render(QPainter *painter, const QRectF &target);
-    // Lays the figure out at `size` and draws it on white.
+    // Lays the figure out at `size` and draws it on its background (white unless setDark).
     QImage toImage(const QSize &size);
     // Lays the figure out at `size` and writes it as SVG; false with a message on failure.
     bool saveSvg(const QString &path, const QSize &size, QString *error);
@@ -85,7 +91,8 @@ public:
     // Whether the item's text, unwrapped, is at most `width` wide (it is left unwrapped).
     static bool fitsOneLine(QGraphicsTextItem *item, qreal width);
 
-    // The colour of the i-th rule: distinguishable on white and from the grey of offered.
+    // The colour of the i-th rule, in both variants: distinguishable on white and on the dark
+    // surface, and from the grey of offered.
     static QColor ruleColor(int index);
     // Min/max per pixel bucket: values[i] is at x0 + i * dx; at most 2 * buckets points, each
     // bucket's minimum and maximum in their time order (one point when they coincide). With
@@ -121,6 +128,7 @@ private:
     QGraphicsTextItem *m_title = nullptr; // one of m_decor
     QSizeF m_size;
     int m_plotWidth = 0;
+    bool m_dark = false;
     // Set while laying out: a view that resizes because the scene did must not lay the figure
     // out again in the middle (an export would then draw the view's size).
     bool m_laying = false;

@@ -16,7 +16,7 @@ SimulationChartView::SimulationChartView(SimulationCharts *charts, QWidget *pare
     setAlignment(Qt::AlignLeft | Qt::AlignTop);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFrameShape(QFrame::StyledPanel);
-    setBackgroundBrush(Qt::white);
+    // No brush of its own: the scene's background (the figure's, light or dark) fills it.
 }
 
 void SimulationChartView::relayout()

@@ -4,6 +4,7 @@
 #include "ui/common/filedialog.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/patternform.h"
+#include "ui/common/theme.h"
 #include "ui/common/tone.h"
 
 #include "replaydialog.h"
@@ -38,8 +39,11 @@ namespace sluice::ui {
 
 namespace {
 
-const QColor alarm = tone::color(Tone::Bad);
-const QColor muted = tone::muted();
+// The red of a field's problem, in the theme in use.
+QColor alarm()
+{
+    return tone::color(Tone::Bad);
+}
 
 } // namespace
 
@@ -136,6 +140,20 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     connect(m_session, &SimulationSession::runFinished, this, &SimulationPage::onFinished);
     connect(m_session, &SimulationSession::runFailed, this, &SimulationPage::onFailed);
 
+    // The figure, the status line and the fields' problems in the theme's colours, again on
+    // every switch (View > Theme).
+    const auto followTheme = [this] {
+        m_charts->setDark(tone::isDark());
+        for (QLabel *l : {m_trafficError, m_rulesError, m_scopeError, m_engineError}) {
+            QPalette pal = l->palette();
+            pal.setColor(QPalette::WindowText, alarm());
+            l->setPalette(pal);
+        }
+        showStatus();
+    };
+    followTheme();
+    connect(&Theme::instance(), &Theme::changed, this, followTheme);
+
     // Start from the classic comparison.
     loadPreset(u"boundary-burst"_s);
 }
@@ -186,7 +204,7 @@ QWidget *SimulationPage::buildEditor()
         buttons->addWidget(*remove);
         buttons->addStretch(1);
         box->addLayout(buttons);
-        *error = PageHeader::note(w, alarm);
+        *error = PageHeader::note(w, alarm());
         (*error)->hide();
         return l;
     };
@@ -291,7 +309,7 @@ QWidget *SimulationPage::buildEditor()
     m_scope = RuleFields::scopeField(scopeCell);
     m_scope.kind->setObjectName(u"rules.scope"_s);
     m_scope.name->setObjectName(u"rules.scopeName"_s);
-    m_scopeError = PageHeader::note(scopeCell, alarm);
+    m_scopeError = PageHeader::note(scopeCell, alarm());
     m_scopeError->setObjectName(u"rules.scopeError"_s);
     m_scopeError->hide();
     scopeBox->addWidget(m_scope.box);
@@ -311,7 +329,7 @@ QWidget *SimulationPage::buildEditor()
     m_engine->setToolTip(tr("Both give identical decisions. On Redis the run writes under a "
                             "prefix of its own and removes its keys afterwards."));
     box->addWidget(m_engine);
-    m_engineError = PageHeader::note(w, alarm);
+    m_engineError = PageHeader::note(w, alarm());
     m_engineError->setObjectName(u"engineError"_s);
     m_engineError->hide();
     box->addWidget(m_engineError);
@@ -471,7 +489,7 @@ sim::scenario::Loaded SimulationPage::validateEditor()
     const auto mark = [](QListWidget *list, const std::vector<FieldErrors> &errs) {
         for (int i = 0; i < list->count(); ++i) {
             const bool bad = size_t(i) < errs.size() && !errs[size_t(i)].isEmpty();
-            list->item(i)->setForeground(bad ? QBrush(alarm) : QBrush());
+            list->item(i)->setForeground(bad ? QBrush(alarm()) : QBrush());
             QStringList tips;
             if (bad) {
                 for (auto e = errs[size_t(i)].cbegin(); e != errs[size_t(i)].cend(); ++e) {
@@ -608,7 +626,7 @@ void SimulationPage::showStatus()
 {
     m_status->setText(m_session->status());
     QPalette pal = m_status->palette();
-    pal.setColor(QPalette::WindowText, m_session->statusIsProblem() ? alarm : muted);
+    pal.setColor(QPalette::WindowText, m_session->statusIsProblem() ? alarm() : tone::muted());
     m_status->setPalette(pal);
 }
 
