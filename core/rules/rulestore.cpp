@@ -973,7 +973,10 @@ Result<RuleStore::PushResult> RuleStore::stage(Connection &c, const RuleSet &set
 
 namespace {
 
-// Promote and discard share their steps: read, find the stage, write.
+// Promote and discard share their steps: read the store and its stage (nothing staged: an
+// error), let `write` turn what was read into a compare-and-set write (casWrite's result: an
+// error, the result, or none when the store moved under it), and read again while others keep
+// changing it.
 Error nothingStaged(Connection &c, qint64 version)
 {
     return invalid(QStringLiteral("nothing is staged in Redis at %1 (the rules are at version %2); "
@@ -982,11 +985,9 @@ Error nothingStaged(Connection &c, qint64 version)
                        .arg(version));
 }
 
-} // namespace
-
-Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions options) const
+template <typename Step>
+Result<RuleStore::PushResult> onTheStage(Connection &c, const Keys &k, Step &&write)
 {
-    const Keys k = keysOf(*this);
     for (int attempt = 0; attempt < maxAttempts; ++attempt) {
         auto raw = readRaw(c, k.hash, k.version, k.staged);
         if (!raw) {
@@ -995,41 +996,7 @@ Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions opti
         if (raw->staged.isEmpty()) {
             return nothingStaged(c, raw->version);
         }
-        auto st = parseStage(raw->staged, k.staged);
-        if (!st) {
-            return st.error();
-        }
-        if (st->version != raw->version && !options.force) {
-            return Error::make(
-                Error::Kind::Conflict,
-                QStringLiteral("conflict: the rules in Redis at %1 changed since the change "
-                               "staged at version %2 (they are at version %3): promoting it "
-                               "would undo those changes; discard it and stage again, or "
-                               "promote with --force. Nothing was written.")
-                    .arg(c.endpoint().display())
-                    .arg(st->version)
-                    .arg(raw->version));
-        }
-        const Changes ch = changesAgainst(raw->fields, st->set, k.hash);
-        if (options.message.isEmpty()) {
-            options.message =
-                st->message.isEmpty()
-                    ? QStringLiteral("promote the change staged at version %1").arg(st->version)
-                    : QStringLiteral("promote: %1").arg(st->message);
-        }
-        const qint64 next = raw->version + 1;
-        QJsonObject entry = entryHead(next, *raw, options);
-        putChanges(entry, ch.added, ch.changed, ch.removed);
-        entry.insert(QStringLiteral("forced"), st->version != raw->version);
-        entry.insert(QStringLiteral("based_on"), st->version);
-        entry.insert(QStringLiteral("stage"),
-                     QJsonObject{{QStringLiteral("op"), QStringLiteral("promote")},
-                                 {QStringLiteral("of"), st->version}});
-        putUndo(entry, *raw, ch);
-        Write w;
-        w.rules = &ch;
-        w.staged = Write::Staged::Del;
-        auto done = casWrite(c, k, *raw, entry, w, resultOf(ch));
+        Result<std::optional<RuleStore::PushResult>> done = write(*raw);
         if (!done) {
             return done.error();
         }
@@ -1040,25 +1007,62 @@ Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions opti
     return keptChanging(c);
 }
 
+} // namespace
+
+Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions options) const
+{
+    const Keys k = keysOf(*this);
+    return onTheStage(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
+        auto st = parseStage(raw.staged, k.staged);
+        if (!st) {
+            return st.error();
+        }
+        if (st->version != raw.version && !options.force) {
+            return Error::make(
+                Error::Kind::Conflict,
+                QStringLiteral("conflict: the rules in Redis at %1 changed since the change "
+                               "staged at version %2 (they are at version %3): promoting it "
+                               "would undo those changes; discard it and stage again, or "
+                               "promote with --force. Nothing was written.")
+                    .arg(c.endpoint().display())
+                    .arg(st->version)
+                    .arg(raw.version));
+        }
+        const Changes ch = changesAgainst(raw.fields, st->set, k.hash);
+        PushOptions o = options;
+        if (o.message.isEmpty()) {
+            o.message =
+                st->message.isEmpty()
+                    ? QStringLiteral("promote the change staged at version %1").arg(st->version)
+                    : QStringLiteral("promote: %1").arg(st->message);
+        }
+        QJsonObject entry = entryHead(raw.version + 1, raw, o);
+        putChanges(entry, ch.added, ch.changed, ch.removed);
+        entry.insert(QStringLiteral("forced"), st->version != raw.version);
+        entry.insert(QStringLiteral("based_on"), st->version);
+        entry.insert(QStringLiteral("stage"),
+                     QJsonObject{{QStringLiteral("op"), QStringLiteral("promote")},
+                                 {QStringLiteral("of"), st->version}});
+        putUndo(entry, raw, ch);
+        Write w;
+        w.rules = &ch;
+        w.staged = Write::Staged::Del;
+        return casWrite(c, k, raw, entry, w, resultOf(ch));
+    });
+}
+
 Result<RuleStore::PushResult> RuleStore::discard(Connection &c, PushOptions options) const
 {
     const Keys k = keysOf(*this);
-    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
-        auto raw = readRaw(c, k.hash, k.version, k.staged);
-        if (!raw) {
-            return raw.error();
-        }
-        if (raw->staged.isEmpty()) {
-            return nothingStaged(c, raw->version);
-        }
+    return onTheStage(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
         // A stage that cannot be read can still be discarded: that is how it is mended.
-        auto st = parseStage(raw->staged, k.staged);
+        auto st = parseStage(raw.staged, k.staged);
         const qint64 of = st ? st->version : 0;
-        if (options.message.isEmpty()) {
-            options.message = QStringLiteral("discard the change staged at version %1").arg(of);
+        PushOptions o = options;
+        if (o.message.isEmpty()) {
+            o.message = QStringLiteral("discard the change staged at version %1").arg(of);
         }
-        const qint64 next = raw->version + 1;
-        QJsonObject entry = entryHead(next, *raw, options);
+        QJsonObject entry = entryHead(raw.version + 1, raw, o);
         putChanges(entry, {}, {}, {});
         entry.insert(QStringLiteral("forced"), false);
         entry.insert(QStringLiteral("stage"),
@@ -1069,15 +1073,8 @@ Result<RuleStore::PushResult> RuleStore::discard(Connection &c, PushOptions opti
         w.staged = Write::Staged::Del;
         PushResult result;
         result.discardedStage = of;
-        auto done = casWrite(c, k, *raw, entry, w, result);
-        if (!done) {
-            return done.error();
-        }
-        if (*done) {
-            return std::move(**done);
-        }
-    }
-    return keptChanging(c);
+        return casWrite(c, k, raw, entry, w, result);
+    });
 }
 
 Result<RuleStore::History> RuleStore::history(Connection &c) const
