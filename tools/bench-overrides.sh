@@ -20,20 +20,8 @@ runs=${RUNS:-3}
 duration=${SECONDS_:-5}
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-[ -x "$cli" ] || { echo "no $cli: build sluice-cli first" >&2; exit 1; }
-
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    bash "$here/tests/redis-fixture.sh" stop "$tmp/redis" >/dev/null 2>&1 || true
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-bash "$here/tests/redis-fixture.sh" start "$tmp/redis" >/dev/null
-url=$(cat "$tmp/redis/url")
-rport=${url##*:}
+. "$here/tools/lib/servebench.sh"
+servebench_start
 
 python3 - "$tmp/rules.json" <<'PY'
 import json, sys
@@ -66,25 +54,13 @@ LUA
 for r in plain over allowed; do subjects_lua $r 10000 >"$tmp/$r.lua"; done
 subjects_lua deny 100 >"$tmp/deny.lua"
 
-wait_listening() {
-    for _ in $(seq 1 100); do grep -q listening "$tmp/server.out" 2>/dev/null && return 0; sleep 0.1; done
-    cat "$tmp/server.err" >&2; return 1
-}
 start_serve() {
     rm -f "$tmp/server.out"
     "$cli" serve --url "$url" --rules "$tmp/rules.json" --listen 127.0.0.1:0 --no-stats \
         >"$tmp/server.out" 2>"$tmp/server.err" &
     pid=$!
     wait_listening
-    port=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
 }
-stop_server() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
-redis_calls() {
-    redis-cli -p "$rport" INFO commandstats | awk -F'[:=,]' '/^cmdstat_/ && $2 != "info" {s += $3} END {print s + 0}'
-}
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
-rpid=$(cat "$tmp/redis/redis.pid")
-hz=$(getconf CLK_TCK)
 load() { # SCRIPT: sets rate, total, cpu_server, cpu_total (µs per request), share
     local s0 r0 s1 r1 c0 c1
     s0=$(ticks "$pid") r0=$(ticks "$rpid") c0=$(redis_calls)
@@ -96,7 +72,6 @@ load() { # SCRIPT: sets rate, total, cpu_server, cpu_total (µs per request), sh
     cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
     share=$(awk -v c="$((c1 - c0))" -v n="$total" 'BEGIN {printf "%.3f", c / n}')
 }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 start_serve
 for i in $(seq 0 99); do

@@ -43,8 +43,6 @@ if [ "$grpc" = 1 ] && [ ! -x "$grpcload" ]; then
     echo "no $grpcload (built only with grpc++): no grpc row" >&2
     grpc=0
 fi
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-[ -x "$cli" ] || { echo "no $cli: build sluice-cli first" >&2; exit 1; }
 
 peers=$build/peers-serve
 if [ "$peer" = 1 ]; then
@@ -58,17 +56,8 @@ if [ "$peer" = 1 ]; then
     fi
 fi
 
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    bash "$here/tests/redis-fixture.sh" stop "$tmp/redis" >/dev/null 2>&1 || true
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-bash "$here/tests/redis-fixture.sh" start "$tmp/redis" >/dev/null
-url=$(cat "$tmp/redis/url")
-rport=${url##*:}
+. "$here/tools/lib/servebench.sh"
+servebench_start
 
 # Limits far above what a run can spend: every decision admits (the admitting path). "deny":
 # one request an hour, so every subject is denied after its first.
@@ -145,10 +134,6 @@ app.listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:$
 JS
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_listening() {
-    for _ in $(seq 1 100); do grep -q listening "$tmp/server.out" 2>/dev/null && return 0; sleep 0.1; done
-    cat "$tmp/server.err" >&2; return 1
-}
 start_serve() { # [CLI [ARGS...]]
     local c=${1:-$cli}
     [ $# -gt 0 ] && shift
@@ -157,7 +142,6 @@ start_serve() { # [CLI [ARGS...]]
         --workers "$workers" "$@" >"$tmp/server.out" 2>"$tmp/server.err" &
     pid=$!
     wait_listening
-    port=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
 }
 # serve with --grpc; sets gport.
 start_grpc() {
@@ -173,19 +157,12 @@ start_peer() {
     pid=$!
     wait_listening
 }
-stop_server() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
-redis_calls() { # every command's calls (INFO commandstats), summed
-    redis-cli -p "$rport" INFO commandstats | awk -F'[:=,]' '/^cmdstat_/ && $2 != "info" {s += $3} END {print s + 0}'
-}
 # wrk's p99 line ("99%  1.23ms") in ms.
 p99_ms() {
     awk '$1 == "99%" {v=$2; u=v; gsub(/[0-9.]/, "", u); gsub(/[a-z]/, "", v);
          f = (u == "us") ? 0.001 : (u == "ms") ? 1 : (u == "s") ? 1000 : 60000;
          printf "%.2f\n", v * f}' "$1"
 }
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; } # utime + stime
-rpid=$(cat "$tmp/redis/redis.pid")
-hz=$(getconf CLK_TCK)
 # Runs wrk with script $1; sets rate, p99, non2xx, total, and the CPU time per request of the
 # server (cpu_server) and of the server + Redis (cpu_total), in microseconds: less load-bound
 # than the rates on a shared machine.
@@ -216,7 +193,6 @@ gload() {
     cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
     cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
 }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 # Spend every deny subject's one request, so the flood meets only denials.
 start_serve

@@ -14,19 +14,8 @@ runs=${RUNS:-3}
 duration=${SECONDS_:-4}
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-[ -x "$cli" ] || { echo "no $cli: build sluice-cli first" >&2; exit 1; }
-
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    bash "$here/tests/redis-fixture.sh" stop "$tmp/redis" >/dev/null 2>&1 || true
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-bash "$here/tests/redis-fixture.sh" start "$tmp/redis" >/dev/null
-url=$(cat "$tmp/redis/url")
+. "$here/tools/lib/servebench.sh"
+servebench_start
 
 rules() { # LIMIT BASED_ON
     printf '{"version": 1, %s"rules": [{"id": "api", "scope": "ip", "algorithm": "fixed_window", "limit": %s, "window": "1h"}]}\n' \
@@ -50,15 +39,12 @@ LUA
 "$cli" serve --url "$url" --from-redis --listen 127.0.0.1:0 --no-stats >"$tmp/server.out" \
     2>"$tmp/server.err" &
 pid=$!
-for _ in $(seq 1 100); do grep -q listening "$tmp/server.out" 2>/dev/null && break; sleep 0.1; done
-port=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
-[ -n "$port" ] || { cat "$tmp/server.err" >&2; exit 1; }
+wait_listening
 
 rate() {
     wrk -t"$threads" -c"$connections" -d"${duration}s" -s "$tmp/load.lua" "http://127.0.0.1:$port" |
         awk '/Requests\/sec/ {print $2}'
 }
-median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 plain=() staged=()
 for i in $(seq 1 "$runs"); do
     plain+=("$(rate)")
