@@ -109,9 +109,12 @@ public:
         , m_fill(fillColumn)
         , m_max(std::move(maxWidths))
         , m_keep(std::move(keepWhole))
+        , m_viewport(view->viewport())
+        , m_header(view->horizontalHeader())
+        , m_headerViewport(view->horizontalHeader()->viewport())
     {
-        view->viewport()->installEventFilter(this);
-        view->horizontalHeader()->viewport()->installEventFilter(this);
+        m_viewport->installEventFilter(this);
+        m_headerViewport->installEventFilter(this);
         // The header's titles have their tooltip here (tests/fitcheck reads it).
         view->horizontalHeader()->setProperty("titleTips", true);
     }
@@ -120,11 +123,14 @@ public:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
+        // Compared with the widgets kept at the start, not asked of the view: the viewports'
+        // last events come while the view is being destroyed, when its QAbstractScrollArea
+        // part is already gone (UBSan: a member call on an object of another type).
+        if (watched == m_viewport && event->type() == QEvent::Resize) {
             refit();
         }
-        QHeaderView *header = m_view->horizontalHeader();
-        if (watched == header->viewport() && event->type() == QEvent::ToolTip) {
+        QHeaderView *header = m_header;
+        if (watched == m_headerViewport && event->type() == QEvent::ToolTip) {
             // A title narrower than its text: the whole title.
             const auto *help = static_cast<QHelpEvent *>(event);
             const int section = header->logicalIndexAt(help->pos());
@@ -148,6 +154,9 @@ private:
     int m_fill;
     QHash<int, int> m_max;
     QList<int> m_keep;
+    QObject *m_viewport;
+    QHeaderView *m_header;
+    QObject *m_headerViewport;
 };
 
 } // namespace

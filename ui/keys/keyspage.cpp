@@ -255,7 +255,8 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     // Sorting only when a header is clicked (none at first: the scan's order).
     header->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
-    m_view->viewport()->installEventFilter(this);
+    m_viewport = m_view->viewport();
+    m_viewport->installEventFilter(this);
     m_details = new KeyDetails(m_splitter);
     // The table or the tree (the same rows), the details below either.
     m_views = new QStackedWidget(m_splitter);
@@ -595,7 +596,8 @@ void KeysPage::selectKey(const QByteArray &key)
 
 bool KeysPage::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
+    // The viewport kept, not asked of the view (see RuleChart::eventFilter).
+    if (watched == m_viewport && event->type() == QEvent::Resize) {
         m_visibleTimer->start();
     }
     return QWidget::eventFilter(watched, event);

@@ -137,6 +137,7 @@ private:
     QPushButton *m_rescan;
     QSplitter *m_splitter;
     QTableView *m_view;
+    QObject *m_viewport = nullptr; // m_view's, watched for resizes
     KeyDetails *m_details;
     QTimer *m_visibleTimer;
     QTimer *m_filterTimer;

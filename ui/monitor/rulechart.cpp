@@ -145,7 +145,8 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
     m_view->setFrameShape(QFrame::NoFrame);
     m_view->setMouseTracking(true);
     m_view->viewport()->setMouseTracking(true);
-    m_view->viewport()->installEventFilter(this);
+    m_viewport = m_view->viewport();
+    m_viewport->installEventFilter(this);
     m_view->viewport()->setCursor(Qt::PointingHandCursor);
     m_view->setToolTip(tr("Point at the chart for the values of a second; click to open it "
                           "large"));
@@ -319,7 +320,9 @@ void RuleChart::endHover()
 
 bool RuleChart::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_view->viewport()) {
+    // The viewport kept, not asked of the view: its last events come while the view is being
+    // destroyed, its QAbstractScrollArea part already gone.
+    if (watched == m_viewport) {
         switch (event->type()) {
         case QEvent::MouseMove:
             hoverAt(static_cast<QMouseEvent *>(event)->position().toPoint());

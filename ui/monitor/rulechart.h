@@ -78,6 +78,7 @@ private:
     QLabel *m_summary;
     QChart *m_chart;
     QChartView *m_view;
+    QObject *m_viewport = nullptr; // m_view's, watched for hovers and clicks
     QLineSeries *m_allowed;
     QLineSeries *m_denied;
     QLineSeries *m_shadow;
