@@ -375,6 +375,12 @@ ReplayDialog::~ReplayDialog()
 {
     // The worker thread is joined by m_worker's destructor: stop the run first.
     m_cancelFlag.store(true);
+    // The children's last signals (the log field losing its focus says editingFinished, the
+    // table its current cell) come while QWidget destroys them, after this destructor: they
+    // must not reach this object's slots any more (UBSan: a call on a destroyed ReplayDialog).
+    for (QObject *child : findChildren<QObject *>()) {
+        disconnect(child, nullptr, this, nullptr);
+    }
 }
 
 void ReplayDialog::setLogs(const QStringList &paths)
