@@ -108,9 +108,18 @@ class TestSimulationPage : public QObject
 {
     Q_OBJECT
 
-    // In English and Chinese at each of `sizes`: `shoot` saves the page at that size to
-    // SLUICE_SHOTS_DIR/<name>-<language>-<width>x<height>.png (skipped without the variable).
-    // English is put back after.
+    // The boundary burst run on the page in the console's frame at `size`, saved to `path`
+    // (test::inEachLanguage's step).
+    static void shootBoundaryBurst(QSize size, const QString &, const QString &path)
+    {
+        test::PageHarness frame;
+        auto *page = new SimulationPage(nullptr);
+        QVERIFY(frame.show(page, size, 3));
+        QVERIFY(page->loadPreset(u"boundary-burst"_s));
+        QVERIFY(runAndWait(*page));
+        QTest::qWait(300);
+        QVERIFY(frame.window()->grab().save(path));
+    }
 
 private Q_SLOTS:
     void downsampleKeepsPeaks()
@@ -631,15 +640,7 @@ private Q_SLOTS:
         }
         test::inEachLanguage(u"simulation"_s,
                              {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)},
-                             [](QSize size, const QString &, const QString &path) {
-                                 test::PageHarness frame;
-                                 auto *page = new SimulationPage(nullptr);
-                                 QVERIFY(frame.show(page, size, 3));
-                                 QVERIFY(page->loadPreset(u"boundary-burst"_s));
-                                 QVERIFY(runAndWait(*page));
-                                 QTest::qWait(300);
-                                 QVERIFY(frame.window()->grab().save(path));
-                             });
+                             &shootBoundaryBurst);
     }
 
     // The Redis engine, as the page runs it: the same outcome as the twins, and a cancelled
@@ -745,15 +746,7 @@ private Q_SLOTS:
         const auto back = qScopeGuard([] { Theme::instance().apply(Theme::Choice::System); });
         Theme::instance().apply(Theme::Choice::Dark);
         test::inEachLanguage(u"simulation-dark"_s, {QSize(1280, 800), QSize(1920, 1080)},
-                             [](QSize size, const QString &, const QString &path) {
-                                 test::PageHarness frame;
-                                 auto *page = new SimulationPage(nullptr);
-                                 QVERIFY(frame.show(page, size, 3));
-                                 QVERIFY(page->loadPreset(u"boundary-burst"_s));
-                                 QVERIFY(runAndWait(*page));
-                                 QTest::qWait(300);
-                                 QVERIFY(frame.window()->grab().save(path));
-                             });
+                             &shootBoundaryBurst);
     }
 };
 
