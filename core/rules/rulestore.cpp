@@ -704,6 +704,29 @@ Error keptChanging(Connection &c)
                            .arg(maxAttempts));
 }
 
+// The four writes (push, stage, promote, discard) share their loop: read the store, let `step`
+// turn what was read into a compare-and-set write (casWrite's result: an error, the result, or
+// none when another writer landed between the read and the write, so nothing was written), and
+// read again while others keep changing it.
+template <typename Step>
+Result<RuleStore::PushResult> readAndWrite(Connection &c, const Keys &k, Step &&step)
+{
+    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
+        auto raw = readRaw(c, k.hash, k.version, k.staged);
+        if (!raw) {
+            return raw.error();
+        }
+        Result<std::optional<RuleStore::PushResult>> done = step(*raw);
+        if (!done) {
+            return done.error();
+        }
+        if (*done) {
+            return std::move(**done);
+        }
+    }
+    return keptChanging(c);
+}
+
 // The stage as stored (Raw::staged), decoded.
 Result<RuleStore::Stage> parseStage(const QByteArray &json, const QByteArray &key)
 {
@@ -826,25 +849,24 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
         return *e;
     }
     const Keys k = keysOf(*this);
-    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
-        auto raw = readRaw(c, k.hash, k.version, k.staged);
-        if (!raw) {
-            return raw.error();
-        }
-        const Changes ch = changesAgainst(raw->fields, set, k.hash);
+    // Another writer landing between the read and the write: read again; unless forced, the
+    // new version then makes this a conflict with the right message.
+    return readAndWrite(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
+        const Changes ch = changesAgainst(raw.fields, set, k.hash);
         PushResult result = resultOf(ch);
-        result.version = raw->version;
+        result.version = raw.version;
         if (result.unchanged()) {
-            return result; // nothing to overwrite, so no conflict either; the version stays
+            return std::optional<PushResult>(
+                result); // nothing to overwrite, so no conflict either; the version stays
         }
         bool forced = false;
-        if (auto e = basedOnConflict(c, k, *raw, set, ch, options.force,
+        if (auto e = basedOnConflict(c, k, raw, set, ch, options.force,
                                      QStringLiteral("Pushing it"), &forced)) {
             return *e;
         }
         std::optional<Stage> stage;
-        if (!raw->staged.isEmpty()) {
-            auto st = parseStage(raw->staged, k.staged);
+        if (!raw.staged.isEmpty()) {
+            auto st = parseStage(raw.staged, k.staged);
             if (st) {
                 stage = std::move(*st);
             }
@@ -864,8 +886,8 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
                         .arg(what, c.endpoint().display()));
             }
         }
-        const qint64 next = raw->version + 1; // the CAS below guarantees it
-        QJsonObject entry = entryHead(next, *raw, options);
+        const qint64 next = raw.version + 1; // the CAS below guarantees it
+        QJsonObject entry = entryHead(next, raw, options);
         putChanges(entry, ch.added, ch.changed, ch.removed);
         entry.insert(QStringLiteral("forced"), forced);
         if (set.basedOn) {
@@ -876,7 +898,7 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
         }
         Write w;
         w.rules = &ch;
-        if (!raw->staged.isEmpty()) {
+        if (!raw.staged.isEmpty()) {
             // Forced over a stage: it ends with this push, said in the entry.
             w.staged = Write::Staged::Del;
             const qint64 of = stage ? stage->version : 0;
@@ -885,18 +907,9 @@ Result<RuleStore::PushResult> RuleStore::push(Connection &c, const RuleSet &set,
                                      {QStringLiteral("of"), of}});
             result.discardedStage = of;
         }
-        putUndo(entry, *raw, ch);
-        auto done = casWrite(c, k, *raw, entry, w, result);
-        if (!done) {
-            return done.error();
-        }
-        if (*done) {
-            return std::move(**done);
-        }
-        // Another writer landed between our read and our write: nothing was written. Read
-        // again; unless forced, the new version now makes this a conflict with the right message.
-    }
-    return keptChanging(c);
+        putUndo(entry, raw, ch);
+        return casWrite(c, k, raw, entry, w, result);
+    });
 }
 
 Result<RuleStore::PushResult> RuleStore::stage(Connection &c, const RuleSet &set,
@@ -906,18 +919,14 @@ Result<RuleStore::PushResult> RuleStore::stage(Connection &c, const RuleSet &set
         return *e;
     }
     const Keys k = keysOf(*this);
-    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
-        auto raw = readRaw(c, k.hash, k.version, k.staged);
-        if (!raw) {
-            return raw.error();
-        }
-        if (raw->version == 0) {
+    return readAndWrite(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
+        if (raw.version == 0) {
             return invalid(QStringLiteral("nothing is stored in Redis at %1 yet: a first rule set "
                                           "has nothing to be staged beside; push it")
                                .arg(c.endpoint().display()));
         }
-        if (!raw->staged.isEmpty()) {
-            auto st = parseStage(raw->staged, k.staged);
+        if (!raw.staged.isEmpty()) {
+            auto st = parseStage(raw.staged, k.staged);
             return Error::make(Error::Kind::Conflict,
                                QStringLiteral("conflict: a change is already staged in Redis at "
                                               "%1 (version %2); promote or discard it first. "
@@ -925,20 +934,20 @@ Result<RuleStore::PushResult> RuleStore::stage(Connection &c, const RuleSet &set
                                    .arg(c.endpoint().display())
                                    .arg(st ? QString::number(st->version) : QStringLiteral("?")));
         }
-        const Changes ch = changesAgainst(raw->fields, set, k.hash);
+        const Changes ch = changesAgainst(raw.fields, set, k.hash);
         if (ch.unchanged()) {
             return invalid(QStringLiteral("this rule set is what Redis at %1 enforces (version "
                                           "%2): nothing to stage")
                                .arg(c.endpoint().display())
-                               .arg(raw->version));
+                               .arg(raw.version));
         }
         bool forced = false;
-        if (auto e = basedOnConflict(c, k, *raw, set, ch, options.force,
+        if (auto e = basedOnConflict(c, k, raw, set, ch, options.force,
                                      QStringLiteral("Staging it"), &forced)) {
             return *e;
         }
-        const qint64 next = raw->version + 1;
-        QJsonObject entry = entryHead(next, *raw, options);
+        const qint64 next = raw.version + 1;
+        QJsonObject entry = entryHead(next, raw, options);
         putChanges(entry, {}, {}, {});
         entry.insert(QStringLiteral("forced"), forced);
         if (set.basedOn) {
@@ -953,30 +962,20 @@ Result<RuleStore::PushResult> RuleStore::stage(Connection &c, const RuleSet &set
         for (const auto &[id, json] : ch.encoded) {
             rulesJson.insert(QString::fromUtf8(id), QString::fromUtf8(json));
         }
-        QJsonObject stageJson = entryHead(next, *raw, options);
-        stageJson.insert(QStringLiteral("based_on"), raw->version);
+        QJsonObject stageJson = entryHead(next, raw, options);
+        stageJson.insert(QStringLiteral("based_on"), raw.version);
         putChanges(stageJson, ch.added, ch.changed, ch.removed);
         stageJson.insert(QStringLiteral("rules"), rulesJson);
         Write w;
         w.staged = Write::Staged::Set;
         w.stagedJson = QJsonDocument(stageJson).toJson(QJsonDocument::Compact);
-        auto done = casWrite(c, k, *raw, entry, w, resultOf(ch));
-        if (!done) {
-            return done.error();
-        }
-        if (*done) {
-            return std::move(**done);
-        }
-    }
-    return keptChanging(c);
+        return casWrite(c, k, raw, entry, w, resultOf(ch));
+    });
 }
 
 namespace {
 
-// Promote and discard share their steps: read the store and its stage (nothing staged: an
-// error), let `write` turn what was read into a compare-and-set write (casWrite's result: an
-// error, the result, or none when the store moved under it), and read again while others keep
-// changing it.
+// Promote and discard on a store where nothing is staged.
 Error nothingStaged(Connection &c, qint64 version)
 {
     return invalid(QStringLiteral("nothing is staged in Redis at %1 (the rules are at version %2); "
@@ -985,34 +984,15 @@ Error nothingStaged(Connection &c, qint64 version)
                        .arg(version));
 }
 
-template <typename Step>
-Result<RuleStore::PushResult> onTheStage(Connection &c, const Keys &k, Step &&write)
-{
-    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
-        auto raw = readRaw(c, k.hash, k.version, k.staged);
-        if (!raw) {
-            return raw.error();
-        }
-        if (raw->staged.isEmpty()) {
-            return nothingStaged(c, raw->version);
-        }
-        Result<std::optional<RuleStore::PushResult>> done = write(*raw);
-        if (!done) {
-            return done.error();
-        }
-        if (*done) {
-            return std::move(**done);
-        }
-    }
-    return keptChanging(c);
-}
-
 } // namespace
 
 Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions options) const
 {
     const Keys k = keysOf(*this);
-    return onTheStage(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
+    return readAndWrite(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
+        if (raw.staged.isEmpty()) {
+            return nothingStaged(c, raw.version);
+        }
         auto st = parseStage(raw.staged, k.staged);
         if (!st) {
             return st.error();
@@ -1054,7 +1034,10 @@ Result<RuleStore::PushResult> RuleStore::promote(Connection &c, PushOptions opti
 Result<RuleStore::PushResult> RuleStore::discard(Connection &c, PushOptions options) const
 {
     const Keys k = keysOf(*this);
-    return onTheStage(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
+    return readAndWrite(c, k, [&](const Raw &raw) -> Result<std::optional<PushResult>> {
+        if (raw.staged.isEmpty()) {
+            return nothingStaged(c, raw.version);
+        }
         // A stage that cannot be read can still be discarded: that is how it is mended.
         auto st = parseStage(raw.staged, k.staged);
         const qint64 of = st ? st->version : 0;
