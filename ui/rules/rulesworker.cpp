@@ -267,26 +267,34 @@ void RulesWorker::finishStage(quint64 request, bool promote, const QString &mess
            });
 }
 
+namespace {
+
+// The rule's stored overrides as they are now, into `reply` (ok, or the error).
+void listInto(Connection &c, const QByteArray &ns, const Rule &rule, OverridesReply &reply)
+{
+    RuleSet alone;
+    alone.rules = {rule};
+    auto listed = rules::OverrideStore(ns).list(c, alone, rule.id, &reply.stale);
+    if (listed) {
+        reply.ok = true;
+        reply.stored = std::move(*listed);
+    } else {
+        reply.error = listed.error().message;
+    }
+}
+
+} // namespace
+
 void RulesWorker::listOverrides(quint64 request, const Rule &rule)
 {
     OverridesReply reply;
     reply.request = request;
     reply.ruleId = rule.id;
     Error error;
-    Connection *c = connection(&error);
-    if (!c) {
-        reply.error = error.message;
-        Q_EMIT overridesAnswered(reply);
-        return;
-    }
-    RuleSet alone;
-    alone.rules = {rule};
-    auto listed = rules::OverrideStore(m_ns).list(*c, alone, rule.id, &reply.stale);
-    if (listed) {
-        reply.ok = true;
-        reply.stored = std::move(*listed);
+    if (Connection *c = connection(&error)) {
+        listInto(*c, m_ns, rule, reply);
     } else {
-        reply.error = listed.error().message;
+        reply.error = error.message;
     }
     Q_EMIT overridesAnswered(reply);
 }
@@ -294,12 +302,12 @@ void RulesWorker::listOverrides(quint64 request, const Rule &rule)
 void RulesWorker::removeOverride(quint64 request, const Rule &rule, Override::Kind kind,
                                  const QString &pattern)
 {
+    OverridesReply reply;
+    reply.request = request;
+    reply.ruleId = rule.id;
     Error error;
     Connection *c = connection(&error);
     if (!c) {
-        OverridesReply reply;
-        reply.request = request;
-        reply.ruleId = rule.id;
         reply.error = error.message;
         Q_EMIT overridesAnswered(reply);
         return;
@@ -307,30 +315,14 @@ void RulesWorker::removeOverride(quint64 request, const Rule &rule, Override::Ki
     Override o;
     o.kind = kind;
     o.pattern = pattern;
+    reply.removedMatch = o.describeMatch();
     auto removed = rules::OverrideStore(m_ns).remove(*c, rule.id, kind, pattern);
     if (!removed) {
-        OverridesReply reply;
-        reply.request = request;
-        reply.ruleId = rule.id;
-        reply.removedMatch = o.describeMatch();
         reply.error = removed.error().message;
-        Q_EMIT overridesAnswered(reply);
-        return;
-    }
-    // The list as it is now, with what was removed.
-    RuleSet alone;
-    alone.rules = {rule};
-    OverridesReply reply;
-    reply.request = request;
-    reply.ruleId = rule.id;
-    reply.removedMatch = o.describeMatch();
-    reply.removed = *removed;
-    auto listed = rules::OverrideStore(m_ns).list(*c, alone, rule.id, &reply.stale);
-    if (listed) {
-        reply.ok = true;
-        reply.stored = std::move(*listed);
     } else {
-        reply.error = listed.error().message;
+        // The list as it is now, with what was removed.
+        reply.removed = *removed;
+        listInto(*c, m_ns, rule, reply);
     }
     Q_EMIT overridesAnswered(reply);
 }
