@@ -1,6 +1,7 @@
 #include "httpserver.h"
 
 #include "httpreply.h"
+#include "listener.h"
 
 #include <QSocketNotifier>
 
@@ -112,67 +113,19 @@ HttpServer::~HttpServer()
 
 Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port)
 {
-    auto fail = [&](const char *what) -> Result<quint16> {
-        const QString why = QString::fromLocal8Bit(std::strerror(errno));
-        if (m_listenFd >= 0) {
-            ::close(m_listenFd);
-            m_listenFd = -1;
-        }
-        return Error::make(Error::Kind::Io, QStringLiteral("cannot listen on %1:%2: %3 (%4)")
-                                                .arg(address.toString())
-                                                .arg(port)
-                                                .arg(why, QLatin1String(what)));
-    };
     if (m_listenFd >= 0) {
         return Error::make(Error::Kind::Internal, QStringLiteral("the service listens already"));
     }
-    sockaddr_storage ss{};
-    socklen_t len = 0;
-    const bool v4 = address.protocol() == QAbstractSocket::IPv4Protocol;
-    if (v4) {
-        auto *sin = reinterpret_cast<sockaddr_in *>(&ss);
-        sin->sin_family = AF_INET;
-        sin->sin_port = htons(port);
-        sin->sin_addr.s_addr = htonl(address.toIPv4Address());
-        len = sizeof *sin;
-    } else {
-        // IPv6, or any address (both protocols: a dual-stack socket).
-        auto *sin6 = reinterpret_cast<sockaddr_in6 *>(&ss);
-        sin6->sin6_family = AF_INET6;
-        sin6->sin6_port = htons(port);
-        if (address.protocol() == QAbstractSocket::IPv6Protocol) {
-            const Q_IPV6ADDR a = address.toIPv6Address();
-            std::memcpy(&sin6->sin6_addr, a.c, 16);
-        } else {
-            sin6->sin6_addr = in6addr_any;
-        }
-        len = sizeof *sin6;
-    }
-    m_listenFd = ::socket(v4 ? AF_INET : AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (m_listenFd < 0) {
-        return fail("socket");
-    }
-    const int one = 1;
-    const int zero = 0;
-    ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (!v4 && address.protocol() != QAbstractSocket::IPv6Protocol) {
-        ::setsockopt(m_listenFd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
-    }
-    if (::bind(m_listenFd, reinterpret_cast<sockaddr *>(&ss), len) != 0) {
-        return fail("bind");
-    }
-    // Bursts of new connections (nginx opening its pool, a reconnect storm) wait in the
-    // kernel's accept queue instead of being dropped.
-    if (::listen(m_listenFd, 1024) != 0) {
-        return fail("listen");
-    }
-    if (::getsockname(m_listenFd, reinterpret_cast<sockaddr *>(&ss), &len) != 0) {
-        return fail("getsockname");
-    }
-    const quint16 bound = v4 ? ntohs(reinterpret_cast<sockaddr_in *>(&ss)->sin_port)
-                             : ntohs(reinterpret_cast<sockaddr_in6 *>(&ss)->sin6_port);
     if (m_epollFd < 0) {
-        return fail("epoll_create1");
+        return Error::make(Error::Kind::Io, QStringLiteral("cannot listen on %1:%2: %3 "
+                                                           "(epoll_create1)")
+                                                .arg(address.toString())
+                                                .arg(port)
+                                                .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    }
+    auto bound = openListener(address, port, &m_listenFd);
+    if (!bound) {
+        return bound;
     }
     epoll_event ev{};
     ev.events = EPOLLIN;
@@ -242,15 +195,11 @@ void HttpServer::accept()
 {
     for (int i = 0; i < 256; ++i) {
         sockaddr_storage ss{};
-        socklen_t len = sizeof ss;
-        const int fd = ::accept4(m_listenFd, reinterpret_cast<sockaddr *>(&ss), &len,
-                                 SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int exhausted = 0;
+        const int fd = acceptConnection(m_listenFd, &ss, &exhausted);
         if (fd < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-                outOfDescriptors(errno);
+            if (exhausted != 0) {
+                outOfDescriptors(exhausted);
             }
             return;
         }
@@ -264,18 +213,7 @@ void HttpServer::accept()
         const int one = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); // small answers, at once
         ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBufferBytes, sizeof sendBufferBytes);
-        // The client's address, without the port; an IPv4 client of a dual-stack socket
-        // (::ffff:a.b.c.d) counts as a.b.c.d.
-        std::string peer;
-        if (ss.ss_family == AF_INET) {
-            const auto *sin = reinterpret_cast<const sockaddr_in *>(&ss);
-            peer.assign(reinterpret_cast<const char *>(&sin->sin_addr), 4);
-        } else if (ss.ss_family == AF_INET6) {
-            const auto *sin6 = reinterpret_cast<const sockaddr_in6 *>(&ss);
-            const auto *a = reinterpret_cast<const char *>(&sin6->sin6_addr);
-            peer = IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr) ? std::string(a + 12, 4)
-                                                          : std::string(a, 16);
-        }
+        std::string peer = peerAddress(ss);
         if (m_open->fetch_add(1) >= m_limits.maxConnections) {
             --*m_open;
             Conn &c = add(fd);
