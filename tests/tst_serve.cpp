@@ -485,7 +485,7 @@ private Q_SLOTS:
         row("no subject", "/v1/check?rule=fw", 400, "'subject' is required");
         row("empty subject", "/v1/check?rule=fw&subject=", 400, "'subject' is empty");
         row("unknown rule", "/v1/check?rule=nope&subject=a", 404,
-            "rule 'nope' is not in test.json");
+            "rule 'nope' is not served (it has: ");
         row("negative cost", "/v1/check?rule=fw&subject=a&cost=-1", 400, "'cost' is '-1'");
         row("fractional cost", "/v1/check?rule=fw&subject=a&cost=1.5", 400, "'cost' is '1.5'");
         row("text cost", "/v1/check?rule=fw&subject=a&cost=lots", 400, "'cost' is 'lots'");

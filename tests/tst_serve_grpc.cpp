@@ -592,8 +592,12 @@ private Q_SLOTS:
         none.mutable_limit()->set_requests_per_unit(1);
         none.mutable_limit()->set_unit(envoy::type::v3::HOUR);
         const Answer n = c.call("edge", {none});
-        QCOMPARE(n.response.statuses(0).current_limit().name(),
-                 std::string("edge.nothing.override-1-hour"));
+        // Keys no rule has: named by a digest of them, not by the client's bytes.
+        const QString name = QString::fromStdString(n.response.statuses(0).current_limit().name());
+        QVERIFY2(QRegularExpression(QStringLiteral("^edge\\.keys-[0-9a-f]{16}\\.override-1-hour$"))
+                     .match(name)
+                     .hasMatch(),
+                 qPrintable(name));
         QCOMPARE(c.call("edge", {none}).response.overall_code(),
                  rls::RateLimitResponse::OVER_LIMIT);
         none.mutable_limit()->set_requests_per_unit(0);
@@ -717,9 +721,11 @@ private Q_SLOTS:
         Client strict(m_rules->grpcPort());
         const Answer e = strict.call("nowhere", {descriptor({{"k", "v"}})});
         QCOMPARE(e.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-        QVERIFY2(QByteArray::fromStdString(e.status.error_message())
-                     .contains("unknown domain 'nowhere'"),
-                 e.status.error_message().c_str());
+        // Neither the domain nor the rule file's path in the answer.
+        const QByteArray message = QByteArray::fromStdString(e.status.error_message());
+        QVERIFY2(message.contains("unknown domain") && !message.contains("nowhere") &&
+                     !message.contains(m_dir.path().toUtf8()),
+                 message.constData());
         // Without --grpc-response-headers: none.
         const Answer plain = strict.call("faults", {descriptor({{"allow", "x"}})});
         QVERIFY2(plain.status.ok(), plain.status.error_message().c_str());

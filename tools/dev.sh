@@ -35,6 +35,7 @@ packages=(
     libssh-dev openssh-server openssh-client libssl-dev openssl
     dpkg-dev file desktop-file-utils appstream systemd man-db
     libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+    python3-h2 python3-grpcio
 )
 
 install_missing() {

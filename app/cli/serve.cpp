@@ -30,8 +30,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace sluice::cli {
@@ -76,6 +78,53 @@ bool parseHostPort(const QString &listen, QHostAddress *address, quint16 *port)
     return colon >= 0 && portOk && p <= 65535 && !address->isNull();
 }
 
+// The descriptors the service may open (RLIMIT_NOFILE: its soft limit raised to the hard
+// one), said in the log at start, and the connection limits lowered to fit in them beside
+// what the service needs for itself (the workers' Redis connections, the listeners, the log,
+// gRPC's own): a connection past the limit is refused with an answer, where one past the
+// descriptors would be refused by the kernel with none.
+void fitDescriptors(serve::ServeLog &log, serve::CheckService::Options &options, int *grpc)
+{
+    rlimit rl{};
+    ::getrlimit(RLIMIT_NOFILE, &rl);
+    const rlim_t before = rl.rlim_cur;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = std::min<rlim_t>(rl.rlim_max, rlim_t(1) << 20);
+        if (::setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+            rl.rlim_cur = before;
+        }
+    }
+    const qint64 own = 64 + 4 * qint64(options.pool.workers);
+    const qint64 budget = std::max<qint64>(2, qint64(rl.rlim_cur) - own);
+    int &http = options.limits.maxConnections;
+    const int wanted = http + (grpc != nullptr ? *grpc : 0);
+    QString fitted;
+    if (wanted > budget) {
+        http = int(std::max<qint64>(1, budget * http / wanted));
+        if (grpc != nullptr) {
+            *grpc = int(std::max<qint64>(1, budget - http));
+        }
+        fitted = QStringLiteral(" (lowered from %1 in all to fit; raise LimitNOFILE= for more)")
+                     .arg(wanted);
+    }
+    QJsonObject fields{{QStringLiteral("nofile"), qint64(rl.rlim_cur)},
+                       {QStringLiteral("nofile_before"), qint64(before)},
+                       {QStringLiteral("max_connections"), http}};
+    if (grpc != nullptr) {
+        fields.insert(QStringLiteral("grpc_max_connections"), *grpc);
+    }
+    log.write(fitted.isEmpty() ? serve::ServeLog::Level::Info : serve::ServeLog::Level::Warning,
+              "descriptors",
+              QStringLiteral("file descriptors: %1 (the soft limit was %2); connections: HTTP "
+                             "%3%4%5")
+                  .arg(qint64(rl.rlim_cur))
+                  .arg(qint64(before))
+                  .arg(http)
+                  .arg(grpc != nullptr ? QStringLiteral(", gRPC %1").arg(*grpc) : QString())
+                  .arg(fitted),
+              {}, fields);
+}
+
 } // namespace
 
 int serve(const QList<QByteArray> &argv)
@@ -104,7 +153,11 @@ int serve(const QList<QByteArray> &argv)
                                      {"envoy-config", true},
                                      {"grpc", true},
                                      {"grpc-unknown-domain", true},
-                                     {"grpc-response-headers", false}});
+                                     {"grpc-response-headers", false},
+                                     {"grpc-max-connections", true},
+                                     {"grpc-max-connections-per-peer", true},
+                                     {"grpc-max-streams", true},
+                                     {"grpc-max-resets-per-second", true}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -160,9 +213,34 @@ int serve(const QList<QByteArray> &argv)
                                         "127.0.0.1:8081, [::1]:8081; port 0 picks a free one)")
                              .arg(args.text("grpc")));
         }
-    } else if (args.has("grpc-unknown-domain") || args.has("grpc-response-headers")) {
-        return usage(QStringLiteral("--grpc-unknown-domain and --grpc-response-headers go with "
-                                    "--grpc [ADDR:]PORT"));
+    } else {
+        for (const char *flag :
+             {"grpc-unknown-domain", "grpc-response-headers", "grpc-max-connections",
+              "grpc-max-connections-per-peer", "grpc-max-streams", "grpc-max-resets-per-second"}) {
+            if (args.has(flag)) {
+                return usage(
+                    QStringLiteral("--%1 goes with --grpc [ADDR:]PORT").arg(QLatin1String(flag)));
+            }
+        }
+    }
+    // The gRPC port's limits (grpcgate.h); parsed whether or not gRPC is built in.
+    struct GrpcLimits
+    {
+        int maxConnections = 256, maxConnectionsPerPeer = 0, maxStreams = 100,
+            maxResetsPerSecond = 200;
+    } grpcLimits;
+    for (const auto &[flag, min, max, to] :
+         {std::tuple{"grpc-max-connections", 1, 1'000'000, &grpcLimits.maxConnections},
+          {"grpc-max-connections-per-peer", 1, 1'000'000, &grpcLimits.maxConnectionsPerPeer},
+          {"grpc-max-streams", 1, 10'000, &grpcLimits.maxStreams},
+          {"grpc-max-resets-per-second", 1, 1'000'000, &grpcLimits.maxResetsPerSecond}}) {
+        if (args.has(flag)) {
+            auto v = integerFlag(args, flag, min, max);
+            if (!v) {
+                return usage(v.error().message);
+            }
+            *to = int(*v);
+        }
     }
 #ifdef SLUICE_WITH_GRPC
     serve::GrpcService::Options grpcOptions;
@@ -259,8 +337,13 @@ int serve(const QList<QByteArray> &argv)
     serve::ServeLog log(logFormat);
     using Level = serve::ServeLog::Level;
     options.log = &log;
+    fitDescriptors(log, options, args.has("grpc") ? &grpcLimits.maxConnections : nullptr);
 #ifdef SLUICE_WITH_GRPC
     grpcOptions.log = &log;
+    grpcOptions.limits.maxConnections = grpcLimits.maxConnections;
+    grpcOptions.limits.maxConnectionsPerPeer = grpcLimits.maxConnectionsPerPeer;
+    grpcOptions.limits.maxStreams = grpcLimits.maxStreams;
+    grpcOptions.limits.maxResetsPerSecond = grpcLimits.maxResetsPerSecond;
 #endif
     // A failure once the log is set up: a JSON line under --log-format json, as the rest.
     auto die = [&log](const QString &message) {

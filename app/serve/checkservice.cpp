@@ -307,8 +307,9 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
             ids << QStringLiteral("... %1 more").arg(all - 20);
         }
         error(ticket, 404, "unknown_rule",
-              QStringLiteral("rule '%1' is not in %2 (it has: %3)")
-                  .arg(bytes::printable(p.rule.left(128)), table->origin(),
+              // Not where the rules came from (a path): /healthz --healthz-detail has it.
+              QStringLiteral("rule '%1' is not served (it has: %2)")
+                  .arg(bytes::printable(p.rule.left(128)),
                        ids.isEmpty() ? QStringLiteral("no rules") : ids.join(QStringLiteral(", "))),
               close);
         return;
@@ -676,23 +677,40 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
     loop.http->respond(Ticket{o.job.connection, o.job.seq}, std::move(out), o.job.closeAfter);
 }
 
+void CheckService::setProblem(const QString &listener, const QString &reason)
+{
+    std::lock_guard l(m_rulesMutex);
+    if (reason.isEmpty()) {
+        m_problems.remove(listener);
+    } else {
+        m_problems.insert(listener, reason);
+    }
+}
+
 void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket)
 {
     const DecisionPool::Health h = health();
     const RuleTablePtr table = rules();
     const bool ok = h.state == QLatin1String("up");
-    const QString status = !table ? QStringLiteral("starting")
-                           : ok   ? QStringLiteral("ok")
-                                  : QStringLiteral("degraded");
+    QJsonObject problems;
+    {
+        std::lock_guard l(m_rulesMutex);
+        problems = m_problems;
+    }
+    const QString status = !table                     ? QStringLiteral("starting")
+                           : ok && problems.isEmpty() ? QStringLiteral("ok")
+                                                      : QStringLiteral("degraded");
     // 200 while the service answers (degraded included: every rule still gets its
     // on_redis_error answer); 503 only before any rules are loaded.
     const int code = table ? 200 : 503;
     if (!m_options.healthDetail) {
         // Anyone who can reach the port may ask: the state, not where Redis is, which file
         // the rules came from or what Redis said (--healthz-detail gives them).
-        const QJsonObject o{
-            {QStringLiteral("status"), status},
-            {QStringLiteral("redis"), QJsonObject{{QStringLiteral("state"), h.state}}}};
+        QJsonObject o{{QStringLiteral("status"), status},
+                      {QStringLiteral("redis"), QJsonObject{{QStringLiteral("state"), h.state}}}};
+        if (!problems.isEmpty()) {
+            o.insert(QStringLiteral("problems"), problems);
+        }
         m_loops[size_t(ticket.loop)]->http->respond(
             ticket,
             formatResponse(code, {}, QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n',
@@ -734,6 +752,9 @@ void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket
                   {QStringLiteral("connections"), m_loops[0]->http->connections()}};
     if (m_options.statsHealth) {
         o.insert(QStringLiteral("stats"), m_options.statsHealth());
+    }
+    if (!problems.isEmpty()) {
+        o.insert(QStringLiteral("problems"), problems);
     }
     m_loops[size_t(ticket.loop)]->http->respond(
         ticket,

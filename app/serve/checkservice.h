@@ -127,6 +127,10 @@ public:
     // is left empty.
     void decide(std::vector<DecisionJob> &jobs, const std::vector<OverrideMatch> &matches);
 
+    // A listener's trouble (`reason`; "" once it is over), e.g. the gRPC port out of file
+    // descriptors: /healthz says "degraded" and gives it under "problems". Any thread.
+    void setProblem(const QString &listener, const QString &reason);
+
 Q_SIGNALS:
     void rulesChanged(qint64 version, int ruleCount);
     void ruleWatchError(const QString &message);
@@ -180,6 +184,7 @@ private:
     rules::RuleWatcher *m_watcher = nullptr;
     mutable std::mutex m_rulesMutex;
     RuleTablePtr m_rules;
+    QJsonObject m_problems; // setProblem(), under m_rulesMutex
     quint16 m_port = 0;
 };
 

@@ -1,9 +1,11 @@
 #include "grpcservice.h"
 
 #include "envoyconfig.h"
+#include "grpcwire.h"
 #include "httpreply.h"
 #include "metrics.h"
 
+#include "core/common/bytes.h"
 #include "core/common/duration.h"
 #include "core/limiter/headers.h"
 #include "core/limiter/policy.h"
@@ -17,7 +19,9 @@
 #include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/support/server_interceptor.h>
 
+#include <QCryptographicHash>
 #include <QHash>
 #include <QJsonObject>
 #include <QSet>
@@ -317,6 +321,13 @@ public:
             for (const grpc::Slice &s : slices) {
                 bytes.append(reinterpret_cast<const char *>(s.begin()), s.size());
             }
+            const QString screened =
+                screenRequest(bytes, m_impl.options.maxDescriptors, m_impl.options.maxEntries);
+            if (!screened.isEmpty()) {
+                m_impl.service.metrics().countGrpc(Result_::Invalid);
+                reactor->Finish(invalid(screened));
+                return reactor;
+            }
             ok = parsed.ParseFromString(bytes);
         }
         if (!ok) {
@@ -416,8 +427,9 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
     if (!tree->parents.contains(envoy::ruleIdOf(domain, {}))) {
         metrics.countGrpc(Result_::UnknownDomain);
         if (options.unknownDomain == UnknownDomain::Error) {
-            done(invalid(QStringLiteral("unknown domain '%1': no rule of %2 is under it")
-                             .arg(domain.left(128), tree->table->origin())),
+            // Neither the domain (the client has it) nor where the rules came from.
+            done(invalid(QStringLiteral("unknown domain: no rule of the service is under the "
+                                        "request's domain")),
                  nullptr);
             return;
         }
@@ -493,10 +505,21 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
                 keys.append({QString::fromStdString(e.key()), QString()});
                 values.append(QByteArray::fromStdString(e.value()));
             }
-            const QString base = rule != nullptr ? rule->rule.id : envoy::ruleIdOf(domain, keys);
+            // Unconfigured keys: the domain (configured) and a digest of the keys, so that no id
+            // (a metric label, a Redis key) is made of a client's bytes.
+            const QString base =
+                rule != nullptr
+                    ? rule->rule.id
+                    : domain + QStringLiteral(".keys-") +
+                          QString::fromLatin1(
+                              QCryptographicHash::hash(envoy::ruleIdOf(domain, keys).toUtf8(),
+                                                       QCryptographicHash::Sha256)
+                                  .toHex()
+                                  .left(16));
             ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
                                       unit->second.name);
             if (!ruleTable) {
+                metrics.countOverrideRefused();
                 refuse(QStringLiteral("descriptors[%1].limit: more than %2 different limit "
                                       "overrides; the service keeps at most that many")
                            .arg(i)
@@ -584,33 +607,44 @@ GrpcService::~GrpcService()
 
 Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
 {
-    QString host;
-    if (address == QHostAddress::Any || address == QHostAddress::AnyIPv6) {
-        host = QStringLiteral("[::]");
-    } else if (address.protocol() == QAbstractSocket::IPv6Protocol) {
-        host = QLatin1Char('[') + address.toString() + QLatin1Char(']');
-    } else {
-        host = address.toString();
+    CheckService &service = d->service;
+    m_gate = new GrpcGate(
+        d->options.limits, service.metrics(),
+        [log = d->options.log](const QString &line) {
+            if (log != nullptr) {
+                log->write(ServeLog::Level::Warning, "grpc", line);
+            }
+        },
+        [&service](const QString &why) { service.setProblem(QStringLiteral("grpc"), why); }, this);
+    const auto bound = m_gate->listen(address, port);
+    if (!bound) {
+        return Error{Error::Kind::Io, QStringLiteral("--grpc: %1").arg(bound.error().message)};
     }
-    const std::string target = QStringLiteral("%1:%2").arg(host).arg(port).toStdString();
     grpc::EnableDefaultHealthCheckService(true);
     d->rlsService = std::make_unique<Impl::Rls>(*d);
+    // The credentials of every connection the gate hands on (the handshake is gRPC's).
+    const std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
     grpc::ServerBuilder builder;
-    int bound = 0;
-    builder.AddListeningPort(target, grpc::InsecureServerCredentials(), &bound);
+    auto acceptor = builder.experimental().AddExternalConnectionAcceptor(
+        grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, credentials);
     builder.SetMaxReceiveMessageSize(d->options.maxMessageBytes);
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, d->options.limits.maxStreams);
+    // A connection that has not sent its HTTP/2 preface and SETTINGS within this is closed
+    // (gRPC's default: 120 s).
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, 10'000);
     grpc::ResourceQuota quota("sluice-grpc");
     quota.Resize(size_t(d->options.memoryBytes));
     builder.SetResourceQuota(quota);
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counters;
+    counters.push_back(m_gate->callCounter());
+    builder.experimental().SetInterceptorCreators(std::move(counters));
     builder.RegisterService(d->rlsService.get());
     d->server = builder.BuildAndStart();
-    if (!d->server || bound == 0) {
-        d->server.reset();
-        return Error{Error::Kind::Io,
-                     QStringLiteral("--grpc: cannot listen on %1 (in use, or not an address "
-                                    "of this host)")
-                         .arg(QString::fromStdString(target))};
+    if (!d->server) {
+        return Error{Error::Kind::Io, QStringLiteral("--grpc: the gRPC server did not start "
+                                                     "(its log line says why)")};
     }
+    m_gate->start(std::move(acceptor));
     // Health: SERVING while rules are loaded and Redis answers.
     auto *health = d->server->GetHealthCheckService();
     auto update = [this, health] {
@@ -622,7 +656,7 @@ Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
     m_healthTimer = new QTimer(this);
     connect(m_healthTimer, &QTimer::timeout, this, update);
     m_healthTimer->start(250);
-    return quint16(bound);
+    return *bound;
 }
 
 void GrpcService::handleJson(const QByteArray &body, const CheckService::Options::JsonReply &reply)
@@ -635,7 +669,8 @@ void GrpcService::handleJson(const QByteArray &body, const CheckService::Options
         reply(400, errorBody(400, QStringLiteral("invalid_argument"),
                              QStringLiteral("the body is not a RateLimitRequest in the proto3 "
                                             "JSON mapping: %1")
-                                 .arg(QString::fromStdString(std::string(parsed.message())))));
+                                 .arg(bytes::quoted(
+                                     QByteArray::fromStdString(std::string(parsed.message()))))));
         return;
     }
     d->decide(request, [reply](const grpc::Status &status, const rls::RateLimitResponse *answer) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/serve/grpcgate.h"
 #include "checkservice.h"
 
 #include "core/common/result.h"
@@ -55,10 +56,15 @@ public:
         // What gRPC may hold for requests being read (its resource quota): a client that sends
         // more than maxMessageBytes is refused before the rest of its message is buffered.
         qint64 memoryBytes = qint64(32) << 20;
-        int maxMessageBytes = 4 << 20;  // above: RESOURCE_EXHAUSTED (gRPC's receive limit)
+        // Above: RESOURCE_EXHAUSTED (gRPC's receive limit). The descriptors and their entries
+        // are counted on the wire before a message is parsed (grpcwire.h), so a request costs
+        // at most its bytes plus 256 x 32 entries' objects (some 2 MB), never 40 times its size.
+        int maxMessageBytes = 4 << 20;
         int maxDescriptors = 256;       // per request; above: INVALID_ARGUMENT
         int maxEntries = 32;            // per descriptor (envoyconfig.h maxDepth)
         qsizetype maxEntryBytes = 8192; // a key or value (HTTP's subject bound)
+        // The port's connection, stream and reset limits (grpcgate.h).
+        GrpcGate::Limits limits;
         // Where gRPC's own log lines go (event "grpc", as the service's other events, so that
         // --log-format json keeps one JSON object per line); none: gRPC's default, stderr.
         ServeLog *log = nullptr;
@@ -68,6 +74,8 @@ public:
     ~GrpcService() override; // shuts the gRPC server down (calls in flight are finished)
 
     // Listens on `address`:`port` (0: a free port, returned). After CheckService::listen().
+    // The port's own accept loop (GrpcGate) hands gRPC the connections it keeps; trouble
+    // accepting (out of file descriptors) is the service's /healthz problem "grpc".
     Result<quint16> listen(const QHostAddress &address, quint16 port);
 
     // POST /json: `body` a RateLimitRequest in the proto3 JSON mapping; `reply` gets 200 (OK),
@@ -79,6 +87,7 @@ public:
 
 private:
     std::unique_ptr<Impl> d;
+    GrpcGate *m_gate = nullptr;
     QTimer *m_healthTimer = nullptr;
 };
 

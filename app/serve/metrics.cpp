@@ -255,6 +255,50 @@ bool Metrics::wantsOpenMetrics(QByteArrayView accept)
         .contains("application/openmetrics-text");
 }
 
+namespace {
+
+// A counter per reason: NAME{reason="REASON"} N.
+template <size_t N>
+void putByReason(QByteArray &out, const char *name, const std::array<const char *, N> &reasons,
+                 const std::array<std::atomic<std::uint64_t>, N> &counters)
+{
+    for (size_t i = 0; i < N; ++i) {
+        out.append(name).append("{reason=\"").append(reasons[i]).append("\"} ");
+        putNumber(out, counters[i].load(std::memory_order_relaxed));
+        out.append('\n');
+    }
+}
+
+} // namespace
+
+void Metrics::renderGrpcGuard(QByteArray &out, bool openMetrics) const
+{
+    constexpr auto relaxed = std::memory_order_relaxed;
+    family(out, "sluice_grpc_connections", "gauge", "Open gRPC connections.", openMetrics);
+    out.append("sluice_grpc_connections ");
+    putNumber(out, std::uint64_t(std::max(m_grpcConnections.load(relaxed), 0)));
+    out.append('\n');
+    family(out, "sluice_grpc_connections_refused_total", "counter",
+           "gRPC connections refused at accept, by why.", openMetrics);
+    static constexpr std::array<const char *, size_t(GrpcRefused::count)> refused{
+        "max_connections", "max_connections_per_peer", "out_of_descriptors"};
+    putByReason(out, "sluice_grpc_connections_refused_total", refused, m_grpcRefused);
+    family(out, "sluice_grpc_connections_closed_total", "counter",
+           "gRPC connections the service closed: too many calls unfinished (streams) or ended "
+           "unanswered (resets).",
+           openMetrics);
+    static constexpr std::array<const char *, size_t(GrpcClosed::count)> closed{"streams",
+                                                                                "resets"};
+    putByReason(out, "sluice_grpc_connections_closed_total", closed, m_grpcClosed);
+    family(out, "sluice_grpc_overrides_refused_total", "counter",
+           "Descriptors whose limit override was refused: the service keeps a bounded number of "
+           "override limits.",
+           openMetrics);
+    out.append("sluice_grpc_overrides_refused_total ");
+    putNumber(out, m_overridesRefused.load(relaxed));
+    out.append('\n');
+}
+
 QByteArray Metrics::render(const Gauges &gauges, bool openMetrics) const
 {
     std::vector<const RuleCounters *> rules;
@@ -332,6 +376,7 @@ QByteArray Metrics::render(const Gauges &gauges, bool openMetrics) const
     out.append("sluice_grpc_unmatched_descriptors_total ");
     putNumber(out, m_unmatched.load(relaxed));
     out.append('\n');
+    renderGrpcGuard(out, openMetrics);
     family(out, "sluice_connections", "gauge", "Open HTTP connections.", openMetrics);
     out.append("sluice_connections ");
     putNumber(out, std::uint64_t(std::max(gauges.connections, 0)));

@@ -109,6 +109,17 @@ public:
     enum class GrpcResult { Ok, OverLimit, UnknownDomain, Invalid, Failed, count };
     void countGrpc(GrpcResult r) { m_grpc[size_t(r)].fetch_add(1, std::memory_order_relaxed); }
     void countUnmatchedDescriptor() { m_unmatched.fetch_add(1, std::memory_order_relaxed); }
+    // The gRPC port's guard (grpcgate.h): connections refused at accept, by why
+    // (sluice_grpc_connections_refused_total{reason}); connections closed for abuse
+    // (sluice_grpc_connections_closed_total{reason}); those open (sluice_grpc_connections).
+    enum class GrpcRefused { MaxConnections, MaxConnectionsPerPeer, OutOfDescriptors, count };
+    enum class GrpcClosed { Streams, Resets, count };
+    void countGrpcRefused(GrpcRefused r) { m_grpcRefused[size_t(r)].fetch_add(1); }
+    void countGrpcClosed(GrpcClosed r) { m_grpcClosed[size_t(r)].fetch_add(1); }
+    void setGrpcConnections(int n) { m_grpcConnections.store(n, std::memory_order_relaxed); }
+    // A descriptor's limit override refused: the service keeps a bounded number of them
+    // (sluice_grpc_overrides_refused_total).
+    void countOverrideRefused() { m_overridesRefused.fetch_add(1, std::memory_order_relaxed); }
 
     // The exposition: the classic text format (0.0.4), or OpenMetrics 1.0 (`openMetrics`).
     // Consistent under concurrent decisions: every counter is read once, none goes down.
@@ -119,6 +130,8 @@ public:
     static bool wantsOpenMetrics(QByteArrayView accept);
 
 private:
+    void renderGrpcGuard(QByteArray &out, bool openMetrics) const;
+
     Options m_options;
     mutable std::mutex m_rulesMutex;
     std::map<QString, std::unique_ptr<RuleCounters>> m_rules;
@@ -128,6 +141,10 @@ private:
     std::atomic<std::uint64_t> m_reloadOk{0}, m_reloadFailed{0};
     std::array<std::atomic<std::uint64_t>, size_t(GrpcResult::count)> m_grpc{};
     std::atomic<std::uint64_t> m_unmatched{0};
+    std::array<std::atomic<std::uint64_t>, size_t(GrpcRefused::count)> m_grpcRefused{};
+    std::array<std::atomic<std::uint64_t>, size_t(GrpcClosed::count)> m_grpcClosed{};
+    std::atomic<int> m_grpcConnections{0};
+    std::atomic<std::uint64_t> m_overridesRefused{0};
 };
 
 } // namespace sluice::serve

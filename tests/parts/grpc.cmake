@@ -1,9 +1,17 @@
-# serve --grpc (Envoy's rate limit service API) and POST /json, end to end with a grpc++ client
-# generated from the service's own .proto files. Built without gRPC support, the test checks
-# that the flag says so and skips the rest.
-sluice_test(serve_grpc LIBS Qt6::Network TIMEOUT 180)
-add_dependencies(tst_serve_grpc sluice-cli)
-if(TARGET sluice_proto)
-    target_link_libraries(tst_serve_grpc PRIVATE sluice_proto)
-    target_compile_definitions(tst_serve_grpc PRIVATE SLUICE_WITH_GRPC=1)
-endif()
+# The tests of serve --grpc: real serve processes called with a grpc++ client generated from the
+# service's own .proto files. Built without gRPC support, each checks what it can (the flag
+# says so) and skips the rest.
+function(sluice_grpc_test name)
+    sluice_test(${name} LIBS Qt6::Network ${ARGN})
+    add_dependencies(tst_${name} sluice-cli)
+    if(TARGET sluice_proto)
+        target_link_libraries(tst_${name} PRIVATE sluice_proto)
+        target_compile_definitions(tst_${name} PRIVATE SLUICE_WITH_GRPC=1)
+    endif()
+endfunction()
+
+# Envoy's rate limit service API and POST /json, end to end.
+sluice_grpc_test(serve_grpc TIMEOUT 180)
+# Hostile clients (tests/grpc_hostile.py: python3-h2, python3-grpcio): connection, stream,
+# reset, message and override limits, out of file descriptors.
+sluice_grpc_test(grpc_hostile TIMEOUT 120)
