@@ -2,10 +2,13 @@
 
 #include "runcli.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTcpSocket>
 #include <QTest>
+
+#include <sys/resource.h>
 
 using namespace Qt::StringLiterals;
 
@@ -193,6 +196,22 @@ HttpReply httpExchange(quint16 port, const QByteArray &head, qint64 bodyBytes, i
     // Before `data` goes: closing the socket would call the lambdas above.
     QObject::disconnect(&s, nullptr, nullptr, nullptr);
     return r;
+}
+
+int openDescriptors(qint64 pid)
+{
+    const QDir fds(u"/proc/%1/fd"_s.arg(pid));
+    return fds.exists() ? int(fds.entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size()) : -1;
+}
+
+bool setDescriptorLimit(qint64 pid, qint64 soft)
+{
+    rlimit now{};
+    if (::prlimit(pid_t(pid), RLIMIT_NOFILE, nullptr, &now) != 0) {
+        return false;
+    }
+    const rlimit to{rlim_t(soft), now.rlim_max};
+    return ::prlimit(pid_t(pid), RLIMIT_NOFILE, &to, nullptr) == 0;
 }
 
 } // namespace sluice::test

@@ -47,6 +47,13 @@ private:
     quint16 m_metricsPort = 0;
 };
 
+// The descriptors process `pid` holds open (/proc/PID/fd); -1 if unreadable.
+int openDescriptors(qint64 pid);
+// Sets the soft descriptor limit (RLIMIT_NOFILE) of the running process `pid` (prlimit), its
+// hard limit kept: a service out of descriptors without being started so (which would make it
+// lower its connection limits to fit). False if refused.
+bool setDescriptorLimit(qint64 pid, qint64 soft);
+
 // One HTTP response: its status (-1: none came back), headers (names in lower case), body.
 struct HttpReply
 {

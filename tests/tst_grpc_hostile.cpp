@@ -31,8 +31,6 @@
 #include <atomic>
 #include <memory>
 
-#include <sys/resource.h>
-
 using namespace sluice;
 
 namespace {
@@ -334,18 +332,15 @@ private Q_SLOTS:
     void outOfDescriptors()
     {
         const qint64 pid = m_serve->pid();
-        const int open = int(QDir(QStringLiteral("/proc/%1/fd").arg(pid))
-                                 .entryList(QDir::NoDotAndDotDot | QDir::AllEntries)
-                                 .size());
-        rlimit low{rlim_t(open + 3), 1024};
-        QCOMPARE(::prlimit(pid_t(pid), RLIMIT_NOFILE, &low, nullptr), 0);
+        const int open = test::openDescriptors(pid);
+        QVERIFY(open > 0);
+        QVERIFY(test::setDescriptorLimit(pid, open + 3));
         QProcess p;
         p.start(QStringLiteral("/usr/bin/python3"),
                 {QStringLiteral(SLUICE_SOURCE_DIR "/tests/grpc_hostile.py"), QStringLiteral("idle"),
                  QString::number(m_grpcPort), QStringLiteral("20"), QStringLiteral("127.0.0.6")});
         QVERIFY(p.waitForFinished(20000));
-        rlimit back{1024, 1024};
-        QCOMPARE(::prlimit(pid_t(pid), RLIMIT_NOFILE, &back, nullptr), 0);
+        QVERIFY(test::setDescriptorLimit(pid, 1024));
         QVERIFY(metric(metrics(), "sluice_grpc_connections_refused_total", "out_of_descriptors") >=
                 1);
         const QJsonObject degraded = test::httpGet(m_serve->port(), "/healthz").json();

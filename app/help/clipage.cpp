@@ -405,7 +405,9 @@ Page makeCliPage()
         "        [--http-threads N] [--healthz-detail] [--no-deny-cache] [--no-stats]\n"
         "        [--metrics-listen HOST:PORT] [--metrics-compat envoy-ratelimit]\n"
         "        [--log-format text|json] [--grpc [ADDR:]PORT]\n"
-        "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]")};
+        "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]\n"
+        "        [--grpc-max-connections N] [--grpc-max-connections-per-peer N]\n"
+        "        [--grpc-max-streams N] [--grpc-max-resets-per-second N]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
@@ -480,6 +482,19 @@ Page makeCliPage()
         {QStringLiteral("--grpc-response-headers"),
          QStringLiteral("Put the RateLimit headers of the most restrictive descriptor in "
                         "response_headers_to_add.")},
+        {QStringLiteral("--grpc-max-connections N"),
+         QStringLiteral("gRPC connections at most (default 256); past it a new one gets an "
+                        "HTTP/2 GOAWAY with the reason and is closed.")},
+        {QStringLiteral("--grpc-max-connections-per-peer N"),
+         QStringLiteral("gRPC connections of one client address at most (default half of "
+                        "--grpc-max-connections).")},
+        {QStringLiteral("--grpc-max-streams N"),
+         QStringLiteral("Calls at once on one gRPC connection (MAX_CONCURRENT_STREAMS, default "
+                        "100); a connection with twice as many unfinished is closed.")},
+        {QStringLiteral("--grpc-max-resets-per-second N"),
+         QStringLiteral("A gRPC connection on which more calls than this end reset or "
+                        "cancelled in a second, and more than were answered, is closed "
+                        "(default 200).")},
     };
     serve.connects = true;
 
