@@ -611,7 +611,8 @@ Page makeCliPage()
                         "/etc/sluice/NAME.conf: the configuration of the systemd service "
                         "sluice-serve@NAME.")},
         {QStringLiteral("SEE ALSO"),
-         QStringLiteral("sluice(1), redis-cli(1), /usr/share/doc/sluice/USER-GUIDE.md")},
+         QStringLiteral(
+             "sluice-console(1), redis-cli(1), /usr/share/doc/sluice-redis/USER-GUIDE.md")},
     };
     return p;
 }
