@@ -219,8 +219,8 @@ private Q_SLOTS:
         };
         QCOMPARE(complete(QStringLiteral("sluice-cli ch"), 1), QStringLiteral("check"));
         QCOMPARE(complete(QStringLiteral("sluice-cli keys f"), 2), QStringLiteral("fix"));
-        QCOMPARE(complete(QStringLiteral("sluice-cli serve --listen"), 2),
-                 QStringLiteral("--listen"));
+        QCOMPARE(complete(QStringLiteral("sluice-cli serve --listen-tls-k"), 2),
+                 QStringLiteral("--listen-tls-key"));
         QVERIFY(complete(QStringLiteral("sluice-cli check --tls-"), 2)
                     .split(u' ')
                     .contains(QStringLiteral("--tls-ca")));

@@ -35,6 +35,7 @@ packages=(
     libssh-dev openssh-server openssh-client libssl-dev openssl
     dpkg-dev file desktop-file-utils appstream systemd man-db
     libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+    curl python3-grpcio nghttp2-client
 )
 
 install_missing() {

@@ -405,7 +405,8 @@ Page makeCliPage()
         "        [--http-threads N] [--healthz-detail] [--no-deny-cache] [--no-stats]\n"
         "        [--metrics-listen HOST:PORT] [--metrics-compat envoy-ratelimit]\n"
         "        [--log-format text|json] [--grpc [ADDR:]PORT]\n"
-        "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]")};
+        "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]\n"
+        "        [--listen-tls-cert FILE --listen-tls-key FILE [--listen-tls-client-ca FILE]]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
@@ -414,9 +415,10 @@ Page makeCliPage()
         "the Redis address, the reason, the rules and the statistics); GET /metrics the "
         "Prometheus metrics (OpenMetrics when the scraper's Accept asks for it). While Redis "
         "is down, or refuses writes (OOM, MISCONF), each rule answers by its on_redis_error.\n\n"
-        "Prints \"listening on http://HOST:PORT\" once it listens and, under systemd "
-        "(Type=notify), tells the service manager it is ready. SIGHUP reads --rules FILE "
-        "again; a file that does not load keeps the rules served and its errors go to stderr. "
+        "Prints \"listening on http://HOST:PORT\" (https with --listen-tls-cert) once it "
+        "listens and, under systemd (Type=notify), tells the service manager it is ready. "
+        "SIGHUP reads --rules FILE and the TLS certificate again; a file that does not load "
+        "keeps what is served and its errors go to stderr. "
         "--from-redis needs no SIGHUP: it follows every push within a round trip. SIGINT and "
         "SIGTERM stop it.");
     serve.options = {
@@ -480,6 +482,14 @@ Page makeCliPage()
         {QStringLiteral("--grpc-response-headers"),
          QStringLiteral("Put the RateLimit headers of the most restrictive descriptor in "
                         "response_headers_to_add.")},
+        {QStringLiteral("--listen-tls-cert FILE --listen-tls-key FILE"),
+         QStringLiteral("HTTPS on --listen and TLS on --grpc (1.2 or newer) with this PEM "
+                        "certificate (then its chain) and unencrypted key; read again on SIGHUP "
+                        "and when the files change (open connections keep theirs; one that does "
+                        "not load keeps the one served). --tls-* are the connection to Redis.")},
+        {QStringLiteral("--listen-tls-client-ca FILE"),
+         QStringLiteral("Require a client certificate signed by a CA of this PEM file (and "
+                        "valid now) on both listeners.")},
     };
     serve.connects = true;
 

@@ -1,6 +1,7 @@
 #include "grpcservice.h"
 
 #include "envoyconfig.h"
+#include "grpctls.h"
 #include "httpreply.h"
 #include "metrics.h"
 
@@ -595,9 +596,13 @@ Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
     const std::string target = QStringLiteral("%1:%2").arg(host).arg(port).toStdString();
     grpc::EnableDefaultHealthCheckService(true);
     d->rlsService = std::make_unique<Impl::Rls>(*d);
+    auto credentials = grpcServerCredentials(d->options.tls.get());
+    if (!credentials) {
+        return credentials.error();
+    }
     grpc::ServerBuilder builder;
     int bound = 0;
-    builder.AddListeningPort(target, grpc::InsecureServerCredentials(), &bound);
+    builder.AddListeningPort(target, *credentials, &bound);
     builder.SetMaxReceiveMessageSize(d->options.maxMessageBytes);
     grpc::ResourceQuota quota("sluice-grpc");
     quota.Resize(size_t(d->options.memoryBytes));
