@@ -82,8 +82,8 @@ bool ServeProcess::start(const QStringList &args, const QProcessEnvironment &env
             return !args.contains(u"--metrics-listen"_s) || m_out.contains("metrics on");
         },
         5000);
-    const auto m =
-        QRegularExpression(u"listening on http://[^\\s]+:(\\d+)"_s).match(QString::fromUtf8(m_out));
+    const auto m = QRegularExpression(u"listening on https?://[^\\s]+:(\\d+)"_s)
+                       .match(QString::fromUtf8(m_out));
     m_port = m.hasMatch() ? quint16(m.captured(1).toUInt()) : 0;
     const auto mm = QRegularExpression(u"metrics on http://[^\\s]+:(\\d+)/metrics"_s)
                         .match(QString::fromUtf8(m_out));

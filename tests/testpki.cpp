@@ -88,7 +88,16 @@ bool makeTestPki(const QString &dir)
     return request(u"client"_s, u"sluice-client"_s, dir) &&
            sign(u"client"_s, u"clientca"_s, dir, false) &&
            request(u"stranger"_s, u"sluice-stranger"_s, dir) &&
-           sign(u"stranger"_s, u"otherca"_s, dir, false);
+           sign(u"stranger"_s, u"otherca"_s, dir, false) &&
+           openssl({u"ca"_s, u"-batch"_s, u"-config"_s, u"ca.cnf"_s, u"-cert"_s, u"clientca.pem"_s,
+                    u"-keyfile"_s, u"clientca-key.pem"_s, u"-in"_s, u"client.csr"_s, u"-out"_s,
+                    u"client-expired.pem"_s, u"-startdate"_s, u"20200101000000Z"_s, u"-enddate"_s,
+                    u"20200102000000Z"_s, u"-notext"_s},
+                   dir) &&
+           openssl({u"x509"_s, u"-req"_s, u"-in"_s, u"server.csr"_s, u"-CA"_s, u"otherca.pem"_s,
+                    u"-CAkey"_s, u"otherca-key.pem"_s, u"-CAcreateserial"_s, u"-out"_s,
+                    u"server-other.pem"_s, u"-days"_s, u"30"_s, u"-extfile"_s, u"server.ext"_s},
+                   dir);
 }
 
 } // namespace sluice::test

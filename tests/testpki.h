@@ -9,6 +9,9 @@
 //   clientca.pem                   a CA for client certificates
 //   client.pem/client-key.pem      signed by clientca
 //   stranger.pem/stranger-key.pem  signed by otherca
+//   client-expired.pem             client's key and name, valid one day in 2020, by clientca
+//   server-other.pem               server's key and name, signed by otherca (a renewal from
+//                                  another CA: tst_serve_tls reloads it)
 
 #include <QString>
 

@@ -176,7 +176,7 @@ private Q_SLOTS:
         const QString cliMan =
             QString::fromUtf8(readFile(share + QStringLiteral("man/sluice-cli.1")));
         QCOMPARE(cliMan, manPage(cliPage(), version));
-        QCOMPARE(QString::fromUtf8(readFile(share + QStringLiteral("man/sluice.1"))),
+        QCOMPARE(QString::fromUtf8(readFile(share + QStringLiteral("man/sluice-console.1"))),
                  manPage(consolePage(), version));
         QCOMPARE(QString::fromUtf8(readFile(share + QStringLiteral("completion/sluice-cli"))),
                  bashCompletion(cliPage()));
@@ -193,14 +193,14 @@ private Q_SLOTS:
         // man itself reads them without a warning.
         if (QFile::exists(QStringLiteral("/usr/bin/man"))) {
             for (const QString &page :
-                 {QStringLiteral("sluice-cli.1"), QStringLiteral("sluice.1")}) {
+                 {QStringLiteral("sluice-cli.1"), QStringLiteral("sluice-console.1")}) {
                 const Run r = run(QStringLiteral("/usr/bin/man"),
                                   {QStringLiteral("--warnings"), QStringLiteral("-E"),
                                    QStringLiteral("UTF-8"), QStringLiteral("-l"),
                                    share + QStringLiteral("man/") + page});
                 QCOMPARE(r.code, 0);
                 QVERIFY2(r.err.isEmpty(), r.err.constData());
-                QVERIFY(r.out.contains("COMMAND") || page == QLatin1String("sluice.1"));
+                QVERIFY(r.out.contains("COMMAND") || page == QLatin1String("sluice-console.1"));
             }
         }
     }
@@ -219,8 +219,8 @@ private Q_SLOTS:
         };
         QCOMPARE(complete(QStringLiteral("sluice-cli ch"), 1), QStringLiteral("check"));
         QCOMPARE(complete(QStringLiteral("sluice-cli keys f"), 2), QStringLiteral("fix"));
-        QCOMPARE(complete(QStringLiteral("sluice-cli serve --listen"), 2),
-                 QStringLiteral("--listen"));
+        QCOMPARE(complete(QStringLiteral("sluice-cli serve --listen-tls-k"), 2),
+                 QStringLiteral("--listen-tls-key"));
         QVERIFY(complete(QStringLiteral("sluice-cli check --tls-"), 2)
                     .split(u' ')
                     .contains(QStringLiteral("--tls-ca")));

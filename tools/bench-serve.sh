@@ -16,6 +16,12 @@
 #             (descriptor remote_address=s<i> of domain benchgrpc, a rule as the admitting one),
 #             driven by the project's own load client (tools/grpc-load: CONNECTIONS calls in
 #             flight over 4 HTTP/2 connections, one thread), when it was built (GRPC=0: not run).
+#  - https:   the serve load over HTTPS (--listen-tls-cert, a self-signed certificate made
+#             here; wrk keeps its connections, so the handshakes are few and the row is the
+#             cost of the encryption) (TLS=0: not run);
+#  - grpc-h2, grpc-tls: ShouldRateLimit (one subject, the admitting rule) by h2load, plain and
+#             over TLS, 4 connections x 16 streams (h2load counts HTTP/2 answers; the gRPC
+#             status in the trailers is not checked) (TLS=0 or no h2load: not run).
 # Runs are interleaved (serve, express, deny, serve, ...) because the machine is shared; it
 # prints each run, then the medians, the serve/express ratio, the grpc/serve ratio and the
 # deny/admit ratio.
@@ -24,6 +30,7 @@
 #                                             WORKERS=2 PEER=1 (0: no express)
 #                                             PIPELINE=16 (0: no pipelined rows)
 #                                             GRPC=1 (0: no grpc row)
+#                                             TLS=1 (0: no https, grpc-h2, grpc-tls rows)
 #                                             BASELINE=/path/to/another/sluice-cli (a row
 #                                             "before": that build's serve, same load)
 set -euo pipefail
@@ -43,6 +50,11 @@ if [ "$grpc" = 1 ] && [ ! -x "$grpcload" ]; then
     echo "no $grpcload (built only with grpc++): no grpc row" >&2
     grpc=0
 fi
+
+tls=${TLS:-1}
+h2=1
+command -v h2load >/dev/null || { echo "no h2load (apt-get install nghttp2-client): no grpc-h2/grpc-tls rows" >&2; h2=0; }
+[ "$tls" = 1 ] && [ -x "$grpcload" ] || h2=0  # (grpc-load is built with gRPC support)
 
 peers=$build/peers-serve
 if [ "$peer" = 1 ]; then
@@ -98,6 +110,17 @@ request = function()
 end
 LUA
 }
+if [ "$tls" = 1 ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 1 \
+        -subj /CN=localhost -addext subjectAltName=DNS:localhost 2>/dev/null
+    tlsflags=(--listen-tls-cert "$tmp/cert.pem" --listen-tls-key "$tmp/key.pem")
+    # One gRPC message (a 5-byte frame head, then a RateLimitRequest: domain benchgrpc,
+    # remote_address=s1), for h2load's POST body.
+    python3 -c 'import sys
+e = b"\x0a\x0eremote_address\x12\x02s1"; d = b"\x0a" + bytes([len(e)]) + e
+m = b"\x0a\x09benchgrpc\x12" + bytes([len(d)]) + d
+sys.stdout.buffer.write(b"\x00" + len(m).to_bytes(4, "big") + m)' >"$tmp/rls.bin"
+fi
 subjects_lua bench 10000 >"$tmp/admit.lua"
 subjects_lua deny 100 >"$tmp/deny.lua"
 subjects_lua bench 10000 "$pipeline" >"$tmp/admitp.lua"
@@ -144,8 +167,8 @@ start_serve() { # [CLI [ARGS...]]
     wait_listening
 }
 # serve with --grpc; sets gport.
-start_grpc() {
-    start_serve "$cli" --grpc 127.0.0.1:0
+start_grpc() { # [ARGS...]
+    start_serve "$cli" --grpc 127.0.0.1:0 "$@"
     for _ in $(seq 1 50); do grep -q '^grpc on' "$tmp/server.out" && break; sleep 0.1; done
     gport=$(sed -n 's/^grpc on 127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
 }
@@ -170,7 +193,7 @@ load() {
     local s0 r0 s1 r1
     s0=$(ticks "$pid") r0=$(ticks "$rpid")
     wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$1" \
-        "http://127.0.0.1:$port" >"$tmp/wrk.out"
+        "${scheme:-http}://127.0.0.1:$port" >"$tmp/wrk.out"
     s1=$(ticks "$pid") r1=$(ticks "$rpid")
     rate=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.out")
     total=$(awk '/requests in/ {print $1}' "$tmp/wrk.out")
@@ -190,6 +213,22 @@ gload() {
     s1=$(ticks "$pid") r1=$(ticks "$rpid")
     read -r _ total _ rate _ _ _ p99 _ _ _ over _ errors <"$tmp/grpc.out"
     non2xx=$((over + errors))
+    cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+    cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
+}
+
+# h2load's gRPC load on $gport over SCHEME (http: h2c, https: TLS with ALPN h2): sets rate, p99
+# (none), non2xx (requests that failed), total and the CPU figures, as load() does.
+hload() { # SCHEME
+    local s0 r0 s1 r1
+    s0=$(ticks "$pid") r0=$(ticks "$rpid")
+    h2load -D "$duration" -c 4 -m 16 -t 1 -d "$tmp/rls.bin" -H 'content-type: application/grpc' \
+        -H 'te: trailers' "$1://127.0.0.1:$gport/envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit" \
+        >"$tmp/h2.out" 2>&1 || true
+    s1=$(ticks "$pid") r1=$(ticks "$rpid")
+    rate=$(awk '/^finished in/ {print $4}' "$tmp/h2.out")
+    read -r total non2xx < <(awk '/^requests:/ {print $8, $10 + $12 + $14}' "$tmp/h2.out")
+    p99=-
     cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
     cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
 }
@@ -225,6 +264,7 @@ flood() { # SCRIPT: the last load is the flood; sets share (Redis calls / reques
 }
 sp_rates=() sp_cpu=() dp_rates=() dp_share=() dp_cpu=() dpratios=()
 g_rates=() g_p99=() g_cpu=() gratios=()
+t_rates=() t_p99=() t_cpu=() tratios=() h_rates=() h_cpu=() ht_rates=() ht_cpu=() htratios=()
 s_cpu=() b_cpu=() e_cpu=() d_cpu=() s_rates=() s_p99=() b_rates=() b_p99=() e_rates=() e_p99=() d_rates=() d_p99=() d_share=() ratios=() dratios=()
 for run in $(seq 1 "$runs"); do
     start_serve
@@ -242,6 +282,33 @@ for run in $(seq 1 "$runs"); do
         row grpc
         g_rates+=("$rate") g_p99+=("$p99") g_cpu+=("$cpu_total")
         gratios+=("$(ratio "$rate" "$srate")")
+        rate=$srate
+    fi
+    if [ "$tls" = 1 ]; then
+        start_serve "$cli" "${tlsflags[@]}"
+        scheme=https load "$tmp/admit.lua"
+        stop_server
+        all_2xx https
+        row https
+        t_rates+=("$rate") t_p99+=("$p99") t_cpu+=("$cpu_total")
+        tratios+=("$(ratio "$rate" "$srate")")
+        rate=$srate
+    fi
+    if [ "$h2" = 1 ]; then
+        start_grpc
+        hload http
+        stop_server
+        all_2xx grpc-h2
+        row grpc-h2
+        h_rates+=("$rate") h_cpu+=("$cpu_total")
+        hrate=$rate
+        start_grpc "${tlsflags[@]}"
+        hload https
+        stop_server
+        all_2xx grpc-tls
+        row grpc-tls
+        ht_rates+=("$rate") ht_cpu+=("$cpu_total")
+        htratios+=("$(ratio "$rate" "$hrate")")
         rate=$srate
     fi
     if [ -n "${BASELINE:-}" ]; then
@@ -294,6 +361,13 @@ fi
 if [ "$grpc" = 1 ]; then
     printf "%-8s %10.0f %8.2f\n" grpc "$(m "${g_rates[@]}")" "$(m "${g_p99[@]}")"
 fi
+if [ "$tls" = 1 ]; then
+    printf "%-8s %10.0f %8.2f\n" https "$(m "${t_rates[@]}")" "$(m "${t_p99[@]}")"
+fi
+if [ "$h2" = 1 ]; then
+    printf "%-8s %10.0f\n" grpc-h2 "$(m "${h_rates[@]}")"
+    printf "%-8s %10.0f\n" grpc-tls "$(m "${ht_rates[@]}")"
+fi
 if [ "$peer" = 1 ]; then
     printf "%-8s %10.0f %8.2f\n" express "$(m "${e_rates[@]}")" "$(m "${e_p99[@]}")"
 fi
@@ -305,6 +379,8 @@ fi
 if [ "$grpc" = 1 ]; then
     echo "grpc/serve (HTTP) ratio per run: ${gratios[*]}  median $(m "${gratios[@]}")"
 fi
+[ "$tls" = 1 ] && echo "https/http ratio per run: ${tratios[*]}  median $(m "${tratios[@]}")"
+[ "$h2" = 1 ] && echo "grpc over TLS/plain (h2load) ratio per run: ${htratios[*]}  median $(m "${htratios[@]}")"
 echo "deny-flood/admitting ratio per run: ${dratios[*]}  median $(m "${dratios[@]}")"
 if [ "$pipeline" -gt 0 ]; then
     printf "%-8s %10.0f   pipelined %s\n" "serve-p$pipeline" "$(m "${sp_rates[@]}")" "$pipeline"
@@ -314,6 +390,8 @@ if [ "$pipeline" -gt 0 ]; then
 fi
 cpu="serve $(m "${s_cpu[@]}")"
 [ "$grpc" = 1 ] && cpu="$cpu, grpc $(m "${g_cpu[@]}")"
+[ "$tls" = 1 ] && cpu="$cpu, https $(m "${t_cpu[@]}")"
+[ "$h2" = 1 ] && cpu="$cpu, grpc-h2 $(m "${h_cpu[@]}"), grpc-tls $(m "${ht_cpu[@]}")"
 [ -n "${BASELINE:-}" ] && cpu="$cpu, before $(m "${b_cpu[@]}")"
 [ "$peer" = 1 ] && cpu="$cpu, express $(m "${e_cpu[@]}")"
 cpu="$cpu, deny flood $(m "${d_cpu[@]}")"

@@ -10,7 +10,7 @@
 #                             run each SECONDS (default 60) on its seed corpus; a crash, leak or
 #                             undefined behaviour fails the command
 #   bash tools/dev.sh package install, build in build-package/ and make the Debian package
-#                             sluice_<version>_amd64.deb there (cpack); tools/test-package.sh
+#                             sluice-redis_<version>_amd64.deb there (cpack); tools/test-package.sh
 #                             installs it into a brand-new Debian 12 and runs it
 #   bash tools/dev.sh sanitize [ctest args]
 #                             build everything with ASan + UBSan (gcc) in build-asan/ and run the
@@ -35,7 +35,7 @@ packages=(
     libssh-dev openssh-server openssh-client libssl-dev openssl
     dpkg-dev file desktop-file-utils appstream systemd man-db
     libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-    python3-h2 python3-grpcio
+    curl python3-h2 python3-grpcio nghttp2-client
 )
 
 install_missing() {
@@ -76,7 +76,7 @@ case $cmd in
 run)
     install_missing
     configure_and_build
-    exec "$build/app/sluice" "${@:2}"
+    exec "$build/app/sluice-console" "${@:2}"
     ;;
 test)
     install_missing
@@ -136,7 +136,7 @@ package)
     cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF >/dev/null
     cmake --build "$build" -j "$jobs"
     (cd "$build" && cpack -G DEB >/dev/null) || { echo "cpack failed (see $build/_CPack_Packages)" >&2; exit 1; }
-    deb=$(ls -t "$build"/sluice_*_*.deb | head -n 1)
+    deb=$(ls -t "$build"/sluice-redis_*_*.deb | head -n 1)
     dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
     # Debian's own checks, where lintian is installed (apt-get install lintian).
     if command -v lintian >/dev/null; then

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # test-package: the proof of the Debian package. Installs the .deb with apt-get into a
 # brand-new Debian 12 (debootstrap minbase, nothing else installed), then, inside it:
+#   beside Debian's own package named sluice (a pipe tool, 0.02.15-1): both installed, both
+#   run, and `apt-get -s upgrade` leaves ours alone; our former package (sluice 0.1.0, made
+#   here with dpkg-deb from the files it had) is taken over by sluice-redis;
 #   sluice-cli --version, --help and a man page; sluice-cli without Qt Gui/Widgets (ldd) and its
 #   chart renderer sluice-render (simulate --png); sluice-cli check against a Redis; the scripts
 #   in /usr/share/sluice/lua are the ones sluice-cli loads (SCRIPT EXISTS of their SHA1);
-#   sluice without a display (a message, exit 1); sluice offscreen with its sandbox (a
+#   sluice-console without a display (a message, exit 1); sluice-console offscreen with its sandbox (a
 #   redis-server child that answers PING, the Chinese translation read from
 #   /usr/share/sluice/translations, no keyring: a clear message, no crash), stopped by SIGTERM
 #   with the sandbox gone; the systemd unit's ExecStart run as systemd would, with a password
@@ -22,7 +25,7 @@
 # ../shared/tools/fresh-debian); every run works on a fresh copy, removed afterwards.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-deb=${1:-$(ls -t "$root"/build-package/sluice_*_amd64.deb 2>/dev/null | head -n 1)}
+deb=${1:-$(ls -t "$root"/build-package/sluice-redis_*_amd64.deb 2>/dev/null | head -n 1)}
 [ -n "$deb" ] && [ -f "$deb" ] || { echo "test-package: no .deb (bash tools/dev.sh package makes one)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "test-package: run as root (chroot, mount)" >&2; exit 2; }
 cache=${PACKAGE_TEST_CACHE:-/var/tmp/sluice-package-test}
@@ -56,16 +59,39 @@ t0=$(date +%s)
 # Services must not start in the chroot (no init); the console starts its own redis-server.
 printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d
 apt-get update -qq >/dev/null
-deb=$(ls /root/sluice_*.deb)
+deb=$(ls /root/sluice-redis_*.deb)
+ours=$(dpkg-deb -f "$deb" Package)
+# Our former package: named sluice, version 0.1.0, with the files that collide with ours.
+mkdir -p /root/old/DEBIAN /root/old/usr/bin /root/old/usr/share/man/man1
+printf '#!/bin/sh\necho old\n' >/root/old/usr/bin/sluice-cli; chmod 755 /root/old/usr/bin/sluice-cli
+printf 'Package: sluice\nVersion: 0.1.0\nArchitecture: amd64\nMaintainer: x <x@example.org>\nDescription: our package as it was named up to 0.1.0\n' >/root/old/DEBIAN/control
+dpkg-deb -b /root/old /root/sluice_0.1.0_amd64.deb >/dev/null
+dpkg -i /root/sluice_0.1.0_amd64.deb >/dev/null
 if DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >/root/install.log 2>&1; then
     ok "apt-get install ./$(basename "$deb") ($(grep -c '^Setting up' /root/install.log) packages set up, $(( $(date +%s) - t0 )) s)"
 else
     bad "apt-get install"; tail -20 /root/install.log; exit 1
 fi
-grep '^sluice: ' /root/install.log | sed 's/^/      postinst: /'
+grep '^sluice-redis: ' /root/install.log | sed 's/^/      postinst: /'
+check "our former package sluice 0.1.0 no longer installed (Replaces, Breaks)" \
+    bash -c '! dpkg-query -W -f="\${Version}" sluice 2>/dev/null | grep -qx 0.1.0'
+check "its /usr/bin/sluice-cli taken over by $ours" test "$(dpkg -S /usr/bin/sluice-cli | cut -d: -f1)" = "$ours"
+# Debian's own sluice beside ours: installed, both run, no file shared, upgrade leaves ours.
+if DEBIAN_FRONTEND=noninteractive apt-get install -y -q sluice >>/root/install.log 2>&1; then
+    ok "Debian's sluice $(dpkg-query -W -f='${Version}' sluice) installed beside $ours $(dpkg-query -W -f='${Version}' "$ours")"
+else
+    bad "apt-get install sluice (Debian's)"; tail -5 /root/install.log
+fi
+check "Debian's sluice runs (/usr/bin/sluice pipes its input)" test "$(echo hello | sluice -r 1000 -i 1)" = hello
+check "$ours is still installed beside it" bash -c "dpkg-query -W -f='\${Status}' $ours | grep -q 'install ok installed'"
+apt-get -s upgrade >/root/upgrade.txt 2>&1
+sed -n 's/^\(Inst\|Remv\) /      apt-get -s upgrade: &/p' /root/upgrade.txt
+check "apt-get -s upgrade neither replaces nor removes $ours" bash -c "! grep -Eq '^(Inst|Remv|Conf) ($ours|sluice) ' /root/upgrade.txt"
+check "apt-get -s dist-upgrade neither" bash -c "apt-get -s dist-upgrade 2>&1 | grep -Eq '^(Inst|Remv) ($ours|sluice) ' && exit 1 || exit 0"
+
 grep -q 'no system keyring is installed' /root/install.log && ok "postinst: says there is no keyring" || bad "postinst keyring message"
-echo "      Depends: $(dpkg-query -W -f='${Depends}' sluice | cut -c1-150)..."
-echo "      Recommends: $(dpkg-query -W -f='${Recommends}' sluice)"
+echo "      Depends: $(dpkg-query -W -f='${Depends}' "$ours" | cut -c1-150)..."
+echo "      Recommends: $(dpkg-query -W -f='${Recommends}' "$ours")"
 dpkg-query -W -f='${Status}' redis-server | grep -q "install ok installed" && ok "Recommends: redis-server installed with it" || bad "redis-server not installed"
 
 v=$(sluice-cli --version); echo "      $v"
@@ -78,7 +104,7 @@ check "sluice-render installed beside sluice-cli" test -x /usr/bin/sluice-render
 sluice-cli simulate preset:boundary-burst --png /tmp/burst.png >/dev/null 2>/tmp/render.txt
 check "sluice-cli simulate --png (through sluice-render, no display)" \
     bash -c 'head -c 8 /tmp/burst.png | od -An -c | grep -q "P   N   G"'
-check "man pages, completion, desktop entry, metainfo, icons, unit installed" test -f /usr/share/man/man1/sluice-cli.1.gz -a -f /usr/share/man/man1/sluice.1.gz \
+check "man pages, completion, desktop entry, metainfo, icons, unit installed" test -f /usr/share/man/man1/sluice-cli.1.gz -a -f /usr/share/man/man1/sluice-console.1.gz \
     -a -f /usr/share/bash-completion/completions/sluice-cli -a -f /usr/share/applications/org.sluice.Sluice.desktop \
     -a -f /usr/share/metainfo/org.sluice.Sluice.metainfo.xml -a -f /usr/share/icons/hicolor/scalable/apps/org.sluice.Sluice.svg \
     -a -f /usr/share/icons/hicolor/48x48/apps/org.sluice.Sluice.png -a -f /usr/lib/systemd/system/sluice-serve@.service
@@ -97,15 +123,16 @@ sha=$(sha1sum /usr/share/sluice/lua/fixed_window.lua | cut -d' ' -f1)
 check "/usr/share/sluice/lua/fixed_window.lua is the script sluice-cli loaded ($sha)" \
     test "$(redis-cli -p 6390 -a pkgtest-secret --no-auth-warning script exists "$sha")" = 1
 
+check "the user guide in /usr/share/doc/$ours" test -f /usr/share/doc/$ours/USER-GUIDE.md
 # The console without a display: a message and exit 1.
-env -u DISPLAY -u WAYLAND_DISPLAY sluice >/tmp/nodisplay.txt 2>&1; rc=$?
+env -u DISPLAY -u WAYLAND_DISPLAY sluice-console >/tmp/nodisplay.txt 2>&1; rc=$?
 sed 's/^/      /' /tmp/nodisplay.txt | head -2
-check "sluice without a display: exit 1 with a message" test $rc = 1 -a -n "$(grep 'no graphical display' /tmp/nodisplay.txt)"
+check "sluice-console without a display: exit 1 with a message" test $rc = 1 -a -n "$(grep 'no graphical display' /tmp/nodisplay.txt)"
 
 # The console offscreen, first start: the sandbox (a redis-server child), in Chinese, without
 # a keyring (no D-Bus session at all).
 export HOME=/root/home; mkdir -p $HOME
-QT_QPA_PLATFORM=offscreen QT_LOGGING_RULES='sluice.language.info=true' sluice --lang zh_CN >/tmp/console.log 2>&1 & cpid=$!
+QT_QPA_PLATFORM=offscreen QT_LOGGING_RULES='sluice.language.info=true' sluice-console --lang zh_CN >/tmp/console.log 2>&1 & cpid=$!
 child=""
 for i in $(seq 100); do
     for s in /proc/[0-9]*/stat; do
@@ -118,7 +145,7 @@ done
 port=$(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null | sed -n -e 's/.*--port \([0-9]*\).*/\1/p' -e 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' | head -n 1)
 echo "      sandbox: $(tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null | cut -c1-90)"
 for i in $(seq 50); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
-check "sluice offscreen started its sandbox redis-server (port $port answers PING)" test "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG
+check "sluice-console offscreen started its sandbox redis-server (port $port answers PING)" test "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG
 sleep 3
 check "the console is still running" kill -0 $cpid
 check "the translation came from /usr/share/sluice/translations" grep -q 'translation .*/usr/share/sluice/translations/sluice_zh_CN.qm' /tmp/console.log

@@ -72,8 +72,9 @@ bool Language::install(QCoreApplication *app, const QString &language, QString *
     auto *own = new QTranslator(app);
     own->setObjectName(mark);
     // An installed console reads <prefix>/share/sluice/translations/sluice_<lang>.qm beside
-    // <prefix>/bin/sluice (the package's /usr/share/sluice/translations), so that a translation
-    // can be updated without a rebuild; a build tree uses the copy embedded at build time.
+    // <prefix>/bin/sluice-console (the package's /usr/share/sluice/translations), so that a
+    // translation can be updated without a rebuild; a build tree uses the copy embedded at build
+    // time.
     QString file = QCoreApplication::applicationDirPath() +
                    QStringLiteral("/../share/sluice/translations/sluice_%1.qm").arg(language);
     if (!QFileInfo::exists(file)) {

@@ -1,5 +1,6 @@
 # sluice-cli serve: the command over the service library (app/serve/CMakeLists.txt).
-target_sources(sluice-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/serve.cpp ${CMAKE_CURRENT_LIST_DIR}/serve.h)
+target_sources(sluice-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/serve.cpp ${CMAKE_CURRENT_LIST_DIR}/serve.h
+    ${CMAKE_CURRENT_LIST_DIR}/servetls.cpp ${CMAKE_CURRENT_LIST_DIR}/servetls.h)
 target_link_libraries(sluice-cli PRIVATE sluice_service)
 # Readiness and reload for systemd (Type=notify, resources/systemd/sluice-serve@.service).
 target_sources(sluice-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sdnotify.cpp ${CMAKE_CURRENT_LIST_DIR}/sdnotify.h)

@@ -5,6 +5,7 @@
 #include "args.h"
 #include "connectflags.h"
 #include "rules.h"
+#include "servetls.h"
 #include "statsflags.h"
 
 #include "app/serve/checkservice.h"
@@ -157,7 +158,10 @@ int serve(const QList<QByteArray> &argv)
                                      {"grpc-max-connections", true},
                                      {"grpc-max-connections-per-peer", true},
                                      {"grpc-max-streams", true},
-                                     {"grpc-max-resets-per-second", true}});
+                                     {"grpc-max-resets-per-second", true},
+                                     {"listen-tls-cert", true},
+                                     {"listen-tls-key", true},
+                                     {"listen-tls-client-ca", true}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -353,6 +357,21 @@ int serve(const QList<QByteArray> &argv)
         }
         return fail(command, message, exitRuntime);
     };
+    // HTTPS and gRPC over TLS: the certificate is read now (a key we may not read fails here,
+    // naming it), and again on SIGHUP and when its files change.
+    auto listenTls = listenTlsFromArgs(args);
+    if (!listenTls) {
+        return listenTls.error().kind == Error::Kind::Invalid ? usage(listenTls.error().message)
+                                                              : die(listenTls.error().message);
+    }
+    options.tls = *listenTls;
+#ifdef SLUICE_WITH_GRPC
+    grpcOptions.tls = *listenTls;
+#endif
+    std::unique_ptr<TlsReloader> tlsReloader;
+    if (*listenTls) {
+        tlsReloader = std::make_unique<TlsReloader>(*listenTls, log);
+    }
     options.pool.log = [&log](const QString &line) {
         Level level = Level::Info;
         const char *event = serve::ServeLog::poolEvent(line, &level);
@@ -544,6 +563,9 @@ int serve(const QList<QByteArray> &argv)
     // never waits on Redis, so SIGHUP only says so.
     auto reload = [&] {
         sdNotify("RELOADING=1\nSTATUS=reloading the rules");
+        if (tlsReloader) {
+            tlsReloader->reload("SIGHUP");
+        }
         if (envoyConfig) {
             reloadEnvoy("SIGHUP");
         } else if (args.has("rules")) {
@@ -602,7 +624,8 @@ int serve(const QList<QByteArray> &argv)
         address.protocol() == QAbstractSocket::IPv6Protocol && address != QHostAddress::Any
             ? QLatin1Char('[') + address.toString() + QLatin1Char(']')
             : address.toString();
-    std::printf("listening on http://%s:%u\n", qPrintable(shownHost), unsigned(*listening));
+    std::printf("listening on %s://%s:%u\n", options.tls ? "https" : "http", qPrintable(shownHost),
+                unsigned(*listening));
     if (metricsListening) {
         const QString metricsHost =
             metricsAddress.protocol() == QAbstractSocket::IPv6Protocol &&

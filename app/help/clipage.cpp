@@ -407,7 +407,8 @@ Page makeCliPage()
         "        [--log-format text|json] [--grpc [ADDR:]PORT]\n"
         "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]\n"
         "        [--grpc-max-connections N] [--grpc-max-connections-per-peer N]\n"
-        "        [--grpc-max-streams N] [--grpc-max-resets-per-second N]")};
+        "        [--grpc-max-streams N] [--grpc-max-resets-per-second N]\n"
+        "        [--listen-tls-cert FILE --listen-tls-key FILE [--listen-tls-client-ca FILE]]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
@@ -416,9 +417,10 @@ Page makeCliPage()
         "the Redis address, the reason, the rules and the statistics); GET /metrics the "
         "Prometheus metrics (OpenMetrics when the scraper's Accept asks for it). While Redis "
         "is down, or refuses writes (OOM, MISCONF), each rule answers by its on_redis_error.\n\n"
-        "Prints \"listening on http://HOST:PORT\" once it listens and, under systemd "
-        "(Type=notify), tells the service manager it is ready. SIGHUP reads --rules FILE "
-        "again; a file that does not load keeps the rules served and its errors go to stderr. "
+        "Prints \"listening on http://HOST:PORT\" (https with --listen-tls-cert) once it "
+        "listens and, under systemd (Type=notify), tells the service manager it is ready. "
+        "SIGHUP reads --rules FILE and the TLS certificate again; a file that does not load "
+        "keeps what is served and its errors go to stderr. "
         "--from-redis needs no SIGHUP: it follows every push within a round trip. SIGINT and "
         "SIGTERM stop it.");
     serve.options = {
@@ -495,6 +497,14 @@ Page makeCliPage()
          QStringLiteral("A gRPC connection on which more calls than this end reset or "
                         "cancelled in a second, and more than were answered, is closed "
                         "(default 200).")},
+        {QStringLiteral("--listen-tls-cert FILE --listen-tls-key FILE"),
+         QStringLiteral("HTTPS on --listen and TLS on --grpc (1.2 or newer) with this PEM "
+                        "certificate (then its chain) and unencrypted key; read again on SIGHUP "
+                        "and when the files change (open connections keep theirs; one that does "
+                        "not load keeps the one served). --tls-* are the connection to Redis.")},
+        {QStringLiteral("--listen-tls-client-ca FILE"),
+         QStringLiteral("Require a client certificate signed by a CA of this PEM file (and "
+                        "valid now) on both listeners.")},
     };
     serve.connects = true;
 
@@ -626,7 +636,8 @@ Page makeCliPage()
                         "/etc/sluice/NAME.conf: the configuration of the systemd service "
                         "sluice-serve@NAME.")},
         {QStringLiteral("SEE ALSO"),
-         QStringLiteral("sluice(1), redis-cli(1), /usr/share/doc/sluice/USER-GUIDE.md")},
+         QStringLiteral(
+             "sluice-console(1), redis-cli(1), /usr/share/doc/sluice-redis/USER-GUIDE.md")},
     };
     return p;
 }

@@ -1,5 +1,5 @@
-// The help of the console (sluice): `sluice --help` (its QCommandLineParser is built from the
-// options here, app/sluice_main.cpp) and sluice(1).
+// The help of the console (sluice-console): `sluice-console --help` (its QCommandLineParser is
+// built from the options here, app/console_main.cpp) and sluice-console(1).
 #include "app/help/help.h"
 
 namespace sluice::help {
@@ -9,7 +9,7 @@ namespace {
 Page makeConsolePage()
 {
     Page p;
-    p.program = QStringLiteral("sluice");
+    p.program = QStringLiteral("sluice-console");
     p.title = QStringLiteral("the desktop console for rate limits kept in Redis");
     p.synopsis = {QStringLiteral("[--lang en|zh_CN]"), QStringLiteral("--help"),
                   QStringLiteral("--version")};
@@ -49,7 +49,8 @@ Page makeConsolePage()
                         "/usr/share/sluice/translations/: the console's translations.\n\n"
                         "/usr/share/sluice/samples/: sample rule files.")},
         {QStringLiteral("SEE ALSO"),
-         QStringLiteral("sluice-cli(1), redis-server(1), /usr/share/doc/sluice/USER-GUIDE.md")},
+         QStringLiteral(
+             "sluice-cli(1), redis-server(1), /usr/share/doc/sluice-redis/USER-GUIDE.md")},
     };
     return p;
 }

@@ -5,9 +5,9 @@
 #include <QStringList>
 
 // One source for every help text of both programs: `sluice-cli --help`, `sluice-cli CMD
-// --help`, the usage line of a usage error, `sluice --help`, the man pages sluice-cli(1) and
-// sluice(1), and the bash completion are all rendered from the Pages below (clipage.cpp,
-// consolepage.cpp), so that none of them can say something the others do not.
+// --help`, the usage line of a usage error, `sluice-console --help`, the man pages sluice-cli(1)
+// and sluice-console(1), and the bash completion are all rendered from the Pages below
+// (clipage.cpp, consolepage.cpp), so that none of them can say something the others do not.
 namespace sluice::help {
 
 struct Option

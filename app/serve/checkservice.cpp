@@ -61,6 +61,7 @@ CheckService::CheckService(Options options, QObject *parent)
                       const HttpServer::Gone &gone) { handle(*l, request, ticket, gone); },
             i, open, i == 0 ? this : nullptr);
         l->http->setLog(m_options.pool.log);
+        l->http->setTls(m_options.tls);
         l->http->setTurnEnd([this, l] {
             if (m_pool) {
                 m_pool->submit(l->jobs);

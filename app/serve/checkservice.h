@@ -82,6 +82,8 @@ public:
         // (built without gRPC support): 501.
         using JsonReply = std::function<void(int status, const QByteArray &body)>;
         std::function<void(const QByteArray &body, JsonReply reply)> json;
+        // HTTPS on the service's port (not on listenMetrics()'s); none: plain HTTP.
+        std::shared_ptr<ServerTls> tls;
     };
 
     explicit CheckService(Options options, QObject *parent = nullptr);

@@ -1,6 +1,7 @@
 #include "grpcservice.h"
 
 #include "envoyconfig.h"
+#include "grpctls.h"
 #include "grpcwire.h"
 #include "httpreply.h"
 #include "metrics.h"
@@ -608,8 +609,11 @@ GrpcService::~GrpcService()
 Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
 {
     CheckService &service = d->service;
+    GrpcGate::Limits limits = d->options.limits;
+    // A refusal on a TLS port cannot be an HTTP/2 frame in the clear: a bare close there.
+    limits.plaintext = d->options.tls == nullptr;
     m_gate = new GrpcGate(
-        d->options.limits, service.metrics(),
+        limits, service.metrics(),
         [log = d->options.log](const QString &line) {
             if (log != nullptr) {
                 log->write(ServeLog::Level::Warning, "grpc", line);
@@ -622,11 +626,15 @@ Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
     }
     grpc::EnableDefaultHealthCheckService(true);
     d->rlsService = std::make_unique<Impl::Rls>(*d);
-    // The credentials of every connection the gate hands on (the handshake is gRPC's).
-    const std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
+    // The credentials of every connection the gate hands on (the handshake, TLS included, is
+    // gRPC's).
+    auto credentials = grpcServerCredentials(d->options.tls.get());
+    if (!credentials) {
+        return credentials.error();
+    }
     grpc::ServerBuilder builder;
     auto acceptor = builder.experimental().AddExternalConnectionAcceptor(
-        grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, credentials);
+        grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
     builder.SetMaxReceiveMessageSize(d->options.maxMessageBytes);
     builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, d->options.limits.maxStreams);
     // A connection that has not sent its HTTP/2 preface and SETTINGS within this is closed

@@ -68,6 +68,8 @@ public:
         // Where gRPC's own log lines go (event "grpc", as the service's other events, so that
         // --log-format json keeps one JSON object per line); none: gRPC's default, stderr.
         ServeLog *log = nullptr;
+        // TLS (and client certificates) on the gRPC port (grpctls.h); none: plain.
+        std::shared_ptr<ServerTls> tls;
     };
 
     GrpcService(CheckService &service, Options options, QObject *parent = nullptr);

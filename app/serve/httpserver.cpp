@@ -5,8 +5,12 @@
 
 #include <QSocketNotifier>
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <string>
 
@@ -46,10 +50,14 @@ struct HttpServer::Conn
         , fd(f)
         , scanner(limits)
     {}
+    ~Conn() { SSL_free(ssl); }
     quint64 id;
     int fd;
-    HeadScanner scanner; // runs ahead of the parser over every byte read
-    std::string in;      // bytes read and not yet parsed, from inPos
+    SSL *ssl = nullptr;          // HTTPS: its TLS session
+    bool handshaking = false;    // HTTPS: the handshake is not done; nothing is read or written
+    bool readWantsWrite = false; // HTTPS: SSL_read must send first (wait for EPOLLOUT)
+    HeadScanner scanner;         // runs ahead of the parser over every byte read
+    std::string in;              // bytes read and not yet parsed, from inPos
     size_t inPos = 0;
     quint64 parsed = 0; // heads parsed and handed on (<= scanner.heads())
     Rejection pending;  // the scanner's verdict on a later head: answered after those before
@@ -173,6 +181,11 @@ void HttpServer::onEvents()
             if ((e & EPOLLOUT) != 0) {
                 writeOut(*c);
                 if ((c = find(id)) == nullptr) {
+                    continue;
+                }
+                if (c->readWantsWrite) {
+                    c->readWantsWrite = false;
+                    onReadable(*c);
                     continue;
                 }
             }
@@ -337,6 +350,17 @@ HttpServer::Conn &HttpServer::add(int fd)
     ev.events = c.events;
     ev.data.u64 = id;
     ::epoll_ctl(m_epollFd, EPOLL_CTL_ADD, fd, &ev);
+    if (m_tls) {
+        // The handshake, whatever the connection is answered, within the header timeout (a
+        // client that never finishes it is cut then). No SSL (out of memory): it fails at once.
+        c.ssl = SSL_new(m_tls->context().get());
+        if (c.ssl != nullptr) {
+            SSL_set_fd(c.ssl, fd);
+            SSL_set_accept_state(c.ssl);
+        }
+        c.handshaking = true;
+        c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
+    }
     return c;
 }
 
@@ -350,8 +374,99 @@ void HttpServer::adopt(int fd, std::shared_ptr<PeerTable> peers, std::string pee
     c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
 }
 
+bool HttpServer::handshake(Conn &c)
+{
+    if (!c.handshaking) {
+        return true;
+    }
+    ERR_clear_error();
+    const int r = c.ssl != nullptr ? SSL_do_handshake(c.ssl) : -1;
+    if (r == 1) {
+        c.handshaking = false;
+        c.blocked = false;
+        if (c.unsent() > 0) {
+            // An answer queued meanwhile (503 past the connection limits) goes out now, and
+            // the client has all the time it takes to read it, as over plain HTTP.
+            c.headDeadline = 0;
+            if (!c.dirty) {
+                c.dirty = true;
+                m_dirty.push_back(c.id);
+            }
+        }
+        return true;
+    }
+    const int e = c.ssl != nullptr ? SSL_get_error(c.ssl, r) : SSL_ERROR_SSL;
+    if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+        c.blocked = e == SSL_ERROR_WANT_WRITE;
+        updateInterest(c);
+        return false;
+    }
+    const bool plainHttp = ERR_GET_REASON(ERR_peek_error()) == SSL_R_HTTP_REQUEST;
+    ERR_clear_error();
+    if (!plainHttp || c.done) {
+        close(c); // not TLS, a failed client certificate, a protocol below TLS 1.2
+        return false;
+    }
+    // Plain HTTP on the HTTPS port: answered so, in plain HTTP, as nginx does.
+    SSL_free(c.ssl);
+    c.ssl = nullptr;
+    c.handshaking = false;
+    c.blocked = false;
+    reject(c, Rejection{400, QStringLiteral("tls_required"),
+                        QStringLiteral("this port speaks HTTPS (TLS); use https://")});
+    return false;
+}
+
+ssize_t HttpServer::receive(Conn &c, char *buffer, size_t size)
+{
+    if (c.ssl == nullptr || c.lingering) {
+        return ::recv(c.fd, buffer, size, 0); // lingering: the bytes are dropped unread
+    }
+    ERR_clear_error();
+    const int n = SSL_read(c.ssl, buffer, int(std::min(size, size_t(INT_MAX))));
+    if (n > 0) {
+        return n;
+    }
+    switch (SSL_get_error(c.ssl, n)) {
+    case SSL_ERROR_ZERO_RETURN:
+        return 0; // close_notify
+    case SSL_ERROR_WANT_WRITE:
+        c.readWantsWrite = true;
+        c.blocked = true;
+        [[fallthrough]];
+    case SSL_ERROR_WANT_READ:
+        errno = EAGAIN;
+        return -1;
+    default:
+        ERR_clear_error();
+        errno = ECONNRESET; // a broken record, or the peer went without close_notify
+        return -1;
+    }
+}
+
+ssize_t HttpServer::transmit(Conn &c, const char *data, size_t size)
+{
+    if (c.ssl == nullptr) {
+        return ::send(c.fd, data, size, MSG_NOSIGNAL);
+    }
+    // Partial writes are on (servertls.cpp): a record at a time; after a WANT_WRITE the same
+    // bytes are offered again, from where the buffer then is.
+    ERR_clear_error();
+    const int n = SSL_write(c.ssl, data, int(std::min(size, size_t(INT_MAX))));
+    if (n > 0) {
+        return n;
+    }
+    const int e = SSL_get_error(c.ssl, n);
+    ERR_clear_error();
+    errno = e == SSL_ERROR_WANT_WRITE || e == SSL_ERROR_WANT_READ ? EAGAIN : EPIPE;
+    return -1;
+}
+
 void HttpServer::onReadable(Conn &c)
 {
+    if (!handshake(c)) {
+        return;
+    }
     char buffer[65536];
     // Unparsed bytes held at most: a whole request (head + body) always fits.
     const size_t cap = size_t(2 * (m_limits.maxHeaderBytes + m_limits.maxBodyBytes) + 65536);
@@ -360,7 +475,7 @@ void HttpServer::onReadable(Conn &c)
         if (!drop && c.in.size() - c.inPos >= cap) {
             break; // read again once some of it is parsed
         }
-        const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
+        const ssize_t n = receive(c, buffer, sizeof buffer);
         if (n == 0) {
             close(c); // the client has gone (or, lingering, has read the answer)
             return;
@@ -382,8 +497,8 @@ void HttpServer::onReadable(Conn &c)
         if (Rejection r = c.scanner.feed(QByteArrayView(buffer, n))) {
             c.pending = std::move(r);
         }
-        if (size_t(n) < sizeof buffer) {
-            break;
+        if (size_t(n) < sizeof buffer && c.ssl == nullptr) {
+            break; // (TLS returns a record at a time: read on until it has no more)
         }
     }
     process(c);
@@ -511,8 +626,11 @@ void HttpServer::flush()
 
 void HttpServer::writeOut(Conn &c)
 {
+    if (!handshake(c)) {
+        return; // what is queued goes out once it is done
+    }
     while (c.unsent() > 0) {
-        const ssize_t n = ::send(c.fd, c.out.data() + c.outPos, c.unsent(), MSG_NOSIGNAL);
+        const ssize_t n = transmit(c, c.out.data() + c.outPos, c.unsent());
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -543,7 +661,12 @@ void HttpServer::startLinger(Conn &c)
     // FIN after the answer; keep reading (and dropping) until the client closes or the linger
     // time runs out. Closing with unread input would send a reset that can destroy the answer
     // before the client reads it. The place of maxConnections is free from now on: the client
-    // sees the connection closed.
+    // sees the connection closed. TLS says so first (close_notify, best effort).
+    if (c.ssl != nullptr) {
+        ERR_clear_error();
+        SSL_shutdown(c.ssl);
+        ERR_clear_error();
+    }
     ::shutdown(c.fd, SHUT_WR);
     c.lingering = true;
     c.done = true;
@@ -630,9 +753,10 @@ void HttpServer::sweep()
         if (c == nullptr) {
             continue;
         }
-        if (c->lingering || c->idleDeadline != 0) {
+        if (c->lingering || c->idleDeadline != 0 || c->handshaking) {
             // Lingered long enough; or a keep-alive connection with nothing to do: closed
-            // without an answer (as nginx's keepalive_timeout); the client opens a new one.
+            // without an answer (as nginx's keepalive_timeout); the client opens a new one. A
+            // TLS handshake not done within the header timeout: nothing can be said to it.
             close(*c);
         } else {
             reject(*c, Rejection{408, QStringLiteral("request_timeout"),

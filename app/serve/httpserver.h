@@ -1,6 +1,7 @@
 #pragma once
 
 #include "httpparse.h"
+#include "servertls.h"
 
 #include "core/common/result.h"
 
@@ -54,6 +55,10 @@ struct Ticket
 //  - sets a flag the decision workers see once the client has gone (gone()), so a request of
 //    a client that left costs no decision.
 // Answers written in one turn of the event loop to one connection go out in one write.
+// With setTls(), every connection is HTTPS: a non-blocking handshake (SSL_accept's steps as the
+// socket is ready) bounded by the header timeout, then SSL_read and SSL_write where recv and
+// send were; a client that speaks plain HTTP is answered 400 in plain HTTP, one that fails the
+// handshake (no or a wrong client certificate, TLS below 1.2) is closed.
 class HttpServer : public QObject
 {
     Q_OBJECT
@@ -92,6 +97,10 @@ public:
     // Connections open and not closing (what --max-connections counts).
     int connections() const { return m_open->load(); }
 
+    // HTTPS: each new connection takes tls->context() (so a reload applies to the next ones).
+    // Before start().
+    void setTls(std::shared_ptr<ServerTls> tls) { m_tls = std::move(tls); }
+
     // One line per change (out of file descriptors, accepting again), in the server's thread.
     void setLog(std::function<void(const QString &)> log) { m_log = std::move(log); }
 
@@ -112,6 +121,11 @@ private:
     void adopt(int fd, std::shared_ptr<PeerTable> peers, std::string peer);
     Conn &add(int fd);
     void onReadable(Conn &c);
+    // TLS: drives the handshake; true once it is done (or without TLS). False: it waits for
+    // the socket, or failed and the connection is closed or answered 400.
+    bool handshake(Conn &c);
+    ssize_t receive(Conn &c, char *buffer, size_t size);      // recv or SSL_read, errno as recv's
+    ssize_t transmit(Conn &c, const char *data, size_t size); // send or SSL_write
     void process(Conn &c);
     void dispatch(Conn &c, QByteArrayView head, qsizetype consumed);
     void reject(Conn &c, const Rejection &r);
@@ -135,6 +149,7 @@ private:
     std::shared_ptr<std::atomic<int>> m_open;
     std::shared_ptr<PeerTable> m_peerTable = std::make_shared<PeerTable>();
     std::function<void(const QString &)> m_log;
+    std::shared_ptr<ServerTls> m_tls;
     int m_reserveFd = -1;       // /dev/null, closed to answer 503 when descriptors run out
     bool m_fdExhausted = false; // said in the log; said again when accepting works again
     std::vector<HttpServer *> m_peers;

@@ -27,11 +27,11 @@ servebench_cleanup() {
 }
 
 # Until the server says "listening" (10 s at the most; then its stderr, and failure), and the
-# port of its "listening on http://127.0.0.1:PORT" line into $port.
+# port of its "listening on http(s)://127.0.0.1:PORT" line into $port.
 wait_listening() {
     for _ in $(seq 1 100); do
         if grep -q listening "$tmp/server.out" 2>/dev/null; then
-            port=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
+            port=$(sed -n 's/^listening on https\{0,1\}:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/server.out")
             return 0
         fi
         sleep 0.1

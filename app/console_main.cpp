@@ -43,7 +43,7 @@ void quitOnSignals(QApplication &app)
 }
 
 const char noDisplay[] =
-    "sluice: no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
+    "sluice-console: no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
     "  The console needs a desktop session (X11 or Wayland); over SSH use ssh -X, or run it\n"
     "  with QT_QPA_PLATFORM=offscreen to check it without a screen. Everything that needs no\n"
     "  window is in sluice-cli (sluice-cli --help).\n";
@@ -64,10 +64,10 @@ bool asksOnlyForText(int argc, char **argv)
 // message becomes a clear one and exit status 1.
 void platformFailure(QtMsgType type, const QMessageLogContext &, const QString &message)
 {
-    std::fprintf(stderr, "sluice: %s\n", qPrintable(message));
+    std::fprintf(stderr, "sluice-console: %s\n", qPrintable(message));
     if (type == QtFatalMsg) {
         std::fprintf(stderr,
-                     "sluice: the graphical display could not be opened (DISPLAY=%s, "
+                     "sluice-console: the graphical display could not be opened (DISPLAY=%s, "
                      "WAYLAND_DISPLAY=%s).\n  Check that the desktop session is running, or "
                      "run with QT_QPA_PLATFORM=offscreen; sluice-cli needs no display.\n",
                      qgetenv("DISPLAY").constData(), qgetenv("WAYLAND_DISPLAY").constData());
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     QGuiApplication::setDesktopFileName(QStringLiteral("org.sluice.Sluice"));
     quitOnSignals(app);
 
-    // The options and their words come from app/help/consolepage.cpp, as sluice(1) does.
+    // The options and their words come from app/help/consolepage.cpp, as sluice-console(1) does.
     const sluice::help::Page &page = sluice::help::consolePage();
     QCommandLineParser parser;
     parser.setApplicationDescription(page.description.section(QStringLiteral("\n\n"), 0, 0));
@@ -116,11 +116,11 @@ int main(int argc, char **argv)
     QString error;
     const QString lang = sluice::ui::Language::choose(parser.value(langOption), &error);
     if (!error.isEmpty()) {
-        std::fprintf(stderr, "sluice: %s\n", qPrintable(error));
+        std::fprintf(stderr, "sluice-console: %s\n", qPrintable(error));
         return 2;
     }
     if (!sluice::ui::Language::install(&app, lang, &error)) {
-        std::fprintf(stderr, "sluice: %s; continuing in English\n", qPrintable(error));
+        std::fprintf(stderr, "sluice-console: %s; continuing in English\n", qPrintable(error));
     }
     sluice::ui::MainWindow window;
     window.show();
