@@ -14,8 +14,8 @@
 
 #include <atomic>
 #include <csignal>
-#include <signal.h>
 #include <cstdio>
+#include <signal.h>
 
 using namespace Qt::StringLiterals;
 
@@ -419,10 +419,13 @@ int replay(const QList<QByteArray> &argvIn)
 
     interrupted.store(false);
     // Without SA_RESTART: a read waiting on a pipe returns, and the reader sees the flag.
-    struct sigaction onSignal{};
+    struct sigaction onSignal
+    {};
     onSignal.sa_handler = onReplayInterrupt;
     sigemptyset(&onSignal.sa_mask);
-    struct sigaction oldIntAction{}, oldTermAction{};
+    struct sigaction oldIntAction
+    {
+    }, oldTermAction{};
     sigaction(SIGINT, &onSignal, &oldIntAction);
     sigaction(SIGTERM, &onSignal, &oldTermAction);
     const auto restore = [&] {

@@ -29,13 +29,14 @@ struct LogReader::Inflate
 };
 
 Result<std::unique_ptr<LogReader>> LogReader::open(const QString &path,
-                                                    const std::atomic<bool> *cancel)
+                                                   const std::atomic<bool> *cancel)
 {
     std::unique_ptr<LogReader> r(new LogReader);
     r->m_path = path;
     r->m_cancel = cancel;
     const QByteArray native = QFile::encodeName(path);
-    struct stat st{};
+    struct stat st
+    {};
     if (::stat(native.constData(), &st) == 0 && S_ISSOCK(st.st_mode)) {
         return Error::make(Error::Kind::Invalid, u"%1 is a socket, not a log file"_s.arg(path));
     }
@@ -95,7 +96,8 @@ ssize_t LogReader::readSome(void *to, size_t n)
         // Up to the size the file had when opened: a log still written to ends there.
         n = size_t(std::min<qint64>(qint64(n), m_size - m_offset));
         if (n == 0) {
-            struct stat st{};
+            struct stat st
+            {};
             if (::fstat(m_fd, &st) == 0 && qint64(st.st_size) > m_size) {
                 m_warning = u"%1 grew while it was read (%2 bytes when opened, %3 now): the "
                             "lines after byte %2 are not replayed"_s.arg(m_path)

@@ -79,7 +79,7 @@ private:
     const std::atomic<bool> *m_cancel = nullptr;
     bool m_cancelled = false;
     bool m_inputEnded = false; // fill() found the end while peeking
-    bool m_regular = true; // a regular file: read up to m_size
+    bool m_regular = true;     // a regular file: read up to m_size
 };
 
 } // namespace sluice::replay

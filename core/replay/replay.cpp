@@ -58,7 +58,7 @@ constexpr qint64 kCheckEvery = 65536;
 // A line more than the reorder window + jumpUs ahead of its file's previous lines is a jump:
 // replayed once the next jumpConfirmations lines of the file stay there, an outlier if one
 // comes back before.
-constexpr qint64 jumpUs = 1'000'000;
+constexpr qint64 jumpUs = 60'000'000;
 constexpr int jumpConfirmations = 2;
 constexpr quint64 digestSeed = 14695981039346656037ull;
 
@@ -335,8 +335,7 @@ inline void storeState(const model::State &s, Cell &c)
 
 // A vector in pages of 1,024 that grows a page at a time: no doubling, no copy, so that its
 // memory is its elements' (FORMATS.md "replay": bytes per rule and subject).
-template<typename T>
-class Paged
+template <typename T> class Paged
 {
 public:
     static constexpr size_t shift = 10;
@@ -1087,8 +1086,8 @@ size_t Engine::defaultMaxSubjects() const
             perSubject += run.scope == int(i) ? qint64(bytesPerRuleSubject) : 0;
         }
     }
-    return size_t(std::clamp<qint64>(memory / 2 / std::max<qint64>(1, perSubject), 10'000,
-                                     0x7FFFFFFF));
+    return size_t(
+        std::clamp<qint64>(memory / 2 / std::max<qint64>(1, perSubject), 10'000, 0x7FFFFFFF));
 }
 
 void Engine::note(std::vector<LineNote> &to, const FilePlan &fp, const char *why, View line)
@@ -1189,10 +1188,11 @@ bool Engine::readLine(int file)
     if (hold) {
         fp.held.push_back(e);
         fp.heldSubj.insert(fp.heldSubj.end(), m_lineSubjects.begin(), m_lineSubjects.end());
-        fp.heldNotes.push_back(LineNote{fp.reader->path(), fp.reader->lineNumber(), {},
-                                        m_rep.outlierLines.size() < size_t(maxBadLinesShown)
-                                            ? sampleOf(line)
-                                            : QString()});
+        fp.heldNotes.push_back(LineNote{
+            fp.reader->path(),
+            fp.reader->lineNumber(),
+            {},
+            m_rep.outlierLines.size() < size_t(maxBadLinesShown) ? sampleOf(line) : QString()});
         if (fp.held.size() > size_t(jumpConfirmations)) {
             releaseHeld(fp);
         }
@@ -1236,8 +1236,9 @@ void Engine::dropHeld(FilePlan &fp)
     m_rep.outliers += qint64(fp.held.size());
     for (LineNote &n : fp.heldNotes) {
         if (m_rep.outlierLines.size() < size_t(maxBadLinesShown)) {
-            n.reason = u"later than the lines around it by more than the reorder window + 1 s: "
-                       "not replayed"_s;
+            n.reason =
+                u"later than the lines around it by more than the reorder window + 1 minute: "
+                "not replayed"_s;
             m_rep.outlierLines.push_back(std::move(n));
         }
     }
