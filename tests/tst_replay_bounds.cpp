@@ -159,6 +159,7 @@ class TestReplayBounds : public QObject
 private Q_SLOTS:
     void oneSecondStaysBounded();
     void subjectCapStopsWithReport();
+    void bytesPerRuleAndSubject();
     void signalsStopTheReader_data();
     void signalsStopTheReader();
     void signalStopsRedisRunAndCleansUp();
@@ -201,6 +202,39 @@ void TestReplayBounds::oneSecondStaysBounded()
     QCOMPARE(api[u"decided"_s].toInteger(), 2'000'000);
     QCOMPARE(api[u"subjects"_s].toInteger(), 50'000);
     QCOMPARE(api[u"admitted"_s].toInteger(), 150'000);
+}
+
+// 66,000 subjects through 16 rules: the state is the documented 128 bytes per (rule,
+// subject) and 112 per subject, and not more (the per-rule arrays grew by doubling before,
+// to 131,072 cells each here: twice as much).
+void TestReplayBounds::bytesPerRuleAndSubject()
+{
+    QTemporaryDir d;
+    constexpr int subjects = 66'000;
+    constexpr int rules = 16;
+    QByteArray set = R"({"version": 1, "rules": [)";
+    for (int r = 0; r < rules; ++r) {
+        set += QByteArray(r > 0 ? "," : "") + R"({"id": "r)" + QByteArray::number(r) +
+               R"(", "scope": "ip", "algorithm": "fixed_window", "limit": 1, "window": "1m"})";
+    }
+    set += "]}";
+    QByteArray log;
+    for (int i = 0; i < 2 * subjects; ++i) {
+        const int s = i % subjects;
+        log += line(u"10.8.%1.%2"_s.arg(s / 250).arg(s % 250), t0 + i / 1000);
+    }
+    Child c({test::fileIn(d, u"a.log"_s, log), u"--rules"_s, test::fileIn(d, u"r.json"_s, set),
+             u"--json"_s},
+            d.path());
+    QVERIFY(c.wait(120'000));
+    QVERIFY2(c.exitCode() == 0, c.err().constData());
+    QCOMPARE(json(c.out())[u"rules"_s].toArray()[15].toObject()[u"subjects"_s].toInteger(),
+             subjects);
+    const qint64 state = qint64(subjects) * (rules * 128 + 112);
+    qInfo("peak RSS %ld kB, the documented state %lld kB", c.maxRssKb, state / 1024);
+    // The process without subjects takes about 30 MB; the documented state and 15 % more.
+    QVERIFY2(qint64(c.maxRssKb) * 1024 < 40 * 1024 * 1024 + state * 115 / 100,
+             QByteArray::number(qint64(c.maxRssKb)).constData());
 }
 
 // More subjects than --max-subjects: exit 1, the cap and the memory named, the report of the

@@ -138,6 +138,7 @@ import sys
 n, base, peak = int(sys.argv[1]), int(sys.argv[2]) * 1024, int(sys.argv[3]) * 1024
 print(f"memory: {n:,} subjects x 6 rules: peak RSS {peak/2**20:,.0f} MiB, {base/2**20:,.0f} MiB over 1,000 "
       f"subjects: {(peak - base) / (6 * n):.0f} bytes per (rule, subject), the subject's own share included "
-      f"(FORMATS.md documents 128 per (rule, subject) + 112 per subject = {128 + 112 / 6:.0f} here)")
+      f"(FORMATS.md: 128 per (rule, subject), 112 per subject, 1,200 per subject of the sliding-log "
+      f"rule: {128 + 112 / 6 + 1200 / 6:.0f} here)")
 PY
 fi

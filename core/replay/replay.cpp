@@ -1039,25 +1039,37 @@ quint32 Engine::subjectFor(int scope, const Record &r, const FilePlan &fp)
     return id;
 }
 
+// What one subject costs a rule (FORMATS.md "replay").
+qint64 bytesOf(const RuleRun &run)
+{
+    return qint64(bytesPerRuleSubject) +
+           (run.algorithm == Algorithm::SlidingLog ? qint64(bytesPerSlidingLogSubject) : 0);
+}
+
 // One subject more than --max-subjects: the run stops here, the report covers the lines before.
 void Engine::capReached(const ScopeDef &s, const FilePlan &fp)
 {
     m_capped = true;
     qint64 rules = 0;
+    qint64 perSubject = qint64(bytesPerSubject);
     for (const RuleRun &run : m_runs) {
-        rules += m_scopes[size_t(run.scope)].get() == &s ? 1 : 0;
+        if (m_scopes[size_t(run.scope)].get() == &s) {
+            ++rules;
+            perSubject += bytesOf(run);
+        }
     }
-    const qint64 perSubject = rules * qint64(bytesPerRuleSubject) + qint64(bytesPerSubject);
     m_rep.error =
         u"more than %1 distinct subjects for scope %2 (--max-subjects %1): with %3 rule(s) of "
-        "that scope at %4 bytes per rule and subject and about %5 per subject, they take about "
-        "%6 MiB, and the log has more; the replay stopped at line %7 of %8 and the report covers "
+        "that scope at %4 bytes per rule and subject and about %5 per subject (%6 per sliding "
+        "log rule and subject), they take about "
+        "%7 MiB, and the log has more; the replay stopped at line %8 of %9 and the report covers "
         "the lines before; raise --max-subjects if the memory is there, or replay fewer rules "
         "or a shorter log"_s.arg(m_maxSubjects)
             .arg(s.label)
             .arg(rules)
             .arg(bytesPerRuleSubject)
             .arg(bytesPerSubject)
+            .arg(bytesPerSlidingLogSubject)
             .arg(qint64(m_maxSubjects) * perSubject / (1024 * 1024))
             .arg(fp.reader->lineNumber())
             .arg(fp.reader->path());
@@ -1083,7 +1095,7 @@ size_t Engine::defaultMaxSubjects() const
     for (size_t i = 0; i < m_scopes.size(); ++i) {
         perSubject += qint64(bytesPerSubject);
         for (const RuleRun &run : m_runs) {
-            perSubject += run.scope == int(i) ? qint64(bytesPerRuleSubject) : 0;
+            perSubject += run.scope == int(i) ? bytesOf(run) : 0;
         }
     }
     return size_t(

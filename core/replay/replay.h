@@ -195,6 +195,9 @@ inline constexpr size_t maxBins = 10'000;
 // tools/bench-replay.sh.
 inline constexpr size_t bytesPerRuleSubject = 128;
 inline constexpr size_t bytesPerSubject = 112;
+// A sliding-log rule keeps each subject's entries besides (model::SlidingLogState, a deque: its
+// map and a first 512-byte block even for a single entry).
+inline constexpr size_t bytesPerSlidingLogSubject = 1'200;
 inline constexpr size_t maxPendingRequests = 262'144;
 
 // Errors: Invalid for what the user gave (no file, a format that does not fit, more than half
