@@ -9,11 +9,13 @@
 #include "core/rules/codec.h"
 
 #include <QDateTime>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <signal.h>
 
 using namespace Qt::StringLiterals;
 
@@ -156,9 +158,11 @@ QString humanReport(const replay::Report &r)
     }
     const double rate = r.wallSeconds > 0 ? double(r.lines) / r.wallSeconds : 0;
     QString t = u"replay of %1: %2 lines, %3 parsed, %4 unparsed, %5 matching no rule, %6 late "
-                "(reorder window %7)\n"_s.arg(
+                "(reorder window %7), %8 outliers\n"_s.arg(
                     files.join(u", "_s), grouped(r.lines), grouped(r.parsed), grouped(r.unparsed),
-                    grouped(r.unmatched), grouped(r.late), duration::formatUs(r.reorderWindowUs));
+                    grouped(r.unmatched), grouped(r.late),
+                    r.reorderWindowUs == 0 ? u"0s"_s : duration::formatUs(r.reorderWindowUs),
+                    grouped(r.outliers));
     if (r.lastUs > 0) {
         t += u"from %1 to %2 UTC, on %3, in %4 s (%5 lines/s)\n"_s.arg(
             when(r.firstUs), when(r.lastUs),
@@ -176,6 +180,14 @@ QString humanReport(const replay::Report &r)
                  .arg(grouped(r.unparsed));
         for (const replay::LineNote &n : r.badLines) {
             t += u"  %1:%2: %3: %4\n"_s.arg(n.file).arg(n.line).arg(n.reason, n.sample);
+        }
+    }
+    if (!r.outlierLines.empty()) {
+        t += u"lines far ahead of the lines before and after them, not replayed (the first %1 of "
+             "%2):\n"_s.arg(r.outlierLines.size())
+                 .arg(grouped(r.outliers));
+        for (const replay::LineNote &n : r.outlierLines) {
+            t += u"  %1:%2: %3\n"_s.arg(n.file).arg(n.line).arg(n.sample);
         }
     }
     if (!r.lateLines.empty()) {
@@ -265,6 +277,7 @@ int replay(const QList<QByteArray> &argvIn)
                                      {"backend", true},
                                      {"url", true},
                                      {"batch", true},
+                                     {"max-subjects", true},
                                      {"csv", true},
                                      {"json", false}});
     if (!parsed) {
@@ -344,7 +357,10 @@ int replay(const QList<QByteArray> &argvIn)
         }
     }
     if (args.has("reorder-window")) {
-        const auto w = duration::parseUs(args.text("reorder-window"));
+        // 0 with any unit is no window (parseUs takes positive durations only).
+        static const QRegularExpression zero(u"^\\s*0+\\s*(us|ms|s|m|h|d)?\\s*$"_s);
+        const QString text = args.text("reorder-window");
+        const auto w = zero.match(text).hasMatch() ? Result<qint64>(0) : duration::parseUs(text);
         if (!w || *w < 0 || *w > 3'600'000'000LL) {
             return usage(u"--reorder-window '%1': expected a duration from 0s to 1h, e.g. 5s"_s.arg(
                 args.text("reorder-window")));
@@ -364,6 +380,13 @@ int replay(const QList<QByteArray> &argvIn)
     if (args.has("read-only") && backend == u"redis"_s) {
         return usage(u"--read-only: a replay on Redis writes (under a run prefix it removes); "
                      "replay with --backend local instead"_s);
+    }
+    if (args.has("max-subjects")) {
+        auto m = integerFlag(args, "max-subjects", 1, 2'000'000'000);
+        if (!m) {
+            return usage(m.error().message);
+        }
+        o.maxSubjects = *m;
     }
     if (args.has("batch")) {
         auto b = integerFlag(args, "batch", 1, 100'000);
@@ -395,23 +418,33 @@ int replay(const QList<QByteArray> &argvIn)
     }
 
     interrupted.store(false);
-    auto oldInt = std::signal(SIGINT, onReplayInterrupt);
-    auto oldTerm = std::signal(SIGTERM, onReplayInterrupt);
+    // Without SA_RESTART: a read waiting on a pipe returns, and the reader sees the flag.
+    struct sigaction onSignal
+    {};
+    onSignal.sa_handler = onReplayInterrupt;
+    sigemptyset(&onSignal.sa_mask);
+    struct sigaction oldIntAction
+    {
+    }, oldTermAction{};
+    sigaction(SIGINT, &onSignal, &oldIntAction);
+    sigaction(SIGTERM, &onSignal, &oldTermAction);
+    const auto restore = [&] {
+        sigaction(SIGINT, &oldIntAction, nullptr);
+        sigaction(SIGTERM, &oldTermAction, nullptr);
+    };
     o.cancel = &interrupted;
     Result<replay::Report> report = Error::make(Error::Kind::Internal, QString());
     if (backend == u"redis"_s) {
         auto endpoint = endpointFromArgs(args, command);
         if (!endpoint) {
-            std::signal(SIGINT, oldInt);
-            std::signal(SIGTERM, oldTerm);
+            restore();
             return usage(endpoint.error().message);
         }
         report = replay::runOnRedis(o, *endpoint);
     } else {
         report = replay::run(o);
     }
-    std::signal(SIGINT, oldInt);
-    std::signal(SIGTERM, oldTerm);
+    restore();
     if (!report) {
         return fail(command, report.error().message,
                     report.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);

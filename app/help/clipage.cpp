@@ -517,7 +517,7 @@ Page makeCliPage()
         "        [--format auto|nginx-combined|nginx|envoy|alb|json] [--log-format STRING]\n"
         "        [--field ROLE=KEY]... [--trust-proxies N|CIDR,...] [--reorder-window D]\n"
         "        [--candidate N]... [--backend local|redis] [--url URL] [--batch N]\n"
-        "        [--csv FILE] [--json]")};
+        "        [--max-subjects N] [--csv FILE] [--json]")};
     replay.description = QStringLiteral(
         "Replays access logs through the rules on the log's own time line, offline: every "
         "request whose method and path match a rule's route (\"GET /api\" takes GET requests "
@@ -561,7 +561,12 @@ Page makeCliPage()
                         "networks (10.0.0.0/8,fd00::/8). Default: the peer address.")},
         {QStringLiteral("--reorder-window D"),
          QStringLiteral("Lines out of time order by at most D are reordered (default 5s, 0s to "
-                        "1h); older ones are counted as late and not replayed.")},
+                        "1h); older ones are counted as late and not replayed. A line far ahead "
+                        "of the lines before and after it is an outlier, counted and skipped.")},
+        {QStringLiteral("--max-subjects N"),
+         QStringLiteral("Stop with exit 1 (the report of the lines before printed) when a scope "
+                        "has more than N distinct subjects (default: what half the memory holds "
+                        "at 128 bytes per rule and subject and 112 per subject).")},
         {QStringLiteral("--candidate N"),
          QStringLiteral("A limit to judge beside the rule's own and the p90, p99 and p99.9 "
                         "peaks (repeatable, or a comma list).")},

@@ -28,6 +28,7 @@
 #include "core/redis/keyspace.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 
@@ -41,6 +42,7 @@
 #include <unordered_map>
 
 #include <arpa/inet.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -53,6 +55,11 @@ constexpr quint32 kTooLong = 0xFFFFFFFEu; // longer than maxSubjectBytes
 constexpr quint32 kUnset = 0xFFFFFFFDu;   // not extracted yet
 constexpr int kSteps = 10;
 constexpr qint64 kCheckEvery = 65536;
+// A line more than the reorder window + jumpUs ahead of its file's previous lines is a jump:
+// replayed once the next jumpConfirmations lines of the file stay there, an outlier if one
+// comes back before.
+constexpr qint64 jumpUs = 60'000'000;
+constexpr int jumpConfirmations = 2;
 constexpr quint64 digestSeed = 14695981039346656037ull;
 
 inline void mix(quint64 &h, qint64 v)
@@ -227,6 +234,16 @@ struct ScopeDef
     Interner subjects;
 };
 
+struct Event
+{
+    qint64 t = 0;
+    quint64 seq = 0;
+    quint64 mask = 0;
+    quint32 subjOff = 0;
+    quint16 status = 0;
+    bool coarse = false;
+};
+
 // Per file: where each scope's subject is on a line.
 struct FilePlan
 {
@@ -235,6 +252,10 @@ struct FilePlan
     std::unique_ptr<Record> record; // the parser's own, line after line
     std::vector<int> headerSlot;    // per scope (Header kind)
     qint64 currentUs = std::numeric_limits<qint64>::min();
+    // Lines after a jump ahead, waiting for the next ones to confirm it (Engine::readLine).
+    std::vector<Event> held;
+    std::vector<quint32> heldSubj;
+    std::vector<LineNote> heldNotes;
     qint64 nonEmpty = 0;
     qint64 bad = 0;
     bool checked = false; // the 50 % check of the first lines is done
@@ -251,6 +272,7 @@ struct Route
 // One (rule, subject), in two cache lines side by side: the twin's state as the fields of its
 // stored layout (model.h), its expiry on the log's clock, and the subject's figures for the
 // report. A sliding log's entries live apart (RuleRun::logs), the only state of variable size.
+// bytesPerRuleSubject (replay.h) is its size.
 struct alignas(64) Cell
 {
     qint64 f0 = 0, f1 = 0, f2 = 0; // the state's fields, in the order of its model:: struct
@@ -267,7 +289,7 @@ struct alignas(64) Cell
     quint32 fwCount = 0;
     bool live = false; // the key exists (fixed-size states)
 };
-static_assert(sizeof(Cell) == 128);
+static_assert(sizeof(Cell) == bytesPerRuleSubject);
 
 // A cell's fields as the model's State, and back.
 inline void loadState(Algorithm a, const Cell &c, model::State &s)
@@ -311,6 +333,27 @@ inline void storeState(const model::State &s, Cell &c)
     c.live = s.index() != 0;
 }
 
+// A vector in pages of 1,024 that grows a page at a time: no doubling, no copy, so that its
+// memory is its elements' (FORMATS.md "replay": bytes per rule and subject).
+template <typename T> class Paged
+{
+public:
+    static constexpr size_t shift = 10;
+    static constexpr size_t page = size_t(1) << shift;
+    size_t size() const { return m_pages.size() << shift; }
+    void grow(size_t n)
+    {
+        while (size() < n) {
+            m_pages.push_back(std::make_unique<T[]>(page));
+        }
+    }
+    T &operator[](size_t i) { return m_pages[i >> shift][i & (page - 1)]; }
+    const T &operator[](size_t i) const { return m_pages[i >> shift][i & (page - 1)]; }
+
+private:
+    std::vector<std::unique_ptr<T[]>> m_pages;
+};
+
 struct RuleRun
 {
     RuleReport *rep = nullptr;
@@ -322,9 +365,9 @@ struct RuleRun
     qint64 windowUs = 1;
     qint64 stepUs = 1;
     Algorithm algorithm = Algorithm::FixedWindow;
-    std::vector<Cell> cells;
-    std::vector<model::State> logs; // sliding log: per subject
-    std::vector<QByteArray> keys;   // Limiter backend: per subject, made on first use
+    Paged<Cell> cells;
+    Paged<model::State> logs; // sliding log: per subject
+    Paged<QByteArray> keys;   // Limiter backend: per subject, made on first use
     std::vector<quint64> smallCounts = std::vector<quint64>(1024);
     std::unordered_map<quint32, quint64> bigCounts;
     quint64 digest = digestSeed;
@@ -349,14 +392,14 @@ struct RuleRun
     void ensure(quint32 sid, bool withSlots)
     {
         if (sid >= cells.size()) {
-            const size_t n = std::max<size_t>(size_t(sid) + 1, cells.size() * 2);
-            cells.resize(n);
+            const size_t n = size_t(sid) + 1;
+            cells.grow(n);
             if (withSlots) {
                 if (algorithm == Algorithm::SlidingLog) {
-                    logs.resize(n);
+                    logs.grow(n);
                 }
             } else {
-                keys.resize(n);
+                keys.grow(n);
             }
         }
     }
@@ -371,16 +414,6 @@ struct RuleRun
             ++bigCounts[count];
         }
     }
-};
-
-struct Event
-{
-    qint64 t = 0;
-    quint64 seq = 0;
-    quint64 mask = 0;
-    quint32 subjOff = 0;
-    quint16 status = 0;
-    bool coarse = false;
 };
 
 // One decision waiting for the Limiter's batch.
@@ -586,9 +619,15 @@ private:
     int scopeIndex(const Scope &s);
     void addRules(const RuleSet &set, const QString &setName, std::vector<RuleReport> &out);
     bool readLine(int file);
+    void push(Event e, const quint32 *subjects);
+    void releaseHeld(FilePlan &fp);
+    void dropHeld(FilePlan &fp);
     View clientIp(const Record &r, const FilePlan &fp) const;
     quint32 subjectFor(int scope, const Record &r, const FilePlan &fp);
+    void capReached(const ScopeDef &s, const FilePlan &fp);
+    size_t defaultMaxSubjects() const;
     Result<void> flush(bool all);
+    void forceCut(std::vector<Event>::iterator &cut);
     Result<void> decide(const Event *events, size_t n, const quint32 *subj);
     void startDecider();
     void stopDecider();
@@ -596,6 +635,7 @@ private:
     void account(RuleRun &run, int index, quint32 sid, qint64 t, int status, const Decision &d);
     void note(std::vector<LineNote> &to, const FilePlan &fp, const char *why, View line);
     Result<void> periodic();
+    void addWarning(const QString &w);
     Result<void> checkFirstLines(FilePlan &fp);
     // Requests before this are final: decided, or late if they come now. The newest time seen
     // minus the reorder window (whole seconds once a time had whole seconds: such a second is
@@ -630,6 +670,12 @@ private:
     bool m_first = true;
     qint64 m_bin = 0;
     qint64 m_binStartUs = std::numeric_limits<qint64>::max() / 2;
+    // The bounded buffer: requests before m_floorUs were decided early (the buffer was full),
+    // the second m_heldSecondUs is decided unspread.
+    qint64 m_floorUs = std::numeric_limits<qint64>::min();
+    qint64 m_heldSecondUs = std::numeric_limits<qint64>::min();
+    size_t m_maxSubjects = 0; // per scope
+    bool m_capped = false;
     bool m_unsorted = false; // an event came in earlier than the one before it
     qint64 m_lastPushedUs = std::numeric_limits<qint64>::min();
     std::vector<Pending> m_batch;
@@ -771,26 +817,23 @@ Result<void> Engine::openFiles()
     }
     qint64 nonEmptyTotal = 0;
     for (const QString &path : m_o.files) {
-        auto reader = LogReader::open(path);
+        auto reader = LogReader::open(path, m_o.cancel);
         if (!reader) {
             return reader.error();
+        }
+        if ((*reader)->cancelled()) {
+            m_rep.cancelled = true;
+            return {};
         }
         FilePlan fp;
         if (given) {
             fp.parser = *given;
         } else {
-            // Detection reads the first lines through a reader of its own.
-            auto probe = LogReader::open(path);
-            if (!probe) {
-                return probe.error();
-            }
-            std::vector<QByteArray> first;
-            View line;
-            bool tooLong = false;
-            while (first.size() < 20 && (*probe)->next(line, tooLong)) {
-                if (!line.empty()) {
-                    first.emplace_back(line.data(), qsizetype(line.size()));
-                }
+            // Detection reads the first lines without consuming them (a pipe is read once).
+            const std::vector<QByteArray> first = (*reader)->peekLines(20);
+            if ((*reader)->cancelled()) {
+                m_rep.cancelled = true;
+                return {};
             }
             if (first.empty()) {
                 fp.parser = *LineParser::fixed(Format::NginxCombined); // empty: nothing to parse
@@ -844,6 +887,9 @@ Result<void> Engine::setUp()
     if (auto ok = openFiles(); !ok) {
         return ok.error();
     }
+    if (m_rep.cancelled) {
+        return {}; // while waiting for a file's first bytes: nothing to replay
+    }
     addRules(m_o.rules, u"rules"_s, m_rep.rules);
     if (m_o.against) {
         addRules(*m_o.against, u"against"_s, m_rep.against);
@@ -885,6 +931,8 @@ Result<void> Engine::setUp()
         }
     }
     m_lineSubjects.resize(m_scopes.size());
+    m_maxSubjects = m_o.maxSubjects > 0 ? size_t(m_o.maxSubjects) : defaultMaxSubjects();
+    m_rep.maxSubjects = qint64(m_maxSubjects);
     // Each file's parser reads the fields the replayed rules need, and no further.
     for (FilePlan &fp : m_files) {
         std::vector<int> need = {SlotStatus, SlotMethod, SlotPath, SlotRequest};
@@ -983,7 +1031,75 @@ quint32 Engine::subjectFor(int scope, const Record &r, const FilePlan &fp)
     if (v.size() > maxSubjectBytes) {
         return kTooLong;
     }
-    return s.subjects.intern(v);
+    const size_t before = s.subjects.size();
+    const quint32 id = s.subjects.intern(v);
+    if (s.subjects.size() > before && s.subjects.size() > m_maxSubjects && !m_capped) {
+        capReached(s, fp);
+    }
+    return id;
+}
+
+// What one subject costs a rule (FORMATS.md "replay").
+qint64 bytesOf(const RuleRun &run)
+{
+    return qint64(bytesPerRuleSubject) +
+           (run.algorithm == Algorithm::SlidingLog ? qint64(bytesPerSlidingLogSubject) : 0);
+}
+
+// One subject more than --max-subjects: the run stops here, the report covers the lines before.
+void Engine::capReached(const ScopeDef &s, const FilePlan &fp)
+{
+    m_capped = true;
+    qint64 rules = 0;
+    qint64 perSubject = qint64(bytesPerSubject);
+    for (const RuleRun &run : m_runs) {
+        if (m_scopes[size_t(run.scope)].get() == &s) {
+            ++rules;
+            perSubject += bytesOf(run);
+        }
+    }
+    m_rep.error =
+        u"more than %1 distinct subjects for scope %2 (--max-subjects %1): with %3 rule(s) of "
+        "that scope at %4 bytes per rule and subject and about %5 per subject (%6 per sliding "
+        "log rule and subject), they take about "
+        "%7 MiB, and the log has more; the replay stopped at line %8 of %9 and the report covers "
+        "the lines before; raise --max-subjects if the memory is there, or replay fewer rules "
+        "or a shorter log"_s.arg(m_maxSubjects)
+            .arg(s.label)
+            .arg(rules)
+            .arg(bytesPerRuleSubject)
+            .arg(bytesPerSubject)
+            .arg(bytesPerSlidingLogSubject)
+            .arg(qint64(m_maxSubjects) * perSubject / (1024 * 1024))
+            .arg(fp.reader->lineNumber())
+            .arg(fp.reader->path());
+}
+
+// Half the memory there is (the physical memory, or the cgroup's limit if lower), shared by
+// the scopes as their rules need it.
+size_t Engine::defaultMaxSubjects() const
+{
+    qint64 memory = qint64(::sysconf(_SC_PHYS_PAGES)) * qint64(::sysconf(_SC_PAGESIZE));
+    QFile limit(u"/sys/fs/cgroup/memory.max"_s);
+    if (limit.open(QIODevice::ReadOnly)) {
+        bool ok = false;
+        const qint64 l = limit.readAll().trimmed().toLongLong(&ok);
+        if (ok && l > 0) {
+            memory = memory > 0 ? std::min(memory, l) : l;
+        }
+    }
+    if (memory <= 0) {
+        memory = qint64(8) << 30;
+    }
+    qint64 perSubject = 0; // every scope with as many subjects
+    for (size_t i = 0; i < m_scopes.size(); ++i) {
+        perSubject += qint64(bytesPerSubject);
+        for (const RuleRun &run : m_runs) {
+            perSubject += run.scope == int(i) ? bytesOf(run) : 0;
+        }
+    }
+    return size_t(
+        std::clamp<qint64>(memory / 2 / std::max<qint64>(1, perSubject), 10'000, 0x7FFFFFFF));
 }
 
 void Engine::note(std::vector<LineNote> &to, const FilePlan &fp, const char *why, View line)
@@ -1001,6 +1117,7 @@ bool Engine::readLine(int file)
     View line;
     bool tooLong = false;
     if (!fp.reader->next(line, tooLong)) {
+        releaseHeld(fp); // the file ends after a jump: nothing contradicts it
         fp.done = true;
         return false;
     }
@@ -1026,14 +1143,29 @@ bool Engine::readLine(int file)
         return true;
     }
     ++m_rep.parsed;
-    fp.currentUs = std::max(fp.currentUs, r.timeUs);
-    if (r.timeUs < watermark()) {
-        ++m_rep.late;
-        note(m_rep.lateLines, fp,
-             "earlier than the requests already replayed by more than the "
-             "reorder window",
-             line);
-        return true;
+    // A line far ahead of its file's previous ones is held until the lines after it confirm the
+    // jump; lines back at the earlier time make it an outlier instead (outlierAhead).
+    bool hold = false;
+    if (!fp.held.empty()) {
+        if (r.timeUs < fp.held.front().t - m_o.reorderWindowUs) {
+            dropHeld(fp);
+        } else {
+            hold = true;
+        }
+    } else if (fp.currentUs != std::numeric_limits<qint64>::min() &&
+               r.timeUs > fp.currentUs + m_o.reorderWindowUs + jumpUs) {
+        hold = true;
+    }
+    if (!hold) {
+        fp.currentUs = std::max(fp.currentUs, r.timeUs);
+        if (r.timeUs < std::max(watermark(), m_floorUs)) {
+            ++m_rep.late;
+            note(m_rep.lateLines, fp,
+                 "earlier than the requests already replayed by more than the "
+                 "reorder window",
+                 line);
+            return true;
+        }
     }
     // The rules whose route takes the request.
     const View method = r.fields[SlotMethod];
@@ -1047,7 +1179,7 @@ bool Engine::readLine(int file)
             mask |= quint64(1) << i;
         }
     }
-    if (mask == 0) {
+    if (mask == 0 && !hold) {
         ++m_rep.unmatched;
         return true;
     }
@@ -1063,18 +1195,68 @@ bool Engine::readLine(int file)
     e.t = r.timeUs;
     e.seq = m_seq++;
     e.mask = mask;
-    e.subjOff = quint32(m_subj.size());
     e.status = quint16(r.status);
     e.coarse = r.coarse;
-    m_anyCoarse = m_anyCoarse || r.coarse;
-    for (const quint32 sid : m_lineSubjects) {
-        m_subj.push_back(sid);
+    if (hold) {
+        fp.held.push_back(e);
+        fp.heldSubj.insert(fp.heldSubj.end(), m_lineSubjects.begin(), m_lineSubjects.end());
+        fp.heldNotes.push_back(LineNote{
+            fp.reader->path(),
+            fp.reader->lineNumber(),
+            {},
+            m_rep.outlierLines.size() < size_t(maxBadLinesShown) ? sampleOf(line) : QString()});
+        if (fp.held.size() > size_t(jumpConfirmations)) {
+            releaseHeld(fp);
+        }
+        return true;
     }
+    push(e, m_lineSubjects.data());
+    return true;
+}
+
+void Engine::push(Event e, const quint32 *subjects)
+{
+    e.subjOff = quint32(m_subj.size());
+    m_anyCoarse = m_anyCoarse || e.coarse;
+    m_subj.insert(m_subj.end(), subjects, subjects + m_scopes.size());
     m_pending.push_back(e);
     m_unsorted = m_unsorted || e.t < m_lastPushedUs;
     m_lastPushedUs = e.t;
     m_maxSeenUs = std::max(m_maxSeenUs, e.t);
-    return true;
+}
+
+// The jump is confirmed (or the file ended): the held lines go on as any other.
+void Engine::releaseHeld(FilePlan &fp)
+{
+    for (size_t i = 0; i < fp.held.size(); ++i) {
+        const Event &e = fp.held[i];
+        fp.currentUs = std::max(fp.currentUs, e.t);
+        if (e.mask == 0) {
+            ++m_rep.unmatched;
+        } else {
+            push(e, fp.heldSubj.data() + i * m_scopes.size());
+        }
+    }
+    fp.held.clear();
+    fp.heldSubj.clear();
+    fp.heldNotes.clear();
+}
+
+// A line came back to the time before the jump: the held lines were the outliers.
+void Engine::dropHeld(FilePlan &fp)
+{
+    m_rep.outliers += qint64(fp.held.size());
+    for (LineNote &n : fp.heldNotes) {
+        if (m_rep.outlierLines.size() < size_t(maxBadLinesShown)) {
+            n.reason =
+                u"later than the lines around it by more than the reorder window + 1 minute: "
+                "not replayed"_s;
+            m_rep.outlierLines.push_back(std::move(n));
+        }
+    }
+    fp.held.clear();
+    fp.heldSubj.clear();
+    fp.heldNotes.clear();
 }
 
 Result<void> Engine::periodic()
@@ -1131,6 +1313,10 @@ Result<void> Engine::loop()
         startDecider();
     }
     for (;;) {
+        if (m_rep.cancelled || (m_o.cancel != nullptr && m_o.cancel->load())) {
+            m_rep.cancelled = true;
+            break;
+        }
         // The file whose last time is the smallest goes next, a run of lines at a time.
         int best = -1;
         for (size_t i = 0; i < m_files.size(); ++i) {
@@ -1151,7 +1337,7 @@ Result<void> Engine::loop()
         m_currentFile = best;
         FilePlan &fp = m_files[size_t(best)];
         for (int k = 0; k < 4096; ++k) {
-            if (!readLine(best)) {
+            if (!readLine(best) || m_capped) {
                 break;
             }
             if (!fp.checked && fp.nonEmpty >= 1000) {
@@ -1163,13 +1349,23 @@ Result<void> Engine::loop()
                 break;
             }
         }
-        if (!fp.checked && fp.done) {
+        if (!fp.checked && fp.done && !fp.reader->cancelled()) {
             if (auto ok = checkFirstLines(fp); !ok) {
                 return ok;
             }
         }
         if (fp.done && fp.reader->error() && m_rep.error.isEmpty()) {
             m_rep.error = fp.reader->error()->message;
+        }
+        if (fp.done && !fp.reader->warning().isEmpty()) {
+            addWarning(fp.reader->warning());
+        }
+        if (fp.reader->cancelled()) {
+            m_rep.cancelled = true;
+            break;
+        }
+        if (m_capped) {
+            break;
         }
         if (m_pending.size() >= m_flushAt) {
             if (auto ok = flush(false); !ok) {
@@ -1186,7 +1382,7 @@ Result<void> Engine::loop()
             }
         }
     }
-    if (m_rep.lines == 0 || m_rep.parsed + m_rep.unparsed == 0) {
+    if (!m_rep.cancelled && (m_rep.lines == 0 || m_rep.parsed + m_rep.unparsed == 0)) {
         if (!m_rep.error.isEmpty()) {
             // Damaged before its first line: the file's fault, not the command's.
             return Error::make(Error::Kind::Io, m_rep.error);
@@ -1195,11 +1391,30 @@ Result<void> Engine::loop()
             Error::Kind::Invalid,
             u"the log is empty: %1 hold(s) no request line"_s.arg(m_rep.files.join(u", "_s)));
     }
+    for (FilePlan &fp : m_files) {
+        releaseHeld(fp); // a run stopped early: what was held is the reader's last lines
+    }
     if (auto ok = flush(true); !ok) {
         return ok;
     }
     stopDecider(); // every batch decided
+    if (m_rep.decidedEarly > 0) {
+        addWarning(
+            u"more than %1 requests waited to be put in time order (the reorder window of a busy "
+            "log, or a second with whole-second times holding more): %2 were decided before the "
+            "reorder window had passed them%3"_s.arg(maxPendingRequests)
+                .arg(m_rep.decidedEarly)
+                .arg(m_rep.secondsNotSpread > 0
+                         ? u", and %1 second(s) were decided at their start, not spread"_s.arg(
+                               m_rep.secondsNotSpread)
+                         : QString()));
+    }
     return periodic();
+}
+
+void Engine::addWarning(const QString &w)
+{
+    m_rep.warning += (m_rep.warning.isEmpty() ? QString() : u"; "_s) + w;
 }
 
 Result<void> Engine::flush(bool all)
@@ -1217,15 +1432,18 @@ Result<void> Engine::flush(bool all)
         sorted = true;
     }
     const qint64 upTo = all ? std::numeric_limits<qint64>::max() : watermark();
-    const auto cut = std::lower_bound(m_pending.begin(), m_pending.end(), upTo,
-                                      [](const Event &e, qint64 t) { return e.t < t; });
+    auto cut = std::lower_bound(m_pending.begin(), m_pending.end(), upTo,
+                                [](const Event &e, qint64 t) { return e.t < t; });
+    if (!all && m_pending.end() - cut > qint64(maxPendingRequests / 2)) {
+        forceCut(cut);
+    }
     const size_t n = size_t(cut - m_pending.begin());
     if (n > 0) {
         // The requests of one whole second, spread evenly over it, in log order.
         bool spread = false;
         for (size_t i = 0; i < n;) {
-            if (!m_pending[i].coarse) {
-                ++i;
+            if (!m_pending[i].coarse || m_pending[i].t == m_heldSecondUs) {
+                ++i; // exact, or a second beyond the buffer: at its start, in log order
                 continue;
             }
             size_t j = i;
@@ -1303,8 +1521,24 @@ Result<void> Engine::flush(bool all)
     m_lastPushedUs = m_pending.empty() ? std::numeric_limits<qint64>::min() : m_pending.back().t;
     // What stays (the reorder window's requests) is moved to the front at every flush: flush
     // when it is a small part of the buffer.
-    m_flushAt = std::max<size_t>(32768, m_pending.size() * 4);
+    m_flushAt = std::min(maxPendingRequests, std::max<size_t>(32768, m_pending.size() * 4));
     return {};
+}
+
+// More requests wait than the buffer holds (a second of a busy log, a reorder window of many
+// seconds): the oldest are decided now, the newest half of the buffer kept. A line older than
+// those decided is late from now on; a second with whole-second times cut here is not spread:
+// its requests, these and those still to come, are decided at its start, in log order.
+void Engine::forceCut(std::vector<Event>::iterator &cut)
+{
+    cut = m_pending.end() - qint64(maxPendingRequests / 2);
+    const Event &last = *(cut - 1);
+    if (last.coarse && last.t != m_heldSecondUs) {
+        m_heldSecondUs = last.t;
+        ++m_rep.secondsNotSpread;
+    }
+    m_floorUs = std::max(m_floorUs, last.t);
+    m_rep.decidedEarly += cut - m_pending.begin();
 }
 
 void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status, const Decision &d)
@@ -1439,6 +1673,9 @@ void Engine::stopDecider()
 Result<void> Engine::decide(const Event *events, size_t n, const quint32 *subjects)
 {
     const bool local = m_o.limiter == nullptr;
+    if (!local && m_rep.cancelled) {
+        return {}; // nothing more goes to the Limiter (its round trips are not waited for)
+    }
     for (size_t i = 0; i < n; ++i) {
         const Event &e = events[i];
         const quint32 *subj = subjects + e.subjOff;
@@ -1503,6 +1740,11 @@ Result<void> Engine::decide(const Event *events, size_t n, const quint32 *subjec
                 if (m_batch.size() >= size_t(std::max(1, m_o.batch))) {
                     if (auto ok = decideBatch(); !ok) {
                         return ok;
+                    }
+                    if (m_o.cancel != nullptr && m_o.cancel->load(std::memory_order_relaxed)) {
+                        m_rep.cancelled = true; // between round trips: within one of them
+                        m_batch.clear();
+                        return {};
                     }
                 }
             }

@@ -53,6 +53,9 @@ struct Options
     qint64 minTtlMs = 0;    // passed with every decision (Redis: the keys outlive the run)
     qint64 wallLimitMs = 0; // a run taking longer stops with a timeout (0: none)
     int batch = 512;        // decisions per Limiter::decideBatch
+    // Distinct subjects per scope before the run stops (Report::error, the report covering
+    // the lines before); 0: half the memory there is over the bytes a subject takes.
+    qint64 maxSubjects = 0;
     // 0: read and decide on two threads when the machine has two cores, the twins decide and
     // no onDecision is given; 1: everything on the run's thread (the same report either way).
     int threads = 0;
@@ -156,9 +159,18 @@ struct Report
     qint64 unmatched = 0; // parsed lines no rule's route takes
     qint64 late = 0;      // out of order by more than the reorder window: not replayed
     qint64 reorderWindowUs = 0;
+    // More than maxPendingRequests waited: requests decided before the reorder window passed
+    // them, and seconds with whole-second times decided at their start instead of spread.
+    qint64 decidedEarly = 0;
+    qint64 maxSubjects = 0; // the cap the run had (--max-subjects)
+    qint64 secondsNotSpread = 0;
     bool spread = false;            // some times had whole seconds: spread evenly over their second
     std::vector<LineNote> badLines; // the first 10
     std::vector<LineNote> lateLines; // the first 10
+    // Lines far ahead of the lines before and after them (a clock jump the log does not
+    // follow): not replayed, and never a reason to call the lines after them late.
+    qint64 outliers = 0;
+    std::vector<LineNote> outlierLines; // the first 10
     qint64 firstUs = 0;
     qint64 lastUs = 0;
     qint64 binUs = 60'000'000;
@@ -176,6 +188,17 @@ inline constexpr int maxTopSubjects = 20;
 inline constexpr size_t maxSubjectBytes = 4096;
 inline constexpr int maxRules = 64; // --rules and --against together
 inline constexpr size_t maxBins = 10'000;
+// Requests waiting to be put in time order (the reorder window, a second with whole-second
+// times): past it the oldest are decided early (Report::decidedEarly).
+// The state of one (rule, subject) with the twins, and what a subject takes besides (its
+// entry in its scope's table, an id, its bytes on average): FORMATS.md "replay", measured by
+// tools/bench-replay.sh.
+inline constexpr size_t bytesPerRuleSubject = 128;
+inline constexpr size_t bytesPerSubject = 112;
+// A sliding-log rule keeps each subject's entries besides (model::SlidingLogState, a deque: its
+// map and a first 512-byte block even for a single entry).
+inline constexpr size_t bytesPerSlidingLogSubject = 1'200;
+inline constexpr size_t maxPendingRequests = 262'144;
 
 // Errors: Invalid for what the user gave (no file, a format that does not fit, more than half
 // of the first 1,000 lines unparseable, bad flags, rules the log cannot serve at all); Io for

@@ -10,3 +10,6 @@ sluice_test(replaydialog LIBS sluice_pagesupport)
 # tools/bench-replay-gui.sh, not a test (no timed assertion).
 add_executable(replay_gui_gap replay_gui_gap.cpp)
 target_link_libraries(replay_gui_gap PRIVATE sluice_ui)
+# Replay's bounds as a process: peak memory, the subject cap, signals, bad input.
+sluice_test(replay_bounds REDIS LIBS ZLIB::ZLIB)
+add_dependencies(tst_replay_bounds sluice-cli)
