@@ -226,6 +226,15 @@ private Q_SLOTS:
         QVERIFY2(t.elapsed() >= 300, "closed before the header timeout");
         QVERIFY(s.readAll().isEmpty()); // nothing can be said to it
         QCOMPARE(curl(serve.port(), {u"--cacert"_s, pki("ca.pem")}), "200");
+        // gRPC's port: the same timeout.
+        QTcpSocket g;
+        g.connectToHost(u"127.0.0.1"_s, grpcPort(serve));
+        QVERIFY(g.waitForConnected(5000));
+        g.write("\x16\x03\x01", 3);
+        t.restart();
+        QVERIFY(g.state() == QAbstractSocket::UnconnectedState || g.waitForDisconnected(5000));
+        QVERIFY2(t.elapsed() >= 300, "closed before the header timeout");
+        QCOMPARE(grpc(grpcPort(serve), {u"tls"_s, pki("ca.pem")}), "health 0801 rls 0801");
     }
 
     void unreadableKeyIsRefused()

@@ -603,6 +603,7 @@ Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
     grpc::ServerBuilder builder;
     int bound = 0;
     builder.AddListeningPort(target, *credentials, &bound);
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, d->options.handshakeTimeoutMs);
     builder.SetMaxReceiveMessageSize(d->options.maxMessageBytes);
     grpc::ResourceQuota quota("sluice-grpc");
     quota.Resize(size_t(d->options.memoryBytes));
