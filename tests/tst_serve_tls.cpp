@@ -9,8 +9,10 @@
 #include "testpki.h"
 #include "testredis.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSslConfiguration>
@@ -86,10 +88,15 @@ class TestServeTls : public QObject
     bool startTls(test::ServeProcess &serve, const QString &cert, const QString &key,
                   const QStringList &extra = {})
     {
+        // Its private copy of the certificate for gRPC goes into $TMPDIR: ours, removed with
+        // the test's directory (the fixture kills the service, which then cannot remove it).
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"TMPDIR"_s, m_dir.path());
         return serve.start(test::serveArgs(m_rules, test::redisUrl()) +
-                           QStringList{u"--grpc"_s, u"127.0.0.1:0"_s, u"--listen-tls-cert"_s, cert,
-                                       u"--listen-tls-key"_s, key} +
-                           extra);
+                               QStringList{u"--grpc"_s, u"127.0.0.1:0"_s, u"--listen-tls-cert"_s,
+                                           cert, u"--listen-tls-key"_s, key} +
+                               extra,
+                           env);
     }
     static quint16 grpcPort(test::ServeProcess &serve)
     {
@@ -266,6 +273,12 @@ private Q_SLOTS:
         test::ServeProcess serve;
         QVERIFY2(startTls(serve, cert, key), serve.err().constData());
         const quint16 port = serve.port(), g = grpcPort(serve);
+        // gRPC's copy of the certificate: in a directory only the service may enter.
+        const QStringList copies =
+            QDir(m_dir.path()).entryList({u"sluice-grpc-tls-*"_s}, QDir::Dirs);
+        QVERIFY(!copies.isEmpty());
+        QCOMPARE(QFileInfo(m_dir.filePath(copies.last())).permissions() & 0x0077,
+                 QFileDevice::Permissions());
         // A keep-alive connection, open across both reloads.
         QSslSocket kept;
         QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
