@@ -9,8 +9,10 @@
 #include "testpki.h"
 #include "testredis.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSslConfiguration>
@@ -86,10 +88,15 @@ class TestServeTls : public QObject
     bool startTls(test::ServeProcess &serve, const QString &cert, const QString &key,
                   const QStringList &extra = {})
     {
+        // Its private copy of the certificate for gRPC goes into $TMPDIR: ours, removed with
+        // the test's directory (the fixture kills the service, which then cannot remove it).
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"TMPDIR"_s, m_dir.path());
         return serve.start(test::serveArgs(m_rules, test::redisUrl()) +
-                           QStringList{u"--grpc"_s, u"127.0.0.1:0"_s, u"--listen-tls-cert"_s, cert,
-                                       u"--listen-tls-key"_s, key} +
-                           extra);
+                               QStringList{u"--grpc"_s, u"127.0.0.1:0"_s, u"--listen-tls-cert"_s,
+                                           cert, u"--listen-tls-key"_s, key} +
+                               extra,
+                           env);
     }
     static quint16 grpcPort(test::ServeProcess &serve)
     {
@@ -226,6 +233,15 @@ private Q_SLOTS:
         QVERIFY2(t.elapsed() >= 300, "closed before the header timeout");
         QVERIFY(s.readAll().isEmpty()); // nothing can be said to it
         QCOMPARE(curl(serve.port(), {u"--cacert"_s, pki("ca.pem")}), "200");
+        // gRPC's port: the same timeout.
+        QTcpSocket g;
+        g.connectToHost(u"127.0.0.1"_s, grpcPort(serve));
+        QVERIFY(g.waitForConnected(5000));
+        g.write("\x16\x03\x01", 3);
+        t.restart();
+        QVERIFY(g.state() == QAbstractSocket::UnconnectedState || g.waitForDisconnected(5000));
+        QVERIFY2(t.elapsed() >= 300, "closed before the header timeout");
+        QCOMPARE(grpc(grpcPort(serve), {u"tls"_s, pki("ca.pem")}), "health 0801 rls 0801");
     }
 
     void unreadableKeyIsRefused()
@@ -257,6 +273,12 @@ private Q_SLOTS:
         test::ServeProcess serve;
         QVERIFY2(startTls(serve, cert, key), serve.err().constData());
         const quint16 port = serve.port(), g = grpcPort(serve);
+        // gRPC's copy of the certificate: in a directory only the service may enter.
+        const QStringList copies =
+            QDir(m_dir.path()).entryList({u"sluice-grpc-tls-*"_s}, QDir::Dirs);
+        QVERIFY(!copies.isEmpty());
+        QCOMPARE(QFileInfo(m_dir.filePath(copies.last())).permissions() & 0x0077,
+                 QFileDevice::Permissions());
         // A keep-alive connection, open across both reloads.
         QSslSocket kept;
         QSslConfiguration conf = QSslConfiguration::defaultConfiguration();

@@ -85,7 +85,7 @@ fi
 check "Debian's sluice runs (/usr/bin/sluice pipes its input)" test "$(echo hello | sluice -r 1000 -i 1)" = hello
 check "$ours is still installed beside it" bash -c "dpkg-query -W -f='\${Status}' $ours | grep -q 'install ok installed'"
 apt-get -s upgrade >/root/upgrade.txt 2>&1
-sed -n 's/^\(Inst\|Remv\) /      apt-get -s upgrade: &/p' /root/upgrade.txt
+echo "      apt-get -s upgrade: $(grep -c '^Inst ' /root/upgrade.txt) upgrades planned, of them for sluice*: $(grep -Ec '^(Inst|Remv) sluice' /root/upgrade.txt)"
 check "apt-get -s upgrade neither replaces nor removes $ours" bash -c "! grep -Eq '^(Inst|Remv|Conf) ($ours|sluice) ' /root/upgrade.txt"
 check "apt-get -s dist-upgrade neither" bash -c "apt-get -s dist-upgrade 2>&1 | grep -Eq '^(Inst|Remv) ($ours|sluice) ' && exit 1 || exit 0"
 

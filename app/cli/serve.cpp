@@ -367,6 +367,7 @@ int serve(const QList<QByteArray> &argv)
     options.tls = *listenTls;
 #ifdef SLUICE_WITH_GRPC
     grpcOptions.tls = *listenTls;
+    grpcOptions.handshakeTimeoutMs = limits.headerTimeoutMs;
 #endif
     std::unique_ptr<TlsReloader> tlsReloader;
     if (*listenTls) {

@@ -637,9 +637,9 @@ Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
         grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
     builder.SetMaxReceiveMessageSize(d->options.maxMessageBytes);
     builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, d->options.limits.maxStreams);
-    // A connection that has not sent its HTTP/2 preface and SETTINGS within this is closed
-    // (gRPC's default: 120 s).
-    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, 10'000);
+    // A connection that has not finished its handshake (TLS, then the HTTP/2 preface and
+    // SETTINGS) within --header-timeout-ms is closed (gRPC's default: 120 s).
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, d->options.handshakeTimeoutMs);
     grpc::ResourceQuota quota("sluice-grpc");
     quota.Resize(size_t(d->options.memoryBytes));
     builder.SetResourceQuota(quota);

@@ -70,6 +70,9 @@ public:
         ServeLog *log = nullptr;
         // TLS (and client certificates) on the gRPC port (grpctls.h); none: plain.
         std::shared_ptr<ServerTls> tls;
+        // A connection's handshake (TLS, HTTP/2's preface) not done by then is closed
+        // (serve: --header-timeout-ms, as over HTTP).
+        int handshakeTimeoutMs = 10000;
     };
 
     GrpcService(CheckService &service, Options options, QObject *parent = nullptr);
