@@ -50,9 +50,11 @@ def framed(message):
 
 
 def connect(port, source):
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    """From `source` to the service's loopback address of its family (::1 for an IPv6 one)."""
+    v6 = ":" in source
+    s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET, socket.SOCK_STREAM)
     s.bind((source, 0))
-    s.connect(("127.0.0.1", port))
+    s.connect(("::1" if v6 else "127.0.0.1", port))
     return s
 
 
