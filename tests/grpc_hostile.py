@@ -115,8 +115,8 @@ def streams(port, source, n, reset):
                 out = frame(1, 0x4, sid, block) + frame(0, 0x1, sid, body)
             s.sendall(out)
             sent += 1
-            if reset and sent % 16 == 0:
-                # Paced (1,600 a second): the calls end as fast as they come, so it is the
+            if reset and sent % 8 == 0:
+                # Paced (800 a second): the calls end as fast as they come, so it is the
                 # resets that close the connection, not the calls left unfinished.
                 time.sleep(0.01)
     except OSError:
