@@ -50,9 +50,11 @@ def framed(message):
 
 
 def connect(port, source):
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    """From `source` to the service's loopback address of its family (::1 for an IPv6 one)."""
+    v6 = ":" in source
+    s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET, socket.SOCK_STREAM)
     s.bind((source, 0))
-    s.connect(("127.0.0.1", port))
+    s.connect(("::1" if v6 else "127.0.0.1", port))
     return s
 
 
@@ -113,8 +115,8 @@ def streams(port, source, n, reset):
                 out = frame(1, 0x4, sid, block) + frame(0, 0x1, sid, body)
             s.sendall(out)
             sent += 1
-            if reset and sent % 16 == 0:
-                # Paced (1,600 a second): the calls end as fast as they come, so it is the
+            if reset and sent % 8 == 0:
+                # Paced (800 a second): the calls end as fast as they come, so it is the
                 # resets that close the connection, not the calls left unfinished.
                 time.sleep(0.01)
     except OSError:

@@ -310,7 +310,7 @@ private Q_SLOTS:
         const QSet<QByteArray> ruleIds{"fw", "shadowed", "api.path_users.method_GET"};
         const QSet<QByteArray> allowedLabels{"rule",   "decision", "source",  "le",
                                              "kind",   "result",   "version", "commit",
-                                             "domain", "key1",     "key2"};
+                                             "domain", "key1",     "key2",    "reason"};
         for (const Sample &s : e.samples) {
             QVERIFY2(!familyOf(e, s.name).isEmpty(), s.name.constData());
             for (auto it = s.labels.begin(); it != s.labels.end(); ++it) {

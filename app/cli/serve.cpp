@@ -10,6 +10,7 @@
 
 #include "app/serve/checkservice.h"
 #include "app/serve/envoyconfig.h"
+#include "app/serve/grpcgate.h" // its Limits only: no gRPC header
 #ifdef SLUICE_WITH_GRPC
 #include "app/serve/grpcservice.h"
 #endif
@@ -227,12 +228,8 @@ int serve(const QList<QByteArray> &argv)
             }
         }
     }
-    // The gRPC port's limits (grpcgate.h); parsed whether or not gRPC is built in.
-    struct GrpcLimits
-    {
-        int maxConnections = 256, maxConnectionsPerPeer = 0, maxStreams = 100,
-            maxResetsPerSecond = 200;
-    } grpcLimits;
+    // The gRPC port's limits; parsed whether or not gRPC is built in.
+    serve::GrpcGate::Limits grpcLimits;
     for (const auto &[flag, min, max, to] :
          {std::tuple{"grpc-max-connections", 1, 1'000'000, &grpcLimits.maxConnections},
           {"grpc-max-connections-per-peer", 1, 1'000'000, &grpcLimits.maxConnectionsPerPeer},
@@ -344,10 +341,7 @@ int serve(const QList<QByteArray> &argv)
     fitDescriptors(log, options, args.has("grpc") ? &grpcLimits.maxConnections : nullptr);
 #ifdef SLUICE_WITH_GRPC
     grpcOptions.log = &log;
-    grpcOptions.limits.maxConnections = grpcLimits.maxConnections;
-    grpcOptions.limits.maxConnectionsPerPeer = grpcLimits.maxConnectionsPerPeer;
-    grpcOptions.limits.maxStreams = grpcLimits.maxStreams;
-    grpcOptions.limits.maxResetsPerSecond = grpcLimits.maxResetsPerSecond;
+    grpcOptions.limits = grpcLimits;
 #endif
     // A failure once the log is set up: a JSON line under --log-format json, as the rest.
     auto die = [&log](const QString &message) {

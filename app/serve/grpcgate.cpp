@@ -6,6 +6,7 @@
 #include <grpcpp/server_builder.h>
 #include <grpcpp/support/server_interceptor.h>
 
+#include <QHostAddress>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -13,8 +14,10 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
 
 #include <arpa/inet.h>
@@ -39,27 +42,49 @@ qint64 nowMs()
         .count();
 }
 
-// How gRPC names a connection's peer (ServerContext::peer(): grpc_sockaddr_to_uri), so that
-// the calls the interceptor sees find their connection: ipv4:A.B.C.D:PORT, ipv6:[A::B]:PORT.
-std::string peerUri(const sockaddr_storage &ss)
+// A connection's client as a key: its address (peerAddress()) and port, from the accepted
+// socket's address, or from the name gRPC gives a call's peer (ServerContext::peer():
+// ipv4:A.B.C.D:PORT, ipv6:[A::B]:PORT, the brackets maybe percent-encoded), so that the calls
+// the interceptor sees find their connection whatever the spelling.
+quint16 portOf(const sockaddr_storage &ss)
 {
-    char text[INET6_ADDRSTRLEN] = {};
-    if (ss.ss_family == AF_INET) {
-        const auto *sin = reinterpret_cast<const sockaddr_in *>(&ss);
-        ::inet_ntop(AF_INET, &sin->sin_addr, text, sizeof text);
-        return std::string("ipv4:") + text + ':' + std::to_string(ntohs(sin->sin_port));
+    return ntohs(ss.ss_family == AF_INET ? reinterpret_cast<const sockaddr_in *>(&ss)->sin_port
+                                         : reinterpret_cast<const sockaddr_in6 *>(&ss)->sin6_port);
+}
+
+std::string keyOf(const sockaddr_storage &ss)
+{
+    const quint16 port = portOf(ss);
+    return peerAddress(ss) + char(port >> 8) + char(port & 0xff);
+}
+
+std::string keyOfPeer(std::string_view peer)
+{
+    const size_t scheme = peer.find(':');
+    const size_t colon = peer.rfind(':');
+    if (scheme == std::string_view::npos || colon <= scheme) {
+        return {};
     }
-    if (ss.ss_family == AF_INET6) {
-        const auto *sin6 = reinterpret_cast<const sockaddr_in6 *>(&ss);
-        if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr)) {
-            ::inet_ntop(AF_INET, reinterpret_cast<const char *>(&sin6->sin6_addr) + 12, text,
-                        sizeof text);
-            return std::string("ipv4:") + text + ':' + std::to_string(ntohs(sin6->sin6_port));
+    std::string host(peer.substr(scheme + 1, colon - scheme - 1));
+    for (const char *bracket : {"%5B", "%5b", "%5D", "%5d", "[", "]"}) {
+        for (size_t at = host.find(bracket); at != std::string::npos; at = host.find(bracket)) {
+            host.erase(at, std::strlen(bracket));
         }
-        ::inet_ntop(AF_INET6, &sin6->sin6_addr, text, sizeof text);
-        return std::string("ipv6:[") + text + "]:" + std::to_string(ntohs(sin6->sin6_port));
     }
-    return {};
+    sockaddr_storage ss{};
+    const int port = std::atoi(std::string(peer.substr(colon + 1)).c_str());
+    if (auto *sin = reinterpret_cast<sockaddr_in *>(&ss);
+        ::inet_pton(AF_INET, host.c_str(), &sin->sin_addr) == 1) {
+        ss.ss_family = AF_INET;
+        sin->sin_port = htons(quint16(port));
+    } else if (auto *sin6 = reinterpret_cast<sockaddr_in6 *>(&ss);
+               ::inet_pton(AF_INET6, host.c_str(), &sin6->sin6_addr) == 1) {
+        ss.ss_family = AF_INET6;
+        sin6->sin6_port = htons(quint16(port));
+    } else {
+        return {};
+    }
+    return keyOf(ss);
 }
 
 ino_t inodeOf(int fd)
@@ -93,7 +118,8 @@ struct GrpcGate::State
     {
         ino_t inode = 0;
         std::string peer; // the client's address (per-peer limit)
-        std::string uri;  // gRPC's name of it
+        std::string key;  // and port: keyOf()
+        QString name;     // ADDRESS:PORT, for the log
         int inFlight = 0; // calls begun and not ended
         qint64 windowMs = 0;
         int cancelled = 0, answered = 0; // calls ended in the second from windowMs
@@ -105,14 +131,14 @@ struct GrpcGate::State
     std::function<void(const QString &)> log;
     std::mutex mutex;
     std::unordered_map<int, Conn> byFd;
-    std::unordered_map<std::string, int> byUri;
+    std::unordered_map<std::string, int> byKey;
     std::unordered_map<std::string, int> perPeer;
     std::atomic<qint64> lastLogMs{0};
 
     void removeLocked(std::unordered_map<int, Conn>::iterator it)
     {
-        if (const auto u = byUri.find(it->second.uri); u != byUri.end() && u->second == it->first) {
-            byUri.erase(u);
+        if (const auto u = byKey.find(it->second.key); u != byKey.end() && u->second == it->first) {
+            byKey.erase(u);
         }
         if (const auto p = perPeer.find(it->second.peer); p != perPeer.end() && --p->second <= 0) {
             perPeer.erase(p);
@@ -133,10 +159,10 @@ struct GrpcGate::State
         }
     }
 
-    Conn *findLocked(const std::string &uri)
+    Conn *findLocked(const std::string &peer)
     {
-        const auto u = byUri.find(uri);
-        if (u == byUri.end()) {
+        const auto u = byKey.find(keyOfPeer(peer));
+        if (u == byKey.end()) {
             return nullptr;
         }
         const auto it = byFd.find(u->second);
@@ -151,7 +177,7 @@ struct GrpcGate::State
             return;
         }
         c.closing = true;
-        const int fd = byUri.at(c.uri);
+        const int fd = byKey.at(c.key);
         if (inodeOf(fd) == c.inode) {
             ::shutdown(fd, SHUT_RDWR);
         }
@@ -161,15 +187,14 @@ struct GrpcGate::State
         const qint64 now = nowMs();
         qint64 last = lastLogMs.load();
         if (log && now - last >= 1000 && lastLogMs.compare_exchange_strong(last, now)) {
-            log(QStringLiteral("gRPC: closed a connection of %1: %2")
-                    .arg(QString::fromStdString(c.uri), why));
+            log(QStringLiteral("gRPC: closed a connection of %1: %2").arg(c.name, why));
         }
     }
 
-    void begun(const std::string &uri)
+    void begun(const std::string &peer)
     {
         std::lock_guard l(mutex);
-        Conn *c = findLocked(uri);
+        Conn *c = findLocked(peer);
         if (c == nullptr) {
             return;
         }
@@ -181,10 +206,10 @@ struct GrpcGate::State
         }
     }
 
-    void ended(const std::string &uri, bool cancelled)
+    void ended(const std::string &peer, bool cancelled)
     {
         std::lock_guard l(mutex);
-        Conn *c = findLocked(uri);
+        Conn *c = findLocked(peer);
         if (c == nullptr) {
             return;
         }
@@ -334,7 +359,10 @@ void GrpcGate::onReadable()
         State::Conn c;
         c.inode = inodeOf(fd);
         c.peer = peerAddress(ss);
-        c.uri = peerUri(ss);
+        c.key = keyOf(ss);
+        c.name = QStringLiteral("%1:%2")
+                     .arg(QHostAddress(reinterpret_cast<const sockaddr *>(&ss)).toString())
+                     .arg(portOf(ss));
         int open = 0, ofPeer = 0;
         {
             std::lock_guard l(m_state->mutex);
@@ -350,7 +378,7 @@ void GrpcGate::onReadable()
                     m_state->removeLocked(stale);
                 }
                 ++m_state->perPeer[c.peer];
-                m_state->byUri[c.uri] = fd;
+                m_state->byKey[c.key] = fd;
                 m_state->byFd.emplace(fd, std::move(c));
                 m_metrics.setGrpcConnections(int(m_state->byFd.size()));
                 open = -1;
