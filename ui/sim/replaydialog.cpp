@@ -535,6 +535,12 @@ void ReplayDialog::onFinished(const replay::Report &report)
     if (report.spread) {
         text += tr("; whole seconds spread evenly");
     }
+    if (report.outliers > 0) {
+        text += tr("; %1 outliers, not replayed").arg(grouped(report.outliers));
+    }
+    if (!report.warning.isEmpty()) {
+        text += u"; "_s + report.warning;
+    }
     if (report.cancelled) {
         text = tr("Cancelled: ") + text;
     }
