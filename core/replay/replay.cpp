@@ -7,7 +7,9 @@
 //  - Requests wait in a buffer until the log has moved past them by the reorder window; they
 //    are then sorted (by time, then log order), the requests of a whole second (times with
 //    second resolution) spread evenly over it, and decided. A request older than what was
-//    already decided is late: counted and skipped, never decided out of order.
+//    already decided is late: counted and skipped, never decided out of order. The buffer is
+//    bounded (maxPendingRequests: past it the oldest are decided early), and a line far ahead
+//    of its file is held until the next lines confirm the jump or make it an outlier.
 //  - Several files are read in turn, always the one whose last time is the smallest, a run of
 //    lines at a time, so that their merge stays within the reorder window.
 //  - Decisions: model::apply on a state per (rule, subject), expiring on the log's clock as
@@ -638,6 +640,7 @@ private:
     Result<void> periodic();
     void addWarning(const QString &w);
     Result<void> checkFirstLines(FilePlan &fp);
+    Result<bool> afterRun(FilePlan &fp);
     // Requests before this are final: decided, or late if they come now. The newest time seen
     // minus the reorder window (whole seconds once a time had whole seconds: such a second is
     // spread once all of it is in).
@@ -1355,22 +1358,11 @@ Result<void> Engine::loop()
                 break;
             }
         }
-        if (!fp.checked && fp.done && !fp.reader->cancelled()) {
-            if (auto ok = checkFirstLines(fp); !ok) {
-                return ok;
-            }
+        auto go = afterRun(fp);
+        if (!go) {
+            return go.error();
         }
-        if (fp.done && fp.reader->error() && m_rep.error.isEmpty()) {
-            m_rep.error = fp.reader->error()->message;
-        }
-        if (fp.done && !fp.reader->warning().isEmpty()) {
-            addWarning(fp.reader->warning());
-        }
-        if (fp.reader->cancelled()) {
-            m_rep.cancelled = true;
-            break;
-        }
-        if (m_capped) {
+        if (!*go) {
             break;
         }
         if (m_pending.size() >= m_flushAt) {
@@ -1381,10 +1373,6 @@ Result<void> Engine::loop()
         if (m_sinceCheck >= kCheckEvery) {
             if (auto ok = periodic(); !ok) {
                 return ok;
-            }
-            if (m_o.cancel != nullptr && m_o.cancel->load(std::memory_order_relaxed)) {
-                m_rep.cancelled = true;
-                break;
             }
         }
     }
@@ -1416,6 +1404,27 @@ Result<void> Engine::loop()
                          : QString()));
     }
     return periodic();
+}
+
+// After a run of lines of one file: its first lines checked, its end's error and warning
+// taken; false when the run stops here (cancelled, the subject cap).
+Result<bool> Engine::afterRun(FilePlan &fp)
+{
+    if (!fp.checked && fp.done && !fp.reader->cancelled()) {
+        if (auto ok = checkFirstLines(fp); !ok) {
+            return ok.error();
+        }
+    }
+    if (fp.done && fp.reader->error() && m_rep.error.isEmpty()) {
+        m_rep.error = fp.reader->error()->message;
+    }
+    if (fp.done && !fp.reader->warning().isEmpty()) {
+        addWarning(fp.reader->warning());
+    }
+    if (fp.reader->cancelled()) {
+        m_rep.cancelled = true;
+    }
+    return !m_rep.cancelled && !m_capped;
 }
 
 void Engine::addWarning(const QString &w)
