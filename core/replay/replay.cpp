@@ -62,6 +62,8 @@ constexpr qint64 kCheckEvery = 65536;
 // comes back before.
 constexpr qint64 jumpUs = 60'000'000;
 constexpr int jumpConfirmations = 2;
+constexpr const char *lateReason =
+    "earlier than the requests already replayed by more than the reorder window";
 constexpr quint64 digestSeed = 14695981039346656037ull;
 
 inline void mix(quint64 &h, qint64 v)
@@ -1164,10 +1166,7 @@ bool Engine::readLine(int file)
         fp.currentUs = std::max(fp.currentUs, r.timeUs);
         if (r.timeUs < std::max(watermark(), m_floorUs)) {
             ++m_rep.late;
-            note(m_rep.lateLines, fp,
-                 "earlier than the requests already replayed by more than the "
-                 "reorder window",
-                 line);
+            note(m_rep.lateLines, fp, lateReason, line);
             return true;
         }
     }
@@ -1240,7 +1239,14 @@ void Engine::releaseHeld(FilePlan &fp)
     for (size_t i = 0; i < fp.held.size(); ++i) {
         const Event &e = fp.held[i];
         fp.currentUs = std::max(fp.currentUs, e.t);
-        if (e.mask == 0) {
+        if (e.t < std::max(watermark(), m_floorUs)) {
+            ++m_rep.late; // another file's lines went past it meanwhile
+            if (m_rep.lateLines.size() < size_t(maxBadLinesShown)) {
+                LineNote n = fp.heldNotes[i];
+                n.reason = QString::fromLatin1(lateReason);
+                m_rep.lateLines.push_back(std::move(n));
+            }
+        } else if (e.mask == 0) {
             ++m_rep.unmatched;
         } else {
             push(e, fp.heldSubj.data() + i * m_scopes.size());
