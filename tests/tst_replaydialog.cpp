@@ -1,7 +1,7 @@
 // Simulation > Replay a log…, offscreen, on a log and a rule file the test writes: the format
 // detected, the run in its worker with the report in the tables, the draggable candidate limit
-// and its shares, the export (CSV, PNG, SVG), a cancel, a bad rule file said; the Simulation
-// page opens the dialog.
+// and its shares, the export (CSV, PNG, SVG), a cancel (of a FIFO nobody writes too), a bad
+// rule file said; the Simulation page opens the dialog.
 #include "pageharness.h"
 
 #include "ui/sim/replaydialog.h"
@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
 using namespace sluice;
 using namespace sluice::ui;
 using namespace Qt::StringLiterals;
@@ -191,6 +192,20 @@ void TestReplayDialog::cancelAndErrors()
     QVERIFY(done.wait(30000));
     QVERIFY(!d.running());
     QVERIFY(d.report().cancelled || d.report().lines == 6000 * 32);
+    // A FIFO nobody writes: choosing it does not hang the window (the format is not guessed
+    // from it), and Cancel stops the run that waits for its first bytes.
+    const QString fifo = dir.filePath(u"fifo"_s);
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    d.setLogs({fifo});
+    QVERIFY2(d.findChild<QLabel *>(u"detectedLabel"_s)->text().contains(u"not recognised"_s),
+             qPrintable(d.findChild<QLabel *>(u"detectedLabel"_s)->text()));
+    done.clear();
+    d.start();
+    QVERIFY(d.running());
+    QVERIFY(!done.wait(300)); // waiting for a writer
+    d.cancel();
+    QVERIFY(done.wait(5000));
+    QVERIFY(d.report().cancelled);
 }
 
 void TestReplayDialog::simulationPageOpensIt()

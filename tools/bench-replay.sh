@@ -11,7 +11,7 @@
 #
 # The logs: LINES requests from 20,000 client addresses over LINES / 1000 seconds, 1 % with
 # status 429; "long" lines as browsers make them (~174 bytes: a Referer and a Firefox
-# User-Agent), "short" ones as API clients do (~119 bytes: no Referer, curl). The machine is
+# User-Agent), "short" ones as API clients do (~119 bytes: no Referer, okhttp). The machine is
 # shared: figures move by +-20 % from run to run; quote the medians and the ratio, never a
 # single round, and the load beside them.
 set -euo pipefail
@@ -35,7 +35,7 @@ make_log() {
         split("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec", mon, " ")
         split("/api/orders /api/users /login /search /static/app.js /api/cart /hello /health", path, " ")
         split("GET GET GET POST GET PUT GET GET", meth, " ")
-        tail = short ? "\"-\" \"curl/8.5.0\"" : "\"https://example.com/page\" \"Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/128.0\""
+        tail = short ? "\"-\" \"okhttp/4.12.0 (Android 14)\"" : "\"https://example.com/page\" \"Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/128.0\""
         for (i = 0; i < n; i++) {
             t = 36000 + int(i / 1000)
             if (i % 1000 == 0) {

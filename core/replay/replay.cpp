@@ -7,7 +7,9 @@
 //  - Requests wait in a buffer until the log has moved past them by the reorder window; they
 //    are then sorted (by time, then log order), the requests of a whole second (times with
 //    second resolution) spread evenly over it, and decided. A request older than what was
-//    already decided is late: counted and skipped, never decided out of order.
+//    already decided is late: counted and skipped, never decided out of order. The buffer is
+//    bounded (maxPendingRequests: past it the oldest are decided early), and a line far ahead
+//    of its file is held until the next lines confirm the jump or make it an outlier.
 //  - Several files are read in turn, always the one whose last time is the smallest, a run of
 //    lines at a time, so that their merge stays within the reorder window.
 //  - Decisions: model::apply on a state per (rule, subject), expiring on the log's clock as
@@ -60,6 +62,8 @@ constexpr qint64 kCheckEvery = 65536;
 // comes back before.
 constexpr qint64 jumpUs = 60'000'000;
 constexpr int jumpConfirmations = 2;
+constexpr const char *lateReason =
+    "earlier than the requests already replayed by more than the reorder window";
 constexpr quint64 digestSeed = 14695981039346656037ull;
 
 inline void mix(quint64 &h, qint64 v)
@@ -632,11 +636,13 @@ private:
     void startDecider();
     void stopDecider();
     Result<void> decideBatch();
-    void account(RuleRun &run, int index, quint32 sid, qint64 t, int status, const Decision &d);
+    void account(RuleRun &run, Cell &st, int index, quint32 sid, qint64 t, int status,
+                 const Decision &d);
     void note(std::vector<LineNote> &to, const FilePlan &fp, const char *why, View line);
     Result<void> periodic();
     void addWarning(const QString &w);
     Result<void> checkFirstLines(FilePlan &fp);
+    Result<bool> afterRun(FilePlan &fp);
     // Requests before this are final: decided, or late if they come now. The newest time seen
     // minus the reorder window (whole seconds once a time had whole seconds: such a second is
     // spread once all of it is in).
@@ -1160,10 +1166,7 @@ bool Engine::readLine(int file)
         fp.currentUs = std::max(fp.currentUs, r.timeUs);
         if (r.timeUs < std::max(watermark(), m_floorUs)) {
             ++m_rep.late;
-            note(m_rep.lateLines, fp,
-                 "earlier than the requests already replayed by more than the "
-                 "reorder window",
-                 line);
+            note(m_rep.lateLines, fp, lateReason, line);
             return true;
         }
     }
@@ -1214,11 +1217,16 @@ bool Engine::readLine(int file)
     return true;
 }
 
-void Engine::push(Event e, const quint32 *subjects)
+// Inlined: readLine calls it for every request line.
+[[gnu::always_inline]] inline void Engine::push(Event e, const quint32 *subjects)
 {
     e.subjOff = quint32(m_subj.size());
     m_anyCoarse = m_anyCoarse || e.coarse;
-    m_subj.insert(m_subj.end(), subjects, subjects + m_scopes.size());
+    if (m_scopes.size() == 1) {
+        m_subj.push_back(subjects[0]); // the common case: a range insert costs five times more
+    } else {
+        m_subj.insert(m_subj.end(), subjects, subjects + m_scopes.size());
+    }
     m_pending.push_back(e);
     m_unsorted = m_unsorted || e.t < m_lastPushedUs;
     m_lastPushedUs = e.t;
@@ -1231,7 +1239,14 @@ void Engine::releaseHeld(FilePlan &fp)
     for (size_t i = 0; i < fp.held.size(); ++i) {
         const Event &e = fp.held[i];
         fp.currentUs = std::max(fp.currentUs, e.t);
-        if (e.mask == 0) {
+        if (e.t < std::max(watermark(), m_floorUs)) {
+            ++m_rep.late; // another file's lines went past it meanwhile
+            if (m_rep.lateLines.size() < size_t(maxBadLinesShown)) {
+                LineNote n = fp.heldNotes[i];
+                n.reason = QString::fromLatin1(lateReason);
+                m_rep.lateLines.push_back(std::move(n));
+            }
+        } else if (e.mask == 0) {
             ++m_rep.unmatched;
         } else {
             push(e, fp.heldSubj.data() + i * m_scopes.size());
@@ -1349,22 +1364,11 @@ Result<void> Engine::loop()
                 break;
             }
         }
-        if (!fp.checked && fp.done && !fp.reader->cancelled()) {
-            if (auto ok = checkFirstLines(fp); !ok) {
-                return ok;
-            }
+        auto go = afterRun(fp);
+        if (!go) {
+            return go.error();
         }
-        if (fp.done && fp.reader->error() && m_rep.error.isEmpty()) {
-            m_rep.error = fp.reader->error()->message;
-        }
-        if (fp.done && !fp.reader->warning().isEmpty()) {
-            addWarning(fp.reader->warning());
-        }
-        if (fp.reader->cancelled()) {
-            m_rep.cancelled = true;
-            break;
-        }
-        if (m_capped) {
+        if (!*go) {
             break;
         }
         if (m_pending.size() >= m_flushAt) {
@@ -1375,10 +1379,6 @@ Result<void> Engine::loop()
         if (m_sinceCheck >= kCheckEvery) {
             if (auto ok = periodic(); !ok) {
                 return ok;
-            }
-            if (m_o.cancel != nullptr && m_o.cancel->load(std::memory_order_relaxed)) {
-                m_rep.cancelled = true;
-                break;
             }
         }
     }
@@ -1410,6 +1410,27 @@ Result<void> Engine::loop()
                          : QString()));
     }
     return periodic();
+}
+
+// After a run of lines of one file: its first lines checked, its end's error and warning
+// taken; false when the run stops here (cancelled, the subject cap).
+Result<bool> Engine::afterRun(FilePlan &fp)
+{
+    if (!fp.checked && fp.done && !fp.reader->cancelled()) {
+        if (auto ok = checkFirstLines(fp); !ok) {
+            return ok.error();
+        }
+    }
+    if (fp.done && fp.reader->error() && m_rep.error.isEmpty()) {
+        m_rep.error = fp.reader->error()->message;
+    }
+    if (fp.done && !fp.reader->warning().isEmpty()) {
+        addWarning(fp.reader->warning());
+    }
+    if (fp.reader->cancelled()) {
+        m_rep.cancelled = true;
+    }
+    return !m_rep.cancelled && !m_capped;
 }
 
 void Engine::addWarning(const QString &w)
@@ -1541,7 +1562,8 @@ void Engine::forceCut(std::vector<Event>::iterator &cut)
     m_rep.decidedEarly += cut - m_pending.begin();
 }
 
-void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status, const Decision &d)
+void Engine::account(RuleRun &run, Cell &st, int index, quint32 sid, qint64 t, int status,
+                     const Decision &d)
 {
     RuleReport &rep = *run.rep;
     if (m_first) {
@@ -1550,7 +1572,6 @@ void Engine::account(RuleRun &run, int index, quint32 sid, qint64 t, int status,
     }
     m_rep.lastUs = t;
     ++rep.decided;
-    Cell &st = run.cells[sid];
     run.at(t);
     const qint64 step = run.step;
     const qint64 window = run.window;
@@ -1734,7 +1755,7 @@ Result<void> Engine::decide(const Event *events, size_t n, const quint32 *subjec
                 if (o.wrote && o.ttlMs > 0) {
                     cell.expiresAtUs = now + o.ttlMs * duration::usPerMs;
                 }
-                account(run, index, sid, now, e.status, o.decision);
+                account(run, cell, index, sid, now, e.status, o.decision);
             } else {
                 m_batch.push_back(Pending{index, sid, e.t, e.status});
                 if (m_batch.size() >= size_t(std::max(1, m_o.batch))) {
@@ -1791,7 +1812,8 @@ Result<void> Engine::decideBatch()
             return Error::make(d.error().kind, u"rule %1: %2"_s.arg(m_runs[size_t(p.rule)].rep->id,
                                                                     d.error().message));
         }
-        account(m_runs[size_t(p.rule)], p.rule, p.sid, p.t, p.status, *d);
+        RuleRun &run = m_runs[size_t(p.rule)];
+        account(run, run.cells[p.sid], p.rule, p.sid, p.t, p.status, *d);
     }
     m_batch.clear();
     return {};

@@ -4007,6 +4007,10 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>; %1 outliers, not replayed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Cancelled: </source>
         <translation type="unfinished"></translation>
     </message>

@@ -3985,6 +3985,10 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <translation>；整秒时间已在该秒内均匀分布</translation>
     </message>
     <message>
+        <source>; %1 outliers, not replayed</source>
+        <translation>；%1 行离群，未回放</translation>
+    </message>
+    <message>
         <source>Cancelled: </source>
         <translation>已取消：</translation>
     </message>

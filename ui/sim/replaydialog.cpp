@@ -401,21 +401,18 @@ void ReplayDialog::detectFormat()
         m_detected->clear();
         return;
     }
-    // The first 20 lines of one file: a few kilobytes, read here.
+    // The first 20 lines of one file: at most the reader's first block, read here. A FIFO or a
+    // device is not read on this thread (it may never answer, or never end a line).
+    if (QFileInfo fi(first); fi.exists() && !fi.isFile() && !fi.isDir()) {
+        m_detected->setText(tr("format not recognised: choose it"));
+        return;
+    }
     auto reader = replay::LogReader::open(first);
     if (!reader) {
         m_detected->setText(reader.error().message);
         return;
     }
-    std::vector<QByteArray> lines;
-    std::string_view line;
-    bool tooLong = false;
-    while (lines.size() < 20 && (*reader)->next(line, tooLong)) {
-        if (!line.empty()) {
-            lines.emplace_back(line.data(), qsizetype(line.size()));
-        }
-    }
-    const auto f = replay::detect(lines);
+    const auto f = replay::detect((*reader)->peekLines(20));
     if (!f) {
         m_detected->setText(tr("format not recognised: choose it"));
         return;
@@ -534,6 +531,12 @@ void ReplayDialog::onFinished(const replay::Report &report)
                        .arg(QLocale().toString(report.wallSeconds, 'f', 2));
     if (report.spread) {
         text += tr("; whole seconds spread evenly");
+    }
+    if (report.outliers > 0) {
+        text += tr("; %1 outliers, not replayed").arg(grouped(report.outliers));
+    }
+    if (!report.warning.isEmpty()) {
+        text += u"; "_s + report.warning;
     }
     if (report.cancelled) {
         text = tr("Cancelled: ") + text;
