@@ -105,6 +105,9 @@ public:
 
     RuleTablePtr rules() const; // any thread
     DecisionPool::Health health() const;
+    // What the rule store holds but is not served (RuleWatcher::skipped): /healthz says
+    // "degraded" with it while it is not empty; skippedChanged() when it changes.
+    void setSkipped(const QStringList &why);
 
     // The per-subject override of `rule` that matches `subject` now, matched once per request
     // before its cost is checked against `capacity`, then applied as matched (by HTTP, and by
@@ -130,6 +133,7 @@ public:
 Q_SIGNALS:
     void rulesChanged(qint64 version, int ruleCount);
     void ruleWatchError(const QString &message);
+    void skippedChanged(const QStringList &why);
 
 private:
     // One HTTP thread: its server, and what its requests share without locks.
@@ -180,6 +184,7 @@ private:
     rules::RuleWatcher *m_watcher = nullptr;
     mutable std::mutex m_rulesMutex;
     RuleTablePtr m_rules;
+    QStringList m_skipped; // under m_rulesMutex
     quint16 m_port = 0;
 };
 
