@@ -11,10 +11,12 @@
 #include "testkit.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <sys/stat.h>
 
@@ -279,6 +281,85 @@ private Q_SLOTS:
                            "requests_per_unit: 1}\n---\ndomain: two\n"));
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("two.yaml:5:") && r.err.contains("a second YAML document"),
+                 r.err.constData());
+    }
+
+    // --ttl and --expires share one bound, said the same way: 100 years (36500d).
+    void ttlAndExpiresShareOneBound()
+    {
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        QVERIFY(pushRules(redis));
+        const QStringList add{u"overrides"_s, u"add"_s,       u"--url"_s,
+                              redis.url(),    u"--rule"_s,    u"hello"_s,
+                              u"--allow"_s,   u"--subject"_s, u"a"_s};
+        test::CliRun r = cli(add + QStringList{u"--expires"_s, u"9999-12-31T23:59:59Z"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("36500d"), r.err.constData());
+        r = cli(add + QStringList{u"--ttl"_s, u"1000000d"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("36500d"), r.err.constData());
+        r = cli(add + QStringList{u"--ttl"_s, u"36000d"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+
+    // The 413 for a body names POST /json and its bound (it said the service takes no bodies);
+    // a flapping Redis makes a bounded number of state lines.
+    void serveTextsAndStateLines()
+    {
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        test::ServeProcess serve;
+        QVERIFY2(serve.start({u"--url"_s, redis.url(), u"--rules"_s, m_rules, u"--listen"_s,
+                              u"127.0.0.1:0"_s, u"--no-stats"_s}),
+                 serve.err().constData());
+        const test::HttpReply big = test::httpRequest(
+            serve.port(), "POST /json HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n");
+        QCOMPARE(big.status, 413);
+        QVERIFY2(big.body.contains("POST /json"), big.body.constData());
+
+        Connection c = redis.connect();
+        QElapsedTimer t;
+        t.start();
+        // Kills until the log has held lines back and said so (a kill is seen by the next
+        // decision on that connection: not each kill is a change of state), at most 15 s.
+        for (int i = 0; i < 400 && t.elapsed() < 15000; ++i) {
+            QVERIFY(c.command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}).ok());
+            for (int k = 0; k < 6; ++k) {
+                (void)test::httpGet(serve.port(), "/v1/check?rule=hello&subject=a");
+            }
+            if (i % 10 == 9 && serve.err().contains("not logged")) {
+                break;
+            }
+            QThread::msleep(50); // the pool's peek finds Redis up again in between
+        }
+        const qint64 seconds = t.elapsed() / 1000;
+        // Let a held line out (the log writes it within seconds), then count.
+        QTRY_VERIFY2_WITH_TIMEOUT(serve.err().contains("not logged"),
+                                  serve.err().right(3000).constData(), 15000);
+        const qsizetype lines = serve.err().count("sluice-cli serve: Redis is");
+        QVERIFY2(lines <= 10 + 3 + seconds / 6, QByteArray::number(lines).constData());
+    }
+
+    // redis-benchmark failing once ("All clients disconnected") is run again, not fatal.
+    void benchRetriesTheCeiling()
+    {
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        const QString tool = m_dir.filePath(u"flaky-benchmark"_s);
+        const QString once = m_dir.filePath(u"failed-once"_s);
+        QVERIFY(
+            !write(u"flaky-benchmark"_s, "#!/bin/sh\nif [ ! -e '" + once.toUtf8() +
+                                             "' ]; then touch '" + once.toUtf8() +
+                                             "'; echo 'All clients disconnected' >&2; exit 1; fi\n"
+                                             "exec redis-benchmark \"$@\"\n")
+                 .isEmpty());
+        QVERIFY(QFile::setPermissions(tool, QFile::ReadOwner | QFile::ExeOwner));
+        const test::CliRun r = cli({u"bench"_s, u"--url"_s, redis.url(), u"--redis-benchmark"_s,
+                                    tool, u"--seconds"_s, u"0.1"_s, u"--rounds"_s, u"1"_s,
+                                    u"--algorithm"_s, u"fixed_window"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("All clients disconnected") && r.err.contains("running it again"),
                  r.err.constData());
     }
 
