@@ -396,6 +396,17 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.count('\n'), 1);
         checkClean(r.out + r.err);
+        // A push's author and message, in the history.
+        QByteArray changed = rulesJson;
+        changed.replace("\"limit\": 2", "\"limit\": 3");
+        r = cli({u"rules"_s, u"push"_s, write(u"changed.json"_s, changed), u"--url"_s, redis.url(),
+                 u"--force"_s, u"--author"_s, u"a\nFORGED\x1b[2J"_s, u"--message"_s,
+                 u"m\nFORGED\x07"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({u"rules"_s, u"history"_s, u"--url"_s, redis.url()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("FORGED\\x1b[2J"), r.out.constData());
+        checkClean(r.out + r.err);
 
         test::ServeProcess serve;
         QVERIFY2(serve.start({u"--url"_s, redis.url(), u"--rules"_s, m_rules, u"--listen"_s,
