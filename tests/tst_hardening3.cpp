@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -361,6 +362,23 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.err.contains("All clients disconnected") && r.err.contains("running it again"),
                  r.err.constData());
+    }
+
+    // check against a server that takes the connection and never answers ends within one
+    // deadline (5 s): the cluster probe and SCRIPT LOAD each waited it out (10 s).
+    void checkWaitsOneDeadline()
+    {
+        QTcpServer stalled; // never accepts: the kernel completes the handshake, nothing answers
+        QVERIFY(stalled.listen(QHostAddress::LocalHost, 0));
+        QElapsedTimer t;
+        t.start();
+        const test::CliRun r =
+            cli({u"check"_s, u"--url"_s, u"redis://127.0.0.1:%1"_s.arg(stalled.serverPort()),
+                 u"--algorithm"_s, u"fixed_window"_s, u"--limit"_s, u"5"_s, u"--window"_s, u"1s"_s,
+                 u"--subject"_s, u"a"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("did not answer in time"), r.err.constData());
+        QVERIFY2(t.elapsed() < 8000, QByteArray::number(t.elapsed()).constData());
     }
 
     // A newline, NUL, ESC and BEL through every path that prints what a file, the store or a
