@@ -3,6 +3,7 @@
 #include "args.h"
 #include "connectflags.h"
 
+#include "core/common/bytes.h"
 #include "core/common/plural.h"
 #include "core/limiter/redislimiter.h"
 #include "core/redis/endpoint.h"
@@ -170,7 +171,7 @@ Measure runCeiling(const QString &tool, const Endpoint &e, const Policy &policy,
     p.start(tool, args);
     if (!p.waitForFinished(600'000) || p.exitCode() != 0) {
         return {0, QStringLiteral("redis-benchmark failed: %1")
-                       .arg(QString::fromLocal8Bit(p.readAllStandardError()).trimmed())};
+                       .arg(bytes::quoted(p.readAllStandardError().trimmed()))};
     }
     // --csv: "test","rps",... ; the last line holds the figures.
     const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
@@ -181,7 +182,7 @@ Measure runCeiling(const QString &tool, const Endpoint &e, const Policy &policy,
         fields.size() >= 2 ? QByteArray(fields[1]).replace('"', "").toDouble(&ok) : 0;
     if (!ok) {
         return {0, QStringLiteral("could not read redis-benchmark's output: %1")
-                       .arg(QString::fromLocal8Bit(lines.isEmpty() ? QByteArray() : lines.last()))};
+                       .arg(bytes::quoted(lines.isEmpty() ? QByteArray() : lines.last()))};
     }
     return {rps, {}};
 }
@@ -308,7 +309,17 @@ int bench(const QList<QByteArray> &argv)
                 engine.push_back(m.perSecond);
                 if (!tool.isEmpty()) {
                     const qint64 n = std::max<qint64>(2000, qint64(m.perSecond * seconds));
-                    const Measure c = runCeiling(tool, reached, policy, (*script)->sha, batch, n);
+                    // redis-benchmark fails now and then on a loaded machine ("All clients
+                    // disconnected"): up to three runs before the bench gives up.
+                    Measure c;
+                    for (int attempt = 1; attempt <= 3; ++attempt) {
+                        c = runCeiling(tool, reached, policy, (*script)->sha, batch, n);
+                        if (c.error.isEmpty() || attempt == 3) {
+                            break;
+                        }
+                        fail(command, QStringLiteral("note: %1; running it again").arg(c.error),
+                             exitOk);
+                    }
                     if (!c.error.isEmpty()) {
                         return fail(command, c.error, exitRuntime);
                     }

@@ -171,6 +171,9 @@ int check(const QList<QByteArray> &argv)
         return usage(QStringLiteral("--url is required (redis://host:port)"));
     }
     auto endpoint = endpointFromArgs(args, command);
+    if (!endpoint && endpoint.error().kind == Error::Kind::Timeout) {
+        return fail(command, endpoint.error().message, exitRuntime);
+    }
     if (!endpoint) {
         return usage(endpoint.error().message);
     }

@@ -249,6 +249,13 @@ Result<Endpoint> endpointFromArgs(const Args &args, const QString &command)
     if (!args.has("no-cluster") && redis::mayBeClusterNode(e)) {
         const QString address = e.display();
         auto probe = redis::discoverCluster(e);
+        // check against a server that took the connection and then did not answer in time
+        // (stalled): its own connect would wait the deadline out a second time, so it ends
+        // here (exit 1), within one deadline.
+        if (!probe && probe.error().kind == Error::Kind::Timeout &&
+            command == QLatin1String("check")) {
+            return probe.error();
+        }
         if (probe && probe->clusterNode) {
             if (const QString problem = probe->problem(address); !problem.isEmpty()) {
                 warn(command, problem + QStringLiteral("; keys in those slots cannot be read or "

@@ -155,7 +155,7 @@ QJsonObject storedJson(const rules::OverrideStore::Stored &s, const Rule *rule)
 QString storedText(const rules::OverrideStore::Stored &s, const Rule *rule)
 {
     QString line = QStringLiteral("%1  %2  %3")
-                       .arg(s.ruleId, s.override.describeMatch(),
+                       .arg(bytes::printable(s.ruleId), s.override.describeMatch(),
                             rule != nullptr ? s.override.describeAction(*rule) : QString());
     if (s.override.expiresUs != 0) {
         line += QStringLiteral("  until %1").arg(rules::formatTimestampUs(s.override.expiresUs));
@@ -165,7 +165,8 @@ QString storedText(const rules::OverrideStore::Stored &s, const Rule *rule)
     if (!s.override.note.isEmpty()) {
         line += QStringLiteral("  \"%1\"").arg(bytes::shortened(s.override.note));
     }
-    return line + QStringLiteral("  (%1, %2)").arg(s.author, s.added);
+    return line + QStringLiteral("  (%1, %2)")
+                      .arg(bytes::quoted(s.author.toUtf8()), bytes::quoted(s.added.toUtf8()));
 }
 
 int add(const Args &args)
@@ -209,7 +210,9 @@ int add(const Args &args)
     if (args.has("ttl")) {
         auto ttl = duration::parseUs(args.text("ttl"));
         if (!ttl) {
-            return usage(command, QStringLiteral("--ttl: %1").arg(ttl.error().message));
+            return usage(command, QStringLiteral("--ttl: %1; an override ends at most 36500d (100 "
+                                                 "years) from now, or use --permanent")
+                                      .arg(ttl.error().message));
         }
         o.ttlUs = *ttl;
     }

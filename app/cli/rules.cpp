@@ -426,7 +426,8 @@ int rules(const QList<QByteArray> &argv)
                 exitUsage);
 }
 
-Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command, int *exitCode)
+Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command, int *exitCode,
+                                        rules::RuleStore::Reading reading)
 {
     auto none = [] { return Error::make(Error::Kind::Invalid, QString()); };
     if (args.has("rules") == args.has("from-redis")) {
@@ -442,19 +443,21 @@ Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command
             *exitCode = exitUsage;
             return none();
         }
-        return LoadedRules{*set, path};
+        return LoadedRules{*set, path, {}};
     }
     auto c = connectFromArgs(args, command, exitCode);
     if (!c) {
         return none();
     }
-    auto snap = rules::RuleStore().pull(*c);
+    auto snap = rules::RuleStore().pull(*c, reading);
     if (!snap) {
         *exitCode = fail(command, snap.error().message, exitRuntime);
         return none();
     }
     // The stored overrides with them (OverrideStore), as serve follows them.
-    auto stored = rules::OverrideStore().list(*c, snap->set);
+    QStringList skipped = snap->skipped;
+    auto stored = rules::OverrideStore().list(
+        *c, snap->set, {}, reading == rules::RuleStore::Reading::Strict ? nullptr : &skipped);
     if (!stored && stored.error().kind == Error::Kind::Auth) {
         // A user without SCAN / GET on the overrides' keys (an older ACL): the rules alone,
         // said once.
@@ -473,9 +476,11 @@ Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command
         return none();
     }
     rules::OverrideStore::merge(snap->set, *stored);
-    return LoadedRules{snap->set, QStringLiteral("the rules in Redis at %1 (version %2)")
-                                      .arg(c->endpoint().display())
-                                      .arg(snap->version)};
+    return LoadedRules{snap->set,
+                       QStringLiteral("the rules in Redis at %1 (version %2)")
+                           .arg(c->endpoint().display())
+                           .arg(snap->version),
+                       skipped};
 }
 
 } // namespace sluice::cli

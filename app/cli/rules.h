@@ -2,6 +2,7 @@
 
 #include "core/common/result.h"
 #include "core/rules/rule.h"
+#include "core/rules/rulestore.h"
 
 #include <QByteArray>
 #include <QList>
@@ -20,7 +21,12 @@ struct LoadedRules
 {
     RuleSet set;
     QString origin; // "rules.json" or "Redis at host:port (version 7)"
+    // --from-redis read with Reading::SkipUnreadable: what the store holds but was not read
+    // (RuleStore::Snapshot::skipped, and the stored overrides left out).
+    QStringList skipped;
 };
-Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command, int *exitCode);
+Result<LoadedRules>
+loadRulesForCommand(const Args &args, const QString &command, int *exitCode,
+                    rules::RuleStore::Reading reading = rules::RuleStore::Reading::Strict);
 
 } // namespace sluice::cli

@@ -164,7 +164,10 @@ QString changesLine(const rules::RuleStore::Entry &e)
     QStringList parts;
     auto part = [&](const char *what, const QStringList &ids) {
         if (!ids.isEmpty()) {
-            parts << QStringLiteral("%1 %2").arg(QLatin1String(what), ids.join(u", "_s));
+            // Ids as the store's history holds them: escaped (a hand-written entry may hold
+            // anything).
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(what),
+                                                 bytes::printable(ids.join(u", "_s)));
         }
     };
     part("added", e.added);
@@ -255,16 +258,21 @@ int rulesHistory(const Args &args)
                       .arg(plural(h->entries.size(), "change", "changes"));
     // Aligned columns: version, time, author, then what changed and why.
     qsizetype wv = 0, wt = 0, wa = 0;
+    // Who and when as the store holds them: escaped, and cut (a hand-written entry may hold
+    // anything).
+    auto shown = [](const QString &text) {
+        return text.isEmpty() ? QStringLiteral("-") : bytes::quoted(text.toUtf8(), 80);
+    };
     for (const auto &e : h->entries) {
         wv = std::max(wv, QString::number(e.version).size() + 1);
-        wt = std::max(wt, std::max<qsizetype>(1, e.time.size()));
-        wa = std::max(wa, std::max<qsizetype>(1, e.author.size()));
+        wt = std::max(wt, shown(e.time).size());
+        wa = std::max(wa, shown(e.author).size());
     }
     for (const auto &e : h->entries) {
         QString line = QStringLiteral("%1  %2  %3  %4")
                            .arg(QStringLiteral("v%1").arg(e.version), -int(wv))
-                           .arg(e.time.isEmpty() ? QStringLiteral("-") : e.time, -int(wt))
-                           .arg(e.author.isEmpty() ? QStringLiteral("-") : e.author, -int(wa))
+                           .arg(shown(e.time), -int(wt))
+                           .arg(shown(e.author), -int(wa))
                            .arg(changesLine(e));
         QStringList notes;
         if (e.rollbackOf) {
@@ -277,7 +285,7 @@ int rulesHistory(const Args &args)
             line += QStringLiteral(" (%1)").arg(notes.join(u", "_s));
         }
         if (!e.message.isEmpty()) {
-            line += QStringLiteral("  \"%1\"").arg(e.message);
+            line += QStringLiteral("  \"%1\"").arg(bytes::quoted(e.message.toUtf8()));
         }
         out += line + QLatin1Char('\n');
     }
@@ -673,13 +681,15 @@ int rulesStaged(const Args &args)
             {QStringLiteral("rules"), rulesOut}});
         return exitOk;
     }
-    QString out = QStringLiteral("staged at version %1 (over version %2) by %3 at %4%5\n")
-                      .arg(stage.version)
-                      .arg(stage.basedOn)
-                      .arg(stage.author.isEmpty() ? u"-"_s : stage.author,
-                           stage.time.isEmpty() ? u"-"_s : stage.time,
-                           stage.message.isEmpty() ? QString()
-                                                   : QStringLiteral(": \"%1\"").arg(stage.message));
+    QString out =
+        QStringLiteral("staged at version %1 (over version %2) by %3 at %4%5\n")
+            .arg(stage.version)
+            .arg(stage.basedOn)
+            .arg(stage.author.isEmpty() ? u"-"_s : bytes::quoted(stage.author.toUtf8()),
+                 stage.time.isEmpty() ? u"-"_s : bytes::quoted(stage.time.toUtf8()),
+                 stage.message.isEmpty()
+                     ? QString()
+                     : QStringLiteral(": \"%1\"").arg(bytes::quoted(stage.message.toUtf8())));
     out += QStringLiteral("last 15 minutes, the enforced rule beside its candidate (in shadow):\n");
     for (const stats::StagedRuleReport &r : report->rules) {
         const char mark = r.change == QLatin1String("added")     ? '+'

@@ -25,6 +25,7 @@
 #include <QHostAddress>
 #include <QJsonObject>
 #include <QSocketNotifier>
+#include <QThread>
 #include <QTimer>
 
 #include <csignal>
@@ -33,6 +34,7 @@
 #include <memory>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -370,7 +372,7 @@ int serve(const QList<QByteArray> &argv)
     options.pool.log = [&log](const QString &line) {
         Level level = Level::Info;
         const char *event = serve::ServeLog::poolEvent(line, &level);
-        log.write(level, event, line);
+        log.writeState(level, event, line);
     };
 
     // Refused credentials make a silent fail-open service: refuse to start instead. (Redis
@@ -425,10 +427,13 @@ int serve(const QList<QByteArray> &argv)
                         exitUsage);
         }
         logDiagnostics(c.notes, Level::Warning, "rules_not_expressed");
-        loaded = LoadedRules{c.set, QStringLiteral("the envoy ratelimit configuration in %1")
-                                        .arg(args.text("envoy-config"))};
+        loaded = LoadedRules{c.set,
+                             QStringLiteral("the envoy ratelimit configuration in %1")
+                                 .arg(args.text("envoy-config")),
+                             {}};
         loaded->set.basedOn = envoyVersion;
-    } else if (auto l = loadRulesForCommand(args, command, &code)) {
+    } else if (auto l = loadRulesForCommand(args, command, &code,
+                                            rules::RuleStore::Reading::SkipUnreadable)) {
         loaded = *l;
     } else {
         return code;
@@ -474,6 +479,21 @@ int serve(const QList<QByteArray> &argv)
                           QJsonObject{{QStringLiteral("version"), version},
                                       {QStringLiteral("count"), count}});
             });
+        // What the store holds but cannot be served: one line each, when it changes (at most
+        // 21: RuleStore and OverrideStore cap what they say), and /healthz says degraded.
+        QObject::connect(&service, &serve::CheckService::skippedChanged, &service,
+                         [&log](const QStringList &why) {
+                             if (why.isEmpty()) {
+                                 log.write(Level::Info, "rule_store_readable",
+                                           QStringLiteral("rule store: everything stored is "
+                                                          "read again"));
+                             }
+                             for (const QString &w : why) {
+                                 log.write(Level::Warning, "rule_store_skipped",
+                                           QStringLiteral("rule store: skipped: %1").arg(w));
+                             }
+                         });
+        service.setSkipped(loaded->skipped);
         service.watchRuleStore();
     }
     std::optional<quint16> metricsListening;
@@ -505,6 +525,10 @@ int serve(const QList<QByteArray> &argv)
         log.write(failing ? Level::Warning : Level::Info, failing ? "stats_failing" : "stats_ok",
                   message);
     });
+    // A change of Redis's state held back by the log's bound is written within seconds.
+    QTimer heldStates;
+    QObject::connect(&heldStates, &QTimer::timeout, &heldStates, [&log] { log.flushHeld(); });
+    heldStates.start(1000);
     QTimer statsWatch;
     if (withStats) {
         flusher.start();
@@ -517,10 +541,11 @@ int serve(const QList<QByteArray> &argv)
         return die(QStringLiteral("cannot create the signal pipe"));
     }
     // envoy ratelimit's configuration, read again (on a change of its files, and on SIGHUP):
-    // one that does not load keeps the rules served.
-    auto reloadEnvoy = [&](const char *why) {
+    // one that does not load keeps the rules served. It is read in a thread of its own and
+    // swapped in whole when read, so that no answer waits on it (the first HTTP loop runs in
+    // this thread); one read at a time, and a change during it is read again after it.
+    auto applyEnvoy = [&](const serve::envoy::Config &c, const char *why) {
         const QString dir = args.text("envoy-config");
-        const serve::envoy::Config c = serve::envoy::load(dir);
         service.metrics().countReload(c.ok());
         if (!c.ok()) {
             logDiagnostics(c.errors, Level::Error, "rules_error");
@@ -546,6 +571,26 @@ int serve(const QList<QByteArray> &argv)
                   QJsonObject{{QStringLiteral("file"), dir},
                               {QStringLiteral("count"), qint64(c.set.rules.size())},
                               {QStringLiteral("version"), envoyVersion}});
+    };
+    std::unique_ptr<QThread> envoyReading;
+    const char *envoyAgain = nullptr; // a reload asked for while one was reading
+    std::function<void(const char *)> reloadEnvoy = [&](const char *why) {
+        if (envoyReading) {
+            envoyAgain = why;
+            return;
+        }
+        auto read = std::make_shared<serve::envoy::Config>();
+        envoyReading.reset(QThread::create(
+            [read, dir = args.text("envoy-config")] { *read = serve::envoy::load(dir); }));
+        QObject::connect(envoyReading.get(), &QThread::finished, &service, [&, read, why] {
+            envoyReading->wait(); // finished is said just before the thread ends
+            envoyReading.reset();
+            applyEnvoy(*read, why);
+            if (const char *again = std::exchange(envoyAgain, nullptr)) {
+                reloadEnvoy(again);
+            }
+        });
+        envoyReading->start();
     };
     std::unique_ptr<serve::envoy::ConfigWatcher> envoyWatch;
     if (envoyConfig) {
@@ -641,6 +686,9 @@ int serve(const QList<QByteArray> &argv)
     sdNotify(
         QStringLiteral("READY=1\nSTATUS=serving on %1:%2").arg(shownHost).arg(*listening).toUtf8());
     QCoreApplication::exec();
+    if (envoyReading) {
+        envoyReading->wait();
+    }
     flusher.stop();
     return exitOk;
 }

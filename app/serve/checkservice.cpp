@@ -180,8 +180,10 @@ void CheckService::watchRuleStore(const rules::RuleStore &store)
         return;
     }
     rules::RuleWatcher::Options watch;
-    watch.withOverrides = true; // stored overrides are served as live as the rules
+    watch.withOverrides = true;  // stored overrides are served as live as the rules
+    watch.skipUnreadable = true; // a corrupt store serves what can be read, and says the rest
     m_watcher = new rules::RuleWatcher(m_options.endpoint, store, watch, this);
+    connect(m_watcher, &rules::RuleWatcher::skipped, this, &CheckService::setSkipped);
     connect(m_watcher, &rules::RuleWatcher::rulesChanged, this,
             [this](const RuleSet &set, qint64 version) {
                 m_metrics->countReload(true);
@@ -195,6 +197,18 @@ void CheckService::watchRuleStore(const rules::RuleStore &store)
         Q_EMIT ruleWatchError(message);
     });
     m_watcher->start();
+}
+
+void CheckService::setSkipped(const QStringList &why)
+{
+    {
+        std::lock_guard l(m_rulesMutex);
+        if (m_skipped == why) {
+            return;
+        }
+        m_skipped = why;
+    }
+    Q_EMIT skippedChanged(why);
 }
 
 DecisionPool::Health CheckService::health() const
@@ -694,13 +708,18 @@ void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket
     const RuleTablePtr table = rules();
     const bool ok = h.state == QLatin1String("up");
     QJsonObject problems;
+    QStringList skipped;
     {
         std::lock_guard l(m_rulesMutex);
         problems = m_problems;
+        skipped = m_skipped;
     }
-    const QString status = !table                     ? QStringLiteral("starting")
-                           : ok && problems.isEmpty() ? QStringLiteral("ok")
-                                                      : QStringLiteral("degraded");
+    // Degraded: Redis not up, a listener's problem (grpc: out of descriptors), or stored rules
+    // that are not served.
+    const QString status = !table ? QStringLiteral("starting")
+                           : ok && problems.isEmpty() && skipped.isEmpty()
+                               ? QStringLiteral("ok")
+                               : QStringLiteral("degraded");
     // 200 while the service answers (degraded included: every rule still gets its
     // on_redis_error answer); 503 only before any rules are loaded.
     const int code = table ? 200 : 503;
@@ -733,6 +752,9 @@ void CheckService::handleHealth(const RequestHead &request, const Ticket &ticket
         redis.insert(QStringLiteral("last_error"), lastError);
     }
     QJsonObject rules{{QStringLiteral("loaded"), bool(table)}};
+    if (!skipped.isEmpty()) {
+        rules.insert(QStringLiteral("skipped"), QJsonArray::fromStringList(skipped));
+    }
     if (table) {
         rules.insert(QStringLiteral("version"), table->version());
         rules.insert(QStringLiteral("count"), table->size());

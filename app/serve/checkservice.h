@@ -107,6 +107,9 @@ public:
 
     RuleTablePtr rules() const; // any thread
     DecisionPool::Health health() const;
+    // What the rule store holds but is not served (RuleWatcher::skipped): /healthz says
+    // "degraded" with it while it is not empty; skippedChanged() when it changes.
+    void setSkipped(const QStringList &why);
 
     // The per-subject override of `rule` that matches `subject` now, matched once per request
     // before its cost is checked against `capacity`, then applied as matched (by HTTP, and by
@@ -136,6 +139,7 @@ public:
 Q_SIGNALS:
     void rulesChanged(qint64 version, int ruleCount);
     void ruleWatchError(const QString &message);
+    void skippedChanged(const QStringList &why);
 
 private:
     // One HTTP thread: its server, and what its requests share without locks.
@@ -187,6 +191,7 @@ private:
     mutable std::mutex m_rulesMutex;
     RuleTablePtr m_rules;
     QJsonObject m_problems; // setProblem(), under m_rulesMutex
+    QStringList m_skipped; // under m_rulesMutex
     quint16 m_port = 0;
 };
 

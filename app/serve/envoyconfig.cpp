@@ -1,6 +1,9 @@
 #include "envoyconfig.h"
 
+#include "core/common/bytes.h"
+#include "core/common/readfile.h"
 #include "core/rules/codec.h"
+#include "core/rules/codecinternal.h"
 #include "core/rules/jsonlocator.h"
 
 #include <QDir>
@@ -232,7 +235,7 @@ public:
             error(*domain, QStringLiteral("domain"),
                   QStringLiteral("duplicate domain '%1': it is in another file already (one "
                                  "file per domain)")
-                      .arg(m_domain));
+                      .arg(bytes::shortened(m_domain)));
             return;
         }
         m_config.domains << m_domain;
@@ -244,24 +247,69 @@ public:
     // After every file: the cycles through replaces, by name, within each domain.
     static void checkReplaces(Config &config);
 
+    // The lines and columns of what this file added (diagnostics, limits), in one pass over
+    // the file: a position each, found on its own, made reading quadratic in the descriptors.
+    void placeAll()
+    {
+        QList<qsizetype> offsets;
+        offsets.reserve(m_places.size());
+        for (const Place &p : m_places) {
+            offsets << p.offset;
+        }
+        const QList<rules::TextPosition> found = rules::positionsAt(m_bytes, offsets);
+        for (qsizetype i = 0; i < m_places.size(); ++i) {
+            const Place &p = m_places[i];
+            const rules::TextPosition pos = found[i];
+            if (p.list == Place::List::Limits) {
+                Limit &l = m_config.limits[size_t(p.index)];
+                l.line = pos.line;
+                l.column = pos.column;
+                QStringList described = p.described;
+                described.first() += QStringLiteral(":%1)").arg(pos.line);
+                m_config.set.rules[size_t(p.index)].description =
+                    described.join(QStringLiteral("; "));
+                continue;
+            }
+            Diagnostic &d =
+                p.list == Place::List::Errors ? m_config.errors[p.index] : m_config.notes[p.index];
+            d.line = pos.line;
+            d.column = pos.column;
+        }
+        m_places.clear();
+    }
+
 private:
     const QByteArray &m_bytes;
     QString m_file;
     Config &m_config;
     QString m_domain;
-
-    Diagnostic at(const Node &n, const QString &path, const QString &message) const
+    struct Place
     {
-        const rules::TextPosition p = rules::positionAt(m_bytes, n.offset);
-        return Diagnostic{m_file, p.line, p.column, path, message};
+        enum class List { Errors, Notes, Limits } list;
+        qsizetype index;
+        qsizetype offset;
+        QStringList described = {}; // a limit's description, its line to add to the first
+    };
+    QList<Place> m_places; // filled in by placeAll()
+    bool full() const { return m_config.errors.size() >= rules::maxErrors; }
+
+    void add(Place::List list, const Node &n, const QString &path, const QString &message)
+    {
+        QList<Diagnostic> &to = list == Place::List::Errors ? m_config.errors : m_config.notes;
+        if (to.size() >= rules::maxErrors) {
+            ++(list == Place::List::Errors ? m_config.moreErrors : m_config.moreNotes);
+            return;
+        }
+        m_places << Place{list, to.size(), n.offset};
+        to << Diagnostic{m_file, 0, 0, path, message};
     }
     void error(const Node &n, const QString &path, const QString &message)
     {
-        m_config.errors << at(n, path, message);
+        add(Place::List::Errors, n, path, message);
     }
     void note(const Node &n, const QString &path, const QString &message)
     {
-        m_config.notes << at(n, path, message);
+        add(Place::List::Notes, n, path, message);
     }
 
     static const Node *keyOf(const Node &map, const char *name)
@@ -298,10 +346,10 @@ private:
                                      "descriptors, key, value, rate_limit, unit, "
                                      "requests_per_unit, unlimited, name, replaces, shadow_mode, "
                                      "detailed_metric; Sluice adds algorithm and burst)")
-                          .arg(name.left(64)));
+                          .arg(bytes::shortened(name)));
                 ok = false;
             } else if (seen.contains(name)) {
-                error(*k, path, QStringLiteral("'%1' is given twice").arg(name));
+                error(*k, path, QStringLiteral("'%1' is given twice").arg(bytes::shortened(name)));
                 ok = false;
             }
             seen.insert(name);
@@ -336,7 +384,7 @@ private:
         if (!ok || v < 0 || v > max) {
             error(n, path,
                   QStringLiteral("'%1' is not a whole number from 0 to %2")
-                      .arg(QString::fromStdString(n.scalar).left(64))
+                      .arg(bytes::shortened(QString::fromStdString(n.scalar)))
                       .arg(max));
             return std::nullopt;
         }
@@ -388,11 +436,15 @@ private:
             const QString v = value != nullptr ? QString::fromStdString(value->scalar) : QString();
             const QString composite = v.isEmpty() ? k : k + QLatin1Char('_') + v;
             if (const auto it = seen.constFind(composite); it != seen.constEnd()) {
+                if (full()) {
+                    ++m_config.moreErrors;
+                    continue;
+                }
                 const rules::TextPosition first = rules::positionAt(m_bytes, *it);
                 error(d, dpath,
                       QStringLiteral("duplicate descriptor composite key '%1' (first at line %2, "
                                      "column %3)")
-                          .arg(m_domain + QLatin1Char('.') + composite)
+                          .arg(bytes::shortened(m_domain + QLatin1Char('.') + composite))
                           .arg(first.line)
                           .arg(first.column));
                 continue;
@@ -406,7 +458,7 @@ private:
                      QStringLiteral("the wildcard value '%1' (a prefix match) cannot be "
                                     "expressed: Sluice matches descriptor values exactly; this "
                                     "descriptor and those under it are left out")
-                         .arg(v));
+                         .arg(bytes::shortened(v)));
                 continue;
             }
             if (const Node *rl = member(d, "rate_limit")) {
@@ -446,10 +498,8 @@ private:
         limit.path = path;
         limit.unlimited = *unlimited;
         limit.file = m_file;
-        // Its place: the rate_limit key.
-        const rules::TextPosition pos = rules::positionAt(m_bytes, keyOf(d, "rate_limit")->offset);
-        limit.line = pos.line;
-        limit.column = pos.column;
+        // Its place, the rate_limit key's, is found by placeAll().
+        const qsizetype place = keyOf(d, "rate_limit")->offset;
         if (const Node *name = member(rl, "name")) {
             limit.name = QString::fromStdString(name->scalar);
         }
@@ -475,7 +525,7 @@ private:
                     error(*n, p + QStringLiteral(".name"),
                           QStringLiteral("replaces should not contain the name of the same "
                                          "descriptor ('%1')")
-                              .arg(target));
+                              .arg(bytes::shortened(target)));
                     return;
                 }
                 limit.replaces << target;
@@ -500,7 +550,7 @@ private:
             error(unitNode != nullptr ? *unitNode : rl, rpath + QStringLiteral(".unit"),
                   QStringLiteral("invalid rate limit unit '%1'; expected second, minute, hour, "
                                  "day, week, month or year")
-                      .arg(unitName.left(64)));
+                      .arg(bytes::shortened(unitName)));
             return;
         }
         qint64 perUnit = 0;
@@ -519,7 +569,7 @@ private:
                       QStringLiteral("unknown algorithm '%1'; expected fixed_window, "
                                      "sliding_log, sliding_counter, token_bucket, leaky_bucket "
                                      "or gcra")
-                          .arg(QString::fromStdString(a->scalar).left(64)));
+                          .arg(bytes::shortened(QString::fromStdString(a->scalar))));
                 return;
             }
             algorithm = *found;
@@ -554,7 +604,7 @@ private:
             note(*unitNode, rpath + QStringLiteral(".unit"),
                  QStringLiteral("the calendar unit '%1' cannot be expressed (Sluice's windows "
                                 "are fixed durations); this rate_limit is left out")
-                     .arg(unitName));
+                     .arg(bytes::shortened(unitName)));
             return;
         }
         if (!limit.unlimited && perUnit == 0) {
@@ -579,29 +629,36 @@ private:
         rule.shadow = *shadow;
         rule.scope = scopeOf(path);
         QStringList described;
-        described << QStringLiteral("envoy ratelimit %1 (%2:%3)")
-                         .arg(descriptorText(m_domain, path), QFileInfo(m_file).fileName())
-                         .arg(limit.line);
+        described << QStringLiteral("envoy ratelimit %1 (%2")
+                         .arg(descriptorText(m_domain, path), QFileInfo(m_file).fileName());
         if (!limit.name.isEmpty()) {
             described << QStringLiteral("name %1").arg(limit.name);
         }
         if (limit.unlimited) {
             described << QStringLiteral("unlimited");
         }
-        rule.description = described.join(QStringLiteral("; "));
-        for (qsizetype i = 0; i < qsizetype(m_config.limits.size()); ++i) {
-            if (m_config.set.rules[size_t(i)].id == id) {
-                const Limit &other = m_config.limits[size_t(i)];
-                error(rl, rpath,
-                      QStringLiteral("the rule id '%1' of this descriptor is also that of the "
-                                     "descriptor at %2:%3:%4 (characters a rule id cannot hold "
-                                     "are written '-')")
-                          .arg(id, other.file)
-                          .arg(other.line)
-                          .arg(other.column));
+        if (const auto it = m_config.ruleIndex.constFind(id); it != m_config.ruleIndex.cend()) {
+            if (full()) {
+                ++m_config.moreErrors;
                 return;
             }
+            const Limit &other = m_config.limits[*it];
+            const bool here = other.line == 0; // this file's: placed when it is read
+            const rules::TextPosition at =
+                here ? rules::positionAt(m_bytes, m_limitOffsets.value(*it))
+                     : rules::TextPosition{other.line, other.column};
+            error(rl, rpath,
+                  QStringLiteral("the rule id '%1' of this descriptor is also that of the "
+                                 "descriptor at %2:%3:%4 (characters a rule id cannot hold "
+                                 "are written '-')")
+                      .arg(bytes::shortened(id), other.file)
+                      .arg(at.line)
+                      .arg(at.column));
+            return;
         }
+        m_config.ruleIndex.insert(id, m_config.limits.size());
+        m_limitOffsets.insert(m_config.limits.size(), place);
+        m_places << Place{Place::List::Limits, qsizetype(m_config.limits.size()), place, described};
         m_config.set.rules.push_back(std::move(rule));
         m_config.limits.push_back(std::move(limit));
     }
@@ -627,6 +684,7 @@ private:
     }
 
     int m_descriptors = 0;
+    QHash<size_t, qsizetype> m_limitOffsets; // this file's limits: index -> rate_limit offset
 };
 
 void Reader::checkReplaces(Config &config)
@@ -721,6 +779,7 @@ void parse(const QByteArray &yaml, const QString &file, Config &config)
         p += len;
     }
     TreeReader tree;
+    std::optional<qsizetype> second; // where a second document starts
     try {
         BytesBuf buffer(yaml);
         std::istream in(&buffer);
@@ -730,6 +789,12 @@ void parse(const QByteArray &yaml, const QString &file, Config &config)
                                 "descriptors"),
                  -1);
             return;
+        }
+        try {
+            rules::internal::IgnoreEvents next(true); // stops at the start of a document
+            parser.HandleNextDocument(next);
+        } catch (const rules::internal::SecondDocument &d) {
+            second = d.offset;
         }
     } catch (const Refusal &r) {
         fail(r.message, r.offset);
@@ -750,7 +815,38 @@ void parse(const QByteArray &yaml, const QString &file, Config &config)
     }
     Reader reader(yaml, file, config);
     reader.document(*tree.root);
+    reader.placeAll();
+    if (second) {
+        // envoy ratelimit reads the first document of a file and ignores the rest, unsaid.
+        const rules::TextPosition p = rules::positionAt(yaml, *second);
+        config.notes << Diagnostic{file, p.line, p.column, QString(),
+                                   QStringLiteral("a second YAML document (after ---) is "
+                                                  "ignored, as envoy ratelimit ignores it: one "
+                                                  "document per file; put another domain in a "
+                                                  "file of its own")};
+    }
 }
+
+namespace {
+
+// The first rules::maxErrors of `list`, then "... and N more" for the rest and `more`.
+void cap(QList<Diagnostic> &list, qsizetype more, const QString &what)
+{
+    more += std::max<qsizetype>(list.size() - rules::maxErrors, 0);
+    if (more == 0) {
+        return;
+    }
+    if (list.size() > rules::maxErrors) {
+        list.resize(rules::maxErrors);
+    }
+    list << Diagnostic{QString(), 0, 0, QString(),
+                       QStringLiteral("... and %1 more %2; the first %3 are shown")
+                           .arg(more)
+                           .arg(what)
+                           .arg(rules::maxErrors)};
+}
+
+} // namespace
 
 Config load(const QString &fileOrDirectory)
 {
@@ -774,19 +870,12 @@ Config load(const QString &fileOrDirectory)
         files << fileOrDirectory;
     }
     for (const QString &path : files) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly)) {
-            config.errors << Diagnostic{path, 0, 0, QString(),
-                                        QStringLiteral("cannot be read: %1").arg(f.errorString())};
+        auto bytes = sluice::files::readRegular(path, maxFileBytes);
+        if (!bytes) {
+            config.errors << Diagnostic{path, 0, 0, QString(), bytes.error().message};
             continue;
         }
-        if (f.size() > maxFileBytes) {
-            config.errors << Diagnostic{
-                path, 0, 0, QString(),
-                QStringLiteral("is larger than %1 MB").arg(maxFileBytes >> 20)};
-            continue;
-        }
-        parse(f.readAll(), path, config);
+        parse(*bytes, path, config);
     }
     if (config.ok()) {
         Reader::checkReplaces(config);
@@ -813,6 +902,10 @@ Config load(const QString &fileOrDirectory)
             config.errors << d;
         }
     }
+    cap(config.errors, config.moreErrors, QStringLiteral("error(s)"));
+    cap(config.notes, config.moreNotes, QStringLiteral("note(s)"));
+    config.moreErrors = 0; // said in the last error; ok() stays false through it
+    config.moreNotes = 0;
     return config;
 }
 

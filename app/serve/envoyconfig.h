@@ -3,6 +3,7 @@
 #include "core/rules/rule.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPair>
@@ -60,11 +61,18 @@ struct Config
     QStringList files;         // the YAML files read
     QList<Diagnostic> errors;  // the configuration must not be used
     QList<Diagnostic> notes;   // what was left out (the rest is usable)
-    bool ok() const { return errors.isEmpty(); }
+    bool ok() const { return errors.isEmpty() && moreErrors == 0; }
+
+    // The reader's own: each rule id's index in set.rules (its duplicate check, linear), and
+    // the errors and notes past rules::maxErrors, counted only (load() says how many).
+    QHash<QString, size_t> ruleIndex;
+    qsizetype moreErrors = 0, moreNotes = 0;
 };
 
-// Bounds on work: a file above maxFileBytes is refused unread; at most maxDescriptors
-// descriptors in all, nested at most maxDepth deep.
+// Bounds on work: only regular files are read (a FIFO, a device, a directory is refused by
+// name), at most maxFileBytes of each (counted while reading); at most maxDescriptors
+// descriptors in all, nested at most maxDepth deep, read in time linear in them; at most
+// rules::maxErrors errors and as many notes, each quoting at most 40 characters of a value.
 inline constexpr qint64 maxFileBytes = qint64(64) << 20;
 inline constexpr int maxDescriptors = 100'000;
 inline constexpr int maxDepth = 32;

@@ -289,10 +289,13 @@ Rejection HeadScanner::checkHead()
     }
     if (chunked || length > m_limits.maxBodyBytes) {
         return reject(413, "content_too_large",
-                      chunked ? QStringLiteral("a chunked request body is not accepted (the "
-                                               "service takes no request bodies)")
+                      chunked ? QStringLiteral("a chunked request body is not accepted; send "
+                                               "POST /json with a Content-Length of at most %1 "
+                                               "bytes")
+                                    .arg(m_limits.maxBodyBytes)
                               : QStringLiteral("the request body of %1 bytes is larger than %2 "
-                                               "bytes (the service takes no request bodies)")
+                                               "bytes, the most this service takes (a POST "
+                                               "/json body; the decision requests take none)")
                                     .arg(length)
                                     .arg(m_limits.maxBodyBytes));
     }

@@ -30,6 +30,16 @@ public:
     void write(Level level, const char *event, const QString &message, const QString &rule = {},
                const QJsonObject &fields = {});
 
+    // A change of Redis's state (the decision pool's log), bounded: at most stateBurst lines at
+    // once and one per stateRefillMs after, so that a flapping server (a CLIENT KILL loop)
+    // cannot flood the log. A line held back is counted; the last one held is written (with
+    // the count) by the next line let through or by flushHeld(), which serve calls every
+    // second, so the log always ends on the state as it is.
+    static constexpr int stateBurst = 10;
+    static constexpr qint64 stateRefillMs = 6000;
+    void writeState(Level level, const char *event, const QString &message);
+    void flushHeld();
+
     // The JSON line of one event (without its line feed); `timeMs` unix ms.
     static QByteArray jsonLine(qint64 timeMs, Level level, const char *event,
                                const QString &message, const QString &rule,
@@ -40,9 +50,19 @@ public:
     static const char *poolEvent(const QString &line, Level *level);
 
 private:
+    // Under m_stateMutex: the state lines' bucket, and the last line held back.
+    bool takeStateToken(qint64 nowMs);
+
     Format m_format;
     std::FILE *m_out;
     std::mutex m_mutex;
+    std::mutex m_stateMutex;
+    double m_stateTokens = stateBurst;
+    qint64 m_stateAtMs = 0;
+    qint64 m_held = 0; // lines held back since the last one written
+    Level m_heldLevel = Level::Info;
+    const char *m_heldEvent = nullptr;
+    QString m_heldMessage;
 };
 
 } // namespace sluice::serve

@@ -40,8 +40,9 @@ bool shown(char32_t cp)
 
 } // namespace
 
-QString printable(const QByteArray &bytes)
+QString printable(const QByteArray &bytes, Keep keep)
 {
+    const bool keepBackslash = keep == Keep::Backslash;
     QString out;
     out.reserve(bytes.size());
     const auto *data = reinterpret_cast<const unsigned char *>(bytes.constData());
@@ -49,7 +50,7 @@ QString printable(const QByteArray &bytes)
     qsizetype i = 0;
     while (i < n) {
         const unsigned char c = data[i];
-        if (c >= 0x20 && c < 0x7f && c != '\\') {
+        if (c >= 0x20 && c < 0x7f && (c != '\\' || keepBackslash)) {
             out += QLatin1Char(char(c));
             ++i;
             continue;
@@ -69,15 +70,20 @@ QString printable(const QByteArray &bytes)
     return out;
 }
 
+QString printable(const QString &text, Keep keep)
+{
+    return printable(text.toUtf8(), keep);
+}
+
 QString shortened(const QString &text)
 {
     constexpr qsizetype max = 40;
     if (text.size() <= max) {
-        return text;
+        return printable(text, Keep::Backslash);
     }
     // Never half of a surrogate pair.
     const qsizetype cut = text.at(max - 1).isHighSurrogate() ? max - 1 : max;
-    return text.left(cut) + QChar(0x2026);
+    return printable(text.left(cut), Keep::Backslash) + QChar(0x2026);
 }
 
 QString quoted(QByteArrayView bytes, qsizetype limit)

@@ -11,11 +11,22 @@ namespace sluice::bytes {
 // ASCII as it is, a UTF-8 sequence as it is when it decodes cleanly to a printable character,
 // and every other byte, the backslash included, as `\xNN` (two lowercase hex digits). So two
 // different byte strings never print the same, and the text never breaks a line.
-QString printable(const QByteArray &bytes);
+//
+// The one escape of Sluice: every value from a file, the store or a client that reaches a text
+// log line or a terminal goes through it once. `Keep::Backslash` is for a finished line whose
+// values went through it already (the text log, a CLI message): only what would break the line
+// or reach the terminal as a control (C0, DEL, C1, invalid UTF-8, U+2028/U+2029) is escaped, so
+// an escaped value is not escaped twice.
+enum class Keep { Nothing, Backslash };
+QString printable(const QByteArray &bytes, Keep keep = Keep::Nothing);
+// printable() of a text (its UTF-8).
+QString printable(const QString &text, Keep keep = Keep::Nothing);
 
 // What a message quotes of a user's text (a rule file's value or field name, a flag's
 // argument): at most 40 characters, then "…". Every message that quotes input goes through
-// it, so a 10 MB value makes a short message.
+// it, so a 10 MB value makes a short message. Controls in it are escaped as printable() has
+// them (after the cut, which counts characters of the text), so a quoted field name never
+// breaks a line.
 QString shortened(const QString &text);
 
 // What a server (or any other party) sent, as a quote for a message: at most `limit` bytes of

@@ -7,4 +7,5 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/duration.cpp ${CMAKE_CURRENT_LIST_DIR}/duration.h
     ${CMAKE_CURRENT_LIST_DIR}/glob.cpp ${CMAKE_CURRENT_LIST_DIR}/glob.h
     ${CMAKE_CURRENT_LIST_DIR}/plural.h
+    ${CMAKE_CURRENT_LIST_DIR}/readfile.cpp ${CMAKE_CURRENT_LIST_DIR}/readfile.h
     ${CMAKE_CURRENT_LIST_DIR}/result.cpp ${CMAKE_CURRENT_LIST_DIR}/result.h)

@@ -75,7 +75,11 @@ Result<ClusterProbe> discoverCluster(Endpoint &endpoint, Connection::Options opt
     }
     // INFO cluster is what the console asks; an ACL user without INFO may still have CLUSTER
     // INFO, which a plain server refuses ("cluster support disabled").
-    if (auto info = c->command({QByteArrayLiteral("INFO"), QByteArrayLiteral("cluster")}); info) {
+    auto info = c->command({QByteArrayLiteral("INFO"), QByteArrayLiteral("cluster")});
+    if (!info && info.error().isConnectionLoss()) {
+        return info.error(); // stalled or gone: asking again would wait its deadline out again
+    }
+    if (info) {
         probe.clusterNode = infoField(info->str, "cluster_enabled") == "1";
     } else if (auto ci = c->command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("INFO")});
                ci) {

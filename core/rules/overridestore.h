@@ -53,8 +53,10 @@ public:
     Result<bool> remove(Connection &c, const QString &ruleId, Override::Kind kind,
                         const QString &pattern) const;
     // Every stored override (of `ruleId` only, when given), sorted by rule, then as the matcher
-    // ranks them. Overrides of rules that `rules` does not hold, or that do not read as overrides
-    // of them, are returned in *stale with why (they match nothing).
+    // ranks them. What is stored but not returned (overrides of rules that `rules` does not
+    // hold, values that do not read as overrides of them, an index of the wrong type or past
+    // maxStored) is said in *stale (at most 20 lines and a count), naming the key and the repair;
+    // only a failed connection or command is an error.
     Result<QList<Stored>> list(Connection &c, const RuleSet &rules, const QString &ruleId = {},
                                QStringList *stale = nullptr) const;
 
@@ -67,9 +69,18 @@ public:
     QByteArray indexKey() const { return m_ns + "rules:overrides"; }
     QByteArray channel() const { return m_ns + "rules:changed"; }
 
-    static constexpr qsizetype maxStored = 100'000; // list() stops there, and says so
+    // The cap: add() refuses one more (with the count); list() reads this many and says how
+    // many it skipped past it.
+    static constexpr qsizetype maxStored = 100'000;
+    // The latest end of a stored override, from now, whether given as a ttl or a time: 100
+    // years (36500d). An override that should never end is --permanent.
+    static constexpr qint64 maxAheadUs = qint64(36'500) * 24 * 3600 * 1'000'000;
 
 private:
+    // The index's members (at most maxStored), in pages; an index of the wrong type or past
+    // the cap is said in *said.
+    Result<QList<QByteArray>> readIndex(Connection &c, QStringList *said) const;
+
     QByteArray m_ns;
 };
 

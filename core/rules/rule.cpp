@@ -260,9 +260,13 @@ QString Diagnostic::toString() const
         out += u' ';
     }
     if (!path.isEmpty()) {
-        out += path + u": "_s;
+        // A path names fields as the file spells them: cut and escaped (a 10 MB field name
+        // with a line feed in it makes a short line).
+        out += bytes::quoted(path.toUtf8()) + u": "_s;
     }
-    return out + message;
+    // Values in it were escaped where they were quoted; a control that reached it anyway is
+    // escaped here, so a diagnostic is always one line.
+    return out + bytes::printable(message, bytes::Keep::Backslash);
 }
 
 } // namespace sluice

@@ -26,12 +26,26 @@ constexpr int maxAttempts = 5;     // optimistic retries when another push lands
 constexpr int pairsPerHset = 100;
 
 // Read step: version, the whole hash, the server's time and the stage, in one atomic script.
-// KEYS[1] rules hash, KEYS[2] version. Reply: {version ('0' when absent), {field, value, ...},
-// {seconds, microseconds}, staged}. A key of the wrong type is an error reply (WRONGTYPE).
-// KEYS[3] the staged change (its JSON, or '' when nothing is staged), the fourth element.
+// KEYS[1] rules hash, KEYS[2] version, KEYS[3] the staged change. Reply: {version ('0' when
+// absent), {field, value, ...}, {seconds, microseconds}, staged ('' when nothing is staged),
+// {key, what it should be, ...}}: a key of the wrong type is read as absent and named in the
+// fifth element (by its WRONGTYPE error: no TYPE, which a reader's ACL need not grant).
 const char *const readLua = R"lua(
-return {redis.call('GET', KEYS[2]) or '0', redis.call('HGETALL', KEYS[1]), redis.call('TIME'),
-  redis.call('GET', KEYS[3]) or ''}
+local wrong = {}
+local function read(cmd, k, absent)
+  local r = redis.pcall(cmd, k)
+  if type(r) == 'table' and r.err then
+    if string.sub(r.err, 1, 9) ~= 'WRONGTYPE' then error(r) end
+    wrong[#wrong + 1] = k
+    wrong[#wrong + 1] = cmd == 'HGETALL' and 'hash' or 'string'
+    return absent
+  end
+  return r or absent
+end
+local version = read('GET', KEYS[2], '0')
+local hash = read('HGETALL', KEYS[1], {})
+local staged = read('GET', KEYS[3], '')
+return {version, hash, redis.call('TIME'), staged, wrong}
 )lua";
 
 // History step: version, the whole hash and the whole history, in one atomic script (a
@@ -144,7 +158,7 @@ Error invalid(const QString &message)
 
 QString keyText(const QByteArray &key)
 {
-    return QString::fromUtf8(key);
+    return bytes::printable(key);
 }
 
 // What the read step returns, undecoded: field -> JSON exactly as stored.
@@ -156,8 +170,11 @@ struct Raw
     QByteArray staged;                   // the stage's JSON; empty: nothing staged
 };
 
+// `skipped` null: a key of the wrong type or a version that is not a number is an error (a
+// writer must not build on it). Otherwise each is said there and read as absent (a reader
+// serves what it can).
 Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &version,
-                    const QByteArray &staged)
+                    const QByteArray &staged, QStringList *skipped = nullptr)
 {
     // The whole rule set: up to the codec's 64 MiB file of 100,000 rules, as stored JSON, and
     // a staged candidate of the same size (its rules JSON-escaped once more).
@@ -182,20 +199,38 @@ Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &ver
                                           "unexpected reply")
                                .arg(c.endpoint().display()));
     };
-    if (!reply.isArray() || reply.elements.size() != 4 || !reply.elements[1].isArray() ||
+    if (!reply.isArray() || reply.elements.size() != 5 || !reply.elements[1].isArray() ||
         reply.elements[1].elements.size() % 2 != 0 || !reply.elements[2].isArray() ||
-        reply.elements[2].elements.size() != 2) {
+        reply.elements[2].elements.size() != 2 || !reply.elements[4].isArray()) {
         return malformed();
+    }
+    const auto &wrong = reply.elements[4].elements;
+    for (size_t i = 0; i + 1 < wrong.size(); i += 2) {
+        const QString why =
+            QStringLiteral("the key %1 in Redis at %2 is not a %3 (WRONGTYPE), as the rule store "
+                           "keeps it; remove it (DEL %1) and push the rules again")
+                .arg(keyText(wrong[i].str), c.endpoint().display(),
+                     bytes::quoted(wrong[i + 1].str));
+        if (skipped == nullptr) {
+            return Error::make(Error::Kind::Reply, why);
+        }
+        *skipped << why;
     }
     Raw raw;
     raw.staged = reply.elements[3].str;
     bool ok = false;
     raw.version = reply.elements[0].str.toLongLong(&ok);
     if (!ok || raw.version < 0) {
-        return invalid(QStringLiteral("the key %1 in Redis at %2 holds \"%3\", not a version "
-                                      "number; push with --force to reset the rule store")
-                           .arg(keyText(version), c.endpoint().display(),
-                                bytes::quoted(reply.elements[0].str)));
+        const QString why =
+            QStringLiteral("the key %1 in Redis at %2 holds \"%3\", not a version number; push "
+                           "with --force to reset the rule store")
+                .arg(keyText(version), c.endpoint().display(),
+                     bytes::quoted(reply.elements[0].str));
+        if (skipped == nullptr) {
+            return invalid(why);
+        }
+        *skipped << why;
+        raw.version = 0;
     }
     const auto &kv = reply.elements[1].elements;
     for (size_t i = 0; i + 1 < kv.size(); i += 2) {
@@ -211,7 +246,7 @@ Result<Raw> readRaw(Connection &c, const QByteArray &hash, const QByteArray &ver
 // One stored field back into a rule, or the reason it cannot be.
 Result<Rule> decode(const QByteArray &id, const QByteArray &json, const QByteArray &hash)
 {
-    const QString where = QStringLiteral("%1[%2]").arg(keyText(hash), QString::fromUtf8(id));
+    const QString where = QStringLiteral("%1[%2]").arg(keyText(hash), bytes::quoted(id));
     Loaded l = ruleFromJson(json, where);
     if (!l.ok() || l.set.rules.size() != 1) {
         QStringList why;
@@ -224,7 +259,7 @@ Result<Rule> decode(const QByteArray &id, const QByteArray &json, const QByteArr
     }
     if (l.set.rules.front().id.toUtf8() != id) {
         return invalid(QStringLiteral("the rule stored as %1 has the id '%2'")
-                           .arg(where, l.set.rules.front().id));
+                           .arg(where, bytes::shortened(l.set.rules.front().id)));
     }
     return std::move(l.set.rules.front());
 }
@@ -794,34 +829,49 @@ std::vector<Rule> RuleStore::shadowCandidates(const Stage &stage)
     return out;
 }
 
-Result<RuleStore::Snapshot> RuleStore::pull(Connection &c) const
+Result<RuleStore::Snapshot> RuleStore::pull(Connection &c, Reading reading) const
 {
-    auto raw = readRaw(c, hashKey(), versionKey(), stagedKey());
+    Snapshot s;
+    QStringList *skipped = reading == Reading::SkipUnreadable ? &s.skipped : nullptr;
+    auto raw = readRaw(c, hashKey(), versionKey(), stagedKey(), skipped);
     if (!raw) {
         return raw.error();
     }
-    Snapshot s;
     s.version = raw->version;
     s.set.basedOn = raw->version;
     // The hash has no order: rules come back sorted by id (QMap order), the same every time.
     for (auto it = raw->fields.cbegin(); it != raw->fields.cend(); ++it) {
         auto rule = decode(it.key(), it.value(), hashKey());
         if (!rule) {
-            return invalid(QStringLiteral("Redis at %1, rule store version %2: %3; push a valid "
-                                          "rule set with --force to replace it")
-                               .arg(c.endpoint().display())
-                               .arg(raw->version)
-                               .arg(rule.error().message));
+            const QString why = QStringLiteral("Redis at %1, rule store version %2: %3; push a "
+                                               "valid rule set with --force to replace it")
+                                    .arg(c.endpoint().display())
+                                    .arg(raw->version)
+                                    .arg(rule.error().message);
+            if (skipped == nullptr) {
+                return invalid(why);
+            }
+            *skipped << why;
+            continue;
         }
         s.set.rules.push_back(std::move(*rule));
     }
     if (!raw->staged.isEmpty()) {
         auto st = parseStage(raw->staged, stagedKey());
-        if (!st) {
+        if (!st && skipped == nullptr) {
             return st.error();
         }
-        s.set.staged = shadowCandidates(*st);
-        s.stage = std::move(*st);
+        if (!st) {
+            *skipped << st.error().message;
+        } else {
+            s.set.staged = shadowCandidates(*st);
+            s.stage = std::move(*st);
+        }
+    }
+    if (constexpr qsizetype shown = 20; s.skipped.size() > shown) {
+        const qsizetype more = s.skipped.size() - shown;
+        s.skipped.resize(shown);
+        s.skipped << QStringLiteral("... and %1 more not read").arg(more);
     }
     return s;
 }

@@ -49,8 +49,16 @@ public:
         // set.basedOn = version; set.staged = the stage's shadow candidates (shadowCandidates)
         RuleSet set;
         std::optional<Stage> stage;
+        // Reading::SkipUnreadable: what was left out, one line each (a key of the wrong type,
+        // a version that is not a number, a rule or a stage that does not decode), naming the
+        // key and how to repair it.
+        QStringList skipped;
     };
-    Result<Snapshot> pull(Connection &c) const;
+    // Strict: anything unreadable is an error (a writer, a user who asked for the rules).
+    // SkipUnreadable: what can be read, the rest in Snapshot::skipped (serve: a corrupt store
+    // never stops a restart).
+    enum class Reading { Strict, SkipUnreadable };
+    Result<Snapshot> pull(Connection &c, Reading reading = Reading::Strict) const;
 
     struct PushResult
     {

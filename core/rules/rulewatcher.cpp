@@ -130,7 +130,7 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
 
     std::optional<qint64> emitted; // the version last emitted
     RuleSet emittedSet;            // withOverrides: the set last emitted, overrides merged
-    QStringList emittedStale;
+    QStringList emittedSkipped;
     std::optional<Connection> puller;
     // Pulls and emits if the version moved. A connection loss is returned (the caller
     // reconnects everything); a store that cannot be read is reported, and we keep listening.
@@ -146,30 +146,27 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
                 puller.emplace(std::move(*c));
                 (void)puller->command({"CLIENT", "SETNAME", clientName()}); // best effort
             }
-            auto snap = m_store.pull(*puller);
+            auto snap =
+                m_store.pull(*puller, m_options.skipUnreadable ? RuleStore::Reading::SkipUnreadable
+                                                               : RuleStore::Reading::Strict);
+            QStringList skipped = snap ? snap->skipped : QStringList();
             if (snap && m_options.withOverrides) {
                 // The overrides of the rules just pulled; a change of either emits.
-                QStringList stale;
-                auto stored = OverrideStore(m_store.ns()).list(*puller, snap->set, {}, &stale);
+                auto stored = OverrideStore(m_store.ns()).list(*puller, snap->set, {}, &skipped);
                 if (!stored && stored.error().kind == Error::Kind::Auth) {
                     // A user that may read the rules but not list the overrides (an older
-                    // ACL): the rules alone, and the refusal said as a stale entry, once.
-                    stale = QStringList{QStringLiteral("the stored overrides cannot be listed: ") +
-                                        stored.error().message};
-                    stored = QList<OverrideStore::Stored>();
-                    if (stale != emittedStale) {
-                        emittedStale = stale;
-                        post([this, stale] { Q_EMIT staleOverrides(stale); });
-                    }
+                    // ACL): the rules alone, and the refusal said as a skipped entry, once.
+                    skipped << QStringLiteral("the stored overrides cannot be listed: ") +
+                                   stored.error().message;
                 } else if (!stored) {
                     snap = stored.error();
                 } else {
                     OverrideStore::merge(snap->set, *stored);
-                    if (stale != emittedStale) {
-                        emittedStale = stale;
-                        post([this, stale] { Q_EMIT staleOverrides(stale); });
-                    }
                 }
+            }
+            if (snap && skipped != emittedSkipped) {
+                emittedSkipped = skipped;
+                post([this, skipped] { Q_EMIT this->skipped(skipped); });
             }
             if (snap) {
                 failing = false;

@@ -46,6 +46,9 @@ public:
         // pull lists them and merges them into the rules (OverrideStore::merge), and
         // rulesChanged() is emitted when either the version or the overrides moved.
         bool withOverrides = false;
+        // Pulls with RuleStore::Reading::SkipUnreadable: a corrupt store serves what it can,
+        // the rest said through skipped() (serve).
+        bool skipUnreadable = false;
     };
 
     RuleWatcher(Endpoint endpoint, RuleStore store, Options options, QObject *parent = nullptr);
@@ -62,9 +65,11 @@ public:
 
 Q_SIGNALS:
     void rulesChanged(const sluice::RuleSet &set, qint64 version);
-    // With Options::withOverrides: overrides that are stored but match nothing (their rule is
-    // gone, or they no longer fit it), once per change of that list.
-    void staleOverrides(const QStringList &why);
+    // What the store holds but was not read or is not applied, once per change of that list
+    // (empty: all is read again): with Options::skipUnreadable what the pull skipped, with
+    // Options::withOverrides the overrides that match nothing (their rule is gone, they no
+    // longer fit it, or they are past OverrideStore::maxStored).
+    void skipped(const QStringList &why);
     // A connection or a pull failed; the watcher keeps retrying. Once per failure streak.
     void errorOccurred(const QString &message);
 
