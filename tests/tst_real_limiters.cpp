@@ -421,6 +421,12 @@ private Q_SLOTS:
         const QByteArray b = "rl:" + m_tag + "ll-meta";
         QVERIFY(c.command({"SET", a, "hello"}));
         QVERIFY(c.command({"HSET", b, "owner", "web"}));
+        // A type no layout keeps (a stream) under a limiter's name, and one under no name:
+        // judged like any other key, never an error.
+        const QByteArray stream = "rl:" + m_tag + "ll-stream";
+        const QByteArray events = m_tag + "ll-events";
+        QVERIFY(c.command({"XADD", stream, "*", "f", "1"}));
+        QVERIFY(c.command({"XADD", events, "*", "f", "1"}));
         const auto got = audit("*" + m_tag + "ll-*");
         for (const QByteArray &k : {a, b}) {
             const QJsonObject e = got.value(QString::fromLatin1(k));
@@ -430,8 +436,10 @@ private Q_SLOTS:
         }
         QCOMPARE(got.value(QString::fromLatin1(a))[u"looks_like"_s].toString(),
                  u"fastify_counter"_s);
+        QCOMPARE(got.value(QString::fromLatin1(stream))[u"health"_s].toString(), u"looks_like"_s);
+        QVERIFY(!got.contains(QString::fromLatin1(events))); // an application key
         QVERIFY(wouldFix("*" + m_tag + "ll-*").isEmpty());
-        QVERIFY(c.command({"DEL", a, b}));
+        QVERIFY(c.command({"DEL", a, b, stream, events}));
     }
 
     // A 1,000,000-member sliding log and a 64 MB string: read within the per-key bound (the

@@ -295,7 +295,8 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
         static const QRegularExpression gcra(
             u"^[0-9]{1,19}(\\+[0-9]{1,19}/[0-9]{1,19})?(@[a-z]{2}(:[0-9]{1,19}){2,3})?$"_s);
         auto v = wholeString(r);
-        return v && gcra.match(QString::fromLatin1(*v)).hasMatch();
+        return v && !v->isEmpty() && v->front() >= '0' && v->front() <= '9' &&
+               gcra.match(QString::fromLatin1(*v)).hasMatch();
     }
     }
     return false;
@@ -315,7 +316,8 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
                 continue;
             }
         }
-        if (l.type == read.type && keyFits(l, read.key) && shapeFits(l, read)) {
+        // The value's shape first: no allocation, and most application keys fail it at once.
+        if (l.type == read.type && shapeFits(l, read) && keyFits(l, read.key)) {
             return &l;
         }
     }
@@ -324,8 +326,9 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
 
 const Layout *matchByName(const QByteArray &key)
 {
+    const QString name = QString::fromLatin1(key); // once, not once per row
     for (const Layout &l : layouts()) {
-        if (l.byName && keyFits(l, key)) {
+        if (l.byName && compiled().regex[size_t(indexOf(l))].match(name).hasMatch()) {
             return &l;
         }
     }

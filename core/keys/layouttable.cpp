@@ -18,9 +18,10 @@ using T = LostTtl;
 constexpr char sluiceTtl[] = "PEXPIRE with every admission: the end of what the state means";
 constexpr char sluiceSource[] = "lua/*.lua (lua/README.md)";
 constexpr char rlflxByDesign[] =
-    "rate-limiter-flexible keeps a key without TTL on purpose: block(key, 0) blocks forever, "
-    "a limiter with duration 0 never resets, set(key, points, 0) likewise. A lost TTL comes "
-    "back by itself: its script EXPIREs a key whose PTTL is -1 on the subject's next request";
+    "rate-limiter-flexible keeps a key without TTL on purpose: block(key, 0) (a block with no end "
+    "until the subject's next consume, which gives the key the limiter's duration), a limiter with "
+    "duration 0 (never resets), set(key, points, 0). A lost TTL comes back by itself: its script "
+    "EXPIREs a key whose PTTL is -1 on the subject's next request";
 constexpr char redissonByDesign[] =
     "Redisson keeps the limiter's keys without TTL unless keepAliveTime is set (the default "
     "is 0): its script refills them by time, so nobody is blocked";
