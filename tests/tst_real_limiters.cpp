@@ -442,6 +442,43 @@ private Q_SLOTS:
         QVERIFY(c.command({"DEL", a, b, stream, events}));
     }
 
+    // `keys audit --json` writes its entries itself (app/cli/keyrows.cpp): each is byte for byte
+    // what QJsonDocument writes for the same object, nulls, numbers and escapes included.
+    void jsonEntriesAreQtsWriting()
+    {
+        Connection c = test::connect();
+        const QList<QByteArray> keys{"rl:" + m_tag + "js-say \"hi\"",
+                                     "rl:" + m_tag + "js-back\\slash\tand\x01",
+                                     "rl:" + m_tag + "js-caf\xc3\xa9 \xf0\x9f\x98\x80",
+                                     "rl:" + m_tag + QByteArray("js-\xff\xfe\x00", 6),
+                                     "fastify-rate-limit-" + m_tag + "js-word"};
+        for (const QByteArray &k : keys) {
+            QVERIFY(c.command({"SET", k, k.endsWith("word") ? "x" : "3"}));
+        }
+        QVERIFY(c.command({"PEXPIRE", keys[0], "60000"}));
+        const test::CliRun r =
+            test::runCli({u"keys"_s, u"audit"_s, u"--url"_s, test::redisUrl(), u"--match"_s,
+                          QString::fromLatin1("*" + m_tag + "js-*"), u"--json"_s});
+        QCOMPARE(r.exitCode, 0);
+        int entries = 0;
+        for (QByteArray line : r.out.split('\n')) {
+            if (!line.startsWith("{\"cause\"")) {
+                continue;
+            }
+            if (line.endsWith(',')) {
+                line.chop(1);
+            }
+            const QJsonDocument doc = QJsonDocument::fromJson(line);
+            QVERIFY2(doc.isObject(), line.constData());
+            QCOMPARE(doc.toJson(QJsonDocument::Compact), line);
+            ++entries;
+        }
+        QCOMPARE(entries, keys.size());
+        for (const QByteArray &k : keys) {
+            QVERIFY(c.command({"DEL", k}));
+        }
+    }
+
     // A 1,000,000-member sliding log and a 64 MB string: read within the per-key bound (the
     // two ends of a sorted set, the first 64 bytes of a string), decoded, in one audit.
     void hugeValues()

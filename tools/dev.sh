@@ -36,6 +36,10 @@ packages=(
     dpkg-dev file desktop-file-utils appstream systemd man-db
     libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
 )
+# node and npm run the real limiters from npm (tests/tst_real_limiters.cpp, tools/bench-peers.sh):
+# Debian's only where the machine has none (a newer node in /usr/local is kept).
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 
 install_missing() {
     local missing=()

@@ -475,24 +475,6 @@ int fixCommand(const Args &args)
 
 // ---- keys audit, keys fix --match GLOB --ttl D | --delete ----
 
-QJsonObject auditJson(const AuditEntry &e)
-{
-    return QJsonObject{
-        {u"key"_s, bytes::printable(e.key)},
-        {u"type"_s, QString::fromLatin1(e.type)},
-        {u"ttl_ms"_s, e.pttlMs},
-        {u"layout"_s, orNull(e.layout)},
-        {u"health"_s, auditHealthName(e.health)},
-        {u"lost_ttl"_s, orNull(e.lostTtl)},
-        {u"looks_like"_s, orNull(e.looksLike)},
-        {u"state"_s, orNull(e.state)},
-        {u"cause"_s, orNull(e.cause)},
-        {u"rule"_s, orNull(e.ruleId)},
-        {u"window_ms"_s, e.windowMs > 0 ? QJsonValue(e.windowMs) : QJsonValue()},
-        {u"limit"_s, e.limit > 0 ? QJsonValue(e.limit) : QJsonValue()},
-    };
-}
-
 QString auditRow(const QString &layout, const QString &keys, const QString &ok,
                  const QString &never, const QString &longer, const QString &orphan,
                  const QString &byDesign, const QString &unknown)
@@ -543,7 +525,7 @@ int audit(const Args &args)
     bool opened = false;
     const AuditReport report =
         KeyAuditor::run(setup->connection, options, [&](const QList<AuditEntry> &page, auto &) {
-            QByteArray out;
+            std::string out;
             for (const AuditEntry &e : page) {
                 if (e.health == AuditHealth::Other || e.health == AuditHealth::OtherNoTtl) {
                     continue;
@@ -554,7 +536,7 @@ int audit(const Args &args)
                         opened = true;
                     }
                     out += written == 0 ? "\n" : ",\n";
-                    out += QJsonDocument(auditJson(e)).toJson(QJsonDocument::Compact);
+                    appendAuditJson(out, e);
                     ++written;
                 } else if (e.health == AuditHealth::Suspect) {
                     if (suspects.size() < 20) {
@@ -567,8 +549,8 @@ int audit(const Args &args)
                     }
                 }
             }
-            if (!out.isEmpty()) {
-                writeOut(out);
+            if (!out.empty()) {
+                writeRows(out);
             }
         });
     const bool failed = report.scan.status == ScanSummary::Status::Failed;

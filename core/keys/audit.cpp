@@ -374,7 +374,7 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
                 c.append({QByteArrayLiteral("GETRANGE"), k.key, QByteArrayLiteral("0"), headEnd},
                          values);
             } else if (k.type == "hash") {
-                c.append({QByteArrayLiteral("HLEN"), k.key});
+                // No HLEN: a small hash comes whole (cursor 0), so its length is what came.
                 c.append({QByteArrayLiteral("HSCAN"), k.key, QByteArrayLiteral("0"),
                           QByteArrayLiteral("COUNT"), pageCount},
                          values); // a small hash comes whole, whatever COUNT says
@@ -403,9 +403,10 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
             r.type = k.type;
             r.pttlMs = k.pttlMs;
             r.nowUs = nowUs;
-            const int replies = k.type == "string" || k.type == "hash" ? 2
-                                : k.type == "zset"                     ? 3
-                                                                       : 0;
+            const int replies = k.type == "string" ? 2
+                                : k.type == "hash" ? 1
+                                : k.type == "zset" ? 3
+                                                   : 0;
             std::vector<Connection::RawReply> got;
             for (int j = 0; j < replies; ++j) {
                 auto reply = c.readRaw();
@@ -418,13 +419,14 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
                 r.strlen = ReplyView(got[0]).integer();
                 r.head = ReplyView(got[1]).toByteArray();
             } else if (k.type == "hash") {
-                r.hlen = ReplyView(got[0]).integer();
-                const ReplyView scan(got[1]);
+                const ReplyView scan(got[0]);
                 if (scan.isArray() && scan.size() == 2 && scan[1].isArray()) {
                     const ReplyView list = scan[1];
                     for (size_t j = 0; j + 1 < list.size(); j += 2) {
                         r.fields.append({list[j].toByteArray(), list[j + 1].toByteArray()});
                     }
+                    // A cursor other than 0: more fields than came (at least one).
+                    r.hlen = r.fields.size() + (scan[0].bytes() == "0" ? 0 : 1);
                 }
             } else if (k.type == "zset") {
                 r.zcard = ReplyView(got[0]).integer();

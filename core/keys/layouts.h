@@ -25,7 +25,8 @@ struct ForeignRead
     // string
     qint64 strlen = 0;
     QByteArray head; // the first 64 bytes at most
-    // hash: HLEN and the fields of one HSCAN page (all of them for a small hash)
+    // hash: the fields of one HSCAN page (all of them for a small hash), and their count (one
+    // more than came when the hash is larger than a page: at least that many)
     qint64 hlen = 0;
     QList<std::pair<QByteArray, QByteArray>> fields;
     // zset: ZCARD and its two ends (member, score)

@@ -1,9 +1,7 @@
-# The limiter keys other libraries wrote (core/keys/layouts.*, audit.*, `keys audit`,
-# `keys fix --ttl`). tst_layouts installs rate-limiter-flexible and rate-limit-redis from npm
-# into the build directory when they are not there yet (skipped when npm cannot reach them).
+# The limiter keys other libraries wrote (core/keys/layouts.*, layouttable.cpp, audit.*,
+# `keys audit`, `keys fix --ttl`): a row per layout planted from its library's source.
 sluice_test(layouts REDIS)
 add_dependencies(tst_layouts sluice-cli)
-target_compile_definitions(tst_layouts PRIVATE SLUICE_BUILD_DIR="${PROJECT_BINARY_DIR}")
 # `keys audit` on 1,000,000 keys and `keys fix --ttl/--delete` on a private redis-server.
 sluice_test(cli_audit TIMEOUT 600)
 add_dependencies(tst_cli_audit sluice-cli)
