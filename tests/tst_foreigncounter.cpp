@@ -38,7 +38,8 @@ if tonumber(current) == 1 then
 end
 return tonumber(current))";
 
-// rate-limit-redis's increment script: ARGV reset_on_change, window (ms).
+// rate-limit-redis's increment script (3.x: 4.3 resets a key without TTL to 1 instead; both give
+// the TTL back): ARGV reset_on_change, window (ms).
 const QByteArray rateLimitRedisLua = R"(local totalHits = redis.call("INCR", KEYS[1])
 local timeToExpire = redis.call("PTTL", KEYS[1])
 if timeToExpire <= 0 or ARGV[1] == "1" then
@@ -46,6 +47,15 @@ if timeToExpire <= 0 or ARGV[1] == "1" then
     timeToExpire = tonumber(ARGV[2])
 end
 return { totalHits, timeToExpire })";
+
+// @fastify/rate-limit's store/RedisStore.js, its PEXPIRE restated without the continueExceeding
+// and exponential backoff options: INCR, PEXPIRE the window only when it answers 1. ARGV window
+// (ms).
+const QByteArray fastifyLua = R"(local current = redis.call('INCR', KEYS[1])
+if current == 1 then
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
+end
+return { current, redis.call('PTTL', KEYS[1]) })";
 
 // Redis judges expiry by the time it cached for the event-loop iteration, which can trail the
 // TIME just before by several ms on a loaded machine (seen under ASan: a twin expiry 3 ms past
@@ -137,10 +147,40 @@ private Q_SLOTS:
         drive(CounterScript::GetIncrExpire, springLua, {"5", "1"}, 5, 1'000'000, 100);
     }
 
-    // rate-limit-redis's script: INCR every hit, PEXPIRE 700 ms on the first.
+    // rate-limit-redis's script: INCR every hit, PEXPIRE 700 ms when there is no TTL.
+    void incrRepairTtlDecisionForDecision()
+    {
+        drive(CounterScript::IncrRepairTtl, rateLimitRedisLua, {"0", "700"}, 5, 700'000, 100);
+    }
+
+    // @fastify/rate-limit's: INCR every hit, PEXPIRE 700 ms on the first.
     void incrExpireDecisionForDecision()
     {
-        drive(CounterScript::IncrExpire, rateLimitRedisLua, {"0", "700"}, 5, 700'000, 100);
+        drive(CounterScript::IncrExpire, fastifyLua, {"700"}, 5, 700'000, 100);
+    }
+
+    // A key that lost its TTL, over its limit: rate-limit-redis's script gives the TTL back and
+    // so does its twin; fastify's keeps counting without one, and so does its twin.
+    void lostTtlLikeTheScript()
+    {
+        Connection c = test::connect();
+        const QByteArray key = test::keyPrefix() + "lost-ttl";
+        const std::pair<CounterScript, QByteArray> cases[] = {
+            {CounterScript::IncrRepairTtl, rateLimitRedisLua},
+            {CounterScript::IncrExpire, fastifyLua}};
+        for (const auto &[script, lua] : cases) {
+            QVERIFY(c.command({"SET", key, "7"})); // no TTL
+            const QList<QByteArray> argv = script == CounterScript::IncrExpire
+                                               ? QList<QByteArray>{"700"}
+                                               : QList<QByteArray>{"0", "700"};
+            QVERIFY(c.command(QList<QByteArray>{"EVAL", lua, "1", key} + argv));
+            const qint64 real = test::pttl(c, key);
+            ForeignState s{true, 7, -1, 0};
+            (void)decide(ForeignCounter{script, 5, 700'000}, s, 1'000'000);
+            QCOMPARE(real > 0, s.expiresAtMs > 0);
+            QCOMPARE(s.count, 8);
+        }
+        QVERIFY(c.command({"DEL", key}));
     }
 
     // The classic bug on Redis: GET finds the counter, the key expires before the INCR of the

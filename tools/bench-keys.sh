@@ -17,6 +17,8 @@
 #   json      keys --match '*' --json                                              vs kit ttl
 #   no-ttl    keys --match '*' --no-ttl      (the 1% printed)                      vs kit ttl
 #   states    keys --rules FILE --json       (decoded states: the layouts' reads)  vs kit state
+#   audit     keys audit --match '*' --json  (every key's layout from its name, type and value
+#             shape: the values read in the page's one more round trip)         vs kit ttl
 # Also printed: Sluice's peak RSS and the CPU time of each side (user+sys of the client, and of
 # redis-server from INFO cpu).
 # Then the console's Keys page, offscreen, with a profile of no scan budget (tst_keyspage
@@ -114,18 +116,21 @@ for ((round = 1; round <= rounds; ++round)); do
     timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
     timed states "$cli" keys --url "$url" --rules "$work/rules.json" "${flags[@]}" --json
     timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+    timed audit "$cli" keys audit --url "$url" --match '*' "${flags[@]}" --json
+    timed kit "$kit" "$port" '*' ttl
 done
 grep -q "^$n keys" "$work/out.kit" || { echo "the kit did not list $n keys" >&2; exit 1; }
 [ "$(grep -c '"key":' "$work/out.states")" -eq "$n" ] || { echo "states: not $n rows" >&2; exit 1; }
 [ "$(grep -c '"key":' "$work/out.json")" -eq "$n" ] || { echo "json: not $n rows" >&2; exit 1; }
+[ "$(grep -c '"key":.*"layout":"sluice_' "$work/out.audit")" -eq "$n" ] || { echo "audit: not $n Sluice keys" >&2; exit 1; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { cut -d' ' -f"$2" "$work/t.$1" | median; }
 echo
-echo "$n keys, medians of $rounds interleaved rounds (the kit's of all its runs: 3 and 2 a round):"
+echo "$n keys, medians of $rounds interleaved rounds (the kit's of all its runs: 4 and 2 a round):"
 printf '%-8s %10s %10s %7s %16s %16s %7s\n' listing "kit keys/s" "keys/s" ratio \
     "kit cpu s (c/r)" "cpu s (c/r)" "RSS MB"
-for pair in text:kit json:kit no-ttl:kit states:kitstate; do
+for pair in text:kit json:kit no-ttl:kit states:kitstate audit:kit; do
     s=${pair%%:*}
     k=${pair##*:}
     kms=$(col "$k" 1)

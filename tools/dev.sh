@@ -37,6 +37,10 @@ packages=(
     libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
     curl python3-h2 python3-grpcio nghttp2-client
 )
+# node and npm run the real limiters from npm (tests/tst_real_limiters.cpp, tools/bench-peers.sh):
+# Debian's only where the machine has none (a newer node in /usr/local is kept).
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 
 install_missing() {
     local missing=()

@@ -344,6 +344,57 @@ QString ttlText(qint64 pttl)
     return formatDurationMs(pttl);
 }
 
+void appendAuditJson(std::string &out, const AuditEntry &e)
+{
+    auto text = [&](const char *name, const QString &v, bool last = false) {
+        out += '"';
+        out += name;
+        out += "\":";
+        if (v.isEmpty()) {
+            out += "null";
+        } else {
+            appendJsonString(out, v);
+        }
+        out += last ? '}' : ',';
+    };
+    auto positive = [&](const char *name, qint64 v) {
+        out += '"';
+        out += name;
+        out += "\":";
+        if (v > 0) {
+            appendInteger(out, v);
+        } else {
+            out += "null";
+        }
+        out += ',';
+    };
+    out += '{';
+    text("cause", e.cause);
+    text("health", auditHealthName(e.health));
+    out += "\"key\":";
+    appendPrintableJson(out, e.key);
+    out += ',';
+    text("layout", e.layout);
+    positive("limit", e.limit);
+    text("looks_like", e.looksLike);
+    text("lost_ttl", e.lostTtl);
+    text("rule", e.ruleId);
+    text("state", e.state);
+    out += "\"ttl_ms\":";
+    appendInteger(out, e.pttlMs);
+    out += ',';
+    out += "\"type\":";
+    appendJsonString(out, QString::fromLatin1(e.type));
+    out += ',';
+    out += "\"window_ms\":";
+    if (e.windowMs > 0) {
+        appendInteger(out, e.windowMs);
+    } else {
+        out += "null";
+    }
+    out += '}';
+}
+
 void appendKeyJson(std::string &out, const KeyInfo &k)
 {
     // The state object first, into a buffer kept from row to row.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/keys/audit.h"
 #include "core/keys/keyinfo.h"
 
 #include <QByteArray>
@@ -16,6 +17,11 @@ namespace sluice::cli {
 // `keys`): members in Qt's order (sorted by name), Qt's escapes and number formats.
 // tst_cli_keys compares every row with Qt's own writing of it.
 void appendKeyJson(std::string &out, const keys::KeyInfo &k);
+
+// One `keys audit --json` entry (FORMATS.md), byte for byte what QJsonDocument writes for the
+// same object, members sorted by name: the audit of a million keys is not spent building
+// QJsonObjects.
+void appendAuditJson(std::string &out, const keys::AuditEntry &e);
 
 // One row of the text table, and its newline.
 void appendKeyRow(std::string &out, const keys::KeyInfo &k);

@@ -475,27 +475,13 @@ int fixCommand(const Args &args)
 
 // ---- keys audit, keys fix --match GLOB --ttl D | --delete ----
 
-QJsonObject auditJson(const AuditEntry &e)
-{
-    return QJsonObject{
-        {u"key"_s, bytes::printable(e.key)},
-        {u"type"_s, QString::fromLatin1(e.type)},
-        {u"ttl_ms"_s, e.pttlMs},
-        {u"layout"_s, orNull(e.layout)},
-        {u"health"_s, auditHealthName(e.health)},
-        {u"state"_s, orNull(e.state)},
-        {u"cause"_s, orNull(e.cause)},
-        {u"rule"_s, orNull(e.ruleId)},
-        {u"window_ms"_s, e.windowMs > 0 ? QJsonValue(e.windowMs) : QJsonValue()},
-        {u"limit"_s, e.limit > 0 ? QJsonValue(e.limit) : QJsonValue()},
-    };
-}
-
 QString auditRow(const QString &layout, const QString &keys, const QString &ok,
-                 const QString &never, const QString &longer, const QString &unknown)
+                 const QString &never, const QString &longer, const QString &orphan,
+                 const QString &byDesign, const QString &unknown)
 {
     return padded(layout, 26) + keys.rightJustified(10) + ok.rightJustified(10) +
-           never.rightJustified(15) + longer.rightJustified(14) + unknown.rightJustified(12);
+           never.rightJustified(15) + longer.rightJustified(14) + orphan.rightJustified(8) +
+           byDesign.rightJustified(11) + unknown.rightJustified(12);
 }
 
 // --match GLOB that matched nothing: a usage error (exit 2), said the same way by every
@@ -539,7 +525,7 @@ int audit(const Args &args)
     bool opened = false;
     const AuditReport report =
         KeyAuditor::run(setup->connection, options, [&](const QList<AuditEntry> &page, auto &) {
-            QByteArray out;
+            std::string out;
             for (const AuditEntry &e : page) {
                 if (e.health == AuditHealth::Other || e.health == AuditHealth::OtherNoTtl) {
                     continue;
@@ -550,7 +536,7 @@ int audit(const Args &args)
                         opened = true;
                     }
                     out += written == 0 ? "\n" : ",\n";
-                    out += QJsonDocument(auditJson(e)).toJson(QJsonDocument::Compact);
+                    appendAuditJson(out, e);
                     ++written;
                 } else if (e.health == AuditHealth::Suspect) {
                     if (suspects.size() < 20) {
@@ -563,8 +549,8 @@ int audit(const Args &args)
                     }
                 }
             }
-            if (!out.isEmpty()) {
-                writeOut(out);
+            if (!out.empty()) {
+                writeRows(out);
             }
         });
     const bool failed = report.scan.status == ScanSummary::Status::Failed;
@@ -580,10 +566,14 @@ int audit(const Args &args)
                 {u"library"_s, l ? QJsonValue(QString::fromLatin1(l->library)) : QJsonValue()},
                 {u"explanation"_s,
                  l ? QJsonValue(QString::fromLatin1(l->explanation)) : QJsonValue()},
+                {u"ttl_set"_s, l ? QJsonValue(QString::fromLatin1(l->ttlSet)) : QJsonValue()},
+                {u"lost_ttl"_s, l ? QJsonValue(lostTtlName(l->lostTtl)) : QJsonValue()},
                 {u"keys"_s, g.keys},
                 {u"ok"_s, g.ok},
                 {u"never_expires"_s, g.neverExpires},
                 {u"ttl_too_long"_s, g.ttlExceedsWindow},
+                {u"window_ended"_s, g.orphans},
+                {u"by_design"_s, g.byDesign},
                 {u"wrong_type"_s, g.unknown}});
         }
         const QJsonObject tail{
@@ -592,6 +582,7 @@ int audit(const Args &args)
             {u"groups"_s, groups},
             {u"flagged"_s, report.flagged()},
             {u"suspects"_s, report.suspects},
+            {u"looks_like"_s, report.looksLike},
             {u"other_keys_without_ttl"_s, report.otherNoTtl},
             {u"other_keys"_s, report.other}};
         QByteArray body = QJsonDocument(tail).toJson(QJsonDocument::Compact);
@@ -601,11 +592,11 @@ int audit(const Args &args)
     } else {
         QStringList lines;
         lines << auditRow(u"LAYOUT"_s, u"KEYS"_s, u"OK"_s, u"NEVER EXPIRES"_s, u"TTL TOO LONG"_s,
-                          u"WRONG TYPE"_s);
+                          u"ENDED"_s, u"BY DESIGN"_s, u"WRONG TYPE"_s);
         for (const AuditGroup &g : report.groups) {
             lines << auditRow(g.layout, thousands(g.keys), thousands(g.ok),
                               thousands(g.neverExpires), thousands(g.ttlExceedsWindow),
-                              thousands(g.unknown));
+                              thousands(g.orphans), thousands(g.byDesign), thousands(g.unknown));
         }
         for (const AuditGroup &g : report.groups) {
             if (g.flagged() == 0) {
@@ -618,6 +609,8 @@ int audit(const Args &args)
                 l ? u" (%1)"_s.arg(QString::fromLatin1(l->library)) : QString());
             if (l != nullptr) {
                 lines << u"  what: "_s + QString::fromLatin1(l->explanation);
+                lines << u"  without its TTL (%1): %2"_s.arg(lostTtlName(l->lostTtl),
+                                                             lostTtlWords(l->lostTtl));
             }
             for (const AuditEntry &e : samples.value(g.layout)) {
                 lines << u"  %1  %2  ttl %3%4"_s.arg(
@@ -638,6 +631,11 @@ int audit(const Args &args)
                 lines << u"  %1  %2"_s.arg(bytes::printable(e.key), e.state);
                 lines << u"    why: "_s + e.cause;
             }
+        }
+        if (report.looksLike > 0) {
+            lines << QString();
+            lines << u"looks like a limiter's keys, but the value is not: %1 (not judged as that "
+                     "limiter; --json lists them)"_s.arg(thousands(report.looksLike));
         }
         lines << QString();
         lines << u"other keys without TTL: %1 (application keys: sessions, configuration; not "
@@ -673,9 +671,9 @@ QString skipReason(const AuditEntry &e)
     case AuditHealth::Suspect:
         return u"named like a limit, but no known limiter layout: %1"_s.arg(e.cause);
     case AuditHealth::Unknown:
-        return e.cause.isEmpty()
-                   ? u"named like %1 keys, but not that layout's value"_s.arg(e.layout)
-                   : e.cause;
+    case AuditHealth::LooksLike:
+    case AuditHealth::ByDesign:
+        return e.cause;
     case AuditHealth::Ok:
         return u"%1 keeps this key without a TTL (normal for it)"_s.arg(e.layout);
     default:
@@ -760,7 +758,8 @@ int fixForeign(const Args &args)
                 if (e.pttlMs != -1) {
                     continue;
                 }
-                if (!anyKey && e.health != AuditHealth::NeverExpires) {
+                if (!anyKey && e.health != AuditHealth::NeverExpires &&
+                    e.health != AuditHealth::Orphan) {
                     ++skippedCount;
                     if (skipped.size() < skippedListed) {
                         skipped << SkippedKey{e.key, e.health, skipReason(e)};
@@ -856,11 +855,12 @@ int fixForeign(const Args &args)
         }
         if (skippedCount > 0) {
             // Before the total, so that what was left alone cannot be missed.
-            QString list = u"%1: %2 without TTL left alone: no known limiter layout recognises "
-                           "them (application keys: sessions, configuration?); --any-key "
-                           "includes them%3\n"_s.arg(dryRun ? u"dry run"_s : u"skipped"_s,
-                                                     count(skippedCount, u"key"_s, u"keys"_s),
-                                                     del ? u" (and deletes them)"_s : QString());
+            QString list =
+                u"%1: %2 without TTL left alone: kept so by design by their "
+                "library, or no known limiter layout recognises them (application "
+                "keys: sessions, configuration?); --any-key includes them%3\n"_s.arg(
+                    dryRun ? u"dry run"_s : u"skipped"_s, count(skippedCount, u"key"_s, u"keys"_s),
+                    del ? u" (and deletes them)"_s : QString());
             constexpr qsizetype shown = 20;
             for (qsizetype i = 0; i < std::min(shown, skipped.size()); ++i) {
                 list +=

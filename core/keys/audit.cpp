@@ -53,6 +53,50 @@ AuditHealth fromHealth(Health h)
     return AuditHealth::Unknown;
 }
 
+// Beyond a window's end plus its length, a key has outlived any TTL its library set in the
+// window; this much more covers the jitter some add (Envoy's, 300 s at most by default).
+constexpr qint64 orphanSlackMs = 301'000;
+
+// The verdict on a recognised key's TTL (and, for names that hold a window, its age).
+void judgeForeignTtl(AuditEntry &e, const Layout &l, const ForeignRead &read, qint64 windowMs,
+                     const QString &whose)
+{
+    const QString library = QString::fromLatin1(l.library);
+    const auto end = windowEndUs(l, read.key);
+    const qint64 pastUs = end ? read.nowUs - *end : 0;
+    const bool orphan = end && pastUs > (std::max<qint64>(windowMs, 0) + orphanSlackMs) * 1000;
+    if (read.pttlMs == -1 && *l.byDesign != '\0') {
+        e.health = AuditHealth::ByDesign;
+        e.cause = u"no TTL, by design: "_s + QString::fromLatin1(l.byDesign);
+    } else if (orphan) {
+        e.health = AuditHealth::Orphan;
+        e.cause =
+            u"orphan: the window its name holds ended %1 ago; %2 writes the next window to "
+            "another key, so nothing reads this one. %3. Fix: delete it (keys fix --match GLOB "
+            "--delete acts on those without TTL)"_s.arg(
+                formatDurationMs(pastUs / 1000), library,
+                read.pttlMs == -1
+                    ? u"It has no TTL: it stays forever"_s
+                    : u"Its TTL (%1) outlived it"_s.arg(formatDurationMs(read.pttlMs)));
+    } else if (read.pttlMs == -1) {
+        e.health = AuditHealth::NeverExpires;
+        e.cause = u"never expires (%1). %2. Its TTL: %3; without one %4. Fix: set a TTL%5, "
+                  "or delete it"_s.arg(lostTtlName(l.lostTtl), QString::fromLatin1(l.explanation),
+                                       QString::fromLatin1(l.ttlSet), lostTtlWords(l.lostTtl),
+                                       windowMs > 0
+                                           ? u" of %1 (%2)"_s.arg(formatDurationMs(windowMs), whose)
+                                           : QString());
+    } else if (windowMs > 0 && read.pttlMs > windowMs + windowSlackMs) {
+        e.health = AuditHealth::TtlExceedsWindow;
+        e.cause = u"TTL %1 is longer than the window (%2, %3): the key outlives its "
+                  "meaning; a TTL in seconds taken for ms, or a window shortened since. "
+                  "Fix: lower it to %2"_s.arg(formatDurationMs(read.pttlMs),
+                                              formatDurationMs(windowMs), whose);
+    } else {
+        e.health = AuditHealth::Ok;
+    }
+}
+
 } // namespace
 
 QString auditHealthName(AuditHealth h)
@@ -64,8 +108,14 @@ QString auditHealthName(AuditHealth h)
         return u"never_expires"_s;
     case AuditHealth::TtlExceedsWindow:
         return u"ttl_too_long"_s;
+    case AuditHealth::Orphan:
+        return u"window_ended"_s;
+    case AuditHealth::ByDesign:
+        return u"by_design"_s;
     case AuditHealth::Unknown:
         return u"wrong_type"_s;
+    case AuditHealth::LooksLike:
+        return u"looks_like"_s;
     case AuditHealth::Suspect:
         return u"suspect"_s;
     case AuditHealth::OtherNoTtl:
@@ -89,7 +139,7 @@ QString limitWordIn(const QByteArray &key)
 
 qint64 AuditReport::keys() const
 {
-    qint64 n = suspects + otherNoTtl + other;
+    qint64 n = suspects + looksLike + otherNoTtl + other;
     for (const AuditGroup &g : groups) {
         n += g.keys;
     }
@@ -121,6 +171,9 @@ void AuditReport::add(const AuditEntry &e)
     case AuditHealth::Suspect:
         ++suspects;
         return;
+    case AuditHealth::LooksLike:
+        ++looksLike;
+        return;
     case AuditHealth::OtherNoTtl:
         ++otherNoTtl;
         return;
@@ -140,6 +193,7 @@ void AuditReport::add(const AuditEntry &e)
     if (g == nullptr) {
         groups.append(AuditGroup{e.layout});
         g = &groups.last();
+        g->severity = e.severity;
     }
     ++g->keys;
     switch (e.health) {
@@ -155,6 +209,12 @@ void AuditReport::add(const AuditEntry &e)
     case AuditHealth::Unknown:
         ++g->unknown;
         break;
+    case AuditHealth::Orphan:
+        ++g->orphans;
+        break;
+    case AuditHealth::ByDesign:
+        ++g->byDesign;
+        break;
     default:
         break;
     }
@@ -163,6 +223,12 @@ void AuditReport::add(const AuditEntry &e)
 void AuditReport::sortGroups()
 {
     std::stable_sort(groups.begin(), groups.end(), [](const AuditGroup &a, const AuditGroup &b) {
+        if ((a.flagged() > 0) != (b.flagged() > 0)) {
+            return a.flagged() > 0;
+        }
+        if (a.flagged() > 0 && a.severity != b.severity) {
+            return a.severity > b.severity;
+        }
         if (a.flagged() != b.flagged()) {
             return a.flagged() > b.flagged();
         }
@@ -188,6 +254,8 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
     if (info.hasRule() && info.health != Health::WrongType && !foreignUnderRule &&
         info.adoptedAs.isEmpty()) {
         e.layout = sluiceLayoutOf(info.algorithm);
+        e.lostTtl = lostTtlName(LostTtl::HealsOnNextRequest);
+        e.severity = severity(LostTtl::HealsOnNextRequest);
         e.health = fromHealth(info.health);
         e.state = info.state.describe();
         e.cause = info.explanation();
@@ -199,22 +267,9 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
 
     auto judgeTtl = [&](const Layout &l, qint64 windowMs, const QString &whose) {
         e.windowMs = windowMs;
-        if (read.pttlMs == -1 && l.expectsTtl) {
-            e.health = AuditHealth::NeverExpires;
-            e.cause = u"never expires: nothing will ever delete this key. %1: %2. Fix: set a "
-                      "TTL%3, or delete it"_s.arg(
-                          QString::fromLatin1(l.library), QString::fromLatin1(l.explanation),
-                          windowMs > 0 ? u" of %1 (%2)"_s.arg(formatDurationMs(windowMs), whose)
-                                       : QString());
-        } else if (windowMs > 0 && read.pttlMs > windowMs + windowSlackMs) {
-            e.health = AuditHealth::TtlExceedsWindow;
-            e.cause = u"TTL %1 is longer than the window (%2, %3): the key outlives its "
-                      "meaning; a TTL in seconds taken for ms, or a window shortened since. "
-                      "Fix: lower it to %2"_s.arg(formatDurationMs(read.pttlMs),
-                                                  formatDurationMs(windowMs), whose);
-        } else {
-            e.health = AuditHealth::Ok;
-        }
+        e.lostTtl = lostTtlName(l.lostTtl);
+        e.severity = severity(l.lostTtl);
+        judgeForeignTtl(e, l, read, windowMs, whose);
     };
 
     for (const Adoption &a : adoptions) {
@@ -228,6 +283,8 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
         e.layout = a.layout;
         e.ruleId = a.ruleId;
         e.limit = a.limit;
+        e.lostTtl = lostTtlName(l->lostTtl);
+        e.severity = severity(l->lostTtl);
         if (!shapeFits(*l, read)) {
             e.health = AuditHealth::Unknown;
             e.cause = u"rule '%1' adopts it as %2 (%3), but it is a %4 that does not hold %5"_s.arg(
@@ -265,12 +322,14 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
         return e;
     }
     if (const Layout *l = matchByName(read.key)) {
-        e.layout = QString::fromLatin1(l->id);
-        e.health = AuditHealth::Unknown;
-        e.cause = u"named like %1's keys (%2), but a %3 that does not hold %4: another "
-                  "application's key under a limiter's prefix, or a limiter Sluice does not "
-                  "know"_s.arg(QString::fromLatin1(l->library), QString::fromLatin1(l->keyShape),
-                               QString::fromLatin1(read.type), QString::fromLatin1(l->valueShape));
+        e.looksLike = QString::fromLatin1(l->id);
+        e.health = AuditHealth::LooksLike;
+        e.cause =
+            u"looks like %1 (%2, keys %3), but its value is not: a %4 that does not hold "
+            "%5. Not judged as %1: another application's key under a limiter's prefix, "
+            "or a limiter Sluice does not know"_s.arg(
+                e.looksLike, QString::fromLatin1(l->library), QString::fromLatin1(l->keyShape),
+                QString::fromLatin1(read.type), QString::fromLatin1(l->valueShape));
         return e;
     }
     if (read.pttlMs == -1) {
@@ -315,7 +374,7 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
                 c.append({QByteArrayLiteral("GETRANGE"), k.key, QByteArrayLiteral("0"), headEnd},
                          values);
             } else if (k.type == "hash") {
-                c.append({QByteArrayLiteral("HLEN"), k.key});
+                // No HLEN: a small hash comes whole (cursor 0), so its length is what came.
                 c.append({QByteArrayLiteral("HSCAN"), k.key, QByteArrayLiteral("0"),
                           QByteArrayLiteral("COUNT"), pageCount},
                          values); // a small hash comes whole, whatever COUNT says
@@ -344,9 +403,10 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
             r.type = k.type;
             r.pttlMs = k.pttlMs;
             r.nowUs = nowUs;
-            const int replies = k.type == "string" || k.type == "hash" ? 2
-                                : k.type == "zset"                     ? 3
-                                                                       : 0;
+            const int replies = k.type == "string" ? 2
+                                : k.type == "hash" ? 1
+                                : k.type == "zset" ? 3
+                                                   : 0;
             std::vector<Connection::RawReply> got;
             for (int j = 0; j < replies; ++j) {
                 auto reply = c.readRaw();
@@ -359,13 +419,14 @@ Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> 
                 r.strlen = ReplyView(got[0]).integer();
                 r.head = ReplyView(got[1]).toByteArray();
             } else if (k.type == "hash") {
-                r.hlen = ReplyView(got[0]).integer();
-                const ReplyView scan(got[1]);
+                const ReplyView scan(got[0]);
                 if (scan.isArray() && scan.size() == 2 && scan[1].isArray()) {
                     const ReplyView list = scan[1];
                     for (size_t j = 0; j + 1 < list.size(); j += 2) {
                         r.fields.append({list[j].toByteArray(), list[j + 1].toByteArray()});
                     }
+                    // A cursor other than 0: more fields than came (at least one).
+                    r.hlen = r.fields.size() + (scan[0].bytes() == "0" ? 0 : 1);
                 }
             } else if (k.type == "zset") {
                 r.zcard = ReplyView(got[0]).integer();

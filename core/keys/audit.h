@@ -23,20 +23,25 @@ namespace sluice::keys {
 
 enum class AuditHealth {
     Ok,
-    NeverExpires,     // a limiter key without TTL (the library always sets one)
+    NeverExpires,     // a limiter key without TTL that its library would have given one
     TtlExceedsWindow, // a TTL longer than the layout's window, where that is known
-    Unknown,          // named like a layout's keys, but its type or value is not that layout's
+    Orphan,           // its name holds a window that ended longer ago than any TTL it got
+    ByDesign,         // without TTL, as its library keeps such keys on purpose: not flagged
+    Unknown,          // under a Sluice rule's prefix, but not the rule's state
+    LooksLike,        // named like a layout's keys, but its type or value is not that layout's:
+                      // not attributed to it, not flagged, never fixed
     Suspect,          // an integer string without TTL named like a limit, matching no layout
     OtherNoTtl,       // an application key without TTL: counted, never flagged
     Other,            // an application key with a TTL
 };
 // The ids of keyinfo.h's healthName where the verdict is the same ("ok", "never_expires",
-// "ttl_too_long", "wrong_type"), and the audit's own: "suspect", "other_no_ttl", "other".
+// "ttl_too_long", "wrong_type"), and the audit's own: "window_ended", "by_design", "looks_like",
+// "suspect", "other_no_ttl", "other".
 QString auditHealthName(AuditHealth h);
 inline bool isFlagged(AuditHealth h)
 {
     return h == AuditHealth::NeverExpires || h == AuditHealth::TtlExceedsWindow ||
-           h == AuditHealth::Unknown || h == AuditHealth::Suspect;
+           h == AuditHealth::Orphan || h == AuditHealth::Unknown || h == AuditHealth::Suspect;
 }
 
 // A rule file's adoption (FORMATS.md "adopt"): the keys matching `match` belong to an existing
@@ -57,11 +62,14 @@ struct AuditEntry
     qint64 pttlMs = -2;
     QString layout; // empty: none
     AuditHealth health = AuditHealth::Other;
-    QString state;               // in words; empty when not decoded
-    QString cause;               // why it is flagged, in words (empty for ok and other keys)
-    qint64 windowMs = -1;        // the layout's window where known
-    qint64 limit = 0;            // an adoption's (or a Sluice rule's) limit; 0: unknown
-    QString ruleId;              // the Sluice rule, or the rule that adopts the key
+    QString lostTtl;      // the layout's lost-TTL id (layouts.h lostTtlName); empty without one
+    int severity = -1;    // severity() of it; -1 without a layout
+    QString looksLike;    // LooksLike: the layout the name suggests
+    QString state;        // in words; empty when not decoded
+    QString cause;        // why it is flagged, in words (empty for ok and other keys)
+    qint64 windowMs = -1; // the layout's window where known
+    qint64 limit = 0;     // an adoption's (or a Sluice rule's) limit; 0: unknown
+    QString ruleId;       // the Sluice rule, or the rule that adopts the key
     std::optional<qint64> count; // a counter's value
 };
 
@@ -73,14 +81,20 @@ struct AuditGroup
     qint64 neverExpires = 0;
     qint64 ttlExceedsWindow = 0;
     qint64 unknown = 0;
-    qint64 flagged() const { return neverExpires + ttlExceedsWindow + unknown; }
+    qint64 orphans = 0;
+    qint64 byDesign = 0;
+    int severity = -1; // of the layout's lost TTL (layouts.h severity())
+    qint64 flagged() const { return neverExpires + ttlExceedsWindow + orphans + unknown; }
 };
 
 struct AuditReport
 {
     ScanSummary scan;
-    QList<AuditGroup> groups; // flagged groups first (most flagged first), then by keys
+    // Flagged groups first, the worst lost TTL first (blocks_subject, idle_key_kept,
+    // heals_on_next_request, orphaned_by_window_in_name), then the most flagged; then by keys.
+    QList<AuditGroup> groups;
     qint64 suspects = 0;
+    qint64 looksLike = 0;
     qint64 otherNoTtl = 0;
     qint64 other = 0;
     qint64 keys() const; // every key judged

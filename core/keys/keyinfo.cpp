@@ -1,5 +1,7 @@
 #include "keyinfo.h"
 
+#include "layouts.h"
+
 #include "core/common/plural.h"
 
 #include <charconv>
@@ -199,6 +201,10 @@ QString KeyState::describe(bool withReset) const
             return u"%1 / %2 in this window%3"_s.arg(count).arg(limit).arg(
                 count >= limit ? u" (full)"_s : QString());
         }
+        if (ttlComesBack) {
+            return u"%1 / %2 in this window, no TTL (the next request sets one)"_s.arg(count).arg(
+                limit);
+        }
         if (neverResets) {
             return u"%1 / %2 in this window%3, never resets (no TTL)"_s.arg(count).arg(limit).arg(
                 count >= limit ? u" (full: denied until it is fixed)"_s : QString());
@@ -257,12 +263,32 @@ QString KeyState::describe(bool withReset) const
     return {};
 }
 
+bool KeyInfo::resetsByOwnClock() const
+{
+    if (health != Health::NoTtl || !hasRule() || state.kind == KeyState::Kind::None ||
+        state.kind == KeyState::Kind::Unreadable) {
+        return false;
+    }
+    if (adoptedAs.isEmpty()) {
+        return true;
+    }
+    const Layout *l = findLayout(adoptedAs);
+    return l != nullptr && l->lostTtl != LostTtl::BlocksSubject;
+}
+
 QString KeyInfo::explanation() const
 {
     switch (health) {
     case Health::Ok:
         return {};
     case Health::NoTtl: {
+        if (resetsByOwnClock() && !adoptedAs.isEmpty()) {
+            const Layout *l = findLayout(adoptedAs);
+            return u"no TTL: %1 (%2) sets \"%3\"; without it %4. Fix: set the TTL from rule "
+                   "'%5' (%6)"_s.arg(QString::fromLatin1(l->library), lostTtlName(l->lostTtl),
+                                     QString::fromLatin1(l->ttlSet), lostTtlWords(l->lostTtl),
+                                     ruleId, formatDurationMs(maxTtlMs));
+        }
         if (resetsByOwnClock()) {
             QString text =
                 u"no TTL: nothing will ever delete this key. Its state records its own time (the "

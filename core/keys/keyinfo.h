@@ -74,6 +74,8 @@ struct KeyState
     QString problem;       // Unreadable: what is wrong, in words
     bool permissionRefused = false; // Unreadable: the user's ACL refused the read (NOPERM)
     bool neverResets = false;       // an adopted counter without TTL: its window never ends
+    bool ttlComesBack = false;      // an adopted counter without TTL whose library sets one again
+                                    // on the subject's next request
 
     // One line for a table cell: "2 / 3 in this window, resets in 1.2 s", "14.2 tokens of 200,
     // full in 3 s", "queue 3 of 50, wait 600 ms", "GCRA: 4 of 6 available, full in 2 s".
@@ -107,16 +109,13 @@ struct KeyInfo
 
     bool exists() const { return pttlMs != -2; }
     bool hasRule() const { return !ruleId.isEmpty(); }
-    // A key that never expires but whose state keeps its own clock: Sluice's own layouts record
-    // the window start (or the bucket's last update, the TAT), so the limit still resets when
-    // its time comes and the subject is not blocked; only the key stays in Redis (memory). An
-    // adopted counter (a plain INCR) or a key no rule explains has no such clock: once at its
-    // limit it denies until someone deletes it.
-    bool resetsByOwnClock() const
-    {
-        return health == Health::NoTtl && hasRule() && adoptedAs.isEmpty() &&
-               state.kind != KeyState::Kind::None && state.kind != KeyState::Kind::Unreadable;
-    }
+    // A key that never expires but blocks nobody: Sluice's own layouts record the window start
+    // (or the bucket's last update, the TAT), so the limit still resets when its time comes;
+    // an adopted layout whose library sets the TTL again on the next request (layouts.h
+    // LostTtl) heals. Only the key stays in Redis (memory). An adopted counter that keeps
+    // counting (a plain INCR) or a key no rule explains has no such clock: once at its limit
+    // it denies until someone deletes it.
+    bool resetsByOwnClock() const;
     // Why the key got its verdict and what it does, in words (empty for ok). The cause of the
     // usual no_ttl case is spelled out: an INCR after expiry, or an EXPIRE sent in a separate
     // round trip that never arrived, leaves a counter without TTL that can block a subject

@@ -819,7 +819,10 @@ KeyReader::reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const
             k.state.count = head.toLongLong();
             k.state.remaining = std::max<qint64>(k.state.limit - k.state.count, 0);
             k.state.resetMs = pttl;
-            k.state.neverResets = pttl == -1;
+            // Without TTL, a counter that keeps counting never resets; one whose library sets the
+            // TTL again on the next request (layouts.h LostTtl) does not block.
+            k.state.neverResets = pttl == -1 && l->lostTtl == LostTtl::BlocksSubject;
+            k.state.ttlComesBack = pttl == -1 && !k.state.neverResets;
             continue;
         }
         if (!integer || pttl < -1) {

@@ -17,115 +17,12 @@ namespace sluice::keys {
 
 namespace {
 
-// clang-format off
-// The table. Sources: each library's code or documentation (FORMATS.md "keys audit" cites
-// them); a row's test plants keys as the library writes them (tests/tst_layouts.cpp).
-const QList<Layout> table = {
-    {"sluice_fixed_window", "Sluice", "<prefix><rule>:{<subject>}", R"(.+:\{.*\})", "hash",
-     ValueShape::SluiceFixed, "hash s (window start, us), c (count)", WindowFrom::SluiceRule,
-     Decoder::Sluice, false, true, false,
-     "Sluice's fixed window: one count per window; the script sets the TTL in the same step"},
-    {"sluice_sliding_counter", "Sluice", "<prefix><rule>:{<subject>}", R"(.+:\{.*\})", "hash",
-     ValueShape::SluiceCounter, "hash s, c, p (this and the previous window's counts)",
-     WindowFrom::SluiceRule, Decoder::Sluice, false, true, false,
-     "Sluice's sliding counter: two windows' counts, weighted"},
-    {"sluice_token_bucket", "Sluice", "<prefix><rule>:{<subject>}", R"(.+:\{.*\})", "hash",
-     ValueShape::SluiceBucket, "hash l (tokens, ticks), t (last refill, us)",
-     WindowFrom::SluiceRule, Decoder::Sluice, false, true, false,
-     "Sluice's token bucket (a leaky bucket has the same fields: give the rules to tell them "
-     "apart)"},
-    {"sluice_leaky_bucket", "Sluice", "<prefix><rule>:{<subject>}", R"(.+:\{.*\})", "hash",
-     ValueShape::SluiceBucket, "hash l (queue, ticks), t (last update, us)",
-     WindowFrom::SluiceRule, Decoder::Sluice, false, true, false,
-     "Sluice's leaky bucket: a queue that drains at the rate"},
-    {"sluice_sliding_log", "Sluice", "<prefix><rule>:{<subject>}", R"(.+:\{.*\})", "zset",
-     ValueShape::SluiceLog, "sorted set: one member per request, scored by its time (us)",
-     WindowFrom::SluiceRule, Decoder::Sluice, false, true, false,
-     "Sluice's sliding log: the requests of the last window"},
-    {"sluice_gcra", "Sluice", "<prefix><rule>:{<subject>}", R"(.+:\{.*\})", "string",
-     ValueShape::SluiceGcra, "string <tat_us> or <tat_us>+<rem>/<c>", WindowFrom::SluiceRule,
-     Decoder::Sluice, false, true, false, "Sluice's GCRA: the theoretical arrival time"},
-    {"kong_counter", "Kong rate-limiting (redis policy)",
-     "ratelimit:<route>:<service>:<identifier>:<period start>:<period>",
-     R"(ratelimit:[^:]*:[^:]*:.*:[0-9]+:(second|minute|hour|day|month|year))", "string",
-     ValueShape::Integer, "integer: requests in the period", WindowFrom::KongPeriod,
-     Decoder::Counter, true, true, true,
-     "Kong's rate-limiting plugin: one INCRBY counter per period, EXPIREd by the same pipeline"},
-    {"spring_gateway_tokens", "Spring Cloud Gateway RedisRateLimiter",
-     "request_rate_limiter.{<id>}.tokens", R"(request_rate_limiter\.\{.*\}\.tokens)", "string",
-     ValueShape::Number, "number: tokens left", WindowFrom::Unknown, Decoder::GatewayTokens,
-     false, true, true,
-     "Spring Cloud Gateway's token bucket: tokens left, SETEX'd with twice the fill time"},
-    {"spring_gateway_timestamp", "Spring Cloud Gateway RedisRateLimiter",
-     "request_rate_limiter.{<id>}.timestamp", R"(request_rate_limiter\.\{.*\}\.timestamp)",
-     "string", ValueShape::Number, "number: the last refill (s since the epoch)",
-     WindowFrom::Unknown, Decoder::GatewayStamp, false, true, true,
-     "Spring Cloud Gateway's token bucket: the time of its last refill"},
-    {"redisson_value", "Redisson RRateLimiter", "{<name>}:value[:<client>]",
-     R"(.*\{.*\}.*:value(:[^:]*)?)", "string", ValueShape::Integer,
-     "integer: permits available", WindowFrom::Unknown, Decoder::RedissonValue, false, false,
-     false,
-     "Redisson's RRateLimiter: the permits left in the interval (no TTL unless keepAliveTime "
-     "is set: its script refills it, so none is not a blocking bug)"},
-    {"redisson_permits", "Redisson RRateLimiter", "{<name>}:permits[:<client>]",
-     R"(.*\{.*\}.*:permits(:[^:]*)?)", "zset", ValueShape::TimestampZset,
-     "sorted set: one packed member per acquisition, scored by its time (ms)",
-     WindowFrom::Unknown, Decoder::RedissonLog, false, false, false,
-     "Redisson's RRateLimiter: the permits taken in the interval, with their times (no TTL "
-     "unless keepAliveTime is set; each call trims it)"},
-    {"redis_cell", "redis-cell (CL.THROTTLE)", "<key>", "", "string", ValueShape::CellTat,
-     "integer: the theoretical arrival time, ns since the epoch", WindowFrom::Unknown,
-     Decoder::CellTat, false, true, false,
-     "redis-cell's GCRA: the theoretical arrival time; the module sets the TTL itself"},
-    {"rlflx", "rate-limiter-flexible (RateLimiterRedis)", "rlflx:<key>", R"(rlflx:.+)",
-     "string", ValueShape::Integer,
-     "integer: points consumed (above the limit while blocked)", WindowFrom::Unknown,
-     Decoder::Points, true, true, true,
-     "rate-limiter-flexible: points consumed in the duration (SET NX EX, INCRBY); a block "
-     "rewrites it with the block's duration, and block(key, 0) blocks forever"},
-    {"rlflx_block", "rate-limiter-flexible (ExpressBruteFlexible)", "[<prefix>]block:<key>",
-     R"([^:]*block:.+)", "string", ValueShape::Integer, "integer: 1 while blocked",
-     WindowFrom::Unknown, Decoder::Points, false, true, false,
-     "rate-limiter-flexible's brute-force protection: the block key of a subject"},
-    {"rate_limit_redis", "express-rate-limit with rate-limit-redis", "rl:<key>", R"(rl:.+)",
-     "string", ValueShape::Integer, "integer: hits in the window", WindowFrom::Unknown,
-     Decoder::Counter, true, true, true,
-     "express-rate-limit's Redis store: INCR and PEXPIRE windowMs in one script"},
-    {"envoy_counter", "Envoy ratelimit service", "<domain>_<key>_<value>..._<window start>",
-     R"([^:\s]+_.+_[0-9]{10})", "string", ValueShape::Integer,
-     "integer: hits in the window", WindowFrom::EnvoyUnit, Decoder::Counter, true, true,
-     false, "Envoy's ratelimit service: INCRBY + EXPIRE per window, pipelined"},
-    {"string_counter", "GET/INCR/EXPIRE counters (Spring, RedisTemplate, OpenResty, ...)",
-     "rate_limit: | count_rate_limit: | limit: | ratelimit: | throttle: <key>",
-     R"((rate_limit|count_rate_limit|limit|ratelimit|throttle):.+)", "string",
-     ValueShape::Integer, "integer: requests in the window", WindowFrom::Unknown,
-     Decoder::Counter, true, true, true,
-     "a plain counter: INCR, then EXPIRE on the first request. An INCR after the key expired, "
-     "or an EXPIRE lost after its INCR, leaves it without TTL: its subject stays blocked "
-     "forever once it reaches the limit"},
-    {"bucket4j", "Bucket4j (Lettuce/Jedis/Redisson proxy managers)", "<key>", "", "string",
-     ValueShape::Binary, "binary: the serialized bucket configuration and state",
-     WindowFrom::Unknown, Decoder::Bucket4j, false, true, false,
-     "Bucket4j's bucket state; written without an ExpirationAfterWriteStrategy it never "
-     "expires"},
-    {"redisson_config", "Redisson RRateLimiter", "<name>", "", "hash",
-     ValueShape::RedissonConfig, "hash rate, interval (ms), type (0 overall, 1 per client)",
-     WindowFrom::RedissonField, Decoder::RedissonConfig, false, false, false,
-     "Redisson's RRateLimiter configuration (trySetRate): meant to last, no TTL needed"},
-    {"sorted_set_log", "sliding-window logs (ZADD now, ZREMRANGEBYSCORE, ZCARD)", "<key>", "",
-     "zset", ValueShape::TimestampZset, "sorted set: members or scores are timestamps",
-     WindowFrom::Unknown, Decoder::TimestampLog, true, true, false,
-     "a sliding-window log: one entry per request, trimmed to the window by each request; "
-     "without TTL an idle subject's log stays forever"},
-};
-// clang-format on
-
 struct Compiled
 {
     std::vector<QRegularExpression> regex;
     Compiled()
     {
-        for (const Layout &l : table) {
+        for (const Layout &l : layouts()) {
             regex.emplace_back(QRegularExpression::anchoredPattern(QString::fromLatin1(l.keyRegex)),
                                QRegularExpression::DotMatchesEverythingOption);
         }
@@ -140,7 +37,7 @@ const Compiled &compiled()
 
 qsizetype indexOf(const Layout &layout)
 {
-    return &layout - table.constData();
+    return &layout - layouts().constData();
 }
 
 } // namespace
@@ -208,23 +105,45 @@ std::optional<double> leadingNumber(const QByteArray &member)
     return n == 0 ? std::nullopt : number(member.left(n));
 }
 
+// The timestamp (us) of a zset end's score.
+std::optional<qint64> scoreUs(const std::optional<std::pair<QByteArray, QByteArray>> &end,
+                              qint64 nowUs)
+{
+    auto s = end ? number(end->second) : std::nullopt;
+    return s ? timestampUs(*s, nowUs) : std::nullopt;
+}
+
+// The timestamp (us) a zset end's member starts with.
+std::optional<qint64> memberUs(const std::optional<std::pair<QByteArray, QByteArray>> &end,
+                               qint64 nowUs)
+{
+    auto m = end ? leadingNumber(end->first) : std::nullopt;
+    return m ? timestampUs(*m, nowUs) : std::nullopt;
+}
+
 // The timestamp (us) of one end of a zset: its score, else its member.
 std::optional<qint64> endUs(const std::optional<std::pair<QByteArray, QByteArray>> &end,
                             qint64 nowUs)
 {
-    if (!end) {
-        return std::nullopt;
+    if (auto t = scoreUs(end, nowUs)) {
+        return t;
     }
-    if (auto s = number(end->second)) {
-        if (auto t = timestampUs(*s, nowUs)) {
-            return t;
-        }
-    }
-    if (auto m = leadingNumber(end->first)) {
-        return timestampUs(*m, nowUs);
-    }
-    return std::nullopt;
+    return memberUs(end, nowUs);
 }
+
+// A sliding-window log's end: the member starts with a timestamp, the score is one, and the
+// two are within a day of each other (ZADD key <now> <now>[-<rand>]). Client ids scored by
+// their last-seen time fail the first test.
+bool logEnd(const std::optional<std::pair<QByteArray, QByteArray>> &end, qint64 nowUs)
+{
+    constexpr qint64 dayUs = qint64(86400) * 1'000'000;
+    const auto m = memberUs(end, nowUs);
+    const auto s = scoreUs(end, nowUs);
+    return m && s && std::abs(*m - *s) <= dayUs;
+}
+
+// redis_rate's epoch: 2017-01-01T00:00:00Z, in s since the Unix epoch.
+constexpr qint64 rateEpochS = 1'483'228'800;
 
 bool hasFields(const ForeignRead &r, std::initializer_list<const char *> names, qint64 exact)
 {
@@ -241,15 +160,39 @@ bool hasFields(const ForeignRead &r, std::initializer_list<const char *> names, 
     return true;
 }
 
+// Kong's EXPIRATION table (kong/plugins/rate-limiting/expiration.lua) and python limits'
+// granularities: a period's length in s (-1: not a period). A month is 30 days there.
+qint64 periodSeconds(const QByteArray &name)
+{
+    static const QList<std::pair<QByteArray, qint64>> periods = {
+        {"second", 1},  {"minute", 60},     {"hour", 3600},
+        {"day", 86400}, {"month", 2592000}, {"year", 31536000}};
+    for (const auto &[n, s] : periods) {
+        if (name == n) {
+            return s;
+        }
+    }
+    return -1;
+}
+
 QString ago(qint64 us)
 {
     return formatDurationMs(std::max<qint64>(us, 0) / 1000);
 }
 
-QString withTtl(const QString &text, qint64 pttlMs)
+QString withTtl(const QString &text, qint64 pttlMs, LostTtl lost)
 {
     if (pttlMs == -1) {
-        return text + u", never resets (no TTL)"_s;
+        switch (lost) {
+        case LostTtl::BlocksSubject:
+            return text + u", never resets (no TTL)"_s;
+        case LostTtl::HealsOnNextRequest:
+            return text + u", no TTL (the next request sets one)"_s;
+        case LostTtl::IdleKeyKept:
+            return text + u", no TTL (kept while idle)"_s;
+        case LostTtl::OrphanedByWindowInName:
+            return text + u", no TTL (kept after its window)"_s;
+        }
     }
     if (pttlMs >= 0) {
         return text + u", resets in %1"_s.arg(formatDurationMs(pttlMs));
@@ -269,14 +212,9 @@ std::optional<QByteArray> ForeignRead::field(const QByteArray &name) const
     return std::nullopt;
 }
 
-const QList<Layout> &layouts()
-{
-    return table;
-}
-
 const Layout *findLayout(const QString &id)
 {
-    for (const Layout &l : table) {
+    for (const Layout &l : layouts()) {
         if (id == QLatin1String(l.id)) {
             return &l;
         }
@@ -287,7 +225,7 @@ const Layout *findLayout(const QString &id)
 QString layoutIds(bool adoptableOnly)
 {
     QStringList ids;
-    for (const Layout &l : table) {
+    for (const Layout &l : layouts()) {
         if (!adoptableOnly || l.adoptable) {
             ids << QString::fromLatin1(l.id);
         }
@@ -325,11 +263,24 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
         const qint64 nowNs = r.nowUs * 1000;
         return n && r.pttlMs >= 0 && *n > nowNs - hourNs && *n < nowNs + 24 * 30 * hourNs;
     }
+    case ValueShape::RateTat: {
+        // Within a day before now and a month after (a long burst), in s since 2017.
+        auto v = wholeString(r);
+        auto n = v ? number(*v) : std::nullopt;
+        const double nowS = double(r.nowUs) / 1e6 - double(rateEpochS);
+        return n && *n > nowS - 86400 && *n < nowS + 30 * 86400;
+    }
     case ValueShape::Binary:
-        return r.strlen >= 16 && r.head.size() >= 3 && r.head[0] == '\0' && r.head[1] == '\0' &&
-               r.head[2] == '\0';
-    case ValueShape::TimestampZset:
-        return r.zcard > 0 && endUs(r.newest, r.nowUs).has_value();
+        // A serialized bucket is small (its configuration and a few numbers): a huge string
+        // that happens to start with zero bytes is not one.
+        return r.strlen >= 16 && r.strlen <= 64 * 1024 && r.head.size() >= 3 && r.head[0] == '\0' &&
+               r.head[1] == '\0' && r.head[2] == '\0';
+    case ValueShape::TimestampLog:
+        return r.zcard > 0 && logEnd(r.newest, r.nowUs) && (!r.oldest || logEnd(r.oldest, r.nowUs));
+    case ValueShape::TimestampScores:
+        return r.zcard > 0 && scoreUs(r.newest, r.nowUs).has_value();
+    case ValueShape::DurationHash:
+        return hasFields(r, {"start", "end", "count"}, 3) && !r.field("v");
     case ValueShape::RedissonConfig:
         return hasFields(r, {"rate", "interval", "type"}, 0);
     case ValueShape::SluiceFixed:
@@ -344,7 +295,8 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
         static const QRegularExpression gcra(
             u"^[0-9]{1,19}(\\+[0-9]{1,19}/[0-9]{1,19})?(@[a-z]{2}(:[0-9]{1,19}){2,3})?$"_s);
         auto v = wholeString(r);
-        return v && gcra.match(QString::fromLatin1(*v)).hasMatch();
+        return v && !v->isEmpty() && v->front() >= '0' && v->front() <= '9' &&
+               gcra.match(QString::fromLatin1(*v)).hasMatch();
     }
     }
     return false;
@@ -352,7 +304,7 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
 
 const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm)
 {
-    for (const Layout &l : table) {
+    for (const Layout &l : layouts()) {
         const QLatin1String id(l.id);
         if (id.startsWith("sluice_"_L1)) {
             // With a rule, only its algorithm's row; without, a leaky bucket cannot be told
@@ -364,7 +316,8 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
                 continue;
             }
         }
-        if (l.type == read.type && keyFits(l, read.key) && shapeFits(l, read)) {
+        // The value's shape first: no allocation, and most application keys fail it at once.
+        if (l.type == read.type && shapeFits(l, read) && keyFits(l, read.key)) {
             return &l;
         }
     }
@@ -373,12 +326,104 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
 
 const Layout *matchByName(const QByteArray &key)
 {
-    for (const Layout &l : table) {
-        if (l.byName && keyFits(l, key)) {
+    const QString name = QString::fromLatin1(key); // once, not once per row
+    for (const Layout &l : layouts()) {
+        if (l.byName && compiled().regex[size_t(indexOf(l))].match(name).hasMatch()) {
             return &l;
         }
     }
     return nullptr;
+}
+
+QString lostTtlName(LostTtl l)
+{
+    switch (l) {
+    case LostTtl::BlocksSubject:
+        return u"blocks_subject"_s;
+    case LostTtl::IdleKeyKept:
+        return u"idle_key_kept"_s;
+    case LostTtl::HealsOnNextRequest:
+        return u"heals_on_next_request"_s;
+    case LostTtl::OrphanedByWindowInName:
+        return u"orphaned_by_window_in_name"_s;
+    }
+    return {};
+}
+
+int severity(LostTtl l)
+{
+    switch (l) {
+    case LostTtl::BlocksSubject:
+        return 3;
+    case LostTtl::IdleKeyKept:
+        return 2;
+    case LostTtl::HealsOnNextRequest:
+        return 1;
+    case LostTtl::OrphanedByWindowInName:
+        return 0;
+    }
+    return 0;
+}
+
+QString lostTtlWords(LostTtl l)
+{
+    switch (l) {
+    case LostTtl::BlocksSubject:
+        return u"it keeps counting and never resets: once at its limit it denies its subject "
+               "until someone deletes it"_s;
+    case LostTtl::IdleKeyKept:
+        return u"nobody is blocked (the state keeps its own clock, or each request trims it), "
+               "but the key of an idle subject stays forever"_s;
+    case LostTtl::HealsOnNextRequest:
+        return u"the library sets a TTL again on the subject's next request, so nobody is "
+               "blocked; only an idle subject's key stays forever"_s;
+    case LostTtl::OrphanedByWindowInName:
+        return u"its name holds its window, so the next window is another key: nobody is "
+               "blocked, but this one stays forever as dead weight"_s;
+    }
+    return {};
+}
+
+std::optional<qint64> windowEndUs(const Layout &layout, const QByteArray &key)
+{
+    constexpr qint64 usPerS = 1'000'000;
+    switch (layout.window) {
+    case WindowFrom::KongPeriod: {
+        // ...:<period start, ms>:<period>. The longest month and year, so that the end is
+        // never placed too early.
+        const QList<QByteArray> parts = key.split(':');
+        if (parts.size() < 3) {
+            return std::nullopt;
+        }
+        const QByteArray &period = parts.last();
+        const qint64 s = period == "month"  ? 31 * 86400
+                         : period == "year" ? 366 * 86400
+                                            : periodSeconds(period);
+        auto startMs = wholeNumber(parts[parts.size() - 2]);
+        if (s <= 0 || !startMs || *startMs < 0) {
+            return std::nullopt;
+        }
+        return *startMs * 1000 + s * usPerS;
+    }
+    case WindowFrom::EnvoyUnit: {
+        // <window start, s>: the window is at most the largest unit the start is a multiple of.
+        bool ok = false;
+        const qint64 start = key.mid(key.lastIndexOf('_') + 1).toLongLong(&ok);
+        if (!ok || start <= 0) {
+            return std::nullopt;
+        }
+        qint64 unit = 1;
+        for (qint64 u : {86400, 3600, 60}) {
+            if (start % u == 0) {
+                unit = u;
+                break;
+            }
+        }
+        return (start + unit) * usPerS;
+    }
+    default:
+        return std::nullopt;
+    }
 }
 
 qint64 knownWindowMs(const Layout &layout, const ForeignRead &read)
@@ -388,16 +433,9 @@ qint64 knownWindowMs(const Layout &layout, const ForeignRead &read)
     case WindowFrom::SluiceRule:
         return -1;
     case WindowFrom::KongPeriod: {
-        // Kong's EXPIRATION table (policies/init.lua): the TTL each period's counter gets.
-        static const QList<std::pair<QByteArray, qint64>> periods = {
-            {"second", 1},  {"minute", 60},     {"hour", 3600},
-            {"day", 86400}, {"month", 2592000}, {"year", 31536000}};
-        for (const auto &[name, s] : periods) {
-            if (read.key.endsWith(':' + name)) {
-                return s * 1000;
-            }
-        }
-        return -1;
+        const qsizetype at = read.key.lastIndexOf(':');
+        const qint64 s = periodSeconds(read.key.mid(at + 1));
+        return s > 0 ? s * 1000 : -1;
     }
     case WindowFrom::EnvoyUnit: {
         // The window start is now / unit * unit: a multiple of the unit, so the largest unit
@@ -414,6 +452,13 @@ qint64 knownWindowMs(const Layout &layout, const ForeignRead &read)
             }
         }
         return 1000;
+    }
+    case WindowFrom::LimitsName: {
+        // .../<amount>/<multiples>/<granularity>: the window is multiples x granularity.
+        const QList<QByteArray> parts = read.key.split('/');
+        const qint64 unit = parts.size() >= 3 ? periodSeconds(parts.last()) : -1;
+        auto multiples = parts.size() >= 3 ? wholeNumber(parts[parts.size() - 2]) : std::nullopt;
+        return unit > 0 && multiples && *multiples > 0 ? unit * *multiples * 1000 : -1;
     }
     case WindowFrom::RedissonField: {
         auto v = read.field("interval");
@@ -450,9 +495,49 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
         if (limit > 0) {
             return withTtl(u"%1 / %2 in this window%3"_s.arg(*n).arg(limit).arg(
                                *n >= limit ? u" (full: denied until it resets)"_s : QString()),
-                           r.pttlMs);
+                           r.pttlMs, layout.lostTtl);
         }
-        return withTtl(u"%1 in this window"_s.arg(what), r.pttlMs);
+        return withTtl(u"%1 in this window"_s.arg(what), r.pttlMs, layout.lostTtl);
+    }
+    case Decoder::Flag: {
+        auto n = value ? wholeNumber(*value) : std::nullopt;
+        if (!n) {
+            return {};
+        }
+        if (r.pttlMs >= 0) {
+            return u"blocked for %1 more"_s.arg(formatDurationMs(r.pttlMs));
+        }
+        return withTtl(u"blocked"_s, r.pttlMs, layout.lostTtl);
+    }
+    case Decoder::RateTat: {
+        auto n = value ? number(*value) : std::nullopt;
+        if (!n) {
+            return {};
+        }
+        const qint64 tatUs = qint64((*n + double(rateEpochS)) * 1e6);
+        return tatUs > r.nowUs
+                   ? u"TAT in %1"_s.arg(formatDurationMs((tatUs - r.nowUs + 999) / 1000))
+                   : u"TAT passed: the bucket is full"_s;
+    }
+    case Decoder::Timer: {
+        auto n = value ? wholeNumber(*value) : std::nullopt;
+        if (!n) {
+            return {};
+        }
+        const qint64 inUs = *n * 1'000'000 - r.nowUs;
+        return inUs > 0 ? u"available again in %1"_s.arg(formatDurationMs(inUs / 1000))
+                        : u"available again since %1"_s.arg(ago(-inUs));
+    }
+    case Decoder::Duration: {
+        const auto end = wholeNumber(r.field("end").value_or(QByteArray()));
+        const QString count = QString::fromLatin1(r.field("count").value_or(QByteArray("?")));
+        if (!end) {
+            return {};
+        }
+        const qint64 inUs = *end * 1'000'000 - r.nowUs;
+        return inUs > 0
+                   ? u"%1 in the window ending in %2"_s.arg(count, formatDurationMs(inUs / 1000))
+                   : u"%1 in a window that ended %2 ago"_s.arg(count, ago(-inUs));
     }
     case Decoder::TimestampLog:
     case Decoder::RedissonLog: {

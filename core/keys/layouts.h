@@ -7,7 +7,7 @@
 #include <optional>
 
 // The limiter key layouts Sluice recognises, its own and other libraries'
-// (FORMATS.md "keys audit"): a table of rows, data only, in layouts.cpp. A key is matched
+// (FORMATS.md "keys audit"): a table of rows, data only, in layouttable.cpp. A key is matched
 // against the rows in order, by its name (a regular expression), its Redis type and the shape
 // of its value; the first row that fits names the key's layout. Pure: no I/O, so every row is
 // tested on values planted per the library's documented layout, without Redis, as well as
@@ -25,7 +25,8 @@ struct ForeignRead
     // string
     qint64 strlen = 0;
     QByteArray head; // the first 64 bytes at most
-    // hash: HLEN and the fields of one HSCAN page (all of them for a small hash)
+    // hash: the fields of one HSCAN page (all of them for a small hash), and their count (one
+    // more than came when the hash is larger than a page: at least that many)
     qint64 hlen = 0;
     QList<std::pair<QByteArray, QByteArray>> fields;
     // zset: ZCARD and its two ends (member, score)
@@ -38,24 +39,32 @@ struct ForeignRead
 
 // The value shapes a row can require (checked by shapeFits()).
 enum class ValueShape {
-    Integer,        // string: a whole number (GET/INCR counters)
-    Number,         // string: a decimal number
-    CellTat,        // string: a whole number of ns since the epoch, near now (redis-cell's TAT)
-    Binary,         // string: starts with three zero bytes (a big-endian int: Bucket4j's state)
-    TimestampZset,  // zset: its scores or members are timestamps (s, ms, us or ns), near now
-    RedissonConfig, // hash: fields rate, interval, type (RRateLimiter.trySetRate)
-    SluiceFixed,    // hash: fields s, c (and no p)
-    SluiceCounter,  // hash: fields s, c, p
-    SluiceBucket,   // hash: fields l, t
-    SluiceLog,      // zset, any (Sluice's sliding log: members unique, scores us)
-    SluiceGcra,     // string: "<tat_us>" or "<tat_us>+<rem>/<c>"
+    Integer, // string: a whole number (GET/INCR counters)
+    Number,  // string: a decimal number
+    CellTat, // string: a whole number of ns since the epoch, near now (redis-cell's TAT)
+    RateTat, // string: a decimal number of s since 2017-01-01, near now (redis_rate's TAT)
+    Binary,  // string: starts with three zero bytes (a big-endian int: Bucket4j's state)
+    // zset, any name: a sliding-window log. Its newest member starts with a timestamp (s, ms,
+    // us or ns, near now: "1700000000123", "1700000000123-7f3a", "<now_us>:<i>") and its score
+    // is a timestamp within a day of it. A registry of client ids scored by their last-seen
+    // time (job schedulers keep one) does not fit: its members are names, not times.
+    TimestampLog,
+    TimestampScores, // zset, named by the row: its newest score is a timestamp near now
+    RedissonConfig,  // hash: fields rate, interval, type (RRateLimiter.trySetRate)
+    DurationHash,    // hash: exactly start, end, count (Laravel's DurationLimiter)
+    SluiceFixed,     // hash: fields s, c (and no p)
+    SluiceCounter,   // hash: fields s, c, p
+    SluiceBucket,    // hash: fields l, t
+    SluiceLog,       // zset, any (Sluice's sliding log: members unique, scores us)
+    SluiceGcra,      // string: "<tat_us>" or "<tat_us>+<rem>/<c>"
 };
 
 // Where a row's window (the longest its keys need to live) comes from, when it can be known.
 enum class WindowFrom {
     Unknown,       // the library's configuration, not in Redis: only an adoption says it
-    KongPeriod,    // the key's last segment: second, minute, hour, day, month, year
+    KongPeriod,    // the key's period start (ms) and last segment: second, minute, ... year
     EnvoyUnit,     // the key's trailing window start: the largest unit it is a multiple of
+    LimitsName,    // python limits: <amount>/<multiples>/<GRANULARITY> at the end of the name
     RedissonField, // the config hash's interval field (ms)
     SluiceRule,    // the rule that produces the key (--rules), as `keys` judges it
 };
@@ -64,6 +73,7 @@ enum class WindowFrom {
 enum class Decoder {
     Counter,        // "57 requests in this window"
     Points,         // rate-limiter-flexible: "57 points consumed in this window"
+    Flag,           // a block or ban key: "blocked" (its value is a marker)
     TimestampLog,   // "3 timestamps in the last 60 s" / "3 timestamps, newest 1.2 s ago"
     GatewayTokens,  // "12 tokens left at the last request"
     GatewayStamp,   // "last request 3 s ago"
@@ -72,25 +82,52 @@ enum class Decoder {
     RedissonLog,    // "3 permits taken in the interval"
     Bucket4j,       // "binary bucket state, 120 bytes"
     CellTat,        // "TAT in 1.2 s"
+    RateTat,        // redis_rate: "TAT in 1.2 s"
+    Duration,       // Laravel's DurationLimiter: "3 in the window ending in 12 s"
+    Timer,          // Laravel's :timer: "available again in 12 s"
     Sluice,         // Sluice's own: the rule's decoder (KeyState), or the fields in words
 };
 
+// What happens when one of the row's keys loses its TTL (FORMATS.md "keys audit": the ids),
+// from the library's own code, checked on the real library where it installs here
+// (tests/tst_real_limiters.cpp). Listed from the worst; `keys audit` orders by it.
+enum class LostTtl {
+    BlocksSubject,          // "blocks_subject": the key keeps counting, never resets; once
+                            // at the limit its subject is denied until someone deletes it
+    IdleKeyKept,            // "idle_key_kept": the state keeps its own clock (or each request
+                            // trims it), so nobody is blocked; an idle subject's key stays
+    HealsOnNextRequest,     // "heals_on_next_request": the library sets the TTL again on the
+                            // subject's next request; only an idle subject's key stays
+    OrphanedByWindowInName, // "orphaned_by_window_in_name": the name holds its window, the
+                            // next window is another key; this one is dead weight forever
+};
+QString lostTtlName(LostTtl l);
+// 3 (blocks_subject) .. 0 (orphaned_by_window_in_name): higher is worse.
+int severity(LostTtl l);
+// Its effect in words: "once at its limit it denies its subject until someone deletes it".
+QString lostTtlWords(LostTtl l);
+
 struct Layout
 {
-    const char *id;          // stable: used in --json, rule files (adopt) and docs
-    const char *library;     // who writes it
-    const char *keyShape;    // for people: "rlflx:<key>"
-    const char *keyRegex;    // the key name, whole (anchored); "" for any name
-    const char *type;        // Redis TYPE
-    ValueShape value;        // what the value must look like
-    const char *valueShape;  // for people: "integer: points consumed"
+    const char *id;         // stable: used in --json, rule files (adopt) and docs
+    const char *library;    // who writes it
+    const char *keyShape;   // for people: "rlflx:<key>"
+    const char *keyRegex;   // the key name, whole (anchored); "" for any name
+    const char *type;       // Redis TYPE
+    ValueShape value;       // what the value must look like
+    const char *valueShape; // for people: "integer: points consumed"
+    const char *ttlSet;     // for people: the TTL the library sets, and when
+    LostTtl lostTtl;        // what a lost TTL does
+    // Why the library keeps some of these keys without TTL on purpose ("" when it never
+    // does): such a key is `by_design`, never flagged, and `keys fix` leaves it alone.
+    const char *byDesign;
     WindowFrom window;       // where the window comes from
     Decoder decoder;         // how the state is put in words
     bool adoptable;          // can be adopted by a rule file (its state is a count in a window)
-    bool expectsTtl;         // the library always sets a TTL (false: Redisson's config hash)
     bool byName;             // the name alone is distinctive: a key named so that holds
-                             // something else is `unknown` (not for any-name rows)
-    const char *explanation; // one line: what it is and what goes wrong with it
+                             // something else "looks like" it (not for any-name rows)
+    const char *explanation; // one line: what it is
+    const char *source;      // where the row was read from (the library's file)
 };
 
 // The table, most specific first.
@@ -114,6 +151,10 @@ const Layout *matchByName(const QByteArray &key);
 
 // The window the row's keys need, in ms, from what is known of this key (-1: unknown).
 qint64 knownWindowMs(const Layout &layout, const ForeignRead &read);
+// When the window the key's name holds ended, in us since the epoch, for rows whose name
+// holds its window (Kong's period start and period; Envoy's window start, bounded by the
+// largest unit it is a multiple of): nullopt when the name does not say.
+std::optional<qint64> windowEndUs(const Layout &layout, const QByteArray &key);
 
 // The state in words ("57 requests in this window"). With `limit` > 0 (an adoption),
 // against that limit: "57 / 100 in this window".

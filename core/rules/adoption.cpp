@@ -11,6 +11,7 @@ namespace {
 using S = CounterScript;
 constexpr std::pair<S, const char *> scripts[] = {{S::GetIncrExpire, "get_incr_expire"},
                                                   {S::IncrExpire, "incr_expire"},
+                                                  {S::IncrRepairTtl, "incr_repair_ttl"},
                                                   {S::Calendar, "calendar"},
                                                   {S::GetThenIncr, "get_then_incr"}};
 
@@ -57,16 +58,27 @@ const std::vector<LayoutId> &layoutIds()
         {"kong_counter", true, S::Calendar},
         {"spring_gateway_tokens", false, {}},
         {"spring_gateway_timestamp", false, {}},
+        {"nestjs_hits", false, {}},
+        {"nestjs_blocked", false, {}},
+        {"fastify_counter", true, S::IncrExpire},
         {"redisson_value", false, {}},
         {"redisson_permits", false, {}},
         {"redis_cell", false, {}},
-        {"rlflx", true, S::IncrExpire},
+        {"redis_rate", false, {}},
+        {"rlflx", true, S::IncrRepairTtl},
         {"rlflx_block", false, {}},
-        {"rate_limit_redis", true, S::IncrExpire},
+        {"rate_limit_redis", true, S::IncrRepairTtl},
+        {"rack_attack_counter", false, {}},
+        {"rack_attack_ban", false, {}},
+        {"limits_fixed_window", false, {}},
+        {"django_ratelimit", false, {}},
+        {"laravel_timer", false, {}},
+        {"laravel_counter", false, {}},
         {"envoy_counter", true, S::Calendar},
         {"string_counter", true, S::GetIncrExpire},
         {"bucket4j", false, {}},
         {"redisson_config", false, {}},
+        {"laravel_duration", false, {}},
         {"sorted_set_log", true, {}},
     };
     return ids;

@@ -20,9 +20,14 @@ enum class CounterScript {
     // The Spring @RateLimiter aspect's Lua (GET; above the limit: deny, no write; else INCR, and
     // EXPIRE <window s> when the INCR made the key): allowed while the INCR answers <= limit.
     GetIncrExpire,
-    // INCR every hit, PEXPIRE <window> when it answers 1 (rate-limit-redis, rate-limiter-
-    // flexible, RedisTemplate.increment + expire in one Lua or MULTI): allowed while <= limit.
+    // INCR every hit, PEXPIRE <window> when it answers 1 (@fastify/rate-limit,
+    // RedisTemplate.increment + expire in one Lua or MULTI): allowed while <= limit. A key that
+    // lost its TTL keeps counting.
     IncrExpire,
+    // INCR every hit, PEXPIRE <window> when PTTL then is below 0 (rate-limit-redis 3.0 on,
+    // rate-limiter-flexible): the same decisions, but a key that lost its TTL gets it back
+    // on the next hit.
+    IncrRepairTtl,
     // One counter per calendar window (the key names the window's start: Kong, Envoy).
     Calendar,
     // The classic bug: GET, then SET 1 PX <window> when absent or INCR one round trip later
@@ -30,10 +35,10 @@ enum class CounterScript {
     // TTL: the counter never resets and, once at the limit, denies forever.
     GetThenIncr,
 };
-QString
-scriptName(CounterScript s); // "get_incr_expire", "incr_expire", "calendar", "get_then_incr"
+// "get_incr_expire", "incr_expire", "incr_repair_ttl", "calendar", "get_then_incr"
+QString scriptName(CounterScript s);
 std::optional<CounterScript> scriptFromName(const QString &name);
-QString scriptNames(); // "get_incr_expire, incr_expire, calendar, get_then_incr"
+QString scriptNames(); // "get_incr_expire, incr_expire, incr_repair_ttl, calendar, ..."
 
 struct LayoutId
 {

@@ -62,6 +62,18 @@ ForeignOutcome decide(const ForeignCounter &c, ForeignState &s, qint64 nowUs)
         }
         out.decision = decision(c, s, s.count <= c.limit, nowUs);
         return out;
+    case CounterScript::IncrRepairTtl:
+        // INCR; PTTL; PEXPIRE <window> when PTTL < 0: a key without TTL gets one back.
+        if (!s.exists) {
+            s.exists = true;
+            s.expiresAtMs = -1;
+        }
+        ++s.count;
+        if (s.expiresAtMs < 0) {
+            s.expiresAtMs = nowMs + c.ttlMs();
+        }
+        out.decision = decision(c, s, s.count <= c.limit, nowUs);
+        return out;
     case CounterScript::Calendar: {
         const qint64 windowMs = std::max<qint64>(1, c.windowUs / duration::usPerMs);
         const qint64 window = nowMs / windowMs;
