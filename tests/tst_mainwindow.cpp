@@ -102,7 +102,12 @@ private Q_SLOTS:
         auto *exportRules = w.findChild<QAction *>(QStringLiteral("exportRulesAction"));
         QCOMPARE(exportRules->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
         auto *quit = w.findChild<QAction *>(QStringLiteral("quitAction"));
-        QCOMPARE(quit->shortcut(), QKeySequence(QKeySequence::Quit));
+        // Ctrl+Q on every platform theme (QKeySequence::Quit is empty on some, offscreen's).
+        QCOMPARE(quit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
+        auto *save = w.findChild<QAction *>(QStringLiteral("saveRulesAction"));
+        QCOMPARE(save->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_S));
+        auto *saveAs = w.findChild<QAction *>(QStringLiteral("saveRulesAsAction"));
+        QCOMPARE(saveAs->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
         auto *refresh = w.findChild<QAction *>(QStringLiteral("refreshAction"));
         QCOMPARE(refresh->shortcut(), QKeySequence(Qt::Key_F5));
         auto *run = w.findChild<QAction *>(QStringLiteral("runSimulationAction"));
@@ -119,9 +124,10 @@ private Q_SLOTS:
             ui::MainWindow w;
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
-            w.resize(1200, 760);
+            // Within the screen (a larger one is fitted to it: tst_windowfit).
+            w.resize(760, 560);
             w.showPage(ui::MainWindow::SimulationPageIndex);
-            QTRY_COMPARE(w.size(), QSize(1200, 760));
+            QTRY_COMPARE(w.size(), QSize(760, 560));
             where = w.geometry();
             w.close();
         }
@@ -574,7 +580,7 @@ private Q_SLOTS:
         QFile::remove(file + QStringLiteral(".corrupt"));
     }
 
-    // Settings of a newer Sluice: not read, not overwritten, and said so.
+    // Settings of a newer Sluice: read as far as understood, not overwritten, and said so.
     void newerSettingsAreLeftAlone()
     {
         {
@@ -586,7 +592,7 @@ private Q_SLOTS:
             ui::MainWindow w;
             QVERIFY2(w.settingsProblem().contains(QStringLiteral("newer")),
                      qPrintable(w.settingsProblem()));
-            QCOMPARE(w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentIndex(), 0);
+            QCOMPARE(w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentIndex(), 3);
             w.showPage(1);
             w.close();
         }

@@ -19,6 +19,8 @@
 #include "common/statswatch.h"
 #include "common/theme.h"
 #include "common/tone.h"
+#include "common/wheelguard.h"
+#include "common/windowplace.h"
 #include "common/writegate.h"
 
 #include <QAction>
@@ -46,7 +48,9 @@ namespace sluice::ui {
 
 namespace {
 
-const QString geometryKey = QStringLiteral("window/geometry");
+const QString geometryKey = QStringLiteral("window/geometry"); // read once, then replaced
+const QString rectKey = QStringLiteral("window/rect");
+const QString maximizedKey = QStringLiteral("window/maximized");
 const QString stateKey = QStringLiteral("window/state");
 const QString pageKey = QStringLiteral("window/page");
 const QString versionKey = QStringLiteral("settings/version");
@@ -60,8 +64,13 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowTitle(tr("Sluice: rate limits on Redis"));
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(appIcon());
+    // The wheel scrolls forms, it never changes a value the user did not pick.
+    WheelGuard::install(qApp);
+    // The window's size is the user's: no text, banner or counter makes it grow. The pages
+    // wrap or elide what does not fit (the minimum set here keeps a layout's from applying).
+    setMinimumSize(720, 480);
 
-    const bool settingsOk = checkSettings();
+    m_settingsReadable = checkSettings();
 
     m_store = new ProfileStore(this);
     m_store->setObjectName(QStringLiteral("profileStore"));
@@ -168,9 +177,18 @@ MainWindow::MainWindow(QWidget *parent)
             &MainWindow::onConnectionState);
     connect(m_connection, &ConnectionController::passwordNeeded, this,
             [this] { showPage(ConnectionPageIndex); });
+    // Another server: unsaved rules are asked about first (Save, Discard, Cancel).
+    m_connection->setSwitchGuard([this](const QString &, std::function<void()> go) {
+        if (!m_rulesPage->hasUnsavedChanges()) {
+            go();
+            return;
+        }
+        showPage(RulesPageIndex);
+        m_rulesPage->leaveUnsaved(tr("You are switching to another server."), std::move(go));
+    });
 
     resize(1100, 700);
-    if (settingsOk) {
+    if (m_settingsReadable) {
         restoreSettings();
     }
     if (!m_settingsProblem.isEmpty()) {
@@ -212,6 +230,22 @@ void MainWindow::buildMenus()
         showPage(RulesPageIndex);
         m_rulesPage->importRules();
     });
+    QAction *save = file->addAction(tr("&Save rules"));
+    save->setObjectName(QStringLiteral("saveRulesAction"));
+    save->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_S));
+    save->setStatusTip(tr("Write the rules back to their file, in its format (JSON or YAML)"));
+    connect(save, &QAction::triggered, this, [this] {
+        showPage(RulesPageIndex);
+        m_rulesPage->save();
+    });
+    QAction *saveAs = file->addAction(tr("Save rules &as…"));
+    saveAs->setObjectName(QStringLiteral("saveRulesAsAction"));
+    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    saveAs->setStatusTip(tr("Write the rules to another JSON or YAML file"));
+    connect(saveAs, &QAction::triggered, this, [this] {
+        showPage(RulesPageIndex);
+        m_rulesPage->saveAs();
+    });
     QAction *exportRules = file->addAction(tr("&Export rules…"));
     exportRules->setObjectName(QStringLiteral("exportRulesAction"));
     exportRules->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -240,7 +274,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));
     quit->setObjectName(QStringLiteral("quitAction"));
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // every platform theme, not some
     quit->setMenuRole(QAction::QuitRole);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
@@ -334,14 +368,13 @@ void MainWindow::onConnectionState(const ConnectionState &state)
     case ConnectionStatus::Tone::Warning:
         statusBar()->setStyleSheet(
             QStringLiteral("QStatusBar { background: %1; } QStatusBar QLabel { color: %2; }")
-                .arg(tone::hex(tone::pick(0xf6c453, 0x6a5114)),
-                     tone::hex(tone::pick(0x2b2100, 0xffe9b0))));
+                .arg(tone::hex(tone::barFill(Tone::Warning)),
+                     tone::hex(tone::barText(Tone::Warning))));
         break;
     case ConnectionStatus::Tone::Bad:
         statusBar()->setStyleSheet(
             QStringLiteral("QStatusBar { background: %1; } QStatusBar QLabel { color: %2; }")
-                .arg(tone::hex(tone::pick(0xf3c4bd, 0x6a2621)),
-                     tone::hex(tone::pick(0x4a0f08, 0xffd9d3))));
+                .arg(tone::hex(tone::barFill(Tone::Bad)), tone::hex(tone::barText(Tone::Bad))));
         break;
     default:
         statusBar()->setStyleSheet(QString());
@@ -356,14 +389,15 @@ void MainWindow::onConnectionState(const ConnectionState &state)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    // A profile typed and not saved is asked about first (Save, Discard, Keep editing).
-    if (!m_closeApproved && m_connectionPage->hasUnsavedProfile()) {
-        showPage(ConnectionPageIndex);
+    // A profile typed and not saved (Save, Discard, Keep editing), then unsaved rules (Save,
+    // Discard, Cancel) are asked about first.
+    if (!m_closeApproved &&
+        (m_connectionPage->hasUnsavedProfile() || m_rulesPage->hasUnsavedChanges())) {
         m_inCloseEvent = true;
-        m_connectionPage->leave([this] {
+        askBeforeQuitting([this] {
             m_closeApproved = true;
             if (!m_inCloseEvent) {
-                close(); // answered later, in the message box
+                close(); // answered later, in a message box
             }
         });
         m_inCloseEvent = false;
@@ -377,6 +411,22 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QMainWindow::closeEvent(event);
 }
 
+void MainWindow::askBeforeQuitting(std::function<void()> then)
+{
+    auto rules = [this, then = std::move(then)] {
+        if (m_rulesPage->hasUnsavedChanges()) {
+            showPage(RulesPageIndex);
+        }
+        m_rulesPage->leaveUnsaved(tr("Sluice is about to quit."), then);
+    };
+    if (m_connectionPage->hasUnsavedProfile()) {
+        showPage(ConnectionPageIndex);
+        m_connectionPage->leave(rules);
+        return;
+    }
+    rules();
+}
+
 void MainWindow::saveSettings() const
 {
     if (!m_settingsUsable) {
@@ -384,7 +434,12 @@ void MainWindow::saveSettings() const
     }
     QSettings settings;
     settings.setValue(versionKey, settingsVersion);
-    settings.setValue(geometryKey, saveGeometry());
+    // The client rectangle, as set again by setGeometry() (saveGeometry()'s frame moved the
+    // window down by its title bar on every start where no window manager reports the frame),
+    // and never larger than the screen it is on.
+    settings.setValue(rectKey, windowplace::fitOnScreens(normalGeometry(), minimumSize()));
+    settings.setValue(maximizedKey, isMaximized());
+    settings.remove(geometryKey);
     settings.setValue(stateKey, saveState());
     settings.setValue(pageKey, m_pages->currentIndex());
 }
@@ -399,17 +454,28 @@ QSize MainWindow::firstSize(const QSize &available)
 void MainWindow::restoreSettings()
 {
     const QSettings settings;
-    if (!restoreGeometry(settings.value(geometryKey).toByteArray())) {
-        // A first start: a size that uses the screen, in its middle.
-        if (const QScreen *screen = QGuiApplication::primaryScreen()) {
-            const QRect room = screen->availableGeometry();
-            resize(firstSize(room.size()));
-            move(room.center() - rect().center());
+    // A value of another type (a newer console's, a hand edit) is skipped, not trusted.
+    const QVariant saved = settings.value(rectKey);
+    QRect wanted = saved.typeId() == QMetaType::QRect ? saved.toRect() : QRect();
+    if (!wanted.isValid() && restoreGeometry(settings.value(geometryKey).toByteArray())) {
+        wanted = normalGeometry(); // an older console's saveGeometry()
+    }
+    if (wanted.isValid() && !wanted.isEmpty()) {
+        // On a screen that is there, never larger than it.
+        setGeometry(windowplace::fitOnScreens(wanted, minimumSize()));
+        if (settings.value(maximizedKey).toString() == QLatin1String("true")) {
+            setWindowState(windowState() | Qt::WindowMaximized);
         }
+    } else if (const QScreen *screen = QGuiApplication::primaryScreen()) {
+        // A first start: a size that uses the screen, in its middle.
+        const QRect room = screen->availableGeometry();
+        resize(firstSize(room.size()));
+        move(room.center() - rect().center());
     }
     restoreState(settings.value(stateKey).toByteArray());
-    const int page = settings.value(pageKey, 0).toInt();
-    if (page >= 0 && page < m_pages->count()) {
+    bool ok = false;
+    const int page = settings.value(pageKey, 0).toInt(&ok);
+    if (ok && page >= 0 && page < m_pages->count()) {
         showPage(page);
     }
 }
@@ -450,14 +516,16 @@ bool MainWindow::checkSettings()
         return false;
     }
     if (version > settingsVersion) {
+        // Read what this console understands; write nothing into a newer console's file.
         m_settingsUsable = false;
         m_settingsProblem =
             tr("%1 was written by a newer Sluice (settings version %2; this one reads %3). "
-               "Sluice starts with its defaults and leaves the file as it is.")
+               "Sluice uses what it understands of it and leaves the file as it is: what you "
+               "change now is not kept.")
                 .arg(QDir::toNativeSeparators(file))
                 .arg(version)
                 .arg(settingsVersion);
-        return false;
+        return true;
     }
     return true;
 }
@@ -465,9 +533,6 @@ bool MainWindow::checkSettings()
 bool MainWindow::reopenWork()
 {
     const QString last = m_store->lastUsed();
-    if (!m_settingsUsable) {
-        return false;
-    }
     return m_rulesPage->reopenAtStart(last.isEmpty() || last == ProfileStore::sandboxId());
 }
 
@@ -487,7 +552,7 @@ void MainWindow::buildRecentMenu()
         a->setStatusTip(QDir::toNativeSeparators(path));
         connect(a, &QAction::triggered, this, [this, path] {
             showPage(RulesPageIndex);
-            m_rulesPage->importFile(path, nullptr);
+            m_rulesPage->openFile(path);
         });
     }
     if (files.isEmpty()) {
@@ -509,7 +574,7 @@ void MainWindow::buildThemeMenu(QMenu *view)
     m_themeGroup = new QActionGroup(theme);
     const QSettings settings;
     bool known = false;
-    const Theme::Choice saved = m_settingsUsable
+    const Theme::Choice saved = m_settingsReadable
                                     ? Theme::fromName(settings.value(themeKey).toString(), &known)
                                     : Theme::Choice::System;
     const struct
@@ -532,23 +597,21 @@ void MainWindow::buildThemeMenu(QMenu *view)
             }
         });
     }
-    if (saved != Theme::instance().choice() || saved != Theme::Choice::System) {
-        Theme::instance().apply(saved);
-    }
+    // Always applied: "system" too takes a readable selection (Theme::readableSelection).
+    Theme::instance().apply(saved);
 }
 
 void MainWindow::applyFrameColours()
 {
     // The navigation column is dark in both themes; its selection is the palette's accent.
     m_nav->setStyleSheet(
-        QStringLiteral(
-            "QListWidget { background: %1; color: #d8dde6; border: none; padding-top: 10px;"
-            " font-size: 11pt; outline: 0; }"
-            "QListWidget::item { padding: 9px 12px; border: none; }"
-            "QListWidget::item:hover { background: %2; }"
-            "QListWidget::item:selected { background: #3b6fb6; color: white; }")
-            .arg(tone::isDark() ? QStringLiteral("#15181c") : QStringLiteral("#262a31"),
-                 tone::isDark() ? QStringLiteral("#262b32") : QStringLiteral("#323843")));
+        QStringLiteral("QListWidget { background: %1; color: %2; border: none; padding-top: 10px;"
+                       " font-size: 11pt; outline: 0; }"
+                       "QListWidget::item { padding: 9px 12px; border: none; }"
+                       "QListWidget::item:hover { background: %3; }"
+                       "QListWidget::item:selected { background: %4; color: white; }")
+            .arg(tone::hex(tone::navBackground()), tone::hex(tone::navText()),
+                 tone::hex(tone::navHover()), tone::hex(tone::navSelected())));
     if (m_status) {
         onConnectionState(m_connection->state());
     }

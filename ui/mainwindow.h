@@ -2,6 +2,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QAction;
 class QActionGroup;
 class QLabel;
@@ -92,6 +94,8 @@ private:
     void buildRecentMenu();
     void buildThemeMenu(QMenu *view);
     void applyFrameColours();
+    // Quitting: an unsaved profile, then unsaved rules, are asked about; `then` once answered.
+    void askBeforeQuitting(std::function<void()> then);
     // The navigation asked for `row`: leaving the Connection page with an unsaved profile asks.
     void onNavigation(int row);
 
@@ -113,7 +117,8 @@ private:
 
     MessageBanner *m_settingsBanner = nullptr;
     QString m_settingsProblem;
-    bool m_settingsUsable = true; // false: a newer console's file, left as it is
+    bool m_settingsUsable = true;   // false: a newer console's file, left as it is
+    bool m_settingsReadable = true; // false: corrupt or unknown, the defaults apply
     ConnectionSwitcher *m_switcher = nullptr;
     QMenu *m_recentMenu = nullptr;
     QActionGroup *m_themeGroup = nullptr;

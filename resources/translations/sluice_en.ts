@@ -2822,10 +2822,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice starts with its defaults and leaves the file as it is.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No rule files imported yet</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2847,6 +2843,34 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
     </message>
     <message>
         <source>&amp;Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You are switching to another server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the rules back to their file, in its format (JSON or YAML)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save rules &amp;as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the rules to another JSON or YAML file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sluice is about to quit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice uses what it understands of it and leaves the file as it is: what you change now is not kept.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3158,19 +3182,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
             <numerusform>and %n more</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>Allow %1 for one hour?
-
-This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service, check --from-redis). It ends by itself; remove it sooner on the Rules page.</source>
-        <translation>
-            <numerusform>Allow %1 for one hour?
-
-This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service, check --from-redis). It ends by itself; remove it sooner on the Rules page.</numerusform>
-            <numerusform>Allow %1 for one hour?
-
-This stores an override in Redis for each: for the next hour the rule never limits these subjects (their keys are not even read), wherever the rules come from the store (the check service, check --from-redis). They end by themselves; remove them sooner on the Rules page.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
@@ -3206,6 +3217,19 @@ This stores an override in Redis for each: for the next hour the rule never limi
     <message>
         <source>A subject an override lets through is listed with it, and not counted as limited.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Allow %1 for one hour?
+
+This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service reading its rules from Redis). It ends by itself; remove it sooner on the Rules page.</source>
+        <translation>
+            <numerusform>Allow %1 for one hour?
+
+This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service reading its rules from Redis). It ends by itself; remove it sooner on the Rules page.</numerusform>
+            <numerusform>Allow %1 for one hour?
+
+This stores an override in Redis: for the next hour the rule never limits these subjects (their keys are not even read), wherever the rules come from the store (the check service reading its rules from Redis). It ends by itself; remove it sooner on the Rules page.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4938,6 +4962,78 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>A change is staged, running in shadow</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>You are opening another rule file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the rules here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overwrite the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save without the comments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was saved: the rule in the editor is not valid yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red, or revert them, then save again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON rule file (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YAML rule file (*.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save rules as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules here have changes that are in no file and not pushed to Redis. Save them to a file first?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules here have changes that are not saved to %1. Save them first?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsaved rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You are opening %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -5311,6 +5407,107 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
     <message>
         <source>Discarded the staged change; version %1 enforces the rules as before.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Not saved: %n error(s) in the rules.</source>
+        <translation>
+            <numerusform>Not saved: %n error in the rules.</numerusform>
+            <numerusform>Not saved: %n errors in the rules.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 was not written: the rules are not valid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every error is listed below. Fix the rules, then save again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is gone: it was deleted or moved after it was opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was written and your rules stay here. Save them with Save as…, under this name or another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was changed on disk since it was opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was written. Reload it (your edits here are dropped), or overwrite it with the rules here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is read-only: nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rules stay here. Make the file writable, or save them elsewhere with Save as….</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 has %n comment line(s) that a Save would drop.</source>
+        <translation>
+            <numerusform>%1 has %n comment line that a Save would drop.</numerusform>
+            <numerusform>%1 has %n comment lines that a Save would drop.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The YAML reader does not keep comments, so Sluice writes the rules without them. Save without them, or save under another name with Save as….</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. Nothing was changed on disk; your rules stay here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n rule(s) to %1.</source>
+        <translation>
+            <numerusform>Saved %n rule to %1.</numerusform>
+            <numerusform>Saved %n rules to %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Written as YAML.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Written as JSON.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your rules here are kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A Save overwrites %1 with them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was deleted or moved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules stay here. Save them with Save as… to keep them in a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was changed on disk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload it (your edits here are dropped), or keep your rules here; a Save then overwrites the file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload it to see the change, or keep the rules here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“Push anyway (force)”</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2813,10 +2813,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation>%1 的设置版本 Sluice 不认识，Sluice 使用默认设置启动。</translation>
     </message>
     <message>
-        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice starts with its defaults and leaves the file as it is.</source>
-        <translation>%1 由更新版本的 Sluice 写入（设置版本 %2；本版本读取 %3）。Sluice 使用默认设置启动，不改动该文件。</translation>
-    </message>
-    <message>
         <source>No rule files imported yet</source>
         <translation>尚未导入规则文件</translation>
     </message>
@@ -2839,6 +2835,34 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
     <message>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>You are switching to another server.</source>
+        <translation>你正要切换到另一台服务器。</translation>
+    </message>
+    <message>
+        <source>&amp;Save rules</source>
+        <translation>保存规则(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Write the rules back to their file, in its format (JSON or YAML)</source>
+        <translation>把规则写回原文件，保持其格式（JSON 或 YAML）</translation>
+    </message>
+    <message>
+        <source>Save rules &amp;as…</source>
+        <translation>规则另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Write the rules to another JSON or YAML file</source>
+        <translation>把规则写入另一个 JSON 或 YAML 文件</translation>
+    </message>
+    <message>
+        <source>Sluice is about to quit.</source>
+        <translation>Sluice 即将退出。</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Sluice (settings version %2; this one reads %3). Sluice uses what it understands of it and leaves the file as it is: what you change now is not kept.</source>
+        <translation>%1 由更新版本的 Sluice 写入（设置版本 %2；本版本读取 %3）。Sluice 使用其中能理解的部分，不改动该文件：现在所做的更改不会被保存。</translation>
     </message>
 </context>
 <context>
@@ -3141,16 +3165,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
             <numerusform>以及另外 %n 个</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>Allow %1 for one hour?
-
-This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service, check --from-redis). It ends by itself; remove it sooner on the Rules page.</source>
-        <translation>
-            <numerusform>放行 %1 一小时？
-
-这会在 Redis 中存一条例外规则：接下来一小时内，凡是从规则存储读取规则的地方（检查服务、check --from-redis），该限流规则都不再限制此主体（连它的键都不读）。到期自动结束；如需提前结束，可在“限流规则”页面删除。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
@@ -3182,6 +3196,16 @@ This stores an override in Redis: for the next hour the rule never limits this s
     <message>
         <source>A subject an override lets through is listed with it, and not counted as limited.</source>
         <translation>被例外规则放行的主体也会列出并注明，但不计为被限流。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Allow %1 for one hour?
+
+This stores an override in Redis: for the next hour the rule never limits this subject (its key is not even read), wherever the rules come from the store (the check service reading its rules from Redis). It ends by itself; remove it sooner on the Rules page.</source>
+        <translation>
+            <numerusform>放行 %1 一小时？
+
+这会在 Redis 中存一条例外规则：接下来一小时内，凡是从规则存储读取规则的地方（从 Redis 读取规则的检查服务），该限流规则都不再限制此主体（连它的键都不读）。到期自动结束；如需提前结束，可在“限流规则”页面删除。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4910,6 +4934,78 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>A change is staged, running in shadow</source>
         <translation>有一项变更已暂存，正以影子模式运行</translation>
     </message>
+    <message>
+        <source>You are opening another rule file.</source>
+        <translation>你正要打开另一个规则文件。</translation>
+    </message>
+    <message>
+        <source>Reload the file</source>
+        <translation>重新加载文件</translation>
+    </message>
+    <message>
+        <source>Keep the rules here</source>
+        <translation>保留这里的规则</translation>
+    </message>
+    <message>
+        <source>Overwrite the file</source>
+        <translation>覆盖文件</translation>
+    </message>
+    <message>
+        <source>Save without the comments</source>
+        <translation>不带注释保存</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Nothing was saved: the rule in the editor is not valid yet.</source>
+        <translation>未保存任何内容：编辑器中的规则尚不有效。</translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red, or revert them, then save again.</source>
+        <translation>修正标红的字段或撤销修改，然后再次保存。</translation>
+    </message>
+    <message>
+        <source>JSON rule file (*.json)</source>
+        <translation>JSON 规则文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>YAML rule file (*.yaml *.yml)</source>
+        <translation>YAML 规则文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save rules as</source>
+        <translation>规则另存为</translation>
+    </message>
+    <message>
+        <source>The rules here have changes that are in no file and not pushed to Redis. Save them to a file first?</source>
+        <translation>这里的规则有改动，既未保存到文件，也未推送到 Redis。先保存到文件吗？</translation>
+    </message>
+    <message>
+        <source>The rules here have changes that are not saved to %1. Save them first?</source>
+        <translation>这里的规则有改动尚未保存到 %1。先保存吗？</translation>
+    </message>
+    <message>
+        <source>Unsaved rules</source>
+        <translation>未保存的规则</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>放弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>You are opening %1.</source>
+        <translation>你正要打开 %1。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -5272,6 +5368,104 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>Discarded the staged change; version %1 enforces the rules as before.</source>
         <translation>已丢弃暂存的变更；版本 %1 的生效规则与之前相同。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not saved: %n error(s) in the rules.</source>
+        <translation>
+            <numerusform>未保存：规则中有 %n 个错误。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 was not written: the rules are not valid.</source>
+        <translation>未写入 %1：规则无效。</translation>
+    </message>
+    <message>
+        <source>Every error is listed below. Fix the rules, then save again.</source>
+        <translation>下方列出了每个错误。修正规则后再次保存。</translation>
+    </message>
+    <message>
+        <source>%1 is gone: it was deleted or moved after it was opened.</source>
+        <translation>%1 已不存在：打开后被删除或移动了。</translation>
+    </message>
+    <message>
+        <source>Nothing was written and your rules stay here. Save them with Save as…, under this name or another.</source>
+        <translation>未写入任何内容，你的规则仍保留在这里。请用“另存为…”以此名称或其他名称保存。</translation>
+    </message>
+    <message>
+        <source>%1 was changed on disk since it was opened.</source>
+        <translation>%1 自打开后已在磁盘上被修改。</translation>
+    </message>
+    <message>
+        <source>Nothing was written. Reload it (your edits here are dropped), or overwrite it with the rules here.</source>
+        <translation>未写入任何内容。可重新加载它（这里的修改将被丢弃），或用这里的规则覆盖它。</translation>
+    </message>
+    <message>
+        <source>%1 is read-only: nothing was written.</source>
+        <translation>%1 是只读的：未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Your rules stay here. Make the file writable, or save them elsewhere with Save as….</source>
+        <translation>你的规则仍保留在这里。请让该文件可写，或用“另存为…”保存到别处。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 has %n comment line(s) that a Save would drop.</source>
+        <translation>
+            <numerusform>%1 有 %n 行注释，保存时会被丢弃。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The YAML reader does not keep comments, so Sluice writes the rules without them. Save without them, or save under another name with Save as….</source>
+        <translation>YAML 读取器不保留注释，因此 Sluice 写入的规则不含注释。可不带注释保存，或用“另存为…”以其他名称保存。</translation>
+    </message>
+    <message>
+        <source>%1. Nothing was changed on disk; your rules stay here.</source>
+        <translation>%1。磁盘上没有任何改动；你的规则仍保留在这里。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n rule(s) to %1.</source>
+        <translation>
+            <numerusform>已将 %n 条规则保存到 %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Written as YAML.</source>
+        <translation>已按 YAML 格式写入。</translation>
+    </message>
+    <message>
+        <source>Written as JSON.</source>
+        <translation>已按 JSON 格式写入。</translation>
+    </message>
+    <message>
+        <source>Your rules here are kept.</source>
+        <translation>已保留这里的规则。</translation>
+    </message>
+    <message>
+        <source>A Save overwrites %1 with them.</source>
+        <translation>保存时将用它们覆盖 %1。</translation>
+    </message>
+    <message>
+        <source>%1 was deleted or moved.</source>
+        <translation>%1 已被删除或移动。</translation>
+    </message>
+    <message>
+        <source>The rules stay here. Save them with Save as… to keep them in a file.</source>
+        <translation>规则仍保留在这里。请用“另存为…”把它们保存到文件中。</translation>
+    </message>
+    <message>
+        <source>%1 was changed on disk.</source>
+        <translation>%1 已在磁盘上被修改。</translation>
+    </message>
+    <message>
+        <source>Reload it (your edits here are dropped), or keep your rules here; a Save then overwrites the file.</source>
+        <translation>可重新加载它（这里的修改将被丢弃），或保留这里的规则；之后保存时会覆盖该文件。</translation>
+    </message>
+    <message>
+        <source>Reload it to see the change, or keep the rules here.</source>
+        <translation>重新加载以查看改动，或保留这里的规则。</translation>
+    </message>
+    <message>
+        <source>“Push anyway (force)”</source>
+        <translation>“仍然推送（强制）”</translation>
     </message>
 </context>
 <context>

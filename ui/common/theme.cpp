@@ -82,7 +82,7 @@ QPalette Theme::darkPalette()
     p.setColor(QPalette::Mid, QColor(0x26, 0x2b, 0x31));
     p.setColor(QPalette::Dark, QColor(0x12, 0x14, 0x17));
     p.setColor(QPalette::Shadow, QColor(0x0a, 0x0b, 0x0d));
-    p.setColor(QPalette::Highlight, QColor(0x3b, 0x6f, 0xb6));
+    p.setColor(QPalette::Highlight, tone::selection());
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::Link, QColor(0x7a, 0xb0, 0xf0));
     p.setColor(QPalette::LinkVisited, QColor(0xb0, 0x9a, 0xf0));
@@ -100,7 +100,21 @@ QPalette Theme::lightPalette()
     QStyle *fusion = QStyleFactory::create(QStringLiteral("Fusion"));
     QPalette p = fusion ? fusion->standardPalette() : QPalette();
     delete fusion;
-    p.setColor(QPalette::Highlight, QColor(0x3b, 0x6f, 0xb6));
+    p.setColor(QPalette::Highlight, tone::selection());
+    return p;
+}
+
+QPalette Theme::readableSelection(QPalette p)
+{
+    // A platform's selection that white text does not read on (Fusion's #308cc6: 3.7:1) takes
+    // the console's accent, as the light and dark palettes have.
+    for (QPalette::ColorGroup g : {QPalette::Active, QPalette::Inactive}) {
+        if (tone::contrast(p.color(g, QPalette::Highlight), p.color(g, QPalette::HighlightedText)) <
+            4.5) {
+            p.setColor(g, QPalette::Highlight, tone::selection());
+            p.setColor(g, QPalette::HighlightedText, Qt::white);
+        }
+    }
     return p;
 }
 
@@ -137,7 +151,7 @@ void Theme::apply(Choice choice)
         if (QApplication::style()->name() != m_systemStyle && !m_systemStyle.isEmpty()) {
             QApplication::setStyle(m_systemStyle);
         }
-        QApplication::setPalette(m_system);
+        QApplication::setPalette(readableSelection(m_system));
     } else {
         if (QApplication::style()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive)) {
             QApplication::setStyle(QStringLiteral("Fusion"));

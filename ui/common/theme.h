@@ -37,6 +37,8 @@ public:
     static Choice fromName(const QString &name, bool *ok = nullptr);
     static QPalette darkPalette();
     static QPalette lightPalette();
+    // `p` with a selection that its selected text reads on (4.5:1), the accent where not.
+    static QPalette readableSelection(QPalette p);
 
     // A chart's background, title, axes, grid and legend from the palette in use (and again on
     // every change, for as long as the chart lives).

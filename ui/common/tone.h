@@ -3,6 +3,9 @@
 #include <QColor>
 #include <QString>
 
+#include <algorithm>
+#include <cmath>
+
 namespace sluice::ui {
 
 // The console's tones, in one place: every banner, badge, chart mark and status dot takes its
@@ -152,6 +155,48 @@ inline QColor accent()
     return pick(0x3b6fb6, 0x5b8fd6);
 }
 
+// A third kind beside good and bad: a shadow rule, a key of the wrong type.
+inline QColor violet()
+{
+    return pick(0x6b4fa8, 0xb09af0);
+}
+
+// The status bar when the connection is lost (Warning) or gone (Bad): a strong fill that is
+// seen from across the room, and the text on it. Other tones: the window's own.
+inline QColor barFill(Tone t)
+{
+    return t == Tone::Bad ? pick(0xf3c4bd, 0x6a2621) : pick(0xf6c453, 0x6a5114);
+}
+inline QColor barText(Tone t)
+{
+    return t == Tone::Bad ? pick(0x4a0f08, 0xffd9d3) : pick(0x2b2100, 0xffe9b0);
+}
+
+// The navigation column, dark in both themes: its background, the row under the pointer, its
+// text, and the selected row (the accent, with white text).
+inline QColor navBackground()
+{
+    return pick(0x262a31, 0x15181c);
+}
+inline QColor navHover()
+{
+    return pick(0x323843, 0x262b32);
+}
+inline QColor navText()
+{
+    return pick(0xd8dde6, 0xd8dde6);
+}
+inline QColor navSelected()
+{
+    return pick(0x2f5f9e, 0x2f5f9e);
+}
+
+// A selected row's background in every view (white text on it reads at 6.5:1).
+inline QColor selection()
+{
+    return navSelected();
+}
+
 // The n-th of the charts' series colours (one per rule), readable on surface().
 inline QColor series(int n)
 {
@@ -161,6 +206,21 @@ inline QColor series(int n)
                                     0xc99bbd, 0xf2d66a, 0xbf9a84, 0xffb3bb};
     const int i = ((n % 9) + 9) % 9;
     return pick(light[i], dark[i]);
+}
+
+// The contrast of two colours, 1 to 21 (WCAG 2's relative luminance): text needs 4.5.
+inline double contrast(const QColor &a, const QColor &b)
+{
+    const auto luminance = [](const QColor &c) {
+        const auto channel = [](double v) {
+            return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) +
+               0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 // "#rrggbb", for style sheets and rich text.

@@ -6,6 +6,8 @@
 
 #include "ui/common/workerthread.h"
 
+#include <QScopedValueRollback>
+
 namespace sluice::ui {
 
 ConnectionController::ConnectionController(ProfileStore *store, QObject *parent)
@@ -94,6 +96,13 @@ void ConnectionController::connectTo(const QString &id, const QString &password)
 void ConnectionController::connectTo(const QString &id, const ProfileSecrets &typed,
                                      bool trustHostKeyOnce)
 {
+    if (m_switchGuard && !m_switching && !m_currentId.isEmpty() && id != m_currentId) {
+        m_switchGuard(id, [this, id, typed, trustHostKeyOnce] {
+            const QScopedValueRollback switching(m_switching, true);
+            connectTo(id, typed, trustHostKeyOnce);
+        });
+        return;
+    }
     const auto p = m_store->profile(id);
     if (!p) {
         return;
@@ -146,6 +155,14 @@ void ConnectionController::connectTo(const QString &id, const ProfileSecrets &ty
 
 void ConnectionController::connectToSandbox()
 {
+    if (m_switchGuard && !m_switching && !m_currentId.isEmpty() &&
+        m_currentId != ProfileStore::sandboxId()) {
+        m_switchGuard(ProfileStore::sandboxId(), [this] {
+            const QScopedValueRollback switching(m_switching, true);
+            connectToSandbox();
+        });
+        return;
+    }
     begin(ProfileStore::sandboxId(), tr("sandbox"),
           m_sandbox->status() == Sandbox::Status::Running
               ? QStringLiteral("127.0.0.1:%1").arg(m_sandbox->port())

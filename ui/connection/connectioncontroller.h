@@ -9,6 +9,8 @@
 
 #include <QObject>
 
+#include <functional>
+
 #include <optional>
 
 namespace sluice::ui {
@@ -61,6 +63,10 @@ public:
     // first attempt only, as after "Trust this host key".
     void connectTo(const QString &id, const ProfileSecrets &typed, bool trustHostKeyOnce = false);
     void connectToSandbox();
+    // Asked before the session moves to another server (`id`, not the current one): runs
+    // `go` to go ahead, or never to stay (the window asks about unsaved rules this way).
+    using SwitchGuard = std::function<void(const QString &id, std::function<void()> go)>;
+    void setSwitchGuard(SwitchGuard guard) { m_switchGuard = std::move(guard); }
     // F5: retry at once instead of waiting for the back-off.
     void retryNow();
     void disconnectNow();
@@ -103,6 +109,8 @@ private:
     quint64 m_request = 0; // the session request whose states count; older ones are dropped
     quint64 m_testId = 0;
     bool m_sandboxPending = false; // connect when the sandbox is ready
+    SwitchGuard m_switchGuard;
+    bool m_switching = false; // the guard said go
     ProfileStore::Secret m_neededSecret = ProfileStore::Secret::Password;
 };
 

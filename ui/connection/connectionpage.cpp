@@ -10,6 +10,8 @@
 
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
+#include "ui/common/theme.h"
+#include "ui/common/tone.h"
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -113,7 +115,9 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     m_list->setSpacing(2);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setTextElideMode(Qt::ElideRight);
-    m_list->setStyleSheet(QStringLiteral("QListWidget::item { padding: 4px 2px; }"));
+    // Room between the profiles without a style sheet (a style sheet keeps the palette it was
+    // polished with: the selection stayed the old theme's).
+    m_list->setSpacing(3);
     left->addWidget(m_list, 1);
     auto *listButtons = new QHBoxLayout;
     m_new = new QPushButton(tr("New profile"), this);
@@ -265,6 +269,7 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     // Profiles saved elsewhere (another page, a test, an import) show up here too.
     connect(store, &ProfileStore::profilesChanged, this, &ConnectionPage::reloadList);
     connect(m_controller->sandbox(), &Sandbox::statusChanged, this, &ConnectionPage::updateSandbox);
+    connect(&Theme::instance(), &Theme::changed, this, &ConnectionPage::updateSandbox);
 
     reloadList();
     QString first = store->lastUsed();

@@ -1,5 +1,7 @@
 #include "connectionstatus.h"
 
+#include "ui/common/elidedlabel.h"
+
 #include "ui/common/tone.h"
 
 #include <QHBoxLayout>
@@ -21,7 +23,7 @@ QString colorOf(ConnectionStatus::Tone tone)
     case ConnectionStatus::Tone::Bad:
         return tone::hex(tone::color(Tone::Bad));
     default:
-        return tone::hex(tone::color(Tone::Info));
+        return tone::hex(tone::muted()); // readable on the window (a grey dot was not)
     }
 }
 
@@ -30,7 +32,7 @@ QString colorOf(ConnectionStatus::Tone tone)
 ConnectionStatus::ConnectionStatus(QWidget *parent)
     : QWidget(parent)
     , m_dot(new QLabel(QStringLiteral(u"\u25cf"), this))
-    , m_text(new QLabel(this))
+    , m_text(new ElidedLabel(this))
 {
     setObjectName(QStringLiteral("connectionStatus"));
     m_dot->setObjectName(QStringLiteral("connectionDot"));
@@ -114,6 +116,10 @@ void ConnectionStatus::setState(const ConnectionState &state)
         tip << state.detail;
     }
     setToolTip(tip.join(QLatin1Char('\n')));
+    // A long line (a profile's long name, an error) ends in "…": the tooltip has it all.
+    m_text->setOwnToolTip(tip.isEmpty() ? QString()
+                                        : m_text->text() + QStringLiteral("\n\n") +
+                                              tip.join(QLatin1Char('\n')));
 }
 
 } // namespace sluice::ui

@@ -10,6 +10,8 @@ class QLabel;
 
 namespace sluice::ui {
 
+class ElidedLabel;
+
 // The connection's part of the status bar (CONSOLE.md "Frame"): where the console is connected,
 // the server's version, the round trip, and, when the connection is lost, why and when the
 // next attempt is ("reconnecting in 4 s"). The colour of the whole bar is the window's
@@ -32,7 +34,7 @@ public:
 
 private:
     QLabel *m_dot;
-    QLabel *m_text;
+    ElidedLabel *m_text;
     Tone m_tone = Tone::Info;
 };
 

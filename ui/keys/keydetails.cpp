@@ -117,6 +117,9 @@ KeyDetails::KeyDetails(QWidget *parent)
     m_explanationTitle->setFont(bold);
     middle->addWidget(m_explanationTitle);
     m_explanation = value(m_body, "detailsExplanation");
+    // The palette's panel and ink (readable in both themes), the verdict's colour as the
+    // border; taken again on a theme switch.
+    Theme::followStyleSheet(m_explanation, [this] { return explanationSheet(); });
     middle->addWidget(m_explanation);
     middle->addStretch(1);
     h->addLayout(middle, 4);
@@ -143,6 +146,14 @@ std::optional<QByteArray> KeyDetails::key() const
         return std::nullopt;
     }
     return m_info->key;
+}
+
+QString KeyDetails::explanationSheet() const
+{
+    const QColor mark = m_info ? keypresentation::flagColor(m_info->health) : tone::line();
+    return QStringLiteral("QLabel { background: %1; color: %2; border-left: 3px solid %3; "
+                          "padding: 6px 8px; }")
+        .arg(tone::hex(tone::panel()), tone::hex(tone::ink()), tone::hex(mark));
 }
 
 void KeyDetails::setKey(const std::optional<keys::KeyInfo> &info, const Rule *rule)
@@ -184,10 +195,7 @@ void KeyDetails::setKey(const std::optional<keys::KeyInfo> &info, const Rule *ru
     m_explanationTitle->setVisible(!why.isEmpty());
     m_explanation->setVisible(!why.isEmpty());
     m_explanation->setText(why.isEmpty() ? QString() : why + QLatin1Char('.'));
-    const QColor tone = keypresentation::flagColor(k.health);
-    m_explanation->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; border-left: 3px solid %2; padding: 6px 8px; }")
-            .arg(QColor::fromHsvF(tone.hsvHueF(), 0.07, 0.99).name(), tone.name()));
+    m_explanation->setStyleSheet(explanationSheet());
     if (!sameKey) {
         m_raw->setPlainText(tr("reading…"));
         m_history->clear();

@@ -35,6 +35,7 @@ public:
     std::optional<QByteArray> key() const;
 
 private:
+    QString explanationSheet() const; // the "Why it is flagged" box, from tone.h
     std::optional<keys::KeyInfo> m_info;
     QLabel *m_title;
     QLabel *m_type;

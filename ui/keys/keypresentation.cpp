@@ -88,7 +88,7 @@ QColor flagColor(keys::Health health)
     case keys::Health::Orphan:
         return tone::muted();
     case keys::Health::WrongType:
-        return tone::pick(0x7d3cb5, 0xc49af0);
+        return tone::violet();
     case keys::Health::Unreadable:
         return tone::muted();
     }

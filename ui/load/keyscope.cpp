@@ -1,6 +1,7 @@
 #include "keyscope.h"
 
 #include "ui/common/pageheader.h"
+#include "ui/common/theme.h"
 #include "ui/common/tone.h"
 
 #include <QCheckBox>
@@ -23,6 +24,7 @@ KeyScope::KeyScope(QWidget *parent)
     box->addWidget(m_note);
     connect(m_real, &QCheckBox::toggled, this, &KeyScope::update);
     connect(m_real, &QCheckBox::toggled, this, &KeyScope::toggled);
+    connect(&Theme::instance(), &Theme::changed, this, &KeyScope::update); // the note's colour
     update();
 }
 

@@ -5,6 +5,7 @@
 #include "loadsession.h"
 
 #include "ui/common/fieldform.h"
+#include "ui/common/flowlayout.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/patternform.h"
@@ -16,7 +17,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QFrame>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace sluice::ui {
 
@@ -39,9 +40,20 @@ using loadaxis::fitAxis;
 
 namespace {
 
-const QColor allowedColor = tone::color(Tone::Good);
-const QColor deniedColor = tone::color(Tone::Bad);
-const QColor errorColor = tone::text(Tone::Bad);
+// Read when used, so that they follow the theme: the lines in the strong tones, the
+// counters' figures in the text tones (readable on the page).
+QColor allowedColor()
+{
+    return tone::color(Tone::Good);
+}
+QColor deniedColor()
+{
+    return tone::color(Tone::Bad);
+}
+QColor errorColor()
+{
+    return tone::text(Tone::Bad);
+}
 
 QString number(qint64 v)
 {
@@ -80,7 +92,7 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_ruleList->setTextElideMode(Qt::ElideRight);
     m_ruleList->setToolTip(tr("Every request is decided by each rule ticked here"));
     leftBox->addWidget(m_ruleList);
-    m_rulesError = PageHeader::note(left, errorColor);
+    m_rulesError = PageHeader::note(left, errorColor());
     m_rulesError->setObjectName(QStringLiteral("rulesError"));
     m_rulesError->hide();
     leftBox->addWidget(m_rulesError);
@@ -115,33 +127,39 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     auto *right = new QVBoxLayout;
     right->setSpacing(10);
     body->addLayout(right, 1);
-    auto *counters = new QGridLayout;
-    counters->setHorizontalSpacing(28);
-    counters->setVerticalSpacing(0);
-    auto counter = [&](int column, const QString &name, const QString &caption,
-                       const QColor &color) {
-        auto *value = new QLabel(QStringLiteral("0"), this);
+    // The counters flow: a figure that grows (12,000,000) or a caption in another language
+    // moves the next counter to a second line instead of widening the window.
+    auto *countersBox = new QWidget(this);
+    countersBox->setObjectName(QStringLiteral("loadCounters"));
+    auto *counters = new FlowLayout(countersBox, 28);
+    counters->setContentsMargins(0, 0, 0, 0);
+    auto counter = [&](const QString &name, const QString &caption, std::optional<Tone> t) {
+        auto *box = new QWidget(countersBox);
+        auto *v = PageHeader::layoutOn<QVBoxLayout>(box, 0);
+        auto *value = new QLabel(QStringLiteral("0"), box);
         value->setObjectName(name);
         QFont f = value->font();
         f.setPointSizeF(f.pointSizeF() * 2.0);
         f.setBold(true);
         value->setFont(f);
-        if (color.isValid()) {
-            value->setStyleSheet(QStringLiteral("color: %1;").arg(color.name()));
+        if (t) {
+            Theme::followStyleSheet(
+                value, [t] { return QStringLiteral("color: %1;").arg(tone::hex(tone::text(*t))); });
         }
-        auto *label = PageHeader::note(this);
+        auto *label = PageHeader::note(box);
+        label->setWordWrap(false);
         label->setText(caption);
-        counters->addWidget(value, 0, column);
-        counters->addWidget(label, 1, column);
+        v->addWidget(value);
+        v->addWidget(label);
+        counters->addWidget(box);
         return value;
     };
-    m_sent = counter(0, QStringLiteral("sentValue"), tr("decisions sent"), QColor());
-    m_allowed = counter(1, QStringLiteral("allowedValue"), tr("allowed"), allowedColor);
-    m_denied = counter(2, QStringLiteral("deniedValue"), tr("denied"), deniedColor);
-    m_errors = counter(3, QStringLiteral("errorsValue"), tr("errors"), QColor());
-    m_rateValue = counter(4, QStringLiteral("rateValue"), tr("decisions / s"), QColor());
-    counters->setColumnStretch(5, 1);
-    right->addLayout(counters);
+    m_sent = counter(QStringLiteral("sentValue"), tr("decisions sent"), std::nullopt);
+    m_allowed = counter(QStringLiteral("allowedValue"), tr("allowed"), Tone::Good);
+    m_denied = counter(QStringLiteral("deniedValue"), tr("denied"), Tone::Bad);
+    m_errors = counter(QStringLiteral("errorsValue"), tr("errors"), std::nullopt);
+    m_rateValue = counter(QStringLiteral("rateValue"), tr("decisions / s"), std::nullopt);
+    right->addWidget(countersBox);
     auto *barRow = new QHBoxLayout;
     m_bar = new QProgressBar(this);
     m_bar->setObjectName(QStringLiteral("progressBar"));
@@ -167,10 +185,10 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_chart->setBackgroundRoundness(0);
     m_allowedSeries = new QLineSeries(m_chart);
     m_allowedSeries->setName(tr("allowed"));
-    m_allowedSeries->setPen(QPen(allowedColor, 2));
+    m_allowedSeries->setPen(QPen(allowedColor(), 2));
     m_deniedSeries = new QLineSeries(m_chart);
     m_deniedSeries->setName(tr("denied"));
-    m_deniedSeries->setPen(QPen(deniedColor, 2));
+    m_deniedSeries->setPen(QPen(deniedColor(), 2));
     m_chart->addSeries(m_allowedSeries);
     m_chart->addSeries(m_deniedSeries);
     m_x = new QValueAxis(m_chart);
@@ -397,7 +415,7 @@ void LoadPage::showProgress()
                                               .arg(number(p.denied), number(p.shadowDenied))
                                         : QString());
     m_errors->setText(number(p.errors));
-    m_errors->setStyleSheet(p.errors ? QStringLiteral("color: %1;").arg(errorColor.name())
+    m_errors->setStyleSheet(p.errors ? QStringLiteral("color: %1;").arg(tone::hex(errorColor()))
                                      : QString());
     m_errors->setToolTip(p.lastError);
     m_rateValue->setText(number(qint64(std::llround(p.ratePerS))));

@@ -9,9 +9,11 @@
 #include "rulechart.h"
 #include "topsubjectsmodel.h"
 
+#include "ui/common/elidedlabel.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/tablemodel.h"
+#include "ui/common/theme.h"
 
 #include "core/common/bytes.h"
 #include "core/common/duration.h"
@@ -48,9 +50,13 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
                           "CLI and service using it; the subjects limited right now; the busiest "
                           "subjects. Point at a chart for its values, click it to open it large."),
                        this);
-    m_status = new QLabel(this);
+    // One line beside the actions that never widens the window: a long "Not updating (why)"
+    // ends in "…" with the whole text in its tooltip.
+    m_status = new ElidedLabel(this);
     m_status->setObjectName(QStringLiteral("monitorStatus"));
-    m_status->setTextFormat(Qt::RichText);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     header->addAction(m_status);
     root->addWidget(header);
 
@@ -223,6 +229,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     onLimitedChanged();
     onTopChanged();
     updateStatus();
+    connect(&Theme::instance(), &Theme::changed, this, &MonitorPage::updateStatus);
 }
 
 MonitorPage::~MonitorPage() = default;
@@ -448,8 +455,10 @@ void MonitorPage::updateStatus()
 {
     const Tone t = m_session->statusTone();
     const QColor color = t == Tone::Info ? tone::muted() : tone::text(t);
-    m_status->setText(QStringLiteral("<span style=\"color:%1;\">%2</span>")
-                          .arg(tone::hex(color), m_session->statusText().toHtmlEscaped()));
+    QPalette pal = m_status->palette();
+    pal.setColor(QPalette::WindowText, color);
+    m_status->setPalette(pal);
+    m_status->setText(m_session->statusText());
 }
 
 void MonitorPage::updateLimitedHeading()

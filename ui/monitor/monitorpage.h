@@ -27,6 +27,7 @@ namespace sluice::ui {
 class ConnectionController;
 class LimitedModel;
 class MessageBanner;
+class ElidedLabel;
 class MonitorSession;
 class RuleChart;
 class TopSubjectsModel;
@@ -113,7 +114,7 @@ private:
     MonitorSession *m_session;
     ConfirmHook m_confirmHook;
 
-    QLabel *m_status;
+    ElidedLabel *m_status;
     MessageBanner *m_banner;
     QScrollArea *m_chartArea;
     QWidget *m_chartBox;

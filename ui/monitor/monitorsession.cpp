@@ -513,8 +513,8 @@ QString MonitorSession::allowQuestion(const QList<OverrideTarget> &targets)
     }
     return tr("Allow %1 for one hour?\n\nThis stores an override in Redis: for the next hour "
               "the rule never limits this subject (its key is not even read), wherever the "
-              "rules come from the store (the check service, check --from-redis). It ends by "
-              "itself; remove it sooner on the Rules page.",
+              "rules come from the store (the check service reading its rules from Redis). It "
+              "ends by itself; remove it sooner on the Rules page.",
               nullptr, int(targets.size()))
         .arg(who.join(QStringLiteral(", ")));
 }

@@ -152,7 +152,7 @@ RuleChart::RuleChart(const Rule &rule, QWidget *parent)
                           "large"));
     box->addWidget(m_view, 1);
 
-    QPen markerPen(QColor(0x5f, 0x67, 0x70));
+    QPen markerPen(tone::muted());
     markerPen.setWidthF(1);
     markerPen.setStyle(Qt::DotLine);
     m_marker = new QGraphicsLineItem(m_chart);

@@ -103,13 +103,13 @@ QVariant RulesModel::cell(const QModelIndex &index, int role) const
     }
     if (role == Qt::ForegroundRole) {
         if (!r.enabled) {
-            return tone::color(Tone::Info);
+            return tone::muted();
         }
         if (index.column() == WhereColumn && where == tr("unsaved")) {
             return tone::text(Tone::Warning);
         }
         if (index.column() == FlagsColumn && r.shadow) {
-            return tone::pick(0x6b4fa8, 0xb09af0);
+            return tone::violet();
         }
         return {};
     }

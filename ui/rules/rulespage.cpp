@@ -625,9 +625,11 @@ bool RulesPage::reopenAtStart(bool sandbox)
 
 void RulesPage::importRules()
 {
-    askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), importFolder(),
-               {tr("Rule files (*.json *.yaml *.yml)")}, QString(),
-               [this](const QString &path, const QString &) { importFile(path, nullptr); });
+    leaveUnsaved(tr("You are opening another rule file."), [this] {
+        askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), importFolder(),
+                   {tr("Rule files (*.json *.yaml *.yml)")}, QString(),
+                   [this](const QString &path, const QString &) { importFile(path, nullptr); });
+    });
 }
 
 void RulesPage::exportRules()
@@ -820,6 +822,30 @@ void RulesPage::showMessage(const RulesSession::Message &m)
         case RulesSession::Offer::ForcePush:
             actions.append({tr("Push anyway (force)"), QStringLiteral("forcePushButton"),
                             [this] { m_session->forcePush(); }});
+            break;
+        case RulesSession::Offer::ReloadFile:
+            actions.append({tr("Reload the file"), QStringLiteral("reloadFileButton"),
+                            [this] { m_session->reloadFile(); }});
+            break;
+        case RulesSession::Offer::KeepEdits:
+            actions.append({tr("Keep the rules here"), QStringLiteral("keepEditsButton"),
+                            [this] { m_session->keepEdits(); }});
+            break;
+        case RulesSession::Offer::OverwriteFile:
+            actions.append(
+                {tr("Overwrite the file"), QStringLiteral("overwriteFileButton"), [this] {
+                     saveTo(m_session->filePath(), {true, false}, {});
+                 }});
+            break;
+        case RulesSession::Offer::SaveWithoutComments:
+            actions.append(
+                {tr("Save without the comments"), QStringLiteral("dropCommentsButton"), [this] {
+                     saveTo(m_session->filePath(), {false, true}, {});
+                 }});
+            break;
+        case RulesSession::Offer::SaveAs:
+            actions.append(
+                {tr("Save as…"), QStringLiteral("bannerSaveAsButton"), [this] { saveAs(); }});
             break;
         }
     }

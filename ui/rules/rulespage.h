@@ -42,6 +42,9 @@ public:
     // What to do with edits the editor holds when the user leaves them.
     enum class EditChoice { Apply, Discard, KeepEditing };
     using EditChoiceHook = std::function<EditChoice(const QString &question)>;
+    // What to do with unsaved rules when the user quits, switches server or opens a file.
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    using UnsavedChoiceHook = std::function<UnsavedChoice(const QString &question)>;
 
     explicit RulesPage(ConnectionController *connection, QWidget *parent = nullptr);
     ~RulesPage() override;
@@ -51,7 +54,16 @@ public:
     bool importFile(const QString &path, QString *error);
     bool exportFile(const QString &path, const QString &format, QStringList *warnings);
     const RuleSet &rules() const { return m_session->rules(); }
-    bool hasUnsavedChanges() const { return m_session->hasUnsavedChanges(); }
+    // Rules changed and not saved or pushed, or edits in the editor not applied yet.
+    bool hasUnsavedChanges() const;
+    // Before something that replaces or leaves the rules (`doing`: "quit", ...): with unsaved
+    // changes asks Save, Discard or Cancel, and runs `then` after Save (once written) or
+    // Discard; at once without unsaved changes. Cancel, or a Save that wrote nothing, does not.
+    void leaveUnsaved(const QString &doing, std::function<void()> then);
+    // Answers leaveUnsaved()'s question at once (tests).
+    void setUnsavedChoiceHook(UnsavedChoiceHook hook) { m_unsavedChoice = std::move(hook); }
+    // Answers Save as…'s file dialog at once with a path (tests); empty: cancelled.
+    void setSaveAsHook(std::function<QString()> hook) { m_saveAsHook = std::move(hook); }
     std::optional<qint64> storeVersion() const { return m_session->storeVersion(); }
     void setStoreNamespace(const QByteArray &ns) { m_session->setStoreNamespace(ns); }
     void focusFilter();
@@ -87,6 +99,12 @@ protected:
 public Q_SLOTS:
     void importRules(); // File > Import…: a file dialog, then importFile()
     void exportRules(); // File > Export… (Ctrl+E): the export dialog (format, preview, save)
+    // File > Save (Ctrl+S): the editor's edits applied, then the rules written back to their
+    // file in its format; without a file, Save as…. `then` runs once they are written.
+    void save(std::function<void()> then = {});
+    void saveAs(std::function<void()> then = {}); // File > Save as… (Ctrl+Shift+S)
+    // File > Recent files: `path` opened, after the unsaved-rules question.
+    void openFile(const QString &path);
     void pull();
     void push(); // reads the store, shows the diff, pushes on confirmation
     // The History panel (open() on it); tests drive the dialog it returns.
@@ -111,6 +129,10 @@ private:
     bool leaveEdits(int row);
     void resolveEdits(EditChoice choice, int row);
     void go(int row);
+    // The editor's edits applied (true), or not valid (false, said).
+    bool applyEditorEdits();
+    void saveTo(const QString &path, RulesSession::SaveOptions options,
+                const std::function<void()> &then);
 
     void showMessage(const RulesSession::Message &message);
     void showProblems(const RulesSession::Problems &problems);
@@ -129,6 +151,8 @@ private:
     RulesModel *m_model; // the session's
     QSortFilterProxyModel *m_proxy;
     EditChoiceHook m_editChoice;
+    UnsavedChoiceHook m_unsavedChoice;
+    std::function<QString()> m_saveAsHook;
     bool m_asking = false;    // a question about the editor's edits is open
     bool m_importing = false; // the set is being replaced by a file, not by Redis
 

@@ -9,6 +9,7 @@
 #include "core/rules/exporter.h"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 namespace sluice::ui {
@@ -35,7 +36,9 @@ RulesSession::RulesSession(ConnectionController *connection, QObject *parent)
     : QObject(parent)
     , m_connection(connection)
     , m_model(new RulesModel(this))
+    , m_file(new RulesFile(this))
 {
+    connect(m_file, &RulesFile::changedOnDisk, this, &RulesSession::onFileChanged);
     m_model->setObjectName(QStringLiteral("rulesModel"));
     connect(m_worker.get(), &RulesWorker::answered, this, &RulesSession::onAnswered);
     connect(m_worker.get(), &RulesWorker::storeChanged, this, &RulesSession::onStoreChanged);
@@ -172,6 +175,7 @@ bool RulesSession::importFile(const QString &path, QString *error)
     }
     m_origin = tr("file %1").arg(name);
     m_model->reset(loaded.set, m_origin);
+    m_file->opened(path);
     setUnsaved(false);
     hideProblems();
     changed();
@@ -244,6 +248,7 @@ bool RulesSession::exportFile(const QString &path, const QString &format, QStrin
     if (f && (*f == rules::ExportFormat::Json || *f == rules::ExportFormat::Yaml)) {
         m_origin = tr("file %1").arg(name);
         m_model->setAllWhere(m_origin);
+        m_file->wrote(path, out.text);
         setUnsaved(false);
     }
     if (skipped.isEmpty()) {
@@ -733,6 +738,7 @@ void RulesSession::adopt(const RuleSet &set, qint64 version)
     copy.staged.clear(); // the working set is rules only; the stage is the session's
     m_origin = version > 0 ? tr("Redis v%1").arg(version) : QString();
     m_model->reset(std::move(copy), m_origin);
+    m_file->forget(); // Redis's rules: a Save asks for a file
     setUnsaved(false);
     changed();
     Q_EMIT replaced();
@@ -814,7 +820,13 @@ void RulesSession::keepMine(qint64 version)
 void RulesSession::say(Tone tone, const QString &headline, const QString &detail,
                        const QList<Offer> &offers)
 {
-    Q_EMIT message({tone, headline, detail, offers});
+    // The core words its store messages for the command line ("push with --force"); the
+    // console names its button instead.
+    static const QRegularExpression flag(
+        QStringLiteral("(push (the rule set )?with |use )?--force"));
+    const QString button = tr("\u201cPush anyway (force)\u201d");
+    Q_EMIT message({tone, QString(headline).replace(flag, button),
+                    QString(detail).replace(flag, button), offers});
 }
 
 void RulesSession::showProblems(const QString &title, const QStringList &lines, Tone tone)

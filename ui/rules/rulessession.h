@@ -1,6 +1,7 @@
 #pragma once
 
 #include "rulediff.h"
+#include "rulesfile.h"
 #include "rulesworker.h"
 
 #include "core/rules/exporter.h"
@@ -38,9 +39,14 @@ class RulesSession : public QObject
 public:
     // What a message offers to do next; the page turns each into a button.
     enum class Offer {
-        Pull,          // pull (with a review when there are unsaved changes)
-        PullAndReview, // pull, then review the differences
-        ForcePush,     // push over whatever Redis has
+        Pull,                // pull (with a review when there are unsaved changes)
+        PullAndReview,       // pull, then review the differences
+        ForcePush,           // push over whatever Redis has
+        ReloadFile,          // read the rule file again (the edits here are dropped)
+        KeepEdits,           // keep the rules here over a file changed on disk
+        OverwriteFile,       // save over a file changed on disk
+        SaveWithoutComments, // save over a YAML file whose comments the reader drops
+        SaveAs,              // save under another name (File > Save as…)
     };
     // The one message that answers the last action or event.
     struct Message
@@ -121,6 +127,28 @@ public:
     // Opens `path` as the start's rule set: as importFile, and the first rules Redis offers
     // after it do not replace it silently (the message offers to review them).
     bool reopenFile(const QString &path, QString *error);
+
+    // --- the rule file (File > Save and Save as…; rulesfile.cpp) ---
+    enum class SaveResult { Saved, Invalid, Gone, ReadOnly, ChangedOnDisk, Comments, Failed };
+    struct SaveOptions // {} : neither
+    {
+        bool overwriteChanged; // the file changed on disk: overwrite it anyway
+        bool dropComments;     // a YAML file with comments: write it without them
+    };
+    RulesFile *file() const { return m_file; }
+    // The rule file the working set came from or was saved to; empty: none (from Redis).
+    QString filePath() const;
+    // Validates the working set, then writes it to `path` in the format its name says (.yaml or
+    // .yml: YAML, else JSON) through QSaveFile (a whole new file or none). Saving over the file
+    // the rules came from first checks it: gone, changed on disk, read-only, or YAML with
+    // comments each write nothing and say so in a message (with what to do next); the rules
+    // here are kept in every case.
+    SaveResult saveFile(const QString &path, SaveOptions options = {});
+    void reloadFile(); // the file as it is on disk replaces the working set
+    void keepEdits();  // the file changed on disk: the rules here stay, a Save overwrites it
+    // "Discard" for a question about unsaved changes: the file is read again (rules from Redis
+    // are marked clean, so that the next server's rules may replace them).
+    void discardChanges();
 
     // --- Redis ---
     void pull();          // adopts the store's rules, or reviews first when unsaved
@@ -216,9 +244,11 @@ private:
     DiffPrompt pushPrompt(const StoreReply &reply) const;
     void review(const StoreReply &reply);
     void onStageAnswer(const StoreReply &reply);
+    void onFileChanged(RulesFile::Disk now);
 
     ConnectionController *m_connection;
     RulesModel *m_model;
+    RulesFile *m_file;
     WorkerThread<RulesWorker> m_worker{QStringLiteral("sluice-rules")};
 
     QByteArray m_ns = "{sluice}:";
