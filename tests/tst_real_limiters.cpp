@@ -393,8 +393,9 @@ private Q_SLOTS:
     }
 
     // A job scheduler's registry of its clients, kept without TTL on purpose: one sorted set
-    // per queue, client id -> last seen (ms), as the scheduler keeps it (modelled on
-    // that report; no particular library's code). Not a sliding log: never flagged, never fixed.
+    // per queue, client id -> last seen (ms), under bull:, as the scheduler in the report keeps
+    // it (modelled on that description; no particular library's code). Not a sliding log:
+    // never flagged, never fixed.
     void jobSchedulerRegistry()
     {
         Connection c = test::connect();
