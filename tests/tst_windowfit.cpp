@@ -225,6 +225,11 @@ private Q_SLOTS:
                 QWidget *current =
                     w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
                 fillLongest(current, longText);
+                // The status bar's statistics failure, in Redis's long words.
+                auto *stats = w.findChild<ui::ElidedLabel *>(QStringLiteral("statsStatus"));
+                QVERIFY(stats);
+                stats->setText(longText);
+                stats->show();
                 QTest::qWait(30);
                 const QString where = QStringLiteral("%1 page %2").arg(lang).arg(page);
                 QVERIFY2(

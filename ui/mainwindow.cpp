@@ -15,6 +15,7 @@
 #include "sim/simulationpage.h"
 #include "ui/common/pageheader.h"
 
+#include "common/elidedlabel.h"
 #include "common/messagebanner.h"
 #include "common/statswatch.h"
 #include "common/theme.h"
@@ -167,7 +168,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_health, &QLabel::linkActivated, this, [this] { showPage(KeysPageIndex); });
     statusBar()->addPermanentWidget(m_health);
     // A statistics writer that fails (the Load page's): said once, here, until it writes again.
-    m_stats = new QLabel(statusBar());
+    m_stats = new ElidedLabel(statusBar()); // Redis's words may be long: never a wider window
     m_stats->setObjectName(QStringLiteral("statsStatus"));
     m_stats->setContentsMargins(8, 0, 8, 0);
     m_stats->setVisible(false);
@@ -653,7 +654,8 @@ void MainWindow::onStatsHealth()
     m_stats->setVisible(watch->failing());
     m_stats->setText(tone::mark(Tone::Warning) + watch->text());
     m_stats->setStyleSheet(QStringLiteral("color: %1;").arg(tone::text(Tone::Warning).name()));
-    m_stats->setToolTip(
+    m_stats->setOwnToolTip(
+        m_stats->text() + QStringLiteral("\n\n") +
         tr("The Load page's decisions are made, but their statistics are not written to Redis, "
            "so the Monitor page does not see them. Redis said: %1")
             .arg(watch->detail()));

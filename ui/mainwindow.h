@@ -16,6 +16,7 @@ namespace sluice::ui {
 class ConnectionController;
 class ConnectionPage;
 class ConnectionStatus;
+class ElidedLabel;
 class ConnectionSwitcher;
 class MessageBanner;
 class KeysPage;
@@ -106,7 +107,7 @@ private:
     ConnectionPage *m_connectionPage = nullptr;
     ConnectionStatus *m_status = nullptr;
     QLabel *m_health = nullptr;
-    QLabel *m_stats = nullptr; // a statistics failure (StatsWatch)
+    ElidedLabel *m_stats = nullptr; // a statistics failure (StatsWatch)
     RulesPage *m_rulesPage = nullptr;
     KeysPage *m_keysPage = nullptr;
     SimulationPage *m_simulationPage = nullptr;
