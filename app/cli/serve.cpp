@@ -104,7 +104,8 @@ int serve(const QList<QByteArray> &argv)
                                      {"envoy-config", true},
                                      {"grpc", true},
                                      {"grpc-unknown-domain", true},
-                                     {"grpc-response-headers", false}});
+                                     {"grpc-response-headers", false},
+                                     {"grpc-dynamic-metadata", false}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -160,13 +161,15 @@ int serve(const QList<QByteArray> &argv)
                                         "127.0.0.1:8081, [::1]:8081; port 0 picks a free one)")
                              .arg(args.text("grpc")));
         }
-    } else if (args.has("grpc-unknown-domain") || args.has("grpc-response-headers")) {
-        return usage(QStringLiteral("--grpc-unknown-domain and --grpc-response-headers go with "
-                                    "--grpc [ADDR:]PORT"));
+    } else if (args.has("grpc-unknown-domain") || args.has("grpc-response-headers") ||
+               args.has("grpc-dynamic-metadata")) {
+        return usage(QStringLiteral("--grpc-unknown-domain, --grpc-response-headers and "
+                                    "--grpc-dynamic-metadata go with --grpc [ADDR:]PORT"));
     }
 #ifdef SLUICE_WITH_GRPC
     serve::GrpcService::Options grpcOptions;
     grpcOptions.responseHeaders = args.has("grpc-response-headers");
+    grpcOptions.dynamicMetadata = args.has("grpc-dynamic-metadata");
     if (args.has("grpc-unknown-domain")) {
         const QString p = args.text("grpc-unknown-domain");
         if (p == QLatin1String("ok")) {

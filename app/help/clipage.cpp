@@ -405,7 +405,8 @@ Page makeCliPage()
         "        [--http-threads N] [--healthz-detail] [--no-deny-cache] [--no-stats]\n"
         "        [--metrics-listen HOST:PORT] [--metrics-compat envoy-ratelimit]\n"
         "        [--log-format text|json] [--grpc [ADDR:]PORT]\n"
-        "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]")};
+        "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]\n"
+        "        [--grpc-dynamic-metadata]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
@@ -480,6 +481,9 @@ Page makeCliPage()
         {QStringLiteral("--grpc-response-headers"),
          QStringLiteral("Put the RateLimit headers of the most restrictive descriptor in "
                         "response_headers_to_add.")},
+        {QStringLiteral("--grpc-dynamic-metadata"),
+         QStringLiteral("Put the deciding rule's id, algorithm, decision and source (and each "
+                        "descriptor's) in the response's dynamic_metadata, which Envoy can log.")},
     };
     serve.connects = true;
 

@@ -7,3 +7,10 @@ if(TARGET sluice_proto)
     target_link_libraries(tst_serve_grpc PRIVATE sluice_proto)
     target_compile_definitions(tst_serve_grpc PRIVATE SLUICE_WITH_GRPC=1)
 endif()
+
+# GET /v1/check, gRPC and POST /json answer alike (one admission step): the service in process,
+# a grpc++ client and plain HTTP over sockets, every algorithm with overrides, shadow, a staged
+# candidate. Only with gRPC support.
+if(TARGET sluice_grpc)
+    sluice_test(frontends_agree REDIS LIBS sluice_grpc sluice_proto TIMEOUT 120)
+endif()
