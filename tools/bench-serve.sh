@@ -20,7 +20,8 @@
 #             of them ours: wrk on GET /v1/check, and h2load (Debian's nghttp2-client) posting a
 #             hand-encoded ShouldRateLimit (a gRPC frame: content-type application/grpc, te:
 #             trailers) to serve --grpc, H2CONNECTIONS (16) connections each, with req/s, p50
-#             and p99 (h2load's --log-file) and the ratio h2grpc/http1 (H2LOAD=0: not run).
+#             and p99 (h2load's --log-file), the server's CPU µs per request (steadier than
+#             the rates on a shared machine) and the ratio h2grpc/http1 (H2LOAD=0: not run).
 #             The grpc row above is for many subjects; the grpc++ client it uses takes a share
 #             of the two cores that wrk does not, so its ratio is lower than h2grpc's.
 # Runs are interleaved (serve, express, deny, serve, ...) because the machine is shared; it
@@ -226,7 +227,11 @@ printf 'request = function() return wrk.format("GET", "/v1/check?rule=benchgrpc.
 pct_ms() { awk '{print $3}' "$1" | sort -n | awk -v p="$2" '{a[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f\n", a[i]/1000}'; }
 # wrk's p50 line in ms, as p99_ms.
 p50_ms() { sed 's/^ *50%/ 99%/;t;d' "$1" >"$1.50"; p99_ms "$1.50"; }
-h2grpc() { # sets rate, p50, p99, non2xx
+# The server's CPU time per request (µs) between two ticks readings and a request count.
+cpu_per() { awk -v t="$(($2 - $1))" -v n="$3" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}'; }
+h2grpc() { # sets rate, p50, p99, non2xx, cpu_server
+    local s0
+    s0=$(ticks "$pid")
     rm -f "$tmp/h2.log"
     h2load -D "$duration" -c "$h2connections" -m 1 -t 1 -d "$tmp/grpc.bin" \
         -H 'content-type: application/grpc' -H 'te: trailers' --log-file "$tmp/h2.log" \
@@ -235,27 +240,33 @@ h2grpc() { # sets rate, p50, p99, non2xx
     rate=$(awk '/^finished in/ {print $4}' "$tmp/h2.out")
     non2xx=$(awk '/^status codes:/ {print $5 + $7 + $9}' "$tmp/h2.out")
     p50=$(pct_ms "$tmp/h2.log" 50) p99=$(pct_ms "$tmp/h2.log" 99)
+    cpu_server=$(cpu_per "$s0" "$(ticks "$pid")" "$(wc -l <"$tmp/h2.log")")
 }
-http1() { # sets rate, p50, p99, non2xx
+http1() { # sets rate, p50, p99, non2xx, cpu_server
+    local s0
+    s0=$(ticks "$pid")
     wrk -t1 -c"$h2connections" -d"${duration}s" --latency -s "$tmp/one.lua" \
         "http://127.0.0.1:$port" >"$tmp/wrk.out"
     rate=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.out")
     non2xx=$(awk '/Non-2xx/ {print $NF}' "$tmp/wrk.out")
     non2xx=${non2xx:-0}
     p50=$(p50_ms "$tmp/wrk.out") p99=$(p99_ms "$tmp/wrk.out")
+    cpu_server=$(cpu_per "$s0" "$(ticks "$pid")" "$(awk '/requests in/ {print $1}' "$tmp/wrk.out")")
 }
 h1_rates=() h1_p50=() h1_p99=() h2_rates=() h2_p50=() h2_p99=() h2ratios=()
 if [ "$h2" = 1 ]; then
-    printf "%-7s %-4s %10s %8s %8s %8s\n" loader run req_per_s p50_ms p99_ms non_2xx
+    printf "%-7s %-4s %10s %8s %8s %8s %8s\n" loader run req_per_s p50_ms p99_ms non_2xx cpu_us
     for run in $(seq 1 "$runs"); do
         start_grpc
         [ -n "$gport" ] || { echo "serve --grpc did not start (a build without gRPC?)" >&2; exit 1; }
         http1
-        printf "%-7s %-4s %10.0f %8s %8s %8s\n" "http1" "$run" "$rate" "$p50" "$p99" "$non2xx"
+        printf "%-7s %-4s %10.0f %8s %8s %8s %8s\n" "http1" "$run" "$rate" "$p50" "$p99" "$non2xx" \
+            "$cpu_server"
         h1_rates+=("$rate") h1_p50+=("$p50") h1_p99+=("$p99")
         h1rate=$rate
         h2grpc
-        printf "%-7s %-4s %10.0f %8s %8s %8s\n" "h2grpc" "$run" "$rate" "$p50" "$p99" "$non2xx"
+        printf "%-7s %-4s %10.0f %8s %8s %8s %8s\n" "h2grpc" "$run" "$rate" "$p50" "$p99" "$non2xx" \
+            "$cpu_server"
         h2_rates+=("$rate") h2_p50+=("$p50") h2_p99+=("$p99")
         h2ratios+=("$(awk -v a="$rate" -v b="$h1rate" 'BEGIN {printf "%.2f", a / b}')")
         stop_server
