@@ -294,6 +294,40 @@ void tuneForSmallCalls(grpc::ServerBuilder &builder)
     builder.AddChannelArgument(GRPC_ARG_MINIMAL_STACK, 1);
 }
 
+// envoy ratelimit's walk of descriptor `d` through `tree`: at each entry KEY_VALUE, else KEY
+// (any value), on while the node has children; the rule of the node the last entry reaches,
+// or none. `subject`: the values of the entries matched by KEY alone, joined by U+001F ("_"
+// for none).
+const ServiceRule *walk(const Tree &tree, const QString &domain, const Descriptor &d,
+                        QByteArray *subject)
+{
+    const RuleTable &table = *tree.table;
+    QList<QPair<QString, QString>> path;
+    QList<QByteArray> anyValues; // of the entries matched by KEY alone
+    const ServiceRule *rule = nullptr;
+    for (int j = 0; j < d.entries_size(); ++j) {
+        const auto &e = d.entries(j);
+        path.append({QString::fromStdString(e.key()), QString::fromStdString(e.value())});
+        QString id = envoy::ruleIdOf(domain, path);
+        if (table.find(id) == nullptr && !tree.parents.contains(id)) {
+            path.last().second.clear();
+            id = envoy::ruleIdOf(domain, path);
+            if (table.find(id) == nullptr && !tree.parents.contains(id)) {
+                break; // no such descriptor: not limited
+            }
+            anyValues.append(QByteArray::fromStdString(e.value()));
+        }
+        if (j == d.entries_size() - 1) {
+            rule = table.find(id);
+        }
+        if (!tree.parents.contains(id)) {
+            break;
+        }
+    }
+    *subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
+    return rule;
+}
+
 } // namespace
 
 struct GrpcService::Impl
@@ -323,6 +357,8 @@ struct GrpcService::Impl
 
     // ShouldRateLimit for gRPC and POST /json alike.
     void decide(const rls::RateLimitRequest &request, const Done &done);
+    QString limitOverride(int i, const Descriptor &d, const QString &domain,
+                          const ServiceRule *&rule, RuleTablePtr &ruleTable, QByteArray &subject);
 
     // A descriptor's `limit` override: a fixed window of `perUnit` per `unitUs` named
     // <base>.override-<perUnit>-<unit>, in a table of its own (kept, at most maxOverrides of
@@ -499,7 +535,6 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         return;
     }
 
-    const RuleTable &table = *tree->table;
     auto call = std::make_shared<Call>(
         size_t(count), Call::Options{options.responseHeaders, options.dynamicMetadata}, &metrics,
         done);
@@ -508,71 +543,15 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
     const auto received = std::chrono::steady_clock::now();
     for (int i = 0; i < count; ++i) {
         const Descriptor &d = request.descriptors(i);
-        // envoy ratelimit's walk: KEY_VALUE, else KEY; on while the node has children.
-        QList<QPair<QString, QString>> path;
-        QList<QByteArray> anyValues; // of the entries matched by KEY alone
-        const ServiceRule *rule = nullptr;
-        for (int j = 0; j < d.entries_size(); ++j) {
-            const auto &e = d.entries(j);
-            path.append({QString::fromStdString(e.key()), QString::fromStdString(e.value())});
-            QString id = envoy::ruleIdOf(domain, path);
-            if (table.find(id) == nullptr && !tree->parents.contains(id)) {
-                path.last().second.clear();
-                id = envoy::ruleIdOf(domain, path);
-                if (table.find(id) == nullptr && !tree->parents.contains(id)) {
-                    break; // no such descriptor: not limited
-                }
-                anyValues.append(QByteArray::fromStdString(e.value()));
-            }
-            if (j == d.entries_size() - 1) {
-                rule = table.find(id);
-            }
-            if (!tree->parents.contains(id)) {
-                break;
-            }
-        }
+        QByteArray subject;
+        const ServiceRule *rule = walk(*tree, domain, d, &subject);
         RuleTablePtr ruleTable = tree->table;
-        QByteArray subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
         if (d.has_limit()) {
-            // envoy ratelimit's override: this limit instead of the configured one (or of none),
-            // counted per value of every entry.
-            struct UnitOf
-            {
-                qint64 us;
-                const char *name;
-            };
-            static const std::map<int, UnitOf> units{{1, {duration::usPerSecond, "second"}},
-                                                     {2, {duration::usPerMinute, "minute"}},
-                                                     {3, {duration::usPerHour, "hour"}},
-                                                     {4, {duration::usPerDay, "day"}}};
-            const auto unit = units.find(int(d.limit().unit()));
-            if (d.limit().requests_per_unit() == 0 || unit == units.end()) {
-                refuse(QStringLiteral("descriptors[%1].limit: %2 per unit %3 cannot be "
-                                      "expressed (requests_per_unit at least 1; unit SECOND, "
-                                      "MINUTE, HOUR or DAY)")
-                           .arg(i)
-                           .arg(d.limit().requests_per_unit())
-                           .arg(int(d.limit().unit())));
+            if (const QString e = limitOverride(i, d, domain, rule, ruleTable, subject);
+                !e.isEmpty()) {
+                refuse(e);
                 return;
             }
-            QList<QPair<QString, QString>> keys;
-            QList<QByteArray> values;
-            for (const auto &e : d.entries()) {
-                keys.append({QString::fromStdString(e.key()), QString()});
-                values.append(QByteArray::fromStdString(e.value()));
-            }
-            const QString base = rule != nullptr ? rule->rule.id : envoy::ruleIdOf(domain, keys);
-            ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
-                                      unit->second.name);
-            if (!ruleTable) {
-                refuse(QStringLiteral("descriptors[%1].limit: more than %2 different limit "
-                                      "overrides; the service keeps at most that many")
-                           .arg(i)
-                           .arg(maxOverrides));
-                return;
-            }
-            rule = ruleTable->find(ruleTable->ids().first());
-            subject = values.join('\x1f');
         }
         if (rule == nullptr) {
             metrics.countUnmatchedDescriptor();
@@ -622,6 +601,53 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
     if (!jobs.empty()) {
         service.decide(jobs, matches);
     }
+}
+
+// A descriptor's `limit`: envoy ratelimit's override, this limit instead of the configured one
+// (or of none), counted per value of every entry: `rule`, `table` and `subject` become the
+// override's. The refusal, or empty.
+QString GrpcService::Impl::limitOverride(int i, const Descriptor &d, const QString &domain,
+                                         const ServiceRule *&rule, RuleTablePtr &ruleTable,
+                                         QByteArray &subject)
+{
+    // envoy ratelimit's override: this limit instead of the configured one (or of none),
+    // counted per value of every entry.
+    struct UnitOf
+    {
+        qint64 us;
+        const char *name;
+    };
+    static const std::map<int, UnitOf> units{{1, {duration::usPerSecond, "second"}},
+                                             {2, {duration::usPerMinute, "minute"}},
+                                             {3, {duration::usPerHour, "hour"}},
+                                             {4, {duration::usPerDay, "day"}}};
+    const auto unit = units.find(int(d.limit().unit()));
+    if (d.limit().requests_per_unit() == 0 || unit == units.end()) {
+        return QStringLiteral("descriptors[%1].limit: %2 per unit %3 cannot be "
+                              "expressed (requests_per_unit at least 1; unit SECOND, "
+                              "MINUTE, HOUR or DAY)")
+            .arg(i)
+            .arg(d.limit().requests_per_unit())
+            .arg(int(d.limit().unit()));
+    }
+    QList<QPair<QString, QString>> keys;
+    QList<QByteArray> values;
+    for (const auto &e : d.entries()) {
+        keys.append({QString::fromStdString(e.key()), QString()});
+        values.append(QByteArray::fromStdString(e.value()));
+    }
+    const QString base = rule != nullptr ? rule->rule.id : envoy::ruleIdOf(domain, keys);
+    ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
+                              unit->second.name);
+    if (!ruleTable) {
+        return QStringLiteral("descriptors[%1].limit: more than %2 different limit "
+                              "overrides; the service keeps at most that many")
+            .arg(i)
+            .arg(maxOverrides);
+    }
+    rule = ruleTable->find(ruleTable->ids().first());
+    subject = values.join('\x1f');
+    return {};
 }
 
 GrpcService::GrpcService(CheckService &service, Options options, QObject *parent)
