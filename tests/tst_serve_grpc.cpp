@@ -286,9 +286,9 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<test::OwnRedis> m_redis;      // of the envoy configuration's service
     std::unique_ptr<test::OwnRedis> m_faultRedis; // of the rule file's (stopped by a test)
-    std::unique_ptr<Service> m_envoy;             // --envoy-config, --grpc-response-headers
-    std::unique_ptr<Service> m_rules;             // --rules, --grpc-unknown-domain error
-    qint64 m_peakBefore = -1;                     // the envoy service's peak RSS (KiB)
+    std::unique_ptr<Service> m_envoy; // --envoy-config, --grpc-response-headers, -dynamic-metadata
+    std::unique_ptr<Service> m_rules; // --rules, --grpc-unknown-domain error
+    qint64 m_peakBefore = -1;         // the envoy service's peak RSS (KiB)
 
 private Q_SLOTS:
     void initTestCase()
@@ -305,11 +305,12 @@ private Q_SLOTS:
         QVERIFY2(m_redis->start(), m_redis->output().constData());
         m_faultRedis = std::make_unique<test::OwnRedis>();
         QVERIFY2(m_faultRedis->start(), m_faultRedis->output().constData());
-        m_envoy = std::make_unique<Service>(QStringList{
-            QStringLiteral("--url"), m_redis->url(), QStringLiteral("--envoy-config"),
-            m_dir.filePath(QStringLiteral("envoy")), QStringLiteral("--listen"),
-            QStringLiteral("127.0.0.1:0"), QStringLiteral("--grpc"), QStringLiteral("127.0.0.1:0"),
-            QStringLiteral("--grpc-response-headers"), QStringLiteral("--no-stats")});
+        m_envoy = std::make_unique<Service>(
+            QStringList{QStringLiteral("--url"), m_redis->url(), QStringLiteral("--envoy-config"),
+                        m_dir.filePath(QStringLiteral("envoy")), QStringLiteral("--listen"),
+                        QStringLiteral("127.0.0.1:0"), QStringLiteral("--grpc"),
+                        QStringLiteral("127.0.0.1:0"), QStringLiteral("--grpc-response-headers"),
+                        QStringLiteral("--grpc-dynamic-metadata"), QStringLiteral("--no-stats")});
         QVERIFY2(m_envoy->grpcPort() != 0, m_envoy->err().constData());
         m_rules = std::make_unique<Service>(QStringList{
             QStringLiteral("--url"), m_faultRedis->url(), QStringLiteral("--rules"),
@@ -537,6 +538,28 @@ private Q_SLOTS:
         QCOMPARE(over.response.statuses(0).code(), rls::RateLimitResponse::OVER_LIMIT);
         QCOMPARE(over.response.statuses(1).code(), rls::RateLimitResponse::OK);
         QCOMPARE(over.response.overall_code(), rls::RateLimitResponse::OVER_LIMIT);
+        // --grpc-dynamic-metadata: the deciding descriptor (the denied one), then each.
+        const auto &meta = over.response.dynamic_metadata().fields();
+        QCOMPARE(meta.at("rule").string_value(), std::string("edge.api_key"));
+        QCOMPARE(meta.at("algorithm").string_value(), std::string("gcra"));
+        QCOMPARE(meta.at("decision").string_value(), std::string("denied"));
+        QCOMPARE(meta.at("source").string_value(), std::string("redis"));
+        const auto &each = meta.at("descriptors").list_value();
+        QCOMPARE(each.values_size(), 2);
+        const auto &second = each.values(1).struct_value().fields();
+        QCOMPARE(second.at("rule").string_value(), std::string("edge.shadowed"));
+        QCOMPARE(second.at("algorithm").string_value(), std::string("fixed_window"));
+        QCOMPARE(second.at("decision").string_value(), std::string("shadow-denied"));
+        QCOMPARE(a.response.dynamic_metadata()
+                     .fields()
+                     .at("descriptors")
+                     .list_value()
+                     .values(2)
+                     .struct_value()
+                     .fields()
+                     .at("decision")
+                     .string_value(),
+                 std::string("not-limited"));
 
         // The nested limit (2) is reached before its parent's (3).
         const Answer nested = c.call("edge", {ds[0]});
@@ -732,6 +755,7 @@ private Q_SLOTS:
         QVERIFY2(plain.status.ok(), plain.status.error_message().c_str());
         QCOMPARE(plain.response.statuses(0).current_limit().name(), std::string("faults.allow"));
         QCOMPARE(plain.response.response_headers_to_add_size(), 0);
+        QVERIFY(!plain.response.has_dynamic_metadata()); // nor --grpc-dynamic-metadata
     }
 
     // POST /json: the same request and answer in the proto3 JSON mapping.

@@ -22,6 +22,14 @@
 #  - grpc-h2, grpc-tls: ShouldRateLimit (one subject, the admitting rule) by h2load, plain and
 #             over TLS, 4 connections x 16 streams (h2load counts HTTP/2 answers; the gRPC
 #             status in the trailers is not checked) (TLS=0 or no h2load: not run).
+#  - http1, h2grpc: one rule and ONE subject from two independent load generators, neither
+#             of them ours: wrk on GET /v1/check, and h2load (Debian's nghttp2-client) posting a
+#             hand-encoded ShouldRateLimit (a gRPC frame: content-type application/grpc, te:
+#             trailers) to serve --grpc, H2CONNECTIONS (16) connections each, with req/s, p50
+#             and p99 (h2load's --log-file), the server's CPU µs per request (steadier than
+#             the rates on a shared machine) and the ratio h2grpc/http1 (H2LOAD=0: not run).
+#             The grpc row above is for many subjects; the grpc++ client it uses takes a share
+#             of the two cores that wrk does not, so its ratio is lower than h2grpc's.
 # Runs are interleaved (serve, express, deny, serve, ...) because the machine is shared; it
 # prints each run, then the medians, the serve/express ratio, the grpc/serve ratio and the
 # deny/admit ratio.
@@ -31,6 +39,8 @@
 #                                             PIPELINE=16 (0: no pipelined rows)
 #                                             GRPC=1 (0: no grpc row)
 #                                             TLS=1 (0: no https, grpc-h2, grpc-tls rows)
+#                                             H2LOAD=1 (0: no http1 / h2grpc rows)
+#                                             H2CONNECTIONS=16, H2ONLY=1 (only those rows)
 #                                             BASELINE=/path/to/another/sluice-cli (a row
 #                                             "before": that build's serve, same load)
 set -euo pipefail
@@ -55,6 +65,12 @@ tls=${TLS:-1}
 h2=1
 command -v h2load >/dev/null || { echo "no h2load (apt-get install nghttp2-client): no grpc-h2/grpc-tls rows" >&2; h2=0; }
 [ "$tls" = 1 ] && [ -x "$grpcload" ] || h2=0  # (grpc-load is built with gRPC support)
+h2rows=${H2LOAD:-1}
+h2connections=${H2CONNECTIONS:-16}
+if [ "$h2rows" = 1 ] && ! command -v h2load >/dev/null; then
+    echo "no h2load (apt-get install nghttp2-client): no http1 / h2grpc rows" >&2
+    h2rows=0
+fi
 
 peers=$build/peers-serve
 if [ "$peer" = 1 ]; then
@@ -232,6 +248,75 @@ hload() { # SCHEME
     cpu_server=$(awk -v t="$((s1 - s0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
     cpu_total=$(awk -v t="$((s1 - s0 + r1 - r0))" -v n="$total" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
 }
+# h2load's body: one gRPC message (flag 0, 4-byte length) of RateLimitRequest {domain
+# "benchgrpc", descriptors [{entries [{key "remote_address", value "s1"}]}], hits_addend 1},
+# encoded by hand (field 1 domain, 2 descriptors > 1 entries > 1 key, 2 value; 3 hits_addend).
+python3 - "$tmp/grpc.bin" <<'PY'
+import struct, sys
+def field(n, b): return bytes([n << 3 | 2, len(b)]) + b
+entry = field(1, b"remote_address") + field(2, b"s1")
+msg = field(1, b"benchgrpc") + field(2, field(1, entry)) + bytes([3 << 3, 1])
+open(sys.argv[1], "wb").write(b"\0" + struct.pack(">I", len(msg)) + msg)
+PY
+printf 'request = function() return wrk.format("GET", "/v1/check?rule=benchgrpc.remote_address&subject=s1") end\n' \
+    >"$tmp/one.lua"
+# The percentile $2 (50, 99) of h2load's --log-file (start, status, elapsed µs per request) in ms.
+pct_ms() { awk '{print $3}' "$1" | sort -n | awk -v p="$2" '{a[NR]=$1} END {i=int(NR*p/100); if (i<1) i=1; printf "%.2f\n", a[i]/1000}'; }
+# wrk's p50 line in ms, as p99_ms.
+p50_ms() { sed 's/^ *50%/ 99%/;t;d' "$1" >"$1.50"; p99_ms "$1.50"; }
+# The server's CPU time per request (µs) between two ticks readings and a request count.
+cpu_per() { awk -v t="$(($2 - $1))" -v n="$3" -v hz="$hz" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}'; }
+h2grpc() { # sets rate, p50, p99, non2xx, cpu_server
+    local s0
+    s0=$(ticks "$pid")
+    rm -f "$tmp/h2.log"
+    h2load -D "$duration" -c "$h2connections" -m 1 -t 1 -d "$tmp/grpc.bin" \
+        -H 'content-type: application/grpc' -H 'te: trailers' --log-file "$tmp/h2.log" \
+        "http://127.0.0.1:$gport/envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit" \
+        >"$tmp/h2.out"
+    rate=$(awk '/^finished in/ {print $4}' "$tmp/h2.out")
+    non2xx=$(awk '/^status codes:/ {print $5 + $7 + $9}' "$tmp/h2.out")
+    p50=$(pct_ms "$tmp/h2.log" 50) p99=$(pct_ms "$tmp/h2.log" 99)
+    cpu_server=$(cpu_per "$s0" "$(ticks "$pid")" "$(wc -l <"$tmp/h2.log")")
+}
+http1() { # sets rate, p50, p99, non2xx, cpu_server
+    local s0
+    s0=$(ticks "$pid")
+    wrk -t1 -c"$h2connections" -d"${duration}s" --latency -s "$tmp/one.lua" \
+        "http://127.0.0.1:$port" >"$tmp/wrk.out"
+    rate=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk.out")
+    non2xx=$(awk '/Non-2xx/ {print $NF}' "$tmp/wrk.out")
+    non2xx=${non2xx:-0}
+    p50=$(p50_ms "$tmp/wrk.out") p99=$(p99_ms "$tmp/wrk.out")
+    cpu_server=$(cpu_per "$s0" "$(ticks "$pid")" "$(awk '/requests in/ {print $1}' "$tmp/wrk.out")")
+}
+h1_rates=() h1_p50=() h1_p99=() h2_rates=() h2_p50=() h2_p99=() h2ratios=()
+if [ "$h2rows" = 1 ]; then
+    printf "%-7s %-4s %10s %8s %8s %8s %8s\n" loader run req_per_s p50_ms p99_ms non_2xx cpu_us
+    for run in $(seq 1 "$runs"); do
+        start_grpc
+        [ -n "$gport" ] || { echo "serve --grpc did not start (a build without gRPC?)" >&2; exit 1; }
+        http1
+        printf "%-7s %-4s %10.0f %8s %8s %8s %8s\n" "http1" "$run" "$rate" "$p50" "$p99" "$non2xx" \
+            "$cpu_server"
+        h1_rates+=("$rate") h1_p50+=("$p50") h1_p99+=("$p99")
+        h1rate=$rate
+        h2grpc
+        printf "%-7s %-4s %10.0f %8s %8s %8s %8s\n" "h2grpc" "$run" "$rate" "$p50" "$p99" "$non2xx" \
+            "$cpu_server"
+        h2_rates+=("$rate") h2_p50+=("$p50") h2_p99+=("$p99")
+        h2ratios+=("$(awk -v a="$rate" -v b="$h1rate" 'BEGIN {printf "%.2f", a / b}')")
+        stop_server
+    done
+    mm() { printf '%s\n' "$@" | median; }
+    printf "median  http1  %10.0f req/s  p50 %s ms  p99 %s ms (wrk, %s connections)\n" \
+        "$(mm "${h1_rates[@]}")" "$(mm "${h1_p50[@]}")" "$(mm "${h1_p99[@]}")" "$h2connections"
+    printf "median  h2grpc %10.0f req/s  p50 %s ms  p99 %s ms (h2load, %s connections)\n" \
+        "$(mm "${h2_rates[@]}")" "$(mm "${h2_p50[@]}")" "$(mm "${h2_p99[@]}")" "$h2connections"
+    echo "h2grpc/http1 ratio per run: ${h2ratios[*]}  median $(mm "${h2ratios[@]}")"
+    echo
+    [ -n "${H2ONLY:-}" ] && exit 0
+fi
 
 # Spend every deny subject's one request, so the flood meets only denials.
 start_serve

@@ -31,7 +31,7 @@ packages=(
     redis-server redis-tools nginx-light
     fonts-dejavu-core fonts-wqy-microhei
     qtkeychain-qt6-dev
-    qt6-svg-dev qt6-translations-l10n wrk
+    qt6-svg-dev qt6-translations-l10n wrk nghttp2-client
     libssh-dev openssh-server openssh-client libssl-dev openssl
     dpkg-dev file desktop-file-utils appstream systemd man-db
     libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc

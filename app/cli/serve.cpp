@@ -164,7 +164,8 @@ int serve(const QList<QByteArray> &argv)
                                      {"grpc-max-resets-per-second", true},
                                      {"listen-tls-cert", true},
                                      {"listen-tls-key", true},
-                                     {"listen-tls-client-ca", true}});
+                                     {"listen-tls-client-ca", true},
+                                     {"grpc-dynamic-metadata", false}});
     if (!parsed) {
         return usage(parsed.error().message);
     }
@@ -223,7 +224,8 @@ int serve(const QList<QByteArray> &argv)
     } else {
         for (const char *flag :
              {"grpc-unknown-domain", "grpc-response-headers", "grpc-max-connections",
-              "grpc-max-connections-per-peer", "grpc-max-streams", "grpc-max-resets-per-second"}) {
+              "grpc-max-connections-per-peer", "grpc-max-streams", "grpc-max-resets-per-second",
+              "grpc-dynamic-metadata"}) {
             if (args.has(flag)) {
                 return usage(
                     QStringLiteral("--%1 goes with --grpc [ADDR:]PORT").arg(QLatin1String(flag)));
@@ -248,6 +250,7 @@ int serve(const QList<QByteArray> &argv)
 #ifdef SLUICE_WITH_GRPC
     serve::GrpcService::Options grpcOptions;
     grpcOptions.responseHeaders = args.has("grpc-response-headers");
+    grpcOptions.dynamicMetadata = args.has("grpc-dynamic-metadata");
     if (args.has("grpc-unknown-domain")) {
         const QString p = args.text("grpc-unknown-domain");
         if (p == QLatin1String("ok")) {

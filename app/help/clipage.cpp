@@ -408,7 +408,8 @@ Page makeCliPage()
         "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]\n"
         "        [--grpc-max-connections N] [--grpc-max-connections-per-peer N]\n"
         "        [--grpc-max-streams N] [--grpc-max-resets-per-second N]\n"
-        "        [--listen-tls-cert FILE --listen-tls-key FILE [--listen-tls-client-ca FILE]]")};
+        "        [--listen-tls-cert FILE --listen-tls-key FILE [--listen-tls-client-ca FILE]]\n"
+        "        [--grpc-dynamic-metadata]")};
     serve.description = QStringLiteral(
         "Answers GET /v1/check?rule=ID&subject=S[&cost=N] with 200 or 429 and the decision as "
         "JSON, with Retry-After and the RateLimit-Policy and RateLimit headers; GET /v1/auth "
@@ -505,6 +506,9 @@ Page makeCliPage()
         {QStringLiteral("--listen-tls-client-ca FILE"),
          QStringLiteral("Require a client certificate signed by a CA of this PEM file (and "
                         "valid now) on both listeners.")},
+        {QStringLiteral("--grpc-dynamic-metadata"),
+         QStringLiteral("Put the deciding rule's id, algorithm, decision and source (and each "
+                        "descriptor's) in the response's dynamic_metadata, which Envoy can log.")},
     };
     serve.connects = true;
 

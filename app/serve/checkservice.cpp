@@ -329,35 +329,29 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
               close);
         return;
     }
-    // A per-subject override: allow and deny are answered here, without Redis (and before the
-    // deny cache, which holds only the rule's own keys' denials); a limit of its own decides
-    // under its own key and capacity.
-    const OverrideMatch match = matchOverride(*rule, p.subject);
-    const qint64 capacity = match.capacity;
     qint64 cost = 1;
-    if (p.hasCost) {
-        if (!parseDigits(p.cost, &cost)) {
-            error(ticket, 400, "invalid_parameter",
-                  QStringLiteral("parameter 'cost' is '%1'; expected a whole number from 0 (peek) "
-                                 "to %2 (the capacity of rule '%3')")
-                      .arg(bytes::printable(p.cost.left(64)))
-                      .arg(capacity)
-                      .arg(rule->rule.id),
-                  close);
-            return;
-        }
-        if (cost > capacity) {
-            error(ticket, 400, "invalid_parameter",
-                  QStringLiteral("parameter 'cost' is %1, above %2, the capacity of rule '%3': "
-                                 "such a request could never be admitted")
-                      .arg(cost)
-                      .arg(capacity)
-                      .arg(rule->rule.id),
-                  close);
-            return;
-        }
+    if (p.hasCost && !parseDigits(p.cost, &cost)) {
+        error(ticket, 400, "invalid_parameter",
+              QStringLiteral("parameter 'cost' is '%1'; expected a whole number from 0 (peek) "
+                             "to %2 (the capacity of rule '%3')")
+                  .arg(bytes::printable(p.cost.left(64)))
+                  .arg(matchOverride(*rule, p.subject).capacity)
+                  .arg(rule->rule.id),
+              close);
+        return;
     }
-    if (p.subject.isEmpty() || !rule->rule.enabled) {
+    const Admission admission = screen(*rule, p.subject, cost);
+    if (admission.screened == Screened::CostAboveCapacity) {
+        error(ticket, 400, "invalid_parameter",
+              QStringLiteral("parameter 'cost' is %1, above %2, the capacity of rule '%3': "
+                             "such a request could never be admitted")
+                  .arg(cost)
+                  .arg(admission.match.capacity)
+                  .arg(rule->rule.id),
+              close);
+        return;
+    }
+    if (admission.screened == Screened::NotLimited) {
         // auth without a subject (nginx passes none when the scope's header or parameter is
         // absent) and disabled rules: nothing to limit.
         const QJsonObject o{{QStringLiteral("allowed"), true},
@@ -377,7 +371,6 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     DecisionJob job;
     job.table = table;
     job.rule = rule;
-    job.key = rule->policy.keyFor(p.subject);
     job.subject = std::move(p.subject);
     job.cost = cost;
     job.connection = ticket.connection;
@@ -387,18 +380,10 @@ void CheckService::handleDecision(Loop &loop, const RequestHead &request, const 
     job.authMode = auth;
     job.gone = gone;
     job.received = std::chrono::steady_clock::now();
-    if (rule->candidate != nullptr) {
-        shadowCandidate(loop.jobs, job);
-    }
-    if (auto o = applyMatch(job, match)) {
+    // Submitted at the end of the server's turn, with the other requests of the turn.
+    if (auto o = admit(job, admission.match, table, loop.jobs)) {
         answer(loop, *o);
-        return;
     }
-    if (auto o = fromCache(job, table)) {
-        answer(loop, *o);
-        return;
-    }
-    loop.jobs.push_back(std::move(job));
 }
 
 std::optional<DecisionOutcome> CheckService::fromCache(DecisionJob &job, const RuleTablePtr &table)
@@ -477,14 +462,49 @@ std::optional<DecisionOutcome> CheckService::applyMatch(DecisionJob &job,
     return o;
 }
 
+CheckService::Admission CheckService::screen(const ServiceRule &rule, QByteArrayView subject,
+                                             qint64 cost)
+{
+    Admission a;
+    a.match = matchOverride(rule, subject);
+    if (cost > a.match.capacity) {
+        a.screened = Screened::CostAboveCapacity;
+    } else if (subject.isEmpty() || !rule.rule.enabled) {
+        a.screened = Screened::NotLimited;
+    }
+    return a;
+}
+
+std::optional<DecisionOutcome> CheckService::admit(DecisionJob &job, const OverrideMatch &match,
+                                                   const RuleTablePtr &served,
+                                                   std::vector<DecisionJob> &queue)
+{
+    if (job.rule->candidate != nullptr) {
+        shadowCandidate(queue, job);
+    }
+    job.key = job.rule->policy.keyFor(job.subject);
+    // An allow or deny answered here, without Redis (and before the deny cache, which holds
+    // only the rule's own keys' denials); a limit of its own decides under its own key.
+    std::optional<DecisionOutcome> o = applyMatch(job, match);
+    // A table of its own (a gRPC limit override): the cache is the served table's; asking it
+    // with another would empty it.
+    if (!o && job.table == served) {
+        o = fromCache(job, job.table);
+    }
+    if (!o) {
+        queue.push_back(std::move(job));
+    }
+    return o;
+}
+
 void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const DecisionJob &of)
 {
     static const std::shared_ptr<OutcomeSink> drop = std::make_shared<DroppingSink>();
     const ServiceRule &candidate = *of.rule->candidate;
     // The capacity that would decide under the candidate: its override limit's for a subject
     // with one, as for an enforced rule.
-    const OverrideMatch match = matchOverride(candidate, of.subject);
-    if (!candidate.rule.enabled || of.cost > match.capacity) {
+    const Admission a = screen(candidate, of.subject, of.cost);
+    if (a.screened != Screened::Decide) {
         return; // the candidate would not limit it, or would refuse the request as a bad one
     }
     DecisionJob job;
@@ -495,7 +515,7 @@ void CheckService::shadowCandidate(std::vector<DecisionJob> &out, const Decision
     job.received = of.received;
     job.sink = drop;
     job.key = candidate.policy.keyFor(job.subject);
-    if (auto answered = applyMatch(job, match)) {
+    if (auto answered = applyMatch(job, a.match)) {
         account(*answered); // an allow or deny of the candidate: counted, no Redis
         return;
     }
@@ -508,29 +528,11 @@ void CheckService::decide(std::vector<DecisionJob> &jobs, const std::vector<Over
     std::vector<DecisionJob> toPool;
     toPool.reserve(jobs.size());
     const RuleTablePtr served = rules();
-    const size_t asked = jobs.size();
-    for (size_t i = 0; i < asked; ++i) {
-        if (jobs[i].rule->candidate != nullptr) {
-            shadowCandidate(toPool, jobs[i]);
-        }
-    }
-    for (size_t i = 0; i < asked; ++i) {
-        DecisionJob &job = jobs[i];
-        // The rule's per-subject override as the front end matched it (and checked the cost
-        // against), applied as HTTP applies it: an allow or deny answered here, without Redis;
-        // a limit of its own decided under its own key.
-        std::optional<DecisionOutcome> o = applyMatch(job, matches[i]);
-        // A table of its own (a gRPC limit override): the cache is the served table's; asking
-        // it with another would empty it.
-        if (!o && job.table == served) {
-            o = fromCache(job, job.table);
-        }
-        if (o) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        if (std::optional<DecisionOutcome> o = admit(jobs[i], matches[i], served, toPool)) {
             account(*o);
             const std::shared_ptr<OutcomeSink> sink = o->job.sink;
             sink->take(std::move(*o));
-        } else {
-            toPool.push_back(std::move(job));
         }
     }
     jobs.clear();
@@ -629,7 +631,7 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
     }
     const Decision &d = o.decision;
     const bool shadow = rule.rule.shadow;
-    const bool allowed = d.allowed || shadow;
+    const Verdict v = verdictOf(o);
     // The body first (its length goes in the head), into the loop's buffer; then the whole
     // response in one array: no list of headers, no temporary per value.
     QByteArray &body = loop.body;
@@ -637,7 +639,7 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
     {
         bytes::ByteWriter w(body, 256 + o.job.key.size() + o.job.subject.size());
         Decision shown = d;
-        shown.allowed = allowed;
+        shown.allowed = v.allowed;
         DecisionJsonExtras extras;
         extras.cost = o.job.cost;
         extras.rule = rule.idUtf8;
@@ -648,9 +650,7 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
         extras.uncertain = o.uncertain;
         QByteArray overrideMatch;
         if (o.job.override != nullptr) {
-            extras.overrideAction = o.job.override->action == Override::Action::Allow  ? "allow"
-                                    : o.job.override->action == Override::Action::Deny ? "deny"
-                                                                                       : "limit";
+            extras.overrideAction = v.overrideAction;
             overrideMatch = o.job.override->describeMatch().toUtf8();
             extras.overrideMatch = overrideMatch;
         }
@@ -659,33 +659,22 @@ void CheckService::answer(Loop &loop, const DecisionOutcome &o)
     }
     QByteArray out;
     {
-        bytes::ByteWriter w(out, 400 + body.size() + rule.policyHeader.size());
-        writeResponseHead(w, allowed ? 200 : (o.job.authMode ? 403 : 429), body.size());
+        bytes::ByteWriter w(out, 400 + body.size() + v.policyHeader->size());
+        writeResponseHead(w, v.allowed ? 200 : (o.job.authMode ? 403 : 429), body.size());
         // Let through by a shadow rule: a Retry-After on a 200 would only confuse clients.
-        const QByteArray &policyHeader =
-            o.job.override != nullptr && o.job.override->action == Override::Action::Limit
-                ? rule.overridePolicyHeaders[size_t(o.job.policy - rule.overridePolicies.data())]
-                : rule.policyHeader;
-        headers::writeHeaderLines(w, rule.idUtf8, policyHeader, d, m_options.legacyHeaders,
+        headers::writeHeaderLines(w, rule.idUtf8, *v.policyHeader, d, m_options.legacyHeaders,
                                   !shadow);
         w.put("Sluice-Decision: ")
-            .put(d.allowed ? QByteArrayView("allowed")
-                           : (shadow ? QByteArrayView("shadow-denied") : QByteArrayView("denied")))
+            .put(v.decision)
             .put("\r\nSluice-Source: ")
             .put(decisionSourceName(o.source))
             .put("\r\n");
         if (o.uncertain) {
             w.put("Sluice-Uncertain: 1\r\n");
         }
-        if (o.job.override != nullptr) {
+        if (!v.overrideAction.isEmpty()) {
             // Why: a client told 429 by a deny override should not wait for a quota.
-            w.put("X-RateLimit-Reason: ")
-                .put(o.job.override->action == Override::Action::Allow
-                         ? QByteArrayView("override-allow")
-                     : o.job.override->action == Override::Action::Deny
-                         ? QByteArrayView("override-deny")
-                         : QByteArrayView("override-limit"))
-                .put("\r\n");
+            w.put("X-RateLimit-Reason: override-").put(v.overrideAction).put("\r\n");
         }
         writeResponseEnd(w, body, o.job.closeAfter);
     }

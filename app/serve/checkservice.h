@@ -111,10 +111,8 @@ public:
     // "degraded" with it while it is not empty; skippedChanged() when it changes.
     void setSkipped(const QStringList &why);
 
-    // The per-subject override of `rule` that matches `subject` now, matched once per request
-    // before its cost is checked against `capacity`, then applied as matched (by HTTP, and by
-    // decide() for another front end's jobs). No match for an empty subject or a disabled rule.
-    // Any thread.
+    // The per-subject override of `rule` that matches `subject` now (none for an empty subject
+    // or a disabled rule). Any thread.
     struct OverrideMatch
     {
         rules::OverrideMatcher::Hit hit; // none: the rule's own limit decides
@@ -125,11 +123,34 @@ public:
     };
     static OverrideMatch matchOverride(const ServiceRule &rule, QByteArrayView subject);
 
+    // The admission of every front end (GET /v1/check and /v1/auth, gRPC, POST /json) is these
+    // two steps; each front end only finds the rule, subject and cost before and translates the
+    // outcome (verdictOf) to its wire after.
+    //
+    // screen(): the subject's override is matched (once per request), the cost checked against
+    // the capacity that decides (an override limit's, else the rule's), then a request without a
+    // subject or of a disabled rule is not limited. Any thread.
+    enum class Screened { Decide, CostAboveCapacity, NotLimited };
+    struct Admission
+    {
+        Screened screened = Screened::Decide;
+        OverrideMatch match;
+    };
+    static Admission screen(const ServiceRule &rule, QByteArrayView subject, qint64 cost);
+    // admit(): a job screened Decide (its `match`), in one order: the rule's staged candidate
+    // decides the same request in shadow (a job of its own, into `queue`); an allow or deny
+    // override is answered at once, an override limit decides by its own policy and key; the
+    // deny cache answers a denial it holds; else the job goes into `queue` for the workers.
+    // Returns the outcome answered at once (not yet counted: account()); the others come back
+    // from the pool. `served` is the table the service serves (the deny cache is its): a job
+    // of another table is never answered from it. Any thread, after listen().
+    std::optional<DecisionOutcome> admit(DecisionJob &job, const OverrideMatch &match,
+                                         const RuleTablePtr &served,
+                                         std::vector<DecisionJob> &queue);
+
     // Decisions of another front end (the gRPC service): every job has a sink, which gets its
-    // outcome (decided as HTTP's are: the override, the deny cache, the workers, on_redis_error),
-    // counted in the metrics and statistics as HTTP's. matches[i] is matchOverride() of jobs[i]:
-    // the override is applied as matched, not matched again. Any thread, after listen(); `jobs`
-    // is left empty.
+    // outcome (admit(): as HTTP's are), counted in the metrics and statistics as HTTP's.
+    // matches[i] is screen() of jobs[i]. Any thread, after listen(); `jobs` is left empty.
     void decide(std::vector<DecisionJob> &jobs, const std::vector<OverrideMatch> &matches);
 
     // A listener's trouble (`reason`; "" once it is over), e.g. the gRPC port out of file

@@ -66,6 +66,25 @@ bool isDiskError(const Error &e)
 
 } // namespace
 
+Verdict verdictOf(const DecisionOutcome &o)
+{
+    Verdict v;
+    v.policy = &o.job.effectivePolicy();
+    v.policyHeader = &o.job.effectivePolicyHeader();
+    const bool shadow = o.job.rule->rule.shadow;
+    v.allowed = o.decision.allowed || shadow;
+    v.shadowDenied = shadow && !o.decision.allowed;
+    v.decision = o.decision.allowed ? QByteArrayView("allowed")
+                 : shadow           ? QByteArrayView("shadow-denied")
+                                    : QByteArrayView("denied");
+    if (o.job.override != nullptr) {
+        v.overrideAction = o.job.override->action == Override::Action::Allow  ? "allow"
+                           : o.job.override->action == Override::Action::Deny ? "deny"
+                                                                              : "limit";
+    }
+    return v;
+}
+
 QByteArray decisionSourceName(DecisionSource s)
 {
     switch (s) {

@@ -56,6 +56,13 @@ struct DecisionJob
     const Policy *policy = nullptr;
     const Override *override = nullptr; // the per-subject override that applied, if any
     const Policy &effectivePolicy() const { return policy != nullptr ? *policy : rule->policy; }
+    // The RateLimit-Policy value of effectivePolicy().
+    const QByteArray &effectivePolicyHeader() const
+    {
+        return policy != nullptr
+                   ? rule->overridePolicyHeaders[size_t(policy - rule->overridePolicies.data())]
+                   : rule->policyHeader;
+    }
     QByteArray subject;
     QByteArray key;
     qint64 cost = 1;
@@ -90,6 +97,19 @@ struct DecisionOutcome
     qint64 sentMs = 0; // steady clock (denycache.h steadyMs) when its batch was sent to Redis
     quint64 epoch = 0; // DecisionPool::downEpoch() of the connection that decided it
 };
+
+// What every front end's answer says of one outcome, whatever its wire (HTTP's headers and
+// JSON, gRPC's DescriptorStatus, POST /json): each front end only translates this.
+struct Verdict
+{
+    const Policy *policy = nullptr;           // the policy that decided (an override limit's)
+    const QByteArray *policyHeader = nullptr; // its RateLimit-Policy value
+    bool allowed = false;          // as answered: a shadow rule lets every request through
+    bool shadowDenied = false;     // a shadow rule's denial (answered allowed)
+    QByteArrayView decision;       // "allowed", "denied" or "shadow-denied"
+    QByteArrayView overrideAction; // "allow", "deny", "limit" (an override applied), or empty
+};
+Verdict verdictOf(const DecisionOutcome &o);
 
 // Makes the service's decisions off the HTTP thread.
 //

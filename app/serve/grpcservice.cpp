@@ -92,6 +92,39 @@ std::shared_ptr<const Tree> treeOf(const RuleTablePtr &table)
     return t;
 }
 
+// current_limit of the policy that decided (FORMATS.md "The gRPC API"): N per one unit when its
+// window (a bucket's rate period) is one SECOND, MINUTE, HOUR or DAY, `name` the rule id; else
+// unit UNKNOWN, requests_per_unit its capacity (RateLimit-Policy's q) and `name` saying the
+// truth, "<rule id>: 10 per 30s" (Policy::describe).
+void writeLimit(rls::RateLimitResponse::RateLimit *limit, const ServiceRule &r, const Policy &p)
+{
+    const bool window = algorithm::isWindow(p.algorithm);
+    const Unit unit = unitOf(window ? p.windowUs : p.rate.periodUs);
+    limit->set_unit(unit);
+    if (unit != rls::RateLimitResponse::RateLimit::UNKNOWN) {
+        limit->set_name(r.idUtf8.toStdString());
+        limit->set_requests_per_unit(clampU32(window ? p.limit : p.rate.count));
+        return;
+    }
+    limit->set_name((r.rule.id + QStringLiteral(": ") + p.describe()).toStdString());
+    limit->set_requests_per_unit(clampU32(p.capacity()));
+}
+
+// One descriptor's entry of dynamic_metadata: {rule, algorithm, decision, source[, override]}.
+void describeDecision(google::protobuf::Struct *out, const ServiceRule &r, const Verdict &v,
+                      DecisionSource source)
+{
+    auto &f = *out->mutable_fields();
+    f["rule"].set_string_value(r.idUtf8.toStdString());
+    f["algorithm"].set_string_value(algorithm::name(v.policy->algorithm).toStdString());
+    f["decision"].set_string_value(std::string(v.decision.data(), size_t(v.decision.size())));
+    f["source"].set_string_value(decisionSourceName(source).toStdString());
+    if (!v.overrideAction.isEmpty()) {
+        f["override"].set_string_value(
+            std::string(v.overrideAction.data(), size_t(v.overrideAction.size())));
+    }
+}
+
 // One request in flight: a slot per descriptor, the last outcome sends the answer.
 class Call : public OutcomeSink
 {
@@ -99,13 +132,21 @@ public:
     struct Slot
     {
         const ServiceRule *rule = nullptr; // none: not limited (no rule, or a disabled one)
+        RuleTablePtr table;                // keeps `rule` and `verdict`'s policy alive
         Decision decision;
+        Verdict verdict; // what decided: the rule's policy or an override's (verdictOf)
+        DecisionSource source = DecisionSource::Redis;
         bool failed = false;
     };
+    struct Options
+    {
+        bool headers = false;         // response_headers_to_add
+        bool dynamicMetadata = false; // dynamic_metadata
+    };
 
-    Call(size_t descriptors, bool headers, Metrics *metrics, Done done)
+    Call(size_t descriptors, Options options, Metrics *metrics, Done done)
         : m_slots(descriptors)
-        , m_headers(headers)
+        , m_options(options)
         , m_metrics(metrics)
         , m_done(std::move(done))
     {}
@@ -126,6 +167,9 @@ public:
         Slot &s = m_slots[size_t(o.job.slot)];
         s.decision = o.decision;
         s.failed = !o.error.isEmpty();
+        s.verdict = verdictOf(o);
+        s.source = o.source;
+        s.table = std::move(o.job.table);
         if (m_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             finish();
         }
@@ -154,49 +198,64 @@ private:
                 status->set_code(rls::RateLimitResponse::OK);
                 continue;
             }
-            const ServiceRule &r = *s.rule;
             const Decision &d = s.decision;
-            const bool allowed = d.allowed || r.rule.shadow; // a shadow rule never denies
+            const bool allowed = s.verdict.allowed; // a shadow rule never denies
             over = over || !allowed;
             status->set_code(allowed ? rls::RateLimitResponse::OK
                                      : rls::RateLimitResponse::OVER_LIMIT);
-            auto *limit = status->mutable_current_limit();
-            limit->set_name(r.idUtf8.toStdString());
-            const bool window = algorithm::isWindow(r.rule.algorithm);
-            const Unit unit = unitOf(window ? r.rule.windowUs : r.rule.rate.periodUs);
-            limit->set_unit(unit);
-            limit->set_requests_per_unit(clampU32(
-                window || unit == rls::RateLimitResponse::RateLimit::UNKNOWN ? d.limit
-                                                                             : r.rule.rate.count));
+            writeLimit(status->mutable_current_limit(), *s.rule, *s.verdict.policy);
             status->set_limit_remaining(clampU32(d.remaining));
             const qint64 resetMs = std::max<qint64>(d.resetAfterMs, 0);
             status->mutable_duration_until_reset()->set_seconds(resetMs / 1000);
             status->mutable_duration_until_reset()->set_nanos(int(resetMs % 1000) * 1'000'000);
-            if (tightest == nullptr || (!allowed && tightest->decision.allowed) ||
-                (allowed == tightest->decision.allowed &&
+            if (tightest == nullptr || (!allowed && tightest->verdict.allowed) ||
+                (allowed == tightest->verdict.allowed &&
                  d.remaining < tightest->decision.remaining)) {
                 tightest = &s;
             }
         }
         response.set_overall_code(over ? rls::RateLimitResponse::OVER_LIMIT
                                        : rls::RateLimitResponse::OK);
-        if (m_headers && tightest != nullptr) {
-            const ServiceRule &r = *tightest->rule;
+        if (m_options.headers && tightest != nullptr) {
             Decision d = tightest->decision;
-            d.allowed = d.allowed || r.rule.shadow;
-            for (const auto &[name, value] :
-                 headers::rateLimitHeaders(r.policy, r.policyHeader, d, true)) {
+            d.allowed = tightest->verdict.allowed;
+            for (const auto &[name, value] : headers::rateLimitHeaders(
+                     *tightest->verdict.policy, *tightest->verdict.policyHeader, d, true)) {
                 auto *h = response.add_response_headers_to_add();
                 h->set_key(name.toStdString());
                 h->set_value(value.toStdString());
             }
         }
+        if (m_options.dynamicMetadata) {
+            writeMetadata(response.mutable_dynamic_metadata(), tightest);
+        }
         m_metrics->countGrpc(over ? Result_::OverLimit : Result_::Ok);
         m_done(grpc::Status::OK, &response);
     }
 
+    // dynamic_metadata: the deciding descriptor's (the one of the headers) rule, algorithm,
+    // decision and source, and one such object per descriptor in "descriptors" ({"decision":
+    // "not-limited"} for one no rule limits).
+    void writeMetadata(google::protobuf::Struct *out, const Slot *tightest) const
+    {
+        if (tightest != nullptr) {
+            describeDecision(out, *tightest->rule, tightest->verdict, tightest->source);
+        } else {
+            (*out->mutable_fields())["decision"].set_string_value("not-limited");
+        }
+        auto *list = (*out->mutable_fields())["descriptors"].mutable_list_value();
+        for (const Slot &s : m_slots) {
+            auto *one = list->add_values()->mutable_struct_value();
+            if (s.rule == nullptr) {
+                (*one->mutable_fields())["decision"].set_string_value("not-limited");
+            } else {
+                describeDecision(one, *s.rule, s.verdict, s.source);
+            }
+        }
+    }
+
     std::vector<Slot> m_slots;
-    bool m_headers;
+    Options m_options;
     Metrics *m_metrics;
     Done m_done;
     std::atomic<int> m_pending{0};
@@ -229,6 +288,50 @@ void toServeLog(gpr_log_func_args *args)
                     {QStringLiteral("line"), args->line}});
 }
 
+// What a stream of small unary calls does not need (perf record -g under h2load): the HTTP/2
+// BDP probe (a PING after data, to size a flow-control window that a 100-byte message never
+// fills) and the filters of the full stack that time and trace each call (census, the
+// deadline filter: an answer comes within --timeout-ms anyway). The message size limit stays.
+void tuneForSmallCalls(grpc::ServerBuilder &builder)
+{
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+    builder.AddChannelArgument(GRPC_ARG_MINIMAL_STACK, 1);
+}
+
+// envoy ratelimit's walk of descriptor `d` through `tree`: at each entry KEY_VALUE, else KEY
+// (any value), on while the node has children; the rule of the node the last entry reaches,
+// or none. `subject`: the values of the entries matched by KEY alone, joined by U+001F ("_"
+// for none).
+const ServiceRule *walk(const Tree &tree, const QString &domain, const Descriptor &d,
+                        QByteArray *subject)
+{
+    const RuleTable &table = *tree.table;
+    QList<QPair<QString, QString>> path;
+    QList<QByteArray> anyValues; // of the entries matched by KEY alone
+    const ServiceRule *rule = nullptr;
+    for (int j = 0; j < d.entries_size(); ++j) {
+        const auto &e = d.entries(j);
+        path.append({QString::fromStdString(e.key()), QString::fromStdString(e.value())});
+        QString id = envoy::ruleIdOf(domain, path);
+        if (table.find(id) == nullptr && !tree.parents.contains(id)) {
+            path.last().second.clear();
+            id = envoy::ruleIdOf(domain, path);
+            if (table.find(id) == nullptr && !tree.parents.contains(id)) {
+                break; // no such descriptor: not limited
+            }
+            anyValues.append(QByteArray::fromStdString(e.value()));
+        }
+        if (j == d.entries_size() - 1) {
+            rule = table.find(id);
+        }
+        if (!tree.parents.contains(id)) {
+            break;
+        }
+    }
+    *subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
+    return rule;
+}
+
 } // namespace
 
 struct GrpcService::Impl
@@ -258,6 +361,8 @@ struct GrpcService::Impl
 
     // ShouldRateLimit for gRPC and POST /json alike.
     void decide(const rls::RateLimitRequest &request, const Done &done);
+    QString limitOverride(int i, const Descriptor &d, const QString &domain,
+                          const ServiceRule *&rule, RuleTablePtr &ruleTable, QByteArray &subject);
 
     // A descriptor's `limit` override: a fixed window of `perUnit` per `unitUs` named
     // <base>.override-<perUnit>-<unit>, in a table of its own (kept, at most maxOverrides of
@@ -313,8 +418,9 @@ public:
                                               grpc::ByteBuffer *response) override
     {
         grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
-        std::vector<grpc::Slice> slices;
         rls::RateLimitRequest parsed;
+        // The wire bytes are screened (descriptors and entries counted) before they are parsed.
+        std::vector<grpc::Slice> slices;
         bool ok = request->Dump(&slices).ok();
         if (ok) {
             std::string bytes;
@@ -341,9 +447,11 @@ public:
         m_impl.decide(parsed, [reactor, response](const grpc::Status &status,
                                                   const rls::RateLimitResponse *answer) {
             if (status.ok()) {
-                const std::string out = answer->SerializeAsString();
-                grpc::Slice slice(out);
-                *response = grpc::ByteBuffer(&slice, 1);
+                // Serialized straight into the response's slices (no string in between).
+                bool own = false;
+                [[maybe_unused]] const grpc::Status serialized =
+                    grpc::SerializationTraits<rls::RateLimitResponse>::Serialize(*answer, response,
+                                                                                 &own);
             }
             reactor->Finish(status);
         });
@@ -446,96 +554,27 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         return;
     }
 
-    const RuleTable &table = *tree->table;
-    auto call = std::make_shared<Call>(size_t(count), options.responseHeaders, &metrics, done);
+    auto call = std::make_shared<Call>(
+        size_t(count), Call::Options{options.responseHeaders, options.dynamicMetadata}, &metrics,
+        done);
     std::vector<DecisionJob> jobs;
     std::vector<CheckService::OverrideMatch> matches; // of jobs[i], for decide()
     const auto received = std::chrono::steady_clock::now();
     for (int i = 0; i < count; ++i) {
         const Descriptor &d = request.descriptors(i);
-        // envoy ratelimit's walk: KEY_VALUE, else KEY; on while the node has children.
-        QList<QPair<QString, QString>> path;
-        QList<QByteArray> anyValues; // of the entries matched by KEY alone
-        const ServiceRule *rule = nullptr;
-        for (int j = 0; j < d.entries_size(); ++j) {
-            const auto &e = d.entries(j);
-            path.append({QString::fromStdString(e.key()), QString::fromStdString(e.value())});
-            QString id = envoy::ruleIdOf(domain, path);
-            if (table.find(id) == nullptr && !tree->parents.contains(id)) {
-                path.last().second.clear();
-                id = envoy::ruleIdOf(domain, path);
-                if (table.find(id) == nullptr && !tree->parents.contains(id)) {
-                    break; // no such descriptor: not limited
-                }
-                anyValues.append(QByteArray::fromStdString(e.value()));
-            }
-            if (j == d.entries_size() - 1) {
-                rule = table.find(id);
-            }
-            if (!tree->parents.contains(id)) {
-                break;
-            }
-        }
+        QByteArray subject;
+        const ServiceRule *rule = walk(*tree, domain, d, &subject);
         RuleTablePtr ruleTable = tree->table;
-        QByteArray subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
         if (d.has_limit()) {
-            // envoy ratelimit's override: this limit instead of the configured one (or of none),
-            // counted per value of every entry.
-            struct UnitOf
-            {
-                qint64 us;
-                const char *name;
-            };
-            static const std::map<int, UnitOf> units{{1, {duration::usPerSecond, "second"}},
-                                                     {2, {duration::usPerMinute, "minute"}},
-                                                     {3, {duration::usPerHour, "hour"}},
-                                                     {4, {duration::usPerDay, "day"}}};
-            const auto unit = units.find(int(d.limit().unit()));
-            if (d.limit().requests_per_unit() == 0 || unit == units.end()) {
-                refuse(QStringLiteral("descriptors[%1].limit: %2 per unit %3 cannot be "
-                                      "expressed (requests_per_unit at least 1; unit SECOND, "
-                                      "MINUTE, HOUR or DAY)")
-                           .arg(i)
-                           .arg(d.limit().requests_per_unit())
-                           .arg(int(d.limit().unit())));
+            if (const QString e = limitOverride(i, d, domain, rule, ruleTable, subject);
+                !e.isEmpty()) {
+                refuse(e);
                 return;
             }
-            QList<QPair<QString, QString>> keys;
-            QList<QByteArray> values;
-            for (const auto &e : d.entries()) {
-                keys.append({QString::fromStdString(e.key()), QString()});
-                values.append(QByteArray::fromStdString(e.value()));
-            }
-            // Unconfigured keys: the domain (configured) and a digest of the keys, so that no id
-            // (a metric label, a Redis key) is made of a client's bytes.
-            const QString base =
-                rule != nullptr
-                    ? rule->rule.id
-                    : domain + QStringLiteral(".keys-") +
-                          QString::fromLatin1(
-                              QCryptographicHash::hash(envoy::ruleIdOf(domain, keys).toUtf8(),
-                                                       QCryptographicHash::Sha256)
-                                  .toHex()
-                                  .left(16));
-            ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
-                                      unit->second.name);
-            if (!ruleTable) {
-                metrics.countOverrideRefused();
-                refuse(QStringLiteral("descriptors[%1].limit: more than %2 different limit "
-                                      "overrides; the service keeps at most that many")
-                           .arg(i)
-                           .arg(maxOverrides));
-                return;
-            }
-            rule = ruleTable->find(ruleTable->ids().first());
-            subject = values.join('\x1f');
         }
         if (rule == nullptr) {
             metrics.countUnmatchedDescriptor();
             continue;
-        }
-        if (!rule->rule.enabled) {
-            continue; // unlimited: not limited, Redis untouched
         }
         // The descriptor's hits_addend wins (0: look only); the request's 0 is unset: 1.
         const qint64 cost =
@@ -550,35 +589,94 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
                        .arg(options.maxEntryBytes));
             return;
         }
-        // As HTTP: the subject's override is matched first, the cost checked against the
-        // capacity that decides (an override limit's, else the rule's); decide() applies it.
-        const CheckService::OverrideMatch match = CheckService::matchOverride(*rule, subject);
-        if (cost > match.capacity) {
+        // As HTTP: the subject's override matched, the cost checked against the capacity that
+        // decides; every descriptor is screened before any is decided.
+        const CheckService::Admission admission = CheckService::screen(*rule, subject, cost);
+        if (admission.screened == CheckService::Screened::CostAboveCapacity) {
             refuse(QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity of "
                                   "rule '%4': such a request could never be admitted")
                        .arg(i)
                        .arg(cost)
-                       .arg(match.capacity)
+                       .arg(admission.match.capacity)
                        .arg(rule->rule.id));
             return;
+        }
+        if (admission.screened == CheckService::Screened::NotLimited) {
+            continue; // a disabled rule (unlimited): not limited, Redis untouched
         }
         call->slots()[size_t(i)].rule = rule;
         DecisionJob job;
         job.table = ruleTable;
         job.rule = rule;
         job.subject = std::move(subject);
-        job.key = rule->policy.keyFor(job.subject);
         job.cost = cost;
         job.received = received;
         job.sink = call;
         job.slot = i;
         jobs.push_back(std::move(job));
-        matches.push_back(match);
+        matches.push_back(admission.match);
     }
     call->expect(int(jobs.size()));
     if (!jobs.empty()) {
         service.decide(jobs, matches);
     }
+}
+
+// A descriptor's `limit`: envoy ratelimit's override, this limit instead of the configured one
+// (or of none), counted per value of every entry: `rule`, `table` and `subject` become the
+// override's. The refusal, or empty.
+QString GrpcService::Impl::limitOverride(int i, const Descriptor &d, const QString &domain,
+                                         const ServiceRule *&rule, RuleTablePtr &ruleTable,
+                                         QByteArray &subject)
+{
+    // envoy ratelimit's override: this limit instead of the configured one (or of none),
+    // counted per value of every entry.
+    struct UnitOf
+    {
+        qint64 us;
+        const char *name;
+    };
+    static const std::map<int, UnitOf> units{{1, {duration::usPerSecond, "second"}},
+                                             {2, {duration::usPerMinute, "minute"}},
+                                             {3, {duration::usPerHour, "hour"}},
+                                             {4, {duration::usPerDay, "day"}}};
+    const auto unit = units.find(int(d.limit().unit()));
+    if (d.limit().requests_per_unit() == 0 || unit == units.end()) {
+        return QStringLiteral("descriptors[%1].limit: %2 per unit %3 cannot be "
+                              "expressed (requests_per_unit at least 1; unit SECOND, "
+                              "MINUTE, HOUR or DAY)")
+            .arg(i)
+            .arg(d.limit().requests_per_unit())
+            .arg(int(d.limit().unit()));
+    }
+    QList<QPair<QString, QString>> keys;
+    QList<QByteArray> values;
+    for (const auto &e : d.entries()) {
+        keys.append({QString::fromStdString(e.key()), QString()});
+        values.append(QByteArray::fromStdString(e.value()));
+    }
+    // Unconfigured keys: the domain (configured) and a digest of the keys, so that no id (a
+    // metric label, a Redis key) is made of a client's bytes.
+    const QString base =
+        rule != nullptr ? rule->rule.id
+                        : domain + QStringLiteral(".keys-") +
+                              QString::fromLatin1(
+                                  QCryptographicHash::hash(envoy::ruleIdOf(domain, keys).toUtf8(),
+                                                           QCryptographicHash::Sha256)
+                                      .toHex()
+                                      .left(16));
+    ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
+                              unit->second.name);
+    if (!ruleTable) {
+        service.metrics().countOverrideRefused();
+        return QStringLiteral("descriptors[%1].limit: more than %2 different limit "
+                              "overrides; the service keeps at most that many")
+            .arg(i)
+            .arg(maxOverrides);
+    }
+    rule = ruleTable->find(ruleTable->ids().first());
+    subject = values.join('\x1f');
+    return {};
 }
 
 GrpcService::GrpcService(CheckService &service, Options options, QObject *parent)
@@ -640,6 +738,7 @@ Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
     // A connection that has not finished its handshake (TLS, then the HTTP/2 preface and
     // SETTINGS) within --header-timeout-ms is closed (gRPC's default: 120 s).
     builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, d->options.handshakeTimeoutMs);
+    tuneForSmallCalls(builder);
     grpc::ResourceQuota quota("sluice-grpc");
     quota.Resize(size_t(d->options.memoryBytes));
     builder.SetResourceQuota(quota);

@@ -53,6 +53,9 @@ public:
         // RateLimit headers (those of HTTP's answers, with the legacy trio envoy ratelimit
         // writes) of the most restrictive descriptor in response_headers_to_add.
         bool responseHeaders = false;
+        // The deciding descriptor's rule id, algorithm, decision and source (and each
+        // descriptor's) in the response's dynamic_metadata, which Envoy can log.
+        bool dynamicMetadata = false;
         // What gRPC may hold for requests being read (its resource quota): a client that sends
         // more than maxMessageBytes is refused before the rest of its message is buffered.
         qint64 memoryBytes = qint64(32) << 20;

@@ -15,3 +15,10 @@ sluice_grpc_test(serve_grpc TIMEOUT 180)
 # Hostile clients (tests/grpc_hostile.py: python3-h2, python3-grpcio): connection, stream,
 # reset, message and override limits, out of file descriptors.
 sluice_grpc_test(grpc_hostile TIMEOUT 120)
+
+# GET /v1/check, gRPC and POST /json answer alike (one admission step): the service in process,
+# a grpc++ client and plain HTTP over sockets, every algorithm with overrides, shadow, a staged
+# candidate. Only with gRPC support.
+if(TARGET sluice_grpc)
+    sluice_test(frontends_agree REDIS LIBS sluice_grpc sluice_proto TIMEOUT 120)
+endif()
