@@ -191,6 +191,11 @@ private Q_SLOTS:
         QVERIFY2(redis.start(), redis.output().constData());
         QVERIFY(pushRules(redis));
         Connection c = redis.connect();
+        QVERIFY(c.command({"LPUSH", "{sluice}:rules:history", "garbage\n\x1b[2J"}).ok());
+        const test::CliRun history = cli({u"rules"_s, u"history"_s, u"--url"_s, redis.url()});
+        QVERIFY2(history.err.contains("entry 0 of {sluice}:rules:history is not the record"),
+                 history.err.constData());
+        checkClean(history.out + history.err);
         QVERIFY(c.command({"SET", "{sluice}:rules:version", "not-a-number"}).ok());
         QVERIFY(c.command({"SET", "{sluice}:rules:staged", "{garbage"}).ok());
         QVERIFY(c.command({"HSET", "{sluice}:rules", "bad\nFORGED Redis is up again\x1b[2J", "{}"})

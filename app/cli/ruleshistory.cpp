@@ -233,6 +233,9 @@ int rulesHistory(const Args &args)
     if (!h) {
         return fail(command, h.error().message, exitRuntime);
     }
+    if (!h->cut.isEmpty()) {
+        fail(command, QStringLiteral("warning: %1").arg(h->cut), exitOk);
+    }
     if (args.has("json")) {
         QJsonArray entries;
         for (const auto &e : h->entries) {

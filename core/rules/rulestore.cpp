@@ -422,6 +422,7 @@ struct Timeline
     qint64 version = 0;
     QMap<QByteArray, QByteArray> fields;
     QList<ParsedEntry> entries; // newest first
+    QString cut;                // why the entries stop early (an entry that is not the next)
 };
 
 Result<Timeline> readTimeline(Connection &c, const QByteArray &hash, const QByteArray &version,
@@ -460,9 +461,19 @@ Result<Timeline> readTimeline(Connection &c, const QByteArray &hash, const QByte
         t.fields.insert(kv[i].str, kv[i + 1].str);
     }
     qint64 expected = t.version;
-    for (const Reply &e : reply.elements[2].elements) {
-        ParsedEntry p = parseEntry(e.str);
+    const auto &entries = reply.elements[2].elements;
+    for (size_t i = 0; i < entries.size(); ++i) {
+        ParsedEntry p = parseEntry(entries[i].str);
         if (p.entry.version != expected || expected < 1) {
+            if (expected >= 1) {
+                t.cut = QStringLiteral("entry %1 of %2 is not the record of version %3 (it holds "
+                                       "%4); the older ones are not read; remove it (LREM %2 1 "
+                                       "<that entry>) or push with --force")
+                            .arg(i)
+                            .arg(keyText(history))
+                            .arg(expected)
+                            .arg(bytes::quoted(entries[i].str, 80));
+            }
             break;
         }
         t.entries.append(std::move(p));
@@ -1121,6 +1132,7 @@ Result<RuleStore::History> RuleStore::history(Connection &c) const
     for (const ParsedEntry &p : t->entries) {
         h.entries << p.entry;
     }
+    h.cut = t->cut;
     h.restorable = restorableVersions(*t);
     return h;
 }

@@ -109,6 +109,8 @@ public:
         qint64 version = 0;       // the stored version
         QList<Entry> entries;     // newest first, at most 100
         QList<qint64> restorable; // versions that can be rebuilt, newest first (incl. current)
+        QString cut; // why the entries stop before the history's end, naming the entry and
+                     // the repair; empty when they do not
     };
     Result<History> history(Connection &c) const;
 
