@@ -212,7 +212,7 @@ private:
     mutable std::mutex m_rulesMutex;
     RuleTablePtr m_rules;
     QJsonObject m_problems; // setProblem(), under m_rulesMutex
-    QStringList m_skipped; // under m_rulesMutex
+    QStringList m_skipped;  // under m_rulesMutex
     quint16 m_port = 0;
 };
 
