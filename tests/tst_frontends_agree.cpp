@@ -28,6 +28,8 @@
 #include <QMutex>
 #include <QTest>
 
+#include <future>
+
 using namespace sluice;
 using namespace sluice::serve;
 using namespace Qt::StringLiterals;
@@ -150,7 +152,14 @@ public:
         e->set_value(subject.toStdString());
         grpc::ClientContext context;
         context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-        const grpc::Status status = m_stub->ShouldRateLimit(&context, r, full);
+        // The service's gRPC port accepts its connections on this thread's event loop (its
+        // gate): the blocking call goes on another thread while this one keeps the loop turning.
+        auto call = std::async(std::launch::async,
+                               [&] { return m_stub->ShouldRateLimit(&context, r, full); });
+        while (call.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        }
+        const grpc::Status status = call.get();
         Answer a;
         if (!status.ok() || full->statuses_size() != 1) {
             return a;
