@@ -338,71 +338,65 @@ int GrpcGate::connections() const
 
 void GrpcGate::onReadable()
 {
-    for (int i = 0; i < 256; ++i) {
-        sockaddr_storage ss{};
-        int exhausted = 0;
-        const int fd = acceptConnection(m_listenFd, &ss, &exhausted);
-        if (fd < 0) {
-            if (exhausted != 0) {
-                outOfDescriptors(exhausted);
-            }
-            return;
-        }
-        if (m_fdExhausted) {
-            m_fdExhausted = false;
+    acceptWaiting(
+        m_listenFd, &m_fdExhausted, [this](int error) { outOfDescriptors(error); },
+        [this] {
             m_log(QStringLiteral("gRPC: file descriptors are available again: accepting "
                                  "connections"));
             m_problem({});
+        },
+        [this](int fd, const sockaddr_storage &ss) { take(fd, ss); });
+}
+
+// A connection accepted: kept and handed to gRPC within the limits, else refused.
+void GrpcGate::take(int fd, const sockaddr_storage &ss)
+{
+    State::Conn c;
+    c.inode = inodeOf(fd);
+    c.peer = peerAddress(ss);
+    c.key = keyOf(ss);
+    c.name = QStringLiteral("%1:%2")
+                 .arg(QHostAddress(reinterpret_cast<const sockaddr *>(&ss)).toString())
+                 .arg(portOf(ss));
+    int open = 0, ofPeer = 0;
+    {
+        std::lock_guard l(m_state->mutex);
+        if (int(m_state->byFd.size()) >= m_limits.maxConnections ||
+            m_state->perPeer[c.peer] >= m_limits.perPeerLimit()) {
+            m_state->sweepLocked(); // some may have closed since the last sweep
         }
-        const int one = 1;
-        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        State::Conn c;
-        c.inode = inodeOf(fd);
-        c.peer = peerAddress(ss);
-        c.key = keyOf(ss);
-        c.name = QStringLiteral("%1:%2")
-                     .arg(QHostAddress(reinterpret_cast<const sockaddr *>(&ss)).toString())
-                     .arg(portOf(ss));
-        int open = 0, ofPeer = 0;
-        {
-            std::lock_guard l(m_state->mutex);
-            if (int(m_state->byFd.size()) >= m_limits.maxConnections ||
-                m_state->perPeer[c.peer] >= m_limits.perPeerLimit()) {
-                m_state->sweepLocked(); // some may have closed since the last sweep
+        open = int(m_state->byFd.size());
+        ofPeer = m_state->perPeer[c.peer];
+        if (open < m_limits.maxConnections && ofPeer < m_limits.perPeerLimit()) {
+            // A descriptor number gRPC closed and the kernel gave again.
+            if (const auto stale = m_state->byFd.find(fd); stale != m_state->byFd.end()) {
+                m_state->removeLocked(stale);
             }
-            open = int(m_state->byFd.size());
-            ofPeer = m_state->perPeer[c.peer];
-            if (open < m_limits.maxConnections && ofPeer < m_limits.perPeerLimit()) {
-                // A descriptor number gRPC closed and the kernel gave again.
-                if (const auto stale = m_state->byFd.find(fd); stale != m_state->byFd.end()) {
-                    m_state->removeLocked(stale);
-                }
-                ++m_state->perPeer[c.peer];
-                m_state->byKey[c.key] = fd;
-                m_state->byFd.emplace(fd, std::move(c));
-                m_metrics.setGrpcConnections(int(m_state->byFd.size()));
-                open = -1;
-            } else if (ofPeer == 0) {
-                m_state->perPeer.erase(c.peer);
-            }
+            ++m_state->perPeer[c.peer];
+            m_state->byKey[c.key] = fd;
+            m_state->byFd.emplace(fd, std::move(c));
+            m_metrics.setGrpcConnections(int(m_state->byFd.size()));
+            open = -1;
+        } else if (ofPeer == 0) {
+            m_state->perPeer.erase(c.peer);
         }
-        if (open < 0) {
-            grpc::experimental::ExternalConnectionAcceptor::NewConnectionParameters p;
-            p.listener_fd = m_listenFd;
-            p.fd = fd;
-            m_acceptor->HandleNewConnection(&p);
-        } else if (open >= m_limits.maxConnections) {
-            refuse(fd, Refused::MaxConnections,
-                   QStringLiteral("the service has %1 gRPC connections open, its limit "
-                                  "(--grpc-max-connections); retry later")
-                       .arg(open));
-        } else {
-            refuse(fd, Refused::MaxConnectionsPerPeer,
-                   QStringLiteral("this client address has %1 gRPC connections open, the limit "
-                                  "of one address (--grpc-max-connections-per-peer); retry "
-                                  "later")
-                       .arg(ofPeer));
-        }
+    }
+    if (open < 0) {
+        grpc::experimental::ExternalConnectionAcceptor::NewConnectionParameters p;
+        p.listener_fd = m_listenFd;
+        p.fd = fd;
+        m_acceptor->HandleNewConnection(&p);
+    } else if (open >= m_limits.maxConnections) {
+        refuse(fd, Refused::MaxConnections,
+               QStringLiteral("the service has %1 gRPC connections open, its limit "
+                              "(--grpc-max-connections); retry later")
+                   .arg(open));
+    } else {
+        refuse(fd, Refused::MaxConnectionsPerPeer,
+               QStringLiteral("this client address has %1 gRPC connections open, the limit "
+                              "of one address (--grpc-max-connections-per-peer); retry "
+                              "later")
+                   .arg(ofPeer));
     }
 }
 

@@ -11,6 +11,8 @@
 #include <functional>
 #include <memory>
 
+#include <sys/socket.h>
+
 class QSocketNotifier;
 class QTimer;
 
@@ -75,6 +77,7 @@ public:
 
 private:
     void onReadable();
+    void take(int fd, const sockaddr_storage &ss);
     void outOfDescriptors(int error);
     void refuse(int fd, Metrics::GrpcRefused reason, const QString &why);
 

@@ -206,72 +206,67 @@ void HttpServer::onEvents()
 
 void HttpServer::accept()
 {
-    for (int i = 0; i < 256; ++i) {
-        sockaddr_storage ss{};
-        int exhausted = 0;
-        const int fd = acceptConnection(m_listenFd, &ss, &exhausted);
-        if (fd < 0) {
-            if (exhausted != 0) {
-                outOfDescriptors(exhausted);
-            }
-            return;
-        }
-        if (m_fdExhausted) {
-            m_fdExhausted = false;
+    acceptWaiting(
+        m_listenFd, &m_fdExhausted, [this](int error) { outOfDescriptors(error); },
+        [this] {
             if (m_log) {
                 m_log(QStringLiteral("file descriptors are available again: accepting "
                                      "connections"));
             }
-        }
-        const int one = 1;
-        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); // small answers, at once
-        ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBufferBytes, sizeof sendBufferBytes);
-        std::string peer = peerAddress(ss);
-        if (m_open->fetch_add(1) >= m_limits.maxConnections) {
-            --*m_open;
-            Conn &c = add(fd);
-            c.counted = false;
-            reject(c, Rejection{503, QStringLiteral("too_many_connections"),
-                                QStringLiteral("the service has %1 connections open, its limit "
-                                               "(--max-connections); retry later")
-                                    .arg(m_open->load())});
-            continue;
-        }
-        int ofPeer = 0;
-        {
-            std::lock_guard l(m_peerTable->mutex);
-            ofPeer = ++m_peerTable->open[peer];
-            if (ofPeer > m_limits.perPeerLimit()) {
-                if (--m_peerTable->open[peer] == 0) {
-                    m_peerTable->open.erase(peer);
-                }
+        },
+        [this](int fd, const sockaddr_storage &ss) { take(fd, ss); });
+}
+
+// A connection accepted: counted and served here or by a peer server within the limits, else
+// answered 503 and closed.
+void HttpServer::take(int fd, const sockaddr_storage &ss)
+{
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBufferBytes, sizeof sendBufferBytes);
+    std::string peer = peerAddress(ss);
+    if (m_open->fetch_add(1) >= m_limits.maxConnections) {
+        --*m_open;
+        Conn &c = add(fd);
+        c.counted = false;
+        reject(c, Rejection{503, QStringLiteral("too_many_connections"),
+                            QStringLiteral("the service has %1 connections open, its limit "
+                                           "(--max-connections); retry later")
+                                .arg(m_open->load())});
+        return;
+    }
+    int ofPeer = 0;
+    {
+        std::lock_guard l(m_peerTable->mutex);
+        ofPeer = ++m_peerTable->open[peer];
+        if (ofPeer > m_limits.perPeerLimit()) {
+            if (--m_peerTable->open[peer] == 0) {
+                m_peerTable->open.erase(peer);
             }
         }
-        if (ofPeer > m_limits.perPeerLimit()) {
-            --*m_open;
-            Conn &c = add(fd);
-            c.counted = false;
-            reject(c, Rejection{503, QStringLiteral("too_many_connections"),
-                                QStringLiteral("this client address has %1 connections open, "
-                                               "the limit of one address "
-                                               "(--max-connections-per-peer); retry later")
-                                    .arg(ofPeer - 1)});
-            continue;
-        }
-        HttpServer *to = m_peers.empty() ? this : m_peers[m_nextPeer++ % m_peers.size()];
-        if (to == this) {
-            adopt(fd, m_peerTable, std::move(peer));
-        } else {
-            // Its thread takes it from here (a server that is gone takes nothing: the
-            // process is stopping).
-            QMetaObject::invokeMethod(
-                to,
-                [to, fd, table = m_peerTable, peer = std::move(peer)]() mutable {
-                    to->adopt(fd, std::move(table), std::move(peer));
-                    to->flush();
-                },
-                Qt::QueuedConnection);
-        }
+    }
+    if (ofPeer > m_limits.perPeerLimit()) {
+        --*m_open;
+        Conn &c = add(fd);
+        c.counted = false;
+        reject(c, Rejection{503, QStringLiteral("too_many_connections"),
+                            QStringLiteral("this client address has %1 connections open, "
+                                           "the limit of one address "
+                                           "(--max-connections-per-peer); retry later")
+                                .arg(ofPeer - 1)});
+        return;
+    }
+    HttpServer *to = m_peers.empty() ? this : m_peers[m_nextPeer++ % m_peers.size()];
+    if (to == this) {
+        adopt(fd, m_peerTable, std::move(peer));
+    } else {
+        // Its thread takes it from here (a server that is gone takes nothing: the
+        // process is stopping).
+        QMetaObject::invokeMethod(
+            to,
+            [to, fd, table = m_peerTable, peer = std::move(peer)]() mutable {
+                to->adopt(fd, std::move(table), std::move(peer));
+                to->flush();
+            },
+            Qt::QueuedConnection);
     }
 }
 

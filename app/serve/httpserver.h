@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <sys/socket.h>
+
 class QSocketNotifier;
 
 namespace sluice::serve {
@@ -117,6 +119,7 @@ private:
     void outOfDescriptors(int error);
     void onEvents();
     void accept();
+    void take(int fd, const sockaddr_storage &ss);
     // A connection accepted (and counted) by this server or another.
     void adopt(int fd, std::shared_ptr<PeerTable> peers, std::string peer);
     Conn &add(int fd);

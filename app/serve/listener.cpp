@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <unistd.h>
 
 namespace sluice::serve {
@@ -84,6 +85,30 @@ int acceptConnection(int listenFd, sockaddr_storage *peer, int *exhausted)
             }
             return fd;
         }
+    }
+}
+
+void acceptWaiting(int listenFd, bool *wasExhausted, const std::function<void(int)> &exhausted,
+                   const std::function<void()> &recovered,
+                   const std::function<void(int, const sockaddr_storage &)> &take)
+{
+    for (int i = 0; i < 256; ++i) {
+        sockaddr_storage ss{};
+        int why = 0;
+        const int fd = acceptConnection(listenFd, &ss, &why);
+        if (fd < 0) {
+            if (why != 0) {
+                exhausted(why);
+            }
+            return;
+        }
+        if (*wasExhausted) {
+            *wasExhausted = false;
+            recovered();
+        }
+        const int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); // small answers, at once
+        take(fd, ss);
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <QHostAddress>
 
+#include <functional>
 #include <string>
 
 #include <sys/socket.h>
@@ -20,6 +21,14 @@ Result<quint16> openListener(const QHostAddress &address, quint16 port, int *fd)
 // system is out of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM), 0 when nothing
 // waits.
 int acceptConnection(int listenFd, sockaddr_storage *peer, int *exhausted);
+
+// One turn of a listener's accept loop, the steps the HTTP and the gRPC port share: up to 256
+// connections waiting on `listenFd`, each with TCP_NODELAY handed to `take` with its peer's
+// address. Out of descriptors (acceptConnection): `exhausted(errno)`, and the turn ends; the
+// first connection after that clears *wasExhausted and calls `recovered` before `take`.
+void acceptWaiting(int listenFd, bool *wasExhausted, const std::function<void(int)> &exhausted,
+                   const std::function<void()> &recovered,
+                   const std::function<void(int, const sockaddr_storage &)> &take);
 
 // The client's address of an accepted connection, without the port, as bytes (4 or 16): what
 // a per-peer limit counts. An IPv4 client of a dual-stack socket (::ffff:a.b.c.d) is a.b.c.d.
