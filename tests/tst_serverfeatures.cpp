@@ -27,9 +27,11 @@ class Recording
 {
 public:
     // dropFirstScan: the first SCAN closes the connection unanswered (a lost connection).
-    explicit Recording(QByteArray commandReply, bool dropFirstScan = false)
+    // refused: a command answered NOPERM, as an ACL would.
+    explicit Recording(QByteArray commandReply, bool dropFirstScan = false, QByteArray refused = {})
         : m_commandReply(std::move(commandReply))
         , m_drop(dropFirstScan)
+        , m_refused(std::move(refused))
     {}
 
     QList<QList<QByteArray>> sent()
@@ -51,6 +53,11 @@ public:
         if (name == "SCAN" && m_drop.exchange(false)) {
             return false;
         }
+        if (name == m_refused) {
+            test::sendAll(fd, "-NOPERM this user has no permissions to run the '" + name.toLower() +
+                                  "' command\r\n");
+            return true;
+        }
         test::sendAll(fd, name == "COMMAND"  ? m_commandReply
                           : name == "SCAN"   ? QByteArray("*2\r\n$1\r\n0\r\n*0\r\n")
                           : name == "DBSIZE" ? QByteArray(":0\r\n")
@@ -61,6 +68,7 @@ public:
 private:
     QByteArray m_commandReply;
     std::atomic<bool> m_drop;
+    QByteArray m_refused;
     std::mutex m_mutex;
     QList<QList<QByteArray>> m_sent;
 };
@@ -217,6 +225,18 @@ private Q_SLOTS:
         QVERIFY(!s.noTouch);
         QCOMPARE(fake.count(noTouchOn), qsizetype(0));
         QVERIFY(s.server.describe().startsWith(u"unknown ("_s));
+    }
+
+    // A scan stopped before it asked (TIME refused by an ACL) says nothing of the server's
+    // features, rather than "unknown ()".
+    void stoppedBeforeAskingSaysNothing()
+    {
+        Recording fake(hasThree, false, "TIME");
+        const test::CliRun run = test::runCli({u"keys"_s, u"--url"_s, fake.server.url()});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("NOPERM"), run.err.constData());
+        QVERIFY2(!run.out.contains("server"), run.out.constData());
+        QCOMPARE(fake.count(noTouchOn), qsizetype(0));
     }
 
     // A hostile answer (a billion entries announced) fails the read at once, in bounded
