@@ -163,6 +163,18 @@ QString scanLine(const ScanSummary &s)
         count(p.roundTrips, u"round trip"_s, u"round trips"_s), formatDurationMs(p.elapsedMs));
 }
 
+// What the server offers (redis/serverfeatures.h) and whether the scan's reads touched the keys;
+// empty when the scan stopped before it asked.
+QString serverLine(const ScanSummary &s)
+{
+    if (!s.server.known && s.server.unknownWhy.isEmpty()) {
+        return {};
+    }
+    return (s.server.known ? u"server: "_s : u"server features: "_s) + s.server.describe() +
+           (s.noTouch ? u"; the scan ran under CLIENT NO-TOUCH: the keys' LRU/LFU is as it was"_s
+                      : u"; the scan's reads count as accesses for an LRU/LFU eviction policy"_s);
+}
+
 int list(const Args &args)
 {
     const QString command = u"keys"_s;
@@ -252,6 +264,9 @@ int list(const Args &args)
             counted = u"%1 %2, of %3"_s.arg(thousands(shown), ids.join(u" or "_s), counted);
         }
         lines << counted;
+        if (const QString server = serverLine(summary); !server.isEmpty()) {
+            lines << server;
+        }
         if (!setup->rules) {
             lines << u"no rules given (--rules FILE or --from-redis): keys are judged by their "
                      "TTL only, states are not decoded"_s;

@@ -225,10 +225,17 @@ private:
         // The server's identity, to tell a dropped connection from a restart, and its size.
         m_c.append({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
         m_c.append({QByteArrayLiteral("DBSIZE")});
+        // What the server offers, in the same round trip (redis/serverfeatures.h).
+        m_c.append(redis::featuresCommand(), redis::featuresBound());
         auto info = m_c.readRaw();
         auto size = info ? m_c.readRaw() : Result<Connection::RawReply>(info.error());
-        if (!info || !size) {
-            failWith(info ? size.error() : info.error());
+        auto features = size ? m_c.readRaw() : Result<Connection::RawReply>(size.error());
+        if (!info || !size || !features) {
+            failWith(!info ? info.error() : !size ? size.error() : features.error());
+            return false;
+        }
+        m_summary.server = redis::featuresFromReply(features->get());
+        if (!noTouch()) {
             return false;
         }
         if (const redis::ReplyView r(*info); r.isString()) {
@@ -236,6 +243,29 @@ private:
         }
         m_progress.dbSize = redis::ReplyView(*size).integer(m_progress.dbSize);
         ++m_progress.roundTrips;
+        return true;
+    }
+
+    // CLIENT NO-TOUCH ON where the server has it, so that this scan's reads leave the keys'
+    // LRU/LFU as they were (an eviction policy keeps choosing as if nobody looked). Once per
+    // connection: again after a reconnect. Refused (an ACL): the scan goes on, touching.
+    bool noTouch()
+    {
+        m_summary.noTouch = false;
+        if (!m_summary.server.clientNoTouch) {
+            return true;
+        }
+        auto r = m_c.command(
+            {QByteArrayLiteral("CLIENT"), QByteArrayLiteral("NO-TOUCH"), QByteArrayLiteral("ON")});
+        ++m_progress.roundTrips;
+        if (!r) {
+            if (m_c.isBroken()) {
+                failWith(r.error());
+                return false;
+            }
+            return true;
+        }
+        m_summary.noTouch = true;
         return true;
     }
 
@@ -714,6 +744,12 @@ private:
         } else {
             m_progress.roundTrips += *p + 1; // + the INFO above
         }
+        if (m_summary.noTouch) {
+            auto r = m_c.command({QByteArrayLiteral("CLIENT"), QByteArrayLiteral("NO-TOUCH"),
+                                  QByteArrayLiteral("ON")});
+            ++m_progress.roundTrips;
+            m_summary.noTouch = bool(r);
+        }
         ++m_summary.reconnects;
         return {};
     }
@@ -878,6 +914,12 @@ private:
         m_summary.gone += part.gone;
         m_summary.duplicates += part.duplicates;
         m_summary.reconnects += part.reconnects;
+        if (i == 0) {
+            m_summary.server = part.server;
+            m_summary.noTouch = part.noTouch;
+        } else {
+            m_summary.noTouch = m_summary.noTouch && part.noTouch;
+        }
         m_summary.serverRestarted = m_summary.serverRestarted || part.serverRestarted;
         switch (part.status) {
         case ScanSummary::Status::Completed:

@@ -6,6 +6,7 @@
 
 #include "core/common/result.h"
 #include "core/redis/connection.h"
+#include "core/redis/serverfeatures.h"
 
 #include <QByteArray>
 #include <QList>
@@ -73,6 +74,11 @@ struct ScanSummary
     // maxKeysWalked): the keys delivered are a part of the match, not all of it.
     bool stoppedAtCap = false;
     std::optional<Error> error; // Failed: what happened; the keys delivered before are valid
+    // What the server offers (one node's, for a cluster), found at the scan's start in the
+    // round trip of INFO and DBSIZE; noTouch: CLIENT NO-TOUCH ON was sent and accepted (on
+    // every node of a cluster), so the scan's reads left the keys' LRU/LFU alone.
+    redis::ServerFeatures server;
+    bool noTouch = false;
 };
 
 // SCAN with MATCH and an adaptive COUNT, reading each page with a KeyReader (ANCHORS.md

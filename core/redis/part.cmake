@@ -9,6 +9,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/replyview.cpp ${CMAKE_CURRENT_LIST_DIR}/replyview.h
     ${CMAKE_CURRENT_LIST_DIR}/scriptregistry.cpp ${CMAKE_CURRENT_LIST_DIR}/scriptregistry.h
     ${CMAKE_CURRENT_LIST_DIR}/sentinel.cpp ${CMAKE_CURRENT_LIST_DIR}/sentinel.h
+    ${CMAKE_CURRENT_LIST_DIR}/serverfeatures.cpp ${CMAKE_CURRENT_LIST_DIR}/serverfeatures.h
     ${CMAKE_CURRENT_LIST_DIR}/servertime.cpp ${CMAKE_CURRENT_LIST_DIR}/servertime.h
     ${CMAKE_CURRENT_LIST_DIR}/slot.cpp ${CMAKE_CURRENT_LIST_DIR}/slot.h
     ${CMAKE_CURRENT_LIST_DIR}/sshtunnel.cpp ${CMAKE_CURRENT_LIST_DIR}/sshtunnel.h
