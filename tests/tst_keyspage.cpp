@@ -204,6 +204,35 @@ private Q_SLOTS:
         QVERIFY(c.command({"DEL", k}));
     }
 
+    // A short details pane (a 1100x700 window) with a long state: the facts scroll, each
+    // keeps its lines; they were squeezed over each other (the state cut, the last minute's
+    // note drawn over its chart).
+    void detailsScrollInAShortPane()
+    {
+        Connection c = test::connect();
+        const QByteArray k = m_prefix + "fw:{10.8.8.8}"; // a string where a hash belongs
+        QVERIFY(c.command({"SET", k, "3"}));
+        Harness h(test::redisEndpoint());
+        h.page->resize(940, 640);
+        h.page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(k));
+        h.page->setRules(m_rules);
+        QVERIFY(h.scan());
+        h.table()->selectRow(h.rowOf(k));
+        QTRY_VERIFY_WITH_TIMEOUT(!h.find<QLabel>("detailsState")->text().isEmpty(), 5000);
+        QTest::qWait(100);
+        const auto *state = h.find<QLabel>("detailsState");
+        QVERIFY2(state->height() >= state->heightForWidth(state->width()),
+                 qPrintable(
+                     u"%1 < %2"_s.arg(state->height()).arg(state->heightForWidth(state->width()))));
+        const QRect chart = h.find<QWidget>("detailsHistory")->geometry();
+        const QRect note = h.find<QLabel>("detailsHistoryNote")->geometry();
+        QVERIFY2(chart.bottom() < note.top(),
+                 qPrintable(u"%1 >= %2"_s.arg(chart.bottom()).arg(note.top())));
+        QVERIFY(c.command({"DEL", k}));
+    }
+
     // --- pure ---------------------------------------------------------------------------------
 
     void displayBytes()

@@ -920,6 +920,33 @@ private Q_SLOTS:
         QCOMPARE(overrides.list(c, loaded.set)->size(), 0);
     }
 
+    // A rule selected before the console connects (the file reopened at start, the sandbox
+    // still starting) shows its stored overrides once Redis is there, not "not connected".
+    void overridesReadOnceConnected()
+    {
+        const QByteArray json = "{\"version\": 1, \"rules\": [{\"id\": \"early\", \"scope\": "
+                                "\"ip\", \"algorithm\": \"fixed_window\", \"limit\": 3, "
+                                "\"window\": \"5s\"}]}";
+        rules::Loaded loaded = rules::parseJson(json, {});
+        QVERIFY(loaded.ok());
+        Connection c = test::connect();
+        page();
+        Override deny;
+        deny.pattern = QStringLiteral("10.9.9.9");
+        deny.action = Override::Action::Deny;
+        deny.ttlUs = duration::usPerHour;
+        QVERIFY(rules::OverrideStore(m_ns).add(c, loaded.set.rules[0], deny, {}).ok());
+        QString error;
+        QVERIFY(page().importFile(file(QStringLiteral("early.json"), json), &error));
+        selectRule(QStringLiteral("early"));
+        QVERIFY2(text("overridesNote").contains(QStringLiteral("not connected")),
+                 qPrintable(text("overridesNote")));
+        connectToFixture();
+        QTRY_COMPARE_WITH_TIMEOUT(page().overridesModel()->rowCount(), 1, 5000);
+        QVERIFY2(!text("overridesNote").contains(QStringLiteral("not connected")),
+                 qPrintable(text("overridesNote")));
+    }
+
     // Fields the form does not show survive an edit of the ones it does: a rule's adopt block
     // (another limiter's keys it watches) and its per-subject overrides, as the file had them.
     void editKeepsAdoptAndOverrides()

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
@@ -63,8 +64,17 @@ KeyDetails::KeyDetails(QWidget *parent)
     });
     outer->addWidget(m_placeholder);
 
-    m_body = new QWidget(this);
-    outer->addWidget(m_body, 1);
+    // The facts scroll when the pane is short (1100x700, Chinese, a long state): the labels
+    // keep their lines instead of being squeezed over each other.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("detailsScroll"));
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setMinimumHeight(190); // the height the facts had before they could scroll
+    m_body = new QWidget(m_scroll);
+    m_scroll->setWidget(m_body);
+    outer->addWidget(m_scroll, 1);
     auto *h = new QHBoxLayout(m_body);
     h->setContentsMargins(0, 0, 0, 0);
     h->setSpacing(20);
@@ -161,7 +171,7 @@ void KeyDetails::setKey(const std::optional<keys::KeyInfo> &info, const Rule *ru
     const bool sameKey = info && m_info && info->key == m_info->key;
     m_info = info;
     m_placeholder->setVisible(!info);
-    m_body->setVisible(info.has_value());
+    m_scroll->setVisible(info.has_value());
     if (!info) {
         m_raw->clear();
         return;

@@ -10,6 +10,7 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QScrollArea;
 
 namespace sluice::ui {
 
@@ -50,6 +51,7 @@ private:
     QLabel *m_explanation;
     QLabel *m_rawTitle;
     QPlainTextEdit *m_raw;
+    QScrollArea *m_scroll;
     QWidget *m_body;
     QLabel *m_placeholder;
 };

@@ -316,6 +316,12 @@ void RulesSession::onConnectionState(const ConnectionState &state)
     }
     // The endpoint appears once connected (a sandbox starts, a password arrives).
     syncEndpoint();
+    // A rule selected before the connection (a file reopened at start) had its stored
+    // overrides read as "not connected": read them now that Redis is there.
+    if (state.state == ConnectionState::State::Connected && !m_overridesRule.isEmpty() &&
+        m_overridesRequest == 0) {
+        loadOverrides(m_overridesRule);
+    }
     Q_EMIT stateChanged();
 }
 
