@@ -34,7 +34,7 @@ packages=(
     qt6-svg-dev qt6-translations-l10n wrk nghttp2-client
     libssh-dev openssh-server openssh-client libssl-dev openssl
     dpkg-dev file desktop-file-utils appstream systemd man-db
-    libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+    libgrpc++-dev libprotobuf-dev libnghttp2-dev protobuf-compiler protobuf-compiler-grpc
     curl python3-h2 python3-grpcio nghttp2-client
 )
 # node and npm run the real limiters from npm (tests/tst_real_limiters.cpp, tools/bench-peers.sh):

@@ -10,7 +10,7 @@
 
 #include "app/serve/checkservice.h"
 #include "app/serve/envoyconfig.h"
-#include "app/serve/grpcgate.h" // its Limits only: no gRPC header
+#include "app/serve/grpcsession.h" // its limits only: no gRPC header
 #ifdef SLUICE_WITH_GRPC
 #include "app/serve/grpcservice.h"
 #endif
@@ -233,7 +233,7 @@ int serve(const QList<QByteArray> &argv)
         }
     }
     // The gRPC port's limits; parsed whether or not gRPC is built in.
-    serve::GrpcGate::Limits grpcLimits;
+    serve::GrpcLimits grpcLimits;
     for (const auto &[flag, min, max, to] :
          {std::tuple{"grpc-max-connections", 1, 1'000'000, &grpcLimits.maxConnections},
           {"grpc-max-connections-per-peer", 1, 1'000'000, &grpcLimits.maxConnectionsPerPeer},

@@ -160,7 +160,7 @@ void DecisionPool::stop()
 
 void DecisionPool::submit(DecisionJob &&job)
 {
-    job.deadline = std::chrono::steady_clock::now() + m_options.timeout;
+    job.deadline = std::min(job.deadline, std::chrono::steady_clock::now() + m_options.timeout);
     {
         std::lock_guard l(m_queueMutex);
         m_queue.push_back(std::move(job));
@@ -177,7 +177,7 @@ void DecisionPool::submit(std::vector<DecisionJob> &jobs)
     {
         std::lock_guard l(m_queueMutex);
         for (DecisionJob &job : jobs) {
-            job.deadline = deadline;
+            job.deadline = std::min(job.deadline, deadline);
             m_queue.push_back(std::move(job));
         }
     }

@@ -74,8 +74,9 @@ struct DecisionJob
     bool authMode = false;
     // Read by the workers: set once the client has gone (its request costs no decision).
     std::shared_ptr<const std::atomic<bool>> gone;
-    // Set by submit(): past it the job is answered by on_redis_error, never sent to Redis.
-    std::chrono::steady_clock::time_point deadline;
+    // Set by submit() (--timeout-ms from then, or the client's own earlier deadline, a gRPC
+    // call's grpc-timeout): past it the job is answered by on_redis_error, never sent to Redis.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
     // When its request arrived (sluice_decision_duration_seconds).
     std::chrono::steady_clock::time_point received;
     // Not HTTP: the outcome goes to `sink` (its `slot`: the descriptor of the request) instead

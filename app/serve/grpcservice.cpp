@@ -1,7 +1,7 @@
 #include "grpcservice.h"
 
 #include "envoyconfig.h"
-#include "grpctls.h"
+#include "grpcsession.h"
 #include "grpcwire.h"
 #include "httpreply.h"
 #include "metrics.h"
@@ -11,21 +11,17 @@
 #include "core/limiter/headers.h"
 #include "core/limiter/policy.h"
 
-#include "envoy/service/ratelimit/v3/rls.grpc.pb.h"
 #include "envoy/service/ratelimit/v3/rls.pb.h"
+#include "grpc/health/v1/health.pb.h"
 
-#include <absl/synchronization/mutex.h>
 #include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/util/json_util.h>
-#include <grpc/support/log.h>
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/health_check_service_interface.h>
-#include <grpcpp/support/server_interceptor.h>
 
 #include <QCryptographicHash>
 #include <QHash>
 #include <QJsonObject>
 #include <QSet>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -47,7 +43,7 @@ using Result_ = Metrics::GrpcResult;
 namespace {
 
 // How a request ended: a gRPC status (OK with the response), counted once.
-using Done = std::function<void(const grpc::Status &, const rls::RateLimitResponse *)>;
+using Done = std::function<void(const GrpcStatus &, const rls::RateLimitResponse *)>;
 
 // Envoy's unit of a window (or a bucket's period), if it is one.
 Unit unitOf(qint64 us)
@@ -184,12 +180,12 @@ private:
         for (const Slot &s : m_slots) {
             if (s.failed) {
                 m_metrics->countGrpc(Result_::Failed);
-                m_done(grpc::Status(grpc::StatusCode::INTERNAL,
-                                    QStringLiteral("rule '%1': the decision failed (not Redis "
-                                                   "being unavailable; details in the "
-                                                   "service's log)")
-                                        .arg(s.rule->rule.id)
-                                        .toStdString()),
+                m_done(GrpcStatus{GrpcCode::Internal,
+                                  QStringLiteral("rule '%1': the decision failed (not Redis "
+                                                 "being unavailable; details in the "
+                                                 "service's log)")
+                                      .arg(s.rule->rule.id)
+                                      .toStdString()},
                        nullptr);
                 return;
             }
@@ -230,7 +226,7 @@ private:
             writeMetadata(response.mutable_dynamic_metadata(), tightest);
         }
         m_metrics->countGrpc(over ? Result_::OverLimit : Result_::Ok);
-        m_done(grpc::Status::OK, &response);
+        m_done(GrpcStatus{}, &response);
     }
 
     // dynamic_metadata: the deciding descriptor's (the one of the headers) rule, algorithm,
@@ -261,42 +257,15 @@ private:
     std::atomic<int> m_pending{0};
 };
 
-grpc::Status invalid(const QString &message)
+GrpcStatus invalid(const QString &message)
 {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message.toStdString());
+    return GrpcStatus{GrpcCode::InvalidArgument, message.toStdString()};
 }
 
 // The protobuf library's own log lines (a string field with invalid UTF-8 is logged as it is
 // refused) are dropped: every refusal is answered with a status, and a client must not be
 // able to fill the service's log.
 void quietProtobufLog(google::protobuf::LogLevel, const char *, int, const std::string &) {}
-
-// gRPC's log lines (a port it cannot bind, a transport error) into the service's log. gRPC
-// takes one function for the process: the log it writes to is this pointer.
-std::atomic<ServeLog *> grpcLogTarget{nullptr};
-
-void toServeLog(gpr_log_func_args *args)
-{
-    ServeLog *log = grpcLogTarget.load();
-    if (log == nullptr || args->severity == GPR_LOG_SEVERITY_DEBUG) {
-        return;
-    }
-    log->write(
-        args->severity == GPR_LOG_SEVERITY_ERROR ? ServeLog::Level::Error : ServeLog::Level::Info,
-        "grpc", QStringLiteral("gRPC: %1").arg(QString::fromUtf8(args->message).left(1000)), {},
-        QJsonObject{{QStringLiteral("file"), QString::fromUtf8(args->file)},
-                    {QStringLiteral("line"), args->line}});
-}
-
-// What a stream of small unary calls does not need (perf record -g under h2load): the HTTP/2
-// BDP probe (a PING after data, to size a flow-control window that a 100-byte message never
-// fills) and the filters of the full stack that time and trace each call (census, the
-// deadline filter: an answer comes within --timeout-ms anyway). The message size limit stays.
-void tuneForSmallCalls(grpc::ServerBuilder &builder)
-{
-    builder.AddChannelArgument(GRPC_ARG_HTTP2_BDP_PROBE, 0);
-    builder.AddChannelArgument(GRPC_ARG_MINIMAL_STACK, 1);
-}
 
 // envoy ratelimit's walk of descriptor `d` through `tree`: at each entry KEY_VALUE, else KEY
 // (any value), on while the node has children; the rule of the node the last entry reaches,
@@ -334,7 +303,7 @@ const ServiceRule *walk(const Tree &tree, const QString &domain, const Descripto
 
 } // namespace
 
-struct GrpcService::Impl
+struct GrpcService::Impl final : GrpcCalls
 {
     Impl(CheckService &s, Options o)
         : service(s)
@@ -359,8 +328,56 @@ struct GrpcService::Impl
         return tree;
     }
 
-    // ShouldRateLimit for gRPC and POST /json alike.
-    void decide(const rls::RateLimitRequest &request, const Done &done);
+    // The decisions of the calls of one turn of the server's loop, handed on together at its
+    // end (as HTTP's requests are).
+    struct Batch
+    {
+        std::vector<DecisionJob> jobs;
+        std::vector<CheckService::OverrideMatch> matches;
+    };
+    // ShouldRateLimit for gRPC and POST /json alike: its jobs into `batch`, or (none) decided
+    // now.
+    void decide(const rls::RateLimitRequest &request, const Done &done, Batch *batch = nullptr);
+
+    // The HTTP/2 server of the port (grpcsession.h) and what its calls share.
+    HttpServer *server = nullptr;
+    Batch batch;
+    std::shared_ptr<qint64> buffered = std::make_shared<qint64>(0);
+    std::shared_ptr<int> open = std::make_shared<int>(0);
+    // Answers decided in the workers, written in the server's thread: the first of a batch
+    // wakes it.
+    struct Answer
+    {
+        quint64 connection = 0;
+        int32_t stream = 0;
+        GrpcStatus status;
+        std::string message;
+    };
+    struct Answers
+    {
+        std::mutex mutex;
+        std::vector<Answer> queue;
+        bool closed = false; // the service is going: nothing more is posted
+        QObject *target = nullptr;
+        std::function<void()> drain;
+    };
+    std::shared_ptr<Answers> answers = std::make_shared<Answers>();
+    static void post(const std::shared_ptr<Answers> &a, Answer answer);
+    void drain();
+
+    // grpc.health.v1.Health: SERVING while rules are loaded and Redis answers; Watch's
+    // callers get every change.
+    bool serving = false;
+    std::map<std::pair<quint64, int32_t>, bool> watchers; // (connection, stream): known service
+    void updateHealth();
+    void health(GrpcSession &session, int32_t stream, std::string_view message, bool watch);
+
+    void call(GrpcSession &session, int32_t stream, Method method, std::string_view message,
+              std::chrono::steady_clock::time_point deadline) override;
+    void ended(GrpcSession &session, int32_t stream) override
+    {
+        watchers.erase({session.connection(), stream});
+    }
     QString limitOverride(int i, const Descriptor &d, const QString &domain,
                           const ServiceRule *&rule, RuleTablePtr &ruleTable, QByteArray &subject);
 
@@ -396,73 +413,9 @@ struct GrpcService::Impl
         overrides.insert(id, table);
         return table;
     }
-
-    class Rls;
-    std::unique_ptr<Rls> rlsService;
-    std::unique_ptr<grpc::Server> server;
 };
 
-// The gRPC method on raw bytes: the request is parsed here, so that a message protobuf refuses
-// (invalid UTF-8 in a string, garbage) is INVALID_ARGUMENT with a message, not gRPC's INTERNAL.
-class GrpcService::Impl::Rls final
-    : public rls::RateLimitService::WithRawCallbackMethod_ShouldRateLimit<
-          rls::RateLimitService::Service>
-{
-public:
-    explicit Rls(Impl &impl)
-        : m_impl(impl)
-    {}
-
-    grpc::ServerUnaryReactor *ShouldRateLimit(grpc::CallbackServerContext *context,
-                                              const grpc::ByteBuffer *request,
-                                              grpc::ByteBuffer *response) override
-    {
-        grpc::ServerUnaryReactor *reactor = context->DefaultReactor();
-        rls::RateLimitRequest parsed;
-        // The wire bytes are screened (descriptors and entries counted) before they are parsed.
-        std::vector<grpc::Slice> slices;
-        bool ok = request->Dump(&slices).ok();
-        if (ok) {
-            std::string bytes;
-            bytes.reserve(request->Length());
-            for (const grpc::Slice &s : slices) {
-                bytes.append(reinterpret_cast<const char *>(s.begin()), s.size());
-            }
-            const QString screened =
-                screenRequest(bytes, m_impl.options.maxDescriptors, m_impl.options.maxEntries);
-            if (!screened.isEmpty()) {
-                m_impl.service.metrics().countGrpc(Result_::Invalid);
-                reactor->Finish(invalid(screened));
-                return reactor;
-            }
-            ok = parsed.ParseFromString(bytes);
-        }
-        if (!ok) {
-            m_impl.service.metrics().countGrpc(Result_::Invalid);
-            reactor->Finish(invalid(QStringLiteral(
-                "the request is not a valid envoy.service.ratelimit.v3.RateLimitRequest (a "
-                "string field that is not valid UTF-8, or bytes that are not that message)")));
-            return reactor;
-        }
-        m_impl.decide(parsed, [reactor, response](const grpc::Status &status,
-                                                  const rls::RateLimitResponse *answer) {
-            if (status.ok()) {
-                // Serialized straight into the response's slices (no string in between).
-                bool own = false;
-                [[maybe_unused]] const grpc::Status serialized =
-                    grpc::SerializationTraits<rls::RateLimitResponse>::Serialize(*answer, response,
-                                                                                 &own);
-            }
-            reactor->Finish(status);
-        });
-        return reactor;
-    }
-
-private:
-    Impl &m_impl;
-};
-
-void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done &done)
+void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done &done, Batch *batch)
 {
     Metrics &metrics = service.metrics();
     auto refuse = [&](const QString &message) {
@@ -529,7 +482,7 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
     const std::shared_ptr<const Tree> tree = currentTree();
     if (!tree) {
         metrics.countGrpc(Result_::Failed);
-        done(grpc::Status(grpc::StatusCode::UNAVAILABLE, "no rules are loaded yet"), nullptr);
+        done(GrpcStatus{GrpcCode::Unavailable, "no rules are loaded yet"}, nullptr);
         return;
     }
     const QString domain = QString::fromStdString(request.domain());
@@ -550,7 +503,7 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         for (int i = 0; i < count; ++i) {
             response.add_statuses()->set_code(code);
         }
-        done(grpc::Status::OK, &response);
+        done(GrpcStatus{}, &response);
         return;
     }
 
@@ -617,9 +570,136 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         matches.push_back(admission.match);
     }
     call->expect(int(jobs.size()));
-    if (!jobs.empty()) {
-        service.decide(jobs, matches);
+    if (jobs.empty()) {
+        return;
     }
+    if (batch == nullptr) {
+        service.decide(jobs, matches);
+        return;
+    }
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        batch->jobs.push_back(std::move(jobs[j]));
+        batch->matches.push_back(matches[j]);
+    }
+}
+
+void GrpcService::Impl::post(const std::shared_ptr<Answers> &a, Answer answer)
+{
+    std::lock_guard l(a->mutex);
+    if (a->closed) {
+        return;
+    }
+    const bool wake = a->queue.empty();
+    a->queue.push_back(std::move(answer));
+    if (wake) {
+        QMetaObject::invokeMethod(
+            a->target, [a] { a->drain(); }, Qt::QueuedConnection);
+    }
+}
+
+void GrpcService::Impl::drain()
+{
+    std::vector<Answer> ready;
+    {
+        std::lock_guard l(answers->mutex);
+        ready.swap(answers->queue);
+    }
+    for (Answer &a : ready) {
+        if (auto *s = static_cast<GrpcSession *>(server->session(a.connection))) {
+            s->answer(a.stream, a.status, std::move(a.message));
+            server->wake(a.connection);
+        }
+    }
+    server->flush();
+}
+
+void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method,
+                             std::string_view message,
+                             std::chrono::steady_clock::time_point deadline)
+{
+    if (method != Method::ShouldRateLimit) {
+        health(session, stream, message, method == Method::HealthWatch);
+        return;
+    }
+    Metrics &metrics = service.metrics();
+    // The wire bytes are screened (descriptors and entries counted) before they are parsed.
+    const QString screened = screenRequest(message, options.maxDescriptors, options.maxEntries);
+    if (!screened.isEmpty()) {
+        metrics.countGrpc(Result_::Invalid);
+        session.answer(stream, invalid(screened), {});
+        return;
+    }
+    rls::RateLimitRequest parsed;
+    if (!parsed.ParseFromArray(message.data(), int(message.size()))) {
+        metrics.countGrpc(Result_::Invalid);
+        session.answer(stream,
+                       invalid(QStringLiteral(
+                           "the request is not a valid envoy.service.ratelimit.v3.RateLimitRequest "
+                           "(a string field that is not valid UTF-8, or bytes that are not that "
+                           "message)")),
+                       {});
+        return;
+    }
+    const size_t first = batch.jobs.size();
+    decide(
+        parsed,
+        [a = answers, connection = session.connection(),
+         stream](const GrpcStatus &status, const rls::RateLimitResponse *response) {
+            Answer answer{connection, stream, status, {}};
+            if (response != nullptr) {
+                response->SerializeToString(&answer.message);
+            }
+            post(a, std::move(answer));
+        },
+        &batch);
+    // The client's grpc-timeout bounds the decision as --timeout-ms does.
+    for (size_t j = first; j < batch.jobs.size(); ++j) {
+        batch.jobs[j].deadline = deadline;
+    }
+}
+
+void GrpcService::Impl::health(GrpcSession &session, int32_t stream, std::string_view message,
+                               bool watch)
+{
+    grpc::health::v1::HealthCheckRequest request;
+    if (!request.ParseFromArray(message.data(), int(message.size()))) {
+        session.answer(stream, invalid(QStringLiteral("not a grpc.health.v1.HealthCheckRequest")),
+                       {});
+        return;
+    }
+    const bool known = request.service().empty() ||
+                       request.service() == "envoy.service.ratelimit.v3.RateLimitService";
+    if (!known && !watch) {
+        session.answer(stream, GrpcStatus{GrpcCode::NotFound, "unknown service"}, {});
+        return;
+    }
+    grpc::health::v1::HealthCheckResponse response;
+    using R = grpc::health::v1::HealthCheckResponse;
+    response.set_status(!known ? R::SERVICE_UNKNOWN : serving ? R::SERVING : R::NOT_SERVING);
+    if (watch) {
+        watchers[{session.connection(), stream}] = known;
+    }
+    session.answer(stream, GrpcStatus{}, response.SerializeAsString(), watch);
+}
+
+void GrpcService::Impl::updateHealth()
+{
+    const bool now = service.rules() && service.health().redisUp;
+    if (now == serving) {
+        return;
+    }
+    serving = now;
+    grpc::health::v1::HealthCheckResponse response;
+    response.set_status(serving ? grpc::health::v1::HealthCheckResponse::SERVING
+                                : grpc::health::v1::HealthCheckResponse::NOT_SERVING);
+    const std::string bytes = response.SerializeAsString();
+    for (const auto &[key, known] : watchers) {
+        if (auto *s = static_cast<GrpcSession *>(server->session(key.first)); s && known) {
+            s->answer(key.second, GrpcStatus{}, bytes, true);
+            server->wake(key.first);
+        }
+    }
+    server->flush();
 }
 
 // A descriptor's `limit`: envoy ratelimit's override, this limit instead of the configured one
@@ -684,84 +764,106 @@ GrpcService::GrpcService(CheckService &service, Options options, QObject *parent
     , d(std::make_unique<Impl>(service, options))
 {
     google::protobuf::SetLogHandler(&quietProtobufLog);
-    // Debian's abseil checks every lock gRPC takes for a deadlock cycle (a debugging aid, a
-    // few per cent of the CPU per call under load): off, as in a release build of gRPC.
-    absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-    if (options.log != nullptr) {
-        grpcLogTarget.store(options.log);
-        gpr_set_log_function(&toServeLog);
-    }
 }
 
 GrpcService::~GrpcService()
 {
-    if (d->server) {
-        // Calls in flight are answered by the workers within --timeout-ms; past the deadline
-        // gRPC cancels what is left.
-        d->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
-        d->server->Wait();
+    // Answers still to come from the workers are dropped (their clients see the connection
+    // close).
+    {
+        std::lock_guard l(d->answers->mutex);
+        d->answers->closed = true;
     }
-    grpcLogTarget.store(nullptr);
+    delete d->server;
+    d->server = nullptr;
 }
+
+namespace {
+
+// An HTTP/2 frame head: 24-bit length, type, no flags, stream 0.
+void putFrame(QByteArray &out, int length, char type)
+{
+    out += char(length >> 16);
+    out += char(length >> 8);
+    out += char(length);
+    out += type;
+    out.append(5, '\0');
+}
+
+// A connection refused: the server's preface (an empty SETTINGS) and a GOAWAY
+// (ENHANCE_YOUR_CALM, the reason as its debug data), which a gRPC client reports as
+// UNAVAILABLE with the reason.
+QByteArray goaway(const QString &why)
+{
+    const QByteArray debug = why.toUtf8();
+    QByteArray out;
+    putFrame(out, 0, '\x04');
+    putFrame(out, 8 + int(debug.size()), '\x07');
+    out.append(4, '\0');
+    out.append("\0\0\0\x0b", 4);
+    out += debug;
+    return out;
+}
+
+} // namespace
 
 Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
 {
     CheckService &service = d->service;
-    GrpcGate::Limits limits = d->options.limits;
-    // A refusal on a TLS port cannot be an HTTP/2 frame in the clear: a bare close there.
-    limits.plaintext = d->options.tls == nullptr;
-    m_gate = new GrpcGate(
-        limits, service.metrics(),
-        [log = d->options.log](const QString &line) {
-            if (log != nullptr) {
-                log->write(ServeLog::Level::Warning, "grpc", line);
-            }
+    const Options &o = d->options;
+    HttpLimits limits;
+    limits.maxConnections = o.limits.maxConnections;
+    limits.maxConnectionsPerPeer = o.limits.maxConnectionsPerPeer;
+    limits.headerTimeoutMs = o.handshakeTimeoutMs;
+    limits.idleTimeoutMs = o.idleTimeoutMs;
+    d->server = new HttpServer(limits, {}, 0, {}, this);
+    auto *log = o.log;
+    auto warn = [log](const QString &line) {
+        if (log != nullptr) {
+            log->write(ServeLog::Level::Warning, "grpc", line);
+        }
+    };
+    d->server->setLog([warn](const QString &line) { warn(QStringLiteral("gRPC: ") + line); });
+    d->server->setProblem(
+        [&service](const QString &why) { service.setProblem(QStringLiteral("grpc"), why); });
+    d->server->setTls(o.tls);
+    GrpcSession::Options so;
+    so.limits = o.limits;
+    so.maxMessageBytes = o.maxMessageBytes;
+    so.memoryBytes = o.memoryBytes;
+    so.metrics = &service.metrics();
+    so.log = warn;
+    so.open = d->open;
+    Metrics *metrics = &service.metrics();
+    d->server->setSessions(
+        [this, so](quint64 connection) {
+            return std::make_unique<GrpcSession>(connection, so, *d, d->buffered);
         },
-        [&service](const QString &why) { service.setProblem(QStringLiteral("grpc"), why); }, this);
-    const auto bound = m_gate->listen(address, port);
+        [metrics](Refusal why, const QString &message) {
+            metrics->countGrpcRefused(why == Refusal::MaxConnections
+                                          ? Metrics::GrpcRefused::MaxConnections
+                                      : why == Refusal::MaxConnectionsPerPeer
+                                          ? Metrics::GrpcRefused::MaxConnectionsPerPeer
+                                          : Metrics::GrpcRefused::OutOfDescriptors);
+            return goaway(message);
+        },
+        QStringLiteral("grpc-"));
+    d->server->setTurnEnd([this] {
+        if (!d->batch.jobs.empty()) {
+            d->service.decide(d->batch.jobs, d->batch.matches);
+            d->batch.matches.clear();
+        }
+    });
+    d->answers->target = d->server;
+    d->answers->drain = [impl = d.get()] { impl->drain(); };
+    const auto bound = d->server->listen(address, port);
     if (!bound) {
         return Error{Error::Kind::Io, QStringLiteral("--grpc: %1").arg(bound.error().message)};
     }
-    grpc::EnableDefaultHealthCheckService(true);
-    d->rlsService = std::make_unique<Impl::Rls>(*d);
-    // The credentials of every connection the gate hands on (the handshake, TLS included, is
-    // gRPC's).
-    auto credentials = grpcServerCredentials(d->options.tls.get());
-    if (!credentials) {
-        return credentials.error();
-    }
-    grpc::ServerBuilder builder;
-    auto acceptor = builder.experimental().AddExternalConnectionAcceptor(
-        grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
-    builder.SetMaxReceiveMessageSize(d->options.maxMessageBytes);
-    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, d->options.limits.maxStreams);
-    // A connection that has not finished its handshake (TLS, then the HTTP/2 preface and
-    // SETTINGS) within --header-timeout-ms is closed (gRPC's default: 120 s).
-    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, d->options.handshakeTimeoutMs);
-    tuneForSmallCalls(builder);
-    grpc::ResourceQuota quota("sluice-grpc");
-    quota.Resize(size_t(d->options.memoryBytes));
-    builder.SetResourceQuota(quota);
-    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counters;
-    counters.push_back(m_gate->callCounter());
-    builder.experimental().SetInterceptorCreators(std::move(counters));
-    builder.RegisterService(d->rlsService.get());
-    d->server = builder.BuildAndStart();
-    if (!d->server) {
-        return Error{Error::Kind::Io, QStringLiteral("--grpc: the gRPC server did not start "
-                                                     "(its log line says why)")};
-    }
-    m_gate->start(std::move(acceptor));
-    // Health: SERVING while rules are loaded and Redis answers.
-    auto *health = d->server->GetHealthCheckService();
-    auto update = [this, health] {
-        const bool serving = d->service.rules() && d->service.health().redisUp;
-        health->SetServingStatus(serving);
-        health->SetServingStatus(rls::RateLimitService::service_full_name(), serving);
-    };
-    update();
+    d->server->start();
+    d->updateHealth();
     m_healthTimer = new QTimer(this);
-    connect(m_healthTimer, &QTimer::timeout, this, update);
+    connect(m_healthTimer, &QTimer::timeout, this, [this] { d->updateHealth(); });
     m_healthTimer->start(250);
     return *bound;
 }
@@ -780,17 +882,17 @@ void GrpcService::handleJson(const QByteArray &body, const CheckService::Options
                                      QByteArray::fromStdString(std::string(parsed.message()))))));
         return;
     }
-    d->decide(request, [reply](const grpc::Status &status, const rls::RateLimitResponse *answer) {
+    d->decide(request, [reply](const GrpcStatus &status, const rls::RateLimitResponse *answer) {
         if (!status.ok()) {
-            const bool invalidArgument = status.error_code() == grpc::StatusCode::INVALID_ARGUMENT;
-            const int http = invalidArgument                                        ? 400
-                             : status.error_code() == grpc::StatusCode::UNAVAILABLE ? 503
-                                                                                    : 500;
+            const bool invalidArgument = status.code == GrpcCode::InvalidArgument;
+            const int http = invalidArgument                        ? 400
+                             : status.code == GrpcCode::Unavailable ? 503
+                                                                    : 500;
             reply(http, errorBody(http,
                                   invalidArgument ? QStringLiteral("invalid_argument")
                                   : http == 503   ? QStringLiteral("no_rules")
                                                   : QStringLiteral("decision_failed"),
-                                  QString::fromStdString(status.error_message())));
+                                  QString::fromStdString(status.message)));
             return;
         }
         std::string out;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "app/serve/grpcgate.h"
 #include "checkservice.h"
+#include "grpcsession.h"
 
 #include "core/common/result.h"
 
@@ -18,8 +18,8 @@ namespace sluice::serve {
 
 // Envoy's rate limit service API over gRPC (serve --grpc; FORMATS.md "The gRPC API"):
 // envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit, and grpc.health.v1.Health
-// (grpc++'s own service: SERVING while rules are loaded and Redis is up, NOT_SERVING
-// otherwise; Check and Watch). The same request and answer in the proto3 JSON mapping for
+// (SERVING while rules are loaded and Redis is up, NOT_SERVING otherwise; Check, and Watch,
+// which sends every change). The same request and answer in the proto3 JSON mapping for
 // POST /json on the HTTP port (handleJson, through CheckService::Options::json).
 //
 // A descriptor maps to a rule by the rule ids envoy ratelimit's configuration gets
@@ -34,9 +34,12 @@ namespace sluice::serve {
 // unavailable is answered by each rule's on_redis_error, as over HTTP; INTERNAL only for a
 // decision that failed for another reason (a bug; the log has it).
 //
-// Threads: the gRPC server's own threads parse and check requests and hand the jobs on; the
-// answers are written from the decision workers. The health status is polled in the thread
-// the object lives in (the service's).
+// The port is served by our own HTTP/2 layer (grpcsession.h: libnghttp2's framing) on the
+// HttpServer's epoll loop, which keeps the connection limits, timers and TLS of the HTTP port
+// (docs/ARCHITECTURE.md "The gRPC layer"). Threads: the loop runs in the thread the object
+// lives in (the service's); it parses and checks each call and hands the decisions of one turn
+// of the loop to the workers together; the workers serialize the answers, and the loop writes
+// those that came meanwhile in one turn. The health status is polled in the same thread.
 class GrpcService : public QObject
 {
     Q_OBJECT
@@ -56,34 +59,35 @@ public:
         // The deciding descriptor's rule id, algorithm, decision and source (and each
         // descriptor's) in the response's dynamic_metadata, which Envoy can log.
         bool dynamicMetadata = false;
-        // What gRPC may hold for requests being read (its resource quota): a client that sends
-        // more than maxMessageBytes is refused before the rest of its message is buffered.
+        // What the port may hold of requests being read: a message that would pass it is
+        // refused (RESOURCE_EXHAUSTED) before its bytes are buffered.
         qint64 memoryBytes = qint64(32) << 20;
-        // Above: RESOURCE_EXHAUSTED (gRPC's receive limit). The descriptors and their entries
-        // are counted on the wire before a message is parsed (grpcwire.h), so a request costs
-        // at most its bytes plus 256 x 32 entries' objects (some 2 MB), never 40 times its size.
+        // Above: RESOURCE_EXHAUSTED, as soon as its length is read. The descriptors and their
+        // entries are counted on the wire before a message is parsed (grpcwire.h), so a request
+        // costs at most its bytes plus 256 x 32 entries' objects (some 2 MB), never 40 times its
+        // size.
         int maxMessageBytes = 4 << 20;
         int maxDescriptors = 256;       // per request; above: INVALID_ARGUMENT
         int maxEntries = 32;            // per descriptor (envoyconfig.h maxDepth)
         qsizetype maxEntryBytes = 8192; // a key or value (HTTP's subject bound)
-        // The port's connection, stream and reset limits (grpcgate.h).
-        GrpcGate::Limits limits;
-        // Where gRPC's own log lines go (event "grpc", as the service's other events, so that
-        // --log-format json keeps one JSON object per line); none: gRPC's default, stderr.
+        // The port's connection, stream and reset limits (grpcsession.h).
+        GrpcLimits limits;
+        // Where the port's lines go (event "grpc": a connection closed, out of descriptors).
         ServeLog *log = nullptr;
-        // TLS (and client certificates) on the gRPC port (grpctls.h); none: plain.
+        // TLS (and client certificates, ALPN h2) on the gRPC port; none: plain.
         std::shared_ptr<ServerTls> tls;
         // A connection's handshake (TLS, HTTP/2's preface) not done by then is closed
         // (serve: --header-timeout-ms, as over HTTP).
         int handshakeTimeoutMs = 10000;
+        // A connection without a call open for this long is closed.
+        int idleTimeoutMs = 300000;
     };
 
     GrpcService(CheckService &service, Options options, QObject *parent = nullptr);
-    ~GrpcService() override; // shuts the gRPC server down (calls in flight are finished)
+    ~GrpcService() override; // closes the port's connections (answers still coming dropped)
 
     // Listens on `address`:`port` (0: a free port, returned). After CheckService::listen().
-    // The port's own accept loop (GrpcGate) hands gRPC the connections it keeps; trouble
-    // accepting (out of file descriptors) is the service's /healthz problem "grpc".
+    // Trouble accepting (out of file descriptors) is the service's /healthz problem "grpc".
     Result<quint16> listen(const QHostAddress &address, quint16 port);
 
     // POST /json: `body` a RateLimitRequest in the proto3 JSON mapping; `reply` gets 200 (OK),
@@ -95,7 +99,6 @@ public:
 
 private:
     std::unique_ptr<Impl> d;
-    GrpcGate *m_gate = nullptr;
     QTimer *m_healthTimer = nullptr;
 };
 

@@ -79,6 +79,7 @@ struct HttpServer::Conn
     qint64 headDeadline = 0; // ms (steady clock); 0: none
     qint64 idleDeadline = 0;
     qint64 lingerDeadline = 0;
+    std::unique_ptr<ConnSession> session; // another protocol than HTTP/1.1 (setSessions)
 
     size_t unsent() const { return out.size() - outPos; }
 };
@@ -213,6 +214,9 @@ void HttpServer::accept()
                 m_log(QStringLiteral("file descriptors are available again: accepting "
                                      "connections"));
             }
+            if (m_problem) {
+                m_problem({});
+            }
         },
         [this](int fd, const sockaddr_storage &ss) { take(fd, ss); });
 }
@@ -225,12 +229,11 @@ void HttpServer::take(int fd, const sockaddr_storage &ss)
     std::string peer = peerAddress(ss);
     if (m_open->fetch_add(1) >= m_limits.maxConnections) {
         --*m_open;
-        Conn &c = add(fd);
-        c.counted = false;
-        reject(c, Rejection{503, QStringLiteral("too_many_connections"),
-                            QStringLiteral("the service has %1 connections open, its limit "
-                                           "(--max-connections); retry later")
-                                .arg(m_open->load())});
+        refuse(fd, Refusal::MaxConnections,
+               QStringLiteral("the service has %1 connections open, its limit "
+                              "(--%2max-connections); retry later")
+                   .arg(m_open->load())
+                   .arg(m_flags));
         return;
     }
     int ofPeer = 0;
@@ -245,13 +248,11 @@ void HttpServer::take(int fd, const sockaddr_storage &ss)
     }
     if (ofPeer > m_limits.perPeerLimit()) {
         --*m_open;
-        Conn &c = add(fd);
-        c.counted = false;
-        reject(c, Rejection{503, QStringLiteral("too_many_connections"),
-                            QStringLiteral("this client address has %1 connections open, "
-                                           "the limit of one address "
-                                           "(--max-connections-per-peer); retry later")
-                                .arg(ofPeer - 1)});
+        refuse(fd, Refusal::MaxConnectionsPerPeer,
+               QStringLiteral("this client address has %1 connections open, the limit of one "
+                              "address (--%2max-connections-per-peer); retry later")
+                   .arg(ofPeer - 1)
+                   .arg(m_flags));
         return;
     }
     HttpServer *to = m_peers.empty() ? this : m_peers[m_nextPeer++ % m_peers.size()];
@@ -270,16 +271,37 @@ void HttpServer::take(int fd, const sockaddr_storage &ss)
     }
 }
 
+// Refused at once, before it costs more than its descriptor: HTTP's 503 is written after the
+// TLS handshake (a connection of its own, lingering); another protocol's refusal (setSessions)
+// is written now, or on a TLS port the connection is closed bare.
+void HttpServer::refuse(int fd, Refusal why, const QString &message)
+{
+    if (m_refusal) {
+        const QByteArray bytes = m_refusal(why, message); // (counts it)
+        refuseAndClose(fd, m_tls ? QByteArray() : bytes);
+        return;
+    }
+    Conn &c = add(fd);
+    c.counted = false;
+    reject(c, Rejection{503, QStringLiteral("too_many_connections"), message});
+}
+
 void HttpServer::outOfDescriptors(int error)
 {
     if (!m_fdExhausted) {
         m_fdExhausted = true;
+        const QString why =
+            QStringLiteral("out of file descriptors (%1) with %2 connections open: new "
+                           "connections are refused until some close; raise the limit (ulimit "
+                           "-n, LimitNOFILE=) or lower --%3max-connections")
+                .arg(QString::fromLocal8Bit(std::strerror(error)))
+                .arg(m_open->load())
+                .arg(m_flags);
         if (m_log) {
-            m_log(QStringLiteral("out of file descriptors (%1) with %2 connections open: new "
-                                 "connections are answered 503 until some close; raise the "
-                                 "limit (ulimit -n, LimitNOFILE=) or lower --max-connections")
-                      .arg(QString::fromLocal8Bit(std::strerror(error)))
-                      .arg(m_open->load()));
+            m_log(why);
+        }
+        if (m_problem) {
+            m_problem(why);
         }
     }
     // The descriptor kept in reserve takes one waiting connection at a time: it gets its 503
@@ -289,18 +311,17 @@ void HttpServer::outOfDescriptors(int error)
         ::close(m_reserveFd);
         const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd >= 0) {
-            const QByteArray r = formatResponse(
-                503, {},
-                errorBody(503, QStringLiteral("too_many_connections"),
-                          QStringLiteral("the service is out of file descriptors; retry later")),
-                true);
-            [[maybe_unused]] const ssize_t sent =
-                ::send(fd, r.constData(), size_t(r.size()), MSG_NOSIGNAL);
-            char drop[4096];
-            while (::recv(fd, drop, sizeof drop, 0) > 0) {
+            const QString message =
+                QStringLiteral("the service is out of file descriptors; retry later");
+            QByteArray bytes;
+            if (m_refusal) {
+                bytes = m_refusal(Refusal::OutOfDescriptors, message); // (counts it)
+                bytes = m_tls ? QByteArray() : bytes;
+            } else {
+                bytes = formatResponse(
+                    503, {}, errorBody(503, QStringLiteral("too_many_connections"), message), true);
             }
-            ::shutdown(fd, SHUT_WR);
-            ::close(fd);
+            refuseAndClose(fd, bytes);
         }
         m_reserveFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
@@ -352,6 +373,9 @@ HttpServer::Conn &HttpServer::add(int fd)
         if (c.ssl != nullptr) {
             SSL_set_fd(c.ssl, fd);
             SSL_set_accept_state(c.ssl);
+            if (m_sessions) {
+                markHttp2(c.ssl);
+            }
         }
         c.handshaking = true;
         c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
@@ -364,6 +388,9 @@ void HttpServer::adopt(int fd, std::shared_ptr<PeerTable> peers, std::string pee
     Conn &c = add(fd);
     c.peers = std::move(peers);
     c.peer = std::move(peer);
+    if (m_sessions) {
+        c.session = m_sessions(c.id);
+    }
     // The first request must come within the header timeout (a connection that sends
     // nothing is a slowloris too).
     c.headDeadline = nowMs() + m_limits.headerTimeoutMs;
@@ -462,18 +489,39 @@ void HttpServer::onReadable(Conn &c)
     if (!handshake(c)) {
         return;
     }
-    char buffer[65536];
+    if (c.session) {
+        readSession(c);
+        return;
+    }
     // Unparsed bytes held at most: a whole request (head + body) always fits.
     const size_t cap = size_t(2 * (m_limits.maxHeaderBytes + m_limits.maxBodyBytes) + 65536);
+    const bool open = readInto(
+        c, [&] { return c.in.size() - c.inPos >= cap; },
+        [&](const char *data, size_t n) {
+            c.in.append(data, n);
+            if (Rejection r = c.scanner.feed(QByteArrayView(data, qsizetype(n)))) {
+                c.pending = std::move(r);
+            }
+        });
+    if (!open) {
+        return;
+    }
+    process(c);
+}
+
+bool HttpServer::readInto(Conn &c, const std::function<bool()> &full,
+                          const std::function<void(const char *, size_t)> &take)
+{
+    char buffer[65536];
     for (;;) {
         const bool drop = c.done || c.lingering || c.pending;
-        if (!drop && c.in.size() - c.inPos >= cap) {
-            break; // read again once some of it is parsed
+        if (!drop && full()) {
+            break; // read again once some of it is taken
         }
         const ssize_t n = receive(c, buffer, sizeof buffer);
         if (n == 0) {
             close(c); // the client has gone (or, lingering, has read the answer)
-            return;
+            return false;
         }
         if (n < 0) {
             if (errno == EINTR) {
@@ -481,26 +529,67 @@ void HttpServer::onReadable(Conn &c)
             }
             if (errno != EAGAIN && errno != EWOULDBLOCK) {
                 close(c);
-                return;
+                return false;
             }
             break;
         }
-        if (drop) {
-            continue; // after a close or a rejection: read and dropped
-        }
-        c.in.append(buffer, size_t(n));
-        if (Rejection r = c.scanner.feed(QByteArrayView(buffer, n))) {
-            c.pending = std::move(r);
+        if (!drop) {
+            take(buffer, size_t(n)); // (after a close or a rejection: read and dropped)
         }
         if (size_t(n) < sizeof buffer && c.ssl == nullptr) {
             break; // (TLS returns a record at a time: read on until it has no more)
         }
     }
-    process(c);
+    return true;
+}
+
+// Another protocol's connection: what is read goes to its session, until its answers wait
+// unsent above maxUnsentBytes (the client does not read: TCP pushes back on it).
+void HttpServer::readSession(Conn &c)
+{
+    const bool open = readInto(
+        c, [&] { return c.unsent() > maxUnsentBytes; },
+        [&](const char *data, size_t n) {
+            if (!c.session->receive(data, n)) {
+                c.done = true; // its GOAWAY is written, then it closes
+            }
+        });
+    if (!open) {
+        return;
+    }
+    markDirty(c);
+    updateInterest(c);
+    updateTimers(c);
+}
+
+void HttpServer::markDirty(Conn &c)
+{
+    if (!c.dirty) {
+        c.dirty = true;
+        m_dirty.push_back(c.id);
+    }
+}
+
+ConnSession *HttpServer::session(quint64 connection)
+{
+    Conn *c = find(connection);
+    return c == nullptr || c->lingering ? nullptr : c->session.get();
+}
+
+void HttpServer::wake(quint64 connection)
+{
+    if (Conn *c = find(connection); c != nullptr && !c->lingering) {
+        markDirty(*c);
+    }
 }
 
 void HttpServer::process(Conn &c)
 {
+    if (c.session) {
+        updateInterest(c);
+        updateTimers(c);
+        return;
+    }
     auto paused = [&] {
         return c.nextSeq - c.writeSeq >= quint64(m_limits.maxInFlight) ||
                c.unsent() > maxUnsentBytes;
@@ -624,6 +713,22 @@ void HttpServer::writeOut(Conn &c)
     if (!handshake(c)) {
         return; // what is queued goes out once it is done
     }
+    bool more = false; // the session had more to send than fitted
+    if (c.session && !c.lingering && !c.closeAfterOut) {
+        if (c.unsent() < maxUnsentBytes) {
+            const size_t room = maxUnsentBytes - c.unsent();
+            const size_t before = c.out.size();
+            c.session->produce(c.out, room);
+            more = c.out.size() - before >= room;
+        }
+        if (c.done || c.session->finished()) {
+            // Its last frames (a GOAWAY) go out, then it closes; a client that does not read
+            // them is cut when the linger time runs out.
+            c.done = true;
+            c.closeAfterOut = true;
+            c.lingerDeadline = nowMs() + lingerMs;
+        }
+    }
     while (c.unsent() > 0) {
         const ssize_t n = transmit(c, c.out.data() + c.outPos, c.unsent());
         if (n < 0) {
@@ -646,6 +751,9 @@ void HttpServer::writeOut(Conn &c)
         if (c.closeAfterOut && !c.lingering) {
             startLinger(c);
             return;
+        }
+        if (more) {
+            markDirty(c); // the rest in the next round of this turn
         }
     }
     updateInterest(c);
@@ -678,7 +786,8 @@ void HttpServer::updateInterest(Conn &c)
 {
     uint32_t want = EPOLLRDHUP;
     const bool paused =
-        c.nextSeq - c.writeSeq >= quint64(m_limits.maxInFlight) || c.unsent() > maxUnsentBytes;
+        (c.session == nullptr && c.nextSeq - c.writeSeq >= quint64(m_limits.maxInFlight)) ||
+        c.unsent() > maxUnsentBytes;
     const size_t cap = size_t(2 * (m_limits.maxHeaderBytes + m_limits.maxBodyBytes) + 65536);
     if (c.lingering || c.done || c.pending || (!paused && c.in.size() - c.inPos < cap)) {
         want |= EPOLLIN;
@@ -700,6 +809,18 @@ void HttpServer::updateTimers(Conn &c)
 {
     if (c.done || c.lingering) {
         c.headDeadline = c.idleDeadline = 0;
+        return;
+    }
+    if (c.session) {
+        if (!c.session->started()) {
+            return; // its preface: within the header timeout since it connected
+        }
+        c.headDeadline = 0;
+        if (!c.session->idle() || c.unsent() > 0) {
+            c.idleDeadline = 0;
+        } else if (c.idleDeadline == 0) {
+            c.idleDeadline = nowMs() + m_limits.idleTimeoutMs;
+        }
         return;
     }
     if (c.scanner.inRequest()) {
@@ -737,7 +858,7 @@ void HttpServer::sweep()
     const qint64 now = nowMs();
     std::vector<quint64> lapsed;
     for (const auto &[id, c] : m_conns) {
-        if ((c->lingering && now >= c->lingerDeadline) ||
+        if ((c->lingerDeadline != 0 && now >= c->lingerDeadline) ||
             (c->headDeadline != 0 && now >= c->headDeadline) ||
             (c->idleDeadline != 0 && now >= c->idleDeadline)) {
             lapsed.push_back(id);
@@ -748,7 +869,7 @@ void HttpServer::sweep()
         if (c == nullptr) {
             continue;
         }
-        if (c->lingering || c->idleDeadline != 0 || c->handshaking) {
+        if (c->lingering || c->idleDeadline != 0 || c->handshaking || c->session) {
             // Lingered long enough; or a keep-alive connection with nothing to do: closed
             // without an answer (as nginx's keepalive_timeout); the client opens a new one. A
             // TLS handshake not done within the header timeout: nothing can be said to it.

@@ -34,6 +34,29 @@ struct Ticket
     int loop = 0; // the HttpServer (CheckService: one per HTTP thread)
 };
 
+// A connection's protocol when it is not HTTP/1.1 (the gRPC port's HTTP/2, grpcsession.h): the
+// server reads and writes the socket (TLS included) and keeps the connection limits and the
+// timers; the session takes the bytes read and makes the bytes to send. In the server's thread.
+class ConnSession
+{
+public:
+    virtual ~ConnSession() = default;
+    // Bytes read. False: the session is over (a protocol error, a limit passed): what it has
+    // to send (a GOAWAY) is written, then the connection closes.
+    virtual bool receive(const char *data, size_t size) = 0;
+    // Appends what it has to send to `out`, up to about `room` bytes.
+    virtual void produce(std::string &out, size_t room) = 0;
+    // The client's preface has come (the header timeout stops).
+    virtual bool started() const = 0;
+    // No call is open (the idle timeout runs).
+    virtual bool idle() const = 0;
+    // Over: nothing more is read; closed once what it produced is written.
+    virtual bool finished() const = 0;
+};
+
+// Why a new connection is refused (the limits, out of file descriptors).
+enum class Refusal { MaxConnections, MaxConnectionsPerPeer, OutOfDescriptors };
+
 // The check service's HTTP/1.1 server: non-blocking sockets on one epoll set, driven from the
 // thread that owns it (a QSocketNotifier on the epoll descriptor, so it shares that thread's
 // Qt event loop), with the service's limits built in (docs/ARCHITECTURE.md "The HTTP layer":
@@ -105,6 +128,28 @@ public:
 
     // One line per change (out of file descriptors, accepting again), in the server's thread.
     void setLog(std::function<void(const QString &)> log) { m_log = std::move(log); }
+    // The listener's trouble (out of file descriptors: why; "" once it accepts again).
+    void setProblem(std::function<void(const QString &)> problem)
+    {
+        m_problem = std::move(problem);
+    }
+
+    // Another protocol than HTTP/1.1 on every connection (before start()): `sessions` makes
+    // each accepted connection's session; a refused connection gets `refusal`'s bytes (on a
+    // TLS port: none, a bare close) at once and is closed. `flags` prefixes the names of the
+    // limits in messages ("grpc-": --grpc-max-connections).
+    using SessionFactory = std::function<std::unique_ptr<ConnSession>(quint64 connection)>;
+    using RefusalBytes = std::function<QByteArray(Refusal why, const QString &message)>;
+    void setSessions(SessionFactory sessions, RefusalBytes refusal, QString flags)
+    {
+        m_sessions = std::move(sessions);
+        m_refusal = std::move(refusal);
+        m_flags = std::move(flags);
+    }
+    // The session of a connection still open, or none.
+    ConnSession *session(quint64 connection);
+    // The session of `connection` has bytes to send: written at the end of the turn.
+    void wake(quint64 connection);
 
 private:
     struct Conn;
@@ -120,6 +165,13 @@ private:
     void onEvents();
     void accept();
     void take(int fd, const sockaddr_storage &ss);
+    void refuse(int fd, Refusal why, const QString &message);
+    void readSession(Conn &c);
+    // Reads what the socket has into `take` until `full()` (bytes after a close, a rejection or
+    // while lingering are read and dropped); false if the connection closed.
+    bool readInto(Conn &c, const std::function<bool()> &full,
+                  const std::function<void(const char *, size_t)> &take);
+    void markDirty(Conn &c);
     // A connection accepted (and counted) by this server or another.
     void adopt(int fd, std::shared_ptr<PeerTable> peers, std::string peer);
     Conn &add(int fd);
@@ -152,6 +204,10 @@ private:
     std::shared_ptr<std::atomic<int>> m_open;
     std::shared_ptr<PeerTable> m_peerTable = std::make_shared<PeerTable>();
     std::function<void(const QString &)> m_log;
+    std::function<void(const QString &)> m_problem;
+    SessionFactory m_sessions;
+    RefusalBytes m_refusal;
+    QString m_flags;
     std::shared_ptr<ServerTls> m_tls;
     int m_reserveFd = -1;       // /dev/null, closed to answer 503 when descriptors run out
     bool m_fdExhausted = false; // said in the log; said again when accepting works again

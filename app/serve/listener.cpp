@@ -112,6 +112,19 @@ void acceptWaiting(int listenFd, bool *wasExhausted, const std::function<void(in
     }
 }
 
+void refuseAndClose(int fd, const QByteArray &bytes)
+{
+    if (!bytes.isEmpty()) {
+        [[maybe_unused]] const ssize_t sent =
+            ::send(fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL);
+    }
+    char drop[4096];
+    for (int i = 0; i < 16 && ::recv(fd, drop, sizeof drop, 0) > 0; ++i) {
+    }
+    ::shutdown(fd, SHUT_WR);
+    ::close(fd);
+}
+
 std::string peerAddress(const sockaddr_storage &ss)
 {
     if (ss.ss_family == AF_INET) {

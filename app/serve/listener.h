@@ -2,6 +2,7 @@
 
 #include "core/common/result.h"
 
+#include <QByteArray>
 #include <QHostAddress>
 
 #include <functional>
@@ -29,6 +30,11 @@ int acceptConnection(int listenFd, sockaddr_storage *peer, int *exhausted);
 void acceptWaiting(int listenFd, bool *wasExhausted, const std::function<void(int)> &exhausted,
                    const std::function<void()> &recovered,
                    const std::function<void(int, const sockaddr_storage &)> &take);
+
+// Sends `bytes` (best effort: one non-blocking write; none: nothing), reads and drops what the
+// client sent already (so that the close is not a reset that could destroy the answer before
+// the client reads it), and closes `fd`: a connection refused at once.
+void refuseAndClose(int fd, const QByteArray &bytes);
 
 // The client's address of an accepted connection, without the port, as bytes (4 or 16): what
 // a per-peer limit counts. An IPv4 client of a dual-stack socket (::ffff:a.b.c.d) is a.b.c.d.

@@ -109,7 +109,7 @@ public:
     enum class GrpcResult { Ok, OverLimit, UnknownDomain, Invalid, Failed, count };
     void countGrpc(GrpcResult r) { m_grpc[size_t(r)].fetch_add(1, std::memory_order_relaxed); }
     void countUnmatchedDescriptor() { m_unmatched.fetch_add(1, std::memory_order_relaxed); }
-    // The gRPC port's guard (grpcgate.h): connections refused at accept, by why
+    // The gRPC port's guard (grpcsession.h): connections refused at accept, by why
     // (sluice_grpc_connections_refused_total{reason}); connections closed for abuse
     // (sluice_grpc_connections_closed_total{reason}); those open (sluice_grpc_connections).
     enum class GrpcRefused { MaxConnections, MaxConnectionsPerPeer, OutOfDescriptors, count };

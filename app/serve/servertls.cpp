@@ -109,6 +109,28 @@ QByteArray toPem(const std::function<int(BIO *)> &write)
     return QByteArray(data, qsizetype(n));
 }
 
+// What markHttp2() sets on a connection: its ALPN answer is "h2".
+int http2Marker = 0;
+
+// ALPN: a connection of the gRPC port (markHttp2) speaks h2, every other one HTTP/1.1; a
+// client that offers neither gets no ALPN answer (curl without ALPN, s_client).
+int selectProtocol(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                   const unsigned char *in, unsigned int inlen, void *)
+{
+    static const unsigned char h2[] = {2, 'h', '2'};
+    static const unsigned char http11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+    const bool wantH2 = SSL_get_app_data(ssl) == &http2Marker;
+    const unsigned char *ours = wantH2 ? h2 : http11;
+    const unsigned int oursLen = wantH2 ? sizeof h2 : sizeof http11;
+    unsigned char *chosen = nullptr;
+    if (SSL_select_next_proto(&chosen, outlen, ours, oursLen, in, inlen) !=
+        OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_NOACK;
+    }
+    *out = chosen;
+    return SSL_TLSEXT_ERR_OK;
+}
+
 } // namespace
 
 struct ServerTls::Loaded
@@ -167,6 +189,7 @@ Result<ServerTls::Loaded> ServerTls::read(const Files &files)
     SSL_CTX_set_options(ctx.get(), SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
     SSL_CTX_set_mode(ctx.get(), SSL_MODE_ENABLE_PARTIAL_WRITE |
                                     SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
+    SSL_CTX_set_alpn_select_cb(ctx.get(), &selectProtocol, nullptr);
     bool ok = SSL_CTX_use_certificate(ctx.get(), chain->front().get()) == 1;
     for (size_t i = 1; ok && i < chain->size(); ++i) {
         ok = SSL_CTX_add1_chain_cert(ctx.get(), (*chain)[i].get()) == 1;
@@ -288,6 +311,11 @@ Result<void> ServerTls::writePublished(const Loaded &loaded) const
         }
     }
     return {};
+}
+
+void markHttp2(SSL *ssl)
+{
+    SSL_set_app_data(ssl, &http2Marker);
 }
 
 } // namespace sluice::serve

@@ -10,6 +10,7 @@
 #include <mutex>
 
 typedef struct ssl_ctx_st SSL_CTX;
+typedef struct ssl_st SSL;
 
 namespace sluice::serve {
 
@@ -72,5 +73,9 @@ private:
     Stamp m_stamp{};
     QString m_publishDir;
 };
+
+// A connection of an HTTP/2 listener (the gRPC port): its ALPN answer is "h2" (gRPC clients
+// require it) where every other connection's is "http/1.1".
+void markHttp2(SSL *ssl);
 
 } // namespace sluice::serve
