@@ -88,8 +88,8 @@ class TestServeTls : public QObject
     bool startTls(test::ServeProcess &serve, const QString &cert, const QString &key,
                   const QStringList &extra = {})
     {
-        // Its private copy of the certificate for gRPC goes into $TMPDIR: ours, removed with
-        // the test's directory (the fixture kills the service, which then cannot remove it).
+        // $TMPDIR is the test's directory: a copy of the key written there would be seen
+        // (certificateReloadedWithoutDroppingConnections).
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"TMPDIR"_s, m_dir.path());
         return serve.start(test::serveArgs(m_rules, test::redisUrl()) +

@@ -2,9 +2,7 @@
 
 #include "core/common/bytes.h"
 
-#include <QDir>
 #include <QFile>
-#include <QSaveFile>
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -100,15 +98,6 @@ Result<std::vector<X509Ptr>> readCerts(const QString &what, const QString &path)
     return parseCerts(what, path, *pem);
 }
 
-QByteArray toPem(const std::function<int(BIO *)> &write)
-{
-    BioPtr bio(BIO_new(BIO_s_mem()));
-    write(bio.get());
-    char *data = nullptr;
-    const long n = BIO_get_mem_data(bio.get(), &data);
-    return QByteArray(data, qsizetype(n));
-}
-
 // What markHttp2() sets on a connection: its ALPN answer is "h2".
 int http2Marker = 0;
 
@@ -136,20 +125,13 @@ int selectProtocol(SSL *ssl, const unsigned char **out, unsigned char *outlen,
 struct ServerTls::Loaded
 {
     std::shared_ptr<SSL_CTX> ctx;
-    QByteArray identityPem; // the key, then the chain
-    QByteArray caPem;
 };
 
 ServerTls::ServerTls(Files files)
     : m_files(std::move(files))
 {}
 
-ServerTls::~ServerTls()
-{
-    if (!m_publishDir.isEmpty()) {
-        QDir(m_publishDir).removeRecursively();
-    }
-}
+ServerTls::~ServerTls() = default;
 
 Result<std::shared_ptr<ServerTls>> ServerTls::load(const Files &files)
 {
@@ -160,8 +142,6 @@ Result<std::shared_ptr<ServerTls>> ServerTls::load(const Files &files)
         return loaded.error();
     }
     tls->m_ctx = loaded->ctx;
-    tls->m_identityPem = loaded->identityPem;
-    tls->m_caPem = loaded->caPem;
     return tls;
 }
 
@@ -204,12 +184,6 @@ Result<ServerTls::Loaded> ServerTls::read(const Files &files)
                            .arg(bytes::printable(files.cert.toUtf8()), sslErrors()));
     }
     Loaded out;
-    out.identityPem = toPem([&](BIO *b) {
-        return PEM_write_bio_PrivateKey(b, key.get(), nullptr, nullptr, 0, nullptr, nullptr);
-    });
-    for (const X509Ptr &x : *chain) {
-        out.identityPem += toPem([&](BIO *b) { return PEM_write_bio_X509(b, x.get()); });
-    }
     if (!files.clientCa.isEmpty()) {
         auto cas = readCerts(QStringLiteral("the client CA"), files.clientCa);
         if (!cas) {
@@ -220,7 +194,6 @@ Result<ServerTls::Loaded> ServerTls::read(const Files &files)
         for (const X509Ptr &x : *cas) {
             X509_STORE_add_cert(store, x.get());
             sk_X509_NAME_push(names, X509_NAME_dup(X509_get_subject_name(x.get())));
-            out.caPem += toPem([&](BIO *b) { return PEM_write_bio_X509(b, x.get()); });
         }
         SSL_CTX_set_client_CA_list(ctx.get(), names);
         SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
@@ -238,14 +211,7 @@ Result<void> ServerTls::reload()
     if (!loaded) {
         return loaded.error();
     }
-    if (!m_publishDir.isEmpty()) {
-        if (auto w = writePublished(*loaded); !w) {
-            return w.error();
-        }
-    }
     m_ctx = loaded->ctx;
-    m_identityPem = loaded->identityPem;
-    m_caPem = loaded->caPem;
     return {};
 }
 
@@ -276,41 +242,6 @@ std::shared_ptr<SSL_CTX> ServerTls::context() const
 {
     std::lock_guard l(m_mutex);
     return m_ctx;
-}
-
-Result<void> ServerTls::publish(const QString &dir)
-{
-    std::lock_guard l(m_mutex);
-    m_publishDir = dir;
-    return writePublished(Loaded{m_ctx, m_identityPem, m_caPem});
-}
-
-QString ServerTls::publishedIdentity() const
-{
-    return m_publishDir + QStringLiteral("/identity.pem");
-}
-
-QString ServerTls::publishedClientCa() const
-{
-    return m_publishDir + QStringLiteral("/client-ca.pem");
-}
-
-Result<void> ServerTls::writePublished(const Loaded &loaded) const
-{
-    const std::pair<QString, QByteArray> files[] = {{publishedIdentity(), loaded.identityPem},
-                                                    {publishedClientCa(), loaded.caPem}};
-    for (const auto &[path, data] : files) {
-        if (path == publishedClientCa() && !verifiesClients()) {
-            continue;
-        }
-        QSaveFile f(path);
-        // In a directory only we can enter (mode 0700): the key is safe there.
-        if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-            return Error::make(Error::Kind::Io,
-                               QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
-        }
-    }
-    return {};
 }
 
 void markHttp2(SSL *ssl)

@@ -19,11 +19,10 @@ namespace sluice::serve {
 // or with one this CA did not sign, or expired, fails the handshake). TLS 1.2 or newer only,
 // no renegotiation.
 //
-// HTTP takes context() for every new connection (a connection keeps the one it started with);
-// gRPC reads the same certificate from a private copy (publish()), written only once it loaded,
-// so that neither ever serves a certificate that did not load. reload() reads the files again:
-// one that does not load (garbage, a key that is not the certificate's, unreadable) keeps what
-// was served and says why. Thread-safe.
+// Both listeners (HTTP, and the gRPC port's HTTP/2) take context() for every new connection (a
+// connection keeps the one it started with). reload() reads the files again: one that does not
+// load (garbage, a key that is not the certificate's, unreadable) keeps what was served and says
+// why. Thread-safe.
 class ServerTls
 {
 public:
@@ -51,27 +50,17 @@ public:
     const Files &files() const { return m_files; }
     bool verifiesClients() const { return !m_files.clientCa.isEmpty(); }
 
-    // Writes what is served into `dir` (mode 0700, ours): identity.pem (the key, then the
-    // certificate chain, re-encoded) and client-ca.pem, each replaced by a rename, so that a
-    // reader never sees half of one; rewritten on every successful reload().
-    Result<void> publish(const QString &dir);
-    QString publishedIdentity() const;
-    QString publishedClientCa() const;
-
 private:
     struct Loaded;
     using Stamp = std::array<qint64, 9>; // inode, size, mtime (ns) of each file
     explicit ServerTls(Files files);
     static Result<Loaded> read(const Files &files);
     Stamp stamp() const;
-    Result<void> writePublished(const Loaded &loaded) const;
 
     Files m_files;
     mutable std::mutex m_mutex;
     std::shared_ptr<SSL_CTX> m_ctx;
-    QByteArray m_identityPem, m_caPem;
     Stamp m_stamp{};
-    QString m_publishDir;
 };
 
 // A connection of an HTTP/2 listener (the gRPC port): its ALPN answer is "h2" (gRPC clients
