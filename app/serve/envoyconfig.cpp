@@ -739,6 +739,11 @@ void Reader::checkReplaces(Config &config)
 
 } // namespace
 
+QString ruleIdPart(const QString &key, const QString &value)
+{
+    return idPart(value.isEmpty() ? key : key + QLatin1Char('_') + value);
+}
+
 QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &path)
 {
     QStringList parts{idPart(domain)};

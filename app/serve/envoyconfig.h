@@ -87,6 +87,9 @@ Config load(const QString &fileOrDirectory);
 // The rule id of a descriptor path: DOMAIN.KEY[_VALUE]... with every character a rule id
 // cannot hold as '-'.
 QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &path);
+// One part of a rule id after the domain's: the entry KEY_VALUE (or KEY for an empty value),
+// as ruleIdOf() writes it; `domain` alone as ruleIdOf(domain, {}) with an empty key.
+QString ruleIdPart(const QString &key, const QString &value = {});
 
 // Watches a configuration file or directory (serve --envoy-config): changed() once the files
 // have been quiet for a moment after a change (an editor's save, a ConfigMap's symlink swap, a

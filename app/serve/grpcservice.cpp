@@ -271,31 +271,36 @@ void quietProtobufLog(google::protobuf::LogLevel, const char *, int, const std::
 // (any value), on while the node has children; the rule of the node the last entry reaches,
 // or none. `subject`: the values of the entries matched by KEY alone, joined by U+001F ("_"
 // for none).
-const ServiceRule *walk(const Tree &tree, const QString &domain, const Descriptor &d,
+const ServiceRule *walk(const Tree &tree, const QString &domainId, const Descriptor &d,
                         QByteArray *subject)
 {
     const RuleTable &table = *tree.table;
-    QList<QPair<QString, QString>> path;
     QList<QByteArray> anyValues; // of the entries matched by KEY alone
     const ServiceRule *rule = nullptr;
+    QString prefix = domainId; // the id of the node reached (ruleIdOf, a part at a time)
     for (int j = 0; j < d.entries_size(); ++j) {
         const auto &e = d.entries(j);
-        path.append({QString::fromStdString(e.key()), QString::fromStdString(e.value())});
-        QString id = envoy::ruleIdOf(domain, path);
-        if (table.find(id) == nullptr && !tree.parents.contains(id)) {
-            path.last().second.clear();
-            id = envoy::ruleIdOf(domain, path);
-            if (table.find(id) == nullptr && !tree.parents.contains(id)) {
+        const QString key = QString::fromStdString(e.key());
+        QString id =
+            prefix + QLatin1Char('.') + envoy::ruleIdPart(key, QString::fromStdString(e.value()));
+        const ServiceRule *found = table.find(id);
+        bool parent = tree.parents.contains(id);
+        if (found == nullptr && !parent) {
+            id = prefix + QLatin1Char('.') + envoy::ruleIdPart(key);
+            found = table.find(id);
+            parent = tree.parents.contains(id);
+            if (found == nullptr && !parent) {
                 break; // no such descriptor: not limited
             }
             anyValues.append(QByteArray::fromStdString(e.value()));
         }
         if (j == d.entries_size() - 1) {
-            rule = table.find(id);
+            rule = found;
         }
-        if (!tree.parents.contains(id)) {
+        if (!parent) {
             break;
         }
+        prefix = std::move(id);
     }
     *subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
     return rule;
@@ -486,7 +491,8 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         return;
     }
     const QString domain = QString::fromStdString(request.domain());
-    if (!tree->parents.contains(envoy::ruleIdOf(domain, {}))) {
+    const QString domainId = envoy::ruleIdPart(domain);
+    if (!tree->parents.contains(domainId)) {
         metrics.countGrpc(Result_::UnknownDomain);
         if (options.unknownDomain == UnknownDomain::Error) {
             // Neither the domain (the client has it) nor where the rules came from.
@@ -516,7 +522,7 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
     for (int i = 0; i < count; ++i) {
         const Descriptor &d = request.descriptors(i);
         QByteArray subject;
-        const ServiceRule *rule = walk(*tree, domain, d, &subject);
+        const ServiceRule *rule = walk(*tree, domainId, d, &subject);
         RuleTablePtr ruleTable = tree->table;
         if (d.has_limit()) {
             if (const QString e = limitOverride(i, d, domain, rule, ruleTable, subject);

@@ -289,13 +289,20 @@ GrpcSession::GrpcSession(quint64 connection, const Options &options, GrpcCalls &
     nghttp2_session_callbacks_set_on_stream_close_callback(cb, &C::streamClose);
     nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(cb, &C::invalidFrame);
     nghttp2_session_callbacks_set_on_frame_send_callback(cb, &C::frameSent);
-    nghttp2_session_server_new(&m_session, cb, this);
+    // Unary calls need no stream priorities: no RFC 7540 dependency tree, and no closed
+    // streams kept for it (both cost per call).
+    nghttp2_option *option = nullptr;
+    nghttp2_option_new(&option);
+    nghttp2_option_set_no_closed_streams(option, 1);
+    nghttp2_session_server_new2(&m_session, cb, this, option);
+    nghttp2_option_del(option);
     nghttp2_session_callbacks_del(cb);
     const nghttp2_settings_entry settings[] = {
         {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, uint32_t(m_options.limits.maxStreams)},
         {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, uint32_t(m_options.maxHeaderBytes)},
+        {NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES, 1},
     };
-    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, 2);
+    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, 3);
     if (m_options.open && m_options.metrics != nullptr) {
         m_options.metrics->setGrpcConnections(++*m_options.open);
     }
