@@ -7,6 +7,9 @@ prints one line of JSON with what it saw. Run as: grpc_hostile.py ATTACK PORT [S
   reset N       one connection: N x (HEADERS + RST_STREAM), the rapid-reset pattern
   big           three 3.9 MB requests of 560,000 one-entry descriptors (python3-grpcio)
   overrides N   N requests, each a descriptor with a limit on 32 unconfigured 8 KB keys
+  wire          refusals on the gRPC wire (python3-h2): an unknown method, a compressed
+                message, a content-type that is not gRPC, a grpc-timeout of 1 ms, and a header
+                block of CONTINUATION frames that never ends
 """
 import json
 import resource
@@ -170,6 +173,81 @@ def overrides(port, n):
     return counts
 
 
+def answer(port, headers, body, end=True):
+    """One request on a connection of its own (python3-h2): the response's headers and
+    trailers as one dict."""
+    import h2.config
+    import h2.connection
+    import h2.events
+
+    s = connect(port, "127.0.0.1")
+    s.settimeout(5)
+    c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    c.initiate_connection()
+    c.send_headers(1, headers, end_stream=body is None)
+    if body is not None:
+        c.send_data(1, body, end_stream=end)
+    s.sendall(c.data_to_send())
+    seen, done = {}, False
+    while not done:
+        data = s.recv(65536)
+        if not data:
+            break
+        for e in c.receive_data(data):
+            if isinstance(e, (h2.events.ResponseReceived, h2.events.TrailersReceived)):
+                seen.update({k.decode(): v.decode() for k, v in e.headers})
+            if isinstance(e, (h2.events.StreamEnded, h2.events.StreamReset)):
+                done = True
+        s.sendall(c.data_to_send())
+    s.close()
+    return seen
+
+
+def continuations(port):
+    """HEADERS without END_HEADERS, then CONTINUATION frames of one header each, without end
+    (4 MB at most): whether the service closed the connection (a GOAWAY, then EOF)."""
+    import hpack
+
+    s = connect(port, "127.0.0.1")
+    s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + frame(4, 0, 0))
+    s.sendall(frame(1, 0, 1, hpack.Encoder().encode(HEADERS, huffman=False)))
+    enc = hpack.Encoder()
+    sent, closed = 0, False
+    s.settimeout(2)
+    try:
+        while sent < 4 << 20:
+            block = enc.encode([("x-flood", "y" * 1000)], huffman=False)
+            s.sendall(frame(9, 0, 1, block) * 16)
+            sent += 16 * len(block)
+    except OSError:
+        closed = True
+    while not closed:
+        try:
+            closed = not s.recv(65536)
+        except socket.timeout:
+            break
+        except OSError:
+            closed = True
+    s.close()
+    return sent, closed
+
+
+def wire(port):
+    ok = framed(request("edge", [([("remote_address", "10.7.7.7")], None)]))
+    out = {}
+    out["unknown_method"] = answer(port, [(k, "/no.Such/Method" if k == ":path" else v)
+                                          for k, v in HEADERS], ok).get("grpc-status")
+    compressed = answer(port, HEADERS + [("grpc-encoding", "gzip")], b"\1" + ok[1:])
+    out["compressed"] = [compressed.get("grpc-status"), compressed.get("grpc-accept-encoding")]
+    out["content_type"] = answer(port, [(k, "text/plain" if k == "content-type" else v)
+                                        for k, v in HEADERS], ok).get(":status")
+    out["ok"] = answer(port, HEADERS, ok).get("grpc-status")
+    out["half"] = answer(port, HEADERS, ok[:-2]).get("grpc-status")
+    sent, closed = continuations(port)
+    out["continuation_bytes"], out["continuation_closed"] = sent, closed
+    return out
+
+
 def main():
     attack, port = sys.argv[1], int(sys.argv[2])
     arg = int(sys.argv[3]) if len(sys.argv) > 3 else 0
@@ -180,6 +258,8 @@ def main():
         out = streams(port, source, arg, attack == "reset")
     elif attack == "big":
         out = big(port)
+    elif attack == "wire":
+        out = wire(port)
     else:
         out = overrides(port, arg)
     print(json.dumps(out), flush=True)

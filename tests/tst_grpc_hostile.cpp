@@ -331,6 +331,28 @@ private Q_SLOTS:
         QVERIFY(peakBounded());
     }
 
+    // The gRPC wire's refusals, each a status a client can act on: an unknown method and a
+    // compressed message UNIMPLEMENTED (the latter naming identity), another content-type HTTP
+    // 415, a message cut short INVALID_ARGUMENT; a header block of CONTINUATION frames that
+    // never ends closes the connection (the client reads its end).
+    void wireRefusals()
+    {
+        const QJsonObject r = attack({QStringLiteral("wire"), QString::number(m_grpcPort)});
+        const QByteArray json = QJsonDocument(r).toJson();
+        QCOMPARE(r.value(QStringLiteral("ok")).toString(), QStringLiteral("0"));
+        QVERIFY2(r.value(QStringLiteral("unknown_method")).toString() == QLatin1String("12"),
+                 json.constData());
+        QVERIFY2(r.value(QStringLiteral("compressed")).toArray() ==
+                     QJsonArray({QStringLiteral("12"), QStringLiteral("identity")}),
+                 json.constData());
+        QVERIFY2(r.value(QStringLiteral("content_type")).toString() == QLatin1String("415"),
+                 json.constData());
+        QVERIFY2(r.value(QStringLiteral("half")).toString() == QLatin1String("3"),
+                 json.constData());
+        QVERIFY2(r.value(QStringLiteral("continuation_closed")).toBool(), json.constData());
+        QVERIFY(peakBounded());
+    }
+
     // Out of file descriptors: refused through the reserve descriptor, said in /healthz, and
     // accepting again once descriptors are free.
     void outOfDescriptors()
