@@ -355,6 +355,14 @@ bool GrpcSession::finished() const
                       nghttp2_session_want_write(m_session) == 0);
 }
 
+void GrpcSession::goAway()
+{
+    if (!m_over) {
+        m_over = true;
+        nghttp2_session_terminate_session(m_session, NGHTTP2_NO_ERROR);
+    }
+}
+
 void GrpcSession::close(Metrics::GrpcClosed reason, const QString &why)
 {
     if (m_over) {

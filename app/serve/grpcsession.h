@@ -107,6 +107,7 @@ public:
     bool started() const override { return m_started; }
     bool idle() const override { return m_streams.empty(); }
     bool finished() const override;
+    void goAway() override;
 
     struct Stream;
 

@@ -869,7 +869,13 @@ void HttpServer::sweep()
         if (c == nullptr) {
             continue;
         }
-        if (c->lingering || c->idleDeadline != 0 || c->handshaking || c->session) {
+        if (c->session && c->idleDeadline != 0 && !c->lingering) {
+            // An idle HTTP/2 connection: a GOAWAY first, then it closes once that is written.
+            c->session->goAway();
+            c->idleDeadline = 0;
+            c->done = true;
+            markDirty(*c);
+        } else if (c->lingering || c->idleDeadline != 0 || c->handshaking || c->session) {
             // Lingered long enough; or a keep-alive connection with nothing to do: closed
             // without an answer (as nginx's keepalive_timeout); the client opens a new one. A
             // TLS handshake not done within the header timeout: nothing can be said to it.

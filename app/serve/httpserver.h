@@ -52,6 +52,9 @@ public:
     virtual bool idle() const = 0;
     // Over: nothing more is read; closed once what it produced is written.
     virtual bool finished() const = 0;
+    // Idle too long: says goodbye the protocol's way (HTTP/2: GOAWAY NO_ERROR, so a client such
+    // as Envoy opens a new connection for its next call instead of failing it), then is over.
+    virtual void goAway() = 0;
 };
 
 // Why a new connection is refused (the limits, out of file descriptors).
