@@ -10,6 +10,7 @@
 // is not a limiter, is never flagged and never fixed; a key named like a layout whose value is
 // not that layout's is never judged as it; huge values are read within the per-key bound.
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -19,6 +20,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sluice;
@@ -260,6 +262,67 @@ private Q_SLOTS:
         QVERIFY2(t > 0 && t <= 60'000, qPrintable(QString::number(t))); // healed
         QCOMPARE(again[u"user3"_s].toString(), u"rejected"_s);
         QVERIFY(test::pttl(c, user3) > 0);
+    }
+
+    // `keys top` watches rate-limiter-flexible live while it decides (points 100 in 60 s, adopted
+    // by a rule file at that limit): top-busy, past its limit and asking 10 times a second, is
+    // named over its limit, first, admitting nothing; top-quiet, 5 times a second, is under it
+    // and admits at a plausible rate. Bounds, not exact figures: the library's clock and the
+    // samples' are not in step.
+    void keysTopWatchesALiveLimiter()
+    {
+        needNpm();
+        QTemporaryDir dir;
+        const QString rules = test::fileIn(
+            dir, u"rules.json"_s,
+            R"({"version": 1, "rules": [{"id": "api", "scope": "user", "key_prefix": "rlflx:",
+                "algorithm": "fixed_window", "limit": 100, "window": "60s",
+                "adopt": {"match": "rlflx:)" +
+                m_tag + R"(top-*", "layout": "rlflx", "window": "60s", "limit": 100}}]})");
+        QProcess traffic;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"NODE_PATH"_s, m_dir + u"/node_modules"_s);
+        traffic.setProcessEnvironment(env);
+        traffic.start(m_node,
+                      {QStringLiteral(SLUICE_SOURCE_DIR) + u"/tests/real-limiters.js"_s, u"rlflx"_s,
+                       u"traffic"_s, test::redisUrl(), QString::fromLatin1(m_tag)});
+        QVERIFY(traffic.waitForStarted());
+        while (!traffic.readAllStandardOutput().contains("started")) {
+            QVERIFY2(traffic.waitForReadyRead(30'000), traffic.readAllStandardError().constData());
+        }
+        const test::CliRun r =
+            test::runCli({u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(), u"--rules"_s, rules,
+                          u"--match"_s, QString::fromLatin1("rlflx:" + m_tag + "top-*"),
+                          u"--interval"_s, u"1.5"_s, u"--json"_s});
+        QVERIFY(traffic.waitForFinished(30'000));
+        QCOMPARE(traffic.exitCode(), 0);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject top = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(top[u"resolution"_s].toString().startsWith(u"sampled every 1."_s),
+                 r.out.constData());
+        QCOMPARE(top[u"complete"_s].toBool(), true);
+        const QJsonArray subjects = top[u"subjects"_s].toArray();
+        QCOMPARE(subjects.size(), 2);
+        const QJsonObject busy = subjects[0].toObject(), quiet = subjects[1].toObject();
+        QCOMPARE(busy[u"key"_s].toString(), QString::fromLatin1("rlflx:" + m_tag + "top-busy"));
+        QCOMPARE(busy[u"level"_s].toString(), u"over"_s);
+        QCOMPARE(busy[u"limit"_s].toInt(), 100);
+        QCOMPARE(busy[u"rule"_s].toString(), u"api"_s);
+        QVERIFY(busy[u"count"_s].toInt() > 110);
+        QCOMPARE(busy[u"admitted_per_s"_s].toDouble(), 0.0);
+        const double busyRate = busy[u"counted_per_s"_s].toDouble();
+        QVERIFY2(busyRate >= 3 && busyRate <= 20, qPrintable(QString::number(busyRate)));
+        QCOMPARE(quiet[u"key"_s].toString(), QString::fromLatin1("rlflx:" + m_tag + "top-quiet"));
+        QCOMPARE(quiet[u"level"_s].toString(), u"under"_s);
+        const double quietRate = quiet[u"admitted_per_s"_s].toDouble();
+        QVERIFY2(quietRate >= 1.5 && quietRate <= 10, qPrintable(QString::number(quietRate)));
+        QCOMPARE(top[u"limited"_s].toInt(), 1);
+
+        // Bad input is named.
+        const test::CliRun bad = test::runCli(
+            {u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(), u"--interval"_s, u"0"_s});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--interval '0'"), bad.err.constData());
     }
 
     // rate-limit-redis 4.3: a key without TTL starts again at 1 with the window's TTL.
