@@ -286,6 +286,8 @@ WatchReport KeyWatcher::compare(const WatchSample &before, const WatchSample &af
 {
     WatchReport r;
     r.intervalMs = std::max<qint64>(0, (after.startUs - before.startUs) / 1000);
+    r.truncated = after.truncated;
+    r.roundTrips = after.roundTrips;
     QHash<QByteArray, const WatchedKey *> earlier;
     earlier.reserve(before.keys.size());
     for (const WatchedKey &k : before.keys) {

@@ -95,6 +95,8 @@ struct WatchReport
     // counted per second, then by count; expired keys last.
     QList<WatchedSubject> subjects;
     qint64 expired = 0;
+    bool truncated = false; // the second sample stopped at Options::maxKeys watched keys
+    qint64 roundTrips = 0;  // of the second sample
     qint64 limited() const; // over or at
     qint64 near() const;
     // Sums over the subjects whose rate is known; -1 when none is.

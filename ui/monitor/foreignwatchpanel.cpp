@@ -117,11 +117,15 @@ void ForeignWatchPanel::onReport(quint64 session, const keys::WatchReport &repor
     m_model->setReport(report);
     const qint64 watched = qint64(report.subjects.size()) - report.expired;
     const double admitted = report.admittedPerS();
-    m_status->setText(
+    QString status =
         tr("%1 · %2 limited, %3 near, of %4 keys · admitted %5/s")
             .arg(report.resolution(), QLocale().toString(report.limited()),
                  QLocale().toString(report.near()), QLocale().toString(watched),
-                 admitted < 0 ? QStringLiteral("–") : QLocale().toString(admitted, 'f', 1)));
+                 admitted < 0 ? QStringLiteral("–") : QLocale().toString(admitted, 'f', 1));
+    if (report.truncated) {
+        status += tr(" · only the first %1 keys (the cap)").arg(QLocale().toString(watched));
+    }
+    m_status->setText(status);
     m_empty->setVisible(watched == 0);
     Q_EMIT updated();
 }
