@@ -65,14 +65,16 @@ class TestForeignWatch : public QObject
     void plant()
     {
         Connection c = test::connect();
+        QVERIFY(c.command({"DEL", m_over, m_under, m_tokens, m_stamp}));
         for (int i = 0; i < 7; ++i) {
             QVERIFY(c.command({"INCR", m_over}));
         }
         QVERIFY(c.command({"EXPIRE", m_over, "60"}));
         QVERIFY(c.command({"SET", m_under, "1", "EX", "60"}));
-        for (int i = 0; i < 3; ++i) { // capacity 2, 1 a second: the third finds none left
-            QVERIFY(c.command(
-                {"EVAL", test::springGatewayScript(), "2", m_tokens, m_stamp, "1", "2", "", "1"}));
+        // Capacity 10, a token every 4 s (the keys live 80 s): the 11th request finds none left.
+        for (int i = 0; i < 11; ++i) {
+            QVERIFY(c.command({"EVAL", test::springGatewayScript(), "2", m_tokens, m_stamp, "0.25",
+                               "10", "", "1"}));
         }
     }
 
@@ -152,7 +154,6 @@ private Q_SLOTS:
         if (test::shotsDir().isEmpty()) {
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
-        plant();
         RuleSet set;
         set.rules = {adoptingRule("rate_limit:" + m_prefix + "*")};
         for (const Theme::Choice theme : {Theme::Choice::Light, Theme::Choice::Dark}) {

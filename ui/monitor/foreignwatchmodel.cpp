@@ -42,6 +42,21 @@ void ForeignWatchModel::setReport(const keys::WatchReport &report, int maxRows)
     });
 }
 
+QString ForeignWatchModel::changeWords(WatchChange c)
+{
+    switch (c) {
+    case WatchChange::Steady:
+        return tr("the same window in both");
+    case WatchChange::New:
+        return tr("the key appeared between them: all it counted");
+    case WatchChange::Reset:
+        return tr("the window restarted between them: at least these");
+    case WatchChange::Expired:
+        break;
+    }
+    return tr("the key expired since");
+}
+
 QString ForeignWatchModel::levelWords(const WatchedSubject &s)
 {
     if (s.now.blockKey) {
@@ -93,12 +108,10 @@ QVariant ForeignWatchModel::cell(const QModelIndex &index, int role) const
         }
     case Qt::ToolTipRole:
         return tr("Key %1 (%2%3)\n%4. Admitted and counted per second: the growth of its "
-                  "counter between the two samples (%5)%6")
+                  "counter between the two samples; %5.")
             .arg(bytes::printable(k.key), k.layout,
                  k.ruleId.isEmpty() ? QString() : tr(", adopted by rule %1").arg(k.ruleId),
-                 levelWords(s), keys::watchChangeName(s.change),
-                 s.lowerBound ? tr("; the window restarted between them: at least these")
-                              : QString());
+                 levelWords(s), changeWords(s.change));
     case Qt::TextAlignmentRole:
         if (index.column() == AdmittedColumn || index.column() == CountedColumn) {
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -33,6 +33,8 @@ public:
 
     // "over its limit", "no token left", "blocked": the level in words.
     static QString levelWords(const keys::WatchedSubject &s);
+    // "the window restarted between them: at least these": what happened between the samples.
+    static QString changeWords(keys::WatchChange c);
 
 private:
     int count() const override { return int(m_rows.size()); }

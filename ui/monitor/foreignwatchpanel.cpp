@@ -16,6 +16,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace sluice::ui {
 
 ForeignWatchPanel::ForeignWatchPanel(ConnectionController *connection, int intervalMs,
@@ -117,9 +119,14 @@ void ForeignWatchPanel::onReport(quint64 session, const keys::WatchReport &repor
     m_model->setReport(report);
     const qint64 watched = qint64(report.subjects.size()) - report.expired;
     const double admitted = report.admittedPerS();
+    // The resolution in the user's language ("sampled every 2 s"), to a tenth of a second.
+    const double seconds = std::round(double(report.intervalMs) / 100.0) / 10.0;
+    const QString resolution =
+        tr("sampled every %1 s")
+            .arg(QLocale().toString(seconds, 'f', seconds == std::floor(seconds) ? 0 : 1));
     QString status =
         tr("%1 · %2 limited, %3 near, of %4 keys · admitted %5/s")
-            .arg(report.resolution(), QLocale().toString(report.limited()),
+            .arg(resolution, QLocale().toString(report.limited()),
                  QLocale().toString(report.near()), QLocale().toString(watched),
                  admitted < 0 ? QStringLiteral("–") : QLocale().toString(admitted, 'f', 1));
     if (report.truncated) {
