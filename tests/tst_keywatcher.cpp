@@ -22,7 +22,7 @@ WatchedKey counter(const QByteArray &key, qint64 count, qint64 pttlMs, qint64 re
 {
     WatchedKey k;
     k.key = key;
-    k.layout = u"rate_limit_redis"_s;
+    k.layout = QLatin1String("rate_limit_redis");
     k.ruleId = u"adopted"_s;
     k.limit = limit;
     k.count = count;
@@ -163,6 +163,22 @@ private Q_SLOTS:
         QCOMPARE(r.subjects[0].level, WatchLevel::At);
         QCOMPARE(r.subjects[1].now.key, QByteArray("busy"));
         QCOMPARE(r.subjects[2].now.key, QByteArray("quiet"));
+        QCOMPARE(r.watched, qint64(3));
+
+        // Kept: the first subjects; the figures count every one.
+        const WatchSample later =
+            sampleOf(t0 + second, {counter("quiet", 2, 49'000, t0 + second),
+                                   counter("busy", 60, 49'000, t0 + second),
+                                   counter("full", 100, 49'000, t0 + second)});
+        const WatchReport one = KeyWatcher::compare(
+            sampleOf(t0, {counter("quiet", 1, 50'000, t0), counter("busy", 10, 50'000, t0),
+                          counter("full", 99, 50'000, t0)}),
+            later, 0.8, 1);
+        QCOMPARE(one.subjects.size(), 1);
+        QCOMPARE(one.subjects[0].now.key, QByteArray("full"));
+        QCOMPARE(one.watched, qint64(3));
+        QCOMPARE(one.limited(), qint64(1));
+        QCOMPARE(one.countedPerS(), 52.0);
     }
 
     void levels_data()

@@ -52,7 +52,7 @@ QJsonObject subjectJson(const WatchedSubject &s)
     const WatchedKey &k = s.now;
     return QJsonObject{
         {u"key"_s, bytes::printable(k.key)},
-        {u"layout"_s, k.layout},
+        {u"layout"_s, QString(k.layout)},
         {u"rule"_s, k.ruleId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(k.ruleId)},
         {u"limit"_s, orNull(k.limit, 0)},
         {u"count"_s, k.count ? QJsonValue(*k.count) : QJsonValue(QJsonValue::Null)},
@@ -84,7 +84,7 @@ QByteArray reportJson(const WatchReport &r, const WatchSample &last, int count)
     const QJsonObject o{
         {u"resolution"_s, r.resolution()},
         {u"interval_ms"_s, r.intervalMs},
-        {u"watched"_s, qint64(r.subjects.size()) - r.expired},
+        {u"watched"_s, r.watched},
         {u"limited"_s, r.limited()},
         {u"near"_s, r.near()},
         {u"expired"_s, r.expired},
@@ -110,7 +110,7 @@ QByteArray reportText(const WatchReport &r, const WatchSample &last, int count)
         r.resolution(), patterns.join(u", "_s), QString::number(last.roundTrips),
         last.scan.noTouch ? u", CLIENT NO-TOUCH"_s : QString());
     lines << u"watched %1 keys whose limit is known: %2 at or over it, %3 near it, %4 gone "
-             "since the first sample"_s.arg(qint64(r.subjects.size()) - r.expired)
+             "since the first sample"_s.arg(r.watched)
                  .arg(r.limited())
                  .arg(r.near())
                  .arg(r.expired);
@@ -135,9 +135,9 @@ QByteArray reportText(const WatchReport &r, const WatchSample &last, int count)
                             : k.tokens ? u"%1 tokens"_s.arg(formatAmount(*k.tokens))
                             : k.count  ? u"%1 / %2"_s.arg(*k.count).arg(k.limit)
                                        : u"-"_s;
-        lines << padded(watchLevelName(s.level), 7) + padded(k.layout, 24) + padded(now, 16) +
-                     padded(ttlText(k.pttlMs), 9) + padded(rateText(s.countedPerS), 11) +
-                     padded(rateText(s.admittedPerS), 12) +
+        lines << padded(watchLevelName(s.level), 7) + padded(QString(k.layout), 24) +
+                     padded(now, 16) + padded(ttlText(k.pttlMs), 9) +
+                     padded(rateText(s.countedPerS), 11) + padded(rateText(s.admittedPerS), 12) +
                      padded(watchChangeName(s.change) +
                                 (s.lowerBound ? u" (at least)"_s : QString()),
                             19) +

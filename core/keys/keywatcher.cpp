@@ -76,16 +76,20 @@ void ratesOf(WatchedSubject &s, qint64 dtUs)
     }
 }
 
-// The sum of a rate over the subjects where it is known; -1 when it is known for none.
-double sumOf(const QList<WatchedSubject> &subjects, double WatchedSubject::*rate)
+// Counts the subject into the report's figures.
+void addFigures(WatchReport &r, const WatchedSubject &s)
 {
-    double sum = -1;
-    for (const WatchedSubject &s : subjects) {
-        if (s.*rate >= 0) {
-            sum = std::max(sum, 0.0) + s.*rate;
-        }
+    if (s.level == WatchLevel::At || s.level == WatchLevel::Over) {
+        ++r.limitedCount;
+    } else if (s.level == WatchLevel::Near) {
+        ++r.nearCount;
     }
-    return sum;
+    if (s.admittedPerS >= 0) {
+        r.admittedSum = std::max(r.admittedSum, 0.0) + s.admittedPerS;
+    }
+    if (s.countedPerS >= 0) {
+        r.countedSum = std::max(r.countedSum, 0.0) + s.countedPerS;
+    }
 }
 
 } // namespace
@@ -118,31 +122,6 @@ QString watchChangeName(WatchChange c)
         return u"expired"_s;
     }
     return u"steady"_s;
-}
-
-qint64 WatchReport::limited() const
-{
-    return std::count_if(subjects.begin(), subjects.end(), [](const WatchedSubject &s) {
-        return s.change != WatchChange::Expired &&
-               (s.level == WatchLevel::At || s.level == WatchLevel::Over);
-    });
-}
-
-qint64 WatchReport::near() const
-{
-    return std::count_if(subjects.begin(), subjects.end(), [](const WatchedSubject &s) {
-        return s.change != WatchChange::Expired && s.level == WatchLevel::Near;
-    });
-}
-
-double WatchReport::admittedPerS() const
-{
-    return sumOf(subjects, &WatchedSubject::admittedPerS);
-}
-
-double WatchReport::countedPerS() const
-{
-    return sumOf(subjects, &WatchedSubject::countedPerS);
 }
 
 QString WatchReport::resolution() const
@@ -183,7 +162,7 @@ std::optional<WatchedKey> KeyWatcher::watchedOf(const AuditEntry &e)
     }
     WatchedKey w;
     w.key = e.key;
-    w.layout = e.layout;
+    w.layout = QLatin1String(l->id);
     w.pttlMs = e.pttlMs;
     w.readUs = e.readUs;
     w.windowMs = e.windowMs;
@@ -282,7 +261,7 @@ WatchLevel KeyWatcher::levelOf(const WatchedKey &k, double nearFraction)
 }
 
 WatchReport KeyWatcher::compare(const WatchSample &before, const WatchSample &after,
-                                double nearFraction)
+                                double nearFraction, qsizetype maxSubjects)
 {
     WatchReport r;
     r.intervalMs = std::max<qint64>(0, (after.startUs - before.startUs) / 1000);
@@ -311,8 +290,10 @@ WatchReport KeyWatcher::compare(const WatchSample &before, const WatchSample &af
             ratesOf(s, k.readUs - (*it)->readUs);
             earlier.erase(it);
         }
+        addFigures(r, s);
         r.subjects << std::move(s);
     }
+    r.watched = after.keys.size();
     std::stable_sort(r.subjects.begin(), r.subjects.end(),
                      [](const WatchedSubject &a, const WatchedSubject &b) {
                          if (a.level != b.level) {
@@ -326,16 +307,19 @@ WatchReport KeyWatcher::compare(const WatchSample &before, const WatchSample &af
                          }
                          return a.now.key < b.now.key;
                      });
+    if (r.subjects.size() > maxSubjects) {
+        r.subjects.resize(maxSubjects);
+    }
     // The keys gone since the first sample, in its order (the hash's order is not stable).
     for (const WatchedKey &k : before.keys) {
-        if (earlier.contains(k.key)) {
+        if (earlier.contains(k.key) && r.subjects.size() < maxSubjects) {
             WatchedSubject s;
             s.now = k;
             s.change = WatchChange::Expired;
             r.subjects << std::move(s);
-            ++r.expired;
         }
     }
+    r.expired = earlier.size();
     return r;
 }
 

@@ -28,9 +28,9 @@ namespace sluice::keys {
 struct WatchedKey
 {
     QByteArray key;
-    QString layout;
-    QString ruleId;   // the adopting rule; empty when the key itself says the limit
-    qint64 limit = 0; // the adoption's limit; 0 when the key says (tokens, block keys)
+    QLatin1String layout; // the layout's id (the table's static text: no copy per key)
+    QString ruleId;       // the adopting rule (shared); empty when the key itself says the limit
+    qint64 limit = 0;     // the adoption's limit; 0 when the key says (tokens, block keys)
     qint64 windowMs = -1;
     qint64 pttlMs = -2;
     qint64 readUs = 0;            // the server's TIME of the read
@@ -92,16 +92,22 @@ struct WatchReport
 {
     qint64 intervalMs = 0; // between the two samples' starts (server time)
     // Watched subjects, the most limited first (over, at, near, under), then by the requests
-    // counted per second, then by count; expired keys last.
+    // counted per second, then by count; expired keys last. At most compare()'s maxSubjects;
+    // the figures below count them all.
     QList<WatchedSubject> subjects;
+    qint64 watched = 0; // keys in the second sample
     qint64 expired = 0;
     bool truncated = false; // the second sample stopped at Options::maxKeys watched keys
     qint64 roundTrips = 0;  // of the second sample
-    qint64 limited() const; // over or at
-    qint64 near() const;
+    qint64 limitedCount = 0;
+    qint64 nearCount = 0;
     // Sums over the subjects whose rate is known; -1 when none is.
-    double admittedPerS() const;
-    double countedPerS() const;
+    double admittedSum = -1;
+    double countedSum = -1;
+    qint64 limited() const { return limitedCount; } // over or at
+    qint64 near() const { return nearCount; }
+    double admittedPerS() const { return admittedSum; }
+    double countedPerS() const { return countedSum; }
     // "sampled every 2 s": the interval in words.
     QString resolution() const;
 };
@@ -134,8 +140,9 @@ public:
     // Pure: where the key stands now.
     static WatchLevel levelOf(const WatchedKey &k, double nearFraction = 0.8);
     // Pure: the two samples compared key by key.
+    // The subjects kept are the first `maxSubjects` (the figures count them all).
     static WatchReport compare(const WatchSample &before, const WatchSample &after,
-                               double nearFraction = 0.8);
+                               double nearFraction = 0.8, qsizetype maxSubjects = 10'000);
 };
 
 } // namespace sluice::keys

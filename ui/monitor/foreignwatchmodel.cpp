@@ -87,7 +87,7 @@ QVariant ForeignWatchModel::cell(const QModelIndex &index, int role) const
         case KeyColumn:
             return bytes::printable(k.key);
         case LayoutColumn:
-            return k.layout;
+            return QString(k.layout);
         case NowColumn:
             if (k.blockKey) {
                 return k.pttlMs >= 0 ? tr("for %1").arg(keys::formatDurationMs(k.pttlMs))
@@ -109,7 +109,7 @@ QVariant ForeignWatchModel::cell(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         return tr("Key %1 (%2%3)\n%4. Admitted and counted per second: the growth of its "
                   "counter between the two samples; %5.")
-            .arg(bytes::printable(k.key), k.layout,
+            .arg(bytes::printable(k.key), QString(k.layout),
                  k.ruleId.isEmpty() ? QString() : tr(", adopted by rule %1").arg(k.ruleId),
                  levelWords(s), changeWords(s.change));
     case Qt::TextAlignmentRole:

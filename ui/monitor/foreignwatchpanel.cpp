@@ -117,7 +117,7 @@ void ForeignWatchPanel::onReport(quint64 session, const keys::WatchReport &repor
         return;
     }
     m_model->setReport(report);
-    const qint64 watched = qint64(report.subjects.size()) - report.expired;
+    const qint64 watched = report.watched;
     const double admitted = report.admittedPerS();
     // The resolution in the user's language ("sampled every 2 s"), to a tenth of a second.
     const double seconds = std::round(double(report.intervalMs) / 100.0) / 10.0;
