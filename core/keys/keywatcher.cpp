@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -38,8 +39,22 @@ int rank(WatchLevel l)
     return int(l);
 }
 
+// What compare() works on for each key of the second sample: a WatchedSubject without its copy
+// of the key (a million keys compared hold 56 bytes each, not a second WatchedKey).
+struct Row
+{
+    const WatchedKey *key = nullptr;
+    WatchLevel level = WatchLevel::Under;
+    WatchChange change = WatchChange::Steady;
+    qint64 counted = -1;
+    qint64 admitted = -1;
+    double countedPerS = -1;
+    double admittedPerS = -1;
+    bool lowerBound = false;
+};
+
 // The counts of one key between two reads, into `s`.
-void deltaOf(WatchedSubject &s, const WatchedKey &before, const WatchedKey &after)
+void deltaOf(Row &s, const WatchedKey &before, const WatchedKey &after)
 {
     if (!after.counter || !after.count || !before.count) {
         return;
@@ -62,7 +77,7 @@ void deltaOf(WatchedSubject &s, const WatchedKey &before, const WatchedKey &afte
     }
 }
 
-void ratesOf(WatchedSubject &s, qint64 dtUs)
+void ratesOf(Row &s, qint64 dtUs)
 {
     if (dtUs <= 0) {
         return;
@@ -77,7 +92,7 @@ void ratesOf(WatchedSubject &s, qint64 dtUs)
 }
 
 // Counts the subject into the report's figures.
-void addFigures(WatchReport &r, const WatchedSubject &s)
+void addFigures(WatchReport &r, const Row &s)
 {
     if (s.level == WatchLevel::At || s.level == WatchLevel::Over) {
         ++r.limitedCount;
@@ -272,10 +287,11 @@ WatchReport KeyWatcher::compare(const WatchSample &before, const WatchSample &af
     for (const WatchedKey &k : before.keys) {
         earlier.insert(k.key, &k);
     }
-    r.subjects.reserve(after.keys.size());
+    std::vector<Row> rows;
+    rows.reserve(size_t(after.keys.size()));
     for (const WatchedKey &k : after.keys) {
-        WatchedSubject s;
-        s.now = k;
+        Row s;
+        s.key = &k;
         s.level = levelOf(k, nearFraction);
         const auto it = earlier.constFind(k.key);
         if (it == earlier.constEnd()) {
@@ -291,24 +307,35 @@ WatchReport KeyWatcher::compare(const WatchSample &before, const WatchSample &af
             earlier.erase(it);
         }
         addFigures(r, s);
-        r.subjects << std::move(s);
+        rows.push_back(s);
     }
     r.watched = after.keys.size();
-    std::stable_sort(r.subjects.begin(), r.subjects.end(),
-                     [](const WatchedSubject &a, const WatchedSubject &b) {
-                         if (a.level != b.level) {
-                             return rank(a.level) > rank(b.level);
-                         }
-                         if (a.countedPerS != b.countedPerS) {
-                             return a.countedPerS > b.countedPerS;
-                         }
-                         if (a.now.count.value_or(0) != b.now.count.value_or(0)) {
-                             return a.now.count.value_or(0) > b.now.count.value_or(0);
-                         }
-                         return a.now.key < b.now.key;
-                     });
-    if (r.subjects.size() > maxSubjects) {
-        r.subjects.resize(maxSubjects);
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        if (a.level != b.level) {
+            return rank(a.level) > rank(b.level);
+        }
+        if (a.countedPerS != b.countedPerS) {
+            return a.countedPerS > b.countedPerS;
+        }
+        if (a.key->count.value_or(0) != b.key->count.value_or(0)) {
+            return a.key->count.value_or(0) > b.key->count.value_or(0);
+        }
+        return a.key->key < b.key->key;
+    });
+    const size_t kept = std::min(rows.size(), size_t(std::max<qsizetype>(maxSubjects, 0)));
+    r.subjects.reserve(qsizetype(kept));
+    for (size_t i = 0; i < kept; ++i) {
+        const Row &row = rows[i];
+        WatchedSubject s;
+        s.now = *row.key;
+        s.level = row.level;
+        s.change = row.change;
+        s.counted = row.counted;
+        s.admitted = row.admitted;
+        s.countedPerS = row.countedPerS;
+        s.admittedPerS = row.admittedPerS;
+        s.lowerBound = row.lowerBound;
+        r.subjects << std::move(s);
     }
     // The keys gone since the first sample, in its order (the hash's order is not stable).
     for (const WatchedKey &k : before.keys) {
