@@ -41,16 +41,9 @@ int rank(WatchLevel l)
 
 // What compare() works on for each key of the second sample: a WatchedSubject without its copy
 // of the key (a million keys compared hold 56 bytes each, not a second WatchedKey).
-struct Row
+struct Row : WatchFigures
 {
     const WatchedKey *key = nullptr;
-    WatchLevel level = WatchLevel::Under;
-    WatchChange change = WatchChange::Steady;
-    qint64 counted = -1;
-    qint64 admitted = -1;
-    double countedPerS = -1;
-    double admittedPerS = -1;
-    bool lowerBound = false;
 };
 
 // The counts of one key between two reads, into `s`.
@@ -327,14 +320,8 @@ WatchReport KeyWatcher::compare(const WatchSample &before, const WatchSample &af
     for (size_t i = 0; i < kept; ++i) {
         const Row &row = rows[i];
         WatchedSubject s;
+        static_cast<WatchFigures &>(s) = row;
         s.now = *row.key;
-        s.level = row.level;
-        s.change = row.change;
-        s.counted = row.counted;
-        s.admitted = row.admitted;
-        s.countedPerS = row.countedPerS;
-        s.admittedPerS = row.admittedPerS;
-        s.lowerBound = row.lowerBound;
         r.subjects << std::move(s);
     }
     // The keys gone since the first sample, in its order (the hash's order is not stable).

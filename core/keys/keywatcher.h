@@ -74,9 +74,9 @@ enum class WatchChange {
 };
 QString watchChangeName(WatchChange c);
 
-struct WatchedSubject
+// Where a key stands and what its counter did between the two samples.
+struct WatchFigures
 {
-    WatchedKey now; // Expired: the first sample's read
     WatchLevel level = WatchLevel::Under;
     WatchChange change = WatchChange::Steady;
     // Requests the counter counted between the samples, and of them those admitted (the
@@ -86,6 +86,11 @@ struct WatchedSubject
     double countedPerS = -1;
     double admittedPerS = -1;
     bool lowerBound = false; // Reset: at least these
+};
+
+struct WatchedSubject : WatchFigures
+{
+    WatchedKey now; // Expired: the first sample's read
 };
 
 struct WatchReport
