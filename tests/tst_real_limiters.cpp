@@ -305,6 +305,46 @@ private Q_SLOTS:
         QVERIFY2(bad.err.contains("--interval '0'"), bad.err.constData());
     }
 
+    // `keys top --watch` prints a report every interval (one JSON object a line) until
+    // stopped; a key name's control bytes reach the terminal escaped, never raw.
+    void keysTopWatchAndEscapes()
+    {
+        Connection c = test::connect();
+        // Rack::Attack's ban of a discriminator that holds control bytes.
+        const QByteArray block = "rack::attack:fail2ban:ban:" + m_tag + "x\x01\nevil\x1b[2J";
+        QVERIFY(c.command({"SET", block, "1", "EX", "60"}));
+        const QString match =
+            u"rack::attack:fail2ban:ban:"_s + QString::fromLatin1(m_tag) + u"x*"_s;
+        const test::CliRun text = test::runCli({u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(),
+                                                u"--match"_s, match, u"--interval"_s, u"0.3"_s});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("over   rack_attack_ban"), text.out.constData());
+        QVERIFY2(text.out.contains("x\\x01\\x0aevil\\x1b[2J"), text.out.constData());
+        for (char ctl : {'\x01', '\x1b'}) {
+            QVERIFY(!text.out.contains(ctl));
+        }
+
+        QProcess watch;
+        watch.start(QStringLiteral(SLUICE_CLI),
+                    {u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(), u"--match"_s, match,
+                     u"--interval"_s, u"0.3"_s, u"--watch"_s, u"--json"_s});
+        QVERIFY(watch.waitForStarted());
+        QByteArray out;
+        while (out.count('\n') < 2) {
+            QVERIFY2(watch.waitForReadyRead(10'000), watch.readAllStandardError().constData());
+            out += watch.readAllStandardOutput();
+        }
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(5'000));
+        for (const QByteArray &line : out.split('\n').mid(0, 2)) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QCOMPARE(o[u"limited"_s].toInt(), 1);
+            QCOMPARE(o[u"subjects"_s][0][u"layout"_s].toString(), u"rack_attack_ban"_s);
+            QVERIFY(o[u"resolution"_s].toString().startsWith(u"sampled every 0."_s));
+        }
+        QVERIFY(c.command({"DEL", block}));
+    }
+
     // rate-limit-redis 4.3: a key without TTL starts again at 1 with the window's TTL.
     void rateLimitRedis()
     {
