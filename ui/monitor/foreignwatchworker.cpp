@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <limits>
 
 namespace sluice::ui {
 
@@ -99,10 +100,12 @@ void ForeignWatchWorker::tick()
     if (!error.isEmpty()) {
         Q_EMIT reportReady(m_session, keys::WatchReport{}, error);
     }
-    // Every interval; a sample that takes longer than half of it is followed by as long a pause,
-    // so that a large keyspace costs the server at most half of one connection's time.
+    // Every interval; a sample that takes longer than a fifth of it is followed by a pause four
+    // times as long, so that a large keyspace costs the server at most a fifth of one
+    // connection's time.
     const qint64 spent = took.elapsed();
-    m_timer->start(int(std::max<qint64>(m_intervalMs - spent, spent)));
+    m_timer->start(int(std::min<qint64>(std::max<qint64>(m_intervalMs - spent, 4 * spent),
+                                        std::numeric_limits<int>::max())));
 }
 
 } // namespace sluice::ui

@@ -16,8 +16,8 @@ class QTimer;
 namespace sluice::ui {
 
 // The worker behind the Monitor's "Other limiters" (foreignwatchpanel.h): lives on a QThread of
-// its own with its own Connection; every `intervalMs` (2 s; a sample that takes longer than half
-// of it is followed by a pause as long as it took) it samples the keys of other
+// its own with its own Connection; every `intervalMs` (2 s; a sample that takes longer than a
+// fifth of it is followed by a pause four times as long) it samples the keys of other
 // limiters whose limit is known (keys::KeyWatcher, read-only) and, from the second sample on,
 // emits the comparison of the last two. The panel calls its slots queued (WorkerThread::post).
 class ForeignWatchWorker : public QObject
