@@ -4,7 +4,10 @@
 //   node real-limiters.js LIBRARY STEP REDIS_URL TAG
 //
 // LIBRARY  rlflx | rate-limit-redis | fastify | nestjs
-// STEP     write: the first requests; again: one more round (after the test took a TTL away)
+// STEP     write: the first requests; again: one more round (after the test took a TTL away);
+//          traffic (rlflx only): two subjects for 4 s, top-busy past its limit of 100 and
+//          asking 10 times a second, top-quiet 5 times a second; prints "started" once
+//          top-busy is over its limit, then the decisions
 // TAG      a prefix for the subjects, so that runs never share keys
 // Prints one JSON line: what the library answered.
 'use strict';
@@ -14,7 +17,39 @@ const Redis = require('ioredis');
 
 const [lib, step, url, tag] = process.argv.slice(2);
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Consumes one point; true when the limiter allowed it.
+async function take(limiter, key) {
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch (e) {
+    if (e instanceof Error) throw e; // a Redis error, not a rejection
+    return false;
+  }
+}
+
+async function rlflxTraffic(redis) {
+  const { RateLimiterRedis } = require('rate-limiter-flexible');
+  const limiter = new RateLimiterRedis({ storeClient: redis, points: 100, duration: 60 });
+  const out = { busy: { allowed: 0, rejected: 0 }, quiet: { allowed: 0, rejected: 0 } };
+  const count = async (who) => {
+    out[who][(await take(limiter, tag + 'top-' + who)) ? 'allowed' : 'rejected']++;
+  };
+  for (let i = 0; i < 110; i++) await count('busy');
+  console.log('started');
+  const end = Date.now() + 4000;
+  for (let tick = 0; Date.now() < end; tick++) {
+    await count('busy');
+    if (tick % 2 === 0) await count('quiet');
+    await sleep(100 - (Date.now() % 100) || 100);
+  }
+  return out;
+}
+
 async function rlflx(redis) {
+  if (step === 'traffic') return rlflxTraffic(redis);
   const { RateLimiterRedis } = require('rate-limiter-flexible');
   // 10 points in 60 s.
   const limiter = new RateLimiterRedis({ storeClient: redis, points: 10, duration: 60 });

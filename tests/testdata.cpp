@@ -126,4 +126,30 @@ QString fileIn(const QTemporaryDir &dir, const QString &name, const QByteArray &
     return path;
 }
 
+// Spring Cloud Gateway's RedisRateLimiter script, restated command for command from
+// spring-cloud-gateway-server-webflux/src/main/resources/META-INF/scripts/request_rate_limiter.lua
+// (spring-cloud/spring-cloud-gateway, commit eea8e83dcb5a3ff70025f74bb42c450cc10a3072): the same
+// GETs, arithmetic and the two SETEX of floor(2 x capacity / rate) seconds, time from TIME.
+// KEYS tokens, timestamp; ARGV rate, capacity, (unused: now), requested.
+QByteArray springGatewayScript()
+{
+    return R"(local rate = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = t[1] + (t[2] / 1000000)
+local requested = tonumber(ARGV[4])
+local ttl = math.floor(capacity / rate * 2)
+local tokens = tonumber(redis.call('get', KEYS[1])) or capacity
+local stamp = tonumber(redis.call('get', KEYS[2])) or 0
+local filled = math.min(capacity, tokens + math.max(0, now - stamp) * rate)
+local allowed = filled >= requested
+local left = filled
+if allowed then left = filled - requested end
+if ttl > 0 then
+  redis.call('setex', KEYS[1], ttl, left)
+  redis.call('setex', KEYS[2], ttl, now)
+end
+return { allowed and 1 or 0, left })";
+}
+
 } // namespace sluice::test

@@ -41,4 +41,9 @@ bool writeFile(const QString &path, const QByteArray &bytes);
 // Writes `contents` to `name` in `dir`: its path (a warning when it could not).
 QString fileIn(const QTemporaryDir &dir, const QString &name, const QByteArray &contents);
 
+// Spring Cloud Gateway's RedisRateLimiter script (request_rate_limiter.lua), restated command
+// for command: KEYS tokens, timestamp; ARGV rate, capacity, (unused: now), requested. The
+// source and commit it was read from are in testdata.cpp.
+QByteArray springGatewayScript();
+
 } // namespace sluice::test

@@ -10,6 +10,7 @@
 // is not a limiter, is never flagged and never fixed; a key named like a layout whose value is
 // not that layout's is never judged as it; huge values are read within the per-key bound.
 #include "runcli.h"
+#include "testdata.h"
 #include "testredis.h"
 
 #include <QDir>
@@ -19,6 +20,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sluice;
@@ -40,28 +42,8 @@ const QStringList npmPackages = {u"rate-limiter-flexible@11"_s,
                                  u"rxjs@7"_s,
                                  u"ioredis@5"_s};
 
-// Spring Cloud Gateway's RedisRateLimiter script, restated command for command from
-// spring-cloud-gateway-server-webflux/src/main/resources/META-INF/scripts/request_rate_limiter.lua
-// (spring-cloud/spring-cloud-gateway, commit eea8e83dcb5a3ff70025f74bb42c450cc10a3072): the same
-// GETs, arithmetic and the two SETEX of floor(2 x capacity / rate) seconds, time from TIME.
-// KEYS tokens, timestamp; ARGV rate, capacity, (unused: now), requested.
-const QByteArray springLua = R"(local rate = tonumber(ARGV[1])
-local capacity = tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = t[1] + (t[2] / 1000000)
-local requested = tonumber(ARGV[4])
-local ttl = math.floor(capacity / rate * 2)
-local tokens = tonumber(redis.call('get', KEYS[1])) or capacity
-local stamp = tonumber(redis.call('get', KEYS[2])) or 0
-local filled = math.min(capacity, tokens + math.max(0, now - stamp) * rate)
-local allowed = filled >= requested
-local left = filled
-if allowed then left = filled - requested end
-if ttl > 0 then
-  redis.call('setex', KEYS[1], ttl, left)
-  redis.call('setex', KEYS[2], ttl, now)
-end
-return { allowed and 1 or 0, left })";
+// Spring Cloud Gateway's RedisRateLimiter script: test::springGatewayScript (testdata.h).
+const QByteArray springLua = test::springGatewayScript();
 
 // Kong's rate-limiting plugin, policy redis, restated from kong/plugins/rate-limiting/policies/
 // init.lua (Kong/kong, commit 003ca36200a06053fd06977d03de0c3c3b77b55f): sync_rate -1 sends
@@ -260,6 +242,107 @@ private Q_SLOTS:
         QVERIFY2(t > 0 && t <= 60'000, qPrintable(QString::number(t))); // healed
         QCOMPARE(again[u"user3"_s].toString(), u"rejected"_s);
         QVERIFY(test::pttl(c, user3) > 0);
+    }
+
+    // `keys top` watches rate-limiter-flexible live while it decides (points 100 in 60 s, adopted
+    // by a rule file at that limit): top-busy, past its limit and asking 10 times a second, is
+    // named over its limit, first, admitting nothing; top-quiet, 5 times a second, is under it
+    // and admits at a plausible rate. Bounds, not exact figures: the library's clock and the
+    // samples' are not in step.
+    void keysTopWatchesALiveLimiter()
+    {
+        needNpm();
+        QTemporaryDir dir;
+        const QString rules = test::fileIn(
+            dir, u"rules.json"_s,
+            R"({"version": 1, "rules": [{"id": "api", "scope": "user", "key_prefix": "rlflx:",
+                "algorithm": "fixed_window", "limit": 100, "window": "60s",
+                "adopt": {"match": "rlflx:)" +
+                m_tag + R"(top-*", "layout": "rlflx", "window": "60s", "limit": 100}}]})");
+        QProcess traffic;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"NODE_PATH"_s, m_dir + u"/node_modules"_s);
+        traffic.setProcessEnvironment(env);
+        traffic.start(m_node,
+                      {QStringLiteral(SLUICE_SOURCE_DIR) + u"/tests/real-limiters.js"_s, u"rlflx"_s,
+                       u"traffic"_s, test::redisUrl(), QString::fromLatin1(m_tag)});
+        QVERIFY(traffic.waitForStarted());
+        while (!traffic.readAllStandardOutput().contains("started")) {
+            QVERIFY2(traffic.waitForReadyRead(30'000), traffic.readAllStandardError().constData());
+        }
+        const test::CliRun r =
+            test::runCli({u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(), u"--rules"_s, rules,
+                          u"--match"_s, QString::fromLatin1("rlflx:" + m_tag + "top-*"),
+                          u"--interval"_s, u"1.5"_s, u"--json"_s});
+        QVERIFY(traffic.waitForFinished(30'000));
+        QCOMPARE(traffic.exitCode(), 0);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject top = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(top[u"resolution"_s].toString().startsWith(u"sampled every 1."_s),
+                 r.out.constData());
+        QCOMPARE(top[u"complete"_s].toBool(), true);
+        const QJsonArray subjects = top[u"subjects"_s].toArray();
+        QCOMPARE(subjects.size(), 2);
+        const QJsonObject busy = subjects[0].toObject(), quiet = subjects[1].toObject();
+        QCOMPARE(busy[u"key"_s].toString(), QString::fromLatin1("rlflx:" + m_tag + "top-busy"));
+        QCOMPARE(busy[u"level"_s].toString(), u"over"_s);
+        QCOMPARE(busy[u"limit"_s].toInt(), 100);
+        QCOMPARE(busy[u"rule"_s].toString(), u"api"_s);
+        QVERIFY(busy[u"count"_s].toInt() > 110);
+        QCOMPARE(busy[u"admitted_per_s"_s].toDouble(), 0.0);
+        const double busyRate = busy[u"counted_per_s"_s].toDouble();
+        QVERIFY2(busyRate >= 3 && busyRate <= 20, qPrintable(QString::number(busyRate)));
+        QCOMPARE(quiet[u"key"_s].toString(), QString::fromLatin1("rlflx:" + m_tag + "top-quiet"));
+        QCOMPARE(quiet[u"level"_s].toString(), u"under"_s);
+        const double quietRate = quiet[u"admitted_per_s"_s].toDouble();
+        QVERIFY2(quietRate >= 1.5 && quietRate <= 10, qPrintable(QString::number(quietRate)));
+        QCOMPARE(top[u"limited"_s].toInt(), 1);
+
+        // Bad input is named.
+        const test::CliRun bad = test::runCli(
+            {u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(), u"--interval"_s, u"0"_s});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--interval '0'"), bad.err.constData());
+    }
+
+    // `keys top --watch` prints a report every interval (one JSON object a line) until
+    // stopped; a key name's control bytes reach the terminal escaped, never raw.
+    void keysTopWatchAndEscapes()
+    {
+        Connection c = test::connect();
+        // Rack::Attack's ban of a discriminator that holds control bytes.
+        const QByteArray block = "rack::attack:fail2ban:ban:" + m_tag + "x\x01\nevil\x1b[2J";
+        QVERIFY(c.command({"SET", block, "1", "EX", "60"}));
+        const QString match =
+            u"rack::attack:fail2ban:ban:"_s + QString::fromLatin1(m_tag) + u"x*"_s;
+        const test::CliRun text = test::runCli({u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(),
+                                                u"--match"_s, match, u"--interval"_s, u"0.3"_s});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("over   rack_attack_ban"), text.out.constData());
+        QVERIFY2(text.out.contains("x\\x01\\x0aevil\\x1b[2J"), text.out.constData());
+        for (char ctl : {'\x01', '\x1b'}) {
+            QVERIFY(!text.out.contains(ctl));
+        }
+
+        QProcess watch;
+        watch.start(QStringLiteral(SLUICE_CLI),
+                    {u"keys"_s, u"top"_s, u"--url"_s, test::redisUrl(), u"--match"_s, match,
+                     u"--interval"_s, u"0.3"_s, u"--watch"_s, u"--json"_s});
+        QVERIFY(watch.waitForStarted());
+        QByteArray out;
+        while (out.count('\n') < 2) {
+            QVERIFY2(watch.waitForReadyRead(10'000), watch.readAllStandardError().constData());
+            out += watch.readAllStandardOutput();
+        }
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(5'000));
+        for (const QByteArray &line : out.split('\n').mid(0, 2)) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QCOMPARE(o[u"limited"_s].toInt(), 1);
+            QCOMPARE(o[u"subjects"_s][0][u"layout"_s].toString(), u"rack_attack_ban"_s);
+            QVERIFY(o[u"resolution"_s].toString().startsWith(u"sampled every 0."_s));
+        }
+        QVERIFY(c.command({"DEL", block}));
     }
 
     // rate-limit-redis 4.3: a key without TTL starts again at 1 with the window's TTL.

@@ -42,6 +42,8 @@ rule "the replay and the simulator stand side by side: neither includes the othe
     'core/replay/*' -- 'core/sim/'
 rule "the simulator, statistics, load and keys know nothing of the replay" \
     'core/sim/*' 'core/stats/*' 'core/load/*' 'core/keys/*' -- 'core/replay/'
+rule "the key watcher only reads: no fixer, no change preview, no rule store" \
+    'core/keys/keywatcher.*' -- 'core/keys/keyfixer|keyfixer|changepreview|core/rules/rulestore'
 rule "the service layer knows no ui/" 'app/serve/*' -- 'ui/|QtWidgets|QWidget'
 rule "the console (ui/) knows no app/" 'ui/*' -- 'app/'
 rule "gRPC and protobuf only in the gRPC service, its test and its load client" 'core/*' 'ui/*' \

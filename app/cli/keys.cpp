@@ -3,6 +3,7 @@
 #include "args.h"
 #include "connectflags.h"
 #include "keyrows.h"
+#include "keystop.h"
 #include "rules.h"
 
 #include "core/common/duration.h"
@@ -899,22 +900,41 @@ int keys(const QList<QByteArray> &argv)
 {
     const bool isFix = !argv.isEmpty() && argv.first() == "fix";
     const bool isAudit = !argv.isEmpty() && argv.first() == "audit";
-    const QString command = isFix ? u"keys fix"_s : isAudit ? u"keys audit"_s : u"keys"_s;
-    auto parsed = Args::parse(isFix || isAudit ? argv.mid(1) : argv, {{"url", true},
-                                                                      {"match", true},
-                                                                      {"rules", true},
-                                                                      {"from-redis", false},
-                                                                      {"no-ttl", false},
-                                                                      {"health", true},
-                                                                      {"dry-run", false},
-                                                                      {"scan-budget", true},
-                                                                      {"no-backoff", false},
-                                                                      {"ttl", true},
-                                                                      {"delete", false},
-                                                                      {"any-key", false},
-                                                                      {"json", false}});
+    const bool isTop = !argv.isEmpty() && argv.first() == "top";
+    const QString command = isFix     ? u"keys fix"_s
+                            : isAudit ? u"keys audit"_s
+                            : isTop   ? u"keys top"_s
+                                      : u"keys"_s;
+    auto parsed =
+        Args::parse(isFix || isAudit || isTop ? argv.mid(1) : argv, {{"url", true},
+                                                                     {"match", true},
+                                                                     {"rules", true},
+                                                                     {"from-redis", false},
+                                                                     {"no-ttl", false},
+                                                                     {"health", true},
+                                                                     {"dry-run", false},
+                                                                     {"scan-budget", true},
+                                                                     {"no-backoff", false},
+                                                                     {"ttl", true},
+                                                                     {"delete", false},
+                                                                     {"any-key", false},
+                                                                     {"interval", true},
+                                                                     {"count", true},
+                                                                     {"watch", false},
+                                                                     {"json", false}});
     if (!parsed) {
         return fail(command, parsed.error().message + usageText, exitUsage);
+    }
+    if (isTop) {
+        return keysTop(*parsed);
+    }
+    for (const char *topOnly : {"interval", "count", "watch"}) {
+        if (parsed->has(topOnly)) {
+            return fail(command,
+                        u"--%1 applies to `keys top` only"_s.arg(QLatin1String(topOnly)) +
+                            usageText,
+                        exitUsage);
+        }
     }
     if (parsed->has("any-key") && !(isFix && (parsed->has("ttl") || parsed->has("delete")))) {
         return fail(command,

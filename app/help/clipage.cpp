@@ -311,8 +311,11 @@ Page makeCliPage()
                        "        [--scan-budget N] [--no-backoff] [--json]"),
         QStringLiteral("keys fix --url URL --match GLOB (--ttl DURATION | --delete) "
                        "[--any-key]\n        [--dry-run] [--scan-budget N] [--no-backoff] "
-                       "[--json]")};
-    keys.subcommands = {QStringLiteral("fix"), QStringLiteral("audit")};
+                       "[--json]"),
+        QStringLiteral("keys top --url URL [--rules FILE | --from-redis] [--match GLOB]\n"
+                       "        [--interval S] [--count N] [--watch] [--scan-budget N] "
+                       "[--no-backoff] [--json]")};
+    keys.subcommands = {QStringLiteral("fix"), QStringLiteral("audit"), QStringLiteral("top")};
     keys.description = QStringLiteral(
         "Lists the limiter keys (SCAN, in pages, within a budget) with type, TTL, rule, "
         "subject, decoded state and health: ok, never_expires (can block its subject "
@@ -330,7 +333,14 @@ Page makeCliPage()
         "that have none at fix time and that a known limiter layout recognises (as keys audit "
         "judges them); --delete removes them instead (UNLINK). The other keys of GLOB without "
         "TTL (sessions, configuration, suspects) are listed as skipped, with why, unless "
-        "--any-key. A TTL is never extended nor shortened.");
+        "--any-key. A TTL is never extended nor shortened.\n\n"
+        "keys top watches other limiters live from their keys alone, read-only: two samples "
+        "(SCAN of the adopted globs and of the layouts whose key says the limit, bounded "
+        "pipelined reads, CLIENT NO-TOUCH where the server has it) S seconds apart, then the "
+        "subjects at or over their limit, near it, the top subjects and the requests counted "
+        "and admitted per second between the samples, with the resolution said; --watch "
+        "repeats every S seconds. The limit of a counter comes from a rule file's adopt "
+        "block (--rules); Spring Cloud Gateway's tokens and block keys say theirs.");
     keys.options = {
         {QStringLiteral("--match GLOB"), QStringLiteral("Only the keys matching this SCAN glob.")},
         rulesFile,
@@ -348,6 +358,13 @@ Page makeCliPage()
         {QStringLiteral("--any-key"),
          QStringLiteral("keys fix --match: also the keys no known limiter layout recognises "
                         "(application keys); without it they are skipped and listed.")},
+        {QStringLiteral("--interval S"),
+         QStringLiteral("keys top: seconds between the samples, 0.2 to 3600 (default 2).")},
+        {QStringLiteral("--count N"),
+         QStringLiteral("keys top: the subjects shown, the most limited first (default 10).")},
+        {QStringLiteral("--watch"),
+         QStringLiteral("keys top: repeat every interval until interrupted (--json: one "
+                        "object a line).")},
         scanBudget,
         noBackoff,
         json,

@@ -246,6 +246,10 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
     e.key = read.key;
     e.type = read.type;
     e.pttlMs = read.pttlMs;
+    e.readUs = read.nowUs;
+    if (read.type == "zset") {
+        e.entries = read.zcard;
+    }
 
     // A Sluice key of a given rule, in the rule's state: judged as `keys` judges it.
     // (A string counter under a rule's prefix, judged no_ttl by the reader, is matched below.)
@@ -302,6 +306,13 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
     if (const Layout *l = matchLayout(read, algorithm)) {
         e.layout = QString::fromLatin1(l->id);
         e.count = counterValue(*l, read);
+        if (l->decoder == Decoder::GatewayTokens) {
+            bool ok = false;
+            const double left = read.head.toDouble(&ok);
+            if (ok) {
+                e.tokens = left;
+            }
+        }
         const qint64 w = knownWindowMs(*l, read);
         e.state = describeState(*l, read, 0, w);
         judgeTtl(*l, w, u"from the key"_s);

@@ -71,6 +71,11 @@ struct AuditEntry
     qint64 limit = 0;     // an adoption's (or a Sluice rule's) limit; 0: unknown
     QString ruleId;       // the Sluice rule, or the rule that adopts the key
     std::optional<qint64> count; // a counter's value
+    // For the watcher (keywatcher.h): the server's TIME of the read (us), a sorted set's
+    // ZCARD (-1: not a sorted set) and the tokens left a Spring Cloud Gateway key holds.
+    qint64 readUs = 0;
+    qint64 entries = -1;
+    std::optional<double> tokens;
 };
 
 struct AuditGroup

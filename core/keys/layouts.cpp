@@ -335,6 +335,34 @@ const Layout *matchByName(const QByteArray &key)
     return nullptr;
 }
 
+QString limitFromName(LimitFrom l)
+{
+    switch (l) {
+    case LimitFrom::Adoption:
+        return u"adoption"_s;
+    case LimitFrom::TokensLeft:
+        return u"in_key"_s;
+    case LimitFrom::BlockKey:
+        return u"block_key"_s;
+    case LimitFrom::SluiceRule:
+        return u"rule"_s;
+    case LimitFrom::Unknown:
+        break;
+    }
+    return u"unknown"_s;
+}
+
+LimitFrom limitFrom(const Layout &layout)
+{
+    if (layout.limit) {
+        return *layout.limit;
+    }
+    if (layout.decoder == Decoder::Sluice) {
+        return LimitFrom::SluiceRule;
+    }
+    return layout.adoptable ? LimitFrom::Adoption : LimitFrom::Unknown;
+}
+
 QString lostTtlName(LostTtl l)
 {
     switch (l) {

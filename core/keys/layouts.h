@@ -107,6 +107,18 @@ int severity(LostTtl l);
 // Its effect in words: "once at its limit it denies its subject until someone deletes it".
 QString lostTtlWords(LostTtl l);
 
+// Whether `keys top` and the Monitor's "Other limiters" can tell a subject at its limit from the
+// keys alone (FORMATS.md "Limiter key layouts", column "limit").
+enum class LimitFrom {
+    Adoption,   // "adoption": the library's configuration, not in Redis; an adopt block (a rule
+                // file's) gives it, for the adoptable rows
+    TokensLeft, // "in_key": the key holds what is left (Spring's tokens): none left is at it
+    BlockKey,   // "block_key": the key exists while its subject is blocked: it is over it
+    SluiceRule, // "rule": Sluice's own keys; the Monitor's rules show them
+    Unknown,    // "unknown": neither the key nor an adoption says it
+};
+QString limitFromName(LimitFrom l);
+
 struct Layout
 {
     const char *id;         // stable: used in --json, rule files (adopt) and docs
@@ -128,7 +140,11 @@ struct Layout
                              // something else "looks like" it (not for any-name rows)
     const char *explanation; // one line: what it is
     const char *source;      // where the row was read from (the library's file)
+    // Where the limit comes from (the rows that say nothing: an adoption when adoptable,
+    // Sluice's rule for Sluice's rows, else unknown; limitFrom() resolves it).
+    std::optional<LimitFrom> limit = std::nullopt;
 };
+LimitFrom limitFrom(const Layout &layout);
 
 // The table, most specific first.
 const QList<Layout> &layouts();

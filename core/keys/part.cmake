@@ -11,4 +11,5 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/layouts.cpp ${CMAKE_CURRENT_LIST_DIR}/layouts.h
     ${CMAKE_CURRENT_LIST_DIR}/layouttable.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keysworker.cpp ${CMAKE_CURRENT_LIST_DIR}/keysworker.h
+    ${CMAKE_CURRENT_LIST_DIR}/keywatcher.cpp ${CMAKE_CURRENT_LIST_DIR}/keywatcher.h
     ${CMAKE_CURRENT_LIST_DIR}/statedecoder.cpp ${CMAKE_CURRENT_LIST_DIR}/statedecoder.h)

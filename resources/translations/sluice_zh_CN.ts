@@ -1304,6 +1304,134 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::ForeignWatchModel</name>
+    <message>
+        <source>blocked</source>
+        <translation>已封禁</translation>
+    </message>
+    <message>
+        <source>over its limit</source>
+        <translation>超出限额</translation>
+    </message>
+    <message>
+        <source>no token left</source>
+        <translation>令牌已用完</translation>
+    </message>
+    <message>
+        <source>at its limit</source>
+        <translation>达到限额</translation>
+    </message>
+    <message>
+        <source>near its limit</source>
+        <translation>接近限额</translation>
+    </message>
+    <message>
+        <source>under</source>
+        <translation>未达限额</translation>
+    </message>
+    <message>
+        <source>for %1</source>
+        <translation>还有 %1</translation>
+    </message>
+    <message>
+        <source>no end</source>
+        <translation>无结束时间</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个令牌</translation>
+    </message>
+    <message>
+        <source>Key %1 (%2%3)
+%4. Admitted and counted per second: the growth of its counter between the two samples; %5.</source>
+        <translation>键 %1（%2%3）
+%4。每秒放行数和计数：两次采样之间其计数器的增长；%5。</translation>
+    </message>
+    <message>
+        <source>, adopted by rule %1</source>
+        <translation>，由规则 %1 接管</translation>
+    </message>
+    <message>
+        <source>the same window in both</source>
+        <translation>两次采样属于同一窗口</translation>
+    </message>
+    <message>
+        <source>the key appeared between them: all it counted</source>
+        <translation>该键在两次采样之间出现：为其全部计数</translation>
+    </message>
+    <message>
+        <source>the window restarted between them: at least these</source>
+        <translation>窗口在两次采样之间重新开始：至少为此数</translation>
+    </message>
+    <message>
+        <source>the key expired since</source>
+        <translation>该键此后已过期</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>程度</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Now / limit</source>
+        <translation>当前 / 限额</translation>
+    </message>
+    <message>
+        <source>Admitted/s</source>
+        <translation>放行/秒</translation>
+    </message>
+    <message>
+        <source>Counted/s</source>
+        <translation>计数/秒</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ForeignWatchPanel</name>
+    <message>
+        <source>Other limiters</source>
+        <translation>其他限流器</translation>
+    </message>
+    <message>
+        <source>Limiters Sluice does not run (a Spring aspect, a Node middleware, a gateway), read from their keys alone, never written: the subjects at or near their limit, the busiest, and the requests their counters admitted between two samples. A counter&apos;s limit comes from an adopt block of the rules; Spring Cloud Gateway&apos;s tokens and block keys say theirs.</source>
+        <translation>不由 Sluice 运行的限流器（Spring 切面、Node 中间件、网关），仅从其键读取，从不写入：达到或接近限额的主体、最繁忙的主体，以及两次采样之间其计数器放行的请求数。计数器的限额来自规则中的 adopt 块；Spring Cloud Gateway 的令牌键和封禁键自带限额。</translation>
+    </message>
+    <message>
+        <source>No other limiter&apos;s keys whose limit is known. Give a counter its limit with an adopt block in the rules; Spring Cloud Gateway&apos;s tokens and block keys (@nestjs/throttler, Rack::Attack) say theirs.</source>
+        <translation>没有已知限额的其他限流器键。可在规则中用 adopt 块为计数器指定限额；Spring Cloud Gateway 的令牌键和封禁键（@nestjs/throttler、Rack::Attack）自带限额。</translation>
+    </message>
+    <message>
+        <source>waiting for two samples…</source>
+        <translation>等待两次采样…</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Not updating: %1</source>
+        <translation>未在更新：%1</translation>
+    </message>
+    <message>
+        <source>sampled every %1 s</source>
+        <translation>每 %1 秒采样一次</translation>
+    </message>
+    <message>
+        <source>%1 · %2 limited, %3 near, of %4 keys · admitted %5/s</source>
+        <translation>%1 · %4 个键中 %2 个被限流，%3 个接近限额 · 放行 %5/秒</translation>
+    </message>
+    <message>
+        <source> · only the first %1 keys (the cap)</source>
+        <translation> · 仅前 %1 个键（上限）</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::HealthBanner</name>
     <message>
         <source>Why?</source>

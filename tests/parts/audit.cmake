@@ -16,3 +16,5 @@ sluice_test(auditpanel LIBS sluice_pagesupport Qt6::Network)
 sluice_test(real_limiters REDIS)
 add_dependencies(tst_real_limiters sluice-cli)
 target_compile_definitions(tst_real_limiters PRIVATE SLUICE_BUILD_DIR="${PROJECT_BINARY_DIR}")
+# The key watcher's arithmetic (`keys top`, the Monitor's other limiters), without Redis.
+sluice_test(keywatcher)

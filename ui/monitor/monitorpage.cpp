@@ -4,6 +4,7 @@
 
 #include "ui/common/confirm.h"
 
+#include "foreignwatchpanel.h"
 #include "limitedmodel.h"
 #include "monitorsession.h"
 #include "rulechart.h"
@@ -193,13 +194,18 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     topPane->addWidget(m_topNote);
     bottomBox->addLayout(topPane, 2);
     split->addWidget(bottom);
+    // Below: the limiters Sluice does not run, from their keys (foreignwatchpanel.h).
+    m_foreign = new ForeignWatchPanel(connection, 2000, split);
+    m_foreign->setMinimumHeight(120);
+    split->addWidget(m_foreign);
     // One row of charts stays whole at the first-start size (1100x700), more rows scroll; the
     // tables take the rest.
     m_chartArea->setMinimumHeight(RuleChart::minimumChartHeight + 4);
     bottom->setMinimumHeight(170);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({470, 230});
+    split->setStretchFactor(2, 1);
+    split->setSizes({470, 230, 150});
 
     m_session = new MonitorSession(connection, this);
     m_session->setPageVisible(false); // until shown
@@ -263,6 +269,7 @@ void MonitorPage::setConfirmHook(ConfirmHook hook)
 
 void MonitorPage::setRules(const RuleSet &rules)
 {
+    m_foreign->setRules(rules);
     m_session->setRules(rules);
     rebuildCharts();
     rebuildTopCombo();

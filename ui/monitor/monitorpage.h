@@ -28,6 +28,7 @@ class ConnectionController;
 class LimitedModel;
 class MessageBanner;
 class ElidedLabel;
+class ForeignWatchPanel;
 class MonitorSession;
 class RuleChart;
 class TopSubjectsModel;
@@ -57,6 +58,8 @@ public:
     const MonitorSnapshot &snapshot() const;
     LimitedModel *limitedModel() const { return m_limited; }
     TopSubjectsModel *topModel() const { return m_top; }
+    // "Other limiters": the limiters Sluice does not run, from their keys.
+    ForeignWatchPanel *foreignWatch() const { return m_foreign; }
     RuleChart *chart(const QString &ruleId) const { return m_charts.value(ruleId); }
     // The large chart a click opened (null when its dialog is closed).
     RuleChart *largeChart() const { return m_largeChart; }
@@ -137,6 +140,7 @@ private:
     TopSubjectsModel *m_top;
     QTableView *m_topView;
     QComboBox *m_topRule;
+    ForeignWatchPanel *m_foreign;
 };
 
 } // namespace sluice::ui
