@@ -1042,7 +1042,7 @@ private Q_SLOTS:
         QVERIFY(check);
         QVERIFY(check->isEnabled() && !check->isChecked());
         QVERIFY(check->toolTip().contains(QStringLiteral("count_rejected")));
-        QVERIFY(find<ElidedLabel>("countRejectedHelp")->text().contains(QStringLiteral("limited")));
+        QVERIFY(find<ElidedLabel>("countRejectedHelp")->text().contains(QStringLiteral("retries")));
         QTest::mouseClick(check, Qt::LeftButton, {}, QPoint(8, check->height() / 2));
         QVERIFY(check->isChecked());
         QVERIFY(find<QPushButton>("applyButton")->isEnabled());

@@ -4540,12 +4540,12 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <translation>%1 不可用：%2</translation>
     </message>
     <message>
-        <source>Off: only admitted requests count. On: retrying while limited keeps a client limited.</source>
-        <translation>关：只计放行的请求。开：受限时重试会让客户端持续受限。</translation>
+        <source>On: retries while limited count too.</source>
+        <translation>开：受限期间的重试也计数。</translation>
     </message>
     <message>
-        <source>Only the window algorithms count denied requests (see the tooltip).</source>
-        <translation>只有窗口类算法能计入被拒请求（见提示）。</translation>
+        <source>For window algorithms only.</source>
+        <translation>仅限窗口类算法。</translation>
     </message>
     <message>
         <source>Counters in Redis start afresh under the new limit.</source>

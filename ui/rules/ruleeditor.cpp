@@ -638,14 +638,12 @@ void RuleEditor::updateHelp()
     case Algorithm::FixedWindow:
     case Algorithm::SlidingLog:
     case Algorithm::SlidingCounter:
-        help("count_rejected", tr("Off: only admitted requests count. On: retrying while "
-                                  "limited keeps a client limited."));
+        help("count_rejected", tr("On: retries while limited count too."));
         break;
     case Algorithm::TokenBucket:
     case Algorithm::LeakyBucket:
     case Algorithm::Gcra:
-        help("count_rejected", tr("Only the window algorithms count denied requests (see the "
-                                  "tooltip)."));
+        help("count_rejected", tr("For window algorithms only."));
         break;
     }
     switch (m_scope->currentIndex()) {
