@@ -69,8 +69,10 @@ int rulesImport(const Args &args)
     // unless its process runs with STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true. The rules
     // keep the deployment's behaviour; envoy's rate limits are fixed windows, which take it.
     const bool stopIncrement = args.has("stop-cache-key-increment-when-overlimit");
+    qsizetype refused = 0; // rules of an algorithm that cannot count denials (the extension)
     for (Rule &r : config.set.rules) {
         r.countRejected = !stopIncrement && algorithm::countsRejected(r.algorithm);
+        refused += !stopIncrement && !r.countRejected ? 1 : 0;
     }
     const QString out = args.text("out");
     const bool yaml = out.endsWith(QLatin1String(".yaml")) || out.endsWith(QLatin1String(".yml"));
@@ -93,14 +95,20 @@ int rulesImport(const Args &args)
             .arg(config.notes.isEmpty() ? QString()
                                         : QStringLiteral("; %1 construct(s) not imported (above)")
                                               .arg(config.notes.size()),
-                 stopIncrement ? QStringLiteral("count_rejected false: denied requests are not "
-                                                "counted, as with "
-                                                "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true")
-                               : QStringLiteral("count_rejected true: denied requests count, as in "
-                                                "envoy ratelimit by default (give "
-                                                "--stop-cache-key-increment-when-overlimit if the "
-                                                "deployment sets "
-                                                "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true)")));
+                 stopIncrement
+                     ? QStringLiteral("count_rejected false: denied requests are not "
+                                      "counted, as with "
+                                      "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true")
+                     : QStringLiteral("count_rejected true: denied requests count, as in "
+                                      "envoy ratelimit by default (give "
+                                      "--stop-cache-key-increment-when-overlimit if the "
+                                      "deployment sets "
+                                      "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true)%1")
+                           .arg(refused == 0 ? QString()
+                                             : QStringLiteral(", except on %1 rule(s) of a "
+                                                              "bucket algorithm or GCRA, which "
+                                                              "cannot count them")
+                                                   .arg(refused))));
     return exitOk;
 }
 
