@@ -2,7 +2,7 @@
 the first request admitted at or after the end of the previous one (never on a denial).
 
 KEYS[1]  the subject's state key (the only key touched)
-ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
+ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change [, count_rejected] ] ]
          limit, window_us: integers in 1..2^53-1
          cost: integer in 0..2^53-1; 0 = peek (allowed = 1, nothing written)
          now_us: integer in 0..2^53-1, or '' to read the server's TIME (production)
@@ -10,11 +10,15 @@ ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
          version: the rule version, "fw:<limit>:<window_us>" ('' or absent: none, and the
            state is neither stamped nor migrated); on_change: keep_used, reset, proportional
            or additive (lua/README.md "Rule versions")
+         count_rejected: '1' = a denied request with cost <= limit is counted as if admitted
+           (its cost added to the live window's count, which may then pass the limit); '',
+           '0' or absent = a denial writes nothing
 Reply    {allowed (0|1), limit, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
          retry_after_ms = -1 when allowed, and when cost > limit (never admissible).
 State    hash  s = window start (us), c = units admitted in that window.
          The window is live while now - s < window_us; a clock before s keeps it live.
-         Written only on admission with cost > 0. The admission that opens a window writes
+         Written only on admission with cost > 0, or on a counted denial (count_rejected:
+         HINCRBY into the live window, which a denial with cost <= limit always finds). The admission that opens a window writes
          both fields and PEXPIRE max(reset_after_ms, 1, min_ttl_ms): the TTL ends with the
          window. An admission into the live window only adds to c (HINCRBY): the window's
          end has not moved, so neither does the TTL; a PTTL checks that the key has one
@@ -29,7 +33,8 @@ State    hash  s = window start (us), c = units admitted in that window.
          version.
 Cost     O(1). redis.call per request: opening HMGET + HSET + PEXPIRE = 3; into the live
          window HMGET + HINCRBY + PTTL = 3 (+ PEXPIRE when PTTL < 1, or with min_ttl_ms);
-         denied or peek: HMGET = 1; + TIME when now_us is ''.
+         denied or peek: HMGET = 1; a counted denial as an admission into the live window;
+         + TIME when now_us is ''.
 Arithmetic: lua/README.md "fixed_window"; twin: core/limiter/model_windows.cpp.
 
 This script is benchmarked (tools/bench-peers.sh), so the hot path avoids what costs in
@@ -57,6 +62,9 @@ local ver, mode = a[6], a[7]
 if ver == '' then ver = nil end
 local badMode = ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
     and mode ~= 'additive'
+local countRej = a[8]
+local badCount = countRej and countRej ~= '' and countRej ~= '0' and countRej ~= '1'
+countRej = countRej == '1'
 local h
 local wipe = false -- the admission deletes the key first (a fresh state replaces another)
 if ver then
@@ -100,7 +108,7 @@ if not (ok and limit >= 1 and window >= 1 and cost >= 0 and limit <= MAX and win
         and cost <= MAX and limit % 1 + window % 1 + cost % 1 == 0)
     or given and not (now >= 0 and now <= MAX and now % 1 == 0)
     or minTtl ~= 0 and not (minTtl >= 0 and minTtl <= MAX and minTtl % 1 == 0)
-    or badMode then
+    or badMode or badCount then
     -- Cold path: name the first bad slot.
     local function bad(i, name, lo, extra)
         local n = tonumber(a[i])
@@ -115,6 +123,8 @@ if not (ok and limit >= 1 and window >= 1 and cost >= 0 and limit <= MAX and win
         or bad(5, 'min_ttl_ms', 0, " or '' (none)")
         or badMode and redis.error_reply(string.format("ERR sluice fixed_window: ARGV[7] on_change "
             .. "must be keep_used, reset, proportional or additive, got '%s'", tostring(a[7])))
+        or badCount and redis.error_reply(string.format("ERR sluice fixed_window: ARGV[8] "
+            .. "count_rejected must be '1', '0' or '', got '%s'", tostring(a[8])))
         or redis.error_reply('ERR sluice fixed_window: bad arguments')
 end
 
@@ -157,9 +167,13 @@ if hs and s >= 0 and s <= MAX and s - now < 4503599627370496 and c >= 0 and c <=
     left = window - (now - s)
 end
 
-local opened = false
+local opened, allowed = false, 1
 if cost > 0 then
-    if count + cost > limit then
+    if count + cost > limit and countRej and cost <= limit then
+        -- Denied and counted (count_rejected): written below as an admission into the live
+        -- window would be.
+        allowed = 0
+    elseif count + cost > limit then
         -- Denied. cost <= limit implies count > 0: the window is live and its end admits.
         -- reset = ceil(left / 1000) ms (see below).
         local r = left % 1000
@@ -210,4 +224,5 @@ if opened or cost > 0 and (minTtl > 0 or call('PTTL', key) < 1) then
     if ttl < minTtl then ttl = minTtl end
     call('PEXPIRE', key, string.format('%d', ttl))
 end
+if allowed == 0 then return {0, limit, remaining, reset, reset, 0} end
 return {1, limit, remaining, -1, reset, 0}

@@ -3,7 +3,7 @@ the previous one weighted by the part of it still inside the sliding window:
 admit when prev * (1 - elapsed / W) + cur + cost <= limit, in exact integers.
 
 KEYS[1]  the subject's state key (the only key touched)
-ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
+ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change [, count_rejected] ] ]
          limit, window_us: integers >= 1 with 2 x limit x window_us <= 2^53
          cost: integer in 0..2^53-1; 0 = peek (allowed = 1, nothing written)
          now_us: integer in 0..2^53-1, or '' to read the server's TIME (production)
@@ -11,6 +11,9 @@ ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
          version: the rule version, "sc:<limit>:<window_us>" ('' or absent: none, and the
            state is neither stamped nor migrated); on_change: keep_used, reset, proportional
            or additive (lua/README.md "Rule versions")
+         count_rejected: '1' = a denied request with cost <= limit is counted as if admitted:
+           its cost is added to the current window's count, up to the limit (so that the
+           products stay exact); '', '0' or absent = a denial writes nothing
 Reply    {allowed (0|1), limit, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
          retry_after_ms = -1 when allowed, and when cost > limit (never admissible).
 State    hash  s = start of the current window (us), c = its count, p = the previous
@@ -21,7 +24,8 @@ State    hash  s = start of the current window (us), c = its count, p = the prev
          new anchor), with PEXPIRE max(reset_after_ms, 1, min_ttl_ms) = the end of the next
          window; an HINCRBY of a c that was > 0 already leaves that end, and so the TTL, as
          it was (a PTTL checks the key has one; with min_ttl_ms every write sets it).
-         Denials and peeks write nothing. A foreign state (s, c or p not a whole
+         Denials and peeks write nothing, except a counted denial (count_rejected), written
+         as an admission of min(cost, limit - c) would be (nothing when c >= limit). A foreign state (s, c or p not a whole
          number >= 0, s >= 2^53 or s >= now + 2^52, c x W or p x W above 2^53 - 1) is an empty
          one: the next admission anchors a new grid and rewrites all three fields.
          v = the rule version of the last write. Another version: c and p are migrated per
@@ -67,9 +71,12 @@ local ver, mode = a[6], a[7]
 if ver == '' then ver = nil end
 local badMode = ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
     and mode ~= 'additive'
+local countRej = a[8]
+local badCount = countRej and countRej ~= '' and countRej ~= '0' and countRej ~= '1'
+countRej = countRej == '1'
 -- x % 1 is NaN for NaN and infinities, so the sum test also rejects them. limit x window is
 -- exact whenever it is <= 2^52 (and > 2^52 whenever the exact product is).
-if badMode or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
+if badMode or badCount or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
         and limit <= MAX and window <= MAX and cost <= MAX and now <= MAX and minTtl <= MAX
         and limit % 1 + window % 1 + cost % 1 + now % 1 + minTtl % 1 == 0
         and limit * window <= 4503599627370496) then
@@ -87,6 +94,8 @@ if badMode or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 
         or bad(5, 'min_ttl_ms', 0, " or '' (none)")
         or badMode and redis.error_reply(fmt("ERR sluice sliding_counter: ARGV[7] on_change "
             .. "must be keep_used, reset, proportional or additive, got '%s'", tostring(a[7])))
+        or badCount and redis.error_reply(fmt("ERR sluice sliding_counter: ARGV[8] "
+            .. "count_rejected must be '1', '0' or '', got '%s'", tostring(a[8])))
         or redis.error_reply(fmt(
             'ERR sluice sliding_counter: ARGV[1] limit x ARGV[2] window_us is too large for ' ..
             'exact arithmetic (2 x limit x window_us must be <= 2^53), got %s x %s',
@@ -184,16 +193,26 @@ end
 local nw = limit * window
 
 local allowed, kept = 1, false
+local by = cost -- what is added to c: the cost, or what a counted denial adds
 if cost > 0 then
     if cost > limit or p * (window - e) + (c + cost) * window > nw then
-        allowed = 0
+        allowed, by = 0, 0
+        if countRej and cost <= limit and c < limit then
+            -- Counted (count_rejected), up to the limit. A denial finds c or p > 0: never
+            -- an empty state.
+            by = limit - c
+            if by > cost then by = cost end
+        end
+    end
+    if by == 0 then
+        -- Denied and not counted, or a peek: nothing written.
     elseif empty or rolled or stamp then
         if empty then
             -- A new grid anchored at now.
-            s, c, p = now, cost, 0
+            s, c, p = now, by, 0
         else
             -- After a roll c is 0; with the version stamped, s c p v are written whole.
-            c = c + cost
+            c = c + by
         end
         if wipe then call('DEL', key) end
         if ver then
@@ -205,11 +224,11 @@ if cost > 0 then
         -- With c > 0 already, reset (s + 2W - now) has the same end before and after: the
         -- TTL set by the write that made c > 0 stays (checked below).
         kept = c > 0
-        c = c + cost
+        c = c + by
         -- A one-character cost is a digit: its ARGV string is already canonical.
-        local by = a[3]
-        if #by ~= 1 then by = fmt('%d', cost) end
-        call('HINCRBY', key, 'c', by)
+        local text = a[3]
+        if #text ~= 1 or by ~= cost then text = fmt('%d', by) end
+        call('HINCRBY', key, 'c', text)
     end
 end
 
@@ -235,6 +254,16 @@ end
 local r = reset % 1000
 reset = (reset - r) / 1000
 if r > 0 then reset = reset + 1 end
+
+-- The TTL: set by the write that anchors, rolls, or makes c > 0; an increment of c > 0 keeps
+-- it, unless the key has none (PTTL -1: another writer made it, or took it away) or the
+-- simulator asks for its floor (min_ttl_ms) on every write.
+if by > 0 and not (kept and minTtl == 0 and call('PTTL', key) > 0) then
+    local ttl = reset
+    if ttl < 1 then ttl = 1 end
+    if ttl < minTtl then ttl = minTtl end
+    call('PEXPIRE', key, fmt('%d', ttl))
+end
 
 if allowed == 0 then
     local retry = -1
@@ -272,14 +301,5 @@ if allowed == 0 then
         if r > 0 then retry = retry + 1 end
     end
     return {0, limit, remaining, retry, reset, 0}
-end
--- The TTL: set by the write that anchors, rolls, or makes c > 0; an increment of c > 0 keeps
--- it, unless the key has none (PTTL -1: another writer made it, or took it away) or the
--- simulator asks for its floor (min_ttl_ms) on every write.
-if cost > 0 and not (kept and minTtl == 0 and call('PTTL', key) > 0) then
-    local ttl = reset
-    if ttl < 1 then ttl = 1 end
-    if ttl < minTtl then ttl = minTtl end
-    call('PEXPIRE', key, fmt('%d', ttl))
 end
 return {1, limit, remaining, -1, reset, 0}

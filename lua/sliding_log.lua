@@ -2,7 +2,7 @@
 exactly: one sorted-set entry per admitted unit.
 
 KEYS[1]  the subject's state key (the only key touched)
-ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
+ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change [, count_rejected] ] ]
          limit, window_us: integers in 1..2^53-1
          cost: integer in 0..2^53-1; 0 = peek (allowed = 1, nothing written)
          now_us: integer in 0..2^53-1, or '' to read the server's TIME (production)
@@ -10,6 +10,9 @@ ARGV     limit, window_us, cost, now_us [, min_ttl_ms [, version, on_change] ]
          version: the rule version, "sl:<limit>:<window_us>" ('' or absent: none, and the
            state is neither stamped nor migrated); on_change: keep_used, reset, proportional
            or additive (lua/README.md "Rule versions")
+         count_rejected: '1' = a denied request with cost <= limit is counted as if admitted:
+           its entries are added at now and the oldest leave, so that the log holds exactly
+           `limit` entries; '', '0' or absent = a denial writes nothing
 Reply    {allowed (0|1), limit, remaining, retry_after_ms, reset_after_ms, delay_ms = 0}
          retry_after_ms = -1 when allowed, and when cost > limit (never admissible).
 State    sorted set, one member per admitted unit: score = admission time (us), member
@@ -17,7 +20,11 @@ State    sorted set, one member per admitted unit: score = admission time (us), 
          members stay unique within one microsecond. count = entries with score > now - W
          (entries dated after now, after a clock step back, count too).
          Written only on admission with cost > 0: ZREMRANGEBYSCORE -inf now-W (the trim), ZADD,
-         PEXPIRE max(reset_after_ms, 1, min_ttl_ms). Denials and peeks write nothing.
+         PEXPIRE max(reset_after_ms, 1, min_ttl_ms). Denials and peeks write nothing, except
+         a counted denial (count_rejected), written as an admission that first drops the
+         oldest entries beyond `limit`: a window holding `limit` entries or more denies any
+         cost > 0 until they leave, and the newest `limit` decide when, so the decisions are
+         those of a log that kept every entry, and the log never holds more than `limit`.
          A foreign state (the newest score 2^52 us or more after now: inf, 1e300) is an empty
          log; the next admission deletes the key instead of trimming it.
          The member "v:<version>" at score -inf: the rule version of the last write (every
@@ -32,7 +39,8 @@ Cost     O(log n + trimmed + cost). redis.call per admitted request: ZCOUNT, ZRA
          (when the window holds entries), ZCOUNT now now (only when the newest entry is not
          older than now: same microsecond or clock stepped back), ZREMRANGEBYSCORE, ZADD (one
          per 1000 units), PEXPIRE: 5 as a rule (4 on an empty window, 6 at a repeated
-         microsecond); denied: ZCOUNT, ZRANGE, ZRANGEBYSCORE = 3; peek: 1 or 2;
+         microsecond); denied: ZCOUNT, ZRANGE, ZRANGEBYSCORE = 3; a counted denial: an
+         admission's, + 3 or 4 to drop the oldest entries, + ZRANGEBYSCORE; peek: 1 or 2;
          + TIME when now_us is ''.
 Arithmetic: lua/README.md "sliding_log"; twin: core/limiter/model_windows.cpp.
 Numbers reach Redis through string.format('%d') (never through .., which keeps 14 digits). ]]
@@ -66,8 +74,11 @@ local ver, mode = a[6], a[7]
 if ver == '' then ver = nil end
 local badMode = ver and mode ~= 'keep_used' and mode ~= 'reset' and mode ~= 'proportional'
     and mode ~= 'additive'
+local countRej = a[8]
+local badCount = countRej and countRej ~= '' and countRej ~= '0' and countRej ~= '1'
+countRej = countRej == '1'
 -- x % 1 is NaN for NaN and infinities, so the sum test also rejects them.
-if badMode or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
+if badMode or badCount or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 and minTtl >= 0
         and limit <= MAX and window <= MAX and cost <= MAX and now <= MAX and minTtl <= MAX
         and limit % 1 + window % 1 + cost % 1 + now % 1 + minTtl % 1 == 0) then
     -- Cold path: name the first bad slot.
@@ -84,6 +95,8 @@ if badMode or not (ok and limit >= 1 and window >= 1 and cost >= 0 and now >= 0 
         or bad(5, 'min_ttl_ms', 0, " or '' (none)")
         or badMode and redis.error_reply(fmt("ERR sluice sliding_log: ARGV[7] on_change "
             .. "must be keep_used, reset, proportional or additive, got '%s'", tostring(a[7])))
+        or badCount and redis.error_reply(fmt("ERR sluice sliding_log: ARGV[8] count_rejected "
+            .. "must be '1', '0' or '', got '%s'", tostring(a[8])))
         or redis.error_reply('ERR sluice sliding_log: bad arguments')
 end
 
@@ -180,6 +193,19 @@ end
 local remaining = limit - count
 if remaining < 0 then remaining = 0 end -- only after the limit was lowered
 
+local counted = false -- a denial written as an admission (count_rejected)
+if cost > 0 and count + cost > limit and countRej and cost <= limit then
+    -- The oldest k entries of the (migrated) log leave: first the ones a migration would
+    -- add at the oldest time, then stored ones.
+    local k = count + cost - limit
+    if k <= add then
+        add = add - k
+    else
+        drop, add = drop + k - add, 0
+    end
+    count, counted = limit - cost, true
+    if count == 0 then newest = false end -- every entry leaves (cost = limit)
+end
 if cost > 0 then
     if count + cost > limit then
         -- Denied. The entry that must leave is the (count + cost - limit)-th oldest in the
@@ -255,6 +281,16 @@ if cost > 0 then
     if ttl < 1 then ttl = 1 end
     if ttl < minTtl then ttl = minTtl end
     call('PEXPIRE', key, fmt('%d', ttl))
+    if counted then
+        -- The request again is admitted once the cost-th oldest entry has left.
+        local score = call('ZRANGEBYSCORE', key, after, '+inf', 'WITHSCORES', 'LIMIT',
+                           fmt('%d', cost - 1), '1')[2]
+        us = window - (now - score)
+        r = us % 1000
+        local retry = (us - r) / 1000
+        if r > 0 then retry = retry + 1 end
+        return {0, limit, 0, retry, reset, 0}
+    end
     return {1, limit, remaining, -1, reset, 0}
 end
 

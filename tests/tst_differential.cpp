@@ -102,17 +102,32 @@ class TestDifferential : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void scriptEqualsTwin_data() { test::addAlgorithmRows(); }
+    // Each algorithm, and each that counts denials with count_rejected (its ARGV[8] '1').
+    void scriptEqualsTwin_data()
+    {
+        test::columns<int, bool>("algorithm", "countRejected");
+        for (Algorithm a : algorithm::all) {
+            QTest::newRow(qPrintable(algorithm::name(a))) << int(a) << false;
+            if (algorithm::countsRejected(a)) {
+                QTest::addRow("%s count_rejected", qPrintable(algorithm::name(a)))
+                    << int(a) << true;
+            }
+        }
+    }
     void scriptEqualsTwin()
     {
         const Algorithm a = test::fetchAlgorithm();
-        const std::vector<Policy> policies = policiesFor(a);
+        QFETCH(bool, countRejected);
+        std::vector<Policy> policies = policiesFor(a);
+        for (Policy &p : policies) {
+            p.countRejected = countRejected;
+        }
         Connection c = test::connect();
         const auto *script = ScriptRegistry::builtin().find(algorithm::name(a));
         QVERIFY(script);
         QVERIFY(ScriptRegistry::ensureLoaded(c, *script).ok());
         ManualClock clock;
-        QRandomGenerator rng(quint32(0x51u + quint32(a)));
+        QRandomGenerator rng(quint32(0x51u + quint32(a) + (countRejected ? 0x100u : 0u)));
         int done = 0, allowed = 0, denied = 0;
         const int perPolicy = opsPerAlgorithm / int(policies.size());
         for (size_t pi = 0; pi < policies.size(); ++pi) {
@@ -146,6 +161,11 @@ private Q_SLOTS:
                     QList<QByteArray> cmd{"EVALSHA", script->sha, "1", key};
                     cmd << p.scriptArgs() << QByteArray::number(cost) << QByteArray::number(now)
                         << "600000";
+                    if (countRejected) {
+                        cmd << ""
+                            << ""
+                            << "1"; // no version, no on_change, count_rejected
+                    }
                     evalAt.push_back(cmds.size());
                     cmds << cmd << QList<QByteArray>{"PTTL", key};
                 }
@@ -191,12 +211,17 @@ private Q_SLOTS:
     // for each on_change. Script and twin must decide alike, and every key keeps a TTL.
     void migrationScriptEqualsTwin_data()
     {
-        test::columns<int, int>("algorithm", "onChange");
+        test::columns<int, int, bool>("algorithm", "onChange", "countRejected");
         for (Algorithm a : algorithm::all) {
             for (OnChange m : onchange::all) {
                 QTest::addRow("%s %s", qPrintable(algorithm::name(a)),
                               onchange::name(m).constData())
-                    << int(a) << int(m);
+                    << int(a) << int(m) << false;
+                if (algorithm::countsRejected(a)) {
+                    QTest::addRow("%s %s count_rejected", qPrintable(algorithm::name(a)),
+                                  onchange::name(m).constData())
+                        << int(a) << int(m) << true;
+                }
             }
         }
     }
@@ -204,6 +229,7 @@ private Q_SLOTS:
     {
         QFETCH(int, algorithm);
         QFETCH(int, onChange);
+        QFETCH(bool, countRejected);
         const Algorithm a = Algorithm(algorithm);
         std::vector<Policy> policies = policiesFor(a);
         // Another algorithm on the same keys: one of the same Redis type (a hash for a hash),
@@ -238,6 +264,7 @@ private Q_SLOTS:
         for (Policy &p : policies) {
             p.id = QStringLiteral("mig");
             p.onChange = OnChange(onChange);
+            p.countRejected = countRejected && algorithm::countsRejected(p.algorithm);
         }
         Connection c = test::connect();
         for (const Policy &p : policies) {
@@ -247,9 +274,11 @@ private Q_SLOTS:
         }
         ManualClock clock;
         LocalModel twin(clock);
-        QRandomGenerator rng(quint32(0x77u + quint32(algorithm) * 8u + quint32(onChange)));
+        QRandomGenerator rng(quint32(0x77u + quint32(algorithm) * 8u + quint32(onChange) +
+                                     (countRejected ? 0x100u : 0u)));
         const QByteArray base = test::keyPrefix() + "mig:" + algorithm::name(a).toUtf8() + ':' +
-                                onchange::name(OnChange(onChange)) + ":{";
+                                onchange::name(OnChange(onChange)) +
+                                (countRejected ? ":cr:{" : ":{");
         qint64 now = 1'700'000'000'000'000 + qint64(rng.bounded(1'000'000'000));
         int done = 0, allowed = 0, denied = 0, changes = 0, migrated = 0;
         size_t current = 0;
@@ -338,7 +367,7 @@ private Q_SLOTS:
     }
 
     // Production calls (no now_us, Redis TIME, no min_ttl): the TTL is the reset time.
-    void ttlIsResetAfter_data() { scriptEqualsTwin_data(); }
+    void ttlIsResetAfter_data() { test::addAlgorithmRows(); }
     void ttlIsResetAfter()
     {
         const Algorithm a = test::fetchAlgorithm();

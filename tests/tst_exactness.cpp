@@ -61,16 +61,24 @@ class TestExactness : public QObject
 private Q_SLOTS:
     void retryIsExact_data()
     {
-        test::columns<int, bool>("algorithm", "onRedis");
+        test::columns<int, bool, bool>("algorithm", "onRedis", "countRejected");
         for (Algorithm a : algorithm::all) {
-            QTest::addRow("%s twin", qPrintable(algorithm::name(a))) << int(a) << false;
-            QTest::addRow("%s redis", qPrintable(algorithm::name(a))) << int(a) << true;
+            QTest::addRow("%s twin", qPrintable(algorithm::name(a))) << int(a) << false << false;
+            QTest::addRow("%s redis", qPrintable(algorithm::name(a))) << int(a) << true << false;
+            if (algorithm::countsRejected(a)) {
+                // The denial is counted: its retry is that of the state after the count.
+                QTest::addRow("%s twin count_rejected", qPrintable(algorithm::name(a)))
+                    << int(a) << false << true;
+                QTest::addRow("%s redis count_rejected", qPrintable(algorithm::name(a)))
+                    << int(a) << true << true;
+            }
         }
     }
     void retryIsExact()
     {
         QFETCH(int, algorithm);
         QFETCH(bool, onRedis);
+        QFETCH(bool, countRejected);
         const auto a = Algorithm(algorithm);
         ManualClock clock;
         LocalModel twin(clock);
@@ -82,14 +90,15 @@ private Q_SLOTS:
         QRandomGenerator rng(7u + quint32(algorithm));
         int checked = 0;
         for (const Case &c : cases) {
-            const Policy p = policyFor(a, c);
+            Policy p = policyFor(a, c);
+            p.countRejected = countRejected;
             for (int trial = 0; trial < trials; ++trial) {
                 // Two keys walk the same random history until the first denial; then key A
                 // retries exactly retry_after_ms later and key B one millisecond earlier.
-                const QByteArray stem = test::keyPrefix() + algorithm::name(a).toUtf8() + ':' +
-                                        QByteArray::number(c.count) + '/' +
-                                        QByteArray::number(c.periodUs) + ':' +
-                                        QByteArray::number(trial);
+                const QByteArray stem =
+                    test::keyPrefix() + algorithm::name(a).toUtf8() +
+                    (countRejected ? ":cr:" : ":") + QByteArray::number(c.count) + '/' +
+                    QByteArray::number(c.periodUs) + ':' + QByteArray::number(trial);
                 const QByteArray keyA = stem + ":{a}", keyB = stem + ":{b}";
                 qint64 now = 1'700'000'000'000'000 + qint64(rng.bounded(1'000'000'000));
                 std::optional<Decision> denial;
@@ -131,6 +140,76 @@ private Q_SLOTS:
             }
         }
         qInfo("%d denials retried exactly", checked);
+    }
+
+    // count_rejected against a client retrying faster than the limit (every 100 ms against 3
+    // per second) for 3 s. The sliding log and the sliding counter: with it, denied from the
+    // fourth request to the end, and admitted at the last denial's retry_after_ms; without
+    // it, admitted again within the window after the first denial (the log at 1 s exactly,
+    // when the first admitted request leaves). The fixed window admits the same requests
+    // either way (its window ends when it ends). On the twin and on the scripts alike.
+    void countRejectedKeepsAHammeringClientOut_data()
+    {
+        test::columns<int, bool>("algorithm", "onRedis");
+        for (Algorithm a : algorithm::all) {
+            if (algorithm::countsRejected(a)) {
+                QTest::addRow("%s twin", qPrintable(algorithm::name(a))) << int(a) << false;
+                QTest::addRow("%s redis", qPrintable(algorithm::name(a))) << int(a) << true;
+            }
+        }
+    }
+    void countRejectedKeepsAHammeringClientOut()
+    {
+        QFETCH(int, algorithm);
+        QFETCH(bool, onRedis);
+        const auto a = Algorithm(algorithm);
+        ManualClock clock;
+        LocalModel twin(clock);
+        std::optional<RedisLimiter> redis;
+        if (onRedis) {
+            redis.emplace(test::connect());
+        }
+        Limiter &limiter = onRedis ? static_cast<Limiter &>(*redis) : twin;
+        constexpr qint64 t0 = 1'700'000'000'000'000;
+        QList<qint64> admitted[2]; // ms after t0, without and with count_rejected
+        for (const bool counting : {false, true}) {
+            Policy p = Policy::window(a, 3, s, QStringLiteral("hammer"));
+            p.countRejected = counting;
+            const QByteArray key = test::keyPrefix() + "hammer:" + algorithm::name(a).toUtf8() +
+                                   (counting ? ":counted:{c}" : ":plain:{c}");
+            Decision last;
+            for (qint64 ms = 0; ms < 3000; ms += 100) {
+                auto d = limiter.decide({&p, key, 1, t0 + ms * 1000, 600'000});
+                QVERIFY(d.ok());
+                if (d->allowed) {
+                    admitted[counting] << ms;
+                } else {
+                    last = *d;
+                }
+            }
+            QVERIFY(!last.allowed && last.retryAfterMs > 0);
+            auto after =
+                limiter.decide({&p, key, 1, t0 + (2900 + last.retryAfterMs) * 1000, 600'000});
+            QVERIFY(after.ok());
+            QVERIFY2(after->allowed, "denied at the last denial's retry_after_ms");
+        }
+        if (a == Algorithm::FixedWindow) {
+            QCOMPARE(admitted[1], admitted[0]);
+            QCOMPARE(admitted[1], (QList<qint64>{0, 100, 200, 1000, 1100, 1200, 2000, 2100, 2200}));
+            return;
+        }
+        QCOMPARE(admitted[1], (QList<qint64>{0, 100, 200}));
+        QStringList plain;
+        for (qint64 ms : std::as_const(admitted[0])) {
+            plain << QString::number(ms);
+        }
+        QVERIFY2(
+            admitted[0].size() > 3 && admitted[0][3] >= 1000 && admitted[0][3] < 2000,
+            qPrintable(
+                QStringLiteral("without count_rejected admitted at %1 ms").arg(plain.join(u' '))));
+        if (a == Algorithm::SlidingLog) {
+            QCOMPARE(admitted[0][3], qint64(1000));
+        }
     }
 
     // After a rule change, under concurrency: 4 of 10 used under the old rule, then 8 threads

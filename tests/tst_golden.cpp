@@ -68,6 +68,8 @@ QString parse(const QString &path, Algorithm a, std::vector<Block> &blocks)
                     b.policy.rate.periodUs = v;
                 } else if (kv[0] == "burst") {
                     b.policy.burst = v;
+                } else if (kv[0] == "count_rejected") {
+                    b.policy.countRejected = v != 0;
                 } else if (kv[0] == "min_ttl_ms") {
                     b.minTtlMs = v;
                 } else {

@@ -1025,6 +1025,50 @@ private Q_SLOTS:
         QCOMPARE(page().rules().find(QStringLiteral("p"))->onChange, OnChange::KeepUsed);
     }
 
+    // count_rejected: a checkbox the window algorithms enable, clicked and applied; greyed
+    // out with the reason for the others, where the rule never gets it.
+    void editorCountsRejected()
+    {
+        QString error;
+        QVERIFY(page().importFile(
+            file(QStringLiteral("countrejected.json"),
+                 "{\"version\": 1, \"rules\": [{\"id\": \"s\", \"scope\": \"ip\", "
+                 "\"algorithm\": \"sliding_log\", \"limit\": 3, \"window\": \"1s\"}, "
+                 "{\"id\": \"g\", \"scope\": \"ip\", \"algorithm\": \"gcra\", "
+                 "\"rate\": \"5/s\", \"burst\": 2}]}"),
+            &error));
+        selectRule(QStringLiteral("s"));
+        auto *check = find<QCheckBox>("countRejectedCheck");
+        QVERIFY(check);
+        QVERIFY(check->isEnabled() && !check->isChecked());
+        QVERIFY(check->toolTip().contains(QStringLiteral("count_rejected")));
+        QVERIFY(find<ElidedLabel>("countRejectedHelp")->text().contains(QStringLiteral("retries")));
+        QTest::mouseClick(check, Qt::LeftButton, {}, QPoint(8, check->height() / 2));
+        QVERIFY(check->isChecked());
+        QVERIFY(find<QPushButton>("applyButton")->isEnabled());
+        click("applyButton");
+        QVERIFY(page().rules().find(QStringLiteral("s"))->countRejected);
+
+        // Another algorithm that refuses it: greyed out, the reason said, not written.
+        auto *algorithm = find<QComboBox>("algorithmCombo");
+        algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("token_bucket")));
+        QVERIFY(!check->isEnabled());
+        QVERIFY2(check->toolTip().contains(QStringLiteral("token_bucket cannot count")),
+                 qPrintable(check->toolTip()));
+        QVERIFY(find<ElidedLabel>("countRejectedHelp")->text().contains(QStringLiteral("window")));
+        click("applyButton");
+        QVERIFY(!page().rules().find(QStringLiteral("s"))->countRejected);
+        QCOMPARE(page().rules().find(QStringLiteral("s"))->algorithm, Algorithm::TokenBucket);
+
+        selectRule(QStringLiteral("g"));
+        QVERIFY(!check->isEnabled());
+        QVERIFY2(check->toolTip().contains(QStringLiteral("gcra cannot count")),
+                 qPrintable(check->toolTip()));
+        // Back to a window algorithm: enabled again.
+        algorithm->setCurrentIndex(algorithm->findData(QStringLiteral("fixed_window")));
+        QVERIFY(check->isEnabled());
+    }
+
     void unappliedEditsAreKeptOrConfirmed()
     {
         QVERIFY(importRealistic());

@@ -185,6 +185,34 @@ private Q_SLOTS:
         QVERIFY(!d.rules[0].values.contains(u"description"_s));
         QVERIFY(d.rules[0].summary().startsWith(u"tb · token bucket"_s));
     }
+
+    // A rule's count_rejected is carried into the scenario the page runs (the simulation
+    // counts denials as the rule does), while the algorithm takes it.
+    void rulesKeepCountRejected()
+    {
+        Rule log;
+        log.id = u"log"_s;
+        log.algorithm = Algorithm::SlidingLog;
+        log.scope = Scope{Scope::Kind::Ip, {}};
+        log.limit = 5;
+        log.windowUs = duration::usPerMinute;
+        log.countRejected = true;
+        RuleSet set;
+        set.rules = {log};
+        ScenarioDraft d;
+        QVERIFY(d.load(sim::scenario::preset(u"steady-overload"_s), QString(), nullptr));
+        d.useRules(set);
+        const sim::scenario::Loaded l = d.check();
+        QVERIFY2(l.ok(), qPrintable(l.ok() ? QString() : l.errors.first().toString()));
+        QVERIFY(l.scenario.rules.at(0).countRejected);
+        // Switched to an algorithm that refuses it, the draft leaves it out instead of failing.
+        d.rules[0].kind = u"gcra"_s;
+        d.rules[0].values.insert(u"rate"_s, u"5/m"_s);
+        d.rules[0].values.insert(u"burst"_s, u"2"_s);
+        const sim::scenario::Loaded g = d.check();
+        QVERIFY2(g.ok(), qPrintable(g.ok() ? QString() : g.errors.first().toString()));
+        QVERIFY(!g.scenario.rules.at(0).countRejected);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScenarioDraft)

@@ -313,15 +313,17 @@ int rules(const QList<QByteArray> &argv)
                                      {"scan-budget", true},
                                      {"service", true},
                                      {"upstream", true},
-                                     {"listen", true}});
+                                     {"listen", true},
+                                     {"stop-cache-key-increment-when-overlimit", false}});
     const QString command = QStringLiteral("rules ") + QString::fromUtf8(sub);
     if (!parsed) {
         return fail(command.trimmed(), parsed.error().message + usageText, exitUsage);
     }
     // Each subcommand accepts only its own options.
     auto only = [&](std::initializer_list<const char *> allowed) -> int {
-        for (const char *flag : {"json", "format", "out", "url", "force", "author", "message",
-                                 "service", "upstream", "listen", "stage", "preview"}) {
+        for (const char *flag :
+             {"json", "format", "out", "url", "force", "author", "message", "service", "upstream",
+              "listen", "stage", "preview", "stop-cache-key-increment-when-overlimit"}) {
             bool ok = false;
             for (const char *a : allowed) {
                 ok = ok || qstrcmp(a, flag) == 0;
@@ -360,7 +362,7 @@ int rules(const QList<QByteArray> &argv)
         return exportCommand(*parsed);
     }
     if (sub == "import") {
-        if (int r = only({"format", "out"})) {
+        if (int r = only({"format", "out", "stop-cache-key-increment-when-overlimit"})) {
             return r;
         }
         return rulesImport(*parsed);

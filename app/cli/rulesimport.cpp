@@ -50,7 +50,7 @@ int rulesImport(const Args &args)
                     exitUsage);
     }
     const QString in = QString::fromLocal8Bit(args.positional().first());
-    const serve::envoy::Config config = serve::envoy::load(in);
+    serve::envoy::Config config = serve::envoy::load(in);
     for (const Diagnostic &d : config.errors) {
         writeErr(d.toString());
     }
@@ -65,6 +65,15 @@ int rulesImport(const Args &args)
     for (const Diagnostic &d : config.notes) {
         writeErr(QStringLiteral("sluice-cli %1: not imported: %2").arg(command, d.toString()));
     }
+    // envoy ratelimit increments a descriptor's counter for every request, denied ones too,
+    // unless its process runs with STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true. The rules
+    // keep the deployment's behaviour; envoy's rate limits are fixed windows, which take it.
+    const bool stopIncrement = args.has("stop-cache-key-increment-when-overlimit");
+    qsizetype refused = 0; // rules of an algorithm that cannot count denials (the extension)
+    for (Rule &r : config.set.rules) {
+        r.countRejected = !stopIncrement && algorithm::countsRejected(r.algorithm);
+        refused += !stopIncrement && !r.countRejected ? 1 : 0;
+    }
     const QString out = args.text("out");
     const bool yaml = out.endsWith(QLatin1String(".yaml")) || out.endsWith(QLatin1String(".yml"));
     const QByteArray bytes = yaml ? rules::toYaml(config.set) : rules::toJson(config.set);
@@ -77,15 +86,29 @@ int rulesImport(const Args &args)
                         exitRuntime);
         }
     }
-    writeErr(QStringLiteral("sluice-cli %1: %2 rule(s) from %3 file(s), %4 domain(s)%5")
-                 .arg(command)
-                 .arg(config.set.rules.size())
-                 .arg(config.files.size())
-                 .arg(config.domains.size())
-                 .arg(config.notes.isEmpty()
-                          ? QString()
-                          : QStringLiteral("; %1 construct(s) not imported (above)")
-                                .arg(config.notes.size())));
+    writeErr(
+        QStringLiteral("sluice-cli %1: %2 rule(s) from %3 file(s), %4 domain(s)%5; %6")
+            .arg(command)
+            .arg(config.set.rules.size())
+            .arg(config.files.size())
+            .arg(config.domains.size())
+            .arg(config.notes.isEmpty() ? QString()
+                                        : QStringLiteral("; %1 construct(s) not imported (above)")
+                                              .arg(config.notes.size()),
+                 stopIncrement
+                     ? QStringLiteral("count_rejected false: denied requests are not "
+                                      "counted, as with "
+                                      "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true")
+                     : QStringLiteral("count_rejected true: denied requests count, as in "
+                                      "envoy ratelimit by default (give "
+                                      "--stop-cache-key-increment-when-overlimit if the "
+                                      "deployment sets "
+                                      "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true)%1")
+                           .arg(refused == 0 ? QString()
+                                             : QStringLiteral(", except on %1 rule(s) of a "
+                                                              "bucket algorithm or GCRA, which "
+                                                              "cannot count them")
+                                                   .arg(refused))));
     return exitOk;
 }
 

@@ -155,7 +155,8 @@ Page makeCliPage()
         QStringLiteral("rules export FILE --format json|yaml|nginx|envoy|kong [--out F]"),
         QStringLiteral("rules export FILE --format nginx-auth --service http://HOST:PORT\n"
                        "        --upstream http://HOST:PORT [--listen [ADDR:]PORT] [--out F]"),
-        QStringLiteral("rules import FILE|DIR --format envoy-ratelimit [--out F]"),
+        QStringLiteral("rules import FILE|DIR --format envoy-ratelimit [--out F]\n"
+                       "        [--stop-cache-key-increment-when-overlimit]"),
         QStringLiteral("rules push FILE --url URL [--force] [--author A] [--message M] [--json]"),
         QStringLiteral("rules push FILE --url URL --preview [--scan-budget N] [--json]"),
         QStringLiteral("rules pull --url URL [--out F] [--json]"),
@@ -182,7 +183,10 @@ Page makeCliPage()
         "directory) and writes it as a Sluice rule file: one rule per rate_limit, named by its "
         "descriptor path. What Sluice cannot express is named on stderr at its "
         "file:line:column and left out; what envoy ratelimit itself refuses fails the import "
-        "(exit 2).\n\n"
+        "(exit 2). envoy ratelimit counts denied requests unless its process runs with "
+        "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true: the rules are imported with "
+        "count_rejected: true unless --stop-cache-key-increment-when-overlimit says the "
+        "deployment sets it; the summary on stderr says which.\n\n"
         "push stores the rules in Redis as a new version, atomically, only if nobody pushed "
         "since the version the file was pulled at (its based_on); pull writes them to a file.\n\n"
         "history lists the stored versions (the last 100 changes: version, time, author, "
@@ -205,6 +209,10 @@ Page makeCliPage()
                         "envoy-ratelimit.")},
         {QStringLiteral("--out F"),
          QStringLiteral("Write to F instead of stdout (pull: F ends in .json, .yaml or .yml).")},
+        {QStringLiteral("--stop-cache-key-increment-when-overlimit"),
+         QStringLiteral("import: the envoy ratelimit deployment runs with "
+                        "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true (denied requests not "
+                        "counted): import the rules with count_rejected false.")},
         {QStringLiteral("--service http://HOST:PORT"),
          QStringLiteral("nginx-auth: where the check service (sluice-cli serve) listens.")},
         {QStringLiteral("--upstream http://HOST:PORT"),

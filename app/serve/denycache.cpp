@@ -6,7 +6,10 @@ namespace sluice::serve {
 
 bool DenyCache::eligible(const Rule &rule)
 {
-    return rule.enabled && !rule.shadow && !rule.adopt.has_value();
+    // A rule that counts its denials (count_rejected) writes on every one: each must reach
+    // Redis, or a client retrying while limited would be counted only at the retry time.
+    return rule.enabled && !rule.shadow && !rule.adopt.has_value() &&
+           !(rule.countRejected && algorithm::countsRejected(rule.algorithm));
 }
 
 void DenyCache::renew(Generation generation)

@@ -32,10 +32,11 @@ inline qint64 steadyMs()
 // earlier than Redis would): the two differ by the decision's round trip.
 //
 // Off (eligible() false, kept as ServiceRule::denyCache) for shadow rules (they go to Redis as
-// before) and for rules that adopt another library's keys (another writer, with other rules, under
-// the prefix). The service asks it only while Redis is up (else on_redis_error answers, as before)
-// and for cost 1. Entries are per rule table: a new table (reload, push) starts an empty cache. A
-// mutex guards it: with --http-threads N the HTTP threads share one cache.
+// before), for rules that adopt another library's keys (another writer, with other rules, under
+// the prefix) and for rules with count_rejected (their denials write). The service asks it only
+// while Redis is up (else on_redis_error answers, as before) and for cost 1. Entries are per rule
+// table: a new table (reload, push) starts an empty cache. A mutex guards it: with --http-threads N
+// the HTTP threads share one cache.
 class DenyCache
 {
 public:

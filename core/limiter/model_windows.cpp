@@ -47,14 +47,16 @@ Outcome fixedWindow(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     Outcome out;
     bool allowed = true;
     if (cost > 0) {
-        if (count + cost > limit) {
-            allowed = false; // cost <= limit implies count > 0: the window's end admits
-        } else if (leftUs > 0) {
+        // cost <= limit and a denial imply count > 0: the window is live and its end admits.
+        allowed = count + cost <= limit;
+        // A counted denial (count_rejected) is written as an admission into the live window.
+        const bool counted = !allowed && p.countRejected && cost <= limit;
+        if ((allowed || counted) && leftUs > 0) {
             st->count += cost;
             count += cost;
             out.wrote = true;
             out.keepsTtl = true; // HINCRBY: the TTL set where the window opened stays
-        } else {
+        } else if (allowed) {
             s = FixedWindowState{nowUs, cost};
             count = cost;
             leftUs = window;
@@ -93,6 +95,22 @@ Outcome slidingLog(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     const auto resetFrom = [&](qint64 newest) { return usToMsCeil(window - (nowUs - newest)); };
 
     Outcome out;
+    if (cost > 0 && count + cost > limit && p.countRejected && cost <= limit) {
+        // A counted denial (count_rejected): the cost's entries are added at now as an
+        // admission's would be, and the oldest ones leave so that the log keeps exactly
+        // `limit` entries. The decisions are those of a log that kept them all (a window
+        // holding `limit` or more denies every cost > 0, and fewer than `limit` newest
+        // entries are all kept); the log stays at most `limit` entries long.
+        entries.erase(entries.begin(), first);
+        entries.erase(entries.begin(), entries.begin() + (count + cost - limit));
+        entries.insert(std::upper_bound(entries.begin(), entries.end(), nowUs), std::size_t(cost),
+                       nowUs);
+        out.wrote = true;
+        // The request again is admitted once the cost-th oldest entry has left.
+        const qint64 retryMs = usToMsCeil(window - (nowUs - entries[std::size_t(cost - 1)]));
+        out.decision = windowDecision(false, limit, 0, retryMs, resetFrom(entries.back()));
+        return out;
+    }
     if (cost > 0 && count + cost > limit) {
         qint64 retryMs = -1;
         if (cost <= limit) {
@@ -162,18 +180,24 @@ Outcome slidingCounter(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     Outcome out;
     bool allowed = true;
     if (cost > 0) {
+        qint64 by = cost; // what is added to the current count
         if (cost > limit || previous * (window - elapsed) + (current + cost) * window > nw) {
             allowed = false;
-        } else {
+            // Counted (count_rejected) up to the limit, so that the products stay exact. A
+            // denial finds a count > 0: never an empty state.
+            by =
+                p.countRejected && cost <= limit ? std::clamp(limit - current, qint64(0), cost) : 0;
+        }
+        if (by > 0) {
             if (empty) {
                 start = nowUs; // a new grid anchored at now
-                current = cost;
+                current = by;
                 previous = 0;
             } else {
                 // HINCRBY into a current count > 0 keeps the end of the next window, and so
                 // the TTL (lua/sliding_counter.lua); after a roll the script HSETs s c p.
                 out.keepsTtl = !rolled && current > 0;
-                current += cost;
+                current += by;
             }
             s = SlidingCounterState{start, current, previous};
             out.wrote = true;

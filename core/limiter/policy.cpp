@@ -43,6 +43,38 @@ bool isWindow(Algorithm a)
            a == Algorithm::SlidingCounter;
 }
 
+bool countsRejected(Algorithm a)
+{
+    return isWindow(a);
+}
+
+QString countRejectedRefusal(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::TokenBucket:
+        return QStringLiteral(
+            "token_bucket cannot count a denied request: it was denied because the bucket holds "
+            "fewer tokens than its cost, and taking them anyway would leave the bucket in a debt "
+            "it has no state for; to punish retries use sliding_log or sliding_counter");
+    case Algorithm::LeakyBucket:
+        return QStringLiteral(
+            "leaky_bucket cannot count a denied request: it was denied because the queue has no "
+            "room for it, and counting it would queue a request that is never released; to "
+            "punish retries use sliding_log or sliding_counter");
+    case Algorithm::Gcra:
+        return QStringLiteral(
+            "gcra cannot count a denied request: moving the theoretical arrival time for a "
+            "denial pushes every later admission back by one emission interval per retry, "
+            "without bound, so a client retrying faster than the rate would never be admitted "
+            "again; to punish retries use sliding_log or sliding_counter");
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingLog:
+    case Algorithm::SlidingCounter:
+        break;
+    }
+    return {};
+}
+
 } // namespace algorithm
 
 namespace onchange {
@@ -133,6 +165,10 @@ Result<void> Policy::validate() const
         }
         return {};
     }
+    if (countRejected) {
+        return invalid(
+            QStringLiteral("count_rejected: %1").arg(algorithm::countRejectedRefusal(algorithm)));
+    }
     if (rate.count <= 0 || rate.count >= maxExact) {
         return invalid(
             QStringLiteral("rate count must be a positive integer, got %1").arg(rate.count));
@@ -193,11 +229,19 @@ QByteArray Policy::version() const
 
 QList<QByteArray> Policy::versionArgs(qint64 minTtlMs) const
 {
-    if (!versioned) {
-        return {};
+    const QByteArray minTtl = minTtlMs > 0 ? QByteArray::number(minTtlMs) : QByteArray();
+    // Only the window scripts have the slot (validate() refuses it on the others).
+    const bool counts = countRejected && algorithm::countsRejected(algorithm);
+    QList<QByteArray> args;
+    if (versioned) {
+        args = {minTtl, version(), onchange::name(onChange)};
+    } else if (counts) {
+        args = {minTtl, QByteArray(), QByteArray()};
     }
-    return {minTtlMs > 0 ? QByteArray::number(minTtlMs) : QByteArray(), version(),
-            onchange::name(onChange)};
+    if (counts) {
+        args.append(QByteArrayLiteral("1"));
+    }
+    return args;
 }
 
 QByteArray Policy::keyFor(const QByteArray &subject) const

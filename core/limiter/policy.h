@@ -29,6 +29,10 @@ QString name(Algorithm a);
 std::optional<Algorithm> fromName(const QString &name);
 // Window algorithms take limit + window; the others rate + burst.
 bool isWindow(Algorithm a);
+// Whether a denied request can be counted as if admitted (count_rejected): the window
+// algorithms; the buckets and GCRA refuse it (countRejectedRefusal() says why).
+bool countsRejected(Algorithm a);
+QString countRejectedRefusal(Algorithm a);
 } // namespace algorithm
 
 // What a stored state becomes when its rule's parameters change (ALGORITHMS.md "When a rule
@@ -62,6 +66,10 @@ struct Policy
     Rate rate;
     qint64 burst = 0;
     OnChange onChange = OnChange::KeepUsed;
+    // A denied request's cost counted as if it were admitted (FORMATS.md count_rejected; envoy
+    // ratelimit's default). Only the window algorithms run it (countsRejected()); the scripts
+    // take it as ARGV[8] = '1'.
+    bool countRejected = false;
     // Whether decisions stamp and read the rule version (version()); false runs the scripts
     // with their five (or six) ARGV of before, for callers that pass raw ARGV.
     bool versioned = true;
@@ -85,7 +93,8 @@ struct Policy
     // per onChange before it decides.
     QByteArray version() const;
     // The ARGV after cost and now_us: {min_ttl_ms or '', version, on_change} when versioned,
-    // else {} (min_ttl_ms alone is then appended by the caller when it has one).
+    // else {} (min_ttl_ms alone is then appended by the caller when it has one); with
+    // countRejected, '1' after them (version and on_change '' when not versioned).
     QList<QByteArray> versionArgs(qint64 minTtlMs = 0) const;
 
     // State key = <key_prefix><id>:{<subject>} (ARCHITECTURE.md "Keys"); binary-safe.

@@ -113,13 +113,14 @@ void RedisLimiter::encodeRequest(const Request &request, const ScriptRegistry::S
     if (p.algorithm != m_argsFor.algorithm || p.limit != m_argsFor.limit ||
         p.windowUs != m_argsFor.windowUs || p.rate != m_argsFor.rate ||
         p.burst != m_argsFor.burst || p.onChange != m_argsFor.onChange ||
-        p.versioned != m_argsFor.versioned || m_args.isEmpty()) {
+        p.versioned != m_argsFor.versioned || p.countRejected != m_argsFor.countRejected ||
+        m_args.isEmpty()) {
         m_args = p.scriptArgs();
         m_tail = p.versionArgs();
         m_argsFor = p;
     }
     // EVALSHA sha 1 key <policy args (2 or 3)> cost now_us [min_ttl_ms] or, versioned,
-    // ... cost now_us min_ttl_ms|'' version on_change
+    // ... cost now_us min_ttl_ms|'' version on_change, and '1' (count_rejected) when set
     const qsizetype argc = 4 + m_args.size() + 2 +
                            (!m_tail.isEmpty() ? m_tail.size() : (request.minTtlMs > 0 ? 1 : 0));
     m_out.push_back('*');

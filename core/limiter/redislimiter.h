@@ -38,7 +38,7 @@ private:
     // parameters they were made from.
     Policy m_argsFor;
     QList<QByteArray> m_args;
-    QList<QByteArray> m_tail; // Policy::versionArgs(): '' (min_ttl_ms), version, on_change
+    QList<QByteArray> m_tail; // Policy::versionArgs(): '' (min_ttl_ms), version, on_change[, '1']
     std::string m_out;        // the batch's commands, reused from batch to batch
 };
 

@@ -62,11 +62,12 @@ namespace {
 using namespace internal;
 
 const QStringList topFields = {u"version"_s, u"based_on"_s, u"rules"_s};
-const QStringList ruleFields = {
-    u"id"_s,        u"description"_s, u"route"_s,          u"scope"_s,
-    u"algorithm"_s, u"limit"_s,       u"window"_s,         u"rate"_s,
-    u"burst"_s,     u"key_prefix"_s,  u"on_redis_error"_s, u"shadow"_s,
-    u"enabled"_s,   u"adopt"_s,       u"on_change"_s,      u"overrides"_s};
+const QStringList ruleFields = {u"id"_s,         u"description"_s,    u"route"_s,
+                                u"scope"_s,      u"algorithm"_s,      u"limit"_s,
+                                u"window"_s,     u"rate"_s,           u"burst"_s,
+                                u"key_prefix"_s, u"on_redis_error"_s, u"shadow"_s,
+                                u"enabled"_s,    u"adopt"_s,          u"on_change"_s,
+                                u"overrides"_s,  u"count_rejected"_s};
 const QStringList overrideFields = {u"subject"_s, u"cidr"_s,    u"match"_s, u"limit"_s, u"allow"_s,
                                     u"deny"_s,    u"expires"_s, u"ttl"_s,   u"note"_s};
 const QStringList adoptFields = {u"match"_s, u"layout"_s, u"window"_s, u"limit"_s, u"script"_s};
@@ -322,6 +323,9 @@ public:
                       "fraction stays used) or additive (a raise adds to what is left)"_s.arg(
                           shortened(*text)));
             }
+        }
+        if (auto flag = boolean(o, u"count_rejected"_s, path)) {
+            r.countRejected = *flag;
         }
         if (auto flag = boolean(o, u"shadow"_s, path)) {
             r.shadow = *flag;

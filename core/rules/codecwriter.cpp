@@ -115,6 +115,9 @@ QList<Field> fieldsOf(const Rule &r)
     if (r.onChange != OnChange::KeepUsed) { // the default is left out, as files had it
         out.append(textField(u"on_change"_s, QString::fromLatin1(onchange::name(r.onChange))));
     }
+    if (r.countRejected) { // the default is left out: files without it read the same
+        out.append(flagField(u"count_rejected"_s, true));
+    }
     out.append(flagField(u"shadow"_s, r.shadow));
     out.append(flagField(u"enabled"_s, r.enabled));
     if (r.adopt) {

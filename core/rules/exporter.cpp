@@ -1,6 +1,7 @@
 #include "exporter.h"
 
 #include "codec.h"
+#include "exportcounting.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -635,6 +636,7 @@ Export exportEnvoy(const RuleSet &set)
     Export out;
     constexpr qint64 maxRequestsPerUnit = 4294967295; // requests_per_unit is a uint32
     QString body;
+    std::vector<const Rule *> exported;
     for (const Rule &r : set.rules) {
         auto skip = [&](const QString &reason) { out.skipped.append({r.id, reason}); };
         if (QString why = commonSkipReason(r); !why.isEmpty()) {
@@ -708,6 +710,7 @@ Export exportEnvoy(const RuleSet &set)
         body += ind + QStringLiteral("  value: ") + yamlQuote(r.id) + QLatin1Char('\n');
         QString leaf = ind + QStringLiteral("  ");
         skipOnChange(out.skipped, r, QStringLiteral("envoy ratelimit"));
+        exported.push_back(&r);
         if (!innerKey.isEmpty()) {
             body += ind + QStringLiteral("  descriptors:\n");
             // Overrides of one subject: a descriptor with that value, which envoy ratelimit
@@ -771,6 +774,10 @@ Export exportEnvoy(const RuleSet &set)
          << QStringLiteral("Envoy counts calendar-aligned windows; Sluice's fixed window starts "
                            "with its first admitted")
          << QStringLiteral("request: the same number per window, a different start.");
+    if (const QStringList counting = envoyCountingNotes(exported, out.skipped);
+        !counting.isEmpty()) {
+        head << counting;
+    }
     QString text = commentBlock(head);
     text += skippedLines(out.skipped, QStringLiteral("envoyproxy/ratelimit cannot express them"));
     text += QStringLiteral("domain: \"sluice\"\n");
@@ -836,6 +843,7 @@ Export exportKong(const RuleSet &set)
                       QJsonArray{QStringLiteral("sluice"), QStringLiteral("sluice-rule:") + r.id});
         plugins.append(plugin);
         skipOnChange(out.skipped, r, QStringLiteral("Kong"));
+        kongCountingNote(r, out.skipped);
         // Overrides of one user: a plugin on that Kong consumer (a consumer's plugin wins over
         // the route's): rate-limiting with the override's limit, or request-termination 429
         // for deny. Kong has no "unlimited" rate-limiting: allow is left out, as are networks

@@ -7,6 +7,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/codecwriter.cpp ${CMAKE_CURRENT_LIST_DIR}/codecyaml.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diagnostics.cpp ${CMAKE_CURRENT_LIST_DIR}/diagnostics.h
     ${CMAKE_CURRENT_LIST_DIR}/exporter.cpp ${CMAKE_CURRENT_LIST_DIR}/exporter.h
+    ${CMAKE_CURRENT_LIST_DIR}/exportcounting.cpp ${CMAKE_CURRENT_LIST_DIR}/exportcounting.h
     ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.cpp ${CMAKE_CURRENT_LIST_DIR}/jsonlocator.h
     ${CMAKE_CURRENT_LIST_DIR}/keymap.cpp ${CMAKE_CURRENT_LIST_DIR}/keymap.h
     ${CMAKE_CURRENT_LIST_DIR}/override.cpp ${CMAKE_CURRENT_LIST_DIR}/override.h

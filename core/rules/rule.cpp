@@ -203,6 +203,8 @@ Policy Rule::policy() const
     p.id = id; // even when empty: the engine never invents an id for a rule
     p.keyPrefix = keyPrefix;
     p.onChange = onChange;
+    // Only where the algorithm runs it (an invalid rule must not reach a script's ARGV).
+    p.countRejected = countRejected && algorithm::countsRejected(algorithm);
     return p;
 }
 

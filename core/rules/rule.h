@@ -66,6 +66,9 @@ struct Rule
     OnRedisError onRedisError = OnRedisError::Allow;
     // What the stored states become when this rule's parameters change (FORMATS.md on_change).
     OnChange onChange = OnChange::KeepUsed;
+    // A denied request counted as if admitted (FORMATS.md count_rejected): the window
+    // algorithms only; validate() refuses it on the others.
+    bool countRejected = false;
     bool shadow = false;
     bool enabled = true;
     std::optional<Adopt> adopt;

@@ -24,6 +24,7 @@ QList<QPair<QString, QString>> ruleFields(const Rule &r)
     out.append({QStringLiteral("key_prefix"), QString::fromUtf8(r.keyPrefix)});
     out.append({QStringLiteral("on_redis_error"), onRedisErrorName(r.onRedisError)});
     out.append({QStringLiteral("on_change"), QString::fromLatin1(onchange::name(r.onChange))});
+    out.append({QStringLiteral("count_rejected"), yesNo(r.countRejected)});
     out.append({QStringLiteral("shadow"), yesNo(r.shadow)});
     out.append({QStringLiteral("enabled"), yesNo(r.enabled)});
     return out;

@@ -304,6 +304,11 @@ QList<Diagnostic> validateRule(const Rule &rule, const QString &path, const QStr
                                                             shown(rule.scope.name)));
     }
     checkParameters(rule, path, sink);
+    if (rule.countRejected && !algorithm::countsRejected(rule.algorithm)) {
+        sink.add(path, u"count_rejected"_s,
+                 u"rule '%1': %2"_s.arg(shown(rule.id),
+                                        algorithm::countRejectedRefusal(rule.algorithm)));
+    }
     checkKeyPrefix(rule.keyPrefix, path, sink);
     checkAdopt(rule, path, sink);
     out += validateOverrides(rule, path, file);

@@ -4652,6 +4652,30 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <translation>限额变更时(&amp;G)：</translation>
     </message>
     <message>
+        <source>Count them as if admitted</source>
+        <translation>像放行的请求一样计数</translation>
+    </message>
+    <message>
+        <source>Denied re&amp;quests:</source>
+        <translation>被拒请求(&amp;Q)：</translation>
+    </message>
+    <message>
+        <source>count_rejected: a request this rule denies uses up its limit as an admitted one would, so a client that keeps retrying while limited stays limited (what envoy ratelimit does unless told otherwise). Off: only admitted requests count.</source>
+        <translation>count_rejected：此规则拒绝的请求也像放行的请求一样消耗限额，受限期间不断重试的客户端会一直受限（envoy ratelimit 默认如此）。关闭时只计放行的请求。</translation>
+    </message>
+    <message>
+        <source>Not available for %1: %2</source>
+        <translation>%1 不可用：%2</translation>
+    </message>
+    <message>
+        <source>On: retries while limited count too.</source>
+        <translation>开：受限期间的重试也计数。</translation>
+    </message>
+    <message>
+        <source>For window algorithms only.</source>
+        <translation>仅限窗口类算法。</translation>
+    </message>
+    <message>
         <source>Counters in Redis start afresh under the new limit.</source>
         <translation>Redis 中的计数器在新限额下从头开始。</translation>
     </message>

@@ -217,6 +217,9 @@ RuleEditor::RuleEditor(QWidget *parent)
     m_onChange->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_onChange->setMinimumContentsLength(16);
     addRow(QStringLiteral("on_change"), tr("If the limit chan&ges:"), m_onChange, line++);
+    m_countRejected = new QCheckBox(tr("Count them as if admitted"), form);
+    m_countRejected->setObjectName(QStringLiteral("countRejectedCheck"));
+    addRow(QStringLiteral("count_rejected"), tr("Denied re&quests:"), m_countRejected, line++);
 
     auto *flagsBox = new QWidget(form);
     auto *flagsRow = new QHBoxLayout(flagsBox);
@@ -288,7 +291,7 @@ RuleEditor::RuleEditor(QWidget *parent)
             revalidate();
         });
     }
-    for (QCheckBox *c : {m_shadow, m_enabled}) {
+    for (QCheckBox *c : {m_shadow, m_enabled, m_countRejected}) {
         connect(c, &QCheckBox::toggled, this, &RuleEditor::revalidate);
     }
     connect(m_subject, &QLineEdit::textChanged, this, &RuleEditor::updatePreview);
@@ -397,6 +400,7 @@ void RuleEditor::load(const Rule &rule)
     m_loaded = rule;
     m_shadow->setChecked(rule.shadow);
     m_enabled->setChecked(rule.enabled);
+    m_countRejected->setChecked(rule.countRejected);
     m_subject->clear();
     m_loading = false;
     m_original = fieldTexts();
@@ -427,7 +431,8 @@ QStringList RuleEditor::fieldTexts() const
             m_onRedisError->currentData().toString(),
             m_onChange->currentData().toString(),
             m_shadow->isChecked() ? QStringLiteral("1") : QStringLiteral("0"),
-            m_enabled->isChecked() ? QStringLiteral("1") : QStringLiteral("0")};
+            m_enabled->isChecked() ? QStringLiteral("1") : QStringLiteral("0"),
+            countRejected() ? QStringLiteral("1") : QStringLiteral("0")};
 }
 
 bool RuleEditor::isModified() const
@@ -465,6 +470,9 @@ QByteArray RuleEditor::fieldsJson() const
     o.insert(QStringLiteral("key_prefix"), m_keyPrefix->text());
     o.insert(QStringLiteral("on_redis_error"), m_onRedisError->currentData().toString());
     o.insert(QStringLiteral("on_change"), m_onChange->currentData().toString());
+    if (countRejected()) { // left out as a file leaves out the default
+        o.insert(QStringLiteral("count_rejected"), true);
+    }
     o.insert(QStringLiteral("shadow"), m_shadow->isChecked());
     o.insert(QStringLiteral("enabled"), m_enabled->isChecked());
     // Fields the form does not show, as the loaded rule has them, in the file's form: read and
@@ -569,6 +577,22 @@ void RuleEditor::updateVisibility()
         r.cell->setVisible(!window);
     }
     RuleFields::updateScopeName({nullptr, m_scope, m_scopeName});
+    const Algorithm a =
+        algorithm::fromName(m_algorithm->currentData().toString()).value_or(Algorithm::FixedWindow);
+    const bool counts = algorithm::countsRejected(a);
+    m_countRejected->setEnabled(counts);
+    m_countRejected->setToolTip(
+        counts ? tr("count_rejected: a request this rule denies uses up its limit as an admitted "
+                    "one would, so a client that keeps retrying while limited stays limited "
+                    "(what envoy ratelimit does unless told otherwise). Off: only admitted "
+                    "requests count.")
+               : tr("Not available for %1: %2")
+                     .arg(algorithm::name(a), algorithm::countRejectedRefusal(a)));
+}
+
+bool RuleEditor::countRejected() const
+{
+    return m_countRejected->isEnabled() && m_countRejected->isChecked();
 }
 
 void RuleEditor::updateHelp()
@@ -610,6 +634,18 @@ void RuleEditor::updateHelp()
         break;
     }
     help("limit", tr("Requests admitted per window."));
+    switch (a) {
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingLog:
+    case Algorithm::SlidingCounter:
+        help("count_rejected", tr("On: retries while limited count too."));
+        break;
+    case Algorithm::TokenBucket:
+    case Algorithm::LeakyBucket:
+    case Algorithm::Gcra:
+        help("count_rejected", tr("For window algorithms only."));
+        break;
+    }
     switch (m_scope->currentIndex()) {
     case GlobalScope:
         help("scope", tr("One shared limit for all clients."));

@@ -26,7 +26,8 @@ namespace sluice::ui {
 //
 // Widgets are named for tests: idEdit, algorithmCombo, limitEdit, windowEdit, rateEdit,
 // burstEdit, scopeCombo, scopeNameEdit, routeEdit, descriptionEdit, keyPrefixEdit,
-// onRedisErrorCombo, onChangeCombo, shadowCheck, enabledCheck, subjectEdit, keyPreview,
+// onRedisErrorCombo, onChangeCombo, countRejectedCheck, shadowCheck, enabledCheck, subjectEdit,
+// keyPreview,
 // headersPreview, applyButton, revertButton; each field's message label is "<field>Error"
 // (limitError, ...) and generalError takes what belongs to no field.
 class ElidedLabel;
@@ -101,6 +102,10 @@ private:
     Rule m_loaded;
     QCheckBox *m_shadow;
     QCheckBox *m_enabled;
+    // count_rejected: enabled only for the algorithms that can count a denial (the others'
+    // reason in its tooltip and help); its state is kept while disabled, but not written.
+    QCheckBox *m_countRejected;
+    bool countRejected() const; // what the rule gets: checked and enabled
     QLabel *m_generalError;
     QLineEdit *m_subject;
     QLabel *m_keyPreview;

@@ -43,6 +43,7 @@ RuleDraft RuleDraft::from(const Rule &rule)
         r.values.insert(u"rate"_s, duration::formatRate(rule.rate));
         r.values.insert(u"burst"_s, QString::number(rule.burst));
     }
+    r.countRejected = rule.countRejected;
     if (const auto &a = rule.adopt) {
         r.keyPrefix = QString::fromUtf8(rule.keyPrefix);
         r.adopt.insert(u"match"_s, QString::fromUtf8(a->match));
@@ -211,6 +212,10 @@ QByteArray ScenarioDraft::documentJson() const
         o.insert(u"algorithm"_s, r.kind);
         for (const QString &key : r.keys().mid(2)) {
             putField(o, key, r.values.value(key));
+        }
+        const auto a = algorithm::fromName(r.kind);
+        if (r.countRejected && a && algorithm::countsRejected(*a)) {
+            o.insert(u"count_rejected"_s, true);
         }
         if (!r.adopt.isEmpty()) {
             o.insert(u"key_prefix"_s, r.keyPrefix);

@@ -26,6 +26,9 @@ public:
     // simulator runs the adopted counter's twin beside the rule (FORMATS.md "simulate").
     QJsonObject adopt;
     QString keyPrefix;
+    // The rule's count_rejected, carried as it came (not edited here): written while the
+    // algorithm takes it, so the simulation counts denials as the rule does.
+    bool countRejected = false;
 
     // The fields the algorithm takes, id and scope first.
     static QStringList keys(const QString &algorithm);
