@@ -256,13 +256,11 @@ void RulesWorker::finishStage(quint64 request, bool promote, const QString &mess
                }
                took(reply, *r);
                reply.discardedStage = r->discardedStage.value_or(0);
-               if (promote) {
-                   auto now = m_store.pull(c); // the promoted rules, for the working set
-                   if (!now) {
-                       return now.error();
-                   }
-                   reply.set = std::move(now->set);
+               auto now = m_store.pull(c); // the rules enforced now, for the working set
+               if (!now) {
+                   return now.error();
                }
+               reply.set = std::move(now->set);
                return std::nullopt;
            });
 }

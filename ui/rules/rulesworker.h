@@ -27,11 +27,11 @@ struct StoreReply
     Op op = Op::Pull;
     quint64 request = 0; // the page's request id, echoed
     bool ok = false;
-    bool conflict = false;               // push refused: the store moved past set.basedOn
-    bool connectionLoss = false;         // Redis could not be reached (the page disables push)
-    QString error;                       // what went wrong, in words (the core's message)
-    qint64 version = 0;                  // pull: the store's version; push: the version now stored
-    RuleSet set;                         // pull: the store's rules (basedOn = version)
+    bool conflict = false;       // push refused: the store moved past set.basedOn
+    bool connectionLoss = false; // Redis could not be reached (the page disables push)
+    QString error;               // what went wrong, in words (the core's message)
+    qint64 version = 0;          // pull: the store's version; push: the version now stored
+    RuleSet set; // pull: the store's rules (basedOn = version); promote, discard: those after
     QStringList added, changed, removed; // push: what it did
     bool forced = false;
     // History: the store's versions. Version: `set` is version `version` rebuilt, `current`
