@@ -355,6 +355,31 @@ private Q_SLOTS:
         QVERIFY(h.find<QPushButton>("bannerPullButton"));
     }
 
+    // The page's store watcher loses its subscription (cut as a restart or a network cut would;
+    // the version does not move meanwhile): the state line says "not watching Redis", then
+    // stops saying it once the watcher is back, with no new version to tell it.
+    void watcherBackAfterALoss()
+    {
+        Connection c = m_redis.connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1100, 700}));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(1), 10000);
+        auto *state = h.find<QLabel>("storeState");
+        QStringList seen;
+        QObject::connect(page->session(), &RulesSession::stateChanged, page,
+                         [&] { seen << state->text(); });
+        QVERIFY(c.command({"CLIENT", "KILL", "TYPE", "pubsub"}));
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.filter(u"not watching Redis"_s).isEmpty(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(!state->text().contains(u"not watching"_s),
+                                  qPrintable(state->text()), 10000);
+        QVERIFY(page->session()->watchError().isEmpty());
+        QCOMPARE(page->storeVersion(), std::optional<qint64>(1));
+    }
+
     // Discard from the banner: the stage gone, the rules as they were.
     void discardFromTheBanner()
     {

@@ -47,6 +47,10 @@ RulesSession::RulesSession(ConnectionController *connection, QObject *parent)
         m_watchError = message;
         Q_EMIT stateChanged();
     });
+    connect(m_worker.get(), &RulesWorker::watchRecovered, this, [this] {
+        m_watchError.clear();
+        Q_EMIT stateChanged();
+    });
     connect(m_connection, &ConnectionController::sessionChanged, this, &RulesSession::syncEndpoint);
     connect(m_connection, &ConnectionController::stateChanged, this,
             &RulesSession::onConnectionState);

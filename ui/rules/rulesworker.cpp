@@ -39,6 +39,7 @@ void RulesWorker::setEndpoint(const std::optional<Endpoint> &endpoint, const QBy
     m_watcher = new rules::RuleWatcher(*m_endpoint, m_store, o, this);
     connect(m_watcher, &rules::RuleWatcher::rulesChanged, this, &RulesWorker::onWatched);
     connect(m_watcher, &rules::RuleWatcher::errorOccurred, this, &RulesWorker::watchError);
+    connect(m_watcher, &rules::RuleWatcher::recovered, this, &RulesWorker::watchRecovered);
     m_watcher->start();
 }
 

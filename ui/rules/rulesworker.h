@@ -102,6 +102,8 @@ Q_SIGNALS:
     void storeChanged(const sluice::RuleSet &set, qint64 version);
     // The watcher lost Redis (once per failure streak); it keeps retrying by itself.
     void watchError(const QString &message);
+    // The watcher is back after watchError() (the version may not have moved meanwhile).
+    void watchRecovered();
 
 private:
     // The connection, opened if needed; nullptr and `error` set when Redis cannot be reached.
