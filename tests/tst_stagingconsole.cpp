@@ -9,10 +9,12 @@
 #include "pageharness.h"
 #include "servefixture.h"
 
+#include "core/load/loadgenerator.h"
 #include "core/redis/connection.h"
 #include "core/rules/codec.h"
 #include "core/rules/rulestore.h"
 #include "ui/language.h"
+#include "ui/load/loadpage.h"
 #include "ui/monitor/limitedmodel.h"
 #include "ui/monitor/monitorpage.h"
 #include "ui/monitor/monitorsnapshot.h"
@@ -28,6 +30,8 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -353,6 +357,61 @@ private Q_SLOTS:
         // No force for a stage in the console: the message offers no button it has not.
         QVERIFY2(!text.contains(u"force"_s), qPrintable(text));
         QVERIFY(h.find<QPushButton>("bannerPullButton"));
+    }
+
+    // The console alone, no check service: the candidate's chart says what would feed it, then
+    // a Load run (its own keys, the default) decides the candidate in shadow beside api, and
+    // the chart counts what it would deny.
+    void loadRunFeedsTheCandidate()
+    {
+        Connection c = m_redis.connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        RuleSet candidate = parse(enforcedJson);
+        candidate.basedOn = 1;
+        candidate.rules[0].limit = 2;
+        QVERIFY(rules::RuleStore().stage(c, candidate, {}));
+
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1100, 700}));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        QTRY_VERIFY_WITH_TIMEOUT(page->session()->servedSet().staged.size() == 1, 10000);
+        const RuleSet served = page->session()->servedSet();
+
+        test::PageHarness mh;
+        auto *monitor = new MonitorPage(mh.controller());
+        QVERIFY(mh.show(monitor, {1100, 700}));
+        QVERIFY(mh.connect(m_redis.endpoint()));
+        monitor->setRules(served);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s) != nullptr, 5000);
+        auto *summary = monitor->chart(u"api@staged"_s)->findChild<QLabel *>(u"chartSummary"_s);
+        QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(u"Load page"_s),
+                                  qPrintable(summary->text()), 5000);
+
+        test::PageHarness lh;
+        auto *load = new LoadPage(lh.controller());
+        QVERIFY(lh.show(load, {1100, 700}));
+        QVERIFY(lh.connect(m_redis.endpoint()));
+        load->setRules(served);
+        auto type = [&](const char *name, const QString &text) {
+            auto *e = lh.find<QLineEdit>(name);
+            e->selectAll();
+            QTest::keyClick(e, Qt::Key_Backspace);
+            QTest::keyClicks(e, text);
+        };
+        type("load.rate", u"20/s"_s);
+        type("load.duration", u"1s"_s);
+        lh.find<QSpinBox>("subjectsSpin")->setValue(1);
+        const QString plan = lh.find<QLabel>("planLabel")->text();
+        QVERIFY2(plan.contains(u"candidates"_s), qPrintable(plan));
+        QSignalSpy finished(load, &LoadPage::finished);
+        QTest::mouseClick(lh.find<QPushButton>("startButton"), Qt::LeftButton);
+        QVERIFY(finished.wait(15000) || !finished.isEmpty());
+        const auto p = finished.at(0).at(0).value<load::LoadProgress>();
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s)->totals().shadowDenied > 0, 15000);
+        QVERIFY(!summary->text().contains(u"Load page"_s));
     }
 
     // The page's store watcher loses its subscription (cut as a restart or a network cut would;
