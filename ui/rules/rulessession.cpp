@@ -44,10 +44,12 @@ RulesSession::RulesSession(ConnectionController *connection, QObject *parent)
     connect(m_worker.get(), &RulesWorker::storeChanged, this, &RulesSession::onStoreChanged);
     connect(m_worker.get(), &RulesWorker::overridesAnswered, this, &RulesSession::onOverrides);
     connect(m_worker.get(), &RulesWorker::watchError, this, [this](const QString &message) {
+        m_connection->reportLost();
         m_watchError = message;
         Q_EMIT stateChanged();
     });
     connect(m_worker.get(), &RulesWorker::watchRecovered, this, [this] {
+        m_connection->reportReachable();
         m_watchError.clear();
         Q_EMIT stateChanged();
     });
