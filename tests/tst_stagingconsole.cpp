@@ -236,7 +236,7 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s) &&
                                          monitor->chart(u"api@staged"_s)->totals().total() > 0,
                                      15000);
-            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
                 for (const auto &[shown, name] :
                      {std::pair<QWidget *, QString>{page, u"rules"_s},
                       std::pair<QWidget *, QString>{monitor, u"monitor"_s}}) {
