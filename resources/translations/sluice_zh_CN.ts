@@ -2677,6 +2677,12 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <source>The run&apos;s keys stay until their TTL: %1.</source>
         <translation>本次运行的键将保留到其 TTL 到期：%1。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n of them the staged change&apos;s candidates, deciding in shadow beside the rules they would replace (their charts on the Monitor).</source>
+        <translation>
+            <numerusform>其中 %n 条是暂存变更的候选规则，在它们将替换的规则旁以影子模式判定（图表见监控页）。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MainWindow</name>
@@ -4111,6 +4117,10 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <source> · in shadow: dashed, what it would deny</source>
         <translation> · 影子模式：虚线为它本会拒绝的请求</translation>
     </message>
+    <message>
+        <source>Nothing decided it yet: a check service that reads its rules from Redis decides it beside the enforced rule, and so does a run on the Load page.</source>
+        <translation>尚无判定：从 Redis 读取规则的检查服务会在生效规则旁判定它，负载页面的运行也会。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleDiffDialog</name>
@@ -5466,6 +5476,22 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>“Push anyway (force)”</source>
         <translation>“仍然推送（强制）”</translation>
+    </message>
+    <message>
+        <source>The edits you made after staging are kept here, unsaved.</source>
+        <translation>暂存之后所做的修改保留在此处，未保存。</translation>
+    </message>
+    <message>
+        <source>promote or discard it first (the buttons on the staged change&apos;s banner), or push anyway, which discards it.</source>
+        <translation>请先启用或丢弃它（暂存变更横幅上的按钮），或仍然推送（这会丢弃它）。</translation>
+    </message>
+    <message>
+        <source>discard it and stage again.</source>
+        <translation>请丢弃它后重新暂存。</translation>
+    </message>
+    <message>
+        <source>They count as based on version %1: a push replaces the rolled-back rules with them, after its preview.</source>
+        <translation>它们现在视为基于版本 %1：推送会在预览之后用它们替换回滚后的规则。</translation>
     </message>
 </context>
 <context>
