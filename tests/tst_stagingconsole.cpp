@@ -388,6 +388,7 @@ private Q_SLOTS:
         auto *summary = monitor->chart(u"api@staged"_s)->findChild<QLabel *>(u"chartSummary"_s);
         QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(u"Load page"_s),
                                   qPrintable(summary->text()), 5000);
+        QVERIFY(mh.shoot(u"staging-candidate-unfed.png"_s));
 
         test::PageHarness lh;
         auto *load = new LoadPage(lh.controller());
