@@ -29,6 +29,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -360,6 +361,45 @@ private Q_SLOTS:
                     ->index(0, KeysModel::KeyColumn)
                     .data(Qt::ForegroundRole)
                     .isValid()); // drawn grey
+    }
+
+    // One story after an outage: Redis comes back while the status bar counts down to its next
+    // retry. The Keys page's own worker gets through first; the console's connection state
+    // follows it at once (not at the end of the countdown), and the page, green again, never
+    // flips back to "Not current" on the countdown's ticks.
+    void outageEndsTogether()
+    {
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        Connection c = Connection::open(redis.endpoint()).value();
+        const RuleSet set = rulesOn("back:");
+        QVERIFY(test::plantFixedWindows(c, plantPrefix(set.rules.front()), 0, 10, 600'000));
+        Live live(redis, 1);
+        QVERIFY(live.shown);
+        live.page->setRules(set);
+        QTRY_VERIFY_WITH_TIMEOUT(live.state()->mayShowHealthy(), 15000);
+        ConnectionController *controller = live.base.controller();
+        redis.stop();
+        // Down long enough for the session's back-off to count several seconds.
+        QTRY_VERIFY_WITH_TIMEOUT(controller->state().state == ConnectionState::State::Lost &&
+                                     controller->state().retryInSeconds >= 4,
+                                 20000);
+        QVERIFY(!live.state()->mayShowHealthy());
+        QVERIFY2(redis.start(), redis.output().constData());
+        QTRY_VERIFY_WITH_TIMEOUT(live.state()->mayShowHealthy(), 10000);
+        QElapsedTimer sinceGreen;
+        sinceGreen.start();
+        QStringList flaps;
+        QObject::connect(live.state(), &KeysScanState::changed, live.page, [&] {
+            if (!live.state()->mayShowHealthy()) {
+                flaps << live.state()->headline();
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(controller->state().state == ConnectionState::State::Connected,
+                                 2500);
+        QVERIFY2(sinceGreen.elapsed() < 2500, qPrintable(QString::number(sinceGreen.elapsed())));
+        QTest::qWait(1500); // the countdown would have ticked meanwhile
+        QVERIFY2(flaps.isEmpty(), qPrintable(flaps.join(u" | "_s)));
     }
 
     // More keys than a live rescan may walk in one interval at the budget: the page says how

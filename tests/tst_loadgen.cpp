@@ -2,6 +2,7 @@
 #include "testredis.h"
 
 #include "core/load/loadgenerator.h"
+#include "core/rules/rulestore.h"
 #include "core/stats/statsrecorder.h"
 
 #include <QDateTime>
@@ -147,6 +148,43 @@ private Q_SLOTS:
         QCOMPARE(p.keysRemoved, qint64(2));
         QCOMPARE(test::keysWithPrefix(c, o.keyPrefixOverride).size(), qsizetype(0));
         QCOMPARE(c.command({"GET", realKey})->str, QByteArray("real"));
+    }
+
+    // A staged change's candidate decides beside the rule it would replace, on the same
+    // requests, in shadow (as serve --from-redis decides it): the Monitor's candidate chart moves
+    // in a console-only run. Only the named rule's candidate: another rule's is not run.
+    void stagedCandidateDecidesInShadow()
+    {
+        LoadOptions o;
+        o.endpoint = test::redisEndpoint();
+        const Rule enforced = windowRule(QStringLiteral("lg-st"), 100, 10);
+        Rule candidate = windowRule(rules::RuleStore::stagedId(enforced.id), 2, 10);
+        candidate.shadow = true;
+        Rule other = windowRule(QStringLiteral("lg-other"), 100, 10);
+        Rule otherCandidate = windowRule(rules::RuleStore::stagedId(other.id), 1, 10);
+        o.rules.rules = {enforced, other};
+        o.rules.staged = {candidate, otherCandidate};
+        o.ruleIds = {enforced.id};
+        o.pattern = constant(50);
+        o.durationUs = duration::usPerSecond;
+        o.threads = 1;
+        o.subjects = 1;
+        stats::StatsRecorder recorder;
+        o.recorder = &recorder;
+        stayInsideWindow(10, 2);
+        const LoadProgress p = runToEnd(o);
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QCOMPARE(p.rules.size(), 2);
+        QCOMPARE(p.rules[0].ruleId, enforced.id);
+        QCOMPARE(p.rules[0].allowed, qint64(50));
+        QCOMPARE(p.rules[1].ruleId, candidate.id);
+        QCOMPARE(p.rules[1].allowed, qint64(2));
+        QCOMPARE(p.rules[1].shadowDenied, qint64(48));
+        QCOMPARE(p.rules[1].denied, qint64(0));
+        QCOMPARE(p.denied, qint64(0)); // a candidate never denies
+        QCOMPARE(recorder.totals().shadowDenied, qint64(48));
+        QCOMPARE(stagedCandidates(o.rules, {}, true).size(), size_t(0));
+        QCOMPARE(stagedCandidates(o.rules, {other.id}, false).size(), size_t(1));
     }
 
     // A Poisson pattern of 200/s for 2 s sends about 400 requests; two rules decide each.

@@ -9,23 +9,30 @@
 #include "pageharness.h"
 #include "servefixture.h"
 
+#include "core/load/loadgenerator.h"
 #include "core/redis/connection.h"
 #include "core/rules/codec.h"
 #include "core/rules/rulestore.h"
 #include "ui/language.h"
+#include "ui/load/loadpage.h"
 #include "ui/monitor/limitedmodel.h"
 #include "ui/monitor/monitorpage.h"
 #include "ui/monitor/monitorsnapshot.h"
 #include "ui/monitor/rulechart.h"
 #include "ui/rules/rulediffdialog.h"
+#include "ui/rules/rulesmodel.h"
 #include "ui/rules/rulespage.h"
 #include "ui/rules/rulessession.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sluice;
@@ -176,7 +183,15 @@ private Q_SLOTS:
             QCOMPARE(l.ruleId, u"api"_s);
         }
 
+        // Promote asks first, saying what becomes enforced and for whom.
+        QString asked;
+        page->setStageConfirm([&asked](const QString &q) {
+            asked = q;
+            return true;
+        });
         QTest::mouseClick(h.find<QPushButton>("promoteButton"), Qt::LeftButton);
+        QVERIFY2(asked.contains(u"api: 5 per 10s per IP \u2192 2 per 10s per IP"_s),
+                 qPrintable(asked));
         QTRY_VERIFY_WITH_TIMEOUT(!stageBanner->isVisible(), 10000);
         snap = rules::RuleStore().pull(c);
         QVERIFY(snap && !snap->stage);
@@ -221,7 +236,7 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s) &&
                                          monitor->chart(u"api@staged"_s)->totals().total() > 0,
                                      15000);
-            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
                 for (const auto &[shown, name] :
                      {std::pair<QWidget *, QString>{page, u"rules"_s},
                       std::pair<QWidget *, QString>{monitor, u"monitor"_s}}) {
@@ -236,6 +251,193 @@ private Q_SLOTS:
             }
         }
         test::useLanguage(u"en"_s);
+    }
+
+    // The page's own writes re-base it. The rules pushed in the file's order (not the store's,
+    // which is by id): after Promote the page is clean at the promoted version, a second Stage
+    // is no conflict with yourself; Discard takes the rules back to the enforced ones; a
+    // rollback with unsaved edits keeps them based on it, so the next stage goes through. No
+    // message names a command-line flag.
+    void ownWritesRebase()
+    {
+        Connection c = m_redis.connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1100, 700}));
+        page->setStageConfirm([](const QString &) { return true; });
+        page->setHistoryConfirm([](const QString &) { return true; });
+        QStringList said;
+        QObject::connect(
+            page->session(), &RulesSession::message, page,
+            [&said](const RulesSession::Message &m) { said << m.headline + u"\n"_s + m.detail; });
+        const QByteArray fileOrder = R"({"version": 1, "rules": [
+            {"id": "login", "scope": "ip", "algorithm": "token_bucket", "rate": "1/s", "burst": 2},
+            {"id": "api", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "10s"}]})";
+        QTemporaryDir dir;
+        QFile f(dir.filePath(u"rules.json"_s));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(fileOrder) > 0);
+        f.close();
+        QVERIFY(page->importFile(f.fileName(), nullptr));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        QTRY_VERIFY_WITH_TIMEOUT(h.find<QPushButton>("pushButton")->isEnabled(), 10000);
+        page->session()->forcePush(); // v1, in the file's order here
+        QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(1), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->hasUnsavedChanges(), 10000);
+
+        auto stageLimit = [&](qint64 limit) {
+            Rule api = page->rules().rules[1];
+            api.limit = limit;
+            page->session()->apply(api, 1);
+            page->session()->confirmStage(u"try %1"_s.arg(limit));
+        };
+        auto *banner = h.find<QWidget>("stageBanner");
+        auto *promote = h.find<QPushButton>("promoteButton");
+        stageLimit(2);
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible() && promote->isEnabled(), 10000);
+        QTest::mouseClick(promote, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->hasUnsavedChanges(), 5000);
+        QCOMPARE(page->rules().basedOn, std::optional<qint64>(3));
+        const QString state = h.find<QLabel>("storeState")->text();
+        QVERIFY2(!state.contains(u"based on"_s), qPrintable(state));
+
+        // Stage again: based on the promoted version, no conflict.
+        stageLimit(3);
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
+        QCOMPARE(rules::RuleStore().pull(c)->version, qint64(4));
+        QTRY_VERIFY_WITH_TIMEOUT(h.find<QPushButton>("discardStageButton")->isEnabled(), 10000);
+        QTest::mouseClick(h.find<QPushButton>("discardStageButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->hasUnsavedChanges(), 5000);
+        QCOMPARE(page->rules().find(u"api"_s)->limit, qint64(2)); // the enforced rule again
+        QCOMPARE(page->rules().basedOn, std::optional<qint64>(5));
+
+        // A rollback with unsaved edits: they stay, based on it; the next stage goes through.
+        Rule login = *page->rules().find(u"login"_s);
+        login.burst = 7;
+        page->session()->apply(login, page->session()->model()->rowOf(u"login"_s));
+        page->session()->rollback(1);
+        QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(6), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(page->rules().basedOn, std::optional<qint64>(6), 5000);
+        QVERIFY(page->hasUnsavedChanges());
+        page->session()->confirmStage(u"burst 7"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
+        QCOMPARE(rules::RuleStore().pull(c)->version, qint64(7));
+        for (const QString &m : std::as_const(said)) {
+            QVERIFY2(!m.contains(u"--"_s) && !m.contains(u"onflict"_s), qPrintable(m));
+        }
+    }
+
+    // A stage refused as a conflict says what to do in the console's words: no flag, and no
+    // button it does not offer.
+    void stageConflictInConsoleWords()
+    {
+        Connection c = m_redis.connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1100, 700}));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        QTRY_COMPARE_WITH_TIMEOUT(page->rules().rules.size(), size_t(2), 10000);
+        RuleSet other = parse(enforcedJson);
+        other.basedOn = 1;
+        other.rules[1].burst = 9;
+        QVERIFY(rules::RuleStore().push(c, other, false)); // v2, behind the page's back
+        Rule api = page->rules().rules[0];
+        api.limit = 2;
+        page->session()->apply(api, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(2), 10000);
+        page->session()->confirmStage();
+        QTRY_VERIFY_WITH_TIMEOUT(h.find<QLabel>("bannerText")->text().contains(u"not staged"_s),
+                                 10000);
+        const QString text = h.find<QLabel>("bannerText")->text();
+        QVERIFY2(!text.contains(u"--"_s) && text.contains(u"conflict"_s), qPrintable(text));
+        // No force for a stage in the console: the message offers no button it has not.
+        QVERIFY2(!text.contains(u"force"_s), qPrintable(text));
+        QVERIFY(h.find<QPushButton>("bannerPullButton"));
+    }
+
+    // The console alone, no check service: the candidate's chart says what would feed it, then
+    // a Load run (its own keys, the default) decides the candidate in shadow beside api, and
+    // the chart counts what it would deny.
+    void loadRunFeedsTheCandidate()
+    {
+        Connection c = m_redis.connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        RuleSet candidate = parse(enforcedJson);
+        candidate.basedOn = 1;
+        candidate.rules[0].limit = 2;
+        QVERIFY(rules::RuleStore().stage(c, candidate, {}));
+
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1100, 700}));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        QTRY_VERIFY_WITH_TIMEOUT(page->session()->servedSet().staged.size() == 1, 10000);
+        const RuleSet served = page->session()->servedSet();
+
+        test::PageHarness mh;
+        auto *monitor = new MonitorPage(mh.controller());
+        QVERIFY(mh.show(monitor, {1100, 700}));
+        QVERIFY(mh.connect(m_redis.endpoint()));
+        monitor->setRules(served);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s) != nullptr, 5000);
+        auto *summary = monitor->chart(u"api@staged"_s)->findChild<QLabel *>(u"chartSummary"_s);
+        QTRY_VERIFY2_WITH_TIMEOUT(summary->text().contains(u"Load page"_s),
+                                  qPrintable(summary->text()), 5000);
+        QVERIFY(mh.shoot(u"staging-candidate-unfed.png"_s));
+
+        test::PageHarness lh;
+        auto *load = new LoadPage(lh.controller());
+        QVERIFY(lh.show(load, {1100, 700}));
+        QVERIFY(lh.connect(m_redis.endpoint()));
+        load->setRules(served);
+        auto type = [&](const char *name, const QString &text) {
+            auto *e = lh.find<QLineEdit>(name);
+            e->selectAll();
+            QTest::keyClick(e, Qt::Key_Backspace);
+            QTest::keyClicks(e, text);
+        };
+        type("load.rate", u"20/s"_s);
+        type("load.duration", u"1s"_s);
+        lh.find<QSpinBox>("subjectsSpin")->setValue(1);
+        const QString plan = lh.find<QLabel>("planLabel")->text();
+        QVERIFY2(plan.contains(u"candidates"_s), qPrintable(plan));
+        QSignalSpy finished(load, &LoadPage::finished);
+        QTest::mouseClick(lh.find<QPushButton>("startButton"), Qt::LeftButton);
+        QVERIFY(finished.wait(15000) || !finished.isEmpty());
+        const auto p = finished.at(0).at(0).value<load::LoadProgress>();
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->chart(u"api@staged"_s)->totals().shadowDenied > 0, 15000);
+        QVERIFY(!summary->text().contains(u"Load page"_s));
+    }
+
+    // The page's store watcher loses its subscription (cut as a restart or a network cut would;
+    // the version does not move meanwhile): the state line says "not watching Redis", then
+    // stops saying it once the watcher is back, with no new version to tell it.
+    void watcherBackAfterALoss()
+    {
+        Connection c = m_redis.connect();
+        QVERIFY(c.command({"FLUSHALL"}));
+        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        test::PageHarness h;
+        auto *page = new RulesPage(h.controller());
+        QVERIFY(h.show(page, {1100, 700}));
+        QVERIFY(h.connect(m_redis.endpoint()));
+        QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(1), 10000);
+        auto *state = h.find<QLabel>("storeState");
+        QStringList seen;
+        QObject::connect(page->session(), &RulesSession::stateChanged, page,
+                         [&] { seen << state->text(); });
+        QVERIFY(c.command({"CLIENT", "KILL", "TYPE", "pubsub"}));
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.filter(u"not watching Redis"_s).isEmpty(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(!state->text().contains(u"not watching"_s),
+                                  qPrintable(state->text()), 10000);
+        QVERIFY(page->session()->watchError().isEmpty());
+        QCOMPARE(page->storeVersion(), std::optional<qint64>(1));
     }
 
     // Discard from the banner: the stage gone, the rules as they were.
@@ -258,6 +460,17 @@ private Q_SLOTS:
         QVERIFY2(h.find<QLabel>("stageText")->text().contains(u"removes login"_s),
                  qPrintable(h.find<QLabel>("stageText")->text()));
         QTRY_VERIFY_WITH_TIMEOUT(h.find<QPushButton>("discardStageButton")->isEnabled(), 10000);
+        // Discard asks first; "no" leaves the stage as it is.
+        QString asked;
+        page->setStageConfirm([&asked](const QString &q) {
+            asked = q;
+            return false;
+        });
+        QTest::mouseClick(h.find<QPushButton>("discardStageButton"), Qt::LeftButton);
+        QVERIFY2(asked.contains(u"login stays"_s), qPrintable(asked));
+        QTest::qWait(200);
+        QVERIFY(rules::RuleStore().pull(c)->stage);
+        page->setStageConfirm([](const QString &) { return true; });
         QTest::mouseClick(h.find<QPushButton>("discardStageButton"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!h.find<QWidget>("stageBanner")->isVisible(), 10000);
         auto snap = rules::RuleStore().pull(c);

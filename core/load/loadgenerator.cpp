@@ -7,6 +7,7 @@
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
 #include "core/rules/overridematcher.h"
+#include "core/rules/rulestore.h"
 #include "core/sim/scenario.h"
 #include "core/stats/statsrecorder.h"
 
@@ -48,6 +49,24 @@ bool isUnavailable(const Error &e)
 }
 
 } // namespace
+
+std::vector<Rule> stagedCandidates(const RuleSet &set, const QStringList &selectedIds, bool all)
+{
+    std::vector<Rule> out;
+    for (const Rule &c : set.staged) {
+        const QString of = rules::RuleStore::stagedOf(c.id);
+        const bool replaces = std::any_of(set.rules.begin(), set.rules.end(),
+                                          [&](const Rule &r) { return r.id == of; });
+        if (of.isEmpty() || (replaces ? !selectedIds.contains(of) : !all) ||
+            selectedIds.contains(c.id)) {
+            continue;
+        }
+        Rule shadow = c;
+        shadow.shadow = true;
+        out.push_back(std::move(shadow));
+    }
+    return out;
+}
 
 QByteArray runScopedPrefix()
 {
@@ -194,6 +213,17 @@ Result<void> LoadGenerator::start()
     s.rules = selected;
     if (const QList<Diagnostic> bad = sim::scenario::validate(s); !bad.isEmpty()) {
         return invalid(bad.first().toString());
+    }
+    // Validated when staged; their ids ("<id>@staged") are not a file's.
+    QStringList selectedIds;
+    for (const Rule &r : selected) {
+        selectedIds << r.id;
+    }
+    for (Rule &c : stagedCandidates(o.rules, selectedIds, o.ruleIds.isEmpty())) {
+        if (!o.keyPrefixOverride.isEmpty()) {
+            c.keyPrefix = o.keyPrefixOverride;
+        }
+        selected.push_back(std::move(c));
     }
 
     Shared &sh = *m_shared;

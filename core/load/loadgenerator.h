@@ -57,6 +57,12 @@ QByteArray runScopedPrefix();
 
 inline constexpr int maxThreads = 256;
 
+// The staged change's candidates (set.staged) that a run decides beside its rules, as
+// `serve --from-redis` decides them beside the rules it enforces: each candidate whose enforced
+// rule is among `selectedIds`, and with `all` (no rule named) those that add a rule. Shadow on:
+// they count what they would deny and never deny. start() adds them to the selected rules.
+std::vector<Rule> stagedCandidates(const RuleSet &set, const QStringList &selectedIds, bool all);
+
 // Per rule: every offered request is decided by every selected rule, each on its own (as in
 // the simulation lab), so the counters count decisions.
 struct RuleProgress

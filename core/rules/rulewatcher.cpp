@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include <atomic>
+#include <utility>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -169,7 +170,9 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
                 post([this, skipped] { Q_EMIT this->skipped(skipped); });
             }
             if (snap) {
-                failing = false;
+                if (std::exchange(failing, false)) {
+                    post([this] { Q_EMIT recovered(); });
+                }
                 if (emitted != snap->version ||
                     (m_options.withOverrides && emittedSet != snap->set)) {
                     emitted = snap->version;

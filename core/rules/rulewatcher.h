@@ -72,6 +72,10 @@ Q_SIGNALS:
     void skipped(const QStringList &why);
     // A connection or a pull failed; the watcher keeps retrying. Once per failure streak.
     void errorOccurred(const QString &message);
+    // The streak errorOccurred() began is over: subscribed and pulled again. Emitted even when
+    // the version did not move meanwhile (no rulesChanged() then), so that a watcher's owner
+    // can stop saying it is not watching.
+    void recovered();
 
 private:
     struct Shared;

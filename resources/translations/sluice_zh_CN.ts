@@ -2805,6 +2805,12 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <source>The run&apos;s keys stay until their TTL: %1.</source>
         <translation>本次运行的键将保留到其 TTL 到期：%1。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n of them the staged change&apos;s candidates, deciding in shadow beside the rules they would replace (their charts on the Monitor).</source>
+        <translation>
+            <numerusform>其中 %n 条是暂存变更的候选规则，在它们将替换的规则旁以影子模式判定（图表见监控页）。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MainWindow</name>
@@ -4239,6 +4245,10 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <source> · in shadow: dashed, what it would deny</source>
         <translation> · 影子模式：虚线为它本会拒绝的请求</translation>
     </message>
+    <message>
+        <source>Nothing decided it yet: a check service that reads its rules from Redis decides it beside the enforced rule, and so does a run on the Load page.</source>
+        <translation>尚无判定：从 Redis 读取规则的检查服务会在生效规则旁判定它，负载页面的运行也会。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleDiffDialog</name>
@@ -5619,6 +5629,22 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>“Push anyway (force)”</source>
         <translation>“仍然推送（强制）”</translation>
     </message>
+    <message>
+        <source>The edits you made after staging are kept here, unsaved.</source>
+        <translation>暂存之后所做的修改保留在此处，未保存。</translation>
+    </message>
+    <message>
+        <source>promote or discard it first (the buttons on the staged change&apos;s banner), or push anyway, which discards it.</source>
+        <translation>请先启用或丢弃它（暂存变更横幅上的按钮），或仍然推送（这会丢弃它）。</translation>
+    </message>
+    <message>
+        <source>discard it and stage again.</source>
+        <translation>请丢弃它后重新暂存。</translation>
+    </message>
+    <message>
+        <source>They count as based on version %1: a push replaces the rolled-back rules with them, after its preview.</source>
+        <translation>它们现在视为基于版本 %1：推送会在预览之后用它们替换回滚后的规则。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesWorker</name>
@@ -6206,6 +6232,170 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>lost its TTL at %1: never resets</source>
         <translation>在 %1 丢失了 TTL：永不重置</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::StageBanner</name>
+    <message>
+        <source>&amp;Promote…</source>
+        <translation>启用(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Enforce the staged rules: a new version in the history</source>
+        <translation>让暂存的规则生效：在历史中记为一个新版本</translation>
+    </message>
+    <message>
+        <source>Disc&amp;ard…</source>
+        <translation>丢弃(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Drop the staged rules; the enforced ones stay as they are</source>
+        <translation>丢弃暂存的规则；生效的规则保持不变</translation>
+    </message>
+    <message>
+        <source>changes %1</source>
+        <translation>修改 %1</translation>
+    </message>
+    <message>
+        <source>adds %1</source>
+        <translation>新增 %1</translation>
+    </message>
+    <message>
+        <source>removes %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
+        <translation>由 %2 暂存于版本 %1：%3。服务按生效的规则判定，同时以影子模式按这些规则判定；监控页把两者并排显示。</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>某人</translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>A change is staged, running in shadow</source>
+        <translation>有一项变更已暂存，正以影子模式运行</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1，作用于 %2</translation>
+    </message>
+    <message>
+        <source>• %1: %2 → %3</source>
+        <translation>• %1：%2 → %3</translation>
+    </message>
+    <message>
+        <source>• %1 stays %2 (not %3)</source>
+        <translation>• %1 保持 %2（而不是 %3）</translation>
+    </message>
+    <message>
+        <source>• %1 is added: %2</source>
+        <translation>• 新增 %1：%2</translation>
+    </message>
+    <message>
+        <source>• %1 is not added</source>
+        <translation>• 不新增 %1</translation>
+    </message>
+    <message>
+        <source>• %1 is removed: its subjects are no longer limited by it</source>
+        <translation>• 删除 %1：它的对象不再受它限流</translation>
+    </message>
+    <message>
+        <source>• %1 stays</source>
+        <translation>• %1 保留</translation>
+    </message>
+    <message>
+        <source>Promote the change staged at version %1? From then on every service deciding from the store enforces:</source>
+        <translation>启用版本 %1 暂存的变更？此后每个从规则存储读取规则的服务都将执行：</translation>
+    </message>
+    <message>
+        <source>Discard the change staged at version %1? The enforced rules stay as they are:</source>
+        <translation>丢弃版本 %1 暂存的变更？正在执行的规则保持不变：</translation>
+    </message>
+    <message>
+        <source>The rules here become the promoted version (edits you made after staging are kept, unsaved).</source>
+        <translation>此处的规则变为启用后的版本（暂存之后所做的修改会保留，未保存）。</translation>
+    </message>
+    <message>
+        <source>The rules here go back to the enforced ones (edits you made after staging are kept, unsaved).</source>
+        <translation>此处的规则回到正在执行的规则（暂存之后所做的修改会保留，未保存）。</translation>
+    </message>
+    <message>
+        <source>Promote the staged change</source>
+        <translation>启用暂存的变更</translation>
+    </message>
+    <message>
+        <source>Discard the staged change</source>
+        <translation>丢弃暂存的变更</translation>
+    </message>
+    <message>
+        <source>Promote</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::OverridesPanel</name>
+    <message>
+        <source>Overrides</source>
+        <translation>例外规则</translation>
+    </message>
+    <message>
+        <source>&amp;Remove override…</source>
+        <translation>删除例外规则(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
+        <translation>从 Redis 中删除所选例外规则：其主体重新由限流规则决定</translation>
+    </message>
+    <message>
+        <source>Select a rule to see its per-subject overrides.</source>
+        <translation>选择一条限流规则，查看它针对各主体的例外规则。</translation>
+    </message>
+    <message>
+        <source>Overrides of %1 (%2)</source>
+        <translation>%1 的例外规则（%2）</translation>
+    </message>
+    <message>
+        <source>Reading the overrides stored in Redis…</source>
+        <translation>正在读取 Redis 中存储的例外规则…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
+        <translation>
+            <numerusform>规则文件中有 %n 条。Redis 中存储的例外规则未知：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
+        <translation>无：该限流规则的限额适用于每个主体。“监控”页面的放行和封禁会存储例外规则，sluice-cli overrides add 也可以。</translation>
+    </message>
+    <message>
+        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
+        <translation>规则文件中 %1 条，Redis 中存储 %2 条（后者优先于文件中的，并会到期自动结束）。</translation>
+    </message>
+    <message>
+        <source>Remove an override</source>
+        <translation>删除例外规则</translation>
+    </message>
+    <message>
+        <source>Remove the override %1 (%2) of rule %3 from Redis?
+
+The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
+        <translation>从 Redis 中删除限流规则 %3 的例外规则 %1（%2）？
+
+此后凡是从规则存储读取规则的地方，都重新对它适用该限流规则自身的限额。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
     </message>
 </context>
 </TS>

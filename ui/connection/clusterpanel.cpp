@@ -178,7 +178,7 @@ ClusterPanel::ClusterPanel(ConnectionController *controller, QWidget *parent)
     m_capacityNote->setText(
         tr("The capacity is a figure you give: 100,000 decisions/s by default, what one Redis "
            "node served on a 2-core test machine (README, \"Engine vs redis-benchmark\"). "
-           "Measure your node with sluice-cli bench --url redis://<node>."));
+           "Measure your node with the command line's bench (sluice-cli bench) against its URL."));
     right->addWidget(m_capacityNote);
     m_spreadView = makeTableView(QStringLiteral("slotViewTable"), m_spreadModel, this);
     m_spreadView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

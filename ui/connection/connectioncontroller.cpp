@@ -241,6 +241,22 @@ void ConnectionController::retryNow()
     }
 }
 
+void ConnectionController::reportReachable()
+{
+    if (m_endpoint && m_state.state == ConnectionState::State::Lost && !m_checking) {
+        m_checking = true; // once per streak: the worker's next state says how it went
+        m_session.post([](ConnectionWorker *w) { w->checkNow(); });
+    }
+}
+
+void ConnectionController::reportLost()
+{
+    if (m_endpoint && m_state.state == ConnectionState::State::Connected && !m_checking) {
+        m_checking = true;
+        m_session.post([](ConnectionWorker *w) { w->checkNow(); });
+    }
+}
+
 void ConnectionController::disconnectNow()
 {
     ++m_request;
@@ -256,6 +272,10 @@ void ConnectionController::onWorkerState(const ConnectionState &state)
 {
     if (state.request != m_request) {
         return; // an answer to a request the user has moved on from
+    }
+    // A check a page asked for is answered: connected, or lost with the next retry counted.
+    if (state.state != ConnectionState::State::Lost || state.retryInSeconds != 0) {
+        m_checking = false;
     }
     if (state.cluster && m_endpoint && m_endpoint->kind == Endpoint::Kind::Tcp &&
         !m_endpoint->isCluster() && !m_endpoint->ssh.isSet()) {

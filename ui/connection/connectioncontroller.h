@@ -69,6 +69,12 @@ public:
     void setSwitchGuard(SwitchGuard guard) { m_switchGuard = std::move(guard); }
     // F5: retry at once instead of waiting for the back-off.
     void retryNow();
+    // The console has one connection state, changed by whichever worker sees a change first: a
+    // page's worker that got an answer from the session's server reports it (while Lost, the
+    // session reconnects at once instead of counting down), and one that lost it reports that
+    // (while Connected, the session checks at once and turns Lost if its PING fails too).
+    void reportReachable();
+    void reportLost();
     void disconnectNow();
 
     // Test connection: one connect + INFO + PING with the form's values, in the second worker.
@@ -111,6 +117,7 @@ private:
     bool m_sandboxPending = false; // connect when the sandbox is ready
     SwitchGuard m_switchGuard;
     bool m_switching = false; // the guard said go
+    bool m_checking = false;  // a page's report is being checked (until the worker's next state)
     ProfileStore::Secret m_neededSecret = ProfileStore::Secret::Password;
 };
 

@@ -91,6 +91,15 @@ void ConnectionWorker::retryNow()
     }
 }
 
+void ConnectionWorker::checkNow()
+{
+    if (m_state.state == ConnectionState::State::Connected) {
+        tick();
+    } else {
+        retryNow();
+    }
+}
+
 void ConnectionWorker::attempt()
 {
     ConnectionState s = m_state;

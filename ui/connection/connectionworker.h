@@ -36,6 +36,9 @@ public Q_SLOTS:
     void close();
     // Retry now instead of waiting for the back-off (F5 while the connection is lost).
     void retryNow();
+    // A page's worker saw the server answer or fail: connected, the liveness PING now (a loss
+    // turns Lost at once); lost, the retry now.
+    void checkNow();
     void probe(const sluice::ui::ConnectionRequest &request);
 
 Q_SIGNALS:

@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace sluice::ui {
 
@@ -106,7 +107,7 @@ void KeysSession::startSession()
     connect(w, &KeysWorker::pageReady, this, current(&KeysSession::onPage));
     connect(w, &KeysWorker::scanFinished, this, current(&KeysSession::onScanFinished));
     connect(w, &KeysWorker::refreshed, this, current(&KeysSession::onRefreshed));
-    connect(w, &KeysWorker::connectionError, this, current(&KeysSession::onConnectionError));
+    connect(w, &KeysWorker::connectionError, this, current(&KeysSession::onWorkerError));
     connect(w, &KeysWorker::fixFinished, this, current(&KeysSession::onFixFinished));
     connect(w, &KeysWorker::valueRead, this, [this, w](const KeysWorker::RawValue &v) {
         if (w == m_worker) {
@@ -416,6 +417,7 @@ void KeysSession::onRefreshed(const QList<KeyInfo> &keys)
 
 void KeysSession::connectionBack()
 {
+    m_connection->reportReachable(); // the status bar follows at once, not after its countdown
     if (m_connectionTrouble) {
         m_connectionTrouble = false;
         setConnectionNote({}); // the worker got through again
@@ -440,6 +442,12 @@ void KeysSession::onConnectionError(const QString &message)
                           .arg(message));
 }
 
+void KeysSession::onWorkerError(const QString &message)
+{
+    onConnectionError(message);
+    m_connection->reportLost(); // the status bar checks at once
+}
+
 void KeysSession::onConnectionState(const ConnectionState &state)
 {
     using S = ConnectionState::State;
@@ -450,7 +458,11 @@ void KeysSession::onConnectionState(const ConnectionState &state)
         }
         return;
     }
-    if (state.state == S::Lost || state.state == S::Failed) {
+    const bool lost = state.state == S::Lost || state.state == S::Failed;
+    const bool wasLost = std::exchange(m_controllerLost, lost);
+    if (lost && !wasLost) {
+        // Once as it goes: the countdown's ticks while Lost say nothing new, and would mark
+        // stale a table this page's own worker has read again meanwhile.
         onConnectionError(state.error.isEmpty() ? tr("no answer") : state.error);
     } else if (state.state == S::Connected && m_connectionTrouble) {
         const bool rescan = m_scanFailed && m_model->rowCount() == 0 && m_pendingScans == 0;

@@ -145,6 +145,7 @@ private:
     void onScanFinished(const keys::ScanSummary &summary);
     void onRefreshed(const QList<keys::KeyInfo> &keys);
     void onConnectionError(const QString &message);
+    void onWorkerError(const QString &message); // this page's worker lost Redis
     void onConnectionState(const ConnectionState &state);
     void onFixFinished(const keys::KeyFixer::Report &report);
     void onCountsChanged();
@@ -169,6 +170,7 @@ private:
     double m_scanBudget = 0;
     bool m_fixing = false;
     bool m_connectionTrouble = false;
+    bool m_controllerLost = false; // the console's connection state was Lost or Failed
     bool m_scanFailed = false;
     QString m_connectionNote;
     Tone m_connectionTone = Tone::Warning;

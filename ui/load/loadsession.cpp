@@ -149,17 +149,26 @@ QString LoadSession::plan() const
         return {};
     }
     const qint64 n = qint64(std::llround(o->pattern.expectedCount(o->durationUs)));
-    const qint64 rules = o->ruleIds.size();
+    const qint64 candidates = qint64(load::stagedCandidates(o->rules, o->ruleIds, false).size());
+    const qint64 rules = o->ruleIds.size() + candidates;
     const QString count = o->pattern.kind == sim::TrafficPattern::Kind::Poisson
                               ? tr("About %1 requests").arg(number(n))
                               : tr("%1 requests").arg(number(n));
     const QString subjects =
         o->subjects == 1 ? tr("one subject") : tr("%1 subjects").arg(number(o->subjects));
-    return rules == 1 ? tr("%1 over %2 from %3, each decided by one rule.")
-                            .arg(count, duration::formatUs(o->durationUs), subjects)
-                      : tr("%1 over %2 from %3, each decided by %4 rules: %5 decisions.")
-                            .arg(count, duration::formatUs(o->durationUs), subjects, number(rules),
-                                 number(n * rules));
+    QString text = rules == 1 ? tr("%1 over %2 from %3, each decided by one rule.")
+                                    .arg(count, duration::formatUs(o->durationUs), subjects)
+                              : tr("%1 over %2 from %3, each decided by %4 rules: %5 decisions.")
+                                    .arg(count, duration::formatUs(o->durationUs), subjects,
+                                         number(rules), number(n * rules));
+    if (candidates > 0) {
+        // As a check service reading the store decides them: the Monitor's candidate charts.
+        text += QLatin1Char(' ') +
+                tr("%n of them the staged change's candidates, deciding in shadow beside the "
+                   "rules they would replace (their charts on the Monitor).",
+                   nullptr, int(candidates));
+    }
+    return text;
 }
 
 bool LoadSession::start()

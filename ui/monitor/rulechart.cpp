@@ -171,6 +171,7 @@ void RuleChart::setRule(const Rule &rule)
     m_ruleId = rule.id;
     m_shadowRule = rule.shadow;
     const QString stagedOf = rules::RuleStore::stagedOf(rule.id);
+    m_candidate = !stagedOf.isEmpty();
     m_title->setText(stagedOf.isEmpty() ? rule.id : tr("%1 · staged candidate").arg(stagedOf));
     QString words = rule.describe();
     if (!stagedOf.isEmpty()) {
@@ -254,6 +255,17 @@ void RuleChart::setSeries(const stats::RuleSeries &s, int rangeSeconds)
 
 void RuleChart::showSummary()
 {
+    if (m_candidate && m_totals.total() == 0) {
+        // Only a decider running the candidate feeds its chart: say which, not a flat 0.
+        const QString feed =
+            tr("Nothing decided it yet: a check service that reads its rules from Redis decides "
+               "it beside the enforced rule, and so does a run on the Load page.");
+        m_summary->setWordWrap(true);
+        m_summary->setText(feed.toHtmlEscaped());
+        m_summary->setToolTip(feed);
+        return;
+    }
+    m_summary->setWordWrap(false);
     const QLocale loc;
     QString text = tr("last minute: %1 %2 allowed  %3 %4 denied")
                        .arg(swatch(allowedColor), loc.toString(m_lastMinute.allowed),

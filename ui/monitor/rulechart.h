@@ -73,6 +73,7 @@ private:
 
     QString m_ruleId;
     bool m_shadowRule = false;
+    bool m_candidate = false; // a staged candidate's chart ("<id>@staged")
     QLabel *m_title;
     QLabel *m_describe;
     QLabel *m_summary;

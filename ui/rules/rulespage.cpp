@@ -1,24 +1,17 @@
 #include "rulespage.h"
 
 #include "exportdialog.h"
-#include "historydialog.h"
-#include "overridesmodel.h"
-#include "rulediff.h"
-#include "rulediffdialog.h"
+#include "overridespanel.h"
 #include "ruleeditor.h"
 #include "rulesmodel.h"
 #include "rulessession.h"
+#include "stagebanner.h"
 
 #include "ui/common/confirm.h"
-#include "ui/common/filedialog.h"
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/tablemodel.h"
 
-#include <QCoreApplication>
-#include <QDir>
-#include <QEvent>
-#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -30,24 +23,13 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScopedValueRollback>
-#include <QSettings>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
-
-namespace {
-
-const QString recentKey = QStringLiteral("rules/recentFiles");
-const QString sourceKey = QStringLiteral("rules/source"); // "file" or "redis"
-const QString lastFileKey = QStringLiteral("rules/lastFile");
-const QString importDirKey = QStringLiteral("rules/importDir");
-
-} // namespace
 
 RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
@@ -56,8 +38,19 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
 {
     setObjectName(QStringLiteral("rulesPage"));
     auto *root = PageHeader::pageLayout(this);
+    buildHeader(root);
+    buildBanners(root);
+    buildBody(root);
+    buildProblems(root);
+    connectSignals();
+    onRulesChanged();
+}
 
-    // The header: the title, where the rules stand, the page's actions.
+RulesPage::~RulesPage() = default;
+
+// The header: the title, where the rules stand, the page's actions.
+void RulesPage::buildHeader(QVBoxLayout *root)
+{
     auto *header = new PageHeader(tr("Rules"), {}, this);
     m_unsavedMark = PageHeader::badge(tr("unsaved changes"), Tone::Warning, this);
     m_unsavedMark->setObjectName(QStringLiteral("unsavedMark"));
@@ -85,25 +78,22 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_stateLabel->setTextFormat(Qt::RichText);
     m_stateLabel->show();
     root->addSpacing(8);
+}
 
-    // The banner: one message answering the last action or telling what Redis did.
+// The banner: one message answering the last action or telling what Redis did; below it, a
+// staged change while there is one.
+void RulesPage::buildBanners(QVBoxLayout *root)
+{
     m_banner = new MessageBanner(QStringLiteral("rulesBanner"), QStringLiteral("bannerText"), this);
     m_banner->setDismissible(QStringLiteral("dismissBannerButton"));
     root->addWidget(m_banner);
-    // A staged change, while there is one: what it is, and its two ways out.
-    m_stageBanner =
-        new MessageBanner(QStringLiteral("stageBanner"), QStringLiteral("stageText"), this);
-    m_promote = m_stageBanner->addButton(tr("&Promote"), QStringLiteral("promoteButton"), true);
-    m_promote->setToolTip(tr("Enforce the staged rules: a new version in the history"));
-    m_discardStage =
-        m_stageBanner->addButton(tr("Disc&ard"), QStringLiteral("discardStageButton"), true);
-    m_discardStage->setToolTip(tr("Drop the staged rules; the enforced ones stay as they are"));
-    connect(m_promote, &QPushButton::clicked, m_session, &RulesSession::promote);
-    connect(m_discardStage, &QPushButton::clicked, m_session, &RulesSession::discard);
-    m_stageBanner->hide();
+    m_stageBanner = new StageBanner(m_session, this);
     root->addWidget(m_stageBanner);
+}
 
-    // Body: the table on the left, the editor on the right.
+// Body: the table on the left (the selected rule's overrides under it), the editor on the right.
+void RulesPage::buildBody(QVBoxLayout *root)
+{
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setChildrenCollapsible(false);
     root->addWidget(splitter, 1);
@@ -138,33 +128,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     leftSplit->setObjectName(QStringLiteral("rulesLeftSplitter"));
     leftSplit->setChildrenCollapsible(false);
     leftSplit->addWidget(m_table);
-    auto *overridesPane = new QWidget(leftSplit);
-    auto *overridesBox = PageHeader::layoutOn<QVBoxLayout>(overridesPane, 4, {0, 6, 0, 0});
-    auto *overridesTitle = new QHBoxLayout;
-    m_overridesHeading = PageHeader::heading(tr("Overrides"), 1.0, overridesPane);
-    m_overridesHeading->setObjectName(QStringLiteral("overridesHeading"));
-    m_removeOverride = PageHeader::button(
-        tr("&Remove override…"), QStringLiteral("removeOverrideButton"), overridesPane,
-        tr("Remove the selected override from Redis: the rule decides for its subjects again"));
-    m_removeOverride->setEnabled(false);
-    overridesTitle->addWidget(m_overridesHeading);
-    overridesTitle->addStretch(1);
-    overridesTitle->addWidget(m_removeOverride);
-    overridesBox->addLayout(overridesTitle);
-    m_overrides = new OverridesModel(this);
-    m_overridesView = makeTableView(QStringLiteral("overridesTable"), m_overrides, overridesPane);
-    m_overridesView->setTextElideMode(Qt::ElideMiddle);
-    fitColumnsToView(m_overridesView, OverridesModel::NoteColumn, {},
-                     {OverridesModel::MatchColumn});
-    overridesBox->addWidget(m_overridesView, 1);
-    m_overridesNote = PageHeader::note(overridesPane);
-    m_overridesNote->setObjectName(QStringLiteral("overridesNote"));
-    m_overridesNote->setWordWrap(true);
-    overridesBox->addWidget(m_overridesNote);
-    leftSplit->addWidget(overridesPane);
+    m_overrides = new OverridesPanel(m_session, leftSplit);
+    leftSplit->addWidget(m_overrides);
     leftSplit->setStretchFactor(0, 3);
     leftSplit->setStretchFactor(1, 1);
-    overridesPane->setMinimumHeight(130);
     leftBox->addWidget(leftSplit, 1);
 
     auto *rowButtons = new QHBoxLayout;
@@ -191,8 +158,11 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     splitter->setSizes({840, 400});
+}
 
-    // Problems: import errors and export warnings, one per line, until dismissed.
+// Problems: import errors and export warnings, one per line, until dismissed.
+void RulesPage::buildProblems(QVBoxLayout *root)
+{
     m_problems = new QFrame(this);
     m_problems->setObjectName(QStringLiteral("problemsPanel"));
     m_problems->setFrameShape(QFrame::StyledPanel);
@@ -220,7 +190,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     m_problems->hide();
     root->addSpacing(6);
     root->addWidget(m_problems);
+}
 
+void RulesPage::connectSignals()
+{
     connect(m_filter, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
     connect(m_filter, &QLineEdit::textChanged, this, &RulesPage::updateState);
@@ -236,10 +209,6 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     connect(m_push, &QPushButton::clicked, this, &RulesPage::push);
     connect(m_history, &QPushButton::clicked, this, &RulesPage::showHistory);
     connect(m_editor, &RuleEditor::applied, this, &RulesPage::onApplied);
-    connect(m_session, &RulesSession::overridesChanged, this, &RulesPage::updateOverrides);
-    connect(m_overridesView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &RulesPage::updateRemoveOverride);
-    connect(m_removeOverride, &QPushButton::clicked, this, &RulesPage::removeSelectedOverride);
     auto *deleteKey = new QShortcut(QKeySequence::Delete, m_table);
     deleteKey->setContext(Qt::WidgetShortcut);
     connect(deleteKey, &QShortcut::activated, this, &RulesPage::deleteRule);
@@ -256,13 +225,10 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
         selectRow(0);
         // Replaced by Redis's rules (a pull), not by a file: the start reopens Redis's.
         if (!m_importing) {
-            QSettings().setValue(sourceKey, QStringLiteral("redis"));
+            rememberRedisSource();
         }
     });
-    onRulesChanged();
 }
-
-RulesPage::~RulesPage() = default;
 
 bool RulesPage::importFile(const QString &path, QString *error)
 {
@@ -277,6 +243,21 @@ bool RulesPage::importFile(const QString &path, QString *error)
 bool RulesPage::exportFile(const QString &path, const QString &format, QStringList *warnings)
 {
     return m_session->exportFile(path, format, warnings);
+}
+
+void RulesPage::setOverrideConfirm(ConfirmHook hook)
+{
+    m_overrides->setConfirm(std::move(hook));
+}
+
+void RulesPage::setStageConfirm(ConfirmHook hook)
+{
+    m_stageBanner->setConfirm(std::move(hook));
+}
+
+OverridesModel *RulesPage::overridesModel() const
+{
+    return m_overrides->model();
 }
 
 void RulesPage::focusFilter()
@@ -335,7 +316,7 @@ void RulesPage::go(int row)
     if (id != m_session->overridesRule() || row < 0) {
         m_session->loadOverrides(id);
     }
-    updateOverrides();
+    m_overrides->refresh();
 }
 
 void RulesPage::showEvent(QShowEvent *event)
@@ -344,82 +325,6 @@ void RulesPage::showEvent(QShowEvent *event)
     if (!m_session->overridesRule().isEmpty()) {
         m_session->loadOverrides(m_session->overridesRule());
     }
-}
-
-void RulesPage::updateOverrides()
-{
-    const Rule *rule = m_session->rules().find(m_session->overridesRule());
-    const QModelIndexList sel = m_overridesView->selectionModel()->selectedRows();
-    const OverridesModel::Row current =
-        sel.isEmpty() ? OverridesModel::Row{} : m_overrides->rows().value(sel.first().row());
-    if (!rule) {
-        m_overrides->setRows(Rule{}, {});
-        m_overridesHeading->setText(tr("Overrides"));
-        m_overridesNote->setText(tr("Select a rule to see its per-subject overrides."));
-        m_removeOverride->setEnabled(false);
-        return;
-    }
-    m_overrides->setRows(*rule, m_session->storedOverrides());
-    // Keep the selected override across a new read.
-    for (int i = 0; i < m_overrides->rows().size() && !sel.isEmpty(); ++i) {
-        const OverridesModel::Row &r = m_overrides->rows()[i];
-        if (r.stored == current.stored && r.override.kind == current.override.kind &&
-            r.override.pattern == current.override.pattern) {
-            m_overridesView->selectRow(i);
-            break;
-        }
-    }
-    const qsizetype stored = m_session->storedOverrides().size();
-    const qsizetype inFile = qsizetype(rule->overrides.size());
-    m_overridesHeading->setText(tr("Overrides of %1 (%2)").arg(rule->id).arg(stored + inFile));
-    QString note;
-    if (m_session->isReadingOverrides()) {
-        note = tr("Reading the overrides stored in Redis…");
-    } else if (!m_session->overridesError().isEmpty()) {
-        note = tr("%n in the rule file. The overrides stored in Redis are not known: %1.", nullptr,
-                  int(inFile))
-                   .arg(m_session->overridesError());
-    } else if (stored + inFile == 0) {
-        note = tr("None: the rule's limit applies to every subject. The Monitor's Allow and Block "
-                  "store overrides; sluice-cli overrides add does too.");
-    } else {
-        note = tr("%1 in the rule file, %2 stored in Redis (those win over the file's, and end by "
-                  "themselves).")
-                   .arg(inFile)
-                   .arg(stored);
-    }
-    m_overridesNote->setText(note);
-    updateRemoveOverride();
-}
-
-void RulesPage::updateRemoveOverride()
-{
-    const QModelIndexList now = m_overridesView->selectionModel()->selectedRows();
-    m_removeOverride->setEnabled(!now.isEmpty() && !m_session->isReadingOverrides() &&
-                                 m_overrides->rows().value(now.first().row()).stored);
-}
-
-void RulesPage::removeSelectedOverride()
-{
-    const QModelIndexList sel = m_overridesView->selectionModel()->selectedRows();
-    if (sel.isEmpty()) {
-        return;
-    }
-    const OverridesModel::Row r = m_overrides->rows().value(sel.first().row());
-    const QString ruleId = m_session->overridesRule();
-    if (!r.stored || ruleId.isEmpty()) {
-        return;
-    }
-    askToConfirm(
-        this, m_overrideConfirm, tr("Remove an override"),
-        tr("Remove the override %1 (%2) of rule %3 from Redis?\n\nThe rule's own limit then "
-           "applies to it again, wherever the rules come from the store.")
-            .arg(r.override.describeMatch(), Override::actionName(r.override.action), ruleId),
-        tr("Remove"),
-        [this, ruleId, kind = r.override.kind, pattern = r.override.pattern] {
-            m_session->removeStoredOverride(ruleId, kind, pattern);
-        },
-        QMessageBox::DestructiveRole);
 }
 
 bool RulesPage::leaveEdits(int row)
@@ -541,97 +446,6 @@ void RulesPage::onApplied(const Rule &rule, int row)
     selectRow(row);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Files
-
-QString RulesPage::samplesFolder()
-{
-    // Installed: <prefix>/share/sluice/samples beside <prefix>/bin; else the XDG data dirs;
-    // in a build tree, the source's resources/samples.
-    QStringList candidates{QCoreApplication::applicationDirPath() +
-                           QStringLiteral("/../share/sluice/samples")};
-    const QStringList data = QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation);
-    for (const QString &d : data) {
-        candidates << d + QStringLiteral("/sluice/samples");
-    }
-    candidates << QStringLiteral("/usr/share/sluice/samples");
-#ifdef SLUICE_SOURCE_SAMPLES
-    candidates << QStringLiteral(SLUICE_SOURCE_SAMPLES);
-#endif
-    for (const QString &c : std::as_const(candidates)) {
-        if (QFileInfo(c + QStringLiteral("/rules.json")).isFile()) {
-            return QDir::cleanPath(c);
-        }
-    }
-    return QDir::homePath();
-}
-
-QString RulesPage::importFolder()
-{
-    const QString dir = QSettings().value(importDirKey).toString();
-    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : samplesFolder();
-}
-
-QStringList RulesPage::recentFiles()
-{
-    QStringList files = QSettings().value(recentKey).toStringList();
-    files.removeAll(QString());
-    return files.mid(0, maxRecentFiles);
-}
-
-void RulesPage::clearRecentFiles()
-{
-    QSettings().remove(recentKey);
-    Q_EMIT recentFilesChanged();
-}
-
-void RulesPage::remember(const QString &path)
-{
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    QStringList files = recentFiles();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    QSettings settings;
-    settings.setValue(recentKey, QStringList(files.mid(0, maxRecentFiles)));
-    settings.setValue(sourceKey, QStringLiteral("file"));
-    settings.setValue(lastFileKey, absolute);
-    settings.setValue(importDirKey, QFileInfo(absolute).absolutePath());
-    Q_EMIT recentFilesChanged();
-}
-
-bool RulesPage::reopenAtStart(bool sandbox)
-{
-    const QSettings settings;
-    const QString source = settings.value(sourceKey).toString();
-    const QString file = settings.value(lastFileKey).toString();
-    // The rules of a Redis come back with the connection (the session pulls them), except
-    // the sandbox's: it saves nothing, so the file they came from is opened again.
-    if (file.isEmpty() || (source == QLatin1String("redis") && !sandbox)) {
-        return false;
-    }
-    if (!QFileInfo(file).isFile()) {
-        m_banner->showMessage(Tone::Warning, tr("The last rule file, %1, is gone.").arg(file),
-                              tr("Import another one, or pick one in File > Recent files."));
-        return false;
-    }
-    QString error;
-    const QScopedValueRollback importing(m_importing, true);
-    if (!m_session->reopenFile(file, &error)) {
-        return false;
-    }
-    remember(file);
-    return true;
-}
-
-void RulesPage::importRules()
-{
-    leaveUnsaved(tr("You are opening another rule file."), [this] {
-        askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), importFolder(),
-                   {tr("Rule files (*.json *.yaml *.yml)")}, QString(),
-                   [this](const QString &path, const QString &) { importFile(path, nullptr); });
-    });
-}
-
 void RulesPage::exportRules()
 {
     if (auto *open = findChild<ExportDialog *>(QStringLiteral("exportDialog"))) {
@@ -645,63 +459,11 @@ void RulesPage::exportRules()
 }
 
 // ---------------------------------------------------------------------------------------------
-// Redis
-
-void RulesPage::pull()
-{
-    m_session->pull();
-}
-
-void RulesPage::push()
-{
-    m_session->push();
-}
-
-void RulesPage::showPushPreview(const RulesSession::DiffPrompt &p)
-{
-    auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Push, p.diff, p.headline, p.note,
-                                      p.version, p.unchanged, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setPreview(p.preview, p.previewError);
-    connect(dialog, &QDialog::finished, this, [this, dialog](int result) {
-        if (result == RuleDiffDialog::Push) {
-            m_session->confirmPush(dialog->message());
-        } else if (result == RuleDiffDialog::Stage) {
-            m_session->confirmStage(dialog->message());
-        }
-    });
-    dialog->open();
-}
-
-HistoryDialog *RulesPage::showHistory()
-{
-    auto *dialog = new HistoryDialog(m_session, m_historyConfirm, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->open();
-    return dialog;
-}
-
-void RulesPage::showReview(const RulesSession::DiffPrompt &p)
-{
-    auto *dialog = new RuleDiffDialog(RuleDiffDialog::Mode::Review, p.diff, p.headline, p.note,
-                                      p.version, p.unchanged, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::finished, this, [this, p](int result) {
-        if (result == RuleDiffDialog::UseRedis) {
-            m_session->useRedis(p);
-        } else if (result == RuleDiffDialog::KeepMine) {
-            m_session->keepMine(p.version);
-        }
-    });
-    dialog->open();
-}
-
-// ---------------------------------------------------------------------------------------------
 // State
 
 void RulesPage::onRulesChanged()
 {
-    updateOverrides(); // the file's overrides of the selected rule may have changed
+    m_overrides->refresh(); // the file's overrides of the selected rule may have changed
     if (m_editor->isEditing()) {
         m_editor->setContext(m_editor->row(), m_model->set());
     }
@@ -709,39 +471,9 @@ void RulesPage::onRulesChanged()
     Q_EMIT rulesChanged(m_session->servedSet());
 }
 
-void RulesPage::updateStage()
-{
-    const auto &stage = m_session->stage();
-    if (!stage) {
-        m_stageBanner->hide();
-        return;
-    }
-    QStringList what;
-    if (!stage->changed.isEmpty()) {
-        what << tr("changes %1").arg(stage->changed.join(QStringLiteral(", ")));
-    }
-    if (!stage->added.isEmpty()) {
-        what << tr("adds %1").arg(stage->added.join(QStringLiteral(", ")));
-    }
-    if (!stage->removed.isEmpty()) {
-        what << tr("removes %1").arg(stage->removed.join(QStringLiteral(", ")));
-    }
-    QString detail = tr("Staged at version %1 by %2: %3. The service decides by the enforced "
-                        "rules and, in shadow, by these; the Monitor shows them side by side.")
-                         .arg(stage->version)
-                         .arg(stage->author.isEmpty() ? tr("someone") : stage->author,
-                              what.join(QStringLiteral("; ")));
-    if (!stage->message.isEmpty()) {
-        detail += QLatin1Char('\n') + tr("Why: %1").arg(stage->message);
-    }
-    m_stageBanner->showMessage(Tone::Warning, tr("A change is staged, running in shadow"), detail);
-    m_stageBanner->setBusy(m_session->isBusy() || !m_session->canTalkToRedis());
-    m_stageBanner->show();
-}
-
 void RulesPage::updateState()
 {
-    updateStage();
+    m_stageBanner->refresh();
     m_unsavedMark->setVisible(m_session->hasUnsavedChanges());
     const int total = m_model->rowCount();
     const int shown = m_proxy->rowCount();
@@ -800,56 +532,6 @@ void RulesPage::updateActions()
     const int row = selectedRow();
     m_duplicate->setEnabled(row >= 0);
     m_delete->setEnabled(row >= 0);
-}
-
-void RulesPage::showMessage(const RulesSession::Message &m)
-{
-    QList<MessageBanner::Action> actions;
-    for (const RulesSession::Offer offer : m.offers) {
-        switch (offer) {
-        case RulesSession::Offer::Pull:
-            actions.append(
-                {tr("Pull"), QStringLiteral("bannerPullButton"), [this] { m_session->pull(); }});
-            break;
-        case RulesSession::Offer::PullAndReview:
-            // Beside Force push it answers a conflict; alone, a store that moved on.
-            actions.append({tr("Pull and review"),
-                            m.offers.contains(RulesSession::Offer::ForcePush)
-                                ? QStringLiteral("pullReviewButton")
-                                : QStringLiteral("bannerPullButton"),
-                            [this] { m_session->pullForReview(); }});
-            break;
-        case RulesSession::Offer::ForcePush:
-            actions.append({tr("Push anyway (force)"), QStringLiteral("forcePushButton"),
-                            [this] { m_session->forcePush(); }});
-            break;
-        case RulesSession::Offer::ReloadFile:
-            actions.append({tr("Reload the file"), QStringLiteral("reloadFileButton"),
-                            [this] { m_session->reloadFile(); }});
-            break;
-        case RulesSession::Offer::KeepEdits:
-            actions.append({tr("Keep the rules here"), QStringLiteral("keepEditsButton"),
-                            [this] { m_session->keepEdits(); }});
-            break;
-        case RulesSession::Offer::OverwriteFile:
-            actions.append(
-                {tr("Overwrite the file"), QStringLiteral("overwriteFileButton"), [this] {
-                     saveTo(m_session->filePath(), {true, false}, {});
-                 }});
-            break;
-        case RulesSession::Offer::SaveWithoutComments:
-            actions.append(
-                {tr("Save without the comments"), QStringLiteral("dropCommentsButton"), [this] {
-                     saveTo(m_session->filePath(), {false, true}, {});
-                 }});
-            break;
-        case RulesSession::Offer::SaveAs:
-            actions.append(
-                {tr("Save as…"), QStringLiteral("bannerSaveAsButton"), [this] { saveAs(); }});
-            break;
-        }
-    }
-    m_banner->showMessage(m.tone, m.headline, m.detail, actions);
 }
 
 void RulesPage::showProblems(const RulesSession::Problems &p)

@@ -19,14 +19,17 @@ class QListWidget;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QVBoxLayout;
 
 namespace sluice::ui {
 
 class ConnectionController;
 class HistoryDialog;
 class OverridesModel;
+class OverridesPanel;
 class RuleEditor;
 class RulesModel;
+class StageBanner;
 
 // The Rules page (CONSOLE.md "Rules"): a view over a RulesSession. The working set in a
 // filtered table, the editor beside it, the session's messages in the banner, its import
@@ -87,9 +90,11 @@ public:
     // Answers the History panel's "roll back?" at once (tests).
     void setHistoryConfirm(ConfirmHook hook) { m_historyConfirm = std::move(hook); }
     // Answers "remove this stored override?" at once (tests).
-    void setOverrideConfirm(ConfirmHook hook) { m_overrideConfirm = std::move(hook); }
+    void setOverrideConfirm(ConfirmHook hook);
+    // Answers Promote's and Discard's question at once (tests).
+    void setStageConfirm(ConfirmHook hook);
     // The selected rule's overrides (the rule file's and the stored ones), as listed.
-    OverridesModel *overridesModel() const { return m_overrides; }
+    OverridesModel *overridesModel() const;
 
 protected:
     // The stored overrides change behind the page (the Monitor's Allow and Block, the CLI): the
@@ -115,6 +120,16 @@ Q_SIGNALS:
     void recentFilesChanged();
 
 private:
+    // The constructor's steps: the header with the page's actions, the message and stage
+    // banners, the table (with the overrides under it) beside the editor, the problems panel,
+    // and the signals between them and the session.
+    void buildHeader(QVBoxLayout *root);
+    void buildBanners(QVBoxLayout *root);
+    void buildBody(QVBoxLayout *root);
+    void buildProblems(QVBoxLayout *root);
+    void connectSignals();
+    // The rules were replaced by Redis's: the next start reopens Redis's, not a file.
+    static void rememberRedisSource();
     // A file was imported: first in the recent files, the start's rule set, the next import's
     // folder.
     void remember(const QString &path);
@@ -140,12 +155,7 @@ private:
     void showReview(const RulesSession::DiffPrompt &prompt);
     void onRulesChanged();
     void updateState();
-    void updateStage(); // the stage banner, from the session's stage
     void updateActions();
-    // The list of the selected rule's overrides, from the rule and the session's stored ones.
-    void updateOverrides();
-    void removeSelectedOverride();
-    void updateRemoveOverride();
 
     RulesSession *m_session;
     RulesModel *m_model; // the session's
@@ -163,9 +173,7 @@ private:
     QPushButton *m_pull;
     QPushButton *m_push;
     QPushButton *m_history;
-    MessageBanner *m_stageBanner;
-    QPushButton *m_promote;
-    QPushButton *m_discardStage;
+    StageBanner *m_stageBanner;
     ConfirmHook m_historyConfirm;
     MessageBanner *m_banner;
     QLineEdit *m_filter;
@@ -178,12 +186,7 @@ private:
     QFrame *m_problems;
     QLabel *m_problemsTitle;
     QListWidget *m_problemList;
-    OverridesModel *m_overrides;
-    QTableView *m_overridesView;
-    QLabel *m_overridesHeading;
-    QLabel *m_overridesNote;
-    QPushButton *m_removeOverride;
-    ConfirmHook m_overrideConfirm;
+    OverridesPanel *m_overrides;
 };
 
 } // namespace sluice::ui

@@ -1,16 +1,32 @@
 // The Rules page and its rule file (CONSOLE.md "Rules", "Remembered work"): File > Save and
-// Save as…, and the question asked before unsaved rules are left (quit, another server,
-// another file).
-#include "ruleeditor.h"
+// Save as…, the question asked before unsaved rules are left (quit, another server, another
+// file), the recent files and the rule set reopened at start.
 #include "rulespage.h"
+
+#include "ruleeditor.h"
+#include "rulessession.h"
 
 #include "ui/common/filedialog.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopedValueRollback>
+#include <QSettings>
+#include <QStandardPaths>
 
 namespace sluice::ui {
+
+namespace {
+
+const QString recentKey = QStringLiteral("rules/recentFiles");
+const QString sourceKey = QStringLiteral("rules/source"); // "file" or "redis"
+const QString lastFileKey = QStringLiteral("rules/lastFile");
+const QString importDirKey = QStringLiteral("rules/importDir");
+
+} // namespace
 
 bool RulesPage::hasUnsavedChanges() const
 {
@@ -139,6 +155,102 @@ void RulesPage::openFile(const QString &path)
 {
     leaveUnsaved(tr("You are opening %1.").arg(QFileInfo(path).fileName()),
                  [this, path] { importFile(path, nullptr); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+QString RulesPage::samplesFolder()
+{
+    // Installed: <prefix>/share/sluice/samples beside <prefix>/bin; else the XDG data dirs;
+    // in a build tree, the source's resources/samples.
+    QStringList candidates{QCoreApplication::applicationDirPath() +
+                           QStringLiteral("/../share/sluice/samples")};
+    const QStringList data = QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation);
+    for (const QString &d : data) {
+        candidates << d + QStringLiteral("/sluice/samples");
+    }
+    candidates << QStringLiteral("/usr/share/sluice/samples");
+#ifdef SLUICE_SOURCE_SAMPLES
+    candidates << QStringLiteral(SLUICE_SOURCE_SAMPLES);
+#endif
+    for (const QString &c : std::as_const(candidates)) {
+        if (QFileInfo(c + QStringLiteral("/rules.json")).isFile()) {
+            return QDir::cleanPath(c);
+        }
+    }
+    return QDir::homePath();
+}
+
+QString RulesPage::importFolder()
+{
+    const QString dir = QSettings().value(importDirKey).toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : samplesFolder();
+}
+
+QStringList RulesPage::recentFiles()
+{
+    QStringList files = QSettings().value(recentKey).toStringList();
+    files.removeAll(QString());
+    return files.mid(0, maxRecentFiles);
+}
+
+void RulesPage::clearRecentFiles()
+{
+    QSettings().remove(recentKey);
+    Q_EMIT recentFilesChanged();
+}
+
+void RulesPage::remember(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    QSettings settings;
+    settings.setValue(recentKey, QStringList(files.mid(0, maxRecentFiles)));
+    settings.setValue(sourceKey, QStringLiteral("file"));
+    settings.setValue(lastFileKey, absolute);
+    settings.setValue(importDirKey, QFileInfo(absolute).absolutePath());
+    Q_EMIT recentFilesChanged();
+}
+
+bool RulesPage::reopenAtStart(bool sandbox)
+{
+    const QSettings settings;
+    const QString source = settings.value(sourceKey).toString();
+    const QString file = settings.value(lastFileKey).toString();
+    // The rules of a Redis come back with the connection (the session pulls them), except
+    // the sandbox's: it saves nothing, so the file they came from is opened again.
+    if (file.isEmpty() || (source == QLatin1String("redis") && !sandbox)) {
+        return false;
+    }
+    if (!QFileInfo(file).isFile()) {
+        m_banner->showMessage(Tone::Warning, tr("The last rule file, %1, is gone.").arg(file),
+                              tr("Import another one, or pick one in File > Recent files."));
+        return false;
+    }
+    QString error;
+    const QScopedValueRollback importing(m_importing, true);
+    if (!m_session->reopenFile(file, &error)) {
+        return false;
+    }
+    remember(file);
+    return true;
+}
+
+void RulesPage::importRules()
+{
+    leaveUnsaved(tr("You are opening another rule file."), [this] {
+        askForFile(this, QStringLiteral("importDialog"), tr("Import rules"), importFolder(),
+                   {tr("Rule files (*.json *.yaml *.yml)")}, QString(),
+                   [this](const QString &path, const QString &) { importFile(path, nullptr); });
+    });
+}
+
+void RulesPage::rememberRedisSource()
+{
+    QSettings().setValue(sourceKey, QStringLiteral("redis"));
 }
 
 } // namespace sluice::ui

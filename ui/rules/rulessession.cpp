@@ -44,7 +44,13 @@ RulesSession::RulesSession(ConnectionController *connection, QObject *parent)
     connect(m_worker.get(), &RulesWorker::storeChanged, this, &RulesSession::onStoreChanged);
     connect(m_worker.get(), &RulesWorker::overridesAnswered, this, &RulesSession::onOverrides);
     connect(m_worker.get(), &RulesWorker::watchError, this, [this](const QString &message) {
+        m_connection->reportLost();
         m_watchError = message;
+        Q_EMIT stateChanged();
+    });
+    connect(m_worker.get(), &RulesWorker::watchRecovered, this, [this] {
+        m_connection->reportReachable();
+        m_watchError.clear();
         Q_EMIT stateChanged();
     });
     connect(m_connection, &ConnectionController::sessionChanged, this, &RulesSession::syncEndpoint);
@@ -375,7 +381,10 @@ void RulesSession::onStoreChanged(const RuleSet &set, qint64 version)
     if (previous && *previous == version) {
         return;
     }
-    if (set.rules == m_model->set().rules) {
+    if (m_pushRequest != 0 || m_rollingBack) {
+        return; // a write of ours is under way: its answer re-bases the working set
+    }
+    if (diffRules(set, m_model->set()).isEmpty()) {
         m_model->setBasedOn(version); // the same rules: nothing to review
         Q_EMIT stateChanged();
         return;
@@ -518,7 +527,7 @@ void RulesSession::onStageAnswer(const StoreReply &reply)
             reply.op == StoreReply::Op::Stage     ? tr("The change was not staged.")
             : reply.op == StoreReply::Op::Promote ? tr("The staged change was not promoted.")
                                                   : tr("The staged change was not discarded.");
-        say(reply.conflict ? Tone::Warning : Tone::Bad, headline, reply.error,
+        say(reply.conflict ? Tone::Warning : Tone::Bad, headline, forTheConsole(reply.error),
             reply.conflict && reply.op == StoreReply::Op::Stage ? QList<Offer>{Offer::PullAndReview}
                                                                 : QList<Offer>{});
         Q_EMIT stateChanged();
@@ -537,19 +546,27 @@ void RulesSession::onStageAnswer(const StoreReply &reply)
         break;
     case StoreReply::Op::Promote:
         m_stage.reset();
-        if (!m_unsaved || m_model->set().rules == reply.set.rules) {
+        rebase(reply.set, reply.version);
+        say(Tone::Good,
+            tr("Promoted: the staged rules are enforced as version %1.").arg(reply.version),
+            m_unsaved ? tr("The edits you made after staging are kept here, unsaved.") : QString());
+        break;
+    default: {
+        // The rules here were the candidate: they go back to the enforced ones with it (the
+        // question said so). Edits made after staging are kept, re-based.
+        const bool candidate = m_stage && diffRules(m_stage->set, m_model->set()).isEmpty();
+        m_stage.reset();
+        if (candidate && m_model->set().basedOn == reply.version - 1) {
             adopt(reply.set, reply.version);
         } else {
-            m_storeSet = reply.set;
+            rebase(reply.set, reply.version);
         }
-        say(Tone::Good,
-            tr("Promoted: the staged rules are enforced as version %1.").arg(reply.version));
+        say(Tone::Info,
+            tr("Discarded the staged change; version %1 enforces the rules as before.")
+                .arg(reply.version),
+            m_unsaved ? tr("The edits you made after staging are kept here, unsaved.") : QString());
         break;
-    default:
-        m_stage.reset();
-        say(Tone::Info, tr("Discarded the staged change; version %1 enforces the rules as before.")
-                            .arg(reply.version));
-        break;
+    }
     }
     changed();
     Q_EMIT stageStored(op, reply.version);
@@ -721,11 +738,7 @@ void RulesSession::onPushed(const StoreReply &reply)
     }
     if (reply.conflict) {
         const std::optional<qint64> basedOn = m_model->set().basedOn;
-        // The core words it for the command line; here the choices are the buttons beside it.
-        QString detail = reply.error;
-        detail.replace(QStringLiteral("Pull, merge and push again, or push with --force to "
-                                      "overwrite. "),
-                       QString());
+        const QString detail = forTheConsole(reply.error);
         say(Tone::Bad,
             basedOn ? tr("Conflict: Redis moved on since version %1, nothing was overwritten.")
                           .arg(*basedOn)
@@ -748,6 +761,40 @@ void RulesSession::adopt(const RuleSet &set, qint64 version)
     setUnsaved(false);
     changed();
     Q_EMIT replaced();
+}
+
+void RulesSession::rebase(const RuleSet &store, qint64 version)
+{
+    m_storeVersion = version;
+    m_storeSet = store;
+    m_storeSet.basedOn = version;
+    m_storeSet.staged.clear();
+    const std::optional<qint64> basedOn = m_model->set().basedOn;
+    if (!basedOn || *basedOn != version - 1) {
+        return; // someone wrote in between: the watcher's message offers the review
+    }
+    m_model->setBasedOn(version);
+    if (diffRules(store, m_model->set()).isEmpty()) {
+        m_origin = tr("Redis v%1").arg(version);
+        m_model->setAllWhere(m_origin);
+        setUnsaved(false);
+    }
+}
+
+QString RulesSession::forTheConsole(QString error)
+{
+    // The core words its store messages for the command line; the console's choices are the
+    // buttons beside the message. Known sentences are replaced whole; say() names the force
+    // button for any other "--force".
+    error.replace(QStringLiteral("Pull, merge and try again, or use --force to overwrite. "),
+                  QString());
+    error.replace(QStringLiteral("promote or discard it first (sluice-cli rules promote | rules "
+                                 "discard), or push with --force, which discards it."),
+                  tr("promote or discard it first (the buttons on the staged change's banner), "
+                     "or push anyway, which discards it."));
+    error.replace(QStringLiteral("discard it and stage again, or promote with --force."),
+                  tr("discard it and stage again."));
+    return error;
 }
 
 RulesSession::DiffPrompt RulesSession::pushPrompt(const StoreReply &reply) const
@@ -873,6 +920,7 @@ void RulesSession::loadVersion(qint64 version)
 
 void RulesSession::rollback(qint64 version)
 {
+    m_rollingBack = true;
     m_historyRequest = ++m_nextRequest;
     const QString message = tr("rollback to version %1").arg(version);
     m_worker.post([id = m_historyRequest, version, message](RulesWorker *w) {
@@ -888,6 +936,7 @@ void RulesSession::onHistoryAnswer(const StoreReply &reply)
         return; // an answer to a request that a newer one replaced
     }
     m_historyRequest = 0;
+    m_rollingBack = false;
     if (!reply.ok) {
         if (reply.op == StoreReply::Op::Rollback) {
             say(Tone::Bad, tr("The rollback to version %1 was not made.").arg(reply.rollbackOf),
@@ -919,14 +968,19 @@ void RulesSession::onHistoryAnswer(const StoreReply &reply)
                                 .arg(reply.rollbackOf)
                                 .arg(reply.version));
         } else {
-            m_storeVersion = reply.version;
-            m_storeSet = reply.set;
+            // The page's own write: the edits stay, based on it (no conflict with yourself).
+            rebase(reply.set, reply.version);
+            changed();
             say(Tone::Warning,
                 tr("Rolled back to version %1: stored as version %2. Your unsaved changes are "
                    "kept.")
                     .arg(reply.rollbackOf)
                     .arg(reply.version),
-                tr("Pull to review the differences, or push to replace them."),
+                m_model->set().basedOn == reply.version
+                    ? tr("They count as based on version %1: a push replaces the rolled-back "
+                         "rules with them, after its preview.")
+                          .arg(reply.version)
+                    : tr("Pull to review the differences, or push to replace them."),
                 {Offer::PullAndReview});
         }
         Q_EMIT rolledBack(reply.rollbackOf, reply.version);

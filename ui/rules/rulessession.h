@@ -170,6 +170,8 @@ public:
     // --- a staged rollout (FORMATS.md "Staged rollout") ---
     // The change staged in Redis, as last read (after every store version); nullopt: none.
     const std::optional<rules::RuleStore::Stage> &stage() const { return m_stage; }
+    // The store's enforced rules at storeVersion(), as last read or written.
+    const RuleSet &storeSet() const { return m_storeSet; }
     // Stages the working set (validated, based on the store version it was read at) instead of
     // pushing it: it runs in shadow beside the enforced rules until promoted or discarded.
     void confirmStage(const QString &message = {});
@@ -241,6 +243,12 @@ private:
     void onHistoryAnswer(const StoreReply &reply);
     void onOverrides(const OverridesReply &reply);
     void adopt(const RuleSet &set, qint64 version);
+    // After the page's own write (promote, discard, rollback) stored `store` as `version`: the
+    // working set is based on it when it was based on the version before (no conflict with
+    // yourself on the next push or stage), and clean when it has the same rules.
+    void rebase(const RuleSet &store, qint64 version);
+    // A store error in the console's words: no command-line flag or command.
+    static QString forTheConsole(QString error);
     DiffPrompt pushPrompt(const StoreReply &reply) const;
     void review(const StoreReply &reply);
     void onStageAnswer(const StoreReply &reply);
@@ -264,6 +272,7 @@ private:
     std::optional<rules::RuleStore::Stage> m_stage;
     bool m_autoPullPending = false; // the session's first store version is adopted if clean
     bool m_keepReopened = false;    // reopenFile(): Redis's first rules are offered, not adopted
+    bool m_rollingBack = false;     // a rollback of ours is under way
 
     quint64 m_nextRequest = 0;
     quint64 m_pullRequest = 0;

@@ -39,6 +39,7 @@ void RulesWorker::setEndpoint(const std::optional<Endpoint> &endpoint, const QBy
     m_watcher = new rules::RuleWatcher(*m_endpoint, m_store, o, this);
     connect(m_watcher, &rules::RuleWatcher::rulesChanged, this, &RulesWorker::onWatched);
     connect(m_watcher, &rules::RuleWatcher::errorOccurred, this, &RulesWorker::watchError);
+    connect(m_watcher, &rules::RuleWatcher::recovered, this, &RulesWorker::watchRecovered);
     m_watcher->start();
 }
 
@@ -256,13 +257,11 @@ void RulesWorker::finishStage(quint64 request, bool promote, const QString &mess
                }
                took(reply, *r);
                reply.discardedStage = r->discardedStage.value_or(0);
-               if (promote) {
-                   auto now = m_store.pull(c); // the promoted rules, for the working set
-                   if (!now) {
-                       return now.error();
-                   }
-                   reply.set = std::move(now->set);
+               auto now = m_store.pull(c); // the rules enforced now, for the working set
+               if (!now) {
+                   return now.error();
                }
+               reply.set = std::move(now->set);
                return std::nullopt;
            });
 }

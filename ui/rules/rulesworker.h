@@ -27,11 +27,11 @@ struct StoreReply
     Op op = Op::Pull;
     quint64 request = 0; // the page's request id, echoed
     bool ok = false;
-    bool conflict = false;               // push refused: the store moved past set.basedOn
-    bool connectionLoss = false;         // Redis could not be reached (the page disables push)
-    QString error;                       // what went wrong, in words (the core's message)
-    qint64 version = 0;                  // pull: the store's version; push: the version now stored
-    RuleSet set;                         // pull: the store's rules (basedOn = version)
+    bool conflict = false;       // push refused: the store moved past set.basedOn
+    bool connectionLoss = false; // Redis could not be reached (the page disables push)
+    QString error;               // what went wrong, in words (the core's message)
+    qint64 version = 0;          // pull: the store's version; push: the version now stored
+    RuleSet set; // pull: the store's rules (basedOn = version); promote, discard: those after
     QStringList added, changed, removed; // push: what it did
     bool forced = false;
     // History: the store's versions. Version: `set` is version `version` rebuilt, `current`
@@ -102,6 +102,8 @@ Q_SIGNALS:
     void storeChanged(const sluice::RuleSet &set, qint64 version);
     // The watcher lost Redis (once per failure streak); it keeps retrying by itself.
     void watchError(const QString &message);
+    // The watcher is back after watchError() (the version may not have moved meanwhile).
+    void watchRecovered();
 
 private:
     // The connection, opened if needed; nullptr and `error` set when Redis cannot be reached.
