@@ -7,6 +7,8 @@
 #include <QByteArray>
 #include <QList>
 
+#include <optional>
+
 namespace sluice::cli {
 
 class Args;
@@ -28,5 +30,9 @@ struct LoadedRules
 Result<LoadedRules>
 loadRulesForCommand(const Args &args, const QString &command, int *exitCode,
                     rules::RuleStore::Reading reading = rules::RuleStore::Reading::Strict);
+
+// The rules of a rule file, or nullopt with every diagnostic and the failure printed
+// ("sluice-cli <command>: FILE is not a valid rule file (N errors); nothing was done").
+std::optional<RuleSet> loadFileReporting(const QString &command, const QString &path);
 
 } // namespace sluice::cli
