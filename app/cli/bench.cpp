@@ -1,7 +1,7 @@
 #include "bench.h"
 
 #include "args.h"
-#include "connectflags.h"
+#include "command.h"
 
 #include "core/common/bytes.h"
 #include "core/common/plural.h"
@@ -206,24 +206,22 @@ void cleanup(Connection &c)
 
 int bench(const QList<QByteArray> &argv)
 {
-    auto parsed = Args::parse(argv, {{"url", true},
-                                     {"seconds", true},
-                                     {"rounds", true},
-                                     {"algorithm", true},
-                                     {"redis-benchmark", true},
-                                     {"json", false}});
-    const QString usageText = usageOf(command);
-    if (!parsed) {
-        return fail(command, parsed.error().message + usageText, exitUsage);
+    CommandContext context(command);
+    if (const Stop s = context.parse(argv,
+                                     {{"url", true},
+                                      {"seconds", true},
+                                      {"rounds", true},
+                                      {"algorithm", true},
+                                      {"redis-benchmark", true},
+                                      {"json", false}},
+                                     CommandContext::Positionals::Any)) {
+        return *s;
     }
-    const Args &args = *parsed;
-    if (!args.has("url")) {
-        return fail(command, QStringLiteral("--url is required") + usageText, exitUsage);
+    const Args &args = context.args();
+    if (const Stop s = context.requireEndpoint({})) {
+        return *s;
     }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        return fail(command, endpoint.error().message, exitUsage);
-    }
+    const Endpoint &endpoint = *context.endpoint();
     double seconds = 1;
     if (args.has("seconds")) {
         bool ok = false;
@@ -256,10 +254,11 @@ int bench(const QList<QByteArray> &argv)
                        : QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
     const bool json = args.has("json");
 
-    auto connection = Connection::open(*endpoint);
+    auto connection = Connection::open(endpoint);
     if (!connection) {
         return fail(command, connection.error().message, exitRuntime);
     }
+
     // For a Sentinel URL, the master found: redis-benchmark measures the same server.
     const Endpoint reached = connection->endpoint();
     if (const QString why = noCeilingBecause(reached); !why.isEmpty() && !tool.isEmpty()) {
@@ -272,7 +271,7 @@ int bench(const QList<QByteArray> &argv)
     if (!json) {
         print(QStringLiteral("Sluice engine benchmark against Redis at %1: %2 s per run, median "
                              "of %3, %4, one connection\n")
-                  .arg(endpoint->display())
+                  .arg(endpoint.display())
                   .arg(seconds)
                   .arg(counted(rounds, u"round", u"rounds"),
                        counted(subjects, u"subject", u"subjects")));
@@ -358,7 +357,7 @@ int bench(const QList<QByteArray> &argv)
     }
     cleanup(limiter.connection());
     if (json) {
-        const QJsonObject doc{{QStringLiteral("server"), endpoint->display()},
+        const QJsonObject doc{{QStringLiteral("server"), endpoint.display()},
                               {QStringLiteral("seconds"), seconds},
                               {QStringLiteral("subjects"), subjects},
                               {QStringLiteral("results"), results}};

@@ -57,7 +57,8 @@ int CommandContext::die(const QString &message) const
 Stop CommandContext::requireEndpoint(const QString &hint)
 {
     if (!m_args.has("url")) {
-        return usage(QStringLiteral("--url is required ") + hint);
+        return usage(QStringLiteral("--url is required") +
+                     (hint.isEmpty() ? QString() : QLatin1Char(' ') + hint));
     }
     const Result<Endpoint> &e = endpoint();
     if (!e && e.error().kind == Error::Kind::Timeout) {
@@ -67,6 +68,19 @@ Stop CommandContext::requireEndpoint(const QString &hint)
         return usage(e.error().message);
     }
     return std::nullopt;
+}
+
+Result<Connection> CommandContext::connect(int *exitCode, const QString &hint)
+{
+    if (const Stop s = requireEndpoint(hint)) {
+        *exitCode = *s;
+        return Error::make(Error::Kind::Invalid, QString());
+    }
+    auto c = Connection::open(*endpoint());
+    if (!c) {
+        *exitCode = fail(c.error().message, exitRuntime);
+    }
+    return c;
 }
 
 const Result<Endpoint> &CommandContext::endpoint()
@@ -92,15 +106,10 @@ Stop CommandContext::loadRules(LoadedRules *out, rules::RuleStore::Reading readi
         *out = LoadedRules{*set, path, {}};
         return std::nullopt;
     }
-    if (!m_args.has("url")) {
-        return fail(QStringLiteral("--url is required") + usageOf(m_helpEntry), exitUsage);
-    }
-    if (!endpoint()) {
-        return fail(endpoint().error().message, exitUsage);
-    }
-    auto c = Connection::open(*endpoint());
+    int code = exitOk;
+    auto c = connect(&code);
     if (!c) {
-        return fail(c.error().message, exitRuntime);
+        return code;
     }
     auto snap = rules::RuleStore().pull(*c, reading);
     if (!snap) {

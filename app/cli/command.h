@@ -4,6 +4,7 @@
 #include "rules.h"
 #include "statsflags.h"
 
+#include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
@@ -61,6 +62,9 @@ public:
     // --url and the connection flags, required: "--url is required <hint>" otherwise. A
     // malformed one is a usage error; a cluster probe that timed out (check) exit 1.
     Stop requireEndpoint(const QString &hint = QStringLiteral("(redis://host:port)"));
+    // requireEndpoint, then a connection to it (exit 1 when Redis cannot be reached); the
+    // exit code in *exitCode on failure.
+    Result<Connection> connect(int *exitCode, const QString &hint = {});
     // The endpoint of --url, made on the first call (its warnings said once); requireEndpoint
     // or a failed Result before that says why not.
     const Result<Endpoint> &endpoint();

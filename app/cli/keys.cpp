@@ -1,7 +1,7 @@
 #include "keys.h"
 
 #include "args.h"
-#include "connectflags.h"
+#include "command.h"
 #include "keyrows.h"
 #include "rules.h"
 
@@ -112,21 +112,14 @@ struct Common
 // --url, then the rules (optional unless `needRules`), then the connection.
 std::optional<Common> setUp(const Args &args, const QString &command, bool needRules, int *code)
 {
+    CommandContext context(command, args, u"keys"_s);
     if (!args.positional().isEmpty()) {
-        *code =
-            fail(command,
-                 u"unexpected argument '%1'"_s.arg(bytes::printable(args.positional().first())) +
-                     usageText,
-                 exitUsage);
+        *code = context.usage(
+            u"unexpected argument '%1'"_s.arg(bytes::printable(args.positional().first())));
         return std::nullopt;
     }
-    if (!args.has("url")) {
-        *code = fail(command, u"--url is required"_s + usageText, exitUsage);
-        return std::nullopt;
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        *code = fail(command, endpoint.error().message, exitUsage);
+    if (const Stop s = context.requireEndpoint({})) {
+        *code = *s;
         return std::nullopt;
     }
     if (args.has("match") && args.raw("match").isEmpty()) {
@@ -136,16 +129,16 @@ std::optional<Common> setUp(const Args &args, const QString &command, bool needR
     std::optional<RuleSet> rules;
     QString origin;
     if (needRules || args.has("rules") || args.has("from-redis")) {
-        auto loaded = loadRulesForCommand(args, command, code);
-        if (!loaded) {
+        LoadedRules loaded;
+        if (const Stop s = context.loadRules(&loaded)) {
+            *code = *s;
             return std::nullopt;
         }
-        rules = loaded->set;
-        origin = loaded->origin;
+        rules = loaded.set;
+        origin = loaded.origin;
     }
-    auto c = Connection::open(*endpoint);
+    auto c = context.connect(code);
     if (!c) {
-        *code = fail(command, c.error().message, exitRuntime);
         return std::nullopt;
     }
     QList<QByteArray> patterns;

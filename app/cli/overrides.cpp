@@ -1,6 +1,6 @@
 #include "overrides.h"
 #include "args.h"
-#include "connectflags.h"
+#include "command.h"
 
 #include "core/common/clock.h"
 #include "core/redis/connection.h"
@@ -91,18 +91,9 @@ struct Store
 
 Result<Store> openStore(const Args &args, const QString &command, int *code)
 {
-    if (!args.has("url")) {
-        *code = usage(command, QStringLiteral("--url is required (the Redis of the rule store)"));
-        return Error::make(Error::Kind::Invalid, {});
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        *code = usage(command, endpoint.error().message);
-        return endpoint.error();
-    }
-    auto c = Connection::open(*endpoint);
+    auto c = CommandContext(command, args, QStringLiteral("overrides"))
+                 .connect(code, QStringLiteral("(the Redis of the rule store)"));
     if (!c) {
-        *code = fail(command, c.error().message, exitRuntime);
         return c.error();
     }
     auto snap = rules::RuleStore().pull(*c);

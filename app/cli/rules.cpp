@@ -59,24 +59,6 @@ Result<void> saveAtomically(const QString &path, const QByteArray &bytes)
 }
 
 // A file given on the command line, loaded and validated; every diagnostic goes to stderr.
-Result<Connection> connectFromArgs(const Args &args, const QString &command, int *exitCode)
-{
-    if (!args.has("url")) {
-        *exitCode = fail(command, QStringLiteral("--url is required") + usageText, exitUsage);
-        return Error::make(Error::Kind::Invalid, QString());
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        *exitCode = fail(command, endpoint.error().message, exitUsage);
-        return endpoint.error();
-    }
-    auto c = Connection::open(*endpoint);
-    if (!c) {
-        *exitCode = fail(command, c.error().message, exitRuntime);
-    }
-    return c;
-}
-
 int validate(const Args &args)
 {
     const QString command = QStringLiteral("rules validate");
@@ -424,6 +406,11 @@ int rules(const QList<QByteArray> &argv)
                      : QStringLiteral("unknown subcommand '%1'").arg(bytes::printable(sub))) +
                     usageText,
                 exitUsage);
+}
+
+Result<Connection> connectFromArgs(const Args &args, const QString &command, int *exitCode)
+{
+    return CommandContext(command, args, QStringLiteral("rules")).connect(exitCode);
 }
 
 Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command, int *exitCode,

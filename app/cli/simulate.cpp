@@ -1,6 +1,7 @@
 #include "simulate.h"
 
 #include "args.h"
+#include "command.h"
 #include "connectflags.h"
 
 #include "core/common/plural.h"
@@ -155,12 +156,12 @@ Result<void> saveAtomically(const QString &path, const QByteArray &bytes)
 // --url, parsed; nullopt with an exit code when it is missing or wrong.
 std::optional<Endpoint> endpointFrom(const Args &args, int *code)
 {
-    auto e = endpointFromArgs(args, command);
-    if (!e) {
-        *code = fail(command, e.error().message, exitUsage);
+    CommandContext context(command, args);
+    if (const Stop s = context.requireEndpoint({})) {
+        *code = *s;
         return std::nullopt;
     }
-    return *e;
+    return *context.endpoint();
 }
 
 // ---------------------------------------------------------------------------------------------
