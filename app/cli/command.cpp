@@ -83,7 +83,7 @@ Result<Connection> CommandContext::connect(int *exitCode, const QString &hint)
     return c;
 }
 
-const Result<Endpoint> &CommandContext::endpoint()
+const Result<Endpoint> &CommandContext::endpoint() const
 {
     if (!m_endpoint) {
         m_endpoint = endpointFromArgs(m_args, m_command);

@@ -67,7 +67,7 @@ public:
     Result<Connection> connect(int *exitCode, const QString &hint = {});
     // The endpoint of --url, made on the first call (its warnings said once); requireEndpoint
     // or a failed Result before that says why not.
-    const Result<Endpoint> &endpoint();
+    const Result<Endpoint> &endpoint() const;
 
     // The rule set of --rules FILE or of the RuleStore at --url (--from-redis), with the
     // stored overrides; every diagnostic of an invalid file printed. Stops with 2 for usage
@@ -79,7 +79,7 @@ private:
     QString m_command;
     QString m_helpEntry;
     Args m_args;
-    std::optional<Result<Endpoint>> m_endpoint;
+    mutable std::optional<Result<Endpoint>> m_endpoint; // made on the first call
     serve::ServeLog *m_log = nullptr;
 };
 
