@@ -693,197 +693,245 @@ QString skipReason(const AuditEntry &e)
 // The most `keys fix --ttl` sets: a counter left for a month is not a fix, it is a second bug.
 constexpr qint64 maxFixTtlUs = qint64(30) * duration::usPerDay;
 
-int fixForeign(const Args &args)
+// `keys fix --match GLOB --ttl D | --delete`: the keys without TTL a glob covers, repaired.
+// They are judged as `keys audit` judges them: a glob such as '*' covers sessions and
+// configuration too, and only a key a known limiter layout recognises (judged never to expire)
+// is fixed; the others are listed as skipped, unless --any-key.
+class ForeignFix
 {
-    const QString command = u"keys fix"_s;
-    const bool del = args.has("delete");
-    if (args.has("rules") || args.has("from-redis")) {
-        return fail(command,
-                    u"--%1 with --rules/--from-redis: the rules give the TTL; use one or the "
-                    "other"_s.arg(del ? u"delete"_s : u"ttl"_s) +
-                        usageText,
-                    exitUsage);
-    }
-    if (del && args.has("ttl")) {
-        return fail(command, u"--ttl and --delete: choose one (set a TTL, or delete)"_s + usageText,
-                    exitUsage);
-    }
-    if (!args.has("match")) {
-        return fail(command,
-                    u"--%1 needs --match GLOB: the keys to repair (see `keys audit`)"_s.arg(
-                        del ? u"delete"_s : u"ttl"_s) +
-                        usageText,
-                    exitUsage);
-    }
-    qint64 ttlMs = 0;
-    if (!del) {
-        auto us = duration::parseUs(args.text("ttl"));
-        if (!us || *us < duration::usPerMs || *us > maxFixTtlUs) {
-            return fail(command,
-                        u"--ttl '%1': expected a duration from 1ms to 30d, e.g. 1m%2"_s.arg(
-                            args.text("ttl"), us ? QString() : u" (%1)"_s.arg(us.error().message)),
-                        exitUsage);
-        }
-        ttlMs = (*us + duration::usPerMs - 1) / duration::usPerMs;
-    }
-    int code = exitOk;
-    auto setup = setUp(args, command, false, &code);
-    if (!setup) {
-        return code;
-    }
-    const bool json = args.has("json");
-    const bool dryRun = args.has("dry-run");
-    const bool anyKey = args.has("any-key");
-    // The keys are judged as `keys audit` judges them: a glob such as '*' covers sessions and
-    // configuration too, and only a key a known limiter layout recognises (judged never to
-    // expire) is fixed; the others are listed as skipped, unless --any-key.
-    KeyAuditor::Options options;
-    options.scan.patterns = setup->patterns;
-    if (int bad = exitOk; !applyScanBudget(args, command, options.scan, &bad)) {
-        return bad;
-    }
-    KeyFixer::Options fixOptions;
-    fixOptions.dryRun = dryRun;
-    fixOptions.onlyWithoutTtl = true;
-    fixOptions.onlyFlagged = true;
-    QList<KeyFixer::Outcome> outcomes;
+public:
+    explicit ForeignFix(const Args &args)
+        : m_args(args)
+        , m_del(args.has("delete"))
+        , m_dryRun(args.has("dry-run"))
+        , m_anyKey(args.has("any-key"))
+    {}
+    int run();
+
+private:
     struct SkippedKey
     {
         QByteArray key;
         AuditHealth health;
         QString why;
     };
-    constexpr qsizetype skippedListed = 1000; // in --json; the text shows the first 20
-    QList<SkippedKey> skipped;
-    qint64 skippedCount = 0;
-    std::optional<Error> fixError;
-    std::atomic<bool> stop{false};
-    options.scan.cancel = &stop;
+    struct Counts
+    {
+        qint64 done, fine, gone, failed, withTtl;
+    };
+    static constexpr qsizetype skippedListed = 1000; // in --json; the text shows the first 20
+
+    Stop flags();
+    void fixPage(Connection &connection, const QList<AuditEntry> &page);
+    void printJson(const ScanSummary &summary, const Counts &n) const;
+    void printText(const ScanSummary &summary, const Counts &n) const;
+
+    const QString command = u"keys fix"_s;
+    const Args &m_args;
+    const bool m_del;
+    const bool m_dryRun;
+    const bool m_anyKey;
+    qint64 m_ttlMs = 0;
+    QList<KeyFixer::Outcome> m_outcomes;
+    QList<SkippedKey> m_skipped;
+    qint64 m_skippedCount = 0;
+    std::optional<Error> m_fixError;
+    std::atomic<bool> m_stop{false};
+};
+
+Stop ForeignFix::flags()
+{
+    const QString what = m_del ? u"delete"_s : u"ttl"_s;
+    if (m_args.has("rules") || m_args.has("from-redis")) {
+        return fail(command,
+                    u"--%1 with --rules/--from-redis: the rules give the TTL; use one or the "
+                    "other"_s.arg(what) +
+                        usageText,
+                    exitUsage);
+    }
+    if (m_del && m_args.has("ttl")) {
+        return fail(command, u"--ttl and --delete: choose one (set a TTL, or delete)"_s + usageText,
+                    exitUsage);
+    }
+    if (!m_args.has("match")) {
+        return fail(command,
+                    u"--%1 needs --match GLOB: the keys to repair (see `keys audit`)"_s.arg(what) +
+                        usageText,
+                    exitUsage);
+    }
+    if (!m_del) {
+        auto us = duration::parseUs(m_args.text("ttl"));
+        if (!us || *us < duration::usPerMs || *us > maxFixTtlUs) {
+            return fail(
+                command,
+                u"--ttl '%1': expected a duration from 1ms to 30d, e.g. 1m%2"_s.arg(
+                    m_args.text("ttl"), us ? QString() : u" (%1)"_s.arg(us.error().message)),
+                exitUsage);
+        }
+        m_ttlMs = (*us + duration::usPerMs - 1) / duration::usPerMs;
+    }
+    return std::nullopt;
+}
+
+int ForeignFix::run()
+{
+    if (const Stop s = flags()) {
+        return *s;
+    }
+    int code = exitOk;
+    auto setup = setUp(m_args, command, false, &code);
+    if (!setup) {
+        return code;
+    }
+    KeyAuditor::Options options;
+    options.scan.patterns = setup->patterns;
+    if (int bad = exitOk; !applyScanBudget(m_args, command, options.scan, &bad)) {
+        return bad;
+    }
+    options.scan.cancel = &m_stop;
     const AuditReport report = KeyAuditor::run(
         setup->connection, options, [&](const QList<AuditEntry> &page, const ScanProgress &) {
-            QList<KeyInfo> todo;
-            for (const AuditEntry &e : page) {
-                if (e.pttlMs != -1) {
-                    continue;
-                }
-                if (!anyKey && e.health != AuditHealth::NeverExpires &&
-                    e.health != AuditHealth::Orphan) {
-                    ++skippedCount;
-                    if (skipped.size() < skippedListed) {
-                        skipped << SkippedKey{e.key, e.health, skipReason(e)};
-                    }
-                    continue;
-                }
-                KeyInfo k;
-                k.key = e.key;
-                k.type = e.type;
-                k.pttlMs = -1;
-                k.health = Health::NoTtl;
-                k.maxTtlMs = ttlMs;
-                todo << k;
-            }
-            if (todo.isEmpty()) {
-                return;
-            }
-            KeyFixer::Report r = KeyFixer::run(
-                setup->connection, todo, del ? KeyFixer::Action::Delete : KeyFixer::Action::SetTtl,
-                fixOptions);
-            outcomes += r.outcomes;
-            if (r.error) {
-                fixError = r.error;
-                stop = true;
-            }
+            fixPage(setup->connection, page);
         });
     const ScanSummary &summary = report.scan;
-    if (summary.status == ScanSummary::Status::Completed && !fixError &&
+    if (summary.status == ScanSummary::Status::Completed && !m_fixError &&
         summary.progress.keys == 0) {
-        return nothingMatches(command, args);
+        return nothingMatches(command, m_args);
     }
-    const qint64 done =
-        countStatus(outcomes, dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
-    const qint64 fine = countStatus(outcomes, KeyFixer::Status::AlreadyFine);
-    const qint64 gone = countStatus(outcomes, KeyFixer::Status::Gone);
-    const qint64 failedKeys = countStatus(outcomes, KeyFixer::Status::Failed);
-    const qint64 withTtl = summary.progress.keys - qint64(outcomes.size()) - skippedCount;
-    if (json) {
-        QJsonArray list;
-        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
-            QJsonObject e{{u"key"_s, bytes::printable(o.key)},
-                          {u"status"_s, statusName(o.status)},
-                          {u"ttl_ms_before"_s, o.pttlBefore},
-                          {u"ttl_ms_after"_s, o.pttlAfter}};
-            if (!del) {
-                e.insert(u"ttl_ms"_s, ttlMs);
-            }
-            if (o.status == KeyFixer::Status::Failed) {
-                e.insert(u"message"_s, o.message);
-            }
-            list.append(e);
-        }
-        QJsonArray skippedList;
-        for (const SkippedKey &k : std::as_const(skipped)) {
-            skippedList.append(QJsonObject{{u"key"_s, bytes::printable(k.key)},
-                                           {u"health"_s, auditHealthName(k.health)},
-                                           {u"why"_s, k.why}});
-        }
-        const QJsonObject doc{
-            {u"dry_run"_s, dryRun},
-            {u"action"_s, del ? u"delete"_s : u"set_ttl"_s},
-            {u"complete"_s, summary.status == ScanSummary::Status::Completed && !fixError},
-            {u"scanned"_s, summary.progress.keys},
-            {u"had_ttl"_s, withTtl},
-            {dryRun ? u"would_do"_s : u"done"_s, done},
-            {u"got_ttl_meanwhile"_s, fine},
-            {u"gone"_s, gone},
-            {u"failed"_s, failedKeys},
-            {u"keys"_s, list},
-            {u"any_key"_s, anyKey},
-            {u"skipped"_s, skippedCount},
-            {u"skipped_keys"_s, skippedList}};
-        writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
+    const Counts n{
+        countStatus(m_outcomes, m_dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done),
+        countStatus(m_outcomes, KeyFixer::Status::AlreadyFine),
+        countStatus(m_outcomes, KeyFixer::Status::Gone),
+        countStatus(m_outcomes, KeyFixer::Status::Failed),
+        summary.progress.keys - qint64(m_outcomes.size()) - m_skippedCount};
+    if (m_args.has("json")) {
+        printJson(summary, n);
     } else {
-        QByteArray out = outcomeLines(outcomes, del ? FixForm::Delete : FixForm::SetTtl);
-        const QString n = count(done, u"key"_s, u"keys"_s);
-        QString line =
-            del ? (dryRun ? u"dry run, nothing changed: would delete %1 without TTL"_s.arg(n)
-                          : u"deleted %1 without TTL"_s.arg(n))
-                : (dryRun
-                       ? u"dry run, nothing changed: would set a TTL of %1 on %2 without "
-                         "one"_s.arg(formatDurationMs(ttlMs), n)
-                       : u"set a TTL of %1 on %2 that had none"_s.arg(formatDurationMs(ttlMs), n));
-        line += u"; %1 already had a TTL (left as it is)"_s.arg(thousands(withTtl));
-        if (fine > 0) {
-            line += u"; %1 got a TTL meanwhile (not extended)"_s.arg(thousands(fine));
-        }
-        if (gone > 0) {
-            line += u"; %1 gone meanwhile"_s.arg(thousands(gone));
-        }
-        if (failedKeys > 0) {
-            line += u"; %1 FAILED"_s.arg(thousands(failedKeys));
-        }
-        if (skippedCount > 0) {
-            // Before the total, so that what was left alone cannot be missed.
-            QString list =
-                u"%1: %2 without TTL left alone: kept so by design by their "
-                "library, or no known limiter layout recognises them (application "
-                "keys: sessions, configuration?); --any-key includes them%3\n"_s.arg(
-                    dryRun ? u"dry run"_s : u"skipped"_s, count(skippedCount, u"key"_s, u"keys"_s),
-                    del ? u" (and deletes them)"_s : QString());
-            constexpr qsizetype shown = 20;
-            for (qsizetype i = 0; i < std::min(shown, skipped.size()); ++i) {
-                list +=
-                    u"  %1  skipped: %2\n"_s.arg(bytes::printable(skipped[i].key), skipped[i].why);
-            }
-            if (skippedCount > shown) {
-                list += u"  ... and %1 more (--json lists the first %2)\n"_s.arg(
-                    thousands(skippedCount - shown), thousands(skippedListed));
-            }
-            out += list.toUtf8();
-        }
-        out += (line + u'\n' + scanLine(summary) + u'\n').toUtf8();
-        writeOut(out);
+        printText(summary, n);
     }
-    return fixExit(command, summary, fixError, failedKeys);
+    return fixExit(command, summary, m_fixError, n.failed);
+}
+
+// A page of the audit: its keys without TTL fixed (or skipped), in one KeyFixer run.
+void ForeignFix::fixPage(Connection &connection, const QList<AuditEntry> &page)
+{
+    QList<KeyInfo> todo;
+    for (const AuditEntry &e : page) {
+        if (e.pttlMs != -1) {
+            continue;
+        }
+        if (!m_anyKey && e.health != AuditHealth::NeverExpires && e.health != AuditHealth::Orphan) {
+            ++m_skippedCount;
+            if (m_skipped.size() < skippedListed) {
+                m_skipped << SkippedKey{e.key, e.health, skipReason(e)};
+            }
+            continue;
+        }
+        KeyInfo k;
+        k.key = e.key;
+        k.type = e.type;
+        k.pttlMs = -1;
+        k.health = Health::NoTtl;
+        k.maxTtlMs = m_ttlMs;
+        todo << k;
+    }
+    if (todo.isEmpty()) {
+        return;
+    }
+    KeyFixer::Options fixOptions;
+    fixOptions.dryRun = m_dryRun;
+    fixOptions.onlyWithoutTtl = true;
+    fixOptions.onlyFlagged = true;
+    KeyFixer::Report r = KeyFixer::run(
+        connection, todo, m_del ? KeyFixer::Action::Delete : KeyFixer::Action::SetTtl, fixOptions);
+    m_outcomes += r.outcomes;
+    if (r.error) {
+        m_fixError = r.error;
+        m_stop = true;
+    }
+}
+
+void ForeignFix::printJson(const ScanSummary &summary, const Counts &n) const
+{
+    QJsonArray list;
+    for (const KeyFixer::Outcome &o : std::as_const(m_outcomes)) {
+        QJsonObject e{{u"key"_s, bytes::printable(o.key)},
+                      {u"status"_s, statusName(o.status)},
+                      {u"ttl_ms_before"_s, o.pttlBefore},
+                      {u"ttl_ms_after"_s, o.pttlAfter}};
+        if (!m_del) {
+            e.insert(u"ttl_ms"_s, m_ttlMs);
+        }
+        if (o.status == KeyFixer::Status::Failed) {
+            e.insert(u"message"_s, o.message);
+        }
+        list.append(e);
+    }
+    QJsonArray skippedList;
+    for (const SkippedKey &k : std::as_const(m_skipped)) {
+        skippedList.append(QJsonObject{{u"key"_s, bytes::printable(k.key)},
+                                       {u"health"_s, auditHealthName(k.health)},
+                                       {u"why"_s, k.why}});
+    }
+    const QJsonObject doc{
+        {u"dry_run"_s, m_dryRun},
+        {u"action"_s, m_del ? u"delete"_s : u"set_ttl"_s},
+        {u"complete"_s, summary.status == ScanSummary::Status::Completed && !m_fixError},
+        {u"scanned"_s, summary.progress.keys},
+        {u"had_ttl"_s, n.withTtl},
+        {m_dryRun ? u"would_do"_s : u"done"_s, n.done},
+        {u"got_ttl_meanwhile"_s, n.fine},
+        {u"gone"_s, n.gone},
+        {u"failed"_s, n.failed},
+        {u"keys"_s, list},
+        {u"any_key"_s, m_anyKey},
+        {u"skipped"_s, m_skippedCount},
+        {u"skipped_keys"_s, skippedList}};
+    writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
+}
+
+void ForeignFix::printText(const ScanSummary &summary, const Counts &n) const
+{
+    QByteArray out = outcomeLines(m_outcomes, m_del ? FixForm::Delete : FixForm::SetTtl);
+    const QString keys = count(n.done, u"key"_s, u"keys"_s);
+    const QString ttl = formatDurationMs(m_ttlMs);
+    QString line =
+        m_del ? (m_dryRun ? u"dry run, nothing changed: would delete %1 without TTL"_s.arg(keys)
+                          : u"deleted %1 without TTL"_s.arg(keys))
+              : (m_dryRun ? u"dry run, nothing changed: would set a TTL of %1 on %2 without "
+                            "one"_s.arg(ttl, keys)
+                          : u"set a TTL of %1 on %2 that had none"_s.arg(ttl, keys));
+    line += u"; %1 already had a TTL (left as it is)"_s.arg(thousands(n.withTtl));
+    if (n.fine > 0) {
+        line += u"; %1 got a TTL meanwhile (not extended)"_s.arg(thousands(n.fine));
+    }
+    if (n.gone > 0) {
+        line += u"; %1 gone meanwhile"_s.arg(thousands(n.gone));
+    }
+    if (n.failed > 0) {
+        line += u"; %1 FAILED"_s.arg(thousands(n.failed));
+    }
+    if (m_skippedCount > 0) {
+        // Before the total, so that what was left alone cannot be missed.
+        QString list =
+            u"%1: %2 without TTL left alone: kept so by design by their "
+            "library, or no known limiter layout recognises them (application "
+            "keys: sessions, configuration?); --any-key includes them%3\n"_s.arg(
+                m_dryRun ? u"dry run"_s : u"skipped"_s, count(m_skippedCount, u"key"_s, u"keys"_s),
+                m_del ? u" (and deletes them)"_s : QString());
+        constexpr qsizetype shown = 20;
+        for (qsizetype i = 0; i < std::min(shown, m_skipped.size()); ++i) {
+            list +=
+                u"  %1  skipped: %2\n"_s.arg(bytes::printable(m_skipped[i].key), m_skipped[i].why);
+        }
+        if (m_skippedCount > shown) {
+            list += u"  ... and %1 more (--json lists the first %2)\n"_s.arg(
+                thousands(m_skippedCount - shown), thousands(skippedListed));
+        }
+        out += list.toUtf8();
+    }
+    out += (line + u'\n' + scanLine(summary) + u'\n').toUtf8();
+    writeOut(out);
 }
 
 } // namespace
@@ -934,7 +982,7 @@ int keys(const QList<QByteArray> &argv)
                     exitUsage);
     }
     if (isFix && (parsed->has("ttl") || parsed->has("delete"))) {
-        return fixForeign(*parsed);
+        return ForeignFix(*parsed).run();
     }
     return isFix ? fixCommand(*parsed) : list(*parsed);
 }
