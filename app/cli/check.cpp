@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <vector>
@@ -56,53 +57,30 @@ Result<Policy> policyFromArgs(const Args &args)
         p.keyPrefix = args.raw("key-prefix");
     }
     const QString name = algorithm::name(*a);
-    if (algorithm::isWindow(*a)) {
-        for (const char *wrong : {"rate", "burst"}) {
-            if (args.has(wrong)) {
-                return invalid(QStringLiteral("--%1 does not apply to %2, which takes --limit "
-                                              "and --window")
-                                   .arg(QLatin1String(wrong), name));
-            }
+    const bool window = algorithm::isWindow(*a);
+    for (const char *wrong : window ? std::array{"rate", "burst"} : std::array{"limit", "window"}) {
+        if (args.has(wrong)) {
+            return invalid(QStringLiteral("--%1 does not apply to %2, which takes %3")
+                               .arg(QLatin1String(wrong), name,
+                                    window ? QStringLiteral("--limit and --window")
+                                           : QStringLiteral("--rate and --burst")));
         }
-        if (!args.has("limit") || !args.has("window")) {
-            return invalid(QStringLiteral("%1 needs --limit N and --window W (e.g. --limit 3 "
-                                          "--window 5s)")
-                               .arg(name));
-        }
-        auto limit = integerFlag(args, "limit", 1, duration::maxExact - 1);
-        if (!limit) {
-            return limit.error();
-        }
-        auto window = duration::parseUs(args.text("window"));
-        if (!window) {
-            return invalid(QStringLiteral("--window: %1").arg(window.error().message));
-        }
-        p.limit = *limit;
-        p.windowUs = *window;
-    } else {
-        for (const char *wrong : {"limit", "window"}) {
-            if (args.has(wrong)) {
-                return invalid(QStringLiteral("--%1 does not apply to %2, which takes --rate "
-                                              "and --burst")
-                                   .arg(QLatin1String(wrong), name));
-            }
-        }
-        if (!args.has("rate") || !args.has("burst")) {
-            return invalid(QStringLiteral("%1 needs --rate R and --burst B (e.g. --rate 10/s "
-                                          "--burst 20)")
-                               .arg(name));
-        }
-        auto rate = duration::parseRate(args.text("rate"));
-        if (!rate) {
-            return invalid(QStringLiteral("--rate: %1").arg(rate.error().message));
-        }
-        auto burst = integerFlag(args, "burst", 1, duration::maxExact - 1);
-        if (!burst) {
-            return burst.error();
-        }
-        p.rate = *rate;
-        p.burst = *burst;
     }
+    if (window && (!args.has("limit") || !args.has("window"))) {
+        return invalid(QStringLiteral("%1 needs --limit N and --window W (e.g. --limit 3 "
+                                      "--window 5s)")
+                           .arg(name));
+    }
+    if (!window && (!args.has("rate") || !args.has("burst"))) {
+        return invalid(QStringLiteral("%1 needs --rate R and --burst B (e.g. --rate 10/s "
+                                      "--burst 20)")
+                           .arg(name));
+    }
+    auto v = limitValues(args, window);
+    if (!v) {
+        return v.error();
+    }
+    v->applyTo(p);
     if (auto v = p.validate(); !v) {
         return invalid(v.error().message);
     }

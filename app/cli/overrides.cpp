@@ -232,39 +232,21 @@ Result<void> limitOfRule(const Args &args, const Rule &rule, Override &o)
                                            : QStringLiteral("--rate R --burst B")));
         }
     }
-    if (window) {
-        if (!args.has("limit") || !args.has("window")) {
-            return invalid(QStringLiteral("rule '%1' is %2: its override limit needs --limit N "
-                                          "and --window W")
-                               .arg(rule.id, name));
-        }
-        auto n = integerFlag(args, "limit", 1, duration::maxExact - 1);
-        if (!n) {
-            return n.error();
-        }
-        auto w = duration::parseUs(args.text("window"));
-        if (!w) {
-            return invalid(QStringLiteral("--window: %1").arg(w.error().message));
-        }
-        o.limit = *n;
-        o.windowUs = *w;
-        return {};
+    if (window && (!args.has("limit") || !args.has("window"))) {
+        return invalid(QStringLiteral("rule '%1' is %2: its override limit needs --limit N and "
+                                      "--window W")
+                           .arg(rule.id, name));
     }
-    if (!args.has("rate") || !args.has("burst")) {
+    if (!window && (!args.has("rate") || !args.has("burst"))) {
         return invalid(QStringLiteral("rule '%1' is %2: its override limit needs --rate R and "
                                       "--burst B")
                            .arg(rule.id, name));
     }
-    auto r = duration::parseRate(args.text("rate"));
-    if (!r) {
-        return invalid(QStringLiteral("--rate: %1").arg(r.error().message));
+    auto v = limitValues(args, window);
+    if (!v) {
+        return v.error();
     }
-    auto b = integerFlag(args, "burst", 1, duration::maxExact - 1);
-    if (!b) {
-        return b.error();
-    }
-    o.rate = *r;
-    o.burst = *b;
+    v->applyTo(o);
     return {};
 }
 
