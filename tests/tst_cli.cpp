@@ -94,6 +94,20 @@ private Q_SLOTS:
         QVERIFY(lines[1].contains("retry after 60000 ms"));
     }
 
+    void endpointMadeOnce()
+    {
+        // --from-redis reaches Redis a second time (the rule store) through the same endpoint:
+        // the warning of a password in --url (and the cluster probe) once, not per step.
+        QString withPassword = url();
+        withPassword.replace(QStringLiteral("redis://"), QStringLiteral("redis://u:pw@"));
+        QVERIFY(withPassword.contains(QStringLiteral("u:pw@")));
+        const test::CliRun r =
+            test::runCli({QStringLiteral("check"), QStringLiteral("--url"), withPassword,
+                          QStringLiteral("--from-redis"), QStringLiteral("--rule"),
+                          QStringLiteral("x"), QStringLiteral("--subject"), QStringLiteral("a")});
+        QCOMPARE(r.err.count("a password in --url can be seen"), 1);
+    }
+
     void noStats()
     {
         // Decisions are counted in {sluice}:stats:<rule>:<second> unless --no-stats.

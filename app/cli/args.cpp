@@ -106,6 +106,37 @@ Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint6
     return v;
 }
 
+Result<LimitValues> limitValues(const Args &args, bool window)
+{
+    LimitValues v;
+    if (window) {
+        auto limit = integerFlag(args, "limit", 1, duration::maxExact - 1);
+        if (!limit) {
+            return limit.error();
+        }
+        auto w = duration::parseUs(args.text("window"));
+        if (!w) {
+            return Error::make(Error::Kind::Invalid,
+                               QStringLiteral("--window: %1").arg(w.error().message));
+        }
+        v.limit = *limit;
+        v.windowUs = *w;
+        return v;
+    }
+    auto rate = duration::parseRate(args.text("rate"));
+    if (!rate) {
+        return Error::make(Error::Kind::Invalid,
+                           QStringLiteral("--rate: %1").arg(rate.error().message));
+    }
+    auto burst = integerFlag(args, "burst", 1, duration::maxExact - 1);
+    if (!burst) {
+        return burst.error();
+    }
+    v.rate = *rate;
+    v.burst = *burst;
+    return v;
+}
+
 QString usageOf(const QString &command)
 {
     return u'\n' + help::usage(help::cliPage(), command);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/bytes.h" // bytes::printable: how every command prints bytes
+#include "core/common/duration.h"
 #include "core/common/result.h"
 
 #include <QByteArray>
@@ -42,6 +43,25 @@ private:
 
 // Strict integer from a flag value: the whole text, base 10, within [min, max].
 Result<qint64> integerFlag(const Args &args, const char *name, qint64 min, qint64 max);
+
+// The values of --limit N and --window W (a window algorithm), or of --rate R and --burst B
+// (the buckets and GCRA), both given: the error names the flag that does not read.
+struct LimitValues
+{
+    qint64 limit = 0;
+    qint64 windowUs = 0;
+    Rate rate;
+    qint64 burst = 0;
+    // Into a Policy or an Override, which both hold these four.
+    template <class T> void applyTo(T &target) const
+    {
+        target.limit = limit;
+        target.windowUs = windowUs;
+        target.rate = rate;
+        target.burst = burst;
+    }
+};
+Result<LimitValues> limitValues(const Args &args, bool window);
 
 // "\nusage: sluice-cli <command> ..." from the command's help (app/help/clipage.cpp): what a
 // usage error appends to its message.

@@ -1,7 +1,7 @@
 #include "bench.h"
 
 #include "args.h"
-#include "connectflags.h"
+#include "command.h"
 
 #include "core/common/bytes.h"
 #include "core/common/plural.h"
@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace sluice::cli {
 
@@ -202,170 +203,226 @@ void cleanup(Connection &c)
     (void)redis::deleteByPrefix(c, keyBase); // best effort: the bench's own keys only
 }
 
-} // namespace
-
-int bench(const QList<QByteArray> &argv)
+// sluice-cli bench: options, Redis (and whether redis-benchmark can measure it), then one
+// row per algorithm and mode: the engine's decisions per second, the ceiling right after it.
+class BenchCommand
 {
-    auto parsed = Args::parse(argv, {{"url", true},
-                                     {"seconds", true},
-                                     {"rounds", true},
-                                     {"algorithm", true},
-                                     {"redis-benchmark", true},
-                                     {"json", false}});
-    const QString usageText = usageOf(command);
-    if (!parsed) {
-        return fail(command, parsed.error().message + usageText, exitUsage);
+public:
+    explicit BenchCommand(const QList<QByteArray> &argv)
+        : m_argv(argv)
+    {}
+    Stop options();
+    Stop connect();
+    int measureAll();
+
+private:
+    void printHeader() const;
+    Stop measure(Algorithm a, const Policy &policy, const QByteArray &sha, int batch);
+    Stop ceiling(const Policy &policy, const QByteArray &sha, int batch, qint64 n, Measure *c);
+
+    const QList<QByteArray> m_argv;
+    CommandContext m_context{command};
+    double m_seconds = 1;
+    qint64 m_rounds = 3;
+    std::vector<Algorithm> m_algorithms{std::begin(algorithm::all), std::end(algorithm::all)};
+    QString m_tool;
+    bool m_json = false;
+    Endpoint m_reached; // for a Sentinel URL, the master found: redis-benchmark measures it
+    std::optional<RedisLimiter> m_limiter;
+    QJsonArray m_results;
+};
+
+Stop BenchCommand::options()
+{
+    if (const Stop s = m_context.parse(m_argv,
+                                       {{"url", true},
+                                        {"seconds", true},
+                                        {"rounds", true},
+                                        {"algorithm", true},
+                                        {"redis-benchmark", true},
+                                        {"json", false}},
+                                       CommandContext::Positionals::Any)) {
+        return s;
     }
-    const Args &args = *parsed;
-    if (!args.has("url")) {
-        return fail(command, QStringLiteral("--url is required") + usageText, exitUsage);
+    const Args &args = m_context.args();
+    if (const Stop s = m_context.requireEndpoint({})) {
+        return s;
     }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        return fail(command, endpoint.error().message, exitUsage);
-    }
-    double seconds = 1;
     if (args.has("seconds")) {
         bool ok = false;
-        seconds = args.text("seconds").toDouble(&ok);
-        if (!ok || seconds < 0.05 || seconds > 600) {
-            return fail(command, QStringLiteral("--seconds must be a number between 0.05 and 600"),
-                        exitUsage);
+        m_seconds = args.text("seconds").toDouble(&ok);
+        if (!ok || m_seconds < 0.05 || m_seconds > 600) {
+            return m_context.fail(QStringLiteral("--seconds must be a number between 0.05 and 600"),
+                                  exitUsage);
         }
     }
-    qint64 rounds = 3;
     if (args.has("rounds")) {
         auto r = integerFlag(args, "rounds", 1, 100);
         if (!r) {
-            return fail(command, r.error().message, exitUsage);
+            return m_context.fail(r.error().message, exitUsage);
         }
-        rounds = *r;
+        m_rounds = *r;
     }
-    std::vector<Algorithm> algorithms(std::begin(algorithm::all), std::end(algorithm::all));
     if (args.has("algorithm")) {
         auto a = algorithm::fromName(args.text("algorithm"));
         if (!a) {
-            return fail(command,
-                        QStringLiteral("--algorithm '%1' is unknown").arg(args.text("algorithm")),
-                        exitUsage);
+            return m_context.fail(
+                QStringLiteral("--algorithm '%1' is unknown").arg(args.text("algorithm")),
+                exitUsage);
         }
-        algorithms = {*a};
+        m_algorithms = {*a};
     }
-    QString tool = args.has("redis-benchmark")
-                       ? args.text("redis-benchmark")
-                       : QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
-    const bool json = args.has("json");
+    m_tool = args.has("redis-benchmark")
+                 ? args.text("redis-benchmark")
+                 : QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
+    m_json = args.has("json");
+    return std::nullopt;
+}
 
-    auto connection = Connection::open(*endpoint);
+Stop BenchCommand::connect()
+{
+    auto connection = Connection::open(*m_context.endpoint());
     if (!connection) {
-        return fail(command, connection.error().message, exitRuntime);
+        return m_context.fail(connection.error().message, exitRuntime);
     }
-    // For a Sentinel URL, the master found: redis-benchmark measures the same server.
-    const Endpoint reached = connection->endpoint();
-    if (const QString why = noCeilingBecause(reached); !why.isEmpty() && !tool.isEmpty()) {
-        if (!json) {
+    m_reached = connection->endpoint();
+    if (const QString why = noCeilingBecause(m_reached); !why.isEmpty() && !m_tool.isEmpty()) {
+        if (!m_json) {
             print(why + QLatin1Char('\n'));
         }
-        tool.clear();
+        m_tool.clear();
     }
-    RedisLimiter limiter(std::move(*connection));
-    if (!json) {
-        print(QStringLiteral("Sluice engine benchmark against Redis at %1: %2 s per run, median "
-                             "of %3, %4, one connection\n")
-                  .arg(endpoint->display())
-                  .arg(seconds)
-                  .arg(counted(rounds, u"round", u"rounds"),
-                       counted(subjects, u"subject", u"subjects")));
-        if (tool.isEmpty() && noCeilingBecause(reached).isEmpty()) {
-            print(QStringLiteral("redis-benchmark not found: no ceiling figures\n"));
-        }
-        print(QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                  .arg(QStringLiteral("algorithm"), -16)
-                  .arg(QStringLiteral("mode"), -10)
-                  .arg(QStringLiteral("batch"), 5)
-                  .arg(QStringLiteral("decisions/s"), 12)
-                  .arg(QStringLiteral("ceiling/s"), 12)
-                  .arg(QStringLiteral("ratio"), 6));
+    m_limiter.emplace(std::move(*connection));
+    if (!m_json) {
+        printHeader();
     }
-    QJsonArray results;
-    for (Algorithm a : algorithms) {
+    return std::nullopt;
+}
+
+void BenchCommand::printHeader() const
+{
+    print(QStringLiteral("Sluice engine benchmark against Redis at %1: %2 s per run, median "
+                         "of %3, %4, one connection\n")
+              .arg(m_context.endpoint()->display())
+              .arg(m_seconds)
+              .arg(counted(m_rounds, u"round", u"rounds"),
+                   counted(subjects, u"subject", u"subjects")));
+    if (m_tool.isEmpty() && noCeilingBecause(m_reached).isEmpty()) {
+        print(QStringLiteral("redis-benchmark not found: no ceiling figures\n"));
+    }
+    print(QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+              .arg(QStringLiteral("algorithm"), -16)
+              .arg(QStringLiteral("mode"), -10)
+              .arg(QStringLiteral("batch"), 5)
+              .arg(QStringLiteral("decisions/s"), 12)
+              .arg(QStringLiteral("ceiling/s"), 12)
+              .arg(QStringLiteral("ratio"), 6));
+}
+
+int BenchCommand::measureAll()
+{
+    for (Algorithm a : m_algorithms) {
         const Policy policy = benchPolicy(a);
-        auto script = limiter.scriptFor(policy);
+        auto script = m_limiter->scriptFor(policy);
         if (!script) {
-            return fail(command, script.error().message, exitRuntime);
+            return m_context.fail(script.error().message, exitRuntime);
         }
-        if (auto l = ScriptRegistry::ensureLoaded(limiter.connection(), **script); !l) {
-            return fail(command, l.error().message, exitRuntime);
+        if (auto l = ScriptRegistry::ensureLoaded(m_limiter->connection(), **script); !l) {
+            return m_context.fail(l.error().message, exitRuntime);
         }
         for (int batch : {1, pipelineBatch}) {
-            std::vector<double> engine, ceiling, ratio;
-            for (qint64 round = 0; round < rounds; ++round) {
-                // Engine, then the ceiling right after it, on the same server, in this process'
-                // run: a ratio per round, and medians over the rounds.
-                const Measure m = runEngine(limiter, policy, batch, seconds);
-                if (!m.error.isEmpty()) {
-                    return fail(command, m.error, exitRuntime);
-                }
-                engine.push_back(m.perSecond);
-                if (!tool.isEmpty()) {
-                    const qint64 n = std::max<qint64>(2000, qint64(m.perSecond * seconds));
-                    // redis-benchmark fails now and then on a loaded machine ("All clients
-                    // disconnected"): up to three runs before the bench gives up.
-                    Measure c;
-                    for (int attempt = 1; attempt <= 3; ++attempt) {
-                        c = runCeiling(tool, reached, policy, (*script)->sha, batch, n);
-                        if (c.error.isEmpty() || attempt == 3) {
-                            break;
-                        }
-                        fail(command, QStringLiteral("note: %1; running it again").arg(c.error),
-                             exitOk);
-                    }
-                    if (!c.error.isEmpty()) {
-                        return fail(command, c.error, exitRuntime);
-                    }
-                    ceiling.push_back(c.perSecond);
-                    ratio.push_back(m.perSecond / c.perSecond);
-                }
-            }
-            QJsonObject row{{QStringLiteral("algorithm"), algorithm::name(a)},
-                            {QStringLiteral("mode"),
-                             batch == 1 ? QStringLiteral("sync") : QStringLiteral("pipelined")},
-                            {QStringLiteral("batch"), batch},
-                            {QStringLiteral("rounds"), int(rounds)},
-                            {QStringLiteral("decisions_per_s"), qRound64(median(engine))}};
-            if (!ceiling.empty()) {
-                row.insert(QStringLiteral("ceiling_per_s"), qRound64(median(ceiling)));
-                row.insert(QStringLiteral("ratio"), qRound(median(ratio) * 1000) / 1000.0);
-            } else {
-                row.insert(QStringLiteral("ceiling_per_s"), QJsonValue());
-                row.insert(QStringLiteral("ratio"), QJsonValue());
-            }
-            results.append(row);
-            if (!json) {
-                print(QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                          .arg(algorithm::name(a), -16)
-                          .arg(row[QStringLiteral("mode")].toString(), -10)
-                          .arg(batch, 5)
-                          .arg(qRound64(median(engine)), 12)
-                          .arg(ceiling.empty() ? QStringLiteral("-")
-                                               : QString::number(qRound64(median(ceiling))),
-                               12)
-                          .arg(ceiling.empty() ? QStringLiteral("-")
-                                               : QString::number(median(ratio), 'f', 2),
-                               6));
+            if (const Stop s = measure(a, policy, (*script)->sha, batch)) {
+                return *s;
             }
         }
     }
-    cleanup(limiter.connection());
-    if (json) {
-        const QJsonObject doc{{QStringLiteral("server"), endpoint->display()},
-                              {QStringLiteral("seconds"), seconds},
+    cleanup(m_limiter->connection());
+    if (m_json) {
+        const QJsonObject doc{{QStringLiteral("server"), m_context.endpoint()->display()},
+                              {QStringLiteral("seconds"), m_seconds},
                               {QStringLiteral("subjects"), subjects},
-                              {QStringLiteral("results"), results}};
+                              {QStringLiteral("results"), m_results}};
         print(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Compact)) +
               QLatin1Char('\n'));
     }
     return exitOk;
+}
+
+// One row: the engine, then the ceiling right after it, on the same server, in this process'
+// run: a ratio per round, and medians over the rounds.
+Stop BenchCommand::measure(Algorithm a, const Policy &policy, const QByteArray &sha, int batch)
+{
+    std::vector<double> engine, ceilings, ratio;
+    for (qint64 round = 0; round < m_rounds; ++round) {
+        const Measure m = runEngine(*m_limiter, policy, batch, m_seconds);
+        if (!m.error.isEmpty()) {
+            return m_context.fail(m.error, exitRuntime);
+        }
+        engine.push_back(m.perSecond);
+        if (!m_tool.isEmpty()) {
+            Measure c;
+            const qint64 n = std::max<qint64>(2000, qint64(m.perSecond * m_seconds));
+            if (const Stop s = ceiling(policy, sha, batch, n, &c)) {
+                return s;
+            }
+            ceilings.push_back(c.perSecond);
+            ratio.push_back(m.perSecond / c.perSecond);
+        }
+    }
+    QJsonObject row{
+        {QStringLiteral("algorithm"), algorithm::name(a)},
+        {QStringLiteral("mode"), batch == 1 ? QStringLiteral("sync") : QStringLiteral("pipelined")},
+        {QStringLiteral("batch"), batch},
+        {QStringLiteral("rounds"), int(m_rounds)},
+        {QStringLiteral("decisions_per_s"), qRound64(median(engine))}};
+    if (!ceilings.empty()) {
+        row.insert(QStringLiteral("ceiling_per_s"), qRound64(median(ceilings)));
+        row.insert(QStringLiteral("ratio"), qRound(median(ratio) * 1000) / 1000.0);
+    } else {
+        row.insert(QStringLiteral("ceiling_per_s"), QJsonValue());
+        row.insert(QStringLiteral("ratio"), QJsonValue());
+    }
+    m_results.append(row);
+    if (!m_json) {
+        print(QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                  .arg(algorithm::name(a), -16)
+                  .arg(row[QStringLiteral("mode")].toString(), -10)
+                  .arg(batch, 5)
+                  .arg(qRound64(median(engine)), 12)
+                  .arg(ceilings.empty() ? QStringLiteral("-")
+                                        : QString::number(qRound64(median(ceilings))),
+                       12)
+                  .arg(ceilings.empty() ? QStringLiteral("-")
+                                        : QString::number(median(ratio), 'f', 2),
+                       6));
+    }
+    return std::nullopt;
+}
+
+// redis-benchmark fails now and then on a loaded machine ("All clients disconnected"): up to
+// three runs before the bench gives up.
+Stop BenchCommand::ceiling(const Policy &policy, const QByteArray &sha, int batch, qint64 n,
+                           Measure *c)
+{
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+        *c = runCeiling(m_tool, m_reached, policy, sha, batch, n);
+        if (c->error.isEmpty() || attempt == 3) {
+            break;
+        }
+        m_context.fail(QStringLiteral("note: %1; running it again").arg(c->error), exitOk);
+    }
+    if (!c->error.isEmpty()) {
+        return m_context.fail(c->error, exitRuntime);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int bench(const QList<QByteArray> &argv)
+{
+    BenchCommand c(argv);
+    return runSteps(c, {&BenchCommand::options, &BenchCommand::connect}, &BenchCommand::measureAll);
 }
 
 } // namespace sluice::cli

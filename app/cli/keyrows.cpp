@@ -487,4 +487,9 @@ void appendKeyRow(std::string &out, const KeyInfo &k)
     out += '\n';
 }
 
+QString thousands(qint64 v)
+{
+    return QLocale(QLocale::English).toString(v);
+}
+
 } // namespace sluice::cli

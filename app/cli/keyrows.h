@@ -32,6 +32,9 @@ QString tableRow(const QString &key, const QString &type, const QString &ttl, co
 // `s` and spaces up to `width`, or one space if it is that long: a column of the tables.
 QString padded(const QString &s, int width);
 
+// 1,234,567: a count as the tables show it.
+QString thousands(qint64 v);
+
 // "never", "?" (not read) or the duration.
 QString ttlText(qint64 pttl);
 

@@ -1,8 +1,9 @@
 #include "keys.h"
 
 #include "args.h"
-#include "connectflags.h"
+#include "command.h"
 #include "keyrows.h"
+#include "keysaudit.h"
 #include "keystop.h"
 #include "rules.h"
 
@@ -86,11 +87,6 @@ void writeRows(const std::string &bytes)
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
 }
 
-QString thousands(qint64 v)
-{
-    return QLocale(QLocale::English).toString(v);
-}
-
 // "1 key", "2 keys": counts in sentences.
 QString count(qint64 n, const QString &one, const QString &many)
 {
@@ -113,21 +109,14 @@ struct Common
 // --url, then the rules (optional unless `needRules`), then the connection.
 std::optional<Common> setUp(const Args &args, const QString &command, bool needRules, int *code)
 {
+    CommandContext context(command, args, u"keys"_s);
     if (!args.positional().isEmpty()) {
-        *code =
-            fail(command,
-                 u"unexpected argument '%1'"_s.arg(bytes::printable(args.positional().first())) +
-                     usageText,
-                 exitUsage);
+        *code = context.usage(
+            u"unexpected argument '%1'"_s.arg(bytes::printable(args.positional().first())));
         return std::nullopt;
     }
-    if (!args.has("url")) {
-        *code = fail(command, u"--url is required"_s + usageText, exitUsage);
-        return std::nullopt;
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        *code = fail(command, endpoint.error().message, exitUsage);
+    if (const Stop s = context.requireEndpoint({})) {
+        *code = *s;
         return std::nullopt;
     }
     if (args.has("match") && args.raw("match").isEmpty()) {
@@ -137,16 +126,16 @@ std::optional<Common> setUp(const Args &args, const QString &command, bool needR
     std::optional<RuleSet> rules;
     QString origin;
     if (needRules || args.has("rules") || args.has("from-redis")) {
-        auto loaded = loadRulesForCommand(args, command, code);
-        if (!loaded) {
+        LoadedRules loaded;
+        if (const Stop s = context.loadRules(&loaded)) {
+            *code = *s;
             return std::nullopt;
         }
-        rules = loaded->set;
-        origin = loaded->origin;
+        rules = loaded.set;
+        origin = loaded.origin;
     }
-    auto c = Connection::open(*endpoint);
+    auto c = context.connect(code);
     if (!c) {
-        *code = fail(command, c.error().message, exitRuntime);
         return std::nullopt;
     }
     QList<QByteArray> patterns;
@@ -491,15 +480,6 @@ int fixCommand(const Args &args)
 
 // ---- keys audit, keys fix --match GLOB --ttl D | --delete ----
 
-QString auditRow(const QString &layout, const QString &keys, const QString &ok,
-                 const QString &never, const QString &longer, const QString &orphan,
-                 const QString &byDesign, const QString &unknown)
-{
-    return padded(layout, 26) + keys.rightJustified(10) + ok.rightJustified(10) +
-           never.rightJustified(15) + longer.rightJustified(14) + orphan.rightJustified(8) +
-           byDesign.rightJustified(11) + unknown.rightJustified(12);
-}
-
 // --match GLOB that matched nothing: a usage error (exit 2), said the same way by every
 // subcommand.
 int nothingMatches(const QString &command, const Args &args)
@@ -574,101 +554,13 @@ int audit(const Args &args)
         return nothingMatches(command, args);
     }
     if (json) {
-        QJsonArray groups;
-        for (const AuditGroup &g : report.groups) {
-            const Layout *l = findLayout(g.layout);
-            groups.append(QJsonObject{
-                {u"layout"_s, g.layout},
-                {u"library"_s, l ? QJsonValue(QString::fromLatin1(l->library)) : QJsonValue()},
-                {u"explanation"_s,
-                 l ? QJsonValue(QString::fromLatin1(l->explanation)) : QJsonValue()},
-                {u"ttl_set"_s, l ? QJsonValue(QString::fromLatin1(l->ttlSet)) : QJsonValue()},
-                {u"lost_ttl"_s, l ? QJsonValue(lostTtlName(l->lostTtl)) : QJsonValue()},
-                {u"keys"_s, g.keys},
-                {u"ok"_s, g.ok},
-                {u"never_expires"_s, g.neverExpires},
-                {u"ttl_too_long"_s, g.ttlExceedsWindow},
-                {u"window_ended"_s, g.orphans},
-                {u"by_design"_s, g.byDesign},
-                {u"wrong_type"_s, g.unknown}});
-        }
-        const QJsonObject tail{
-            {u"complete"_s, report.scan.status == ScanSummary::Status::Completed},
-            {u"scanned"_s, report.scan.progress.keys},
-            {u"groups"_s, groups},
-            {u"flagged"_s, report.flagged()},
-            {u"suspects"_s, report.suspects},
-            {u"looks_like"_s, report.looksLike},
-            {u"other_keys_without_ttl"_s, report.otherNoTtl},
-            {u"other_keys"_s, report.other}};
-        QByteArray body = QJsonDocument(tail).toJson(QJsonDocument::Compact);
+        QByteArray body = auditJsonTail(report);
         body.remove(0, 1); // the tail's fields continue the object opened with "keys"
         writeOut((opened ? QByteArray(written == 0 ? "]," : "\n],") : QByteArray("{\"keys\":[],")) +
                  body + '\n');
     } else {
-        QStringList lines;
-        lines << auditRow(u"LAYOUT"_s, u"KEYS"_s, u"OK"_s, u"NEVER EXPIRES"_s, u"TTL TOO LONG"_s,
-                          u"ENDED"_s, u"BY DESIGN"_s, u"WRONG TYPE"_s);
-        for (const AuditGroup &g : report.groups) {
-            lines << auditRow(g.layout, thousands(g.keys), thousands(g.ok),
-                              thousands(g.neverExpires), thousands(g.ttlExceedsWindow),
-                              thousands(g.orphans), thousands(g.byDesign), thousands(g.unknown));
-        }
-        for (const AuditGroup &g : report.groups) {
-            if (g.flagged() == 0) {
-                continue;
-            }
-            const Layout *l = findLayout(g.layout);
-            lines << QString();
-            lines << u"%1: %2 flagged of %3%4"_s.arg(
-                g.layout, thousands(g.flagged()), thousands(g.keys),
-                l ? u" (%1)"_s.arg(QString::fromLatin1(l->library)) : QString());
-            if (l != nullptr) {
-                lines << u"  what: "_s + QString::fromLatin1(l->explanation);
-                lines << u"  without its TTL (%1): %2"_s.arg(lostTtlName(l->lostTtl),
-                                                             lostTtlWords(l->lostTtl));
-            }
-            for (const AuditEntry &e : samples.value(g.layout)) {
-                lines << u"  %1  %2  ttl %3%4"_s.arg(
-                    bytes::printable(e.key), auditHealthName(e.health), ttlText(e.pttlMs),
-                    e.state.isEmpty() ? QString() : u"  "_s + e.state);
-                lines << u"    why: "_s + e.cause;
-            }
-            if (g.flagged() > samplesPerGroup) {
-                lines << u"  ... and %1 more (--json lists them all)"_s.arg(
-                    thousands(g.flagged() - samplesPerGroup));
-            }
-        }
-        if (report.suspects > 0) {
-            lines << QString();
-            lines << u"suspects: %1 (integer strings without TTL named like a limit, matching no "
-                     "known layout)"_s.arg(thousands(report.suspects));
-            for (const AuditEntry &e : std::as_const(suspects)) {
-                lines << u"  %1  %2"_s.arg(bytes::printable(e.key), e.state);
-                lines << u"    why: "_s + e.cause;
-            }
-        }
-        if (report.looksLike > 0) {
-            lines << QString();
-            lines << u"looks like a limiter's keys, but the value is not: %1 (not judged as that "
-                     "limiter; --json lists them)"_s.arg(thousands(report.looksLike));
-        }
-        lines << QString();
-        lines << u"other keys without TTL: %1 (application keys: sessions, configuration; not "
-                 "flagged)"_s.arg(thousands(report.otherNoTtl));
-        lines << u"other keys with a TTL: %1"_s.arg(thousands(report.other));
-        lines << scanLine(report.scan);
-        if (report.flagged() > 0) {
-            lines
-                << u"fix: sluice-cli keys fix --url URL --match GLOB --ttl DURATION sets a TTL on "
-                   "the keys of GLOB that have none (never extends one; --dry-run first; "
-                   "--delete removes them instead)"_s;
-        } else if (failed) {
-            lines << u"nothing flagged among the keys scanned, but the scan is incomplete (see "
-                     "below): the keys it did not reach are not judged"_s;
-        } else {
-            lines << u"nothing flagged"_s;
-        }
+        const QStringList lines =
+            auditSummary(report, samples, suspects, samplesPerGroup, scanLine(report.scan), failed);
         writeOut((lines.join(u'\n') + u'\n').toUtf8());
     }
     std::fflush(stdout);
@@ -701,197 +593,245 @@ QString skipReason(const AuditEntry &e)
 // The most `keys fix --ttl` sets: a counter left for a month is not a fix, it is a second bug.
 constexpr qint64 maxFixTtlUs = qint64(30) * duration::usPerDay;
 
-int fixForeign(const Args &args)
+// `keys fix --match GLOB --ttl D | --delete`: the keys without TTL a glob covers, repaired.
+// They are judged as `keys audit` judges them: a glob such as '*' covers sessions and
+// configuration too, and only a key a known limiter layout recognises (judged never to expire)
+// is fixed; the others are listed as skipped, unless --any-key.
+class ForeignFix
 {
-    const QString command = u"keys fix"_s;
-    const bool del = args.has("delete");
-    if (args.has("rules") || args.has("from-redis")) {
-        return fail(command,
-                    u"--%1 with --rules/--from-redis: the rules give the TTL; use one or the "
-                    "other"_s.arg(del ? u"delete"_s : u"ttl"_s) +
-                        usageText,
-                    exitUsage);
-    }
-    if (del && args.has("ttl")) {
-        return fail(command, u"--ttl and --delete: choose one (set a TTL, or delete)"_s + usageText,
-                    exitUsage);
-    }
-    if (!args.has("match")) {
-        return fail(command,
-                    u"--%1 needs --match GLOB: the keys to repair (see `keys audit`)"_s.arg(
-                        del ? u"delete"_s : u"ttl"_s) +
-                        usageText,
-                    exitUsage);
-    }
-    qint64 ttlMs = 0;
-    if (!del) {
-        auto us = duration::parseUs(args.text("ttl"));
-        if (!us || *us < duration::usPerMs || *us > maxFixTtlUs) {
-            return fail(command,
-                        u"--ttl '%1': expected a duration from 1ms to 30d, e.g. 1m%2"_s.arg(
-                            args.text("ttl"), us ? QString() : u" (%1)"_s.arg(us.error().message)),
-                        exitUsage);
-        }
-        ttlMs = (*us + duration::usPerMs - 1) / duration::usPerMs;
-    }
-    int code = exitOk;
-    auto setup = setUp(args, command, false, &code);
-    if (!setup) {
-        return code;
-    }
-    const bool json = args.has("json");
-    const bool dryRun = args.has("dry-run");
-    const bool anyKey = args.has("any-key");
-    // The keys are judged as `keys audit` judges them: a glob such as '*' covers sessions and
-    // configuration too, and only a key a known limiter layout recognises (judged never to
-    // expire) is fixed; the others are listed as skipped, unless --any-key.
-    KeyAuditor::Options options;
-    options.scan.patterns = setup->patterns;
-    if (int bad = exitOk; !applyScanBudget(args, command, options.scan, &bad)) {
-        return bad;
-    }
-    KeyFixer::Options fixOptions;
-    fixOptions.dryRun = dryRun;
-    fixOptions.onlyWithoutTtl = true;
-    fixOptions.onlyFlagged = true;
-    QList<KeyFixer::Outcome> outcomes;
+public:
+    explicit ForeignFix(const Args &args)
+        : m_args(args)
+        , m_del(args.has("delete"))
+        , m_dryRun(args.has("dry-run"))
+        , m_anyKey(args.has("any-key"))
+    {}
+    int run();
+
+private:
     struct SkippedKey
     {
         QByteArray key;
         AuditHealth health;
         QString why;
     };
-    constexpr qsizetype skippedListed = 1000; // in --json; the text shows the first 20
-    QList<SkippedKey> skipped;
-    qint64 skippedCount = 0;
-    std::optional<Error> fixError;
-    std::atomic<bool> stop{false};
-    options.scan.cancel = &stop;
+    struct Counts
+    {
+        qint64 done, fine, gone, failed, withTtl;
+    };
+    static constexpr qsizetype skippedListed = 1000; // in --json; the text shows the first 20
+
+    Stop flags();
+    void fixPage(Connection &connection, const QList<AuditEntry> &page);
+    void printJson(const ScanSummary &summary, const Counts &n) const;
+    void printText(const ScanSummary &summary, const Counts &n) const;
+
+    const QString command = u"keys fix"_s;
+    const Args &m_args;
+    const bool m_del;
+    const bool m_dryRun;
+    const bool m_anyKey;
+    qint64 m_ttlMs = 0;
+    QList<KeyFixer::Outcome> m_outcomes;
+    QList<SkippedKey> m_skipped;
+    qint64 m_skippedCount = 0;
+    std::optional<Error> m_fixError;
+    std::atomic<bool> m_stop{false};
+};
+
+Stop ForeignFix::flags()
+{
+    const QString what = m_del ? u"delete"_s : u"ttl"_s;
+    if (m_args.has("rules") || m_args.has("from-redis")) {
+        return fail(command,
+                    u"--%1 with --rules/--from-redis: the rules give the TTL; use one or the "
+                    "other"_s.arg(what) +
+                        usageText,
+                    exitUsage);
+    }
+    if (m_del && m_args.has("ttl")) {
+        return fail(command, u"--ttl and --delete: choose one (set a TTL, or delete)"_s + usageText,
+                    exitUsage);
+    }
+    if (!m_args.has("match")) {
+        return fail(command,
+                    u"--%1 needs --match GLOB: the keys to repair (see `keys audit`)"_s.arg(what) +
+                        usageText,
+                    exitUsage);
+    }
+    if (!m_del) {
+        auto us = duration::parseUs(m_args.text("ttl"));
+        if (!us || *us < duration::usPerMs || *us > maxFixTtlUs) {
+            return fail(
+                command,
+                u"--ttl '%1': expected a duration from 1ms to 30d, e.g. 1m%2"_s.arg(
+                    m_args.text("ttl"), us ? QString() : u" (%1)"_s.arg(us.error().message)),
+                exitUsage);
+        }
+        m_ttlMs = (*us + duration::usPerMs - 1) / duration::usPerMs;
+    }
+    return std::nullopt;
+}
+
+int ForeignFix::run()
+{
+    if (const Stop s = flags()) {
+        return *s;
+    }
+    int code = exitOk;
+    auto setup = setUp(m_args, command, false, &code);
+    if (!setup) {
+        return code;
+    }
+    KeyAuditor::Options options;
+    options.scan.patterns = setup->patterns;
+    if (int bad = exitOk; !applyScanBudget(m_args, command, options.scan, &bad)) {
+        return bad;
+    }
+    options.scan.cancel = &m_stop;
     const AuditReport report = KeyAuditor::run(
         setup->connection, options, [&](const QList<AuditEntry> &page, const ScanProgress &) {
-            QList<KeyInfo> todo;
-            for (const AuditEntry &e : page) {
-                if (e.pttlMs != -1) {
-                    continue;
-                }
-                if (!anyKey && e.health != AuditHealth::NeverExpires &&
-                    e.health != AuditHealth::Orphan) {
-                    ++skippedCount;
-                    if (skipped.size() < skippedListed) {
-                        skipped << SkippedKey{e.key, e.health, skipReason(e)};
-                    }
-                    continue;
-                }
-                KeyInfo k;
-                k.key = e.key;
-                k.type = e.type;
-                k.pttlMs = -1;
-                k.health = Health::NoTtl;
-                k.maxTtlMs = ttlMs;
-                todo << k;
-            }
-            if (todo.isEmpty()) {
-                return;
-            }
-            KeyFixer::Report r = KeyFixer::run(
-                setup->connection, todo, del ? KeyFixer::Action::Delete : KeyFixer::Action::SetTtl,
-                fixOptions);
-            outcomes += r.outcomes;
-            if (r.error) {
-                fixError = r.error;
-                stop = true;
-            }
+            fixPage(setup->connection, page);
         });
     const ScanSummary &summary = report.scan;
-    if (summary.status == ScanSummary::Status::Completed && !fixError &&
+    if (summary.status == ScanSummary::Status::Completed && !m_fixError &&
         summary.progress.keys == 0) {
-        return nothingMatches(command, args);
+        return nothingMatches(command, m_args);
     }
-    const qint64 done =
-        countStatus(outcomes, dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done);
-    const qint64 fine = countStatus(outcomes, KeyFixer::Status::AlreadyFine);
-    const qint64 gone = countStatus(outcomes, KeyFixer::Status::Gone);
-    const qint64 failedKeys = countStatus(outcomes, KeyFixer::Status::Failed);
-    const qint64 withTtl = summary.progress.keys - qint64(outcomes.size()) - skippedCount;
-    if (json) {
-        QJsonArray list;
-        for (const KeyFixer::Outcome &o : std::as_const(outcomes)) {
-            QJsonObject e{{u"key"_s, bytes::printable(o.key)},
-                          {u"status"_s, statusName(o.status)},
-                          {u"ttl_ms_before"_s, o.pttlBefore},
-                          {u"ttl_ms_after"_s, o.pttlAfter}};
-            if (!del) {
-                e.insert(u"ttl_ms"_s, ttlMs);
-            }
-            if (o.status == KeyFixer::Status::Failed) {
-                e.insert(u"message"_s, o.message);
-            }
-            list.append(e);
-        }
-        QJsonArray skippedList;
-        for (const SkippedKey &k : std::as_const(skipped)) {
-            skippedList.append(QJsonObject{{u"key"_s, bytes::printable(k.key)},
-                                           {u"health"_s, auditHealthName(k.health)},
-                                           {u"why"_s, k.why}});
-        }
-        const QJsonObject doc{
-            {u"dry_run"_s, dryRun},
-            {u"action"_s, del ? u"delete"_s : u"set_ttl"_s},
-            {u"complete"_s, summary.status == ScanSummary::Status::Completed && !fixError},
-            {u"scanned"_s, summary.progress.keys},
-            {u"had_ttl"_s, withTtl},
-            {dryRun ? u"would_do"_s : u"done"_s, done},
-            {u"got_ttl_meanwhile"_s, fine},
-            {u"gone"_s, gone},
-            {u"failed"_s, failedKeys},
-            {u"keys"_s, list},
-            {u"any_key"_s, anyKey},
-            {u"skipped"_s, skippedCount},
-            {u"skipped_keys"_s, skippedList}};
-        writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
+    const Counts n{
+        countStatus(m_outcomes, m_dryRun ? KeyFixer::Status::WouldDo : KeyFixer::Status::Done),
+        countStatus(m_outcomes, KeyFixer::Status::AlreadyFine),
+        countStatus(m_outcomes, KeyFixer::Status::Gone),
+        countStatus(m_outcomes, KeyFixer::Status::Failed),
+        summary.progress.keys - qint64(m_outcomes.size()) - m_skippedCount};
+    if (m_args.has("json")) {
+        printJson(summary, n);
     } else {
-        QByteArray out = outcomeLines(outcomes, del ? FixForm::Delete : FixForm::SetTtl);
-        const QString n = count(done, u"key"_s, u"keys"_s);
-        QString line =
-            del ? (dryRun ? u"dry run, nothing changed: would delete %1 without TTL"_s.arg(n)
-                          : u"deleted %1 without TTL"_s.arg(n))
-                : (dryRun
-                       ? u"dry run, nothing changed: would set a TTL of %1 on %2 without "
-                         "one"_s.arg(formatDurationMs(ttlMs), n)
-                       : u"set a TTL of %1 on %2 that had none"_s.arg(formatDurationMs(ttlMs), n));
-        line += u"; %1 already had a TTL (left as it is)"_s.arg(thousands(withTtl));
-        if (fine > 0) {
-            line += u"; %1 got a TTL meanwhile (not extended)"_s.arg(thousands(fine));
-        }
-        if (gone > 0) {
-            line += u"; %1 gone meanwhile"_s.arg(thousands(gone));
-        }
-        if (failedKeys > 0) {
-            line += u"; %1 FAILED"_s.arg(thousands(failedKeys));
-        }
-        if (skippedCount > 0) {
-            // Before the total, so that what was left alone cannot be missed.
-            QString list =
-                u"%1: %2 without TTL left alone: kept so by design by their "
-                "library, or no known limiter layout recognises them (application "
-                "keys: sessions, configuration?); --any-key includes them%3\n"_s.arg(
-                    dryRun ? u"dry run"_s : u"skipped"_s, count(skippedCount, u"key"_s, u"keys"_s),
-                    del ? u" (and deletes them)"_s : QString());
-            constexpr qsizetype shown = 20;
-            for (qsizetype i = 0; i < std::min(shown, skipped.size()); ++i) {
-                list +=
-                    u"  %1  skipped: %2\n"_s.arg(bytes::printable(skipped[i].key), skipped[i].why);
-            }
-            if (skippedCount > shown) {
-                list += u"  ... and %1 more (--json lists the first %2)\n"_s.arg(
-                    thousands(skippedCount - shown), thousands(skippedListed));
-            }
-            out += list.toUtf8();
-        }
-        out += (line + u'\n' + scanLine(summary) + u'\n').toUtf8();
-        writeOut(out);
+        printText(summary, n);
     }
-    return fixExit(command, summary, fixError, failedKeys);
+    return fixExit(command, summary, m_fixError, n.failed);
+}
+
+// A page of the audit: its keys without TTL fixed (or skipped), in one KeyFixer run.
+void ForeignFix::fixPage(Connection &connection, const QList<AuditEntry> &page)
+{
+    QList<KeyInfo> todo;
+    for (const AuditEntry &e : page) {
+        if (e.pttlMs != -1) {
+            continue;
+        }
+        if (!m_anyKey && e.health != AuditHealth::NeverExpires && e.health != AuditHealth::Orphan) {
+            ++m_skippedCount;
+            if (m_skipped.size() < skippedListed) {
+                m_skipped << SkippedKey{e.key, e.health, skipReason(e)};
+            }
+            continue;
+        }
+        KeyInfo k;
+        k.key = e.key;
+        k.type = e.type;
+        k.pttlMs = -1;
+        k.health = Health::NoTtl;
+        k.maxTtlMs = m_ttlMs;
+        todo << k;
+    }
+    if (todo.isEmpty()) {
+        return;
+    }
+    KeyFixer::Options fixOptions;
+    fixOptions.dryRun = m_dryRun;
+    fixOptions.onlyWithoutTtl = true;
+    fixOptions.onlyFlagged = true;
+    KeyFixer::Report r = KeyFixer::run(
+        connection, todo, m_del ? KeyFixer::Action::Delete : KeyFixer::Action::SetTtl, fixOptions);
+    m_outcomes += r.outcomes;
+    if (r.error) {
+        m_fixError = r.error;
+        m_stop = true;
+    }
+}
+
+void ForeignFix::printJson(const ScanSummary &summary, const Counts &n) const
+{
+    QJsonArray list;
+    for (const KeyFixer::Outcome &o : std::as_const(m_outcomes)) {
+        QJsonObject e{{u"key"_s, bytes::printable(o.key)},
+                      {u"status"_s, statusName(o.status)},
+                      {u"ttl_ms_before"_s, o.pttlBefore},
+                      {u"ttl_ms_after"_s, o.pttlAfter}};
+        if (!m_del) {
+            e.insert(u"ttl_ms"_s, m_ttlMs);
+        }
+        if (o.status == KeyFixer::Status::Failed) {
+            e.insert(u"message"_s, o.message);
+        }
+        list.append(e);
+    }
+    QJsonArray skippedList;
+    for (const SkippedKey &k : std::as_const(m_skipped)) {
+        skippedList.append(QJsonObject{{u"key"_s, bytes::printable(k.key)},
+                                       {u"health"_s, auditHealthName(k.health)},
+                                       {u"why"_s, k.why}});
+    }
+    const QJsonObject doc{
+        {u"dry_run"_s, m_dryRun},
+        {u"action"_s, m_del ? u"delete"_s : u"set_ttl"_s},
+        {u"complete"_s, summary.status == ScanSummary::Status::Completed && !m_fixError},
+        {u"scanned"_s, summary.progress.keys},
+        {u"had_ttl"_s, n.withTtl},
+        {m_dryRun ? u"would_do"_s : u"done"_s, n.done},
+        {u"got_ttl_meanwhile"_s, n.fine},
+        {u"gone"_s, n.gone},
+        {u"failed"_s, n.failed},
+        {u"keys"_s, list},
+        {u"any_key"_s, m_anyKey},
+        {u"skipped"_s, m_skippedCount},
+        {u"skipped_keys"_s, skippedList}};
+    writeOut(QJsonDocument(doc).toJson(QJsonDocument::Compact) + '\n');
+}
+
+void ForeignFix::printText(const ScanSummary &summary, const Counts &n) const
+{
+    QByteArray out = outcomeLines(m_outcomes, m_del ? FixForm::Delete : FixForm::SetTtl);
+    const QString keys = count(n.done, u"key"_s, u"keys"_s);
+    const QString ttl = formatDurationMs(m_ttlMs);
+    QString line =
+        m_del ? (m_dryRun ? u"dry run, nothing changed: would delete %1 without TTL"_s.arg(keys)
+                          : u"deleted %1 without TTL"_s.arg(keys))
+              : (m_dryRun ? u"dry run, nothing changed: would set a TTL of %1 on %2 without "
+                            "one"_s.arg(ttl, keys)
+                          : u"set a TTL of %1 on %2 that had none"_s.arg(ttl, keys));
+    line += u"; %1 already had a TTL (left as it is)"_s.arg(thousands(n.withTtl));
+    if (n.fine > 0) {
+        line += u"; %1 got a TTL meanwhile (not extended)"_s.arg(thousands(n.fine));
+    }
+    if (n.gone > 0) {
+        line += u"; %1 gone meanwhile"_s.arg(thousands(n.gone));
+    }
+    if (n.failed > 0) {
+        line += u"; %1 FAILED"_s.arg(thousands(n.failed));
+    }
+    if (m_skippedCount > 0) {
+        // Before the total, so that what was left alone cannot be missed.
+        QString list =
+            u"%1: %2 without TTL left alone: kept so by design by their "
+            "library, or no known limiter layout recognises them (application "
+            "keys: sessions, configuration?); --any-key includes them%3\n"_s.arg(
+                m_dryRun ? u"dry run"_s : u"skipped"_s, count(m_skippedCount, u"key"_s, u"keys"_s),
+                m_del ? u" (and deletes them)"_s : QString());
+        constexpr qsizetype shown = 20;
+        for (qsizetype i = 0; i < std::min(shown, m_skipped.size()); ++i) {
+            list +=
+                u"  %1  skipped: %2\n"_s.arg(bytes::printable(m_skipped[i].key), m_skipped[i].why);
+        }
+        if (m_skippedCount > shown) {
+            list += u"  ... and %1 more (--json lists the first %2)\n"_s.arg(
+                thousands(m_skippedCount - shown), thousands(skippedListed));
+        }
+        out += list.toUtf8();
+    }
+    out += (line + u'\n' + scanLine(summary) + u'\n').toUtf8();
+    writeOut(out);
 }
 
 } // namespace
@@ -961,7 +901,7 @@ int keys(const QList<QByteArray> &argv)
                     exitUsage);
     }
     if (isFix && (parsed->has("ttl") || parsed->has("delete"))) {
-        return fixForeign(*parsed);
+        return ForeignFix(*parsed).run();
     }
     return isFix ? fixCommand(*parsed) : list(*parsed);
 }

@@ -1,16 +1,13 @@
 #include "load.h"
 
 #include "args.h"
-#include "connectflags.h"
-#include "rules.h"
-#include "statsflags.h"
+#include "command.h"
 
 #include "core/common/plural.h"
 #include "core/load/loadgenerator.h"
+#include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
 #include "core/sim/scenario.h"
-#include "core/stats/statsflusher.h"
-#include "core/stats/statsrecorder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,6 +17,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 namespace sluice::cli {
@@ -28,13 +26,6 @@ namespace {
 
 const QString command = QStringLiteral("load");
 
-const QString usageLine = usageOf(command).mid(1);
-
-int usage(const QString &message)
-{
-    return fail(command, message + u'\n' + usageLine, exitUsage);
-}
-
 std::atomic<bool> interrupted{false};
 
 void onLoadInterrupt(int)
@@ -42,7 +33,7 @@ void onLoadInterrupt(int)
     interrupted = true;
 }
 
-// --pattern: one simulation lab pattern in a compact spelling (see usageLine). The times and
+// --pattern: one simulation lab pattern in a compact spelling (see its help). The times and
 // rates are checked again, against the duration, when the generator starts.
 Result<sim::TrafficPattern> parsePattern(const QString &text)
 {
@@ -137,102 +128,139 @@ QString rateText(double perS)
     return perS >= 100 ? QString::number(qint64(perS + 0.5)) : QString::number(perS, 'f', 1);
 }
 
-} // namespace
-
-int load(const QList<QByteArray> &argv)
+// sluice-cli load: options, the traffic (a scenario or a pattern), its shape, the rules,
+// Redis, the keys, then the run with its live counters and the summary.
+class LoadCommand
 {
-    auto parsed = Args::parse(argv, {{"url", true},
-                                     {"scenario", true},
-                                     {"rules", true},
-                                     {"from-redis", false},
-                                     {"rule", true},
-                                     {"pattern", true},
-                                     {"duration", true},
-                                     {"threads", true},
-                                     {"subjects", true},
-                                     {"seed", true},
-                                     {"rule-prefixes", false},
-                                     {"no-stats", false},
-                                     {"json", false}});
-    if (!parsed) {
-        return usage(parsed.error().message);
-    }
-    const Args &args = *parsed;
-    if (!args.positional().isEmpty()) {
-        return usage(QStringLiteral("unexpected argument '%1'")
-                         .arg(bytes::printable(args.positional().first())));
-    }
-    if (!args.has("url")) {
-        return usage(QStringLiteral("--url is required (redis://host:port)"));
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        return usage(endpoint.error().message);
-    }
-    if (args.has("scenario") == args.has("pattern")) {
-        return usage(QStringLiteral("give the traffic with either --scenario FILE or --pattern P"));
-    }
+public:
+    explicit LoadCommand(const QList<QByteArray> &argv)
+        : m_argv(argv)
+    {}
+    Stop options();
+    Stop traffic();
+    Stop shape();
+    Stop rules();
+    Stop connect();
+    Stop keys();
+    Stop start();
+    int finish();
 
-    load::LoadOptions o;
-    o.endpoint = *endpoint;
-    bool haveDuration = false;
-    bool haveSubjects = false;
+private:
+    load::LoadProgress watch();
+    void printJson(const load::LoadProgress &p, const stats::StatsFlusher::Status &fs) const;
+    void printText(const load::LoadProgress &p, const stats::StatsFlusher::Status &fs) const;
+
+    const QList<QByteArray> m_argv;
+    CommandContext m_context{command};
+    load::LoadOptions m_options;
+    bool m_haveDuration = false;
+    bool m_haveSubjects = false;
+    QString m_origin;
+    qint64 m_subjects = 0;
+    int m_threads = 0;
+    std::optional<CommandStats> m_stats;
+    std::optional<load::LoadGenerator> m_generator;
+};
+
+Stop LoadCommand::options()
+{
+    if (const Stop s = m_context.parse(m_argv, {{"url", true},
+                                                {"scenario", true},
+                                                {"rules", true},
+                                                {"from-redis", false},
+                                                {"rule", true},
+                                                {"pattern", true},
+                                                {"duration", true},
+                                                {"threads", true},
+                                                {"subjects", true},
+                                                {"seed", true},
+                                                {"rule-prefixes", false},
+                                                {"no-stats", false},
+                                                {"json", false}})) {
+        return s;
+    }
+    if (const Stop s = m_context.requireEndpoint()) {
+        return s;
+    }
+    if (m_context.args().has("scenario") == m_context.args().has("pattern")) {
+        return m_context.usage(
+            QStringLiteral("give the traffic with either --scenario FILE or --pattern P"));
+    }
+    m_options.endpoint = *m_context.endpoint();
+    return std::nullopt;
+}
+
+// --scenario FILE (its traffic, duration, seed, subjects and rules) or --pattern P.
+Stop LoadCommand::traffic()
+{
+    const Args &args = m_context.args();
     if (args.has("scenario")) {
         const sim::scenario::Loaded s = sim::scenario::load(args.text("scenario"));
         if (!s.ok()) {
             for (const Diagnostic &d : s.errors) {
-                fail(command, d.toString(), exitUsage);
+                m_context.fail(d.toString(), exitUsage);
             }
-            return usage(QStringLiteral("--scenario '%1' is not a valid scenario")
-                             .arg(args.text("scenario")));
+            return m_context.usage(QStringLiteral("--scenario '%1' is not a valid scenario")
+                                       .arg(args.text("scenario")));
         }
-        o.patterns = s.scenario.traffic;
-        o.durationUs = s.scenario.durationUs;
-        o.seed = s.scenario.seed;
-        o.subjects = s.scenario.subjects;
-        o.rules.rules = s.scenario.rules;
-        haveDuration = haveSubjects = true;
-    } else {
-        auto p = parsePattern(args.text("pattern"));
-        if (!p) {
-            return usage(p.error().message);
-        }
-        o.pattern = *p;
-        if (!args.has("rules") && !args.has("from-redis")) {
-            return usage(QStringLiteral("--pattern needs the rules: --rules FILE or --from-redis"));
-        }
+        m_options.patterns = s.scenario.traffic;
+        m_options.durationUs = s.scenario.durationUs;
+        m_options.seed = s.scenario.seed;
+        m_options.subjects = s.scenario.subjects;
+        m_options.rules.rules = s.scenario.rules;
+        m_haveDuration = m_haveSubjects = true;
+        m_origin = args.text("scenario");
+        return std::nullopt;
     }
+    auto p = parsePattern(args.text("pattern"));
+    if (!p) {
+        return m_context.usage(p.error().message);
+    }
+    m_options.pattern = *p;
+    if (!args.has("rules") && !args.has("from-redis")) {
+        return m_context.usage(
+            QStringLiteral("--pattern needs the rules: --rules FILE or --from-redis"));
+    }
+    return std::nullopt;
+}
+
+// --duration, --threads, --subjects, --seed and --rule.
+Stop LoadCommand::shape()
+{
+    const Args &args = m_context.args();
+    load::LoadOptions &o = m_options;
     if (args.has("duration")) {
         auto d = duration::parseUs(args.text("duration"));
         if (!d) {
-            return usage(QStringLiteral("--duration: %1").arg(d.error().message));
+            return m_context.usage(QStringLiteral("--duration: %1").arg(d.error().message));
         }
         o.durationUs = *d;
-        haveDuration = true;
+        m_haveDuration = true;
     }
-    if (!haveDuration) {
-        return usage(QStringLiteral("--duration D is required with --pattern (e.g. 30s)"));
+    if (!m_haveDuration) {
+        return m_context.usage(
+            QStringLiteral("--duration D is required with --pattern (e.g. 30s)"));
     }
     if (args.has("threads")) {
         auto t = integerFlag(args, "threads", 1, load::maxThreads);
         if (!t) {
-            return usage(t.error().message);
+            return m_context.usage(t.error().message);
         }
         o.threads = int(*t);
     }
     if (args.has("subjects")) {
         auto m = integerFlag(args, "subjects", 1, sim::maxSubjects);
         if (!m) {
-            return usage(m.error().message);
+            return m_context.usage(m.error().message);
         }
         o.subjects = *m;
-    } else if (!haveSubjects) {
+    } else if (!m_haveSubjects) {
         o.subjects = 100;
     }
     if (args.has("seed")) {
         auto s = integerFlag(args, "seed", 0, std::numeric_limits<qint64>::max());
         if (!s) {
-            return usage(s.error().message);
+            return m_context.usage(s.error().message);
         }
         o.seed = quint64(*s);
     }
@@ -241,91 +269,95 @@ int load(const QList<QByteArray> &argv)
             o.ruleIds << id.trimmed();
         }
         if (o.ruleIds.isEmpty()) {
-            return usage(QStringLiteral("--rule needs a rule id (or several: a,b,c)"));
+            return m_context.usage(QStringLiteral("--rule needs a rule id (or several: a,b,c)"));
         }
     }
-    QString origin = args.has("scenario") ? args.text("scenario") : QString();
-    if (args.has("rules") || args.has("from-redis")) {
-        int code = exitOk;
-        auto loaded = loadRulesForCommand(args, command, &code);
-        if (!loaded) {
-            return code;
-        }
-        o.rules = loaded->set;
-        origin = loaded->origin;
-    }
-    for (const QString &id : std::as_const(o.ruleIds)) {
-        if (o.rules.find(id) == nullptr) {
-            QStringList ids;
-            for (const Rule &r : o.rules.rules) {
-                ids << r.id;
-            }
-            return usage(QStringLiteral("--rule '%1' is not in %2 (it has: %3)")
-                             .arg(id, origin,
-                                  ids.isEmpty() ? QStringLiteral("no rules")
-                                                : ids.join(QStringLiteral(", "))));
-        }
-    }
+    return std::nullopt;
+}
 
-    // Redis first: unreachable is a runtime failure naming the address, before any thread runs.
-    {
-        auto c = Connection::open(*endpoint);
-        if (!c) {
-            return fail(command, c.error().message, exitRuntime);
+// The rules of --rules or --from-redis (else the scenario's), and every --rule id in them.
+Stop LoadCommand::rules()
+{
+    if (m_context.args().has("rules") || m_context.args().has("from-redis")) {
+        LoadedRules loaded;
+        if (const Stop s = m_context.loadRules(&loaded)) {
+            return s;
+        }
+        m_options.rules = loaded.set;
+        m_origin = loaded.origin;
+    }
+    for (const QString &id : std::as_const(m_options.ruleIds)) {
+        if (m_options.rules.find(id) == nullptr) {
+            return m_context.usage(ruleNotFound(id, m_origin, m_options.rules));
         }
     }
+    return std::nullopt;
+}
 
-    // Run-scoped keys unless the real ones are asked for, and then said so.
-    if (args.has("rule-prefixes")) {
-        QStringList prefixes;
-        for (const Rule &r : o.rules.rules) {
-            if ((o.ruleIds.isEmpty() ? r.enabled : o.ruleIds.contains(r.id)) &&
-                !prefixes.contains(QString::fromUtf8(r.keyPrefix))) {
-                prefixes << QString::fromUtf8(r.keyPrefix);
-            }
+// Redis first: unreachable is a runtime failure naming the address, before any thread runs.
+Stop LoadCommand::connect()
+{
+    if (auto c = Connection::open(m_options.endpoint); !c) {
+        return m_context.fail(c.error().message, exitRuntime);
+    }
+    return std::nullopt;
+}
+
+// Run-scoped keys unless the real ones are asked for, and then said so.
+Stop LoadCommand::keys()
+{
+    if (!m_context.args().has("rule-prefixes")) {
+        m_options.keyPrefixOverride = load::runScopedPrefix();
+        return std::nullopt;
+    }
+    QStringList prefixes;
+    for (const Rule &r : m_options.rules.rules) {
+        if ((m_options.ruleIds.isEmpty() ? r.enabled : m_options.ruleIds.contains(r.id)) &&
+            !prefixes.contains(QString::fromUtf8(r.keyPrefix))) {
+            prefixes << QString::fromUtf8(r.keyPrefix);
         }
-        print(stderr, QStringLiteral("load: --rule-prefixes: the decisions use the rules' own keys "
-                                     "(%1); real subjects' quotas are consumed\n")
-                          .arg(prefixes.join(QStringLiteral(", "))));
-    } else {
-        o.keyPrefixOverride = load::runScopedPrefix();
     }
+    print(stderr, QStringLiteral("load: --rule-prefixes: the decisions use the rules' own keys "
+                                 "(%1); real subjects' quotas are consumed\n")
+                      .arg(prefixes.join(QStringLiteral(", "))));
+    return std::nullopt;
+}
 
-    // Statistics of every decision, flushed once a second; --no-stats: none.
-    const bool withStats = !args.has("no-stats");
-    stats::StatsRecorder recorder;
-    stats::StatsFlusher flusher(*endpoint, &recorder);
-    StatsReporter reporter(command);
-    o.recorder = withStats ? &recorder : nullptr;
-    const qint64 subjects = o.subjects;
-    const int threads = o.threads;
-    load::LoadGenerator generator(std::move(o));
-    if (auto started = generator.start(); !started) {
-        return usage(started.error().message);
+// Statistics of every decision, flushed once a second (--no-stats: none), and the generator.
+Stop LoadCommand::start()
+{
+    m_stats.emplace(m_options.endpoint, command, !m_context.args().has("no-stats"));
+    m_options.recorder = m_stats->enabled() ? &m_stats->recorder() : nullptr;
+    m_subjects = m_options.subjects;
+    m_threads = m_options.threads;
+    m_generator.emplace(std::move(m_options));
+    if (auto started = m_generator->start(); !started) {
+        return m_context.usage(started.error().message);
     }
-    if (withStats) {
-        flusher.start();
-    }
+    m_stats->start();
+    return std::nullopt;
+}
+
+// Until the run ends (or SIGINT cancels it): live counters on stderr once a second, the rate
+// that of the last second.
+load::LoadProgress LoadCommand::watch()
+{
     interrupted = false;
     auto previous = std::signal(SIGINT, onLoadInterrupt);
-
-    // Live counters on stderr once a second; the rate is that of the last second.
     using Clock = std::chrono::steady_clock;
     auto nextLine = Clock::now() + std::chrono::seconds(1);
     qint64 lastSent = 0;
     double lastElapsed = 0;
-    load::LoadProgress p = generator.progress();
+    load::LoadProgress p = m_generator->progress();
     while (!p.finished) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         if (interrupted) {
-            generator.cancel();
+            m_generator->cancel();
         }
-        p = generator.progress();
+        p = m_generator->progress();
         if (Clock::now() >= nextLine && !p.finished) {
             nextLine += std::chrono::seconds(1);
-            if (withStats) {
-                reporter.update(flusher.status());
-            }
+            m_stats->report();
             const double dt = p.elapsedS - lastElapsed;
             const double rate = dt > 0 ? double(p.sent - lastSent) / dt : 0;
             lastSent = p.sent;
@@ -345,84 +377,24 @@ int load(const QList<QByteArray> &argv)
                               .arg(fallbacks, rateText(rate)));
         }
     }
-    generator.wait();
+    m_generator->wait();
     std::signal(SIGINT, previous);
-    p = generator.progress();
+    return m_generator->progress();
+}
+
+int LoadCommand::finish()
+{
+    const load::LoadProgress p = watch();
     if (!p.error.isEmpty()) {
-        flusher.stop();
-        return fail(command, p.error, exitRuntime);
+        m_stats->stop();
+        return m_context.fail(p.error, exitRuntime);
     }
     // The rest of the statistics: written before the summary, so a Monitor sees them all.
-    flusher.stop();
-    const stats::StatsFlusher::Status fs = flusher.status();
-    if (withStats) {
-        reporter.update(fs);
-    }
-
-    if (args.has("json")) {
-        QJsonArray rules;
-        for (const load::RuleProgress &r : std::as_const(p.rules)) {
-            rules.append(QJsonObject{{QStringLiteral("rule"), r.ruleId},
-                                     {QStringLiteral("allowed"), r.allowed},
-                                     {QStringLiteral("denied"), r.denied},
-                                     {QStringLiteral("shadow_denied"), r.shadowDenied},
-                                     {QStringLiteral("errors"), r.errors},
-                                     {QStringLiteral("on_redis_error"), r.fallbacks}});
-        }
-        const QJsonObject doc{
-            {QStringLiteral("sent"), p.sent},
-            {QStringLiteral("planned"), p.planned},
-            {QStringLiteral("allowed"), p.allowed},
-            {QStringLiteral("denied"), p.denied},
-            {QStringLiteral("shadow_denied"), p.shadowDenied},
-            {QStringLiteral("errors"), p.errors},
-            {QStringLiteral("on_redis_error"), p.fallbacks},
-            {QStringLiteral("redis_unavailable"), p.lastUnavailable},
-            {QStringLiteral("elapsed_s"), p.elapsedS},
-            {QStringLiteral("duration_s"), p.durationS},
-            {QStringLiteral("rate_per_s"), p.ratePerS},
-            {QStringLiteral("threads"), threads},
-            {QStringLiteral("subjects"), subjects},
-            {QStringLiteral("cancelled"), p.cancelled},
-            {QStringLiteral("key_prefix"), p.keyPrefix.isEmpty()
-                                               ? QJsonValue(QJsonValue::Null)
-                                               : QJsonValue(QString::fromUtf8(p.keyPrefix))},
-            {QStringLiteral("keys_removed"), p.keysRemoved},
-            {QStringLiteral("rules"), rules},
-            {QStringLiteral("stats"),
-             QJsonObject{{QStringLiteral("enabled"), withStats},
-                         {QStringLiteral("written"), withStats && fs.redisOk && fs.backlog == 0},
-                         {QStringLiteral("flushes"), fs.flushes},
-                         {QStringLiteral("round_trips"), fs.roundTrips},
-                         {QStringLiteral("error"), fs.lastError}}}};
-        print(stdout, QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Compact)) + u'\n');
+    const stats::StatsFlusher::Status fs = m_stats->finish();
+    if (m_context.args().has("json")) {
+        printJson(p, fs);
     } else {
-        QString s =
-            QStringLiteral("%1 %2 in %3 s (%4/s) over %5 on %6\n")
-                .arg(p.cancelled ? QStringLiteral("cancelled after") : QStringLiteral("sent"))
-                .arg(counted(p.sent, u"decision", u"decisions"))
-                .arg(p.elapsedS, 0, 'f', 2)
-                .arg(rateText(p.ratePerS))
-                .arg(counted(subjects, u"subject", u"subjects"))
-                .arg(counted(threads, u"thread", u"threads"));
-        s += QStringLiteral("%1 %2 %3 %4 %5\n")
-                 .arg(QStringLiteral("rule"), -24)
-                 .arg(QStringLiteral("allowed"), 10)
-                 .arg(QStringLiteral("denied"), 10)
-                 .arg(QStringLiteral("shadow-denied"), 14)
-                 .arg(QStringLiteral("errors"), 8);
-        for (const load::RuleProgress &r : std::as_const(p.rules)) {
-            s += QStringLiteral("%1 %2 %3 %4 %5\n")
-                     .arg(r.ruleId, -24)
-                     .arg(r.allowed, 10)
-                     .arg(r.denied, 10)
-                     .arg(r.shadowDenied, 14)
-                     .arg(r.errors, 8);
-        }
-        if (!fs.redisOk || fs.backlog > 0) {
-            s += QStringLiteral("statistics not all written: %1\n").arg(fs.lastError);
-        }
-        print(stdout, s);
+        printText(p, fs);
     }
     if (!p.cleanupError.isEmpty()) {
         print(stderr,
@@ -438,12 +410,95 @@ int load(const QList<QByteArray> &argv)
                   .arg(p.lastUnavailable));
     }
     if (p.errors > 0) {
-        return fail(command,
-                    QStringLiteral("%1 failed; the last: %2")
-                        .arg(counted(p.errors, u"decision", u"decisions"), p.lastError),
-                    exitRuntime);
+        return m_context.fail(QStringLiteral("%1 failed; the last: %2")
+                                  .arg(counted(p.errors, u"decision", u"decisions"), p.lastError),
+                              exitRuntime);
     }
     return exitOk;
+}
+
+void LoadCommand::printJson(const load::LoadProgress &p,
+                            const stats::StatsFlusher::Status &fs) const
+{
+    const bool withStats = m_stats->enabled();
+    QJsonArray rules;
+    for (const load::RuleProgress &r : std::as_const(p.rules)) {
+        rules.append(QJsonObject{{QStringLiteral("rule"), r.ruleId},
+                                 {QStringLiteral("allowed"), r.allowed},
+                                 {QStringLiteral("denied"), r.denied},
+                                 {QStringLiteral("shadow_denied"), r.shadowDenied},
+                                 {QStringLiteral("errors"), r.errors},
+                                 {QStringLiteral("on_redis_error"), r.fallbacks}});
+    }
+    const QJsonObject doc{
+        {QStringLiteral("sent"), p.sent},
+        {QStringLiteral("planned"), p.planned},
+        {QStringLiteral("allowed"), p.allowed},
+        {QStringLiteral("denied"), p.denied},
+        {QStringLiteral("shadow_denied"), p.shadowDenied},
+        {QStringLiteral("errors"), p.errors},
+        {QStringLiteral("on_redis_error"), p.fallbacks},
+        {QStringLiteral("redis_unavailable"), p.lastUnavailable},
+        {QStringLiteral("elapsed_s"), p.elapsedS},
+        {QStringLiteral("duration_s"), p.durationS},
+        {QStringLiteral("rate_per_s"), p.ratePerS},
+        {QStringLiteral("threads"), m_threads},
+        {QStringLiteral("subjects"), m_subjects},
+        {QStringLiteral("cancelled"), p.cancelled},
+        {QStringLiteral("key_prefix"), p.keyPrefix.isEmpty()
+                                           ? QJsonValue(QJsonValue::Null)
+                                           : QJsonValue(QString::fromUtf8(p.keyPrefix))},
+        {QStringLiteral("keys_removed"), p.keysRemoved},
+        {QStringLiteral("rules"), rules},
+        {QStringLiteral("stats"),
+         QJsonObject{{QStringLiteral("enabled"), withStats},
+                     {QStringLiteral("written"), withStats && fs.redisOk && fs.backlog == 0},
+                     {QStringLiteral("flushes"), fs.flushes},
+                     {QStringLiteral("round_trips"), fs.roundTrips},
+                     {QStringLiteral("error"), fs.lastError}}}};
+    print(stdout, QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Compact)) + u'\n');
+}
+
+void LoadCommand::printText(const load::LoadProgress &p,
+                            const stats::StatsFlusher::Status &fs) const
+{
+    QString s = QStringLiteral("%1 %2 in %3 s (%4/s) over %5 on %6\n")
+                    .arg(p.cancelled ? QStringLiteral("cancelled after") : QStringLiteral("sent"))
+                    .arg(counted(p.sent, u"decision", u"decisions"))
+                    .arg(p.elapsedS, 0, 'f', 2)
+                    .arg(rateText(p.ratePerS))
+                    .arg(counted(m_subjects, u"subject", u"subjects"))
+                    .arg(counted(m_threads, u"thread", u"threads"));
+    s += QStringLiteral("%1 %2 %3 %4 %5\n")
+             .arg(QStringLiteral("rule"), -24)
+             .arg(QStringLiteral("allowed"), 10)
+             .arg(QStringLiteral("denied"), 10)
+             .arg(QStringLiteral("shadow-denied"), 14)
+             .arg(QStringLiteral("errors"), 8);
+    for (const load::RuleProgress &r : std::as_const(p.rules)) {
+        s += QStringLiteral("%1 %2 %3 %4 %5\n")
+                 .arg(r.ruleId, -24)
+                 .arg(r.allowed, 10)
+                 .arg(r.denied, 10)
+                 .arg(r.shadowDenied, 14)
+                 .arg(r.errors, 8);
+    }
+    if (!fs.redisOk || fs.backlog > 0) {
+        s += QStringLiteral("statistics not all written: %1\n").arg(fs.lastError);
+    }
+    print(stdout, s);
+}
+
+} // namespace
+
+int load(const QList<QByteArray> &argv)
+{
+    LoadCommand c(argv);
+    return runSteps(c,
+                    {&LoadCommand::options, &LoadCommand::traffic, &LoadCommand::shape,
+                     &LoadCommand::rules, &LoadCommand::connect, &LoadCommand::keys,
+                     &LoadCommand::start},
+                    &LoadCommand::finish);
 }
 
 } // namespace sluice::cli

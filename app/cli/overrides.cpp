@@ -1,6 +1,6 @@
 #include "overrides.h"
 #include "args.h"
-#include "connectflags.h"
+#include "command.h"
 
 #include "core/common/clock.h"
 #include "core/redis/connection.h"
@@ -91,18 +91,9 @@ struct Store
 
 Result<Store> openStore(const Args &args, const QString &command, int *code)
 {
-    if (!args.has("url")) {
-        *code = usage(command, QStringLiteral("--url is required (the Redis of the rule store)"));
-        return Error::make(Error::Kind::Invalid, {});
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        *code = usage(command, endpoint.error().message);
-        return endpoint.error();
-    }
-    auto c = Connection::open(*endpoint);
+    auto c = CommandContext(command, args, QStringLiteral("overrides"))
+                 .connect(code, QStringLiteral("(the Redis of the rule store)"));
     if (!c) {
-        *code = fail(command, c.error().message, exitRuntime);
         return c.error();
     }
     auto snap = rules::RuleStore().pull(*c);
@@ -169,39 +160,36 @@ QString storedText(const rules::OverrideStore::Stored &s, const Rule *rule)
                       .arg(bytes::quoted(s.author.toUtf8()), bytes::quoted(s.added.toUtf8()));
 }
 
-int add(const Args &args)
+Error invalid(const QString &message)
 {
-    const QString command = QStringLiteral("overrides add");
+    return Error::make(Error::Kind::Invalid, message);
+}
+
+// The override of add's flags before its rule is known: the match, one action, one end.
+Result<Override> overrideFromFlags(const Args &args)
+{
     auto match = matchFromArgs(args);
     if (!match) {
-        return usage(command, match.error().message);
-    }
-    QList<const char *> actions;
-    for (const char *f : {"allow", "deny", "limit", "rate"}) {
-        if (args.has(f)) {
-            actions << f;
-        }
+        return match.error();
     }
     const bool limit =
         args.has("limit") || args.has("window") || args.has("rate") || args.has("burst");
     const int chosen = int(args.has("allow")) + int(args.has("deny")) + int(limit);
     if (chosen != 1) {
-        return usage(command,
-                     chosen == 0
-                         ? QStringLiteral("give what the subjects get: --allow, --deny, or a "
-                                          "limit of their own (--limit N --window W, or --rate R "
-                                          "--burst B, as the rule's algorithm takes)")
-                         : QStringLiteral("give one of --allow, --deny or a limit"));
+        return invalid(chosen == 0
+                           ? QStringLiteral("give what the subjects get: --allow, --deny, or a "
+                                            "limit of their own (--limit N --window W, or --rate "
+                                            "R --burst B, as the rule's algorithm takes)")
+                           : QStringLiteral("give one of --allow, --deny or a limit"));
     }
     int ttlFlags = int(args.has("ttl")) + int(args.has("expires")) + int(args.has("permanent"));
     if (ttlFlags != 1) {
-        return usage(command,
-                     ttlFlags == 0
-                         ? QStringLiteral("give when the override ends: --ttl D (e.g. 1h), "
-                                          "--expires T (ISO 8601, e.g. 2027-01-01T00:00:00Z), or "
-                                          "--permanent (its key then has no TTL: it lasts until "
-                                          "`overrides remove`)")
-                         : QStringLiteral("give one of --ttl, --expires, --permanent"));
+        return invalid(ttlFlags == 0
+                           ? QStringLiteral("give when the override ends: --ttl D (e.g. 1h), "
+                                            "--expires T (ISO 8601, e.g. 2027-01-01T00:00:00Z), "
+                                            "or --permanent (its key then has no TTL: it lasts "
+                                            "until `overrides remove`)")
+                           : QStringLiteral("give one of --ttl, --expires, --permanent"));
     }
     Override o;
     o.kind = match->kind;
@@ -210,20 +198,81 @@ int add(const Args &args)
     if (args.has("ttl")) {
         auto ttl = duration::parseUs(args.text("ttl"));
         if (!ttl) {
-            return usage(command, QStringLiteral("--ttl: %1; an override ends at most 36500d (100 "
-                                                 "years) from now, or use --permanent")
-                                      .arg(ttl.error().message));
+            return invalid(QStringLiteral("--ttl: %1; an override ends at most 36500d (100 "
+                                          "years) from now, or use --permanent")
+                               .arg(ttl.error().message));
         }
         o.ttlUs = *ttl;
     }
     if (args.has("expires")) {
         auto at = rules::parseTimestampUs(args.text("expires"));
         if (!at) {
-            return usage(command, QStringLiteral("--expires: '%1' is not a time; expected ISO 8601 "
-                                                 "with its zone, e.g. 2027-01-01T00:00:00Z")
-                                      .arg(bytes::printable(args.raw("expires"))));
+            return invalid(QStringLiteral("--expires: '%1' is not a time; expected ISO 8601 "
+                                          "with its zone, e.g. 2027-01-01T00:00:00Z")
+                               .arg(bytes::printable(args.raw("expires"))));
         }
         o.expiresUs = *at;
+    }
+    return o;
+}
+
+// --limit N --window W for a window rule, --rate R --burst B for a bucket.
+Result<void> limitOfRule(const Args &args, const Rule &rule, Override &o)
+{
+    const bool window = algorithm::isWindow(rule.algorithm);
+    const QString name = algorithm::name(rule.algorithm);
+    const std::array<const char *, 2> others = window
+                                                   ? std::array<const char *, 2>{"rate", "burst"}
+                                                   : std::array<const char *, 2>{"limit", "window"};
+    for (const char *wrong : others) {
+        if (args.has(wrong)) {
+            return invalid(QStringLiteral("--%1 does not apply: rule '%2' is %3, whose limit is %4")
+                               .arg(QLatin1String(wrong), rule.id, name,
+                                    window ? QStringLiteral("--limit N --window W")
+                                           : QStringLiteral("--rate R --burst B")));
+        }
+    }
+    if (window && (!args.has("limit") || !args.has("window"))) {
+        return invalid(QStringLiteral("rule '%1' is %2: its override limit needs --limit N and "
+                                      "--window W")
+                           .arg(rule.id, name));
+    }
+    if (!window && (!args.has("rate") || !args.has("burst"))) {
+        return invalid(QStringLiteral("rule '%1' is %2: its override limit needs --rate R and "
+                                      "--burst B")
+                           .arg(rule.id, name));
+    }
+    auto v = limitValues(args, window);
+    if (!v) {
+        return v.error();
+    }
+    v->applyTo(o);
+    return {};
+}
+
+// What the file's validation says of the override, in flags.
+Result<void> validAsFlags(const Rule &rule, const Override &o)
+{
+    Rule alone = rule;
+    alone.overrides = {o};
+    const QList<Diagnostic> errors = rules::validateOverrides(alone, {}, {});
+    if (errors.isEmpty()) {
+        return {};
+    }
+    QStringList why;
+    for (const Diagnostic &d : errors) {
+        const QString flag = flagOf(d.path);
+        why << (flag.isEmpty() ? d.message : flag + QStringLiteral(": ") + d.message);
+    }
+    return invalid(why.join(QStringLiteral("; ")));
+}
+
+int add(const Args &args)
+{
+    const QString command = QStringLiteral("overrides add");
+    auto o = overrideFromFlags(args);
+    if (!o) {
+        return usage(command, o.error().message);
     }
     int code = exitOk;
     auto store = openStore(args, command, &code);
@@ -234,77 +283,22 @@ int add(const Args &args)
     if (rule == nullptr) {
         return code;
     }
-    if (args.has("allow")) {
-        o.action = Override::Action::Allow;
-    } else if (args.has("deny")) {
-        o.action = Override::Action::Deny;
-    } else {
-        o.action = Override::Action::Limit;
-        const bool window = algorithm::isWindow(rule->algorithm);
-        const QString name = algorithm::name(rule->algorithm);
-        const std::array<const char *, 2> others =
-            window ? std::array<const char *, 2>{"rate", "burst"}
-                   : std::array<const char *, 2>{"limit", "window"};
-        for (const char *wrong : others) {
-            if (args.has(wrong)) {
-                return usage(command, QStringLiteral("--%1 does not apply: rule '%2' is %3, "
-                                                     "whose limit is %4")
-                                          .arg(QLatin1String(wrong), rule->id, name,
-                                               window ? QStringLiteral("--limit N --window W")
-                                                      : QStringLiteral("--rate R --burst B")));
-            }
-        }
-        if (window) {
-            if (!args.has("limit") || !args.has("window")) {
-                return usage(command, QStringLiteral("rule '%1' is %2: its override limit needs "
-                                                     "--limit N and --window W")
-                                          .arg(rule->id, name));
-            }
-            auto n = integerFlag(args, "limit", 1, duration::maxExact - 1);
-            if (!n) {
-                return usage(command, n.error().message);
-            }
-            auto w = duration::parseUs(args.text("window"));
-            if (!w) {
-                return usage(command, QStringLiteral("--window: %1").arg(w.error().message));
-            }
-            o.limit = *n;
-            o.windowUs = *w;
-        } else {
-            if (!args.has("rate") || !args.has("burst")) {
-                return usage(command, QStringLiteral("rule '%1' is %2: its override limit needs "
-                                                     "--rate R and --burst B")
-                                          .arg(rule->id, name));
-            }
-            auto r = duration::parseRate(args.text("rate"));
-            if (!r) {
-                return usage(command, QStringLiteral("--rate: %1").arg(r.error().message));
-            }
-            auto b = integerFlag(args, "burst", 1, duration::maxExact - 1);
-            if (!b) {
-                return usage(command, b.error().message);
-            }
-            o.rate = *r;
-            o.burst = *b;
+    o->action = args.has("allow")  ? Override::Action::Allow
+                : args.has("deny") ? Override::Action::Deny
+                                   : Override::Action::Limit;
+    if (o->action == Override::Action::Limit) {
+        if (auto r = limitOfRule(args, *rule, *o); !r) {
+            return usage(command, r.error().message);
         }
     }
-    // What the file's validation says of it, in flags.
-    Rule alone = *rule;
-    alone.overrides = {o};
-    const QList<Diagnostic> errors = rules::validateOverrides(alone, {}, {});
-    if (!errors.isEmpty()) {
-        QStringList why;
-        for (const Diagnostic &d : errors) {
-            const QString flag = flagOf(d.path);
-            why << (flag.isEmpty() ? d.message : flag + QStringLiteral(": ") + d.message);
-        }
-        return usage(command, why.join(QStringLiteral("; ")));
+    if (auto r = validAsFlags(*rule, *o); !r) {
+        return usage(command, r.error().message);
     }
     rules::OverrideStore::AddOptions options;
     options.replace = args.has("replace");
     options.permanent = args.has("permanent");
     options.author = args.text("author");
-    auto stored = rules::OverrideStore().add(store->connection, *rule, o, options);
+    auto stored = rules::OverrideStore().add(store->connection, *rule, *o, options);
     if (!stored) {
         const Error &e = stored.error();
         return fail(command, e.message,
@@ -314,15 +308,15 @@ int add(const Args &args)
     }
     if (args.has("json")) {
         out(QJsonDocument(storedJson(*stored, rule)).toJson(QJsonDocument::Compact) + '\n');
-    } else {
-        out((QStringLiteral("stored: ") + storedText(*stored, rule) + QLatin1Char('\n')).toUtf8());
-        if (stored->pttlMs < 0) {
-            fail(command,
-                 QStringLiteral("note: the override is permanent: its key %1 has no TTL and stays "
-                                "until `sluice-cli overrides remove`")
-                     .arg(bytes::printable(stored->key)),
-                 exitOk);
-        }
+        return exitOk;
+    }
+    out((QStringLiteral("stored: ") + storedText(*stored, rule) + QLatin1Char('\n')).toUtf8());
+    if (stored->pttlMs < 0) {
+        fail(command,
+             QStringLiteral("note: the override is permanent: its key %1 has no TTL and stays "
+                            "until `sluice-cli overrides remove`")
+                 .arg(bytes::printable(stored->key)),
+             exitOk);
     }
     return exitOk;
 }

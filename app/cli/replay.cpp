@@ -1,8 +1,7 @@
 #include "replay.h"
 
 #include "args.h"
-#include "connectflags.h"
-#include "rules.h"
+#include "command.h"
 
 #include "core/common/duration.h"
 #include "core/replay/replay.h"
@@ -15,6 +14,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <signal.h>
 
 using namespace Qt::StringLiterals;
@@ -252,105 +252,151 @@ QList<QByteArray> takeRepeated(QList<QByteArray> &argv, const QByteArray &flag, 
     return values;
 }
 
-} // namespace
-
-int replay(const QList<QByteArray> &argvIn)
+// sluice-cli replay: options (the logs and the rules required), the log's format, the
+// replay's bounds and backend, the rules (and --against), the replay itself, then the report.
+class ReplayCommand
 {
-    const QString usageText = usageOf(command);
-    auto usage = [&](const QString &m) { return fail(command, m + usageText, exitUsage); };
-    QList<QByteArray> argv = argvIn;
+public:
+    explicit ReplayCommand(const QList<QByteArray> &argv)
+        : m_argv(argv)
+    {}
+    Stop options();
+    Stop logFormat();
+    Stop candidates();
+    Stop trust();
+    Stop backend();
+    Stop sizes();
+    Stop rules();
+    Stop replayLogs();
+    int report();
+
+private:
+    const QList<QByteArray> m_argv;
+    CommandContext m_context{command};
+    QList<QByteArray> m_fieldFlags;
+    QList<QByteArray> m_candidateFlags;
+    replay::Options m_options;
+    QString m_backend;
+    std::optional<replay::Report> m_report;
+};
+
+Stop ReplayCommand::options()
+{
+    QList<QByteArray> argv = m_argv;
     QString repeatError;
     // The flags that may repeat, taken out before Args::parse (which refuses a repeat).
     static const Flag repeatable[] = {{"field", true}, {"candidate", true}};
-    const QList<QByteArray> fieldFlags = takeRepeated(argv, repeatable[0].name, &repeatError);
-    const QList<QByteArray> candidateFlags = takeRepeated(argv, repeatable[1].name, &repeatError);
+    m_fieldFlags = takeRepeated(argv, repeatable[0].name, &repeatError);
+    m_candidateFlags = takeRepeated(argv, repeatable[1].name, &repeatError);
     if (!repeatError.isEmpty()) {
-        return usage(repeatError);
+        return m_context.usage(repeatError);
     }
-    auto parsed = Args::parse(argv, {{"rules", true},
-                                     {"from-redis", false},
-                                     {"against", true},
-                                     {"format", true},
-                                     {"log-format", true},
-                                     {"trust-proxies", true},
-                                     {"reorder-window", true},
-                                     {"backend", true},
-                                     {"url", true},
-                                     {"batch", true},
-                                     {"max-subjects", true},
-                                     {"csv", true},
-                                     {"json", false}});
-    if (!parsed) {
-        return usage(parsed.error().message);
+    if (const Stop s = m_context.parse(argv,
+                                       {{"rules", true},
+                                        {"from-redis", false},
+                                        {"against", true},
+                                        {"format", true},
+                                        {"log-format", true},
+                                        {"trust-proxies", true},
+                                        {"reorder-window", true},
+                                        {"backend", true},
+                                        {"url", true},
+                                        {"batch", true},
+                                        {"max-subjects", true},
+                                        {"csv", true},
+                                        {"json", false}},
+                                       CommandContext::Positionals::Any)) {
+        return s;
     }
-    const Args &args = *parsed;
-    replay::Options o;
-    for (const QByteArray &p : args.positional()) {
-        o.files << QString::fromLocal8Bit(p);
+    for (const QByteArray &p : m_context.args().positional()) {
+        m_options.files << QString::fromLocal8Bit(p);
     }
-    if (o.files.isEmpty()) {
-        return usage(u"give at least one log file"_s);
+    if (m_options.files.isEmpty()) {
+        return m_context.usage(u"give at least one log file"_s);
     }
-    if (!args.has("rules") && !args.has("from-redis")) {
-        return usage(u"--rules FILE is required (or --from-redis with --url)"_s);
+    if (!m_context.args().has("rules") && !m_context.args().has("from-redis")) {
+        return m_context.usage(u"--rules FILE is required (or --from-redis with --url)"_s);
     }
+    return std::nullopt;
+}
+
+// --format, --log-format and the --field mapping of JSON lines.
+Stop ReplayCommand::logFormat()
+{
+    const Args &args = m_context.args();
+    replay::Options &o = m_options;
     if (args.has("format")) {
         const auto f = replay::formatFromName(args.text("format"));
         if (!f) {
-            return usage(u"--format '%1': expected auto, nginx-combined, nginx (with "
-                         "--log-format), envoy, alb or json"_s.arg(args.text("format")));
+            return m_context.usage(u"--format '%1': expected auto, nginx-combined, nginx (with "
+                                   "--log-format), envoy, alb or json"_s.arg(args.text("format")));
         }
         o.format = *f;
     }
     if (args.has("log-format")) {
         if (o.format != replay::Format::Auto && o.format != replay::Format::NginxCustom) {
-            return usage(u"--log-format describes an nginx log: it does not combine with "
-                         "--format %1"_s.arg(args.text("format")));
+            return m_context.usage(u"--log-format describes an nginx log: it does not combine "
+                                   "with --format %1"_s.arg(args.text("format")));
         }
         o.format = replay::Format::NginxCustom;
         o.logFormat = args.text("log-format");
     } else if (o.format == replay::Format::NginxCustom) {
-        return usage(u"--format nginx needs the log_format string: --log-format '...'"_s);
+        return m_context.usage(u"--format nginx needs the log_format string: --log-format '...'"_s);
     }
-    for (const QByteArray &f : fieldFlags) {
+    for (const QByteArray &f : std::as_const(m_fieldFlags)) {
         const qsizetype eq = f.indexOf('=');
         if (eq <= 0) {
-            return usage(u"--field '%1': expected ROLE=KEY, e.g. --field time=ts"_s.arg(
+            return m_context.usage(u"--field '%1': expected ROLE=KEY, e.g. --field time=ts"_s.arg(
                 QString::fromLocal8Bit(f)));
         }
         o.fields.append(
             {QString::fromLocal8Bit(f.left(eq)), QString::fromLocal8Bit(f.mid(eq + 1))});
     }
-    if (!o.fields.isEmpty()) {
-        if (o.format == replay::Format::Auto) {
-            o.format = replay::Format::Json;
-        } else if (o.format != replay::Format::Json) {
-            return usage(u"--field maps the keys of JSON lines: it needs --format json"_s);
-        }
-        if (auto p = replay::LineParser::json(o.fields); !p) {
-            return usage(p.error().message);
-        }
+    if (o.fields.isEmpty()) {
+        return std::nullopt;
     }
-    for (const QByteArray &c : candidateFlags) {
+    if (o.format == replay::Format::Auto) {
+        o.format = replay::Format::Json;
+    } else if (o.format != replay::Format::Json) {
+        return m_context.usage(u"--field maps the keys of JSON lines: it needs --format json"_s);
+    }
+    if (auto p = replay::LineParser::json(o.fields); !p) {
+        return m_context.usage(p.error().message);
+    }
+    return std::nullopt;
+}
+
+// --candidate: the limits to try beside the rules' own.
+Stop ReplayCommand::candidates()
+{
+    for (const QByteArray &c : std::as_const(m_candidateFlags)) {
         for (const QByteArray &part : c.split(',')) {
             bool ok = false;
             const qint64 v = part.trimmed().toLongLong(&ok);
             if (!ok || v < 1 || v > 4'000'000'000LL) {
-                return usage(u"--candidate '%1': expected limits, whole numbers from 1, e.g. "
-                             "--candidate 50,100"_s.arg(QString::fromLocal8Bit(c)));
+                return m_context.usage(u"--candidate '%1': expected limits, whole numbers from 1, "
+                                       "e.g. --candidate 50,100"_s.arg(QString::fromLocal8Bit(c)));
             }
-            o.candidates << v;
+            m_options.candidates << v;
         }
     }
+    return std::nullopt;
+}
+
+// --trust-proxies (the client address behind proxies) and --reorder-window.
+Stop ReplayCommand::trust()
+{
+    const Args &args = m_context.args();
+    replay::Options &o = m_options;
     if (args.has("trust-proxies")) {
         const QString t = args.text("trust-proxies");
         bool ok = false;
         const int n = t.toInt(&ok);
+        if (ok && (n < 0 || n > 30)) {
+            return m_context.usage(u"--trust-proxies %1: expected 0 to 30 proxies, or networks "
+                                   "(10.0.0.0/8,fd00::/8)"_s.arg(t));
+        }
         if (ok) {
-            if (n < 0 || n > 30) {
-                return usage(u"--trust-proxies %1: expected 0 to 30 proxies, or networks "
-                             "(10.0.0.0/8,fd00::/8)"_s.arg(t));
-            }
             o.trustProxies = n;
         } else {
             o.trustedCidrs = t.split(u',', Qt::SkipEmptyParts);
@@ -362,63 +408,89 @@ int replay(const QList<QByteArray> &argvIn)
         const QString text = args.text("reorder-window");
         const auto w = zero.match(text).hasMatch() ? Result<qint64>(0) : duration::parseUs(text);
         if (!w || *w < 0 || *w > 3'600'000'000LL) {
-            return usage(u"--reorder-window '%1': expected a duration from 0s to 1h, e.g. 5s"_s.arg(
-                args.text("reorder-window")));
+            return m_context.usage(
+                u"--reorder-window '%1': expected a duration from 0s to 1h, e.g. 5s"_s.arg(text));
         }
         o.reorderWindowUs = *w;
     }
-    QString backend = args.has("url") ? u"redis"_s : u"local"_s;
-    if (args.has("backend")) {
-        backend = args.text("backend");
-        if (backend != u"local"_s && backend != u"redis"_s) {
-            return usage(u"--backend '%1': expected local or redis"_s.arg(backend));
-        }
-    }
-    if (backend == u"redis"_s && !args.has("url")) {
-        return usage(u"--backend redis needs --url URL"_s);
-    }
-    if (args.has("read-only") && backend == u"redis"_s) {
-        return usage(u"--read-only: a replay on Redis writes (under a run prefix it removes); "
-                     "replay with --backend local instead"_s);
-    }
+    return std::nullopt;
+}
+
+// --max-subjects and --batch.
+Stop ReplayCommand::sizes()
+{
+    const Args &args = m_context.args();
+    replay::Options &o = m_options;
     if (args.has("max-subjects")) {
         auto m = integerFlag(args, "max-subjects", 1, 2'000'000'000);
         if (!m) {
-            return usage(m.error().message);
+            return m_context.usage(m.error().message);
         }
         o.maxSubjects = *m;
     }
     if (args.has("batch")) {
         auto b = integerFlag(args, "batch", 1, 100'000);
         if (!b) {
-            return usage(b.error().message);
+            return m_context.usage(b.error().message);
         }
         o.batch = int(*b);
     }
-    int code = exitOk;
-    auto loaded = loadRulesForCommand(args, command, &code);
-    if (!loaded) {
-        return code;
-    }
-    o.rules = loaded->set;
-    if (args.has("against")) {
-        const QString path = args.text("against");
-        const rules::Loaded a = rules::loadFile(path);
-        if (!a.ok()) {
-            for (const Diagnostic &d : a.errors) {
-                err(d.toString());
-            }
-            return fail(
-                command,
-                u"--against %1 is not a valid rule file (%2 error(s)); nothing was done"_s.arg(path)
-                    .arg(a.errors.size()),
-                exitUsage);
-        }
-        o.against = a.set;
-    }
+    return std::nullopt;
+}
 
+// --backend: the in-process twins (local), or the scripts in Redis at --url (redis, the
+// default with --url).
+Stop ReplayCommand::backend()
+{
+    const Args &args = m_context.args();
+    m_backend = args.has("url") ? u"redis"_s : u"local"_s;
+    if (args.has("backend")) {
+        m_backend = args.text("backend");
+        if (m_backend != u"local"_s && m_backend != u"redis"_s) {
+            return m_context.usage(u"--backend '%1': expected local or redis"_s.arg(m_backend));
+        }
+    }
+    if (m_backend == u"redis"_s && !args.has("url")) {
+        return m_context.usage(u"--backend redis needs --url URL"_s);
+    }
+    if (args.has("read-only") && m_backend == u"redis"_s) {
+        return m_context.usage(u"--read-only: a replay on Redis writes (under a run prefix it "
+                               "removes); replay with --backend local instead"_s);
+    }
+    return std::nullopt;
+}
+
+// The rules replayed, and the rule file of --against beside them.
+Stop ReplayCommand::rules()
+{
+    LoadedRules loaded;
+    if (const Stop s = m_context.loadRules(&loaded)) {
+        return s;
+    }
+    m_options.rules = loaded.set;
+    if (!m_context.args().has("against")) {
+        return std::nullopt;
+    }
+    const QString path = m_context.args().text("against");
+    const rules::Loaded a = rules::loadFile(path);
+    if (!a.ok()) {
+        for (const Diagnostic &d : a.errors) {
+            err(d.toString());
+        }
+        return m_context.fail(
+            u"--against %1 is not a valid rule file (%2 error(s)); nothing was done"_s.arg(path)
+                .arg(a.errors.size()),
+            exitUsage);
+    }
+    m_options.against = a.set;
+    return std::nullopt;
+}
+
+// The replay, SIGINT and SIGTERM ending it early (without SA_RESTART: a read waiting on a
+// pipe returns, and the reader sees the flag).
+Stop ReplayCommand::replayLogs()
+{
     interrupted.store(false);
-    // Without SA_RESTART: a read waiting on a pipe returns, and the reader sees the flag.
     struct sigaction onSignal
     {};
     onSignal.sa_handler = onReplayInterrupt;
@@ -432,31 +504,41 @@ int replay(const QList<QByteArray> &argvIn)
         sigaction(SIGINT, &oldIntAction, nullptr);
         sigaction(SIGTERM, &oldTermAction, nullptr);
     };
-    o.cancel = &interrupted;
+    m_options.cancel = &interrupted;
     Result<replay::Report> report = Error::make(Error::Kind::Internal, QString());
-    if (backend == u"redis"_s) {
-        auto endpoint = endpointFromArgs(args, command);
+    if (m_backend == u"redis"_s) {
+        const Result<Endpoint> &endpoint = m_context.endpoint();
         if (!endpoint) {
             restore();
-            return usage(endpoint.error().message);
+            return m_context.usage(endpoint.error().message);
         }
-        report = replay::runOnRedis(o, *endpoint);
+        report = replay::runOnRedis(m_options, *endpoint);
     } else {
-        report = replay::run(o);
+        report = replay::run(m_options);
     }
     restore();
     if (!report) {
-        return fail(command, report.error().message,
-                    report.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);
+        return m_context.fail(report.error().message, report.error().kind == Error::Kind::Invalid
+                                                          ? exitUsage
+                                                          : exitRuntime);
     }
-    const replay::Report &r = *report;
+    m_report = std::move(*report);
+    return std::nullopt;
+}
+
+// --csv, the report (--json or text), and the exit code: 1 when interrupted, failed or when
+// no request matched a rule.
+int ReplayCommand::report()
+{
+    const Args &args = m_context.args();
+    const replay::Report &r = *m_report;
     if (args.has("csv")) {
         QSaveFile f(args.text("csv"));
         const QByteArray csv = replay::deniedCsv(r);
         if (!f.open(QIODevice::WriteOnly) || f.write(csv) != csv.size() || !f.commit()) {
-            return fail(command,
-                        u"--csv: cannot write %1: %2"_s.arg(args.text("csv"), f.errorString()),
-                        exitRuntime);
+            return m_context.fail(
+                u"--csv: cannot write %1: %2"_s.arg(args.text("csv"), f.errorString()),
+                exitRuntime);
         }
     }
     if (args.has("json")) {
@@ -470,11 +552,11 @@ int replay(const QList<QByteArray> &argvIn)
         err(u"sluice-cli replay: warning: "_s + r.warning);
     }
     if (r.cancelled) {
-        return fail(command, u"interrupted: the report covers the lines read until then"_s,
-                    exitRuntime);
+        return m_context.fail(u"interrupted: the report covers the lines read until then"_s,
+                              exitRuntime);
     }
     if (!r.error.isEmpty()) {
-        return fail(command, r.error, exitRuntime);
+        return m_context.fail(r.error, exitRuntime);
     }
     qint64 matched = 0;
     for (const auto *list : {&r.rules, &r.against}) {
@@ -483,13 +565,24 @@ int replay(const QList<QByteArray> &argvIn)
         }
     }
     if (matched == 0) {
-        return fail(command,
-                    u"no request of the log matches a rule's route (%1 parsed lines); check the "
-                    "routes (\"GET /path\" matches that method and every path starting so)"_s.arg(
-                        grouped(r.parsed)),
-                    exitRuntime);
+        return m_context.fail(u"no request of the log matches a rule's route (%1 parsed lines); "
+                              "check the routes (\"GET /path\" matches that method and every "
+                              "path starting so)"_s.arg(grouped(r.parsed)),
+                              exitRuntime);
     }
     return exitOk;
+}
+
+} // namespace
+
+int replay(const QList<QByteArray> &argv)
+{
+    ReplayCommand c(argv);
+    return runSteps(c,
+                    {&ReplayCommand::options, &ReplayCommand::logFormat, &ReplayCommand::candidates,
+                     &ReplayCommand::trust, &ReplayCommand::backend, &ReplayCommand::sizes,
+                     &ReplayCommand::rules, &ReplayCommand::replayLogs},
+                    &ReplayCommand::report);
 }
 
 } // namespace sluice::cli

@@ -2,6 +2,7 @@
 #include "rulesimport.h"
 
 #include "args.h"
+#include "command.h"
 #include "connectflags.h"
 #include "ruleshistory.h"
 
@@ -10,7 +11,6 @@
 #include "core/redis/endpoint.h"
 #include "core/rules/codec.h"
 #include "core/rules/exporter.h"
-#include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
 
 #include <QFileInfo>
@@ -59,40 +59,6 @@ Result<void> saveAtomically(const QString &path, const QByteArray &bytes)
 }
 
 // A file given on the command line, loaded and validated; every diagnostic goes to stderr.
-std::optional<RuleSet> loadFileReporting(const QString &command, const QString &path)
-{
-    const rules::Loaded loaded = rules::loadFile(path);
-    if (!loaded.ok()) {
-        for (const Diagnostic &d : loaded.errors) {
-            writeErr(d.toString());
-        }
-        fail(command,
-             QStringLiteral("%1 is not a valid rule file (%2); nothing was done")
-                 .arg(path, counted(loaded.errors.size(), u"error", u"errors")),
-             exitUsage);
-        return std::nullopt;
-    }
-    return loaded.set;
-}
-
-Result<Connection> connectFromArgs(const Args &args, const QString &command, int *exitCode)
-{
-    if (!args.has("url")) {
-        *exitCode = fail(command, QStringLiteral("--url is required") + usageText, exitUsage);
-        return Error::make(Error::Kind::Invalid, QString());
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        *exitCode = fail(command, endpoint.error().message, exitUsage);
-        return endpoint.error();
-    }
-    auto c = Connection::open(*endpoint);
-    if (!c) {
-        *exitCode = fail(command, c.error().message, exitRuntime);
-    }
-    return c;
-}
-
 int validate(const Args &args)
 {
     const QString command = QStringLiteral("rules validate");
@@ -297,6 +263,22 @@ int pull(const Args &args)
 
 } // namespace
 
+std::optional<RuleSet> loadFileReporting(const QString &command, const QString &path)
+{
+    const rules::Loaded loaded = rules::loadFile(path);
+    if (!loaded.ok()) {
+        for (const Diagnostic &d : loaded.errors) {
+            writeErr(d.toString());
+        }
+        fail(command,
+             QStringLiteral("%1 is not a valid rule file (%2); nothing was done")
+                 .arg(path, counted(loaded.errors.size(), u"error", u"errors")),
+             exitUsage);
+        return std::nullopt;
+    }
+    return loaded.set;
+}
+
 int rules(const QList<QByteArray> &argv)
 {
     const QByteArray sub = argv.isEmpty() ? QByteArray() : argv.first();
@@ -428,61 +410,21 @@ int rules(const QList<QByteArray> &argv)
                 exitUsage);
 }
 
+Result<Connection> connectFromArgs(const Args &args, const QString &command, int *exitCode)
+{
+    return CommandContext(command, args, QStringLiteral("rules")).connect(exitCode);
+}
+
 Result<LoadedRules> loadRulesForCommand(const Args &args, const QString &command, int *exitCode,
                                         rules::RuleStore::Reading reading)
 {
-    auto none = [] { return Error::make(Error::Kind::Invalid, QString()); };
-    if (args.has("rules") == args.has("from-redis")) {
-        *exitCode =
-            fail(command, QStringLiteral("give the rules with either --rules FILE or --from-redis"),
-                 exitUsage);
-        return none();
+    CommandContext context(command, args, QStringLiteral("rules"));
+    LoadedRules loaded;
+    if (const Stop stop = context.loadRules(&loaded, reading)) {
+        *exitCode = *stop;
+        return Error::make(Error::Kind::Invalid, QString());
     }
-    if (args.has("rules")) {
-        const QString path = args.text("rules");
-        const auto set = loadFileReporting(command, path);
-        if (!set) {
-            *exitCode = exitUsage;
-            return none();
-        }
-        return LoadedRules{*set, path, {}};
-    }
-    auto c = connectFromArgs(args, command, exitCode);
-    if (!c) {
-        return none();
-    }
-    auto snap = rules::RuleStore().pull(*c, reading);
-    if (!snap) {
-        *exitCode = fail(command, snap.error().message, exitRuntime);
-        return none();
-    }
-    // The stored overrides with them (OverrideStore), as serve follows them.
-    QStringList skipped = snap->skipped;
-    auto stored = rules::OverrideStore().list(
-        *c, snap->set, {}, reading == rules::RuleStore::Reading::Strict ? nullptr : &skipped);
-    if (!stored && stored.error().kind == Error::Kind::Auth) {
-        // A user without SCAN / GET on the overrides' keys (an older ACL): the rules alone,
-        // said once.
-        fail(command,
-             QStringLiteral("note: the stored overrides are not read (%1); deciding by the rules "
-                            "alone")
-                 .arg(stored.error().message),
-             exitOk);
-        stored = QList<rules::OverrideStore::Stored>();
-    }
-    if (!stored) {
-        *exitCode =
-            fail(command,
-                 QStringLiteral("cannot read the stored overrides: %1").arg(stored.error().message),
-                 exitRuntime);
-        return none();
-    }
-    rules::OverrideStore::merge(snap->set, *stored);
-    return LoadedRules{snap->set,
-                       QStringLiteral("the rules in Redis at %1 (version %2)")
-                           .arg(c->endpoint().display())
-                           .arg(snap->version),
-                       skipped};
+    return loaded;
 }
 
 } // namespace sluice::cli

@@ -1,11 +1,14 @@
 #pragma once
 
 #include "core/common/result.h"
+#include "core/redis/connection.h"
 #include "core/rules/rule.h"
 #include "core/rules/rulestore.h"
 
 #include <QByteArray>
 #include <QList>
+
+#include <optional>
 
 namespace sluice::cli {
 
@@ -28,5 +31,13 @@ struct LoadedRules
 Result<LoadedRules>
 loadRulesForCommand(const Args &args, const QString &command, int *exitCode,
                     rules::RuleStore::Reading reading = rules::RuleStore::Reading::Strict);
+
+// The connection to --url for the rules commands (exit 2 without a usable --url, 1 when Redis
+// cannot be reached; the code in *exitCode).
+Result<Connection> connectFromArgs(const Args &args, const QString &command, int *exitCode);
+
+// The rules of a rule file, or nullopt with every diagnostic and the failure printed
+// ("sluice-cli <command>: FILE is not a valid rule file (N errors); nothing was done").
+std::optional<RuleSet> loadFileReporting(const QString &command, const QString &path);
 
 } // namespace sluice::cli

@@ -1,7 +1,7 @@
 #include "ruleshistory.h"
 
 #include "args.h"
-#include "connectflags.h"
+#include "rules.h"
 
 #include "core/common/bytes.h"
 #include "core/keys/changepreview.h"
@@ -47,25 +47,6 @@ QString plural(qsizetype n, const char *one, const char *many)
     return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
 }
 
-Result<Connection> connect(const Args &args, const QString &command, int *exitCode)
-{
-    if (!args.has("url")) {
-        *exitCode =
-            fail(command, QStringLiteral("--url is required") + usageOf(u"rules"_s), exitUsage);
-        return Error::make(Error::Kind::Invalid, QString());
-    }
-    auto endpoint = endpointFromArgs(args, command);
-    if (!endpoint) {
-        *exitCode = fail(command, endpoint.error().message, exitUsage);
-        return endpoint.error();
-    }
-    auto c = Connection::open(*endpoint);
-    if (!c) {
-        *exitCode = fail(command, c.error().message, exitRuntime);
-    }
-    return c;
-}
-
 // One side of `rules diff`: a rule file, "redis" (the stored rules) or "redis@N".
 struct Side
 {
@@ -93,7 +74,7 @@ std::optional<Side> loadSide(const Args &args, const QString &command, const QBy
             version = n;
         }
         if (!c) {
-            auto opened = connect(args, command, exitCode);
+            auto opened = connectFromArgs(args, command, exitCode);
             if (!opened) {
                 return std::nullopt;
             }
@@ -225,7 +206,7 @@ int rulesHistory(const Args &args)
                     exitUsage);
     }
     int code = exitOk;
-    auto c = connect(args, command, &code);
+    auto c = connectFromArgs(args, command, &code);
     if (!c) {
         return code;
     }
@@ -394,7 +375,7 @@ int rulesRollback(const Args &args)
                     exitUsage);
     }
     int code = exitOk;
-    auto c = connect(args, command, &code);
+    auto c = connectFromArgs(args, command, &code);
     if (!c) {
         return code;
     }
@@ -607,7 +588,7 @@ int rulesPromote(const Args &args, bool promote)
                     exitUsage);
     }
     int code = exitOk;
-    auto c = connect(args, command, &code);
+    auto c = connectFromArgs(args, command, &code);
     if (!c) {
         return code;
     }
@@ -636,7 +617,7 @@ int rulesStaged(const Args &args)
                     exitUsage);
     }
     int code = exitOk;
-    auto c = connect(args, command, &code);
+    auto c = connectFromArgs(args, command, &code);
     if (!c) {
         return code;
     }

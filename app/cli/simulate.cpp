@@ -1,6 +1,7 @@
 #include "simulate.h"
 
 #include "args.h"
+#include "command.h"
 #include "connectflags.h"
 
 #include "core/common/plural.h"
@@ -22,6 +23,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -155,12 +157,12 @@ Result<void> saveAtomically(const QString &path, const QByteArray &bytes)
 // --url, parsed; nullopt with an exit code when it is missing or wrong.
 std::optional<Endpoint> endpointFrom(const Args &args, int *code)
 {
-    auto e = endpointFromArgs(args, command);
-    if (!e) {
-        *code = fail(command, e.error().message, exitUsage);
+    CommandContext context(command, args);
+    if (const Stop s = context.requireEndpoint({})) {
+        *code = *s;
         return std::nullopt;
     }
-    return *e;
+    return *context.endpoint();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,56 +404,95 @@ int bench(const Args &args)
     return exitOk;
 }
 
-} // namespace
-
-int simulate(const QList<QByteArray> &argv)
+// sluice-cli simulate: options (or --bench), the renderer when a figure is asked for, the
+// backend, the scenario, the run, then the report (--csv, --png/--svg, --json or the table).
+class SimulateCommand
 {
-    auto parsed = Args::parse(argv, {{"backend", true},
-                                     {"url", true},
-                                     {"json", false},
-                                     {"csv", true},
-                                     {"png", true},
-                                     {"svg", true},
-                                     {"bench", false},
-                                     {"requests", true},
-                                     {"rounds", true},
-                                     {"batch", true}});
-    if (!parsed) {
-        return fail(command, parsed.error().message + usageText, exitUsage);
+public:
+    explicit SimulateCommand(const QList<QByteArray> &argv)
+        : m_argv(argv)
+    {}
+    Stop options();
+    Stop rendererFound();
+    Stop backend();
+    Stop scenario();
+    Stop runScenario();
+    int report();
+
+private:
+    Stop render();
+    int usage(const QString &message) const
+    {
+        return fail(command, message + usageText, exitUsage);
     }
-    const Args &args = *parsed;
+
+    const QList<QByteArray> m_argv;
+    CommandContext m_context{command};
+    // The figure is drawn by sluice-render, beside this program.
+    const QString m_renderer = QCoreApplication::applicationDirPath() + u"/sluice-render"_s;
+    std::optional<Endpoint> m_endpoint;
+    sim::RunOptions m_options;
+    QString m_spec;
+    std::optional<sim::Simulator> m_simulator;
+    std::optional<sim::SimResult> m_result;
+};
+
+Stop SimulateCommand::options()
+{
+    if (const Stop s = m_context.parse(m_argv,
+                                       {{"backend", true},
+                                        {"url", true},
+                                        {"json", false},
+                                        {"csv", true},
+                                        {"png", true},
+                                        {"svg", true},
+                                        {"bench", false},
+                                        {"requests", true},
+                                        {"rounds", true},
+                                        {"batch", true}},
+                                       CommandContext::Positionals::Any)) {
+        return s;
+    }
+    const Args &args = m_context.args();
     if (args.has("bench")) {
         if (!args.positional().isEmpty() || args.has("backend") || args.has("csv") ||
             args.has("png") || args.has("svg")) {
-            return fail(command,
-                        u"--bench takes no scenario, --backend, --csv, --png or --svg"_s +
-                            usageText,
-                        exitUsage);
+            return usage(u"--bench takes no scenario, --backend, --csv, --png or --svg"_s);
         }
-        return bench(args);
+        return bench(args); // the whole command
     }
     if (args.has("requests") || args.has("rounds")) {
-        return fail(command, u"--requests and --rounds are for --bench"_s + usageText, exitUsage);
+        return usage(u"--requests and --rounds are for --bench"_s);
     }
     if (args.positional().size() != 1) {
-        return fail(command,
-                    (args.positional().isEmpty()
-                         ? u"give a scenario file or preset:<name> (the "
-                           "presets are %1)"_s.arg(sim::scenario::presetNames().join(u", "_s))
-                         : u"give exactly one scenario"_s) +
-                        usageText,
-                    exitUsage);
+        return usage(args.positional().isEmpty()
+                         ? u"give a scenario file or preset:<name> (the presets are %1)"_s.arg(
+                               sim::scenario::presetNames().join(u", "_s))
+                         : u"give exactly one scenario"_s);
     }
-    // The figure is drawn by sluice-render, beside this program: found before the run, so a
-    // missing one costs no simulation.
-    const QString renderer = QCoreApplication::applicationDirPath() + u"/sluice-render"_s;
-    if ((args.has("png") || args.has("svg")) && !QFileInfo(renderer).isExecutable()) {
-        return fail(command,
-                    u"--png and --svg are drawn by sluice-render, the chart renderer, which is "
-                    "not beside sluice-cli (%1 is missing); it is installed with the sluice "
-                    "package, or run without --png/--svg (--csv writes the series)"_s.arg(renderer),
-                    exitRuntime);
+    return std::nullopt;
+}
+
+// Found before the run, so a missing renderer costs no simulation.
+Stop SimulateCommand::rendererFound()
+{
+    const Args &args = m_context.args();
+    if ((args.has("png") || args.has("svg")) && !QFileInfo(m_renderer).isExecutable()) {
+        return fail(
+            command,
+            u"--png and --svg are drawn by sluice-render, the chart renderer, which is "
+            "not beside sluice-cli (%1 is missing); it is installed with the sluice "
+            "package, or run without --png/--svg (--csv writes the series)"_s.arg(m_renderer),
+            exitRuntime);
     }
+    return std::nullopt;
+}
+
+// --backend local (the twins) or redis (the scripts at --url, the default with --url), and
+// --batch.
+Stop SimulateCommand::backend()
+{
+    const Args &args = m_context.args();
     QString backend = args.has("url") ? u"redis"_s : u"local"_s;
     if (args.has("backend")) {
         backend = args.text("backend");
@@ -463,49 +504,56 @@ int simulate(const QList<QByteArray> &argv)
         }
     }
     if (backend == u"redis"_s && !args.has("url")) {
-        return fail(command, u"--backend redis needs --url redis://host:port"_s + usageText,
-                    exitUsage);
+        return usage(u"--backend redis needs --url redis://host:port"_s);
     }
     if (backend == u"local"_s && args.has("url")) {
         return fail(command, u"--url is only used with --backend redis"_s, exitUsage);
     }
-    int code = exitOk;
-    std::optional<Endpoint> endpoint;
     if (backend == u"redis"_s) {
-        endpoint = endpointFrom(args, &code);
-        if (!endpoint) {
+        int code = exitOk;
+        m_endpoint = endpointFrom(args, &code);
+        if (!m_endpoint) {
             return code;
         }
     }
-    sim::RunOptions options;
     if (args.has("batch")) {
         auto b = integerFlag(args, "batch", 1, 100'000);
         if (!b) {
             return fail(command, b.error().message, exitUsage);
         }
-        options.batch = int(*b);
+        m_options.batch = int(*b);
     }
+    return std::nullopt;
+}
 
-    const QString spec = QString::fromLocal8Bit(args.positional().first());
-    const sim::scenario::Loaded loaded = sim::scenario::load(spec);
+Stop SimulateCommand::scenario()
+{
+    m_spec = QString::fromLocal8Bit(m_context.args().positional().first());
+    const sim::scenario::Loaded loaded = sim::scenario::load(m_spec);
     if (!loaded.ok()) {
         for (const Diagnostic &d : loaded.errors) {
             writeErr(d.toString());
         }
         return fail(command,
                     u"%1 is not a valid scenario (%2); nothing was run"_s.arg(
-                        spec, counted(loaded.errors.size(), u"error", u"errors")),
+                        m_spec, counted(loaded.errors.size(), u"error", u"errors")),
                     exitUsage);
     }
     auto simulator = sim::Simulator::create(loaded.scenario);
     if (!simulator) {
-        return fail(command, u"%1: %2"_s.arg(spec, simulator.error().message), exitUsage);
+        return fail(command, u"%1: %2"_s.arg(m_spec, simulator.error().message), exitUsage);
     }
+    m_simulator.emplace(std::move(*simulator));
+    return std::nullopt;
+}
 
+// The run, SIGINT and SIGTERM cancelling it.
+Stop SimulateCommand::runScenario()
+{
     InterruptGuard guard;
-    options.cancel = &interrupted;
-    auto result =
-        endpoint ? sim::runOnRedis(*simulator, *endpoint, options) : simulator->runLocal(options);
+    m_options.cancel = &interrupted;
+    auto result = m_endpoint ? sim::runOnRedis(*m_simulator, *m_endpoint, m_options)
+                             : m_simulator->runLocal(m_options);
     if (!result) {
         return fail(command, result.error().message,
                     result.error().kind == Error::Kind::Invalid ? exitUsage : exitRuntime);
@@ -517,54 +565,81 @@ int simulate(const QList<QByteArray> &argv)
         return fail(command,
                     u"cancelled after %1 of %2 requests%3"_s.arg(
                         grouped(result->processed), grouped(result->total),
-                        endpoint && result->warning.isEmpty() ? u"; the run's keys were "
-                                                                "removed from Redis"_s
-                                                              : QString()),
+                        m_endpoint && result->warning.isEmpty() ? u"; the run's keys were "
+                                                                  "removed from Redis"_s
+                                                                : QString()),
                     exitRuntime);
     }
+    m_result = std::move(*result);
+    return std::nullopt;
+}
+
+int SimulateCommand::report()
+{
+    const Args &args = m_context.args();
     if (args.has("csv")) {
-        if (auto saved = saveAtomically(args.text("csv"), sim::report::csv(*result)); !saved) {
+        if (auto saved = saveAtomically(args.text("csv"), sim::report::csv(*m_result)); !saved) {
             return fail(command, saved.error().message, exitRuntime);
         }
     }
     if (args.has("png") || args.has("svg")) {
-        // The console's figure, drawn headless by sluice-render from the run's outcome.
-        QTemporaryDir dir;
-        const QString file = dir.filePath(u"result.bin"_s);
-        if (auto saved = saveAtomically(file, sim::encodeResult(*result));
-            !dir.isValid() || !saved) {
-            return fail(command,
-                        u"cannot hand the run to sluice-render: %1"_s.arg(
-                            saved ? dir.errorString() : saved.error().message),
-                        exitRuntime);
-        }
-        QStringList renderArgs{u"--scenario"_s, spec, u"--result"_s, file};
-        for (const char *flag : {"png", "svg"}) {
-            if (args.has(flag)) {
-                renderArgs << u"--"_s + QLatin1String(flag) << args.text(flag);
-            }
-        }
-        QProcess render;
-        render.setProcessChannelMode(QProcess::ForwardedOutputChannel);
-        render.start(renderer, renderArgs);
-        const bool finished = render.waitForStarted(10'000) && render.waitForFinished(300'000);
-        if (!finished || render.exitStatus() != QProcess::NormalExit || render.exitCode() != 0) {
-            const QString said = QString::fromLocal8Bit(render.readAllStandardError()).trimmed();
-            render.kill();
-            return fail(command,
-                        u"%1 failed: %2"_s.arg(renderer, !said.isEmpty() ? said
-                                                         : finished      ? u"it crashed"_s
-                                                                         : render.errorString()),
-                        exitRuntime);
+        if (const Stop s = render()) {
+            return *s;
         }
     }
     if (args.has("json")) {
-        writeOut(sim::report::json(*result) + '\n');
+        writeOut(sim::report::json(*m_result) + '\n');
     } else {
-        writeOut(humanTable(simulator->scenario(), *result, simulator->traffic().subjects.size())
-                     .toLocal8Bit());
+        writeOut(
+            humanTable(m_simulator->scenario(), *m_result, m_simulator->traffic().subjects.size())
+                .toLocal8Bit());
     }
     return exitOk;
+}
+
+// The console's figure, drawn headless by sluice-render from the run's outcome.
+Stop SimulateCommand::render()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"result.bin"_s);
+    if (auto saved = saveAtomically(file, sim::encodeResult(*m_result)); !dir.isValid() || !saved) {
+        return fail(command,
+                    u"cannot hand the run to sluice-render: %1"_s.arg(
+                        saved ? dir.errorString() : saved.error().message),
+                    exitRuntime);
+    }
+    QStringList renderArgs{u"--scenario"_s, m_spec, u"--result"_s, file};
+    for (const char *flag : {"png", "svg"}) {
+        if (m_context.args().has(flag)) {
+            renderArgs << u"--"_s + QLatin1String(flag) << m_context.args().text(flag);
+        }
+    }
+    QProcess render;
+    render.setProcessChannelMode(QProcess::ForwardedOutputChannel);
+    render.start(m_renderer, renderArgs);
+    const bool finished = render.waitForStarted(10'000) && render.waitForFinished(300'000);
+    if (!finished || render.exitStatus() != QProcess::NormalExit || render.exitCode() != 0) {
+        const QString said = QString::fromLocal8Bit(render.readAllStandardError()).trimmed();
+        render.kill();
+        return fail(command,
+                    u"%1 failed: %2"_s.arg(m_renderer, !said.isEmpty() ? said
+                                                       : finished      ? u"it crashed"_s
+                                                                       : render.errorString()),
+                    exitRuntime);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int simulate(const QList<QByteArray> &argv)
+{
+    SimulateCommand c(argv);
+    return runSteps(c,
+                    {&SimulateCommand::options, &SimulateCommand::rendererFound,
+                     &SimulateCommand::backend, &SimulateCommand::scenario,
+                     &SimulateCommand::runScenario},
+                    &SimulateCommand::report);
 }
 
 } // namespace sluice::cli
