@@ -30,7 +30,7 @@
 #   audit     keys audit --match '*' --json  (every key's layout from its name, type and value
 #             shape; the values read one page behind, in the scan's round trips)  vs kit ttl
 # with the Redis commands per key of each side (INFO commandstats) and the client's round
-# trips. AUDIT=0 skips it; LISTINGS=0 skips the listings and the page (the audit alone).
+# trips. AUDIT=0, LISTINGS=0 and PAGE=0 skip those parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -179,13 +179,11 @@ if [ "${LISTINGS:-1}" = 1 ]; then
     echo
     echo "$n keys, medians of $rounds interleaved rounds (the kit's of all its runs: 3 and 2 a round):"
     table text:kit json:kit no-ttl:kit states:kitstate
-    PAGE=${PAGE:-1}
-else
-    PAGE=0
 fi
 
 pagetest=$build/tests/tst_keyspage
-if [ "$PAGE" = 1 ]; then
+if [ "${PAGE:-1}" = 1 ]; then
+    [ "${LISTINGS:-1}" = 1 ] || plant 4
     [ -x "$pagetest" ] || { echo "no $pagetest: the Keys page's figures need the tests built" >&2; exit 1; }
     echo
     echo "the Keys page (offscreen, profile scan budget: no limit), $rounds rounds between kit passes ..."
