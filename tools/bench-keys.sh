@@ -199,8 +199,9 @@ if [ "${PAGE:-1}" = 1 ]; then
         timed pkit "$kit" "$port" '*' ttl
         timed pkitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
         # "page figures: plain 1000000 keys in 5123 ms, 195199 keys/s, longest GUI gap 12 ms, 0 back-offs"
-        awk '/^page figures: plain/ {print $7, $14}' "$work/page.out" >>"$work/page.plain"
-        awk '/^page figures: states/ {print $7, $14}' "$work/page.out" >>"$work/page.states"
+        # (not the "gaps over 50 ms" lines, which start the same)
+        awk '/^page figures: plain [0-9]/ {print $7, $14}' "$work/page.out" >>"$work/page.plain"
+        awk '/^page figures: states [0-9]/ {print $7, $14}' "$work/page.out" >>"$work/page.states"
     done
     printf '\n%-8s %10s %10s %7s %16s\n' page "kit keys/s" "keys/s" ratio "GUI gap ms (max)"
     for pair in plain:pkit states:pkitstate; do
