@@ -9,6 +9,7 @@
 #include "testkit.h"
 #include "testredis.h"
 
+#include "core/keys/audit.h"
 #include "core/keys/keyfixer.h"
 
 #include <QHash>
@@ -523,6 +524,68 @@ private Q_SLOTS:
             QVERIFY2(QString::fromUtf8(r.err + r.out).contains(message), r.err.constData());
         }
         QCOMPARE(pttlOf(c(), "rate_limit:x"), qint64(-1));
+    }
+
+    // The audit's value reads, counted by Redis: every key's value read once, within its
+    // budget, in the scan's own round trips. A string of up to 64 bytes comes whole from one
+    // GETRANGE (no STRLEN); only a long one that may be a serialized bucket gets its length; a
+    // key judged from its Sluice rule's state (read by the scan) is not read again.
+    void valuesReadOnceInTheScansRoundTrips()
+    {
+        QList<QList<QByteArray>> plant;
+        for (int i = 0; i < 300; ++i) {
+            plant << QList<QByteArray>{"SET", "rl:10.3.0." + num(i), "3", "PX", "3600000"};
+        }
+        const QByteArray bucket = QByteArray(3, '\0') + '\1' + QByteArray(116, 'b');
+        for (int i = 0; i < 100; ++i) {
+            plant << QList<QByteArray>{"SET", "bucket:" + num(i), bucket};
+            plant << QList<QByteArray>{"SET", "page:" + num(i), QByteArray(5000, 'x'), "EX", "600"};
+            plant << QList<QByteArray>{
+                "HSET", "rate_limit:fw:{10.4.0." + num(i) + "}", "s", "1700000000000000", "c", "1"};
+        }
+        QVERIFY(pipelined(c(), plant));
+        QVERIFY(c().command({"CONFIG", "RESETSTAT"}));
+
+        KeyAuditor::Options o;
+        o.rules.emplace();
+        o.rules->rules = {Rule::window(u"fw"_s, Algorithm::FixedWindow, 10, 3'600'000'000)};
+        o.scan.patterns = {QByteArrayLiteral("*")};
+        o.scan.maxKeysPerSecond = 0;
+        o.scan.initialCount = o.scan.maxCount = 100; // about 6 pages
+        o.pageUsesConnection = false;
+        QHash<QByteArray, AuditEntry> got;
+        const AuditReport report = KeyAuditor::run(c(), o, [&](const auto &page, auto &) {
+            for (const AuditEntry &e : page) {
+                got.insert(e.key, e);
+            }
+        });
+        QCOMPARE(int(report.scan.status), int(ScanSummary::Status::Completed));
+        QCOMPARE(got.size(), 600);
+        QCOMPARE(report.group(u"rate_limit_redis"_s)->keys, qint64(300));
+        QCOMPARE(report.group(u"bucket4j"_s)->keys, qint64(100));
+        QCOMPARE(report.group(u"sluice_fixed_window"_s)->keys, qint64(100));
+        QCOMPARE(report.other, qint64(100));
+        QVERIFY2(got.value("bucket:7").state.contains(u"120 B"_s),
+                 qPrintable(got.value("bucket:7").state));
+
+        auto calls = [&](const char *command) {
+            auto stats = c().command({"INFO", "commandstats"});
+            const QByteArray tag = "cmdstat_" + QByteArray(command) + ":calls=";
+            const qsizetype at = stats ? stats->str.indexOf(tag) : -1;
+            return at < 0 ? 0 : stats->str.mid(at + tag.size()).split(',').first().toLongLong();
+        };
+        QCOMPARE(calls("getrange"), qint64(500)); // every string once
+        QCOMPARE(calls("strlen"), qint64(100));   // the serialized buckets only
+        QCOMPARE(calls("hscan"), qint64(0));      // the rule's keys: read by the scan
+        QCOMPARE(calls("hmget"), qint64(100));
+        QCOMPARE(calls("type"), qint64(600));
+        // No round trip of their own: the values of a page ride with the next SCAN, and one
+        // more round trip reads the last page's (and its buckets' lengths, one more).
+        const ScanProgress &p = report.scan.progress;
+        QVERIFY2(p.roundTrips <= p.pages + p.latencyProbes + 5,
+                 qPrintable(u"%1 round trips, %2 pages"_s.arg(p.roundTrips).arg(p.pages)));
+        // Redis's own count of TIME: the scanner's one a page and the values' one a page.
+        QVERIFY2(calls("time") <= 2 * p.pages + 4, qPrintable(QString::number(calls("time"))));
     }
 
     void badInput_data()

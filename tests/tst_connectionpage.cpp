@@ -12,8 +12,11 @@
 #include "ui/connection/connectionstatus.h"
 #include "ui/connection/profilestore.h"
 #include "ui/connection/sandbox.h"
+#include "ui/connection/serverpanel.h"
 #include "ui/language.h"
 #include "ui/mainwindow.h"
+
+#include "core/redis/serverfeatures.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -570,6 +573,51 @@ private Q_SLOTS:
         // It really is that server: the Unix redis-server sees the console's client.
         Connection admin = Connection::open(m_unixRedis.endpoint()).value();
         QTRY_VERIFY(!consoleClientId(admin).isEmpty());
+    }
+
+    // What the server offers, on the Connection page once connected: asked with COMMAND INFO
+    // on the connection worker's thread (the GUI thread keeps turning), by name. The fixture's
+    // Redis (Debian's 7.0) is asked the same and must agree; a 7.0 whose GET and HSET are
+    // renamed CL.THROTTLE and HEXPIRE then "has" those two: found by name, never by version.
+    void serverFeaturesShown()
+    {
+        const Endpoint fixture = test::redisEndpoint();
+        fillNewProfile(QStringLiteral("fixture"), fixture.port);
+        LoopWatch watch;
+        click("connectButton");
+        auto *panel = find<ServerPanel>("serverPanel");
+        QVERIFY(panel);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->isVisible() && !panel->rowsText().isEmpty(), 10000);
+        Connection admin = test::connect();
+        const redis::ServerFeatures asked = redis::detectFeatures(admin);
+        QVERIFY2(asked.known, qPrintable(asked.unknownWhy));
+        const QString rows = panel->rowsText();
+        QCOMPARE(rows.contains(QStringLiteral("yes|CLIENT NO-TOUCH|watching keys does not keep "
+                                              "them alive under LRU/LFU eviction")),
+                 asked.clientNoTouch);
+        QCOMPARE(rows.contains(QStringLiteral("yes|CL.THROTTLE|")), asked.clThrottle);
+        QCOMPARE(rows.contains(QStringLiteral("yes|HEXPIRE|")), asked.hexpire);
+        QCOMPARE(rows.count(u'\n'), 3); // four features, each with its meaning
+        QVERIFY2(find<QLabel>("serverTitle")->text().contains(QStringLiteral("fixture, Redis ")),
+                 qPrintable(find<QLabel>("serverTitle")->text()));
+        QVERIFY2(watch.maxGapMs() < 1000, qPrintable(QString::number(watch.maxGapMs())));
+        QVERIFY(
+            window().grab().save(test::screenshotPath(QStringLiteral("connection-server.png"))));
+
+        test::OwnRedis renamed;
+        QVERIFY2(renamed.start({QStringLiteral("--rename-command"), QStringLiteral("GET"),
+                                QStringLiteral("CL.THROTTLE"), QStringLiteral("--rename-command"),
+                                QStringLiteral("HSET"), QStringLiteral("HEXPIRE")}),
+                 renamed.output().constData());
+        fillNewProfile(QStringLiteral("renamed"), renamed.port());
+        click("connectButton");
+        QTRY_VERIFY_WITH_TIMEOUT(panel->rowsText().contains(QStringLiteral("yes|CL.THROTTLE|")),
+                                 10000);
+        QVERIFY2(panel->rowsText().contains(QStringLiteral("yes|HEXPIRE|TTLs on single hash "
+                                                           "fields")),
+                 qPrintable(panel->rowsText()));
+        QVERIFY(panel->rowsText().contains(QStringLiteral("no|GCRA|")));
+        QVERIFY(find<QLabel>("serverTitle")->text().contains(QStringLiteral("renamed, Redis 7")));
     }
 
     // (c) The secrets of an SSH profile go to the session (no keyring here), never to the

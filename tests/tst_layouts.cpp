@@ -79,6 +79,30 @@ class TestLayouts : public QObject
     }
 
 private Q_SLOTS:
+    // The literal runs a key must hold before a row's expression runs on it: required ones
+    // only (never text made optional, inside a group or a class, or beside an alternation).
+    void requiredLiteralsOfTheRows()
+    {
+        using L = std::vector<QByteArray>;
+        QCOMPARE(requiredLiterals(R"(rl:.+)"), (L{"rl:"}));
+        QCOMPARE(requiredLiterals(R"(.*\{[0-9a-f]{32,64}:[^{}]*\}:hits)"), (L{"{", ":", "}:hits"}));
+        QCOMPARE(requiredLiterals(R"(request_rate_limiter\.\{.*\}\.tokens)"),
+                 (L{"request_rate_limiter.{", "}.tokens"}));
+        QCOMPARE(requiredLiterals(R"(.*_cache_?:[0-9a-f]{32}([0-9a-f]{8})?:timer)"),
+                 (L{"_cache", ":", ":timer"}));
+        QCOMPARE(requiredLiterals(R"((LIMITS:)?LIMITER/.+)"), (L{"LIMITER/"}));
+        QCOMPARE(requiredLiterals(R"(rack::attack:(fail2ban|allow2ban):ban:.+)"),
+                 (L{"rack::attack:", ":ban:"}));
+        QCOMPARE(requiredLiterals(R"(ab|cd)"), L{});
+        QCOMPARE(requiredLiterals(""), L{});
+        // Every row's literals are in the keys its expression matches.
+        for (const Layout &l : layouts()) {
+            for (const QByteArray &literal : requiredLiterals(l.keyRegex)) {
+                QVERIFY2(!literal.isEmpty(), l.id);
+            }
+        }
+    }
+
     void cleanupTestCase()
     {
         Connection c = test::connect();

@@ -17,14 +17,20 @@
 #   json      keys --match '*' --json                                              vs kit ttl
 #   no-ttl    keys --match '*' --no-ttl      (the 1% printed)                      vs kit ttl
 #   states    keys --rules FILE --json       (decoded states: the layouts' reads)  vs kit state
-#   audit     keys audit --match '*' --json  (every key's layout from its name, type and value
-#             shape: the values read in the page's one more round trip)         vs kit ttl
 # Also printed: Sluice's peak RSS and the CPU time of each side (user+sys of the client, and of
 # redis-server from INFO cpu).
 # Then the console's Keys page, offscreen, with a profile of no scan budget (tst_keyspage
 # unpacedScanFigures, built with the tests): every key with '*' (vs kit ttl), then decoded with
 # the rules (vs kit state), each round between two kit passes, with the longest gap of the GUI
 # thread (a 5 ms timer's ticks) during each scan. PAGE=0 skips it.
+# Last the audit, on a keyspace of its own: N keys of 10 layouts in turn (Sluice's fixed window,
+# GCRA, sliding log and token bucket; rate-limit-redis, rate-limiter-flexible and
+# @nestjs/throttler counters, Spring Cloud Gateway's tokens, a sliding-window log of ms
+# timestamps, a Bucket4j state of 120 bytes), 1% without TTL:
+#   audit     keys audit --match '*' --json  (every key's layout from its name, type and value
+#             shape; the values read one page behind, in the scan's round trips)  vs kit ttl
+# with the Redis commands per key of each side (INFO commandstats) and the client's round
+# trips. AUDIT=0, LISTINGS=0 and PAGE=0 skip those parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -57,11 +63,18 @@ JSON
 layouts=(256 'rate_limit:fw:=h:s,c' 'rate_limit:g:=s' 'rate_limit:sl:=z:3600000000'
     'rate_limit:tb:=h:l,t')
 
+# The keyspace, ARGV[3] layouts in turn, each key as its library writes it (layouttable.cpp):
+# 4 for the listings (Sluice's fixed window, GCRA, sliding log and token bucket), 10 for the
+# audit (and rate-limit-redis, rate-limiter-flexible and @nestjs/throttler counters, Spring
+# Cloud Gateway's tokens, a sliding-window log of ms timestamps, a Bucket4j state).
 plant='
 local t = redis.call("TIME")
-local now = string.format("%.0f", tonumber(t[1]) * 1000000 + tonumber(t[2]))
+local us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = string.format("%.0f", us)
+local ms = string.format("%.0f", math.floor(us / 1000))
+local bucket = "\0\0\0\1" .. string.rep("b", 116)
 for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do
-  local kind = i % 4
+  local kind = i % tonumber(ARGV[3])
   local k
   if kind == 0 then
     k = "rate_limit:fw:{10." .. i .. "}"
@@ -72,21 +85,43 @@ for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do
   elseif kind == 2 then
     k = "rate_limit:sl:{10." .. i .. "}"
     redis.call("ZADD", k, now, now .. ":0", now, now .. ":1")
-  else
+  elseif kind == 3 then
     k = "rate_limit:tb:{user" .. i .. "}"
     redis.call("HSET", k, "l", "100", "t", now)
+  elseif kind == 4 then
+    k = "rl:10." .. i
+    redis.call("SET", k, "3")
+  elseif kind == 5 then
+    k = "rlflx:10." .. i
+    redis.call("SET", k, "2")
+  elseif kind == 6 then
+    k = "{" .. redis.sha1hex(tostring(i)) .. ":default}:hits"
+    redis.call("SET", k, "5")
+  elseif kind == 7 then
+    k = "request_rate_limiter.{10." .. i .. "}.tokens"
+    redis.call("SET", k, "9")
+  elseif kind == 8 then
+    k = "sw:10." .. i
+    redis.call("ZADD", k, ms, ms, ms, ms .. "-1")
+  else
+    k = "bucket:10." .. i
+    redis.call("SET", k, bucket)
   end
   if i % 100 ~= 0 then redis.call("PEXPIRE", k, 3000000) end
 end
 return 1'
-echo "planting $n keys ..."
-for ((from = 0; from < n; from += 100000)); do
-    to=$((from + 100000 < n ? from + 100000 - 1 : n - 1))
-    rc EVAL "$plant" 0 "$from" "$to" >/dev/null
-done
-echo "redis-server $(rc INFO server | grep -o 'redis_version:[0-9.]*' | cut -d: -f2) on $url," \
-    "$(rc DBSIZE) keys, $(rc INFO memory | grep -o 'used_memory_human:[^[:space:]]*' | cut -d: -f2)," \
-    "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# plant LAYOUTS: N keys, 100,000 a call.
+plant() {
+    rc FLUSHALL >/dev/null
+    echo "planting $n keys ..."
+    for ((from = 0; from < n; from += 100000)); do
+        to=$((from + 100000 < n ? from + 100000 - 1 : n - 1))
+        rc EVAL "$plant" 0 "$from" "$to" "$1" >/dev/null
+    done
+    echo "redis-server $(rc INFO server | grep -o 'redis_version:[0-9.]*' | cut -d: -f2) on $url," \
+        "$(rc DBSIZE) keys, $(rc INFO memory | grep -o 'used_memory_human:[^[:space:]]*' | cut -d: -f2)," \
+        "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+}
 
 redis_cpu() { rc INFO cpu | grep -E '^used_cpu_(user|sys):' | cut -d: -f2 | tr -d '\r' | paste -sd+ | bc; }
 # timed NAME CMD...: runs CMD (stdout to $work/out.NAME), appends "ms client_cpu_s redis_cpu_s
@@ -104,72 +139,111 @@ timed() {
     echo "$(((end - start) / 1000000)) $(echo "$user + $sys" | bc) $(echo "$r1 - $r0" | bc) $rss" \
         >>"$work/t.$name"
 }
-flags=(--scan-budget 0 --no-backoff)
-for ((round = 1; round <= rounds; ++round)); do
-    echo "round $round of $rounds (load $(cut -d' ' -f1 /proc/loadavg)) ..."
-    timed kit "$kit" "$port" '*' ttl
-    timed text "$cli" keys --url "$url" --match '*' "${flags[@]}"
-    timed kit "$kit" "$port" '*' ttl
-    timed json "$cli" keys --url "$url" --match '*' "${flags[@]}" --json
-    timed kit "$kit" "$port" '*' ttl
-    timed no-ttl "$cli" keys --url "$url" --match '*' "${flags[@]}" --no-ttl
-    timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
-    timed states "$cli" keys --url "$url" --rules "$work/rules.json" "${flags[@]}" --json
-    timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
-    timed audit "$cli" keys audit --url "$url" --match '*' "${flags[@]}" --json
-    timed kit "$kit" "$port" '*' ttl
-done
-grep -q "^$n keys" "$work/out.kit" || { echo "the kit did not list $n keys" >&2; exit 1; }
-[ "$(grep -c '"key":' "$work/out.states")" -eq "$n" ] || { echo "states: not $n rows" >&2; exit 1; }
-[ "$(grep -c '"key":' "$work/out.json")" -eq "$n" ] || { echo "json: not $n rows" >&2; exit 1; }
-[ "$(grep -c '"key":.*"layout":"sluice_' "$work/out.audit")" -eq "$n" ] || { echo "audit: not $n Sluice keys" >&2; exit 1; }
-
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { cut -d' ' -f"$2" "$work/t.$1" | median; }
-echo
-echo "$n keys, medians of $rounds interleaved rounds (the kit's of all its runs: 4 and 2 a round):"
-printf '%-8s %10s %10s %7s %16s %16s %7s\n' listing "kit keys/s" "keys/s" ratio \
-    "kit cpu s (c/r)" "cpu s (c/r)" "RSS MB"
-for pair in text:kit json:kit no-ttl:kit states:kitstate audit:kit; do
-    s=${pair%%:*}
-    k=${pair##*:}
-    kms=$(col "$k" 1)
-    sms=$(col "$s" 1)
-    printf '%-8s %10.0f %10.0f %7.2f %16s %16s %7.0f\n' "$s" \
-        "$(echo "$n * 1000 / $kms" | bc -l)" "$(echo "$n * 1000 / $sms" | bc -l)" \
-        "$(echo "$kms / $sms" | bc -l)" "$(printf '%.2f / %.2f' "$(col "$k" 2)" "$(col "$k" 3)")" \
-        "$(printf '%.2f / %.2f' "$(col "$s" 2)" "$(col "$s" 3)")" "$(echo "$(col "$s" 4) / 1024" | bc -l)"
-done
-echo "(c/r: CPU seconds of the client / of redis-server, medians)"
+# table PAIR...: one row per "sluice:kit" pair of timed names.
+table() {
+    printf '%-8s %10s %10s %7s %16s %16s %7s\n' listing "kit keys/s" "keys/s" ratio \
+        "kit cpu s (c/r)" "cpu s (c/r)" "RSS MB"
+    for pair in "$@"; do
+        s=${pair%%:*}
+        k=${pair##*:}
+        kms=$(col "$k" 1)
+        sms=$(col "$s" 1)
+        printf '%-8s %10.0f %10.0f %7.2f %16s %16s %7.0f\n' "$s" \
+            "$(echo "$n * 1000 / $kms" | bc -l)" "$(echo "$n * 1000 / $sms" | bc -l)" \
+            "$(echo "$kms / $sms" | bc -l)" "$(printf '%.2f / %.2f' "$(col "$k" 2)" "$(col "$k" 3)")" \
+            "$(printf '%.2f / %.2f' "$(col "$s" 2)" "$(col "$s" 3)")" "$(echo "$(col "$s" 4) / 1024" | bc -l)"
+    done
+    echo "(c/r: CPU seconds of the client / of redis-server, medians)"
+}
+flags=(--scan-budget 0 --no-backoff)
+
+if [ "${LISTINGS:-1}" = 1 ]; then
+    plant 4
+    for ((round = 1; round <= rounds; ++round)); do
+        echo "round $round of $rounds (load $(cut -d' ' -f1 /proc/loadavg)) ..."
+        timed kit "$kit" "$port" '*' ttl
+        timed text "$cli" keys --url "$url" --match '*' "${flags[@]}"
+        timed kit "$kit" "$port" '*' ttl
+        timed json "$cli" keys --url "$url" --match '*' "${flags[@]}" --json
+        timed kit "$kit" "$port" '*' ttl
+        timed no-ttl "$cli" keys --url "$url" --match '*' "${flags[@]}" --no-ttl
+        timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+        timed states "$cli" keys --url "$url" --rules "$work/rules.json" "${flags[@]}" --json
+        timed kitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+    done
+    grep -q "^$n keys" "$work/out.kit" || { echo "the kit did not list $n keys" >&2; exit 1; }
+    [ "$(grep -c '"key":' "$work/out.states")" -eq "$n" ] || { echo "states: not $n rows" >&2; exit 1; }
+    [ "$(grep -c '"key":' "$work/out.json")" -eq "$n" ] || { echo "json: not $n rows" >&2; exit 1; }
+    echo
+    echo "$n keys, medians of $rounds interleaved rounds (the kit's of all its runs: 3 and 2 a round):"
+    table text:kit json:kit no-ttl:kit states:kitstate
+fi
 
 pagetest=$build/tests/tst_keyspage
-[ "${PAGE:-1}" = 1 ] || exit 0
-[ -x "$pagetest" ] || { echo "no $pagetest: the Keys page's figures need the tests built" >&2; exit 1; }
+if [ "${PAGE:-1}" = 1 ]; then
+    [ "${LISTINGS:-1}" = 1 ] || plant 4
+    [ -x "$pagetest" ] || { echo "no $pagetest: the Keys page's figures need the tests built" >&2; exit 1; }
+    echo
+    echo "the Keys page (offscreen, profile scan budget: no limit), $rounds rounds between kit passes ..."
+    : >"$work/page.kit" && : >"$work/page.kitstate" && : >"$work/page.plain" && : >"$work/page.states"
+    for ((round = 1; round <= rounds; ++round)); do
+        timed pkit "$kit" "$port" '*' ttl
+        timed pkitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+        QT_QPA_PLATFORM=offscreen SLUICE_TEST_REDIS_URL=$url SLUICE_BENCH_KEYS_URL=$url \
+            SLUICE_BENCH_KEYS_RULES=$work/rules.json SLUICE_BENCH_KEYS_N=$n \
+            "$pagetest" unpacedScanFigures >"$work/page.out" 2>&1 ||
+            { cat "$work/page.out" >&2; exit 1; }
+        grep '^page figures:' "$work/page.out" | sed "s/^/round $round: /"
+        timed pkit "$kit" "$port" '*' ttl
+        timed pkitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
+        # "page figures: plain 1000000 keys in 5123 ms, 195199 keys/s, longest GUI gap 12 ms, 0 back-offs"
+        # (not the "gaps over 50 ms" lines, which start the same)
+        awk '/^page figures: plain [0-9]/ {print $7, $14}' "$work/page.out" >>"$work/page.plain"
+        awk '/^page figures: states [0-9]/ {print $7, $14}' "$work/page.out" >>"$work/page.states"
+    done
+    printf '\n%-8s %10s %10s %7s %16s\n' page "kit keys/s" "keys/s" ratio "GUI gap ms (max)"
+    for pair in plain:pkit states:pkitstate; do
+        s=${pair%%:*}
+        k=${pair##*:}
+        kms=$(col "$k" 1)
+        pms=$(cut -d' ' -f1 "$work/page.$s" | median)
+        gap=$(cut -d' ' -f2 "$work/page.$s" | sort -n | tail -1)
+        printf '%-8s %10.0f %10.0f %7.2f %16s\n' "$s" "$(echo "$n * 1000 / $kms" | bc -l)" \
+            "$(echo "$n * 1000 / $pms" | bc -l)" "$(echo "$kms / $pms" | bc -l)" "$gap"
+    done
+    echo "(medians; the kit's of its runs in these rounds; plain vs the kit's TYPE + PTTL pass, states vs its pass with the value reads)"
+fi
+
+[ "${AUDIT:-1}" = 1 ] || exit 0
 echo
-echo "the Keys page (offscreen, profile scan budget: no limit), $rounds rounds between kit passes ..."
-: >"$work/page.kit" && : >"$work/page.kitstate" && : >"$work/page.plain" && : >"$work/page.states"
+plant 10
+# commands NAME: Redis's commands since the last CONFIG RESETSTAT, per key: "TYPE 1.00, ...".
+commands() {
+    rc INFO commandstats | tr -d '\r' | awk -F'[_:=,]' -v n="$n" '/^cmdstat_/ {
+        if ($2 ~ /^(config|info|command|dbsize|client|ping|script)/) next
+        calls += $4; usec += $6; line = line sprintf("%s %.2f, ", toupper($2), $4 / n) }
+        END { printf "%s(%.2f commands, %.2f us of Redis command time a key)\n", line, calls / n, usec / n }'
+}
 for ((round = 1; round <= rounds; ++round)); do
-    timed pkit "$kit" "$port" '*' ttl
-    timed pkitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
-    QT_QPA_PLATFORM=offscreen SLUICE_TEST_REDIS_URL=$url SLUICE_BENCH_KEYS_URL=$url \
-        SLUICE_BENCH_KEYS_RULES=$work/rules.json SLUICE_BENCH_KEYS_N=$n \
-        "$pagetest" unpacedScanFigures >"$work/page.out" 2>&1 ||
-        { cat "$work/page.out" >&2; exit 1; }
-    grep '^page figures:' "$work/page.out" | sed "s/^/round $round: /"
-    timed pkit "$kit" "$port" '*' ttl
-    timed pkitstate "$kit" "$port" 'rate_limit:*' state "${layouts[@]}"
-    # "page figures: plain 1000000 keys in 5123 ms, 195199 keys/s, longest GUI gap 12 ms, 0 back-offs"
-    awk '/^page figures: plain/ {print $7, $14}' "$work/page.out" >>"$work/page.plain"
-    awk '/^page figures: states/ {print $7, $14}' "$work/page.out" >>"$work/page.states"
+    echo "audit round $round of $rounds (load $(cut -d' ' -f1 /proc/loadavg)) ..."
+    rc CONFIG RESETSTAT >/dev/null
+    timed akit "$kit" "$port" '*' ttl
+    [ "$round" = 1 ] && echo "kit:   $(commands)" >"$work/commands"
+    rc CONFIG RESETSTAT >/dev/null
+    timed audit "$cli" keys audit --url "$url" --match '*' "${flags[@]}" --json
+    [ "$round" = 1 ] && echo "audit: $(commands)" >>"$work/commands"
+    timed akit "$kit" "$port" '*' ttl
 done
-printf '\n%-8s %10s %10s %7s %16s\n' page "kit keys/s" "keys/s" ratio "GUI gap ms (max)"
-for pair in plain:pkit states:pkitstate; do
-    s=${pair%%:*}
-    k=${pair##*:}
-    kms=$(col "$k" 1)
-    pms=$(cut -d' ' -f1 "$work/page.$s" | median)
-    gap=$(cut -d' ' -f2 "$work/page.$s" | sort -n | tail -1)
-    printf '%-8s %10.0f %10.0f %7.2f %16s\n' "$s" "$(echo "$n * 1000 / $kms" | bc -l)" \
-        "$(echo "$n * 1000 / $pms" | bc -l)" "$(echo "$kms / $pms" | bc -l)" "$gap"
-done
-echo "(medians; the kit's of its runs in these rounds; plain vs the kit's TYPE + PTTL pass, states vs its pass with the value reads)"
+grep -q "^$n keys" "$work/out.akit" || { echo "the kit did not list $n keys" >&2; exit 1; }
+[ "$(grep -c '"key":.*"layout":"' "$work/out.audit")" -eq "$n" ] || { echo "audit: not $n limiter keys" >&2; exit 1; }
+[ "$(grep -o '"layout":"[a-z0-9_]*"' "$work/out.audit" | sort -u | wc -l)" -eq 10 ] ||
+    { echo "audit: not 10 layouts" >&2; exit 1; }
+"$cli" keys audit --url "$url" --match '*' "${flags[@]}" | tail -n 3 | grep 'round trips' >"$work/trips"
+echo
+echo "$n keys of 10 layouts, medians of $rounds interleaved rounds (the kit's of its 2 runs a round):"
+table audit:akit
+cat "$work/commands"
+echo "the audit's scan (text run): $(cat "$work/trips"); the kit: 2 round trips a SCAN page of COUNT 1000"
+echo "(load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)"

@@ -74,6 +74,21 @@ void appendJsonString(std::string &out, QStringView s)
 {
     out += '"';
     for (qsizetype i = 0; i < s.size(); ++i) {
+        // A run of printable ASCII that needs no escape, in one append.
+        qsizetype end = i;
+        while (end < s.size() && s[end].unicode() >= 0x20 && s[end].unicode() < 0x80 &&
+               s[end].unicode() != '"' && s[end].unicode() != '\\') {
+            ++end;
+        }
+        if (end > i) {
+            const size_t at = out.size();
+            out.resize(at + size_t(end - i));
+            for (qsizetype j = i; j < end; ++j) {
+                out[at + size_t(j - i)] = char(s[j].unicode());
+            }
+            i = end - 1;
+            continue;
+        }
         const char16_t u = s[i].unicode();
         if (u < 0x80) {
             if (u < 0x20 || u == '"' || u == '\\') {
@@ -117,13 +132,13 @@ void appendPrintableJson(std::string &out, const QByteArray &b)
         return;
     }
     out += '"';
-    for (const char c : b) {
-        if (c == '"') {
-            out += "\\\"";
-        } else {
-            out += c;
-        }
+    QByteArrayView rest(b);
+    for (qsizetype quote = rest.indexOf('"'); quote >= 0; quote = rest.indexOf('"')) {
+        out.append(rest.data(), size_t(quote));
+        out += "\\\"";
+        rest = rest.sliced(quote + 1);
     }
+    out.append(rest.data(), size_t(rest.size()));
     out += '"';
 }
 

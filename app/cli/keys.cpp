@@ -510,6 +510,7 @@ int audit(const Args &args)
     KeyAuditor::Options options;
     options.scan.patterns = setup->patterns;
     options.rules = setup->rules;
+    options.pageUsesConnection = false; // the pages are only written out
     if (int bad = exitOk; !applyScanBudget(args, command, options.scan, &bad)) {
         return bad;
     }

@@ -1,6 +1,7 @@
 #include "audit.h"
 
 #include "keyhealth.h"
+#include "valuereads.h"
 
 #include "core/common/glob.h"
 #include "core/redis/replyview.h"
@@ -15,21 +16,9 @@ namespace sluice::keys {
 
 namespace {
 
-using redis::ReplyView;
-
-constexpr qint64 headBytes = 64;
-constexpr int hashPage = 32;
 // Allowance on top of a known window before a TTL counts as too long: the libraries EXPIRE in
 // whole seconds.
 constexpr qint64 windowSlackMs = 1000;
-
-std::optional<std::pair<QByteArray, QByteArray>> zEnd(ReplyView r)
-{
-    if (!r.isArray() || r.size() < 2) {
-        return std::nullopt;
-    }
-    return std::pair{r[0].toByteArray(), r[1].toByteArray()};
-}
 
 QString sluiceLayoutOf(Algorithm a)
 {
@@ -253,10 +242,7 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
 
     // A Sluice key of a given rule, in the rule's state: judged as `keys` judges it.
     // (A string counter under a rule's prefix, judged no_ttl by the reader, is matched below.)
-    const bool foreignUnderRule =
-        info.health != Health::Unreadable && info.state.kind == KeyState::Kind::Unreadable;
-    if (info.hasRule() && info.health != Health::WrongType && !foreignUnderRule &&
-        info.adoptedAs.isEmpty()) {
+    if (judgedByItsRule(info)) {
         e.layout = sluiceLayoutOf(info.algorithm);
         e.lostTtl = lostTtlName(LostTtl::HealsOnNextRequest);
         e.severity = severity(LostTtl::HealsOnNextRequest);
@@ -367,86 +353,17 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
 }
 
 Result<QList<AuditEntry>> KeyAuditor::judge(Connection &c, const QList<KeyInfo> &infos,
-                                            const QList<Adoption> &adoptions, int batch)
+                                            const QList<Adoption> &adoptions)
 {
+    ValueReads values;
+    if (auto r = values.readAll(c, infos); !r) {
+        return r.error();
+    }
     QList<AuditEntry> out;
     out.reserve(infos.size());
-    static const QByteArray headEnd = QByteArray::number(headBytes - 1);
-    static const QByteArray pageCount = QByteArray::number(hashPage);
-    batch = std::max(batch, 1);
-    for (qsizetype from = 0; from < infos.size(); from += batch) {
-        const qsizetype to = std::min<qsizetype>(from + batch, infos.size());
-        c.append({QByteArrayLiteral("TIME")}, ReplyBound::time());
-        static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
-        for (qsizetype i = from; i < to; ++i) {
-            const KeyInfo &k = infos[i];
-            if (k.type == "string") {
-                c.append({QByteArrayLiteral("STRLEN"), k.key});
-                c.append({QByteArrayLiteral("GETRANGE"), k.key, QByteArrayLiteral("0"), headEnd},
-                         values);
-            } else if (k.type == "hash") {
-                // No HLEN: a small hash comes whole (cursor 0), so its length is what came.
-                c.append({QByteArrayLiteral("HSCAN"), k.key, QByteArrayLiteral("0"),
-                          QByteArrayLiteral("COUNT"), pageCount},
-                         values); // a small hash comes whole, whatever COUNT says
-            } else if (k.type == "zset") {
-                c.append({QByteArrayLiteral("ZCARD"), k.key});
-                c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("0"),
-                          QByteArrayLiteral("0"), QByteArrayLiteral("WITHSCORES")},
-                         values);
-                c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("-1"),
-                          QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")},
-                         values);
-            }
-        }
-        auto time = c.readRaw();
-        if (!time) {
-            return time.error();
-        }
-        qint64 nowUs = 0;
-        if (const ReplyView t(*time); t.isArray() && t.size() == 2) {
-            nowUs = t[0].bytes().toLongLong() * 1'000'000 + t[1].bytes().toLongLong();
-        }
-        for (qsizetype i = from; i < to; ++i) {
-            const KeyInfo &k = infos[i];
-            ForeignRead r;
-            r.key = k.key;
-            r.type = k.type;
-            r.pttlMs = k.pttlMs;
-            r.nowUs = nowUs;
-            const int replies = k.type == "string" ? 2
-                                : k.type == "hash" ? 1
-                                : k.type == "zset" ? 3
-                                                   : 0;
-            std::vector<Connection::RawReply> got;
-            for (int j = 0; j < replies; ++j) {
-                auto reply = c.readRaw();
-                if (!reply) {
-                    return reply.error();
-                }
-                got.push_back(std::move(*reply));
-            }
-            if (k.type == "string") {
-                r.strlen = ReplyView(got[0]).integer();
-                r.head = ReplyView(got[1]).toByteArray();
-            } else if (k.type == "hash") {
-                const ReplyView scan(got[0]);
-                if (scan.isArray() && scan.size() == 2 && scan[1].isArray()) {
-                    const ReplyView list = scan[1];
-                    for (size_t j = 0; j + 1 < list.size(); j += 2) {
-                        r.fields.append({list[j].toByteArray(), list[j + 1].toByteArray()});
-                    }
-                    // A cursor other than 0: more fields than came (at least one).
-                    r.hlen = r.fields.size() + (scan[0].bytes() == "0" ? 0 : 1);
-                }
-            } else if (k.type == "zset") {
-                r.zcard = ReplyView(got[0]).integer();
-                r.oldest = zEnd(ReplyView(got[1]));
-                r.newest = zEnd(ReplyView(got[2]));
-            }
-            out << classify(r, k, adoptions);
-        }
-    }
+    values.take([&](const KeyInfo &info, const ForeignRead &read) {
+        out << classify(read, info, adoptions);
+    });
     return out;
 }
 
@@ -474,39 +391,32 @@ AuditReport KeyAuditor::run(Connection &c, const Options &options, const PageCal
     if (so.patterns.isEmpty()) {
         so.patterns << QByteArrayLiteral("*");
     }
+    // The values ride in the scan's own round trips, one page behind its TYPE and PTTL.
+    ValueReads values;
+    so.follower = &values;
+    if (!options.pageUsesConnection) {
+        // The next round trip goes out before the page is judged: Redis reads while we judge.
+        so.pageNeedsConnection = [] { return false; };
+    }
     std::atomic<bool> stop{false};
     const std::atomic<bool> *callerCancel = options.scan.cancel;
     so.cancel = &stop;
-    std::optional<Error> readError;
+    QList<AuditEntry> entries;
     // The caller's cancel is relayed to the scan through `stop`, checked before every page.
-    report.scan = scanner.run(c, so, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
+    report.scan = scanner.run(c, so, [&](const QList<KeyInfo> &, const ScanProgress &p) {
         if (callerCancel != nullptr && callerCancel->load(std::memory_order_relaxed)) {
             stop = true;
             return;
         }
-        if (page.isEmpty()) {
-            if (onPage) {
-                onPage({}, p);
-            }
-            return;
-        }
-        auto entries = judge(c, page, adoptions, options.batch);
-        if (!entries) {
-            readError = entries.error();
-            stop = true;
-            return;
-        }
-        for (const AuditEntry &e : std::as_const(*entries)) {
-            report.add(e);
-        }
+        entries.clear();
+        values.take([&](const KeyInfo &info, const ForeignRead &read) {
+            entries << classify(read, info, adoptions);
+            report.add(entries.last());
+        });
         if (onPage) {
-            onPage(*entries, p);
+            onPage(entries, p);
         }
     });
-    if (readError) {
-        report.scan.status = ScanSummary::Status::Failed;
-        report.scan.error = readError;
-    }
     report.sortGroups();
     return report;
 }

@@ -117,17 +117,23 @@ public:
         KeyScanner::Options scan;     // patterns empty: "*" (the whole keyspace)
         std::optional<RuleSet> rules; // Sluice's own keys then judged by their rule
         QList<Adoption> adoptions;    // empty: those of `rules` (adoptionsOf)
-        int batch = 200;              // keys per pipelined read of the values
+        // The page callback uses the connection (keys fix does): false lets the scan send its
+        // next round trip before the callback, so that Redis reads while the page is judged.
+        bool pageUsesConnection = true;
     };
     using PageCallback = std::function<void(const QList<AuditEntry> &, const ScanProgress &)>;
 
-    // Scans, reads every key's value (one more pipelined round trip per SCAN page, on the
-    // scanner's idle connection), judges. Synchronous: run it in a worker.
+    // Scans, reads every key's value (valuereads.h: in the scan's own round trips, one page
+    // behind its TYPE and PTTL, within a per-key budget; a key judged from its rule's state is
+    // not read again), judges. Each page's entries reach `onPage` one round trip after the
+    // scanner listed them; a scan that fails or is cancelled leaves the keys of its last page
+    // (counted as scanned) unjudged. Synchronous: run it in a worker.
     static AuditReport run(Connection &c, const Options &options, const PageCallback &onPage);
 
-    // Reads and judges keys already listed (TYPE and PTTL known from `infos`).
+    // Reads the values of keys already listed (TYPE and PTTL known from `infos`) and judges
+    // them: one round trip (two when a string's exact length is needed).
     static Result<QList<AuditEntry>> judge(Connection &c, const QList<KeyInfo> &infos,
-                                           const QList<Adoption> &adoptions, int batch = 200);
+                                           const QList<Adoption> &adoptions);
 
     // The verdict for one key as read; `info` is the scanner's (with its rule when rules were
     // given). Public for tests.

@@ -81,6 +81,29 @@ struct ScanSummary
     bool noTouch = false;
 };
 
+// Reads that ride one page behind a scan (KeyScanner::Options::follower): once a page's keys
+// are read (TYPE and PTTL known, the page about to be delivered), they are queued here; their
+// reads go out ahead of the scanner's own in the next round trip, and are collected first.
+// So a second read of a page (the audit's values) costs no round trip of its own. The scanner
+// keeps the round trips going until nothing is pending. Used from the scanning thread only.
+class PageFollower
+{
+public:
+    virtual ~PageFollower() = default;
+    // A page about to be delivered: its keys, to be read in the next round trip.
+    virtual void queue(const QList<KeyInfo> &page) = 0;
+    // Keys queued whose reads are not collected yet (sent or not).
+    virtual bool pending() const = 0;
+    // Appends the reads of what is pending (nothing is sent). Called once per round trip; after
+    // a lost connection, again for the keys whose replies were not collected.
+    virtual void append(Connection &c) = 0;
+    // Reads the replies of the last append(), in order. A transport error (the connection is
+    // then broken) keeps the keys pending, to be sent again.
+    virtual Result<void> collect(Connection &c) = 0;
+    // Forgets every key: the scan stopped (failed or cancelled) with reads still pending.
+    virtual void discard() = 0;
+};
+
 // SCAN with MATCH and an adaptive COUNT, reading each page with a KeyReader (ANCHORS.md
 // section 4 items 1, 2, 10). Synchronous: run it in a worker thread (KeysWorker); it never
 // touches the GUI. Costs and guarantees:
@@ -139,6 +162,9 @@ public:
         // offset the gossip has not carried yet, nor "failed") is read on its master
         // (NodeScan::noReplica). Off a cluster: ignored.
         bool replicas = false;
+        // Reads one page behind, in the scan's own round trips (see PageFollower); nullptr:
+        // none. Off a cluster and on each node of one, on the connection the scan reads.
+        PageFollower *follower = nullptr;
     };
     // Called after every round trip, with the keys it read (possibly none: a sparse MATCH) and
     // the progress. Runs in the scanning thread; the connection is idle during the call, so

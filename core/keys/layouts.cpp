@@ -9,6 +9,8 @@
 #include <QStringList>
 
 #include <cmath>
+#include <cstring>
+#include <optional>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -17,14 +19,63 @@ namespace sluice::keys {
 
 namespace {
 
+// The characters a backslash makes literal in the rows' expressions.
+bool escapedLiteral(char c)
+{
+    return c != '\0' && std::strchr(".{}[]()*+?|^$\\/-:_", c) != nullptr;
+}
+
+// Past the bracket or parenthesis that closes the one at `i` (a class or a group, nested).
+size_t skipGroup(const char *re, size_t i)
+{
+    const char close = re[i] == '[' ? ']' : ')';
+    int depth = 0;
+    for (; re[i] != '\0'; ++i) {
+        if (re[i] == '\\' && re[i + 1] != '\0') {
+            ++i;
+        } else if (close == ']' && re[i] == ']' && depth > 0) {
+            return i + 1;
+        } else if (close == ']' && re[i] == '[') {
+            depth = 1;
+        } else if (close == ')' && re[i] == '[') {
+            i = skipGroup(re, i) - 1;
+        } else if (close == ')' && re[i] == '(') {
+            ++depth;
+        } else if (close == ')' && re[i] == ')' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return i;
+}
+
+// What matching needs of each row, computed once.
 struct Compiled
 {
-    std::vector<QRegularExpression> regex;
+    struct Row
+    {
+        QRegularExpression regex;
+        std::vector<QByteArray> literals; // requiredLiterals() of its expression
+        bool anyName = false;             // no expression: every name fits
+        QByteArray type;
+        bool sluice = false;     // one of Sluice's own rows
+        QString sluiceAlgorithm; // its algorithm ("fixed_window"), for Sluice's rows
+    };
+    std::vector<Row> rows;
     Compiled()
     {
         for (const Layout &l : layouts()) {
-            regex.emplace_back(QRegularExpression::anchoredPattern(QString::fromLatin1(l.keyRegex)),
-                               QRegularExpression::DotMatchesEverythingOption);
+            Row r;
+            r.regex = QRegularExpression(
+                QRegularExpression::anchoredPattern(QString::fromLatin1(l.keyRegex)),
+                QRegularExpression::DotMatchesEverythingOption);
+            r.regex.optimize();
+            r.literals = requiredLiterals(l.keyRegex);
+            r.anyName = l.keyRegex[0] == '\0';
+            r.type = QByteArray(l.type);
+            const QLatin1String id(l.id);
+            r.sluice = id.startsWith("sluice_"_L1);
+            r.sluiceAlgorithm = r.sluice ? QString(id.sliced(7)) : QString();
+            rows.push_back(std::move(r));
         }
     }
 };
@@ -38,6 +89,24 @@ const Compiled &compiled()
 qsizetype indexOf(const Layout &layout)
 {
     return &layout - layouts().constData();
+}
+
+// Whether `key` fits the row's name; `name` is the key as a QString, made on first need and
+// kept for the next rows.
+bool nameFits(const Compiled::Row &row, const QByteArray &key, std::optional<QString> &name)
+{
+    if (row.anyName) {
+        return true;
+    }
+    for (const QByteArray &literal : row.literals) {
+        if (!key.contains(literal)) {
+            return false;
+        }
+    }
+    if (!name) {
+        name = QString::fromLatin1(key);
+    }
+    return row.regex.match(*name).hasMatch();
 }
 
 } // namespace
@@ -202,6 +271,58 @@ QString withTtl(const QString &text, qint64 pttlMs, LostTtl lost)
 
 } // namespace
 
+std::vector<QByteArray> requiredLiterals(const char *re)
+{
+    for (size_t i = 0; re[i] != '\0';) {
+        if (re[i] == '|') {
+            return {};
+        }
+        i = re[i] == '[' || re[i] == '(' ? skipGroup(re, i) : i + (re[i] == '\\' ? 2 : 1);
+    }
+    std::vector<QByteArray> out;
+    QByteArray run;
+    const auto endRun = [&] {
+        if (!run.isEmpty()) {
+            out.push_back(run);
+        }
+        run.clear();
+    };
+    for (size_t i = 0; re[i] != '\0';) {
+        char literal = 0;
+        if (re[i] == '\\' && escapedLiteral(re[i + 1])) {
+            literal = re[i + 1];
+            i += 2;
+        } else if (re[i] == '[' || re[i] == '(') {
+            endRun();
+            i = skipGroup(re, i);
+            continue;
+        } else if (re[i] == '{') { // a quantifier: {n} or {n,m}
+            endRun();
+            while (re[i] != '\0' && re[i] != '}') {
+                ++i;
+            }
+            i += re[i] == '}' ? 1 : 0;
+            continue;
+        } else if (re[i] == '\\' || std::strchr(".^$*+?", re[i]) != nullptr) {
+            endRun(); // a class (\s, \d), any character, an anchor, a quantifier
+            i += re[i] == '\\' && re[i + 1] != '\0' ? 2 : 1;
+            continue;
+        } else {
+            literal = re[i++];
+        }
+        if (re[i] == '?' || re[i] == '*' || re[i] == '{') {
+            endRun(); // optional or counted: not required as it is
+            continue;
+        }
+        run += literal;
+        if (re[i] == '+') {
+            endRun();
+        }
+    }
+    endRun();
+    return out;
+}
+
 std::optional<QByteArray> ForeignRead::field(const QByteArray &name) const
 {
     for (const auto &f : fields) {
@@ -235,10 +356,8 @@ QString layoutIds(bool adoptableOnly)
 
 bool keyFits(const Layout &layout, const QByteArray &key)
 {
-    if (layout.keyRegex[0] == '\0') {
-        return true;
-    }
-    return compiled().regex[size_t(indexOf(layout))].match(QString::fromLatin1(key)).hasMatch();
+    std::optional<QString> name;
+    return nameFits(compiled().rows[size_t(indexOf(layout))], key, name);
 }
 
 bool shapeFits(const Layout &layout, const ForeignRead &r)
@@ -304,20 +423,25 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
 
 const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm)
 {
-    for (const Layout &l : layouts()) {
-        const QLatin1String id(l.id);
-        if (id.startsWith("sluice_"_L1)) {
+    const QList<Layout> &all = layouts();
+    const std::vector<Compiled::Row> &rows = compiled().rows;
+    std::optional<QString> name;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Compiled::Row &row = rows[i];
+        const Layout &l = all[qsizetype(i)];
+        if (row.type != read.type) {
+            continue;
+        }
+        if (row.sluice) {
             // With a rule, only its algorithm's row; without, a leaky bucket cannot be told
             // from a token bucket (same fields): the token bucket's row says so.
-            const QString algorithm = sluiceAlgorithm.isEmpty() && id != "sluice_leaky_bucket"_L1
-                                          ? QString(id.sliced(7))
-                                          : sluiceAlgorithm;
-            if (id.sliced(7) != algorithm) {
+            const bool leaky = row.sluiceAlgorithm == "leaky_bucket"_L1;
+            if (sluiceAlgorithm.isEmpty() ? leaky : row.sluiceAlgorithm != sluiceAlgorithm) {
                 continue;
             }
         }
         // The value's shape first: no allocation, and most application keys fail it at once.
-        if (l.type == read.type && shapeFits(l, read) && keyFits(l, read.key)) {
+        if (shapeFits(l, read) && nameFits(row, read.key, name)) {
             return &l;
         }
     }
@@ -326,10 +450,12 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
 
 const Layout *matchByName(const QByteArray &key)
 {
-    const QString name = QString::fromLatin1(key); // once, not once per row
-    for (const Layout &l : layouts()) {
-        if (l.byName && compiled().regex[size_t(indexOf(l))].match(name).hasMatch()) {
-            return &l;
+    const QList<Layout> &all = layouts();
+    const std::vector<Compiled::Row> &rows = compiled().rows;
+    std::optional<QString> name;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (all[qsizetype(i)].byName && nameFits(rows[i], key, name)) {
+            return &all[qsizetype(i)];
         }
     }
     return nullptr;

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <optional>
+#include <vector>
 
 // The limiter key layouts Sluice recognises, its own and other libraries'
 // (FORMATS.md "keys audit"): a table of rows, data only, in layouttable.cpp. A key is matched
@@ -151,6 +152,11 @@ const QList<Layout> &layouts();
 const Layout *findLayout(const QString &id);
 // "string_counter, sorted_set_log, ...": for error messages naming the ids accepted.
 QString layoutIds(bool adoptableOnly = false);
+
+// The literal runs every name `expression` matches contains (top-level text outside classes
+// and groups, none made optional by a quantifier): a key without one of them is turned away
+// before the expression runs. Nothing when the expression has a top-level alternation.
+std::vector<QByteArray> requiredLiterals(const char *expression);
 
 // Whether the name of `key` fits the row's keyRegex (an empty regex: any key).
 bool keyFits(const Layout &layout, const QByteArray &key);

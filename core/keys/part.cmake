@@ -2,6 +2,7 @@
 # <folder>/part.cmake).
 target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/audit.cpp ${CMAKE_CURRENT_LIST_DIR}/audit.h
+    ${CMAKE_CURRENT_LIST_DIR}/clusterscan.cpp ${CMAKE_CURRENT_LIST_DIR}/clusterscan.h
     ${CMAKE_CURRENT_LIST_DIR}/changepreview.cpp ${CMAKE_CURRENT_LIST_DIR}/changepreview.h
     ${CMAKE_CURRENT_LIST_DIR}/keyfixer.cpp ${CMAKE_CURRENT_LIST_DIR}/keyfixer.h
     ${CMAKE_CURRENT_LIST_DIR}/keyhealth.cpp ${CMAKE_CURRENT_LIST_DIR}/keyhealth.h
@@ -12,4 +13,5 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/layouttable.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keysworker.cpp ${CMAKE_CURRENT_LIST_DIR}/keysworker.h
     ${CMAKE_CURRENT_LIST_DIR}/keywatcher.cpp ${CMAKE_CURRENT_LIST_DIR}/keywatcher.h
-    ${CMAKE_CURRENT_LIST_DIR}/statedecoder.cpp ${CMAKE_CURRENT_LIST_DIR}/statedecoder.h)
+    ${CMAKE_CURRENT_LIST_DIR}/statedecoder.cpp ${CMAKE_CURRENT_LIST_DIR}/statedecoder.h
+    ${CMAKE_CURRENT_LIST_DIR}/valuereads.cpp ${CMAKE_CURRENT_LIST_DIR}/valuereads.h)

@@ -5550,6 +5550,61 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
 </context>
 <context>
+    <name>sluice::ui::ServerPanel</name>
+    <message>
+        <source>watching keys does not keep them alive under LRU/LFU eviction: the console&apos;s scans use it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not here (Redis 7.2 has it): under LRU/LFU eviction, keys the console watches are kept longer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redis-cell&apos;s GCRA in one command (or Dragonfly&apos;s): its keys are audited as redis_cell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not here: no redis-cell module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a native GCRA command of this server&apos;s build</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not here: Sluice&apos;s gcra rule is a Lua script, as everywhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTLs on single hash fields: a limiter may expire a field, not its whole key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not here (Redis 7.4 has it): TTLs are per key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This server: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This server: %1, Redis %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What it offers beyond Redis 7.0 is unknown: %1. The console&apos;s scans then count as accesses under LRU/LFU eviction.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::SimulationMetricsModel</name>
     <message>
         <source>fixed window</source>

@@ -5685,6 +5685,61 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
 </context>
 <context>
+    <name>sluice::ui::ServerPanel</name>
+    <message>
+        <source>watching keys does not keep them alive under LRU/LFU eviction: the console&apos;s scans use it</source>
+        <translation>观察键不会让它们在 LRU/LFU 淘汰下多活：控制台的扫描会用它</translation>
+    </message>
+    <message>
+        <source>not here (Redis 7.2 has it): under LRU/LFU eviction, keys the console watches are kept longer</source>
+        <translation>此处没有（Redis 7.2 起有）：在 LRU/LFU 淘汰下，控制台观察的键会被保留得更久</translation>
+    </message>
+    <message>
+        <source>redis-cell&apos;s GCRA in one command (or Dragonfly&apos;s): its keys are audited as redis_cell</source>
+        <translation>redis-cell 的 GCRA，一条命令完成（或 Dragonfly 的）：它的键按 redis_cell 审计</translation>
+    </message>
+    <message>
+        <source>not here: no redis-cell module</source>
+        <translation>此处没有：未加载 redis-cell 模块</translation>
+    </message>
+    <message>
+        <source>a native GCRA command of this server&apos;s build</source>
+        <translation>此服务器构建自带的 GCRA 命令</translation>
+    </message>
+    <message>
+        <source>not here: Sluice&apos;s gcra rule is a Lua script, as everywhere</source>
+        <translation>此处没有：Sluice 的 gcra 规则是 Lua 脚本，与其他地方一样</translation>
+    </message>
+    <message>
+        <source>TTLs on single hash fields: a limiter may expire a field, not its whole key</source>
+        <translation>哈希字段级的 TTL：限流器可以让单个字段过期，而不是整个键</translation>
+    </message>
+    <message>
+        <source>not here (Redis 7.4 has it): TTLs are per key</source>
+        <translation>此处没有（Redis 7.4 起有）：TTL 按键设置</translation>
+    </message>
+    <message>
+        <source>This server: %1</source>
+        <translation>此服务器：%1</translation>
+    </message>
+    <message>
+        <source>This server: %1, Redis %2</source>
+        <translation>此服务器：%1，Redis %2</translation>
+    </message>
+    <message>
+        <source>What it offers beyond Redis 7.0 is unknown: %1. The console&apos;s scans then count as accesses under LRU/LFU eviction.</source>
+        <translation>无法得知它在 Redis 7.0 之外提供什么：%1。此时控制台的扫描在 LRU/LFU 淘汰下算作访问。</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>有</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::SimulationMetricsModel</name>
     <message>
         <source>fixed window</source>

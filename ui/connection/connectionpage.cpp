@@ -7,6 +7,7 @@
 #include "profileform.h"
 #include "profilestore.h"
 #include "sandbox.h"
+#include "serverpanel.h"
 
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
@@ -129,6 +130,12 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     listButtons->addWidget(m_delete);
     listButtons->addStretch(1);
     left->addLayout(listButtons);
+    // What the session's server offers, once it answered: under the profiles, where the
+    // connected one has its dot (the form keeps its height).
+    m_server = new ServerPanel(m_controller, this);
+    m_server->setFixedWidth(260);
+    left->addSpacing(6);
+    left->addWidget(m_server);
     body->addLayout(left);
 
     // Right: the selected profile (or the sandbox), then the message area.

@@ -21,6 +21,7 @@ class ConnectionController;
 class ConnectionSession;
 class MessageBanner;
 class ProfileForm;
+class ServerPanel;
 
 // The Connection page: the saved profiles (and the sandbox) on the left, the selected one's
 // form on the right with Test connection, Save and Connect, and one message area that answers
@@ -93,6 +94,7 @@ private:
 
     MessageBanner *m_banner;
     ClusterPanel *m_cluster;
+    ServerPanel *m_server;
 
     QString m_editingId; // the profile in the form; empty: a new one
     bool m_dirty = false;

@@ -3,6 +3,7 @@
 #include "clusternodes.h"
 
 #include "core/redis/endpoint.h"
+#include "core/redis/serverfeatures.h"
 
 #include <QMetaType>
 #include <QString>
@@ -43,6 +44,9 @@ struct ConnectionState
     // the connection is lost. nodesError: why the last read failed; empty when it worked.
     QList<ClusterNode> nodes;
     QString nodesError;
+    // What the server offers beyond Redis 7.0 (COMMAND INFO at connect, by name, never by
+    // version); kept while the connection is lost. Unknown (with why) when COMMAND is refused.
+    redis::ServerFeatures server;
 
     bool isUp() const { return state == State::Connected; }
 };

@@ -261,6 +261,9 @@ Result<void> ConnectionWorker::handshake(Connection &c, ConnectionState &s,
     } else if (endsHandshake(r.error())) {
         return r.error();
     }
+    // What it offers, by name (unknown, with why, when refused; a lost connection shows in
+    // the PING below).
+    s.server = redis::detectFeatures(c);
     auto rtt = ping(c);
     if (!rtt) {
         return rtt.error();

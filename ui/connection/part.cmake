@@ -14,4 +14,5 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/connectionswitcher.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionswitcher.h
     ${CMAKE_CURRENT_LIST_DIR}/connectionworker.cpp ${CMAKE_CURRENT_LIST_DIR}/connectionworker.h
     ${CMAKE_CURRENT_LIST_DIR}/profilestore.cpp ${CMAKE_CURRENT_LIST_DIR}/profilestore.h
-    ${CMAKE_CURRENT_LIST_DIR}/sandbox.cpp ${CMAKE_CURRENT_LIST_DIR}/sandbox.h)
+    ${CMAKE_CURRENT_LIST_DIR}/sandbox.cpp ${CMAKE_CURRENT_LIST_DIR}/sandbox.h
+    ${CMAKE_CURRENT_LIST_DIR}/serverpanel.cpp ${CMAKE_CURRENT_LIST_DIR}/serverpanel.h)

@@ -37,6 +37,7 @@ void AuditWorker::run(const Endpoint &endpoint, const keys::KeyAuditor::Options 
     }
     keys::KeyAuditor::Options o = options;
     o.scan.cancel = cancel.get();
+    o.pageUsesConnection = false; // the pages are only kept and counted
     qsizetype kept = 0;
     QElapsedTimer sinceProgress;
     sinceProgress.start();
