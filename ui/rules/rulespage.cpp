@@ -147,8 +147,13 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
         tr("&Remove override…"), QStringLiteral("removeOverrideButton"), overridesPane,
         tr("Remove the selected override from Redis: the rule decides for its subjects again"));
     m_removeOverride->setEnabled(false);
+    m_addOverride = PageHeader::button(
+        tr("Add override…"), QStringLiteral("addOverrideButton"), overridesPane,
+        tr("Store an override of the selected rule in Redis: allow or deny a subject or a "
+           "network for a time, whether it is limited right now or not"));
     overridesTitle->addWidget(m_overridesHeading);
     overridesTitle->addStretch(1);
+    overridesTitle->addWidget(m_addOverride);
     overridesTitle->addWidget(m_removeOverride);
     overridesBox->addLayout(overridesTitle);
     m_overrides = new OverridesModel(this);
@@ -240,6 +245,7 @@ RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
     connect(m_overridesView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RulesPage::updateRemoveOverride);
     connect(m_removeOverride, &QPushButton::clicked, this, &RulesPage::removeSelectedOverride);
+    connect(m_addOverride, &QPushButton::clicked, this, &RulesPage::addOverride);
     auto *deleteKey = new QShortcut(QKeySequence::Delete, m_table);
     deleteKey->setContext(Qt::WidgetShortcut);
     connect(deleteKey, &QShortcut::activated, this, &RulesPage::deleteRule);
@@ -397,6 +403,8 @@ void RulesPage::updateRemoveOverride()
     const QModelIndexList now = m_overridesView->selectionModel()->selectedRows();
     m_removeOverride->setEnabled(!now.isEmpty() && !m_session->isReadingOverrides() &&
                                  m_overrides->rows().value(now.first().row()).stored);
+    m_addOverride->setEnabled(m_session->rules().find(m_session->overridesRule()) &&
+                              !m_session->isReadingOverrides());
 }
 
 void RulesPage::removeSelectedOverride()

@@ -145,6 +145,8 @@ private:
     // The list of the selected rule's overrides, from the rule and the session's stored ones.
     void updateOverrides();
     void removeSelectedOverride();
+    // Opens AddOverrideDialog for the selected rule (addoverridedialog.cpp).
+    void addOverride();
     void updateRemoveOverride();
 
     RulesSession *m_session;
@@ -183,6 +185,7 @@ private:
     QLabel *m_overridesHeading;
     QLabel *m_overridesNote;
     QPushButton *m_removeOverride;
+    QPushButton *m_addOverride;
     ConfirmHook m_overrideConfirm;
 };
 
