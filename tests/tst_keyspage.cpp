@@ -204,6 +204,33 @@ private Q_SLOTS:
         QVERIFY(c.command({"DEL", k}));
     }
 
+    // A wide window gives the Key column its keys' width and the State what is left (the
+    // state gives way first): a long key was middle-elided at 1920 px beside 800 px of state.
+    void keyColumnTakesItsKeysWidth()
+    {
+        Connection c = test::connect();
+        const QByteArray k = m_prefix + "fw:{a-long-subject-name-of-a-partner-0123456789}";
+        QVERIFY(c.command({"HSET", k, "s", "1", "c", "1"}));
+        QVERIFY(c.command({"PEXPIRE", k, "60000"}));
+        Harness h(test::redisEndpoint());
+        h.page->resize(1920, 1000);
+        h.page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(k));
+        h.page->setRules(m_rules);
+        QVERIFY(h.scan());
+        QCOMPARE(h.page->model()->rowCount(), 1);
+        QTableView *t = h.table();
+        const int needed = t->fontMetrics().horizontalAdvance(QString::fromUtf8(k));
+        QTRY_VERIFY2(t->columnWidth(KeysModel::KeyColumn) >= needed,
+                     qPrintable(QString::number(t->columnWidth(KeysModel::KeyColumn))));
+        QVERIFY(t->columnWidth(KeysModel::StateColumn) >= 240);
+        // Narrow: the key gives way too, down to its floor, the state keeps its share.
+        h.page->resize(1000, 700);
+        QTRY_VERIFY(t->columnWidth(KeysModel::KeyColumn) < needed);
+        QVERIFY(c.command({"DEL", k}));
+    }
+
     // A short details pane (a 1100x700 window) with a long state: the facts scroll, each
     // keeps its lines; they were squeezed over each other (the state cut, the last minute's
     // note drawn over its chart).

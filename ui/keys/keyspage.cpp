@@ -1,5 +1,7 @@
 #include "keyspage.h"
 
+#include "keycolumn.h"
+
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
@@ -605,6 +607,7 @@ bool KeysPage::eventFilter(QObject *watched, QEvent *event)
 
 void KeysPage::updateVisible()
 {
+    fitKeyColumn(m_view, KeysModel::KeyColumn, KeysModel::StateColumn, 200, 240);
     m_visibleRows.clear();
     QList<QByteArray> keys;
     const int rows = m_proxy->rowCount();
