@@ -53,10 +53,11 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     // One row of charts stays whole at the first-start size (1100x700), more rows scroll; the
     // lists take the rest: at 1100x700 "Limited right now" shows eight rows and more.
     m_chartArea->setMinimumHeight(RuleChart::minimumChartHeight + 4);
-    bottom->setMinimumHeight(240);
-    split->setStretchFactor(0, 1);
+    bottom->setMinimumHeight(280);
+    // A taller window gives most of its height to the charts (five show at 1920x1080).
+    split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    split->setSizes({260, 340});
+    split->setSizes({600, 300});
     connectSession();
     rebuildCharts();
     rebuildTopCombo();
