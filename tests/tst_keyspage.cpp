@@ -204,6 +204,38 @@ private Q_SLOTS:
         QVERIFY(c.command({"DEL", k}));
     }
 
+    // A wide window gives the Key column its keys' width and the State what is left (the
+    // state gives way first): a long key was middle-elided at 1920 px beside 800 px of state.
+    void keyColumnTakesItsKeysWidth()
+    {
+        Connection c = test::connect();
+        const QByteArray k =
+            m_prefix + "fw:{a-long-subject-name-of-a-partner-0123456789-eu-west-1-batch-reports}";
+        QVERIFY(c.command({"HSET", k, "s", "1", "c", "1"}));
+        QVERIFY(c.command({"PEXPIRE", k, "60000"}));
+        Harness h(test::redisEndpoint());
+        h.page->resize(1000, 700);
+        h.page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(k));
+        h.page->setRules(m_rules);
+        QVERIFY(h.scan());
+        QCOMPARE(h.page->model()->rowCount(), 1);
+        QTableView *t = h.table();
+        // Scanned in a small window, then made wide (the review's 1536 -> 1920).
+        h.page->resize(1920, 1000);
+        const int needed = t->fontMetrics().horizontalAdvance(QString::fromUtf8(k));
+        QVERIFY(needed > 400); // wider than a fixed key column
+        QTRY_VERIFY2(
+            t->columnWidth(KeysModel::KeyColumn) >= needed,
+            qPrintable(u"%1 of %2"_s.arg(t->columnWidth(KeysModel::KeyColumn)).arg(needed)));
+        QVERIFY(t->columnWidth(KeysModel::StateColumn) >= 240);
+        // Narrow: the key gives way too, down to its floor, the state keeps its share.
+        h.page->resize(1000, 700);
+        QTRY_VERIFY(t->columnWidth(KeysModel::KeyColumn) < needed);
+        QVERIFY(c.command({"DEL", k}));
+    }
+
     // A short details pane (a 1100x700 window) with a long state: the facts scroll, each
     // keeps its lines; they were squeezed over each other (the state cut, the last minute's
     // note drawn over its chart).

@@ -35,7 +35,9 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QDialog>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -589,6 +591,98 @@ private Q_SLOTS:
         QVERIFY(d.ok() && d->allowed);
     }
 
+    // The pointer on "Limited right now" holds its order: a refresh that brings a subject
+    // sorting first leaves the rows where they are (the heading says it holds), so the Block
+    // dialog names the subject that was clicked; once the pointer leaves, the new list comes in
+    // and the selection follows its subject to its new row.
+    void pointerHoldsTheOrder()
+    {
+        const QString id = uniqueId("mon-hold");
+        const Rule rule = windowRule(id, 1, 60 * duration::usPerSecond);
+        RedisLimiter limiter(test::connect());
+        const Policy policy = rule.policy();
+        const auto deny = [&](const QByteArray &subject) {
+            for (int i = 0; i < 2; ++i) {
+                QVERIFY(limiter.decide({&policy, rule.keyFor(subject), 1, {}, 0}).ok());
+            }
+        };
+        deny("10.7.7.5");
+        deny("10.7.7.7");
+        MonitorPage page(m_h.controller());
+        RuleSet set;
+        set.rules = {rule};
+        page.setRules(set);
+        page.resize(1100, 640);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        LimitedModel *model = page.limitedModel();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 2, 5000);
+        auto *view = page.findChild<QTableView *>(QStringLiteral("limitedTable"));
+        auto *heading = page.findChild<QLabel *>(QStringLiteral("limitedHeading"));
+        // Longest wait first: the subject denied last. Click the second row.
+        const QByteArray clicked = model->rows().at(1).subject;
+        const QPoint at = view->visualRect(model->index(1, 1)).center();
+        // From outside the list into it: the pointer enters it whatever the last test left.
+        QTest::mouseMove(heading, heading->rect().center());
+        QTest::mouseMove(view->viewport(), at);
+        QTRY_VERIFY(view->underMouse());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(view->selectionModel()->selectedRows().size(), 1);
+
+        // A subject that sorts first (the longest wait) is limited now; the pointer is still on
+        // the list.
+        QTest::qWait(20);
+        deny("10.7.7.1");
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(page.snapshot().limited.size(), 3, 5000);
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(model->rows().at(1).subject, clicked);
+        QVERIFY2(heading->text().contains(u"held while you point at it"_s),
+                 qPrintable(heading->text()));
+        auto *block = page.findChild<QPushButton *>(QStringLiteral("blockButton"));
+        QTest::mouseClick(block, Qt::LeftButton);
+        QDialog *dialog = page.blockDialog();
+        QVERIFY(dialog);
+        const QString asked = dialog->findChild<QLabel *>()->text();
+        QVERIFY2(asked.contains(QString::fromLatin1(clicked)) && !asked.contains(u"10.7.7.1"_s),
+                 qPrintable(asked));
+        dialog->reject();
+
+        // The pointer leaves: the new order, the same subject selected.
+        QTest::mouseMove(heading, heading->rect().center());
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 5000);
+        QVERIFY(!heading->text().contains(u"held"_s));
+        const QModelIndexList sel = view->selectionModel()->selectedRows();
+        QCOMPARE(sel.size(), 1);
+        QCOMPARE(model->rows().at(0).subject, QByteArray("10.7.7.1"));
+        QCOMPARE(model->rows().at(sel.first().row()).subject, clicked);
+        QCOMPARE(sel.first().row(), 2);
+        Connection admin = test::connect();
+        (void)test::deleteByPrefix(admin, rule.keyPrefix + id.toUtf8() + ":");
+    }
+
+    // At the first-start size the list of limited subjects shows eight rows and more, not
+    // two or three, with six rules' charts above it.
+    void limitedListReadableAt1100x700()
+    {
+        MonitorPage page(m_h.controller());
+        RuleSet set;
+        for (int i = 0; i < 6; ++i) {
+            set.rules.push_back(windowRule(uniqueId("mon-rows"), 10, duration::usPerSecond));
+        }
+        page.setRules(set);
+        // The page's share of a 1100x700 window (menu bar and status bar apart).
+        page.resize(1100, 640);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto *view = page.findChild<QTableView *>(QStringLiteral("limitedTable"));
+        const int rows = view->viewport()->height() / view->verticalHeader()->defaultSectionSize();
+        QVERIFY2(rows >= 8, qPrintable(QString::number(rows)));
+        // One row of charts stays whole.
+        auto *area = page.findChild<QScrollArea *>(QStringLiteral("chartArea"));
+        QVERIFY(area->viewport()->height() >= RuleChart::minimumChartHeight);
+    }
+
     // "Allow for 1 h…" and "Block…" store overrides through OverrideStore, on a Redis of the
     // test's own (the store's default namespace, which `check --from-redis` reads): the
     // override is in Redis with the TTL asked for, the engine decides by it (allowed, denied,
@@ -955,9 +1049,18 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(page.chart(id)->totals().allowed, qint64(42), 5000);
         auto *status = page.findChild<QLabel *>(QStringLiteral("monitorStatus"));
         QVERIFY2(status->text().contains(QStringLiteral("Live")), qPrintable(status->text()));
+        auto *note = page.findChild<QLabel *>(QStringLiteral("limitedNote"));
+        auto *heading = page.findChild<QLabel *>(QStringLiteral("limitedHeading"));
+        QTRY_VERIFY_WITH_TIMEOUT(note->text().startsWith(u"No subject is denied right now"_s),
+                                 5000);
 
         redis.stop();
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Not updating")), 10000);
+        // The list read before is not an all-clear now.
+        QVERIFY2(note->text().startsWith(u"Not current: Redis stopped answering at"_s),
+                 qPrintable(note->text()));
+        QVERIFY(!note->text().contains(u"No subject is denied"_s));
+        QCOMPARE(heading->text(), u"Limited right now (not current)"_s);
         QVERIFY(status->text().contains(QStringLiteral("showing the data read at")));
         QCOMPARE(page.chart(id)->totals().allowed, qint64(42));
         QCOMPARE(page.snapshot().series.size(), 1);
@@ -965,6 +1068,9 @@ private Q_SLOTS:
         // Back (empty: a fresh server): live again.
         QVERIFY(redis.start());
         QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Live")), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(note->text().startsWith(u"No subject is denied right now"_s),
+                                 5000);
+        QCOMPARE(heading->text(), u"Limited right now"_s);
     }
 
     // Realistic data, then a look: history recorded for the last 15 minutes, a real load on

@@ -38,6 +38,20 @@ Rule windowRule(const QString &id, qint64 limit)
                         Scope{Scope::Kind::Ip, {}}, test::keyPrefix());
 }
 
+// A one-second constant load of 200 requests a second over `subjects` subjects on `set`.
+load::LoadOptions shortLoad(const RuleSet &set, int subjects)
+{
+    load::LoadOptions o;
+    o.endpoint = test::redisEndpoint();
+    o.rules = set;
+    o.pattern.kind = sim::TrafficPattern::Kind::Constant;
+    o.pattern.rate = {200, duration::usPerSecond};
+    o.durationUs = duration::usPerSecond;
+    o.threads = 1;
+    o.subjects = subjects;
+    return o;
+}
+
 // Reads more often than the page does, so that the test waits less.
 MonitorWorker::Options fast()
 {
@@ -196,8 +210,8 @@ private Q_SLOTS:
         QVERIFY(session.statusText().startsWith(u"Not connected"_s));
     }
 
-    // The auto range: the shortest step that holds what was recorded since the session began
-    // (else everything kept; else a minute), so that a short load fills the chart.
+    // The auto range: the shortest step that holds the latest burst of decisions (else a
+    // minute), so that a short load fills the chart, the second one too.
     void autoRange()
     {
         const qint64 now = 1'700'000'000;
@@ -211,16 +225,24 @@ private Q_SLOTS:
             }
             return QList<stats::RuleSeries>{r};
         };
-        QCOMPARE(MonitorSession::autoSeconds({}, now - 100, now), 60);
-        QCOMPARE(MonitorSession::autoSeconds(series({}), now - 100, now), 60);
+        QCOMPARE(MonitorSession::autoSeconds({}, now), 60);
+        QCOMPARE(MonitorSession::autoSeconds(series({}), now), 60);
+        QCOMPARE(MonitorSession::burstStart(series({}), now), -1);
         // A 10 s load that ended a second ago: 15 s, two thirds of the width.
-        QCOMPARE(MonitorSession::autoSeconds(series({10, 5, 1}), now - 100, now), 15);
-        QCOMPARE(MonitorSession::autoSeconds(series({40, 2}), now - 100, now), 60);
-        QCOMPARE(MonitorSession::autoSeconds(series({170}), now - 200, now), 180);
-        // Data from before the session is left out while there is newer...
-        QCOMPARE(MonitorSession::autoSeconds(series({600, 20}), now - 100, now), 30);
-        // ... and counts when there is nothing else.
-        QCOMPARE(MonitorSession::autoSeconds(series({600}), now - 100, now), 900);
+        QCOMPARE(MonitorSession::autoSeconds(series({10, 5, 1}), now), 15);
+        QCOMPARE(MonitorSession::autoSeconds(series({40, 2}), now), 60);
+        QCOMPARE(MonitorSession::autoSeconds(series({170}), now), 180);
+        // A quiet stretch of a minute or more ends a burst: the older one is left out...
+        QCOMPARE(MonitorSession::autoSeconds(series({600, 20}), now), 30);
+        // ... and the only one counts, however old.
+        QCOMPARE(MonitorSession::autoSeconds(series({600}), now), 900);
+        // A second 10 s load six minutes after the first fills the chart like the first.
+        QList<qint64> twoLoads;
+        for (qint64 s = 1; s <= 10; ++s) {
+            twoLoads << s << s + 370;
+        }
+        QCOMPARE(MonitorSession::autoSeconds(series(twoLoads), now), 15);
+        QCOMPARE(MonitorSession::burstStart(series(twoLoads), now), now - 10);
         QCOMPARE(MonitorSession::rangeText(60), u"1 min"_s);
         QCOMPARE(MonitorSession::rangeText(3600), u"1 h"_s);
         QCOMPARE(MonitorSession::rangeText(15), u"15 s"_s);
@@ -238,14 +260,7 @@ private Q_SLOTS:
         (void)test::deleteByPrefix(admin, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
         RuleSet set;
         set.rules = {rule};
-        load::LoadOptions o;
-        o.endpoint = test::redisEndpoint();
-        o.rules = set;
-        o.pattern.kind = sim::TrafficPattern::Kind::Constant;
-        o.pattern.rate = {200, duration::usPerSecond};
-        o.durationUs = duration::usPerSecond;
-        o.threads = 1;
-        o.subjects = 8;
+        load::LoadOptions o = shortLoad(set, 8);
         o.keyPrefixOverride = load::runScopedPrefix();
         QVERIFY(test::recordedLoad(o).finished);
 
@@ -284,6 +299,48 @@ private Q_SLOTS:
                  qPrintable(session.limitedNote()));
         QVERIFY(!session.topNote().contains(u"other keys"_s));
         (void)test::deleteByPrefix(admin, rule.keyPrefix + id.toUtf8() + ":");
+        (void)test::deleteByPrefix(admin, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
+    }
+
+    // A load on the rules' real keys of a rule whose keys live a second: once they expired, the
+    // decisions of the last seconds have no key, rightly; the note never says they were made on
+    // other keys (the Load page's own), which would send the user to tick a box already ticked.
+    void noteTrueAfterARunOnTheRealKeys()
+    {
+        const QString id = uniqueId("ms-real");
+        const Rule rule = Rule::window(id, Algorithm::FixedWindow, 3, duration::usPerSecond,
+                                       Scope{Scope::Kind::Ip, {}}, test::keyPrefix());
+        Connection admin = test::connect();
+        (void)test::deleteByPrefix(admin, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
+        RuleSet set;
+        set.rules = {rule};
+        ConnectionController controller(&m_h.store());
+        MonitorSession session(&controller, fast());
+        session.setRules(set);
+        session.setPageVisible(true);
+        controller.connectTo(m_h.fixtureProfile());
+        QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().limitedRead, 5000);
+        const load::LoadProgress run = test::recordedLoad(shortLoad(set, 4));
+        QVERIFY(run.finished);
+        session.noteLoad(run); // what the Load page tells the Monitor at its end
+        // The decisions are recorded, the keys gone: the moment the old note spoke up.
+        const auto recent = [&] {
+            for (const stats::RuleSeries &r : session.snapshot().series) {
+                for (qsizetype i = std::max<qsizetype>(0, r.seconds.size() - 5);
+                     i < r.seconds.size(); ++i) {
+                    if (r.seconds[i].total() > 0) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().limitedRead && recent() &&
+                                     session.snapshot().keysPerRule.value(id) == 0,
+                                 5000);
+        QVERIFY2(session.unwatchedRules().isEmpty(), qPrintable(session.limitedNote()));
+        QVERIFY2(!session.limitedNote().contains(u"sluice:load:"_s),
+                 qPrintable(session.limitedNote()));
         (void)test::deleteByPrefix(admin, stats::defaultNamespace + "stats:" + id.toUtf8() + ":");
     }
 

@@ -4,6 +4,7 @@
 // rule file said; the Simulation page opens the dialog.
 #include "pageharness.h"
 
+#include "core/rules/codec.h"
 #include "ui/sim/replaydialog.h"
 #include "ui/sim/simulationpage.h"
 
@@ -12,6 +13,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -220,6 +222,23 @@ void TestReplayDialog::simulationPageOpensIt()
     QVERIFY(dialog != nullptr && dialog->isVisible());
     button->click();
     QCOMPARE(page->findChildren<ReplayDialog *>().size(), 1);
+
+    // With no rule file chosen it replays the Rules page's rules, which the page passes on.
+    QTemporaryDir dir;
+    rules::Loaded loaded = rules::parseJson(rulesJson, {});
+    QVERIFY(loaded.ok());
+    page->setRules(loaded.set);
+    auto *rulesEdit = dialog->findChild<QLineEdit *>(u"rulesEdit"_s);
+    QVERIFY(rulesEdit->text().isEmpty());
+    QVERIFY2(rulesEdit->placeholderText().contains(u"Rules page's 2 rule"_s),
+             qPrintable(rulesEdit->placeholderText()));
+    dialog->setLogs({write(dir, u"a.log"_s, noisyLog(10))});
+    QSignalSpy done(dialog, &ReplayDialog::replayFinished);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(u"replayButton"_s), Qt::LeftButton);
+    QVERIFY(done.wait(20000));
+    auto *summary = dialog->findChild<QTableWidget *>(u"summaryTable"_s);
+    QCOMPARE(summary->rowCount(), 2);
+    QCOMPARE(summary->item(0, 0)->text(), u"api"_s);
 }
 
 QTEST_MAIN(TestReplayDialog)

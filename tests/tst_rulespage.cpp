@@ -25,6 +25,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -918,6 +919,60 @@ private Q_SLOTS:
         QVERIFY2(banner().contains(QStringLiteral("Removed the override subject 10.9.9.9")),
                  qPrintable(banner()));
         QCOMPARE(overrides.list(c, loaded.set)->size(), 0);
+    }
+
+    // "Add override…" stores an override of the selected rule for a subject nobody limits
+    // right now, typed in its dialog: it is in Redis with the time asked for and listed as
+    // stored; a network without its prefix length is refused before anything is written.
+    void addsAnOverride()
+    {
+        connectToFixture();
+        const char *const json =
+            "{\"version\": 1, \"rules\": [{\"id\": \"add-ov\", \"scope\": \"ip\", "
+            "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\"}]}";
+        QString error;
+        QVERIFY(page().importFile(file(QStringLiteral("addov.json"), json), &error));
+        selectRule(QStringLiteral("add-ov"));
+        auto *add = find<QPushButton>("addOverrideButton");
+        QTRY_VERIFY_WITH_TIMEOUT(add->isEnabled(), 5000);
+        QTest::mouseClick(add, Qt::LeftButton);
+        auto *d = page().findChild<QDialog *>(QStringLiteral("addOverrideDialog"));
+        QVERIFY(d);
+        QTRY_VERIFY(d->isVisible());
+        auto *ok = d->findChild<QPushButton *>(QStringLiteral("addOverrideConfirmButton"));
+        auto *who = d->findChild<QLineEdit *>(QStringLiteral("overridePatternEdit"));
+        auto *kind = d->findChild<QComboBox *>(QStringLiteral("overrideKindCombo"));
+        auto *duration = d->findChild<QLineEdit *>(QStringLiteral("overrideDurationEdit"));
+        QVERIFY(!ok->isEnabled()); // nobody named yet
+        kind->setFocus();
+        QTest::keyClick(kind, Qt::Key_Down); // the network
+        QTest::keyClicks(who, QStringLiteral("10.0.0.0"));
+        QVERIFY(!ok->isEnabled());
+        QTest::keyClick(kind, Qt::Key_Up); // the subject
+        who->selectAll();
+        QTest::keyClicks(who, QStringLiteral("10.4.4.4"));
+        duration->selectAll();
+        QTest::keyClicks(duration, QStringLiteral("2h"));
+        QVERIFY(ok->isEnabled());
+        QTest::mouseClick(ok, Qt::LeftButton);
+        OverridesModel *m = page().overridesModel();
+        QTRY_COMPARE_WITH_TIMEOUT(m->rowCount(), 1, 5000);
+        QCOMPARE(m->index(0, OverridesModel::MatchColumn).data().toString(),
+                 QStringLiteral("subject 10.4.4.4"));
+        QCOMPARE(m->index(0, OverridesModel::ActionColumn).data().toString(),
+                 QStringLiteral("deny: always refused"));
+        QCOMPARE(m->index(0, OverridesModel::FromColumn).data().toString(),
+                 QStringLiteral("stored in Redis"));
+        QVERIFY2(banner().contains(QStringLiteral("Stored the override subject 10.4.4.4")),
+                 qPrintable(banner()));
+        Connection c = test::connect();
+        RuleSet set = page().session()->rules();
+        auto stored = rules::OverrideStore(m_ns).list(c, set);
+        QVERIFY(stored && stored->size() == 1);
+        QVERIFY2(stored->first().pttlMs > 7'100'000 && stored->first().pttlMs <= 7'200'000,
+                 qPrintable(QString::number(stored->first().pttlMs)));
+        QVERIFY(*rules::OverrideStore(m_ns).remove(
+            c, QStringLiteral("add-ov"), Override::Kind::Subject, QStringLiteral("10.4.4.4")));
     }
 
     // A rule selected before the console connects (the file reopened at start, the sandbox

@@ -71,17 +71,28 @@ QVBoxLayout *PageHeader::pageLayout(QWidget *page)
 QLabel *PageHeader::heading(const QString &text, qreal scale, QWidget *parent)
 {
     auto *l = new QLabel(text, parent);
+    styleHeading(l, scale);
+    return l;
+}
+
+void PageHeader::styleHeading(QLabel *l, qreal scale)
+{
     QFont f = l->font();
     f.setPointSizeF(f.pointSizeF() * scale);
     f.setBold(true);
     l->setFont(f);
-    return l;
 }
 
 QLabel *PageHeader::note(QWidget *parent, const QColor &color)
 {
     auto *l = new QLabel(parent);
     l->setWordWrap(true);
+    styleNote(l, color);
+    return l;
+}
+
+void PageHeader::styleNote(QLabel *l, const QColor &color)
+{
     QPalette pal = l->palette();
     pal.setColor(QPalette::WindowText, color);
     l->setPalette(pal);
@@ -93,7 +104,6 @@ QLabel *PageHeader::note(QWidget *parent, const QColor &color)
             l->setPalette(p);
         });
     }
-    return l;
 }
 
 QLabel *PageHeader::badge(const QString &text, Tone t, QWidget *parent)

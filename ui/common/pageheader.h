@@ -50,6 +50,9 @@ public:
     static QLabel *heading(const QString &text, qreal scale, QWidget *parent);
     // A word-wrapped note in the muted tone (or `color`).
     static QLabel *note(QWidget *parent, const QColor &color = tone::muted());
+    // The looks of heading() and note() on a label made elsewhere (an ElidedLabel).
+    static void styleHeading(QLabel *label, qreal scale);
+    static void styleNote(QLabel *label, const QColor &color = tone::muted());
     // A small rounded badge in a tone ("unsaved changes").
     static QLabel *badge(const QString &text, Tone tone, QWidget *parent);
 

@@ -2,4 +2,4 @@
 # thread, the confirm hook, the write gate and the statistics watch.
 sluice_ui_sources(tone.h confirm.h filedialog.h workerthread.h pageheader messagebanner
     elidedlabel theme flowlayout
-    fieldform patterndraft patternform tablemodel writegate statswatch wheelguard windowplace)
+    durationfield fieldform patterndraft patternform tablemodel writegate statswatch wheelguard windowplace)

@@ -1,5 +1,7 @@
 #include "keyspage.h"
 
+#include "keycolumn.h"
+
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
@@ -353,28 +355,22 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     });
     connect(m_session, &KeysSession::scanFinished, this, [this](const ScanSummary &summary) {
         if (!m_columnsFitted && m_model->rowCount() > 0) {
-            // Once a session, from the first rows: the key as wide as the keys listed need
-            // (within bounds), the state the rest. Later rescans leave the widths alone (no
-            // columns jumping every interval, a width the user set stays).
+            // Once a session, from the first rows: the rule and the subject as wide as they
+            // need (within bounds). The key is fitKeyColumn's (updateVisible), from now on.
             m_columnsFitted = true;
             const QFontMetrics fm(m_view->font());
-            int widest = 0;
             int rule = fm.horizontalAdvance(
                 m_model->headerData(KeysModel::RuleColumn, Qt::Horizontal).toString());
             int subject = fm.horizontalAdvance(
                 m_model->headerData(KeysModel::SubjectColumn, Qt::Horizontal).toString());
             for (int r = 0; r < std::min(m_model->rowCount(), 300); ++r) {
                 const keys::KeyInfo &k = m_model->info(r);
-                widest =
-                    std::max(widest, fm.horizontalAdvance(keypresentation::displayBytes(k.key)));
                 rule = std::max(rule, fm.horizontalAdvance(k.ruleId));
                 subject = std::max(subject,
                                    fm.horizontalAdvance(keypresentation::displayBytes(k.subject)));
             }
             QHeaderView *h = m_view->horizontalHeader();
-            const int room = m_view->viewport()->width() / 3;
-            h->resizeSection(KeysModel::KeyColumn,
-                             std::clamp(widest + 16, 160, std::max(160, room)));
+            m_view->setProperty("fittedKeyWidth", QVariant());
             h->resizeSection(KeysModel::RuleColumn, std::clamp(rule + 16, 60, 220));
             h->resizeSection(KeysModel::SubjectColumn, std::clamp(subject + 16, 60, 220));
         }
@@ -605,6 +601,7 @@ bool KeysPage::eventFilter(QObject *watched, QEvent *event)
 
 void KeysPage::updateVisible()
 {
+    fitKeyColumn(m_view, KeysModel::KeyColumn, KeysModel::StateColumn, 200, 240);
     m_visibleRows.clear();
     QList<QByteArray> keys;
     const int rows = m_proxy->rowCount();

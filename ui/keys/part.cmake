@@ -10,6 +10,7 @@ target_sources(sluice_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/healthbanner.cpp ${CMAKE_CURRENT_LIST_DIR}/healthbanner.h
     ${CMAKE_CURRENT_LIST_DIR}/auditsession.cpp ${CMAKE_CURRENT_LIST_DIR}/auditsession.h
     ${CMAKE_CURRENT_LIST_DIR}/auditpanel.cpp ${CMAKE_CURRENT_LIST_DIR}/auditpanel.h
+    ${CMAKE_CURRENT_LIST_DIR}/keycolumn.cpp ${CMAKE_CURRENT_LIST_DIR}/keycolumn.h
     ${CMAKE_CURRENT_LIST_DIR}/keyspage.cpp ${CMAKE_CURRENT_LIST_DIR}/keyspage.h
     ${CMAKE_CURRENT_LIST_DIR}/keyssession.cpp ${CMAKE_CURRENT_LIST_DIR}/keyssession.h
     ${CMAKE_CURRENT_LIST_DIR}/scanstate.cpp ${CMAKE_CURRENT_LIST_DIR}/scanstate.h

@@ -41,6 +41,27 @@ int LimitedModel::rowOf(const QByteArray &key) const
     return -1;
 }
 
+int LimitedModel::rowOf(const QString &ruleId, const QByteArray &subject) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].ruleId == ruleId && m_rows[i].subject == subject) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+void LimitedModel::setStale(bool stale)
+{
+    if (stale != m_stale) {
+        m_stale = stale;
+        if (!m_rows.isEmpty()) {
+            Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1),
+                               {Qt::ForegroundRole});
+        }
+    }
+}
+
 QVariant LimitedModel::cell(const QModelIndex &index, int role) const
 {
     const LimitedSubject &r = m_rows[index.row()];
@@ -94,6 +115,9 @@ QVariant LimitedModel::cell(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ForegroundRole:
+        if (m_stale) {
+            return tone::muted();
+        }
         if (index.column() == TimeLeftColumn) {
             if (r.overrideAction && *r.overrideAction != Override::Action::Deny) {
                 return tone::text(Tone::Good);

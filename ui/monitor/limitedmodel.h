@@ -26,6 +26,11 @@ public:
     const QList<LimitedSubject> &rows() const { return m_rows; }
     // The row of `key`, or -1.
     int rowOf(const QByteArray &key) const;
+    // The row of `subject` on rule `ruleId` (what a selection follows across swaps), or -1.
+    int rowOf(const QString &ruleId, const QByteArray &subject) const;
+    // The rows are a read from before Redis stopped answering: drawn grey.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
 
     // "allowed until 13:05", "blocked until 13:05", "blocked (no end)", "own limit: 100 per
     // 1m": what an override makes of a row (shown as its time left); empty when none decides.
@@ -39,6 +44,7 @@ private:
     QVariant cell(const QModelIndex &index, int role) const override;
 
     QList<LimitedSubject> m_rows;
+    bool m_stale = false;
 };
 
 } // namespace sluice::ui

@@ -16,21 +16,16 @@
 #include "ui/common/tablemodel.h"
 #include "ui/common/theme.h"
 
-#include "core/common/bytes.h"
-#include "core/common/duration.h"
-
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QFormLayout>
+#include <QEvent>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
@@ -41,10 +36,44 @@ namespace sluice::ui {
 
 MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
+    , m_session(new MonitorSession(connection, this))
 {
     setObjectName(QStringLiteral("monitorPage"));
-
     auto *root = PageHeader::pageLayout(this);
+    buildHeader(root);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("monitorSplitter"));
+    split->setChildrenCollapsible(false);
+    root->addWidget(split, 1);
+    split->addWidget(buildCharts(split));
+    auto *bottom = new QWidget(split);
+    auto *bottomBox = PageHeader::layoutOn<QHBoxLayout>(bottom, 24, {0, 8, 0, 0});
+    bottomBox->addLayout(buildLimited(bottom), 3);
+    bottomBox->addLayout(buildTop(bottom), 2);
+    split->addWidget(bottom);
+    // Below: the limiters Sluice does not run, from their keys (foreignwatchpanel.h).
+    m_foreign = new ForeignWatchPanel(connection, 2000, split);
+    m_foreign->setMinimumHeight(100);
+    split->addWidget(m_foreign);
+    // One row of charts stays whole at the first-start size (1100x700), more rows scroll; the
+    // lists take the rest: at 1100x700 "Limited right now" shows eight rows and more.
+    m_chartArea->setMinimumHeight(RuleChart::minimumChartHeight + 4);
+    bottom->setMinimumHeight(280);
+    // A taller window gives most of its height to the charts (five show at 1920x1080).
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 1);
+    split->setSizes({600, 300, 150});
+    connectSession();
+    rebuildCharts();
+    rebuildTopCombo();
+    onLimitedChanged();
+    onTopChanged();
+    updateStatus();
+}
+
+void MonitorPage::buildHeader(QVBoxLayout *root)
+{
     auto *header =
         new PageHeader(tr("Monitor"),
                        tr("Decisions per second per rule, as recorded in Redis by every console, "
@@ -60,19 +89,16 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_status->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     header->addAction(m_status);
     root->addWidget(header);
-
     m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
     m_banner->setDismissible(QStringLiteral("dismissMessageButton"));
     root->addWidget(m_banner);
     root->addSpacing(6);
+}
 
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->setObjectName(QStringLiteral("monitorSplitter"));
-    split->setChildrenCollapsible(false);
-    root->addWidget(split, 1);
-
-    // Top: the range, then the small multiples, two a row.
-    auto *top = new QWidget(split);
+// The range, then the small multiples, two a row.
+QWidget *MonitorPage::buildCharts(QWidget *parent)
+{
+    auto *top = new QWidget(parent);
     auto *topBox = PageHeader::layoutOn<QVBoxLayout>(top, 6);
     auto *rangeRow = new QHBoxLayout;
     rangeRow->setSpacing(8);
@@ -80,9 +106,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_range = new QComboBox(top);
     m_range->setObjectName(QStringLiteral("rangeCombo"));
     m_range->addItem(tr("auto"), 0);
-    m_range->setItemData(0,
-                         tr("The shortest range that holds every decision recorded since the "
-                            "console connected"),
+    m_range->setItemData(0, tr("The shortest range that holds the latest burst of decisions"),
                          Qt::ToolTipRole);
     for (int seconds : MonitorSession::ranges()) {
         m_range->addItem(MonitorSession::rangeText(seconds), seconds);
@@ -117,97 +141,88 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     chartOuter->addLayout(m_chartGrid, 1);
     m_chartArea->setWidget(m_chartBox);
     topBox->addWidget(m_chartArea, 1);
-    split->addWidget(top);
+    return top;
+}
 
-    // Bottom: limited subjects | top subjects.
-    auto *bottom = new QWidget(split);
-    auto *bottomBox = PageHeader::layoutOn<QHBoxLayout>(bottom, 24, {0, 8, 0, 0});
-
-    auto *limitedPane = new QVBoxLayout;
-    limitedPane->setSpacing(6);
-    auto *limitedTitle = new QHBoxLayout;
-    m_limitedHeading = PageHeader::heading(tr("Limited right now"), 1.0, bottom);
+// "Limited right now": its actions, the list, one line of notes (the whole in its tooltip).
+QVBoxLayout *MonitorPage::buildLimited(QWidget *parent)
+{
+    auto *pane = new QVBoxLayout;
+    pane->setSpacing(6);
+    auto *title = new QHBoxLayout;
+    m_limitedHeading = new ElidedLabel(parent);
+    PageHeader::styleHeading(m_limitedHeading, 1.0);
     m_limitedHeading->setObjectName(QStringLiteral("limitedHeading"));
-    limitedTitle->addWidget(m_limitedHeading);
-    limitedTitle->addStretch(1);
+    title->addWidget(m_limitedHeading, 1);
     m_unblock =
-        PageHeader::button(tr("&Unblock…"), QStringLiteral("unblockButton"), bottom,
+        PageHeader::button(tr("&Unblock…"), QStringLiteral("unblockButton"), parent,
                            tr("Delete the selected subject's limiter state: its next request "
                               "is admitted as if it had never been seen"));
-    m_unblock->setEnabled(false);
-    m_allow = PageHeader::button(tr("&Allow for 1 h…"), QStringLiteral("allowButton"), bottom,
+    m_allow = PageHeader::button(tr("&Allow for 1 h…"), QStringLiteral("allowButton"), parent,
                                  tr("Store an override in Redis: the rule does not limit the "
                                     "selected subjects for the next hour"));
-    m_allow->setEnabled(false);
-    m_block = PageHeader::button(tr("&Block…"), QStringLiteral("blockButton"), bottom,
+    m_block = PageHeader::button(tr("&Block…"), QStringLiteral("blockButton"), parent,
                                  tr("Store an override in Redis: every request of the selected "
                                     "subjects is denied for a time you choose"));
-    m_block->setEnabled(false);
-    limitedTitle->addWidget(m_allow);
-    limitedTitle->addWidget(m_block);
-    limitedTitle->addWidget(m_unblock);
-    limitedPane->addLayout(limitedTitle);
+    for (QPushButton *b : {m_allow, m_block, m_unblock}) {
+        b->setEnabled(false);
+        title->addWidget(b);
+    }
+    pane->addLayout(title);
     m_limited = new LimitedModel(this);
-    m_limitedView = makeTableView(QStringLiteral("limitedTable"), m_limited, bottom);
+    m_limitedView = makeTableView(QStringLiteral("limitedTable"), m_limited, parent);
     m_limitedView->setTextElideMode(Qt::ElideMiddle);
     // Allow and Block act on every selected subject; Unblock on one.
     m_limitedView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    QHeaderView *lh = m_limitedView->horizontalHeader();
-    lh->setSectionResizeMode(LimitedModel::RuleColumn, QHeaderView::ResizeToContents);
-    // Subjects of adopted keys are long (what the glob's * covers): the subject and the state
-    // share the width that is left.
-    lh->setSectionResizeMode(LimitedModel::SubjectColumn, QHeaderView::Stretch);
-    lh->setSectionResizeMode(LimitedModel::TimeLeftColumn, QHeaderView::ResizeToContents);
-    lh->setSectionResizeMode(LimitedModel::StateColumn, QHeaderView::Stretch);
-    limitedPane->addWidget(m_limitedView, 1);
-    m_limitedNote = PageHeader::note(bottom);
+    // The order holds while the pointer is on the list (eventFilter).
+    m_limitedView->installEventFilter(this);
+    // Subjects of adopted keys are long (what the glob's * covers): the subject keeps its
+    // width, the state gives way first; every cell's whole text is in its tooltip.
+    fitColumnsToView(m_limitedView, LimitedModel::StateColumn, {},
+                     {LimitedModel::SubjectColumn, LimitedModel::RuleColumn});
+    pane->addWidget(m_limitedView, 1);
+    m_limitedNote = new ElidedLabel(parent);
+    PageHeader::styleNote(m_limitedNote);
     m_limitedNote->setObjectName(QStringLiteral("limitedNote"));
-    limitedPane->addWidget(m_limitedNote);
-    bottomBox->addLayout(limitedPane, 3);
+    pane->addWidget(m_limitedNote);
+    return pane;
+}
 
-    auto *topPane = new QVBoxLayout;
-    topPane->setSpacing(6);
-    auto *topTitle = new QHBoxLayout;
-    topTitle->addWidget(PageHeader::heading(tr("Top subjects, last 15 min"), 1.0, bottom));
-    topTitle->addStretch(1);
-    auto *ruleLabel = new QLabel(tr("R&ule:"), bottom);
-    m_topRule = new QComboBox(bottom);
+// The busiest subjects of one rule, or of the busiest rule.
+QVBoxLayout *MonitorPage::buildTop(QWidget *parent)
+{
+    auto *pane = new QVBoxLayout;
+    pane->setSpacing(6);
+    auto *title = new QHBoxLayout;
+    title->addWidget(PageHeader::heading(tr("Top subjects, last 15 min"), 1.0, parent));
+    title->addStretch(1);
+    auto *ruleLabel = new QLabel(tr("R&ule:"), parent);
+    m_topRule = new QComboBox(parent);
     m_topRule->setObjectName(QStringLiteral("topRuleCombo"));
     m_topRule->setMinimumContentsLength(12);
     m_topRule->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     ruleLabel->setBuddy(m_topRule);
-    topTitle->addWidget(ruleLabel);
-    topTitle->addWidget(m_topRule);
-    topPane->addLayout(topTitle);
+    title->addWidget(ruleLabel);
+    title->addWidget(m_topRule);
+    pane->addLayout(title);
     m_top = new TopSubjectsModel(this);
-    m_topView = makeTableView(QStringLiteral("topTable"), m_top, bottom);
+    m_topView = makeTableView(QStringLiteral("topTable"), m_top, parent);
     m_topView->setTextElideMode(Qt::ElideMiddle);
     QHeaderView *th = m_topView->horizontalHeader();
     th->setSectionResizeMode(TopSubjectsModel::SubjectColumn, QHeaderView::Stretch);
     for (int c = TopSubjectsModel::RequestsColumn; c < TopSubjectsModel::ColumnCount; ++c) {
         th->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     }
-    topPane->addWidget(m_topView, 1);
-    m_topNote = PageHeader::note(bottom);
+    pane->addWidget(m_topView, 1);
+    m_topNote = new ElidedLabel(parent);
+    PageHeader::styleNote(m_topNote);
     m_topNote->setObjectName(QStringLiteral("topNote"));
-    m_topNote->setWordWrap(true);
-    topPane->addWidget(m_topNote);
-    bottomBox->addLayout(topPane, 2);
-    split->addWidget(bottom);
-    // Below: the limiters Sluice does not run, from their keys (foreignwatchpanel.h).
-    m_foreign = new ForeignWatchPanel(connection, 2000, split);
-    m_foreign->setMinimumHeight(120);
-    split->addWidget(m_foreign);
-    // One row of charts stays whole at the first-start size (1100x700), more rows scroll; the
-    // tables take the rest.
-    m_chartArea->setMinimumHeight(RuleChart::minimumChartHeight + 4);
-    bottom->setMinimumHeight(170);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 1);
-    split->setSizes({470, 230, 150});
+    pane->addWidget(m_topNote);
+    return pane;
+}
 
-    m_session = new MonitorSession(connection, this);
+void MonitorPage::connectSession()
+{
     m_session->setPageVisible(false); // until shown
     connect(m_session, &MonitorSession::updated, this, &MonitorPage::onUpdated);
     connect(m_session, &MonitorSession::limitedChanged, this, &MonitorPage::onLimitedChanged);
@@ -219,7 +234,6 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     connect(m_session, &MonitorSession::overrideFinished, this, &MonitorPage::onOverridden);
     connect(m_allow, &QPushButton::clicked, this, &MonitorPage::allowSelected);
     connect(m_block, &QPushButton::clicked, this, &MonitorPage::blockSelected);
-
     connect(m_unblock, &QPushButton::clicked, this, &MonitorPage::unblockSelected);
     connect(m_limitedView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MonitorPage::updateUnblockButton);
@@ -229,12 +243,6 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     connect(m_range, &QComboBox::currentIndexChanged, this,
             [this] { m_session->setRange(m_range->currentData().toInt()); });
     connect(m_session, &MonitorSession::rangeChanged, this, &MonitorPage::onUpdated);
-
-    rebuildCharts();
-    rebuildTopCombo();
-    onLimitedChanged();
-    onTopChanged();
-    updateStatus();
     connect(&Theme::instance(), &Theme::changed, this, &MonitorPage::updateStatus);
 }
 
@@ -366,17 +374,42 @@ void MonitorPage::openLarge(const QString &ruleId)
     m_largeDialog->raise();
 }
 
+bool MonitorPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_limitedView) {
+        if (event->type() == QEvent::Enter) {
+            m_limitedHeld = true;
+        } else if (event->type() == QEvent::Leave) {
+            m_limitedHeld = false;
+            if (m_limitedPending) {
+                onLimitedChanged();
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void MonitorPage::onLimitedChanged()
 {
-    // Keep the selection across the swap: the user may be about to press Unblock.
-    QList<QByteArray> selected;
+    m_limited->setStale(m_session->isLimitedStale());
+    // While the pointer is on the list its rows stay where they are: a click, a Block or an
+    // Unblock aims at the subject under the pointer, never at one that moved there.
+    if (m_limitedHeld && m_limited->rowCount() > 0) {
+        m_limitedPending = true;
+        updateLimitedHeading();
+        return;
+    }
+    m_limitedPending = false;
+    // Keep the selection across the swap, by subject: the user may be about to press Block.
+    QList<std::pair<QString, QByteArray>> selected;
     for (const QModelIndex &i : m_limitedView->selectionModel()->selectedRows()) {
-        selected << i.data(LimitedModel::KeyRole).toByteArray();
+        const LimitedSubject &r = m_limited->rows().at(i.row());
+        selected.append({r.ruleId, r.subject});
     }
     m_limited->setRows(m_session->snapshot().limited);
     QItemSelection again;
-    for (const QByteArray &key : std::as_const(selected)) {
-        const int row = m_limited->rowOf(key);
+    for (const auto &[ruleId, subject] : std::as_const(selected)) {
+        const int row = m_limited->rowOf(ruleId, subject);
         if (row >= 0) {
             again.select(m_limited->index(row, 0),
                          m_limited->index(row, LimitedModel::ColumnCount - 1));
@@ -470,7 +503,9 @@ void MonitorPage::updateStatus()
 
 void MonitorPage::updateLimitedHeading()
 {
-    m_limitedHeading->setText(m_session->limitedHeading());
+    m_limitedHeading->setText(
+        m_limitedPending ? tr("%1 · held while you point at it").arg(m_session->limitedHeading())
+                         : m_session->limitedHeading());
     m_limitedNote->setText(m_session->limitedNote());
     const QString topNote = m_session->topNote();
     m_topNote->setText(topNote);
@@ -494,150 +529,6 @@ void MonitorPage::updateUnblockButton()
     const bool any = !selectedRows().isEmpty() && !m_session->isOverriding();
     m_allow->setEnabled(any);
     m_block->setEnabled(any);
-}
-
-QList<LimitedSubject> MonitorPage::selectedRows() const
-{
-    QList<LimitedSubject> out;
-    for (const QModelIndex &i : m_limitedView->selectionModel()->selectedRows()) {
-        const LimitedSubject r = m_limited->rows().value(i.row());
-        if (r.adoptedAs.isEmpty() && !r.subject.isEmpty()) {
-            out << r;
-        }
-    }
-    return out;
-}
-
-namespace {
-
-QList<OverrideTarget> targetsOf(const QList<LimitedSubject> &rows)
-{
-    QList<OverrideTarget> out;
-    for (const LimitedSubject &r : rows) {
-        const OverrideTarget t{r.ruleId, r.subject};
-        if (!out.contains(t)) {
-            out << t;
-        }
-    }
-    return out;
-}
-
-} // namespace
-
-void MonitorPage::allowSelected()
-{
-    const QList<OverrideTarget> targets = targetsOf(selectedRows());
-    if (targets.isEmpty()) {
-        return;
-    }
-    askToConfirm(this, m_confirmHook, tr("Allow for one hour"),
-                 MonitorSession::allowQuestion(targets), tr("Allow for 1 h"), [this, targets] {
-                     m_session->storeOverrides(targets, Override::Action::Allow,
-                                               MonitorSession::allowTtlUs);
-                 });
-}
-
-void MonitorPage::blockSelected()
-{
-    const QList<OverrideTarget> targets = targetsOf(selectedRows());
-    if (targets.isEmpty() || m_blockDialog) {
-        return;
-    }
-    auto *d = new QDialog(this);
-    m_blockDialog = d;
-    d->setObjectName(QStringLiteral("blockDialog"));
-    d->setAttribute(Qt::WA_DeleteOnClose);
-    d->setWindowTitle(tr("Block"));
-    connect(d, &QObject::destroyed, this, [this] { m_blockDialog = nullptr; });
-    auto *box = new QVBoxLayout(d);
-    QStringList who;
-    for (const OverrideTarget &t : targets.mid(0, 5)) {
-        who << tr("%1 on rule %2").arg(bytes::printable(t.subject), t.ruleId);
-    }
-    if (targets.size() > 5) {
-        who << tr("and %n more", nullptr, int(targets.size() - 5));
-    }
-    auto *what = new QLabel(tr("Deny every request of %1 for the time below: an override "
-                               "stored in Redis, which the rule's key does not change and which "
-                               "ends by itself.")
-                                .arg(who.join(QStringLiteral(", "))),
-                            d);
-    what->setWordWrap(true);
-    what->setMinimumWidth(420);
-    box->addWidget(what);
-    auto *form = new QFormLayout;
-    auto *duration = new QLineEdit(duration::formatUs(MonitorSession::defaultBlockUs), d);
-    duration->setObjectName(QStringLiteral("blockDurationEdit"));
-    duration->setPlaceholderText(tr("e.g. 30m, 1h, 1d"));
-    auto *note = new QLineEdit(d);
-    note->setObjectName(QStringLiteral("blockNoteEdit"));
-    note->setPlaceholderText(tr("why, for the next on-call (optional)"));
-    form->addRow(tr("Block &for:"), duration);
-    form->addRow(tr("&Note:"), note);
-    box->addLayout(form);
-    auto *error = PageHeader::note(d, tone::text(Tone::Bad));
-    error->setObjectName(QStringLiteral("blockDurationError"));
-    error->setWordWrap(true);
-    box->addWidget(error);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, d);
-    QPushButton *ok = buttons->addButton(tr("Block"), QDialogButtonBox::AcceptRole);
-    ok->setObjectName(QStringLiteral("blockConfirmButton"));
-    box->addWidget(buttons);
-    // At most 30 days: a block is a stop-gap, not a rule; a longer one belongs in the rule file.
-    constexpr qint64 longest = 30LL * 24 * 3600 * 1'000'000;
-    const auto check = [duration, error, ok] {
-        auto us = duration::parseUs(duration->text().trimmed());
-        QString why;
-        if (!us) {
-            why = us.error().message;
-        } else if (*us < 1'000'000 || *us > longest) {
-            why = tr("Give a time between 1s and 30d.");
-        }
-        error->setText(why);
-        error->setVisible(!why.isEmpty());
-        ok->setEnabled(why.isEmpty());
-    };
-    connect(duration, &QLineEdit::textChanged, d, check);
-    check();
-    connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::reject);
-    connect(buttons, &QDialogButtonBox::accepted, d, [this, d, duration, note, targets] {
-        auto us = duration::parseUs(duration->text().trimmed());
-        if (!us) {
-            return;
-        }
-        m_session->storeOverrides(targets, Override::Action::Deny, *us, note->text().trimmed());
-        d->accept();
-    });
-    d->open();
-}
-
-void MonitorPage::onOverridden(const QList<OverrideResult> &results)
-{
-    const MonitorSession::Outcome o = MonitorSession::describeOverrides(results);
-    m_banner->showRich(o.tone, o.text);
-    updateUnblockButton();
-    Q_EMIT overrideFinished(results);
-}
-
-void MonitorPage::unblockSelected()
-{
-    const QModelIndexList sel = m_limitedView->selectionModel()->selectedRows();
-    if (sel.size() != 1) {
-        return;
-    }
-    const LimitedSubject r = m_limited->rows().value(sel.first().row());
-    askToConfirm(
-        this, m_confirmHook, tr("Unblock a subject"), MonitorSession::unblockQuestion(r),
-        tr("Unblock"), [this, key = r.key] { m_session->unblock(key); },
-        QMessageBox::DestructiveRole);
-}
-
-void MonitorPage::onUnblocked(const QByteArray &key, bool existed, const QString &error)
-{
-    const MonitorSession::Outcome o = MonitorSession::describeUnblock(key, existed, error);
-    m_banner->showRich(o.tone, o.text);
-    updateUnblockButton();
-    Q_EMIT unblockFinished(key, error);
 }
 
 } // namespace sluice::ui

@@ -21,6 +21,7 @@ class QLineEdit;
 class QPushButton;
 class QScrollArea;
 class QTableView;
+class QVBoxLayout;
 
 namespace sluice::ui {
 
@@ -69,6 +70,8 @@ public:
     void setConfirmHook(ConfirmHook hook);
 
 protected:
+    // The pointer on "Limited right now" holds its order (onLimitedChanged).
+    bool eventFilter(QObject *watched, QEvent *event) override;
     // The limiter keys are scanned only while the page is on screen.
     void showEvent(QShowEvent *event) override;
     void hideEvent(QHideEvent *event) override;
@@ -99,6 +102,11 @@ Q_SIGNALS:
     void overrideFinished(const QList<sluice::ui::OverrideResult> &results);
 
 private:
+    void buildHeader(QVBoxLayout *root);
+    QWidget *buildCharts(QWidget *parent);
+    QVBoxLayout *buildLimited(QWidget *parent);
+    QVBoxLayout *buildTop(QWidget *parent);
+    void connectSession();
     void onUpdated();
     void onLimitedChanged();
     void onTopChanged();
@@ -127,12 +135,14 @@ private:
     QLabel *m_rangeNote;
     QDialog *m_largeDialog = nullptr;
     RuleChart *m_largeChart = nullptr;
-    QLabel *m_topNote;
+    ElidedLabel *m_topNote;
     QHash<QString, RuleChart *> m_charts;
     LimitedModel *m_limited;
     QTableView *m_limitedView;
-    QLabel *m_limitedHeading;
-    QLabel *m_limitedNote;
+    ElidedLabel *m_limitedHeading;
+    ElidedLabel *m_limitedNote;
+    bool m_limitedHeld = false;    // the pointer is on the list: its order holds
+    bool m_limitedPending = false; // a newer list waits for the pointer to leave
     QPushButton *m_unblock;
     QPushButton *m_allow;
     QPushButton *m_block;

@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 #include <QLocale>
+#include <QSet>
 
 #include <algorithm>
 #include <climits>
@@ -96,31 +97,33 @@ void MonitorSession::setRange(int seconds)
     }
 }
 
-int MonitorSession::autoSeconds(const QList<stats::RuleSeries> &series, qint64 sinceSecond,
-                                qint64 nowSecond)
+qint64 MonitorSession::burstStart(const QList<stats::RuleSeries> &series, qint64 nowSecond)
 {
-    // The oldest second with decisions, since the session began, else at all.
-    qint64 oldest = -1;
-    qint64 oldestSince = -1;
-    const auto firstFrom = [](const stats::RuleSeries &r, qint64 second) -> qint64 {
-        for (qsizetype i = std::max<qsizetype>(0, second - r.firstSecond); i < r.seconds.size();
-             ++i) {
-            if (r.seconds[i].total() > 0) {
-                return r.firstSecond + i;
+    // Every second with decisions, of any rule, newest first.
+    QSet<qint64> busy;
+    for (const stats::RuleSeries &r : series) {
+        for (qsizetype i = 0; i < r.seconds.size(); ++i) {
+            if (r.seconds[i].total() > 0 && r.firstSecond + i <= nowSecond) {
+                busy.insert(r.firstSecond + i);
             }
         }
-        return -1;
-    };
-    const auto older = [](qint64 &best, qint64 second) {
-        if (second >= 0 && (best < 0 || second < best)) {
-            best = second;
-        }
-    };
-    for (const stats::RuleSeries &r : series) {
-        older(oldest, firstFrom(r, r.firstSecond));
-        older(oldestSince, firstFrom(r, sinceSecond));
     }
-    const qint64 from = oldestSince >= 0 ? oldestSince : oldest;
+    if (busy.isEmpty()) {
+        return -1;
+    }
+    qint64 start = *std::max_element(busy.begin(), busy.end());
+    // Back from the newest second while the quiet stretches are shorter than burstGap.
+    for (qint64 s = start - 1; s > start - burstGap - 1; --s) {
+        if (busy.contains(s)) {
+            start = s;
+        }
+    }
+    return start;
+}
+
+int MonitorSession::autoSeconds(const QList<stats::RuleSeries> &series, qint64 nowSecond)
+{
+    const qint64 from = burstStart(series, nowSecond);
     if (from < 0) {
         return 60;
     }
@@ -138,7 +141,7 @@ int MonitorSession::shownSeconds() const
     if (m_range > 0) {
         return m_range;
     }
-    return autoSeconds(m_snapshot.series, m_sinceSecond, m_snapshot.nowSecond);
+    return autoSeconds(m_snapshot.series, m_snapshot.nowSecond);
 }
 
 QString MonitorSession::rangeText(int seconds)
@@ -168,10 +171,12 @@ QString MonitorSession::rangeNote() const
     }
     QStringList parts;
     if (m_range == 0) {
-        parts << (any ? tr("Auto: the last %1, the shortest range that holds every decision "
-                           "recorded since %2.")
-                            .arg(rangeText(shown), QDateTime::fromSecsSinceEpoch(m_sinceSecond)
-                                                       .toString(QStringLiteral("HH:mm:ss")))
+        const qint64 from = burstStart(m_snapshot.series, now);
+        parts << (any && from >= 0
+                      ? tr("Auto: the last %1, the shortest range that holds the latest burst of "
+                           "decisions (from %2).")
+                            .arg(rangeText(shown), QDateTime::fromSecsSinceEpoch(from).toString(
+                                                       QStringLiteral("HH:mm:ss")))
                       : tr("Auto: no decision recorded yet; showing the last %1.")
                             .arg(rangeText(shown)));
     } else if (!any) {
@@ -192,12 +197,28 @@ void MonitorSession::noteLoad(const load::LoadProgress &progress)
     for (const load::RuleProgress &r : progress.rules) {
         if (progress.keyPrefix.isEmpty()) {
             m_ownKeyRuns.remove(r.ruleId);
+            m_realKeyRuns.insert(r.ruleId, now);
         } else {
+            m_realKeyRuns.remove(r.ruleId);
             m_ownKeyRuns.insert(r.ruleId, now);
         }
     }
     Q_EMIT limitedChanged();
 }
+
+namespace {
+
+// How long a key of `rule` outlives the decision that wrote it, at the least: its window (a
+// bucket: the time to refill its burst). 0 when unknown.
+qint64 keyLifeUs(const Rule &rule)
+{
+    if (algorithm::isWindow(rule.algorithm)) {
+        return rule.windowUs;
+    }
+    return rule.rate.count > 0 ? rule.burst * rule.rate.periodUs / rule.rate.count : 0;
+}
+
+} // namespace
 
 QStringList MonitorSession::unwatchedRules() const
 {
@@ -208,24 +229,39 @@ QStringList MonitorSession::unwatchedRules() const
         return out;
     }
     // A second's statistics reach Redis within a flush (a second) of it: the last five seconds
-    // of decisions must have left keys that live at least as long as their window.
+    // of decisions must have left keys, when the keys live longer than that (a rule of a
+    // 1 s window leaves none behind a second later, on whatever keys it decided).
     constexpr int recent = 5;
+    constexpr qint64 longEnoughUs = 2LL * recent * 1'000'000;
     for (const stats::RuleSeries &r : m_snapshot.series) {
+        const Rule *rule = m_rules.find(r.ruleId);
+        if (!rule || rule->adopt || m_snapshot.keysPerRule.value(r.ruleId) > 0) {
+            continue;
+        }
         qint64 n = 0;
         for (qsizetype i = std::max<qsizetype>(0, r.seconds.size() - recent); i < r.seconds.size();
              ++i) {
             n += r.seconds[i].allowed + r.seconds[i].denied;
         }
+        // This console's Load page ran on the rule's real keys just now: its decisions are on
+        // them (expired, or unblocked), not elsewhere.
+        const qint64 realRun = m_realKeyRuns.value(r.ruleId, 0);
+        const bool onRealKeys = realRun > 0 && m_snapshot.readAtMs - realRun < 2 * recent * 1000;
+        const bool recentElsewhere = n > 0 && keyLifeUs(*rule) >= longEnoughUs && !onRealKeys;
         // A run of the Load page on its own keys whose decisions are still in the statistics.
         const qint64 ownRun = m_ownKeyRuns.value(r.ruleId, 0);
         const bool loaded =
             ownRun > 0 && m_snapshot.readAtMs - ownRun < qint64(stats::ttlSeconds) * 1000;
-        if ((n > 0 || loaded) && m_snapshot.keysPerRule.value(r.ruleId) == 0 &&
-            m_rules.find(r.ruleId) && !m_rules.find(r.ruleId)->adopt) {
+        if (recentElsewhere || loaded) {
             out << r.ruleId;
         }
     }
     return out;
+}
+
+bool MonitorSession::ownKeysRun(const QString &ruleId) const
+{
+    return m_ownKeyRuns.contains(ruleId);
 }
 
 QString MonitorSession::topNote() const
@@ -295,8 +331,8 @@ void MonitorSession::onOverridden(const QList<OverrideResult> &results)
 void MonitorSession::onSession()
 {
     ++m_generation;
-    m_sinceSecond = QDateTime::currentSecsSinceEpoch();
     m_keysRead = false;
+    m_failedSinceMs = 0;
     m_snapshot = MonitorSnapshot{};
     m_error.clear();
     m_top.clear();
@@ -315,6 +351,10 @@ void MonitorSession::onConnectionState(const ConnectionState &state)
                       state.state == ConnectionState::State::Failed;
     if (lost != m_connectionLost) {
         m_connectionLost = lost;
+        if (lost && m_failedSinceMs == 0) {
+            m_failedSinceMs = QDateTime::currentMSecsSinceEpoch();
+            Q_EMIT limitedChanged();
+        }
         Q_EMIT statusChanged();
     }
 }
@@ -326,11 +366,18 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
     }
     if (!s.ok()) {
         m_error = s.error;
+        if (m_failedSinceMs == 0) {
+            m_failedSinceMs = QDateTime::currentMSecsSinceEpoch();
+            Q_EMIT limitedChanged();
+        }
         Q_EMIT statusChanged();
         Q_EMIT updated();
         return;
     }
     m_error.clear();
+    // A good read is the truth for the list, whatever the connection state says meanwhile.
+    const bool wasStale = m_failedSinceMs > 0;
+    m_failedSinceMs = 0;
     const MonitorSnapshot old = std::exchange(m_snapshot, s);
     if (!s.limitedRead) {
         // Keys are scanned every other tick: keep the last scan's subjects and counts.
@@ -350,8 +397,8 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         m_top = s.top;
         Q_EMIT topChanged();
     }
-    if (s.limitedRead) {
-        m_keysRead = true;
+    if (s.limitedRead || (wasStale && m_failedSinceMs == 0)) {
+        m_keysRead = m_keysRead || s.limitedRead;
         Q_EMIT limitedChanged();
     }
     Q_EMIT statusChanged();
@@ -397,8 +444,37 @@ Tone MonitorSession::statusTone() const
     return m_snapshot.readAtMs > 0 ? Tone::Good : Tone::Info;
 }
 
+bool MonitorSession::isLimitedStale() const
+{
+    return m_snapshot.readAtMs > 0 && m_failedSinceMs > 0;
+}
+
+QString MonitorSession::unwatchedNote(const QStringList &unwatched) const
+{
+    const QString rules = unwatched.size() <= 2
+                              ? unwatched.join(QStringLiteral(", "))
+                              : tr("%1 and %n other rule(s)", nullptr, int(unwatched.size() - 1))
+                                    .arg(unwatched.first());
+    const bool ours = std::all_of(unwatched.begin(), unwatched.end(),
+                                  [this](const QString &id) { return ownKeysRun(id); });
+    if (ours) {
+        return tr("%1 last ran on the Load page's own keys (sluice:load:<run>:…, removed when the "
+                  "run ends), which this list does not read. To watch a run here, tick \"Decide "
+                  "on the rules' real keys\" on the Load page.")
+            .arg(rules);
+    }
+    return tr("%1 decided in the last seconds but has no key under its prefix: the decisions "
+              "were made on other keys, which this list does not read (a load's default run, "
+              "the Load page's or sluice-cli load's, uses sluice:load:<run>:…). To watch a run "
+              "of the Load page here, tick \"Decide on the rules' real keys\".")
+        .arg(rules);
+}
+
 QString MonitorSession::limitedHeading() const
 {
+    if (isLimitedStale()) {
+        return tr("Limited right now (not current)");
+    }
     const qsizetype n = std::count_if(m_snapshot.limited.begin(), m_snapshot.limited.end(),
                                       [](const LimitedSubject &s) { return s.limited; });
     return n ? tr("Limited right now (%1)").arg(n) : tr("Limited right now");
@@ -413,6 +489,11 @@ QString MonitorSession::limitedNote() const
     const int read = int(std::min<qint64>(m_snapshot.keysScanned, INT_MAX));
     if (m_snapshot.readAtMs == 0) {
         text = QString();
+    } else if (isLimitedStale()) {
+        // Never an all-clear read before Redis stopped answering.
+        text = tr("Not current: Redis stopped answering at %1. These are the subjects read at "
+                  "%2; who is limited now is not known.")
+                   .arg(clock(m_failedSinceMs), clock(m_snapshot.readAtMs));
     } else if (!anyLimited && !unwatched.isEmpty()) {
         text = tr("No subject is denied on the rules' own keys (%n key(s) read).", nullptr, read);
     } else if (!anyLimited) {
@@ -421,16 +502,7 @@ QString MonitorSession::limitedNote() const
         text = tr("Subjects whose next request would be denied, longest wait first.");
     }
     if (!unwatched.isEmpty()) {
-        // The default load decides on keys of its own: say so, and how to see them here.
-        text += QLatin1Char(' ') +
-                tr("%1 decided on keys outside the rules' prefixes (the Load page's default run "
-                   "uses sluice:load:<run>:…, removed when it ends), which this list does not "
-                   "read. To watch them here, tick \"Decide on the rules' real keys\" on the "
-                   "Load page.")
-                    .arg(unwatched.size() <= 2
-                             ? unwatched.join(QStringLiteral(", "))
-                             : tr("%1 and %n other rule(s)", nullptr, int(unwatched.size() - 1))
-                                   .arg(unwatched.first()));
+        text += QLatin1Char(' ') + unwatchedNote(unwatched);
     }
     if (m_snapshot.adoptedKeys > 0) {
         const int adopted = int(std::min<qint64>(m_snapshot.adoptedKeys, INT_MAX));

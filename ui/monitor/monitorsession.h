@@ -55,23 +55,26 @@ public:
     QString busiestLabel() const;
 
     // The charts' time range (CONSOLE.md "Monitor"): one of ranges() in seconds, or 0 for auto,
-    // the default: the shortest of autoSteps() that holds every second with decisions recorded
-    // since the session began (when there is none, every second the statistics still keep;
-    // when there is none at all, a minute).
+    // the default: the shortest of autoSteps() that holds the latest burst of decisions (from
+    // burstStart() to now; when there is none, a minute). A second load long after the first
+    // fills the chart again: auto follows the traffic, not the time the console connected.
     static QList<int> ranges() { return {60, 5 * 60, 15 * 60, 60 * 60}; }
     static QList<int> autoSteps() { return {15, 30, 60, 120, 180, 300, 600, 900}; }
+    // A quiet stretch this long (seconds with no decision of any rule) ends a burst.
+    static constexpr int burstGap = 60;
     int range() const { return m_range; }
     // The range the charts show now: range(), or auto's pick from the last snapshot.
     int shownSeconds() const;
-    static int autoSeconds(const QList<stats::RuleSeries> &series, qint64 sinceSecond,
-                           qint64 nowSecond);
+    static int autoSeconds(const QList<stats::RuleSeries> &series, qint64 nowSecond);
+    // The first second of the latest burst: the newest second with decisions, and every
+    // earlier one reached without a quiet stretch of burstGap seconds; -1 when none has any.
+    static qint64 burstStart(const QList<stats::RuleSeries> &series, qint64 nowSecond);
     // "1 min", "15 s", "1 h".
     static QString rangeText(int seconds);
-    // The unix second the session began (the console connected).
-    qint64 sinceSecond() const { return m_sinceSecond; }
-    // What the range shows, in words, and where it has no data: "Auto: 30 s, from the first
-    // decision recorded since 12:01:05." / "The statistics keep 16 minutes: nothing before
-    // 12:04 in this hour." / "No decisions recorded in the last 5 min."
+    // What the range shows, in words, and where it has no data: "Auto: the last 30 s, the
+    // shortest range that holds the latest burst of decisions (from 12:01:05)." / "The statistics
+    // keep 16 minutes: nothing before 12:04 in this hour." / "No decisions recorded in the last 5
+    // min."
     QString rangeNote() const;
 
     // The rules whose recorded decisions were made on other keys than theirs, such as the Load
@@ -85,6 +88,10 @@ public:
     // The status line in words, and its tone (Info: neutral).
     QString statusText() const;
     Tone statusTone() const;
+    // The list of limited subjects is a read from before Redis stopped answering (the last
+    // read failed, or the connection is lost): the heading and the note say so, and the rows
+    // are drawn grey, never an all-clear.
+    bool isLimitedStale() const;
     // "Limited right now (3)", and the note under the list.
     QString limitedHeading() const;
     QString limitedNote() const;
@@ -152,6 +159,8 @@ Q_SIGNALS:
 
 private:
     void onSession();
+    bool ownKeysRun(const QString &ruleId) const;
+    QString unwatchedNote(const QStringList &unwatched) const;
     void onConnectionState(const ConnectionState &state);
     void onSnapshot(const MonitorSnapshot &s);
     void onUnblocked(const QByteArray &key, bool existed, const QString &error);
@@ -169,10 +178,11 @@ private:
     int m_unblocking = 0;
     int m_overriding = 0;
     int m_range = 0; // auto
-    qint64 m_sinceSecond = 0;
     qint64 m_lastUnblockMs = 0;
     bool m_keysRead = false;              // a key scan of this session came
     QHash<QString, qint64> m_ownKeyRuns;  // rule id -> when a run on its own keys ended (ms)
+    QHash<QString, qint64> m_realKeyRuns; // rule id -> when a run on the real keys ended (ms)
+    qint64 m_failedSinceMs = 0;           // when reads began to fail (0: they work)
     WorkerThread<MonitorWorker> m_worker; // last: its thread stops first
 };
 

@@ -29,8 +29,14 @@ OverridesPanel::OverridesPanel(RulesSession *session, QWidget *parent)
         tr("&Remove override…"), QStringLiteral("removeOverrideButton"), this,
         tr("Remove the selected override from Redis: the rule decides for its subjects again"));
     m_remove->setEnabled(false);
+    m_add = PageHeader::button(
+        tr("Add override…"), QStringLiteral("addOverrideButton"), this,
+        tr("Store an override of the selected rule in Redis: allow or deny a subject or a "
+           "network for a time, whether it is limited right now or not"));
+    m_add->setEnabled(false);
     title->addWidget(m_heading);
     title->addStretch(1);
+    title->addWidget(m_add);
     title->addWidget(m_remove);
     box->addLayout(title);
     m_view = makeTableView(QStringLiteral("overridesTable"), m_model, this);
@@ -47,6 +53,7 @@ OverridesPanel::OverridesPanel(RulesSession *session, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &OverridesPanel::updateRemove);
     connect(m_remove, &QPushButton::clicked, this, &OverridesPanel::removeSelected);
+    connect(m_add, &QPushButton::clicked, this, &OverridesPanel::addOverride);
 }
 
 void OverridesPanel::refresh()
@@ -60,6 +67,7 @@ void OverridesPanel::refresh()
         m_heading->setText(tr("Overrides"));
         m_note->setText(tr("Select a rule to see its per-subject overrides."));
         m_remove->setEnabled(false);
+        m_add->setEnabled(false);
         return;
     }
     m_model->setRows(*rule, m_session->storedOverrides());
@@ -100,6 +108,8 @@ void OverridesPanel::updateRemove()
     const QModelIndexList now = m_view->selectionModel()->selectedRows();
     m_remove->setEnabled(!now.isEmpty() && !m_session->isReadingOverrides() &&
                          m_model->rows().value(now.first().row()).stored);
+    m_add->setEnabled(m_session->rules().find(m_session->overridesRule()) &&
+                      !m_session->isReadingOverrides());
 }
 
 void OverridesPanel::removeSelected()

@@ -32,6 +32,8 @@ public:
 private:
     void removeSelected();
     void updateRemove();
+    // Opens AddOverrideDialog for the selected rule (addoverridedialog.cpp).
+    void addOverride();
 
     RulesSession *m_session;
     OverridesModel *m_model;
@@ -39,6 +41,7 @@ private:
     QLabel *m_heading;
     QLabel *m_note;
     QPushButton *m_remove;
+    QPushButton *m_add;
     ConfirmHook m_confirm;
 };
 

@@ -638,6 +638,19 @@ void RulesSession::onOverrides(const OverridesReply &reply)
                 tr("It had ended, or someone removed it meanwhile."));
         }
     }
+    if (!reply.addedMatch.isEmpty()) {
+        if (reply.added) {
+            say(Tone::Good,
+                tr("Stored the override %1 of rule %2").arg(reply.addedMatch, reply.ruleId),
+                tr("It decides for its subjects wherever the rules come from the store, until "
+                   "it ends."));
+        } else {
+            say(Tone::Bad,
+                tr("Could not store the override %1 of rule %2")
+                    .arg(reply.addedMatch, reply.ruleId),
+                reply.error);
+        }
+    }
     if (reply.ok) {
         m_stored = reply.stored;
         m_overridesError.clear();

@@ -192,6 +192,9 @@ public:
     // Removes a stored override of `ruleId` (the view asks first); then overridesChanged() and a
     // message.
     void removeStoredOverride(const QString &ruleId, Override::Kind kind, const QString &pattern);
+    // Stores an override of `ruleId` in Redis (the view asked for it: AddOverrideDialog); then
+    // overridesChanged() and a message. Defined in addoverridedialog.cpp.
+    void addStoredOverride(const QString &ruleId, const Override &o);
     // The rule the stored overrides below are of (empty: none asked yet).
     QString overridesRule() const { return m_overridesRule; }
     const QList<rules::OverrideStore::Stored> &storedOverrides() const { return m_stored; }

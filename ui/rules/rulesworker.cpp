@@ -266,14 +266,12 @@ void RulesWorker::finishStage(quint64 request, bool promote, const QString &mess
            });
 }
 
-namespace {
-
 // The rule's stored overrides as they are now, into `reply` (ok, or the error).
-void listInto(Connection &c, const QByteArray &ns, const Rule &rule, OverridesReply &reply)
+void RulesWorker::listOverridesInto(Connection &c, const Rule &rule, OverridesReply &reply) const
 {
     RuleSet alone;
     alone.rules = {rule};
-    auto listed = rules::OverrideStore(ns).list(c, alone, rule.id, &reply.stale);
+    auto listed = rules::OverrideStore(m_ns).list(c, alone, rule.id, &reply.stale);
     if (listed) {
         reply.ok = true;
         reply.stored = std::move(*listed);
@@ -282,8 +280,6 @@ void listInto(Connection &c, const QByteArray &ns, const Rule &rule, OverridesRe
     }
 }
 
-} // namespace
-
 void RulesWorker::listOverrides(quint64 request, const Rule &rule)
 {
     OverridesReply reply;
@@ -291,11 +287,22 @@ void RulesWorker::listOverrides(quint64 request, const Rule &rule)
     reply.ruleId = rule.id;
     Error error;
     if (Connection *c = connection(&error)) {
-        listInto(*c, m_ns, rule, reply);
+        listOverridesInto(*c, rule, reply);
     } else {
         reply.error = error.message;
     }
     Q_EMIT overridesAnswered(reply);
+}
+
+Connection *RulesWorker::connectionFor(OverridesReply &reply)
+{
+    Error error;
+    Connection *c = connection(&error);
+    if (!c) {
+        reply.error = error.message;
+        Q_EMIT overridesAnswered(reply);
+    }
+    return c;
 }
 
 void RulesWorker::removeOverride(quint64 request, const Rule &rule, Override::Kind kind,
@@ -304,11 +311,8 @@ void RulesWorker::removeOverride(quint64 request, const Rule &rule, Override::Ki
     OverridesReply reply;
     reply.request = request;
     reply.ruleId = rule.id;
-    Error error;
-    Connection *c = connection(&error);
+    Connection *c = connectionFor(reply);
     if (!c) {
-        reply.error = error.message;
-        Q_EMIT overridesAnswered(reply);
         return;
     }
     Override o;
@@ -321,7 +325,7 @@ void RulesWorker::removeOverride(quint64 request, const Rule &rule, Override::Ki
     } else {
         // The list as it is now, with what was removed.
         reply.removed = *removed;
-        listInto(*c, m_ns, rule, reply);
+        listOverridesInto(*c, rule, reply);
     }
     Q_EMIT overridesAnswered(reply);
 }

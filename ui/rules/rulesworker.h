@@ -61,6 +61,9 @@ struct OverridesReply
     // A remove: what it removed ("subject 10.1.2.3"), and whether it was still there.
     QString removedMatch;
     bool removed = false;
+    // An add: what it stored ("subject 10.1.2.3"), and whether it did.
+    QString addedMatch;
+    bool added = false;
 };
 
 // The Rules page's Redis side, on a thread of its own (ARCHITECTURE.md "Threads"): create it,
@@ -94,6 +97,9 @@ public Q_SLOTS:
     // Removes the stored override of `rule` matching kind + pattern, then lists again.
     void removeOverride(quint64 request, const sluice::Rule &rule, sluice::Override::Kind kind,
                         const QString &pattern);
+    // Stores `o` for `rule` (replacing one with the same match), then lists again
+    // (addoverridedialog.cpp).
+    void addOverride(quint64 request, const sluice::Rule &rule, const sluice::Override &o);
 
 Q_SIGNALS:
     void answered(const sluice::ui::StoreReply &reply);
@@ -106,6 +112,10 @@ Q_SIGNALS:
     void watchRecovered();
 
 private:
+    void listOverridesInto(Connection &c, const Rule &rule, OverridesReply &reply) const;
+    // The connection for an overrides request; nullptr when there is none, after answering
+    // `reply` with why.
+    Connection *connectionFor(OverridesReply &reply);
     // The connection, opened if needed; nullptr and `error` set when Redis cannot be reached.
     Connection *connection(Error *error);
     void fail(StoreReply &reply, const Error &error);

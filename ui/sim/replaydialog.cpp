@@ -394,6 +394,15 @@ void ReplayDialog::setRulesFile(const QString &path)
     m_rules->setText(path);
 }
 
+void ReplayDialog::setPageRules(const RuleSet &set)
+{
+    m_pageRules = set;
+    m_rules->setPlaceholderText(
+        set.rules.empty()
+            ? tr("rules.json")
+            : tr("the Rules page's %n rule(s), or choose a file", nullptr, int(set.rules.size())));
+}
+
 void ReplayDialog::detectFormat()
 {
     const QString first = m_logs->text().split(u';', Qt::SkipEmptyParts).value(0).trimmed();
@@ -438,7 +447,10 @@ void ReplayDialog::start()
         setStatus(tr("Choose at least one log file."), true);
         return;
     }
-    const rules::Loaded loaded = rules::loadFile(m_rules->text().trimmed());
+    const QString rulesFile = m_rules->text().trimmed();
+    const rules::Loaded loaded = rulesFile.isEmpty() && !m_pageRules.rules.empty()
+                                     ? rules::Loaded{m_pageRules, {}}
+                                     : rules::loadFile(rulesFile);
     if (!loaded.ok()) {
         setStatus(loaded.errors.isEmpty() ? tr("Choose a rule file.")
                                           : loaded.errors.first().toString(),

@@ -59,6 +59,9 @@ public:
     // For tests and the page: set the inputs as the user would type them.
     void setLogs(const QStringList &paths);
     void setRulesFile(const QString &path);
+    // The Rules page's rules: replayed when no rule file is chosen (the field's placeholder
+    // says so), so a replay starts from the rules being edited.
+    void setPageRules(const sluice::RuleSet &set);
     void start();
     void cancel();
     bool running() const { return m_running; }
@@ -86,6 +89,7 @@ private:
 
     QLineEdit *m_logs;
     QLineEdit *m_rules;
+    RuleSet m_pageRules;
     QComboBox *m_format;
     QLabel *m_detected;
     QLineEdit *m_logFormat;

@@ -77,6 +77,7 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
         if (dialog == nullptr) {
             dialog = new ReplayDialog(this);
         }
+        dialog->setPageRules(m_session->pageRules());
         dialog->show();
         dialog->raise();
     });
@@ -549,6 +550,9 @@ bool SimulationPage::saveScenarioFile(const QString &path, QString *error)
 void SimulationPage::setRules(const sluice::RuleSet &set)
 {
     m_session->setPageRules(set);
+    if (auto *dialog = findChild<ReplayDialog *>(u"replayDialog"_s)) {
+        dialog->setPageRules(set);
+    }
     m_useRules->setEnabled(!set.rules.empty());
     m_useRules->setToolTip(set.rules.empty()
                                ? tr("No rules on the Rules page yet")
