@@ -1,5 +1,7 @@
 target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/cluster.cpp ${CMAKE_CURRENT_LIST_DIR}/cluster.h
+    ${CMAKE_CURRENT_LIST_DIR}/cluster_p.h ${CMAKE_CURRENT_LIST_DIR}/clustermap.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/clusterroute.cpp
     ${CMAKE_CURRENT_LIST_DIR}/connection.cpp ${CMAKE_CURRENT_LIST_DIR}/connection.h
     ${CMAKE_CURRENT_LIST_DIR}/endpoint.cpp ${CMAKE_CURRENT_LIST_DIR}/endpoint.h
     ${CMAKE_CURRENT_LIST_DIR}/errors.cpp ${CMAKE_CURRENT_LIST_DIR}/errors.h
