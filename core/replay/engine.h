@@ -19,7 +19,7 @@
 //    and the count of the current fixed window (a histogram of window counts over all
 //    subjects gives the requests a fixed window of any limit would deny).
 //
-// Its rooms: engine.cpp sets a run up and drives it; intake.cpp reads lines into the buffer
+// Its rooms: engine.cpp sets a run up; intake.cpp drives it, reading lines into the buffer
 // (subjects, held jumps, the subject cap); deciding.cpp orders the buffer and decides it
 // (handoff.h between the two threads), findings.cpp makes the report's figures; interner.h,
 // routes.h and state.h are the tables they share.
@@ -102,7 +102,7 @@ public:
     void finish();
 
 private:
-    // engine.cpp: the run's set-up and its loop
+    // engine.cpp: the run's set-up and its checks
     Result<void> openFiles();
     int scopeIndex(const Scope &s);
     void addRules(const RuleSet &set, const QString &setName, std::vector<RuleReport> &out);
@@ -110,7 +110,7 @@ private:
     void addWarning(const QString &w);
     Result<void> checkFirstLines(FilePlan &fp);
     Result<bool> afterRun(FilePlan &fp);
-    // intake.cpp: lines into the buffer
+    // intake.cpp: the loop, lines into the buffer
     bool readLine(int file);
     void push(Event e, const quint32 *subjects);
     void releaseHeld(FilePlan &fp);

@@ -1,5 +1,6 @@
-// Lines into the replay's buffer: each parsed, its rules found by route, its subjects
-// interned (under the subject cap), a jump ahead held until confirmed (engine.h).
+// The replay's loop over its files, and the lines into its buffer: each parsed, its rules
+// found by route, its subjects interned (under the subject cap), a jump ahead held until
+// confirmed (engine.h). One file, so that the compiler takes the per-line steps into the loop.
 #include "engine.h"
 
 #include <QFile>
@@ -37,7 +38,7 @@ qint64 bytesOf(const RuleRun &run)
 
 } // namespace
 
-View Engine::clientIp(const Record &r, const FilePlan &fp) const
+[[gnu::always_inline]] inline View Engine::clientIp(const Record &r, const FilePlan &fp) const
 {
     const View addr = r.fields[SlotAddr];
     const bool hasAddr = fp.parser.has(SlotAddr) && !absent(addr);
@@ -77,7 +78,8 @@ View Engine::clientIp(const Record &r, const FilePlan &fp) const
     return chain[std::max(0, n - 1 - m_o.trustProxies)];
 }
 
-quint32 Engine::subjectFor(int scope, const Record &r, const FilePlan &fp)
+[[gnu::always_inline]] inline quint32 Engine::subjectFor(int scope, const Record &r,
+                                                         const FilePlan &fp)
 {
     ScopeDef &s = *m_scopes[size_t(scope)];
     View v;
@@ -179,7 +181,7 @@ void Engine::note(std::vector<LineNote> &to, const FilePlan &fp, const char *why
 }
 
 // Reads one line of a file into the pending buffer; false at the end of the file.
-bool Engine::readLine(int file)
+[[gnu::always_inline]] inline bool Engine::readLine(int file)
 {
     FilePlan &fp = m_files[size_t(file)];
     View line;
@@ -334,6 +336,119 @@ void Engine::dropHeld(FilePlan &fp)
     fp.held.clear();
     fp.heldSubj.clear();
     fp.heldNotes.clear();
+}
+
+Result<void> Engine::loop()
+{
+    const int threads =
+        m_o.threads > 0 ? m_o.threads : (std::thread::hardware_concurrency() > 1 ? 2 : 1);
+    if (threads > 1 && m_o.limiter == nullptr && !m_o.onDecision) {
+        startDecider();
+    }
+    for (;;) {
+        if (m_rep.cancelled || (m_o.cancel != nullptr && m_o.cancel->load())) {
+            m_rep.cancelled = true;
+            break;
+        }
+        // The file whose last time is the smallest goes next, a run of lines at a time.
+        int best = -1;
+        for (size_t i = 0; i < m_files.size(); ++i) {
+            if (!m_files[i].done &&
+                (best < 0 || m_files[i].currentUs < m_files[size_t(best)].currentUs)) {
+                best = int(i);
+            }
+        }
+        if (best < 0) {
+            break;
+        }
+        qint64 next = std::numeric_limits<qint64>::max();
+        for (size_t i = 0; i < m_files.size(); ++i) {
+            if (int(i) != best && !m_files[i].done) {
+                next = std::min(next, m_files[i].currentUs);
+            }
+        }
+        m_currentFile = best;
+        FilePlan &fp = m_files[size_t(best)];
+        for (int k = 0; k < 4096; ++k) {
+            if (!readLine(best) || m_capped) {
+                break;
+            }
+            if (!fp.checked && fp.nonEmpty >= 1000) {
+                if (auto ok = checkFirstLines(fp); !ok) {
+                    return ok;
+                }
+            }
+            if (fp.currentUs > next) {
+                break;
+            }
+        }
+        auto go = afterRun(fp);
+        if (!go) {
+            return go.error();
+        }
+        if (!*go) {
+            break;
+        }
+        if (m_pending.size() >= m_flushAt) {
+            if (auto ok = flush(false); !ok) {
+                return ok;
+            }
+        }
+        if (m_sinceCheck >= kCheckEvery) {
+            if (auto ok = periodic(); !ok) {
+                return ok;
+            }
+        }
+    }
+    if (!m_rep.cancelled && (m_rep.lines == 0 || m_rep.parsed + m_rep.unparsed == 0)) {
+        if (!m_rep.error.isEmpty()) {
+            // Damaged before its first line: the file's fault, not the command's.
+            return Error::make(Error::Kind::Io, m_rep.error);
+        }
+        return Error::make(
+            Error::Kind::Invalid,
+            u"the log is empty: %1 hold(s) no request line"_s.arg(m_rep.files.join(u", "_s)));
+    }
+    for (FilePlan &fp : m_files) {
+        releaseHeld(fp); // a run stopped early: what was held is the reader's last lines
+    }
+    if (auto ok = flush(true); !ok) {
+        return ok;
+    }
+    stopDecider(); // every batch decided
+    if (m_rep.decidedEarly > 0) {
+        addWarning(
+            u"more than %1 requests waited to be put in time order (the reorder window of a busy "
+            "log, or a second with whole-second times holding more): %2 were decided before the "
+            "reorder window had passed them%3"_s.arg(maxPendingRequests)
+                .arg(m_rep.decidedEarly)
+                .arg(m_rep.secondsNotSpread > 0
+                         ? u", and %1 second(s) were decided at their start, not spread"_s.arg(
+                               m_rep.secondsNotSpread)
+                         : QString()));
+    }
+    return periodic();
+}
+
+// After a run of lines of one file: its first lines checked, its end's error and warning
+// taken; false when the run stops here (cancelled, the subject cap).
+Result<bool> Engine::afterRun(FilePlan &fp)
+{
+    if (!fp.checked && fp.done && !fp.reader->cancelled()) {
+        if (auto ok = checkFirstLines(fp); !ok) {
+            return ok.error();
+        }
+    }
+    if (fp.done && fp.reader->error() && m_rep.error.isEmpty()) {
+        m_rep.error = fp.reader->error()->message;
+    }
+    if (fp.done && !fp.reader->warning().isEmpty()) {
+        addWarning(fp.reader->warning());
+    }
+    if (fp.reader->cancelled()) {
+        m_rep.cancelled = true;
+    }
+    return !m_rep.cancelled && !m_capped;
 }
 
 } // namespace sluice::replay
