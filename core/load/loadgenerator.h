@@ -125,6 +125,7 @@ public:
 
 private:
     struct Shared;
+    class Worker;
     LoadOptions m_options;
     std::shared_ptr<Shared> m_shared;
     std::thread m_runner;
