@@ -35,9 +35,17 @@ rule "core/redis depends on nothing above it (no folder cycle)" 'core/redis/*' -
     'core/(limiter|rules|keys|sim|stats|load|replay)/'
 rule "core/rules sits below core/keys and core/sim (adoption.h holds what the validator needs)" \
     'core/rules/*' 'core/limiter/*' 'core/common/*' -- 'core/(keys|sim|stats|load|replay)/'
-rule "the replay's log formats and reader know no Redis and no rules (replay.cpp drives them)" \
+rule "the replay's log formats and reader know no Redis and no rules (the engine drives them)" \
     'core/replay/logformat.*' 'core/replay/logreader.*' -- \
     'core/redis/|core/limiter/|core/rules/|core/sim/'
+rule "the replay's engine knows no Redis: only its Redis backend (replay/redisrun.cpp) does" \
+    'core/replay/*' ':!core/replay/redisrun.cpp' -- \
+    'core/redis/(connection|cluster|keyspace|lazyconnection)|core/limiter/(redislimiter|scratchrun)'
+rule "the replay's tables (interner, routes, handoff) know no rules, limiter or model" \
+    'core/replay/interner.h' 'core/replay/routes.*' 'core/replay/handoff.h' -- \
+    'core/(redis|limiter|rules|sim)/|replay\.h|engine\.h|state\.h'
+rule "core/common (bytes, network, ...) depends on nothing above it" 'core/common/*' -- \
+    'core/(redis|limiter|rules|keys|sim|stats|load|replay)/'
 rule "the replay and the simulator stand side by side: neither includes the other" \
     'core/replay/*' -- 'core/sim/'
 rule "the simulator, statistics, load and keys know nothing of the replay" \

@@ -36,4 +36,19 @@ QString shortened(const QString &text);
 inline constexpr qsizetype quoteLimit = 200;
 QString quoted(QByteArrayView bytes, qsizetype limit = quoteLimit);
 
+// One hex digit's value (either case), or -1: the one reader of %XX and \uXXXX escapes.
+constexpr int hexValue(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
 } // namespace sluice::bytes

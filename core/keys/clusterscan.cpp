@@ -1,4 +1,5 @@
 #include "clusterscan.h"
+#include "keyscanner_p.h"
 
 #include "core/redis/cluster.h"
 
@@ -11,10 +12,7 @@ namespace sluice::keys {
 
 namespace {
 
-bool cancelled(const KeyScanner::Options &o)
-{
-    return o.cancel != nullptr && o.cancel->load(std::memory_order_relaxed);
-}
+using scanstep::cancelled;
 
 // The scan of a Redis Cluster (KeyScanner::run on a cluster connection): one shard after
 // another, each on a connection of its own, their progress merged into one.

@@ -56,6 +56,121 @@ enum class Plan {
 // Only PTTL -1 passes a threshold this high: "still never expires".
 constexpr qint64 noThreshold = qint64(1) << 62;
 
+// What a fix does to a key, from the scan's verdict; `o` says the key and, when nothing is
+// done, why.
+Plan planOf(const KeyInfo &k, bool del, const KeyFixer::Options &options, KeyFixer::Outcome &o)
+{
+    o.key = k.key;
+    o.ruleId = k.ruleId;
+    o.health = k.health;
+    o.permissionRefused = k.state.permissionRefused;
+    Plan plan = Plan::Skip;
+    if (isFixable(k.health) && (k.maxTtlMs > 0 || del)) {
+        plan = Plan::Conditional;
+        o.ttlMs = del ? -1 : k.maxTtlMs;
+    } else if (del && !options.onlyFlagged) {
+        plan = Plan::Unconditional;
+    } else if (del) {
+        o.message = u"not flagged (%1): deleting all flagged keys leaves it; select it to "
+                    "delete it"_s.arg(healthName(k.health));
+    } else if (k.health == Health::Orphan) {
+        o.message = u"no rule produces this key, so there is no TTL to take from one; left "
+                    "as it is"_s;
+    } else if (k.health == Health::WrongType) {
+        o.message = u"not the state of rule '%1'; left as it is (delete it if it is debris)"_s.arg(
+            k.ruleId);
+    } else if (k.health == Health::NoTtl) {
+        o.message = u"no rules were given, so there is no TTL to take from one"_s;
+    } else {
+        o.message = u"healthy; nothing to do"_s;
+    }
+    return plan;
+}
+
+// The command of one key's fix (PTTL for a dry run), appended to the pipeline.
+void appendFix(Connection &c, const KeyInfo &k, Plan plan, const QByteArray &verb,
+               const KeyFixer::Options &options)
+{
+    static const QByteArray evalsha = QByteArrayLiteral("EVALSHA");
+    static const QByteArray one = QByteArrayLiteral("1");
+    static const QByteArray pttl = QByteArrayLiteral("PTTL");
+    static const QByteArray unlink = QByteArrayLiteral("UNLINK");
+    const QByteArray &key = k.key;
+    if (options.dryRun) {
+        const char *argv[] = {pttl.constData(), key.constData()};
+        const size_t len[] = {size_t(pttl.size()), size_t(key.size())};
+        c.append(2, argv, len);
+    } else if (plan == Plan::Conditional) {
+        // The TTL to set, which is also the threshold; a delete without a rule acts
+        // only on "still never expires".
+        const QByteArray arg = QByteArray::number(k.maxTtlMs > 0 ? k.maxTtlMs : noThreshold);
+        static const QByteArray above = QByteArray::number(noThreshold);
+        const char *argv[] = {evalsha.constData(), script().sha.constData(), one.constData(),
+                              key.constData(),     arg.constData(),          verb.constData(),
+                              above.constData()};
+        const size_t len[] = {
+            size_t(evalsha.size()), size_t(script().sha.size()), 1,
+            size_t(key.size()),     size_t(arg.size()),          size_t(verb.size()),
+            size_t(above.size())};
+        c.append(options.onlyWithoutTtl ? 7 : 6, argv, len);
+    } else {
+        const char *argv[] = {unlink.constData(), key.constData()};
+        const size_t len[] = {size_t(unlink.size()), size_t(key.size())};
+        c.append(2, argv, len);
+    }
+}
+
+// One key's reply into its outcome; true when the script was not loaded (NOSCRIPT: the key
+// goes again once it is).
+bool readOutcome(const redis::ReplyView &r, const KeyInfo &k, Plan plan,
+                 const KeyFixer::Options &options, KeyFixer::Outcome &o)
+{
+    using Status = KeyFixer::Status;
+    if (r.isError()) {
+        const Error e = ScriptRegistry::explainScriptAcl(r.error(), script());
+        o.status = Status::Failed;
+        o.message = e.message;
+        return e.kind == Error::Kind::NoScript;
+    }
+    if (options.dryRun) {
+        const qint64 t = r.integer(-3);
+        o.pttlBefore = o.pttlAfter = t;
+        if (t == -2) {
+            o.status = Status::Gone;
+        } else if (plan == Plan::Unconditional) {
+            o.status = Status::WouldDo;
+        } else {
+            const qint64 threshold =
+                k.maxTtlMs > 0 && !options.onlyWithoutTtl ? k.maxTtlMs : noThreshold;
+            o.status = (t == -1 || t > threshold) ? Status::WouldDo : Status::AlreadyFine;
+        }
+        return false;
+    }
+    if (plan == Plan::Unconditional) {
+        const bool deleted = r.integer() > 0;
+        o.status = deleted ? Status::Done : Status::Gone;
+        o.pttlAfter = -2;
+        return false;
+    }
+    if (r.size() != 3) {
+        o.status = Status::Failed;
+        o.message = u"the key fix script replied something unexpected"_s;
+        return false;
+    }
+    const bool acted = r[0].integer() == 1;
+    o.pttlBefore = r[1].integer();
+    o.pttlAfter = r[2].integer();
+    if (acted) {
+        o.status = Status::Done;
+    } else if (o.pttlBefore == -2) {
+        o.status = Status::Gone;
+    } else {
+        o.status = Status::AlreadyFine;
+        o.message = u"it has a TTL within the rule's now (%1 ms); not extended"_s.arg(o.pttlBefore);
+    }
+    return false;
+}
+
 } // namespace
 
 bool KeyFixer::isInsideRulePrefix(const QByteArray &key, const RuleSet &rules)
@@ -123,32 +238,7 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
     plans.reserve(size_t(keys.size()));
     for (const KeyInfo &k : keys) {
         Outcome o;
-        o.key = k.key;
-        o.ruleId = k.ruleId;
-        o.health = k.health;
-        o.permissionRefused = k.state.permissionRefused;
-        Plan plan = Plan::Skip;
-        if (isFixable(k.health) && (k.maxTtlMs > 0 || del)) {
-            plan = Plan::Conditional;
-            o.ttlMs = del ? -1 : k.maxTtlMs;
-        } else if (del && !options.onlyFlagged) {
-            plan = Plan::Unconditional;
-        } else if (del) {
-            o.message = u"not flagged (%1): deleting all flagged keys leaves it; select it to "
-                        "delete it"_s.arg(healthName(k.health));
-        } else if (k.health == Health::Orphan) {
-            o.message = u"no rule produces this key, so there is no TTL to take from one; left "
-                        "as it is"_s;
-        } else if (k.health == Health::WrongType) {
-            o.message =
-                u"not the state of rule '%1'; left as it is (delete it if it is debris)"_s.arg(
-                    k.ruleId);
-        } else if (k.health == Health::NoTtl) {
-            o.message = u"no rules were given, so there is no TTL to take from one"_s;
-        } else {
-            o.message = u"healthy; nothing to do"_s;
-        }
-        plans.push_back(plan);
+        plans.push_back(planOf(k, del, options, o));
         report.outcomes << o;
     }
 
@@ -162,10 +252,6 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
     }
 
     const int batch = std::max(options.batch, 1);
-    static const QByteArray evalsha = QByteArrayLiteral("EVALSHA");
-    static const QByteArray one = QByteArrayLiteral("1");
-    static const QByteArray pttl = QByteArrayLiteral("PTTL");
-    static const QByteArray unlink = QByteArrayLiteral("UNLINK");
     const QByteArray verb = del ? QByteArrayLiteral("del") : QByteArrayLiteral("set");
     for (qsizetype from = 0; from < keys.size(); from += batch) {
         if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
@@ -194,31 +280,7 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
             std::vector<qsizetype> noScript;
             for (qsizetype i : todo) {
                 const Plan plan = plans[size_t(i)];
-                const QByteArray &key = keys[i].key;
-                if (options.dryRun) {
-                    const char *argv[] = {pttl.constData(), key.constData()};
-                    const size_t len[] = {size_t(pttl.size()), size_t(key.size())};
-                    c.append(2, argv, len);
-                } else if (plan == Plan::Conditional) {
-                    // The TTL to set, which is also the threshold; a delete without a rule acts
-                    // only on "still never expires".
-                    const QByteArray arg =
-                        QByteArray::number(keys[i].maxTtlMs > 0 ? keys[i].maxTtlMs : noThreshold);
-                    static const QByteArray above = QByteArray::number(noThreshold);
-                    const char *argv[] = {evalsha.constData(), script().sha.constData(),
-                                          one.constData(),     key.constData(),
-                                          arg.constData(),     verb.constData(),
-                                          above.constData()};
-                    const size_t len[] = {
-                        size_t(evalsha.size()), size_t(script().sha.size()), 1,
-                        size_t(key.size()),     size_t(arg.size()),          size_t(verb.size()),
-                        size_t(above.size())};
-                    c.append(options.onlyWithoutTtl ? 7 : 6, argv, len);
-                } else {
-                    const char *argv[] = {unlink.constData(), key.constData()};
-                    const size_t len[] = {size_t(unlink.size()), size_t(key.size())};
-                    c.append(2, argv, len);
-                }
+                appendFix(c, keys[i], plan, verb, options);
                 sent.push_back(i);
             }
             for (qsizetype i : sent) {
@@ -233,55 +295,9 @@ KeyFixer::Report KeyFixer::run(Connection &c, const QList<KeyInfo> &keys, Action
                     report.outcomes.resize(from);
                     return report;
                 }
-                const redis::ReplyView r(*raw);
-                Outcome &o = report.outcomes[i];
-                const KeyInfo &k = keys[i];
-                if (r.isError()) {
-                    const Error e = ScriptRegistry::explainScriptAcl(r.error(), script());
-                    o.status = Status::Failed;
-                    o.message = e.message;
-                    if (e.kind == Error::Kind::NoScript) {
-                        noScript.push_back(i);
-                    }
-                    continue;
-                }
-                if (options.dryRun) {
-                    const qint64 t = r.integer(-3);
-                    o.pttlBefore = o.pttlAfter = t;
-                    if (t == -2) {
-                        o.status = Status::Gone;
-                    } else if (plans[size_t(i)] == Plan::Unconditional) {
-                        o.status = Status::WouldDo;
-                    } else {
-                        const qint64 threshold =
-                            k.maxTtlMs > 0 && !options.onlyWithoutTtl ? k.maxTtlMs : noThreshold;
-                        o.status =
-                            (t == -1 || t > threshold) ? Status::WouldDo : Status::AlreadyFine;
-                    }
-                    continue;
-                }
-                if (plans[size_t(i)] == Plan::Unconditional) {
-                    const bool deleted = r.integer() > 0;
-                    o.status = deleted ? Status::Done : Status::Gone;
-                    o.pttlAfter = -2;
-                    continue;
-                }
-                if (r.size() != 3) {
-                    o.status = Status::Failed;
-                    o.message = u"the key fix script replied something unexpected"_s;
-                    continue;
-                }
-                const bool acted = r[0].integer() == 1;
-                o.pttlBefore = r[1].integer();
-                o.pttlAfter = r[2].integer();
-                if (acted) {
-                    o.status = Status::Done;
-                } else if (o.pttlBefore == -2) {
-                    o.status = Status::Gone;
-                } else {
-                    o.status = Status::AlreadyFine;
-                    o.message = u"it has a TTL within the rule's now (%1 ms); not extended"_s.arg(
-                        o.pttlBefore);
+                if (readOutcome(redis::ReplyView(*raw), keys[i], plans[size_t(i)], options,
+                                report.outcomes[i])) {
+                    noScript.push_back(i);
                 }
             }
             todo = std::move(noScript);

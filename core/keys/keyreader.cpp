@@ -144,6 +144,77 @@ qint64 timeUs(ReplyView s, ReplyView us)
     return integerOf(s) * 1'000'000 + integerOf(us);
 }
 
+// A key-read script's entry for one key ({type, pttl, the layout's reads}) into `raw`.
+void readScriptEntry(const ReplyView &e, char layout, const Rule *rule, qint64 cap, RawRead &raw)
+{
+    raw.type = typeName(e[0]);
+    raw.pttlMs = integerOf(e[1], -2);
+    const size_t n = e.size();
+    const size_t fields = rule ? size_t(hashFields(rule->algorithm).size()) : 0;
+    if (layout == 'h' && raw.type == "hash" && n >= 2 + fields) {
+        // Lengths, then the values unless one was too long.
+        raw.stateRead = true;
+        const bool values = n >= 2 + 2 * fields;
+        for (size_t i = 0; i < fields; ++i) {
+            const qint64 length = integerOf(e[2 + i]);
+            raw.hlen += length > 0 ? 1 : 0;
+            if (values) {
+                raw.fields << optionalBytes(e[2 + fields + i]);
+                raw.fieldLength << 0;
+            } else {
+                raw.fields << std::nullopt;
+                raw.fieldLength << (length > cap ? length : 0);
+            }
+        }
+    } else if (layout == 'z' && raw.type == "zset" && n >= 6) {
+        raw.stateRead = true;
+        raw.zcard = integerOf(e[2]);
+        raw.zInWindow = integerOf(e[3]);
+        raw.oldestScore = optionalBytes(e[4]);
+        raw.newestScore = optionalBytes(e[5]);
+    } else if (layout == 's' && raw.type == "string" && n >= 4) {
+        raw.stateRead = true;
+        raw.strlen = integerOf(e[2]);
+        raw.head = bytesOf(e[3]);
+    }
+}
+
+// The plain reads of a layout (HMGET; ZCARD, ZCOUNT and the two ends; STRLEN and GETRANGE),
+// every one answered, into `raw`.
+void readPlainState(const std::array<Connection::RawReply, 5> &replies, char layout, qint64 cap,
+                    RawRead &raw)
+{
+    if (layout == 'h' && raw.type == "hash") {
+        raw.stateRead = true;
+        const ReplyView values(replies[0]);
+        for (size_t i = 0, n = values.size(); i < n; ++i) {
+            const ReplyView v = values[i];
+            raw.hlen += v.isString() ? 1 : 0;
+            if (v.isString() && v.bytes().size() > cap) {
+                raw.fields << std::nullopt;
+                raw.fieldLength << v.bytes().size();
+            } else {
+                raw.fields << optionalBytes(v);
+                raw.fieldLength << 0;
+            }
+        }
+    } else if (layout == 'z' && raw.type == "zset") {
+        raw.stateRead = true;
+        raw.zcard = integerOf(replies[0]);
+        raw.zInWindow = integerOf(replies[1]);
+        if (const ReplyView first(replies[2]); first.size() == 2) {
+            raw.oldestScore = optionalBytes(first[1]);
+        }
+        if (const ReplyView last(replies[3]); last.size() == 2) {
+            raw.newestScore = optionalBytes(last[1]);
+        }
+    } else if (layout == 's' && raw.type == "string") {
+        raw.stateRead = true;
+        raw.strlen = integerOf(replies[0]);
+        raw.head = bytesOf(replies[1]);
+    }
+}
+
 } // namespace
 
 struct KeyReader::Index
@@ -561,37 +632,8 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
                 return Error::make(Error::Kind::Protocol,
                                    u"the key read script replied something unexpected for a key"_s);
             }
-            raw.type = typeName(e[0]);
-            raw.pttlMs = integerOf(e[1], -2);
             raw.nowUs = batchNowUs;
-            const size_t n = e.size();
-            const size_t fields = p.rule ? size_t(hashFields(p.rule->algorithm).size()) : 0;
-            if (p.layout == 'h' && raw.type == "hash" && n >= 2 + fields) {
-                // Lengths, then the values unless one was too long.
-                raw.stateRead = true;
-                const bool values = n >= 2 + 2 * fields;
-                for (size_t i = 0; i < fields; ++i) {
-                    const qint64 length = integerOf(e[2 + i]);
-                    raw.hlen += length > 0 ? 1 : 0;
-                    if (values) {
-                        raw.fields << optionalBytes(e[2 + fields + i]);
-                        raw.fieldLength << 0;
-                    } else {
-                        raw.fields << std::nullopt;
-                        raw.fieldLength << (length > cap ? length : 0);
-                    }
-                }
-            } else if (p.layout == 'z' && raw.type == "zset" && n >= 6) {
-                raw.stateRead = true;
-                raw.zcard = integerOf(e[2]);
-                raw.zInWindow = integerOf(e[3]);
-                raw.oldestScore = optionalBytes(e[4]);
-                raw.newestScore = optionalBytes(e[5]);
-            } else if (p.layout == 's' && raw.type == "string" && n >= 4) {
-                raw.stateRead = true;
-                raw.strlen = integerOf(e[2]);
-                raw.head = bytesOf(e[3]);
-            }
+            readScriptEntry(e, p.layout, p.rule, cap, raw);
         } else {
             raw.nowUs = batchNowUs;
             auto typeReply = c.readRaw();
@@ -634,34 +676,8 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
             if (more > 0 && integerOf(replies[size_t(more - 1)], -2) == -2) {
                 raw.pttlMs = -2; // expired or deleted while it was read
             }
-            if (p.layout == 'h' && raw.type == "hash" && allOk) {
-                raw.stateRead = true;
-                const ReplyView values(replies[0]);
-                for (size_t i = 0, n = values.size(); i < n; ++i) {
-                    const ReplyView v = values[i];
-                    raw.hlen += v.isString() ? 1 : 0;
-                    if (v.isString() && v.bytes().size() > cap) {
-                        raw.fields << std::nullopt;
-                        raw.fieldLength << v.bytes().size();
-                    } else {
-                        raw.fields << optionalBytes(v);
-                        raw.fieldLength << 0;
-                    }
-                }
-            } else if (p.layout == 'z' && raw.type == "zset" && allOk) {
-                raw.stateRead = true;
-                raw.zcard = integerOf(replies[0]);
-                raw.zInWindow = integerOf(replies[1]);
-                if (const ReplyView first(replies[2]); first.size() == 2) {
-                    raw.oldestScore = optionalBytes(first[1]);
-                }
-                if (const ReplyView last(replies[3]); last.size() == 2) {
-                    raw.newestScore = optionalBytes(last[1]);
-                }
-            } else if (p.layout == 's' && raw.type == "string" && allOk) {
-                raw.stateRead = true;
-                raw.strlen = integerOf(replies[0]);
-                raw.head = bytesOf(replies[1]);
+            if (allOk) {
+                readPlainState(replies, p.layout, cap, raw);
             }
             if (raw.type.isEmpty()) {
                 raw.type = QByteArrayLiteral("none");

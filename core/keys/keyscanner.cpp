@@ -1,4 +1,4 @@
-#include "keyscanner.h"
+#include "keyscanner_p.h"
 
 #include "clusterscan.h"
 
@@ -17,6 +17,8 @@
 using namespace Qt::StringLiterals;
 
 namespace sluice::keys {
+
+using scanstep::cancelled;
 
 namespace {
 
@@ -96,11 +98,6 @@ QByteArray runIdOf(const QByteArray &info)
     }
     const qsizetype end = info.indexOf('\r', at);
     return info.mid(at + 7, end < 0 ? -1 : end - at - 7).trimmed();
-}
-
-bool cancelled(const KeyScanner::Options &o)
-{
-    return o.cancel != nullptr && o.cancel->load(std::memory_order_relaxed);
 }
 
 QString thousands(qint64 v)

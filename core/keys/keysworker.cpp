@@ -195,8 +195,8 @@ KeysWorker::RawValue KeysWorker::readValue(Connection &c, const QByteArray &key)
 KeysWorker::KeysWorker(Endpoint endpoint, std::optional<RuleSet> rules, Options options,
                        QObject *parent)
     : QObject(parent)
-    , m_endpoint(std::move(endpoint))
     , m_options(options)
+    , m_connection(std::move(endpoint))
     , m_reader(std::move(rules), options.reader)
     , m_timer(new QTimer(this))
 {
@@ -278,23 +278,12 @@ void KeysWorker::stopRefreshing()
 
 Connection *KeysWorker::connection(QString *error)
 {
-    if (m_connection && !m_connection->isBroken()) {
-        return &*m_connection;
-    }
-    if (m_connection) {
-        if (auto r = m_connection->reconnect(); !r) {
-            *error = r.error().message;
-            return nullptr;
-        }
-        return &*m_connection;
-    }
-    auto c = Connection::open(m_endpoint);
+    auto c = m_connection.get();
     if (!c) {
         *error = c.error().message;
         return nullptr;
     }
-    m_connection.emplace(std::move(*c));
-    return &*m_connection;
+    return *c;
 }
 
 void KeysWorker::scan(const QList<QByteArray> &patterns, qint64 maxKeysWalked)
@@ -397,9 +386,9 @@ void KeysWorker::refreshNow()
     Q_EMIT refreshed(*read);
 }
 
-void KeysWorker::fix(const QList<KeyInfo> &keys, bool deleteKeys, bool dryRun)
+// The connection for a fix, or nullptr once fixFinished() said why there is none.
+Connection *KeysWorker::fixConnection(bool dryRun)
 {
-    m_cancel.store(false, std::memory_order_relaxed);
     QString error;
     Connection *c = connection(&error);
     if (c == nullptr) {
@@ -407,6 +396,15 @@ void KeysWorker::fix(const QList<KeyInfo> &keys, bool deleteKeys, bool dryRun)
         failed.dryRun = dryRun;
         failed.error = Error::make(Error::Kind::Io, error);
         Q_EMIT fixFinished(failed);
+    }
+    return c;
+}
+
+void KeysWorker::fix(const QList<KeyInfo> &keys, bool deleteKeys, bool dryRun)
+{
+    m_cancel.store(false, std::memory_order_relaxed);
+    Connection *c = fixConnection(dryRun);
+    if (c == nullptr) {
         return;
     }
     KeyFixer::Options options;
@@ -419,13 +417,8 @@ void KeysWorker::fix(const QList<KeyInfo> &keys, bool deleteKeys, bool dryRun)
 void KeysWorker::fixAllFlagged(const QList<QByteArray> &patterns, bool deleteKeys, bool dryRun)
 {
     m_cancel.store(false, std::memory_order_relaxed);
-    QString error;
-    Connection *c = connection(&error);
+    Connection *c = fixConnection(dryRun);
     if (c == nullptr) {
-        KeyFixer::Report failed;
-        failed.dryRun = dryRun;
-        failed.error = Error::make(Error::Kind::Io, error);
-        Q_EMIT fixFinished(failed);
         return;
     }
     KeyScanner scanner(m_reader);

@@ -6,6 +6,7 @@
 
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
+#include "core/redis/lazyconnection.h"
 #include "core/rules/rule.h"
 
 #include <QElapsedTimer>
@@ -120,12 +121,12 @@ Q_SIGNALS:
 
 private:
     Connection *connection(QString *error); // opens (or reopens) it; nullptr on failure
+    Connection *fixConnection(bool dryRun);
     void refreshNow();
     void readPendingValue(); // worker thread: serves requestValue()
 
-    Endpoint m_endpoint;
     Options m_options;
-    std::optional<Connection> m_connection;
+    LazyConnection m_connection;
     KeyReader m_reader;
     QTimer *m_timer = nullptr;
     std::atomic<bool> m_cancel{false};

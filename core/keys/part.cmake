@@ -9,6 +9,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/keyinfo.cpp ${CMAKE_CURRENT_LIST_DIR}/keyinfo.h
     ${CMAKE_CURRENT_LIST_DIR}/keyreader.cpp ${CMAKE_CURRENT_LIST_DIR}/keyreader.h
     ${CMAKE_CURRENT_LIST_DIR}/keyscanner.cpp ${CMAKE_CURRENT_LIST_DIR}/keyscanner.h
+    ${CMAKE_CURRENT_LIST_DIR}/keyscanner_p.h
     ${CMAKE_CURRENT_LIST_DIR}/layouts.cpp ${CMAKE_CURRENT_LIST_DIR}/layouts.h
     ${CMAKE_CURRENT_LIST_DIR}/layouttable.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keysworker.cpp ${CMAKE_CURRENT_LIST_DIR}/keysworker.h

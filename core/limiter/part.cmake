@@ -10,4 +10,5 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/model_p.h
     ${CMAKE_CURRENT_LIST_DIR}/model_buckets.cpp ${CMAKE_CURRENT_LIST_DIR}/model_migrate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/model_windows.cpp ${CMAKE_CURRENT_LIST_DIR}/policy.cpp ${CMAKE_CURRENT_LIST_DIR}/policy.h
-    ${CMAKE_CURRENT_LIST_DIR}/redislimiter.cpp ${CMAKE_CURRENT_LIST_DIR}/redislimiter.h)
+    ${CMAKE_CURRENT_LIST_DIR}/redislimiter.cpp ${CMAKE_CURRENT_LIST_DIR}/redislimiter.h
+    ${CMAKE_CURRENT_LIST_DIR}/scratchrun.cpp ${CMAKE_CURRENT_LIST_DIR}/scratchrun.h)

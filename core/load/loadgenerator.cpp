@@ -3,6 +3,7 @@
 #include "core/common/clock.h"
 #include "core/limiter/localmodel.h"
 #include "core/limiter/redislimiter.h"
+#include "core/limiter/scratchrun.h"
 #include "core/redis/connection.h"
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
@@ -48,6 +49,49 @@ bool isUnavailable(const Error &e)
     return e.isConnectionLoss() || redis::isUnavailableReply(e);
 }
 
+// The rules a run drives: those named, else every enabled one; under the run's key prefix
+// when it has one of its own.
+Result<std::vector<Rule>> selectRules(const LoadOptions &o)
+{
+    std::vector<Rule> selected;
+    if (o.ruleIds.isEmpty()) {
+        for (const Rule &r : o.rules.rules) {
+            if (r.enabled) {
+                selected.push_back(r);
+            }
+        }
+        if (selected.empty()) {
+            return invalid(o.rules.rules.empty()
+                               ? QStringLiteral("rules: there are no rules to drive")
+                               : QStringLiteral("rules: every rule is disabled; name the rules "
+                                                "to drive"));
+        }
+    } else {
+        for (const QString &id : o.ruleIds) {
+            const Rule *r = o.rules.find(id);
+            if (r == nullptr) {
+                QStringList ids;
+                for (const Rule &x : o.rules.rules) {
+                    ids << x.id;
+                }
+                return invalid(QStringLiteral("rule '%1' is not in the rules (they are: %2)")
+                                   .arg(id, ids.isEmpty() ? QStringLiteral("none")
+                                                          : ids.join(QStringLiteral(", "))));
+            }
+            if (std::none_of(selected.begin(), selected.end(),
+                             [&](const Rule &s) { return s.id == id; })) {
+                selected.push_back(*r);
+            }
+        }
+    }
+    if (!o.keyPrefixOverride.isEmpty()) {
+        for (Rule &r : selected) {
+            r.keyPrefix = o.keyPrefixOverride;
+        }
+    }
+    return selected;
+}
+
 } // namespace
 
 std::vector<Rule> stagedCandidates(const RuleSet &set, const QStringList &selectedIds, bool all)
@@ -70,10 +114,7 @@ std::vector<Rule> stagedCandidates(const RuleSet &set, const QStringList &select
 
 QByteArray runScopedPrefix()
 {
-    return "sluice:load:" +
-           QByteArray::number(QRandomGenerator::system()->generate64(), 16)
-               .rightJustified(16, '0') +
-           ':';
+    return scratchPrefix("load");
 }
 
 struct LoadGenerator::Shared
@@ -148,6 +189,221 @@ LoadGenerator::~LoadGenerator()
     wait();
 }
 
+// One worker thread of a run: its share of the arrivals, in batches through its own connection
+// to Redis, each request answered by its rule's on_redis_error while Redis is unavailable.
+class LoadGenerator::Worker
+{
+public:
+    Worker(Shared &sh, const std::vector<sim::Arrival> &mine, Connection connection,
+           const sim::Subjects &subjects, stats::StatsRecorder *recorder, size_t nRules,
+           int maxBatch)
+        : m_sh(sh)
+        , m_mine(mine)
+        , m_limiter(std::move(connection))
+        , m_subjects(subjects)
+        , m_recorder(recorder)
+        , m_nRules(nRules)
+        , m_maxBatch(maxBatch)
+        , m_local(m_clock)
+    {}
+
+    void run()
+    {
+        const qint64 t0 = m_sh.startUs;
+        size_t next = 0;
+        while (next < m_mine.size() && !m_sh.cancel) {
+            const qint64 now = steadyUs() - t0;
+            if (m_mine[next].tUs > now) {
+                if (!m_sh.sleepUntil(t0 + m_mine[next].tUs)) {
+                    break;
+                }
+                continue;
+            }
+            m_sh.lagUs = now - m_mine[next].tUs;
+            next = fillBatch(next, now);
+            if (m_batch.empty()) {
+                continue; // every request answered by an override
+            }
+            m_sh.sent += qint64(m_batch.size());
+            if (connected()) {
+                decideBatch();
+            }
+        }
+    }
+
+private:
+    // The arrivals due at `now` from `next` on, as requests of every rule (those an allow or
+    // deny override answers are tallied here); returns the next arrival.
+    size_t fillBatch(size_t next, qint64 now)
+    {
+        m_batch.clear();
+        m_ruleOf.clear();
+        m_subjectOf.clear();
+        for (; next < m_mine.size() && m_mine[next].tUs <= now &&
+               m_batch.size() + m_nRules <= size_t(m_maxBatch);
+             ++next) {
+            const QByteArray name = m_subjects.name(m_mine[next].subject);
+            for (size_t r = 0; r < m_nRules; ++r) {
+                const Policy &p = m_sh.policies[r];
+                rules::OverrideMatcher::Hit hit;
+                if (!m_sh.overrides[r].isEmpty()) {
+                    const qint64 nowUs = SystemClock().nowUs();
+                    hit = m_sh.overrides[r].match(name, nowUs);
+                    if (hit && hit.override->action != Override::Action::Limit) {
+                        ++m_sh.sent; // offered, answered here
+                        tally(r, rules::overrideDecision(p, hit.override->action, nowUs, hit.endUs),
+                              name, QDateTime::currentSecsSinceEpoch());
+                        continue;
+                    }
+                }
+                if (hit) {
+                    m_batch.push_back(Request{&m_sh.overridePolicies[r][size_t(hit.index)],
+                                              rules::overrideKeyFor(m_sh.rules[r], name), 1,
+                                              std::nullopt, 0});
+                } else {
+                    m_batch.push_back(Request{&p, p.keyFor(name), 1, std::nullopt, 0});
+                }
+                m_ruleOf.push_back(int(r));
+                m_subjectOf.push_back(name);
+            }
+        }
+        return next;
+    }
+
+    // Reconnected if need be (at most once per reconnectGapUs); false when the batch was
+    // answered by the rules' on_redis_error instead.
+    bool connected()
+    {
+        Connection &c = m_limiter.connection();
+        if (!c.isBroken() && !m_reconnectNeeded) {
+            return true;
+        }
+        const qint64 at = steadyUs();
+        if (at - m_lastReconnectUs < reconnectGapUs) {
+            fallBackAll({}); // the reason stays that of the last failure
+            return false;
+        }
+        m_lastReconnectUs = at;
+        if (auto r = c.reconnect(); !r) {
+            fallBackAll(r.error().message);
+            return false;
+        }
+        m_reconnectNeeded = false;
+        return true;
+    }
+
+    void decideBatch()
+    {
+        auto results = m_limiter.decideBatch(m_batch);
+        if (!results) {
+            if (isUnavailable(results.error())) {
+                m_reconnectNeeded = true;
+                fallBackAll(results.error().message);
+            } else {
+                m_sh.failedDecisions(qint64(m_batch.size()), results.error().message, m_ruleOf);
+            }
+            return;
+        }
+        const qint64 second = QDateTime::currentSecsSinceEpoch();
+        for (size_t i = 0; i < results->size(); ++i) {
+            const Result<Decision> &d = (*results)[i];
+            const size_t r = size_t(m_ruleOf[i]);
+            if (!d) {
+                if (isUnavailable(d.error())) {
+                    m_reconnectNeeded = true;
+                    m_sh.unavailable(d.error().message);
+                    fallBack(i, second);
+                } else if (redis::isWriteRefusedReply(d.error())) {
+                    // OOM, MISCONF: Redis answers but refuses this admission's write; the
+                    // rule's on_redis_error answers, as serve does.
+                    m_sh.unavailable(d.error().message);
+                    fallBack(i, second);
+                } else {
+                    m_sh.failedDecisions(1, d.error().message, {int(r)});
+                }
+                continue;
+            }
+            tally(r, *d, m_subjectOf[i], second);
+        }
+    }
+
+    void tally(size_t r, const Decision &d, const QByteArray &subject, qint64 second)
+    {
+        const bool shadow = m_sh.rules[r].shadow;
+        if (d.allowed) {
+            ++m_sh.allowed;
+            ++m_sh.perRule[r].allowed;
+        } else if (shadow) {
+            ++m_sh.shadowDenied;
+            ++m_sh.perRule[r].shadowDenied;
+        } else {
+            ++m_sh.denied;
+            ++m_sh.perRule[r].denied;
+        }
+        if (m_recorder != nullptr) {
+            m_recorder->record(m_sh.rules[r].id, subject, d, shadow, second);
+        }
+    }
+
+    // Decision i of the batch by its rule's on_redis_error.
+    void fallBack(size_t i, qint64 second)
+    {
+        const size_t r = size_t(m_ruleOf[i]);
+        const qint64 capacity = m_batch[i].policy->capacity(); // an override's own
+        Decision d;
+        switch (m_sh.rules[r].onRedisError) {
+        case OnRedisError::Allow:
+            d = Decision{true, capacity, capacity, -1, 0, 0};
+            break;
+        case OnRedisError::Deny:
+            d = Decision{false, capacity, 0, denyRetryMs, denyRetryMs, 0};
+            break;
+        case OnRedisError::Local: {
+            auto l = m_local.decide(m_batch[i]);
+            if (!l) {
+                m_sh.failedDecisions(1, l.error().message, {int(r)});
+                return;
+            }
+            d = *l;
+            break;
+        }
+        }
+        ++m_sh.fallbacks;
+        ++m_sh.perRule[r].fallbacks;
+        tally(r, d, m_subjectOf[i], second);
+    }
+
+    void fallBackAll(const QString &why)
+    {
+        if (!why.isEmpty()) {
+            m_sh.unavailable(why);
+        }
+        const qint64 second = QDateTime::currentSecsSinceEpoch();
+        for (size_t i = 0; i < m_batch.size(); ++i) {
+            fallBack(i, second);
+        }
+    }
+
+    Shared &m_sh;
+    const std::vector<sim::Arrival> &m_mine;
+    RedisLimiter m_limiter;
+    const sim::Subjects &m_subjects;
+    stats::StatsRecorder *m_recorder;
+    const size_t m_nRules;
+    const int m_maxBatch;
+    std::vector<Request> m_batch;
+    std::vector<int> m_ruleOf;
+    std::vector<QByteArray> m_subjectOf;
+    qint64 m_lastReconnectUs = 0;
+    // Set by an unavailable error reply (READONLY, ...), which leaves the connection usable:
+    // the next batch reconnects first, as after a lost connection.
+    bool m_reconnectNeeded = false;
+    // The `local` fallback: this thread's subjects are decided by this thread only, so a twin
+    // per thread is the same as one shared twin.
+    SystemClock m_clock;
+    LocalModel m_local;
+};
+
 Result<void> LoadGenerator::start()
 {
     if (m_runner.joinable() || m_shared->finished) {
@@ -167,43 +423,11 @@ Result<void> LoadGenerator::start()
     if (o.maxBatch < 1) {
         return invalid(QStringLiteral("maxBatch: expected at least 1, got %1").arg(o.maxBatch));
     }
-    // The rules: those named, else every enabled one.
-    std::vector<Rule> selected;
-    if (o.ruleIds.isEmpty()) {
-        for (const Rule &r : o.rules.rules) {
-            if (r.enabled) {
-                selected.push_back(r);
-            }
-        }
-        if (selected.empty()) {
-            return invalid(o.rules.rules.empty()
-                               ? QStringLiteral("rules: there are no rules to drive")
-                               : QStringLiteral("rules: every rule is disabled; name the rules "
-                                                "to drive"));
-        }
-    } else {
-        for (const QString &id : o.ruleIds) {
-            const Rule *r = o.rules.find(id);
-            if (r == nullptr) {
-                QStringList ids;
-                for (const Rule &x : o.rules.rules) {
-                    ids << x.id;
-                }
-                return invalid(QStringLiteral("rule '%1' is not in the rules (they are: %2)")
-                                   .arg(id, ids.isEmpty() ? QStringLiteral("none")
-                                                          : ids.join(QStringLiteral(", "))));
-            }
-            if (std::none_of(selected.begin(), selected.end(),
-                             [&](const Rule &s) { return s.id == id; })) {
-                selected.push_back(*r);
-            }
-        }
+    auto chosen = selectRules(o);
+    if (!chosen) {
+        return chosen.error();
     }
-    if (!o.keyPrefixOverride.isEmpty()) {
-        for (Rule &r : selected) {
-            r.keyPrefix = o.keyPrefixOverride;
-        }
-    }
+    std::vector<Rule> selected = std::move(*chosen);
     sim::Scenario s;
     s.name = QStringLiteral("load");
     s.durationUs = o.durationUs;
@@ -309,167 +533,9 @@ Result<void> LoadGenerator::start()
         std::vector<std::thread> workers;
         for (int t = 0; t < nThreads; ++t) {
             workers.emplace_back([&, t] {
-                RedisLimiter limiter(std::move(connections[size_t(t)]));
-                const std::vector<sim::Arrival> &mine = shares[size_t(t)];
-                const qint64 t0 = sh.startUs;
-                std::vector<Request> batch;
-                std::vector<int> ruleOf;
-                std::vector<QByteArray> subjectOf;
-                qint64 lastReconnectUs = 0;
-                // Set by an unavailable error reply (READONLY, ...), which leaves the connection
-                // usable: the next batch reconnects first, as after a lost connection.
-                bool reconnectNeeded = false;
-                // The `local` fallback: this thread's subjects are decided by this thread only,
-                // so a twin per thread is the same as one shared twin.
-                SystemClock clock;
-                LocalModel local(clock);
-                auto tally = [&](size_t r, const Decision &d, const QByteArray &subject,
-                                 qint64 second) {
-                    const bool shadow = sh.rules[r].shadow;
-                    if (d.allowed) {
-                        ++sh.allowed;
-                        ++sh.perRule[r].allowed;
-                    } else if (shadow) {
-                        ++sh.shadowDenied;
-                        ++sh.perRule[r].shadowDenied;
-                    } else {
-                        ++sh.denied;
-                        ++sh.perRule[r].denied;
-                    }
-                    if (recorder != nullptr) {
-                        recorder->record(sh.rules[r].id, subject, d, shadow, second);
-                    }
-                };
-                // Decision i of the batch by its rule's on_redis_error.
-                auto fallBack = [&](size_t i, qint64 second) {
-                    const size_t r = size_t(ruleOf[i]);
-                    const qint64 capacity = batch[i].policy->capacity(); // an override's own
-
-                    Decision d;
-                    switch (sh.rules[r].onRedisError) {
-                    case OnRedisError::Allow:
-                        d = Decision{true, capacity, capacity, -1, 0, 0};
-                        break;
-                    case OnRedisError::Deny:
-                        d = Decision{false, capacity, 0, denyRetryMs, denyRetryMs, 0};
-                        break;
-                    case OnRedisError::Local: {
-                        auto l = local.decide(batch[i]);
-                        if (!l) {
-                            sh.failedDecisions(1, l.error().message, {int(r)});
-                            return;
-                        }
-                        d = *l;
-                        break;
-                    }
-                    }
-                    ++sh.fallbacks;
-                    ++sh.perRule[r].fallbacks;
-                    tally(r, d, subjectOf[i], second);
-                };
-                auto fallBackAll = [&](const QString &why) {
-                    if (!why.isEmpty()) {
-                        sh.unavailable(why);
-                    }
-                    const qint64 second = QDateTime::currentSecsSinceEpoch();
-                    for (size_t i = 0; i < batch.size(); ++i) {
-                        fallBack(i, second);
-                    }
-                };
-                size_t next = 0;
-                while (next < mine.size() && !sh.cancel) {
-                    const qint64 now = steadyUs() - t0;
-                    if (mine[next].tUs > now) {
-                        if (!sh.sleepUntil(t0 + mine[next].tUs)) {
-                            break;
-                        }
-                        continue;
-                    }
-                    sh.lagUs = now - mine[next].tUs;
-                    batch.clear();
-                    ruleOf.clear();
-                    subjectOf.clear();
-                    for (; next < mine.size() && mine[next].tUs <= now &&
-                           batch.size() + nRules <= size_t(maxBatch);
-                         ++next) {
-                        const QByteArray name = subjects.name(mine[next].subject);
-                        for (size_t r = 0; r < nRules; ++r) {
-                            const Policy &p = sh.policies[r];
-                            rules::OverrideMatcher::Hit hit;
-                            if (!sh.overrides[r].isEmpty()) {
-                                const qint64 nowUs = SystemClock().nowUs();
-                                hit = sh.overrides[r].match(name, nowUs);
-                                if (hit && hit.override->action != Override::Action::Limit) {
-                                    ++sh.sent; // offered, answered here
-                                    tally(r,
-                                          rules::overrideDecision(p, hit.override->action, nowUs,
-                                                                  hit.endUs),
-                                          name, QDateTime::currentSecsSinceEpoch());
-                                    continue;
-                                }
-                            }
-                            if (hit) {
-                                batch.push_back(Request{&sh.overridePolicies[r][size_t(hit.index)],
-                                                        rules::overrideKeyFor(sh.rules[r], name), 1,
-                                                        std::nullopt, 0});
-                            } else {
-                                batch.push_back(Request{&p, p.keyFor(name), 1, std::nullopt, 0});
-                            }
-                            ruleOf.push_back(int(r));
-                            subjectOf.push_back(name);
-                        }
-                    }
-                    if (batch.empty()) {
-                        continue; // every request answered by an override
-                    }
-                    const qint64 n = qint64(batch.size());
-                    sh.sent += n;
-                    Connection &c = limiter.connection();
-                    if (c.isBroken() || reconnectNeeded) {
-                        const qint64 at = steadyUs();
-                        if (at - lastReconnectUs < reconnectGapUs) {
-                            fallBackAll({}); // the reason stays that of the last failure
-                            continue;
-                        }
-                        lastReconnectUs = at;
-                        if (auto r = c.reconnect(); !r) {
-                            fallBackAll(r.error().message);
-                            continue;
-                        }
-                        reconnectNeeded = false;
-                    }
-                    auto results = limiter.decideBatch(batch);
-                    if (!results) {
-                        if (isUnavailable(results.error())) {
-                            reconnectNeeded = true;
-                            fallBackAll(results.error().message);
-                        } else {
-                            sh.failedDecisions(n, results.error().message, ruleOf);
-                        }
-                        continue;
-                    }
-                    const qint64 second = QDateTime::currentSecsSinceEpoch();
-                    for (size_t i = 0; i < results->size(); ++i) {
-                        const Result<Decision> &d = (*results)[i];
-                        const size_t r = size_t(ruleOf[i]);
-                        if (!d) {
-                            if (isUnavailable(d.error())) {
-                                reconnectNeeded = true;
-                                sh.unavailable(d.error().message);
-                                fallBack(i, second);
-                            } else if (redis::isWriteRefusedReply(d.error())) {
-                                // OOM, MISCONF: Redis answers but refuses this admission's
-                                // write; the rule's on_redis_error answers, as serve does.
-                                sh.unavailable(d.error().message);
-                                fallBack(i, second);
-                            } else {
-                                sh.failedDecisions(1, d.error().message, {int(r)});
-                            }
-                            continue;
-                        }
-                        tally(r, *d, subjectOf[i], second);
-                    }
-                }
+                Worker(sh, shares[size_t(t)], std::move(connections[size_t(t)]), subjects, recorder,
+                       nRules, maxBatch)
+                    .run();
             });
         }
         for (std::thread &w : workers) {

@@ -131,6 +131,7 @@ public:
 
 private:
     struct Shared;
+    class Worker;
     LoadOptions m_options;
     std::shared_ptr<Shared> m_shared;
     std::thread m_runner;

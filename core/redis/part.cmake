@@ -1,9 +1,12 @@
 target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/cluster.cpp ${CMAKE_CURRENT_LIST_DIR}/cluster.h
+    ${CMAKE_CURRENT_LIST_DIR}/cluster_p.h ${CMAKE_CURRENT_LIST_DIR}/clustermap.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/clusterroute.cpp
     ${CMAKE_CURRENT_LIST_DIR}/connection.cpp ${CMAKE_CURRENT_LIST_DIR}/connection.h
     ${CMAKE_CURRENT_LIST_DIR}/endpoint.cpp ${CMAKE_CURRENT_LIST_DIR}/endpoint.h
     ${CMAKE_CURRENT_LIST_DIR}/errors.cpp ${CMAKE_CURRENT_LIST_DIR}/errors.h
     ${CMAKE_CURRENT_LIST_DIR}/keyspace.cpp ${CMAKE_CURRENT_LIST_DIR}/keyspace.h
+    ${CMAKE_CURRENT_LIST_DIR}/lazyconnection.cpp ${CMAKE_CURRENT_LIST_DIR}/lazyconnection.h
     ${CMAKE_CURRENT_LIST_DIR}/reply.h
     ${CMAKE_CURRENT_LIST_DIR}/replyreader.cpp ${CMAKE_CURRENT_LIST_DIR}/replyreader.h
     ${CMAKE_CURRENT_LIST_DIR}/replyview.cpp ${CMAKE_CURRENT_LIST_DIR}/replyview.h

@@ -291,20 +291,6 @@ void appendUtf8(std::string &out, unsigned cp)
     }
 }
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 // Unescapes a JSON string body into `out` (appended); false on a bad escape.
 bool unescape(View s, std::string &out)
 {
@@ -348,7 +334,7 @@ bool unescape(View s, std::string &out)
             }
             unsigned cp = 0;
             for (size_t k = 1; k <= 4; ++k) {
-                const int h = hexValue(s[i + k]);
+                const int h = bytes::hexValue(s[i + k]);
                 if (h < 0) {
                     return false;
                 }

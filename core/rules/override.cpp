@@ -24,10 +24,6 @@
 #include <QHash>
 #include <algorithm>
 
-#include <arpa/inet.h>
-
-#include <cstring>
-
 using namespace Qt::StringLiterals;
 
 namespace sluice {
@@ -105,125 +101,6 @@ Decision overrideDecision(const Policy &policy, Override::Action action, qint64 
     }
     const qint64 untilEndMs = endUs > nowUs ? (endUs - nowUs + 999) / 1000 : -1;
     return Decision{false, capacity, 0, untilEndMs, std::max<qint64>(untilEndMs, 0), 0};
-}
-
-QByteArray masked(const QByteArray &address, int prefix)
-{
-    QByteArray out = address;
-    for (qsizetype i = 0; i < out.size(); ++i) {
-        const int bits = prefix - int(i) * 8;
-        if (bits >= 8) {
-            continue;
-        }
-        out[i] = bits <= 0 ? char(0) : char(uchar(out[i]) & uchar(0xFF << (8 - bits)));
-    }
-    return out;
-}
-
-namespace {
-
-// Dotted quad, strictly: four decimal parts 0..255 without leading zeros (QHostAddress reads
-// "010" as octal and "1.2" as an address, neither of which a client IP ever is).
-bool parseV4(QByteArrayView s, char out[4])
-{
-    int part = 0;
-    int value = 0;
-    int digits = 0;
-    for (qsizetype i = 0; i <= s.size(); ++i) {
-        if (i == s.size() || s[i] == '.') {
-            if (digits == 0 || part > 3) {
-                return false;
-            }
-            out[part++] = char(value);
-            value = 0;
-            digits = 0;
-            continue;
-        }
-        const char c = s[i];
-        if (c < '0' || c > '9' || (digits == 1 && value == 0)) {
-            return false;
-        }
-        value = value * 10 + (c - '0');
-        if (++digits > 3 || value > 255) {
-            return false;
-        }
-    }
-    return part == 4;
-}
-
-} // namespace
-
-QByteArray addressBytes(QByteArrayView subject)
-{
-    char v4[4];
-    if (subject.size() <= 15 && parseV4(subject, v4)) {
-        return QByteArray(v4, 4);
-    }
-    if (!subject.contains(':') || subject.size() > 45) {
-        return {};
-    }
-    // inet_pton: the POSIX reader of IPv6 text (no zone ids, which a client address has not).
-    char text[46];
-    std::memcpy(text, subject.data(), size_t(subject.size()));
-    text[subject.size()] = 0;
-    unsigned char six[16];
-    if (inet_pton(AF_INET6, text, six) != 1) {
-        return {};
-    }
-    static const unsigned char mappedHead[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-    if (std::memcmp(six, mappedHead, 12) == 0) {
-        return QByteArray(reinterpret_cast<const char *>(six + 12), 4);
-    }
-    return QByteArray(reinterpret_cast<const char *>(six), 16);
-}
-
-QString formatAddress(const QByteArray &address)
-{
-    char text[INET6_ADDRSTRLEN];
-    if (address.size() != 4 && address.size() != 16) {
-        return {};
-    }
-    if (inet_ntop(address.size() == 4 ? AF_INET : AF_INET6, address.constData(), text,
-                  sizeof text) == nullptr) {
-        return {};
-    }
-    return QString::fromLatin1(text);
-}
-
-std::optional<Network> parseNetwork(const QString &text, QString *error)
-{
-    const qsizetype slash = text.indexOf(u'/');
-    const QString example = u"e.g. 10.0.0.0/8 or 2001:db8::/32"_s;
-    if (slash < 0) {
-        *error = u"'%1' has no prefix length; expected a network address/prefix, %2 (an exact "
-                 "address is a subject)"_s.arg(bytes::shortened(text), example);
-        return std::nullopt;
-    }
-    const QByteArray address = addressBytes(text.left(slash).toLatin1());
-    if (address.isEmpty() || text.left(slash).toLatin1() != text.left(slash).toUtf8()) {
-        *error = u"'%1' is not an IP address; expected a network address/prefix, %2"_s.arg(
-            bytes::shortened(text.left(slash)), example);
-        return std::nullopt;
-    }
-    bool ok = false;
-    const QString lengthText = text.mid(slash + 1);
-    const int prefix = lengthText.toInt(&ok);
-    const int maxPrefix = int(address.size()) * 8;
-    if (!ok || prefix < 0 || prefix > maxPrefix || lengthText.startsWith(u'+') ||
-        lengthText.startsWith(u'-')) {
-        *error = u"the prefix length '%1' is not a number from 0 to %2 (IPv%3)"_s.arg(
-            bytes::shortened(lengthText), QString::number(maxPrefix),
-            address.size() == 4 ? u"4"_s : u"6"_s);
-        return std::nullopt;
-    }
-    Network n{masked(address, prefix), prefix};
-    if (n.address != address) {
-        *error = u"'%1' has host bits set past the /%2 prefix; write the network, %3/%2 (or the "
-                 "address alone as a subject)"_s.arg(
-                     bytes::shortened(text), QString::number(prefix), formatAddress(n.address));
-        return std::nullopt;
-    }
-    return n;
 }
 
 std::optional<qint64> parseTimestampUs(const QString &text)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/duration.h"
+#include "core/common/network.h"
 #include "core/limiter/decision.h"
 
 #include <QByteArray>
@@ -68,23 +69,12 @@ inline constexpr QByteArrayView overrideKeyMarker = ":override";
 Decision overrideDecision(const Policy &policy, Override::Action action, qint64 nowUs,
                           qint64 endUs);
 
-// An IP network parsed from "cidr": the address with its host bits cleared, in 4 (IPv4) or 16
-// bytes, and the prefix length.
-struct Network
-{
-    QByteArray address;
-    int prefix = 0;
-    bool isV4() const { return address.size() == 4; }
-    friend bool operator==(const Network &, const Network &) = default;
-};
-// nullopt with *error saying why (not an address, a prefix out of range, host bits set).
-std::optional<Network> parseNetwork(const QString &text, QString *error);
-// A subject as an address (4 or 16 bytes; an IPv4-mapped IPv6 address as its 4), or empty.
-QByteArray addressBytes(QByteArrayView subject);
-// `address` (addressBytes) with every bit past `prefix` cleared.
-QByteArray masked(const QByteArray &address, int prefix);
-// 4 or 16 bytes -> "10.0.0.0", "2001:db8::".
-QString formatAddress(const QByteArray &address);
+// A CIDR override's network, read as every reader of addresses does (core/common/network.h).
+using net::addressBytes;
+using net::formatAddress;
+using net::masked;
+using net::Network;
+using net::parseNetwork;
 
 // The checks of one rule's overrides that do not depend on the clock: something to match
 // (a CIDR needs scope ip), a valid network, a glob that can match, parameters of the rule's

@@ -16,5 +16,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/rule.cpp ${CMAKE_CURRENT_LIST_DIR}/rule.h
     ${CMAKE_CURRENT_LIST_DIR}/rulediff.cpp ${CMAKE_CURRENT_LIST_DIR}/rulediff.h
     ${CMAKE_CURRENT_LIST_DIR}/rulestore.cpp ${CMAKE_CURRENT_LIST_DIR}/rulestore.h
+    ${CMAKE_CURRENT_LIST_DIR}/rulestore_p.h ${CMAKE_CURRENT_LIST_DIR}/rulestoresteps.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/rulehistory.cpp ${CMAKE_CURRENT_LIST_DIR}/rulestage.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rulewatcher.cpp ${CMAKE_CURRENT_LIST_DIR}/rulewatcher.h
     ${CMAKE_CURRENT_LIST_DIR}/validate.cpp)

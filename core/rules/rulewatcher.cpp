@@ -1,6 +1,7 @@
 #include "rulewatcher.h"
 
 #include "core/redis/connection.h"
+#include "core/redis/lazyconnection.h"
 #include "core/redis/subscriber.h"
 
 #include <QMetaObject>
@@ -132,28 +133,27 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
     std::optional<qint64> emitted; // the version last emitted
     RuleSet emittedSet;            // withOverrides: the set last emitted, overrides merged
     QStringList emittedSkipped;
-    std::optional<Connection> puller;
+    LazyConnection puller(m_endpoint,
+                          Connection::Options{m_options.connectTimeout, m_options.commandTimeout});
+    puller.onConnect([this](Connection &c) {
+        (void)c.command({"CLIENT", "SETNAME", clientName()}); // best effort
+    });
     // Pulls and emits if the version moved. A connection loss is returned (the caller
     // reconnects everything); a store that cannot be read is reported, and we keep listening.
     auto pullAndEmit = [&]() -> Result<void> {
         for (int attempt = 0;; ++attempt) {
-            if (!puller || puller->isBroken()) {
-                auto c =
-                    Connection::open(m_endpoint, Connection::Options{m_options.connectTimeout,
-                                                                     m_options.commandTimeout});
-                if (!c) {
-                    return c.error();
-                }
-                puller.emplace(std::move(*c));
-                (void)puller->command({"CLIENT", "SETNAME", clientName()}); // best effort
+            auto pulling = puller.get();
+            if (!pulling) {
+                return pulling.error();
             }
+            Connection &pull = **pulling;
             auto snap =
-                m_store.pull(*puller, m_options.skipUnreadable ? RuleStore::Reading::SkipUnreadable
-                                                               : RuleStore::Reading::Strict);
+                m_store.pull(pull, m_options.skipUnreadable ? RuleStore::Reading::SkipUnreadable
+                                                            : RuleStore::Reading::Strict);
             QStringList skipped = snap ? snap->skipped : QStringList();
             if (snap && m_options.withOverrides) {
                 // The overrides of the rules just pulled; a change of either emits.
-                auto stored = OverrideStore(m_store.ns()).list(*puller, snap->set, {}, &skipped);
+                auto stored = OverrideStore(m_store.ns()).list(pull, snap->set, {}, &skipped);
                 if (!stored && stored.error().kind == Error::Kind::Auth) {
                     // A user that may read the rules but not list the overrides (an older
                     // ACL): the rules alone, and the refusal said as a skipped entry, once.

@@ -161,6 +161,238 @@ QString seconds(qint64 us)
     return QString::number(double(us) / 1e6, 'f', 3) + u" s"_s;
 }
 
+// One batch of arrivals, [done, done + m), as every rule sees it.
+struct Batch
+{
+    const std::vector<Arrival> &arrivals;
+    const Subjects &subjects;
+    const RunOptions &options;
+    qint64 binUs = 0;
+    qint64 minTtlMs = 0;
+    size_t done = 0;
+    size_t m = 0;
+};
+
+// A run per rule (its policy, its slots or keys, its overrides), then one per adopted counter.
+std::vector<RuleRun> makeRuns(const Scenario &s, const Subjects &subjects,
+                              const RunOptions &options, bool withLimiter)
+{
+    std::vector<RuleRun> runs(s.rules.size());
+    for (size_t r = 0; r < runs.size(); ++r) {
+        RuleRun &run = runs[r];
+        run.policy = s.rules[r].policy();
+        run.policy.keyPrefix = options.keyPrefix;
+        run.global = s.rules[r].scope.kind == Scope::Kind::Global;
+        const size_t keyCount = run.global ? 1 : size_t(subjects.size());
+        if (withLimiter) {
+            run.keys.resize(keyCount);
+        } else {
+            run.slots.resize(keyCount);
+        }
+        run.admitted = WindowCounter(s.measureWindowUs);
+        run.released = WindowCounter(s.measureWindowUs);
+        run.bins.resize(size_t((s.durationUs + s.binUs - 1) / s.binUs));
+        run.result.rule = s.rules[r].id;
+        run.result.algorithm = s.rules[r].algorithm;
+        const Rule &rule = s.rules[r];
+        if (!rule.overrides.empty()) {
+            run.rule = &rule;
+            // A ttl counts from the run's start, in virtual time.
+            run.overrides = rules::OverrideMatcher(rule.overrides, options.epochUs);
+            for (const Override &o : rule.overrides) {
+                Policy p = rules::overridePolicy(rule, o);
+                p.keyPrefix = options.keyPrefix;
+                run.overridePolicies.push_back(p);
+            }
+            if (withLimiter) {
+                run.overrideKeys.resize(size_t(subjects.size()));
+            } else {
+                run.overrideSlots.resize(size_t(subjects.size()));
+            }
+        }
+    }
+
+    // Beside the rules, the twin of every adopted counter (FORMATS.md "simulate").
+    for (const Rule &rule : s.rules) {
+        const auto script = rule.adopt ? adoption::counterScriptOf(*rule.adopt) : std::nullopt;
+        if (!script) {
+            continue;
+        }
+        RuleRun &run = runs.emplace_back();
+        run.foreign = ForeignCounter{*script, rule.adoptLimit(), rule.adoptWindowUs()};
+        run.global = rule.scope.kind == Scope::Kind::Global;
+        run.foreignStates.resize(run.global ? 1 : size_t(subjects.size()));
+        run.admitted = WindowCounter(s.measureWindowUs);
+        run.released = WindowCounter(s.measureWindowUs);
+        run.bins.resize(size_t((s.durationUs + s.binUs - 1) / s.binUs));
+        run.result.rule = rule.id + u'@' + rule.adopt->layout;
+        run.result.algorithm = Algorithm::FixedWindow;
+        run.result.adopted = AdoptedRun{rule.id, rule.adopt->layout, adoption::scriptName(*script),
+                                        rule.adoptLimit(), rule.adoptWindowUs()};
+    }
+    return runs;
+}
+
+// In-process, rule by rule: each rule sees the batch's arrivals in order.
+void decideLocal(std::vector<RuleRun> &runs, size_t ruleCount, const Batch &b)
+{
+    const std::vector<Arrival> &arrivals = b.arrivals;
+    const Subjects &subjects = b.subjects;
+    const RunOptions &options = b.options;
+    const size_t done = b.done;
+    const size_t m = b.m;
+    const qint64 minTtlMs = b.minTtlMs;
+    const qint64 binUs = b.binUs;
+    for (size_t r = 0; r < ruleCount; ++r) {
+        RuleRun &run = runs[r];
+        for (size_t k = 0; k < m; ++k) {
+            const Arrival &a = arrivals[done + k];
+            // Subjects arrive in random order: fetch a later arrival's slot now, so its
+            // cache miss overlaps this decision (the miss was 40% of the run).
+            if (!run.global && k + kPrefetchAhead < m) {
+                __builtin_prefetch(&run.slots[arrivals[done + k + kPrefetchAhead].subject]);
+            }
+            const qint64 now = options.epochUs + a.tUs;
+            const auto hit = run.overrideFor(a.subject, subjects, now);
+            if (hit && hit.override->action != Override::Action::Limit) {
+                const Decision d =
+                    rules::overrideDecision(run.policy, hit.override->action, now, hit.endUs);
+                run.account(a.tUs, binUs, d);
+                if (options.onDecision) {
+                    options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, d});
+                }
+                continue;
+            }
+            Slot &slot = hit ? run.overrideSlots[a.subject] : run.slots[run.global ? 0 : a.subject];
+            const Policy &policy = hit ? run.overridePolicies[size_t(hit.index)] : run.policy;
+            if (slot.expiresAtUs <= now && slot.state.index() != 0) {
+                slot.state = std::monostate{}; // the key expired
+            }
+            const model::Outcome o = model::apply(policy, slot.state, 1, now, minTtlMs);
+            if (o.wrote && o.ttlMs > 0) { // 0: the write kept the key's TTL
+                slot.expiresAtUs = now + o.ttlMs * duration::usPerMs;
+            }
+            run.account(a.tUs, binUs, o.decision);
+            if (options.onDecision) {
+                options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, o.decision});
+            }
+        }
+    }
+}
+
+// Through a Limiter: the batch's requests, rule by rule (requests[r * m + k]), in one call.
+Result<void> decideThrough(Limiter &limiter, std::vector<RuleRun> &runs, size_t ruleCount,
+                           const Batch &b, std::vector<Request> &requests,
+                           std::vector<std::optional<Decision>> &local)
+{
+    const std::vector<Arrival> &arrivals = b.arrivals;
+    const Subjects &subjects = b.subjects;
+    const RunOptions &options = b.options;
+    const size_t done = b.done;
+    const size_t m = b.m;
+    const qint64 minTtlMs = b.minTtlMs;
+    const qint64 binUs = b.binUs;
+    // Answered by an allow / deny override: never sent (local[i]); the others are
+    // packed in order.
+    local.assign(m * ruleCount, std::nullopt);
+    size_t sent = 0;
+    for (size_t r = 0; r < ruleCount; ++r) {
+        RuleRun &run = runs[r];
+        for (size_t k = 0; k < m; ++k) {
+            const Arrival &a = arrivals[done + k];
+            const qint64 now = options.epochUs + a.tUs;
+            const auto hit = run.overrideFor(a.subject, subjects, now);
+            if (hit && hit.override->action != Override::Action::Limit) {
+                local[r * m + k] =
+                    rules::overrideDecision(run.policy, hit.override->action, now, hit.endUs);
+                continue;
+            }
+            Request &q = requests[sent++];
+            q.policy = hit ? &run.overridePolicies[size_t(hit.index)] : &run.policy;
+            q.key = hit ? run.overrideKey(a.subject, subjects) : run.key(a.subject, subjects);
+            q.cost = 1;
+            q.nowUs = now;
+            q.minTtlMs = minTtlMs;
+        }
+    }
+    auto decided = limiter.decideBatch(std::span<const Request>(requests.data(), sent));
+    if (!decided) {
+        return Error::make(decided.error().kind,
+                           u"at %1 of virtual time: %2"_s.arg(seconds(arrivals[done].tUs),
+                                                              decided.error().message));
+    }
+    size_t next = 0;
+    for (size_t i = 0; i < m * ruleCount; ++i) {
+        const Result<Decision> &d = local[i] ? Result<Decision>(*local[i]) : (*decided)[next++];
+        if (!d) {
+            return Error::make(d.error().kind,
+                               u"rule %1 at %2 of virtual time: %3"_s.arg(
+                                   runs[i / m].result.rule, seconds(arrivals[done + i % m].tUs),
+                                   d.error().message));
+        }
+        const Arrival &a = arrivals[done + i % m];
+        runs[i / m].account(a.tUs, binUs, *d);
+        if (options.onDecision) {
+            options.onDecision(DecisionEvent{int(i / m), a.tUs, a.subject, *d});
+        }
+    }
+    return {};
+}
+
+// The adopted counters' twins, after the rules.
+void decideForeign(std::vector<RuleRun> &runs, size_t ruleCount, const Batch &b)
+{
+    const std::vector<Arrival> &arrivals = b.arrivals;
+    const RunOptions &options = b.options;
+    const size_t done = b.done;
+    const size_t m = b.m;
+    const qint64 binUs = b.binUs;
+    for (size_t r = ruleCount; r < runs.size(); ++r) {
+        RuleRun &run = runs[r];
+        for (size_t k = 0; k < m; ++k) {
+            const Arrival &a = arrivals[done + k];
+            const ForeignOutcome o =
+                decide(*run.foreign, run.foreignStates[run.global ? 0 : a.subject],
+                       options.epochUs + a.tUs);
+            if (o.lostTtl && run.result.adopted->lostTtlAtUs < 0) {
+                run.result.adopted->lostTtlAtUs = a.tUs;
+            }
+            run.account(a.tUs, binUs, o.decision);
+            if (options.onDecision) {
+                options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, o.decision});
+            }
+        }
+    }
+}
+
+// Each run's figures into the result, the series evened out, the digest of them all.
+void finishRuns(std::vector<RuleRun> &runs, SimResult &out)
+{
+    size_t binCount = 0;
+    for (RuleRun &run : runs) {
+        run.flushReleases(std::numeric_limits<qint64>::max());
+        binCount = std::max(binCount, run.bins.size());
+    }
+    for (RuleRun &run : runs) {
+        run.bins.resize(binCount);
+        RuleResult &x = run.result;
+        x.maxAdmittedInWindow = run.admitted.max();
+        x.maxAdmittedWindowStartUs = run.admitted.maxStartUs();
+        x.maxReleasedInWindow = run.released.max();
+        x.maxReleasedWindowStartUs = run.released.maxStartUs();
+        for (const SeriesBin &b : run.bins) {
+            x.peakAdmittedPerBin = std::max(x.peakAdmittedPerBin, b.admitted);
+        }
+        x.meanDelayMs = x.admitted > 0 ? double(run.delaySumMs) / double(x.admitted) : 0;
+        out.rules.push_back(x);
+        out.series.push_back(std::move(run.bins));
+    }
+    out.digest = digestSeed;
+    for (const RuleRun &run : runs) {
+        mix(out.digest, qint64(run.digest));
+    }
+}
+
 } // namespace
 
 Result<Simulator> Simulator::create(Scenario scenario)
@@ -189,59 +421,7 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
     QElapsedTimer wall;
     wall.start();
 
-    std::vector<RuleRun> runs(s.rules.size());
-    for (size_t r = 0; r < runs.size(); ++r) {
-        RuleRun &run = runs[r];
-        run.policy = s.rules[r].policy();
-        run.policy.keyPrefix = options.keyPrefix;
-        run.global = s.rules[r].scope.kind == Scope::Kind::Global;
-        const size_t keyCount = run.global ? 1 : size_t(subjects.size());
-        if (limiter != nullptr) {
-            run.keys.resize(keyCount);
-        } else {
-            run.slots.resize(keyCount);
-        }
-        run.admitted = WindowCounter(s.measureWindowUs);
-        run.released = WindowCounter(s.measureWindowUs);
-        run.bins.resize(size_t((s.durationUs + s.binUs - 1) / s.binUs));
-        run.result.rule = s.rules[r].id;
-        run.result.algorithm = s.rules[r].algorithm;
-        const Rule &rule = s.rules[r];
-        if (!rule.overrides.empty()) {
-            run.rule = &rule;
-            // A ttl counts from the run's start, in virtual time.
-            run.overrides = rules::OverrideMatcher(rule.overrides, options.epochUs);
-            for (const Override &o : rule.overrides) {
-                Policy p = rules::overridePolicy(rule, o);
-                p.keyPrefix = options.keyPrefix;
-                run.overridePolicies.push_back(p);
-            }
-            if (limiter != nullptr) {
-                run.overrideKeys.resize(size_t(subjects.size()));
-            } else {
-                run.overrideSlots.resize(size_t(subjects.size()));
-            }
-        }
-    }
-
-    // Beside the rules, the twin of every adopted counter (FORMATS.md "simulate").
-    for (const Rule &rule : s.rules) {
-        const auto script = rule.adopt ? adoption::counterScriptOf(*rule.adopt) : std::nullopt;
-        if (!script) {
-            continue;
-        }
-        RuleRun &run = runs.emplace_back();
-        run.foreign = ForeignCounter{*script, rule.adoptLimit(), rule.adoptWindowUs()};
-        run.global = rule.scope.kind == Scope::Kind::Global;
-        run.foreignStates.resize(run.global ? 1 : size_t(subjects.size()));
-        run.admitted = WindowCounter(s.measureWindowUs);
-        run.released = WindowCounter(s.measureWindowUs);
-        run.bins.resize(size_t((s.durationUs + s.binUs - 1) / s.binUs));
-        run.result.rule = rule.id + u'@' + rule.adopt->layout;
-        run.result.algorithm = Algorithm::FixedWindow;
-        run.result.adopted = AdoptedRun{rule.id, rule.adopt->layout, adoption::scriptName(*script),
-                                        rule.adoptLimit(), rule.adoptWindowUs()};
-    }
+    std::vector<RuleRun> runs = makeRuns(s, subjects, options, limiter != nullptr);
 
     SimResult out;
     out.scenario = s.name;
@@ -274,138 +454,21 @@ Result<SimResult> Simulator::runWith(Limiter *limiter, const RunOptions &options
         }
         const size_t m = std::min(perBatch, arrivals.size() - done);
         // Rule by rule: each rule sees the batch's arrivals in order (requests[r * m + k]).
+        const Batch b{arrivals, subjects, options, s.binUs, minTtlMs, done, m};
         if (limiter == nullptr) {
-            for (size_t r = 0; r < ruleCount; ++r) {
-                RuleRun &run = runs[r];
-                for (size_t k = 0; k < m; ++k) {
-                    const Arrival &a = arrivals[done + k];
-                    // Subjects arrive in random order: fetch a later arrival's slot now, so its
-                    // cache miss overlaps this decision (the miss was 40% of the run).
-                    if (!run.global && k + kPrefetchAhead < m) {
-                        __builtin_prefetch(&run.slots[arrivals[done + k + kPrefetchAhead].subject]);
-                    }
-                    const qint64 now = options.epochUs + a.tUs;
-                    const auto hit = run.overrideFor(a.subject, subjects, now);
-                    if (hit && hit.override->action != Override::Action::Limit) {
-                        const Decision d = rules::overrideDecision(run.policy, hit.override->action,
-                                                                   now, hit.endUs);
-                        run.account(a.tUs, s.binUs, d);
-                        if (options.onDecision) {
-                            options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, d});
-                        }
-                        continue;
-                    }
-                    Slot &slot =
-                        hit ? run.overrideSlots[a.subject] : run.slots[run.global ? 0 : a.subject];
-                    const Policy &policy =
-                        hit ? run.overridePolicies[size_t(hit.index)] : run.policy;
-                    if (slot.expiresAtUs <= now && slot.state.index() != 0) {
-                        slot.state = std::monostate{}; // the key expired
-                    }
-                    const model::Outcome o = model::apply(policy, slot.state, 1, now, minTtlMs);
-                    if (o.wrote && o.ttlMs > 0) { // 0: the write kept the key's TTL
-                        slot.expiresAtUs = now + o.ttlMs * duration::usPerMs;
-                    }
-                    run.account(a.tUs, s.binUs, o.decision);
-                    if (options.onDecision) {
-                        options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, o.decision});
-                    }
-                }
-            }
-        } else {
-            // Answered by an allow / deny override: never sent (local[i]); the others are
-            // packed in order.
-            local.assign(m * ruleCount, std::nullopt);
-            size_t sent = 0;
-            for (size_t r = 0; r < ruleCount; ++r) {
-                RuleRun &run = runs[r];
-                for (size_t k = 0; k < m; ++k) {
-                    const Arrival &a = arrivals[done + k];
-                    const qint64 now = options.epochUs + a.tUs;
-                    const auto hit = run.overrideFor(a.subject, subjects, now);
-                    if (hit && hit.override->action != Override::Action::Limit) {
-                        local[r * m + k] = rules::overrideDecision(run.policy, hit.override->action,
-                                                                   now, hit.endUs);
-                        continue;
-                    }
-                    Request &q = requests[sent++];
-                    q.policy = hit ? &run.overridePolicies[size_t(hit.index)] : &run.policy;
-                    q.key =
-                        hit ? run.overrideKey(a.subject, subjects) : run.key(a.subject, subjects);
-                    q.cost = 1;
-                    q.nowUs = now;
-                    q.minTtlMs = minTtlMs;
-                }
-            }
-            auto decided = limiter->decideBatch(std::span<const Request>(requests.data(), sent));
-            if (!decided) {
-                return Error::make(decided.error().kind,
-                                   u"at %1 of virtual time: %2"_s.arg(seconds(arrivals[done].tUs),
-                                                                      decided.error().message));
-            }
-            size_t next = 0;
-            for (size_t i = 0; i < m * ruleCount; ++i) {
-                const Result<Decision> &d =
-                    local[i] ? Result<Decision>(*local[i]) : (*decided)[next++];
-                if (!d) {
-                    return Error::make(d.error().kind,
-                                       u"rule %1 at %2 of virtual time: %3"_s.arg(
-                                           runs[i / m].result.rule,
-                                           seconds(arrivals[done + i % m].tUs), d.error().message));
-                }
-                const Arrival &a = arrivals[done + i % m];
-                runs[i / m].account(a.tUs, s.binUs, *d);
-                if (options.onDecision) {
-                    options.onDecision(DecisionEvent{int(i / m), a.tUs, a.subject, *d});
-                }
-            }
+            decideLocal(runs, ruleCount, b);
+        } else if (auto ok = decideThrough(*limiter, runs, ruleCount, b, requests, local); !ok) {
+            return ok.error();
         }
-        for (size_t r = ruleCount; r < runs.size(); ++r) {
-            RuleRun &run = runs[r];
-            for (size_t k = 0; k < m; ++k) {
-                const Arrival &a = arrivals[done + k];
-                const ForeignOutcome o =
-                    decide(*run.foreign, run.foreignStates[run.global ? 0 : a.subject],
-                           options.epochUs + a.tUs);
-                if (o.lostTtl && run.result.adopted->lostTtlAtUs < 0) {
-                    run.result.adopted->lostTtlAtUs = a.tUs;
-                }
-                run.account(a.tUs, s.binUs, o.decision);
-                if (options.onDecision) {
-                    options.onDecision(DecisionEvent{int(r), a.tUs, a.subject, o.decision});
-                }
-            }
-        }
+        decideForeign(runs, ruleCount, b);
         done += m;
         if (options.progress) {
             options.progress(Progress{qint64(done), out.total, arrivals[done - 1].tUs});
         }
     }
 
-    size_t binCount = 0;
-    for (RuleRun &run : runs) {
-        run.flushReleases(std::numeric_limits<qint64>::max());
-        binCount = std::max(binCount, run.bins.size());
-    }
-    for (RuleRun &run : runs) {
-        run.bins.resize(binCount);
-        RuleResult &x = run.result;
-        x.maxAdmittedInWindow = run.admitted.max();
-        x.maxAdmittedWindowStartUs = run.admitted.maxStartUs();
-        x.maxReleasedInWindow = run.released.max();
-        x.maxReleasedWindowStartUs = run.released.maxStartUs();
-        for (const SeriesBin &b : run.bins) {
-            x.peakAdmittedPerBin = std::max(x.peakAdmittedPerBin, b.admitted);
-        }
-        x.meanDelayMs = x.admitted > 0 ? double(run.delaySumMs) / double(x.admitted) : 0;
-        out.rules.push_back(x);
-        out.series.push_back(std::move(run.bins));
-    }
+    finishRuns(runs, out);
     out.processed = qint64(done);
-    out.digest = digestSeed;
-    for (const RuleRun &run : runs) {
-        mix(out.digest, qint64(run.digest));
-    }
     out.wallSeconds = double(wall.nsecsElapsed()) / 1e9;
     return out;
 }

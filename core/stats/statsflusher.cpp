@@ -38,9 +38,9 @@ StatsFlusher::StatsFlusher(Endpoint endpoint, StatsRecorder *recorder)
 {}
 
 StatsFlusher::StatsFlusher(Endpoint endpoint, StatsRecorder *recorder, Options options)
-    : m_endpoint(std::move(endpoint))
-    , m_recorder(recorder)
+    : m_recorder(recorder)
     , m_options(std::move(options))
+    , m_connection(std::move(endpoint), m_options.connection)
 {}
 
 StatsFlusher::~StatsFlusher()
@@ -141,6 +141,19 @@ void StatsFlusher::trimBacklog()
     m_status.backlog = qint64(m_backlog.size());
 }
 
+// The batch in flight is in Redis: by this attempt, or (`earlier`) by one whose reply was lost.
+void StatsFlusher::inflightApplied(bool earlier)
+{
+    std::lock_guard lock(m_mutex);
+    m_status.skippedApplied += earlier ? 1 : 0;
+    ++m_status.flushes;
+    m_status.bucketsWritten += m_inflight->buckets;
+    m_status.redisOk = true;
+    m_status.lastError.clear();
+    m_status.lastFlushMs = QDateTime::currentMSecsSinceEpoch();
+    m_inflight.reset();
+}
+
 bool StatsFlusher::settleInflight()
 {
     if (!m_inflight) {
@@ -151,8 +164,9 @@ bool StatsFlusher::settleInflight()
         m_status.redisOk = false;
         m_status.lastError = message;
     };
-    auto check = m_connection->pipeline({{QByteArrayLiteral("WATCH"), m_inflight->marker},
-                                         {QByteArrayLiteral("EXISTS"), m_inflight->marker}});
+    auto check =
+        m_connection.current()->pipeline({{QByteArrayLiteral("WATCH"), m_inflight->marker},
+                                          {QByteArrayLiteral("EXISTS"), m_inflight->marker}});
     if (!check || !check->back()) {
         failed(!check ? check.error().message : check->back().error().message);
         if (!check && check.error().isConnectionLoss()) {
@@ -161,18 +175,11 @@ bool StatsFlusher::settleInflight()
         return false;
     }
     if (check->back()->integer == 1) {
-        m_connection->command({QByteArrayLiteral("UNWATCH")}).ok();
-        std::lock_guard lock(m_mutex);
-        ++m_status.skippedApplied;
-        ++m_status.flushes;
-        m_status.bucketsWritten += m_inflight->buckets;
-        m_status.redisOk = true;
-        m_status.lastError.clear();
-        m_status.lastFlushMs = QDateTime::currentMSecsSinceEpoch();
-        m_inflight.reset();
+        m_connection.current()->command({QByteArrayLiteral("UNWATCH")}).ok();
+        inflightApplied(true);
         return true;
     }
-    auto replies = m_connection->pipeline(m_inflight->commands);
+    auto replies = m_connection.current()->pipeline(m_inflight->commands);
     {
         std::lock_guard lock(m_mutex);
         ++m_status.roundTrips;
@@ -187,13 +194,7 @@ bool StatsFlusher::settleInflight()
     }
     const Result<Reply> &exec = replies->back();
     if (exec.ok() && exec->isArray()) {
-        std::lock_guard lock(m_mutex);
-        ++m_status.flushes;
-        m_status.bucketsWritten += m_inflight->buckets;
-        m_status.redisOk = true;
-        m_status.lastError.clear();
-        m_status.lastFlushMs = QDateTime::currentMSecsSinceEpoch();
-        m_inflight.reset();
+        inflightApplied(false);
         return true;
     }
     if (exec.ok()) {
@@ -218,20 +219,13 @@ bool StatsFlusher::flushOnce()
         m_status.backlog = qint64(m_backlog.size());
     };
     // (Re)connect: one attempt per interval while Redis is away.
-    if (!m_connection || m_connection->isBroken()) {
+    if (m_connection.needsConnect()) {
         {
             std::lock_guard lock(m_mutex);
             ++m_status.connects;
         }
-        if (!m_connection) {
-            auto c = Connection::open(m_endpoint, m_options.connection);
-            if (!c) {
-                failed(c.error().message);
-                return false;
-            }
-            m_connection = std::make_unique<Connection>(std::move(*c));
-        } else if (auto r = m_connection->reconnect(); !r) {
-            failed(r.error().message);
+        if (auto c = m_connection.get(); !c) {
+            failed(c.error().message);
             return false;
         }
     }
@@ -300,7 +294,7 @@ bool StatsFlusher::flushOnce()
     }
     commands.append({QByteArrayLiteral("EXEC")});
 
-    auto replies = m_connection->pipeline(commands);
+    auto replies = m_connection.current()->pipeline(commands);
     {
         std::lock_guard lock(m_mutex);
         ++m_status.roundTrips;

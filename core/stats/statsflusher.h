@@ -4,6 +4,7 @@
 
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QByteArray>
 #include <QString>
@@ -95,10 +96,10 @@ private:
     // itself, under WATCH of its marker, so it is applied once whatever happened to it.
     // Returns false while it is still unsettled.
     bool settleInflight();
+    void inflightApplied(bool earlier);
     void mergeIntoBacklog();
     void trimBacklog();
 
-    Endpoint m_endpoint;
     StatsRecorder *m_recorder;
     Options m_options;
 
@@ -110,7 +111,7 @@ private:
     std::thread m_thread;
 
     // Flusher thread only.
-    std::unique_ptr<Connection> m_connection;
+    LazyConnection m_connection;
     std::map<std::pair<qint64, QString>, SecondBucket> m_backlog; // (second, rule) -> bucket
     struct Inflight
     {

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "connection.h"
+
+#include <functional>
+#include <optional>
+
+namespace sluice {
+
+// The connection of a long-lived worker, and the one rule for when it reconnects: it is opened
+// on first use, and reopened before a use when it is broken (a transport error), stale (a
+// READONLY or MASTERDOWN reply: the master moved) or the topology changed (a MOVED or ASK made
+// the server a cluster node). Connection::isBroken() says all three; reconnect() then asks the
+// sentinels again, or comes back as a cluster client. A failed attempt is returned, and the
+// next get() tries again: the caller paces its attempts (its interval, a gap after a failure).
+class LazyConnection
+{
+public:
+    explicit LazyConnection(Endpoint endpoint, Connection::Options options = {});
+
+    // The connection, (re)connected by the rule above if need be; the error of the attempt
+    // otherwise.
+    Result<Connection *> get();
+    // Whether get() will connect first (never opened, or broken by the rule above).
+    bool needsConnect() const;
+    // The connection as it is (maybe broken), or nullptr before the first open.
+    Connection *current() { return m_connection ? &*m_connection : nullptr; }
+    // Run after every open and reconnect that succeeds (CLIENT SETNAME, ...).
+    void onConnect(std::function<void(Connection &)> hook) { m_onConnect = std::move(hook); }
+    // Drops the connection: the next get() opens a new one.
+    void reset() { m_connection.reset(); }
+
+private:
+    Endpoint m_endpoint;
+    Connection::Options m_options;
+    std::optional<Connection> m_connection;
+    std::function<void(Connection &)> m_onConnect;
+};
+
+} // namespace sluice
