@@ -232,6 +232,39 @@ def continuations(port):
     return sent, closed
 
 
+def idleclose(port):
+    """The preface and SETTINGS, then nothing: when the service says GOAWAY, with which error
+    code, and whether it closes the connection after it."""
+    s = connect(port, "127.0.0.1")
+    start = time.monotonic()
+    s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + frame(4, 0, 0))
+    s.settimeout(10)
+    data, out = b"", {"goaway": False, "closed": False}
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                out["closed"] = True
+                break
+            data += chunk
+            while len(data) >= 9:
+                size = int.from_bytes(data[0:3], "big")
+                if len(data) < 9 + size:
+                    break
+                kind, payload = data[3], data[9:9 + size]
+                if kind == 4 and data[4] & 1 == 0:
+                    s.sendall(frame(4, 1, 0))  # ACK the service's SETTINGS
+                if kind == 7:
+                    out["goaway"] = True
+                    out["after_s"] = round(time.monotonic() - start, 3)
+                    out["error_code"] = int.from_bytes(payload[4:8], "big")
+                data = data[9 + size:]
+    except OSError as e:
+        out["error"] = str(e)
+    s.close()
+    return out
+
+
 def wire(port):
     ok = framed(request("edge", [([("remote_address", "10.7.7.7")], None)]))
     out = {}
@@ -260,6 +293,8 @@ def main():
         out = big(port)
     elif attack == "wire":
         out = wire(port)
+    elif attack == "idleclose":
+        out = idleclose(port)
     else:
         out = overrides(port, arg)
     print(json.dumps(out), flush=True)

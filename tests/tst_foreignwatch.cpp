@@ -18,6 +18,8 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QSignalSpy>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 
@@ -53,6 +55,16 @@ int rowOf(const ForeignWatchModel *m, const QByteArray &key)
 }
 
 } // namespace
+
+// A real click on the Monitor's "Other limiters" tab.
+void openTab(MonitorPage *page)
+{
+    auto *tabs = page->findChild<QTabWidget *>(QStringLiteral("monitorSideTabs"));
+    QVERIFY(tabs != nullptr);
+    QTabBar *bar = tabs->tabBar();
+    QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(1).center());
+    QVERIFY(page->foreignWatch()->isVisible());
+}
 
 class TestForeignWatch : public QObject
 {
@@ -108,6 +120,8 @@ private Q_SLOTS:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy updated(panel, &ForeignWatchPanel::updated);
         QVERIFY(m_h.show(page, {1280, 800}, 4));
+        QVERIFY(!panel->isVisible()); // on its tab, beside Top subjects: not read until shown
+        openTab(page);
         ForeignWatchModel *model = panel->model();
         // Two samples 2 s apart; meanwhile bob's counter grows (his requests keep coming).
         Connection c = test::connect();
@@ -165,6 +179,7 @@ private Q_SLOTS:
                                      auto *page = new MonitorPage(m_h.controller());
                                      page->setRules(set);
                                      QVERIFY(frame.show(page, size, 4));
+                                     openTab(page);
                                      QTRY_VERIFY_WITH_TIMEOUT(
                                          page->foreignWatch()->model()->rowCount() >= 3, 15'000);
                                      QVERIFY(frame.window()->grab().save(path));

@@ -201,7 +201,8 @@ private Q_SLOTS:
                       QStringLiteral("127.0.0.1:0"), QStringLiteral("--grpc-max-connections"),
                       QStringLiteral("100"), QStringLiteral("--grpc-max-connections-per-peer"),
                       QStringLiteral("40"), QStringLiteral("--grpc-max-resets-per-second"),
-                      QStringLiteral("100"), QStringLiteral("--no-stats")},
+                      QStringLiteral("100"), QStringLiteral("--grpc-idle-timeout-ms"),
+                      QStringLiteral("3000"), QStringLiteral("--no-stats")},
                      {}, 1024),
                  m_serve->err().constData());
         QVERIFY(QTest::qWaitFor([&] { return m_serve->out().contains("grpc on"); }, 10000));
@@ -351,6 +352,23 @@ private Q_SLOTS:
                  json.constData());
         QVERIFY2(r.value(QStringLiteral("continuation_closed")).toBool(), json.constData());
         QVERIFY(peakBounded());
+    }
+
+    // A connection without a call for --grpc-idle-timeout-ms (3 s here) is told so in a GOAWAY
+    // with NO_ERROR (a client such as Envoy opens a new connection for its next call), then
+    // closed; not before the timeout, and not with an error code.
+    void idleConnectionGoesAway()
+    {
+        const QJsonObject r = attack({QStringLiteral("idleclose"), QString::number(m_grpcPort)});
+        const QByteArray json = QJsonDocument(r).toJson();
+        QVERIFY2(r.value(QStringLiteral("goaway")).toBool(), json.constData());
+        QVERIFY2(r.value(QStringLiteral("error_code")).toInt(-1) == 0, json.constData());
+        QVERIFY2(r.value(QStringLiteral("closed")).toBool(), json.constData());
+        const double after = r.value(QStringLiteral("after_s")).toDouble();
+        QVERIFY2(after >= 2.5 && after < 10, json.constData());
+#ifdef SLUICE_WITH_GRPC
+        QVERIFY(Client(m_grpcPort).call().ok()); // a client whose channel went idle calls again
+#endif
     }
 
     // Out of file descriptors: refused through the reserve descriptor, said in /healthz, and

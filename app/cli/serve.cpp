@@ -242,6 +242,7 @@ Stop ServeCommand::options()
                                                 {"grpc-max-connections-per-peer", true},
                                                 {"grpc-max-streams", true},
                                                 {"grpc-max-resets-per-second", true},
+                                                {"grpc-idle-timeout-ms", true},
                                                 {"listen-tls-cert", true},
                                                 {"listen-tls-key", true},
                                                 {"listen-tls-client-ca", true},
@@ -303,7 +304,7 @@ Stop ServeCommand::grpcOptions()
         for (const char *flag :
              {"grpc-unknown-domain", "grpc-response-headers", "grpc-max-connections",
               "grpc-max-connections-per-peer", "grpc-max-streams", "grpc-max-resets-per-second",
-              "grpc-dynamic-metadata"}) {
+              "grpc-idle-timeout-ms", "grpc-dynamic-metadata"}) {
             if (args.has(flag)) {
                 return m_context.usage(
                     QStringLiteral("--%1 goes with --grpc [ADDR:]PORT").arg(QLatin1String(flag)));
@@ -314,7 +315,8 @@ Stop ServeCommand::grpcOptions()
          {std::tuple{"grpc-max-connections", 1, 1'000'000, &m_grpcLimits.maxConnections},
           {"grpc-max-connections-per-peer", 1, 1'000'000, &m_grpcLimits.maxConnectionsPerPeer},
           {"grpc-max-streams", 1, 10'000, &m_grpcLimits.maxStreams},
-          {"grpc-max-resets-per-second", 1, 1'000'000, &m_grpcLimits.maxResetsPerSecond}}) {
+          {"grpc-max-resets-per-second", 1, 1'000'000, &m_grpcLimits.maxResetsPerSecond},
+          {"grpc-idle-timeout-ms", 100, 86'400'000, &m_grpcLimits.idleTimeoutMs}}) {
         if (args.has(flag)) {
             auto v = integerFlag(args, flag, min, max);
             if (!v) {

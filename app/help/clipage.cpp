@@ -433,6 +433,7 @@ Page makeCliPage()
         "        [--grpc-unknown-domain ok|over_limit|error] [--grpc-response-headers]\n"
         "        [--grpc-max-connections N] [--grpc-max-connections-per-peer N]\n"
         "        [--grpc-max-streams N] [--grpc-max-resets-per-second N]\n"
+        "        [--grpc-idle-timeout-ms MS]\n"
         "        [--listen-tls-cert FILE --listen-tls-key FILE [--listen-tls-client-ca FILE]]\n"
         "        [--grpc-dynamic-metadata]")};
     serve.description = QStringLiteral(
@@ -523,6 +524,10 @@ Page makeCliPage()
          QStringLiteral("A gRPC connection on which more calls than this end reset or "
                         "cancelled in a second, and more than were answered, is closed "
                         "(default 200).")},
+        {QStringLiteral("--grpc-idle-timeout-ms MS"),
+         QStringLiteral("A gRPC connection without a call open for this long is told so in an "
+                        "HTTP/2 GOAWAY (NO_ERROR: its client opens a new one for its next call) "
+                        "and closed (default 300000, 5 minutes).")},
         {QStringLiteral("--listen-tls-cert FILE --listen-tls-key FILE"),
          QStringLiteral("HTTPS on --listen and TLS on --grpc (1.2 or newer) with this PEM "
                         "certificate (then its chain) and unencrypted key; read again on SIGHUP "

@@ -821,7 +821,7 @@ Result<quint16> GrpcService::listen(const QHostAddress &address, quint16 port)
     limits.maxConnections = o.limits.maxConnections;
     limits.maxConnectionsPerPeer = o.limits.maxConnectionsPerPeer;
     limits.headerTimeoutMs = o.handshakeTimeoutMs;
-    limits.idleTimeoutMs = o.idleTimeoutMs;
+    limits.idleTimeoutMs = o.limits.idleTimeoutMs;
     d->server = new HttpServer(limits, {}, 0, {}, this);
     auto *log = o.log;
     auto warn = [log](const QString &line) {

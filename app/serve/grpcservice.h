@@ -79,8 +79,6 @@ public:
         // A connection's handshake (TLS, HTTP/2's preface) not done by then is closed
         // (serve: --header-timeout-ms, as over HTTP).
         int handshakeTimeoutMs = 10000;
-        // A connection without a call open for this long is closed.
-        int idleTimeoutMs = 300000;
     };
 
     GrpcService(CheckService &service, Options options, QObject *parent = nullptr);

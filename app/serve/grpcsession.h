@@ -38,13 +38,14 @@ struct GrpcStatus
 };
 
 // The port's bounds (serve: --grpc-max-connections, --grpc-max-connections-per-peer,
-// --grpc-max-streams, --grpc-max-resets-per-second).
+// --grpc-max-streams, --grpc-max-resets-per-second, --grpc-idle-timeout-ms).
 struct GrpcLimits
 {
     int maxConnections = 256;
     int maxConnectionsPerPeer = 0; // 0: half of maxConnections (at least 1)
     int maxStreams = 100;          // SETTINGS_MAX_CONCURRENT_STREAMS of a connection
     int maxResetsPerSecond = 200;  // calls reset by the client unanswered per second
+    int idleTimeoutMs = 300000;    // without a call open this long: GOAWAY (NO_ERROR), closed
 };
 
 class GrpcSession;

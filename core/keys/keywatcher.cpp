@@ -22,9 +22,6 @@ const QList<QByteArray> inKeyGlobs = {QByteArrayLiteral("request_rate_limiter.*.
                                       QByteArrayLiteral("*block*"),
                                       QByteArrayLiteral("rack::attack:*ban:*")};
 
-// Keys each pipelined read of values carries (KeyAuditor::Options::batch).
-constexpr int readBatch = 200;
-
 qint64 serverNowUs(Connection &c)
 {
     auto t = c.command({QByteArrayLiteral("TIME")});
@@ -215,16 +212,14 @@ WatchSample KeyWatcher::sample(Connection &c, const Options &options)
     ao.scan = options.scan;
     ao.scan.patterns = s.patterns;
     ao.adoptions = options.adoptions;
-    ao.batch = readBatch;
+    ao.pageUsesConnection = false; // the values ride in the scan's round trips (valuereads.h)
     std::atomic<bool> stop{false};
     ao.scan.cancel = &stop;
-    qint64 valueReads = 0;
     const AuditReport report =
         KeyAuditor::run(c, ao, [&](const QList<AuditEntry> &page, const ScanProgress &) {
             if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
                 stop = true;
             }
-            valueReads += (page.size() + readBatch - 1) / readBatch;
             for (const AuditEntry &e : page) {
                 auto w = watchedOf(e);
                 if (!w) {
@@ -239,7 +234,7 @@ WatchSample KeyWatcher::sample(Connection &c, const Options &options)
             }
         });
     s.scan = report.scan;
-    s.roundTrips = report.scan.progress.roundTrips + valueReads + 2; // and the two TIMEs
+    s.roundTrips = report.scan.progress.roundTrips + 2; // and the two TIMEs
     if (report.scan.status == ScanSummary::Status::Failed) {
         s.error = report.scan.error;
     }

@@ -3065,6 +3065,10 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation>最繁忙的主体（过去 15 分钟）</translation>
     </message>
     <message>
+        <source>Top subjects</source>
+        <translation>最繁忙的主体</translation>
+    </message>
+    <message>
         <source>auto (%1)</source>
         <translation>自动（%1）</translation>
     </message>

@@ -29,6 +29,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -49,12 +50,21 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     auto *bottom = new QWidget(split);
     auto *bottomBox = PageHeader::layoutOn<QHBoxLayout>(bottom, 24, {0, 8, 0, 0});
     bottomBox->addLayout(buildLimited(bottom), 3);
-    bottomBox->addLayout(buildTop(bottom), 2);
+    // Beside it, one tab each: the busiest subjects of Sluice's rules, and the limiters Sluice
+    // does not run, from their keys (foreignwatchpanel.h; read only while its tab shows). Tabs,
+    // not a third pane: at 1100x700 the charts and eight rows of the list fill the height.
+    auto *side = new QTabWidget(bottom);
+    side->setObjectName(QStringLiteral("monitorSideTabs"));
+    side->setDocumentMode(true);
+    auto *topTab = new QWidget(side);
+    auto *topBox = buildTop(topTab);
+    topBox->setContentsMargins(0, 6, 0, 0);
+    topTab->setLayout(topBox);
+    side->addTab(topTab, tr("Top subjects"));
+    m_foreign = new ForeignWatchPanel(connection, 2000, side);
+    side->addTab(m_foreign, ForeignWatchPanel::tr("Other limiters"));
+    bottomBox->addWidget(side, 2);
     split->addWidget(bottom);
-    // Below: the limiters Sluice does not run, from their keys (foreignwatchpanel.h).
-    m_foreign = new ForeignWatchPanel(connection, 2000, split);
-    m_foreign->setMinimumHeight(100);
-    split->addWidget(m_foreign);
     // One row of charts stays whole at the first-start size (1100x700), more rows scroll; the
     // lists take the rest: at 1100x700 "Limited right now" shows eight rows and more.
     m_chartArea->setMinimumHeight(RuleChart::minimumChartHeight + 4);
@@ -62,8 +72,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     // A taller window gives most of its height to the charts (five show at 1920x1080).
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    split->setStretchFactor(2, 1);
-    split->setSizes({600, 300, 150});
+    split->setSizes({600, 300});
     connectSession();
     rebuildCharts();
     rebuildTopCombo();
