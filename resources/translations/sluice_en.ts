@@ -397,6 +397,73 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::AddOverrideDialog</name>
+    <message>
+        <source>Add override</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An override of rule %1 stored in Redis: it decides for the subjects it matches instead of the rule&apos;s limit, wherever the rules come from the store, and ends by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the network (CIDR)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 10.1.2.3, a user id, or 10.0.0.0/8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny: refuse every request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allow: never limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Match:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Who:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Action:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;For:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Note:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name the subject or the network.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A network is written as an address and a prefix length: 10.0.0.0/8.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::AuditChart</name>
     <message>
         <source>No audit yet</source>
@@ -608,6 +675,44 @@
         <source>(Fix with TTL, below)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Without its TTL: %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::BlockDialog</name>
+    <message>
+        <source>Block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation type="unfinished">
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Block &amp;for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Note:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ClusterNodesModel</name>
@@ -653,10 +758,6 @@
         <source>Node &amp;capacity (decisions/s):</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>The capacity is a figure you give: 100,000 decisions/s by default, what one Redis node served on a 2-core test machine (README, &quot;Engine vs redis-benchmark&quot;). Measure your node with sluice-cli bench --url redis://&lt;node&gt;.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>%n master(s)</source>
         <translation>
@@ -700,6 +801,10 @@
     </message>
     <message>
         <source>No rules yet: open or pull a rule set on the Rules page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The capacity is a figure you give: 100,000 decisions/s by default, what one Redis node served on a 2-core test machine (README, &quot;Engine vs redis-benchmark&quot;). Measure your node with the command line&apos;s bench (sluice-cli bench) against its URL.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1194,6 +1299,17 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::DurationField</name>
+    <message>
+        <source>e.g. 30m, 1h, 1d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give a time between %1 and %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ExportDialog</name>
     <message>
         <source>Rule file, JSON</source>
@@ -1308,6 +1424,133 @@
     </message>
     <message>
         <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ForeignWatchModel</name>
+    <message>
+        <source>the same window in both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key appeared between them: all it counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the window restarted between them: at least these</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key expired since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>over its limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no token left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at its limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>near its limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>under</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key %1 (%2%3)
+%4. Admitted and counted per second: the growth of its counter between the two samples; %5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, adopted by rule %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Now / limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Admitted/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counted/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ForeignWatchPanel</name>
+    <message>
+        <source>Other limiters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limiters Sluice does not run (a Spring aspect, a Node middleware, a gateway), read from their keys alone, never written: the subjects at or near their limit, the busiest, and the requests their counters admitted between two samples. A counter&apos;s limit comes from an adopt block of the rules; Spring Cloud Gateway&apos;s tokens and block keys say theirs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No other limiter&apos;s keys whose limit is known. Give a counter its limit with an adopt block in the rules; Spring Cloud Gateway&apos;s tokens and block keys (@nestjs/throttler, Rack::Attack) say theirs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for two samples…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not updating: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sampled every %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 limited, %3 near, of %4 keys · admitted %5/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · only the first %1 keys (the cap)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2686,6 +2929,13 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <source>The run&apos;s keys stay until their TTL: %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n of them the staged change&apos;s candidates, deciding in shadow beside the rules they would replace (their charts on the Monitor).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::MainWindow</name>
@@ -2892,10 +3142,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Limited right now</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Unblock…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2929,10 +3175,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
     </message>
     <message>
         <source>auto</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The shortest range that holds every decision recorded since the console connected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2976,42 +3218,15 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Block</source>
+        <source>Top subjects</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 on rule %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>and %n more</source>
-        <translation>
-            <numerusform>and %n more</numerusform>
-            <numerusform>and %n more</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
+        <source>The shortest range that holds the latest burst of decisions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>e.g. 30m, 1h, 1d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>why, for the next on-call (optional)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Block &amp;for:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Note:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Give a time between 1s and 30d.</source>
+        <source>%1 · held while you point at it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3126,10 +3341,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         </translation>
     </message>
     <message>
-        <source>Auto: the last %1, the shortest range that holds every decision recorded since %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Auto: no decision recorded yet; showing the last %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3151,10 +3362,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
             <numerusform>No subject is denied on the rules&apos; own keys (%n key read).</numerusform>
             <numerusform>No subject is denied on the rules&apos; own keys (%n keys read).</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1 decided on keys outside the rules&apos; prefixes (the Load page&apos;s default run uses sluice:load:&lt;run&gt;:…, removed when it ends), which this list does not read. To watch them here, tick &quot;Decide on the rules&apos; real keys&quot; on the Load page.</source>
-        <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
         <source>%1 and %n other rule(s)</source>
@@ -3230,6 +3437,26 @@ This stores an override in Redis: for the next hour the rule never limits this s
 
 This stores an override in Redis: for the next hour the rule never limits these subjects (their keys are not even read), wherever the rules come from the store (the check service reading its rules from Redis). It ends by itself; remove it sooner on the Rules page.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Auto: the last %1, the shortest range that holds the latest burst of decisions (from %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 last ran on the Load page&apos;s own keys (sluice:load:&lt;run&gt;:…, removed when the run ends), which this list does not read. To watch a run here, tick &quot;Decide on the rules&apos; real keys&quot; on the Load page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 decided in the last seconds but has no key under its prefix: the decisions were made on other keys, which this list does not read (a load&apos;s default run, the Load page&apos;s or sluice-cli load&apos;s, uses sluice:load:&lt;run&gt;:…). To watch a run of the Load page here, tick &quot;Decide on the rules&apos; real keys&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limited right now (not current)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not current: Redis stopped answering at %1. These are the subjects read at %2; who is limited now is not known.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3317,6 +3544,70 @@ Part of the rule: change it in the rule file, then import and push.</source>
     </message>
     <message>
         <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::OverridesPanel</name>
+    <message>
+        <source>Overrides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove override…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add override…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store an override of the selected rule in Redis: allow or deny a subject or a network for a time, whether it is limited right now or not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a rule to see its per-subject overrides.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overrides of %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the overrides stored in Redis…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
+        <translation type="unfinished">
+            <numerusform>%n in the rule file. The overrides stored in Redis are not known: %1.</numerusform>
+            <numerusform>%n in the rule file. The overrides stored in Redis are not known: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove an override</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the override %1 (%2) of rule %3 from Redis?
+
+The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4074,6 +4365,13 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <source>%1: export to .png, .svg or .csv</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>the Rules page&apos;s %n rule(s), or choose a file</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleChart</name>
@@ -4131,6 +4429,10 @@ Part of the rule: change it in the rule file, then import and push.</source>
     </message>
     <message>
         <source> · in shadow: dashed, what it would deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing decided it yet: a check service that reads its rules from Redis decides it beside the enforced rule, and so does a run on the Load page.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4582,6 +4884,30 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <source>add a raise to what is left</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Count them as if admitted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied re&amp;quests:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>count_rejected: a request this rule denies uses up its limit as an admitted one would, so a client that keeps retrying while limited stays limited (what envoy ratelimit does unless told otherwise). Off: only admitted requests count.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not available for %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On: retries while limited count too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For window algorithms only.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RuleSpreadModel</name>
@@ -4863,103 +5189,6 @@ Part of the rule: change it in the rule file, then import and push.</source>
     </message>
     <message>
         <source>Import another one, or pick one in File &gt; Recent files.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Overrides</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Remove override…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Select a rule to see its per-subject overrides.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Overrides of %1 (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reading the overrides stored in Redis…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
-        <translation>
-            <numerusform>%n in the rule file. The overrides stored in Redis are not known: %1.</numerusform>
-            <numerusform>%n in the rule file. The overrides stored in Redis are not known: %1.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove an override</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove the override %1 (%2) of rule %3 from Redis?
-
-The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Promote</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enforce the staged rules: a new version in the history</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Disc&amp;ard</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Drop the staged rules; the enforced ones stay as they are</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>changes %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>adds %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>removes %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>someone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Why: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A change is staged, running in shadow</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5510,6 +5739,34 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>“Push anyway (force)”</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The edits you made after staging are kept here, unsaved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stored the override %1 of rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It decides for its subjects wherever the rules come from the store, until it ends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not store the override %1 of rule %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>promote or discard it first (the buttons on the staged change&apos;s banner), or push anyway, which discards it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>discard it and stage again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They count as based on version %1: a push replaces the rolled-back rules with them, after its preview.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesWorker</name>
@@ -5983,6 +6240,113 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <name>sluice::ui::SimulationRunner</name>
     <message>
         <source>the run stopped without a result</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::StageBanner</name>
+    <message>
+        <source>&amp;Promote…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enforce the staged rules: a new version in the history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disc&amp;ard…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop the staged rules; the enforced ones stay as they are</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>adds %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>removes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A change is staged, running in shadow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1: %2 → %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1 stays %2 (not %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1 is added: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1 is not added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1 is removed: its subjects are no longer limited by it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>• %1 stays</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Promote the change staged at version %1? From then on every service deciding from the store enforces:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the change staged at version %1? The enforced rules stay as they are:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules here become the promoted version (edits you made after staging are kept, unsaved).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules here go back to the enforced ones (edits you made after staging are kept, unsaved).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Promote the staged change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the staged change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Promote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -394,6 +394,73 @@
     </message>
 </context>
 <context>
+    <name>sluice::ui::AddOverrideDialog</name>
+    <message>
+        <source>Add override</source>
+        <translation>添加覆盖规则</translation>
+    </message>
+    <message>
+        <source>An override of rule %1 stored in Redis: it decides for the subjects it matches instead of the rule&apos;s limit, wherever the rules come from the store, and ends by itself.</source>
+        <translation>规则 %1 的覆盖规则，保存在 Redis 中：凡是从存储读取规则的地方，它替代规则的限额为所匹配的主体做判定，并到期自行结束。</translation>
+    </message>
+    <message>
+        <source>the subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>the network (CIDR)</source>
+        <translation>网络（CIDR）</translation>
+    </message>
+    <message>
+        <source>e.g. 10.1.2.3, a user id, or 10.0.0.0/8</source>
+        <translation>例如 10.1.2.3、某个用户 ID 或 10.0.0.0/8</translation>
+    </message>
+    <message>
+        <source>deny: refuse every request</source>
+        <translation>拒绝：拒绝每个请求</translation>
+    </message>
+    <message>
+        <source>allow: never limit</source>
+        <translation>放行：从不限流</translation>
+    </message>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation>原因，留给下一位值班同事（可选）</translation>
+    </message>
+    <message>
+        <source>&amp;Match:</source>
+        <translation>匹配(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Who:</source>
+        <translation>对象(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Action:</source>
+        <translation>动作(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;For:</source>
+        <translation>时长(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Note:</source>
+        <translation>备注(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Name the subject or the network.</source>
+        <translation>请填写主体或网络。</translation>
+    </message>
+    <message>
+        <source>A network is written as an address and a prefix length: 10.0.0.0/8.</source>
+        <translation>网络写作地址加前缀长度：10.0.0.0/8。</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::AuditChart</name>
     <message>
         <source>No audit yet</source>
@@ -605,6 +672,43 @@
         <source>(Fix with TTL, below)</source>
         <translation>（用下方的“设置过期时间修复”）</translation>
     </message>
+    <message>
+        <source>Without its TTL: %1 (%2).</source>
+        <translation>丢失 TTL 时：%1（%2）。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::BlockDialog</name>
+    <message>
+        <source>Block</source>
+        <translation>封禁</translation>
+    </message>
+    <message>
+        <source>%1 on rule %2</source>
+        <translation>%1（限流规则 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
+        <translation>在下面的时长内拒绝 %1 的每个请求：这是一条存于 Redis 的例外规则，不改动该限流规则的键，到期自动结束。</translation>
+    </message>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation>原因，留给下一位值班同事（可选）</translation>
+    </message>
+    <message>
+        <source>Block &amp;for:</source>
+        <translation>封禁时长(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Note:</source>
+        <translation>备注(&amp;N)：</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::ClusterNodesModel</name>
@@ -649,10 +753,6 @@
         <source>Node &amp;capacity (decisions/s):</source>
         <translation>节点容量（每秒决策数）(&amp;C)：</translation>
     </message>
-    <message>
-        <source>The capacity is a figure you give: 100,000 decisions/s by default, what one Redis node served on a 2-core test machine (README, &quot;Engine vs redis-benchmark&quot;). Measure your node with sluice-cli bench --url redis://&lt;node&gt;.</source>
-        <translation>容量是由您给出的数值：默认每秒 100,000 次决策，即一台 2 核测试机上单个 Redis 节点的实测值（见 README 的“Engine vs redis-benchmark”）。可用 sluice-cli bench --url redis://&lt;节点&gt; 测量您的节点。</translation>
-    </message>
     <message numerus="yes">
         <source>%n master(s)</source>
         <translation>
@@ -694,6 +794,10 @@
     <message>
         <source>No rules yet: open or pull a rule set on the Rules page.</source>
         <translation>还没有规则：请在“规则”页打开或拉取一个规则集。</translation>
+    </message>
+    <message>
+        <source>The capacity is a figure you give: 100,000 decisions/s by default, what one Redis node served on a 2-core test machine (README, &quot;Engine vs redis-benchmark&quot;). Measure your node with the command line&apos;s bench (sluice-cli bench) against its URL.</source>
+        <translation>容量是由你给出的数值：默认每秒 100,000 次判定，即一个 Redis 节点在双核测试机上的实测值（README 中的“Engine vs redis-benchmark”）。可用命令行的 bench（sluice-cli bench）对你的节点 URL 实测。</translation>
     </message>
 </context>
 <context>
@@ -1184,6 +1288,17 @@
     <message>
         <source>Check the master name and the sentinels&apos; addresses.</source>
         <translation>请检查主节点名称和哨兵地址。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::DurationField</name>
+    <message>
+        <source>e.g. 30m, 1h, 1d</source>
+        <translation>例如 30m、1h、1d</translation>
+    </message>
+    <message>
+        <source>Give a time between %1 and %2.</source>
+        <translation>请给出介于 %1 和 %2 之间的时长。</translation>
     </message>
 </context>
 <context>
@@ -3017,10 +3132,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation>还没有限流规则。图表显示的是“限流规则”页面中的规则；请在该页面加载或拉取规则集。</translation>
     </message>
     <message>
-        <source>Limited right now</source>
-        <translation>当前被限流</translation>
-    </message>
-    <message>
         <source>&amp;Unblock…</source>
         <translation>解除限制(&amp;U)…</translation>
     </message>
@@ -3055,10 +3166,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
     <message>
         <source>auto</source>
         <translation>自动</translation>
-    </message>
-    <message>
-        <source>The shortest range that holds every decision recorded since the console connected</source>
-        <translation>能容纳控制台连接以来记录的所有判定的最短时间范围</translation>
     </message>
     <message>
         <source>Top subjects, last 15 min</source>
@@ -3105,42 +3212,12 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation>放行 1 小时</translation>
     </message>
     <message>
-        <source>Block</source>
-        <translation>封禁</translation>
+        <source>The shortest range that holds the latest burst of decisions</source>
+        <translation>能容纳最近一次判定高峰的最短时间范围</translation>
     </message>
     <message>
-        <source>%1 on rule %2</source>
-        <translation>%1（限流规则 %2）</translation>
-    </message>
-    <message numerus="yes">
-        <source>and %n more</source>
-        <translation>
-            <numerusform>以及另外 %n 个</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
-        <translation>在下面的时长内拒绝 %1 的每个请求：这是一条存于 Redis 的例外规则，不改动该限流规则的键，到期自动结束。</translation>
-    </message>
-    <message>
-        <source>e.g. 30m, 1h, 1d</source>
-        <translation>例如 30m、1h、1d</translation>
-    </message>
-    <message>
-        <source>why, for the next on-call (optional)</source>
-        <translation>原因，留给下一位值班同事（可选）</translation>
-    </message>
-    <message>
-        <source>Block &amp;for:</source>
-        <translation>封禁时长(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>&amp;Note:</source>
-        <translation>备注(&amp;N)：</translation>
-    </message>
-    <message>
-        <source>Give a time between 1s and 30d.</source>
-        <translation>请填写 1s 到 30d 之间的时长。</translation>
+        <source>%1 · held while you point at it</source>
+        <translation>%1 · 指针停留期间保持不变</translation>
     </message>
 </context>
 <context>
@@ -3250,10 +3327,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         </translation>
     </message>
     <message>
-        <source>Auto: the last %1, the shortest range that holds every decision recorded since %2.</source>
-        <translation>自动：过去 %1，即能容纳 %2 以来记录的所有判定的最短时间范围。</translation>
-    </message>
-    <message>
         <source>Auto: no decision recorded yet; showing the last %1.</source>
         <translation>自动：尚未记录任何判定；显示过去 %1。</translation>
     </message>
@@ -3274,10 +3347,6 @@ This deletes the key %3: the subject&apos;s next request is admitted as if it ha
         <translation>
             <numerusform>限流规则自己的键上没有被拒绝的主体（已读取 %n 个键）。</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1 decided on keys outside the rules&apos; prefixes (the Load page&apos;s default run uses sluice:load:&lt;run&gt;:…, removed when it ends), which this list does not read. To watch them here, tick &quot;Decide on the rules&apos; real keys&quot; on the Load page.</source>
-        <translation>%1 是在限流规则前缀之外的键上判定的（“压测”页面默认使用 sluice:load:&lt;run&gt;:…，结束时删除），此列表不读取这些键。要在这里查看它们，请在“压测”页面勾选“使用限流规则的真实键”。</translation>
     </message>
     <message numerus="yes">
         <source>%1 and %n other rule(s)</source>
@@ -3344,6 +3413,26 @@ This stores an override in Redis: for the next hour the rule never limits this s
 
 这会在 Redis 中存一条例外规则：接下来一小时内，凡是从规则存储读取规则的地方（从 Redis 读取规则的检查服务），该限流规则都不再限制此主体（连它的键都不读）。到期自动结束；如需提前结束，可在“限流规则”页面删除。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Auto: the last %1, the shortest range that holds the latest burst of decisions (from %2).</source>
+        <translation>自动：最近 %1，能容纳最近一次判定高峰的最短范围（自 %2 起）。</translation>
+    </message>
+    <message>
+        <source>%1 last ran on the Load page&apos;s own keys (sluice:load:&lt;run&gt;:…, removed when the run ends), which this list does not read. To watch a run here, tick &quot;Decide on the rules&apos; real keys&quot; on the Load page.</source>
+        <translation>%1 上次运行在“负载”页自己的键上（sluice:load:&lt;run&gt;:…，运行结束即删除），此列表不读取这些键。要在这里观察一次运行，请在“负载”页勾选“在规则的真实键上判定”。</translation>
+    </message>
+    <message>
+        <source>%1 decided in the last seconds but has no key under its prefix: the decisions were made on other keys, which this list does not read (a load&apos;s default run, the Load page&apos;s or sluice-cli load&apos;s, uses sluice:load:&lt;run&gt;:…). To watch a run of the Load page here, tick &quot;Decide on the rules&apos; real keys&quot;.</source>
+        <translation>%1 在最近几秒有判定，但其前缀下没有键：判定发生在此列表不读取的其他键上（负载的默认运行，无论来自“负载”页还是 sluice-cli load，都使用 sluice:load:&lt;run&gt;:…）。要在这里观察“负载”页的运行，请勾选“在规则的真实键上判定”。</translation>
+    </message>
+    <message>
+        <source>Limited right now (not current)</source>
+        <translation>当前被限流（非最新）</translation>
+    </message>
+    <message>
+        <source>Not current: Redis stopped answering at %1. These are the subjects read at %2; who is limited now is not known.</source>
+        <translation>非最新：Redis 在 %1 停止应答。这些是 %2 读到的主体；现在谁被限流尚不可知。</translation>
     </message>
 </context>
 <context>
@@ -3434,6 +3523,71 @@ Part of the rule: change it in the rule file, then import and push.</source>
     <message>
         <source>From</source>
         <translation>来源</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::OverridesPanel</name>
+    <message>
+        <source>Overrides</source>
+        <translation>例外规则</translation>
+    </message>
+    <message>
+        <source>&amp;Remove override…</source>
+        <translation>删除例外规则(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
+        <translation>从 Redis 中删除所选例外规则：其主体重新由限流规则决定</translation>
+    </message>
+    <message>
+        <source>Select a rule to see its per-subject overrides.</source>
+        <translation>选择一条限流规则，查看它针对各主体的例外规则。</translation>
+    </message>
+    <message>
+        <source>Overrides of %1 (%2)</source>
+        <translation>%1 的例外规则（%2）</translation>
+    </message>
+    <message>
+        <source>Reading the overrides stored in Redis…</source>
+        <translation>正在读取 Redis 中存储的例外规则…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
+        <translation>
+            <numerusform>规则文件中有 %n 条。Redis 中存储的例外规则未知：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
+        <translation>无：该限流规则的限额适用于每个主体。“监控”页面的放行和封禁会存储例外规则，sluice-cli overrides add 也可以。</translation>
+    </message>
+    <message>
+        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
+        <translation>规则文件中 %1 条，Redis 中存储 %2 条（后者优先于文件中的，并会到期自动结束）。</translation>
+    </message>
+    <message>
+        <source>Remove an override</source>
+        <translation>删除例外规则</translation>
+    </message>
+    <message>
+        <source>Remove the override %1 (%2) of rule %3 from Redis?
+
+The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
+        <translation>从 Redis 中删除限流规则 %3 的例外规则 %1（%2）？
+
+此后凡是从规则存储读取规则的地方，都重新对它适用该限流规则自身的限额。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Add override…</source>
+        <translation>添加覆盖规则…</translation>
+    </message>
+    <message>
+        <source>Store an override of the selected rule in Redis: allow or deny a subject or a network for a time, whether it is limited right now or not</source>
+        <translation>在 Redis 中为所选规则保存一条覆盖规则：在一段时间内放行或拒绝某个主体或网络，无论它当前是否被限流</translation>
     </message>
 </context>
 <context>
@@ -4189,6 +4343,12 @@ Part of the rule: change it in the rule file, then import and push.</source>
     <message>
         <source>%1: export to .png, .svg or .csv</source>
         <translation>%1：请导出为 .png、.svg 或 .csv</translation>
+    </message>
+    <message numerus="yes">
+        <source>the Rules page&apos;s %n rule(s), or choose a file</source>
+        <translation>
+            <numerusform>“规则”页的 %n 条规则，或选择一个文件</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5003,104 +5163,6 @@ Part of the rule: change it in the rule file, then import and push.</source>
         <translation>请导入另一个文件，或在“文件 &gt; 最近的文件”中选择。</translation>
     </message>
     <message>
-        <source>Overrides</source>
-        <translation>例外规则</translation>
-    </message>
-    <message>
-        <source>&amp;Remove override…</source>
-        <translation>删除例外规则(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
-        <translation>从 Redis 中删除所选例外规则：其主体重新由限流规则决定</translation>
-    </message>
-    <message>
-        <source>Select a rule to see its per-subject overrides.</source>
-        <translation>选择一条限流规则，查看它针对各主体的例外规则。</translation>
-    </message>
-    <message>
-        <source>Overrides of %1 (%2)</source>
-        <translation>%1 的例外规则（%2）</translation>
-    </message>
-    <message>
-        <source>Reading the overrides stored in Redis…</source>
-        <translation>正在读取 Redis 中存储的例外规则…</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
-        <translation>
-            <numerusform>规则文件中有 %n 条。Redis 中存储的例外规则未知：%1。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
-        <translation>无：该限流规则的限额适用于每个主体。“监控”页面的放行和封禁会存储例外规则，sluice-cli overrides add 也可以。</translation>
-    </message>
-    <message>
-        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
-        <translation>规则文件中 %1 条，Redis 中存储 %2 条（后者优先于文件中的，并会到期自动结束）。</translation>
-    </message>
-    <message>
-        <source>Remove an override</source>
-        <translation>删除例外规则</translation>
-    </message>
-    <message>
-        <source>Remove the override %1 (%2) of rule %3 from Redis?
-
-The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
-        <translation>从 Redis 中删除限流规则 %3 的例外规则 %1（%2）？
-
-此后凡是从规则存储读取规则的地方，都重新对它适用该限流规则自身的限额。</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <source>&amp;Promote</source>
-        <translation>启用(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Enforce the staged rules: a new version in the history</source>
-        <translation>让暂存的规则生效：在历史中记为一个新版本</translation>
-    </message>
-    <message>
-        <source>Disc&amp;ard</source>
-        <translation>丢弃(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Drop the staged rules; the enforced ones stay as they are</source>
-        <translation>丢弃暂存的规则；生效的规则保持不变</translation>
-    </message>
-    <message>
-        <source>changes %1</source>
-        <translation>修改 %1</translation>
-    </message>
-    <message>
-        <source>adds %1</source>
-        <translation>新增 %1</translation>
-    </message>
-    <message>
-        <source>removes %1</source>
-        <translation>删除 %1</translation>
-    </message>
-    <message>
-        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
-        <translation>由 %2 暂存于版本 %1：%3。服务按生效的规则判定，同时以影子模式按这些规则判定；监控页把两者并排显示。</translation>
-    </message>
-    <message>
-        <source>someone</source>
-        <translation>某人</translation>
-    </message>
-    <message>
-        <source>Why: %1</source>
-        <translation>原因：%1</translation>
-    </message>
-    <message>
-        <source>A change is staged, running in shadow</source>
-        <translation>有一项变更已暂存，正以影子模式运行</translation>
-    </message>
-    <message>
         <source>You are opening another rule file.</source>
         <translation>你正要打开另一个规则文件。</translation>
     </message>
@@ -5649,6 +5711,18 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>They count as based on version %1: a push replaces the rolled-back rules with them, after its preview.</source>
         <translation>它们现在视为基于版本 %1：推送会在预览之后用它们替换回滚后的规则。</translation>
     </message>
+    <message>
+        <source>Stored the override %1 of rule %2</source>
+        <translation>已保存规则 %2 的覆盖规则 %1</translation>
+    </message>
+    <message>
+        <source>It decides for its subjects wherever the rules come from the store, until it ends.</source>
+        <translation>凡是从存储读取规则的地方，它都为其主体做判定，直到结束。</translation>
+    </message>
+    <message>
+        <source>Could not store the override %1 of rule %2</source>
+        <translation>无法保存规则 %2 的覆盖规则 %1</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesWorker</name>
@@ -6123,6 +6197,113 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
 </context>
 <context>
+    <name>sluice::ui::StageBanner</name>
+    <message>
+        <source>&amp;Promote…</source>
+        <translation>启用(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Enforce the staged rules: a new version in the history</source>
+        <translation>让暂存的规则生效：在历史中记为一个新版本</translation>
+    </message>
+    <message>
+        <source>Disc&amp;ard…</source>
+        <translation>丢弃(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Drop the staged rules; the enforced ones stay as they are</source>
+        <translation>丢弃暂存的规则；生效的规则保持不变</translation>
+    </message>
+    <message>
+        <source>changes %1</source>
+        <translation>修改 %1</translation>
+    </message>
+    <message>
+        <source>adds %1</source>
+        <translation>新增 %1</translation>
+    </message>
+    <message>
+        <source>removes %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
+        <translation>由 %2 暂存于版本 %1：%3。服务按生效的规则判定，同时以影子模式按这些规则判定；监控页把两者并排显示。</translation>
+    </message>
+    <message>
+        <source>someone</source>
+        <translation>某人</translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>A change is staged, running in shadow</source>
+        <translation>有一项变更已暂存，正以影子模式运行</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1，作用于 %2</translation>
+    </message>
+    <message>
+        <source>• %1: %2 → %3</source>
+        <translation>• %1：%2 → %3</translation>
+    </message>
+    <message>
+        <source>• %1 stays %2 (not %3)</source>
+        <translation>• %1 保持 %2（而不是 %3）</translation>
+    </message>
+    <message>
+        <source>• %1 is added: %2</source>
+        <translation>• 新增 %1：%2</translation>
+    </message>
+    <message>
+        <source>• %1 is not added</source>
+        <translation>• 不新增 %1</translation>
+    </message>
+    <message>
+        <source>• %1 is removed: its subjects are no longer limited by it</source>
+        <translation>• 删除 %1：它的对象不再受它限流</translation>
+    </message>
+    <message>
+        <source>• %1 stays</source>
+        <translation>• %1 保留</translation>
+    </message>
+    <message>
+        <source>Promote the change staged at version %1? From then on every service deciding from the store enforces:</source>
+        <translation>启用版本 %1 暂存的变更？此后每个从规则存储读取规则的服务都将执行：</translation>
+    </message>
+    <message>
+        <source>Discard the change staged at version %1? The enforced rules stay as they are:</source>
+        <translation>丢弃版本 %1 暂存的变更？正在执行的规则保持不变：</translation>
+    </message>
+    <message>
+        <source>The rules here become the promoted version (edits you made after staging are kept, unsaved).</source>
+        <translation>此处的规则变为启用后的版本（暂存之后所做的修改会保留，未保存）。</translation>
+    </message>
+    <message>
+        <source>The rules here go back to the enforced ones (edits you made after staging are kept, unsaved).</source>
+        <translation>此处的规则回到正在执行的规则（暂存之后所做的修改会保留，未保存）。</translation>
+    </message>
+    <message>
+        <source>Promote the staged change</source>
+        <translation>启用暂存的变更</translation>
+    </message>
+    <message>
+        <source>Discard the staged change</source>
+        <translation>丢弃暂存的变更</translation>
+    </message>
+    <message>
+        <source>Promote</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::StatsWatch</name>
     <message>
         <source>Statistics are not written: grant %1</source>
@@ -6291,170 +6472,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>lost its TTL at %1: never resets</source>
         <translation>在 %1 丢失了 TTL：永不重置</translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::StageBanner</name>
-    <message>
-        <source>&amp;Promote…</source>
-        <translation>启用(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>Enforce the staged rules: a new version in the history</source>
-        <translation>让暂存的规则生效：在历史中记为一个新版本</translation>
-    </message>
-    <message>
-        <source>Disc&amp;ard…</source>
-        <translation>丢弃(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Drop the staged rules; the enforced ones stay as they are</source>
-        <translation>丢弃暂存的规则；生效的规则保持不变</translation>
-    </message>
-    <message>
-        <source>changes %1</source>
-        <translation>修改 %1</translation>
-    </message>
-    <message>
-        <source>adds %1</source>
-        <translation>新增 %1</translation>
-    </message>
-    <message>
-        <source>removes %1</source>
-        <translation>删除 %1</translation>
-    </message>
-    <message>
-        <source>Staged at version %1 by %2: %3. The service decides by the enforced rules and, in shadow, by these; the Monitor shows them side by side.</source>
-        <translation>由 %2 暂存于版本 %1：%3。服务按生效的规则判定，同时以影子模式按这些规则判定；监控页把两者并排显示。</translation>
-    </message>
-    <message>
-        <source>someone</source>
-        <translation>某人</translation>
-    </message>
-    <message>
-        <source>Why: %1</source>
-        <translation>原因：%1</translation>
-    </message>
-    <message>
-        <source>A change is staged, running in shadow</source>
-        <translation>有一项变更已暂存，正以影子模式运行</translation>
-    </message>
-    <message>
-        <source>%1 on %2</source>
-        <translation>%1，作用于 %2</translation>
-    </message>
-    <message>
-        <source>• %1: %2 → %3</source>
-        <translation>• %1：%2 → %3</translation>
-    </message>
-    <message>
-        <source>• %1 stays %2 (not %3)</source>
-        <translation>• %1 保持 %2（而不是 %3）</translation>
-    </message>
-    <message>
-        <source>• %1 is added: %2</source>
-        <translation>• 新增 %1：%2</translation>
-    </message>
-    <message>
-        <source>• %1 is not added</source>
-        <translation>• 不新增 %1</translation>
-    </message>
-    <message>
-        <source>• %1 is removed: its subjects are no longer limited by it</source>
-        <translation>• 删除 %1：它的对象不再受它限流</translation>
-    </message>
-    <message>
-        <source>• %1 stays</source>
-        <translation>• %1 保留</translation>
-    </message>
-    <message>
-        <source>Promote the change staged at version %1? From then on every service deciding from the store enforces:</source>
-        <translation>启用版本 %1 暂存的变更？此后每个从规则存储读取规则的服务都将执行：</translation>
-    </message>
-    <message>
-        <source>Discard the change staged at version %1? The enforced rules stay as they are:</source>
-        <translation>丢弃版本 %1 暂存的变更？正在执行的规则保持不变：</translation>
-    </message>
-    <message>
-        <source>The rules here become the promoted version (edits you made after staging are kept, unsaved).</source>
-        <translation>此处的规则变为启用后的版本（暂存之后所做的修改会保留，未保存）。</translation>
-    </message>
-    <message>
-        <source>The rules here go back to the enforced ones (edits you made after staging are kept, unsaved).</source>
-        <translation>此处的规则回到正在执行的规则（暂存之后所做的修改会保留，未保存）。</translation>
-    </message>
-    <message>
-        <source>Promote the staged change</source>
-        <translation>启用暂存的变更</translation>
-    </message>
-    <message>
-        <source>Discard the staged change</source>
-        <translation>丢弃暂存的变更</translation>
-    </message>
-    <message>
-        <source>Promote</source>
-        <translation>启用</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>放弃</translation>
-    </message>
-</context>
-<context>
-    <name>sluice::ui::OverridesPanel</name>
-    <message>
-        <source>Overrides</source>
-        <translation>例外规则</translation>
-    </message>
-    <message>
-        <source>&amp;Remove override…</source>
-        <translation>删除例外规则(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>Remove the selected override from Redis: the rule decides for its subjects again</source>
-        <translation>从 Redis 中删除所选例外规则：其主体重新由限流规则决定</translation>
-    </message>
-    <message>
-        <source>Select a rule to see its per-subject overrides.</source>
-        <translation>选择一条限流规则，查看它针对各主体的例外规则。</translation>
-    </message>
-    <message>
-        <source>Overrides of %1 (%2)</source>
-        <translation>%1 的例外规则（%2）</translation>
-    </message>
-    <message>
-        <source>Reading the overrides stored in Redis…</source>
-        <translation>正在读取 Redis 中存储的例外规则…</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n in the rule file. The overrides stored in Redis are not known: %1.</source>
-        <translation>
-            <numerusform>规则文件中有 %n 条。Redis 中存储的例外规则未知：%1。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>None: the rule&apos;s limit applies to every subject. The Monitor&apos;s Allow and Block store overrides; sluice-cli overrides add does too.</source>
-        <translation>无：该限流规则的限额适用于每个主体。“监控”页面的放行和封禁会存储例外规则，sluice-cli overrides add 也可以。</translation>
-    </message>
-    <message>
-        <source>%1 in the rule file, %2 stored in Redis (those win over the file&apos;s, and end by themselves).</source>
-        <translation>规则文件中 %1 条，Redis 中存储 %2 条（后者优先于文件中的，并会到期自动结束）。</translation>
-    </message>
-    <message>
-        <source>Remove an override</source>
-        <translation>删除例外规则</translation>
-    </message>
-    <message>
-        <source>Remove the override %1 (%2) of rule %3 from Redis?
-
-The rule&apos;s own limit then applies to it again, wherever the rules come from the store.</source>
-        <translation>从 Redis 中删除限流规则 %3 的例外规则 %1（%2）？
-
-此后凡是从规则存储读取规则的地方，都重新对它适用该限流规则自身的限额。</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>移除</translation>
     </message>
 </context>
 </TS>
