@@ -655,8 +655,9 @@ private Q_SLOTS:
         const QModelIndexList sel = view->selectionModel()->selectedRows();
         QCOMPARE(sel.size(), 1);
         QCOMPARE(model->rows().at(0).subject, QByteArray("10.7.7.1"));
+        // The selection follows the subject, wherever it now sorts (the two earlier subjects
+        // can swap under load when their times left round alike: its row is not asserted).
         QCOMPARE(model->rows().at(sel.first().row()).subject, clicked);
-        QCOMPARE(sel.first().row(), 2);
         Connection admin = test::connect();
         (void)test::deleteByPrefix(admin, rule.keyPrefix + id.toUtf8() + ":");
     }
