@@ -135,7 +135,7 @@ void RuleWatcher::run(std::shared_ptr<Shared> shared)
     QStringList emittedSkipped;
     LazyConnection puller(m_endpoint,
                           Connection::Options{m_options.connectTimeout, m_options.commandTimeout});
-    puller.onConnect([this](Connection &c) {
+    puller.onConnect([](Connection &c) {
         (void)c.command({"CLIENT", "SETNAME", clientName()}); // best effort
     });
     // Pulls and emits if the version moved. A connection loss is returned (the caller
