@@ -9,6 +9,7 @@
 // Also: a job scheduler's registry of clients (a zset of ids scored by their last-seen time)
 // is not a limiter, is never flagged and never fixed; a key named like a layout whose value is
 // not that layout's is never judged as it; huge values are read within the per-key bound.
+#include "limiteraudit.h"
 #include "runcli.h"
 #include "testdata.h"
 #include "testredis.h"
@@ -82,84 +83,12 @@ class TestRealLimiters : public QObject
     // Runs the driver: one JSON object, what the library answered.
     QJsonObject drive(const QString &library, const QString &step)
     {
-        QProcess run;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"NODE_PATH"_s, m_dir + u"/node_modules"_s);
-        run.setProcessEnvironment(env);
-        run.start(m_node, {QStringLiteral(SLUICE_SOURCE_DIR) + u"/tests/real-limiters.js"_s,
-                           library, step, test::redisUrl(), QString::fromLatin1(m_tag)});
-        if (!run.waitForFinished(60'000) || run.exitCode() != 0) {
-            run.kill();
-            qWarning().noquote() << library << step << run.readAllStandardError().right(2000);
-            return {};
-        }
-        return QJsonDocument::fromJson(run.readAllStandardOutput()).object();
-    }
-
-    // `keys audit --json` over `match`: key -> its entry.
-    QMap<QString, QJsonObject> audit(const QByteArray &match)
-    {
-        const test::CliRun r =
-            test::runCli({u"keys"_s, u"audit"_s, u"--url"_s, test::redisUrl(), u"--match"_s,
-                          QString::fromLatin1(match), u"--json"_s});
-        QMap<QString, QJsonObject> out;
-        if (r.exitCode != 0) {
-            qWarning().noquote() << r.err;
-            return out;
-        }
-        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
-        for (const QJsonValue &v : doc.value(u"keys"_s).toArray()) {
-            out.insert(v[u"key"_s].toString(), v.toObject());
-        }
-        return out;
-    }
-
-    // `keys fix --match GLOB --ttl 1h --dry-run --json`: the keys it would touch.
-    QStringList wouldFix(const QByteArray &match)
-    {
-        const test::CliRun r = test::runCli({u"keys"_s, u"fix"_s, u"--url"_s, test::redisUrl(),
-                                             u"--match"_s, QString::fromLatin1(match), u"--ttl"_s,
-                                             u"1h"_s, u"--dry-run"_s, u"--json"_s});
-        QStringList out;
-        for (const QJsonValue &v :
-             QJsonDocument::fromJson(r.out).object().value(u"keys"_s).toArray()) {
-            if (v[u"status"_s].toString() == u"would_do"_s) {
-                out << v[u"key"_s].toString();
-            }
-        }
-        return out;
-    }
-
-    static void expect(const QJsonObject &e, const QString &layout, const QString &health,
-                       const QString &lostTtl)
-    {
-        QVERIFY2(!e.isEmpty(), "the key is not in the audit");
-        QCOMPARE(e[u"layout"_s].toString(), layout);
-        QCOMPARE(e[u"health"_s].toString(), health);
-        QCOMPARE(e[u"lost_ttl"_s].toString(), lostTtl);
-    }
-
-    // The key's entry in `keys audit` as the library wrote it (ok, its state starting with
-    // `state`), then with its TTL taken away (PERSIST): `after`, with the layout's lost-TTL id
-    // both times. Returns the second entry.
-    QJsonObject auditThenPersist(const QByteArray &key, const QString &layout,
-                                 const QString &lostTtl, const QString &state,
-                                 const QString &after = u"never_expires"_s)
-    {
-        const QString name = QString::fromLatin1(key);
-        const QJsonObject before = audit(key).value(name);
-        expect(before, layout, u"ok"_s, lostTtl);
-        if (!before[u"state"_s].toString().startsWith(state)) {
-            qWarning().noquote() << "state:" << before[u"state"_s].toString();
-            return {};
-        }
-        Connection c = test::connect();
-        if (!c.command({"PERSIST", key})) {
-            return {};
-        }
-        const QJsonObject e = audit(key).value(name);
-        expect(e, layout, after, lostTtl);
-        return e;
+        return test::runDriver(m_node,
+                               {QStringLiteral(SLUICE_SOURCE_DIR) + u"/tests/real-limiters.js"_s,
+                                library, step, test::redisUrl(), QString::fromLatin1(m_tag)},
+                               env);
     }
 
     void needNpm()
@@ -222,20 +151,20 @@ private Q_SLOTS:
         needNpm();
         QVERIFY(!drive(u"rlflx"_s, u"write"_s).isEmpty());
         const QByteArray user1 = "rlflx:" + m_tag + "user1", user3 = "rlflx:" + m_tag + "user3";
-        auto got = audit("rlflx:" + m_tag + "*");
-        expect(got.value(QString::fromLatin1(user1)), u"rlflx"_s, u"ok"_s,
-               u"heals_on_next_request"_s);
+        auto got = test::auditKeys("rlflx:" + m_tag + "*");
+        test::expectEntry(got.value(QString::fromLatin1(user1)), u"rlflx"_s, u"ok"_s,
+                          u"heals_on_next_request"_s);
         QVERIFY(got.value(QString::fromLatin1(user1))[u"state"_s].toString().startsWith(
             u"3 points consumed in this window, resets in"_s));
-        expect(got.value(QString::fromLatin1(user3)), u"rlflx"_s, u"by_design"_s,
-               u"heals_on_next_request"_s);
-        QVERIFY(wouldFix("rlflx:" + m_tag + "*").isEmpty());
+        test::expectEntry(got.value(QString::fromLatin1(user3)), u"rlflx"_s, u"by_design"_s,
+                          u"heals_on_next_request"_s);
+        QVERIFY(test::wouldFix("rlflx:" + m_tag + "*").isEmpty());
 
         Connection c = test::connect();
         QVERIFY(c.command({"PERSIST", user1}));
-        got = audit("rlflx:" + m_tag + "*");
-        expect(got.value(QString::fromLatin1(user1)), u"rlflx"_s, u"by_design"_s,
-               u"heals_on_next_request"_s);
+        got = test::auditKeys("rlflx:" + m_tag + "*");
+        test::expectEntry(got.value(QString::fromLatin1(user1)), u"rlflx"_s, u"by_design"_s,
+                          u"heals_on_next_request"_s);
         const QJsonObject again = drive(u"rlflx"_s, u"again"_s);
         QCOMPARE(again[u"user1"_s].toInt(), 4);
         const qint64 t = test::pttl(c, user1);
@@ -351,8 +280,8 @@ private Q_SLOTS:
         needNpm();
         QCOMPARE(drive(u"rate-limit-redis"_s, u"write"_s)[u"hits"_s].toInt(), 4);
         const QByteArray key = "rl:" + m_tag + "1.2.3.4";
-        const QJsonObject e = auditThenPersist(key, u"rate_limit_redis"_s,
-                                               u"heals_on_next_request"_s, u"4 requests in this"_s);
+        const QJsonObject e = test::auditThenPersist(
+            key, u"rate_limit_redis"_s, u"heals_on_next_request"_s, u"4 requests in this"_s);
         QVERIFY(!e.isEmpty());
         QVERIFY2(e[u"state"_s].toString().contains(u"no TTL (the next request sets one)"_s),
                  qPrintable(e[u"state"_s].toString()));
@@ -370,13 +299,8 @@ private Q_SLOTS:
         needNpm();
         QCOMPARE(drive(u"fastify"_s, u"write"_s)[u"statuses"_s].toArray().size(), 3);
         const QByteArray key = "fastify-rate-limit-" + m_tag + "client";
-        const QJsonObject e = auditThenPersist(key, u"fastify_counter"_s, u"blocks_subject"_s,
-                                               u"3 requests in this window"_s);
-        QVERIFY(!e.isEmpty());
-        QVERIFY2(
-            e[u"cause"_s].toString().contains(u"denies its subject until someone deletes it"_s),
-            qPrintable(e[u"cause"_s].toString()));
-        QCOMPARE(wouldFix(key), QStringList{QString::fromLatin1(key)});
+        QVERIFY(
+            test::persistBlockingKey(key, u"fastify_counter"_s, u"3 requests in this window"_s));
         const QJsonArray statuses = drive(u"fastify"_s, u"again"_s)[u"statuses"_s].toArray();
         QCOMPARE(statuses.last().toInt(), 429);
         Connection c = test::connect();
@@ -392,8 +316,8 @@ private Q_SLOTS:
         const QJsonObject w = drive(u"nestjs"_s, u"write"_s);
         QVERIFY(!w.isEmpty());
         const QByteArray key = "{" + w[u"hitsKey"_s].toString().toLatin1() + ":default}:hits";
-        QVERIFY(!auditThenPersist(key, u"nestjs_hits"_s, u"heals_on_next_request"_s,
-                                  u"3 requests in this window"_s)
+        QVERIFY(!test::auditThenPersist(key, u"nestjs_hits"_s, u"heals_on_next_request"_s,
+                                        u"3 requests in this window"_s)
                      .isEmpty());
         QCOMPARE(drive(u"nestjs"_s, u"again"_s)[u"a"_s][u"totalHits"_s].toInt(), 4);
         Connection c = test::connect();
@@ -407,8 +331,8 @@ private Q_SLOTS:
         const QJsonObject w = drive(u"nestjs"_s, u"write"_s);
         QVERIFY(w[u"b"_s][u"isBlocked"_s].toBool());
         const QByteArray key = "{" + w[u"blockedKey"_s].toString().toLatin1() + ":default}:blocked";
-        QVERIFY(!auditThenPersist(key, u"nestjs_blocked"_s, u"heals_on_next_request"_s,
-                                  u"blocked for"_s)
+        QVERIFY(!test::auditThenPersist(key, u"nestjs_blocked"_s, u"heals_on_next_request"_s,
+                                        u"blocked for"_s)
                      .isEmpty());
         QCOMPARE(drive(u"nestjs"_s, u"again"_s)[u"b"_s][u"isBlocked"_s].toBool(), false);
         Connection c = test::connect();
@@ -427,10 +351,10 @@ private Q_SLOTS:
                 return c.command({"EVAL", springLua, "2", tokens, stamp, "5", "10", "", "1"});
             };
             QVERIFY(eval());
-            expect(audit(stamp).value(QString::fromLatin1(stamp)), u"spring_gateway_timestamp"_s,
-                   u"ok"_s, u"heals_on_next_request"_s);
-            QVERIFY(!auditThenPersist(tokens, u"spring_gateway_tokens"_s,
-                                      u"heals_on_next_request"_s, u"9 tokens left"_s)
+            test::expectEntry(test::auditKeys(stamp).value(QString::fromLatin1(stamp)),
+                              u"spring_gateway_timestamp"_s, u"ok"_s, u"heals_on_next_request"_s);
+            QVERIFY(!test::auditThenPersist(tokens, u"spring_gateway_tokens"_s,
+                                            u"heals_on_next_request"_s, u"9 tokens left"_s)
                          .isEmpty());
             QVERIFY(eval());
             QVERIFY(test::pttl(c, tokens) > 0); // healed
@@ -457,19 +381,20 @@ private Q_SLOTS:
         QVERIFY(c.command({"EVAL", kongRealtimeLua, "1", old, "60"}));
         QVERIFY(c.command({"PERSIST", old}));
         QVERIFY(c.command({"EVAL", kongSyncLua, "1", slow, "3", num(nowS + 60'000)}));
-        auto got = audit("ratelimit:r1:s1:" + m_tag + "*");
-        expect(got.value(QString::fromLatin1(live)), u"kong_counter"_s, u"ok"_s,
-               u"orphaned_by_window_in_name"_s);
-        expect(got.value(QString::fromLatin1(old)), u"kong_counter"_s, u"window_ended"_s,
-               u"orphaned_by_window_in_name"_s);
-        expect(got.value(QString::fromLatin1(slow)), u"kong_counter"_s, u"ttl_too_long"_s,
-               u"orphaned_by_window_in_name"_s);
-        QCOMPARE(wouldFix("ratelimit:r1:s1:" + m_tag + "*"), QStringList{QString::fromLatin1(old)});
+        auto got = test::auditKeys("ratelimit:r1:s1:" + m_tag + "*");
+        test::expectEntry(got.value(QString::fromLatin1(live)), u"kong_counter"_s, u"ok"_s,
+                          u"orphaned_by_window_in_name"_s);
+        test::expectEntry(got.value(QString::fromLatin1(old)), u"kong_counter"_s, u"window_ended"_s,
+                          u"orphaned_by_window_in_name"_s);
+        test::expectEntry(got.value(QString::fromLatin1(slow)), u"kong_counter"_s,
+                          u"ttl_too_long"_s, u"orphaned_by_window_in_name"_s);
+        QCOMPARE(test::wouldFix("ratelimit:r1:s1:" + m_tag + "*"),
+                 QStringList{QString::fromLatin1(old)});
         // The live key without TTL: never_expires, and Kong does not give it one back.
         QVERIFY(c.command({"PERSIST", live}));
-        got = audit(live);
-        expect(got.value(QString::fromLatin1(live)), u"kong_counter"_s, u"never_expires"_s,
-               u"orphaned_by_window_in_name"_s);
+        got = test::auditKeys(live);
+        test::expectEntry(got.value(QString::fromLatin1(live)), u"kong_counter"_s,
+                          u"never_expires"_s, u"orphaned_by_window_in_name"_s);
         QVERIFY(c.command({"EVAL", kongRealtimeLua, "1", live, "60"}));
         QCOMPARE(test::pttl(c, live), qint64(-1));
         QVERIFY(c.command({"DEL", live, old, slow}));
@@ -490,9 +415,9 @@ private Q_SLOTS:
             QVERIFY(c.command({"ZADD", prefix + queue + ":clients", num(nowMs - 2000),
                                "worker-7f3a:pid-4121", num(nowMs - 100), "worker-9c1e:pid-77"}));
         }
-        const auto got = audit(prefix + "*");
+        const auto got = test::auditKeys(prefix + "*");
         QVERIFY2(got.isEmpty(), qPrintable(got.keys().join(u", "_s))); // other keys: not listed
-        QVERIFY(wouldFix(prefix + "*").isEmpty());
+        QVERIFY(test::wouldFix(prefix + "*").isEmpty());
         test::deleteByPrefix(c, prefix);
     }
 
@@ -511,7 +436,7 @@ private Q_SLOTS:
         const QByteArray events = m_tag + "ll-events";
         QVERIFY(c.command({"XADD", stream, "*", "f", "1"}));
         QVERIFY(c.command({"XADD", events, "*", "f", "1"}));
-        const auto got = audit("*" + m_tag + "ll-*");
+        const auto got = test::auditKeys("*" + m_tag + "ll-*");
         for (const QByteArray &k : {a, b}) {
             const QJsonObject e = got.value(QString::fromLatin1(k));
             QCOMPARE(e[u"health"_s].toString(), u"looks_like"_s);
@@ -522,7 +447,7 @@ private Q_SLOTS:
                  u"fastify_counter"_s);
         QCOMPARE(got.value(QString::fromLatin1(stream))[u"health"_s].toString(), u"looks_like"_s);
         QVERIFY(!got.contains(QString::fromLatin1(events))); // an application key
-        QVERIFY(wouldFix("*" + m_tag + "ll-*").isEmpty());
+        QVERIFY(test::wouldFix("*" + m_tag + "ll-*").isEmpty());
         QVERIFY(c.command({"DEL", a, b, stream, events}));
     }
 
@@ -588,9 +513,9 @@ return 0)";
         }
         QCOMPARE(c.command({"ZCARD", log})->integer, qint64(1'000'000));
         QVERIFY(c.command({"SETRANGE", blob, num(64 * 1024 * 1024 - 1), "x"}));
-        const auto got = audit(m_tag + "huge:*");
+        const auto got = test::auditKeys(m_tag + "huge:*");
         const QJsonObject e = got.value(QString::fromLatin1(log));
-        expect(e, u"sorted_set_log"_s, u"never_expires"_s, u"idle_key_kept"_s);
+        test::expectEntry(e, u"sorted_set_log"_s, u"never_expires"_s, u"idle_key_kept"_s);
         QVERIFY2(e[u"state"_s].toString().startsWith(u"1000000 timestamps"_s),
                  qPrintable(e[u"state"_s].toString()));
         QVERIFY(!got.contains(QString::fromLatin1(blob))); // an application key: not listed

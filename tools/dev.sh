@@ -36,6 +36,10 @@ packages=(
     dpkg-dev file desktop-file-utils appstream systemd man-db
     libgrpc++-dev libprotobuf-dev libnghttp2-dev protobuf-compiler protobuf-compiler-grpc
     curl python3-h2 python3-grpcio nghttp2-client
+    # Other limiters from Debian, run by tests/tst_debian_limiters.cpp: Rack::Attack, python
+    # limits, Laravel, each with its Redis client.
+    ruby-rack-attack ruby-rack ruby-redis python3-limits python3-redis
+    php-cli php-laravel-framework php-redis
 )
 # node and npm run the real limiters from npm (tests/tst_real_limiters.cpp, tools/bench-peers.sh):
 # Debian's only where the machine has none (a newer node in /usr/local is kept).

@@ -149,11 +149,13 @@ const QList<Layout> &layouts()
     {"rack_attack_counter", "Rack::Attack (Redis store)",
      "rack::attack:<now / period>:<name>:<discriminator>", R"(rack::attack:[0-9]+:.+)",
      "string", V::Integer, "integer: requests in the period",
-     "EXPIRE the rest of the period + 1 s, pipelined after the INCRBY",
-     T::OrphanedByWindowInName, "", W::Unknown, D::Counter, false, true,
+     "EXPIRE the rest of the period + 1 s, pipelined after the INCRBY, with every request (a "
+     "counter without TTL gets it back with its subject's next request in the period; one whose "
+     "subject sends none stays, its period in its name)",
+     T::HealsOnNextRequest, "", W::Unknown, D::Counter, false, true,
      "Rack::Attack's throttle (and fail2ban count): one counter per period, the period's "
      "number in its name",
-     "rack/rack-attack lib/rack/attack/cache.rb"},
+     "rack/rack-attack lib/rack/attack/cache.rb, store_proxy/redis_proxy.rb (6.6.1)"},
     {"rack_attack_ban", "Rack::Attack (Redis store)", "rack::attack:(fail2ban|allow2ban):ban:<d>",
      R"(rack::attack:(fail2ban|allow2ban):ban:.+)", "string", V::Integer,
      "integer: 1 while banned", "SETEX bantime", T::BlocksSubject, "", W::Unknown, D::Flag,
@@ -179,14 +181,16 @@ const QList<Layout> &layouts()
      "integer: when the subject is available again (s since the epoch)", "SETEX decay (add)",
      T::IdleKeyKept, "", W::Unknown, D::Timer, false, true,
      "Laravel's rate limiter: when the counter's window ends",
-     "laravel/framework src/Illuminate/Cache/RateLimiter.php"},
+     "laravel/framework src/Illuminate/Cache/RateLimiter.php (8.83)"},
     {"laravel_counter", "Laravel RateLimiter / throttle", "<prefix>_cache_:<sha1 or md5>",
      R"(.*_cache_?:[0-9a-f]{32}([0-9a-f]{8})?)", "string", V::Integer,
      "integer: hits in the window",
-     "SETEX decay (add); SETEX again when the INCRBY answers 1 on a key it did not add",
-     T::HealsOnNextRequest, "", W::Unknown, D::Counter, false, true,
+     "SETEX decay (add); SETEX again only when the INCRBY answers 1 on a key it did not add, so "
+     "a counter without TTL keeps one no request gives back: it counts on while its timer "
+     "lasts, and at the limit with the timer gone it is deleted and starts again",
+     T::IdleKeyKept, "", W::Unknown, D::Counter, false, true,
      "Laravel's rate limiter: the hits of a subject; at the limit with its timer gone it is "
-     "reset", "laravel/framework src/Illuminate/Cache/RateLimiter.php"},
+     "reset", "laravel/framework src/Illuminate/Cache/RateLimiter.php (8.83)"},
     {"envoy_counter", "Envoy ratelimit service", "<domain>_<key>_<value>..._<window start>",
      R"([^:\s]+_.+_[0-9]{10})", "string", V::Integer, "integer: hits in the window",
      "EXPIRE unit (+ jitter), pipelined after the INCRBY", T::OrphanedByWindowInName, "",
@@ -217,7 +221,8 @@ const QList<Layout> &layouts()
      "redisson/redisson redisson/src/main/java/org/redisson/RedissonRateLimiter.java"},
     {"laravel_duration", "Laravel Redis::throttle (DurationLimiter)", "<name> | {<name>}", "",
      "hash", V::DurationHash, "hash start, end (s since the epoch), count",
-     "EXPIRE decay x 2 when a window starts", T::HealsOnNextRequest, "", W::Unknown,
+     "EXPIRE decay x 2 when a window starts (a request after the end in the hash starts one)",
+     T::HealsOnNextRequest, "", W::Unknown,
      D::Duration, false, false,
      "Laravel's DurationLimiter: the window's start, end and count; a request after the end "
      "starts a new window", "laravel/framework src/Illuminate/Redis/Limiters/DurationLimiter.php"},

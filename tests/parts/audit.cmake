@@ -18,3 +18,8 @@ add_dependencies(tst_real_limiters sluice-cli)
 target_compile_definitions(tst_real_limiters PRIVATE SLUICE_BUILD_DIR="${PROJECT_BINARY_DIR}")
 # The key watcher's arithmetic (`keys top`, the Monitor's other limiters), without Redis.
 sluice_test(keywatcher)
+# Other libraries' keys written by the real thing from Debian's archive (ruby-rack-attack,
+# python3-limits, php-laravel-framework; tools/dev.sh installs them), driven by
+# tests/debian-*.{rb,py,php}: what a lost TTL does, checked. A missing package fails, by name.
+sluice_test(debian_limiters REDIS)
+add_dependencies(tst_debian_limiters sluice-cli)
