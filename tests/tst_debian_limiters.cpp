@@ -241,6 +241,26 @@ private Q_SLOTS:
         QVERIFY2(t > 0 && t <= 60'000, qPrintable(QString::number(t))); // healed
     }
 
+    // limits' moving window: a LIST of the hits' times (LPUSH, LTRIM to the limit, EXPIRE the
+    // window with every admitted hit). A list without TTL gets it back with the next admitted
+    // hit; the times in it say who is at the limit, so nobody is blocked for good.
+    void limitsMovingWindow()
+    {
+        QVERIFY2(m_limits.missing.isEmpty(), qPrintable(m_limits.missing));
+        const QByteArray key = limits(u"write"_s, u"moving"_s)[u"key"_s].toString().toLatin1();
+        QCOMPARE(key, "LIMITER/" + m_tag + "/moving/5/1/minute");
+        const QJsonObject e =
+            test::auditThenPersist(key, u"limits_moving_window"_s, u"heals_on_next_request"_s,
+                                   u"3 timestamps in the last 1 min"_s);
+        QVERIFY(!e.isEmpty());
+        QCOMPARE(e[u"window_ms"_s].toInt(), 60'000);
+        QCOMPARE(limits(u"again"_s, u"moving"_s)[u"hits"_s].toArray(), bools({true, true, false}));
+        Connection c = test::connect();
+        const qint64 t = test::pttl(c, key);
+        QVERIFY2(t > 0 && t <= 60'000, qPrintable(QString::number(t))); // healed
+        QCOMPARE(c.command({"LLEN", key})->integer, qint64(5));
+    }
+
     // Laravel's throttle middleware (ThrottleRequests on Illuminate\Cache\RateLimiter): a
     // counter and its timer, each added with the decay (SETEX), the counter INCRBY'd; its TTL
     // is set again only when the INCRBY answers 1 on a key it did not add. A counter without

@@ -287,6 +287,16 @@ private Q_SLOTS:
             << u"limits_fixed_window"_s << u"ttl_too_long"_s << u"4 requests"_s
             << L{"SET", "LIMITER/" + p + "1.2.3.4/10/2/minute", "4"} << qint64(3'600'000)
             << QString();
+        // ... its moving window: a list of the hits' times (s, with a fraction), newest first.
+        QTest::newRow("limits_moving_window")
+            << u"limits_moving_window"_s << u"ok"_s << u"2 timestamps in the last 1 min"_s
+            << L{"RPUSH", "LIMITER/" + p + "1.2.3.4/10/1/minute", num(nowS) + ".25",
+                 num(nowS - 10) + ".5"}
+            << qint64(60'000) << QString();
+        QTest::newRow("limits_moving_window no TTL")
+            << u"limits_moving_window"_s << u"never_expires"_s << u"1 timestamp"_s
+            << L{"RPUSH", "LIMITER/" + p + "5.6.7.8/10/1/minute", num(nowS) + ".75"} << qint64(-1)
+            << QString();
         // django-ratelimit through Django's RedisCache: :1:rl:<sha256>.
         QTest::newRow("django_ratelimit")
             << u"django_ratelimit"_s << u"ok"_s << u"5 requests"_s
@@ -434,6 +444,14 @@ private Q_SLOTS:
         QVERIFY(!isFlagged(got[0].health));
         QVERIFY(got[0].state.isEmpty());
         QVERIFY2(got[0].cause.contains(u"express-rate-limit"_s), qPrintable(got[0].cause));
+        // A list under python limits' name whose items are not times: not a moving window.
+        const QByteArray list = "LIMITER/" + test::keyPrefix() + "jobs/10/1/minute";
+        plant(c, {"RPUSH", list, "send-mail", "resize"});
+        const QList<AuditEntry> other = judge(c, {list});
+        QCOMPARE(other.size(), 1);
+        QVERIFY(other[0].layout.isEmpty());
+        QCOMPARE(other[0].health, AuditHealth::LooksLike);
+        QVERIFY(other[0].state.isEmpty());
     }
 
     // Sessions, configuration, queues: application keys without TTL, never flagged; an integer

@@ -236,7 +236,7 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
     e.type = read.type;
     e.pttlMs = read.pttlMs;
     e.readUs = read.nowUs;
-    if (read.type == "zset") {
+    if (read.type == "zset" || read.type == "list") {
         e.entries = read.zcard;
     }
 

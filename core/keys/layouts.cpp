@@ -398,6 +398,9 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
         return r.zcard > 0 && logEnd(r.newest, r.nowUs) && (!r.oldest || logEnd(r.oldest, r.nowUs));
     case ValueShape::TimestampScores:
         return r.zcard > 0 && scoreUs(r.newest, r.nowUs).has_value();
+    case ValueShape::TimestampList:
+        return r.zcard > 0 && scoreUs(r.newest, r.nowUs).has_value() &&
+               scoreUs(r.oldest, r.nowUs).has_value();
     case ValueShape::DurationHash:
         return hasFields(r, {"start", "end", "count"}, 3) && !r.field("v");
     case ValueShape::RedissonConfig:

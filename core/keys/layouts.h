@@ -30,7 +30,9 @@ struct ForeignRead
     // more than came when the hash is larger than a page: at least that many)
     qint64 hlen = 0;
     QList<std::pair<QByteArray, QByteArray>> fields;
-    // zset: ZCARD and its two ends (member, score)
+    // zset: ZCARD and its two ends (member, score). list: LLEN and its two ends, the item at
+    // index 0 as `newest` (LPUSH puts the newest first) and at -1 as `oldest`, each item as
+    // both member and score
     qint64 zcard = 0;
     std::optional<std::pair<QByteArray, QByteArray>> oldest;
     std::optional<std::pair<QByteArray, QByteArray>> newest;
@@ -51,6 +53,7 @@ enum class ValueShape {
     // time (job schedulers keep one) does not fit: its members are names, not times.
     TimestampLog,
     TimestampScores, // zset, named by the row: its newest score is a timestamp near now
+    TimestampList,   // list: both ends are timestamps near now (python limits' moving window)
     RedissonConfig,  // hash: fields rate, interval, type (RRateLimiter.trySetRate)
     DurationHash,    // hash: exactly start, end, count (Laravel's DurationLimiter)
     SluiceFixed,     // hash: fields s, c (and no p)

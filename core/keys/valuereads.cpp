@@ -19,7 +19,7 @@ constexpr qsizetype headBytes = 64;
 constexpr qint64 longerThanHead = headBytes + 1;
 constexpr int hashPage = 32;
 
-enum class How { None, String, Hash, Zset };
+enum class How { None, String, Hash, Zset, List };
 
 How howToRead(const KeyInfo &k)
 {
@@ -35,6 +35,14 @@ How howToRead(const KeyInfo &k)
     if (k.type == "zset") {
         return How::Zset;
     }
+    if (k.type == "list") {
+        // Only a list named like a list row's key is read: queues are not limiters.
+        for (const Layout &l : layouts()) {
+            if (QByteArrayView(l.type) == "list" && keyFits(l, k.key)) {
+                return How::List;
+            }
+        }
+    }
     return How::None;
 }
 
@@ -45,6 +53,7 @@ int repliesOf(How how)
     case How::Hash:
         return 1;
     case How::Zset:
+    case How::List:
         return 3;
     case How::None:
         break;
@@ -58,6 +67,16 @@ std::optional<std::pair<QByteArray, QByteArray>> zEnd(ReplyView r)
         return std::nullopt;
     }
     return std::pair{r[0].toByteArray(), r[1].toByteArray()};
+}
+
+// One end of a list (LINDEX): the item as member and score, as a sorted set's end is read.
+std::optional<std::pair<QByteArray, QByteArray>> listEnd(ReplyView r)
+{
+    if (!r.isString()) {
+        return std::nullopt;
+    }
+    const QByteArray item = r.toByteArray();
+    return std::pair{item, item};
 }
 
 // The first bytes of a serialized bucket (layouts.h ValueShape::Binary): its length is shown.
@@ -181,6 +200,11 @@ void ValueReads::append(Connection &c)
                           QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")},
                          values);
                 break;
+            case How::List:
+                c.append({QByteArrayLiteral("LLEN"), k.key});
+                c.append({QByteArrayLiteral("LINDEX"), k.key, QByteArrayLiteral("0")}, values);
+                c.append({QByteArrayLiteral("LINDEX"), k.key, QByteArrayLiteral("-1")}, values);
+                break;
             case How::None:
                 break;
             }
@@ -239,6 +263,11 @@ Result<void> ValueReads::collectValues(Connection &c, Page &p)
             r.zcard = ReplyView(got[0]).integer();
             r.oldest = zEnd(ReplyView(got[1]));
             r.newest = zEnd(ReplyView(got[2]));
+        } else if (how == How::List) {
+            // LPUSH puts the newest item first.
+            r.zcard = ReplyView(got[0]).integer();
+            r.newest = listEnd(ReplyView(got[1]));
+            r.oldest = listEnd(ReplyView(got[2]));
         }
         reads.push_back(std::move(r));
     }

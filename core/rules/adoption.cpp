@@ -71,6 +71,7 @@ const std::vector<LayoutId> &layoutIds()
         {"rack_attack_counter", false, {}},
         {"rack_attack_ban", false, {}},
         {"limits_fixed_window", false, {}},
+        {"limits_moving_window", false, {}},
         {"django_ratelimit", false, {}},
         {"laravel_timer", false, {}},
         {"laravel_counter", false, {}},
