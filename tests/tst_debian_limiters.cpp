@@ -199,6 +199,11 @@ private Q_SLOTS:
         QVERIFY(got.first()[u"state"_s].toString().startsWith(u"2 requests in this window"_s));
 
         QVERIFY(test::persistBlockingKey(ban, u"rack_attack_ban"_s, u"blocked for"_s));
+        // Said as a ban, not as a counter.
+        const QJsonObject e = test::auditKeys(ban).value(QString::fromLatin1(ban));
+        QCOMPARE(e[u"state"_s].toString(), u"blocked for good (no TTL)"_s);
+        QVERIFY2(e[u"cause"_s].toString().contains(u"without one the block never ends"_s),
+                 qPrintable(e[u"cause"_s].toString()));
         QCOMPARE(rack(u"again"_s)[u"probe"_s].toInt(), 403); // still banned
         Connection c = test::connect();
         QCOMPARE(test::pttl(c, ban), qint64(-1)); // and for good

@@ -274,7 +274,7 @@ private Q_SLOTS:
             << L{"SET", "rack::attack:" + num(nowS / 60) + ":req/ip:" + p + "1.2.3.4", "3"}
             << qint64(60'000) << QString();
         QTest::newRow("rack_attack_ban")
-            << u"rack_attack_ban"_s << u"never_expires"_s << u"blocked"_s
+            << u"rack_attack_ban"_s << u"never_expires"_s << u"blocked for good (no TTL)"_s
             << L{"SET", "rack::attack:fail2ban:ban:" + p + "1.2.3.4", "1"} << qint64(-1)
             << QString();
         // python limits: [LIMITS:]LIMITER/<ids>/<amount>/<multiples>/<granularity>; the window

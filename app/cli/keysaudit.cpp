@@ -37,8 +37,7 @@ void flaggedGroup(QStringList &lines, const AuditGroup &g, const QList<AuditEntr
                                                : QString());
     if (l != nullptr) {
         lines << u"  what: "_s + QString::fromLatin1(l->explanation);
-        lines << u"  without its TTL (%1): %2"_s.arg(lostTtlName(l->lostTtl),
-                                                     lostTtlWords(l->lostTtl));
+        lines << u"  without its TTL (%1): %2"_s.arg(lostTtlName(l->lostTtl), lostTtlWords(*l));
     }
     for (const AuditEntry &e : samples) {
         lines << u"  %1  %2  ttl %3%4"_s.arg(bytes::printable(e.key), auditHealthName(e.health),

@@ -71,7 +71,7 @@ void judgeForeignTtl(AuditEntry &e, const Layout &l, const ForeignRead &read, qi
         e.health = AuditHealth::NeverExpires;
         e.cause = u"never expires (%1). %2. Its TTL: %3; without one %4. Fix: set a TTL%5, "
                   "or delete it"_s.arg(lostTtlName(l.lostTtl), QString::fromLatin1(l.explanation),
-                                       QString::fromLatin1(l.ttlSet), lostTtlWords(l.lostTtl),
+                                       QString::fromLatin1(l.ttlSet), lostTtlWords(l),
                                        windowMs > 0
                                            ? u" of %1 (%2)"_s.arg(formatDurationMs(windowMs), whose)
                                            : QString());

@@ -286,8 +286,8 @@ QString KeyInfo::explanation() const
             const Layout *l = findLayout(adoptedAs);
             return u"no TTL: %1 (%2) sets \"%3\"; without it %4. Fix: set the TTL from rule "
                    "'%5' (%6)"_s.arg(QString::fromLatin1(l->library), lostTtlName(l->lostTtl),
-                                     QString::fromLatin1(l->ttlSet), lostTtlWords(l->lostTtl),
-                                     ruleId, formatDurationMs(maxTtlMs));
+                                     QString::fromLatin1(l->ttlSet), lostTtlWords(*l), ruleId,
+                                     formatDurationMs(maxTtlMs));
         }
         if (resetsByOwnClock()) {
             QString text =

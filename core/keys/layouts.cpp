@@ -541,6 +541,14 @@ QString lostTtlWords(LostTtl l)
     return {};
 }
 
+QString lostTtlWords(const Layout &layout)
+{
+    if (layout.decoder == Decoder::Flag && layout.lostTtl == LostTtl::BlocksSubject) {
+        return u"the block never ends: it denies its subject until someone deletes it"_s;
+    }
+    return lostTtlWords(layout.lostTtl);
+}
+
 std::optional<qint64> windowEndUs(const Layout &layout, const QByteArray &key)
 {
     constexpr qint64 usPerS = 1'000'000;
@@ -663,6 +671,9 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
         }
         if (r.pttlMs >= 0) {
             return u"blocked for %1 more"_s.arg(formatDurationMs(r.pttlMs));
+        }
+        if (r.pttlMs == -1 && layout.lostTtl == LostTtl::BlocksSubject) {
+            return u"blocked for good (no TTL)"_s;
         }
         return withTtl(u"blocked"_s, r.pttlMs, layout.lostTtl);
     }

@@ -149,6 +149,9 @@ struct Layout
     std::optional<LimitFrom> limit = std::nullopt;
 };
 LimitFrom limitFrom(const Layout &layout);
+// lostTtlWords(layout.lostTtl), in the words of a block key where that differs ("the block never
+// ends" rather than "it keeps counting").
+QString lostTtlWords(const Layout &layout);
 
 // The table, most specific first.
 const QList<Layout> &layouts();

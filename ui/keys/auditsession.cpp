@@ -210,11 +210,11 @@ QList<AuditSession::Row> AuditSession::rows() const
         r.unknown = g.unknown;
         r.withoutTtl = m_result->withoutTtl.value(g.layout).size();
         // What the layout is, and what losing its TTL does (layouts.h LostTtl).
-        r.why = whyOf(g.layout, l ? QString::fromLatin1(l->explanation) + u'\n' +
-                                        tr("Without its TTL: %1 (%2).")
-                                            .arg(keys::lostTtlWords(l->lostTtl),
-                                                 keys::lostTtlName(l->lostTtl))
-                                  : QString());
+        r.why =
+            whyOf(g.layout, l ? QString::fromLatin1(l->explanation) + u'\n' +
+                                    tr("Without its TTL: %1 (%2).")
+                                        .arg(keys::lostTtlWords(*l), keys::lostTtlName(l->lostTtl))
+                              : QString());
         out << r;
     }
     if (m_result->report.suspects > 0) {
