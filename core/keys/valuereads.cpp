@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 
 namespace sluice::keys {
 
@@ -126,6 +127,50 @@ void readHash(ForeignRead &r, ReplyView scan)
     r.hlen = r.fields.size() + (scan[0].bytes() == "0" ? 0 : 1);
 }
 
+// The first read of a key's value, by its type (no list built per key: a million keys).
+void appendRead(Connection &c, How how, const QByteArray &key)
+{
+    static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
+    static const std::string stringEnd = std::to_string(wholeBytes);
+    static const std::string pageCount = std::to_string(hashPage);
+    static const std::string zsetEnd = std::to_string(zsetPage - 1);
+    const char *argv[5];
+    size_t len[5];
+    int n = 0;
+    auto push = [&](const char *text, size_t size) {
+        argv[n] = text;
+        len[n++] = size;
+    };
+    auto pushText = [&](const std::string &text) { push(text.data(), text.size()); };
+    switch (how) {
+    case How::String:
+        push("GETRANGE", 8);
+        push(key.constData(), size_t(key.size()));
+        push("0", 1);
+        pushText(stringEnd);
+        break;
+    case How::Hash:
+        // No HLEN: a small hash comes whole (cursor 0), whatever COUNT says.
+        push("HSCAN", 5);
+        push(key.constData(), size_t(key.size()));
+        push("0", 1);
+        push("COUNT", 5);
+        pushText(pageCount);
+        break;
+    case How::Zset:
+        // No ZCARD: a small set comes whole (fewer members than asked for).
+        push("ZRANGE", 6);
+        push(key.constData(), size_t(key.size()));
+        push("0", 1);
+        pushText(zsetEnd);
+        push("WITHSCORES", 10);
+        break;
+    case How::None:
+        return;
+    }
+    c.append(n, argv, len, values);
+}
+
 } // namespace
 
 bool judgedByItsRule(const KeyInfo &info)
@@ -164,10 +209,6 @@ void ValueReads::queue(const QList<KeyInfo> &page)
 void ValueReads::append(Connection &c)
 {
     static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
-    static const QByteArray stringEnd = QByteArray::number(wholeBytes);
-    static const QByteArray pageCount = QByteArray::number(hashPage);
-    static const QByteArray zsetEnd = QByteArray::number(zsetPage - 1);
-    static const QByteArray zero = QByteArrayLiteral("0");
     static const QByteArray last = QByteArrayLiteral("-1");
     static const QByteArray withScores = QByteArrayLiteral("WITHSCORES");
     for (Page &p : m_pages) {
@@ -188,22 +229,9 @@ void ValueReads::append(Connection &c)
         }
         c.append({QByteArrayLiteral("TIME")}, ReplyBound::time());
         for (const KeyInfo &k : std::as_const(p.infos)) {
-            switch (howToRead(k)) {
-            case How::String:
-                c.append({QByteArrayLiteral("GETRANGE"), k.key, zero, stringEnd}, values);
-                break;
-            case How::Hash:
-                // No HLEN: a small hash comes whole (cursor 0), whatever COUNT says.
-                c.append({QByteArrayLiteral("HSCAN"), k.key, zero, QByteArrayLiteral("COUNT"),
-                          pageCount},
-                         values);
-                break;
-            case How::Zset:
-                // No ZCARD: a small set comes whole (fewer members than asked for).
-                c.append({QByteArrayLiteral("ZRANGE"), k.key, zero, zsetEnd, withScores}, values);
-                break;
-            case How::None:
-                break;
+            const How how = howToRead(k);
+            if (how != How::None) {
+                appendRead(c, how, k.key);
             }
         }
     }
