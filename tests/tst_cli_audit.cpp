@@ -11,6 +11,7 @@
 
 #include "core/keys/audit.h"
 #include "core/keys/keyfixer.h"
+#include "core/keys/keywatcher.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -609,6 +610,51 @@ private Q_SLOTS:
                  qPrintable(u"%1 round trips, %2 pages"_s.arg(p.roundTrips).arg(p.pages)));
         // Redis's own count of TIME: the scanner's one a page and the values' one a page.
         QVERIFY2(calls("time") <= 2 * p.pages + 4, qPrintable(QString::number(calls("time"))));
+    }
+
+    // `keys top` and the Monitor's Other limiters: a sample of several globs (three adopted,
+    // and the in-key ones) is one SCAN walk, the globs matched on the keys it lists; a key no
+    // glob matches is neither read nor watched.
+    void watchWalksTheKeyspaceOnce()
+    {
+        QList<QList<QByteArray>> plant;
+        for (int i = 0; i < 20; ++i) {
+            plant << QList<QByteArray>{"SET", "rl:10.7.0." + num(i), "3", "PX", "3600000"};
+            plant << QList<QByteArray>{"SET", "rlflx:10.7.0." + num(i), "2", "PX", "3600000"};
+            plant << QList<QByteArray>{"SET", "app:" + num(i), "x", "PX", "3600000"};
+        }
+        plant << QList<QByteArray>{"SET", "fastify-rate-limit-10.7.0.1", "9", "PX", "3600000"};
+        plant << QList<QByteArray>{"SET", "request_rate_limiter.{10.7.0.1}.tokens", "0", "EX",
+                                   "60"};
+        QVERIFY(pipelined(c(), plant));
+        QVERIFY(c().command({"CONFIG", "RESETSTAT"}));
+
+        KeyWatcher::Options o;
+        for (const char *glob : {"rl:*", "rlflx:*", "fastify-rate-limit-*"}) {
+            o.adoptions << Adoption{u"r"_s, QByteArray(glob),
+                                    QByteArray(glob) == "rl:*"      ? u"rate_limit_redis"_s
+                                    : QByteArray(glob) == "rlflx:*" ? u"rlflx"_s
+                                                                    : u"fastify_counter"_s,
+                                    60'000, 5};
+        }
+        o.scan.maxKeysPerSecond = 0;
+        const WatchSample s = KeyWatcher::sample(c(), o);
+        QVERIFY(!s.error);
+        QCOMPARE(s.patterns.size(), 6); // three adopted globs, three in-key ones
+        QCOMPARE(s.keys.size(), 42);    // 20 + 20 + 1 counters, and Spring's tokens
+        for (const WatchedKey &k : s.keys) {
+            QVERIFY2(!k.key.startsWith("app:"), k.key.constData());
+        }
+        auto calls = [&](const char *command) {
+            auto stats = c().command({"INFO", "commandstats"});
+            const QByteArray tag = "cmdstat_" + QByteArray(command) + ":calls=";
+            const qsizetype at = stats ? stats->str.indexOf(tag) : -1;
+            return at < 0 ? 0 : stats->str.mid(at + tag.size()).split(',').first().toLongLong();
+        };
+        // One walk: 82 keys in one SCAN page (six walks made six SCAN calls at least).
+        QCOMPARE(calls("scan"), qint64(1));
+        QCOMPARE(s.scan.progress.pages, qint64(1));
+        QCOMPARE(calls("type"), qint64(42)); // the application keys are not read
     }
 
     void badInput_data()
