@@ -11,7 +11,9 @@
 
 #include "core/keys/audit.h"
 #include "core/keys/keyfixer.h"
+#include "core/keys/keywatcher.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -527,9 +529,11 @@ private Q_SLOTS:
     }
 
     // The audit's value reads, counted by Redis: every key's value read once, within its
-    // budget, in the scan's own round trips. A string of up to 64 bytes comes whole from one
-    // GETRANGE (no STRLEN); only a long one that may be a serialized bucket gets its length; a
-    // key judged from its Sluice rule's state (read by the scan) is not read again.
+    // budget, in the scan's own round trips. A string of up to 128 bytes comes whole from one
+    // GETRANGE (no STRLEN); only a longer one that may be a serialized bucket gets its length;
+    // a sorted set of up to 7 members comes whole from one ZRANGE (no ZCARD), a larger one
+    // gets its size and newest end after; a key judged from its Sluice rule's state (read by
+    // the scan) is not read again.
     void valuesReadOnceInTheScansRoundTrips()
     {
         QList<QList<QByteArray>> plant;
@@ -537,6 +541,17 @@ private Q_SLOTS:
             plant << QList<QByteArray>{"SET", "rl:10.3.0." + num(i), "3", "PX", "3600000"};
         }
         const QByteArray bucket = QByteArray(3, '\0') + '\1' + QByteArray(116, 'b');
+        const QByteArray bigBucket = QByteArray(3, '\0') + '\1' + QByteArray(296, 'b');
+        const QByteArray ms = QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        for (int i = 0; i < 10; ++i) {
+            plant << QList<QByteArray>{"SET", "bigbucket:" + num(i), bigBucket};
+            plant << QList<QByteArray>{"ZADD", "sw:10.5.0." + num(i), ms, ms, ms, ms + "-1"};
+            QList<QByteArray> log{"ZADD", "sw:10.6.0." + num(i)};
+            for (int j = 0; j < 20; ++j) {
+                log << ms << ms + "-" + num(j);
+            }
+            plant << log;
+        }
         for (int i = 0; i < 100; ++i) {
             plant << QList<QByteArray>{"SET", "bucket:" + num(i), bucket};
             plant << QList<QByteArray>{"SET", "page:" + num(i), QByteArray(5000, 'x'), "EX", "600"};
@@ -560,9 +575,16 @@ private Q_SLOTS:
             }
         });
         QCOMPARE(int(report.scan.status), int(ScanSummary::Status::Completed));
-        QCOMPARE(got.size(), 600);
+        QCOMPARE(got.size(), 630);
         QCOMPARE(report.group(u"rate_limit_redis"_s)->keys, qint64(300));
-        QCOMPARE(report.group(u"bucket4j"_s)->keys, qint64(100));
+        QCOMPARE(report.group(u"bucket4j"_s)->keys, qint64(110));
+        QCOMPARE(report.group(u"sorted_set_log"_s)->keys, qint64(20));
+        QVERIFY2(got.value("bigbucket:3").state.contains(u"300 B"_s),
+                 qPrintable(got.value("bigbucket:3").state));
+        QCOMPARE(got.value("sw:10.5.0.4").entries, qint64(2));
+        QCOMPARE(got.value("sw:10.6.0.4").entries, qint64(20));
+        QVERIFY2(got.value("sw:10.6.0.4").state.startsWith(u"20 timestamps"_s),
+                 qPrintable(got.value("sw:10.6.0.4").state));
         QCOMPARE(report.group(u"sluice_fixed_window"_s)->keys, qint64(100));
         QCOMPARE(report.other, qint64(100));
         QVERIFY2(got.value("bucket:7").state.contains(u"120 B"_s),
@@ -574,11 +596,13 @@ private Q_SLOTS:
             const qsizetype at = stats ? stats->str.indexOf(tag) : -1;
             return at < 0 ? 0 : stats->str.mid(at + tag.size()).split(',').first().toLongLong();
         };
-        QCOMPARE(calls("getrange"), qint64(500)); // every string once
-        QCOMPARE(calls("strlen"), qint64(100));   // the serialized buckets only
+        QCOMPARE(calls("getrange"), qint64(510)); // every string once
+        QCOMPARE(calls("strlen"), qint64(10));    // the buckets longer than 128 bytes only
+        QCOMPARE(calls("zrange"), qint64(30));    // every set once, the 20-member ones again
+        QCOMPARE(calls("zcard"), qint64(10));     // the 20-member sets only
         QCOMPARE(calls("hscan"), qint64(0));      // the rule's keys: read by the scan
         QCOMPARE(calls("hmget"), qint64(100));
-        QCOMPARE(calls("type"), qint64(600));
+        QCOMPARE(calls("type"), qint64(630));
         // No round trip of their own: the values of a page ride with the next SCAN, and one
         // more round trip reads the last page's (and its buckets' lengths, one more).
         const ScanProgress &p = report.scan.progress;
@@ -586,6 +610,51 @@ private Q_SLOTS:
                  qPrintable(u"%1 round trips, %2 pages"_s.arg(p.roundTrips).arg(p.pages)));
         // Redis's own count of TIME: the scanner's one a page and the values' one a page.
         QVERIFY2(calls("time") <= 2 * p.pages + 4, qPrintable(QString::number(calls("time"))));
+    }
+
+    // `keys top` and the Monitor's Other limiters: a sample of several globs (three adopted,
+    // and the in-key ones) is one SCAN walk, the globs matched on the keys it lists; a key no
+    // glob matches is neither read nor watched.
+    void watchWalksTheKeyspaceOnce()
+    {
+        QList<QList<QByteArray>> plant;
+        for (int i = 0; i < 20; ++i) {
+            plant << QList<QByteArray>{"SET", "rl:10.7.0." + num(i), "3", "PX", "3600000"};
+            plant << QList<QByteArray>{"SET", "rlflx:10.7.0." + num(i), "2", "PX", "3600000"};
+            plant << QList<QByteArray>{"SET", "app:" + num(i), "x", "PX", "3600000"};
+        }
+        plant << QList<QByteArray>{"SET", "fastify-rate-limit-10.7.0.1", "9", "PX", "3600000"};
+        plant << QList<QByteArray>{"SET", "request_rate_limiter.{10.7.0.1}.tokens", "0", "EX",
+                                   "60"};
+        QVERIFY(pipelined(c(), plant));
+        QVERIFY(c().command({"CONFIG", "RESETSTAT"}));
+
+        KeyWatcher::Options o;
+        for (const char *glob : {"rl:*", "rlflx:*", "fastify-rate-limit-*"}) {
+            o.adoptions << Adoption{u"r"_s, QByteArray(glob),
+                                    QByteArray(glob) == "rl:*"      ? u"rate_limit_redis"_s
+                                    : QByteArray(glob) == "rlflx:*" ? u"rlflx"_s
+                                                                    : u"fastify_counter"_s,
+                                    60'000, 5};
+        }
+        o.scan.maxKeysPerSecond = 0;
+        const WatchSample s = KeyWatcher::sample(c(), o);
+        QVERIFY(!s.error);
+        QCOMPARE(s.patterns.size(), 6); // three adopted globs, three in-key ones
+        QCOMPARE(s.keys.size(), 42);    // 20 + 20 + 1 counters, and Spring's tokens
+        for (const WatchedKey &k : s.keys) {
+            QVERIFY2(!k.key.startsWith("app:"), k.key.constData());
+        }
+        auto calls = [&](const char *command) {
+            auto stats = c().command({"INFO", "commandstats"});
+            const QByteArray tag = "cmdstat_" + QByteArray(command) + ":calls=";
+            const qsizetype at = stats ? stats->str.indexOf(tag) : -1;
+            return at < 0 ? 0 : stats->str.mid(at + tag.size()).split(',').first().toLongLong();
+        };
+        // One walk: 82 keys in one SCAN page (six walks made six SCAN calls at least).
+        QCOMPARE(calls("scan"), qint64(1));
+        QCOMPARE(s.scan.progress.pages, qint64(1));
+        QCOMPARE(calls("type"), qint64(42)); // the application keys are not read
     }
 
     void badInput_data()

@@ -30,7 +30,9 @@
 #   audit     keys audit --match '*' --json  (every key's layout from its name, type and value
 #             shape; the values read one page behind, in the scan's round trips)  vs kit ttl
 # with the Redis commands per key of each side (INFO commandstats) and the client's round
-# trips. AUDIT=0, LISTINGS=0 and PAGE=0 skip those parts.
+# trips. Then the live watch on that keyspace (keys top, the Monitor's Other limiters' core):
+# its Redis calls per second and peak RSS. AUDIT=0, LISTINGS=0, PAGE=0 and WATCH=0 skip those
+# parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -247,3 +249,35 @@ table audit:akit
 cat "$work/commands"
 echo "the audit's scan (text run): $(cat "$work/trips"); the kit: 2 round trips a SCAN page of COUNT 1000"
 echo "(load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
+
+# The live watch (keys top: the core of the Monitor's Other limiters tab) on the audit's
+# keyspace: three adopted globs (rate-limit-redis and rate-limiter-flexible counters, the
+# sliding-window logs) and the layouts whose key says the limit, one report (two samples: one
+# SCAN walk each, the six globs matched on the keys it lists) with the default scan budget
+# (20,000 keys/s; no back-off, which would follow the machine's load).
+if [ "${WATCH:-1}" = 1 ]; then
+    cat >"$work/adopt.json" <<'JSON'
+{ "version": 1, "rules": [
+  { "id": "rl", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1h",
+    "key_prefix": "rl:", "adopt": { "match": "rl:*", "layout": "rate_limit_redis" } },
+  { "id": "rlflx", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1h",
+    "key_prefix": "rlflx:", "adopt": { "match": "rlflx:*", "layout": "rlflx" } },
+  { "id": "sw", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1h",
+    "key_prefix": "sw:", "adopt": { "match": "sw:*", "layout": "sorted_set_log" } } ] }
+JSON
+    echo
+    echo "the live watch: keys top --rules (3 adopted globs) --interval 2 --json --no-backoff, one report, default scan budget ..."
+    rc CONFIG RESETSTAT >/dev/null
+    : >"$work/t.watch"
+    timed watch "$cli" keys top --url "$url" --rules "$work/adopt.json" --interval 2 --json --no-backoff
+    read -r wms wcpu wrcpu wrss <"$work/t.watch"
+    wcalls=$(rc INFO commandstats | tr -d '\r' | awk -F'[_:=,]' '/^cmdstat_/ {
+        if ($2 ~ /^(config|info)/) next; calls += $4 } END { print calls }')
+    watched=$(grep -o '"watched":[0-9]*' "$work/out.watch" | head -1 | cut -d: -f2)
+    echo "watch:  $watched keys watched of $n, two samples in $((wms / 1000)) s:" \
+        "$(echo "$wcalls * 1000 / $wms" | bc) Redis calls/s ($wcalls calls, SCAN $(rc INFO commandstats |
+            tr -d '\r' | grep -o 'cmdstat_scan:calls=[0-9]*' | cut -d= -f2) of them)," \
+        "Redis CPU $(printf '%.2f' "$wrcpu") s, client CPU $(printf '%.2f' "$wcpu") s," \
+        "peak RSS $((wrss / 1024)) MB (sluice-cli's; the console's Other limiters tab runs the same" \
+        "KeyWatcher)"
+fi

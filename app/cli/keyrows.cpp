@@ -73,23 +73,28 @@ void appendEscapedAscii(std::string &out, unsigned u)
 void appendJsonString(std::string &out, QStringView s)
 {
     out += '"';
+    const char16_t *const text = s.utf16();
     for (qsizetype i = 0; i < s.size(); ++i) {
         // A run of printable ASCII that needs no escape, in one append.
         qsizetype end = i;
-        while (end < s.size() && s[end].unicode() >= 0x20 && s[end].unicode() < 0x80 &&
-               s[end].unicode() != '"' && s[end].unicode() != '\\') {
+        while (end < s.size() && text[end] >= 0x20 && text[end] < 0x80 && text[end] != '"' &&
+               text[end] != '\\') {
             ++end;
         }
         if (end > i) {
-            const size_t at = out.size();
-            out.resize(at + size_t(end - i));
-            for (qsizetype j = i; j < end; ++j) {
-                out[at + size_t(j - i)] = char(s[j].unicode());
+            char run[256];
+            for (qsizetype from = i; from < end;) {
+                const qsizetype n = std::min<qsizetype>(end - from, qsizetype(sizeof run));
+                for (qsizetype j = 0; j < n; ++j) {
+                    run[j] = char(text[from + j]);
+                }
+                out.append(run, size_t(n));
+                from += n;
             }
             i = end - 1;
             continue;
         }
-        const char16_t u = s[i].unicode();
+        const char16_t u = text[i];
         if (u < 0x80) {
             if (u < 0x20 || u == '"' || u == '\\') {
                 appendEscapedAscii(out, u);
@@ -399,7 +404,13 @@ void appendAuditJson(std::string &out, const AuditEntry &e)
     appendInteger(out, e.pttlMs);
     out += ',';
     out += "\"type\":";
-    appendJsonString(out, QString::fromLatin1(e.type));
+    if (plainAscii(e.type) && !e.type.contains('"')) {
+        out += '"';
+        out.append(e.type.constData(), size_t(e.type.size()));
+        out += '"';
+    } else {
+        appendJsonString(out, QString::fromLatin1(e.type));
+    }
     out += ',';
     out += "\"window_ms\":";
     if (e.windowMs > 0) {

@@ -290,7 +290,7 @@ AuditEntry KeyAuditor::classify(const ForeignRead &read, const KeyInfo &info,
 
     const QString algorithm = info.hasRule() ? algorithm::name(info.algorithm) : QString();
     if (const Layout *l = matchLayout(read, algorithm)) {
-        e.layout = QString::fromLatin1(l->id);
+        e.layout = idOf(*l);
         e.count = counterValue(*l, read);
         if (l->decoder == Decoder::GatewayTokens) {
             bool ok = false;

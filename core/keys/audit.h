@@ -131,7 +131,8 @@ public:
     static AuditReport run(Connection &c, const Options &options, const PageCallback &onPage);
 
     // Reads the values of keys already listed (TYPE and PTTL known from `infos`) and judges
-    // them: one round trip (two when a string's exact length is needed).
+    // them: one round trip (two when a string's exact length or a large sorted set's size is
+    // needed).
     static Result<QList<AuditEntry>> judge(Connection &c, const QList<KeyInfo> &infos,
                                            const QList<Adoption> &adoptions);
 

@@ -607,7 +607,11 @@ private:
             m_seen.prefetch(m_hashes[i]);
         }
         toRead.reserve(qsizetype(list.size()));
+        const auto &filter = m_options.keyFilter;
         for (size_t i = 0, n = list.size(); i < n; ++i) {
+            if (filter && !filter(list[i].bytes())) {
+                continue;
+            }
             QByteArray key = list[i].toByteArray();
             if (!m_seen.insert(m_hashes[i])) {
                 ++m_summary.duplicates;

@@ -165,6 +165,10 @@ public:
         // Reads one page behind, in the scan's own round trips (see PageFollower); nullptr:
         // none. Off a cluster and on each node of one, on the connection the scan reads.
         PageFollower *follower = nullptr;
+        // Keys a SCAN page lists that this refuses are neither read nor delivered nor counted
+        // (unset: every key): one walk (MATCH *) serves several globs matched here, instead of
+        // one walk of the whole keyspace per glob.
+        std::function<bool(QByteArrayView key)> keyFilter;
     };
     // Called after every round trip, with the keys it read (possibly none: a sparse MATCH) and
     // the progress. Runs in the scanning thread; the connection is idle during the call, so

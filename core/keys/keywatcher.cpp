@@ -2,6 +2,8 @@
 
 #include "layouts.h"
 
+#include "core/common/glob.h"
+
 #include <QDateTime>
 #include <QHash>
 
@@ -211,6 +213,16 @@ WatchSample KeyWatcher::sample(Connection &c, const Options &options)
     KeyAuditor::Options ao;
     ao.scan = options.scan;
     ao.scan.patterns = s.patterns;
+    if (s.patterns.size() > 1) {
+        // One walk of the keyspace for every glob, matched here: a SCAN walk costs Redis the
+        // whole keyspace whatever its MATCH, and the scan budget counts every key walked.
+        ao.scan.patterns = {QByteArrayLiteral("*")};
+        ao.scan.keyFilter = [globs = s.patterns](QByteArrayView key) {
+            return std::any_of(globs.begin(), globs.end(), [&](const QByteArray &g) {
+                return glob::matches(g, key, glob::Syntax::Redis);
+            });
+        };
+    }
     ao.adoptions = options.adoptions;
     ao.pageUsesConnection = false; // the values ride in the scan's round trips (valuereads.h)
     std::atomic<bool> stop{false};

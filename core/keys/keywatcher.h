@@ -16,8 +16,9 @@
 // `sluice-cli keys top` and the Monitor's "Other limiters": who another limiter holds back right
 // now, read from its keys alone, read-only. Two samples of the keys of the layouts whose limit
 // is known (layouts.h limitFrom: an adoption's limit, Spring Cloud Gateway's tokens left, a
-// block key), each a `keys audit` pass over their globs (SCAN MATCH, one pipelined round trip
-// of bounded reads per page, under CLIENT NO-TOUCH where the server has it), compared key by
+// block key), each a `keys audit` pass over their globs (one SCAN walk, the globs matched on
+// the keys it lists, one pipelined round trip of bounded reads per page, under CLIENT NO-TOUCH
+// where the server has it), compared key by
 // key: the level of each subject against its limit, and the requests its counter counted (and
 // admitted, up to the limit) between the samples. Never writes to Redis; never KEYS, never a
 // whole read of a large key (the audit's per-key bound). Keyspace notifications are not used
@@ -46,7 +47,7 @@ struct WatchSample
     qint64 startUs = 0; // the server's TIME when the sample started
     qint64 endUs = 0;   // ... and when it ended
     QList<WatchedKey> keys;
-    QList<QByteArray> patterns; // the globs walked
+    QList<QByteArray> patterns; // the globs matched (one SCAN walk for all of them)
     ScanSummary scan;
     qint64 roundTrips = 0;  // of the sample: the scan's and the value reads'
     bool truncated = false; // stopped at Options::maxKeys watched keys
@@ -131,8 +132,8 @@ public:
     };
 
     // The adoptions' globs, then those of the layouts whose key says the limit (Spring Cloud
-    // Gateway's tokens, the block keys); a glob another one covers is dropped. Each glob is
-    // one SCAN walk of the keyspace.
+    // Gateway's tokens, the block keys); a glob another one covers is dropped. One glob is the
+    // MATCH of a SCAN walk; several are matched here, in one walk (MATCH *) of the keyspace.
     static QList<QByteArray> defaultPatterns(const QList<Adoption> &adoptions);
 
     // One pass over the patterns. Synchronous: run it in a worker. Only reads.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -48,12 +49,44 @@ size_t skipGroup(const char *re, size_t i)
     return i;
 }
 
+// The literal text an anchored expression starts with ("rl:" of "rl:.+"): none when it
+// starts with anything else, or has a top-level alternation.
+QByteArray literalPrefix(const char *re)
+{
+    if (std::strchr(re, '|') != nullptr) {
+        return {};
+    }
+    QByteArray out;
+    for (size_t i = 0; re[i] != '\0';) {
+        char literal = 0;
+        size_t next = i + 1;
+        if (re[i] == '\\' && escapedLiteral(re[i + 1])) {
+            literal = re[i + 1];
+            next = i + 2;
+        } else if (std::strchr(".^$*+?[](){}\\", re[i]) == nullptr) {
+            literal = re[i];
+        } else {
+            break;
+        }
+        if (re[next] == '?' || re[next] == '*' || re[next] == '{') {
+            break; // optional or counted
+        }
+        out += literal;
+        if (re[next] == '+') {
+            break;
+        }
+        i = next;
+    }
+    return out;
+}
+
 // What matching needs of each row, computed once.
 struct Compiled
 {
     struct Row
     {
         QRegularExpression regex;
+        QByteArray prefix;                // the literal text every name fitting it starts with
         std::vector<QByteArray> literals; // requiredLiterals() of its expression
         bool anyName = false;             // no expression: every name fits
         QByteArray type;
@@ -69,6 +102,7 @@ struct Compiled
                 QRegularExpression::anchoredPattern(QString::fromLatin1(l.keyRegex)),
                 QRegularExpression::DotMatchesEverythingOption);
             r.regex.optimize();
+            r.prefix = literalPrefix(l.keyRegex);
             r.literals = requiredLiterals(l.keyRegex);
             r.anyName = l.keyRegex[0] == '\0';
             r.type = QByteArray(l.type);
@@ -91,22 +125,39 @@ qsizetype indexOf(const Layout &layout)
     return &layout - layouts().constData();
 }
 
-// Whether `key` fits the row's name; `name` is the key as a QString, made on first need and
-// kept for the next rows.
-bool nameFits(const Compiled::Row &row, const QByteArray &key, std::optional<QString> &name)
+// Whether `key` holds every literal the row's name needs (no allocation).
+bool literalsFit(const Compiled::Row &row, const QByteArray &key)
+{
+    const std::string_view name(key.constData(), size_t(key.size()));
+    if (!name.starts_with(std::string_view(row.prefix.constData(), size_t(row.prefix.size())))) {
+        return false;
+    }
+    for (const QByteArray &literal : row.literals) {
+        if (name.find(std::string_view(literal.constData(), size_t(literal.size()))) ==
+            std::string_view::npos) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Whether `key`, whose literals fit, fits the row's expression; `name` is the key as a QString,
+// made on first need and kept for the next rows.
+bool expressionFits(const Compiled::Row &row, const QByteArray &key, std::optional<QString> &name)
 {
     if (row.anyName) {
         return true;
-    }
-    for (const QByteArray &literal : row.literals) {
-        if (!key.contains(literal)) {
-            return false;
-        }
     }
     if (!name) {
         name = QString::fromLatin1(key);
     }
     return row.regex.match(*name).hasMatch();
+}
+
+// Whether `key` fits the row's name.
+bool nameFits(const Compiled::Row &row, const QByteArray &key, std::optional<QString> &name)
+{
+    return row.anyName || (literalsFit(row, key) && expressionFits(row, key, name));
 }
 
 } // namespace
@@ -147,6 +198,43 @@ std::optional<QByteArray> wholeString(const ForeignRead &r)
     }
     return r.head;
 }
+
+// What the value shapes ask of one read, worked out once for all the rows tried (matchLayout
+// tries a few dozen): the whole string, and it read as a whole number and as a number.
+class ValueFacts
+{
+public:
+    explicit ValueFacts(const ForeignRead &r)
+        : m_r(r)
+    {}
+    const std::optional<QByteArray> &whole()
+    {
+        if (!m_whole) {
+            m_whole = wholeString(m_r);
+        }
+        return *m_whole;
+    }
+    std::optional<qint64> integer()
+    {
+        if (!m_integer) {
+            m_integer = whole() ? wholeNumber(*whole()) : std::nullopt;
+        }
+        return *m_integer;
+    }
+    std::optional<double> decimal()
+    {
+        if (!m_decimal) {
+            m_decimal = whole() ? number(*whole()) : std::nullopt;
+        }
+        return *m_decimal;
+    }
+
+private:
+    const ForeignRead &m_r;
+    std::optional<std::optional<QByteArray>> m_whole;
+    std::optional<std::optional<qint64>> m_integer;
+    std::optional<std::optional<double>> m_decimal;
+};
 
 // A number read as a timestamp in s, ms, us or ns: us since the epoch, when it is within ten
 // years before `nowUs` and a day after.
@@ -217,12 +305,12 @@ constexpr qint64 rateEpochS = 1'483'228'800;
 bool hasFields(const ForeignRead &r, std::initializer_list<const char *> names, qint64 exact)
 {
     // Sluice's own hashes may carry one more field, v: the rule version (lua/README.md).
-    const bool versioned = r.hlen == exact + 1 && r.field(QByteArrayLiteral("v"));
+    const bool versioned = r.hlen == exact + 1 && r.field("v");
     if (r.type != "hash" || (exact > 0 && r.hlen != exact && !versioned)) {
         return false;
     }
     for (const char *n : names) {
-        if (!r.field(QByteArray(n))) {
+        if (!r.field(QByteArrayView(n))) {
             return false;
         }
     }
@@ -323,7 +411,7 @@ std::vector<QByteArray> requiredLiterals(const char *re)
     return out;
 }
 
-std::optional<QByteArray> ForeignRead::field(const QByteArray &name) const
+std::optional<QByteArray> ForeignRead::field(QByteArrayView name) const
 {
     for (const auto &f : fields) {
         if (f.first == name) {
@@ -343,6 +431,18 @@ const Layout *findLayout(const QString &id)
     return nullptr;
 }
 
+const QString &idOf(const Layout &layout)
+{
+    static const std::vector<QString> ids = [] {
+        std::vector<QString> out;
+        for (const Layout &l : layouts()) {
+            out.push_back(QString::fromLatin1(l.id));
+        }
+        return out;
+    }();
+    return ids[size_t(indexOf(layout))];
+}
+
 QString layoutIds(bool adoptableOnly)
 {
     QStringList ids;
@@ -360,23 +460,20 @@ bool keyFits(const Layout &layout, const QByteArray &key)
     return nameFits(compiled().rows[size_t(indexOf(layout))], key, name);
 }
 
-bool shapeFits(const Layout &layout, const ForeignRead &r)
+namespace {
+
+bool shapeFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
 {
     if (r.type != layout.type) {
         return false;
     }
     switch (layout.value) {
-    case ValueShape::Integer: {
-        auto v = wholeString(r);
-        return v && wholeNumber(*v).has_value();
-    }
-    case ValueShape::Number: {
-        auto v = wholeString(r);
-        return v && number(*v).has_value();
-    }
+    case ValueShape::Integer:
+        return facts.integer().has_value();
+    case ValueShape::Number:
+        return facts.decimal().has_value();
     case ValueShape::CellTat: {
-        auto v = wholeString(r);
-        auto n = v ? wholeNumber(*v) : std::nullopt;
+        auto n = facts.integer();
         // redis-cell always sets a TTL; its TAT is near now, at most a (long) burst ahead.
         constexpr qint64 hourNs = qint64(3600) * 1'000'000'000;
         const qint64 nowNs = r.nowUs * 1000;
@@ -384,8 +481,7 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
     }
     case ValueShape::RateTat: {
         // Within a day before now and a month after (a long burst), in s since 2017.
-        auto v = wholeString(r);
-        auto n = v ? number(*v) : std::nullopt;
+        auto n = facts.decimal();
         const double nowS = double(r.nowUs) / 1e6 - double(rateEpochS);
         return n && *n > nowS - 86400 && *n < nowS + 30 * 86400;
     }
@@ -416,7 +512,7 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
     case ValueShape::SluiceGcra: {
         static const QRegularExpression gcra(
             u"^[0-9]{1,19}(\\+[0-9]{1,19}/[0-9]{1,19})?(@[a-z]{2}(:[0-9]{1,19}){2,3})?$"_s);
-        auto v = wholeString(r);
+        const auto &v = facts.whole();
         return v && !v->isEmpty() && v->front() >= '0' && v->front() <= '9' &&
                gcra.match(QString::fromLatin1(*v)).hasMatch();
     }
@@ -424,15 +520,24 @@ bool shapeFits(const Layout &layout, const ForeignRead &r)
     return false;
 }
 
+} // namespace
+
+bool shapeFits(const Layout &layout, const ForeignRead &r)
+{
+    ValueFacts facts(r);
+    return shapeFits(layout, r, facts);
+}
+
 const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm)
 {
     const QList<Layout> &all = layouts();
     const std::vector<Compiled::Row> &rows = compiled().rows;
     std::optional<QString> name;
+    ValueFacts facts(read);
     for (size_t i = 0; i < rows.size(); ++i) {
         const Compiled::Row &row = rows[i];
         const Layout &l = all[qsizetype(i)];
-        if (row.type != read.type) {
+        if (row.type != read.type || !literalsFit(row, read.key)) {
             continue;
         }
         if (row.sluice) {
@@ -443,8 +548,9 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
                 continue;
             }
         }
-        // The value's shape first: no allocation, and most application keys fail it at once.
-        if (shapeFits(l, read) && nameFits(row, read.key, name)) {
+        // The name's literals first (no allocation), then the value's shape (each fact worked
+        // out once), then the expression.
+        if (shapeFits(l, read, facts) && expressionFits(row, read.key, name)) {
             return &l;
         }
     }

@@ -37,7 +37,7 @@ struct ForeignRead
     std::optional<std::pair<QByteArray, QByteArray>> oldest;
     std::optional<std::pair<QByteArray, QByteArray>> newest;
 
-    std::optional<QByteArray> field(const QByteArray &name) const;
+    std::optional<QByteArray> field(QByteArrayView name) const;
 };
 
 // The value shapes a row can require (checked by shapeFits()).
@@ -156,6 +156,8 @@ QString lostTtlWords(const Layout &layout);
 // The table, most specific first.
 const QList<Layout> &layouts();
 const Layout *findLayout(const QString &id);
+// The row's id as a QString, made once (shared by every key of the row).
+const QString &idOf(const Layout &layout);
 // "string_counter, sorted_set_log, ...": for error messages naming the ids accepted.
 QString layoutIds(bool adoptableOnly = false);
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 
 namespace sluice::keys {
 
@@ -11,13 +12,19 @@ namespace {
 
 using redis::ReplyView;
 
-// The bytes of a string read at most: one more than a value of `headBytes` holds, so that a
-// reply of headBytes or fewer is the whole value.
+// The bytes of a string kept as its head (ForeignRead::head).
 constexpr qsizetype headBytes = 64;
+// The bytes of a string read at most: one more than a value of `wholeBytes` holds, so that a
+// reply of wholeBytes or fewer is the whole value, and its length what came (a serialized
+// bucket of up to this many bytes needs no STRLEN).
+constexpr qsizetype wholeBytes = 128;
 // What ForeignRead::strlen says of a string longer than headBytes whose exact length nothing
 // needs (layouts.h: only a serialized bucket's is described).
 constexpr qint64 longerThanHead = headBytes + 1;
 constexpr int hashPage = 32;
+// The members of a sorted set read at most with its first read: a set of fewer comes whole
+// (its ends and its size are what came); a larger one is measured in the round trip after.
+constexpr int zsetPage = 8;
 
 enum class How { None, String, Hash, Zset, List };
 
@@ -44,21 +51,6 @@ How howToRead(const KeyInfo &k)
         }
     }
     return How::None;
-}
-
-int repliesOf(How how)
-{
-    switch (how) {
-    case How::String:
-    case How::Hash:
-        return 1;
-    case How::Zset:
-    case How::List:
-        return 3;
-    case How::None:
-        break;
-    }
-    return 0;
 }
 
 std::optional<std::pair<QByteArray, QByteArray>> zEnd(ReplyView r)
@@ -95,7 +87,7 @@ ForeignRead readOf(const KeyInfo &k, qint64 nowUs)
     return r;
 }
 
-// A string's GETRANGE 0 headBytes: its head and length, or false when its exact length is
+// A string's GETRANGE 0 wholeBytes: its head and length, or false when its exact length is
 // still to be read.
 bool readString(ForeignRead &r, ReplyView v)
 {
@@ -110,7 +102,33 @@ bool readString(ForeignRead &r, ReplyView v)
     }
     r.head = b.first(headBytes).toByteArray();
     r.strlen = longerThanHead;
-    return !mayBeBinaryState(r.head);
+    if (!mayBeBinaryState(r.head)) {
+        return true;
+    }
+    if (b.size() <= wholeBytes) {
+        r.strlen = b.size(); // it came whole
+        return true;
+    }
+    return false;
+}
+
+// A sorted set's ZRANGE 0 zsetPage-1 WITHSCORES: its size and ends, or false when it has
+// zsetPage members or more (its size and newest end are then still to be read).
+bool readZset(ForeignRead &r, ReplyView v)
+{
+    if (!v.isArray()) {
+        return true; // gone, or no longer a sorted set
+    }
+    const size_t members = v.size() / 2;
+    r.zcard = qint64(members);
+    if (members == 0) {
+        return true;
+    }
+    r.oldest = std::pair{v[0].toByteArray(), v[1].toByteArray()};
+    // The newest read so far; the larger set's own newest replaces it (a set trimmed or gone
+    // meanwhile keeps what was read).
+    r.newest = std::pair{v[2 * members - 2].toByteArray(), v[2 * members - 1].toByteArray()};
+    return members < size_t(zsetPage);
 }
 
 void readHash(ForeignRead &r, ReplyView scan)
@@ -125,6 +143,56 @@ void readHash(ForeignRead &r, ReplyView scan)
     }
     // A cursor other than 0: more fields than came (at least one).
     r.hlen = r.fields.size() + (scan[0].bytes() == "0" ? 0 : 1);
+}
+
+// The first read of a key's value, by its type (no list built per key: a million keys).
+void appendRead(Connection &c, How how, const QByteArray &key)
+{
+    static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
+    static const std::string stringEnd = std::to_string(wholeBytes);
+    static const std::string pageCount = std::to_string(hashPage);
+    static const std::string zsetEnd = std::to_string(zsetPage - 1);
+    const char *argv[5];
+    size_t len[5];
+    int n = 0;
+    auto push = [&](const char *text, size_t size) {
+        argv[n] = text;
+        len[n++] = size;
+    };
+    auto pushText = [&](const std::string &text) { push(text.data(), text.size()); };
+    switch (how) {
+    case How::String:
+        push("GETRANGE", 8);
+        push(key.constData(), size_t(key.size()));
+        push("0", 1);
+        pushText(stringEnd);
+        break;
+    case How::Hash:
+        // No HLEN: a small hash comes whole (cursor 0), whatever COUNT says.
+        push("HSCAN", 5);
+        push(key.constData(), size_t(key.size()));
+        push("0", 1);
+        push("COUNT", 5);
+        pushText(pageCount);
+        break;
+    case How::Zset:
+        // No ZCARD: a small set comes whole (fewer members than asked for).
+        push("ZRANGE", 6);
+        push(key.constData(), size_t(key.size()));
+        push("0", 1);
+        pushText(zsetEnd);
+        push("WITHSCORES", 10);
+        break;
+    case How::List:
+        // Its length and both ends (LPUSH puts the newest item first).
+        c.append({QByteArrayLiteral("LLEN"), key});
+        c.append({QByteArrayLiteral("LINDEX"), key, QByteArrayLiteral("0")}, values);
+        c.append({QByteArrayLiteral("LINDEX"), key, QByteArrayLiteral("-1")}, values);
+        return;
+    case How::None:
+        return;
+    }
+    c.append(n, argv, len, values);
 }
 
 } // namespace
@@ -165,8 +233,8 @@ void ValueReads::queue(const QList<KeyInfo> &page)
 void ValueReads::append(Connection &c)
 {
     static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
-    static const QByteArray headEnd = QByteArray::number(headBytes);
-    static const QByteArray pageCount = QByteArray::number(hashPage);
+    static const QByteArray last = QByteArrayLiteral("-1");
+    static const QByteArray withScores = QByteArrayLiteral("WITHSCORES");
     for (Page &p : m_pages) {
         if (p.stage == Done) {
             continue;
@@ -176,37 +244,18 @@ void ValueReads::append(Connection &c)
             for (const qsizetype i : p.lengths) {
                 c.append({QByteArrayLiteral("STRLEN"), p.infos[i].key});
             }
+            for (const qsizetype i : p.zsets) {
+                c.append({QByteArrayLiteral("ZCARD"), p.infos[i].key});
+                c.append({QByteArrayLiteral("ZRANGE"), p.infos[i].key, last, last, withScores},
+                         values);
+            }
             continue;
         }
         c.append({QByteArrayLiteral("TIME")}, ReplyBound::time());
         for (const KeyInfo &k : std::as_const(p.infos)) {
-            switch (howToRead(k)) {
-            case How::String:
-                c.append({QByteArrayLiteral("GETRANGE"), k.key, QByteArrayLiteral("0"), headEnd},
-                         values);
-                break;
-            case How::Hash:
-                // No HLEN: a small hash comes whole (cursor 0), whatever COUNT says.
-                c.append({QByteArrayLiteral("HSCAN"), k.key, QByteArrayLiteral("0"),
-                          QByteArrayLiteral("COUNT"), pageCount},
-                         values);
-                break;
-            case How::Zset:
-                c.append({QByteArrayLiteral("ZCARD"), k.key});
-                c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("0"),
-                          QByteArrayLiteral("0"), QByteArrayLiteral("WITHSCORES")},
-                         values);
-                c.append({QByteArrayLiteral("ZRANGE"), k.key, QByteArrayLiteral("-1"),
-                          QByteArrayLiteral("-1"), QByteArrayLiteral("WITHSCORES")},
-                         values);
-                break;
-            case How::List:
-                c.append({QByteArrayLiteral("LLEN"), k.key});
-                c.append({QByteArrayLiteral("LINDEX"), k.key, QByteArrayLiteral("0")}, values);
-                c.append({QByteArrayLiteral("LINDEX"), k.key, QByteArrayLiteral("-1")}, values);
-                break;
-            case How::None:
-                break;
+            const How how = howToRead(k);
+            if (how != How::None) {
+                appendRead(c, how, k.key);
             }
         }
     }
@@ -243,37 +292,40 @@ Result<void> ValueReads::collectValues(Connection &c, Page &p)
     std::vector<ForeignRead> reads;
     reads.reserve(size_t(p.infos.size()));
     std::vector<qsizetype> lengths;
-    Connection::RawReply got[3];
+    std::vector<qsizetype> zsets;
     for (qsizetype i = 0; i < p.infos.size(); ++i) {
         const KeyInfo &k = p.infos[i];
         ForeignRead r = readOf(k, nowUs);
         const How how = howToRead(k);
-        for (int j = 0; j < repliesOf(how); ++j) {
+        if (how != How::None) {
             auto reply = c.readRaw();
             if (!reply) {
                 return reply.error();
             }
-            got[j] = std::move(*reply);
-        }
-        if (how == How::String && !readString(r, ReplyView(got[0]))) {
-            lengths.push_back(i);
-        } else if (how == How::Hash) {
-            readHash(r, ReplyView(got[0]));
-        } else if (how == How::Zset) {
-            r.zcard = ReplyView(got[0]).integer();
-            r.oldest = zEnd(ReplyView(got[1]));
-            r.newest = zEnd(ReplyView(got[2]));
-        } else if (how == How::List) {
-            // LPUSH puts the newest item first.
-            r.zcard = ReplyView(got[0]).integer();
-            r.newest = listEnd(ReplyView(got[1]));
-            r.oldest = listEnd(ReplyView(got[2]));
+            const ReplyView v(*reply);
+            if (how == How::String && !readString(r, v)) {
+                lengths.push_back(i);
+            } else if (how == How::Hash) {
+                readHash(r, v);
+            } else if (how == How::Zset && !readZset(r, v)) {
+                zsets.push_back(i);
+            } else if (how == How::List) {
+                auto newest = c.readRaw();
+                auto oldest = newest ? c.readRaw() : Result<Connection::RawReply>(newest.error());
+                if (!oldest) {
+                    return oldest.error();
+                }
+                r.zcard = v.integer();
+                r.newest = listEnd(ReplyView(*newest));
+                r.oldest = listEnd(ReplyView(*oldest));
+            }
         }
         reads.push_back(std::move(r));
     }
     p.reads = std::move(reads);
     p.lengths = std::move(lengths);
-    p.stage = p.lengths.empty() ? Done : Lengths;
+    p.zsets = std::move(zsets);
+    p.stage = p.lengths.empty() && p.zsets.empty() ? Done : Lengths;
     return {};
 }
 
@@ -293,7 +345,21 @@ Result<void> ValueReads::collectLengths(Connection &c, Page &p)
         // Rewritten or gone meanwhile: still "longer than its head", as it was read.
         r.strlen = lengths[j] > r.head.size() ? lengths[j] : longerThanHead;
     }
+    for (const qsizetype i : p.zsets) {
+        auto card = c.readRaw();
+        auto newest = card ? c.readRaw() : Result<Connection::RawReply>(card.error());
+        if (!newest) {
+            return newest.error();
+        }
+        ForeignRead &r = p.reads[size_t(i)];
+        // Trimmed or gone meanwhile: what the first read saw.
+        r.zcard = std::max(r.zcard, ReplyView(*card).integer());
+        if (auto end = zEnd(ReplyView(*newest))) {
+            r.newest = std::move(end);
+        }
+    }
     p.lengths.clear();
+    p.zsets.clear();
     p.stage = Done;
     return {};
 }

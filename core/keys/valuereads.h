@@ -17,12 +17,15 @@
 // TYPE and PTTL the scanner read. A PageFollower, so that the reads of a SCAN page ride in the
 // scan's next round trip (KeyScanner::Options::follower), with no round trip of their own.
 // Within a per-key budget, whatever the key holds:
-//   string  GETRANGE 0 64: a value of up to 64 bytes comes whole (its length is what came);
+//   string  GETRANGE 0 128: a value of up to 64 bytes comes whole (its length is what came);
 //           a longer one keeps its first 64 bytes, and only when they start as a serialized
-//           bucket does (three zero bytes) its exact length matter: one STRLEN, in the round
-//           trip after. Otherwise its length is "more than 64" (ForeignRead::strlen 65).
+//           bucket does (three zero bytes) its exact length matter: what came when up to 128
+//           bytes came, else one STRLEN in the round trip after. Otherwise its length is "more
+//           than 64" (ForeignRead::strlen 65).
 //   hash    HSCAN 0 COUNT 32: a small hash comes whole (its length is what came)
-//   zset    ZCARD and its two ends (ZRANGE 0 0, ZRANGE -1 -1 WITHSCORES), never the members
+//   zset    ZRANGE 0 7 WITHSCORES: a set of up to 7 members comes whole (its size and two
+//           ends are what came); a larger one gets ZCARD and ZRANGE -1 -1 WITHSCORES in the
+//           round trip after. Never more members than that.
 //   others  nothing
 // A key judged from its Sluice rule's state (judgedByItsRule) is not read again. One TIME
 // leads each page's reads: the instant its values are judged at.
@@ -54,6 +57,7 @@ private:
         QList<KeyInfo> infos;
         std::vector<ForeignRead> reads; // by index in infos
         std::vector<qsizetype> lengths; // strings whose exact length is still to be read
+        std::vector<qsizetype> zsets; // sorted sets whose size and newest end are still to be read
         Stage stage = Values;
         bool sent = false;
     };
