@@ -1,19 +1,17 @@
-#include "envoyconfig.h"
+#include "envoyformat.h"
 
+#include "codec.h"
+#include "codecinternal.h"
 #include "core/common/bytes.h"
 #include "core/common/readfile.h"
-#include "core/rules/codec.h"
-#include "core/rules/codecinternal.h"
-#include "core/rules/jsonlocator.h"
+#include "jsonlocator.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
-#include <QTimer>
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -26,7 +24,7 @@
 #include <streambuf>
 #include <tuple>
 
-namespace sluice::serve::envoy {
+namespace sluice::rules::envoy {
 
 namespace {
 
@@ -138,16 +136,6 @@ private:
         std::unique_ptr<Node> n = std::move(m_owned.back());
         m_owned.pop_back();
         place(std::move(n));
-    }
-};
-
-class BytesBuf : public std::streambuf
-{
-public:
-    explicit BytesBuf(const QByteArray &bytes)
-    {
-        char *p = const_cast<char *>(bytes.constData());
-        setg(p, p, p + bytes.size());
     }
 };
 
@@ -786,7 +774,7 @@ void parse(const QByteArray &yaml, const QString &file, Config &config)
     TreeReader tree;
     std::optional<qsizetype> second; // where a second document starts
     try {
-        BytesBuf buffer(yaml);
+        internal::BytesBuf buffer(yaml);
         std::istream in(&buffer);
         YAML::Parser parser(in);
         if (!parser.HandleNextDocument(tree)) {
@@ -796,9 +784,9 @@ void parse(const QByteArray &yaml, const QString &file, Config &config)
             return;
         }
         try {
-            rules::internal::IgnoreEvents next(true); // stops at the start of a document
+            internal::IgnoreEvents next(true); // stops at the start of a document
             parser.HandleNextDocument(next);
-        } catch (const rules::internal::SecondDocument &d) {
+        } catch (const internal::SecondDocument &d) {
             second = d.offset;
         }
     } catch (const Refusal &r) {
@@ -914,46 +902,4 @@ Config load(const QString &fileOrDirectory)
     return config;
 }
 
-ConfigWatcher::ConfigWatcher(QString path, QObject *parent)
-    : QObject(parent)
-    , m_path(std::move(path))
-    , m_watcher(new QFileSystemWatcher(this))
-    , m_quiet(new QTimer(this))
-{
-    m_quiet->setSingleShot(true);
-    m_quiet->setInterval(200);
-    connect(m_quiet, &QTimer::timeout, this, [this] {
-        rewatch();
-        Q_EMIT changed();
-    });
-    auto touched = [this] { m_quiet->start(); };
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, touched);
-    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, touched);
-    rewatch();
-}
-
-void ConfigWatcher::rewatch()
-{
-    if (!m_watcher->files().isEmpty()) {
-        m_watcher->removePaths(m_watcher->files());
-    }
-    if (!m_watcher->directories().isEmpty()) {
-        m_watcher->removePaths(m_watcher->directories());
-    }
-    const QFileInfo info(m_path);
-    QStringList paths;
-    if (info.isDir()) {
-        paths << m_path;
-        const QDir dir(m_path);
-        for (const QString &name :
-             dir.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml")}, QDir::Files)) {
-            paths << dir.filePath(name);
-        }
-    } else {
-        // A file: its directory too, so that a file replaced by a rename is seen.
-        paths << m_path << info.absolutePath();
-    }
-    m_watcher->addPaths(paths);
-}
-
-} // namespace sluice::serve::envoy
+} // namespace sluice::rules::envoy
