@@ -72,8 +72,6 @@ const QStringList overrideFields = {u"subject"_s, u"cidr"_s,    u"match"_s, u"li
                                     u"deny"_s,    u"expires"_s, u"ttl"_s,   u"note"_s};
 const QStringList adoptFields = {u"match"_s, u"layout"_s, u"window"_s, u"limit"_s, u"script"_s};
 
-enum class Flavor { Json, Yaml };
-
 // ---------------------------------------------------------------------------------------------
 // Builder: tree -> RuleSet, with type, unknown-field and missing-field errors.
 

@@ -4,6 +4,7 @@
 #include <QSet>
 
 #include <numeric>
+#include <optional>
 #include <variant>
 
 // nginx, both forms: limit_req (exportNginx, `rules export --format nginx`) and auth_request in
@@ -49,23 +50,33 @@ std::variant<NginxRate, QString> nginxRate(const Rate &rate)
     const qint64 c = rate.count / g; // the rate is c per p microseconds, in lowest terms
     const qint64 p = rate.periodUs / g;
     const QString spelled = duration::formatRate(rate);
-    if (duration::usPerSecond % p == 0) {
-        const qint64 factor = duration::usPerSecond / p;
-        if (c > maxNginxNumber / factor) {
-            return QStringLiteral("rate %1 is above %2 r/s, more than nginx counts reliably")
-                .arg(spelled)
-                .arg(maxNginxNumber);
+    // c per p as a whole count per `unitUs` (its spelling `unit`), or the reason it is too high;
+    // nothing when it is no whole count.
+    const auto whole = [&](qint64 unitUs,
+                           const char *unit) -> std::optional<std::variant<qint64, QString>> {
+        if (unitUs % p != 0) {
+            return std::nullopt;
         }
-        return NginxRate{QStringLiteral("%1r/s").arg(c * factor), {}};
+        const qint64 factor = unitUs / p;
+        if (c > maxNginxNumber / factor) {
+            return QStringLiteral("rate %1 is above %2 r/%3, more than nginx counts reliably")
+                .arg(spelled)
+                .arg(maxNginxNumber)
+                .arg(QLatin1String(unit));
+        }
+        return c * factor;
+    };
+    if (const auto perSecond = whole(duration::usPerSecond, "s")) {
+        if (const QString *why = std::get_if<QString>(&*perSecond)) {
+            return *why;
+        }
+        return NginxRate{QStringLiteral("%1r/s").arg(std::get<qint64>(*perSecond)), {}};
     }
-    if (duration::usPerMinute % p == 0) {
-        const qint64 factor = duration::usPerMinute / p;
-        if (c > maxNginxNumber / factor) {
-            return QStringLiteral("rate %1 is above %2 r/m, more than nginx counts reliably")
-                .arg(spelled)
-                .arg(maxNginxNumber);
+    if (const auto perMinute = whole(duration::usPerMinute, "m")) {
+        if (const QString *why = std::get_if<QString>(&*perMinute)) {
+            return *why;
         }
-        const qint64 m = c * factor;
+        const qint64 m = std::get<qint64>(*perMinute);
         NginxRate out{QStringLiteral("%1r/m").arg(m), {}};
         if (m % 3 != 0) {
             // nginx: ctx->rate = rate * 1000 / 60, in 1/1000 r/s, rounded down.
@@ -225,6 +236,214 @@ QString routePath(const QString &route)
     return m.hasMatch() ? m.captured(1) : QString();
 }
 
+// One rule as a limit_req zone: what it needs once it is known nginx can say it.
+struct NginxZone
+{
+    const Rule &rule;
+    NginxSubject subject;
+    NginxRate rate;
+    qint64 burst = 0; // nginx's burst=
+    QString zone;
+    QString key; // the zone's key: the subject's variable, the zone's name, or the override map
+};
+
+// The rule as a zone, or the reason it cannot be one (the first that applies).
+std::variant<NginxZone, QString> nginxZone(const Rule &r, QSet<QString> &zones)
+{
+    if (QString why = commonSkipReason(r); !why.isEmpty()) {
+        return why;
+    }
+    if (algorithm::isWindow(r.algorithm)) {
+        return QStringLiteral("%1: nginx limit_req is a rate with a burst allowance (a leaky "
+                              "bucket); it cannot count %2 requests per %3")
+            .arg(algorithm::name(r.algorithm))
+            .arg(r.limit)
+            .arg(duration::formatUs(r.windowUs));
+    }
+    NginxSubject subject = nginxSubject(r.scope, NginxUse::LimitReq);
+    if (!subject.skip.isEmpty()) {
+        return subject.skip;
+    }
+    const auto rate = nginxRate(r.rate);
+    if (const QString *why = std::get_if<QString>(&rate)) {
+        return *why;
+    }
+    const qint64 burst = r.algorithm == Algorithm::Gcra ? r.burst : r.burst - 1;
+    if (burst > maxNginxNumber) {
+        return QStringLiteral("burst %1 is above %2, more than nginx counts reliably")
+            .arg(r.burst)
+            .arg(maxNginxNumber);
+    }
+    NginxZone z{r, std::move(subject), std::get<NginxRate>(rate), burst, zoneName(r.id, zones), {}};
+    z.key = r.scope.kind == Scope::Kind::Global ? QLatin1Char('"') + z.zone + QLatin1Char('"')
+                                                : z.subject.variable;
+    return z;
+}
+
+// The overrides' entries, allowed and denied: a geo entry (scope ip: addresses and networks)
+// or a map entry (the other scopes: exact values and globs as regular expressions). What
+// nginx cannot say is listed in `skipped`.
+struct NginxOverrideLines
+{
+    QStringList allow;
+    QStringList deny;
+};
+
+NginxOverrideLines nginxOverrideLines(const Rule &r, QList<Skipped> &skipped)
+{
+    NginxOverrideLines out;
+    const bool ipScope = r.scope.kind == Scope::Kind::Ip;
+    for (size_t j = 0; j < r.overrides.size(); ++j) {
+        const Override &o = r.overrides[j];
+        if (o.action == Override::Action::Limit) {
+            skipOverride(skipped, r, j,
+                         QStringLiteral("an override limit would need a zone of its own and a "
+                                        "second limit_req that the others skip; left out"));
+            continue;
+        }
+        if (r.scope.kind == Scope::Kind::Global) {
+            continue; // validation: a global rule's subject is constant
+        }
+        QString entry;
+        if (ipScope) {
+            if (o.kind == Override::Kind::Glob) {
+                skipOverride(skipped, r, j,
+                             QStringLiteral("nginx geo matches addresses and networks, not "
+                                            "globs; left out"));
+                continue;
+            }
+            entry = o.pattern;
+        } else if (o.kind == Override::Kind::Glob) {
+            entry = QStringLiteral("\"~") + globRegex(o.pattern) + QLatin1Char('"');
+        } else {
+            entry = QLatin1Char('"') +
+                    QString(o.pattern).replace(QLatin1Char('"'), QStringLiteral("\\\"")) +
+                    QLatin1Char('"');
+        }
+        // geo values are literal (no variables): there, an allowed address is marked 1 and a
+        // map turns the mark into the key.
+        const bool emptyKey = o.action == Override::Action::Allow && !ipScope;
+        (o.action == Override::Action::Allow ? out.allow : out.deny)
+            << QStringLiteral("    %1 %2;")
+                       .arg(entry, emptyKey ? QStringLiteral("\"\"") : QStringLiteral("1")) +
+                   (expiryNote(o).isEmpty() ? QString() : QStringLiteral("  #") + expiryNote(o));
+    }
+    return out;
+}
+
+// Overrides: allow and deny through a geo or a map in front of limit_req. An allowed subject
+// gets an empty key (nginx does not account it: `z.key` becomes the map's variable); a denied
+// one sets `denyVar`, a variable the location answers 429 for. Returns the blocks.
+QString nginxOverrideBlocks(NginxZone &z, const NginxOverrideLines &lines, QString &denyVar)
+{
+    const bool ipScope = z.rule.scope.kind == Scope::Kind::Ip;
+    const QString source = ipScope ? QStringLiteral("$remote_addr") : z.subject.variable;
+    QString blocks;
+    if (!lines.allow.isEmpty()) {
+        const QString var = QStringLiteral("$sluice_key_") + z.zone;
+        if (ipScope) {
+            const QString mark = QStringLiteral("$sluice_allow_") + z.zone;
+            blocks += QStringLiteral("geo %1 {\n    default 0;\n").arg(mark) +
+                      lines.allow.join(QLatin1Char('\n')) + QStringLiteral("\n}\n") +
+                      QStringLiteral("map %1 %2 {\n    1 \"\";\n    default %3;\n}\n")
+                          .arg(mark, var, z.key);
+        } else {
+            blocks += QStringLiteral("map %1 %2 {\n    default %3;\n").arg(source, var, z.key) +
+                      lines.allow.join(QLatin1Char('\n')) + QStringLiteral("\n}\n");
+        }
+        z.key = var;
+    }
+    if (!lines.deny.isEmpty()) {
+        denyVar = QStringLiteral("$sluice_deny_") + z.zone;
+        blocks += (ipScope ? QStringLiteral("geo %1 {\n").arg(denyVar)
+                           : QStringLiteral("map %1 %2 {\n").arg(source, denyVar)) +
+                  QStringLiteral("    default 0;\n") + lines.deny.join(QLatin1Char('\n')) +
+                  QStringLiteral("\n}\n");
+    }
+    return blocks;
+}
+
+// How the algorithm maps onto limit_req's one meter, for the rule's comment.
+QString nginxAlgorithmNote(const Rule &r, qint64 burst)
+{
+    switch (r.algorithm) {
+    case Algorithm::Gcra:
+        return QStringLiteral("gcra burst %1 = nginx burst=%1 nodelay: %2 requests at once, "
+                              "then one per 1/rate; rejected beyond that.")
+            .arg(r.burst)
+            .arg(r.burst + 1);
+    case Algorithm::TokenBucket:
+        return QStringLiteral("token_bucket capacity %1 = the GCRA meter with burst %2 = nginx "
+                              "burst=%2 nodelay: %1 requests at once, then the rate.")
+            .arg(r.burst)
+            .arg(burst);
+    default: // LeakyBucket
+        if (burst == 0) {
+            return QStringLiteral("leaky_bucket capacity 1 = nginx without burst: one request at "
+                                  "a time, at the rate; rejected beyond that.");
+        }
+        return QStringLiteral("leaky_bucket capacity %1 = nginx burst=%2 without nodelay: %1 "
+                              "requests in the queue (the one released now and %2 waiting), "
+                              "each delayed until the queue drains at the rate; rejected "
+                              "beyond that.")
+            .arg(r.burst)
+            .arg(burst);
+    }
+}
+
+// "limit_req zone=Z burst=B nodelay;" as the location writes it.
+QString nginxLimitReq(const NginxZone &z)
+{
+    QString line = QStringLiteral("limit_req zone=") + z.zone;
+    if (z.burst > 0) {
+        line += QStringLiteral(" burst=%1").arg(z.burst);
+    }
+    if (z.rule.algorithm != Algorithm::LeakyBucket && z.burst > 0) {
+        line += QStringLiteral(" nodelay");
+    }
+    return line + QLatin1Char(';');
+}
+
+// One rule: its comment, its override blocks, its limit_req_zone, and the lines its location
+// takes.
+QString nginxRuleText(NginxZone &z, const NginxOverrideLines &lines)
+{
+    const Rule &r = z.rule;
+    QString denyVar;
+    const QString overrideBlocks = nginxOverrideBlocks(z, lines, denyVar);
+    QStringList notes = z.subject.notes;
+    notes.prepend(nginxAlgorithmNote(r, z.burst));
+    if (!z.rate.note.isEmpty()) {
+        notes << z.rate.note + QLatin1Char('.');
+    }
+    const bool global = r.scope.kind == Scope::Kind::Global;
+    if (!global) {
+        notes << QStringLiteral("Zone 10m: about 80,000 subjects (128-byte states); when it is "
+                                "full nginx evicts the least recently used.");
+    }
+    QStringList comment{ruleSummary(r)};
+    if (const QString d = oneLine(r.description); !d.isEmpty()) {
+        comment << d;
+    }
+    comment << notes;
+    QString text = QLatin1Char('\n') + commentBlock(comment) + overrideBlocks;
+    text +=
+        QStringLiteral("limit_req_zone %1 zone=%2:%3 rate=%4;\n")
+            .arg(z.key, z.zone, global ? QStringLiteral("1m") : QStringLiteral("10m"), z.rate.text);
+    QStringList usage{QStringLiteral("In the location of %1:").arg(routeText(r))};
+    if (!denyVar.isEmpty()) {
+        usage << QStringLiteral("  if (%1) { return 429; }").arg(denyVar);
+    }
+    usage << QStringLiteral("  ") + nginxLimitReq(z);
+    if (r.shadow) {
+        usage << QStringLiteral("  limit_req_dry_run on;")
+              << QStringLiteral("(shadow: decide and record in $limit_req_status, never "
+                                "delay or reject; dry run covers every limit_req of that "
+                                "location)");
+    }
+    return text + commentBlock(usage);
+}
+
 } // namespace
 
 Export exportNginx(const RuleSet &set)
@@ -233,184 +452,15 @@ Export exportNginx(const RuleSet &set)
     QSet<QString> zones;
     QString body;
     for (const Rule &r : set.rules) {
-        auto skip = [&](const QString &reason) { out.skipped.append({r.id, reason}); };
-        if (QString why = commonSkipReason(r); !why.isEmpty()) {
-            skip(why);
+        auto zone = nginxZone(r, zones);
+        if (const QString *why = std::get_if<QString>(&zone)) {
+            out.skipped.append({r.id, *why});
             continue;
         }
-        if (algorithm::isWindow(r.algorithm)) {
-            skip(QStringLiteral("%1: nginx limit_req is a rate with a burst allowance (a leaky "
-                                "bucket); it cannot count %2 requests per %3")
-                     .arg(algorithm::name(r.algorithm))
-                     .arg(r.limit)
-                     .arg(duration::formatUs(r.windowUs)));
-            continue;
-        }
-        NginxSubject subject = nginxSubject(r.scope, NginxUse::LimitReq);
-        if (!subject.skip.isEmpty()) {
-            skip(subject.skip);
-            continue;
-        }
-        QStringList notes = subject.notes;
-        QString key = subject.variable;
-        const auto rate = nginxRate(r.rate);
-        if (const QString *why = std::get_if<QString>(&rate)) {
-            skip(*why);
-            continue;
-        }
-        const NginxRate &nr = std::get<NginxRate>(rate);
-        const qint64 nginxBurst = r.algorithm == Algorithm::Gcra ? r.burst : r.burst - 1;
-        if (nginxBurst > maxNginxNumber) {
-            skip(QStringLiteral("burst %1 is above %2, more than nginx counts reliably")
-                     .arg(r.burst)
-                     .arg(maxNginxNumber));
-            continue;
-        }
-        const QString zone = zoneName(r.id, zones);
-        if (r.scope.kind == Scope::Kind::Global) {
-            key = QLatin1Char('"') + zone + QLatin1Char('"');
-        }
-        // Overrides: allow and deny through a geo (scope ip: addresses and networks) or a map
-        // (the other scopes: exact values and globs as regular expressions) in front of
-        // limit_req. An allowed subject gets an empty key (nginx does not account it); a denied
-        // one sets a variable the location answers 429 for.
-        QStringList allowLines;
-        QStringList denyLines;
-        const bool ipScope = r.scope.kind == Scope::Kind::Ip;
         skipOnChange(out.skipped, r, QStringLiteral("nginx"));
-        for (size_t j = 0; j < r.overrides.size(); ++j) {
-            const Override &o = r.overrides[j];
-            if (o.action == Override::Action::Limit) {
-                skipOverride(out.skipped, r, j,
-                             QStringLiteral("an override limit would need a zone of its own and a "
-                                            "second limit_req that the others skip; left out"));
-                continue;
-            }
-            if (r.scope.kind == Scope::Kind::Global) {
-                continue; // validation: a global rule's subject is constant
-            }
-            QString entry;
-            if (r.scope.kind == Scope::Kind::Ip) {
-                if (o.kind == Override::Kind::Glob) {
-                    skipOverride(out.skipped, r, j,
-                                 QStringLiteral("nginx geo matches addresses and networks, not "
-                                                "globs; left out"));
-                    continue;
-                }
-                entry = o.pattern;
-            } else if (o.kind == Override::Kind::Glob) {
-                entry = QStringLiteral("\"~") + globRegex(o.pattern) + QLatin1Char('"');
-            } else {
-                entry = QLatin1Char('"') +
-                        QString(o.pattern).replace(QLatin1Char('"'), QStringLiteral("\\\"")) +
-                        QLatin1Char('"');
-            }
-            // geo values are literal (no variables): there, an allowed address is marked 1 and a
-            // map turns the mark into the key.
-            const bool emptyKey = o.action == Override::Action::Allow && !ipScope;
-            (o.action == Override::Action::Allow ? allowLines : denyLines)
-                << QStringLiteral("    %1 %2;")
-                           .arg(entry, emptyKey ? QStringLiteral("\"\"") : QStringLiteral("1")) +
-                       (expiryNote(o).isEmpty() ? QString()
-                                                : QStringLiteral("  #") + expiryNote(o));
-        }
-        const QString source = ipScope ? QStringLiteral("$remote_addr") : subject.variable;
-        QString overrideBlocks;
-        if (!allowLines.isEmpty()) {
-            const QString var = QStringLiteral("$sluice_key_") + zone;
-            if (ipScope) {
-                const QString mark = QStringLiteral("$sluice_allow_") + zone;
-                overrideBlocks += QStringLiteral("geo %1 {\n    default 0;\n").arg(mark) +
-                                  allowLines.join(QLatin1Char('\n')) + QStringLiteral("\n}\n") +
-                                  QStringLiteral("map %1 %2 {\n    1 \"\";\n    default %3;\n}\n")
-                                      .arg(mark, var, key);
-            } else {
-                overrideBlocks +=
-                    QStringLiteral("map %1 %2 {\n    default %3;\n").arg(source, var, key) +
-                    allowLines.join(QLatin1Char('\n')) + QStringLiteral("\n}\n");
-            }
-            key = var;
-        }
-        QString denyVar;
-        if (!denyLines.isEmpty()) {
-            denyVar = QStringLiteral("$sluice_deny_") + zone;
-            overrideBlocks += (ipScope ? QStringLiteral("geo %1 {\n").arg(denyVar)
-                                       : QStringLiteral("map %1 %2 {\n").arg(source, denyVar)) +
-                              QStringLiteral("    default 0;\n") +
-                              denyLines.join(QLatin1Char('\n')) + QStringLiteral("\n}\n");
-        }
-
-        QString limitReq = QStringLiteral("limit_req zone=") + zone;
-        if (nginxBurst > 0) {
-            limitReq += QStringLiteral(" burst=%1").arg(nginxBurst);
-        }
-        switch (r.algorithm) {
-        case Algorithm::Gcra:
-            notes.prepend(QStringLiteral("gcra burst %1 = nginx burst=%1 nodelay: %2 requests at "
-                                         "once, then one per 1/rate; rejected beyond that.")
-                              .arg(r.burst)
-                              .arg(r.burst + 1));
-            break;
-        case Algorithm::TokenBucket:
-            notes.prepend(QStringLiteral("token_bucket capacity %1 = the GCRA meter with burst "
-                                         "%2 = nginx burst=%2 nodelay: %1 requests at once, "
-                                         "then the rate.")
-                              .arg(r.burst)
-                              .arg(nginxBurst));
-            break;
-        default: // LeakyBucket
-            if (nginxBurst == 0) {
-                notes.prepend(QStringLiteral("leaky_bucket capacity 1 = nginx without burst: one "
-                                             "request at a time, at the rate; rejected beyond "
-                                             "that."));
-            } else {
-                notes.prepend(QStringLiteral("leaky_bucket capacity %1 = nginx burst=%2 without "
-                                             "nodelay: %1 requests in the queue (the one "
-                                             "released now and %2 waiting), each delayed until "
-                                             "the queue drains at the rate; rejected beyond "
-                                             "that.")
-                                  .arg(r.burst)
-                                  .arg(nginxBurst));
-            }
-            break;
-        }
-        if (r.algorithm != Algorithm::LeakyBucket && nginxBurst > 0) {
-            limitReq += QStringLiteral(" nodelay");
-        }
-        limitReq += QLatin1Char(';');
-        if (!nr.note.isEmpty()) {
-            notes << nr.note + QLatin1Char('.');
-        }
-        const QString size =
-            r.scope.kind == Scope::Kind::Global ? QStringLiteral("1m") : QStringLiteral("10m");
-        if (r.scope.kind != Scope::Kind::Global) {
-            notes << QStringLiteral("Zone 10m: about 80,000 subjects (128-byte states); when "
-                                    "it is full nginx evicts the least recently used.");
-        }
-
-        QStringList lines{ruleSummary(r)};
-        if (const QString d = oneLine(r.description); !d.isEmpty()) {
-            lines << d;
-        }
-        lines << notes;
-        body += QLatin1Char('\n') + commentBlock(lines);
-        body += overrideBlocks;
-        body +=
-            QStringLiteral("limit_req_zone %1 zone=%2:%3 rate=%4;\n").arg(key, zone, size, nr.text);
-        QStringList usage{QStringLiteral("In the location of %1:").arg(routeText(r))};
-        if (!denyVar.isEmpty()) {
-            usage << QStringLiteral("  if (%1) { return 429; }").arg(denyVar);
-        }
-        usage << QStringLiteral("  ") + limitReq;
-        if (r.shadow) {
-            usage << QStringLiteral("  limit_req_dry_run on;")
-                  << QStringLiteral("(shadow: decide and record in $limit_req_status, never "
-                                    "delay or reject; dry run covers every limit_req of that "
-                                    "location)");
-        }
-        body += commentBlock(usage);
+        const NginxOverrideLines lines = nginxOverrideLines(r, out.skipped);
+        body += nginxRuleText(std::get<NginxZone>(zone), lines);
     }
-
     QStringList head =
         banner(set, QStringLiteral("nginx"), QStringLiteral("nginx limit_req zones"));
     head << QString()
