@@ -35,29 +35,17 @@ struct Field
 
 Field textField(const QString &name, const QString &text)
 {
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Text;
-    f.text = text;
-    return f;
+    return Field{name, Field::Kind::Text, text, 0, false, {}};
 }
 
 Field integerField(const QString &name, qint64 value)
 {
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Integer;
-    f.integer = value;
-    return f;
+    return Field{name, Field::Kind::Integer, {}, value, false, {}};
 }
 
 Field flagField(const QString &name, bool value)
 {
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Flag;
-    f.flag = value;
-    return f;
+    return Field{name, Field::Kind::Flag, {}, 0, value, {}};
 }
 
 // One override as an object: what it matches, what it does, its end, its note.
