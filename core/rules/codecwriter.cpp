@@ -301,17 +301,14 @@ void appendYamlValue(QByteArray &out, const Field &f)
     switch (f.kind) {
     case Field::Kind::List:
     case Field::Kind::Object:
-        // A flow mapping with JSON strings (valid YAML double-quoted scalars), on one line.
+    case Field::Kind::Integer:
+    case Field::Kind::Flag:
+        // As JSON writes it, which YAML reads alike: integers, true and false, and a flow
+        // mapping with JSON strings (valid YAML double-quoted scalars) on one line.
         appendJsonValue(out, f);
         break;
     case Field::Kind::Text:
         appendYamlString(out, f.text);
-        break;
-    case Field::Kind::Integer:
-        out += QByteArray::number(f.integer);
-        break;
-    case Field::Kind::Flag:
-        out += f.flag ? "true" : "false";
         break;
     }
 }
