@@ -1,12 +1,11 @@
-// envoy ratelimit's configuration read into Sluice rules (app/serve/envoyconfig.h): real YAML
+// envoy ratelimit's configuration read into Sluice rules (core/rules/envoyformat.h): real YAML
 // files in a temporary directory, the rules they give, every construct Sluice cannot express
 // and every error envoy ratelimit itself refuses named at its file:line:column; `sluice-cli
-// rules import` end to end; and the Envoy export (core/rules/exporter.cpp) read back by the
+// rules import` end to end; and the Envoy export (core/rules/export_envoy.cpp) read back by the
 // import, so that what Sluice writes for envoy ratelimit is what envoy ratelimit reads.
 
-#include "app/serve/envoyconfig.h"
-
 #include "core/rules/codec.h"
+#include "core/rules/envoyformat.h"
 #include "core/rules/exporter.h"
 #include "runcli.h"
 #include "testdata.h"
@@ -17,7 +16,7 @@
 #include <QTest>
 
 using namespace sluice;
-using namespace sluice::serve;
+using namespace sluice::rules;
 
 namespace {
 

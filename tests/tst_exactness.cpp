@@ -21,6 +21,23 @@ namespace {
 constexpr qint64 s = duration::usPerSecond;
 constexpr int trials = 40;
 
+// The limiter a row runs on: the scripts in the fixture's Redis, or their twin on a manual
+// clock.
+struct LimiterUnderTest
+{
+    explicit LimiterUnderTest(bool onRedis)
+    {
+        if (onRedis) {
+            redis.emplace(test::connect());
+        }
+    }
+    Limiter &limiter() { return redis ? static_cast<Limiter &>(*redis) : twin; }
+
+    ManualClock clock;
+    LocalModel twin{clock};
+    std::optional<RedisLimiter> redis;
+};
+
 struct Case
 {
     qint64 count; // limit, or rate count
@@ -80,13 +97,8 @@ private Q_SLOTS:
         QFETCH(bool, onRedis);
         QFETCH(bool, countRejected);
         const auto a = Algorithm(algorithm);
-        ManualClock clock;
-        LocalModel twin(clock);
-        std::optional<RedisLimiter> redis;
-        if (onRedis) {
-            redis.emplace(test::connect());
-        }
-        Limiter &limiter = onRedis ? static_cast<Limiter &>(*redis) : twin;
+        LimiterUnderTest under(onRedis);
+        Limiter &limiter = under.limiter();
         QRandomGenerator rng(7u + quint32(algorithm));
         int checked = 0;
         for (const Case &c : cases) {
@@ -163,13 +175,8 @@ private Q_SLOTS:
         QFETCH(int, algorithm);
         QFETCH(bool, onRedis);
         const auto a = Algorithm(algorithm);
-        ManualClock clock;
-        LocalModel twin(clock);
-        std::optional<RedisLimiter> redis;
-        if (onRedis) {
-            redis.emplace(test::connect());
-        }
-        Limiter &limiter = onRedis ? static_cast<Limiter &>(*redis) : twin;
+        LimiterUnderTest under(onRedis);
+        Limiter &limiter = under.limiter();
         constexpr qint64 t0 = 1'700'000'000'000'000;
         QList<qint64> admitted[2]; // ms after t0, without and with count_rejected
         for (const bool counting : {false, true}) {

@@ -44,6 +44,13 @@ rule "the replay's engine knows no Redis: only its Redis backend (replay/redisru
 rule "the replay's tables (interner, routes, handoff) know no rules, limiter or model" \
     'core/replay/interner.h' 'core/replay/routes.*' 'core/replay/handoff.h' -- \
     'core/(redis|limiter|rules|sim)/|replay\.h|engine\.h|state\.h'
+rule "core knows nothing of app/: every rule format (envoyformat, export_*) is core's" \
+    'core/*' -- 'app/'
+rule "the rule formats read and write rule sets only: no Redis, no store, no service" \
+    'core/rules/envoyformat.*' 'core/rules/export*' -- \
+    'core/redis/|core/limiter/redis|rulestore|overridestore|rulewatcher|app/'
+rule "each export target stands alone: its shared steps are exportsteps.h" \
+    'core/rules/export_*.cpp' -- 'export_|envoyformat|codecinternal'
 rule "core/common (bytes, network, ...) depends on nothing above it" 'core/common/*' -- \
     'core/(redis|limiter|rules|keys|sim|stats|load|replay)/'
 rule "the replay and the simulator stand side by side: neither includes the other" \

@@ -25,7 +25,7 @@ build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc)}
 
 packages=(
-    build-essential cmake pkg-config ccache git clang-format
+    build-essential cmake pkg-config ccache git clang-format clang
     qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libgl-dev libqt6opengl6-dev libhiredis-dev libyaml-cpp-dev zlib1g-dev
     redis-server redis-tools nginx-light
@@ -103,7 +103,7 @@ bench)
     ;;
 fuzz)
     seconds=${2:-60}
-    packages+=(clang libclang-rt-14-dev)
+    packages+=(libclang-rt-14-dev)
     install_missing
     build=${BUILD_DIR:-$root/build-fuzz}
     echo "==> building the fuzz targets with clang (libFuzzer + ASan + UBSan) in $build"

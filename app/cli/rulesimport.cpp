@@ -2,7 +2,7 @@
 
 #include "args.h"
 
-#include "app/serve/envoyconfig.h"
+#include "core/rules/envoyformat.h"
 
 #include "core/common/bytes.h"
 #include "core/rules/codec.h"
@@ -50,7 +50,7 @@ int rulesImport(const Args &args)
                     exitUsage);
     }
     const QString in = QString::fromLocal8Bit(args.positional().first());
-    serve::envoy::Config config = serve::envoy::load(in);
+    rules::envoy::Config config = rules::envoy::load(in);
     for (const Diagnostic &d : config.errors) {
         writeErr(d.toString());
     }

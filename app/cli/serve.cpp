@@ -7,7 +7,7 @@
 #include "servetls.h"
 
 #include "app/serve/checkservice.h"
-#include "app/serve/envoyconfig.h"
+#include "app/serve/envoywatcher.h"
 #include "app/serve/grpcsession.h" // its limits only: no gRPC header
 #ifdef SLUICE_WITH_GRPC
 #include "app/serve/grpcservice.h"
@@ -16,6 +16,7 @@
 
 #include "core/redis/connection.h"
 #include "core/rules/codec.h"
+#include "core/rules/envoyformat.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
@@ -160,7 +161,7 @@ private:
     void reload();
     void reloadRulesFile();
     void reloadEnvoy(const char *why);
-    void applyEnvoy(const serve::envoy::Config &c, const char *why);
+    void applyEnvoy(const rules::envoy::Config &c, const char *why);
     void logDiagnostics(const QList<Diagnostic> &list, Level level, const char *event);
     void announce();
 
@@ -498,7 +499,7 @@ Stop ServeCommand::envoyRuleSource()
         return m_context.usage(QStringLiteral("--envoy-config DIR gives the rules; it does not "
                                               "go with --rules or --from-redis"));
     }
-    const serve::envoy::Config c = serve::envoy::load(args.text("envoy-config"));
+    const rules::envoy::Config c = rules::envoy::load(args.text("envoy-config"));
     if (!c.ok()) {
         logDiagnostics(c.errors, Level::Error, "rules_error");
         return m_context.fail(QStringLiteral("%1 is not a valid envoy ratelimit configuration "
@@ -722,9 +723,9 @@ void ServeCommand::reloadEnvoy(const char *why)
         m_envoyAgain = why;
         return;
     }
-    auto read = std::make_shared<serve::envoy::Config>();
+    auto read = std::make_shared<rules::envoy::Config>();
     m_envoyReading.reset(QThread::create(
-        [read, dir = m_context.args().text("envoy-config")] { *read = serve::envoy::load(dir); }));
+        [read, dir = m_context.args().text("envoy-config")] { *read = rules::envoy::load(dir); }));
     QObject::connect(m_envoyReading.get(), &QThread::finished, &*m_service, [this, read, why] {
         m_envoyReading->wait(); // finished is said just before the thread ends
         m_envoyReading.reset();
@@ -736,7 +737,7 @@ void ServeCommand::reloadEnvoy(const char *why)
     m_envoyReading->start();
 }
 
-void ServeCommand::applyEnvoy(const serve::envoy::Config &c, const char *why)
+void ServeCommand::applyEnvoy(const rules::envoy::Config &c, const char *why)
 {
     const QString dir = m_context.args().text("envoy-config");
     m_service->metrics().countReload(c.ok());

@@ -1,6 +1,6 @@
 #include "grpcservice.h"
 
-#include "envoyconfig.h"
+#include "core/rules/envoyformat.h"
 #include "grpcsession.h"
 #include "grpcwire.h"
 #include "httpreply.h"
@@ -281,12 +281,12 @@ const ServiceRule *walk(const Tree &tree, const QString &domainId, const Descrip
     for (int j = 0; j < d.entries_size(); ++j) {
         const auto &e = d.entries(j);
         const QString key = QString::fromStdString(e.key());
-        QString id =
-            prefix + QLatin1Char('.') + envoy::ruleIdPart(key, QString::fromStdString(e.value()));
+        QString id = prefix + QLatin1Char('.') +
+                     rules::envoy::ruleIdPart(key, QString::fromStdString(e.value()));
         const ServiceRule *found = table.find(id);
         bool parent = tree.parents.contains(id);
         if (found == nullptr && !parent) {
-            id = prefix + QLatin1Char('.') + envoy::ruleIdPart(key);
+            id = prefix + QLatin1Char('.') + rules::envoy::ruleIdPart(key);
             found = table.find(id);
             parent = tree.parents.contains(id);
             if (found == nullptr && !parent) {
@@ -491,7 +491,7 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         return;
     }
     const QString domain = QString::fromStdString(request.domain());
-    const QString domainId = envoy::ruleIdPart(domain);
+    const QString domainId = rules::envoy::ruleIdPart(domain);
     if (!tree->parents.contains(domainId)) {
         metrics.countGrpc(Result_::UnknownDomain);
         if (options.unknownDomain == UnknownDomain::Error) {
@@ -746,11 +746,11 @@ QString GrpcService::Impl::limitOverride(int i, const Descriptor &d, const QStri
     const QString base =
         rule != nullptr ? rule->rule.id
                         : domain + QStringLiteral(".keys-") +
-                              QString::fromLatin1(
-                                  QCryptographicHash::hash(envoy::ruleIdOf(domain, keys).toUtf8(),
-                                                           QCryptographicHash::Sha256)
-                                      .toHex()
-                                      .left(16));
+                              QString::fromLatin1(QCryptographicHash::hash(
+                                                      rules::envoy::ruleIdOf(domain, keys).toUtf8(),
+                                                      QCryptographicHash::Sha256)
+                                                      .toHex()
+                                                      .left(16));
     ruleTable = overrideTable(base, rule, d.limit().requests_per_unit(), unit->second.us,
                               unit->second.name);
     if (!ruleTable) {

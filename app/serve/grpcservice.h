@@ -23,7 +23,7 @@ namespace sluice::serve {
 // POST /json on the HTTP port (handleJson, through CheckService::Options::json).
 //
 // A descriptor maps to a rule by the rule ids envoy ratelimit's configuration gets
-// (envoyconfig.h ruleIdOf: DOMAIN.KEY[_VALUE]...), walked as envoy ratelimit walks its
+// (core/rules/envoyformat.h ruleIdOf: DOMAIN.KEY[_VALUE]...), walked as envoy ratelimit walks its
 // descriptor tree: at each entry KEY_VALUE first, else KEY (any value); the rule of the node the
 // last entry reaches decides. The subject is the values of the entries matched by KEY alone,
 // joined by U+001F ("_" when there are none: the one counter of a fixed path). A descriptor's
@@ -68,7 +68,7 @@ public:
         // size.
         int maxMessageBytes = 4 << 20;
         int maxDescriptors = 256;       // per request; above: INVALID_ARGUMENT
-        int maxEntries = 32;            // per descriptor (envoyconfig.h maxDepth)
+        int maxEntries = 32;            // per descriptor (envoyformat.h maxDepth)
         qsizetype maxEntryBytes = 8192; // a key or value (HTTP's subject bound)
         // The port's connection, stream and reset limits (grpcsession.h).
         GrpcLimits limits;

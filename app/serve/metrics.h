@@ -64,8 +64,8 @@ struct RuleCounters
 };
 
 // envoy ratelimit's domain, key1 and key2 for a rule id: a rule imported from its configuration
-// is named DOMAIN.KEY[_VALUE].KEY[_VALUE]... (envoyconfig.h), which gives them back; any other
-// rule is domain "sluice", key1 its id.
+// is named DOMAIN.KEY[_VALUE].KEY[_VALUE]... (core/rules/envoyformat.h), which gives them back; any
+// other rule is domain "sluice", key1 its id.
 void compatLabels(const QString &ruleId, QByteArray *domain, QByteArray *key1, QByteArray *key2);
 
 // The classes of the error taxonomy (core/redis/errors.h, core/common/result.h) a Redis error

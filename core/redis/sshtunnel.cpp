@@ -152,6 +152,7 @@ struct SshTunnel::Private
     std::vector<std::unique_ptr<Client>> clients; // tunnel thread only
 
     ~Private();
+    Result<void> listen(const QString &target);
     void run();
     void accept();
     bool advance(Client &c);
@@ -540,210 +541,149 @@ QString SshTunnel::lastError() const
     return d->lastError;
 }
 
-Result<std::shared_ptr<SshTunnel>> SshTunnel::open(const SshOptions &ssh, const QString &targetHost,
-                                                   quint16 targetPort, milliseconds timeout)
-{
-    const auto start = SteadyClock::now();
-    const auto deadline = start + timeout;
-    if (!ssh.isSet()) {
-        return Error::make(Error::Kind::Invalid, u"ssh: no bastion host given"_s);
-    }
-    const QString target = hostPort(targetHost, targetPort);
+namespace {
 
-    SessionPtr session(ssh_new());
-    if (!session) {
-        return Error::make(Error::Kind::Internal, u"ssh: cannot create a libssh session"_s);
+// The handshake of SshTunnel::open on one libssh session, as named steps: connect (TCP, banner,
+// key exchange), the host key, log in, one forward probed. Every blocking libssh call is
+// bounded by what is left of the deadline; every failure names the bastion.
+class Handshake
+{
+public:
+    Handshake(const SshOptions &ssh, ssh_session s, milliseconds timeout)
+        : m_ssh(ssh)
+        , m_s(s)
+        , m_timeout(timeout)
+        , m_deadline(SteadyClock::now() + timeout)
+        , m_knownHosts(ssh.knownHostsFile.isEmpty() ? QDir::homePath() + u"/.ssh/known_hosts"_s
+                                                    : ssh.knownHostsFile)
+        , m_shown(ssh)
+    {
+        configure();
     }
-    ssh_session s = session.get();
-    const QByteArray host = ssh.host.toUtf8();
-    const unsigned int port = ssh.port;
-    const QString knownHosts = ssh.knownHostsFile.isEmpty()
-                                   ? QDir::homePath() + u"/.ssh/known_hosts"_s
-                                   : ssh.knownHostsFile;
-    const QByteArray knownHostsBytes = QFile::encodeName(knownHosts);
-    // ~/.ssh/config is not read: what the user passed is what is used, nothing more.
-    const bool processConfig = false;
-    ssh_options_set(s, SSH_OPTIONS_HOST, host.constData());
-    ssh_options_set(s, SSH_OPTIONS_PORT, &port);
-    ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &processConfig);
-    ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, knownHostsBytes.constData());
-    // Small request/reply traffic: without TCP_NODELAY, Nagle and delayed ACKs add 40 ms stalls.
-    const int noDelay = 1;
-    ssh_options_set(s, SSH_OPTIONS_NODELAY, &noDelay);
-    // Messages name the user who logs in, also when it is the local user (libssh's default).
-    SshOptions shown = ssh;
-    if (shown.user.isEmpty()) {
-        if (const passwd *pw = ::getpwuid(::geteuid()); pw != nullptr) {
-            shown.user = QString::fromLocal8Bit(pw->pw_name);
-        }
+
+    // "ssh user@bastion:port"
+    const QString &where() const { return m_where; }
+
+    Error fail(Error::Kind kind, const QString &what) const
+    {
+        return Error::make(kind, m_where + u": "_s + what);
     }
-    if (!shown.user.isEmpty()) {
-        ssh_options_set(s, SSH_OPTIONS_USER, shown.user.toUtf8().constData());
-    }
-    const QString where = u"ssh "_s + shown.display();
-    const auto fail = [&where](Error::Kind kind, const QString &what) {
-        return Error::make(kind, where + u": "_s + what);
-    };
-    const auto remaining = [&deadline] {
-        return std::chrono::duration_cast<milliseconds>(deadline - SteadyClock::now());
-    };
-    const auto timedOut = [&](const QString &step) {
-        return fail(Error::Kind::Timeout,
-                    u"no answer within %1 ms (%2)"_s.arg(timeout.count()).arg(step));
-    };
-    // Every blocking libssh call below is bounded by what is left of the deadline.
-    const auto arm = [&] {
-        const qint64 ms = remaining().count();
-        if (ms <= 0) {
-            return false;
-        }
-        const long sec = long(ms / 1000);
-        const long usec = long(ms % 1000) * 1000;
-        ssh_options_set(s, SSH_OPTIONS_TIMEOUT, &sec);
-        ssh_options_set(s, SSH_OPTIONS_TIMEOUT_USEC, &usec);
-        return true;
-    };
-    const auto expired = [&] { return remaining() <= milliseconds(10); };
 
     // 1. TCP connect, banner, key exchange
-    if (!arm()) {
-        return timedOut(u"connecting"_s);
-    }
-    if (ssh_connect(s) != SSH_OK) {
-        if (expired()) {
-            return timedOut(u"connecting and the SSH handshake: is it an SSH server?"_s);
+    Result<void> connect()
+    {
+        if (!arm()) {
+            return timedOut(u"connecting"_s);
         }
-        return fail(Error::Kind::Io, u"cannot connect: "_s + sshError(s));
+        if (ssh_connect(m_s) != SSH_OK) {
+            if (expired()) {
+                return timedOut(u"connecting and the SSH handshake: is it an SSH server?"_s);
+            }
+            return fail(Error::Kind::Io, u"cannot connect: "_s + sshError(m_s));
+        }
+        return {};
     }
 
-    // 2. the host key
-    const HostKeyInfo key = hostKeyInfo(s);
-    // How known_hosts names the bastion
-    const QString knownHostsName =
-        ssh.port == 22 ? ssh.host : u'[' + ssh.host + u"]:"_s + QString::number(ssh.port);
-    const QString keyText = key.type + u" key "_s + key.fingerprint;
-    switch (ssh_session_is_known_server(s)) {
-    case SSH_KNOWN_HOSTS_OK:
-        break;
-    case SSH_KNOWN_HOSTS_CHANGED:
-        return fail(Error::Kind::Auth,
-                    u"WARNING: THE HOST KEY HAS CHANGED. The server shows %1, which is not the "
-                    "key %2 has for it: someone may be intercepting the connection, or the host "
-                    "was reinstalled. Refused (--ssh-accept-new never accepts a changed key); "
-                    "if the change is expected, remove the old entry (ssh-keygen -R '%3' -f %2) "
-                    "and connect again."_s.arg(keyText, knownHosts, knownHostsName));
-    case SSH_KNOWN_HOSTS_OTHER:
-        return fail(Error::Kind::Auth,
-                    u"WARNING: the server shows %1, but %2 has a key of another type for it: "
-                    "someone may be intercepting the connection. Refused (--ssh-accept-new never "
-                    "accepts this); if the change is expected, remove the old entry from %2."_s.arg(
-                        keyText, knownHosts));
-    case SSH_KNOWN_HOSTS_NOT_FOUND:
-    case SSH_KNOWN_HOSTS_UNKNOWN:
-        if (!ssh.acceptNew) {
+    // 2. the host key, against known_hosts (a new one written there only with acceptNew)
+    Result<void> checkHostKey()
+    {
+        const HostKeyInfo key = hostKeyInfo(m_s);
+        // How known_hosts names the bastion
+        const QString knownHostsName =
+            m_ssh.port == 22 ? m_ssh.host
+                             : u'[' + m_ssh.host + u"]:"_s + QString::number(m_ssh.port);
+        const QString keyText = key.type + u" key "_s + key.fingerprint;
+        switch (ssh_session_is_known_server(m_s)) {
+        case SSH_KNOWN_HOSTS_OK:
+            break;
+        case SSH_KNOWN_HOSTS_CHANGED:
             return fail(Error::Kind::Auth,
-                        u"unknown host key: the server shows %1, which is not in %2. Check the "
-                        "fingerprint with the bastion's administrator, then pass "
-                        "--ssh-accept-new to trust it (it is then added there), or add it to "
-                        "known_hosts yourself."_s.arg(keyText, knownHosts));
+                        u"WARNING: THE HOST KEY HAS CHANGED. The server shows %1, which is not "
+                        "the key %2 has for it: someone may be intercepting the connection, or "
+                        "the host was reinstalled. Refused (--ssh-accept-new never accepts a "
+                        "changed key); if the change is expected, remove the old entry "
+                        "(ssh-keygen -R '%3' -f %2) and connect again."_s.arg(keyText, m_knownHosts,
+                                                                              knownHostsName));
+        case SSH_KNOWN_HOSTS_OTHER:
+            return fail(Error::Kind::Auth,
+                        u"WARNING: the server shows %1, but %2 has a key of another type for it: "
+                        "someone may be intercepting the connection. Refused (--ssh-accept-new "
+                        "never accepts this); if the change is expected, remove the old entry "
+                        "from %2."_s.arg(keyText, m_knownHosts));
+        case SSH_KNOWN_HOSTS_NOT_FOUND:
+        case SSH_KNOWN_HOSTS_UNKNOWN:
+            if (!m_ssh.acceptNew) {
+                return fail(Error::Kind::Auth,
+                            u"unknown host key: the server shows %1, which is not in %2. Check "
+                            "the fingerprint with the bastion's administrator, then pass "
+                            "--ssh-accept-new to trust it (it is then added there), or add it to "
+                            "known_hosts yourself."_s.arg(keyText, m_knownHosts));
+            }
+            if (ssh_session_update_known_hosts(m_s) != SSH_OK) {
+                return fail(Error::Kind::Io, u"cannot write the host key (%1) to %2: %3"_s.arg(
+                                                 keyText, m_knownHosts, sshError(m_s)));
+            }
+            break;
+        case SSH_KNOWN_HOSTS_ERROR:
+            return fail(Error::Kind::Io, u"cannot check the host key against %1: %2"_s.arg(
+                                             m_knownHosts, sshError(m_s)));
         }
-        if (ssh_session_update_known_hosts(s) != SSH_OK) {
-            return fail(Error::Kind::Io, u"cannot write the host key (%1) to %2: %3"_s.arg(
-                                             keyText, knownHosts, sshError(s)));
-        }
-        break;
-    case SSH_KNOWN_HOSTS_ERROR:
-        return fail(Error::Kind::Io,
-                    u"cannot check the host key against %1: %2"_s.arg(knownHosts, sshError(s)));
+        return {};
     }
 
     // 3. authentication: the key file, else the agent and default keys; then the password
-    QByteArray passphrase = ssh.keyPassphrase.toUtf8();
-    const char *pass = ssh.keyPassphrase.isEmpty() ? nullptr : passphrase.constData();
-    bool authed = false;
-    QString refused;
-    int rc = SSH_AUTH_DENIED;
-    if (!arm()) {
-        return timedOut(u"before authentication"_s);
-    }
-    if (!ssh.keyFile.isEmpty()) {
-        ssh_key raw = nullptr;
-        rc = ssh_pki_import_privkey_file(QFile::encodeName(ssh.keyFile).constData(), pass, nullptr,
-                                         nullptr, &raw);
-        wipe(passphrase);
-        if (rc != SSH_OK) {
-            const QFileInfo fi(ssh.keyFile);
-            const QString why = !fi.exists() ? u"no such file"_s
-                                : !fi.isReadable()
-                                    ? u"not readable"_s
-                                    : u"not a private key libssh can read, or its passphrase is "
-                                      "wrong or missing"_s;
-            return fail(Error::Kind::Invalid,
-                        u"cannot use the key file %1: %2"_s.arg(ssh.keyFile, why));
-        }
-        const KeyPtr privkey(raw);
-        rc = ssh_userauth_publickey(s, nullptr, privkey.get());
-        if (rc == SSH_AUTH_SUCCESS) {
-            authed = true;
-        } else if (rc != SSH_AUTH_ERROR) {
-            refused = u"the key %1 was refused"_s.arg(ssh.keyFile);
-        }
-    } else {
-        rc = ssh_userauth_publickey_auto(s, nullptr, pass);
-        wipe(passphrase);
-        if (rc == SSH_AUTH_SUCCESS) {
-            authed = true;
-        } else if (rc != SSH_AUTH_ERROR) {
-            refused = u"no key of the SSH agent or of ~/.ssh was accepted"_s;
-        }
-    }
-    if (rc == SSH_AUTH_ERROR) {
-        if (expired()) {
-            return timedOut(u"authenticating"_s);
-        }
-        return fail(Error::Kind::Io, u"authentication failed: "_s + sshError(s));
-    }
-    if (!authed && !ssh.password.isEmpty()) {
+    Result<void> logIn()
+    {
         if (!arm()) {
-            return timedOut(u"authenticating"_s);
+            return timedOut(u"before authentication"_s);
         }
-        QByteArray password = ssh.password.toUtf8();
-        rc = ssh_userauth_password(s, nullptr, password.constData());
-        wipe(password);
-        if (rc == SSH_AUTH_SUCCESS) {
-            authed = true;
-        } else if (rc == SSH_AUTH_ERROR) {
-            if (expired()) {
+        if (auto keyed = logInWithKey(); !keyed) {
+            return keyed.error();
+        }
+        if (m_rc == SSH_AUTH_ERROR) {
+            return authError();
+        }
+        if (!m_authed && !m_ssh.password.isEmpty()) {
+            if (!arm()) {
                 return timedOut(u"authenticating"_s);
             }
-            return fail(Error::Kind::Io, u"authentication failed: "_s + sshError(s));
-        } else {
-            refused += u"; the password was refused (or the server takes no passwords)"_s;
+            QByteArray password = m_ssh.password.toUtf8();
+            m_rc = ssh_userauth_password(m_s, nullptr, password.constData());
+            wipe(password);
+            if (m_rc == SSH_AUTH_SUCCESS) {
+                m_authed = true;
+            } else if (m_rc == SSH_AUTH_ERROR) {
+                return authError();
+            } else {
+                m_refused += u"; the password was refused (or the server takes no passwords)"_s;
+            }
         }
-    }
-    if (!authed) {
-        return fail(Error::Kind::Auth,
-                    u"%1@%2 could not log in: %3%4"_s.arg(
-                        shown.user, ssh.host, refused,
-                        rc == SSH_AUTH_PARTIAL
-                            ? u" (the server wants a further authentication method)"_s
-                            : QString()));
+        if (!m_authed) {
+            return fail(Error::Kind::Auth,
+                        u"%1@%2 could not log in: %3%4"_s.arg(
+                            m_shown.user, m_ssh.host, m_refused,
+                            m_rc == SSH_AUTH_PARTIAL
+                                ? u" (the server wants a further authentication method)"_s
+                                : QString()));
+        }
+        return {};
     }
 
     // 4. one forward to the target, opened and closed: an unreachable target (or a bastion
     // that does not forward) is reported now rather than as EOFs later.
-    if (!arm()) {
-        return timedOut(u"before checking the forward to "_s + target);
-    }
+    Result<void> probeForward(const QString &targetHost, quint16 targetPort, const QString &target)
     {
-        ssh_channel probe = ssh_channel_new(s);
-        if (probe == nullptr) {
-            return fail(Error::Kind::Internal, u"cannot create a channel: "_s + sshError(s));
+        if (!arm()) {
+            return timedOut(u"before checking the forward to "_s + target);
         }
-        rc = ssh_channel_open_forward(probe, targetHost.toUtf8().constData(), targetPort,
-                                      "127.0.0.1", 0);
+        ssh_channel probe = ssh_channel_new(m_s);
+        if (probe == nullptr) {
+            return fail(Error::Kind::Internal, u"cannot create a channel: "_s + sshError(m_s));
+        }
+        const int rc = ssh_channel_open_forward(probe, targetHost.toUtf8().constData(), targetPort,
+                                                "127.0.0.1", 0);
         if (rc != SSH_OK) {
-            const QString why = sshError(s);
+            const QString why = sshError(m_s);
             ssh_channel_free(probe);
             if (expired()) {
                 return timedOut(u"opening a forward to "_s + target);
@@ -755,51 +695,200 @@ Result<std::shared_ptr<SshTunnel>> SshTunnel::open(const SshOptions &ssh, const 
         }
         ssh_channel_close(probe);
         ssh_channel_free(probe);
+        return {};
     }
 
-    // 5. the private socket
-    auto d = std::make_unique<Private>();
-    d->where = where;
-    d->display = where + u" to "_s + target;
-    d->targetHost = targetHost.toUtf8();
-    d->targetPort = targetPort;
+private:
+    // The session's options: what the user passed, nothing more (~/.ssh/config is not read).
+    void configure()
+    {
+        const QByteArray host = m_ssh.host.toUtf8();
+        const unsigned int port = m_ssh.port;
+        const QByteArray knownHostsBytes = QFile::encodeName(m_knownHosts);
+        const bool processConfig = false;
+        ssh_options_set(m_s, SSH_OPTIONS_HOST, host.constData());
+        ssh_options_set(m_s, SSH_OPTIONS_PORT, &port);
+        ssh_options_set(m_s, SSH_OPTIONS_PROCESS_CONFIG, &processConfig);
+        ssh_options_set(m_s, SSH_OPTIONS_KNOWNHOSTS, knownHostsBytes.constData());
+        // Small request/reply traffic: without TCP_NODELAY, Nagle and delayed ACKs add 40 ms
+        // stalls.
+        const int noDelay = 1;
+        ssh_options_set(m_s, SSH_OPTIONS_NODELAY, &noDelay);
+        // Messages name the user who logs in, also when it is the local user (libssh's
+        // default).
+        if (m_shown.user.isEmpty()) {
+            if (const passwd *pw = ::getpwuid(::geteuid()); pw != nullptr) {
+                m_shown.user = QString::fromLocal8Bit(pw->pw_name);
+            }
+        }
+        if (!m_shown.user.isEmpty()) {
+            ssh_options_set(m_s, SSH_OPTIONS_USER, m_shown.user.toUtf8().constData());
+        }
+        m_where = u"ssh "_s + m_shown.display();
+    }
+
+    // The key file, else the agent and default keys: m_rc, m_authed and m_refused say how it
+    // went; an error only for a key file that cannot be used.
+    Result<void> logInWithKey()
+    {
+        QByteArray passphrase = m_ssh.keyPassphrase.toUtf8();
+        const char *pass = m_ssh.keyPassphrase.isEmpty() ? nullptr : passphrase.constData();
+        if (m_ssh.keyFile.isEmpty()) {
+            m_rc = ssh_userauth_publickey_auto(m_s, nullptr, pass);
+            wipe(passphrase);
+            m_authed = m_rc == SSH_AUTH_SUCCESS;
+            if (!m_authed && m_rc != SSH_AUTH_ERROR) {
+                m_refused = u"no key of the SSH agent or of ~/.ssh was accepted"_s;
+            }
+            return {};
+        }
+        ssh_key raw = nullptr;
+        m_rc = ssh_pki_import_privkey_file(QFile::encodeName(m_ssh.keyFile).constData(), pass,
+                                           nullptr, nullptr, &raw);
+        wipe(passphrase);
+        if (m_rc != SSH_OK) {
+            const QFileInfo fi(m_ssh.keyFile);
+            const QString why = !fi.exists() ? u"no such file"_s
+                                : !fi.isReadable()
+                                    ? u"not readable"_s
+                                    : u"not a private key libssh can read, or its passphrase is "
+                                      "wrong or missing"_s;
+            return fail(Error::Kind::Invalid,
+                        u"cannot use the key file %1: %2"_s.arg(m_ssh.keyFile, why));
+        }
+        const KeyPtr privkey(raw);
+        m_rc = ssh_userauth_publickey(m_s, nullptr, privkey.get());
+        m_authed = m_rc == SSH_AUTH_SUCCESS;
+        if (!m_authed && m_rc != SSH_AUTH_ERROR) {
+            m_refused = u"the key %1 was refused"_s.arg(m_ssh.keyFile);
+        }
+        return {};
+    }
+
+    Error authError() const
+    {
+        if (expired()) {
+            return timedOut(u"authenticating"_s);
+        }
+        return fail(Error::Kind::Io, u"authentication failed: "_s + sshError(m_s));
+    }
+
+    milliseconds remaining() const
+    {
+        return std::chrono::duration_cast<milliseconds>(m_deadline - SteadyClock::now());
+    }
+    bool expired() const { return remaining() <= milliseconds(10); }
+    Error timedOut(const QString &step) const
+    {
+        return fail(Error::Kind::Timeout,
+                    u"no answer within %1 ms (%2)"_s.arg(m_timeout.count()).arg(step));
+    }
+    // Bounds the next blocking libssh call by what is left of the deadline; false: none is.
+    bool arm()
+    {
+        const qint64 ms = remaining().count();
+        if (ms <= 0) {
+            return false;
+        }
+        const long sec = long(ms / 1000);
+        const long usec = long(ms % 1000) * 1000;
+        ssh_options_set(m_s, SSH_OPTIONS_TIMEOUT, &sec);
+        ssh_options_set(m_s, SSH_OPTIONS_TIMEOUT_USEC, &usec);
+        return true;
+    }
+
+    const SshOptions &m_ssh;
+    ssh_session m_s;
+    milliseconds m_timeout;
+    SteadyClock::time_point m_deadline;
+    QString m_knownHosts;
+    SshOptions m_shown; // m_ssh with the user who logs in
+    QString m_where;
+    int m_rc = SSH_AUTH_DENIED;
+    bool m_authed = false;
+    QString m_refused;
+};
+
+} // namespace
+
+// 5. the private socket: a directory of mode 0700 under XDG_RUNTIME_DIR (else /tmp), a Unix
+// socket listening in it, and the pipe that wakes the tunnel thread.
+Result<void> SshTunnel::Private::listen(const QString &target)
+{
+    display = where + u" to "_s + target;
+    const auto fail = [this](const QString &what) {
+        return Error::make(Error::Kind::Internal, where + u": "_s + what);
+    };
     QString base = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (base.isEmpty() || !QFileInfo(base).isDir() || !QFileInfo(base).isWritable()) {
         base = u"/tmp"_s;
     }
     QByteArray templ = QFile::encodeName(base + u"/sluice-ssh-XXXXXX"_s);
     if (::mkdtemp(templ.data()) == nullptr) { // mode 0700
-        return fail(Error::Kind::Internal, u"cannot create a private directory in %1: %2"_s.arg(
-                                               base, QString::fromLocal8Bit(strerror(errno))));
+        return fail(u"cannot create a private directory in %1: %2"_s.arg(
+            base, QString::fromLocal8Bit(strerror(errno))));
     }
-    d->dir = QFile::decodeName(templ);
-    d->socketPath = d->dir + u"/tunnel.sock"_s;
-    const QByteArray path = QFile::encodeName(d->socketPath);
+    dir = QFile::decodeName(templ);
+    socketPath = dir + u"/tunnel.sock"_s;
+    const QByteArray path = QFile::encodeName(socketPath);
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (size_t(path.size()) >= sizeof addr.sun_path) {
-        return fail(Error::Kind::Internal, u"the socket path %1 is too long"_s.arg(d->socketPath));
+        return fail(u"the socket path %1 is too long"_s.arg(socketPath));
     }
     std::memcpy(addr.sun_path, path.constData(), size_t(path.size()));
-    d->listenFd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (d->listenFd < 0 ||
-        ::bind(d->listenFd, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) != 0 ||
-        ::listen(d->listenFd, 128) != 0) {
-        return fail(Error::Kind::Internal,
-                    u"cannot listen on %1: %2"_s.arg(d->socketPath,
-                                                     QString::fromLocal8Bit(strerror(errno))));
+    listenFd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (listenFd < 0 ||
+        ::bind(listenFd, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) != 0 ||
+        ::listen(listenFd, 128) != 0) {
+        return fail(
+            u"cannot listen on %1: %2"_s.arg(socketPath, QString::fromLocal8Bit(strerror(errno))));
     }
-    if (::pipe2(d->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
-        return fail(Error::Kind::Internal,
-                    u"cannot create a pipe: "_s + QString::fromLocal8Bit(strerror(errno)));
+    if (::pipe2(wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+        return fail(u"cannot create a pipe: "_s + QString::fromLocal8Bit(strerror(errno)));
     }
+    return {};
+}
 
+Result<std::shared_ptr<SshTunnel>> SshTunnel::open(const SshOptions &ssh, const QString &targetHost,
+                                                   quint16 targetPort, milliseconds timeout)
+{
+    if (!ssh.isSet()) {
+        return Error::make(Error::Kind::Invalid, u"ssh: no bastion host given"_s);
+    }
+    const QString target = hostPort(targetHost, targetPort);
+    SessionPtr session(ssh_new());
+    if (!session) {
+        return Error::make(Error::Kind::Internal, u"ssh: cannot create a libssh session"_s);
+    }
+    ssh_session s = session.get();
+    Handshake handshake(ssh, s, timeout);
+    Result<void> done = handshake.connect();
+    if (done) {
+        done = handshake.checkHostKey();
+    }
+    if (done) {
+        done = handshake.logIn();
+    }
+    if (done) {
+        done = handshake.probeForward(targetHost, targetPort, target);
+    }
+    if (!done) {
+        return done.error();
+    }
+    auto d = std::make_unique<Private>();
+    d->where = handshake.where();
+    d->targetHost = targetHost.toUtf8();
+    d->targetPort = targetPort;
+    if (auto listening = d->listen(target); !listening) {
+        return listening.error();
+    }
     // 6. hand the session to the tunnel thread: from here on only it calls libssh
     ssh_set_blocking(s, 0);
     d->event = ssh_event_new();
     if (d->event == nullptr || ssh_event_add_session(d->event, s) != SSH_OK) {
         d->session = std::move(session);
-        return fail(Error::Kind::Internal, u"cannot create a libssh event"_s);
+        return handshake.fail(Error::Kind::Internal, u"cannot create a libssh event"_s);
     }
     d->session = std::move(session);
     Private *p = d.get();

@@ -35,29 +35,17 @@ struct Field
 
 Field textField(const QString &name, const QString &text)
 {
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Text;
-    f.text = text;
-    return f;
+    return Field{name, Field::Kind::Text, text, 0, false, {}};
 }
 
 Field integerField(const QString &name, qint64 value)
 {
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Integer;
-    f.integer = value;
-    return f;
+    return Field{name, Field::Kind::Integer, {}, value, false, {}};
 }
 
 Field flagField(const QString &name, bool value)
 {
-    Field f;
-    f.name = name;
-    f.kind = Field::Kind::Flag;
-    f.flag = value;
-    return f;
+    return Field{name, Field::Kind::Flag, {}, 0, value, {}};
 }
 
 // One override as an object: what it matches, what it does, its end, its note.
@@ -313,17 +301,14 @@ void appendYamlValue(QByteArray &out, const Field &f)
     switch (f.kind) {
     case Field::Kind::List:
     case Field::Kind::Object:
-        // A flow mapping with JSON strings (valid YAML double-quoted scalars), on one line.
+    case Field::Kind::Integer:
+    case Field::Kind::Flag:
+        // As JSON writes it, which YAML reads alike: integers, true and false, and a flow
+        // mapping with JSON strings (valid YAML double-quoted scalars) on one line.
         appendJsonValue(out, f);
         break;
     case Field::Kind::Text:
         appendYamlString(out, f.text);
-        break;
-    case Field::Kind::Integer:
-        out += QByteArray::number(f.integer);
-        break;
-    case Field::Kind::Flag:
-        out += f.flag ? "true" : "false";
         break;
     }
 }

@@ -40,6 +40,32 @@ qsizetype editDistance(const QString &a, const QString &b)
     return row[b.size()];
 }
 
+QString didYouMean(const QString &name, const QStringList &allowed)
+{
+    const auto squash = [](QString s) {
+        return s.toLower().remove(u'_').remove(u'-').remove(u' ');
+    };
+    const auto phrase = [](const QString &a) {
+        return QStringLiteral(" (did you mean '%1'?)").arg(a);
+    };
+    for (const QString &a : allowed) {
+        if (squash(a) == squash(name)) {
+            return phrase(a);
+        }
+    }
+    const QString lower = name.left(64).toLower();
+    QString best;
+    qsizetype bestDistance = 3;
+    for (const QString &a : allowed) {
+        const qsizetype d = editDistance(lower, a.toLower());
+        if (d < bestDistance) {
+            best = a;
+            bestDistance = d;
+        }
+    }
+    return best.isEmpty() ? QString() : phrase(best);
+}
+
 QString objectWord(bool yaml)
 {
     return yaml ? QStringLiteral("a mapping") : QStringLiteral("an object");

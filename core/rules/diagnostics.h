@@ -5,6 +5,7 @@
 
 #include <QJsonValue>
 #include <QString>
+#include <QStringList>
 
 namespace sluice::rules {
 
@@ -19,6 +20,11 @@ Diagnostic diagnostic(const QString &file, const QString &path, const QString &m
 // The edit distance of two names (insertions, deletions, substitutions), for "did you mean";
 // the names compared are short (quadratic in their lengths).
 qsizetype editDistance(const QString &a, const QString &b);
+
+// " (did you mean 'X'?)" for a name the reader does not know, or empty: X is the allowed name
+// the same but for case, '_', '-' and spaces (keyPrefix, Key-Prefix, LIMIT), else the nearest
+// within two edits (case aside; the first 64 characters of `name` compared).
+QString didYouMean(const QString &name, const QStringList &allowed);
 
 // How a reader names what it expected or found, in the file's own words (`yaml`: a mapping and
 // a list, else an object and an array): "an object", "a list", and a value it did not expect,

@@ -90,12 +90,7 @@ ParsedEntry parseEntry(const QByteArray &json)
     const QJsonObject o = QJsonDocument::fromJson(json).object();
     RuleStore::Entry &e = p.entry;
     e.version = o.value(QLatin1String("version")).toInteger();
-    e.time = o.value(QLatin1String("time")).toString();
-    e.author = o.value(QLatin1String("author")).toString();
-    e.message = o.value(QLatin1String("message")).toString();
-    e.added = strings(o.value(QLatin1String("added")));
-    e.changed = strings(o.value(QLatin1String("changed")));
-    e.removed = strings(o.value(QLatin1String("removed")));
+    readChangeFields(o, e);
     e.forced = o.value(QLatin1String("forced")).toBool();
     e.basedOn = optionalInt(o, "based_on");
     e.rollbackOf = optionalInt(o, "rollback_of");

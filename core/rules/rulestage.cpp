@@ -28,12 +28,7 @@ Result<RuleStore::Stage> parseStage(const QByteArray &json, const QByteArray &ke
     RuleStore::Stage st;
     st.version = o.value(QLatin1String("version")).toInteger();
     st.basedOn = o.value(QLatin1String("based_on")).toInteger();
-    st.time = o.value(QLatin1String("time")).toString();
-    st.author = o.value(QLatin1String("author")).toString();
-    st.message = o.value(QLatin1String("message")).toString();
-    st.added = strings(o.value(QLatin1String("added")));
-    st.changed = strings(o.value(QLatin1String("changed")));
-    st.removed = strings(o.value(QLatin1String("removed")));
+    readChangeFields(o, st);
     if (st.version < 1 || !o.value(QLatin1String("rules")).isObject()) {
         return bad(QStringLiteral("no version or no rules"));
     }

@@ -53,6 +53,18 @@ QString changesText(const QStringList &added, const QStringList &changed,
 
 QStringList strings(const QJsonValue &v);
 
+// What a history entry and a stage record share, read from their JSON: when, who, why, and
+// the rule ids added, changed and removed.
+template <typename Record> void readChangeFields(const QJsonObject &o, Record &r)
+{
+    r.time = o.value(QLatin1String("time")).toString();
+    r.author = o.value(QLatin1String("author")).toString();
+    r.message = o.value(QLatin1String("message")).toString();
+    r.added = strings(o.value(QLatin1String("added")));
+    r.changed = strings(o.value(QLatin1String("changed")));
+    r.removed = strings(o.value(QLatin1String("removed")));
+}
+
 // "v6 changed api-global (2025-06-01T12:00:03Z)" per history entry in [from, to], oldest
 // first; entries no longer kept are counted, not invented.
 QStringList historyLines(Connection &c, const QByteArray &historyKey, qint64 from, qint64 to);

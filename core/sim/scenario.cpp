@@ -103,24 +103,7 @@ QString element(const QString &path, qsizetype i)
 
 using bytes::shortened;
 using rules::diagnostic;
-using rules::editDistance;
-
-QString didYouMean(const QString &name, const QStringList &allowed)
-{
-    QString best;
-    qsizetype bestDistance = 3;
-    for (const QString &a : allowed) {
-        if (a.compare(name, Qt::CaseInsensitive) == 0) {
-            return u" (did you mean '%1'?)"_s.arg(a);
-        }
-        const qsizetype d = editDistance(name.left(64).toLower(), a);
-        if (d < bestDistance) {
-            best = a;
-            bestDistance = d;
-        }
-    }
-    return best.isEmpty() ? QString() : u" (did you mean '%1'?)"_s.arg(best);
-}
+using rules::didYouMean;
 
 // "9.9s", "250ms", "0s": microseconds, exactly; zero only when allowed.
 Result<qint64> parseTime(const QString &text, bool allowZero)

@@ -1,19 +1,17 @@
-#include "envoyconfig.h"
+#include "envoyformat.h"
 
+#include "codec.h"
+#include "codecinternal.h"
 #include "core/common/bytes.h"
 #include "core/common/readfile.h"
-#include "core/rules/codec.h"
-#include "core/rules/codecinternal.h"
-#include "core/rules/jsonlocator.h"
+#include "jsonlocator.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
-#include <QTimer>
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -26,7 +24,7 @@
 #include <streambuf>
 #include <tuple>
 
-namespace sluice::serve::envoy {
+namespace sluice::rules::envoy {
 
 namespace {
 
@@ -138,16 +136,6 @@ private:
         std::unique_ptr<Node> n = std::move(m_owned.back());
         m_owned.pop_back();
         place(std::move(n));
-    }
-};
-
-class BytesBuf : public std::streambuf
-{
-public:
-    explicit BytesBuf(const QByteArray &bytes)
-    {
-        char *p = const_cast<char *>(bytes.constData());
-        setg(p, p, p + bytes.size());
     }
 };
 
@@ -476,6 +464,8 @@ private:
         }
     }
 
+    // One rate_limit: read, checked as envoy ratelimit checks it, noted where Sluice cannot
+    // say it, and added as a rule.
     void rateLimit(const Node &d, const Node &rl, const QString &dpath,
                    const QList<QPair<QString, QString>> &path)
     {
@@ -498,70 +488,98 @@ private:
         limit.path = path;
         limit.unlimited = *unlimited;
         limit.file = m_file;
-        // Its place, the rate_limit key's, is found by placeAll().
-        const qsizetype place = keyOf(d, "rate_limit")->offset;
         if (const Node *name = member(rl, "name")) {
             limit.name = QString::fromStdString(name->scalar);
         }
-        if (const Node *replaces = member(rl, "replaces")) {
-            if (replaces->type != Node::Type::List) {
-                error(*replaces, rpath + QStringLiteral(".replaces"),
-                      QStringLiteral("expected a list of {name: ...}"));
-                return;
-            }
-            for (size_t i = 0; i < replaces->list.size(); ++i) {
-                const Node &r = *replaces->list[i];
-                const QString p = QStringLiteral("%1.replaces[%2]").arg(rpath).arg(i);
-                const Node *n = r.type == Node::Type::Map ? member(r, "name") : nullptr;
-                if (r.type == Node::Type::Map && !checkKeys(r, p)) {
-                    return;
-                }
-                if (n == nullptr || n->type != Node::Type::Scalar || n->scalar.empty()) {
-                    error(r, p, QStringLiteral("should not have an empty replaces entry"));
-                    return;
-                }
-                const QString target = QString::fromStdString(n->scalar);
-                if (target == limit.name) {
-                    error(*n, p + QStringLiteral(".name"),
-                          QStringLiteral("replaces should not contain the name of the same "
-                                         "descriptor ('%1')")
-                              .arg(bytes::shortened(target)));
-                    return;
-                }
-                limit.replaces << target;
-            }
-        }
-
-        // The unit.
-        const Node *unitNode = member(rl, "unit");
-        const QString unitName =
-            unitNode != nullptr ? QString::fromStdString(unitNode->scalar).toLower() : QString();
-        const Unit *unit = nullptr;
-        for (const Unit &u : units) {
-            unit = unitName == QLatin1String(u.name) ? &u : unit;
-        }
-        if (limit.unlimited) {
-            if (unit != nullptr) {
-                error(*unitNode, rpath + QStringLiteral(".unit"),
-                      QStringLiteral("should not specify a rate limit unit when unlimited"));
-                return;
-            }
-        } else if (unit == nullptr) {
-            error(unitNode != nullptr ? *unitNode : rl, rpath + QStringLiteral(".unit"),
-                  QStringLiteral("invalid rate limit unit '%1'; expected second, minute, hour, "
-                                 "day, week, month or year")
-                      .arg(bytes::shortened(unitName)));
+        if (!readReplaces(rl, rpath, limit)) {
             return;
         }
+        const auto params = readParameters(rl, rpath, limit.unlimited);
+        if (!params || !expressible(d, rl, dpath, rpath, limit, *params, *detailed)) {
+            return;
+        }
+        Rule rule = ruleFor(path, limit.unlimited, *params);
+        rule.shadow = *shadow;
+        addLimit(d, rl, rpath, std::move(rule), std::move(limit));
+    }
+
+    // rate_limit.replaces: a list of {name: ...}, none empty, none the limit's own name.
+    bool readReplaces(const Node &rl, const QString &rpath, Limit &limit)
+    {
+        const Node *replaces = member(rl, "replaces");
+        if (replaces == nullptr) {
+            return true;
+        }
+        if (replaces->type != Node::Type::List) {
+            error(*replaces, rpath + QStringLiteral(".replaces"),
+                  QStringLiteral("expected a list of {name: ...}"));
+            return false;
+        }
+        for (size_t i = 0; i < replaces->list.size(); ++i) {
+            const Node &r = *replaces->list[i];
+            const QString p = QStringLiteral("%1.replaces[%2]").arg(rpath).arg(i);
+            const Node *n = r.type == Node::Type::Map ? member(r, "name") : nullptr;
+            if (r.type == Node::Type::Map && !checkKeys(r, p)) {
+                return false;
+            }
+            if (n == nullptr || n->type != Node::Type::Scalar || n->scalar.empty()) {
+                error(r, p, QStringLiteral("should not have an empty replaces entry"));
+                return false;
+            }
+            const QString target = QString::fromStdString(n->scalar);
+            if (target == limit.name) {
+                error(*n, p + QStringLiteral(".name"),
+                      QStringLiteral("replaces should not contain the name of the same "
+                                     "descriptor ('%1')")
+                          .arg(bytes::shortened(target)));
+                return false;
+            }
+            limit.replaces << target;
+        }
+        return true;
+    }
+
+    // What a rate_limit says of its rate: the unit, requests_per_unit, and Sluice's extensions
+    // algorithm and burst.
+    struct Parameters
+    {
+        const Node *unitNode = nullptr;
+        QString unitName;
+        const Unit *unit = nullptr; // null: unlimited
         qint64 perUnit = 0;
+        Algorithm algorithm = Algorithm::FixedWindow;
+        qint64 burst = 0;
+    };
+
+    std::optional<Parameters> readParameters(const Node &rl, const QString &rpath, bool unlimited)
+    {
+        Parameters p;
+        p.unitNode = member(rl, "unit");
+        p.unitName = p.unitNode != nullptr ? QString::fromStdString(p.unitNode->scalar).toLower()
+                                           : QString();
+        for (const Unit &u : units) {
+            p.unit = p.unitName == QLatin1String(u.name) ? &u : p.unit;
+        }
+        if (unlimited) {
+            if (p.unit != nullptr) {
+                error(*p.unitNode, rpath + QStringLiteral(".unit"),
+                      QStringLiteral("should not specify a rate limit unit when unlimited"));
+                return std::nullopt;
+            }
+        } else if (p.unit == nullptr) {
+            error(p.unitNode != nullptr ? *p.unitNode : rl, rpath + QStringLiteral(".unit"),
+                  QStringLiteral("invalid rate limit unit '%1'; expected second, minute, hour, "
+                                 "day, week, month or year")
+                      .arg(bytes::shortened(p.unitName)));
+            return std::nullopt;
+        }
         if (const Node *n = member(rl, "requests_per_unit")) {
             const auto v = integer(*n, rpath + QStringLiteral(".requests_per_unit"), 4294967295);
             if (!v) {
-                return;
+                return std::nullopt;
             }
-            perUnit = *v;
+            p.perUnit = *v;
         }
-        Algorithm algorithm = Algorithm::FixedWindow;
         if (const Node *a = member(rl, "algorithm")) {
             const auto found = algorithm::fromName(QString::fromStdString(a->scalar));
             if (!found) {
@@ -570,26 +588,34 @@ private:
                                      "sliding_log, sliding_counter, token_bucket, leaky_bucket "
                                      "or gcra")
                           .arg(bytes::shortened(QString::fromStdString(a->scalar))));
-                return;
+                return std::nullopt;
             }
-            algorithm = *found;
+            p.algorithm = *found;
         }
-        qint64 burst = perUnit;
+        p.burst = p.perUnit;
         if (const Node *b = member(rl, "burst")) {
-            if (algorithm::isWindow(algorithm)) {
+            if (algorithm::isWindow(p.algorithm)) {
                 error(*b, rpath + QStringLiteral(".burst"),
                       QStringLiteral("burst applies to token_bucket, leaky_bucket and gcra, not "
                                      "to %1")
-                          .arg(algorithm::name(algorithm)));
-                return;
+                          .arg(algorithm::name(p.algorithm)));
+                return std::nullopt;
             }
             const auto v = integer(*b, rpath + QStringLiteral(".burst"), 4294967295);
             if (!v) {
-                return;
+                return std::nullopt;
             }
-            burst = *v;
+            p.burst = *v;
         }
-        if (*detailed) {
+        return p;
+    }
+
+    // Notes what Sluice cannot say: detailed_metric and replaces (imported without them), a
+    // calendar unit and requests_per_unit 0 (the rate_limit left out: false).
+    bool expressible(const Node &d, const Node &rl, const QString &dpath, const QString &rpath,
+                     const Limit &limit, const Parameters &p, bool detailed)
+    {
+        if (detailed) {
             note(*member(d, "detailed_metric"), dpath + QStringLiteral(".detailed_metric"),
                  QStringLiteral("detailed_metric cannot be expressed: Sluice's metrics never "
                                 "carry a descriptor value (their series are bounded by the "
@@ -600,43 +626,56 @@ private:
                  QStringLiteral("replaces cannot be expressed in a Sluice rule (each rule "
                                 "decides on its own); imported without it"));
         }
-        if (!limit.unlimited && unit->us == 0) {
-            note(*unitNode, rpath + QStringLiteral(".unit"),
+        if (!limit.unlimited && p.unit->us == 0) {
+            note(*p.unitNode, rpath + QStringLiteral(".unit"),
                  QStringLiteral("the calendar unit '%1' cannot be expressed (Sluice's windows "
                                 "are fixed durations); this rate_limit is left out")
-                     .arg(bytes::shortened(unitName)));
-            return;
+                     .arg(bytes::shortened(p.unitName)));
+            return false;
         }
-        if (!limit.unlimited && perUnit == 0) {
+        if (!limit.unlimited && p.perUnit == 0) {
             const Node *n = member(rl, "requests_per_unit");
             note(n != nullptr ? *n : rl, rpath + QStringLiteral(".requests_per_unit"),
                  QStringLiteral("requests_per_unit 0 (every request over the limit) cannot be "
                                 "expressed: a Sluice limit is at least 1; this rate_limit is "
                                 "left out"));
-            return;
+            return false;
         }
+        return true;
+    }
+
+    Rule ruleFor(const QList<QPair<QString, QString>> &path, bool unlimited, const Parameters &p)
+    {
         Rule rule;
         const QString id = ruleIdOf(m_domain, path);
-        if (limit.unlimited) {
+        if (unlimited) {
             // Not limited: a disabled rule answers "not limited" and never touches Redis.
             rule = Rule::window(id, Algorithm::FixedWindow, 1, duration::usPerSecond);
             rule.enabled = false;
-        } else if (algorithm::isWindow(algorithm)) {
-            rule = Rule::window(id, algorithm, perUnit, unit->us);
+        } else if (algorithm::isWindow(p.algorithm)) {
+            rule = Rule::window(id, p.algorithm, p.perUnit, p.unit->us);
         } else {
-            rule = Rule::bucket(id, algorithm, Rate{perUnit, unit->us}, burst);
+            rule = Rule::bucket(id, p.algorithm, Rate{p.perUnit, p.unit->us}, p.burst);
         }
-        rule.shadow = *shadow;
         rule.scope = scopeOf(path);
+        return rule;
+    }
+
+    // The rule and its limit into the configuration, unless another descriptor has its id.
+    void addLimit(const Node &d, const Node &rl, const QString &rpath, Rule rule, Limit limit)
+    {
+        // Its place, the rate_limit key's, is found by placeAll().
+        const qsizetype place = keyOf(d, "rate_limit")->offset;
         QStringList described;
         described << QStringLiteral("envoy ratelimit %1 (%2")
-                         .arg(descriptorText(m_domain, path), QFileInfo(m_file).fileName());
+                         .arg(descriptorText(m_domain, limit.path), QFileInfo(m_file).fileName());
         if (!limit.name.isEmpty()) {
             described << QStringLiteral("name %1").arg(limit.name);
         }
         if (limit.unlimited) {
             described << QStringLiteral("unlimited");
         }
+        const QString &id = rule.id;
         if (const auto it = m_config.ruleIndex.constFind(id); it != m_config.ruleIndex.cend()) {
             if (full()) {
                 ++m_config.moreErrors;
@@ -786,7 +825,7 @@ void parse(const QByteArray &yaml, const QString &file, Config &config)
     TreeReader tree;
     std::optional<qsizetype> second; // where a second document starts
     try {
-        BytesBuf buffer(yaml);
+        internal::BytesBuf buffer(yaml);
         std::istream in(&buffer);
         YAML::Parser parser(in);
         if (!parser.HandleNextDocument(tree)) {
@@ -796,9 +835,9 @@ void parse(const QByteArray &yaml, const QString &file, Config &config)
             return;
         }
         try {
-            rules::internal::IgnoreEvents next(true); // stops at the start of a document
+            internal::IgnoreEvents next(true); // stops at the start of a document
             parser.HandleNextDocument(next);
-        } catch (const rules::internal::SecondDocument &d) {
+        } catch (const internal::SecondDocument &d) {
             second = d.offset;
         }
     } catch (const Refusal &r) {
@@ -914,46 +953,4 @@ Config load(const QString &fileOrDirectory)
     return config;
 }
 
-ConfigWatcher::ConfigWatcher(QString path, QObject *parent)
-    : QObject(parent)
-    , m_path(std::move(path))
-    , m_watcher(new QFileSystemWatcher(this))
-    , m_quiet(new QTimer(this))
-{
-    m_quiet->setSingleShot(true);
-    m_quiet->setInterval(200);
-    connect(m_quiet, &QTimer::timeout, this, [this] {
-        rewatch();
-        Q_EMIT changed();
-    });
-    auto touched = [this] { m_quiet->start(); };
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, touched);
-    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, touched);
-    rewatch();
-}
-
-void ConfigWatcher::rewatch()
-{
-    if (!m_watcher->files().isEmpty()) {
-        m_watcher->removePaths(m_watcher->files());
-    }
-    if (!m_watcher->directories().isEmpty()) {
-        m_watcher->removePaths(m_watcher->directories());
-    }
-    const QFileInfo info(m_path);
-    QStringList paths;
-    if (info.isDir()) {
-        paths << m_path;
-        const QDir dir(m_path);
-        for (const QString &name :
-             dir.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml")}, QDir::Files)) {
-            paths << dir.filePath(name);
-        }
-    } else {
-        // A file: its directory too, so that a file replaced by a rename is seen.
-        paths << m_path << info.absolutePath();
-    }
-    m_watcher->addPaths(paths);
-}
-
-} // namespace sluice::serve::envoy
+} // namespace sluice::rules::envoy

@@ -1,21 +1,17 @@
 #pragma once
 
-#include "core/rules/rule.h"
+#include "rule.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QList>
-#include <QObject>
 #include <QPair>
 #include <QString>
 #include <QStringList>
 
 #include <vector>
 
-class QFileSystemWatcher;
-class QTimer;
-
-namespace sluice::serve::envoy {
+namespace sluice::rules::envoy {
 
 // envoyproxy/ratelimit's configuration (its YAML files, unchanged) read into Sluice rules
 // (FORMATS.md "envoy ratelimit's configuration"):
@@ -91,25 +87,4 @@ QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &pa
 // as ruleIdOf() writes it; `domain` alone as ruleIdOf(domain, {}) with an empty key.
 QString ruleIdPart(const QString &key, const QString &value = {});
 
-// Watches a configuration file or directory (serve --envoy-config): changed() once the files
-// have been quiet for a moment after a change (an editor's save, a ConfigMap's symlink swap, a
-// file added or removed), in the thread it lives in.
-class ConfigWatcher : public QObject
-{
-    Q_OBJECT
-public:
-    explicit ConfigWatcher(QString path, QObject *parent = nullptr);
-    const QString &path() const { return m_path; }
-    // Watches again what is there now (files come and go).
-    void rewatch();
-
-Q_SIGNALS:
-    void changed();
-
-private:
-    QString m_path;
-    QFileSystemWatcher *m_watcher;
-    QTimer *m_quiet;
-};
-
-} // namespace sluice::serve::envoy
+} // namespace sluice::rules::envoy
