@@ -4,6 +4,7 @@
 
 #include "core/limiter/redislimiter.h"
 #include "core/redis/errors.h"
+#include "core/redis/lazyconnection.h"
 #include "core/redis/scriptregistry.h"
 
 #include <QElapsedTimer>
@@ -263,6 +264,45 @@ private Q_SLOTS:
         auto back = limiter.decide(req); // reconnects
         QVERIFY2(back.ok(), qPrintable(back.ok() ? QString() : back.error().message));
         QCOMPARE(back->remaining, 998);
+    }
+
+    // LazyConnection's one rule: opened on first use, kept while it works, reopened when broken
+    // and, for connections that follow an outage count, when the count moved since it was made.
+    // A limiter over the borrowed connection follows it.
+    void lazyConnectionReconnectsByTheRule()
+    {
+        LazyConnection lazy(test::redisEndpoint());
+        QVERIFY(lazy.needsConnect());
+        QVERIFY(lazy.current() == nullptr);
+        auto idOf = [&] {
+            auto c = lazy.get();
+            return c ? (*c)->command({"CLIENT", "ID"})->integer : -1;
+        };
+        const qint64 first = idOf();
+        QVERIFY(first > 0);
+        QVERIFY(!lazy.needsConnect());
+        QCOMPARE(idOf(), first); // kept while it works
+
+        RedisLimiter limiter(lazy.current());
+        Connection admin = test::connect();
+        QVERIFY(admin.command({"CLIENT", "KILL", "ID", QByteArray::number(first)}).ok());
+        auto lost = limiter.decide(thousandAMinute("lazy"));
+        QVERIFY(!lost.ok() && lost.error().isConnectionLoss());
+        QVERIFY(lazy.needsConnect()); // broken
+        const qint64 second = idOf();
+        QVERIFY(second > 0 && second != first);
+        QVERIFY2(limiter.decide(thousandAMinute("lazy")).ok(), "the limiter follows it");
+
+        std::atomic<quint64> outages{0};
+        lazy.followOutages(&outages);
+        QVERIFY(!lazy.needsConnect()); // no outage yet
+        QCOMPARE(idOf(), second);
+        ++outages; // another user found the server down
+        QVERIFY(lazy.needsConnect());
+        const qint64 fourth = idOf();
+        QVERIFY(fourth > 0 && fourth != second);
+        QCOMPARE(lazy.outagesSeen(), quint64(1));
+        QCOMPARE(idOf(), fourth);
     }
 
     void scriptsAreEmbedded()

@@ -8,6 +8,7 @@
 #include "core/load/loadgenerator.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
+#include "ownredis.h"
 #include "pageharness.h"
 #include "testdata.h"
 #include "testredis.h"
@@ -16,6 +17,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -119,6 +121,35 @@ private Q_SLOTS:
 
     // Connected: the recorded statistics, the denied subject, the busiest rule; then an unblock
     // deletes its key; a new session of the connection starts over.
+    // The Monitor's reads feed the console's one connection state: after an outage the
+    // connection follows the Monitor's first good read at once, not the end of its own
+    // countdown (no other page is there to report it).
+    void outageReportedToTheConnection()
+    {
+        using S = ConnectionState::State;
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        ConnectionController controller(&m_h.store());
+        MonitorSession session(&controller, fast());
+        RuleSet set;
+        set.rules = {windowRule(uniqueId("outage"), 10)};
+        session.setRules(set);
+        controller.connectTo(test::saveProfile(m_h.store(), redis.endpoint(), u"outage"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            controller.state().state == S::Connected && session.snapshot().readAtMs > 0, 10000);
+        redis.stop();
+        // Down long enough for the session's back-off to count 8 s.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            controller.state().state == S::Lost && controller.state().retryInSeconds >= 8, 30000);
+        const qint64 backAtMs = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY2(redis.start(), redis.output().constData());
+        QTRY_VERIFY_WITH_TIMEOUT(session.snapshot().readAtMs >= backAtMs, 10000);
+        QElapsedTimer sinceRead;
+        sinceRead.start();
+        QTRY_VERIFY_WITH_TIMEOUT(controller.state().state == S::Connected, 3000);
+        QVERIFY2(sinceRead.elapsed() < 3000, qPrintable(QString::number(sinceRead.elapsed())));
+    }
+
     void readsLimitsAndUnblocks()
     {
         const QString id = uniqueId("ms-limit");

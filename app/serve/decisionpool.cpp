@@ -6,6 +6,7 @@
 #include "core/common/bytes.h"
 #include "core/limiter/redislimiter.h"
 #include "core/redis/errors.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QDateTime>
 
@@ -328,8 +329,12 @@ DecisionOutcome DecisionPool::fallback(DecisionJob &&job, bool uncertain)
 void DecisionPool::workerLoop(int index)
 {
     Q_UNUSED(index)
-    std::optional<RedisLimiter> limiter;
-    quint64 epoch = 0; // m_downEpoch when the connection was made
+    // Reconnected by LazyConnection's rule, and after any outage found since it was made (a
+    // new TCP connection, so a moved VIP, a DNS name or a failover is followed).
+    LazyConnection redis(m_endpoint, m_options.connection);
+    redis.followOutages(&m_downEpoch);
+    std::optional<RedisLimiter> limiter; // over redis's connection
+    quint64 epoch = 0;                   // m_downEpoch when the connection was made
     std::vector<DecisionJob> batch;
     std::vector<Request> requests;
     for (;;) {
@@ -363,28 +368,15 @@ void DecisionPool::workerLoop(int index)
         out.reserve(out.size() + batch.size());
         bool useRedis = m_redisUp.load() && !batch.empty();
         if (useRedis) {
-            const quint64 e = m_downEpoch.load();
-            if (!limiter) {
-                auto c = Connection::open(m_endpoint, m_options.connection);
-                if (c) {
-                    limiter.emplace(std::move(*c));
-                    epoch = e;
-                } else {
-                    countError(c.error());
-                    markDown(c.error());
-                    useRedis = false;
+            if (auto c = redis.get(); !c) {
+                countError(c.error());
+                markDown(c.error());
+                useRedis = false;
+            } else {
+                if (!limiter) {
+                    limiter.emplace(*c);
                 }
-            } else if (limiter->connection().isBroken() || limiter->connection().isStale() ||
-                       epoch != e) {
-                // A new connection (a new TCP connection, so a moved VIP or DNS name is
-                // followed), not a retry on the old one.
-                if (auto r = limiter->connection().reconnect(); r) {
-                    epoch = e;
-                } else {
-                    countError(r.error());
-                    markDown(r.error());
-                    useRedis = false;
-                }
+                epoch = redis.outagesSeen();
             }
         }
         qint64 redisDecisions = 0;
@@ -540,8 +532,11 @@ QString DecisionPool::probeFailed(bool *refused)
 
 void DecisionPool::proberLoop()
 {
-    std::optional<Connection> c;
-    quint64 epoch = 0; // m_downEpoch when `c` was made
+    // A worker that found Redis down since this connection was made makes it reconnect: the
+    // probe goes where a new connection goes (after a failover, the new master), not to the
+    // old socket's server, which may be a demoted master that still answers PING.
+    LazyConnection redis(m_endpoint, m_options.connection);
+    redis.followOutages(&m_downEpoch);
     auto backoff = m_options.minBackoff;
     for (;;) {
         {
@@ -552,28 +547,13 @@ void DecisionPool::proberLoop()
         }
         QString error;
         bool refused = false;
-        const quint64 e = m_downEpoch.load();
-        if (!c) {
-            auto opened = Connection::open(m_endpoint, m_options.connection);
-            if (opened) {
-                c.emplace(std::move(*opened));
-                epoch = e;
-            } else {
-                error = opened.error().message;
-                countError(opened.error());
-                refused = isRefused(opened.error());
-            }
-        } else if (c->isBroken() || epoch != e) {
-            // A worker found Redis down since this connection was made: probe where a new
-            // connection goes (after a failover, the new master), not the old socket's server,
-            // which may be a demoted master that still answers PING.
-            if (auto r = c->reconnect(); !r) {
-                error = r.error().message;
-                countError(r.error());
-                refused = isRefused(r.error());
-            } else {
-                epoch = e;
-            }
+        Connection *c = nullptr;
+        if (auto got = redis.get(); got) {
+            c = *got;
+        } else {
+            error = got.error().message;
+            countError(got.error());
+            refused = isRefused(got.error());
         }
         if (error.isEmpty()) {
             // ROLE: a demoted master answers PING but refuses every admission (READONLY), so
@@ -584,7 +564,7 @@ void DecisionPool::proberLoop()
                 error = QStringLiteral("Redis at %1 is a replica (ROLE %2): it refuses writes "
                                        "(READONLY)")
                             .arg(m_endpoint.display(), bytes::quoted(role->elements[0].str));
-                c.reset();
+                redis.reset();
             } else if (!role && role.error().kind != Error::Kind::Auth) {
                 error = role.error().message;
                 countError(role.error());

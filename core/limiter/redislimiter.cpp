@@ -54,7 +54,13 @@ Result<void> checkRequest(const Request &request)
 } // namespace
 
 RedisLimiter::RedisLimiter(Connection connection, const ScriptRegistry &scripts)
-    : m_connection(std::move(connection))
+    : RedisLimiter(static_cast<Connection *>(nullptr), scripts)
+{
+    m_owned.emplace(std::move(connection));
+}
+
+RedisLimiter::RedisLimiter(Connection *borrowed, const ScriptRegistry &scripts)
+    : m_borrowed(borrowed)
     , m_scripts(scripts)
 {
     // Which script runs which algorithm: lua/<algorithm name>.lua. The registry knows only names.
@@ -159,10 +165,11 @@ Result<Decision> RedisLimiter::decide(const Request &request)
 
 Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const Request> requests)
 {
+    Connection &conn = connection();
     std::vector<Result<Decision>> out;
     out.reserve(requests.size());
-    if (m_connection.isBroken()) {
-        if (auto r = m_connection.reconnect(); !r) {
+    if (conn.isBroken()) {
+        if (auto r = conn.reconnect(); !r) {
             return r.error();
         }
     }
@@ -174,7 +181,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         if (ok) {
             if (auto s = scriptFor(*requests[i].policy)) {
                 scripts[i] = *s;
-                if (auto l = ScriptRegistry::ensureLoaded(m_connection, **s); !l) {
+                if (auto l = ScriptRegistry::ensureLoaded(conn, **s); !l) {
                     return l.error();
                 }
             } else {
@@ -191,13 +198,13 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
             ++encoded;
         }
     }
-    m_connection.appendEncoded(m_out.data(), m_out.size(), encoded, decisionBound);
+    conn.appendEncoded(m_out.data(), m_out.size(), encoded, decisionBound);
     std::vector<size_t> noScript, redirected;
     for (size_t i = 0; i < requests.size(); ++i) {
         if (scripts[i] == nullptr) {
             continue;
         }
-        auto raw = m_connection.readRaw();
+        auto raw = conn.readRaw();
         if (!raw) {
             return raw.error();
         }
@@ -212,7 +219,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
     // interleaved with pipelined replies, so everything first), then run them once more.
     auto runAgain = [&](const std::vector<size_t> &which) -> Result<void> {
         for (size_t i : which) {
-            if (auto l = ScriptRegistry::ensureLoaded(m_connection, *scripts[i]); !l) {
+            if (auto l = ScriptRegistry::ensureLoaded(conn, *scripts[i]); !l) {
                 return l.error();
             }
         }
@@ -220,9 +227,9 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         for (size_t i : which) {
             encodeRequest(requests[i], *scripts[i]);
         }
-        m_connection.appendEncoded(m_out.data(), m_out.size(), qint64(which.size()), decisionBound);
+        conn.appendEncoded(m_out.data(), m_out.size(), qint64(which.size()), decisionBound);
         for (size_t i : which) {
-            auto raw = m_connection.readRaw();
+            auto raw = conn.readRaw();
             if (!raw) {
                 return raw.error();
             }
@@ -230,10 +237,10 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
         }
         return {};
     };
-    if (!redirected.empty() && m_connection.isBroken() && !m_connection.cluster()) {
+    if (!redirected.empty() && conn.isBroken() && !conn.cluster()) {
         // MOVED or ASK from a plain connection: the server is a Redis Cluster node, and the
         // connection reconnects as a cluster client (Connection), which routes them.
-        if (auto r = m_connection.reconnect(); !r) {
+        if (auto r = conn.reconnect(); !r) {
             return r.error();
         }
         if (auto r = runAgain(redirected); !r) {
@@ -243,7 +250,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
     if (!noScript.empty()) {
         // The script cache was flushed between SCRIPT LOAD and these calls (SCRIPT FLUSH, a
         // restart, a failover).
-        m_connection.loadedScripts().clear();
+        conn.loadedScripts().clear();
         if (auto r = runAgain(noScript); !r) {
             return r.error();
         }

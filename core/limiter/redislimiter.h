@@ -6,6 +6,7 @@
 #include "core/redis/scriptregistry.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace sluice {
@@ -17,11 +18,15 @@ class RedisLimiter final : public Limiter
 public:
     explicit RedisLimiter(Connection connection,
                           const ScriptRegistry &scripts = ScriptRegistry::builtin());
+    // Over a connection the caller owns (a LazyConnection's, which decides when it reconnects);
+    // it must outlive the limiter.
+    explicit RedisLimiter(Connection *borrowed,
+                          const ScriptRegistry &scripts = ScriptRegistry::builtin());
 
     Result<Decision> decide(const Request &request) override;
     Result<std::vector<Result<Decision>>> decideBatch(std::span<const Request> requests) override;
 
-    Connection &connection() { return m_connection; }
+    Connection &connection() { return m_borrowed != nullptr ? *m_borrowed : *m_owned; }
 
     // The script a policy runs, or an Internal error if the registry lacks it.
     Result<const ScriptRegistry::Script *> scriptFor(const Policy &policy) const;
@@ -30,7 +35,8 @@ private:
     // Encodes one EVALSHA into m_out (RESP, no hiredis formatting: this is the hot path).
     void encodeRequest(const Request &request, const ScriptRegistry::Script &script);
 
-    Connection m_connection;
+    std::optional<Connection> m_owned;
+    Connection *m_borrowed = nullptr; // else m_owned
     const ScriptRegistry &m_scripts;
     // The script of each Algorithm (indexed by its value): looked up once, not per request.
     std::array<const ScriptRegistry::Script *, std::size(algorithm::all)> m_byAlgorithm{};

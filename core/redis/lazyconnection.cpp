@@ -9,7 +9,8 @@ LazyConnection::LazyConnection(Endpoint endpoint, Connection::Options options)
 
 bool LazyConnection::needsConnect() const
 {
-    return !m_connection || m_connection->isBroken();
+    return !m_connection || m_connection->isBroken() ||
+           (m_outages != nullptr && m_outages->load(std::memory_order_relaxed) != m_outagesSeen);
 }
 
 Result<Connection *> LazyConnection::get()
@@ -17,6 +18,8 @@ Result<Connection *> LazyConnection::get()
     if (!needsConnect()) {
         return &*m_connection;
     }
+    // Read before the attempt: an outage found during it makes this connection suspect too.
+    const quint64 outages = m_outages != nullptr ? m_outages->load(std::memory_order_relaxed) : 0;
     if (m_connection) {
         if (auto r = m_connection->reconnect(); !r) {
             return r.error();
@@ -28,6 +31,7 @@ Result<Connection *> LazyConnection::get()
         }
         m_connection.emplace(std::move(*c));
     }
+    m_outagesSeen = outages;
     if (m_onConnect) {
         m_onConnect(*m_connection);
     }

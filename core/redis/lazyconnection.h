@@ -2,6 +2,7 @@
 
 #include "connection.h"
 
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -11,8 +12,12 @@ namespace sluice {
 // on first use, and reopened before a use when it is broken (a transport error), stale (a
 // READONLY or MASTERDOWN reply: the master moved) or the topology changed (a MOVED or ASK made
 // the server a cluster node). Connection::isBroken() says all three; reconnect() then asks the
-// sentinels again, or comes back as a cluster client. A failed attempt is returned, and the
-// next get() tries again: the caller paces its attempts (its interval, a gap after a failure).
+// sentinels again, or comes back as a cluster client. Connections that share an outage count
+// (followOutages(): the decision pool's workers and prober) follow one more: a connection made
+// before another of them found the server down is reopened too, so that it goes where a new
+// connection goes (after a failover, the new master), not to a demoted master that still
+// answers. A failed attempt is returned, and the next get() tries again: the caller paces its
+// attempts (its interval, a gap after a failure). One thread at a time.
 class LazyConnection
 {
 public:
@@ -29,12 +34,19 @@ public:
     void onConnect(std::function<void(Connection &)> hook) { m_onConnect = std::move(hook); }
     // Drops the connection: the next get() opens a new one.
     void reset() { m_connection.reset(); }
+    // The count of outages seen by the connections sharing it (incremented by whoever finds
+    // the server down; read here with one relaxed load per get()). It must outlive this.
+    void followOutages(const std::atomic<quint64> *outages) { m_outages = outages; }
+    // The outage count when the connection was last (re)made.
+    quint64 outagesSeen() const { return m_outagesSeen; }
 
 private:
     Endpoint m_endpoint;
     Connection::Options m_options;
     std::optional<Connection> m_connection;
     std::function<void(Connection &)> m_onConnect;
+    const std::atomic<quint64> *m_outages = nullptr;
+    quint64 m_outagesSeen = 0; // *m_outages when the connection was (re)made
 };
 
 } // namespace sluice

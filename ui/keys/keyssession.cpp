@@ -338,6 +338,11 @@ void KeysSession::onPage(const QList<KeyInfo> &keys, const keys::ScanProgress &p
 
 void KeysSession::onScanFinished(const ScanSummary &summary)
 {
+    if (summary.status != ScanSummary::Status::Failed && summary.progress.roundTrips > 0) {
+        // A scan that got its answers is news of the connection even when it listed nothing
+        // (a keyspace that came back empty has no page and no row to refresh).
+        workerReached();
+    }
     if (m_pendingScans > 0) {
         --m_pendingScans;
     }
@@ -415,12 +420,20 @@ void KeysSession::onRefreshed(const QList<KeyInfo> &keys)
     connectionBack();
 }
 
-void KeysSession::connectionBack()
+bool KeysSession::workerReached()
 {
     m_connection->reportReachable(); // the status bar follows at once, not after its countdown
-    if (m_connectionTrouble) {
-        m_connectionTrouble = false;
-        setConnectionNote({}); // the worker got through again
+    if (!m_connectionTrouble) {
+        return false;
+    }
+    m_connectionTrouble = false;
+    setConnectionNote({}); // the worker got through again
+    return true;
+}
+
+void KeysSession::connectionBack()
+{
+    if (workerReached()) {
         // The rows stay stale until a scan has listed them again: one now, when live.
         if (m_pendingScans == 0 && !m_fixing && rescanInterval() > 0 && m_model->rowCount() > 0) {
             startScan(ScanKind::Live);

@@ -149,6 +149,9 @@ private:
     void onConnectionState(const ConnectionState &state);
     void onFixFinished(const keys::KeyFixer::Report &report);
     void onCountsChanged();
+    // The worker got answers from Redis: reported to the console's connection state, and the
+    // note about a lost connection goes. True when that note was up.
+    bool workerReached();
     void connectionBack();
     void beginFix();
     void setConnectionNote(const QString &text, Tone tone = Tone::Warning);

@@ -135,10 +135,11 @@ KeysScanState::Freshness KeysScanState::freshness() const
         return Freshness::Stale;
     }
     const qint64 age = now() - m_finishedAt.toMSecsSinceEpoch();
-    if (age < freshFor()) {
+    const qint64 rescanTakes = std::max<qint64>(2 * m_durationMs, 1000);
+    if (age < freshFor() + rescanTakes) {
         return Freshness::Fresh;
     }
-    return age < 2 * freshFor() ? Freshness::Aging : Freshness::Stale;
+    return age < 2 * (freshFor() + rescanTakes) ? Freshness::Aging : Freshness::Stale;
 }
 
 bool KeysScanState::mayShowHealthy() const

@@ -18,10 +18,13 @@ namespace sluice::ui {
 // delivered keys saw (when it finished, how long it took, how many keys, whether it saw the
 // whole match or stopped at the scan budget), the health of the rows now (the model's counts,
 // which the 1 s re-reads keep current), and whether Redis failed since. From the clock and the
-// rescan interval it says how current that is:
-// - fresh: finished less than one interval ago, and nothing failed since;
-// - aging: between one and two intervals (no green any more, not yet stale);
-// - stale: older than two intervals, or a scan or the connection failed since.
+// rescan interval it says how current that is, allowing each interval the time its rescan
+// takes (the next result comes one interval after this one finished, plus the scan itself:
+// the last scan's duration twice, at least a second, so that a rescan on time never reads as
+// late):
+// - fresh: finished less than one interval (and that time) ago, and nothing failed since;
+// - aging: up to two intervals (no green any more, not yet stale);
+// - stale: older than that, or a scan or the connection failed since.
 // A green "healthy" (mayShowHealthy()) needs fresh and the whole match. GUI thread.
 class KeysScanState : public QObject
 {

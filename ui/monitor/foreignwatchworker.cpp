@@ -31,6 +31,10 @@ void ForeignWatchWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 s
     m_session = session;
     m_scanBudget = scanBudget;
     m_connection.reset();
+    if (m_endpoint) {
+        m_connection.emplace(
+            *m_endpoint, workerConnectionOptions(std::chrono::seconds(3), std::chrono::seconds(1)));
+    }
     restartSamples();
 }
 
@@ -67,18 +71,8 @@ void ForeignWatchWorker::tick()
     QElapsedTimer took;
     took.start();
     QString error;
-    if (!m_connection) {
-        auto c = Connection::open(
-            *m_endpoint, workerConnectionOptions(std::chrono::seconds(3), std::chrono::seconds(1)));
-        if (c) {
-            m_connection.emplace(std::move(c.value()));
-        } else {
-            error = c.error().message;
-        }
-    } else if (m_connection->isBroken()) {
-        if (auto r = m_connection->reconnect(); !r) {
-            error = r.error().message;
-        }
+    if (auto c = m_connection->get(); !c) {
+        error = c.error().message;
     }
     if (error.isEmpty()) {
         keys::KeyWatcher::Options o;
@@ -86,7 +80,7 @@ void ForeignWatchWorker::tick()
         o.scan.maxKeysPerSecond = m_scanBudget;
         o.cancel = &m_cancel;
         o.maxKeys = 200'000;
-        keys::WatchSample s = keys::KeyWatcher::sample(*m_connection, o);
+        keys::WatchSample s = keys::KeyWatcher::sample(*m_connection->current(), o);
         if (s.error) {
             error = s.error->message;
             m_last.reset();

@@ -3,6 +3,7 @@
 #include "core/keys/keywatcher.h"
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QList>
 #include <QObject>
@@ -51,7 +52,7 @@ private:
     int m_intervalMs;
     QTimer *m_timer = nullptr;
     std::optional<Endpoint> m_endpoint;
-    std::optional<Connection> m_connection;
+    std::optional<LazyConnection> m_connection; // of m_endpoint
     quint64 m_session = 0;
     double m_scanBudget = keys::defaultScanBudget;
     QList<keys::Adoption> m_adoptions;

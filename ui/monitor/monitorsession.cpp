@@ -365,6 +365,12 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         return; // read for a previous session
     }
     if (!s.ok()) {
+        if (m_error.isEmpty()) {
+            // The console's one connection state hears it first from whichever page sees it:
+            // the session checks at once (a read refused for another reason leaves it
+            // Connected).
+            m_connection->reportLost();
+        }
         m_error = s.error;
         if (m_failedSinceMs == 0) {
             m_failedSinceMs = QDateTime::currentMSecsSinceEpoch();
@@ -375,6 +381,7 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         return;
     }
     m_error.clear();
+    m_connection->reportReachable(); // the status bar follows at once, not after its countdown
     // A good read is the truth for the list, whatever the connection state says meanwhile.
     const bool wasStale = m_failedSinceMs > 0;
     m_failedSinceMs = 0;

@@ -57,6 +57,10 @@ void MonitorWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 sessio
     m_scanBudget = scanBudget;
     m_session = session;
     m_connection.reset();
+    if (m_endpoint) {
+        m_connection.emplace(
+            *m_endpoint, workerConnectionOptions(std::chrono::seconds(3), std::chrono::seconds(1)));
+    }
     m_ticks = 0;
     m_nextScanMs = 0;
     if (m_endpoint) {
@@ -111,22 +115,10 @@ void MonitorWorker::tick()
 
 bool MonitorWorker::ensureConnection(QString *error)
 {
-    if (!m_connection) {
-        auto c = Connection::open(
-            *m_endpoint, workerConnectionOptions(std::chrono::seconds(3), std::chrono::seconds(1)));
-        if (!c) {
-            *error = c.error().message;
-            return false;
-        }
-        m_connection.emplace(std::move(c.value()));
-        return true;
-    }
-    if (m_connection->isBroken()) {
-        auto r = m_connection->reconnect();
-        if (!r) {
-            *error = r.error().message;
-            return false;
-        }
+    auto c = m_connection->get();
+    if (!c) {
+        *error = c.error().message;
+        return false;
     }
     return true;
 }
@@ -149,7 +141,8 @@ MonitorSnapshot MonitorWorker::read(bool withKeys)
         ids << r.id; // a staged candidate's statistics are its own
     }
     if (!ids.isEmpty()) {
-        auto series = stats::readSeries(*m_connection, ids, m_options.windowSeconds, s.nowSecond);
+        auto series =
+            stats::readSeries(*m_connection->current(), ids, m_options.windowSeconds, s.nowSecond);
         if (!series) {
             s.error = series.error().message;
             return s;
@@ -162,8 +155,8 @@ MonitorSnapshot MonitorWorker::read(bool withKeys)
         s.topBusiest = true;
     }
     if (!topRule.isEmpty() && m_rules.find(topRule)) {
-        auto top = stats::readTopSubjects(*m_connection, topRule, m_options.windowSeconds,
-                                          s.nowSecond, m_options.topCount);
+        auto top = stats::readTopSubjects(*m_connection->current(), topRule,
+                                          m_options.windowSeconds, s.nowSecond, m_options.topCount);
         if (!top) {
             s.error = top.error().message;
             return s;
@@ -199,7 +192,8 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
     QElapsedTimer took;
     took.start();
     const keys::ScanSummary summary = scanner.run(
-        *m_connection, o, [&](const QList<keys::KeyInfo> &page, const keys::ScanProgress &) {
+        *m_connection->current(), o,
+        [&](const QList<keys::KeyInfo> &page, const keys::ScanProgress &) {
             scanned += page.size();
             for (const keys::KeyInfo &k : page) {
                 const Rule *rule = k.hasRule() ? rules.find(k.ruleId) : nullptr;
@@ -243,7 +237,7 @@ void MonitorWorker::applyOverrides(MonitorSnapshot &s)
     // The stored overrides, one read of their index: a user whose ACL does not reach them
     // still sees the keys (and the rule file's overrides), and the note says why.
     QList<rules::OverrideStore::Stored> stored;
-    auto listed = rules::OverrideStore(m_ns).list(*m_connection, m_rules);
+    auto listed = rules::OverrideStore(m_ns).list(*m_connection->current(), m_rules);
     if (listed) {
         stored = std::move(*listed);
     } else {
@@ -334,7 +328,7 @@ void MonitorWorker::unblock(QByteArray key)
         Q_EMIT unblocked(key, false, error);
         return;
     }
-    auto r = m_connection->command({QByteArrayLiteral("UNLINK"), key});
+    auto r = m_connection->current()->command({QByteArrayLiteral("UNLINK"), key});
     if (!r) {
         Q_EMIT unblocked(key, false, r.error().message);
         return;
@@ -379,7 +373,7 @@ void MonitorWorker::storeOverrides(QList<OverrideTarget> targets, Override::Acti
             o.note = note;
             rules::OverrideStore::AddOptions options;
             options.replace = true;
-            auto added = store.add(*m_connection, *rule, o, options);
+            auto added = store.add(*m_connection->current(), *rule, o, options);
             if (added) {
                 r.expiresUs = added->override.expiresUs;
             } else {

@@ -5,6 +5,7 @@
 #include "core/keys/keyscanner.h"
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
+#include "core/redis/lazyconnection.h"
 #include "core/rules/rule.h"
 
 #include <QByteArray>
@@ -47,7 +48,7 @@ struct OverrideResult
 //   next one waits at least 10 times its duration, so that a large keyspace costs the server
 //   at most about a tenth of one connection's time.
 // Errors never throw: a failed read emits a snapshot with only `error`, the connection is
-// reopened on the next tick, and the page keeps its last data meanwhile.
+// reopened by LazyConnection's rule on the next tick, and the page keeps its last data meanwhile.
 class MonitorWorker : public QObject
 {
     Q_OBJECT
@@ -114,7 +115,7 @@ private:
     Options m_options;
     QTimer *m_timer = nullptr;
     std::optional<Endpoint> m_endpoint;
-    std::optional<Connection> m_connection;
+    std::optional<LazyConnection> m_connection; // of m_endpoint
     quint64 m_session = 0;
     RuleSet m_rules;
     QString m_topRule;

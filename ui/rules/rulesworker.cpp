@@ -29,6 +29,9 @@ void RulesWorker::setEndpoint(const std::optional<Endpoint> &endpoint, const QBy
     }
     m_connection.reset();
     m_endpoint = endpoint;
+    if (m_endpoint) {
+        m_connection.emplace(*m_endpoint, workerConnectionOptions(std::chrono::seconds(5)));
+    }
     m_store = rules::RuleStore(ns);
     m_ns = ns;
     if (!m_endpoint) {
@@ -49,21 +52,12 @@ Connection *RulesWorker::connection(Error *error)
         *error = Error::make(Error::Kind::Io, tr("not connected to Redis"));
         return nullptr;
     }
-    if (m_connection && m_connection->isBroken()) {
-        if (auto r = m_connection->reconnect(); !r) {
-            *error = r.error();
-            return nullptr;
-        }
+    auto c = m_connection->get();
+    if (!c) {
+        *error = c.error();
+        return nullptr;
     }
-    if (!m_connection) {
-        auto c = Connection::open(*m_endpoint, workerConnectionOptions(std::chrono::seconds(5)));
-        if (!c) {
-            *error = c.error();
-            return nullptr;
-        }
-        m_connection.emplace(std::move(*c));
-    }
-    return &*m_connection;
+    return *c;
 }
 
 void RulesWorker::fail(StoreReply &reply, const Error &error)

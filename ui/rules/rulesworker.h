@@ -2,6 +2,7 @@
 
 #include "core/keys/changepreview.h"
 #include "core/redis/connection.h"
+#include "core/redis/lazyconnection.h"
 #include "core/rules/overridestore.h"
 #include "core/rules/rule.h"
 #include "core/rules/rulestore.h"
@@ -124,7 +125,7 @@ private:
     void onWatched(const sluice::RuleSet &set, qint64 version);
 
     std::optional<Endpoint> m_endpoint;
-    std::optional<Connection> m_connection;
+    std::optional<LazyConnection> m_connection; // of m_endpoint
     rules::RuleStore m_store;
     QByteArray m_ns = "{sluice}:";           // the rule store's, and so the statistics'
     rules::RuleWatcher *m_watcher = nullptr; // owned (child)
