@@ -8,6 +8,7 @@
 #include "ui/common/tone.h"
 
 #include "replaydialog.h"
+#include "replaysession.h"
 #include "simulationcharts.h"
 #include "simulationchartview.h"
 #include "simulationmetricsmodel.h"
@@ -72,15 +73,7 @@ SimulationPage::SimulationPage(ConnectionController *connection, QWidget *parent
     QPushButton *replayLog = header->addButton(
         tr("Replay a log…"), u"replayLogButton"_s,
         tr("Run your access logs through a rule file: who would have been limited"));
-    connect(replayLog, &QPushButton::clicked, this, [this] {
-        auto *dialog = findChild<ReplayDialog *>(u"replayDialog"_s);
-        if (dialog == nullptr) {
-            dialog = new ReplayDialog(this);
-        }
-        dialog->setPageRules(m_session->pageRules());
-        dialog->show();
-        dialog->raise();
-    });
+    connect(replayLog, &QPushButton::clicked, this, &SimulationPage::openReplay);
     root->addWidget(header);
     root->addSpacing(8);
 
@@ -545,6 +538,26 @@ bool SimulationPage::saveScenarioFile(const QString &path, QString *error)
 {
     validateEditor();
     return m_session->save(path, error);
+}
+
+void SimulationPage::openReplay()
+{
+    auto *dialog = findChild<ReplayDialog *>(u"replayDialog"_s);
+    if (dialog == nullptr) {
+        dialog = new ReplayDialog(this);
+        connect(dialog->session(), &ReplaySession::useLimitRequested, this,
+                &SimulationPage::useLimitRequested);
+    }
+    dialog->setPageRules(m_session->pageRules());
+    dialog->show();
+    dialog->raise();
+}
+
+void SimulationPage::limitUsed(bool written, const QString &detail)
+{
+    if (auto *dialog = findChild<ReplayDialog *>(u"replayDialog"_s)) {
+        dialog->session()->limitUsed(written, detail);
+    }
 }
 
 void SimulationPage::setRules(const sluice::RuleSet &set)

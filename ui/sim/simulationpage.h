@@ -78,6 +78,10 @@ public Q_SLOTS:
     void exportFigure();
     // The Rules page's rules, offered as "Use the rules from the Rules page".
     void setRules(const sluice::RuleSet &set);
+    // Simulation > Replay a log…: the one replay dialog of the page, shown.
+    void openReplay();
+    // The Rules page's answer to the replay's *Use this limit*.
+    void limitUsed(bool written, const QString &detail);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -85,6 +89,8 @@ protected:
 Q_SIGNALS:
     // A run ended: its result is shown (cancelled runs too), or the failure in the status.
     void runFinished();
+    // The replay's *Use this limit*: write `limit` into rule `ruleId` on the Rules page.
+    void useLimitRequested(const QString &ruleId, qint64 limit);
 
 private:
     QWidget *buildEditor();
