@@ -4,5 +4,5 @@
 find_package(Qt6 REQUIRED COMPONENTS Svg)
 sluice_ui_sources(simulationchartview simulationmetricsmodel simulationpage scenariodraft
     simulationreport simulationrunner simulationsession simulationworker replaydialog
-    replaysession peakchartview)
+    replaysession peakchartview scenarioeditor)
 target_link_libraries(sluice_ui PUBLIC Qt6::Svg)
