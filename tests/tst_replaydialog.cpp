@@ -2,9 +2,11 @@
 // detected, the run in its worker with the report in the tables, the draggable candidate limit
 // and its shares, the export (CSV, PNG, SVG), a cancel (of a FIFO nobody writes too), a bad
 // rule file said; the Simulation page opens the dialog.
+#include "fitcheck.h"
 #include "pageharness.h"
 
 #include "core/rules/codec.h"
+#include "ui/common/theme.h"
 #include "ui/mainwindow.h"
 #include "ui/rules/rulespage.h"
 #include "ui/sim/replaydialog.h"
@@ -14,6 +16,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -96,6 +99,7 @@ private Q_SLOTS:
     void simulationPageOpensIt();
     void useThisLimit();
     void rulesThatDecideNothingSayWhy();
+    void fitsEverySize();
 };
 
 void TestReplayDialog::replaysAndReports()
@@ -351,6 +355,47 @@ void TestReplayDialog::rulesThatDecideNothingSayWhy()
     QString why;
     QVERIFY(d.session()->limitTarget(&why).isEmpty());
     QVERIFY(why.contains(u"Rules page"_s));
+}
+
+// In English and Chinese, light and dark, at 1100x700, 1280x800 and 1920x1080, with a report
+// and a dragged limit shown: no text cut without an ellipsis and a tooltip, the dialog's size
+// kept. With $SLUICE_SHOTS_DIR set, each is saved there as replay-<lang>-<theme>-<w>x<h>.png.
+void TestReplayDialog::fitsEverySize()
+{
+    const QString shots = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+    QTemporaryDir dir;
+    const QString log = write(dir, u"a.log"_s, noisyLog(30));
+    const QString rules = write(dir, u"rules.json"_s, rulesJson);
+    QStringList cut;
+    for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
+        QVERIFY(test::useLanguage(lang));
+        ReplayDialog d;
+        QVERIFY(replayIn(d, log, rules));
+        d.setCandidateLimit(9);
+        for (const Theme::Choice theme : {Theme::Choice::Light, Theme::Choice::Dark}) {
+            Theme::instance().apply(theme);
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+                d.resize(size);
+                QTRY_COMPARE(d.size(), size);
+                QTest::qWait(60);
+                if (theme == Theme::Choice::Light && size.width() == 1100) {
+                    for (const QString &c : test::cutTexts(&d)) {
+                        cut << lang + u": "_s + c;
+                    }
+                }
+                if (!shots.isEmpty()) {
+                    const QString name =
+                        u"%1/replay-%2-%3-%4x%5.png"_s.arg(shots, lang, Theme::name(theme))
+                            .arg(size.width())
+                            .arg(size.height());
+                    QVERIFY(QDir().mkpath(shots) && test::saveSmallPng(d.grab().toImage(), name));
+                }
+            }
+        }
+        Theme::instance().apply(Theme::Choice::Light);
+    }
+    QVERIFY(test::useLanguage(u"en"_s));
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(u'\n')));
 }
 
 QTEST_MAIN(TestReplayDialog)

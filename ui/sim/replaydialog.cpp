@@ -11,6 +11,7 @@
 #include "ui/common/messagebanner.h"
 #include "ui/common/pageheader.h"
 #include "ui/common/theme.h"
+#include "ui/common/tone.h"
 
 #include <QChart>
 #include <QChartView>
@@ -268,6 +269,9 @@ QWidget *ReplayDialog::buildSubjects(QWidget *parent)
     m_denyNote->setObjectName(u"wouldDenyNote"_s);
     m_wouldDeny = makeTable({tr("Subject"), tr("Peak"), tr("Requests"), tr("Denied at the limit")},
                             u"wouldDenyTable"_s, deny);
+    // The subject takes the width; the counts stay beside it.
+    m_wouldDeny->horizontalHeader()->setStretchLastSection(false);
+    m_wouldDeny->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     denyColumn->addWidget(m_denyNote);
     denyColumn->addWidget(m_wouldDeny, 1);
     m_subjectTabs->addTab(deny, tr("Denied at the limit"));
@@ -427,11 +431,10 @@ void ReplayDialog::fillSummary()
     for (int row = 0; row < m_session->ruleCount(); ++row) {
         const replay::RuleReport &r = *m_session->rule(row);
         setCell(m_summary, row, 0, r.id, false);
-        const QString note = ReplaySession::noteFor(r);
-        setCell(m_summary, row, 9, note, false);
-        if (ReplaySession::decidedNothing(r)) {
-            m_summary->item(row, 9)->setForeground(tone::color(Tone::Warning));
-        }
+        // A rule that decided or denied nothing is marked (not by colour alone).
+        const QString mark =
+            ReplaySession::decidedNothing(r) ? tone::mark(Tone::Warning) : QString();
+        setCell(m_summary, row, 9, mark + ReplaySession::noteFor(r), false);
         if (r.skipped) {
             for (int c = 1; c < 9; ++c) {
                 setCell(m_summary, row, c, u"–"_s, true);
@@ -501,6 +504,7 @@ void ReplayDialog::showRule()
         setCell(m_top, i, 4, when(d.lastUs), false);
     }
     m_top->resizeColumnsToContents();
+    m_top->setColumnWidth(0, std::max(m_top->columnWidth(0), width() / 3));
     m_peakView->show(r);
 }
 
@@ -523,7 +527,9 @@ void ReplayDialog::showLimit()
         setCell(m_wouldDeny, i, 2, grouped(s.requests), true);
         setCell(m_wouldDeny, i, 3, (w.approximate ? u"≈ "_s : QString()) + grouped(s.denied), true);
     }
-    m_wouldDeny->resizeColumnsToContents();
+    for (int c = 1; c < m_wouldDeny->columnCount(); ++c) {
+        m_wouldDeny->resizeColumnToContents(c);
+    }
     QString note = w.above == 0
                        ? tr("A limit of %1 denies no subject.").arg(grouped(limit))
                        : tr("A limit of %1 denies %n subject(s); the most denied:", nullptr,
