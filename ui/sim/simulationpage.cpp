@@ -118,7 +118,6 @@ void SimulationPage::buildResults(QHBoxLayout *body)
     auto *statusRow = new QHBoxLayout;
     m_status = PageHeader::note(this);
     m_status->setObjectName(u"statusLabel"_s);
-    m_status->setText(m_session->status());
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(u"progressBar"_s);
     m_progress->setRange(0, 1000);
@@ -147,7 +146,7 @@ void SimulationPage::buildResults(QHBoxLayout *body)
 // every switch (View > Theme).
 void SimulationPage::connectSession()
 {
-    connect(m_session, &SimulationSession::statusChanged, this, &SimulationPage::showStatus);
+    connect(m_session, &SimulationSession::messageChanged, this, &SimulationPage::showStatus);
     connect(m_session, &SimulationSession::started, this, [this] { setBusy(true); });
     connect(m_session, &SimulationSession::progressed, this, &SimulationPage::onProgress);
     connect(m_session, &SimulationSession::runFinished, this, &SimulationPage::onFinished);
@@ -304,9 +303,11 @@ void SimulationPage::onFailed()
 
 void SimulationPage::showStatus()
 {
-    m_status->setText(m_session->status());
+    const PageMessage m = m_session->message();
+    m_status->setText(m.headline);
     QPalette pal = m_status->palette();
-    pal.setColor(QPalette::WindowText, m_session->statusIsProblem() ? alarm() : tone::muted());
+    const bool problem = m.tone == Tone::Bad || m.tone == Tone::Warning;
+    pal.setColor(QPalette::WindowText, problem ? alarm() : tone::muted());
     m_status->setPalette(pal);
 }
 
