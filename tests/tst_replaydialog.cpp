@@ -2,20 +2,28 @@
 // detected, the run in its worker with the report in the tables, the draggable candidate limit
 // and its shares, the export (CSV, PNG, SVG), a cancel (of a FIFO nobody writes too), a bad
 // rule file said; the Simulation page opens the dialog.
+#include "fitcheck.h"
 #include "pageharness.h"
 
 #include "core/rules/codec.h"
+#include "ui/common/theme.h"
+#include "ui/mainwindow.h"
+#include "ui/rules/rulespage.h"
 #include "ui/sim/replaydialog.h"
+#include "ui/sim/replaysession.h"
 #include "ui/sim/simulationpage.h"
 
 #include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -65,6 +73,18 @@ const QByteArray rulesJson = R"({"version": 1, "rules": [
   {"id": "key", "scope": "header:X-Api-Key", "algorithm": "gcra", "rate": "5/s", "burst": 2}
 ]})";
 
+// Shows the dialog, replays `log` through `rules` and waits for the report.
+bool replayIn(ReplayDialog &d, const QString &log, const QString &rules)
+{
+    d.resize(1280, 800);
+    d.show();
+    d.setLogs({log});
+    d.setRulesFile(rules);
+    QSignalSpy done(&d, &ReplayDialog::replayFinished);
+    d.start();
+    return done.wait(20000);
+}
+
 } // namespace
 
 class TestReplayDialog : public QObject
@@ -77,6 +97,9 @@ private Q_SLOTS:
     void exports();
     void cancelAndErrors();
     void simulationPageOpensIt();
+    void useThisLimit();
+    void rulesThatDecideNothingSayWhy();
+    void fitsEverySize();
 };
 
 void TestReplayDialog::replaysAndReports()
@@ -113,13 +136,8 @@ void TestReplayDialog::dragTheLimit()
 {
     QTemporaryDir dir;
     ReplayDialog d;
-    d.resize(1280, 800);
-    d.show();
-    d.setLogs({write(dir, u"a.log"_s, noisyLog(30))});
-    d.setRulesFile(write(dir, u"rules.json"_s, rulesJson));
-    QSignalSpy done(&d, &ReplayDialog::replayFinished);
-    d.start();
-    QVERIFY(done.wait(20000));
+    QVERIFY(
+        replayIn(d, write(dir, u"a.log"_s, noisyLog(30)), write(dir, u"rules.json"_s, rulesJson)));
     // The rule's own limit first: 1 of 21 subjects, 7 of 32 requests a second.
     QCOMPARE(d.candidateLimit(), qint64(5));
     auto *shares = d.findChild<QLabel *>(u"sharesLabel"_s);
@@ -239,6 +257,145 @@ void TestReplayDialog::simulationPageOpensIt()
     auto *summary = dialog->findChild<QTableWidget *>(u"summaryTable"_s);
     QCOMPARE(summary->rowCount(), 2);
     QCOMPARE(summary->item(0, 0)->text(), u"api"_s);
+}
+
+// Drag the limit on the chart, read who it would deny, click *Use this limit*: the rule in the
+// Rules page's editor holds the limit, unsaved, and the rule file is untouched.
+void TestReplayDialog::useThisLimit()
+{
+    test::useTestSettings();
+    QTemporaryDir dir;
+    const QString rulesPath = write(dir, u"rules.json"_s, rulesJson);
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.rulesPage()->importFile(rulesPath, nullptr));
+    QVERIFY(!w.rulesPage()->hasUnsavedChanges());
+    w.simulationPage()->openReplay();
+    auto *dialog = w.simulationPage()->findChild<ReplayDialog *>(u"replayDialog"_s);
+    QVERIFY(dialog != nullptr);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    dialog->setLogs({write(dir, u"a.log"_s, noisyLog(30))});
+    QSignalSpy done(dialog, &ReplayDialog::replayFinished);
+    QTest::mouseClick(dialog->findChild<QPushButton *>(u"replayButton"_s), Qt::LeftButton);
+    QVERIFY(done.wait(20000));
+    auto *use = dialog->findChild<QPushButton *>(u"useLimitButton"_s);
+    QVERIFY(!use->isEnabled()); // the rule's own limit: nothing to write
+    // At the rule's 5 the noisy subject is denied 7 a second (and nobody else).
+    auto *deny = dialog->findChild<QTableWidget *>(u"wouldDenyTable"_s);
+    QCOMPARE(deny->rowCount(), 1);
+    QCOMPARE(deny->item(0, 0)->text(), u"203.0.113.9"_s);
+    QCOMPARE(deny->item(0, 3)->text(), QLocale().toString(30 * 7));
+
+    // Drag the red line to 9 with the mouse: 3 a second denied.
+    auto *view = dialog->findChild<QChartView *>(u"peakChart"_s);
+    QWidget *vp = view->viewport();
+    auto *curve = view->chart()->series().first();
+    const QPoint at = view->chart()->mapToPosition(QPointF(9.5, 50), curve).toPoint();
+    const QPoint from = view->chart()->mapToPosition(QPointF(2.5, 50), curve).toPoint();
+    QTest::mousePress(vp, Qt::LeftButton, {}, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), vp->mapToGlobal(QPointF(at)), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(vp, &move);
+    QTest::mouseRelease(vp, Qt::LeftButton, {}, at);
+    QCOMPARE(dialog->candidateLimit(), qint64(9));
+    QCOMPARE(deny->item(0, 3)->text(), QLocale().toString(30 * 3));
+    QVERIFY(dialog->findChild<QLabel *>(u"wouldDenyNote"_s)->text().contains(u"9"_s));
+    QVERIFY(dialog->findChild<QTabWidget *>(u"subjectTabs"_s)->tabText(0).contains(u"9"_s));
+
+    QVERIFY(use->isEnabled());
+    QTest::mouseClick(use, Qt::LeftButton);
+    RulesPage *rules = w.rulesPage();
+    QVERIFY(rules->hasUnsavedChanges());
+    QCOMPARE(rules->rules().rules[0].id, u"api"_s);
+    QCOMPARE(rules->rules().rules[0].limit, qint64(9));
+    QCOMPARE(rules->findChild<QLineEdit *>(u"limitEdit"_s)->text(), u"9"_s);
+    QCOMPARE(w.findChild<QStackedWidget *>(u"pages"_s)->currentWidget(), rules);
+    QVERIFY2(dialog->findChild<QLabel *>(u"replayStatus"_s)->text().contains(u"9"_s),
+             qPrintable(dialog->findChild<QLabel *>(u"replayStatus"_s)->text()));
+    // Nothing written to the file.
+    QFile file(rulesPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), rulesJson);
+    // A bucket rule takes the limit as its burst.
+    QString detail;
+    QVERIFY(rules->useLimit(u"key"_s, 4, &detail));
+    QCOMPARE(rules->rules().rules[1].burst, qint64(4));
+    QVERIFY(!rules->useLimit(u"gone"_s, 4, &detail));
+    QVERIFY(detail.contains(u"gone"_s));
+    w.rulesPage()->setUnsavedChoiceHook(
+        [](const QString &) { return RulesPage::UnsavedChoice::Discard; });
+    w.close();
+}
+
+// A rule that matched lines and decided or denied nothing says why in its note, with the
+// lines per reason: no subject on the line, disabled, shadow.
+void TestReplayDialog::rulesThatDecideNothingSayWhy()
+{
+    QTemporaryDir dir;
+    ReplayDialog d;
+    QVERIFY(replayIn(d, write(dir, u"a.log"_s, noisyLog(10)),
+                     write(dir, u"rules.json"_s, R"({"version": 1, "rules": [
+  {"id": "who", "scope": "user", "algorithm": "fixed_window", "limit": 5, "window": "1s"},
+  {"id": "off", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "1s", "enabled": false},
+  {"id": "watch", "scope": "ip", "algorithm": "fixed_window", "limit": 500, "window": "1s", "shadow": true}
+]})")));
+    auto *summary = d.findChild<QTableWidget *>(u"summaryTable"_s);
+    QCOMPARE(summary->rowCount(), 3);
+    // The log's user is "-" on every line: none is decided.
+    QVERIFY2(summary->item(0, 9)->text().contains(QLocale().toString(10 * 32)),
+             qPrintable(summary->item(0, 9)->text()));
+    QVERIFY(summary->item(0, 9)->text().contains(u"without a subject"_s));
+    QVERIFY(summary->item(1, 9)->text().contains(u"disabled"_s));
+    QVERIFY(summary->item(2, 9)->text().contains(u"shadow"_s));
+    QVERIFY(summary->item(2, 9)->text().contains(u"denied none"_s));
+    // The Use button says why it cannot write a rule file's limit.
+    d.setCandidateLimit(3);
+    QString why;
+    QVERIFY(d.session()->limitTarget(&why).isEmpty());
+    QVERIFY(why.contains(u"Rules page"_s));
+}
+
+// In English and Chinese, light and dark, at 1100x700, 1280x800 and 1920x1080, with a report
+// and a dragged limit shown: no text cut without an ellipsis and a tooltip, the dialog's size
+// kept. With $SLUICE_SHOTS_DIR set, each is saved there as replay-<lang>-<theme>-<w>x<h>.png.
+void TestReplayDialog::fitsEverySize()
+{
+    const QString shots = qEnvironmentVariable("SLUICE_SHOTS_DIR");
+    QTemporaryDir dir;
+    const QString log = write(dir, u"a.log"_s, noisyLog(30));
+    const QString rules = write(dir, u"rules.json"_s, rulesJson);
+    QStringList cut;
+    for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
+        QVERIFY(test::useLanguage(lang));
+        ReplayDialog d;
+        QVERIFY(replayIn(d, log, rules));
+        d.setCandidateLimit(9);
+        for (const Theme::Choice theme : {Theme::Choice::Light, Theme::Choice::Dark}) {
+            Theme::instance().apply(theme);
+            for (const QSize size : {QSize(1100, 700), QSize(1280, 800), QSize(1920, 1080)}) {
+                d.resize(size);
+                QTRY_COMPARE(d.size(), size);
+                QTest::qWait(60);
+                if (theme == Theme::Choice::Light && size.width() == 1100) {
+                    for (const QString &c : test::cutTexts(&d)) {
+                        cut << lang + u": "_s + c;
+                    }
+                }
+                if (!shots.isEmpty()) {
+                    const QString name =
+                        u"%1/replay-%2-%3-%4x%5.png"_s.arg(shots, lang, Theme::name(theme))
+                            .arg(size.width())
+                            .arg(size.height());
+                    QVERIFY(QDir().mkpath(shots) && test::saveSmallPng(d.grab().toImage(), name));
+                }
+            }
+        }
+        Theme::instance().apply(Theme::Choice::Light);
+    }
+    QVERIFY(test::useLanguage(u"en"_s));
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(u'\n')));
 }
 
 QTEST_MAIN(TestReplayDialog)

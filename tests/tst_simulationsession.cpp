@@ -62,7 +62,7 @@ private Q_SLOTS:
         QVERIFY2(!session.draft().topErrors.value(u"duration"_s).isEmpty(),
                  qPrintable(session.draft().topErrors.keys().join(u", "_s)));
         QVERIFY(!session.run(SimulationSession::Engine::Local));
-        QVERIFY(session.statusIsProblem());
+        QVERIFY((session.message().tone == Tone::Bad));
         QVERIFY(!session.isRunning());
 
         session.setTopField(u"duration"_s, duration);
@@ -86,7 +86,7 @@ private Q_SLOTS:
         const sim::SimResult local = session.lastResult();
         QVERIFY(!local.rules.empty());
         QVERIFY(!local.cancelled);
-        QVERIFY(!session.status().isEmpty());
+        QVERIFY(!session.message().headline.isEmpty());
 
         QSignalSpy done(&session, &SimulationSession::runFinished);
         QVERIFY(session.run(SimulationSession::Engine::Redis));
@@ -117,7 +117,7 @@ private Q_SLOTS:
         SimulationSession session(m_h.controller());
         QString error;
         QVERIFY2(session.loadFile(path, &error), qPrintable(error));
-        QVERIFY(session.status().contains(u"big.json"_s));
+        QVERIFY(session.message().headline.contains(u"big.json"_s));
         QSignalSpy progressed(&session, &SimulationSession::progressed);
         QSignalSpy done(&session, &SimulationSession::runFinished);
         QVERIFY(session.run(SimulationSession::Engine::Redis));
@@ -140,7 +140,7 @@ private Q_SLOTS:
         QVERIFY(!session.run(SimulationSession::Engine::Redis));
         QVERIFY(started.isEmpty());
         QVERIFY(session.engineProblem().contains(u"Not connected"_s));
-        QVERIFY(session.statusIsProblem());
+        QVERIFY((session.message().tone == Tone::Bad));
         session.clearEngineProblem();
         QVERIFY(session.engineProblem().isEmpty());
         QVERIFY(runAndWait(session, SimulationSession::Engine::Local));
@@ -159,7 +159,7 @@ private Q_SLOTS:
         session.usePageRules();
         QCOMPARE(session.draft().rules.size(), size_t(1));
         QCOMPARE(session.draft().rules[0].values.value(u"id"_s), u"page-rule"_s);
-        QVERIFY(session.status().contains(u"1"_s));
+        QVERIFY(session.message().headline.contains(u"1"_s));
         QVERIFY(session.check().ok());
 
         QTemporaryDir dir;

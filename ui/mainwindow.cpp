@@ -125,6 +125,16 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_rulesPage, &RulesPage::rulesChanged, m_connectionPage->clusterPanel(),
             &ClusterPanel::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_simulationPage, &SimulationPage::setRules);
+    // The replay's *Use this limit*: into the Rules page's editor, unsaved, shown there.
+    connect(m_simulationPage, &SimulationPage::useLimitRequested, this,
+            [this](const QString &ruleId, qint64 limit) {
+                QString detail;
+                const bool written = m_rulesPage->useLimit(ruleId, limit, &detail);
+                if (written) {
+                    showPage(RulesPageIndex);
+                }
+                m_simulationPage->limitUsed(written, detail);
+            });
     connect(m_rulesPage, &RulesPage::rulesChanged, m_monitorPage, &MonitorPage::setRules);
     connect(m_rulesPage, &RulesPage::rulesChanged, m_loadPage, &LoadPage::setRules);
     // The badge and the status bar's link read the Keys session's one model of its last scan,

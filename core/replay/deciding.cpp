@@ -209,7 +209,7 @@ void Engine::account(RuleRun &run, Cell &st, int index, quint32 sid, qint64 t, i
             st.head = step;
         }
         if (window != st.fwIndex) {
-            run.closeWindow(st.fwCount);
+            run.closeWindow(sid, st);
             st.fwCount = 0;
             st.fwIndex = window;
         }

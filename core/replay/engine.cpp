@@ -2,6 +2,7 @@
 #include "engine.h"
 
 #include "core/common/bytes.h"
+#include "core/rules/rulestore.h"
 
 #include <QFile>
 
@@ -66,13 +67,73 @@ int Engine::scopeIndex(const Scope &s)
     return int(m_scopes.size() - 1);
 }
 
+// What the logs lack for the rule: its route's method and path, its scope's subject.
+QStringList Engine::logGaps(const Rule &rule, const std::optional<Route> &route) const
+{
+    QStringList why;
+    for (const FilePlan &fp : m_files) {
+        const LineParser &p = fp.parser;
+        const QString where = u"the %1 log %2"_s.arg(p.name(), fp.reader->path());
+        if (route && !route->all &&
+            (!p.has(SlotPath) || (!route->method.empty() && !p.has(SlotMethod)))) {
+            why << u"route %1: %2 has no request method and path"_s.arg(rule.route, where);
+        }
+        switch (rule.scope.kind) {
+        case Scope::Kind::Global:
+            break;
+        case Scope::Kind::Ip:
+            if (!p.has(SlotAddr) && !p.has(SlotXff)) {
+                why << u"scope ip: %1 has neither the client address nor "
+                       "X-Forwarded-For"_s.arg(where);
+            }
+            break;
+        case Scope::Kind::User:
+            if (!p.has(SlotUser)) {
+                why << u"scope user: %1 does not log the user"_s.arg(where);
+            }
+            break;
+        case Scope::Kind::Header:
+            if (p.headerSlot(rule.scope.name) < 0) {
+                const QStringList logged = p.loggedHeaders();
+                why << u"scope header:%1: %2 does not log that header (%3)"_s.arg(
+                    rule.scope.name, where,
+                    logged.isEmpty() ? u"it logs no header"_s
+                                     : u"it logs "_s + logged.join(u", "_s));
+            }
+            break;
+        case Scope::Kind::Param:
+            if (!p.has(SlotPath)) {
+                why << u"scope param:%1: %2 has no request path"_s.arg(rule.scope.name, where);
+            }
+            break;
+        }
+    }
+    return why;
+}
+
 void Engine::addRules(const RuleSet &set, const QString &setName, std::vector<RuleReport> &out)
 {
-    out.reserve(set.rules.size());
-    for (const Rule &rule : set.rules) {
+    // A staged change's candidates decide beside the rules, in shadow, as a check service
+    // reading the store decides them (RuleSet::staged).
+    std::vector<Rule> all = set.rules;
+    std::vector<QString> stagedOf(all.size());
+    for (const Rule &c : set.staged) {
+        const QString of = rules::RuleStore::stagedOf(c.id);
+        if (!of.isEmpty()) {
+            all.push_back(c);
+            all.back().shadow = true;
+            stagedOf.push_back(of);
+        }
+    }
+    out.reserve(all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+        const Rule &rule = all[i];
         RuleReport rep;
         rep.id = rule.id;
         rep.set = setName;
+        rep.stagedOf = stagedOf[i];
+        rep.overrides = qint64(rule.overrides.size());
+        rep.disabled = !rule.enabled;
         rep.description = rule.describe();
         rep.route = rule.route;
         rep.scope = rule.scope.toString();
@@ -94,43 +155,7 @@ void Engine::addRules(const RuleSet &set, const QString &setName, std::vector<Ru
         if (!route) {
             why << u"route '%1' is not \"[METHOD] /path\""_s.arg(rule.route);
         }
-        for (const FilePlan &fp : m_files) {
-            const LineParser &p = fp.parser;
-            const QString where = u"the %1 log %2"_s.arg(p.name(), fp.reader->path());
-            if (route && !route->all &&
-                (!p.has(SlotPath) || (!route->method.empty() && !p.has(SlotMethod)))) {
-                why << u"route %1: %2 has no request method and path"_s.arg(rule.route, where);
-            }
-            switch (rule.scope.kind) {
-            case Scope::Kind::Global:
-                break;
-            case Scope::Kind::Ip:
-                if (!p.has(SlotAddr) && !p.has(SlotXff)) {
-                    why << u"scope ip: %1 has neither the client address nor "
-                           "X-Forwarded-For"_s.arg(where);
-                }
-                break;
-            case Scope::Kind::User:
-                if (!p.has(SlotUser)) {
-                    why << u"scope user: %1 does not log the user"_s.arg(where);
-                }
-                break;
-            case Scope::Kind::Header:
-                if (p.headerSlot(rule.scope.name) < 0) {
-                    const QStringList logged = p.loggedHeaders();
-                    why << u"scope header:%1: %2 does not log that header (%3)"_s.arg(
-                        rule.scope.name, where,
-                        logged.isEmpty() ? u"it logs no header"_s
-                                         : u"it logs "_s + logged.join(u", "_s));
-                }
-                break;
-            case Scope::Kind::Param:
-                if (!p.has(SlotPath)) {
-                    why << u"scope param:%1: %2 has no request path"_s.arg(rule.scope.name, where);
-                }
-                break;
-            }
-        }
+        why << logGaps(rule, route);
         if (!why.isEmpty()) {
             rep.skipped = true;
             why.removeDuplicates();

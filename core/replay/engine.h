@@ -105,6 +105,7 @@ private:
     // engine.cpp: the run's set-up and its checks
     Result<void> openFiles();
     int scopeIndex(const Scope &s);
+    QStringList logGaps(const Rule &rule, const std::optional<Route> &route) const;
     void addRules(const RuleSet &set, const QString &setName, std::vector<RuleReport> &out);
     Result<void> periodic();
     void addWarning(const QString &w);
@@ -122,6 +123,7 @@ private:
     void note(std::vector<LineNote> &to, const FilePlan &fp, const char *why, View line);
     // findings.cpp: the report's figures
     void finishRule(RuleRun &run);
+    void keepHeavy(RuleRun &run);
     void compareSets();
     // deciding.cpp: the buffer in time order, decided
     Result<void> flush(bool all);

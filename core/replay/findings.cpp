@@ -48,13 +48,14 @@ void Engine::finishRule(RuleRun &run)
         if (st.matched == 0) {
             continue;
         }
-        run.closeWindow(st.fwCount);
+        run.closeWindow(quint32(sid), st);
         rep.peaks.push_back(st.peak);
         if (st.denied > 0) {
             denied.push_back(sid);
         }
     }
     std::sort(rep.peaks.begin(), rep.peaks.end());
+    keepHeavy(run);
     const auto moreDenied = [&](size_t a, size_t b) {
         const Cell &x = run.cells[a];
         const Cell &y = run.cells[b];
@@ -100,6 +101,26 @@ void Engine::finishRule(RuleRun &run)
     add(std::max<qint64>(1, rep.p999), u"p99.9"_s);
     std::sort(rep.candidates.begin(), rep.candidates.end(),
               [](const Candidate &a, const Candidate &b) { return a.limit < b.limit; });
+}
+
+// The highest peaks, named, with their requests and window counts.
+void Engine::keepHeavy(RuleRun &run)
+{
+    RuleReport &rep = *run.rep;
+    rep.heavyDropped = run.heavy.dropped();
+    const Interner &names = m_scopes[size_t(run.scope)]->subjects;
+    for (const PeakTop::Entry &e : run.heavy.entries()) {
+        HeavySubject h;
+        const View name = names.name(e.sid);
+        h.subject = QByteArray(name.data(), qsizetype(name.size()));
+        h.peak = e.peak;
+        h.requests = run.cells[e.sid].matched;
+        h.windows.assign(e.windows.begin(), e.windows.begin() + e.kept);
+        std::sort(h.windows.begin(), h.windows.end(), std::greater<>());
+        h.floor = e.floor;
+        rep.heavy.push_back(std::move(h));
+    }
+    run.heavy = PeakTop(0);
 }
 
 // Side by side: subjects denied under one set and not the other.
@@ -185,6 +206,40 @@ Candidate RuleReport::shares(qint64 candidateLimit) const
     c.requests = denied;
     c.requestShare = total > 0 ? double(denied) / double(total) : 0;
     return c;
+}
+
+} // namespace sluice::replay
+
+namespace sluice::replay {
+
+WouldDeny RuleReport::wouldDeny(qint64 candidateLimit, int count) const
+{
+    WouldDeny w;
+    w.above = shares(candidateLimit).subjects;
+    qint64 keptAbove = 0;
+    for (const HeavySubject &h : heavy) {
+        if (h.peak <= candidateLimit) {
+            continue;
+        }
+        ++keptAbove;
+        WouldDeny::Subject s{h.subject, h.peak, h.requests, 0};
+        for (const auto &[c, n] : h.windows) {
+            s.denied += std::max<qint64>(0, qint64(c) - candidateLimit) * qint64(n);
+        }
+        if (h.floor > candidateLimit) {
+            w.approximate = true;
+        }
+        w.subjects.push_back(std::move(s));
+    }
+    w.approximate = w.approximate || keptAbove < w.above;
+    std::stable_sort(w.subjects.begin(), w.subjects.end(),
+                     [](const WouldDeny::Subject &a, const WouldDeny::Subject &b) {
+                         return a.denied != b.denied ? a.denied > b.denied : a.peak > b.peak;
+                     });
+    if (w.subjects.size() > size_t(std::max(0, count))) {
+        w.subjects.resize(size_t(std::max(0, count)));
+    }
+    return w;
 }
 
 } // namespace sluice::replay

@@ -10,6 +10,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/interner.h
     ${CMAKE_CURRENT_LIST_DIR}/logformat.cpp ${CMAKE_CURRENT_LIST_DIR}/logformat.h
     ${CMAKE_CURRENT_LIST_DIR}/logreader.cpp ${CMAKE_CURRENT_LIST_DIR}/logreader.h
+    ${CMAKE_CURRENT_LIST_DIR}/peaktop.cpp ${CMAKE_CURRENT_LIST_DIR}/peaktop.h
     ${CMAKE_CURRENT_LIST_DIR}/redisrun.cpp
     ${CMAKE_CURRENT_LIST_DIR}/replay.h
     ${CMAKE_CURRENT_LIST_DIR}/reportjson.cpp

@@ -26,6 +26,10 @@
 // any Limiter (the scripts in Redis: runOnRedis).
 namespace sluice::replay {
 
+inline constexpr int maxTopSubjects = 20;
+// The subjects with the highest peaks each rule keeps (RuleReport::heavy), whatever the log.
+inline constexpr size_t heavyBudget = 1024;
+
 struct Progress
 {
     qint64 lines = 0;      // lines read, every file
@@ -93,10 +97,41 @@ struct Candidate
     double requestShare = 0; // of the requests matched
 };
 
+// A subject among a rule's highest peaks: its peak, requests and its largest fixed-window
+// counts (at most PeakTop::windowsKept distinct ones), which give the requests any limit would deny
+// it.
+struct HeavySubject
+{
+    QByteArray subject;
+    qint64 peak = 0;
+    qint64 requests = 0;
+    // (window count, windows with it): the largest distinct counts, largest first.
+    std::vector<std::pair<quint32, quint32>> windows;
+    qint64 floor = 0; // every other window count is at most this
+};
+
+// The subjects a candidate limit would deny (RuleReport::wouldDeny).
+struct WouldDeny
+{
+    struct Subject
+    {
+        QByteArray subject;
+        qint64 peak = 0;
+        qint64 requests = 0;
+        qint64 denied = 0; // requests a fixed window of the limit denies it
+    };
+    std::vector<Subject> subjects; // most denied first
+    qint64 above = 0;              // subjects whose peak is above the limit, all of them
+    // The names or counts are estimates: more subjects are above the limit than the report
+    // kept, or a kept subject has more windows above it than were kept.
+    bool approximate = false;
+};
+
 struct RuleReport
 {
     QString id;
     QString set;         // "rules" or "against"
+    QString stagedOf;    // a staged change's candidate of this rule (shadow, its id <id>@staged)
     QString description; // Rule::describe()
     QString route;
     QString scope;
@@ -110,6 +145,8 @@ struct RuleReport
     qint64 shadowDenied = 0;
     qint64 noSubject = 0;           // matched, but the line has no subject for the scope ("-")
     qint64 subjectTooLong = 0;      // a subject longer than maxSubjectBytes: not decided
+    qint64 overrides = 0;           // the rule's overrides, which the replay does not apply
+    bool disabled = false;          // "enabled": false (skipped)
     qint64 subjects = 0;            // subjects seen
     qint64 subjectsDenied = 0;      // subjects denied at least once
     std::vector<DeniedSubject> top; // at most 20, most denied first
@@ -129,9 +166,15 @@ struct RuleReport
     std::vector<quint32> peaks;                            // sorted ascending
     std::vector<std::pair<quint32, quint64>> windowCounts; // (count, windows) ascending
     quint64 digest = 0;                                    // every decision of the rule, in order
+    // The subjects with the highest peaks (at most heavyBudget), highest first; whether
+    // others were let go on the way (their names and counts then partly estimated).
+    std::vector<HeavySubject> heavy;
+    bool heavyDropped = false;
 
     // The shares a limit would deny (what the console's draggable line shows).
     Candidate shares(qint64 candidateLimit) const;
+    // The subjects that limit would deny, at most `count`, from `heavy`.
+    WouldDeny wouldDeny(qint64 candidateLimit, int count = maxTopSubjects) const;
 };
 
 struct Comparison
@@ -184,7 +227,6 @@ struct Report
 };
 
 inline constexpr int maxBadLinesShown = 10;
-inline constexpr int maxTopSubjects = 20;
 inline constexpr size_t maxSubjectBytes = 4096;
 inline constexpr int maxRules = 64; // --rules and --against together
 inline constexpr size_t maxBins = 10'000;

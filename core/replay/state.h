@@ -3,6 +3,7 @@
 // What the replay keeps per (rule, subject): the twin's state, its expiry on the log's clock,
 // and the figures of the report; per rule: its policy, route and the histogram of window counts.
 
+#include "peaktop.h"
 #include "replay.h"
 #include "routes.h"
 
@@ -125,6 +126,7 @@ struct RuleRun
     Paged<QByteArray> keys;   // Limiter backend: per subject, made on first use
     std::vector<quint64> smallCounts = std::vector<quint64>(1024);
     std::unordered_map<quint32, quint64> bigCounts;
+    PeakTop heavy{heavyBudget}; // the highest peaks, for the subjects a limit would deny
     quint64 digest = digestSeed;
     // The step and window of the time being decided: divisions only when the time crosses one.
     qint64 stepStart = 0, stepEnd = 0, step = 0;
@@ -158,11 +160,15 @@ struct RuleRun
             }
         }
     }
-    void closeWindow(quint32 count)
+    // A subject's fixed window closed: the histogram of window counts, and the subject's
+    // figures in the highest peaks.
+    void closeWindow(quint32 sid, const Cell &c)
     {
+        const quint32 count = c.fwCount;
         if (count == 0) {
             return;
         }
+        heavy.add(sid, c.peak, count);
         if (count < smallCounts.size()) {
             ++smallCounts[count];
         } else {

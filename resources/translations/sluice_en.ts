@@ -4194,10 +4194,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose the logs and a rule file, then Replay.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Rule</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4290,59 +4286,11 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose at least one log file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a rule file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replaying…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 lines, %2 lines/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>skipped: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 lines, %2 unparsed, %3 late; %4 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; whole seconds spread evenly</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; %1 outliers, not replayed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled: </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Denials per %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 was skipped: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Limit %1 per %2%3: %4 of subjects (%5), %6 of requests (%7). Peaks: p50 %8, p90 %9, p99 %10, max %11.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (the rule&apos;s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4371,6 +4319,169 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Use this limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the limit into the rule on the Rules page, unsaved: review it there, then save, push or stage it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied at the limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most denied by the rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A limit of %1 denies no subject.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>A limit of %1 denies %n subject(s); the most denied:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Approximate (≈): the replay keeps the %1 highest peaks of each rule, and more subjects than that are above this limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write %1 into rule %2 on the Rules page, unsaved: review it there, then save, push or stage it</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ReplaySession</name>
+    <message>
+        <source>Choose the logs and a rule file, then Replay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 lines/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least one log file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a rule file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaying…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 unparsed, %3 late; %4 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; whole seconds spread evenly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; %1 outliers, not replayed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>disabled: not replayed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no line matched its route</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) without a subject for %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) with a subject too long to decide</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>denied none: no subject above %1 (highest peak %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the staged candidate of %1, in shadow: counts, never denies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shadow: counts what it would deny, never denies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n override(s) not applied by the replay</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Limit %1 per %2%3: %4 of subjects (%5), %6 of requests (%7). Peaks: p50 %8, p90 %9, p99 %10, max %11.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (the rule&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a replayed rule first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay the Rules page&apos;s rules (no rule file) to write a limit into them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag the red line to another limit first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit %1 written into the rule on the Rules page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The limit was not written</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5263,6 +5374,18 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>You are opening %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The Rules page has no rule %1 any more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule editor holds edits not applied yet: apply or discard them first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is now %2, unsaved: review it, then save, push or stage it.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -5807,6 +5930,148 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
 </context>
 <context>
+    <name>sluice::ui::ScenarioEditor</name>
+    <message>
+        <source>Preset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a preset…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenarios (*.json *.yaml *.yml)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON scenario (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the scenario to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. my burst</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 30s, 5m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one chart point per bin, e.g. 100ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>span of &quot;max in window&quot;, e.g. 10s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subjects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clients 10.0.0.1, …; default 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same seed, same traffic; default 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traffic patterns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the rules from the Rules page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rules on the Rules page yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In-process twins (fast, no Redis)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The real scripts on the connected Redis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both give identical decisions. On Redis the run writes under a prefix of its own and removes its keys afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Replace the scenario&apos;s rules with the %n rule(s) of the Rules page</source>
+        <translation type="unfinished">
+            <numerusform>Replace the scenario&apos;s rules with the %n rule of the Rules page</numerusform>
+            <numerusform>Replace the scenario&apos;s rules with the %n rules of the Rules page</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ServerPanel</name>
     <message>
         <source>watching keys does not keep them alive under LRU/LFU eviction: the console&apos;s scans use it</source>
@@ -5986,138 +6251,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>Choose a preset or edit the scenario, then Run.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Preset</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a preset…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a scenario</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scenarios (*.json *.yaml *.yml)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the scenario</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>JSON scenario (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved the scenario to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scenario</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. my burst</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. 30s, 5m</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bin</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>one chart point per bin, e.g. 100ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measure window</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>span of &quot;max in window&quot;, e.g. 10s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Subjects</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>clients 10.0.0.1, …; default 1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>same seed, same traffic; default 1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Traffic patterns</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add pattern</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rules</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add rule</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Use the rules from the Rules page</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No rules on the Rules page yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Engine</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>In-process twins (fast, no Redis)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The real scripts on the connected Redis</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Both give identical decisions. On Redis the run writes under a prefix of its own and removes its keys afterwards.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>Using the %n rule(s) of the Rules page.</source>
         <translation>
@@ -6136,13 +6269,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>Cannot write %1: %2</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Replace the scenario&apos;s rules with the %n rule(s) of the Rules page</source>
-        <translation>
-            <numerusform>Replace the scenario&apos;s rules with the %n rule of the Rules page</numerusform>
-            <numerusform>Replace the scenario&apos;s rules with the %n rules of the Rules page</numerusform>
-        </translation>
     </message>
     <message>
         <source>Fix the problems marked in the scenario first.</source>

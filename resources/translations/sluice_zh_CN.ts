@@ -4173,10 +4173,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <translation>将图表保存为 PNG 或 SVG，或将报告保存为 CSV</translation>
     </message>
     <message>
-        <source>Choose the logs and a rule file, then Replay.</source>
-        <translation>选择日志和规则文件，然后点击回放。</translation>
-    </message>
-    <message>
         <source>Rule</source>
         <translation>限流规则</translation>
     </message>
@@ -4269,60 +4265,12 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <translation>识别为：%1</translation>
     </message>
     <message>
-        <source>Choose at least one log file.</source>
-        <translation>请至少选择一个日志文件。</translation>
-    </message>
-    <message>
-        <source>Choose a rule file.</source>
-        <translation>请选择规则文件。</translation>
-    </message>
-    <message>
-        <source>Replaying…</source>
-        <translation>正在回放…</translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation>正在取消…</translation>
-    </message>
-    <message>
-        <source>%1 lines, %2 lines/s</source>
-        <translation>%1 行，每秒 %2 行</translation>
-    </message>
-    <message>
-        <source>skipped: %1</source>
-        <translation>已跳过：%1</translation>
-    </message>
-    <message>
-        <source>%1 lines, %2 unparsed, %3 late; %4 s</source>
-        <translation>%1 行，%2 行无法解析，%3 行迟到；%4 秒</translation>
-    </message>
-    <message>
-        <source>; whole seconds spread evenly</source>
-        <translation>；整秒时间已在该秒内均匀分布</translation>
-    </message>
-    <message>
-        <source>; %1 outliers, not replayed</source>
-        <translation>；%1 行离群，未回放</translation>
-    </message>
-    <message>
-        <source>Cancelled: </source>
-        <translation>已取消：</translation>
-    </message>
-    <message>
         <source>Denials per %1</source>
         <translation>每 %1 的拒绝数</translation>
     </message>
     <message>
         <source>%1 was skipped: %2</source>
         <translation>%1 已跳过：%2</translation>
-    </message>
-    <message>
-        <source>Limit %1 per %2%3: %4 of subjects (%5), %6 of requests (%7). Peaks: p50 %8, p90 %9, p99 %10, max %11.</source>
-        <translation>每 %2 限流 %1 次%3：%4 的主体（%5 个），%6 的请求（%7 个）。峰值：p50 %8，p90 %9，p99 %10，最大 %11。</translation>
-    </message>
-    <message>
-        <source> (the rule&apos;s)</source>
-        <translation>（规则本身的）</translation>
     </message>
     <message>
         <source>Replay a log first: there is nothing to export yet.</source>
@@ -4349,6 +4297,165 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <translation>
             <numerusform>“规则”页的 %n 条规则，或选择一个文件</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Use this limit</source>
+        <translation>使用此限额</translation>
+    </message>
+    <message>
+        <source>Write the limit into the rule on the Rules page, unsaved: review it there, then save, push or stage it</source>
+        <translation>将此限额写入“规则”页中的规则（未保存）：在那里检查，然后保存、推送或暂存</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Denied at the limit</source>
+        <translation>此限额下拒绝</translation>
+    </message>
+    <message>
+        <source>Most denied by the rule</source>
+        <translation>规则拒绝最多的</translation>
+    </message>
+    <message>
+        <source>A limit of %1 denies no subject.</source>
+        <translation>限额 %1 不会拒绝任何主体。</translation>
+    </message>
+    <message numerus="yes">
+        <source>A limit of %1 denies %n subject(s); the most denied:</source>
+        <translation>
+            <numerusform>限额 %1 会拒绝 %n 个主体；拒绝最多的：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Approximate (≈): the replay keeps the %1 highest peaks of each rule, and more subjects than that are above this limit.</source>
+        <translation>近似值（≈）：回放为每条规则保留峰值最高的 %1 个主体，而超过此限额的主体比这更多。</translation>
+    </message>
+    <message>
+        <source>Denied at %1</source>
+        <translation>限额 %1 下拒绝</translation>
+    </message>
+    <message>
+        <source>Write %1 into rule %2 on the Rules page, unsaved: review it there, then save, push or stage it</source>
+        <translation>将 %1 写入“规则”页中的规则 %2（未保存）：在那里检查，然后保存、推送或暂存</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::ReplaySession</name>
+    <message>
+        <source>Choose the logs and a rule file, then Replay.</source>
+        <translation>选择日志和规则文件，然后点击回放。</translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 lines/s</source>
+        <translation>%1 行，每秒 %2 行</translation>
+    </message>
+    <message>
+        <source>Choose at least one log file.</source>
+        <translation>请至少选择一个日志文件。</translation>
+    </message>
+    <message>
+        <source>Choose a rule file.</source>
+        <translation>请选择规则文件。</translation>
+    </message>
+    <message>
+        <source>Replaying…</source>
+        <translation>正在回放…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>%1 lines, %2 unparsed, %3 late; %4 s</source>
+        <translation>%1 行，%2 行无法解析，%3 行迟到；%4 秒</translation>
+    </message>
+    <message>
+        <source>; whole seconds spread evenly</source>
+        <translation>；整秒时间已在该秒内均匀分布</translation>
+    </message>
+    <message>
+        <source>; %1 outliers, not replayed</source>
+        <translation>；%1 行离群，未回放</translation>
+    </message>
+    <message>
+        <source>Cancelled: </source>
+        <translation>已取消：</translation>
+    </message>
+    <message>
+        <source>disabled: not replayed</source>
+        <translation>已停用：未回放</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>no line matched its route</source>
+        <translation>没有日志行匹配其路由</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) without a subject for %1</source>
+        <translation>
+            <numerusform>%n 行没有 %1 的主体</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) with a subject too long to decide</source>
+        <translation>
+            <numerusform>%n 行的主体过长，无法判定</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>denied none: no subject above %1 (highest peak %2)</source>
+        <translation>未拒绝任何请求：没有主体超过 %1（最高峰值 %2）</translation>
+    </message>
+    <message>
+        <source>the staged candidate of %1, in shadow: counts, never denies</source>
+        <translation>%1 的暂存候选，影子模式：只计数，从不拒绝</translation>
+    </message>
+    <message>
+        <source>shadow: counts what it would deny, never denies</source>
+        <translation>影子模式：只统计会拒绝的请求，从不拒绝</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n override(s) not applied by the replay</source>
+        <translation>
+            <numerusform>%n 个覆盖规则未被回放应用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Limit %1 per %2%3: %4 of subjects (%5), %6 of requests (%7). Peaks: p50 %8, p90 %9, p99 %10, max %11.</source>
+        <translation>每 %2 限流 %1 次%3：%4 的主体（%5 个），%6 的请求（%7 个）。峰值：p50 %8，p90 %9，p99 %10，最大 %11。</translation>
+    </message>
+    <message>
+        <source> (the rule&apos;s)</source>
+        <translation>（规则本身的）</translation>
+    </message>
+    <message>
+        <source>Choose a replayed rule first.</source>
+        <translation>请先选择一条已回放的规则。</translation>
+    </message>
+    <message>
+        <source>Replay the Rules page&apos;s rules (no rule file) to write a limit into them.</source>
+        <translation>回放“规则”页的规则（不选规则文件），才能将限额写入其中。</translation>
+    </message>
+    <message>
+        <source>Drag the red line to another limit first.</source>
+        <translation>请先将红线拖到另一个限额。</translation>
+    </message>
+    <message>
+        <source>Limit %1 written into the rule on the Rules page</source>
+        <translation>限额 %1 已写入“规则”页中的规则</translation>
+    </message>
+    <message>
+        <source>The limit was not written</source>
+        <translation>限额未写入</translation>
     </message>
 </context>
 <context>
@@ -5234,6 +5341,18 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>You are opening %1.</source>
         <translation>你正要打开 %1。</translation>
     </message>
+    <message>
+        <source>The Rules page has no rule %1 any more.</source>
+        <translation>“规则”页中已没有规则 %1。</translation>
+    </message>
+    <message>
+        <source>The rule editor holds edits not applied yet: apply or discard them first.</source>
+        <translation>规则编辑器中有尚未应用的修改：请先应用或放弃。</translation>
+    </message>
+    <message>
+        <source>%1 is now %2, unsaved: review it, then save, push or stage it.</source>
+        <translation>%1 现在是 %2，未保存：请检查，然后保存、推送或暂存。</translation>
+    </message>
 </context>
 <context>
     <name>sluice::ui::RulesSession</name>
@@ -5763,6 +5882,147 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
 </context>
 <context>
+    <name>sluice::ui::ScenarioEditor</name>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Choose a preset…</source>
+        <translation>选择预设…</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Open a scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>Scenarios (*.json *.yaml *.yml)</source>
+        <translation>场景 (*.json *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save the scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>JSON scenario (*.json)</source>
+        <translation>JSON 场景 (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved the scenario to %1</source>
+        <translation>已将场景保存到 %1</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>e.g. my burst</source>
+        <translation>例如 my burst</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>e.g. 30s, 5m</source>
+        <translation>例如 30s、5m</translation>
+    </message>
+    <message>
+        <source>Bin</source>
+        <translation>分箱</translation>
+    </message>
+    <message>
+        <source>one chart point per bin, e.g. 100ms</source>
+        <translation>每个分箱对应一个图表点，例如 100ms</translation>
+    </message>
+    <message>
+        <source>Measure window</source>
+        <translation>测量窗口</translation>
+    </message>
+    <message>
+        <source>span of &quot;max in window&quot;, e.g. 10s</source>
+        <translation>“窗口内最大值”的时间跨度，例如 10s</translation>
+    </message>
+    <message>
+        <source>Subjects</source>
+        <translation>主体</translation>
+    </message>
+    <message>
+        <source>clients 10.0.0.1, …; default 1</source>
+        <translation>客户端 10.0.0.1, …；默认 1</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>same seed, same traffic; default 1</source>
+        <translation>相同种子产生相同流量；默认 1</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Traffic patterns</source>
+        <translation>流量模式</translation>
+    </message>
+    <message>
+        <source>Add pattern</source>
+        <translation>添加流量模式</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>限流规则</translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation>添加规则</translation>
+    </message>
+    <message>
+        <source>Use the rules from the Rules page</source>
+        <translation>使用“限流规则”页面中的规则</translation>
+    </message>
+    <message>
+        <source>No rules on the Rules page yet</source>
+        <translation>“限流规则”页面中还没有规则</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>In-process twins (fast, no Redis)</source>
+        <translation>进程内孪生实现（快速，无需 Redis）</translation>
+    </message>
+    <message>
+        <source>The real scripts on the connected Redis</source>
+        <translation>已连接 Redis 上的真实脚本</translation>
+    </message>
+    <message>
+        <source>Both give identical decisions. On Redis the run writes under a prefix of its own and removes its keys afterwards.</source>
+        <translation>两者的判定结果完全相同。在 Redis 上运行时，会写入专用前缀下的键，并在结束后删除这些键。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replace the scenario&apos;s rules with the %n rule(s) of the Rules page</source>
+        <translation>
+            <numerusform>用“限流规则”页面中的 %n 条规则替换场景中的规则</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>sluice::ui::ServerPanel</name>
     <message>
         <source>watching keys does not keep them alive under LRU/LFU eviction: the console&apos;s scans use it</source>
@@ -5942,138 +6202,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
         <source>Choose a preset or edit the scenario, then Run.</source>
         <translation>选择一个预设或编辑场景，然后点击“运行”。</translation>
     </message>
-    <message>
-        <source>Preset</source>
-        <translation>预设</translation>
-    </message>
-    <message>
-        <source>Choose a preset…</source>
-        <translation>选择预设…</translation>
-    </message>
-    <message>
-        <source>Open…</source>
-        <translation>打开…</translation>
-    </message>
-    <message>
-        <source>Save…</source>
-        <translation>保存…</translation>
-    </message>
-    <message>
-        <source>Open a scenario</source>
-        <translation>打开场景</translation>
-    </message>
-    <message>
-        <source>Scenarios (*.json *.yaml *.yml)</source>
-        <translation>场景 (*.json *.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>Save the scenario</source>
-        <translation>保存场景</translation>
-    </message>
-    <message>
-        <source>JSON scenario (*.json)</source>
-        <translation>JSON 场景 (*.json)</translation>
-    </message>
-    <message>
-        <source>Saved the scenario to %1</source>
-        <translation>已将场景保存到 %1</translation>
-    </message>
-    <message>
-        <source>Scenario</source>
-        <translation>场景</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>e.g. my burst</source>
-        <translation>例如 my burst</translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation>时长</translation>
-    </message>
-    <message>
-        <source>e.g. 30s, 5m</source>
-        <translation>例如 30s、5m</translation>
-    </message>
-    <message>
-        <source>Bin</source>
-        <translation>分箱</translation>
-    </message>
-    <message>
-        <source>one chart point per bin, e.g. 100ms</source>
-        <translation>每个分箱对应一个图表点，例如 100ms</translation>
-    </message>
-    <message>
-        <source>Measure window</source>
-        <translation>测量窗口</translation>
-    </message>
-    <message>
-        <source>span of &quot;max in window&quot;, e.g. 10s</source>
-        <translation>“窗口内最大值”的时间跨度，例如 10s</translation>
-    </message>
-    <message>
-        <source>Subjects</source>
-        <translation>主体</translation>
-    </message>
-    <message>
-        <source>clients 10.0.0.1, …; default 1</source>
-        <translation>客户端 10.0.0.1, …；默认 1</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>随机种子</translation>
-    </message>
-    <message>
-        <source>same seed, same traffic; default 1</source>
-        <translation>相同种子产生相同流量；默认 1</translation>
-    </message>
-    <message>
-        <source>Traffic patterns</source>
-        <translation>流量模式</translation>
-    </message>
-    <message>
-        <source>Add pattern</source>
-        <translation>添加流量模式</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <source>Rules</source>
-        <translation>限流规则</translation>
-    </message>
-    <message>
-        <source>Add rule</source>
-        <translation>添加规则</translation>
-    </message>
-    <message>
-        <source>Use the rules from the Rules page</source>
-        <translation>使用“限流规则”页面中的规则</translation>
-    </message>
-    <message>
-        <source>No rules on the Rules page yet</source>
-        <translation>“限流规则”页面中还没有规则</translation>
-    </message>
-    <message>
-        <source>Engine</source>
-        <translation>引擎</translation>
-    </message>
-    <message>
-        <source>In-process twins (fast, no Redis)</source>
-        <translation>进程内孪生实现（快速，无需 Redis）</translation>
-    </message>
-    <message>
-        <source>The real scripts on the connected Redis</source>
-        <translation>已连接 Redis 上的真实脚本</translation>
-    </message>
-    <message>
-        <source>Both give identical decisions. On Redis the run writes under a prefix of its own and removes its keys afterwards.</source>
-        <translation>两者的判定结果完全相同。在 Redis 上运行时，会写入专用前缀下的键，并在结束后删除这些键。</translation>
-    </message>
     <message numerus="yes">
         <source>Using the %n rule(s) of the Rules page.</source>
         <translation>
@@ -6091,12 +6219,6 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Replace the scenario&apos;s rules with the %n rule(s) of the Rules page</source>
-        <translation>
-            <numerusform>用“限流规则”页面中的 %n 条规则替换场景中的规则</numerusform>
-        </translation>
     </message>
     <message>
         <source>Fix the problems marked in the scenario first.</source>

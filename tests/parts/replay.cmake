@@ -3,6 +3,8 @@
 find_package(ZLIB REQUIRED)
 sluice_test(replay REDIS LIBS ZLIB::ZLIB)
 sluice_test(cli_replay REDIS LIBS ZLIB::ZLIB)
+# The subjects a limit would deny (the bounded highest peaks), staged candidates in shadow.
+sluice_test(replay_heavy)
 add_dependencies(tst_cli_replay sluice-cli)
 # Simulation > Replay a log…, offscreen.
 sluice_test(replaydialog LIBS sluice_pagesupport)

@@ -206,6 +206,29 @@ void MessageBanner::showMessage(Tone t, const QString &headline, const QString &
     showRich(t, html, actions);
 }
 
+void MessageBanner::showMessage(const PageMessage &m, const QList<Action> &actions)
+{
+    switch (m.form) {
+    case PageMessage::Form::Headline:
+        if (m.isEmpty()) {
+            hide();
+            return;
+        }
+        showMessage(m.tone, m.headline, m.detail, actions);
+        break;
+    case PageMessage::Form::Plain:
+        showPlain(m.tone, m.headline, m.tooltip);
+        break;
+    case PageMessage::Form::Bold:
+        showHeadline(m.tone, m.headline);
+        break;
+    case PageMessage::Form::Rich:
+        showRich(m.tone, m.headline, actions);
+        break;
+    }
+    m_text->setToolTip(m.tooltip);
+}
+
 void MessageBanner::showRich(Tone t, const QString &html, const QList<Action> &actions)
 {
     setTone(t);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "pagemessage.h"
 #include "tone.h"
 
 #include <QFrame>
@@ -45,6 +46,8 @@ public:
     // Headline in bold with the tone's mark, the detail below it (line breaks kept).
     void showMessage(Tone tone, const QString &headline, const QString &detail = {},
                      const QList<Action> &actions = {});
+    // A session's message in its form (hidden when empty), `actions` as buttons.
+    void showMessage(const PageMessage &message, const QList<Action> &actions = {});
     // Rich text as given (the caller escapes and marks it).
     void showRich(Tone tone, const QString &html, const QList<Action> &actions = {});
     // Plain text, no mark; `tooltip` holds the long version.

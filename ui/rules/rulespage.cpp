@@ -29,6 +29,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace sluice::ui {
 
 RulesPage::RulesPage(ConnectionController *connection, QWidget *parent)
@@ -444,6 +446,29 @@ void RulesPage::onApplied(const Rule &rule, int row)
     row = m_session->apply(rule, row);
     m_editor->edit(rule, row, m_model->set());
     selectRow(row);
+}
+
+bool RulesPage::useLimit(const QString &ruleId, qint64 limit, QString *detail)
+{
+    const std::vector<Rule> &rules = m_model->set().rules;
+    const auto it =
+        std::find_if(rules.begin(), rules.end(), [&](const Rule &r) { return r.id == ruleId; });
+    if (it == rules.end()) {
+        *detail = tr("The Rules page has no rule %1 any more.").arg(ruleId);
+        return false;
+    }
+    if (m_editor->isEditing() && m_editor->isModified()) {
+        *detail = tr("The rule editor holds edits not applied yet: apply or discard them first.");
+        return false;
+    }
+    const int row = int(it - rules.begin());
+    Rule rule = *it;
+    (algorithm::isWindow(rule.algorithm) ? rule.limit : rule.burst) = limit;
+    selectRow(row);
+    onApplied(rule, row); // in the working set, unsaved; the editor shows it
+    *detail = tr("%1 is now %2, unsaved: review it, then save, push or stage it.")
+                  .arg(rule.id, rule.describe());
+    return true;
 }
 
 void RulesPage::exportRules()

@@ -70,6 +70,11 @@ public:
     std::optional<qint64> storeVersion() const { return m_session->storeVersion(); }
     void setStoreNamespace(const QByteArray &ns) { m_session->setStoreNamespace(ns); }
     void focusFilter();
+    // The replay's *Use this limit*: the rule's limit (a bucket rule's burst) set in the
+    // editor and applied to the working set, unsaved (the push preview and staging follow);
+    // nothing is written to Redis or the file. False with the reason in `detail` when the rule
+    // is gone or the editor holds other edits; else `detail` says what changed.
+    bool useLimit(const QString &ruleId, qint64 limit, QString *detail);
 
     // File > Recent files: the last rule files imported (absolute paths, newest first).
     static constexpr int maxRecentFiles = 10;

@@ -3,5 +3,6 @@
 # charts themselves are the sluice_figures library (ui/CMakeLists.txt).
 find_package(Qt6 REQUIRED COMPONENTS Svg)
 sluice_ui_sources(simulationchartview simulationmetricsmodel simulationpage scenariodraft
-    simulationreport simulationrunner simulationsession simulationworker replaydialog)
+    simulationreport simulationrunner simulationsession simulationworker replaydialog
+    replaysession peakchartview scenarioeditor)
 target_link_libraries(sluice_ui PUBLIC Qt6::Svg)

@@ -470,6 +470,34 @@ void SimulationCharts::build()
     }
 }
 
+// Shared scales: every row on the same time axis, the same per-bin scale and the same
+// cumulative scale, so that heights compare from row to row.
+SimulationCharts::Scales SimulationCharts::scalesFor(const QSizeF &requested) const
+{
+    Scales s;
+    const int n = rowCount();
+    s.width = std::max<qreal>(requested.width(), 480);
+    s.rowHeight = std::max(minRowHeight, (requested.height() - legendHeight - axisHeight) / n);
+    s.plotWidth = s.width - leftMargin - rightMargin;
+    s.pixels = std::max(1, int(s.plotWidth));
+    const qint64 bins = m_result.bins();
+    s.binS = double(m_result.binUs) / 1e6;
+    s.spanS = std::max(double(bins) * s.binS, s.binS);
+    double perBinMax = 1;
+    qint64 totalMax = 1;
+    for (size_t r = 0; r < m_result.series.size(); ++r) {
+        for (const sim::SeriesBin &b : m_result.series[r]) {
+            perBinMax = std::max({perBinMax, double(b.offered), double(b.released)});
+        }
+        totalMax = std::max(totalMax, m_result.rules[r].admitted);
+    }
+    s.yHalf = niceHalf(perBinMax);
+    s.cHalf = niceHalf(double(totalMax));
+    s.xStep = niceStep(s.spanS, std::max(4, int(s.plotWidth / 90)));
+    s.binText = duration::formatUs(m_result.binUs);
+    return s;
+}
+
 void SimulationCharts::layout(const QSizeF &requested)
 {
     if (m_laying) {
@@ -483,113 +511,18 @@ void SimulationCharts::layout(const QSizeF &requested)
         m_scene->setSceneRect(QRectF(QPointF(0, 0), requested));
         return;
     }
-    const qreal width = std::max<qreal>(requested.width(), 480);
-    const qreal rowHeight =
-        std::max(minRowHeight, (requested.height() - legendHeight - axisHeight) / n);
-    const QSizeF size(width, legendHeight + axisHeight + rowHeight * n);
-    const qreal plotWidth = width - leftMargin - rightMargin;
-    const int pixels = std::max(1, int(plotWidth));
-    const bool resample = pixels != m_plotWidth;
+    const Scales s = scalesFor(requested);
+    const QSizeF size(s.width, legendHeight + axisHeight + s.rowHeight * n);
+    const bool resample = s.pixels != m_plotWidth;
     m_size = size;
-    m_plotWidth = pixels;
+    m_plotWidth = s.pixels;
     m_scene->setSceneRect(QRectF(QPointF(0, 0), size));
-
-    // Shared scales: every row on the same time axis, the same per-bin scale and the same
-    // cumulative scale, so that heights compare from row to row.
-    const qint64 bins = m_result.bins();
-    const double binS = double(m_result.binUs) / 1e6;
-    const double spanS = std::max(double(bins) * binS, binS);
-    double perBinMax = 1;
-    qint64 totalMax = 1;
-    for (size_t r = 0; r < m_result.series.size(); ++r) {
-        for (const sim::SeriesBin &b : m_result.series[r]) {
-            perBinMax = std::max({perBinMax, double(b.offered), double(b.released)});
-        }
-        totalMax = std::max(totalMax, m_result.rules[r].admitted);
-    }
-    const qreal yHalf = niceHalf(perBinMax);
-    const qreal cHalf = niceHalf(double(totalMax));
-    const qreal xStep = niceStep(spanS, std::max(4, int(plotWidth / 90)));
-    const QString binText = duration::formatUs(m_result.binUs);
-
     for (int i = 0; i < n; ++i) {
-        Row &row = m_rows[size_t(i)];
-        const bool last = i == n - 1;
-        // Qt Charts gives a horizontal axis at most 40% of its chart's height and elides its
-        // labels and title to fit ("..."): the last chart reaches below the figure far enough
-        // for the time axis to get its room (nothing is drawn there).
-        const qreal height =
-            last ? std::max(rowHeight + axisHeight, (rowGap + axisHeight) / 0.4 + 1) : rowHeight;
-        const QRectF geometry(0, legendHeight + i * rowHeight, width, height);
-        row.chart->setGeometry(geometry);
-        row.chart->setPlotArea(
-            QRectF(leftMargin, rowHeaderHeight, plotWidth, rowHeight - rowHeaderHeight - rowGap));
-        row.header->setPos(leftMargin - 4, 0);
-        // One line, never onto the plot nor past its right edge (the right axis's top label
-        // is there): the rule's description, then the leaky bucket's release, then the share
-        // admitted give way (the table under the figure has them). The document's margins
-        // (4 px each side) take the rest.
-        const qreal headerWidth = plotWidth + 8;
-        for (int detail = 3; detail >= 0; --detail) {
-            row.header->setHtml(rowHeader(i, detail));
-            if (fitsOneLine(row.header, headerWidth)) {
-                break;
-            }
-        }
-        row.header->setTextWidth(headerWidth);
-        row.header->setToolTip(QTextDocumentFragment::fromHtml(rowHeader(i)).toPlainText());
-
-        row.time->setRange(0, spanS);
-        row.time->setTickType(QValueAxis::TicksDynamic);
-        row.time->setTickAnchor(0);
-        row.time->setTickInterval(xStep);
-        row.time->setLabelFormat(xStep >= 1 ? u"%.0f"_s : u"%.1f"_s);
-        row.time->setLabelsVisible(last);
-        row.time->setTitleText(last ? tr("time since the start of the scenario (s)") : QString());
-        row.perBin->setRange(0, 2 * yHalf);
-        // Qt Charts elide every label of an axis too short for them: two ticks in low rows.
-        const int ticks = rowHeight - rowHeaderHeight - rowGap < 70 ? 2 : 3;
-        row.perBin->setTickCount(ticks);
-        row.perBin->setLabelFormat(yHalf >= 1 || ticks == 2 ? u"%.0f"_s : u"%.1f"_s);
-        row.perBin->setTitleText(tr("/%1").arg(binText));
-        row.total->setRange(0, 2 * cHalf);
-        row.total->setTickCount(ticks);
-        row.total->setLabelFormat(u"%.0f"_s);
-        row.total->setTitleText(tr("total"));
-        if (!resample) {
-            continue;
-        }
-        const std::vector<sim::SeriesBin> &series = m_result.series[size_t(i)];
-        std::vector<double> offered(series.size());
-        std::vector<double> admitted(series.size());
-        std::vector<double> released(series.size());
-        std::vector<double> cumulative(series.size() + 1);
-        double total = 0;
-        cumulative[0] = 0;
-        for (size_t b = 0; b < series.size(); ++b) {
-            offered[b] = double(series[b].offered);
-            admitted[b] = double(series[b].admitted);
-            released[b] = double(series[b].released);
-            total += admitted[b];
-            cumulative[b + 1] = total; // at the end of bin b
-        }
-        // A bin's count is drawn at its middle; the running total at the bins' edges.
-        row.offered->replace(downsample(offered, binS / 2, binS, pixels));
-        row.admitted->replace(downsample(admitted, binS / 2, binS, pixels));
-        if (row.released) {
-            row.released->replace(downsample(released, binS / 2, binS, pixels));
-        }
-        row.cumulative->replace(downsample(cumulative, 0, binS, pixels));
-        const sim::RuleResult &x = m_result.rules[size_t(i)];
-        if (x.maxAdmittedWindowStartUs >= 0 && x.maxAdmittedInWindow > 0) {
-            const double from = double(x.maxAdmittedWindowStartUs) / 1e6;
-            const double to = std::min(from + double(m_result.measureWindowUs) / 1e6, spanS);
-            row.worst->replace({QPointF(from, 4 * yHalf), QPointF(to, 4 * yHalf)});
-        } else {
-            row.worst->clear();
+        layoutRow(i, s);
+        if (resample) {
+            resampleRow(i, s);
         }
     }
-
     // The title and the legend above the rows, rebuilt at this width.
     for (QGraphicsItem *item : std::as_const(m_decor)) {
         m_scene->removeItem(item);
@@ -597,6 +530,100 @@ void SimulationCharts::layout(const QSizeF &requested)
     }
     m_decor.clear();
     m_title = nullptr;
+    addTitle(s);
+    addLegend(s);
+}
+
+// A row's place, header and axes.
+void SimulationCharts::layoutRow(int i, const Scales &s)
+{
+    Row &row = m_rows[size_t(i)];
+    const bool last = i == rowCount() - 1;
+    const qreal rowHeight = s.rowHeight;
+    // Qt Charts gives a horizontal axis at most 40% of its chart's height and elides its
+    // labels and title to fit ("..."): the last chart reaches below the figure far enough
+    // for the time axis to get its room (nothing is drawn there).
+    const qreal height =
+        last ? std::max(rowHeight + axisHeight, (rowGap + axisHeight) / 0.4 + 1) : rowHeight;
+    row.chart->setGeometry(QRectF(0, legendHeight + i * rowHeight, s.width, height));
+    row.chart->setPlotArea(
+        QRectF(leftMargin, rowHeaderHeight, s.plotWidth, rowHeight - rowHeaderHeight - rowGap));
+    row.header->setPos(leftMargin - 4, 0);
+    // One line, never onto the plot nor past its right edge (the right axis's top label
+    // is there): the rule's description, then the leaky bucket's release, then the share
+    // admitted give way (the table under the figure has them). The document's margins
+    // (4 px each side) take the rest.
+    const qreal headerWidth = s.plotWidth + 8;
+    for (int detail = 3; detail >= 0; --detail) {
+        row.header->setHtml(rowHeader(i, detail));
+        if (fitsOneLine(row.header, headerWidth)) {
+            break;
+        }
+    }
+    row.header->setTextWidth(headerWidth);
+    row.header->setToolTip(QTextDocumentFragment::fromHtml(rowHeader(i)).toPlainText());
+
+    row.time->setRange(0, s.spanS);
+    row.time->setTickType(QValueAxis::TicksDynamic);
+    row.time->setTickAnchor(0);
+    row.time->setTickInterval(s.xStep);
+    row.time->setLabelFormat(s.xStep >= 1 ? u"%.0f"_s : u"%.1f"_s);
+    row.time->setLabelsVisible(last);
+    row.time->setTitleText(last ? tr("time since the start of the scenario (s)") : QString());
+    row.perBin->setRange(0, 2 * s.yHalf);
+    // Qt Charts elide every label of an axis too short for them: two ticks in low rows.
+    const int ticks = rowHeight - rowHeaderHeight - rowGap < 70 ? 2 : 3;
+    row.perBin->setTickCount(ticks);
+    row.perBin->setLabelFormat(s.yHalf >= 1 || ticks == 2 ? u"%.0f"_s : u"%.1f"_s);
+    row.perBin->setTitleText(tr("/%1").arg(s.binText));
+    row.total->setRange(0, 2 * s.cHalf);
+    row.total->setTickCount(ticks);
+    row.total->setLabelFormat(u"%.0f"_s);
+    row.total->setTitleText(tr("total"));
+}
+
+// A row's series at the plot's width in pixels.
+void SimulationCharts::resampleRow(int i, const Scales &s)
+{
+    Row &row = m_rows[size_t(i)];
+    const std::vector<sim::SeriesBin> &series = m_result.series[size_t(i)];
+    std::vector<double> offered(series.size());
+    std::vector<double> admitted(series.size());
+    std::vector<double> released(series.size());
+    std::vector<double> cumulative(series.size() + 1);
+    double total = 0;
+    cumulative[0] = 0;
+    for (size_t b = 0; b < series.size(); ++b) {
+        offered[b] = double(series[b].offered);
+        admitted[b] = double(series[b].admitted);
+        released[b] = double(series[b].released);
+        total += admitted[b];
+        cumulative[b + 1] = total; // at the end of bin b
+    }
+    // A bin's count is drawn at its middle; the running total at the bins' edges.
+    const double binS = s.binS;
+    row.offered->replace(downsample(offered, binS / 2, binS, s.pixels));
+    row.admitted->replace(downsample(admitted, binS / 2, binS, s.pixels));
+    if (row.released) {
+        row.released->replace(downsample(released, binS / 2, binS, s.pixels));
+    }
+    row.cumulative->replace(downsample(cumulative, 0, binS, s.pixels));
+    const sim::RuleResult &x = m_result.rules[size_t(i)];
+    if (x.maxAdmittedWindowStartUs >= 0 && x.maxAdmittedInWindow > 0) {
+        const double from = double(x.maxAdmittedWindowStartUs) / 1e6;
+        const double to = std::min(from + double(m_result.measureWindowUs) / 1e6, s.spanS);
+        row.worst->replace({QPointF(from, 4 * s.yHalf), QPointF(to, 4 * s.yHalf)});
+    } else {
+        row.worst->clear();
+    }
+}
+
+// The scenario's name and what was run, in one line within the figure.
+void SimulationCharts::addTitle(const Scales &s)
+{
+    const qreal width = s.width;
+    const double spanS = s.spanS;
+    const QString &binText = s.binText;
     const Palette p = palette(m_dark);
     auto *title = new QGraphicsTextItem;
     title->setFont(smallFont(9.5));
@@ -624,7 +651,14 @@ void SimulationCharts::layout(const QSizeF &requested)
     m_title = title;
     m_scene->addItem(title);
     m_decor.append(title);
+}
 
+// The legend in one line under the title.
+void SimulationCharts::addLegend(const Scales &s)
+{
+    const qreal width = s.width;
+    const int n = rowCount();
+    const Palette p = palette(m_dark);
     const QFont legendFont = smallFont(8);
     const QFontMetricsF fm(legendFont);
     bool leaky = false;

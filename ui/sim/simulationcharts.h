@@ -114,6 +114,25 @@ private:
         QLineSeries *cumulative = nullptr;
         QLineSeries *worst = nullptr;
     };
+    // The figure's sizes and the scales every row shares (layout()).
+    struct Scales
+    {
+        qreal width = 0;
+        qreal rowHeight = 0;
+        qreal plotWidth = 0;
+        int pixels = 1;
+        double binS = 1;
+        double spanS = 1;
+        qreal yHalf = 1;
+        qreal cHalf = 1;
+        qreal xStep = 1;
+        QString binText;
+    };
+    Scales scalesFor(const QSizeF &requested) const;
+    void layoutRow(int index, const Scales &s);
+    void resampleRow(int index, const Scales &s);
+    void addTitle(const Scales &s);
+    void addLegend(const Scales &s);
     void build();
     void deleteFigure();
     // detail 3: everything; 2: without the rule's description; 1: without the leaky bucket's

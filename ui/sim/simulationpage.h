@@ -2,8 +2,6 @@
 
 #include "scenariodraft.h"
 
-#include "ui/rules/rulefields.h"
-
 #include "core/sim/metrics.h"
 #include "core/sim/scenario.h"
 
@@ -16,26 +14,25 @@
 #include <optional>
 #include <vector>
 
-class QComboBox;
+class QHBoxLayout;
 class QLabel;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QVBoxLayout;
 
 namespace sluice::ui {
 
 class ConnectionController;
-class FieldForm;
-class PatternForm;
+class ScenarioEditor;
 class SimulationChartView;
 class SimulationCharts;
 class SimulationMetricsModel;
 class SimulationSession;
 
-// The Simulation page (CONSOLE.md "Simulation"): a scenario editor on the left (the presets
-// first, then the traffic patterns and the rules as editable lists, duration, bin, measure
-// window, subjects, seed, and the engine), the charts of the last run on the right with its
+// The Simulation page (CONSOLE.md "Simulation"): a scenario editor on the left (ScenarioEditor:
+// the presets first, then the traffic patterns and the rules as editable lists, duration, bin,
+// measure window, subjects, seed, and the engine), the charts of the last run on the right with its
 // metrics table below. Every field is checked as it is typed, with the problem written beside
 // it. The scenario, the runs and the status line are a SimulationSession's (runs on a worker
 // thread with progress and Cancel; on Redis, the connection's endpoint, under a run-scoped
@@ -78,6 +75,10 @@ public Q_SLOTS:
     void exportFigure();
     // The Rules page's rules, offered as "Use the rules from the Rules page".
     void setRules(const sluice::RuleSet &set);
+    // Simulation > Replay a log…: the one replay dialog of the page, shown.
+    void openReplay();
+    // The Rules page's answer to the replay's *Use this limit*.
+    void limitUsed(bool written, const QString &detail);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -85,14 +86,15 @@ protected:
 Q_SIGNALS:
     // A run ended: its result is shown (cancelled runs too), or the failure in the status.
     void runFinished();
+    // The replay's *Use this limit*: write `limit` into rule `ruleId` on the Rules page.
+    void useLimitRequested(const QString &ruleId, qint64 limit);
 
 private:
-    QWidget *buildEditor();
+    void buildHeader(QVBoxLayout *root);
+    void buildEditor(QHBoxLayout *body);
+    void buildResults(QHBoxLayout *body);
+    void connectSession();
     static int editorWidth(int pageWidth);
-    void showDraft();
-    void showPattern();
-    void showRule();
-    void refreshLists();
     sim::scenario::Loaded validateEditor();
     void setBusy(bool busy);
     void onProgress(qint64 done, qint64 total);
@@ -106,21 +108,7 @@ private:
     SimulationMetricsModel *m_metrics;
 
     QWidget *m_editorArea = nullptr;
-    QComboBox *m_preset = nullptr;
-    QLabel *m_presetNote = nullptr;
-    FieldForm *m_topForm = nullptr;
-    QListWidget *m_patternList = nullptr;
-    QLabel *m_trafficError = nullptr;
-    PatternForm *m_patternForm = nullptr;
-    QListWidget *m_ruleList = nullptr;
-    QLabel *m_rulesError = nullptr;
-    QComboBox *m_algorithm = nullptr;
-    FieldForm *m_ruleForm = nullptr;
-    RuleFields::Scope m_scope; // the Rules page's scope combo and name field
-    QLabel *m_scopeError = nullptr;
-    QPushButton *m_useRules = nullptr;
-    QComboBox *m_engine = nullptr;
-    QLabel *m_engineError = nullptr;
+    ScenarioEditor *m_editor = nullptr;
 
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;

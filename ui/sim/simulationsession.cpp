@@ -21,8 +21,9 @@ SimulationSession::SimulationSession(ConnectionController *connection, QObject *
     , m_connection(connection)
     , m_runner(new SimulationRunner(this))
 {
-    m_status = QCoreApplication::translate("sluice::ui::SimulationPage",
-                                           "Choose a preset or edit the scenario, then Run.");
+    m_message.form = PageMessage::Form::Plain;
+    m_message.headline = QCoreApplication::translate(
+        "sluice::ui::SimulationPage", "Choose a preset or edit the scenario, then Run.");
     connect(m_runner, &SimulationRunner::progress, this, [this](qint64 done, qint64 total) {
         if (!m_runner->isRunning() || total <= 0) {
             return;
@@ -161,10 +162,10 @@ void SimulationSession::onFinished(const sim::SimResult &result, const sim::Scen
 {
     m_lastResult = result;
     m_lastScenario = scenario;
-    m_status = runSummary(result);
-    m_statusProblem = !result.warning.isEmpty();
+    m_message = PageMessage::plain(result.warning.isEmpty() ? Tone::Info : Tone::Warning,
+                                   runSummary(result));
     Q_EMIT runFinished();
-    Q_EMIT statusChanged();
+    Q_EMIT messageChanged();
 }
 
 bool SimulationSession::exportTo(const QString &path, QString *error) const
@@ -174,9 +175,8 @@ bool SimulationSession::exportTo(const QString &path, QString *error) const
 
 void SimulationSession::setStatus(const QString &text, bool problem)
 {
-    m_status = text;
-    m_statusProblem = problem;
-    Q_EMIT statusChanged();
+    m_message = PageMessage::plain(problem ? Tone::Bad : Tone::Info, text);
+    Q_EMIT messageChanged();
 }
 
 } // namespace sluice::ui

@@ -2,6 +2,8 @@
 
 #include "scenariodraft.h"
 
+#include "ui/common/pagemessage.h"
+
 #include "core/rules/rule.h"
 #include "core/sim/metrics.h"
 #include "core/sim/scenario.h"
@@ -61,7 +63,7 @@ public:
     // The run.
     enum class Engine { Local, Redis };
     bool isRunning() const;
-    // Starts the edited scenario; false (and status() says why, and engineProblem() when the
+    // Starts the edited scenario; false (and message() says why, and engineProblem() when the
     // engine is the reason) when a field is wrong, a run is going or Redis is not connected.
     bool run(Engine engine);
     // Asks the run to stop; runFinished() then comes with a cancelled result.
@@ -72,23 +74,23 @@ public:
     // The last run's figure or series by extension (.png, .svg, .csv).
     bool exportTo(const QString &path, QString *error) const;
 
-    // The status line: what the last action came to.
-    QString status() const { return m_status; }
-    bool statusIsProblem() const { return m_statusProblem; }
+    // The status line: what the last action came to, the page sessions' one message type
+    // (plain text; a problem in Tone::Bad, a run's warning in Tone::Warning).
+    PageMessage message() const { return m_message; }
     void setStatus(const QString &text, bool problem);
     // Why the chosen engine cannot run (empty: it can).
     QString engineProblem() const { return m_engineProblem; }
     void clearEngineProblem() { m_engineProblem.clear(); }
 
 Q_SIGNALS:
-    void statusChanged();
+    void messageChanged();
     // A run started.
     void started();
     // Decisions made so far, of `total`.
     void progressed(qint64 done, qint64 total);
     // A run ended: lastResult() holds it (cancelled runs too).
     void runFinished();
-    // A run could not be made or failed: status() says why.
+    // A run could not be made or failed: message() says why.
     void runFailed();
 
 private:
@@ -101,8 +103,7 @@ private:
     RuleSet m_pageRules;
     sim::SimResult m_lastResult;
     sim::Scenario m_lastScenario; // the scenario m_lastResult ran
-    QString m_status;
-    bool m_statusProblem = false;
+    PageMessage m_message;
     QString m_engineProblem;
 };
 
