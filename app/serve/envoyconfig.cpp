@@ -744,6 +744,21 @@ QString ruleIdPart(const QString &key, const QString &value)
     return idPart(value.isEmpty() ? key : key + QLatin1Char('_') + value);
 }
 
+void appendIdPart(std::string &out, std::string_view text)
+{
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '-') {
+            out += ch;
+        } else if (c < 0x80 || (c >= 0xc0 && c < 0xf0)) {
+            out += '-'; // ASCII, or the lead byte of a 2- or 3-byte character
+        } else if (c >= 0xf0) {
+            out += "--"; // a 4-byte character: a surrogate pair in UTF-16
+        }                // (continuation bytes: nothing)
+    }
+}
+
 QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &path)
 {
     QStringList parts{idPart(domain)};

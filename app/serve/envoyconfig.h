@@ -10,6 +10,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 class QFileSystemWatcher;
@@ -90,6 +92,11 @@ QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &pa
 // One part of a rule id after the domain's: the entry KEY_VALUE (or KEY for an empty value),
 // as ruleIdOf() writes it; `domain` alone as ruleIdOf(domain, {}) with an empty key.
 QString ruleIdPart(const QString &key, const QString &value = {});
+// ruleIdPart(text) on UTF-8 bytes, appended to `out` (what the gRPC service walks requests
+// with, nothing allocated per character): [A-Za-z0-9_-] kept, every other character '-', one
+// per UTF-16 unit as ruleIdPart counts them (a character beyond the BMP is two). `text` is
+// valid UTF-8 (the protobuf parser refuses a string that is not).
+void appendIdPart(std::string &out, std::string_view text);
 
 // Watches a configuration file or directory (serve --envoy-config): changed() once the files
 // have been quiet for a moment after a change (an editor's save, a ConfigMap's symlink swap, a
