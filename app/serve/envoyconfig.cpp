@@ -2,6 +2,7 @@
 
 #include "core/common/bytes.h"
 #include "core/common/readfile.h"
+#include "core/limiter/policy.h"
 #include "core/rules/codec.h"
 #include "core/rules/codecinternal.h"
 #include "core/rules/jsonlocator.h"
@@ -742,6 +743,16 @@ void Reader::checkReplaces(Config &config)
 QString ruleIdPart(const QString &key, const QString &value)
 {
     return idPart(value.isEmpty() ? key : key + QLatin1Char('_') + value);
+}
+
+qsizetype followEnvoyCounting(RuleSet &set, bool stopIncrement)
+{
+    qsizetype cannot = 0;
+    for (Rule &r : set.rules) {
+        r.countRejected = !stopIncrement && algorithm::countsRejected(r.algorithm);
+        cannot += !stopIncrement && !r.countRejected ? 1 : 0;
+    }
+    return cannot;
 }
 
 void appendIdPart(std::string &out, std::string_view text)

@@ -86,6 +86,13 @@ void parse(const QByteArray &yaml, const QString &file, Config &config);
 // reads its runtime directory), into one configuration.
 Config load(const QString &fileOrDirectory);
 
+// envoy ratelimit increments a descriptor's counter for every request, denied ones too, unless
+// its process runs with STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true (`stopIncrement`): every
+// rule of `set` gets that deployment's count_rejected (true on the algorithms that can count
+// denials, algorithm::countsRejected; false with `stopIncrement`). Returns how many rules
+// cannot count them (of a bucket algorithm or GCRA, the extension) where envoy would.
+qsizetype followEnvoyCounting(RuleSet &set, bool stopIncrement);
+
 // The rule id of a descriptor path: DOMAIN.KEY[_VALUE]... with every character a rule id
 // cannot hold as '-'.
 QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &path);
