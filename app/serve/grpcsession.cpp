@@ -137,6 +137,9 @@ void GrpcSession::recycle(Stream &s)
         s.next->prev = s.prev;
     }
     --m_open;
+    if (m_reading == &s) {
+        m_reading = nullptr;
+    }
     nghttp2_session_set_stream_user_data(m_session, s.id, nullptr);
     std::string body = std::move(s.body), out = std::move(s.out);
     s = Stream{};
@@ -182,7 +185,7 @@ struct GrpcSessionCallbacks
         if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) {
             return 0;
         }
-        s.open(frame->hd.stream_id);
+        s.m_reading = &s.open(frame->hd.stream_id);
         const int unfinished = s.m_open + s.m_refusedSinceAnswer;
         if (unfinished > 2 * s.m_options.limits.maxStreams) {
             s.close(Metrics::GrpcClosed::Streams,
@@ -201,7 +204,9 @@ struct GrpcSessionCallbacks
         if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) {
             return 0; // the client's trailers: not read
         }
-        GrpcSession::Stream *st = find(s, frame->hd.stream_id);
+        GrpcSession::Stream *st = s.m_reading != nullptr && s.m_reading->id == frame->hd.stream_id
+                                      ? s.m_reading
+                                      : find(s, frame->hd.stream_id);
         if (st == nullptr) {
             return 0;
         }

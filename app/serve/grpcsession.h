@@ -140,7 +140,8 @@ private:
     // data), and a few of closed calls kept for the next ones (no allocation per call).
     Stream *m_active = nullptr;
     std::vector<std::unique_ptr<Stream>> m_free;
-    int m_open = 0; // calls open
+    int m_open = 0;              // calls open
+    Stream *m_reading = nullptr; // the call whose request headers are being read
     bool m_started = false;
     bool m_over = false;          // a GOAWAY is queued: nothing more is read
     int m_refusedSinceAnswer = 0; // streams refused past MAX_CONCURRENT_STREAMS
