@@ -1,5 +1,7 @@
 #include "grpcsession.h"
 
+#include "grpcalloc.h"
+
 #include <nghttp2/nghttp2.h>
 
 #include <algorithm>
@@ -333,6 +335,7 @@ GrpcSession::GrpcSession(quint64 connection, const Options &options, GrpcCalls &
     , m_options(options)
     , m_calls(calls)
     , m_buffered(std::move(buffered))
+    , m_alloc(std::make_unique<GrpcAllocator>())
 {
     nghttp2_session_callbacks *cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
@@ -350,7 +353,7 @@ GrpcSession::GrpcSession(quint64 connection, const Options &options, GrpcCalls &
     nghttp2_option *option = nullptr;
     nghttp2_option_new(&option);
     nghttp2_option_set_no_closed_streams(option, 1);
-    nghttp2_session_server_new2(&m_session, cb, this, option);
+    nghttp2_session_server_new3(&m_session, cb, this, option, m_alloc->mem());
     nghttp2_option_del(option);
     nghttp2_session_callbacks_del(cb);
     const nghttp2_settings_entry settings[] = {

@@ -49,6 +49,7 @@ struct GrpcLimits
 };
 
 class GrpcSession;
+class GrpcAllocator;
 
 // What the sessions hand on: a call's whole request message, in the server's thread.
 class GrpcCalls
@@ -135,6 +136,7 @@ private:
     Options m_options;
     GrpcCalls &m_calls;
     std::shared_ptr<qint64> m_buffered;
+    std::unique_ptr<GrpcAllocator> m_alloc; // nghttp2's blocks, reused (outlives m_session)
     nghttp2_session *m_session = nullptr;
     // The Streams of the open calls (a list through them, found by nghttp2's stream user
     // data), and a few of closed calls kept for the next ones (no allocation per call).
