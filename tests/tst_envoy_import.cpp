@@ -315,6 +315,22 @@ private Q_SLOTS:
         QCOMPARE(c.files.size(), 2);
     }
 
+    // The gRPC service walks requests with the byte form of the id parts: it must name every
+    // descriptor as the rule ids do (a different '-' count would leave a configured key of
+    // non-ASCII text unmatched).
+    void idPartsOnBytesAsOnText()
+    {
+        const char *texts[] = {
+            "remote_address", "a b.c/d", "Grüße",    "中文_key", "emoji😀x",
+            "\x7f\x01",       "",        "-_09AZaz", "é😀é",      "ключ=значение"};
+        for (const char *t : texts) {
+            std::string out = "x";
+            envoy::appendIdPart(out, t);
+            QCOMPARE(QString::fromStdString(out),
+                     QStringLiteral("x") + envoy::ruleIdPart(QString::fromUtf8(t)));
+        }
+    }
+
     void boundedWork()
     {
         // 10,000 descriptors read; nested past the depth bound refused, at its place.

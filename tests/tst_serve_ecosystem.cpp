@@ -689,6 +689,51 @@ private Q_SLOTS:
             1.0);
     }
 
+    // envoy ratelimit counts a denied request (its INCRBY runs for every hit) unless its
+    // process runs with STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true: --envoy-config serves
+    // its files so, and --stop-cache-key-increment-when-overlimit as the switch. Seen by a
+    // client: after a denied request of cost 5 on 8 of 10 spent, a request of cost 1 is denied
+    // (8 + 5 + 1 counted) by default and admitted (8 + 1) with the switch.
+    void envoyConfigCountsDenialsAsEnvoyDoes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("config.yaml")),
+                          "domain: count\n"
+                          "descriptors:\n"
+                          "  - key: remote_address\n"
+                          "    rate_limit: {unit: minute, requests_per_unit: 10}\n"));
+        for (const bool stop : {false, true}) {
+            QStringList args{QStringLiteral("--url"),          test::redisUrl(),
+                             QStringLiteral("--envoy-config"), dir.path(),
+                             QStringLiteral("--listen"),       QStringLiteral("127.0.0.1:0"),
+                             QStringLiteral("--no-stats")};
+            if (stop) {
+                args << QStringLiteral("--stop-cache-key-increment-when-overlimit");
+            }
+            Service service(args);
+            QVERIFY2(service.port() != 0, service.err().constData());
+            const QByteArray check = "/v1/check?rule=count.remote_address&subject=" +
+                                     test::keyPrefix().toPercentEncoding() + "denials-" +
+                                     (stop ? "stop" : "count") + "&cost=";
+            QCOMPARE(get(service.port(), check + "8").status, 200);
+            QCOMPARE(get(service.port(), check + "5").status, 429);
+            QCOMPARE(get(service.port(), check + "1").status, stop ? 200 : 429);
+            QVERIFY2(service.err().contains(stop ? "denied requests are not counted"
+                                                 : "denied requests count on the window"),
+                     service.err().constData());
+        }
+        // The switch is envoy's: a rule file says count_rejected per rule.
+        const auto r =
+            test::runCli({QStringLiteral("serve"), QStringLiteral("--url"), test::redisUrl(),
+                          QStringLiteral("--rules"), QStringLiteral("x.json"),
+                          QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                          QStringLiteral("--stop-cache-key-increment-when-overlimit")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--stop-cache-key-increment-when-overlimit goes with "
+                                "--envoy-config"),
+                 r.err.constData());
+    }
+
     void envoyConfigRefusedAtStart()
     {
         QTemporaryDir dir;

@@ -110,7 +110,7 @@ fuzz)
     CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DSLUICE_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
     targets=(fuzz_rules_json fuzz_rules_yaml fuzz_scenario fuzz_duration fuzz_endpoint
-        fuzz_keymap fuzz_statedecoder fuzz_http fuzz_reply fuzz_replay fuzz_glob)
+        fuzz_keymap fuzz_statedecoder fuzz_http fuzz_reply fuzz_replay fuzz_glob fuzz_grpc)
     cmake --build "$build" -j "$jobs" --target "${targets[@]}"
     export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -69,11 +69,8 @@ int rulesImport(const Args &args)
     // unless its process runs with STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true. The rules
     // keep the deployment's behaviour; envoy's rate limits are fixed windows, which take it.
     const bool stopIncrement = args.has("stop-cache-key-increment-when-overlimit");
-    qsizetype refused = 0; // rules of an algorithm that cannot count denials (the extension)
-    for (Rule &r : config.set.rules) {
-        r.countRejected = !stopIncrement && algorithm::countsRejected(r.algorithm);
-        refused += !stopIncrement && !r.countRejected ? 1 : 0;
-    }
+    // (rules of an algorithm that cannot count denials: the extension)
+    const qsizetype refused = rules::envoy::followEnvoyCounting(config.set, stopIncrement);
     const QString out = args.text("out");
     const bool yaml = out.endsWith(QLatin1String(".yaml")) || out.endsWith(QLatin1String(".yml"));
     const QByteArray bytes = yaml ? rules::toYaml(config.set) : rules::toJson(config.set);

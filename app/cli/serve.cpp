@@ -161,7 +161,8 @@ private:
     void reload();
     void reloadRulesFile();
     void reloadEnvoy(const char *why);
-    void applyEnvoy(const rules::envoy::Config &c, const char *why);
+    void applyEnvoy(rules::envoy::Config c, const char *why);
+    void followEnvoyCounting(RuleSet &set);
     void logDiagnostics(const QList<Diagnostic> &list, Level level, const char *event);
     void announce();
 
@@ -184,6 +185,7 @@ private:
     bool m_envoyConfig = false;
     std::optional<LoadedRules> m_loaded;
     qint64 m_envoyVersion = 1; // counts the envoy configurations served
+    bool m_envoyCountingSaid = false;
     std::optional<CommandStats> m_stats;
     std::optional<serve::CheckService> m_service;
 #ifdef SLUICE_WITH_GRPC
@@ -196,7 +198,7 @@ private:
     QTimer m_statsWatch;
     std::unique_ptr<QThread> m_envoyReading;
     const char *m_envoyAgain = nullptr; // a reload asked for while one was reading
-    std::unique_ptr<serve::envoy::ConfigWatcher> m_envoyWatch;
+    std::unique_ptr<rules::envoy::ConfigWatcher> m_envoyWatch;
     std::unique_ptr<QSocketNotifier> m_notifier;
 };
 
@@ -236,6 +238,7 @@ Stop ServeCommand::options()
                                                 {"metrics-compat", true},
                                                 {"log-format", true},
                                                 {"envoy-config", true},
+                                                {"stop-cache-key-increment-when-overlimit", false},
                                                 {"grpc", true},
                                                 {"grpc-unknown-domain", true},
                                                 {"grpc-response-headers", false},
@@ -484,6 +487,11 @@ Stop ServeCommand::ruleSource()
     if (m_envoyConfig) {
         return envoyRuleSource();
     }
+    if (m_context.args().has("stop-cache-key-increment-when-overlimit")) {
+        return m_context.usage(QStringLiteral(
+            "--stop-cache-key-increment-when-overlimit goes with --envoy-config (a rule file "
+            "says count_rejected per rule)"));
+    }
     LoadedRules loaded;
     if (const Stop s = m_context.loadRules(&loaded, rules::RuleStore::Reading::SkipUnreadable)) {
         return s;
@@ -499,7 +507,7 @@ Stop ServeCommand::envoyRuleSource()
         return m_context.usage(QStringLiteral("--envoy-config DIR gives the rules; it does not "
                                               "go with --rules or --from-redis"));
     }
-    const rules::envoy::Config c = rules::envoy::load(args.text("envoy-config"));
+    rules::envoy::Config c = rules::envoy::load(args.text("envoy-config"));
     if (!c.ok()) {
         logDiagnostics(c.errors, Level::Error, "rules_error");
         return m_context.fail(QStringLiteral("%1 is not a valid envoy ratelimit configuration "
@@ -509,6 +517,7 @@ Stop ServeCommand::envoyRuleSource()
                               exitUsage);
     }
     logDiagnostics(c.notes, Level::Warning, "rules_not_expressed");
+    followEnvoyCounting(c.set);
     m_loaded = LoadedRules{
         c.set,
         QStringLiteral("the envoy ratelimit configuration in %1").arg(args.text("envoy-config")),
@@ -634,8 +643,8 @@ Stop ServeCommand::signals()
     }
     if (m_envoyConfig) {
         m_envoyWatch =
-            std::make_unique<serve::envoy::ConfigWatcher>(m_context.args().text("envoy-config"));
-        QObject::connect(m_envoyWatch.get(), &serve::envoy::ConfigWatcher::changed,
+            std::make_unique<rules::envoy::ConfigWatcher>(m_context.args().text("envoy-config"));
+        QObject::connect(m_envoyWatch.get(), &rules::envoy::ConfigWatcher::changed,
                          m_envoyWatch.get(), [this] { reloadEnvoy("changed"); });
     }
     m_notifier = std::make_unique<QSocketNotifier>(signalPipe[0], QSocketNotifier::Read);
@@ -737,7 +746,30 @@ void ServeCommand::reloadEnvoy(const char *why)
     m_envoyReading->start();
 }
 
-void ServeCommand::applyEnvoy(const rules::envoy::Config &c, const char *why)
+// envoy ratelimit's default for denied requests (counted), or, with
+// --stop-cache-key-increment-when-overlimit, its STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true;
+// said in the log once, at start.
+void ServeCommand::followEnvoyCounting(RuleSet &set)
+{
+    const bool stop = m_context.args().has("stop-cache-key-increment-when-overlimit");
+    const qsizetype cannot = rules::envoy::followEnvoyCounting(set, stop);
+    if (m_envoyCountingSaid) {
+        return;
+    }
+    m_envoyCountingSaid = true;
+    m_log->write(Level::Info, "envoy_counting",
+                 stop ? QStringLiteral("denied requests are not counted, as envoy ratelimit with "
+                                       "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true")
+                      : QStringLiteral("denied requests count on the window algorithms, as in "
+                                       "envoy ratelimit by default (count_rejected; "
+                                       "--stop-cache-key-increment-when-overlimit: not)%1")
+                            .arg(cannot == 0 ? QString()
+                                             : QStringLiteral(", except on %1 rule(s) of a "
+                                                              "bucket algorithm or GCRA")
+                                                   .arg(cannot)));
+}
+
+void ServeCommand::applyEnvoy(rules::envoy::Config c, const char *why)
 {
     const QString dir = m_context.args().text("envoy-config");
     m_service->metrics().countReload(c.ok());
@@ -754,6 +786,7 @@ void ServeCommand::applyEnvoy(const rules::envoy::Config &c, const char *why)
         return;
     }
     logDiagnostics(c.notes, Level::Warning, "rules_not_expressed");
+    followEnvoyCounting(c.set);
     m_service->setRules(c.set, ++m_envoyVersion,
                         QStringLiteral("the envoy ratelimit configuration in %1").arg(dir));
     m_log->write(Level::Info, "rules_reloaded",

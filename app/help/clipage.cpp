@@ -423,7 +423,9 @@ Page makeCliPage()
     serve.summary = QStringLiteral(
         "HTTP check service: GET /v1/check, /v1/auth (nginx auth_request), /healthz, /metrics");
     serve.synopsis = {QStringLiteral(
-        "serve --url URL (--rules FILE | --from-redis | --envoy-config DIR) --listen HOST:PORT\n"
+        "serve --url URL (--rules FILE | --from-redis |\n"
+        "        --envoy-config DIR [--stop-cache-key-increment-when-overlimit]) --listen "
+        "HOST:PORT\n"
         "        [--legacy-headers] [--workers N] [--timeout-ms T] [--max-connections N]\n"
         "        [--max-body-bytes N] [--max-header-bytes N] [--header-timeout-ms T]\n"
         "        [--idle-timeout-ms T] [--max-in-flight N] [--max-connections-per-peer N]\n"
@@ -496,7 +498,13 @@ Page makeCliPage()
                         "so that its dashboards keep working.")},
         {QStringLiteral("--envoy-config DIR"),
          QStringLiteral("Serve envoyproxy/ratelimit's configuration (a YAML file, or every .yaml "
-                        "and .yml file of DIR) as it is, reloaded whenever its files change.")},
+                        "and .yml file of DIR) as it is, reloaded whenever its files change. "
+                        "Denied requests count on the window algorithms, as in envoy ratelimit "
+                        "by default (each rule's count_rejected true).")},
+        {QStringLiteral("--stop-cache-key-increment-when-overlimit"),
+         QStringLiteral("With --envoy-config: the deployment runs with "
+                        "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true; denied requests are not "
+                        "counted (count_rejected false).")},
         {QStringLiteral("--log-format text|json"),
          QStringLiteral("json: one JSON object per line on stderr (time, level, event, rule, "
                         "message, fields), for Loki, Elasticsearch or journald.")},

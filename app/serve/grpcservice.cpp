@@ -14,13 +14,13 @@
 #include "envoy/service/ratelimit/v3/rls.pb.h"
 #include "grpc/health/v1/health.pb.h"
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/util/json_util.h>
 
 #include <QCryptographicHash>
 #include <QHash>
 #include <QJsonObject>
-#include <QSet>
 #include <QThread>
 #include <QTimer>
 
@@ -30,6 +30,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace sluice::serve {
@@ -67,12 +69,29 @@ quint32 clampU32(qint64 v)
     return quint32(std::clamp<qint64>(v, 0, std::numeric_limits<quint32>::max()));
 }
 
-// The descriptor tree of a rule table: every proper prefix of a rule id at a '.' (a node that
-// has children). Built once per table.
+// The descriptor tree of a rule table, by rule id in UTF-8: every rule id (its rule) and every
+// proper prefix of one at a '.' (a node that has children). Built once per table; looked up with
+// the bytes of a request (a string_view, nothing allocated).
 struct Tree
 {
+    struct Node
+    {
+        const ServiceRule *rule = nullptr;
+        bool parent = false;
+    };
+    struct Hash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
     RuleTablePtr table;
-    QSet<QString> parents;
+    std::unordered_map<std::string, Node, Hash, std::equal_to<>> nodes;
+
+    const Node *find(std::string_view id) const
+    {
+        const auto it = nodes.find(id);
+        return it == nodes.end() ? nullptr : &it->second;
+    }
 };
 
 std::shared_ptr<const Tree> treeOf(const RuleTablePtr &table)
@@ -80,9 +99,11 @@ std::shared_ptr<const Tree> treeOf(const RuleTablePtr &table)
     auto t = std::make_shared<Tree>();
     t->table = table;
     for (const QString &id : table->ids()) {
-        for (qsizetype at = id.indexOf(QLatin1Char('.')); at > 0;
-             at = id.indexOf(QLatin1Char('.'), at + 1)) {
-            t->parents.insert(id.left(at));
+        const std::string utf8 = id.toStdString();
+        t->nodes[utf8].rule = table->find(id);
+        for (size_t at = utf8.find('.'); at != std::string::npos && at > 0;
+             at = utf8.find('.', at + 1)) {
+            t->nodes[utf8.substr(0, at)].parent = true;
         }
     }
     return t;
@@ -98,7 +119,7 @@ void writeLimit(rls::RateLimitResponse::RateLimit *limit, const ServiceRule &r, 
     const Unit unit = unitOf(window ? p.windowUs : p.rate.periodUs);
     limit->set_unit(unit);
     if (unit != rls::RateLimitResponse::RateLimit::UNKNOWN) {
-        limit->set_name(r.idUtf8.toStdString());
+        limit->set_name(r.idUtf8.constData(), size_t(r.idUtf8.size()));
         limit->set_requests_per_unit(clampU32(window ? p.limit : p.rate.count));
         return;
     }
@@ -120,6 +141,32 @@ void describeDecision(google::protobuf::Struct *out, const ServiceRule &r, const
             std::string(v.overrideAction.data(), size_t(v.overrideAction.size())));
     }
 }
+
+// A protobuf arena whose first block is on the stack: messages built or parsed in it cost no
+// allocation until they outgrow the block (then the arena takes blocks from the heap).
+class StackArena
+{
+public:
+    StackArena()
+        : m_arena(options(m_block))
+    {}
+    template <typename Message> Message &make()
+    {
+        return *google::protobuf::Arena::CreateMessage<Message>(&m_arena);
+    }
+
+private:
+    static google::protobuf::ArenaOptions options(char *block)
+    {
+        google::protobuf::ArenaOptions o;
+        o.initial_block = block;
+        o.initial_block_size = blockBytes;
+        return o;
+    }
+    static constexpr size_t blockBytes = 4096;
+    alignas(16) char m_block[blockBytes];
+    google::protobuf::Arena m_arena;
+};
 
 // One request in flight: a slot per descriptor, the last outcome sends the answer.
 class Call : public OutcomeSink
@@ -148,6 +195,7 @@ public:
     {}
 
     std::vector<Slot> &slots() { return m_slots; }
+    Done &done() { return m_done; }
     // How many outcomes to wait for; 0 answers at once.
     void expect(int jobs)
     {
@@ -174,7 +222,10 @@ public:
 private:
     void finish()
     {
-        rls::RateLimitResponse response;
+        // The answer is built in an arena that starts on the stack: a usual answer costs no
+        // allocation until it is serialized.
+        StackArena arena;
+        rls::RateLimitResponse &response = arena.make<rls::RateLimitResponse>();
         bool over = false;
         const Slot *tightest = nullptr;
         for (const Slot &s : m_slots) {
@@ -257,6 +308,19 @@ private:
     std::atomic<int> m_pending{0};
 };
 
+// A message as one gRPC frame: flag 0 (not compressed), its length (4 bytes), its bytes.
+std::string framed(const google::protobuf::MessageLite &m)
+{
+    const size_t n = m.ByteSizeLong();
+    std::string out(5 + n, '\0');
+    out[1] = char(n >> 24);
+    out[2] = char(n >> 16);
+    out[3] = char(n >> 8);
+    out[4] = char(n);
+    m.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t *>(out.data() + 5));
+    return out;
+}
+
 GrpcStatus invalid(const QString &message)
 {
     return GrpcStatus{GrpcCode::InvalidArgument, message.toStdString()};
@@ -269,40 +333,52 @@ void quietProtobufLog(google::protobuf::LogLevel, const char *, int, const std::
 
 // envoy ratelimit's walk of descriptor `d` through `tree`: at each entry KEY_VALUE, else KEY
 // (any value), on while the node has children; the rule of the node the last entry reaches,
-// or none. `subject`: the values of the entries matched by KEY alone, joined by U+001F ("_"
-// for none).
-const ServiceRule *walk(const Tree &tree, const QString &domainId, const Descriptor &d,
+// or none. `domainId`: the domain's id part. `subject`: the values of the entries matched by KEY
+// alone, joined by U+001F ("_" for none).
+const ServiceRule *walk(const Tree &tree, std::string_view domainId, const Descriptor &d,
                         QByteArray *subject)
 {
-    const RuleTable &table = *tree.table;
-    QList<QByteArray> anyValues; // of the entries matched by KEY alone
+    subject->clear();
+    bool anyValue = false; // an entry matched by KEY alone
     const ServiceRule *rule = nullptr;
-    QString prefix = domainId; // the id of the node reached (ruleIdOf, a part at a time)
+    // The id of the node reached (ruleIdOf, a part at a time), in a buffer the thread reuses.
+    thread_local std::string id;
+    id.assign(domainId);
     for (int j = 0; j < d.entries_size(); ++j) {
         const auto &e = d.entries(j);
-        const QString key = QString::fromStdString(e.key());
-        QString id = prefix + QLatin1Char('.') +
-                     rules::envoy::ruleIdPart(key, QString::fromStdString(e.value()));
-        const ServiceRule *found = table.find(id);
-        bool parent = tree.parents.contains(id);
-        if (found == nullptr && !parent) {
-            id = prefix + QLatin1Char('.') + rules::envoy::ruleIdPart(key);
-            found = table.find(id);
-            parent = tree.parents.contains(id);
-            if (found == nullptr && !parent) {
+        id += '.';
+        rules::envoy::appendIdPart(id, e.key());
+        const size_t keyEnd = id.size();
+        if (!e.value().empty()) {
+            id += '_';
+            rules::envoy::appendIdPart(id, e.value());
+        }
+        const Tree::Node *node = tree.find(id); // KEY_VALUE (KEY for an empty value)
+        if (node == nullptr) {
+            if (e.value().empty()) {
                 break; // no such descriptor: not limited
             }
-            anyValues.append(QByteArray::fromStdString(e.value()));
+            id.resize(keyEnd);
+            node = tree.find(id);
+            if (node == nullptr) {
+                break;
+            }
+            if (anyValue) {
+                subject->append('\x1f');
+            }
+            subject->append(e.value().data(), qsizetype(e.value().size()));
+            anyValue = true;
         }
         if (j == d.entries_size() - 1) {
-            rule = found;
+            rule = node->rule;
         }
-        if (!parent) {
+        if (!node->parent) {
             break;
         }
-        prefix = std::move(id);
     }
-    *subject = anyValues.isEmpty() ? QByteArrayLiteral("_") : anyValues.join('\x1f');
+    if (!anyValue) {
+        *subject = QByteArrayLiteral("_");
+    }
     return rule;
 }
 
@@ -342,7 +418,7 @@ struct GrpcService::Impl final : GrpcCalls
     };
     // ShouldRateLimit for gRPC and POST /json alike: its jobs into `batch`, or (none) decided
     // now.
-    void decide(const rls::RateLimitRequest &request, const Done &done, Batch *batch = nullptr);
+    void decide(const rls::RateLimitRequest &request, Done done, Batch *batch = nullptr);
 
     // The HTTP/2 server of the port (grpcsession.h) and what its calls share.
     HttpServer *server = nullptr;
@@ -369,6 +445,7 @@ struct GrpcService::Impl final : GrpcCalls
     std::shared_ptr<Answers> answers = std::make_shared<Answers>();
     static void post(const std::shared_ptr<Answers> &a, Answer answer);
     void drain();
+    std::vector<Answer> ready; // drain()'s
 
     // grpc.health.v1.Health: SERVING while rules are loaded and Redis answers; Watch's
     // callers get every change.
@@ -420,12 +497,13 @@ struct GrpcService::Impl final : GrpcCalls
     }
 };
 
-void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done &done, Batch *batch)
+void GrpcService::Impl::decide(const rls::RateLimitRequest &request, Done done, Batch *batch)
 {
     Metrics &metrics = service.metrics();
+    Done *answer = &done; // (once the Call has it, the Call's)
     auto refuse = [&](const QString &message) {
         metrics.countGrpc(Result_::Invalid);
-        done(invalid(message), nullptr);
+        (*answer)(invalid(message), nullptr);
     };
     if (request.domain().empty()) {
         refuse(QStringLiteral("domain is required: the domain of the rate limit configuration "
@@ -490,9 +568,9 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         done(GrpcStatus{GrpcCode::Unavailable, "no rules are loaded yet"}, nullptr);
         return;
     }
-    const QString domain = QString::fromStdString(request.domain());
-    const QString domainId = rules::envoy::ruleIdPart(domain);
-    if (!tree->parents.contains(domainId)) {
+    std::string domainId;
+    rules::envoy::appendIdPart(domainId, request.domain());
+    if (const Tree::Node *node = tree->find(domainId); node == nullptr || !node->parent) {
         metrics.countGrpc(Result_::UnknownDomain);
         if (options.unknownDomain == UnknownDomain::Error) {
             // Neither the domain (the client has it) nor where the rules came from.
@@ -515,9 +593,18 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
 
     auto call = std::make_shared<Call>(
         size_t(count), Call::Options{options.responseHeaders, options.dynamicMetadata}, &metrics,
-        done);
-    std::vector<DecisionJob> jobs;
-    std::vector<CheckService::OverrideMatch> matches; // of jobs[i], for decide()
+        std::move(done));
+    answer = &call->done();
+    // The jobs go straight into `batch` (or one of their own, decided now); a refusal takes
+    // back those of this request.
+    Batch own;
+    Batch &out = batch != nullptr ? *batch : own;
+    const size_t first = out.jobs.size();
+    auto refuseAll = [&](const QString &message) {
+        out.jobs.resize(first);
+        out.matches.resize(first);
+        refuse(message);
+    };
     const auto received = std::chrono::steady_clock::now();
     for (int i = 0; i < count; ++i) {
         const Descriptor &d = request.descriptors(i);
@@ -525,9 +612,10 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
         const ServiceRule *rule = walk(*tree, domainId, d, &subject);
         RuleTablePtr ruleTable = tree->table;
         if (d.has_limit()) {
-            if (const QString e = limitOverride(i, d, domain, rule, ruleTable, subject);
+            if (const QString e = limitOverride(i, d, QString::fromStdString(request.domain()),
+                                                rule, ruleTable, subject);
                 !e.isEmpty()) {
-                refuse(e);
+                refuseAll(e);
                 return;
             }
         }
@@ -541,51 +629,42 @@ void GrpcService::Impl::decide(const rls::RateLimitRequest &request, const Done 
                 ? qint64(std::min<quint64>(d.hits_addend().value(), quint64(duration::maxExact)))
                 : std::max<qint64>(request.hits_addend(), 1);
         if (subject.size() > options.maxEntryBytes) {
-            refuse(QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, above "
-                                  "%3 (subjects become Redis keys)")
-                       .arg(i)
-                       .arg(subject.size())
-                       .arg(options.maxEntryBytes));
+            refuseAll(QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, "
+                                     "above %3 (subjects become Redis keys)")
+                          .arg(i)
+                          .arg(subject.size())
+                          .arg(options.maxEntryBytes));
             return;
         }
         // As HTTP: the subject's override matched, the cost checked against the capacity that
         // decides; every descriptor is screened before any is decided.
         const CheckService::Admission admission = CheckService::screen(*rule, subject, cost);
         if (admission.screened == CheckService::Screened::CostAboveCapacity) {
-            refuse(QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity of "
-                                  "rule '%4': such a request could never be admitted")
-                       .arg(i)
-                       .arg(cost)
-                       .arg(admission.match.capacity)
-                       .arg(rule->rule.id));
+            refuseAll(QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity "
+                                     "of rule '%4': such a request could never be admitted")
+                          .arg(i)
+                          .arg(cost)
+                          .arg(admission.match.capacity)
+                          .arg(rule->rule.id));
             return;
         }
         if (admission.screened == CheckService::Screened::NotLimited) {
             continue; // a disabled rule (unlimited): not limited, Redis untouched
         }
         call->slots()[size_t(i)].rule = rule;
-        DecisionJob job;
-        job.table = ruleTable;
+        DecisionJob &job = out.jobs.emplace_back();
+        job.table = std::move(ruleTable);
         job.rule = rule;
         job.subject = std::move(subject);
         job.cost = cost;
         job.received = received;
         job.sink = call;
         job.slot = i;
-        jobs.push_back(std::move(job));
-        matches.push_back(admission.match);
+        out.matches.push_back(admission.match);
     }
-    call->expect(int(jobs.size()));
-    if (jobs.empty()) {
-        return;
-    }
-    if (batch == nullptr) {
-        service.decide(jobs, matches);
-        return;
-    }
-    for (size_t j = 0; j < jobs.size(); ++j) {
-        batch->jobs.push_back(std::move(jobs[j]));
-        batch->matches.push_back(matches[j]);
+    call->expect(int(out.jobs.size() - first));
+    if (batch == nullptr && !own.jobs.empty()) {
+        service.decide(own.jobs, own.matches);
     }
 }
 
@@ -605,17 +684,21 @@ void GrpcService::Impl::post(const std::shared_ptr<Answers> &a, Answer answer)
 
 void GrpcService::Impl::drain()
 {
-    std::vector<Answer> ready;
     {
         std::lock_guard l(answers->mutex);
-        ready.swap(answers->queue);
+        ready.swap(answers->queue); // (the two vectors' capacities are kept, and reused)
     }
     for (Answer &a : ready) {
         if (auto *s = static_cast<GrpcSession *>(server->session(a.connection))) {
-            s->answer(a.stream, a.status, std::move(a.message));
+            if (a.status.ok()) {
+                s->answerFramed(a.stream, std::move(a.message));
+            } else {
+                s->answer(a.stream, a.status, {});
+            }
             server->wake(a.connection);
         }
     }
+    ready.clear();
     server->flush();
 }
 
@@ -635,7 +718,10 @@ void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method
         session.answer(stream, invalid(screened), {});
         return;
     }
-    rls::RateLimitRequest parsed;
+    // Parsed into an arena that starts on the stack (a usual request allocates nothing); the
+    // screen above bounds what a request can make.
+    StackArena arena;
+    auto &parsed = arena.make<rls::RateLimitRequest>();
     if (!parsed.ParseFromArray(message.data(), int(message.size()))) {
         metrics.countGrpc(Result_::Invalid);
         session.answer(stream,
@@ -653,7 +739,7 @@ void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method
          stream](const GrpcStatus &status, const rls::RateLimitResponse *response) {
             Answer answer{connection, stream, status, {}};
             if (response != nullptr) {
-                response->SerializeToString(&answer.message);
+                answer.message = framed(*response);
             }
             post(a, std::move(answer));
         },

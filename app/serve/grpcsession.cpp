@@ -1,5 +1,7 @@
 #include "grpcsession.h"
 
+#include "grpcalloc.h"
+
 #include <nghttp2/nghttp2.h>
 
 #include <algorithm>
@@ -95,18 +97,72 @@ struct GrpcSession::Stream
     bool resetAfterAnswer = false;
     std::string out; // DATA still to send
     size_t outPos = 0;
+    int32_t id = 0;
+    Stream *prev = nullptr, *next = nullptr; // GrpcSession::m_active
 };
+
+namespace {
+constexpr size_t keptStreams = 16;   // closed calls' Streams kept for reuse, per connection
+constexpr size_t keptCapacity = 512; // of their strings' buffers (larger ones are let go)
+} // namespace
+
+GrpcSession::Stream *GrpcSession::find(int32_t stream) const
+{
+    return static_cast<Stream *>(nghttp2_session_get_stream_user_data(m_session, stream));
+}
+
+GrpcSession::Stream &GrpcSession::open(int32_t stream)
+{
+    std::unique_ptr<Stream> s;
+    if (!m_free.empty()) {
+        s = std::move(m_free.back());
+        m_free.pop_back();
+    } else {
+        s = std::make_unique<Stream>();
+    }
+    Stream *p = s.release();
+    p->id = stream;
+    p->next = m_active;
+    if (m_active != nullptr) {
+        m_active->prev = p;
+    }
+    m_active = p;
+    ++m_open;
+    nghttp2_session_set_stream_user_data(m_session, stream, p);
+    return *p;
+}
+
+void GrpcSession::recycle(Stream &s)
+{
+    (s.prev != nullptr ? s.prev->next : m_active) = s.next;
+    if (s.next != nullptr) {
+        s.next->prev = s.prev;
+    }
+    --m_open;
+    if (m_reading == &s) {
+        m_reading = nullptr;
+    }
+    nghttp2_session_set_stream_user_data(m_session, s.id, nullptr);
+    std::string body = std::move(s.body), out = std::move(s.out);
+    s = Stream{};
+    if (m_free.size() >= keptStreams || body.capacity() > keptCapacity ||
+        out.capacity() > keptCapacity) {
+        delete &s;
+        return;
+    }
+    body.clear();
+    out.clear();
+    s.body = std::move(body);
+    s.out = std::move(out);
+    m_free.emplace_back(&s);
+}
 
 // libnghttp2's callbacks, into the session (user_data).
 struct GrpcSessionCallbacks
 {
     static GrpcSession &self(void *p) { return *static_cast<GrpcSession *>(p); }
 
-    static GrpcSession::Stream *find(GrpcSession &s, int32_t id)
-    {
-        const auto it = s.m_streams.find(id);
-        return it == s.m_streams.end() ? nullptr : it->second.get();
-    }
+    static GrpcSession::Stream *find(GrpcSession &s, int32_t id) { return s.find(id); }
 
     static int beginFrame(nghttp2_session *, const nghttp2_frame_hd *hd, void *p)
     {
@@ -131,8 +187,8 @@ struct GrpcSessionCallbacks
         if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) {
             return 0;
         }
-        s.m_streams.emplace(frame->hd.stream_id, std::make_unique<GrpcSession::Stream>());
-        const int unfinished = int(s.m_streams.size()) + s.m_refusedSinceAnswer;
+        s.m_reading = &s.open(frame->hd.stream_id);
+        const int unfinished = s.m_open + s.m_refusedSinceAnswer;
         if (unfinished > 2 * s.m_options.limits.maxStreams) {
             s.close(Metrics::GrpcClosed::Streams,
                     QStringLiteral("%1 calls unfinished, above twice --grpc-max-streams (its "
@@ -150,7 +206,9 @@ struct GrpcSessionCallbacks
         if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) {
             return 0; // the client's trailers: not read
         }
-        GrpcSession::Stream *st = find(s, frame->hd.stream_id);
+        GrpcSession::Stream *st = s.m_reading != nullptr && s.m_reading->id == frame->hd.stream_id
+                                      ? s.m_reading
+                                      : find(s, frame->hd.stream_id);
         if (st == nullptr) {
             return 0;
         }
@@ -277,6 +335,7 @@ GrpcSession::GrpcSession(quint64 connection, const Options &options, GrpcCalls &
     , m_options(options)
     , m_calls(calls)
     , m_buffered(std::move(buffered))
+    , m_alloc(std::make_unique<GrpcAllocator>())
 {
     nghttp2_session_callbacks *cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
@@ -294,7 +353,7 @@ GrpcSession::GrpcSession(quint64 connection, const Options &options, GrpcCalls &
     nghttp2_option *option = nullptr;
     nghttp2_option_new(&option);
     nghttp2_option_set_no_closed_streams(option, 1);
-    nghttp2_session_server_new2(&m_session, cb, this, option);
+    nghttp2_session_server_new3(&m_session, cb, this, option, m_alloc->mem());
     nghttp2_option_del(option);
     nghttp2_session_callbacks_del(cb);
     const nghttp2_settings_entry settings[] = {
@@ -310,13 +369,14 @@ GrpcSession::GrpcSession(quint64 connection, const Options &options, GrpcCalls &
 
 GrpcSession::~GrpcSession()
 {
-    for (auto &[id, s] : m_streams) {
+    while (Stream *s = m_active) {
+        m_active = s->next;
         if (s->called && !s->done) {
-            m_calls.ended(*this, id);
+            m_calls.ended(*this, s->id);
         }
         release(*s);
+        delete s;
     }
-    m_streams.clear();
     nghttp2_session_del(m_session);
     if (m_options.open && m_options.metrics != nullptr) {
         m_options.metrics->setGrpcConnections(--*m_options.open);
@@ -403,11 +463,11 @@ void GrpcSession::headersDone(int32_t stream, Stream &s)
 
 void GrpcSession::fail(int32_t stream, const GrpcStatus &status)
 {
-    const auto it = m_streams.find(stream);
-    if (it == m_streams.end() || it->second->done) {
+    Stream *found = find(stream);
+    if (found == nullptr || found->done) {
         return;
     }
-    Stream &s = *it->second;
+    Stream &s = *found;
     s.done = true;
     const std::string code = std::to_string(int(status.code));
     const std::string message = percentEncoded(status.message);
@@ -498,29 +558,48 @@ void GrpcSession::requestDone(int32_t stream, Stream &s)
     s.called = true;
     // The message is parsed within the call: its bytes are let go after it.
     m_calls.call(*this, stream, s.method, std::string_view(s.body).substr(5), s.deadline);
-    if (const auto it = m_streams.find(stream); it != m_streams.end()) {
-        release(*it->second);
+    if (Stream *st = find(stream)) {
+        release(*st);
     }
 }
 
 void GrpcSession::answer(int32_t stream, const GrpcStatus &status, std::string message, bool more)
 {
-    const auto it = m_streams.find(stream);
-    if (it == m_streams.end() || it->second->done) {
+    Stream *s = find(stream);
+    if (s == nullptr || s->done) {
         return; // reset, or the connection closed
     }
     if (!status.ok()) {
         fail(stream, status);
         return;
     }
-    Stream &s = *it->second;
     const auto n = quint32(message.size());
-    s.out += char(0);
-    s.out += char(n >> 24);
-    s.out += char(n >> 16);
-    s.out += char(n >> 8);
-    s.out += char(n);
-    s.out += message;
+    s->out += char(0);
+    s->out += char(n >> 24);
+    s->out += char(n >> 16);
+    s->out += char(n >> 8);
+    s->out += char(n);
+    s->out += message;
+    send(stream, *s, more);
+}
+
+void GrpcSession::answerFramed(int32_t stream, std::string framed)
+{
+    Stream *s = find(stream);
+    if (s == nullptr || s->done) {
+        return; // reset, or the connection closed
+    }
+    if (s->out.empty()) {
+        s->out.swap(framed);
+        s->outPos = 0;
+    } else {
+        s->out += framed;
+    }
+    send(stream, *s, false);
+}
+
+void GrpcSession::send(int32_t stream, Stream &s, bool more)
+{
     s.ending = !more;
     if (s.headersSent) {
         nghttp2_session_resume_data(m_session, stream);
@@ -536,11 +615,11 @@ void GrpcSession::answer(int32_t stream, const GrpcStatus &status, std::string m
 
 void GrpcSession::streamClosed(int32_t stream, uint32_t error)
 {
-    const auto it = m_streams.find(stream);
-    if (it == m_streams.end()) {
+    Stream *found = find(stream);
+    if (found == nullptr) {
         return;
     }
-    Stream &s = *it->second;
+    Stream &s = *found;
     if (s.called && !s.done) {
         m_calls.ended(*this, stream);
     }
@@ -549,13 +628,12 @@ void GrpcSession::streamClosed(int32_t stream, uint32_t error)
         m_refusedSinceAnswer = 0;
     }
     release(s);
-    m_streams.erase(it);
+    recycle(s);
 }
 
 void GrpcSession::resetByClient(int32_t stream)
 {
-    const auto it = m_streams.find(stream);
-    if (it == m_streams.end() || it->second->done) {
+    if (Stream *s = find(stream); s == nullptr || s->done) {
         return;
     }
     const qint64 now = nowMs();
@@ -575,7 +653,7 @@ void GrpcSession::resetByClient(int32_t stream)
 void GrpcSession::refused()
 {
     ++m_refusedSinceAnswer;
-    const int unfinished = int(m_streams.size()) + m_refusedSinceAnswer;
+    const int unfinished = m_open + m_refusedSinceAnswer;
     if (unfinished > 2 * m_options.limits.maxStreams) {
         close(Metrics::GrpcClosed::Streams,
               QStringLiteral("%1 calls unfinished, above twice --grpc-max-streams (its client "
@@ -588,7 +666,11 @@ void GrpcSession::release(Stream &s)
 {
     *m_buffered -= s.reserved;
     s.reserved = 0;
-    std::string().swap(s.body);
+    if (s.body.capacity() > keptCapacity) {
+        std::string().swap(s.body);
+    } else {
+        s.body.clear();
+    }
 }
 
 } // namespace sluice::serve

@@ -8,10 +8,10 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 typedef struct nghttp2_session nghttp2_session;
 
@@ -49,6 +49,7 @@ struct GrpcLimits
 };
 
 class GrpcSession;
+class GrpcAllocator;
 
 // What the sessions hand on: a call's whole request message, in the server's thread.
 class GrpcCalls
@@ -102,11 +103,13 @@ public:
     // The answer of a call still open: `message` (serialized) with status OK, else the status
     // alone (trailers-only). `more`: a streaming call (Watch) goes on after this message.
     void answer(int32_t stream, const GrpcStatus &status, std::string message, bool more = false);
+    // A unary call's OK answer, `framed` its message with the 5-byte gRPC frame head already.
+    void answerFramed(int32_t stream, std::string framed);
 
     bool receive(const char *data, size_t size) override;
     void produce(std::string &out, size_t room) override;
     bool started() const override { return m_started; }
-    bool idle() const override { return m_streams.empty(); }
+    bool idle() const override { return m_open == 0; }
     bool finished() const override;
     void goAway() override;
 
@@ -123,13 +126,24 @@ private:
     void resetByClient(int32_t stream);
     void refused();
     void release(Stream &s);
+    void send(int32_t stream, Stream &s, bool more);
+    // The Stream of an open call (nghttp2's stream user data), or none.
+    Stream *find(int32_t stream) const;
+    Stream &open(int32_t stream); // a Stream from the free list (or a new one)
+    void recycle(Stream &s);      // back to the free list
 
     quint64 m_connection;
     Options m_options;
     GrpcCalls &m_calls;
     std::shared_ptr<qint64> m_buffered;
+    std::unique_ptr<GrpcAllocator> m_alloc; // nghttp2's blocks, reused (outlives m_session)
     nghttp2_session *m_session = nullptr;
-    std::map<int32_t, std::unique_ptr<Stream>> m_streams;
+    // The Streams of the open calls (a list through them, found by nghttp2's stream user
+    // data), and a few of closed calls kept for the next ones (no allocation per call).
+    Stream *m_active = nullptr;
+    std::vector<std::unique_ptr<Stream>> m_free;
+    int m_open = 0;              // calls open
+    Stream *m_reading = nullptr; // the call whose request headers are being read
     bool m_started = false;
     bool m_over = false;          // a GOAWAY is queued: nothing more is read
     int m_refusedSinceAnswer = 0; // streams refused past MAX_CONCURRENT_STREAMS

@@ -3,7 +3,8 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
-#include <functional>
+#include <cstddef>
+#include <type_traits>
 
 namespace sluice::serve {
 
@@ -14,8 +15,9 @@ using google::protobuf::io::CodedInputStream;
 
 // The fields of a length-delimited message numbered `field` in the stream (up to its current
 // limit); -1 for bytes that are not a message.
-int countField(CodedInputStream &in, int field, int stopAbove,
-               const std::function<bool(CodedInputStream &)> &inner = {})
+// `inner` reads each such field's message (its stream limited to it); none: skipped.
+template <typename Inner = std::nullptr_t>
+int countField(CodedInputStream &in, int field, int stopAbove, const Inner &inner = nullptr)
 {
     int count = 0;
     while (const uint32_t tag = in.ReadTag()) {
@@ -30,7 +32,12 @@ int countField(CodedInputStream &in, int field, int stopAbove,
                 return -1;
             }
             const auto limit = in.PushLimit(int(length));
-            const bool ok = inner ? inner(in) : in.Skip(int(length));
+            bool ok = false;
+            if constexpr (std::is_same_v<Inner, std::nullptr_t>) {
+                ok = in.Skip(int(length));
+            } else {
+                ok = inner(in);
+            }
             in.PopLimit(limit);
             if (!ok) {
                 return -1;

@@ -4,6 +4,7 @@
 #include "codecinternal.h"
 #include "core/common/bytes.h"
 #include "core/common/readfile.h"
+#include "core/limiter/policy.h"
 #include "jsonlocator.h"
 
 #include <QDir>
@@ -781,6 +782,31 @@ void Reader::checkReplaces(Config &config)
 QString ruleIdPart(const QString &key, const QString &value)
 {
     return idPart(value.isEmpty() ? key : key + QLatin1Char('_') + value);
+}
+
+qsizetype followEnvoyCounting(RuleSet &set, bool stopIncrement)
+{
+    qsizetype cannot = 0;
+    for (Rule &r : set.rules) {
+        r.countRejected = !stopIncrement && algorithm::countsRejected(r.algorithm);
+        cannot += !stopIncrement && !r.countRejected ? 1 : 0;
+    }
+    return cannot;
+}
+
+void appendIdPart(std::string &out, std::string_view text)
+{
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '-') {
+            out += ch;
+        } else if (c < 0x80 || (c >= 0xc0 && c < 0xf0)) {
+            out += '-'; // ASCII, or the lead byte of a 2- or 3-byte character
+        } else if (c >= 0xf0) {
+            out += "--"; // a 4-byte character: a surrogate pair in UTF-16
+        }                // (continuation bytes: nothing)
+    }
 }
 
 QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &path)

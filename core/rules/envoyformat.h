@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace sluice::rules::envoy {
@@ -80,11 +82,23 @@ void parse(const QByteArray &yaml, const QString &file, Config &config);
 // reads its runtime directory), into one configuration.
 Config load(const QString &fileOrDirectory);
 
+// envoy ratelimit increments a descriptor's counter for every request, denied ones too, unless
+// its process runs with STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT=true (`stopIncrement`): every
+// rule of `set` gets that deployment's count_rejected (true on the algorithms that can count
+// denials, algorithm::countsRejected; false with `stopIncrement`). Returns how many rules
+// cannot count them (of a bucket algorithm or GCRA, the extension) where envoy would.
+qsizetype followEnvoyCounting(RuleSet &set, bool stopIncrement);
+
 // The rule id of a descriptor path: DOMAIN.KEY[_VALUE]... with every character a rule id
 // cannot hold as '-'.
 QString ruleIdOf(const QString &domain, const QList<QPair<QString, QString>> &path);
 // One part of a rule id after the domain's: the entry KEY_VALUE (or KEY for an empty value),
 // as ruleIdOf() writes it; `domain` alone as ruleIdOf(domain, {}) with an empty key.
 QString ruleIdPart(const QString &key, const QString &value = {});
+// ruleIdPart(text) on UTF-8 bytes, appended to `out` (what the gRPC service walks requests
+// with, nothing allocated per character): [A-Za-z0-9_-] kept, every other character '-', one
+// per UTF-16 unit as ruleIdPart counts them (a character beyond the BMP is two). `text` is
+// valid UTF-8 (the protobuf parser refuses a string that is not).
+void appendIdPart(std::string &out, std::string_view text);
 
 } // namespace sluice::rules::envoy

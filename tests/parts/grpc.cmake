@@ -16,6 +16,11 @@ sluice_grpc_test(serve_grpc TIMEOUT 180)
 # reset, message and override limits, out of file descriptors.
 sluice_grpc_test(grpc_hostile TIMEOUT 120)
 
+# The gRPC port's allocator for libnghttp2: blocks, realloc, calloc, reuse, its bounded cache.
+if(TARGET sluice_grpc)
+    sluice_test(grpc_alloc LIBS sluice_grpc PkgConfig::NGHTTP2 TIMEOUT 30)
+endif()
+
 # GET /v1/check, gRPC and POST /json answer alike (one admission step): the service in process,
 # a grpc++ client and plain HTTP over sockets, every algorithm with overrides, shadow, a staged
 # candidate. Only with gRPC support.
