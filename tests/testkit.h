@@ -10,6 +10,16 @@
 
 namespace sluice::test {
 
+// How much more memory a process of this build takes than the bounds the tests assert were set
+// for: under AddressSanitizer (dev.sh sanitize builds the tests and the programs they run alike)
+// every block carries red zones and freed ones wait in quarantine, about 3 times the RSS. A
+// bound times this still catches growth without bound (the attacks it guards grow to GB).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr qint64 memoryBoundFactor = 3;
+#else
+constexpr qint64 memoryBoundFactor = 1;
+#endif
+
 // QTest::addColumn for each type and name, in order:
 //   test::columns<QString, int>("url", "port");
 template <typename... T, typename... Name> void columns(const Name &...names)
