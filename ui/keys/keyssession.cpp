@@ -233,27 +233,19 @@ void KeysSession::cancel()
     }
 }
 
-QString KeysSession::message() const
+PageMessage KeysSession::message() const
 {
     QStringList parts;
-    for (const QString &note : {m_connectionNote, m_scanNote}) {
-        if (!note.isEmpty()) {
-            parts << note;
-        }
-    }
-    return parts.join(QLatin1Char('\n'));
-}
-
-Tone KeysSession::messageTone() const
-{
     Tone tone = Tone::Info;
     if (!m_connectionNote.isEmpty()) {
+        parts << m_connectionNote;
         tone = std::max(tone, m_connectionTone);
     }
     if (!m_scanNote.isEmpty()) {
+        parts << m_scanNote;
         tone = std::max(tone, m_scanTone);
     }
-    return tone;
+    return PageMessage::plain(tone, parts.join(QLatin1Char('\n')));
 }
 
 void KeysSession::setRules(const RuleSet &rules)
@@ -623,7 +615,7 @@ void KeysSession::onFixFinished(const KeyFixer::Report &report)
     Q_EMIT fixFinished(report);
 }
 
-KeysSession::ReportText KeysSession::describe(const KeyFixer::Report &report)
+PageMessage KeysSession::describe(const KeyFixer::Report &report)
 {
     using S = KeyFixer::Status;
     const qint64 done = report.count(S::Done);
@@ -671,7 +663,7 @@ KeysSession::ReportText KeysSession::describe(const KeyFixer::Report &report)
     const Tone tone = (failed > 0 || report.error) ? Tone::Warning
                       : report.cancelled           ? Tone::Info
                                                    : Tone::Good;
-    return {parts.join(QLatin1Char(' ')), tone, lines.join(QLatin1Char('\n'))};
+    return PageMessage::plain(tone, parts.join(QLatin1Char(' ')), lines.join(QLatin1Char('\n')));
 }
 
 // --- messages -------------------------------------------------------------------------------

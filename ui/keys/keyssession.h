@@ -6,7 +6,7 @@
 #include "core/keys/keysworker.h"
 #include "core/rules/rule.h"
 
-#include "ui/common/tone.h"
+#include "ui/common/pagemessage.h"
 
 #include <QHash>
 #include <QObject>
@@ -83,9 +83,8 @@ public:
     const QList<keys::NodeScan> &nodeScans() const { return m_nodes; }
     static QString describeNode(const keys::NodeScan &node);
     QString nodesHeading() const;
-    // The message line: both notes, one a line, in the graver tone; empty: none.
-    QString message() const;
-    Tone messageTone() const;
+    // The message line: both notes, one a line, in the graver tone (plain text); empty: none.
+    PageMessage message() const;
 
     const std::optional<RuleSet> &rules() const { return m_rules; }
     // Keys are judged and decoded by the set; rescans.
@@ -115,14 +114,9 @@ public:
     std::optional<Question> fixAllQuestion(bool deleteKeys) const;
     void fixSelection(const QList<keys::KeyInfo> &keys, bool deleteKeys);
     void fixAll(bool deleteKeys);
-    // A fix's outcome in words: a line, its tone, and the first outcomes one a line.
-    struct ReportText
-    {
-        QString text;
-        Tone tone = Tone::Good;
-        QString details;
-    };
-    static ReportText describe(const keys::KeyFixer::Report &report);
+    // A fix's outcome in words: a line, its tone, and the first outcomes one a line (the
+    // tooltip).
+    static PageMessage describe(const keys::KeyFixer::Report &report);
 
 Q_SIGNALS:
     // The session, a scan or a fix started or ended, or the scan moved: progress and actions.
