@@ -7,13 +7,14 @@
 #include "core/rules/rule.h"
 
 #include "ui/common/pagemessage.h"
+#include "ui/common/workerthread.h"
 
 #include <QHash>
 #include <QObject>
 
+#include <memory>
 #include <optional>
 
-class QThread;
 class QTimer;
 
 namespace sluice::ui {
@@ -24,7 +25,7 @@ class KeysScanState;
 struct ConnectionState;
 
 // The Keys page's controller, widget-free (CONSOLE.md "Keys"): one keys::KeysWorker on a
-// QThread of its own per session of the connection (made again on sessionChanged), the scans
+// WorkerThread of its own per session of the connection (made again on sessionChanged), the scans
 // (their pages appended to the model as they come; a newer scan cancels the one running), the
 // once-a-second re-reads of the visible and selected keys, the fixes (the question to ask, the
 // fix, its report in words), and the message line: the connection's note (lost, not
@@ -157,8 +158,8 @@ private:
     KeysModel *m_model;
     std::optional<RuleSet> m_rules;
     QList<QByteArray> m_patterns;
-    QThread *m_thread = nullptr;
-    keys::KeysWorker *m_worker = nullptr;
+    std::unique_ptr<WorkerThread<keys::KeysWorker>> m_thread; // one per session
+    keys::KeysWorker *m_worker = nullptr;                     // m_thread's, while it runs
     int m_pendingScans = 0;
     double m_fraction = -1;
     double m_scanBudget = 0;
