@@ -100,7 +100,7 @@ private Q_SLOTS:
         fix->click();
         QVERIFY2(asked.contains(u"37 keys"_s), qPrintable(asked));
         QVERIFY(fixed.wait(30'000));
-        QVERIFY(panel.session()->lastFixText().startsWith(u"Set a TTL on 37 keys"_s));
+        QVERIFY(panel.session()->lastFix().headline.startsWith(u"Set a TTL on 37 keys"_s));
         plant(); // as it was, for the screenshots
     }
 

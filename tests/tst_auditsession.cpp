@@ -81,9 +81,10 @@ private Q_SLOTS:
         session.fix(rows[0], 60'000, false);
         QVERIFY(session.isFixing());
         QVERIFY(fixed.wait(30'000));
-        QVERIFY2(session.lastFixText().startsWith(u"Set a TTL on 2 keys that had none; 1 got a TTL "
+        QVERIFY2(
+            session.lastFix().headline.startsWith(u"Set a TTL on 2 keys that had none; 1 got a TTL "
                                                   "meanwhile"_s),
-                 qPrintable(session.lastFixText()));
+            qPrintable(session.lastFix().headline));
         QVERIFY(pttl("rate_limit:a-hello") > 0 && pttl("rate_limit:a-hello") <= 60'000);
         QVERIFY(pttl("rate_limit:b-hello") > 7'000'000);
         QCOMPARE(pttl("session:1"), qint64(-1));

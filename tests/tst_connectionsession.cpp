@@ -38,7 +38,7 @@ bool waitForHeadline(const ConnectionSession &s, const QString &text, int timeou
 {
     QElapsedTimer t;
     t.start();
-    while (!(s.message().shown && s.message().headline.contains(text))) {
+    while (!(!s.message().isEmpty() && s.message().headline.contains(text))) {
         if (t.elapsed() > timeoutMs) {
             qWarning("headline: %s", qPrintable(s.message().headline));
             return false;
@@ -73,7 +73,7 @@ private Q_SLOTS:
         QCOMPARE(session.message().tone, Tone::Good);
         QVERIFY2(session.message().headline.contains(u"answered"_s),
                  qPrintable(session.message().headline));
-        QVERIFY(session.message().text.contains(u"Save the profile"_s));
+        QVERIFY(session.message().detail.contains(u"Save the profile"_s));
 
         const quint16 closed = test::freeLoopbackPort();
         session.setFormUnsaved(false);
@@ -85,7 +85,7 @@ private Q_SLOTS:
         QVERIFY(session.message().headline.contains(QString::number(closed)));
         QVERIFY(!session.trustOffered()); // no SSH: no host key to trust
         session.clearMessage();
-        QVERIFY(!session.message().shown);
+        QVERIFY(session.message().isEmpty());
     }
 
     // A second test before the first answered: only its answer counts.
@@ -142,14 +142,14 @@ private Q_SLOTS:
         QCOMPARE(m_h.controller()->currentId(), id);
 
         redis.kill();
-        QTRY_VERIFY_WITH_TIMEOUT(!session.message().shown, 15'000);
+        QTRY_VERIFY_WITH_TIMEOUT(session.message().isEmpty(), 15'000);
 
         const bool inUse = session.remove(id);
         QVERIFY(inUse);
         QVERIFY(!m_h.store().profile(id));
         session.reportDeleted(u"own"_s, inUse);
         QVERIFY(session.message().headline.contains(u"Deleted"_s));
-        QVERIFY(session.message().text.contains(u"not connected any more"_s));
+        QVERIFY(session.message().detail.contains(u"not connected any more"_s));
     }
 
     // A connect that cannot reach its server: the failure with its hint.
@@ -180,7 +180,7 @@ private Q_SLOTS:
         QCOMPARE(secret.size(), 1);
         QCOMPARE(session.message().tone, Tone::Warning);
         QVERIFY(session.message().headline.contains(u"locked"_s));
-        QVERIFY(session.message().text.contains(u"the keyring is locked"_s));
+        QVERIFY(session.message().detail.contains(u"the keyring is locked"_s));
         session.remove(id);
     }
 };

@@ -236,6 +236,51 @@ private Q_SLOTS:
         QVERIFY(c.command({"DEL", k}));
     }
 
+    // A key planted without a TTL after the first scan comes last in the table, below the
+    // fold at 1100x700: the rescan that finds it scrolls it into view (it was appended out of
+    // sight). The Key, Rule and Subject columns are as wide as their text, the State gives way.
+    void flaggedKeyComesIntoView()
+    {
+        Connection c = test::connect();
+        const QByteArray pattern = m_prefix + "fw:{view-*";
+        for (int i = 0; i < 120; ++i) {
+            const QByteArray k = key("fw", "view-" + QByteArray::number(i));
+            QVERIFY(c.command({"HSET", k, "s", "1", "c", "1"}));
+            QVERIFY(c.command({"PEXPIRE", k, "60000"}));
+        }
+        Harness h(test::redisEndpoint());
+        h.page->resize(1100, 700);
+        h.page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(pattern));
+        h.page->setRules(m_rules);
+        QVERIFY(h.scan());
+        QCOMPARE(h.page->model()->rowCount(), 120);
+        const QByteArray never = key("fw", "view-never");
+        QVERIFY(c.command({"HSET", never, "s", "1", "c", "1"})); // no TTL
+        QVERIFY(h.scan());
+        QTableView *t = h.table();
+        const int row = h.rowOf(never);
+        QCOMPARE(row, 120); // appended last: out of sight unless scrolled to
+        QVERIFY(t->viewport()->height() / t->rowHeight(0) < 120); // below the first screenful
+        QTRY_VERIFY(t->viewport()->rect().contains(t->visualRect(t->model()->index(row, 0))));
+        QVERIFY(t->rowAt(0) > 0); // scrolled to it
+        // Each short column holds its text; the key is whole beside a State that gave way.
+        const QFontMetrics fm = t->fontMetrics();
+        for (const int col : {KeysModel::KeyColumn, KeysModel::RuleColumn}) {
+            const QString text = t->model()->index(row, col).data().toString();
+            QVERIFY2(t->columnWidth(col) >= fm.horizontalAdvance(text) + 6,
+                     qPrintable(u"column %1: %2 px for %3 px of \"%4\""_s.arg(col)
+                                    .arg(t->columnWidth(col))
+                                    .arg(fm.horizontalAdvance(text))
+                                    .arg(text)));
+        }
+        for (int i = 0; i < 120; ++i) {
+            QVERIFY(c.command({"DEL", key("fw", "view-" + QByteArray::number(i))}));
+        }
+        QVERIFY(c.command({"DEL", never}));
+    }
+
     // A short details pane (a 1100x700 window) with a long state: the facts scroll, each
     // keeps its lines; they were squeezed over each other (the state cut, the last minute's
     // note drawn over its chart).

@@ -54,8 +54,9 @@ private Q_SLOTS:
         KeysSession session(&controller, &model);
         session.startSession();
         QVERIFY(!session.hasSession());
-        QVERIFY2(session.message().startsWith(u"Not connected"_s), qPrintable(session.message()));
-        QCOMPARE(session.messageTone(), Tone::Info);
+        QVERIFY2(session.message().headline.startsWith(u"Not connected"_s),
+                 qPrintable(session.message().headline));
+        QCOMPARE(session.message().tone, Tone::Info);
         QVERIFY(!session.fixAllQuestion(false));
     }
 
@@ -133,8 +134,8 @@ private Q_SLOTS:
         QVERIFY(!session.isFixing());
         const auto report = fixed.first().at(0).value<KeyFixer::Report>();
         QCOMPARE(report.count(KeyFixer::Status::Done), qint64(2));
-        const KeysSession::ReportText words = KeysSession::describe(report);
-        QVERIFY2(words.text.startsWith(u"TTL set on 2 keys."_s), qPrintable(words.text));
+        const PageMessage words = KeysSession::describe(report);
+        QVERIFY2(words.headline.startsWith(u"TTL set on 2 keys."_s), qPrintable(words.headline));
         QCOMPARE(words.tone, Tone::Good);
         QVERIFY(test::pttl(c, never1) > 0);
         QVERIFY(test::pttl(c, never2) > 0);

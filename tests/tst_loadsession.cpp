@@ -56,8 +56,9 @@ private Q_SLOTS:
         QVERIFY(!session.canStart());
         QVERIFY(session.plan().isEmpty());
         QVERIFY(!session.start());
-        QCOMPARE(session.messageTone(), Tone::Bad);
-        QVERIFY2(session.message().contains(u"Not connected"_s), qPrintable(session.message()));
+        QCOMPARE(session.message().tone, Tone::Bad);
+        QVERIFY2(session.message().headline.contains(u"Not connected"_s),
+                 qPrintable(session.message().headline));
     }
 
     // The first set ticks its enabled rules; a later one keeps what was unticked.
@@ -153,9 +154,10 @@ private Q_SLOTS:
             QVERIFY(r.allowed >= 0 && r.denied >= 0);
             QVERIFY(r.elapsedS > 0);
         }
-        QCOMPARE(session.messageTone(), Tone::Good);
-        QVERIFY2(session.message().contains(u"Finished"_s), qPrintable(session.message()));
-        QVERIFY(session.message().contains(QLocale().toString(400)));
+        QCOMPARE(session.message().tone, Tone::Good);
+        QVERIFY2(session.message().headline.contains(u"Finished"_s),
+                 qPrintable(session.message().headline));
+        QVERIFY(session.message().headline.contains(QLocale().toString(400)));
         QVERIFY(session.canStart()); // again
 
         Connection c = test::connect();
@@ -175,8 +177,8 @@ private Q_SLOTS:
         session.stop();
         QVERIFY(finished.wait(5000) || !finished.isEmpty());
         QVERIFY(session.progress().cancelled);
-        QCOMPARE(session.messageTone(), Tone::Warning);
-        QVERIFY(session.message().contains(u"Stopped"_s));
+        QCOMPARE(session.message().tone, Tone::Warning);
+        QVERIFY(session.message().headline.contains(u"Stopped"_s));
     }
 };
 

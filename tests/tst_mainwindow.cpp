@@ -235,7 +235,9 @@ private Q_SLOTS:
                                           "Delete all flagged…"}) {
                         actions.append({QString::fromUtf8(t), QString(), {}});
                     }
-                    b->showMessage(ui::Tone::Warning, longText, longText + longText, actions);
+                    b->showMessage(ui::PageMessage::headlined(ui::Tone::Warning, longText,
+                                                              longText + longText),
+                                   actions);
                     QTest::qWait(20);
                     QVERIFY2(w.size() == QSize(1100, 700),
                              qPrintable(QStringLiteral("page %1, banner %2: %3x%4")
@@ -261,7 +263,9 @@ private Q_SLOTS:
         for (int i = 0; i < 4; ++i) {
             actions.append({QStringLiteral("Action %1").arg(i), QString(), {}});
         }
-        banner->showMessage(ui::Tone::Info, QStringLiteral("Headline"), QString(), actions);
+        banner->showMessage(
+            ui::PageMessage::headlined(ui::Tone::Info, QStringLiteral("Headline"), QString()),
+            actions);
         banner->resize(1600, 80);
         host.show();
         QVERIFY(QTest::qWaitForWindowExposed(&host));

@@ -77,9 +77,9 @@ private Q_SLOTS:
     {
         ConnectionController controller(&m_h.store());
         MonitorSession session(&controller, fast());
-        QVERIFY2(session.statusText().startsWith(u"Not connected"_s),
-                 qPrintable(session.statusText()));
-        QCOMPARE(session.statusTone(), Tone::Info);
+        QVERIFY2(session.status().headline.startsWith(u"Not connected"_s),
+                 qPrintable(session.status().headline));
+        QCOMPARE(session.status().tone, Tone::Info);
         QCOMPARE(session.limitedHeading(), u"Limited right now"_s);
         QVERIFY(session.limitedNote().isEmpty());
         QVERIFY(session.topRule().isEmpty());
@@ -112,11 +112,11 @@ private Q_SLOTS:
         QCOMPARE(done.first().at(1).toBool(), false);
         const QString error = done.first().at(2).toString();
         QCOMPARE(error, u"not connected"_s);
-        const MonitorSession::Outcome o = MonitorSession::describeUnblock("a<b", false, error);
+        const PageMessage o = MonitorSession::describeUnblock("a<b", false, error);
         QCOMPARE(o.tone, Tone::Bad);
-        QVERIFY2(o.text.contains(u"Could not unblock: not connected"_s) &&
-                     o.text.contains(u"a&lt;b"_s),
-                 qPrintable(o.text));
+        QVERIFY2(o.headline.contains(u"Could not unblock: not connected"_s) &&
+                     o.headline.contains(u"a&lt;b"_s),
+                 qPrintable(o.headline));
     }
 
     // Connected: the recorded statistics, the denied subject, the busiest rule; then an unblock
@@ -186,9 +186,9 @@ private Q_SLOTS:
                                      session.snapshot().limited.size() == 1 &&
                                      !session.busiestRuleId().isEmpty(),
                                  10000);
-        QVERIFY2(session.statusText().startsWith(u"\u25cf Live, read at"_s),
-                 qPrintable(session.statusText()));
-        QCOMPARE(session.statusTone(), Tone::Good);
+        QVERIFY2(session.status().headline.startsWith(u"\u25cf Live, read at"_s),
+                 qPrintable(session.status().headline));
+        QCOMPARE(session.status().tone, Tone::Good);
         QVERIFY(session.error().isEmpty());
 
         const MonitorSnapshot &s = session.snapshot();
@@ -227,7 +227,7 @@ private Q_SLOTS:
         QVERIFY2(session.limitedNote().startsWith(u"No subject is denied right now"_s),
                  qPrintable(session.limitedNote()));
         const auto gone = MonitorSession::describeUnblock(row.key, false, QString());
-        QVERIFY(gone.text.contains(u"Nothing to unblock"_s));
+        QVERIFY(gone.headline.contains(u"Nothing to unblock"_s));
         QCOMPARE(MonitorSession::describeUnblock(row.key, true, QString()).tone, Tone::Good);
 
         // Another session of the connection: what was read is dropped, then read again.
@@ -238,7 +238,7 @@ private Q_SLOTS:
         QVERIFY(!reset.isEmpty());
         QCOMPARE(session.snapshot().readAtMs, qint64(0));
         QVERIFY(session.topSubjects().isEmpty());
-        QVERIFY(session.statusText().startsWith(u"Not connected"_s));
+        QVERIFY(session.status().headline.startsWith(u"Not connected"_s));
     }
 
     // The auto range: the shortest step that holds the latest burst of decisions (else a

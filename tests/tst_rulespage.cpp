@@ -1185,9 +1185,10 @@ private Q_SLOTS:
     }
 
     // The screenshot of record: eight rules, the editor on a token bucket.
-    // At the first-start size the rule's id, what names a row, stays whole: the other columns
-    // (route, scope, flags) give way first and elide with their tooltip.
-    void idColumnStaysWhole()
+    // At the first-start size the rule's id and its limit, what a row is read by, stay whole:
+    // the other columns (route, scope, flags) give way first and elide with their tooltip
+    // ("hell…", "3 pe…" at 1100x700 before).
+    void idAndLimitColumnsStayWhole()
     {
         QVERIFY(importRealistic());
         page().resize(940, 640); // the page's part of a 1100x700 window
@@ -1196,12 +1197,23 @@ private Q_SLOTS:
         QTableView *table = find<QTableView>("rulesTable");
         QTRY_VERIFY(table->viewport()->width() > 0);
         QCoreApplication::processEvents();
-        const int need =
-            static_cast<QAbstractItemView *>(table)->sizeHintForColumn(RulesModel::IdColumn);
-        QVERIFY2(table->columnWidth(RulesModel::IdColumn) >= need,
-                 qPrintable(QStringLiteral("id column %1 px, its ids need %2 px")
-                                .arg(table->columnWidth(RulesModel::IdColumn))
-                                .arg(need)));
+        const QFontMetrics fm = table->fontMetrics();
+        for (const int c : {int(RulesModel::IdColumn), int(RulesModel::LimitColumn)}) {
+            const int need = static_cast<QAbstractItemView *>(table)->sizeHintForColumn(c);
+            QVERIFY2(table->columnWidth(c) >= need,
+                     qPrintable(QStringLiteral("column %1: %2 px, its cells need %3 px")
+                                    .arg(c)
+                                    .arg(table->columnWidth(c))
+                                    .arg(need)));
+            for (int r = 0; r < table->model()->rowCount(); ++r) {
+                const QString text = table->model()->index(r, c).data().toString();
+                QVERIFY2(table->columnWidth(c) >= fm.horizontalAdvance(text) + 6,
+                         qPrintable(QStringLiteral("\"%1\" needs %2 px, has %3")
+                                        .arg(text)
+                                        .arg(fm.horizontalAdvance(text) + 6)
+                                        .arg(table->columnWidth(c))));
+            }
+        }
         // And nothing is reached by scrolling sideways.
         int total = 0;
         for (int c = 0; c < table->model()->columnCount(); ++c) {

@@ -24,7 +24,6 @@
 using namespace sluice;
 using namespace sluice::ui;
 
-Q_DECLARE_METATYPE(sluice::ui::RulesSession::Message)
 Q_DECLARE_METATYPE(sluice::ui::RulesSession::DiffPrompt)
 Q_DECLARE_METATYPE(sluice::ui::RulesSession::Problems)
 
@@ -60,7 +59,8 @@ class TestRulesSession : public QObject
     std::unique_ptr<test::PageHarness> m_h;
     std::unique_ptr<RulesSession> m_session;
     std::unique_ptr<QAbstractItemModelTester> m_tester;
-    QList<RulesSession::Message> m_messages;
+    QList<PageMessage> m_messages;
+    QList<QList<RulesSession::Offer>> m_offers; // m_messages[i]'s
     QList<RulesSession::DiffPrompt> m_previews;
     QList<RulesSession::DiffPrompt> m_reviews;
 
@@ -73,7 +73,10 @@ class TestRulesSession : public QObject
             m_tester = std::make_unique<QAbstractItemModelTester>(
                 m_session->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
             connect(m_session.get(), &RulesSession::message, this,
-                    [this](const RulesSession::Message &m) { m_messages << m; });
+                    [this](const PageMessage &m, const QList<RulesSession::Offer> &offers) {
+                        m_messages << m;
+                        m_offers << offers;
+                    });
             connect(m_session.get(), &RulesSession::pushPreviewReady, this,
                     [this](const RulesSession::DiffPrompt &p) { m_previews << p; });
             connect(m_session.get(), &RulesSession::reviewReady, this,
@@ -134,6 +137,7 @@ private Q_SLOTS:
         QSettings().clear();
         test::cleanup();
         m_messages.clear();
+        m_offers.clear();
         m_previews.clear();
         m_reviews.clear();
     }
@@ -246,13 +250,13 @@ private Q_SLOTS:
         theirs.rules[0].limit = 30;
         QVERIFY(store().push(c, theirs, false).ok());
         QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("Redis has v2")), 10000);
-        QCOMPARE(m_messages[saidAt(QStringLiteral("Redis has v2"))].offers,
+        QCOMPARE(m_offers[saidAt(QStringLiteral("Redis has v2"))],
                  QList<RulesSession::Offer>{RulesSession::Offer::Pull});
 
         session().apply(windowRule(QStringLiteral("a"), 4), 0);
         QVERIFY(pushConfirmed());
         QTRY_VERIFY_WITH_TIMEOUT(said(QStringLiteral("Conflict")), 10000);
-        QCOMPARE(m_messages[saidAt(QStringLiteral("Conflict"))].offers,
+        QCOMPARE(m_offers[saidAt(QStringLiteral("Conflict"))],
                  (QList<RulesSession::Offer>{RulesSession::Offer::PullAndReview,
                                              RulesSession::Offer::ForcePush}));
         QCOMPARE(store().pull(c)->version, 2); // nothing overwritten

@@ -270,7 +270,7 @@ private Q_SLOTS:
         QStringList said;
         QObject::connect(
             page->session(), &RulesSession::message, page,
-            [&said](const RulesSession::Message &m) { said << m.headline + u"\n"_s + m.detail; });
+            [&said](const ui::PageMessage &m) { said << m.headline + u"\n"_s + m.detail; });
         const QByteArray fileOrder = R"({"version": 1, "rules": [
             {"id": "login", "scope": "ip", "algorithm": "token_bucket", "rate": "1/s", "burst": 2},
             {"id": "api", "scope": "ip", "algorithm": "fixed_window", "limit": 5, "window": "10s"}]})";

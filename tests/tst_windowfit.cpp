@@ -362,8 +362,9 @@ private Q_SLOTS:
                     const QList<ui::MessageBanner *> banners =
                         current->findChildren<ui::MessageBanner *>();
                     for (ui::MessageBanner *b : banners) {
-                        b->showMessage(t, QStringLiteral("Headline of the banner"),
-                                       QStringLiteral("The detail line, in the muted tone."),
+                        b->showMessage(ui::PageMessage::headlined(
+                                           t, QStringLiteral("Headline of the banner"),
+                                           QStringLiteral("The detail line, in the muted tone.")),
                                        {{QStringLiteral("Act"), QString(), {}}});
                     }
                     QTest::qWait(20);
@@ -422,7 +423,8 @@ private:
                  {"Why is that?", "Show them all", "Fix all from rules…", "Delete all flagged…"}) {
                 actions.append({QString::fromUtf8(t), QString(), {}});
             }
-            b->showMessage(ui::Tone::Warning, text, text + text, actions);
+            b->showMessage(ui::PageMessage::headlined(ui::Tone::Warning, text, text + text),
+                           actions);
         }
         for (const char *name :
              {"sentValue", "allowedValue", "deniedValue", "errorsValue", "rateValue"}) {

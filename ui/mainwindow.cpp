@@ -203,8 +203,8 @@ MainWindow::MainWindow(QWidget *parent)
         restoreSettings();
     }
     if (!m_settingsProblem.isEmpty()) {
-        m_settingsBanner->showMessage(Tone::Warning, tr("The settings were not used."),
-                                      m_settingsProblem);
+        m_settingsBanner->showMessage(PageMessage::headlined(
+            Tone::Warning, tr("The settings were not used."), m_settingsProblem));
     }
     applyFrameColours();
     connect(&Theme::instance(), &Theme::changed, this, &MainWindow::applyFrameColours);

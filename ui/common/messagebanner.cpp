@@ -112,14 +112,6 @@ void MessageBanner::setDismissible(const QString &objectName, bool compact)
     m_row->addWidget(m_dismiss, 0, Qt::AlignTop);
 }
 
-void MessageBanner::showHeadline(Tone t, const QString &text)
-{
-    showPlain(t, text);
-    QFont f = m_text->font();
-    f.setBold(true);
-    m_text->setFont(f);
-}
-
 void MessageBanner::setIcon(const QPixmap &icon)
 {
     m_icon->setPixmap(icon);
@@ -194,61 +186,47 @@ void MessageBanner::setExplanationAvailable(bool available)
     }
 }
 
-void MessageBanner::showMessage(Tone t, const QString &headline, const QString &detail,
-                                const QList<Action> &actions)
-{
-    QString html = QStringLiteral("<b>%1</b>").arg((tone::mark(t) + headline).toHtmlEscaped());
-    if (!detail.isEmpty()) {
-        html += QStringLiteral("<br><span style=\"color:%1;\">%2</span>")
-                    .arg(tone::hex(tone::muted()),
-                         detail.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
-    }
-    showRich(t, html, actions);
-}
-
 void MessageBanner::showMessage(const PageMessage &m, const QList<Action> &actions)
 {
+    if (m.isEmpty()) {
+        hide();
+        return;
+    }
+    setTone(m.tone);
     switch (m.form) {
-    case PageMessage::Form::Headline:
-        if (m.isEmpty()) {
-            hide();
-            return;
+    case PageMessage::Form::Headline: {
+        QString html =
+            QStringLiteral("<b>%1</b>").arg((tone::mark(m.tone) + m.headline).toHtmlEscaped());
+        if (!m.detail.isEmpty()) {
+            html +=
+                QStringLiteral("<br><span style=\"color:%1;\">%2</span>")
+                    .arg(tone::hex(tone::muted()), m.detail.toHtmlEscaped().replace(
+                                                       QLatin1Char('\n'), QStringLiteral("<br>")));
         }
-        showMessage(m.tone, m.headline, m.detail, actions);
-        break;
-    case PageMessage::Form::Plain:
-        showPlain(m.tone, m.headline, m.tooltip);
-        break;
-    case PageMessage::Form::Bold:
-        showHeadline(m.tone, m.headline);
-        break;
-    case PageMessage::Form::Rich:
-        showRich(m.tone, m.headline, actions);
+        setText(Qt::RichText, html, false, m.tooltip);
         break;
     }
-    m_text->setToolTip(m.tooltip);
-}
-
-void MessageBanner::showRich(Tone t, const QString &html, const QList<Action> &actions)
-{
-    setTone(t);
-    m_text->setFont(font());
-    m_text->setTextFormat(Qt::RichText);
-    m_text->setText(html);
-    m_text->setToolTip({});
+    case PageMessage::Form::Rich:
+        setText(Qt::RichText, m.headline, false, m.tooltip);
+        break;
+    case PageMessage::Form::Plain:
+    case PageMessage::Form::Bold:
+        setText(Qt::PlainText, m.headline, m.form == PageMessage::Form::Bold, m.tooltip);
+        break;
+    }
     setActions(actions);
     show();
 }
 
-void MessageBanner::showPlain(Tone t, const QString &text, const QString &tooltip)
+void MessageBanner::setText(Qt::TextFormat format, const QString &text, bool bold,
+                            const QString &tooltip)
 {
-    setTone(t);
-    m_text->setTextFormat(Qt::PlainText);
-    m_text->setFont(font());
+    QFont f = font();
+    f.setBold(bold);
+    m_text->setFont(f);
+    m_text->setTextFormat(format);
     m_text->setText(text);
     m_text->setToolTip(tooltip);
-    setActions({});
-    show();
 }
 
 QString MessageBanner::text() const

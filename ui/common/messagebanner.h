@@ -1,7 +1,6 @@
 #pragma once
 
 #include "pagemessage.h"
-#include "tone.h"
 
 #include <QFrame>
 #include <QList>
@@ -43,17 +42,9 @@ public:
     // Adds a Dismiss button (flat text, or a small ✕ when `compact`).
     void setDismissible(const QString &objectName, bool compact = false);
 
-    // Headline in bold with the tone's mark, the detail below it (line breaks kept).
-    void showMessage(Tone tone, const QString &headline, const QString &detail = {},
-                     const QList<Action> &actions = {});
-    // A session's message in its form (hidden when empty), `actions` as buttons.
+    // The one entry point: shows `message` in its form with `actions` as buttons (hidden when
+    // the message is empty). The standing buttons stay.
     void showMessage(const PageMessage &message, const QList<Action> &actions = {});
-    // Rich text as given (the caller escapes and marks it).
-    void showRich(Tone tone, const QString &html, const QList<Action> &actions = {});
-    // Plain text, no mark; `tooltip` holds the long version.
-    void showPlain(Tone tone, const QString &text, const QString &tooltip = {});
-    // Plain text in bold, no mark (the icon is the mark); the standing buttons stay.
-    void showHeadline(Tone tone, const QString &text);
 
     // An icon left of the text (a null pixmap: none).
     void setIcon(const QPixmap &icon);
@@ -88,6 +79,7 @@ private:
     void restyle();
     void setTone(Tone tone);
     void setActions(const QList<Action> &actions);
+    void setText(Qt::TextFormat format, const QString &text, bool bold, const QString &tooltip);
     void updateButtons();
 
     QHBoxLayout *m_row;

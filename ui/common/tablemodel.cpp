@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QTableView>
 #include <QToolTip>
+#include <QTreeView>
 
 #include <algorithm>
 
@@ -30,10 +31,9 @@ QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, 
 
 namespace {
 
-void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
-         const QList<int> &keepWhole)
+void fit(QAbstractItemView *view, QHeaderView *header, int fillColumn,
+         const QHash<int, int> &maxWidths, const QList<int> &keepWhole)
 {
-    QHeaderView *header = view->horizontalHeader();
     QAbstractItemModel *model = view->model();
     if (!model) {
         return;
@@ -43,12 +43,10 @@ void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
     QList<int> floor(columns, 0);
     int total = 0;
     for (int c = 0; c < columns; ++c) {
-        if (view->isColumnHidden(c)) {
+        if (header->isSectionHidden(c)) {
             continue;
         }
-        want[c] = std::max(static_cast<QAbstractItemView *>(view)->sizeHintForColumn(c),
-                           header->sectionSizeHint(c)) +
-                  4;
+        want[c] = std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c)) + 4;
         if (maxWidths.contains(c)) {
             want[c] = std::min(want[c], maxWidths.value(c));
         }
@@ -65,6 +63,12 @@ void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
         for (int c = 0; c < columns; ++c) {
             floor[c] = std::min(floor[c], 48);
         }
+    }
+    if (total > room && fillColumn >= 0 && fillColumn < columns) {
+        // The column that takes what is left gives way first.
+        const int cut = std::min(want[fillColumn] - floor[fillColumn], total - room);
+        want[fillColumn] -= std::max(0, cut);
+        total -= std::max(0, cut);
     }
     while (total > room) {
         // The widest column gives first; the columns to keep whole (a row's name) only once
@@ -89,12 +93,12 @@ void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
         total -= cut;
     }
     if (total < room && fillColumn >= 0 && fillColumn < columns &&
-        !view->isColumnHidden(fillColumn)) {
+        !header->isSectionHidden(fillColumn)) {
         want[fillColumn] += room - total;
     }
     for (int c = 0; c < columns; ++c) {
-        if (!view->isColumnHidden(c)) {
-            view->setColumnWidth(c, want[c]);
+        if (!header->isSectionHidden(c)) {
+            header->resizeSection(c, want[c]);
         }
     }
 }
@@ -103,22 +107,23 @@ void fit(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
 class ColumnFitter : public QObject
 {
 public:
-    ColumnFitter(QTableView *view, int fillColumn, QHash<int, int> maxWidths, QList<int> keepWhole)
+    ColumnFitter(QAbstractItemView *view, QHeaderView *header, int fillColumn,
+                 QHash<int, int> maxWidths, QList<int> keepWhole)
         : QObject(view)
         , m_view(view)
         , m_fill(fillColumn)
         , m_max(std::move(maxWidths))
         , m_keep(std::move(keepWhole))
         , m_viewport(view->viewport())
-        , m_header(view->horizontalHeader())
-        , m_headerViewport(view->horizontalHeader()->viewport())
+        , m_header(header)
+        , m_headerViewport(header->viewport())
     {
         m_viewport->installEventFilter(this);
         m_headerViewport->installEventFilter(this);
         // The header's titles have their tooltip here (tests/fitcheck reads it).
-        view->horizontalHeader()->setProperty("titleTips", true);
+        header->setProperty("titleTips", true);
     }
-    void refit() { fit(m_view, m_fill, m_max, m_keep); }
+    void refit() { fit(m_view, m_header, m_fill, m_max, m_keep); }
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
@@ -150,7 +155,7 @@ protected:
     }
 
 private:
-    QTableView *m_view;
+    QAbstractItemView *m_view;
     int m_fill;
     QHash<int, int> m_max;
     QList<int> m_keep;
@@ -161,15 +166,15 @@ private:
 
 } // namespace
 
-void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
-                      const QList<int> &keepWhole)
+namespace {
+
+void fitColumns(QAbstractItemView *view, QHeaderView *header, int fillColumn,
+                const QHash<int, int> &maxWidths, const QList<int> &keepWhole)
 {
-    QHeaderView *header = view->horizontalHeader();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QHeaderView::Interactive);
-    view->setTextElideMode(Qt::ElideRight);
     view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto *fitter = new ColumnFitter(view, fillColumn, maxWidths, keepWhole);
+    auto *fitter = new ColumnFitter(view, header, fillColumn, maxWidths, keepWhole);
     QAbstractItemModel *model = view->model();
     QObject::connect(model, &QAbstractItemModel::modelReset, fitter, [fitter] { fitter->refit(); });
     QObject::connect(model, &QAbstractItemModel::layoutChanged, fitter,
@@ -179,6 +184,21 @@ void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &m
     QObject::connect(model, &QAbstractItemModel::dataChanged, fitter,
                      [fitter] { fitter->refit(); });
     fitter->refit();
+}
+
+} // namespace
+
+void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths,
+                      const QList<int> &keepWhole)
+{
+    view->setTextElideMode(Qt::ElideRight);
+    fitColumns(view, view->horizontalHeader(), fillColumn, maxWidths, keepWhole);
+}
+
+void fitColumnsToView(QTreeView *view, int fillColumn, const QHash<int, int> &maxWidths,
+                      const QList<int> &keepWhole)
+{
+    fitColumns(view, view->header(), fillColumn, maxWidths, keepWhole);
 }
 
 int TableModel::rowCount(const QModelIndex &parent) const

@@ -5,6 +5,7 @@
 #include <QStringList>
 
 class QTableView;
+class QTreeView;
 
 namespace sluice::ui {
 
@@ -15,11 +16,14 @@ QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, 
 
 // Keeps every column of `view` in view, none reached by scrolling sideways: each column gets
 // its contents' width (its title's at least, `maxWidths[column]` at most); when they do not all
-// fit, the widest give way first, never below their title, and their cells elide (the model's
-// tooltip has the whole text); `fillColumn` takes what is left. The `keepWhole` columns (what
-// names a row: a rule's id) give way only after every other column is down to its title. Again
-// on every resize and whenever the rows change.
+// fit, `fillColumn` gives way first, then the widest, never below their title, and their cells
+// elide (the model's tooltip has the whole text); `fillColumn` takes what is left. The `keepWhole`
+// columns (what names a row: a rule's id) give way only after every other column is down to its
+// title. Again on every resize and whenever the rows change.
 void fitColumnsToView(QTableView *view, int fillColumn, const QHash<int, int> &maxWidths = {},
+                      const QList<int> &keepWhole = {});
+// The same for a tree's columns (the Keys tree).
+void fitColumnsToView(QTreeView *view, int fillColumn, const QHash<int, int> &maxWidths = {},
                       const QList<int> &keepWhole = {});
 
 // What the console's read-only tables share (the Monitor's, the Simulation's metrics, the

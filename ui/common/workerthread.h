@@ -2,10 +2,12 @@
 
 #include "core/redis/connection.h"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 #include <QObject>
 #include <QThread>
 
+#include <memory>
 #include <utility>
 
 namespace sluice::ui {
@@ -50,7 +52,18 @@ public:
     WorkerThread(const WorkerThread &) = delete;
     WorkerThread &operator=(const WorkerThread &) = delete;
 
-    // The worker, for connect(); call it only through post().
+    // Lets `owned` end on its own, never waiting: its thread quits after the slot running now,
+    // and the WorkerThread is deleted in the GUI thread once the thread has finished (a session
+    // replaced while its worker is still in a round trip).
+    static void retire(std::unique_ptr<WorkerThread> owned)
+    {
+        WorkerThread *t = owned.release();
+        QObject::connect(&t->m_thread, &QThread::finished, QCoreApplication::instance(),
+                         [t] { delete t; });
+        t->m_thread.quit();
+    }
+
+    // The worker, for connect(); call it only through post() (or its thread-safe members).
     Worker *get() const { return m_worker; }
     QThread *thread() { return &m_thread; }
 

@@ -571,12 +571,7 @@ void ConnectionPage::resolveLeave(LeaveChoice choice, const std::function<void()
 
 void ConnectionPage::showMessage()
 {
-    const ConnectionSession::Message &m = m_session->message();
-    if (m.shown) {
-        m_banner->showMessage(m.tone, m.headline, m.text);
-    } else {
-        m_banner->hide();
-    }
+    m_banner->showMessage(m_session->message());
 }
 
 } // namespace sluice::ui

@@ -21,10 +21,10 @@ ConnectionSession::ConnectionSession(ConnectionController *controller, QObject *
 
 void ConnectionSession::clearMessage()
 {
-    if (!m_message.shown) {
+    if (m_message.isEmpty()) {
         return;
     }
-    m_message.shown = false;
+    m_message = {};
     Q_EMIT messageChanged();
 }
 
@@ -289,7 +289,7 @@ void ConnectionSession::say(Tone tone, const QString &headline, const QString &m
             (text.isEmpty() ? QString() : QStringLiteral("\n")) +
             QCoreApplication::translate("sluice::ui::ConnectionPage", "Details: %1").arg(detail);
     }
-    m_message = {true, tone, headline, text};
+    m_message = PageMessage::headlined(tone, headline, text);
     m_sessionMessage = false;
     Q_EMIT messageChanged();
 }

@@ -3,7 +3,7 @@
 #include "connectionstate.h"
 #include "profilestore.h"
 
-#include "ui/common/tone.h"
+#include "ui/common/pagemessage.h"
 
 #include <QObject>
 #include <QString>
@@ -30,15 +30,9 @@ public:
 
     ConnectionController *controller() const { return m_controller; }
 
-    // The message: hidden, or a tone, a headline and a text (what to do, then "Details: ...").
-    struct Message
-    {
-        bool shown = false;
-        Tone tone = Tone::Info;
-        QString headline;
-        QString text;
-    };
-    const Message &message() const { return m_message; }
+    // The message: empty (hidden), or a tone, a headline and a detail (what to do, then
+    // "Details: ...").
+    const PageMessage &message() const { return m_message; }
     void clearMessage();
 
     // A Test connection is under way (its answer is due).
@@ -94,7 +88,7 @@ private:
              const QString &detail = {});
 
     ConnectionController *m_controller;
-    Message m_message;
+    PageMessage m_message;
     quint64 m_pendingTest = 0;
     bool m_trustOffered = false;
     bool m_trustForTest = false;

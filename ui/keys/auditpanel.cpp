@@ -210,7 +210,7 @@ AuditPanel::AuditPanel(EndpointSource endpoint, RulesSource rules, QWidget *pare
     connect(m_session, &AuditSession::progressChanged, this, &AuditPanel::updateBusy);
     connect(m_session, &AuditSession::finished, this, &AuditPanel::showResult);
     connect(m_session, &AuditSession::fixFinished, this,
-            [this] { m_report->showPlain(m_session->lastFixTone(), m_session->lastFixText()); });
+            [this] { m_report->showMessage(m_session->lastFix()); });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &AuditPanel::showWhy);
     connect(m_fix, &QPushButton::clicked, this, [this] { fixSelected(false); });
     connect(m_delete, &QPushButton::clicked, this, [this] { fixSelected(true); });
@@ -222,7 +222,8 @@ void AuditPanel::start()
 {
     const std::optional<Endpoint> endpoint = m_endpoint ? m_endpoint() : std::nullopt;
     if (!endpoint) {
-        m_report->showPlain(Tone::Warning, tr("Not connected: connect to a Redis first"));
+        m_report->showMessage(
+            PageMessage::plain(Tone::Warning, tr("Not connected: connect to a Redis first")));
         return;
     }
     m_report->hide();
@@ -334,7 +335,8 @@ void AuditPanel::fixSelected(bool deleteKeys)
     if (!deleteKeys) {
         auto us = duration::parseUs(m_ttl->text().trimmed());
         if (!us) {
-            m_report->showPlain(Tone::Warning, tr("TTL: %1").arg(us.error().message));
+            m_report->showMessage(
+                PageMessage::plain(Tone::Warning, tr("TTL: %1").arg(us.error().message)));
             return;
         }
         ttlMs = (*us + 999) / 1000;
@@ -342,7 +344,7 @@ void AuditPanel::fixSelected(bool deleteKeys)
     QString nothing;
     const auto question = m_session->fixQuestion(*row, ttlMs, deleteKeys, &nothing);
     if (!question) {
-        m_report->showPlain(Tone::Info, nothing);
+        m_report->showMessage(PageMessage::plain(Tone::Info, nothing));
         return;
     }
     askToConfirm(this, m_confirm, deleteKeys ? tr("Delete keys") : tr("Set a TTL"), *question,

@@ -142,7 +142,7 @@ void AuditSession::start(const Endpoint &endpoint, const std::optional<RuleSet> 
     m_fraction = 0;
     m_keysSeen = 0;
     m_result.reset();
-    m_fixText.clear();
+    m_fix = {};
     keys::KeyAuditor::Options options;
     options.scan.patterns = globs;
     options.scan.maxKeysPerSecond = scanBudget;
@@ -330,8 +330,8 @@ void AuditSession::onFixed(const KeyFixer::Report &report)
     if (report.cancelled) {
         text += tr("; cancelled");
     }
-    m_fixTone = report.error || failed > 0 ? Tone::Bad : Tone::Good;
-    m_fixText = text + tr(". Audit again to see the keyspace now.");
+    m_fix = PageMessage::plain(report.error || failed > 0 ? Tone::Bad : Tone::Good,
+                               text + tr(". Audit again to see the keyspace now."));
     Q_EMIT busyChanged();
     Q_EMIT fixFinished();
 }

@@ -5,7 +5,7 @@
 #include "core/redis/endpoint.h"
 #include "core/rules/rule.h"
 
-#include "ui/common/tone.h"
+#include "ui/common/pagemessage.h"
 #include "ui/common/workerthread.h"
 
 #include <QHash>
@@ -94,8 +94,7 @@ public:
     std::optional<QString> fixQuestion(const Row &row, qint64 ttlMs, bool deleteKeys,
                                        QString *nothing) const;
     void fix(const Row &row, qint64 ttlMs, bool deleteKeys);
-    QString lastFixText() const { return m_fixText; }
-    Tone lastFixTone() const { return m_fixTone; }
+    const PageMessage &lastFix() const { return m_fix; }
 
 Q_SIGNALS:
     void busyChanged();
@@ -115,8 +114,7 @@ private:
     double m_fraction = 0;
     qint64 m_keysSeen = 0;
     qint64 m_elapsedMs = 0;
-    QString m_fixText;
-    Tone m_fixTone = Tone::Good;
+    PageMessage m_fix;
 };
 
 } // namespace sluice::ui

@@ -180,7 +180,7 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
         bannerTone = state && !state->failure().isEmpty() ? Tone::Warning : Tone::Info;
         tone = Health::Unreadable;
     }
-    showHeadline(bannerTone, text);
+    showMessage(PageMessage::bold(bannerTone, text));
     setIcon(keypresentation::flagIcon(tone).pixmap(20, 20));
     const bool fixable = s.fixable() > 0;
     setExplanationAvailable(s.noTtl > 0 || s.ttlExceedsRule > 0);

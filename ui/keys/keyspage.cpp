@@ -50,13 +50,6 @@ using keys::KeyInfo;
 using keys::KeysWorker;
 using keys::ScanSummary;
 
-namespace {
-
-// At most this many rows are refreshed every second: a tall window shows fewer.
-constexpr int maxVisibleRows = 300;
-
-} // namespace
-
 KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
     , m_connection(connection)
@@ -76,29 +69,41 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_session = new KeysSession(connection, m_model, this);
 
     auto *root = PageHeader::pageLayout(this);
+    buildHeader(root);
+    buildFilters(root);
+    buildTable();
+    buildModes(root);
+    connectControls();
+    connectSession();
 
-    // The header and the actions on the selection.
+    updatePatternHint();
+    updateBanner();
+    updateActions();
+    m_session->startSession();
+    updateCluster();
+}
+
+// The header and the actions on the selection, the banners under it.
+void KeysPage::buildHeader(QVBoxLayout *root)
+{
     auto *pageHeader =
         new PageHeader(tr("Keys"),
                        tr("The limiter keys of the connected Redis: each key's rule, "
                           "subject, state and TTL, and the keys that will never "
                           "expire. Nothing is written unless you fix or delete."),
                        this);
-    m_setTtl = new QPushButton(tr("Set TTL from rule…"), this);
-    m_setTtl->setObjectName(QStringLiteral("setTtlButton"));
-    m_setTtl->setToolTip(tr("Give the selected keys that never expire (or live too long) the "
-                            "TTL their rule needs"));
-    m_delete = new QPushButton(tr("Delete…"), this);
-    m_delete->setObjectName(QStringLiteral("deleteButton"));
-    m_delete->setToolTip(tr("Delete the selected keys from Redis"));
-    m_rescan = new QPushButton(tr("Scan again"), this);
-    m_rescan->setObjectName(QStringLiteral("rescanButton"));
-    m_rescan->setToolTip(tr("List the keys again (F5)"));
-    m_auditToggle = new QPushButton(tr("Audit the whole keyspace"), this);
-    m_auditToggle->setObjectName(QStringLiteral("auditToggleButton"));
+    m_setTtl = PageHeader::button(tr("Set TTL from rule…"), QStringLiteral("setTtlButton"), this,
+                                  tr("Give the selected keys that never expire (or live too "
+                                     "long) the TTL their rule needs"));
+    m_delete = PageHeader::button(tr("Delete…"), QStringLiteral("deleteButton"), this,
+                                  tr("Delete the selected keys from Redis"));
+    m_rescan = PageHeader::button(tr("Scan again"), QStringLiteral("rescanButton"), this,
+                                  tr("List the keys again (F5)"));
+    m_auditToggle = PageHeader::button(tr("Audit the whole keyspace"),
+                                       QStringLiteral("auditToggleButton"), this,
+                                       tr("Find the limiter keys other libraries wrote, in the "
+                                          "whole database, and repair the ones that never expire"));
     m_auditToggle->setCheckable(true);
-    m_auditToggle->setToolTip(tr("Find the limiter keys other libraries wrote, in the whole "
-                                 "database, and repair the ones that never expire"));
     pageHeader->addAction(m_auditToggle);
     pageHeader->addAction(m_setTtl);
     pageHeader->addAction(m_delete);
@@ -116,8 +121,11 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_reportBox = new MessageBanner(QStringLiteral("reportBox"), QStringLiteral("fixReport"), this);
     m_reportBox->setDismissible(QStringLiteral("closeReportButton"), true);
     root->addWidget(m_reportBox);
+}
 
-    // Filters and the scan's progress.
+// The filters, the scan's progress and, on a Redis Cluster, its shards.
+void KeysPage::buildFilters(QVBoxLayout *root)
+{
     auto *filters = new QHBoxLayout;
     filters->setSpacing(8);
     auto *patternLabel = new QLabel(tr("&Match:"), this);
@@ -155,11 +163,11 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     filters->addWidget(filterLabel);
     filters->addWidget(m_filter, 2);
     filters->addWidget(m_onlyFlagged);
-    m_treeToggle = new QPushButton(tr("&Tree"), this);
-    m_treeToggle->setObjectName(QStringLiteral("treeToggleButton"));
+    m_treeToggle = PageHeader::button(tr("&Tree"), QStringLiteral("treeToggleButton"), this,
+                                      tr("Group the keys by rule or by key prefix (the parts "
+                                         "between ':'), with the keys and the flagged keys under "
+                                         "each node"));
     m_treeToggle->setCheckable(true);
-    m_treeToggle->setToolTip(tr("Group the keys by rule or by key prefix (the parts between "
-                                "':'), with the keys and the flagged keys under each node"));
     filters->addWidget(m_treeToggle);
     root->addLayout(filters);
     // The scan's time, always in view ("scanned 12:04:31, 0.2 s, 217 keys"), and its progress.
@@ -189,8 +197,11 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     clusterRow->addWidget(m_replicas, 0, Qt::AlignTop);
     clusterRow->addWidget(m_nodes, 1);
     root->addLayout(clusterRow);
+}
 
-    // The table, the details of the selection below it.
+// The table, the details of the selection below it.
+void KeysPage::buildTable()
+{
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->setObjectName(QStringLiteral("keysSplitter"));
     m_splitter->setChildrenCollapsible(false);
@@ -210,52 +221,10 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_view->verticalHeader()->setVisible(false);
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
-    QHeaderView *header = m_view->horizontalHeader();
-    // Every column in view without scrolling, at 1280x800 as on a large screen: the key and
-    // its state share what the short columns leave (the key elided in the middle), the flag
-    // column fits its words in either language.
-    header->setHighlightSections(false);
-    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    header->setStretchLastSection(false);
-    header->setMinimumSectionSize(40);
-    header->setResizeContentsPrecision(200); // measure a sample, not a million rows
-    header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(KeysModel::KeyColumn, QHeaderView::Interactive);
-    header->resizeSection(KeysModel::KeyColumn, 260);
-    header->setSectionResizeMode(KeysModel::StateColumn, QHeaderView::Stretch);
-    // Type and Health fit their longest word in the language shown, whatever rows the scan
-    // sampled (measuring a sample elided "wrong type" when none was in it); Rule and Subject
-    // get a width that holds the usual ids, elided in the middle past it, with the whole text
-    // in every cell's tooltip.
-    {
-        const QFontMetrics fm(m_view->font());
-        const int pad = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 24;
-        int flagWidth = fm.horizontalAdvance(
-            m_model->headerData(KeysModel::FlagColumn, Qt::Horizontal).toString());
-        for (Health h : {Health::Ok, Health::NoTtl, Health::TtlExceedsRule, Health::Orphan,
-                         Health::WrongType, Health::Unreadable}) {
-            flagWidth = std::max(flagWidth, fm.horizontalAdvance(keypresentation::flagText(h)));
-        }
-        int typeWidth = fm.horizontalAdvance(
-            m_model->headerData(KeysModel::TypeColumn, Qt::Horizontal).toString());
-        for (const QString &t : {QStringLiteral("string"), QStringLiteral("stream"),
-                                 QStringLiteral("hash"), QStringLiteral("zset"), tr("gone")}) {
-            typeWidth = std::max(typeWidth, fm.horizontalAdvance(t));
-        }
-        header->setSectionResizeMode(KeysModel::TypeColumn, QHeaderView::Interactive);
-        header->setSectionResizeMode(KeysModel::FlagColumn, QHeaderView::Interactive);
-        header->resizeSection(KeysModel::TypeColumn, typeWidth + pad);
-        header->resizeSection(KeysModel::FlagColumn, flagWidth + pad + 20); // + the icon
-        header->resizeSection(
-            KeysModel::RuleColumn,
-            std::max(110, fm.horizontalAdvance(QStringLiteral("hello-per-ip")) + pad));
-        header->resizeSection(KeysModel::SubjectColumn, 120);
-        header->resizeSection(KeysModel::TtlColumn, 140);
-    }
-    header->setSectionResizeMode(KeysModel::NodeColumn, QHeaderView::ResizeToContents);
+    setUpKeyColumns(m_view, m_model);
     m_view->setColumnHidden(KeysModel::NodeColumn, true); // shown on a Redis Cluster
     // Sorting only when a header is clicked (none at first: the scan's order).
-    header->setSortIndicator(-1, Qt::AscendingOrder);
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
     m_viewport = m_view->viewport();
     m_viewport->installEventFilter(this);
@@ -271,8 +240,13 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({500, 190});
+}
+
+// The audit mode in place of the table (its button down), the timers.
+void KeysPage::buildModes(QVBoxLayout *root)
+{
     // The audit mode (auditpanel.h) in place of the table, while its button is down.
-    m_audit = new AuditPanel([connection] { return connection->endpoint(); },
+    m_audit = new AuditPanel([connection = m_connection] { return connection->endpoint(); },
                              [this] { return m_session->rules(); }, this);
     m_audit->setScanState(m_session->scanState());
     // An audit (or its fix) looked at Redis now: the table does too, so that the two agree.
@@ -300,7 +274,11 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     m_filterTimer->setInterval(200);
     m_ttlTimer = new QTimer(this);
     m_ttlTimer->setInterval(250);
+}
 
+// The page's own controls: filters, buttons, the view's scrolling and selection.
+void KeysPage::connectControls()
+{
     connect(m_visibleTimer, &QTimer::timeout, this, &KeysPage::updateVisible);
     connect(m_filterTimer, &QTimer::timeout, this, [this] { m_proxy->setText(m_filter->text()); });
     connect(m_ttlTimer, &QTimer::timeout, this, &KeysPage::repaintTtl);
@@ -332,7 +310,13 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
             &KeysPage::updateActions);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &KeysPage::onCurrentChanged);
 
-    // The session's news.
+    connect(m_treeToggle, &QPushButton::toggled, this, &KeysPage::setTreeShown);
+    connect(m_tree, &KeysTree::keyActivated, this, &KeysPage::selectKey);
+}
+
+// The session's news.
+void KeysPage::connectSession()
+{
     connect(m_session, &KeysSession::busyChanged, this, &KeysPage::updateBusy);
     connect(m_session, &KeysSession::countTextChanged, this, &KeysPage::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &KeysPage::updateCount);
@@ -343,38 +327,16 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
         updateCount();
         updateBanner();
     });
-    connect(m_treeToggle, &QPushButton::toggled, this, &KeysPage::setTreeShown);
-    connect(m_tree, &KeysTree::keyActivated, this, &KeysPage::selectKey);
-    connect(m_session, &KeysSession::messageChanged, this, [this] {
-        const QString text = m_session->message();
-        if (text.isEmpty()) {
-            m_message->hide();
-        } else {
-            m_message->showPlain(m_session->messageTone(), text);
-        }
-    });
+    connect(m_session, &KeysSession::messageChanged, this,
+            [this] { m_message->showMessage(m_session->message()); });
     connect(m_session, &KeysSession::scanFinished, this, [this](const ScanSummary &summary) {
         if (!m_columnsFitted && m_model->rowCount() > 0) {
-            // Once a session, from the first rows: the rule and the subject as wide as they
-            // need (within bounds). The key is fitKeyColumn's (updateVisible), from now on.
+            // Once a session, from the first rows; the key is fitKeyColumn's from now on.
             m_columnsFitted = true;
-            const QFontMetrics fm(m_view->font());
-            int rule = fm.horizontalAdvance(
-                m_model->headerData(KeysModel::RuleColumn, Qt::Horizontal).toString());
-            int subject = fm.horizontalAdvance(
-                m_model->headerData(KeysModel::SubjectColumn, Qt::Horizontal).toString());
-            for (int r = 0; r < std::min(m_model->rowCount(), 300); ++r) {
-                const keys::KeyInfo &k = m_model->info(r);
-                rule = std::max(rule, fm.horizontalAdvance(k.ruleId));
-                subject = std::max(subject,
-                                   fm.horizontalAdvance(keypresentation::displayBytes(k.subject)));
-            }
-            QHeaderView *h = m_view->horizontalHeader();
-            m_view->setProperty("fittedKeyWidth", QVariant());
-            h->resizeSection(KeysModel::RuleColumn, std::clamp(rule + 16, 60, 220));
-            h->resizeSection(KeysModel::SubjectColumn, std::clamp(subject + 16, 60, 220));
+            fitRuleAndSubject(m_view, m_model);
         }
         updateVisible();
+        bringFlaggedIntoView();
         if (m_tree->isVisible()) {
             m_tree->rebuild();
         }
@@ -385,17 +347,10 @@ KeysPage::KeysPage(ConnectionController *connection, QWidget *parent)
     connect(m_session, &KeysSession::valueRead, m_details, &KeyDetails::setValue);
     connect(m_session, &KeysSession::healthChanged, this, &KeysPage::healthChanged);
     connect(m_session, &KeysSession::fixFinished, this, [this](const KeyFixer::Report &report) {
-        const KeysSession::ReportText r = KeysSession::describe(report);
-        m_reportBox->showPlain(r.tone, r.text, r.details);
+        m_reportBox->showMessage(KeysSession::describe(report));
         m_visibleTimer->start();
         Q_EMIT fixFinished(report);
     });
-
-    updatePatternHint();
-    updateBanner();
-    updateActions();
-    m_session->startSession();
-    updateCluster();
 }
 
 void KeysPage::updateCluster()
@@ -585,123 +540,6 @@ void KeysPage::selectKey(const QByteArray &key)
         const KeyInfo &k = m_model->info(row);
         m_details->setKey(k, m_session->ruleOf(k));
         m_session->setSelectedKey(k.key);
-    }
-}
-
-// --- the view -------------------------------------------------------------------------------
-
-bool KeysPage::eventFilter(QObject *watched, QEvent *event)
-{
-    // The viewport kept, not asked of the view (see RuleChart::eventFilter).
-    if (watched == m_viewport && event->type() == QEvent::Resize) {
-        m_visibleTimer->start();
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
-void KeysPage::updateVisible()
-{
-    fitKeyColumn(m_view, KeysModel::KeyColumn, KeysModel::StateColumn, 200, 240);
-    m_visibleRows.clear();
-    QList<QByteArray> keys;
-    const int rows = m_proxy->rowCount();
-    if (rows > 0) {
-        int top = m_view->rowAt(0);
-        int bottom = m_view->rowAt(m_view->viewport()->height() - 1);
-        top = std::max(top, 0);
-        bottom = bottom < 0 ? rows - 1 : bottom;
-        bottom = std::min(bottom, top + maxVisibleRows - 1);
-        keys.reserve(bottom - top + 2);
-        for (int r = top; r <= bottom; ++r) {
-            const int source = m_proxy->mapToSource(m_proxy->index(r, 0)).row();
-            const QByteArray &key = m_model->info(source).key;
-            keys << key;
-            m_visibleRows.insert(key, source);
-        }
-    }
-    const QModelIndex current = m_view->selectionModel()->currentIndex();
-    if (current.isValid()) {
-        const int source = m_proxy->mapToSource(current).row();
-        const QByteArray &key = m_model->info(source).key;
-        if (!m_visibleRows.contains(key)) {
-            keys << key;
-            m_visibleRows.insert(key, source);
-        }
-    }
-    m_session->setVisibleKeys(m_visibleRows);
-}
-
-void KeysPage::repaintTtl()
-{
-    if (!isVisible() || m_proxy->rowCount() == 0) {
-        return;
-    }
-    const int x = m_view->columnViewportPosition(KeysModel::TtlColumn);
-    const int w = m_view->columnWidth(KeysModel::TtlColumn);
-    m_view->viewport()->update(QRect(x, 0, w, m_view->viewport()->height()));
-}
-
-void KeysPage::onCurrentChanged()
-{
-    const QModelIndex current = m_view->selectionModel()->currentIndex();
-    if (!current.isValid()) {
-        m_details->setKey(std::nullopt, nullptr);
-        m_session->setSelectedKey(std::nullopt);
-        return;
-    }
-    const KeyInfo &k = m_model->info(m_proxy->mapToSource(current).row());
-    m_details->setKey(k, m_session->ruleOf(k));
-    m_session->setSelectedKey(k.key);
-    m_visibleTimer->start();
-}
-
-QList<KeyInfo> KeysPage::selectedKeys() const
-{
-    QList<KeyInfo> out;
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    out.reserve(rows.size());
-    for (const QModelIndex &i : rows) {
-        out << m_model->info(m_proxy->mapToSource(i).row());
-    }
-    return out;
-}
-
-void KeysPage::updateActions()
-{
-    const bool any = m_view->selectionModel()->hasSelection();
-    const bool can = m_session->hasSession() && !m_session->isFixing();
-    m_setTtl->setEnabled(can && any);
-    m_delete->setEnabled(can && any);
-    m_rescan->setEnabled(m_connection->endpoint().has_value());
-}
-
-// --- fixes ----------------------------------------------------------------------------------
-
-void KeysPage::fixSelection(bool deleteKeys)
-{
-    const QList<KeyInfo> keys = selectedKeys();
-    QString nothing;
-    const auto q = m_session->fixSelectionQuestion(keys, deleteKeys, &nothing);
-    if (!q) {
-        if (!nothing.isEmpty()) {
-            m_reportBox->showPlain(Tone::Info, nothing);
-        }
-        return;
-    }
-    const auto go = [this, keys, deleteKeys] { m_session->fixSelection(keys, deleteKeys); };
-    if (!q->typeToConfirm.isEmpty()) {
-        askToConfirmTyped(this, m_confirm, tr("Keys"), q->text, q->yes, q->typeToConfirm, go);
-    } else {
-        askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes, go);
-    }
-}
-
-void KeysPage::fixAll(bool deleteKeys)
-{
-    m_session->setPatterns(patterns());
-    if (const auto q = m_session->fixAllQuestion(deleteKeys)) {
-        askToConfirm(this, m_confirm, tr("Keys"), q->text, q->yes,
-                     [this, deleteKeys] { m_session->fixAll(deleteKeys); });
     }
 }
 

@@ -24,6 +24,7 @@ class QPushButton;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
+class QVBoxLayout;
 class QTimer;
 
 namespace sluice::ui {
@@ -99,6 +100,12 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void buildHeader(QVBoxLayout *root);
+    void buildFilters(QVBoxLayout *root);
+    void buildTable();
+    void buildModes(QVBoxLayout *root);
+    void connectControls();
+    void connectSession();
     QList<QByteArray> patterns() const;
     void updatePatternHint();
     void updateBusy();
@@ -106,6 +113,8 @@ private:
     void updateBanner();
     void onCurrentChanged();
     void updateVisible();
+    // New flagged keys are not left out of sight below the fold: see the .cpp.
+    void bringFlaggedIntoView();
     void repaintTtl();
     void updateActions();
     void updateCount();
@@ -148,6 +157,7 @@ private:
     QPushButton *m_treeToggle;
     QStackedWidget *m_views;
     bool m_columnsFitted = false;
+    qint64 m_flaggedSeen = 0; // the flagged count when the table last scrolled to one
 };
 
 } // namespace sluice::ui

@@ -9,7 +9,6 @@
 #include "ui/connection/connectionstate.h"
 
 #include <QLocale>
-#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -83,16 +82,15 @@ void KeysSession::startSession()
         Q_EMIT busyChanged();
         return;
     }
-    m_thread = new QThread; // not a child: it may outlive the session by one round trip
-    m_thread->setObjectName(QStringLiteral("sluice-keys"));
     KeysWorker::Options options;
     options.scanner.maxKeysPerSecond = m_connection->scanBudget(); // the profile's
     m_scanBudget = options.scanner.maxKeysPerSecond;
-    m_worker = new KeysWorker(*endpoint, m_rules, options);
+    // Retired, not waited for, when the session ends (stopSession): it may outlive the
+    // session by one round trip.
+    m_thread = std::make_unique<WorkerThread<KeysWorker>>(QStringLiteral("sluice-keys"), *endpoint,
+                                                          m_rules, options);
+    m_worker = m_thread->get();
     m_worker->setScanReplicas(m_replicas);
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
 
     // Signals of a worker that was replaced meanwhile are dropped.
     KeysWorker *w = m_worker;
@@ -114,8 +112,7 @@ void KeysSession::startSession()
             Q_EMIT valueRead(v);
         }
     });
-    m_thread->start();
-    QMetaObject::invokeMethod(w, &KeysWorker::startRefreshing, Qt::QueuedConnection);
+    m_thread->post([](KeysWorker *worker) { worker->startRefreshing(); });
     startScan(rescanInterval() > 0 ? ScanKind::Live : ScanKind::Manual);
 }
 
@@ -125,9 +122,8 @@ void KeysSession::stopSession(bool wait)
         return;
     }
     KeysWorker *w = m_worker;
-    QThread *t = m_thread;
+    std::unique_ptr<WorkerThread<KeysWorker>> t = std::move(m_thread);
     m_worker = nullptr;
-    m_thread = nullptr;
     m_pendingScans = 0;
     m_scanQueue.clear();
     m_liveTimer->stop();
@@ -135,15 +131,14 @@ void KeysSession::stopSession(bool wait)
     m_fixing = false;
     w->cancel();
     w->setVisibleKeys({});
-    QMetaObject::invokeMethod(w, &KeysWorker::stopRefreshing, Qt::QueuedConnection);
-    t->quit(); // after the slot running now (a scan stops within one round trip)
+    t->post([](KeysWorker *worker) { worker->stopRefreshing(); });
     if (wait) {
         // Closing: the worker must be gone before the process is; it stops within one round
-        // trip (a few seconds at worst if the server does not answer). The worker is deleted
-        // as its thread finishes (finished -> deleteLater, run by the finishing thread), the
-        // thread object here.
-        t->wait();
-        delete t;
+        // trip (a few seconds at worst if the server does not answer). The thread quits after
+        // the slot running now, and is waited for here.
+        t.reset();
+    } else {
+        WorkerThread<KeysWorker>::retire(std::move(t));
     }
     Q_EMIT busyChanged();
 }
@@ -233,27 +228,19 @@ void KeysSession::cancel()
     }
 }
 
-QString KeysSession::message() const
+PageMessage KeysSession::message() const
 {
     QStringList parts;
-    for (const QString &note : {m_connectionNote, m_scanNote}) {
-        if (!note.isEmpty()) {
-            parts << note;
-        }
-    }
-    return parts.join(QLatin1Char('\n'));
-}
-
-Tone KeysSession::messageTone() const
-{
     Tone tone = Tone::Info;
     if (!m_connectionNote.isEmpty()) {
+        parts << m_connectionNote;
         tone = std::max(tone, m_connectionTone);
     }
     if (!m_scanNote.isEmpty()) {
+        parts << m_scanNote;
         tone = std::max(tone, m_scanTone);
     }
-    return tone;
+    return PageMessage::plain(tone, parts.join(QLatin1Char('\n')));
 }
 
 void KeysSession::setRules(const RuleSet &rules)
@@ -636,7 +623,7 @@ void KeysSession::onFixFinished(const KeyFixer::Report &report)
     Q_EMIT fixFinished(report);
 }
 
-KeysSession::ReportText KeysSession::describe(const KeyFixer::Report &report)
+PageMessage KeysSession::describe(const KeyFixer::Report &report)
 {
     using S = KeyFixer::Status;
     const qint64 done = report.count(S::Done);
@@ -684,7 +671,7 @@ KeysSession::ReportText KeysSession::describe(const KeyFixer::Report &report)
     const Tone tone = (failed > 0 || report.error) ? Tone::Warning
                       : report.cancelled           ? Tone::Info
                                                    : Tone::Good;
-    return {parts.join(QLatin1Char(' ')), tone, lines.join(QLatin1Char('\n'))};
+    return PageMessage::plain(tone, parts.join(QLatin1Char(' ')), lines.join(QLatin1Char('\n')));
 }
 
 // --- messages -------------------------------------------------------------------------------

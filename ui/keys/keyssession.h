@@ -6,14 +6,15 @@
 #include "core/keys/keysworker.h"
 #include "core/rules/rule.h"
 
-#include "ui/common/tone.h"
+#include "ui/common/pagemessage.h"
+#include "ui/common/workerthread.h"
 
 #include <QHash>
 #include <QObject>
 
+#include <memory>
 #include <optional>
 
-class QThread;
 class QTimer;
 
 namespace sluice::ui {
@@ -24,7 +25,7 @@ class KeysScanState;
 struct ConnectionState;
 
 // The Keys page's controller, widget-free (CONSOLE.md "Keys"): one keys::KeysWorker on a
-// QThread of its own per session of the connection (made again on sessionChanged), the scans
+// WorkerThread of its own per session of the connection (made again on sessionChanged), the scans
 // (their pages appended to the model as they come; a newer scan cancels the one running), the
 // once-a-second re-reads of the visible and selected keys, the fixes (the question to ask, the
 // fix, its report in words), and the message line: the connection's note (lost, not
@@ -83,9 +84,8 @@ public:
     const QList<keys::NodeScan> &nodeScans() const { return m_nodes; }
     static QString describeNode(const keys::NodeScan &node);
     QString nodesHeading() const;
-    // The message line: both notes, one a line, in the graver tone; empty: none.
-    QString message() const;
-    Tone messageTone() const;
+    // The message line: both notes, one a line, in the graver tone (plain text); empty: none.
+    PageMessage message() const;
 
     const std::optional<RuleSet> &rules() const { return m_rules; }
     // Keys are judged and decoded by the set; rescans.
@@ -115,14 +115,9 @@ public:
     std::optional<Question> fixAllQuestion(bool deleteKeys) const;
     void fixSelection(const QList<keys::KeyInfo> &keys, bool deleteKeys);
     void fixAll(bool deleteKeys);
-    // A fix's outcome in words: a line, its tone, and the first outcomes one a line.
-    struct ReportText
-    {
-        QString text;
-        Tone tone = Tone::Good;
-        QString details;
-    };
-    static ReportText describe(const keys::KeyFixer::Report &report);
+    // A fix's outcome in words: a line, its tone, and the first outcomes one a line (the
+    // tooltip).
+    static PageMessage describe(const keys::KeyFixer::Report &report);
 
 Q_SIGNALS:
     // The session, a scan or a fix started or ended, or the scan moved: progress and actions.
@@ -166,8 +161,8 @@ private:
     KeysModel *m_model;
     std::optional<RuleSet> m_rules;
     QList<QByteArray> m_patterns;
-    QThread *m_thread = nullptr;
-    keys::KeysWorker *m_worker = nullptr;
+    std::unique_ptr<WorkerThread<keys::KeysWorker>> m_thread; // one per session
+    keys::KeysWorker *m_worker = nullptr;                     // m_thread's, while it runs
     int m_pendingScans = 0;
     double m_fraction = -1;
     double m_scanBudget = 0;

@@ -4,6 +4,7 @@
 #include "keysmodel.h"
 
 #include "ui/common/pageheader.h"
+#include "ui/common/tablemodel.h"
 #include "ui/common/tone.h"
 
 #include <QComboBox>
@@ -128,10 +129,9 @@ KeysTree::KeysTree(KeysModel *model, QWidget *parent)
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setTextElideMode(Qt::ElideMiddle);
-    m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(KeysColumn, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(FlaggedColumn, QHeaderView::ResizeToContents);
+    // Sized like the table's: the counts whole, the name takes the rest (elided in the middle,
+    // whole in its tooltip).
+    fitColumnsToView(m_view, NameColumn, {}, {KeysColumn, FlaggedColumn});
     box->addWidget(m_view, 1);
 
     m_timer = new QTimer(this);

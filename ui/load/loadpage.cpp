@@ -258,13 +258,8 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     connect(m_session, &LoadSession::rulesChanged, this, between);
     connect(m_session, &LoadSession::started, this, &LoadPage::onStarted);
     connect(m_session, &LoadSession::progressed, this, &LoadPage::showProgress);
-    connect(m_session, &LoadSession::messageChanged, this, [this] {
-        if (m_session->message().isEmpty()) {
-            m_banner->hide();
-        } else {
-            m_banner->showRich(m_session->messageTone(), m_session->message());
-        }
-    });
+    connect(m_session, &LoadSession::messageChanged, this,
+            [this] { m_banner->showMessage(m_session->message()); });
     connect(m_session, &LoadSession::started, this, &LoadPage::started);
     connect(m_session, &LoadSession::finished, this, &LoadPage::finished);
     showCheck();

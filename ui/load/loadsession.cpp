@@ -287,8 +287,7 @@ void LoadSession::finish()
 
 void LoadSession::say(Tone tone, const QString &html)
 {
-    m_messageTone = tone;
-    m_message = html;
+    m_message = PageMessage::rich(tone, html);
     Q_EMIT messageChanged();
 }
 

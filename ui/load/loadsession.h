@@ -3,8 +3,8 @@
 #include "core/load/loadgenerator.h"
 #include "core/rules/rule.h"
 
+#include "ui/common/pagemessage.h"
 #include "ui/common/patterndraft.h"
-#include "ui/common/tone.h"
 
 #include <QList>
 #include <QObject>
@@ -86,10 +86,9 @@ public:
     double rateTop() const { return m_rateTop; }
 
     // What the last start or run came to, in rich text (empty: nothing to say).
-    QString message() const { return m_message; }
+    const PageMessage &message() const { return m_message; }
     // Whether the statistics of the runs are written (the window's status bar says so).
     StatsWatch *statsWatch() const { return m_statsWatch; }
-    Tone messageTone() const { return m_messageTone; }
 
 public Q_SLOTS:
     // Starts a run now; false (and message() says why) when it cannot. No question asked here.
@@ -144,8 +143,7 @@ private:
     QTimer *m_poll;
     StatsWatch *m_statsWatch;
 
-    QString m_message;
-    Tone m_messageTone = Tone::Info;
+    PageMessage m_message;
 };
 
 } // namespace sluice::ui

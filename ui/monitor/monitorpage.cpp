@@ -502,12 +502,12 @@ void MonitorPage::rebuildCharts()
 
 void MonitorPage::updateStatus()
 {
-    const Tone t = m_session->statusTone();
-    const QColor color = t == Tone::Info ? tone::muted() : tone::text(t);
+    const PageMessage status = m_session->status();
+    const QColor color = status.tone == Tone::Info ? tone::muted() : tone::text(status.tone);
     QPalette pal = m_status->palette();
     pal.setColor(QPalette::WindowText, color);
     m_status->setPalette(pal);
-    m_status->setText(m_session->statusText());
+    m_status->setText(status.headline);
 }
 
 void MonitorPage::updateLimitedHeading()

@@ -74,8 +74,7 @@ void MonitorPage::blockSelected()
 
 void MonitorPage::onOverridden(const QList<OverrideResult> &results)
 {
-    const MonitorSession::Outcome o = MonitorSession::describeOverrides(results);
-    m_banner->showRich(o.tone, o.text);
+    m_banner->showMessage(MonitorSession::describeOverrides(results));
     updateUnblockButton();
     Q_EMIT overrideFinished(results);
 }
@@ -95,8 +94,7 @@ void MonitorPage::unblockSelected()
 
 void MonitorPage::onUnblocked(const QByteArray &key, bool existed, const QString &error)
 {
-    const MonitorSession::Outcome o = MonitorSession::describeUnblock(key, existed, error);
-    m_banner->showRich(o.tone, o.text);
+    m_banner->showMessage(MonitorSession::describeUnblock(key, existed, error));
     updateUnblockButton();
     Q_EMIT unblockFinished(key, error);
 }

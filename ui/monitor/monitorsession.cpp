@@ -421,34 +421,27 @@ void MonitorSession::onUnblocked(const QByteArray &key, bool existed, const QStr
     Q_EMIT unblockFinished(key, existed, error);
 }
 
-QString MonitorSession::statusText() const
+PageMessage MonitorSession::status() const
 {
     if (!m_connection->endpoint()) {
-        return tr("Not connected: choose a server on the Connection page.");
+        return PageMessage::plain(Tone::Info,
+                                  tr("Not connected: choose a server on the Connection page."));
     }
     if (m_connectionLost || !m_error.isEmpty()) {
         const QString why = m_error.isEmpty() ? tr("the connection is lost") : m_error;
-        return m_snapshot.readAtMs > 0
-                   ? tr("\u26a0 Not updating (%1): showing the data read at %2. Retrying every "
-                        "second.")
-                         .arg(why, clock(m_snapshot.readAtMs))
-                   : tr("\u26a0 Cannot read yet (%1). Retrying every second.").arg(why);
+        return PageMessage::plain(
+            Tone::Warning,
+            m_snapshot.readAtMs > 0
+                ? tr("\u26a0 Not updating (%1): showing the data read at %2. Retrying every "
+                     "second.")
+                      .arg(why, clock(m_snapshot.readAtMs))
+                : tr("\u26a0 Cannot read yet (%1). Retrying every second.").arg(why));
     }
     if (m_snapshot.readAtMs > 0) {
-        return tr("\u25cf Live, read at %1").arg(clock(m_snapshot.readAtMs));
+        return PageMessage::plain(Tone::Good,
+                                  tr("\u25cf Live, read at %1").arg(clock(m_snapshot.readAtMs)));
     }
-    return tr("Reading…");
-}
-
-Tone MonitorSession::statusTone() const
-{
-    if (!m_connection->endpoint()) {
-        return Tone::Info;
-    }
-    if (m_connectionLost || !m_error.isEmpty()) {
-        return Tone::Warning;
-    }
-    return m_snapshot.readAtMs > 0 ? Tone::Good : Tone::Info;
+    return PageMessage::plain(Tone::Info, tr("Reading…"));
 }
 
 bool MonitorSession::isLimitedStale() const
@@ -548,22 +541,24 @@ QString MonitorSession::unblockQuestion(const LimitedSubject &subject)
         .arg(QString::fromUtf8(subject.subject), subject.ruleId, QString::fromUtf8(subject.key));
 }
 
-MonitorSession::Outcome MonitorSession::describeUnblock(const QByteArray &key, bool existed,
-                                                        const QString &error)
+PageMessage MonitorSession::describeUnblock(const QByteArray &key, bool existed,
+                                            const QString &error)
 {
     const QString k = QString::fromUtf8(key).toHtmlEscaped();
     if (!error.isEmpty()) {
-        return {tr("<b>\u2717 Could not unblock: %1.</b><br>The key %2 is unchanged; try again "
-                   "when the connection is back.")
-                    .arg(error.toHtmlEscaped(), k),
-                Tone::Bad};
+        return PageMessage::rich(
+            Tone::Bad, tr("<b>\u2717 Could not unblock: %1.</b><br>The key %2 is unchanged; try "
+                          "again when the connection is back.")
+                           .arg(error.toHtmlEscaped(), k));
     }
     if (existed) {
-        return {tr("<b>\u2713 Unblocked.</b> Deleted %1: the subject's next request is admitted.")
-                    .arg(k),
-                Tone::Good};
+        return PageMessage::rich(
+            Tone::Good,
+            tr("<b>\u2713 Unblocked.</b> Deleted %1: the subject's next request is admitted.")
+                .arg(k));
     }
-    return {tr("<b>\u2713 Nothing to unblock.</b> %1 had expired already.").arg(k), Tone::Good};
+    return PageMessage::rich(
+        Tone::Good, tr("<b>\u2713 Nothing to unblock.</b> %1 had expired already.").arg(k));
 }
 
 } // namespace sluice::ui
@@ -598,7 +593,7 @@ QString MonitorSession::allowQuestion(const QList<OverrideTarget> &targets)
         .arg(who.join(QStringLiteral(", ")));
 }
 
-MonitorSession::Outcome MonitorSession::describeOverrides(const QList<OverrideResult> &results)
+PageMessage MonitorSession::describeOverrides(const QList<OverrideResult> &results)
 {
     QStringList done;
     QStringList failed;
@@ -630,8 +625,9 @@ MonitorSession::Outcome MonitorSession::describeOverrides(const QList<OverrideRe
                         : tr("<b>\u2717 Could not block</b> %1.", nullptr, int(failed.size())))
                      .arg(failed.join(QStringLiteral("; ")));
     }
-    return {parts.join(QStringLiteral("<br>")),
-            failed.isEmpty() ? Tone::Good : (done.isEmpty() ? Tone::Bad : Tone::Warning)};
+    return PageMessage::rich(failed.isEmpty() ? Tone::Good
+                                              : (done.isEmpty() ? Tone::Bad : Tone::Warning),
+                             parts.join(QStringLiteral("<br>")));
 }
 
 } // namespace sluice::ui

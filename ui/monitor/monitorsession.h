@@ -3,7 +3,7 @@
 #include "monitorsnapshot.h"
 #include "monitorworker.h"
 
-#include "ui/common/tone.h"
+#include "ui/common/pagemessage.h"
 #include "ui/common/workerthread.h"
 
 #include "core/load/loadgenerator.h"
@@ -85,9 +85,8 @@ public:
     // The note under Top subjects (empty when there is nothing to say).
     QString topNote() const;
 
-    // The status line in words, and its tone (Info: neutral).
-    QString statusText() const;
-    Tone statusTone() const;
+    // The status line in words (plain text) and its tone (Info: neutral).
+    PageMessage status() const;
     // The list of limited subjects is a read from before Redis stopped answering (the last
     // read failed, or the connection is lost): the heading and the note say so, and the rows
     // are drawn grey, never an all-clear.
@@ -98,12 +97,7 @@ public:
 
     // The unblock question for a subject, and its outcome in words (rich text) and tone.
     static QString unblockQuestion(const LimitedSubject &subject);
-    struct Outcome
-    {
-        QString text;
-        Tone tone = Tone::Good;
-    };
-    static Outcome describeUnblock(const QByteArray &key, bool existed, const QString &error);
+    static PageMessage describeUnblock(const QByteArray &key, bool existed, const QString &error);
     bool isUnblocking() const { return m_unblocking > 0; }
 
     // "Allow for 1 h…" and "Block…": stored overrides (OverrideStore) for subjects of the rules.
@@ -112,7 +106,7 @@ public:
     // The question before an allow, naming the subjects and rules.
     static QString allowQuestion(const QList<OverrideTarget> &targets);
     // What the outcome says: each subject stored (with its end) or failed (with why), by rule.
-    static Outcome describeOverrides(const QList<OverrideResult> &results);
+    static PageMessage describeOverrides(const QList<OverrideResult> &results);
     bool isOverriding() const { return m_overriding > 0; }
     // The RuleStore namespace of the stored overrides (default "{sluice}:"); tests give theirs.
     void setStoreNamespace(const QByteArray &ns);

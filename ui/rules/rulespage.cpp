@@ -123,8 +123,9 @@ void RulesPage::buildBody(QVBoxLayout *root)
     // At the first-start size there is not room for every column's contents: the view's width
     // is shared, widest first, and the cells elide with their tooltip
     // (where the rules stand, "file /a/long/path.json", at most 150 px).
+    // The id and the limit are what a row is read by: they give way last.
     fitColumnsToView(m_table, RulesModel::RouteColumn, {{RulesModel::WhereColumn, 150}},
-                     {RulesModel::IdColumn});
+                     {RulesModel::IdColumn, RulesModel::LimitColumn});
     // The table above, the selected rule's overrides below (the splitter keeps both).
     auto *leftSplit = new QSplitter(Qt::Vertical, left);
     leftSplit->setObjectName(QStringLiteral("rulesLeftSplitter"));

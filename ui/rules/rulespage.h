@@ -154,7 +154,7 @@ private:
     void saveTo(const QString &path, RulesSession::SaveOptions options,
                 const std::function<void()> &then);
 
-    void showMessage(const RulesSession::Message &message);
+    void showMessage(const PageMessage &message, const QList<RulesSession::Offer> &offers);
     void showProblems(const RulesSession::Problems &problems);
     void showPushPreview(const RulesSession::DiffPrompt &prompt);
     void showReview(const RulesSession::DiffPrompt &prompt);

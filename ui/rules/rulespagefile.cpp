@@ -39,11 +39,12 @@ bool RulesPage::applyEditorEdits()
         return true;
     }
     if (!m_editor->currentRule()) {
-        m_banner->showMessage(Tone::Bad,
-                              tr("Nothing was saved: the rule in the editor is not "
-                                 "valid yet."),
-                              tr("Fix the fields marked in red, or revert them, then save "
-                                 "again."));
+        m_banner->showMessage(
+            PageMessage::headlined(Tone::Bad,
+                                   tr("Nothing was saved: the rule in the editor is not "
+                                      "valid yet."),
+                                   tr("Fix the fields marked in red, or revert them, then save "
+                                      "again.")));
         return false;
     }
     m_editor->apply();
@@ -226,8 +227,9 @@ bool RulesPage::reopenAtStart(bool sandbox)
         return false;
     }
     if (!QFileInfo(file).isFile()) {
-        m_banner->showMessage(Tone::Warning, tr("The last rule file, %1, is gone.").arg(file),
-                              tr("Import another one, or pick one in File > Recent files."));
+        m_banner->showMessage(
+            PageMessage::headlined(Tone::Warning, tr("The last rule file, %1, is gone.").arg(file),
+                                   tr("Import another one, or pick one in File > Recent files.")));
         return false;
     }
     QString error;

@@ -58,10 +58,10 @@ void RulesPage::showReview(const RulesSession::DiffPrompt &p)
     dialog->open();
 }
 
-void RulesPage::showMessage(const RulesSession::Message &m)
+void RulesPage::showMessage(const PageMessage &m, const QList<RulesSession::Offer> &offers)
 {
     QList<MessageBanner::Action> actions;
-    for (const RulesSession::Offer offer : m.offers) {
+    for (const RulesSession::Offer offer : offers) {
         switch (offer) {
         case RulesSession::Offer::Pull:
             actions.append(
@@ -70,7 +70,7 @@ void RulesPage::showMessage(const RulesSession::Message &m)
         case RulesSession::Offer::PullAndReview:
             // Beside Force push it answers a conflict; alone, a store that moved on.
             actions.append({tr("Pull and review"),
-                            m.offers.contains(RulesSession::Offer::ForcePush)
+                            offers.contains(RulesSession::Offer::ForcePush)
                                 ? QStringLiteral("pullReviewButton")
                                 : QStringLiteral("bannerPullButton"),
                             [this] { m_session->pullForReview(); }});
@@ -105,7 +105,7 @@ void RulesPage::showMessage(const RulesSession::Message &m)
             break;
         }
     }
-    m_banner->showMessage(m.tone, m.headline, m.detail, actions);
+    m_banner->showMessage(m, actions);
 }
 
 } // namespace sluice::ui

@@ -6,7 +6,7 @@
 
 #include "core/rules/exporter.h"
 #include "core/rules/rule.h"
-#include "ui/common/tone.h"
+#include "ui/common/pagemessage.h"
 #include "ui/common/workerthread.h"
 
 #include <QObject>
@@ -47,14 +47,6 @@ public:
         OverwriteFile,       // save over a file changed on disk
         SaveWithoutComments, // save over a YAML file whose comments the reader drops
         SaveAs,              // save under another name (File > Save as…)
-    };
-    // The one message that answers the last action or event.
-    struct Message
-    {
-        Tone tone = Tone::Info;
-        QString headline;
-        QString detail;
-        QList<Offer> offers;
     };
     // A list of import errors or export warnings, one a line; no lines: nothing to show.
     struct Problems
@@ -203,7 +195,8 @@ public:
     bool isReadingOverrides() const { return m_overridesRequest != 0; }
 
 Q_SIGNALS:
-    void message(const sluice::ui::RulesSession::Message &message);
+    void message(const sluice::ui::PageMessage &message,
+                 const QList<sluice::ui::RulesSession::Offer> &offers);
     void problems(const sluice::ui::RulesSession::Problems &problems);
     // The whole working set was replaced (import, pull): whatever was being edited is gone.
     void replaced();
@@ -227,6 +220,9 @@ Q_SIGNALS:
 
 private:
     enum class PullPurpose { None, Adopt, PushPreview, Review };
+
+    // A validator's or a reader's diagnostics, one a line.
+    static QStringList lines(const QList<Diagnostic> &diagnostics);
 
     void say(Tone tone, const QString &headline, const QString &detail = {},
              const QList<Offer> &offers = {});

@@ -44,7 +44,8 @@ void StageBanner::refresh()
     if (!stage->message.isEmpty()) {
         detail += QLatin1Char('\n') + tr("Why: %1").arg(stage->message);
     }
-    showMessage(Tone::Warning, tr("A change is staged, running in shadow"), detail);
+    showMessage(
+        PageMessage::headlined(Tone::Warning, tr("A change is staged, running in shadow"), detail));
     setBusy(m_session->isBusy() || !m_session->canTalkToRedis());
     show();
 }
