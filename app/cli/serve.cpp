@@ -198,7 +198,7 @@ private:
     QTimer m_statsWatch;
     std::unique_ptr<QThread> m_envoyReading;
     const char *m_envoyAgain = nullptr; // a reload asked for while one was reading
-    std::unique_ptr<rules::envoy::ConfigWatcher> m_envoyWatch;
+    std::unique_ptr<serve::envoy::ConfigWatcher> m_envoyWatch;
     std::unique_ptr<QSocketNotifier> m_notifier;
 };
 
@@ -643,8 +643,8 @@ Stop ServeCommand::signals()
     }
     if (m_envoyConfig) {
         m_envoyWatch =
-            std::make_unique<rules::envoy::ConfigWatcher>(m_context.args().text("envoy-config"));
-        QObject::connect(m_envoyWatch.get(), &rules::envoy::ConfigWatcher::changed,
+            std::make_unique<serve::envoy::ConfigWatcher>(m_context.args().text("envoy-config"));
+        QObject::connect(m_envoyWatch.get(), &serve::envoy::ConfigWatcher::changed,
                          m_envoyWatch.get(), [this] { reloadEnvoy("changed"); });
     }
     m_notifier = std::make_unique<QSocketNotifier>(signalPipe[0], QSocketNotifier::Read);
