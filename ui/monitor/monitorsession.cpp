@@ -381,7 +381,9 @@ void MonitorSession::onSnapshot(const MonitorSnapshot &s)
         return;
     }
     m_error.clear();
-    m_connection->reportReachable(); // the status bar follows at once, not after its countdown
+    if (s.reachedRedis) {
+        m_connection->reportReachable(); // the status bar follows at once, not after its countdown
+    }
     // A good read is the truth for the list, whatever the connection state says meanwhile.
     const bool wasStale = m_failedSinceMs > 0;
     m_failedSinceMs = 0;

@@ -63,6 +63,9 @@ struct MonitorSnapshot
     QString overridesError;
 
     QString error; // non-empty: the read failed, in words
+    // Redis answered this read (a series, the top subjects or a key scan came back): news of
+    // the connection. A read with nothing to ask (no rules, no scan due) is not.
+    bool reachedRedis = false;
 
     bool ok() const { return error.isEmpty(); }
 };

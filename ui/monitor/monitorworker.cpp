@@ -148,6 +148,7 @@ MonitorSnapshot MonitorWorker::read(bool withKeys)
             return s;
         }
         s.series = std::move(series.value());
+        s.reachedRedis = true;
     }
     QString topRule = m_topRule;
     if (topRule == MonitorSnapshot::busiestRule) {
@@ -163,6 +164,7 @@ MonitorSnapshot MonitorWorker::read(bool withKeys)
         }
         s.topRuleId = topRule;
         s.top = std::move(top.value());
+        s.reachedRedis = true;
     }
     if (withKeys) {
         scanLimited(s);
@@ -229,6 +231,7 @@ void MonitorWorker::scanLimited(MonitorSnapshot &s)
         s.error = summary.error ? summary.error->message : tr("the key scan failed");
         return;
     }
+    s.reachedRedis = s.reachedRedis || summary.progress.roundTrips > 0;
     applyOverrides(s);
 }
 
