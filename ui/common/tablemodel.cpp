@@ -70,25 +70,41 @@ void fit(QAbstractItemView *view, QHeaderView *header, int fillColumn,
         want[fillColumn] -= std::max(0, cut);
         total -= std::max(0, cut);
     }
-    while (total > room) {
-        // The widest column gives first; the columns to keep whole (a row's name) only once
-        // every other column is down to its title.
+    // The widest column gives first, down to its title; then the other columns' titles elide
+    // (to 48 px, whole in the header's tooltip); the columns to keep whole (what a row is read
+    // by) give way last.
+    QList<int> titleFloor = floor;
+    for (int c = 0; c < columns; ++c) {
+        if (!keepWhole.contains(c)) {
+            titleFloor[c] = std::min(floor[c], 48);
+        }
+    }
+    auto nextToCut = [&](const QList<int> &low) {
         int widest = -1;
         for (const bool kept : {false, true}) {
             for (int c = 0; c < columns; ++c) {
-                if (keepWhole.contains(c) == kept && want[c] > floor[c] &&
+                if (keepWhole.contains(c) == kept && want[c] > low[c] &&
                     (widest < 0 || want[c] > want[widest])) {
                     widest = c;
                 }
             }
             if (widest >= 0) {
-                break;
+                return widest;
             }
         }
+        return -1;
+    };
+    while (total > room) {
+        bool titlesWhole = false; // a column not kept whole is still wider than its title
+        for (int c = 0; c < columns; ++c) {
+            titlesWhole = titlesWhole || (!keepWhole.contains(c) && want[c] > floor[c]);
+        }
+        const QList<int> *low = titlesWhole ? &floor : &titleFloor;
+        const int widest = nextToCut(*low);
         if (widest < 0) {
             break;
         }
-        const int cut = std::min(want[widest] - floor[widest], std::max(1, (total - room) / 2));
+        const int cut = std::min(want[widest] - (*low)[widest], std::max(1, (total - room) / 2));
         want[widest] -= cut;
         total -= cut;
     }
