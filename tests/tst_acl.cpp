@@ -49,6 +49,9 @@ const QHash<QByteArray, QByteArray> users = {
     {"sluice-stats-write",
      "~{sluice}:stats:* ~{sluice}:flush:* resetchannels -@all +multi +exec +hincrby +expire "
      "+zincrby +zremrangebyrank +set +watch +unwatch +exists +ping"},
+    {"sluice-keys-audit",
+     "%R~* resetchannels -@all +scan +time +ping +info +dbsize +command|info +type +pttl "
+     "+getrange +strlen +hscan +zrange +zcard +llen +lindex"},
     {"sluice-monitor",
      "%R~{sluice}:stats:* %R~rate_limit:* resetchannels -@all +hmget +hgetall +zrange +scan "
      "+evalsha_ro "
@@ -473,6 +476,35 @@ private Q_SLOTS:
 
     // Statistics under their own user (core API: the flusher serve, check and load use), read
     // back under the Monitor's.
+    // keys audit and keys top, as the read-only audit user: every layout's read (a string, a
+    // hash, a sorted set, a list) allowed, so no command is refused (ACL LOG stays empty) and
+    // every planted key is attributed.
+    void keysAuditAndTop()
+    {
+        QVERIFY(m_admin->command({"SET", "rl:10.0.0.1", "3", "EX", "60"}));
+        QVERIFY(m_admin->command({"HSET", "rate_limit:other:h", "tokens", "5", "ts", "1"}));
+        QVERIFY(m_admin->command({"ZADD", "ratelimit:log:u1", "1", "a", "2", "b"}));
+        QVERIFY(m_admin->command({"RPUSH", "LIMITER/u1/5/1/minute", "1700000000"}));
+        QVERIFY(m_admin->command({"EXPIRE", "LIMITER/u1/5/1/minute", "60"}));
+        QVERIFY(m_admin->command({"ACL", "LOG", "RESET"}));
+        const test::CliRun audit =
+            cli({u"keys"_s, u"audit"_s, u"--url"_s, url("sluice-keys-audit"), u"--json"_s});
+        QVERIFY2(audit.exitCode == 0, audit.err.constData());
+        for (const char *key : {"rl:10.0.0.1", "LIMITER/u1/5/1/minute", "rate_limit:a:{1.1.1.1}"}) {
+            QVERIFY2(audit.out.contains(key), key);
+        }
+        const test::CliRun top = cli({u"keys"_s, u"top"_s, u"--url"_s, url("sluice-keys-audit"),
+                                      u"--interval"_s, u"1"_s, u"--json"_s});
+        QVERIFY2(top.exitCode == 0, top.err.constData());
+        auto log = m_admin->command({"ACL", "LOG"});
+        QVERIFY(log);
+        QVERIFY2(log->elements.empty(), "a command of keys audit or keys top was refused");
+        for (const char *key :
+             {"rl:10.0.0.1", "rate_limit:other:h", "ratelimit:log:u1", "LIMITER/u1/5/1/minute"}) {
+            QVERIFY(m_admin->command({"DEL", key}));
+        }
+    }
+
     void statsWriteAndMonitorRead()
     {
         Endpoint writer = m_redis.endpoint();
