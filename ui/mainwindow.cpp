@@ -78,6 +78,37 @@ MainWindow::MainWindow(QWidget *parent)
     m_connection = new ConnectionController(m_store, this);
     m_connection->setObjectName(QStringLiteral("connectionController"));
 
+    buildFrame();
+    buildPages();
+    connectPages();
+    guardWrites();
+
+    connect(m_nav, &QListWidget::currentRowChanged, this, &MainWindow::onNavigation);
+    m_nav->setCurrentRow(0);
+
+    m_switcher = new ConnectionSwitcher(m_connection, this);
+    buildMenus();
+
+    buildStatusBar();
+    connectConnection();
+
+    resize(1100, 700);
+    if (m_settingsReadable) {
+        restoreSettings();
+    }
+    if (!m_settingsProblem.isEmpty()) {
+        m_settingsBanner->showMessage(PageMessage::headlined(
+            Tone::Warning, tr("The settings were not used."), m_settingsProblem));
+    }
+    applyFrameColours();
+    connect(&Theme::instance(), &Theme::changed, this, &MainWindow::applyFrameColours);
+    // quit() (SIGTERM, a session logout) closes no window: keep the settings then too.
+    connect(qApp, &QCoreApplication::aboutToQuit, this, &MainWindow::saveSettings);
+}
+
+// The navigation on the left, the pages on the right, the settings' banner above them.
+void MainWindow::buildFrame()
+{
     auto *central = new QWidget(this);
     auto *layout = PageHeader::layoutOn<QHBoxLayout>(central, 0);
 
@@ -99,7 +130,10 @@ MainWindow::MainWindow(QWidget *parent)
     right->addWidget(m_pages, 1);
     layout->addLayout(right, 1);
     setCentralWidget(central);
+}
 
+void MainWindow::buildPages()
+{
     m_connectionPage = new ConnectionPage(m_connection, m_pages);
     addNavItem(tr("Connection"), QStringLiteral("connection"));
     m_pages->addWidget(m_connectionPage);
@@ -118,7 +152,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_loadPage = new LoadPage(m_connection, m_pages);
     addNavItem(tr("Load"), QStringLiteral("load"));
     m_pages->addWidget(m_loadPage);
+}
 
+void MainWindow::connectPages()
+{
     // One rule set for the whole console: the Rules page's (pulled from Redis at connect, or
     // imported). The other pages decode keys, simulate and generate load with it.
     connect(m_rulesPage, &RulesPage::rulesChanged, m_keysPage, &KeysPage::setRules);
@@ -142,7 +179,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_keysPage->scanState(), &KeysScanState::changed, this, &MainWindow::onKeysHealth);
     // The Monitor says when a load decided on keys of its own, which it does not scan.
     connect(m_loadPage, &LoadPage::finished, m_monitorPage->session(), &MonitorSession::noteLoad);
+}
 
+void MainWindow::guardWrites()
+{
     // Every action that writes to Redis, in one list: off (with the reason) under a read-only
     // profile. The simulation on Redis writes its own keys; the local twins stay.
     m_writeGate = new WriteGate(this);
@@ -158,13 +198,10 @@ MainWindow::MainWindow(QWidget *parent)
     if (auto *engine = m_simulationPage->findChild<QComboBox *>(QStringLiteral("engineCombo"))) {
         m_writeGate->guardItem(engine, engine->findData(QStringLiteral("redis")));
     }
+}
 
-    connect(m_nav, &QListWidget::currentRowChanged, this, &MainWindow::onNavigation);
-    m_nav->setCurrentRow(0);
-
-    m_switcher = new ConnectionSwitcher(m_connection, this);
-    buildMenus();
-
+void MainWindow::buildStatusBar()
+{
     // One click to another server: the sandbox, staging, production.
     statusBar()->addWidget(m_switcher->makeButton(statusBar()));
     m_status = new ConnectionStatus(statusBar());
@@ -184,6 +221,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_stats->setVisible(false);
     statusBar()->addPermanentWidget(m_stats);
     connect(m_loadPage->statsWatch(), &StatsWatch::changed, this, &MainWindow::onStatsHealth);
+}
+
+void MainWindow::connectConnection()
+{
     connect(m_connection, &ConnectionController::stateChanged, this,
             &MainWindow::onConnectionState);
     connect(m_connection, &ConnectionController::passwordNeeded, this,
@@ -197,19 +238,6 @@ MainWindow::MainWindow(QWidget *parent)
         showPage(RulesPageIndex);
         m_rulesPage->leaveUnsaved(tr("You are switching to another server."), std::move(go));
     });
-
-    resize(1100, 700);
-    if (m_settingsReadable) {
-        restoreSettings();
-    }
-    if (!m_settingsProblem.isEmpty()) {
-        m_settingsBanner->showMessage(PageMessage::headlined(
-            Tone::Warning, tr("The settings were not used."), m_settingsProblem));
-    }
-    applyFrameColours();
-    connect(&Theme::instance(), &Theme::changed, this, &MainWindow::applyFrameColours);
-    // quit() (SIGTERM, a session logout) closes no window: keep the settings then too.
-    connect(qApp, &QCoreApplication::aboutToQuit, this, &MainWindow::saveSettings);
 }
 
 MainWindow::~MainWindow()

@@ -81,6 +81,13 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    // The constructor's steps, in order.
+    void buildFrame();
+    void buildPages();
+    void connectPages();
+    void guardWrites();
+    void buildStatusBar();
+    void connectConnection();
     // icon: the name of a PNG in resources/icons/nav/.
     void addNavItem(const QString &name, const QString &icon);
     void buildMenus();

@@ -106,6 +106,42 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     root->addLayout(body, 3);
 
     // Left: the profiles.
+    body->addLayout(buildProfileList());
+
+    // Right: the selected profile (or the sandbox), then the message area.
+    auto *right = new QVBoxLayout;
+    right->setSpacing(12);
+    body->addLayout(right, 1);
+    m_detail = new QStackedWidget(this);
+    m_detail->setMinimumWidth(
+        detailMinWidth); // aligned, a widget gets only its size hint otherwise
+    m_detail->setMaximumWidth(620);
+    // Beside the list, not floated to the window's right edge on a wide screen.
+    right->addWidget(m_detail, 0, Qt::AlignLeft);
+
+    // The form scrolls when a transport's fields and SSH's do not fit the window.
+    m_detail->addWidget(buildFormPanel());
+    m_detail->addWidget(buildSandboxPanel());
+
+    m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
+    m_banner->setMinimumWidth(detailMinWidth);
+    m_banner->setMaximumWidth(620);
+    right->addWidget(m_banner, 0, Qt::AlignLeft);
+    right->addStretch(1);
+
+    // Below: the session's Redis Cluster, when it is one.
+    m_cluster = new ClusterPanel(m_controller, this);
+    root->addSpacing(12);
+    root->addWidget(m_cluster, 2);
+
+    connectControls();
+    connectSession();
+    selectFirstProfile();
+    updateSandbox();
+}
+
+QVBoxLayout *ConnectionPage::buildProfileList()
+{
     auto *left = new QVBoxLayout;
     left->setSpacing(6);
     left->addWidget(PageHeader::heading(tr("Profiles"), 1.0, this));
@@ -136,20 +172,11 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     m_server->setFixedWidth(260);
     left->addSpacing(6);
     left->addWidget(m_server);
-    body->addLayout(left);
+    return left;
+}
 
-    // Right: the selected profile (or the sandbox), then the message area.
-    auto *right = new QVBoxLayout;
-    right->setSpacing(12);
-    body->addLayout(right, 1);
-    m_detail = new QStackedWidget(this);
-    m_detail->setMinimumWidth(
-        detailMinWidth); // aligned, a widget gets only its size hint otherwise
-    m_detail->setMaximumWidth(620);
-    // Beside the list, not floated to the window's right edge on a wide screen.
-    right->addWidget(m_detail, 0, Qt::AlignLeft);
-
-    // The form scrolls when a transport's fields and SSH's do not fit the window.
+QWidget *ConnectionPage::buildFormPanel()
+{
     auto *formScroll = new FittingScrollArea(m_detail);
     formScroll->setObjectName(QStringLiteral("formScroll"));
     formScroll->setFrameShape(QFrame::NoFrame);
@@ -181,8 +208,11 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     actions->addWidget(m_connect);
     m_form->addFooter(actions);
     formScroll->setWidget(form);
-    m_detail->addWidget(formScroll);
+    return formScroll;
+}
 
+QWidget *ConnectionPage::buildSandboxPanel()
+{
     auto *sandbox = new QWidget(m_detail);
     auto *sandboxBox = new QVBoxLayout(sandbox);
     sandboxBox->setContentsMargins(0, 0, 0, 0);
@@ -209,20 +239,11 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     sandboxActions->addStretch(1);
     sandboxBox->addLayout(sandboxActions);
     sandboxBox->addStretch(1);
-    m_detail->addWidget(sandbox);
+    return sandbox;
+}
 
-    m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
-    m_banner->setMinimumWidth(detailMinWidth);
-    m_banner->setMaximumWidth(620);
-    right->addWidget(m_banner, 0, Qt::AlignLeft);
-    right->addStretch(1);
-
-    // Below: the session's Redis Cluster, when it is one.
-    m_cluster = new ClusterPanel(m_controller, this);
-    root->addSpacing(12);
-    root->addWidget(m_cluster, 2);
-
-    // Wiring.
+void ConnectionPage::connectControls()
+{
     ProfileStore *store = m_controller->store();
     connect(m_list, &QListWidget::currentItemChanged, this, &ConnectionPage::onSelection);
     connect(m_new, &QPushButton::clicked, this, &ConnectionPage::newProfile);
@@ -252,7 +273,12 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
                 m_form->refreshNotes();
                 m_session->reportPasswordStored(id, inKeyring, why);
             });
-    // The session's answers, shown.
+}
+
+// The session's answers, shown; the store's changes, followed.
+void ConnectionPage::connectSession()
+{
+    ProfileStore *store = m_controller->store();
     connect(m_session, &ConnectionSession::messageChanged, this, &ConnectionPage::showMessage);
     connect(m_session, &ConnectionSession::testingChanged, this, [this] {
         m_test->setEnabled(!m_session->isTesting());
@@ -277,7 +303,12 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
     connect(store, &ProfileStore::profilesChanged, this, &ConnectionPage::reloadList);
     connect(m_controller->sandbox(), &Sandbox::statusChanged, this, &ConnectionPage::updateSandbox);
     connect(&Theme::instance(), &Theme::changed, this, &ConnectionPage::updateSandbox);
+}
 
+// The profile used last, else the first, else the sandbox.
+void ConnectionPage::selectFirstProfile()
+{
+    ProfileStore *store = m_controller->store();
     reloadList();
     QString first = store->lastUsed();
     if (first.isEmpty() || (first != ProfileStore::sandboxId() && !store->profile(first))) {
@@ -285,7 +316,6 @@ ConnectionPage::ConnectionPage(ConnectionController *controller, QWidget *parent
         first = all.isEmpty() ? ProfileStore::sandboxId() : all.first().id;
     }
     selectProfile(first);
-    updateSandbox();
 }
 
 QString ConnectionPage::selectedId() const

@@ -13,6 +13,7 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QStackedWidget;
+class QVBoxLayout;
 
 namespace sluice::ui {
 
@@ -55,6 +56,13 @@ public:
     void leave(std::function<void()> then);
 
 private:
+    // The constructor's steps, in the page's order (the tab order follows it).
+    QVBoxLayout *buildProfileList();
+    QWidget *buildFormPanel();
+    QWidget *buildSandboxPanel();
+    void connectControls();
+    void connectSession();
+    void selectFirstProfile();
     void reloadList();
     void onSelection();
     void showProfile(const ConnectionProfile &p);

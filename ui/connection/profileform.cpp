@@ -59,6 +59,22 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
     m_title->setObjectName(u"formTitle"_s);
     m_box->addWidget(m_title);
 
+    buildProfileFields();
+    buildTlsBox();
+    buildSshBox();
+
+    m_problem = PageHeader::note(this, tone::text(Tone::Bad));
+    m_problem->setObjectName(u"formProblem"_s);
+    m_problem->hide();
+    m_box->addWidget(m_problem);
+    m_box->addStretch(1);
+
+    connectEdits();
+    connectControls();
+}
+
+void ProfileForm::buildProfileFields()
+{
     // The profile: its name, how to reach Redis, who to log in as.
     m_fields = new FieldForm(QString(), this, u"Edit"_s);
     m_fields->setSpacing(12, 8);
@@ -134,7 +150,10 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
            "press F5 (for instance to spare a read-only replica)."));
     m_fields->addRow(tr("Keys r&escan:"), leftAligned(m_keysRescan, this), m_keysRescan);
     m_box->addWidget(m_fields);
+}
 
+void ProfileForm::buildTlsBox()
+{
     // TLS: its files, each with a file dialog.
     m_tlsBox = new QGroupBox(tr("TLS"), this);
     m_tlsBox->setObjectName(u"tlsBox"_s);
@@ -165,7 +184,10 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
                              "only."));
     m_tlsFields->addRow(QString(), m_tlsWarning);
     m_box->addWidget(m_tlsBox);
+}
 
+void ProfileForm::buildSshBox()
+{
     // SSH: off by default; its fields show when it is on.
     m_sshCheck = new QCheckBox(tr("Through an SSH tunnel"), this);
     m_sshCheck->setObjectName(u"sshCheck"_s);
@@ -214,13 +236,10 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
     m_sshForm->addRow(QString(), m_sshAcceptNew);
     m_sshBox->setVisible(false);
     m_box->addWidget(m_sshBox);
+}
 
-    m_problem = PageHeader::note(this, tone::text(Tone::Bad));
-    m_problem->setObjectName(u"formProblem"_s);
-    m_problem->hide();
-    m_box->addWidget(m_problem);
-    m_box->addStretch(1);
-
+void ProfileForm::connectEdits()
+{
     // Every text into the draft; the user's edits make the form dirty.
     for (FieldForm *f : {m_fields, m_tlsFields, m_sshForm}) {
         for (const QString &key : f->keys()) {
@@ -251,6 +270,10 @@ ProfileForm::ProfileForm(ProfileStore *store, QWidget *parent)
             connect(e, &QLineEdit::returnPressed, this, &ProfileForm::submitted);
         }
     }
+}
+
+void ProfileForm::connectControls()
+{
     connect(m_forget, &QToolButton::clicked, this, [this] {
         m_draft.forgetPassword();
         m_edits.value(u"password"_s)->clear();

@@ -52,6 +52,12 @@ Q_SIGNALS:
     void submitted();
 
 private:
+    // The constructor's steps, in the order of the form (the tab order follows it).
+    void buildProfileFields();
+    void buildTlsBox();
+    void buildSshBox();
+    void connectEdits();
+    void connectControls();
     void updateTransport();
     void updateProblem();
     void updatePasswordNote();

@@ -39,8 +39,7 @@ HealthBanner::HealthBanner(QWidget *parent)
     setSummary({}, false, false);
 }
 
-void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool scanning,
-                              const KeysScanState *state)
+QStringList HealthBanner::problems(const keys::HealthSummary &s)
 {
     const QLocale locale;
     auto n = [&](qint64 v) { return locale.toString(v); };
@@ -95,6 +94,11 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
                       ? tr("1 key could not be read, so its health is unknown.")
                       : tr("%1 keys could not be read, so their health is unknown.").arg(n(other)));
     }
+    return parts;
+}
+
+Health HealthBanner::worst(const keys::HealthSummary &s)
+{
     Health tone = Health::Ok;
     if (s.noTtlBlocking() > 0) {
         tone = Health::NoTtl;
@@ -105,6 +109,16 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     } else if (s.orphans > 0) {
         tone = Health::Orphan;
     }
+    return tone;
+}
+
+// The words: the problems, or why nothing is called healthy yet (`neutral`), or healthy.
+HealthBanner::Headline HealthBanner::headline(const QStringList &parts,
+                                              const keys::HealthSummary &s, bool scanning,
+                                              const KeysScanState *state)
+{
+    const QLocale locale;
+    auto n = [&](qint64 v) { return locale.toString(v); };
     QString text;
     // A green word needs a scan that is current and saw the whole match (scanstate.h).
     const bool mayBeGreen = !state || state->mayShowHealthy();
@@ -157,6 +171,11 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     if (scanning && (!state || state->hasResult())) {
         text += QLatin1Char(' ') + tr("(scan in progress)");
     }
+    return {text, neutral};
+}
+
+Tone HealthBanner::toneOf(Health tone)
+{
     Tone bannerTone = Tone::Good;
     switch (tone) {
     case Health::NoTtl:
@@ -175,6 +194,16 @@ void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool
     case Health::Ok:
         break;
     }
+    return bannerTone;
+}
+
+void HealthBanner::setSummary(const keys::HealthSummary &s, bool haveRules, bool scanning,
+                              const KeysScanState *state)
+{
+    const QStringList parts = problems(s);
+    Health tone = worst(s);
+    const auto [text, neutral] = headline(parts, s, scanning, state);
+    Tone bannerTone = toneOf(tone);
     if (neutral) {
         // Not known to be healthy: never green. A failure since the last scan is a warning.
         bannerTone = state && !state->failure().isEmpty() ? Tone::Warning : Tone::Info;

@@ -36,6 +36,19 @@ Q_SIGNALS:
     void deleteAllRequested();
 
 private:
+    struct Headline
+    {
+        QString text;
+        bool neutral = false; // nothing flagged, but nothing to call healthy either
+    };
+    // setSummary's steps: the problems in words (worst first), the worst health, the headline,
+    // the banner's tone for a health.
+    static QStringList problems(const keys::HealthSummary &s);
+    static keys::Health worst(const keys::HealthSummary &s);
+    static Headline headline(const QStringList &parts, const keys::HealthSummary &s, bool scanning,
+                             const KeysScanState *state);
+    static Tone toneOf(keys::Health tone);
+
     QPushButton *m_show;
     QPushButton *m_fix;
     QPushButton *m_delete;

@@ -81,7 +81,47 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     body->setSpacing(24);
     root->addLayout(body, 1);
 
-    // Left: what to send.
+    body->addWidget(buildControls(connection));
+
+    // Right: what happens.
+    auto *right = new QVBoxLayout;
+    right->setSpacing(10);
+    body->addLayout(right, 1);
+    right->addWidget(buildCounters());
+    auto *barRow = new QHBoxLayout;
+    m_bar = new QProgressBar(this);
+    m_bar->setObjectName(QStringLiteral("progressBar"));
+    m_bar->setRange(0, 1000);
+    m_bar->setValue(0);
+    m_bar->setTextVisible(false);
+    m_bar->setMaximumHeight(10);
+    m_elapsed = new QLabel(this);
+    m_elapsed->setObjectName(QStringLiteral("elapsedLabel"));
+    m_elapsed->setMinimumWidth(140);
+    barRow->addWidget(m_bar, 1);
+    barRow->addWidget(m_elapsed);
+    right->addLayout(barRow);
+
+    m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
+    m_banner->setDismissible(QStringLiteral("dismissMessageButton"));
+    right->addWidget(m_banner);
+
+    right->addWidget(buildChart(), 3);
+
+    right->addWidget(PageHeader::heading(tr("Per rule"), 1.0, this));
+    buildPerRuleTable();
+    // At least three rows tall, and the rules ticked before a run: the chart does not take
+    // the whole column.
+    right->addWidget(m_perRule, 1);
+
+    connectSession();
+    showCheck();
+    showProgress();
+}
+
+// Left: what to send (the rules, the traffic, the keys, Start and Stop).
+QWidget *LoadPage::buildControls(ConnectionController *connection)
+{
     auto *left = new QWidget(this);
     left->setFixedWidth(440);
     auto *leftBox = PageHeader::layoutOn<QVBoxLayout>(left, 8);
@@ -121,14 +161,13 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     actions->addWidget(m_start);
     leftBox->addLayout(actions);
     leftBox->addStretch(1);
-    body->addWidget(left);
+    return left;
+}
 
-    // Right: what happens.
-    auto *right = new QVBoxLayout;
-    right->setSpacing(10);
-    body->addLayout(right, 1);
-    // The counters flow: a figure that grows (12,000,000) or a caption in another language
-    // moves the next counter to a second line instead of widening the window.
+// The counters flow: a figure that grows (12,000,000) or a caption in another language
+// moves the next counter to a second line instead of widening the window.
+QWidget *LoadPage::buildCounters()
+{
     auto *countersBox = new QWidget(this);
     countersBox->setObjectName(QStringLiteral("loadCounters"));
     auto *counters = new FlowLayout(countersBox, 28);
@@ -159,25 +198,11 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     m_denied = counter(QStringLiteral("deniedValue"), tr("denied"), Tone::Bad);
     m_errors = counter(QStringLiteral("errorsValue"), tr("errors"), std::nullopt);
     m_rateValue = counter(QStringLiteral("rateValue"), tr("decisions / s"), std::nullopt);
-    right->addWidget(countersBox);
-    auto *barRow = new QHBoxLayout;
-    m_bar = new QProgressBar(this);
-    m_bar->setObjectName(QStringLiteral("progressBar"));
-    m_bar->setRange(0, 1000);
-    m_bar->setValue(0);
-    m_bar->setTextVisible(false);
-    m_bar->setMaximumHeight(10);
-    m_elapsed = new QLabel(this);
-    m_elapsed->setObjectName(QStringLiteral("elapsedLabel"));
-    m_elapsed->setMinimumWidth(140);
-    barRow->addWidget(m_bar, 1);
-    barRow->addWidget(m_elapsed);
-    right->addLayout(barRow);
+    return countersBox;
+}
 
-    m_banner = new MessageBanner(QStringLiteral("messageFrame"), QStringLiteral("message"), this);
-    m_banner->setDismissible(QStringLiteral("dismissMessageButton"));
-    right->addWidget(m_banner);
-
+QWidget *LoadPage::buildChart()
+{
     m_chart = new QChart;
     m_chart->setTitle(tr("Decisions per second"));
     m_chart->legend()->setAlignment(Qt::AlignTop);
@@ -209,9 +234,11 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     view->setObjectName(QStringLiteral("loadChart"));
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(200);
-    right->addWidget(view, 3);
+    return view;
+}
 
-    right->addWidget(PageHeader::heading(tr("Per rule"), 1.0, this));
+void LoadPage::buildPerRuleTable()
+{
     m_perRule = new QTableWidget(0, 5, this);
     m_perRule->setObjectName(QStringLiteral("perRuleTable"));
     m_perRule->setHorizontalHeaderLabels(
@@ -227,10 +254,10 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
     for (int c = 1; c < 5; ++c) {
         m_perRule->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     }
-    // At least three rows tall, and the rules ticked before a run: the chart does not take
-    // the whole column.
-    right->addWidget(m_perRule, 1);
+}
 
+void LoadPage::connectSession()
+{
     connect(m_start, &QPushButton::clicked, this, &LoadPage::start);
     connect(m_stop, &QPushButton::clicked, m_session, &LoadSession::stop);
     connect(m_patternForm, &PatternForm::changed, this,
@@ -262,8 +289,6 @@ LoadPage::LoadPage(ConnectionController *connection, QWidget *parent)
             [this] { m_banner->showMessage(m_session->message()); });
     connect(m_session, &LoadSession::started, this, &LoadPage::started);
     connect(m_session, &LoadSession::finished, this, &LoadPage::finished);
-    showCheck();
-    showProgress();
 }
 
 void LoadPage::buildForm(QWidget *parent)

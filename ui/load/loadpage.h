@@ -64,6 +64,12 @@ Q_SIGNALS:
     void finished(const sluice::load::LoadProgress &progress);
 
 private:
+    // The constructor's steps, in the page's order (the tab order follows it).
+    QWidget *buildControls(ConnectionController *connection);
+    QWidget *buildCounters();
+    QWidget *buildChart();
+    void buildPerRuleTable();
+    void connectSession();
     void buildForm(QWidget *parent);
     void showRules();
     void showCheck();

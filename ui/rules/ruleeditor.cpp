@@ -95,6 +95,40 @@ RuleEditor::RuleEditor(QWidget *parent)
     auto *page = new QWidget(m_stack);
     auto *pageBox = PageHeader::layoutOn<QVBoxLayout>(page, 8);
     m_stack->addWidget(page);
+    pageBox->addLayout(buildTitleRow(page));
+
+    auto *scroll = new QScrollArea(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *form = new QWidget(scroll);
+    scroll->setWidget(form);
+    pageBox->addWidget(scroll, 1);
+
+    auto *box = PageHeader::layoutOn<QVBoxLayout>(form, 8, {0, 0, 8, 0});
+
+    m_grid = new QGridLayout;
+    m_grid->setHorizontalSpacing(10);
+    m_grid->setVerticalSpacing(4);
+    m_grid->setColumnStretch(1, 1);
+    box->addLayout(m_grid);
+
+    int line = buildFields(form);
+    buildPolicyFields(form, line);
+
+    m_generalError = smallLabel(form, errorStyle);
+    m_generalError->setObjectName(QStringLiteral("generalError"));
+    box->addWidget(m_generalError);
+
+    buildPreview(form, box);
+    box->addStretch(1);
+
+    connectFields();
+    clear();
+}
+
+QHBoxLayout *RuleEditor::buildTitleRow(QWidget *page)
+{
     auto *titleRow = new QHBoxLayout;
     titleRow->setContentsMargins(0, 0, 8, 0);
     m_title = new ElidedLabel(page);
@@ -120,25 +154,12 @@ RuleEditor::RuleEditor(QWidget *parent)
     titleRow->addStretch(1);
     titleRow->addWidget(m_revert);
     titleRow->addWidget(m_apply);
-    pageBox->addLayout(titleRow);
+    return titleRow;
+}
 
-    auto *scroll = new QScrollArea(page);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto *form = new QWidget(scroll);
-    scroll->setWidget(form);
-    pageBox->addWidget(scroll, 1);
-
-    auto *box = PageHeader::layoutOn<QVBoxLayout>(form, 8, {0, 0, 8, 0});
-
-    m_grid = new QGridLayout;
-    m_grid->setHorizontalSpacing(10);
-    m_grid->setVerticalSpacing(4);
-    m_grid->setColumnStretch(1, 1);
-    box->addLayout(m_grid);
-
-    // The fields the Simulation page's rule form shares: RuleFields' words and widgets.
+// The fields the Simulation page's rule form shares, then the rule's own; returns the next line.
+int RuleEditor::buildFields(QWidget *form)
+{
     int line = 0;
     const auto lineEdit = [form](const QString &field) {
         auto *e = new QLineEdit(form);
@@ -175,47 +196,18 @@ RuleEditor::RuleEditor(QWidget *parent)
     addRow(QStringLiteral("description"), tr("&Description:"), m_description, line++);
     m_keyPrefix = new QLineEdit(form);
     addRow(QStringLiteral("key_prefix"), tr("&Key prefix:"), m_keyPrefix, line++);
+    return line;
+}
+
+// What happens on a Redis failure, on a change of limit, to denied requests; the flags.
+void RuleEditor::buildPolicyFields(QWidget *form, int line)
+{
     m_onRedisError = new QComboBox(form);
     m_onRedisError->addItem(tr("allow: let requests through"), QStringLiteral("allow"));
     m_onRedisError->addItem(tr("deny: refuse requests"), QStringLiteral("deny"));
     m_onRedisError->addItem(tr("local: limit in process"), QStringLiteral("local"));
     addRow(QStringLiteral("on_redis_error"), tr("If Redis &fails:"), m_onRedisError, line++);
-    // What the counters already in Redis become when this rule's limit changes (ALGORITHMS.md
-    // "When a rule changes"), in the user guide's words.
-    m_onChange = new QComboBox(form);
-    const QList<std::pair<OnChange, QString>> onChangeTips = {
-        {OnChange::KeepUsed,
-         tr("What a subject used under the old limit still counts: a lowered limit may leave it "
-            "nothing until its window or bucket moves on. The default.")},
-        {OnChange::Reset, tr("Everyone starts afresh under the new limit, as if never seen.")},
-        {OnChange::Proportional,
-         tr("Whoever had used half of the old limit has used half of the new one.")},
-        {OnChange::Additive,
-         tr("A raise gives everyone the difference on top of what they had left; a cut only "
-            "caps what they had left.")},
-    };
-    m_onChange->addItem(tr("keep what was used (default)"),
-                        QString::fromLatin1(onchange::name(OnChange::KeepUsed)));
-    m_onChange->addItem(tr("start afresh"), QString::fromLatin1(onchange::name(OnChange::Reset)));
-    m_onChange->addItem(tr("keep the share used"),
-                        QString::fromLatin1(onchange::name(OnChange::Proportional)));
-    m_onChange->addItem(tr("add a raise to what is left"),
-                        QString::fromLatin1(onchange::name(OnChange::Additive)));
-    QStringList allTips;
-    for (int i = 0; i < m_onChange->count(); ++i) {
-        m_onChange->setItemData(i, onChangeTips[i].second, Qt::ToolTipRole);
-        allTips << QStringLiteral("%1: %2").arg(m_onChange->itemData(i).toString(),
-                                                onChangeTips[i].second);
-    }
-    m_onChange->setToolTip(tr("What the counters already in Redis become, key by key on each "
-                              "subject's next request, when this rule's limit, window, rate, "
-                              "burst or algorithm changes (a new algorithm always starts "
-                              "afresh):\n%1")
-                               .arg(allTips.join(QLatin1Char('\n'))));
-    // Its words are long: the combo takes the editor's width, not its own (the form would
-    // otherwise widen past the editor and cut every field).
-    m_onChange->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_onChange->setMinimumContentsLength(16);
+    m_onChange = onChangeCombo(form);
     addRow(QStringLiteral("on_change"), tr("If the limit chan&ges:"), m_onChange, line++);
     m_countRejected = new QCheckBox(tr("Count them as if admitted"), form);
     m_countRejected->setObjectName(QStringLiteral("countRejectedCheck"));
@@ -234,12 +226,52 @@ RuleEditor::RuleEditor(QWidget *parent)
     flagsRow->addStretch(1);
     addRow(QStringLiteral("flags"), tr("Flags:"), flagsBox, line++);
     m_rows[QStringLiteral("flags")].help->setText(tr("Shadow: decide and record, never block."));
+}
 
-    m_generalError = smallLabel(form, errorStyle);
-    m_generalError->setObjectName(QStringLiteral("generalError"));
-    box->addWidget(m_generalError);
+// What the counters already in Redis become when this rule's limit changes (ALGORITHMS.md
+// "When a rule changes"), in the user guide's words.
+QComboBox *RuleEditor::onChangeCombo(QWidget *form)
+{
+    auto *combo = new QComboBox(form);
+    const QList<std::pair<OnChange, QString>> onChangeTips = {
+        {OnChange::KeepUsed,
+         tr("What a subject used under the old limit still counts: a lowered limit may leave it "
+            "nothing until its window or bucket moves on. The default.")},
+        {OnChange::Reset, tr("Everyone starts afresh under the new limit, as if never seen.")},
+        {OnChange::Proportional,
+         tr("Whoever had used half of the old limit has used half of the new one.")},
+        {OnChange::Additive,
+         tr("A raise gives everyone the difference on top of what they had left; a cut only "
+            "caps what they had left.")},
+    };
+    combo->addItem(tr("keep what was used (default)"),
+                   QString::fromLatin1(onchange::name(OnChange::KeepUsed)));
+    combo->addItem(tr("start afresh"), QString::fromLatin1(onchange::name(OnChange::Reset)));
+    combo->addItem(tr("keep the share used"),
+                   QString::fromLatin1(onchange::name(OnChange::Proportional)));
+    combo->addItem(tr("add a raise to what is left"),
+                   QString::fromLatin1(onchange::name(OnChange::Additive)));
+    QStringList allTips;
+    for (int i = 0; i < combo->count(); ++i) {
+        combo->setItemData(i, onChangeTips[i].second, Qt::ToolTipRole);
+        allTips << QStringLiteral("%1: %2").arg(combo->itemData(i).toString(),
+                                                onChangeTips[i].second);
+    }
+    combo->setToolTip(tr("What the counters already in Redis become, key by key on each "
+                         "subject's next request, when this rule's limit, window, rate, "
+                         "burst or algorithm changes (a new algorithm always starts "
+                         "afresh):\n%1")
+                          .arg(allTips.join(QLatin1Char('\n'))));
+    // Its words are long: the combo takes the editor's width, not its own (the form would
+    // otherwise widen past the editor and cut every field).
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(16);
+    return combo;
+}
 
-    // Preview.
+// What a client meets: the sample subject, its key and its headers.
+void RuleEditor::buildPreview(QWidget *form, QVBoxLayout *box)
+{
     auto *previewTitle = new QLabel(tr("What a client meets"), form);
     QFont pf = previewTitle->font();
     pf.setBold(true);
@@ -276,9 +308,10 @@ RuleEditor::RuleEditor(QWidget *parent)
     Theme::followStyleSheet(m_headersPreview, panel);
     box->addWidget(m_keyPreview);
     box->addWidget(m_headersPreview);
+}
 
-    box->addStretch(1);
-
+void RuleEditor::connectFields()
+{
     for (QLineEdit *e : {m_id, m_limit, m_window, m_rate, m_burst, m_scopeName, m_route,
                          m_description, m_keyPrefix}) {
         connect(e, &QLineEdit::textChanged, this, &RuleEditor::revalidate);
@@ -297,7 +330,6 @@ RuleEditor::RuleEditor(QWidget *parent)
     connect(m_subject, &QLineEdit::textChanged, this, &RuleEditor::updatePreview);
     connect(m_apply, &QPushButton::clicked, this, &RuleEditor::apply);
     connect(m_revert, &QPushButton::clicked, this, &RuleEditor::revert);
-    clear();
 }
 
 RuleEditor::FieldRow &RuleEditor::addRow(const QString &name, const QString &label, QWidget *field,

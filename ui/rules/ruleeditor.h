@@ -10,10 +10,12 @@
 class QCheckBox;
 class QComboBox;
 class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QStackedWidget;
+class QVBoxLayout;
 
 namespace sluice::ui {
 
@@ -70,6 +72,13 @@ private:
         QLabel *error = nullptr;
         QWidget *cell = nullptr; // field, help and error, stacked
     };
+    // The constructor's steps, top to bottom (the tab order follows them).
+    QHBoxLayout *buildTitleRow(QWidget *page);
+    int buildFields(QWidget *form);
+    void buildPolicyFields(QWidget *form, int line);
+    QComboBox *onChangeCombo(QWidget *form);
+    void buildPreview(QWidget *form, QVBoxLayout *box);
+    void connectFields();
     FieldRow &addRow(const QString &name, const QString &label, QWidget *field, int line);
     void load(const Rule &rule);
     void revalidate();
