@@ -1,4 +1,5 @@
 // The load generator against the real Redis of the fixture: real time, exact outcomes.
+#include "ownredis.h"
 #include "testredis.h"
 
 #include "core/load/loadgenerator.h"
@@ -235,6 +236,38 @@ private Q_SLOTS:
         QVERIFY(p.cancelled);
         QVERIFY(p.sent < p.planned);
         QVERIFY2(p.elapsedS < 30, qPrintable(QString::number(p.elapsedS)));
+    }
+
+    // Redis restarted mid-run (every connection closed, the keyspace empty): the requests
+    // meanwhile are answered by on_redis_error, then each worker reconnects (LazyConnection)
+    // and decides in the new server again, and the run ends without an error.
+    void survivesRedisRestart()
+    {
+        test::OwnRedis redis;
+        QVERIFY2(redis.start(), redis.output().constData());
+        LoadOptions o;
+        o.endpoint = redis.endpoint();
+        o.rules.rules = {windowRule(QStringLiteral("lg-r"), 1'000'000, 60)};
+        o.pattern = constant(200);
+        o.durationUs = 60 * duration::usPerSecond;
+        o.threads = 2;
+        LoadGenerator g(o);
+        QVERIFY(g.start());
+        QTRY_VERIFY_WITH_TIMEOUT(g.progress().allowed >= 50, 10000);
+        QVERIFY2(redis.restart(), redis.output().constData());
+        Connection check = redis.connect();
+        auto keysInNewServer = [&] {
+            auto n = check.command({QByteArrayLiteral("DBSIZE")});
+            return n ? n->integer : qint64(-1);
+        };
+        // Decisions reach the new server: its keyspace fills again.
+        QTRY_VERIFY_WITH_TIMEOUT(keysInNewServer() > 0, 10000);
+        g.cancel();
+        g.wait();
+        const LoadProgress p = g.progress();
+        QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+        QVERIFY2(p.fallbacks > 0, "no request was answered by on_redis_error during the restart");
+        QVERIFY2(!p.lastUnavailable.isEmpty(), "the restart was not reported as a cause");
     }
 
     void redisDownIsAnError()

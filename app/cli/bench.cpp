@@ -281,7 +281,7 @@ Stop BenchCommand::options()
 
 Stop BenchCommand::connect()
 {
-    auto connection = Connection::open(*m_context.endpoint());
+    auto connection = m_context.open();
     if (!connection) {
         return m_context.fail(connection.error().message, exitRuntime);
     }

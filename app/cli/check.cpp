@@ -272,7 +272,7 @@ Stop CheckCommand::request()
 Stop CheckCommand::connect()
 {
     const Endpoint &endpoint = *m_context.endpoint();
-    auto connection = Connection::open(endpoint);
+    auto connection = m_context.open();
     if (!connection) {
         return m_context.fail(connection.error().message, exitRuntime);
     }

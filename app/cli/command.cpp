@@ -76,11 +76,16 @@ Result<Connection> CommandContext::connect(int *exitCode, const QString &hint)
         *exitCode = *s;
         return Error::make(Error::Kind::Invalid, QString());
     }
-    auto c = Connection::open(*endpoint());
+    auto c = open();
     if (!c) {
         *exitCode = fail(c.error().message, exitRuntime);
     }
     return c;
+}
+
+Result<Connection> CommandContext::open(const Connection::Options &options) const
+{
+    return Connection::open(*endpoint(), options);
 }
 
 const Result<Endpoint> &CommandContext::endpoint() const

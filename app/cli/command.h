@@ -65,6 +65,9 @@ public:
     // requireEndpoint, then a connection to it (exit 1 when Redis cannot be reached); the
     // exit code in *exitCode on failure.
     Result<Connection> connect(int *exitCode, const QString &hint = {});
+    // A connection to endpoint() (made already): where every command connects, once at its
+    // start. Long-lived connections after that are LazyConnection's (core/redis).
+    Result<Connection> open(const Connection::Options &options = {}) const;
     // The endpoint of --url, made on the first call (its warnings said once); requireEndpoint
     // or a failed Result before that says why not.
     const Result<Endpoint> &endpoint() const;

@@ -1,5 +1,6 @@
 #include "keystop.h"
 
+#include "command.h"
 #include "connectflags.h"
 #include "keyrows.h"
 #include "rules.h"
@@ -215,7 +216,8 @@ int keysTop(const Args &args)
     if (args.has("no-backoff")) {
         options.scan.latencyFactor = 0;
     }
-    auto endpoint = endpointFromArgs(args, command);
+    const CommandContext context(command, args);
+    const Result<Endpoint> &endpoint = context.endpoint();
     if (!endpoint) {
         return fail(command, endpoint.error().message, exitUsage);
     }
@@ -230,7 +232,7 @@ int keysTop(const Args &args)
     if (args.has("match")) {
         options.patterns << args.raw("match");
     }
-    auto c = Connection::open(*endpoint);
+    auto c = context.open();
     if (!c) {
         return fail(command, c.error().message, exitRuntime);
     }

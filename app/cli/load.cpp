@@ -297,7 +297,7 @@ Stop LoadCommand::rules()
 // Redis first: unreachable is a runtime failure naming the address, before any thread runs.
 Stop LoadCommand::connect()
 {
-    if (auto c = Connection::open(m_options.endpoint); !c) {
+    if (auto c = m_context.open(); !c) {
         return m_context.fail(c.error().message, exitRuntime);
     }
     return std::nullopt;

@@ -460,8 +460,7 @@ Stop ServeCommand::logAndTls()
 // (NOAUTH): a PING asks.
 Stop ServeCommand::credentials()
 {
-    const Endpoint &endpoint = *m_context.endpoint();
-    auto c = Connection::open(endpoint, m_options.pool.connection);
+    auto c = m_context.open(m_options.pool.connection);
     if (!c && c.error().kind == Error::Kind::Auth) {
         return m_context.die(c.error().message);
     }
@@ -474,7 +473,7 @@ Stop ServeCommand::credentials()
                                             "credentials: %2; give the password with "
                                             "--password-file FILE or REDISCLI_AUTH, and a user "
                                             "in the URL as redis://USER:@HOST:PORT")
-                                 .arg(endpoint.display(), pong.error().message));
+                                 .arg(m_context.endpoint()->display(), pong.error().message));
     }
     return std::nullopt;
 }

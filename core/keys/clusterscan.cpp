@@ -2,6 +2,7 @@
 #include "keyscanner_p.h"
 
 #include "core/redis/cluster.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QElapsedTimer>
 #include <QStringList>
@@ -31,11 +32,9 @@ public:
 
     ScanSummary run()
     {
-        if (m_c.isBroken()) {
-            if (auto r = m_c.reconnect(); !r) {
-                m_summary.error = r.error();
-                return finish(ScanSummary::Status::Failed);
-            }
+        if (auto r = reconnectIfBroken(m_c); !r) {
+            m_summary.error = r.error();
+            return finish(ScanSummary::Status::Failed);
         }
         m_cluster = m_c.cluster();
         if (auto r = m_cluster->refresh(); !r) {
@@ -116,15 +115,16 @@ private:
         if (m_onPage) {
             m_onPage({}, m_progress);
         }
-        auto nc = Connection::open(m_cluster->nodeEndpoint(addressOf(node.address)),
-                                   m_cluster->options());
+        LazyConnection shard(m_cluster->nodeEndpoint(addressOf(node.address)),
+                             m_cluster->options());
+        auto nc = shard.get();
         if (!nc) {
             failNode(node, nc.error().message);
             return true;
         }
         if (node.replica) {
             // A replica serves reads of its master's slots once told READONLY.
-            if (auto r = nc->command({QByteArrayLiteral("READONLY")}); !r) {
+            if (auto r = (*nc)->command({QByteArrayLiteral("READONLY")}); !r) {
                 failNode(node, u"READONLY refused: %1"_s.arg(r.error().message));
                 return true;
             }
@@ -132,7 +132,7 @@ private:
         const ScanProgress base = m_progress;
         KeyScanner inner(m_reader);
         const ScanSummary part =
-            inner.run(*nc, m_options, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
+            inner.run(**nc, m_options, [&](const QList<KeyInfo> &page, const ScanProgress &p) {
                 merge(base, p, i, node);
                 if (!m_onPage) {
                     return;

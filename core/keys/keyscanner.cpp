@@ -2,6 +2,7 @@
 
 #include "clusterscan.h"
 
+#include "core/redis/lazyconnection.h"
 #include "core/redis/replyview.h"
 #include "core/redis/scriptregistry.h"
 
@@ -211,11 +212,9 @@ private:
     // A live connection, the reader's scripts, and the server's run id and size.
     bool start()
     {
-        if (m_c.isBroken()) {
-            if (auto r = m_c.reconnect(); !r) {
-                failWith(r.error());
-                return false;
-            }
+        if (auto r = reconnectIfBroken(m_c); !r) {
+            failWith(r.error());
+            return false;
         }
         m_reader.setBulk(true);
         if (auto p = m_reader.prepare(m_c); !p) {
@@ -750,26 +749,17 @@ private:
     // scan.
     Result<void> recover(const Error &cause)
     {
-        std::optional<Error> last;
-        for (int attempt = 0; attempt < std::max(m_options.reconnectAttempts, 1); ++attempt) {
-            if (attempt > 0) {
-                std::this_thread::sleep_for(m_options.reconnectDelay);
-            }
-            if (cancelled(m_options)) {
-                return cause;
-            }
-            auto r = m_c.reconnect();
-            if (r) {
-                last.reset();
-                break;
-            }
-            last = r.error();
+        const auto reconnected =
+            reconnectWithRetry(m_c, {m_options.reconnectAttempts, m_options.reconnectDelay,
+                                     [this] { return cancelled(m_options); }});
+        if (!reconnected) {
+            return Error::make(
+                cause.kind, u"lost the connection to Redis at %1 during the scan (%2) and "
+                            "could not reconnect (%3); %4. Scan again when Redis is back"_s.arg(
+                                m_where, cause.message, reconnected.error().message, keptText()));
         }
-        if (last) {
-            return Error::make(cause.kind,
-                               u"lost the connection to Redis at %1 during the scan (%2) and "
-                               "could not reconnect (%3); %4. Scan again when Redis is back"_s.arg(
-                                   m_where, cause.message, last->message, keptText()));
+        if (!*reconnected) {
+            return cause;
         }
         auto info = m_c.command({QByteArrayLiteral("INFO"), QByteArrayLiteral("server")});
         const QByteArray now =

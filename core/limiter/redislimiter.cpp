@@ -1,6 +1,7 @@
 #include "redislimiter.h"
 
 #include "core/redis/errors.h"
+#include "core/redis/lazyconnection.h"
 #include "core/redis/replyview.h"
 
 #include <charconv>
@@ -168,10 +169,8 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
     Connection &conn = connection();
     std::vector<Result<Decision>> out;
     out.reserve(requests.size());
-    if (conn.isBroken()) {
-        if (auto r = conn.reconnect(); !r) {
-            return r.error();
-        }
+    if (auto r = reconnectIfBroken(conn); !r) {
+        return r.error();
     }
     // Resolve each request's script; SCRIPT LOAD what this connection has not loaded yet
     // (once per script and connection, so in the steady state this costs nothing).
@@ -240,7 +239,7 @@ Result<std::vector<Result<Decision>>> RedisLimiter::decideBatch(std::span<const 
     if (!redirected.empty() && conn.isBroken() && !conn.cluster()) {
         // MOVED or ASK from a plain connection: the server is a Redis Cluster node, and the
         // connection reconnects as a cluster client (Connection), which routes them.
-        if (auto r = conn.reconnect(); !r) {
+        if (auto r = reconnectIfBroken(conn); !r) {
             return r.error();
         }
         if (auto r = runAgain(redirected); !r) {

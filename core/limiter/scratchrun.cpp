@@ -1,6 +1,7 @@
 #include "scratchrun.h"
 
 #include "core/redis/keyspace.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QRandomGenerator>
 
@@ -19,7 +20,7 @@ QByteArray scratchPrefix(QByteArrayView kind)
 QString removeScratch(Connection &connection, const QByteArray &prefix, qint64 ttlMs)
 {
     Result<qint64> deleted = Error::make(Error::Kind::Io, u"the connection is lost"_s);
-    if (!connection.isBroken() || connection.reconnect()) {
+    if (reconnectIfBroken(connection)) {
         deleted = redis::deleteByPrefix(connection, prefix);
     }
     if (deleted) {

@@ -8,6 +8,7 @@
 #include "core/common/result.h"
 #include "core/redis/connection.h"
 #include "core/redis/endpoint.h"
+#include "core/redis/lazyconnection.h"
 
 #include <functional>
 
@@ -21,20 +22,21 @@ QByteArray scratchPrefix(QByteArrayView kind);
 // expire within `ttlMs` anyway; empty when they are gone.
 QString removeScratch(Connection &connection, const QByteArray &prefix, qint64 ttlMs);
 
-// Opens a connection of its own to `endpoint`, runs `body` on a RedisLimiter over it, then
-// removes the keys under `prefix` whatever happened (success, error or cancel). A clean-up that
-// fails is added to the body's error, or said in its result's `warning`.
+// Opens a connection of its own to `endpoint` (a LazyConnection), runs `body` on a RedisLimiter
+// over it, then removes the keys under `prefix` whatever happened (success, error or cancel). A
+// clean-up that fails is added to the body's error, or said in its result's `warning`.
 template <typename T>
 Result<T> runOnScratchPrefix(const Endpoint &endpoint, const QByteArray &prefix, qint64 ttlMs,
                              const std::function<Result<T>(RedisLimiter &)> &body)
 {
-    auto connection = Connection::open(endpoint);
+    LazyConnection redis(endpoint);
+    auto connection = redis.get();
     if (!connection) {
         return connection.error();
     }
-    RedisLimiter limiter(std::move(*connection));
+    RedisLimiter limiter(*connection);
     Result<T> result = body(limiter);
-    const QString leftBehind = removeScratch(limiter.connection(), prefix, ttlMs);
+    const QString leftBehind = removeScratch(**connection, prefix, ttlMs);
     if (!result) {
         if (leftBehind.isEmpty()) {
             return result;

@@ -7,6 +7,7 @@
 #include "core/redis/connection.h"
 #include "core/redis/errors.h"
 #include "core/redis/keyspace.h"
+#include "core/redis/lazyconnection.h"
 #include "core/rules/overridematcher.h"
 #include "core/rules/rulestore.h"
 #include "core/sim/scenario.h"
@@ -194,12 +195,13 @@ LoadGenerator::~LoadGenerator()
 class LoadGenerator::Worker
 {
 public:
-    Worker(Shared &sh, const std::vector<sim::Arrival> &mine, Connection connection,
+    Worker(Shared &sh, const std::vector<sim::Arrival> &mine, LazyConnection redis,
            const sim::Subjects &subjects, stats::StatsRecorder *recorder, size_t nRules,
            int maxBatch)
         : m_sh(sh)
         , m_mine(mine)
-        , m_limiter(std::move(connection))
+        , m_redis(std::move(redis))
+        , m_limiter(m_redis.current())
         , m_subjects(subjects)
         , m_recorder(recorder)
         , m_nRules(nRules)
@@ -270,12 +272,11 @@ private:
         return next;
     }
 
-    // Reconnected if need be (at most once per reconnectGapUs); false when the batch was
-    // answered by the rules' on_redis_error instead.
+    // Reconnected by LazyConnection's rule if need be (at most once per reconnectGapUs);
+    // false when the batch was answered by the rules' on_redis_error instead.
     bool connected()
     {
-        Connection &c = m_limiter.connection();
-        if (!c.isBroken() && !m_reconnectNeeded) {
+        if (!m_redis.needsConnect()) {
             return true;
         }
         const qint64 at = steadyUs();
@@ -284,11 +285,10 @@ private:
             return false;
         }
         m_lastReconnectUs = at;
-        if (auto r = c.reconnect(); !r) {
+        if (auto r = m_redis.get(); !r) {
             fallBackAll(r.error().message);
             return false;
         }
-        m_reconnectNeeded = false;
         return true;
     }
 
@@ -297,7 +297,7 @@ private:
         auto results = m_limiter.decideBatch(m_batch);
         if (!results) {
             if (isUnavailable(results.error())) {
-                m_reconnectNeeded = true;
+                m_redis.suspect();
                 fallBackAll(results.error().message);
             } else {
                 m_sh.failedDecisions(qint64(m_batch.size()), results.error().message, m_ruleOf);
@@ -310,7 +310,7 @@ private:
             const size_t r = size_t(m_ruleOf[i]);
             if (!d) {
                 if (isUnavailable(d.error())) {
-                    m_reconnectNeeded = true;
+                    m_redis.suspect();
                     m_sh.unavailable(d.error().message);
                     fallBack(i, second);
                 } else if (redis::isWriteRefusedReply(d.error())) {
@@ -386,7 +386,8 @@ private:
 
     Shared &m_sh;
     const std::vector<sim::Arrival> &m_mine;
-    RedisLimiter m_limiter;
+    LazyConnection m_redis; // an unavailable error reply (READONLY, ...) makes it suspect()
+    RedisLimiter m_limiter; // over m_redis's connection
     const sim::Subjects &m_subjects;
     stats::StatsRecorder *m_recorder;
     const size_t m_nRules;
@@ -395,9 +396,6 @@ private:
     std::vector<int> m_ruleOf;
     std::vector<QByteArray> m_subjectOf;
     qint64 m_lastReconnectUs = 0;
-    // Set by an unavailable error reply (READONLY, ...), which leaves the connection usable:
-    // the next batch reconnects first, as after a lost connection.
-    bool m_reconnectNeeded = false;
     // The `local` fallback: this thread's subjects are decided by this thread only, so a twin
     // per thread is the same as one shared twin.
     SystemClock m_clock;
@@ -474,8 +472,9 @@ Result<void> LoadGenerator::start()
             if (options.keyPrefixOverride.isEmpty() || !options.removeOverrideKeys) {
                 return;
             }
-            auto c = Connection::open(options.endpoint);
-            Result<qint64> n = c ? redis::deleteByPrefix(*c, options.keyPrefixOverride)
+            LazyConnection cleanup(options.endpoint);
+            auto c = cleanup.get();
+            Result<qint64> n = c ? redis::deleteByPrefix(**c, options.keyPrefixOverride)
                                  : Result<qint64>(c.error());
             std::lock_guard lock(sh.mutex);
             if (n) {
@@ -509,16 +508,16 @@ Result<void> LoadGenerator::start()
             shares[a.subject % quint32(nThreads)].push_back(a);
         }
         traffic->arrivals = {};
-        std::vector<Connection> connections;
+        // Connected before the run starts: Redis unreachable at the start fails the run.
+        std::vector<LazyConnection> connections;
         connections.reserve(size_t(nThreads));
         for (int i = 0; i < nThreads && !sh.cancel; ++i) {
-            auto c = Connection::open(options.endpoint);
-            if (!c) {
-                sh.fail(c.error().message);
+            LazyConnection &c = connections.emplace_back(options.endpoint);
+            if (auto opened = c.get(); !opened) {
+                sh.fail(opened.error().message);
                 finish();
                 return;
             }
-            connections.push_back(std::move(*c));
         }
         if (sh.cancel) {
             finish();

@@ -1,5 +1,8 @@
 #include "lazyconnection.h"
 
+#include <algorithm>
+#include <thread>
+
 namespace sluice {
 
 LazyConnection::LazyConnection(Endpoint endpoint, Connection::Options options)
@@ -9,7 +12,7 @@ LazyConnection::LazyConnection(Endpoint endpoint, Connection::Options options)
 
 bool LazyConnection::needsConnect() const
 {
-    return !m_connection || m_connection->isBroken() ||
+    return !m_connection || m_connection->isBroken() || m_suspect ||
            (m_outages != nullptr && m_outages->load(std::memory_order_relaxed) != m_outagesSeen);
 }
 
@@ -32,10 +35,38 @@ Result<Connection *> LazyConnection::get()
         m_connection.emplace(std::move(*c));
     }
     m_outagesSeen = outages;
+    m_suspect = false;
     if (m_onConnect) {
         m_onConnect(*m_connection);
     }
     return &*m_connection;
+}
+
+Result<void> reconnectIfBroken(Connection &connection)
+{
+    if (!connection.isBroken()) {
+        return {};
+    }
+    return connection.reconnect();
+}
+
+Result<bool> reconnectWithRetry(Connection &connection, const ReconnectRetry &retry)
+{
+    std::optional<Error> last;
+    for (int attempt = 0; attempt < std::max(retry.attempts, 1); ++attempt) {
+        if (attempt > 0) {
+            std::this_thread::sleep_for(retry.delay);
+        }
+        if (retry.cancelled && retry.cancelled()) {
+            return false;
+        }
+        auto r = connection.reconnect();
+        if (r) {
+            return true;
+        }
+        last = r.error();
+    }
+    return *last;
 }
 
 } // namespace sluice

@@ -3,6 +3,7 @@
 #include "connection.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <optional>
 
@@ -18,6 +19,11 @@ namespace sluice {
 // connection goes (after a failover, the new master), not to a demoted master that still
 // answers. A failed attempt is returned, and the next get() tries again: the caller paces its
 // attempts (its interval, a gap after a failure). One thread at a time.
+//
+// It is also how work outside a long-lived worker connects (a clean-up, a probe, a shard's
+// scan): get() once, no retry; the connection it keeps follows the rule if it is used again.
+// The functions below the class apply the same rule to a connection held elsewhere (a scan's,
+// a limiter's), with retries for a caller that resumes where it was (a scan at its cursor).
 class LazyConnection
 {
 public:
@@ -34,6 +40,10 @@ public:
     void onConnect(std::function<void(Connection &)> hook) { m_onConnect = std::move(hook); }
     // Drops the connection: the next get() opens a new one.
     void reset() { m_connection.reset(); }
+    // Reconnect before the next use although the connection is not broken: an error reply
+    // that another server or a moment later answers (LOADING, BUSY, CLUSTERDOWN...) says
+    // that this server may not be the one to ask.
+    void suspect() { m_suspect = true; }
     // The count of outages seen by the connections sharing it (incremented by whoever finds
     // the server down; read here with one relaxed load per get()). It must outlive this.
     void followOutages(const std::atomic<quint64> *outages) { m_outages = outages; }
@@ -47,6 +57,23 @@ private:
     std::function<void(Connection &)> m_onConnect;
     const std::atomic<quint64> *m_outages = nullptr;
     quint64 m_outagesSeen = 0; // *m_outages when the connection was (re)made
+    bool m_suspect = false;    // suspect() since the connection was (re)made
 };
+
+// The rule above for a connection held outside a LazyConnection: reconnected when it is
+// broken, stale or the topology changed (Connection::isBroken()); left as it is otherwise.
+Result<void> reconnectIfBroken(Connection &connection);
+
+// Reconnecting after a loss the caller saw, for a caller that resumes on the same connection
+// (a scan at its cursor): up to `attempts` reconnects, `delay` before each after the first,
+// none once `cancelled` says so.
+struct ReconnectRetry
+{
+    int attempts = 1;
+    std::chrono::milliseconds delay{0};
+    std::function<bool()> cancelled; // none: never
+};
+// True: reconnected; false: cancelled before; the last attempt's error otherwise.
+Result<bool> reconnectWithRetry(Connection &connection, const ReconnectRetry &retry);
 
 } // namespace sluice

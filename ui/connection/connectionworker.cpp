@@ -108,13 +108,15 @@ void ConnectionWorker::attempt()
         endpoint.ssh.acceptNew = true; // once: known_hosts has the key afterwards
         m_request.trustHostKeyOnce = false;
     }
-    auto c = Connection::open(endpoint, m_options);
-    Result<void> hs = c ? handshake(*c, s, sessionName) : Result<void>(c.error());
+    // A new connection each attempt (the endpoint may have changed: a host key trusted, a
+    // cluster's seeds); once up, the back-off above decides when a lost one is made again.
+    auto c = m_connection.emplace(endpoint, m_options).get();
+    Result<void> hs = c ? handshake(**c, s, sessionName) : Result<void>(c.error());
     if (hs && s.cluster && becomesCluster(endpoint)) {
         endpoint.seeds = {HostPort{endpoint.host, endpoint.port}};
         m_request.endpoint.seeds = endpoint.seeds;
-        c = Connection::open(endpoint, m_options);
-        hs = c ? handshake(*c, s, sessionName) : Result<void>(c.error());
+        c = m_connection.emplace(endpoint, m_options).get();
+        hs = c ? handshake(**c, s, sessionName) : Result<void>(c.error());
     }
     if (!hs) {
         if (hs.error().isConnectionLoss()) {
@@ -128,11 +130,10 @@ void ConnectionWorker::attempt()
         }
         return;
     }
-    m_connection.emplace(std::move(*c));
     m_attempt = 0;
     s.state = ConnectionState::State::Connected;
-    s.endpoint = m_connection->endpoint().display(); // a Sentinel's: the master found
-    s.readOnly = m_connection->endpoint().readOnly;
+    s.endpoint = (*c)->endpoint().display(); // a Sentinel's: the master found
+    s.readOnly = (*c)->endpoint().readOnly;
     s.unknownHostKey = false;
     s.error.clear();
     s.hint.clear();
@@ -149,7 +150,7 @@ void ConnectionWorker::attempt()
 
 bool ConnectionWorker::readNodes()
 {
-    auto nodes = readClusterNodes(*m_connection);
+    auto nodes = readClusterNodes(*m_connection->current());
     if (nodes) {
         m_state.nodes = *nodes;
         m_state.nodesError.clear();
@@ -174,7 +175,7 @@ void ConnectionWorker::tick()
 {
     switch (m_state.state) {
     case ConnectionState::State::Connected: {
-        auto rtt = ping(*m_connection);
+        auto rtt = ping(*m_connection->current());
         if (rtt) {
             m_state.rttMs = *rtt;
             if (m_state.cluster && ++m_ticks % nodesEveryTicks == 0) {
@@ -223,17 +224,18 @@ void ConnectionWorker::probe(const ConnectionRequest &request)
     s.readOnly = request.endpoint.readOnly;
     Endpoint endpoint = request.endpoint;
     endpoint.ssh.acceptNew = endpoint.ssh.acceptNew || request.trustHostKeyOnce;
-    auto c = Connection::open(endpoint, m_options);
-    Result<void> hs = c ? handshake(*c, s, probeName) : Result<void>(c.error());
+    LazyConnection once(endpoint, m_options); // one attempt: the user asked for this one
+    auto c = once.get();
+    Result<void> hs = c ? handshake(**c, s, probeName) : Result<void>(c.error());
     if (!hs) {
         s.state = ConnectionState::State::Failed;
         describe(hs.error(), request.endpoint, s);
     } else {
         s.state = ConnectionState::State::Connected;
-        s.endpoint = c->endpoint().display();
-        s.readOnly = c->endpoint().readOnly;
+        s.endpoint = (*c)->endpoint().display();
+        s.readOnly = (*c)->endpoint().readOnly;
         if (s.cluster) {
-            if (auto nodes = readClusterNodes(*c)) {
+            if (auto nodes = readClusterNodes(**c)) {
                 s.nodes = *nodes;
             } else {
                 s.nodesError = nodes.error().message;

@@ -3,6 +3,7 @@
 #include "connectionstate.h"
 
 #include "core/redis/connection.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QObject>
 
@@ -60,11 +61,11 @@ private:
     Connection::Options m_options;
     ConnectionRequest m_request;
     ConnectionState m_state;
-    std::optional<Connection> m_connection;
-    QTimer *m_timer = nullptr; // created in the worker's thread, on first use
-    int m_attempt = 0;         // failed retries since the last success
-    int m_retryLeft = 0;       // seconds to the next retry while Lost
-    int m_ticks = 0;           // ticks while connected: the node list every nodesEveryTicks
+    std::optional<LazyConnection> m_connection; // opened by attempt()
+    QTimer *m_timer = nullptr;                  // created in the worker's thread, on first use
+    int m_attempt = 0;                          // failed retries since the last success
+    int m_retryLeft = 0;                        // seconds to the next retry while Lost
+    int m_ticks = 0; // ticks while connected: the node list every nodesEveryTicks
 };
 
 } // namespace sluice::ui

@@ -3,6 +3,7 @@
 #include "core/common/bytes.h"
 #include "core/keys/keyinfo.h"
 #include "core/redis/connection.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QElapsedTimer>
 #include <QLocale>
@@ -28,7 +29,8 @@ void AuditWorker::run(const Endpoint &endpoint, const keys::KeyAuditor::Options 
                       std::shared_ptr<std::atomic<bool>> cancel)
 {
     AuditResult result;
-    auto c = Connection::open(endpoint);
+    LazyConnection redis(endpoint);
+    auto c = redis.get();
     if (!c) {
         result.report.scan.status = keys::ScanSummary::Status::Failed;
         result.report.scan.error = c.error();
@@ -42,7 +44,7 @@ void AuditWorker::run(const Endpoint &endpoint, const keys::KeyAuditor::Options 
     QElapsedTimer sinceProgress;
     sinceProgress.start();
     result.report = keys::KeyAuditor::run(
-        *c, o, [&](const QList<AuditEntry> &page, const keys::ScanProgress &p) {
+        **c, o, [&](const QList<AuditEntry> &page, const keys::ScanProgress &p) {
             for (const AuditEntry &e : page) {
                 if (!keys::isFlagged(e.health)) {
                     continue;
@@ -74,7 +76,8 @@ void AuditWorker::fix(const Endpoint &endpoint, const QList<QByteArray> &keys, q
 {
     KeyFixer::Report report;
     report.action = deleteKeys ? KeyFixer::Action::Delete : KeyFixer::Action::SetTtl;
-    auto c = Connection::open(endpoint);
+    LazyConnection redis(endpoint);
+    auto c = redis.get();
     if (!c) {
         report.error = c.error();
         Q_EMIT fixed(report);
@@ -94,7 +97,7 @@ void AuditWorker::fix(const Endpoint &endpoint, const QList<QByteArray> &keys, q
     o.onlyWithoutTtl = true; // only keys that still have none: a TTL is never touched
     o.onlyFlagged = true;
     o.cancel = cancel.get();
-    report = KeyFixer::run(*c, infos, report.action, o);
+    report = KeyFixer::run(**c, infos, report.action, o);
     Q_EMIT fixed(report);
 }
 
