@@ -27,18 +27,18 @@ struct FieldWords
     const char *placeholder;
 };
 constexpr FieldWords fieldWords[] = {
-    {"id", QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "&Id:"),
-     QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "e.g. hello-per-ip")},
-    {"algorithm", QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "&Algorithm:"), nullptr},
-    {"limit", QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "&Limit:"),
-     QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "e.g. 3")},
-    {"window", QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "&Window:"),
-     QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "e.g. 5s, 250ms, 1m")},
-    {"rate", QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "&Rate:"),
-     QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "e.g. 100/s, 5/10s")},
-    {"burst", QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "&Burst:"),
-     QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "e.g. 200")},
-    {"scope", QT_TRANSLATE_NOOP("sluice::ui::RuleFields", "S&cope:"), nullptr},
+    {"id", QT_TRANSLATE_NOOP("RuleFields", "&Id:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. hello-per-ip")},
+    {"algorithm", QT_TRANSLATE_NOOP("RuleFields", "&Algorithm:"), nullptr},
+    {"limit", QT_TRANSLATE_NOOP("RuleFields", "&Limit:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 3")},
+    {"window", QT_TRANSLATE_NOOP("RuleFields", "&Window:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 5s, 250ms, 1m")},
+    {"rate", QT_TRANSLATE_NOOP("RuleFields", "&Rate:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 100/s, 5/10s")},
+    {"burst", QT_TRANSLATE_NOOP("RuleFields", "&Burst:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 200")},
+    {"scope", QT_TRANSLATE_NOOP("RuleFields", "S&cope:"), nullptr},
 };
 
 const FieldWords *findWords(const QString &field)
