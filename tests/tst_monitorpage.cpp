@@ -27,6 +27,7 @@
 #include "ui/monitor/monitorpage.h"
 #include "ui/monitor/monitorsession.h"
 #include "ui/monitor/rulechart.h"
+#include "ui/monitor/rulechartdialog.h"
 #include "ui/monitor/topsubjectsmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -36,6 +37,7 @@
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -45,6 +47,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -384,6 +387,46 @@ private Q_SLOTS:
         large->window()->close();
         QTRY_VERIFY(!page->largeChart());
         deleteStats(admin, {id});
+    }
+
+    // The large chart's dialog on its own: a second rule replaces the chart shown, only that
+    // rule's series reaches it, Escape closes and deletes it, and so does a click on Close.
+    void chartDialog()
+    {
+        QWidget window;
+        window.resize(1000, 700);
+        const Rule first = windowRule(u"dialog-first"_s, 5, 60 * duration::usPerSecond);
+        const Rule second = windowRule(u"dialog-second"_s, 5, 60 * duration::usPerSecond);
+        QPointer<RuleChartDialog> dialog = new RuleChartDialog(&window);
+        dialog->showRule(first);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QCOMPARE(dialog->chart()->ruleId(), first.id);
+        QCOMPARE(dialog->windowTitle(), u"Monitor: dialog-first"_s);
+        QCOMPARE(dialog->size(), QSize(800, 525)); // most of the window
+        dialog->showRule(second);
+        QCOMPARE(dialog->findChildren<RuleChart *>().size(), 1);
+        QCOMPARE(dialog->chart()->ruleId(), second.id);
+        QVERIFY(dialog->chart()->chart()->legend()->isVisible());
+
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        stats::RuleSeries other{first.id, now - 9, QList<stats::Counts>(10, {7, 1, 0})};
+        dialog->setSeries(other, 60);
+        QCOMPARE(dialog->chart()->totals().allowed, 0);
+        stats::RuleSeries own{second.id, now - 9, QList<stats::Counts>(10, {7, 1, 0})};
+        dialog->setSeries(own, 60);
+        QCOMPARE(dialog->chart()->totals().allowed, 70);
+
+        dialog->activateWindow();
+        QTRY_VERIFY(dialog->isActiveWindow());
+        QTest::keyClick(dialog, Qt::Key_Escape);
+        QTRY_VERIFY(!dialog);
+
+        dialog = new RuleChartDialog(&window);
+        dialog->showRule(first);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        auto *close = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Close);
+        QTest::mouseClick(close, Qt::LeftButton);
+        QTRY_VERIFY(!dialog);
     }
 
     // Six rules at the first-start size: every chart keeps its readable height and the grid

@@ -134,24 +134,12 @@ void MainWindow::buildFrame()
 
 void MainWindow::buildPages()
 {
-    m_connectionPage = new ConnectionPage(m_connection, m_pages);
-    addNavItem(tr("Connection"), QStringLiteral("connection"));
-    m_pages->addWidget(m_connectionPage);
-    m_rulesPage = new RulesPage(m_connection, m_pages);
-    addNavItem(tr("Rules"), QStringLiteral("rules"));
-    m_pages->addWidget(m_rulesPage);
-    m_keysPage = new KeysPage(m_connection, m_pages);
-    addNavItem(tr("Keys"), QStringLiteral("keys"));
-    m_pages->addWidget(m_keysPage);
-    m_simulationPage = new SimulationPage(m_connection, m_pages);
-    addNavItem(tr("Simulation"), QStringLiteral("simulation"));
-    m_pages->addWidget(m_simulationPage);
-    m_monitorPage = new MonitorPage(m_connection, m_pages);
-    addNavItem(tr("Monitor"), QStringLiteral("monitor"));
-    m_pages->addWidget(m_monitorPage);
-    m_loadPage = new LoadPage(m_connection, m_pages);
-    addNavItem(tr("Load"), QStringLiteral("load"));
-    m_pages->addWidget(m_loadPage);
+    m_connectionPage = addPage<ConnectionPage>(tr("Connection"), QStringLiteral("connection"));
+    m_rulesPage = addPage<RulesPage>(tr("Rules"), QStringLiteral("rules"));
+    m_keysPage = addPage<KeysPage>(tr("Keys"), QStringLiteral("keys"));
+    m_simulationPage = addPage<SimulationPage>(tr("Simulation"), QStringLiteral("simulation"));
+    m_monitorPage = addPage<MonitorPage>(tr("Monitor"), QStringLiteral("monitor"));
+    m_loadPage = addPage<LoadPage>(tr("Load"), QStringLiteral("load"));
 }
 
 void MainWindow::connectPages()
@@ -261,45 +249,38 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->setToolTipsVisible(true);
-    QAction *import = file->addAction(tr("&Import rules…"));
-    import->setObjectName(QStringLiteral("importRulesAction"));
-    import->setShortcut(QKeySequence::Open);
-    import->setStatusTip(tr("Read rules from a JSON or YAML file into the Rules page"));
-    connect(import, &QAction::triggered, this, [this] {
-        showPage(RulesPageIndex);
-        m_rulesPage->importRules();
-    });
-    QAction *save = file->addAction(tr("&Save rules"));
-    save->setObjectName(QStringLiteral("saveRulesAction"));
-    save->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_S));
-    save->setStatusTip(tr("Write the rules back to their file, in its format (JSON or YAML)"));
-    connect(save, &QAction::triggered, this, [this] {
-        showPage(RulesPageIndex);
-        m_rulesPage->save();
-    });
-    QAction *saveAs = file->addAction(tr("Save rules &as…"));
-    saveAs->setObjectName(QStringLiteral("saveRulesAsAction"));
-    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    saveAs->setStatusTip(tr("Write the rules to another JSON or YAML file"));
-    connect(saveAs, &QAction::triggered, this, [this] {
-        showPage(RulesPageIndex);
-        m_rulesPage->saveAs();
-    });
-    QAction *exportRules = file->addAction(tr("&Export rules…"));
-    exportRules->setObjectName(QStringLiteral("exportRulesAction"));
-    exportRules->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportRules->setStatusTip(tr("Export the rules (JSON, YAML, nginx, Envoy, Kong); on the "
-                                 "Simulation page, export the figure"));
+    addMenuAction(file, tr("&Import rules…"), QStringLiteral("importRulesAction"),
+                  QKeySequence::Open, tr("Read rules from a JSON or YAML file into the Rules page"),
+                  [this] {
+                      showPage(RulesPageIndex);
+                      m_rulesPage->importRules();
+                  });
+    addMenuAction(file, tr("&Save rules"), QStringLiteral("saveRulesAction"),
+                  QKeySequence(Qt::CTRL | Qt::Key_S),
+                  tr("Write the rules back to their file, in its format (JSON or YAML)"), [this] {
+                      showPage(RulesPageIndex);
+                      m_rulesPage->save();
+                  });
+    addMenuAction(file, tr("Save rules &as…"), QStringLiteral("saveRulesAsAction"),
+                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                  tr("Write the rules to another JSON or YAML file"), [this] {
+                      showPage(RulesPageIndex);
+                      m_rulesPage->saveAs();
+                  });
     // Ctrl+E exports what the page shows (CONSOLE.md): the figure on the Simulation page, the
     // rules everywhere else.
-    connect(exportRules, &QAction::triggered, this, [this] {
-        if (m_pages->currentWidget() == m_simulationPage) {
-            m_simulationPage->exportFigure();
-        } else {
-            showPage(RulesPageIndex);
-            m_rulesPage->exportRules();
-        }
-    });
+    addMenuAction(file, tr("&Export rules…"), QStringLiteral("exportRulesAction"),
+                  QKeySequence(Qt::CTRL | Qt::Key_E),
+                  tr("Export the rules (JSON, YAML, nginx, Envoy, Kong); on the "
+                     "Simulation page, export the figure"),
+                  [this] {
+                      if (m_pages->currentWidget() == m_simulationPage) {
+                          m_simulationPage->exportFigure();
+                      } else {
+                          showPage(RulesPageIndex);
+                          m_rulesPage->exportRules();
+                      }
+                  });
     m_recentMenu = file->addMenu(tr("Recent &files"));
     m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
     buildRecentMenu();
@@ -324,39 +305,33 @@ void MainWindow::buildMenus()
         connect(a, &QAction::triggered, this, [this, i] { showPage(i); });
     }
     view->addSeparator();
-    QAction *find = view->addAction(tr("&Filter"));
-    find->setObjectName(QStringLiteral("filterAction"));
-    find->setShortcut(QKeySequence::Find);
-    connect(find, &QAction::triggered, this, [this] {
-        if (m_pages->currentWidget() == m_keysPage) {
-            m_keysPage->focusFilter();
-        } else {
-            showPage(RulesPageIndex);
-            m_rulesPage->focusFilter();
-        }
-    });
-    QAction *refresh = view->addAction(tr("&Refresh"));
-    refresh->setObjectName(QStringLiteral("refreshAction"));
-    refresh->setShortcut(QKeySequence(Qt::Key_F5));
-    refresh->setStatusTip(
-        tr("Scan the keys again, read the monitor now; a lost connection is retried at once"));
-    connect(refresh, &QAction::triggered, this, [this] {
-        if (!m_connection->state().isUp()) {
-            m_connection->retryNow();
-        }
-        if (m_pages->currentWidget() == m_keysPage) {
-            m_keysPage->refresh();
-        } else if (m_pages->currentWidget() == m_monitorPage) {
-            m_monitorPage->refresh();
-        }
-    });
-    QAction *runSimulation = view->addAction(tr("&Run simulation"));
-    runSimulation->setObjectName(QStringLiteral("runSimulationAction"));
-    runSimulation->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    connect(runSimulation, &QAction::triggered, this, [this] {
-        showPage(SimulationPageIndex);
-        m_simulationPage->run();
-    });
+    addMenuAction(view, tr("&Filter"), QStringLiteral("filterAction"), QKeySequence::Find, {},
+                  [this] {
+                      if (m_pages->currentWidget() == m_keysPage) {
+                          m_keysPage->focusFilter();
+                      } else {
+                          showPage(RulesPageIndex);
+                          m_rulesPage->focusFilter();
+                      }
+                  });
+    addMenuAction(
+        view, tr("&Refresh"), QStringLiteral("refreshAction"), QKeySequence(Qt::Key_F5),
+        tr("Scan the keys again, read the monitor now; a lost connection is retried at once"),
+        [this] {
+            if (!m_connection->state().isUp()) {
+                m_connection->retryNow();
+            }
+            if (m_pages->currentWidget() == m_keysPage) {
+                m_keysPage->refresh();
+            } else if (m_pages->currentWidget() == m_monitorPage) {
+                m_monitorPage->refresh();
+            }
+        });
+    addMenuAction(view, tr("&Run simulation"), QStringLiteral("runSimulationAction"),
+                  QKeySequence(Qt::CTRL | Qt::Key_R), {}, [this] {
+                      showPage(SimulationPageIndex);
+                      m_simulationPage->run();
+                  });
     view->addSeparator();
     buildThemeMenu(view);
     QAction *fullScreen = view->addAction(tr("&Full screen"));
@@ -678,6 +653,27 @@ void MainWindow::onNavigation(int row)
         return;
     }
     m_pages->setCurrentIndex(row);
+}
+
+template <class PageWidget>
+PageWidget *MainWindow::addPage(const QString &name, const QString &icon)
+{
+    auto *page = new PageWidget(m_connection, m_pages);
+    addNavItem(name, icon);
+    m_pages->addWidget(page);
+    return page;
+}
+
+QAction *MainWindow::addMenuAction(QMenu *menu, const QString &text, const QString &objectName,
+                                   const QKeySequence &shortcut, const QString &statusTip,
+                                   const std::function<void()> &run)
+{
+    QAction *action = menu->addAction(text);
+    action->setObjectName(objectName);
+    action->setShortcut(shortcut);
+    action->setStatusTip(statusTip);
+    connect(action, &QAction::triggered, this, run);
+    return action;
 }
 
 void MainWindow::addNavItem(const QString &name, const QString &icon)

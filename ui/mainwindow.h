@@ -5,6 +5,7 @@
 #include <functional>
 
 class QAction;
+class QKeySequence;
 class QActionGroup;
 class QLabel;
 class QMenu;
@@ -90,7 +91,14 @@ private:
     void connectConnection();
     // icon: the name of a PNG in resources/icons/nav/.
     void addNavItem(const QString &name, const QString &icon);
+    // A page over the connection, its navigation item and its place in the stack, in the
+    // order of the calls.
+    template <class PageWidget> PageWidget *addPage(const QString &name, const QString &icon);
     void buildMenus();
+    // An item of `menu`, named for the tests, with its shortcut and status tip, running `run`.
+    QAction *addMenuAction(QMenu *menu, const QString &text, const QString &objectName,
+                           const QKeySequence &shortcut, const QString &statusTip,
+                           const std::function<void()> &run);
     void onConnectionState(const ConnectionState &state);
     void onKeysHealth();
     void onStatsHealth();

@@ -87,6 +87,13 @@
     </message>
 </context>
 <context>
+    <name>OverrideFields</name>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PatternDraft</name>
     <message>
         <source>Constant</source>
@@ -427,10 +434,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>why, for the next on-call (optional)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Match:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -692,17 +695,13 @@
     </message>
     <message numerus="yes">
         <source>and %n more</source>
-        <translation type="unfinished">
+        <translation>
             <numerusform>and %n more</numerusform>
             <numerusform>and %n more</numerusform>
         </translation>
     </message>
     <message>
         <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>why, for the next on-call (optional)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1745,10 +1744,6 @@
     </message>
     <message>
         <source>Select a version to see what a rollback to it changes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rule</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3186,10 +3181,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Monitor: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Allow for 1 h…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4544,6 +4535,13 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     </message>
     <message>
         <source>Nothing decided it yet: a check service that reads its rules from Redis decides it beside the enforced rule, and so does a run on the Load page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleChartDialog</name>
+    <message>
+        <source>Monitor: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -85,6 +85,13 @@
     </message>
 </context>
 <context>
+    <name>OverrideFields</name>
+    <message>
+        <source>why, for the next on-call (optional)</source>
+        <translation>原因，留给下一位值班同事（可选）</translation>
+    </message>
+</context>
+<context>
     <name>PatternDraft</name>
     <message>
         <source>Constant</source>
@@ -424,10 +431,6 @@
         <translation>放行：从不限流</translation>
     </message>
     <message>
-        <source>why, for the next on-call (optional)</source>
-        <translation>原因，留给下一位值班同事（可选）</translation>
-    </message>
-    <message>
         <source>&amp;Match:</source>
         <translation>匹配(&amp;M)：</translation>
     </message>
@@ -696,10 +699,6 @@
     <message>
         <source>Deny every request of %1 for the time below: an override stored in Redis, which the rule&apos;s key does not change and which ends by itself.</source>
         <translation>在下面的时长内拒绝 %1 的每个请求：这是一条存于 Redis 的例外规则，不改动该限流规则的键，到期自动结束。</translation>
-    </message>
-    <message>
-        <source>why, for the next on-call (optional)</source>
-        <translation>原因，留给下一位值班同事（可选）</translation>
     </message>
     <message>
         <source>Block &amp;for:</source>
@@ -1738,10 +1737,6 @@
     <message>
         <source>Select a version to see what a rollback to it changes.</source>
         <translation>选择一个版本，查看回滚到它会改变什么。</translation>
-    </message>
-    <message>
-        <source>Rule</source>
-        <translation>规则</translation>
     </message>
     <message>
         <source>What a rollback changes</source>
@@ -3180,10 +3175,6 @@ An override of rule %3 (%4, %5) decides for this subject: %6.</source>
         <translation>自动（%1）</translation>
     </message>
     <message>
-        <source>Monitor: %1</source>
-        <translation>监控：%1</translation>
-    </message>
-    <message>
         <source>&amp;Allow for 1 h…</source>
         <translation>放行 1 小时(&amp;A)…</translation>
     </message>
@@ -4519,6 +4510,13 @@ The rule&apos;s own limit then applies to it again, wherever the rules come from
     <message>
         <source>Nothing decided it yet: a check service that reads its rules from Redis decides it beside the enforced rule, and so does a run on the Load page.</source>
         <translation>尚无判定：从 Redis 读取规则的检查服务会在生效规则旁判定它，负载页面的运行也会。</translation>
+    </message>
+</context>
+<context>
+    <name>sluice::ui::RuleChartDialog</name>
+    <message>
+        <source>Monitor: %1</source>
+        <translation>监控：%1</translation>
     </message>
 </context>
 <context>

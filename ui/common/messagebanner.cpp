@@ -24,10 +24,7 @@ MessageBanner::MessageBanner(const QString &frameName, const QString &textName, 
     m_icon->setFixedSize(20, 20);
     m_icon->hide();
     m_row->addWidget(m_icon, 0, Qt::AlignTop);
-    m_text = new QLabel(this);
-    m_text->setObjectName(textName);
-    m_text->setWordWrap(true);
-    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_text = PageHeader::selectable(textName, this);
     m_row->addWidget(m_text, 1);
     m_buttonBox = new QWidget(this);
     m_flow = new FlowLayout(m_buttonBox, 6);

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace sluice::ui {
@@ -81,6 +82,25 @@ void PageHeader::styleHeading(QLabel *l, qreal scale)
     f.setPointSizeF(f.pointSizeF() * scale);
     f.setBold(true);
     l->setFont(f);
+}
+
+void PageHeader::shareSplit(QSplitter *split, int first, int second, const QList<int> &sizes)
+{
+    split->setStretchFactor(0, first);
+    split->setStretchFactor(1, second);
+    if (!sizes.isEmpty()) {
+        split->setSizes(sizes);
+    }
+}
+
+QLabel *PageHeader::selectable(const QString &objectName, QWidget *parent, Qt::TextFormat format)
+{
+    auto *l = new QLabel(parent);
+    l->setObjectName(objectName);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setTextFormat(format);
+    return l;
 }
 
 QLabel *PageHeader::note(QWidget *parent, const QColor &color)

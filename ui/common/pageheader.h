@@ -9,6 +9,7 @@ class QHBoxLayout;
 class QVBoxLayout;
 class QLabel;
 class QPushButton;
+class QSplitter;
 
 namespace sluice::ui {
 
@@ -48,6 +49,13 @@ public:
     // The page's own layout, with the console's margins and spacing (every page the same).
     static QVBoxLayout *pageLayout(QWidget *page);
     static QLabel *heading(const QString &text, qreal scale, QWidget *parent);
+    // The two panes of `split` share its room first:second as it grows or shrinks, starting
+    // at `sizes` when given.
+    static void shareSplit(QSplitter *split, int first, int second, const QList<int> &sizes = {});
+    // A word-wrapped label named `objectName` whose text the user can select and copy (an
+    // address, an error, a key), in `format`.
+    static QLabel *selectable(const QString &objectName, QWidget *parent,
+                              Qt::TextFormat format = Qt::AutoText);
     // A word-wrapped note in the muted tone (or `color`).
     static QLabel *note(QWidget *parent, const QColor &color = tone::muted());
     // The looks of heading() and note() on a label made elsewhere (an ElidedLabel).

@@ -2,4 +2,4 @@
 # message banner, the worker thread, the confirm hook, the write gate and the statistics watch.
 sluice_ui_sources(tone.h pagemessage.h confirm.h filedialog.h workerthread.h pageheader messagebanner
     elidedlabel theme flowlayout
-    durationfield fieldform patterndraft patternform tablemodel writegate statswatch wheelguard windowplace)
+    durationfield overridefields fieldform patterndraft patternform tablemodel writegate statswatch wheelguard windowplace)

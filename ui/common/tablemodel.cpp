@@ -11,7 +11,8 @@
 
 namespace sluice::ui {
 
-QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent)
+QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent,
+                          Qt::TextElideMode elide)
 {
     auto *v = new QTableView(parent);
     v->setObjectName(objectName);
@@ -22,6 +23,7 @@ QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, 
     v->setAlternatingRowColors(true);
     v->setShowGrid(false);
     v->setWordWrap(false);
+    v->setTextElideMode(elide);
     v->verticalHeader()->hide();
     v->verticalHeader()->setDefaultSectionSize(24);
     v->horizontalHeader()->setHighlightSections(false);

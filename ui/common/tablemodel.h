@@ -10,9 +10,11 @@ class QTreeView;
 namespace sluice::ui {
 
 // The console's data table over `model`, named `objectName`: whole rows selected one at a time,
-// read-only, alternating rows without a grid, one line a row (24 px), no row numbers, headers
+// read-only, alternating rows without a grid, one line a row (24 px) elided at `elide` (the
+// middle for keys and subjects, whose ends tell them apart), no row numbers, headers
 // left-aligned. Pages set their columns' sizes.
-QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent);
+QTableView *makeTableView(const QString &objectName, QAbstractItemModel *model, QWidget *parent,
+                          Qt::TextElideMode elide = Qt::ElideRight);
 
 // Keeps every column of `view` in view, none reached by scrolling sideways: each column gets
 // its contents' width (its title's at least, `maxWidths[column]` at most); when they do not all

@@ -32,69 +32,51 @@ inline QColor pick(QRgb light, QRgb dark)
     return QColor::fromRgb(isDark() ? dark : light);
 }
 
+// One tone's colours, each a light and a dark variant, and its mark.
+struct ToneStyle
+{
+    QRgb color[2];
+    QRgb background[2];
+    QRgb text[2];
+    const char16_t *mark;
+};
+
+// In the order of Tone.
+inline const ToneStyle &style(Tone t)
+{
+    static constexpr ToneStyle styles[] = {
+        {{0x8a929c, 0x8a929c}, {0xf3f5f7, 0x262b32}, {0x5f6770, 0xa9b1ba}, u""},
+        {{0x2e9d4f, 0x4cc26e}, {0xeef8f1, 0x1b2e22}, {0x1f6e37, 0x7fd699}, u"\u2713 "},
+        {{0xe09a10, 0xf0b43c}, {0xfdf6e7, 0x352b17}, {0x8a5a00, 0xf3c46b}, u"\u26a0 "},
+        {{0xc0392b, 0xe8655a}, {0xfbeeec, 0x3a201d}, {0xb03a2e, 0xf08a80}, u"\u2717 "},
+    };
+    return styles[int(t)];
+}
+
 // The strong colour: a banner's left border, a status dot, a chart's alarm line.
 inline QColor color(Tone t)
 {
-    switch (t) {
-    case Tone::Good:
-        return pick(0x2e9d4f, 0x4cc26e);
-    case Tone::Warning:
-        return pick(0xe09a10, 0xf0b43c);
-    case Tone::Bad:
-        return pick(0xc0392b, 0xe8655a);
-    case Tone::Info:
-        break;
-    }
-    return pick(0x8a929c, 0x8a929c);
+    return pick(style(t).color[0], style(t).color[1]);
 }
 
 // The pale background of a banner in that tone.
 inline QColor background(Tone t)
 {
-    switch (t) {
-    case Tone::Good:
-        return pick(0xeef8f1, 0x1b2e22);
-    case Tone::Warning:
-        return pick(0xfdf6e7, 0x352b17);
-    case Tone::Bad:
-        return pick(0xfbeeec, 0x3a201d);
-    case Tone::Info:
-        break;
-    }
-    return pick(0xf3f5f7, 0x262b32);
+    return pick(style(t).background[0], style(t).background[1]);
 }
 
 // Text in that tone on the window's background (darker than color() on light, lighter on
 // dark, for contrast).
 inline QColor text(Tone t)
 {
-    switch (t) {
-    case Tone::Good:
-        return pick(0x1f6e37, 0x7fd699);
-    case Tone::Warning:
-        return pick(0x8a5a00, 0xf3c46b);
-    case Tone::Bad:
-        return pick(0xb03a2e, 0xf08a80);
-    case Tone::Info:
-        break;
-    }
-    return pick(0x5f6770, 0xa9b1ba);
+    return pick(style(t).text[0], style(t).text[1]);
 }
 
-// The mark before a headline, so that the tone does not rest on colour alone.
+// The mark before a headline, so that the tone does not rest on colour alone (none for Info).
 inline QString mark(Tone t)
 {
-    switch (t) {
-    case Tone::Good:
-        return QStringLiteral(u"\u2713 ");
-    case Tone::Warning:
-        return QStringLiteral(u"\u26a0 ");
-    case Tone::Bad:
-        return QStringLiteral(u"\u2717 ");
-    case Tone::Info:
-        break;
-    }
-    return {};
+    const char16_t *m = style(t).mark;
+    return *m ? QString::fromUtf16(m) : QString();
 }
 
 // Secondary text: blurbs, notes, units, a banner's detail line.

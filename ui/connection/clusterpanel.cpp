@@ -136,7 +136,6 @@ ClusterPanel::ClusterPanel(ConnectionController *controller, QWidget *parent)
     left->addWidget(PageHeader::heading(tr("Redis Cluster nodes"), 1.0, this));
     m_summary = PageHeader::note(this);
     m_summary->setObjectName(QStringLiteral("clusterSummary"));
-    m_summary->setWordWrap(true);
     left->addWidget(m_summary);
     m_nodesView = makeTableView(QStringLiteral("clusterNodesTable"), m_nodesModel, this);
     m_nodesView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -174,7 +173,6 @@ ClusterPanel::ClusterPanel(ConnectionController *controller, QWidget *parent)
     inputs->addStretch(1);
     right->addLayout(inputs);
     m_capacityNote = PageHeader::note(this);
-    m_capacityNote->setWordWrap(true);
     m_capacityNote->setText(
         tr("The capacity is a figure you give: 100,000 decisions/s by default, what one Redis "
            "node served on a 2-core test machine (README, \"Engine vs redis-benchmark\"). "
@@ -185,11 +183,7 @@ ClusterPanel::ClusterPanel(ConnectionController *controller, QWidget *parent)
     m_spreadView->horizontalHeader()->setStretchLastSection(true);
     m_spreadView->setTextElideMode(Qt::ElideRight);
     right->addWidget(m_spreadView, 1);
-    m_warnings = new QLabel(this);
-    m_warnings->setObjectName(QStringLiteral("hotKeyWarnings"));
-    m_warnings->setWordWrap(true);
-    m_warnings->setTextFormat(Qt::PlainText);
-    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings = PageHeader::selectable(QStringLiteral("hotKeyWarnings"), this, Qt::PlainText);
     right->addWidget(m_warnings);
     root->addLayout(right, 1);
 

@@ -157,11 +157,9 @@ QVBoxLayout *ConnectionPage::buildProfileList()
     m_list->setSpacing(3);
     left->addWidget(m_list, 1);
     auto *listButtons = new QHBoxLayout;
-    m_new = new QPushButton(tr("New profile"), this);
-    m_new->setObjectName(QStringLiteral("newButton"));
-    m_delete = new QPushButton(tr("Delete"), this);
-    m_delete->setObjectName(QStringLiteral("deleteButton"));
-    m_delete->setToolTip(tr("Delete the selected profile and its stored password"));
+    m_new = PageHeader::button(tr("New profile"), QStringLiteral("newButton"), this);
+    m_delete = PageHeader::button(tr("Delete"), QStringLiteral("deleteButton"), this,
+                                  tr("Delete the selected profile and its stored password"));
     listButtons->addWidget(m_new);
     listButtons->addWidget(m_delete);
     listButtons->addStretch(1);
@@ -187,19 +185,16 @@ QWidget *ConnectionPage::buildFormPanel()
 
     auto *actions = new QHBoxLayout;
     actions->setSpacing(8);
-    m_test = new QPushButton(tr("&Test connection"), form);
-    m_test->setObjectName(QStringLiteral("testButton"));
-    m_test->setToolTip(tr("Connect once with these values, without saving them"));
-    m_trust = new QPushButton(tr("Trust this host key"), form);
-    m_trust->setObjectName(QStringLiteral("trustHostKeyButton"));
-    m_trust->setToolTip(tr("Connect again, accepting the bastion's key shown below and adding it "
-                           "to known_hosts"));
+    m_test = PageHeader::button(tr("&Test connection"), QStringLiteral("testButton"), form,
+                                tr("Connect once with these values, without saving them"));
+    m_trust = PageHeader::button(
+        tr("Trust this host key"), QStringLiteral("trustHostKeyButton"), form,
+        tr("Connect again, accepting the bastion's key shown below and adding it "
+           "to known_hosts"));
     m_trust->hide();
-    m_save = new QPushButton(tr("&Save"), form);
-    m_save->setObjectName(QStringLiteral("saveButton"));
-    m_connect = new QPushButton(tr("&Connect"), form);
-    m_connect->setObjectName(QStringLiteral("connectButton"));
-    m_connect->setToolTip(tr("Save the profile and use it for the whole console"));
+    m_save = PageHeader::button(tr("&Save"), QStringLiteral("saveButton"), form);
+    m_connect = PageHeader::button(tr("&Connect"), QStringLiteral("connectButton"), form,
+                                   tr("Save the profile and use it for the whole console"));
     m_connect->setDefault(true);
     actions->addWidget(m_test);
     actions->addWidget(m_trust);
@@ -227,14 +222,11 @@ QWidget *ConnectionPage::buildSandboxPanel()
            "rules, keys and simulations on it without touching a real server."));
     fitToDetail(sandboxText);
     sandboxBox->addWidget(sandboxText);
-    m_sandboxStatus = new QLabel(sandbox);
-    m_sandboxStatus->setObjectName(QStringLiteral("sandboxStatus"));
-    m_sandboxStatus->setWordWrap(true);
-    m_sandboxStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sandboxStatus = PageHeader::selectable(QStringLiteral("sandboxStatus"), sandbox);
     sandboxBox->addWidget(m_sandboxStatus);
     auto *sandboxActions = new QHBoxLayout;
-    m_sandboxConnect = new QPushButton(tr("&Connect to the sandbox"), sandbox);
-    m_sandboxConnect->setObjectName(QStringLiteral("sandboxConnectButton"));
+    m_sandboxConnect = PageHeader::button(tr("&Connect to the sandbox"),
+                                          QStringLiteral("sandboxConnectButton"), sandbox);
     sandboxActions->addWidget(m_sandboxConnect);
     sandboxActions->addStretch(1);
     sandboxBox->addLayout(sandboxActions);

@@ -230,30 +230,23 @@ void ConnectionSession::askPassword(const QString &id, const QString &why)
     const QString more =
         QCoreApplication::translate("sluice::ui::ConnectionPage", "Sluice does not have it: %1.")
             .arg(why);
+    QString ask;
     switch (secret) {
     case ProfileStore::Secret::SshPassword:
-        say(Tone::Warning,
-            QCoreApplication::translate("sluice::ui::ConnectionPage",
-                                        "Enter the SSH password of '%1', then press Connect.")
-                .arg(p->name),
-            more);
+        ask = QCoreApplication::translate("sluice::ui::ConnectionPage",
+                                          "Enter the SSH password of '%1', then press Connect.");
         break;
     case ProfileStore::Secret::SshPassphrase:
-        say(Tone::Warning,
-            QCoreApplication::translate("sluice::ui::ConnectionPage",
-                                        "Enter the passphrase of the SSH key of '%1', then press "
-                                        "Connect.")
-                .arg(p->name),
-            more);
+        ask = QCoreApplication::translate("sluice::ui::ConnectionPage",
+                                          "Enter the passphrase of the SSH key of '%1', then press "
+                                          "Connect.");
         break;
     default:
-        say(Tone::Warning,
-            QCoreApplication::translate("sluice::ui::ConnectionPage",
-                                        "Enter the password of '%1', then press Connect.")
-                .arg(p->name),
-            more);
+        ask = QCoreApplication::translate("sluice::ui::ConnectionPage",
+                                          "Enter the password of '%1', then press Connect.");
         break;
     }
+    say(Tone::Warning, ask.arg(p->name), more);
     Q_EMIT secretRequested(secret);
 }
 

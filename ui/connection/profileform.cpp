@@ -155,12 +155,7 @@ void ProfileForm::buildProfileFields()
 void ProfileForm::buildTlsBox()
 {
     // TLS: its files, each with a file dialog.
-    m_tlsBox = new QGroupBox(tr("TLS"), this);
-    m_tlsBox->setObjectName(u"tlsBox"_s);
-    auto *tlsBox = new QVBoxLayout(m_tlsBox);
-    m_tlsFields = new FieldForm(QString(), m_tlsBox, u"Edit"_s);
-    m_tlsFields->setSpacing(12, 8);
-    tlsBox->addWidget(m_tlsFields);
+    m_tlsBox = groupBox(tr("TLS"), u"tlsBox"_s, &m_tlsFields);
     m_tlsFields->addField(u"tlsCa"_s, tr("C&A file:"), tr("the system's trust store"),
                           tr("The CA certificate (PEM) that signed the server's certificate"),
                           browseButton(u"tlsCa"_s, tr("CA certificate")));
@@ -194,12 +189,7 @@ void ProfileForm::buildSshBox()
     m_sshCheck->setToolTip(tr("Reach Redis through a bastion host: Sluice logs in with SSH and "
                               "connects from there"));
     m_box->addWidget(m_sshCheck);
-    m_sshBox = new QGroupBox(tr("SSH tunnel"), this);
-    m_sshBox->setObjectName(u"sshBox"_s);
-    auto *sshBox = new QVBoxLayout(m_sshBox);
-    m_sshForm = new FieldForm(QString(), m_sshBox, u"Edit"_s);
-    m_sshForm->setSpacing(12, 8);
-    sshBox->addWidget(m_sshForm);
+    m_sshBox = groupBox(tr("SSH tunnel"), u"sshBox"_s, &m_sshForm);
     auto *login = new QWidget(m_sshForm);
     auto *loginRow = new QHBoxLayout(login);
     loginRow->setContentsMargins(0, 0, 0, 0);
@@ -284,51 +274,45 @@ void ProfileForm::connectControls()
         m_draft.setTransport(ConnectionProfile::Transport(m_transport->currentData().toInt()));
         userEdit();
     });
-    connect(m_sshCheck, &QCheckBox::toggled, this, [this](bool on) {
-        m_draft.setSshEnabled(on);
-        userEdit();
-    });
-    connect(m_tlsInsecure, &QCheckBox::toggled, this, [this](bool on) {
-        m_draft.setTlsInsecure(on);
-        userEdit();
-    });
-    connect(m_sshAcceptNew, &QCheckBox::toggled, this, [this](bool on) {
-        m_draft.setSshAcceptNew(on);
-        userEdit();
-    });
-    connect(m_readOnly, &QCheckBox::toggled, this, [this](bool on) {
-        if (!m_loading) {
-            m_draft.setReadOnly(on);
-            Q_EMIT edited();
-        }
-    });
-    connect(m_scanBudget, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_loading) {
-            m_draft.setScanBudget(v);
-            Q_EMIT edited();
-        }
-    });
-    connect(m_keysRescan, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_loading) {
-            m_draft.setKeysRescanSeconds(v);
-            Q_EMIT edited();
-        }
-    });
-    connect(m_port, &QSpinBox::valueChanged, this, [this](int v) {
-        m_draft.setPort(v);
-        userEdit();
-    });
-    connect(m_db, &QSpinBox::valueChanged, this, [this](int v) {
-        m_draft.setDb(v);
-        userEdit();
-    });
-    connect(m_sshPort, &QSpinBox::valueChanged, this, [this](int v) {
-        m_draft.setSshPort(v);
-        userEdit();
-    });
+    bindToDraft(m_sshCheck, &QCheckBox::toggled, &ProfileDraft::setSshEnabled, true);
+    bindToDraft(m_tlsInsecure, &QCheckBox::toggled, &ProfileDraft::setTlsInsecure, true);
+    bindToDraft(m_sshAcceptNew, &QCheckBox::toggled, &ProfileDraft::setSshAcceptNew, true);
+    bindToDraft(m_readOnly, &QCheckBox::toggled, &ProfileDraft::setReadOnly, false);
+    bindToDraft(m_scanBudget, &QSpinBox::valueChanged, &ProfileDraft::setScanBudget, false);
+    bindToDraft(m_keysRescan, &QSpinBox::valueChanged, &ProfileDraft::setKeysRescanSeconds, false);
+    bindToDraft(m_port, &QSpinBox::valueChanged, &ProfileDraft::setPort, true);
+    bindToDraft(m_db, &QSpinBox::valueChanged, &ProfileDraft::setDb, true);
+    bindToDraft(m_sshPort, &QSpinBox::valueChanged, &ProfileDraft::setSshPort, true);
     connect(m_edits.value(u"name"_s), &QLineEdit::textEdited, this, [this](const QString &text) {
         setTitle(text.trimmed().isEmpty() ? tr("New profile") : text.trimmed());
     });
+}
+
+template <class Widget, class Signal, class Value>
+void ProfileForm::bindToDraft(Widget *widget, Signal signal, void (ProfileDraft::*setter)(Value),
+                              bool showsRows)
+{
+    connect(widget, signal, this, [this, setter, showsRows](Value value) {
+        if (showsRows) {
+            (m_draft.*setter)(value);
+            userEdit();
+        } else if (!m_loading) {
+            (m_draft.*setter)(value);
+            Q_EMIT edited();
+        }
+    });
+}
+
+QGroupBox *ProfileForm::groupBox(const QString &title, const QString &objectName,
+                                 FieldForm **fields)
+{
+    auto *box = new QGroupBox(title, this);
+    box->setObjectName(objectName);
+    *fields = new FieldForm(QString(), box, u"Edit"_s);
+    (*fields)->setSpacing(12, 8);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(*fields);
+    return box;
 }
 
 void ProfileForm::userEdit()

@@ -66,6 +66,14 @@ private:
     QWidget *browseButton(const QString &key, const QString &title);
     QString savedId() const;
     void userEdit();
+    // A titled group of fields under the main ones (TLS, the SSH tunnel), its form in `fields`.
+    QGroupBox *groupBox(const QString &title, const QString &objectName, FieldForm **fields);
+    // A checkbox's or spin box's value into the draft on every change. showsRows: the value
+    // may show or hide rows (userEdit(), also while the form is filled); otherwise only the
+    // user's changes are taken, and they emit edited().
+    template <class Widget, class Signal, class Value>
+    void bindToDraft(Widget *widget, Signal signal, void (ProfileDraft::*setter)(Value),
+                     bool showsRows);
 
     ProfileStore *m_store;
     ProfileDraft m_draft;

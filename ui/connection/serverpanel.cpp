@@ -65,10 +65,7 @@ ServerPanel::ServerPanel(ConnectionController *controller, QWidget *parent)
     m_title->setObjectName(QStringLiteral("serverTitle"));
     m_title->setWordWrap(true);
     box->addWidget(m_title);
-    m_unknown = new QLabel(this);
-    m_unknown->setObjectName(QStringLiteral("serverUnknown"));
-    m_unknown->setWordWrap(true);
-    m_unknown->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_unknown = PageHeader::selectable(QStringLiteral("serverUnknown"), this);
     box->addWidget(m_unknown);
     m_rows = new QGridLayout;
     m_rows->setHorizontalSpacing(8);

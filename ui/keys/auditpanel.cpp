@@ -4,6 +4,7 @@
 #include "scanstate.h"
 
 #include "ui/common/messagebanner.h"
+#include "ui/common/pageheader.h"
 #include "ui/common/tone.h"
 
 #include "core/common/duration.h"
@@ -116,10 +117,8 @@ AuditPanel::AuditPanel(EndpointSource endpoint, RulesSource rules, QWidget *pare
     root->addWidget(intro);
 
     auto *bar = new QHBoxLayout;
-    m_start = new QPushButton(tr("Audit now"), this);
-    m_start->setObjectName(QStringLiteral("auditStartButton"));
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName(QStringLiteral("auditCancelButton"));
+    m_start = PageHeader::button(tr("Audit now"), QStringLiteral("auditStartButton"), this);
+    m_cancel = PageHeader::button(tr("Cancel"), QStringLiteral("auditCancelButton"), this);
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("auditProgress"));
     m_progress->setRange(0, 1000);
@@ -188,10 +187,8 @@ AuditPanel::AuditPanel(EndpointSource endpoint, RulesSource rules, QWidget *pare
                          "(at most 30d)"));
     m_ttl->setMaximumWidth(90);
     ttlLabel->setBuddy(m_ttl);
-    m_fix = new QPushButton(tr("Fix with TTL…"), right);
-    m_fix->setObjectName(QStringLiteral("auditFixButton"));
-    m_delete = new QPushButton(tr("Delete…"), right);
-    m_delete->setObjectName(QStringLiteral("auditDeleteButton"));
+    m_fix = PageHeader::button(tr("Fix with TTL…"), QStringLiteral("auditFixButton"), right);
+    m_delete = PageHeader::button(tr("Delete…"), QStringLiteral("auditDeleteButton"), right);
     fixBar->addWidget(ttlLabel);
     fixBar->addWidget(m_ttl);
     fixBar->addWidget(m_fix);
@@ -200,8 +197,7 @@ AuditPanel::AuditPanel(EndpointSource endpoint, RulesSource rules, QWidget *pare
     rightLayout->addLayout(fixBar);
     split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    PageHeader::shareSplit(split, 3, 2);
     root->addWidget(split, 1);
 
     connect(m_start, &QPushButton::clicked, this, &AuditPanel::start);

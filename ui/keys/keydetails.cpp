@@ -1,5 +1,6 @@
 #include "keydetails.h"
 
+#include "ui/common/pageheader.h"
 #include "ui/common/theme.h"
 #include "ui/common/tone.h"
 
@@ -23,12 +24,7 @@ namespace {
 
 QLabel *value(QWidget *parent, const char *name)
 {
-    auto *l = new QLabel(parent);
-    l->setObjectName(QString::fromLatin1(name));
-    l->setWordWrap(true);
-    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->setTextFormat(Qt::PlainText);
-    return l;
+    return PageHeader::selectable(QString::fromLatin1(name), parent, Qt::PlainText);
 }
 
 QString ttlWords(qint64 pttl)
@@ -79,8 +75,7 @@ KeyDetails::KeyDetails(QWidget *parent)
     h->setContentsMargins(0, 0, 0, 0);
     h->setSpacing(20);
 
-    auto *left = new QVBoxLayout;
-    left->setSpacing(6);
+    auto *left = PageHeader::layoutOn<QVBoxLayout>(nullptr, 6);
     m_title = value(m_body, "detailsKey");
     m_title->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     QFont tf = m_title->font();
@@ -109,8 +104,7 @@ KeyDetails::KeyDetails(QWidget *parent)
     m_history->setToolTip(tr("How much of its limit the key used, read once a second while it "
                              "is selected; the dotted line is the limit"));
     m_historyNote = value(m_body, "detailsHistoryNote");
-    auto *history = new QVBoxLayout;
-    history->setSpacing(0);
+    auto *history = PageHeader::layoutOn<QVBoxLayout>(nullptr, 0);
     history->addWidget(m_history);
     history->addWidget(m_historyNote);
     form->addRow(tr("Last minute:"), history);
@@ -119,12 +113,8 @@ KeyDetails::KeyDetails(QWidget *parent)
     h->addLayout(left, 4);
 
     // The verdict explained, beside the facts (the pane is short: the table gets the height).
-    auto *middle = new QVBoxLayout;
-    middle->setSpacing(4);
-    m_explanationTitle = new QLabel(tr("Why it is flagged"), m_body);
-    QFont bold = m_explanationTitle->font();
-    bold.setBold(true);
-    m_explanationTitle->setFont(bold);
+    auto *middle = PageHeader::layoutOn<QVBoxLayout>(nullptr, 4);
+    m_explanationTitle = PageHeader::heading(tr("Why it is flagged"), 1.0, m_body);
     middle->addWidget(m_explanationTitle);
     m_explanation = value(m_body, "detailsExplanation");
     // The palette's panel and ink (readable in both themes), the verdict's colour as the
@@ -134,10 +124,8 @@ KeyDetails::KeyDetails(QWidget *parent)
     middle->addStretch(1);
     h->addLayout(middle, 4);
 
-    auto *right = new QVBoxLayout;
-    right->setSpacing(4);
-    m_rawTitle = new QLabel(tr("Raw value"), m_body);
-    m_rawTitle->setFont(bold);
+    auto *right = PageHeader::layoutOn<QVBoxLayout>(nullptr, 4);
+    m_rawTitle = PageHeader::heading(tr("Raw value"), 1.0, m_body);
     right->addWidget(m_rawTitle);
     m_raw = new QPlainTextEdit(m_body);
     m_raw->setObjectName(QStringLiteral("rawValue"));

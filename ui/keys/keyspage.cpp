@@ -154,8 +154,7 @@ void KeysPage::buildFilters(QVBoxLayout *root)
     m_progress->setVisible(false);
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("keyCount"));
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName(QStringLiteral("cancelScanButton"));
+    m_cancel = PageHeader::button(tr("Cancel"), QStringLiteral("cancelScanButton"), this);
     m_cancel->setVisible(false);
     filters->addWidget(patternLabel);
     filters->addWidget(m_pattern, 2);
@@ -190,7 +189,6 @@ void KeysPage::buildFilters(QVBoxLayout *root)
     m_nodes = PageHeader::note(this);
     m_nodes->setObjectName(QStringLiteral("nodeProgress"));
     m_nodes->setTextFormat(Qt::PlainText);
-    m_nodes->setWordWrap(true);
     m_nodes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *clusterRow = new QHBoxLayout;
     clusterRow->setSpacing(16);
@@ -237,9 +235,7 @@ void KeysPage::buildTable()
     m_views->addWidget(m_tree);
     m_splitter->addWidget(m_views);
     m_splitter->addWidget(m_details);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({500, 190});
+    PageHeader::shareSplit(m_splitter, 3, 1, {500, 190});
 }
 
 // The audit mode in place of the table (its button down), the timers.

@@ -116,7 +116,6 @@ KeysTree::KeysTree(KeysModel *model, QWidget *parent)
     label->setBuddy(m_groupBy);
     m_note = PageHeader::note(this);
     m_note->setObjectName(QStringLiteral("treeNote"));
-    m_note->setWordWrap(true);
     top->addWidget(label);
     top->addWidget(m_groupBy);
     top->addWidget(m_note, 1);

@@ -3,6 +3,7 @@
 #include "monitorsession.h"
 
 #include "ui/common/durationfield.h"
+#include "ui/common/overridefields.h"
 
 #include "core/common/bytes.h"
 
@@ -29,21 +30,15 @@ BlockDialog::BlockDialog(QList<OverrideTarget> targets, QWidget *parent)
     if (m_targets.size() > 5) {
         who << tr("and %n more", nullptr, int(m_targets.size() - 5));
     }
-    auto *what = new QLabel(tr("Deny every request of %1 for the time below: an override "
-                               "stored in Redis, which the rule's key does not change and which "
-                               "ends by itself.")
-                                .arg(who.join(QStringLiteral(", "))),
-                            this);
-    what->setWordWrap(true);
-    what->setMinimumWidth(420);
-    box->addWidget(what);
+    box->addWidget(OverrideFields::intro(
+        tr("Deny every request of %1 for the time below: an override stored in Redis, which the "
+           "rule's key does not change and which ends by itself.")
+            .arg(who.join(QStringLiteral(", "))),
+        this));
     auto *form = new QFormLayout;
-    constexpr qint64 longest = 30LL * 24 * 3600 * 1'000'000;
-    m_duration = new DurationField(MonitorSession::defaultBlockUs, 1'000'000, longest, this);
-    m_duration->edit()->setObjectName(QStringLiteral("blockDurationEdit"));
-    m_note = new QLineEdit(this);
-    m_note->setObjectName(QStringLiteral("blockNoteEdit"));
-    m_note->setPlaceholderText(tr("why, for the next on-call (optional)"));
+    const OverrideFields fields(MonitorSession::defaultBlockUs, QStringLiteral("block"), this);
+    m_duration = fields.duration;
+    m_note = fields.note;
     form->addRow(tr("Block &for:"), m_duration);
     form->addRow(tr("&Note:"), m_note);
     box->addLayout(form);

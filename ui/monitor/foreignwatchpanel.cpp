@@ -48,13 +48,11 @@ ForeignWatchPanel::ForeignWatchPanel(ConnectionController *connection, int inter
     title->addWidget(m_status, 1);
     box->addLayout(title);
     m_model = new ForeignWatchModel(this);
-    m_view = makeTableView(QStringLiteral("foreignWatchTable"), m_model, this);
-    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view = makeTableView(QStringLiteral("foreignWatchTable"), m_model, this, Qt::ElideMiddle);
     fitColumnsToView(m_view, ForeignWatchModel::KeyColumn, {}, {ForeignWatchModel::LevelColumn});
     box->addWidget(m_view, 1);
     m_empty = PageHeader::note(this);
     m_empty->setObjectName(QStringLiteral("foreignWatchNote"));
-    m_empty->setWordWrap(true);
     m_empty->setText(tr("No other limiter's keys whose limit is known. Give a counter its limit "
                         "with an adopt block in the rules; Spring Cloud Gateway's tokens and "
                         "block keys (@nestjs/throttler, Rack::Attack) say theirs."));

@@ -8,6 +8,7 @@
 #include "limitedmodel.h"
 #include "monitorsession.h"
 #include "rulechart.h"
+#include "rulechartdialog.h"
 #include "topsubjectsmodel.h"
 
 #include "ui/common/elidedlabel.h"
@@ -17,8 +18,6 @@
 #include "ui/common/theme.h"
 
 #include <QComboBox>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QEvent>
 #include <QFrame>
 #include <QGridLayout>
@@ -34,6 +33,19 @@
 #include <QVBoxLayout>
 
 namespace sluice::ui {
+
+namespace {
+
+// The note under a table: one line, a longer text ends in "…" (its whole text in the tooltip).
+ElidedLabel *tableNote(const QString &objectName, QWidget *parent)
+{
+    auto *note = new ElidedLabel(parent);
+    PageHeader::styleNote(note);
+    note->setObjectName(objectName);
+    return note;
+}
+
+} // namespace
 
 MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     : QWidget(parent)
@@ -70,9 +82,7 @@ MonitorPage::MonitorPage(ConnectionController *connection, QWidget *parent)
     m_chartArea->setMinimumHeight(RuleChart::minimumChartHeight + 4);
     bottom->setMinimumHeight(280);
     // A taller window gives most of its height to the charts (five show at 1920x1080).
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setSizes({600, 300});
+    PageHeader::shareSplit(split, 3, 1, {600, 300});
     connectSession();
     rebuildCharts();
     rebuildTopCombo();
@@ -124,7 +134,6 @@ QWidget *MonitorPage::buildCharts(QWidget *parent)
     rangeLabel->setBuddy(m_range);
     m_rangeNote = PageHeader::note(top);
     m_rangeNote->setObjectName(QStringLiteral("rangeNote"));
-    m_rangeNote->setWordWrap(true);
     rangeRow->addWidget(rangeLabel);
     rangeRow->addWidget(m_range);
     rangeRow->addSpacing(6);
@@ -179,8 +188,8 @@ QVBoxLayout *MonitorPage::buildLimited(QWidget *parent)
     }
     pane->addLayout(title);
     m_limited = new LimitedModel(this);
-    m_limitedView = makeTableView(QStringLiteral("limitedTable"), m_limited, parent);
-    m_limitedView->setTextElideMode(Qt::ElideMiddle);
+    m_limitedView =
+        makeTableView(QStringLiteral("limitedTable"), m_limited, parent, Qt::ElideMiddle);
     // Allow and Block act on every selected subject; Unblock on one.
     m_limitedView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     // The order holds while the pointer is on the list (eventFilter).
@@ -190,9 +199,7 @@ QVBoxLayout *MonitorPage::buildLimited(QWidget *parent)
     fitColumnsToView(m_limitedView, LimitedModel::StateColumn, {},
                      {LimitedModel::SubjectColumn, LimitedModel::RuleColumn});
     pane->addWidget(m_limitedView, 1);
-    m_limitedNote = new ElidedLabel(parent);
-    PageHeader::styleNote(m_limitedNote);
-    m_limitedNote->setObjectName(QStringLiteral("limitedNote"));
+    m_limitedNote = tableNote(QStringLiteral("limitedNote"), parent);
     pane->addWidget(m_limitedNote);
     return pane;
 }
@@ -215,17 +222,14 @@ QVBoxLayout *MonitorPage::buildTop(QWidget *parent)
     title->addWidget(m_topRule);
     pane->addLayout(title);
     m_top = new TopSubjectsModel(this);
-    m_topView = makeTableView(QStringLiteral("topTable"), m_top, parent);
-    m_topView->setTextElideMode(Qt::ElideMiddle);
+    m_topView = makeTableView(QStringLiteral("topTable"), m_top, parent, Qt::ElideMiddle);
     QHeaderView *th = m_topView->horizontalHeader();
     th->setSectionResizeMode(TopSubjectsModel::SubjectColumn, QHeaderView::Stretch);
     for (int c = TopSubjectsModel::RequestsColumn; c < TopSubjectsModel::ColumnCount; ++c) {
         th->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     }
     pane->addWidget(m_topView, 1);
-    m_topNote = new ElidedLabel(parent);
-    PageHeader::styleNote(m_topNote);
-    m_topNote->setObjectName(QStringLiteral("topNote"));
+    m_topNote = tableNote(QStringLiteral("topNote"), parent);
     pane->addWidget(m_topNote);
     return pane;
 }
@@ -321,8 +325,8 @@ void MonitorPage::onUpdated()
             if (RuleChart *c = m_charts.value(series.ruleId)) {
                 c->setSeries(series, shown);
             }
-            if (m_largeChart && m_largeChart->ruleId() == series.ruleId) {
-                m_largeChart->setSeries(series, shown);
+            if (m_largeDialog) {
+                m_largeDialog->setSeries(series, shown);
             }
         }
     }
@@ -345,6 +349,11 @@ void MonitorPage::updateRange()
     m_rangeNote->setToolTip(note);
 }
 
+RuleChart *MonitorPage::largeChart() const
+{
+    return m_largeDialog ? m_largeDialog->chart() : nullptr;
+}
+
 void MonitorPage::openLarge(const QString &ruleId)
 {
     const Rule *rule = m_session->rules().find(ruleId);
@@ -352,35 +361,13 @@ void MonitorPage::openLarge(const QString &ruleId)
         return;
     }
     if (!m_largeDialog) {
-        m_largeDialog = new QDialog(this);
-        m_largeDialog->setObjectName(QStringLiteral("chartDialog"));
-        m_largeDialog->setAttribute(Qt::WA_DeleteOnClose);
-        auto *box = new QVBoxLayout(m_largeDialog);
-        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_largeDialog);
-        connect(buttons, &QDialogButtonBox::rejected, m_largeDialog, &QDialog::reject);
-        box->addWidget(buttons);
-        connect(m_largeDialog, &QObject::destroyed, this, [this] {
-            m_largeDialog = nullptr;
-            m_largeChart = nullptr;
-        });
+        m_largeDialog = new RuleChartDialog(this);
+        connect(m_largeDialog, &QObject::destroyed, this, [this] { m_largeDialog = nullptr; });
     }
-    delete m_largeChart;
-    m_largeChart = new RuleChart(*rule, m_largeDialog);
-    m_largeChart->setObjectName(QStringLiteral("largeChart"));
-    m_largeChart->setLegendShown(true);
-    static_cast<QVBoxLayout *>(m_largeDialog->layout())->insertWidget(0, m_largeChart, 1);
-    m_largeDialog->setWindowTitle(tr("Monitor: %1").arg(ruleId));
+    m_largeDialog->showRule(*rule);
     for (const stats::RuleSeries &series : m_session->snapshot().series) {
-        if (series.ruleId == ruleId) {
-            m_largeChart->setSeries(series, m_session->shownSeconds());
-        }
+        m_largeDialog->setSeries(series, m_session->shownSeconds());
     }
-    // Most of the window, never more than the screen.
-    const QSize avail = window()->size();
-    m_largeDialog->resize(std::max(640, avail.width() * 4 / 5),
-                          std::max(420, avail.height() * 3 / 4));
-    m_largeDialog->show();
-    m_largeDialog->raise();
 }
 
 bool MonitorPage::eventFilter(QObject *watched, QEvent *event)

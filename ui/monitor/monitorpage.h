@@ -32,6 +32,7 @@ class ElidedLabel;
 class ForeignWatchPanel;
 class MonitorSession;
 class RuleChart;
+class RuleChartDialog;
 class TopSubjectsModel;
 
 // The Monitor page (CONSOLE.md): per rule, allowed and denied decisions per
@@ -63,7 +64,7 @@ public:
     ForeignWatchPanel *foreignWatch() const { return m_foreign; }
     RuleChart *chart(const QString &ruleId) const { return m_charts.value(ruleId); }
     // The large chart a click opened (null when its dialog is closed).
-    RuleChart *largeChart() const { return m_largeChart; }
+    RuleChart *largeChart() const;
 
     // Tests: answers the Unblock confirmation instead of a dialog (true: go ahead). Without a
     // hook a QMessageBox asks (open(), not exec(): no nested event loop).
@@ -133,8 +134,7 @@ private:
     QLabel *m_noRules;
     QComboBox *m_range;
     QLabel *m_rangeNote;
-    QDialog *m_largeDialog = nullptr;
-    RuleChart *m_largeChart = nullptr;
+    RuleChartDialog *m_largeDialog = nullptr;
     ElidedLabel *m_topNote;
     QHash<QString, RuleChart *> m_charts;
     LimitedModel *m_limited;

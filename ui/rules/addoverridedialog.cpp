@@ -5,6 +5,7 @@
 #include "rulesworker.h"
 
 #include "ui/common/durationfield.h"
+#include "ui/common/overridefields.h"
 #include "ui/common/pageheader.h"
 
 #include "core/rules/overridestore.h"
@@ -26,14 +27,12 @@ AddOverrideDialog::AddOverrideDialog(const Rule &rule, QWidget *parent)
     setObjectName(QStringLiteral("addOverrideDialog"));
     setWindowTitle(tr("Add override"));
     auto *box = new QVBoxLayout(this);
-    auto *what = new QLabel(tr("An override of rule %1 stored in Redis: it decides for the "
-                               "subjects it matches instead of the rule's limit, wherever the "
-                               "rules come from the store, and ends by itself.")
-                                .arg(rule.id),
-                            this);
-    what->setWordWrap(true);
-    what->setMinimumWidth(420);
-    box->addWidget(what);
+    box->addWidget(OverrideFields::intro(
+        tr("An override of rule %1 stored in Redis: it decides for the subjects it matches "
+           "instead of the rule's limit, wherever the rules come from the store, and ends by "
+           "itself.")
+            .arg(rule.id),
+        this));
     auto *form = new QFormLayout;
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("overrideKindCombo"));
@@ -47,11 +46,9 @@ AddOverrideDialog::AddOverrideDialog(const Rule &rule, QWidget *parent)
     m_action->addItem(tr("deny: refuse every request"), int(Override::Action::Deny));
     m_action->addItem(tr("allow: never limit"), int(Override::Action::Allow));
     constexpr qint64 hour = 3600LL * 1'000'000;
-    m_duration = new DurationField(hour, 1'000'000, 30 * 24 * hour, this);
-    m_duration->edit()->setObjectName(QStringLiteral("overrideDurationEdit"));
-    m_note = new QLineEdit(this);
-    m_note->setObjectName(QStringLiteral("overrideNoteEdit"));
-    m_note->setPlaceholderText(tr("why, for the next on-call (optional)"));
+    const OverrideFields fields(hour, QStringLiteral("override"), this);
+    m_duration = fields.duration;
+    m_note = fields.note;
     form->addRow(tr("&Match:"), m_kind);
     form->addRow(tr("&Who:"), m_pattern);
     form->addRow(tr("&Action:"), m_action);

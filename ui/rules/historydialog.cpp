@@ -99,15 +99,10 @@ HistoryDialog::HistoryDialog(RulesSession *session, ConfirmHook confirm, QWidget
     m_diffTitle->setObjectName(QStringLiteral("historyDiffTitle"));
     m_diffTitle->setWordWrap(true);
     lowerBox->addWidget(m_diffTitle);
-    m_diff = new QTreeWidget(lower);
-    m_diff->setObjectName(QStringLiteral("historyDiff"));
-    m_diff->setColumnCount(2);
-    m_diff->setHeaderLabels({tr("Rule"), tr("What a rollback changes")});
-    m_diff->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_diff->header()->setStretchLastSection(true);
+    m_diff = RuleDiffDialog::makeTree(QStringLiteral("historyDiff"), tr("What a rollback changes"),
+                                      lower);
     lowerBox->addWidget(m_diff, 1);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    PageHeader::shareSplit(split, 3, 2);
     box->addWidget(split, 1);
 
     auto *buttons = new QDialogButtonBox(this);

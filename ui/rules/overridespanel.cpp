@@ -39,13 +39,11 @@ OverridesPanel::OverridesPanel(RulesSession *session, QWidget *parent)
     title->addWidget(m_add);
     title->addWidget(m_remove);
     box->addLayout(title);
-    m_view = makeTableView(QStringLiteral("overridesTable"), m_model, this);
-    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view = makeTableView(QStringLiteral("overridesTable"), m_model, this, Qt::ElideMiddle);
     fitColumnsToView(m_view, OverridesModel::NoteColumn, {}, {OverridesModel::MatchColumn});
     box->addWidget(m_view, 1);
     m_note = PageHeader::note(this);
     m_note->setObjectName(QStringLiteral("overridesNote"));
-    m_note->setWordWrap(true);
     box->addWidget(m_note);
     setMinimumHeight(130);
 

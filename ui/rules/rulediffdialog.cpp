@@ -32,6 +32,18 @@ QTreeWidgetItem *group(QTreeWidget *tree, const QString &title, const QColor &co
 
 } // namespace
 
+QTreeWidget *RuleDiffDialog::makeTree(const QString &objectName, const QString &detailTitle,
+                                      QWidget *parent)
+{
+    auto *tree = new QTreeWidget(parent);
+    tree->setObjectName(objectName);
+    tree->setColumnCount(2);
+    tree->setHeaderLabels({tr("Rule"), detailTitle});
+    tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree->header()->setStretchLastSection(true);
+    return tree;
+}
+
 void RuleDiffDialog::fillTree(QTreeWidget *tree, const RuleDiff &diff, int unchanged)
 {
     tree->clear();
@@ -100,12 +112,7 @@ RuleDiffDialog::RuleDiffDialog(Mode mode, const RuleDiff &diff, const QString &h
     title->setFont(f);
     box->addWidget(title);
 
-    m_tree = new QTreeWidget(this);
-    m_tree->setObjectName(QStringLiteral("diffTree"));
-    m_tree->setColumnCount(2);
-    m_tree->setHeaderLabels({tr("Rule"), tr("What changes")});
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_tree->header()->setStretchLastSection(true);
+    m_tree = makeTree(QStringLiteral("diffTree"), tr("What changes"), this);
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
     fillTree(m_tree, diff, unchanged);
@@ -195,12 +202,7 @@ void RuleDiffDialog::setPreview(const QList<keys::RulePreview> &preview, const Q
                             "allowed after) %1 · newly denied (allowed now, denied after) %2")
                              .arg(released)
                              .arg(denied));
-    auto *tree = new QTreeWidget(this);
-    tree->setObjectName(QStringLiteral("previewTree"));
-    tree->setColumnCount(2);
-    tree->setHeaderLabels({tr("Rule"), tr("Subjects limited now")});
-    tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    tree->header()->setStretchLastSection(true);
+    QTreeWidget *tree = makeTree(QStringLiteral("previewTree"), tr("Subjects limited now"), this);
     tree->setUniformRowHeights(true);
     for (const keys::RulePreview &p : preview) {
         QString line = tr("%n live key(s)", nullptr, int(p.liveKeys));

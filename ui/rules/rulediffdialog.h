@@ -43,6 +43,10 @@ public:
     // The diff as the dialog lists it (Added / Changed / Removed groups, `unchanged` counted):
     // also the History panel's.
     static void fillTree(QTreeWidget *tree, const RuleDiff &diff, int unchanged);
+    // An empty tree of two columns, "Rule" and `detailTitle`, the rule's as wide as its
+    // contents: the dialog's diff and preview, and the History panel's diff.
+    static QTreeWidget *makeTree(const QString &objectName, const QString &detailTitle,
+                                 QWidget *parent);
 
 private:
     QTreeWidget *m_tree;

@@ -289,16 +289,8 @@ void RuleEditor::buildPreview(QWidget *form, QVBoxLayout *box)
     subjectRow->addWidget(m_subject, 1);
     box->addLayout(subjectRow);
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    m_keyPreview = new QLabel(form);
-    m_keyPreview->setObjectName(QStringLiteral("keyPreview"));
-    m_keyPreview->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_keyPreview->setWordWrap(true);
-    m_headersPreview = new QLabel(form);
-    m_headersPreview->setObjectName(QStringLiteral("headersPreview"));
-    m_headersPreview->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_headersPreview->setWordWrap(true);
-    m_headersPreview->setTextFormat(Qt::RichText);
-    m_keyPreview->setTextFormat(Qt::RichText);
+    m_keyPreview = PageHeader::selectable(QStringLiteral("keyPreview"), form, Qt::RichText);
+    m_headersPreview = PageHeader::selectable(QStringLiteral("headersPreview"), form, Qt::RichText);
     const auto panel = [] {
         return QStringLiteral("QLabel { background: %1; border: 1px solid %2; border-radius: 3px; "
                               "padding: 6px 8px; }")
@@ -627,6 +619,60 @@ bool RuleEditor::countRejected() const
     return m_countRejected->isEnabled() && m_countRejected->isChecked();
 }
 
+namespace {
+
+// The help beside the fields an algorithm shows: the algorithm's own, then the window's or the
+// rate's and the burst's.
+struct FieldHelp
+{
+    const char *field = nullptr;
+    const char *text = nullptr;
+};
+struct AlgorithmHelp
+{
+    Algorithm algorithm;
+    FieldHelp fields[3];
+};
+constexpr AlgorithmHelp algorithmHelp[] = {
+    {Algorithm::FixedWindow,
+     {{"algorithm", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                      "Counts per window; up to 2x the limit across a boundary.")},
+      {"window",
+       QT_TRANSLATE_NOOP("sluice::ui::RuleEditor", "Length of each window, e.g. 5s, 250ms, 1m.")}}},
+    {Algorithm::SlidingLog,
+     {{"algorithm", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                      "Exact over any span; one entry per request in Redis.")},
+      {"window", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                   "Any span this long admits at most the limit.")}}},
+    {Algorithm::SlidingCounter,
+     {{"algorithm", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                      "Weighs the previous window: nearly exact, two counters.")},
+      {"window",
+       QT_TRANSLATE_NOOP("sluice::ui::RuleEditor", "The span the limit applies to, e.g. 1m.")}}},
+    {Algorithm::TokenBucket,
+     {{"algorithm", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                      "Steady refill; a full bucket allows a burst at once.")},
+      {"rate",
+       QT_TRANSLATE_NOOP("sluice::ui::RuleEditor", "Tokens per period, e.g. 100/s or 5/10s.")},
+      {"burst",
+       QT_TRANSLATE_NOOP("sluice::ui::RuleEditor", "Bucket size: the most requests at once.")}}},
+    {Algorithm::LeakyBucket,
+     {{"algorithm", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                      "Queues requests and releases them at a steady pace.")},
+      {"rate",
+       QT_TRANSLATE_NOOP("sluice::ui::RuleEditor", "How fast the queue drains, e.g. 10/s.")},
+      {"burst", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                  "Queue size; requests beyond it are refused.")}}},
+    {Algorithm::Gcra,
+     {{"algorithm", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor",
+                                      "A steady pace plus a burst allowance; one timestamp.")},
+      {"rate", QT_TRANSLATE_NOOP("sluice::ui::RuleEditor", "The sustained pace, e.g. 5/m.")},
+      {"burst",
+       QT_TRANSLATE_NOOP("sluice::ui::RuleEditor", "Extra requests at once beyond the pace.")}}},
+};
+
+} // namespace
+
 void RuleEditor::updateHelp()
 {
     const Algorithm a =
@@ -636,34 +682,14 @@ void RuleEditor::updateHelp()
         l->setText(text);
     };
     help("id", tr("Names the rule in keys, headers and logs."));
-    switch (a) {
-    case Algorithm::FixedWindow:
-        help("algorithm", tr("Counts per window; up to 2x the limit across a boundary."));
-        help("window", tr("Length of each window, e.g. 5s, 250ms, 1m."));
-        break;
-    case Algorithm::SlidingLog:
-        help("algorithm", tr("Exact over any span; one entry per request in Redis."));
-        help("window", tr("Any span this long admits at most the limit."));
-        break;
-    case Algorithm::SlidingCounter:
-        help("algorithm", tr("Weighs the previous window: nearly exact, two counters."));
-        help("window", tr("The span the limit applies to, e.g. 1m."));
-        break;
-    case Algorithm::TokenBucket:
-        help("algorithm", tr("Steady refill; a full bucket allows a burst at once."));
-        help("rate", tr("Tokens per period, e.g. 100/s or 5/10s."));
-        help("burst", tr("Bucket size: the most requests at once."));
-        break;
-    case Algorithm::LeakyBucket:
-        help("algorithm", tr("Queues requests and releases them at a steady pace."));
-        help("rate", tr("How fast the queue drains, e.g. 10/s."));
-        help("burst", tr("Queue size; requests beyond it are refused."));
-        break;
-    case Algorithm::Gcra:
-        help("algorithm", tr("A steady pace plus a burst allowance; one timestamp."));
-        help("rate", tr("The sustained pace, e.g. 5/m."));
-        help("burst", tr("Extra requests at once beyond the pace."));
-        break;
+    for (const AlgorithmHelp &entry : algorithmHelp) {
+        if (entry.algorithm == a) {
+            for (const FieldHelp &f : entry.fields) {
+                if (f.field) {
+                    help(f.field, tr(f.text));
+                }
+            }
+        }
     }
     help("limit", tr("Requests admitted per window."));
     switch (a) {

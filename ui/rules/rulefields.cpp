@@ -10,54 +10,57 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 
+#include <algorithm>
+#include <iterator>
+
 using namespace Qt::StringLiterals;
 
 namespace sluice::ui {
 
+namespace {
+
+// Each field's label and placeholder (none for the combos), by the rule file's key.
+struct FieldWords
+{
+    const char *field;
+    const char *label;
+    const char *placeholder;
+};
+constexpr FieldWords fieldWords[] = {
+    {"id", QT_TRANSLATE_NOOP("RuleFields", "&Id:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. hello-per-ip")},
+    {"algorithm", QT_TRANSLATE_NOOP("RuleFields", "&Algorithm:"), nullptr},
+    {"limit", QT_TRANSLATE_NOOP("RuleFields", "&Limit:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 3")},
+    {"window", QT_TRANSLATE_NOOP("RuleFields", "&Window:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 5s, 250ms, 1m")},
+    {"rate", QT_TRANSLATE_NOOP("RuleFields", "&Rate:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 100/s, 5/10s")},
+    {"burst", QT_TRANSLATE_NOOP("RuleFields", "&Burst:"),
+     QT_TRANSLATE_NOOP("RuleFields", "e.g. 200")},
+    {"scope", QT_TRANSLATE_NOOP("RuleFields", "S&cope:"), nullptr},
+};
+
+const FieldWords *findWords(const QString &field)
+{
+    const auto *w =
+        std::find_if(std::begin(fieldWords), std::end(fieldWords),
+                     [&](const FieldWords &f) { return field == QLatin1String(f.field); });
+    return w == std::end(fieldWords) ? nullptr : w;
+}
+
+} // namespace
+
 QString RuleFields::label(const QString &field)
 {
-    if (field == u"id"_s) {
-        return tr("&Id:");
-    }
-    if (field == u"algorithm"_s) {
-        return tr("&Algorithm:");
-    }
-    if (field == u"limit"_s) {
-        return tr("&Limit:");
-    }
-    if (field == u"window"_s) {
-        return tr("&Window:");
-    }
-    if (field == u"rate"_s) {
-        return tr("&Rate:");
-    }
-    if (field == u"burst"_s) {
-        return tr("&Burst:");
-    }
-    if (field == u"scope"_s) {
-        return tr("S&cope:");
-    }
-    return field;
+    const FieldWords *w = findWords(field);
+    return w ? tr(w->label) : field;
 }
 
 QString RuleFields::placeholder(const QString &field)
 {
-    if (field == u"id"_s) {
-        return tr("e.g. hello-per-ip");
-    }
-    if (field == u"limit"_s) {
-        return tr("e.g. 3");
-    }
-    if (field == u"window"_s) {
-        return tr("e.g. 5s, 250ms, 1m");
-    }
-    if (field == u"rate"_s) {
-        return tr("e.g. 100/s, 5/10s");
-    }
-    if (field == u"burst"_s) {
-        return tr("e.g. 200");
-    }
-    return {};
+    const FieldWords *w = findWords(field);
+    return w && w->placeholder ? tr(w->placeholder) : QString();
 }
 
 QComboBox *RuleFields::algorithmCombo(QWidget *parent)

@@ -133,8 +133,7 @@ void RulesPage::buildBody(QVBoxLayout *root)
     leftSplit->addWidget(m_table);
     m_overrides = new OverridesPanel(m_session, leftSplit);
     leftSplit->addWidget(m_overrides);
-    leftSplit->setStretchFactor(0, 3);
-    leftSplit->setStretchFactor(1, 1);
+    PageHeader::shareSplit(leftSplit, 3, 1);
     leftBox->addWidget(leftSplit, 1);
 
     auto *rowButtons = new QHBoxLayout;
@@ -158,9 +157,7 @@ void RulesPage::buildBody(QVBoxLayout *root)
     m_editor->setMinimumWidth(380);
     splitter->addWidget(left);
     splitter->addWidget(m_editor);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    splitter->setSizes({840, 400});
+    PageHeader::shareSplit(splitter, 3, 2, {840, 400});
 }
 
 // Problems: import errors and export warnings, one per line, until dismissed.

@@ -136,9 +136,7 @@ void SimulationPage::buildResults(QHBoxLayout *body)
     m_table = SimulationMetricsModel::makeTable(m_metrics, split);
     split->addWidget(m_chartView);
     split->addWidget(m_table);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
-    split->setSizes({540, 176});
+    PageHeader::shareSplit(split, 4, 1, {540, 176});
     right->addWidget(split, 1);
 }
 
