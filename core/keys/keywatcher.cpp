@@ -3,6 +3,7 @@
 #include "layouts.h"
 
 #include "core/common/glob.h"
+#include "core/common/names.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -101,34 +102,24 @@ void addFigures(WatchReport &r, const Row &s)
 
 } // namespace
 
+constexpr Named<WatchLevel> levelNames[] = {{WatchLevel::Under, u"under"},
+                                            {WatchLevel::Near, u"near"},
+                                            {WatchLevel::At, u"at"},
+                                            {WatchLevel::Over, u"over"}};
+
 QString watchLevelName(WatchLevel l)
 {
-    switch (l) {
-    case WatchLevel::Under:
-        return u"under"_s;
-    case WatchLevel::Near:
-        return u"near"_s;
-    case WatchLevel::At:
-        return u"at"_s;
-    case WatchLevel::Over:
-        return u"over"_s;
-    }
-    return u"under"_s;
+    return nameIn(levelNames, l, u"under");
 }
+
+constexpr Named<WatchChange> changeNames[] = {{WatchChange::Steady, u"steady"},
+                                              {WatchChange::New, u"new"},
+                                              {WatchChange::Reset, u"reset"},
+                                              {WatchChange::Expired, u"expired"}};
 
 QString watchChangeName(WatchChange c)
 {
-    switch (c) {
-    case WatchChange::Steady:
-        return u"steady"_s;
-    case WatchChange::New:
-        return u"new"_s;
-    case WatchChange::Reset:
-        return u"reset"_s;
-    case WatchChange::Expired:
-        return u"expired"_s;
-    }
-    return u"steady"_s;
+    return nameIn(changeNames, c, u"steady");
 }
 
 QString WatchReport::resolution() const

@@ -5,6 +5,7 @@
 #include "logformat.h"
 
 #include "core/common/bytes.h"
+#include "core/common/names.h"
 
 #include <QRegularExpression>
 
@@ -388,34 +389,19 @@ const char *skipValue(const char *p, const char *end)
 
 } // namespace
 
+constexpr Named<Format> formatNames[] = {
+    {Format::Auto, u"auto"},         {Format::NginxCombined, u"nginx-combined"},
+    {Format::NginxCustom, u"nginx"}, {Format::Envoy, u"envoy"},
+    {Format::Alb, u"alb"},           {Format::Json, u"json"}};
+
 QString formatName(Format f)
 {
-    switch (f) {
-    case Format::Auto:
-        return u"auto"_s;
-    case Format::NginxCombined:
-        return u"nginx-combined"_s;
-    case Format::NginxCustom:
-        return u"nginx"_s;
-    case Format::Envoy:
-        return u"envoy"_s;
-    case Format::Alb:
-        return u"alb"_s;
-    case Format::Json:
-        return u"json"_s;
-    }
-    return {};
+    return nameIn(formatNames, f);
 }
 
 std::optional<Format> formatFromName(const QString &name)
 {
-    for (Format f : {Format::Auto, Format::NginxCombined, Format::NginxCustom, Format::Envoy,
-                     Format::Alb, Format::Json}) {
-        if (formatName(f) == name) {
-            return f;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(formatNames, name);
 }
 
 qint64 parseTime(TimeKind kind, View text, bool *coarse)

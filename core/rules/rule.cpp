@@ -1,6 +1,7 @@
 #include "rule.h"
 
 #include "core/common/bytes.h"
+#include "core/common/names.h"
 
 #include <cstring>
 
@@ -145,27 +146,18 @@ QString Scope::toString() const
     return u"param:"_s + name;
 }
 
+constexpr Named<OnRedisError> onRedisErrorNames[] = {{OnRedisError::Allow, u"allow"},
+                                                     {OnRedisError::Deny, u"deny"},
+                                                     {OnRedisError::Local, u"local"}};
+
 QString onRedisErrorName(OnRedisError e)
 {
-    switch (e) {
-    case OnRedisError::Allow:
-        return u"allow"_s;
-    case OnRedisError::Deny:
-        return u"deny"_s;
-    case OnRedisError::Local:
-        break;
-    }
-    return u"local"_s;
+    return nameIn(onRedisErrorNames, e, u"local");
 }
 
 std::optional<OnRedisError> onRedisErrorFromName(const QString &name)
 {
-    for (OnRedisError e : {OnRedisError::Allow, OnRedisError::Deny, OnRedisError::Local}) {
-        if (onRedisErrorName(e) == name) {
-            return e;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(onRedisErrorNames, name);
 }
 
 Rule Rule::window(QString id, Algorithm a, qint64 limit, qint64 windowUs, Scope scope,
