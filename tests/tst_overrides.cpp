@@ -13,6 +13,7 @@
 #include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
 #include "core/sim/simulator.h"
+#include "inprocessservice.h"
 #include "ownredis.h"
 #include "runcli.h"
 #include "servefixture.h"
@@ -354,13 +355,8 @@ private Q_SLOTS:
         QVERIFY(stored.push());
         auto &[c, ns, store, overrides, rule] = stored;
 
-        CheckService::Options o;
-        o.endpoint = test::redisEndpoint();
-        CheckService service(o);
-        QSignalSpy changed(&service, &CheckService::rulesChanged);
-        service.watchRuleStore(store);
-        QVERIFY(changed.wait(10000));
-        QVERIFY(service.listen(QHostAddress::LocalHost, 0).ok());
+        CheckService service(test::onFixtureRedis());
+        QVERIFY(test::followAndListen(service, store));
         const quint16 port = service.port();
         QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.2.2.2").header("Sluice-Source"),
                  QByteArray("redis"));
