@@ -194,6 +194,12 @@ private Q_SLOTS:
             << u"'X Api' is not an HTTP header name: U+0020"_s;
         QTest::newRow("scope header with colon")
             << w({{"scope", "\"header:X:Y\""}}) << u"rules[0].scope"_s << u"':' is not allowed"_s;
+        QTest::newRow("scope header name too long")
+            << w({{"scope", "\"header:" + QByteArray(129, 'h') + '"'}}) << u"rules[0].scope"_s
+            << u"header name is 129 characters long; at most 128 are allowed"_s;
+        QTest::newRow("scope param name too long")
+            << w({{"scope", "\"param:" + QByteArray(129, 'p') + '"'}}) << u"rules[0].scope"_s
+            << u"parameter name is 129 characters long; at most 128 are allowed"_s;
         QTest::newRow("scope param: empty") << w({{"scope", "\"param:\""}}) << u"rules[0].scope"_s
                                             << u"needs a query parameter name"_s;
         QTest::newRow("scope param with =")
