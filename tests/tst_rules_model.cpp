@@ -56,15 +56,6 @@ QByteArray document(const QByteArray &rules)
     return "{\"version\": 1, \"rules\": [" + rules + "]}";
 }
 
-QString errorsOf(const rules::Loaded &l)
-{
-    QStringList lines;
-    for (const Diagnostic &d : l.errors) {
-        lines.append(d.toString());
-    }
-    return lines.join(u'\n');
-}
-
 } // namespace
 
 class TestRulesModel : public QObject
@@ -265,7 +256,7 @@ private Q_SLOTS:
         const rules::Loaded yaml = rules::parseYaml(text, u"t.yaml"_s);
         for (const rules::Loaded *l : {&json, &yaml}) {
             QVERIFY2(!l->ok(), text.constData());
-            QVERIFY2(l->errors.size() == 1, qPrintable(errorsOf(*l))); // one cause, one error
+            QVERIFY2(l->errors.size() == 1, qPrintable(test::errorsOf(*l))); // one cause, one error
             const Diagnostic &d = l->errors.constFirst();
             QCOMPARE(d.path, path);
             QVERIFY2(d.message.contains(says), qPrintable(d.message));
@@ -308,7 +299,7 @@ private Q_SLOTS:
         QFETCH(QString, says);
         for (const rules::Loaded &l :
              {rules::parseJson(text, u"t.json"_s), rules::parseYaml(text, u"t.yaml"_s)}) {
-            QVERIFY2(l.errors.size() == 1, qPrintable(errorsOf(l)));
+            QVERIFY2(l.errors.size() == 1, qPrintable(test::errorsOf(l)));
             QCOMPARE(l.errors.constFirst().path, path);
             QVERIFY2(l.errors.constFirst().message.contains(says),
                      qPrintable(l.errors.constFirst().message));
