@@ -102,24 +102,20 @@ void addFigures(WatchReport &r, const Row &s)
 
 } // namespace
 
-constexpr Named<WatchLevel> levelNames[] = {{WatchLevel::Under, u"under"},
-                                            {WatchLevel::Near, u"near"},
-                                            {WatchLevel::At, u"at"},
-                                            {WatchLevel::Over, u"over"}};
-
 QString watchLevelName(WatchLevel l)
 {
-    return nameIn(levelNames, l, u"under");
+    using enum WatchLevel;
+    constexpr Named<WatchLevel> names[] = {
+        {Under, u"under"}, {Near, u"near"}, {At, u"at"}, {Over, u"over"}};
+    return nameIn(names, l, u"under");
 }
-
-constexpr Named<WatchChange> changeNames[] = {{WatchChange::Steady, u"steady"},
-                                              {WatchChange::New, u"new"},
-                                              {WatchChange::Reset, u"reset"},
-                                              {WatchChange::Expired, u"expired"}};
 
 QString watchChangeName(WatchChange c)
 {
-    return nameIn(changeNames, c, u"steady");
+    using enum WatchChange;
+    constexpr Named<WatchChange> names[] = {
+        {Steady, u"steady"}, {New, u"new"}, {Reset, u"reset"}, {Expired, u"expired"}};
+    return nameIn(names, c, u"steady");
 }
 
 QString WatchReport::resolution() const
