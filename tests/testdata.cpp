@@ -1,5 +1,7 @@
 #include "testdata.h"
 
+#include "core/limiter/localmodel.h"
+#include "core/redis/scriptregistry.h"
 #include "core/stats/statsflusher.h"
 #include "core/stats/statsrecorder.h"
 
@@ -34,6 +36,40 @@ QString describe(const Decision &d)
         .arg(d.retryAfterMs)
         .arg(d.resetAfterMs)
         .arg(d.delayMs);
+}
+
+Result<Reply> runScript(Connection &c, const Policy &p, const QByteArray &key,
+                        const QList<QByteArray> &args)
+{
+    const auto *script = ScriptRegistry::builtin().find(algorithm::name(p.algorithm));
+    if (!script) {
+        return Error::make(Error::Kind::Internal,
+                           QStringLiteral("no script for ") + algorithm::name(p.algorithm));
+    }
+    if (auto loaded = ScriptRegistry::ensureLoaded(c, *script); !loaded.ok()) {
+        return loaded.error();
+    }
+    QList<QByteArray> cmd{"EVALSHA", script->sha, "1", key};
+    cmd << p.scriptArgs() << args;
+    return c.command(cmd);
+}
+
+int twinAdmitsAfterChange(LocalModel &twin, const Policy &before, int first, const Policy &after,
+                          int then, const QByteArray &key, qint64 stepUs)
+{
+    qint64 now = 1'700'000'000'000'000;
+    for (int i = 0; i < first; ++i) {
+        const auto d = twin.decide(Request{&before, key, 1, now += stepUs, 0});
+        if (!d || !d->allowed) {
+            return -1;
+        }
+    }
+    int admitted = 0;
+    for (int i = 0; i < then; ++i) {
+        const auto d = twin.decide(Request{&after, key, 1, now += stepUs, 0});
+        admitted += d && d->allowed ? 1 : 0;
+    }
+    return admitted;
 }
 
 QString nginxBinary()

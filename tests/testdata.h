@@ -14,6 +14,10 @@
 
 class QTemporaryDir;
 
+namespace sluice {
+class LocalModel;
+}
+
 namespace sluice::test {
 
 // The current test's data: an int column "algorithm" and a row per algorithm (named by it).
@@ -22,6 +26,15 @@ void addAlgorithmRows();
 Algorithm fetchAlgorithm();
 // "{allowed limit remaining retryAfterMs resetAfterMs delayMs}", for failure messages.
 QString describe(const Decision &d);
+// A policy change on `key` as `twin` decides it, on times of its own: `first` requests under
+// `before` (every one admitted), then `then` under `after`, `stepUs` apart. How many of the
+// latter it admits; -1 when it denied one of the first.
+int twinAdmitsAfterChange(LocalModel &twin, const Policy &before, int first, const Policy &after,
+                          int then, const QByteArray &key, qint64 stepUs);
+// `p`'s script run on `c` (loaded first) for `key`: EVALSHA with p's parameters, then `args`
+// (cost, now, TTL, version, on_change, ...).
+Result<Reply> runScript(Connection &c, const Policy &p, const QByteArray &key,
+                        const QList<QByteArray> &args);
 // The nginx executable of this machine; empty when there is none (the test then skips).
 QString nginxBinary();
 // The head of an nginx.conf whose files all live in `dir` (pid, logs, temp paths), opening

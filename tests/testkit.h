@@ -6,6 +6,7 @@
 
 #include "core/common/result.h"
 
+#include <QStringList>
 #include <QTest>
 
 namespace sluice::test {
@@ -48,6 +49,17 @@ template <typename T> QString failedWith(const Result<T> &r, Error::Kind kind, c
             .arg(Error::kindName(r.error().kind), r.error().message, Error::kindName(kind), says);
     }
     return {};
+}
+
+// A loaded file's errors (rules::Loaded, scenario::Loaded: any with `errors` of Diagnostic), one
+// a line, for a failure message.
+template <typename Loaded> QString errorsOf(const Loaded &l)
+{
+    QStringList lines;
+    for (const auto &d : l.errors) {
+        lines.append(d.toString());
+    }
+    return lines.join(u'\n');
 }
 
 } // namespace sluice::test

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <array>
+
 using namespace sluice;
 
 namespace {
@@ -177,28 +179,24 @@ private Q_SLOTS:
         };
         const QString u = QStringLiteral("--url");
         const QString sub = QStringLiteral("--subject");
-        // A fixed window of `limit` per `per` (or a token bucket of `rate` and `burst`) for
-        // subject "a" on `url`, and `extra`.
+        // `algorithm` with its two parameters (flag, value, flag, value) for subject "a" on
+        // `url`, and `extra`.
+        auto limiter = [&](const QStringList &algorithm, const std::array<const char *, 4> &p,
+                           const QStringList &extra, const char *url) {
+            QStringList args{u, QString::fromLatin1(url)};
+            args << algorithm;
+            for (const char *word : p) {
+                args << QString::fromLatin1(word);
+            }
+            return args + QStringList{sub, QStringLiteral("a")} + extra;
+        };
+        // A fixed window of `limit` per `per`, or a token bucket of `rate` and `burst`.
         auto window = [&](const char *limit, const char *per, const QStringList &extra = {},
                           const char *url = "redis://h:1") {
-            return QStringList{u, QString::fromLatin1(url)} + fw +
-                   QStringList{QStringLiteral("--limit"),
-                               QString::fromLatin1(limit),
-                               QStringLiteral("--window"),
-                               QString::fromLatin1(per),
-                               sub,
-                               QStringLiteral("a")} +
-                   extra;
+            return limiter(fw, {"--limit", limit, "--window", per}, extra, url);
         };
         auto bucket = [&](const char *rate, const char *burst, const QStringList &extra = {}) {
-            return QStringList{u, QStringLiteral("redis://h:1")} + tb +
-                   QStringList{QStringLiteral("--rate"),
-                               QString::fromLatin1(rate),
-                               QStringLiteral("--burst"),
-                               QString::fromLatin1(burst),
-                               sub,
-                               QStringLiteral("a")} +
-                   extra;
+            return limiter(tb, {"--rate", rate, "--burst", burst}, extra, "redis://h:1");
         };
         row("invalid url", window("1", "1s", {}, "http://x"), "--url");
         row("url without host", window("1", "1s", {}, "redis://"), "host");

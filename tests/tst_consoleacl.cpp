@@ -124,6 +124,19 @@ class TestConsoleAcl : public QObject
         QTest::newRow("zh_CN") << u"zh_CN"_s;
     }
 
+    // The row's language (of languages()), put in use; `zh`: whether it is Chinese.
+    struct Language
+    {
+        QString lang;
+        bool zh;
+    };
+    static Language useRowLanguage()
+    {
+        QFETCH(QString, lang);
+        test::useLanguage(lang);
+        return {lang, lang == u"zh_CN"_s};
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -140,9 +153,7 @@ private Q_SLOTS:
     void statsFailureInTheStatusBar_data() { languages(); }
     void statsFailureInTheStatusBar()
     {
-        QFETCH(QString, lang);
-        test::useLanguage(lang);
-        const bool zh = lang == u"zh_CN"_s;
+        const auto [lang, zh] = useRowLanguage();
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
         Connection admin = redis.connect(); // the default user
@@ -234,9 +245,7 @@ private Q_SLOTS:
     void unreadableKeysInTheBanner_data() { languages(); }
     void unreadableKeysInTheBanner()
     {
-        QFETCH(QString, lang);
-        test::useLanguage(lang);
-        const bool zh = lang == u"zh_CN"_s;
+        const auto [lang, zh] = useRowLanguage();
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
         Connection admin = redis.connect(); // the default user
@@ -331,8 +340,7 @@ private Q_SLOTS:
     void profileScanBudgetPacesTheKeysPage_data() { languages(); }
     void profileScanBudgetPacesTheKeysPage()
     {
-        QFETCH(QString, lang);
-        test::useLanguage(lang);
+        const QString lang = useRowLanguage().lang;
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
         Connection admin = redis.connect(); // the default user

@@ -169,25 +169,17 @@ private Q_SLOTS:
         const auto a = Algorithm(algorithm);
         const Policy p = Policy::window(a, 3, duration::usPerSecond, u"argv"_s);
         Connection c = test::connect();
-        const auto *script = ScriptRegistry::builtin().find(algorithm::name(a));
-        QVERIFY(ScriptRegistry::ensureLoaded(c, *script).ok());
-        QList<QByteArray> cmd{"EVALSHA", script->sha, "1", test::keyPrefix() + "argv8"};
-        cmd << p.scriptArgs() << "1"
-            << ""
-            << "" << p.version() << "keep_used"
-            << "yes";
-        auto r = c.command(cmd);
+        auto r = test::runScript(c, p, test::keyPrefix() + "argv8",
+                                 {"1", "", "", p.version(), "keep_used", "yes"});
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(u"ARGV[8] count_rejected must be '1', '0' or '', got "
                                             "'yes'"_s),
                  qPrintable(r.error().message));
         // '0' and '' are off: a full window denies and writes nothing more.
         for (const QByteArray &off : {QByteArray("0"), QByteArray()}) {
-            QList<QByteArray> run{"EVALSHA", script->sha, "1", test::keyPrefix() + "argv8:off"};
-            run << p.scriptArgs() << "3"
-                << "1700000000000000"
-                << "" << p.version() << "keep_used" << off;
-            QVERIFY(c.command(run).ok());
+            QVERIFY(test::runScript(c, p, test::keyPrefix() + "argv8:off",
+                                    {"3", "1700000000000000", "", p.version(), "keep_used", off})
+                        .ok());
         }
     }
 

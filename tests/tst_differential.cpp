@@ -96,6 +96,79 @@ QString withoutTtl(const QByteArray &key, qint64 pttl)
     return QStringLiteral("%1 left without TTL (PTTL %2)").arg(QString::fromUtf8(key)).arg(pttl);
 }
 
+// One pipeline of operations, queued as the twin decides them: for each, [DEL,] EVALSHA and
+// PTTL; then sent at once, the script's decision and the key's PTTL after it for each.
+struct Batch
+{
+    QList<QList<QByteArray>> cmds;
+    std::vector<Request> reqs;
+    std::vector<Decision> expected; // the twin's
+    std::vector<qsizetype> evalAt;  // index of each EVALSHA reply
+
+    struct Answer
+    {
+        Decision decision;
+        qint64 pttlMs = 0;
+    };
+
+    // Decides `r` on the twin and queues `eval` (the script's EVALSHA for it). Redis expires
+    // keys on the wall clock, the twin on the injected one: where the twin's TTL has run out
+    // at `now`, the key goes in Redis too, as its own TTL would have made it go (it matters
+    // when the clock then steps back). False when the twin could not decide.
+    bool add(LocalModel &twin, const Request &r, const QList<QByteArray> &eval)
+    {
+        if (twin.pttlMs(r.key, *r.nowUs) == -2) {
+            cmds << QList<QByteArray>{"DEL", r.key};
+        }
+        reqs.push_back(r);
+        auto local = twin.decide(reqs.back());
+        if (!local.ok()) {
+            return false;
+        }
+        expected.push_back(*local);
+        evalAt.push_back(cmds.size());
+        cmds << eval << QList<QByteArray>{"PTTL", r.key};
+        return true;
+    }
+
+    Result<std::vector<Answer>> send(Connection &c) const
+    {
+        auto replies = c.pipeline(cmds);
+        if (!replies.ok()) {
+            return replies.error();
+        }
+        std::vector<Answer> out;
+        for (size_t i = 0; i < reqs.size(); ++i) {
+            QString why;
+            const std::optional<Decision> decided = decisionOf((*replies)[size_t(evalAt[i])], &why);
+            if (!decided) {
+                return Error::make(Error::Kind::Reply, QStringLiteral("op %1: %2").arg(i).arg(why));
+            }
+            out.push_back({*decided, (*replies)[size_t(evalAt[i]) + 1]->integer});
+        }
+        return out;
+    }
+
+    // What is wrong with operation i, after `done` others of the test, under the policy named
+    // `what`: the script decided otherwise than the twin, or left the key without a TTL;
+    // empty when nothing is.
+    QString wrongAt(const std::vector<Answer> &answers, size_t i, const QString &what,
+                    int done) const
+    {
+        const Request &r = reqs[i];
+        if (!(answers[i].decision == expected[i])) {
+            return QStringLiteral("%1, op %2: now_us %3 cost %4 key %5: script %6, twin %7")
+                .arg(what)
+                .arg(done + int(i))
+                .arg(*r.nowUs)
+                .arg(r.cost)
+                .arg(QString::fromUtf8(r.key), test::describe(answers[i].decision),
+                     test::describe(expected[i]));
+        }
+        return withoutTtl(r.key, answers[i].pttlMs);
+    }
+};
+
 } // namespace
 
 class TestDifferential : public QObject
@@ -138,26 +211,11 @@ private Q_SLOTS:
             const QByteArray base = test::keyPrefix() + algorithm::name(a).toUtf8() + ':' +
                                     QByteArray::number(qint64(pi)) + ":{";
             for (int start = 0; start < perPolicy; start += batchSize) {
-                // The twin decides as the pipeline is built; one pipeline then sends, for each
-                // operation in order, [DEL,] EVALSHA and PTTL.
-                QList<QList<QByteArray>> cmds;
-                std::vector<Request> reqs;
-                std::vector<Decision> expected;
-                std::vector<qsizetype> evalAt; // index of each EVALSHA reply
+                Batch b; // the twin decides as the pipeline is built
                 for (int i = 0; i < batchSize; ++i) {
                     now += randomStep(rng, scale);
                     const qint64 cost = randomCost(rng, p);
                     const QByteArray key = base + QByteArray::number(rng.bounded(5)) + '}';
-                    // Redis expires keys on the wall clock, the twin on the injected one: where
-                    // the twin's TTL has run out at `now`, the key goes in Redis too, as its own
-                    // TTL would have made it go (it matters when the clock then steps back).
-                    if (twin.pttlMs(key, now) == -2) {
-                        cmds << QList<QByteArray>{"DEL", key};
-                    }
-                    reqs.push_back(Request{&p, key, cost, now, 600'000});
-                    auto local = twin.decide(reqs.back());
-                    QVERIFY(local.ok());
-                    expected.push_back(*local);
                     QList<QByteArray> cmd{"EVALSHA", script->sha, "1", key};
                     cmd << p.scriptArgs() << QByteArray::number(cost) << QByteArray::number(now)
                         << "600000";
@@ -166,35 +224,17 @@ private Q_SLOTS:
                             << ""
                             << "1"; // no version, no on_change, count_rejected
                     }
-                    evalAt.push_back(cmds.size());
-                    cmds << cmd << QList<QByteArray>{"PTTL", key};
+                    QVERIFY(b.add(twin, Request{&p, key, cost, now, 600'000}, cmd));
                 }
-                auto replies = c.pipeline(cmds);
-                QVERIFY2(replies.ok(),
-                         qPrintable(replies.ok() ? QString() : replies.error().message));
-                for (size_t i = 0; i < reqs.size(); ++i) {
-                    QString why;
-                    const std::optional<Decision> decided =
-                        decisionOf((*replies)[size_t(evalAt[i])], &why);
-                    QVERIFY2(decided, qPrintable(why));
-                    const Decision remote = *decided;
-                    if (!(remote == expected[i])) {
-                        QFAIL(qPrintable(QStringLiteral("%1 %2, op %3: now_us %4 cost %5 key %6: "
-                                                        "script %7, twin %8")
-                                             .arg(algorithm::name(a), p.describe())
-                                             .arg(done + int(i))
-                                             .arg(*reqs[i].nowUs)
-                                             .arg(reqs[i].cost)
-                                             .arg(QString::fromUtf8(reqs[i].key),
-                                                  test::describe(remote),
-                                                  test::describe(expected[i]))));
-                    }
-                    remote.allowed ? ++allowed : ++denied;
-                    const QString ttl =
-                        withoutTtl(reqs[i].key, (*replies)[size_t(evalAt[i]) + 1]->integer);
-                    QVERIFY2(ttl.isEmpty(), qPrintable(ttl));
+                const auto answers = b.send(c);
+                QVERIFY2(answers, qPrintable(answers ? QString() : answers.error().message));
+                for (size_t i = 0; i < b.reqs.size(); ++i) {
+                    const QString wrong =
+                        b.wrongAt(*answers, i, algorithm::name(a) + u' ' + p.describe(), done);
+                    QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+                    (*answers)[i].decision.allowed ? ++allowed : ++denied;
                 }
-                done += int(reqs.size());
+                done += int(b.reqs.size());
             }
         }
         QVERIFY(done >= 20'000);
@@ -285,10 +325,7 @@ private Q_SLOTS:
         constexpr int ops = 3'000;
         QHash<QByteArray, QStringList> history; // for a failure's message
         for (int start = 0; start < ops; start += batchSize) {
-            QList<QList<QByteArray>> cmds;
-            std::vector<Request> reqs;
-            std::vector<Decision> expected;
-            std::vector<qsizetype> evalAt;
+            Batch b;
             for (int i = 0; i < batchSize; ++i) {
                 if (rng.bounded(24) == 0) {
                     // A change: mostly among the algorithm's own parameters.
@@ -302,58 +339,38 @@ private Q_SLOTS:
                 now += randomStep(rng, scaleUs(p));
                 const qint64 cost = randomCost(rng, p);
                 const QByteArray key = base + QByteArray::number(rng.bounded(4)) + '}';
-                if (twin.pttlMs(key, now) == -2) {
-                    cmds << QList<QByteArray>{"DEL", key};
-                }
                 if (!twin.version(key).isEmpty() && twin.version(key) != p.version()) {
                     ++migrated;
                 }
-                reqs.push_back(Request{&p, key, cost, now, 600'000});
-                auto local = twin.decide(reqs.back());
-                QVERIFY(local.ok());
-                expected.push_back(*local);
                 QList<QByteArray> cmd{
                     "EVALSHA", ScriptRegistry::builtin().find(algorithm::name(p.algorithm))->sha,
                     "1", key};
                 cmd << p.scriptArgs() << QByteArray::number(cost) << QByteArray::number(now)
                     << p.versionArgs(600'000);
-                evalAt.push_back(cmds.size());
-                cmds << cmd << QList<QByteArray>{"PTTL", key};
+                QVERIFY(b.add(twin, Request{&p, key, cost, now, 600'000}, cmd));
             }
-            auto replies = c.pipeline(cmds);
-            QVERIFY2(replies.ok(), qPrintable(replies.ok() ? QString() : replies.error().message));
-            for (size_t i = 0; i < reqs.size(); ++i) {
-                QString why;
-                const std::optional<Decision> decided =
-                    decisionOf((*replies)[size_t(evalAt[i])], &why);
-                QVERIFY2(decided, qPrintable(why));
-                const Decision remote = *decided;
-                if (!(remote == expected[i])) {
-                    for (const QString &h : history.value(reqs[i].key)) {
+            const auto answers = b.send(c);
+            QVERIFY2(answers, qPrintable(answers ? QString() : answers.error().message));
+            for (size_t i = 0; i < b.reqs.size(); ++i) {
+                const Request &r = b.reqs[i];
+                const Decision &remote = (*answers)[i].decision;
+                const QString wrong = b.wrongAt(
+                    *answers, i,
+                    r.policy->describe() + u' ' + QString::fromLatin1(r.policy->version()), done);
+                if (!wrong.isEmpty()) {
+                    for (const QString &h : history.value(r.key)) {
                         qWarning("%s", qPrintable(h));
                     }
-                    QFAIL(
-                        qPrintable(QStringLiteral("%1, op %2: now_us %3 cost %4 key %5: "
-                                                  "script %6, twin %7")
-                                       .arg(reqs[i].policy->describe() + QLatin1Char(' ') +
-                                            QString::fromLatin1(reqs[i].policy->version()))
-                                       .arg(done + int(i))
-                                       .arg(*reqs[i].nowUs)
-                                       .arg(reqs[i].cost)
-                                       .arg(QString::fromUtf8(reqs[i].key), test::describe(remote),
-                                            test::describe(expected[i]))));
+                    QFAIL(qPrintable(wrong));
                 }
-                history[reqs[i].key] << QStringLiteral("%1 %2 cost %3 -> %4")
-                                            .arg(QString::fromLatin1(reqs[i].policy->version()))
-                                            .arg(*reqs[i].nowUs)
-                                            .arg(reqs[i].cost)
-                                            .arg(test::describe(remote));
+                history[r.key] << QStringLiteral("%1 %2 cost %3 -> %4")
+                                      .arg(QString::fromLatin1(r.policy->version()))
+                                      .arg(*r.nowUs)
+                                      .arg(r.cost)
+                                      .arg(test::describe(remote));
                 remote.allowed ? ++allowed : ++denied;
-                const QString ttl =
-                    withoutTtl(reqs[i].key, (*replies)[size_t(evalAt[i]) + 1]->integer);
-                QVERIFY2(ttl.isEmpty(), qPrintable(ttl));
             }
-            done += int(reqs.size());
+            done += int(b.reqs.size());
         }
         QVERIFY2(
             changes > 50 && migrated > 50,

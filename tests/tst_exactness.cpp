@@ -2,6 +2,7 @@
 // nothing in between, is admitted; one millisecond earlier it is still denied (the retry is
 // the least wait, rounded up). On the twin and on the scripts, for many rates, from many
 // random states. Doubles that drift fail this.
+#include "testdata.h"
 #include "testkit.h"
 #include "testredis.h"
 
@@ -297,16 +298,7 @@ private Q_SLOTS:
         // The twin: the same history, one request at a time, on its own clock.
         ManualClock clock;
         LocalModel twin(clock);
-        qint64 now = 1'700'000'000'000'000;
-        for (int i = 0; i < 4; ++i) {
-            QVERIFY(twin.decide(Request{&before, key, 1, now += 1000, 0})->allowed);
-        }
-        int twinAdmitted = 0;
-        for (int i = 0; i < 40; ++i) {
-            if (twin.decide(Request{&after, key, 1, now += 1000, 0})->allowed) {
-                ++twinAdmitted;
-            }
-        }
+        const int twinAdmitted = test::twinAdmitsAfterChange(twin, before, 4, after, 40, key, 1000);
         QCOMPARE(twinAdmitted, expected);
         QCOMPARE(twin.version(key), twinAdmitted > 0 ? after.version() : before.version());
     }

@@ -58,6 +58,18 @@ class TestKeyWatcher : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The words keys top prints (and writes in its JSON) for each level and change.
+    void names()
+    {
+        QCOMPARE(QStringList({watchLevelName(WatchLevel::Under), watchLevelName(WatchLevel::Near),
+                              watchLevelName(WatchLevel::At), watchLevelName(WatchLevel::Over)}),
+                 QStringList({u"under"_s, u"near"_s, u"at"_s, u"over"_s}));
+        QCOMPARE(QStringList(
+                     {watchChangeName(WatchChange::Steady), watchChangeName(WatchChange::New),
+                      watchChangeName(WatchChange::Reset), watchChangeName(WatchChange::Expired)}),
+                 QStringList({u"steady"_s, u"new"_s, u"reset"_s, u"expired"_s}));
+    }
+
     void steadyWindow()
     {
         const WatchReport r = KeyWatcher::compare(

@@ -231,15 +231,8 @@ private Q_SLOTS:
         // The twin decides alike.
         ManualClock clock;
         LocalModel twin(clock);
-        qint64 t = 1'700'000'000'000'000;
-        for (int i = 0; i < 8; ++i) {
-            QVERIFY(twin.decide(Request{&before, key, 1, t += 100, 0})->allowed);
-        }
-        int twinAdmitted = 0;
-        for (int i = 0; i < 8; ++i) {
-            twinAdmitted += twin.decide(Request{&after, key, 1, t += 100, 0})->allowed ? 1 : 0;
-        }
-        QCOMPARE(twinAdmitted, int(after.capacity()));
+        QCOMPARE(test::twinAdmitsAfterChange(twin, before, 8, after, 8, key, 100),
+                 int(after.capacity()));
     }
 
     void listStaysAnError_data() { test::addAlgorithmRows(); }
@@ -264,13 +257,8 @@ private Q_SLOTS:
         const Algorithm a = test::fetchAlgorithm();
         const Policy p = policy(a, 10);
         Connection c = test::connect();
-        const auto *script = ScriptRegistry::builtin().find(algorithm::name(a));
-        QVERIFY(ScriptRegistry::ensureLoaded(c, *script).ok());
-        QList<QByteArray> cmd{"EVALSHA", script->sha, "1", test::keyPrefix() + "argv"};
-        cmd << p.scriptArgs() << "1"
-            << ""
-            << "" << p.version() << "keep";
-        auto r = c.command(cmd);
+        auto r =
+            test::runScript(c, p, test::keyPrefix() + "argv", {"1", "", "", p.version(), "keep"});
         QVERIFY(!r.ok());
         const QString slot = algorithm::isWindow(a) ? u"ARGV[7]"_s : u"ARGV[8]"_s;
         QVERIFY2(r.error().message.contains(slot + u" on_change must be keep_used, reset, "

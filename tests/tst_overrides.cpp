@@ -13,6 +13,7 @@
 #include "core/rules/overridestore.h"
 #include "core/rules/rulestore.h"
 #include "core/sim/simulator.h"
+#include "inprocessservice.h"
 #include "ownredis.h"
 #include "runcli.h"
 #include "servefixture.h"
@@ -32,15 +33,6 @@ using namespace sluice::serve;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QString errorsOf(const rules::Loaded &l)
-{
-    QStringList lines;
-    for (const Diagnostic &d : l.errors) {
-        lines.append(d.toString());
-    }
-    return lines.join(u'\n');
-}
 
 // A rule file of one rule with `overrides` (JSON text of the array) in it, the array starting
 // on line 5.
@@ -354,13 +346,8 @@ private Q_SLOTS:
         QVERIFY(stored.push());
         auto &[c, ns, store, overrides, rule] = stored;
 
-        CheckService::Options o;
-        o.endpoint = test::redisEndpoint();
-        CheckService service(o);
-        QSignalSpy changed(&service, &CheckService::rulesChanged);
-        service.watchRuleStore(store);
-        QVERIFY(changed.wait(10000));
-        QVERIFY(service.listen(QHostAddress::LocalHost, 0).ok());
+        CheckService service(test::onFixtureRedis());
+        QVERIFY(test::followAndListen(service, store));
         const quint16 port = service.port();
         QCOMPARE(get(port, "/v1/check?rule=hello&subject=10.2.2.2").header("Sluice-Source"),
                  QByteArray("redis"));
@@ -542,7 +529,7 @@ private Q_SLOTS:
        {"match": "partner-*", "limit": {"limit": 30, "window": "5s"}, "ttl": "1d"}
      ])");
         const rules::Loaded l = rules::parseJson(file, u"r.json"_s);
-        QVERIFY2(l.ok(), qPrintable(errorsOf(l)));
+        QVERIFY2(l.ok(), qPrintable(test::errorsOf(l)));
         const Rule &r = l.set.rules.at(0);
         QCOMPARE(r.overrides.size(), size_t(3));
         QCOMPARE(r.overrides[0].kind, Override::Kind::Subject);
@@ -571,15 +558,15 @@ private Q_SLOTS:
             yaml.constData());
         const rules::Loaded fromJson = rules::parseJson(json, u"w.json"_s);
         const rules::Loaded fromYaml = rules::parseYaml(yaml, u"w.yaml"_s);
-        QVERIFY2(fromJson.ok(), qPrintable(errorsOf(fromJson)));
-        QVERIFY2(fromYaml.ok(), qPrintable(errorsOf(fromYaml)));
+        QVERIFY2(fromJson.ok(), qPrintable(test::errorsOf(fromJson)));
+        QVERIFY2(fromYaml.ok(), qPrintable(test::errorsOf(fromYaml)));
         QCOMPARE(fromJson.set, l.set);
         QCOMPARE(fromYaml.set, l.set);
         QCOMPARE(rules::toJson(fromYaml.set), json);
 
         // The store's compact rule JSON keeps them too.
         const rules::Loaded one = rules::ruleFromJson(rules::ruleToJson(r), u"stored"_s);
-        QVERIFY2(one.ok(), qPrintable(errorsOf(one)));
+        QVERIFY2(one.ok(), qPrintable(test::errorsOf(one)));
         QCOMPARE(one.set.rules.at(0), r);
 
         // A bucket rule's override limit is rate + burst.
@@ -589,7 +576,7 @@ private Q_SLOTS:
             "      - match: partner-*\n        limit: {rate: 100/s, burst: 200}\n"
             "        expires: 2099-01-01T00:00:00+01:00\n",
             u"b.yaml"_s);
-        QVERIFY2(bucket.ok(), qPrintable(errorsOf(bucket)));
+        QVERIFY2(bucket.ok(), qPrintable(test::errorsOf(bucket)));
         const Override &b = bucket.set.rules.at(0).overrides.at(0);
         QCOMPARE(b.rate, (Rate{100, duration::usPerSecond}));
         QCOMPARE(b.burst, 200);
@@ -727,7 +714,7 @@ private Q_SLOTS:
         QVERIFY2(found, qPrintable(u"wanted %1 '%2' at %3:%4, got:\n%5"_s.arg(path, message)
                                        .arg(line)
                                        .arg(column)
-                                       .arg(errorsOf(l))));
+                                       .arg(test::errorsOf(l))));
     }
 
     void badInputInYamlHasPositions()
@@ -747,7 +734,7 @@ private Q_SLOTS:
                 found = true;
             }
         }
-        QVERIFY2(found, qPrintable(errorsOf(l)));
+        QVERIFY2(found, qPrintable(test::errorsOf(l)));
     }
 
     void longPatternsAreShortenedInMessages()
@@ -756,7 +743,7 @@ private Q_SLOTS:
         const rules::Loaded l = rules::parseJson(
             jsonFile("[{\"cidr\": \"" + huge + "/8\", \"deny\": true}]"), u"long.json"_s);
         QVERIFY(!l.ok());
-        QVERIFY2(errorsOf(l).size() < 1000, qPrintable(errorsOf(l).left(300)));
+        QVERIFY2(test::errorsOf(l).size() < 1000, qPrintable(test::errorsOf(l).left(300)));
     }
 
     void overrideJsonAlone()

@@ -156,6 +156,13 @@ auto recordInto(QList<Seen> &seen)
     };
 }
 
+// A run of `o` with each of its decisions recorded into `seen`, in order.
+Result<Report> recordedRun(Options &o, QList<Seen> &seen)
+{
+    o.onDecision = recordInto(seen);
+    return run(o);
+}
+
 // Where two runs' decisions first differ: empty when they are the same, in the same order.
 QString firstDifference(const QList<Seen> &a, const QList<Seen> &b)
 {
@@ -357,15 +364,13 @@ void TestReplay::twinsAgreeWithLocalModel()
     Files files;
     Options o = busyReplay(files, 6000);
     QList<Seen> twins;
-    o.onDecision = recordInto(twins);
-    auto a = run(o);
+    auto a = recordedRun(o, twins);
     QVERIFY2(a, qPrintable(a ? QString() : a.error().message));
     ManualClock clock;
     LocalModel model(clock);
     o.limiter = &model;
     QList<Seen> models;
-    o.onDecision = recordInto(models);
-    auto b = run(o);
+    auto b = recordedRun(o, models);
     QVERIFY2(b, qPrintable(b ? QString() : b.error().message));
     const QString differ = firstDifference(twins, models);
     QVERIFY2(differ.isEmpty(), qPrintable(differ));
@@ -882,8 +887,7 @@ void TestReplay::redisAgreesAndCleansUp()
     Files files;
     Options o = busyReplay(files, 3000);
     QList<Seen> local;
-    o.onDecision = recordInto(local);
-    auto a = run(o);
+    auto a = recordedRun(o, local);
     QVERIFY(a);
     QList<Seen> redis;
     o.onDecision = recordInto(redis);

@@ -39,15 +39,6 @@ QByteArray readAll(const QString &path)
     return f.readAll();
 }
 
-QString errorsOf(const rules::Loaded &l)
-{
-    QStringList lines;
-    for (const Diagnostic &d : l.errors) {
-        lines.append(d.toString());
-    }
-    return lines.join(u'\n');
-}
-
 // Line and column (1-based, ASCII text) of a byte offset, counted here independently of the
 // code under test.
 std::pair<int, int> lineColumn(const QByteArray &text, qsizetype offset)
@@ -134,8 +125,8 @@ private Q_SLOTS:
         const QByteArray yamlBytes = readAll(sample(u"rules.yaml"_s));
         const rules::Loaded json = rules::loadFile(sample(u"rules.json"_s));
         const rules::Loaded yaml = rules::loadFile(sample(u"rules.yaml"_s));
-        QVERIFY2(json.ok(), qPrintable(errorsOf(json)));
-        QVERIFY2(yaml.ok(), qPrintable(errorsOf(yaml)));
+        QVERIFY2(json.ok(), qPrintable(test::errorsOf(json)));
+        QVERIFY2(yaml.ok(), qPrintable(test::errorsOf(yaml)));
         // The samples are normalized: written exactly as the writers write them.
         QCOMPARE(rules::toJson(json.set), jsonBytes);
         QCOMPARE(rules::toYaml(json.set), yamlBytes);
@@ -191,7 +182,7 @@ private Q_SLOTS:
                               "\"ip\", \"algorithm\": \"fixed_window\", \"id\": \"a\"}], "
                               "\"version\": 1}";
         const rules::Loaded l = rules::parseJson(in, u"min.json"_s);
-        QVERIFY2(l.ok(), qPrintable(errorsOf(l)));
+        QVERIFY2(l.ok(), qPrintable(test::errorsOf(l)));
         QCOMPARE(rules::toJson(l.set), QByteArray("{\n"
                                                   "  \"version\": 1,\n"
                                                   "  \"rules\": [\n"
@@ -290,12 +281,12 @@ private Q_SLOTS:
         QCOMPARE(yaml.contains("description: " + text.toUtf8() + '\n'), plain);
         // Controls make the rule invalid (validation), but the values must still survive.
         const rules::Loaded y = rules::parseYaml(yaml, u"t.yaml"_s);
-        QVERIFY2(y.set.rules.size() == 1, qPrintable(errorsOf(y)));
+        QVERIFY2(y.set.rules.size() == 1, qPrintable(test::errorsOf(y)));
         QCOMPARE(y.set.rules[0].description, text);
         QCOMPARE(y.set.rules[0].route, text);
         QCOMPARE(y.set.rules[0].keyPrefix, text.toUtf8());
         const rules::Loaded j = rules::parseJson(rules::toJson(set), u"t.json"_s);
-        QVERIFY2(j.set.rules.size() == 1, qPrintable(errorsOf(j)));
+        QVERIFY2(j.set.rules.size() == 1, qPrintable(test::errorsOf(j)));
         QCOMPARE(j.set.rules[0].description, text);
         QCOMPARE(j.set.rules[0].keyPrefix, text.toUtf8());
     }
@@ -419,7 +410,7 @@ private Q_SLOTS:
         QFETCH(QString, says);
         const rules::Loaded l = rules::parseYaml(text, u"bad.yaml"_s);
         QVERIFY(!l.ok());
-        QVERIFY2(l.errors.size() == 1, qPrintable(errorsOf(l)));
+        QVERIFY2(l.errors.size() == 1, qPrintable(test::errorsOf(l)));
         const Diagnostic &d = l.errors.constFirst();
         QVERIFY2(d.message.contains(says), qPrintable(d.message));
         QCOMPARE(d.line, line);
@@ -606,7 +597,7 @@ private Q_SLOTS:
             const qint64 ms = timer.elapsed();
             qInfo("loading 10,000 rules from %s (%lld KB): %lld ms",
                   qPrintable(QFileInfo(path).fileName()), QFileInfo(path).size() / 1024, ms);
-            QVERIFY2(l.ok(), qPrintable(errorsOf(l).left(2000)));
+            QVERIFY2(l.ok(), qPrintable(test::errorsOf(l).left(2000)));
             QVERIFY(l.set == set);
             QVERIFY2(ms < 30'000 * slowBuild, qPrintable(u"%1 ms"_s.arg(ms)));
         }
@@ -627,7 +618,7 @@ private Q_SLOTS:
         const rules::Loaded y = rules::parseYaml(yaml, u"many.yaml"_s);
         for (const auto &[l, text, at] :
              {std::tuple(&j, &json, jsonAt), std::tuple(&y, &yaml, yamlAt)}) {
-            QVERIFY2(l->errors.size() == 1, qPrintable(errorsOf(*l)));
+            QVERIFY2(l->errors.size() == 1, qPrintable(test::errorsOf(*l)));
             const Diagnostic &d = l->errors[0];
             QCOMPARE(d.path, u"rules[5000].limit"_s);
             QVERIFY(d.message.contains(u"positive integer"_s));
@@ -656,7 +647,7 @@ private Q_SLOTS:
                   qint64(l.errors.size()));
             QVERIFY2(ms < 5000 * slowBuild, qPrintable(QString::number(ms)));
             QCOMPARE(l.errors.size(), 1);
-            QVERIFY2(l.errors[0].message.contains(u"100000"_s), qPrintable(errorsOf(l)));
+            QVERIFY2(l.errors[0].message.contains(u"100000"_s), qPrintable(test::errorsOf(l)));
             QVERIFY(l.set.rules.empty());
         }
     }
@@ -703,7 +694,7 @@ private Q_SLOTS:
             "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\", "
             "\"key_prefix\": \" my app: rl \"}]}";
         const rules::Loaded j = rules::parseJson(text, u"s.json"_s);
-        QVERIFY2(j.ok(), qPrintable(errorsOf(j)));
+        QVERIFY2(j.ok(), qPrintable(test::errorsOf(j)));
         QCOMPARE(j.set.rules[0].keyPrefix, QByteArray(" my app: rl "));
         QCOMPARE(j.set.rules[0].keyFor("1.2.3.4"), QByteArray(" my app: rl hello:{1.2.3.4}"));
         const QByteArray yaml = rules::toYaml(j.set);
@@ -799,7 +790,7 @@ private Q_SLOTS:
                                 "    burst: !!int 0x10\n"
                                 "    shadow: True\n";
         const rules::Loaded l = rules::parseYaml(text, u"s.yaml"_s);
-        QVERIFY2(l.ok(), qPrintable(errorsOf(l)));
+        QVERIFY2(l.ok(), qPrintable(test::errorsOf(l)));
         const Rule &a = l.set.rules[0];
         QCOMPARE(a.id, u"007"_s);
         QCOMPARE(a.limit, 3);
@@ -815,7 +806,7 @@ private Q_SLOTS:
         const auto oneError = [](const QByteArray &rule) {
             const rules::Loaded e =
                 rules::parseYaml("version: 1\nrules:\n  - " + rule + "\n", u"e.yaml"_s);
-            return e.errors.size() == 1 ? e.errors[0].toString() : errorsOf(e);
+            return e.errors.size() == 1 ? e.errors[0].toString() : test::errorsOf(e);
         };
         QCOMPARE(oneError("{id: a, scope: ip, algorithm: fixed_window, limit: \"3\", window: 5s}"),
                  u"e.yaml:3:49: rules[0].limit: expected a positive integer, got the string \"3\" "
@@ -1004,7 +995,7 @@ private Q_SLOTS:
         QVERIFY(compact.startsWith("{\"id\":\"hello-per-ip\",\"description\":"));
         QVERIFY(compact.endsWith(",\"shadow\":true,\"enabled\":false}"));
         const rules::Loaded back = rules::ruleFromJson(compact, u"sluice:rules"_s);
-        QVERIFY2(back.ok(), qPrintable(errorsOf(back)));
+        QVERIFY2(back.ok(), qPrintable(test::errorsOf(back)));
         QCOMPARE(int(back.set.rules.size()), 1);
         QVERIFY(back.set.rules[0] == rule);
         QCOMPARE(rules::ruleToJson(back.set.rules[0]), compact);

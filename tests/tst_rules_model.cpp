@@ -56,15 +56,6 @@ QByteArray document(const QByteArray &rules)
     return "{\"version\": 1, \"rules\": [" + rules + "]}";
 }
 
-QString errorsOf(const rules::Loaded &l)
-{
-    QStringList lines;
-    for (const Diagnostic &d : l.errors) {
-        lines.append(d.toString());
-    }
-    return lines.join(u'\n');
-}
-
 } // namespace
 
 class TestRulesModel : public QObject
@@ -194,6 +185,12 @@ private Q_SLOTS:
             << u"'X Api' is not an HTTP header name: U+0020"_s;
         QTest::newRow("scope header with colon")
             << w({{"scope", "\"header:X:Y\""}}) << u"rules[0].scope"_s << u"':' is not allowed"_s;
+        QTest::newRow("scope header name too long")
+            << w({{"scope", "\"header:" + QByteArray(129, 'h') + '"'}}) << u"rules[0].scope"_s
+            << u"header name is 129 characters long; at most 128 are allowed"_s;
+        QTest::newRow("scope param name too long")
+            << w({{"scope", "\"param:" + QByteArray(129, 'p') + '"'}}) << u"rules[0].scope"_s
+            << u"parameter name is 129 characters long; at most 128 are allowed"_s;
         QTest::newRow("scope param: empty") << w({{"scope", "\"param:\""}}) << u"rules[0].scope"_s
                                             << u"needs a query parameter name"_s;
         QTest::newRow("scope param with =")
@@ -259,7 +256,7 @@ private Q_SLOTS:
         const rules::Loaded yaml = rules::parseYaml(text, u"t.yaml"_s);
         for (const rules::Loaded *l : {&json, &yaml}) {
             QVERIFY2(!l->ok(), text.constData());
-            QVERIFY2(l->errors.size() == 1, qPrintable(errorsOf(*l))); // one cause, one error
+            QVERIFY2(l->errors.size() == 1, qPrintable(test::errorsOf(*l))); // one cause, one error
             const Diagnostic &d = l->errors.constFirst();
             QCOMPARE(d.path, path);
             QVERIFY2(d.message.contains(says), qPrintable(d.message));
@@ -302,7 +299,7 @@ private Q_SLOTS:
         QFETCH(QString, says);
         for (const rules::Loaded &l :
              {rules::parseJson(text, u"t.json"_s), rules::parseYaml(text, u"t.yaml"_s)}) {
-            QVERIFY2(l.errors.size() == 1, qPrintable(errorsOf(l)));
+            QVERIFY2(l.errors.size() == 1, qPrintable(test::errorsOf(l)));
             QCOMPARE(l.errors.constFirst().path, path);
             QVERIFY2(l.errors.constFirst().message.contains(says),
                      qPrintable(l.errors.constFirst().message));

@@ -12,6 +12,7 @@
 #include "core/rules/codec.h"
 #include "core/rules/rulestore.h"
 #include "core/stats/statsrecorder.h"
+#include "inprocessservice.h"
 #include "ownredis.h"
 #include "servefixture.h"
 #include "testkit.h"
@@ -573,13 +574,8 @@ private Q_SLOTS:
                 "key_prefix": "PREFIX"})");
         QVERIFY(store.push(c, v1, true).ok());
 
-        CheckService::Options o;
-        o.endpoint = test::redisEndpoint();
-        CheckService service(o);
-        QSignalSpy changed(&service, &CheckService::rulesChanged);
-        service.watchRuleStore(store);
-        QVERIFY(changed.wait(10000));
-        QVERIFY(service.listen(QHostAddress::LocalHost, 0).ok());
+        CheckService service(test::onFixtureRedis());
+        QVERIFY(test::followAndListen(service, store));
         const quint16 port = service.port();
         QCOMPARE(get(port, "/v1/check?rule=a&subject=x").header("RateLimit-Policy"),
                  QByteArray("\"a\";q=1;w=60"));

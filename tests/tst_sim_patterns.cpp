@@ -6,6 +6,7 @@
 #include "core/sim/metrics.h"
 #include "core/sim/scenario.h"
 #include "testdata.h"
+#include "testkit.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -89,15 +90,6 @@ qint64 bruteMax(const std::vector<qint64> &t, qint64 w)
         }
     }
     return best;
-}
-
-QString errorsOf(const scenario::Loaded &l)
-{
-    QStringList out;
-    for (const Diagnostic &d : l.errors) {
-        out << d.toString();
-    }
-    return out.join(u'\n');
 }
 
 const char *minimalRules =
@@ -295,7 +287,7 @@ private Q_SLOTS:
                    "traffic": [{"pattern": "replay", "file": "trace.csv"}], )" +
                                           QByteArray(minimalRules) + "}"));
         const scenario::Loaded l = scenario::loadFile(path);
-        QVERIFY2(l.ok(), qPrintable(errorsOf(l)));
+        QVERIFY2(l.ok(), qPrintable(test::errorsOf(l)));
         auto traffic = scenario::generate(l.scenario);
         QVERIFY(traffic.ok());
         const std::vector<Arrival> &a = traffic->arrivals;
@@ -311,7 +303,7 @@ private Q_SLOTS:
         csv.write("t_us\n5\n7\n");
         csv.close();
         const scenario::Loaded us = scenario::loadFile(path);
-        QVERIFY2(us.ok(), qPrintable(errorsOf(us)));
+        QVERIFY2(us.ok(), qPrintable(test::errorsOf(us)));
         QCOMPARE(timesOf(scenario::generate(us.scenario)->arrivals), (std::vector<qint64>{5, 7}));
 
         // Garbage lines: each one named by file and line.
@@ -319,7 +311,7 @@ private Q_SLOTS:
         csv.write("0,alice\nhello world\n5,bob\n-3,carol\n7,\n1.23456,x\n8,a,b\n");
         csv.close();
         const scenario::Loaded bad = scenario::loadFile(path);
-        const QString e = errorsOf(bad);
+        const QString e = test::errorsOf(bad);
         QCOMPARE(bad.errors.size(), 5);
         QVERIFY2(e.contains(u"trace.csv:2: traffic[0].file: not a request line"_s), qPrintable(e));
         QVERIFY(e.contains(u"trace.csv:4: "_s));
@@ -332,9 +324,10 @@ private Q_SLOTS:
         QVERIFY(QFile::remove(csv.fileName()));
         const scenario::Loaded missing = scenario::loadFile(path);
         QCOMPARE(missing.errors.size(), 1);
-        QVERIFY2(errorsOf(missing).contains(u"s.json:2:"_s) &&
-                     errorsOf(missing).contains(u"traffic[0].file: no replay file 'trace.csv'"_s),
-                 qPrintable(errorsOf(missing)));
+        QVERIFY2(
+            test::errorsOf(missing).contains(u"s.json:2:"_s) &&
+                test::errorsOf(missing).contains(u"traffic[0].file: no replay file 'trace.csv'"_s),
+            qPrintable(test::errorsOf(missing)));
     }
 
     // The replay file lies under the scenario's folder (symlinks and .. resolved),
@@ -362,7 +355,7 @@ private Q_SLOTS:
              {secret.fileName(), u"../"_s + QFileInfo(outside.path()).fileName() + u"/secret.txt"_s,
               u"link.csv"_s, u"sub/../link.csv"_s}) {
             const scenario::Loaded l = load(file);
-            const QString e = errorsOf(l);
+            const QString e = test::errorsOf(l);
             QCOMPARE(l.errors.size(), 1);
             QVERIFY2(e.contains(u"traffic[0].file: the replay file"_s) &&
                          e.contains(u"is not inside the scenario's folder"_s),
@@ -372,7 +365,7 @@ private Q_SLOTS:
         // Inside the folder (below it, through ..): read, and its bad line is not quoted.
         for (const QString &file : {u"sub/inside.csv"_s, u"sub/../sub/inside.csv"_s}) {
             const scenario::Loaded l = load(file);
-            const QString e = errorsOf(l);
+            const QString e = test::errorsOf(l);
             QVERIFY2(e.contains(u"inside.csv:1: traffic[0].file: not a request line"_s),
                      qPrintable(e));
             QVERIFY2(!e.contains(u"hunter2"_s) && !e.contains(u"secret-line"_s), qPrintable(e));
@@ -387,15 +380,15 @@ private Q_SLOTS:
         const scenario::Loaded l = scenario::parseJson(many, u"s.json"_s);
         QCOMPARE(l.errors.size(), rules::maxErrors + 1);
         QVERIFY2(l.errors.last().message.startsWith(u"... and 4900 more error(s)"_s),
-                 qPrintable(errorsOf(l)));
+                 qPrintable(test::errorsOf(l)));
         QByteArray huge = "{\"duration\": \"30s\", \"traffic\": [1";
         huge += QByteArray(",1").repeated(200'000) + "], " + QByteArray(minimalRules) + "}";
         QElapsedTimer timer;
         timer.start();
         const scenario::Loaded h = scenario::parseJson(huge, u"s.json"_s);
         QVERIFY(timer.elapsed() < 5000);
-        QVERIFY2(errorsOf(h).contains(u"200001 traffic patterns are more than the 100000"_s),
-                 qPrintable(errorsOf(h)));
+        QVERIFY2(test::errorsOf(h).contains(u"200001 traffic patterns are more than the 100000"_s),
+                 qPrintable(test::errorsOf(h)));
     }
 
     void badScenario_data()
@@ -528,7 +521,7 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         const scenario::Loaded l = scenario::parseJson(text, u"s.json"_s);
         QVERIFY(!l.ok());
-        QVERIFY2(errorsOf(l).contains(expected), qPrintable(errorsOf(l)));
+        QVERIFY2(test::errorsOf(l).contains(expected), qPrintable(test::errorsOf(l)));
     }
 
     void yamlScenario()
@@ -546,7 +539,7 @@ private Q_SLOTS:
                                 "    rate: 1/s\n"
                                 "    burst: 2\n";
         const scenario::Loaded l = scenario::parseYaml(yaml, u"s.yaml"_s);
-        QVERIFY2(l.ok(), qPrintable(errorsOf(l)));
+        QVERIFY2(l.ok(), qPrintable(test::errorsOf(l)));
         QCOMPARE(l.scenario.traffic.front().atUs, 1'500 * ms);
         QCOMPARE(l.scenario.rules.front().burst, 2);
         QCOMPARE(l.scenario.binUs, 10 * ms); // default: at most 1,000 bins
@@ -554,10 +547,10 @@ private Q_SLOTS:
         QByteArray bad = yaml;
         bad.replace("count: 4", "count: four");
         const scenario::Loaded e = scenario::parseYaml(bad, u"s.yaml"_s);
-        QVERIFY2(errorsOf(e).contains(
+        QVERIFY2(test::errorsOf(e).contains(
                      u"s.yaml:6:5: traffic[0].count: expected a positive integer, e.g. 100, got "
                      "the string \"four\""_s),
-                 qPrintable(errorsOf(e)));
+                 qPrintable(test::errorsOf(e)));
     }
 
     void presets()
@@ -568,7 +561,7 @@ private Q_SLOTS:
                               u"budget-in-100ms"_s, u"shared-global"_s, u"steady-overload"_s}));
         for (const QString &n : names) {
             const scenario::Loaded l = scenario::load(u"preset:"_s + n);
-            QVERIFY2(l.ok(), qPrintable(errorsOf(l)));
+            QVERIFY2(l.ok(), qPrintable(test::errorsOf(l)));
             QVERIFY(!l.scenario.description.isEmpty());
             // Every algorithm on the same traffic.
             QSet<Algorithm> algorithms;
@@ -580,8 +573,9 @@ private Q_SLOTS:
         }
         const scenario::Loaded none = scenario::load(u"preset:nope"_s);
         QVERIFY(!none.ok());
-        QVERIFY(errorsOf(none).contains(u"no preset named 'nope'; the presets are "
-                                        "10-per-10s-per-ip, 3-per-5s-per-ip, boundary-burst"_s));
+        QVERIFY(
+            test::errorsOf(none).contains(u"no preset named 'nope'; the presets are "
+                                          "10-per-10s-per-ip, 3-per-5s-per-ip, boundary-burst"_s));
     }
 
     void windowCounterIsExact()

@@ -71,6 +71,23 @@ class TestStagingConsole : public QObject
         return d;
     }
 
+    // The private Redis emptied, then holding the enforced rules alone (version 1).
+    static bool onlyEnforced(Connection &c)
+    {
+        return c.command({"FLUSHALL"}) && rules::RuleStore().push(c, parse(enforcedJson), false);
+    }
+
+    // The Rules page of `h`, shown at `size` and connected to the private Redis; null when it
+    // could not be.
+    RulesPage *connectedRulesPage(test::PageHarness &h, QSize size)
+    {
+        auto *page = new RulesPage(h.controller());
+        if (!h.show(page, size) || !h.connect(m_redis.endpoint())) {
+            return nullptr;
+        }
+        return page;
+    }
+
     // A real serve following the store, and 6 requests of one subject on api through it: the
     // enforced 5 admitted, the candidate's 2 (4 would-be denials).
     bool serveSixRequests(test::ServeProcess &serve)
@@ -96,13 +113,11 @@ private Q_SLOTS:
     void stagePromoteFromThePages()
     {
         Connection c = m_redis.connect();
-        QVERIFY(c.command({"FLUSHALL"}));
-        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        QVERIFY(onlyEnforced(c));
 
         test::PageHarness h;
-        auto *page = new RulesPage(h.controller());
-        QVERIFY(h.show(page, {1280, 800}));
-        QVERIFY(h.connect(m_redis.endpoint()));
+        auto *page = connectedRulesPage(h, {1280, 800});
+        QVERIFY(page);
         QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(1), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(page->rules().rules.size(), size_t(2), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(h.find<QPushButton>("pushButton")->isEnabled(), 10000);
@@ -211,8 +226,7 @@ private Q_SLOTS:
             QSKIP("set SLUICE_SHOTS_DIR to save the screenshots");
         }
         Connection c = m_redis.connect();
-        QVERIFY(c.command({"FLUSHALL"}));
-        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        QVERIFY(onlyEnforced(c));
         RuleSet candidate = parse(enforcedJson);
         candidate.basedOn = 1;
         candidate.rules[0].limit = 2;
@@ -224,9 +238,8 @@ private Q_SLOTS:
         for (const QString &lang : {u"en"_s, u"zh_CN"_s}) {
             QVERIFY(test::useLanguage(lang));
             test::PageHarness h;
-            auto *page = new RulesPage(h.controller());
-            QVERIFY(h.show(page, {1280, 800}));
-            QVERIFY(h.connect(m_redis.endpoint()));
+            auto *page = connectedRulesPage(h, {1280, 800});
+            QVERIFY(page);
             QTRY_VERIFY_WITH_TIMEOUT(h.find<QWidget>("stageBanner")->isVisible(), 10000);
             test::PageHarness mh;
             auto *monitor = new MonitorPage(mh.controller());
@@ -334,12 +347,10 @@ private Q_SLOTS:
     void stageConflictInConsoleWords()
     {
         Connection c = m_redis.connect();
-        QVERIFY(c.command({"FLUSHALL"}));
-        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        QVERIFY(onlyEnforced(c));
         test::PageHarness h;
-        auto *page = new RulesPage(h.controller());
-        QVERIFY(h.show(page, {1100, 700}));
-        QVERIFY(h.connect(m_redis.endpoint()));
+        auto *page = connectedRulesPage(h, {1100, 700});
+        QVERIFY(page);
         QTRY_COMPARE_WITH_TIMEOUT(page->rules().rules.size(), size_t(2), 10000);
         RuleSet other = parse(enforcedJson);
         other.basedOn = 1;
@@ -365,17 +376,15 @@ private Q_SLOTS:
     void loadRunFeedsTheCandidate()
     {
         Connection c = m_redis.connect();
-        QVERIFY(c.command({"FLUSHALL"}));
-        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        QVERIFY(onlyEnforced(c));
         RuleSet candidate = parse(enforcedJson);
         candidate.basedOn = 1;
         candidate.rules[0].limit = 2;
         QVERIFY(rules::RuleStore().stage(c, candidate, {}));
 
         test::PageHarness h;
-        auto *page = new RulesPage(h.controller());
-        QVERIFY(h.show(page, {1100, 700}));
-        QVERIFY(h.connect(m_redis.endpoint()));
+        auto *page = connectedRulesPage(h, {1100, 700});
+        QVERIFY(page);
         QTRY_VERIFY_WITH_TIMEOUT(page->session()->servedSet().staged.size() == 1, 10000);
         const RuleSet served = page->session()->servedSet();
 
@@ -421,12 +430,10 @@ private Q_SLOTS:
     void watcherBackAfterALoss()
     {
         Connection c = m_redis.connect();
-        QVERIFY(c.command({"FLUSHALL"}));
-        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        QVERIFY(onlyEnforced(c));
         test::PageHarness h;
-        auto *page = new RulesPage(h.controller());
-        QVERIFY(h.show(page, {1100, 700}));
-        QVERIFY(h.connect(m_redis.endpoint()));
+        auto *page = connectedRulesPage(h, {1100, 700});
+        QVERIFY(page);
         QTRY_VERIFY_WITH_TIMEOUT(page->storeVersion() == std::optional<qint64>(1), 10000);
         auto *state = h.find<QLabel>("storeState");
         QStringList seen;
@@ -444,17 +451,15 @@ private Q_SLOTS:
     void discardFromTheBanner()
     {
         Connection c = m_redis.connect();
-        QVERIFY(c.command({"FLUSHALL"}));
-        QVERIFY(rules::RuleStore().push(c, parse(enforcedJson), false));
+        QVERIFY(onlyEnforced(c));
         RuleSet candidate = parse(enforcedJson);
         candidate.basedOn = 1;
         candidate.rules.pop_back(); // removes login
         QVERIFY(rules::RuleStore().stage(c, candidate, {}));
 
         test::PageHarness h;
-        auto *page = new RulesPage(h.controller());
-        QVERIFY(h.show(page, {1100, 700}));
-        QVERIFY(h.connect(m_redis.endpoint()));
+        auto *page = connectedRulesPage(h, {1100, 700});
+        QVERIFY(page);
         // A stage that only removes has no candidate: the banner still says it.
         QTRY_VERIFY_WITH_TIMEOUT(h.find<QWidget>("stageBanner")->isVisible(), 10000);
         QVERIFY2(h.find<QLabel>("stageText")->text().contains(u"removes login"_s),

@@ -1,32 +1,22 @@
 #include "result.h"
 
+#include "names.h"
+
 namespace sluice {
 
 QString Error::kindName(Kind kind)
 {
-    switch (kind) {
-    case Kind::Io:
-        return QStringLiteral("io");
-    case Kind::Timeout:
-        return QStringLiteral("timeout");
-    case Kind::Closed:
-        return QStringLiteral("closed");
-    case Kind::Protocol:
-        return QStringLiteral("protocol");
-    case Kind::Reply:
-        return QStringLiteral("reply");
-    case Kind::NoScript:
-        return QStringLiteral("noscript");
-    case Kind::Auth:
-        return QStringLiteral("auth");
-    case Kind::Invalid:
-        return QStringLiteral("invalid");
-    case Kind::Conflict:
-        return QStringLiteral("conflict");
-    case Kind::Internal:
-        break;
-    }
-    return QStringLiteral("internal");
+    static constexpr Named<Kind> names[] = {{Kind::Io, u"io"},
+                                            {Kind::Timeout, u"timeout"},
+                                            {Kind::Closed, u"closed"},
+                                            {Kind::Protocol, u"protocol"},
+                                            {Kind::Reply, u"reply"},
+                                            {Kind::NoScript, u"noscript"},
+                                            {Kind::Auth, u"auth"},
+                                            {Kind::Invalid, u"invalid"},
+                                            {Kind::Conflict, u"conflict"},
+                                            {Kind::Internal, u"internal"}};
+    return nameIn(names, kind, u"internal");
 }
 
 } // namespace sluice

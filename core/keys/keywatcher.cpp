@@ -3,6 +3,7 @@
 #include "layouts.h"
 
 #include "core/common/glob.h"
+#include "core/common/names.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -103,32 +104,18 @@ void addFigures(WatchReport &r, const Row &s)
 
 QString watchLevelName(WatchLevel l)
 {
-    switch (l) {
-    case WatchLevel::Under:
-        return u"under"_s;
-    case WatchLevel::Near:
-        return u"near"_s;
-    case WatchLevel::At:
-        return u"at"_s;
-    case WatchLevel::Over:
-        return u"over"_s;
-    }
-    return u"under"_s;
+    using enum WatchLevel;
+    constexpr Named<WatchLevel> names[] = {
+        {Under, u"under"}, {Near, u"near"}, {At, u"at"}, {Over, u"over"}};
+    return nameIn(names, l, u"under");
 }
 
 QString watchChangeName(WatchChange c)
 {
-    switch (c) {
-    case WatchChange::Steady:
-        return u"steady"_s;
-    case WatchChange::New:
-        return u"new"_s;
-    case WatchChange::Reset:
-        return u"reset"_s;
-    case WatchChange::Expired:
-        return u"expired"_s;
-    }
-    return u"steady"_s;
+    using enum WatchChange;
+    constexpr Named<WatchChange> names[] = {
+        {Steady, u"steady"}, {New, u"new"}, {Reset, u"reset"}, {Expired, u"expired"}};
+    return nameIn(names, c, u"steady");
 }
 
 QString WatchReport::resolution() const

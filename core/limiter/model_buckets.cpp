@@ -23,6 +23,28 @@ bool storedBucket(const BucketState &b, qint64 nowUs)
     return b.level >= 0 && b.level <= maxLevel && storedTime(b.lastUs, nowUs);
 }
 
+// The bucket a script reads: the stored level and time, or `absent` at now where there is no
+// bucket (a missing key, another algorithm's state, a foreign one). The clock stepped back:
+// the stored time never moves backwards (`atUs`), and no time passes (`dtUs` 0).
+struct Read
+{
+    qint64 level;
+    qint64 atUs;
+    qint64 dtUs;
+};
+
+Read readBucket(const State &s, qint64 nowUs, qint64 absent)
+{
+    qint64 level = absent;
+    qint64 lastUs = nowUs;
+    if (const auto *b = std::get_if<BucketState>(&s); b && storedBucket(*b, nowUs)) {
+        level = b->level;
+        lastUs = b->lastUs;
+    }
+    const qint64 e = std::max(nowUs, lastUs);
+    return {level, e, e - lastUs};
+}
+
 Decision decision(bool allowed, qint64 limit, qint64 remaining, qint64 retryMs, qint64 resetMs,
                   qint64 delayMs = 0)
 {
@@ -43,16 +65,11 @@ Outcome tokenBucket(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     const ReducedRate r = reduce(p.rate);
     const qint64 cap = p.burst * r.p;
 
-    // A missing key (or another algorithm's state, or a foreign one) is a full bucket.
-    qint64 level = cap;
-    qint64 lastUs = nowUs;
-    if (const auto *b = std::get_if<BucketState>(&s); b && storedBucket(*b, nowUs)) {
-        level = b->level;
-        lastUs = b->lastUs;
-    }
-    // Clock stepped back: no refill, and the stored time never moves backwards.
-    const qint64 e = std::max(nowUs, lastUs);
-    const qint64 dt = e - lastUs;
+    // No bucket is a full one; a clock stepped back refills nothing.
+    const Read read = readBucket(s, nowUs, cap);
+    qint64 level = read.level;
+    const qint64 e = read.atUs;
+    const qint64 dt = read.dtUs;
     if (dt >= ceilDiv(cap - level, r.c)) {
         level = cap;
     } else {
@@ -87,16 +104,11 @@ Outcome leakyBucket(const Policy &p, State &s, qint64 cost, qint64 nowUs)
     const ReducedRate r = reduce(p.rate);
     const qint64 cap = p.burst * r.p;
 
-    // A missing key (or another algorithm's state, or a foreign one) is an empty queue.
-    qint64 level = 0;
-    qint64 lastUs = nowUs;
-    if (const auto *b = std::get_if<BucketState>(&s); b && storedBucket(*b, nowUs)) {
-        level = b->level;
-        lastUs = b->lastUs;
-    }
-    // Clock stepped back: no drain, and the stored time never moves backwards.
-    const qint64 e = std::max(nowUs, lastUs);
-    const qint64 dt = e - lastUs;
+    // No bucket is an empty queue; a clock stepped back drains nothing.
+    const Read read = readBucket(s, nowUs, 0);
+    qint64 level = read.level;
+    const qint64 e = read.atUs;
+    const qint64 dt = read.dtUs;
     if (dt >= ceilDiv(level, r.c)) {
         level = 0;
     } else {

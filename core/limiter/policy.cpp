@@ -2,39 +2,30 @@
 
 #include "model.h"
 
+#include "core/common/names.h"
+
 #include <numeric>
+
+using namespace Qt::StringLiterals;
 
 namespace sluice {
 
 namespace algorithm {
 
+constexpr Named<Algorithm> names[] = {
+    {Algorithm::FixedWindow, u"fixed_window"},       {Algorithm::SlidingLog, u"sliding_log"},
+    {Algorithm::SlidingCounter, u"sliding_counter"}, {Algorithm::TokenBucket, u"token_bucket"},
+    {Algorithm::LeakyBucket, u"leaky_bucket"},       {Algorithm::Gcra, u"gcra"}};
+static_assert(std::size(names) == std::size(all), "a name for every algorithm");
+
 QString name(Algorithm a)
 {
-    switch (a) {
-    case Algorithm::FixedWindow:
-        return QStringLiteral("fixed_window");
-    case Algorithm::SlidingLog:
-        return QStringLiteral("sliding_log");
-    case Algorithm::SlidingCounter:
-        return QStringLiteral("sliding_counter");
-    case Algorithm::TokenBucket:
-        return QStringLiteral("token_bucket");
-    case Algorithm::LeakyBucket:
-        return QStringLiteral("leaky_bucket");
-    case Algorithm::Gcra:
-        break;
-    }
-    return QStringLiteral("gcra");
+    return nameIn(names, a, u"gcra");
 }
 
 std::optional<Algorithm> fromName(const QString &n)
 {
-    for (Algorithm a : all) {
-        if (name(a) == n) {
-            return a;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(names, n);
 }
 
 bool isWindow(Algorithm a)
@@ -79,29 +70,20 @@ QString countRejectedRefusal(Algorithm a)
 
 namespace onchange {
 
+constexpr Named<OnChange, QLatin1StringView> names[] = {{OnChange::KeepUsed, "keep_used"_L1},
+                                                        {OnChange::Reset, "reset"_L1},
+                                                        {OnChange::Proportional, "proportional"_L1},
+                                                        {OnChange::Additive, "additive"_L1}};
+static_assert(std::size(names) == std::size(all), "a name for every way");
+
 QByteArray name(OnChange c)
 {
-    switch (c) {
-    case OnChange::KeepUsed:
-        return QByteArrayLiteral("keep_used");
-    case OnChange::Reset:
-        return QByteArrayLiteral("reset");
-    case OnChange::Proportional:
-        return QByteArrayLiteral("proportional");
-    case OnChange::Additive:
-        break;
-    }
-    return QByteArrayLiteral("additive");
+    return nameIn(names, c, "additive"_L1);
 }
 
 std::optional<OnChange> fromName(const QString &n)
 {
-    for (OnChange c : all) {
-        if (QLatin1String(name(c)) == n) {
-            return c;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(names, n);
 }
 
 } // namespace onchange

@@ -5,10 +5,12 @@
 #include "logformat.h"
 
 #include "core/common/bytes.h"
+#include "core/common/names.h"
 
 #include <QRegularExpression>
 
 #include <cstring>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -388,34 +390,19 @@ const char *skipValue(const char *p, const char *end)
 
 } // namespace
 
+constexpr Named<Format> formatNames[] = {
+    {Format::Auto, u"auto"},         {Format::NginxCombined, u"nginx-combined"},
+    {Format::NginxCustom, u"nginx"}, {Format::Envoy, u"envoy"},
+    {Format::Alb, u"alb"},           {Format::Json, u"json"}};
+
 QString formatName(Format f)
 {
-    switch (f) {
-    case Format::Auto:
-        return u"auto"_s;
-    case Format::NginxCombined:
-        return u"nginx-combined"_s;
-    case Format::NginxCustom:
-        return u"nginx"_s;
-    case Format::Envoy:
-        return u"envoy"_s;
-    case Format::Alb:
-        return u"alb"_s;
-    case Format::Json:
-        return u"json"_s;
-    }
-    return {};
+    return nameIn(formatNames, f);
 }
 
 std::optional<Format> formatFromName(const QString &name)
 {
-    for (Format f : {Format::Auto, Format::NginxCombined, Format::NginxCustom, Format::Envoy,
-                     Format::Alb, Format::Json}) {
-        if (formatName(f) == name) {
-            return f;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(formatNames, name);
 }
 
 qint64 parseTime(TimeKind kind, View text, bool *coarse)
@@ -467,6 +454,26 @@ Result<LineParser> LineParser::fixed(Format f)
     return p;
 }
 
+// The nginx variables a line parser reads, the slot each fills and how a time is written
+// ($http_<name> aside: a header of its own slot).
+constexpr Named<std::pair<Slot, TimeKind>> nginxVariables[] = {
+    {{SlotAddr, TimeKind::None}, u"remote_addr"},
+    {{SlotUser, TimeKind::None}, u"remote_user"},
+    {{SlotTime, TimeKind::Local}, u"time_local"},
+    {{SlotTime, TimeKind::Iso}, u"time_iso8601"},
+    {{SlotTime, TimeKind::Msec}, u"msec"},
+    {{SlotRequest, TimeKind::None}, u"request"},
+    {{SlotMethod, TimeKind::None}, u"request_method"},
+    {{SlotPath, TimeKind::None}, u"request_uri"},
+    {{SlotStatus, TimeKind::None}, u"status"},
+    {{SlotXff, TimeKind::None}, u"http_x_forwarded_for"}};
+
+// The roles a JSON line's fields are mapped to (header:<Name> aside).
+constexpr Named<Slot> jsonRoles[] = {{SlotTime, u"time"},       {SlotAddr, u"ip"},
+                                     {SlotMethod, u"method"},   {SlotPath, u"path"},
+                                     {SlotRequest, u"request"}, {SlotStatus, u"status"},
+                                     {SlotXff, u"xff"},         {SlotUser, u"user"}};
+
 Result<LineParser> LineParser::nginx(const QString &logFormat)
 {
     LineParser p;
@@ -491,29 +498,9 @@ Result<LineParser> LineParser::nginx(const QString &logFormat)
         const QString name = (m.captured(1) + m.captured(2)).toLower();
         int slot = -1;
         TimeKind tk = TimeKind::None;
-        if (name == u"remote_addr"_s) {
-            slot = SlotAddr;
-        } else if (name == u"remote_user"_s) {
-            slot = SlotUser;
-        } else if (name == u"time_local"_s) {
-            slot = SlotTime;
-            tk = TimeKind::Local;
-        } else if (name == u"time_iso8601"_s) {
-            slot = SlotTime;
-            tk = TimeKind::Iso;
-        } else if (name == u"msec"_s) {
-            slot = SlotTime;
-            tk = TimeKind::Msec;
-        } else if (name == u"request"_s) {
-            slot = SlotRequest;
-        } else if (name == u"request_method"_s) {
-            slot = SlotMethod;
-        } else if (name == u"request_uri"_s) {
-            slot = SlotPath;
-        } else if (name == u"status"_s) {
-            slot = SlotStatus;
-        } else if (name == u"http_x_forwarded_for"_s) {
-            slot = SlotXff;
+        if (const auto v = valueNamed(nginxVariables, name)) {
+            slot = v->first;
+            tk = v->second;
         } else if (name.startsWith(u"http_"_s)) {
             const std::string h = normalizedHeader(name.mid(5));
             if (p.m_headerNames.size() < 16) {
@@ -587,22 +574,8 @@ Result<LineParser> LineParser::json(const QList<QPair<QString, QString>> &fields
     }
     for (const auto &[role, key] : std::as_const(map)) {
         int slot = -1;
-        if (role == u"time"_s) {
-            slot = SlotTime;
-        } else if (role == u"ip"_s) {
-            slot = SlotAddr;
-        } else if (role == u"method"_s) {
-            slot = SlotMethod;
-        } else if (role == u"path"_s) {
-            slot = SlotPath;
-        } else if (role == u"request"_s) {
-            slot = SlotRequest;
-        } else if (role == u"status"_s) {
-            slot = SlotStatus;
-        } else if (role == u"xff"_s) {
-            slot = SlotXff;
-        } else if (role == u"user"_s) {
-            slot = SlotUser;
+        if (const auto named = valueNamed(jsonRoles, role)) {
+            slot = *named;
         } else if (role.startsWith(u"header:"_s) && role.size() > 7) {
             const std::string h = normalizedHeader(role.mid(7));
             if (h == "x_forwarded_for") {

@@ -3,11 +3,19 @@
 #include "codec.h"
 #include "exportsteps.h"
 
+#include "core/common/names.h"
+
 // The export targets: JSON and YAML are the rule file itself (codec.h); nginx, envoy ratelimit
 // and Kong each have a file of their own (export_nginx.cpp, export_envoy.cpp, export_kong.cpp)
 // over the steps they share (exportsteps.h).
 
 namespace sluice::rules {
+
+constexpr Named<ExportFormat> formatNames[] = {{ExportFormat::Json, u"json"},
+                                               {ExportFormat::Yaml, u"yaml"},
+                                               {ExportFormat::Nginx, u"nginx"},
+                                               {ExportFormat::Envoy, u"envoy"},
+                                               {ExportFormat::Kong, u"kong"}};
 
 std::optional<ExportFormat> exportFormatFromName(const QString &name)
 {
@@ -15,30 +23,12 @@ std::optional<ExportFormat> exportFormatFromName(const QString &name)
     if (n == QLatin1String("yml")) {
         return ExportFormat::Yaml;
     }
-    for (ExportFormat f : {ExportFormat::Json, ExportFormat::Yaml, ExportFormat::Nginx,
-                           ExportFormat::Envoy, ExportFormat::Kong}) {
-        if (exportFormatName(f) == n) {
-            return f;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(formatNames, n);
 }
 
 QString exportFormatName(ExportFormat f)
 {
-    switch (f) {
-    case ExportFormat::Json:
-        return QStringLiteral("json");
-    case ExportFormat::Yaml:
-        return QStringLiteral("yaml");
-    case ExportFormat::Nginx:
-        return QStringLiteral("nginx");
-    case ExportFormat::Envoy:
-        return QStringLiteral("envoy");
-    case ExportFormat::Kong:
-        break;
-    }
-    return QStringLiteral("kong");
+    return nameIn(formatNames, f, u"kong");
 }
 
 Export exportRules(const RuleSet &set, ExportFormat format)

@@ -17,6 +17,7 @@
 
 #include "core/common/bytes.h"
 #include "core/common/glob.h"
+#include "core/common/names.h"
 #include "core/limiter/policy.h"
 
 #include <QDateTime>
@@ -28,30 +29,22 @@ using namespace Qt::StringLiterals;
 
 namespace sluice {
 
+constexpr Named<Override::Kind> kindFields[] = {{Override::Kind::Subject, u"subject"},
+                                                {Override::Kind::Cidr, u"cidr"},
+                                                {Override::Kind::Glob, u"match"}};
+
 QString Override::kindField(Kind k)
 {
-    switch (k) {
-    case Kind::Subject:
-        return u"subject"_s;
-    case Kind::Cidr:
-        return u"cidr"_s;
-    case Kind::Glob:
-        return u"match"_s;
-    }
-    return {};
+    return nameIn(kindFields, k);
 }
+
+constexpr Named<Override::Action> actionNames[] = {{Override::Action::Limit, u"limit"},
+                                                   {Override::Action::Allow, u"allow"},
+                                                   {Override::Action::Deny, u"deny"}};
 
 QString Override::actionName(Action a)
 {
-    switch (a) {
-    case Action::Limit:
-        return u"limit"_s;
-    case Action::Allow:
-        return u"allow"_s;
-    case Action::Deny:
-        return u"deny"_s;
-    }
-    return {};
+    return nameIn(actionNames, a);
 }
 
 QString Override::describeMatch() const

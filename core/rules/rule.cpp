@@ -1,6 +1,7 @@
 #include "rule.h"
 
 #include "core/common/bytes.h"
+#include "core/common/names.h"
 
 #include <cstring>
 
@@ -39,15 +40,25 @@ QString charName(QChar c)
     return u"'"_s + c + u"'"_s;
 }
 
-Result<QString> checkHeaderName(const QString &name)
+// A scope's name present and not too long: what is wrong (`needs` when it is empty), or nothing.
+std::optional<Error> missingOrLong(const QString &name, const QString &needs, const QString &noun)
 {
     if (name.isEmpty()) {
-        return invalid(u"'header:' needs a header name, e.g. header:X-Api-Key"_s);
+        return invalid(needs);
     }
     if (name.size() > maxScopeName) {
-        return invalid(
-            u"header name is %1 characters long; at most %2 are allowed"_s.arg(name.size())
-                .arg(maxScopeName));
+        return invalid(u"%1 is %2 characters long; at most %3 are allowed"_s.arg(noun)
+                           .arg(name.size())
+                           .arg(maxScopeName));
+    }
+    return std::nullopt;
+}
+
+Result<QString> checkHeaderName(const QString &name)
+{
+    if (auto problem = missingOrLong(
+            name, u"'header:' needs a header name, e.g. header:X-Api-Key"_s, u"header name"_s)) {
+        return *problem;
     }
     for (QChar c : name) {
         if (!isTchar(c.unicode())) {
@@ -61,13 +72,10 @@ Result<QString> checkHeaderName(const QString &name)
 
 Result<QString> checkParamName(const QString &name)
 {
-    if (name.isEmpty()) {
-        return invalid(u"'param:' needs a query parameter name, e.g. param:api_key"_s);
-    }
-    if (name.size() > maxScopeName) {
-        return invalid(
-            u"parameter name is %1 characters long; at most %2 are allowed"_s.arg(name.size())
-                .arg(maxScopeName));
+    if (auto problem =
+            missingOrLong(name, u"'param:' needs a query parameter name, e.g. param:api_key"_s,
+                          u"parameter name"_s)) {
+        return *problem;
     }
     for (QChar c : name) {
         const bool control = c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() < 0xA0);
@@ -84,33 +92,19 @@ Result<QString> checkParamName(const QString &name)
 Result<Scope> Scope::parse(const QString &text)
 {
     Scope s;
-    if (text == u"global"_s) {
-        s.kind = Kind::Global;
-        return s;
+    for (Kind k : {Kind::Global, Kind::Ip, Kind::User}) {
+        if (text == Scope{k, {}}.toString()) {
+            s.kind = k;
+            return s;
+        }
     }
-    if (text == u"ip"_s) {
-        s.kind = Kind::Ip;
-        return s;
-    }
-    if (text == u"user"_s) {
-        s.kind = Kind::User;
-        return s;
-    }
-    if (text.startsWith(u"header:"_s)) {
-        auto name = checkHeaderName(text.mid(7));
+    const bool header = text.startsWith(u"header:"_s);
+    if (header || text.startsWith(u"param:"_s)) {
+        auto name = header ? checkHeaderName(text.mid(7)) : checkParamName(text.mid(6));
         if (!name) {
             return name.error();
         }
-        s.kind = Kind::Header;
-        s.name = *name;
-        return s;
-    }
-    if (text.startsWith(u"param:"_s)) {
-        auto name = checkParamName(text.mid(6));
-        if (!name) {
-            return name.error();
-        }
-        s.kind = Kind::Param;
+        s.kind = header ? Kind::Header : Kind::Param;
         s.name = *name;
         return s;
     }
@@ -130,42 +124,28 @@ Result<Scope> Scope::parse(const QString &text)
 
 QString Scope::toString() const
 {
-    switch (kind) {
-    case Kind::Global:
-        return u"global"_s;
-    case Kind::Ip:
-        return u"ip"_s;
-    case Kind::User:
-        return u"user"_s;
-    case Kind::Header:
-        return u"header:"_s + name;
-    case Kind::Param:
-        break;
-    }
-    return u"param:"_s + name;
+    static constexpr Named<Kind> prefixes[] = {{Kind::Global, u"global"},
+                                               {Kind::Ip, u"ip"},
+                                               {Kind::User, u"user"},
+                                               {Kind::Header, u"header:"},
+                                               {Kind::Param, u"param:"}};
+    const QString prefix = nameIn(prefixes, kind, u"param:");
+    const bool named = kind != Kind::Global && kind != Kind::Ip && kind != Kind::User;
+    return named ? prefix + name : prefix;
 }
+
+constexpr Named<OnRedisError> onRedisErrorNames[] = {{OnRedisError::Allow, u"allow"},
+                                                     {OnRedisError::Deny, u"deny"},
+                                                     {OnRedisError::Local, u"local"}};
 
 QString onRedisErrorName(OnRedisError e)
 {
-    switch (e) {
-    case OnRedisError::Allow:
-        return u"allow"_s;
-    case OnRedisError::Deny:
-        return u"deny"_s;
-    case OnRedisError::Local:
-        break;
-    }
-    return u"local"_s;
+    return nameIn(onRedisErrorNames, e, u"local");
 }
 
 std::optional<OnRedisError> onRedisErrorFromName(const QString &name)
 {
-    for (OnRedisError e : {OnRedisError::Allow, OnRedisError::Deny, OnRedisError::Local}) {
-        if (onRedisErrorName(e) == name) {
-            return e;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(onRedisErrorNames, name);
 }
 
 Rule Rule::window(QString id, Algorithm a, qint64 limit, qint64 windowUs, Scope scope,

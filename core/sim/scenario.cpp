@@ -380,46 +380,26 @@ private:
         }
         const QStringList own = fieldsOf(*kind);
         const auto has = [&](const QString &f) { return own.contains(f) && o.contains(f); };
-        if (has(u"rate"_s)) {
-            if (auto r = rate(o, u"rate"_s, path)) {
-                p.rate = *r;
+        // Each field the pattern takes and the object has, into its member when it reads.
+        const auto read = [&](const QString &f, auto &into, auto value) {
+            if (has(f)) {
+                if (auto v = value(f)) {
+                    into = *v;
+                }
             }
-        }
-        if (has(u"from_rate"_s)) {
-            if (auto r = rate(o, u"from_rate"_s, path)) {
-                p.fromRate = *r;
-            }
-        }
-        if (has(u"to_rate"_s)) {
-            if (auto r = rate(o, u"to_rate"_s, path)) {
-                p.toRate = *r;
-            }
-        }
-        if (has(u"at"_s)) {
-            if (auto t = time(o, u"at"_s, path, true)) {
-                p.atUs = *t;
-            }
-        }
-        if (has(u"count"_s)) {
-            if (auto n = integer(o, u"count"_s, path, u"a positive integer, e.g. 100"_s)) {
-                p.count = *n;
-            }
-        }
-        if (has(u"spread"_s)) {
-            if (auto t = time(o, u"spread"_s, path, true)) {
-                p.spreadUs = *t;
-            }
-        }
-        if (has(u"from"_s)) {
-            if (auto t = time(o, u"from"_s, path, true)) {
-                p.fromUs = *t;
-            }
-        }
-        if (has(u"to"_s)) {
-            if (auto t = time(o, u"to"_s, path, true)) {
-                p.toUs = *t;
-            }
-        }
+        };
+        const auto rateOf = [&](const QString &f) { return rate(o, f, path); };
+        const auto timeOf = [&](const QString &f) { return time(o, f, path, true); };
+        read(u"rate"_s, p.rate, rateOf);
+        read(u"from_rate"_s, p.fromRate, rateOf);
+        read(u"to_rate"_s, p.toRate, rateOf);
+        read(u"at"_s, p.atUs, timeOf);
+        read(u"count"_s, p.count, [&](const QString &f) {
+            return integer(o, f, path, u"a positive integer, e.g. 100"_s);
+        });
+        read(u"spread"_s, p.spreadUs, timeOf);
+        read(u"from"_s, p.fromUs, timeOf);
+        read(u"to"_s, p.toUs, timeOf);
         if (has(u"subject"_s)) {
             if (auto v = string(o, u"subject"_s, path, u"a subject, e.g. 10.0.0.1"_s)) {
                 p.subject = v->toUtf8();

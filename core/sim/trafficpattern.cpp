@@ -11,6 +11,8 @@
 //    alone (the others), so patterns never disturb each other's draws.
 #include "trafficpattern.h"
 
+#include "core/common/names.h"
+
 #include <QFile>
 
 #include <cmath>
@@ -111,31 +113,21 @@ quint64 Rng::below(quint64 n)
     return x % n;
 }
 
+using Kind = TrafficPattern::Kind;
+constexpr Named<Kind> kindNameRows[] = {{Kind::Constant, u"constant"},
+                                        {Kind::Burst, u"burst"},
+                                        {Kind::Poisson, u"poisson"},
+                                        {Kind::Ramp, u"ramp"},
+                                        {Kind::Replay, u"replay"}};
+
 QString TrafficPattern::kindName(Kind kind)
 {
-    switch (kind) {
-    case Kind::Constant:
-        return u"constant"_s;
-    case Kind::Burst:
-        return u"burst"_s;
-    case Kind::Poisson:
-        return u"poisson"_s;
-    case Kind::Ramp:
-        return u"ramp"_s;
-    case Kind::Replay:
-        return u"replay"_s;
-    }
-    return {};
+    return nameIn(kindNameRows, kind);
 }
 
 std::optional<TrafficPattern::Kind> TrafficPattern::kindFromName(const QString &name)
 {
-    for (Kind k : {Kind::Constant, Kind::Burst, Kind::Poisson, Kind::Ramp, Kind::Replay}) {
-        if (kindName(k) == name) {
-            return k;
-        }
-    }
-    return std::nullopt;
+    return valueNamed(kindNameRows, name);
 }
 
 QStringList TrafficPattern::kindNames()
