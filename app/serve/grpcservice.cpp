@@ -32,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -98,7 +99,9 @@ void quietProtobufLog(google::protobuf::LogLevel, const char *, int, const std::
 // (any value), on while the node has children; the rule of the node the last entry reaches,
 // or none. `domainId`: the domain's id part. `subject`: the values of the entries matched by KEY
 // alone, joined by U+001F ("_" for none).
-const ServiceRule *walk(const Tree &tree, std::string_view domainId, const Descriptor &d,
+// `D`: the generated Descriptor, or WireRequest's.
+template <typename D>
+const ServiceRule *walk(const Tree &tree, std::string_view domainId, const D &d,
                         QByteArray *subject)
 {
     subject->clear();
@@ -181,11 +184,17 @@ struct GrpcService::Impl final : GrpcCalls
     };
     // ShouldRateLimit for gRPC and POST /json alike: its jobs into `batch`, or (none) decided
     // now.
-    void decide(const rls::RateLimitRequest &request, GrpcReply reply, Batch *batch = nullptr);
-    QString refusalOf(const rls::RateLimitRequest &request) const;
+    // `Request`: the generated message (parsed, or from JSON), or a WireRequest (its usual
+    // shape read off the wire).
+    template <typename Request>
+    void decide(const Request &request, GrpcReply reply, Batch *batch = nullptr);
+    template <typename Request> QString refusalOf(const Request &request) const;
     void answerUnknownDomain(int descriptors, const GrpcReply &reply);
-    QString addJob(int i, const rls::RateLimitRequest &request, const Tree &tree,
-                   std::string_view domainId, const std::shared_ptr<GrpcCall> &call, Batch &out);
+    template <typename Request>
+    QString addJob(int i, const Request &request, const Tree &tree, std::string_view domainId,
+                   const std::shared_ptr<GrpcCall> &call, Batch &out);
+    WireRequest wire; // call()'s, reused
+    bool parseAndDecide(std::string_view message, const GrpcReply &reply);
 
     // The HTTP/2 server of the port (grpcsession.h) and what its calls share.
     HttpServer *server = nullptr;
@@ -248,7 +257,7 @@ struct GrpcService::Impl final : GrpcCalls
 };
 
 // The request's shape checked before anything is decided: the refusal, or empty.
-QString GrpcService::Impl::refusalOf(const rls::RateLimitRequest &request) const
+template <typename Request> QString GrpcService::Impl::refusalOf(const Request &request) const
 {
     if (request.domain().empty()) {
         return QStringLiteral("domain is required: the domain of the rate limit configuration "
@@ -270,7 +279,7 @@ QString GrpcService::Impl::refusalOf(const rls::RateLimitRequest &request) const
             .arg(options.maxDescriptors);
     }
     for (int i = 0; i < count; ++i) {
-        const Descriptor &d = request.descriptors(i);
+        const auto &d = request.descriptors(i);
         if (d.entries_size() == 0) {
             return QStringLiteral("descriptors[%1] has no entries").arg(i);
         }
@@ -285,14 +294,15 @@ QString GrpcService::Impl::refusalOf(const rls::RateLimitRequest &request) const
             if (e.key().empty()) {
                 return QStringLiteral("descriptors[%1].entries[%2].key is empty").arg(i).arg(j);
             }
-            for (const auto &[name, text] : {std::pair{"key", &e.key()}, {"value", &e.value()}}) {
-                if (qsizetype(text->size()) > options.maxEntryBytes) {
+            const std::string_view key = e.key(), value = e.value();
+            for (const auto &[name, text] : {std::pair{"key", key}, {"value", value}}) {
+                if (qsizetype(text.size()) > options.maxEntryBytes) {
                     return QStringLiteral("descriptors[%1].entries[%2].%3 is %4 bytes, above %5 "
                                           "(values become Redis keys)")
                         .arg(i)
                         .arg(j)
                         .arg(QLatin1String(name))
-                        .arg(text->size())
+                        .arg(text.size())
                         .arg(options.maxEntryBytes);
                 }
             }
@@ -325,19 +335,24 @@ void GrpcService::Impl::answerUnknownDomain(int descriptors, const GrpcReply &re
 
 // Descriptor `i`'s rule, subject and cost, screened, into `out` (none when no rule limits it):
 // the refusal of the whole request, or empty.
-QString GrpcService::Impl::addJob(int i, const rls::RateLimitRequest &request, const Tree &tree,
+template <typename Request>
+QString GrpcService::Impl::addJob(int i, const Request &request, const Tree &tree,
                                   std::string_view domainId, const std::shared_ptr<GrpcCall> &call,
                                   Batch &out)
 {
-    const Descriptor &d = request.descriptors(i);
+    // (A WireRequest's descriptors have no `limit` and no `hits_addend` of their own.)
+    constexpr bool generated = std::is_same_v<Request, rls::RateLimitRequest>;
+    const auto &d = request.descriptors(i);
     QByteArray subject;
     const ServiceRule *rule = walk(tree, domainId, d, &subject);
     RuleTablePtr ruleTable = tree.table;
-    if (d.has_limit()) {
-        if (QString e = limitOverride(i, d, QString::fromStdString(request.domain()), rule,
-                                      ruleTable, subject);
-            !e.isEmpty()) {
-            return e;
+    if constexpr (generated) {
+        if (d.has_limit()) {
+            if (QString e = limitOverride(i, d, QString::fromStdString(request.domain()), rule,
+                                          ruleTable, subject);
+                !e.isEmpty()) {
+                return e;
+            }
         }
     }
     if (rule == nullptr) {
@@ -345,10 +360,12 @@ QString GrpcService::Impl::addJob(int i, const rls::RateLimitRequest &request, c
         return {};
     }
     // The descriptor's hits_addend wins (0: look only); the request's 0 is unset: 1.
-    const qint64 cost =
-        d.has_hits_addend()
-            ? qint64(std::min<quint64>(d.hits_addend().value(), quint64(duration::maxExact)))
-            : std::max<qint64>(request.hits_addend(), 1);
+    qint64 cost = std::max<qint64>(request.hits_addend(), 1);
+    if constexpr (generated) {
+        if (d.has_hits_addend()) {
+            cost = qint64(std::min<quint64>(d.hits_addend().value(), quint64(duration::maxExact)));
+        }
+    }
     if (subject.size() > options.maxEntryBytes) {
         return QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, above %3 "
                               "(subjects become Redis keys)")
@@ -383,7 +400,8 @@ QString GrpcService::Impl::addJob(int i, const rls::RateLimitRequest &request, c
     return {};
 }
 
-void GrpcService::Impl::decide(const rls::RateLimitRequest &request, GrpcReply reply, Batch *batch)
+template <typename Request>
+void GrpcService::Impl::decide(const Request &request, GrpcReply reply, Batch *batch)
 {
     Metrics &metrics = service.metrics();
     if (const QString refusal = refusalOf(request); !refusal.isEmpty()) {
@@ -464,11 +482,11 @@ void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method
         session.answer(stream, invalid(screened), {});
         return;
     }
-    // Parsed into an arena that starts on the stack (a usual request allocates nothing); the
-    // screen above bounds what a request can make.
-    StackArena arena;
-    auto &parsed = arena.make<rls::RateLimitRequest>();
-    if (!parsed.ParseFromArray(message.data(), int(message.size()))) {
+    const size_t first = batch.jobs.size();
+    const GrpcReply reply{{}, answers, session.connection(), stream};
+    if (wire.read(message)) {
+        decide(wire, reply, &batch); // the usual shape: no message objects
+    } else if (!parseAndDecide(message, reply)) {
         metrics.countGrpc(Result_::Invalid);
         session.answer(stream,
                        invalid(QStringLiteral(
@@ -478,12 +496,24 @@ void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method
                        {});
         return;
     }
-    const size_t first = batch.jobs.size();
-    decide(parsed, GrpcReply{{}, answers, session.connection(), stream}, &batch);
     // The client's grpc-timeout bounds the decision as --timeout-ms does.
     for (size_t j = first; j < batch.jobs.size(); ++j) {
         batch.jobs[j].deadline = deadline;
     }
+}
+
+// Any other request: parsed whole (into an arena that starts on the stack, so a usual request
+// allocates nothing; the screen bounds what a request can make), then decided. False: not a
+// RateLimitRequest.
+bool GrpcService::Impl::parseAndDecide(std::string_view message, const GrpcReply &reply)
+{
+    StackArena arena;
+    auto &parsed = arena.make<rls::RateLimitRequest>();
+    if (!parsed.ParseFromArray(message.data(), int(message.size()))) {
+        return false;
+    }
+    decide(parsed, reply, &batch);
+    return true;
 }
 
 void GrpcService::Impl::health(GrpcSession &session, int32_t stream, std::string_view message,
