@@ -46,6 +46,12 @@ rls::RateLimitRequest asMessage(const WireRequest &w)
     return m;
 }
 
+// WireRequest::read within the service's default bounds.
+bool read(WireRequest &w, const std::string &bytes)
+{
+    return w.read(bytes, 256, 32);
+}
+
 } // namespace
 
 class TestGrpcWire : public QObject
@@ -73,10 +79,10 @@ private Q_SLOTS:
         m.add_descriptors()->add_entries()->set_key("k\xc3\xa9y"); // UTF-8, no value
         const std::string bytes = m.SerializeAsString();
         WireRequest w;
-        QVERIFY(w.read(bytes));
+        QVERIFY(read(w, bytes));
         QCOMPARE(asMessage(w).SerializeAsString(), bytes);
         // Read again: nothing of the last request is left.
-        QVERIFY(w.read(withDomain("other")));
+        QVERIFY(read(w, withDomain("other")));
         QCOMPARE(w.descriptors_size(), 0);
         QCOMPARE(w.hits_addend(), 0u);
     }
@@ -92,15 +98,28 @@ private Q_SLOTS:
         hits.mutable_descriptors(0)->clear_limit();
         hits.mutable_descriptors(0)->mutable_hits_addend()->set_value(2);
         WireRequest w;
-        QVERIFY(!w.read(limit.SerializeAsString()));         // a descriptor's limit override
-        QVERIFY(!w.read(hits.SerializeAsString()));          // a descriptor's own hits_addend
-        QVERIFY(!w.read(withDomain("a") + withDomain("b"))); // a field twice (last wins)
-        QVERIFY(!w.read(withDomain("a") + std::string("\x20\x01", 2))); // an unknown field
-        QVERIFY(!w.read(std::string("\x0a\x05"
-                                    "ab",
-                                    4)));                             // cut short
-        QVERIFY(!w.read(std::string("\x18\xff\xff\xff\xff\x1f", 6))); // hits_addend > 2^32
-        QVERIFY(!w.read(withDomain("\xed\xa0\x80")));                 // a surrogate
+        QVERIFY(!read(w, limit.SerializeAsString()));         // a descriptor's limit override
+        QVERIFY(!read(w, hits.SerializeAsString()));          // a descriptor's own hits_addend
+        QVERIFY(!read(w, withDomain("a") + withDomain("b"))); // a field twice (last wins)
+        QVERIFY(!read(w, withDomain("a") + std::string("\x20\x01", 2))); // an unknown field
+        QVERIFY(!read(w, std::string("\x0a\x05"
+                                     "ab",
+                                     4)));                             // cut short
+        QVERIFY(!read(w, std::string("\x18\xff\xff\xff\xff\x1f", 6))); // hits_addend > 2^32
+        // Past the bounds (screenRequest() refuses it then): 257 descriptors, 33 entries.
+        rls::RateLimitRequest many;
+        many.set_domain("edge");
+        for (int i = 0; i < 257; ++i) {
+            many.add_descriptors()->add_entries()->set_key("k");
+        }
+        QVERIFY(!read(w, many.SerializeAsString()));
+        many.mutable_descriptors()->DeleteSubrange(256, 1);
+        QVERIFY(read(w, many.SerializeAsString()));
+        for (int j = 0; j < 32; ++j) {
+            many.mutable_descriptors(0)->add_entries()->set_key("k");
+        }
+        QVERIFY(!read(w, many.SerializeAsString()));
+        QVERIFY(!read(w, withDomain("\xed\xa0\x80"))); // a surrogate
     }
 
     // isUtf8 and protobuf's parser agree on every string (in the domain field).
@@ -130,7 +149,7 @@ private Q_SLOTS:
         const bool protobuf = parsed.ParseFromString(message);
         QCOMPARE(isUtf8(bytes.toStdString()), protobuf);
         WireRequest w;
-        QCOMPARE(w.read(message), protobuf);
+        QCOMPARE(read(w, message), protobuf);
     }
 
     // encodeAnswer's bytes are those of the RateLimitResponse protobuf serializes.

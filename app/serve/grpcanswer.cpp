@@ -187,11 +187,19 @@ char *putStatus(char *p, const GrpcCall::Slot &s, const StatusFields &f, const S
 
 std::string encodeAnswer(const std::vector<GrpcCall::Slot> &slots, bool over)
 {
-    // Sized first (a slot's fields again when written: no list of them is kept).
+    // Each slot's fields and sizes, taken once, in a list the worker thread reuses.
+    thread_local std::vector<std::pair<StatusFields, StatusSizes>> fields;
+    fields.resize(slots.size());
     const quint64 overall = over ? rls::RateLimitResponse::OVER_LIMIT : rls::RateLimitResponse::OK;
     size_t n = uintSize(overall);
-    for (const GrpcCall::Slot &s : slots) {
-        const size_t status = s.rule == nullptr ? 2 : sizesOf(statusOf(s)).status;
+    for (size_t i = 0; i < slots.size(); ++i) {
+        size_t status = 2; // a slot no rule limits: code OK alone
+        if (slots[i].rule != nullptr) {
+            auto &[f, z] = fields[i];
+            f = statusOf(slots[i]);
+            z = sizesOf(f);
+            status = z.status;
+        }
         n += 1 + varintSize(status) + status;
     }
     std::string out(5 + n, '\0');
@@ -200,15 +208,13 @@ std::string encodeAnswer(const std::vector<GrpcCall::Slot> &slots, bool over)
     out[3] = char(n >> 8);
     out[4] = char(n);
     char *p = putUint(out.data() + 5, 1, overall);
-    for (const GrpcCall::Slot &s : slots) {
-        if (s.rule == nullptr) {
-            p = putStatus(p, s, {}, {});
-        } else {
-            const StatusFields f = statusOf(s);
-            p = putStatus(p, s, f, sizesOf(f));
-        }
+    for (size_t i = 0; i < slots.size(); ++i) {
+        p = putStatus(p, slots[i], fields[i].first, fields[i].second);
     }
     Q_ASSERT(p == out.data() + out.size());
+    if (fields.size() > 256) {
+        std::vector<std::pair<StatusFields, StatusSizes>>().swap(fields); // (kept small)
+    }
     return out;
 }
 

@@ -475,17 +475,17 @@ void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method
         return;
     }
     Metrics &metrics = service.metrics();
-    // The wire bytes are screened (descriptors and entries counted) before they are parsed.
-    const QString screened = screenRequest(message, options.maxDescriptors, options.maxEntries);
-    if (!screened.isEmpty()) {
+    const size_t first = batch.jobs.size();
+    const GrpcReply reply{{}, answers, session.connection(), stream};
+    if (wire.read(message, options.maxDescriptors, options.maxEntries)) {
+        decide(wire, reply, &batch); // the usual shape, within the bounds: no message objects
+    } else if (const QString screened =
+                   screenRequest(message, options.maxDescriptors, options.maxEntries);
+               !screened.isEmpty()) {
+        // The wire bytes are screened (descriptors and entries counted) before they are parsed.
         metrics.countGrpc(Result_::Invalid);
         session.answer(stream, invalid(screened), {});
         return;
-    }
-    const size_t first = batch.jobs.size();
-    const GrpcReply reply{{}, answers, session.connection(), stream};
-    if (wire.read(message)) {
-        decide(wire, reply, &batch); // the usual shape: no message objects
     } else if (!parseAndDecide(message, reply)) {
         metrics.countGrpc(Result_::Invalid);
         session.answer(stream,

@@ -147,8 +147,10 @@ bool isUtf8(std::string_view s)
     return true;
 }
 
-bool WireRequest::read(std::string_view bytes)
+bool WireRequest::read(std::string_view bytes, int maxDescriptors, int maxEntries)
 {
+    m_maxDescriptors = maxDescriptors;
+    m_maxEntries = maxEntries;
     m_domain = {};
     m_hitsAddend = 0;
     m_entries.clear();
@@ -169,7 +171,8 @@ bool WireRequest::read(std::string_view bytes)
             m_domain = std::string_view(from, size_t(to - from));
             domain = true;
         } else if (tag == (2 << 3 | 2)) { // descriptors
-            if (!readBytes(p, end, &from, &to) || !readDescriptor(from, to)) {
+            if (int(m_descriptors.size()) >= m_maxDescriptors || !readBytes(p, end, &from, &to) ||
+                !readDescriptor(from, to)) {
                 return false;
             }
         } else if (tag == (3 << 3) && !hits) { // hits_addend
@@ -193,7 +196,8 @@ bool WireRequest::readDescriptor(const char *p, const char *end)
         uint64_t tag = 0;
         const char *from = nullptr, *to = nullptr;
         if ((p = readVarint(p, end, &tag)) == nullptr || tag != (1 << 3 | 2) ||
-            !readBytes(p, end, &from, &to) || !readEntry(from, to)) {
+            int(m_entries.size() - first) >= m_maxEntries || !readBytes(p, end, &from, &to) ||
+            !readEntry(from, to)) {
             return false; // a `limit`, a `hits_addend` or another field: not this shape
         }
     }

@@ -22,7 +22,8 @@ QString screenRequest(std::string_view bytes, int maxDescriptors, int maxEntries
 // read() is false for anything else (and for bytes that are not that message): such a request
 // is parsed whole by protobuf instead, which also makes its refusals. Its accessors are named
 // as the generated message's, so the service's steps take either. Reused from call to call
-// (its lists keep their capacity); the screen above bounds what read() is given.
+// (its lists keep their capacity). More than `maxDescriptors` descriptors or `maxEntries`
+// entries in one: false (screenRequest() then says so), so what it keeps is bounded.
 class WireRequest
 {
 public:
@@ -40,7 +41,7 @@ public:
         const Entry &entries(int j) const { return first[j]; }
     };
 
-    bool read(std::string_view bytes);
+    bool read(std::string_view bytes, int maxDescriptors, int maxEntries);
     std::string_view domain() const { return m_domain; }
     uint32_t hits_addend() const { return m_hitsAddend; }
     int descriptors_size() const { return int(m_descriptors.size()); }
@@ -57,6 +58,7 @@ private:
     uint32_t m_hitsAddend = 0;
     std::vector<Entry> m_entries;
     std::vector<std::pair<uint32_t, uint32_t>> m_descriptors; // [first, end) of m_entries
+    int m_maxDescriptors = 0, m_maxEntries = 0;
 };
 
 // RFC 3629 UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF), as protobuf
