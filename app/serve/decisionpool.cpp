@@ -326,162 +326,45 @@ DecisionOutcome DecisionPool::fallback(DecisionJob &&job, bool uncertain)
     return o;
 }
 
+// A worker's own: its Redis connection (reconnected by LazyConnection's rule, and after any
+// outage found since it was made: a new TCP connection, so a moved VIP, a DNS name or a failover
+// is followed), the limiter over it, and the buffers its batches reuse.
+struct DecisionPool::Worker
+{
+    Worker(const Endpoint &endpoint, const Connection::Options &options,
+           const std::atomic<quint64> *outages)
+        : redis(endpoint, options)
+    {
+        redis.followOutages(outages);
+    }
+    LazyConnection redis;
+    std::optional<RedisLimiter> limiter; // over redis's connection
+    quint64 epoch = 0;                   // m_downEpoch when the connection was made
+    std::vector<DecisionJob> batch;      // to send to Redis
+    std::vector<Request> requests;       // batch's, for the limiter
+    BatchCounts counts;
+};
+
 void DecisionPool::workerLoop(int index)
 {
     Q_UNUSED(index)
-    // Reconnected by LazyConnection's rule, and after any outage found since it was made (a
-    // new TCP connection, so a moved VIP, a DNS name or a failover is followed).
-    LazyConnection redis(m_endpoint, m_options.connection);
-    redis.followOutages(&m_downEpoch);
-    std::optional<RedisLimiter> limiter; // over redis's connection
-    quint64 epoch = 0;                   // m_downEpoch when the connection was made
-    std::vector<DecisionJob> batch;
-    std::vector<Request> requests;
+    Worker w(m_endpoint, m_options.connection, &m_downEpoch);
     for (;;) {
-        batch.clear();
+        w.batch.clear();
+        w.counts = {};
         std::vector<DecisionOutcome> out;
-        qint64 abandoned = 0;
-        qint64 expired = 0;
-        {
-            std::unique_lock l(m_queueMutex);
-            m_queueCv.wait(l, [this] { return m_stopping || !m_queue.empty(); });
-            if (m_stopping) {
-                return;
-            }
-            // A job is sent only if Redis has its whole command timeout to answer before the
-            // job's deadline; an older one is answered now, by its rule's on_redis_error.
-            const auto sendBy =
-                std::chrono::steady_clock::now() + m_options.connection.commandTimeout;
-            while (!m_queue.empty() && batch.size() < size_t(m_options.maxBatch)) {
-                DecisionJob j = std::move(m_queue.front());
-                m_queue.pop_front();
-                if (j.gone && j.gone->load()) {
-                    ++abandoned; // the client left: no decision, no answer
-                } else if (j.deadline < sendBy) {
-                    ++expired;
-                    out.push_back(fallback(std::move(j)));
-                } else {
-                    batch.push_back(std::move(j));
-                }
-            }
+        if (!takeBatch(w, out)) {
+            return;
         }
-        out.reserve(out.size() + batch.size());
-        bool useRedis = m_redisUp.load() && !batch.empty();
-        if (useRedis) {
-            if (auto c = redis.get(); !c) {
-                countError(c.error());
-                markDown(c.error());
-                useRedis = false;
-            } else {
-                if (!limiter) {
-                    limiter.emplace(*c);
-                }
-                epoch = redis.outagesSeen();
-            }
-        }
-        qint64 redisDecisions = 0;
-        qint64 errors = 0;
-        qint64 uncertain = 0;
-        if (useRedis) {
-            requests.clear();
-            for (const DecisionJob &j : batch) {
-                requests.push_back(Request{&j.effectivePolicy(), j.key, j.cost, std::nullopt, 0});
-            }
-            const qint64 sentMs = steadyMs();
-            const auto sent = std::chrono::steady_clock::now();
-            auto results = limiter->decideBatch(requests);
-            if (m_options.metrics != nullptr) {
-                m_options.metrics->observeRedisNs(
-                    std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::steady_clock::now() - sent)
-                        .count());
-            }
-            if (!results) {
-                const Error &e = results.error();
-                countError(e);
-                if (isUnavailable(e)) {
-                    if (!batch.empty()) {
-                        noteFailed(batch.front());
-                    }
-                    markDown(e);
-                    // A transport failure after the batch was written: Redis may have applied
-                    // some of it.
-                    const bool maybeApplied = e.isConnectionLoss();
-                    for (DecisionJob &j : batch) {
-                        out.push_back(fallback(std::move(j), maybeApplied));
-                    }
-                    uncertain += maybeApplied ? qint64(batch.size()) : 0;
-                } else if (isWriteRefused(e)) {
-                    setWritesRefused(isDiskError(e) ? WritesRefused::DiskError
-                                                    : WritesRefused::OutOfMemory,
-                                     e.message);
-                    for (DecisionJob &j : batch) {
-                        out.push_back(fallback(std::move(j)));
-                    }
-                } else {
-                    for (DecisionJob &j : batch) {
-                        DecisionOutcome o;
-                        o.job = std::move(j);
-                        o.error = e.message;
-                        out.push_back(std::move(o));
-                    }
-                    errors += qint64(batch.size());
-                }
-            } else {
-                bool wrote = false;
-                for (size_t i = 0; i < batch.size(); ++i) {
-                    auto &r = (*results)[i];
-                    if (!r) {
-                        countError(r.error());
-                    }
-                    if (!r && isUnavailable(r.error())) {
-                        noteFailed(batch[i]);
-                        markDown(r.error());
-                        out.push_back(fallback(std::move(batch[i])));
-                        continue;
-                    }
-                    if (!r && isWriteRefused(r.error())) {
-                        // An admission that would write: unavailable for it; denials (which
-                        // write nothing) keep coming from Redis.
-                        setWritesRefused(isDiskError(r.error()) ? WritesRefused::DiskError
-                                                                : WritesRefused::OutOfMemory,
-                                         r.error().message);
-                        out.push_back(fallback(std::move(batch[i])));
-                        continue;
-                    }
-                    DecisionOutcome o;
-                    o.job = std::move(batch[i]);
-                    o.sentMs = sentMs;
-                    o.epoch = epoch;
-                    if (r) {
-                        o.decision = *r;
-                        ++redisDecisions;
-                        wrote = wrote || (r->allowed && o.job.cost > 0);
-                    } else {
-                        o.error = r.error().message;
-                        ++errors;
-                    }
-                    out.push_back(std::move(o));
-                }
-                if (wrote) {
-                    setWritesRefused(WritesRefused::No);
-                }
-            }
+        out.reserve(out.size() + w.batch.size());
+        if (!w.batch.empty() && connected(w)) {
+            decideOnRedis(w, out);
         } else {
-            for (DecisionJob &j : batch) {
+            for (DecisionJob &j : w.batch) {
                 out.push_back(fallback(std::move(j)));
             }
         }
-        {
-            std::lock_guard l(m_healthMutex);
-            m_health.decisions += redisDecisions;
-            m_health.errors += errors;
-            m_health.fallbacks += qint64(out.size()) - redisDecisions - errors;
-            m_health.batches += (redisDecisions + errors) > 0 ? 1 : 0;
-            m_health.expired += expired;
-            m_health.abandoned += abandoned;
-            m_health.uncertain += uncertain;
-        }
+        countBatch(w.counts, qint64(out.size()));
         if (out.empty()) {
             continue;
         }
@@ -496,6 +379,150 @@ void DecisionPool::workerLoop(int index)
         }
         m_deliver(std::move(out));
     }
+}
+
+bool DecisionPool::takeBatch(Worker &w, std::vector<DecisionOutcome> &out)
+{
+    std::unique_lock l(m_queueMutex);
+    m_queueCv.wait(l, [this] { return m_stopping || !m_queue.empty(); });
+    if (m_stopping) {
+        return false;
+    }
+    // A job is sent only if Redis has its whole command timeout to answer before the job's
+    // deadline; an older one is answered now, by its rule's on_redis_error.
+    const auto sendBy = std::chrono::steady_clock::now() + m_options.connection.commandTimeout;
+    while (!m_queue.empty() && w.batch.size() < size_t(m_options.maxBatch)) {
+        DecisionJob j = std::move(m_queue.front());
+        m_queue.pop_front();
+        if (j.gone && j.gone->load()) {
+            ++w.counts.abandoned; // the client left: no decision, no answer
+        } else if (j.deadline < sendBy) {
+            ++w.counts.expired;
+            out.push_back(fallback(std::move(j)));
+        } else {
+            w.batch.push_back(std::move(j));
+        }
+    }
+    return true;
+}
+
+bool DecisionPool::connected(Worker &w)
+{
+    if (!m_redisUp.load()) {
+        return false;
+    }
+    auto c = w.redis.get();
+    if (!c) {
+        countError(c.error());
+        markDown(c.error());
+        return false;
+    }
+    if (!w.limiter) {
+        w.limiter.emplace(*c);
+    }
+    w.epoch = w.redis.outagesSeen();
+    return true;
+}
+
+void DecisionPool::decideOnRedis(Worker &w, std::vector<DecisionOutcome> &out)
+{
+    w.requests.clear();
+    for (const DecisionJob &j : w.batch) {
+        w.requests.push_back(Request{&j.effectivePolicy(), j.key, j.cost, std::nullopt, 0});
+    }
+    const qint64 sentMs = steadyMs();
+    const auto sent = std::chrono::steady_clock::now();
+    auto results = w.limiter->decideBatch(w.requests);
+    if (m_options.metrics != nullptr) {
+        m_options.metrics->observeRedisNs(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::steady_clock::now() - sent)
+                                              .count());
+    }
+    if (!results) {
+        batchFailed(w, results.error(), out);
+        return;
+    }
+    bool wrote = false;
+    for (size_t i = 0; i < w.batch.size(); ++i) {
+        auto &r = (*results)[i];
+        if (!r) {
+            countError(r.error());
+        }
+        if (!r && isUnavailable(r.error())) {
+            noteFailed(w.batch[i]);
+            markDown(r.error());
+            out.push_back(fallback(std::move(w.batch[i])));
+            continue;
+        }
+        if (!r && isWriteRefused(r.error())) {
+            // An admission that would write: unavailable for it; denials (which write
+            // nothing) keep coming from Redis.
+            setWritesRefused(isDiskError(r.error()) ? WritesRefused::DiskError
+                                                    : WritesRefused::OutOfMemory,
+                             r.error().message);
+            out.push_back(fallback(std::move(w.batch[i])));
+            continue;
+        }
+        DecisionOutcome o;
+        o.job = std::move(w.batch[i]);
+        o.sentMs = sentMs;
+        o.epoch = w.epoch;
+        if (r) {
+            o.decision = *r;
+            ++w.counts.redisDecisions;
+            wrote = wrote || (r->allowed && o.job.cost > 0);
+        } else {
+            o.error = r.error().message;
+            ++w.counts.errors;
+        }
+        out.push_back(std::move(o));
+    }
+    if (wrote) {
+        setWritesRefused(WritesRefused::No);
+    }
+}
+
+void DecisionPool::batchFailed(Worker &w, const Error &e, std::vector<DecisionOutcome> &out)
+{
+    countError(e);
+    if (isUnavailable(e)) {
+        if (!w.batch.empty()) {
+            noteFailed(w.batch.front());
+        }
+        markDown(e);
+        // A transport failure after the batch was written: Redis may have applied some of it.
+        const bool maybeApplied = e.isConnectionLoss();
+        for (DecisionJob &j : w.batch) {
+            out.push_back(fallback(std::move(j), maybeApplied));
+        }
+        w.counts.uncertain += maybeApplied ? qint64(w.batch.size()) : 0;
+    } else if (isWriteRefused(e)) {
+        setWritesRefused(isDiskError(e) ? WritesRefused::DiskError : WritesRefused::OutOfMemory,
+                         e.message);
+        for (DecisionJob &j : w.batch) {
+            out.push_back(fallback(std::move(j)));
+        }
+    } else {
+        for (DecisionJob &j : w.batch) {
+            DecisionOutcome o;
+            o.job = std::move(j);
+            o.error = e.message;
+            out.push_back(std::move(o));
+        }
+        w.counts.errors += qint64(w.batch.size());
+    }
+}
+
+void DecisionPool::countBatch(const BatchCounts &c, qint64 outcomes)
+{
+    std::lock_guard l(m_healthMutex);
+    m_health.decisions += c.redisDecisions;
+    m_health.errors += c.errors;
+    m_health.fallbacks += outcomes - c.redisDecisions - c.errors;
+    m_health.batches += (c.redisDecisions + c.errors) > 0 ? 1 : 0;
+    m_health.expired += c.expired;
+    m_health.abandoned += c.abandoned;
+    m_health.uncertain += c.uncertain;
 }
 
 void DecisionPool::noteFailed(const DecisionJob &job)

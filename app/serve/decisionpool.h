@@ -208,6 +208,20 @@ public:
 
 private:
     void workerLoop(int index);
+    // A worker's batch, step by step (decisionpool.cpp).
+    struct Worker;
+    struct BatchCounts
+    {
+        qint64 redisDecisions = 0, errors = 0, uncertain = 0, abandoned = 0, expired = 0;
+    };
+    // Waits for jobs and takes up to maxBatch: those to send into w.batch, those past their
+    // deadline answered into `out`. False: the pool stops.
+    bool takeBatch(Worker &w, std::vector<DecisionOutcome> &out);
+    bool connected(Worker &w); // Redis is up and w's connection open
+    // w.batch decided in one round trip (or, failing, by on_redis_error) into `out`.
+    void decideOnRedis(Worker &w, std::vector<DecisionOutcome> &out);
+    void batchFailed(Worker &w, const Error &e, std::vector<DecisionOutcome> &out);
+    void countBatch(const BatchCounts &c, qint64 outcomes); // into m_health
     void proberLoop();
     // `refused`: the credentials (or the user's permissions) were refused: state
     // credentials_refused. A message saying "refused the credentials" is refused too.

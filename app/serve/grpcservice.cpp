@@ -1,6 +1,7 @@
 #include "grpcservice.h"
 
 #include "core/rules/envoyformat.h"
+#include "grpcanswer.h"
 #include "grpcsession.h"
 #include "grpcwire.h"
 #include "httpreply.h"
@@ -31,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -39,35 +41,9 @@ namespace sluice::serve {
 namespace rls = ::envoy::service::ratelimit::v3;
 using Descriptor = ::envoy::extensions::common::ratelimit::v3::RateLimitDescriptor;
 using Code = rls::RateLimitResponse::Code;
-using Unit = rls::RateLimitResponse::RateLimit::Unit;
 using Result_ = Metrics::GrpcResult;
 
 namespace {
-
-// How a request ended: a gRPC status (OK with the response), counted once.
-using Done = std::function<void(const GrpcStatus &, const rls::RateLimitResponse *)>;
-
-// Envoy's unit of a window (or a bucket's period), if it is one.
-Unit unitOf(qint64 us)
-{
-    switch (us) {
-    case duration::usPerSecond:
-        return rls::RateLimitResponse::RateLimit::SECOND;
-    case duration::usPerMinute:
-        return rls::RateLimitResponse::RateLimit::MINUTE;
-    case duration::usPerHour:
-        return rls::RateLimitResponse::RateLimit::HOUR;
-    case duration::usPerDay:
-        return rls::RateLimitResponse::RateLimit::DAY;
-    default:
-        return rls::RateLimitResponse::RateLimit::UNKNOWN;
-    }
-}
-
-quint32 clampU32(qint64 v)
-{
-    return quint32(std::clamp<qint64>(v, 0, std::numeric_limits<quint32>::max()));
-}
 
 // The descriptor tree of a rule table, by rule id in UTF-8: every rule id (its rule) and every
 // proper prefix of one at a '.' (a node that has children). Built once per table; looked up with
@@ -109,218 +85,6 @@ std::shared_ptr<const Tree> treeOf(const RuleTablePtr &table)
     return t;
 }
 
-// current_limit of the policy that decided (FORMATS.md "The gRPC API"): N per one unit when its
-// window (a bucket's rate period) is one SECOND, MINUTE, HOUR or DAY, `name` the rule id; else
-// unit UNKNOWN, requests_per_unit its capacity (RateLimit-Policy's q) and `name` saying the
-// truth, "<rule id>: 10 per 30s" (Policy::describe).
-void writeLimit(rls::RateLimitResponse::RateLimit *limit, const ServiceRule &r, const Policy &p)
-{
-    const bool window = algorithm::isWindow(p.algorithm);
-    const Unit unit = unitOf(window ? p.windowUs : p.rate.periodUs);
-    limit->set_unit(unit);
-    if (unit != rls::RateLimitResponse::RateLimit::UNKNOWN) {
-        limit->set_name(r.idUtf8.constData(), size_t(r.idUtf8.size()));
-        limit->set_requests_per_unit(clampU32(window ? p.limit : p.rate.count));
-        return;
-    }
-    limit->set_name((r.rule.id + QStringLiteral(": ") + p.describe()).toStdString());
-    limit->set_requests_per_unit(clampU32(p.capacity()));
-}
-
-// One descriptor's entry of dynamic_metadata: {rule, algorithm, decision, source[, override]}.
-void describeDecision(google::protobuf::Struct *out, const ServiceRule &r, const Verdict &v,
-                      DecisionSource source)
-{
-    auto &f = *out->mutable_fields();
-    f["rule"].set_string_value(r.idUtf8.toStdString());
-    f["algorithm"].set_string_value(algorithm::name(v.policy->algorithm).toStdString());
-    f["decision"].set_string_value(std::string(v.decision.data(), size_t(v.decision.size())));
-    f["source"].set_string_value(decisionSourceName(source).toStdString());
-    if (!v.overrideAction.isEmpty()) {
-        f["override"].set_string_value(
-            std::string(v.overrideAction.data(), size_t(v.overrideAction.size())));
-    }
-}
-
-// A protobuf arena whose first block is on the stack: messages built or parsed in it cost no
-// allocation until they outgrow the block (then the arena takes blocks from the heap).
-class StackArena
-{
-public:
-    StackArena()
-        : m_arena(options(m_block))
-    {}
-    template <typename Message> Message &make()
-    {
-        return *google::protobuf::Arena::CreateMessage<Message>(&m_arena);
-    }
-
-private:
-    static google::protobuf::ArenaOptions options(char *block)
-    {
-        google::protobuf::ArenaOptions o;
-        o.initial_block = block;
-        o.initial_block_size = blockBytes;
-        return o;
-    }
-    static constexpr size_t blockBytes = 4096;
-    alignas(16) char m_block[blockBytes];
-    google::protobuf::Arena m_arena;
-};
-
-// One request in flight: a slot per descriptor, the last outcome sends the answer.
-class Call : public OutcomeSink
-{
-public:
-    struct Slot
-    {
-        const ServiceRule *rule = nullptr; // none: not limited (no rule, or a disabled one)
-        RuleTablePtr table;                // keeps `rule` and `verdict`'s policy alive
-        Decision decision;
-        Verdict verdict; // what decided: the rule's policy or an override's (verdictOf)
-        DecisionSource source = DecisionSource::Redis;
-        bool failed = false;
-    };
-    struct Options
-    {
-        bool headers = false;         // response_headers_to_add
-        bool dynamicMetadata = false; // dynamic_metadata
-    };
-
-    Call(size_t descriptors, Options options, Metrics *metrics, Done done)
-        : m_slots(descriptors)
-        , m_options(options)
-        , m_metrics(metrics)
-        , m_done(std::move(done))
-    {}
-
-    std::vector<Slot> &slots() { return m_slots; }
-    Done &done() { return m_done; }
-    // How many outcomes to wait for; 0 answers at once.
-    void expect(int jobs)
-    {
-        if (jobs == 0) {
-            finish();
-        } else {
-            m_pending.store(jobs);
-        }
-    }
-
-    void take(DecisionOutcome &&o) override
-    {
-        Slot &s = m_slots[size_t(o.job.slot)];
-        s.decision = o.decision;
-        s.failed = !o.error.isEmpty();
-        s.verdict = verdictOf(o);
-        s.source = o.source;
-        s.table = std::move(o.job.table);
-        if (m_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            finish();
-        }
-    }
-
-private:
-    void finish()
-    {
-        // The answer is built in an arena that starts on the stack: a usual answer costs no
-        // allocation until it is serialized.
-        StackArena arena;
-        rls::RateLimitResponse &response = arena.make<rls::RateLimitResponse>();
-        bool over = false;
-        const Slot *tightest = nullptr;
-        for (const Slot &s : m_slots) {
-            if (s.failed) {
-                m_metrics->countGrpc(Result_::Failed);
-                m_done(GrpcStatus{GrpcCode::Internal,
-                                  QStringLiteral("rule '%1': the decision failed (not Redis "
-                                                 "being unavailable; details in the "
-                                                 "service's log)")
-                                      .arg(s.rule->rule.id)
-                                      .toStdString()},
-                       nullptr);
-                return;
-            }
-            auto *status = response.add_statuses();
-            if (s.rule == nullptr) {
-                status->set_code(rls::RateLimitResponse::OK);
-                continue;
-            }
-            const Decision &d = s.decision;
-            const bool allowed = s.verdict.allowed; // a shadow rule never denies
-            over = over || !allowed;
-            status->set_code(allowed ? rls::RateLimitResponse::OK
-                                     : rls::RateLimitResponse::OVER_LIMIT);
-            writeLimit(status->mutable_current_limit(), *s.rule, *s.verdict.policy);
-            status->set_limit_remaining(clampU32(d.remaining));
-            const qint64 resetMs = std::max<qint64>(d.resetAfterMs, 0);
-            status->mutable_duration_until_reset()->set_seconds(resetMs / 1000);
-            status->mutable_duration_until_reset()->set_nanos(int(resetMs % 1000) * 1'000'000);
-            if (tightest == nullptr || (!allowed && tightest->verdict.allowed) ||
-                (allowed == tightest->verdict.allowed &&
-                 d.remaining < tightest->decision.remaining)) {
-                tightest = &s;
-            }
-        }
-        response.set_overall_code(over ? rls::RateLimitResponse::OVER_LIMIT
-                                       : rls::RateLimitResponse::OK);
-        if (m_options.headers && tightest != nullptr) {
-            Decision d = tightest->decision;
-            d.allowed = tightest->verdict.allowed;
-            for (const auto &[name, value] : headers::rateLimitHeaders(
-                     *tightest->verdict.policy, *tightest->verdict.policyHeader, d, true)) {
-                auto *h = response.add_response_headers_to_add();
-                h->set_key(name.toStdString());
-                h->set_value(value.toStdString());
-            }
-        }
-        if (m_options.dynamicMetadata) {
-            writeMetadata(response.mutable_dynamic_metadata(), tightest);
-        }
-        m_metrics->countGrpc(over ? Result_::OverLimit : Result_::Ok);
-        m_done(GrpcStatus{}, &response);
-    }
-
-    // dynamic_metadata: the deciding descriptor's (the one of the headers) rule, algorithm,
-    // decision and source, and one such object per descriptor in "descriptors" ({"decision":
-    // "not-limited"} for one no rule limits).
-    void writeMetadata(google::protobuf::Struct *out, const Slot *tightest) const
-    {
-        if (tightest != nullptr) {
-            describeDecision(out, *tightest->rule, tightest->verdict, tightest->source);
-        } else {
-            (*out->mutable_fields())["decision"].set_string_value("not-limited");
-        }
-        auto *list = (*out->mutable_fields())["descriptors"].mutable_list_value();
-        for (const Slot &s : m_slots) {
-            auto *one = list->add_values()->mutable_struct_value();
-            if (s.rule == nullptr) {
-                (*one->mutable_fields())["decision"].set_string_value("not-limited");
-            } else {
-                describeDecision(one, *s.rule, s.verdict, s.source);
-            }
-        }
-    }
-
-    std::vector<Slot> m_slots;
-    Options m_options;
-    Metrics *m_metrics;
-    Done m_done;
-    std::atomic<int> m_pending{0};
-};
-
-// A message as one gRPC frame: flag 0 (not compressed), its length (4 bytes), its bytes.
-std::string framed(const google::protobuf::MessageLite &m)
-{
-    const size_t n = m.ByteSizeLong();
-    std::string out(5 + n, '\0');
-    out[1] = char(n >> 24);
-    out[2] = char(n >> 16);
-    out[3] = char(n >> 8);
-    out[4] = char(n);
-    m.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t *>(out.data() + 5));
-    return out;
-}
-
 GrpcStatus invalid(const QString &message)
 {
     return GrpcStatus{GrpcCode::InvalidArgument, message.toStdString()};
@@ -335,7 +99,9 @@ void quietProtobufLog(google::protobuf::LogLevel, const char *, int, const std::
 // (any value), on while the node has children; the rule of the node the last entry reaches,
 // or none. `domainId`: the domain's id part. `subject`: the values of the entries matched by KEY
 // alone, joined by U+001F ("_" for none).
-const ServiceRule *walk(const Tree &tree, std::string_view domainId, const Descriptor &d,
+// `D`: the generated Descriptor, or WireRequest's.
+template <typename D>
+const ServiceRule *walk(const Tree &tree, std::string_view domainId, const D &d,
                         QByteArray *subject)
 {
     subject->clear();
@@ -418,34 +184,27 @@ struct GrpcService::Impl final : GrpcCalls
     };
     // ShouldRateLimit for gRPC and POST /json alike: its jobs into `batch`, or (none) decided
     // now.
-    void decide(const rls::RateLimitRequest &request, Done done, Batch *batch = nullptr);
+    // `Request`: the generated message (parsed, or from JSON), or a WireRequest (its usual
+    // shape read off the wire).
+    template <typename Request>
+    void decide(const Request &request, GrpcReply reply, Batch *batch = nullptr);
+    template <typename Request> QString refusalOf(const Request &request) const;
+    void answerUnknownDomain(int descriptors, const GrpcReply &reply);
+    template <typename Request>
+    QString addJob(int i, const Request &request, const Tree &tree, std::string_view domainId,
+                   const std::shared_ptr<GrpcCall> &call, Batch &out);
+    WireRequest wire; // call()'s, reused
+    bool parseAndDecide(std::string_view message, const GrpcReply &reply);
 
     // The HTTP/2 server of the port (grpcsession.h) and what its calls share.
     HttpServer *server = nullptr;
     Batch batch;
     std::shared_ptr<qint64> buffered = std::make_shared<qint64>(0);
     std::shared_ptr<int> open = std::make_shared<int>(0);
-    // Answers decided in the workers, written in the server's thread: the first of a batch
-    // wakes it.
-    struct Answer
-    {
-        quint64 connection = 0;
-        int32_t stream = 0;
-        GrpcStatus status;
-        std::string message;
-    };
-    struct Answers
-    {
-        std::mutex mutex;
-        std::vector<Answer> queue;
-        bool closed = false; // the service is going: nothing more is posted
-        QObject *target = nullptr;
-        std::function<void()> drain;
-    };
-    std::shared_ptr<Answers> answers = std::make_shared<Answers>();
-    static void post(const std::shared_ptr<Answers> &a, Answer answer);
+    // Answers decided in the workers, written in the server's thread.
+    std::shared_ptr<GrpcAnswers> answers = std::make_shared<GrpcAnswers>();
     void drain();
-    std::vector<Answer> ready; // drain()'s
+    std::vector<GrpcAnswer> ready; // drain()'s
 
     // grpc.health.v1.Health: SERVING while rules are loaded and Redis answers; Watch's
     // callers get every change.
@@ -497,188 +256,193 @@ struct GrpcService::Impl final : GrpcCalls
     }
 };
 
-void GrpcService::Impl::decide(const rls::RateLimitRequest &request, Done done, Batch *batch)
+// The request's shape checked before anything is decided: the refusal, or empty.
+template <typename Request> QString GrpcService::Impl::refusalOf(const Request &request) const
 {
-    Metrics &metrics = service.metrics();
-    Done *answer = &done; // (once the Call has it, the Call's)
-    auto refuse = [&](const QString &message) {
-        metrics.countGrpc(Result_::Invalid);
-        (*answer)(invalid(message), nullptr);
-    };
     if (request.domain().empty()) {
-        refuse(QStringLiteral("domain is required: the domain of the rate limit configuration "
-                              "(envoy ratelimit's domain:, the first part of the rule ids)"));
-        return;
+        return QStringLiteral("domain is required: the domain of the rate limit configuration "
+                              "(envoy ratelimit's domain:, the first part of the rule ids)");
     }
     if (qsizetype(request.domain().size()) > options.maxEntryBytes) {
-        refuse(QStringLiteral("domain is %1 bytes, above %2")
-                   .arg(request.domain().size())
-                   .arg(options.maxEntryBytes));
-        return;
+        return QStringLiteral("domain is %1 bytes, above %2")
+            .arg(request.domain().size())
+            .arg(options.maxEntryBytes);
     }
     const int count = request.descriptors_size();
     if (count == 0) {
-        refuse(QStringLiteral("descriptors is empty: at least one descriptor (a list of "
-                              "key/value entries) is required"));
-        return;
+        return QStringLiteral("descriptors is empty: at least one descriptor (a list of "
+                              "key/value entries) is required");
     }
     if (count > options.maxDescriptors) {
-        refuse(QStringLiteral("%1 descriptors in one request; at most %2 are decided per "
-                              "request")
-                   .arg(count)
-                   .arg(options.maxDescriptors));
-        return;
+        return QStringLiteral("%1 descriptors in one request; at most %2 are decided per request")
+            .arg(count)
+            .arg(options.maxDescriptors);
     }
     for (int i = 0; i < count; ++i) {
-        const Descriptor &d = request.descriptors(i);
+        const auto &d = request.descriptors(i);
         if (d.entries_size() == 0) {
-            refuse(QStringLiteral("descriptors[%1] has no entries").arg(i));
-            return;
+            return QStringLiteral("descriptors[%1] has no entries").arg(i);
         }
         if (d.entries_size() > options.maxEntries) {
-            refuse(QStringLiteral("descriptors[%1] has %2 entries; at most %3")
-                       .arg(i)
-                       .arg(d.entries_size())
-                       .arg(options.maxEntries));
-            return;
+            return QStringLiteral("descriptors[%1] has %2 entries; at most %3")
+                .arg(i)
+                .arg(d.entries_size())
+                .arg(options.maxEntries);
         }
         for (int j = 0; j < d.entries_size(); ++j) {
             const auto &e = d.entries(j);
             if (e.key().empty()) {
-                refuse(QStringLiteral("descriptors[%1].entries[%2].key is empty").arg(i).arg(j));
-                return;
+                return QStringLiteral("descriptors[%1].entries[%2].key is empty").arg(i).arg(j);
             }
-            for (const auto &[name, text] : {std::pair{"key", &e.key()}, {"value", &e.value()}}) {
-                if (qsizetype(text->size()) > options.maxEntryBytes) {
-                    refuse(QStringLiteral("descriptors[%1].entries[%2].%3 is %4 bytes, above "
-                                          "%5 (values become Redis keys)")
-                               .arg(i)
-                               .arg(j)
-                               .arg(QLatin1String(name))
-                               .arg(text->size())
-                               .arg(options.maxEntryBytes));
-                    return;
+            const std::string_view key = e.key(), value = e.value();
+            for (const auto &[name, text] : {std::pair{"key", key}, {"value", value}}) {
+                if (qsizetype(text.size()) > options.maxEntryBytes) {
+                    return QStringLiteral("descriptors[%1].entries[%2].%3 is %4 bytes, above %5 "
+                                          "(values become Redis keys)")
+                        .arg(i)
+                        .arg(j)
+                        .arg(QLatin1String(name))
+                        .arg(text.size())
+                        .arg(options.maxEntryBytes);
                 }
             }
         }
     }
+    return {};
+}
+
+// A domain no rule has: --grpc-unknown-domain's answer.
+void GrpcService::Impl::answerUnknownDomain(int descriptors, const GrpcReply &reply)
+{
+    service.metrics().countGrpc(Result_::UnknownDomain);
+    if (options.unknownDomain == UnknownDomain::Error) {
+        // Neither the domain (the client has it) nor where the rules came from.
+        reply(invalid(QStringLiteral("unknown domain: no rule of the service is under the "
+                                     "request's domain")),
+              nullptr);
+        return;
+    }
+    rls::RateLimitResponse response;
+    const Code code = options.unknownDomain == UnknownDomain::Ok
+                          ? rls::RateLimitResponse::OK
+                          : rls::RateLimitResponse::OVER_LIMIT;
+    response.set_overall_code(code);
+    for (int i = 0; i < descriptors; ++i) {
+        response.add_statuses()->set_code(code);
+    }
+    reply(GrpcStatus{}, &response);
+}
+
+// Descriptor `i`'s rule, subject and cost, screened, into `out` (none when no rule limits it):
+// the refusal of the whole request, or empty.
+template <typename Request>
+QString GrpcService::Impl::addJob(int i, const Request &request, const Tree &tree,
+                                  std::string_view domainId, const std::shared_ptr<GrpcCall> &call,
+                                  Batch &out)
+{
+    // (A WireRequest's descriptors have no `limit` and no `hits_addend` of their own.)
+    constexpr bool generated = std::is_same_v<Request, rls::RateLimitRequest>;
+    const auto &d = request.descriptors(i);
+    QByteArray subject;
+    const ServiceRule *rule = walk(tree, domainId, d, &subject);
+    RuleTablePtr ruleTable = tree.table;
+    if constexpr (generated) {
+        if (d.has_limit()) {
+            if (QString e = limitOverride(i, d, QString::fromStdString(request.domain()), rule,
+                                          ruleTable, subject);
+                !e.isEmpty()) {
+                return e;
+            }
+        }
+    }
+    if (rule == nullptr) {
+        service.metrics().countUnmatchedDescriptor();
+        return {};
+    }
+    // The descriptor's hits_addend wins (0: look only); the request's 0 is unset: 1.
+    qint64 cost = std::max<qint64>(request.hits_addend(), 1);
+    if constexpr (generated) {
+        if (d.has_hits_addend()) {
+            cost = qint64(std::min<quint64>(d.hits_addend().value(), quint64(duration::maxExact)));
+        }
+    }
+    if (subject.size() > options.maxEntryBytes) {
+        return QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, above %3 "
+                              "(subjects become Redis keys)")
+            .arg(i)
+            .arg(subject.size())
+            .arg(options.maxEntryBytes);
+    }
+    // As HTTP: the subject's override matched, the cost checked against the capacity that
+    // decides; every descriptor is screened before any is decided.
+    const CheckService::Admission admission = CheckService::screen(*rule, subject, cost);
+    if (admission.screened == CheckService::Screened::CostAboveCapacity) {
+        return QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity of rule "
+                              "'%4': such a request could never be admitted")
+            .arg(i)
+            .arg(cost)
+            .arg(admission.match.capacity)
+            .arg(rule->rule.id);
+    }
+    if (admission.screened == CheckService::Screened::NotLimited) {
+        return {}; // a disabled rule (unlimited): not limited, Redis untouched
+    }
+    call->slots()[size_t(i)].rule = rule;
+    DecisionJob &job = out.jobs.emplace_back();
+    job.table = std::move(ruleTable);
+    job.rule = rule;
+    job.subject = std::move(subject);
+    job.cost = cost;
+    job.received = call->received();
+    job.sink = call;
+    job.slot = i;
+    out.matches.push_back(admission.match);
+    return {};
+}
+
+template <typename Request>
+void GrpcService::Impl::decide(const Request &request, GrpcReply reply, Batch *batch)
+{
+    Metrics &metrics = service.metrics();
+    if (const QString refusal = refusalOf(request); !refusal.isEmpty()) {
+        metrics.countGrpc(Result_::Invalid);
+        reply(invalid(refusal), nullptr);
+        return;
+    }
     const std::shared_ptr<const Tree> tree = currentTree();
     if (!tree) {
         metrics.countGrpc(Result_::Failed);
-        done(GrpcStatus{GrpcCode::Unavailable, "no rules are loaded yet"}, nullptr);
+        reply(GrpcStatus{GrpcCode::Unavailable, "no rules are loaded yet"}, nullptr);
         return;
     }
     std::string domainId;
     rules::envoy::appendIdPart(domainId, request.domain());
+    const int count = request.descriptors_size();
     if (const Tree::Node *node = tree->find(domainId); node == nullptr || !node->parent) {
-        metrics.countGrpc(Result_::UnknownDomain);
-        if (options.unknownDomain == UnknownDomain::Error) {
-            // Neither the domain (the client has it) nor where the rules came from.
-            done(invalid(QStringLiteral("unknown domain: no rule of the service is under the "
-                                        "request's domain")),
-                 nullptr);
-            return;
-        }
-        rls::RateLimitResponse response;
-        const Code code = options.unknownDomain == UnknownDomain::Ok
-                              ? rls::RateLimitResponse::OK
-                              : rls::RateLimitResponse::OVER_LIMIT;
-        response.set_overall_code(code);
-        for (int i = 0; i < count; ++i) {
-            response.add_statuses()->set_code(code);
-        }
-        done(GrpcStatus{}, &response);
+        answerUnknownDomain(count, reply);
         return;
     }
-
-    auto call = std::make_shared<Call>(
-        size_t(count), Call::Options{options.responseHeaders, options.dynamicMetadata}, &metrics,
-        std::move(done));
-    answer = &call->done();
+    auto call = std::make_shared<GrpcCall>(
+        size_t(count), GrpcCall::Options{options.responseHeaders, options.dynamicMetadata},
+        &metrics, std::move(reply));
     // The jobs go straight into `batch` (or one of their own, decided now); a refusal takes
     // back those of this request.
     Batch own;
     Batch &out = batch != nullptr ? *batch : own;
     const size_t first = out.jobs.size();
-    auto refuseAll = [&](const QString &message) {
-        out.jobs.resize(first);
-        out.matches.resize(first);
-        refuse(message);
-    };
-    const auto received = std::chrono::steady_clock::now();
     for (int i = 0; i < count; ++i) {
-        const Descriptor &d = request.descriptors(i);
-        QByteArray subject;
-        const ServiceRule *rule = walk(*tree, domainId, d, &subject);
-        RuleTablePtr ruleTable = tree->table;
-        if (d.has_limit()) {
-            if (const QString e = limitOverride(i, d, QString::fromStdString(request.domain()),
-                                                rule, ruleTable, subject);
-                !e.isEmpty()) {
-                refuseAll(e);
-                return;
-            }
-        }
-        if (rule == nullptr) {
-            metrics.countUnmatchedDescriptor();
-            continue;
-        }
-        // The descriptor's hits_addend wins (0: look only); the request's 0 is unset: 1.
-        const qint64 cost =
-            d.has_hits_addend()
-                ? qint64(std::min<quint64>(d.hits_addend().value(), quint64(duration::maxExact)))
-                : std::max<qint64>(request.hits_addend(), 1);
-        if (subject.size() > options.maxEntryBytes) {
-            refuseAll(QStringLiteral("descriptors[%1]: its values make a subject of %2 bytes, "
-                                     "above %3 (subjects become Redis keys)")
-                          .arg(i)
-                          .arg(subject.size())
-                          .arg(options.maxEntryBytes));
+        if (const QString refusal = addJob(i, request, *tree, domainId, call, out);
+            !refusal.isEmpty()) {
+            out.jobs.resize(first);
+            out.matches.resize(first);
+            metrics.countGrpc(Result_::Invalid);
+            call->reply()(invalid(refusal), nullptr);
             return;
         }
-        // As HTTP: the subject's override matched, the cost checked against the capacity that
-        // decides; every descriptor is screened before any is decided.
-        const CheckService::Admission admission = CheckService::screen(*rule, subject, cost);
-        if (admission.screened == CheckService::Screened::CostAboveCapacity) {
-            refuseAll(QStringLiteral("descriptors[%1]: hits_addend %2 is above %3, the capacity "
-                                     "of rule '%4': such a request could never be admitted")
-                          .arg(i)
-                          .arg(cost)
-                          .arg(admission.match.capacity)
-                          .arg(rule->rule.id));
-            return;
-        }
-        if (admission.screened == CheckService::Screened::NotLimited) {
-            continue; // a disabled rule (unlimited): not limited, Redis untouched
-        }
-        call->slots()[size_t(i)].rule = rule;
-        DecisionJob &job = out.jobs.emplace_back();
-        job.table = std::move(ruleTable);
-        job.rule = rule;
-        job.subject = std::move(subject);
-        job.cost = cost;
-        job.received = received;
-        job.sink = call;
-        job.slot = i;
-        out.matches.push_back(admission.match);
     }
     call->expect(int(out.jobs.size() - first));
     if (batch == nullptr && !own.jobs.empty()) {
         service.decide(own.jobs, own.matches);
-    }
-}
-
-void GrpcService::Impl::post(const std::shared_ptr<Answers> &a, Answer answer)
-{
-    std::lock_guard l(a->mutex);
-    if (a->closed) {
-        return;
-    }
-    const bool wake = a->queue.empty();
-    a->queue.push_back(std::move(answer));
-    if (wake) {
-        QMetaObject::invokeMethod(
-            a->target, [a] { a->drain(); }, Qt::QueuedConnection);
     }
 }
 
@@ -688,7 +452,7 @@ void GrpcService::Impl::drain()
         std::lock_guard l(answers->mutex);
         ready.swap(answers->queue); // (the two vectors' capacities are kept, and reused)
     }
-    for (Answer &a : ready) {
+    for (GrpcAnswer &a : ready) {
         if (auto *s = static_cast<GrpcSession *>(server->session(a.connection))) {
             if (a.status.ok()) {
                 s->answerFramed(a.stream, std::move(a.message));
@@ -711,18 +475,18 @@ void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method
         return;
     }
     Metrics &metrics = service.metrics();
-    // The wire bytes are screened (descriptors and entries counted) before they are parsed.
-    const QString screened = screenRequest(message, options.maxDescriptors, options.maxEntries);
-    if (!screened.isEmpty()) {
+    const size_t first = batch.jobs.size();
+    const GrpcReply reply{{}, answers, session.connection(), stream};
+    if (wire.read(message, options.maxDescriptors, options.maxEntries)) {
+        decide(wire, reply, &batch); // the usual shape, within the bounds: no message objects
+    } else if (const QString screened =
+                   screenRequest(message, options.maxDescriptors, options.maxEntries);
+               !screened.isEmpty()) {
+        // The wire bytes are screened (descriptors and entries counted) before they are parsed.
         metrics.countGrpc(Result_::Invalid);
         session.answer(stream, invalid(screened), {});
         return;
-    }
-    // Parsed into an arena that starts on the stack (a usual request allocates nothing); the
-    // screen above bounds what a request can make.
-    StackArena arena;
-    auto &parsed = arena.make<rls::RateLimitRequest>();
-    if (!parsed.ParseFromArray(message.data(), int(message.size()))) {
+    } else if (!parseAndDecide(message, reply)) {
         metrics.countGrpc(Result_::Invalid);
         session.answer(stream,
                        invalid(QStringLiteral(
@@ -732,22 +496,24 @@ void GrpcService::Impl::call(GrpcSession &session, int32_t stream, Method method
                        {});
         return;
     }
-    const size_t first = batch.jobs.size();
-    decide(
-        parsed,
-        [a = answers, connection = session.connection(),
-         stream](const GrpcStatus &status, const rls::RateLimitResponse *response) {
-            Answer answer{connection, stream, status, {}};
-            if (response != nullptr) {
-                answer.message = framed(*response);
-            }
-            post(a, std::move(answer));
-        },
-        &batch);
     // The client's grpc-timeout bounds the decision as --timeout-ms does.
     for (size_t j = first; j < batch.jobs.size(); ++j) {
         batch.jobs[j].deadline = deadline;
     }
+}
+
+// Any other request: parsed whole (into an arena that starts on the stack, so a usual request
+// allocates nothing; the screen bounds what a request can make), then decided. False: not a
+// RateLimitRequest.
+bool GrpcService::Impl::parseAndDecide(std::string_view message, const GrpcReply &reply)
+{
+    StackArena arena;
+    auto &parsed = arena.make<rls::RateLimitRequest>();
+    if (!parsed.ParseFromArray(message.data(), int(message.size()))) {
+        return false;
+    }
+    decide(parsed, reply, &batch);
+    return true;
 }
 
 void GrpcService::Impl::health(GrpcSession &session, int32_t stream, std::string_view message,
@@ -974,7 +740,8 @@ void GrpcService::handleJson(const QByteArray &body, const CheckService::Options
                                      QByteArray::fromStdString(std::string(parsed.message()))))));
         return;
     }
-    d->decide(request, [reply](const GrpcStatus &status, const rls::RateLimitResponse *answer) {
+    GrpcReply json;
+    json.done = [reply](const GrpcStatus &status, const rls::RateLimitResponse *answer) {
         if (!status.ok()) {
             const bool invalidArgument = status.code == GrpcCode::InvalidArgument;
             const int http = invalidArgument                        ? 400
@@ -994,7 +761,8 @@ void GrpcService::handleJson(const QByteArray &body, const CheckService::Options
             google::protobuf::util::MessageToJsonString(*answer, &out, print);
         reply(answer->overall_code() == rls::RateLimitResponse::OVER_LIMIT ? 429 : 200,
               QByteArray::fromStdString(out) + '\n');
-    });
+    };
+    d->decide(request, std::move(json));
 }
 
 } // namespace sluice::serve

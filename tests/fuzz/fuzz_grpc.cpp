@@ -1,8 +1,10 @@
 // The gRPC port's wire (app/serve/grpcsession.h, grpcwire.h) as a hostile client sends it: the
 // input's bytes are a client's side of one HTTP/2 connection, fed to a GrpcSession without a
 // socket, in pieces the input chooses, the session's answers produced after each. The calls it
-// hands on are screened (screenRequest) and parsed as the service does, and answered at once,
-// later or never, as the input says. Checked on every input:
+// hands on are read off the wire (WireRequest), screened (screenRequest) and parsed as the
+// service does, and answered at once, later or never, as the input says. Checked on every
+// input:
+//  - what WireRequest reads is what protobuf parses (or it declines);
 //  - what the session holds of request messages stays within its memory bound, and all of it
 //    is given back when the session ends;
 //  - a request the screen lets through parses to at most the descriptor and entry bounds;
@@ -37,15 +39,50 @@ constexpr int maxEntries = 4;
 
 void quiet(google::protobuf::LogLevel, const char *, int, const std::string &) {}
 
-// What the service does with a call's message before deciding it.
+// A request WireRequest read is the one protobuf parses: the same domain, hits_addend and
+// entries, and no descriptor with a limit or a hits_addend of its own.
+void sameAsParsed(const WireRequest &wire, const rls::RateLimitRequest &request)
+{
+    if (wire.domain() != request.domain() || wire.hits_addend() != request.hits_addend() ||
+        wire.descriptors_size() != request.descriptors_size()) {
+        std::abort();
+    }
+    for (int i = 0; i < wire.descriptors_size(); ++i) {
+        const auto &d = request.descriptors(i);
+        const WireRequest::Descriptor w = wire.descriptors(i);
+        if (d.has_limit() || d.has_hits_addend() || w.entries_size() != d.entries_size()) {
+            std::abort();
+        }
+        for (int j = 0; j < w.entries_size(); ++j) {
+            if (w.entries(j).key() != d.entries(j).key() ||
+                w.entries(j).value() != d.entries(j).value()) {
+                std::abort();
+            }
+        }
+    }
+}
+
+// What the service does with a call's message before deciding it: the usual shape read off the
+// wire, else screened and parsed.
 void screenAndParse(std::string_view message)
 {
+    static WireRequest wire;
+    const bool read = wire.read(message, maxDescriptors, maxEntries);
     if (!screenRequest(message, maxDescriptors, maxEntries).isEmpty()) {
+        if (read) {
+            std::abort(); // read within the bounds the screen refuses
+        }
         return;
     }
     rls::RateLimitRequest request;
     if (!request.ParseFromArray(message.data(), int(message.size()))) {
+        if (read) {
+            std::abort(); // read what protobuf refuses (bad UTF-8, bad bytes)
+        }
         return;
+    }
+    if (read) {
+        sameAsParsed(wire, request);
     }
     if (request.descriptors_size() > maxDescriptors) {
         std::abort(); // the screen let through more descriptors than its bound

@@ -27,3 +27,9 @@ endif()
 if(TARGET sluice_grpc)
     sluice_test(frontends_agree REDIS LIBS sluice_grpc sluice_proto TIMEOUT 120)
 endif()
+
+# The port's wire shortcuts against protobuf: WireRequest reads what the generated parser reads
+# (or declines), isUtf8 accepts what it accepts, encodeAnswer writes what its serializer writes.
+if(TARGET sluice_grpc)
+    sluice_test(grpcwire LIBS sluice_grpc sluice_proto TIMEOUT 30)
+endif()
