@@ -570,6 +570,26 @@ const Layout *matchByName(const QByteArray &key)
     return nullptr;
 }
 
+const char *typeByName(const QByteArray &key)
+{
+    const QList<Layout> &all = layouts();
+    const std::vector<Compiled::Row> &rows = compiled().rows;
+    const char *type = nullptr;
+    std::optional<QString> name;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Compiled::Row &row = rows[i];
+        if (row.anyName || !nameFits(row, key, name)) {
+            continue;
+        }
+        const char *t = all[qsizetype(i)].type;
+        if (type != nullptr && std::strcmp(type, t) != 0) {
+            return nullptr;
+        }
+        type = t;
+    }
+    return type;
+}
+
 QString limitFromName(LimitFrom l)
 {
     switch (l) {
