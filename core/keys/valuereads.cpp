@@ -2,9 +2,12 @@
 
 #include "core/redis/replyview.h"
 
+#include <QHashFunctions>
+
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace sluice::keys {
 
@@ -310,30 +313,18 @@ bool namedLikeAList(const QByteArray &key)
     return false;
 }
 
-// A key's shape (ValueReads::guess): the hash of its name up to its last ':' or '{', what
-// braces hold left out; of the whole name when it has neither.
-quint64 shapeOf(const QByteArray &key)
+// A key's shape (ValueReads::guess): the hash of its name up to its first '{' (what braces
+// hold is a subject), or else up to its last ':'; of the whole name when it has neither.
+size_t shapeOf(const QByteArray &key)
 {
-    quint64 h = 14695981039346656037ull; // FNV-1a
-    quint64 cut = 0;
-    bool cutSeen = false;
-    int depth = 0;
-    for (const char ch : key) {
-        if (ch == '}' && depth > 0) {
-            --depth;
-        }
-        if (depth == 0) {
-            h = (h ^ quint8(ch)) * 1099511628211ull;
-            if (ch == ':' || ch == '{') {
-                cut = h;
-                cutSeen = true;
-            }
-        }
-        if (ch == '{') {
-            ++depth;
-        }
+    const std::string_view name(key.constData(), size_t(key.size()));
+    size_t cut = name.find('{');
+    if (cut == std::string_view::npos) {
+        cut = name.rfind(':');
     }
-    return cutSeen ? cut : h;
+    return qHash(cut == std::string_view::npos ? QByteArrayView(key)
+                                               : QByteArrayView(key).first(qsizetype(cut + 1)),
+                 0);
 }
 
 } // namespace
@@ -564,7 +555,7 @@ Result<void> ValueReads::collectLengths(Connection &c, Page &p)
 
 void ValueReads::learn(const QByteArray &key, const QByteArray &type)
 {
-    const quint64 h = shapeOf(key);
+    const size_t h = shapeOf(key);
     Shape &s = m_shapes[h % shapeSlots];
     const char how = char(howOfType(type));
     if (s.hash != h || s.agreed == 0) {
@@ -579,7 +570,7 @@ void ValueReads::learn(const QByteArray &key, const QByteArray &type)
 char ValueReads::guess(const QByteArray &key)
 {
     How how = How::None;
-    const quint64 h = shapeOf(key);
+    const size_t h = shapeOf(key);
     if (const Shape &s = m_shapes[h % shapeSlots]; s.hash == h) {
         how = s.agreed >= 2 ? How(s.how) : How::None;
     } else if (const char *type = typeByName(key)) {

@@ -53,8 +53,8 @@ public:
     Result<void> readAll(Connection &c, const QList<KeyInfo> &keys);
 
     // TypedReads (KeyReader::setTypedReads): a key's first read above, sent with its PTTL
-    // instead of TYPE, for the type keys of its shape had (the name up to its last ':' or '{',
-    // what braces hold left out: "rl:", "rate_limit:g:{", "{}:") when the last keys of that
+    // instead of TYPE, for the type keys of its shape had (the name up to its first '{', or
+    // else its last ':': "rl:", "rate_limit:g:{", "{") when the last keys of that
     // shape agreed, else for the type every named layout its name fits has (layouts.h
     // typeByName). What it read is taken by queue() (the key is then read no more, but for a
     // string's exact length or a large set's size); a refused guess (WRONGTYPE) leaves the
@@ -89,7 +89,7 @@ private:
     // keys had, and how many agreed in a row (up to 3); guessed from 2.
     struct Shape
     {
-        quint64 hash = 0;
+        size_t hash = 0;
         char how = 0;
         quint8 agreed = 0;
     };
