@@ -406,22 +406,26 @@ QString ago(qint64 us)
     return formatDurationMs(std::max<qint64>(us, 0) / 1000);
 }
 
-QString withTtl(const QString &text, qint64 pttlMs, LostTtl lost)
+QString withTtl(QString text, qint64 pttlMs, LostTtl lost)
 {
     if (pttlMs == -1) {
         switch (lost) {
         case LostTtl::BlocksSubject:
-            return text + u", never resets (no TTL)"_s;
+            return text += u", never resets (no TTL)";
         case LostTtl::HealsOnNextRequest:
-            return text + u", no TTL (the next request sets one)"_s;
+            return text += u", no TTL (the next request sets one)";
         case LostTtl::IdleKeyKept:
-            return text + u", no TTL (kept while idle)"_s;
+            return text += u", no TTL (kept while idle)";
         case LostTtl::OrphanedByWindowInName:
-            return text + u", no TTL (kept after its window)"_s;
+            return text += u", no TTL (kept after its window)";
         }
     }
     if (pttlMs >= 0) {
-        return text + u", resets in %1"_s.arg(formatDurationMs(pttlMs));
+        // Appended in place: a state a key, a million keys.
+        char duration[32];
+        const int n = formatDurationMs(pttlMs, duration);
+        text += u", resets in ";
+        text += QLatin1StringView(duration, n);
     }
     return text;
 }
@@ -852,11 +856,14 @@ QString describeCount(const Layout &layout, const ForeignRead &r, qint64 limit)
                              ? counted(*n, u"point consumed", u"points consumed")
                              : counted(*n, u"request", u"requests");
     if (limit > 0) {
-        return withTtl(u"%1 / %2 in this window%3"_s.arg(*n).arg(limit).arg(
-                           *n >= limit ? u" (full: denied until it resets)"_s : QString()),
-                       r.pttlMs, layout.lostTtl);
+        QString text =
+            QString::number(*n) + u" / "_s + QString::number(limit) + u" in this window"_s;
+        if (*n >= limit) {
+            text += u" (full: denied until it resets)";
+        }
+        return withTtl(std::move(text), r.pttlMs, layout.lostTtl);
     }
-    return withTtl(u"%1 in this window"_s.arg(what), r.pttlMs, layout.lostTtl);
+    return withTtl(what + u" in this window"_s, r.pttlMs, layout.lostTtl);
 }
 
 // The clock-valued states: a block, a TAT, a time a limit frees up, a window's end.
