@@ -382,7 +382,9 @@ void ValueReads::queue(const QList<KeyInfo> &page)
             p.reads.push_back(std::move(r));
             continue;
         }
-        if (k.type.isEmpty()) {
+        if (k.pttlMs == -3) {
+            // Unreadable (its PTTL or TYPE refused, NOPERM): nothing more is asked of it.
+        } else if (k.type.isEmpty()) {
             p.types.push_back(i); // its guess was refused: TYPE first
         } else {
             learn(k.key, k.type);
