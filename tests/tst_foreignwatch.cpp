@@ -10,18 +10,24 @@
 #include "testdata.h"
 #include "testredis.h"
 
+#include "core/rules/codec.h"
 #include "ui/common/theme.h"
 #include "ui/monitor/foreignwatchmodel.h"
 #include "ui/monitor/foreignwatchpanel.h"
 #include "ui/monitor/monitorpage.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+
+#include <cstdio>
+
+#include <sys/resource.h>
 
 using namespace sluice;
 using namespace sluice::ui;
@@ -160,6 +166,34 @@ private Q_SLOTS:
                     .data(Qt::ToolTipRole)
                     .toString()
                     .contains(QStringLiteral("adopted by rule fw-hello")));
+    }
+
+    // A benchmark, skipped without SLUICE_BENCH_KEYS_URL (tools/bench-keys.sh runs it against
+    // its keyspace, SLUICE_TEST_REDIS_URL the same): the tab watching with the rules of
+    // SLUICE_BENCH_KEYS_RULES until its first report (two samples), and the console's peak RSS
+    // then (the page, its worker and the watch: the whole process).
+    void watchFigures()
+    {
+        if (qEnvironmentVariable("SLUICE_BENCH_KEYS_URL").isEmpty()) {
+            QSKIP("a benchmark: tools/bench-keys.sh runs it (SLUICE_BENCH_KEYS_URL, _RULES)");
+        }
+        const rules::Loaded loaded =
+            rules::loadFile(qEnvironmentVariable("SLUICE_BENCH_KEYS_RULES"));
+        QVERIFY(loaded.ok());
+        auto *page = new MonitorPage(m_h.controller());
+        page->setRules(loaded.set);
+        ForeignWatchPanel *panel = page->foreignWatch();
+        QSignalSpy updated(panel, &ForeignWatchPanel::updated);
+        QVERIFY(m_h.show(page, {1280, 800}, 4));
+        QElapsedTimer took;
+        took.start();
+        openTab(page);
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 1, 900'000);
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        std::printf("console watch: two samples in %lld s, peak RSS %ld MB (the console's "
+                    "process); %s\n",
+                    took.elapsed() / 1000, usage.ru_maxrss / 1024, qPrintable(panel->statusText()));
     }
 
     // The page with other limiters' subjects, to look at (SLUICE_SHOTS_DIR).

@@ -103,6 +103,54 @@ private Q_SLOTS:
         }
     }
 
+    // keyFits() walks the rows made only of literal text, `.*` and `.+` as globs over the key's
+    // bytes, and runs the expression for the others: the same verdict as the expression on
+    // every row, for names that fit, nearly fit, and hold control bytes or invalid UTF-8.
+    void keyFitsAsTheExpression()
+    {
+        const QByteArray hex(64, 'a');
+        QList<QByteArray> names{"",
+                                "rl:",
+                                "rl:x",
+                                "rl:10.0.0.1",
+                                "xrl:1",
+                                "rlflx:a:b",
+                                "rate:k",
+                                "rate_limit:fw:{10.1}",
+                                ":{}",
+                                "a:{}",
+                                "a:{b}c",
+                                "a:{b}:{c}",
+                                "a:{\n}",
+                                "x:{y}}",
+                                "fastify-rate-limit-",
+                                "fastify-rate-limit-GET/x-1",
+                                "request_rate_limiter.{a}.tokens",
+                                "request_rate_limiter.{a}.tokensx",
+                                "request_rate_limiterX{a}.tokens",
+                                "request_rate_limiter.{a}.timestamp",
+                                "{" + hex + ":default}:hits",
+                                "ratelimit:a:b:c:1700000000000:minute",
+                                "LIMITER/u/5/1/minute",
+                                "a_b_1700000000",
+                                "x_cache:" + QByteArray(32, 'f') + ":timer",
+                                QByteArray("rl:\x00\xff\n", 6),
+                                QByteArray("a:{\x00}", 5)};
+        for (const Layout &l : layouts()) {
+            if (l.keyRegex[0] == '\0') {
+                continue;
+            }
+            const QRegularExpression re(
+                QRegularExpression::anchoredPattern(QString::fromLatin1(l.keyRegex)),
+                QRegularExpression::DotMatchesEverythingOption);
+            for (const QByteArray &name : std::as_const(names)) {
+                const bool want = re.match(QString::fromLatin1(name)).hasMatch();
+                QVERIFY2(keyFits(l, name) == want,
+                         (QByteArray(l.id) + " on " + name.toPercentEncoding()).constData());
+            }
+        }
+    }
+
     void cleanupTestCase()
     {
         Connection c = test::connect();

@@ -31,8 +31,9 @@
 #             shape; the values read one page behind, in the scan's round trips)  vs kit ttl
 # with the Redis commands per key of each side (INFO commandstats) and the client's round
 # trips. Then the live watch on that keyspace (keys top, the Monitor's Other limiters' core):
-# its Redis calls per second and peak RSS. AUDIT=0, LISTINGS=0, PAGE=0 and WATCH=0 skip those
-# parts.
+# its Redis calls per second and peak RSS, and the console's Monitor watching it (its Other
+# limiters tab, offscreen: tst_foreignwatch watchFigures) with its peak RSS. AUDIT=0,
+# LISTINGS=0, PAGE=0 and WATCH=0 skip those parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -278,6 +279,17 @@ JSON
         "$(echo "$wcalls * 1000 / $wms" | bc) Redis calls/s ($wcalls calls, SCAN $(rc INFO commandstats |
             tr -d '\r' | grep -o 'cmdstat_scan:calls=[0-9]*' | cut -d= -f2) of them)," \
         "Redis CPU $(printf '%.2f' "$wrcpu") s, client CPU $(printf '%.2f' "$wcpu") s," \
-        "peak RSS $((wrss / 1024)) MB (sluice-cli's; the console's Other limiters tab runs the same" \
-        "KeyWatcher)"
+        "peak RSS $((wrss / 1024)) MB (sluice-cli's)"
+    # The console's Monitor, Other limiters tab (offscreen), on the same keyspace and rules
+    # (tst_foreignwatch watchFigures, built with the tests): two samples, its peak RSS.
+    watchtest=$build/tests/tst_foreignwatch
+    if [ -x "$watchtest" ]; then
+        echo "the console's Other limiters tab (offscreen, default scan budget) ..."
+        QT_QPA_PLATFORM=offscreen SLUICE_TEST_REDIS_URL=$url SLUICE_BENCH_KEYS_URL=$url \
+            SLUICE_BENCH_KEYS_RULES=$work/adopt.json "$watchtest" watchFigures >"$work/cwatch.out" 2>&1 ||
+            { cat "$work/cwatch.out" >&2; exit 1; }
+        grep '^console watch:' "$work/cwatch.out"
+    else
+        echo "no $watchtest: the console's watch figures need the tests built"
+    fi
 fi

@@ -386,13 +386,16 @@ AuditReport KeyAuditor::run(Connection &c, const Options &options, const PageCal
     if (adoptions.isEmpty() && options.rules) {
         adoptions = adoptionsOf(*options.rules);
     }
-    KeyScanner scanner{KeyReader(options.rules)};
+    // The values ride in the scan's own round trips: with a key's PTTL where its type can be
+    // told before (no TYPE then), else one page behind its TYPE and PTTL.
+    ValueReads values;
+    KeyReader reader(options.rules);
+    reader.setTypedReads(&values);
+    KeyScanner scanner{reader};
     KeyScanner::Options so = options.scan;
     if (so.patterns.isEmpty()) {
         so.patterns << QByteArrayLiteral("*");
     }
-    // The values ride in the scan's own round trips, one page behind its TYPE and PTTL.
-    ValueReads values;
     so.follower = &values;
     if (!options.pageUsesConnection) {
         // The next round trip goes out before the page is judged: Redis reads while we judge.

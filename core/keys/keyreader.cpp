@@ -491,6 +491,14 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
             if (chunkKeys.size() >= batch) {
                 flushChunk();
             }
+        } else if (m_typed != nullptr && p.rule == nullptr && m_index->adopter(key) == nullptr &&
+                   (p.typed = m_typed->guess(key)) != 0) {
+            // PTTL, then the value's reads, which prove the type: no TYPE.
+            static const QByteArray pttl = QByteArrayLiteral("PTTL");
+            push(pttl);
+            push(key);
+            send();
+            m_typed->append(c, key, p.typed);
         } else {
             static const QByteArray type = QByteArrayLiteral("TYPE");
             static const QByteArray pttl = QByteArrayLiteral("PTTL");
@@ -634,6 +642,25 @@ Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
             }
             raw.nowUs = batchNowUs;
             readScriptEntry(e, p.layout, p.rule, cap, raw);
+        } else if (p.typed != 0) {
+            auto pttlReply = c.readRaw();
+            if (!pttlReply) {
+                return pttlReply.error();
+            }
+            const bool exists = !isError(*pttlReply) && integerOf(*pttlReply, -2) != -2;
+            auto type = m_typed->collect(c, p.key, p.typed, batchNowUs, exists);
+            if (!type) {
+                return type.error();
+            }
+            if (isError(*pttlReply)) {
+                // Refused (NOPERM: a key outside the ACL): unreadable, never "gone".
+                const Error e = ReplyView(*pttlReply).error();
+                out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
+                continue;
+            }
+            raw.nowUs = batchNowUs;
+            raw.type = std::move(*type); // empty: not proven, TYPE is still to be read
+            raw.pttlMs = integerOf(*pttlReply, -2);
         } else {
             raw.nowUs = batchNowUs;
             auto typeReply = c.readRaw();

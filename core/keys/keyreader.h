@@ -18,6 +18,26 @@
 
 namespace sluice::keys {
 
+// Reads of a key's value that prove its type, sent instead of TYPE (KeyReader::setTypedReads):
+// for a key without a rule whose type can be told before it is read (its name, or keys of its
+// shape read before), the reader sends PTTL and these reads; a reply of that type proves the
+// type (a WRONGTYPE refuses any other), so the key costs the commands its value needs and no
+// TYPE. When they prove nothing, the key comes back with an empty KeyInfo::type, for the
+// caller to read with TYPE.
+class TypedReads
+{
+public:
+    virtual ~TypedReads() = default;
+    // What to read of `key` for the type it likely has (0: nothing: TYPE as usual).
+    virtual char guess(const QByteArray &key) = 0;
+    // Appends the reads of a guess (nothing is sent).
+    virtual void append(Connection &c, const QByteArray &key, char guess) = 0;
+    // Reads their replies, in order: the type they proved, or empty. `nowUs`: the batch's TIME;
+    // `exists`: its PTTL (read first) found it, so that it is delivered.
+    virtual Result<QByteArray> collect(Connection &c, const QByteArray &key, char guess,
+                                       qint64 nowUs, bool exists) = 0;
+};
+
 // Reads keys into KeyInfo values: TYPE, PTTL and the rule's state of every key of a batch in
 // ONE pipelined round trip, then the rule (rules::KeyMap), the decoded state (statedecoder.h)
 // and the verdict (keyhealth.h). KeyScanner uses it for each SCAN page; on its own it is the
@@ -82,6 +102,9 @@ public:
     Mode mode() const { return m_mode; }
     // Bulk reads (KeyScanner sets it): Mode::Auto then resolves to Plain at prepare().
     void setBulk(bool bulk) { m_bulk = bulk; }
+    // Plain reads of keys without a rule (or adoption) prove their type by reading their value
+    // where `typed` can guess it (TypedReads); nullptr: TYPE for every key. Not owned.
+    void setTypedReads(TypedReads *typed) { m_typed = typed; }
 
     // Queues the reads of `keys` on `c` (nothing is sent: KeyScanner appends its next SCAN
     // behind them, so that a page costs one round trip). prepare() must have succeeded.
@@ -134,6 +157,7 @@ private:
     {
         QByteArray key;
         char layout = 0; // 0 (TYPE + PTTL only), 'h', 'z', 's'
+        char typed = 0;  // a TypedReads guess: PTTL and its reads instead of TYPE + PTTL
         const Rule *rule = nullptr;
         QByteArray subject;
         const Policy *policy = nullptr; // an override limit's; nullptr: the rule's
@@ -151,6 +175,7 @@ private:
     Mode m_mode = Mode::Auto; // resolved by prepare()
     bool m_prepared = false;
     bool m_bulk = false;
+    TypedReads *m_typed = nullptr;
     std::vector<Pending> m_pending;
     bool m_permissionRefused = false; // collect(): a script chunk was refused with NOPERM
     std::vector<int> m_chunks;        // script mode: keys per EVALSHA of the pending batch

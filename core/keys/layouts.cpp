@@ -80,6 +80,70 @@ QByteArray literalPrefix(const char *re)
     return out;
 }
 
+// A row's expression as a glob over the key's bytes when it is only literal text, `.*` and `.+`
+// (`.` matches any byte: DotMatchesEverythingOption, and a key's Latin-1 QString holds its
+// bytes): anyByte, anyRun, or a byte. Empty when the expression has anything else.
+constexpr short anyByte = -1;
+constexpr short anyRun = -2;
+std::vector<short> simpleGlob(const char *re)
+{
+    std::vector<short> out;
+    for (size_t i = 0; re[i] != '\0';) {
+        size_t next = i + 1;
+        if (re[i] == '.' && (re[i + 1] == '*' || re[i + 1] == '+')) {
+            if (re[i + 1] == '+') {
+                out.push_back(anyByte);
+            }
+            out.push_back(anyRun);
+            i += 2;
+            continue;
+        }
+        char literal = re[i];
+        if (re[i] == '\\' && escapedLiteral(re[i + 1])) {
+            literal = re[i + 1];
+            next = i + 2;
+        } else if (std::strchr(".^$*+?[](){}|\\", re[i]) != nullptr) {
+            return {};
+        }
+        if (re[next] != '\0' && std::strchr("?*+{", re[next]) != nullptr) {
+            return {}; // optional, repeated or counted
+        }
+        out.push_back(short(quint8(literal)));
+        i = next;
+    }
+    return out;
+}
+
+// Whether `key` fits a simpleGlob() (the usual glob walk: on a mismatch, the last anyRun
+// takes one more byte).
+bool globFits(const std::vector<short> &glob, QByteArrayView key)
+{
+    const size_t m = glob.size();
+    const size_t n = size_t(key.size());
+    size_t p = 0;
+    size_t k = 0;
+    size_t runAt = m;
+    size_t runFrom = 0;
+    while (k < n) {
+        if (p < m && (glob[p] == anyByte || glob[p] == short(quint8(key[qsizetype(k)])))) {
+            ++p;
+            ++k;
+        } else if (p < m && glob[p] == anyRun) {
+            runAt = p++;
+            runFrom = k;
+        } else if (runAt != m) {
+            p = runAt + 1;
+            k = ++runFrom;
+        } else {
+            return false;
+        }
+    }
+    while (p < m && glob[p] == anyRun) {
+        ++p;
+    }
+    return p == m;
+}
+
 // What matching needs of each row, computed once.
 struct Compiled
 {
@@ -89,6 +153,7 @@ struct Compiled
         QByteArray prefix;                // the literal text every name fitting it starts with
         std::vector<QByteArray> literals; // requiredLiterals() of its expression
         bool anyName = false;             // no expression: every name fits
+        std::vector<short> glob;          // simpleGlob() of its expression: no regex run
         QByteArray type;
         bool sluice = false;     // one of Sluice's own rows
         QString sluiceAlgorithm; // its algorithm ("fixed_window"), for Sluice's rows
@@ -105,6 +170,7 @@ struct Compiled
             r.prefix = literalPrefix(l.keyRegex);
             r.literals = requiredLiterals(l.keyRegex);
             r.anyName = l.keyRegex[0] == '\0';
+            r.glob = simpleGlob(l.keyRegex);
             r.type = QByteArray(l.type);
             const QLatin1String id(l.id);
             r.sluice = id.startsWith("sluice_"_L1);
@@ -147,6 +213,9 @@ bool expressionFits(const Compiled::Row &row, const QByteArray &key, std::option
 {
     if (row.anyName) {
         return true;
+    }
+    if (!row.glob.empty()) {
+        return globFits(row.glob, key);
     }
     if (!name) {
         name = QString::fromLatin1(key);
@@ -337,22 +406,26 @@ QString ago(qint64 us)
     return formatDurationMs(std::max<qint64>(us, 0) / 1000);
 }
 
-QString withTtl(const QString &text, qint64 pttlMs, LostTtl lost)
+QString withTtl(QString text, qint64 pttlMs, LostTtl lost)
 {
     if (pttlMs == -1) {
         switch (lost) {
         case LostTtl::BlocksSubject:
-            return text + u", never resets (no TTL)"_s;
+            return text += u", never resets (no TTL)";
         case LostTtl::HealsOnNextRequest:
-            return text + u", no TTL (the next request sets one)"_s;
+            return text += u", no TTL (the next request sets one)";
         case LostTtl::IdleKeyKept:
-            return text + u", no TTL (kept while idle)"_s;
+            return text += u", no TTL (kept while idle)";
         case LostTtl::OrphanedByWindowInName:
-            return text + u", no TTL (kept after its window)"_s;
+            return text += u", no TTL (kept after its window)";
         }
     }
     if (pttlMs >= 0) {
-        return text + u", resets in %1"_s.arg(formatDurationMs(pttlMs));
+        // Appended in place: a state a key, a million keys.
+        char duration[32];
+        const int n = formatDurationMs(pttlMs, duration);
+        text += u", resets in ";
+        text += QLatin1StringView(duration, n);
     }
     return text;
 }
@@ -570,6 +643,26 @@ const Layout *matchByName(const QByteArray &key)
     return nullptr;
 }
 
+const char *typeByName(const QByteArray &key)
+{
+    const QList<Layout> &all = layouts();
+    const std::vector<Compiled::Row> &rows = compiled().rows;
+    const char *type = nullptr;
+    std::optional<QString> name;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Compiled::Row &row = rows[i];
+        if (row.anyName || !nameFits(row, key, name)) {
+            continue;
+        }
+        const char *t = all[qsizetype(i)].type;
+        if (type != nullptr && std::strcmp(type, t) != 0) {
+            return nullptr;
+        }
+        type = t;
+    }
+    return type;
+}
+
 QString limitFromName(LimitFrom l)
 {
     switch (l) {
@@ -763,11 +856,14 @@ QString describeCount(const Layout &layout, const ForeignRead &r, qint64 limit)
                              ? counted(*n, u"point consumed", u"points consumed")
                              : counted(*n, u"request", u"requests");
     if (limit > 0) {
-        return withTtl(u"%1 / %2 in this window%3"_s.arg(*n).arg(limit).arg(
-                           *n >= limit ? u" (full: denied until it resets)"_s : QString()),
-                       r.pttlMs, layout.lostTtl);
+        QString text =
+            QString::number(*n) + u" / "_s + QString::number(limit) + u" in this window"_s;
+        if (*n >= limit) {
+            text += u" (full: denied until it resets)";
+        }
+        return withTtl(std::move(text), r.pttlMs, layout.lostTtl);
     }
-    return withTtl(u"%1 in this window"_s.arg(what), r.pttlMs, layout.lostTtl);
+    return withTtl(what + u" in this window"_s, r.pttlMs, layout.lostTtl);
 }
 
 // The clock-valued states: a block, a TAT, a time a limit frees up, a window's end.

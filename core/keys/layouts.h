@@ -179,6 +179,11 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
 // holding something else is `unknown` under that row.
 const Layout *matchByName(const QByteArray &key);
 
+// The Redis type every row whose name `key` fits shares (rows of any name aside): "string",
+// "hash", ...; nullptr when no such row or rows of different types. A guess of its type
+// (valuereads.h), not a match.
+const char *typeByName(const QByteArray &key);
+
 // The window the row's keys need, in ms, from what is known of this key (-1: unknown).
 qint64 knownWindowMs(const Layout &layout, const ForeignRead &read);
 // When the window the key's name holds ended, in us since the epoch, for rows whose name

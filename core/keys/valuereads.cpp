@@ -2,9 +2,12 @@
 
 #include "core/redis/replyview.h"
 
+#include <QHashFunctions>
+
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace sluice::keys {
 
@@ -28,6 +31,8 @@ constexpr int zsetPage = 8;
 
 enum class How { None, String, Hash, Zset, List };
 
+bool namedLikeAList(const QByteArray &key);
+
 How howToRead(const KeyInfo &k)
 {
     if (judgedByItsRule(k)) {
@@ -42,13 +47,8 @@ How howToRead(const KeyInfo &k)
     if (k.type == "zset") {
         return How::Zset;
     }
-    if (k.type == "list") {
-        // Only a list named like a list row's key is read: queues are not limiters.
-        for (const Layout &l : layouts()) {
-            if (QByteArrayView(l.type) == "list" && keyFits(l, k.key)) {
-                return How::List;
-            }
-        }
+    if (k.type == "list" && namedLikeAList(k.key)) {
+        return How::List;
     }
     return How::None;
 }
@@ -195,6 +195,138 @@ void appendRead(Connection &c, How how, const QByteArray &key)
     c.append(n, argv, len, values);
 }
 
+bool provesType(How how, ReplyView v);
+
+// The replies of a key's first read (appendRead) into `r`: true when a string's exact length or
+// a large set's size and newest end are still to be read. `proved`: set to whether the first
+// reply is one of the type's, and when it is not, nothing is read into `r`.
+Result<bool> readReplies(Connection &c, How how, ForeignRead &r, bool *proved = nullptr)
+{
+    if (how == How::None) {
+        return false;
+    }
+    auto reply = c.readRaw();
+    if (!reply) {
+        return reply.error();
+    }
+    const ReplyView v(*reply);
+    if (proved != nullptr && !(*proved = provesType(how, v))) {
+        for (int i = how == How::List ? 2 : 0; i > 0; --i) {
+            if (auto more = c.readRaw(); !more) {
+                return more.error();
+            }
+        }
+        return false;
+    }
+    switch (how) {
+    case How::String:
+        return !readString(r, v);
+    case How::Hash:
+        readHash(r, v);
+        return false;
+    case How::Zset:
+        return !readZset(r, v);
+    case How::List: {
+        auto newest = c.readRaw();
+        auto oldest = newest ? c.readRaw() : Result<Connection::RawReply>(newest.error());
+        if (!oldest) {
+            return oldest.error();
+        }
+        r.zcard = v.integer();
+        r.newest = listEnd(ReplyView(*newest));
+        r.oldest = listEnd(ReplyView(*oldest));
+        return false;
+    }
+    case How::None:
+        break;
+    }
+    return false;
+}
+
+// Whether a first read's reply is one of its type's (any other type's key: WRONGTYPE).
+bool provesType(How how, ReplyView v)
+{
+    switch (how) {
+    case How::String:
+        return v.isString();
+    case How::Hash:
+    case How::Zset:
+        return v.isArray();
+    case How::List:
+        return v.isInteger();
+    case How::None:
+        break;
+    }
+    return false;
+}
+
+const QByteArray &typeOf(How how)
+{
+    static const QByteArray string = QByteArrayLiteral("string");
+    static const QByteArray hash = QByteArrayLiteral("hash");
+    static const QByteArray zset = QByteArrayLiteral("zset");
+    static const QByteArray list = QByteArrayLiteral("list");
+    static const QByteArray none;
+    switch (how) {
+    case How::String:
+        return string;
+    case How::Hash:
+        return hash;
+    case How::Zset:
+        return zset;
+    case How::List:
+        return list;
+    case How::None:
+        break;
+    }
+    return none;
+}
+
+How howOfType(QByteArrayView type)
+{
+    for (const How how : {How::String, How::Hash, How::Zset, How::List}) {
+        if (type == typeOf(how)) {
+            return how;
+        }
+    }
+    return How::None;
+}
+
+// A TYPE reply; the usual names shared, not allocated per key.
+QByteArray typeNameOf(ReplyView r)
+{
+    if (!r.isStatus() && !r.isString()) {
+        return QByteArray(); // refused: nothing known of it
+    }
+    const How how = howOfType(r.bytes());
+    return how != How::None ? typeOf(how) : r.toByteArray();
+}
+
+// A list is read only when named like a list row's keys: queues are not limiters.
+bool namedLikeAList(const QByteArray &key)
+{
+    for (const Layout &l : layouts()) {
+        if (QByteArrayView(l.type) == "list" && keyFits(l, key)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A key's shape (ValueReads::guess): the hash of its name up to its first '{' (what braces
+// hold is a subject), or else up to its last ':'; of the whole name when it has neither.
+size_t shapeOf(const QByteArray &key)
+{
+    const std::string_view name(key.constData(), size_t(key.size()));
+    size_t cut = name.find('{');
+    if (cut == std::string_view::npos) {
+        cut = name.rfind(':');
+    }
+    return qHash(cut == std::string_view::npos ? QByteArrayView(key)
+                                               : QByteArrayView(key).first(qsizetype(cut + 1)),
+                 0);
+}
+
 } // namespace
 
 bool judgedByItsRule(const KeyInfo &info)
@@ -213,20 +345,57 @@ bool ValueReads::pending() const
                        [](const Page &p) { return p.stage != Done; });
 }
 
+void ValueReads::discard()
+{
+    m_pages.clear();
+    m_early.clear();
+}
+
+// The next stage with something to read.
+void ValueReads::advance(Page &p)
+{
+    p.stage = !p.types.empty()                         ? Types
+              : !p.values.empty()                      ? Values
+              : !p.lengths.empty() || !p.zsets.empty() ? Lengths
+                                                       : Done;
+}
+
 void ValueReads::queue(const QList<KeyInfo> &page)
 {
     Page p;
     p.infos = page;
-    const bool none = std::none_of(page.begin(), page.end(),
-                                   [](const KeyInfo &k) { return howToRead(k) != How::None; });
-    if (none) {
-        // Nothing to read: judged as the scanner read them.
-        p.reads.reserve(size_t(page.size()));
-        for (const KeyInfo &k : page) {
-            p.reads.push_back(readOf(k, 0));
+    p.reads.reserve(size_t(page.size()));
+    for (qsizetype i = 0; i < page.size(); ++i) {
+        const KeyInfo &k = page[i];
+        // Its value, read with its PTTL (the early reads come in the keys' order, one for
+        // each key delivered whose type they proved).
+        if (!m_early.empty() && m_early.front().read.key == k.key) {
+            Early &e = m_early.front();
+            ForeignRead r = std::move(e.read);
+            r.type = k.type;
+            r.pttlMs = k.pttlMs;
+            if (e.more) {
+                (k.type == "string" ? p.lengths : p.zsets).push_back(i);
+            }
+            m_early.pop_front();
+            learn(k.key, k.type);
+            p.reads.push_back(std::move(r));
+            continue;
         }
-        p.stage = Done;
+        if (k.pttlMs == -3) {
+            // Unreadable (its PTTL or TYPE refused, NOPERM): nothing more is asked of it.
+        } else if (k.type.isEmpty()) {
+            p.types.push_back(i); // its guess was refused: TYPE first
+        } else {
+            learn(k.key, k.type);
+            if (howToRead(k) != How::None) {
+                p.values.push_back(i);
+            }
+        }
+        p.reads.push_back(readOf(k, k.state.atUs));
     }
+    m_early.clear();
+    advance(p);
     m_pages.push_back(std::move(p));
 }
 
@@ -240,6 +409,12 @@ void ValueReads::append(Connection &c)
             continue;
         }
         p.sent = true;
+        if (p.stage == Types) {
+            for (const qsizetype i : p.types) {
+                c.append({QByteArrayLiteral("TYPE"), p.infos[i].key});
+            }
+            continue;
+        }
         if (p.stage == Lengths) {
             for (const qsizetype i : p.lengths) {
                 c.append({QByteArrayLiteral("STRLEN"), p.infos[i].key});
@@ -252,11 +427,8 @@ void ValueReads::append(Connection &c)
             continue;
         }
         c.append({QByteArrayLiteral("TIME")}, ReplyBound::time());
-        for (const KeyInfo &k : std::as_const(p.infos)) {
-            const How how = howToRead(k);
-            if (how != How::None) {
-                appendRead(c, how, k.key);
-            }
+        for (const qsizetype i : p.values) {
+            appendRead(c, howToRead(p.infos[i]), p.infos[i].key);
         }
     }
 }
@@ -267,7 +439,9 @@ Result<void> ValueReads::collect(Connection &c)
         if (!p.sent) {
             continue;
         }
-        auto r = p.stage == Lengths ? collectLengths(c, p) : collectValues(c, p);
+        auto r = p.stage == Types     ? collectTypes(c, p)
+                 : p.stage == Lengths ? collectLengths(c, p)
+                                      : collectValues(c, p);
         if (!r) {
             for (Page &q : m_pages) {
                 q.sent = false; // to be sent again, whole
@@ -276,6 +450,34 @@ Result<void> ValueReads::collect(Connection &c)
         }
         p.sent = false;
     }
+    return {};
+}
+
+Result<void> ValueReads::collectTypes(Connection &c, Page &p)
+{
+    std::vector<QByteArray> types;
+    types.reserve(p.types.size());
+    for (size_t j = 0; j < p.types.size(); ++j) {
+        auto reply = c.readRaw();
+        if (!reply) {
+            return reply.error();
+        }
+        types.push_back(typeNameOf(ReplyView(*reply)));
+    }
+    for (size_t j = 0; j < p.types.size(); ++j) {
+        const qsizetype i = p.types[j];
+        KeyInfo &k = p.infos[i];
+        k.type = types[j];
+        p.reads[size_t(i)].type = k.type;
+        learn(k.key, k.type);
+        if (howToRead(k) != How::None) {
+            p.values.push_back(i);
+        }
+    }
+    // In the keys' order, as the values of a page are read.
+    std::sort(p.values.begin(), p.values.end());
+    p.types.clear();
+    advance(p);
     return {};
 }
 
@@ -290,42 +492,31 @@ Result<void> ValueReads::collectValues(Connection &c, Page &p)
         nowUs = t[0].bytes().toLongLong() * 1'000'000 + t[1].bytes().toLongLong();
     }
     std::vector<ForeignRead> reads;
-    reads.reserve(size_t(p.infos.size()));
+    reads.reserve(p.values.size());
     std::vector<qsizetype> lengths;
     std::vector<qsizetype> zsets;
-    for (qsizetype i = 0; i < p.infos.size(); ++i) {
+    for (const qsizetype i : p.values) {
         const KeyInfo &k = p.infos[i];
         ForeignRead r = readOf(k, nowUs);
         const How how = howToRead(k);
-        if (how != How::None) {
-            auto reply = c.readRaw();
-            if (!reply) {
-                return reply.error();
-            }
-            const ReplyView v(*reply);
-            if (how == How::String && !readString(r, v)) {
-                lengths.push_back(i);
-            } else if (how == How::Hash) {
-                readHash(r, v);
-            } else if (how == How::Zset && !readZset(r, v)) {
-                zsets.push_back(i);
-            } else if (how == How::List) {
-                auto newest = c.readRaw();
-                auto oldest = newest ? c.readRaw() : Result<Connection::RawReply>(newest.error());
-                if (!oldest) {
-                    return oldest.error();
-                }
-                r.zcard = v.integer();
-                r.newest = listEnd(ReplyView(*newest));
-                r.oldest = listEnd(ReplyView(*oldest));
-            }
+        auto more = readReplies(c, how, r);
+        if (!more) {
+            return more.error();
+        }
+        if (*more) {
+            (how == How::String ? lengths : zsets).push_back(i);
         }
         reads.push_back(std::move(r));
     }
-    p.reads = std::move(reads);
-    p.lengths = std::move(lengths);
-    p.zsets = std::move(zsets);
-    p.stage = p.lengths.empty() && p.zsets.empty() ? Done : Lengths;
+    for (size_t j = 0; j < p.values.size(); ++j) {
+        p.reads[size_t(p.values[j])] = std::move(reads[j]);
+    }
+    p.lengths.insert(p.lengths.end(), lengths.begin(), lengths.end());
+    p.zsets.insert(p.zsets.end(), zsets.begin(), zsets.end());
+    std::sort(p.lengths.begin(), p.lengths.end());
+    std::sort(p.zsets.begin(), p.zsets.end());
+    p.values.clear();
+    advance(p);
     return {};
 }
 
@@ -362,6 +553,62 @@ Result<void> ValueReads::collectLengths(Connection &c, Page &p)
     p.zsets.clear();
     p.stage = Done;
     return {};
+}
+
+void ValueReads::learn(const QByteArray &key, const QByteArray &type)
+{
+    const size_t h = shapeOf(key);
+    Shape &s = m_shapes[h % shapeSlots];
+    const char how = char(howOfType(type));
+    if (s.hash != h || s.agreed == 0) {
+        s = Shape{h, how, 1};
+    } else if (s.how == how) {
+        s.agreed = quint8(std::min(s.agreed + 1, 3));
+    } else {
+        --s.agreed; // a shape of mixed types is not guessed
+    }
+}
+
+char ValueReads::guess(const QByteArray &key)
+{
+    How how = How::None;
+    const size_t h = shapeOf(key);
+    if (const Shape &s = m_shapes[h % shapeSlots]; s.hash == h) {
+        how = s.agreed >= 2 ? How(s.how) : How::None;
+    } else if (const char *type = typeByName(key)) {
+        how = howOfType(type);
+    }
+    if (how == How::List && !namedLikeAList(key)) {
+        how = How::None;
+    }
+    return char(how);
+}
+
+void ValueReads::append(Connection &c, const QByteArray &key, char guess)
+{
+    appendRead(c, How(guess), key);
+}
+
+Result<QByteArray> ValueReads::collect(Connection &c, const QByteArray &key, char guess,
+                                       qint64 nowUs, bool exists)
+{
+    const How how = How(guess);
+    Early e;
+    e.read.key = key;
+    e.read.nowUs = nowUs;
+    bool proved = false;
+    auto more = readReplies(c, how, e.read, &proved);
+    if (!more) {
+        return more.error();
+    }
+    if (!proved) {
+        return QByteArray(); // another type (WRONGTYPE), or refused: TYPE tells
+    }
+    e.more = *more;
+    if (exists) {
+        m_early.push_back(std::move(e));
+    }
+    return typeOf(how);
 }
 
 void ValueReads::take(const std::function<void(const KeyInfo &, const ForeignRead &)> &each)

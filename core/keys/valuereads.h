@@ -29,13 +29,15 @@
 //   others  nothing
 // A key judged from its Sluice rule's state (judgedByItsRule) is not read again. One TIME
 // leads each page's reads: the instant its values are judged at.
+// A key whose reads the scan's KeyReader sent with its PTTL, instead of its TYPE (the
+// TypedReads below), is not read again.
 namespace sluice::keys {
 
 // A Sluice key in its rule's state, as the scanner read and judged it with the rules: the
 // audit takes that verdict and reads nothing more of it.
 bool judgedByItsRule(const KeyInfo &info);
 
-class ValueReads final : public PageFollower
+class ValueReads final : public PageFollower, public TypedReads
 {
 public:
     void queue(const QList<KeyInfo> &page) override;
@@ -46,24 +48,60 @@ public:
     // The keys whose reads are complete, in the order they were queued, each with its read
     // (key, type and PTTL from the scanner's KeyInfo); they are then forgotten.
     void take(const std::function<void(const KeyInfo &, const ForeignRead &)> &each);
-    void discard() override { m_pages.clear(); }
+    void discard() override;
     // queue(), then round trips of these reads alone until nothing is pending.
     Result<void> readAll(Connection &c, const QList<KeyInfo> &keys);
 
+    // TypedReads (KeyReader::setTypedReads): a key's first read above, sent with its PTTL
+    // instead of TYPE, for the type keys of its shape had (the name up to its first '{', or
+    // else its last ':': "rl:", "rate_limit:g:{", "{") when the last keys of that
+    // shape agreed, else for the type every named layout its name fits has (layouts.h
+    // typeByName). What it read is taken by queue() (the key is then read no more, but for a
+    // string's exact length or a large set's size); a refused guess (WRONGTYPE) leaves the
+    // key's type to a TYPE of ValueReads's own, one round trip later. Only the types read
+    // here (string, hash, sorted set; a list named like a list row) are guessed: a set or a
+    // stream is read with TYPE as before.
+    char guess(const QByteArray &key) override;
+    void append(Connection &c, const QByteArray &key, char guess) override;
+    Result<QByteArray> collect(Connection &c, const QByteArray &key, char guess, qint64 nowUs,
+                               bool exists) override;
+
 private:
-    enum Stage { Values, Lengths, Done };
+    enum Stage { Types, Values, Lengths, Done };
     struct Page
     {
         QList<KeyInfo> infos;
         std::vector<ForeignRead> reads; // by index in infos
+        std::vector<qsizetype> types;   // keys whose type is still to be read
+        std::vector<qsizetype> values;  // keys whose value is still to be read
         std::vector<qsizetype> lengths; // strings whose exact length is still to be read
         std::vector<qsizetype> zsets; // sorted sets whose size and newest end are still to be read
         Stage stage = Values;
         bool sent = false;
     };
+    // A value read with the key's PTTL (TypedReads), until queue() takes it.
+    struct Early
+    {
+        ForeignRead read;
+        bool more = false; // a string's exact length or a large set's size is still to be read
+    };
+    // Of each key shape seen (a direct-mapped table of the shapes' hashes): the type its last
+    // keys had, and how many agreed in a row (up to 3); guessed from 2.
+    struct Shape
+    {
+        size_t hash = 0;
+        char how = 0;
+        quint8 agreed = 0;
+    };
+    static constexpr size_t shapeSlots = 4096;
+    void learn(const QByteArray &key, const QByteArray &type);
+    Result<void> collectTypes(Connection &c, Page &p);
     Result<void> collectValues(Connection &c, Page &p);
     Result<void> collectLengths(Connection &c, Page &p);
+    static void advance(Page &p);
     std::deque<Page> m_pages;
+    std::deque<Early> m_early;
+    std::vector<Shape> m_shapes = std::vector<Shape>(shapeSlots);
 };
 
 } // namespace sluice::keys
