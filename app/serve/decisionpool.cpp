@@ -541,12 +541,13 @@ QString DecisionPool::probeFailed(bool *refused)
     if (!probe) {
         return {};
     }
-    auto c = Connection::open(m_endpoint, m_options.connection);
+    LazyConnection once(m_endpoint, m_options.connection); // one attempt: no retry here
+    auto c = once.get();
     if (!c) {
         *refused = isRefused(c.error());
         return c.error().message;
     }
-    RedisLimiter limiter(std::move(*c));
+    RedisLimiter limiter(*c);
     const auto d = limiter.decide(Request{probe->policy, probe->key, 0, std::nullopt, 0});
     if (!d && (isRefused(d.error()) || isUnavailable(d.error()))) {
         *refused = isRefused(d.error());
