@@ -28,7 +28,8 @@
 # @nestjs/throttler counters, Spring Cloud Gateway's tokens, a sliding-window log of ms
 # timestamps, a Bucket4j state of 120 bytes), 1% without TTL:
 #   audit     keys audit --match '*' --json  (every key's layout from its name, type and value
-#             shape; the values read one page behind, in the scan's round trips)  vs kit ttl
+#             shape; a key's value read beside its PTTL where its type can be told before it
+#             is read, else after its TYPE, one page behind, in the scan's round trips) vs kit ttl
 # with the Redis commands per key of each side (INFO commandstats) and the client's round
 # trips. Then the live watch on that keyspace (keys top, the Monitor's Other limiters' core):
 # its Redis calls per second and peak RSS, and the console's Monitor watching it (its Other
