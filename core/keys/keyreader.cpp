@@ -22,6 +22,37 @@ namespace sluice::keys {
 
 namespace {
 
+// One command's arguments (at most 16), appended to the pipeline without a copy.
+class Args
+{
+public:
+    explicit Args(Connection &c)
+        : m_c(c)
+    {}
+    Args &add(const QByteArray &b)
+    {
+        m_argv[m_n] = b.constData();
+        m_len[m_n] = size_t(b.size());
+        ++m_n;
+        return *this;
+    }
+    void send(const ReplyBound &bound = {})
+    {
+        m_c.append(m_n, m_argv, m_len, bound);
+        m_n = 0;
+    }
+
+private:
+    Connection &m_c;
+    const char *m_argv[16];
+    size_t m_len[16];
+    int m_n = 0;
+};
+
+} // namespace
+
+namespace {
+
 // The read script (Mode::Script). Read-only; one key; TIME is read so that the state is decoded
 // at the instant it was read.
 constexpr char readScript[] =
@@ -426,27 +457,11 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
     m_pending.reserve(size_t(keys.size()));
     const QByteArray cap = QByteArray::number(m_options.valueCap);
     const QByteArray capEnd = QByteArray::number(m_options.valueCap - 1);
-    static const QByteArray one = QByteArrayLiteral("1");
-    static const QByteArray zero = QByteArrayLiteral("0");
     // The batch's TIME: states are decoded at it. Sliding-log windows are counted from the
     // server clock as estimated before sending (off by a fraction of the round trip).
     c.append({QByteArrayLiteral("TIME")}, ReplyBound::time());
     const qint64 nowEstimate = estimatedServerNowUs();
 
-    const char *argv[16];
-    size_t len[16];
-    int n = 0;
-    auto push = [&](const QByteArray &b) {
-        argv[n] = b.constData();
-        len[n] = size_t(b.size());
-        ++n;
-    };
-    // Only the reads of values get the large bound; TYPE, PTTL and lengths the default.
-    auto send = [&](const ReplyBound &bound = {}) {
-        c.append(n, argv, len, bound);
-        n = 0;
-    };
-    static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
     // Script mode: EVALSHA sha n key... cap (layout lo nfields field...)... per chunk.
     // On a Redis Cluster one key per call: a call's keys must share a slot (through the
     // cluster client, or on one of its nodes talked to as itself, as the key scanner does).
@@ -495,86 +510,98 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
                    (p.typed = m_typed->guess(key)) != 0) {
             // PTTL, then the value's reads, which prove the type: no TYPE.
             static const QByteArray pttl = QByteArrayLiteral("PTTL");
-            push(pttl);
-            push(key);
-            send();
+            Args(c).add(pttl).add(key).send();
             m_typed->append(c, key, p.typed);
         } else {
-            static const QByteArray type = QByteArrayLiteral("TYPE");
-            static const QByteArray pttl = QByteArrayLiteral("PTTL");
-            push(type);
-            push(key);
-            send();
-            push(pttl);
-            push(key);
-            send();
-            if (p.layout == 'h') {
-                static const QByteArray hmget = QByteArrayLiteral("HMGET");
-                push(hmget);
-                push(key);
-                for (const QByteArray &f : fields) {
-                    push(f);
-                }
-                send(values);
-            } else if (p.layout == 'z') {
-                const QByteArray open = '(' + lo;
-                static const QByteArray notInf = QByteArrayLiteral("(-inf");
-                static const QByteArray zcount = QByteArrayLiteral("ZCOUNT");
-                static const QByteArray zrangebyscore = QByteArrayLiteral("ZRANGEBYSCORE");
-                static const QByteArray zrange = QByteArrayLiteral("ZRANGE");
-                static const QByteArray inf = QByteArrayLiteral("+inf");
-                static const QByteArray withscores = QByteArrayLiteral("WITHSCORES");
-                static const QByteArray limit = QByteArrayLiteral("LIMIT");
-                static const QByteArray last = QByteArrayLiteral("-1");
-                // Every entry but the rule version's member at -inf (lua/sliding_log.lua).
-                push(zcount);
-                push(key);
-                push(notInf);
-                push(inf);
-                send();
-                push(zcount);
-                push(key);
-                push(open);
-                push(inf);
-                send();
-                push(zrangebyscore);
-                push(key);
-                push(open);
-                push(inf);
-                push(withscores);
-                push(limit);
-                push(zero);
-                push(one);
-                send(values);
-                push(zrange);
-                push(key);
-                push(last);
-                push(last);
-                push(withscores);
-                send(values);
-            } else if (p.layout == 's') {
-                static const QByteArray strlen = QByteArrayLiteral("STRLEN");
-                static const QByteArray getrange = QByteArrayLiteral("GETRANGE");
-                push(strlen);
-                push(key);
-                send();
-                push(getrange);
-                push(key);
-                push(zero);
-                push(capEnd);
-                send(values);
-            }
-            if (p.layout != 0) {
-                // Still there after the reads? Commands of a pipeline are not one atomic step:
-                // a key that expired between TYPE and its reads is gone, not malformed.
-                push(pttl);
-                push(key);
-                send();
-            }
+            appendReads(c, p, fields, lo, capEnd);
         }
         m_pending.push_back(std::move(p));
     }
     flushChunk();
+}
+
+// TYPE and PTTL of a key, the reads its rule's layout needs, and PTTL again (commands mode).
+void KeyReader::appendReads(Connection &c, const Pending &p, const QList<QByteArray> &fields,
+                            const QByteArray &lo, const QByteArray &capEnd)
+{
+    static const QByteArray one = QByteArrayLiteral("1");
+    static const QByteArray zero = QByteArrayLiteral("0");
+    // Only the reads of values get the large bound; TYPE, PTTL and lengths the default.
+    static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
+    Args args(c);
+    const auto push = [&args](const QByteArray &b) { args.add(b); };
+    const auto send = [&args](const ReplyBound &bound = {}) { args.send(bound); };
+    static const QByteArray type = QByteArrayLiteral("TYPE");
+    static const QByteArray pttl = QByteArrayLiteral("PTTL");
+    push(type);
+    push(p.key);
+    send();
+    push(pttl);
+    push(p.key);
+    send();
+    if (p.layout == 'h') {
+        static const QByteArray hmget = QByteArrayLiteral("HMGET");
+        push(hmget);
+        push(p.key);
+        for (const QByteArray &f : fields) {
+            push(f);
+        }
+        send(values);
+    } else if (p.layout == 'z') {
+        const QByteArray open = '(' + lo;
+        static const QByteArray notInf = QByteArrayLiteral("(-inf");
+        static const QByteArray zcount = QByteArrayLiteral("ZCOUNT");
+        static const QByteArray zrangebyscore = QByteArrayLiteral("ZRANGEBYSCORE");
+        static const QByteArray zrange = QByteArrayLiteral("ZRANGE");
+        static const QByteArray inf = QByteArrayLiteral("+inf");
+        static const QByteArray withscores = QByteArrayLiteral("WITHSCORES");
+        static const QByteArray limit = QByteArrayLiteral("LIMIT");
+        static const QByteArray last = QByteArrayLiteral("-1");
+        // Every entry but the rule version's member at -inf (lua/sliding_log.lua).
+        push(zcount);
+        push(p.key);
+        push(notInf);
+        push(inf);
+        send();
+        push(zcount);
+        push(p.key);
+        push(open);
+        push(inf);
+        send();
+        push(zrangebyscore);
+        push(p.key);
+        push(open);
+        push(inf);
+        push(withscores);
+        push(limit);
+        push(zero);
+        push(one);
+        send(values);
+        push(zrange);
+        push(p.key);
+        push(last);
+        push(last);
+        push(withscores);
+        send(values);
+    } else if (p.layout == 's') {
+        static const QByteArray strlen = QByteArrayLiteral("STRLEN");
+        static const QByteArray getrange = QByteArrayLiteral("GETRANGE");
+        push(strlen);
+        push(p.key);
+        send();
+        push(getrange);
+        push(p.key);
+        push(zero);
+        push(capEnd);
+        send(values);
+    }
+    if (p.layout != 0) {
+        // Still there after the reads? Commands of a pipeline are not one atomic step:
+        // a key that expired between TYPE and its reads is gone, not malformed.
+        push(pttl);
+        push(p.key);
+        send();
+    }
 }
 
 Result<QList<KeyInfo>> KeyReader::collect(Connection &c)

@@ -168,6 +168,8 @@ private:
     const Rule *ruleFor(const QByteArray &key, QByteArray *subject, bool *override,
                         const Policy **policy) const;
     KeyInfo judge(const Pending &p, const RawRead &raw) const;
+    void appendReads(Connection &c, const Pending &p, const QList<QByteArray> &fields,
+                     const QByteArray &lo, const QByteArray &capEnd);
     qint64 estimatedServerNowUs() const;
 
     std::shared_ptr<const Index> m_index;

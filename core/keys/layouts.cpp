@@ -1,4 +1,5 @@
 #include "layouts.h"
+#include "layouts_p.h"
 
 #include "keyinfo.h"
 #include "statedecoder.h"
@@ -231,7 +232,7 @@ bool nameFits(const Compiled::Row &row, const QByteArray &key, std::optional<QSt
 
 } // namespace
 
-namespace {
+namespace layoutdetail {
 
 std::optional<qint64> wholeNumber(const QByteArray &text)
 {
@@ -368,9 +369,6 @@ bool logEnd(const std::optional<std::pair<QByteArray, QByteArray>> &end, qint64 
     return m && s && std::abs(*m - *s) <= dayUs;
 }
 
-// redis_rate's epoch: 2017-01-01T00:00:00Z, in s since the Unix epoch.
-constexpr qint64 rateEpochS = 1'483'228'800;
-
 bool hasFields(const ForeignRead &r, std::initializer_list<const char *> names, qint64 exact)
 {
     // Sluice's own hashes may carry one more field, v: the rule version (lua/README.md).
@@ -430,7 +428,9 @@ QString withTtl(QString text, qint64 pttlMs, LostTtl lost)
     return text;
 }
 
-} // namespace
+} // namespace layoutdetail
+
+using namespace layoutdetail;
 
 std::vector<QByteArray> requiredLiterals(const char *re)
 {
@@ -841,203 +841,6 @@ std::optional<qint64> counterValue(const Layout &layout, const ForeignRead &read
     }
     auto v = wholeString(read);
     return v ? wholeNumber(*v) : std::nullopt;
-}
-
-namespace {
-
-// Counter and Points: how many in this window, against the limit when it is known.
-QString describeCount(const Layout &layout, const ForeignRead &r, qint64 limit)
-{
-    auto n = counterValue(layout, r);
-    if (!n) {
-        return {};
-    }
-    const QString what = layout.decoder == Decoder::Points
-                             ? counted(*n, u"point consumed", u"points consumed")
-                             : counted(*n, u"request", u"requests");
-    if (limit > 0) {
-        QString text =
-            QString::number(*n) + u" / "_s + QString::number(limit) + u" in this window"_s;
-        if (*n >= limit) {
-            text += u" (full: denied until it resets)";
-        }
-        return withTtl(std::move(text), r.pttlMs, layout.lostTtl);
-    }
-    return withTtl(what + u" in this window"_s, r.pttlMs, layout.lostTtl);
-}
-
-// The clock-valued states: a block, a TAT, a time a limit frees up, a window's end.
-QString describeClock(const Layout &layout, const ForeignRead &r,
-                      const std::optional<QByteArray> &value)
-{
-    switch (layout.decoder) {
-    case Decoder::Flag: {
-        auto n = value ? wholeNumber(*value) : std::nullopt;
-        if (!n) {
-            return {};
-        }
-        if (r.pttlMs >= 0) {
-            return u"blocked for %1 more"_s.arg(formatDurationMs(r.pttlMs));
-        }
-        if (r.pttlMs == -1 && layout.lostTtl == LostTtl::BlocksSubject) {
-            return u"blocked for good (no TTL)"_s;
-        }
-        return withTtl(u"blocked"_s, r.pttlMs, layout.lostTtl);
-    }
-    case Decoder::RateTat: {
-        auto n = value ? number(*value) : std::nullopt;
-        if (!n) {
-            return {};
-        }
-        const qint64 tatUs = qint64((*n + double(rateEpochS)) * 1e6);
-        return tatUs > r.nowUs
-                   ? u"TAT in %1"_s.arg(formatDurationMs((tatUs - r.nowUs + 999) / 1000))
-                   : u"TAT passed: the bucket is full"_s;
-    }
-    case Decoder::Timer: {
-        auto n = value ? wholeNumber(*value) : std::nullopt;
-        if (!n) {
-            return {};
-        }
-        const qint64 inUs = *n * 1'000'000 - r.nowUs;
-        return inUs > 0 ? u"available again in %1"_s.arg(formatDurationMs(inUs / 1000))
-                        : u"available again since %1"_s.arg(ago(-inUs));
-    }
-    case Decoder::Duration: {
-        const auto end = wholeNumber(r.field("end").value_or(QByteArray()));
-        const QString count = QString::fromLatin1(r.field("count").value_or(QByteArray("?")));
-        if (!end) {
-            return {};
-        }
-        const qint64 inUs = *end * 1'000'000 - r.nowUs;
-        return inUs > 0
-                   ? u"%1 in the window ending in %2"_s.arg(count, formatDurationMs(inUs / 1000))
-                   : u"%1 in a window that ended %2 ago"_s.arg(count, ago(-inUs));
-    }
-    case Decoder::CellTat: {
-        auto n = value ? wholeNumber(*value) : std::nullopt;
-        if (!n) {
-            return {};
-        }
-        const qint64 aheadUs = *n / 1000 - r.nowUs;
-        return aheadUs > 0 ? u"TAT in %1"_s.arg(formatDurationMs((aheadUs + 999) / 1000))
-                           : u"TAT passed: the bucket is full"_s;
-    }
-    default:
-        return {};
-    }
-}
-
-// The logs of timestamps (sorted sets): how many in the window, or the newest and oldest.
-QString describeLog(const Layout &layout, const ForeignRead &r, qint64 limit, qint64 windowMs)
-{
-    const auto newest = endUs(r.newest, r.nowUs);
-    const auto oldest = endUs(r.oldest, r.nowUs);
-    const bool one = limit > 0 ? limit == 1 : r.zcard == 1;
-    const QString noun = layout.decoder == Decoder::RedissonLog
-                             ? (one ? u"permit taken"_s : u"permits taken"_s)
-                             : (one ? u"timestamp"_s : u"timestamps"_s);
-    if (windowMs > 0 && oldest) {
-        const qint64 oldestAge = r.nowUs - *oldest;
-        const QString counted =
-            limit > 0 ? u"%1 / %2"_s.arg(r.zcard).arg(limit) : QString::number(r.zcard);
-        if (oldestAge <= windowMs * 1000) {
-            return u"%1 %2 in the last %3"_s.arg(counted, noun, formatDurationMs(windowMs));
-        }
-        return u"at most %1 %2 in the last %3 (the oldest is %4 old, not trimmed yet)"_s.arg(
-            counted, noun, formatDurationMs(windowMs), ago(oldestAge));
-    }
-    QString text = r.zcard == 1 ? u"1 "_s + noun : u"%1 %2"_s.arg(r.zcard).arg(noun);
-    if (newest) {
-        text += u", newest %1 ago"_s.arg(ago(r.nowUs - *newest));
-    }
-    if (oldest && r.zcard > 1) {
-        text += u", oldest %1 ago"_s.arg(ago(r.nowUs - *oldest));
-    }
-    return text;
-}
-
-// Sluice's own keys without the rules: the fields in words (with them, KeyState::describe says
-// more).
-QString describeSluice(const Layout &layout, const ForeignRead &r,
-                       const std::optional<QByteArray> &value)
-{
-    auto f = [&](const char *name) {
-        return QString::fromLatin1(r.field(name).value_or(QByteArray("?")));
-    };
-    switch (layout.value) {
-    case ValueShape::SluiceFixed:
-        return u"count %1 in the window that started %2 ago"_s.arg(
-            f("c"), ago(r.nowUs - f("s").toLongLong()));
-    case ValueShape::SluiceCounter:
-        return u"this window %1, previous %2"_s.arg(f("c"), f("p"));
-    case ValueShape::SluiceBucket:
-        return u"level %1 ticks, updated %2 ago"_s.arg(f("l"), ago(r.nowUs - f("t").toLongLong()));
-    case ValueShape::SluiceLog:
-        return counted(r.zcard, u"entry", u"entries");
-    case ValueShape::SluiceGcra: {
-        const qint64 tat = value ? value->split('@').first().split('+').first().toLongLong() : 0;
-        return tat > r.nowUs ? u"TAT in %1"_s.arg(formatDurationMs((tat - r.nowUs + 999) / 1000))
-                             : u"TAT passed: full"_s;
-    }
-    default:
-        return {};
-    }
-}
-
-} // namespace
-
-QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, qint64 windowMs)
-{
-    const auto value = wholeString(r);
-    switch (layout.decoder) {
-    case Decoder::Counter:
-    case Decoder::Points:
-        return describeCount(layout, r, limit);
-    case Decoder::Flag:
-    case Decoder::RateTat:
-    case Decoder::Timer:
-    case Decoder::Duration:
-    case Decoder::CellTat:
-        return describeClock(layout, r, value);
-    case Decoder::TimestampLog:
-    case Decoder::RedissonLog:
-        return describeLog(layout, r, limit, windowMs);
-    case Decoder::GatewayTokens: {
-        auto n = value ? number(*value) : std::nullopt;
-        return n ? counted(formatAmount(*n) == u"1"_s ? 1 : 2, u"token", u"tokens",
-                           formatAmount(*n)) +
-                       u" left at the last request"_s
-                 : QString();
-    }
-    case Decoder::GatewayStamp: {
-        auto n = value ? number(*value) : std::nullopt;
-        if (!n) {
-            return {};
-        }
-        auto t = timestampUs(*n, r.nowUs);
-        return t ? u"last refill %1 ago"_s.arg(ago(r.nowUs - *t))
-                 : u"last refill at %1"_s.arg(QString::fromLatin1(*value));
-    }
-    case Decoder::RedissonConfig: {
-        const auto rate = r.field("rate").value_or(QByteArray("?"));
-        const auto interval = wholeNumber(r.field("interval").value_or(QByteArray()));
-        const auto type = r.field("type").value_or(QByteArray());
-        return u"%1 permits per %2 (%3)"_s.arg(QString::fromLatin1(rate),
-                                               interval ? formatDurationMs(*interval) : u"?"_s,
-                                               type == "1" ? u"per client"_s : u"overall"_s);
-    }
-    case Decoder::RedissonValue: {
-        auto n = counterValue(layout, r);
-        return n ? counted(*n, u"permit", u"permits") + u" available"_s : QString();
-    }
-    case Decoder::Bucket4j:
-        return u"binary bucket state, %1 (Bucket4j's serialization; not decoded)"_s.arg(
-            formatBytes(r.strlen));
-    case Decoder::Sluice:
-        return describeSluice(layout, r, value);
-    }
-    return {};
 }
 
 } // namespace sluice::keys

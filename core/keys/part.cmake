@@ -11,6 +11,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/keyscanner.cpp ${CMAKE_CURRENT_LIST_DIR}/keyscanner.h
     ${CMAKE_CURRENT_LIST_DIR}/keyscanner_p.h
     ${CMAKE_CURRENT_LIST_DIR}/layouts.cpp ${CMAKE_CURRENT_LIST_DIR}/layouts.h
+    ${CMAKE_CURRENT_LIST_DIR}/layouts_p.h ${CMAKE_CURRENT_LIST_DIR}/layoutwords.cpp
     ${CMAKE_CURRENT_LIST_DIR}/layouttable.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keysworker.cpp ${CMAKE_CURRENT_LIST_DIR}/keysworker.h
     ${CMAKE_CURRENT_LIST_DIR}/keywatcher.cpp ${CMAKE_CURRENT_LIST_DIR}/keywatcher.h
