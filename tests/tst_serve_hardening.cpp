@@ -795,6 +795,13 @@ private Q_SLOTS:
     // its connection limit in them and refuse the 80 connections itself.)
     void outOfDescriptorsIsSaidAndAnswered()
     {
+#if defined(__SANITIZE_ADDRESS__)
+        // Not under the sanitizers: UBSan's vptr check tests the vtable's memory through a
+        // pipe, so while the process is out of descriptors every virtual call it checks is
+        // reported "invalid vptr" (a shared_ptr's release, here). Shown by a ten-line program
+        // that exhausts its descriptors and resets a shared_ptr (GCC 12's libubsan).
+        QSKIP("UBSan reports a false invalid vptr while the process is out of descriptors");
+#endif
         ServeProcess serve;
         QVERIFY(serve.start(test::redisUrl(), {}));
         const int open = test::openDescriptors(serve.pid());
