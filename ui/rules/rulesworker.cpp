@@ -208,8 +208,32 @@ void RulesWorker::rollback(quint64 request, qint64 version, const QString &messa
     });
 }
 
+// The watcher reads in its own thread, and its notice waits in this thread's queue behind the
+// writes asked of this worker: a notice of v6 can come after this worker's stage made v7. Told
+// to the page, it would say that someone else changed the rules. A notice the store no longer
+// bears out is dropped; the watcher reports the version that replaced it itself. A version read
+// that fails leaves the notice as it is (the watcher's own errors say why).
+bool RulesWorker::isStale(qint64 version)
+{
+    Error error;
+    Connection *c = connection(&error);
+    if (!c) {
+        return false;
+    }
+    auto now = c->command({"GET", m_store.versionKey()});
+    if (!now) {
+        return false;
+    }
+    bool number = false;
+    const qint64 stored = now->isNil() ? 0 : now->str.toLongLong(&number);
+    return (now->isNil() || number) && stored != version;
+}
+
 void RulesWorker::onWatched(const RuleSet &set, qint64 version)
 {
+    if (isStale(version)) {
+        return;
+    }
     Q_EMIT storeChanged(set, version);
     // A stage that only removes rules has no candidates in `set`: its state is read apart.
     answer(replyTo(StoreReply::Op::StageState, 0),

@@ -119,11 +119,17 @@ private:
     Connection *connectionFor(OverridesReply &reply);
     // The connection, opened if needed; nullptr and `error` set when Redis cannot be reached.
     Connection *connection(Error *error);
+    // Whether the store's version is no longer `version` (read now; false when unreadable).
+    bool isStale(qint64 version);
     void fail(StoreReply &reply, const Error &error);
     template <typename Work> void answer(StoreReply reply, Work &&work);
-    // The watcher saw a version: passes it on, then says what is staged (Op::StageState).
+
+private Q_SLOTS:
+    // The watcher saw a version: passes it on unless the store has moved since (isStale), then
+    // says what is staged (Op::StageState).
     void onWatched(const sluice::RuleSet &set, qint64 version);
 
+private:
     std::optional<Endpoint> m_endpoint;
     std::optional<LazyConnection> m_connection; // of m_endpoint
     rules::RuleStore m_store;
