@@ -3,6 +3,7 @@
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
 #include "ui/language.h"
+#include "ui/mainwindow.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -11,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -43,6 +45,19 @@ bool useLanguage(const QString &lang)
         return false;
     }
     return true;
+}
+
+void languageRows()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
+RowLanguage useRowLanguage()
+{
+    QFETCH(QString, lang);
+    return {lang, lang == QStringLiteral("zh_CN"), useLanguage(lang)};
 }
 
 QString shotsDir()
@@ -91,6 +106,12 @@ QString saveProfile(ui::ProfileStore &store, const Endpoint &e, const QString &n
     p.db = e.db;
     p.readOnly = readOnly;
     return store.save(p, QString());
+}
+
+QWidget *showPage(ui::MainWindow &window, int index)
+{
+    window.showPage(index);
+    return window.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
 }
 
 bool showWindow(QWidget &window, QSize size)

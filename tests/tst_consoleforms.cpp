@@ -28,7 +28,6 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
@@ -123,9 +122,7 @@ private Q_SLOTS:
         auto *nav = w.findChild<QWidget *>(QStringLiteral("navigation"));
         int checked = 0;
         for (int page = 0; page < 6; ++page) {
-            w.showPage(page);
-            QWidget *current =
-                w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
+            QWidget *current = test::showPage(w, page);
             nav->setFocus(); // the focus is elsewhere
             const QList<QWidget *> all = current->findChildren<QWidget *>();
             for (QWidget *x : all) {
