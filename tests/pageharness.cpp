@@ -24,10 +24,24 @@ void useTestSettings(const QString &organization)
     QCoreApplication::setOrganizationName(organization);
 }
 
+namespace {
+
+void clearSettingsAtExit()
+{
+    QSettings().clear();
+}
+
+} // namespace
+
 void freshTestSettings(const QString &organization)
 {
     useTestSettings(organization);
     QSettings().clear();
+    static bool registered = false;
+    if (!registered) {
+        registered = true;
+        qAddPostRoutine(&clearSettingsAtExit);
+    }
 }
 
 QString screenshotPath(const QString &name)

@@ -28,7 +28,8 @@ namespace sluice::test {
 // meet the user's. PageHarness calls it; tests without one call it first. A test may name an
 // organisation of its own, so that what it leaves never meets another test's.
 void useTestSettings(const QString &organization = QStringLiteral("SluiceTest"));
-// The same, with the organisation's settings emptied: a test that starts from nothing.
+// The same, with the organisation's settings emptied: a test that starts from nothing; they
+// are emptied again when the application ends, so that no test class clears them at its end.
 void freshTestSettings(const QString &organization = QStringLiteral("SluiceTest"));
 // <build>/tests/screenshots/<name>, the folder made: every page test saves its grabs there.
 QString screenshotPath(const QString &name);

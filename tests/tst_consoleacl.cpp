@@ -32,7 +32,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
@@ -118,14 +117,8 @@ class TestConsoleAcl : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTestConsoleAcl"_s);
-        QSettings().clear();
-    }
+    void initTestCase() { test::freshTestSettings(u"SluiceTestConsoleAcl"_s); }
     void init() { QSettings().clear(); } // one profile a test: the one it connects to
-    void cleanupTestCase() { QSettings().clear(); }
 
     // The Load page's user may decide but not EXPIRE (the statistics' TTL): the run's
     // decisions are made, the status bar says once that statistics are not written and what to

@@ -80,7 +80,6 @@ class TestConsoleForms : public QObject
 private Q_SLOTS:
     void initTestCase() { test::freshTestSettings(QStringLiteral("SluiceConsoleForms")); }
     void init() { QSettings().clear(); }
-    void cleanupTestCase() { QSettings().clear(); }
 
     // The rule editor's "If Redis fails" under the pointer while the form scrolls: the form
     // scrolls, the value stays, nothing is marked modified. Focused, the wheel changes it.

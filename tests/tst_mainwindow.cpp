@@ -50,7 +50,6 @@ private Q_SLOTS:
         // The window keeps its geometry in QSettings: the test's own, never the user's.
         test::freshTestSettings();
     }
-    void cleanupTestCase() { QSettings().clear(); }
     void init() { QSettings().clear(); }
 
     void pagesAndShortcuts()

@@ -183,11 +183,7 @@ class TestWindowFit : public QObject
 private Q_SLOTS:
     void initTestCase() { test::freshTestSettings(QStringLiteral("SluiceWindowFit")); }
     void init() { QSettings().clear(); }
-    void cleanupTestCase()
-    {
-        QSettings().clear();
-        ui::Theme::instance().apply(ui::Theme::Choice::Light);
-    }
+    void cleanupTestCase() { ui::Theme::instance().apply(ui::Theme::Choice::Light); }
 
     // Every page with its longest texts: a connection that failed with a long profile name,
     // the pages' outage messages, every banner with a long message and four buttons, the
