@@ -3,8 +3,6 @@
 #include <QCryptographicHash>
 #include <QFile>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -18,23 +16,6 @@ using namespace Qt::StringLiterals;
 namespace sluice::test {
 
 namespace {
-
-// A socket listening on 127.0.0.1, on a port the kernel chose.
-int listenOnLoopback(int backlog, quint16 *port)
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    ::listen(fd, backlog);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-    *port = ntohs(a.sin_port);
-    return fd;
-}
 
 // One command off the front of `in`; false while it is incomplete.
 bool takeCommand(QByteArray *in, QList<QByteArray> *argv)
@@ -123,10 +104,9 @@ qint64 procStatusKb(const QString &pid, const QByteArray &field)
 FakeResp::FakeResp(Handler handler)
     : m_handler(std::move(handler))
 {
-    m_listen = listenOnLoopback(64, &m_port);
     m_acceptor = std::thread([this] {
         for (;;) {
-            const int fd = ::accept4(m_listen, nullptr, nullptr, SOCK_CLOEXEC);
+            const int fd = ::accept4(m_listen.fd(), nullptr, nullptr, SOCK_CLOEXEC);
             if (fd < 0) {
                 return;
             }
@@ -150,8 +130,7 @@ FakeResp::~FakeResp()
             ::shutdown(fd, SHUT_RDWR);
         }
     }
-    ::shutdown(m_listen, SHUT_RDWR);
-    ::close(m_listen);
+    ::shutdown(m_listen.fd(), SHUT_RDWR); // the socket closes after the threads end
     m_acceptor.join();
     for (std::thread &t : m_threads) {
         t.join();
@@ -163,14 +142,14 @@ FakeResp::~FakeResp()
 
 QString FakeResp::url() const
 {
-    return u"redis://127.0.0.1:%1"_s.arg(m_port);
+    return u"redis://127.0.0.1:%1"_s.arg(port());
 }
 
 Endpoint FakeResp::endpoint() const
 {
     Endpoint e;
     e.host = u"127.0.0.1"_s;
-    e.port = m_port;
+    e.port = port();
     e.singleNode = true;
     return e;
 }
@@ -232,9 +211,8 @@ void FakeResp::serve(int fd)
 
 FakeServer::FakeServer(Script script)
 {
-    m_listen = listenOnLoopback(4, &m_port);
     m_thread = std::thread([this, script] {
-        const int fd = ::accept(m_listen, nullptr, nullptr);
+        const int fd = ::accept(m_listen.fd(), nullptr, nullptr);
         if (fd >= 0) {
             script(fd, m_stop);
             ::close(fd);
@@ -245,8 +223,7 @@ FakeServer::FakeServer(Script script)
 FakeServer::~FakeServer()
 {
     m_stop = true;
-    ::shutdown(m_listen, SHUT_RDWR);
-    ::close(m_listen);
+    ::shutdown(m_listen.fd(), SHUT_RDWR); // the socket closes after the thread ends
     m_thread.join();
 }
 

@@ -5,6 +5,8 @@
 // the transport and the check service. Blocking sockets, one thread per connection; every
 // connection is shut down and every thread joined by the destructor.
 
+#include "testredis.h"
+
 #include "core/redis/endpoint.h"
 
 #include <QByteArray>
@@ -42,10 +44,8 @@ public:
         std::function<bool(int fd, const QList<QByteArray> &argv, const std::atomic<bool> &stop)>;
     explicit FakeResp(Handler handler);
     ~FakeResp();
-    FakeResp(const FakeResp &) = delete;
-    FakeResp &operator=(const FakeResp &) = delete;
 
-    quint16 port() const { return m_port; }
+    quint16 port() const { return m_listen.port(); }
     QString url() const;
     // 127.0.0.1:port, one node (no cluster detection).
     Endpoint endpoint() const;
@@ -58,8 +58,7 @@ private:
     void serve(int fd);
 
     Handler m_handler;
-    int m_listen = -1;
-    quint16 m_port = 0;
+    LoopbackSocket m_listen{true, 64};
     std::thread m_acceptor;
     std::mutex m_mutex;
     std::vector<int> m_fds;
@@ -75,14 +74,11 @@ public:
     using Script = std::function<void(int fd, const std::atomic<bool> &stop)>;
     explicit FakeServer(Script script);
     ~FakeServer();
-    FakeServer(const FakeServer &) = delete;
-    FakeServer &operator=(const FakeServer &) = delete;
 
-    quint16 port() const { return m_port; }
+    quint16 port() const { return m_listen.port(); }
 
 private:
-    int m_listen = -1;
-    quint16 m_port = 0;
+    LoopbackSocket m_listen{true, 4};
     std::atomic<bool> m_stop{false};
     std::thread m_thread;
 };

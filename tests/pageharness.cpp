@@ -3,6 +3,7 @@
 #include "ui/connection/connectioncontroller.h"
 #include "ui/connection/profilestore.h"
 #include "ui/language.h"
+#include "ui/mainwindow.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -11,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -22,10 +24,24 @@ void useTestSettings(const QString &organization)
     QCoreApplication::setOrganizationName(organization);
 }
 
+namespace {
+
+void clearSettingsAtExit()
+{
+    QSettings().clear();
+}
+
+} // namespace
+
 void freshTestSettings(const QString &organization)
 {
     useTestSettings(organization);
     QSettings().clear();
+    static bool registered = false;
+    if (!registered) {
+        registered = true;
+        qAddPostRoutine(&clearSettingsAtExit);
+    }
 }
 
 QString screenshotPath(const QString &name)
@@ -43,6 +59,19 @@ bool useLanguage(const QString &lang)
         return false;
     }
     return true;
+}
+
+void languageRows()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
+RowLanguage useRowLanguage()
+{
+    QFETCH(QString, lang);
+    return {lang, lang == QStringLiteral("zh_CN"), useLanguage(lang)};
 }
 
 QString shotsDir()
@@ -91,6 +120,12 @@ QString saveProfile(ui::ProfileStore &store, const Endpoint &e, const QString &n
     p.db = e.db;
     p.readOnly = readOnly;
     return store.save(p, QString());
+}
+
+QWidget *showPage(ui::MainWindow &window, int index)
+{
+    window.showPage(index);
+    return window.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
 }
 
 bool showWindow(QWidget &window, QSize size)

@@ -18,6 +18,7 @@
 
 namespace sluice::ui {
 class ConnectionController;
+class MainWindow;
 class ProfileStore;
 } // namespace sluice::ui
 
@@ -27,7 +28,8 @@ namespace sluice::test {
 // meet the user's. PageHarness calls it; tests without one call it first. A test may name an
 // organisation of its own, so that what it leaves never meets another test's.
 void useTestSettings(const QString &organization = QStringLiteral("SluiceTest"));
-// The same, with the organisation's settings emptied: a test that starts from nothing.
+// The same, with the organisation's settings emptied: a test that starts from nothing; they
+// are emptied again when the application ends, so that no test class clears them at its end.
 void freshTestSettings(const QString &organization = QStringLiteral("SluiceTest"));
 // <build>/tests/screenshots/<name>, the folder made: every page test saves its grabs there.
 QString screenshotPath(const QString &name);
@@ -41,6 +43,17 @@ QString saveProfile(ui::ProfileStore &store, const Endpoint &e,
 // Installs the console's language `lang` ("en", "zh_CN") in place of the last one: false, with a
 // warning saying why, when it could not.
 bool useLanguage(const QString &lang);
+// A data table of one column, "lang": a row for English ("en") and one for Chinese ("zh_CN").
+void languageRows();
+// The language of the current row of languageRows(), installed (`installed`: whether it could
+// be, as useLanguage says); `zh`: whether it is Chinese.
+struct RowLanguage
+{
+    QString lang;
+    bool zh = false;
+    bool installed = false;
+};
+RowLanguage useRowLanguage();
 // $SLUICE_SHOTS_DIR, where the screenshots at each size and language go (made when set); empty:
 // a test that saves them skips.
 QString shotsDir();
@@ -49,6 +62,8 @@ QString shotsDir();
 // and installs English again at the end.
 void inEachLanguage(const QString &name, const QList<QSize> &sizes,
                     const std::function<void(QSize, const QString &, const QString &)> &shoot);
+// Shows the console's page `index` and returns it (the current widget of its "pages" stack).
+QWidget *showPage(ui::MainWindow &window, int index);
 // Resizes, shows and waits until the window is exposed (false: it was not, within 5 s).
 bool showWindow(QWidget &window, QSize size = {1280, 800});
 

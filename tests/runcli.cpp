@@ -46,4 +46,17 @@ void checkUsageError(const QStringList &args, const QString &says)
     QVERIFY2(r.out.isEmpty(), r.out.constData());
 }
 
+void usageErrorColumns()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("says");
+}
+
+void checkUsageErrorRow(const QString &command)
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, says);
+    checkUsageError(QStringList{command} + args, says);
+}
+
 } // namespace sluice::test

@@ -26,6 +26,11 @@ CliRun runCli(const QStringList &args, const QProcessEnvironment &env = {},
 // in its stderr, nothing on its stdout. The checks are QTest's: a failure ends this function,
 // not the caller's test function (call it last, or test QTest::currentTestFailed() after it).
 void checkUsageError(const QStringList &args, const QString &says);
+// The columns of a table of usage errors: "args" (a command's arguments) and "says".
+void usageErrorColumns();
+// checkUsageError() on the current row of such a table: sluice-cli `command` with the row's
+// args, refused in the row's words.
+void checkUsageErrorRow(const QString &command);
 
 // The path of that sluice-cli.
 QString cliPath();

@@ -38,6 +38,13 @@ QString describe(const Decision &d)
         .arg(d.delayMs);
 }
 
+RuleSet setOf(std::vector<Rule> rules)
+{
+    RuleSet s;
+    s.rules = std::move(rules);
+    return s;
+}
+
 Result<Reply> runScript(Connection &c, const Policy &p, const QByteArray &key,
                         const QList<QByteArray> &args)
 {

@@ -24,6 +24,8 @@ namespace sluice::test {
 void addAlgorithmRows();
 // The algorithm of the current row (of addAlgorithmRows() or any int column "algorithm").
 Algorithm fetchAlgorithm();
+// A rule set of `rules` (the file's version 1, nothing staged).
+RuleSet setOf(std::vector<Rule> rules);
 // "{allowed limit remaining retryAfterMs resetAfterMs delayMs}", for failure messages.
 QString describe(const Decision &d);
 // A policy change on `key` as `twin` decides it, on times of its own: `first` requests under

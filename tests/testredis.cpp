@@ -179,10 +179,12 @@ template <typename Page> bool scanPrefix(Connection &c, const QByteArray &prefix
 
 int bindLoopback(quint16 *port)
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
     socklen_t len = sizeof a;
     ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
@@ -221,12 +223,12 @@ quint16 freeLoopbackPort()
     return port;
 }
 
-LoopbackSocket::LoopbackSocket(bool listening)
+LoopbackSocket::LoopbackSocket(bool listening, int backlog)
 {
     // Not in the initializer list: m_port's own initializer would run after it.
     m_fd = bindLoopback(&m_port);
     if (listening) {
-        ::listen(m_fd, 16); // accepts connections into the backlog, never answers
+        ::listen(m_fd, backlog); // accepts connections into the backlog
     }
 }
 

@@ -45,16 +45,18 @@ bool unplantFixedWindows(Connection &c, const QByteArray &prefix, qint64 from, q
 quint16 freeLoopbackPort();
 
 // A loopback TCP socket bound to a port of its own while it lives: not listening, connections
-// to it are refused; listening, the kernel accepts them into the backlog and nothing ever
-// answers (a silent server).
+// to it are refused; listening, the kernel accepts up to `backlog` of them into the backlog and
+// nothing answers unless the owner accepts them from fd() (FakeResp and FakeServer do; alone it
+// is a silent server).
 class LoopbackSocket
 {
 public:
-    explicit LoopbackSocket(bool listening);
+    explicit LoopbackSocket(bool listening, int backlog = 16);
     ~LoopbackSocket();
     LoopbackSocket(const LoopbackSocket &) = delete;
     LoopbackSocket &operator=(const LoopbackSocket &) = delete;
     quint16 port() const { return m_port; }
+    int fd() const { return m_fd; }
 
 private:
     int m_fd = -1;

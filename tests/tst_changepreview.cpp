@@ -1,6 +1,7 @@
 // The push preview (core/keys/changepreview.h): subjects whose state the real scripts wrote in
 // the fixture's Redis, decided again in process under the stored rule and the candidate.
 
+#include "testdata.h"
 #include "testredis.h"
 
 #include "core/keys/changepreview.h"
@@ -20,13 +21,6 @@ Rule windowRule(qint64 limit)
     Rule r = Rule::window(QStringLiteral("hello"), Algorithm::FixedWindow, limit, hour,
                           {Scope::Kind::Ip, {}}, test::keyPrefix());
     return r;
-}
-
-RuleSet setOf(std::initializer_list<Rule> rules)
-{
-    RuleSet s;
-    s.rules = rules;
-    return s;
 }
 
 QList<QByteArray> subjects(const QList<PreviewSubject> &list)
@@ -51,7 +45,7 @@ class TestChangePreview : public QObject
     // `candidate`.
     auto fromPlanted(const RuleSet &candidate)
     {
-        return previewChange(m_c, setOf({windowRule(3)}), candidate, m_options);
+        return previewChange(m_c, test::setOf({windowRule(3)}), candidate, m_options);
     }
 
 private Q_SLOTS:
@@ -75,7 +69,7 @@ private Q_SLOTS:
 
     void raisingTheLimitReleases()
     {
-        auto r = fromPlanted(setOf({windowRule(5)}));
+        auto r = fromPlanted(test::setOf({windowRule(5)}));
         QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
         QCOMPARE(r->size(), 1);
         const RulePreview &p = r->front();
@@ -96,7 +90,7 @@ private Q_SLOTS:
 
     void loweringTheLimitDenies()
     {
-        auto r = fromPlanted(setOf({windowRule(2)}));
+        auto r = fromPlanted(test::setOf({windowRule(2)}));
         QVERIFY(r.ok());
         const RulePreview &p = r->front();
         QCOMPARE(p.deniedNow, 2);
@@ -113,14 +107,14 @@ private Q_SLOTS:
     {
         Rule reset = windowRule(5);
         reset.onChange = OnChange::Reset;
-        auto r = fromPlanted(setOf({reset}));
+        auto r = fromPlanted(test::setOf({reset}));
         QVERIFY(r.ok());
         QCOMPARE(r->front().released, 2);
         QCOMPARE(r->front().topReleased.front().remainingAfter, 4); // fresh: 5, this one taken
         // proportional 3 -> 6: a and c used all of 3, so all of 6; d used 2, so 4.
         Rule proportional = windowRule(6);
         proportional.onChange = OnChange::Proportional;
-        r = fromPlanted(setOf({proportional}));
+        r = fromPlanted(test::setOf({proportional}));
         QVERIFY(r.ok());
         const RulePreview &p = r->front();
         QCOMPARE(p.deniedNow, 2);
@@ -133,7 +127,7 @@ private Q_SLOTS:
     {
         Rule log = windowRule(3);
         log.algorithm = Algorithm::SlidingLog;
-        auto r = fromPlanted(setOf({log}));
+        auto r = fromPlanted(test::setOf({log}));
         QVERIFY(r.ok());
         const RulePreview &p = r->front();
         QVERIFY(p.newState);
@@ -149,7 +143,7 @@ private Q_SLOTS:
         QCOMPARE(r->front().kind, RulePreview::Kind::Removed);
         QCOMPARE(r->front().released, 2);
         // The same keys met by a rule that is new to the store: they count against it.
-        r = previewChange(m_c, RuleSet{}, setOf({windowRule(1)}), m_options);
+        r = previewChange(m_c, RuleSet{}, test::setOf({windowRule(1)}), m_options);
         QVERIFY(r.ok());
         QCOMPARE(r->front().kind, RulePreview::Kind::Added);
         QCOMPARE(r->front().liveKeys, 4);
@@ -161,7 +155,7 @@ private Q_SLOTS:
     {
         PreviewOptions o = m_options;
         o.maxKeysPerRule = 2;
-        auto r = previewChange(m_c, setOf({windowRule(3)}), setOf({windowRule(5)}), o);
+        auto r = previewChange(m_c, test::setOf({windowRule(3)}), test::setOf({windowRule(5)}), o);
         QVERIFY(r.ok());
         QVERIFY(!r->front().complete);
         QCOMPARE(r->front().liveKeys, 2);
@@ -169,7 +163,7 @@ private Q_SLOTS:
 
     void unchangedRulesAreNotListed()
     {
-        auto r = fromPlanted(setOf({windowRule(3)}));
+        auto r = fromPlanted(test::setOf({windowRule(3)}));
         QVERIFY(r.ok());
         QVERIFY(r->isEmpty());
     }

@@ -171,7 +171,7 @@ private Q_SLOTS:
 
     void badUsage_data()
     {
-        test::columns<QStringList, QString>("args", "says");
+        test::usageErrorColumns();
         const QStringList fw{QStringLiteral("--algorithm"), QStringLiteral("fixed_window")};
         const QStringList tb{QStringLiteral("--algorithm"), QStringLiteral("token_bucket")};
         auto row = [](const char *name, QStringList args, const char *says) {
@@ -241,12 +241,7 @@ private Q_SLOTS:
                         QStringLiteral("1d"), sub, QStringLiteral("a")},
             "exact arithmetic");
     }
-    void badUsage()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(QString, says);
-        test::checkUsageError(QStringList{QStringLiteral("check")} + args, says);
-    }
+    void badUsage() { test::checkUsageErrorRow(QStringLiteral("check")); }
 
     void oddSubjects_data()
     {

@@ -186,7 +186,7 @@ private Q_SLOTS:
 
     void badFlags_data()
     {
-        test::columns<QStringList, QString>("args", "names");
+        test::usageErrorColumns();
         const QString u = test::redisUrl();
         QTest::newRow("no url") << QStringList{QStringLiteral("--pattern"),
                                                QStringLiteral("constant:1/s")}
@@ -229,12 +229,7 @@ private Q_SLOTS:
         QTest::newRow("pattern after the end")
             << run(QStringLiteral("burst:5@2s")) << QStringLiteral("traffic[0].at");
     }
-    void badFlags()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(QString, names);
-        test::checkUsageError(QStringList{QStringLiteral("load")} + args, names);
-    }
+    void badFlags() { test::checkUsageErrorRow(QStringLiteral("load")); }
 
     void redisDown()
     {

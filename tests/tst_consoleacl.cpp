@@ -32,7 +32,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
@@ -117,43 +116,18 @@ class TestConsoleAcl : public QObject
         QTest::keyClicks(e, text);
     }
 
-    static void languages()
-    {
-        QTest::addColumn<QString>("lang");
-        QTest::newRow("en") << u"en"_s;
-        QTest::newRow("zh_CN") << u"zh_CN"_s;
-    }
-
-    // The row's language (of languages()), put in use; `zh`: whether it is Chinese.
-    struct Language
-    {
-        QString lang;
-        bool zh;
-    };
-    static Language useRowLanguage()
-    {
-        QFETCH(QString, lang);
-        test::useLanguage(lang);
-        return {lang, lang == u"zh_CN"_s};
-    }
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(u"SluiceTestConsoleAcl"_s);
-        QSettings().clear();
-    }
+    void initTestCase() { test::freshTestSettings(u"SluiceTestConsoleAcl"_s); }
     void init() { QSettings().clear(); } // one profile a test: the one it connects to
-    void cleanupTestCase() { QSettings().clear(); }
 
     // The Load page's user may decide but not EXPIRE (the statistics' TTL): the run's
     // decisions are made, the status bar says once that statistics are not written and what to
     // grant, and the finished banner does not claim that the Monitor shows them.
-    void statsFailureInTheStatusBar_data() { languages(); }
+    void statsFailureInTheStatusBar_data() { test::languageRows(); }
     void statsFailureInTheStatusBar()
     {
-        const auto [lang, zh] = useRowLanguage();
+        const auto [lang, zh, installed] = test::useRowLanguage();
+        QVERIFY(installed);
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
         Connection admin = redis.connect(); // the default user
@@ -242,10 +216,11 @@ private Q_SLOTS:
     // A user whose key ACL is %R~other:* reads none of the limiter keys: each is "unreadable
     // (permission)", and the health banner counts them with what to grant, instead of "healthy"
     // (or fewer keys).
-    void unreadableKeysInTheBanner_data() { languages(); }
+    void unreadableKeysInTheBanner_data() { test::languageRows(); }
     void unreadableKeysInTheBanner()
     {
-        const auto [lang, zh] = useRowLanguage();
+        const auto [lang, zh, installed] = test::useRowLanguage();
+        QVERIFY(installed);
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
         Connection admin = redis.connect(); // the default user
@@ -337,10 +312,11 @@ private Q_SLOTS:
         QCOMPARE(scans(), hidden);
     }
 
-    void profileScanBudgetPacesTheKeysPage_data() { languages(); }
+    void profileScanBudgetPacesTheKeysPage_data() { test::languageRows(); }
     void profileScanBudgetPacesTheKeysPage()
     {
-        const QString lang = useRowLanguage().lang;
+        const auto [lang, zh, installed] = test::useRowLanguage();
+        QVERIFY(installed);
         test::OwnRedis redis;
         QVERIFY2(redis.start(), redis.output().constData());
         Connection admin = redis.connect(); // the default user

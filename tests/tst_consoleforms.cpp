@@ -28,7 +28,6 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
@@ -81,7 +80,6 @@ class TestConsoleForms : public QObject
 private Q_SLOTS:
     void initTestCase() { test::freshTestSettings(QStringLiteral("SluiceConsoleForms")); }
     void init() { QSettings().clear(); }
-    void cleanupTestCase() { QSettings().clear(); }
 
     // The rule editor's "If Redis fails" under the pointer while the form scrolls: the form
     // scrolls, the value stays, nothing is marked modified. Focused, the wheel changes it.
@@ -123,9 +121,7 @@ private Q_SLOTS:
         auto *nav = w.findChild<QWidget *>(QStringLiteral("navigation"));
         int checked = 0;
         for (int page = 0; page < 6; ++page) {
-            w.showPage(page);
-            QWidget *current =
-                w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
+            QWidget *current = test::showPage(w, page);
             nav->setFocus(); // the focus is elsewhere
             const QList<QWidget *> all = current->findChildren<QWidget *>();
             for (QWidget *x : all) {

@@ -18,13 +18,18 @@ class TestGrpcAlloc : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Built with AddressSanitizer the allocator hands nghttp2 no table: every test stops here.
+    void init()
+    {
+        if (GrpcAllocator().mem() == nullptr) {
+            QSKIP("AddressSanitizer build: nghttp2 allocates with its own malloc");
+        }
+    }
+
     void blocksWholeAndReused()
     {
         GrpcAllocator a;
         nghttp2_mem *m = a.mem();
-        if (m == nullptr) {
-            QSKIP("AddressSanitizer build: nghttp2 allocates with its own malloc");
-        }
         for (const size_t size : {size_t(0), size_t(1), size_t(64), size_t(65), size_t(200),
                                   size_t(2048), size_t(2049), size_t(100000)}) {
             auto *p = static_cast<unsigned char *>(m->malloc(size, m->mem_user_data));
@@ -45,9 +50,6 @@ private Q_SLOTS:
     {
         GrpcAllocator a;
         nghttp2_mem *m = a.mem();
-        if (m == nullptr) {
-            QSKIP("AddressSanitizer build");
-        }
         auto *p = static_cast<unsigned char *>(m->realloc(nullptr, 10, m->mem_user_data));
         for (int i = 0; i < 10; ++i) {
             p[i] = static_cast<unsigned char>(i);
@@ -68,9 +70,6 @@ private Q_SLOTS:
     {
         GrpcAllocator a;
         nghttp2_mem *m = a.mem();
-        if (m == nullptr) {
-            QSKIP("AddressSanitizer build");
-        }
         auto *dirty = static_cast<unsigned char *>(m->malloc(500, m->mem_user_data));
         std::memset(dirty, 0xff, 500);
         m->free(dirty, m->mem_user_data);
@@ -88,9 +87,6 @@ private Q_SLOTS:
     {
         GrpcAllocator a;
         nghttp2_mem *m = a.mem();
-        if (m == nullptr) {
-            QSKIP("AddressSanitizer build");
-        }
         std::vector<void *> blocks;
         for (int i = 0; i < 3000; ++i) {
             blocks.push_back(m->malloc(size_t(64) << (i % 6), m->mem_user_data));

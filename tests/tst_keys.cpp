@@ -3,6 +3,7 @@
 // cancel, a connection dropped and a server restarted mid-scan, the plain-command fallback,
 // and the worker that keeps the GUI thread free.
 #include "ownredis.h"
+#include "testdata.h"
 #include "testkit.h"
 #include "testredis.h"
 
@@ -27,6 +28,7 @@
 #include <limits>
 
 #include <atomic>
+#include <functional>
 #include <thread>
 
 using namespace sluice;
@@ -130,6 +132,20 @@ struct BrokenScan
         o.reconnectDelay = reconnectDelay;
         return o;
     }
+    // The planted keys scanned on `scan` as options() says: each page counted into `delivered`,
+    // then given to `onPage` with its number (the first is 1).
+    ScanSummary scanPages(std::chrono::milliseconds reconnectDelay,
+                          const std::function<void(const QList<KeyInfo> &, int)> &onPage)
+    {
+        KeyScanner scanner{KeyReader(set)};
+        int pages = 0;
+        return scanner.run(*scan, options(reconnectDelay),
+                           [&](const QList<KeyInfo> &page, const ScanProgress &) {
+                               delivered += page.size();
+                               onPage(page, ++pages);
+                           });
+    }
+    qint64 delivered = 0;
 };
 
 // A connection as the ACL user `name` (password "pw", every key) with `commands` on top of
@@ -162,6 +178,11 @@ class TestKeys : public QObject
     QByteArray key(const char *id, const QByteArray &subject) const
     {
         return rule(id).keyFor(subject);
+    }
+    // The rule of the scans of many keys: plantFixedWindows(c, m_prefix, ...) writes its keys.
+    Rule bigRule() const
+    {
+        return Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix);
     }
 
     // Every key under the test's prefix, scanned, by key.
@@ -1234,8 +1255,7 @@ private Q_SLOTS:
     {
         Connection c = test::cleanSlate();
         constexpr qint64 n = 200'000;
-        RuleSet set;
-        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
+        const RuleSet set = test::setOf({bigRule()});
         QVERIFY(plantFixedWindows(c, m_prefix, 0, n));
 
         KeyScanner scanner{KeyReader(set)};
@@ -1292,26 +1312,21 @@ private Q_SLOTS:
     {
         BrokenScan b;
         QVERIFY2(b.start(3000), b.server.output().constData());
-        KeyScanner scanner{KeyReader(b.set)};
-        const KeyScanner::Options o = b.options(std::chrono::milliseconds(50));
         QSet<QByteArray> seen;
-        qint64 delivered = 0;
-        int pages = 0;
-        const ScanSummary s =
-            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
-                delivered += page.size();
-                for (const KeyInfo &k : page) {
-                    seen.insert(k.key);
-                }
-                if (++pages == 3) {
-                    QVERIFY(
-                        b.control->command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}));
-                }
-            });
+        const ScanSummary s = b.scanPages(std::chrono::milliseconds(50), [&](const QList<KeyInfo>
+                                                                                 &page,
+                                                                             int n) {
+            for (const KeyInfo &k : page) {
+                seen.insert(k.key);
+            }
+            if (n == 3) {
+                QVERIFY(b.control->command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}));
+            }
+        });
         QVERIFY2(s.status == ScanSummary::Status::Completed,
                  s.error ? qPrintable(s.error->message) : "");
         QCOMPARE(s.reconnects, qint64(1));
-        QCOMPARE(delivered, qint64(3000)); // nothing lost, nothing twice
+        QCOMPARE(b.delivered, qint64(3000)); // nothing lost, nothing twice
         QCOMPARE(seen.size(), 3000);
     }
 
@@ -1319,15 +1334,10 @@ private Q_SLOTS:
     {
         BrokenScan b;
         QVERIFY2(b.start(3000), b.server.output().constData());
-        KeyScanner scanner{KeyReader(b.set)};
-        const KeyScanner::Options o = b.options(std::chrono::milliseconds(50));
-        qint64 delivered = 0;
-        int pages = 0;
         bool restarted = false;
         const ScanSummary s =
-            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
-                delivered += page.size();
-                if (++pages == 3) {
+            b.scanPages(std::chrono::milliseconds(50), [&](const QList<KeyInfo> &, int n) {
+                if (n == 3) {
                     restarted = b.server.restart();
                 }
             });
@@ -1339,23 +1349,18 @@ private Q_SLOTS:
         QVERIFY2(m.contains(u"restarted during the scan"_s) && m.contains(u"cursor is lost"_s) &&
                      m.contains(u"listed so far are kept"_s),
                  qPrintable(m));
-        QVERIFY(delivered > 0 && delivered < 3000);
-        QCOMPARE(s.progress.keys, delivered);
-        QVERIFY(m.contains(QLocale(QLocale::English).toString(delivered)));
+        QVERIFY(b.delivered > 0 && b.delivered < 3000);
+        QCOMPARE(s.progress.keys, b.delivered);
+        QVERIFY(m.contains(QLocale(QLocale::English).toString(b.delivered)));
     }
 
     void serverGoneMidScanStops()
     {
         BrokenScan b;
         QVERIFY2(b.start(2000), b.server.output().constData());
-        KeyScanner scanner{KeyReader(b.set)};
-        const KeyScanner::Options o = b.options(std::chrono::milliseconds(20));
-        qint64 delivered = 0;
-        int pages = 0;
         const ScanSummary s =
-            scanner.run(*b.scan, o, [&](const QList<KeyInfo> &page, const ScanProgress &) {
-                delivered += page.size();
-                if (++pages == 2) {
+            b.scanPages(std::chrono::milliseconds(20), [&](const QList<KeyInfo> &, int n) {
+                if (n == 2) {
                     b.server.stop();
                 }
             });
@@ -1363,15 +1368,14 @@ private Q_SLOTS:
         QVERIFY(!s.serverRestarted);
         QVERIFY(s.error && s.error->isConnectionLoss());
         QVERIFY2(s.error->message.contains(u"could not reconnect"_s), qPrintable(s.error->message));
-        QVERIFY(delivered > 0);
-        QCOMPARE(s.progress.keys, delivered);
+        QVERIFY(b.delivered > 0);
+        QCOMPARE(s.progress.keys, b.delivered);
     }
 
     void scriptFlushMidScanIsSurvived()
     {
         Connection c = test::cleanSlate();
-        RuleSet set;
-        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
+        const RuleSet set = test::setOf({bigRule()});
         QVERIFY(plantFixedWindows(c, m_prefix, 0, 2000));
         Connection scanConn = test::connect();
         // The script forced: a scan reads with plain commands by default, which no flush stops.
@@ -1401,8 +1405,7 @@ private Q_SLOTS:
     {
         Connection c = test::cleanSlate();
         constexpr qint64 n = 60'000;
-        RuleSet set;
-        set.rules = {Rule::window(u"big"_s, Algorithm::FixedWindow, 10, 60 * sec, ip, m_prefix)};
+        const RuleSet set = test::setOf({bigRule()});
         QVERIFY(plantFixedWindows(c, m_prefix, 0, n));
 
         QThread thread;

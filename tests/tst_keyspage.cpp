@@ -81,6 +81,12 @@ bool plantFixedWindows(Connection &c, const QByteArray &prefix, qint64 n)
 }
 
 // The console's session on one server, as the main window makes it, and the page on it.
+// A fixed window's key as the script writes it (one request counted), a minute to live.
+bool plantWindow(Connection &c, const QByteArray &key)
+{
+    return c.command({"HSET", key, "s", "1", "c", "1"}) && c.command({"PEXPIRE", key, "60000"});
+}
+
 struct Harness
 {
     explicit Harness(const Endpoint &e)
@@ -130,6 +136,23 @@ struct Harness
     {
         const int r = rowOf(key);
         return r < 0 ? QVariant() : page->proxy()->index(r, column).data(role);
+    }
+    // The page resized (when a size is given), shown and exposed.
+    bool show(QSize size = {})
+    {
+        if (size.isValid()) {
+            page->resize(size);
+        }
+        page->show();
+        return QTest::qWaitForWindowExposed(page.get());
+    }
+    // The keys matching `pattern` (typed into the pattern field) scanned under `rules`, to the
+    // end of the scan.
+    bool scanMatching(const QByteArray &pattern, const RuleSet &rules)
+    {
+        find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(pattern));
+        page->setRules(rules);
+        return scan();
     }
     // Scans again and waits for the end of the scan (the last one, if several were queued).
     bool scan(int timeoutMs = 30'000)
@@ -190,14 +213,10 @@ private Q_SLOTS:
     {
         Connection c = test::connect();
         const QByteArray k = m_prefix + "fw:override:{10.9.9.9}";
-        QVERIFY(c.command({"HSET", k, "s", "1", "c", "1"}));
-        QVERIFY(c.command({"PEXPIRE", k, "60000"}));
+        QVERIFY(plantWindow(c, k));
         Harness h(test::redisEndpoint());
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
-        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(m_prefix) + u"fw:override:*"_s);
-        h.page->setRules(m_rules);
-        QVERIFY(h.scan());
+        QVERIFY(h.show());
+        QVERIFY(h.scanMatching(m_prefix + "fw:override:*", m_rules));
         QCOMPARE(h.page->model()->rowCount(), 1);
         QCOMPARE(h.cell(k, KeysModel::RuleColumn).toString(), u"fw (override)"_s);
         QCOMPARE(h.cell(k, KeysModel::SubjectColumn).toString(), u"10.9.9.9"_s);
@@ -211,15 +230,10 @@ private Q_SLOTS:
         Connection c = test::connect();
         const QByteArray k =
             m_prefix + "fw:{a-long-subject-name-of-a-partner-0123456789-eu-west-1-batch-reports}";
-        QVERIFY(c.command({"HSET", k, "s", "1", "c", "1"}));
-        QVERIFY(c.command({"PEXPIRE", k, "60000"}));
+        QVERIFY(plantWindow(c, k));
         Harness h(test::redisEndpoint());
-        h.page->resize(1000, 700);
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
-        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(k));
-        h.page->setRules(m_rules);
-        QVERIFY(h.scan());
+        QVERIFY(h.show({1000, 700}));
+        QVERIFY(h.scanMatching(k, m_rules));
         QCOMPARE(h.page->model()->rowCount(), 1);
         QTableView *t = h.table();
         // Scanned in a small window, then made wide (the review's 1536 -> 1920).
@@ -245,16 +259,11 @@ private Q_SLOTS:
         const QByteArray pattern = m_prefix + "fw:{view-*";
         for (int i = 0; i < 120; ++i) {
             const QByteArray k = key("fw", "view-" + QByteArray::number(i));
-            QVERIFY(c.command({"HSET", k, "s", "1", "c", "1"}));
-            QVERIFY(c.command({"PEXPIRE", k, "60000"}));
+            QVERIFY(plantWindow(c, k));
         }
         Harness h(test::redisEndpoint());
-        h.page->resize(1100, 700);
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
-        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(pattern));
-        h.page->setRules(m_rules);
-        QVERIFY(h.scan());
+        QVERIFY(h.show({1100, 700}));
+        QVERIFY(h.scanMatching(pattern, m_rules));
         QCOMPARE(h.page->model()->rowCount(), 120);
         const QByteArray never = key("fw", "view-never");
         QVERIFY(c.command({"HSET", never, "s", "1", "c", "1"})); // no TTL
@@ -290,12 +299,8 @@ private Q_SLOTS:
         const QByteArray k = m_prefix + "fw:{10.8.8.8}"; // a string where a hash belongs
         QVERIFY(c.command({"SET", k, "3"}));
         Harness h(test::redisEndpoint());
-        h.page->resize(940, 640);
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
-        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(k));
-        h.page->setRules(m_rules);
-        QVERIFY(h.scan());
+        QVERIFY(h.show({940, 640}));
+        QVERIFY(h.scanMatching(k, m_rules));
         h.table()->selectRow(h.rowOf(k));
         QTRY_VERIFY_WITH_TIMEOUT(!h.find<QLabel>("detailsState")->text().isEmpty(), 5000);
         QTest::qWait(100);
@@ -430,12 +435,9 @@ private Q_SLOTS:
         const int planted = 6 * 4 + 2 + 2;
 
         Harness h(test::redisEndpoint());
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        QVERIFY(h.show());
         QSignalSpy health(h.page.get(), &KeysPage::healthChanged);
-        h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(m_prefix) + u'*');
-        h.page->setRules(m_rules);
-        QVERIFY(h.scan());
+        QVERIFY(h.scanMatching(m_prefix + '*', m_rules));
         QCOMPARE(h.page->model()->rowCount(), planted);
 
         // Flags: words and an icon, never colour alone.
@@ -545,8 +547,7 @@ private Q_SLOTS:
         Harness h(test::redisEndpoint());
         h.proxyTester.reset(); // checks every insert against the whole proxy: too slow here
         h.sourceTester.reset();
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        QVERIFY(h.show());
         QVERIFY(h.scan()); // the session's first scan (default patterns), out of the way
         h.find<QLineEdit>("patternEdit")->setText(QString::fromUtf8(m_prefix) + u"big:*"_s);
 
@@ -611,8 +612,7 @@ private Q_SLOTS:
         profile->scanBudget = 0; // "no limit", as a user sets it on the Connection page
         h.base.store().save(*profile, QString());
         QCOMPARE(h.base.controller()->scanBudget(), 0.0);
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        QVERIFY(h.show());
         QVERIFY(h.scan(300'000)); // the session's first scan, out of the way
 
         // One timed scan: its keys/s, and the longest gap between two ticks of a 5 ms timer.
@@ -781,8 +781,7 @@ private Q_SLOTS:
         };
         plant();
         Harness h(server.endpoint());
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        QVERIFY(h.show());
         QTRY_COMPARE_WITH_TIMEOUT(h.page->model()->rowCount(), 6, 10'000);
         QTRY_VERIFY(!h.page->isScanning());
         // No rules yet: judged by the TTL only.
@@ -893,8 +892,7 @@ private Q_SLOTS:
         }
         Harness h(server.endpoint());
         h.page->setRules(rules);
-        h.page->show();
-        QVERIFY(QTest::qWaitForWindowExposed(h.page.get()));
+        QVERIFY(h.show());
         QTRY_VERIFY_WITH_TIMEOUT(!h.page->isScanning() && h.page->model()->rowCount() > 0, 10'000);
         QCOMPARE(h.page->model()->rowCount(), 42);
         h.table()->sortByColumn(KeysModel::FlagColumn, Qt::DescendingOrder);

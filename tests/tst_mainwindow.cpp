@@ -50,7 +50,6 @@ private Q_SLOTS:
         // The window keeps its geometry in QSettings: the test's own, never the user's.
         test::freshTestSettings();
     }
-    void cleanupTestCase() { QSettings().clear(); }
     void init() { QSettings().clear(); }
 
     void pagesAndShortcuts()
@@ -150,16 +149,10 @@ private Q_SLOTS:
     }
 
     // No page at 1100x700 cuts a text without an ellipsis and a tooltip, in either language.
-    void nothingCutAtTheFirstStartSize_data()
-    {
-        QTest::addColumn<QString>("lang");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void nothingCutAtTheFirstStartSize_data() { test::languageRows(); }
     void nothingCutAtTheFirstStartSize()
     {
-        QFETCH(QString, lang);
-        QVERIFY(test::useLanguage(lang));
+        QVERIFY(test::useRowLanguage().installed);
         {
             ui::MainWindow w;
             QVERIFY(showAt(w, {1100, 700}));
@@ -211,11 +204,10 @@ private Q_SLOTS:
 
     // A banner with a long message and its buttons never widens the window: the buttons move
     // under the text, the text wraps.
-    void bannersDoNotGrowTheWindow_data() { nothingCutAtTheFirstStartSize_data(); }
+    void bannersDoNotGrowTheWindow_data() { test::languageRows(); }
     void bannersDoNotGrowTheWindow()
     {
-        QFETCH(QString, lang);
-        QVERIFY(test::useLanguage(lang));
+        QVERIFY(test::useRowLanguage().installed);
         {
             ui::MainWindow w;
             QVERIFY(showAt(w, {1100, 700}));
@@ -224,9 +216,7 @@ private Q_SLOTS:
                                "blocks its subject until someone deletes it, under app1:rl:* and "
                                "rate_limit:*");
             for (int i = 0; i < 6; ++i) {
-                w.showPage(i);
-                auto *page =
-                    w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
+                QWidget *page = test::showPage(w, i);
                 const QList<ui::MessageBanner *> banners =
                     page->findChildren<ui::MessageBanner *>();
                 for (ui::MessageBanner *b : banners) {

@@ -567,9 +567,7 @@ private Q_SLOTS:
         MonitorPage page(m_h.controller());
         QAbstractItemModelTester tester(page.limitedModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        RuleSet set;
-        set.rules = {rule};
-        page.setRules(set);
+        page.setRules(test::setOf({rule}));
         page.show();
         LimitedModel *model = page.limitedModel();
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 5000);
@@ -652,9 +650,7 @@ private Q_SLOTS:
         deny("10.7.7.5");
         deny("10.7.7.7");
         MonitorPage page(m_h.controller());
-        RuleSet set;
-        set.rules = {rule};
-        page.setRules(set);
+        page.setRules(test::setOf({rule}));
         page.resize(1100, 640);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -934,9 +930,7 @@ private Q_SLOTS:
         const QByteArray prefix = test::keyPrefix() + "mon-adopt:";
         const Rule rule = plantAdopted(c, prefix, uniqueId("mon-adopt"));
         MonitorPage page(m_h.controller());
-        RuleSet set;
-        set.rules = {rule};
-        page.setRules(set);
+        page.setRules(test::setOf({rule}));
         page.show();
         LimitedModel *model = page.limitedModel();
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 5000);
@@ -1015,11 +1009,10 @@ private Q_SLOTS:
         QVERIFY(redis.start());
         test::PageHarness h;
         QVERIFY(h.connect(redis.endpoint()));
-        auto c = Connection::open(redis.endpoint());
-        QVERIFY(c);
-        RuleSet set;
-        set.rules = {windowRule(QStringLiteral("login"), 5, 60 * duration::usPerSecond),
-                     windowRule(QStringLiteral("hello-per-ip"), 3, 5 * 60 * duration::usPerSecond)};
+        Connection c = redis.connect();
+        const RuleSet set = test::setOf(
+            {windowRule(QStringLiteral("login"), 5, 60 * duration::usPerSecond),
+             windowRule(QStringLiteral("hello-per-ip"), 3, 5 * 60 * duration::usPerSecond)});
         auto lc = Connection::open(redis.endpoint());
         QVERIFY(lc);
         RedisLimiter limiter(std::move(*lc));
@@ -1037,12 +1030,12 @@ private Q_SLOTS:
         block.action = Override::Action::Deny;
         block.ttlUs = 2 * duration::usPerHour;
         block.note = QStringLiteral("credential stuffing");
-        QVERIFY(store.add(*c, set.rules[0], block, {}).ok());
+        QVERIFY(store.add(c, set.rules[0], block, {}).ok());
         Override allow;
         allow.pattern = QStringLiteral("10.0.0.7");
         allow.action = Override::Action::Allow;
         allow.ttlUs = duration::usPerHour;
-        QVERIFY(store.add(*c, set.rules[1], allow, {}).ok());
+        QVERIFY(store.add(c, set.rules[1], allow, {}).ok());
         test::inEachLanguage(
             QStringLiteral("monitor-overrides"), {QSize(1280, 800), QSize(1920, 1080)},
             [&](QSize size, const QString &lang, const QString &path) {
@@ -1086,9 +1079,7 @@ private Q_SLOTS:
             flusher.stop();
         }
         MonitorPage page(h.controller());
-        RuleSet set;
-        set.rules = {windowRule(id, 10, duration::usPerSecond)};
-        page.setRules(set);
+        page.setRules(test::setOf({windowRule(id, 10, duration::usPerSecond)}));
         page.show();
         QTRY_COMPARE_WITH_TIMEOUT(page.chart(id)->totals().allowed, qint64(42), 5000);
         auto *status = page.findChild<QLabel *>(QStringLiteral("monitorStatus"));

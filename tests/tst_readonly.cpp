@@ -65,7 +65,6 @@ class TestReadOnly : public QObject
 
 private Q_SLOTS:
     void initTestCase() { test::freshTestSettings(QStringLiteral("SluiceTestReadOnly")); }
-    void cleanupTestCase() { QSettings().clear(); }
 
     void newRemoteProfileIsReadOnly()
     {

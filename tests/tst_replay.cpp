@@ -54,13 +54,6 @@ Rule windowRule(const QString &id, qint64 limit, qint64 windowUs,
     return r;
 }
 
-RuleSet setOf(std::vector<Rule> rules)
-{
-    RuleSet s;
-    s.rules = std::move(rules);
-    return s;
-}
-
 // One rule per algorithm, per IP, tight enough to deny.
 RuleSet sixRules()
 {
@@ -78,7 +71,7 @@ RuleSet sixRules()
         Rule::bucket(u"gc"_s, Algorithm::Gcra, Rate{2, 1'000'000}, 2, {Scope::Kind::Ip, {}}));
     r[1].route = u"GET /api"_s;
     r[4].route = u"POST /"_s;
-    return setOf(std::move(r));
+    return test::setOf(std::move(r));
 }
 
 // A busy log: `n` lines over n/20 seconds from 30 clients, some of them heavy.
@@ -143,7 +136,7 @@ Options timesOf(Files &files, const QByteArray &log, QList<qint64> &times)
 {
     Options o;
     o.files = {files.write(u"a.log"_s, log)};
-    o.rules = setOf({windowRule(u"r"_s, 100, 1'000'000)});
+    o.rules = test::setOf({windowRule(u"r"_s, 100, 1'000'000)});
     o.onDecision = [&times](int, qint64 t, std::string_view, const Decision &) { times << t; };
     return o;
 }
@@ -433,7 +426,7 @@ void TestReplay::filesMergeByTime()
     Options o;
     o.format = Format::NginxCustom;
     o.logFormat = u"$remote_addr [$msec] \"$request\" $status"_s;
-    o.rules = setOf(
+    o.rules = test::setOf(
         {windowRule(u"r"_s, 2, 2'000'000),
          Rule::bucket(u"g"_s, Algorithm::Gcra, Rate{1, 1'000'000}, 1, {Scope::Kind::Ip, {}})});
     o.files = {files.write(u"all.log"_s, all)};
@@ -457,7 +450,7 @@ void TestReplay::gzipWholeAndTruncated()
     Files files;
     const QByteArray log = busyLog(3000);
     Options o;
-    o.rules = setOf({windowRule(u"r"_s, 5, 10'000'000)});
+    o.rules = test::setOf({windowRule(u"r"_s, 5, 10'000'000)});
     o.files = {files.write(u"plain.log"_s, log)};
     auto plain = run(o);
     o.files = {files.writeGz(u"z.log.gz"_s, log)};
@@ -491,7 +484,7 @@ void TestReplay::badLinesAndWrongFormat()
     }
     Options o;
     o.format = Format::NginxCombined;
-    o.rules = setOf({windowRule(u"r"_s, 5, 10'000'000)});
+    o.rules = test::setOf({windowRule(u"r"_s, 5, 10'000'000)});
     o.files = {files.write(u"some-bad.log"_s, log)};
     auto rep = run(o);
     QVERIFY2(rep, qPrintable(rep ? QString() : rep.error().message));
@@ -521,7 +514,7 @@ void TestReplay::emptyLog()
 {
     Files files;
     Options o;
-    o.rules = setOf({windowRule(u"r"_s, 5, 10'000'000)});
+    o.rules = test::setOf({windowRule(u"r"_s, 5, 10'000'000)});
     o.files = {files.write(u"empty.log"_s, {})};
     auto rep = run(o);
     QVERIFY(!rep);
@@ -554,7 +547,8 @@ void TestReplay::subjectsFromScopes()
     o.format = Format::NginxCustom;
     o.logFormat = fmt;
     o.files = {files.write(u"x.log"_s, log)};
-    o.rules = setOf({windowRule(u"ip"_s, 100, 1'000'000),
+    o.rules =
+        test::setOf({windowRule(u"ip"_s, 100, 1'000'000),
                      windowRule(u"key"_s, 100, 1'000'000, {Scope::Kind::Header, u"X-API-Key"_s}),
                      windowRule(u"param"_s, 100, 1'000'000, {Scope::Kind::Param, u"user"_s}),
                      windowRule(u"all"_s, 100, 1'000'000, {Scope::Kind::Global, {}})});
@@ -603,7 +597,8 @@ void TestReplay::skippedRulesAreNamed()
     Files files;
     Options o;
     o.files = {files.write(u"a.log"_s, busyLog(50))};
-    o.rules = setOf({windowRule(u"ok"_s, 5, 1'000'000),
+    o.rules =
+        test::setOf({windowRule(u"ok"_s, 5, 1'000'000),
                      windowRule(u"hdr"_s, 5, 1'000'000, {Scope::Kind::Header, u"X-Api-Key"_s}),
                      windowRule(u"badroute"_s, 5, 1'000'000, {Scope::Kind::Ip, {}}, u"GET"_s)});
     auto rep = run(o);
@@ -618,7 +613,8 @@ void TestReplay::skippedRulesAreNamed()
     QVERIFY(rep->rules[2].skipped);
     QVERIFY(rep->rules[2].skipReason.contains(u"route"_s));
     // No rule left at all: an error naming each.
-    o.rules = setOf({windowRule(u"hdr"_s, 5, 1'000'000, {Scope::Kind::Header, u"X-Api-Key"_s})});
+    o.rules =
+        test::setOf({windowRule(u"hdr"_s, 5, 1'000'000, {Scope::Kind::Header, u"X-Api-Key"_s})});
     rep = run(o);
     QVERIFY(!rep);
     QVERIFY2(rep.error().message.contains(u"hdr: scope header:X-Api-Key"_s),
@@ -641,7 +637,7 @@ void TestReplay::reportAndSuggestion()
     }
     Options o;
     o.files = {files.write(u"a.log"_s, log)};
-    o.rules = setOf({windowRule(u"r"_s, 5, 1'000'000, {Scope::Kind::Ip, {}}, u"GET /api"_s)});
+    o.rules = test::setOf({windowRule(u"r"_s, 5, 1'000'000, {Scope::Kind::Ip, {}}, u"GET /api"_s)});
     o.candidates = {8};
     auto rep = run(o);
     QVERIFY2(rep, qPrintable(rep ? QString() : rep.error().message));
@@ -704,8 +700,8 @@ void TestReplay::againstSideBySide()
     }
     Options o;
     o.files = {files.write(u"a.log"_s, log)};
-    o.rules = setOf({windowRule(u"r"_s, 2, 1'000'000)});   // denies both
-    o.against = setOf({windowRule(u"r"_s, 5, 1'000'000)}); // denies 10.0.0.2 only
+    o.rules = test::setOf({windowRule(u"r"_s, 2, 1'000'000)});   // denies both
+    o.against = test::setOf({windowRule(u"r"_s, 5, 1'000'000)}); // denies 10.0.0.2 only
     auto rep = run(o);
     QVERIFY2(rep, qPrintable(rep ? QString() : rep.error().message));
     QCOMPARE(rep->comparisons.size(), size_t(1));
@@ -732,8 +728,8 @@ void TestReplay::bounds()
     log += combined(u"1.1.1.1"_s, t0 + 3 * 365 * 86400 + 1, u"GET /?k=x"_s);
     Options o;
     o.files = {files.write(u"big.log"_s, log)};
-    o.rules = setOf({windowRule(u"r"_s, 1, 3'600'000'000),
-                     windowRule(u"k"_s, 1, 3'600'000'000, {Scope::Kind::Param, u"k"_s})});
+    o.rules = test::setOf({windowRule(u"r"_s, 1, 3'600'000'000),
+                           windowRule(u"k"_s, 1, 3'600'000'000, {Scope::Kind::Param, u"k"_s})});
     auto rep = run(o);
     QVERIFY2(rep, qPrintable(rep ? QString() : rep.error().message));
     QCOMPARE(rep->lines, qint64(5));
@@ -815,7 +811,7 @@ RuleSet benchRules()
     r.push_back(
         Rule::bucket(u"gc"_s, Algorithm::Gcra, Rate{1, 1'000'000}, 1, {Scope::Kind::Ip, {}}));
     r.back().route = u"/hello"_s;
-    return setOf(std::move(r));
+    return test::setOf(std::move(r));
 }
 
 // The report as JSON without what may differ between two runs of the same log (the time taken,

@@ -146,11 +146,18 @@ class TestRulesPage : public QObject
     {
         return test::fileIn(m_dir, name, contents);
     }
-    bool importRealistic()
+    // `contents` written to the file `name` and imported into the page; false, with a warning
+    // saying why, when the page refused it.
+    bool imported(const QString &name, const QByteArray &contents)
     {
         QString error;
-        return page().importFile(file(QStringLiteral("rules.json"), realisticRules), &error);
+        if (!page().importFile(file(name, contents), &error)) {
+            qWarning("%s: %s", qPrintable(name), qPrintable(error));
+            return false;
+        }
+        return true;
     }
+    bool importRealistic() { return imported(QStringLiteral("rules.json"), realisticRules); }
     // The table's rows as the user sees them: column texts joined with " | ".
     QStringList tableRows()
     {
@@ -805,13 +812,10 @@ private Q_SLOTS:
     // A rule's on_change (no row of the form) survives an edit of its other fields.
     void editKeepsOnChange()
     {
-        QString error;
-        QVERIFY(page().importFile(
-            file(QStringLiteral("change.json"),
-                 "{\"version\": 1, \"rules\": [{\"id\": \"p\", \"scope\": \"ip\", "
-                 "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\", "
-                 "\"on_change\": \"proportional\"}]}"),
-            &error));
+        QVERIFY(imported(QStringLiteral("change.json"),
+                         "{\"version\": 1, \"rules\": [{\"id\": \"p\", \"scope\": \"ip\", "
+                         "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\", "
+                         "\"on_change\": \"proportional\"}]}"));
         QCOMPARE(page().rules().find(QStringLiteral("p"))->onChange, OnChange::Proportional);
         selectRule(QStringLiteral("p"));
         type("limitEdit", QStringLiteral("7"));
@@ -849,8 +853,7 @@ private Q_SLOTS:
         auto added = overrides.add(c, loaded.set.rules[0], deny, {});
         QVERIFY2(added, qPrintable(added ? QString() : added.error().message));
 
-        QString error;
-        QVERIFY(page().importFile(file(QStringLiteral("overrides.json"), json), &error));
+        QVERIFY(imported(QStringLiteral("overrides.json"), json));
         selectRule(QStringLiteral("hello-per-ip"));
         OverridesModel *m = page().overridesModel();
         QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -930,8 +933,7 @@ private Q_SLOTS:
         const char *const json =
             "{\"version\": 1, \"rules\": [{\"id\": \"add-ov\", \"scope\": \"ip\", "
             "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\"}]}";
-        QString error;
-        QVERIFY(page().importFile(file(QStringLiteral("addov.json"), json), &error));
+        QVERIFY(imported(QStringLiteral("addov.json"), json));
         selectRule(QStringLiteral("add-ov"));
         auto *add = find<QPushButton>("addOverrideButton");
         QTRY_VERIFY_WITH_TIMEOUT(add->isEnabled(), 5000);
@@ -991,8 +993,7 @@ private Q_SLOTS:
         deny.action = Override::Action::Deny;
         deny.ttlUs = duration::usPerHour;
         QVERIFY(rules::OverrideStore(m_ns).add(c, loaded.set.rules[0], deny, {}).ok());
-        QString error;
-        QVERIFY(page().importFile(file(QStringLiteral("early.json"), json), &error));
+        QVERIFY(imported(QStringLiteral("early.json"), json));
         selectRule(QStringLiteral("early"));
         QVERIFY2(text("overridesNote").contains(QStringLiteral("not connected")),
                  qPrintable(text("overridesNote")));
@@ -1006,20 +1007,18 @@ private Q_SLOTS:
     // (another limiter's keys it watches) and its per-subject overrides, as the file had them.
     void editKeepsAdoptAndOverrides()
     {
-        QString error;
-        QVERIFY(page().importFile(
-            file(QStringLiteral("adopt.json"),
-                 "{\"version\": 1, \"rules\": [{\"id\": \"hello-per-ip\", \"scope\": \"ip\", "
-                 "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\",\n"
-                 " \"adopt\": {\"match\": \"rate_limit:*-hello\", \"layout\": "
-                 "\"string_counter\", \"window\": \"1m\", \"limit\": 100},\n"
-                 " \"overrides\": [{\"subject\": \"10.1.2.3\", \"allow\": true, \"note\": "
-                 "\"health checker\"},\n"
-                 "  {\"cidr\": \"203.0.113.0/24\", \"deny\": true, \"expires\": "
-                 "\"2099-01-01T00:00:00Z\"},\n"
-                 "  {\"match\": \"partner-*\", \"limit\": {\"limit\": 300, \"window\": \"1m\"}, "
-                 "\"ttl\": \"1d\"}]}]}"),
-            &error));
+        QVERIFY(imported(
+            QStringLiteral("adopt.json"),
+            "{\"version\": 1, \"rules\": [{\"id\": \"hello-per-ip\", \"scope\": \"ip\", "
+            "\"algorithm\": \"fixed_window\", \"limit\": 3, \"window\": \"5s\",\n"
+            " \"adopt\": {\"match\": \"rate_limit:*-hello\", \"layout\": "
+            "\"string_counter\", \"window\": \"1m\", \"limit\": 100},\n"
+            " \"overrides\": [{\"subject\": \"10.1.2.3\", \"allow\": true, \"note\": "
+            "\"health checker\"},\n"
+            "  {\"cidr\": \"203.0.113.0/24\", \"deny\": true, \"expires\": "
+            "\"2099-01-01T00:00:00Z\"},\n"
+            "  {\"match\": \"partner-*\", \"limit\": {\"limit\": 300, \"window\": \"1m\"}, "
+            "\"ttl\": \"1d\"}]}]}"));
         const Rule before = *page().rules().find(QStringLiteral("hello-per-ip"));
         QVERIFY(before.adopt.has_value());
         QCOMPARE(before.overrides.size(), size_t(3));
@@ -1050,13 +1049,10 @@ private Q_SLOTS:
     // its tooltip, and the one picked is what Apply puts into the rule (and what a push sends).
     void editorSetsOnChange()
     {
-        QString error;
-        QVERIFY(page().importFile(
-            file(QStringLiteral("onchange.json"),
-                 "{\"version\": 1, \"rules\": [{\"id\": \"p\", \"scope\": \"ip\", "
-                 "\"algorithm\": \"token_bucket\", \"rate\": \"10/s\", \"burst\": 20, "
-                 "\"on_change\": \"proportional\"}]}"),
-            &error));
+        QVERIFY(imported(QStringLiteral("onchange.json"),
+                         "{\"version\": 1, \"rules\": [{\"id\": \"p\", \"scope\": \"ip\", "
+                         "\"algorithm\": \"token_bucket\", \"rate\": \"10/s\", \"burst\": 20, "
+                         "\"on_change\": \"proportional\"}]}"));
         selectRule(QStringLiteral("p"));
         auto *combo = find<QComboBox>("onChangeCombo");
         QVERIFY(combo);
@@ -1084,14 +1080,11 @@ private Q_SLOTS:
     // out with the reason for the others, where the rule never gets it.
     void editorCountsRejected()
     {
-        QString error;
-        QVERIFY(page().importFile(
-            file(QStringLiteral("countrejected.json"),
-                 "{\"version\": 1, \"rules\": [{\"id\": \"s\", \"scope\": \"ip\", "
-                 "\"algorithm\": \"sliding_log\", \"limit\": 3, \"window\": \"1s\"}, "
-                 "{\"id\": \"g\", \"scope\": \"ip\", \"algorithm\": \"gcra\", "
-                 "\"rate\": \"5/s\", \"burst\": 2}]}"),
-            &error));
+        QVERIFY(imported(QStringLiteral("countrejected.json"),
+                         "{\"version\": 1, \"rules\": [{\"id\": \"s\", \"scope\": \"ip\", "
+                         "\"algorithm\": \"sliding_log\", \"limit\": 3, \"window\": \"1s\"}, "
+                         "{\"id\": \"g\", \"scope\": \"ip\", \"algorithm\": \"gcra\", "
+                         "\"rate\": \"5/s\", \"burst\": 2}]}"));
         selectRule(QStringLiteral("s"));
         auto *check = find<QCheckBox>("countRejectedCheck");
         QVERIFY(check);
@@ -1251,12 +1244,11 @@ private Q_SLOTS:
         test::inEachLanguage(
             QStringLiteral("rules-overrides"), {QSize(1280, 800), QSize(1920, 1080)},
             [&](QSize size, const QString &, const QString &path) {
-                QString error;
                 m_tester.reset();
                 m_h.reset();
                 connectToFixture();
                 m_h->window()->resize(size);
-                QVERIFY(page().importFile(file(QStringLiteral("rules.json"), json), &error));
+                QVERIFY(imported(QStringLiteral("rules.json"), json));
                 selectRule(QStringLiteral("hello-per-ip"));
                 QTRY_COMPARE_WITH_TIMEOUT(page().overridesModel()->rowCount(), 4, 5000);
                 QTest::qWait(300);

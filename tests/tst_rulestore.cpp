@@ -99,6 +99,22 @@ bool pushBase(Connection &c, const RuleStore &store)
     return store.push(c, baseSet(), false).ok();
 }
 
+// A connection to the fixture's Redis and a store of the test's own under `name`, baseSet()
+// pushed as its version 1 (`pushed`: whether it was).
+struct BaseStore
+{
+    Connection c;
+    RuleStore store;
+    bool pushed;
+};
+BaseStore baseStore(const char *name)
+{
+    Connection c = test::connect();
+    const RuleStore store = storeFor(name);
+    const bool pushed = pushBase(c, store);
+    return {std::move(c), store, pushed};
+}
+
 // Pushes baseSet() as version 1, then version 2 with the first rule's limit at `limit`:
 // version 2's set, empty when a push failed.
 RuleSet pushTwoVersions(Connection &c, const RuleStore &store, qint64 limit)
@@ -173,9 +189,8 @@ private Q_SLOTS:
 
     void pullRoundTrip()
     {
-        Connection c = test::connect();
-        const RuleStore store = storeFor("roundtrip");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("roundtrip");
+        QVERIFY(pushed);
         auto snap = store.pull(c);
         QVERIFY2(snap.ok(), snap.ok() ? "" : qPrintable(snap.error().message));
         QCOMPARE(snap->version, 1);
@@ -191,9 +206,8 @@ private Q_SLOTS:
 
     void pushUnchangedKeepsTheVersion()
     {
-        Connection c = test::connect();
-        const RuleStore store = storeFor("unchanged");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("unchanged");
+        QVERIFY(pushed);
         const Dump before = dump(c, store);
         auto r = store.push(c, basedOn(baseSet(), 1), false);
         QVERIFY(r.ok());
@@ -210,9 +224,8 @@ private Q_SLOTS:
 
     void pushReportsTheDiff()
     {
-        Connection c = test::connect();
-        const RuleStore store = storeFor("diff");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("diff");
+        QVERIFY(pushed);
         RuleSet next = basedOn(baseSet(), 1);
         next.rules[1].burst = 300;                                      // api-global changed
         next.rules.erase(next.rules.begin());                           // hello-per-ip removed
@@ -228,9 +241,8 @@ private Q_SLOTS:
 
     void conflictNamesTheVersionsInBetween()
     {
-        Connection c = test::connect();
-        const RuleStore store = storeFor("conflict");
-        QVERIFY(pushBase(c, store)); // v1
+        auto [c, store, pushed] = baseStore("conflict");
+        QVERIFY(pushed); // v1
         RuleSet v2 = basedOn(baseSet(), 1);
         v2.rules[1].burst = 250;
         QCOMPARE(store.push(c, v2, false)->version, 2); // v2 changed api-global
@@ -322,9 +334,8 @@ private Q_SLOTS:
     void wrongKeyTypeWritesNothing()
     {
         // Redis does not roll back a script: the write step checks every key before it writes.
-        Connection c = test::connect();
-        const RuleStore store = storeFor("wrongtype");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("wrongtype");
+        QVERIFY(pushed);
         QVERIFY(c.command({"DEL", store.historyKey()}).ok());
         QVERIFY(c.command({"SET", store.historyKey(), "not a list"}).ok());
         const Dump before = dump(c, store);
@@ -340,9 +351,8 @@ private Q_SLOTS:
 
     void corruptStoreIsReportedAndForceable()
     {
-        Connection c = test::connect();
-        const RuleStore store = storeFor("corrupt");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("corrupt");
+        QVERIFY(pushed);
         QVERIFY(c.command({"HSET", store.hashKey(), "broken", "{not json"}).ok());
         auto snap = store.pull(c);
         QVERIFY(!snap.ok());
@@ -562,9 +572,8 @@ private Q_SLOTS:
 
     void watcherPicksUpPushes()
     {
-        Connection c = test::connect();
-        const RuleStore store = storeFor("watch");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("watch");
+        QVERIFY(pushed);
         RuleWatcher w(test::redisEndpoint(), store, fastWatcher());
         QSignalSpy spy(&w, &RuleWatcher::rulesChanged);
         w.start();
@@ -616,9 +625,8 @@ private Q_SLOTS:
 
     void watcherSurvivesClientKill()
     {
-        Connection c = test::connect();
-        const RuleStore store = storeFor("watch-kill");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("watch-kill");
+        QVERIFY(pushed);
         RuleWatcher w(test::redisEndpoint(), store, fastWatcher());
         QSignalSpy spy(&w, &RuleWatcher::rulesChanged);
         QSignalSpy errors(&w, &RuleWatcher::errorOccurred);
@@ -658,9 +666,8 @@ private Q_SLOTS:
     {
         // An idle subscription is PINGed; an answered PING changes nothing, an unanswered one
         // (here: the server pauses every client) is a lost link, and the watcher recovers.
-        Connection c = test::connect();
-        const RuleStore store = storeFor("watch-ping");
-        QVERIFY(pushBase(c, store));
+        auto [c, store, pushed] = baseStore("watch-ping");
+        QVERIFY(pushed);
         RuleWatcher::Options o = fastWatcher();
         o.pingInterval = std::chrono::milliseconds(50);
         o.commandTimeout = std::chrono::milliseconds(300);

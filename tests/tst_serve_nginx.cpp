@@ -52,7 +52,7 @@ class TestServeNginx : public QObject
 private Q_SLOTS:
     void cliUsageErrors_data()
     {
-        test::columns<QStringList, QString>("args", "mentions");
+        test::usageErrorColumns();
         const QString url = test::redisUrl();
         QTest::newRow("no listen")
             << QStringList{QStringLiteral("--url"), url, QStringLiteral("--from-redis")}
@@ -66,12 +66,7 @@ private Q_SLOTS:
                                                  QStringLiteral("127.0.0.1:0")}
                                   << QStringLiteral("either --rules FILE or --from-redis");
     }
-    void cliUsageErrors()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(QString, mentions);
-        test::checkUsageError(QStringList{QStringLiteral("serve")} + args, mentions);
-    }
+    void cliUsageErrors() { test::checkUsageErrorRow(QStringLiteral("serve")); }
 
     void nginxFrontsTheService()
     {

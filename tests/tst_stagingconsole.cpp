@@ -77,6 +77,14 @@ class TestStagingConsole : public QObject
         return c.command({"FLUSHALL"}) && rules::RuleStore().push(c, parse(enforcedJson), false);
     }
 
+    // The enforced rules as the start of a change to them: based on version 1.
+    static RuleSet enforcedAtVersion1()
+    {
+        RuleSet set = parse(enforcedJson);
+        set.basedOn = 1;
+        return set;
+    }
+
     // The Rules page of `h`, shown at `size` and connected to the private Redis; null when it
     // could not be.
     RulesPage *connectedRulesPage(test::PageHarness &h, QSize size)
@@ -227,8 +235,7 @@ private Q_SLOTS:
         }
         Connection c = m_redis.connect();
         QVERIFY(onlyEnforced(c));
-        RuleSet candidate = parse(enforcedJson);
-        candidate.basedOn = 1;
+        RuleSet candidate = enforcedAtVersion1();
         candidate.rules[0].limit = 2;
         rules::RuleStore::PushOptions o;
         o.message = u"try api at 2"_s;
@@ -352,8 +359,7 @@ private Q_SLOTS:
         auto *page = connectedRulesPage(h, {1100, 700});
         QVERIFY(page);
         QTRY_COMPARE_WITH_TIMEOUT(page->rules().rules.size(), size_t(2), 10000);
-        RuleSet other = parse(enforcedJson);
-        other.basedOn = 1;
+        RuleSet other = enforcedAtVersion1();
         other.rules[1].burst = 9;
         QVERIFY(rules::RuleStore().push(c, other, false)); // v2, behind the page's back
         Rule api = page->rules().rules[0];
@@ -377,8 +383,7 @@ private Q_SLOTS:
     {
         Connection c = m_redis.connect();
         QVERIFY(onlyEnforced(c));
-        RuleSet candidate = parse(enforcedJson);
-        candidate.basedOn = 1;
+        RuleSet candidate = enforcedAtVersion1();
         candidate.rules[0].limit = 2;
         QVERIFY(rules::RuleStore().stage(c, candidate, {}));
 
@@ -452,8 +457,7 @@ private Q_SLOTS:
     {
         Connection c = m_redis.connect();
         QVERIFY(onlyEnforced(c));
-        RuleSet candidate = parse(enforcedJson);
-        candidate.basedOn = 1;
+        RuleSet candidate = enforcedAtVersion1();
         candidate.rules.pop_back(); // removes login
         QVERIFY(rules::RuleStore().stage(c, candidate, {}));
 

@@ -183,25 +183,16 @@ class TestWindowFit : public QObject
 private Q_SLOTS:
     void initTestCase() { test::freshTestSettings(QStringLiteral("SluiceWindowFit")); }
     void init() { QSettings().clear(); }
-    void cleanupTestCase()
-    {
-        QSettings().clear();
-        ui::Theme::instance().apply(ui::Theme::Choice::Light);
-    }
+    void cleanupTestCase() { ui::Theme::instance().apply(ui::Theme::Choice::Light); }
 
     // Every page with its longest texts: a connection that failed with a long profile name,
     // the pages' outage messages, every banner with a long message and four buttons, the
     // Load counters at ten digits. The window keeps 1100x700 and asks for no more.
-    void longestTextsKeepTheSize_data()
-    {
-        QTest::addColumn<QString>("lang");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void longestTextsKeepTheSize_data() { test::languageRows(); }
     void longestTextsKeepTheSize()
     {
-        QFETCH(QString, lang);
-        QVERIFY(test::useLanguage(lang));
+        const auto [lang, zh, installed] = test::useRowLanguage();
+        QVERIFY(installed);
         {
             ui::MainWindow w;
             QVERIFY(w.rulesPage()->importFile(
@@ -221,9 +212,7 @@ private Q_SLOTS:
                 "by the peer while reading the statistics of every rule, 17 rules in all): "
                 "showing the data read at 12:04:31. Retrying every second. 无法连接到服务器");
             for (int page = 0; page < 6; ++page) {
-                w.showPage(page);
-                QWidget *current =
-                    w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
+                QWidget *current = test::showPage(w, page);
                 fillLongest(current, longText);
                 // The status bar's statistics failure, in Redis's long words.
                 auto *stats = w.findChild<ui::ElidedLabel *>(QStringLiteral("statsStatus"));
@@ -355,9 +344,7 @@ private Q_SLOTS:
             const ui::Tone tones[] = {ui::Tone::Info, ui::Tone::Good, ui::Tone::Warning,
                                       ui::Tone::Bad};
             for (int page = 0; page < 6; ++page) {
-                w.showPage(page);
-                QWidget *current =
-                    w.findChild<QStackedWidget *>(QStringLiteral("pages"))->currentWidget();
+                QWidget *current = test::showPage(w, page);
                 for (ui::Tone t : tones) {
                     const QList<ui::MessageBanner *> banners =
                         current->findChildren<ui::MessageBanner *>();
