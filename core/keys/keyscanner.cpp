@@ -406,10 +406,16 @@ private:
             w.cursor == "0" && w.started ? 1.0 : KeyScanner::cursorFraction(w.cursor);
         m_progress.fraction = (double(w.index) + within) / double(m_patterns.size());
         m_progress.elapsedMs = m_clock.elapsed();
-        // Overlapped, the round trip's time ends with its last reply read; without the
-        // overlap, it runs on through the callback, as the pace has always counted it.
-        const qint64 roundTripNs = w.now.rt.nsecsElapsed();
+        // Overlapped, a round trip takes what the pipeline spends on a page: the time since
+        // the last page was delivered (its own went out while the page before was read, so
+        // from its sending it would count that page's work too). Without the overlap, it runs
+        // from its sending on through the callback, as the pace has always counted it.
         const bool overlapped = w.next.has_value();
+        const qint64 roundTripNs =
+            overlapped && m_sincePage.isValid()
+                ? std::min(m_sincePage.nsecsElapsed(), w.now.rt.nsecsElapsed())
+                : w.now.rt.nsecsElapsed();
+        m_sincePage.start();
         const auto spentNs = [&] { return overlapped ? roundTripNs : w.now.rt.nsecsElapsed(); };
         if (m_onPage) {
             m_onPage(page.keys, m_progress);
@@ -887,7 +893,8 @@ private:
     double m_pace = 0;     // the budget in force now; 0: none
     int m_count = 0;       // SCAN COUNT
     int m_noScriptRetries = 0;
-    int m_overlapPause = 0; // pages to go without the overlap (a page needed the connection)
+    QElapsedTimer m_sincePage; // since the last page was delivered
+    int m_overlapPause = 0;    // pages to go without the overlap (a page needed the connection)
     FingerprintSet m_seen;
     std::vector<quint64> m_hashes; // of a SCAN page
 };
