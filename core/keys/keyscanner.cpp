@@ -141,8 +141,11 @@ public:
         m_count = std::clamp(m_options.initialCount, m_options.minCount, m_options.maxCount);
         for (qsizetype pi = 0; pi < m_patterns.size(); ++pi) {
             if (!walkPattern(pi)) {
+                // Reads whose replies were not read (a drain that failed) are never collected
+                // on another connection or by another scan with this reader.
+                m_reader.dropPending();
                 if (m_options.follower != nullptr) {
-                    m_options.follower->discard(); // never sent on another connection
+                    m_options.follower->discard();
                 }
                 return m_summary;
             }
@@ -228,6 +231,7 @@ private:
             return false;
         }
         m_reader.setBulk(true);
+        m_reader.dropPending();
         if (auto p = m_reader.prepare(m_c); !p) {
             failWith(p.error());
             return false;
