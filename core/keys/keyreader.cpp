@@ -1,4 +1,5 @@
 #include "keyreader.h"
+#include "keyreader_p.h"
 
 #include "keyhealth.h"
 #include "layouts.h"
@@ -120,29 +121,13 @@ const ScriptRegistry::Script &script()
     return *registry.find(u"key_read"_s);
 }
 
+using readstep::bytesOf;
+using readstep::integerOf;
 using redis::ReplyView;
 
 bool isError(ReplyView r)
 {
     return r.isNull() || r.isError();
-}
-
-qint64 integerOf(ReplyView r, qint64 fallback = 0)
-{
-    if (r.isInteger()) {
-        return r.integer();
-    }
-    if (r.isString() || r.isStatus()) {
-        bool ok = false;
-        const qint64 v = r.bytes().toLongLong(&ok);
-        return ok ? v : fallback;
-    }
-    return fallback;
-}
-
-QByteArray bytesOf(ReplyView r)
-{
-    return r.toByteArray(); // empty for anything but a string, status or error
 }
 
 std::optional<QByteArray> optionalBytes(ReplyView r)
@@ -453,8 +438,9 @@ qint64 KeyReader::estimatedServerNowUs() const
 
 void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
 {
-    m_pending.clear();
-    m_pending.reserve(size_t(keys.size()));
+    Batch &batch = m_batches.emplace_back();
+    batch.mode = m_mode;
+    batch.keys.reserve(size_t(keys.size()));
     const QByteArray cap = QByteArray::number(m_options.valueCap);
     const QByteArray capEnd = QByteArray::number(m_options.valueCap - 1);
     // The batch's TIME: states are decoded at it. Sliding-log windows are counted from the
@@ -465,7 +451,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
     // Script mode: EVALSHA sha n key... cap (layout lo nfields field...)... per chunk.
     // On a Redis Cluster one key per call: a call's keys must share a slot (through the
     // cluster client, or on one of its nodes talked to as itself, as the key scanner does).
-    const int batch =
+    const int perCall =
         c.cluster() || c.endpoint().singleNode ? 1 : std::max(m_options.scriptBatch, 1);
     QList<QByteArray> chunkKeys;
     QList<QByteArray> chunkArgs;
@@ -478,11 +464,10 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
         command << c.readOnlyEvalsha() << script().sha << QByteArray::number(chunkKeys.size())
                 << chunkKeys << cap << chunkArgs;
         c.append(command, ReplyBound::values("the key read script"));
-        m_chunks.push_back(int(chunkKeys.size()));
+        batch.chunks.push_back(int(chunkKeys.size()));
         chunkKeys.clear();
         chunkArgs.clear();
     };
-    m_chunks.clear();
     for (const QByteArray &key : keys) {
         Pending p;
         p.key = key;
@@ -503,7 +488,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
             static const QByteArray zeroFields = QByteArrayLiteral("0");
             chunkArgs << (per ? per->layoutArg : none) << lo << (per ? per->fieldCount : zeroFields)
                       << fields;
-            if (chunkKeys.size() >= batch) {
+            if (chunkKeys.size() >= perCall) {
                 flushChunk();
             }
         } else if (m_typed != nullptr && p.rule == nullptr && m_index->adopter(key) == nullptr &&
@@ -515,7 +500,7 @@ void KeyReader::append(Connection &c, const QList<QByteArray> &keys)
         } else {
             appendReads(c, p, fields, lo, capEnd);
         }
-        m_pending.push_back(std::move(p));
+        batch.keys.push_back(std::move(p));
     }
     flushChunk();
 }
@@ -606,145 +591,185 @@ void KeyReader::appendReads(Connection &c, const Pending &p, const QList<QByteAr
 
 Result<QList<KeyInfo>> KeyReader::collect(Connection &c)
 {
+    return collectBatch(c, true);
+}
+
+Result<void> KeyReader::skip(Connection &c)
+{
+    if (auto r = collectBatch(c, false); !r && r.error().kind != Error::Kind::NoScript &&
+                                         !ScriptRegistry::isUnknownEvalshaRo(r.error())) {
+        return r.error();
+    }
+    return {};
+}
+
+Result<QList<KeyInfo>> KeyReader::collectBatch(Connection &c, bool keep)
+{
+    if (m_batches.empty()) {
+        return Error::make(Error::Kind::Internal, u"no key reads are due on the connection"_s);
+    }
+    const Batch batch = std::move(m_batches.front());
+    m_batches.pop_front();
+    if (keep) {
+        m_collectedMode = batch.mode;
+        m_permissionRefused = false;
+    }
     QList<KeyInfo> out;
-    out.reserve(qsizetype(m_pending.size()));
-    std::optional<Error> firstError; // NOSCRIPT, reported once every reply was read
+    out.reserve(qsizetype(batch.keys.size()));
+    ChunkCursor chunk;
+    const auto fail = [this](const Error &e) {
+        m_batches.clear(); // the connection is broken: the replies of the others are lost too
+        return e;
+    };
     qint64 batchNowUs = 0;
     {
         auto t = c.readRaw();
         if (!t) {
-            return t.error();
+            return fail(t.error());
         }
         if (const ReplyView r(*t); r.size() == 2) {
             batchNowUs = timeUs(r[0], r[1]);
             m_serverMinusSteadyUs = batchNowUs - m_steady.nsecsElapsed() / 1000;
         }
     }
-    // Script mode: the reply of the current chunk, and where in it the next key is.
-    Connection::RawReply chunk;
-    size_t chunkIndex = 0;
-    size_t inChunk = 0;
-    size_t chunkSize = 0;
-    for (const Pending &p : m_pending) {
+    for (const Pending &p : batch.keys) {
         RawRead raw;
-        const qint64 cap = m_options.valueCap;
-        if (m_mode == Mode::Script) {
-            if (inChunk == chunkSize) {
-                auto reply = c.readRaw();
-                if (!reply) {
-                    return reply.error();
-                }
-                chunk = std::move(*reply);
-                chunkSize = chunkIndex < m_chunks.size() ? size_t(m_chunks[chunkIndex]) : 0;
-                ++chunkIndex;
-                inChunk = 0;
-            }
-            const ReplyView whole(chunk);
-            const size_t at = inChunk++;
-            if (whole.isError()) {
-                Error e = ScriptRegistry::explainScriptAcl(whole.error(), script());
-                if (e.kind == Error::Kind::NoScript) {
-                    firstError = e;
-                } else if (ScriptRegistry::isUnknownEvalshaRo(e)) {
-                    c.setNoEvalshaRo(); // Redis < 7: read again with EVALSHA
-                    firstError = e;
-                } else {
-                    if (e.kind == Error::Kind::Auth && m_options.mode == Mode::Auto) {
-                        // A key of the chunk is outside the user's ACL (or the script calls a
-                        // command it may not run): plain reads, key by key, from now on.
-                        m_permissionRefused = true;
-                    }
-                    out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
-                }
-                continue;
-            }
-            if (!whole.isArray() || whole.size() != chunkSize) {
-                return Error::make(Error::Kind::Protocol,
-                                   u"the key read script replied something unexpected"_s);
-            }
-            const ReplyView e = whole[at];
-            if (e.size() < 2) {
-                return Error::make(Error::Kind::Protocol,
-                                   u"the key read script replied something unexpected for a key"_s);
-            }
-            raw.nowUs = batchNowUs;
-            readScriptEntry(e, p.layout, p.rule, cap, raw);
-        } else if (p.typed != 0) {
-            auto pttlReply = c.readRaw();
-            if (!pttlReply) {
-                return pttlReply.error();
-            }
-            const bool exists = !isError(*pttlReply) && integerOf(*pttlReply, -2) != -2;
-            auto type = m_typed->collect(c, p.key, p.typed, batchNowUs, exists);
-            if (!type) {
-                return type.error();
-            }
-            if (isError(*pttlReply)) {
-                // Refused (NOPERM: a key outside the ACL): unreadable, never "gone".
-                const Error e = ReplyView(*pttlReply).error();
-                out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
-                continue;
-            }
-            raw.nowUs = batchNowUs;
-            raw.type = std::move(*type); // empty: not proven, TYPE is still to be read
-            raw.pttlMs = integerOf(*pttlReply, -2);
-        } else {
-            raw.nowUs = batchNowUs;
-            auto typeReply = c.readRaw();
-            if (!typeReply) {
-                return typeReply.error();
-            }
-            auto pttlReply = c.readRaw();
-            if (!pttlReply) {
-                return pttlReply.error();
-            }
-            if (isError(*typeReply)) {
-                // Refused (NOPERM: a key outside the ACL): unreadable, never "gone".
-                const Error e = ReplyView(*typeReply).error();
-                const int more = p.layout == 'h'   ? 2
-                                 : p.layout == 'z' ? 5
-                                 : p.layout == 's' ? 3
-                                                   : 0;
-                for (int i = 0; i < more; ++i) {
-                    if (auto r = c.readRaw(); !r) {
-                        return r.error();
-                    }
-                }
-                out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
-                continue;
-            }
-            raw.type = typeName(*typeReply);
-            raw.pttlMs = integerOf(*pttlReply, -2);
-            // The layout's reads, then the closing PTTL.
-            const int more = p.layout == 'h' ? 2 : p.layout == 'z' ? 5 : p.layout == 's' ? 3 : 0;
-            std::array<Connection::RawReply, 5> replies;
-            bool allOk = true;
-            for (int i = 0; i < more; ++i) {
-                auto r = c.readRaw();
-                if (!r) {
-                    return r.error();
-                }
-                replies[size_t(i)] = std::move(*r);
-                allOk = allOk && !isError(replies[size_t(i)]);
-            }
-            if (more > 0 && integerOf(replies[size_t(more - 1)], -2) == -2) {
-                raw.pttlMs = -2; // expired or deleted while it was read
-            }
-            if (allOk) {
-                readPlainState(replies, p.layout, cap, raw);
-            }
-            if (raw.type.isEmpty()) {
-                raw.type = QByteArrayLiteral("none");
-                raw.pttlMs = -2;
-            }
+        raw.nowUs = batchNowUs;
+        const Result<bool> judged = batch.mode == Mode::Script
+                                        ? collectScriptKey(c, batch, p, chunk, raw, out, keep)
+                                    : p.typed != 0 ? collectTypedKey(c, p, raw, out, keep)
+                                                   : collectPlainKey(c, p, raw, out);
+        if (!judged) {
+            return fail(judged.error());
         }
-        out << judge(p, raw);
+        if (*judged) {
+            out << judge(p, raw);
+        }
     }
-    m_pending.clear();
-    if (firstError) {
-        return *firstError;
+    if (chunk.firstError) {
+        return *chunk.firstError;
     }
     return out;
+}
+
+Result<bool> KeyReader::collectScriptKey(Connection &c, const Batch &batch, const Pending &p,
+                                         ChunkCursor &chunk, RawRead &raw, QList<KeyInfo> &out,
+                                         bool keep)
+{
+    if (chunk.inChunk == chunk.size) {
+        auto reply = c.readRaw();
+        if (!reply) {
+            return reply.error();
+        }
+        chunk.reply = std::move(*reply);
+        chunk.size = chunk.index < batch.chunks.size() ? size_t(batch.chunks[chunk.index]) : 0;
+        ++chunk.index;
+        chunk.inChunk = 0;
+    }
+    const ReplyView whole(chunk.reply);
+    const size_t at = chunk.inChunk++;
+    if (whole.isError()) {
+        Error e = ScriptRegistry::explainScriptAcl(whole.error(), script());
+        if (e.kind == Error::Kind::NoScript) {
+            chunk.firstError = e;
+        } else if (ScriptRegistry::isUnknownEvalshaRo(e)) {
+            c.setNoEvalshaRo(); // Redis < 7: read again with EVALSHA
+            chunk.firstError = e;
+        } else {
+            if (keep && e.kind == Error::Kind::Auth && m_options.mode == Mode::Auto) {
+                // A key of the chunk is outside the user's ACL (or the script calls a
+                // command it may not run): plain reads, key by key, from now on.
+                m_permissionRefused = true;
+            }
+            out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
+        }
+        return false;
+    }
+    if (!whole.isArray() || whole.size() != chunk.size) {
+        return Error::make(Error::Kind::Protocol,
+                           u"the key read script replied something unexpected"_s);
+    }
+    const ReplyView e = whole[at];
+    if (e.size() < 2) {
+        return Error::make(Error::Kind::Protocol,
+                           u"the key read script replied something unexpected for a key"_s);
+    }
+    readScriptEntry(e, p.layout, p.rule, m_options.valueCap, raw);
+    return true;
+}
+
+// PTTL, then the reads a TypedReads guess sent instead of TYPE.
+Result<bool> KeyReader::collectTypedKey(Connection &c, const Pending &p, RawRead &raw,
+                                        QList<KeyInfo> &out, bool keep)
+{
+    auto pttlReply = c.readRaw();
+    if (!pttlReply) {
+        return pttlReply.error();
+    }
+    const bool exists = !isError(*pttlReply) && integerOf(*pttlReply, -2) != -2;
+    auto type = m_typed->collect(c, p.key, p.typed, raw.nowUs, exists && keep);
+    if (!type) {
+        return type.error();
+    }
+    if (isError(*pttlReply)) {
+        // Refused (NOPERM: a key outside the ACL): unreadable, never "gone".
+        const Error e = ReplyView(*pttlReply).error();
+        out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
+        return false;
+    }
+    raw.type = std::move(*type); // empty: not proven, TYPE is still to be read
+    raw.pttlMs = integerOf(*pttlReply, -2);
+    return true;
+}
+
+// TYPE, PTTL, the layout's reads and the closing PTTL (commands mode).
+Result<bool> KeyReader::collectPlainKey(Connection &c, const Pending &p, RawRead &raw,
+                                        QList<KeyInfo> &out) const
+{
+    auto typeReply = c.readRaw();
+    if (!typeReply) {
+        return typeReply.error();
+    }
+    auto pttlReply = c.readRaw();
+    if (!pttlReply) {
+        return pttlReply.error();
+    }
+    // The layout's reads, then the closing PTTL.
+    const int more = p.layout == 'h' ? 2 : p.layout == 'z' ? 5 : p.layout == 's' ? 3 : 0;
+    if (isError(*typeReply)) {
+        // Refused (NOPERM: a key outside the ACL): unreadable, never "gone".
+        const Error e = ReplyView(*typeReply).error();
+        for (int i = 0; i < more; ++i) {
+            if (auto r = c.readRaw(); !r) {
+                return r.error();
+            }
+        }
+        out << unreadKey(p.key, e.message, e.kind == Error::Kind::Auth);
+        return false;
+    }
+    raw.type = typeName(*typeReply);
+    raw.pttlMs = integerOf(*pttlReply, -2);
+    std::array<Connection::RawReply, 5> replies;
+    bool allOk = true;
+    for (int i = 0; i < more; ++i) {
+        auto r = c.readRaw();
+        if (!r) {
+            return r.error();
+        }
+        replies[size_t(i)] = std::move(*r);
+        allOk = allOk && !isError(replies[size_t(i)]);
+    }
+    if (more > 0 && integerOf(replies[size_t(more - 1)], -2) == -2) {
+        raw.pttlMs = -2; // expired or deleted while it was read
+    }
+    if (allOk) {
+        readPlainState(replies, p.layout, m_options.valueCap, raw);
+    }
+    if (raw.type.isEmpty()) {
+        raw.type = QByteArrayLiteral("none");
+        raw.pttlMs = -2;
+    }
+    return true;
 }
 
 Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &keys)
@@ -754,6 +779,10 @@ Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &k
             if (auto p = prepare(c); !p) {
                 return p.error();
             }
+        }
+        if (!m_batches.empty()) {
+            return Error::make(Error::Kind::Internal,
+                               u"the reads of a scan's page are still due on the connection"_s);
         }
         m_permissionRefused = false;
         append(c, keys);
@@ -781,7 +810,7 @@ Result<QList<KeyInfo>> KeyReader::read(Connection &c, const QList<QByteArray> &k
 
 bool KeyReader::takePermissionRefusal()
 {
-    if (!m_permissionRefused || m_mode != Mode::Script || m_options.mode != Mode::Auto) {
+    if (!m_permissionRefused || m_collectedMode != Mode::Script || m_options.mode != Mode::Auto) {
         return false;
     }
     m_permissionRefused = false;
@@ -818,101 +847,6 @@ KeyInfo KeyReader::unreadKey(const QByteArray &key, const QString &why, bool per
     // to be judged by was not read either.
     info.health = rule != nullptr || !haveRules() ? Health::Unreadable : Health::Orphan;
     return info;
-}
-
-Result<QList<std::pair<qsizetype, Health>>>
-KeyReader::reviewStringCounters(Connection &c, QList<KeyInfo> &keys) const
-{
-    QList<qsizetype> candidates;
-    for (qsizetype i = 0; i < keys.size(); ++i) {
-        if ((mayBeStringCounter(keys[i]) && keys[i].hasRule()) || needsValue(keys[i])) {
-            candidates << i;
-        }
-    }
-    QList<std::pair<qsizetype, Health>> changed;
-    if (candidates.isEmpty()) {
-        return changed;
-    }
-    for (qsizetype i : std::as_const(candidates)) {
-        if (keys[i].type == "zset") { // an adopted sliding log: its size
-            c.append({QByteArrayLiteral("ZCARD"), keys[i].key});
-            c.append({QByteArrayLiteral("ZCARD"), keys[i].key});
-        } else {
-            c.append({QByteArrayLiteral("STRLEN"), keys[i].key});
-            c.append({QByteArrayLiteral("GETRANGE"), keys[i].key, QByteArrayLiteral("0"),
-                      QByteArrayLiteral("20")},
-                     ReplyBound::values("a read of keys' values"));
-        }
-        c.append({QByteArrayLiteral("PTTL"), keys[i].key});
-    }
-    for (qsizetype i : std::as_const(candidates)) {
-        std::array<Connection::RawReply, 3> r;
-        for (auto &one : r) {
-            auto got = c.readRaw();
-            if (!got) {
-                return got.error();
-            }
-            one = std::move(*got);
-        }
-        const qint64 strlen = integerOf(ReplyView(r[0]), -1);
-        const QByteArray head = bytesOf(ReplyView(r[1]));
-        const qint64 pttl = integerOf(ReplyView(r[2]), -3);
-        bool integer = strlen > 0 && strlen <= 20 && head.size() == strlen;
-        for (qsizetype j = 0; integer && j < head.size(); ++j) {
-            integer = (head[j] >= '0' && head[j] <= '9') || (j == 0 && head[j] == '-');
-        }
-        KeyInfo &k = keys[i];
-        if (!k.adoptedAs.isEmpty()) {
-            const Layout *l = findLayout(k.adoptedAs);
-            if (pttl == -2) {
-                continue; // gone meanwhile: the scan's verdict stands
-            }
-            if (l != nullptr && k.type == "zset" && QByteArray(l->type) == "zset") {
-                k.state.kind = KeyState::Kind::SlidingLog;
-                k.state.count = k.state.entries = integerOf(ReplyView(r[0]));
-                k.state.remaining = std::max<qint64>(k.state.limit - k.state.count, 0);
-                k.state.resetMs = pttl;
-                continue;
-            }
-            if (!integer || l == nullptr || QByteArray(l->type) != k.type) {
-                k.state.kind = KeyState::Kind::Unreadable;
-                k.state.problem = u"rule '%1' adopts it as %2, but it is a %3 that does not hold "
-                                  "%4"_s.arg(k.ruleId, k.adoptedAs, QString::fromLatin1(k.type),
-                                             l ? QString::fromLatin1(l->valueShape) : QString());
-                if (k.health != Health::WrongType) {
-                    changed << std::pair{i, k.health};
-                    k.health = Health::WrongType;
-                }
-                continue;
-            }
-            k.state.kind = KeyState::Kind::FixedWindow;
-            k.state.count = head.toLongLong();
-            k.state.remaining = std::max<qint64>(k.state.limit - k.state.count, 0);
-            k.state.resetMs = pttl;
-            // Without TTL, a counter that keeps counting never resets; one whose library sets the
-            // TTL again on the next request (layouts.h LostTtl) does not block.
-            k.state.neverResets = pttl == -1 && l->lostTtl == LostTtl::BlocksSubject;
-            k.state.ttlComesBack = pttl == -1 && !k.state.neverResets;
-            continue;
-        }
-        if (!integer || pttl < -1) {
-            continue;
-        }
-        const Health h = pttl == -1                       ? Health::NoTtl
-                         : pttl > k.maxTtlMs + ttlSlackMs ? Health::TtlExceedsRule
-                                                          : Health::WrongType;
-        k.pttlMs = pttl;
-        k.state.problem =
-            u"a plain string counter (%1), not the rule's %2: the GET/INCR/EXPIRE limiter "
-            "the rule replaced (layout string_counter); the rule's script fails on it with "
-            "WRONGTYPE until it expires, then rebuilds its own state"_s.arg(
-                QString::fromLatin1(head), QString::fromLatin1(expectedType(k.algorithm)));
-        if (h != k.health) {
-            changed << std::pair{i, k.health};
-            k.health = h;
-        }
-    }
-    return changed;
 }
 
 KeyInfo KeyReader::judge(const QByteArray &key, const RawRead &raw) const

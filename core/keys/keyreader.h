@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QList>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -106,14 +107,23 @@ public:
     // where `typed` can guess it (TypedReads); nullptr: TYPE for every key. Not owned.
     void setTypedReads(TypedReads *typed) { m_typed = typed; }
 
-    // Queues the reads of `keys` on `c` (nothing is sent: KeyScanner appends its next SCAN
-    // behind them, so that a page costs one round trip). prepare() must have succeeded.
+    // Queues the reads of `keys` on `c` as one batch (nothing is sent: KeyScanner appends them
+    // behind its SCAN, so that a page costs one round trip). Batches queue up: KeyScanner
+    // appends a page's reads before the previous page's are collected, and collect() reads
+    // the oldest. prepare() must have succeeded.
     void append(Connection &c, const QList<QByteArray> &keys);
-    // Reads the replies of the last append(), in order, one KeyInfo per key; gone keys come
-    // back with exists() == false. A transport error fails the batch (the connection is then
-    // broken); a NOSCRIPT (the script cache was flushed) fails it with kind NoScript after all
+    // Reads the replies of the oldest batch appended and not collected, in order, one KeyInfo
+    // per key; gone keys come back with exists() == false. A transport error fails the batch
+    // and forgets every batch (the connection is then broken, their replies lost with it); a
+    // NOSCRIPT (the script cache was flushed) fails it with kind NoScript after all its
     // replies were read, so that the caller can prepare() again and retry.
     Result<QList<KeyInfo>> collect(Connection &c);
+    // Reads the replies of the oldest batch and drops them: its keys are to be read again
+    // (nothing of them is judged, and TypedReads keeps nothing). Fails only when the replies
+    // could not be read (a transport error: every batch is then forgotten).
+    Result<void> skip(Connection &c);
+    // Forgets every batch not collected: the connection was lost with their replies.
+    void dropPending() { m_batches.clear(); }
 
     // append() + collect() in one round trip, preparing first if needed and retrying once on
     // NOSCRIPT: the refresher.
@@ -167,7 +177,33 @@ private:
     // the override has ended: the rule's then).
     const Rule *ruleFor(const QByteArray &key, QByteArray *subject, bool *override,
                         const Policy **policy) const;
+    // The reads of one append(), in the mode they were sent in.
+    struct Batch
+    {
+        std::vector<Pending> keys;
+        std::vector<int> chunks; // script mode: keys per EVALSHA
+        Mode mode = Mode::Plain;
+    };
     KeyInfo judge(const Pending &p, const RawRead &raw) const;
+    // collect(), script mode: the reply of the current EVALSHA and where in it the next key is.
+    struct ChunkCursor
+    {
+        Connection::RawReply reply;
+        size_t index = 0;                // of the next chunk
+        size_t inChunk = 0;              // the next key's entry
+        size_t size = 0;                 // keys of the current chunk
+        std::optional<Error> firstError; // NOSCRIPT or no EVALSHA_RO: said once all is read
+    };
+    // One key's replies into `raw`. True: `raw` is to be judged; false: the key is done (an
+    // unreadable key was added to `out`, or its chunk failed as a whole). `keep` false: the
+    // batch is skipped (nothing is noted of it).
+    Result<bool> collectScriptKey(Connection &c, const Batch &batch, const Pending &p,
+                                  ChunkCursor &chunk, RawRead &raw, QList<KeyInfo> &out, bool keep);
+    Result<bool> collectTypedKey(Connection &c, const Pending &p, RawRead &raw, QList<KeyInfo> &out,
+                                 bool keep);
+    Result<bool> collectPlainKey(Connection &c, const Pending &p, RawRead &raw,
+                                 QList<KeyInfo> &out) const;
+    Result<QList<KeyInfo>> collectBatch(Connection &c, bool keep);
     void appendReads(Connection &c, const Pending &p, const QList<QByteArray> &fields,
                      const QByteArray &lo, const QByteArray &capEnd);
     qint64 estimatedServerNowUs() const;
@@ -178,9 +214,9 @@ private:
     bool m_prepared = false;
     bool m_bulk = false;
     TypedReads *m_typed = nullptr;
-    std::vector<Pending> m_pending;
-    bool m_permissionRefused = false; // collect(): a script chunk was refused with NOPERM
-    std::vector<int> m_chunks;        // script mode: keys per EVALSHA of the pending batch
+    std::deque<Batch> m_batches;        // appended, not collected: the oldest first
+    Mode m_collectedMode = Mode::Plain; // of the last batch collected
+    bool m_permissionRefused = false;   // collect(): a script chunk was refused with NOPERM
     // The server clock, estimated from the last TIME and a local steady clock.
     QElapsedTimer m_steady;
     qint64 m_serverMinusSteadyUs = 0;

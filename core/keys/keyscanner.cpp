@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -140,8 +141,11 @@ public:
         m_count = std::clamp(m_options.initialCount, m_options.minCount, m_options.maxCount);
         for (qsizetype pi = 0; pi < m_patterns.size(); ++pi) {
             if (!walkPattern(pi)) {
+                // Reads whose replies were not read (a drain that failed) are never collected
+                // on another connection or by another scan with this reader.
+                m_reader.dropPending();
                 if (m_options.follower != nullptr) {
-                    m_options.follower->discard(); // never sent on another connection
+                    m_options.follower->discard();
                 }
                 return m_summary;
             }
@@ -156,17 +160,25 @@ private:
     // or a script reload), or stop (the summary is final).
     enum class Flow { Next, Again, Stop };
 
-    // The walk of one MATCH pattern: its cursor and the round trip under way.
+    // A round trip sent: what it carries, in the order of its replies.
+    struct Trip
+    {
+        bool scan = false;       // the SCAN, first: its reply lets the next round trip go out
+        bool follower = false;   // a batch of the follower's reads (Options::follower)
+        QList<QByteArray> reads; // the reader's, of keys listed before; emptied once collected
+        QElapsedTimer rt;        // since it was sent
+    };
+
+    // The walk of one MATCH pattern: its cursor and the round trips under way.
     struct Walk
     {
         qsizetype index = 0;
         QByteArray pattern;
         QByteArray cursor = QByteArrayLiteral("0");
         bool started = false;
-        QList<QByteArray> toRead;  // listed by the last SCAN, not read yet
-        bool inFlight = false;     // this round trip was sent before the last onPage
-        bool followerSent = false; // it carries the follower's reads (Options::follower)
-        QElapsedTimer rt;          // since the round trip was sent
+        QList<QByteArray> toRead; // listed by a SCAN, not sent to be read yet
+        Trip now;                 // the round trip being read
+        std::optional<Trip> next; // sent behind it once its SCAN reply was read (the overlap)
         bool needScan() const { return !started || cursor != "0"; }
     };
 
@@ -175,6 +187,8 @@ private:
     {
         QList<KeyInfo> keys;
         QList<QByteArray> reread;
+        qint64 listed = 0;               // keys its SCAN listed, not seen before
+        std::optional<Error> scanFailed; // its SCAN was refused: the scan ends after the page
     };
 
     // Steps that end the scan: the summary as it stands, with its status.
@@ -217,6 +231,7 @@ private:
             return false;
         }
         m_reader.setBulk(true);
+        m_reader.dropPending();
         if (auto p = m_reader.prepare(m_c); !p) {
             failWith(p.error());
             return false;
@@ -303,53 +318,75 @@ private:
         w.index = index;
         w.pattern = m_patterns[index];
         while (true) {
-            const bool needScan = w.needScan();
-            if (!needScan && w.toRead.isEmpty() && !followerDue(w)) {
+            if (!w.next && !w.needScan() && w.toRead.isEmpty() && !followerDue(w)) {
                 return true;
             }
             if (cancelled(m_options)) {
-                drainInFlight(w, needScan);
+                drainNext(w);
                 endCancelled();
                 return false;
             }
-            switch (roundTrip(w, needScan)) {
-            case Flow::Next:
-            case Flow::Again:
-                break;
-            case Flow::Stop:
+            if (roundTrip(w) == Flow::Stop) {
                 return false;
             }
         }
     }
 
-    // One round trip: the reads of the last page and the SCAN of the next, then the callback
-    // and the pace.
-    Flow roundTrip(Walk &w, bool needScan)
+    // One round trip: its SCAN reply (and, overlapped, the next round trip sent at once), the
+    // follower's reads, the reads of the keys listed before, then the callback and the pace.
+    Flow roundTrip(Walk &w)
     {
-        if (!w.inFlight && probeDue()) {
-            if (const Flow f = probeLatency(); f != Flow::Next) {
+        if (w.next) {
+            w.now = std::move(*w.next);
+            w.next.reset();
+        } else {
+            if (probeDue()) {
+                if (const Flow f = probeLatency(); f != Flow::Next) {
+                    return f;
+                }
+            }
+            if (!send(w, w.now)) {
+                return failWith(Error::make(Error::Kind::Internal,
+                                            u"the scan of %1 had nothing to ask"_s.arg(m_where)));
+            }
+        }
+        Page page;
+        if (w.now.scan) {
+            if (const Flow f = readScanPage(w, page); f != Flow::Next) {
                 return f;
             }
         }
-        if (!w.inFlight) {
-            send(w);
+        overlapNextRoundTrip(w, page);
+        if (const Flow f = collectPage(w, page); f != Flow::Next) {
+            return f;
         }
-        w.inFlight = false;
+        return finishPage(w, page);
+    }
 
-        Page page;
-        if (w.followerSent) {
+    // The follower's replies and the reader's, then what needs the connection idle: keys read
+    // again one by one (NOPERM, EVALSHA), string counters reviewed.
+    Flow collectPage(Walk &w, Page &page)
+    {
+        if (w.now.follower) {
             if (const Flow f = collectFollower(w); f != Flow::Next) {
                 return f;
             }
         }
-        if (!w.toRead.isEmpty()) {
-            if (const Flow f = collectReads(w, page, needScan); f != Flow::Next) {
+        if (!w.now.reads.isEmpty()) {
+            if (const Flow f = collectReads(w, page); f != Flow::Next) {
                 return f;
             }
         }
-        if (needScan) {
-            if (const Flow f = readScanPage(w, page); f != Flow::Next) {
-                return f;
+        const bool needsConnection =
+            !page.reread.isEmpty() ||
+            std::any_of(page.keys.begin(), page.keys.end(), KeyReader::needsReview);
+        if (needsConnection && w.next) {
+            // The next round trip went out already: read back, so that the connection is idle;
+            // pages like this one are likely to follow, so no overlap for a while.
+            m_overlapPause = overlapPausePages;
+            if (auto r = takeBackNext(w); !r) {
+                w.toRead = page.reread + w.toRead;
+                return deliverAndRecover(w, page, r.error());
             }
         }
         if (!page.reread.isEmpty()) {
@@ -357,8 +394,14 @@ private:
                 return f;
             }
         }
-        ++m_progress.roundTrips;
         reviewStringCounters(page.keys);
+        return Flow::Next;
+    }
+
+    // The page to the follower and the callback, the progress, the COUNT and the pace.
+    Flow finishPage(Walk &w, Page &page)
+    {
+        ++m_progress.roundTrips;
         if (m_options.follower != nullptr && !page.keys.isEmpty()) {
             m_options.follower->queue(page.keys);
         }
@@ -367,23 +410,34 @@ private:
             w.cursor == "0" && w.started ? 1.0 : KeyScanner::cursorFraction(w.cursor);
         m_progress.fraction = (double(w.index) + within) / double(m_patterns.size());
         m_progress.elapsedMs = m_clock.elapsed();
-        const qint64 roundTripNs = overlapNextRoundTrip(w);
-        // Without the overlap, the round trip's time runs on through the callback, as the
-        // pace has always counted it.
-        const auto spentNs = [&] { return w.inFlight ? roundTripNs : w.rt.nsecsElapsed(); };
+        // Overlapped, a round trip takes what the pipeline spends on a page: the time since
+        // the last page was delivered (its own went out while the page before was read, so
+        // from its sending it would count that page's work too). Without the overlap, it runs
+        // from its sending on through the callback, as the pace has always counted it.
+        const bool overlapped = w.next.has_value();
+        const qint64 roundTripNs =
+            overlapped && m_sincePage.isValid()
+                ? std::min(m_sincePage.nsecsElapsed(), w.now.rt.nsecsElapsed())
+                : w.now.rt.nsecsElapsed();
+        m_sincePage.start();
+        const auto spentNs = [&] { return overlapped ? roundTripNs : w.now.rt.nsecsElapsed(); };
         if (m_onPage) {
             m_onPage(page.keys, m_progress);
         }
-        const qint64 listed = w.toRead.size();
-        const bool slowed = adaptPace(listed, spentNs() / 1000);
+        if (page.scanFailed) {
+            drainNext(w);
+            return failWith(*page.scanFailed);
+        }
+        m_overlapPause = std::max(m_overlapPause - 1, 0);
+        const bool slowed = adaptPace(page.listed, spentNs() / 1000);
         adaptCount(slowed, spentNs() / 1'000'000);
         // The budget: this round trip walked `walked` keys.
-        const qint64 walked = needScan ? std::max<qint64>(listed, m_progress.count) : 0;
+        const qint64 walked = w.now.scan ? std::max<qint64>(page.listed, m_progress.count) : 0;
         m_progress.keysWalked += walked;
-        if (!waitForBudget(walked, (roundTripNs + w.rt.nsecsElapsed()) / 1000)) {
-            // Cancelled while a back-off paced the scan after the next round trip had gone
-            // out: its replies are read here, or the worker's next fix or refresh reads them.
-            drainInFlight(w, w.needScan());
+        if (!waitForBudget(walked, w.now.rt.nsecsElapsed() / 1000)) {
+            // Cancelled while a back-off paced the scan: the connection is left with no reply
+            // due (the worker's next fix or refresh reads its own).
+            drainNext(w);
             return endCancelled();
         }
         return Flow::Next;
@@ -421,41 +475,101 @@ private:
         return Flow::Next;
     }
 
-    // Appends the follower's reads, those of the last page and the SCAN of the next (not
-    // flushed).
-    void send(Walk &w)
+    // Appends a round trip (not flushed): the SCAN of the next page, the follower's reads not
+    // in flight, the reads of the keys listed and not sent. False: it would carry nothing.
+    bool send(Walk &w, Trip &t)
     {
-        w.rt.start();
-        if (m_options.follower != nullptr && m_options.follower->pending()) {
-            m_options.follower->append(m_c);
-            w.followerSent = true;
-        }
-        if (!w.toRead.isEmpty()) {
-            m_reader.append(m_c, w.toRead);
-        }
+        t = Trip{};
+        t.rt.start();
         if (w.needScan()) {
+            t.scan = true;
             m_c.append({QByteArrayLiteral("SCAN"), w.cursor, QByteArrayLiteral("MATCH"), w.pattern,
                         QByteArrayLiteral("COUNT"), QByteArray::number(m_count)},
                        ReplyBound::scanPage(m_count));
         }
+        t.follower = m_options.follower != nullptr && m_options.follower->append(m_c);
+        if (!w.toRead.isEmpty()) {
+            m_reader.append(m_c, w.toRead);
+            t.reads = std::exchange(w.toRead, {});
+        }
+        return t.scan || t.follower || !t.reads.isEmpty();
     }
 
-    // A cancelled scan leaves the connection with no reply due (the caller's next command
-    // would read this round trip's replies).
-    void drainInFlight(Walk &w, bool scanSent)
+    // The round trip sent behind the one being read, read back so that the connection is idle:
+    // its SCAN reply dropped (the cursor did not move: that SCAN goes again), its keys' replies
+    // dropped (they are read again), the follower's collected as usual.
+    Result<void> takeBackNext(Walk &w)
     {
-        if (!std::exchange(w.inFlight, false)) {
-            return;
+        if (!w.next) {
+            return {};
         }
-        if (std::exchange(w.followerSent, false)) {
-            (void)m_options.follower->collect(m_c);
+        Trip t = std::move(*w.next);
+        w.next.reset();
+        ++m_progress.roundTrips;
+        w.toRead = t.reads + w.toRead;
+        if (t.scan) {
+            if (auto scan = m_c.readRaw(); !scan) {
+                return scan.error();
+            }
         }
-        if (!w.toRead.isEmpty()) {
-            (void)m_reader.collect(m_c);
+        if (t.follower) {
+            if (auto r = m_options.follower->collect(m_c); !r) {
+                return r;
+            }
         }
-        if (scanSent) {
-            (void)m_c.readRaw();
+        if (!t.reads.isEmpty()) {
+            return m_reader.skip(m_c);
         }
+        return {};
+    }
+
+    // A scan that stops leaves the connection with no reply due (the caller's next command
+    // would read the round trip's replies).
+    void drainNext(Walk &w) { (void)takeBackNext(w); }
+
+    // The connection was lost: what was sent and not collected is to be sent again, the keys
+    // in the order they were listed (the SCAN cursor moves only when a SCAN reply is read).
+    void requeue(Walk &w)
+    {
+        QList<QByteArray> keys = std::exchange(w.now.reads, {});
+        if (w.next) {
+            keys << w.next->reads;
+        }
+        keys << w.toRead;
+        w.toRead = std::move(keys);
+        w.now = Trip{};
+        w.next.reset();
+        m_reader.dropPending();
+        if (m_options.follower != nullptr) {
+            m_options.follower->resend();
+        }
+    }
+
+    // A reply that did not come: reconnect and resume (the round trip again), or stop.
+    Flow lostConnection(Walk &w, const Error &cause)
+    {
+        if (!cause.isConnectionLoss()) {
+            return failWith(cause);
+        }
+        requeue(w);
+        if (auto r = recover(cause); !r) {
+            return stopWith(r.error());
+        }
+        return Flow::Again;
+    }
+
+    // Keys read before a failure are delivered first: never lost.
+    Flow deliverAndRecover(Walk &w, Page &page, const Error &cause)
+    {
+        if (!page.keys.isEmpty()) {
+            if (m_options.follower != nullptr && cause.isConnectionLoss()) {
+                m_options.follower->queue(page.keys);
+            }
+            if (m_onPage) {
+                m_onPage(page.keys, m_progress);
+            }
+        }
+        return lostConnection(w, cause);
     }
 
     // The keys that exist go to the page and the health; the others are counted as gone.
@@ -480,37 +594,25 @@ private:
                m_options.follower->pending();
     }
 
-    // The follower's reads, first in the round trip.
+    // The follower's reads, after the SCAN reply.
     Flow collectFollower(Walk &w)
     {
-        w.followerSent = false;
-        auto r = m_options.follower->collect(m_c);
-        if (r) {
-            return Flow::Next;
+        w.now.follower = false;
+        if (auto r = m_options.follower->collect(m_c); !r) {
+            return lostConnection(w, r.error()); // the round trip again, its reads with it
         }
-        if (!r.error().isConnectionLoss()) {
-            return failWith(r.error());
-        }
-        if (auto again = recover(r.error()); !again) {
-            return stopWith(again.error());
-        }
-        return Flow::Again; // the same round trip again, the follower's reads with it
+        return Flow::Next;
     }
 
-    // The reads of the previous page.
-    Flow collectReads(Walk &w, Page &page, bool needScan)
+    // The reads of the keys listed before.
+    Flow collectReads(Walk &w, Page &page)
     {
         auto infos = m_reader.collect(m_c);
         if (!infos && infos.error().kind == Error::Kind::NoScript && m_noScriptRetries < 2) {
-            // The script cache was flushed (SCRIPT FLUSH): drain the SCAN reply that is
-            // still due, load the script again, and redo this round trip.
+            // The script cache was flushed (SCRIPT FLUSH): with the connection idle (the next
+            // round trip read back), load the script again and read these keys again.
             ++m_noScriptRetries;
-            Result<void> resync;
-            if (needScan) {
-                if (auto scan = m_c.readRaw(); !scan) {
-                    resync = scan.error();
-                }
-            }
+            Result<void> resync = takeBackNext(w);
             if (resync) {
                 m_c.loadedScripts().clear();
                 if (auto p = m_reader.prepare(m_c); !p) {
@@ -519,78 +621,62 @@ private:
                     m_progress.roundTrips += *p;
                 }
             }
-            ++m_progress.roundTrips;
             if (resync) {
+                w.toRead = std::exchange(w.now.reads, {}) + w.toRead;
                 return Flow::Again;
             }
             infos = resync.error();
         }
         if (!infos && ScriptRegistry::isUnknownEvalshaRo(infos.error())) {
             // Redis < 7 (no EVALSHA_RO): collect() noted it on the connection and read
-            // every reply; these keys again with EVALSHA, after the SCAN reply.
-            page.reread = w.toRead;
+            // every reply; these keys again with EVALSHA.
+            page.reread = w.now.reads;
             infos = QList<KeyInfo>{};
         }
         if (!infos) {
-            if (!infos.error().isConnectionLoss()) {
-                return failWith(infos.error());
-            }
-            if (auto r = recover(infos.error()); !r) {
-                return stopWith(r.error());
-            }
-            return Flow::Again; // the same round trip again
+            return lostConnection(w, infos.error()); // the same round trip again
         }
         m_noScriptRetries = 0;
         if (m_reader.takePermissionRefusal()) {
-            // A NOPERM chunk: read these keys again, key by key, after the SCAN reply.
-            page.reread = w.toRead;
+            // A NOPERM chunk: read these keys again, key by key.
+            page.reread = w.now.reads;
             infos->clear();
         }
-        w.toRead.clear();
+        w.now.reads.clear();
         page.keys.reserve(infos->size());
         deliver(*infos, page.keys);
         return Flow::Next;
     }
 
-    // The SCAN of the next page: its cursor, and its keys not seen before to be read.
+    // The SCAN of the next page: its cursor, and its keys not seen before to be read. A refusal
+    // ends the scan once the rest of the round trip is read and delivered.
     Flow readScanPage(Walk &w, Page &page)
     {
-        // Keys read before a failure here are delivered first: never lost.
-        auto deliverRead = [&] {
-            if (!page.keys.isEmpty() && m_onPage) {
-                m_onPage(page.keys, m_progress);
-            }
-            page.keys.clear();
-        };
         auto scan = m_c.readRaw();
         if (!scan) {
-            deliverRead();
-            w.toRead = page.reread;
-            if (auto r = recover(scan.error()); !r) {
-                return stopWith(r.error());
-            }
-            return Flow::Again;
+            return lostConnection(w, scan.error()); // the same SCAN again
         }
         const redis::ReplyView r(*scan);
-        if (!r.isArray()) {
-            deliverRead();
-        }
         if (r.isError()) {
             // The kind is the taxonomy's (an ACL's NOPERM is auth), the words ours.
             Error e = r.error();
             e.message = u"Redis at %1 refused SCAN: %2; listing keys needs SCAN (is it "
                         "renamed, or denied to this user by an ACL?)"_s.arg(m_where, e.message);
-            return failWith(e);
+            page.scanFailed = e;
+            return Flow::Next;
         }
         if (r.size() != 2 || !r[1].isArray()) {
-            return failWith(Error::make(Error::Kind::Protocol,
-                                        u"Redis at %1 answered SCAN with something that is "
-                                        "not a cursor and a list of keys"_s.arg(m_where)));
+            page.scanFailed = Error::make(Error::Kind::Protocol,
+                                          u"Redis at %1 answered SCAN with something that is "
+                                          "not a cursor and a list of keys"_s.arg(m_where));
+            return Flow::Next;
         }
         w.cursor = r[0].toByteArray();
         w.started = true;
         ++m_progress.pages;
+        const qsizetype before = w.toRead.size();
         queueUnseen(r[1], w.toRead);
+        page.listed = w.toRead.size() - before;
         return Flow::Next;
     }
 
@@ -620,20 +706,15 @@ private:
         }
     }
 
-    // Keys whose chunk was refused (NOPERM) or needs EVALSHA (Redis < 7), key by key.
+    // Keys whose chunk was refused (NOPERM) or needs EVALSHA (Redis < 7), key by key, on the
+    // idle connection.
     Flow rereadKeys(Walk &w, Page &page)
     {
         auto again = m_reader.read(m_c, page.reread);
         ++m_progress.roundTrips;
         if (!again) {
-            if (!again.error().isConnectionLoss()) {
-                return failWith(again.error());
-            }
-            if (auto r = recover(again.error()); !r) {
-                return stopWith(r.error());
-            }
-            w.toRead << page.reread;
-            return Flow::Again;
+            w.toRead = page.reread + w.toRead;
+            return deliverAndRecover(w, page, again.error());
         }
         deliver(*again, page.keys);
         return Flow::Next;
@@ -657,23 +738,23 @@ private:
         }
     }
 
-    // The next round trip now, so that Redis reads the next page while the callback works;
-    // only when nothing paces the scan, no probe is due (it times an idle connection) and the
-    // caller says its callback leaves the connection alone. The time of this round trip if
-    // the next was sent, else 0.
-    qint64 overlapNextRoundTrip(Walk &w)
+    // The next round trip now, right after this one's SCAN reply, so that Redis reads the next
+    // page while this one is collected, judged and delivered; only when nothing paces the scan,
+    // no probe is due (it times an idle connection), no page lately needed the connection, and
+    // the caller says its callback leaves the connection alone.
+    void overlapNextRoundTrip(Walk &w, const Page &page)
     {
-        if ((w.cursor != "0" || !w.toRead.isEmpty() || followerDue(w)) && m_pace <= 0 &&
-            !probeDue() && !cancelled(m_options) && m_options.pageNeedsConnection &&
+        const bool more = w.needScan() || !w.toRead.isEmpty() ||
+                          (m_options.follower != nullptr && m_options.follower->unsent());
+        if (more && !page.scanFailed && m_pace <= 0 && m_overlapPause == 0 && !probeDue() &&
+            !cancelled(m_options) && m_options.pageNeedsConnection &&
             !m_options.pageNeedsConnection()) {
-            const qint64 roundTripNs = w.rt.nsecsElapsed();
-            send(w);
+            Trip t;
+            send(w, t);
             (void)m_c.flush(); // a failure breaks the connection: the reads say so, and
-                               // recover() sends the round trip again
-            w.inFlight = true;
-            return roundTripNs;
+                               // recover() sends the round trips again
+            w.next = std::move(t);
         }
-        return 0;
     }
 
     // Back off when the server got slower for everyone; recover when it is not. True: slowed
@@ -793,6 +874,9 @@ private:
 
     // Latency probes: every probeIntervalMs, the last 3 kept.
     static constexpr qint64 probeIntervalMs = 100;
+    // After a page that needed the connection idle (the next round trip read back): pages
+    // without the overlap, so that a keyspace of such pages does not read each page twice.
+    static constexpr int overlapPausePages = 16;
 
     KeyReader &m_reader;
     Connection &m_c;
@@ -813,6 +897,8 @@ private:
     double m_pace = 0;     // the budget in force now; 0: none
     int m_count = 0;       // SCAN COUNT
     int m_noScriptRetries = 0;
+    QElapsedTimer m_sincePage; // since the last page was delivered
+    int m_overlapPause = 0;    // pages to go without the overlap (a page needed the connection)
     FingerprintSet m_seen;
     std::vector<quint64> m_hashes; // of a SCAN page
 };

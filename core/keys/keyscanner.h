@@ -81,25 +81,32 @@ struct ScanSummary
     bool noTouch = false;
 };
 
-// Reads that ride one page behind a scan (KeyScanner::Options::follower): once a page's keys
-// are read (TYPE and PTTL known, the page about to be delivered), they are queued here; their
-// reads go out ahead of the scanner's own in the next round trip, and are collected first.
-// So a second read of a page (the audit's values) costs no round trip of its own. The scanner
-// keeps the round trips going until nothing is pending. Used from the scanning thread only.
+// Reads that ride behind a scan (KeyScanner::Options::follower): once a page's keys are read
+// (TYPE and PTTL known, the page about to be delivered), they are queued here; their reads go
+// out behind the SCAN of the next round trip sent after that (with the overlap, the round trip
+// after next, as the next one went out before this page was read), and are collected after
+// its SCAN reply. So a second read of a page (the audit's values) costs no round trip of its
+// own. Several batches may be in flight at once, each collected in the order it was appended.
+// The scanner keeps the round trips going until nothing is pending. Used from the scanning
+// thread only.
 class PageFollower
 {
 public:
     virtual ~PageFollower() = default;
-    // A page about to be delivered: its keys, to be read in the next round trip.
+    // A page about to be delivered: its keys, to be read in a round trip to come.
     virtual void queue(const QList<KeyInfo> &page) = 0;
     // Keys queued whose reads are not collected yet (sent or not).
     virtual bool pending() const = 0;
-    // Appends the reads of what is pending (nothing is sent). Called once per round trip; after
-    // a lost connection, again for the keys whose replies were not collected.
-    virtual void append(Connection &c) = 0;
-    // Reads the replies of the last append(), in order. A transport error (the connection is
-    // then broken) keeps the keys pending, to be sent again.
+    // Keys queued whose next reads are not sent yet (append() would append something).
+    virtual bool unsent() const = 0;
+    // Appends the reads of what is pending and not in flight (nothing is sent) as one batch;
+    // false: nothing was appended (no batch).
+    virtual bool append(Connection &c) = 0;
+    // Reads the replies of the oldest batch appended and not collected, in order. A transport
+    // error (the connection is then broken) forgets every batch in flight, as resend() does.
     virtual Result<void> collect(Connection &c) = 0;
+    // The connection was lost: every batch in flight is forgotten, its keys to be sent again.
+    virtual void resend() = 0;
     // Forgets every key: the scan stopped (failed or cancelled) with reads still pending.
     virtual void discard() = 0;
 };
@@ -107,8 +114,10 @@ public:
 // SCAN with MATCH and an adaptive COUNT, reading each page with a KeyReader (ANCHORS.md
 // section 4 items 1, 2, 10). Synchronous: run it in a worker thread (KeysWorker); it never
 // touches the GUI. Costs and guarantees:
-// - One round trip per page: the reads of page i travel with the SCAN of page i+1; with
-//   Options::pageNeedsConnection, that round trip is sent before page i-1's callback runs.
+// - One round trip per page: the SCAN of page i+1 leads it, the reads of page i follow. With
+//   Options::pageNeedsConnection (and no budget pacing the scan), the next round trip goes out
+//   as soon as this one's SCAN reply is read: Redis works on it while the client reads, judges
+//   and delivers this page.
 // - COUNT adapts so that a round trip takes about `targetRoundTrip`: a sparse MATCH walks
 //   faster, a dense keyspace is not read in bursts that would delay other clients.
 // - Every key is delivered once (SCAN may repeat keys across a rehash; 64-bit hashes of the
@@ -149,12 +158,14 @@ public:
         double latencyFactor = 2.0;
         std::chrono::microseconds latencyFloor{2000};
         double minKeysPerSecond = 1000; // the back-off never goes below
-        // Asked right before each page's callback: false lets the scanner send the next round
-        // trip first, so that Redis reads the next page while the callback works (the
-        // connection is then busy during the call: the callback must leave it alone). Asked
-        // only when no budget paces the scan and no latency probe is due; it is the last
-        // condition checked, so false means the next round trip is in flight. Unset: the
-        // callback may always use the connection (no overlap).
+        // Asked for each page once its SCAN reply is read, before its reads are collected:
+        // false lets the scanner send the next round trip at once, so that Redis reads the
+        // next page while this one is read, judged and delivered (the connection is then busy
+        // during the page's callback: the callback must leave it alone). Asked only when no
+        // budget paces the scan, no latency probe is due and there is a next round trip to
+        // send; it is the last condition checked, so false means the next round trip is in
+        // flight (or, when the page turns out to need the connection itself, was read back
+        // before the callback). Unset: the callback may always use the connection (no overlap).
         std::function<bool()> pageNeedsConnection;
         // Redis Cluster: read one replica per shard (READONLY on its connection) instead of
         // the masters, sparing them; a shard without a replica online (CLUSTER SHARDS health

@@ -8,6 +8,7 @@ target_sources(sluice_core PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/keyhealth.cpp ${CMAKE_CURRENT_LIST_DIR}/keyhealth.h
     ${CMAKE_CURRENT_LIST_DIR}/keyinfo.cpp ${CMAKE_CURRENT_LIST_DIR}/keyinfo.h
     ${CMAKE_CURRENT_LIST_DIR}/keyreader.cpp ${CMAKE_CURRENT_LIST_DIR}/keyreader.h
+    ${CMAKE_CURRENT_LIST_DIR}/keyreader_p.h ${CMAKE_CURRENT_LIST_DIR}/keyreview.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keyscanner.cpp ${CMAKE_CURRENT_LIST_DIR}/keyscanner.h
     ${CMAKE_CURRENT_LIST_DIR}/keyscanner_p.h
     ${CMAKE_CURRENT_LIST_DIR}/layouts.cpp ${CMAKE_CURRENT_LIST_DIR}/layouts.h

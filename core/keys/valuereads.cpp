@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+using namespace Qt::StringLiterals;
+
 namespace sluice::keys {
 
 namespace {
@@ -345,10 +347,25 @@ bool ValueReads::pending() const
                        [](const Page &p) { return p.stage != Done; });
 }
 
+bool ValueReads::unsent() const
+{
+    return std::any_of(m_pages.begin(), m_pages.end(),
+                       [](const Page &p) { return p.stage != Done && p.batch == 0; });
+}
+
 void ValueReads::discard()
 {
     m_pages.clear();
     m_early.clear();
+    m_collected = m_appended;
+}
+
+void ValueReads::resend()
+{
+    for (Page &p : m_pages) {
+        p.batch = 0;
+    }
+    m_collected = m_appended;
 }
 
 // The next stage with something to read.
@@ -399,16 +416,19 @@ void ValueReads::queue(const QList<KeyInfo> &page)
     m_pages.push_back(std::move(p));
 }
 
-void ValueReads::append(Connection &c)
+bool ValueReads::append(Connection &c)
 {
     static constexpr ReplyBound values = ReplyBound::values("a read of keys' values");
     static const QByteArray last = QByteArrayLiteral("-1");
     static const QByteArray withScores = QByteArrayLiteral("WITHSCORES");
+    const quint64 batch = m_appended + 1;
+    bool any = false;
     for (Page &p : m_pages) {
-        if (p.stage == Done) {
-            continue;
+        if (p.stage == Done || p.batch != 0) {
+            continue; // done, or its reads are in flight
         }
-        p.sent = true;
+        any = true;
+        p.batch = batch;
         if (p.stage == Types) {
             for (const qsizetype i : p.types) {
                 c.append({QByteArrayLiteral("TYPE"), p.infos[i].key});
@@ -431,24 +451,28 @@ void ValueReads::append(Connection &c)
             appendRead(c, howToRead(p.infos[i]), p.infos[i].key);
         }
     }
+    m_appended += any ? 1 : 0;
+    return any;
 }
 
 Result<void> ValueReads::collect(Connection &c)
 {
+    if (m_collected == m_appended) {
+        return Error::make(Error::Kind::Internal, u"no value reads are due on the connection"_s);
+    }
+    const quint64 batch = ++m_collected;
     for (Page &p : m_pages) {
-        if (!p.sent) {
+        if (p.batch != batch) {
             continue;
         }
         auto r = p.stage == Types     ? collectTypes(c, p)
                  : p.stage == Lengths ? collectLengths(c, p)
                                       : collectValues(c, p);
         if (!r) {
-            for (Page &q : m_pages) {
-                q.sent = false; // to be sent again, whole
-            }
+            resend(); // every batch in flight to be sent again, whole
             return r;
         }
-        p.sent = false;
+        p.batch = 0;
     }
     return {};
 }
@@ -626,7 +650,9 @@ Result<void> ValueReads::readAll(Connection &c, const QList<KeyInfo> &keys)
 {
     queue(keys);
     while (pending()) {
-        append(c);
+        if (!append(c)) {
+            return Error::make(Error::Kind::Internal, u"value reads are still in flight"_s);
+        }
         if (auto r = collect(c); !r) {
             return r;
         }

@@ -15,7 +15,7 @@
 
 // The audit's reads of keys' values (KeyAuditor): what a key's layout is judged by, beyond the
 // TYPE and PTTL the scanner read. A PageFollower, so that the reads of a SCAN page ride in the
-// scan's next round trip (KeyScanner::Options::follower), with no round trip of their own.
+// scan's round trips (KeyScanner::Options::follower), with no round trip of their own.
 // Within a per-key budget, whatever the key holds:
 //   string  GETRANGE 0 128: a value of up to 64 bytes comes whole (its length is what came);
 //           a longer one keeps its first 64 bytes, and only when they start as a serialized
@@ -42,8 +42,10 @@ class ValueReads final : public PageFollower, public TypedReads
 public:
     void queue(const QList<KeyInfo> &page) override;
     bool pending() const override;
-    void append(Connection &c) override;
+    bool unsent() const override;
+    bool append(Connection &c) override;
     Result<void> collect(Connection &c) override;
+    void resend() override;
 
     // The keys whose reads are complete, in the order they were queued, each with its read
     // (key, type and PTTL from the scanner's KeyInfo); they are then forgotten.
@@ -77,7 +79,7 @@ private:
         std::vector<qsizetype> lengths; // strings whose exact length is still to be read
         std::vector<qsizetype> zsets; // sorted sets whose size and newest end are still to be read
         Stage stage = Values;
-        bool sent = false;
+        quint64 batch = 0; // the append() its stage's reads went out in; 0: not sent
     };
     // A value read with the key's PTTL (TypedReads), until queue() takes it.
     struct Early
@@ -100,6 +102,8 @@ private:
     Result<void> collectLengths(Connection &c, Page &p);
     static void advance(Page &p);
     std::deque<Page> m_pages;
+    quint64 m_appended = 0;  // batches appended
+    quint64 m_collected = 0; // batches collected (or forgotten)
     std::deque<Early> m_early;
     std::vector<Shape> m_shapes = std::vector<Shape>(shapeSlots);
 };

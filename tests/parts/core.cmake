@@ -21,6 +21,8 @@ sluice_test(exporters)
 sluice_test(rulestore REDIS)
 sluice_test(keymap)
 sluice_test(keys REDIS)
+# The key scanner's pipeline with the next round trip in flight, on a redis-server of its own.
+sluice_test(scanpipeline)
 sluice_test(cli_keys REDIS)
 sluice_test(serverfeatures REDIS)
 add_dependencies(tst_serverfeatures sluice-cli)
