@@ -84,6 +84,28 @@ private Q_SLOTS:
         QVERIFY(w.grab().save(QStringLiteral("screenshots/mainwindow.png")));
     }
 
+    // Ctrl+F focuses the filter of the page shown when it has one (Keys); on any other page it
+    // brings the Rules page to the front with its filter focused.
+    void filterShortcutGoesToThePagesFilter()
+    {
+        ui::MainWindow w;
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        auto *pages = w.findChild<QStackedWidget *>(QStringLiteral("pages"));
+        w.showPage(ui::MainWindow::KeysPageIndex);
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(pages->currentIndex(), int(ui::MainWindow::KeysPageIndex));
+        QTRY_COMPARE(QApplication::focusWidget(),
+                     pages->widget(ui::MainWindow::KeysPageIndex)
+                         ->findChild<QLineEdit *>(QStringLiteral("filterEdit")));
+        w.showPage(ui::MainWindow::MonitorPageIndex);
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(pages->currentIndex(), int(ui::MainWindow::RulesPageIndex));
+        QTRY_COMPARE(QApplication::focusWidget(),
+                     w.rulesPage()->findChild<QLineEdit *>(QStringLiteral("filterEdit")));
+    }
+
     void frame()
     {
         ui::MainWindow w;

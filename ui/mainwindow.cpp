@@ -273,14 +273,9 @@ void MainWindow::buildMenus()
                   QKeySequence(Qt::CTRL | Qt::Key_E),
                   tr("Export the rules (JSON, YAML, nginx, Envoy, Kong); on the "
                      "Simulation page, export the figure"),
-                  [this] {
-                      if (m_pages->currentWidget() == m_simulationPage) {
-                          m_simulationPage->exportFigure();
-                      } else {
-                          showPage(RulesPageIndex);
-                          m_rulesPage->exportRules();
-                      }
-                  });
+                  ownElseRules(
+                      m_simulationPage, [this] { m_simulationPage->exportFigure(); },
+                      [this] { m_rulesPage->exportRules(); }));
     m_recentMenu = file->addMenu(tr("Recent &files"));
     m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
     buildRecentMenu();
@@ -306,14 +301,9 @@ void MainWindow::buildMenus()
     }
     view->addSeparator();
     addMenuAction(view, tr("&Filter"), QStringLiteral("filterAction"), QKeySequence::Find, {},
-                  [this] {
-                      if (m_pages->currentWidget() == m_keysPage) {
-                          m_keysPage->focusFilter();
-                      } else {
-                          showPage(RulesPageIndex);
-                          m_rulesPage->focusFilter();
-                      }
-                  });
+                  ownElseRules(
+                      m_keysPage, [this] { m_keysPage->focusFilter(); },
+                      [this] { m_rulesPage->focusFilter(); }));
     addMenuAction(
         view, tr("&Refresh"), QStringLiteral("refreshAction"), QKeySequence(Qt::Key_F5),
         tr("Scan the keys again, read the monitor now; a lost connection is retried at once"),
@@ -674,6 +664,19 @@ QAction *MainWindow::addMenuAction(QMenu *menu, const QString &text, const QStri
     action->setStatusTip(statusTip);
     connect(action, &QAction::triggered, this, run);
     return action;
+}
+
+std::function<void()> MainWindow::ownElseRules(QWidget *page, std::function<void()> own,
+                                               std::function<void()> onRules)
+{
+    return [this, page, own = std::move(own), onRules = std::move(onRules)] {
+        if (m_pages->currentWidget() == page) {
+            own();
+        } else {
+            showPage(RulesPageIndex);
+            onRules();
+        }
+    };
 }
 
 void MainWindow::addNavItem(const QString &name, const QString &icon)

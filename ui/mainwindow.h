@@ -99,6 +99,10 @@ private:
     QAction *addMenuAction(QMenu *menu, const QString &text, const QString &objectName,
                            const QKeySequence &shortcut, const QString &statusTip,
                            const std::function<void()> &run);
+    // A shortcut's action: `own` while `page` shows, and on any other page the Rules page's
+    // `onRules`, with the Rules page brought to the front (Ctrl+E, Ctrl+F).
+    std::function<void()> ownElseRules(QWidget *page, std::function<void()> own,
+                                       std::function<void()> onRules);
     void onConnectionState(const ConnectionState &state);
     void onKeysHealth();
     void onStatsHealth();

@@ -2,6 +2,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QList>
 #include <QStringList>
 
 class QTableView;
@@ -59,6 +60,22 @@ protected:
         swap();
         endResetModel();
     }
+};
+
+// A TableModel over a list of rows, one row of the table each (the Monitor's lists, the
+// cluster's nodes): count() is the list's size and rows() reads it. The subclass swaps a whole
+// list into m_rows inside resetWith() and says what a cell shows of m_rows[row].
+template <typename Row> class RowsModel : public TableModel
+{
+public:
+    using TableModel::TableModel;
+
+    const QList<Row> &rows() const { return m_rows; }
+
+protected:
+    int count() const final { return int(m_rows.size()); }
+
+    QList<Row> m_rows;
 };
 
 } // namespace sluice::ui

@@ -2,6 +2,8 @@
 
 #include "tone.h"
 
+#include "core/common/names.h"
+
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
@@ -27,35 +29,27 @@ Theme::Theme()
     }
 }
 
+namespace {
+
+// Each choice as the settings name it.
+constexpr Named<Theme::Choice> choiceNames[] = {{Theme::Choice::System, u"system"},
+                                                {Theme::Choice::Light, u"light"},
+                                                {Theme::Choice::Dark, u"dark"}};
+
+} // namespace
+
 QString Theme::name(Choice choice)
 {
-    switch (choice) {
-    case Choice::Light:
-        return QStringLiteral("light");
-    case Choice::Dark:
-        return QStringLiteral("dark");
-    case Choice::System:
-        break;
-    }
-    return QStringLiteral("system");
+    return nameIn(choiceNames, choice, u"system");
 }
 
 Theme::Choice Theme::fromName(const QString &name, bool *ok)
 {
-    const QString n = name.trimmed().toLower();
+    const std::optional<Choice> c = valueNamed(choiceNames, name.trimmed().toLower());
     if (ok) {
-        *ok = true;
+        *ok = c.has_value();
     }
-    if (n == QLatin1String("light")) {
-        return Choice::Light;
-    }
-    if (n == QLatin1String("dark")) {
-        return Choice::Dark;
-    }
-    if (ok) {
-        *ok = n == QLatin1String("system");
-    }
-    return Choice::System;
+    return c.value_or(Choice::System);
 }
 
 QPalette Theme::darkPalette()

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/redis/connection.h"
+#include "core/redis/lazyconnection.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
@@ -8,6 +8,7 @@
 #include <QThread>
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace sluice::ui {
@@ -22,6 +23,20 @@ workerConnectionOptions(std::chrono::milliseconds command,
     o.connectTimeout = connect;
     o.commandTimeout = command;
     return o;
+}
+
+// A page worker's connection to `endpoint` with the options above, opened on its first use and
+// reopened by LazyConnection's rule; none without an endpoint (not connected: the worker reads
+// nothing).
+inline std::optional<LazyConnection>
+workerConnection(std::optional<Endpoint> endpoint, std::chrono::milliseconds command,
+                 std::chrono::milliseconds connect = std::chrono::seconds(2))
+{
+    if (!endpoint) {
+        return std::nullopt;
+    }
+    return std::optional<LazyConnection>(std::in_place, std::move(*endpoint),
+                                         workerConnectionOptions(command, connect));
 }
 
 // A worker object on its own named QThread, the way every page talks to Redis: the worker is

@@ -16,25 +16,24 @@
 namespace sluice::ui {
 
 // The node list: one row a node, masters each followed by their replicas.
-class ClusterNodesModel : public TableModel
+class ClusterNodesModel : public RowsModel<ClusterNode>
 {
     Q_OBJECT
 public:
-    using TableModel::TableModel;
+    using RowsModel::RowsModel;
     void setNodes(const QList<ClusterNode> &nodes)
     {
-        resetWith([&] { m_nodes = nodes; });
+        resetWith([&] { m_rows = nodes; });
     }
 
 protected:
-    int count() const override { return int(m_nodes.size()); }
     QStringList titles() const override
     {
         return {tr("Node"), tr("Role"), tr("Slots"), tr("Health")};
     }
     QVariant cell(const QModelIndex &index, int role) const override
     {
-        const ClusterNode &n = m_nodes[index.row()];
+        const ClusterNode &n = m_rows[index.row()];
         const Tone tone = n.health == ClusterNode::Health::Ok        ? Tone::Good
                           : n.health == ClusterNode::Health::Failing ? Tone::Warning
                                                                      : Tone::Bad;
@@ -61,21 +60,18 @@ protected:
         }
         return {};
     }
-
-private:
-    QList<ClusterNode> m_nodes;
 };
 
 // The slot view: one row a rule.
-class RuleSpreadModel : public TableModel
+class RuleSpreadModel : public RowsModel<RuleSpread>
 {
     Q_OBJECT
 public:
-    using TableModel::TableModel;
+    using RowsModel::RowsModel;
     void set(const QList<RuleSpread> &spreads, double rate, double capacity)
     {
         resetWith([&] {
-            m_spreads = spreads;
+            m_rows = spreads;
             m_texts.clear();
             for (const RuleSpread &s : spreads) {
                 m_texts << describeSpread(s, rate, capacity);
@@ -85,14 +81,13 @@ public:
     const QList<SpreadText> &texts() const { return m_texts; }
 
 protected:
-    int count() const override { return int(m_spreads.size()); }
     QStringList titles() const override
     {
         return {tr("Rule"), tr("Keys"), tr("Nodes"), tr("Load at the rate")};
     }
     QVariant cell(const QModelIndex &index, int role) const override
     {
-        const RuleSpread &s = m_spreads[index.row()];
+        const RuleSpread &s = m_rows[index.row()];
         const SpreadText &t = m_texts[index.row()];
         if (role == Qt::DisplayRole) {
             switch (index.column()) {
@@ -116,7 +111,6 @@ protected:
     }
 
 private:
-    QList<RuleSpread> m_spreads;
     QList<SpreadText> m_texts;
 };
 

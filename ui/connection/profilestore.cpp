@@ -1,5 +1,7 @@
 #include "profilestore.h"
 
+#include "core/common/names.h"
+
 #include <QCoreApplication>
 #include <QPointer>
 #include <QSettings>
@@ -18,16 +20,15 @@ namespace {
 const QString profilesGroup = QStringLiteral("connections/profiles");
 const QString lastKey = QStringLiteral("connections/last");
 
+// Where a secret is, as the settings say it.
+constexpr Named<ProfileStore::PasswordPlace> placeNames[] = {
+    {ProfileStore::PasswordPlace::None, u"none"},
+    {ProfileStore::PasswordPlace::Keyring, u"keyring"},
+    {ProfileStore::PasswordPlace::Session, u"session"}};
+
 QString placeName(ProfileStore::PasswordPlace place)
 {
-    switch (place) {
-    case ProfileStore::PasswordPlace::Keyring:
-        return QStringLiteral("keyring");
-    case ProfileStore::PasswordPlace::Session:
-        return QStringLiteral("session");
-    default:
-        return QStringLiteral("none");
-    }
+    return nameIn(placeNames, place, u"none");
 }
 
 // The settings key that says where a secret is.
@@ -142,13 +143,7 @@ ProfileStore::PasswordPlace ProfileStore::secretPlace(const QString &id, Secret 
     const QString place =
         settings.value(profilesGroup + QLatin1Char('/') + id + QLatin1Char('/') + placeKey(secret))
             .toString();
-    if (place == placeName(PasswordPlace::Keyring)) {
-        return PasswordPlace::Keyring;
-    }
-    if (place == placeName(PasswordPlace::Session)) {
-        return PasswordPlace::Session;
-    }
-    return PasswordPlace::None;
+    return valueNamed(placeNames, place).value_or(PasswordPlace::None);
 }
 
 void ProfileStore::setPlace(const QString &id, Secret secret, PasswordPlace place)

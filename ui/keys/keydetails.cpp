@@ -42,6 +42,17 @@ QString ttlWords(qint64 pttl)
         .arg(keypresentation::ttlText(pttl), QLocale().toString(pttl));
 }
 
+// A column of `row` (its share `stretch`) under the section heading `title`, made in `body`.
+QVBoxLayout *headedColumn(QHBoxLayout *row, int stretch, QLabel *&heading, const QString &title,
+                          QWidget *body)
+{
+    auto *column = PageHeader::layoutOn<QVBoxLayout>(nullptr, 4);
+    heading = PageHeader::heading(title, 1.0, body);
+    column->addWidget(heading);
+    row->addLayout(column, stretch);
+    return column;
+}
+
 } // namespace
 
 KeyDetails::KeyDetails(QWidget *parent)
@@ -113,27 +124,21 @@ KeyDetails::KeyDetails(QWidget *parent)
     h->addLayout(left, 4);
 
     // The verdict explained, beside the facts (the pane is short: the table gets the height).
-    auto *middle = PageHeader::layoutOn<QVBoxLayout>(nullptr, 4);
-    m_explanationTitle = PageHeader::heading(tr("Why it is flagged"), 1.0, m_body);
-    middle->addWidget(m_explanationTitle);
+    auto *middle = headedColumn(h, 4, m_explanationTitle, tr("Why it is flagged"), m_body);
     m_explanation = value(m_body, "detailsExplanation");
     // The palette's panel and ink (readable in both themes), the verdict's colour as the
     // border; taken again on a theme switch.
     Theme::followStyleSheet(m_explanation, [this] { return explanationSheet(); });
     middle->addWidget(m_explanation);
     middle->addStretch(1);
-    h->addLayout(middle, 4);
 
-    auto *right = PageHeader::layoutOn<QVBoxLayout>(nullptr, 4);
-    m_rawTitle = PageHeader::heading(tr("Raw value"), 1.0, m_body);
-    right->addWidget(m_rawTitle);
+    auto *right = headedColumn(h, 3, m_rawTitle, tr("Raw value"), m_body);
     m_raw = new QPlainTextEdit(m_body);
     m_raw->setObjectName(QStringLiteral("rawValue"));
     m_raw->setReadOnly(true);
     m_raw->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     right->addWidget(m_raw, 1);
-    h->addLayout(right, 3);
 
     setKey(std::nullopt, nullptr);
 }

@@ -47,23 +47,40 @@ QString ttlText(qint64 ms)
         .arg((s % 86400) / 3600);
 }
 
+namespace {
+
+// A verdict's flag: its words (flagText) and its severity (flagSeverity), one row a verdict.
+struct Flag
+{
+    keys::Health health;
+    const char *words;
+    int severity;
+};
+constexpr Flag flags[] = {
+    {keys::Health::Ok, QT_TRANSLATE_NOOP("sluice::ui::KeysPage", "ok"), 0},
+    {keys::Health::NoTtl, QT_TRANSLATE_NOOP("sluice::ui::KeysPage", "never expires"), 3},
+    {keys::Health::TtlExceedsRule, QT_TRANSLATE_NOOP("sluice::ui::KeysPage", "TTL too long"), 2},
+    {keys::Health::Orphan, QT_TRANSLATE_NOOP("sluice::ui::KeysPage", "no rule"), 1},
+    {keys::Health::WrongType, QT_TRANSLATE_NOOP("sluice::ui::KeysPage", "wrong type"), 4},
+    {keys::Health::Unreadable, QT_TRANSLATE_NOOP("sluice::ui::KeysPage", "unreadable"), 1},
+};
+
+const Flag *flagOf(keys::Health health)
+{
+    for (const Flag &f : flags) {
+        if (f.health == health) {
+            return &f;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
 QString flagText(keys::Health health)
 {
-    switch (health) {
-    case keys::Health::Ok:
-        return QCoreApplication::translate("sluice::ui::KeysPage", "ok");
-    case keys::Health::NoTtl:
-        return QCoreApplication::translate("sluice::ui::KeysPage", "never expires");
-    case keys::Health::TtlExceedsRule:
-        return QCoreApplication::translate("sluice::ui::KeysPage", "TTL too long");
-    case keys::Health::Orphan:
-        return QCoreApplication::translate("sluice::ui::KeysPage", "no rule");
-    case keys::Health::WrongType:
-        return QCoreApplication::translate("sluice::ui::KeysPage", "wrong type");
-    case keys::Health::Unreadable:
-        return QCoreApplication::translate("sluice::ui::KeysPage", "unreadable");
-    }
-    return {};
+    const Flag *f = flagOf(health);
+    return f ? QCoreApplication::translate("sluice::ui::KeysPage", f->words) : QString();
 }
 
 QString flagTitle(keys::Health health)
@@ -97,20 +114,8 @@ QColor flagColor(keys::Health health)
 
 int flagSeverity(keys::Health health)
 {
-    switch (health) {
-    case keys::Health::WrongType:
-        return 4;
-    case keys::Health::NoTtl:
-        return 3;
-    case keys::Health::TtlExceedsRule:
-        return 2;
-    case keys::Health::Orphan:
-    case keys::Health::Unreadable:
-        return 1;
-    case keys::Health::Ok:
-        return 0;
-    }
-    return 0;
+    const Flag *f = flagOf(health);
+    return f ? f->severity : 0;
 }
 
 QIcon flagIcon(keys::Health health)

@@ -61,26 +61,11 @@ QVariant KeysModel::headerData(int section, Qt::Orientation orientation, int rol
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return {};
     }
-    switch (section) {
-    case KeyColumn:
-        return tr("Key");
-    case TypeColumn:
-        return tr("Type");
-    case RuleColumn:
-        return tr("Rule");
-    case SubjectColumn:
-        return tr("Subject");
-    case StateColumn:
-        return tr("State");
-    case TtlColumn:
-        return tr("TTL");
-    case FlagColumn:
-        return tr("Health");
-    case NodeColumn:
-        return tr("Node");
-    default:
-        return {};
-    }
+    // In column order.
+    const QStringList titles{tr("Key"),   tr("Type"), tr("Rule"),   tr("Subject"),
+                             tr("State"), tr("TTL"),  tr("Health"), tr("Node")};
+    static_assert(ColumnCount == 8, "a title for every column");
+    return section >= 0 && section < titles.size() ? QVariant(titles[section]) : QVariant();
 }
 
 QVariant KeysModel::data(const QModelIndex &index, int role) const

@@ -26,7 +26,7 @@ QString perSecond(double v, bool lowerBound)
 } // namespace
 
 ForeignWatchModel::ForeignWatchModel(QObject *parent)
-    : TableModel(parent)
+    : RowsModel(parent)
 {}
 
 void ForeignWatchModel::setReport(const keys::WatchReport &report, int maxRows)

@@ -11,7 +11,7 @@ namespace sluice::ui {
 // The Monitor's "Other limiters": the subjects of other libraries' keys (keys/keywatcher.h),
 // the most limited first: level, key, layout, now against the limit, admitted and counted per
 // second between the two samples. Whole reports swapped in by setReport(). GUI thread.
-class ForeignWatchModel : public TableModel
+class ForeignWatchModel : public RowsModel<keys::WatchedSubject>
 {
     Q_OBJECT
 public:
@@ -29,7 +29,6 @@ public:
 
     // The subjects of `report` (its expired keys left out), at most `maxRows`.
     void setReport(const keys::WatchReport &report, int maxRows = 200);
-    const QList<keys::WatchedSubject> &rows() const { return m_rows; }
 
     // "over its limit", "no token left", "blocked": the level in words.
     static QString levelWords(const keys::WatchedSubject &s);
@@ -37,11 +36,8 @@ public:
     static QString changeWords(keys::WatchChange c);
 
 private:
-    int count() const override { return int(m_rows.size()); }
     QStringList titles() const override;
     QVariant cell(const QModelIndex &index, int role) const override;
-
-    QList<keys::WatchedSubject> m_rows;
 };
 
 } // namespace sluice::ui

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <limits>
 
+using namespace std::chrono_literals;
+
 namespace sluice::ui {
 
 ForeignWatchWorker::ForeignWatchWorker(int intervalMs, QObject *parent)
@@ -27,14 +29,9 @@ void ForeignWatchWorker::start()
 void ForeignWatchWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 session,
                                      double scanBudget)
 {
-    m_endpoint = std::move(endpoint);
+    m_connection = workerConnection(std::move(endpoint), 3s, 1s);
     m_session = session;
     m_scanBudget = scanBudget;
-    m_connection.reset();
-    if (m_endpoint) {
-        m_connection.emplace(
-            *m_endpoint, workerConnectionOptions(std::chrono::seconds(3), std::chrono::seconds(1)));
-    }
     restartSamples();
 }
 
@@ -58,14 +55,14 @@ void ForeignWatchWorker::restartSamples()
         return;
     }
     m_timer->stop();
-    if (m_active && m_endpoint) {
+    if (m_active && m_connection) {
         m_timer->start(0);
     }
 }
 
 void ForeignWatchWorker::tick()
 {
-    if (!m_active || !m_endpoint || m_cancel) {
+    if (!m_active || !m_connection || m_cancel) {
         return;
     }
     QElapsedTimer took;

@@ -51,8 +51,7 @@ private:
 
     int m_intervalMs;
     QTimer *m_timer = nullptr;
-    std::optional<Endpoint> m_endpoint;
-    std::optional<LazyConnection> m_connection; // of m_endpoint
+    std::optional<LazyConnection> m_connection; // none: not connected
     quint64 m_session = 0;
     double m_scanBudget = keys::defaultScanBudget;
     QList<keys::Adoption> m_adoptions;

@@ -13,7 +13,7 @@
 namespace sluice::ui {
 
 LimitedModel::LimitedModel(QObject *parent)
-    : TableModel(parent)
+    : RowsModel(parent)
 {}
 
 void LimitedModel::setRows(QList<LimitedSubject> rows)

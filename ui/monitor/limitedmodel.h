@@ -10,7 +10,7 @@ namespace sluice::ui {
 
 // "Limited right now": one row per denied subject, longest wait first. The worker sends whole
 // snapshots; setRows() swaps them in (begin/endResetModel). GUI thread.
-class LimitedModel : public TableModel
+class LimitedModel : public RowsModel<LimitedSubject>
 {
     Q_OBJECT
 public:
@@ -23,7 +23,6 @@ public:
     explicit LimitedModel(QObject *parent = nullptr);
 
     void setRows(QList<LimitedSubject> rows);
-    const QList<LimitedSubject> &rows() const { return m_rows; }
     // The row of `key`, or -1.
     int rowOf(const QByteArray &key) const;
     // The row of `subject` on rule `ruleId` (what a selection follows across swaps), or -1.
@@ -39,11 +38,9 @@ public:
     static QString endText(qint64 ms);
 
 private:
-    int count() const override { return int(m_rows.size()); }
     QStringList titles() const override;
     QVariant cell(const QModelIndex &index, int role) const override;
 
-    QList<LimitedSubject> m_rows;
     bool m_stale = false;
 };
 

@@ -16,6 +16,8 @@
 
 #include <utility>
 
+using namespace std::chrono_literals;
+
 namespace sluice::ui {
 
 MonitorWorker::MonitorWorker(Options options, QObject *parent)
@@ -53,17 +55,12 @@ void MonitorWorker::start()
 void MonitorWorker::setEndpoint(std::optional<Endpoint> endpoint, quint64 session,
                                 double scanBudget)
 {
-    m_endpoint = std::move(endpoint);
+    m_connection = workerConnection(std::move(endpoint), 3s, 1s);
     m_scanBudget = scanBudget;
     m_session = session;
-    m_connection.reset();
-    if (m_endpoint) {
-        m_connection.emplace(
-            *m_endpoint, workerConnectionOptions(std::chrono::seconds(3), std::chrono::seconds(1)));
-    }
     m_ticks = 0;
     m_nextScanMs = 0;
-    if (m_endpoint) {
+    if (m_connection) {
         refresh(true);
     }
 }
@@ -91,7 +88,7 @@ void MonitorWorker::setScanKeys(bool on)
 
 void MonitorWorker::refresh(bool withKeys)
 {
-    if (!m_endpoint || m_cancel) {
+    if (!m_connection || m_cancel) {
         return;
     }
     withKeys = withKeys && m_scanKeys;
@@ -103,7 +100,7 @@ void MonitorWorker::refresh(bool withKeys)
 
 void MonitorWorker::tick()
 {
-    if (!m_endpoint || m_cancel) {
+    if (!m_connection || m_cancel) {
         return;
     }
     ++m_ticks;
@@ -323,7 +320,7 @@ void MonitorWorker::applyOverrides(MonitorSnapshot &s)
 void MonitorWorker::unblock(QByteArray key)
 {
     QString error;
-    if (!m_endpoint) {
+    if (!m_connection) {
         Q_EMIT unblocked(key, false, tr("not connected"));
         return;
     }
@@ -349,7 +346,7 @@ void MonitorWorker::storeOverrides(QList<OverrideTarget> targets, Override::Acti
                                    qint64 ttlUs, QString note)
 {
     QString error;
-    if (!m_endpoint) {
+    if (!m_connection) {
         error = tr("not connected");
     } else {
         ensureConnection(&error);

@@ -114,8 +114,7 @@ private:
 
     Options m_options;
     QTimer *m_timer = nullptr;
-    std::optional<Endpoint> m_endpoint;
-    std::optional<LazyConnection> m_connection; // of m_endpoint
+    std::optional<LazyConnection> m_connection; // none: not connected
     quint64 m_session = 0;
     RuleSet m_rules;
     QString m_topRule;

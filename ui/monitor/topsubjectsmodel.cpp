@@ -9,7 +9,7 @@
 namespace sluice::ui {
 
 TopSubjectsModel::TopSubjectsModel(QObject *parent)
-    : TableModel(parent)
+    : RowsModel(parent)
 {}
 
 void TopSubjectsModel::setRows(QList<stats::TopSubject> rows)

@@ -11,7 +11,7 @@ namespace sluice::ui {
 // "Top subjects by traffic" of one rule over the Monitor page's window: requests, denied and
 // the denied share, busiest first (the order StatsReader::readTopSubjects returns). Whole
 // snapshots swapped in by setRows(). GUI thread.
-class TopSubjectsModel : public TableModel
+class TopSubjectsModel : public RowsModel<stats::TopSubject>
 {
     Q_OBJECT
 public:
@@ -21,14 +21,10 @@ public:
     explicit TopSubjectsModel(QObject *parent = nullptr);
 
     void setRows(QList<stats::TopSubject> rows);
-    const QList<stats::TopSubject> &rows() const { return m_rows; }
 
 private:
-    int count() const override { return int(m_rows.size()); }
     QStringList titles() const override;
     QVariant cell(const QModelIndex &index, int role) const override;
-
-    QList<stats::TopSubject> m_rows;
 };
 
 } // namespace sluice::ui

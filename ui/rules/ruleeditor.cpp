@@ -61,8 +61,6 @@ constexpr qint64 defaultWindowUs = 1'000'000;
 constexpr Rate defaultRate{10, 1'000'000};
 constexpr qint64 defaultBurst = 20;
 
-enum ScopeIndex { GlobalScope, IpScope, UserScope, HeaderScope, ParamScope };
-
 // A number stays a number for the codec (so "3" is the integer 3), anything else is passed on
 // as a string and the codec says what it expected ("expected a positive integer, got ...").
 QJsonValue integerOrText(const QString &text)
@@ -704,51 +702,26 @@ void RuleEditor::updateHelp()
         help("count_rejected", tr("For window algorithms only."));
         break;
     }
-    switch (m_scope->currentIndex()) {
-    case GlobalScope:
-        help("scope", tr("One shared limit for all clients."));
-        break;
-    case IpScope:
-        help("scope", tr("One limit per client IP address."));
-        break;
-    case UserScope:
-        help("scope", tr("One limit per authenticated user."));
-        break;
-    case HeaderScope:
-        help("scope", tr("One limit per value of this header."));
-        break;
-    default:
-        help("scope", tr("One limit per value of this parameter."));
-        break;
-    }
+    // A choice's help: the line for the item chosen, in the items' order.
+    const auto chosen = [&](const char *name, const QComboBox *combo, const QStringList &lines) {
+        help(name, lines.value(combo->currentIndex()));
+    };
+    chosen("scope", m_scope,
+           {tr("One shared limit for all clients."), tr("One limit per client IP address."),
+            tr("One limit per authenticated user."), tr("One limit per value of this header."),
+            tr("One limit per value of this parameter.")});
     help("route", tr("What it guards, for people and exports."));
     help("description", tr("One line: why this limit exists."));
     help("key_prefix", tr("Keys are <prefix><id>:{<subject>}."));
-    switch (m_onRedisError->currentIndex()) {
-    case 0:
-        help("on_redis_error", tr("Redis down: requests pass (fail open)."));
-        break;
-    case 1:
-        help("on_redis_error", tr("Redis down: requests are refused (fail closed)."));
-        break;
-    default:
-        help("on_redis_error", tr("Redis down: each instance limits on its own."));
-        break;
-    }
-    switch (m_onChange->currentIndex()) {
-    case 1:
-        help("on_change", tr("Counters in Redis start afresh under the new limit."));
-        break;
-    case 2:
-        help("on_change", tr("Counters keep the same share of the new limit used."));
-        break;
-    case 3:
-        help("on_change", tr("A raise adds to what is left; a cut caps it."));
-        break;
-    default:
-        help("on_change", tr("Counters in Redis keep what was used (the default)."));
-        break;
-    }
+    chosen("on_redis_error", m_onRedisError,
+           {tr("Redis down: requests pass (fail open)."),
+            tr("Redis down: requests are refused (fail closed)."),
+            tr("Redis down: each instance limits on its own.")});
+    chosen("on_change", m_onChange,
+           {tr("Counters in Redis keep what was used (the default)."),
+            tr("Counters in Redis start afresh under the new limit."),
+            tr("Counters keep the same share of the new limit used."),
+            tr("A raise adds to what is left; a cut caps it.")});
 }
 
 void RuleEditor::updatePreview()

@@ -27,11 +27,8 @@ void RulesWorker::setEndpoint(const std::optional<Endpoint> &endpoint, const QBy
         delete m_watcher;
         m_watcher = nullptr;
     }
-    m_connection.reset();
     m_endpoint = endpoint;
-    if (m_endpoint) {
-        m_connection.emplace(*m_endpoint, workerConnectionOptions(std::chrono::seconds(5)));
-    }
+    m_connection = workerConnection(endpoint, std::chrono::seconds(5));
     m_store = rules::RuleStore(ns);
     m_ns = ns;
     if (!m_endpoint) {

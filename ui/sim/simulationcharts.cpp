@@ -291,25 +291,10 @@ QList<QPointF> SimulationCharts::points(int row, Role role) const
     if (row < 0 || row >= rowCount()) {
         return {};
     }
-    const Row &r = m_rows[size_t(row)];
-    QLineSeries *s = nullptr;
-    switch (role) {
-    case Role::Offered:
-        s = r.offered;
-        break;
-    case Role::Admitted:
-        s = r.admitted;
-        break;
-    case Role::Released:
-        s = r.released;
-        break;
-    case Role::Cumulative:
-        s = r.cumulative;
-        break;
-    case Role::Worst:
-        s = r.worst;
-        break;
-    }
+    // In Role's order.
+    constexpr QLineSeries *Row::*series[] = {&Row::offered, &Row::admitted, &Row::released,
+                                             &Row::cumulative, &Row::worst};
+    QLineSeries *s = m_rows[size_t(row)].*series[int(role)];
     return s ? s->points() : QList<QPointF>();
 }
 

@@ -68,33 +68,19 @@ QVariant SimulationMetricsModel::cell(const QModelIndex &index, int role) const
     const sim::RuleResult &r = m_rows[size_t(index.row())];
     const double share = r.offered > 0 ? 100.0 * double(r.admitted) / double(r.offered) : 0;
     const QLocale locale(QLocale::English);
-    if (role == Qt::UserRole) {
-        switch (index.column()) {
-        case RuleColumn:
-            return r.rule;
-        case AlgorithmColumn:
-            return r.adopted ? r.adopted->layout : algorithm::name(r.algorithm);
-        case OfferedColumn:
-            return r.offered;
-        case AdmittedColumn:
-            return r.admitted;
-        case RejectedColumn:
-            return r.rejected;
-        case AdmittedShareColumn:
-            return share;
-        case MaxInWindowColumn:
-            return r.maxAdmittedInWindow;
-        case MaxReleasedColumn:
-            return r.maxReleasedInWindow;
-        case PeakPerBinColumn:
-            return r.peakAdmittedPerBin;
-        case MeanDelayColumn:
-            return r.meanDelayMs;
-        case MaxDelayColumn:
-            return r.maxDelayMs;
-        default:
-            return {};
-        }
+    if (role == Qt::UserRole) { // the values the columns sort by, in column order (titles())
+        const QVariantList values{r.rule,
+                                  r.adopted ? r.adopted->layout : algorithm::name(r.algorithm),
+                                  r.offered,
+                                  r.admitted,
+                                  r.rejected,
+                                  share,
+                                  r.maxAdmittedInWindow,
+                                  r.maxReleasedInWindow,
+                                  r.peakAdmittedPerBin,
+                                  r.meanDelayMs,
+                                  r.maxDelayMs};
+        return values.value(index.column());
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
