@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -171,9 +172,11 @@ struct Compiled
         QString sluiceAlgorithm; // its algorithm ("fixed_window"), for Sluice's rows
     };
     std::vector<Row> rows;
-    // The rows of each Redis type, in the table's order: a key is tried against its type's
-    // rows only.
-    std::vector<std::pair<QByteArray, std::vector<size_t>>> byType;
+    // The rows of each Redis type, in the table's order, by the first byte of a name (256: the
+    // empty name): a key is tried against the rows of its type whose prefix (if any) starts
+    // with its first byte only.
+    using ByFirstByte = std::array<std::vector<size_t>, 257>;
+    std::vector<std::pair<QByteArray, ByFirstByte>> byType;
     Compiled()
     {
         for (const Layout &l : layouts()) {
@@ -200,15 +203,20 @@ struct Compiled
             if (same == byType.end()) {
                 same = byType.insert(byType.end(), {r.type, {}});
             }
-            same->second.push_back(rows.size());
+            for (size_t first = 0; first < same->second.size(); ++first) {
+                if (r.prefix.empty() || (first < 256 && quint8(r.prefix[0]) == first)) {
+                    same->second[first].push_back(rows.size());
+                }
+            }
             rows.push_back(std::move(r));
         }
     }
-    const std::vector<size_t> *rowsOfType(const QByteArray &type) const
+    // The rows a key of `type` named `key` may fit, in the table's order; nullptr: none.
+    const std::vector<size_t> *candidates(const QByteArray &type, const QByteArray &key) const
     {
-        for (const auto &[t, indexes] : byType) {
+        for (const auto &[t, byFirst] : byType) {
             if (t == type) {
-                return &indexes;
+                return &byFirst[key.isEmpty() ? 256 : quint8(key.front())];
             }
         }
         return nullptr;
@@ -660,7 +668,7 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
 {
     const QList<Layout> &all = layouts();
     const Compiled &c = compiled();
-    const std::vector<size_t> *ofType = c.rowsOfType(read.type);
+    const std::vector<size_t> *ofType = c.candidates(read.type, read.key);
     if (ofType == nullptr) {
         return nullptr;
     }

@@ -185,14 +185,16 @@ QString describeSluice(const Layout &layout, const ForeignRead &r,
                        const std::optional<QByteArray> &value)
 {
     auto f = [&](const char *name) {
-        return QString::fromLatin1(r.field(name).value_or(QByteArray("?")));
+        const auto v = r.field(name);
+        return v ? QString::fromLatin1(*v) : u"?"_s;
     };
     // "<words> <field> <words> <duration> ago", in one QString.
     auto since = [&](QStringView before, const char *field, QStringView middle, qint64 us) {
         QString text;
         text.reserve(64);
         text += before;
-        text += f(field);
+        const auto v = r.field(field);
+        text += v ? QLatin1StringView(*v) : QLatin1StringView("?");
         text += middle;
         appendAgo(text, us);
         text += u" ago";
@@ -251,9 +253,10 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
         if (!n) {
             return {};
         }
-        const QString amount = formatAmount(*n);
-        return counted(amount == u"1"_s ? 1 : 2, u"token", u"tokens", amount) +
-               u" left at the last request"_s;
+        QString text = formatAmount(*n); // counted(): "1 token", "2.5 tokens"
+        text += text == u"1"_s ? u" token" : u" tokens";
+        text += u" left at the last request";
+        return text;
     }
     case Decoder::GatewayStamp: {
         auto n = value ? number(*value) : std::nullopt;
