@@ -31,7 +31,25 @@ using namespace sluice::keys;
 // of these only (the usual case) is written without building its printable QString.
 bool plainAscii(QByteArrayView b)
 {
-    return std::all_of(b.begin(), b.end(),
+    const char *const bytes = b.data();
+    qsizetype i = 0;
+#ifdef __SSE2__
+    // Sixteen bytes a step (a key, a million keys).
+    const __m128i space = _mm_set1_epi8(0x20);
+    const __m128i tilde = _mm_set1_epi8(0x7e);
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (; i + 16 <= b.size(); i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i));
+        // Signed: a byte of 0x80 and up is below a space too.
+        const __m128i bad =
+            _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpgt_epi8(v, tilde)),
+                         _mm_cmpeq_epi8(v, backslash));
+        if (_mm_movemask_epi8(bad) != 0) {
+            return false;
+        }
+    }
+#endif
+    return std::all_of(bytes + i, bytes + b.size(),
                        [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
 }
 

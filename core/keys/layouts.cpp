@@ -594,11 +594,9 @@ bool keyFits(const Layout &layout, const QByteArray &key)
 
 namespace {
 
-bool shapeFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
+// Whether the value has the row's shape, its type known to be the row's.
+bool valueFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
 {
-    if (r.type != layout.type) {
-        return false;
-    }
     switch (layout.value) {
     case ValueShape::Integer:
         return facts.integer().has_value();
@@ -661,7 +659,7 @@ bool shapeFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
 bool shapeFits(const Layout &layout, const ForeignRead &r)
 {
     ValueFacts facts(r);
-    return shapeFits(layout, r, facts);
+    return r.type == layout.type && valueFits(layout, r, facts);
 }
 
 const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm)
@@ -689,7 +687,7 @@ const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorith
         }
         // The name's literals first (no allocation), then the value's shape (each fact worked
         // out once), then the expression.
-        if (shapeFits(l, read, facts) && expressionFits(row, read.key, name)) {
+        if (valueFits(l, read, facts) && expressionFits(row, read.key, name)) {
             return &l;
         }
     }
