@@ -7,6 +7,10 @@
 #include <QLocale>
 #include <QStringView>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -27,7 +31,25 @@ using namespace sluice::keys;
 // of these only (the usual case) is written without building its printable QString.
 bool plainAscii(QByteArrayView b)
 {
-    return std::all_of(b.begin(), b.end(),
+    const char *const bytes = b.data();
+    qsizetype i = 0;
+#ifdef __SSE2__
+    // Sixteen bytes a step (a key, a million keys).
+    const __m128i space = _mm_set1_epi8(0x20);
+    const __m128i tilde = _mm_set1_epi8(0x7e);
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (; i + 16 <= b.size(); i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i));
+        // Signed: a byte of 0x80 and up is below a space too.
+        const __m128i bad =
+            _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpgt_epi8(v, tilde)),
+                         _mm_cmpeq_epi8(v, backslash));
+        if (_mm_movemask_epi8(bad) != 0) {
+            return false;
+        }
+    }
+#endif
+    return std::all_of(bytes + i, bytes + b.size(),
                        [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
 }
 
@@ -36,122 +58,201 @@ char hexDigit(unsigned v)
     return char(v < 10 ? '0' + v : 'a' + v - 10);
 }
 
-void appendEscapedAscii(std::string &out, unsigned u)
+// Qt's JSON escapes (qjsonwriter.cpp) of an ASCII unit: the short forms, \u00xx for other
+// controls. Returns past what it wrote (6 bytes at most).
+char *writeEscapedAscii(char *p, unsigned u)
 {
-    // Qt's JSON escapes (qjsonwriter.cpp): the short forms, \u00xx for other controls.
-    out += '\\';
+    *p++ = '\\';
     switch (u) {
     case '"':
-        out += '"';
-        break;
     case '\\':
-        out += '\\';
-        break;
+        *p++ = char(u);
+        return p;
     case '\b':
-        out += 'b';
-        break;
+        *p++ = 'b';
+        return p;
     case '\f':
-        out += 'f';
-        break;
+        *p++ = 'f';
+        return p;
     case '\n':
-        out += 'n';
-        break;
+        *p++ = 'n';
+        return p;
     case '\r':
-        out += 'r';
-        break;
+        *p++ = 'r';
+        return p;
     case '\t':
-        out += 't';
-        break;
-    default: {
-        const char u4[] = {'u', '0', '0', hexDigit(u >> 4), hexDigit(u & 0xf)};
-        out.append(u4, sizeof u4);
-    }
+        *p++ = 't';
+        return p;
+    default:
+        for (const char c : {'u', '0', '0', hexDigit(u >> 4), hexDigit(u & 0xf)}) {
+            *p++ = c;
+        }
+        return p;
     }
 }
 
-// A JSON string of UTF-16 text, as Qt writes it: UTF-8, a lone surrogate as \uxxxx.
-void appendJsonString(std::string &out, QStringView s)
+// Whether a UTF-16 unit goes into a JSON string as the one byte it is (no escape, ASCII).
+bool plainUnit(char16_t u)
 {
-    out += '"';
+    return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
+}
+
+// Writes the run of plainUnit() units `text` starts with (of its `n`) to `to`, as bytes; returns
+// its length. Eight units a step where SSE2 is there (x86-64 always): a state, a cause, a layout
+// id is printable ASCII, and a million of them go through here.
+qsizetype writePlainRun(char *to, const char16_t *text, qsizetype n)
+{
+    qsizetype i = 0;
+#ifdef __SSE2__
+    const __m128i nonAsciiBits = _mm_set1_epi16(short(0xff80));
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i space = _mm_set1_epi16(0x20);
+    const __m128i quote = _mm_set1_epi16('"');
+    const __m128i backslash = _mm_set1_epi16('\\');
+    for (; i + 8 <= n; i += 8) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(text + i));
+        const __m128i ascii = _mm_cmpeq_epi16(_mm_and_si128(v, nonAsciiBits), zero);
+        // Below a space (signed: a unit of 0x8000 and up is too, and is not ASCII anyway).
+        const __m128i bad =
+            _mm_or_si128(_mm_or_si128(_mm_cmplt_epi16(v, space), _mm_cmpeq_epi16(v, quote)),
+                         _mm_or_si128(_mm_cmpeq_epi16(v, backslash), _mm_cmpeq_epi16(ascii, zero)));
+        if (_mm_movemask_epi8(bad) != 0) {
+            break;
+        }
+        _mm_storel_epi64(reinterpret_cast<__m128i *>(to + i), _mm_packus_epi16(v, v));
+    }
+#endif
+    for (; i < n && plainUnit(text[i]); ++i) {
+        to[i] = char(text[i]);
+    }
+    return i;
+}
+
+// The bytes a JSON string of `units` UTF-16 units takes at most: 6 a unit (\u00xx, \uxxxx) and
+// the quotes.
+size_t jsonRoom(qsizetype units)
+{
+    return size_t(units) * 6 + 2;
+}
+
+// A JSON string of UTF-16 text, as Qt writes it: UTF-8, a lone surrogate as \uxxxx. Writes
+// jsonRoom(s.size()) bytes at most; returns past them.
+char *writeJsonString(char *p, QStringView s)
+{
+    *p++ = '"';
     const char16_t *const text = s.utf16();
     for (qsizetype i = 0; i < s.size(); ++i) {
-        // A run of printable ASCII that needs no escape, in one append.
-        qsizetype end = i;
-        while (end < s.size() && text[end] >= 0x20 && text[end] < 0x80 && text[end] != '"' &&
-               text[end] != '\\') {
-            ++end;
-        }
-        if (end > i) {
-            char run[256];
-            for (qsizetype from = i; from < end;) {
-                const qsizetype n = std::min<qsizetype>(end - from, qsizetype(sizeof run));
-                for (qsizetype j = 0; j < n; ++j) {
-                    run[j] = char(text[from + j]);
-                }
-                out.append(run, size_t(n));
-                from += n;
-            }
-            i = end - 1;
-            continue;
+        // A run of printable ASCII that needs no escape, as it is.
+        const qsizetype run = writePlainRun(p, text + i, s.size() - i);
+        p += run;
+        i += run;
+        if (i == s.size()) {
+            break;
         }
         const char16_t u = text[i];
         if (u < 0x80) {
-            if (u < 0x20 || u == '"' || u == '\\') {
-                appendEscapedAscii(out, u);
-            } else {
-                out += char(u);
-            }
+            p = writeEscapedAscii(p, u); // plainUnit() took the others
         } else if (u < 0x800) {
-            out += char(0xc0 | (u >> 6));
-            out += char(0x80 | (u & 0x3f));
+            *p++ = char(0xc0 | (u >> 6));
+            *p++ = char(0x80 | (u & 0x3f));
         } else if (QChar::isHighSurrogate(u) && i + 1 < s.size() &&
                    QChar::isLowSurrogate(s[i + 1].unicode())) {
             const char32_t cp = QChar::surrogateToUcs4(u, s[i + 1].unicode());
             ++i;
-            out += char(0xf0 | (cp >> 18));
-            out += char(0x80 | ((cp >> 12) & 0x3f));
-            out += char(0x80 | ((cp >> 6) & 0x3f));
-            out += char(0x80 | (cp & 0x3f));
+            *p++ = char(0xf0 | (cp >> 18));
+            *p++ = char(0x80 | ((cp >> 12) & 0x3f));
+            *p++ = char(0x80 | ((cp >> 6) & 0x3f));
+            *p++ = char(0x80 | (cp & 0x3f));
         } else if (QChar::isSurrogate(u)) {
-            const char u6[] = {'\\',
-                               'u',
-                               hexDigit(u >> 12),
-                               hexDigit((u >> 8) & 0xf),
-                               hexDigit((u >> 4) & 0xf),
-                               hexDigit(u & 0xf)};
-            out.append(u6, sizeof u6);
+            for (const char c : {'\\', 'u', hexDigit(u >> 12), hexDigit((u >> 8) & 0xf),
+                                 hexDigit((u >> 4) & 0xf), hexDigit(u & 0xf)}) {
+                *p++ = c;
+            }
         } else {
-            out += char(0xe0 | (u >> 12));
-            out += char(0x80 | ((u >> 6) & 0x3f));
-            out += char(0x80 | (u & 0x3f));
+            *p++ = char(0xe0 | (u >> 12));
+            *p++ = char(0x80 | ((u >> 6) & 0x3f));
+            *p++ = char(0x80 | (u & 0x3f));
         }
     }
-    out += '"';
+    *p++ = '"';
+    return p;
 }
 
-// Bytes shown through bytes::printable(), as a JSON string.
-void appendPrintableJson(std::string &out, const QByteArray &b)
+// Room made once at the end of a std::string, written through a pointer, cut back to what was
+// written when it goes: an entry's members without an append (a capacity check, a call) each.
+class Cursor
 {
-    if (!plainAscii(b)) {
-        appendJsonString(out, bytes::printable(b));
+public:
+    Cursor(std::string &out, size_t room)
+        : m_out(out)
+    {
+        const size_t at = out.size();
+        out.resize(at + room);
+        p = out.data() + at;
+    }
+    ~Cursor() { m_out.resize(size_t(p - m_out.data())); }
+    Cursor(const Cursor &) = delete;
+    Cursor &operator=(const Cursor &) = delete;
+
+    void put(std::string_view s)
+    {
+        std::memcpy(p, s.data(), s.size());
+        p += s.size();
+    }
+    void put(char c) { *p++ = c; }
+    void integer(qint64 v) { p = std::to_chars(p, p + 20, v).ptr; } // room: 20 bytes
+    void string(QStringView s) { p = writeJsonString(p, s); }       // room: jsonRoom()
+
+    char *p;
+
+private:
+    std::string &m_out;
+};
+
+// The room a JSON string of `b` shown through bytes::printable() takes: the printable text is
+// made into `printable` where it differs from the bytes.
+size_t printableRoom(const QByteArray &b, QString &printable)
+{
+    if (plainAscii(b)) {
+        return size_t(b.size()) * 2 + 2; // a quote escaped takes two
+    }
+    printable = bytes::printable(b);
+    return jsonRoom(printable.size());
+}
+
+// Bytes shown through bytes::printable(), as a JSON string; `printable` from printableRoom().
+void writePrintableJson(Cursor &c, const QByteArray &b, const QString &printable)
+{
+    if (!printable.isNull()) {
+        c.string(printable);
         return;
     }
-    out += '"';
+    c.put('"');
     QByteArrayView rest(b);
     for (qsizetype quote = rest.indexOf('"'); quote >= 0; quote = rest.indexOf('"')) {
-        out.append(rest.data(), size_t(quote));
-        out += "\\\"";
+        c.put(std::string_view(rest.data(), size_t(quote)));
+        c.put("\\\"");
         rest = rest.sliced(quote + 1);
     }
-    out.append(rest.data(), size_t(rest.size()));
-    out += '"';
+    c.put(std::string_view(rest.data(), size_t(rest.size())));
+    c.put('"');
+}
+
+void appendJsonString(std::string &out, QStringView s)
+{
+    Cursor(out, jsonRoom(s.size())).string(s);
+}
+
+void appendPrintableJson(std::string &out, const QByteArray &b)
+{
+    QString printable;
+    Cursor c(out, printableRoom(b, printable));
+    writePrintableJson(c, b, printable);
 }
 
 void appendInteger(std::string &out, qint64 v)
 {
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-    out.append(digits, size_t(end - digits));
+    Cursor(out, 20).integer(v);
 }
 
 // A double as Qt's JSON writer formats it: a whole number below 2^64 in fixed notation, any
@@ -366,59 +467,55 @@ QString ttlText(qint64 pttl)
 
 void appendAuditJson(std::string &out, const AuditEntry &e)
 {
-    auto text = [&](const char *name, const QString &v, bool last = false) {
-        out += '"';
-        out += name;
-        out += "\":";
+    const QString health = auditHealthName(e.health);
+    const QStringView texts[] = {e.cause,   health,   e.layout, e.looksLike,
+                                 e.lostTtl, e.ruleId, e.state};
+    QString printableKey;
+    size_t room = printableRoom(e.key, printableKey) + jsonRoom(e.type.size()) + 256;
+    for (const QStringView t : texts) {
+        room += jsonRoom(t.size());
+    }
+    // The members in Qt's order, their names sized at compile time, written in one room.
+    using namespace std::string_view_literals;
+    Cursor c(out, room);
+    auto text = [&](std::string_view member, QStringView v) {
+        c.put(member);
         if (v.isEmpty()) {
-            out += "null";
+            c.put("null"sv);
         } else {
-            appendJsonString(out, v);
+            c.string(v);
         }
-        out += last ? '}' : ',';
     };
-    auto positive = [&](const char *name, qint64 v) {
-        out += '"';
-        out += name;
-        out += "\":";
+    auto positive = [&](std::string_view member, qint64 v) {
+        c.put(member);
         if (v > 0) {
-            appendInteger(out, v);
+            c.integer(v);
         } else {
-            out += "null";
+            c.put("null"sv);
         }
-        out += ',';
     };
-    out += '{';
-    text("cause", e.cause);
-    text("health", auditHealthName(e.health));
-    out += "\"key\":";
-    appendPrintableJson(out, e.key);
-    out += ',';
-    text("layout", e.layout);
-    positive("limit", e.limit);
-    text("looks_like", e.looksLike);
-    text("lost_ttl", e.lostTtl);
-    text("rule", e.ruleId);
-    text("state", e.state);
-    out += "\"ttl_ms\":";
-    appendInteger(out, e.pttlMs);
-    out += ',';
-    out += "\"type\":";
+    text("{\"cause\":"sv, e.cause);
+    text(",\"health\":"sv, health);
+    c.put(",\"key\":"sv);
+    writePrintableJson(c, e.key, printableKey);
+    text(",\"layout\":"sv, e.layout);
+    positive(",\"limit\":"sv, e.limit);
+    text(",\"looks_like\":"sv, e.looksLike);
+    text(",\"lost_ttl\":"sv, e.lostTtl);
+    text(",\"rule\":"sv, e.ruleId);
+    text(",\"state\":"sv, e.state);
+    c.put(",\"ttl_ms\":"sv);
+    c.integer(e.pttlMs);
+    c.put(",\"type\":"sv);
     if (plainAscii(e.type) && !e.type.contains('"')) {
-        out += '"';
-        out.append(e.type.constData(), size_t(e.type.size()));
-        out += '"';
+        c.put('"');
+        c.put(std::string_view(e.type.constData(), size_t(e.type.size())));
+        c.put('"');
     } else {
-        appendJsonString(out, QString::fromLatin1(e.type));
+        c.string(QString::fromLatin1(e.type));
     }
-    out += ',';
-    out += "\"window_ms\":";
-    if (e.windowMs > 0) {
-        appendInteger(out, e.windowMs);
-    } else {
-        out += "null";
-    }
-    out += '}';
+    positive(",\"window_ms\":"sv, e.windowMs);
+    c.put('}');
 }
 
 void appendKeyJson(std::string &out, const KeyInfo &k)

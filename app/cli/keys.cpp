@@ -523,6 +523,9 @@ int audit(const Args &args)
     const AuditReport report =
         KeyAuditor::run(setup->connection, options, [&](const QList<AuditEntry> &page, auto &) {
             std::string out;
+            if (json) {
+                out.reserve(size_t(page.size()) * 320); // an entry is about 300 bytes
+            }
             for (const AuditEntry &e : page) {
                 if (e.health == AuditHealth::Other || e.health == AuditHealth::OtherNoTtl) {
                     continue;

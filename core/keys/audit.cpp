@@ -50,7 +50,6 @@ constexpr qint64 orphanSlackMs = 301'000;
 void judgeForeignTtl(AuditEntry &e, const Layout &l, const ForeignRead &read, qint64 windowMs,
                      const QString &whose)
 {
-    const QString library = QString::fromLatin1(l.library);
     const auto end = windowEndUs(l, read.key);
     const qint64 pastUs = end ? read.nowUs - *end : 0;
     const bool orphan = end && pastUs > (std::max<qint64>(windowMs, 0) + orphanSlackMs) * 1000;
@@ -63,7 +62,7 @@ void judgeForeignTtl(AuditEntry &e, const Layout &l, const ForeignRead &read, qi
             u"orphan: the window its name holds ended %1 ago; %2 writes the next window to "
             "another key, so nothing reads this one. %3. Fix: delete it (keys fix --match GLOB "
             "--delete acts on those without TTL)"_s.arg(
-                formatDurationMs(pastUs / 1000), library,
+                formatDurationMs(pastUs / 1000), QString::fromLatin1(l.library),
                 read.pttlMs == -1
                     ? u"It has no TTL: it stays forever"_s
                     : u"Its TTL (%1) outlived it"_s.arg(formatDurationMs(read.pttlMs)));

@@ -183,6 +183,17 @@ QString formatAmount(double v)
 {
     // Rounded down to a tenth: "14.2 tokens" never promises a token that is not there yet.
     const double tenths = std::floor(v * 10.0 + 1e-9);
+    if (tenths >= 0 && tenths < 1e14) {
+        // What QString::number writes below, from the whole number of tenths (exact there): a
+        // state a key, a million keys.
+        const qint64 k = qint64(tenths);
+        QString text = QString::number(k / 10);
+        if (k % 10 != 0) {
+            text += u'.';
+            text += QChar(char16_t(u'0' + k % 10));
+        }
+        return text;
+    }
     if (std::fmod(tenths, 10.0) == 0.0) {
         return QString::number(tenths / 10.0, 'f', 0);
     }

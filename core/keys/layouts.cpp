@@ -9,9 +9,12 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +23,12 @@ using namespace Qt::StringLiterals;
 namespace sluice::keys {
 
 namespace {
+
+// Whether `text` is ASCII digits only (an empty text is).
+bool digitsOnly(QByteArrayView text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 // The characters a backslash makes literal in the rows' expressions.
 bool escapedLiteral(char c)
@@ -151,15 +160,23 @@ struct Compiled
     struct Row
     {
         QRegularExpression regex;
-        QByteArray prefix;                // the literal text every name fitting it starts with
-        std::vector<QByteArray> literals; // requiredLiterals() of its expression
-        bool anyName = false;             // no expression: every name fits
-        std::vector<short> glob;          // simpleGlob() of its expression: no regex run
+        std::string prefix; // the literal text every name fitting it starts with
+        // requiredLiterals() of its expression but those inside `prefix` (a name that starts
+        // with it holds them)
+        std::vector<std::string> literals;
+        bool anyName = false;    // no expression: every name fits
+        std::vector<short> glob; // simpleGlob() of its expression: no regex run
         QByteArray type;
         bool sluice = false;     // one of Sluice's own rows
+        bool leaky = false;      // Sluice's leaky bucket row
         QString sluiceAlgorithm; // its algorithm ("fixed_window"), for Sluice's rows
     };
     std::vector<Row> rows;
+    // The rows of each Redis type, in the table's order, by the first byte of a name (256: the
+    // empty name): a key is tried against the rows of its type whose prefix (if any) starts
+    // with its first byte only.
+    using ByFirstByte = std::array<std::vector<size_t>, 257>;
+    std::vector<std::pair<QByteArray, ByFirstByte>> byType;
     Compiled()
     {
         for (const Layout &l : layouts()) {
@@ -168,16 +185,41 @@ struct Compiled
                 QRegularExpression::anchoredPattern(QString::fromLatin1(l.keyRegex)),
                 QRegularExpression::DotMatchesEverythingOption);
             r.regex.optimize();
-            r.prefix = literalPrefix(l.keyRegex);
-            r.literals = requiredLiterals(l.keyRegex);
+            r.prefix = literalPrefix(l.keyRegex).toStdString();
+            for (const QByteArray &literal : requiredLiterals(l.keyRegex)) {
+                if (r.prefix.find(literal.toStdString()) == std::string::npos) {
+                    r.literals.push_back(literal.toStdString());
+                }
+            }
             r.anyName = l.keyRegex[0] == '\0';
             r.glob = simpleGlob(l.keyRegex);
             r.type = QByteArray(l.type);
             const QLatin1String id(l.id);
             r.sluice = id.startsWith("sluice_"_L1);
             r.sluiceAlgorithm = r.sluice ? QString(id.sliced(7)) : QString();
+            r.leaky = r.sluiceAlgorithm == "leaky_bucket"_L1;
+            auto same = std::find_if(byType.begin(), byType.end(),
+                                     [&](const auto &t) { return t.first == r.type; });
+            if (same == byType.end()) {
+                same = byType.insert(byType.end(), {r.type, {}});
+            }
+            for (size_t first = 0; first < same->second.size(); ++first) {
+                if (r.prefix.empty() || (first < 256 && quint8(r.prefix[0]) == first)) {
+                    same->second[first].push_back(rows.size());
+                }
+            }
             rows.push_back(std::move(r));
         }
+    }
+    // The rows a key of `type` named `key` may fit, in the table's order; nullptr: none.
+    const std::vector<size_t> *candidates(const QByteArray &type, const QByteArray &key) const
+    {
+        for (const auto &[t, byFirst] : byType) {
+            if (t == type) {
+                return &byFirst[key.isEmpty() ? 256 : quint8(key.front())];
+            }
+        }
+        return nullptr;
     }
 };
 
@@ -196,12 +238,11 @@ qsizetype indexOf(const Layout &layout)
 bool literalsFit(const Compiled::Row &row, const QByteArray &key)
 {
     const std::string_view name(key.constData(), size_t(key.size()));
-    if (!name.starts_with(std::string_view(row.prefix.constData(), size_t(row.prefix.size())))) {
+    if (!name.starts_with(row.prefix)) {
         return false;
     }
-    for (const QByteArray &literal : row.literals) {
-        if (name.find(std::string_view(literal.constData(), size_t(literal.size()))) ==
-            std::string_view::npos) {
+    for (const std::string &literal : row.literals) {
+        if (name.find(literal) == std::string_view::npos) {
             return false;
         }
     }
@@ -234,7 +275,7 @@ bool nameFits(const Compiled::Row &row, const QByteArray &key, std::optional<QSt
 
 namespace layoutdetail {
 
-std::optional<qint64> wholeNumber(const QByteArray &text)
+std::optional<qint64> wholeNumber(QByteArrayView text)
 {
     if (text.isEmpty() || text.size() > 20) {
         return std::nullopt;
@@ -245,15 +286,33 @@ std::optional<qint64> wholeNumber(const QByteArray &text)
             return std::nullopt;
         }
     }
+    if (text.size() <= 18) {
+        // At most 18 digits (or 17 and a sign) never overflow: read here, as toLongLong would.
+        const bool negative = text.front() == '-';
+        qint64 v = 0;
+        for (qsizetype i = negative ? 1 : 0; i < text.size(); ++i) {
+            v = v * 10 + (text[i] - '0');
+        }
+        return negative ? -v : v;
+    }
     bool ok = false;
     const qint64 v = text.toLongLong(&ok);
     return ok ? std::optional<qint64>(v) : std::nullopt;
 }
 
-std::optional<double> number(const QByteArray &text)
+std::optional<double> number(QByteArrayView text)
 {
     if (text.isEmpty() || text.size() > 40) {
         return std::nullopt;
+    }
+    if (text.size() <= 15 && digitsOnly(text)) {
+        // Below 10^15 < 2^53: the double is exact, as toDouble reads it (the usual timestamp,
+        // counter or score).
+        qint64 v = 0;
+        for (const char ch : text) {
+            v = v * 10 + (ch - '0');
+        }
+        return double(v);
     }
     bool ok = false;
     const double v = text.toDouble(&ok);
@@ -329,7 +388,7 @@ std::optional<double> leadingNumber(const QByteArray &member)
            ((member[n] >= '0' && member[n] <= '9') || member[n] == '.')) {
         ++n;
     }
-    return n == 0 ? std::nullopt : number(member.left(n));
+    return n == 0 ? std::nullopt : number(QByteArrayView(member).first(n));
 }
 
 // The timestamp (us) of a zset end's score.
@@ -535,11 +594,9 @@ bool keyFits(const Layout &layout, const QByteArray &key)
 
 namespace {
 
-bool shapeFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
+// Whether the value has the row's shape, its type known to be the row's.
+bool valueFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
 {
-    if (r.type != layout.type) {
-        return false;
-    }
     switch (layout.value) {
     case ValueShape::Integer:
         return facts.integer().has_value();
@@ -586,7 +643,11 @@ bool shapeFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
         static const QRegularExpression gcra(
             u"^[0-9]{1,19}(\\+[0-9]{1,19}/[0-9]{1,19})?(@[a-z]{2}(:[0-9]{1,19}){2,3})?$"_s);
         const auto &v = facts.whole();
-        return v && !v->isEmpty() && v->front() >= '0' && v->front() <= '9' &&
+        if (!v || v->isEmpty() || v->front() < '0' || v->front() > '9') {
+            return false;
+        }
+        // "<tat_us>" alone (the usual value) fits the expression's first part: not run.
+        return (v->size() <= 19 && digitsOnly(*v)) ||
                gcra.match(QString::fromLatin1(*v)).hasMatch();
     }
     }
@@ -598,32 +659,35 @@ bool shapeFits(const Layout &layout, const ForeignRead &r, ValueFacts &facts)
 bool shapeFits(const Layout &layout, const ForeignRead &r)
 {
     ValueFacts facts(r);
-    return shapeFits(layout, r, facts);
+    return r.type == layout.type && valueFits(layout, r, facts);
 }
 
 const Layout *matchLayout(const ForeignRead &read, const QString &sluiceAlgorithm)
 {
     const QList<Layout> &all = layouts();
-    const std::vector<Compiled::Row> &rows = compiled().rows;
+    const Compiled &c = compiled();
+    const std::vector<size_t> *ofType = c.candidates(read.type, read.key);
+    if (ofType == nullptr) {
+        return nullptr;
+    }
     std::optional<QString> name;
     ValueFacts facts(read);
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const Compiled::Row &row = rows[i];
+    for (const size_t i : *ofType) {
+        const Compiled::Row &row = c.rows[i];
         const Layout &l = all[qsizetype(i)];
-        if (row.type != read.type || !literalsFit(row, read.key)) {
+        if (!literalsFit(row, read.key)) {
             continue;
         }
         if (row.sluice) {
             // With a rule, only its algorithm's row; without, a leaky bucket cannot be told
             // from a token bucket (same fields): the token bucket's row says so.
-            const bool leaky = row.sluiceAlgorithm == "leaky_bucket"_L1;
-            if (sluiceAlgorithm.isEmpty() ? leaky : row.sluiceAlgorithm != sluiceAlgorithm) {
+            if (sluiceAlgorithm.isEmpty() ? row.leaky : row.sluiceAlgorithm != sluiceAlgorithm) {
                 continue;
             }
         }
         // The name's literals first (no allocation), then the value's shape (each fact worked
         // out once), then the expression.
-        if (shapeFits(l, read, facts) && expressionFits(row, read.key, name)) {
+        if (valueFits(l, read, facts) && expressionFits(row, read.key, name)) {
             return &l;
         }
     }

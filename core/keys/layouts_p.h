@@ -17,9 +17,9 @@ namespace sluice::keys::layoutdetail {
 inline constexpr qint64 rateEpochS = 1'483'228'800;
 
 // A whole number of at most 20 characters (an optional leading '-'), else nullopt.
-std::optional<qint64> wholeNumber(const QByteArray &text);
+std::optional<qint64> wholeNumber(QByteArrayView text);
 // A finite number of at most 40 characters, else nullopt.
-std::optional<double> number(const QByteArray &text);
+std::optional<double> number(QByteArrayView text);
 // The string value, whole (nullopt when it is longer than what was read).
 std::optional<QByteArray> wholeString(const ForeignRead &r);
 // A number read as a timestamp in s, ms, us or ns: us since the epoch, when it is within ten

@@ -11,6 +11,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <optional>
 
@@ -22,6 +24,35 @@ using namespace layoutdetail;
 
 namespace {
 
+// A state's words are built by appending to one QString (a state a key, a million keys): these
+// write what QString::number and formatDurationMs would, without a QString of their own.
+void appendNumber(QString &text, qint64 n)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    text += QLatin1StringView(digits, end - digits);
+}
+
+// ago(us): a duration since, in words.
+void appendAgo(QString &text, qint64 us)
+{
+    char duration[32];
+    const int n = formatDurationMs(std::max<qint64>(us, 0) / 1000, duration);
+    text += QLatin1StringView(duration, n);
+}
+
+// A hash field as a whole number, as QString::toLongLong reads its Latin-1 text ("?" when it is
+// missing: 0).
+qint64 fieldInteger(const ForeignRead &r, const char *name)
+{
+    const auto v = r.field(name);
+    if (v && !v->isEmpty() && v->size() <= 18 &&
+        std::all_of(v->begin(), v->end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return *wholeNumber(*v);
+    }
+    return QString::fromLatin1(v.value_or(QByteArray("?"))).toLongLong();
+}
+
 // Counter and Points: how many in this window, against the limit when it is known.
 QString describeCount(const Layout &layout, const ForeignRead &r, qint64 limit)
 {
@@ -29,9 +60,6 @@ QString describeCount(const Layout &layout, const ForeignRead &r, qint64 limit)
     if (!n) {
         return {};
     }
-    const QString what = layout.decoder == Decoder::Points
-                             ? counted(*n, u"point consumed", u"points consumed")
-                             : counted(*n, u"request", u"requests");
     if (limit > 0) {
         QString text =
             QString::number(*n) + u" / "_s + QString::number(limit) + u" in this window"_s;
@@ -40,7 +68,16 @@ QString describeCount(const Layout &layout, const ForeignRead &r, qint64 limit)
         }
         return withTtl(std::move(text), r.pttlMs, layout.lostTtl);
     }
-    return withTtl(what + u" in this window"_s, r.pttlMs, layout.lostTtl);
+    QString text;
+    text.reserve(80);
+    appendNumber(text, *n);
+    if (layout.decoder == Decoder::Points) {
+        text += *n == 1 ? u" point consumed" : u" points consumed";
+    } else {
+        text += *n == 1 ? u" request" : u" requests";
+    }
+    text += u" in this window";
+    return withTtl(std::move(text), r.pttlMs, layout.lostTtl);
 }
 
 // The clock-valued states: a block, a TAT, a time a limit frees up, a window's end.
@@ -124,12 +161,20 @@ QString describeLog(const Layout &layout, const ForeignRead &r, qint64 limit, qi
         return u"at most %1 %2 in the last %3 (the oldest is %4 old, not trimmed yet)"_s.arg(
             counted, noun, formatDurationMs(windowMs), ago(oldestAge));
     }
-    QString text = r.zcard == 1 ? u"1 "_s + noun : u"%1 %2"_s.arg(r.zcard).arg(noun);
+    QString text;
+    text.reserve(64);
+    appendNumber(text, r.zcard);
+    text += u' ';
+    text += noun;
     if (newest) {
-        text += u", newest %1 ago"_s.arg(ago(r.nowUs - *newest));
+        text += u", newest ";
+        appendAgo(text, r.nowUs - *newest);
+        text += u" ago";
     }
     if (oldest && r.zcard > 1) {
-        text += u", oldest %1 ago"_s.arg(ago(r.nowUs - *oldest));
+        text += u", oldest ";
+        appendAgo(text, r.nowUs - *oldest);
+        text += u" ago";
     }
     return text;
 }
@@ -140,21 +185,44 @@ QString describeSluice(const Layout &layout, const ForeignRead &r,
                        const std::optional<QByteArray> &value)
 {
     auto f = [&](const char *name) {
-        return QString::fromLatin1(r.field(name).value_or(QByteArray("?")));
+        const auto v = r.field(name);
+        return v ? QString::fromLatin1(*v) : u"?"_s;
+    };
+    // "<words> <field> <words> <duration> ago", in one QString.
+    auto since = [&](QStringView before, const char *field, QStringView middle, qint64 us) {
+        QString text;
+        text.reserve(64);
+        text += before;
+        const auto v = r.field(field);
+        text += v ? QLatin1StringView(*v) : QLatin1StringView("?");
+        text += middle;
+        appendAgo(text, us);
+        text += u" ago";
+        return text;
     };
     switch (layout.value) {
     case ValueShape::SluiceFixed:
-        return u"count %1 in the window that started %2 ago"_s.arg(
-            f("c"), ago(r.nowUs - f("s").toLongLong()));
+        return since(u"count ", "c", u" in the window that started ",
+                     r.nowUs - fieldInteger(r, "s"));
     case ValueShape::SluiceCounter:
         return u"this window %1, previous %2"_s.arg(f("c"), f("p"));
     case ValueShape::SluiceBucket:
-        return u"level %1 ticks, updated %2 ago"_s.arg(f("l"), ago(r.nowUs - f("t").toLongLong()));
-    case ValueShape::SluiceLog:
-        return counted(r.zcard, u"entry", u"entries");
+        return since(u"level ", "l", u" ticks, updated ", r.nowUs - fieldInteger(r, "t"));
+    case ValueShape::SluiceLog: {
+        QString text;
+        appendNumber(text, r.zcard);
+        text += r.zcard == 1 ? u" entry" : u" entries";
+        return text;
+    }
     case ValueShape::SluiceGcra: {
-        const qint64 tat = value ? value->split('@').first().split('+').first().toLongLong() : 0;
-        return tat > r.nowUs ? u"TAT in %1"_s.arg(formatDurationMs((tat - r.nowUs + 999) / 1000))
+        // The TAT before any '@' and '+' ("<tat_us>+<rem>/<c>@...").
+        QByteArrayView tatText = value ? QByteArrayView(*value) : QByteArrayView();
+        for (const char end : {'@', '+'}) {
+            const qsizetype at = tatText.indexOf(end);
+            tatText = at >= 0 ? tatText.first(at) : tatText;
+        }
+        const qint64 tat = tatText.toLongLong();
+        return tat > r.nowUs ? u"TAT in "_s + formatDurationMs((tat - r.nowUs + 999) / 1000)
                              : u"TAT passed: full"_s;
     }
     default:
@@ -182,10 +250,13 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
         return describeLog(layout, r, limit, windowMs);
     case Decoder::GatewayTokens: {
         auto n = value ? number(*value) : std::nullopt;
-        return n ? counted(formatAmount(*n) == u"1"_s ? 1 : 2, u"token", u"tokens",
-                           formatAmount(*n)) +
-                       u" left at the last request"_s
-                 : QString();
+        if (!n) {
+            return {};
+        }
+        QString text = formatAmount(*n); // counted(): "1 token", "2.5 tokens"
+        text += text == u"1"_s ? u" token" : u" tokens";
+        text += u" left at the last request";
+        return text;
     }
     case Decoder::GatewayStamp: {
         auto n = value ? number(*value) : std::nullopt;
@@ -209,8 +280,8 @@ QString describeState(const Layout &layout, const ForeignRead &r, qint64 limit, 
         return n ? counted(*n, u"permit", u"permits") + u" available"_s : QString();
     }
     case Decoder::Bucket4j:
-        return u"binary bucket state, %1 (Bucket4j's serialization; not decoded)"_s.arg(
-            formatBytes(r.strlen));
+        return u"binary bucket state, "_s + formatBytes(r.strlen) +
+               u" (Bucket4j's serialization; not decoded)"_s;
     case Decoder::Sluice:
         return describeSluice(layout, r, value);
     }

@@ -311,7 +311,7 @@ const QList<QByteArray> &hashFields(Algorithm a)
 QString formatBytes(qint64 bytes)
 {
     if (bytes < 1024) {
-        return u"%1 B"_s.arg(bytes);
+        return QString::number(bytes) + u" B"_s;
     }
     const char *units[] = {"KB", "MB", "GB", "TB"};
     double v = double(bytes);
