@@ -340,6 +340,11 @@ ReplyBound Connection::nextBound()
         m_bounds.clear(); // every reply due was read; keeps the capacity
         m_boundAt = 0;
         m_boundsAppended = m_boundsRead = 0;
+    } else if (m_boundAt >= 64 && m_boundAt * 2 >= m_bounds.size()) {
+        // A pipeline that never drains (the key scanner keeps a round trip ahead) never gets
+        // to the clear above: the runs already read go once they are half the list.
+        m_bounds.erase(m_bounds.begin(), m_bounds.begin() + std::ptrdiff_t(m_boundAt));
+        m_boundAt = 0;
     }
     return bound;
 }
