@@ -386,7 +386,7 @@ AuditReport KeyAuditor::run(Connection &c, const Options &options, const PageCal
         adoptions = adoptionsOf(*options.rules);
     }
     // The values ride in the scan's own round trips: with a key's PTTL where its type can be
-    // told before (no TYPE then), else one page behind its TYPE and PTTL.
+    // told before (no TYPE then), else in a round trip after its TYPE and PTTL.
     ValueReads values;
     KeyReader reader(options.rules);
     reader.setTypedReads(&values);

@@ -123,11 +123,13 @@ public:
     };
     using PageCallback = std::function<void(const QList<AuditEntry> &, const ScanProgress &)>;
 
-    // Scans, reads every key's value (valuereads.h: in the scan's own round trips, one page
-    // behind its TYPE and PTTL, within a per-key budget; a key judged from its rule's state is
-    // not read again), judges. Each page's entries reach `onPage` one round trip after the
-    // scanner listed them; a scan that fails or is cancelled leaves the keys of its last page
-    // (counted as scanned) unjudged. Synchronous: run it in a worker.
+    // Scans, reads every key's value (valuereads.h: in the scan's own round trips, with its
+    // PTTL where its type can be told before, else a round trip after its TYPE, within a
+    // per-key budget; a key judged from its rule's state is not read again), judges. Each
+    // page's entries reach `onPage` one to three round trips after the scanner listed them
+    // (the scanner keeps a round trip ahead when nothing paces it); a scan that fails or is
+    // cancelled leaves the keys of its last pages (counted as scanned) unjudged. Synchronous:
+    // run it in a worker.
     static AuditReport run(Connection &c, const Options &options, const PageCallback &onPage);
 
     // Reads the values of keys already listed (TYPE and PTTL known from `infos`) and judges
