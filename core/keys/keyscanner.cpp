@@ -164,6 +164,7 @@ private:
     struct Trip
     {
         bool scan = false;       // the SCAN, first: its reply lets the next round trip go out
+        int count = 0;           // the SCAN's COUNT
         bool follower = false;   // a batch of the follower's reads (Options::follower)
         QList<QByteArray> reads; // the reader's, of keys listed before; emptied once collected
         QElapsedTimer rt;        // since it was sent
@@ -188,6 +189,7 @@ private:
         QList<KeyInfo> keys;
         QList<QByteArray> reread;
         qint64 listed = 0;               // keys its SCAN listed, not seen before
+        int count = 0;                   // the COUNT its SCAN was sent with
         std::optional<Error> scanFailed; // its SCAN was refused: the scan ends after the page
     };
 
@@ -430,7 +432,7 @@ private:
         }
         m_overlapPause = std::max(m_overlapPause - 1, 0);
         const bool slowed = adaptPace(page.listed, spentNs() / 1000);
-        adaptCount(slowed, spentNs() / 1'000'000);
+        adaptCount(slowed, spentNs() / 1'000'000, page);
         // The budget: this round trip walked `walked` keys.
         const qint64 walked = w.now.scan ? std::max<qint64>(page.listed, m_progress.count) : 0;
         m_progress.keysWalked += walked;
@@ -483,6 +485,7 @@ private:
         t.rt.start();
         if (w.needScan()) {
             t.scan = true;
+            t.count = m_count;
             m_c.append({QByteArrayLiteral("SCAN"), w.cursor, QByteArrayLiteral("MATCH"), w.pattern,
                         QByteArrayLiteral("COUNT"), QByteArray::number(m_count)},
                        ReplyBound::scanPage(m_count));
@@ -677,6 +680,7 @@ private:
         const qsizetype before = w.toRead.size();
         queueUnseen(r[1], w.toRead);
         page.listed = w.toRead.size() - before;
+        page.count = w.now.count;
         return Flow::Next;
     }
 
@@ -795,14 +799,25 @@ private:
     }
 
     // Adapt COUNT to the time this round trip took.
-    void adaptCount(bool slowed, qint64 spentMs)
+    // COUNT halves when a round trip took longer than its target, and else doubles while a
+    // round trip takes less than half of it, but never past the COUNT whose page would list
+    // about maxListed keys (Options) at the density of `page` (listed for its own COUNT: with
+    // the overlap, COUNT has moved on since it was sent). On a dense keyspace that is the bound.
+    void adaptCount(bool slowed, qint64 spentMs, const Page &page)
     {
         const qint64 target = m_options.targetRoundTrip.count();
-        if (!slowed && spentMs * 2 < target) {
-            m_count = std::min(m_count * 2, m_options.maxCount);
-        } else if (!slowed && spentMs > target) {
-            m_count = std::max(m_count / 2, m_options.minCount);
+        if (slowed) {
+            return;
         }
+        if (spentMs > target) {
+            m_count = std::max(m_count / 2, m_options.minCount);
+            return;
+        }
+        qint64 next = spentMs * 2 < target ? qint64(m_count) * 2 : qint64(m_count);
+        if (page.listed > 0 && page.count > 0) {
+            next = std::min(next, qint64(page.count) * m_options.maxListed / page.listed);
+        }
+        m_count = int(std::clamp<qint64>(next, m_options.minCount, m_options.maxCount));
     }
 
     // Waits until `spentUs` plus the wait is at least `keys` at the pace. False if cancelled.
