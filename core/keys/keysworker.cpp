@@ -333,7 +333,8 @@ void KeysWorker::scan(const QList<QByteArray> &patterns, qint64 maxKeysWalked)
                 // The cap: the scanner checks the flag before its next round trip.
                 capped = !m_cancel.exchange(true, std::memory_order_relaxed);
             }
-            if (sinceEmit.elapsed() >= m_options.pageIntervalMs) {
+            if (sinceEmit.elapsed() >= m_options.pageIntervalMs ||
+                pending.size() >= m_options.pageMaxKeys) {
                 Q_EMIT pageReady(pending, progress);
                 pending.clear();
                 sinceEmit.restart();

@@ -114,6 +114,10 @@ public:
     qint64 count(keys::Health h) const { return m_counts[size_t(h)]; }
     qint64 flagged() const; // every key that is not ok
 
+    // Makes room for about `rows` rows (a scan's DBSIZE, at most 2,000,000), so that the rows
+    // of a long scan arrive without the index being rehashed on the way.
+    void reserve(qint64 rows);
+
 Q_SIGNALS:
     void countsChanged();
 

@@ -311,6 +311,7 @@ void KeysSession::onScanStarted()
 
 void KeysSession::onPage(const QList<KeyInfo> &keys, const keys::ScanProgress &p)
 {
+    m_model->reserve(p.dbSize);
     m_model->merge(keys);
     if (m_pendingScans > 0) {
         setNodes(p.nodes);
