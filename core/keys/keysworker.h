@@ -76,7 +76,7 @@ public:
         // A batch of rows handed to the page holds at most this many keys, however fast the
         // scan: the GUI thread merges a key in about 3 us at 1M rows, so a batch of 100 ms of
         // a fast scan (20,000 keys) held it for 60 ms and more.
-        int pageMaxKeys = 4000;
+        int pageMaxKeys = 8000;
         KeyReader::Options reader;
         KeyScanner::Options scanner; // patterns and cancel are set per scan
     };
